@@ -1,0 +1,1 @@
+"""quizbot: an async Telegram quiz bot."""
