@@ -1,0 +1,129 @@
+"""Wiring: build the PTB ``Application`` with its services, handlers and commands.
+
+The only module (with the CLI) that knows both Telegram and storage.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+
+from telegram import BotCommand, BotCommandScopeAllPrivateChats
+from telegram.constants import ParseMode
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    Defaults,
+    MessageHandler,
+    filters,
+)
+
+from bot import i18n
+from bot.config import Settings
+from bot.quiz.bank import Bank
+from bot.quiz.service import QuizService
+from bot.telegram import handlers
+from storage import SQLiteStore
+
+log = logging.getLogger(__name__)
+
+COMMANDS = ("start", "quiz", "preview", "stats", "language", "stop", "help")
+"""The commands registered with ``setMyCommands``, in menu order."""
+
+RATE_LIMIT_RETRIES = 3
+"""How often PTB's ``AIORateLimiter`` retries a call that got 429 (it waits ``retry_after``)."""
+
+
+def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Application:  # type: ignore[type-arg]
+    """Build the bot: HTML by default, rate-limited, handlers for private chats.
+
+    Args:
+        settings: Token (required), optional base URL, database path.
+        banks: Validated banks by id.
+
+    Raises:
+        ConfigError: no token.
+    """
+    builder = (
+        ApplicationBuilder()
+        .token(settings.require_token())
+        .defaults(Defaults(parse_mode=ParseMode.HTML))
+        .context_types(handlers.CONTEXT_TYPES)
+        .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+    )
+    if settings.base_url:
+        builder = builder.base_url(settings.base_url)
+    app = builder.build()
+    app.bot_data.extra["settings"] = settings
+    app.bot_data.extra["banks"] = dict(banks)
+    add_handlers(app)
+    return app
+
+
+def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
+    """Register every handler (the one place that does)."""
+    private = filters.ChatType.PRIVATE
+    for name in COMMANDS:
+        app.add_handler(CommandHandler(name, getattr(handlers, f"cmd_{name}"), filters=private))
+    app.add_handler(CallbackQueryHandler(handlers.on_callback_query))
+    # anything else a person sends in a private chat (text, stickers, unknown commands) gets a
+    # hint; edited messages, channel posts and group chatter are left alone
+    app.add_handler(MessageHandler(private & filters.UpdateType.MESSAGE, handlers.on_other_message))
+    app.add_error_handler(handlers.on_error)
+
+
+async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
+    """Open storage, create the quiz service, register the command menu per language."""
+    settings: Settings = app.bot_data.extra["settings"]  # type: ignore[assignment]
+    banks: dict[str, Bank] = app.bot_data.extra["banks"]  # type: ignore[assignment]
+    store = await SQLiteStore.open(settings.db)
+    app.bot_data.extra["store"] = store
+    app.bot_data.quiz = QuizService(store, banks)
+    await set_commands(app)
+    log.info("quizbot ready: %d bank(s), database %s", len(banks), settings.db)
+
+
+async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
+    """``setMyCommands`` for private chats: English by default, and per supported language."""
+    scope = BotCommandScopeAllPrivateChats()
+    for language in (None, *i18n.SUPPORTED):
+        t = i18n.catalog(language or i18n.DEFAULT)
+        commands = [BotCommand(name, t(f"command_{name}")) for name in COMMANDS]
+        await app.bot.set_my_commands(commands, scope=scope, language_code=language)
+
+
+async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    """Close storage."""
+    store = app.bot_data.extra.pop("store", None)
+    if isinstance(store, SQLiteStore):
+        await store.close()
+
+
+async def serve(app: Application, stop: asyncio.Event, *,  # type: ignore[type-arg]
+                poll_timeout: float = 10.0) -> None:
+    """Run ``app`` with long polling until ``stop`` is set (what ``run_polling`` does, minus
+    signal handling: for tests and embedding).
+
+    Args:
+        poll_timeout: getUpdates long-polling timeout, in seconds.
+    """
+    await app.initialize()
+    try:
+        if app.post_init:
+            await app.post_init(app)
+        await app.updater.start_polling(  # type: ignore[union-attr]
+            poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False)
+        await app.start()
+        await stop.wait()
+        await app.updater.stop()  # type: ignore[union-attr]
+        await app.stop()
+    finally:
+        await app.shutdown()
+        if app.post_shutdown:
+            await app.post_shutdown(app)

@@ -1,0 +1,74 @@
+"""``quizbot play``: the same quiz in a terminal, on the same core and storage, without Telegram."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from bot import i18n, render
+from bot.quiz import engine
+from bot.quiz.bank import Bank
+from bot.quiz.service import QuizService
+from bot.render import PLAIN
+
+TERMINAL_USER_ID = 0
+"""The player id of the terminal (Telegram user ids are positive, so it never collides)."""
+
+Ask = Callable[[str], Awaitable[str]]
+"""Show a prompt, return the line typed (raises EOFError at end of input)."""
+
+
+async def read_line(prompt: str) -> str:
+    """Read a line from standard input without blocking the event loop."""
+    return await asyncio.to_thread(input, prompt)
+
+
+async def play(service: QuizService, bank: Bank, language: str, *,
+               ask: Ask = read_line, write: Callable[[str], None] = print,
+               user_id: int = TERMINAL_USER_ID) -> engine.Result | None:
+    """Play ``bank`` in the terminal: resume the active attempt on it, or start one.
+
+    Args:
+        service: The quiz service (with its storage).
+        bank: The bank to play.
+        language: UI and bank language (unsupported ones fall back to English).
+        ask: Prompt reader; "q" or end of input quits (progress is kept).
+        write: Output of one block of text.
+        user_id: The player's id in storage.
+
+    Returns:
+        The result when the attempt was finished, None when the player quit.
+    """
+    t = i18n.catalog(language)
+    attempt = await service.active(user_id)
+    if attempt is not None and attempt.bank_id == bank.id:
+        write(t("resume", number=min(attempt.position + 1, attempt.total), total=attempt.total))
+    else:
+        attempt = await service.start(user_id, bank.id)
+        write(render.intro(bank, t, PLAIN).text)
+    try:
+        while attempt.status == engine.ACTIVE:
+            position = attempt.position
+            if attempt.current_question_id not in attempt.answers:
+                write("\n" + render.attempt_question(bank, attempt, t, PLAIN).text)
+                while True:
+                    reply = (await ask(t("play_prompt"))).strip().upper()
+                    if reply == "Q":
+                        raise EOFError
+                    if len(reply) == 1 and reply in engine.LABELS[:len(bank.questions[0].options)]:
+                        break
+                    write(t("play_invalid"))
+                attempt, answer = await service.grade(user_id, attempt.id, position,
+                                                      engine.LABELS.index(reply))
+                attempt = await service.record(attempt, answer)
+                write("\n" + render.feedback(bank, attempt, position, t, PLAIN).text)
+            if (await ask(t("play_continue"))).strip().upper() == "Q":
+                raise EOFError
+            attempt = await service.advance(user_id, attempt.id, position)
+    except EOFError:
+        write("\n" + t("play_quit"))
+        return None
+    write("\n" + render.outcome(bank, attempt, t, PLAIN).text)
+    for screen in render.review(bank, attempt, t, PLAIN) if engine.result(attempt).missed else ():
+        write("\n" + screen.text)
+    return engine.result(attempt)

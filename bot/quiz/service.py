@@ -1,0 +1,162 @@
+"""Use cases over the engine and the storage port, shared by the Telegram and terminal front ends.
+
+Each method takes plain data (user ids, bank ids, positions), applies the engine's rules and
+persists through :class:`~bot.quiz.ports.QuizStore`. Refusals are raised as
+:class:`~bot.quiz.engine.QuizError` subclasses; storage failures as
+:class:`~bot.quiz.ports.StorageError`. No Telegram, no SQL.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+
+from bot.quiz import engine
+from bot.quiz.bank import Bank
+from bot.quiz.engine import AlreadyAnswered, Answer, Attempt, QuizError, StaleQuestion
+from bot.quiz.ports import BankStats, QuizStore
+
+
+class UnknownAttempt(QuizError):
+    """No attempt has this id (a forged or garbage button)."""
+
+
+class UnknownBank(QuizError):
+    """No bank has this id (e.g. an unknown deep-link payload)."""
+
+
+class QuizService:
+    """The quiz's use cases.
+
+    Args:
+        store: Where attempts and answers are kept.
+        banks: Loaded banks by id (in display order).
+        clock: Returns the time in seconds since the epoch.
+        rng: Random generator for option shuffles.
+    """
+
+    def __init__(self, store: QuizStore, banks: Mapping[str, Bank], *,
+                 clock: Callable[[], float] = time.time,
+                 rng: random.Random | None = None) -> None:
+        self.store = store
+        self.banks = dict(banks)
+        self._clock = clock
+        self._rng = rng or random.Random()
+        self._languages: dict[int, str | None] = {}
+
+    def bank(self, bank_id: str) -> Bank:
+        """The bank with ``bank_id``.
+
+        Raises:
+            UnknownBank: no such bank.
+        """
+        try:
+            return self.banks[bank_id]
+        except KeyError:
+            raise UnknownBank(bank_id) from None
+
+    @property
+    def default_bank(self) -> Bank | None:
+        """The only bank when exactly one is installed, else None (the user must choose)."""
+        return next(iter(self.banks.values())) if len(self.banks) == 1 else None
+
+    async def chosen_language(self, user_id: int) -> str | None:
+        """The language the user chose with /language (cached after the first read), or None."""
+        if user_id not in self._languages:
+            self._languages[user_id] = await self.store.user_language(user_id)
+        return self._languages[user_id]
+
+    async def choose_language(self, user_id: int, language: str) -> None:
+        """Store the user's language choice."""
+        await self.store.set_user_language(user_id, language)
+        self._languages[user_id] = language
+
+    async def start(self, user_id: int, bank_id: str) -> Attempt:
+        """Start a fresh attempt at ``bank_id``, abandoning the user's active one.
+
+        Raises:
+            UnknownBank: no such bank.
+        """
+        bank = self.bank(bank_id)
+        plan = engine.plan_attempt(bank, self._rng)
+        return await self.store.start_attempt(user_id, bank.id, bank.version, plan, self._clock())
+
+    async def active(self, user_id: int) -> Attempt | None:
+        """The user's active attempt, if it can still be played (its bank version is loaded).
+
+        An active attempt on a bank that was removed or changed version is abandoned.
+        """
+        attempt = await self.store.active_attempt(user_id)
+        if attempt is None:
+            return None
+        try:
+            engine.check_bank(attempt, self.banks.get(attempt.bank_id))
+        except engine.BankChanged:
+            await self.store.abandon(attempt.id, self._clock())
+            return None
+        return attempt
+
+    async def attempt(self, attempt_id: int) -> Attempt:
+        """The attempt with ``attempt_id``.
+
+        Raises:
+            UnknownAttempt: no such attempt.
+        """
+        attempt = await self.store.attempt(attempt_id)
+        if attempt is None:
+            raise UnknownAttempt(attempt_id)
+        return attempt
+
+    async def grade(self, user_id: int, attempt_id: int, position: int,
+                    slot: int) -> tuple[Attempt, Answer]:
+        """Check and grade an answer without recording it (a read only).
+
+        Raises:
+            UnknownAttempt, NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion,
+            AlreadyAnswered, InvalidOption: refused; nothing changes.
+        """
+        attempt = await self.attempt(attempt_id)
+        answer = engine.grade(attempt, self.banks.get(attempt.bank_id), user_id, position, slot,
+                              self._clock())
+        return attempt, answer
+
+    async def record(self, attempt: Attempt, answer: Answer) -> Attempt:
+        """Record a graded answer durably; return the attempt with it.
+
+        Raises:
+            AlreadyAnswered: the database holds an answer for the question already.
+            StorageError: the answer could not be stored.
+        """
+        if not await self.store.record_answer(attempt.id, answer):
+            raise AlreadyAnswered(answer.question_id)
+        return engine.with_answer(attempt, answer)
+
+    async def advance(self, user_id: int, attempt_id: int, position: int) -> Attempt:
+        """Move on from the answered question at ``position``; finish after the last one.
+
+        Raises:
+            UnknownAttempt, NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion,
+            NotAnswered: refused; nothing changes.
+            StorageError: the move could not be stored.
+        """
+        attempt = await self.attempt(attempt_id)
+        new_position = engine.advance(attempt, self.banks.get(attempt.bank_id), user_id,
+                                      position)
+        finished = new_position >= attempt.total
+        now = self._clock()
+        if not await self.store.move(attempt.id, position, new_position, now, finished=finished):
+            raise StaleQuestion(position)  # moved on concurrently
+        return replace(attempt, position=new_position,
+                       status=engine.FINISHED if finished else engine.ACTIVE,
+                       ended_at=now if finished else None)
+
+    async def stop(self, user_id: int) -> bool:
+        """Abandon the user's active attempt; False if there was none."""
+        attempt = await self.store.active_attempt(user_id)
+        return attempt is not None and await self.store.abandon(attempt.id, self._clock())
+
+    async def stats(self, user_id: int) -> list[BankStats]:
+        """The user's record per bank (see :meth:`QuizStore.stats`)."""
+        return await self.store.stats(user_id)

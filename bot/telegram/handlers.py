@@ -1,0 +1,372 @@
+"""Thin PTB callbacks for private chats: update -> core call -> render -> reply.
+
+No quiz rules and no user-facing literals live here: the engine decides, the catalogs speak.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from telegram import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    LinkPreviewOptions,
+    Message,
+    Update,
+    User,
+)
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import CallbackContext, ContextTypes, ExtBot
+
+from bot import i18n, render
+from bot.i18n import Catalog
+from bot.quiz import engine
+from bot.quiz.bank import Bank
+from bot.quiz.engine import Attempt, QuizError
+from bot.quiz.ports import StorageError
+from bot.quiz.service import QuizService, UnknownAttempt, UnknownBank
+from bot.render import HTML, Screen
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class BotData:
+    """``context.bot_data``: the services that live as long as the process (set in post_init).
+
+    Holds no quiz state: everything that must survive a restart is in storage.
+    """
+
+    quiz: QuizService | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def service(self) -> QuizService:
+        """The quiz service.
+
+        Raises:
+            RuntimeError: used before post_init set it.
+        """
+        if self.quiz is None:
+            raise RuntimeError("quiz service not initialised (post_init has not run)")
+        return self.quiz
+
+
+Context = CallbackContext[ExtBot[None], dict, dict, BotData]  # type: ignore[type-arg]
+CONTEXT_TYPES = ContextTypes(context=CallbackContext, bot_data=BotData)
+
+TOAST_KEYS: dict[type[QuizError], str] = {
+    engine.StaleQuestion: "toast_stale",
+    engine.AlreadyAnswered: "toast_answered",
+    engine.AttemptClosed: "toast_closed",
+    engine.BankChanged: "toast_bank_changed",
+    engine.NotYourAttempt: "toast_not_yours",
+    engine.NotAnswered: "toast_not_answered",
+    engine.InvalidOption: "toast_invalid",
+    UnknownAttempt: "toast_invalid",
+    UnknownBank: "toast_invalid",
+}
+"""Engine refusal -> the catalog message sent as the callback query's toast."""
+
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
+    """The screen's keyboard as an ``InlineKeyboardMarkup`` (None when it has no buttons)."""
+    if not screen.keyboard:
+        return None
+    rows = []
+    for row in screen.keyboard:
+        buttons = []
+        for button in row:
+            if isinstance(button.action, render.UrlButton):
+                buttons.append(InlineKeyboardButton(button.label, url=button.action.url))
+            else:
+                buttons.append(InlineKeyboardButton(button.label,
+                                                    callback_data=render.encode(button.action)))
+        rows.append(buttons)
+    return InlineKeyboardMarkup(rows)
+
+
+async def catalog_for(context: Context, user: User | None) -> Catalog:
+    """The user's catalog: their /language choice, else Telegram's language_code, else English."""
+    if user is None:
+        return i18n.catalog(i18n.DEFAULT)
+    chosen = await context.bot_data.service.chosen_language(user.id)
+    return i18n.catalog(chosen or i18n.negotiate(user.language_code))
+
+
+async def send(context: Context, chat_id: int, screen: Screen) -> Message:
+    """Send a screen as a new HTML message without link previews."""
+    return await context.bot.send_message(chat_id, screen.text, reply_markup=keyboard(screen),
+                                          link_preview_options=NO_PREVIEW)
+
+
+async def edit(query: CallbackQuery, screen: Screen) -> None:
+    """Edit the query's message into ``screen``; "message is not modified" is not an error."""
+    try:
+        await query.edit_message_text(screen.text, reply_markup=keyboard(screen),
+                                      link_preview_options=NO_PREVIEW)
+    except BadRequest as exc:
+        if "not modified" not in exc.message.lower():
+            raise
+        log.debug("edit skipped: message %s not modified", query.message and query.message.id)
+
+
+async def toast(query: CallbackQuery, text: str | None = None) -> None:
+    """Answer a callback query (Bot API: every one must be answered, within ~15 s).
+
+    A query that is too old or already answered is logged, not raised: the work that follows
+    (recording, editing) still matters.
+    """
+    try:
+        await query.answer(text)
+    except BadRequest as exc:
+        log.info("callback query %s not answered: %s", query.id, exc.message)
+
+
+# --- commands ------------------------------------------------------------------------------
+
+async def cmd_start(update: Update, context: Context) -> None:
+    """/start [bank]: greet; resume the active attempt or start one (deep-link payload: bank)."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    service = context.bot_data.service
+    t = await catalog_for(context, user)
+    payload = context.args[0] if context.args else None
+    if payload is not None and payload not in service.banks:
+        await send(context, chat.id, render.bank_choice(
+            service.banks.values(), t, HTML, header=t("unknown_bank", name=payload)))
+        return
+    attempt = await service.active(user.id)
+    if attempt is not None and payload in (None, attempt.bank_id):
+        await send(context, chat.id, Screen(HTML.escape(
+            t("resume", number=min(attempt.position + 1, attempt.total), total=attempt.total))))
+        await show_current(context, chat.id, service.bank(attempt.bank_id), attempt, t)
+        return
+    bank = service.bank(payload) if payload else service.default_bank
+    if bank is None:
+        await send(context, chat.id, Screen(HTML.escape(t("greeting", name=user.first_name))))
+        await send(context, chat.id, render.bank_choice(service.banks.values(), t, HTML,
+                                                        header=t("choose_bank")))
+        return
+    await start_bank(context, chat.id, user, bank, t, greet=True)
+
+
+async def cmd_quiz(update: Update, context: Context) -> None:
+    """/quiz [bank]: start a bank from the beginning (a choice when several are installed)."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    service = context.bot_data.service
+    t = await catalog_for(context, user)
+    bank_id = context.args[0] if context.args else None
+    if bank_id is not None and bank_id not in service.banks:
+        await send(context, chat.id, render.bank_choice(
+            service.banks.values(), t, HTML, header=t("unknown_bank", name=bank_id)))
+        return
+    bank = service.bank(bank_id) if bank_id else service.default_bank
+    if bank is None:
+        await send(context, chat.id, render.bank_choice(service.banks.values(), t, HTML,
+                                                        header=t("choose_bank")))
+        return
+    await start_bank(context, chat.id, user, bank, t, greet=False)
+
+
+async def start_bank(context: Context, chat_id: int, user: User, bank: Bank, t: Catalog, *,
+                     greet: bool) -> None:
+    """Start a fresh attempt: send the bank's intro, then the first question."""
+    attempt = await context.bot_data.service.start(user.id, bank.id)
+    await send(context, chat_id, render.intro(bank, t, HTML,
+                                              name=user.first_name if greet else None))
+    await send(context, chat_id, render.attempt_question(bank, attempt, t, HTML))
+
+
+async def show_current(context: Context, chat_id: int, bank: Bank, attempt: Attempt,
+                       t: Catalog) -> None:
+    """Send the attempt's current question (its feedback if it is answered already)."""
+    question_id = attempt.current_question_id
+    if question_id is not None and question_id in attempt.answers:
+        await send(context, chat_id, render.feedback(bank, attempt, attempt.position, t, HTML))
+    else:
+        await send(context, chat_id, render.attempt_question(bank, attempt, t, HTML))
+
+
+async def cmd_preview(update: Update, context: Context) -> None:
+    """/preview [bank]: title, level, description and the questions, without answers."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    service = context.bot_data.service
+    t = await catalog_for(context, user)
+    bank_id = context.args[0] if context.args else None
+    if bank_id is not None and bank_id not in service.banks:
+        await send(context, chat.id, render.bank_choice(
+            service.banks.values(), t, HTML, header=t("unknown_bank", name=bank_id)))
+        return
+    banks: Sequence[Bank] = [service.bank(bank_id)] if bank_id else list(service.banks.values())
+    for bank in banks:
+        await send(context, chat.id, render.preview(bank, t, HTML))
+
+
+async def cmd_language(update: Update, context: Context) -> None:
+    """/language: a picker of the supported languages, each named in its own script."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    t = await catalog_for(context, user)
+    await send(context, chat.id, render.language_picker(t.language, t, HTML))
+
+
+async def cmd_stats(update: Update, context: Context) -> None:
+    """/stats: attempts, best and last score, most-missed questions."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    service = context.bot_data.service
+    t = await catalog_for(context, user)
+    await send(context, chat.id, render.stats(await service.stats(user.id), service.banks, t,
+                                              HTML))
+
+
+async def cmd_stop(update: Update, context: Context) -> None:
+    """/stop: abandon the active attempt (answers given so far stay recorded)."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    t = await catalog_for(context, user)
+    stopped = await context.bot_data.service.stop(user.id)
+    await send(context, chat.id, Screen(HTML.escape(t("stop_done" if stopped else "stop_none"))))
+
+
+async def cmd_help(update: Update, context: Context) -> None:
+    """/help: what the bot does and its commands."""
+    user, chat = update.effective_user, update.effective_chat
+    assert chat is not None
+    t = await catalog_for(context, user)
+    await send(context, chat.id, Screen(HTML.escape(t("help"))))
+
+
+async def on_other_message(update: Update, context: Context) -> None:
+    """Text, stickers or unknown commands in a private chat: a short hint, nothing changes."""
+    user, chat = update.effective_user, update.effective_chat
+    assert chat is not None
+    t = await catalog_for(context, user)
+    await send(context, chat.id, Screen(HTML.escape(t("unknown_text"))))
+
+
+# --- callback queries ----------------------------------------------------------------------
+
+async def on_callback_query(update: Update, context: Context) -> None:
+    """Route a button tap by its callback data; every query gets answered, exactly once."""
+    query = update.callback_query
+    assert query is not None
+    t = await catalog_for(context, query.from_user)
+    try:
+        button = render.decode(query.data)
+    except render.InvalidCallbackData:
+        log.info("invalid callback data from user %s: %r", query.from_user.id, query.data)
+        await toast(query, t("toast_invalid"))
+        return
+    try:
+        if isinstance(button, render.AnswerButton):
+            await on_answer(query, context, button, t)
+        elif isinstance(button, render.NextButton):
+            await on_next(query, context, button, t)
+        elif isinstance(button, render.ReviewButton):
+            await on_review(query, context, button, t)
+        elif isinstance(button, render.LanguageButton):
+            await on_language(query, context, button)
+        else:  # RetakeButton, BankButton
+            await on_bank(query, context, button.bank_id, t)
+    except QuizError as exc:
+        log.info("refused %s from user %s: %r", query.data, query.from_user.id, exc)
+        await toast(query, t(TOAST_KEYS.get(type(exc), "toast_invalid")))
+
+
+async def on_answer(query: CallbackQuery, context: Context, button: render.AnswerButton,
+                    t: Catalog) -> None:
+    """An option tap: check, answer the query, record durably, then show the feedback."""
+    service = context.bot_data.service
+    attempt, answer = await service.grade(query.from_user.id, button.attempt_id, button.position,
+                                          button.slot)
+    await toast(query)
+    try:
+        attempt = await service.record(attempt, answer)
+    except engine.AlreadyAnswered:
+        return  # a concurrent tap won; its feedback is on the way
+    except StorageError:
+        log.exception("could not record an answer of user %s", query.from_user.id)
+        await send_to_query_chat(query, context, Screen(HTML.escape(t("storage_failed"))))
+        return
+    bank = service.bank(attempt.bank_id)
+    await edit(query, render.feedback(bank, attempt, button.position, t, HTML))
+
+
+async def on_next(query: CallbackQuery, context: Context, button: render.NextButton,
+                  t: Catalog) -> None:
+    """"Next": move on and send the next question, or the score after the last one."""
+    service = context.bot_data.service
+    try:
+        attempt = await service.advance(query.from_user.id, button.attempt_id, button.position)
+    except StorageError:
+        log.exception("could not move on for user %s", query.from_user.id)
+        await toast(query, t("storage_failed"))
+        return
+    await toast(query)
+    bank = service.bank(attempt.bank_id)
+    try:  # the feedback stays; only its "next" button goes
+        await query.edit_message_reply_markup(None)
+    except BadRequest as exc:
+        log.debug("could not remove the next button: %s", exc.message)
+    if attempt.status == engine.FINISHED:
+        screen = render.outcome(bank, attempt, t, HTML)
+    else:
+        screen = render.attempt_question(bank, attempt, t, HTML)
+    await send_to_query_chat(query, context, screen)
+
+
+async def on_review(query: CallbackQuery, context: Context, button: render.ReviewButton,
+                    t: Catalog) -> None:
+    """"Review": the missed questions of a finished attempt with answers and explanations."""
+    service = context.bot_data.service
+    attempt = await service.attempt(button.attempt_id)
+    if attempt.user_id != query.from_user.id:
+        raise engine.NotYourAttempt(attempt.id)
+    bank = engine.check_bank(attempt, service.banks.get(attempt.bank_id))
+    await toast(query)
+    for screen in render.review(bank, attempt, t, HTML):
+        await send_to_query_chat(query, context, screen)
+
+
+async def on_language(query: CallbackQuery, context: Context,
+                      button: render.LanguageButton) -> None:
+    """A language choice: store it and confirm in the new language."""
+    if button.language not in i18n.SUPPORTED:
+        raise UnknownBank(button.language)  # answered as an invalid button
+    await context.bot_data.service.choose_language(query.from_user.id, button.language)
+    t = i18n.catalog(button.language)
+    await toast(query)
+    await edit(query, Screen(HTML.escape(t("language_set"))))
+
+
+async def on_bank(query: CallbackQuery, context: Context, bank_id: str, t: Catalog) -> None:
+    """"Retake" or a bank choice: start that bank from the beginning."""
+    bank = context.bot_data.service.bank(bank_id)
+    await toast(query)
+    chat_id = query.message.chat.id if query.message else query.from_user.id
+    await start_bank(context, chat_id, query.from_user, bank, t, greet=False)
+
+
+async def send_to_query_chat(query: CallbackQuery, context: Context, screen: Screen) -> None:
+    """Send ``screen`` to the chat of the query's message (the user's private chat)."""
+    chat_id = query.message.chat.id if query.message else query.from_user.id
+    await send(context, chat_id, screen)
+
+
+async def on_error(update: object, context: Context) -> None:
+    """The one error handler: log with the traceback; the bot keeps running."""
+    log.error("error while handling an update", exc_info=context.error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        try:  # leave no spinner: every callback query gets an answer
+            await update.callback_query.answer()
+        except TelegramError:
+            pass
