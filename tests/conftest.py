@@ -1,0 +1,175 @@
+"""Shared fixtures: the fake Bot API server, the real bot running against it, simulated people."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.app import build_application, serve
+from bot.config import BUNDLED_BANKS, Settings
+from bot.quiz.bank import Bank, load_banks
+from tests.fakebotapi import FakeBotAPI
+
+BANK_ID = "deepspeed-megatron"
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeBotAPI]:
+    """A fake Bot API server on loopback."""
+    server = FakeBotAPI()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+def banks() -> dict[str, Bank]:
+    """The bundled banks."""
+    return load_banks([BUNDLED_BANKS])
+
+
+@dataclass
+class RunningBot:
+    """The real quizbot ``Application`` polling the fake server, started and stopped in-process."""
+
+    fake: FakeBotAPI
+    db: Path
+    bank_paths: tuple[Path, ...] = (BUNDLED_BANKS,)
+    _stop: asyncio.Event = field(default_factory=asyncio.Event)
+    _task: asyncio.Task[None] | None = None
+
+    async def start(self) -> RunningBot:
+        """Build and start the bot; return once it is long polling."""
+        settings = Settings(token=self.fake.token, base_url=self.fake.base_url, db=self.db,
+                            banks=self.bank_paths)
+        app = build_application(settings, load_banks(self.bank_paths))
+        self._stop = asyncio.Event()
+        self._task = asyncio.create_task(serve(app, self._stop, poll_timeout=1))
+        await self.fake.wait_for(lambda: self.fake.polling or self._task.done(), timeout=10)
+        if self._task.done():
+            self._task.result()  # raise what went wrong
+        return self
+
+    async def stop(self) -> None:
+        """Stop polling and shut the bot down (storage closed)."""
+        if self._task is not None:
+            self._stop.set()
+            await asyncio.wait_for(self._task, timeout=15)
+            self._task = None
+
+    async def restart(self) -> RunningBot:
+        """Stop and start again on the same database (a deploy, or a crash between updates)."""
+        await self.stop()
+        return await self.start()
+
+
+@pytest.fixture
+async def running_bot(fake, tmp_path) -> AsyncIterator[RunningBot]:
+    """The bot, running against ``fake`` with a fresh database file."""
+    runner = RunningBot(fake, tmp_path / "quiz.sqlite3")
+    await runner.start()
+    yield runner
+    await runner.stop()
+
+
+OPTION_LINE = re.compile(r"^(?:[✅❌] )?([A-D])\. (.*?)(?: \(.*\))?$")
+
+
+@dataclass
+class Person:
+    """A simulated Telegram user in a private chat with the bot."""
+
+    fake: FakeBotAPI
+    user_id: int
+    name: str
+    language_code: str | None = None
+
+    def __post_init__(self) -> None:
+        self.fake.add_user(self.user_id, self.name, language_code=self.language_code)
+
+    @property
+    def chat(self) -> list[dict]:
+        """The private chat's messages, oldest first."""
+        return self.fake.messages(self.user_id)
+
+    def bot_messages(self) -> list[dict]:
+        """The bot's messages in the private chat."""
+        return [m for m in self.chat if m.get("from", {}).get("id") == self.fake.bot_id]
+
+    async def say(self, text: str, *, replies: int = 1) -> list[dict]:
+        """Send ``text``; wait for ``replies`` new bot messages and return them."""
+        before = len(self.bot_messages())
+        self.fake.send_message(self.user_id, text)
+        await self.fake.wait_for(lambda: len(self.bot_messages()) >= before + replies)
+        return self.bot_messages()[before:]
+
+    def question_message(self) -> dict:
+        """The newest bot message with answer buttons (callback data "a:...")."""
+        for message in reversed(self.bot_messages()):
+            if any(b.get("callback_data", "").startswith("a:") for b in buttons(message)):
+                return message
+        raise AssertionError("no question on screen")
+
+    async def tap(self, message: dict, data: str, *, check_button: bool = True) -> str:
+        """Tap a button and wait until the callback query is answered; return the query id."""
+        update = self.fake.tap(self.user_id, message["chat"]["id"], message["message_id"], data,
+                               check_button=check_button)
+        query_id = update["callback_query"]["id"]
+        await self.fake.wait_for(lambda: query_id in self.fake.callback_answers)
+        return query_id
+
+    async def answer(self, label: str) -> dict:
+        """Tap option ``label`` (A-D) of the current question; return the edited message."""
+        message = self.question_message()
+        data = next(b["callback_data"] for b in buttons(message) if b["text"] == label)
+        await self.tap(message, data)
+        chat_id, message_id = message["chat"]["id"], message["message_id"]
+        return await self.fake.wait_for(lambda: (lambda m: m if any(
+            b.get("callback_data", "").startswith("n:") for b in buttons(m)) else None)(
+                self.fake.message(chat_id, message_id)))
+
+    async def next(self, feedback: dict) -> dict:
+        """Tap the "next" button of a feedback message; return the bot's next message."""
+        before = len(self.bot_messages())
+        data = next(b["callback_data"] for b in buttons(feedback)
+                    if b.get("callback_data", "").startswith("n:"))
+        await self.tap(feedback, data)
+        await self.fake.wait_for(lambda: len(self.bot_messages()) > before)
+        return self.bot_messages()[-1]
+
+
+def buttons(message: dict) -> list[dict]:
+    """The inline keyboard buttons of a message, row by row."""
+    rows = message.get("reply_markup", {}).get("inline_keyboard", [])
+    return [button for row in rows for button in row]
+
+
+def shown_options(message: dict) -> dict[str, str]:
+    """Label -> option text as shown in a question or feedback message."""
+    options = {}
+    for line in message["text"].splitlines():
+        match = OPTION_LINE.match(line)
+        if match:
+            options[match[1]] = match[2]
+    return options
+
+
+def correct_label(message: dict, bank: Bank, language: str) -> str:
+    """The label of the correct option in a question message, found through the bank."""
+    lang = bank.language_for(language)
+    [question] = [q for q in bank.questions if q.prompt.by_language[lang] in message["text"]]
+    correct_text = question.options[question.correct_index].text.by_language[lang]
+    labels = [label for label, text in shown_options(message).items() if text == correct_text]
+    assert len(labels) == 1, (labels, message["text"])
+    return labels[0]
+
+
+def wrong_label(message: dict, bank: Bank, language: str) -> str:
+    """A label of a wrong option in a question message."""
+    right = correct_label(message, bank, language)
+    return next(label for label in "ABCD" if label != right)

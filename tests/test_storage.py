@@ -1,0 +1,214 @@
+"""SQLite storage against a real database file: migrations, attempts, answers, stats, durability."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from bot.quiz.engine import ABANDONED, ACTIVE, FINISHED, Answer, Plan
+from bot.quiz.ports import StorageError
+from storage import SQLiteStore, migrations
+
+PLAN = Plan(("q1", "q2", "q3"), ((0, 1, 2, 3), (3, 2, 1, 0), (1, 0, 3, 2)))
+
+
+@pytest.fixture
+async def store(tmp_path):
+    s = await SQLiteStore.open(tmp_path / "quiz.sqlite3")
+    yield s
+    await s.close()
+
+
+async def test_new_database_is_at_latest_version_in_wal_mode(tmp_path):
+    """A new file gets every migration and WAL journaling."""
+    store = await SQLiteStore.open(tmp_path / "new.sqlite3")
+    try:
+        assert await store.schema_version() == len(migrations()) >= 1
+    finally:
+        await store.close()
+    with sqlite3.connect(tmp_path / "new.sqlite3") as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_upgrade_from_first_schema_keeps_data(tmp_path):
+    """A database made with only migration 1 upgrades to the latest and keeps its rows."""
+    path = tmp_path / "old.sqlite3"
+    old = await SQLiteStore.open(path, upto=1)
+    assert await old.schema_version() == 1
+    attempt = await old.start_attempt(7, "bank", 1, PLAN, now=100.0)
+    await old.record_answer(attempt.id, Answer("q1", 0, True, 101.0))
+    await old.set_user_language(7, "el")
+    await old.close()
+
+    new = await SQLiteStore.open(path)
+    try:
+        assert await new.schema_version() == len(migrations())
+        again = await new.attempt(attempt.id)
+        assert again is not None and again.answers["q1"].correct
+        assert await new.user_language(7) == "el"
+    finally:
+        await new.close()
+
+
+async def test_reopening_applies_nothing_twice(tmp_path):
+    """Opening an up-to-date database twice leaves it unchanged."""
+    path = tmp_path / "twice.sqlite3"
+    for _ in range(2):
+        store = await SQLiteStore.open(path)
+        assert await store.schema_version() == len(migrations())
+        await store.close()
+
+
+def test_migrations_are_numbered_without_gaps():
+    """Migration files are 0001.. in order, each with SQL."""
+    found = migrations()
+    assert [m.version for m in found] == list(range(1, len(found) + 1))
+    assert all("CREATE" in m.sql.upper() or "ALTER" in m.sql.upper() for m in found)
+
+
+async def test_attempt_round_trip(store):
+    """A started attempt is read back with its plan, position and status."""
+    attempt = await store.start_attempt(1, "bank", 3, PLAN, now=10.0)
+    loaded = await store.attempt(attempt.id)
+    assert loaded == attempt
+    assert loaded.plan == PLAN and loaded.position == 0 and loaded.status == ACTIVE
+    assert await store.active_attempt(1) == attempt
+    assert await store.attempt(attempt.id + 1000) is None
+
+
+async def test_starting_again_abandons_the_active_attempt(store):
+    """A user has at most one active attempt: a new one abandons the old."""
+    first = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    second = await store.start_attempt(1, "bank", 1, PLAN, now=2.0)
+    assert (await store.attempt(first.id)).status == ABANDONED
+    assert (await store.active_attempt(1)).id == second.id
+    other = await store.start_attempt(2, "bank", 1, PLAN, now=3.0)
+    assert (await store.active_attempt(2)).id == other.id
+    assert (await store.active_attempt(1)).id == second.id
+
+
+async def test_database_refuses_two_active_attempts(tmp_path, store):
+    """The partial unique index enforces one active attempt per user, even for raw SQL."""
+    await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    with sqlite3.connect(tmp_path / "quiz.sqlite3") as db, pytest.raises(sqlite3.IntegrityError):
+        db.execute("INSERT INTO attempts (user_id, bank_id, bank_version, question_order,"
+                   " option_orders, started_at) VALUES (1, 'bank', 1, '[]', '[]', 5)")
+
+
+async def test_one_answer_per_question_per_attempt(store):
+    """The second answer to a question is refused and the first is kept."""
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    assert await store.record_answer(attempt.id, Answer("q1", 2, False, 2.0))
+    assert not await store.record_answer(attempt.id, Answer("q1", 0, True, 3.0))
+    loaded = await store.attempt(attempt.id)
+    assert loaded.answers == {"q1": Answer("q1", 2, False, 2.0)}
+
+
+async def test_concurrent_answers_to_one_question_record_exactly_one(store):
+    """Fifty concurrent writers of the same answer: one wins, the rest are told no."""
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    results = await asyncio.gather(*(
+        store.record_answer(attempt.id, Answer("q2", i % 4, False, float(i))) for i in range(50)))
+    assert results.count(True) == 1
+    assert len((await store.attempt(attempt.id)).answers) == 1
+
+
+async def test_move_is_compare_and_set(store):
+    """move only succeeds from the stored position of an active attempt."""
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    assert await store.move(attempt.id, 0, 1, 2.0, finished=False)
+    assert not await store.move(attempt.id, 0, 1, 2.0, finished=False)
+    assert await store.move(attempt.id, 1, 2, 3.0, finished=False)
+    assert await store.move(attempt.id, 2, 3, 4.0, finished=True)
+    done = await store.attempt(attempt.id)
+    assert (done.position, done.status, done.ended_at) == (3, FINISHED, 4.0)
+    assert await store.active_attempt(1) is None
+    assert not await store.move(attempt.id, 3, 4, 5.0, finished=True)
+
+
+async def test_abandon(store):
+    """abandon ends an active attempt once."""
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    assert await store.abandon(attempt.id, 2.0)
+    assert not await store.abandon(attempt.id, 3.0)
+    assert (await store.attempt(attempt.id)).status == ABANDONED
+
+
+async def test_user_language_choice(store):
+    """The language choice is stored and replaced."""
+    assert await store.user_language(5) is None
+    await store.set_user_language(5, "hi")
+    await store.set_user_language(5, "el")
+    assert await store.user_language(5) == "el"
+
+
+async def _finish(store, user_id, answers, now):
+    attempt = await store.start_attempt(user_id, "bank", 1, PLAN, now=now)
+    for question_id, correct in answers.items():
+        await store.record_answer(attempt.id, Answer(question_id, 0, correct, now))
+    await store.move(attempt.id, 0, 3, now + 1, finished=True)
+    return attempt
+
+
+async def test_stats_best_last_and_most_missed(store):
+    """Stats count finished attempts only, with best and last score and the most missed."""
+    await _finish(store, 1, {"q1": True, "q2": False, "q3": False}, now=10.0)
+    await _finish(store, 1, {"q1": True, "q2": True, "q3": False}, now=20.0)
+    await _finish(store, 1, {"q1": False, "q2": False, "q3": False}, now=30.0)
+    abandoned = await store.start_attempt(1, "bank", 1, PLAN, now=40.0)
+    await store.record_answer(abandoned.id, Answer("q1", 0, False, 41.0))
+    await _finish(store, 2, {"q1": True, "q2": True, "q3": True}, now=50.0)
+
+    [mine] = await store.stats(1)
+    assert (mine.bank_id, mine.attempts, mine.best, mine.last, mine.total) == ("bank", 3, 2, 0, 3)
+    assert mine.most_missed == (("q3", 3), ("q2", 2), ("q1", 1))
+    assert await store.stats(99) == []
+
+
+async def test_locked_database_raises_storage_error(tmp_path):
+    """A write blocked by another process's lock past the busy timeout is a StorageError."""
+    path = tmp_path / "locked.sqlite3"
+    store = await SQLiteStore.open(path)
+    await store._db.execute("PRAGMA busy_timeout = 100")
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StorageError):
+            await store.set_user_language(1, "el")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    await store.set_user_language(1, "el")  # recovers once the lock is gone
+    assert await store.user_language(1) == "el"
+    await store.close()
+
+
+def test_acknowledged_answer_survives_kill_9(tmp_path):
+    """An answer whose record_answer returned is in the file after the process is SIGKILLed."""
+    path = tmp_path / "killed.sqlite3"
+    script = textwrap.dedent(f"""
+        import asyncio, os, signal, sys
+        from bot.quiz.engine import Answer, Plan
+        from storage import SQLiteStore
+        async def main():
+            store = await SQLiteStore.open({str(path)!r})
+            attempt = await store.start_attempt(1, "bank", 1,
+                Plan(("q1",), ((0, 1, 2, 3),)), now=1.0)
+            assert await store.record_answer(attempt.id, Answer("q1", 3, False, 2.0))
+            print(attempt.id, flush=True)
+            os.kill(os.getpid(), signal.SIGKILL)
+        asyncio.run(main())
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == -9, proc.stderr
+    attempt_id = int(proc.stdout.split()[0])
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT question_id, option_index FROM answers WHERE attempt_id = ?",
+                          (attempt_id,)).fetchall()
+    assert rows == [("q1", 3)]
