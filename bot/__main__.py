@@ -24,7 +24,7 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--db", help="SQLite database file (env QUIZBOT_DB; "
                                      "default quizbot.sqlite3)")
     common.add_argument("--banks", nargs="+", metavar="PATH",
-                        help="bank files or folders (env QUIZBOT_BANKS; default the bundled banks/)")
+                        help="bank files or folders (env QUIZBOT_BANKS; default: bundled banks/)")
     common.add_argument("-v", "--verbose", action="store_true", help="debug logging")
 
     run = sub.add_parser("run", parents=[common], help="run the bot with long polling")

@@ -68,13 +68,14 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
 
 def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     """Register every handler (the one place that does)."""
-    private = filters.ChatType.PRIVATE
+    # new messages only: PTB's CommandHandler would also run on edited messages
+    private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
     for name in COMMANDS:
         app.add_handler(CommandHandler(name, getattr(handlers, f"cmd_{name}"), filters=private))
     app.add_handler(CallbackQueryHandler(handlers.on_callback_query))
     # anything else a person sends in a private chat (text, stickers, unknown commands) gets a
     # hint; edited messages, channel posts and group chatter are left alone
-    app.add_handler(MessageHandler(private & filters.UpdateType.MESSAGE, handlers.on_other_message))
+    app.add_handler(MessageHandler(private, handlers.on_other_message))
     app.add_error_handler(handlers.on_error)
 
 

@@ -66,3 +66,260 @@ async def test_full_quiz_in_each_language(fake, running_bot, banks, language_cod
     stats = (await person.say("/stats"))[0]["text"]
     assert t("stats_attempts", count=1) in stats
     assert t("stats_scores", best=expected_score, last=expected_score, total=8) in stats
+
+
+async def _answered_first(person, bank, language="en"):
+    """Start, answer question 1 correctly; return (question message, feedback)."""
+    await person.say("/start", replies=2)
+    question = person.question_message()
+    feedback = await person.answer(correct_label(question, bank, language))
+    return question, feedback
+
+
+def _answer_count(db_path) -> int:
+    with sqlite3.connect(db_path) as db:
+        return db.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
+
+
+async def test_resume_after_restart_same_question_same_order(fake, running_bot, banks):
+    """After a restart, /start resumes at the same question with the same option order."""
+    bank = banks[BANK_ID]
+    person = Person(fake, 502, "Grace", "el")
+    await person.say("/start", replies=2)
+    for _ in range(3):
+        feedback = await person.answer(correct_label(person.question_message(), bank, "el"))
+        await person.next(feedback)
+    shown = person.question_message()
+
+    await running_bot.restart()
+    resume, again = await person.say("/start", replies=2)
+    assert resume["text"] == i18n.catalog("el")("resume", number=4, total=8)
+    assert again["text"] == shown["text"]  # same question, same shuffled option order
+    assert buttons(again) == buttons(shown)
+    feedback = await person.answer(correct_label(again, bank, "el"))
+    assert i18n.catalog("el")("feedback_correct") in feedback["text"]
+    assert _answer_count(running_bot.db) == 4
+
+
+async def test_restart_between_answer_and_next_shows_the_feedback(fake, running_bot, banks):
+    """An answered question is shown with its feedback (not asked again) after a restart."""
+    person = Person(fake, 503, "Linus", "hi")
+    _, feedback = await _answered_first(person, banks[BANK_ID], "hi")
+    await running_bot.restart()
+    _, shown = await person.say("/start", replies=2)
+    assert shown["text"] == feedback["text"]
+    assert [b["callback_data"] for b in buttons(shown)] == [
+        b["callback_data"] for b in buttons(feedback)]
+    nxt = await person.next(shown)
+    assert i18n.catalog("hi")("question_header", number=2, total=8) in nxt["text"]
+
+
+async def test_deep_link_starts_the_bank_and_unknown_payload_changes_nothing(
+        fake, running_bot, banks):
+    """/start <bank> starts that bank; an unknown payload gets the list and starts nothing."""
+    person = Person(fake, 504, "Edsger")
+    [reply] = await person.say("/start no-such-quiz")
+    assert i18n.catalog("en")("unknown_bank", name="no-such-quiz") in reply["text"]
+    assert [b["callback_data"] for b in buttons(reply)] == [f"b:{BANK_ID}"]
+    with sqlite3.connect(running_bot.db) as db:
+        assert db.execute("SELECT COUNT(*) FROM attempts").fetchone()[0] == 0
+    greeting, question = await person.say(f"/start {BANK_ID}", replies=2)
+    assert banks[BANK_ID].questions[0].prompt.by_language["en"] in question["text"]
+
+
+async def test_double_tap_and_stale_buttons_are_answered_and_change_nothing(
+        fake, running_bot, banks):
+    """A second tap on an answered question, and taps on an earlier question, only get a toast."""
+    bank = banks[BANK_ID]
+    t = i18n.catalog("en")
+    person = Person(fake, 505, "Barbara")
+    question, feedback = await _answered_first(person, bank)
+    original = [b["callback_data"] for b in buttons(question)]
+
+    # the double tap: the first tap's button, delivered again (Telegram may deliver both)
+    query = await person.tap(feedback, original[0], check_button=False)
+    assert fake.callback_answers[query]["text"] == t("toast_answered")
+    assert _answer_count(running_bot.db) == 1
+
+    second = await person.next(feedback)
+    query = await person.tap(question, original[1], check_button=False)  # question 1 again
+    assert fake.callback_answers[query]["text"] == t("toast_stale")
+    next_data = next(b["callback_data"] for b in buttons(feedback))
+    query = await person.tap(feedback, next_data, check_button=False)  # "next" twice
+    assert fake.callback_answers[query]["text"] == t("toast_stale")
+    assert fake.message(person.user_id, second["message_id"]) == second  # untouched
+    assert len(person.bot_messages()) == 3  # intro, question 1, question 2: nothing new
+    assert _answer_count(running_bot.db) == 1
+
+
+@pytest.mark.parametrize("data", [
+    "garbage", "a:1", "a:1:0:9", "a:-1:0:0", "a:01:0:0", "a:1:0:0:0", "x" * 64, "l:xx", "r:Nope",
+    "b:no-such-bank", "v:424242", "a:424242:0:0", "n:424242:0"])
+async def test_forged_or_garbage_callback_data(fake, running_bot, banks, data):
+    """Callback data the bot never made is answered politely; nothing is stored or sent."""
+    person = Person(fake, 506, "Mallory")
+    question, _ = await _answered_first(person, banks[BANK_ID])
+    calls_before = {m: len(fake.calls_to(m)) for m in ("sendMessage", "editMessageText")}
+    query = await person.tap(question, data, check_button=False)
+    assert fake.callback_answers[query]["text"] == i18n.catalog("en")("toast_invalid")
+    assert {m: len(fake.calls_to(m)) for m in calls_before} == calls_before
+    assert _answer_count(running_bot.db) == 1
+
+
+async def test_another_users_button_is_refused(fake, running_bot, banks):
+    """A button of someone else's attempt (e.g. in a forwarded message) changes nothing."""
+    owner = Person(fake, 507, "Alice")
+    await owner.say("/start", replies=2)
+    question = owner.question_message()
+    intruder = Person(fake, 508, "Eve", "el")
+    data = buttons(question)[0]["callback_data"]
+    update = fake.tap(intruder.user_id, owner.user_id, question["message_id"], data)
+    query_id = update["callback_query"]["id"]
+    await fake.wait_for(lambda: query_id in fake.callback_answers)
+    assert fake.callback_answers[query_id]["text"] == i18n.catalog("el")("toast_not_yours")
+    assert _answer_count(running_bot.db) == 0
+    assert fake.message(owner.user_id, question["message_id"]) == question
+
+
+async def test_buttons_of_a_stopped_attempt(fake, running_bot, banks):
+    """/stop abandons the attempt; its buttons then say the quiz is over."""
+    t = i18n.catalog("en")
+    person = Person(fake, 509, "Ken")
+    await person.say("/start", replies=2)
+    question = person.question_message()
+    [reply] = await person.say("/stop")
+    assert reply["text"] == t("stop_done")
+    query = await person.tap(question, buttons(question)[0]["callback_data"])
+    assert fake.callback_answers[query]["text"] == t("toast_closed")
+    [reply] = await person.say("/stop")
+    assert reply["text"] == t("stop_none")
+    assert _answer_count(running_bot.db) == 0
+
+
+async def test_buttons_of_an_older_bank_version(fake, running_bot, banks, tmp_path):
+    """After the bank's version is bumped, old buttons are stale and /start begins afresh."""
+    person = Person(fake, 510, "Dennis")
+    await person.say("/start", replies=2)
+    question = person.question_message()
+    newer = tmp_path / "banks"
+    newer.mkdir()
+    text = banks[BANK_ID].path.read_text(encoding="utf-8")
+    (newer / "bank.yaml").write_text(text.replace("version: 1", "version: 2", 1), "utf-8")
+    running_bot.bank_paths = (newer,)
+    await running_bot.restart()
+    query = await person.tap(question, buttons(question)[0]["callback_data"])
+    assert fake.callback_answers[query]["text"] == i18n.catalog("en")("toast_bank_changed")
+    assert _answer_count(running_bot.db) == 0
+    intro, fresh = await person.say("/start", replies=2)
+    assert i18n.catalog("en")("question_header", number=1, total=8) in fresh["text"]
+    with sqlite3.connect(running_bot.db) as db:
+        assert db.execute("SELECT bank_version, status FROM attempts ORDER BY attempt_id"
+                          ).fetchall() == [(1, "abandoned"), (2, "active")]
+
+
+async def test_updates_the_bot_does_not_handle(fake, running_bot):
+    """Edited messages and channel posts are ignored; stickers and text get a hint."""
+    t = i18n.catalog("hi")
+    person = Person(fake, 511, "Ravi", "hi")
+    [hint] = await person.say("hello there")
+    assert hint["text"] == t("unknown_text")
+    [hint] = await person.say("/frobnicate")
+    assert hint["text"] == t("unknown_text")
+    before = len(person.bot_messages())
+    fake.send_sticker(person.user_id)
+    await fake.wait_for(lambda: len(person.bot_messages()) == before + 1)
+    first_text = next(m for m in person.chat if m.get("text") == "hello there")
+    fake.edit_user_message(person.user_id, first_text["message_id"], "/quiz")
+    fake.add_group(-1001, "News", type="channel")
+    fake.post_channel(-1001, "/start")
+    await fake.wait_for(lambda: fake.pending_updates() == 0)
+    [reply] = await person.say("/help")  # still responsive, and nothing else was sent
+    assert reply["text"] == t("help")
+    assert len(person.bot_messages()) == before + 2
+    assert fake.messages(-1001)[-1].get("from", {}).get("id") != fake.bot_id
+
+
+async def test_telegram_errors_are_survived(fake, running_bot, banks):
+    """"not modified", "query is too old" and 429 retry_after are handled; nothing is lost."""
+    bank = banks[BANK_ID]
+    person = Person(fake, 512, "Margaret")
+    fake.fail_next("sendMessage", error_code=429, description="Too Many Requests: retry after 1",
+                   retry_after=1)
+    greeting, question = await person.say("/start", replies=2)  # delivered after the retry
+    assert len([c for c in fake.calls_to("sendMessage") if c.status == 429]) == 1
+
+    fake.fail_next("answerCallbackQuery", error_code=400,
+                   description="Bad Request: query is too old and response timeout expired "
+                               "or query ID is invalid")
+    label = correct_label(question, bank, "en")
+    data = next(b["callback_data"] for b in buttons(question) if b["text"] == label)
+    fake.tap(person.user_id, person.user_id, question["message_id"], data)
+    feedback = await fake.wait_for(lambda: (lambda m: m if "n:" in str(m.get("reply_markup"))
+                                            else None)(fake.message(person.user_id,
+                                                                    question["message_id"])))
+    assert _answer_count(running_bot.db) == 1  # recorded and shown despite the old query
+
+    fake.fail_next("editMessageReplyMarkup", error_code=400,
+                   description="Bad Request: message is not modified: specified new message "
+                               "content and reply markup are exactly the same as a current "
+                               "content and reply markup of the message")
+    second = await person.next(feedback)
+    feedback = await person.answer(correct_label(second, bank, "en"))
+    assert _answer_count(running_bot.db) == 2
+    assert running_bot._task is not None and not running_bot._task.done()
+
+
+async def test_language_choice_wins_over_telegram_language(fake, running_bot):
+    """/language offers the languages in their own script; the choice is stored and used."""
+    person = Person(fake, 513, "Nikos", "en-US")
+    [picker] = await person.say("/language")
+    assert [b["text"] for b in buttons(picker)] == ["✓ English", "हिन्दी", "Ελληνικά"]
+    greek = next(b for b in buttons(picker) if b["text"] == "Ελληνικά")
+    await person.tap(picker, greek["callback_data"])
+    await fake.wait_for(lambda: fake.message(person.user_id, picker["message_id"])["text"]
+                        == i18n.catalog("el")("language_set"))
+    [reply] = await person.say("/help")
+    assert reply["text"] == i18n.catalog("el")("help")
+    await running_bot.restart()
+    [reply] = await person.say("/stop")
+    assert reply["text"] == i18n.catalog("el")("stop_none")
+
+
+async def test_preview_help_and_commands_menu(fake, running_bot, banks):
+    """/preview lists the questions without answers; setMyCommands is set per language."""
+    bank = banks[BANK_ID]
+    person = Person(fake, 514, "Sophie", "hi")
+    [preview] = await person.say("/preview")
+    for q in bank.questions:
+        assert q.prompt.by_language["hi"] in preview["text"]
+        assert q.options[q.correct_index].text.by_language["hi"] not in preview["text"]
+    assert i18n.catalog("hi")("level.hard") in preview["text"]
+    assert [b.get("url") for b in buttons(preview)] == [bank.guide.url]
+    for language in ("hi", "el", "en", ""):
+        commands = fake.commands[("all_private_chats", language)]
+        t = i18n.catalog(language or "en")
+        assert [(c["command"], c["description"]) for c in commands] == [
+            (name, t(f"command_{name}")) for name in
+            ("start", "quiz", "preview", "stats", "language", "stop", "help")]
+
+
+async def test_retake_starts_a_new_attempt(fake, running_bot, banks):
+    """Retake from the result starts again at question 1; /quiz restarts mid-way too."""
+    bank = banks[BANK_ID]
+    person = Person(fake, 515, "Tim")
+    await person.say("/start", replies=2)
+    for _ in range(8):
+        feedback = await person.answer(correct_label(person.question_message(), bank, "en"))
+        result = await person.next(feedback)
+    assert i18n.catalog("en")("result_perfect") in result["text"]
+    assert [b["callback_data"] for b in buttons(result)] == [f"r:{BANK_ID}"]
+    before = len(person.bot_messages())
+    await person.tap(result, f"r:{BANK_ID}")
+    await fake.wait_for(lambda: len(person.bot_messages()) >= before + 2)
+    assert "1/8" in person.question_message()["text"]
+    await person.answer("A")
+    intro, question = await person.say("/quiz", replies=2)
+    assert "1/8" in question["text"]
+    with sqlite3.connect(running_bot.db) as db:
+        assert db.execute("SELECT status FROM attempts ORDER BY attempt_id").fetchall() == [
+            ("finished",), ("abandoned",), ("active",)]
