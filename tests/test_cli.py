@@ -1,0 +1,182 @@
+"""The quizbot command: validate, play (terminal) and run (a real process against the fake server)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot import i18n
+from bot.config import BUNDLED_BANKS
+from bot.play import play
+from bot.quiz.bank import load_banks
+from bot.quiz.service import QuizService
+from storage import SQLiteStore
+from tests.conftest import BANK_ID, Person, correct_label, wrong_label
+
+BROKEN = """\
+id: broken
+version: 1
+default_language: en
+languages: [en, hi]
+level: hard
+title: {en: T, hi: टी}
+description: {en: D, hi: डी}
+questions:
+  - id: q1
+    prompt: {en: "Which?"}
+    options:
+      - text: {en: a, hi: क}
+        correct: true
+      - text: {en: b, hi: ख}
+        correct: true
+      - text: {en: c, hi: ग}
+      - text: {en: d, hi: घ}
+    explanation: {en: E, hi: ई}
+    source: {title: S, url: "https://example.org"}
+"""
+
+
+def quizbot(*args: str, env: dict[str, str] | None = None,
+            stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run the installed CLI entry point in a subprocess."""
+    return subprocess.run([sys.executable, "-m", "bot", *args], input=stdin, text=True,
+                          capture_output=True, timeout=120, env={**os.environ, **(env or {})})
+
+
+def test_validate_accepts_the_bundled_banks():
+    """`quizbot validate banks` checks the bundled bank and exits 0."""
+    proc = quizbot("validate", str(BUNDLED_BANKS))
+    assert proc.returncode == 0, proc.stderr
+    assert f"{BANK_ID} v1, 8 questions, languages en, hi, el" in proc.stdout
+
+
+def test_validate_names_file_line_question_and_field(tmp_path):
+    """A broken bank: exit 1 and every problem located."""
+    path = tmp_path / "broken.yaml"
+    path.write_text(BROKEN, encoding="utf-8")
+    proc = quizbot("validate", str(path))
+    assert proc.returncode == 1
+    assert f"{path}:10: question 'q1', field 'prompt.hi': is missing" in proc.stderr
+    assert f"{path}:11: question 'q1', field 'options': must have exactly one option" in (
+        proc.stderr)
+
+
+def test_run_without_token_is_a_clear_error(tmp_path):
+    """`quizbot run` without TELEGRAM_BOT_TOKEN says how to set it."""
+    env = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
+    proc = subprocess.run([sys.executable, "-m", "bot", "run", "--db", str(tmp_path / "x.db")],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 2
+    assert "TELEGRAM_BOT_TOKEN is not set" in proc.stderr
+
+
+def test_run_refuses_an_invalid_bank(tmp_path):
+    """The bot does not start when a bank is invalid."""
+    (tmp_path / "broken.yaml").write_text(BROKEN, encoding="utf-8")
+    proc = quizbot("run", "--token", "1:x", "--banks", str(tmp_path),
+                   "--db", str(tmp_path / "x.db"))
+    assert proc.returncode == 1
+    assert "field 'prompt.hi': is missing" in proc.stderr
+
+
+@pytest.mark.parametrize("language", ["en", "hi", "el"])
+async def test_play_the_whole_bank_in_the_terminal(tmp_path, language):
+    """The terminal front end plays all 8 questions in the language, then scores them."""
+    banks = load_banks([BUNDLED_BANKS])
+    bank = banks[BANK_ID]
+    t = i18n.catalog(language)
+    shown: list[str] = []
+    asked = 0
+
+    async def ask(prompt: str) -> str:
+        """Answer questions 3 and 6 wrongly, the rest rightly; Enter to go on."""
+        nonlocal asked
+        if prompt != t("play_prompt"):
+            return ""
+        asked += 1
+        pick = wrong_label if asked in (3, 6) else correct_label
+        return pick({"text": shown[-1]}, bank, language)
+
+    store = await SQLiteStore.open(tmp_path / "play.sqlite3")
+    try:
+        result = await play(QuizService(store, banks), bank, language, ask=ask,
+                            write=shown.append)
+    finally:
+        await store.close()
+    assert result is not None and (result.score, result.total) == (6, 8)
+    output = "\n".join(shown)
+    for q in bank.questions:
+        assert q.prompt.by_language[language] in output
+        assert q.explanation.by_language[language] in output
+    assert t("result_score", score=6, total=8) in output
+    assert t("review_header") in output
+
+
+def test_play_quits_and_resumes_through_the_real_command(tmp_path):
+    """`quizbot play` over stdin: answer one, quit; the next run resumes at question 2."""
+    env = {"QUIZBOT_DB": str(tmp_path / "p.sqlite3")}
+    first = quizbot("play", "--lang", "el", env=env, stdin="B\n\nq\n")
+    assert first.returncode == 0, first.stderr
+    t = i18n.catalog("el")
+    assert t("question_header", number=1, total=8) in first.stdout
+    assert t("play_quit") in first.stdout
+    second = quizbot("play", "--lang", "el", env=env, stdin="")
+    assert t("resume", number=2, total=8) in second.stdout
+    assert t("question_header", number=2, total=8) in second.stdout
+
+
+async def _start_bot_process(fake, db: Path, log: Path) -> asyncio.subprocess.Process:
+    env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
+           "QUIZBOT_DB": str(db)}
+    with log.open("ab") as out:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", env=env, stdout=out, stderr=out,
+            stdin=subprocess.DEVNULL)
+    await fake.wait_for(lambda: fake.polling or proc.returncode is not None, timeout=30)
+    assert proc.returncode is None, log.read_text()
+    return proc
+
+
+async def test_quizbot_run_plays_each_language_and_survives_kill_9(fake, tmp_path, banks):
+    """The real `quizbot run` process: three users in en, hi and el finish the quiz, with a
+    `kill -9` in the middle; every acknowledged answer is kept; the token is never logged."""
+    bank = banks[BANK_ID]
+    db, log = tmp_path / "run.sqlite3", tmp_path / "bot.log"
+    people = [Person(fake, 600 + i, name, code)
+              for i, (name, code) in enumerate([("Ann", "en"), ("Anil", "hi"), ("Eleni", "el")])]
+    languages = ["en", "hi", "el"]
+    proc = await _start_bot_process(fake, db, log)
+    try:
+        for person in people:
+            await person.say("/start", replies=2)
+        for number in range(1, 9):
+            for person, language in zip(people, languages, strict=True):
+                question = person.question_message()
+                pick = wrong_label if number == 4 else correct_label
+                feedback = await person.answer(pick(question, bank, language))
+                await person.next(feedback)
+            if number == 4:  # crash after acknowledged answers, then restart on the same db
+                proc.send_signal(signal.SIGKILL)
+                await proc.wait()
+                proc = await _start_bot_process(fake, db, log)
+        for person, language in zip(people, languages, strict=True):
+            result = person.bot_messages()[-1]["text"]
+            assert i18n.catalog(language)("result_score", score=7, total=8) in result
+    finally:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGINT)
+            await asyncio.wait_for(proc.wait(), timeout=30)
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*), SUM(correct) FROM answers").fetchone() == (24, 21)
+        assert conn.execute("SELECT COUNT(*) FROM attempts WHERE status = 'finished'"
+                            ).fetchone() == (3,)
+    text = log.read_text(errors="replace")
+    assert "quizbot ready" in text
+    assert fake.token not in text and fake.token.split(":")[1] not in text
