@@ -1,4 +1,4 @@
-"""The quizbot command: validate, play (terminal) and run (a real process against the fake server)."""
+"""The quizbot command: validate, play, and run (a real process against the fake server)."""
 
 from __future__ import annotations
 

@@ -123,7 +123,7 @@ async def test_deep_link_starts_the_bank_and_unknown_payload_changes_nothing(
     assert [b["callback_data"] for b in buttons(reply)] == [f"b:{BANK_ID}"]
     with sqlite3.connect(running_bot.db) as db:
         assert db.execute("SELECT COUNT(*) FROM attempts").fetchone()[0] == 0
-    greeting, question = await person.say(f"/start {BANK_ID}", replies=2)
+    _greeting, question = await person.say(f"/start {BANK_ID}", replies=2)
     assert banks[BANK_ID].questions[0].prompt.by_language["en"] in question["text"]
 
 
@@ -210,7 +210,7 @@ async def test_buttons_of_an_older_bank_version(fake, running_bot, banks, tmp_pa
     query = await person.tap(question, buttons(question)[0]["callback_data"])
     assert fake.callback_answers[query]["text"] == i18n.catalog("en")("toast_bank_changed")
     assert _answer_count(running_bot.db) == 0
-    intro, fresh = await person.say("/start", replies=2)
+    _intro, fresh = await person.say("/start", replies=2)
     assert i18n.catalog("en")("question_header", number=1, total=8) in fresh["text"]
     with sqlite3.connect(running_bot.db) as db:
         assert db.execute("SELECT bank_version, status FROM attempts ORDER BY attempt_id"
@@ -245,7 +245,7 @@ async def test_telegram_errors_are_survived(fake, running_bot, banks):
     person = Person(fake, 512, "Margaret")
     fake.fail_next("sendMessage", error_code=429, description="Too Many Requests: retry after 1",
                    retry_after=1)
-    greeting, question = await person.say("/start", replies=2)  # delivered after the retry
+    _greeting, question = await person.say("/start", replies=2)  # delivered after the retry
     assert len([c for c in fake.calls_to("sendMessage") if c.status == 429]) == 1
 
     fake.fail_next("answerCallbackQuery", error_code=400,
@@ -318,7 +318,7 @@ async def test_retake_starts_a_new_attempt(fake, running_bot, banks):
     await fake.wait_for(lambda: len(person.bot_messages()) >= before + 2)
     assert "1/8" in person.question_message()["text"]
     await person.answer("A")
-    intro, question = await person.say("/quiz", replies=2)
+    _intro, question = await person.say("/quiz", replies=2)
     assert "1/8" in question["text"]
     with sqlite3.connect(running_bot.db) as db:
         assert db.execute("SELECT status FROM attempts ORDER BY attempt_id").fetchall() == [
