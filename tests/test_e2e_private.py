@@ -7,7 +7,15 @@ import sqlite3
 import pytest
 
 from bot import i18n
-from tests.conftest import BANK_ID, Person, buttons, correct_label, wrong_label
+from tests.conftest import (
+    BANK_ID,
+    Person,
+    RunningBot,
+    buttons,
+    correct_label,
+    shown_options,
+    wrong_label,
+)
 
 
 @pytest.mark.parametrize(("language_code", "language"), [
@@ -323,3 +331,49 @@ async def test_retake_starts_a_new_attempt(fake, running_bot, banks):
     with sqlite3.connect(running_bot.db) as db:
         assert db.execute("SELECT status FROM attempts ORDER BY attempt_id").fetchall() == [
             ("finished",), ("abandoned",), ("active",)]
+
+
+SPECIAL = """\
+id: special
+version: 1
+default_language: en
+languages: [en]
+level: easy
+title: {en: "Bits & <bytes> *bold*"}
+description: {en: "Is 2 < 3 && 5 > 4? *Yes*."}
+questions:
+  - id: q1
+    prompt: {en: "Which is <b>true</b> & right?"}
+    options:
+      - text: {en: "a < b & c > d"}
+        correct: true
+      - text: {en: "*not* this"}
+      - text: {en: "_nor_ `this`"}
+      - text: {en: "&amp; or &lt;"}
+    explanation: {en: "Because <i> & </i> are just text here; *stars* too."}
+    source: {title: "A <source> & co", url: "https://example.org/?a=1&b=2"}
+"""
+
+
+async def test_text_with_html_special_characters_displays_verbatim(fake, tmp_path):
+    """<, & and * in a bank reach the user exactly as written (Telegram HTML escaping)."""
+    folder = tmp_path / "banks"
+    folder.mkdir()
+    (folder / "special.yaml").write_text(SPECIAL, encoding="utf-8")
+    runner = await RunningBot(fake, tmp_path / "quiz.sqlite3", (folder,)).start()
+    try:
+        person = Person(fake, 520, "Q")
+        intro, question = await person.say("/start", replies=2)
+        assert "Bits & <bytes> *bold*" in intro["text"]
+        assert "Is 2 < 3 && 5 > 4? *Yes*." in intro["text"]
+        assert "Which is <b>true</b> & right?" in question["text"]
+        assert set(shown_options(question).values()) == {
+            "a < b & c > d", "*not* this", "_nor_ `this`", "&amp; or &lt;"}
+        label = next(k for k, v in shown_options(question).items() if v == "a < b & c > d")
+        feedback = await person.answer(label)
+        assert "Because <i> & </i> are just text here; *stars* too." in feedback["text"]
+        assert "A <source> & co" in feedback["text"]
+        link = next(e for e in feedback["entities"] if e["type"] == "text_link")
+        assert link["url"] == "https://example.org/?a=1&b=2"
+    finally:
+        await runner.stop()

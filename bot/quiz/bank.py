@@ -25,6 +25,11 @@ LEVELS = ("easy", "medium", "hard")
 OPTIONS_PER_QUESTION = 4
 MAX_QUESTIONS = 100
 MAX_GUIDE_LABEL = 40
+MAX_QUESTION_UTF16 = 3500
+"""Prompt, options, explanation and source title of one question together, per language, in
+UTF-16 units: the feedback message shows them all, and a Telegram message holds at most 4096
+UTF-16 units after entity parsing (Bot API ``sendMessage``); the rest is left for the title,
+labels and verdict."""
 
 
 @dataclass(frozen=True)
@@ -440,6 +445,16 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
     if len(check.problems) > before:
         return None
     assert prompt and explanation and source and isinstance(question_id, str)
+    for language in languages:
+        texts = [prompt.by_language[language], explanation.by_language[language], source.title,
+                 *(o.text.by_language[language] for o in options)]
+        size = sum(len(text.encode("utf-16-le")) // 2 for text in texts)
+        if size > MAX_QUESTION_UTF16:
+            check.problem(line_of("prompt"), f"(all texts).{language}",
+                          f"prompt, options, explanation and source are {size} UTF-16 units "
+                          f"together; at most {MAX_QUESTION_UTF16} fit in one Telegram message")
+    if len(check.problems) > before:
+        return None
     return Question(question_id, prompt, tuple(options), explanation, source)
 
 
