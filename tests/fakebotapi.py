@@ -1,0 +1,1271 @@
+"""A local fake Telegram Bot API server for end-to-end tests.
+
+:class:`FakeBotAPI` runs an aiohttp server on 127.0.0.1 that speaks the Bot API wire protocol
+(``POST /bot<TOKEN>/<method>`` with form, multipart or JSON parameters, answered with
+``{"ok": true, "result": ...}`` or ``{"ok": false, "error_code": ..., "description": ...}``), so
+python-telegram-bot's real HTTP stack can be pointed at it::
+
+    fake = FakeBotAPI()
+    await fake.start()
+    app = ApplicationBuilder().token(fake.token).base_url(fake.base_url).build()
+    fake.add_user(42, "Ada", language_code="en")
+    fake.send_message(42, "/start")                # a user writes to the bot
+    call = await fake.wait_for_call("sendMessage")  # the bot answered
+    await fake.stop()
+
+Tests play the users (:meth:`FakeBotAPI.send_message`, :meth:`FakeBotAPI.tap`, ...) and observe the
+bot through :attr:`FakeBotAPI.calls` and the chat history (:meth:`FakeBotAPI.messages`).
+
+Rules follow https://core.telegram.org/bots/api; error descriptions are Telegram's own wording
+(telegram-bot-api and TDLib) where known. Method names and required parameters come from the
+machine-readable Bot API 10.0 description, the version python-telegram-bot 22.8 implements:
+by default ``../shared/telegram-bot-api/api-10.0.json`` next to the repository, or the file named
+by the ``FAKEBOTAPI_SPEC`` environment variable.
+
+Everything runs on the test's event loop: call the driving methods from that loop's thread only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import itertools
+import json
+import math
+import os
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+__all__ = ["ApiError", "Call", "FakeBotAPI", "parse_html", "utf16_len"]
+
+SPEC_ENV = "FAKEBOTAPI_SPEC"
+DEFAULT_SPEC = Path(__file__).resolve().parent / "data" / "telegram-bot-api-10.0.json"
+"""Bot API 10.0, the version PTB 22.8 speaks (see data/telegram-bot-api-SOURCE.txt)."""
+
+MAX_TEXT_UTF16 = 4096  # sendMessage/editMessageText: "1-4096 characters after entities parsing"
+MAX_CALLBACK_DATA_BYTES = 64  # InlineKeyboardButton.callback_data: "1-64 bytes"
+MAX_CALLBACK_ANSWER_UTF16 = 200  # answerCallbackQuery.text: "0-200 characters"
+FLOOD_WINDOW = 60.0  # seconds; the rolling window of group_limit_per_minute
+
+NOT_FOUND = "Not Found"
+UNAUTHORIZED = "Unauthorized"
+CHAT_NOT_FOUND = "Bad Request: chat not found"
+TEXT_EMPTY = "Bad Request: message text is empty"
+QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup are "
+    "exactly the same as a current content and reply markup of the message"
+)
+CONFLICT_POLLING = (
+    "Conflict: terminated by other getUpdates request; "
+    "make sure that only one bot instance is running"
+)
+CONFLICT_WEBHOOK = (
+    "Conflict: can't use getUpdates method while webhook is active; "
+    "use deleteWebhook to delete the webhook first"
+)
+# Telegram's wording for some missing parameters; others get "Bad Request: <name> is empty".
+_MISSING = {
+    "chat_id": "Bad Request: chat_id is empty",
+    "text": TEXT_EMPTY,
+    "message_id": "Bad Request: message identifier is not specified",
+    "callback_query_id": QUERY_TOO_OLD,
+    "user_id": "Bad Request: invalid user_id specified",
+}
+
+# Update types Telegram leaves out unless allowed_updates names them.
+_OPT_IN_UPDATES = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
+# Calls that post or change a message, counted by group_limit_per_minute.
+_FLOOD_METHODS = frozenset({
+    "sendMessage", "editMessageText", "editMessageReplyMarkup", "editMessageCaption",
+    "editMessageMedia", "sendPhoto", "sendDocument", "sendSticker", "sendPoll", "copyMessage",
+    "forwardMessage",
+})
+_CHAT_ACTIONS = frozenset({
+    "typing", "upload_photo", "record_video", "upload_video", "record_voice", "upload_voice",
+    "upload_document", "choose_sticker", "find_location", "record_video_note",
+    "upload_video_note",
+})
+# HTML tag -> MessageEntity type (https://core.telegram.org/bots/api#html-style).
+_HTML_TAGS = {
+    "b": "bold", "strong": "bold", "i": "italic", "em": "italic", "u": "underline",
+    "ins": "underline", "s": "strikethrough", "strike": "strikethrough", "del": "strikethrough",
+    "span": "spoiler", "tg-spoiler": "spoiler", "a": "text_link", "code": "code", "pre": "pre",
+    "blockquote": "blockquote", "tg-emoji": "custom_emoji",
+}
+# The fields of InlineKeyboardButton of which a button must have exactly one.
+_BUTTON_KINDS = (
+    "url", "callback_data", "web_app", "login_url", "switch_inline_query",
+    "switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "copy_text",
+    "callback_game", "pay",
+)
+_SPACES = " \t\n\r\v\f"
+_TOKEN_RE = re.compile(r"\d+:[A-Za-z0-9_-]+")
+_PATH_RE = re.compile(r"/bot(?P<token>[^/]*)/(?P<method>[^/]*)/?")
+_URL_RE = re.compile(r"(?i)(https?|tg)://\S+")
+_COMMAND_RE = re.compile(r"/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{1,64})?")
+_COMMAND_NAME_RE = re.compile(r"[a-z0-9_]{1,32}")
+
+
+def utf16_len(text: str) -> int:
+    """Length of ``text`` in UTF-16 code units, the unit of Telegram's text limits and offsets."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+class ApiError(Exception):
+    """A failed Bot API call, answered as ``{"ok": false, ...}`` with HTTP status ``error_code``.
+
+    Args:
+        error_code: HTTP status and ``error_code`` (400, 401, 403, 404, 409, 429, 5xx).
+        description: Telegram's description, e.g. ``"Bad Request: chat not found"``.
+        parameters: Optional ResponseParameters, e.g. ``{"retry_after": 5}`` (seconds).
+    """
+
+    def __init__(self, error_code: int, description: str, parameters: dict | None = None):
+        super().__init__(description)
+        self.error_code = error_code
+        self.description = description
+        self.parameters = parameters
+
+    def body(self) -> dict[str, Any]:
+        """The JSON answer Telegram would send."""
+        body: dict[str, Any] = {
+            "ok": False, "error_code": self.error_code, "description": self.description,
+        }
+        if self.parameters:
+            body["parameters"] = self.parameters
+        return body
+
+
+def _bad(description: str) -> ApiError:
+    return ApiError(400, f"Bad Request: {description}")
+
+
+@dataclass
+class Call:
+    """One request the bot made, recorded when it was answered.
+
+    Attributes:
+        method: Bot API method name as spelled by Telegram (``"sendMessage"``), or as requested
+            when the method is unknown.
+        params: Parameters with JSON-encoded values decoded (``reply_markup`` is a dict,
+            ``chat_id`` an int); fields the Bot API types as String stay strings.
+        status: HTTP status of the answer.
+        response: The JSON answer (``{"ok": ..., "result" | "description": ...}``).
+        at: The server clock (see ``FakeBotAPI(clock=...)``) when the request arrived, in seconds.
+    """
+
+    method: str
+    params: dict[str, Any]
+    status: int
+    response: dict[str, Any]
+    at: float
+
+    @property
+    def ok(self) -> bool:
+        """Whether Telegram would have answered ``"ok": true``."""
+        return bool(self.response.get("ok"))
+
+    @property
+    def result(self) -> Any:
+        """The ``result`` of a successful call (None for failures)."""
+        return self.response.get("result")
+
+
+@dataclass
+class _Chat:
+    chat: dict[str, Any]  # the Chat object
+    admins: list[int] = field(default_factory=list)  # first one is the creator
+    members: list[int] = field(default_factory=list)
+    messages: dict[int, dict] = field(default_factory=dict)  # message_id -> Message, in order
+    raw: dict[int, str] = field(default_factory=dict)  # message_id -> text as the bot sent it
+    next_id: int = 1
+    activity: list[float] = field(default_factory=list)  # clock times of bot sends and edits
+
+    @property
+    def id(self) -> int:
+        return self.chat["id"]
+
+    @property
+    def type(self) -> str:
+        return self.chat["type"]
+
+
+@cache
+def _load_spec(path: str) -> tuple[dict[str, dict[str, dict]], tuple[str, ...]]:
+    """Methods (name -> field name -> field) and Update types of a Bot API description."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RuntimeError(
+            f"Bot API description not found at {path}: set {SPEC_ENV} to api-10.0.json"
+        ) from None
+    methods = {
+        name: {f["name"]: f for f in method.get("fields", [])}
+        for name, method in data["methods"].items()
+    }
+    updates = tuple(f["name"] for f in data["types"]["Update"]["fields"])[1:]
+    return methods, updates
+
+
+def _decode_entity(s: str, i: int) -> tuple[str | None, int]:
+    """Decode the HTML character reference at ``s[i] == "&"`` like TDLib does.
+
+    Returns:
+        (character, index after the reference, including an optional ";"), or (None, i) when
+        there is none: named &lt; &gt; &amp; &quot; and numeric &#NN; / &#xHH; only.
+    """
+    n, j = len(s), i + 1
+    if j < n and s[j] == "#":
+        j += 1
+        base = 16 if j < n and s[j] in "xX" else 10
+        j += base == 16
+        start = j
+        while j < n and s[j] in ("0123456789abcdefABCDEF" if base == 16 else "0123456789"):
+            j += 1
+        code = int(s[start:j], base) if j > start and j - i < 12 else 0
+        if code == 0 or code >= 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+            return None, i
+        char = chr(code)
+    else:
+        while j < n and s[j].isascii() and s[j].isalpha():
+            j += 1
+        char = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}.get(s[i + 1:j])
+        if char is None:
+            return None, i
+    return char, j + (j < n and s[j] == ";")
+
+
+def parse_html(source: str, *, strict_ampersand: bool = True) -> tuple[str, list[dict[str, Any]]]:
+    """Parse text sent with ``parse_mode="HTML"`` the way Telegram (TDLib) does.
+
+    Supported (https://core.telegram.org/bots/api#html-style): b, strong, i, em, u, ins, s,
+    strike, del, tg-spoiler, span class="tg-spoiler", a href, code (class="language-x" inside
+    pre), pre, blockquote (expandable), tg-emoji emoji-id; character references &lt; &gt; &amp;
+    &quot; and numeric ones. Tag and attribute names are case-insensitive.
+
+    Args:
+        source: The text as sent.
+        strict_ampersand: Reject an "&" that starts no character reference. Telegram itself
+            keeps such an "&" literally; the default rejects it so a missing ``html.escape``
+            in the bot shows up in tests.
+
+    Returns:
+        (plain text, MessageEntity dicts with UTF-16 offsets/lengths, sorted like Telegram).
+
+    Raises:
+        ApiError: 400 "Bad Request: can't parse entities: ..." with byte offsets into the
+            UTF-8 encoded ``source``.
+    """
+    out: list[str] = []
+    offset = 0  # UTF-16 units emitted so far
+    stack: list[tuple[str, str, int, int]] = []  # tag, argument, UTF-16 start, index into out
+    entities: list[dict[str, Any]] = []
+    n, i = len(source), 0
+
+    def fail(message: str) -> ApiError:
+        return _bad(f"can't parse entities: {message}")
+
+    def at(pos: int) -> str:
+        return f"at byte offset {len(source[:pos].encode())}"
+
+    while i < n:
+        c = source[i]
+        if c == "&":
+            char, end = _decode_entity(source, i)
+            if char is not None:
+                out.append(char)
+                offset += utf16_len(char)
+                i = end
+                continue
+            if strict_ampersand:
+                raise fail(f"Character entity expected {at(i)}; escape \"&\" as \"&amp;\"")
+        if c != "<":
+            out.append(c)
+            offset += utf16_len(c)
+            i += 1
+            continue
+        begin, i = i, i + 1
+        if i < n and source[i] == "/":  # an end tag
+            if not stack:
+                raise fail(f"Unexpected end tag {at(begin)}")
+            j = i + 1
+            while j < n and source[j] not in _SPACES and source[j] != ">":
+                j += 1
+            name = source[i + 1:j]
+            while j < n and source[j] in _SPACES:
+                j += 1
+            if j >= n or source[j] != ">":
+                raise fail(f"Unclosed end tag {at(begin)}")
+            tag, argument, start, out_start = stack.pop()
+            if name and name.lower() != tag:
+                raise fail(
+                    f'Unmatched end tag {at(begin)}, expected "</{tag}>", found "</{name}>"'
+                )
+            _add_entity(entities, tag, argument, start, offset, "".join(out[out_start:]))
+            i = j + 1
+            continue
+        j = i
+        while j < n and source[j] not in _SPACES and source[j] != ">":
+            j += 1
+        if j >= n:
+            raise fail(f"Unclosed start tag {at(begin)}")
+        tag = source[i:j].lower()
+        if tag not in _HTML_TAGS:
+            raise fail(f'Unsupported start tag "{tag}" {at(begin)}')
+        argument, i = _parse_attributes(source, j, tag, begin, fail, at)
+        if tag == "span" and argument != "spoiler":
+            raise fail(f'Tag "span" must have class "tg-spoiler" {at(begin)}')
+        stack.append((tag, argument, offset, len(out)))
+    if stack:
+        raise fail(f'Can\'t find end tag corresponding to start tag "{stack[-1][0]}"')
+    for entity in entities:
+        entity.pop("_language", None)
+    entities.sort(key=lambda e: (e["offset"], -e["length"]))
+    return "".join(out), entities
+
+
+def _parse_attributes(
+    s: str, i: int, tag: str, begin: int,
+    fail: Callable[[str], ApiError], at: Callable[[int], str],
+) -> tuple[str, int]:
+    """Parse the attributes of a start tag from ``s[i]``; return (argument, index after ">")."""
+    n, argument = len(s), ""
+    while True:
+        while i < n and s[i] in _SPACES:
+            i += 1
+        if i >= n:
+            raise fail(f"Unclosed start tag {at(begin)}")
+        if s[i] == ">":
+            return argument, i + 1
+        name_start = i
+        while i < n and s[i] not in _SPACES and s[i] not in "=>":
+            i += 1
+        name = s[name_start:i].lower()
+        if not name:
+            raise fail(f'Empty attribute name in the tag "{tag}" {at(begin)}')
+        while i < n and s[i] in _SPACES:
+            i += 1
+        if i >= n or s[i] != "=":
+            if tag == "blockquote" and name == "expandable":
+                argument = "expandable"
+                continue
+            raise fail(
+                f'Expected equal sign in declaration of an attribute of the tag "{tag}" {at(begin)}'
+            )
+        i += 1
+        while i < n and s[i] in _SPACES:
+            i += 1
+        if i >= n:
+            raise fail(f'Unclosed start tag "{tag}" {at(begin)}')
+        if s[i] in "'\"":  # a quoted value, with character references
+            quote, chars = s[i], []
+            i += 1
+            while i < n and s[i] != quote:
+                char, end = _decode_entity(s, i) if s[i] == "&" else (None, i)
+                chars.append(char if char is not None else s[i])
+                i = end if char is not None else i + 1
+            value, i = "".join(chars), i + 1
+        else:  # a name token: letters, digits, periods, hyphens
+            token_start = i
+            while i < n and ((s[i].isascii() and s[i].isalnum()) or s[i] in ".-"):
+                i += 1
+            value = s[token_start:i].lower()
+            if i < n and s[i] not in _SPACES and s[i] != ">":
+                raise fail(f"Unexpected end of name token {at(token_start)}")
+        if i >= n:
+            raise fail(f"Unclosed start tag {at(begin)}")
+        if tag == "a" and name == "href":
+            argument = value
+        elif tag == "code" and name == "class" and value.startswith("language-"):
+            argument = value.removeprefix("language-")
+        elif tag == "span" and name == "class" and value.startswith("tg-"):
+            argument = value.removeprefix("tg-")
+        elif tag == "tg-emoji" and name == "emoji-id":
+            argument = value
+
+
+def _add_entity(
+    entities: list[dict], tag: str, argument: str, start: int, end: int, inner: str
+) -> None:
+    """Append the MessageEntity a closed tag makes; empty ones are dropped like Telegram does."""
+    if end <= start:
+        return
+    entity: dict[str, Any] = {"type": _HTML_TAGS[tag], "offset": start, "length": end - start}
+    if tag == "a":
+        entity["url"] = argument or inner
+    elif tag == "blockquote" and argument:
+        entity["type"] = "expandable_blockquote"
+    elif tag == "tg-emoji":
+        entity["custom_emoji_id"] = argument
+    elif tag == "code" and argument:
+        entity["_language"] = argument  # becomes the language of an enclosing pre
+    elif tag == "pre" and entities:
+        last = entities[-1]
+        if last["type"] == "code" and (last["offset"], last["length"]) == (start, end - start):
+            entities.pop()
+            if "_language" in last:
+                entity["language"] = last["_language"]
+    entities.append(entity)
+
+
+def _trim(text: str, entities: list[dict]) -> tuple[str, list[dict]]:
+    """Strip leading/trailing whitespace as Telegram does, shifting and clipping entities."""
+    left = len(text) - len(text.lstrip(_SPACES))
+    text = text.strip(_SPACES)
+    size, kept = utf16_len(text), []
+    for entity in entities:
+        start = max(0, entity["offset"] - left)
+        end = min(size, entity["offset"] + entity["length"] - left)
+        if end > start:
+            kept.append({**entity, "offset": start, "length": end - start})
+    return text, kept
+
+
+def _inline_keyboard(markup: Any, *, edit: bool) -> dict | None:
+    """Validate a reply_markup; return the InlineKeyboardMarkup a Message echoes, or None.
+
+    Enforces https://core.telegram.org/bots/api#inlinekeyboardbutton: exactly one action
+    field per button, callback_data of 1-64 bytes (UTF-8), url of scheme http, https or tg.
+    Reply keyboards are accepted for sends (a Message never echoes them) but not for edits.
+    An empty inline keyboard means no keyboard.
+    """
+    if markup is None:
+        return None
+    if isinstance(markup, str):
+        try:
+            markup = json.loads(markup)
+        except ValueError:
+            markup = None
+    if not isinstance(markup, dict):
+        raise _bad("can't parse reply keyboard markup JSON object")
+    if "inline_keyboard" not in markup:
+        if edit:
+            raise _bad("inline keyboard expected")
+        return None
+    rows = markup["inline_keyboard"]
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        raise _bad('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays')
+    for button in itertools.chain.from_iterable(rows):
+        if not isinstance(button, dict) or not isinstance(button.get("text"), str):
+            raise _bad('can\'t parse inline keyboard button: Field "text" must be of type String')
+        kinds = [kind for kind in _BUTTON_KINDS if button.get(kind) is not None]
+        if not kinds:
+            raise _bad("text buttons are unallowed in the inline keyboard")
+        if len(kinds) > 1:
+            raise _bad("BUTTON_TYPE_INVALID")
+        data = button.get("callback_data")
+        if data is not None and not (
+            isinstance(data, str) and 1 <= len(data.encode()) <= MAX_CALLBACK_DATA_BYTES
+        ):
+            raise _bad("BUTTON_DATA_INVALID")
+        url = button.get("url")
+        if url is not None and not (isinstance(url, str) and _URL_RE.fullmatch(url)):
+            raise _bad("BUTTON_URL_INVALID")
+    if not any(rows):
+        return None
+    return {"inline_keyboard": [list(row) for row in rows if row]}
+
+
+def _user_text(text: str) -> dict[str, Any]:
+    """The text fields of a user's message: a leading command gets a bot_command entity."""
+    fields: dict[str, Any] = {"text": text}
+    command = _COMMAND_RE.match(text)
+    if command:
+        length = utf16_len(command.group())
+        fields["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
+    return fields
+
+
+def _flag(value: Any) -> bool:
+    return value is True or str(value).lower() in ("true", "1")
+
+
+class FakeBotAPI:
+    """A fake Telegram Bot API server with simulated users, chats and fault injection.
+
+    Args:
+        token: The bot token the server accepts; others get 401 "Unauthorized".
+        bot_id: The bot's user id (the number before ":" in real tokens).
+        bot_username: The bot's username, without "@".
+        query_ttl: Seconds after a tap within which answerCallbackQuery is accepted.
+        clock: Monotonic clock in seconds used for query_ttl, rate limits and ``Call.at``;
+            pass a fake one to step time in tests.
+        strict_ampersand: See :func:`parse_html`.
+        spec_path: The Bot API description JSON; default ``$FAKEBOTAPI_SPEC`` or DEFAULT_SPEC.
+
+    Attributes:
+        calls: Every answered request, in answer order.
+        callback_answers: callback query id -> the answerCallbackQuery parameters.
+        commands: (scope key, language_code) -> list of BotCommand dicts set by setMyCommands.
+            The scope key is the scope's ``type`` ("default", "all_private_chats", ...), with
+            ":<chat_id>" appended for chat scopes and ":<chat_id>:<user_id>" for chat_member.
+        group_limit_per_minute: If set, the most sends and edits (see _FLOOD_METHODS) the bot may
+            make to one group or supergroup in any rolling 60 s; more answer 429.
+    """
+
+    def __init__(
+        self,
+        token: str = "123456:TEST",
+        *,
+        bot_id: int = 1000,
+        bot_username: str = "quizbot_test_bot",
+        query_ttl: float = 15.0,
+        clock: Callable[[], float] = time.monotonic,
+        strict_ampersand: bool = True,
+        spec_path: str | os.PathLike[str] | None = None,
+    ):
+        self.token = token
+        self.bot_id = bot_id
+        self.bot_username = bot_username
+        self.query_ttl = query_ttl
+        self.strict_ampersand = strict_ampersand
+        self.group_limit_per_minute: int | None = None
+        self.calls: list[Call] = []
+        self.callback_answers: dict[str, dict] = {}
+        self.commands: dict[tuple[str, str], list[dict]] = {}
+        self.bot_user = {
+            "id": bot_id, "is_bot": True, "first_name": "Quizbot Test", "username": bot_username,
+        }
+        self.base_url = ""
+        self.webhook_url = ""
+        self._clock = clock
+        spec = spec_path or os.environ.get(SPEC_ENV) or DEFAULT_SPEC
+        self._spec, self._update_types = _load_spec(str(spec))
+        self._method_names = {name.lower(): name for name in self._spec}
+        self._users: dict[int, dict] = {}
+        self._blocked: set[int] = set()
+        self._chats: dict[int, _Chat] = {}
+        self._updates: list[dict] = []
+        self._next_update_id = 1
+        self._allowed: frozenset[str] | None = None  # None: Telegram's default set
+        self._queries: dict[str, float] = {}  # callback query id -> clock time of the tap
+        self._query_ids = itertools.count(4_611_686_018_427_387_904)
+        self._failures: dict[str, list[list]] = {}  # method -> [[ApiError, times left], ...]
+        self._delay: tuple[float, frozenset[str] | None] = (0.0, None)
+        self._wakeup = asyncio.Event()
+        self._poll: asyncio.Event | None = None  # set to terminate the waiting getUpdates
+        self._closing = False
+        self._runner: web.AppRunner | None = None
+        self._handlers: dict[str, Callable[[dict], Any]] = {
+            "getMe": lambda p: {
+                **self.bot_user, "can_join_groups": True, "can_read_all_group_messages": False,
+                "supports_inline_queries": False,
+            },
+            "logOut": lambda p: True,
+            "close": lambda p: True,
+            "setWebhook": self._set_webhook,
+            "deleteWebhook": self._delete_webhook,
+            "getWebhookInfo": self._get_webhook_info,
+            "sendMessage": self._send_message,
+            "editMessageText": self._edit_message_text,
+            "editMessageReplyMarkup": self._edit_message_reply_markup,
+            "deleteMessage": self._delete_message,
+            "answerCallbackQuery": self._answer_callback_query,
+            "setMyCommands": self._set_my_commands,
+            "getMyCommands": lambda p: copy.deepcopy(self.commands.get(self._scope_key(p), [])),
+            "deleteMyCommands": lambda p: self.commands.pop(self._scope_key(p), None) or True,
+            "getChat": self._get_chat,
+            "getChatMember": self._get_chat_member,
+            "getChatAdministrators": self._get_chat_administrators,
+            "getChatMemberCount": lambda p: len(self._participants(self._chat_of(p)) | {bot_id}),
+            "sendChatAction": self._send_chat_action,
+        }
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start serving on 127.0.0.1 on an ephemeral port and set :attr:`base_url`."""
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/{path:.*}", self._handle)
+        self._runner = web.AppRunner(
+            app, handle_signals=False, access_log=None, handler_cancellation=True,
+            shutdown_timeout=1.0,
+        )
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = self._runner.addresses[0][1]
+        self.base_url = f"http://127.0.0.1:{port}/bot"
+
+    async def stop(self) -> None:
+        """Answer any waiting getUpdates and stop serving."""
+        self._closing = True
+        self._notify()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # -- simulated people and chats ----------------------------------------------------------
+
+    def add_user(
+        self, user_id: int, first_name: str, *, language_code: str | None = None,
+        username: str | None = None, last_name: str | None = None, is_bot: bool = False,
+    ) -> dict:
+        """Register a Telegram user; their private chat (id == user_id) opens when they write.
+
+        Returns:
+            The User dict (id, is_bot, first_name and the optional fields given).
+        """
+        user: dict[str, Any] = {"id": user_id, "is_bot": is_bot, "first_name": first_name}
+        optional = {"last_name": last_name, "username": username, "language_code": language_code}
+        user.update({k: v for k, v in optional.items() if v is not None})
+        self._users[user_id] = user
+        return user
+
+    def add_group(
+        self, chat_id: int, title: str, *, type: str = "supergroup",
+        admins: list[int] | tuple[int, ...] = (), members: list[int] | tuple[int, ...] = (),
+    ) -> dict:
+        """Register a group, supergroup or channel the bot is in.
+
+        Args:
+            chat_id: A negative chat id (supergroups and channels look like -100xxxxxxxxxx).
+            title: The chat title.
+            type: "group", "supergroup" or "channel".
+            admins: User ids of administrators; the first is the creator ("creator" status).
+                Include ``bot_id`` to make the bot an administrator.
+            members: User ids of ordinary members.
+
+        Returns:
+            The Chat dict.
+        """
+        if chat_id >= 0 or type not in ("group", "supergroup", "channel"):
+            raise ValueError("a group needs a negative chat_id and type group/supergroup/channel")
+        chat = {"id": chat_id, "type": type, "title": title}
+        self._chats[chat_id] = _Chat(chat, admins=list(admins), members=list(members))
+        return chat
+
+    def block(self, user_id: int, blocked: bool = True) -> None:
+        """Make ``user_id`` block (or unblock) the bot: sends to them answer 403."""
+        (self._blocked.add if blocked else self._blocked.discard)(user_id)
+
+    # -- driving the bot ---------------------------------------------------------------------
+
+    def push_update(self, update: dict) -> dict:
+        """Queue a raw Update (without update_id) for getUpdates and return it with its id.
+
+        Like Telegram, an update of a type outside the last allowed_updates is not queued.
+        """
+        update = {"update_id": self._next_update_id, **update}
+        self._next_update_id += 1
+        kind = next(key for key in update if key != "update_id")
+        allowed = self._allowed or frozenset(self._update_types) - _OPT_IN_UPDATES
+        if kind in allowed:
+            self._updates.append(update)
+            self._notify()
+        return update
+
+    def send_message(self, user_id: int, text: str, *, chat_id: int | None = None) -> dict:
+        """A user sends a text message, in their private chat (chat_id None) or in a group.
+
+        A text starting with "/" gets a bot_command entity over the command token
+        ("/start" or "/start@botname"), as Telegram adds. Returns the Update.
+        """
+        chat, user = self._user_in_chat(user_id, chat_id)
+        message = self._store(chat, {"from": user, **_user_text(text)})
+        return self.push_update({"message": copy.deepcopy(message)})
+
+    def send_sticker(self, user_id: int, *, chat_id: int | None = None) -> dict:
+        """A user sends a sticker (a message without text). Returns the Update."""
+        chat, user = self._user_in_chat(user_id, chat_id)
+        sticker = {
+            "file_id": "CAACAgIAAxkBAAEBsticker", "file_unique_id": "AgADsticker",
+            "type": "regular", "width": 512, "height": 512, "is_animated": False,
+            "is_video": False, "emoji": "👍",
+        }
+        message = self._store(chat, {"from": user, "sticker": sticker})
+        return self.push_update({"message": copy.deepcopy(message)})
+
+    def edit_user_message(
+        self, user_id: int, message_id: int, new_text: str, *, chat_id: int | None = None
+    ) -> dict:
+        """A user edits their own text message. Returns the edited_message Update."""
+        chat, _ = self._user_in_chat(user_id, chat_id)
+        message = chat.messages.get(message_id)
+        if message is None or message.get("from", {}).get("id") != user_id or "text" not in message:
+            raise ValueError(f"user {user_id} has no text message {message_id} in chat {chat.id}")
+        message.pop("entities", None)
+        message.update(_user_text(new_text), edit_date=int(time.time()))
+        return self.push_update({"edited_message": copy.deepcopy(message)})
+
+    def post_channel(self, chat_id: int, text: str) -> dict:
+        """A post appears in a channel registered with add_group(type="channel")."""
+        chat = self._chats.get(chat_id)
+        if chat is None or chat.type != "channel":
+            raise ValueError(f"{chat_id} is not a channel: add_group(..., type='channel') first")
+        message = self._store(chat, {"sender_chat": chat.chat, "text": text})
+        return self.push_update({"channel_post": copy.deepcopy(message)})
+
+    def tap(
+        self, user_id: int, chat_id: int, message_id: int, data: str, *,
+        check_button: bool = True,
+    ) -> dict:
+        """A user taps an inline button of a message the bot sent: a callback_query Update.
+
+        The query carries the bot's current message, a chat_instance, ``data`` and a fresh
+        string id; answerCallbackQuery must follow within ``query_ttl`` seconds.
+
+        Args:
+            check_button: Require a button with this callback_data on the current keyboard,
+                as only such taps exist on Telegram.
+        """
+        user = self._user(user_id)
+        chat = self._chats.get(chat_id)
+        message = chat.messages.get(message_id) if chat else None
+        if message is None or message.get("from", {}).get("id") != self.bot_id:
+            raise ValueError(f"the bot has no message {message_id} in chat {chat_id}")
+        buttons = message.get("reply_markup", {}).get("inline_keyboard", [])
+        datas = [b.get("callback_data") for b in itertools.chain.from_iterable(buttons)]
+        if check_button and data not in datas:
+            raise ValueError(f"no button with callback_data {data!r} on the message: {datas}")
+        query_id = str(next(self._query_ids))
+        self._queries[query_id] = self._clock()
+        return self.push_update({"callback_query": {
+            "id": query_id, "from": user, "message": copy.deepcopy(message),
+            "chat_instance": str(abs(chat_id) * 7919 + 31), "data": data,
+        }})
+
+    def pending_updates(self) -> int:
+        """Number of queued updates not yet confirmed by a getUpdates offset."""
+        return len(self._updates)
+
+    @property
+    def polling(self) -> bool:
+        """Whether a getUpdates request is waiting for updates right now."""
+        return self._poll is not None
+
+    # -- observing ---------------------------------------------------------------------------
+
+    def calls_to(self, method: str) -> list[Call]:
+        """The recorded calls of one method, in order."""
+        return [call for call in self.calls if call.method == method]
+
+    def messages(self, chat_id: int) -> list[dict]:
+        """Copies of a chat's messages (users' and the bot's, edits applied, deletions gone)."""
+        chat = self._chats.get(chat_id)
+        return copy.deepcopy(list(chat.messages.values())) if chat else []
+
+    def message(self, chat_id: int, message_id: int) -> dict:
+        """A copy of one message; KeyError if it does not exist (or was deleted)."""
+        chat = self._chats.get(chat_id)
+        if chat is None or message_id not in chat.messages:
+            raise KeyError(f"no message {message_id} in chat {chat_id}")
+        return copy.deepcopy(chat.messages[message_id])
+
+    def last_bot_message(self, chat_id: int) -> dict:
+        """A copy of the newest message the bot has in the chat; AssertionError if none."""
+        for message in reversed(self.messages(chat_id)):
+            if message.get("from", {}).get("id") == self.bot_id:
+                return message
+        raise AssertionError(f"the bot has no message in chat {chat_id}\n{self.dump_calls()}")
+
+    def raw_text(self, chat_id: int, message_id: int) -> str:
+        """The text of a bot message exactly as sent (HTML tags and references intact)."""
+        return self._chats[chat_id].raw[message_id]
+
+    def bot_messages_in_window(self, chat_id: int, seconds: float = 60.0) -> int:
+        """The most bot sends and edits to the chat within any rolling window of ``seconds``."""
+        chat = self._chats.get(chat_id)
+        times, best, first = (chat.activity if chat else []), 0, 0
+        for last, moment in enumerate(times):
+            while moment - times[first] >= seconds:
+                first += 1
+            best = max(best, last - first + 1)
+        return best
+
+    def dump_calls(self, last: int = 15) -> str:
+        """A readable listing of the last calls, for assertion messages."""
+        lines = []
+        for index, call in enumerate(self.calls[-last:], start=max(0, len(self.calls) - last)):
+            outcome = "ok" if call.ok else call.response.get("description")
+            params = json.dumps(call.params, ensure_ascii=False, default=str)
+            lines.append(f"  #{index} {call.method} {call.status} {params[:200]} -> {outcome}")
+        return "last calls:\n" + ("\n".join(lines) or "  (none)")
+
+    async def wait_for(
+        self,
+        predicate: Callable[[], Any],
+        timeout: float = 5.0,  # noqa: ASYNC109 - a plain timeout in seconds reads best in tests
+    ) -> Any:
+        """Poll ``predicate`` every 10 ms until it returns something truthy, and return that.
+
+        Raises:
+            AssertionError: after ``timeout`` seconds, with a dump of the last calls.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not (value := predicate()):
+            if loop.time() >= deadline:
+                raise AssertionError(f"condition not met within {timeout} s\n{self.dump_calls()}")
+            await asyncio.sleep(0.01)
+        return value
+
+    async def wait_for_call(
+        self, method: str, *, after: int = 0, where: Callable[[Call], bool] = lambda call: True,
+        timeout: float = 5.0,  # noqa: ASYNC109 - as in wait_for
+    ) -> Call:
+        """Wait for the first call to ``method`` at index >= ``after`` in :attr:`calls`."""
+
+        def find() -> Call | None:
+            return next(
+                (c for c in self.calls[after:] if c.method == method and where(c)), None
+            )
+
+        return await self.wait_for(find, timeout)
+
+    # -- fault injection ---------------------------------------------------------------------
+
+    def fail_next(
+        self, method: str, *, error_code: int, description: str,
+        retry_after: int | None = None, times: int = 1,
+    ) -> None:
+        """Answer the next ``times`` calls of ``method`` with this error instead of handling them.
+
+        ``retry_after`` (seconds) adds ``parameters.retry_after``, which PTB raises as RetryAfter.
+        """
+        name = self._method_names.get(method.lower())
+        if name is None:
+            raise ValueError(f"unknown Bot API method {method!r}")
+        parameters = {"retry_after": retry_after} if retry_after is not None else None
+        error = ApiError(error_code, description, parameters)
+        self._failures.setdefault(name, []).append([error, times])
+
+    def delay(self, seconds: float, methods: set[str] | None = None) -> None:
+        """Add ``seconds`` of latency to every call but getUpdates, or to ``methods`` only."""
+        self._delay = (seconds, frozenset(methods) if methods is not None else None)
+
+    # -- HTTP --------------------------------------------------------------------------------
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        arrived = self._clock()
+        match = _PATH_RE.fullmatch(request.path)
+        method = match["method"] if match else request.path
+        params: dict[str, Any] = {}
+        try:
+            if match is None or not _TOKEN_RE.fullmatch(match["token"]):
+                raise ApiError(404, NOT_FOUND)
+            if match["token"] != self.token:
+                raise ApiError(401, UNAUTHORIZED)
+            method = self._method_names.get(method.lower(), method)
+            if method not in self._spec:
+                raise ApiError(404, NOT_FOUND)
+            params = await self._read_params(request, method)
+            seconds, methods = self._delay
+            if seconds and (method in methods if methods is not None else method != "getUpdates"):
+                await asyncio.sleep(seconds)
+            result = await self._dispatch(method, params)
+            status, body = 200, {"ok": True, "result": result}
+        except ApiError as error:
+            status, body = error.error_code, error.body()
+        except Exception as error:  # a bug in the fake: answer it visibly rather than hang up
+            status, body = 500, ApiError(500, f"Internal Server Error: {error!r}").body()
+        self.calls.append(Call(method, params, status, body, arrived))
+        return web.json_response(
+            body, status=status, dumps=lambda obj: json.dumps(obj, ensure_ascii=False)
+        )
+
+    async def _read_params(self, request: web.Request, method: str) -> dict[str, Any]:
+        """Read query, form, multipart or JSON parameters; decode JSON-encoded values."""
+        fields = self._spec[method]
+        raw: dict[str, Any] = dict(request.query)
+        if request.content_type == "application/json" and request.can_read_body:
+            try:
+                body = await request.json()
+            except ValueError:
+                raise _bad("can't parse JSON encoded request") from None
+            if not isinstance(body, dict):
+                raise _bad("JSON object expected")
+            raw.update({k: json.dumps(v) if isinstance(v, (dict, list)) else v
+                        for k, v in body.items()})
+        elif request.method == "POST":
+            for key, value in (await request.post()).items():
+                if isinstance(value, web.FileField):
+                    size = len(value.file.read())
+                    value = {"filename": value.filename, "content_type": value.content_type,
+                             "size": size}
+                raw[key] = value
+        params = {}
+        for key, value in raw.items():
+            string_only = fields.get(key, {}).get("types") == ["String"]
+            if isinstance(value, str) and not string_only:
+                with contextlib.suppress(ValueError):
+                    value = json.loads(value)
+            elif string_only and isinstance(value, (int, float)) and not isinstance(value, bool):
+                value = str(value)
+            params[key] = value
+        return params
+
+    async def _dispatch(self, method: str, params: dict[str, Any]) -> Any:
+        failures = self._failures.get(method)
+        if failures:
+            error = failures[0][0]
+            failures[0][1] -= 1
+            if failures[0][1] <= 0:
+                failures.pop(0)
+            raise error
+        for name, spec_field in self._spec[method].items():
+            if spec_field["required"] and params.get(name) in (None, ""):
+                raise ApiError(400, _MISSING.get(name, f"Bad Request: {name} is empty"))
+        if method == "getUpdates":
+            return await self._get_updates(params)
+        handler = self._handlers.get(method)
+        if handler is None:
+            raise ApiError(501, f"Not Implemented: FakeBotAPI does not implement {method}")
+        return handler(params)
+
+    def _notify(self) -> None:
+        """Wake every waiting getUpdates."""
+        self._wakeup.set()
+        self._wakeup = asyncio.Event()
+
+    # -- updates -----------------------------------------------------------------------------
+
+    async def _get_updates(self, p: dict) -> list[dict]:
+        """getUpdates: offset confirms (negative counts from the end), limit 1-100, timeout."""
+        if self.webhook_url:
+            raise ApiError(409, CONFLICT_WEBHOOK)
+        offset = self._int(p.get("offset", 0), "offset")
+        limit = min(max(self._int(p.get("limit", 100), "limit"), 1), 100)
+        try:
+            timeout = max(float(p.get("timeout") or 0), 0.0)
+        except (TypeError, ValueError):
+            raise _bad("invalid timeout specified") from None
+        allowed = p.get("allowed_updates")
+        if isinstance(allowed, list):  # absent keeps the previous setting; [] the default
+            self._allowed = frozenset(allowed) or None
+        if offset > 0:
+            self._updates = [u for u in self._updates if u["update_id"] >= offset]
+        elif offset < 0:
+            self._updates = self._updates[offset:]
+        if self._poll is not None:  # Telegram terminates the earlier request
+            self._poll.set()
+            self._notify()
+        terminated = self._poll = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        try:
+            while True:
+                wakeup = self._wakeup
+                if terminated.is_set():
+                    raise ApiError(409, CONFLICT_POLLING)
+                remaining = deadline - loop.time()
+                if self._updates or self._closing or remaining <= 0:
+                    return copy.deepcopy(self._updates[:limit])
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wakeup.wait(), remaining)
+        finally:
+            if self._poll is terminated:
+                self._poll = None
+
+    def _set_webhook(self, p: dict) -> bool:
+        if _flag(p.get("drop_pending_updates")):
+            self._updates.clear()
+        self.webhook_url = str(p["url"])
+        if isinstance(p.get("allowed_updates"), list):
+            self._allowed = frozenset(p["allowed_updates"]) or None
+        return True
+
+    def _delete_webhook(self, p: dict) -> bool:
+        if _flag(p.get("drop_pending_updates")):
+            self._updates.clear()
+        self.webhook_url = ""
+        return True
+
+    def _get_webhook_info(self, p: dict) -> dict:
+        info = {"url": self.webhook_url, "has_custom_certificate": False,
+                "pending_update_count": len(self._updates)}
+        if self._allowed:
+            info["allowed_updates"] = sorted(self._allowed)
+        return info
+
+    # -- messages ----------------------------------------------------------------------------
+
+    def _send_message(self, p: dict) -> dict:
+        """sendMessage: text 1-4096 UTF-16 units after parsing, inline keyboard rules, reply."""
+        chat = self._chat_of(p, sending=True)
+        text, entities = self._text(p)
+        markup = _inline_keyboard(p.get("reply_markup"), edit=False)
+        reply_to = self._reply_to(chat, p)
+        self._check_flood(chat, "sendMessage")
+        fields: dict[str, Any] = {"from": self.bot_user, "text": text}
+        if entities:
+            fields["entities"] = entities
+        if markup:
+            fields["reply_markup"] = markup
+        if reply_to:
+            fields["reply_to_message"] = reply_to
+        message = self._store(chat, fields)
+        chat.raw[message["message_id"]] = str(p["text"])
+        chat.activity.append(self._clock())
+        return copy.deepcopy(message)
+
+    def _edit_message_text(self, p: dict) -> dict:
+        """editMessageText; an omitted reply_markup removes the inline keyboard."""
+        chat, message = self._editable(p)
+        if "text" not in message:
+            raise _bad("there is no text in the message to edit")
+        text, entities = self._text(p)
+        markup = _inline_keyboard(p.get("reply_markup"), edit=True)
+        if (text, entities, markup) == (
+            message["text"], message.get("entities", []), message.get("reply_markup")
+        ):
+            raise ApiError(400, NOT_MODIFIED)
+        self._check_flood(chat, "editMessageText")
+        message.update(text=text, entities=entities, reply_markup=markup)
+        chat.raw[message["message_id"]] = str(p["text"])
+        return self._finish_edit(chat, message)
+
+    def _edit_message_reply_markup(self, p: dict) -> dict:
+        """editMessageReplyMarkup; an omitted reply_markup removes the inline keyboard."""
+        chat, message = self._editable(p)
+        markup = _inline_keyboard(p.get("reply_markup"), edit=True)
+        if markup == message.get("reply_markup"):
+            raise ApiError(400, NOT_MODIFIED)
+        self._check_flood(chat, "editMessageReplyMarkup")
+        message["reply_markup"] = markup
+        return self._finish_edit(chat, message)
+
+    def _editable(self, p: dict) -> tuple[_Chat, dict]:
+        if p.get("inline_message_id") not in (None, ""):
+            raise _bad("inline messages are not supported by FakeBotAPI")
+        chat = self._chat_of(p, sending=True)
+        message = chat.messages.get(self._message_id(p))
+        if message is None:
+            raise _bad("message to edit not found")
+        if message.get("from", {}).get("id") != self.bot_id:
+            raise _bad("message can't be edited")
+        return chat, message
+
+    def _finish_edit(self, chat: _Chat, message: dict) -> dict:
+        for key in ("entities", "reply_markup"):
+            if not message.get(key):
+                message.pop(key, None)
+        message["edit_date"] = int(time.time())
+        chat.activity.append(self._clock())
+        return copy.deepcopy(message)
+
+    def _delete_message(self, p: dict) -> bool:
+        """deleteMessage: any message in private chats; in groups its own, or any as admin."""
+        chat = self._chat_of(p)
+        message_id = self._message_id(p)
+        message = chat.messages.get(message_id)
+        if message is None:
+            raise _bad("message to delete not found")
+        own = message.get("from", {}).get("id") == self.bot_id
+        if not (own or chat.type == "private" or self.bot_id in chat.admins):
+            raise _bad("message can't be deleted")
+        del chat.messages[message_id]
+        return True
+
+    def _answer_callback_query(self, p: dict) -> bool:
+        """answerCallbackQuery: once per query, within query_ttl s, text <= 200 UTF-16 units."""
+        query_id = str(p["callback_query_id"])
+        tapped = self._queries.get(query_id)
+        if (tapped is None or query_id in self.callback_answers
+                or self._clock() - tapped > self.query_ttl):
+            raise ApiError(400, QUERY_TOO_OLD)
+        if utf16_len(str(p.get("text", ""))) > MAX_CALLBACK_ANSWER_UTF16:
+            raise _bad("MESSAGE_TOO_LONG")
+        self.callback_answers[query_id] = dict(p)
+        return True
+
+    def _text(self, p: dict) -> tuple[str, list[dict]]:
+        """Parse ``text`` per parse_mode, trim it and check it is 1-4096 UTF-16 units long."""
+        raw = str(p.get("text", ""))
+        mode = str(p.get("parse_mode") or "").lower()
+        if mode == "html":
+            text, entities = parse_html(raw, strict_ampersand=self.strict_ampersand)
+        elif mode in ("markdown", "markdownv2"):
+            raise ApiError(501, "Not Implemented: FakeBotAPI only parses parse_mode HTML")
+        elif mode:
+            raise _bad("unsupported parse_mode")
+        else:
+            text, entities = raw, list(p.get("entities") or [])
+        text, entities = _trim(text, entities)
+        if not text:
+            raise ApiError(400, TEXT_EMPTY)
+        if utf16_len(text) > MAX_TEXT_UTF16:
+            raise _bad("message is too long")
+        return text, entities
+
+    def _reply_to(self, chat: _Chat, p: dict) -> dict | None:
+        """The replied-to message of reply_parameters (or legacy reply_to_message_id)."""
+        params = p.get("reply_parameters")
+        if not isinstance(params, dict):
+            params = {"message_id": p.get("reply_to_message_id"),
+                      "allow_sending_without_reply": p.get("allow_sending_without_reply")}
+        if params.get("message_id") in (None, ""):
+            return None
+        target = chat.messages.get(self._int(params["message_id"], "message_id"))
+        if target is None:
+            if _flag(params.get("allow_sending_without_reply")):
+                return None
+            raise _bad("message to be replied not found")
+        target = copy.deepcopy(target)
+        target.pop("reply_to_message", None)
+        return target
+
+    def _check_flood(self, chat: _Chat, method: str) -> None:
+        """429 once the bot made group_limit_per_minute sends/edits to a group in 60 s."""
+        limit = self.group_limit_per_minute
+        if limit is None or method not in _FLOOD_METHODS or chat.type not in (
+            "group", "supergroup"
+        ):
+            return
+        now = self._clock()
+        recent = [moment for moment in chat.activity if now - moment < FLOOD_WINDOW]
+        if len(recent) >= limit:
+            retry_after = max(1, math.ceil(recent[len(recent) - limit] + FLOOD_WINDOW - now))
+            raise ApiError(429, f"Too Many Requests: retry after {retry_after}",
+                           {"retry_after": retry_after})
+
+    def _store(self, chat: _Chat, fields: dict) -> dict:
+        """Add a message with the chat's next message_id and the current date."""
+        message: dict[str, Any] = {"message_id": chat.next_id}
+        if "from" in fields:
+            message["from"] = fields["from"]
+        message.update(chat=chat.chat, date=int(time.time()))
+        message.update({k: v for k, v in fields.items() if k != "from"})
+        chat.next_id += 1
+        chat.messages[message["message_id"]] = message
+        return message
+
+    # -- chats, members, commands ------------------------------------------------------------
+
+    def _get_chat(self, p: dict) -> dict:
+        """getChat: a ChatFullInfo with the fields Bot API 10.0 requires."""
+        chat = self._chat_of(p)
+        gifts = dict.fromkeys(("unlimited_gifts", "limited_gifts", "unique_gifts",
+                               "premium_subscription", "gifts_from_channels"), False)
+        return {**chat.chat, "accent_color_id": 0, "max_reaction_count": 11,
+                "accepted_gift_types": gifts}
+
+    def _get_chat_member(self, p: dict) -> dict:
+        """getChatMember: creator/administrator/member per add_group, "left" otherwise."""
+        chat = self._chat_of(p)
+        user_id = self._int(p["user_id"], "user_id", "invalid user_id specified")
+        if chat.type == "private" and user_id in (chat.id, self.bot_id):
+            return {"status": "member", "user": self._user(user_id)}
+        return self._member(chat, user_id)
+
+    def _get_chat_administrators(self, p: dict) -> list[dict]:
+        chat = self._chat_of(p)
+        if chat.type == "private":
+            raise _bad("there are no administrators in the private chat")
+        return [self._member(chat, user_id) for user_id in chat.admins]
+
+    def _member(self, chat: _Chat, user_id: int) -> dict:
+        """The ChatMember object of a user in a group."""
+        if user_id != self.bot_id and user_id not in self._users:
+            raise _bad("user not found")
+        user = self._user(user_id)
+        if chat.admins and user_id == chat.admins[0] and user_id != self.bot_id:
+            return {"status": "creator", "user": user, "is_anonymous": False}
+        if user_id in chat.admins:
+            rights = dict.fromkeys((
+                "can_manage_chat", "can_delete_messages", "can_manage_video_chats",
+                "can_restrict_members", "can_change_info", "can_invite_users",
+                "can_post_stories", "can_edit_stories", "can_delete_stories",
+            ), True)
+            return {"status": "administrator", "user": user, "can_be_edited": False,
+                    "is_anonymous": False, "can_promote_members": False, **rights}
+        in_chat = user_id in chat.members or user_id == self.bot_id
+        return {"status": "member" if in_chat else "left", "user": user}
+
+    def _participants(self, chat: _Chat) -> set[int]:
+        return {chat.id} if chat.type == "private" else {*chat.admins, *chat.members}
+
+    def _send_chat_action(self, p: dict) -> bool:
+        self._chat_of(p, sending=True)
+        if p["action"] not in _CHAT_ACTIONS:
+            raise _bad("wrong parameter action in request")
+        return True
+
+    def _set_my_commands(self, p: dict) -> bool:
+        """setMyCommands: at most 100 commands of 1-32 chars [a-z0-9_], descriptions 1-256."""
+        commands = p["commands"]
+        if not isinstance(commands, list) or len(commands) > 100:
+            raise _bad("can't parse commands JSON object")
+        for command in commands:
+            if not isinstance(command, dict) or not _COMMAND_NAME_RE.fullmatch(
+                str(command.get("command", "")).removeprefix("/")
+            ):
+                raise _bad("BOT_COMMAND_INVALID")
+            if not 1 <= len(str(command.get("description", "")).strip()) <= 256:
+                raise _bad("BOT_COMMAND_DESCRIPTION_INVALID")
+        self.commands[self._scope_key(p)] = [
+            {"command": str(c["command"]).removeprefix("/"), "description": c["description"]}
+            for c in commands
+        ]
+        return True
+
+    @staticmethod
+    def _scope_key(p: dict) -> tuple[str, str]:
+        scope = p.get("scope") if isinstance(p.get("scope"), dict) else {"type": "default"}
+        key = str(scope.get("type", "default"))
+        for part in ("chat_id", "user_id"):
+            if part in scope:
+                key += f":{scope[part]}"
+        return key, str(p.get("language_code") or "")
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _user(self, user_id: int) -> dict:
+        if user_id == self.bot_id:
+            return self.bot_user
+        if user_id not in self._users:
+            raise ValueError(f"unknown user {user_id}: call add_user() first")
+        return self._users[user_id]
+
+    def _user_in_chat(self, user_id: int, chat_id: int | None) -> tuple[_Chat, dict]:
+        """The chat a user writes in; opens their private chat on first use."""
+        user = self._user(user_id)
+        if chat_id is None or chat_id == user_id:
+            chat = self._chats.get(user_id)
+            if chat is None:
+                private = {"id": user_id, "type": "private", "first_name": user["first_name"]}
+                private.update({k: user[k] for k in ("last_name", "username") if k in user})
+                chat = self._chats[user_id] = _Chat(private)
+            return chat, user
+        chat = self._chats.get(chat_id)
+        if chat is None or user_id not in self._participants(chat):
+            raise ValueError(f"user {user_id} is not in chat {chat_id}: see add_group()")
+        return chat, user
+
+    def _chat_of(self, p: dict, *, sending: bool = False) -> _Chat:
+        """The chat named by chat_id: 400 chat not found, 403 for blocked/unstarted users."""
+        raw = p.get("chat_id")
+        if raw in (None, ""):
+            raise ApiError(400, _MISSING["chat_id"])
+        try:
+            chat = self._chats.get(int(raw))
+        except (TypeError, ValueError):  # "@username": no public chats here
+            chat = None
+        if chat is None:
+            if sending and isinstance(raw, int) and raw in self._users:
+                raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+            raise ApiError(400, CHAT_NOT_FOUND)
+        if sending and chat.type == "private" and chat.id in self._blocked:
+            raise ApiError(403, "Forbidden: bot was blocked by the user")
+        return chat
+
+    def _message_id(self, p: dict) -> int:
+        if p.get("message_id") in (None, ""):
+            raise ApiError(400, _MISSING["message_id"])
+        return self._int(p["message_id"], "message_id", "message identifier is not specified")
+
+    @staticmethod
+    def _int(value: Any, name: str, problem: str | None = None) -> int:
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise _bad(problem or f"invalid {name} specified") from None

@@ -1,0 +1,577 @@
+"""Tests of the fake Bot API server, driven through python-telegram-bot's real HTTP stack."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dtm
+import time
+
+import aiohttp
+import pytest
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.error import (
+    BadRequest,
+    Conflict,
+    EndPointNotFound,
+    Forbidden,
+    InvalidToken,
+    NetworkError,
+    RetryAfter,
+)
+from telegram.ext import (
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from tests.fakebotapi import (
+    CONFLICT_POLLING,
+    NOT_MODIFIED,
+    QUERY_TOO_OLD,
+    FakeBotAPI,
+    parse_html,
+    utf16_len,
+)
+
+USER = 42
+GROUP = -1001234567890
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def fake(clock: FakeClock):
+    server = FakeBotAPI(clock=clock)
+    server.add_user(USER, "Ada", language_code="en", username="ada")
+    server.add_user(7, "Bob", language_code="el")
+    server.add_group(GROUP, "Quiz night", admins=[7, 1000], members=[USER])
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+async def bot(fake: FakeBotAPI):
+    client = Bot(fake.token, base_url=fake.base_url)
+    await client.initialize()
+    yield client
+    await client.shutdown()
+
+
+def ptb_message(description: str) -> str:
+    """The message PTB gives a Telegram error description (it strips "Bad Request: ")."""
+    return BadRequest(description).message
+
+
+async def open_private_chat(fake: FakeBotAPI, bot: Bot, user_id: int = USER) -> None:
+    """The user writes first, as Telegram requires, and the bot consumes the update."""
+    fake.send_message(user_id, "hi")
+    updates = await bot.get_updates()
+    await bot.get_updates(offset=updates[-1].update_id + 1)
+
+
+# -- wire protocol ----------------------------------------------------------------------------
+
+
+async def test_get_me_returns_the_bot_user(bot: Bot, fake: FakeBotAPI) -> None:
+    """getMe answers the configured bot, so Bot.initialize works."""
+    me = await bot.get_me()
+    assert (me.id, me.username, me.is_bot) == (1000, "quizbot_test_bot", True)
+    assert fake.calls_to("getMe")[0].ok
+
+
+async def test_wrong_token_and_unknown_method(bot: Bot, fake: FakeBotAPI) -> None:
+    """A foreign token is 401 Unauthorized, an unknown method 404 Not Found."""
+    stranger = Bot("999:OTHER", base_url=fake.base_url)
+    with pytest.raises(InvalidToken):
+        await stranger.initialize()
+    assert fake.calls[-1].status == 401
+    assert fake.calls[-1].response["description"] == "Unauthorized"
+    with pytest.raises(EndPointNotFound):
+        await bot.do_api_request("sendTelepathy")
+    assert fake.calls[-1].response == {"ok": False, "error_code": 404, "description": "Not Found"}
+
+
+async def test_raw_requests_json_body_case_and_missing_parameters(fake: FakeBotAPI) -> None:
+    """JSON bodies work, method names are case-insensitive, unknown parameters are ignored."""
+    url = fake.base_url + fake.token
+    async with aiohttp.ClientSession() as session:
+        async with session.post(f"{url}/getme") as response:
+            assert response.status == 200
+            assert (await response.json())["result"]["username"] == "quizbot_test_bot"
+        body = {"chat_id": GROUP, "text": "123", "no_such_field": 1}
+        async with session.post(f"{url}/sendMessage", json=body) as response:
+            assert (await response.json())["result"]["text"] == "123"
+        async with session.post(f"{url}/sendMessage", data={"text": "x"}) as response:
+            assert response.status == 400
+            assert (await response.json())["description"] == "Bad Request: chat_id is empty"
+        async with session.post(f"{url}/sendMessage", data={"chat_id": "7"}) as response:
+            assert (await response.json())["description"] == "Bad Request: message text is empty"
+        async with session.post(f"{url}/getChatMember", data={"chat_id": GROUP}) as response:
+            assert (await response.json())["description"].startswith("Bad Request: ")
+    assert fake.calls_to("sendMessage")[0].params["text"] == "123"  # String fields stay strings
+
+
+async def test_unimplemented_method_is_a_network_error(bot: Bot) -> None:
+    """A real Bot API method the fake lacks answers 501, which PTB raises as NetworkError."""
+    with pytest.raises(NetworkError, match="sendDice"):
+        await bot.send_dice(GROUP)
+
+
+# -- getUpdates -------------------------------------------------------------------------------
+
+
+async def test_long_poll_returns_an_update_pushed_after_the_call_began(
+    bot: Bot, fake: FakeBotAPI
+) -> None:
+    """A waiting getUpdates is answered as soon as an update arrives, not at its timeout."""
+    started = time.monotonic()
+    poll = asyncio.create_task(bot.get_updates(timeout=5))
+    await fake.wait_for(lambda: fake.polling)
+    pushed = fake.send_message(USER, "/start@quizbot_test_bot payload")
+    updates = await poll
+    assert time.monotonic() - started < 2
+    assert [u.update_id for u in updates] == [pushed["update_id"]]
+    message = updates[0].message
+    assert message.text == "/start@quizbot_test_bot payload"
+    assert message.entities[0].type == "bot_command"
+    assert message.entities[0].length == len("/start@quizbot_test_bot")
+    assert message.chat.type == "private" and message.from_user.language_code == "en"
+
+
+async def test_long_poll_times_out_empty(bot: Bot) -> None:
+    """Without updates, getUpdates answers an empty list after its timeout."""
+    started = time.monotonic()
+    assert await bot.get_updates(timeout=1) == ()
+    assert time.monotonic() - started >= 0.9
+
+
+async def test_offsets_confirm_and_negative_offset_counts_from_the_end(
+    bot: Bot, fake: FakeBotAPI
+) -> None:
+    """offset > id confirms and forgets; a negative offset keeps the last -offset updates."""
+    ids = [fake.send_message(USER, f"m{n}")["update_id"] for n in range(3)]
+    assert [u.update_id for u in await bot.get_updates(limit=2)] == ids[:2]
+    assert [u.update_id for u in await bot.get_updates(offset=ids[1])] == ids[1:]
+    assert fake.pending_updates() == 2
+    assert await bot.get_updates(offset=ids[2] + 1) == ()
+    assert fake.pending_updates() == 0
+    more = [fake.send_message(USER, f"n{n}")["update_id"] for n in range(3)]
+    assert [u.update_id for u in await bot.get_updates(offset=-1)] == more[2:]
+    assert fake.pending_updates() == 1
+
+
+async def test_allowed_updates_is_remembered(bot: Bot, fake: FakeBotAPI) -> None:
+    """After allowed_updates=["callback_query"], messages are no longer queued."""
+    await bot.get_updates(allowed_updates=["callback_query"])
+    fake.send_message(USER, "ignored")
+    await bot.get_updates()  # no allowed_updates: the previous setting stays
+    fake.send_message(USER, "still ignored")
+    assert fake.pending_updates() == 0
+    await bot.get_updates(allowed_updates=[])  # back to Telegram's default
+    fake.send_message(USER, "seen")
+    assert [u.message.text for u in await bot.get_updates()] == ["seen"]
+
+
+async def test_a_second_get_updates_terminates_the_first(bot: Bot, fake: FakeBotAPI) -> None:
+    """Two concurrent getUpdates: the earlier one gets 409 Conflict, as on Telegram."""
+    first = asyncio.create_task(bot.get_updates(timeout=5))
+    await fake.wait_for(lambda: fake.polling)
+    async with Bot(fake.token, base_url=fake.base_url) as second_instance:
+        assert await second_instance.get_updates(timeout=0) == ()
+    with pytest.raises(Conflict) as caught:
+        await first
+    assert caught.value.message == CONFLICT_POLLING
+
+
+async def test_delete_webhook_can_drop_pending_updates(bot: Bot, fake: FakeBotAPI) -> None:
+    """deleteWebhook(drop_pending_updates=True) empties the queue."""
+    fake.send_message(USER, "old")
+    assert (await bot.get_webhook_info()).pending_update_count == 1
+    assert await bot.delete_webhook(drop_pending_updates=True)
+    assert fake.pending_updates() == 0
+
+
+# -- sending and editing ----------------------------------------------------------------------
+
+
+async def test_send_message_parses_html_and_keeps_the_raw_text(bot: Bot, fake: FakeBotAPI) -> None:
+    """The Message has the text without tags, UTF-16 entities, and the echoed keyboard."""
+    keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("A", callback_data="a:1")]])
+    html = "  <b>Ερώτηση</b> 😀 &lt;1&gt; &amp; <i>done</i>\n"
+    sent = await bot.send_message(GROUP, html, parse_mode="HTML", reply_markup=keyboard)
+    assert sent.text == "Ερώτηση 😀 <1> & done"
+    assert [(e.type, e.offset, e.length) for e in sent.entities] == [
+        ("bold", 0, 7), ("italic", utf16_len("Ερώτηση 😀 <1> & "), 4),
+    ]
+    assert sent.text_html == "<b>Ερώτηση</b> 😀 &lt;1&gt; &amp; <i>done</i>"
+    assert sent.reply_markup == keyboard
+    assert fake.raw_text(GROUP, sent.message_id) == html
+    assert fake.last_bot_message(GROUP)["reply_markup"]["inline_keyboard"][0][0]["text"] == "A"
+
+
+async def test_message_ids_count_per_chat_and_replies(bot: Bot, fake: FakeBotAPI) -> None:
+    """Users' and the bot's messages share a per-chat message_id sequence; replies resolve."""
+    fake.send_message(USER, "question?", chat_id=GROUP)
+    first = await bot.send_message(GROUP, "one", reply_to_message_id=1)
+    assert (first.message_id, first.reply_to_message.text) == (2, "question?")
+    with pytest.raises(BadRequest, match="Message to be replied not found"):
+        await bot.send_message(GROUP, "x", reply_to_message_id=99)
+    assert [m["message_id"] for m in fake.messages(GROUP)] == [1, 2]
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<b>b</b><strong>s</strong><i>i</i><em>e</em><u>u</u><ins>n</ins><s>s</s>",
+        "<strike>s</strike><del>d</del><tg-spoiler>t</tg-spoiler>",
+        '<span class="tg-spoiler">x</span><a href="https://example.org/?a=1&amp;b=2">l</a>',
+        '<code>c</code><pre>p</pre><pre><code class="language-python">x = 1</code></pre>',
+        '<blockquote>q</blockquote><blockquote expandable>e</blockquote><B>caps</B>',
+        '<tg-emoji emoji-id="5368324170671202286">👍</tg-emoji> &#128512; &#x1F600; &quot;',
+    ],
+)
+async def test_valid_html_is_accepted(bot: Bot, html: str) -> None:
+    """Every tag and entity of the Bot API's HTML style is accepted."""
+    assert (await bot.send_message(GROUP, html, parse_mode="HTML")).text
+
+
+@pytest.mark.parametrize(
+    ("html", "description"),
+    [
+        ("<foo>x</foo>", 'Unsupported start tag "foo" at byte offset 0'),
+        ("é <br/>", 'Unsupported start tag "br/" at byte offset 3'),
+        ("<b>x", 'Can\'t find end tag corresponding to start tag "b"'),
+        ("<b>x</i>", 'Unmatched end tag at byte offset 4, expected "</b>", found "</i>"'),
+        ("x</b>", "Unexpected end tag at byte offset 1"),
+        ("2 < 3", 'Unsupported start tag "" at byte offset 2'),
+        ("x <b", "Unclosed start tag at byte offset 2"),
+        ("<span>x</span>", 'Tag "span" must have class "tg-spoiler" at byte offset 0'),
+        ("Q&A", "Character entity expected at byte offset 1"),
+    ],
+)
+async def test_invalid_html_is_rejected(
+    bot: Bot, fake: FakeBotAPI, html: str, description: str
+) -> None:
+    """Malformed HTML is a BadRequest "can't parse entities" with a UTF-8 byte offset."""
+    with pytest.raises(BadRequest) as caught:
+        await bot.send_message(GROUP, html, parse_mode="HTML")
+    raw = fake.calls[-1].response["description"]
+    assert raw.startswith(f"Bad Request: can't parse entities: {description}")
+    assert caught.value.message == ptb_message(raw)
+
+
+async def test_text_without_parse_mode_is_literal(bot: Bot) -> None:
+    """Without parse_mode, tags and "&" are just characters."""
+    assert (await bot.send_message(GROUP, "<b>Q&A</b>")).text == "<b>Q&A</b>"
+
+
+async def test_text_limits_count_utf16_units_after_parsing(bot: Bot, fake: FakeBotAPI) -> None:
+    """Text must be 1-4096 UTF-16 units after entity parsing and trimming."""
+    assert await bot.send_message(GROUP, "😀" * 2048)  # 4096 units
+    assert await bot.send_message(GROUP, "<b>" + "a" * 4096 + "</b>", parse_mode="HTML")
+    with pytest.raises(BadRequest) as caught:
+        await bot.send_message(GROUP, "😀" * 2048 + "a")
+    assert caught.value.message == "Message is too long"
+    for empty in (" \n ", "<b></b>"):
+        with pytest.raises(BadRequest) as caught:
+            await bot.send_message(GROUP, empty, parse_mode="HTML")
+        assert caught.value.message == "Message text is empty"
+
+
+@pytest.mark.parametrize(
+    ("button", "description"),
+    [
+        ({"text": "x", "callback_data": "é" * 33}, "Bad Request: BUTTON_DATA_INVALID"),
+        ({"text": "x", "callback_data": ""}, "Bad Request: BUTTON_DATA_INVALID"),
+        ({"text": "x", "url": "ftp://example.org"}, "Bad Request: BUTTON_URL_INVALID"),
+        ({"text": "x", "url": "https://a", "callback_data": "a"},
+         "Bad Request: BUTTON_TYPE_INVALID"),
+        ({"text": "x"}, "Bad Request: text buttons are unallowed in the inline keyboard"),
+    ],
+)
+async def test_invalid_inline_buttons_are_rejected(
+    bot: Bot, fake: FakeBotAPI, button: dict, description: str
+) -> None:
+    """callback_data is 1-64 bytes, urls are http(s)/tg, a button has exactly one action."""
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(**button)]])
+    with pytest.raises(BadRequest) as caught:
+        await bot.send_message(GROUP, "q", reply_markup=markup)
+    assert fake.calls[-1].response["description"] == description
+    assert caught.value.message == ptb_message(description)
+
+
+async def test_callback_data_of_64_bytes_is_fine(bot: Bot) -> None:
+    """32 two-byte characters are exactly 64 bytes."""
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="é" * 32)]])
+    assert await bot.send_message(GROUP, "q", reply_markup=markup)
+
+
+async def test_unknown_chat_blocked_user_and_unstarted_user(bot: Bot, fake: FakeBotAPI) -> None:
+    """chat not found for strangers; 403 before /start and after the user blocks the bot."""
+    with pytest.raises(BadRequest, match="Chat not found"):
+        await bot.send_message(-5, "x")
+    with pytest.raises(Forbidden, match="can't initiate conversation"):
+        await bot.send_message(USER, "x")
+    await open_private_chat(fake, bot)
+    assert await bot.send_message(USER, "now it works")
+    fake.block(USER)
+    with pytest.raises(Forbidden, match="blocked by the user"):
+        await bot.send_message(USER, "x")
+
+
+async def test_edits_and_not_modified(bot: Bot, fake: FakeBotAPI) -> None:
+    """Edits change the stored message; an identical edit is "message is not modified"."""
+    keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("A", callback_data="a")]])
+    sent = await bot.send_message(GROUP, "<b>Q1</b>", parse_mode="HTML", reply_markup=keyboard)
+    with pytest.raises(BadRequest) as caught:
+        await bot.edit_message_text(
+            "<b>Q1</b>", GROUP, sent.message_id, parse_mode="HTML", reply_markup=keyboard
+        )
+    assert fake.calls[-1].response["description"] == NOT_MODIFIED
+    assert caught.value.message == ptb_message(NOT_MODIFIED)
+    # Omitting reply_markup removes the keyboard, so the same text is a modification.
+    edited = await bot.edit_message_text("<b>Q1</b>", GROUP, sent.message_id, parse_mode="HTML")
+    assert edited.reply_markup is None and edited.edit_date is not None
+    assert "reply_markup" not in fake.message(GROUP, sent.message_id)
+    with pytest.raises(BadRequest, match="Message is not modified"):
+        await bot.edit_message_reply_markup(GROUP, sent.message_id)
+    await bot.edit_message_reply_markup(GROUP, sent.message_id, reply_markup=keyboard)
+    await bot.edit_message_text("<i>Q1</i>", GROUP, sent.message_id, parse_mode="HTML",
+                                reply_markup=keyboard)  # other entities: modified
+    assert fake.message(GROUP, sent.message_id)["entities"][0]["type"] == "italic"
+    assert fake.raw_text(GROUP, sent.message_id) == "<i>Q1</i>"
+
+
+async def test_edit_errors(bot: Bot, fake: FakeBotAPI) -> None:
+    """Missing messages, users' messages and inline messages cannot be edited."""
+    fake.send_message(USER, "mine", chat_id=GROUP)
+    with pytest.raises(BadRequest, match=r"^Message to edit not found$"):
+        await bot.edit_message_text("x", GROUP, 99)
+    with pytest.raises(BadRequest, match=r"^Message can't be edited$"):
+        await bot.edit_message_text("x", GROUP, 1)
+    with pytest.raises(BadRequest):
+        await bot.edit_message_text("x", inline_message_id="abc")
+
+
+async def test_delete_message(bot: Bot, fake: FakeBotAPI) -> None:
+    """The bot deletes its own messages; a second delete finds nothing."""
+    sent = await bot.send_message(GROUP, "bye")
+    assert await bot.delete_message(GROUP, sent.message_id)
+    assert fake.messages(GROUP) == []
+    with pytest.raises(BadRequest, match="Message to delete not found"):
+        await bot.delete_message(GROUP, sent.message_id)
+
+
+# -- callback queries -------------------------------------------------------------------------
+
+
+async def test_tap_and_answer_callback_query(
+    bot: Bot, fake: FakeBotAPI, clock: FakeClock
+) -> None:
+    """A tap carries the bot's message; it is answered once, within query_ttl seconds."""
+    keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("A", callback_data="ans:a")]])
+    sent = await bot.send_message(GROUP, "Q", reply_markup=keyboard)
+    fake.tap(USER, GROUP, sent.message_id, "ans:a")
+    (update,) = await bot.get_updates()
+    query = update.callback_query
+    assert (query.data, query.from_user.id, query.message.message_id) == ("ans:a", USER, 1)
+    assert query.message.reply_markup == keyboard and query.chat_instance
+    with pytest.raises(BadRequest) as caught:
+        await bot.answer_callback_query(query.id, text="x" * 201)
+    assert caught.value.message == ptb_message("Bad Request: MESSAGE_TOO_LONG")
+    assert await bot.answer_callback_query(query.id, text="Correct! ✅", show_alert=True)
+    assert fake.callback_answers[query.id]["show_alert"] is True
+    with pytest.raises(BadRequest) as caught:
+        await bot.answer_callback_query(query.id)
+    assert caught.value.message == ptb_message(QUERY_TOO_OLD)
+    with pytest.raises(BadRequest, match="Query is too old"):
+        await bot.answer_callback_query("123")
+    late = fake.tap(7, GROUP, sent.message_id, "ans:a")["callback_query"]["id"]
+    clock.now += 15.5
+    with pytest.raises(BadRequest, match="Query is too old"):
+        await bot.answer_callback_query(late)
+    with pytest.raises(ValueError, match="no button"):
+        fake.tap(USER, GROUP, sent.message_id, "ans:z")
+
+
+# -- fault injection --------------------------------------------------------------------------
+
+
+async def test_fail_next_maps_to_ptb_exceptions(
+    bot: Bot, fake: FakeBotAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Injected 429/409/502 answers surface as RetryAfter, Conflict and NetworkError."""
+    monkeypatch.setenv("PTB_TIMEDELTA", "true")
+    fake.fail_next("sendMessage", error_code=429, description="Too Many Requests: retry after 3",
+                   retry_after=3)
+    with pytest.raises(RetryAfter) as caught:
+        await bot.send_message(GROUP, "x")
+    assert caught.value.retry_after == dtm.timedelta(seconds=3)
+    fake.fail_next("getUpdates", error_code=409, description=CONFLICT_POLLING)
+    with pytest.raises(Conflict):
+        await bot.get_updates()
+    fake.fail_next("sendMessage", error_code=502, description="Bad Gateway", times=2)
+    for _ in range(2):
+        with pytest.raises(NetworkError, match="Bad Gateway"):
+            await bot.send_message(GROUP, "x")
+    assert await bot.send_message(GROUP, "x")
+
+
+async def test_group_flood_limit(
+    bot: Bot, fake: FakeBotAPI, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond group_limit_per_minute sends+edits in 60 s, a group answers 429 retry_after."""
+    monkeypatch.setenv("PTB_TIMEDELTA", "true")
+    fake.group_limit_per_minute = 2
+    first = await bot.send_message(GROUP, "1")
+    clock.now += 10
+    await bot.edit_message_text("1b", GROUP, first.message_id)
+    with pytest.raises(RetryAfter) as caught:
+        await bot.send_message(GROUP, "3")
+    assert caught.value.retry_after == dtm.timedelta(seconds=50)
+    assert fake.calls[-1].response["description"] == "Too Many Requests: retry after 50"
+    clock.now += 50
+    await bot.send_message(GROUP, "3")
+    assert fake.bot_messages_in_window(GROUP) == 2
+    assert fake.bot_messages_in_window(GROUP, seconds=120) == 3
+
+
+async def test_delay_slows_calls_but_not_get_updates(bot: Bot, fake: FakeBotAPI) -> None:
+    """delay() adds latency to each call except getUpdates."""
+    fake.delay(0.2)
+    started = time.monotonic()
+    await bot.get_updates()
+    assert time.monotonic() - started < 0.15
+    await bot.send_message(GROUP, "slow")
+    assert time.monotonic() - started >= 0.2
+
+
+# -- chats, members, commands -----------------------------------------------------------------
+
+
+async def test_chat_members_and_administrators(bot: Bot) -> None:
+    """Statuses follow add_group: the first admin is the creator, then admins, members, left."""
+    chat = await bot.get_chat(GROUP)
+    assert (chat.type, chat.title) == ("supergroup", "Quiz night")
+    assert (await bot.get_chat_member(GROUP, 7)).status == "creator"
+    assert (await bot.get_chat_member(GROUP, 1000)).status == "administrator"
+    assert (await bot.get_chat_member(GROUP, USER)).status == "member"
+    admins = await bot.get_chat_administrators(GROUP)
+    assert [a.user.id for a in admins] == [7, 1000]
+    assert await bot.send_chat_action(GROUP, "typing")
+    with pytest.raises(BadRequest, match="Wrong parameter action"):
+        await bot.send_chat_action(GROUP, "dancing")
+
+
+async def test_commands_per_scope_and_language(bot: Bot, fake: FakeBotAPI) -> None:
+    """setMyCommands stores per (scope, language_code); getMyCommands reads them back."""
+    from telegram import BotCommand, BotCommandScopeAllPrivateChats
+
+    await bot.set_my_commands([BotCommand("start", "Start")])
+    await bot.set_my_commands(
+        [BotCommand("quiz", "Κουίζ")], scope=BotCommandScopeAllPrivateChats(), language_code="el"
+    )
+    assert fake.commands[("default", "")] == [{"command": "start", "description": "Start"}]
+    assert fake.commands[("all_private_chats", "el")][0]["command"] == "quiz"
+    got = await bot.get_my_commands(scope=BotCommandScopeAllPrivateChats(), language_code="el")
+    assert [c.command for c in got] == ["quiz"]
+    assert await bot.delete_my_commands()
+    assert ("default", "") not in fake.commands
+    with pytest.raises(BadRequest, match="Bot_command_invalid"):
+        await bot.set_my_commands([BotCommand("Bad-Name", "x")])
+
+
+# -- a real Application -----------------------------------------------------------------------
+
+
+async def test_application_polling_round_trip(fake: FakeBotAPI) -> None:
+    """PTB's Application polls the fake, handles a command, a text and a tap, and replies."""
+
+    async def cmd_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Offer a button."""
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Go", callback_data="go")]])
+        await update.message.reply_html("<b>Welcome</b>", reply_markup=keyboard)
+
+    async def on_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Echo in capitals."""
+        await update.message.reply_text(update.message.text.upper())
+
+    async def on_tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Answer the query and edit the message."""
+        await update.callback_query.answer("Going")
+        await update.callback_query.edit_message_text("Gone")
+
+    app = ApplicationBuilder().token(fake.token).base_url(fake.base_url).build()
+    app.add_handler(CommandHandler("start", cmd_start))
+    app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, on_text))
+    app.add_handler(CallbackQueryHandler(on_tap))
+    async with app:
+        await app.start()
+        await app.updater.start_polling(poll_interval=0, timeout=1)
+        fake.send_message(USER, "/start")
+        await fake.wait_for(lambda: fake.calls_to("sendMessage"))
+        welcome = fake.last_bot_message(USER)
+        assert welcome["text"] == "Welcome"
+        fake.send_message(USER, "hello")
+        await fake.wait_for(lambda: fake.last_bot_message(USER)["text"] == "HELLO")
+        update = fake.tap(USER, USER, welcome["message_id"], "go")
+        await fake.wait_for(lambda: fake.message(USER, welcome["message_id"])["text"] == "Gone")
+        assert fake.callback_answers[update["callback_query"]["id"]]["text"] == "Going"
+        await app.updater.stop()
+        await app.stop()
+    assert fake.pending_updates() == 0
+    assert all(call.ok for call in fake.calls if call.method != "getUpdates")
+
+
+async def test_other_user_actions(bot: Bot, fake: FakeBotAPI) -> None:
+    """Stickers, edited messages and channel posts arrive as the matching update kinds."""
+    fake.add_group(-1009, "News", type="channel")
+    fake.send_message(USER, "/hlep")
+    fake.send_sticker(USER)
+    fake.edit_user_message(USER, 1, "/help me")
+    fake.post_channel(-1009, "breaking")
+    _, sticker, edited, post = await bot.get_updates()
+    assert sticker.message.sticker.width == 512 and sticker.message.text is None
+    assert (edited.edited_message.text, edited.edited_message.message_id) == ("/help me", 1)
+    assert edited.edited_message.entities[0].length == len("/help")
+    with pytest.raises(ValueError, match="no text message 2"):
+        fake.edit_user_message(USER, 2, "a sticker has no text")
+    assert post.channel_post.chat.type == "channel" and post.channel_post.text == "breaking"
+    private = await bot.get_chat(USER)
+    assert (private.type, private.username) == ("private", "ada")
+
+
+async def test_wait_for_times_out_with_a_dump_of_the_calls(bot: Bot, fake: FakeBotAPI) -> None:
+    """A failed wait names the condition's timeout and lists the last calls."""
+    with pytest.raises(BadRequest):
+        await bot.send_message(GROUP, "")
+    with pytest.raises(AssertionError, match=r"(?s)within 0.05 s.*sendMessage 400"):
+        await fake.wait_for(lambda: False, timeout=0.05)
+
+
+def test_parse_html_offsets_are_utf16() -> None:
+    """Entity offsets and lengths count UTF-16 code units, so an emoji counts two."""
+    text, entities = parse_html("😀 <b>x</b> <a href='tg://user?id=1'>u</a>")
+    assert text == "😀 x u"
+    assert entities == [
+        {"type": "bold", "offset": 3, "length": 1},
+        {"type": "text_link", "offset": 5, "length": 1, "url": "tg://user?id=1"},
+    ]
+    assert parse_html("Q&A", strict_ampersand=False) == ("Q&A", [])
