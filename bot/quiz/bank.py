@@ -198,7 +198,13 @@ class _Checker:
         self.question_id: str | None = None
 
     def problem(self, line: int | None, field_path: str, message: str) -> None:
-        self.problems.append(BankProblem(self.file, line, self.question_id, field_path, message))
+        """Record a problem, unless the field was already reported missing."""
+        missing = [p for p in self.problems if p.message == "is missing"
+                   and p.question_id == self.question_id
+                   and (field_path == p.field or field_path.startswith(p.field + "."))]
+        if not missing:
+            self.problems.append(
+                BankProblem(self.file, line, self.question_id, field_path, message))
 
     def mapping(self, value: Any, line: int | None, field_path: str,
                 required: Iterable[str], optional: Iterable[str] = ()) -> _Node | None:
@@ -236,7 +242,7 @@ class _Checker:
         return Text(texts) if len(texts) == len(languages) else None
 
     def url(self, value: Any, line: int | None, field_path: str) -> str | None:
-        if not isinstance(value, str) or not re.match(r"^https?://[^\s]+$", value):
+        if not isinstance(value, str) or not re.fullmatch(r"https?://\S+", value):
             self.problem(line, field_path, f"must be an http(s) URL, got {value!r}")
             return None
         return value
@@ -280,9 +286,15 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     try:
         data = yaml.load(document, Loader=_LineLoader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        # the problem mark is where the parser gave up; for an unclosed quote or bracket that
+        # is the end of the file, and the context mark (where it was opened) is the place to look
+        problem_mark = getattr(exc, "problem_mark", None)
+        context_mark = getattr(exc, "context_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        mark = (context_mark if context_mark is not None and "end of stream" in problem
+                else problem_mark or context_mark)
         line = mark.line + 1 if mark is not None else None
-        reason = getattr(exc, "problem", None) or str(exc)
+        reason = " ".join(filter(None, (getattr(exc, "context", None), problem)))
         raise BankError([BankProblem(file, line, None, "(file)", f"bad YAML: {reason}")]) from exc
 
     check = _Checker(file)
@@ -292,7 +304,7 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     line_of = root.key_lines.get
 
     bank_id = root.get("id")
-    if not isinstance(bank_id, str) or not ID_PATTERN.match(bank_id):
+    if not isinstance(bank_id, str) or not ID_PATTERN.fullmatch(bank_id):
         check.problem(line_of("id"), "id",
                       f"must be 1-32 chars of a-z, 0-9 and '-', got {bank_id!r}")
     version = root.get("version")
@@ -302,7 +314,8 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     languages_value = root.get("languages")
     languages: tuple[str, ...] = ()
     if (not isinstance(languages_value, list) or not languages_value
-            or not all(isinstance(x, str) and LANGUAGE_PATTERN.match(x) for x in languages_value)):
+            or not all(isinstance(x, str) and LANGUAGE_PATTERN.fullmatch(x)
+                       for x in languages_value)):
         check.problem(line_of("languages"), "languages",
                       "must be a non-empty list of language codes like 'en',"
                       f" got {languages_value!r}")
@@ -369,15 +382,15 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
                     seen: dict[str, int]) -> Question | None:
     """Validate one question (``number`` is 1-based); None if it has problems."""
     check.question_id = f"#{number}"
+    before = len(check.problems)
     line = value.line if isinstance(value, _Node) else None
     node = check.mapping(value, line, "", required=_QUESTION_KEYS)
     if node is None:
         return None
-    before = len(check.problems)
     line_of = node.key_lines.get
 
     question_id = node.get("id")
-    if not isinstance(question_id, str) or not ID_PATTERN.match(question_id):
+    if not isinstance(question_id, str) or not ID_PATTERN.fullmatch(question_id):
         check.problem(line_of("id"), "id",
                       f"must be 1-32 chars of a-z, 0-9 and '-', got {question_id!r}")
     else:
@@ -435,7 +448,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
             check.problem(line_of("options"), "options",
                           f"must have exactly one option with 'correct: true', got {len(flagged)}"
                           + (f" (options {flagged})" if flagged else ""))
-        elif prompt is not None:
+        elif len(options) == OPTIONS_PER_QUESTION:
             for language in languages:
                 texts = [o.text.by_language.get(language) for o in options]
                 if len(set(texts)) != len(texts):
