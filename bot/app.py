@@ -9,7 +9,7 @@ import asyncio
 import logging
 from collections.abc import Mapping
 
-from telegram import BotCommand, BotCommandScopeAllPrivateChats
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.constants import ParseMode
 from telegram.ext import (
     AIORateLimiter,
@@ -25,14 +25,18 @@ from telegram.ext import (
 from bot import i18n
 from bot.config import Settings
 from bot.quiz.bank import Bank
-from bot.quiz.service import QuizService
-from bot.telegram import handlers
+from bot.quiz.service import GroupService, QuizService
+from bot.telegram import group, handlers
+from bot.telegram.common import CONTEXT_TYPES
 from storage import SQLiteStore
 
 log = logging.getLogger(__name__)
 
 COMMANDS = ("start", "quiz", "preview", "stats", "language", "stop", "help")
-"""The commands registered with ``setMyCommands``, in menu order."""
+"""The private-chat commands registered with ``setMyCommands``, in menu order."""
+
+GROUP_COMMANDS = ("quiz", "stop", "language", "help")
+"""The group commands registered with ``setMyCommands`` (scope: all group chats)."""
 
 RATE_LIMIT_RETRIES = 3
 """How often PTB's ``AIORateLimiter`` retries a call that got 429 (it waits ``retry_after``)."""
@@ -52,7 +56,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
         ApplicationBuilder()
         .token(settings.require_token())
         .defaults(Defaults(parse_mode=ParseMode.HTML))
-        .context_types(handlers.CONTEXT_TYPES)
+        .context_types(CONTEXT_TYPES)
         .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
@@ -72,6 +76,10 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
     for name in COMMANDS:
         app.add_handler(CommandHandler(name, getattr(handlers, f"cmd_{name}"), filters=private))
+    groups = filters.ChatType.GROUPS & filters.UpdateType.MESSAGE
+    for name in GROUP_COMMANDS:
+        app.add_handler(CommandHandler(name, getattr(group, f"cmd_group_{name}"), filters=groups))
+    app.add_handler(CommandHandler("start", group.cmd_group_help, filters=groups))
     app.add_handler(CallbackQueryHandler(handlers.on_callback_query))
     # anything else a person sends in a private chat (text, stickers, unknown commands) gets a
     # hint; edited messages, channel posts and group chatter are left alone
@@ -86,17 +94,24 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     store = await SQLiteStore.open(settings.db)
     app.bot_data.extra["store"] = store
     app.bot_data.quiz = QuizService(store, banks)
+    app.bot_data.groups = GroupService(store, banks, question_seconds=settings.question_seconds)
     await set_commands(app)
-    log.info("quizbot ready: %d bank(s), database %s", len(banks), settings.db)
+    restored = await group.restore_sessions(app)
+    log.info("quizbot ready: %d bank(s), database %s, %d group session(s) restored",
+             len(banks), settings.db, restored)
 
 
 async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
-    """``setMyCommands`` for private chats: English by default, and per supported language."""
-    scope = BotCommandScopeAllPrivateChats()
+    """``setMyCommands`` for private and group chats: English by default, and per supported
+    language (Telegram shows each user the list of their app's language)."""
     for language in (None, *i18n.SUPPORTED):
         t = i18n.catalog(language or i18n.DEFAULT)
-        commands = [BotCommand(name, t(f"command_{name}")) for name in COMMANDS]
-        await app.bot.set_my_commands(commands, scope=scope, language_code=language)
+        await app.bot.set_my_commands(
+            [BotCommand(name, t(f"command_{name}")) for name in COMMANDS],
+            scope=BotCommandScopeAllPrivateChats(), language_code=language)
+        await app.bot.set_my_commands(
+            [BotCommand(name, t(f"command_group_{name}")) for name in GROUP_COMMANDS],
+            scope=BotCommandScopeAllGroupChats(), language_code=language)
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]

@@ -17,6 +17,7 @@ from typing import Protocol
 from bot.i18n import SUPPORTED, Catalog
 from bot.quiz.bank import Bank
 from bot.quiz.engine import LABELS, Attempt, QuestionView, Result, result, view
+from bot.quiz.group import GroupSession, Standing
 from bot.quiz.ports import BankStats
 
 MAX_CALLBACK_DATA_BYTES = 64
@@ -77,10 +78,19 @@ class BankButton:
     bank_id: str
 
 
-CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
-                  | BankButton)
+@dataclass(frozen=True)
+class GroupAnswerButton:
+    """A member's choice of ``slot`` for the question at ``position`` of a group session."""
 
-_INT = r"(0|[1-9]\d{0,17})"
+    session_id: int
+    position: int
+    slot: int
+
+
+CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
+                  | BankButton | GroupAnswerButton)
+
+_INT = r"(0|[1-9][0-9]{0,17})"
 _ID = r"([a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)"
 _DECODERS: Sequence[tuple[re.Pattern[str], type]] = (
     (re.compile(rf"a:{_INT}:{_INT}:([0-7])"), AnswerButton),
@@ -89,9 +99,10 @@ _DECODERS: Sequence[tuple[re.Pattern[str], type]] = (
     (re.compile(rf"v:{_INT}"), ReviewButton),
     (re.compile(r"l:([a-z]{2,3})"), LanguageButton),
     (re.compile(rf"b:{_ID}"), BankButton),
+    (re.compile(rf"g:{_INT}:{_INT}:([0-7])"), GroupAnswerButton),
 )
 _PREFIX = {AnswerButton: "a", NextButton: "n", RetakeButton: "r", ReviewButton: "v",
-           LanguageButton: "l", BankButton: "b"}
+           LanguageButton: "l", BankButton: "b", GroupAnswerButton: "g"}
 
 
 def encode(button: CallbackButton) -> str:
@@ -427,3 +438,76 @@ def bank_choice(banks: Iterable[Bank], t: Catalog, m: Markup, *, header: str) ->
     rows = tuple((Button(b.title.get(b.language_for(t.language), b.default_language),
                          BankButton(b.id)),) for b in banks)
     return Screen(m.escape(header), rows)
+
+
+# --- group sessions ------------------------------------------------------------------------
+
+def group_question(bank: Bank, session: GroupSession, t: Catalog, m: Markup, *,
+                   starter_name: str | None = None) -> Screen:
+    """A group session's open question, with A-D buttons; the first one carries the
+    announcement (who started it, how many questions, seconds per question)."""
+    v = _session_view(bank, session, session.position)
+    lines = _question_lines(bank, v, t, m, marks=False)
+    header: list[str] = []
+    if starter_name is not None:
+        header = [m.escape(t("group_announce", name=starter_name)),
+                  m.escape(f"{t('question_count', count=session.total)} · "
+                           f"{t('group_seconds', count=round(session.question_seconds))}"), ""]
+    else:
+        lines.insert(2, m.escape(t("group_seconds", count=round(session.question_seconds))))
+    buttons = tuple(Button(LABELS[slot], GroupAnswerButton(session.id, session.position, slot))
+                    for slot in range(len(v.slots)))
+    return Screen("\n".join(header + lines), (buttons,))
+
+
+def group_reveal(bank: Bank, session: GroupSession, position: int, counts: Sequence[int],
+                 t: Catalog, m: Markup) -> Screen:
+    """A closed group question: the correct option, how many chose each option, the
+    explanation and its source (no buttons)."""
+    v = _session_view(bank, session, position)
+    lang = bank.language_for(t.language)
+    lines = [*_question_lines(bank, v, t, m, marks=False)[:4], ""]
+    for slot, option_index in enumerate(v.slots):
+        text = v.question.options[option_index].text.get(lang, bank.default_language)
+        label = f"{LABELS[slot]}."
+        count = f" — {counts[slot]}"
+        if slot == v.correct_slot:
+            lines.append(f"✅ {m.bold(label)} {m.bold(text)}{count}")
+        else:
+            lines.append(f"{m.bold(label)} {m.escape(text)}{count}")
+    total = sum(counts)
+    lines += ["", m.escape(f"👥 {t('group_answer_count', count=total)}"), "",
+              m.escape(v.question.explanation.get(lang, bank.default_language)), "",
+              m.italic(t("source", source="")) + m.link(v.question.source.title,
+                                                         v.question.source.url)]
+    return Screen("\n".join(lines))
+
+
+MEDALS = ("🥇", "🥈", "🥉")
+
+
+def group_leaderboard(bank: Bank, session: GroupSession, standings: Sequence[Standing],
+                      t: Catalog, m: Markup, *, stopped_by: str | None = None) -> Screen:
+    """The leaderboard: rank, name (escaped; no mention, so nobody is notified), score and
+    total answer time. ``stopped_by`` names who stopped the session early."""
+    lang = bank.language_for(t.language)
+    lines = []
+    if stopped_by is not None:
+        lines += [m.escape(t("group_stopped", name=stopped_by)), ""]
+    lines += [m.bold(t("group_leaderboard")), m.bold(bank.title.get(lang, bank.default_language)),
+              ""]
+    if not standings:
+        lines.append(m.escape(t("group_no_players")))
+    for standing in standings:
+        place = MEDALS[standing.rank - 1] if standing.rank <= len(MEDALS) else f"{standing.rank}."
+        score = t("group_score_line", score=standing.score, total=session.total,
+                  seconds=t.decimal(standing.seconds))
+        lines.append(f"{place} {m.bold(standing.name)} — {m.escape(score)}")
+    return Screen("\n".join(lines))
+
+
+def _session_view(bank: Bank, session: GroupSession, position: int) -> QuestionView:
+    question = bank.question(session.plan.question_order[position])
+    slots = session.plan.option_orders[position]
+    return QuestionView(question=question, position=position, total=session.total, slots=slots,
+                        correct_slot=slots.index(question.correct_index))

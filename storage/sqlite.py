@@ -18,11 +18,13 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
 from bot.quiz.engine import ABANDONED, ACTIVE, FINISHED, Answer, Attempt, Plan
-from bot.quiz.ports import BankStats, StorageError
+from bot.quiz.group import GroupAnswer, GroupSession
+from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, StorageError
 
 BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's lock before failing, in milliseconds."""
@@ -226,32 +228,47 @@ class SQLiteStore:
             sqlite3.IntegrityError: a constraint refused the write.
             StorageError: any other database failure (locked, read-only, full).
         """
+        return (await self._execute_write(sql, args)).rowcount
+
+    async def _execute_write(self, sql: str, args: tuple[object, ...]) -> aiosqlite.Cursor:
+        """One autocommitted write statement; returns its cursor. Raises as :meth:`_write`."""
         async with self._write_lock:
             try:
-                cursor = await self._db.execute(sql, args)
+                return await self._db.execute(sql, args)
             except sqlite3.IntegrityError:
                 raise
             except sqlite3.Error as exc:
                 raise StorageError(str(exc)) from exc
-            return cursor.rowcount
 
     # --- statistics ----------------------------------------------------------------------
 
     async def stats(self, user_id: int) -> list[BankStats]:
-        """See :meth:`bot.quiz.ports.QuizStore.stats`."""
+        """See :meth:`bot.quiz.ports.QuizStore.stats`. Finished group sessions the user answered
+        in count as attempts too (score: their correct answers)."""
         async with self._db.execute(
-                "SELECT a.bank_id, json_array_length(a.question_order),"
-                " (SELECT COUNT(*) FROM answers s WHERE s.attempt_id = a.attempt_id"
-                "  AND s.correct = 1)"
-                " FROM attempts a WHERE a.user_id = ? AND a.status = 'finished'"
-                " ORDER BY a.ended_at, a.attempt_id", (user_id,)) as cursor:
+                "SELECT bank_id, total, score FROM ("
+                " SELECT a.bank_id, json_array_length(a.question_order) AS total,"
+                "  (SELECT COUNT(*) FROM answers s WHERE s.attempt_id = a.attempt_id"
+                "   AND s.correct = 1) AS score, a.ended_at AS ended_at"
+                "  FROM attempts a WHERE a.user_id = ? AND a.status = 'finished'"
+                " UNION ALL"
+                " SELECT g.bank_id, json_array_length(g.question_order), SUM(x.correct),"
+                "  g.ended_at"
+                "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
+                "  WHERE x.user_id = ? AND g.status = 'finished' GROUP BY g.session_id"
+                ") ORDER BY ended_at", (user_id, user_id)) as cursor:
             finished = [tuple(r) async for r in cursor]
         async with self._db.execute(
-                "SELECT a.bank_id, s.question_id, COUNT(*) AS misses"
-                " FROM answers s JOIN attempts a ON a.attempt_id = s.attempt_id"
-                " WHERE a.user_id = ? AND a.status = 'finished' AND s.correct = 0"
-                " GROUP BY a.bank_id, s.question_id ORDER BY misses DESC, s.question_id",
-                (user_id,)) as cursor:
+                "SELECT bank_id, question_id, COUNT(*) AS misses FROM ("
+                " SELECT a.bank_id, s.question_id"
+                "  FROM answers s JOIN attempts a ON a.attempt_id = s.attempt_id"
+                "  WHERE a.user_id = ? AND a.status = 'finished' AND s.correct = 0"
+                " UNION ALL"
+                " SELECT g.bank_id, x.question_id"
+                "  FROM group_answers x JOIN group_sessions g ON g.session_id = x.session_id"
+                "  WHERE x.user_id = ? AND g.status = 'finished' AND x.correct = 0"
+                ") GROUP BY bank_id, question_id ORDER BY misses DESC, question_id",
+                (user_id, user_id)) as cursor:
             misses = [tuple(r) async for r in cursor]
         per_bank: dict[str, list[tuple[int, int]]] = {}
         for bank_id, total, score in finished:
@@ -264,6 +281,150 @@ class SQLiteStore:
                 most_missed=tuple((q, n) for b, q, n in misses if b == bank_id)[:3]))
         order = {bank_id: i for i, (bank_id, _, _) in enumerate(finished)}
         return sorted(result, key=lambda s: order[s.bank_id], reverse=True)
+
+    # --- group sessions ------------------------------------------------------------------
+
+    async def group_language(self, chat_id: int) -> str | None:
+        """See :meth:`bot.quiz.ports.GroupStore.group_language`."""
+        async with self._db.execute(
+                "SELECT language FROM group_chats WHERE chat_id = ?", (chat_id,)) as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+    async def set_group_language(self, chat_id: int, language: str, *, by_admin: bool) -> None:
+        """See :meth:`bot.quiz.ports.GroupStore.set_group_language`."""
+        conflict = ("DO UPDATE SET language = excluded.language, set_by_admin = 1,"
+                    " updated_at = excluded.updated_at" if by_admin else "DO NOTHING")
+        await self._write(
+            "INSERT INTO group_chats (chat_id, language, set_by_admin, updated_at)"
+            f" VALUES (?, ?, ?, ?) ON CONFLICT (chat_id) {conflict}",
+            (chat_id, language, int(by_admin), time.time()))
+
+    async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
+                            starter_id: int, plan: Plan, question_seconds: float,
+                            now: float) -> GroupSession | None:
+        """See :meth:`bot.quiz.ports.GroupStore.start_session`."""
+        try:
+            cursor = await self._execute_write(
+                "INSERT INTO group_sessions (chat_id, bank_id, bank_version, language,"
+                " starter_id, question_order, option_orders, question_seconds, started_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (chat_id, bank_id, bank_version, language, starter_id,
+                 json.dumps(plan.question_order), json.dumps(plan.option_orders),
+                 question_seconds, now))
+        except sqlite3.IntegrityError:
+            return None  # the chat has a running session
+        assert cursor.lastrowid is not None
+        return GroupSession(cursor.lastrowid, chat_id, bank_id, bank_version, language,
+                            starter_id, plan, question_seconds, started_at=now)
+
+    _SESSION_COLUMNS = (
+        "session_id, chat_id, bank_id, bank_version, language, starter_id, question_order,"
+        " option_orders, question_seconds, position, message_id, deadline, status, started_at,"
+        " ended_at")
+
+    @staticmethod
+    def _session(row: Any) -> GroupSession:
+        plan = Plan(tuple(json.loads(row[6])), tuple(tuple(o) for o in json.loads(row[7])))
+        return GroupSession(
+            id=row[0], chat_id=row[1], bank_id=row[2], bank_version=row[3], language=row[4],
+            starter_id=row[5], plan=plan, question_seconds=row[8], position=row[9],
+            message_id=row[10], deadline=row[11], status=row[12], started_at=row[13],
+            ended_at=row[14])
+
+    async def _sessions(self, where: str, args: tuple[object, ...]) -> list[GroupSession]:
+        async with self._db.execute(
+                f"SELECT {self._SESSION_COLUMNS} FROM group_sessions WHERE {where}"
+                " ORDER BY session_id", args) as cursor:
+            return [self._session(row) async for row in cursor]
+
+    async def session(self, session_id: int) -> GroupSession | None:
+        """See :meth:`bot.quiz.ports.GroupStore.session`."""
+        found = await self._sessions("session_id = ?", (session_id,))
+        return found[0] if found else None
+
+    async def active_session(self, chat_id: int) -> GroupSession | None:
+        """See :meth:`bot.quiz.ports.GroupStore.active_session`."""
+        found = await self._sessions("chat_id = ? AND status = 'active'", (chat_id,))
+        return found[0] if found else None
+
+    async def active_sessions(self) -> list[GroupSession]:
+        """See :meth:`bot.quiz.ports.GroupStore.active_sessions`."""
+        return await self._sessions("status = 'active'", ())
+
+    async def open_question(self, session_id: int, position: int, message_id: int,
+                            deadline: float) -> bool:
+        """See :meth:`bot.quiz.ports.GroupStore.open_question`."""
+        return await self._write(
+            "UPDATE group_sessions SET message_id = ?, deadline = ? WHERE session_id = ?"
+            " AND status = 'active' AND position = ? AND deadline IS NULL",
+            (message_id, deadline, session_id, position)) == 1
+
+    async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
+                                  name: str) -> str:
+        """See :meth:`bot.quiz.ports.GroupStore.record_group_answer`."""
+        async with self._transaction() as db:
+            try:
+                cursor = await db.execute(
+                    "INSERT INTO group_answers (session_id, question_id, user_id, option_index,"
+                    " correct, elapsed, answered_at) SELECT ?, ?, ?, ?, ?, ?, ?"
+                    " WHERE EXISTS (SELECT 1 FROM group_sessions WHERE session_id = ?"
+                    " AND status = 'active' AND position = ? AND deadline >= ?)",
+                    (session_id, answer.question_id, answer.user_id, answer.option_index,
+                     int(answer.correct), answer.elapsed, answer.answered_at, session_id,
+                     position, answer.answered_at))
+            except sqlite3.IntegrityError:
+                return DUPLICATE
+            if cursor.rowcount != 1:
+                return CLOSED
+            await db.execute(
+                "INSERT INTO group_players (session_id, user_id, name) VALUES (?, ?, ?)"
+                " ON CONFLICT DO UPDATE SET name = excluded.name",
+                (session_id, answer.user_id, name))
+        return RECORDED
+
+    async def missing_players(self, session_id: int, position: int) -> tuple[int, int]:
+        """See :meth:`bot.quiz.ports.GroupStore.missing_players`."""
+        async with self._db.execute(
+                "WITH current AS (SELECT json_extract(question_order, '$[' || ? || ']') AS q"
+                "  FROM group_sessions WHERE session_id = ?),"
+                " earlier AS (SELECT DISTINCT user_id FROM group_answers, current"
+                "  WHERE session_id = ? AND question_id != current.q),"
+                " now AS (SELECT user_id FROM group_answers, current"
+                "  WHERE session_id = ? AND question_id = current.q)"
+                " SELECT (SELECT COUNT(*) FROM earlier),"
+                "  (SELECT COUNT(*) FROM earlier WHERE user_id NOT IN now)",
+                (position, session_id, session_id, session_id)) as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return int(row[0]), int(row[1])
+
+    async def close_question(self, session_id: int, position: int) -> bool:
+        """See :meth:`bot.quiz.ports.GroupStore.close_question`."""
+        return await self._write(
+            "UPDATE group_sessions SET position = position + 1, deadline = NULL"
+            " WHERE session_id = ? AND status = 'active' AND position = ?"
+            " AND deadline IS NOT NULL", (session_id, position)) == 1
+
+    async def end_session(self, session_id: int, status: str, now: float) -> bool:
+        """See :meth:`bot.quiz.ports.GroupStore.end_session`."""
+        return await self._write(
+            "UPDATE group_sessions SET status = ?, deadline = NULL, ended_at = ?"
+            " WHERE session_id = ? AND status = 'active'", (status, now, session_id)) == 1
+
+    async def group_answers(self, session_id: int) -> list[GroupAnswer]:
+        """See :meth:`bot.quiz.ports.GroupStore.group_answers`."""
+        async with self._db.execute(
+                "SELECT user_id, question_id, option_index, correct, elapsed, answered_at"
+                " FROM group_answers WHERE session_id = ?", (session_id,)) as cursor:
+            return [GroupAnswer(r[0], r[1], r[2], bool(r[3]), r[4], r[5]) async for r in cursor]
+
+    async def group_players(self, session_id: int) -> dict[int, str]:
+        """See :meth:`bot.quiz.ports.GroupStore.group_players`."""
+        async with self._db.execute(
+                "SELECT user_id, name FROM group_players WHERE session_id = ?",
+                (session_id,)) as cursor:
+            return {r[0]: r[1] async for r in cursor}
 
 
 def _statements(script: str) -> list[str]:

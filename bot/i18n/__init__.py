@@ -15,6 +15,7 @@ from importlib import resources
 
 import yaml
 from babel import Locale, negotiate_locale
+from babel.numbers import format_decimal
 
 SUPPORTED: tuple[str, ...] = ("en", "hi", "el")
 """Languages with a UI catalog (and in which the bundled bank is written)."""
@@ -67,6 +68,12 @@ class Catalog:
             category = self._locale.plural_form(count)  # type: ignore[arg-type]
             message = message.get(category) or message["other"]
         return message.format(**params)
+
+    def decimal(self, value: float, digits: int = 1) -> str:
+        """``value`` with ``digits`` decimals in the language's notation (Babel/CLDR: ``41.2``
+        in English, ``41,2`` in Greek)."""
+        return format_decimal(value, format="0." + "0" * digits if digits else "0",
+                              locale=self._locale)
 
     def language_name(self, code: str) -> str:
         """The name of language ``code`` in that language itself (``hi`` -> ``हिन्दी``)."""

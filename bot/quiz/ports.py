@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.quiz.engine import Answer, Attempt, Plan
+from bot.quiz.group import GroupAnswer, GroupSession
 
 
 @dataclass(frozen=True)
@@ -79,4 +80,81 @@ class QuizStore(Protocol):
 
     async def stats(self, user_id: int) -> list[BankStats]:
         """The user's record per bank, banks ordered by their most recent finished attempt."""
+        ...
+
+
+RECORDED, DUPLICATE, CLOSED = "recorded", "duplicate", "closed"
+"""Outcomes of :meth:`GroupStore.record_group_answer`."""
+
+
+class GroupStore(Protocol):
+    """What group quiz sessions keep: the group's language, sessions, players and answers.
+
+    Every write is durable when the awaited call returns; failures raise :class:`StorageError`.
+    """
+
+    async def group_language(self, chat_id: int) -> str | None:
+        """The group's language, or None if never set."""
+        ...
+
+    async def set_group_language(self, chat_id: int, language: str, *, by_admin: bool) -> None:
+        """Set the group's language. ``by_admin`` False (the first starter's language) only
+        fills in a group that has none."""
+        ...
+
+    async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
+                            starter_id: int, plan: Plan, question_seconds: float,
+                            now: float) -> GroupSession | None:
+        """Create a session at position 0 with nothing posted; None if the chat has one running."""
+        ...
+
+    async def session(self, session_id: int) -> GroupSession | None:
+        """The session, or None."""
+        ...
+
+    async def active_session(self, chat_id: int) -> GroupSession | None:
+        """The chat's running session, or None."""
+        ...
+
+    async def active_sessions(self) -> list[GroupSession]:
+        """Every running session (to restore after a restart)."""
+        ...
+
+    async def open_question(self, session_id: int, position: int, message_id: int,
+                            deadline: float) -> bool:
+        """Record that question ``position`` was posted as ``message_id`` and is open until
+        ``deadline``; False unless the session is active at ``position`` with none open."""
+        ...
+
+    async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
+                                  name: str) -> str:
+        """Store a member's answer if question ``position`` is still open at
+        ``answer.answered_at`` (checked atomically with the insert).
+
+        Returns:
+            :data:`RECORDED`, :data:`DUPLICATE` (the member answered it already) or
+            :data:`CLOSED` (the window ended first).
+        """
+        ...
+
+    async def missing_players(self, session_id: int, position: int) -> tuple[int, int]:
+        """``(earlier, missing)``: how many members answered earlier questions, and how many of
+        those have not answered question ``position`` yet."""
+        ...
+
+    async def close_question(self, session_id: int, position: int) -> bool:
+        """Close the open question ``position`` (position + 1, no deadline); False if it was
+        not open (closed already: the reveal belongs to whoever closed it)."""
+        ...
+
+    async def end_session(self, session_id: int, status: str, now: float) -> bool:
+        """Finish or stop an active session; False if it was not active."""
+        ...
+
+    async def group_answers(self, session_id: int) -> list[GroupAnswer]:
+        """Every answer of the session."""
+        ...
+
+    async def group_players(self, session_id: int) -> dict[int, str]:
+        """Display name per member who answered."""
         ...

@@ -13,10 +13,11 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from bot.quiz import engine
+from bot.quiz import engine, group
 from bot.quiz.bank import Bank
 from bot.quiz.engine import AlreadyAnswered, Answer, Attempt, QuizError, StaleQuestion
-from bot.quiz.ports import BankStats, QuizStore
+from bot.quiz.group import GroupAnswer, GroupSession
+from bot.quiz.ports import CLOSED, DUPLICATE, BankStats, GroupStore, QuizStore
 
 
 class UnknownAttempt(QuizError):
@@ -160,3 +161,139 @@ class QuizService:
     async def stats(self, user_id: int) -> list[BankStats]:
         """The user's record per bank (see :meth:`QuizStore.stats`)."""
         return await self.store.stats(user_id)
+
+
+class SessionRunning(QuizError):
+    """The chat has a running session already (one per chat)."""
+
+
+class GroupService:
+    """Group quiz sessions' use cases.
+
+    Args:
+        store: Where sessions and their answers are kept.
+        banks: Loaded banks by id.
+        question_seconds: Answer window per question, in seconds.
+        clock: Returns the time in seconds since the epoch.
+        rng: Random generator for option shuffles.
+    """
+
+    def __init__(self, store: GroupStore, banks: Mapping[str, Bank], *,
+                 question_seconds: float, clock: Callable[[], float] = time.time,
+                 rng: random.Random | None = None) -> None:
+        self.store = store
+        self.banks = dict(banks)
+        self.question_seconds = question_seconds
+        self._clock = clock
+        self._rng = rng or random.Random()
+
+    def now(self) -> float:
+        """The service's clock: seconds since the epoch."""
+        return self._clock()
+
+    def bank_of(self, session: GroupSession) -> Bank:
+        """The session's bank.
+
+        Raises:
+            BankChanged: the bank is gone or has another version now.
+        """
+        bank = self.banks.get(session.bank_id)
+        if bank is None or bank.version != session.bank_version:
+            raise engine.BankChanged(session.bank_id)
+        return bank
+
+    async def language(self, chat_id: int) -> str | None:
+        """The group's language, if set."""
+        return await self.store.group_language(chat_id)
+
+    async def set_language(self, chat_id: int, language: str) -> None:
+        """Set the group's language (an admin's choice)."""
+        await self.store.set_group_language(chat_id, language, by_admin=True)
+
+    async def start(self, chat_id: int, bank_id: str, starter_id: int,
+                    starter_language: str) -> GroupSession:
+        """Start a session; the group's language is the starter's when the group has none.
+
+        Raises:
+            UnknownBank: no such bank.
+            SessionRunning: the chat has a running session.
+        """
+        if bank_id not in self.banks:
+            raise UnknownBank(bank_id)
+        bank = self.banks[bank_id]
+        await self.store.set_group_language(chat_id, starter_language, by_admin=False)
+        language = await self.store.group_language(chat_id) or starter_language
+        session = await self.store.start_session(
+            chat_id, bank.id, bank.version, language, starter_id,
+            engine.plan_attempt(bank, self._rng), self.question_seconds, self._clock())
+        if session is None:
+            raise SessionRunning(chat_id)
+        return session
+
+    async def active(self, chat_id: int) -> GroupSession | None:
+        """The chat's running session, or None."""
+        return await self.store.active_session(chat_id)
+
+    async def running(self) -> list[GroupSession]:
+        """Every running session (to restore after a restart)."""
+        return await self.store.active_sessions()
+
+    async def session(self, session_id: int) -> GroupSession:
+        """The session.
+
+        Raises:
+            UnknownAttempt: no such session (a forged button).
+        """
+        session = await self.store.session(session_id)
+        if session is None:
+            raise UnknownAttempt(session_id)
+        return session
+
+    async def opened(self, session: GroupSession, message_id: int) -> GroupSession | None:
+        """Open the question at ``session.position`` (posted as ``message_id``) for
+        ``question_seconds`` from now; None if the session moved on meanwhile (stopped)."""
+        deadline = self._clock() + session.question_seconds
+        if not await self.store.open_question(session.id, session.position, message_id,
+                                              deadline):
+            return None
+        return replace(session, message_id=message_id, deadline=deadline)
+
+    async def tap(self, session_id: int, chat_id: int, position: int, slot: int, user_id: int,
+                  name: str) -> tuple[GroupSession, GroupAnswer, bool]:
+        """Record a member's answer to the open question.
+
+        Returns:
+            The session, the recorded answer, and whether the question may now close early
+            (everyone who took part earlier has answered it).
+
+        Raises:
+            UnknownAttempt, WrongChat, SessionClosed, BankChanged, StaleQuestion, TooLate,
+            InvalidOption, AlreadyAnswered: refused, nothing recorded.
+            StorageError: the answer could not be stored.
+        """
+        session = await self.session(session_id)
+        answer = group.grade_tap(session, self.banks.get(session.bank_id), chat_id, position,
+                                 slot, user_id, self._clock())
+        outcome = await self.store.record_group_answer(session.id, position, answer, name)
+        if outcome == DUPLICATE:
+            raise AlreadyAnswered(answer.question_id)
+        if outcome == CLOSED:
+            raise group.TooLate(position)
+        earlier, missing = await self.store.missing_players(session.id, position)
+        return session, answer, group.everyone_answered_counts(earlier, missing)
+
+    async def close(self, session_id: int, position: int) -> GroupSession | None:
+        """Close question ``position``; the session as it is then, or None if it was closed
+        already (by the deadline job or an early close: exactly one caller reveals)."""
+        if not await self.store.close_question(session_id, position):
+            return None
+        return await self.store.session(session_id)
+
+    async def results(self, session: GroupSession) -> tuple[list[GroupAnswer], dict[int, str]]:
+        """Every answer of the session and the players' names."""
+        return (await self.store.group_answers(session.id),
+                await self.store.group_players(session.id))
+
+    async def end(self, session: GroupSession, status: str) -> bool:
+        """Finish or stop the session; False if it had ended already."""
+        return await self.store.end_session(session.id, status, self._clock())

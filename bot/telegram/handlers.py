@@ -1,4 +1,4 @@
-"""Thin PTB callbacks for private chats: update -> core call -> render -> reply.
+"""Thin PTB callbacks for private chats, and the callback-query router for all chats.
 
 No quiz rules and no user-facing literals live here: the engine decides, the catalogs speak.
 """
@@ -7,19 +7,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-from telegram import (
-    CallbackQuery,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    LinkPreviewOptions,
-    Message,
-    Update,
-    User,
-)
+from telegram import CallbackQuery, Chat, Update, User
 from telegram.error import BadRequest, TelegramError
-from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
 from bot import i18n, render
 from bot.i18n import Catalog
@@ -27,105 +17,19 @@ from bot.quiz import engine
 from bot.quiz.bank import Bank
 from bot.quiz.engine import Attempt, QuizError
 from bot.quiz.ports import StorageError
-from bot.quiz.service import QuizService, UnknownAttempt, UnknownBank
+from bot.quiz.service import UnknownBank
 from bot.render import HTML, Screen
+from bot.telegram import group as group_handlers
+from bot.telegram.common import (
+    TOAST_KEYS,
+    Context,
+    catalog_for,
+    edit,
+    send,
+    toast,
+)
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class BotData:
-    """``context.bot_data``: the services that live as long as the process (set in post_init).
-
-    Holds no quiz state: everything that must survive a restart is in storage.
-    """
-
-    quiz: QuizService | None = None
-    extra: dict[str, object] = field(default_factory=dict)
-
-    @property
-    def service(self) -> QuizService:
-        """The quiz service.
-
-        Raises:
-            RuntimeError: used before post_init set it.
-        """
-        if self.quiz is None:
-            raise RuntimeError("quiz service not initialised (post_init has not run)")
-        return self.quiz
-
-
-Context = CallbackContext[ExtBot[None], dict, dict, BotData]  # type: ignore[type-arg]
-CONTEXT_TYPES = ContextTypes(context=CallbackContext, bot_data=BotData)
-
-TOAST_KEYS: dict[type[QuizError], str] = {
-    engine.StaleQuestion: "toast_stale",
-    engine.AlreadyAnswered: "toast_answered",
-    engine.AttemptClosed: "toast_closed",
-    engine.BankChanged: "toast_bank_changed",
-    engine.NotYourAttempt: "toast_not_yours",
-    engine.NotAnswered: "toast_not_answered",
-    engine.InvalidOption: "toast_invalid",
-    UnknownAttempt: "toast_invalid",
-    UnknownBank: "toast_invalid",
-}
-"""Engine refusal -> the catalog message sent as the callback query's toast."""
-
-NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-
-
-def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
-    """The screen's keyboard as an ``InlineKeyboardMarkup`` (None when it has no buttons)."""
-    if not screen.keyboard:
-        return None
-    rows = []
-    for row in screen.keyboard:
-        buttons = []
-        for button in row:
-            if isinstance(button.action, render.UrlButton):
-                buttons.append(InlineKeyboardButton(button.label, url=button.action.url))
-            else:
-                buttons.append(InlineKeyboardButton(button.label,
-                                                    callback_data=render.encode(button.action)))
-        rows.append(buttons)
-    return InlineKeyboardMarkup(rows)
-
-
-async def catalog_for(context: Context, user: User | None) -> Catalog:
-    """The user's catalog: their /language choice, else Telegram's language_code, else English."""
-    if user is None:
-        return i18n.catalog(i18n.DEFAULT)
-    chosen = await context.bot_data.service.chosen_language(user.id)
-    return i18n.catalog(chosen or i18n.negotiate(user.language_code))
-
-
-async def send(context: Context, chat_id: int, screen: Screen) -> Message:
-    """Send a screen as a new HTML message without link previews."""
-    return await context.bot.send_message(chat_id, screen.text, reply_markup=keyboard(screen),
-                                          link_preview_options=NO_PREVIEW)
-
-
-async def edit(query: CallbackQuery, screen: Screen) -> None:
-    """Edit the query's message into ``screen``; "message is not modified" is not an error."""
-    try:
-        await query.edit_message_text(screen.text, reply_markup=keyboard(screen),
-                                      link_preview_options=NO_PREVIEW)
-    except BadRequest as exc:
-        if "not modified" not in exc.message.lower():
-            raise
-        log.debug("edit skipped: message %s not modified", query.message and query.message.id)
-
-
-async def toast(query: CallbackQuery, text: str | None = None) -> None:
-    """Answer a callback query (Bot API: every one must be answered, within ~15 s).
-
-    A query that is too old or already answered is logged, not raised: the work that follows
-    (recording, editing) still matters.
-    """
-    try:
-        await query.answer(text)
-    except BadRequest as exc:
-        log.info("callback query %s not answered: %s", query.id, exc.message)
 
 
 # --- commands ------------------------------------------------------------------------------
@@ -267,7 +171,14 @@ async def on_callback_query(update: Update, context: Context) -> None:
         await toast(query, t("toast_invalid"))
         return
     try:
-        if isinstance(button, render.AnswerButton):
+        in_group = query.message is not None and query.message.chat.type != Chat.PRIVATE
+        if isinstance(button, render.GroupAnswerButton):
+            await group_handlers.on_group_answer(query, context, button, t)
+        elif isinstance(button, render.LanguageButton) and in_group:
+            if button.language not in i18n.SUPPORTED:
+                raise UnknownBank(button.language)
+            await group_handlers.on_group_language(query, context, button.language, t)
+        elif isinstance(button, render.AnswerButton):
             await on_answer(query, context, button, t)
         elif isinstance(button, render.NextButton):
             await on_next(query, context, button, t)
