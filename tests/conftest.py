@@ -40,13 +40,14 @@ class RunningBot:
     fake: FakeBotAPI
     db: Path
     bank_paths: tuple[Path, ...] = (BUNDLED_BANKS,)
+    question_seconds: float = 30.0
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
 
     async def start(self) -> RunningBot:
         """Build and start the bot; return once it is long polling."""
         settings = Settings(token=self.fake.token, base_url=self.fake.base_url, db=self.db,
-                            banks=self.bank_paths)
+                            banks=self.bank_paths, question_seconds=self.question_seconds)
         app = build_application(settings, load_banks(self.bank_paths))
         self._stop = asyncio.Event()
         self._task = asyncio.create_task(serve(app, self._stop, poll_timeout=1))

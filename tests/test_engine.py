@@ -1,0 +1,344 @@
+"""Tests for bot.quiz.engine: planning, viewing, grading and scoring an attempt."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot.quiz import engine
+from bot.quiz.bank import Bank, load_bank
+
+REAL_BANK = Path(__file__).resolve().parent.parent / "banks" / "deepspeed-megatron.yaml"
+USER = 42
+
+
+@pytest.fixture(scope="module")
+def bank() -> Bank:
+    """The bundled DeepSpeed/Megatron bank (8 questions, correct options A, B, C, D, A, ...)."""
+    return load_bank(REAL_BANK)
+
+
+def make_attempt(bank: Bank, plan: engine.Plan | None = None, **changes) -> engine.Attempt:
+    """An active attempt of USER at position 0, planned with seed 7 unless ``plan`` is given."""
+    attempt = engine.Attempt(
+        id=1, user_id=USER, bank_id=bank.id, bank_version=bank.version,
+        plan=plan or engine.plan_attempt(bank, random.Random(7)), position=0,
+        status=engine.ACTIVE, started_at=1000.0)
+    return replace(attempt, **changes)
+
+
+def answer_all(bank: Bank, attempt: engine.Attempt, correct: set[int]) -> engine.Attempt:
+    """Answer every question in order: correctly at the positions in ``correct``, else wrongly."""
+    for position in range(attempt.total):
+        attempt = replace(attempt, position=position)
+        v = engine.view(attempt, bank)
+        slot = v.correct_slot if position in correct else (v.correct_slot + 1) % 4
+        answer = engine.grade(attempt, bank, USER, position, slot, now=2000.0 + position)
+        attempt = engine.with_answer(attempt, answer)
+    return replace(attempt, position=attempt.total, status=engine.FINISHED, ended_at=3000.0)
+
+
+# --- plan_attempt ---------------------------------------------------------------------------
+
+def test_plan_is_deterministic_for_a_seed(bank):
+    """The same seed gives the same plan."""
+    assert engine.plan_attempt(bank, random.Random(123)) == engine.plan_attempt(
+        bank, random.Random(123))
+
+
+def test_plan_asks_questions_in_bank_order(bank):
+    """Questions are asked in the bank's order, one option order per question."""
+    plan = engine.plan_attempt(bank, random.Random(5))
+    assert plan.question_order == tuple(q.id for q in bank.questions)
+    assert len(plan.option_orders) == len(bank.questions)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_every_option_order_is_a_permutation(bank, seed):
+    """Each option order shows every bank option exactly once."""
+    plan = engine.plan_attempt(bank, random.Random(seed))
+    for order, question in zip(plan.option_orders, bank.questions, strict=True):
+        assert sorted(order) == list(range(len(question.options)))
+
+
+def test_without_shuffle_options_keep_bank_order(bank):
+    """shuffle_options=False shows every question's options in the bank's order."""
+    plan = engine.plan_attempt(bank, random.Random(5), shuffle_options=False)
+    assert plan.option_orders == ((0, 1, 2, 3),) * len(bank.questions)
+    assert plan.question_order == tuple(q.id for q in bank.questions)
+
+
+def test_different_seeds_give_different_orders(bank):
+    """Two seeds give different option orders for the real bank."""
+    first = engine.plan_attempt(bank, random.Random(1)).option_orders
+    second = engine.plan_attempt(bank, random.Random(2)).option_orders
+    assert first != second
+
+
+def test_shuffle_hides_the_seed_answer_pattern(bank):
+    """Over many seeds the correct option of question 1 appears in every slot, not only A."""
+    slots = set()
+    for seed in range(50):
+        plan = engine.plan_attempt(bank, random.Random(seed))
+        slots.add(plan.option_orders[0].index(bank.questions[0].correct_index))
+    assert slots == {0, 1, 2, 3}
+
+
+# --- view -----------------------------------------------------------------------------------
+
+def test_view_maps_slots_to_bank_options(bank):
+    """The view's slots are the plan's option order, and correct_slot is where the answer is."""
+    plan = engine.Plan(tuple(q.id for q in bank.questions),
+                       ((2, 0, 3, 1),) + ((3, 2, 1, 0),) * (len(bank.questions) - 1))
+    attempt = make_attempt(bank, plan)
+    v = engine.view(attempt, bank)
+    assert v.question is bank.questions[0]
+    assert v.slots == (2, 0, 3, 1)
+    assert v.correct_slot == 1  # bank option 0 (correct) is shown in slot 1, "B"
+    assert (v.position, v.total) == (0, 8)
+    assert v.chosen_slot is None
+    assert not v.answered
+    assert not v.is_correct
+
+
+def test_view_of_every_position_points_at_the_correct_option(bank):
+    """For every position, the option shown in correct_slot is the bank's correct option."""
+    attempt = make_attempt(bank)
+    for position in range(attempt.total):
+        v = engine.view(attempt, bank, position)
+        assert v.question.id == attempt.plan.question_order[position]
+        assert v.question.options[v.slots[v.correct_slot]].correct
+
+
+def test_view_defaults_to_the_current_position(bank):
+    """Without a position, view shows the question at attempt.position."""
+    attempt = make_attempt(bank, position=3)
+    assert engine.view(attempt, bank).question.id == bank.questions[3].id
+    assert engine.view(attempt, bank).position == 3
+
+
+def test_view_shows_the_chosen_slot(bank):
+    """After an answer, chosen_slot is the slot that shows the chosen bank option."""
+    plan = engine.Plan(tuple(q.id for q in bank.questions), ((2, 0, 3, 1),) * 8)
+    attempt = make_attempt(bank, plan)
+    answer = engine.grade(attempt, bank, USER, 0, 3, now=5.0)  # slot D shows bank option 1
+    v = engine.view(engine.with_answer(attempt, answer), bank)
+    assert v.chosen_slot == 3
+    assert v.answered
+    assert not v.is_correct
+
+
+@pytest.mark.parametrize("position", [-1, 8, 100])
+def test_view_outside_the_attempt(bank, position):
+    """A position outside the attempt raises IndexError."""
+    with pytest.raises(IndexError):
+        engine.view(make_attempt(bank), bank, position)
+
+
+def test_view_refuses_another_bank_version(bank):
+    """Viewing an attempt on a bank whose version changed raises BankChanged."""
+    with pytest.raises(engine.BankChanged):
+        engine.view(make_attempt(bank), replace(bank, version=bank.version + 1))
+
+
+# --- grade ----------------------------------------------------------------------------------
+
+def test_grade_correct_answer_through_the_shuffled_slot(bank):
+    """Choosing the slot that shows the correct option gives a correct answer for that option."""
+    attempt = make_attempt(bank, position=1)
+    v = engine.view(attempt, bank)
+    answer = engine.grade(attempt, bank, USER, 1, v.correct_slot, now=1234.5)
+    assert answer == engine.Answer(bank.questions[1].id, bank.questions[1].correct_index,
+                                   True, 1234.5)
+
+
+def test_grade_wrong_answer_records_the_bank_option(bank):
+    """A wrong slot records the bank index of the option shown there, not the slot."""
+    plan = engine.Plan(tuple(q.id for q in bank.questions), ((3, 1, 0, 2),) * 8)
+    attempt = make_attempt(bank, plan)
+    answer = engine.grade(attempt, bank, USER, 0, 0, now=9.0)  # "A" shows bank option 3
+    assert answer == engine.Answer(bank.questions[0].id, 3, False, 9.0)
+    # and "C" shows bank option 0, the correct one
+    assert engine.grade(attempt, bank, USER, 0, 2, now=9.0).correct
+
+
+def test_grade_every_slot(bank):
+    """Exactly one of the four slots grades as correct, for every question."""
+    attempt = make_attempt(bank)
+    for position in range(attempt.total):
+        at = replace(attempt, position=position)
+        verdicts = [engine.grade(at, bank, USER, position, slot, now=0.0).correct
+                    for slot in range(4)]
+        assert verdicts.count(True) == 1
+        assert verdicts.index(True) == engine.view(at, bank).correct_slot
+
+
+def test_grade_refuses_another_user(bank):
+    """A button pressed by someone else (a forwarded message) raises NotYourAttempt."""
+    with pytest.raises(engine.NotYourAttempt):
+        engine.grade(make_attempt(bank), bank, USER + 1, 0, 0, now=0.0)
+
+
+@pytest.mark.parametrize("change", ["version", "id", "missing"])
+def test_grade_refuses_a_changed_bank(bank, change):
+    """A version bump, another bank or no bank at all raises BankChanged."""
+    other: Bank | None = {
+        "version": replace(bank, version=bank.version + 1),
+        "id": replace(bank, id="other-bank"),
+        "missing": None,
+    }[change]
+    with pytest.raises(engine.BankChanged):
+        engine.grade(make_attempt(bank), other, USER, 0, 0, now=0.0)
+
+
+@pytest.mark.parametrize("status", [engine.FINISHED, engine.ABANDONED])
+def test_grade_refuses_a_closed_attempt(bank, status):
+    """A finished or abandoned attempt raises AttemptClosed."""
+    attempt = make_attempt(bank, status=status, ended_at=2000.0)
+    with pytest.raises(engine.AttemptClosed):
+        engine.grade(attempt, bank, USER, 0, 0, now=0.0)
+
+
+@pytest.mark.parametrize("position", [0, 2, 7])
+def test_grade_refuses_a_stale_question(bank, position):
+    """A button for a question other than the one shown raises StaleQuestion."""
+    attempt = make_attempt(bank, position=1)
+    with pytest.raises(engine.StaleQuestion):
+        engine.grade(attempt, bank, USER, position, 0, now=0.0)
+
+
+def test_grade_refuses_a_second_answer(bank):
+    """A double tap on an answered question raises AlreadyAnswered."""
+    attempt = make_attempt(bank)
+    first = engine.grade(attempt, bank, USER, 0, 0, now=1.0)
+    with pytest.raises(engine.AlreadyAnswered):
+        engine.grade(engine.with_answer(attempt, first), bank, USER, 0, 1, now=2.0)
+
+
+@pytest.mark.parametrize("slot", [-1, 4, 7])
+def test_grade_refuses_a_slot_that_does_not_exist(bank, slot):
+    """A slot outside A-D raises InvalidOption."""
+    with pytest.raises(engine.InvalidOption):
+        engine.grade(make_attempt(bank), bank, USER, 0, slot, now=0.0)
+
+
+def test_refusals_are_quiz_errors():
+    """Every refusal is a QuizError, so handlers can catch them together."""
+    for error in (engine.AttemptClosed, engine.BankChanged, engine.NotYourAttempt,
+                  engine.StaleQuestion, engine.AlreadyAnswered, engine.NotAnswered,
+                  engine.InvalidOption):
+        assert issubclass(error, engine.QuizError)
+
+
+# --- advance --------------------------------------------------------------------------------
+
+def test_advance_needs_an_answer(bank):
+    """Next before answering raises NotAnswered."""
+    with pytest.raises(engine.NotAnswered):
+        engine.advance(make_attempt(bank, position=2), bank, USER, 2)
+
+
+def test_advance_returns_the_next_position(bank):
+    """After an answer, advance returns position + 1."""
+    attempt = make_attempt(bank, position=2)
+    answer = engine.grade(attempt, bank, USER, 2, 0, now=1.0)
+    assert engine.advance(engine.with_answer(attempt, answer), bank, USER, 2) == 3
+
+
+def test_advance_from_the_last_question_returns_total(bank):
+    """Advancing from the last question returns the number of questions (finished)."""
+    attempt = make_attempt(bank, position=7)
+    answer = engine.grade(attempt, bank, USER, 7, 1, now=1.0)
+    attempt = engine.with_answer(attempt, answer)
+    assert engine.advance(attempt, bank, USER, 7) == attempt.total == 8
+
+
+def test_advance_refusals(bank):
+    """Advance refuses other users, changed banks, closed attempts and stale positions."""
+    attempt = make_attempt(bank, position=2)
+    attempt = engine.with_answer(attempt, engine.grade(attempt, bank, USER, 2, 0, now=1.0))
+    with pytest.raises(engine.NotYourAttempt):
+        engine.advance(attempt, bank, USER + 1, 2)
+    with pytest.raises(engine.BankChanged):
+        engine.advance(attempt, replace(bank, version=2), USER, 2)
+    with pytest.raises(engine.AttemptClosed):
+        engine.advance(replace(attempt, status=engine.FINISHED), bank, USER, 2)
+    with pytest.raises(engine.StaleQuestion):
+        engine.advance(attempt, bank, USER, 1)
+
+
+def test_a_whole_attempt_moves_through_every_question(bank):
+    """Grade and advance walk through the attempt, with current_question_id following."""
+    attempt = make_attempt(bank)
+    seen = []
+    while attempt.current_question_id is not None:
+        seen.append(attempt.current_question_id)
+        answer = engine.grade(attempt, bank, USER, attempt.position, 0, now=1.0)
+        attempt = engine.with_answer(attempt, answer)
+        attempt = replace(attempt, position=engine.advance(attempt, bank, USER, attempt.position))
+    assert seen == list(attempt.plan.question_order)
+    assert attempt.position == attempt.total
+
+
+# --- with_answer and result ----------------------------------------------------------------
+
+def test_with_answer_returns_a_new_attempt(bank):
+    """with_answer adds the answer to a copy and leaves the original attempt unchanged."""
+    attempt = make_attempt(bank)
+    answer = engine.grade(attempt, bank, USER, 0, 0, now=1.0)
+    updated = engine.with_answer(attempt, answer)
+    assert updated.answers == {answer.question_id: answer}
+    assert attempt.answers == {}
+    second = engine.Answer(bank.questions[1].id, 0, False, 2.0)
+    assert engine.with_answer(updated, second).answers == {
+        answer.question_id: answer, second.question_id: second}
+    assert updated.position == attempt.position and updated.status == attempt.status
+
+
+def test_result_counts_correct_answers(bank):
+    """Six right and two wrong scores 6 of 8, the two wrong ones missed."""
+    attempt = answer_all(bank, make_attempt(bank), correct={0, 1, 2, 4, 5, 7})
+    res = engine.result(attempt)
+    assert (res.score, res.total) == (6, 8)
+    assert res.missed == (bank.questions[3].id, bank.questions[6].id)
+
+
+def test_result_perfect_score(bank):
+    """All right: full score, nothing missed."""
+    attempt = answer_all(bank, make_attempt(bank), correct=set(range(8)))
+    assert engine.result(attempt) == engine.Result(8, 8, ())
+
+
+def test_result_unanswered_counts_as_missed(bank):
+    """Questions without an answer are missed, like wrong ones."""
+    attempt = make_attempt(bank)
+    attempt = engine.with_answer(attempt, engine.grade(
+        attempt, bank, USER, 0, engine.view(attempt, bank).correct_slot, now=1.0))
+    res = engine.result(attempt)
+    assert (res.score, res.total) == (1, 8)
+    assert res.missed == tuple(q.id for q in bank.questions[1:])
+
+
+def test_result_lists_missed_questions_in_attempt_order(bank):
+    """Missed ids follow the attempt's question order, not the bank's or the answers'."""
+    order = tuple(reversed([q.id for q in bank.questions]))
+    attempt = make_attempt(bank, engine.Plan(order, ((0, 1, 2, 3),) * 8))
+    right = [bank.questions[i] for i in (1, 6, 3)]  # answered correctly, in neither order
+    for question in right:
+        attempt = engine.with_answer(
+            attempt, engine.Answer(question.id, question.correct_index, True, 1.0))
+    wrong = bank.questions[0]
+    attempt = engine.with_answer(attempt, engine.Answer(wrong.id, 3, False, 1.0))
+    res = engine.result(attempt)
+    assert res.score == 3
+    assert res.missed == tuple(q for q in order if q not in {x.id for x in right})
+    assert res.missed[0] == bank.questions[7].id and res.missed[-1] == wrong.id
+
+
+def test_result_of_nothing_answered(bank):
+    """An attempt with no answers scores 0 and misses every question."""
+    res = engine.result(make_attempt(bank))
+    assert res == engine.Result(0, 8, tuple(q.id for q in bank.questions))
