@@ -9,22 +9,26 @@ migrated forward at :meth:`SQLiteStore.open` by the numbered scripts in ``storag
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.quiz.engine import ABANDONED, ACTIVE, FINISHED, Answer, Attempt, Plan
 from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, StorageError
+
+T = TypeVar("T")
+WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
+"""A write run by the writer task inside its transaction."""
 
 BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's lock before failing, in milliseconds."""
@@ -57,11 +61,22 @@ def migrations() -> list[Migration]:
 
 
 class SQLiteStore:
-    """The quiz's storage in one SQLite file. Create with :meth:`open`; close with :meth:`close`."""
+    """The quiz's storage in one SQLite file. Create with :meth:`open`; close with :meth:`close`.
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._db = connection
-        self._write_lock = asyncio.Lock()  # one explicit transaction at a time on the connection
+    Writes go through one writer connection with **group commit**: every write is queued, and a
+    single writer task runs everything queued so far in one transaction, commits it (one fsync),
+    then acknowledges each write. Concurrent writers thus share a commit instead of paying one
+    each, and every acknowledged write is durable. Reads use a second connection, which in WAL
+    mode sees committed data only.
+    """
+
+    def __init__(self, reader: aiosqlite.Connection, writer: aiosqlite.Connection) -> None:
+        self._db = reader
+        self._writer_db = writer
+        self._pending: list[tuple[WriteOp[Any], asyncio.Future[Any]]] = []
+        self._writer_task: asyncio.Task[None] | None = None
+        self.commits = 0
+        """How many transactions the writer committed (for tests and benchmarks)."""
 
     @classmethod
     async def open(cls, path: str | Path, *,
@@ -75,26 +90,32 @@ class SQLiteStore:
         Raises:
             StorageError: the file cannot be opened or migrated.
         """
+        connections: list[aiosqlite.Connection] = []
         try:
-            connection = await aiosqlite.connect(path, isolation_level=None)
-            await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            await connection.execute("PRAGMA journal_mode = WAL")
-            await connection.execute("PRAGMA synchronous = FULL")
-            await connection.execute("PRAGMA foreign_keys = ON")
-        except sqlite3.Error as exc:
-            raise StorageError(f"cannot open database {path}: {exc}") from exc
-        store = cls(connection)
-        try:
+            for _ in range(2):
+                connection = await aiosqlite.connect(path, isolation_level=None)
+                connections.append(connection)
+                await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                await connection.execute("PRAGMA journal_mode = WAL")
+                await connection.execute("PRAGMA synchronous = FULL")
+                await connection.execute("PRAGMA foreign_keys = ON")
+            store = cls(*connections)
             await store._migrate(migrations() if upto is None
                                  else [m for m in migrations() if m.version <= upto])
-        except BaseException:
-            await connection.close()
+        except BaseException as exc:
+            for connection in connections:
+                await connection.close()
+            if isinstance(exc, sqlite3.Error):
+                raise StorageError(f"cannot open database {path}: {exc}") from exc
             raise
         return store
 
     async def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Finish queued writes, then close both connections (idempotent)."""
+        if self._writer_task is not None:
+            await asyncio.shield(self._writer_task)
         await self._db.close()
+        await self._writer_db.close()
 
     async def schema_version(self) -> int:
         """The applied schema version (``PRAGMA user_version``)."""
@@ -104,34 +125,66 @@ class SQLiteStore:
 
     async def _migrate(self, to_apply: Iterable[Migration]) -> None:
         current = await self.schema_version()
+        db = self._writer_db
         for migration in to_apply:
             if migration.version <= current:
                 continue
-            async with self._transaction() as db:
+            await db.execute("BEGIN IMMEDIATE")
+            try:
                 # executescript would COMMIT on its own; run statement by statement instead
                 for statement in _statements(migration.sql):
                     await db.execute(statement)
                 await db.execute(f"PRAGMA user_version = {migration.version}")
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """An immediate (write) transaction; sqlite errors become :class:`StorageError`."""
-        async with self._write_lock:
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise StorageError(str(exc)) from exc
-            try:
-                yield self._db
-                await self._db.execute("COMMIT")
-            except BaseException as exc:
-                try:
-                    await self._db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
-                if isinstance(exc, sqlite3.Error) and not isinstance(exc, sqlite3.IntegrityError):
-                    raise StorageError(str(exc)) from exc
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
                 raise
+
+    async def _submit(self, op: WriteOp[T]) -> T:
+        """Queue a write and wait until it is committed (durable).
+
+        ``op`` runs inside the writer's transaction, next to other queued writes; it must make
+        at most its *first* statement able to fail with a constraint error (SQLite then undoes
+        only that statement, and the transaction goes on).
+
+        Raises:
+            sqlite3.IntegrityError: a constraint refused the write (nothing of it was stored).
+            StorageError: the transaction could not be committed (locked, read-only, full
+                disk): nothing of it was stored.
+        """
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._pending.append((op, future))
+        if self._writer_task is None or self._writer_task.done():
+            self._writer_task = asyncio.create_task(self._write_loop(), name="sqlite-writer")
+        return await asyncio.shield(future)
+
+    async def _write_loop(self) -> None:
+        """Commit everything queued, batch after batch, until the queue is empty."""
+        db = self._writer_db
+        while self._pending:
+            batch, self._pending = self._pending, []
+            results: list[tuple[asyncio.Future[Any], BaseException | None, Any]] = []
+            try:
+                await db.execute("BEGIN IMMEDIATE")
+                for op, future in batch:
+                    try:
+                        results.append((future, None, await op(db)))
+                    except sqlite3.IntegrityError as exc:
+                        results.append((future, exc, None))
+                await db.execute("COMMIT")
+                self.commits += 1
+            except Exception as exc:  # nothing of the batch is stored
+                with contextlib.suppress(sqlite3.Error):
+                    await db.execute("ROLLBACK")
+                error = StorageError(str(exc)) if isinstance(exc, sqlite3.Error) else exc
+                results = [(future, error, None) for _, future in batch]
+            for future, error, value in results:
+                if future.done():
+                    continue
+                if error is not None:
+                    future.set_exception(error)
+                else:
+                    future.set_result(value)
 
     # --- users ---------------------------------------------------------------------------
 
@@ -154,7 +207,7 @@ class SQLiteStore:
     async def start_attempt(self, user_id: int, bank_id: str, bank_version: int, plan: Plan,
                             now: float) -> Attempt:
         """See :meth:`bot.quiz.ports.QuizStore.start_attempt`."""
-        async with self._transaction() as db:
+        async def op(db: aiosqlite.Connection) -> int | None:
             await db.execute(
                 "UPDATE attempts SET status = ?, ended_at = ? WHERE user_id = ? AND status = ?",
                 (ABANDONED, now, user_id, ACTIVE))
@@ -163,7 +216,9 @@ class SQLiteStore:
                 " option_orders, position, status, started_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
                 (user_id, bank_id, bank_version, json.dumps(plan.question_order),
                  json.dumps(plan.option_orders), ACTIVE, now))
-            attempt_id = cursor.lastrowid
+            return cursor.lastrowid
+
+        attempt_id = await self._submit(op)
         assert attempt_id is not None
         return Attempt(attempt_id, user_id, bank_id, bank_version, plan, 0, ACTIVE, now)
 
@@ -222,23 +277,17 @@ class SQLiteStore:
         return changed == 1
 
     async def _write(self, sql: str, args: tuple[object, ...]) -> int:
-        """One autocommitted write statement; returns the number of rows changed.
+        """One write statement, group-committed; returns the number of rows changed.
 
         Raises:
             sqlite3.IntegrityError: a constraint refused the write.
-            StorageError: any other database failure (locked, read-only, full).
+            StorageError: the write could not be committed (locked, read-only, full).
         """
-        return (await self._execute_write(sql, args)).rowcount
+        async def op(db: aiosqlite.Connection) -> int:
+            cursor = await db.execute(sql, args)
+            return cursor.rowcount
 
-    async def _execute_write(self, sql: str, args: tuple[object, ...]) -> aiosqlite.Cursor:
-        """One autocommitted write statement; returns its cursor. Raises as :meth:`_write`."""
-        async with self._write_lock:
-            try:
-                return await self._db.execute(sql, args)
-            except sqlite3.IntegrityError:
-                raise
-            except sqlite3.Error as exc:
-                raise StorageError(str(exc)) from exc
+        return await self._submit(op)
 
     # --- statistics ----------------------------------------------------------------------
 
@@ -304,18 +353,22 @@ class SQLiteStore:
                             starter_id: int, plan: Plan, question_seconds: float,
                             now: float) -> GroupSession | None:
         """See :meth:`bot.quiz.ports.GroupStore.start_session`."""
-        try:
-            cursor = await self._execute_write(
+        async def op(db: aiosqlite.Connection) -> int | None:
+            cursor = await db.execute(
                 "INSERT INTO group_sessions (chat_id, bank_id, bank_version, language,"
                 " starter_id, question_order, option_orders, question_seconds, started_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (chat_id, bank_id, bank_version, language, starter_id,
                  json.dumps(plan.question_order), json.dumps(plan.option_orders),
                  question_seconds, now))
+            return cursor.lastrowid
+
+        try:
+            session_id = await self._submit(op)
         except sqlite3.IntegrityError:
             return None  # the chat has a running session
-        assert cursor.lastrowid is not None
-        return GroupSession(cursor.lastrowid, chat_id, bank_id, bank_version, language,
+        assert session_id is not None
+        return GroupSession(session_id, chat_id, bank_id, bank_version, language,
                             starter_id, plan, question_seconds, started_at=now)
 
     _SESSION_COLUMNS = (
@@ -363,25 +416,29 @@ class SQLiteStore:
     async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
                                   name: str) -> str:
         """See :meth:`bot.quiz.ports.GroupStore.record_group_answer`."""
-        async with self._transaction() as db:
-            try:
-                cursor = await db.execute(
-                    "INSERT INTO group_answers (session_id, question_id, user_id, option_index,"
-                    " correct, elapsed, answered_at) SELECT ?, ?, ?, ?, ?, ?, ?"
-                    " WHERE EXISTS (SELECT 1 FROM group_sessions WHERE session_id = ?"
-                    " AND status = 'active' AND position = ? AND deadline >= ?)",
-                    (session_id, answer.question_id, answer.user_id, answer.option_index,
-                     int(answer.correct), answer.elapsed, answer.answered_at, session_id,
-                     position, answer.answered_at))
-            except sqlite3.IntegrityError:
-                return DUPLICATE
+        async def op(db: aiosqlite.Connection) -> str:
+            # the window check and the insert are one statement: a tap racing the reveal is
+            # either in the tally or told it was too late, never both
+            cursor = await db.execute(
+                "INSERT INTO group_answers (session_id, question_id, user_id, option_index,"
+                " correct, elapsed, answered_at) SELECT ?, ?, ?, ?, ?, ?, ?"
+                " WHERE EXISTS (SELECT 1 FROM group_sessions WHERE session_id = ?"
+                " AND status = 'active' AND position = ? AND deadline >= ?)",
+                (session_id, answer.question_id, answer.user_id, answer.option_index,
+                 int(answer.correct), answer.elapsed, answer.answered_at, session_id,
+                 position, answer.answered_at))
             if cursor.rowcount != 1:
                 return CLOSED
             await db.execute(
                 "INSERT INTO group_players (session_id, user_id, name) VALUES (?, ?, ?)"
                 " ON CONFLICT DO UPDATE SET name = excluded.name",
                 (session_id, answer.user_id, name))
-        return RECORDED
+            return RECORDED
+
+        try:
+            return await self._submit(op)
+        except sqlite3.IntegrityError:
+            return DUPLICATE
 
     async def missing_players(self, session_id: int, position: int) -> tuple[int, int]:
         """See :meth:`bot.quiz.ports.GroupStore.missing_players`."""

@@ -118,6 +118,34 @@ async def test_concurrent_answers_to_one_question_record_exactly_one(store):
     assert len((await store.attempt(attempt.id)).answers) == 1
 
 
+async def test_concurrent_writes_share_commits(store):
+    """Group commit: 200 concurrent answers are all stored, in far fewer transactions."""
+    attempts = [await store.start_attempt(user, "bank", 1, PLAN, now=1.0) for user in range(200)]
+    commits_before = store.commits
+    results = await asyncio.gather(*(
+        store.record_answer(a.id, Answer("q1", 1, True, 2.0)) for a in attempts))
+    assert all(results)
+    assert store.commits - commits_before < 20
+    for a in attempts[:5] + attempts[-5:]:
+        assert (await store.attempt(a.id)).answers["q1"].option_index == 1
+
+
+async def test_a_failed_commit_fails_every_write_of_the_batch(tmp_path):
+    """When the database refuses the transaction, no write of the batch is acknowledged."""
+    path = tmp_path / "ro.sqlite3"
+    store = await SQLiteStore.open(path)
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    await store._writer_db.execute("PRAGMA query_only = ON")  # as if the disk went read-only
+    results = await asyncio.gather(
+        store.record_answer(attempt.id, Answer("q1", 0, True, 2.0)),
+        store.set_user_language(1, "hi"), return_exceptions=True)
+    assert all(isinstance(r, StorageError) for r in results), results
+    await store._writer_db.execute("PRAGMA query_only = OFF")
+    assert (await store.attempt(attempt.id)).answers == {}
+    assert await store.record_answer(attempt.id, Answer("q1", 0, True, 3.0))  # recovered
+    await store.close()
+
+
 async def test_move_is_compare_and_set(store):
     """move only succeeds from the stored position of an active attempt."""
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
@@ -174,7 +202,7 @@ async def test_locked_database_raises_storage_error(tmp_path):
     """A write blocked by another process's lock past the busy timeout is a StorageError."""
     path = tmp_path / "locked.sqlite3"
     store = await SQLiteStore.open(path)
-    await store._db.execute("PRAGMA busy_timeout = 100")
+    await store._writer_db.execute("PRAGMA busy_timeout = 100")
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
