@@ -28,6 +28,7 @@ from bot.quiz.bank import Bank
 from bot.quiz.service import GroupService, QuizService
 from bot.telegram import group, handlers
 from bot.telegram.common import CONTEXT_TYPES
+from bot.telegram.ordering import PerUserOrderedProcessor
 from storage import SQLiteStore
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
         .defaults(Defaults(parse_mode=ParseMode.HTML))
         .context_types(CONTEXT_TYPES)
         .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
+        .concurrent_updates(PerUserOrderedProcessor())
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
     )

@@ -247,17 +247,23 @@ class SQLiteStore:
                        position=row[6], status=row[7], started_at=row[8], ended_at=row[9],
                        answers=answers)
 
-    async def record_answer(self, attempt_id: int, answer: Answer) -> bool:
+    async def record_answer(self, attempt_id: int, position: int, answer: Answer) -> str:
         """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
-        try:
-            await self._write(
+        async def op(db: aiosqlite.Connection) -> str:
+            # one statement: the attempt must be active and showing this question
+            cursor = await db.execute(
                 "INSERT INTO answers (attempt_id, question_id, option_index, correct, answered_at)"
-                " VALUES (?, ?, ?, ?, ?)",
+                " SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM attempts"
+                " WHERE attempt_id = ? AND status = 'active' AND position = ?"
+                " AND json_extract(question_order, '$[' || ? || ']') = ?)",
                 (attempt_id, answer.question_id, answer.option_index, int(answer.correct),
-                 answer.answered_at))
+                 answer.answered_at, attempt_id, position, position, answer.question_id))
+            return RECORDED if cursor.rowcount == 1 else CLOSED
+
+        try:
+            return await self._submit(op)
         except sqlite3.IntegrityError:
-            return False
-        return True
+            return DUPLICATE
 
     async def move(self, attempt_id: int, from_position: int, to_position: int, now: float,
                    *, finished: bool) -> bool:
@@ -405,13 +411,25 @@ class SQLiteStore:
         """See :meth:`bot.quiz.ports.GroupStore.active_sessions`."""
         return await self._sessions("status = 'active'", ())
 
-    async def open_question(self, session_id: int, position: int, message_id: int,
-                            deadline: float) -> bool:
+    async def open_question(self, session_id: int, position: int, deadline: float) -> bool:
         """See :meth:`bot.quiz.ports.GroupStore.open_question`."""
         return await self._write(
-            "UPDATE group_sessions SET message_id = ?, deadline = ? WHERE session_id = ?"
+            "UPDATE group_sessions SET message_id = NULL, deadline = ? WHERE session_id = ?"
             " AND status = 'active' AND position = ? AND deadline IS NULL",
-            (message_id, deadline, session_id, position)) == 1
+            (deadline, session_id, position)) == 1
+
+    async def set_question_message(self, session_id: int, position: int,
+                                   message_id: int) -> bool:
+        """See :meth:`bot.quiz.ports.GroupStore.set_question_message`."""
+        return await self._write(
+            "UPDATE group_sessions SET message_id = ? WHERE session_id = ? AND position = ?"
+            " AND deadline IS NOT NULL", (message_id, session_id, position)) == 1
+
+    async def unopen_question(self, session_id: int, position: int) -> bool:
+        """See :meth:`bot.quiz.ports.GroupStore.unopen_question`."""
+        return await self._write(
+            "UPDATE group_sessions SET deadline = NULL WHERE session_id = ? AND position = ?"
+            " AND status = 'active' AND message_id IS NULL", (session_id, position)) == 1
 
     async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
                                   name: str) -> str:

@@ -551,6 +551,9 @@ class FakeBotAPI:
         self._query_ids = itertools.count(4_611_686_018_427_387_904)
         self._failures: dict[str, list[list]] = {}  # method -> [[ApiError, times left], ...]
         self._delay: tuple[float, frozenset[str] | None] = (0.0, None)
+        self._chat_delays: dict[int, float] = {}
+        self.observers: list[Callable[[Call], None]] = []
+        """Called with every answered call (for load generators that react to the bot)."""
         self._wakeup = asyncio.Event()
         self._poll: asyncio.Event | None = None  # set to terminate the waiting getUpdates
         self._closing = False
@@ -843,6 +846,10 @@ class FakeBotAPI:
         """Add ``seconds`` of latency to every call but getUpdates, or to ``methods`` only."""
         self._delay = (seconds, frozenset(methods) if methods is not None else None)
 
+    def delay_chat(self, chat_id: int, seconds: float) -> None:
+        """Add ``seconds`` of latency to every call about one chat (0 removes it)."""
+        self._chat_delays[chat_id] = seconds
+
     # -- HTTP --------------------------------------------------------------------------------
 
     async def _handle(self, request: web.Request) -> web.Response:
@@ -862,13 +869,19 @@ class FakeBotAPI:
             seconds, methods = self._delay
             if seconds and (method in methods if methods is not None else method != "getUpdates"):
                 await asyncio.sleep(seconds)
+            chat_delay = self._chat_delays.get(params.get("chat_id"))  # type: ignore[arg-type]
+            if chat_delay:
+                await asyncio.sleep(chat_delay)
             result = await self._dispatch(method, params)
             status, body = 200, {"ok": True, "result": result}
         except ApiError as error:
             status, body = error.error_code, error.body()
         except Exception as error:  # a bug in the fake: answer it visibly rather than hang up
             status, body = 500, ApiError(500, f"Internal Server Error: {error!r}").body()
-        self.calls.append(Call(method, params, status, body, arrived))
+        call = Call(method, params, status, body, arrived)
+        self.calls.append(call)
+        for observer in self.observers:
+            observer(call)
         return web.json_response(
             body, status=status, dumps=lambda obj: json.dumps(obj, ensure_ascii=False)
         )

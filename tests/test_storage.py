@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 from bot.quiz.engine import ABANDONED, ACTIVE, FINISHED, Answer, Plan
-from bot.quiz.ports import StorageError
+from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, StorageError
 from storage import SQLiteStore, migrations
 
 PLAN = Plan(("q1", "q2", "q3"), ((0, 1, 2, 3), (3, 2, 1, 0), (1, 0, 3, 2)))
@@ -41,7 +41,7 @@ async def test_upgrade_from_first_schema_keeps_data(tmp_path):
     old = await SQLiteStore.open(path, upto=1)
     assert await old.schema_version() == 1
     attempt = await old.start_attempt(7, "bank", 1, PLAN, now=100.0)
-    await old.record_answer(attempt.id, Answer("q1", 0, True, 101.0))
+    await old.record_answer(attempt.id, 0, Answer("q1", 0, True, 101.0))
     await old.set_user_language(7, "el")
     await old.close()
 
@@ -103,18 +103,29 @@ async def test_database_refuses_two_active_attempts(tmp_path, store):
 async def test_one_answer_per_question_per_attempt(store):
     """The second answer to a question is refused and the first is kept."""
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
-    assert await store.record_answer(attempt.id, Answer("q1", 2, False, 2.0))
-    assert not await store.record_answer(attempt.id, Answer("q1", 0, True, 3.0))
+    assert await store.record_answer(attempt.id, 0, Answer("q1", 2, False, 2.0)) == RECORDED
+    assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 3.0)) == DUPLICATE
     loaded = await store.attempt(attempt.id)
     assert loaded.answers == {"q1": Answer("q1", 2, False, 2.0)}
+
+
+async def test_answers_only_to_the_shown_question_of_an_active_attempt(store):
+    """The database refuses answers to another position, another question or an ended attempt."""
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    assert await store.record_answer(attempt.id, 1, Answer("q2", 0, True, 2.0)) == CLOSED
+    assert await store.record_answer(attempt.id, 0, Answer("q2", 0, True, 2.0)) == CLOSED
+    await store.abandon(attempt.id, 3.0)
+    assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 4.0)) == CLOSED
+    assert (await store.attempt(attempt.id)).answers == {}
 
 
 async def test_concurrent_answers_to_one_question_record_exactly_one(store):
     """Fifty concurrent writers of the same answer: one wins, the rest are told no."""
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
     results = await asyncio.gather(*(
-        store.record_answer(attempt.id, Answer("q2", i % 4, False, float(i))) for i in range(50)))
-    assert results.count(True) == 1
+        store.record_answer(attempt.id, 0, Answer("q1", i % 4, False, float(i)))
+        for i in range(50)))
+    assert results.count(RECORDED) == 1 and results.count(DUPLICATE) == 49
     assert len((await store.attempt(attempt.id)).answers) == 1
 
 
@@ -123,8 +134,8 @@ async def test_concurrent_writes_share_commits(store):
     attempts = [await store.start_attempt(user, "bank", 1, PLAN, now=1.0) for user in range(200)]
     commits_before = store.commits
     results = await asyncio.gather(*(
-        store.record_answer(a.id, Answer("q1", 1, True, 2.0)) for a in attempts))
-    assert all(results)
+        store.record_answer(a.id, 0, Answer("q1", 1, True, 2.0)) for a in attempts))
+    assert results == [RECORDED] * 200
     assert store.commits - commits_before < 20
     for a in attempts[:5] + attempts[-5:]:
         assert (await store.attempt(a.id)).answers["q1"].option_index == 1
@@ -137,12 +148,12 @@ async def test_a_failed_commit_fails_every_write_of_the_batch(tmp_path):
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
     await store._writer_db.execute("PRAGMA query_only = ON")  # as if the disk went read-only
     results = await asyncio.gather(
-        store.record_answer(attempt.id, Answer("q1", 0, True, 2.0)),
+        store.record_answer(attempt.id, 0, Answer("q1", 0, True, 2.0)),
         store.set_user_language(1, "hi"), return_exceptions=True)
     assert all(isinstance(r, StorageError) for r in results), results
     await store._writer_db.execute("PRAGMA query_only = OFF")
     assert (await store.attempt(attempt.id)).answers == {}
-    assert await store.record_answer(attempt.id, Answer("q1", 0, True, 3.0))  # recovered
+    assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 3.0)) == RECORDED
     await store.close()
 
 
@@ -177,9 +188,10 @@ async def test_user_language_choice(store):
 
 async def _finish(store, user_id, answers, now):
     attempt = await store.start_attempt(user_id, "bank", 1, PLAN, now=now)
-    for question_id, correct in answers.items():
-        await store.record_answer(attempt.id, Answer(question_id, 0, correct, now))
-    await store.move(attempt.id, 0, 3, now + 1, finished=True)
+    for position, (question_id, correct) in enumerate(answers.items()):
+        assert await store.record_answer(attempt.id, position,
+                                         Answer(question_id, 0, correct, now)) == RECORDED
+        await store.move(attempt.id, position, position + 1, now + 1, finished=position == 2)
     return attempt
 
 
@@ -189,7 +201,7 @@ async def test_stats_best_last_and_most_missed(store):
     await _finish(store, 1, {"q1": True, "q2": True, "q3": False}, now=20.0)
     await _finish(store, 1, {"q1": False, "q2": False, "q3": False}, now=30.0)
     abandoned = await store.start_attempt(1, "bank", 1, PLAN, now=40.0)
-    await store.record_answer(abandoned.id, Answer("q1", 0, False, 41.0))
+    await store.record_answer(abandoned.id, 0, Answer("q1", 0, False, 41.0))
     await _finish(store, 2, {"q1": True, "q2": True, "q3": True}, now=50.0)
 
     [mine] = await store.stats(1)
@@ -227,7 +239,7 @@ def test_acknowledged_answer_survives_kill_9(tmp_path):
             store = await SQLiteStore.open({str(path)!r})
             attempt = await store.start_attempt(1, "bank", 1,
                 Plan(("q1",), ((0, 1, 2, 3),)), now=1.0)
-            assert await store.record_answer(attempt.id, Answer("q1", 3, False, 2.0))
+            assert await store.record_answer(attempt.id, 0, Answer("q1", 3, False, 2.0))
             print(attempt.id, flush=True)
             os.kill(os.getpid(), signal.SIGKILL)
         asyncio.run(main())

@@ -30,6 +30,10 @@ class BankStats:
     most_missed: tuple[tuple[str, int], ...]
 
 
+RECORDED, DUPLICATE, CLOSED = "recorded", "duplicate", "closed"
+"""Outcomes of :meth:`QuizStore.record_answer` and :meth:`GroupStore.record_group_answer`."""
+
+
 class StorageError(Exception):
     """Storage failed (locked, read-only or full database): nothing was recorded."""
 
@@ -62,8 +66,14 @@ class QuizStore(Protocol):
         """The user's active attempt (at most one), or None."""
         ...
 
-    async def record_answer(self, attempt_id: int, answer: Answer) -> bool:
-        """Store an answer; False (and nothing changed) if the question was answered already."""
+    async def record_answer(self, attempt_id: int, position: int, answer: Answer) -> str:
+        """Store an answer to the question at ``position``, if the attempt is active and
+        showing it (checked atomically with the insert).
+
+        Returns:
+            :data:`RECORDED`, :data:`DUPLICATE` (answered already) or :data:`CLOSED` (the
+            attempt ended or moved on first); only RECORDED changed anything.
+        """
         ...
 
     async def move(self, attempt_id: int, from_position: int, to_position: int,
@@ -81,10 +91,6 @@ class QuizStore(Protocol):
     async def stats(self, user_id: int) -> list[BankStats]:
         """The user's record per bank, banks ordered by their most recent finished attempt."""
         ...
-
-
-RECORDED, DUPLICATE, CLOSED = "recorded", "duplicate", "closed"
-"""Outcomes of :meth:`GroupStore.record_group_answer`."""
 
 
 class GroupStore(Protocol):
@@ -120,10 +126,19 @@ class GroupStore(Protocol):
         """Every running session (to restore after a restart)."""
         ...
 
-    async def open_question(self, session_id: int, position: int, message_id: int,
-                            deadline: float) -> bool:
-        """Record that question ``position`` was posted as ``message_id`` and is open until
-        ``deadline``; False unless the session is active at ``position`` with none open."""
+    async def open_question(self, session_id: int, position: int, deadline: float) -> bool:
+        """Open question ``position`` until ``deadline`` (before it is posted, so that no tap
+        can come before the window); False unless the session is active at ``position`` with
+        none open."""
+        ...
+
+    async def set_question_message(self, session_id: int, position: int,
+                                   message_id: int) -> bool:
+        """Record the message that shows the open question ``position``."""
+        ...
+
+    async def unopen_question(self, session_id: int, position: int) -> bool:
+        """Undo :meth:`open_question` when posting the question failed (no message recorded)."""
         ...
 
     async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,

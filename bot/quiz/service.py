@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
@@ -31,21 +32,40 @@ class UnknownBank(QuizError):
 class QuizService:
     """The quiz's use cases.
 
+    Attempts are cached in memory (write-through: the cache changes only after storage
+    acknowledged the write), so checking a tap needs no database read; storage re-checks every
+    write atomically, so a stale cache entry can never record a wrong answer.
+
     Args:
         store: Where attempts and answers are kept.
         banks: Loaded banks by id (in display order).
         clock: Returns the time in seconds since the epoch.
         rng: Random generator for option shuffles.
+        cache_size: How many attempts to keep in memory (least recently used go first).
     """
 
     def __init__(self, store: QuizStore, banks: Mapping[str, Bank], *,
                  clock: Callable[[], float] = time.time,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, cache_size: int = 50_000) -> None:
         self.store = store
         self.banks = dict(banks)
         self._clock = clock
         self._rng = rng or random.Random()
         self._languages: dict[int, str | None] = {}
+        self._attempts: OrderedDict[int, Attempt] = OrderedDict()
+        self._cache_size = cache_size
+
+    def _remember(self, attempt: Attempt) -> Attempt:
+        self._attempts[attempt.id] = attempt
+        self._attempts.move_to_end(attempt.id)
+        while len(self._attempts) > self._cache_size:
+            self._attempts.popitem(last=False)
+        return attempt
+
+    def _forget_user(self, user_id: int) -> None:
+        """Drop the user's cached attempts (their active one is about to change)."""
+        for attempt_id in [a.id for a in self._attempts.values() if a.user_id == user_id]:
+            del self._attempts[attempt_id]
 
     def bank(self, bank_id: str) -> Bank:
         """The bank with ``bank_id``.
@@ -79,10 +99,14 @@ class QuizService:
 
         Raises:
             UnknownBank: no such bank.
+            StorageError: it could not be stored.
         """
         bank = self.bank(bank_id)
         plan = engine.plan_attempt(bank, self._rng)
-        return await self.store.start_attempt(user_id, bank.id, bank.version, plan, self._clock())
+        attempt = await self.store.start_attempt(user_id, bank.id, bank.version, plan,
+                                                 self._clock())
+        self._forget_user(user_id)
+        return self._remember(attempt)
 
     async def active(self, user_id: int) -> Attempt | None:
         """The user's active attempt, if it can still be played (its bank version is loaded).
@@ -96,23 +120,27 @@ class QuizService:
             engine.check_bank(attempt, self.banks.get(attempt.bank_id))
         except engine.BankChanged:
             await self.store.abandon(attempt.id, self._clock())
+            self._forget_user(user_id)
             return None
-        return attempt
+        return self._remember(attempt)
 
     async def attempt(self, attempt_id: int) -> Attempt:
-        """The attempt with ``attempt_id``.
+        """The attempt with ``attempt_id`` (from the cache when it is there).
 
         Raises:
             UnknownAttempt: no such attempt.
         """
+        cached = self._attempts.get(attempt_id)
+        if cached is not None:
+            return cached
         attempt = await self.store.attempt(attempt_id)
         if attempt is None:
             raise UnknownAttempt(attempt_id)
-        return attempt
+        return self._remember(attempt)
 
     async def grade(self, user_id: int, attempt_id: int, position: int,
                     slot: int) -> tuple[Attempt, Answer]:
-        """Check and grade an answer without recording it (a read only).
+        """Check and grade an answer without recording it (no write; usually no read).
 
         Raises:
             UnknownAttempt, NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion,
@@ -128,34 +156,58 @@ class QuizService:
 
         Raises:
             AlreadyAnswered: the database holds an answer for the question already.
+            AttemptClosed: the attempt ended or moved on before the answer was stored.
             StorageError: the answer could not be stored.
         """
-        if not await self.store.record_answer(attempt.id, answer):
+        outcome = await self.store.record_answer(attempt.id, attempt.position, answer)
+        if outcome == DUPLICATE:
             raise AlreadyAnswered(answer.question_id)
-        return engine.with_answer(attempt, answer)
+        if outcome == CLOSED:
+            self._attempts.pop(attempt.id, None)
+            raise engine.AttemptClosed(attempt.id)
+        return self._remember(engine.with_answer(attempt, answer))
 
-    async def advance(self, user_id: int, attempt_id: int, position: int) -> Attempt:
-        """Move on from the answered question at ``position``; finish after the last one.
+    async def check_advance(self, user_id: int, attempt_id: int,
+                            position: int) -> tuple[Attempt, int]:
+        """Check a "next" tap without storing anything.
+
+        Returns:
+            The attempt and the position to move to (``attempt.total`` finishes it).
 
         Raises:
             UnknownAttempt, NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion,
             NotAnswered: refused; nothing changes.
-            StorageError: the move could not be stored.
         """
         attempt = await self.attempt(attempt_id)
-        new_position = engine.advance(attempt, self.banks.get(attempt.bank_id), user_id,
-                                      position)
+        return attempt, engine.advance(attempt, self.banks.get(attempt.bank_id), user_id,
+                                       position)
+
+    async def commit_advance(self, attempt: Attempt, new_position: int) -> Attempt:
+        """Store a checked move (see :meth:`check_advance`); return the moved attempt.
+
+        Raises:
+            StaleQuestion: the attempt moved on concurrently (nothing changed).
+            StorageError: the move could not be stored.
+        """
         finished = new_position >= attempt.total
         now = self._clock()
-        if not await self.store.move(attempt.id, position, new_position, now, finished=finished):
-            raise StaleQuestion(position)  # moved on concurrently
-        return replace(attempt, position=new_position,
-                       status=engine.FINISHED if finished else engine.ACTIVE,
-                       ended_at=now if finished else None)
+        if not await self.store.move(attempt.id, attempt.position, new_position, now,
+                                     finished=finished):
+            self._attempts.pop(attempt.id, None)
+            raise StaleQuestion(attempt.position)
+        return self._remember(replace(
+            attempt, position=new_position, status=engine.FINISHED if finished else engine.ACTIVE,
+            ended_at=now if finished else None))
+
+    async def advance(self, user_id: int, attempt_id: int, position: int) -> Attempt:
+        """:meth:`check_advance` then :meth:`commit_advance`."""
+        attempt, new_position = await self.check_advance(user_id, attempt_id, position)
+        return await self.commit_advance(attempt, new_position)
 
     async def stop(self, user_id: int) -> bool:
         """Abandon the user's active attempt; False if there was none."""
         attempt = await self.store.active_attempt(user_id)
+        self._forget_user(user_id)
         return attempt is not None and await self.store.abandon(attempt.id, self._clock())
 
     async def stats(self, user_id: int) -> list[BankStats]:
@@ -249,14 +301,22 @@ class GroupService:
             raise UnknownAttempt(session_id)
         return session
 
-    async def opened(self, session: GroupSession, message_id: int) -> GroupSession | None:
-        """Open the question at ``session.position`` (posted as ``message_id``) for
-        ``question_seconds`` from now; None if the session moved on meanwhile (stopped)."""
+    async def open(self, session: GroupSession) -> GroupSession | None:
+        """Open the question at ``session.position`` for ``question_seconds`` from now (before
+        posting it); None if the session moved on meanwhile (stopped)."""
         deadline = self._clock() + session.question_seconds
-        if not await self.store.open_question(session.id, session.position, message_id,
-                                              deadline):
+        if not await self.store.open_question(session.id, session.position, deadline):
             return None
-        return replace(session, message_id=message_id, deadline=deadline)
+        return replace(session, message_id=None, deadline=deadline)
+
+    async def posted(self, session: GroupSession, message_id: int) -> GroupSession:
+        """Record the message showing the open question."""
+        await self.store.set_question_message(session.id, session.position, message_id)
+        return replace(session, message_id=message_id)
+
+    async def unopen(self, session: GroupSession) -> None:
+        """Undo :meth:`open` after the question could not be posted."""
+        await self.store.unopen_question(session.id, session.position)
 
     async def tap(self, session_id: int, chat_id: int, position: int, slot: int, user_id: int,
                   name: str) -> tuple[GroupSession, GroupAnswer, bool]:

@@ -269,20 +269,22 @@ async def reveal(app: Application, session: GroupSession,  # type: ignore[type-a
 
 async def post_question(app: Application, session: GroupSession, *,  # type: ignore[type-arg]
                         starter_name: str | None = None) -> None:
-    """Post the question at ``session.position``, open it, and schedule its deadline."""
+    """Open the question at ``session.position``, post it, and schedule its deadline."""
     service = groups_of(app)
     bank = service.bank_of(session)
+    opened = await service.open(session)
+    if opened is None:
+        return  # stopped meanwhile
     t = i18n.catalog(session.language)
-    screen = render.group_question(bank, session, t, HTML, starter_name=starter_name)
-    message = await app.bot.send_message(session.chat_id, screen.text,
-                                         reply_markup=keyboard(screen),
-                                         link_preview_options=NO_PREVIEW)
-    opened = await service.opened(session, message.message_id)
-    if opened is None:  # stopped meanwhile: take the buttons away
-        await app.bot.edit_message_reply_markup(session.chat_id, message.message_id,
-                                                reply_markup=None)
-        return
-    schedule(app, opened)
+    screen = render.group_question(bank, opened, t, HTML, starter_name=starter_name)
+    try:
+        message = await app.bot.send_message(session.chat_id, screen.text,
+                                             reply_markup=keyboard(screen),
+                                             link_preview_options=NO_PREVIEW)
+    except TelegramError:
+        await service.unopen(opened)  # nobody saw it: post it again on the retry
+        raise
+    schedule(app, await service.posted(opened, message.message_id))
 
 
 async def post_leaderboard(app: Application, session: GroupSession, *,  # type: ignore[type-arg]

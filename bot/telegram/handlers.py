@@ -202,8 +202,8 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
     await toast(query)
     try:
         attempt = await service.record(attempt, answer)
-    except engine.AlreadyAnswered:
-        return  # a concurrent tap won; its feedback is on the way
+    except (engine.AlreadyAnswered, engine.AttemptClosed):
+        return  # a concurrent tap or /stop came first; nothing was recorded
     except StorageError:
         log.exception("could not record an answer of user %s", query.from_user.id)
         await send_to_query_chat(query, context, Screen(HTML.escape(t("storage_failed"))))
@@ -214,15 +214,19 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
 
 async def on_next(query: CallbackQuery, context: Context, button: render.NextButton,
                   t: Catalog) -> None:
-    """"Next": move on and send the next question, or the score after the last one."""
+    """"Next": answer the query, move on, send the next question (or the score)."""
     service = context.bot_data.service
+    attempt, new_position = await service.check_advance(query.from_user.id, button.attempt_id,
+                                                        button.position)
+    await toast(query)
     try:
-        attempt = await service.advance(query.from_user.id, button.attempt_id, button.position)
+        attempt = await service.commit_advance(attempt, new_position)
     except StorageError:
         log.exception("could not move on for user %s", query.from_user.id)
-        await toast(query, t("storage_failed"))
+        await send_to_query_chat(query, context, Screen(HTML.escape(t("storage_failed"))))
         return
-    await toast(query)
+    except engine.StaleQuestion:
+        return  # a concurrent "next" moved on already
     bank = service.bank(attempt.bank_id)
     try:  # the feedback stays; only its "next" button goes
         await query.edit_message_reply_markup(None)
