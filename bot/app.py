@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.constants import ParseMode
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -28,6 +27,7 @@ from bot.quiz.bank import Bank
 from bot.quiz.service import GroupService, QuizService
 from bot.telegram import group, handlers
 from bot.telegram.common import CONTEXT_TYPES
+from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.ordering import PerUserOrderedProcessor
 from storage import SQLiteStore
 
@@ -38,9 +38,6 @@ COMMANDS = ("start", "quiz", "preview", "stats", "language", "stop", "help")
 
 GROUP_COMMANDS = ("quiz", "stop", "language", "help")
 """The group commands registered with ``setMyCommands`` (scope: all group chats)."""
-
-RATE_LIMIT_RETRIES = 3
-"""How often PTB's ``AIORateLimiter`` retries a call that got 429 (it waits ``retry_after``)."""
 
 
 def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Application:  # type: ignore[type-arg]
@@ -58,7 +55,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
         .token(settings.require_token())
         .defaults(Defaults(parse_mode=ParseMode.HTML))
         .context_types(CONTEXT_TYPES)
-        .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
+        .rate_limiter(QuizRateLimiter())
         .concurrent_updates(PerUserOrderedProcessor())
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)

@@ -150,6 +150,50 @@ def _bad(description: str) -> ApiError:
 
 
 @dataclass
+class Chaos:
+    """Random faults on Bot API calls (every method but getUpdates), drawn per call.
+
+    Attributes:
+        rate_limited: Probability of 429 "Too Many Requests: retry after N" (N = ``retry_after``).
+        server_error: Probability of a 5xx (500/502).
+        drop_before: Probability the connection drops before the call is carried out.
+        drop_after: Probability the call is carried out, then the connection drops (the bot
+            never learns it succeeded).
+        slow: Probability of ``slow_seconds`` of extra latency.
+        slow_seconds: That latency, in seconds.
+        retry_after: Seconds in the 429's ``parameters.retry_after``.
+        seed: Seed of the random generator (runs repeat exactly).
+    """
+
+    rate_limited: float = 0.0
+    server_error: float = 0.0
+    drop_before: float = 0.0
+    drop_after: float = 0.0
+    slow: float = 0.0
+    slow_seconds: float = 0.3
+    retry_after: int = 1
+    seed: int = 0
+    injected: dict[str, int] = field(default_factory=dict)
+    """How many faults of each kind were injected so far."""
+
+    def __post_init__(self) -> None:
+        import random
+
+        self._random = random.Random(self.seed)
+
+    def draw(self) -> str | None:
+        """The fault for one call, or None."""
+        roll = self._random.random()
+        for kind in ("rate_limited", "server_error", "drop_before", "drop_after", "slow"):
+            probability = getattr(self, kind)
+            if roll < probability:
+                self.injected[kind] = self.injected.get(kind, 0) + 1
+                return kind
+            roll -= probability
+        return None
+
+
+@dataclass
 class Call:
     """One request the bot made, recorded when it was answered.
 
@@ -552,6 +596,9 @@ class FakeBotAPI:
         self._failures: dict[str, list[list]] = {}  # method -> [[ApiError, times left], ...]
         self._delay: tuple[float, frozenset[str] | None] = (0.0, None)
         self._chat_delays: dict[int, float] = {}
+        self.chaos: Chaos | None = None
+        self._drops: dict[str, list[bool]] = {}
+        """Random faults to inject (see :class:`Chaos`); None for none."""
         self.observers: list[Callable[[Call], None]] = []
         """Called with every answered call (for load generators that react to the bot)."""
         self._wakeup = asyncio.Event()
@@ -846,6 +893,11 @@ class FakeBotAPI:
         """Add ``seconds`` of latency to every call but getUpdates, or to ``methods`` only."""
         self._delay = (seconds, frozenset(methods) if methods is not None else None)
 
+    def drop_next(self, method: str, *, after_carrying_out: bool) -> None:
+        """Drop the connection of the next call to ``method``, before or after carrying it out
+        (after: the call takes effect, but the bot never hears so)."""
+        self._drops.setdefault(method, []).append(after_carrying_out)
+
     def delay_chat(self, chat_id: int, seconds: float) -> None:
         """Add ``seconds`` of latency to every call about one chat (0 removes it)."""
         self._chat_delays[chat_id] = seconds
@@ -872,7 +924,22 @@ class FakeBotAPI:
             chat_delay = self._chat_delays.get(params.get("chat_id"))  # type: ignore[arg-type]
             if chat_delay:
                 await asyncio.sleep(chat_delay)
+            fault = self.chaos.draw() if self.chaos and method != "getUpdates" else None
+            if self._drops.get(method):
+                fault = "drop_after" if self._drops[method].pop(0) else "drop_before"
+            if fault == "slow":
+                await asyncio.sleep(self.chaos.slow_seconds)  # type: ignore[union-attr]
+            elif fault == "rate_limited":
+                seconds = self.chaos.retry_after  # type: ignore[union-attr]
+                raise ApiError(429, f"Too Many Requests: retry after {seconds}",
+                               {"retry_after": seconds})
+            elif fault == "server_error":
+                raise ApiError(502, "Bad Gateway")
+            elif fault == "drop_before":
+                return self._drop(request, method, params, arrived)
             result = await self._dispatch(method, params)
+            if fault == "drop_after":
+                return self._drop(request, method, params, arrived)
             status, body = 200, {"ok": True, "result": result}
         except ApiError as error:
             status, body = error.error_code, error.body()
@@ -885,6 +952,14 @@ class FakeBotAPI:
         return web.json_response(
             body, status=status, dumps=lambda obj: json.dumps(obj, ensure_ascii=False)
         )
+
+    def _drop(self, request: web.Request, method: str, params: dict[str, Any],
+              arrived: float) -> web.Response:
+        """Close the connection without an answer (the client sees a network error)."""
+        self.calls.append(Call(method, params, 0, {"ok": False, "dropped": True}, arrived))
+        if request.transport is not None:
+            request.transport.abort()
+        return web.Response(status=499)
 
     async def _read_params(self, request: web.Request, method: str) -> dict[str, Any]:
         """Read query, form, multipart or JSON parameters; decode JSON-encoded values."""
