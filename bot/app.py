@@ -29,12 +29,20 @@ from bot.telegram import group, handlers
 from bot.telegram.common import CONTEXT_TYPES
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.ordering import PerUserOrderedProcessor
+from bot.telegram.transport import AiohttpRequest
 from storage import SQLiteStore
 
 log = logging.getLogger(__name__)
 
 COMMANDS = ("start", "quiz", "preview", "stats", "language", "stop", "help")
 """The private-chat commands registered with ``setMyCommands``, in menu order."""
+
+CONNECTION_POOL_SIZE = 32
+"""HTTP connections to the Bot API for everything but getUpdates: enough for the concurrent
+updates' calls in flight (calls per second x round trip)."""
+
+POOL_TIMEOUT = 30.0
+"""Seconds a call may wait for a free connection before PTB gives up (PTB's default: 1)."""
 
 GROUP_COMMANDS = ("quiz", "stop", "language", "help")
 """The group commands registered with ``setMyCommands`` (scope: all group chats)."""
@@ -57,6 +65,9 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
         .context_types(CONTEXT_TYPES)
         .rate_limiter(QuizRateLimiter())
         .concurrent_updates(PerUserOrderedProcessor())
+        .request(AiohttpRequest(connection_pool_size=CONNECTION_POOL_SIZE,
+                                pool_timeout=POOL_TIMEOUT))
+        .get_updates_request(AiohttpRequest(connection_pool_size=1))
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
     )

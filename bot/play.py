@@ -49,22 +49,20 @@ async def play(service: QuizService, bank: Bank, language: str, *,
     try:
         while attempt.status == engine.ACTIVE:
             position = attempt.position
-            if attempt.current_question_id not in attempt.answers:
-                write("\n" + render.attempt_question(bank, attempt, t, PLAIN).text)
-                while True:
-                    reply = (await ask(t("play_prompt"))).strip().upper()
-                    if reply == "Q":
-                        raise EOFError
-                    if len(reply) == 1 and reply in engine.LABELS[:len(bank.questions[0].options)]:
-                        break
-                    write(t("play_invalid"))
-                attempt, answer = await service.grade(user_id, attempt.id, position,
-                                                      engine.LABELS.index(reply))
-                attempt = await service.record(attempt, answer)
-                write("\n" + render.feedback(bank, attempt, position, t, PLAIN).text)
+            write("\n" + render.attempt_question(bank, attempt, t, PLAIN).text)
+            while True:
+                reply = (await ask(t("play_prompt"))).strip().upper()
+                if reply == "Q":
+                    raise EOFError
+                if len(reply) == 1 and reply in engine.LABELS[:len(bank.questions[0].options)]:
+                    break
+                write(t("play_invalid"))
+            attempt, answer = await service.grade(user_id, attempt.id, position,
+                                                  engine.LABELS.index(reply))
+            attempt = await service.record(attempt, answer)
+            write("\n" + render.feedback(bank, attempt, position, t, PLAIN).text)
             if (await ask(t("play_continue"))).strip().upper() == "Q":
                 raise EOFError
-            attempt = await service.advance(user_id, attempt.id, position)
     except EOFError:
         write("\n" + t("play_quit"))
         return None

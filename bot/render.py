@@ -278,12 +278,11 @@ def _question_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup, *,
         text = m.escape(v.question.options[option_index].text.get(lang, bank.default_language))
         label = f"{LABELS[slot]}."
         if marks and slot == v.correct_slot:
-            correct = v.question.options[option_index].text.get(lang, bank.default_language)
-            line = f"✅ {m.bold(label)} {m.bold(correct)}"
+            line = f"✅ {label} {text}"
         elif marks and slot == v.chosen_slot:
-            line = f"❌ {m.bold(label)} {text} ({m.escape(t('your_answer'))})"
+            line = f"❌ {label} {text} ({m.escape(t('your_answer'))})"
         else:
-            line = f"{m.bold(label)} {text}"
+            line = f"{label} {text}"
         lines.append(line)
     return lines
 
@@ -319,7 +318,7 @@ def explanation_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup) -> lis
         m.bold(verdict),
         m.escape(v.question.explanation.get(lang, bank.default_language)),
         "",
-        m.italic(t("source", source="")) + m.link(source.title, source.url),
+        m.escape(t("source", source="")) + m.link(source.title, source.url),
     ]
 
 
@@ -369,7 +368,7 @@ def review(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> list[Screen]:
             m.bold(f"{position + 1}. {v.question.prompt.get(lang, bank.default_language)}"),
             f"✅ {m.escape(correct)}",
             m.escape(v.question.explanation.get(lang, bank.default_language)),
-            m.italic(t("source", source="")) + m.link(v.question.source.title,
+            m.escape(t("source", source="")) + m.link(v.question.source.title,
                                                        v.question.source.url),
         ]))
     return [Screen(text) for text in pack(blocks)]
@@ -472,13 +471,13 @@ def group_reveal(bank: Bank, session: GroupSession, position: int, counts: Seque
         label = f"{LABELS[slot]}."
         count = f" — {counts[slot]}"
         if slot == v.correct_slot:
-            lines.append(f"✅ {m.bold(label)} {m.bold(text)}{count}")
+            lines.append(f"✅ {label} {m.escape(text)}{count}")
         else:
-            lines.append(f"{m.bold(label)} {m.escape(text)}{count}")
+            lines.append(f"{label} {m.escape(text)}{count}")
     total = sum(counts)
     lines += ["", m.escape(f"👥 {t('group_answer_count', count=total)}"), "",
               m.escape(v.question.explanation.get(lang, bank.default_language)), "",
-              m.italic(t("source", source="")) + m.link(v.question.source.title,
+              m.escape(t("source", source="")) + m.link(v.question.source.title,
                                                          v.question.source.url)]
     return Screen("\n".join(lines))
 

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.quiz.engine import ABANDONED, ACTIVE, FINISHED, Answer, Attempt, Plan
+from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
 from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, StorageError
 
@@ -73,7 +73,7 @@ class SQLiteStore:
     def __init__(self, reader: aiosqlite.Connection, writer: aiosqlite.Connection) -> None:
         self._db = reader
         self._writer_db = writer
-        self._pending: list[tuple[WriteOp[Any], asyncio.Future[Any]]] = []
+        self._pending: list[tuple[WriteOp[Any], asyncio.Future[Any], bool]] = []
         self._writer_task: asyncio.Task[None] | None = None
         self.commits = 0
         """How many transactions the writer committed (for tests and benchmarks)."""
@@ -140,7 +140,7 @@ class SQLiteStore:
                 await db.execute("ROLLBACK")
                 raise
 
-    async def _submit(self, op: WriteOp[T]) -> T:
+    async def _submit(self, op: WriteOp[T], *, single: bool = False) -> T:
         """Queue a write and wait until it is committed (durable).
 
         ``op`` runs inside the writer's transaction, next to other queued writes; it must make
@@ -151,9 +151,13 @@ class SQLiteStore:
             sqlite3.IntegrityError: a constraint refused the write (nothing of it was stored).
             StorageError: the transaction could not be committed (locked, read-only, full
                 disk): nothing of it was stored.
+
+        Args:
+            single: ``op`` runs one statement, so alone in its batch it can run in autocommit
+                mode (one round trip to the database thread instead of three).
         """
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._pending.append((op, future))
+        self._pending.append((op, future, single))
         if self._writer_task is None or self._writer_task.done():
             self._writer_task = asyncio.create_task(self._write_loop(), name="sqlite-writer")
         return await asyncio.shield(future)
@@ -164,20 +168,24 @@ class SQLiteStore:
         while self._pending:
             batch, self._pending = self._pending, []
             results: list[tuple[asyncio.Future[Any], BaseException | None, Any]] = []
+            autocommit = len(batch) == 1 and batch[0][2]
             try:
-                await db.execute("BEGIN IMMEDIATE")
-                for op, future in batch:
+                if not autocommit:
+                    await db.execute("BEGIN IMMEDIATE")
+                for op, future, _ in batch:
                     try:
                         results.append((future, None, await op(db)))
                     except sqlite3.IntegrityError as exc:
                         results.append((future, exc, None))
-                await db.execute("COMMIT")
+                if not autocommit:
+                    await db.execute("COMMIT")
                 self.commits += 1
             except Exception as exc:  # nothing of the batch is stored
-                with contextlib.suppress(sqlite3.Error):
-                    await db.execute("ROLLBACK")
+                if db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        await db.execute("ROLLBACK")
                 error = StorageError(str(exc)) if isinstance(exc, sqlite3.Error) else exc
-                results = [(future, error, None) for _, future in batch]
+                results = [(future, error, None) for _, future, _ in batch]
             for future, error, value in results:
                 if future.done():
                     continue
@@ -250,7 +258,8 @@ class SQLiteStore:
     async def record_answer(self, attempt_id: int, position: int, answer: Answer) -> str:
         """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
         async def op(db: aiosqlite.Connection) -> str:
-            # one statement: the attempt must be active and showing this question
+            # one statement: the attempt must be active and asking this question; the trigger
+            # answers_move_attempt_on moves it on (migration 0003)
             cursor = await db.execute(
                 "INSERT INTO answers (attempt_id, question_id, option_index, correct, answered_at)"
                 " SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM attempts"
@@ -261,19 +270,9 @@ class SQLiteStore:
             return RECORDED if cursor.rowcount == 1 else CLOSED
 
         try:
-            return await self._submit(op)
+            return await self._submit(op, single=True)
         except sqlite3.IntegrityError:
             return DUPLICATE
-
-    async def move(self, attempt_id: int, from_position: int, to_position: int, now: float,
-                   *, finished: bool) -> bool:
-        """See :meth:`bot.quiz.ports.QuizStore.move`."""
-        changed = await self._write(
-            "UPDATE attempts SET position = ?, status = ?, ended_at = ?"
-            " WHERE attempt_id = ? AND status = 'active' AND position = ?",
-            (to_position, FINISHED if finished else ACTIVE, now if finished else None,
-             attempt_id, from_position))
-        return changed == 1
 
     async def abandon(self, attempt_id: int, now: float) -> bool:
         """See :meth:`bot.quiz.ports.QuizStore.abandon`."""
@@ -293,7 +292,7 @@ class SQLiteStore:
             cursor = await db.execute(sql, args)
             return cursor.rowcount
 
-        return await self._submit(op)
+        return await self._submit(op, single=True)
 
     # --- statistics ----------------------------------------------------------------------
 
@@ -370,7 +369,7 @@ class SQLiteStore:
             return cursor.lastrowid
 
         try:
-            session_id = await self._submit(op)
+            session_id = await self._submit(op, single=True)
         except sqlite3.IntegrityError:
             return None  # the chat has a running session
         assert session_id is not None

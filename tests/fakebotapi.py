@@ -804,6 +804,11 @@ class FakeBotAPI:
         chat = self._chats.get(chat_id)
         return copy.deepcopy(list(chat.messages.values())) if chat else []
 
+    def peek_messages(self, chat_id: int) -> list[dict]:
+        """The chat's live message dicts, without copying (read them, never change them)."""
+        chat = self._chats.get(chat_id)
+        return list(chat.messages.values()) if chat else []
+
     def message(self, chat_id: int, message_id: int) -> dict:
         """A copy of one message; KeyError if it does not exist (or was deleted)."""
         chat = self._chats.get(chat_id)
@@ -924,6 +929,7 @@ class FakeBotAPI:
             chat_delay = self._chat_delays.get(params.get("chat_id"))  # type: ignore[arg-type]
             if chat_delay:
                 await asyncio.sleep(chat_delay)
+            arrived = self._clock()  # after the simulated network delay: when Telegram acts
             fault = self.chaos.draw() if self.chaos and method != "getUpdates" else None
             if self._drops.get(method):
                 fault = "drop_after" if self._drops[method].pop(0) else "drop_before"

@@ -108,17 +108,19 @@ async def test_resume_after_restart_same_question_same_order(fake, running_bot, 
     assert _answer_count(running_bot.db) == 4
 
 
-async def test_restart_between_answer_and_next_shows_the_feedback(fake, running_bot, banks):
-    """An answered question is shown with its feedback (not asked again) after a restart."""
+async def test_restart_after_an_answer_resumes_at_the_next_question(fake, running_bot, banks):
+    """An answer moves the attempt on: after a restart, /start asks the next question, and the
+    answered one cannot be answered again."""
+    t = i18n.catalog("hi")
     person = Person(fake, 503, "Linus", "hi")
-    _, feedback = await _answered_first(person, banks[BANK_ID], "hi")
+    question, _feedback = await _answered_first(person, banks[BANK_ID], "hi")
     await running_bot.restart()
-    _, shown = await person.say("/start", replies=2)
-    assert shown["text"] == feedback["text"]
-    assert [b["callback_data"] for b in buttons(shown)] == [
-        b["callback_data"] for b in buttons(feedback)]
-    nxt = await person.next(shown)
-    assert i18n.catalog("hi")("question_header", number=2, total=8) in nxt["text"]
+    resume, shown = await person.say("/start", replies=2)
+    assert resume["text"] == t("resume", number=2, total=8)
+    assert t("question_header", number=2, total=8) in shown["text"]
+    query = await person.tap(question, buttons(question)[1]["callback_data"], check_button=False)
+    assert fake.callback_answers[query]["text"] == t("toast_answered")
+    assert _answer_count(running_bot.db) == 1
 
 
 async def test_deep_link_starts_the_bank_and_unknown_payload_changes_nothing(
@@ -150,6 +152,9 @@ async def test_double_tap_and_stale_buttons_are_answered_and_change_nothing(
 
     second = await person.next(feedback)
     query = await person.tap(question, original[1], check_button=False)  # question 1 again
+    assert fake.callback_answers[query]["text"] == t("toast_answered")
+    attempt_id = original[0].split(":")[1]
+    query = await person.tap(question, f"a:{attempt_id}:5:0", check_button=False)  # ahead
     assert fake.callback_answers[query]["text"] == t("toast_stale")
     next_data = next(b["callback_data"] for b in buttons(feedback))
     query = await person.tap(feedback, next_data, check_button=False)  # "next" twice

@@ -31,14 +31,16 @@ def make_attempt(bank: Bank, plan: engine.Plan | None = None, **changes) -> engi
 
 
 def answer_all(bank: Bank, attempt: engine.Attempt, correct: set[int]) -> engine.Attempt:
-    """Answer every question in order: correctly at the positions in ``correct``, else wrongly."""
+    """Answer every question in order: correctly at the positions in ``correct``, else wrongly.
+
+    Each answer moves the attempt on, so the result is the finished attempt as stored.
+    """
     for position in range(attempt.total):
-        attempt = replace(attempt, position=position)
         v = engine.view(attempt, bank)
         slot = v.correct_slot if position in correct else (v.correct_slot + 1) % 4
         answer = engine.grade(attempt, bank, USER, position, slot, now=2000.0 + position)
         attempt = engine.with_answer(attempt, answer)
-    return replace(attempt, position=attempt.total, status=engine.FINISHED, ended_at=3000.0)
+    return attempt
 
 
 # --- plan_attempt ---------------------------------------------------------------------------
@@ -121,14 +123,42 @@ def test_view_defaults_to_the_current_position(bank):
 
 
 def test_view_shows_the_chosen_slot(bank):
-    """After an answer, chosen_slot is the slot that shows the chosen bank option."""
+    """After an answer, chosen_slot (at the answered position) is the slot that shows the
+    chosen bank option."""
     plan = engine.Plan(tuple(q.id for q in bank.questions), ((2, 0, 3, 1),) * 8)
     attempt = make_attempt(bank, plan)
     answer = engine.grade(attempt, bank, USER, 0, 3, now=5.0)  # slot D shows bank option 1
-    v = engine.view(engine.with_answer(attempt, answer), bank)
+    v = engine.view(engine.with_answer(attempt, answer), bank, 0)
+    assert v.question.id == bank.questions[0].id
     assert v.chosen_slot == 3
     assert v.answered
     assert not v.is_correct
+
+
+def test_view_after_an_answer_defaults_to_the_next_question(bank):
+    """Answering moves the attempt on: the default view is the next, unanswered question."""
+    attempt = make_attempt(bank)
+    answer = engine.grade(attempt, bank, USER, 0, 0, now=5.0)
+    v = engine.view(engine.with_answer(attempt, answer), bank)
+    assert (v.position, v.question.id) == (1, bank.questions[1].id)
+    assert v.chosen_slot is None
+    assert not v.answered
+
+
+def test_view_shows_every_answered_question(bank):
+    """Every answered question keeps its chosen slot at its own position, right or wrong, also
+    once the attempt is finished; is_correct follows the answer."""
+    correct = {0, 2, 3, 6}
+    attempt = answer_all(bank, make_attempt(bank), correct)
+    assert attempt.status == engine.FINISHED
+    for position in range(attempt.total):
+        v = engine.view(attempt, bank, position)
+        assert v.answered
+        answer = attempt.answers[v.question.id]
+        assert v.slots[v.chosen_slot] == answer.option_index
+        assert v.is_correct == (position in correct) == answer.correct
+        expected = v.correct_slot if position in correct else (v.correct_slot + 1) % 4
+        assert v.chosen_slot == expected
 
 
 @pytest.mark.parametrize("position", [-1, 8, 100])
@@ -210,12 +240,82 @@ def test_grade_refuses_a_stale_question(bank, position):
         engine.grade(attempt, bank, USER, position, 0, now=0.0)
 
 
-def test_grade_refuses_a_second_answer(bank):
-    """A double tap on an answered question raises AlreadyAnswered."""
+def test_grade_refuses_a_second_tap_after_the_answer(bank):
+    """A double tap on an answered question raises AlreadyAnswered, although the answer moved
+    the attempt on (the tapped question is no longer the one asked)."""
     attempt = make_attempt(bank)
     first = engine.grade(attempt, bank, USER, 0, 0, now=1.0)
+    moved_on = engine.with_answer(attempt, first)
+    assert moved_on.position == 1
     with pytest.raises(engine.AlreadyAnswered):
-        engine.grade(engine.with_answer(attempt, first), bank, USER, 0, 1, now=2.0)
+        engine.grade(moved_on, bank, USER, 0, 1, now=2.0)
+
+
+@pytest.mark.parametrize("position", [0, 1, 2])
+def test_grade_refuses_an_earlier_answered_question(bank, position):
+    """A tap on any earlier, answered question of an attempt further on raises
+    AlreadyAnswered (not StaleQuestion)."""
+    attempt = make_attempt(bank)
+    for at in range(3):
+        attempt = engine.with_answer(attempt, engine.grade(attempt, bank, USER, at, 0, now=1.0))
+    with pytest.raises(engine.AlreadyAnswered):
+        engine.grade(attempt, bank, USER, position, 2, now=2.0)
+
+
+@pytest.mark.parametrize("position", [4, 7])
+def test_grade_refuses_a_question_not_reached_yet(bank, position):
+    """After answers moved the attempt to position 3, a tap on a later, unanswered question
+    raises StaleQuestion."""
+    attempt = make_attempt(bank)
+    for at in range(3):
+        attempt = engine.with_answer(attempt, engine.grade(attempt, bank, USER, at, 0, now=1.0))
+    with pytest.raises(engine.StaleQuestion):
+        engine.grade(attempt, bank, USER, position, 0, now=2.0)
+
+
+def test_grade_refuses_a_question_already_in_the_answers(bank):
+    """An attempt whose answers already hold the question at its position (not moved on, e.g.
+    built by hand) raises AlreadyAnswered for any slot."""
+    attempt = make_attempt(bank, position=2)
+    recorded = engine.Answer(bank.questions[2].id, 0, True, 1.0)
+    attempt = replace(attempt, answers={recorded.question_id: recorded})
+    for slot in range(4):
+        with pytest.raises(engine.AlreadyAnswered):
+            engine.grade(attempt, bank, USER, 2, slot, now=2.0)
+
+
+def test_grade_after_the_last_answer_finished_the_attempt(bank):
+    """Once the last answer has finished the attempt, a tap on an answered question (e.g. a
+    double tap on the last one) raises AlreadyAnswered, any other position AttemptClosed."""
+    attempt = answer_all(bank, make_attempt(bank), correct=set())
+    assert attempt.status == engine.FINISHED
+    for position in (0, 6, 7):
+        with pytest.raises(engine.AlreadyAnswered):
+            engine.grade(attempt, bank, USER, position, 0, now=9.0)
+    with pytest.raises(engine.AttemptClosed):
+        engine.grade(attempt, bank, USER, 8, 0, now=9.0)
+
+
+def test_grade_refusals_in_order(bank):
+    """Another user is refused before a changed bank, a changed bank before an answered
+    question, an answered question before a closed attempt, a closed attempt before a stale
+    position, and a stale position before an invalid slot."""
+    attempt = make_attempt(bank)
+    attempt = engine.with_answer(attempt, engine.grade(attempt, bank, USER, 0, 0, now=1.0))
+    abandoned = replace(attempt, status=engine.ABANDONED, ended_at=5.0)
+    changed = replace(bank, version=bank.version + 1)
+    with pytest.raises(engine.NotYourAttempt):
+        engine.grade(abandoned, changed, USER + 1, 0, 0, now=2.0)
+    with pytest.raises(engine.BankChanged):
+        engine.grade(abandoned, changed, USER, 0, 0, now=2.0)
+    with pytest.raises(engine.AlreadyAnswered):
+        engine.grade(abandoned, bank, USER, 0, 0, now=2.0)
+    with pytest.raises(engine.AttemptClosed):
+        engine.grade(abandoned, bank, USER, 3, 9, now=2.0)
+    with pytest.raises(engine.StaleQuestion):
+        engine.grade(attempt, bank, USER, 3, 9, now=2.0)
+    with pytest.raises(engine.InvalidOption):
+        engine.grade(attempt, bank, USER, 1, 9, now=2.0)
 
 
 @pytest.mark.parametrize("slot", [-1, 4, 7])
@@ -233,69 +333,154 @@ def test_refusals_are_quiz_errors():
         assert issubclass(error, engine.QuizError)
 
 
-# --- advance --------------------------------------------------------------------------------
+# --- check_next -----------------------------------------------------------------------------
 
-def test_advance_needs_an_answer(bank):
-    """Next before answering raises NotAnswered."""
+def answered_up_to(bank: Bank, position: int) -> engine.Attempt:
+    """An attempt of USER with the questions before ``position`` answered (so at ``position``)."""
+    attempt = make_attempt(bank)
+    for at in range(position):
+        attempt = engine.with_answer(attempt, engine.grade(attempt, bank, USER, at, 0, now=1.0))
+    assert attempt.position == position
+    return attempt
+
+
+@pytest.mark.parametrize("position", [0, 2, 7])
+def test_check_next_while_the_question_is_asked(bank, position):
+    """Next for the question still being asked (not answered yet) raises NotAnswered."""
+    attempt = answered_up_to(bank, position)
     with pytest.raises(engine.NotAnswered):
-        engine.advance(make_attempt(bank, position=2), bank, USER, 2)
+        engine.check_next(attempt, bank, USER, position)
 
 
-def test_advance_returns_the_next_position(bank):
-    """After an answer, advance returns position + 1."""
-    attempt = make_attempt(bank, position=2)
-    answer = engine.grade(attempt, bank, USER, 2, 0, now=1.0)
-    assert engine.advance(engine.with_answer(attempt, answer), bank, USER, 2) == 3
+@pytest.mark.parametrize("position", [0, 2, 6])
+def test_check_next_returns_the_next_position(bank, position):
+    """After the answer at ``position``, next from its feedback returns position + 1 (the
+    question now asked), and changes nothing."""
+    attempt = answered_up_to(bank, position + 1)
+    before = attempt
+    assert engine.check_next(attempt, bank, USER, position) == position + 1 == attempt.position
+    assert attempt == before
+    assert attempt.status == engine.ACTIVE
 
 
-def test_advance_from_the_last_question_returns_total(bank):
-    """Advancing from the last question returns the number of questions (finished)."""
-    attempt = make_attempt(bank, position=7)
-    answer = engine.grade(attempt, bank, USER, 7, 1, now=1.0)
-    attempt = engine.with_answer(attempt, answer)
-    assert engine.advance(attempt, bank, USER, 7) == attempt.total == 8
+def test_check_next_from_the_last_question_returns_total(bank):
+    """Next from the last question's feedback of a finished attempt returns the number of
+    questions: the score is due."""
+    attempt = answered_up_to(bank, 8)
+    assert attempt.status == engine.FINISHED
+    assert engine.check_next(attempt, bank, USER, 7) == attempt.total == 8
 
 
-def test_advance_refusals(bank):
-    """Advance refuses other users, changed banks, closed attempts and stale positions."""
-    attempt = make_attempt(bank, position=2)
-    attempt = engine.with_answer(attempt, engine.grade(attempt, bank, USER, 2, 0, now=1.0))
-    with pytest.raises(engine.NotYourAttempt):
-        engine.advance(attempt, bank, USER + 1, 2)
-    with pytest.raises(engine.BankChanged):
-        engine.advance(attempt, replace(bank, version=2), USER, 2)
-    with pytest.raises(engine.AttemptClosed):
-        engine.advance(replace(attempt, status=engine.FINISHED), bank, USER, 2)
+@pytest.mark.parametrize(("at", "position"), [
+    (3, 0), (3, 1),  # older feedback: the attempt is further on
+    (3, 4), (3, 7), (0, 5),  # questions not reached yet
+    (8, 0), (8, 6), (8, 8),  # finished: only the last question's feedback leads on
+])
+def test_check_next_refuses_any_other_position(bank, at, position):
+    """Next from feedback other than that of the last answered question raises StaleQuestion
+    (also on a finished attempt)."""
+    attempt = answered_up_to(bank, at)
     with pytest.raises(engine.StaleQuestion):
-        engine.advance(attempt, bank, USER, 1)
+        engine.check_next(attempt, bank, USER, position)
+
+
+def test_check_next_refuses_another_user(bank):
+    """Next tapped by someone else (a forwarded message) raises NotYourAttempt."""
+    attempt = answered_up_to(bank, 3)
+    with pytest.raises(engine.NotYourAttempt):
+        engine.check_next(attempt, bank, USER + 1, 2)
+
+
+@pytest.mark.parametrize("change", ["version", "id", "missing"])
+def test_check_next_refuses_a_changed_bank(bank, change):
+    """A version bump, another bank or no bank at all raises BankChanged."""
+    other: Bank | None = {
+        "version": replace(bank, version=bank.version + 1),
+        "id": replace(bank, id="other-bank"),
+        "missing": None,
+    }[change]
+    with pytest.raises(engine.BankChanged):
+        engine.check_next(answered_up_to(bank, 3), other, USER, 2)
+
+
+@pytest.mark.parametrize(("at", "position"), [(3, 2), (3, 3), (3, 0), (8, 7)])
+def test_check_next_refuses_an_abandoned_attempt(bank, at, position):
+    """An abandoned attempt raises AttemptClosed, whatever the position (even the one that
+    would lead on, or the one that would be NotAnswered)."""
+    attempt = replace(answered_up_to(bank, at), status=engine.ABANDONED, ended_at=5.0)
+    with pytest.raises(engine.AttemptClosed):
+        engine.check_next(attempt, bank, USER, position)
+
+
+def test_check_next_refusals_in_order(bank):
+    """Another user is refused before a changed bank, a changed bank before a closed attempt."""
+    attempt = replace(answered_up_to(bank, 3), status=engine.ABANDONED, ended_at=5.0)
+    changed = replace(bank, version=bank.version + 1)
+    with pytest.raises(engine.NotYourAttempt):
+        engine.check_next(attempt, changed, USER + 1, 2)
+    with pytest.raises(engine.BankChanged):
+        engine.check_next(attempt, changed, USER, 2)
 
 
 def test_a_whole_attempt_moves_through_every_question(bank):
-    """Grade and advance walk through the attempt, with current_question_id following."""
+    """Each answer moves the attempt on, current_question_id following, and next from each
+    feedback leads to the question now asked; the last answer finishes the attempt."""
     attempt = make_attempt(bank)
     seen = []
     while attempt.current_question_id is not None:
+        assert attempt.status == engine.ACTIVE and attempt.ended_at is None
         seen.append(attempt.current_question_id)
-        answer = engine.grade(attempt, bank, USER, attempt.position, 0, now=1.0)
+        position = attempt.position
+        answer = engine.grade(attempt, bank, USER, position, 0, now=10.0 + position)
         attempt = engine.with_answer(attempt, answer)
-        attempt = replace(attempt, position=engine.advance(attempt, bank, USER, attempt.position))
+        assert attempt.position == position + 1
+        assert engine.check_next(attempt, bank, USER, position) == attempt.position
     assert seen == list(attempt.plan.question_order)
     assert attempt.position == attempt.total
+    assert attempt.status == engine.FINISHED
+    assert attempt.ended_at == 17.0
+    assert len(attempt.answers) == attempt.total
 
 
 # --- with_answer and result ----------------------------------------------------------------
 
 def test_with_answer_returns_a_new_attempt(bank):
-    """with_answer adds the answer to a copy and leaves the original attempt unchanged."""
+    """with_answer adds the answer to a moved-on copy and leaves the original attempt
+    unchanged."""
     attempt = make_attempt(bank)
     answer = engine.grade(attempt, bank, USER, 0, 0, now=1.0)
     updated = engine.with_answer(attempt, answer)
     assert updated.answers == {answer.question_id: answer}
+    assert (updated.position, updated.status, updated.ended_at) == (1, engine.ACTIVE, None)
+    assert updated.current_question_id == bank.questions[1].id
     assert attempt.answers == {}
+    assert (attempt.position, attempt.status, attempt.ended_at) == (0, engine.ACTIVE, None)
     second = engine.Answer(bank.questions[1].id, 0, False, 2.0)
-    assert engine.with_answer(updated, second).answers == {
-        answer.question_id: answer, second.question_id: second}
-    assert updated.position == attempt.position and updated.status == attempt.status
+    both = engine.with_answer(updated, second)
+    assert both.answers == {answer.question_id: answer, second.question_id: second}
+    assert both.position == 2
+    assert updated.position == 1 and len(updated.answers) == 1
+
+
+@pytest.mark.parametrize("position", range(8))
+def test_with_answer_finishes_the_attempt_after_the_last_question(bank, position):
+    """The answer at ``position`` moves the attempt to position + 1; only the last answer
+    finishes it, with ended_at the answer's time; earlier ones leave it active."""
+    attempt = make_attempt(bank, position=position)
+    answer = engine.grade(attempt, bank, USER, position, 1, now=4321.5)
+    updated = engine.with_answer(attempt, answer)
+    assert updated.position == position + 1
+    assert updated.answers == {answer.question_id: answer}
+    assert (updated.id, updated.user_id, updated.plan, updated.started_at) == (
+        attempt.id, attempt.user_id, attempt.plan, attempt.started_at)
+    if position == 7:
+        assert updated.status == engine.FINISHED
+        assert updated.ended_at == 4321.5
+        assert updated.current_question_id is None
+    else:
+        assert updated.status == engine.ACTIVE
+        assert updated.ended_at is None
+        assert updated.current_question_id == bank.questions[position + 1].id
 
 
 def test_result_counts_correct_answers(bank):

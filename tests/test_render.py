@@ -17,9 +17,10 @@ import pytest
 import yaml
 
 from bot import render
-from bot.i18n import SUPPORTED, catalog
+from bot.i18n import SUPPORTED, Catalog, catalog
 from bot.quiz import engine
-from bot.quiz.bank import Bank, load_bank, parse_bank
+from bot.quiz.bank import Bank, Question, load_bank, parse_bank
+from bot.quiz.group import GroupSession
 from bot.quiz.ports import BankStats
 from bot.render import (
     HTML,
@@ -56,7 +57,8 @@ def make_attempt(bank: Bank, *, seed: int = 3, position: int = 0) -> engine.Atte
 
 def answered(bank: Bank, attempt: engine.Attempt, position: int, *,
              correct: bool) -> engine.Attempt:
-    """``attempt`` at ``position`` with that question answered rightly or wrongly."""
+    """``attempt`` with the question at ``position`` answered rightly or wrongly (and so moved
+    on to position + 1)."""
     attempt = replace(attempt, position=position)
     v = engine.view(attempt, bank)
     slot = v.correct_slot if correct else (v.correct_slot + 2) % 4
@@ -64,11 +66,13 @@ def answered(bank: Bank, attempt: engine.Attempt, position: int, *,
 
 
 def finished(bank: Bank, correct: set[int]) -> engine.Attempt:
-    """A finished attempt with the positions in ``correct`` right and the others wrong."""
+    """A finished attempt with the positions in ``correct`` right and the others wrong (the
+    last answer finishes it)."""
     attempt = make_attempt(bank)
     for position in range(attempt.total):
         attempt = answered(bank, attempt, position, correct=position in correct)
-    return replace(attempt, position=attempt.total, status=engine.FINISHED, ended_at=2000.0)
+    assert attempt.status == engine.FINISHED
+    return attempt
 
 
 class TelegramHtml(HTMLParser):
@@ -390,11 +394,11 @@ def test_question_screen_in_the_users_language(bank, language):
     assert lines[0] == f"<b>{html.escape(bank.title.by_language[language])}</b>"
     assert lines[1].startswith(html.escape(t("question_header", number=3, total=8)))
     assert f"<b>{html.escape(question.prompt.by_language[language])}</b>" in lines
-    option_lines = [line for line in lines if re.match(r"<b>[A-D]\.</b> ", line)]
-    assert option_lines == [
-        f"<b>{'ABCD'[slot]}.</b> "
-        f"{html.escape(question.options[index].text.by_language[language])}"
-        for slot, index in enumerate(slots)]
+    expected = [f"{'ABCD'[slot]}. {html.escape(question.options[index].text.by_language[language])}"
+                for slot, index in enumerate(slots)]
+    assert [line for line in lines if re.match(r"[A-D]\. ", line)] == expected
+    assert lines[-4:] == expected  # the options end the question, in slot order
+    assert "<b>A." not in screen.text and "<b>" not in "".join(lines[-4:])
     for other in SUPPORTED:
         if other != language:
             assert html.escape(question.prompt.by_language[other]) not in screen.text
@@ -427,8 +431,19 @@ def test_question_screen_refuses_a_changed_bank(bank):
 
 def option_line(text: str, label: str) -> str:
     """The line of ``text`` that shows option ``label``."""
-    (line,) = [x for x in text.split("\n") if re.match(rf"(?:[✅❌] )?<b>{label}\.</b> ", x)]
+    (line,) = [x for x in text.split("\n") if re.match(rf"(?:[✅❌] )?{label}\. ", x)]
     return line
+
+
+def option_text(bank: Bank, v: engine.QuestionView, slot: int, language: str) -> str:
+    """The escaped text of the option shown in ``slot``."""
+    return html.escape(v.question.options[v.slots[slot]].text.by_language[language])
+
+
+def source_line(question: Question, t: Catalog) -> str:
+    """The plain, escaped "Source:" prefix followed by the source link."""
+    return (html.escape(t("source", source="")) + f'<a href="{html.escape(question.source.url)}">'
+            f"{html.escape(question.source.title)}</a>")
 
 
 @pytest.mark.parametrize("language", SUPPORTED)
@@ -441,12 +456,16 @@ def test_feedback_after_a_wrong_answer(bank, language):
     screen = render.feedback(bank, attempt, 1, t, HTML)
     correct, chosen = "ABCD"[v.correct_slot], "ABCD"[v.chosen_slot]
     assert correct != chosen
-    assert option_line(screen.text, correct).startswith(f"✅ <b>{correct}.</b> ")
-    assert option_line(screen.text, chosen).startswith(f"❌ <b>{chosen}.</b> ")
-    assert html.escape(t("your_answer")) in option_line(screen.text, chosen)
-    for label in "ABCD":
+    assert option_line(screen.text, correct) == (
+        f"✅ {correct}. {option_text(bank, v, v.correct_slot, language)}")
+    assert option_line(screen.text, chosen) == (
+        f"❌ {chosen}. {option_text(bank, v, v.chosen_slot, language)} "
+        f"({html.escape(t('your_answer'))})")
+    for slot, label in enumerate("ABCD"):
         if label not in (correct, chosen):
-            assert option_line(screen.text, label).startswith(f"<b>{label}.</b> ")
+            assert option_line(screen.text, label) == (
+                f"{label}. {option_text(bank, v, slot, language)}")
+    assert "<b>" not in "".join(option_line(screen.text, label) for label in "ABCD")
     assert html.escape(t("feedback_wrong", label=correct)) in screen.text
     question = bank.questions[1]
     assert html.escape(question.explanation.by_language[language]) in screen.text
@@ -454,6 +473,8 @@ def test_feedback_after_a_wrong_answer(bank, language):
         if other != language:
             assert html.escape(question.explanation.by_language[other]) not in screen.text
     assert f'<a href="{question.source.url}">' in screen.text
+    assert source_line(question, t) in screen.text.split("\n")
+    assert "<i>" not in screen.text
     (row,) = screen.keyboard
     (button,) = row
     assert button.action == NextButton(attempt.id, 1)
@@ -469,7 +490,12 @@ def test_feedback_after_a_right_answer(bank):
     v = engine.view(attempt, bank, 0)
     screen = render.feedback(bank, attempt, 0, t, HTML)
     correct = "ABCD"[v.correct_slot]
-    assert option_line(screen.text, correct).startswith(f"✅ <b>{correct}.</b> ")
+    assert v.chosen_slot == v.correct_slot
+    assert option_line(screen.text, correct) == (
+        f"✅ {correct}. {option_text(bank, v, v.correct_slot, 'en')}")
+    for slot, label in enumerate("ABCD"):
+        if slot != v.correct_slot:
+            assert option_line(screen.text, label) == f"{label}. {option_text(bank, v, slot, 'en')}"
     assert "❌" not in screen.text
     assert t("your_answer") not in screen.text
     assert f"<b>{html.escape(t('feedback_correct'))}</b>" in screen.text
@@ -562,6 +588,8 @@ def test_review_splits_into_messages_within_the_limit(bank, language):
         correct = question.options[question.correct_index].text.by_language[language]
         assert f"✅ {html.escape(correct)}" in joined
         assert html.escape(question.explanation.by_language[language]) in joined
+        assert source_line(question, t) in joined.split("\n")
+    assert "<i>" not in joined
 
 
 def test_review_lists_only_missed_questions(bank):
@@ -615,7 +643,8 @@ def markup_screens() -> dict[str, str]:
                              engine.Plan(("q1",), ((3, 2, 1, 0),)), 0, engine.ACTIVE, 0.0)
     question_text = render.attempt_question(bank, attempt, t, HTML).text
     attempt = engine.with_answer(attempt, engine.grade(attempt, bank, USER, 0, 0, 1.0))
-    done = replace(attempt, position=1, status=engine.FINISHED)
+    assert (attempt.position, attempt.status) == (1, engine.FINISHED)
+    done = attempt
     stats = [BankStats(bank.id, 2, 0, 0, 1, (("q1", 2),))]
     return {
         "intro": render.intro(bank, t, HTML, name="<Bob & Alice>").text,
@@ -644,6 +673,12 @@ def test_bank_text_is_escaped():
     assert "&lt;i&gt;one&lt;/i&gt;" in screens["question"]
     assert "x &lt; y &gt; &quot;z&quot;" in screens["question"]
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more *." in screens["feedback"]
+    feedback_lines = screens["feedback"].split("\n")
+    assert "✅ D. &lt;i&gt;one&lt;/i&gt;" in feedback_lines  # slot D shows option 0, correct
+    assert "❌ A. x &lt; y &gt; &quot;z&quot; (your answer)" in feedback_lines
+    assert "B. *star* &#x27;quote&#x27;" in feedback_lines and "C. a &amp; b" in feedback_lines
+    assert ("Source: <a href=\"https://example.org/?p=1&amp;q=2\">Smith &amp; Jones &lt;2020&gt;"
+            "</a>") in feedback_lines
     assert "Smith &amp; Jones &lt;2020&gt;" in screens["feedback"]
     assert 'href="https://example.org/?p=1&amp;q=2"' in screens["feedback"]
     assert "&lt;Bob &amp; Alice&gt;" in screens["intro"]
@@ -674,7 +709,7 @@ def test_plain_markup_leaves_text_as_is():
                              engine.Plan(("q1",), ((0, 1, 2, 3),)), 0, engine.ACTIVE, 0.0)
     text = render.attempt_question(bank, attempt, catalog("en"), render.PLAIN).text
     assert "Is a<b && c>d for *all* x?" in text
-    assert "A. <i>one</i>" in text
+    assert "A. <i>one</i>" in text.split("\n")
     assert "<b>A.</b>" not in text
     assert render.PLAIN.link("Paper", "https://x.org") == "Paper (https://x.org)"
 
@@ -758,3 +793,32 @@ def test_stats_of_a_removed_bank_or_question(bank):
     assert "Most missed:" not in text
     assert text.index("<b>gone-bank</b>") < text.index(
         html.escape(bank.title.by_language["en"]))
+
+
+# --- group reveal -------------------------------------------------------------------------
+
+def test_group_reveal_lines_are_plain(bank):
+    """A revealed group question: ✅ and the count on the correct option, the count on the
+    others, labels and texts without markup, and the plain "Source:" prefix before the link."""
+    plan = engine.plan_attempt(bank, random.Random(6))
+    session = GroupSession(id=5, chat_id=-100, bank_id=bank.id, bank_version=bank.version,
+                           language="en", starter_id=USER, plan=plan, question_seconds=30.0,
+                           position=3)
+    t = catalog("en")
+    counts = [3, 0, 11, 1]
+    screen = render.group_reveal(bank, session, 2, counts, t, HTML)
+    question = bank.questions[2]
+    slots = plan.option_orders[2]
+    correct_slot = slots.index(question.correct_index)
+    lines = screen.text.split("\n")
+    expected = [
+        ("✅ " if slot == correct_slot else "")
+        + f"{'ABCD'[slot]}. {html.escape(question.options[index].text.by_language['en'])}"
+        + f" — {counts[slot]}"
+        for slot, index in enumerate(slots)]
+    assert [line for line in lines if re.match(r"(?:✅ )?[A-D]\. ", line)] == expected
+    assert sum(line.startswith("✅") for line in lines) == 1
+    assert source_line(question, t) in lines
+    assert "<i>" not in screen.text and "<b>A." not in screen.text
+    assert screen.keyboard == ()
+    assert_telegram_html(screen.text)

@@ -100,11 +100,15 @@ async def test_database_refuses_two_active_attempts(tmp_path, store):
                    " option_orders, started_at) VALUES (1, 'bank', 1, '[]', '[]', 5)")
 
 
-async def test_one_answer_per_question_per_attempt(store):
+async def test_one_answer_per_question_per_attempt(tmp_path, store):
     """The second answer to a question is refused and the first is kept."""
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
     assert await store.record_answer(attempt.id, 0, Answer("q1", 2, False, 2.0)) == RECORDED
-    assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 3.0)) == DUPLICATE
+    # the answer moved the attempt on, so a second one at position 0 finds it elsewhere; the
+    # primary key refuses a second answer even where the position check would let it through
+    assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 3.0)) == CLOSED
+    with sqlite3.connect(tmp_path / "quiz.sqlite3") as db, pytest.raises(sqlite3.IntegrityError):
+        db.execute("INSERT INTO answers VALUES (?, 'q1', 0, 1, 4.0)", (attempt.id,))
     loaded = await store.attempt(attempt.id)
     assert loaded.answers == {"q1": Answer("q1", 2, False, 2.0)}
 
@@ -125,7 +129,8 @@ async def test_concurrent_answers_to_one_question_record_exactly_one(store):
     results = await asyncio.gather(*(
         store.record_answer(attempt.id, 0, Answer("q1", i % 4, False, float(i)))
         for i in range(50)))
-    assert results.count(RECORDED) == 1 and results.count(DUPLICATE) == 49
+    assert results.count(RECORDED) == 1
+    assert set(results) <= {RECORDED, DUPLICATE, CLOSED}
     assert len((await store.attempt(attempt.id)).answers) == 1
 
 
@@ -157,17 +162,17 @@ async def test_a_failed_commit_fails_every_write_of_the_batch(tmp_path):
     await store.close()
 
 
-async def test_move_is_compare_and_set(store):
-    """move only succeeds from the stored position of an active attempt."""
+async def test_an_answer_moves_the_attempt_on_and_the_last_finishes_it(store):
+    """Each answer moves the attempt to the next question; the last one finishes it."""
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
-    assert await store.move(attempt.id, 0, 1, 2.0, finished=False)
-    assert not await store.move(attempt.id, 0, 1, 2.0, finished=False)
-    assert await store.move(attempt.id, 1, 2, 3.0, finished=False)
-    assert await store.move(attempt.id, 2, 3, 4.0, finished=True)
-    done = await store.attempt(attempt.id)
-    assert (done.position, done.status, done.ended_at) == (3, FINISHED, 4.0)
+    for position, question_id in enumerate(PLAN.question_order):
+        assert await store.record_answer(attempt.id, position,
+                                         Answer(question_id, 0, True, 10.0 + position)) == RECORDED
+        loaded = await store.attempt(attempt.id)
+        assert loaded.position == position + 1
+    assert (loaded.status, loaded.ended_at) == (FINISHED, 12.0)
     assert await store.active_attempt(1) is None
-    assert not await store.move(attempt.id, 3, 4, 5.0, finished=True)
+    assert await store.record_answer(attempt.id, 3, Answer("q1", 0, True, 13.0)) == CLOSED
 
 
 async def test_abandon(store):
@@ -191,7 +196,6 @@ async def _finish(store, user_id, answers, now):
     for position, (question_id, correct) in enumerate(answers.items()):
         assert await store.record_answer(attempt.id, position,
                                          Answer(question_id, 0, correct, now)) == RECORDED
-        await store.move(attempt.id, position, position + 1, now + 1, finished=position == 2)
     return attempt
 
 

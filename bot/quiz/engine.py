@@ -3,9 +3,11 @@
 Pure and synchronous: every function takes the state it needs (and the time or random generator)
 and returns new values or raises a :class:`QuizError`. Nothing here does I/O.
 
-An attempt shows one question at a time. ``position`` is the index (0-based, into
-``question_order``) of the question being shown. A question is answered once; "next" then moves
-``position`` on; after the last question the attempt is finished.
+An attempt asks one question at a time. ``position`` is the index (0-based, into
+``question_order``) of the question being asked, which is also the number of questions answered:
+answering moves it on at once (storage does the same, atomically with the answer), and after the
+last answer the attempt is finished. "Next" only shows the question at ``position``: it changes
+nothing stored.
 """
 
 from __future__ import annotations
@@ -95,7 +97,8 @@ class Attempt:
         bank_id: The bank's id.
         bank_version: The bank version the attempt was planned on.
         plan: Question and option order.
-        position: Index of the question being shown (``len(plan.question_order)`` once finished).
+        position: Index of the question being asked, i.e. the number answered
+            (``len(plan.question_order)`` once finished).
         status: ``active``, ``finished`` or ``abandoned``.
         started_at: Seconds since the epoch.
         ended_at: Seconds since the epoch, or None while active.
@@ -219,17 +222,6 @@ def view(attempt: Attempt, bank: Bank, position: int | None = None) -> QuestionV
         chosen_slot=slots.index(answer.option_index) if answer else None)
 
 
-def _check_turn(attempt: Attempt, bank: Bank | None, user_id: int, position: int) -> Bank:
-    if attempt.user_id != user_id:
-        raise NotYourAttempt(attempt.id)
-    checked = check_bank(attempt, bank)
-    if attempt.status != ACTIVE:
-        raise AttemptClosed(attempt.id)
-    if position != attempt.position:
-        raise StaleQuestion(position)
-    return checked
-
-
 def grade(attempt: Attempt, bank: Bank | None, user_id: int, position: int, slot: int,
           now: float) -> Answer:
     """Grade ``user_id``'s choice of ``slot`` for the question at ``position``.
@@ -238,13 +230,19 @@ def grade(attempt: Attempt, bank: Bank | None, user_id: int, position: int, slot
         The :class:`Answer` to record (not yet recorded: the caller stores it).
 
     Raises:
-        NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion, AlreadyAnswered,
-        InvalidOption: the answer is refused and nothing should change.
+        NotYourAttempt, BankChanged, AlreadyAnswered (a double tap), AttemptClosed,
+        StaleQuestion, InvalidOption: the answer is refused and nothing should change.
     """
-    bank = _check_turn(attempt, bank, user_id, position)
+    if attempt.user_id != user_id:
+        raise NotYourAttempt(attempt.id)
+    bank = check_bank(attempt, bank)
+    if 0 <= position < attempt.total and attempt.plan.question_order[position] in attempt.answers:
+        raise AlreadyAnswered(attempt.plan.question_order[position])
+    if attempt.status != ACTIVE:
+        raise AttemptClosed(attempt.id)
+    if position != attempt.position:
+        raise StaleQuestion(position)
     question_id = attempt.plan.question_order[position]
-    if question_id in attempt.answers:
-        raise AlreadyAnswered(question_id)
     slots = attempt.plan.option_orders[position]
     if not 0 <= slot < len(slots):
         raise InvalidOption(slot)
@@ -253,25 +251,39 @@ def grade(attempt: Attempt, bank: Bank | None, user_id: int, position: int, slot
     return Answer(question_id, option_index, option_index == question.correct_index, now)
 
 
-def advance(attempt: Attempt, bank: Bank | None, user_id: int, position: int) -> int:
-    """Move on from the answered question at ``position``.
+def check_next(attempt: Attempt, bank: Bank | None, user_id: int, position: int) -> int:
+    """Check a "next" tap on the feedback of the question at ``position``.
 
     Returns:
-        The new position; equal to ``attempt.total`` when the attempt is now finished.
+        The position to show: ``position + 1`` (equal to ``attempt.total`` when the attempt is
+        finished and its score is due).
 
     Raises:
-        NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion: refused, nothing changes.
-        NotAnswered: the question at ``position`` has no answer yet.
+        NotYourAttempt, BankChanged: refused, nothing changes.
+        NotAnswered: the question at ``position`` is still being asked.
+        StaleQuestion: the tap is on older feedback (the attempt is further on).
+        AttemptClosed: the attempt was abandoned.
     """
-    _check_turn(attempt, bank, user_id, position)
-    if attempt.plan.question_order[position] not in attempt.answers:
+    if attempt.user_id != user_id:
+        raise NotYourAttempt(attempt.id)
+    check_bank(attempt, bank)
+    if attempt.status == ABANDONED:
+        raise AttemptClosed(attempt.id)
+    if position == attempt.position and attempt.status == ACTIVE:
         raise NotAnswered(position)
+    if position + 1 != attempt.position:
+        raise StaleQuestion(position)
     return position + 1
 
 
 def with_answer(attempt: Attempt, answer: Answer) -> Attempt:
-    """Return ``attempt`` with ``answer`` added (what storage holds after recording it)."""
-    return replace(attempt, answers={**attempt.answers, answer.question_id: answer})
+    """Return ``attempt`` with ``answer`` to the question at its position recorded: moved on,
+    and finished after the last question (what storage holds after recording it)."""
+    position = attempt.position + 1
+    finished = position >= attempt.total
+    return replace(attempt, answers={**attempt.answers, answer.question_id: answer},
+                   position=position, status=FINISHED if finished else attempt.status,
+                   ended_at=answer.answered_at if finished else attempt.ended_at)
 
 
 def result(attempt: Attempt) -> Result:

@@ -68,19 +68,12 @@ class QuizStore(Protocol):
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer) -> str:
         """Store an answer to the question at ``position``, if the attempt is active and
-        showing it (checked atomically with the insert).
+        asking it (checked atomically with the insert), and move the attempt on (finishing it
+        after its last question) in the same write.
 
         Returns:
             :data:`RECORDED`, :data:`DUPLICATE` (answered already) or :data:`CLOSED` (the
             attempt ended or moved on first); only RECORDED changed anything.
-        """
-        ...
-
-    async def move(self, attempt_id: int, from_position: int, to_position: int,
-                   now: float, *, finished: bool) -> bool:
-        """Move an active attempt from ``from_position`` on; finish it if ``finished``.
-
-        Returns False (and changes nothing) unless the attempt is active at ``from_position``.
         """
         ...
 

@@ -54,12 +54,14 @@ class QuizService:
         self._languages: dict[int, str | None] = {}
         self._attempts: OrderedDict[int, Attempt] = OrderedDict()
         self._cache_size = cache_size
+        self._shown: dict[int, int] = {}  # attempt id -> the furthest position "next" showed
 
     def _remember(self, attempt: Attempt) -> Attempt:
         self._attempts[attempt.id] = attempt
         self._attempts.move_to_end(attempt.id)
         while len(self._attempts) > self._cache_size:
-            self._attempts.popitem(last=False)
+            evicted, _ = self._attempts.popitem(last=False)
+            self._shown.pop(evicted, None)
         return attempt
 
     def _forget_user(self, user_id: int) -> None:
@@ -152,7 +154,7 @@ class QuizService:
         return attempt, answer
 
     async def record(self, attempt: Attempt, answer: Answer) -> Attempt:
-        """Record a graded answer durably; return the attempt with it.
+        """Record a graded answer durably; return the attempt with it, moved on.
 
         Raises:
             AlreadyAnswered: the database holds an answer for the question already.
@@ -167,42 +169,23 @@ class QuizService:
             raise engine.AttemptClosed(attempt.id)
         return self._remember(engine.with_answer(attempt, answer))
 
-    async def check_advance(self, user_id: int, attempt_id: int,
-                            position: int) -> tuple[Attempt, int]:
-        """Check a "next" tap without storing anything.
+    async def next(self, user_id: int, attempt_id: int, position: int) -> Attempt:
+        """Check a "next" tap on the feedback of the question at ``position``; nothing is stored
+        (the answer moved the attempt on). A second "next" on the same feedback is stale.
 
         Returns:
-            The attempt and the position to move to (``attempt.total`` finishes it).
+            The attempt: show its question at ``attempt.position``, or its score if finished.
 
         Raises:
             UnknownAttempt, NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion,
             NotAnswered: refused; nothing changes.
         """
         attempt = await self.attempt(attempt_id)
-        return attempt, engine.advance(attempt, self.banks.get(attempt.bank_id), user_id,
-                                       position)
-
-    async def commit_advance(self, attempt: Attempt, new_position: int) -> Attempt:
-        """Store a checked move (see :meth:`check_advance`); return the moved attempt.
-
-        Raises:
-            StaleQuestion: the attempt moved on concurrently (nothing changed).
-            StorageError: the move could not be stored.
-        """
-        finished = new_position >= attempt.total
-        now = self._clock()
-        if not await self.store.move(attempt.id, attempt.position, new_position, now,
-                                     finished=finished):
-            self._attempts.pop(attempt.id, None)
-            raise StaleQuestion(attempt.position)
-        return self._remember(replace(
-            attempt, position=new_position, status=engine.FINISHED if finished else engine.ACTIVE,
-            ended_at=now if finished else None))
-
-    async def advance(self, user_id: int, attempt_id: int, position: int) -> Attempt:
-        """:meth:`check_advance` then :meth:`commit_advance`."""
-        attempt, new_position = await self.check_advance(user_id, attempt_id, position)
-        return await self.commit_advance(attempt, new_position)
+        shown = engine.check_next(attempt, self.banks.get(attempt.bank_id), user_id, position)
+        if self._shown.get(attempt.id, -1) >= shown:
+            raise StaleQuestion(position)  # "next" tapped twice: shown already
+        self._shown[attempt.id] = shown
+        return attempt
 
     async def stop(self, user_id: int) -> bool:
         """Abandon the user's active attempt; False if there was none."""

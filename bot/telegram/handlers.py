@@ -90,12 +90,8 @@ async def start_bank(context: Context, chat_id: int, user: User, bank: Bank, t: 
 
 async def show_current(context: Context, chat_id: int, bank: Bank, attempt: Attempt,
                        t: Catalog) -> None:
-    """Send the attempt's current question (its feedback if it is answered already)."""
-    question_id = attempt.current_question_id
-    if question_id is not None and question_id in attempt.answers:
-        await send(context, chat_id, render.feedback(bank, attempt, attempt.position, t, HTML))
-    else:
-        await send(context, chat_id, render.attempt_question(bank, attempt, t, HTML))
+    """Send the attempt's current question (the first one not answered)."""
+    await send(context, chat_id, render.attempt_question(bank, attempt, t, HTML))
 
 
 async def cmd_preview(update: Update, context: Context) -> None:
@@ -214,19 +210,11 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
 
 async def on_next(query: CallbackQuery, context: Context, button: render.NextButton,
                   t: Catalog) -> None:
-    """"Next": answer the query, move on, send the next question (or the score)."""
+    """"Next": answer the query, send the next question (or the score). Nothing is stored:
+    the answer moved the attempt on already."""
     service = context.bot_data.service
-    attempt, new_position = await service.check_advance(query.from_user.id, button.attempt_id,
-                                                        button.position)
+    attempt = await service.next(query.from_user.id, button.attempt_id, button.position)
     await toast(query)
-    try:
-        attempt = await service.commit_advance(attempt, new_position)
-    except StorageError:
-        log.exception("could not move on for user %s", query.from_user.id)
-        await send_to_query_chat(query, context, Screen(HTML.escape(t("storage_failed"))))
-        return
-    except engine.StaleQuestion:
-        return  # a concurrent "next" moved on already
     bank = service.bank(attempt.bank_id)
     # the feedback stays as it is (a second tap on its button is answered as stale): one edit
     # less per question keeps the bot further from Telegram's limits

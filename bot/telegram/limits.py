@@ -67,9 +67,16 @@ class QuizRateLimiter(AIORateLimiter):
         rate_limit_args: int | None,
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
         """Run the call through the flood limits; retry transient failures."""
+        try:  # the common case, without setting up a retry loop
+            return await super().process_request(callback, args, kwargs, endpoint, data,
+                                                  rate_limit_args)
+        except Exception as exc:
+            if not is_transient(exc) or self._transient_attempts < 2:
+                raise
+            log.info("%s failed (%r); trying again", endpoint, exc)
         retrying = AsyncRetrying(
             retry=retry_if_exception(is_transient),
-            stop=stop_after_attempt(self._transient_attempts),
+            stop=stop_after_attempt(self._transient_attempts - 1),
             wait=wait_exponential(multiplier=0.2, max=self._max_wait),
             before_sleep=before_sleep_log(log, logging.INFO),
             reraise=True,

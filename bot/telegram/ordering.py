@@ -17,14 +17,16 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
-DEFAULT_MAX_CONCURRENT_UPDATES = 256
-"""Updates in flight at once; more wait (in order) for a free slot."""
+DEFAULT_MAX_CONCURRENT_UPDATES = 32
+"""Updates in flight at once; more wait (in order) for a free slot. Enough to keep a 50 ms
+round trip busy at a few hundred updates a second, and few enough that httpcore's connection
+pool, which scans its queued requests on every request, stays cheap."""
 
 
 class PerUserOrderedProcessor(BaseUpdateProcessor):
     """Run updates concurrently, one at a time per (chat, user), in arrival order.
 
-    PTB starts a task per update in arrival order and this processor's ``do_process_update``
+    PTB starts a task per update in arrival order and this processor's ``process_update``
     runs first thing in each; ``asyncio.Lock`` wakes its waiters first-in first-out, so the
     updates of one key keep their order.
 
@@ -47,23 +49,30 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             return None
         return (chat.id if chat else None, user.id if user else None)
 
-    async def do_process_update(self, update: object,
-                                coroutine: Awaitable[Any]) -> None:
-        """Await ``coroutine`` under the lock of the update's key."""
+    async def process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        """Wait for the update's turn among its key's updates, then for one of the
+        ``max_concurrent_updates`` slots, then await ``coroutine``.
+
+        Taking the key's lock before a slot keeps a user's backlog from filling the slots.
+        """
         key = self.key(update)
         if key is None:
-            await coroutine
+            await super().process_update(update, coroutine)
             return
         lock = self._locks.setdefault(key, asyncio.Lock())
         self._holders[key] = self._holders.get(key, 0) + 1
         try:
             async with lock:
-                await coroutine
+                await super().process_update(update, coroutine)
         finally:
             self._holders[key] -= 1
             if not self._holders[key]:  # nobody else waits: forget the key
                 del self._holders[key]
                 del self._locks[key]
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        """Await ``coroutine`` (ordering and slots are taken care of by process_update)."""
+        await coroutine
 
     @property
     def keys_in_flight(self) -> int:

@@ -1,0 +1,352 @@
+"""Benchmark quizbot against a bare python-telegram-bot baseline, through the fake Bot API server.
+
+Each measurement starts the fake server in this process, the bot as a separate process (the real
+``quizbot run``, or ``benchmarks/baseline_bot.py``) polling it over loopback, and plays N
+simulated users through the whole bank (every answer and every "next" tap). Bots alternate run by
+run; the table gives medians and the quizbot/baseline ratios of the same invocation.
+
+    python -m benchmarks.run                       # 1,000 users, 3 runs each, both bots
+    python -m benchmarks.run --users 200 --api-delay 50 --think 5000
+    python -m benchmarks.run --scale 100,1000,5000 --preload 100000
+    python -m benchmarks.run --storage             # storage layer vs plain sqlite3
+
+Prints markdown tables and writes JSON (``--json``, default benchmarks/results/latest.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from bot.quiz.engine import Answer, Plan
+from storage import SQLiteStore
+from tests.fakebotapi import FakeBotAPI
+from tests.loadgen import LoadGenerator, percentile
+
+ROOT = Path(__file__).resolve().parent.parent
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PROFILE_DIR = os.environ.get("QUIZBOT_PROFILE_DIR")
+"""When set, each bot runs under py-spy and its samples land in this folder."""
+QUESTIONS = 8
+
+
+@dataclass
+class Measurement:
+    """One run of one bot."""
+
+    bot: str
+    users: int
+    api_delay_ms: float
+    think_ms: float
+    preload: int
+    answers: int
+    seconds: float
+    answers_per_second: float
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+    callback_p99_ms: float
+    callback_max_ms: float
+    late_queries: int
+    unanswered_queries: int
+    stalled_users: int
+    cpu_seconds_per_1000_answers: float
+    peak_rss_mb: float
+    missing_answers: int | None
+    doubled_answers: int | None
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def peak_rss_mb(pid: int) -> float:
+    """Peak resident set size of a process (VmHWM), in MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def preload_answers(db: Path, rows: int) -> None:
+    """Fill a new database with ``rows`` stored answers (finished attempts of other users)."""
+    async def migrate() -> None:
+        store = await SQLiteStore.open(db)
+        await store.close()
+
+    asyncio.run(migrate())
+    attempts = rows // QUESTIONS
+    order = json.dumps([f"q{i}" for i in range(QUESTIONS)])
+    options = json.dumps([[0, 1, 2, 3]] * QUESTIONS)
+    with sqlite3.connect(db) as conn:
+        conn.executemany(
+            "INSERT INTO attempts (attempt_id, user_id, bank_id, bank_version, question_order,"
+            " option_orders, position, status, started_at, ended_at)"
+            " VALUES (?, ?, 'deepspeed-megatron', 1, ?, ?, 8, 'finished', 0, 1)",
+            ((i + 1, 5_000_000 + i, order, options) for i in range(attempts)))
+        conn.executemany(
+            "INSERT INTO answers VALUES (?, ?, 0, 1, 0)",
+            ((i + 1, f"q{q}") for i in range(attempts) for q in range(QUESTIONS)))
+
+
+def check_answers(db: Path, user_ids: list[int]) -> tuple[int, int]:
+    """(missing, doubled): answers each user should have (one per question) against the file."""
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute(
+            "SELECT a.user_id, s.question_id, COUNT(*) FROM answers s JOIN attempts a"
+            " USING (attempt_id) WHERE a.user_id BETWEEN ? AND ?"
+            " GROUP BY a.user_id, s.question_id", (min(user_ids), max(user_ids))).fetchall()
+    doubled = sum(count - 1 for _, _, count in rows if count > 1)
+    missing = len(user_ids) * QUESTIONS - len(rows)
+    return missing, doubled
+
+
+async def measure(bot: str, users: int, *, api_delay_ms: float, think_ms: float,
+                  preload: int, step_timeout: float) -> Measurement:
+    """Run one bot under one load and measure it."""
+    fake = FakeBotAPI()
+    await fake.start()
+    workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-"))
+    db = workdir / "bench.sqlite3"
+    if preload and bot == "quizbot":
+        await asyncio.to_thread(preload_answers, db, preload)
+    env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
+           "QUIZBOT_DB": str(db), "PYTHONUNBUFFERED": "1"}
+    flags = {"baseline-concurrent": ["--concurrent"], "baseline-aiohttp": ["--aiohttp"]}
+    command = ([sys.executable, "-m", "bot", "run"] if bot == "quizbot"
+               else [sys.executable, str(ROOT / "benchmarks" / "baseline_bot.py"),
+                     *flags.get(bot, [])])
+    if PROFILE_DIR:  # py-spy samples the bot; collapsed stacks for flame graphs or grep
+        out = Path(PROFILE_DIR) / f"{bot}-{users}-{int(time.time())}.txt"
+        command = ["py-spy", "record", "--format", "raw", "--rate", "200", "-o", str(out),
+                   "--", *command]
+    log = (workdir / "bot.log").open("wb")
+    process = await asyncio.create_subprocess_exec(*command, env=env, stdout=log, stderr=log,
+                                                   stdin=subprocess.DEVNULL, cwd=ROOT)
+    try:
+        await fake.wait_for(lambda: fake.polling or process.returncode is not None, timeout=60)
+        if process.returncode is not None:
+            raise RuntimeError(f"{bot} did not start: {(workdir / 'bot.log').read_text()}")
+        if api_delay_ms:
+            fake.delay(api_delay_ms / 1000)
+        generator = LoadGenerator(fake, users, questions=QUESTIONS, think=think_ms / 1000,
+                                  step_timeout=step_timeout)
+        cpu_before = cpu_seconds(process.pid)
+        report = await generator.run()
+        cpu = cpu_seconds(process.pid) - cpu_before
+        rss = peak_rss_mb(process.pid)
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(process.wait(), 30)
+            except TimeoutError:
+                process.kill()
+        log.close()
+        await fake.stop()
+    missing = doubled = None
+    if bot == "quizbot":
+        missing, doubled = check_answers(db, generator.user_ids)
+    answers = report.answers
+    return Measurement(
+        bot=bot, users=users, api_delay_ms=api_delay_ms, think_ms=think_ms, preload=preload,
+        answers=answers, seconds=round(report.seconds, 2),
+        answers_per_second=round(answers / report.seconds, 1) if report.seconds else 0.0,
+        p50_ms=round(percentile(report.latencies, 50) * 1000, 1),
+        p95_ms=round(percentile(report.latencies, 95) * 1000, 1),
+        p99_ms=round(percentile(report.latencies, 99) * 1000, 1),
+        callback_p99_ms=round(percentile(report.callback_latencies, 99) * 1000, 1),
+        callback_max_ms=round(max(report.callback_latencies, default=float("nan")) * 1000, 1),
+        late_queries=report.late_queries, unanswered_queries=report.unanswered_queries,
+        stalled_users=report.stalled,
+        cpu_seconds_per_1000_answers=round(cpu / answers * 1000, 2) if answers else float("nan"),
+        peak_rss_mb=round(rss, 1), missing_answers=missing, doubled_answers=doubled)
+
+
+def median_of(rows: list[Measurement]) -> dict[str, float | int | str | None]:
+    """Field-wise median of repeated measurements (worst case for counts of problems)."""
+    first = asdict(rows[0])
+    out: dict[str, float | int | str | None] = {}
+    for key, value in first.items():
+        values = [asdict(r)[key] for r in rows]
+        if key in ("late_queries", "unanswered_queries", "stalled_users", "missing_answers",
+                   "doubled_answers"):
+            out[key] = None if value is None else max(v for v in values if v is not None)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            out[key] = round(statistics.median(values), 2)
+        else:
+            out[key] = value
+    out["runs"] = len(rows)
+    return out
+
+
+COLUMNS = [("bot", "bot"), ("users", "users"), ("api_delay_ms", "RTT ms"),
+           ("think_ms", "think ms"), ("answers_per_second", "answers/s"), ("p50_ms", "p50 ms"),
+           ("p95_ms", "p95 ms"), ("p99_ms", "p99 ms"), ("callback_p99_ms", "query p99 ms"),
+           ("cpu_seconds_per_1000_answers", "CPU s/1k answers"), ("peak_rss_mb", "peak RSS MB"),
+           ("stalled_users", "stalled"), ("late_queries", "late queries"),
+           ("missing_answers", "missing"), ("doubled_answers", "doubled")]
+
+
+def table(rows: list[dict[str, float | int | str | None]]) -> str:
+    """A markdown table of median rows."""
+    lines = ["| " + " | ".join(title for _, title in COLUMNS) + " |",
+             "|" + "---|" * len(COLUMNS)]
+    for row in rows:
+        lines.append("| " + " | ".join("-" if row.get(k) is None else str(row.get(k))
+                                       for k, _ in COLUMNS) + " |")
+    return "\n".join(lines)
+
+
+def machine() -> dict[str, str | int]:
+    """The machine the numbers come from."""
+    return {"cores": os.cpu_count() or 0, "python": platform.python_version(),
+            "platform": platform.platform(), "date": time.strftime("%Y-%m-%d")}
+
+
+async def storage_benchmark(writers: int, rounds: int) -> dict[str, float]:
+    """Durable answers per second: the storage layer (group commit) with ``writers`` concurrent
+    writers, against plain sqlite3 with one commit per answer on one connection."""
+    workdir = Path(tempfile.mkdtemp(prefix="quizbot-storage-"))
+    plan = Plan(tuple(f"q{i}" for i in range(QUESTIONS)), tuple((0, 1, 2, 3)
+                                                               for _ in range(QUESTIONS)))
+    store = await SQLiteStore.open(workdir / "store.sqlite3")
+    attempts = [await store.start_attempt(user, "bank", 1, plan, 0.0) for user in range(writers)]
+    commits_before = store.commits
+    started = time.perf_counter()
+    for position in range(rounds):
+        outcomes = await asyncio.gather(*(
+            store.record_answer(a.id, position, Answer(f"q{position}", 1, True, 1.0))
+            for a in attempts))
+        assert all(o == "recorded" for o in outcomes), outcomes[:3]
+        await asyncio.gather(*(store.move(a.id, position, position + 1, 1.0, finished=False)
+                               for a in attempts))
+    layer_seconds = time.perf_counter() - started
+    commits = store.commits - commits_before
+    await store.close()
+
+    conn = sqlite3.connect(workdir / "plain.sqlite3", isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("CREATE TABLE answers (attempt_id INTEGER, question_id TEXT, option_index"
+                 " INTEGER, correct INTEGER, answered_at REAL,"
+                 " PRIMARY KEY (attempt_id, question_id)) WITHOUT ROWID")
+    started = time.perf_counter()
+    for position in range(rounds):
+        for attempt in range(writers):
+            conn.execute("BEGIN")
+            conn.execute("INSERT INTO answers VALUES (?, ?, 1, 1, 1.0)",
+                         (attempt, f"q{position}"))
+            conn.execute("COMMIT")
+    plain_seconds = time.perf_counter() - started
+    conn.close()
+    total = writers * rounds
+    return {"writers": writers, "answers": total,
+            "layer_answers_per_second": round(total / layer_seconds, 1),
+            "plain_sqlite3_answers_per_second": round(total / plain_seconds, 1),
+            "ratio": round(plain_seconds / layer_seconds, 2),
+            "layer_commits": commits, "layer_writes": total * 2}
+
+
+async def main(args: argparse.Namespace) -> int:
+    """Run what the flags ask for; print tables; write JSON."""
+    results: dict[str, object] = {"machine": machine(), "args": vars(args)}
+    print(f"machine: {results['machine']}\n")
+    if args.storage:
+        rows = [await storage_benchmark(args.writers, QUESTIONS) for _ in range(args.runs)]
+        summary = {key: statistics.median(r[key] for r in rows) for key in rows[0]}
+        results["storage"] = {"runs": rows, "median": summary}
+        print("| storage | answers/s (median) |\n|---|---|")
+        print(f"| storage layer, {args.writers} concurrent writers, group commit | "
+              f"{summary['layer_answers_per_second']} |")
+        print(f"| plain sqlite3, one commit per answer | "
+              f"{summary['plain_sqlite3_answers_per_second']} |")
+        print(f"\nratio layer/plain: {summary['ratio']}x "
+              f"({summary['layer_commits']} commits for {summary['layer_writes']} writes)\n")
+    sizes = [int(x) for x in args.scale.split(",")] if args.scale else [args.users]
+    bots = args.bots.split(",")
+    configs = [(users, delay) for users in sizes
+               for delay in [float(x) for x in str(args.api_delay).split(",")]]
+    medians = []
+    for users, delay in configs:
+        measurements: dict[str, list[Measurement]] = {bot: [] for bot in bots}
+        for run in range(args.runs):
+            for bot in bots if run % 2 == 0 else list(reversed(bots)):
+                m = await measure(bot, users, api_delay_ms=delay, think_ms=args.think,
+                                  preload=args.preload, step_timeout=args.step_timeout)
+                measurements[bot].append(m)
+                print(f"  run {run + 1}/{args.runs} {bot:8} users={users} delay={delay}ms: "
+                      f"{m.answers_per_second} answers/s, p99 {m.p99_ms} ms, "
+                      f"CPU {m.cpu_seconds_per_1000_answers} s/1k, stalled {m.stalled_users}",
+                      flush=True)
+        rows = [median_of(measurements[bot]) for bot in bots]
+        if "quizbot" in bots and "baseline" in bots:
+            q, b = rows[bots.index("quizbot")], rows[bots.index("baseline")]
+            ratio = {"users": users, "api_delay_ms": delay,
+                     "throughput_ratio": round(float(q["answers_per_second"])  # type: ignore[arg-type]
+                                               / float(b["answers_per_second"]), 2),  # type: ignore[arg-type]
+                     "cpu_per_answer_ratio": round(
+                         float(q["cpu_seconds_per_1000_answers"])  # type: ignore[arg-type]
+                         / float(b["cpu_seconds_per_1000_answers"]), 2)}  # type: ignore[arg-type]
+            results.setdefault("ratios", []).append(ratio)  # type: ignore[union-attr]
+        medians.extend(rows)
+        results.setdefault("measurements", []).extend(  # type: ignore[union-attr]
+            asdict(m) for ms in measurements.values() for m in ms)
+    results["medians"] = medians
+    print("\n" + table(medians))
+    for ratio in results.get("ratios", []):  # type: ignore[union-attr]
+        print(f"\nquizbot/baseline at {ratio['users']} users, {ratio['api_delay_ms']} ms RTT: "
+              f"throughput {ratio['throughput_ratio']}x, CPU per answer "
+              f"{ratio['cpu_per_answer_ratio']}x")
+    out = Path(args.json)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2))
+    print(f"\nwrote {out}")
+    return 0
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    """Command-line flags."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--users", type=int, default=1000, help="simulated users (default 1000)")
+    parser.add_argument("--bots", default="quizbot,baseline",
+                        help="comma-separated: quizbot, baseline, baseline-concurrent (PTB's"
+                             " concurrent_updates on), baseline-aiohttp (quizbot's transport)"
+                             " (default quizbot,baseline)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per bot (default 3)")
+    parser.add_argument("--api-delay", default="0",
+                        help="ms added to every Bot API call but getUpdates; a comma-separated"
+                             " list runs each (default 0)")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="ms each user reads a question before tapping (default 0)")
+    parser.add_argument("--scale", default="",
+                        help="comma-separated user counts to run instead of --users")
+    parser.add_argument("--preload", type=int, default=0,
+                        help="answers already stored in quizbot's database (e.g. 100000)")
+    parser.add_argument("--step-timeout", type=float, default=60.0,
+                        help="seconds a user waits for the bot before counting as stalled")
+    parser.add_argument("--storage", action="store_true",
+                        help="also benchmark the storage layer against plain sqlite3")
+    parser.add_argument("--writers", type=int, default=1000,
+                        help="concurrent writers in the storage benchmark (default 1000)")
+    parser.add_argument("--json", default=str(ROOT / "benchmarks" / "results" / "latest.json"))
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(parse())))

@@ -1,0 +1,107 @@
+"""An aiohttp transport for python-telegram-bot (a ``telegram.request.BaseRequest``).
+
+PTB's default transport is httpx. Measured here (``benchmarks/run.py``, README), httpx's
+connection pool costs the bot more CPU per Bot API call than the rest of the quiz put together
+once updates run concurrently: httpcore scans every pooled connection and queued request on each
+request, and checks each idle socket for readability through anyio. aiohttp's pool does not,
+and parses HTTP in C. This class only maps PTB's request contract onto ``aiohttp``: what to
+send (form fields, or multipart with files), timeouts, and errors (``TimedOut``,
+``NetworkError``), exactly as ``HTTPXRequest`` does; PTB still builds the requests, reads the
+responses and raises Telegram's errors.
+"""
+
+from __future__ import annotations
+
+import aiohttp
+from telegram._utils.defaultvalue import DefaultValue
+from telegram._utils.types import ODVInput
+from telegram.error import NetworkError, TimedOut
+from telegram.request import BaseRequest, RequestData
+
+
+class AiohttpRequest(BaseRequest):
+    """Send Bot API requests with one ``aiohttp.ClientSession``.
+
+    Args:
+        connection_pool_size: Most connections open at once (aiohttp's ``TCPConnector`` limit);
+            more requests wait for a free one.
+        read_timeout: Seconds to wait for a response (per read), default 5.
+        write_timeout: Seconds to send a request (applied to the whole request), default 5.
+        connect_timeout: Seconds to connect, default 5.
+        pool_timeout: Seconds to wait for a free connection, default 1 (PTB's default).
+    """
+
+    def __init__(self, connection_pool_size: int = 16, read_timeout: float | None = 5.0,
+                 write_timeout: float | None = 5.0, connect_timeout: float | None = 5.0,
+                 pool_timeout: float | None = 1.0) -> None:
+        self._pool_size = connection_pool_size
+        self._defaults = {"read": read_timeout, "write": write_timeout,
+                          "connect": connect_timeout, "pool": pool_timeout}
+        self._session: aiohttp.ClientSession | None = None
+
+    @property
+    def read_timeout(self) -> float | None:
+        """The default read timeout in seconds (PTB adds it to getUpdates' long-poll time)."""
+        return self._defaults["read"]
+
+    async def initialize(self) -> None:
+        """Open the session (idempotent)."""
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=self._pool_size),
+                headers={"User-Agent": self.USER_AGENT})
+
+    async def shutdown(self) -> None:
+        """Close the session (idempotent)."""
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        """Send one request; return the HTTP status and the body.
+
+        Raises:
+            TimedOut: a timeout passed (including waiting for a free connection).
+            NetworkError: the connection failed or dropped.
+            RuntimeError: not initialised.
+        """
+        if self._session is None or self._session.closed:
+            raise RuntimeError("AiohttpRequest is not initialized")
+
+        def pick(value: ODVInput[float], kind: str) -> float | None:
+            return self._defaults[kind] if isinstance(value, DefaultValue) else value
+
+        connect = pick(connect_timeout, "connect")
+        pool = pick(pool_timeout, "pool")
+        timeout = aiohttp.ClientTimeout(
+            total=None,
+            connect=None if connect is None or pool is None else connect + pool,
+            sock_connect=connect,
+            sock_read=pick(read_timeout, "read"))
+        body: aiohttp.FormData | dict[str, str] | None = None
+        if request_data is not None:
+            if request_data.multipart_data:
+                form = aiohttp.FormData()
+                for name, value in request_data.json_parameters.items():
+                    form.add_field(name, value)
+                for name, (filename, content, mimetype) in request_data.multipart_data.items():
+                    form.add_field(name, content, filename=filename, content_type=mimetype)
+                body = form
+            else:
+                body = request_data.json_parameters
+        try:
+            async with self._session.request(method, url, data=body,
+                                             timeout=timeout) as response:
+                return response.status, await response.read()
+        except TimeoutError as exc:
+            raise TimedOut from exc
+        except aiohttp.ClientError as exc:
+            raise NetworkError(f"aiohttp.{type(exc).__name__}: {exc}") from exc
