@@ -5,14 +5,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
 from bot import i18n
 from bot.config import ConfigError, Settings
-from bot.quiz.bank import BankError, bank_files, load_banks
+from bot.quiz.bank import BankError, load_banks
+from bot.quiz.ports import StorageError
 
 log = logging.getLogger("quizbot")
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -40,7 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--lang", default=None,
                       help=f"language: {', '.join(i18n.SUPPORTED)} (default: from $LANG, "
                            "else en)")
-    play.add_argument("--bank", help="bank id (default: the only bank installed)")
+    play.add_argument("--bank", help="bank id (default: the first bank installed)")
 
     validate = sub.add_parser("validate", help="check bank files; exit 1 if any is invalid")
     validate.add_argument("paths", nargs="*", metavar="PATH",
@@ -53,28 +56,55 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if getattr(args, "verbose", False) else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        format=LOG_FORMAT)
     # httpx logs every request URL at INFO, and the URL contains the bot token
     logging.getLogger("httpx").setLevel(logging.WARNING)
     try:
         flags = {k: getattr(args, k, None) for k in
                  ("token", "base_url", "db", "banks", "question_seconds")}
-        settings = Settings.from_env(**flags)
+        settings = Settings.from_env(strict=args.command == "run", **flags)
+        if settings.token:
+            redact_in_logs(settings.token)
         if args.command == "validate":
             return _validate(args.paths or settings.banks)
         banks = load_banks(settings.banks)
         if args.command == "play":
-            return asyncio.run(_play(settings, banks, args.lang, args.bank))
+            try:
+                return asyncio.run(_play(settings, banks, args.lang, args.bank))
+            except KeyboardInterrupt:  # storage is closed by now (play's task was cancelled)
+                print(file=sys.stderr, flush=True)
+                sys.stdout.flush()
+                # the input thread still waits in input(): skip the interpreter's shutdown,
+                # which would wait for stdin's lock and abort
+                os._exit(130)
         return _run(settings, banks)
-    except (ConfigError, BankError) as exc:
+    except (ConfigError, BankError, StorageError) as exc:
         print(f"quizbot: {exc}", file=sys.stderr)
         return 2 if isinstance(exc, ConfigError) else 1
 
 
+class RedactingFormatter(logging.Formatter):
+    """A log formatter that replaces a secret (the bot token) wherever it appears in a
+    formatted record, traceback included: PTB and httpx may put it in URLs and errors."""
+
+    def __init__(self, fmt: str, secret: str) -> None:
+        super().__init__(fmt)
+        self.secret = secret
+
+    def format(self, record: logging.LogRecord) -> str:
+        """Format as usual, then redact."""
+        return super().format(record).replace(self.secret, "<token>")
+
+
+def redact_in_logs(secret: str) -> None:
+    """Keep ``secret`` out of every log line of the root logger's handlers."""
+    for handler in logging.getLogger().handlers:
+        handler.setFormatter(RedactingFormatter(LOG_FORMAT, secret))
+
+
 def _validate(paths: Sequence[object]) -> int:
-    files = bank_files(map(str, paths))
     try:
-        banks = load_banks(files)
+        banks = load_banks(map(str, paths))
     except BankError as exc:
         print(f"{len(exc.problems)} problem(s):", file=sys.stderr)
         print(exc, file=sys.stderr)
@@ -86,19 +116,25 @@ def _validate(paths: Sequence[object]) -> int:
 
 
 def _run(settings: Settings, banks: dict) -> int:  # type: ignore[type-arg]
+    from telegram.error import InvalidToken
+
     from bot.app import build_application
 
     app = build_application(settings, banks)
     log.info("starting quizbot: %d bank(s), Bot API %s", len(banks),
              settings.base_url or "Telegram")
-    app.run_polling(allowed_updates=["message", "callback_query"])
+    try:
+        app.run_polling(allowed_updates=["message", "callback_query"])
+    except InvalidToken:
+        print("quizbot: Telegram rejected the token: check TELEGRAM_BOT_TOKEN (from @BotFather)",
+              file=sys.stderr)
+        return 2
     return 0
 
 
 async def _play(settings: Settings, banks: dict, language: str | None,  # type: ignore[type-arg]
                 bank_id: str | None) -> int:
     import locale
-    import os
 
     from bot.play import play
     from bot.quiz.service import QuizService
@@ -107,6 +143,9 @@ async def _play(settings: Settings, banks: dict, language: str | None,  # type: 
     if language is None:
         env_lang = os.environ.get("LANG") or locale.getlocale()[0] or ""
         language = i18n.negotiate(env_lang.split(".")[0])
+    elif i18n.negotiate(language) != language.split("-")[0].split("_")[0].lower():
+        print(f"quizbot: no catalog for {language!r}; using {i18n.negotiate(language)} "
+              f"(available: {', '.join(i18n.SUPPORTED)})", file=sys.stderr)
     language = i18n.negotiate(language)
     if bank_id is None:
         bank_id = next(iter(banks))

@@ -11,6 +11,8 @@ BUNDLED_BANKS = Path(__file__).resolve().parent.parent / "banks"
 """The repository's ``banks/`` folder (present in a source checkout and an editable install)."""
 
 DEFAULT_QUESTION_SECONDS = 30.0
+QUESTION_SECONDS_RANGE = (1.0, 3600.0)
+"""Allowed answer windows of group questions, in seconds (inclusive)."""
 
 
 class ConfigError(Exception):
@@ -39,11 +41,17 @@ class Settings:
     question_seconds: float = DEFAULT_QUESTION_SECONDS
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **flags: object) -> Settings:
+    def from_env(cls, env: Mapping[str, str] | None = None, *, strict: bool = True,
+                 **flags: object) -> Settings:
         """Read settings from ``env`` (default ``os.environ``); non-None ``flags`` win.
 
+        Args:
+            strict: Check the settings only the bot uses (the question window); ``play`` and
+                ``validate`` pass False and get the default window when it is malformed.
+
         Raises:
-            ConfigError: QUIZBOT_QUESTION_SECONDS (or the flag) is not a positive number.
+            ConfigError: with ``strict``, QUIZBOT_QUESTION_SECONDS (or the flag) is not a
+                number of seconds in :data:`QUESTION_SECONDS_RANGE`.
         """
         env = os.environ if env is None else env
         banks_env = env.get("QUIZBOT_BANKS")
@@ -65,10 +73,14 @@ class Settings:
         try:
             seconds = float(values["question_seconds"])  # type: ignore[arg-type]
         except (TypeError, ValueError):
-            seconds = -1.0
-        if not seconds > 0:
-            raise ConfigError("QUIZBOT_QUESTION_SECONDS / --question-seconds must be a positive "
-                              f"number of seconds, got {values['question_seconds']!r}")
+            seconds = float("nan")
+        low, high = QUESTION_SECONDS_RANGE
+        if not low <= seconds <= high:  # also false for NaN
+            if strict:
+                raise ConfigError(
+                    "QUIZBOT_QUESTION_SECONDS / --question-seconds must be a number of seconds "
+                    f"from {low:g} to {high:g}, got {values['question_seconds']!r}")
+            seconds = DEFAULT_QUESTION_SECONDS
         values["question_seconds"] = seconds
         return cls(**values)  # type: ignore[arg-type]
 
@@ -81,6 +93,6 @@ class Settings:
         if not self.token:
             raise ConfigError(
                 "TELEGRAM_BOT_TOKEN is not set: get a token from @BotFather and run\n"
-                "  TELEGRAM_BOT_TOKEN=123456:ABC... quizbot run\n"
+                "  TELEGRAM_BOT_TOKEN=<your token> quizbot run\n"
                 "(or pass --token; `quizbot play` runs the quiz in this terminal without one)")
         return self.token

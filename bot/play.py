@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Awaitable, Callable
 
 from bot import i18n, render
@@ -19,12 +20,35 @@ Ask = Callable[[str], Awaitable[str]]
 
 
 async def read_line(prompt: str) -> str:
-    """Read a line from standard input without blocking the event loop."""
-    return await asyncio.to_thread(input, prompt)
+    """Show ``prompt`` and read a line from standard input, in a daemon thread: the event loop
+    stays free, and Ctrl-C ends ``play`` at once instead of waiting for Enter (a thread of
+    ``asyncio.to_thread`` would hold up the interpreter's exit until ``input`` returns).
+
+    Raises:
+        EOFError: standard input is at its end.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[str] = loop.create_future()
+
+    def deliver(outcome: Callable[[], None]) -> None:
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(outcome)
+
+    def read() -> None:
+        try:
+            line = input(prompt)
+        except BaseException as exc:  # EOFError above all; handed to the awaiting task
+            error = exc
+            deliver(lambda: future.done() or future.set_exception(error))
+        else:
+            deliver(lambda: future.done() or future.set_result(line))
+
+    threading.Thread(target=read, name="quizbot-input", daemon=True).start()
+    return await future
 
 
 async def play(service: QuizService, bank: Bank, language: str, *,
-               ask: Ask = read_line, write: Callable[[str], None] = print,
+               ask: Ask | None = None, write: Callable[[str], None] = print,
                user_id: int = TERMINAL_USER_ID) -> engine.Result | None:
     """Play ``bank`` in the terminal: resume the active attempt on it, or start one.
 
@@ -32,13 +56,15 @@ async def play(service: QuizService, bank: Bank, language: str, *,
         service: The quiz service (with its storage).
         bank: The bank to play.
         language: UI and bank language (unsupported ones fall back to English).
-        ask: Prompt reader; "q" or end of input quits (progress is kept).
+        ask: Prompt reader (default :func:`read_line`); "q" or end of input quits (progress
+            is kept).
         write: Output of one block of text.
         user_id: The player's id in storage.
 
     Returns:
         The result when the attempt was finished, None when the player quit.
     """
+    ask = ask or read_line
     t = i18n.catalog(language)
     attempt = await service.active(user_id)
     if attempt is not None and attempt.bank_id == bank.id:

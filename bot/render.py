@@ -224,6 +224,12 @@ class Screen:
     keyboard: tuple[tuple[Button, ...], ...] = field(default=())
 
 
+def clip(text: str, limit: int = 64) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis: for echoing what a user typed
+    (a deep-link payload, a bank name) without overflowing a message."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def utf16_length(text: str) -> int:
     """Length in UTF-16 code units, the unit of Telegram's text limits."""
     return len(text.encode("utf-16-le")) // 2
@@ -498,7 +504,8 @@ def group_leaderboard(bank: Bank, session: GroupSession, standings: Sequence[Sta
     if not standings:
         lines.append(m.escape(t("group_no_players")))
     for standing in standings:
-        place = MEDALS[standing.rank - 1] if standing.rank <= len(MEDALS) else f"{standing.rank}."
+        medal = standing.rank <= len(MEDALS) and standing.score > 0  # no gold for 0 points
+        place = MEDALS[standing.rank - 1] if medal else f"{standing.rank}."
         score = t("group_score_line", score=standing.score, total=session.total,
                   seconds=t.decimal(standing.seconds))
         lines.append(f"{place} {m.bold(standing.name)} — {m.escape(score)}")

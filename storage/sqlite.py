@@ -90,6 +90,12 @@ class SQLiteStore:
         Raises:
             StorageError: the file cannot be opened or migrated.
         """
+        path = Path(path)
+        # checked first: a connect that fails leaves aiosqlite's thread behind
+        if not path.parent.is_dir():
+            raise StorageError(f"cannot open database {path}: folder {path.parent} does not exist")
+        if path.is_dir():
+            raise StorageError(f"cannot open database {path}: it is a folder")
         connections: list[aiosqlite.Connection] = []
         try:
             for _ in range(2):

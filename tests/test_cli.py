@@ -180,3 +180,52 @@ async def test_quizbot_run_plays_each_language_and_survives_kill_9(fake, tmp_pat
     text = log.read_text(errors="replace")
     assert "quizbot ready" in text
     assert fake.token not in text and fake.token.split(":")[1] not in text
+
+
+def test_ctrl_c_in_play_exits_at_once(tmp_path):
+    """Ctrl-C at the answer prompt ends `quizbot play` at once, without a traceback."""
+    env = {**os.environ, "QUIZBOT_DB": str(tmp_path / "c.sqlite3")}
+    proc = subprocess.Popen([sys.executable, "-m", "bot", "play"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    try:
+        assert proc.stdout is not None
+        seen = ""
+        while "(A-D)" not in seen:  # wait for the first prompt
+            seen += proc.stdout.read(1)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 130
+        assert "Traceback" not in proc.stderr.read()  # type: ignore[union-attr]
+    finally:
+        proc.kill()
+
+
+def test_storage_and_window_errors_are_one_line(tmp_path):
+    """A database in a missing folder, and a bad question window, are one clear line each."""
+    proc = quizbot("play", env={"QUIZBOT_DB": str(tmp_path / "no" / "such" / "q.sqlite3")})
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines() == [
+        f"quizbot: cannot open database {tmp_path / 'no' / 'such' / 'q.sqlite3'}: "
+        f"folder {tmp_path / 'no' / 'such'} does not exist"]
+    for bad in ("abc", "inf", "0.5", "nan"):
+        proc = quizbot("run", "--token", "1:x", "--question-seconds", bad,
+                       "--db", str(tmp_path / "x.db")) if bad != "abc" else quizbot(
+            "run", "--token", "1:x", "--db", str(tmp_path / "x.db"),
+            env={"QUIZBOT_QUESTION_SECONDS": bad})
+        assert proc.returncode == 2, bad
+        assert "must be a number of seconds from 1 to 3600" in proc.stderr
+    assert quizbot("validate", str(BUNDLED_BANKS),
+                   env={"QUIZBOT_QUESTION_SECONDS": "abc"}).returncode == 0
+
+
+async def test_a_rejected_token_is_never_printed(fake, tmp_path):
+    """When Telegram rejects the token, `quizbot run` says so without printing it."""
+    env = {**os.environ, "TELEGRAM_BOT_TOKEN": "999999:WRONG-token-value",
+           "TELEGRAM_BASE_URL": fake.base_url, "QUIZBOT_DB": str(tmp_path / "t.sqlite3")}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "run", env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    out, err = await asyncio.wait_for(proc.communicate(), timeout=60)
+    text = (out + err).decode()
+    assert proc.returncode == 2, text
+    assert "Telegram rejected the token" in text
+    assert "WRONG-token-value" not in text

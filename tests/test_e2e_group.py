@@ -192,6 +192,7 @@ async def test_stop_by_member_is_refused_and_by_admin_ends_the_session(fake, gro
     assert "🥇 Sam <admin> — 1/8" in board["text"]
     with sqlite3.connect(group_bot.db) as db:
         assert db.execute("SELECT status FROM group_sessions").fetchall() == [("stopped",)]
+    assert not buttons(fake.message(GROUP, first["message_id"]))  # nothing left to tap
     await asyncio.sleep(WINDOW + 0.5)  # the cancelled deadline does not post anything
     assert open_question(fake) is None or open_question(fake)["message_id"] == first[
         "message_id"]

@@ -390,3 +390,22 @@ async def test_text_with_html_special_characters_displays_verbatim(fake, tmp_pat
         assert link["url"] == "https://example.org/?a=1&b=2"
     finally:
         await runner.stop()
+
+
+async def test_review_of_a_running_attempt_reveals_nothing(fake, running_bot, banks):
+    """A forged "review" button for one's own running attempt is refused: no answers shown."""
+    person = Person(fake, 521, "Peeker")
+    question, _ = await _answered_first(person, banks[BANK_ID])
+    attempt_id = buttons(question)[0]["callback_data"].split(":")[1]
+    before = len(person.bot_messages())
+    query = await person.tap(question, f"v:{attempt_id}", check_button=False)
+    assert fake.callback_answers[query]["text"] == i18n.catalog("en")("toast_invalid")
+    assert len(person.bot_messages()) == before
+
+
+async def test_a_very_long_payload_is_answered(fake, running_bot):
+    """/start with a 4,000-character payload gets the usual reply, the payload cut short."""
+    person = Person(fake, 522, "Longwinded")
+    [reply] = await person.say("/start " + "x" * 4000)
+    assert "x" * 63 + "…" in reply["text"] and "x" * 65 not in reply["text"]
+    assert [b["callback_data"] for b in buttons(reply)] == [f"b:{BANK_ID}"]

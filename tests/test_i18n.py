@@ -239,7 +239,7 @@ def test_negotiate_only_picks_available_languages():
         ("en", "stats_missed_times", 2, "missed 2 times"),
         ("el", "stats_missed_times", 1, "λάθος 1 φορά"),
         ("el", "stats_missed_times", 2, "λάθος 2 φορές"),
-        ("hi", "stats_missed_times", 5, "5 बार गलत"),
+        ("hi", "stats_missed_times", 5, "5 बार ग़लत"),
     ],
 )
 def test_plural_forms(language, key, count, expected):

@@ -249,7 +249,7 @@ class _Checker:
 
 
 def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
+    return f"{path}.{key}" if path and path != "(bank)" else key
 
 
 def _kind(value: Any) -> str:
@@ -298,7 +298,7 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
         raise BankError([BankProblem(file, line, None, "(file)", f"bad YAML: {reason}")]) from exc
 
     check = _Checker(file)
-    root = check.mapping(data, 1, "", required=_BANK_KEYS, optional=("guide",))
+    root = check.mapping(data, 1, "(bank)", required=_BANK_KEYS, optional=("guide",))
     if root is None:
         raise BankError(check.problems)
     line_of = root.key_lines.get
@@ -371,7 +371,7 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
         check.question_id = None
 
     if check.problems:
-        raise BankError(check.problems)
+        raise BankError(sorted(check.problems, key=lambda p: p.line or 0))
     assert title and description and isinstance(bank_id, str) and isinstance(version, int)
     return Bank(id=bank_id, version=version, default_language=str(default_language),
                 languages=languages, level=str(level), title=title, description=description,
@@ -445,15 +445,19 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         flagged = [i for i, v in enumerate(options_value)
                    if isinstance(v, dict) and v.get("correct") is True]
         if len(flagged) != 1:
+            numbers = " and ".join(str(i + 1) for i in flagged)
             check.problem(line_of("options"), "options",
                           f"must have exactly one option with 'correct: true', got {len(flagged)}"
-                          + (f" (options {flagged})" if flagged else ""))
+                          + (f" (options {numbers}, counting from 1)" if flagged else ""))
         elif len(options) == OPTIONS_PER_QUESTION:
             for language in languages:
                 texts = [o.text.by_language.get(language) for o in options]
-                if len(set(texts)) != len(texts):
-                    check.problem(line_of("options"), f"options.text.{language}",
-                                  "two options have the same text")
+                for i, text in enumerate(texts):
+                    if text in texts[:i]:
+                        first = texts.index(text)
+                        check.problem(line_of("options"), f"options.text.{language}",
+                                      f"options {first + 1} and {i + 1} (counting from 1) "
+                                      "have the same text")
 
     if len(check.problems) > before:
         return None

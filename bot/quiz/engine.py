@@ -52,6 +52,10 @@ class NotAnswered(QuizError):
     """"Next" was asked for before the shown question was answered."""
 
 
+class NotFinished(QuizError):
+    """The attempt is still running: its answers are not to be revealed yet."""
+
+
 class InvalidOption(QuizError):
     """The option slot does not exist."""
 
@@ -274,6 +278,21 @@ def check_next(attempt: Attempt, bank: Bank | None, user_id: int, position: int)
     if position + 1 != attempt.position:
         raise StaleQuestion(position)
     return position + 1
+
+
+def check_review(attempt: Attempt, bank: Bank | None, user_id: int) -> Bank:
+    """Check a "review what I missed" tap: only the owner, only once the attempt is finished
+    (a review shows correct answers).
+
+    Raises:
+        NotYourAttempt, BankChanged, NotFinished.
+    """
+    if attempt.user_id != user_id:
+        raise NotYourAttempt(attempt.id)
+    bank = check_bank(attempt, bank)
+    if attempt.status != FINISHED:
+        raise NotFinished(attempt.id)
+    return bank
 
 
 def with_answer(attempt: Attempt, answer: Answer) -> Attempt:

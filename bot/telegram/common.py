@@ -60,6 +60,7 @@ TOAST_KEYS: dict[type[QuizError], str] = {
     engine.NotYourAttempt: "toast_not_yours",
     engine.NotAnswered: "toast_not_answered",
     engine.InvalidOption: "toast_invalid",
+    engine.NotFinished: "toast_invalid",
     UnknownAttempt: "toast_invalid",
     UnknownBank: "toast_invalid",
     group.SessionClosed: "toast_closed",

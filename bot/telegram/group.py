@@ -108,6 +108,12 @@ async def cmd_group_stop(update: Update, context: Context) -> None:
     if not await service.end(session, group.STOPPED):
         return  # it ended meanwhile
     cancel_deadline(context.application.job_queue, session.id)
+    if session.is_open and session.message_id is not None:  # its buttons answer nothing now
+        try:
+            await context.bot.edit_message_reply_markup(chat.id, session.message_id,
+                                                        reply_markup=None)
+        except BadRequest as exc:
+            log.debug("could not clear the stopped question's buttons: %s", exc.message)
     name = display_name(user) if user is not None else chat.title or ""
     await post_leaderboard(context.application, session, stopped_by=name)
 

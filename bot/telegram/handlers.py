@@ -43,7 +43,7 @@ async def cmd_start(update: Update, context: Context) -> None:
     payload = context.args[0] if context.args else None
     if payload is not None and payload not in service.banks:
         await send(context, chat.id, render.bank_choice(
-            service.banks.values(), t, HTML, header=t("unknown_bank", name=payload)))
+            service.banks.values(), t, HTML, header=t("unknown_bank", name=render.clip(payload))))
         return
     attempt = await service.active(user.id)
     if attempt is not None and payload in (None, attempt.bank_id):
@@ -69,7 +69,7 @@ async def cmd_quiz(update: Update, context: Context) -> None:
     bank_id = context.args[0] if context.args else None
     if bank_id is not None and bank_id not in service.banks:
         await send(context, chat.id, render.bank_choice(
-            service.banks.values(), t, HTML, header=t("unknown_bank", name=bank_id)))
+            service.banks.values(), t, HTML, header=t("unknown_bank", name=render.clip(bank_id))))
         return
     bank = service.bank(bank_id) if bank_id else service.default_bank
     if bank is None:
@@ -103,7 +103,7 @@ async def cmd_preview(update: Update, context: Context) -> None:
     bank_id = context.args[0] if context.args else None
     if bank_id is not None and bank_id not in service.banks:
         await send(context, chat.id, render.bank_choice(
-            service.banks.values(), t, HTML, header=t("unknown_bank", name=bank_id)))
+            service.banks.values(), t, HTML, header=t("unknown_bank", name=render.clip(bank_id))))
         return
     banks: Sequence[Bank] = [service.bank(bank_id)] if bank_id else list(service.banks.values())
     for bank in banks:
@@ -230,9 +230,7 @@ async def on_review(query: CallbackQuery, context: Context, button: render.Revie
     """"Review": the missed questions of a finished attempt with answers and explanations."""
     service = context.bot_data.service
     attempt = await service.attempt(button.attempt_id)
-    if attempt.user_id != query.from_user.id:
-        raise engine.NotYourAttempt(attempt.id)
-    bank = engine.check_bank(attempt, service.banks.get(attempt.bank_id))
+    bank = engine.check_review(attempt, service.banks.get(attempt.bank_id), query.from_user.id)
     await toast(query)
     for screen in render.review(bank, attempt, t, HTML):
         await send_to_query_chat(query, context, screen)
