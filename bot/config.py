@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-BUNDLED_BANKS = Path(__file__).resolve().parent.parent / "banks"
-"""The repository's ``banks/`` folder (present in a source checkout and an editable install)."""
+def _bundled_banks() -> Path:
+    source_tree = Path(__file__).resolve().parent.parent / "banks"
+    installed = Path(sys.prefix) / "share" / "quizbot" / "banks"
+    return source_tree if source_tree.is_dir() or not installed.is_dir() else installed
+
+
+BUNDLED_BANKS = _bundled_banks()
+"""The bundled banks: the source tree's ``banks/`` (a checkout or an editable install), else
+the copy a regular install puts in ``<prefix>/share/quizbot/banks``."""
 
 DEFAULT_QUESTION_SECONDS = 30.0
 QUESTION_SECONDS_RANGE = (1.0, 3600.0)
