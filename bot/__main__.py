@@ -53,6 +53,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``quizbot`` command; returns the exit status."""
+    # PTB 22 deprecates int seconds in RetryAfter for timedelta; opt in now, as PTB advises
+    os.environ.setdefault("PTB_TIMEDELTA", "1")
     args = _parser().parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if getattr(args, "verbose", False) else logging.INFO,

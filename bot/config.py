@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+
 def _bundled_banks() -> Path:
     source_tree = Path(__file__).resolve().parent.parent / "banks"
     installed = Path(sys.prefix) / "share" / "quizbot" / "banks"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from telegram.ext import Application
 
 from bot.app import build_application, serve
 from bot.config import BUNDLED_BANKS, Settings
@@ -16,6 +18,7 @@ from bot.quiz.bank import Bank, load_banks
 from tests.fakebotapi import FakeBotAPI
 
 BANK_ID = "deepspeed-megatron"
+os.environ.setdefault("PTB_TIMEDELTA", "1")  # as `quizbot` sets it (bot/__main__.py)
 
 
 @pytest.fixture
@@ -43,12 +46,13 @@ class RunningBot:
     question_seconds: float = 30.0
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
+    app: Application | None = None  # type: ignore[type-arg]
 
     async def start(self) -> RunningBot:
         """Build and start the bot; return once it is long polling."""
         settings = Settings(token=self.fake.token, base_url=self.fake.base_url, db=self.db,
                             banks=self.bank_paths, question_seconds=self.question_seconds)
-        app = build_application(settings, load_banks(self.bank_paths))
+        app = self.app = build_application(settings, load_banks(self.bank_paths))
         self._stop = asyncio.Event()
         self._task = asyncio.create_task(serve(app, self._stop, poll_timeout=1))
         await self.fake.wait_for(lambda: self.fake.polling or self._task.done(), timeout=10)

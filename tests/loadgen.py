@@ -109,20 +109,27 @@ class LoadGenerator:
         step_timeout: Seconds a user waits for the bot before counting as stalled.
         query_deadline: A callback query answered later than this (seconds) counts as late
             (Telegram rejects answers after about 15 s).
+        retap_after: Seconds without a reply after which a user taps the same button again,
+            as people do (None: never). Lets users go on after a crash lost their tap.
         seed: Seed for option choices and reading times.
     """
 
     def __init__(self, fake: FakeBotAPI, users: int, *, questions: int = 8, think: float = 0.0,
                  first_user_id: int = 100_000, step_timeout: float = 30.0,
-                 query_deadline: float = 15.0, seed: int = 0) -> None:
+                 query_deadline: float = 15.0, retap_after: float | None = None,
+                 seed: int = 0) -> None:
         self.fake = fake
         self.user_ids = list(range(first_user_id, first_user_id + users))
         self.questions = questions
         self.think = think
         self.step_timeout = step_timeout
         self.query_deadline = query_deadline
+        self.retap_after = retap_after
+        self.retaps = 0
         self._random = random.Random(seed)
         self._wakeups: dict[int, asyncio.Event] = {}
+        self.runs: list[UserRun] = []
+        """Per-user records (filled in as the run goes)."""
         self._query_pushed: dict[str, float] = {}
         self._query_answered: dict[str, float] = {}
         self._pending: dict[tuple[int, int], float] = {}  # (chat, message) -> tap pushed
@@ -147,14 +154,17 @@ class LoadGenerator:
         if event is not None:
             event.set()
 
-    async def _until(self, user_id: int, predicate: object) -> object:
-        """Wait until ``predicate()`` is truthy, waking on every call about the user's chat.
+    async def _until(self, user_id: int, predicate: object,
+                     retap: tuple[dict, str] | None = None) -> object:
+        """Wait until ``predicate()`` is truthy, waking on every call about the user's chat;
+        tap ``retap`` (message, data) again every ``retap_after`` seconds meanwhile.
 
         Raises:
             TimeoutError: after ``step_timeout`` seconds.
         """
         event = self._wakeups[user_id]
         deadline = time.monotonic() + self.step_timeout
+        next_retap = time.monotonic() + (self.retap_after or float("inf"))
         while True:
             found = predicate()  # type: ignore[operator]
             if found:
@@ -162,6 +172,10 @@ class LoadGenerator:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError
+            if retap is not None and time.monotonic() >= next_retap:
+                self.retaps += 1
+                self._tap(user_id, *retap)
+                next_retap = time.monotonic() + (self.retap_after or float("inf"))
             event.clear()
             try:
                 await asyncio.wait_for(event.wait(), min(remaining, 1.0))
@@ -186,6 +200,7 @@ class LoadGenerator:
     async def _play(self, run: UserRun) -> None:
         user_id = run.user_id
         self.fake.send_message(user_id, "/start")
+        await self._until(user_id, lambda: self._with_button(user_id, "a:", 0))
         for position in range(self.questions):
             question = await self._until(
                 user_id, lambda p=position: self._with_button(user_id, "a:", p))
@@ -197,14 +212,20 @@ class LoadGenerator:
             data = self._random.choice(answers)
             self._tap(user_id, question, data)
             feedback = await self._until(
-                user_id, lambda p=position: self._with_button(user_id, "n:", p))
+                user_id, lambda p=position: self._with_button(user_id, "n:", p),
+                retap=(question, data))
             assert isinstance(feedback, dict)
             run.answers += 1
             run.feedback_seen.append(position)
             next_data = next(b["callback_data"] for row in feedback["reply_markup"][
                 "inline_keyboard"] for b in row if b["callback_data"].startswith("n:"))
             self._tap(user_id, feedback, next_data)
-        await self._until(user_id, lambda: self._with_button(user_id, "r:"))
+            if position + 1 < self.questions:
+                await self._until(
+                    user_id, lambda p=position + 1: self._with_button(user_id, "a:", p),
+                    retap=(feedback, next_data))
+        await self._until(user_id, lambda: self._with_button(user_id, "r:"),
+                          retap=(feedback, next_data))
         run.finished = True
 
     def _tap(self, user_id: int, message: dict, data: str) -> str:
@@ -212,7 +233,7 @@ class LoadGenerator:
         query_id = update["callback_query"]["id"]
         self._query_pushed[query_id] = time.monotonic()
         if data.startswith("a:"):
-            self._pending[(user_id, message["message_id"])] = self._query_pushed[query_id]
+            self._pending.setdefault((user_id, message["message_id"]), self._query_pushed[query_id])
         return query_id
 
     async def _run_user(self, run: UserRun) -> None:
@@ -228,7 +249,7 @@ class LoadGenerator:
         """Play every user to the end (or until stalled) and report."""
         self._wakeups = {user_id: asyncio.Event() for user_id in self.user_ids}
         self.fake.observers.append(self._observe)
-        runs = [UserRun(user_id) for user_id in self.user_ids]
+        runs = self.runs = [UserRun(user_id) for user_id in self.user_ids]
         started = time.monotonic()
         try:
             await asyncio.gather(*(self._run_user(run) for run in runs))

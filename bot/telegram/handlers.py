@@ -191,10 +191,22 @@ async def on_callback_query(update: Update, context: Context) -> None:
 
 async def on_answer(query: CallbackQuery, context: Context, button: render.AnswerButton,
                     t: Catalog) -> None:
-    """An option tap: check, answer the query, record durably, then show the feedback."""
+    """An option tap: check, answer the query, record durably, then show the feedback.
+
+    A tap on a question answered already (a double tap, or a tap Telegram delivers again after
+    a crash that came between recording and showing) shows the recorded feedback again: an
+    edit that changes nothing is "not modified", and a lost one is made good.
+    """
     service = context.bot_data.service
-    attempt, answer = await service.grade(query.from_user.id, button.attempt_id, button.position,
-                                          button.slot)
+    try:
+        attempt, answer = await service.grade(query.from_user.id, button.attempt_id,
+                                              button.position, button.slot)
+    except engine.AlreadyAnswered:
+        await toast(query, t("toast_answered"))
+        attempt = await service.attempt(button.attempt_id)
+        bank = service.bank(attempt.bank_id)
+        await edit(query, render.feedback(bank, attempt, button.position, t, HTML))
+        return
     await toast(query)
     try:
         attempt = await service.record(attempt, answer)
