@@ -202,6 +202,15 @@ COLUMNS = [("bot", "bot"), ("users", "users"), ("api_delay_ms", "RTT ms"),
            ("missing_answers", "missing"), ("doubled_answers", "doubled")]
 
 
+def _ratio(numerator: object, denominator: object) -> float | None:
+    """numerator / denominator rounded, or None when the baseline did nothing measurable."""
+    try:
+        value = float(numerator) / float(denominator)  # type: ignore[arg-type]
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+    return None if value != value else round(value, 2)  # NaN
+
+
 def table(rows: list[dict[str, float | int | str | None]]) -> str:
     """A markdown table of median rows."""
     lines = ["| " + " | ".join(title for _, title in COLUMNS) + " |",
@@ -295,11 +304,9 @@ async def main(args: argparse.Namespace) -> int:
         if "quizbot" in bots and "baseline" in bots:
             q, b = rows[bots.index("quizbot")], rows[bots.index("baseline")]
             ratio = {"users": users, "api_delay_ms": delay,
-                     "throughput_ratio": round(float(q["answers_per_second"])  # type: ignore[arg-type]
-                                               / float(b["answers_per_second"]), 2),  # type: ignore[arg-type]
-                     "cpu_per_answer_ratio": round(
-                         float(q["cpu_seconds_per_1000_answers"])  # type: ignore[arg-type]
-                         / float(b["cpu_seconds_per_1000_answers"]), 2)}  # type: ignore[arg-type]
+                     "throughput_ratio": _ratio(q["answers_per_second"], b["answers_per_second"]),
+                     "cpu_per_answer_ratio": _ratio(q["cpu_seconds_per_1000_answers"],
+                                                    b["cpu_seconds_per_1000_answers"])}
             results.setdefault("ratios", []).append(ratio)  # type: ignore[union-attr]
         medians.extend(rows)
         results.setdefault("measurements", []).extend(  # type: ignore[union-attr]

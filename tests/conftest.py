@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,6 +82,19 @@ async def running_bot(fake, tmp_path) -> AsyncIterator[RunningBot]:
     await runner.start()
     yield runner
     await runner.stop()
+
+
+async def start_bot_process(fake: FakeBotAPI, db: Path, log: Path) -> asyncio.subprocess.Process:
+    """Start the real `quizbot run` process against ``fake``; return once it is polling."""
+    env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
+           "QUIZBOT_DB": str(db)}
+    with log.open("ab") as out:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", env=env, stdout=out, stderr=out,
+            stdin=subprocess.DEVNULL)
+    await fake.wait_for(lambda: fake.polling or proc.returncode is not None, timeout=30)
+    assert proc.returncode is None, log.read_text()
+    return proc
 
 
 OPTION_LINE = re.compile(r"^(?:[✅❌] )?([A-D])\. (.*?)(?: \(.*\))?$")

@@ -8,7 +8,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,7 @@ from bot.play import play
 from bot.quiz.bank import load_banks
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
-from tests.conftest import BANK_ID, Person, correct_label, wrong_label
+from tests.conftest import BANK_ID, Person, correct_label, start_bot_process, wrong_label
 
 BROKEN = """\
 id: broken
@@ -132,18 +131,6 @@ def test_play_quits_and_resumes_through_the_real_command(tmp_path):
     assert t("question_header", number=2, total=8) in second.stdout
 
 
-async def _start_bot_process(fake, db: Path, log: Path) -> asyncio.subprocess.Process:
-    env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
-           "QUIZBOT_DB": str(db)}
-    with log.open("ab") as out:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run", env=env, stdout=out, stderr=out,
-            stdin=subprocess.DEVNULL)
-    await fake.wait_for(lambda: fake.polling or proc.returncode is not None, timeout=30)
-    assert proc.returncode is None, log.read_text()
-    return proc
-
-
 async def test_quizbot_run_plays_each_language_and_survives_kill_9(fake, tmp_path, banks):
     """The real `quizbot run` process: three users in en, hi and el finish the quiz, with a
     `kill -9` in the middle; every acknowledged answer is kept; the token is never logged."""
@@ -152,7 +139,7 @@ async def test_quizbot_run_plays_each_language_and_survives_kill_9(fake, tmp_pat
     people = [Person(fake, 600 + i, name, code)
               for i, (name, code) in enumerate([("Ann", "en"), ("Anil", "hi"), ("Eleni", "el")])]
     languages = ["en", "hi", "el"]
-    proc = await _start_bot_process(fake, db, log)
+    proc = await start_bot_process(fake, db, log)
     try:
         for person in people:
             await person.say("/start", replies=2)
@@ -165,7 +152,7 @@ async def test_quizbot_run_plays_each_language_and_survives_kill_9(fake, tmp_pat
             if number == 4:  # crash after acknowledged answers, then restart on the same db
                 proc.send_signal(signal.SIGKILL)
                 await proc.wait()
-                proc = await _start_bot_process(fake, db, log)
+                proc = await start_bot_process(fake, db, log)
         for person, language in zip(people, languages, strict=True):
             result = person.bot_messages()[-1]["text"]
             assert i18n.catalog(language)("result_score", score=7, total=8) in result

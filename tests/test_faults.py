@@ -7,16 +7,21 @@ generator (tests/loadgen.py).
 from __future__ import annotations
 
 import asyncio
-import os
+import json
 import signal
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 from bot import i18n
-from tests.conftest import BANK_ID, Person, RunningBot, buttons, correct_label
-from tests.fakebotapi import Chaos, FakeBotAPI
+from tests.conftest import (
+    BANK_ID,
+    Person,
+    RunningBot,
+    buttons,
+    correct_label,
+    start_bot_process,
+)
+from tests.fakebotapi import Chaos
 from tests.loadgen import LoadGenerator
 
 QUESTIONS = 8
@@ -58,20 +63,7 @@ async def test_every_user_finishes_despite_injected_faults(fake, tmp_path, banks
     stored = answers_by_user(runner.db, generator.user_ids)
     assert all(len(stored.get(u, {})) == QUESTIONS for u in generator.user_ids)
     assert all(count == 1 for per_user in stored.values() for count in per_user.values())
-    pushed = [u for u in fake.calls_to("answerCallbackQuery")]
-    assert pushed and set(generator._query_pushed) <= set(fake.callback_answers)
-
-
-async def _start_process(fake: FakeBotAPI, db: Path, log: Path) -> asyncio.subprocess.Process:
-    env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
-           "QUIZBOT_DB": str(db)}
-    with log.open("ab") as out:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run", env=env, stdout=out, stderr=out,
-            stdin=subprocess.DEVNULL)
-    await fake.wait_for(lambda: fake.polling or proc.returncode is not None, timeout=30)
-    assert proc.returncode is None, log.read_text()
-    return proc
+    assert set(generator._query_pushed) <= set(fake.callback_answers)  # every query answered
 
 
 async def test_kill_9_mid_load_loses_no_answer_the_user_saw(fake, tmp_path):
@@ -79,16 +71,16 @@ async def test_kill_9_mid_load_loses_no_answer_the_user_saw(fake, tmp_path):
     feedback reached the server is stored exactly once, and every user goes on to the end
     (tapping again, as people do, when a tap got no reply)."""
     db, log = tmp_path / "crash.sqlite3", tmp_path / "bot.log"
-    proc = await _start_process(fake, db, log)
+    proc = await start_bot_process(fake, db, log)
     generator = LoadGenerator(fake, 100, step_timeout=60, retap_after=3.0)
     load = asyncio.create_task(generator.run())
     try:
         await fake.wait_for(lambda: len(fake.calls_to("editMessageText")) >= 300, timeout=60)
         proc.send_signal(signal.SIGKILL)
         await proc.wait()
-        seen_at_crash = {u.user_id: list(u.feedback_seen) for u in generator_runs(generator)}
+        seen_at_crash = {u.user_id: list(u.feedback_seen) for u in generator.runs}
         await asyncio.sleep(1.0)
-        proc = await _start_process(fake, db, log)
+        proc = await start_bot_process(fake, db, log)
         report = await asyncio.wait_for(load, timeout=240)
     finally:
         if proc.returncode is None:
@@ -100,7 +92,7 @@ async def test_kill_9_mid_load_loses_no_answer_the_user_saw(fake, tmp_path):
     with sqlite3.connect(db) as conn:
         for user_id, question_order in conn.execute(
                 "SELECT user_id, question_order FROM attempts"):
-            order[user_id] = __import__("json").loads(question_order)
+            order[user_id] = json.loads(question_order)
     for user_id, positions in seen_at_crash.items():
         for position in positions:
             assert stored[user_id][order[user_id][position]] == 1
@@ -108,11 +100,6 @@ async def test_kill_9_mid_load_loses_no_answer_the_user_saw(fake, tmp_path):
     assert report.finished == 100
     assert all(len(stored[u]) == QUESTIONS for u in generator.user_ids)
     assert all(c == 1 for per_user in stored.values() for c in per_user.values())
-
-
-def generator_runs(generator: LoadGenerator) -> list:
-    """The load generator's per-user records while it runs."""
-    return generator.runs
 
 
 async def test_locked_and_read_only_database_are_told_and_recovered(fake, tmp_path, banks):

@@ -50,6 +50,8 @@ async def test_upgrade_from_first_schema_keeps_data(tmp_path):
         assert await new.schema_version() == len(migrations())
         again = await new.attempt(attempt.id)
         assert again is not None and again.answers["q1"].correct
+        # migration 0003: an answer now moves its attempt on; old attempts catch up
+        assert again.position == 1
         assert await new.user_language(7) == "el"
     finally:
         await new.close()

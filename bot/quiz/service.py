@@ -55,19 +55,23 @@ class QuizService:
         self._attempts: OrderedDict[int, Attempt] = OrderedDict()
         self._cache_size = cache_size
         self._shown: dict[int, int] = {}  # attempt id -> the furthest position "next" showed
+        self._by_user: dict[int, set[int]] = {}  # user id -> ids of their cached attempts
 
     def _remember(self, attempt: Attempt) -> Attempt:
         self._attempts[attempt.id] = attempt
         self._attempts.move_to_end(attempt.id)
+        self._by_user.setdefault(attempt.user_id, set()).add(attempt.id)
         while len(self._attempts) > self._cache_size:
-            evicted, _ = self._attempts.popitem(last=False)
+            evicted, old = self._attempts.popitem(last=False)
             self._shown.pop(evicted, None)
+            self._by_user.get(old.user_id, set()).discard(evicted)
         return attempt
 
     def _forget_user(self, user_id: int) -> None:
         """Drop the user's cached attempts (their active one is about to change)."""
-        for attempt_id in [a.id for a in self._attempts.values() if a.user_id == user_id]:
-            del self._attempts[attempt_id]
+        for attempt_id in self._by_user.pop(user_id, set()):
+            self._attempts.pop(attempt_id, None)
+            self._shown.pop(attempt_id, None)
 
     def bank(self, bank_id: str) -> Bank:
         """The bank with ``bank_id``.

@@ -33,10 +33,7 @@ RETRY_SECONDS = 5.0
 
 def groups(context: Context) -> GroupService:
     """The group service from ``bot_data``."""
-    service = context.bot_data.groups
-    if service is None:
-        raise RuntimeError("group service not initialised (post_init has not run)")
-    return service
+    return groups_of(context.application)
 
 
 def display_name(user: User) -> str:
@@ -210,9 +207,14 @@ def schedule(app: Application, session: GroupSession, *,  # type: ignore[type-ar
 
 
 def groups_of(app: Application) -> GroupService:  # type: ignore[type-arg]
-    """The group service of an application."""
+    """The group service of an application.
+
+    Raises:
+        RuntimeError: used before post_init set it.
+    """
     service = app.bot_data.groups
-    assert service is not None
+    if service is None:
+        raise RuntimeError("group service not initialised (post_init has not run)")
     return service
 
 
@@ -246,8 +248,9 @@ async def advance(app: Application, session: GroupSession) -> None:  # type: ign
             await reveal(app, session, session.position - 1)
         if session.position < session.total:
             await post_question(app, session)
-        elif await groups_of(app).end(session, group.FINISHED):
+        else:  # posted before the session is marked finished: a failure retries, never loses it
             await post_leaderboard(app, session)
+            await groups_of(app).end(session, group.FINISHED)
     except (TelegramError, StorageError):
         log.exception("group session %s: could not move on; retrying in %s s", session.id,
                       RETRY_SECONDS)

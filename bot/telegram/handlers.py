@@ -41,9 +41,7 @@ async def cmd_start(update: Update, context: Context) -> None:
     service = context.bot_data.service
     t = await catalog_for(context, user)
     payload = context.args[0] if context.args else None
-    if payload is not None and payload not in service.banks:
-        await send(context, chat.id, render.bank_choice(
-            service.banks.values(), t, HTML, header=t("unknown_bank", name=render.clip(payload))))
+    if await refused_unknown_bank(context, chat.id, t, payload):
         return
     attempt = await service.active(user.id)
     if attempt is not None and payload in (None, attempt.bank_id):
@@ -67,9 +65,7 @@ async def cmd_quiz(update: Update, context: Context) -> None:
     service = context.bot_data.service
     t = await catalog_for(context, user)
     bank_id = context.args[0] if context.args else None
-    if bank_id is not None and bank_id not in service.banks:
-        await send(context, chat.id, render.bank_choice(
-            service.banks.values(), t, HTML, header=t("unknown_bank", name=render.clip(bank_id))))
+    if await refused_unknown_bank(context, chat.id, t, bank_id):
         return
     bank = service.bank(bank_id) if bank_id else service.default_bank
     if bank is None:
@@ -77,6 +73,18 @@ async def cmd_quiz(update: Update, context: Context) -> None:
                                                         header=t("choose_bank")))
         return
     await start_bank(context, chat.id, user, bank, t, greet=False)
+
+
+async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
+                               bank_id: str | None) -> bool:
+    """If ``bank_id`` (a command argument or deep-link payload) names no bank, say so with the
+    list of banks and return True; nothing else changes."""
+    service = context.bot_data.service
+    if bank_id is None or bank_id in service.banks:
+        return False
+    await send(context, chat_id, render.bank_choice(
+        service.banks.values(), t, HTML, header=t("unknown_bank", name=render.clip(bank_id))))
+    return True
 
 
 async def start_bank(context: Context, chat_id: int, user: User, bank: Bank, t: Catalog, *,
@@ -101,9 +109,7 @@ async def cmd_preview(update: Update, context: Context) -> None:
     service = context.bot_data.service
     t = await catalog_for(context, user)
     bank_id = context.args[0] if context.args else None
-    if bank_id is not None and bank_id not in service.banks:
-        await send(context, chat.id, render.bank_choice(
-            service.banks.values(), t, HTML, header=t("unknown_bank", name=render.clip(bank_id))))
+    if await refused_unknown_bank(context, chat.id, t, bank_id):
         return
     banks: Sequence[Bank] = [service.bank(bank_id)] if bank_id else list(service.banks.values())
     for bank in banks:
