@@ -269,9 +269,9 @@ def intro(bank: Bank, t: Catalog, m: Markup, *, name: str | None = None) -> Scre
 
 
 def _question_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup, *,
-                    marks: bool) -> list[str]:
+                    marks: bool, closed: bool = False) -> list[str]:
     lang = bank.language_for(t.language)
-    done = v.position + (1 if v.answered else 0)
+    done = v.position + (1 if v.answered or closed else 0)
     lines = [
         m.bold(bank.title.get(lang, bank.default_language)),
         m.escape(f"{t('question_header', number=v.position + 1, total=v.total)}  "
@@ -471,7 +471,7 @@ def group_reveal(bank: Bank, session: GroupSession, position: int, counts: Seque
     explanation and its source (no buttons)."""
     v = _session_view(bank, session, position)
     lang = bank.language_for(t.language)
-    lines = [*_question_lines(bank, v, t, m, marks=False)[:4], ""]
+    lines = [*_question_lines(bank, v, t, m, marks=False, closed=True)[:4], ""]
     for slot, option_index in enumerate(v.slots):
         text = v.question.options[option_index].text.get(lang, bank.default_language)
         label = f"{LABELS[slot]}."
