@@ -15,7 +15,7 @@ from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import engine
 from bot.quiz.bank import Bank
-from bot.quiz.engine import Attempt, QuizError
+from bot.quiz.engine import QuizError
 from bot.quiz.ports import StorageError
 from bot.quiz.service import UnknownBank
 from bot.render import HTML, Screen
@@ -47,7 +47,8 @@ async def cmd_start(update: Update, context: Context) -> None:
     if attempt is not None and payload in (None, attempt.bank_id):
         await send(context, chat.id, Screen(HTML.escape(
             t("resume", number=min(attempt.position + 1, attempt.total), total=attempt.total))))
-        await show_current(context, chat.id, service.bank(attempt.bank_id), attempt, t)
+        await send(context, chat.id, render.attempt_question(
+            service.bank(attempt.bank_id), attempt, t, HTML))
         return
     bank = service.bank(payload) if payload else service.default_bank
     if bank is None:
@@ -93,12 +94,6 @@ async def start_bank(context: Context, chat_id: int, user: User, bank: Bank, t: 
     attempt = await context.bot_data.service.start(user.id, bank.id)
     await send(context, chat_id, render.intro(bank, t, HTML,
                                               name=user.first_name if greet else None))
-    await send(context, chat_id, render.attempt_question(bank, attempt, t, HTML))
-
-
-async def show_current(context: Context, chat_id: int, bank: Bank, attempt: Attempt,
-                       t: Catalog) -> None:
-    """Send the attempt's current question (the first one not answered)."""
     await send(context, chat_id, render.attempt_question(bank, attempt, t, HTML))
 
 
