@@ -118,19 +118,27 @@ def _validate(paths: Sequence[object]) -> int:
 
 
 def _run(settings: Settings, banks: dict) -> int:  # type: ignore[type-arg]
-    from telegram.error import InvalidToken
+    from telegram.error import InvalidToken, NetworkError
 
-    from bot.app import build_application
+    from bot.app import build_application, close_transports
 
     app = build_application(settings, banks)
     log.info("starting quizbot: %d bank(s), Bot API %s", len(banks),
              settings.base_url or "Telegram")
     try:
-        app.run_polling(allowed_updates=["message", "callback_query"])
+        app.run_polling(allowed_updates=["message", "callback_query"], close_loop=False)
     except InvalidToken:
         print("quizbot: Telegram rejected the token: check TELEGRAM_BOT_TOKEN (from @BotFather)",
               file=sys.stderr)
         return 2
+    except NetworkError as exc:  # at start-up: PTB gives up when getMe fails
+        print(f"quizbot: cannot reach the Bot API at {settings.base_url or 'api.telegram.org'}"
+              f" ({exc.message})", file=sys.stderr)
+        return 1
+    finally:
+        loop = asyncio.get_event_loop()
+        loop.run_until_complete(close_transports(app))
+        loop.close()
     return 0
 
 

@@ -58,6 +58,9 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
     Raises:
         ConfigError: no token.
     """
+    requests = (AiohttpRequest(connection_pool_size=CONNECTION_POOL_SIZE,
+                               pool_timeout=POOL_TIMEOUT),
+                AiohttpRequest(connection_pool_size=1))
     builder = (
         ApplicationBuilder()
         .token(settings.require_token())
@@ -65,9 +68,8 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
         .context_types(CONTEXT_TYPES)
         .rate_limiter(QuizRateLimiter())
         .concurrent_updates(PerUserOrderedProcessor())
-        .request(AiohttpRequest(connection_pool_size=CONNECTION_POOL_SIZE,
-                                pool_timeout=POOL_TIMEOUT))
-        .get_updates_request(AiohttpRequest(connection_pool_size=1))
+        .request(requests[0])
+        .get_updates_request(requests[1])
         .post_init(_post_init)
         .post_shutdown(_post_shutdown)
     )
@@ -76,6 +78,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
     app = builder.build()
     app.bot_data.extra["settings"] = settings
     app.bot_data.extra["banks"] = dict(banks)
+    app.bot_data.extra["transports"] = requests
     add_handlers(app)
     return app
 
@@ -129,6 +132,12 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     store = app.bot_data.extra.pop("store", None)
     if isinstance(store, SQLiteStore):
         await store.close()
+
+
+async def close_transports(app: Application) -> None:  # type: ignore[type-arg]
+    """Close the Bot API transports (idempotent): PTB leaves them open when its start fails."""
+    for request in app.bot_data.extra.get("transports", ()):  # type: ignore[union-attr]
+        await request.shutdown()
 
 
 async def serve(app: Application, stop: asyncio.Event, *,  # type: ignore[type-arg]

@@ -216,3 +216,13 @@ async def test_a_rejected_token_is_never_printed(fake, tmp_path):
     assert proc.returncode == 2, text
     assert "Telegram rejected the token" in text
     assert "WRONG-token-value" not in text
+
+
+def test_an_unreachable_bot_api_is_one_clear_line(tmp_path):
+    """With no Bot API to reach, `quizbot run` ends with a clear last line, sessions closed."""
+    proc = quizbot("run", "--token", "1:x", "--base-url", "http://127.0.0.1:9/bot",
+                   "--db", str(tmp_path / "u.sqlite3"))
+    assert proc.returncode == 1
+    assert proc.stderr.strip().splitlines()[-1].startswith(
+        "quizbot: cannot reach the Bot API at http://127.0.0.1:9/bot")
+    assert "Unclosed client session" not in proc.stderr

@@ -18,7 +18,6 @@ from telegram.error import BadRequest, NetworkError
 from telegram.ext import AIORateLimiter
 from tenacity import (
     AsyncRetrying,
-    before_sleep_log,
     retry_if_exception,
     stop_after_attempt,
     wait_exponential,
@@ -78,7 +77,10 @@ class QuizRateLimiter(AIORateLimiter):
             retry=retry_if_exception(is_transient),
             stop=stop_after_attempt(self._transient_attempts - 1),
             wait=wait_exponential(multiplier=0.2, max=self._max_wait),
-            before_sleep=before_sleep_log(log, logging.INFO),
+            before_sleep=lambda state: log.info(
+                "%s failed again (%r) on try %d of %d", endpoint,
+                state.outcome.exception() if state.outcome else None, state.attempt_number + 1,
+                self._transient_attempts),
             reraise=True,
         )
         async for attempt in retrying:
