@@ -122,6 +122,17 @@ class Standing:
     seconds: float
 
 
+def check_bank(session: GroupSession, bank: Bank | None) -> Bank:
+    """Return ``bank`` if the session was planned on it.
+
+    Raises:
+        BankChanged: the bank is missing, or its version differs from the session's.
+    """
+    if bank is None or bank.id != session.bank_id or bank.version != session.bank_version:
+        raise BankChanged(session.bank_id)
+    return bank
+
+
 def grade_tap(session: GroupSession, bank: Bank | None, chat_id: int, position: int, slot: int,
               user_id: int, now: float) -> GroupAnswer:
     """Grade a member's tap on the session's open question.
@@ -136,8 +147,7 @@ def grade_tap(session: GroupSession, bank: Bank | None, chat_id: int, position: 
         raise WrongChat(chat_id)
     if session.status != ACTIVE:
         raise SessionClosed(session.id)
-    if bank is None or bank.id != session.bank_id or bank.version != session.bank_version:
-        raise BankChanged(session.bank_id)
+    bank = check_bank(session, bank)
     if position != session.position:
         raise StaleQuestion(position) if position > session.position else TooLate(position)
     if session.deadline is None or now > session.deadline:
@@ -153,16 +163,10 @@ def grade_tap(session: GroupSession, bank: Bank | None, chat_id: int, position: 
                        max(0.0, now - opened), now)
 
 
-def everyone_answered(earlier_players: Iterable[int], answered_now: Iterable[int]) -> bool:
-    """Whether the open question can close early: everyone who answered an earlier question has
-    answered this one. Never for the first question (nobody has taken part yet)."""
-    earlier = set(earlier_players)
-    return everyone_answered_counts(len(earlier), len(earlier - set(answered_now)))
-
-
-def everyone_answered_counts(earlier: int, missing: int) -> bool:
-    """:func:`everyone_answered` from counts: ``earlier`` players of earlier questions, of whom
-    ``missing`` have not answered the open one."""
+def everyone_answered(earlier: int, missing: int) -> bool:
+    """Whether the open question can close early: ``earlier`` members answered earlier
+    questions and ``missing`` of them have not answered this one. Never for the first question
+    (nobody has taken part yet)."""
     return earlier > 0 and missing == 0
 
 

@@ -236,10 +236,7 @@ class GroupService:
         Raises:
             BankChanged: the bank is gone or has another version now.
         """
-        bank = self.banks.get(session.bank_id)
-        if bank is None or bank.version != session.bank_version:
-            raise engine.BankChanged(session.bank_id)
-        return bank
+        return group.check_bank(session, self.banks.get(session.bank_id))
 
     async def language(self, chat_id: int) -> str | None:
         """The group's language, if set."""
@@ -327,7 +324,7 @@ class GroupService:
         if outcome == CLOSED:
             raise group.TooLate(position)
         earlier, missing = await self.store.missing_players(session.id, position)
-        return session, answer, group.everyone_answered_counts(earlier, missing)
+        return session, answer, group.everyone_answered(earlier, missing)
 
     async def close(self, session_id: int, position: int) -> GroupSession | None:
         """Close question ``position``; the session as it is then, or None if it was closed

@@ -169,11 +169,11 @@ async def on_callback_query(update: Update, context: Context) -> None:
         return
     try:
         in_group = query.message is not None and query.message.chat.type != Chat.PRIVATE
+        if isinstance(button, render.LanguageButton) and button.language not in i18n.SUPPORTED:
+            raise UnknownBank(button.language)  # answered as an invalid button
         if isinstance(button, render.GroupAnswerButton):
             await group_handlers.on_group_answer(query, context, button, t)
         elif isinstance(button, render.LanguageButton) and in_group:
-            if button.language not in i18n.SUPPORTED:
-                raise UnknownBank(button.language)
             await group_handlers.on_group_language(query, context, button.language, t)
         elif isinstance(button, render.AnswerButton):
             await on_answer(query, context, button, t)
@@ -251,9 +251,8 @@ async def on_review(query: CallbackQuery, context: Context, button: render.Revie
 
 async def on_language(query: CallbackQuery, context: Context,
                       button: render.LanguageButton) -> None:
-    """A language choice: store it and confirm in the new language."""
-    if button.language not in i18n.SUPPORTED:
-        raise UnknownBank(button.language)  # answered as an invalid button
+    """A language choice (checked to be supported by the router): store it and confirm in the
+    new language."""
     await context.bot_data.service.choose_language(query.from_user.id, button.language)
     t = i18n.catalog(button.language)
     await toast(query)
@@ -264,14 +263,17 @@ async def on_bank(query: CallbackQuery, context: Context, bank_id: str, t: Catal
     """"Retake" or a bank choice: start that bank from the beginning."""
     bank = context.bot_data.service.bank(bank_id)
     await toast(query)
-    chat_id = query.message.chat.id if query.message else query.from_user.id
-    await start_bank(context, chat_id, query.from_user, bank, t, greet=False)
+    await start_bank(context, query_chat_id(query), query.from_user, bank, t, greet=False)
+
+
+def query_chat_id(query: CallbackQuery) -> int:
+    """The chat of the query's message (the user's private chat when the message is gone)."""
+    return query.message.chat.id if query.message else query.from_user.id
 
 
 async def send_to_query_chat(query: CallbackQuery, context: Context, screen: Screen) -> None:
-    """Send ``screen`` to the chat of the query's message (the user's private chat)."""
-    chat_id = query.message.chat.id if query.message else query.from_user.id
-    await send(context, chat_id, screen)
+    """Send ``screen`` to the chat of the query's message."""
+    await send(context, query_chat_id(query), screen)
 
 
 async def on_error(update: object, context: Context) -> None:
