@@ -125,9 +125,8 @@ class SQLiteStore:
 
     async def schema_version(self) -> int:
         """The applied schema version (``PRAGMA user_version``)."""
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        rows = await self._read("PRAGMA user_version")
+        return int(rows[0][0]) if rows else 0
 
     async def _migrate(self, to_apply: Iterable[Migration]) -> None:
         current = await self.schema_version()
@@ -204,10 +203,8 @@ class SQLiteStore:
 
     async def user_language(self, user_id: int) -> str | None:
         """See :meth:`bot.quiz.ports.QuizStore.user_language`."""
-        async with self._db.execute(
-                "SELECT language FROM users WHERE user_id = ?", (user_id,)) as cursor:
-            row = await cursor.fetchone()
-        return row[0] if row else None
+        rows = await self._read("SELECT language FROM users WHERE user_id = ?", (user_id,))
+        return rows[0][0] if rows else None
 
     async def set_user_language(self, user_id: int, language: str) -> None:
         """See :meth:`bot.quiz.ports.QuizStore.set_user_language`."""
@@ -245,17 +242,17 @@ class SQLiteStore:
         return await self._load_attempt("user_id = ? AND status = 'active'", (user_id,))
 
     async def _load_attempt(self, where: str, args: tuple[object, ...]) -> Attempt | None:
-        async with self._db.execute(
-                "SELECT attempt_id, user_id, bank_id, bank_version, question_order,"
-                " option_orders, position, status, started_at, ended_at"
-                f" FROM attempts WHERE {where}", args) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
+        rows = await self._read(
+            "SELECT attempt_id, user_id, bank_id, bank_version, question_order,"
+            " option_orders, position, status, started_at, ended_at,"
+            " (SELECT json_group_array(json_array(question_id, option_index, correct,"
+            "  answered_at)) FROM answers s WHERE s.attempt_id = a.attempt_id)"
+            f" FROM attempts a WHERE {where}", args)
+        if not rows:
             return None
-        async with self._db.execute(
-                "SELECT question_id, option_index, correct, answered_at FROM answers"
-                " WHERE attempt_id = ?", (row[0],)) as cursor:
-            answers = {r[0]: Answer(r[0], r[1], bool(r[2]), r[3]) async for r in cursor}
+        row = rows[0]
+        answers = {q: Answer(q, option, bool(correct), at)
+                   for q, option, correct, at in json.loads(row[10])}
         plan = Plan(tuple(json.loads(row[4])), tuple(tuple(o) for o in json.loads(row[5])))
         return Attempt(id=row[0], user_id=row[1], bank_id=row[2], bank_version=row[3], plan=plan,
                        position=row[6], status=row[7], started_at=row[8], ended_at=row[9],
@@ -300,12 +297,23 @@ class SQLiteStore:
 
         return await self._submit(op, single=True)
 
+    async def _read(self, sql: str, args: tuple[object, ...] = ()) -> list[Any]:
+        """Run one read statement to completion on the reader connection; its rows.
+
+        Every read is a single statement stepped to its end in one job on the connection's
+        thread: a statement left half-read (a cursor still open while other reads interleave
+        on the shared connection) would keep the connection's read transaction, and so an old
+        WAL snapshot, open, and later reads would miss writes committed meanwhile. Data that
+        must agree (an attempt and its answers) is read by one statement, so one snapshot.
+        """
+        return list(await self._db.execute_fetchall(sql, args))
+
     # --- statistics ----------------------------------------------------------------------
 
     async def stats(self, user_id: int) -> list[BankStats]:
         """See :meth:`bot.quiz.ports.QuizStore.stats`. Finished group sessions the user answered
         in count as attempts too (score: their correct answers)."""
-        async with self._db.execute(
+        finished = [tuple(r) for r in await self._read(
                 "SELECT bank_id, total, score FROM ("
                 " SELECT a.bank_id, json_array_length(a.question_order) AS total,"
                 "  (SELECT COUNT(*) FROM answers s WHERE s.attempt_id = a.attempt_id"
@@ -316,9 +324,8 @@ class SQLiteStore:
                 "  g.ended_at"
                 "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
                 "  WHERE x.user_id = ? AND g.status = 'finished' GROUP BY g.session_id"
-                ") ORDER BY ended_at", (user_id, user_id)) as cursor:
-            finished = [tuple(r) async for r in cursor]
-        async with self._db.execute(
+                ") ORDER BY ended_at", (user_id, user_id))]
+        misses = [tuple(r) for r in await self._read(
                 "SELECT bank_id, question_id, COUNT(*) AS misses FROM ("
                 " SELECT a.bank_id, s.question_id"
                 "  FROM answers s JOIN attempts a ON a.attempt_id = s.attempt_id"
@@ -328,8 +335,7 @@ class SQLiteStore:
                 "  FROM group_answers x JOIN group_sessions g ON g.session_id = x.session_id"
                 "  WHERE x.user_id = ? AND g.status = 'finished' AND x.correct = 0"
                 ") GROUP BY bank_id, question_id ORDER BY misses DESC, question_id",
-                (user_id, user_id)) as cursor:
-            misses = [tuple(r) async for r in cursor]
+                (user_id, user_id))]
         per_bank: dict[str, list[tuple[int, int]]] = {}
         for bank_id, total, score in finished:
             per_bank.setdefault(bank_id, []).append((score, total))
@@ -346,10 +352,9 @@ class SQLiteStore:
 
     async def group_language(self, chat_id: int) -> str | None:
         """See :meth:`bot.quiz.ports.GroupStore.group_language`."""
-        async with self._db.execute(
-                "SELECT language FROM group_chats WHERE chat_id = ?", (chat_id,)) as cursor:
-            row = await cursor.fetchone()
-        return row[0] if row else None
+        rows = await self._read("SELECT language FROM group_chats WHERE chat_id = ?",
+                                (chat_id,))
+        return rows[0][0] if rows else None
 
     async def set_group_language(self, chat_id: int, language: str, *, by_admin: bool) -> None:
         """See :meth:`bot.quiz.ports.GroupStore.set_group_language`."""
@@ -397,10 +402,9 @@ class SQLiteStore:
             ended_at=row[14])
 
     async def _sessions(self, where: str, args: tuple[object, ...]) -> list[GroupSession]:
-        async with self._db.execute(
-                f"SELECT {self._SESSION_COLUMNS} FROM group_sessions WHERE {where}"
-                " ORDER BY session_id", args) as cursor:
-            return [self._session(row) async for row in cursor]
+        return [self._session(row) for row in await self._read(
+            f"SELECT {self._SESSION_COLUMNS} FROM group_sessions WHERE {where}"
+            " ORDER BY session_id", args)]
 
     async def session(self, session_id: int) -> GroupSession | None:
         """See :meth:`bot.quiz.ports.GroupStore.session`."""
@@ -465,7 +469,7 @@ class SQLiteStore:
 
     async def missing_players(self, session_id: int, position: int) -> tuple[int, int]:
         """See :meth:`bot.quiz.ports.GroupStore.missing_players`."""
-        async with self._db.execute(
+        rows = await self._read(
                 "WITH current AS (SELECT json_extract(question_order, '$[' || ? || ']') AS q"
                 "  FROM group_sessions WHERE session_id = ?),"
                 " earlier AS (SELECT DISTINCT user_id FROM group_answers, current"
@@ -474,10 +478,8 @@ class SQLiteStore:
                 "  WHERE session_id = ? AND question_id = current.q)"
                 " SELECT (SELECT COUNT(*) FROM earlier),"
                 "  (SELECT COUNT(*) FROM earlier WHERE user_id NOT IN now)",
-                (position, session_id, session_id, session_id)) as cursor:
-            row = await cursor.fetchone()
-        assert row is not None
-        return int(row[0]), int(row[1])
+                (position, session_id, session_id, session_id))
+        return int(rows[0][0]), int(rows[0][1])
 
     async def close_question(self, session_id: int, position: int) -> bool:
         """See :meth:`bot.quiz.ports.GroupStore.close_question`."""
@@ -494,17 +496,14 @@ class SQLiteStore:
 
     async def group_answers(self, session_id: int) -> list[GroupAnswer]:
         """See :meth:`bot.quiz.ports.GroupStore.group_answers`."""
-        async with self._db.execute(
-                "SELECT user_id, question_id, option_index, correct, elapsed, answered_at"
-                " FROM group_answers WHERE session_id = ?", (session_id,)) as cursor:
-            return [GroupAnswer(r[0], r[1], r[2], bool(r[3]), r[4], r[5]) async for r in cursor]
+        return [GroupAnswer(r[0], r[1], r[2], bool(r[3]), r[4], r[5]) for r in await self._read(
+            "SELECT user_id, question_id, option_index, correct, elapsed, answered_at"
+            " FROM group_answers WHERE session_id = ?", (session_id,))]
 
     async def group_players(self, session_id: int) -> dict[int, str]:
         """See :meth:`bot.quiz.ports.GroupStore.group_players`."""
-        async with self._db.execute(
-                "SELECT user_id, name FROM group_players WHERE session_id = ?",
-                (session_id,)) as cursor:
-            return {r[0]: r[1] async for r in cursor}
+        return {r[0]: r[1] for r in await self._read(
+            "SELECT user_id, name FROM group_players WHERE session_id = ?", (session_id,))}
 
 
 def _statements(script: str) -> list[str]:
