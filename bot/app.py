@@ -15,6 +15,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     Defaults,
     MessageHandler,
@@ -89,10 +90,17 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
     for name in COMMANDS:
         app.add_handler(CommandHandler(name, getattr(handlers, f"cmd_{name}"), filters=private))
-    groups = filters.ChatType.GROUPS & filters.UpdateType.MESSAGE
+    # in groups, commands from people only: a message sent on behalf of a channel, or the
+    # linked channel's automatic forward, never starts, stops or configures a session (an
+    # anonymous admin, whose sender_chat is the group itself, is no channel and is let in)
+    groups = (filters.ChatType.GROUPS & filters.UpdateType.MESSAGE
+              & ~filters.SenderChat.CHANNEL & ~filters.IS_AUTOMATIC_FORWARD)
     for name in GROUP_COMMANDS:
         app.add_handler(CommandHandler(name, getattr(group, f"cmd_group_{name}"), filters=groups))
     app.add_handler(CommandHandler("start", group.cmd_group_help, filters=groups))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.on_migrate))
+    app.add_handler(ChatMemberHandler(group.on_my_chat_member,
+                                      ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(CallbackQueryHandler(handlers.on_callback_query))
     # anything else a person sends in a private chat (text, stickers, unknown commands) gets a
     # hint; edited messages, channel posts and group chatter are left alone

@@ -24,7 +24,14 @@ import aiosqlite
 
 from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
 from bot.quiz.group import GroupAnswer, GroupSession
-from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, StorageError
+from bot.quiz.ports import (
+    CLOSED,
+    DUPLICATE,
+    RECORDED,
+    BankStats,
+    GroupTally,
+    StorageError,
+)
 
 T = TypeVar("T")
 WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
@@ -297,6 +304,19 @@ class SQLiteStore:
 
         return await self._submit(op, single=True)
 
+    async def _write_returning(self, sql: str, args: tuple[object, ...]) -> list[Any]:
+        """One write statement with a RETURNING clause, group-committed; the rows it returned
+        (the state the write left, with no read that could race it).
+
+        Raises:
+            sqlite3.IntegrityError: a constraint refused the write.
+            StorageError: the write could not be committed (locked, read-only, full).
+        """
+        async def op(db: aiosqlite.Connection) -> list[Any]:
+            return list(await db.execute_fetchall(sql, args))
+
+        return await self._submit(op, single=True)
+
     async def _read(self, sql: str, args: tuple[object, ...] = ()) -> list[Any]:
         """Run one read statement to completion on the reader connection; its rows.
 
@@ -367,16 +387,17 @@ class SQLiteStore:
 
     async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
                             starter_id: int, plan: Plan, question_seconds: float,
-                            now: float) -> GroupSession | None:
+                            now: float, *,
+                            message_thread_id: int | None = None) -> GroupSession | None:
         """See :meth:`bot.quiz.ports.GroupStore.start_session`."""
         async def op(db: aiosqlite.Connection) -> int | None:
             cursor = await db.execute(
                 "INSERT INTO group_sessions (chat_id, bank_id, bank_version, language,"
-                " starter_id, question_order, option_orders, question_seconds, started_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " starter_id, question_order, option_orders, question_seconds, started_at,"
+                " message_thread_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (chat_id, bank_id, bank_version, language, starter_id,
                  json.dumps(plan.question_order), json.dumps(plan.option_orders),
-                 question_seconds, now))
+                 question_seconds, now, message_thread_id))
             return cursor.lastrowid
 
         try:
@@ -385,12 +406,13 @@ class SQLiteStore:
             return None  # the chat has a running session
         assert session_id is not None
         return GroupSession(session_id, chat_id, bank_id, bank_version, language,
-                            starter_id, plan, question_seconds, started_at=now)
+                            starter_id, plan, question_seconds, started_at=now,
+                            message_thread_id=message_thread_id)
 
     _SESSION_COLUMNS = (
         "session_id, chat_id, bank_id, bank_version, language, starter_id, question_order,"
         " option_orders, question_seconds, position, message_id, deadline, status, started_at,"
-        " ended_at")
+        " ended_at, message_thread_id")
 
     @staticmethod
     def _session(row: Any) -> GroupSession:
@@ -399,7 +421,7 @@ class SQLiteStore:
             id=row[0], chat_id=row[1], bank_id=row[2], bank_version=row[3], language=row[4],
             starter_id=row[5], plan=plan, question_seconds=row[8], position=row[9],
             message_id=row[10], deadline=row[11], status=row[12], started_at=row[13],
-            ended_at=row[14])
+            ended_at=row[14], message_thread_id=row[15])
 
     async def _sessions(self, where: str, args: tuple[object, ...]) -> list[GroupSession]:
         return [self._session(row) for row in await self._read(
@@ -423,8 +445,8 @@ class SQLiteStore:
     async def open_question(self, session_id: int, position: int, deadline: float) -> bool:
         """See :meth:`bot.quiz.ports.GroupStore.open_question`."""
         return await self._write(
-            "UPDATE group_sessions SET message_id = NULL, deadline = ? WHERE session_id = ?"
-            " AND status = 'active' AND position = ? AND deadline IS NULL",
+            "UPDATE group_sessions SET message_id = NULL, deadline = ?, answered = 0, joined = 0"
+            " WHERE session_id = ? AND status = 'active' AND position = ? AND deadline IS NULL",
             (deadline, session_id, position)) == 1
 
     async def set_question_message(self, session_id: int, position: int,
@@ -441,9 +463,9 @@ class SQLiteStore:
             " AND status = 'active' AND message_id IS NULL", (session_id, position)) == 1
 
     async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
-                                  name: str) -> str:
+                                  name: str) -> GroupTally:
         """See :meth:`bot.quiz.ports.GroupStore.record_group_answer`."""
-        async def op(db: aiosqlite.Connection) -> str:
+        async def op(db: aiosqlite.Connection) -> GroupTally:
             # the window check and the insert are one statement: a tap racing the reveal is
             # either in the tally or told it was too late, never both
             cursor = await db.execute(
@@ -455,38 +477,59 @@ class SQLiteStore:
                  int(answer.correct), answer.elapsed, answer.answered_at, session_id,
                  position, answer.answered_at))
             if cursor.rowcount != 1:
-                return CLOSED
-            await db.execute(
+                return GroupTally(CLOSED)
+            cursor = await db.execute(
                 "INSERT INTO group_players (session_id, user_id, name) VALUES (?, ?, ?)"
-                " ON CONFLICT DO UPDATE SET name = excluded.name",
-                (session_id, answer.user_id, name))
-            return RECORDED
+                " ON CONFLICT DO NOTHING", (session_id, answer.user_id, name))
+            joined = cursor.rowcount
+            if not joined:
+                await db.execute(
+                    "UPDATE group_players SET name = ? WHERE session_id = ? AND user_id = ?"
+                    " AND name != ?", (name, session_id, answer.user_id, name))
+            rows = await db.execute_fetchall(
+                "UPDATE group_sessions SET answered = answered + 1, players = players + ?,"
+                " joined = joined + ? WHERE session_id = ? RETURNING answered, players, joined",
+                (joined, joined, session_id))
+            answered, players, joined_now = next(iter(rows))
+            return GroupTally(RECORDED, answered, players, joined_now)
 
         try:
             return await self._submit(op)
         except sqlite3.IntegrityError:
-            return DUPLICATE
+            return GroupTally(DUPLICATE)
 
-    async def missing_players(self, session_id: int, position: int) -> tuple[int, int]:
-        """See :meth:`bot.quiz.ports.GroupStore.missing_players`."""
-        rows = await self._read(
-                "WITH current AS (SELECT json_extract(question_order, '$[' || ? || ']') AS q"
-                "  FROM group_sessions WHERE session_id = ?),"
-                " earlier AS (SELECT DISTINCT user_id FROM group_answers, current"
-                "  WHERE session_id = ? AND question_id != current.q),"
-                " now AS (SELECT user_id FROM group_answers, current"
-                "  WHERE session_id = ? AND question_id = current.q)"
-                " SELECT (SELECT COUNT(*) FROM earlier),"
-                "  (SELECT COUNT(*) FROM earlier WHERE user_id NOT IN now)",
-                (position, session_id, session_id, session_id))
-        return int(rows[0][0]), int(rows[0][1])
-
-    async def close_question(self, session_id: int, position: int) -> bool:
+    async def close_question(self, session_id: int, position: int) -> GroupSession | None:
         """See :meth:`bot.quiz.ports.GroupStore.close_question`."""
-        return await self._write(
+        rows = await self._write_returning(
             "UPDATE group_sessions SET position = position + 1, deadline = NULL"
             " WHERE session_id = ? AND status = 'active' AND position = ?"
-            " AND deadline IS NOT NULL", (session_id, position)) == 1
+            f" AND deadline IS NOT NULL RETURNING {self._SESSION_COLUMNS}",
+            (session_id, position))
+        return self._session(rows[0]) if rows else None
+
+    async def mark_revealed(self, session_id: int, position: int, message_id: int) -> bool:
+        """See :meth:`bot.quiz.ports.GroupStore.mark_revealed`."""
+        return await self._write(
+            "UPDATE group_sessions SET message_id = NULL WHERE session_id = ?"
+            " AND status = 'active' AND position = ? AND deadline IS NULL AND message_id = ?",
+            (session_id, position, message_id)) == 1
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
+        """See :meth:`bot.quiz.ports.GroupStore.move_chat`."""
+        async def op(db: aiosqlite.Connection) -> int:
+            cursor = await db.execute(
+                "UPDATE group_sessions SET chat_id = ?,"
+                " message_id = CASE WHEN status = 'active' THEN NULL ELSE message_id END"
+                " WHERE chat_id = ?", (new_chat_id, old_chat_id))
+            moved = cursor.rowcount
+            await db.execute(
+                "INSERT OR IGNORE INTO group_chats (chat_id, language, set_by_admin, updated_at)"
+                " SELECT ?, language, set_by_admin, updated_at FROM group_chats"
+                " WHERE chat_id = ?", (new_chat_id, old_chat_id))
+            await db.execute("DELETE FROM group_chats WHERE chat_id = ?", (old_chat_id,))
+            return moved
+
+        return await self._submit(op)
 
     async def end_session(self, session_id: int, status: str, now: float) -> bool:
         """See :meth:`bot.quiz.ports.GroupStore.end_session`."""

@@ -17,11 +17,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from bot.quiz.bank import Bank
 from bot.quiz.engine import BankChanged, InvalidOption, Plan, QuizError, StaleQuestion
 
 ACTIVE, FINISHED, STOPPED = "active", "finished", "stopped"
+
+OVERDUE_WINDOWS = 3
+"""A session whose open question's deadline passed this many answer windows ago is stuck (its
+progress kept failing): it is ended with a notice."""
+
+
+class Step(StrEnum):
+    """What a session needs next, read from its stored state (see :func:`next_step`)."""
+
+    DONE = "done"
+    """The session ended: nothing to do."""
+    WAIT = "wait"
+    """A question is open until its deadline."""
+    CLOSE = "close"
+    """The open question's window has ended (or everyone answered): close it."""
+    REVEAL = "reveal"
+    """The closed question's message must be edited into its reveal."""
+    POST = "post"
+    """The question at ``position`` must be opened and posted."""
+    FINISH = "finish"
+    """Every question is closed: post the leaderboard, then finish the session."""
 
 
 class SessionClosed(QuizError):
@@ -56,6 +78,8 @@ class GroupSession:
         status: ``active``, ``finished`` or ``stopped``.
         started_at: Seconds since the epoch.
         ended_at: Seconds since the epoch, or None while active.
+        message_thread_id: The forum topic the session runs in (every message of the session
+            goes there), or None outside topics (a plain group, or a forum's General topic).
     """
 
     id: int
@@ -72,6 +96,7 @@ class GroupSession:
     status: str = ACTIVE
     started_at: float = 0.0
     ended_at: float | None = None
+    message_thread_id: int | None = None
 
     @property
     def total(self) -> int:
@@ -163,11 +188,48 @@ def grade_tap(session: GroupSession, bank: Bank | None, chat_id: int, position: 
                        max(0.0, now - opened), now)
 
 
-def everyone_answered(earlier: int, missing: int) -> bool:
-    """Whether the open question can close early: ``earlier`` members answered earlier
-    questions and ``missing`` of them have not answered this one. Never for the first question
-    (nobody has taken part yet)."""
-    return earlier > 0 and missing == 0
+def everyone_answered(answered: int, players: int, joined: int) -> bool:
+    """Whether the open question can close early: every member who answered an earlier question
+    has answered this one.
+
+    Args:
+        answered: Answers to the open question.
+        players: Members who answered any question of the session.
+        joined: Of ``answered``, members whose first answer this is.
+
+    Never when nobody took part before this question (e.g. the first question): someone may
+    still be reading it.
+    """
+    return players - joined > 0 and answered >= players
+
+
+def next_step(session: GroupSession, now: float, *, close_early: bool = False) -> Step:
+    """The one next step of a session's workflow, from its stored state alone.
+
+    The workflow is open -> (window) -> close -> reveal -> open the next ... -> finish; each
+    step's write is a compare-and-set on the state this function read, so a step that lost a
+    race is seen as such and the state is read again.
+
+    Args:
+        session: The session as stored now.
+        now: Seconds since the epoch.
+        close_early: Close the open question before its deadline (everyone answered).
+    """
+    if session.status != ACTIVE:
+        return Step.DONE
+    if session.deadline is not None:
+        return Step.CLOSE if close_early or now >= session.deadline else Step.WAIT
+    if session.position > 0 and session.message_id is not None:
+        return Step.REVEAL
+    if session.position < session.total:
+        return Step.POST
+    return Step.FINISH
+
+
+def overdue(session: GroupSession, now: float) -> bool:
+    """Whether an open question's deadline passed :data:`OVERDUE_WINDOWS` windows ago."""
+    return (session.status == ACTIVE and session.deadline is not None
+            and now > session.deadline + OVERDUE_WINDOWS * session.question_seconds)
 
 
 def tally(session: GroupSession, position: int, answers: Iterable[GroupAnswer]) -> list[int]:

@@ -34,6 +34,24 @@ RECORDED, DUPLICATE, CLOSED = "recorded", "duplicate", "closed"
 """Outcomes of :meth:`QuizStore.record_answer` and :meth:`GroupStore.record_group_answer`."""
 
 
+@dataclass(frozen=True)
+class GroupTally:
+    """What recording a member's answer did, and the open question's counts after it.
+
+    Attributes:
+        outcome: :data:`RECORDED`, :data:`DUPLICATE` or :data:`CLOSED`; only RECORDED changed
+            anything, and only then are the counts filled in.
+        answered: Answers to the open question so far.
+        players: Members who answered any question of the session so far.
+        joined: Of ``answered``, members whose first answer in the session this is.
+    """
+
+    outcome: str
+    answered: int = 0
+    players: int = 0
+    joined: int = 0
+
+
 class StorageError(Exception):
     """Storage failed (locked, read-only or full database): nothing was recorded."""
 
@@ -103,8 +121,10 @@ class GroupStore(Protocol):
 
     async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
                             starter_id: int, plan: Plan, question_seconds: float,
-                            now: float) -> GroupSession | None:
-        """Create a session at position 0 with nothing posted; None if the chat has one running."""
+                            now: float, *,
+                            message_thread_id: int | None = None) -> GroupSession | None:
+        """Create a session at position 0 with nothing posted; None if the chat has one running.
+        ``message_thread_id``: the forum topic every message of the session goes to."""
         ...
 
     async def session(self, session_id: int) -> GroupSession | None:
@@ -135,24 +155,33 @@ class GroupStore(Protocol):
         ...
 
     async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
-                                  name: str) -> str:
+                                  name: str) -> GroupTally:
         """Store a member's answer if question ``position`` is still open at
-        ``answer.answered_at`` (checked atomically with the insert).
+        ``answer.answered_at`` (checked atomically with the insert), and count it in the
+        session's counts in the same write.
 
         Returns:
-            :data:`RECORDED`, :data:`DUPLICATE` (the member answered it already) or
-            :data:`CLOSED` (the window ended first).
+            The outcome (:data:`RECORDED`, :data:`DUPLICATE`: the member answered it already,
+            :data:`CLOSED`: the window ended first) and, when recorded, the counts after it.
         """
         ...
 
-    async def missing_players(self, session_id: int, position: int) -> tuple[int, int]:
-        """``(earlier, missing)``: how many members answered earlier questions, and how many of
-        those have not answered question ``position`` yet."""
+    async def close_question(self, session_id: int, position: int) -> GroupSession | None:
+        """Close the open question ``position`` (position + 1, no deadline), a compare-and-set
+        on the position; the session as the close left it, or None if the question was not open
+        (closed already: the reveal belongs to whoever closed it)."""
         ...
 
-    async def close_question(self, session_id: int, position: int) -> bool:
-        """Close the open question ``position`` (position + 1, no deadline); False if it was
-        not open (closed already: the reveal belongs to whoever closed it)."""
+    async def mark_revealed(self, session_id: int, position: int, message_id: int) -> bool:
+        """Record that the closed question's message ``message_id`` shows its reveal (its
+        message id is cleared), so that no retry edits it again; False if the session is not
+        at ``position`` between questions with that message."""
+        ...
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
+        """A group became a supergroup with a new id: move its sessions (history and the running
+        one, whose question message stays behind in the old chat) and its language to
+        ``new_chat_id``. Returns how many sessions moved."""
         ...
 
     async def end_session(self, session_id: int, status: str, now: float) -> bool:

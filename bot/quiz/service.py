@@ -247,8 +247,10 @@ class GroupService:
         await self.store.set_group_language(chat_id, language, by_admin=True)
 
     async def start(self, chat_id: int, bank_id: str, starter_id: int,
-                    starter_language: str) -> GroupSession:
+                    starter_language: str, *,
+                    message_thread_id: int | None = None) -> GroupSession:
         """Start a session; the group's language is the starter's when the group has none.
+        ``message_thread_id``: the forum topic it runs in (None: none, or General).
 
         Raises:
             UnknownBank: no such bank.
@@ -261,7 +263,8 @@ class GroupService:
         language = await self.store.group_language(chat_id) or starter_language
         session = await self.store.start_session(
             chat_id, bank.id, bank.version, language, starter_id,
-            engine.plan_attempt(bank, self._rng), self.question_seconds, self._clock())
+            engine.plan_attempt(bank, self._rng), self.question_seconds, self._clock(),
+            message_thread_id=message_thread_id)
         if session is None:
             raise SessionRunning(chat_id)
         return session
@@ -303,8 +306,14 @@ class GroupService:
         await self.store.unopen_question(session.id, session.position)
 
     async def tap(self, session_id: int, chat_id: int, position: int, slot: int, user_id: int,
-                  name: str) -> tuple[GroupSession, GroupAnswer, bool]:
+                  name: str, *, received_at: float | None = None
+                  ) -> tuple[GroupSession, GroupAnswer, bool]:
         """Record a member's answer to the open question.
+
+        Args:
+            received_at: When the tap reached the bot, in seconds since the epoch (default:
+                now): a tap counts if it came before the deadline, however long the bot took
+                to get to it.
 
         Returns:
             The session, the recorded answer, and whether the question may now close early
@@ -316,22 +325,36 @@ class GroupService:
             StorageError: the answer could not be stored.
         """
         session = await self.session(session_id)
+        now = self._clock() if received_at is None else min(received_at, self._clock())
         answer = group.grade_tap(session, self.banks.get(session.bank_id), chat_id, position,
-                                 slot, user_id, self._clock())
-        outcome = await self.store.record_group_answer(session.id, position, answer, name)
-        if outcome == DUPLICATE:
+                                 slot, user_id, now)
+        tally = await self.store.record_group_answer(session.id, position, answer, name)
+        if tally.outcome == DUPLICATE:
             raise AlreadyAnswered(answer.question_id)
-        if outcome == CLOSED:
+        if tally.outcome == CLOSED:
             raise group.TooLate(position)
-        earlier, missing = await self.store.missing_players(session.id, position)
-        return session, answer, group.everyone_answered(earlier, missing)
+        return session, answer, group.everyone_answered(tally.answered, tally.players,
+                                                        tally.joined)
 
     async def close(self, session_id: int, position: int) -> GroupSession | None:
-        """Close question ``position``; the session as it is then, or None if it was closed
-        already (by the deadline job or an early close: exactly one caller reveals)."""
-        if not await self.store.close_question(session_id, position):
-            return None
-        return await self.store.session(session_id)
+        """Close question ``position`` (compare-and-set); the session as the close left it, or
+        None if it was not open at that position (closed already: exactly one caller reveals)."""
+        return await self.store.close_question(session_id, position)
+
+    async def revealed(self, session: GroupSession) -> GroupSession:
+        """Record that the closed question's message shows its reveal (no retry edits it again).
+
+        Raises:
+            StorageError: it could not be stored.
+        """
+        if session.message_id is not None:
+            await self.store.mark_revealed(session.id, session.position, session.message_id)
+        return replace(session, message_id=None)
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
+        """Move a group's sessions and language to its new chat id (it became a supergroup);
+        how many sessions moved."""
+        return await self.store.move_chat(old_chat_id, new_chat_id)
 
     async def results(self, session: GroupSession) -> tuple[list[GroupAnswer], dict[int, str]]:
         """Every answer of the session and the players' names."""

@@ -1,34 +1,66 @@
-"""Thin PTB callbacks for group quiz sessions, and their deadline jobs (PTB's JobQueue).
+"""Thin PTB callbacks for group quiz sessions, and the runner that moves sessions on.
 
 Telegram lets a bot send about 20 messages a minute to one group (Bot API FAQ, "broadcasting"):
 a session sends exactly two per question (the question, then its reveal as an edit) plus the
 leaderboard, and nothing per answer: each member's answer is acknowledged privately by the
 callback query's toast, in that member's own language. ``AIORateLimiter`` enforces the limit.
+
+The session's progress (close -> reveal -> post the next question ... -> leaderboard) is decided
+by :func:`bot.quiz.group.next_step` from the stored state alone and carried out by
+:class:`SessionRunner`, one step at a time under a per-session lock; every step's write is a
+compare-and-set, and every way a step can fail ends in exactly one of: a retry job (transient,
+bounded), the chat moved (a group upgraded to a supergroup), the step skipped (a message that is
+gone), or the session ended (the bot was removed, or the failures went on too long). A session is
+never left active without a pending job; a watchdog job checks that.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from dataclasses import replace
 
-from telegram import CallbackQuery, Chat, Message, Update, User
+from telegram import CallbackQuery, Chat, ChatMemberUpdated, Message, Update, User
 from telegram.constants import ChatMemberStatus
-from telegram.error import BadRequest, TelegramError
-from telegram.ext import Application, JobQueue
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
+from telegram.ext import Application
 
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import group
 from bot.quiz.engine import LABELS, QuizError
-from bot.quiz.group import GroupSession
+from bot.quiz.group import GroupSession, Step
 from bot.quiz.ports import StorageError
 from bot.quiz.service import GroupService, SessionRunning
-from bot.render import HTML, Screen
-from bot.telegram.common import NO_PREVIEW, Context, catalog_for, keyboard, send, toast
+from bot.render import HTML
+from bot.telegram.common import NO_PREVIEW, Context, catalog_for, keyboard, toast
+from bot.telegram.ordering import PerUserOrderedProcessor
 
 log = logging.getLogger(__name__)
 
-RETRY_SECONDS = 5.0
-"""When posting a question or reveal fails (network), try again after this many seconds."""
+SETTLE_SECONDS = 3.0
+"""At a deadline, the close waits at most this long for the chat's taps that reached the bot
+before the deadline to be processed (they count, however busy the bot was)."""
+
+RETRY_SECONDS = (1.0, 2.0, 5.0, 10.0, 20.0, 30.0)
+"""Back-off between tries of a session step that failed transiently (network, 5xx, storage)."""
+
+MAX_FAILURES = 12
+"""Consecutive failed tries of a session's step (about 3 minutes with RETRY_SECONDS) after which
+the session is ended with a notice instead of being tried again."""
+
+WATCHDOG_SECONDS = 30.0
+"""How often the watchdog checks that every running session has a pending job."""
+
+App = Application  # type: ignore[type-arg]
 
 
 def groups(context: Context) -> GroupService:
@@ -36,9 +68,46 @@ def groups(context: Context) -> GroupService:
     return groups_of(context.application)
 
 
+def groups_of(app: App) -> GroupService:
+    """The group service of an application.
+
+    Raises:
+        RuntimeError: used before post_init set it.
+    """
+    service = app.bot_data.groups
+    if service is None:
+        raise RuntimeError("group service not initialised (post_init has not run)")
+    return service
+
+
+def runner_of(app: App) -> SessionRunner:
+    """The application's session runner (created on first use)."""
+    runner = app.bot_data.extra.get("session_runner")
+    if not isinstance(runner, SessionRunner):
+        runner = app.bot_data.extra["session_runner"] = SessionRunner(app)
+    return runner
+
+
 def display_name(user: User) -> str:
     """A member's name for the leaderboard: first and last name, never an @-mention."""
     return " ".join(filter(None, (user.first_name, user.last_name))) or str(user.id)
+
+
+def received_at(context: Context, update: object) -> float | None:
+    """When ``update`` reached the bot (see :meth:`PerUserOrderedProcessor.received_at`), or
+    None when updates are not processed by it."""
+    processor = context.application.update_processor
+    if isinstance(processor, PerUserOrderedProcessor):
+        return processor.received_at(update)
+    return None
+
+
+def thread_of(message: Message | None) -> int | None:
+    """The forum topic a message was sent in; None outside topics and in a forum's General
+    topic (Bot API: ``message_thread_id`` is meaningful only with ``is_topic_message``)."""
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id
 
 
 async def group_catalog(context: Context, chat_id: int) -> Catalog:
@@ -58,9 +127,20 @@ async def is_admin(context: Context, chat: Chat, user: User | None,
 
 
 async def reply(update: Update, context: Context, text: str) -> None:
-    """A short plain reply in the group."""
+    """A short plain reply in the group, in the topic the command came from."""
     assert update.effective_chat is not None
-    await send(context, update.effective_chat.id, Screen(HTML.escape(text)))
+    await context.bot.send_message(update.effective_chat.id, HTML.escape(text),
+                                   message_thread_id=thread_of(update.effective_message),
+                                   link_preview_options=NO_PREVIEW)
+
+
+def actor_name(update: Update) -> str:
+    """Who sent a command: the member's name, or the group's title for an anonymous admin."""
+    if update.effective_user is not None and update.effective_message is not None and (
+            update.effective_message.sender_chat is None):
+        return display_name(update.effective_user)
+    chat = update.effective_chat
+    return (chat.title if chat is not None else None) or ""
 
 
 # --- commands ------------------------------------------------------------------------------
@@ -79,12 +159,15 @@ async def cmd_group_quiz(update: Update, context: Context) -> None:
         return
     starter_language = (await catalog_for(context, user)).language
     try:
-        session = await service.start(chat.id, bank_id, user.id, starter_language)
+        session = await service.start(chat.id, bank_id, user.id, starter_language,
+                                      message_thread_id=thread_of(update.effective_message))
     except SessionRunning:
         t = await group_catalog(context, chat.id)
         await reply(update, context, t("group_running"))
         return
-    await post_question(context.application, session, starter_name=display_name(user))
+    runner = runner_of(context.application)
+    runner.starter_names[session.id] = actor_name(update)
+    await runner.drive(session.id)
 
 
 async def cmd_group_stop(update: Update, context: Context) -> None:
@@ -97,22 +180,13 @@ async def cmd_group_stop(update: Update, context: Context) -> None:
     if session is None:
         await reply(update, context, t("stop_none"))
         return
-    allowed = (user is not None and user.id == session.starter_id) or await is_admin(
-        context, chat, user, update.effective_message)
-    if not allowed:
+    by_starter = (user is not None and user.id == session.starter_id
+                  and update.effective_message is not None
+                  and update.effective_message.sender_chat is None)
+    if not (by_starter or await is_admin(context, chat, user, update.effective_message)):
         await reply(update, context, t("group_stop_denied"))
         return
-    if not await service.end(session, group.STOPPED):
-        return  # it ended meanwhile
-    cancel_deadline(context.application.job_queue, session.id)
-    if session.is_open and session.message_id is not None:  # its buttons answer nothing now
-        try:
-            await context.bot.edit_message_reply_markup(chat.id, session.message_id,
-                                                        reply_markup=None)
-        except BadRequest as exc:
-            log.debug("could not clear the stopped question's buttons: %s", exc.message)
-    name = display_name(user) if user is not None else chat.title or ""
-    await post_leaderboard(context.application, session, stopped_by=name)
+    await runner_of(context.application).stop(session.id, stopped_by=actor_name(update))
 
 
 async def cmd_group_language(update: Update, context: Context) -> None:
@@ -123,7 +197,10 @@ async def cmd_group_language(update: Update, context: Context) -> None:
     if not await is_admin(context, chat, user, update.effective_message):
         await reply(update, context, t("group_language_denied"))
         return
-    await send(context, chat.id, render.language_picker(t.language, t, HTML))
+    screen = render.language_picker(t.language, t, HTML)
+    await context.bot.send_message(chat.id, screen.text, reply_markup=keyboard(screen),
+                                   message_thread_id=thread_of(update.effective_message),
+                                   link_preview_options=NO_PREVIEW)
 
 
 async def cmd_group_help(update: Update, context: Context) -> None:
@@ -134,19 +211,49 @@ async def cmd_group_help(update: Update, context: Context) -> None:
     await reply(update, context, t("group_help"))
 
 
+# --- chat events ---------------------------------------------------------------------------
+
+async def on_migrate(update: Update, context: Context) -> None:
+    """A group became a supergroup (service message with ``migrate_to_chat_id`` in the old
+    chat, or ``migrate_from_chat_id`` in the new one): its sessions and language move to the
+    new chat id, and a running session goes on there."""
+    message = update.effective_message
+    assert message is not None
+    if message.migrate_to_chat_id:
+        old, new = message.chat.id, message.migrate_to_chat_id
+    else:
+        assert message.migrate_from_chat_id is not None
+        old, new = message.migrate_from_chat_id, message.chat.id
+    await runner_of(context.application).move_chat(old, new)
+
+
+async def on_my_chat_member(update: Update, context: Context) -> None:
+    """The bot's own membership changed: removed from a group (kicked or left), its running
+    session ends at once (answers so far stay stored; nothing is sent or retried)."""
+    change: ChatMemberUpdated | None = update.my_chat_member
+    assert change is not None
+    if change.chat.type == Chat.PRIVATE:
+        return
+    if change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+        log.info("removed from chat %s (%s): ending its session", change.chat.id,
+                 change.new_chat_member.status)
+        await runner_of(context.application).chat_gone(change.chat.id)
+
+
 # --- callback queries ----------------------------------------------------------------------
 
 async def on_group_answer(query: CallbackQuery, context: Context,
-                          button: render.GroupAnswerButton, t: Catalog) -> None:
-    """A member's tap: record it once, acknowledge privately; close early when everyone who
-    took part so far has answered."""
+                          button: render.GroupAnswerButton, t: Catalog,
+                          received_at: float | None = None) -> None:
+    """A member's tap: record it once (it counts if it reached the bot before the deadline),
+    acknowledge privately; close early when everyone who took part so far has answered."""
     if query.message is None:
         raise group.WrongChat(0)
     service = groups(context)
     try:
         session, _, close_now = await service.tap(
             button.session_id, query.message.chat.id, button.position, button.slot,
-            query.from_user.id, display_name(query.from_user))
+            query.from_user.id, display_name(query.from_user), received_at=received_at)
     except group.TooLate:
         await toast(query, t("group_too_late"))
         return
@@ -155,9 +262,8 @@ async def on_group_answer(query: CallbackQuery, context: Context,
         await toast(query, t("storage_failed"))
         return
     await toast(query, t("group_recorded", label=LABELS[button.slot]))
-    if close_now:
-        cancel_deadline(context.application.job_queue, session.id)
-        await close_question(context.application, session.id, button.position)
+    if close_now:  # in a job: the tap's slot and turn are not held for the reveal
+        runner_of(context.application).schedule(session.id, 0.0, early=button.position)
 
 
 async def on_group_language(query: CallbackQuery, context: Context, language: str,
@@ -181,85 +287,335 @@ async def on_group_language(query: CallbackQuery, context: Context, language: st
 # --- the session's progress ----------------------------------------------------------------
 
 def job_name(session_id: int) -> str:
-    """The JobQueue name of a session's pending deadline (at most one at a time)."""
+    """The JobQueue name of a session's pending job (at most one at a time)."""
     return f"group-session-{session_id}"
 
 
-def cancel_deadline(job_queue: JobQueue | None, session_id: int) -> None:  # type: ignore[type-arg]
-    """Remove the session's pending deadline job, if any."""
-    if job_queue is None:
-        return
-    for job in job_queue.get_jobs_by_name(job_name(session_id)):
-        job.schedule_removal()
+def describe(exc: BaseException) -> str:
+    """A short description of a failure for log lines."""
+    return exc.message if isinstance(exc, TelegramError) else repr(exc)
 
 
-def schedule(app: Application, session: GroupSession, *,  # type: ignore[type-arg]
-             delay: float | None = None) -> None:
-    """Run :func:`on_deadline` when the open question's window ends (at once if it has ended
-    already, e.g. while the bot was down), or after ``delay`` seconds to retry progress."""
-    assert app.job_queue is not None
-    cancel_deadline(app.job_queue, session.id)
-    if delay is None:
-        assert session.deadline is not None
-        delay = max(0.0, session.deadline - groups_of(app).now())
-    app.job_queue.run_once(on_deadline, when=delay, data=(session.id, session.position),
-                           name=job_name(session.id), chat_id=session.chat_id)
+def message_gone(exc: BadRequest) -> bool:
+    """Whether a failed edit's message is gone or can't be edited (skip the edit), or the
+    edit changed nothing ("message is not modified": done already)."""
+    text = exc.message.lower()
+    return any(part in text for part in (
+        "not modified", "message to edit not found", "message can't be edited",
+        "message_id_invalid"))
 
 
-def groups_of(app: Application) -> GroupService:  # type: ignore[type-arg]
-    """The group service of an application.
+async def on_session_job(context: Context) -> None:
+    """Job: a session's deadline, an early close, a retry or a watchdog nudge."""
+    assert context.job is not None
+    session_id, early = context.job.data  # type: ignore[misc]
+    await runner_of(context.application).drive(session_id, early=early)
+
+
+async def on_watchdog(context: Context) -> None:
+    """Job (repeating): every running session has a pending job or is being moved on; one whose
+    deadline passed long ago is ended with a notice."""
+    await runner_of(context.application).check_all()
+
+
+class SessionRunner:
+    """Moves group sessions on: close, reveal, post the next question, the leaderboard.
+
+    One step at a time per session (an ``asyncio.Lock`` per session: the deadline job, an early
+    close, /stop and the watchdog never interleave), each step decided from the state as stored
+    (:func:`bot.quiz.group.next_step`). Failures are sorted once, in :meth:`_failed`.
+
+    Args:
+        app: The running application (its bot, job queue and group service).
+    """
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.starter_names: dict[int, str] = {}
+        """Session id -> who started it, for the first question's announcement."""
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._failures: dict[int, int] = {}
+
+    @property
+    def service(self) -> GroupService:
+        """The group service."""
+        return groups_of(self.app)
+
+    # -- scheduling ---------------------------------------------------------------------
+
+    def schedule(self, session_id: int, delay: float, *, early: int | None = None) -> None:
+        """Run :meth:`drive` for the session after ``delay`` seconds (replacing its pending
+        job). Jobs run however late they are (no misfire grace: a deadline restored after a
+        slow start still fires)."""
+        job_queue = self.app.job_queue
+        assert job_queue is not None
+        self.cancel(session_id)
+        job_queue.run_once(on_session_job, when=max(0.0, delay), data=(session_id, early),
+                           name=job_name(session_id),
+                           job_kwargs={"misfire_grace_time": None, "coalesce": True})
+
+    def cancel(self, session_id: int) -> None:
+        """Remove the session's pending job, if any."""
+        job_queue = self.app.job_queue
+        if job_queue is None:
+            return
+        for job in job_queue.get_jobs_by_name(job_name(session_id)):
+            job.schedule_removal()
+
+    def has_job(self, session_id: int) -> bool:
+        """Whether the session has a pending job."""
+        job_queue = self.app.job_queue
+        return job_queue is not None and any(
+            not job.removed for job in job_queue.get_jobs_by_name(job_name(session_id)))
+
+    def start_watchdog(self) -> None:
+        """Start the repeating :func:`on_watchdog` job."""
+        assert self.app.job_queue is not None
+        self.app.job_queue.run_repeating(on_watchdog, interval=WATCHDOG_SECONDS,
+                                         first=WATCHDOG_SECONDS, name="group-watchdog",
+                                         job_kwargs={"coalesce": True})
+
+    # -- driving ------------------------------------------------------------------------
+
+    async def drive(self, session_id: int, *, early: int | None = None) -> None:
+        """Carry the session's steps out until it waits for a deadline or has ended.
+
+        Args:
+            session_id: The session.
+            early: Close question ``early`` now if it is still the open one (everyone
+                answered), without waiting for its deadline.
+
+        Never raises for a Telegram or storage failure: each is sorted by :meth:`_failed`.
+        """
+        lock = self._locks.setdefault(session_id, asyncio.Lock())
+        async with lock:
+            try:
+                await self._run(session_id, early)
+            except Exception as exc:  # every failure is sorted in one place
+                await self._failed(session_id, exc)
+            else:
+                self._failures.pop(session_id, None)
+        if not lock.locked() and self._locks.get(session_id) is lock:
+            del self._locks[session_id]
+
+    async def _run(self, session_id: int, early: int | None) -> None:
+        service = self.service
+        session = await service.session(session_id)
+        while True:
+            step = group.next_step(session, service.now(),
+                                   close_early=early == session.position)
+            if step is Step.DONE:
+                self.cancel(session_id)
+                self.starter_names.pop(session_id, None)
+                return
+            if step is Step.WAIT:
+                assert session.deadline is not None
+                self.schedule(session_id, session.deadline - service.now())
+                return
+            if step is Step.CLOSE:
+                if early != session.position and session.deadline is not None:
+                    await self._settle(session)
+                closed = await service.close(session.id, session.position)
+                if closed is None:  # it moved on meanwhile: act on the state as it is now
+                    log.info("group session %s: question %s was closed already", session_id,
+                             session.position + 1)
+                    closed = await service.session(session_id)
+                session, early = closed, None
+            elif step is Step.REVEAL:
+                await self._reveal(session)
+                session = await service.revealed(session)
+            elif step is Step.POST:
+                session = await self._post_question(session)
+            else:  # Step.FINISH: posted before the session is marked finished
+                await post_leaderboard(self.app, session)
+                await service.end(session, group.FINISHED)
+                session = replace(session, status=group.FINISHED)
+
+    async def _settle(self, session: GroupSession) -> None:
+        """Wait (bounded) for the chat's taps that reached the bot before the deadline."""
+        processor = self.app.update_processor
+        if isinstance(processor, PerUserOrderedProcessor) and session.deadline is not None:
+            if not await processor.settled(session.chat_id, session.deadline, SETTLE_SECONDS):
+                log.warning("group session %s: taps from before the deadline still in progress "
+                            "after %s s; closing", session.id, SETTLE_SECONDS)
+
+    async def _reveal(self, session: GroupSession) -> None:
+        """Edit the closed question's message into its reveal; a message that is gone or
+        can't be edited is skipped."""
+        try:
+            await reveal(self.app, session, session.position - 1)
+        except BadRequest as exc:
+            if isinstance(exc, ChatMigrated) or not message_gone(exc):
+                raise
+            log.info("group session %s: reveal of question %s skipped: %s", session.id,
+                     session.position, exc.message)
+
+    async def _post_question(self, session: GroupSession) -> GroupSession:
+        """Open the question at ``session.position``, post it; the session as it is then.
+
+        A send that surely did not reach Telegram is undone (posted again on the retry); after
+        any other failure the question stays open without a message id (it may have been
+        posted: never post it twice), so its deadline runs and the session goes on.
+        """
+        service = self.service
+        opened = await service.open(session)
+        if opened is None:  # stopped or moved on meanwhile
+            return await service.session(session.id)
+        t = i18n.catalog(session.language)
+        screen = render.group_question(service.bank_of(session), opened, t, HTML,
+                                       starter_name=self.starter_names.pop(session.id, None)
+                                       if session.position == 0 else None)
+        try:
+            message = await self.app.bot.send_message(
+                session.chat_id, screen.text, reply_markup=keyboard(screen),
+                message_thread_id=session.message_thread_id, link_preview_options=NO_PREVIEW)
+        except Exception as exc:
+            if surely_not_sent(exc):
+                await service.unopen(opened)
+                raise
+            log.warning("group session %s: question %s may not have been posted (%s); "
+                        "its window runs", session.id, session.position + 1, describe(exc))
+            return opened
+        return await service.posted(opened, message.message_id)
+
+    async def _failed(self, session_id: int, exc: Exception) -> None:
+        """Sort a failed step: move the chat, end the session, or retry (bounded)."""
+        if isinstance(exc, ChatMigrated):
+            old = await self._chat_of(session_id)
+            if old is not None:
+                await self.move_chat(old, exc.new_chat_id)
+            self.schedule(session_id, 0.0)
+            return
+        if isinstance(exc, Forbidden):
+            log.info("group session %s: %s; ending it", session_id, exc.message)
+            await self._end(session_id, notice=False)
+            return
+        if isinstance(exc, QuizError):  # the bank is gone or changed version
+            log.warning("group session %s: %r; ending it", session_id, exc)
+            await self._end(session_id, notice=True)
+            return
+        transient = isinstance(exc, StorageError | NetworkError) and not isinstance(
+            exc, BadRequest)
+        failures = self._failures[session_id] = self._failures.get(session_id, 0) + 1
+        if not transient:  # a request Telegram refuses, or a bug: retrying won't help
+            log.error("group session %s: could not move on; ending it", session_id,
+                      exc_info=exc)
+            await self._end(session_id, notice=True)
+            return
+        if failures >= MAX_FAILURES:
+            log.error("group session %s: %s failures in a row (last: %s); ending it",
+                      session_id, failures, describe(exc))
+            await self._end(session_id, notice=True)
+            return
+        delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS)) - 1]
+        log.warning("group session %s: could not move on (%s); try %s of %s in %s s",
+                    session_id, describe(exc), failures + 1, MAX_FAILURES, delay)
+        self.schedule(session_id, delay)
+
+    async def _chat_of(self, session_id: int) -> int | None:
+        try:
+            return (await self.service.session(session_id)).chat_id
+        except QuizError:
+            return None
+
+    async def _end(self, session_id: int, *, notice: bool) -> None:
+        """End the session (stopped); post a short notice when ``notice`` (best effort)."""
+        self._failures.pop(session_id, None)
+        self.cancel(session_id)
+        self.starter_names.pop(session_id, None)
+        try:
+            session = await self.service.session(session_id)
+            if not await self.service.end(session, group.STOPPED):
+                return
+        except (StorageError, QuizError) as exc:
+            log.error("group session %s: could not be ended (%s); the watchdog tries again",
+                      session_id, describe(exc))
+            return
+        if notice:
+            t = i18n.catalog(session.language)
+            try:
+                await self.app.bot.send_message(
+                    session.chat_id, HTML.escape(t("group_ended_error")),
+                    message_thread_id=session.message_thread_id)
+            except TelegramError as exc:
+                log.info("group session %s: the notice could not be sent: %s", session_id,
+                         describe(exc))
+
+    # -- events -------------------------------------------------------------------------
+
+    async def stop(self, session_id: int, *, stopped_by: str) -> None:
+        """/stop: end the session, clear the open question's buttons, post the standings."""
+        async with self._locks.setdefault(session_id, asyncio.Lock()):
+            session = await self.service.session(session_id)
+            if not await self.service.end(session, group.STOPPED):
+                return  # it ended meanwhile
+            self.cancel(session_id)
+            self._failures.pop(session_id, None)
+            if session.is_open and session.message_id is not None:  # its buttons answer nothing
+                try:
+                    await self.app.bot.edit_message_reply_markup(
+                        session.chat_id, session.message_id, reply_markup=None)
+                except BadRequest as exc:
+                    log.info("group session %s: buttons not cleared: %s", session_id,
+                             exc.message)
+            await post_leaderboard(self.app, session, stopped_by=stopped_by)
+
+    async def chat_gone(self, chat_id: int) -> None:
+        """The bot was removed from ``chat_id``: end its running session, send nothing."""
+        session = await self.service.active(chat_id)
+        if session is not None:
+            await self._end(session.id, notice=False)
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The group ``old_chat_id`` is now the supergroup ``new_chat_id``: move its sessions
+        and language; a running session goes on in the new chat."""
+        moved = await self.service.move_chat(old_chat_id, new_chat_id)
+        if moved:
+            log.info("chat %s became supergroup %s: %s session(s) moved", old_chat_id,
+                     new_chat_id, moved)
+
+    async def check_all(self) -> None:
+        """The watchdog: a running session without a pending job (and not being moved on) is
+        moved on now; one whose deadline passed :data:`~bot.quiz.group.OVERDUE_WINDOWS` answer
+        windows ago is ended with a notice."""
+        now = self.service.now()
+        for session in await self.service.running():
+            lock = self._locks.get(session.id)
+            if lock is not None and lock.locked():
+                continue
+            if group.overdue(session, now):
+                log.error("group session %s: its deadline passed %.0f s ago; ending it",
+                          session.id, now - (session.deadline or now))
+                await self._end(session.id, notice=True)
+            elif not self.has_job(session.id):
+                log.warning("group session %s had no pending job; moving it on", session.id)
+                self.schedule(session.id, 0.0)
+
+
+def surely_not_sent(exc: BaseException) -> bool:
+    """Whether a failed send surely did not reach Telegram, so sending it again cannot post it
+    twice: Telegram answered with an error (PTB raised a ``TelegramError`` other than a
+    ``NetworkError``/``TimedOut`` without an answer), or a flood wait (429), or the storage
+    failed before the send."""
+    if isinstance(exc, RetryAfter | BadRequest | Forbidden | StorageError):
+        return True
+    if isinstance(exc, TimedOut):
+        return False
+    return isinstance(exc, NetworkError) and _connect_failure(exc)
+
+
+def _connect_failure(exc: NetworkError) -> bool:
+    """Whether a network error happened before the request was sent (connection refused)."""
+    text = str(exc).lower()
+    return "connect" in text and "reset" not in text
+
+
+async def reveal(app: App, session: GroupSession, position: int) -> None:
+    """Edit the closed question's message into its reveal: correct option, counts, explanation.
 
     Raises:
-        RuntimeError: used before post_init set it.
+        TelegramError: the edit failed (see :meth:`SessionRunner._reveal`).
     """
-    service = app.bot_data.groups
-    if service is None:
-        raise RuntimeError("group service not initialised (post_init has not run)")
-    return service
-
-
-async def on_deadline(context: Context) -> None:
-    """Job: the question's window ended (or progress must be retried)."""
-    assert context.job is not None
-    session_id, position = context.job.data  # type: ignore[misc]
-    session = await groups(context).session(session_id)
-    if session.status != group.ACTIVE:
-        return
-    if session.is_open and session.position == position:
-        await close_question(context.application, session_id, position)
-    elif not session.is_open:
-        await advance(context.application, session)
-
-
-async def close_question(app: Application, session_id: int,  # type: ignore[type-arg]
-                         position: int) -> None:
-    """Close question ``position`` (once: the deadline job and an early close may race) and
-    move the session on."""
-    session = await groups_of(app).close(session_id, position)
-    if session is not None:
-        await advance(app, session)
-
-
-async def advance(app: Application, session: GroupSession) -> None:  # type: ignore[type-arg]
-    """From a closed question: reveal it, then post the next question or the leaderboard.
-    On a Telegram failure the step is retried by a job (the state is all in storage)."""
-    try:
-        if session.position > 0 and session.message_id is not None:
-            await reveal(app, session, session.position - 1)
-        if session.position < session.total:
-            await post_question(app, session)
-        else:  # posted before the session is marked finished: a failure retries, never loses it
-            await post_leaderboard(app, session)
-            await groups_of(app).end(session, group.FINISHED)
-    except (TelegramError, StorageError):
-        log.exception("group session %s: could not move on; retrying in %s s", session.id,
-                      RETRY_SECONDS)
-        schedule(app, session, delay=RETRY_SECONDS)
-
-
-async def reveal(app: Application, session: GroupSession,  # type: ignore[type-arg]
-                 position: int) -> None:
-    """Edit the closed question into its reveal: correct option, counts, explanation."""
     service = groups_of(app)
     bank = service.bank_of(session)
     answers, _ = await service.results(session)
@@ -267,62 +623,39 @@ async def reveal(app: Application, session: GroupSession,  # type: ignore[type-a
     screen = render.group_reveal(bank, session, position, group.tally(session, position, answers),
                                  t, HTML)
     assert session.message_id is not None
-    try:
-        await app.bot.edit_message_text(screen.text, chat_id=session.chat_id,
-                                        message_id=session.message_id, reply_markup=None,
-                                        link_preview_options=NO_PREVIEW)
-    except BadRequest as exc:
-        if "not modified" not in exc.message.lower() and "not found" not in exc.message.lower():
-            raise
+    await app.bot.edit_message_text(screen.text, chat_id=session.chat_id,
+                                    message_id=session.message_id, reply_markup=None,
+                                    link_preview_options=NO_PREVIEW)
 
 
-async def post_question(app: Application, session: GroupSession, *,  # type: ignore[type-arg]
-                        starter_name: str | None = None) -> None:
-    """Open the question at ``session.position``, post it, and schedule its deadline."""
-    service = groups_of(app)
-    bank = service.bank_of(session)
-    opened = await service.open(session)
-    if opened is None:
-        return  # stopped meanwhile
-    t = i18n.catalog(session.language)
-    screen = render.group_question(bank, opened, t, HTML, starter_name=starter_name)
-    try:
-        message = await app.bot.send_message(session.chat_id, screen.text,
-                                             reply_markup=keyboard(screen),
-                                             link_preview_options=NO_PREVIEW)
-    except TelegramError:
-        await service.unopen(opened)  # nobody saw it: post it again on the retry
-        raise
-    schedule(app, await service.posted(opened, message.message_id))
-
-
-async def post_leaderboard(app: Application, session: GroupSession, *,  # type: ignore[type-arg]
+async def post_leaderboard(app: App, session: GroupSession, *,
                            stopped_by: str | None = None) -> None:
-    """Post the standings (final, or so far when stopped)."""
+    """Post the standings (final, or so far when stopped) in the session's topic."""
     service = groups_of(app)
     answers, names = await service.results(session)
     t = i18n.catalog(session.language)
     screen = render.group_leaderboard(service.bank_of(session), session,
                                       group.leaderboard(answers, names), t, HTML,
                                       stopped_by=stopped_by)
-    await app.bot.send_message(session.chat_id, screen.text)
+    await app.bot.send_message(session.chat_id, screen.text, reply_markup=keyboard(screen),
+                               message_thread_id=session.message_thread_id,
+                               link_preview_options=NO_PREVIEW)
 
 
-async def restore_sessions(app: Application) -> int:  # type: ignore[type-arg]
-    """After a start: reschedule every running session's deadline (a deadline that passed
-    while the bot was down fires at once; a session between questions moves on at once).
+async def restore_sessions(app: App) -> int:
+    """After a start: schedule every running session's next step (a deadline that passed while
+    the bot was down fires at once; a session between questions moves on at once), and start
+    the watchdog.
 
     Returns:
         How many sessions were restored.
     """
+    runner = runner_of(app)
     sessions = await groups_of(app).running()
+    now = groups_of(app).now()
     for session in sessions:
-        try:
-            groups_of(app).bank_of(session)
-        except QuizError:
-            log.warning("group session %s: bank %s v%s is gone; stopping it", session.id,
-                        session.bank_id, session.bank_version)
-            await groups_of(app).end(session, group.STOPPED)
-            continue
-        schedule(app, session, delay=None if session.is_open else 0.0)
+        delay = (session.deadline - now) if session.deadline is not None else 0.0
+        runner.schedule(session.id, delay)
+    runner.start_watchdog()
     return len(sessions)
+

@@ -172,7 +172,8 @@ async def on_callback_query(update: Update, context: Context) -> None:
         if isinstance(button, render.LanguageButton) and button.language not in i18n.SUPPORTED:
             raise UnknownBank(button.language)  # answered as an invalid button
         if isinstance(button, render.GroupAnswerButton):
-            await group_handlers.on_group_answer(query, context, button, t)
+            await group_handlers.on_group_answer(
+                query, context, button, t, group_handlers.received_at(context, update))
         elif isinstance(button, render.LanguageButton) and in_group:
             await group_handlers.on_group_language(query, context, button.language, t)
         elif isinstance(button, render.AnswerButton):
