@@ -12,6 +12,7 @@ Used by the benchmark (``benchmarks/run.py``) and by the fault and crash tests.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from collections.abc import Iterable
@@ -132,6 +133,7 @@ class LoadGenerator:
         """Per-user records (filled in as the run goes)."""
         self._query_pushed: dict[str, float] = {}
         self._query_answered: dict[str, float] = {}
+        self._answered = asyncio.Event()
         self._pending: dict[tuple[int, int], float] = {}  # (chat, message) -> tap pushed
         self._latencies: list[float] = []
         for number, user_id in enumerate(self.user_ids):
@@ -144,6 +146,7 @@ class LoadGenerator:
             if call.status == 200:
                 query_id = str(call.params.get("callback_query_id"))
                 self._query_answered.setdefault(query_id, call.at)
+                self._answered.set()
             return
         chat_id = call.params.get("chat_id")
         if call.method == "editMessageText" and call.status in (0, 200):
@@ -251,12 +254,19 @@ class LoadGenerator:
         self.fake.observers.append(self._observe)
         runs = self.runs = [UserRun(user_id) for user_id in self.user_ids]
         started = time.monotonic()
+        self._answered = asyncio.Event()
         try:
             await asyncio.gather(*(self._run_user(run) for run in runs))
+            ended = time.monotonic()
+            # callback answers may still be on their way: wait for them (a query unanswered
+            # after Telegram's deadline counts as unanswered)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.query_deadline):
+                    while set(self._query_pushed) - set(self._query_answered):
+                        self._answered.clear()
+                        await self._answered.wait()
         finally:
             self.fake.observers.remove(self._observe)
-        ended = time.monotonic()
-        await asyncio.sleep(0.2)  # callback answers still on their way
         callback_latencies = [self._query_answered[q] - pushed
                               for q, pushed in self._query_pushed.items()
                               if q in self._query_answered]

@@ -79,7 +79,8 @@ async def test_kill_9_mid_load_loses_no_answer_the_user_saw(fake, tmp_path):
         proc.send_signal(signal.SIGKILL)
         await proc.wait()
         seen_at_crash = {u.user_id: list(u.feedback_seen) for u in generator.runs}
-        await asyncio.sleep(1.0)
+        # users tap again while the bot is down: their updates wait at Telegram
+        await fake.wait_for(lambda: fake.pending_updates() > 0, timeout=30)
         proc = await start_bot_process(fake, db, log)
         report = await asyncio.wait_for(load, timeout=240)
     finally:

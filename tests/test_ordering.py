@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-import time
 
 from telegram import CallbackQuery, Chat, Message, Update, User
 
@@ -21,63 +20,121 @@ def _update(update_id: int, user_id: int, chat_id: int) -> Update:
                                                           message=message, data="x"))
 
 
-async def _run(processor: PerUserOrderedProcessor, updates: list[tuple[Update, float]],
-               log: list[tuple[str, int, float]]) -> None:
-    """Feed updates the way PTB does (a task per update, in order) and log start/end times."""
-    async def handle(update: Update, seconds: float) -> None:
-        log.append(("start", update.update_id, time.monotonic()))
-        await asyncio.sleep(seconds)
-        log.append(("end", update.update_id, time.monotonic()))
+class Gate:
+    """Handlers that log when they start and end, each ending when the test opens its gate."""
 
-    await asyncio.gather(*(asyncio.create_task(processor.process_update(u, handle(u, s)))
-                           for u, s in updates))
+    def __init__(self) -> None:
+        self.log: list[tuple[str, int]] = []
+        self.gates: dict[int, asyncio.Event] = {}
+        self.changed = asyncio.Event()
+
+    def open(self, update_id: int) -> None:
+        """Let the handler of ``update_id`` end."""
+        self.gates.setdefault(update_id, asyncio.Event()).set()
+
+    async def handle(self, update: Update) -> None:
+        self.log.append(("start", update.update_id))
+        self.changed.set()
+        await self.gates.setdefault(update.update_id, asyncio.Event()).wait()
+        self.log.append(("end", update.update_id))
+        self.changed.set()
+
+    async def until(self, predicate) -> None:
+        """Wait until ``predicate()`` holds (checked whenever a handler starts or ends)."""
+        async with asyncio.timeout(10):
+            while not predicate():
+                self.changed.clear()
+                await self.changed.wait()
+
+    def started(self) -> list[int]:
+        return [uid for kind, uid in self.log if kind == "start"]
+
+    def ended(self) -> list[int]:
+        return [uid for kind, uid in self.log if kind == "end"]
+
+
+def feed(processor: PerUserOrderedProcessor, gate: Gate, updates: list[Update]) -> asyncio.Future:
+    """Feed updates the way PTB does: a task per update, in order."""
+    return asyncio.gather(*(asyncio.create_task(processor.process_update(u, gate.handle(u)))
+                            for u in updates))
 
 
 async def test_one_users_updates_run_one_after_the_other_in_order():
-    """Five updates of one user in one chat never overlap and keep their order."""
-    processor = PerUserOrderedProcessor()
-    log: list[tuple[str, int, float]] = []
-    await _run(processor, [(_update(i, 7, 7), 0.02 * (5 - i)) for i in range(5)], log)
-    assert [(kind, uid) for kind, uid, _ in log] == [
-        (kind, i) for i in range(5) for kind in ("start", "end")]
+    """Five updates of one user in one chat never overlap and keep their order, even when a
+    later one would be ready first."""
+    processor, gate = PerUserOrderedProcessor(), Gate()
+    for i in reversed(range(5)):
+        gate.open(i)  # every gate open at once: only the processor orders them
+    await feed(processor, gate, [_update(i, 7, 7) for i in range(5)])
+    assert gate.log == [(kind, i) for i in range(5) for kind in ("start", "end")]
     assert processor.keys_in_flight == 0
 
 
 async def test_different_users_and_group_members_overlap():
-    """Updates of different users, and of different members of one group, run concurrently."""
-    processor = PerUserOrderedProcessor()
-    log: list[tuple[str, int, float]] = []
-    updates = [(_update(1, 1, 1), 0.3), (_update(2, 2, 2), 0.3),
-               (_update(3, 10, -100), 0.3), (_update(4, 11, -100), 0.3)]
-    started = time.monotonic()
-    await _run(processor, updates, log)
-    assert time.monotonic() - started < 0.9  # not 4 x 0.3 s in a row
-    starts = [uid for kind, uid, _ in log if kind == "start"]
-    assert starts[:4] == [1, 2, 3, 4]  # all four started before any ended
+    """Updates of different users, and of different members of one group, run concurrently:
+    all four start before any of them may end."""
+    processor, gate = PerUserOrderedProcessor(), Gate()
+    done = feed(processor, gate, [_update(1, 1, 1), _update(2, 2, 2), _update(3, 10, -100),
+                                  _update(4, 11, -100)])
+    await gate.until(lambda: len(gate.started()) == 4)
+    assert gate.ended() == []
+    for i in range(1, 5):
+        gate.open(i)
+    await done
     assert processor.keys_in_flight == 0
 
 
 async def test_a_slow_update_of_one_user_does_not_hold_up_another():
-    """A user whose update is slow (slow database, slow Bot API) delays nobody else."""
-    processor = PerUserOrderedProcessor()
-    log: list[tuple[str, int, float]] = []
-    await _run(processor, [(_update(1, 1, 1), 1.0), (_update(2, 1, 1), 0.0),
-                           (_update(3, 2, 2), 0.0)], log)
-    end = {uid: t for kind, uid, t in log if kind == "end"}
-    assert end[3] < end[1] - 0.5  # user 2 done long before user 1's slow update
-    assert end[1] <= end[2]  # user 1's second update waited for the first
+    """A user whose update is slow (slow database, slow Bot API) delays nobody else; the same
+    user's next update waits for it."""
+    processor, gate = PerUserOrderedProcessor(), Gate()
+    gate.open(3)
+    gate.open(2)
+    done = feed(processor, gate, [_update(1, 1, 1), _update(2, 1, 1), _update(3, 2, 2)])
+    await gate.until(lambda: 3 in gate.ended())
+    assert gate.ended() == [3] and 2 not in gate.started()  # user 1's second update waits
+    gate.open(1)
+    await done
+    assert gate.ended() == [3, 1, 2]
+
+
+async def test_received_at_is_when_the_update_came_not_when_its_turn_came():
+    """An update waiting behind its user's slow update keeps the time it arrived; the chat is
+    settled for a moment only once every update that came before it is done."""
+    clock = [100.0]
+    processor, gate = PerUserOrderedProcessor(clock=lambda: clock[0]), Gate()
+    first, second = _update(1, 10, -100), _update(2, 10, -100)
+    seen: dict[int, float] = {}
+
+    async def handle(update: Update) -> None:
+        seen[update.update_id] = processor.received_at(update)
+        await gate.handle(update)
+
+    done = asyncio.gather(
+        asyncio.create_task(processor.process_update(first, handle(first))),
+        asyncio.create_task(processor.process_update(second, handle(second))))
+    await gate.until(lambda: gate.started() == [1])
+    clock[0] = 105.0  # time passes while the second update waits for its turn
+    assert not await processor.settled(-100, before=101.0, at_most=0.01)
+    assert await processor.settled(-100, before=99.0, at_most=0.01)  # nothing came before 99
+    assert await processor.settled(-555, before=200.0, at_most=0.01)  # another chat: idle
+    waiting = asyncio.create_task(processor.settled(-100, before=101.0, at_most=10))
+    gate.open(1)
+    gate.open(2)
+    await done
+    assert await waiting
+    assert seen == {1: 100.0, 2: 100.0}  # both stamped on arrival, not when handled
 
 
 async def test_slow_bot_api_calls_of_one_user_do_not_hold_up_another(fake, running_bot):
     """End to end: every call about A's chat takes 1.5 s; B's quiz starts meanwhile."""
     a, b = Person(fake, 801, "Slow"), Person(fake, 802, "Fast")
-    fake.delay_chat(a.user_id, 1.5)
+    fake.delay_chat(a.user_id, 3.0)
     fake.send_message(a.user_id, "/start")
-    await asyncio.sleep(0.1)
-    started = time.monotonic()
+    await fake.wait_for(lambda: fake.pending_updates() == 0)  # the bot took A's /start
     await b.say("/start", replies=2)
-    assert time.monotonic() - started < 1.0
-    await fake.wait_for(lambda: len(a.bot_messages()) == 2, timeout=10)
+    assert a.bot_messages() == []  # B was served while A's first call was still on its way
+    await fake.wait_for(lambda: len(a.bot_messages()) == 2, timeout=15)
 
 
 async def test_double_tap_and_quick_next_are_handled_in_order(fake, running_bot, banks):
@@ -90,15 +147,14 @@ async def test_double_tap_and_quick_next_are_handled_in_order(fake, running_bot,
     label = correct_label(question, bank, "en")
     data = next(b["callback_data"] for b in buttons(question) if b["text"] == label)
     attempt_id, position = data.split(":")[1:3]
-    fake.delay(0.3, {"getUpdates"})  # let the three taps queue up into one getUpdates batch
-    await asyncio.sleep(0.35)
+    # pushed without yielding to the event loop: the bot's waiting getUpdates returns all three
+    # in one batch, and PTB starts them concurrently
     taps = [fake.tap(person.user_id, person.user_id, question["message_id"], data),
             fake.tap(person.user_id, person.user_id, question["message_id"], data),
             fake.tap(person.user_id, person.user_id, question["message_id"],
                      f"n:{attempt_id}:{position}", check_button=False)]
     ids = [t["callback_query"]["id"] for t in taps]
     await fake.wait_for(lambda: all(i in fake.callback_answers for i in ids), timeout=10)
-    fake.delay(0)
     t = i18n.catalog("en")
     assert fake.callback_answers[ids[0]].get("text") is None
     assert fake.callback_answers[ids[1]]["text"] == t("toast_answered")

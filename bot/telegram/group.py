@@ -17,7 +17,9 @@ never left active without a pending job; a watchdog job checks that.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import replace
 
 from telegram import CallbackQuery, Chat, ChatMemberUpdated, Message, Update, User
@@ -333,7 +335,7 @@ class SessionRunner:
         self.app = app
         self.starter_names: dict[int, str] = {}
         """Session id -> who started it, for the first question's announcement."""
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}  # lock, [users]
         self._failures: dict[int, int] = {}
 
     @property
@@ -377,6 +379,23 @@ class SessionRunner:
 
     # -- driving ------------------------------------------------------------------------
 
+    @contextlib.asynccontextmanager
+    async def _turn(self, session_id: int) -> AsyncIterator[None]:
+        """Hold the session's lock (forgotten once nobody holds or waits for it)."""
+        lock, users = self._locks.setdefault(session_id, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._locks[session_id]
+
+    def busy(self, session_id: int) -> bool:
+        """Whether the session is being moved on (or waits to be) right now."""
+        return session_id in self._locks
+
     async def drive(self, session_id: int, *, early: int | None = None) -> None:
         """Carry the session's steps out until it waits for a deadline or has ended.
 
@@ -387,16 +406,13 @@ class SessionRunner:
 
         Never raises for a Telegram or storage failure: each is sorted by :meth:`_failed`.
         """
-        lock = self._locks.setdefault(session_id, asyncio.Lock())
-        async with lock:
+        async with self._turn(session_id):
             try:
                 await self._run(session_id, early)
             except Exception as exc:  # every failure is sorted in one place
                 await self._failed(session_id, exc)
             else:
                 self._failures.pop(session_id, None)
-        if not lock.locked() and self._locks.get(session_id) is lock:
-            del self._locks[session_id]
 
     async def _run(self, session_id: int, early: int | None) -> None:
         service = self.service
@@ -545,7 +561,7 @@ class SessionRunner:
 
     async def stop(self, session_id: int, *, stopped_by: str) -> None:
         """/stop: end the session, clear the open question's buttons, post the standings."""
-        async with self._locks.setdefault(session_id, asyncio.Lock()):
+        async with self._turn(session_id):
             session = await self.service.session(session_id)
             if not await self.service.end(session, group.STOPPED):
                 return  # it ended meanwhile
@@ -580,8 +596,7 @@ class SessionRunner:
         windows ago is ended with a notice."""
         now = self.service.now()
         for session in await self.service.running():
-            lock = self._locks.get(session.id)
-            if lock is not None and lock.locked():
+            if self.busy(session.id):
                 continue
             if group.overdue(session, now):
                 log.error("group session %s: its deadline passed %.0f s ago; ending it",
