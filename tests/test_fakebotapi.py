@@ -381,13 +381,13 @@ async def test_a_blocked_user_cannot_be_edited_to_but_taps_can_be_answered(
     query_id = fake.tap(USER, USER, sent.message_id, "a")["callback_query"]["id"]
     fake.block(USER)
     attempts = [
-        bot.send_message(USER, "x"),
-        bot.edit_message_text("Q2", USER, sent.message_id),
-        bot.edit_message_reply_markup(USER, sent.message_id),
+        lambda: bot.send_message(USER, "x"),
+        lambda: bot.edit_message_text("Q2", USER, sent.message_id),
+        lambda: bot.edit_message_reply_markup(USER, sent.message_id),
     ]
     for attempt in attempts:
         with pytest.raises(Forbidden) as caught:
-            await attempt
+            await attempt()
         assert caught.value.message == BLOCKED
         assert fake.calls[-1].status == 403
     assert fake.message(USER, sent.message_id)["text"] == "Q"
@@ -658,15 +658,15 @@ async def test_group_upgraded_to_supergroup(
     assert (came.migrate_from_chat_id, came.message_id, came.from_user.id) == (OLD_GROUP, 1, 7)
     assert to_update["message"]["message_id"] == old_message.message_id + 1
     attempts = [
-        bot.send_message(OLD_GROUP, "x"),
-        bot.edit_message_text("y", OLD_GROUP, old_message.message_id),
-        bot.delete_message(OLD_GROUP, old_message.message_id),
-        bot.get_chat_member(OLD_GROUP, USER),
-        bot.send_chat_action(OLD_GROUP, "typing"),
+        lambda: bot.send_message(OLD_GROUP, "x"),
+        lambda: bot.edit_message_text("y", OLD_GROUP, old_message.message_id),
+        lambda: bot.delete_message(OLD_GROUP, old_message.message_id),
+        lambda: bot.get_chat_member(OLD_GROUP, USER),
+        lambda: bot.send_chat_action(OLD_GROUP, "typing"),
     ]
     for attempt in attempts:
         with pytest.raises(ChatMigrated) as caught:
-            await attempt
+            await attempt()
         assert caught.value.new_chat_id == NEW_SUPERGROUP
         assert fake.calls[-1].response == {
             "ok": False, "error_code": 400, "description": GROUP_MIGRATED,
@@ -750,15 +750,15 @@ async def test_bot_removed_from_a_group_and_added_back(
     new_member = pushed["my_chat_member"]["new_chat_member"]
     assert new_member.get("until_date") == (0 if status == "kicked" else None)
     attempts = [
-        bot.send_message(chat_id, "x"),
-        bot.edit_message_text("y", chat_id, sent.message_id),
-        bot.delete_message(chat_id, sent.message_id),
-        bot.get_chat(chat_id),
-        bot.get_chat_member(chat_id, USER),
+        lambda: bot.send_message(chat_id, "x"),
+        lambda: bot.edit_message_text("y", chat_id, sent.message_id),
+        lambda: bot.delete_message(chat_id, sent.message_id),
+        lambda: bot.get_chat(chat_id),
+        lambda: bot.get_chat_member(chat_id, USER),
     ]
     for attempt in attempts:
         with pytest.raises(Forbidden) as caught:
-            await attempt
+            await attempt()
         assert caught.value.message == description
         assert fake.calls[-1].status == 403
     assert await bot.answer_callback_query(query_id)  # no chat_id: unaffected
@@ -837,9 +837,9 @@ async def test_flood_injected_for_one_chat(
     sent = await bot.send_message(GROUP, "Q", reply_markup=keyboard)
     query_id = fake.tap(USER, GROUP, sent.message_id, "a")["callback_query"]["id"]
     fake.flood(GROUP, 7, times=3)
-    for attempt in (bot.send_message(GROUP, "x"), bot.get_chat(GROUP)):
+    for attempt in (lambda: bot.send_message(GROUP, "x"), lambda: bot.get_chat(GROUP)):
         with pytest.raises(RetryAfter) as caught:
-            await attempt
+            await attempt()
         assert caught.value.retry_after == dtm.timedelta(seconds=7)
     assert fake.calls[-1].response["description"] == "Too Many Requests: retry after 7"
     assert await bot.answer_callback_query(query_id)  # no chat_id
