@@ -16,6 +16,34 @@ python-telegram-bot's real HTTP stack can be pointed at it::
 Tests play the users (:meth:`FakeBotAPI.send_message`, :meth:`FakeBotAPI.tap`, ...) and observe the
 bot through :attr:`FakeBotAPI.calls` and the chat history (:meth:`FakeBotAPI.messages`).
 
+What the fake models (each covered by tests/test_fakebotapi.py):
+
+* Wire protocol: token check (401), unknown methods (404), unimplemented ones (501), form,
+  multipart and JSON bodies, Telegram's wording for missing parameters.
+* getUpdates: long polling, offsets, allowed_updates, 409 when a second poll starts; webhooks.
+* Sending and editing: HTML parsing like TDLib, text of 1-4096 UTF-16 units after parsing
+  ("message is too long"), inline keyboards (one action per button, callback_data 1-64 bytes,
+  non-empty button text, at most 100 buttons: "reply markup is too long"), replies,
+  "message is not modified", edits of missing/foreign messages, deleteMessage.
+* Callback queries: taps (also forged ones, ``check_button=False``), one answer within
+  ``query_ttl`` s, answer text <= 200 UTF-16 units ("MESSAGE_TOO_LONG").
+* Chats and members: private chats open when the user writes (403 before), blocked users
+  (403 "bot was blocked by the user" for sends and edits; callback answers still work),
+  groups, supergroups, channels, member statuses, commands per scope and language.
+* Group -> supergroup upgrade (:meth:`FakeBotAPI.migrate_group`): service messages, then 400
+  "group chat was upgraded to a supergroup chat" with ``migrate_to_chat_id``.
+* Forum topics (:meth:`FakeBotAPI.create_topic`): ``message_thread_id``/``is_topic_message``,
+  400 "message thread not found", General without a thread id.
+* The bot removed from or re-added to a chat (:meth:`FakeBotAPI.remove_bot`,
+  :meth:`FakeBotAPI.add_bot`): my_chat_member updates, then 403 "bot was kicked from the ...
+  chat" / "bot is not a member of the ... chat".
+* Special senders: on behalf of a channel (136817688 @Channel_Bot), anonymous admins
+  (1087968824 @GroupAnonymousBot), a linked channel's automatic forwards (777000 Telegram).
+* Messages deleted by people (:meth:`FakeBotAPI.delete_message`): edits find nothing.
+* Flood control: per group per minute, per private chat per second, injected per chat
+  (:meth:`FakeBotAPI.flood`): 429 "Too Many Requests: retry after N" with ``retry_after``.
+* Faults: injected errors per method, dropped connections, latency, random chaos.
+
 Rules follow https://core.telegram.org/bots/api; error descriptions are Telegram's own wording
 (telegram-bot-api and TDLib) where known. Method names and required parameters come from the
 machine-readable Bot API 10.0 description, the version python-telegram-bot 22.8 implements:
@@ -53,7 +81,9 @@ DEFAULT_SPEC = Path(__file__).resolve().parent / "data" / "telegram-bot-api-10.0
 MAX_TEXT_UTF16 = 4096  # sendMessage/editMessageText: "1-4096 characters after entities parsing"
 MAX_CALLBACK_DATA_BYTES = 64  # InlineKeyboardButton.callback_data: "1-64 bytes"
 MAX_CALLBACK_ANSWER_UTF16 = 200  # answerCallbackQuery.text: "0-200 characters"
+MAX_INLINE_BUTTONS = 100  # buttons per inline keyboard (undocumented; PTB's TOTAL_BUTTON_NUMBER)
 FLOOD_WINDOW = 60.0  # seconds; the rolling window of group_limit_per_minute
+PRIVATE_FLOOD_WINDOW = 1.0  # seconds; the rolling window of private_limit_per_second
 
 NOT_FOUND = "Not Found"
 UNAUTHORIZED = "Unauthorized"
@@ -64,6 +94,11 @@ NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup are "
     "exactly the same as a current content and reply markup of the message"
 )
+GROUP_MIGRATED = "Bad Request: group chat was upgraded to a supergroup chat"
+THREAD_NOT_FOUND = "Bad Request: message thread not found"
+MARKUP_TOO_LONG = "Bad Request: reply markup is too long"
+BUTTON_TEXT_EMPTY = "Bad Request: inline keyboard button text must be non-empty"
+BLOCKED = "Forbidden: bot was blocked by the user"
 CONFLICT_POLLING = (
     "Conflict: terminated by other getUpdates request; "
     "make sure that only one bot instance is running"
@@ -72,6 +107,23 @@ CONFLICT_WEBHOOK = (
     "Conflict: can't use getUpdates method while webhook is active; "
     "use deleteWebhook to delete the webhook first"
 )
+# telegram-bot-api's Client::check_chat_access, per chat type: the bot was banned, or is not in
+# the chat ("left"). Telegram calls a supergroup "supergroup" and a channel "channel" here.
+_REMOVED = {
+    "kicked": "Forbidden: bot was kicked from the {} chat",
+    "left": "Forbidden: bot is not a member of the {} chat",
+}
+# Telegram's placeholder senders (python-telegram-bot's constants.ChatID).
+CHANNEL_BOT = {"id": 136817688, "is_bot": True, "first_name": "Channel", "username": "Channel_Bot"}
+"""``from`` of a message a member sends on behalf of a channel (sender_chat is the channel)."""
+GROUP_ANONYMOUS_BOT = {
+    "id": 1087968824, "is_bot": True, "first_name": "Group", "username": "GroupAnonymousBot",
+}
+"""``from`` of a message by an anonymous group admin (sender_chat is the group itself)."""
+TELEGRAM_SERVICE = {"id": 777000, "is_bot": False, "first_name": "Telegram"}
+"""``from`` of a linked channel's post automatically forwarded to its discussion group."""
+TOPIC_ICON_COLOR = 7322096  # 0x6FB9F0, the default icon colour of a new forum topic
+
 # Telegram's wording for some missing parameters; others get "Bad Request: <name> is empty".
 _MISSING = {
     "chat_id": "Bad Request: chat_id is empty",
@@ -233,6 +285,9 @@ class _Chat:
     raw: dict[int, str] = field(default_factory=dict)  # message_id -> text as the bot sent it
     next_id: int = 1
     activity: list[float] = field(default_factory=list)  # clock times of bot sends and edits
+    topics: dict[int, str] = field(default_factory=dict)  # forum: message_thread_id -> name
+    migrated_to: int | None = None  # a basic group upgraded to this supergroup
+    bot_status: str | None = None  # "kicked" or "left" once the bot was removed
 
     @property
     def id(self) -> int:
@@ -478,9 +533,16 @@ def _inline_keyboard(markup: Any, *, edit: bool) -> dict | None:
     """Validate a reply_markup; return the InlineKeyboardMarkup a Message echoes, or None.
 
     Enforces https://core.telegram.org/bots/api#inlinekeyboardbutton: exactly one action
-    field per button, callback_data of 1-64 bytes (UTF-8), url of scheme http, https or tg.
+    field per button, callback_data of 1-64 bytes (UTF-8), url of scheme http, https or tg;
+    a non-empty text (TDLib's "Inline keyboard button text must be non-empty"); and at most
+    100 buttons in all (Telegram's REPLY_MARKUP_TOO_LONG, "reply markup is too long", an
+    undocumented limit PTB records as InlineKeyboardMarkupLimit.TOTAL_BUTTON_NUMBER; the real
+    server also rejects a markup whose serialised size is too large, which is not modelled).
     Reply keyboards are accepted for sends (a Message never echoes them) but not for edits.
     An empty inline keyboard means no keyboard.
+
+    Raises:
+        ApiError: 400 with Telegram's description of the first rule broken.
     """
     if markup is None:
         return None
@@ -501,6 +563,8 @@ def _inline_keyboard(markup: Any, *, edit: bool) -> dict | None:
     for button in itertools.chain.from_iterable(rows):
         if not isinstance(button, dict) or not isinstance(button.get("text"), str):
             raise _bad('can\'t parse inline keyboard button: Field "text" must be of type String')
+        if not button["text"]:
+            raise ApiError(400, BUTTON_TEXT_EMPTY)
         kinds = [kind for kind in _BUTTON_KINDS if button.get(kind) is not None]
         if not kinds:
             raise _bad("text buttons are unallowed in the inline keyboard")
@@ -514,6 +578,8 @@ def _inline_keyboard(markup: Any, *, edit: bool) -> dict | None:
         url = button.get("url")
         if url is not None and not (isinstance(url, str) and _URL_RE.fullmatch(url)):
             raise _bad("BUTTON_URL_INVALID")
+    if sum(len(row) for row in rows) > MAX_INLINE_BUTTONS:
+        raise ApiError(400, MARKUP_TOO_LONG)
     if not any(rows):
         return None
     return {"inline_keyboard": [list(row) for row in rows if row]}
@@ -554,6 +620,11 @@ class FakeBotAPI:
             ":<chat_id>" appended for chat scopes and ":<chat_id>:<user_id>" for chat_member.
         group_limit_per_minute: If set, the most sends and edits (see _FLOOD_METHODS) the bot may
             make to one group or supergroup in any rolling 60 s; more answer 429.
+        private_limit_per_second: If set, the most sends and edits the bot may make to one
+            private chat in any rolling second; more answer 429 "Too Many Requests: retry
+            after 1". Telegram documents "avoid sending more than one message per second" to a
+            chat (https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this)
+            and enforces it loosely, so tests pick the N they mean.
     """
 
     def __init__(
@@ -573,6 +644,7 @@ class FakeBotAPI:
         self.query_ttl = query_ttl
         self.strict_ampersand = strict_ampersand
         self.group_limit_per_minute: int | None = None
+        self.private_limit_per_second: int | None = None
         self.calls: list[Call] = []
         self.callback_answers: dict[str, dict] = {}
         self.commands: dict[tuple[str, str], list[dict]] = {}
@@ -596,6 +668,7 @@ class FakeBotAPI:
         self._failures: dict[str, list[list]] = {}  # method -> [[ApiError, times left], ...]
         self._delay: tuple[float, frozenset[str] | None] = (0.0, None)
         self._chat_delays: dict[int, float] = {}
+        self._chat_floods: dict[int, list[int]] = {}  # chat_id -> [retry_after, calls left]
         self.chaos: Chaos | None = None
         self._drops: dict[str, list[bool]] = {}
         """Random faults to inject (see :class:`Chaos`); None for none."""
@@ -674,6 +747,7 @@ class FakeBotAPI:
     def add_group(
         self, chat_id: int, title: str, *, type: str = "supergroup",
         admins: list[int] | tuple[int, ...] = (), members: list[int] | tuple[int, ...] = (),
+        is_forum: bool = False,
     ) -> dict:
         """Register a group, supergroup or channel the bot is in.
 
@@ -684,15 +758,167 @@ class FakeBotAPI:
             admins: User ids of administrators; the first is the creator ("creator" status).
                 Include ``bot_id`` to make the bot an administrator.
             members: User ids of ordinary members.
+            is_forum: A supergroup with topics (Chat.is_forum); see :meth:`create_topic`.
+                Message id 1 is taken by the chat's creation, as on Telegram, where it is
+                also the id of the General topic; messages in General carry no thread id.
 
         Returns:
             The Chat dict.
+
+        Raises:
+            ValueError: for a non-negative id, an unknown type, or a forum that is no supergroup.
         """
         if chat_id >= 0 or type not in ("group", "supergroup", "channel"):
             raise ValueError("a group needs a negative chat_id and type group/supergroup/channel")
-        chat = {"id": chat_id, "type": type, "title": title}
-        self._chats[chat_id] = _Chat(chat, admins=list(admins), members=list(members))
+        if is_forum and type != "supergroup":
+            raise ValueError("only supergroups can be forums")
+        chat: dict[str, Any] = {"id": chat_id, "type": type, "title": title}
+        if is_forum:
+            chat["is_forum"] = True
+        self._chats[chat_id] = _Chat(chat, admins=list(admins), members=list(members),
+                                     next_id=2 if is_forum else 1)
         return chat
+
+    def migrate_group(
+        self, old_id: int, new_id: int, *, by: int | None = None
+    ) -> tuple[dict, dict]:
+        """Upgrade a basic group (type "group") to a supergroup with a new chat id.
+
+        The supergroup keeps the title, admins and members; its message ids start afresh. As
+        on Telegram, two service messages arrive: in the old chat one with
+        ``migrate_to_chat_id=new_id``, in the new chat one with ``migrate_from_chat_id=old_id``.
+        Afterwards every call naming ``old_id`` answers 400 "Bad Request: group chat was upgraded
+        to a supergroup chat" with ``parameters.migrate_to_chat_id`` (PTB raises ChatMigrated).
+        telegram-bot-api (Client::check_chat_access) answers this for calls that write to the
+        chat; the fake answers it for every call naming the old chat, which is stricter.
+
+        Args:
+            old_id: The basic group's id (registered with ``add_group(type="group")``).
+            new_id: The supergroup's id (-100xxxxxxxxxx on Telegram); must be unused.
+            by: The user who upgraded the group; default its creator (first admin).
+
+        Returns:
+            The two message Updates (old chat's, new chat's).
+
+        Raises:
+            ValueError: if ``old_id`` is no active basic group or ``new_id`` is taken.
+        """
+        old = self._chats.get(old_id)
+        if old is None or old.type != "group" or old.migrated_to is not None:
+            raise ValueError(f"{old_id} is not an active basic group: add_group(type='group')")
+        if new_id in self._chats or new_id >= 0:
+            raise ValueError(f"{new_id} is not a free negative chat id")
+        user = self._user(by if by is not None else self._creator(old))
+        new = _Chat({"id": new_id, "type": "supergroup", "title": old.chat["title"]},
+                    admins=list(old.admins), members=list(old.members))
+        self._chats[new_id] = new
+        to_message = self._store(old, {"from": user, "migrate_to_chat_id": new_id})
+        old.migrated_to = new_id
+        from_message = self._store(new, {"from": user, "migrate_from_chat_id": old_id})
+        return (self.push_update({"message": copy.deepcopy(to_message)}),
+                self.push_update({"message": copy.deepcopy(from_message)}))
+
+    def create_topic(self, chat_id: int, name: str, *, by: int | None = None) -> int:
+        """A user creates a forum topic; return its message_thread_id.
+
+        The thread id is the id of the topic's service message (``forum_topic_created`` with
+        the name and the default icon colour), which is pushed as a message Update. Later
+        messages in the topic carry ``message_thread_id``, ``is_topic_message: true`` and,
+        unless they reply to something else, ``reply_to_message`` = this service message, as
+        Telegram sends them (https://core.telegram.org/api/forum: a topic is the message thread
+        of its creation message).
+
+        Args:
+            chat_id: A chat registered with ``add_group(..., is_forum=True)``.
+            name: The topic name (1-128 characters on Telegram).
+            by: The creating user; default the chat's creator (first admin).
+
+        Raises:
+            ValueError: if the chat is no forum.
+        """
+        chat = self._chats.get(chat_id)
+        if chat is None or not chat.chat.get("is_forum"):
+            raise ValueError(f"{chat_id} is not a forum: add_group(..., is_forum=True)")
+        user = self._user(by if by is not None else self._creator(chat))
+        thread_id = chat.next_id
+        message = self._store(chat, {
+            "from": user, "message_thread_id": thread_id,
+            "forum_topic_created": {"name": name, "icon_color": TOPIC_ICON_COLOR},
+            "is_topic_message": True,
+        })
+        chat.topics[thread_id] = name
+        self.push_update({"message": copy.deepcopy(message)})
+        return thread_id
+
+    def remove_bot(self, chat_id: int, *, by: int, status: str = "kicked") -> dict:
+        """Remove the bot from a group, supergroup or channel: a my_chat_member Update.
+
+        The old status is "administrator" (if the bot was an admin) or "member"; the new one
+        "kicked" (banned, ``until_date`` 0 = forever) or "left". Afterwards every call naming
+        the chat answers 403 with telegram-bot-api's wording (Client::check_chat_access):
+        "Forbidden: bot was kicked from the group chat" (or "supergroup chat", "channel
+        chat"), or for "left" "Forbidden: bot is not a member of the group chat" (likewise).
+        The real server still lets some reads of a basic group through; the fake refuses all.
+        The bot loses its admin rights; users can no longer write there (ValueError).
+
+        Args:
+            chat_id: The chat.
+            by: The user who removed the bot (``bot_id`` when the bot left by itself).
+            status: "kicked" or "left".
+
+        Raises:
+            ValueError: for a private chat, an unknown status, or a bot already removed.
+        """
+        chat = self._chats.get(chat_id)
+        if chat is None or chat.type == "private" or chat.bot_status is not None:
+            raise ValueError(f"the bot is not in group {chat_id}")
+        if status not in _REMOVED:
+            raise ValueError("status must be 'kicked' or 'left'")
+        old = self._member(chat, self.bot_id)
+        new: dict[str, Any] = {"status": status, "user": self.bot_user}
+        if status == "kicked":
+            new["until_date"] = 0
+        chat.bot_status = status
+        if self.bot_id in chat.admins:
+            chat.admins.remove(self.bot_id)
+        return self._my_chat_member(chat, by, old, new)
+
+    def add_bot(self, chat_id: int, *, by: int) -> dict:
+        """A user adds the bot back to a chat it was removed from; calls about it work again.
+
+        Pushes a my_chat_member Update (old status "kicked"/"left", new "member") and, as
+        Telegram does in groups, a message Update with ``new_chat_members`` = [the bot].
+
+        Returns:
+            The my_chat_member Update.
+
+        Raises:
+            ValueError: if the bot was not removed from the chat.
+        """
+        chat = self._chats.get(chat_id)
+        if chat is None or chat.bot_status is None:
+            raise ValueError(f"the bot was not removed from chat {chat_id}")
+        old: dict[str, Any] = {"status": chat.bot_status, "user": self.bot_user}
+        if chat.bot_status == "kicked":
+            old["until_date"] = 0
+        chat.bot_status = None
+        update = self._my_chat_member(chat, by, old, {"status": "member", "user": self.bot_user})
+        if chat.type != "channel":
+            joined = self._store(chat, {"from": self._user(by),
+                                        "new_chat_members": [self.bot_user]})
+            self.push_update({"message": copy.deepcopy(joined)})
+        return update
+
+    def _my_chat_member(self, chat: _Chat, by: int, old: dict, new: dict) -> dict:
+        return self.push_update({"my_chat_member": {
+            "chat": copy.deepcopy(chat.chat), "from": self._user(by), "date": int(time.time()),
+            "old_chat_member": old, "new_chat_member": new,
+        }})
+
+    def _creator(self, chat: _Chat) -> int:
+        if not chat.admins:
+            raise ValueError(f"chat {chat.id} has no creator: pass by=")
+        return chat.admins[0]
 
     def block(self, user_id: int, blocked: bool = True) -> None:
         """Make ``user_id`` block (or unblock) the bot: sends to them answer 403."""
@@ -714,15 +940,124 @@ class FakeBotAPI:
             self._notify()
         return update
 
-    def send_message(self, user_id: int, text: str, *, chat_id: int | None = None) -> dict:
+    def send_message(
+        self, user_id: int, text: str, *, chat_id: int | None = None,
+        message_thread_id: int | None = None, sender_chat_id: int | None = None,
+    ) -> dict:
         """A user sends a text message, in their private chat (chat_id None) or in a group.
 
         A text starting with "/" gets a bot_command entity over the command token
-        ("/start" or "/start@botname"), as Telegram adds. Returns the Update.
+        ("/start" or "/start@botname"), as Telegram adds.
+
+        Args:
+            user_id: The sender; in a group, a participant (see :meth:`add_group`).
+            text: The text.
+            chat_id: A group; None for the user's private chat.
+            message_thread_id: A forum topic of the group (see :meth:`create_topic`); None
+                for the General topic.
+            sender_chat_id: Post on behalf of this channel (registered with
+                ``add_group(type="channel")``): ``from`` is Telegram's placeholder user
+                136817688 "Channel" (@Channel_Bot) and ``sender_chat`` the channel.
+
+        Returns:
+            The message Update.
+
+        Raises:
+            ValueError: for an unknown user, chat or topic, or a chat the bot is not in.
         """
         chat, user = self._user_in_chat(user_id, chat_id)
-        message = self._store(chat, {"from": user, **_user_text(text)})
+        fields: dict[str, Any] = {"from": user}
+        if sender_chat_id is not None:
+            fields = {"from": CHANNEL_BOT, "sender_chat": self._channel(sender_chat_id).chat}
+        fields.update(self._topic_fields(chat, message_thread_id))
+        message = self._store(chat, {**fields, **_user_text(text)})
         return self.push_update({"message": copy.deepcopy(message)})
+
+    def send_as_anonymous_admin(self, chat_id: int, text: str) -> dict:
+        """An anonymous administrator writes in a group: a message Update.
+
+        ``from`` is Telegram's placeholder user 1087968824 "Group" (@GroupAnonymousBot) and
+        ``sender_chat`` the group itself. A leading "/command" gets its bot_command entity.
+
+        Raises:
+            ValueError: for a chat that is no group the bot is in.
+        """
+        chat = self._group_for_driver(chat_id)
+        message = self._store(chat, {"from": GROUP_ANONYMOUS_BOT, "sender_chat": chat.chat,
+                                     **_user_text(text)})
+        return self.push_update({"message": copy.deepcopy(message)})
+
+    def auto_forward(self, group_id: int, channel_id: int, text: str) -> dict:
+        """A post in a linked channel is automatically forwarded to its discussion group.
+
+        The post is stored in the channel (no channel_post Update; see :meth:`post_channel`)
+        and its copy arrives in the group from Telegram's service user 777000 "Telegram", with
+        ``sender_chat`` the channel, ``is_automatic_forward: true`` and a ``forward_origin`` of
+        type "channel" naming the channel post. A leading "/command" gets its bot_command entity.
+
+        Returns:
+            The group's message Update.
+
+        Raises:
+            ValueError: for an unknown group or channel.
+        """
+        group = self._group_for_driver(group_id)
+        channel = self._channel(channel_id)
+        post = self._store(channel, {"sender_chat": channel.chat, "text": text})
+        origin = {"type": "channel", "chat": channel.chat, "message_id": post["message_id"],
+                  "date": post["date"]}
+        message = self._store(group, {
+            "from": TELEGRAM_SERVICE, "sender_chat": channel.chat, "forward_origin": origin,
+            "is_automatic_forward": True, **_user_text(text),
+        })
+        return self.push_update({"message": copy.deepcopy(message)})
+
+    def delete_message(self, chat_id: int, message_id: int) -> None:
+        """A user or admin deletes a message (the bot is not told, as on Telegram).
+
+        Later edits of it answer 400 "Bad Request: message to edit not found".
+
+        Raises:
+            KeyError: if the chat has no such message.
+        """
+        chat = self._chats.get(chat_id)
+        if chat is None or message_id not in chat.messages:
+            raise KeyError(f"no message {message_id} in chat {chat_id}")
+        del chat.messages[message_id]
+        chat.raw.pop(message_id, None)
+
+    def _channel(self, chat_id: int) -> _Chat:
+        chat = self._chats.get(chat_id)
+        if chat is None or chat.type != "channel":
+            raise ValueError(f"{chat_id} is not a channel: add_group(..., type='channel') first")
+        return chat
+
+    def _group_for_driver(self, chat_id: int) -> _Chat:
+        chat = self._chats.get(chat_id)
+        if chat is None or chat.type not in ("group", "supergroup"):
+            raise ValueError(f"{chat_id} is not a group: add_group() first")
+        self._check_open(chat)
+        return chat
+
+    @staticmethod
+    def _check_open(chat: _Chat) -> None:
+        """Refuse driving a chat that was upgraded or that the bot was removed from."""
+        if chat.migrated_to is not None:
+            raise ValueError(f"chat {chat.id} was upgraded to {chat.migrated_to}")
+        if chat.bot_status is not None:
+            raise ValueError(f"the bot is not in chat {chat.id} ({chat.bot_status})")
+
+    def _topic_fields(self, chat: _Chat, thread_id: int | None) -> dict[str, Any]:
+        """The fields of a message in a forum topic (none for General), or ValueError."""
+        if thread_id is None:
+            return {}
+        if thread_id not in chat.topics:
+            raise ValueError(f"no topic {thread_id} in chat {chat.id}: create_topic() first")
+        fields: dict[str, Any] = {"message_thread_id": thread_id, "is_topic_message": True}
+        root = chat.messages.get(thread_id)
+        if root is not None:  # messages in a topic reply to its creation message
+            fields["reply_to_message"] = copy.deepcopy(root)
+        return fields
 
     def send_sticker(self, user_id: int, *, chat_id: int | None = None) -> dict:
         """A user sends a sticker (a message without text). Returns the Update."""
@@ -803,6 +1138,13 @@ class FakeBotAPI:
         """Copies of a chat's messages (users' and the bot's, edits applied, deletions gone)."""
         chat = self._chats.get(chat_id)
         return copy.deepcopy(list(chat.messages.values())) if chat else []
+
+    def topic_messages(self, chat_id: int, thread_id: int | None) -> list[dict]:
+        """Copies of the messages of one forum topic, or of General for ``thread_id`` None.
+
+        A topic's messages include its ``forum_topic_created`` service message.
+        """
+        return [m for m in self.messages(chat_id) if m.get("message_thread_id") == thread_id]
 
     def peek_messages(self, chat_id: int) -> list[dict]:
         """The chat's live message dicts, without copying (read them, never change them)."""
@@ -907,6 +1249,18 @@ class FakeBotAPI:
         """Add ``seconds`` of latency to every call about one chat (0 removes it)."""
         self._chat_delays[chat_id] = seconds
 
+    def flood(self, chat_id: int, retry_after: int, times: int = 1) -> None:
+        """Answer the next ``times`` calls naming ``chat_id`` (any method) with a flood wait.
+
+        They answer 429 "Too Many Requests: retry after N" with ``parameters.retry_after`` = N
+        (seconds; PTB raises RetryAfter), the answer Telegram gives a bot that writes to one
+        chat too fast. Other chats, and calls without a chat_id such as answerCallbackQuery,
+        are unaffected.
+        """
+        if retry_after < 1 or times < 1:
+            raise ValueError("retry_after and times must be positive")
+        self._chat_floods[chat_id] = [retry_after, times]
+
     # -- HTTP --------------------------------------------------------------------------------
 
     async def _handle(self, request: web.Request) -> web.Response:
@@ -1009,12 +1363,34 @@ class FakeBotAPI:
         for name, spec_field in self._spec[method].items():
             if spec_field["required"] and params.get(name) in (None, ""):
                 raise ApiError(400, _MISSING.get(name, f"Bad Request: {name} is empty"))
+        self._check_chat_state(params)
         if method == "getUpdates":
             return await self._get_updates(params)
         handler = self._handlers.get(method)
         if handler is None:
             raise ApiError(501, f"Not Implemented: FakeBotAPI does not implement {method}")
         return handler(params)
+
+    def _check_chat_state(self, p: dict) -> None:
+        """Flood waits injected by flood(), then upgraded groups and chats without the bot."""
+        try:
+            chat_id = int(p["chat_id"])
+        except (KeyError, TypeError, ValueError):
+            return
+        flood = self._chat_floods.get(chat_id)
+        if flood:
+            retry_after, flood[1] = flood[0], flood[1] - 1
+            if flood[1] <= 0:
+                del self._chat_floods[chat_id]
+            raise ApiError(429, f"Too Many Requests: retry after {retry_after}",
+                           {"retry_after": retry_after})
+        chat = self._chats.get(chat_id)
+        if chat is None:
+            return
+        if chat.migrated_to is not None:
+            raise ApiError(400, GROUP_MIGRATED, {"migrate_to_chat_id": chat.migrated_to})
+        if chat.bot_status is not None:
+            raise ApiError(403, _REMOVED[chat.bot_status].format(chat.type))
 
     def _notify(self) -> None:
         """Wake every waiting getUpdates."""
@@ -1089,8 +1465,9 @@ class FakeBotAPI:
         text, entities = self._text(p)
         markup = _inline_keyboard(p.get("reply_markup"), edit=False)
         reply_to = self._reply_to(chat, p)
+        topic = self._thread(chat, p)
         self._check_flood(chat, "sendMessage")
-        fields: dict[str, Any] = {"from": self.bot_user, "text": text}
+        fields: dict[str, Any] = {"from": self.bot_user, **topic, "text": text}
         if entities:
             fields["entities"] = entities
         if markup:
@@ -1208,17 +1585,35 @@ class FakeBotAPI:
         target.pop("reply_to_message", None)
         return target
 
+    def _thread(self, chat: _Chat, p: dict) -> dict[str, Any]:
+        """The forum-topic fields for message_thread_id; 400 for a thread that does not exist.
+
+        Without message_thread_id a message lands in General (no thread fields). Like real
+        Telegram, the General topic's own id is refused (messages to it omit the parameter).
+        """
+        if p.get("message_thread_id") in (None, ""):
+            return {}
+        thread_id = self._int(p["message_thread_id"], "message_thread_id")
+        if thread_id not in chat.topics:
+            raise ApiError(400, THREAD_NOT_FOUND)
+        return self._topic_fields(chat, thread_id)
+
     def _check_flood(self, chat: _Chat, method: str) -> None:
-        """429 once the bot made group_limit_per_minute sends/edits to a group in 60 s."""
-        limit = self.group_limit_per_minute
-        if limit is None or method not in _FLOOD_METHODS or chat.type not in (
-            "group", "supergroup"
-        ):
+        """429 beyond group_limit_per_minute (groups) or private_limit_per_second (private)."""
+        if method not in _FLOOD_METHODS:
+            return
+        if chat.type in ("group", "supergroup"):
+            limit, window = self.group_limit_per_minute, FLOOD_WINDOW
+        elif chat.type == "private":
+            limit, window = self.private_limit_per_second, PRIVATE_FLOOD_WINDOW
+        else:
+            return
+        if limit is None:
             return
         now = self._clock()
-        recent = [moment for moment in chat.activity if now - moment < FLOOD_WINDOW]
+        recent = [moment for moment in chat.activity if now - moment < window]
         if len(recent) >= limit:
-            retry_after = max(1, math.ceil(recent[len(recent) - limit] + FLOOD_WINDOW - now))
+            retry_after = max(1, math.ceil(recent[len(recent) - limit] + window - now))
             raise ApiError(429, f"Too Many Requests: retry after {retry_after}",
                            {"retry_after": retry_after})
 
@@ -1333,6 +1728,7 @@ class FakeBotAPI:
         chat = self._chats.get(chat_id)
         if chat is None or user_id not in self._participants(chat):
             raise ValueError(f"user {user_id} is not in chat {chat_id}: see add_group()")
+        self._check_open(chat)
         return chat, user
 
     def _chat_of(self, p: dict, *, sending: bool = False) -> _Chat:
@@ -1349,7 +1745,7 @@ class FakeBotAPI:
                 raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
             raise ApiError(400, CHAT_NOT_FOUND)
         if sending and chat.type == "private" and chat.id in self._blocked:
-            raise ApiError(403, "Forbidden: bot was blocked by the user")
+            raise ApiError(403, BLOCKED)
         return chat
 
     def _message_id(self, p: dict) -> int:

@@ -11,6 +11,7 @@ import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import (
     BadRequest,
+    ChatMigrated,
     Conflict,
     EndPointNotFound,
     Forbidden,
@@ -28,9 +29,14 @@ from telegram.ext import (
 )
 
 from tests.fakebotapi import (
+    BLOCKED,
+    BUTTON_TEXT_EMPTY,
     CONFLICT_POLLING,
+    GROUP_MIGRATED,
+    MARKUP_TOO_LONG,
     NOT_MODIFIED,
     QUERY_TOO_OLD,
+    THREAD_NOT_FOUND,
     FakeBotAPI,
     parse_html,
     utf16_len,
@@ -304,12 +310,13 @@ async def test_text_limits_count_utf16_units_after_parsing(bot: Bot, fake: FakeB
         ({"text": "x", "url": "https://a", "callback_data": "a"},
          "Bad Request: BUTTON_TYPE_INVALID"),
         ({"text": "x"}, "Bad Request: text buttons are unallowed in the inline keyboard"),
+        ({"text": "", "callback_data": "a"}, BUTTON_TEXT_EMPTY),
     ],
 )
 async def test_invalid_inline_buttons_are_rejected(
     bot: Bot, fake: FakeBotAPI, button: dict, description: str
 ) -> None:
-    """callback_data is 1-64 bytes, urls are http(s)/tg, a button has exactly one action."""
+    """callback_data is 1-64 bytes, urls are http(s)/tg, one action and a text per button."""
     markup = InlineKeyboardMarkup([[InlineKeyboardButton(**button)]])
     with pytest.raises(BadRequest) as caught:
         await bot.send_message(GROUP, "q", reply_markup=markup)
@@ -323,6 +330,34 @@ async def test_callback_data_of_64_bytes_is_fine(bot: Bot) -> None:
     assert await bot.send_message(GROUP, "q", reply_markup=markup)
 
 
+def grid(buttons: int, per_row: int = 8) -> InlineKeyboardMarkup:
+    """An inline keyboard of ``buttons`` callback buttons, ``per_row`` to a row."""
+    flat = [InlineKeyboardButton(str(n), callback_data=str(n)) for n in range(buttons)]
+    return InlineKeyboardMarkup([flat[i:i + per_row] for i in range(0, buttons, per_row)])
+
+
+async def test_an_inline_keyboard_has_at_most_100_buttons(bot: Bot, fake: FakeBotAPI) -> None:
+    """100 buttons in all are fine; 101 are "reply markup is too long", for sends and edits."""
+    sent = await bot.send_message(GROUP, "q", reply_markup=grid(100))
+    assert sum(len(row) for row in sent.reply_markup.inline_keyboard) == 100
+    with pytest.raises(BadRequest) as caught:
+        await bot.send_message(GROUP, "q", reply_markup=grid(101))
+    assert fake.calls[-1].response["description"] == MARKUP_TOO_LONG
+    assert caught.value.message == ptb_message(MARKUP_TOO_LONG)
+    with pytest.raises(BadRequest, match=r"^Reply markup is too long$"):
+        await bot.edit_message_reply_markup(GROUP, sent.message_id, reply_markup=grid(101, 1))
+    assert len(fake.message(GROUP, sent.message_id)["reply_markup"]["inline_keyboard"]) == 13
+
+
+async def test_edited_text_is_limited_too(bot: Bot, fake: FakeBotAPI) -> None:
+    """editMessageText applies the 4096 UTF-16 units rule; the message stays as it was."""
+    sent = await bot.send_message(GROUP, "short")
+    with pytest.raises(BadRequest, match=r"^Message is too long$"):
+        await bot.edit_message_text("😀" * 2048 + "a", GROUP, sent.message_id)
+    assert fake.message(GROUP, sent.message_id)["text"] == "short"
+    assert await bot.edit_message_text("😀" * 2048, GROUP, sent.message_id)
+
+
 async def test_unknown_chat_blocked_user_and_unstarted_user(bot: Bot, fake: FakeBotAPI) -> None:
     """chat not found for strangers; 403 before /start and after the user blocks the bot."""
     with pytest.raises(BadRequest, match="Chat not found"):
@@ -334,6 +369,31 @@ async def test_unknown_chat_blocked_user_and_unstarted_user(bot: Bot, fake: Fake
     fake.block(USER)
     with pytest.raises(Forbidden, match="blocked by the user"):
         await bot.send_message(USER, "x")
+
+
+async def test_a_blocked_user_cannot_be_edited_to_but_taps_can_be_answered(
+    bot: Bot, fake: FakeBotAPI
+) -> None:
+    """After a block, sends and edits in the private chat are 403; answerCallbackQuery works."""
+    await open_private_chat(fake, bot)
+    keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("A", callback_data="a")]])
+    sent = await bot.send_message(USER, "Q", reply_markup=keyboard)
+    query_id = fake.tap(USER, USER, sent.message_id, "a")["callback_query"]["id"]
+    fake.block(USER)
+    attempts = [
+        lambda: bot.send_message(USER, "x"),
+        lambda: bot.edit_message_text("Q2", USER, sent.message_id),
+        lambda: bot.edit_message_reply_markup(USER, sent.message_id),
+    ]
+    for attempt in attempts:
+        with pytest.raises(Forbidden) as caught:
+            await attempt()
+        assert caught.value.message == BLOCKED
+        assert fake.calls[-1].status == 403
+    assert fake.message(USER, sent.message_id)["text"] == "Q"
+    assert await bot.answer_callback_query(query_id, text="Noted")
+    fake.block(USER, blocked=False)
+    assert await bot.edit_message_text("Q2", USER, sent.message_id)
 
 
 async def test_edits_and_not_modified(bot: Bot, fake: FakeBotAPI) -> None:
@@ -575,3 +635,250 @@ def test_parse_html_offsets_are_utf16() -> None:
         {"type": "text_link", "offset": 5, "length": 1, "url": "tg://user?id=1"},
     ]
     assert parse_html("Q&A", strict_ampersand=False) == ("Q&A", [])
+
+
+# -- what real Telegram does to a bot ---------------------------------------------------------
+
+OLD_GROUP = -4962287234
+NEW_SUPERGROUP = -1002855950299
+FORUM = -1003000000001
+CHANNEL = -1009
+
+
+async def test_group_upgraded_to_supergroup(
+    bot: Bot, fake: FakeBotAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After migrate_group, calls naming the old id are ChatMigrated; the new chat works."""
+    fake.add_group(OLD_GROUP, "Basic quiz", type="group", admins=[7], members=[USER])
+    old_message = await bot.send_message(OLD_GROUP, "before")
+    to_update, from_update = fake.migrate_group(OLD_GROUP, NEW_SUPERGROUP)
+    to, came = (u.message for u in await bot.get_updates())
+    assert (to.chat.id, to.chat.type, to.migrate_to_chat_id) == (OLD_GROUP, "group", NEW_SUPERGROUP)
+    assert (came.chat.id, came.chat.type) == (NEW_SUPERGROUP, "supergroup")
+    assert (came.migrate_from_chat_id, came.message_id, came.from_user.id) == (OLD_GROUP, 1, 7)
+    assert to_update["message"]["message_id"] == old_message.message_id + 1
+    attempts = [
+        lambda: bot.send_message(OLD_GROUP, "x"),
+        lambda: bot.edit_message_text("y", OLD_GROUP, old_message.message_id),
+        lambda: bot.delete_message(OLD_GROUP, old_message.message_id),
+        lambda: bot.get_chat_member(OLD_GROUP, USER),
+        lambda: bot.send_chat_action(OLD_GROUP, "typing"),
+    ]
+    for attempt in attempts:
+        with pytest.raises(ChatMigrated) as caught:
+            await attempt()
+        assert caught.value.new_chat_id == NEW_SUPERGROUP
+        assert fake.calls[-1].response == {
+            "ok": False, "error_code": 400, "description": GROUP_MIGRATED,
+            "parameters": {"migrate_to_chat_id": NEW_SUPERGROUP},
+        }
+    assert fake.message(OLD_GROUP, old_message.message_id)["text"] == "before"
+    chat = await bot.get_chat(NEW_SUPERGROUP)
+    assert (chat.type, chat.title) == ("supergroup", "Basic quiz")
+    assert (await bot.get_chat_member(NEW_SUPERGROUP, 7)).status == "creator"
+    assert (await bot.get_chat_member(NEW_SUPERGROUP, USER)).status == "member"
+    assert (await bot.send_message(NEW_SUPERGROUP, "after")).message_id == 2
+    update = fake.send_message(USER, "/play", chat_id=NEW_SUPERGROUP)
+    assert update["message"]["chat"]["id"] == NEW_SUPERGROUP
+    assert from_update["message"]["migrate_from_chat_id"] == OLD_GROUP
+    with pytest.raises(ValueError, match="upgraded"):
+        fake.send_message(USER, "/play", chat_id=OLD_GROUP)
+    with pytest.raises(ValueError, match="basic group"):
+        fake.migrate_group(GROUP, -1000000000099)  # already a supergroup
+
+
+async def test_forum_topics(bot: Bot, fake: FakeBotAPI) -> None:
+    """Messages in a topic carry its thread id; General has none; unknown threads are 400."""
+    fake.add_group(FORUM, "Quiz forum", admins=[7], members=[USER], is_forum=True)
+    assert (await bot.get_chat(FORUM)).is_forum is True
+    thread = fake.create_topic(FORUM, "Round 1")
+    assert thread == 2  # message 1 is the chat's creation, the General topic's id
+    fake.send_message(USER, "/play", chat_id=FORUM, message_thread_id=thread)
+    fake.send_message(USER, "in general", chat_id=FORUM)
+    created, in_topic, in_general = (u.message for u in await bot.get_updates())
+    assert created.forum_topic_created.name == "Round 1" and created.message_id == thread
+    assert (in_topic.message_thread_id, in_topic.is_topic_message) == (thread, True)
+    assert in_topic.reply_to_message.forum_topic_created.name == "Round 1"
+    assert in_topic.entities[0].type == "bot_command"
+    assert (in_general.message_thread_id, in_general.is_topic_message) == (None, None)
+    sent = await bot.send_message(FORUM, "Q1", message_thread_id=thread)
+    assert (sent.message_thread_id, sent.is_topic_message) == (thread, True)
+    general = await bot.send_message(FORUM, "Scores")
+    assert general.message_thread_id is None
+    for wrong in (99, 1, in_general.message_id):
+        with pytest.raises(BadRequest) as caught:
+            await bot.send_message(FORUM, "x", message_thread_id=wrong)
+        assert fake.calls[-1].response["description"] == THREAD_NOT_FOUND
+        assert caught.value.message == "Message thread not found"
+    with pytest.raises(BadRequest, match=r"^Message thread not found$"):
+        await bot.send_message(GROUP, "x", message_thread_id=thread)  # not a forum
+    assert [m["message_id"] for m in fake.topic_messages(FORUM, thread)] == [
+        thread, in_topic.message_id, sent.message_id,
+    ]
+    assert [m.get("text") for m in fake.topic_messages(FORUM, None)] == ["in general", "Scores"]
+    assert len(fake.messages(FORUM)) == 5
+    with pytest.raises(ValueError, match="no topic 99"):
+        fake.send_message(USER, "x", chat_id=FORUM, message_thread_id=99)
+    with pytest.raises(ValueError, match="not a forum"):
+        fake.create_topic(GROUP, "x")
+
+
+@pytest.mark.parametrize(
+    ("chat_type", "status", "description"),
+    [
+        ("supergroup", "kicked", "Forbidden: bot was kicked from the supergroup chat"),
+        ("supergroup", "left", "Forbidden: bot is not a member of the supergroup chat"),
+        ("group", "kicked", "Forbidden: bot was kicked from the group chat"),
+        ("group", "left", "Forbidden: bot is not a member of the group chat"),
+    ],
+)
+async def test_bot_removed_from_a_group_and_added_back(
+    bot: Bot, fake: FakeBotAPI, chat_type: str, status: str, description: str
+) -> None:
+    """remove_bot: a my_chat_member update, then 403 for every call; add_bot undoes it."""
+    chat_id = -1005550001 if chat_type == "supergroup" else -5550001
+    fake.add_group(chat_id, "Pub quiz", type=chat_type, admins=[7, fake.bot_id], members=[USER])
+    keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("A", callback_data="a")]])
+    sent = await bot.send_message(chat_id, "Q", reply_markup=keyboard)
+    query_id = fake.tap(USER, chat_id, sent.message_id, "a")["callback_query"]["id"]
+    pushed = fake.remove_bot(chat_id, by=7, status=status)
+    change = (await bot.get_updates())[-1].my_chat_member
+    assert (change.chat.id, change.from_user.id) == (chat_id, 7)
+    assert (change.old_chat_member.status, change.new_chat_member.status) == (
+        "administrator", status)
+    assert change.new_chat_member.user.id == fake.bot_id
+    new_member = pushed["my_chat_member"]["new_chat_member"]
+    assert new_member.get("until_date") == (0 if status == "kicked" else None)
+    attempts = [
+        lambda: bot.send_message(chat_id, "x"),
+        lambda: bot.edit_message_text("y", chat_id, sent.message_id),
+        lambda: bot.delete_message(chat_id, sent.message_id),
+        lambda: bot.get_chat(chat_id),
+        lambda: bot.get_chat_member(chat_id, USER),
+    ]
+    for attempt in attempts:
+        with pytest.raises(Forbidden) as caught:
+            await attempt()
+        assert caught.value.message == description
+        assert fake.calls[-1].status == 403
+    assert await bot.answer_callback_query(query_id)  # no chat_id: unaffected
+    with pytest.raises(ValueError, match="not in chat"):
+        fake.send_message(USER, "anyone?", chat_id=chat_id)
+    fake.add_bot(chat_id, by=USER)
+    back, joined = (u for u in await bot.get_updates(offset=-2))
+    assert (back.my_chat_member.old_chat_member.status,
+            back.my_chat_member.new_chat_member.status) == (status, "member")
+    assert [u.id for u in joined.message.new_chat_members] == [fake.bot_id]
+    assert await bot.send_message(chat_id, "back")
+    assert (await bot.get_chat_member(chat_id, fake.bot_id)).status == "member"  # not admin now
+    with pytest.raises(ValueError, match="not removed"):
+        fake.add_bot(chat_id, by=USER)
+
+
+async def test_channel_anonymous_admin_and_automatic_forward_senders(
+    bot: Bot, fake: FakeBotAPI
+) -> None:
+    """Special senders use Telegram's placeholder users and set sender_chat."""
+    fake.add_group(CHANNEL, "Quiz news", type="channel")
+    fake.send_message(USER, "/quiz@quizbot_test_bot", chat_id=GROUP, sender_chat_id=CHANNEL)
+    fake.send_as_anonymous_admin(GROUP, "/stop")
+    fake.post_channel(CHANNEL, "first post")
+    forwarded = fake.auto_forward(GROUP, CHANNEL, "New quiz tonight")
+    as_channel, anonymous, _, automatic = (u.message for u in await bot.get_updates())
+    assert (as_channel.from_user.id, as_channel.from_user.username) == (136817688, "Channel_Bot")
+    assert as_channel.from_user.first_name == "Channel" and as_channel.from_user.is_bot
+    assert (as_channel.sender_chat.id, as_channel.sender_chat.type) == (CHANNEL, "channel")
+    assert as_channel.entities[0].length == len("/quiz@quizbot_test_bot")
+    assert (anonymous.from_user.id, anonymous.from_user.username) == (
+        1087968824, "GroupAnonymousBot")
+    assert anonymous.sender_chat.id == GROUP and anonymous.chat.id == GROUP
+    assert anonymous.entities[0].type == "bot_command"
+    assert (automatic.from_user.id, automatic.from_user.first_name) == (777000, "Telegram")
+    assert automatic.sender_chat.id == CHANNEL and automatic.is_automatic_forward is True
+    origin = automatic.forward_origin
+    assert (origin.type, origin.chat.id, origin.message_id) == ("channel", CHANNEL, 2)
+    assert [m["text"] for m in fake.messages(CHANNEL)] == ["first post", "New quiz tonight"]
+    assert forwarded["message"]["chat"]["id"] == GROUP and automatic.text == "New quiz tonight"
+    with pytest.raises(ValueError, match="not a channel"):
+        fake.send_message(USER, "x", chat_id=GROUP, sender_chat_id=GROUP)
+
+
+async def test_private_chat_flood_limit(
+    bot: Bot, fake: FakeBotAPI, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More than private_limit_per_second sends+edits to one private chat in 1 s is 429."""
+    monkeypatch.setenv("PTB_TIMEDELTA", "true")
+    await open_private_chat(fake, bot)
+    fake.add_user(8, "Cy")
+    await open_private_chat(fake, bot, 8)
+    fake.private_limit_per_second = 2
+    first = await bot.send_message(USER, "1")
+    await bot.edit_message_text("1b", USER, first.message_id)
+    with pytest.raises(RetryAfter) as caught:
+        await bot.send_message(USER, "2")
+    assert caught.value.retry_after == dtm.timedelta(seconds=1)
+    assert fake.calls[-1].response == {
+        "ok": False, "error_code": 429, "description": "Too Many Requests: retry after 1",
+        "parameters": {"retry_after": 1},
+    }
+    assert await bot.send_message(8, "another chat is fine")
+    assert await bot.send_message(GROUP, "groups are counted per minute, not here")
+    clock.now += 1
+    assert await bot.send_message(USER, "2")
+
+
+async def test_flood_injected_for_one_chat(
+    bot: Bot, fake: FakeBotAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """flood(chat, N, times) answers that many calls naming the chat with 429 retry after N."""
+    monkeypatch.setenv("PTB_TIMEDELTA", "true")
+    fake.add_group(-1007770001, "Other", admins=[7])
+    keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("A", callback_data="a")]])
+    sent = await bot.send_message(GROUP, "Q", reply_markup=keyboard)
+    query_id = fake.tap(USER, GROUP, sent.message_id, "a")["callback_query"]["id"]
+    fake.flood(GROUP, 7, times=3)
+    for attempt in (lambda: bot.send_message(GROUP, "x"), lambda: bot.get_chat(GROUP)):
+        with pytest.raises(RetryAfter) as caught:
+            await attempt()
+        assert caught.value.retry_after == dtm.timedelta(seconds=7)
+    assert fake.calls[-1].response["description"] == "Too Many Requests: retry after 7"
+    assert await bot.answer_callback_query(query_id)  # no chat_id
+    assert await bot.send_message(-1007770001, "other chats are fine")
+    with pytest.raises(RetryAfter):
+        await bot.edit_message_text("Q2", GROUP, sent.message_id)
+    assert fake.message(GROUP, sent.message_id)["text"] == "Q"
+    assert await bot.edit_message_text("Q2", GROUP, sent.message_id)
+
+
+async def test_message_deleted_by_a_user(bot: Bot, fake: FakeBotAPI) -> None:
+    """A message an admin deleted is gone: edits find nothing, and the bot is not told."""
+    keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("A", callback_data="a")]])
+    sent = await bot.send_message(GROUP, "Q", reply_markup=keyboard)
+    kept = await bot.send_message(GROUP, "kept")
+    fake.delete_message(GROUP, sent.message_id)
+    with pytest.raises(BadRequest, match=r"^Message to edit not found$"):
+        await bot.edit_message_text("Q2", GROUP, sent.message_id)
+    with pytest.raises(BadRequest, match=r"^Message to edit not found$"):
+        await bot.edit_message_reply_markup(GROUP, sent.message_id)
+    assert [m["message_id"] for m in fake.messages(GROUP)] == [kept.message_id]
+    assert fake.pending_updates() == 0
+    with pytest.raises(KeyError):
+        fake.delete_message(GROUP, sent.message_id)
+
+
+async def test_a_callback_can_be_forged_on_any_bot_message(bot: Bot, fake: FakeBotAPI) -> None:
+    """A modified client can send any callback_data for a bot message, buttons or not."""
+    keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("A", callback_data="a:1:0")]])
+    sent = await bot.send_message(GROUP, "Q", reply_markup=keyboard)
+    with pytest.raises(ValueError, match="no button"):
+        fake.tap(USER, GROUP, sent.message_id, "n:999")
+    fake.tap(USER, GROUP, sent.message_id, "n:999", check_button=False)
+    (update,) = await bot.get_updates()
+    query = update.callback_query
+    assert (query.data, query.from_user.id) == ("n:999", USER)
+    assert (query.message.chat.id, query.message.message_id) == (GROUP, sent.message_id)
+    assert query.message.reply_markup == keyboard
+    assert await bot.answer_callback_query(query.id)
+    mine = fake.send_message(USER, "mine", chat_id=GROUP)["message"]["message_id"]
+    with pytest.raises(ValueError, match="the bot has no message"):
+        fake.tap(USER, GROUP, mine, "x", check_button=False)  # only the bot's messages
