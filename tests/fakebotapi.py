@@ -1123,6 +1123,13 @@ class FakeBotAPI:
         """Number of queued updates not yet confirmed by a getUpdates offset."""
         return len(self._updates)
 
+    def drop_pending_updates(self) -> int:
+        """Forget the queued updates, as Telegram does after 24 hours or when a bot sets
+        ``drop_pending_updates``; return how many were dropped."""
+        dropped = len(self._updates)
+        self._updates.clear()
+        return dropped
+
     @property
     def polling(self) -> bool:
         """Whether a getUpdates request is waiting for updates right now."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
@@ -608,21 +609,21 @@ class SessionRunner:
 
 
 def surely_not_sent(exc: BaseException) -> bool:
-    """Whether a failed send surely did not reach Telegram, so sending it again cannot post it
-    twice: Telegram answered with an error (PTB raised a ``TelegramError`` other than a
-    ``NetworkError``/``TimedOut`` without an answer), or a flood wait (429), or the storage
-    failed before the send."""
+    """Whether a failed send surely did not post the message, so sending it again cannot post
+    it twice: Telegram answered with an error (a refusal, a flood wait, a 5xx), the connection
+    could not be made, or the storage failed before the send. A time-out or a connection lost
+    after the request was sent may have posted it.
+
+    PTB raises an HTTP 5xx answer as a ``NetworkError`` whose message is "Bad Gateway" or ends
+    with the status in parentheses (``telegram.request.BaseRequest._request_wrapper``).
+    """
     if isinstance(exc, RetryAfter | BadRequest | Forbidden | StorageError):
         return True
-    if isinstance(exc, TimedOut):
+    if isinstance(exc, TimedOut) or not isinstance(exc, NetworkError):
         return False
-    return isinstance(exc, NetworkError) and _connect_failure(exc)
-
-
-def _connect_failure(exc: NetworkError) -> bool:
-    """Whether a network error happened before the request was sent (connection refused)."""
-    text = str(exc).lower()
-    return "connect" in text and "reset" not in text
+    text = exc.message.lower()
+    answered = text == "bad gateway" or bool(re.search(r"\(5\d\d\)$", text))
+    return answered or "cannot connect" in text
 
 
 async def reveal(app: App, session: GroupSession, position: int) -> None:
