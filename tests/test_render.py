@@ -47,6 +47,12 @@ def bank() -> Bank:
     return load_bank(REAL_BANK)
 
 
+def only(screens: list[render.Screen]) -> render.Screen:
+    """The one screen of a list (fails if a screen that should fit one message was split)."""
+    (screen,) = screens
+    return screen
+
+
 def make_attempt(bank: Bank, *, seed: int = 3, position: int = 0) -> engine.Attempt:
     """An active attempt of USER on ``bank``, options shuffled with ``seed``."""
     return engine.Attempt(
@@ -363,9 +369,10 @@ def test_pack_keeps_order_and_never_splits_a_block():
         assert render.utf16_length(before + "\n\n" + after.split("\n\n")[0]) > 4096
 
 
-def test_pack_keeps_an_oversized_block_alone():
-    """A block over the limit is kept whole in a text of its own."""
-    assert render.pack(["a", "x" * 5000, "b"]) == ["a", "x" * 5000, "b"]
+def test_pack_splits_an_oversized_block():
+    """A block over the limit on its own is split (by the markup's splitter) into texts within
+    the limit; the blocks around it are packed as usual."""
+    assert render.pack(["a", "x" * 5000, "b"]) == ["a", "x" * 4096, "x" * 904 + "\n\nb"]
 
 
 def test_pack_with_a_custom_limit_and_separator():
@@ -529,7 +536,7 @@ def test_outcome_with_missed_questions(bank):
     and review."""
     attempt = finished(bank, correct={0, 1, 2, 4, 5, 7})
     t = catalog("en")
-    screen = render.outcome(bank, attempt, t, HTML)
+    (screen,) = render.outcome(bank, attempt, t, HTML)
     assert "Your score: 6/8" in screen.text
     assert t("result_missed") in screen.text
     missed_lines = [line for line in screen.text.split("\n") if re.match(r"\d+\. ", line)]
@@ -546,7 +553,7 @@ def test_outcome_when_perfect_has_no_review(bank):
     """A perfect score congratulates and offers only a retake."""
     attempt = finished(bank, correct=set(range(8)))
     t = catalog("en")
-    screen = render.outcome(bank, attempt, t, HTML)
+    (screen,) = render.outcome(bank, attempt, t, HTML)
     assert "Your score: 8/8" in screen.text
     assert t("result_perfect") in screen.text
     assert t("result_missed") not in screen.text
@@ -558,7 +565,7 @@ def test_outcome_in_the_users_language(bank, language):
     """Score line, title and missed prompts are in the user's language."""
     attempt = finished(bank, correct={1, 2, 3, 4, 5, 6, 7})
     t = catalog(language)
-    screen = render.outcome(bank, attempt, t, HTML)
+    (screen,) = render.outcome(bank, attempt, t, HTML)
     assert html.escape(t("result_score", score=7, total=8)) in screen.text
     assert html.escape(bank.title.by_language[language]) in screen.text
     assert f"1. {html.escape(bank.questions[0].prompt.by_language[language])}" in screen.text
@@ -650,10 +657,10 @@ def markup_screens() -> dict[str, str]:
         "intro": render.intro(bank, t, HTML, name="<Bob & Alice>").text,
         "question": question_text,
         "feedback": render.feedback(bank, attempt, 0, t, HTML).text,
-        "outcome": render.outcome(bank, done, t, HTML).text,
+        "outcome": only(render.outcome(bank, done, t, HTML)).text,
         "review": "\n\n".join(s.text for s in render.review(bank, done, t, HTML)),
-        "preview": render.preview(bank, t, HTML).text,
-        "stats": render.stats(stats, {bank.id: bank}, t, HTML).text,
+        "preview": only(render.preview(bank, t, HTML)).text,
+        "stats": only(render.stats(stats, {bank.id: bank}, t, HTML)).text,
         "bank_choice": render.bank_choice([bank], t, HTML, header="Pick <one> & go").text,
     }
 
@@ -742,7 +749,7 @@ def test_language_picker_prompt_is_in_the_ui_language():
 def test_stats_without_records(language):
     """No finished attempts: the 'no quiz yet' message and no keyboard."""
     t = catalog(language)
-    screen = render.stats([], {}, t, HTML)
+    (screen,) = render.stats([], {}, t, HTML)
     assert screen.text == html.escape(t("stats_none"))
     assert screen.keyboard == ()
 
@@ -751,7 +758,7 @@ def test_stats_with_records(bank):
     """Each bank shows attempts (plural), best and last score and the most-missed prompts."""
     q4, q1 = bank.questions[3], bank.questions[0]
     records = [BankStats(bank.id, 3, 7, 5, 8, ((q4.id, 2), (q1.id, 1)))]
-    text = render.stats(records, {bank.id: bank}, catalog("en"), HTML).text
+    text = only(render.stats(records, {bank.id: bank}, catalog("en"), HTML)).text
     lines = text.split("\n")
     assert lines[0] == "<b>📊 Your scores</b>"
     assert f"<b>{html.escape(bank.title.by_language['en'])}</b>" in lines
@@ -775,7 +782,7 @@ def test_stats_plural_forms_and_language(bank, language, attempts, expected):
     q = bank.questions[5]
     records = [BankStats(bank.id, attempts, 6, 6, 8, ((q.id, 1),))]
     t = catalog(language)
-    text = render.stats(records, {bank.id: bank}, t, HTML).text
+    text = only(render.stats(records, {bank.id: bank}, t, HTML)).text
     assert expected in text.split("\n")
     assert html.escape(bank.title.by_language[language]) in text
     times = t("stats_missed_times", count=1)
@@ -786,7 +793,7 @@ def test_stats_of_a_removed_bank_or_question(bank):
     """A bank no longer loaded shows its id; questions no longer in a bank are left out."""
     records = [BankStats("gone-bank", 1, 3, 3, 4, (("old-question", 3),)),
                BankStats(bank.id, 2, 8, 8, 8, (("removed-question", 1),))]
-    text = render.stats(records, {bank.id: bank}, catalog("en"), HTML).text
+    text = only(render.stats(records, {bank.id: bank}, catalog("en"), HTML)).text
     assert "<b>gone-bank</b>" in text
     assert "1 attempt · best 3/4, last 3/4" in text
     assert "old-question" not in text and "removed-question" not in text

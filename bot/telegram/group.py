@@ -305,7 +305,7 @@ async def post_leaderboard(app: Application, session: GroupSession, *,  # type: 
     screen = render.group_leaderboard(service.bank_of(session), session,
                                       group.leaderboard(answers, names), t, HTML,
                                       stopped_by=stopped_by)
-    await app.bot.send_message(session.chat_id, screen.text)
+    await app.bot.send_message(session.chat_id, screen.text, reply_markup=keyboard(screen))
 
 
 async def restore_sessions(app: Application) -> int:  # type: ignore[type-arg]
@@ -326,3 +326,21 @@ async def restore_sessions(app: Application) -> int:  # type: ignore[type-arg]
             continue
         schedule(app, session, delay=None if session.is_open else 0.0)
     return len(sessions)
+
+
+async def on_group_place(query: CallbackQuery, context: Context, button: render.PlaceButton,
+                         t: Catalog) -> None:
+    """"My place" on a leaderboard: the tapper's own rank, score and time (or that they did
+    not play), privately as the callback query's toast in their language.
+
+    Raises:
+        UnknownAttempt: no such session (a forged button).
+        WrongChat: the button was tapped outside the session's chat (a forwarded message).
+    """
+    service = groups(context)
+    session = await service.session(button.session_id)
+    if query.message is None or query.message.chat.id != session.chat_id:
+        raise group.WrongChat(query.message.chat.id if query.message else 0)
+    answers, names = await service.results(session)
+    await toast(query, render.group_place(session, group.leaderboard(answers, names),
+                                          query.from_user.id, t))
