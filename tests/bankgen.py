@@ -8,6 +8,7 @@ questions (preview, stats, the final score, the review) outgrows one Telegram me
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import yaml
@@ -30,9 +31,8 @@ WORDS = {
 
 def sentence(language: str, seed: int, words: int) -> str:
     """A deterministic pseudo-sentence of ``words`` words in ``language``."""
-    vocabulary = WORDS[language]
-    picked = [vocabulary[(seed * 7 + i * (seed % 5 + 3)) % len(vocabulary)] for i in range(words)]
-    return " ".join(picked).capitalize() + "."
+    rng = random.Random(f"{language}-{seed}")
+    return " ".join(rng.choice(WORDS[language]) for _ in range(words)).capitalize() + "."
 
 
 def prompt(language: str, number: int, words: int = 40) -> str:
@@ -54,7 +54,7 @@ def question(number: int, *, prompt_words: int, option_words: int,
         "id": f"q{number:03d}",
         "prompt": {lang: prompt(lang, number, prompt_words) for lang in LANGUAGES},
         "options": options,
-        "explanation": {lang: sentence(lang, number + 1000, explanation_words)
+        "explanation": {lang: f"[E{number:03d}] {sentence(lang, number, explanation_words)}"
                         for lang in LANGUAGES},
         "source": {"title": f"Source <{number}> & \"notes\"",
                    "url": f"https://example.org/q{number}?a=1&b=2"},
