@@ -4,6 +4,11 @@ Screens are built once for both front ends: :class:`Html` markup for Telegram (`
 HTML, with ``<``, ``>`` and ``&`` escaped as the Bot API requires) and :class:`Plain` for the
 terminal. A :class:`Screen` holds the text and the keyboard as plain data; ``bot.telegram``
 turns it into an ``InlineKeyboardMarkup``.
+
+No message may exceed Telegram's limits: screens that grow with the bank or the user's history
+(preview, stats, the final score, the review) are lists of screens split by :func:`split_html`
+at 4,096 UTF-16 units after entity parsing; the group leaderboard is bounded to one message;
+toasts stay within 200 units (:func:`clip_utf16`).
 """
 
 from __future__ import annotations
