@@ -92,7 +92,7 @@ async def play(service: QuizService, bank: Bank, language: str, *,
     except EOFError:
         write("\n" + t("play_quit"))
         return None
-    write("\n" + render.outcome(bank, attempt, t, PLAIN).text)
+    write("\n" + "\n".join(s.text for s in render.outcome(bank, attempt, t, PLAIN)))
     for screen in render.review(bank, attempt, t, PLAIN) if engine.result(attempt).missed else ():
         write("\n" + screen.text)
     return engine.result(attempt)

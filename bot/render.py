@@ -4,11 +4,17 @@ Screens are built once for both front ends: :class:`Html` markup for Telegram (`
 HTML, with ``<``, ``>`` and ``&`` escaped as the Bot API requires) and :class:`Plain` for the
 terminal. A :class:`Screen` holds the text and the keyboard as plain data; ``bot.telegram``
 turns it into an ``InlineKeyboardMarkup``.
+
+No message may exceed Telegram's limits: screens that grow with the bank or the user's history
+(preview, stats, the final score, the review) are lists of screens split by :func:`split_html`
+at 4,096 UTF-16 units after entity parsing; the group leaderboard is bounded to one message;
+toasts stay within 200 units (:func:`clip_utf16`).
 """
 
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +31,26 @@ MAX_CALLBACK_DATA_BYTES = 64
 
 MAX_MESSAGE_UTF16 = 4096
 """Bot API: message text is 1-4096 characters after entity parsing, counted in UTF-16 units."""
+
+MAX_TOAST_UTF16 = 200
+"""Bot API ``answerCallbackQuery``: the notification text is 0-200 characters (UTF-16 units)."""
+
+MAX_KEYBOARD_BUTTONS = 100
+"""Telegram refuses an inline keyboard of more than 100 buttons (``BUTTONS_TOO_MUCH``;
+``inline_keyboard_button_count_max`` in https://core.telegram.org/api/config)."""
+
+MAX_BUTTON_LABEL = 64
+"""Characters of a button label made from bank text (a title); longer ones are clipped with
+"…" (Telegram shows a button's text on one line, cut by the client)."""
+
+LEADERBOARD_PLACES = 20
+"""How many places the group leaderboard lists; the others are counted in one line."""
+
+MAX_NAME = 48
+"""Characters of a member's name shown on the leaderboard (Telegram allows 64 + 64)."""
+
+MAX_TITLE = 128
+"""Characters of a bank title shown on the leaderboard (bank titles have no length limit)."""
 
 
 # --- callback data -------------------------------------------------------------------------
@@ -87,8 +113,15 @@ class GroupAnswerButton:
     slot: int
 
 
+@dataclass(frozen=True)
+class PlaceButton:
+    """"My place" on a group session's leaderboard: the tapper's own rank, as a toast."""
+
+    session_id: int
+
+
 CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
-                  | BankButton | GroupAnswerButton)
+                  | BankButton | GroupAnswerButton | PlaceButton)
 
 _INT = r"(0|[1-9][0-9]{0,17})"
 _ID = r"([a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)"
@@ -100,9 +133,10 @@ _DECODERS: Sequence[tuple[re.Pattern[str], type]] = (
     (re.compile(r"l:([a-z]{2,3})"), LanguageButton),
     (re.compile(rf"b:{_ID}"), BankButton),
     (re.compile(rf"g:{_INT}:{_INT}:([0-7])"), GroupAnswerButton),
+    (re.compile(rf"p:{_INT}"), PlaceButton),
 )
 _PREFIX = {AnswerButton: "a", NextButton: "n", RetakeButton: "r", ReviewButton: "v",
-           LanguageButton: "l", BankButton: "b", GroupAnswerButton: "g"}
+           LanguageButton: "l", BankButton: "b", GroupAnswerButton: "g", PlaceButton: "p"}
 
 
 def encode(button: CallbackButton) -> str:
@@ -156,6 +190,14 @@ class Markup(Protocol):
         """A link with plain text ``text``."""
         ...
 
+    def length(self, text: str) -> int:
+        """The length of marked-up ``text`` as the reader sees it, in UTF-16 units."""
+        ...
+
+    def chunks(self, text: str, limit: int) -> list[str]:
+        """Marked-up ``text`` split into texts of at most ``limit`` visible UTF-16 units."""
+        ...
+
 
 class Html:
     """Telegram HTML (Bot API "HTML style"): only ``<``, ``>``, ``&`` and ``"`` need escaping."""
@@ -176,6 +218,14 @@ class Html:
         """``<a href>`` with the URL and the text escaped."""
         return f'<a href="{self.escape(url)}">{self.escape(text)}</a>'
 
+    def length(self, text: str) -> int:
+        """The visible length of Telegram HTML, see :func:`html_length`."""
+        return html_length(text)
+
+    def chunks(self, text: str, limit: int) -> list[str]:
+        """Telegram HTML split at line boundaries, see :func:`split_html`."""
+        return split_html(text, limit)
+
 
 class Plain:
     """Terminal text: nothing to escape, no formatting; links show their URL."""
@@ -195,6 +245,14 @@ class Plain:
     def link(self, text: str, url: str) -> str:
         """``text (url)``."""
         return f"{text} ({url})"
+
+    def length(self, text: str) -> int:
+        """UTF-16 units of the text itself."""
+        return utf16_length(text)
+
+    def chunks(self, text: str, limit: int) -> list[str]:
+        """``[text]``: a terminal has no message length limit."""
+        return [text]
 
 
 HTML = Html()
@@ -233,6 +291,138 @@ def clip(text: str, limit: int = 64) -> str:
 def utf16_length(text: str) -> int:
     """Length in UTF-16 code units, the unit of Telegram's text limits."""
     return len(text.encode("utf-16-le")) // 2
+
+
+def clip_utf16(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` UTF-16 units, the cut marked with "…".
+
+    Cuts between code points, so a surrogate pair (an emoji) is never halved. For Telegram's
+    limits counted in UTF-16 units, such as a toast's 200 (:data:`MAX_TOAST_UTF16`).
+
+    Raises:
+        ValueError: ``limit`` is below 1 (no room for the ellipsis).
+    """
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, got {limit}")
+    if utf16_length(text) <= limit:
+        return text
+    kept, size = [], 1  # the ellipsis is one unit
+    for char in text:
+        size += utf16_length(char)
+        if size > limit:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"
+
+
+# --- long texts ------------------------------------------------------------------------------
+
+_HTML_TOKEN = re.compile(r"<[^>]*>|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z]+);|.", re.DOTALL)
+"""A tag, a character reference, or one character (code point) of Telegram HTML."""
+_TAG_NAME = re.compile(r"</?([A-Za-z][A-Za-z0-9-]*)")
+
+
+def _token_length(token: str) -> int:
+    """Visible UTF-16 units of an :data:`_HTML_TOKEN`: 0 for a tag, the decoded character for a
+    character reference (``&amp;`` is one unit)."""
+    if token[0] == "<" and len(token) > 1:
+        return 0
+    if token[0] == "&" and len(token) > 1:
+        return utf16_length(html.unescape(token))
+    return utf16_length(token)
+
+
+def html_length(text: str) -> int:
+    """The length of Telegram HTML after entity parsing, in UTF-16 units: tags count nothing,
+    a character reference counts as the character it stands for.
+
+    This is what the Bot API limits ("1-4096 characters after entities parsing",
+    ``sendMessage``). It assumes well-formed markup as :class:`Html` makes it (every ``<`` in
+    text escaped); Telegram also trims leading and trailing whitespace, which only shortens.
+    """
+    return sum(_token_length(token) for token in _HTML_TOKEN.findall(text))
+
+
+def split_html(text: str, limit: int = MAX_MESSAGE_UTF16) -> list[str]:
+    """Split Telegram HTML into messages of at most ``limit`` UTF-16 units after parsing.
+
+    Texts are filled greedily with whole lines; the line break where one text ends is dropped.
+    A line longer than ``limit`` on its own is cut between characters (code points). A tag or
+    character reference is never cut: a tag still open where a text ends is closed there and
+    opened again (with the same attributes) at the start of the next text, so every text is
+    well-formed and keeps its formatting. Texts that would be blank are left out (Telegram
+    refuses an empty message). Markup is expected as :class:`Html` makes it.
+
+    Args:
+        text: Telegram HTML (``parse_mode`` HTML).
+        limit: Visible UTF-16 units per text; Bot API ``sendMessage`` allows 4096.
+
+    Returns:
+        The texts in order (one, unchanged, when ``text`` fits; none when it is blank).
+
+    Raises:
+        ValueError: ``limit`` is below 2 (an astral character needs two units).
+    """
+    if limit < 2:
+        raise ValueError(f"limit must be at least 2, got {limit}")
+    if html_length(text) <= limit:
+        return [text] if text.strip() else []
+    texts: list[str] = []
+    open_tags: list[str] = []  # start tags open at the current point
+    parts: list[str] = []  # the current text, starting with the tags it reopens
+    size = 0  # visible units of the current text
+    started = False  # whether the current text holds a line (so the next needs a line break)
+    blank = True  # whether the current text is all whitespace so far
+
+    def add(token: str, width: int) -> None:
+        nonlocal size, blank
+        parts.append(token)
+        size += width
+        if token[0] == "<" and len(token) > 1:
+            if token.startswith("</"):
+                if open_tags:
+                    open_tags.pop()
+            else:
+                open_tags.append(token)
+        elif blank and width and not html.unescape(token).isspace():
+            blank = False
+
+    def flush() -> None:
+        nonlocal parts, size, started, blank
+        if not blank:
+            closing = (f"</{_TAG_NAME.match(tag)[1]}>"  # type: ignore[index]
+                       for tag in reversed(open_tags))
+            texts.append("".join(parts) + "".join(closing))
+        parts, size, started, blank = list(open_tags), 0, False, True
+
+    for line in text.split("\n"):
+        tokens = _HTML_TOKEN.findall(line)
+        widths = [_token_length(token) for token in tokens]
+        width = sum(widths)
+        if started and size + 1 + width > limit:
+            flush()
+        if width <= limit - size - started:
+            if started:
+                add("\n", 1)
+            for token, token_width in zip(tokens, widths, strict=True):
+                add(token, token_width)
+            started = True
+            continue
+        for token, token_width in zip(tokens, widths, strict=True):  # a line over the limit
+            if size + token_width > limit:
+                flush()
+            add(token, token_width)
+        started = True
+    flush()
+    return texts
+
+
+def as_screens(text: str, m: Markup, keyboard: tuple[tuple[Button, ...], ...] = (),
+               limit: int = MAX_MESSAGE_UTF16) -> list[Screen]:
+    """``text`` as one or more screens of at most ``limit`` visible UTF-16 units each (split
+    by ``m.chunks``), the keyboard on the last one (it follows what the user read)."""
+    texts = m.chunks(text, limit) or [text]
+    return [Screen(part) for part in texts[:-1]] + [Screen(texts[-1], keyboard)]
 
 
 def progress_bar(done: int, total: int, width: int = 8) -> str:
@@ -338,8 +528,13 @@ def feedback(bank: Bank, attempt: Attempt, position: int, t: Catalog, m: Markup)
     return Screen("\n".join(lines), ((Button(label, NextButton(attempt.id, position)),),))
 
 
-def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> Screen:
-    """The end of an attempt: the score, the missed questions, retake and review buttons."""
+def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> list[Screen]:
+    """The end of an attempt: the score, the missed questions, retake and review buttons.
+
+    Returns:
+        One screen, or several of at most :data:`MAX_MESSAGE_UTF16` visible UTF-16 units when
+        the list of missed questions is long; the buttons are on the last.
+    """
     lang = bank.language_for(t.language)
     res: Result = result(attempt)
     lines = [m.bold(f"🏁 {t('result_title')}"), m.bold(bank.title.get(lang, bank.default_language)),
@@ -355,12 +550,12 @@ def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> Screen:
     buttons = [Button(t("button_retake"), RetakeButton(bank.id))]
     if res.missed:
         buttons.append(Button(t("button_review"), ReviewButton(attempt.id)))
-    return Screen("\n".join(lines), tuple((b,) for b in buttons))
+    return as_screens("\n".join(lines), m, tuple((b,) for b in buttons))
 
 
 def review(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> list[Screen]:
     """The missed questions with the correct answers and explanations, split into messages of at
-    most :data:`MAX_MESSAGE_UTF16` UTF-16 units."""
+    most :data:`MAX_MESSAGE_UTF16` visible UTF-16 units (a question is kept in one message)."""
     missed = result(attempt).missed
     if not missed:
         return [Screen(m.escape(t("review_none")))]
@@ -377,40 +572,59 @@ def review(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> list[Screen]:
             m.escape(t("source", source="")) + m.link(v.question.source.title,
                                                        v.question.source.url),
         ]))
-    return [Screen(text) for text in pack(blocks)]
+    return [Screen(text) for text in pack(blocks, m=m)]
 
 
-def pack(blocks: Iterable[str], limit: int = MAX_MESSAGE_UTF16,
-         separator: str = "\n\n") -> list[str]:
-    """Join blocks into as few texts as possible, each at most ``limit`` UTF-16 units.
+def pack(blocks: Iterable[str], limit: int = MAX_MESSAGE_UTF16, separator: str = "\n\n",
+         m: Markup = HTML) -> list[str]:
+    """Join blocks into as few texts as possible, each at most ``limit`` UTF-16 units as
+    measured by ``m.length`` (for HTML: after entity parsing, as Telegram counts).
 
-    A block is never split (a block over the limit is a bug of the caller).
+    A block that fits is never split across texts; a block over the limit on its own is split
+    by ``m.chunks`` (at line boundaries, see :func:`split_html`). Blocks must be balanced markup
+    (every tag closed), so lengths add up.
     """
     texts: list[str] = []
+    sizes: list[int] = []
+    gap = m.length(separator)
     for block in blocks:
-        if texts and utf16_length(texts[-1] + separator + block) <= limit:
-            texts[-1] += separator + block
-        else:
-            texts.append(block)
+        for part in m.chunks(block, limit):
+            size = m.length(part)
+            if texts and sizes[-1] + gap + size <= limit:
+                texts[-1] += separator + part
+                sizes[-1] += gap + size
+            else:
+                texts.append(part)
+                sizes.append(size)
     return texts
 
 
-def preview(bank: Bank, t: Catalog, m: Markup) -> Screen:
-    """Title, level, description and the questions without their answers."""
+def preview(bank: Bank, t: Catalog, m: Markup) -> list[Screen]:
+    """Title, level, description and the questions without their answers.
+
+    Returns:
+        One screen, or several of at most :data:`MAX_MESSAGE_UTF16` visible UTF-16 units for a
+        long bank; the guide button is on the last.
+    """
     lang = bank.language_for(t.language)
     head = intro(bank, t, m)
     lines = [head.text, "", m.bold(t("preview_header"))]
     for number, q in enumerate(bank.questions, start=1):
         lines.append(f"{number}. {m.escape(q.prompt.get(lang, bank.default_language))}")
     lines += ["", m.italic(t("preview_footer"))]
-    return Screen("\n".join(lines), head.keyboard)
+    return as_screens("\n".join(lines), m, head.keyboard)
 
 
 def stats(records: Sequence[BankStats], banks: Mapping[str, Bank], t: Catalog,
-          m: Markup) -> Screen:
-    """The user's attempts, best and last score and most-missed questions, per bank."""
+          m: Markup) -> list[Screen]:
+    """The user's attempts, best and last score and most-missed questions, per bank.
+
+    Returns:
+        One screen, or several of at most :data:`MAX_MESSAGE_UTF16` visible UTF-16 units when
+        the lists are long.
+    """
     if not records:
-        return Screen(m.escape(t("stats_none")))
+        return [Screen(m.escape(t("stats_none")))]
     lines = [m.bold(f"📊 {t('stats_header')}")]
     for record in records:
         bank = banks.get(record.bank_id)
@@ -427,7 +641,7 @@ def stats(records: Sequence[BankStats], banks: Mapping[str, Bank], t: Catalog,
                 prompt = bank.question(question_id).prompt.get(lang, bank.default_language)
                 times_text = t("stats_missed_times", count=times)
                 lines.append(f"• {m.escape(prompt)} ({m.escape(times_text)})")
-    return Screen("\n".join(lines))
+    return as_screens("\n".join(lines), m)
 
 
 def language_picker(current: str, t: Catalog, m: Markup) -> Screen:
@@ -439,9 +653,12 @@ def language_picker(current: str, t: Catalog, m: Markup) -> Screen:
 
 
 def bank_choice(banks: Iterable[Bank], t: Catalog, m: Markup, *, header: str) -> Screen:
-    """``header`` and one button per bank (its title in the user's language)."""
-    rows = tuple((Button(b.title.get(b.language_for(t.language), b.default_language),
-                         BankButton(b.id)),) for b in banks)
+    """``header`` and one button per bank: its title in the user's language, clipped to
+    :data:`MAX_BUTTON_LABEL` characters; at most :data:`MAX_KEYBOARD_BUTTONS` banks (the others
+    are still reachable with ``/quiz <id>``)."""
+    rows = tuple((Button(clip(b.title.get(b.language_for(t.language), b.default_language),
+                              MAX_BUTTON_LABEL), BankButton(b.id)),)
+                 for b in itertools.islice(banks, MAX_KEYBOARD_BUTTONS))
     return Screen(m.escape(header), rows)
 
 
@@ -494,22 +711,48 @@ MEDALS = ("🥇", "🥈", "🥉")
 def group_leaderboard(bank: Bank, session: GroupSession, standings: Sequence[Standing],
                       t: Catalog, m: Markup, *, stopped_by: str | None = None) -> Screen:
     """The leaderboard: rank, name (escaped; no mention, so nobody is notified), score and
-    total answer time. ``stopped_by`` names who stopped the session early."""
+    total answer time, for the first :data:`LEADERBOARD_PLACES` places, then a line counting
+    the others, and a "My place" button (:class:`PlaceButton`) whose answer tells each
+    player their own place. ``stopped_by`` names who stopped the session early.
+
+    Always one message, whatever the number of players and their names: names are clipped to
+    :data:`MAX_NAME` characters (Telegram allows 64 + 64) and the title to :data:`MAX_TITLE`,
+    so the text stays far below :data:`MAX_MESSAGE_UTF16` visible UTF-16 units (about 3,000
+    at worst, with every character an astral one).
+    """
     lang = bank.language_for(t.language)
     lines = []
     if stopped_by is not None:
-        lines += [m.escape(t("group_stopped", name=stopped_by)), ""]
-    lines += [m.bold(t("group_leaderboard")), m.bold(bank.title.get(lang, bank.default_language)),
-              ""]
+        lines += [m.escape(t("group_stopped", name=clip(stopped_by, MAX_NAME))), ""]
+    lines += [m.bold(t("group_leaderboard")),
+              m.bold(clip(bank.title.get(lang, bank.default_language), MAX_TITLE)), ""]
     if not standings:
         lines.append(m.escape(t("group_no_players")))
-    for standing in standings:
+    for standing in standings[:LEADERBOARD_PLACES]:
         medal = standing.rank <= len(MEDALS) and standing.score > 0  # no gold for 0 points
         place = MEDALS[standing.rank - 1] if medal else f"{standing.rank}."
         score = t("group_score_line", score=standing.score, total=session.total,
                   seconds=t.decimal(standing.seconds))
-        lines.append(f"{place} {m.bold(standing.name)} — {m.escape(score)}")
-    return Screen("\n".join(lines))
+        lines.append(f"{place} {m.bold(clip(standing.name, MAX_NAME))} — {m.escape(score)}")
+    more = len(standings) - LEADERBOARD_PLACES
+    if more > 0:
+        lines.append(m.escape(t("group_more_players", count=more)))
+    keyboard = ((Button(t("button_my_place"), PlaceButton(session.id)),),) if standings else ()
+    return Screen("\n".join(lines), keyboard)
+
+
+def group_place(session: GroupSession, standings: Sequence[Standing], user_id: int,
+                t: Catalog) -> str:
+    """The answer to a "My place" tap: the player's rank of all players, score and total
+    answer time (seconds), or that they did not play; plain text for a callback query's toast,
+    at most :data:`MAX_TOAST_UTF16` UTF-16 units (Bot API ``answerCallbackQuery``)."""
+    mine = next((s for s in standings if s.user_id == user_id), None)
+    if mine is None:
+        text = t("group_not_played")
+    else:
+        text = t("group_your_place", rank=mine.rank, players=len(standings), score=mine.score,
+                 total=session.total, seconds=t.decimal(mine.seconds))
+    return clip_utf16(text, MAX_TOAST_UTF16)
 
 
 def _session_view(bank: Bank, session: GroupSession, position: int) -> QuestionView:

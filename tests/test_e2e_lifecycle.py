@@ -285,10 +285,12 @@ async def test_a_session_without_a_job_is_moved_on_by_the_watchdog(fake, bot):
     fake.send_message(ELENI, "/quiz", chat_id=SUPER)
     first = await new_question(fake, SUPER)
     runner = runner_of(bot)
+    await fake.wait_for(lambda: not runner.busy(1) and runner.has_job(1))
     runner.cancel(1)
     await fake.wait_for(lambda: not runner.has_job(1))
     await runner.check_all()
     await new_question(fake, SUPER, after=first["message_id"])  # it moved on
+    await fake.wait_for(lambda: not runner.busy(1) and runner.has_job(1))
     runner.cancel(1)
     await fake.wait_for(lambda: not runner.has_job(1))
     with sqlite3.connect(bot.db) as db:

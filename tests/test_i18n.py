@@ -240,6 +240,11 @@ def test_negotiate_only_picks_available_languages():
         ("el", "stats_missed_times", 1, "λάθος 1 φορά"),
         ("el", "stats_missed_times", 2, "λάθος 2 φορές"),
         ("hi", "stats_missed_times", 5, "5 बार ग़लत"),
+        ("en", "group_more_players", 1, "… and 1 more player"),
+        ("en", "group_more_players", 280, "… and 280 more players"),
+        ("el", "group_more_players", 1, "… και 1 ακόμη παίκτης"),
+        ("el", "group_more_players", 280, "… και 280 ακόμη παίκτες"),
+        ("hi", "group_more_players", 280, "… और 280 अन्य खिलाड़ी"),
     ],
 )
 def test_plural_forms(language, key, count, expected):

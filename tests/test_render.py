@@ -18,9 +18,9 @@ import yaml
 
 from bot import render
 from bot.i18n import SUPPORTED, Catalog, catalog
-from bot.quiz import engine
+from bot.quiz import engine, group
 from bot.quiz.bank import Bank, Question, load_bank, parse_bank
-from bot.quiz.group import GroupSession
+from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.ports import BankStats
 from bot.render import (
     HTML,
@@ -34,6 +34,8 @@ from bot.render import (
     decode,
     encode,
 )
+from tests import bankgen
+from tests.fakebotapi import parse_html, utf16_len
 
 REAL_BANK = Path(__file__).resolve().parent.parent / "banks" / "deepspeed-megatron.yaml"
 USER = 42
@@ -45,6 +47,12 @@ LONGEST_BANK_ID = "b" * 32
 def bank() -> Bank:
     """The bundled DeepSpeed/Megatron bank (8 questions in en, hi and el)."""
     return load_bank(REAL_BANK)
+
+
+def only(screens: list[render.Screen]) -> render.Screen:
+    """The one screen of a list (fails if a screen that should fit one message was split)."""
+    (screen,) = screens
+    return screen
 
 
 def make_attempt(bank: Bank, *, seed: int = 3, position: int = 0) -> engine.Attempt:
@@ -200,6 +208,12 @@ def test_callback_data_format():
     assert encode(BankButton("quiz-1")) == "b:quiz-1"
 
 
+def test_place_button_format():
+    """"My place" on a leaderboard is ``p:<session id>``."""
+    assert encode(render.PlaceButton(7)) == "p:7"
+    assert decode("p:7") == render.PlaceButton(7)
+
+
 @pytest.mark.parametrize("button", MAXIMA, ids=repr)
 def test_callback_data_of_realistic_maxima_fits_64_bytes(button):
     """Callback data for the largest ids, positions and slots is at most 64 bytes of UTF-8."""
@@ -264,6 +278,12 @@ def test_encode_refuses_over_64_bytes():
     "g:1:0:8",
     "g:-1:0:0",
     "g:1:0",
+    "p:",
+    "p:01",
+    "p:-1",
+    "p:1:2",
+    "p:x",
+    "P:1",
 ])
 def test_decode_rejects(data):
     """Anything encode() did not make raises InvalidCallbackData."""
@@ -363,9 +383,10 @@ def test_pack_keeps_order_and_never_splits_a_block():
         assert render.utf16_length(before + "\n\n" + after.split("\n\n")[0]) > 4096
 
 
-def test_pack_keeps_an_oversized_block_alone():
-    """A block over the limit is kept whole in a text of its own."""
-    assert render.pack(["a", "x" * 5000, "b"]) == ["a", "x" * 5000, "b"]
+def test_pack_splits_an_oversized_block():
+    """A block over the limit on its own is split (by the markup's splitter) into texts within
+    the limit; the blocks around it are packed as usual."""
+    assert render.pack(["a", "x" * 5000, "b"]) == ["a", "x" * 4096, "x" * 904 + "\n\nb"]
 
 
 def test_pack_with_a_custom_limit_and_separator():
@@ -529,7 +550,7 @@ def test_outcome_with_missed_questions(bank):
     and review."""
     attempt = finished(bank, correct={0, 1, 2, 4, 5, 7})
     t = catalog("en")
-    screen = render.outcome(bank, attempt, t, HTML)
+    (screen,) = render.outcome(bank, attempt, t, HTML)
     assert "Your score: 6/8" in screen.text
     assert t("result_missed") in screen.text
     missed_lines = [line for line in screen.text.split("\n") if re.match(r"\d+\. ", line)]
@@ -546,7 +567,7 @@ def test_outcome_when_perfect_has_no_review(bank):
     """A perfect score congratulates and offers only a retake."""
     attempt = finished(bank, correct=set(range(8)))
     t = catalog("en")
-    screen = render.outcome(bank, attempt, t, HTML)
+    (screen,) = render.outcome(bank, attempt, t, HTML)
     assert "Your score: 8/8" in screen.text
     assert t("result_perfect") in screen.text
     assert t("result_missed") not in screen.text
@@ -558,7 +579,7 @@ def test_outcome_in_the_users_language(bank, language):
     """Score line, title and missed prompts are in the user's language."""
     attempt = finished(bank, correct={1, 2, 3, 4, 5, 6, 7})
     t = catalog(language)
-    screen = render.outcome(bank, attempt, t, HTML)
+    (screen,) = render.outcome(bank, attempt, t, HTML)
     assert html.escape(t("result_score", score=7, total=8)) in screen.text
     assert html.escape(bank.title.by_language[language]) in screen.text
     assert f"1. {html.escape(bank.questions[0].prompt.by_language[language])}" in screen.text
@@ -650,10 +671,10 @@ def markup_screens() -> dict[str, str]:
         "intro": render.intro(bank, t, HTML, name="<Bob & Alice>").text,
         "question": question_text,
         "feedback": render.feedback(bank, attempt, 0, t, HTML).text,
-        "outcome": render.outcome(bank, done, t, HTML).text,
+        "outcome": only(render.outcome(bank, done, t, HTML)).text,
         "review": "\n\n".join(s.text for s in render.review(bank, done, t, HTML)),
-        "preview": render.preview(bank, t, HTML).text,
-        "stats": render.stats(stats, {bank.id: bank}, t, HTML).text,
+        "preview": only(render.preview(bank, t, HTML)).text,
+        "stats": only(render.stats(stats, {bank.id: bank}, t, HTML)).text,
         "bank_choice": render.bank_choice([bank], t, HTML, header="Pick <one> & go").text,
     }
 
@@ -742,7 +763,7 @@ def test_language_picker_prompt_is_in_the_ui_language():
 def test_stats_without_records(language):
     """No finished attempts: the 'no quiz yet' message and no keyboard."""
     t = catalog(language)
-    screen = render.stats([], {}, t, HTML)
+    (screen,) = render.stats([], {}, t, HTML)
     assert screen.text == html.escape(t("stats_none"))
     assert screen.keyboard == ()
 
@@ -751,7 +772,7 @@ def test_stats_with_records(bank):
     """Each bank shows attempts (plural), best and last score and the most-missed prompts."""
     q4, q1 = bank.questions[3], bank.questions[0]
     records = [BankStats(bank.id, 3, 7, 5, 8, ((q4.id, 2), (q1.id, 1)))]
-    text = render.stats(records, {bank.id: bank}, catalog("en"), HTML).text
+    text = only(render.stats(records, {bank.id: bank}, catalog("en"), HTML)).text
     lines = text.split("\n")
     assert lines[0] == "<b>📊 Your scores</b>"
     assert f"<b>{html.escape(bank.title.by_language['en'])}</b>" in lines
@@ -775,7 +796,7 @@ def test_stats_plural_forms_and_language(bank, language, attempts, expected):
     q = bank.questions[5]
     records = [BankStats(bank.id, attempts, 6, 6, 8, ((q.id, 1),))]
     t = catalog(language)
-    text = render.stats(records, {bank.id: bank}, t, HTML).text
+    text = only(render.stats(records, {bank.id: bank}, t, HTML)).text
     assert expected in text.split("\n")
     assert html.escape(bank.title.by_language[language]) in text
     times = t("stats_missed_times", count=1)
@@ -786,7 +807,7 @@ def test_stats_of_a_removed_bank_or_question(bank):
     """A bank no longer loaded shows its id; questions no longer in a bank are left out."""
     records = [BankStats("gone-bank", 1, 3, 3, 4, (("old-question", 3),)),
                BankStats(bank.id, 2, 8, 8, 8, (("removed-question", 1),))]
-    text = render.stats(records, {bank.id: bank}, catalog("en"), HTML).text
+    text = only(render.stats(records, {bank.id: bank}, catalog("en"), HTML)).text
     assert "<b>gone-bank</b>" in text
     assert "1 attempt · best 3/4, last 3/4" in text
     assert "old-question" not in text and "removed-question" not in text
@@ -822,3 +843,336 @@ def test_group_reveal_lines_are_plain(bank):
     assert "<i>" not in screen.text and "<b>A." not in screen.text
     assert screen.keyboard == ()
     assert_telegram_html(screen.text)
+
+
+# --- long messages: measuring and splitting -------------------------------------------------
+
+def visible(text: str) -> int:
+    """Visible length of Telegram HTML as the fake Bot API (like Telegram) measures it."""
+    return utf16_len(parse_html(text)[0])
+
+
+def styled_characters(text: str) -> list[tuple[str, frozenset[tuple[str, str | None]]]]:
+    """Each visible non-space character of Telegram HTML with the entities covering it, as
+    Telegram parses it (strictly: a cut character reference fails to parse)."""
+    plain, entities = parse_html(text)
+    styles: list[set[tuple[str, str | None]]] = [set() for _ in range(utf16_len(plain))]
+    for entity in entities:
+        for unit in range(entity["offset"], entity["offset"] + entity["length"]):
+            styles[unit].add((entity["type"], entity.get("url")))
+    result, unit = [], 0
+    for char in plain:
+        if not char.isspace():
+            result.append((char, frozenset(styles[unit])))
+        unit += utf16_len(char)
+    return result
+
+
+PIECES = ["देवनागरी", "Ελληνικά", "plain", "<tag>", "R&D", '"quoted"', "😀", "👩‍💻", "x", " "]
+
+
+def random_html(rng: random.Random, lines: int) -> str:
+    """Well-formed Telegram HTML made as the renderer makes it: escaped text, <b>, <i> and
+    <a href> (some spanning lines), emoji, Devanagari, Greek, and a few very long lines."""
+    out: list[str] = []
+    open_tags: list[str] = []
+    for _ in range(lines):
+        words = rng.choice([0, 1, 3, 8, 40, 900 if rng.random() < 0.05 else 5])
+        for _ in range(words):
+            roll = rng.random()
+            if roll < 0.08 and len(open_tags) < 2:
+                tag = rng.choice(["b", "i", "a"])
+                out.append('<a href="https://example.org/?a=1&amp;b=2">' if tag == "a"
+                           else f"<{tag}>")
+                open_tags.append(tag)
+            elif roll < 0.14 and open_tags:
+                out.append(f"</{open_tags.pop()}>")
+            else:
+                out.append(HTML.escape(rng.choice(PIECES)) + " ")
+        out.append("\n")
+    out.extend(f"</{tag}>" for tag in reversed(open_tags))
+    return "".join(out)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_html_length_is_the_length_after_entity_parsing(seed):
+    """html_length counts what Telegram counts: tags nothing, &amp; one unit, 😀 two."""
+    text = random_html(random.Random(seed), 30)
+    assert render.html_length(text) == visible(text)
+    assert render.html_length("<b>a&amp;b</b> &lt;😀&gt; &#x27;") == 10
+
+
+@pytest.mark.parametrize("limit", [2, 3, 7, 50, 333, 4096])
+@pytest.mark.parametrize("seed", range(8))
+def test_split_html_keeps_every_chunk_valid_and_within_the_limit(seed, limit):
+    """Every chunk parses as Telegram HTML (no tag or character reference cut), is at most
+    ``limit`` units after parsing and is not blank; together the chunks show the same
+    characters with the same formatting, in order (only line breaks at cuts go)."""
+    text = random_html(random.Random(seed), 200 if limit > 100 else 40)
+    chunks = render.split_html(text, limit)
+    assert chunks
+    for chunk in chunks:
+        assert_telegram_html(chunk)
+        assert 0 < visible(chunk) <= limit
+        assert parse_html(chunk)[0].strip()
+    assert [c for chunk in chunks for c in styled_characters(chunk)] == styled_characters(text)
+
+
+def test_split_html_leaves_a_fitting_text_alone():
+    """A text within the limit comes back as it is, in one chunk; a blank one as none."""
+    text = "<b>a &amp; b</b>\n" + "x" * 4000
+    assert render.split_html(text) == [text]
+    assert render.split_html(" \n \n") == []
+
+
+def test_split_html_cuts_at_line_boundaries():
+    """Whole lines fill each chunk; the line break at a cut is dropped."""
+    lines = [f"<b>{n:02d}</b> " + "&amp;" * 5 for n in range(10)]  # 8 units a line
+    chunks = render.split_html("\n".join(lines), 26)  # three lines and two breaks
+    assert chunks == ["\n".join(lines[i:i + 3]) for i in (0, 3, 6)] + [lines[9]]
+
+
+def test_split_html_measures_after_entity_parsing():
+    """A text of 4,096 visible units whose markup is far longer stays one message; one unit
+    more and it is split."""
+    text = "<b>" + "&amp;" * 4096 + "</b>"
+    assert len(text) > 4096 * 5
+    assert render.split_html(text) == [text]
+    chunks = render.split_html("<b>" + "&amp;" * 4097 + "</b>")
+    assert chunks == ["<b>" + "&amp;" * 4096 + "</b>", "<b>&amp;</b>"]
+
+
+def test_split_html_reopens_tags_across_a_cut():
+    """A long line is cut between characters; a tag open at the cut is closed and reopened
+    with its attributes."""
+    link = '<a href="https://example.org/?q=1&amp;r=2">'
+    text = f"<b>{link}{'ab' * 5}</a></b>"
+    assert render.split_html(text, 4) == [f"<b>{link}abab</a></b>", f"<b>{link}abab</a></b>",
+                                          f"<b>{link}ab</a></b>"]
+
+
+def test_split_html_never_halves_an_astral_character():
+    """😀 is two UTF-16 units: with three units left it goes whole into the next chunk."""
+    assert render.split_html("😀😀😀", 3) == ["😀", "😀", "😀"]
+    assert render.split_html("a😀b", 2) == ["a", "😀", "b"]
+
+
+def test_split_html_refuses_a_limit_below_two():
+    """A limit below two units cannot hold an astral character."""
+    with pytest.raises(ValueError, match="at least 2"):
+        render.split_html("abc", 1)
+
+
+def test_plain_markup_is_never_split():
+    """The terminal has no message length limit: plain text is one chunk."""
+    text = "<b>" + "x" * 10_000
+    assert render.PLAIN.chunks(text, 4096) == [text]
+    assert render.PLAIN.length("a😀") == 3
+
+
+def test_pack_measures_html_after_entity_parsing():
+    """Blocks of many character references are packed by visible length, not raw length."""
+    block = "&amp;" * 2000
+    assert render.pack([block, block]) == [block + "\n\n" + block]
+    assert render.pack([block, block + "&amp;" * 95]) == [block, block + "&amp;" * 95]
+
+
+@pytest.mark.parametrize(("text", "limit", "clipped"), [
+    ("abc", 3, "abc"), ("abcd", 3, "ab…"), ("a😀b", 3, "a…"), ("😀😀", 4, "😀😀"),
+    ("😀😀😀", 4, "😀…"), ("x" * 300, 200, "x" * 199 + "…"),
+])
+def test_clip_utf16(text, limit, clipped):
+    """Clipping counts UTF-16 units and never halves a surrogate pair."""
+    assert render.clip_utf16(text, limit) == clipped
+    assert utf16_len(render.clip_utf16(text, limit)) <= limit
+
+
+# --- long messages: a 100-question bank ---------------------------------------------------
+
+@pytest.fixture(scope="module")
+def long_bank(tmp_path_factory) -> Bank:
+    """A generated bank of 100 questions with long texts full of <, & and " (en, hi, el)."""
+    return load_bank(bankgen.write_bank(tmp_path_factory.mktemp("banks")))
+
+
+def assert_fits_telegram(screens: list[render.Screen]) -> str:
+    """Every screen is valid Telegram HTML of 1-4096 units after parsing, and only the last
+    may have a keyboard; return the visible texts joined."""
+    assert screens
+    for screen in screens:
+        assert_telegram_html(screen.text)
+        assert 0 < visible(screen.text) <= render.MAX_MESSAGE_UTF16
+    assert all(screen.keyboard == () for screen in screens[:-1])
+    return "\n".join(parse_html(screen.text)[0] for screen in screens)
+
+
+def all_missed(bank: Bank) -> engine.Attempt:
+    """A finished attempt on ``bank`` with every question answered wrongly."""
+    return finished(bank, correct=set())
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_preview_of_a_long_bank_is_split(long_bank, language):
+    """/preview of 100 long questions: several messages, every prompt in order, the guide
+    button under the last."""
+    t = catalog(language)
+    screens = render.preview(long_bank, t, HTML)
+    assert len(screens) > 1
+    text = assert_fits_telegram(screens)
+    prompts = [q.prompt.by_language[language] for q in long_bank.questions]
+    positions = [text.index(f"{n}. {p}") for n, p in enumerate(prompts, start=1)]
+    assert positions == sorted(positions)
+    assert screens[-1].keyboard[0][0].action == render.UrlButton("https://example.org/guide")
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_outcome_with_everything_missed_is_split(long_bank, language):
+    """The final score with 100 missed questions: several messages, every missed question
+    listed, retake and review buttons under the last."""
+    t = catalog(language)
+    attempt = all_missed(long_bank)
+    screens = render.outcome(long_bank, attempt, t, HTML)
+    assert len(screens) > 1
+    text = assert_fits_telegram(screens)
+    assert t("result_score", score=0, total=100) in text
+    for question_id in attempt.plan.question_order:
+        number = attempt.plan.question_order.index(question_id) + 1
+        prompt = long_bank.question(question_id).prompt.by_language[language]
+        assert f"{number}. {prompt}" in text
+    assert [row[0].action for row in screens[-1].keyboard] == [
+        RetakeButton(long_bank.id), ReviewButton(attempt.id)]
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_review_of_a_long_bank_keeps_each_question_whole(long_bank, language):
+    """The review of 100 missed questions: many messages, each question's block whole in one
+    of them, every explanation shown."""
+    t = catalog(language)
+    attempt = all_missed(long_bank)
+    screens = render.review(long_bank, attempt, t, HTML)
+    assert len(screens) > 5
+    assert_fits_telegram(screens)
+    texts = [parse_html(screen.text)[0] for screen in screens]
+    for question in long_bank.questions:
+        holding = [text for text in texts if question.prompt.by_language[language] in text]
+        assert len(holding) == 1
+        assert question.explanation.by_language[language] in holding[0]
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_stats_with_100_most_missed_questions_is_split(long_bank, language):
+    """/stats listing 100 most-missed long questions: several messages, all listed."""
+    t = catalog(language)
+    missed = tuple((q.id, 3) for q in long_bank.questions)
+    records = [BankStats(long_bank.id, 3, 0, 0, 100, missed)]
+    screens = render.stats(records, {long_bank.id: long_bank}, t, HTML)
+    assert len(screens) > 1
+    text = assert_fits_telegram(screens)
+    for question in long_bank.questions:
+        assert question.prompt.by_language[language] in text
+
+
+def test_bank_buttons_clip_long_titles_and_stop_at_100(long_bank):
+    """A bank choice button shows at most 64 characters of the title, ending in "…"; at most
+    100 buttons (Telegram's limit for an inline keyboard)."""
+    screen = render.bank_choice([long_bank], catalog("hi"), HTML, header="x")
+    label = screen.keyboard[0][0].label
+    assert len(long_bank.title.by_language["hi"]) > 64
+    assert len(label) == 64 and label.endswith("…")
+    assert long_bank.title.by_language["hi"].startswith(label[:-1])
+    many = [replace(long_bank, id=f"b{n}") for n in range(150)]
+    screen = render.bank_choice(many, catalog("en"), HTML, header="x")
+    assert sum(len(row) for row in screen.keyboard) == render.MAX_KEYBOARD_BUTTONS == 100
+
+
+# --- long messages: the group leaderboard -------------------------------------------------
+
+LONG_NAMES = [
+    "<b>&amp;" + "देवनागरी" * 7 + " " + "विश्वनाथप्रसाद" * 4,
+    "Ευάγγελος & <Παπαδόπουλος> " + "Χριστοφόρου" * 9,
+    '"😀" ' * 12 + "👩‍💻" * 20,
+]
+
+
+def crowd(players: int) -> tuple[list[GroupAnswer], dict[int, str]]:
+    """``players`` players with long names (up to 64 + 64 characters, with HTML special
+    characters): one answer each, scores and times spread out."""
+    answers, names = [], {}
+    for n in range(players):
+        user_id = 1000 + n
+        names[user_id] = (LONG_NAMES[n % 3] + str(n))[:129]
+        answers.append(GroupAnswer(user_id, "zero-purpose", 0, n % 3 != 0, 1.0 + n / 7, 0.0))
+    return answers, names
+
+
+def group_session(bank: Bank) -> GroupSession:
+    """A session on ``bank`` (8 questions)."""
+    return GroupSession(id=99, chat_id=-100, bank_id=bank.id, bank_version=bank.version,
+                        language="en", starter_id=USER,
+                        plan=engine.plan_attempt(bank, random.Random(1)), question_seconds=30.0)
+
+
+@pytest.mark.parametrize("stopped_by", [None, LONG_NAMES[1] * 2])
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_leaderboard_of_300_players_fits_one_message(bank, language, stopped_by):
+    """300 players with long Devanagari, Greek and emoji names full of <, & and ": the first
+    20 places in the usual format (names clipped, escaped), "… and 280 more" in the
+    language's plural, a "My place" button, all within one message."""
+    t = catalog(language)
+    answers, names = crowd(300)
+    standings = group.leaderboard(answers, names)
+    session = group_session(bank)
+    screen = render.group_leaderboard(bank, session, standings, t, HTML, stopped_by=stopped_by)
+    assert_telegram_html(screen.text)
+    assert visible(screen.text) <= render.MAX_MESSAGE_UTF16
+    lines = parse_html(screen.text)[0].split("\n")
+    header = 5 if stopped_by else 3
+    assert lines[header - 1] == ""
+    if stopped_by:
+        assert lines[0] == t("group_stopped", name=render.clip(stopped_by, render.MAX_NAME))
+    shown = lines[header:]
+    assert len(shown) == render.LEADERBOARD_PLACES + 1
+    for standing, line in zip(standings, shown[:-1], strict=False):
+        name = render.clip(standing.name, render.MAX_NAME)
+        score = t("group_score_line", score=standing.score, total=8,
+                  seconds=t.decimal(standing.seconds))
+        assert line.endswith(f" {name} — {score}")
+    assert any("… — " in line for line in shown[:-1])  # a long name was clipped
+    assert shown[-1] == t("group_more_players", count=280)
+    assert screen.keyboard == ((render.Button(t("button_my_place"), render.PlaceButton(99)),),)
+    assert encode(screen.keyboard[0][0].action) == "p:99"
+
+
+@pytest.mark.parametrize(("players", "more"), [(20, None), (21, "… and 1 more player"),
+                                                (22, "… and 2 more players")])
+def test_leaderboard_counts_the_players_not_shown(bank, players, more):
+    """Up to 20 players all listed; beyond, one line counts the rest (CLDR one/other)."""
+    answers, names = crowd(players)
+    screen = render.group_leaderboard(bank, group_session(bank), group.leaderboard(
+        answers, names), catalog("en"), HTML)
+    last = parse_html(screen.text)[0].split("\n")[-1]
+    assert (last == more) if more else ("more" not in last and last.endswith(" s"))
+
+
+def test_leaderboard_without_players_has_no_button(bank):
+    """Nobody played: the "nobody answered" line and no "My place" button."""
+    screen = render.group_leaderboard(bank, group_session(bank), [], catalog("en"), HTML)
+    assert catalog("en")("group_no_players") in screen.text
+    assert screen.keyboard == ()
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_my_place_toast(bank, language):
+    """The toast names the tapper's rank of all players, score and time in their language (a
+    decimal comma in Greek), or that they did not play; at most 200 UTF-16 units."""
+    t = catalog(language)
+    answers, names = crowd(300)
+    standings = group.leaderboard(answers, names)
+    session = group_session(bank)
+    mine = standings[136]
+    text = render.group_place(session, standings, mine.user_id, t)
+    assert text == t("group_your_place", rank=137, players=300, score=mine.score, total=8,
+                     seconds=t.decimal(mine.seconds))
+    assert ("," if language == "el" else ".") in t.decimal(mine.seconds)
+    assert utf16_len(text) <= render.MAX_TOAST_UTF16
+    assert render.group_place(session, standings, 5, t) == t("group_not_played")

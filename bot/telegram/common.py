@@ -118,8 +118,12 @@ async def toast(query: CallbackQuery, text: str | None = None) -> None:
     """Answer a callback query (Bot API: every one must be answered, within ~15 s).
 
     A query that is too old or already answered is logged, not raised: the work that follows
-    (recording, editing) still matters.
+    (recording, editing) still matters. ``text`` is clipped to 200 UTF-16 units
+    (:data:`render.MAX_TOAST_UTF16`, Bot API ``answerCallbackQuery``) as a last guard: a
+    longer one would be refused and leave the spinner turning.
     """
+    if text is not None:
+        text = render.clip_utf16(text, render.MAX_TOAST_UTF16)
     try:
         await query.answer(text)
     except BadRequest as exc:

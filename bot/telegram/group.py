@@ -675,3 +675,20 @@ async def restore_sessions(app: App) -> int:
     runner.start_watchdog()
     return len(sessions)
 
+
+async def on_group_place(query: CallbackQuery, context: Context, button: render.PlaceButton,
+                         t: Catalog) -> None:
+    """"My place" on a leaderboard: the tapper's own rank, score and time (or that they did
+    not play), privately as the callback query's toast in their language.
+
+    Raises:
+        UnknownAttempt: no such session (a forged button).
+        WrongChat: the button was tapped outside the session's chat (a forwarded message).
+    """
+    service = groups(context)
+    session = await service.session(button.session_id)
+    if query.message is None or query.message.chat.id != session.chat_id:
+        raise group.WrongChat(query.message.chat.id if query.message else 0)
+    answers, names = await service.results(session)
+    await toast(query, render.group_place(session, group.leaderboard(answers, names),
+                                          query.from_user.id, t))

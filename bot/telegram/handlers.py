@@ -108,7 +108,8 @@ async def cmd_preview(update: Update, context: Context) -> None:
         return
     banks: Sequence[Bank] = [service.bank(bank_id)] if bank_id else list(service.banks.values())
     for bank in banks:
-        await send(context, chat.id, render.preview(bank, t, HTML))
+        for screen in render.preview(bank, t, HTML):
+            await send(context, chat.id, screen)
 
 
 async def cmd_language(update: Update, context: Context) -> None:
@@ -125,8 +126,8 @@ async def cmd_stats(update: Update, context: Context) -> None:
     assert user is not None and chat is not None
     service = context.bot_data.service
     t = await catalog_for(context, user)
-    await send(context, chat.id, render.stats(await service.stats(user.id), service.banks, t,
-                                              HTML))
+    for screen in render.stats(await service.stats(user.id), service.banks, t, HTML):
+        await send(context, chat.id, screen)
 
 
 async def cmd_stop(update: Update, context: Context) -> None:
@@ -174,6 +175,8 @@ async def on_callback_query(update: Update, context: Context) -> None:
         if isinstance(button, render.GroupAnswerButton):
             await group_handlers.on_group_answer(
                 query, context, button, t, group_handlers.received_at(context, update))
+        elif isinstance(button, render.PlaceButton):
+            await group_handlers.on_group_place(query, context, button, t)
         elif isinstance(button, render.LanguageButton) and in_group:
             await group_handlers.on_group_language(query, context, button.language, t)
         elif isinstance(button, render.AnswerButton):
@@ -233,10 +236,11 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
     # the feedback stays as it is (a second tap on its button is answered as stale): one edit
     # less per question keeps the bot further from Telegram's limits
     if attempt.status == engine.FINISHED:
-        screen = render.outcome(bank, attempt, t, HTML)
+        screens = render.outcome(bank, attempt, t, HTML)
     else:
-        screen = render.attempt_question(bank, attempt, t, HTML)
-    await send_to_query_chat(query, context, screen)
+        screens = [render.attempt_question(bank, attempt, t, HTML)]
+    for screen in screens:
+        await send_to_query_chat(query, context, screen)
 
 
 async def on_review(query: CallbackQuery, context: Context, button: render.ReviewButton,
