@@ -13,7 +13,7 @@ import pytest
 
 from bot import i18n
 from bot.config import BUNDLED_BANKS
-from bot.play import play
+from bot.play import play, print_plain
 from bot.quiz.bank import load_banks
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
@@ -226,3 +226,23 @@ def test_an_unreachable_bot_api_is_one_clear_line(tmp_path):
     assert proc.stderr.strip().splitlines()[-1].startswith(
         "quizbot: cannot reach the Bot API at http://127.0.0.1:9/bot")
     assert "Unclosed client session" not in proc.stderr
+
+
+def test_an_escape_in_a_bank_never_reaches_the_terminal(tmp_path, banks, capsys):
+    """`quizbot play` refuses a bank with ESC in an option (naming file, question and field),
+    and its printer drops control characters from a bank built without the loader."""
+    bank_file = tmp_path / "esc.yaml"
+    text = BUNDLED_BANKS.joinpath(f"{BANK_ID}.yaml").read_text(encoding="utf-8")
+    first_option = banks[BANK_ID].questions[0].options[0].text.by_language["en"]
+    assert text.count(f'en: "{first_option}"') == 1
+    bank_file.write_text(text.replace(f'en: "{first_option}"', f'en: "\\e[2J{first_option}"'),
+                         encoding="utf-8")
+    proc = quizbot("play", "--banks", str(bank_file), "--db", str(tmp_path / "e.sqlite3"),
+                   stdin="A\n")
+    assert proc.returncode == 1
+    assert "\x1b" not in proc.stdout + proc.stderr
+    question_id = banks[BANK_ID].questions[0].id
+    assert (f"question {question_id!r}, field 'options[0].text.en': contains the control "
+            "character U+001B") in proc.stderr
+    print_plain("a\x1b[31mred\x9b0m\tcell\nline\r")
+    assert capsys.readouterr().out == "a[31mred0m\tcell\nline\n"
