@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
-from bot import i18n
+from bot import i18n, redaction
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import BankError, load_banks
 from bot.quiz.ports import StorageError
@@ -31,7 +32,11 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("-v", "--verbose", action="store_true", help="debug logging")
 
     run = sub.add_parser("run", parents=[common], help="run the bot with long polling")
-    run.add_argument("--token", help="bot token (env TELEGRAM_BOT_TOKEN); never logged")
+    token = run.add_mutually_exclusive_group()
+    token.add_argument("--token", help="bot token (env TELEGRAM_BOT_TOKEN); visible to every "
+                                       "local user in `ps`: prefer the variable or --token-file")
+    token.add_argument("--token-file", dest="token_file", metavar="PATH",
+                       help="file holding the bot token (env TELEGRAM_BOT_TOKEN_FILE)")
     run.add_argument("--base-url", dest="base_url",
                      help="Bot API base URL (env TELEGRAM_BASE_URL), e.g. "
                           "http://127.0.0.1:8081/bot for a local Bot API server")
@@ -52,21 +57,30 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``quizbot`` command; returns the exit status."""
+    """Entry point of the ``quizbot`` command; returns the exit status.
+
+    The token is redacted from everything written once it is known (:mod:`bot.redaction`).
+    Exit status: 0 done, 1 invalid bank, unusable database or unreachable Bot API, 2 bad
+    setting or a token Telegram rejects, 130 Ctrl-C in ``play``.
+    """
     # PTB 22 deprecates int seconds in RetryAfter for timedelta; opt in now, as PTB advises
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     args = _parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if getattr(args, "verbose", False) else logging.INFO,
-        format=LOG_FORMAT)
+    verbose = getattr(args, "verbose", False)
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format=LOG_FORMAT)
     # httpx logs every request URL at INFO, and the URL contains the bot token
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    redact: Callable[[str], str] = str
     try:
+        if getattr(args, "token", None):
+            redact = redaction.install(args.token, LOG_FORMAT)
+            _say("warning: --token shows the token to every user of this machine (ps, "
+                 "/proc/<pid>/cmdline); set TELEGRAM_BOT_TOKEN or --token-file instead")
         flags = {k: getattr(args, k, None) for k in
-                 ("token", "base_url", "db", "banks", "question_seconds")}
+                 ("token", "token_file", "base_url", "db", "banks", "question_seconds")}
         settings = Settings.from_env(strict=args.command == "run", **flags)
-        if settings.token:
-            redact_in_logs(settings.token)
+        if settings.token and settings.token != getattr(args, "token", None):
+            redact = redaction.install(settings.token, LOG_FORMAT)
         if args.command == "validate":
             return _validate(args.paths or settings.banks)
         banks = load_banks(settings.banks)
@@ -79,29 +93,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 # the input thread still waits in input(): skip the interpreter's shutdown,
                 # which would wait for stdin's lock and abort
                 os._exit(130)
-        return _run(settings, banks)
+        return _run(settings, banks, redact, hold_logs=not verbose)
     except (ConfigError, BankError, StorageError) as exc:
-        print(f"quizbot: {exc}", file=sys.stderr)
+        _say(redact(str(exc)))
         return 2 if isinstance(exc, ConfigError) else 1
 
 
-class RedactingFormatter(logging.Formatter):
-    """A log formatter that replaces a secret (the bot token) wherever it appears in a
-    formatted record, traceback included: PTB and httpx may put it in URLs and errors."""
-
-    def __init__(self, fmt: str, secret: str) -> None:
-        super().__init__(fmt)
-        self.secret = secret
-
-    def format(self, record: logging.LogRecord) -> str:
-        """Format as usual, then redact."""
-        return super().format(record).replace(self.secret, "<token>")
-
-
-def redact_in_logs(secret: str) -> None:
-    """Keep ``secret`` out of every log line of the root logger's handlers."""
-    for handler in logging.getLogger().handlers:
-        handler.setFormatter(RedactingFormatter(LOG_FORMAT, secret))
+def _say(message: str) -> None:
+    """Print one message of the CLI on standard error (already redacted)."""
+    print(f"quizbot: {message}", file=sys.stderr, flush=True)
 
 
 def _validate(paths: Sequence[object]) -> int:
@@ -117,29 +117,82 @@ def _validate(paths: Sequence[object]) -> int:
     return 0
 
 
-def _run(settings: Settings, banks: dict) -> int:  # type: ignore[type-arg]
-    from telegram.error import InvalidToken, NetworkError
+def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # type: ignore[type-arg]
+         hold_logs: bool) -> int:
+    """Run the bot until a stop signal.
+
+    It first initializes PTB itself (``getMe``, with the transient retries of
+    :class:`bot.telegram.limits.QuizRateLimiter`) so that a token Telegram rejects, or a Bot API
+    that cannot be reached, ends in one clear line instead of PTB's logged traceback. With
+    ``hold_logs``, the log lines of that start are held back and written only if it succeeds.
+    """
+    from telegram.error import InvalidToken, NetworkError, TelegramError
 
     from bot.app import build_application, close_transports
 
     app = build_application(settings, banks)
-    log.info("starting quizbot: %d bank(s), Bot API %s", len(banks),
-             settings.base_url or "Telegram")
+    where = settings.base_url or "https://api.telegram.org"
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)  # PTB's run_polling takes the current loop
     try:
+        with _held_logs(hold_logs) as held:
+            log.info("starting quizbot: %d bank(s), Bot API %s", len(banks), where)
+            try:
+                loop.run_until_complete(app.initialize())
+            except InvalidToken:
+                _say("Telegram rejected the token: check TELEGRAM_BOT_TOKEN or the token file "
+                     "(@BotFather gives the token)")
+                return 2
+            except NetworkError as exc:  # TimedOut too; after the transient retries
+                _say(f"cannot reach the Bot API at {where} ({redact(exc.message)})")
+                return 1
+            except TelegramError as exc:
+                _say(f"the Bot API at {where} refused to start the bot ({redact(exc.message)})")
+                return 1
+            held.pass_on()
         app.run_polling(allowed_updates=["message", "callback_query"], close_loop=False)
-    except InvalidToken:
-        print("quizbot: Telegram rejected the token: check TELEGRAM_BOT_TOKEN (from @BotFather)",
-              file=sys.stderr)
-        return 2
-    except NetworkError as exc:  # at start-up: PTB gives up when getMe fails
-        print(f"quizbot: cannot reach the Bot API at {settings.base_url or 'api.telegram.org'}"
-              f" ({exc.message})", file=sys.stderr)
-        return 1
     finally:
-        loop = asyncio.get_event_loop()
         loop.run_until_complete(close_transports(app))
         loop.close()
     return 0
+
+
+class _HeldLogs(logging.Handler):
+    """Holds the root logger's records back from its handlers until :meth:`pass_on`."""
+
+    def __init__(self, handlers: Sequence[logging.Handler]) -> None:
+        super().__init__()
+        self.handlers = list(handlers)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Keep the record."""
+        self.records.append(record)
+
+    def pass_on(self) -> None:
+        """Hand the records kept so far to the handlers, as the root logger would have."""
+        for record in self.records:
+            for handler in self.handlers:
+                if record.levelno >= handler.level:
+                    handler.handle(record)
+        self.records.clear()
+
+
+@contextlib.contextmanager
+def _held_logs(hold: bool) -> Iterator[_HeldLogs]:
+    """Put a :class:`_HeldLogs` in place of the root logger's handlers (if ``hold``); records
+    not passed on when the block ends are dropped."""
+    root = logging.getLogger()
+    handlers = root.handlers[:]
+    held = _HeldLogs(handlers)
+    if hold:
+        root.handlers = [held]
+    else:
+        held.handlers = []  # records go straight to the handlers; nothing to pass on
+    try:
+        yield held
+    finally:
+        root.handlers = handlers
 
 
 async def _play(settings: Settings, banks: dict, language: str | None,  # type: ignore[type-arg]

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
+import reprlib
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
+
+from bot.redaction import Redactor
 
 
 def _bundled_banks() -> Path:
@@ -24,8 +29,14 @@ QUESTION_SECONDS_RANGE = (1.0, 3600.0)
 """Allowed answer windows of group questions, in seconds (inclusive)."""
 
 
+TOKEN_PATTERN = re.compile(r"\d+:[A-Za-z0-9_-]+")
+"""What a bot token looks like: the bot's id, a colon and a secret of letters, digits, ``_``
+and ``-`` (as @BotFather gives it; Bot API "Authorizing your bot")."""
+
+
 class ConfigError(Exception):
-    """A setting is missing or malformed; the message says which and how to set it."""
+    """A setting is missing or malformed; the message says which and how to set it (and never
+    quotes the token)."""
 
 
 @dataclass(frozen=True)
@@ -33,9 +44,11 @@ class Settings:
     """The bot's settings.
 
     Attributes:
-        token: Bot API token (``TELEGRAM_BOT_TOKEN``); needed by ``quizbot run`` only. Never logged.
+        token: Bot API token (``TELEGRAM_BOT_TOKEN``, or the contents of the file named by
+            ``TELEGRAM_BOT_TOKEN_FILE``); needed by ``quizbot run`` only. Never logged.
         base_url: Bot API base URL (``TELEGRAM_BASE_URL``), passed to PTB's ``base_url``
             (e.g. ``http://127.0.0.1:8081/bot`` for a local Bot API server); None for Telegram.
+            An http or https URL with a host, checked by :meth:`from_env`.
         db: SQLite database file (``QUIZBOT_DB``, default ``quizbot.sqlite3``).
         banks: Bank files or folders (``QUIZBOT_BANKS``, ``os.pathsep``-separated; default the
             bundled ``banks/``).
@@ -54,18 +67,39 @@ class Settings:
                  **flags: object) -> Settings:
         """Read settings from ``env`` (default ``os.environ``); non-None ``flags`` win.
 
+        The token comes from ``TELEGRAM_BOT_TOKEN`` or, with ``strict``, from the file named
+        by ``TELEGRAM_BOT_TOKEN_FILE`` (surrounding whitespace stripped; a path is not a
+        secret, so the file keeps the token out of the environment of child processes and of
+        ``/proc/<pid>/environ`` dumps). The flags ``token`` and ``token_file`` replace both.
+
         Args:
-            strict: Check the settings only the bot uses (the question window); ``play`` and
-                ``validate`` pass False and get the default window when it is malformed.
+            env: The environment variables.
+            strict: Check and read the settings only the bot uses (the token file, the base
+                URL, the question window); ``play`` and ``validate`` pass False: they ignore
+                the token file and a malformed base URL, and get the default window when it
+                is malformed.
+            **flags: Command-line values by attribute name (plus ``token_file``); None means
+                not given.
 
         Raises:
-            ConfigError: with ``strict``, QUIZBOT_QUESTION_SECONDS (or the flag) is not a
-                number of seconds in :data:`QUESTION_SECONDS_RANGE`.
+            ConfigError: with ``strict``: both ``TELEGRAM_BOT_TOKEN`` and
+                ``TELEGRAM_BOT_TOKEN_FILE`` are set; the token file cannot be read or is empty;
+                the base URL is not an http(s) URL with a host; QUIZBOT_QUESTION_SECONDS (or the
+                flag) is not a number of seconds in :data:`QUESTION_SECONDS_RANGE`.
         """
         env = os.environ if env is None else env
         banks_env = env.get("QUIZBOT_BANKS")
+        token_flag, token_file = flags.pop("token", None), flags.pop("token_file", None)
+        if token_flag is None and token_file is None:
+            token_flag = env.get("TELEGRAM_BOT_TOKEN") or None
+            token_file = env.get("TELEGRAM_BOT_TOKEN_FILE") or None
+            if token_flag and token_file and strict:
+                raise ConfigError("TELEGRAM_BOT_TOKEN and TELEGRAM_BOT_TOKEN_FILE are both set: "
+                                  "set only one")
+        token = (str(token_flag) if token_flag else
+                 _read_token_file(Path(str(token_file))) if token_file and strict else None)
         values: dict[str, object] = {
-            "token": env.get("TELEGRAM_BOT_TOKEN") or None,
+            "token": token,
             "base_url": env.get("TELEGRAM_BASE_URL") or None,
             "db": Path(env.get("QUIZBOT_DB") or "quizbot.sqlite3"),
             "banks": (tuple(Path(p) for p in banks_env.split(os.pathsep) if p)
@@ -91,17 +125,67 @@ class Settings:
                     f"from {low:g} to {high:g}, got {values['question_seconds']!r}")
             seconds = DEFAULT_QUESTION_SECONDS
         values["question_seconds"] = seconds
+        if strict and values["base_url"] is not None:
+            _check_base_url(str(values["base_url"]), token)
         return cls(**values)  # type: ignore[arg-type]
 
     def require_token(self) -> str:
         """The token.
 
         Raises:
-            ConfigError: no token is set.
+            ConfigError: no token is set, or it does not look like one
+                (:data:`TOKEN_PATTERN`; the message does not quote it).
         """
         if not self.token:
             raise ConfigError(
                 "TELEGRAM_BOT_TOKEN is not set: get a token from @BotFather and run\n"
                 "  TELEGRAM_BOT_TOKEN=<your token> quizbot run\n"
-                "(or pass --token; `quizbot play` runs the quiz in this terminal without one)")
+                "(or put it in a file readable by the bot only and set TELEGRAM_BOT_TOKEN_FILE; "
+                "`quizbot play` runs the quiz in this terminal without one)")
+        if not TOKEN_PATTERN.fullmatch(self.token):
+            raise ConfigError(
+                "the bot token is malformed: @BotFather gives digits, a colon, then letters, "
+                "digits, '_' and '-' (the value is not shown here)")
         return self.token
+
+
+def _read_token_file(path: Path) -> str:
+    """The token in ``path``, stripped of surrounding whitespace.
+
+    Raises:
+        ConfigError: the file cannot be read (the OS error is named), is not UTF-8, or is
+            empty.
+    """
+    where = f"the token file {path} (TELEGRAM_BOT_TOKEN_FILE / --token-file)"
+    try:
+        token = path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise ConfigError(f"cannot read {where}: {exc.strerror or type(exc).__name__}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"cannot read {where}: it is not UTF-8 text") from None
+    if not token:
+        raise ConfigError(f"{where} is empty")
+    return token
+
+
+def _check_base_url(url: str, token: str | None) -> None:
+    """Check a Bot API base URL: http or https, a host, a valid port, no query or fragment, no
+    spaces or control characters (PTB appends ``<token>/<method>`` to it as a string).
+
+    Raises:
+        ConfigError: it is not; the message quotes the URL cut short, the token redacted.
+    """
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- raises ValueError for a port that is not a number 0-65535
+    except ValueError:
+        good = False
+    else:
+        good = (parts.scheme in ("http", "https") and bool(parts.hostname)
+                and not parts.query and not parts.fragment
+                and not any(c.isspace() or not c.isprintable() for c in url))
+    if not good:
+        shown = reprlib.repr(Redactor(token)(url) if token else url)
+        raise ConfigError(
+            "TELEGRAM_BASE_URL / --base-url must be an http or https URL with a host, like "
+            f"http://127.0.0.1:8081/bot for a local Bot API server; got {shown}")

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from bot import i18n, render
 from bot.quiz import engine
-from bot.quiz.bank import Bank
+from bot.quiz.bank import CONTROL_CHARACTERS, Bank
 from bot.quiz.service import QuizService
 from bot.render import PLAIN
 
@@ -17,6 +17,13 @@ TERMINAL_USER_ID = 0
 
 Ask = Callable[[str], Awaitable[str]]
 """Show a prompt, return the line typed (raises EOFError at end of input)."""
+
+
+def print_plain(text: str) -> None:
+    """Print ``text`` without control characters but tab and line feed
+    (:data:`bot.quiz.bank.CONTROL_CHARACTERS`): no escape sequence reaches the terminal, even
+    from a bank built without the loader's check."""
+    print(CONTROL_CHARACTERS.sub("", text))
 
 
 async def read_line(prompt: str) -> str:
@@ -48,7 +55,7 @@ async def read_line(prompt: str) -> str:
 
 
 async def play(service: QuizService, bank: Bank, language: str, *,
-               ask: Ask | None = None, write: Callable[[str], None] = print,
+               ask: Ask | None = None, write: Callable[[str], None] = print_plain,
                user_id: int = TERMINAL_USER_ID) -> engine.Result | None:
     """Play ``bank`` in the terminal: resume the active attempt on it, or start one.
 
@@ -58,7 +65,7 @@ async def play(service: QuizService, bank: Bank, language: str, *,
         language: UI and bank language (unsupported ones fall back to English).
         ask: Prompt reader (default :func:`read_line`); "q" or end of input quits (progress
             is kept).
-        write: Output of one block of text.
+        write: Output of one block of text (default :func:`print_plain`).
         user_id: The player's id in storage.
 
     Returns:

@@ -103,6 +103,7 @@ class SQLiteStore:
             raise StorageError(f"cannot open database {path}: folder {path.parent} does not exist")
         if path.is_dir():
             raise StorageError(f"cannot open database {path}: it is a folder")
+        cls._create_private(path)
         connections: list[aiosqlite.Connection] = []
         try:
             for _ in range(2):
@@ -122,6 +123,26 @@ class SQLiteStore:
                 raise StorageError(f"cannot open database {path}: {exc}") from exc
             raise
         return store
+
+    @staticmethod
+    def _create_private(path: Path) -> None:
+        """Create the database file ``path`` empty with mode 0600 (owner read and write), if
+        it does not exist: it holds user ids, names and answers. SQLite creates the ``-wal``
+        and ``-shm`` files later with the mode of the database file (``os_unix.c``,
+        ``findCreateFileMode``), so they are 0600 too. An existing file keeps its mode.
+
+        Raises:
+            StorageError: the file cannot be created (permissions, read-only file system).
+        """
+        import os  # here, not at the top: this helper is the whole of this change to the module
+
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return
+        except OSError as exc:
+            raise StorageError(f"cannot open database {path}: {exc.strerror}") from exc
+        os.close(descriptor)
 
     async def close(self) -> None:
         """Finish queued writes, then close both connections (idempotent)."""

@@ -10,12 +10,15 @@ import pytest
 import yaml
 
 from bot.quiz.bank import (
+    MAX_BANK_BYTES,
     MAX_QUESTION_UTF16,
+    MAX_YAML_NODES,
     Bank,
     BankError,
     BankProblem,
     load_bank,
     load_banks,
+    parse_bank,
 )
 
 REAL_BANK = Path(__file__).resolve().parent.parent / "banks" / "deepspeed-megatron.yaml"
@@ -777,3 +780,128 @@ def test_load_banks_keys_banks_by_id(tmp_path):
     banks = load_banks([folder, single])
     assert sorted(banks) == ["other-bank", "test-bank"]
     assert banks["other-bank"].path == single
+
+
+# --- hostile files (issue "Abuse and privacy", item 8) ----------------------------------------
+
+def alias_bomb(levels: int) -> str:
+    """A bank whose title is ``10**levels`` leaves through nested aliases ("billion laughs")."""
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, levels)]
+    return "\n".join([*lines, f"title: *a{levels - 1}", ""])
+
+
+@pytest.mark.parametrize("levels", [6, 9])
+def test_an_alias_bomb_is_refused_before_it_expands(tmp_path, levels):
+    """A few hundred bytes that alias their way to 10^6 (or 10^9) leaves are refused at once,
+    with one short problem naming the line where the budget ran out."""
+    text = alias_bomb(levels)
+    assert len(text.encode()) < 800
+    (problem,) = problems_of(write(tmp_path, text))
+    assert problem.field == "(file)"
+    assert f"expands to more than {MAX_YAML_NODES:,} values" in problem.message
+    assert problem.line == 5  # a4 is the first list over 100,000 values
+    assert len(str(problem)) < 300
+
+
+def test_a_recursive_alias_is_refused(tmp_path):
+    """An alias inside the node it names (a structure containing itself) is refused."""
+    (problem,) = problems_of(write(tmp_path, "title: &t [1, *t]\n"))
+    assert "alias to a node that contains it" in problem.message
+
+
+def test_aliases_within_the_budget_still_load(tmp_path):
+    """Anchors and aliases are ordinary YAML: a bank sharing its source through one loads."""
+    text = dump(make_bank()).replace(
+        "source:\n    title: Paper q-one\n    url: https://example.org/paper",
+        "source: &paper\n    title: Paper q-one\n    url: https://example.org/paper", 1)
+    text = text.replace("source:\n    title: Paper q-two\n    url: https://example.org/paper",
+                        "source: *paper", 1)
+    assert "*paper" in text
+    bank = load_bank(write(tmp_path, text))
+    assert bank.questions[1].source == bank.questions[0].source
+
+
+def test_a_file_over_the_size_cap_is_refused_unread(tmp_path):
+    """A bank file over 1 MiB is refused with its size, whatever it holds."""
+    path = write(tmp_path, dump(make_bank()) + "#" * MAX_BANK_BYTES + "\n")
+    (problem,) = problems_of(path)
+    assert problem.field == "(file)"
+    assert f"is {path.stat().st_size:,} bytes" in problem.message
+    assert f"at most {MAX_BANK_BYTES:,} bytes" in problem.message
+    with pytest.raises(BankError, match="at most 1,048,576 bytes"):
+        parse_bank(path.read_text(encoding="utf-8"))
+
+
+def test_a_file_at_the_size_cap_is_read(tmp_path):
+    """A file of exactly 1 MiB (a valid bank padded with a comment) loads."""
+    text = dump(make_bank())
+    text += "#" * (MAX_BANK_BYTES - len(text.encode()) - 1) + "\n"
+    assert len(text.encode()) == MAX_BANK_BYTES
+    assert load_bank(write(tmp_path, text)).id == "test-bank"
+
+
+@pytest.mark.parametrize("field, value", [
+    ("id", "x" * 100_000),
+    ("version", ["y" * 500] * 1000),
+    ("languages", [{"k": "z" * 100_000}] * 1000),
+    ("level", "w" * 100_000),
+])
+def test_a_long_bad_value_gives_a_short_message(tmp_path, field, value):
+    """A huge bad value is quoted cut short: no problem line passes a few hundred characters."""
+    data = make_bank()
+    data[field] = value
+    problems = problems_of(write(tmp_path, dump(data)))
+    assert any(p.field == field for p in problems)
+    assert all(len(str(p)) < 300 for p in problems), [len(str(p)) for p in problems]
+
+
+def test_a_long_unknown_key_and_a_long_yaml_error_are_cut(tmp_path):
+    """An unknown key of 100,000 characters, and a YAML error quoting a long tag, stay short."""
+    data = make_bank()
+    data["k" * 100_000] = 1
+    (problem,) = problems_of(write(tmp_path, dump(data)))
+    assert "unknown key" in problem.message and len(str(problem)) < 300
+    (problem,) = problems_of(write(tmp_path, dump(make_bank()) + f"extra: !{'t' * 100_000} 1\n"))
+    assert "bad YAML" in problem.message and len(str(problem)) < 300
+
+
+@pytest.mark.parametrize("char", ["\x1b", "\x9b", "\r", "\x00", "\x7f"])
+def test_a_control_character_in_an_option_is_refused(tmp_path, char):
+    """ESC (and the other C0/C1 controls but tab and line feed) in an option is refused, naming
+    the file, line, question and field; it could drive the terminal of `quizbot play`."""
+    data = make_bank()
+    data["questions"][1]["options"][2]["text"]["hi"] = f"red{char}[31m text"
+    text = dump(data)
+    assert char not in text  # YAML writes it escaped, as a contributor would have to
+    path = write(tmp_path, text)
+    (problem,) = problems_of(path)
+    check(problem, path, question_id="q-two", line=line_of(text, "red"))
+    assert problem.field == "options[2].text.hi"
+    assert f"control character U+{ord(char):04X} at character 4" in problem.message
+
+
+@pytest.mark.parametrize("where", ["title", "explanation", "source.title", "source.url"])
+def test_an_escape_anywhere_in_the_text_is_refused(tmp_path, where):
+    """Titles, explanations, source titles and URLs are checked too."""
+    data = make_bank()
+    if where == "title":
+        data["title"]["en"] = "T\x1b]0;pwned\x07"
+    elif where == "explanation":
+        data["questions"][0]["explanation"]["en"] = "E\x1b[2J"
+    elif where == "source.title":
+        data["questions"][0]["source"]["title"] = "S\x1b[2J"
+    else:
+        data["questions"][0]["source"]["url"] = "https://example.org/\x1b[2J"
+    problems = problems_of(write(tmp_path, dump(data)))
+    assert [p.field for p in problems] == [
+        f"{where}.en" if where in ("title", "explanation") else where]
+    assert "control character U+001B" in problems[0].message
+
+
+def test_tabs_and_line_breaks_are_plain_text(tmp_path):
+    """Tab and line feed stay allowed (a multi-line explanation is ordinary)."""
+    data = make_bank()
+    data["questions"][0]["explanation"]["en"] = "Line one,\n\tline two."
+    bank = load_bank(write(tmp_path, dump(data)))
+    assert bank.questions[0].explanation.by_language["en"] == "Line one,\n\tline two."

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import pytest
 
 from bot import i18n
 from bot.config import BUNDLED_BANKS
-from bot.play import play
+from bot.play import play, print_plain
 from bot.quiz.bank import load_banks
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
@@ -204,25 +205,172 @@ def test_storage_and_window_errors_are_one_line(tmp_path):
                    env={"QUIZBOT_QUESTION_SECONDS": "abc"}).returncode == 0
 
 
-async def test_a_rejected_token_is_never_printed(fake, tmp_path):
-    """When Telegram rejects the token, `quizbot run` says so without printing it."""
-    env = {**os.environ, "TELEGRAM_BOT_TOKEN": "999999:WRONG-token-value",
-           "TELEGRAM_BASE_URL": fake.base_url, "QUIZBOT_DB": str(tmp_path / "t.sqlite3")}
+def run_env(**settings: str) -> dict[str, str]:
+    """The environment for `quizbot run`: this one without TELEGRAM_* settings, plus
+    ``settings``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TELEGRAM_")}
+    return {**env, **settings}
+
+
+async def run_until_exit(*args: str, env: dict[str, str]) -> tuple[int, str, str]:
+    """Run `quizbot` with ``args`` to its end, without blocking the event loop (the fake server
+    answers in it); return the exit status, standard output and standard error."""
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "run", env=env, stdout=subprocess.PIPE,
+        sys.executable, "-m", "bot", *args, env=env, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
     out, err = await asyncio.wait_for(proc.communicate(), timeout=60)
-    text = (out + err).decode()
-    assert proc.returncode == 2, text
-    assert "Telegram rejected the token" in text
-    assert "WRONG-token-value" not in text
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+async def test_a_rejected_token_is_one_line_that_never_prints_it(fake, tmp_path):
+    """A token the Bot API answers 401 to: exit 2 and exactly one line on standard error, no
+    PTB traceback, no unclosed session, no token."""
+    token = "999999:WRONG-token-value-0123456789"
+    code, out, err = await run_until_exit(
+        "run", "--db", str(tmp_path / "t.sqlite3"),
+        env=run_env(TELEGRAM_BOT_TOKEN=token, TELEGRAM_BASE_URL=fake.base_url))
+    assert code == 2, err
+    assert err.splitlines() == ["quizbot: Telegram rejected the token: check TELEGRAM_BOT_TOKEN "
+                                "or the token file (@BotFather gives the token)"]
+    assert out == ""
+    assert [call.status for call in fake.calls_to("getMe")] == [401]  # tried once: no retry
+    assert token.split(":")[1] not in out + err
+    assert not (tmp_path / "t.sqlite3").exists(), "storage is opened only once the token works"
+
+
+def refused_port() -> int:
+    """A loopback port nothing listens on (bound, then closed)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def test_an_unreachable_bot_api_is_one_clear_line(tmp_path):
-    """With no Bot API to reach, `quizbot run` ends with a clear last line, sessions closed."""
-    proc = quizbot("run", "--token", "1:x", "--base-url", "http://127.0.0.1:9/bot",
-                   "--db", str(tmp_path / "u.sqlite3"))
+    """With no Bot API listening (connection refused), `quizbot run` retries, then prints one
+    line, nothing else (no PTB traceback, no unclosed session), and exits 1."""
+    base_url = f"http://127.0.0.1:{refused_port()}/bot"
+    proc = quizbot("run", "--db", str(tmp_path / "u.sqlite3"),
+                   env=run_env(TELEGRAM_BOT_TOKEN="1:x", TELEGRAM_BASE_URL=base_url))
     assert proc.returncode == 1
-    assert proc.stderr.strip().splitlines()[-1].startswith(
-        "quizbot: cannot reach the Bot API at http://127.0.0.1:9/bot")
-    assert "Unclosed client session" not in proc.stderr
+    [line] = proc.stderr.splitlines()
+    assert line.startswith(f"quizbot: cannot reach the Bot API at {base_url} (")
+    assert "Connect call failed" in line
+    assert proc.stdout == ""
+
+
+def test_verbose_start_failure_keeps_the_details(tmp_path):
+    """With -v the start's log lines (the retries) are shown, and the clear line ends them."""
+    base_url = f"http://127.0.0.1:{refused_port()}/bot"
+    proc = quizbot("run", "-v", "--db", str(tmp_path / "u.sqlite3"),
+                   env=run_env(TELEGRAM_BOT_TOKEN="1:x", TELEGRAM_BASE_URL=base_url))
+    assert proc.returncode == 1
+    assert "getMe failed again" in proc.stderr
+    assert proc.stderr.splitlines()[-1].startswith("quizbot: cannot reach the Bot API")
+
+
+SECRET = "7654321:AAHsecretSECRETsecret_-0123456789ab"
+
+
+@pytest.mark.parametrize("base_url", ["127.0.0.1:1/bot", "ftp://x/bot", "http://[::1/bot",
+                                      "http://127.0.0.1:99999/bot", "http:///bot",
+                                      f"https://api.telegram.org/bot{SECRET}/x?y"])
+def test_a_malformed_base_url_is_refused_without_the_token(tmp_path, base_url):
+    """A base URL that is not http(s) with a host is refused before any request, in one line
+    naming the setting; the token is in neither output, even when the URL holds it."""
+    for env, args in [(run_env(TELEGRAM_BOT_TOKEN=SECRET, TELEGRAM_BASE_URL=base_url), ()),
+                      (run_env(TELEGRAM_BOT_TOKEN=SECRET), ("--base-url", base_url))]:
+        proc = quizbot("run", "--db", str(tmp_path / "b.sqlite3"), *args, env=env)
+        assert proc.returncode == 2, proc.stderr
+        [line] = proc.stderr.splitlines()
+        assert line.startswith("quizbot: TELEGRAM_BASE_URL / --base-url must be an http or "
+                               "https URL with a host"), line
+        assert SECRET.split(":")[1] not in proc.stdout + proc.stderr
+        assert not (tmp_path / "b.sqlite3").exists()
+
+
+async def test_the_token_can_come_from_a_file(fake, tmp_path):
+    """TELEGRAM_BOT_TOKEN_FILE: the token is read (surrounding whitespace stripped), the bot
+    polls, and the log never shows it."""
+    token_file = tmp_path / "token"
+    token_file.write_text(f"  {fake.token}\n\n", encoding="utf-8")
+    env = run_env(TELEGRAM_BOT_TOKEN_FILE=str(token_file), TELEGRAM_BASE_URL=fake.base_url,
+                  QUIZBOT_DB=str(tmp_path / "f.sqlite3"))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "run", env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    try:
+        await fake.wait_for(lambda: fake.polling or proc.returncode is not None, timeout=30)
+        assert proc.returncode is None
+    finally:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGINT)
+        out, err = await asyncio.wait_for(proc.communicate(), timeout=30)
+    text = (out + err).decode()
+    assert "quizbot ready" in text
+    assert fake.token.split(":")[1] not in text
+
+
+@pytest.mark.parametrize("case", ["missing", "folder", "empty", "both", "malformed"])
+def test_token_problems_are_one_clear_line(tmp_path, case):
+    """An unreadable or empty token file, two token settings, or a value that is no token: one
+    line naming the setting, exit 2, and the value never quoted."""
+    token_file = tmp_path / "token"
+    if case == "empty":
+        token_file.write_text(" \n", encoding="utf-8")
+    elif case == "folder":
+        token_file.mkdir()
+    elif case == "malformed":
+        token_file.write_text("1234 secretvalue\n", encoding="utf-8")
+    env = run_env(TELEGRAM_BOT_TOKEN_FILE=str(token_file))
+    if case == "both":
+        env["TELEGRAM_BOT_TOKEN"] = SECRET
+    proc = quizbot("run", "--db", str(tmp_path / "k.sqlite3"), env=env)
+    assert proc.returncode == 2
+    [line] = proc.stderr.splitlines()
+    expected = {
+        "missing": f"cannot read the token file {token_file} (TELEGRAM_BOT_TOKEN_FILE / "
+                   "--token-file): No such file or directory",
+        "folder": f"cannot read the token file {token_file} (TELEGRAM_BOT_TOKEN_FILE / "
+                  "--token-file): Is a directory",
+        "empty": f"the token file {token_file} (TELEGRAM_BOT_TOKEN_FILE / --token-file) is "
+                 "empty",
+        "both": "TELEGRAM_BOT_TOKEN and TELEGRAM_BOT_TOKEN_FILE are both set: set only one",
+        "malformed": "the bot token is malformed: @BotFather gives digits, a colon, then "
+                     "letters, digits, '_' and '-' (the value is not shown here)",
+    }[case]
+    assert line == f"quizbot: {expected}"
+    assert "secretvalue" not in proc.stderr and SECRET not in proc.stderr
+
+
+def test_token_on_the_command_line_warns_and_is_redacted(tmp_path):
+    """--token works but warns that `ps` shows it; the warning and errors do not repeat it."""
+    base_url = f"http://127.0.0.1:{refused_port()}/bot"
+    proc = quizbot("run", "--token", SECRET, "--base-url", base_url,
+                   "--db", str(tmp_path / "w.sqlite3"), env=run_env())
+    assert proc.returncode == 1
+    warning, error = proc.stderr.splitlines()
+    assert warning.startswith("quizbot: warning: --token shows the token to every user of this "
+                              "machine (ps, /proc/<pid>/cmdline)")
+    assert error.startswith("quizbot: cannot reach the Bot API")
+    assert SECRET.split(":")[1] not in proc.stderr
+
+
+def test_an_escape_in_a_bank_never_reaches_the_terminal(tmp_path, banks, capsys):
+    """`quizbot play` refuses a bank with ESC in an option (naming file, question and field),
+    and its printer drops control characters from a bank built without the loader."""
+    bank_file = tmp_path / "esc.yaml"
+    text = BUNDLED_BANKS.joinpath(f"{BANK_ID}.yaml").read_text(encoding="utf-8")
+    first_option = banks[BANK_ID].questions[0].options[0].text.by_language["en"]
+    assert text.count(f'en: "{first_option}"') == 1
+    bank_file.write_text(text.replace(f'en: "{first_option}"', f'en: "\\e[2J{first_option}"'),
+                         encoding="utf-8")
+    proc = quizbot("play", "--banks", str(bank_file), "--db", str(tmp_path / "e.sqlite3"),
+                   stdin="A\n")
+    assert proc.returncode == 1
+    assert "\x1b" not in proc.stdout + proc.stderr
+    question_id = banks[BANK_ID].questions[0].id
+    assert (f"question {question_id!r}, field 'options[0].text.en': contains the control "
+            "character U+001B") in proc.stderr
+    print_plain("a\x1b[31mred\x9b0m\tcell\nline\r")
+    assert capsys.readouterr().out == "a[31mred0m\tcell\nline\n"

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
+import stat
 import subprocess
 import sys
 import textwrap
@@ -258,3 +260,38 @@ def test_acknowledged_answer_survives_kill_9(tmp_path):
         rows = db.execute("SELECT question_id, option_index FROM answers WHERE attempt_id = ?",
                           (attempt_id,)).fetchall()
     assert rows == [("q1", 3)]
+
+
+async def test_database_files_are_private(tmp_path):
+    """The database and its -wal and -shm files are created 0600 (owner read and write), even
+    with a umask that lets everyone read: they hold user ids, names and answers."""
+    path = tmp_path / "private.sqlite3"
+    old_umask = os.umask(0)
+    try:
+        store = await SQLiteStore.open(path)
+        try:
+            await store.set_user_language(1, "el")  # a write: SQLite has made -wal and -shm
+            names = sorted(p.name for p in tmp_path.iterdir())
+            assert names == ["private.sqlite3", "private.sqlite3-shm", "private.sqlite3-wal"]
+            for name in names:
+                assert stat.S_IMODE(os.stat(tmp_path / name).st_mode) == 0o600, name
+        finally:
+            await store.close()
+    finally:
+        os.umask(old_umask)
+
+
+async def test_an_existing_database_keeps_its_mode(tmp_path):
+    """A database file made beforehand (by an operator, with the mode they chose) is used as it
+    is: opening neither recreates nor rechmods it."""
+    path = tmp_path / "shared.sqlite3"
+    path.touch()
+    path.chmod(0o640)
+    store = await SQLiteStore.open(path)
+    await store.set_user_language(1, "hi")
+    await store.close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    store = await SQLiteStore.open(path)
+    assert await store.user_language(1) == "hi"
+    await store.close()
+

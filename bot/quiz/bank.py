@@ -8,6 +8,7 @@ parser knows it), the question id and the field.
 from __future__ import annotations
 
 import re
+import reprlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,18 @@ LEVELS = ("easy", "medium", "hard")
 OPTIONS_PER_QUESTION = 4
 MAX_QUESTIONS = 100
 MAX_GUIDE_LABEL = 40
+MAX_BANK_BYTES = 1024 * 1024
+"""Largest bank file, in bytes (1 MiB): a full bank of 100 questions in a few languages is a
+tenth of that, and ``quizbot validate`` runs on contributed files."""
+MAX_YAML_NODES = 100_000
+"""Most YAML nodes a bank file may hold, counting each alias (``*name``) as the whole subtree it
+repeats: a few hundred bytes of nested aliases expand to millions of values (the "billion
+laughs" attack), and every check below walks the expanded tree. A full bank of 100 questions in
+ten languages has about 20,000."""
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Characters refused in bank text: the C0 and C1 control characters (Unicode category Cc)
+except tab and line feed. ESC (U+001B) and CSI (U+009B) start terminal escape sequences, which
+``quizbot play`` would otherwise send to the terminal; CR overwrites a line."""
 MAX_QUESTION_UTF16 = 3500
 """Prompt, options, explanation and source title of one question together, per language, in
 UTF-16 units: the feedback message shows them all, and a Telegram message holds at most 4096
@@ -162,7 +175,44 @@ class _Node(dict):  # type: ignore[type-arg]
 
 
 class _LineLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, with line numbers kept on mappings."""
+    """PyYAML's safe loader, with line numbers kept on mappings and a budget of nodes.
+
+    The composer hands each alias back as the very node it names, so the document is a graph in
+    which a few nodes can stand for millions; :meth:`compose_node` weighs every node as the size
+    of the tree it expands to and stops at :data:`MAX_YAML_NODES`, before anything walks it.
+    """
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._weights: dict[int, int] = {}  # id(node) -> size of its expanded tree
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
+        """Compose a node as PyYAML does, then weigh it against :data:`MAX_YAML_NODES`.
+
+        Raises:
+            yaml.composer.ComposerError: the expanded document would pass the budget, or an
+                alias names a node that contains it (a recursive structure).
+        """
+        alias = self.peek_event() if self.check_event(yaml.AliasEvent) else None
+        node = super().compose_node(parent, index)  # type: ignore[no-untyped-call]
+        if alias is not None:
+            if id(node) not in self._weights:
+                raise yaml.composer.ComposerError(
+                    None, None, "found an alias to a node that contains it", alias.start_mark)
+            weight = self._weights[id(node)]
+        elif isinstance(node, yaml.SequenceNode):
+            weight = 1 + sum(self._weights[id(child)] for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            weight = 1 + sum(self._weights[id(key)] + self._weights[id(value)]
+                             for key, value in node.value)
+        else:
+            weight = 1
+        self._weights[id(node)] = weight
+        if weight > MAX_YAML_NODES:
+            raise yaml.composer.ComposerError(
+                None, None, f"the document expands to more than {MAX_YAML_NODES:,} values "
+                "(through aliases?); a bank needs far fewer", node.start_mark)
+        return node
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _Node:
@@ -180,7 +230,7 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _Node:
         if key in mapping:
             raise yaml.constructor.ConstructorError(
                 "while constructing a mapping", node.start_mark,
-                f"found duplicate key {key!r}", key_node.start_mark)
+                f"found duplicate key {_show(key)}", key_node.start_mark)
         mapping[key] = loader.construct_object(value_node, deep=True)
         mapping.key_lines[key] = key_node.start_mark.line + 1
     return mapping
@@ -219,7 +269,8 @@ class _Checker:
                 self.problem(value.line, _join(field_path, key), "is missing")
         for key in value:
             if key not in allowed:
-                self.problem(value.key_lines.get(key), _join(field_path, key),
+                shown = key if len(key) <= MAX_KEY_SHOWN else key[:MAX_KEY_SHOWN] + "…"
+                self.problem(value.key_lines.get(key), _join(field_path, shown),
                              f"unknown key (allowed: {', '.join(sorted(allowed))})")
         return value
 
@@ -238,14 +289,26 @@ class _Checker:
                 self.problem(node.key_lines.get(language), _join(field_path, language),
                              f"must be non-empty text, got {_kind(text)}")
                 continue
-            texts[language] = text.strip()
+            if self.plain(text, node.key_lines.get(language), _join(field_path, language)):
+                texts[language] = text.strip()
         return Text(texts) if len(texts) == len(languages) else None
 
     def url(self, value: Any, line: int | None, field_path: str) -> str | None:
+        """Check an http(s) URL without spaces or control characters."""
         if not isinstance(value, str) or not re.fullmatch(r"https?://\S+", value):
-            self.problem(line, field_path, f"must be an http(s) URL, got {value!r}")
+            self.problem(line, field_path, f"must be an http(s) URL, got {_show(value)}")
             return None
-        return value
+        return value if self.plain(value, line, field_path) else None
+
+    def plain(self, text: str, line: int | None, field_path: str) -> bool:
+        """Check ``text`` has no control character but tab and line feed
+        (:data:`CONTROL_CHARACTERS`); report the first one found."""
+        found = CONTROL_CHARACTERS.search(text)
+        if found:
+            self.problem(line, field_path,
+                         f"contains the control character U+{ord(found[0]):04X} at character "
+                         f"{found.start() + 1}; only plain text, tabs and line breaks are allowed")
+        return not found
 
 
 def _join(path: str, key: str) -> str:
@@ -260,8 +323,37 @@ def _kind(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     if isinstance(value, str):
-        return "empty text" if not value.strip() else f"text {value!r}"
-    return f"{type(value).__name__} {value!r}"
+        return "empty text" if not value.strip() else f"text {_show(value)}"
+    return f"{type(value).__name__} {_show(value)}"
+
+
+class _ShortRepr(reprlib.Repr):
+    """``repr`` cut to a few dozen characters, whatever the size of the value: error messages
+    quote values from the file, which may be huge (or huge once aliases are expanded)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 2
+        self.maxstring = self.maxother = self.maxlong = 60
+        self.maxlist = self.maxtuple = self.maxdict = self.maxset = self.maxfrozenset = 4
+
+    repr__Node = reprlib.Repr.repr_dict  # the loader's mappings (a dict subclass)
+
+
+_short_repr = _ShortRepr().repr
+MAX_SHOWN = 100
+"""Longest value quoted in a problem, in characters."""
+
+
+def _show(value: Any) -> str:
+    """The ``repr`` of a value from a bank file, cut for an error message."""
+    shown = _short_repr(value)
+    return shown if len(shown) <= MAX_SHOWN else shown[:MAX_SHOWN - 1] + "…"
+
+
+MAX_REASON = 150
+MAX_KEY_SHOWN = 40
+"""Longest YAML parser message quoted in a problem, in characters (it may quote the file)."""
 
 
 _BANK_KEYS = ("id", "version", "default_language", "languages", "level", "title",
@@ -280,9 +372,13 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
         The validated :class:`Bank`.
 
     Raises:
-        BankError: the YAML does not parse, or the bank breaks the schema in ``banks/README.md``;
-            every problem found is listed.
+        BankError: the text is larger than :data:`MAX_BANK_BYTES` in UTF-8, the YAML does not
+            parse or expands to more than :data:`MAX_YAML_NODES` nodes, or the bank breaks the
+            schema in ``banks/README.md``; every problem found is listed.
     """
+    size = len(document.encode("utf-8", "surrogatepass"))
+    if size > MAX_BANK_BYTES:
+        raise BankError([BankProblem(file, None, None, "(file)", _too_large(size))])
     try:
         data = yaml.load(document, Loader=_LineLoader)
     except yaml.YAMLError as exc:
@@ -295,6 +391,8 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
                 else problem_mark or context_mark)
         line = mark.line + 1 if mark is not None else None
         reason = " ".join(filter(None, (getattr(exc, "context", None), problem)))
+        if len(reason) > MAX_REASON:
+            reason = reason[:MAX_REASON] + "…"
         raise BankError([BankProblem(file, line, None, "(file)", f"bad YAML: {reason}")]) from exc
 
     check = _Checker(file)
@@ -306,10 +404,11 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     bank_id = root.get("id")
     if not isinstance(bank_id, str) or not ID_PATTERN.fullmatch(bank_id):
         check.problem(line_of("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {bank_id!r}")
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_show(bank_id)}")
     version = root.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        check.problem(line_of("version"), "version", f"must be a positive integer, got {version!r}")
+        check.problem(line_of("version"), "version",
+                      f"must be a positive integer, got {_show(version)}")
 
     languages_value = root.get("languages")
     languages: tuple[str, ...] = ()
@@ -318,7 +417,7 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
                        for x in languages_value)):
         check.problem(line_of("languages"), "languages",
                       "must be a non-empty list of language codes like 'en',"
-                      f" got {languages_value!r}")
+                      f" got {_show(languages_value)}")
     elif len(set(languages_value)) != len(languages_value):
         check.problem(line_of("languages"), "languages", "lists a language twice")
     else:
@@ -328,11 +427,11 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     if languages and default_language not in languages:
         check.problem(line_of("default_language"), "default_language",
                       f"must be one of the bank's languages {list(languages)},"
-                      f" got {default_language!r}")
+                      f" got {_show(default_language)}")
     level = root.get("level")
     if level not in LEVELS:
         check.problem(line_of("level"), "level",
-                      f"must be one of {', '.join(LEVELS)}, got {level!r}")
+                      f"must be one of {', '.join(LEVELS)}, got {_show(level)}")
 
     if not languages:  # every text below depends on the language list
         raise BankError(check.problems)
@@ -378,6 +477,10 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
                 questions=tuple(questions), guide=guide)
 
 
+def _too_large(size: int) -> str:
+    return f"is {size:,} bytes; a bank file may have at most {MAX_BANK_BYTES:,} bytes (1 MiB)"
+
+
 def _parse_question(check: _Checker, value: Any, number: int, languages: Sequence[str],
                     seen: dict[str, int]) -> Question | None:
     """Validate one question (``number`` is 1-based); None if it has problems."""
@@ -392,7 +495,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
     question_id = node.get("id")
     if not isinstance(question_id, str) or not ID_PATTERN.fullmatch(question_id):
         check.problem(line_of("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {question_id!r}")
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_show(question_id)}")
     else:
         if question_id in seen:
             check.problem(line_of("id"), "id",
@@ -412,11 +515,14 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
                                 required=("title", "url")) if "source" in node else None
     if source_node is not None:
         title = source_node.get("title")
+        title_ok = False
         if not isinstance(title, str) or not title.strip():
             check.problem(source_node.key_lines.get("title"), "source.title",
                           f"must be non-empty text, got {_kind(title)}")
+        else:
+            title_ok = check.plain(title, source_node.key_lines.get("title"), "source.title")
         url = check.url(source_node.get("url"), source_node.key_lines.get("url"), "source.url")
-        if isinstance(title, str) and title.strip() and url:
+        if title_ok and url:
             source = Source(title.strip(), url)
 
     options: list[Option] = []
@@ -437,7 +543,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
             correct = option_node.get("correct", False)
             if not isinstance(correct, bool):
                 check.problem(option_node.key_lines.get("correct"), f"{path}.correct",
-                              f"must be true or false, got {correct!r}")
+                              f"must be true or false, got {_show(correct)}")
             text = check.text(option_node.get("text"), option_node.key_lines.get("text"),
                               f"{path}.text", languages)
             if text is not None:
@@ -478,12 +584,20 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
 def load_bank(path: str | Path) -> Bank:
     """Load and validate one bank file.
 
+    Reads at most :data:`MAX_BANK_BYTES` (plus one, to tell a larger file).
+
     Raises:
-        BankError: the file cannot be read, does not parse, or breaks the schema.
+        BankError: the file cannot be read, is larger than :data:`MAX_BANK_BYTES`, is not
+            UTF-8, does not parse, or breaks the schema.
     """
     path = Path(path)
     try:
-        document = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            data = file.read(MAX_BANK_BYTES + 1)
+        if len(data) > MAX_BANK_BYTES:
+            size = max(path.stat().st_size, len(data))
+            raise BankError([BankProblem(str(path), None, None, "(file)", _too_large(size))])
+        document = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         problem = BankProblem(str(path), None, None, "(file)", f"cannot read: {exc}")
         raise BankError([problem]) from exc

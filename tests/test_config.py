@@ -1,0 +1,39 @@
+"""Settings: where the token comes from, and which base URLs are accepted."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.config import ConfigError, Settings
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8081/bot", "https://api.telegram.org/bot",
+                                 "http://[::1]:8081/bot", "http://bot-api.internal/bot"])
+def test_http_and_https_base_urls_with_a_host_are_accepted(url):
+    """Ordinary local and remote Bot API base URLs pass."""
+    assert Settings.from_env({"TELEGRAM_BASE_URL": url}).base_url == url
+
+
+def test_validate_and_play_ignore_what_only_the_bot_uses(tmp_path):
+    """Not strict: a malformed base URL and an unreadable token file do not stop `validate`."""
+    env = {"TELEGRAM_BASE_URL": "ftp://x/bot", "TELEGRAM_BOT_TOKEN_FILE": str(tmp_path / "no")}
+    settings = Settings.from_env(env, strict=False)
+    assert settings.token is None and settings.base_url == "ftp://x/bot"
+    with pytest.raises(ConfigError, match="TELEGRAM_BASE_URL"):
+        Settings.from_env({"TELEGRAM_BASE_URL": "ftp://x/bot"})
+
+
+def test_flags_replace_both_token_settings(tmp_path):
+    """--token-file (or --token) wins over TELEGRAM_BOT_TOKEN and TELEGRAM_BOT_TOKEN_FILE."""
+    token_file = tmp_path / "token"
+    token_file.write_text("\t42:from-the-file \r\n", encoding="utf-8")
+    env = {"TELEGRAM_BOT_TOKEN": "1:env", "TELEGRAM_BOT_TOKEN_FILE": str(tmp_path / "missing")}
+    assert Settings.from_env(env, token_file=str(token_file)).token == "42:from-the-file"
+    assert Settings.from_env(env, token="7:flag").token == "7:flag"
+    assert Settings.from_env({"TELEGRAM_BOT_TOKEN_FILE": str(token_file)}).require_token() == (
+        "42:from-the-file")
+
+
+def test_the_token_is_not_in_the_settings_repr():
+    """Settings print without their token (in a traceback's locals, say)."""
+    assert "secret" not in repr(Settings(token="1:secret-value"))
