@@ -338,3 +338,33 @@ async def test_transient_failures_are_retried_a_bounded_number_of_times(
     assert runner_of(bot).has_job(1) is False
     assert len([c for c in fake.calls_to("sendMessage") if c.status == 502]) == tries
     assert tries <= 4 * 4  # 3 tries of the step (each retried inside the limiter) + notice
+
+
+# --- buttons only where they belong --------------------------------------------------------
+
+async def test_private_quiz_buttons_forged_on_a_group_message_change_nothing(fake, bot, banks):
+    """A member forges private-quiz callbacks (answer, next, start a bank) on the group's open
+    question: each is refused politely; nothing is posted in the group and the question keeps
+    its text and buttons. A group button forged in a private chat is refused too."""
+    fake.add_group(SUPER, "Study", admins=[ELENI], members=[ARJUN])
+    fake.send_message(ARJUN, "/start")  # Arjun has a private attempt too (id 1)
+    await fake.wait_for(lambda: len(bot_messages(fake, ARJUN)) >= 2)
+    fake.send_message(ELENI, "/quiz", chat_id=SUPER)
+    question = await new_question(fake, SUPER)
+    sent_before = len(bot_messages(fake, SUPER))
+    refused = i18n.catalog("hi")("toast_invalid")
+    for data in ("a:1:0:0", "n:1:0", "b:deepspeed-megatron", "r:1"):
+        update = fake.tap(ARJUN, SUPER, question["message_id"], data, check_button=False)
+        query_id = update["callback_query"]["id"]
+        await fake.wait_for(lambda q=query_id: q in fake.callback_answers)
+        assert fake.callback_answers[query_id]["text"] == refused, data
+    assert fake.message(SUPER, question["message_id"]) == question
+    assert len(bot_messages(fake, SUPER)) == sent_before
+    private_question = bot_messages(fake, ARJUN)[-1]
+    update = fake.tap(ARJUN, ARJUN, private_question["message_id"], "g:1:0:0",
+                      check_button=False)
+    query_id = update["callback_query"]["id"]
+    await fake.wait_for(lambda: query_id in fake.callback_answers)
+    assert fake.callback_answers[query_id]["text"] == refused
+    assert rows(bot, "SELECT COUNT(*) FROM group_answers") == [(0,)]
+    assert rows(bot, "SELECT COUNT(*) FROM answers") == [(0,)]

@@ -31,6 +31,10 @@ from bot.telegram.common import (
 
 log = logging.getLogger(__name__)
 
+GROUP_BUTTONS = (render.GroupAnswerButton, render.PlaceButton)
+"""Callback kinds that belong on group messages; every other kind but the language picker's
+belongs on private-chat messages only."""
+
 
 # --- commands ------------------------------------------------------------------------------
 
@@ -172,6 +176,11 @@ async def on_callback_query(update: Update, context: Context) -> None:
         in_group = query.message is not None and query.message.chat.type != Chat.PRIVATE
         if isinstance(button, render.LanguageButton) and button.language not in i18n.SUPPORTED:
             raise UnknownBank(button.language)  # answered as an invalid button
+        if not isinstance(button, render.LanguageButton) and (
+                isinstance(button, GROUP_BUTTONS) != in_group):
+            # a button of one chat type forged onto a message of the other: refused before
+            # anything is read or changed (a private quiz never edits a group's message)
+            raise engine.InvalidOption(-1)
         if isinstance(button, render.GroupAnswerButton):
             await group_handlers.on_group_answer(
                 query, context, button, t, group_handlers.received_at(context, update))
