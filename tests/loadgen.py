@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from tests.fakebotapi import Call, FakeBotAPI
@@ -110,8 +110,9 @@ class LoadGenerator:
         step_timeout: Seconds a user waits for the bot before counting as stalled.
         query_deadline: A callback query answered later than this (seconds) counts as late
             (Telegram rejects answers after about 15 s).
-        retap_after: Seconds without a reply after which a user taps the same button again,
-            as people do (None: never). Lets users go on after a crash lost their tap.
+        retap_after: Seconds without a reply after which a user taps the same button (or sends
+            /start) again, as people do (None: never). Lets users go on after a crash lost
+            their tap, or a message the bot did not send twice because it may have arrived.
         seed: Seed for option choices and reading times.
     """
 
@@ -158,9 +159,9 @@ class LoadGenerator:
             event.set()
 
     async def _until(self, user_id: int, predicate: object,
-                     retap: tuple[dict, str] | None = None) -> object:
+                     retap: tuple[dict, str] | Callable[[], object] | None = None) -> object:
         """Wait until ``predicate()`` is truthy, waking on every call about the user's chat;
-        tap ``retap`` (message, data) again every ``retap_after`` seconds meanwhile.
+        tap ``retap`` (message, data) again, or call it, every ``retap_after`` seconds meanwhile.
 
         Raises:
             TimeoutError: after ``step_timeout`` seconds.
@@ -177,7 +178,10 @@ class LoadGenerator:
                 raise TimeoutError
             if retap is not None and time.monotonic() >= next_retap:
                 self.retaps += 1
-                self._tap(user_id, *retap)
+                if callable(retap):
+                    retap()
+                else:
+                    self._tap(user_id, *retap)
                 next_retap = time.monotonic() + (self.retap_after or float("inf"))
             event.clear()
             try:
@@ -203,7 +207,8 @@ class LoadGenerator:
     async def _play(self, run: UserRun) -> None:
         user_id = run.user_id
         self.fake.send_message(user_id, "/start")
-        await self._until(user_id, lambda: self._with_button(user_id, "a:", 0))
+        await self._until(user_id, lambda: self._with_button(user_id, "a:", 0),
+                          retap=lambda: self.fake.send_message(user_id, "/start"))
         for position in range(self.questions):
             question = await self._until(
                 user_id, lambda p=position: self._with_button(user_id, "a:", p))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 
 import pytest
@@ -145,7 +146,9 @@ async def test_double_tap_and_stale_buttons_are_answered_and_change_nothing(
     question, feedback = await _answered_first(person, bank)
     original = [b["callback_data"] for b in buttons(question)]
 
-    # the double tap: the first tap's button, delivered again (Telegram may deliver both)
+    # the double tap: the first tap's button, delivered again (Telegram may deliver both);
+    # the message shows the recorded feedback already, so it is not edited again
+    edits = len(fake.calls_to("editMessageText"))
     query = await person.tap(feedback, original[0], check_button=False)
     assert fake.callback_answers[query]["text"] == t("toast_answered")
     assert _answer_count(running_bot.db) == 1
@@ -162,6 +165,53 @@ async def test_double_tap_and_stale_buttons_are_answered_and_change_nothing(
     assert fake.message(person.user_id, second["message_id"]) == second  # untouched
     assert len(person.bot_messages()) == 3  # intro, question 1, question 2: nothing new
     assert _answer_count(running_bot.db) == 1
+    assert len(fake.calls_to("editMessageText")) == edits  # no edit refused "not modified"
+
+
+async def test_a_lost_feedback_edit_is_made_good_by_the_next_tap(fake, running_bot, banks,
+                                                                  caplog):
+    """The feedback edit is refused "message to edit not found" (skipped, logged at INFO): the
+    answer is recorded; a second tap on the question, which still shows its options, shows the
+    recorded feedback."""
+    caplog.set_level(logging.INFO)
+    person = Person(fake, 521, "Mary")
+    _greeting, question = await person.say("/start", replies=2)
+    label = correct_label(question, banks[BANK_ID], "en")
+    data = next(b["callback_data"] for b in buttons(question) if b["text"] == label)
+    fake.fail_next("editMessageText", error_code=400,
+                   description="Bad Request: message to edit not found")
+    before = len(fake.calls)
+    await person.tap(question, data)
+    await fake.wait_for_call("editMessageText", after=before)
+    assert fake.message(person.user_id, question["message_id"]) == question  # not edited
+    feedback = await person.answer(label)
+    assert i18n.catalog("en")("feedback_correct") in feedback["text"]
+    assert _answer_count(running_bot.db) == 1
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+async def test_a_user_who_blocks_the_bot_right_after_tapping(fake, running_bot, banks, caplog):
+    """The feedback edit is answered 403 "bot was blocked by the user": the answer stays
+    recorded, the outcome is logged at INFO (no error, no traceback), and the callback query
+    is answered exactly once."""
+    caplog.set_level(logging.INFO)
+    person = Person(fake, 522, "Ida")
+    _greeting, question = await person.say("/start", replies=2)
+    label = correct_label(question, banks[BANK_ID], "en")
+    data = next(b["callback_data"] for b in buttons(question) if b["text"] == label)
+    fake.fail_next("editMessageText", error_code=403,
+                   description="Forbidden: bot was blocked by the user")
+    before = len(fake.calls)
+    query = await person.tap(question, data)
+    blocked = await fake.wait_for_call("editMessageText", after=before)
+    assert blocked.status == 403
+    await person.say("/help")  # handled after the tap's update, error handler included
+    assert _answer_count(running_bot.db) == 1
+    answers = [c for c in fake.calls[before:] if c.method == "answerCallbackQuery"]
+    assert [(c.params["callback_query_id"], c.status) for c in answers] == [(query, 200)]
+    told = [r for r in caplog.records if "blocked by the user" in r.getMessage()]
+    assert [r.levelno for r in told] == [logging.INFO]
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
 
 
 @pytest.mark.parametrize("data", [
@@ -282,11 +332,30 @@ async def test_telegram_errors_are_survived(fake, running_bot, banks):
          if c.params.get("message_id") == second["message_id"]]))
     assert [c.status for c in edits] == [0, 400]
     assert "not modified" in edits[1].response["description"]
-    # a 502 and a dropped connection before the call are retried until it gets through
-    fake.fail_next("sendMessage", error_code=502, description="Bad Gateway")
+    # a send that may have reached Telegram is not tried again (the question could be posted
+    # twice, with live buttons): after a dropped connection, and after a 502, the user's next
+    # tap on "next" sends it
+    next_data = next(b["callback_data"] for b in buttons(feedback)
+                     if b["callback_data"].startswith("n:"))
     fake.drop_next("sendMessage", after_carrying_out=False)
+    before = len(fake.calls)
+    await person.tap(feedback, next_data)
+    await fake.wait_for_call("sendMessage", after=before)
+    fake.fail_next("sendMessage", error_code=502, description="Bad Gateway")
+    before = len(fake.calls)
+    await person.tap(feedback, next_data)
+    await fake.wait_for_call("sendMessage", after=before)
     third = await person.next(feedback)
     assert "3/8" in third["text"]
+    assert [c.status for c in fake.calls_to("sendMessage")[-3:]] == [0, 502, 200]
+    # an edit is tried again after a 502 and a dropped connection, until it gets through
+    fake.fail_next("editMessageText", error_code=502, description="Bad Gateway")
+    fake.drop_next("editMessageText", after_carrying_out=False)
+    await person.answer(correct_label(third, bank, "en"))
+    edits = [c.status for c in fake.calls_to("editMessageText")
+             if c.params.get("message_id") == third["message_id"]]
+    assert edits == [0, 502, 200]
+    assert _answer_count(running_bot.db) == 3
     assert running_bot._task is not None and not running_bot._task.done()
 
 

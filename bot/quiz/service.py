@@ -191,6 +191,12 @@ class QuizService:
         self._shown[attempt.id] = shown
         return attempt
 
+    def not_shown(self, attempt_id: int, position: int) -> None:
+        """Undo :meth:`next` for the feedback at ``position``: showing what came after it
+        failed, so another "next" tap on it is not stale."""
+        if self._shown.get(attempt_id) == position + 1:
+            del self._shown[attempt_id]
+
     async def stop(self, user_id: int) -> bool:
         """Abandon the user's active attempt; False if there was none."""
         attempt = await self.store.active_attempt(user_id)

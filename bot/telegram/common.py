@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from telegram import (
@@ -13,7 +14,7 @@ from telegram import (
     Message,
     User,
 )
-from telegram.error import BadRequest
+from telegram.error import TelegramError
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
 from bot import i18n, render
@@ -22,6 +23,7 @@ from bot.quiz import engine, group
 from bot.quiz.engine import QuizError
 from bot.quiz.service import GroupService, QuizService, UnknownAttempt, UnknownBank
 from bot.render import Screen
+from bot.telegram.outcomes import Kind, classify
 
 log = logging.getLogger(__name__)
 
@@ -104,27 +106,87 @@ async def send(context: Context, chat_id: int, screen: Screen) -> Message:
 
 
 async def edit(query: CallbackQuery, screen: Screen) -> None:
-    """Edit the query's message into ``screen``; "message is not modified" is not an error."""
+    """Edit the query's message into ``screen``.
+
+    "message is not modified" is success, and a message that is gone (deleted, too old to
+    edit) is skipped: both are logged, not raised (``outcomes.classify``).
+
+    Raises:
+        TelegramError: any other failure, e.g. ``Forbidden`` when the user blocked the bot.
+    """
     try:
         await query.edit_message_text(screen.text, reply_markup=keyboard(screen),
                                       link_preview_options=NO_PREVIEW)
-    except BadRequest as exc:
-        if "not modified" not in exc.message.lower():
+    except TelegramError as exc:
+        kind = classify(exc).kind
+        if kind is Kind.NOT_MODIFIED:
+            log.debug("edit skipped: message %s not modified",
+                      query.message and query.message.id)
+        elif kind is Kind.GONE:
+            log.info("edit skipped: message %s of user %s is gone: %s",
+                     query.message and query.message.id, query.from_user.id, exc.message)
+        else:
             raise
-        log.debug("edit skipped: message %s not modified", query.message and query.message.id)
+
+
+def shows(query: CallbackQuery, screen: Screen) -> bool:
+    """Whether the query's message already carries ``screen``'s keyboard, so an edit into
+    ``screen`` would be refused "message is not modified" (feedback keyboards are unique to
+    their question: the "next" button names the attempt and position)."""
+    message = query.message
+    markup = getattr(message, "reply_markup", None)
+    return markup is not None and markup == keyboard(screen)
+
+
+class AnsweredQueries:
+    """The ids of the callback queries answered lately, so the error handler answers only the
+    others (Bot API, answerCallbackQuery: a query is answered once; a second answer is refused
+    "query is too old and response timeout expired or query ID is invalid").
+
+    An id is forgotten when the error handler looks it up or, as more come, oldest first.
+
+    Args:
+        size: The most ids kept.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self._ids: OrderedDict[str, None] = OrderedDict()
+        self._size = size
+
+    def add(self, query_id: str) -> None:
+        """Note that ``query_id`` was answered (or answering it was given up)."""
+        self._ids[query_id] = None
+        while len(self._ids) > self._size:
+            self._ids.popitem(last=False)
+
+    def pop(self, query_id: str) -> bool:
+        """Forget ``query_id``; return whether it was answered."""
+        return self._ids.pop(query_id, False) is None
+
+
+ANSWERED = AnsweredQueries()
+"""The callback queries answered by :func:`toast` (query ids are unique across Telegram)."""
 
 
 async def toast(query: CallbackQuery, text: str | None = None) -> None:
-    """Answer a callback query (Bot API: every one must be answered, within ~15 s).
+    """Answer a callback query (Bot API: every one must be answered, within ~15 s, once).
 
-    A query that is too old or already answered is logged, not raised: the work that follows
-    (recording, editing) still matters. ``text`` is clipped to 200 UTF-16 units
-    (:data:`render.MAX_TOAST_UTF16`, Bot API ``answerCallbackQuery``) as a last guard: a
-    longer one would be refused and leave the spinner turning.
+    A failure is logged, not raised: the work that follows (recording, editing) still matters.
+    A query that is too old or already answered is expected (INFO); a transient failure that
+    outlasted the retries is a WARNING; anything else an ERROR. ``text`` is clipped to 200
+    UTF-16 units (:data:`render.MAX_TOAST_UTF16`, Bot API ``answerCallbackQuery``) as a last
+    guard: a longer one would be refused and leave the spinner turning.
     """
+    ANSWERED.add(query.id)
     if text is not None:
         text = render.clip_utf16(text, render.MAX_TOAST_UTF16)
     try:
         await query.answer(text)
-    except BadRequest as exc:
-        log.info("callback query %s not answered: %s", query.id, exc.message)
+    except TelegramError as exc:
+        outcome = classify(exc)
+        if outcome.expected:
+            log.info("callback query %s not answered: %s", query.id, exc.message)
+        elif outcome.kind is Kind.TRANSIENT:
+            log.warning("callback query %s not answered: %r", query.id, exc)
+        else:
+            log.error("callback query %s not answered", query.id, exc_info=exc)

@@ -21,13 +21,16 @@ from bot.quiz.service import UnknownBank
 from bot.render import HTML, Screen
 from bot.telegram import group as group_handlers
 from bot.telegram.common import (
+    ANSWERED,
     TOAST_KEYS,
     Context,
     catalog_for,
     edit,
     send,
+    shows,
     toast,
 )
+from bot.telegram.outcomes import Kind, classify
 
 log = logging.getLogger(__name__)
 
@@ -208,8 +211,9 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
     """An option tap: check, answer the query, record durably, then show the feedback.
 
     A tap on a question answered already (a double tap, or a tap Telegram delivers again after
-    a crash that came between recording and showing) shows the recorded feedback again: an
-    edit that changes nothing is "not modified", and a lost one is made good.
+    a crash that came between recording and showing) shows the recorded feedback again when
+    the query's message does not show it yet (a lost edit is made good); when it does, no
+    edit is made (Telegram would refuse it "message is not modified").
     """
     service = context.bot_data.service
     try:
@@ -219,7 +223,9 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
         await toast(query, t("toast_answered"))
         attempt = await service.attempt(button.attempt_id)
         bank = service.bank(attempt.bank_id)
-        await edit(query, render.feedback(bank, attempt, button.position, t, HTML))
+        feedback = render.feedback(bank, attempt, button.position, t, HTML)
+        if not shows(query, feedback):
+            await edit(query, feedback)
         return
     await toast(query)
     try:
@@ -237,7 +243,12 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
 async def on_next(query: CallbackQuery, context: Context, button: render.NextButton,
                   t: Catalog) -> None:
     """"Next": answer the query, send the next question (or the score). Nothing is stored:
-    the answer moved the attempt on already."""
+    the answer moved the attempt on already.
+
+    When the send fails in a way that may have left the question unposted (a transient
+    failure: sends are not retried once they may have reached Telegram), another tap on "next"
+    sends it again rather than being refused as stale.
+    """
     service = context.bot_data.service
     attempt = await service.next(query.from_user.id, button.attempt_id, button.position)
     await toast(query)
@@ -248,8 +259,13 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
         screens = render.outcome(bank, attempt, t, HTML)
     else:
         screens = [render.attempt_question(bank, attempt, t, HTML)]
-    for screen in screens:
-        await send_to_query_chat(query, context, screen)
+    try:
+        for screen in screens:
+            await send_to_query_chat(query, context, screen)
+    except TelegramError as exc:
+        if classify(exc).kind is Kind.TRANSIENT:
+            service.not_shown(attempt.id, button.position)
+        raise
 
 
 async def on_review(query: CallbackQuery, context: Context, button: render.ReviewButton,
@@ -291,10 +307,35 @@ async def send_to_query_chat(query: CallbackQuery, context: Context, screen: Scr
 
 
 async def on_error(update: object, context: Context) -> None:
-    """The one error handler: log with the traceback; the bot keeps running."""
-    log.error("error while handling an update", exc_info=context.error)
-    if isinstance(update, Update) and update.callback_query is not None:
-        try:  # leave no spinner: every callback query gets an answer
-            await update.callback_query.answer()
-        except TelegramError:
-            pass
+    """The one error handler: log by what went wrong; answer a callback query left unanswered.
+
+    A Telegram failure is classified (``outcomes.classify``): an expected one (the user blocked
+    the bot, a message is gone, a group migrated) is INFO without a traceback; a transient one
+    that outlasted the retries a WARNING; anything else (a refused request, a bug) an ERROR
+    with the traceback. The bot keeps running.
+    """
+    error = context.error
+    query = update.callback_query if isinstance(update, Update) else None
+    where = describe(update)
+    if isinstance(error, TelegramError):
+        outcome = classify(error)
+        if outcome.expected:
+            log.info("%s: %s (%s)", where, error.message, outcome.kind.value)
+        elif outcome.kind is Kind.TRANSIENT:
+            log.warning("%s: gave up after a transient failure: %r", where, error)
+        else:
+            log.error("%s: Telegram refused a call", where, exc_info=error)
+    else:
+        log.error("%s: error while handling it", where, exc_info=error)
+    if query is not None and not ANSWERED.pop(query.id):
+        await toast(query)  # leave no spinner: every callback query gets an answer, once
+
+
+def describe(update: object) -> str:
+    """A short description of an update for log lines: its kind, user and chat ids."""
+    if not isinstance(update, Update):
+        return "update"
+    user, chat = update.effective_user, update.effective_chat
+    kind = "callback query" if update.callback_query is not None else "update"
+    return (f"{kind} {update.update_id} from user {user.id if user else None}"
+            f" in chat {chat.id if chat else None}")

@@ -6,8 +6,10 @@ once updates run concurrently: httpcore scans every pooled connection and queued
 request, and checks each idle socket for readability through anyio. aiohttp's pool does not,
 and parses HTTP in C. This class only maps PTB's request contract onto ``aiohttp``: what to
 send (form fields, or multipart with files), timeouts, and errors (``TimedOut``,
-``NetworkError``), exactly as ``HTTPXRequest`` does; PTB still builds the requests, reads the
-responses and raises Telegram's errors.
+``NetworkError``), as ``HTTPXRequest`` does, with one distinction more: a connection that could
+not be made raises ``outcomes.ConnectFailed`` (``ConnectTimedOut`` for a connect time-out), so
+the rate limiter knows such a request surely did not reach Telegram. PTB still builds the
+requests, reads the responses and raises Telegram's errors.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
+
+from bot.telegram.outcomes import ConnectFailed, ConnectTimedOut
 
 
 class AiohttpRequest(BaseRequest):
@@ -69,8 +73,12 @@ class AiohttpRequest(BaseRequest):
         """Send one request; return the HTTP status and the body.
 
         Raises:
-            TimedOut: a timeout passed (including waiting for a free connection).
-            NetworkError: the connection failed or dropped.
+            ConnectTimedOut: connecting, or waiting for a free connection, timed out (a
+                ``TimedOut`` and a ``ConnectFailed``): nothing was sent.
+            ConnectFailed: the connection could not be made (refused, DNS, TLS): nothing was
+                sent.
+            TimedOut: the answer did not come in time (the request may have been carried out).
+            NetworkError: the connection dropped (the request may have been carried out).
             RuntimeError: not initialised.
         """
         if self._session is None or self._session.closed:
@@ -101,7 +109,11 @@ class AiohttpRequest(BaseRequest):
             async with self._session.request(method, url, data=body,
                                              timeout=timeout) as response:
                 return response.status, await response.read()
+        except aiohttp.ConnectionTimeoutError as exc:
+            raise ConnectTimedOut(f"Connect timed out: {exc}") from exc
         except TimeoutError as exc:
             raise TimedOut from exc
+        except aiohttp.ClientConnectorError as exc:
+            raise ConnectFailed(f"aiohttp.{type(exc).__name__}: {exc}") from exc
         except aiohttp.ClientError as exc:
             raise NetworkError(f"aiohttp.{type(exc).__name__}: {exc}") from exc
