@@ -323,21 +323,44 @@ async def test_a_question_telegram_refuses_ends_the_session_with_a_notice(fake, 
 
 async def test_transient_failures_are_retried_a_bounded_number_of_times(
         fake, bot, monkeypatch):
-    """Every call posting the next question fails with 502: tried a bounded number of times
-    with back-off, then the session ends (its notice fails too, and is not retried)."""
+    """Every call about the group is refused with a flood wait (429): the step is tried a
+    bounded number of times with back-off, then the session ends (its notice is refused too,
+    and not retried); nothing keeps trying after that."""
     monkeypatch.setattr(group_handlers, "RETRY_SECONDS", (0.05,))
-    monkeypatch.setattr(group_handlers, "MAX_FAILURES", 3)
+    monkeypatch.setattr(group_handlers, "MAX_FAILURES", 2)
     fake.add_group(SUPER, "Study", admins=[ELENI], members=[ARJUN])
     fake.send_message(ELENI, "/quiz", chat_id=SUPER)
     await new_question(fake, SUPER)
-    fake.fail_next("sendMessage", error_code=502, description="Bad Gateway", times=1000)
+    fake.flood(SUPER, retry_after=1, times=1000)
     await fake.wait_for(lambda: rows(bot, "SELECT status FROM group_sessions")
-                        == [("stopped",)], timeout=30)
-    tries = len([c for c in fake.calls_to("sendMessage") if c.status == 502])
+                        == [("stopped",)], timeout=60)
+    refused = len([c for c in fake.calls if c.status == 429])
     await idle(fake, bot)
-    assert runner_of(bot).has_job(1) is False
-    assert len([c for c in fake.calls_to("sendMessage") if c.status == 502]) == tries
-    assert tries <= 4 * 4  # 3 tries of the step (each retried inside the limiter) + notice
+    assert not runner_of(bot).has_job(1)
+    assert len([c for c in fake.calls if c.status == 429]) == refused
+    # (1 reveal edit + 1 + 3 retries of the post) x 2 tries of the step, + the notice's 4 tries
+    assert refused <= 2 * 5 + 4
+
+
+async def test_a_question_that_may_have_been_posted_is_never_posted_twice(fake, bot, banks):
+    """The connection drops after Telegram posted question 2: the bot cannot know it was
+    posted, so it does not send it again; its window runs, and question 3 follows."""
+    fake.add_group(SUPER, "Study", admins=[ELENI], members=[ARJUN])
+    fake.send_message(ELENI, "/quiz", chat_id=SUPER)
+    first = await new_question(fake, SUPER)
+    fake.drop_next("sendMessage", after_carrying_out=True)
+    second = await new_question(fake, SUPER, after=first["message_id"])
+    t = i18n.catalog("el")
+    assert t("question_header", number=2, total=8) in second["text"]
+    await tap(fake, ARJUN, second, "A")  # the session is open at question 2: it counts
+    third = await fake.wait_for(lambda: next(
+        (m for m in questions(fake, SUPER)
+         if t("question_header", number=3, total=8) in m["text"]), None), timeout=15)
+    assert third["message_id"] == second["message_id"] + 1
+    posted_second = [m for m in bot_messages(fake, SUPER)
+                     if t("question_header", number=2, total=8) in m["text"]]
+    assert len(posted_second) == 1
+    assert rows(bot, "SELECT COUNT(*) FROM group_answers") == [(1,)]
 
 
 # --- buttons only where they belong --------------------------------------------------------

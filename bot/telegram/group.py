@@ -19,21 +19,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
 from telegram import CallbackQuery, Chat, ChatMemberUpdated, Message, Update, User
 from telegram.constants import ChatMemberStatus
-from telegram.error import (
-    BadRequest,
-    ChatMigrated,
-    Forbidden,
-    NetworkError,
-    RetryAfter,
-    TelegramError,
-    TimedOut,
-)
+from telegram.error import TelegramError
 from telegram.ext import Application
 
 from bot import i18n, render
@@ -43,9 +34,10 @@ from bot.quiz.engine import LABELS, QuizError
 from bot.quiz.group import GroupSession, Step
 from bot.quiz.ports import StorageError
 from bot.quiz.service import GroupService, SessionRunning
-from bot.render import HTML
-from bot.telegram.common import NO_PREVIEW, Context, catalog_for, keyboard, toast
+from bot.render import HTML, Screen
+from bot.telegram.common import NO_PREVIEW, Context, catalog_for, edit, keyboard, toast
 from bot.telegram.ordering import PerUserOrderedProcessor
+from bot.telegram.outcomes import Kind, classify
 
 log = logging.getLogger(__name__)
 
@@ -280,11 +272,7 @@ async def on_group_language(query: CallbackQuery, context: Context, language: st
     await groups(context).set_language(chat.id, language)
     await toast(query)
     new = i18n.catalog(language)
-    try:
-        await query.edit_message_text(HTML.escape(new("group_language_set")))
-    except BadRequest as exc:
-        if "not modified" not in exc.message.lower():
-            raise
+    await edit(query, Screen(HTML.escape(new("group_language_set"))))
 
 
 # --- the session's progress ----------------------------------------------------------------
@@ -297,15 +285,6 @@ def job_name(session_id: int) -> str:
 def describe(exc: BaseException) -> str:
     """A short description of a failure for log lines."""
     return exc.message if isinstance(exc, TelegramError) else repr(exc)
-
-
-def message_gone(exc: BadRequest) -> bool:
-    """Whether a failed edit's message is gone or can't be edited (skip the edit), or the
-    edit changed nothing ("message is not modified": done already)."""
-    text = exc.message.lower()
-    return any(part in text for part in (
-        "not modified", "message to edit not found", "message can't be edited",
-        "message_id_invalid"))
 
 
 async def on_session_job(context: Context) -> None:
@@ -461,8 +440,8 @@ class SessionRunner:
         can't be edited is skipped."""
         try:
             await reveal(self.app, session, session.position - 1)
-        except BadRequest as exc:
-            if isinstance(exc, ChatMigrated) or not message_gone(exc):
+        except TelegramError as exc:
+            if classify(exc).kind not in (Kind.GONE, Kind.NOT_MODIFIED):
                 raise
             log.info("group session %s: reveal of question %s skipped: %s", session.id,
                      session.position, exc.message)
@@ -496,23 +475,27 @@ class SessionRunner:
         return await service.posted(opened, message.message_id)
 
     async def _failed(self, session_id: int, exc: Exception) -> None:
-        """Sort a failed step: move the chat, end the session, or retry (bounded)."""
-        if isinstance(exc, ChatMigrated):
+        """Sort a failed step (``outcomes.classify`` for Telegram's): move a migrated chat and
+        go on; end the session at once when the chat is out of reach (the bot was removed);
+        retry a transient failure (network, 5xx, 429, storage) with back-off, at most
+        :data:`MAX_FAILURES` times; end the session with a notice for anything else."""
+        kind = classify(exc).kind if isinstance(exc, TelegramError) else None
+        if kind is Kind.MIGRATED:
+            new_chat_id = classify(exc).new_chat_id  # type: ignore[arg-type]
             old = await self._chat_of(session_id)
-            if old is not None:
-                await self.move_chat(old, exc.new_chat_id)
+            if old is not None and new_chat_id is not None:
+                await self.move_chat(old, new_chat_id)
             self.schedule(session_id, 0.0)
             return
-        if isinstance(exc, Forbidden):
-            log.info("group session %s: %s; ending it", session_id, exc.message)
+        if kind is Kind.FORBIDDEN:
+            log.info("group session %s: %s; ending it", session_id, describe(exc))
             await self._end(session_id, notice=False)
             return
         if isinstance(exc, QuizError):  # the bank is gone or changed version
             log.warning("group session %s: %r; ending it", session_id, exc)
             await self._end(session_id, notice=True)
             return
-        transient = isinstance(exc, StorageError | NetworkError) and not isinstance(
-            exc, BadRequest)
+        transient = kind is Kind.TRANSIENT or isinstance(exc, StorageError)
         failures = self._failures[session_id] = self._failures.get(session_id, 0) + 1
         if not transient:  # a request Telegram refuses, or a bug: retrying won't help
             log.error("group session %s: could not move on; ending it", session_id,
@@ -572,7 +555,7 @@ class SessionRunner:
                 try:
                     await self.app.bot.edit_message_reply_markup(
                         session.chat_id, session.message_id, reply_markup=None)
-                except BadRequest as exc:
+                except TelegramError as exc:  # cosmetic: taps on them are refused anyway
                     log.info("group session %s: buttons not cleared: %s", session_id,
                              exc.message)
             await post_leaderboard(self.app, session, stopped_by=stopped_by)
@@ -610,20 +593,15 @@ class SessionRunner:
 
 def surely_not_sent(exc: BaseException) -> bool:
     """Whether a failed send surely did not post the message, so sending it again cannot post
-    it twice: Telegram answered with an error (a refusal, a flood wait, a 5xx), the connection
-    could not be made, or the storage failed before the send. A time-out or a connection lost
-    after the request was sent may have posted it.
-
-    PTB raises an HTTP 5xx answer as a ``NetworkError`` whose message is "Bad Gateway" or ends
-    with the status in parentheses (``telegram.request.BaseRequest._request_wrapper``).
-    """
-    if isinstance(exc, RetryAfter | BadRequest | Forbidden | StorageError):
+    it twice: Telegram refused it (4xx, a flood wait), the connection could not be made, or the
+    storage failed before the send. After a read time-out, a dropped connection or a 5xx it may
+    have been posted (``outcomes.Outcome.unsent``)."""
+    if isinstance(exc, StorageError):
         return True
-    if isinstance(exc, TimedOut) or not isinstance(exc, NetworkError):
+    if not isinstance(exc, TelegramError):
         return False
-    text = exc.message.lower()
-    answered = text == "bad gateway" or bool(re.search(r"\(5\d\d\)$", text))
-    return answered or "cannot connect" in text
+    outcome = classify(exc)
+    return outcome.kind is not Kind.TRANSIENT or outcome.unsent
 
 
 async def reveal(app: App, session: GroupSession, position: int) -> None:
