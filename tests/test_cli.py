@@ -265,7 +265,7 @@ def test_verbose_start_failure_keeps_the_details(tmp_path):
     proc = quizbot("run", "-v", "--db", str(tmp_path / "u.sqlite3"),
                    env=run_env(TELEGRAM_BOT_TOKEN="1:x", TELEGRAM_BASE_URL=base_url))
     assert proc.returncode == 1
-    assert "getMe failed again" in proc.stderr
+    assert "getMe (chat None) failed" in proc.stderr and "trying again" in proc.stderr
     assert proc.stderr.splitlines()[-1].startswith("quizbot: cannot reach the Bot API")
 
 
