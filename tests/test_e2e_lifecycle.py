@@ -74,6 +74,13 @@ def rows(runner: RunningBot, sql: str) -> list[tuple]:
         return db.execute(sql).fetchall()
 
 
+def pass_deadlines(runner: RunningBot) -> None:
+    """Move every open question's deadline an hour into the past (time passing, without
+    waiting for it)."""
+    with sqlite3.connect(runner.db) as db:
+        db.execute("UPDATE group_sessions SET deadline = deadline - 3600")
+
+
 async def idle(fake: FakeBotAPI, runner: RunningBot) -> None:
     """Wait until the bot has fetched and fully processed every update sent so far."""
     await fake.wait_for(lambda: fake.pending_updates() == 0)
@@ -131,8 +138,7 @@ async def test_a_group_upgraded_while_the_bot_was_down_moves_on_the_first_refusa
         await runner.stop()
         fake.migrate_group(BASIC, SUPER)
         fake.drop_pending_updates()  # as if the service messages were lost
-        with sqlite3.connect(runner.db) as db:  # the deadline passed while the bot was down
-            db.execute("UPDATE group_sessions SET deadline = deadline - 3600")
+        pass_deadlines(runner)  # while the bot was down
         await runner.start()
         second = await new_question(fake, SUPER)
         assert i18n.catalog("el")("question_header", number=2, total=8) in second["text"]
@@ -218,8 +224,7 @@ async def test_the_bot_removed_unnoticed_ends_on_the_first_refusal(fake, tmp_pat
         await runner.stop()
         fake.remove_bot(SUPER, by=ELENI)
         fake.drop_pending_updates()
-        with sqlite3.connect(runner.db) as db:
-            db.execute("UPDATE group_sessions SET deadline = deadline - 3600")
+        pass_deadlines(runner)
         calls_before = len(fake.calls)
         await runner.start()
         await fake.wait_for(lambda: rows(runner, "SELECT status FROM group_sessions")
@@ -293,8 +298,7 @@ async def test_a_session_without_a_job_is_moved_on_by_the_watchdog(fake, bot):
     await fake.wait_for(lambda: not runner.busy(1) and runner.has_job(1))
     runner.cancel(1)
     await fake.wait_for(lambda: not runner.has_job(1))
-    with sqlite3.connect(bot.db) as db:
-        db.execute("UPDATE group_sessions SET deadline = deadline - 3600")
+    pass_deadlines(bot)
     await runner.check_all()
     assert rows(bot, "SELECT status FROM group_sessions") == [("stopped",)]
     notice = i18n.catalog("el")("group_ended_error")
