@@ -1,4 +1,5 @@
-"""The ``quizbot`` command: ``run`` (Telegram), ``play`` (terminal), ``validate`` (banks)."""
+"""The ``quizbot`` command: ``run`` (Telegram), ``play`` (terminal), ``validate`` (banks),
+``import`` (GIFT, Aiken or CSV to a bank)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
-from bot import i18n, redaction
+from bot import bankimport, i18n, redaction
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import BankError, load_banks
 from bot.quiz.ports import StorageError
@@ -53,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     validate = sub.add_parser("validate", help="check bank files; exit 1 if any is invalid")
     validate.add_argument("paths", nargs="*", metavar="PATH",
                           help="bank files or folders (default: the configured banks)")
+    bankimport.add_parser(sub)
     return parser
 
 
@@ -66,6 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # PTB 22 deprecates int seconds in RetryAfter for timedelta; opt in now, as PTB advises
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     args = _parser().parse_args(argv)
+    if args.command == "import":
+        return bankimport.run(args)
     verbose = getattr(args, "verbose", False)
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format=LOG_FORMAT)
     # httpx logs every request URL at INFO, and the URL contains the bot token
