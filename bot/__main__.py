@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
@@ -123,7 +124,7 @@ def _validate(paths: Sequence[object]) -> int:
 
 def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # type: ignore[type-arg]
          hold_logs: bool) -> int:
-    """Run the bot until a stop signal.
+    """Run the bot until a stop signal; SIGHUP reloads the banks (:mod:`bot.telegram.admin`).
 
     It first initializes PTB itself (``getMe``, with the transient retries of
     :class:`bot.telegram.limits.QuizRateLimiter`) so that a token Telegram rejects, or a Bot API
@@ -133,6 +134,7 @@ def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # ty
     from telegram.error import InvalidToken, NetworkError, TelegramError
 
     from bot.app import build_application, close_transports
+    from bot.telegram import admin
 
     app = build_application(settings, banks)
     where = settings.base_url or "https://api.telegram.org"
@@ -154,6 +156,8 @@ def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # ty
                 _say(f"the Bot API at {where} refused to start the bot ({redact(exc.message)})")
                 return 1
             held.pass_on()
+        if hasattr(signal, "SIGHUP"):  # `kill -HUP <pid>` reloads the banks (not on Windows)
+            loop.add_signal_handler(signal.SIGHUP, admin.reload_soon, app, "SIGHUP")
         app.run_polling(allowed_updates=["message", "callback_query"], close_loop=False)
     finally:
         loop.run_until_complete(close_transports(app))
