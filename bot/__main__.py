@@ -1,4 +1,5 @@
-"""The ``quizbot`` command: ``run`` (Telegram), ``play`` (terminal), ``validate`` (banks)."""
+"""The ``quizbot`` command: ``run`` (Telegram), ``play`` (terminal), ``validate`` (banks),
+``import`` (GIFT, Aiken or CSV to a bank)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
-from bot import i18n, redaction
+from bot import bankimport, i18n, redaction
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import BankError, load_banks
 from bot.quiz.ports import StorageError
@@ -53,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     validate = sub.add_parser("validate", help="check bank files; exit 1 if any is invalid")
     validate.add_argument("paths", nargs="*", metavar="PATH",
                           help="bank files or folders (default: the configured banks)")
+    bankimport.add_parser(sub)
     return parser
 
 
@@ -66,6 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # PTB 22 deprecates int seconds in RetryAfter for timedelta; opt in now, as PTB advises
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     args = _parser().parse_args(argv)
+    if args.command == "import":
+        return bankimport.run(args)
     verbose = getattr(args, "verbose", False)
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format=LOG_FORMAT)
     # httpx logs every request URL at INFO, and the URL contains the bot token
@@ -119,7 +124,7 @@ def _validate(paths: Sequence[object]) -> int:
 
 def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # type: ignore[type-arg]
          hold_logs: bool) -> int:
-    """Run the bot until a stop signal.
+    """Run the bot until a stop signal; SIGHUP reloads the banks (:mod:`bot.telegram.admin`).
 
     It first initializes PTB itself (``getMe``, with the transient retries of
     :class:`bot.telegram.limits.QuizRateLimiter`) so that a token Telegram rejects, or a Bot API
@@ -129,6 +134,7 @@ def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # ty
     from telegram.error import InvalidToken, NetworkError, TelegramError
 
     from bot.app import build_application, close_transports
+    from bot.telegram import admin
 
     app = build_application(settings, banks)
     where = settings.base_url or "https://api.telegram.org"
@@ -150,6 +156,8 @@ def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # ty
                 _say(f"the Bot API at {where} refused to start the bot ({redact(exc.message)})")
                 return 1
             held.pass_on()
+        if hasattr(signal, "SIGHUP"):  # `kill -HUP <pid>` reloads the banks (not on Windows)
+            loop.add_signal_handler(signal.SIGHUP, admin.reload_soon, app, "SIGHUP")
         app.run_polling(allowed_updates=["message", "callback_query"], close_loop=False)
     finally:
         loop.run_until_complete(close_transports(app))

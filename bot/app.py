@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Mapping
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
@@ -26,7 +27,7 @@ from bot import i18n
 from bot.config import Settings
 from bot.quiz.bank import Bank
 from bot.quiz.service import GroupService, QuizService
-from bot.telegram import group, handlers
+from bot.telegram import admin, group, handlers
 from bot.telegram.common import CONTEXT_TYPES
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.ordering import PerUserOrderedProcessor
@@ -56,9 +57,13 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
         settings: Token (required), optional base URL, database path.
         banks: Validated banks by id.
 
+    The operator's user ids come from ``QUIZBOT_ADMINS`` (``/reload``, see
+    :mod:`bot.telegram.admin`).
+
     Raises:
-        ConfigError: no token.
+        ConfigError: no token, or ``QUIZBOT_ADMINS`` is not a list of user ids.
     """
+    admins = admin.admins_from_env(os.environ)
     requests = (AiohttpRequest(connection_pool_size=CONNECTION_POOL_SIZE,
                                pool_timeout=POOL_TIMEOUT),
                 AiohttpRequest(connection_pool_size=1))
@@ -80,6 +85,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
     app.bot_data.extra["settings"] = settings
     app.bot_data.extra["banks"] = dict(banks)
     app.bot_data.extra["transports"] = requests
+    app.bot_data.extra["admins"] = admins
     add_handlers(app)
     return app
 
@@ -90,6 +96,10 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
     for name in COMMANDS:
         app.add_handler(CommandHandler(name, getattr(handlers, f"cmd_{name}"), filters=private))
+    admins: frozenset[int] = app.bot_data.extra.get("admins", frozenset())  # type: ignore[assignment]
+    if admins:  # for anyone else, /reload falls through to the unknown-command hint below
+        app.add_handler(CommandHandler("reload", admin.cmd_reload,
+                                       filters=private & filters.User(user_id=admins)))
     # in groups, commands from people only: a message sent on behalf of a channel, or the
     # linked channel's automatic forward, never starts, stops or configures a session (an
     # anonymous admin, whose sender_chat is the group itself, is no channel and is let in)

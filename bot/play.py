@@ -83,13 +83,14 @@ async def play(service: QuizService, bank: Bank, language: str, *,
         while attempt.status == engine.ACTIVE:
             position = attempt.position
             write("\n" + render.attempt_question(bank, attempt, t, PLAIN).text)
+            labels = engine.LABELS[:len(attempt.plan.option_orders[position])]  # this question's
             while True:
-                reply = (await ask(t("play_prompt"))).strip().upper()
+                reply = (await ask(t("play_prompt_letters", last=labels[-1]))).strip().upper()
                 if reply == "Q":
                     raise EOFError
-                if len(reply) == 1 and reply in engine.LABELS[:len(bank.questions[0].options)]:
+                if len(reply) == 1 and reply in labels:
                     break
-                write(t("play_invalid"))
+                write(t("play_invalid_letters", last=labels[-1]))
             attempt, answer = await service.grade(user_id, attempt.id, position,
                                                   engine.LABELS.index(reply))
             attempt = await service.record(attempt, answer)

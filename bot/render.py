@@ -43,6 +43,12 @@ MAX_BUTTON_LABEL = 64
 """Characters of a button label made from bank text (a title); longer ones are clipped with
 "…" (Telegram shows a button's text on one line, cut by the client)."""
 
+MAX_ANSWER_BUTTONS_PER_ROW = 5
+"""Answer buttons in one keyboard row (see :func:`answer_rows`). Telegram's apps give every
+button of a row the same share of the message's width; on a phone (about 360 dp wide) five
+one-letter buttons still leave each a thumb-sized target, so 2-5 options take one row and
+6-10 two rows."""
+
 LEADERBOARD_PLACES = 20
 """How many places the group leaderboard lists; the others are counted in one line."""
 
@@ -126,13 +132,13 @@ CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | Lang
 _INT = r"(0|[1-9][0-9]{0,17})"
 _ID = r"([a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)"
 _DECODERS: Sequence[tuple[re.Pattern[str], type]] = (
-    (re.compile(rf"a:{_INT}:{_INT}:([0-7])"), AnswerButton),
+    (re.compile(rf"a:{_INT}:{_INT}:([0-9])"), AnswerButton),
     (re.compile(rf"n:{_INT}:{_INT}"), NextButton),
     (re.compile(rf"r:{_ID}"), RetakeButton),
     (re.compile(rf"v:{_INT}"), ReviewButton),
     (re.compile(r"l:([a-z]{2,3})"), LanguageButton),
     (re.compile(rf"b:{_ID}"), BankButton),
-    (re.compile(rf"g:{_INT}:{_INT}:([0-7])"), GroupAnswerButton),
+    (re.compile(rf"g:{_INT}:{_INT}:([0-9])"), GroupAnswerButton),
     (re.compile(rf"p:{_INT}"), PlaceButton),
 )
 _PREFIX = {AnswerButton: "a", NextButton: "n", RetakeButton: "r", ReviewButton: "v",
@@ -483,15 +489,32 @@ def _question_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup, *,
     return lines
 
 
+def answer_rows(buttons: Sequence[Button]) -> tuple[tuple[Button, ...], ...]:
+    """Answer buttons laid out in rows for a phone: one row of up to
+    :data:`MAX_ANSWER_BUTTONS_PER_ROW`, else as few rows as that allows, as even as possible,
+    the longer rows first (6 -> 3+3, 7 -> 4+3, 9 -> 5+4, 10 -> 5+5), so the labels stay in
+    reading order."""
+    count = len(buttons)
+    rows = max(1, -(-count // MAX_ANSWER_BUTTONS_PER_ROW))
+    size, longer = divmod(count, rows)
+    layout, start = [], 0
+    for row in range(rows):
+        end = start + size + (1 if row < longer else 0)
+        layout.append(tuple(buttons[start:end]))
+        start = end
+    return tuple(layout)
+
+
 def question(bank: Bank, v: QuestionView, t: Catalog, m: Markup,
              make_button: Callable[[int], CallbackButton]) -> Screen:
-    """A question with its options labelled A-D, and one button per label.
+    """A question with its options labelled A, B, ... (up to J), and one button per label in
+    rows that fit a phone (:func:`answer_rows`).
 
     Args:
         make_button: Slot (0 = "A") -> the callback button for choosing it.
     """
-    buttons = tuple(Button(LABELS[slot], make_button(slot)) for slot in range(len(v.slots)))
-    return Screen("\n".join(_question_lines(bank, v, t, m, marks=False)), (buttons,))
+    buttons = [Button(LABELS[slot], make_button(slot)) for slot in range(len(v.slots))]
+    return Screen("\n".join(_question_lines(bank, v, t, m, marks=False)), answer_rows(buttons))
 
 
 def attempt_question(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> Screen:
@@ -666,8 +689,9 @@ def bank_choice(banks: Iterable[Bank], t: Catalog, m: Markup, *, header: str) ->
 
 def group_question(bank: Bank, session: GroupSession, t: Catalog, m: Markup, *,
                    starter_name: str | None = None) -> Screen:
-    """A group session's open question, with A-D buttons; the first one carries the
-    announcement (who started it, how many questions, seconds per question)."""
+    """A group session's open question, with one button per option (A-J, in rows that fit a
+    phone: :func:`answer_rows`); the first one carries the announcement (who started it, how
+    many questions, seconds per question)."""
     v = _session_view(bank, session, session.position)
     lines = _question_lines(bank, v, t, m, marks=False)
     header: list[str] = []
@@ -677,9 +701,9 @@ def group_question(bank: Bank, session: GroupSession, t: Catalog, m: Markup, *,
                            f"{t('group_seconds', count=round(session.question_seconds))}"), ""]
     else:
         lines.insert(2, m.escape(t("group_seconds", count=round(session.question_seconds))))
-    buttons = tuple(Button(LABELS[slot], GroupAnswerButton(session.id, session.position, slot))
-                    for slot in range(len(v.slots)))
-    return Screen("\n".join(header + lines), (buttons,))
+    buttons = [Button(LABELS[slot], GroupAnswerButton(session.id, session.position, slot))
+               for slot in range(len(v.slots))]
+    return Screen("\n".join(header + lines), answer_rows(buttons))
 
 
 def group_reveal(bank: Bank, session: GroupSession, position: int, counts: Sequence[int],

@@ -98,7 +98,7 @@ async def test_play_the_whole_bank_in_the_terminal(tmp_path, language):
     async def ask(prompt: str) -> str:
         """Answer questions 3 and 6 wrongly, the rest rightly; Enter to go on."""
         nonlocal asked
-        if prompt != t("play_prompt"):
+        if prompt != t("play_prompt_letters", last="D"):
             return ""
         asked += 1
         pick = wrong_label if asked in (3, 6) else correct_label

@@ -255,9 +255,8 @@ def test_encode_refuses_over_64_bytes():
     "a:١:0:0",
     "a:1:٠:0",
     "v:٣",
-    "a:1:0:8",
-    "a:1:0:9",
     "a:1:0:10",
+    "a:1:0:99",
     "a:1000000000000000000:0:0",
     "a:1.0:0:0",
     "a: 1:0:0",
@@ -275,7 +274,7 @@ def test_encode_refuses_over_64_bytes():
     "r:" + "a" * 63,
     "é" * 40,
     "a:1:0:0" + "\x00",
-    "g:1:0:8",
+    "g:1:0:10",
     "g:-1:0:0",
     "g:1:0",
     "p:",
@@ -1176,3 +1175,18 @@ def test_my_place_toast(bank, language):
     assert ("," if language == "el" else ".") in t.decimal(mine.seconds)
     assert utf16_len(text) <= render.MAX_TOAST_UTF16
     assert render.group_place(session, standings, 5, t) == t("group_not_played")
+
+
+# --- answer buttons in rows that fit a phone --------------------------------------------------
+
+@pytest.mark.parametrize(("count", "rows"), [
+    (2, [2]), (3, [3]), (4, [4]), (5, [5]), (6, [3, 3]), (7, [4, 3]), (8, [4, 4]), (9, [5, 4]),
+    (10, [5, 5])])
+def test_answer_rows_fit_a_phone(count, rows):
+    """2-5 answer buttons take one row; 6-10 two rows of at most five, the longer first, in
+    reading order (A-E on top for ten)."""
+    buttons = [render.Button(engine.LABELS[slot], AnswerButton(1, 0, slot))
+               for slot in range(count)]
+    layout = render.answer_rows(buttons)
+    assert [len(row) for row in layout] == rows
+    assert [b for row in layout for b in row] == buttons

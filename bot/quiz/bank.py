@@ -23,7 +23,9 @@ ID_PATTERN = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$")
 
 LANGUAGE_PATTERN = re.compile(r"^[a-z]{2,3}$")
 LEVELS = ("easy", "medium", "hard")
-OPTIONS_PER_QUESTION = 4
+MIN_OPTIONS, MAX_OPTIONS = 2, 10
+"""Options per question, inclusive: two at least for a choice, ten at most so that the labels
+A-J and one answer button each fit two rows of a phone's screen (``bot.render``)."""
 MAX_QUESTIONS = 100
 MAX_GUIDE_LABEL = 40
 MAX_BANK_BYTES = 1024 * 1024
@@ -79,7 +81,7 @@ class Question:
     Attributes:
         id: Stable id, unique in the bank; stored with every answer.
         prompt: The question text.
-        options: The options in the bank's order (exactly :data:`OPTIONS_PER_QUESTION`).
+        options: The options in the bank's order (:data:`MIN_OPTIONS` to :data:`MAX_OPTIONS`).
         explanation: Why the correct option is right (2-4 sentences).
         source: The paper or document the explanation cites.
     """
@@ -527,10 +529,11 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
 
     options: list[Option] = []
     options_value = node.get("options")
-    if not isinstance(options_value, list) or len(options_value) != OPTIONS_PER_QUESTION:
+    if (not isinstance(options_value, list)
+            or not MIN_OPTIONS <= len(options_value) <= MAX_OPTIONS):
         got = len(options_value) if isinstance(options_value, list) else _kind(options_value)
         check.problem(line_of("options"), "options",
-                      f"must be a list of exactly {OPTIONS_PER_QUESTION} options, got {got}")
+                      f"must be a list of {MIN_OPTIONS} to {MAX_OPTIONS} options, got {got}")
     else:
         for index, option_value in enumerate(options_value):
             path = f"options[{index}]"
@@ -555,7 +558,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
             check.problem(line_of("options"), "options",
                           f"must have exactly one option with 'correct: true', got {len(flagged)}"
                           + (f" (options {numbers}, counting from 1)" if flagged else ""))
-        elif len(options) == OPTIONS_PER_QUESTION:
+        elif len(options) == len(options_value):
             for language in languages:
                 texts = [o.text.by_language.get(language) for o in options]
                 for i, text in enumerate(texts):

@@ -16,10 +16,12 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from bot.quiz.bank import Bank, Question
+from bot.quiz.bank import MAX_OPTIONS, Bank, Question
 
-LABELS = "ABCDEFGH"
-"""Labels of the displayed option slots: slot 0 is "A"."""
+LABELS = "ABCDEFGHIJ"
+"""Labels of the displayed option slots: slot 0 is "A", up to :data:`~bot.quiz.bank.MAX_OPTIONS`
+slots (A-J)."""
+assert len(LABELS) == MAX_OPTIONS
 
 ACTIVE, FINISHED, ABANDONED = "active", "finished", "abandoned"
 

@@ -73,6 +73,12 @@ class QuizService:
             self._attempts.pop(attempt_id, None)
             self._shown.pop(attempt_id, None)
 
+    def replace_banks(self, banks: Mapping[str, Bank]) -> None:
+        """Serve ``banks`` from now on (a reload). Attempts planned on a bank whose version
+        changed, or that is gone, are refused as :class:`~bot.quiz.engine.BankChanged` (stale
+        buttons) and abandoned when next resumed, as after a restart."""
+        self.banks = dict(banks)
+
     def bank(self, bank_id: str) -> Bank:
         """The bank with ``bank_id``.
 
@@ -231,6 +237,11 @@ class GroupService:
         self.question_seconds = question_seconds
         self._clock = clock
         self._rng = rng or random.Random()
+
+    def replace_banks(self, banks: Mapping[str, Bank]) -> None:
+        """Serve ``banks`` from now on (a reload); a session on a bank whose version changed,
+        or that is gone, meets :class:`~bot.quiz.engine.BankChanged`, as after a restart."""
+        self.banks = dict(banks)
 
     def now(self) -> float:
         """The service's clock: seconds since the epoch."""
