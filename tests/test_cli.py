@@ -54,7 +54,7 @@ def test_validate_accepts_the_bundled_banks():
     """`quizbot validate banks` checks the bundled bank and exits 0."""
     proc = quizbot("validate", str(BUNDLED_BANKS))
     assert proc.returncode == 0, proc.stderr
-    assert f"{BANK_ID} v1, 8 questions, languages en, hi, el" in proc.stdout
+    assert f"{BANK_ID} v2, 8 questions, languages en, hi, el" in proc.stdout
 
 
 def test_validate_names_file_line_question_and_field(tmp_path):
