@@ -257,17 +257,19 @@ def leaks(question: Question, other: Question, language: str) -> bool:
     1. *Verbatim*: the explanation contains ``other``'s correct option word for word (options
        of three or more meaningful words; shorter ones are common phrases).
     2. *Paraphrase*: one sentence of the explanation contains at least :data:`LEAK_COVERAGE` of
-       the meaningful words of ``other``'s correct option, at least twice as many as of any of
-       its distractors, and at least one *cue* of ``other``. The cues of a question are the
-       meaningful words of its prompt that are in none of its options and not in ``question``'s
-       own prompt and options (those a explanation uses anyway), and are not names: "Putting
-       different layers on different GPUs is pipeline parallelism" answers "how does pipeline
-       parallelism split the model?".
+       the meaningful words of ``other``'s correct option, at least twice the share of any of
+       its distractors, and names ``other``'s subject: two of its *cues* (one, if it has at
+       most two). The cues of a question are the meaningful words of its prompt that are in
+       none of its options, not in ``question``'s own prompt and options (which its
+       explanation uses anyway), and not names (ZeRO, GPU): "Putting different layers on
+       different GPUs is pipeline parallelism" answers "how does pipeline parallelism split
+       the model?".
     3. *Short answer*: ``other``'s correct option has at most two meaningful words (such as
        "Stage 1"), and a word that only it has among the options stands in the explanation
        within :data:`LEAK_WINDOW` words of a cue of ``other``, nearer than any word that only a
-       distractor has: "the optimizer states (stage 1)" answers "which stage is the first to
-       shard optimizer states?".
+       distractor has (a comma, semicolon or colon between counts as two more words): "the
+       optimizer states (stage 1)" answers "which stage is the first to shard optimizer
+       states?", though "(stage 2)" follows.
 
     Words are compared stemmed and without function words (:func:`tokens`). The heuristic
     misses paraphrases with other words, and may flag a sentence that merely shares vocabulary;
