@@ -370,7 +370,7 @@ def test_an_escape_in_a_bank_never_reaches_the_terminal(tmp_path, banks, capsys)
     assert proc.returncode == 1
     assert "\x1b" not in proc.stdout + proc.stderr
     question_id = banks[BANK_ID].questions[0].id
-    assert (f"question {question_id!r}, field 'options[0].text.en': contains the control "
+    assert (f"question {question_id!r}, field 'option 1.text.en': contains the control "
             "character U+001B") in proc.stderr
     print_plain("a\x1b[31mred\x9b0m\tcell\nline\r")
     assert capsys.readouterr().out == "a[31mred0m\tcell\nline\n"
