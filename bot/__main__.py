@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from bot import bankimport, i18n, redaction
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import BankError, load_banks
+from bot.quiz.checks import check_bank
 from bot.quiz.ports import StorageError
 
 log = logging.getLogger("quizbot")
@@ -52,9 +53,14 @@ def _parser() -> argparse.ArgumentParser:
                            "else en)")
     play.add_argument("--bank", help="bank id (default: the first bank installed)")
 
-    validate = sub.add_parser("validate", help="check bank files; exit 1 if any is invalid")
+    validate = sub.add_parser(
+        "validate", help="check bank files; exit 1 if any is invalid",
+        description="Check bank files: errors (the bank cannot be loaded) and item-writing "
+                    "warnings (the questions give their answers away; see bot/quiz/checks.py).")
     validate.add_argument("paths", nargs="*", metavar="PATH",
                           help="bank files or folders (default: the configured banks)")
+    validate.add_argument("--strict", action="store_true",
+                          help="treat item-writing warnings as errors (exit 1), as CI does")
     bankimport.add_parser(sub)
     return parser
 
@@ -87,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if settings.token and settings.token != getattr(args, "token", None):
             redact = redaction.install(settings.token, LOG_FORMAT)
         if args.command == "validate":
-            return _validate(args.paths or settings.banks)
+            return _validate(args.paths or settings.banks, strict=args.strict)
         banks = load_banks(settings.banks)
         if args.command == "play":
             try:
@@ -109,17 +115,26 @@ def _say(message: str) -> None:
     print(f"quizbot: {message}", file=sys.stderr, flush=True)
 
 
-def _validate(paths: Sequence[object]) -> int:
+def _validate(paths: Sequence[object], *, strict: bool = False) -> int:
+    """Load the banks, then run the item-writing checks on each; returns the exit status
+    (1 if a bank is invalid, or with ``strict`` if any check warns)."""
     try:
         banks = load_banks(map(str, paths))
     except BankError as exc:
         print(f"{len(exc.problems)} problem(s):", file=sys.stderr)
         print(exc, file=sys.stderr)
         return 1
+    kind = "error" if strict else "warning"
+    failed = False
     for bank in banks.values():
-        print(f"ok: {bank.path}: {bank.id} v{bank.version}, {len(bank.questions)} questions, "
-              f"languages {', '.join(bank.languages)}")
-    return 0
+        findings = check_bank(bank)
+        for finding in findings:
+            print(f"{kind}: {finding}", file=sys.stderr)
+        failed = failed or (strict and bool(findings))
+        verdict = "ok" if not findings else f"{len(findings)} {kind}(s)"
+        print(f"{verdict}: {bank.path}: {bank.id} v{bank.version}, {len(bank.questions)} "
+              f"questions, languages {', '.join(bank.languages)}")
+    return 1 if failed else 0
 
 
 def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # type: ignore[type-arg]

@@ -168,7 +168,7 @@ def test_markup_characters_load_verbatim(tmp_path):
         (("title",), "title.hi", None, None),
         (("questions", 1, "prompt"), "prompt.hi", "q-two", "id: q-two"),
         (("questions", 1, "explanation"), "explanation.hi", "q-two", "id: q-two"),
-        (("questions", 0, "options", 2, "text"), "options[2].text.hi", "q-one", "Option q-one 1"),
+        (("questions", 0, "options", 2, "text"), "option 3.text.hi", "q-one", "Option q-one 1"),
     ],
 )
 def test_missing_language_in_a_localized_text(tmp_path, where, field, question_id, anchor):
@@ -193,7 +193,7 @@ def test_empty_text(tmp_path):
     data["questions"][0]["options"][1]["text"]["en"] = ""
     text = dump(data)
     path = write(tmp_path, text)
-    problem = find(problems_of(path), "options[1].text.en")
+    problem = find(problems_of(path), "option 2.text.en")
     check(problem, path, question_id="q-one", line=line_of(text, "en: ''"))
     assert "non-empty" in problem.message
 
@@ -272,10 +272,11 @@ def test_two_options_with_the_same_text(tmp_path):
     text = dump(data)
     path = write(tmp_path, text)
     problems = problems_of(path)
-    problem = find(problems, "options.text.hi")
-    check(problem, path, question_id="q-one", line=line_of(text, "options:", after="id: q-one"))
-    assert "same text" in problem.message
-    assert not [p for p in problems if p.field == "options.text.en"]
+    problem = find(problems, "option 3.text.hi")
+    check(problem, path, question_id="q-one", line=line_of(text, "hi: विकल्प q-one 1",
+                                                           occurrence=2))
+    assert problem.message == "has the same text as option 2"
+    assert not [p for p in problems if p.field.endswith(".text.en")]
 
 
 def test_correct_must_be_a_boolean(tmp_path):
@@ -284,7 +285,7 @@ def test_correct_must_be_a_boolean(tmp_path):
     data["questions"][0]["options"][0]["correct"] = "yes"
     text = dump(data)
     path = write(tmp_path, text)
-    problem = find(problems_of(path), "options[0].correct")
+    problem = find(problems_of(path), "option 1.correct")
     check(problem, path, question_id="q-one", line=line_of(text, "correct: 'yes'"))
 
 
@@ -469,7 +470,7 @@ def test_unknown_key_in_an_option(tmp_path):
     text = dump(data)
     path = write(tmp_path, text)
     problems = problems_of(path)
-    problem = find(problems, "options[0].corect")
+    problem = find(problems, "option 1.corect")
     check(problem, path, question_id="q-one", line=line_of(text, "corect:"))
     assert "unknown key" in problem.message
     assert "correct" in problem.message
@@ -556,7 +557,7 @@ def test_guide_label_too_long(tmp_path):
     text = dump(with_guide(label="x" * 41))
     path = write(tmp_path, text)
     problem = find(problems_of(path), "guide.label.en")
-    check(problem, path, question_id=None, line=line_of(text, "label:", after="guide:"))
+    check(problem, path, question_id=None, line=line_of(text, "en: xxx", after="guide:"))
     assert "40" in problem.message
 
 
@@ -612,7 +613,8 @@ def test_duplicate_yaml_key(tmp_path):
     problems = problems_of(path)
     assert len(problems) == 1
     check(problems[0], path, question_id=None, line=line_of(text, "level: hard"))
-    assert problems[0].field == "(file)"
+    assert problems[0].field == "level"
+    assert problems[0].column == 1
     assert "duplicate key 'level'" in problems[0].message
 
 
@@ -626,7 +628,8 @@ def test_duplicate_yaml_key_in_a_question(tmp_path):
     path = write(tmp_path, text)
     problems = problems_of(path)
     assert len(problems) == 1
-    check(problems[0], path, question_id=None, line=explanation)
+    check(problems[0], path, question_id="q-two", line=explanation)
+    assert problems[0].field == "prompt"
     assert "duplicate key 'prompt'" in problems[0].message
 
 
@@ -640,27 +643,32 @@ def test_bad_indentation_reports_the_line(tmp_path):
     path = write(tmp_path, text)
     problems = problems_of(path)
     assert len(problems) == 1
-    check(problems[0], path, question_id=None, line=prompt)
-    assert problems[0].field == "(file)"
+    check(problems[0], path, question_id="q-two", line=prompt)
+    assert (problems[0].field, problems[0].column) == ("prompt", 2)
     assert problems[0].message.startswith("bad YAML")
+    assert "check the indentation of this line" in problems[0].message
 
 
-@pytest.mark.parametrize(("original", "broken"), [
-    ("en: Prompt q-one?", 'en: "Prompt q-one?'),
-    ("en: Test bank", "en: 'Test bank"),
-    ("hi: विकल्प q-two 3", 'hi: "विकल्प q-two 3'),
+@pytest.mark.parametrize(("original", "broken", "question_id", "field"), [
+    ("en: Prompt q-one?", 'en: "Prompt q-one?', "q-one", "prompt.en"),
+    ("en: Test bank", "en: 'Test bank", None, "title.en"),
+    ("hi: विकल्प q-two 3", 'hi: "विकल्प q-two 3', "q-two", "option 4.text.hi"),
 ])
-def test_unclosed_quote_is_reported_where_it_opens(tmp_path, original, broken):
-    """An unclosed quote is bad YAML reported at the line of the quote, not the end of file."""
+def test_unclosed_quote_is_reported_where_it_opens(tmp_path, original, broken, question_id,
+                                                   field):
+    """An unclosed quote is bad YAML reported at the line and column of the quote, not the end
+    of file, with the question and field it is in."""
     text = dump(make_bank()).replace(original, broken)
     quote = line_of(text, broken)
     assert quote < len(text.splitlines())
     path = write(tmp_path, text)
     (problem,) = problems_of(path)
-    check(problem, path, question_id=None, line=quote)
-    assert problem.field == "(file)"
+    check(problem, path, question_id=question_id, line=quote)
+    assert problem.field == field
+    assert problem.column == text.splitlines()[quote - 1].index(broken[:5]) + 5
     assert problem.message.startswith("bad YAML")
     assert "quoted scalar" in problem.message
+    assert "close the quote" in problem.message
 
 
 def test_unclosed_bracket_is_reported(tmp_path):
@@ -701,10 +709,10 @@ def test_all_problems_of_a_file_are_reported_together(tmp_path):
     with pytest.raises(BankError) as info:
         load_bank(path)
     problems = info.value.problems
-    assert sorted(p.field for p in problems) == ["level", "options[2].text.hi", "version"]
+    assert sorted(p.field for p in problems) == ["level", "option 3.text.hi", "version"]
     check(find(problems, "version"), path, question_id=None, line=line_of(text, "version:"))
     check(find(problems, "level"), path, question_id=None, line=line_of(text, "level:"))
-    check(find(problems, "options[2].text.hi"), path, question_id="q-two",
+    check(find(problems, "option 3.text.hi"), path, question_id="q-two",
           line=line_of(text, "hi: ''"))
     assert len(str(info.value).splitlines()) == 3
 
@@ -726,7 +734,7 @@ def test_duplicate_options_are_reported_even_with_a_bad_prompt(tmp_path):
     question["prompt"]["en"] = ""
     question["options"][2]["text"]["en"] = question["options"][1]["text"]["en"]
     problems = problems_of(write(tmp_path, dump(data)))
-    assert {p.field for p in problems} == {"prompt.en", "options.text.en"}
+    assert {p.field for p in problems} == {"prompt.en", "option 3.text.en"}
 
 
 # --- load_banks ---------------------------------------------------------------------------
@@ -798,7 +806,7 @@ def test_an_alias_bomb_is_refused_before_it_expands(tmp_path, levels):
     text = alias_bomb(levels)
     assert len(text.encode()) < 800
     (problem,) = problems_of(write(tmp_path, text))
-    assert problem.field == "(file)"
+    assert problem.field == "a4"
     assert f"expands to more than {MAX_YAML_NODES:,} values" in problem.message
     assert problem.line == 5  # a4 is the first list over 100,000 values
     assert len(str(problem)) < 300
@@ -877,7 +885,7 @@ def test_a_control_character_in_an_option_is_refused(tmp_path, char):
     path = write(tmp_path, text)
     (problem,) = problems_of(path)
     check(problem, path, question_id="q-two", line=line_of(text, "red"))
-    assert problem.field == "options[2].text.hi"
+    assert problem.field == "option 3.text.hi"
     assert f"control character U+{ord(char):04X} at character 4" in problem.message
 
 
@@ -905,3 +913,113 @@ def test_tabs_and_line_breaks_are_plain_text(tmp_path):
     data["questions"][0]["explanation"]["en"] = "Line one,\n\tline two."
     bank = load_bank(write(tmp_path, dump(data)))
     assert bank.questions[0].explanation.by_language["en"] == "Line one,\n\tline two."
+
+
+# --- messages for bank authors: place, field and a hint ----------------------------------------
+
+def test_every_problem_gives_line_and_column(tmp_path):
+    """Each problem is written as ``file:line:column:`` and the column points at the value."""
+    data = make_bank()
+    data["level"] = "expert"
+    data["questions"][1]["options"][2]["text"]["hi"] = ""
+    text = dump(data)
+    path = write(tmp_path, text)
+    problems = problems_of(path)
+    level = find(problems, "level")
+    assert (level.line, level.column) == (line_of(text, "level: expert"), len("level: ") + 1)
+    assert str(level).startswith(f"{path}:{level.line}:{level.column}: field 'level': ")
+    empty = find(problems, "option 3.text.hi")
+    row = text.splitlines()[empty.line - 1]
+    assert row[empty.column - 1:].startswith("''")
+    assert str(empty).startswith(f"{path}:{empty.line}:{empty.column}: question 'q-two', "
+                                 "field 'option 3.text.hi': ")
+
+
+def test_options_are_counted_from_1_in_every_message(tmp_path):
+    """The field of an option's problem and the messages about options both count from 1."""
+    data = make_bank()
+    options = data["questions"][0]["options"]
+    options[0]["text"]["en"] = ""
+    options[3]["correct"] = True
+    problems = problems_of(write(tmp_path, dump(data)))
+    assert find(problems, "option 1.text.en")
+    assert find(problems, "options").message.endswith("got 2 (options 1 and 4)")
+    assert not [p for p in problems if "[" in p.field or "counting from" in p.message]
+
+
+def test_a_key_without_its_colon_is_reported_on_its_own_line(tmp_path):
+    """``explanation`` without ``:``: PyYAML gives up on the next line; the report names the
+    line and column of the key, the question, the field and how to fix it."""
+    text = dump(make_bank())
+    explanation = line_of(text, "explanation:", after="id: q-two")
+    text = text.replace("explanation:", "explanation", 2).replace("explanation", "explanation:", 1)
+    (problem,) = problems_of(write(tmp_path, text))
+    assert (problem.line, problem.column) == (explanation, 3)
+    assert (problem.question_id, problem.field) == ("q-two", "explanation")
+    assert "put ': ' after the key" in problem.message
+
+
+def test_a_value_with_colon_space_gets_the_indentation_and_quoting_hint(tmp_path):
+    """``en: Stage 3: the best`` is "mapping values are not allowed here", with the hint to
+    check the indentation or quote the value, at the second colon, in the option's field."""
+    text = dump(make_bank()).replace("en: Option q-two 2", "en: Option q-two 2: the best")
+    row = line_of(text, "Option q-two 2: the best")
+    (problem,) = problems_of(write(tmp_path, text))
+    assert (problem.line, problem.column) == (row, text.splitlines()[row - 1].index(": the") + 1)
+    assert (problem.question_id, problem.field) == ("q-two", "option 3.text.en")
+    assert "mapping values are not allowed here" in problem.message
+    assert ("check the indentation of this line or the one before; a value containing ': ' "
+            "must be quoted") in problem.message
+
+
+def test_a_mis_indented_key_gets_the_indentation_hint(tmp_path):
+    """A key indented one space too far under a text is reported with the hint."""
+    text = dump(make_bank()).replace("    hi: प्रश्न q-one?", "     hi: प्रश्न q-one?")
+    row = line_of(text, "hi: प्रश्न q-one?")
+    (problem,) = problems_of(write(tmp_path, text))
+    assert problem.line == row
+    assert (problem.question_id, problem.field) == ("q-one", "prompt.hi")
+    assert "indentation" in problem.message
+
+
+@pytest.mark.parametrize(("written", "reading"), [
+    ("no", "false"), ("yes", "true"), ("1:30", "the number 90"), ("3.0", "the number 3.0")])
+def test_an_unquoted_value_yaml_reads_as_no_text_says_quote_it(tmp_path, written, reading):
+    """YAML 1.1 reads unquoted ``no``/``yes`` as booleans and ``1:30`` as 90 (base 60): the
+    problem shows the value as written, what YAML made of it, and says to quote it."""
+    text = dump(make_bank()).replace("en: Option q-one 2", f"en: {written}")
+    (problem,) = problems_of(write(tmp_path, text))
+    assert problem.field == "option 3.text.en"
+    assert f"got {written!r}, which YAML reads as {reading}" in problem.message
+    assert f'quote it ("{written}")' in problem.message
+
+
+def test_a_quoted_true_is_one_problem_without_a_misleading_count(tmp_path):
+    """``correct: "true"`` is reported once, with "remove the quotes", and no "got 0"."""
+    text = dump(make_bank()).replace("correct: true", 'correct: "true"', 1)
+    path = write(tmp_path, text)
+    (problem,) = problems_of(path)
+    check(problem, path, question_id="q-one", line=line_of(text, 'correct: "true"'))
+    assert problem.field == "option 1.correct"
+    assert problem.message == "must be true or false, got the text 'true': remove the quotes"
+    assert problem.column == text.splitlines()[problem.line - 1].index('"true"') + 1
+
+
+def test_a_tab_in_the_indentation_gets_the_spaces_hint(tmp_path):
+    """A tab before a key: the report says to indent with spaces and names the question (the
+    field is a guess, as the width of a tab is unknown)."""
+    text = dump(make_bank()).replace("  explanation:", "\texplanation:", 1)
+    (problem,) = problems_of(write(tmp_path, text))
+    assert problem.line == line_of(text, "\texplanation:")
+    assert problem.question_id == "q-one"
+    assert "indent with spaces, not tabs" in problem.message
+
+
+def test_the_bank_records_where_each_text_is():
+    """``Bank.positions`` gives line and column of each localized text (for item checks)."""
+    bank = load_bank(REAL_BANK)
+    text = REAL_BANK.read_text(encoding="utf-8").splitlines()
+    line, column = bank.positions[("zero-stage-params", "option 4.text.el")]
+    assert text[line - 1][column - 1:].startswith('"Στάδιο 3"')
+    line, column = bank.positions[(None, "title.hi")]
+    assert text[line - 1].lstrip().startswith("hi:")

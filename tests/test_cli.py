@@ -54,7 +54,7 @@ def test_validate_accepts_the_bundled_banks():
     """`quizbot validate banks` checks the bundled bank and exits 0."""
     proc = quizbot("validate", str(BUNDLED_BANKS))
     assert proc.returncode == 0, proc.stderr
-    assert f"{BANK_ID} v1, 8 questions, languages en, hi, el" in proc.stdout
+    assert f"{BANK_ID} v2, 8 questions, languages en, hi, el" in proc.stdout
 
 
 def test_validate_names_file_line_question_and_field(tmp_path):
@@ -63,8 +63,8 @@ def test_validate_names_file_line_question_and_field(tmp_path):
     path.write_text(BROKEN, encoding="utf-8")
     proc = quizbot("validate", str(path))
     assert proc.returncode == 1
-    assert f"{path}:10: question 'q1', field 'prompt.hi': is missing" in proc.stderr
-    assert f"{path}:11: question 'q1', field 'options': must have exactly one option" in (
+    assert f"{path}:10:13: question 'q1', field 'prompt.hi': is missing" in proc.stderr
+    assert f"{path}:11:5: question 'q1', field 'options': must have exactly one option" in (
         proc.stderr)
 
 
@@ -370,7 +370,67 @@ def test_an_escape_in_a_bank_never_reaches_the_terminal(tmp_path, banks, capsys)
     assert proc.returncode == 1
     assert "\x1b" not in proc.stdout + proc.stderr
     question_id = banks[BANK_ID].questions[0].id
-    assert (f"question {question_id!r}, field 'options[0].text.en': contains the control "
+    assert (f"question {question_id!r}, field 'option 1.text.en': contains the control "
             "character U+001B") in proc.stderr
     print_plain("a\x1b[31mred\x9b0m\tcell\nline\r")
     assert capsys.readouterr().out == "a[31mred0m\tcell\nline\n"
+
+
+TELLING = """\
+id: telling
+version: 1
+default_language: en
+languages: [en]
+level: easy
+title: {en: T}
+description: {en: D}
+questions:
+  - id: q1
+    prompt: {en: "How many days has a leap year?"}
+    options:
+      - text: {en: "366 days, one more than a common year"}
+        correct: true
+      - text: {en: "365 days, as in a common year"}
+      - text: {en: "364 days, fifty-two full weeks"}
+      - text: {en: "360 days, twelve months of 30"}
+    explanation: {en: "February gets a 29th day."}
+    source: {title: S, url: "https://example.org"}
+"""
+
+
+def test_validate_warns_about_item_writing_and_strict_fails(tmp_path):
+    """A valid bank whose correct option is by far the longest: `validate` warns and exits 0,
+    `validate --strict` reports the same as an error and exits 1; each names file, line,
+    column, question, language and field."""
+    path = tmp_path / "telling.yaml"
+    path.write_text(TELLING, encoding="utf-8")
+    where = f"{path}:12:20: question 'q1', language 'en', field 'option 1.text.en': "
+    proc = quizbot("validate", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert f"warning: {where}the correct option is the longest by far" in proc.stderr
+    assert "[longest-correct]" in proc.stderr
+    assert "1 warning(s): " in proc.stdout
+    proc = quizbot("validate", "--strict", str(path))
+    assert proc.returncode == 1
+    assert f"error: {where}the correct option is the longest by far" in proc.stderr
+
+
+def test_validate_strict_accepts_the_bundled_banks():
+    """CI runs `quizbot validate --strict banks`: the bundled bank passes."""
+    proc = quizbot("validate", "--strict", str(BUNDLED_BANKS))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert f"ok: {BUNDLED_BANKS / BANK_ID}.yaml: {BANK_ID} v2" in proc.stdout
+
+
+def test_validate_reports_a_yaml_slip_with_column_question_and_hint(tmp_path):
+    """An unquoted ': ' in a flow-style text: line, column, question, field and the hint to
+    close the bracket or quote the value."""
+    path = tmp_path / "slip.yaml"
+    path.write_text(TELLING.replace('"365 days, as in a common year"',
+                                    "365 days: as in a common year"), encoding="utf-8")
+    proc = quizbot("validate", str(path))
+    assert proc.returncode == 1
+    assert f"{path}:14:28: question 'q1', field 'option 2.text': bad YAML: " in proc.stderr
+    assert ("close the bracket opened at line 14, column 15, or quote a value containing ',', "
+            "':' or brackets") in proc.stderr

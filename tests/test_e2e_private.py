@@ -266,7 +266,9 @@ async def test_buttons_of_an_older_bank_version(fake, running_bot, banks, tmp_pa
     newer = tmp_path / "banks"
     newer.mkdir()
     text = banks[BANK_ID].path.read_text(encoding="utf-8")
-    (newer / "bank.yaml").write_text(text.replace("version: 1", "version: 2", 1), "utf-8")
+    version = banks[BANK_ID].version
+    (newer / "bank.yaml").write_text(
+        text.replace(f"version: {version}\n", f"version: {version + 1}\n", 1), "utf-8")
     running_bot.bank_paths = (newer,)
     await running_bot.restart()
     query = await person.tap(question, buttons(question)[0]["callback_data"])
@@ -276,7 +278,7 @@ async def test_buttons_of_an_older_bank_version(fake, running_bot, banks, tmp_pa
     assert i18n.catalog("en")("question_header", number=1, total=8) in fresh["text"]
     with sqlite3.connect(running_bot.db) as db:
         assert db.execute("SELECT bank_version, status FROM attempts ORDER BY attempt_id"
-                          ).fetchall() == [(1, "abandoned"), (2, "active")]
+                          ).fetchall() == [(version, "abandoned"), (version + 1, "active")]
 
 
 async def test_updates_the_bot_does_not_handle(fake, running_bot):

@@ -443,8 +443,8 @@ def test_question_screen_follows_the_shuffle(bank):
 def test_question_screen_refuses_a_changed_bank(bank):
     """Rendering an attempt against a newer bank version raises BankChanged."""
     with pytest.raises(engine.BankChanged):
-        render.attempt_question(replace(bank, version=2), make_attempt(bank), catalog("en"),
-                                HTML)
+        render.attempt_question(replace(bank, version=bank.version + 1), make_attempt(bank),
+                                catalog("en"), HTML)
 
 
 # --- feedback -----------------------------------------------------------------------------
@@ -589,14 +589,14 @@ def test_outcome_in_the_users_language(bank, language):
 
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_review_splits_into_messages_within_the_limit(bank, language):
-    """With every question missed, the review is several messages of at most 4096 UTF-16
+    """With every question missed, the review is several messages of at most 4096 visible UTF-16
     units, each valid HTML, covering every missed question once, in order."""
     attempt = finished(bank, correct=set())
     t = catalog(language)
     screens = render.review(bank, attempt, t, HTML)
     assert len(screens) > 1
     for screen in screens:
-        assert render.utf16_length(screen.text) <= render.MAX_MESSAGE_UTF16
+        assert render.html_length(screen.text) <= render.MAX_MESSAGE_UTF16
         assert_telegram_html(screen.text)
     assert screens[0].text.startswith(f"<b>{html.escape(t('review_header'))}</b>")
     joined = "\n\n".join(s.text for s in screens)
@@ -788,7 +788,7 @@ def test_stats_with_records(bank):
     ("en", 1, "1 attempt · best 6/8, last 6/8"),
     ("el", 1, "1 προσπάθεια · καλύτερη 6/8, τελευταία 6/8"),
     ("el", 4, "4 προσπάθειες · καλύτερη 6/8, τελευταία 6/8"),
-    ("hi", 1, "1 प्रयास · सर्वश्रेष्ठ 6/8, पिछला 6/8"),
+    ("hi", 1, "1 प्रयास · सर्वश्रेष्ठ 6/8, नवीनतम 6/8"),
 ])
 def test_stats_plural_forms_and_language(bank, language, attempts, expected):
     """The attempts count uses the language's plural form; title and prompts are localized."""

@@ -1,8 +1,10 @@
 """Question banks: the model (frozen dataclasses) and the YAML loader that validates it.
 
 The schema is documented in ``banks/README.md``. :func:`load_bank` checks a file completely and
-raises one :class:`BankError` listing every problem, each naming the file, the line (where the YAML
-parser knows it), the question id and the field.
+raises one :class:`BankError` listing every problem, each naming the file, the line and column, the
+question id and the field (options counted from 1, as ``option 2``), with a hint in plain words for
+the usual YAML slips (an unquoted ``no`` or ``1:30``, a value containing ``: ``, a mis-indented
+line). A YAML syntax error is located from the layout of the text around it (:func:`_locate`).
 """
 
 from __future__ import annotations
@@ -120,6 +122,11 @@ class Bank:
     questions: tuple[Question, ...]
     guide: Guide | None = None
     path: Path | None = field(default=None, compare=False)
+    positions: Mapping[tuple[str | None, str], tuple[int, int]] = field(
+        default_factory=dict, compare=False, repr=False)
+    """(question id or None, field) -> (line, column) of each localized text in the file, e.g.
+    ``("zero-purpose", "option 2.text.hi")``; for reports on the bank's content
+    (:mod:`bot.quiz.checks`). Empty for a bank not parsed from YAML."""
 
     def question(self, question_id: str) -> Question:
         """Return the question with ``question_id``.
@@ -145,8 +152,9 @@ class BankProblem:
         file: The file's path as given.
         line: 1-based line number, or None where the problem has no place in the file.
         question_id: The question's id (or ``#N`` when it has none), None for bank-level fields.
-        field: Dotted path of the field, e.g. ``options[2].text.hi``.
-        message: What is wrong.
+        field: Dotted path of the field, options counted from 1, e.g. ``option 2.text.hi``.
+        message: What is wrong, with a hint where the usual fix is known.
+        column: 1-based column, or None where the problem has no place in the file.
     """
 
     file: str
@@ -154,11 +162,22 @@ class BankProblem:
     question_id: str | None
     field: str
     message: str
+    column: int | None = None
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        question = f" question {self.question_id!r}," if self.question_id else ""
-        return f"{where}:{question} field {self.field!r}: {self.message}"
+        return f"{_where(self.file, self.line, self.column)}:{_question(self.question_id)} " \
+               f"field {self.field!r}: {self.message}"
+
+
+def _where(file: str, line: int | None, column: int | None) -> str:
+    """``file:line:column``, as compilers and editors write a place in a file."""
+    if not line:
+        return file
+    return f"{file}:{line}:{column}" if column else f"{file}:{line}"
+
+
+def _question(question_id: str | None) -> str:
+    return f" question {question_id!r}," if question_id else ""
 
 
 class BankError(Exception):
@@ -169,11 +188,33 @@ class BankError(Exception):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+Pos = tuple[int, int]
+"""A place in a file: (line, column), both 1-based."""
+
+
 class _Node(dict):  # type: ignore[type-arg]
-    """A YAML mapping that remembers the line of itself and of each key (1-based)."""
+    """A YAML mapping that remembers where it, each key and each value start (1-based), and the
+    source text of each plain (unquoted) scalar value, to show what YAML made of it."""
 
     line: int = 0
+    column: int = 0
     key_lines: dict[str, int]
+    key_pos: dict[str, Pos]
+    value_pos: dict[str, Pos]
+    plain_source: dict[str, str]
+
+    @property
+    def pos(self) -> Pos:
+        """Where the mapping starts."""
+        return (self.line, self.column)
+
+    def at(self, key: str) -> Pos:
+        """Where ``key`` is written (the mapping's start if it is missing)."""
+        return self.key_pos.get(key, self.pos)
+
+    def value_at(self, key: str) -> Pos:
+        """Where the value of ``key`` starts (the mapping's start if it is missing)."""
+        return self.value_pos.get(key, self.pos)
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -220,8 +261,8 @@ class _LineLoader(yaml.SafeLoader):
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _Node:
     loader.flatten_mapping(node)
     mapping = _Node()
-    mapping.line = node.start_mark.line + 1
-    mapping.key_lines = {}
+    mapping.line, mapping.column = _pos(node.start_mark)
+    mapping.key_lines, mapping.key_pos, mapping.value_pos, mapping.plain_source = {}, {}, {}, {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         if not isinstance(key, str | int | float | bool) or key is None:
@@ -234,52 +275,66 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _Node:
                 "while constructing a mapping", node.start_mark,
                 f"found duplicate key {_show(key)}", key_node.start_mark)
         mapping[key] = loader.construct_object(value_node, deep=True)
-        mapping.key_lines[key] = key_node.start_mark.line + 1
+        mapping.key_pos[key] = _pos(key_node.start_mark)
+        mapping.key_lines[key] = mapping.key_pos[key][0]
+        mapping.value_pos[key] = _pos(value_node.start_mark)
+        if isinstance(value_node, yaml.ScalarNode) and value_node.style is None:
+            mapping.plain_source[key] = value_node.value
     return mapping
+
+
+def _pos(mark: yaml.Mark) -> Pos:
+    return (mark.line + 1, mark.column + 1)
 
 
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 class _Checker:
-    """Collects problems while walking one parsed bank file."""
+    """Collects problems while walking one parsed bank file.
+
+    Places are :data:`Pos` pairs; ``positions`` collects where each localized text was found
+    (:attr:`Bank.positions`).
+    """
 
     def __init__(self, file: str) -> None:
         self.file = file
         self.problems: list[BankProblem] = []
         self.question_id: str | None = None
+        self.positions: dict[tuple[str | None, str], Pos] = {}
 
-    def problem(self, line: int | None, field_path: str, message: str) -> None:
+    def problem(self, at: Pos | None, field_path: str, message: str) -> None:
         """Record a problem, unless the field was already reported missing."""
         missing = [p for p in self.problems if p.message == "is missing"
                    and p.question_id == self.question_id
                    and (field_path == p.field or field_path.startswith(p.field + "."))]
         if not missing:
+            line, column = at if at is not None else (None, None)
             self.problems.append(
-                BankProblem(self.file, line, self.question_id, field_path, message))
+                BankProblem(self.file, line, self.question_id, field_path, message, column))
 
-    def mapping(self, value: Any, line: int | None, field_path: str,
+    def mapping(self, value: Any, at: Pos | None, field_path: str,
                 required: Iterable[str], optional: Iterable[str] = ()) -> _Node | None:
         """Check ``value`` is a mapping with the required keys and no unknown ones."""
         if not isinstance(value, _Node):
-            self.problem(line, field_path, f"must be a mapping, got {_kind(value)}")
+            self.problem(at, field_path, f"must be a mapping, got {_kind(value)}")
             return None
         required = tuple(required)
         allowed = set(required) | set(optional)
         for key in required:
             if key not in value:
-                self.problem(value.line, _join(field_path, key), "is missing")
+                self.problem(value.pos, _join(field_path, key), "is missing")
         for key in value:
             if key not in allowed:
                 shown = key if len(key) <= MAX_KEY_SHOWN else key[:MAX_KEY_SHOWN] + "…"
-                self.problem(value.key_lines.get(key), _join(field_path, shown),
+                self.problem(value.at(key), _join(field_path, shown),
                              f"unknown key (allowed: {', '.join(sorted(allowed))})")
         return value
 
-    def text(self, value: Any, line: int | None, field_path: str,
+    def text(self, value: Any, at: Pos | None, field_path: str,
              languages: Sequence[str]) -> Text | None:
         """Check a localized text: exactly ``languages`` as keys, each a non-empty string."""
-        node = self.mapping(value, line, field_path, required=languages)
+        node = self.mapping(value, at, field_path, required=languages)
         if node is None:
             return None
         texts: dict[str, str] = {}
@@ -287,30 +342,47 @@ class _Checker:
             if language not in node:
                 continue
             text = node[language]
+            path = _join(field_path, language)
             if not isinstance(text, str) or not text.strip():
-                self.problem(node.key_lines.get(language), _join(field_path, language),
-                             f"must be non-empty text, got {_kind(text)}")
+                self.problem(node.value_at(language), path,
+                             f"must be non-empty text, got {_got(node, language)}")
                 continue
-            if self.plain(text, node.key_lines.get(language), _join(field_path, language)):
+            if self.plain(text, node.value_at(language), path):
                 texts[language] = text.strip()
+                self.positions[(self.question_id, path)] = node.value_at(language)
         return Text(texts) if len(texts) == len(languages) else None
 
-    def url(self, value: Any, line: int | None, field_path: str) -> str | None:
+    def url(self, value: Any, at: Pos | None, field_path: str) -> str | None:
         """Check an http(s) URL without spaces or control characters."""
         if not isinstance(value, str) or not re.fullmatch(r"https?://\S+", value):
-            self.problem(line, field_path, f"must be an http(s) URL, got {_show(value)}")
+            self.problem(at, field_path, f"must be an http(s) URL, got {_show(value)}")
             return None
-        return value if self.plain(value, line, field_path) else None
+        return value if self.plain(value, at, field_path) else None
 
-    def plain(self, text: str, line: int | None, field_path: str) -> bool:
+    def plain(self, text: str, at: Pos | None, field_path: str) -> bool:
         """Check ``text`` has no control character but tab and line feed
         (:data:`CONTROL_CHARACTERS`); report the first one found."""
         found = CONTROL_CHARACTERS.search(text)
         if found:
-            self.problem(line, field_path,
+            self.problem(at, field_path,
                          f"contains the control character U+{ord(found[0]):04X} at character "
                          f"{found.start() + 1}; only plain text, tabs and line breaks are allowed")
         return not found
+
+
+def _got(node: _Node, key: str) -> str:
+    """Describe the value of ``key`` for a "got ..." message. An unquoted scalar that YAML
+    read as something other than text (``no`` as false, ``1:30`` as 90: YAML 1.1 booleans and
+    base-60 numbers, which PyYAML follows) is shown as written, with the fix."""
+    value = node.get(key)
+    source = node.plain_source.get(key, "")
+    if source and not isinstance(value, str | list | dict):
+        read = ("nothing" if value is None else str(value).lower() if isinstance(value, bool)
+                else f"the number {value}" if isinstance(value, int | float)
+                else f"a {type(value).__name__}")
+        return (f"{_show(source)}, which YAML reads as {read} when it is not quoted: "
+                f"quote it (\"{source if len(source) <= MAX_KEY_SHOWN else '…'}\")")
+    return _kind(value)
 
 
 def _join(path: str, key: str) -> str:
@@ -384,33 +456,22 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     try:
         data = yaml.load(document, Loader=_LineLoader)
     except yaml.YAMLError as exc:
-        # the problem mark is where the parser gave up; for an unclosed quote or bracket that
-        # is the end of the file, and the context mark (where it was opened) is the place to look
-        problem_mark = getattr(exc, "problem_mark", None)
-        context_mark = getattr(exc, "context_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc)
-        mark = (context_mark if context_mark is not None and "end of stream" in problem
-                else problem_mark or context_mark)
-        line = mark.line + 1 if mark is not None else None
-        reason = " ".join(filter(None, (getattr(exc, "context", None), problem)))
-        if len(reason) > MAX_REASON:
-            reason = reason[:MAX_REASON] + "…"
-        raise BankError([BankProblem(file, line, None, "(file)", f"bad YAML: {reason}")]) from exc
+        raise BankError([_yaml_problem(exc, document, file)]) from exc
 
     check = _Checker(file)
-    root = check.mapping(data, 1, "(bank)", required=_BANK_KEYS, optional=("guide",))
+    root = check.mapping(data, (1, 1), "(bank)", required=_BANK_KEYS, optional=("guide",))
     if root is None:
         raise BankError(check.problems)
-    line_of = root.key_lines.get
+    line_of = root.at
 
     bank_id = root.get("id")
     if not isinstance(bank_id, str) or not ID_PATTERN.fullmatch(bank_id):
-        check.problem(line_of("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_show(bank_id)}")
+        check.problem(root.value_at("id"), "id",
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(root, 'id')}")
     version = root.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        check.problem(line_of("version"), "version",
-                      f"must be a positive integer, got {_show(version)}")
+        check.problem(root.value_at("version"), "version",
+                      f"must be a positive integer, got {_got(root, 'version')}")
 
     languages_value = root.get("languages")
     languages: tuple[str, ...] = ()
@@ -432,8 +493,8 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
                       f" got {_show(default_language)}")
     level = root.get("level")
     if level not in LEVELS:
-        check.problem(line_of("level"), "level",
-                      f"must be one of {', '.join(LEVELS)}, got {_show(level)}")
+        check.problem(root.value_at("level"), "level",
+                      f"must be one of {', '.join(LEVELS)}, got {_got(root, 'level')}")
 
     if not languages:  # every text below depends on the language list
         raise BankError(check.problems)
@@ -445,13 +506,13 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     if "guide" in root:
         node = check.mapping(root["guide"], line_of("guide"), "guide", required=("url", "label"))
         if node is not None:
-            url = check.url(node.get("url"), node.key_lines.get("url"), "guide.url")
-            label = check.text(node.get("label"), node.key_lines.get("label"), "guide.label",
+            url = check.url(node.get("url"), node.value_at("url"), "guide.url")
+            label = check.text(node.get("label"), node.at("label"), "guide.label",
                                languages)
             if label is not None:
                 for language, text in label.by_language.items():
                     if len(text) > MAX_GUIDE_LABEL:
-                        check.problem(node.key_lines.get("label"), f"guide.label.{language}",
+                        check.problem(node["label"].value_at(language), f"guide.label.{language}",
                                       f"must be at most {MAX_GUIDE_LABEL} characters (a button)")
             if url and label:
                 guide = Guide(url, label)
@@ -472,11 +533,152 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
         check.question_id = None
 
     if check.problems:
-        raise BankError(sorted(check.problems, key=lambda p: p.line or 0))
+        raise BankError(sorted(check.problems, key=lambda p: (p.line or 0, p.column or 0)))
     assert title and description and isinstance(bank_id, str) and isinstance(version, int)
     return Bank(id=bank_id, version=version, default_language=str(default_language),
                 languages=languages, level=str(level), title=title, description=description,
-                questions=tuple(questions), guide=guide)
+                questions=tuple(questions), guide=guide, positions=check.positions)
+
+
+_YAML_HINTS = (
+    ("mapping values are not allowed here",
+     "check the indentation of this line or the one before; a value containing ': ' must be "
+     "quoted"),
+    ("could not find expected ':'",
+     "put ': ' after the key on this line, or quote a value that goes on over several lines"),
+    ("cannot start any token",
+     "indent with spaces, not tabs, and quote a value that starts with a character such as "
+     "@, ` or %"),
+    ("expected <block end>",
+     "check the indentation of this line: it must line up with the keys it belongs with"),
+    ("found duplicate key", "remove one of the two, or rename it"),
+    ("end of stream", "close the quote or bracket opened here"),
+)
+"""Plain-words hints for the usual YAML slips, keyed by a phrase of PyYAML's message."""
+
+
+def _yaml_problem(exc: yaml.YAMLError, document: str, file: str) -> BankProblem:
+    """Report a YAML syntax error where the slip is, with a hint and the field it is in.
+
+    PyYAML's problem mark is where the parser gave up. For an unclosed quote or bracket that is
+    the end of the file, and for a key without ``:`` it is the next line; there the context mark
+    (where the quote, bracket or key starts) is the place to look.
+    """
+    problem_mark = getattr(exc, "problem_mark", None)
+    context_mark = getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context", None)
+    at_context = "end of stream" in problem or "could not find expected ':'" in problem
+    mark = (context_mark if context_mark is not None and at_context
+            else problem_mark or context_mark)
+    reason = " ".join(filter(None, (context, problem)))
+    if len(reason) > MAX_REASON:
+        reason = reason[:MAX_REASON] + "…"
+    hint = next((hint for phrase, hint in _YAML_HINTS if phrase in problem), None)
+    if hint is None and context_mark is not None and mark is not context_mark and context and (
+            "flow" in context):
+        hint = (f"close the bracket opened at line {context_mark.line + 1}, column "
+                f"{context_mark.column + 1}, or quote a value containing ',', ':' or brackets")
+    message = f"bad YAML: {reason}" + (f"; {hint}" if hint else "")
+    if mark is None:
+        return BankProblem(file, None, None, "(file)", message)
+    question_id, field_path = _locate(document, mark.line + 1)
+    return BankProblem(file, mark.line + 1, question_id, field_path, message, mark.column + 1)
+
+
+_KEY = re.compile(r"""(?:"([^"]*)"|'([^']*)'|([\w-]+))\s*:(?:\s|$)""")
+
+
+def _locate(document: str, line: int) -> tuple[str | None, str]:
+    """Guess the question id and the field of ``line`` (1-based) from the text's layout alone.
+
+    For YAML syntax errors, when there is no parsed tree: walking up from ``line``, each line
+    less indented than the last one kept is a parent (``key:`` or a ``-`` list item). A
+    question's id is read from its ``id:`` line. Block style as in ``banks/README.md``;
+    anything else gives ``(file)``.
+
+    Returns:
+        (question id or None, field path such as ``option 2.text.hi``, or ``(file)``).
+    """
+    lines = [text.expandtabs(8) for text in document.splitlines()]
+    path: list[str | tuple[int, int, int]] = []  # keys, and (index, line, indent) of list items
+    limit: int | None = None
+    in_item = False  # the last parent kept is a list item, whose key may be as indented as it
+    for j in range(min(line, len(lines)) - 1, -1, -1):
+        stripped = lines[j].strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(lines[j]) - len(lines[j].lstrip(" "))
+        item = stripped == "-" or stripped.startswith("- ")
+        if limit is not None and (indent > limit or (indent == limit and (item or not in_item))):
+            continue
+        rest = stripped[1:].lstrip() if item else stripped
+        key = _KEY.match(rest)
+        inner = indent + len(stripped) - len(rest)  # where the key starts
+        if limit is None and key is None and re.fullmatch(r"[\w-]+", rest):
+            path.insert(0, rest)  # the line of the error is a key without its ':'
+        elif key and (limit is None or (_opens_block(rest, key) and (
+                inner < limit or (in_item and not item)))):
+            path.insert(0, next(filter(None, key.groups())))
+        elif not item:
+            continue  # a value going on over several lines, or a key that holds no block
+        if item:
+            path.insert(0, (_item_index(lines, j, indent), j, indent))
+        limit, in_item = indent, item
+        if indent == 0 and not item:
+            break
+    question_id = None
+    if len(path) >= 2 and path[0] == "questions" and isinstance(path[1], tuple):
+        _, item_line, item_indent = path[1]
+        question_id = _question_id_at(lines, item_line, item_indent) or f"#{path[1][0] + 1}"
+        path = path[2:]
+    parts: list[str] = []
+    for step, before in zip(path, [None, *path], strict=False):
+        if isinstance(step, tuple):
+            if before == "options" and question_id is not None:
+                parts[-1] = f"option {step[0] + 1}"
+            elif parts:
+                parts[-1] += f"[{step[0] + 1}]"
+            else:
+                parts.append(f"[{step[0] + 1}]")
+        else:
+            parts.append(step)
+    return question_id, ".".join(parts) or "(file)"
+
+
+def _opens_block(text: str, key: re.Match[str]) -> bool:
+    """Whether the ``key:`` at the start of ``text`` holds an indented block (no value on its
+    line, or a ``|``/``>`` block scalar)."""
+    value = text[key.end():].strip()
+    return not value or value.startswith(("#", "|", ">"))
+
+
+def _item_index(lines: Sequence[str], item: int, indent: int) -> int:
+    """0-based index of the list item starting on line ``item`` (0-based) among its siblings."""
+    index = 0
+    for j in range(item - 1, -1, -1):
+        stripped = lines[j].strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        here = len(lines[j]) - len(lines[j].lstrip(" "))
+        if here < indent or (here == indent and not stripped.startswith("-")):
+            break
+        if here == indent:
+            index += 1
+    return index
+
+
+def _question_id_at(lines: Sequence[str], item: int, indent: int) -> str | None:
+    """The ``id:`` of the question whose list item starts on line ``item`` (0-based)."""
+    for j in range(item, len(lines)):
+        stripped = lines[j].strip()
+        here = len(lines[j]) - len(lines[j].lstrip(" "))
+        if j > item and stripped and not stripped.startswith("#") and here <= indent:
+            break
+        found = re.match(r"""(?:-\s+)?id\s*:\s*["']?([a-z0-9-]+)["']?\s*(?:#.*)?$""", stripped)
+        if found:
+            return found[1]
+    return None
 
 
 def _too_large(size: int) -> str:
@@ -488,16 +690,16 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
     """Validate one question (``number`` is 1-based); None if it has problems."""
     check.question_id = f"#{number}"
     before = len(check.problems)
-    line = value.line if isinstance(value, _Node) else None
-    node = check.mapping(value, line, "", required=_QUESTION_KEYS)
+    node = check.mapping(value, value.pos if isinstance(value, _Node) else None, "",
+                         required=_QUESTION_KEYS)
     if node is None:
         return None
-    line_of = node.key_lines.get
+    line_of = node.at
 
     question_id = node.get("id")
     if not isinstance(question_id, str) or not ID_PATTERN.fullmatch(question_id):
-        check.problem(line_of("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_show(question_id)}")
+        check.problem(node.value_at("id"), "id",
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(node, 'id')}")
     else:
         if question_id in seen:
             check.problem(line_of("id"), "id",
@@ -506,7 +708,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         check.question_id = question_id
         # problems found before the id was known are re-attributed to it
         check.problems[before:] = [
-            BankProblem(p.file, p.line, question_id, p.field, p.message)
+            BankProblem(p.file, p.line, question_id, p.field, p.message, p.column)
             for p in check.problems[before:]]
 
     prompt = check.text(node.get("prompt"), line_of("prompt"), "prompt", languages)
@@ -519,11 +721,11 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         title = source_node.get("title")
         title_ok = False
         if not isinstance(title, str) or not title.strip():
-            check.problem(source_node.key_lines.get("title"), "source.title",
-                          f"must be non-empty text, got {_kind(title)}")
+            check.problem(source_node.value_at("title"), "source.title",
+                          f"must be non-empty text, got {_got(source_node, 'title')}")
         else:
-            title_ok = check.plain(title, source_node.key_lines.get("title"), "source.title")
-        url = check.url(source_node.get("url"), source_node.key_lines.get("url"), "source.url")
+            title_ok = check.plain(title, source_node.value_at("title"), "source.title")
+        url = check.url(source_node.get("url"), source_node.value_at("url"), "source.url")
         if title_ok and url:
             source = Source(title.strip(), url)
 
@@ -535,38 +737,42 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         check.problem(line_of("options"), "options",
                       f"must be a list of {MIN_OPTIONS} to {MAX_OPTIONS} options, got {got}")
     else:
+        unclear = False  # an option whose `correct` is not a boolean: the count would mislead
         for index, option_value in enumerate(options_value):
-            path = f"options[{index}]"
-            option_line = (option_value.line if isinstance(option_value, _Node)
-                           else line_of("options"))
-            option_node = check.mapping(option_value, option_line, path,
-                                        required=("text",), optional=("correct",))
+            path = f"option {index + 1}"  # counted from 1, as the bank's authors count
+            option_node = check.mapping(
+                option_value, option_value.pos if isinstance(option_value, _Node)
+                else line_of("options"), path, required=("text",), optional=("correct",))
             if option_node is None:
                 continue
             correct = option_node.get("correct", False)
             if not isinstance(correct, bool):
-                check.problem(option_node.key_lines.get("correct"), f"{path}.correct",
-                              f"must be true or false, got {_show(correct)}")
-            text = check.text(option_node.get("text"), option_node.key_lines.get("text"),
+                unclear = True
+                hint = (f"the text {_show(correct)}: remove the quotes"
+                        if isinstance(correct, str) and correct.lower() in ("true", "false")
+                        else _got(option_node, "correct"))
+                check.problem(option_node.value_at("correct"), f"{path}.correct",
+                              f"must be true or false, got {hint}")
+            text = check.text(option_node.get("text"), option_node.at("text"),
                               f"{path}.text", languages)
             if text is not None:
                 options.append(Option(text, correct is True))
         flagged = [i for i, v in enumerate(options_value)
                    if isinstance(v, dict) and v.get("correct") is True]
-        if len(flagged) != 1:
+        if len(flagged) != 1 and not unclear:
             numbers = " and ".join(str(i + 1) for i in flagged)
             check.problem(line_of("options"), "options",
                           f"must have exactly one option with 'correct: true', got {len(flagged)}"
-                          + (f" (options {numbers}, counting from 1)" if flagged else ""))
-        elif len(options) == len(options_value):
+                          + (f" (options {numbers})" if flagged else ""))
+        elif len(flagged) == 1 and len(options) == len(options_value):
             for language in languages:
                 texts = [o.text.by_language.get(language) for o in options]
                 for i, text in enumerate(texts):
                     if text in texts[:i]:
-                        first = texts.index(text)
-                        check.problem(line_of("options"), f"options.text.{language}",
-                                      f"options {first + 1} and {i + 1} (counting from 1) "
-                                      "have the same text")
+                        field_path = f"option {i + 1}.text.{language}"
+                        check.problem(check.positions.get((check.question_id, field_path),
+                                                          line_of("options")), field_path,
+                                      f"has the same text as option {texts.index(text) + 1}")
 
     if len(check.problems) > before:
         return None

@@ -1,0 +1,333 @@
+"""Item-writing checks for question banks: the warnings of ``quizbot validate``.
+
+A bank can be valid (:mod:`bot.quiz.bank`) and still give its answers away. These checks follow
+the multiple-choice item-writing guidelines of Haladyna, Downing & Rodriguez, "A Review of
+Multiple-Choice Item-Writing Guidelines for Classroom Assessment", *Applied Measurement in
+Education* 15(3), 309-333 (2002); the guideline numbers below are theirs. Each check runs per
+language, since a translation can add a tell that the original does not have.
+
+Rules (the ``rule`` of a :class:`Finding`):
+
+``longest-correct``
+    The correct option is the longest by a clear margin: at least :data:`LONGEST_RATIO` times as
+    long as the longest distractor and :data:`LONGEST_MIN_EXTRA` characters longer (guideline 28d,
+    "conspicuous correct choice"; test-wise students pick the longest option).
+``uneven-lengths``
+    The longest option is at least :data:`UNEVEN_RATIO` times as long as the shortest
+    (guideline 24, "keep the length of choices about equal").
+``all-none-of-the-above``
+    An option is "all of the above" or "none of the above", or the same in Hindi or Greek
+    (:data:`ABOVE_PHRASES`): options are shuffled, so "above" means nothing, and these options
+    are weak anyway (guidelines 25 and 26).
+``option-in-stem``
+    Every word of an option is in the prompt (guideline 28b, "clang associations").
+``answer-leak``
+    The explanation of one question gives away the answer of another: the bot shows each
+    explanation as soon as the question is answered, and the preview shows them all (guideline
+    4, "keep the content of each item independent from content of other items"). See
+    :func:`leaks` for the heuristic.
+
+Lengths are counted in characters without combining marks (:func:`visible_length`), so that a
+Devanagari vowel sign or a Greek accent does not count as a letter of its own.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from bot.quiz.bank import Bank, Question
+
+LONGEST_RATIO = 1.08
+"""The correct option is conspicuously the longest when it is at least this many times as long as
+the longest distractor (and :data:`LONGEST_MIN_EXTRA` characters longer)."""
+LONGEST_MIN_EXTRA = 4
+"""...and at least this many characters longer, so that short options ("Stage 10" against
+"Stage 1") are not flagged for one character."""
+UNEVEN_RATIO = 2.0
+"""Options are very uneven in length when the longest is at least this many times the shortest."""
+LEAK_WINDOW = 3
+"""How many words apart (not counting function words) a cue of another question and the short
+answer it points to may be, for :func:`leaks`."""
+LEAK_COVERAGE = 0.4
+"""Share of a long correct option's words that one sentence of another explanation must contain,
+for :func:`leaks`."""
+
+ABOVE_PHRASES = {
+    "en": (r"\ball of the above\b", r"\bnone of the above\b", r"\bboth of the above\b",
+           r"\ball the above\b"),
+    "hi": (r"उपरोक्त सभी", r"उपर्युक्त सभी", r"ऊपर के सभी", r"ऊपर दिए गए सभी", r"इनमें से सभी",
+           r"उपरोक्त में से कोई (?:भी )?नहीं", r"उपर्युक्त में से कोई (?:भी )?नहीं",
+           r"इनमें से कोई (?:भी )?नहीं", r"ऊपर (?:दिए गए |के )?में से कोई (?:भी )?नहीं"),
+    "el": (r"\b(?:ολα|ολες|ολοι) (?:τα|οι) (?:παραπανω|ανωτερω)\b",
+           r"\b(?:κανενα|καμια|κανενας|τιποτα) (?:απο )?(?:τα |τις |τους )?(?:παραπανω|ανωτερω)\b"),
+}
+"""Per language, "all of the above" and "none of the above" and their usual variants, matched
+case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are
+not checked for this rule."""
+
+STOPWORDS = {
+    "en": frozenset("""a an the of to in on at by for from with without and or but not no is are
+        was were be been being it its this that these those as so than then into onto over under
+        each every all any some one two does do did done what which who whom how why when where
+        only also their there they them he she his her we you your i our us can may must will
+        would should could such via per up down out off about across between more most less
+        very just same other own""".split()),
+    "hi": frozenset("""का के की को में से पर है हैं था थे थी और या भी तो ही एक यह वह ये वे इस उस इन
+        उन जो कि लिए साथ तक नहीं न कर करके करता करती करते किया किए गया गए होता होती होते हो
+        कैसे क्या कौन सा सी किस किसी हर सब सभी अपने अपनी अपना बीच द्वारा जैसे जैसा बजाय करना
+        इसलिए वाला वाले वाली रूप जाता जाती जाते जाना रहा रही रहे रहता रहती सकता सकती सकते
+        होना होने""".split()),
+    "el": frozenset("""ο η το οι τα του της των τον την τους τις ενα ενας μια μιας ενος και ή η
+        να σε στο στη στην στον στα στους στις στου στης απο με για ως προς κατα μετα χωρις
+        δεν μη μην ειναι ηταν που ποιο ποια ποιος πως τι οτι αυτο αυτη αυτος αυτα αυτες
+        αυτους αυτον αυτων κάθε καθε ολο ολα ολες ολοι μονο επισης αλλα ενω οπως οταν αν
+        ομως""".split()),
+}
+"""Function words, not counted as words of a text by :func:`leaks` and ``option-in-stem``
+(Greek ones written without accents, as :func:`_fold` leaves them)."""
+
+_WORD = re.compile(r"\d+(?:[.,]\d+)+|[\w\u0900-\u0963\u0966-\u097f]+|[,;:]")
+"""A word (Devanagari signs included, the danda not), a decimal number, or a clause mark."""
+_NAME = re.compile(r"^[^\W\d_]+[A-Z][\w]*$")  # ZeRO, NVMe, DeepSpeed: a capital after the first
+STEM = 5
+"""Words are compared by their first 5 letters (after folding): a crude stemmer that is the same
+in every language, so "stage"/"stages", "παραλληλισμός"/"παραλληλισμού" and "लेयर"/"लेयरों"
+match."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One item-writing warning.
+
+    Attributes:
+        file: The bank's file (or ``<bank id>`` for a bank not read from a file).
+        line: 1-based line of the text, None if unknown.
+        column: 1-based column of the text, None if unknown.
+        question_id: The question's id.
+        language: The language of the text.
+        field: The field, as in the loader's problems: ``option 2.text.hi``, ``explanation.el``.
+        rule: Which rule (see the module's docstring).
+        message: What is wrong.
+    """
+
+    file: str
+    line: int | None
+    column: int | None
+    question_id: str
+    language: str
+    field: str
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line:
+            where += f":{self.line}" + (f":{self.column}" if self.column else "")
+        return (f"{where}: question {self.question_id!r}, language {self.language!r}, "
+                f"field {self.field!r}: {self.message} [{self.rule}]")
+
+
+def visible_length(text: str) -> int:
+    """Length of ``text`` without combining marks (Unicode categories Mn, Mc, Me)."""
+    return sum(1 for char in text if not unicodedata.category(char).startswith("M"))
+
+
+def check_bank(bank: Bank) -> list[Finding]:
+    """Run every rule on every question and language of ``bank``.
+
+    Returns:
+        The findings, in the order of the questions, then of the rules.
+    """
+    findings: list[Finding] = []
+    for question in bank.questions:
+        for language in bank.languages:
+            findings += _lengths(bank, question, language)
+            findings += _above(bank, question, language)
+            findings += _in_stem(bank, question, language)
+            for other in bank.questions:
+                if other is not question and leaks(question, other, language):
+                    findings.append(_finding(
+                        bank, question, language, "explanation", "answer-leak",
+                        f"gives away the answer of question {other.id!r} "
+                        f"({_option(other, language, other.correct_index)!r})"))
+    return findings
+
+
+def _finding(bank: Bank, question: Question, language: str, field: str, rule: str,
+             message: str) -> Finding:
+    path = f"{field}.{language}"
+    line, column = bank.positions.get((question.id, path), (None, None))
+    file = str(bank.path) if bank.path else f"<{bank.id}>"
+    return Finding(file, line, column, question.id, language, path, rule, message)
+
+
+def _option(question: Question, language: str, index: int) -> str:
+    return question.options[index].text.by_language[language]
+
+
+def _lengths(bank: Bank, question: Question, language: str) -> Iterable[Finding]:
+    lengths = [visible_length(_option(question, language, i))
+               for i in range(len(question.options))]
+    correct = question.correct_index
+    longest_other = max(n for i, n in enumerate(lengths) if i != correct)
+    if (lengths[correct] >= LONGEST_RATIO * longest_other
+            and lengths[correct] - longest_other >= LONGEST_MIN_EXTRA):
+        yield _finding(bank, question, language, f"option {correct + 1}.text", "longest-correct",
+                       f"the correct option is the longest by far ({lengths[correct]} characters;"
+                       f" the longest other option has {longest_other}): shorten it or lengthen"
+                       " the others")
+    if max(lengths) >= UNEVEN_RATIO * min(lengths):
+        short, long = lengths.index(min(lengths)), lengths.index(max(lengths))
+        yield _finding(bank, question, language, f"option {short + 1}.text", "uneven-lengths",
+                       f"options are very uneven in length: option {short + 1} has {min(lengths)}"
+                       f" characters, option {long + 1} has {max(lengths)}")
+
+
+def _above(bank: Bank, question: Question, language: str) -> Iterable[Finding]:
+    patterns = ABOVE_PHRASES.get(language, ())
+    for index in range(len(question.options)):
+        text = _fold(_option(question, language, index))
+        if any(re.search(pattern, text) for pattern in patterns):
+            yield _finding(bank, question, language, f"option {index + 1}.text",
+                           "all-none-of-the-above",
+                           "\"all/none of the above\" means nothing once options are shuffled: "
+                           "write a real option")
+
+
+def _in_stem(bank: Bank, question: Question, language: str) -> Iterable[Finding]:
+    stem = set(words(question.prompt.by_language[language], language))
+    for index in range(len(question.options)):
+        option = set(words(_option(question, language, index), language))
+        if option and option <= stem:
+            yield _finding(bank, question, language, f"option {index + 1}.text", "option-in-stem",
+                           "every word of this option is in the prompt: it points to itself (or "
+                           "is ruled out by it)")
+
+
+# --- words ------------------------------------------------------------------------------------
+
+def _fold(text: str) -> str:
+    """Case-fold and drop Greek accents and diaeresis (not Devanagari signs, which are letters)."""
+    decomposed = unicodedata.normalize("NFD", text.casefold())
+    return unicodedata.normalize(
+        "NFC", "".join(c for c in decomposed if c not in "\u0301\u0308\u0344\u0342"))
+
+
+def tokens(text: str, language: str) -> list[tuple[str, bool, int]]:
+    """The words of ``text`` that carry meaning, stemmed (:data:`STEM`), each with whether it
+    is a name (a capital after the first letter: ZeRO, NVMe) and its position: words count 1,
+    and a comma, semicolon or colon between two words 2 more (a clause apart is farther)."""
+    found = []
+    position = 0
+    for match in _WORD.finditer(text):
+        word = match[0]
+        if word in ",;:":
+            position += 2
+            continue
+        folded = _fold(word)
+        if folded in STOPWORDS.get(language, ()) or folded in STOPWORDS["en"]:
+            continue
+        if language == "en" and len(folded) > 3 and folded.endswith("s"):
+            folded = folded[:-1]
+        position += 1
+        found.append((folded if folded[0].isdigit() else folded[:STEM], bool(_NAME.match(word)),
+                      position))
+    return found
+
+
+def words(text: str, language: str) -> list[str]:
+    """The stemmed words of ``text`` that carry meaning (:func:`tokens`, word only)."""
+    return [word for word, _, _ in tokens(text, language)]
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?;।·])\s+", text) if s.strip()]
+
+
+# --- leaks ------------------------------------------------------------------------------------
+
+def leaks(question: Question, other: Question, language: str) -> bool:
+    """Whether ``question``'s explanation gives away ``other``'s answer, in ``language``.
+
+    A heuristic in three tests; any one is a leak:
+
+    1. *Verbatim*: the explanation contains ``other``'s correct option word for word (options
+       of three or more meaningful words; shorter ones are common phrases).
+    2. *Paraphrase*: one sentence of the explanation contains at least :data:`LEAK_COVERAGE` of
+       the meaningful words of ``other``'s correct option, at least twice the share of any of
+       its distractors, and names ``other``'s subject: two of its *cues* (one, if it has at
+       most two). The cues of a question are the meaningful words of its prompt that are in
+       none of its options, not in ``question``'s own prompt and options (which its
+       explanation uses anyway), and not names (ZeRO, GPU): "Putting different layers on
+       different GPUs is pipeline parallelism" answers "how does pipeline parallelism split
+       the model?".
+    3. *Short answer*: ``other``'s correct option has at most two meaningful words (such as
+       "Stage 1"), and a word that only it has among the options stands in the explanation
+       within :data:`LEAK_WINDOW` words of a cue of ``other``, nearer than any word that only a
+       distractor has (a comma, semicolon or colon between counts as two more words): "the
+       optimizer states (stage 1)" answers "which stage is the first to shard optimizer
+       states?", though "(stage 2)" follows.
+
+    Words are compared stemmed and without function words (:func:`tokens`). The heuristic
+    misses paraphrases with other words, and may flag a sentence that merely shares vocabulary;
+    it is a prompt to read the explanation again, as a student who has not answered yet would.
+    """
+    if question is other:
+        return False
+    explanation = question.explanation.by_language[language]
+    options = [words(_option(other, language, i), language) for i in range(len(other.options))]
+    correct = other.correct_index
+    own = set(words(question.prompt.by_language[language], language))
+    for index in range(len(question.options)):
+        own |= set(words(_option(question, language, index), language))
+    in_options = {word for option in options for word in option}
+    prompt = tokens(other.prompt.by_language[language], language)
+    names = {word for word, name, _ in prompt if name}
+    cues = {word for word, _, _ in prompt} - names - in_options - own
+    needed = 1 if len(cues) <= 2 else 2  # a sentence about the other question names its cues
+
+    # 1. verbatim
+    answer = _option(other, language, correct)
+    if len(options[correct]) >= 3 and _fold(answer).strip(" .") in _fold(explanation):
+        return True
+    # 2. paraphrase, sentence by sentence
+    if len(options[correct]) >= 3 and cues:
+        for sentence in _sentences(explanation):
+            said = set(words(sentence, language))
+            if len(said & cues) < needed:
+                continue
+            shares = [len(set(option) & said) / len(set(option)) for option in options]
+            others = max(share for i, share in enumerate(shares) if i != correct)
+            if shares[correct] >= LEAK_COVERAGE and shares[correct] >= 2 * others:
+                return True
+    # 3. short answers: the nearest option-specific word to a cue
+    if 1 <= len(options[correct]) <= 2 and cues:
+        own_words = [set(option) - {w for j, o in enumerate(options) if j != i for w in o}
+                     for i, option in enumerate(options)]
+        said_words = [(word, position) for word, _, position in tokens(explanation, language)]
+        for word, position in said_words:
+            if word in cues and _nearest(said_words, position, own_words) == correct:
+                return True
+    return False
+
+
+def _nearest(said: Sequence[tuple[str, int]], position: int,
+             own_words: Sequence[set[str]]) -> int | None:
+    """Index of the option whose own word stands nearest to ``position`` among the ``said``
+    (word, position) pairs, within :data:`LEAK_WINDOW`; None if none does or two options are
+    as near."""
+    best: dict[int, int] = {}
+    for word, where in said:
+        distance = abs(where - position)
+        if 0 < distance <= LEAK_WINDOW:
+            for index, own in enumerate(own_words):
+                if word in own:
+                    best[index] = min(best.get(index, distance), distance)
+    if not best:
+        return None
+    nearest = min(best.values())
+    winners = [index for index, distance in best.items() if distance == nearest]
+    return winners[0] if len(winners) == 1 else None
