@@ -67,7 +67,11 @@ async def play(service: QuizService, bank: Bank, language: str, *,
     ask = ask or read_line
     t = i18n.catalog(language)
     attempt = await service.active(user_id)
+    updated = False
     if attempt is not None and attempt.bank_id == bank.id:
+        # a question edited in the bank file without a version bump is re-planned (one removed
+        # is skipped) before it is shown: see QuizService.current
+        attempt, updated = await service.current(attempt)
         write(t("resume", number=min(attempt.position + 1, attempt.total), total=attempt.total))
     else:
         attempt = await service.start(user_id, bank.id)
@@ -75,12 +79,15 @@ async def play(service: QuizService, bank: Bank, language: str, *,
     try:
         while attempt.status == engine.ACTIVE:
             position = attempt.position
+            if updated:
+                write("\n" + t("question_updated"))
             write("\n" + render.attempt_question(bank, attempt, t, PLAIN).text)
+            labels = engine.LABELS[:len(attempt.plan.option_orders[position])]
             while True:
                 reply = (await ask(t("play_prompt"))).strip().upper()
                 if reply == "Q":
                     raise EOFError
-                if len(reply) == 1 and reply in engine.LABELS[:len(bank.questions[0].options)]:
+                if len(reply) == 1 and reply in labels:
                     break
                 write(t("play_invalid"))
             attempt, answer = await service.grade(user_id, attempt.id, position,
@@ -89,6 +96,7 @@ async def play(service: QuizService, bank: Bank, language: str, *,
             write("\n" + render.feedback(bank, attempt, position, t, PLAIN).text)
             if (await ask(t("play_continue"))).strip().upper() == "Q":
                 raise EOFError
+            attempt, updated = await service.current(attempt)
     except EOFError:
         write("\n" + t("play_quit"))
         return None

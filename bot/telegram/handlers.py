@@ -45,10 +45,11 @@ async def cmd_start(update: Update, context: Context) -> None:
         return
     attempt = await service.active(user.id)
     if attempt is not None and payload in (None, attempt.bank_id):
+        attempt, updated = await service.current(attempt)
         await send(context, chat.id, Screen(HTML.escape(
             t("resume", number=min(attempt.position + 1, attempt.total), total=attempt.total))))
-        await send(context, chat.id, render.attempt_question(
-            service.bank(attempt.bank_id), attempt, t, HTML))
+        await send(context, chat.id, current_screen(service.bank(attempt.bank_id), attempt,
+                                                    updated, t))
         return
     bank = service.bank(payload) if payload else service.default_bank
     if bank is None:
@@ -86,6 +87,18 @@ async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
     await send(context, chat_id, render.bank_choice(
         service.banks.values(), t, HTML, header=t("unknown_bank", name=render.clip(bank_id))))
     return True
+
+
+def current_screen(bank: Bank, attempt: engine.Attempt, updated: bool, t: Catalog) -> Screen:
+    """The attempt's question at its position (after :meth:`QuizService.current
+    <bot.quiz.service.QuizService.current>`), headed by a notice if it was ``updated`` since the
+    attempt started; the score if the attempt is finished."""
+    if attempt.status == engine.FINISHED:
+        return render.outcome(bank, attempt, t, HTML)
+    screen = render.attempt_question(bank, attempt, t, HTML)
+    if updated:
+        screen = Screen(f"{HTML.italic(t('question_updated'))}\n\n{screen.text}", screen.keyboard)
+    return screen
 
 
 async def start_bank(context: Context, chat_id: int, user: User, bank: Bank, t: Catalog, *,
@@ -208,6 +221,12 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
         bank = service.bank(attempt.bank_id)
         await edit(query, render.feedback(bank, attempt, button.position, t, HTML))
         return
+    except engine.QuestionChanged:  # the bank was edited since this question was shown
+        await toast(query)
+        attempt, updated = await service.current(await service.attempt(button.attempt_id))
+        await send_to_query_chat(query, context, current_screen(
+            service.bank(attempt.bank_id), attempt, updated, t))
+        return
     await toast(query)
     try:
         attempt = await service.record(attempt, answer)
@@ -228,14 +247,11 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
     service = context.bot_data.service
     attempt = await service.next(query.from_user.id, button.attempt_id, button.position)
     await toast(query)
-    bank = service.bank(attempt.bank_id)
+    attempt, updated = await service.current(attempt)
     # the feedback stays as it is (a second tap on its button is answered as stale): one edit
     # less per question keeps the bot further from Telegram's limits
-    if attempt.status == engine.FINISHED:
-        screen = render.outcome(bank, attempt, t, HTML)
-    else:
-        screen = render.attempt_question(bank, attempt, t, HTML)
-    await send_to_query_chat(query, context, screen)
+    await send_to_query_chat(query, context, current_screen(service.bank(attempt.bank_id),
+                                                            attempt, updated, t))
 
 
 async def on_review(query: CallbackQuery, context: Context, button: render.ReviewButton,
