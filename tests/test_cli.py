@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -17,6 +18,13 @@ from bot.play import play
 from bot.quiz.bank import load_banks
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
+from tests.bankedit import (
+    NEW_OPTION,
+    copy_bank,
+    edit_bank,
+    remove_question,
+    replace_correct_option,
+)
 from tests.conftest import BANK_ID, Person, correct_label, start_bot_process, wrong_label
 
 BROKEN = """\
@@ -226,3 +234,39 @@ def test_an_unreachable_bot_api_is_one_clear_line(tmp_path):
     assert proc.stderr.strip().splitlines()[-1].startswith(
         "quizbot: cannot reach the Bot API at http://127.0.0.1:9/bot")
     assert "Unclosed client session" not in proc.stderr
+
+
+def test_play_resumes_after_the_bank_file_was_edited_without_a_version_bump(tmp_path):
+    """`quizbot play` answers question 1; question 2 is then edited in the bank file (new
+    correct option, same version): the next run shows it afresh with the notice instead of
+    crashing, and the run after grades it against its new content in the order shown; a
+    question removed while it is being asked is skipped."""
+    path = copy_bank(tmp_path / "banks")
+    env = {"QUIZBOT_DB": str(tmp_path / "p.sqlite3"), "QUIZBOT_BANKS": str(path)}
+    t = i18n.catalog("el")
+    first = quizbot("play", "--lang", "el", env=env, stdin="B\n\nq\n")
+    assert first.returncode == 0, first.stderr
+
+    edit_bank(path, replace_correct_option(1))
+    second = quizbot("play", "--lang", "el", env=env, stdin="q\n")
+    assert second.returncode == 0, second.stderr
+    assert "Traceback" not in second.stderr
+    assert t("resume", number=2, total=8) in second.stdout
+    notice = second.stdout.index(t("question_updated"))
+    assert notice < second.stdout.index(t("question_header", number=2, total=8))
+    [label] = re.findall(rf"^([A-D])\. {re.escape(NEW_OPTION['el'])}$", second.stdout,
+                         flags=re.MULTILINE)
+
+    third = quizbot("play", "--lang", "el", env=env, stdin=f"{label}\n\nq\n")
+    assert third.returncode == 0, third.stderr
+    assert t("question_updated") not in third.stdout  # shown once, when it was re-planned
+    assert f"{label}. {NEW_OPTION['el']}" in third.stdout  # the same order as shown before
+    assert t("feedback_correct") in third.stdout
+    assert t("question_header", number=3, total=8) in third.stdout
+
+    edit_bank(path, remove_question(2))  # the question being asked: skipped
+    fourth = quizbot("play", "--lang", "el", env=env, stdin="q\n")
+    assert fourth.returncode == 0, fourth.stderr
+    assert t("resume", number=3, total=7) in fourth.stdout
+    fourth_prompt = load_banks([BUNDLED_BANKS])[BANK_ID].questions[3].prompt.by_language["el"]
+    assert fourth_prompt in fourth.stdout
