@@ -74,7 +74,11 @@ async def play(service: QuizService, bank: Bank, language: str, *,
     ask = ask or read_line
     t = i18n.catalog(language)
     attempt = await service.active(user_id)
+    updated = False
     if attempt is not None and attempt.bank_id == bank.id:
+        # a question edited in the bank file without a version bump is re-planned (one removed
+        # is skipped) before it is shown: see QuizService.current
+        attempt, updated = await service.current(attempt)
         write(t("resume", number=min(attempt.position + 1, attempt.total), total=attempt.total))
     else:
         attempt = await service.start(user_id, bank.id)
@@ -82,6 +86,8 @@ async def play(service: QuizService, bank: Bank, language: str, *,
     try:
         while attempt.status == engine.ACTIVE:
             position = attempt.position
+            if updated:
+                write("\n" + t("question_updated"))
             write("\n" + render.attempt_question(bank, attempt, t, PLAIN).text)
             labels = engine.LABELS[:len(attempt.plan.option_orders[position])]  # this question's
             while True:
@@ -97,6 +103,7 @@ async def play(service: QuizService, bank: Bank, language: str, *,
             write("\n" + render.feedback(bank, attempt, position, t, PLAIN).text)
             if (await ask(t("play_continue"))).strip().upper() == "Q":
                 raise EOFError
+            attempt, updated = await service.current(attempt)
     except EOFError:
         write("\n" + t("play_quit"))
         return None

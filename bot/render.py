@@ -566,7 +566,7 @@ def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> list[Screen]
         lines += ["", m.escape(t("result_perfect"))]
     else:
         lines += ["", m.escape(t("result_missed"))]
-        for question_id in res.missed:
+        for question_id in _in_bank(bank, res.missed):
             number = attempt.plan.question_order.index(question_id) + 1
             prompt = bank.question(question_id).prompt.get(lang, bank.default_language)
             lines.append(f"{number}. {m.escape(prompt)}")
@@ -576,10 +576,17 @@ def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> list[Screen]
     return as_screens("\n".join(lines), m, tuple((b,) for b in buttons))
 
 
+def _in_bank(bank: Bank, question_ids: Iterable[str]) -> tuple[str, ...]:
+    """The ids the bank still has: an answered question removed from the bank without a version
+    bump still counts in the score, but has no text left to show."""
+    present = {question.id for question in bank.questions}
+    return tuple(question_id for question_id in question_ids if question_id in present)
+
+
 def review(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> list[Screen]:
     """The missed questions with the correct answers and explanations, split into messages of at
     most :data:`MAX_MESSAGE_UTF16` visible UTF-16 units (a question is kept in one message)."""
-    missed = result(attempt).missed
+    missed = _in_bank(bank, result(attempt).missed)
     if not missed:
         return [Screen(m.escape(t("review_none")))]
     lang = bank.language_for(t.language)

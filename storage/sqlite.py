@@ -14,7 +14,7 @@ import json
 import re
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -244,22 +244,33 @@ class SQLiteStore:
     # --- attempts ------------------------------------------------------------------------
 
     async def start_attempt(self, user_id: int, bank_id: str, bank_version: int, plan: Plan,
-                            now: float) -> Attempt:
-        """See :meth:`bot.quiz.ports.QuizStore.start_attempt`."""
+                            now: float, fingerprints: Mapping[str, str] | None = None) -> Attempt:
+        """See :meth:`bot.quiz.ports.QuizStore.start_attempt`.
+
+        Without ``fingerprints`` the column is left out (NULL), so that tests of upgrades can
+        start attempts in a database older than migration 0005.
+        """
+        columns, values = "", ()
+        if fingerprints is not None:
+            fingerprints = dict(fingerprints)
+            columns, values = ", fingerprints", (json.dumps(fingerprints),)
+
         async def op(db: aiosqlite.Connection) -> int | None:
             await db.execute(
                 "UPDATE attempts SET status = ?, ended_at = ? WHERE user_id = ? AND status = ?",
                 (ABANDONED, now, user_id, ACTIVE))
             cursor = await db.execute(
                 "INSERT INTO attempts (user_id, bank_id, bank_version, question_order,"
-                " option_orders, position, status, started_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+                f" option_orders, position, status, started_at{columns})"
+                f" VALUES (?, ?, ?, ?, ?, 0, ?, ?{', ?' * len(values)})",
                 (user_id, bank_id, bank_version, json.dumps(plan.question_order),
-                 json.dumps(plan.option_orders), ACTIVE, now))
+                 json.dumps(plan.option_orders), ACTIVE, now, *values))
             return cursor.lastrowid
 
         attempt_id = await self._submit(op)
         assert attempt_id is not None
-        return Attempt(attempt_id, user_id, bank_id, bank_version, plan, 0, ACTIVE, now)
+        return Attempt(attempt_id, user_id, bank_id, bank_version, plan, 0, ACTIVE, now,
+                       fingerprints=fingerprints or {})
 
     async def attempt(self, attempt_id: int) -> Attempt | None:
         """See :meth:`bot.quiz.ports.QuizStore.attempt`."""
@@ -274,7 +285,7 @@ class SQLiteStore:
             "SELECT attempt_id, user_id, bank_id, bank_version, question_order,"
             " option_orders, position, status, started_at, ended_at,"
             " (SELECT json_group_array(json_array(question_id, option_index, correct,"
-            "  answered_at)) FROM answers s WHERE s.attempt_id = a.attempt_id)"
+            "  answered_at)) FROM answers s WHERE s.attempt_id = a.attempt_id), fingerprints"
             f" FROM attempts a WHERE {where}", args)
         if not rows:
             return None
@@ -284,7 +295,19 @@ class SQLiteStore:
         plan = Plan(tuple(json.loads(row[4])), tuple(tuple(o) for o in json.loads(row[5])))
         return Attempt(id=row[0], user_id=row[1], bank_id=row[2], bank_version=row[3], plan=plan,
                        position=row[6], status=row[7], started_at=row[8], ended_at=row[9],
-                       answers=answers)
+                       answers=answers, fingerprints=json.loads(row[11] or "{}"))
+
+    async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
+                             fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
+        """See :meth:`bot.quiz.ports.QuizStore.revise_attempt`."""
+        changed = await self._write(
+            "UPDATE attempts SET question_order = ?, option_orders = ?, fingerprints = ?,"
+            " status = CASE WHEN ? IS NULL THEN status ELSE 'finished' END,"
+            " ended_at = COALESCE(?, ended_at)"
+            " WHERE attempt_id = ? AND status = 'active' AND position = ?",
+            (json.dumps(plan.question_order), json.dumps(plan.option_orders),
+             json.dumps(dict(fingerprints)), finished_at, finished_at, attempt_id, position))
+        return changed == 1
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer) -> str:
         """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""

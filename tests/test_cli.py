@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -18,6 +19,13 @@ from bot.play import play, print_plain
 from bot.quiz.bank import load_banks
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
+from tests.bankedit import (
+    NEW_OPTION,
+    copy_bank,
+    edit_bank,
+    remove_question,
+    replace_correct_option,
+)
 from tests.conftest import BANK_ID, Person, correct_label, start_bot_process, wrong_label
 
 BROKEN = """\
@@ -434,3 +442,39 @@ def test_validate_reports_a_yaml_slip_with_column_question_and_hint(tmp_path):
     assert f"{path}:14:28: question 'q1', field 'option 2.text': bad YAML: " in proc.stderr
     assert ("close the bracket opened at line 14, column 15, or quote a value containing ',', "
             "':' or brackets") in proc.stderr
+
+
+def test_play_resumes_after_the_bank_file_was_edited_without_a_version_bump(tmp_path):
+    """`quizbot play` answers question 1; question 2 is then edited in the bank file (new
+    correct option, same version): the next run shows it afresh with the notice instead of
+    crashing, and the run after grades it against its new content in the order shown; a
+    question removed while it is being asked is skipped."""
+    path = copy_bank(tmp_path / "banks")
+    env = {"QUIZBOT_DB": str(tmp_path / "p.sqlite3"), "QUIZBOT_BANKS": str(path)}
+    t = i18n.catalog("el")
+    first = quizbot("play", "--lang", "el", env=env, stdin="B\n\nq\n")
+    assert first.returncode == 0, first.stderr
+
+    edit_bank(path, replace_correct_option(1))
+    second = quizbot("play", "--lang", "el", env=env, stdin="q\n")
+    assert second.returncode == 0, second.stderr
+    assert "Traceback" not in second.stderr
+    assert t("resume", number=2, total=8) in second.stdout
+    notice = second.stdout.index(t("question_updated"))
+    assert notice < second.stdout.index(t("question_header", number=2, total=8))
+    [label] = re.findall(rf"^([A-D])\. {re.escape(NEW_OPTION['el'])}$", second.stdout,
+                         flags=re.MULTILINE)
+
+    third = quizbot("play", "--lang", "el", env=env, stdin=f"{label}\n\nq\n")
+    assert third.returncode == 0, third.stderr
+    assert t("question_updated") not in third.stdout  # shown once, when it was re-planned
+    assert f"{label}. {NEW_OPTION['el']}" in third.stdout  # the same order as shown before
+    assert t("feedback_correct") in third.stdout
+    assert t("question_header", number=3, total=8) in third.stdout
+
+    edit_bank(path, remove_question(2))  # the question being asked: skipped
+    fourth = quizbot("play", "--lang", "el", env=env, stdin="q\n")
+    assert fourth.returncode == 0, fourth.stderr
+    assert t("resume", number=3, total=7) in fourth.stdout
+    fourth_prompt = load_banks([BUNDLED_BANKS])[BANK_ID].questions[3].prompt.by_language["el"]
+    assert fourth_prompt in fourth.stdout

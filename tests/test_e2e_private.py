@@ -8,6 +8,8 @@ import sqlite3
 import pytest
 
 from bot import i18n
+from bot.quiz.bank import load_banks
+from tests.bankedit import NEW_OPTION, copy_bank, edit_bank, replace_correct_option
 from tests.conftest import (
     BANK_ID,
     Person,
@@ -480,3 +482,71 @@ async def test_a_very_long_payload_is_answered(fake, running_bot):
     [reply] = await person.say("/start " + "x" * 4000)
     assert "x" * 63 + "…" in reply["text"] and "x" * 65 not in reply["text"]
     assert [b["callback_data"] for b in buttons(reply)] == [f"b:{BANK_ID}"]
+
+
+async def test_next_after_a_bank_edit_without_a_version_bump(fake, tmp_path, caplog):
+    """Mid-attempt, the bot restarts with question 2 edited in its bank file (a new correct
+    option, same version): "Next" shows question 2 as it is now with the notice, and answering
+    it is graded against the new content; the edit is logged once."""
+    path = copy_bank(tmp_path / "banks")
+    runner = await RunningBot(fake, tmp_path / "quiz.sqlite3", (path,)).start()
+    try:
+        t = i18n.catalog("el")
+        person = Person(fake, 530, "Eleni", "el")
+        await person.say("/start", replies=2)
+        first = person.question_message()
+        old_bank = load_banks([path])[BANK_ID]
+        feedback = await person.answer(correct_label(first, old_bank, "el"))
+
+        edit_bank(path, replace_correct_option(1))
+        bank = load_banks([path])[BANK_ID]
+        caplog.set_level(logging.WARNING, logger="bot.quiz.service")
+        await runner.restart()
+        question = await person.next(feedback)
+        assert question["text"].startswith(t("question_updated"))
+        assert t("question_header", number=2, total=8) in question["text"]
+        assert NEW_OPTION["el"] in shown_options(question).values()
+        gone = old_bank.questions[1].options[0].text.by_language["el"]
+        assert gone not in question["text"]
+        label = correct_label(question, bank, "el")
+        assert shown_options(question)[label] == NEW_OPTION["el"]
+
+        feedback = await person.answer(label)
+        assert t("feedback_correct") in feedback["text"]
+        with sqlite3.connect(runner.db) as db:
+            assert db.execute("SELECT option_index, correct FROM answers WHERE question_id = ?",
+                              (bank.questions[1].id,)).fetchall() == [(0, 1)]
+        third = await person.next(feedback)
+        assert t("question_updated") not in third["text"]
+        assert t("question_header", number=3, total=8) in third["text"]
+        warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+        assert len(warnings) == 1 and bank.questions[1].id in warnings[0]
+    finally:
+        await runner.stop()
+
+
+async def test_a_tap_on_a_question_edited_since_it_was_shown(fake, tmp_path):
+    """The question on screen is edited and the bot restarted: a tap on its old buttons records
+    nothing and brings the question as it is now, with the notice; that one can be answered."""
+    path = copy_bank(tmp_path / "banks")
+    runner = await RunningBot(fake, tmp_path / "quiz.sqlite3", (path,)).start()
+    try:
+        t = i18n.catalog("hi")
+        person = Person(fake, 531, "Anil", "hi")
+        await person.say("/start", replies=2)
+        old = person.question_message()
+        edit_bank(path, replace_correct_option(0))
+        bank = load_banks([path])[BANK_ID]
+        await runner.restart()
+        before = len(person.bot_messages())
+        await person.tap(old, buttons(old)[0]["callback_data"])
+        await fake.wait_for(lambda: len(person.bot_messages()) > before)
+        fresh = person.bot_messages()[-1]
+        assert fresh["text"].startswith(t("question_updated"))
+        assert NEW_OPTION["hi"] in fresh["text"]
+        assert _answer_count(runner.db) == 0
+        feedback = await person.answer(correct_label(fresh, bank, "hi"))
+        assert t("feedback_correct") in feedback["text"]
+        assert _answer_count(runner.db) == 1
+    finally:
+        await runner.stop()

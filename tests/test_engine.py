@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.quiz import engine
-from bot.quiz.bank import Bank, load_bank
+from bot.quiz.bank import Bank, Option, Source, Text, load_bank
 
 REAL_BANK = Path(__file__).resolve().parent.parent / "banks" / "deepspeed-megatron.yaml"
 USER = 42
@@ -527,3 +527,187 @@ def test_result_of_nothing_answered(bank):
     """An attempt with no answers scores 0 and misses every question."""
     res = engine.result(make_attempt(bank))
     assert res == engine.Result(0, 8, tuple(q.id for q in bank.questions))
+
+
+# --- a bank edited without a version bump: fingerprints and revise ---------------------------
+
+def edit_question(bank: Bank, index: int, **changes) -> Bank:
+    """``bank`` with question ``index`` changed (same id, same bank version)."""
+    questions = list(bank.questions)
+    questions[index] = replace(questions[index], **changes)
+    return replace(bank, questions=tuple(questions))
+
+
+def with_new_correct_option(bank: Bank, index: int) -> Bank:
+    """Question ``index``'s first option gets a new text and becomes the correct one."""
+    question = bank.questions[index]
+    new = Option(Text({lang: f"New option ({lang})" for lang in bank.languages}), True)
+    options = (new, *(replace(o, correct=False) for o in question.options[1:]))
+    return edit_question(bank, index, options=options)
+
+
+def without_question(bank: Bank, *indexes: int) -> Bank:
+    """``bank`` without the questions at ``indexes``."""
+    return replace(bank, questions=tuple(q for i, q in enumerate(bank.questions)
+                                         if i not in indexes))
+
+
+def fresh_attempt(bank: Bank, **changes) -> engine.Attempt:
+    """An attempt as the service starts it: with the bank's fingerprints."""
+    return make_attempt(bank, fingerprints=engine.fingerprints(bank), **changes)
+
+
+def answered(bank: Bank, attempt: engine.Attempt, count: int, *,
+             correct: bool = True) -> engine.Attempt:
+    """``attempt`` with its next ``count`` questions answered (correctly unless told)."""
+    for _ in range(count):
+        v = engine.view(attempt, bank)
+        slot = v.correct_slot if correct else (v.correct_slot + 1) % len(v.slots)
+        attempt = engine.with_answer(
+            attempt, engine.grade(attempt, bank, USER, attempt.position, slot, now=50.0))
+    return attempt
+
+
+def test_fingerprint_counts_prompt_options_correctness_and_explanation(bank):
+    """Any change to what is asked or how it is graded changes the fingerprint; a reload, or a
+    change of the source only, does not."""
+    question = bank.questions[0]
+    assert question.fingerprint == load_bank(REAL_BANK).questions[0].fingerprint
+    assert len(question.fingerprint) == 16 and int(question.fingerprint, 16) >= 0
+    assert len({q.fingerprint for q in bank.questions}) == len(bank.questions)
+    greek = {**question.prompt.by_language, "el": "Άλλη ερώτηση;"}
+    edits = [
+        replace(question, prompt=Text(greek)),
+        with_new_correct_option(bank, 0).questions[0],
+        replace(question, options=(*question.options[1:], question.options[0])),
+        replace(question, explanation=Text({**question.explanation.by_language, "hi": "नया"})),
+        replace(question, options=question.options[:3]),
+    ]
+    assert len({q.fingerprint for q in [question, *edits]}) == len(edits) + 1
+    assert replace(question, source=Source("Other", "https://example.org")).fingerprint == (
+        question.fingerprint)
+
+
+def test_an_unchanged_bank_needs_no_revision(bank):
+    """Same content: nothing to revise, at any position; old attempts (no fingerprints) too."""
+    attempt = fresh_attempt(bank)
+    for position in range(attempt.total):
+        assert engine.revise(replace(attempt, position=position), bank, now=1.0) is None
+    assert engine.revise(make_attempt(bank), bank, now=1.0) is None
+
+
+def test_an_edited_question_is_refused_until_revised_then_graded_as_it_is_now(bank):
+    """The edited question at the position cannot be shown or graded with its old plan; the
+    revision re-plans its options for the new content and takes its new fingerprint, and the
+    answer is graded against the new content."""
+    attempt = answered(bank, fresh_attempt(bank), 1)
+    edited = with_new_correct_option(bank, 1)
+    with pytest.raises(engine.QuestionChanged):
+        engine.view(attempt, edited)
+    with pytest.raises(engine.QuestionChanged):
+        engine.grade(attempt, edited, USER, 1, 0, now=60.0)
+
+    revision = engine.revise(attempt, edited, now=60.0)
+    assert revision is not None
+    assert (revision.updated, revision.removed) == (bank.questions[1].id, ())
+    revised = revision.attempt
+    assert revised.fingerprints[bank.questions[1].id] == edited.questions[1].fingerprint
+    assert revised.plan.question_order == attempt.plan.question_order
+    assert sorted(revised.plan.option_orders[1]) == [0, 1, 2, 3]
+    assert revised.plan.option_orders[:1] == attempt.plan.option_orders[:1]
+    assert revised.plan.option_orders[2:] == attempt.plan.option_orders[2:]
+    assert engine.revise(revised, edited, now=61.0) is None  # done once
+    assert engine.revise(attempt, edited, now=99.0) == revision  # the same in every process
+
+    v = engine.view(revised, edited)
+    assert v.question.options[v.slots[v.correct_slot]].text.get("en", "en") == "New option (en)"
+    verdicts = [engine.grade(revised, edited, USER, 1, slot, now=62.0).correct
+                for slot in range(4)]
+    assert verdicts == [slot == v.correct_slot for slot in range(4)]
+    assert engine.grade(revised, edited, USER, 1, v.correct_slot, now=62.0).option_index == 0
+
+
+def test_a_later_edited_question_is_revised_when_reached(bank):
+    """An edit further on changes nothing now; it is revised (with the notice) when reached."""
+    edited = with_new_correct_option(bank, 4)
+    attempt = fresh_attempt(bank)
+    assert engine.revise(attempt, edited, now=1.0) is None
+    attempt = answered(edited, attempt, 4)
+    revision = engine.revise(attempt, edited, now=2.0)
+    assert revision is not None and revision.updated == bank.questions[4].id
+
+
+def test_removed_questions_are_skipped_and_answers_kept(bank):
+    """Questions gone from the bank are dropped from the unanswered rest; an answered one that
+    is gone still counts with its recorded correctness."""
+    attempt = answered(bank, fresh_attempt(bank), 2, correct=False)
+    smaller = without_question(bank, 1, 2, 5)  # 1 was answered, 2 is the current one
+    revision = engine.revise(attempt, smaller, now=70.0)
+    assert revision is not None
+    assert revision.removed == (bank.questions[2].id, bank.questions[5].id)
+    assert revision.updated is None
+    revised = revision.attempt
+    assert revised.total == 6 and revised.position == 2 and revised.status == engine.ACTIVE
+    assert revised.current_question_id == bank.questions[3].id
+    assert revised.plan.option_orders[2] == attempt.plan.option_orders[3]
+    with pytest.raises(engine.QuestionChanged):  # no text left to show for it
+        engine.view(revised, smaller, 1)
+    done = answered(smaller, revised, 4)
+    assert done.status == engine.FINISHED
+    assert engine.result(done) == engine.Result(4, 6, tuple(q.id for q in bank.questions[:2]))
+
+
+def test_removing_every_unanswered_question_finishes_the_attempt(bank):
+    """Nothing left to ask: the revision finishes the attempt at ``now``."""
+    attempt = answered(bank, fresh_attempt(bank), 6)
+    revision = engine.revise(attempt, without_question(bank, 6, 7), now=80.0)
+    assert revision is not None
+    assert (revision.attempt.status, revision.attempt.ended_at) == (engine.FINISHED, 80.0)
+    assert engine.result(revision.attempt) == engine.Result(6, 6, ())
+
+
+def test_old_attempts_without_fingerprints_keep_their_plan_unless_it_cannot_fit(bank):
+    """An attempt stored before fingerprints: a text edit goes unnoticed (as before), but a
+    changed option count or a removed question is revised, not a crash."""
+    attempt = make_attempt(bank)
+    edited = with_new_correct_option(bank, 0)
+    assert engine.revise(attempt, edited, now=1.0) is None
+    three = edit_question(bank, 0, options=bank.questions[0].options[:3])
+    with pytest.raises(engine.QuestionChanged):
+        engine.grade(attempt, three, USER, 0, 3, now=1.0)
+    revision = engine.revise(attempt, three, now=1.0)
+    assert revision is not None and revision.updated == bank.questions[0].id
+    assert sorted(revision.attempt.plan.option_orders[0]) == [0, 1, 2]
+    assert revision.attempt.fingerprints == {bank.questions[0].id: three.questions[0].fingerprint}
+    with pytest.raises(engine.InvalidOption):
+        engine.grade(revision.attempt, three, USER, 0, 3, now=1.0)
+    revision = engine.revise(attempt, without_question(bank, 0), now=1.0)
+    assert revision is not None and revision.attempt.current_question_id == bank.questions[1].id
+
+
+@pytest.mark.parametrize("correct", [True, False])
+def test_an_answer_recorded_before_an_edit_keeps_its_correctness(bank, correct):
+    """The feedback and review of an answered question edited afterwards show it as it is now,
+    with the verdict as recorded (even where the recorded option is now the correct one)."""
+    attempt = answered(bank, fresh_attempt(bank), 1, correct=correct)
+    chosen = attempt.answers[bank.questions[0].id].option_index
+    # the edit makes the recorded option the correct one, and drops an option
+    question = bank.questions[0]
+    options = tuple(replace(o, correct=i == chosen) for i, o in enumerate(question.options))
+    keep = [i for i in range(4) if i in (chosen, question.correct_index)]
+    keep += [i for i in range(4) if i not in keep][:3 - len(keep)]
+    edited = edit_question(bank, 0, options=tuple(options[i] for i in sorted(keep)))
+    v = engine.view(attempt, edited, 0)
+    assert v.answered and v.is_correct is correct
+    assert v.chosen_slot == (v.correct_slot if correct else None)
+    assert sorted(v.slots) == [0, 1, 2]
+    assert engine.revise(attempt, edited, now=9.0) is None  # answered: never re-planned
+    assert engine.result(answered(edited, attempt, 7)).score == 7 + correct
+
+
+def test_revise_checks_the_bank_version(bank):
+    """Another version is still a changed bank, as before: refused."""
+    with pytest.raises(engine.BankChanged):
+        engine.revise(fresh_attempt(bank), replace(bank, version=bank.version + 1), now=1.0)
+    with pytest.raises(engine.BankChanged):
+        engine.revise(fresh_attempt(bank), None, now=1.0)

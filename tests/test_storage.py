@@ -9,6 +9,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 
 import pytest
 
@@ -295,3 +296,63 @@ async def test_an_existing_database_keeps_its_mode(tmp_path):
     assert await store.user_language(1) == "hi"
     await store.close()
 
+
+
+# --- fingerprints (migration 0005) and revised plans ------------------------------------------
+
+FINGERPRINTS = {"q1": "00000000000000a1", "q2": "00000000000000b2", "q3": "00000000000000c3"}
+
+
+async def test_upgrade_from_version_4_keeps_an_active_attempt_playable(tmp_path):
+    """An attempt in progress in a version-4 database upgrades with no fingerprints (its
+    questions count as unchanged), can be revised, and goes on to its end."""
+    path = tmp_path / "v4.sqlite3"
+    old = await SQLiteStore.open(path, upto=4)
+    assert await old.schema_version() == 4
+    attempt = await old.start_attempt(7, "bank", 1, PLAN, now=100.0)
+    assert await old.record_answer(attempt.id, 0, Answer("q1", 2, False, 101.0)) == RECORDED
+    await old.close()
+
+    new = await SQLiteStore.open(path)
+    try:
+        assert await new.schema_version() == len(migrations()) >= 5
+        again = await new.active_attempt(7)
+        assert again is not None and again.fingerprints == {}
+        assert (again.plan, again.position, again.status) == (PLAN, 1, ACTIVE)
+        assert again.answers == {"q1": Answer("q1", 2, False, 101.0)}
+        # q2 was removed from the bank and q3 edited: the rest is revised
+        revised = Plan(("q1", "q3"), (PLAN.option_orders[0], (2, 0, 1)))
+        assert await new.revise_attempt(again.id, 1, revised, {"q3": "ff"}, None)
+        loaded = await new.attempt(again.id)
+        assert (loaded.plan, loaded.fingerprints, loaded.status) == (revised, {"q3": "ff"},
+                                                                     ACTIVE)
+        assert await new.record_answer(again.id, 1, Answer("q3", 0, True, 102.0)) == RECORDED
+        done = await new.attempt(again.id)
+        assert (done.status, done.ended_at, done.position) == (FINISHED, 102.0, 2)
+    finally:
+        await new.close()
+
+
+async def test_fingerprints_are_kept_with_the_attempt(store):
+    """The fingerprints given at the start are read back; none given reads back as none."""
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0, fingerprints=FINGERPRINTS)
+    assert attempt.fingerprints == FINGERPRINTS
+    assert await store.attempt(attempt.id) == attempt
+    plain = await store.start_attempt(2, "bank", 1, PLAN, now=1.0)
+    assert (await store.attempt(plain.id)).fingerprints == {}
+
+
+async def test_revise_only_an_active_attempt_at_the_given_position(store):
+    """A revision written for a position the attempt has left, or for an ended attempt,
+    changes nothing; one that leaves nothing to ask finishes the attempt."""
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0, fingerprints=FINGERPRINTS)
+    assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 2.0)) == RECORDED
+    shorter = Plan(("q1",), PLAN.option_orders[:1])
+    assert not await store.revise_attempt(attempt.id, 0, shorter, {}, 3.0)
+    assert await store.attempt(attempt.id) == replace(
+        attempt, position=1, answers={"q1": Answer("q1", 0, True, 2.0)})
+    assert await store.revise_attempt(attempt.id, 1, shorter, {"q1": "aa"}, 3.0)
+    finished = await store.attempt(attempt.id)
+    assert (finished.status, finished.ended_at, finished.plan) == (FINISHED, 3.0, shorter)
+    assert not await store.revise_attempt(attempt.id, 1, PLAN, FINGERPRINTS, None)
+    assert (await store.attempt(attempt.id)).plan == shorter

@@ -9,10 +9,13 @@ line). A YAML syntax error is located from the layout of the text around it (:fu
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import reprlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -98,6 +101,30 @@ class Question:
     def correct_index(self) -> int:
         """Index of the correct option in the bank's order."""
         return next(i for i, option in enumerate(self.options) if option.correct)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A short stable hash of what the question asks and how it is graded.
+
+        Counted: the prompt, every option's text (in bank order) and correctness flag, and the
+        explanation, each in every language of the bank. Not counted: the id (the fingerprint is
+        stored per id), the source (fixing a citation changes neither what is asked nor how it
+        is graded). An attempt stores the fingerprints of its questions when it starts, to notice
+        a question edited without a version bump (see :func:`bot.quiz.engine.revise`).
+
+        Returns:
+            16 lowercase hex digits: BLAKE2b with an 8-byte digest of the canonical JSON of the
+            counted content (keys sorted, UTF-8).
+        """
+        content = {
+            "prompt": dict(self.prompt.by_language),
+            "options": [[dict(option.text.by_language), option.correct]
+                        for option in self.options],
+            "explanation": dict(self.explanation.by_language),
+        }
+        canonical = json.dumps(content, ensure_ascii=False, sort_keys=True,
+                               separators=(",", ":"))
+        return hashlib.blake2b(canonical.encode("utf-8"), digest_size=8).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,15 @@ An attempt asks one question at a time. ``position`` is the index (0-based, into
 answering moves it on at once (storage does the same, atomically with the answer), and after the
 last answer the attempt is finished. "Next" only shows the question at ``position``: it changes
 nothing stored.
+
+A bank edited without a version bump: an attempt stores the fingerprint of every question
+(:attr:`~bot.quiz.bank.Question.fingerprint`) when it starts. A question whose fingerprint (or
+option count) no longer matches is revised (:func:`revise`) before it is shown: its option order
+is re-planned for the new content and stored with its new fingerprint, so that grading, feedback and
+review go on using the stored plan exactly as for any other question; questions no longer in the
+bank are dropped from the unanswered rest of the attempt. Answers recorded before the edit keep
+their recorded correctness. Attempts stored before fingerprints existed have none: their
+questions count as unchanged unless they vanished or their option count changed.
 """
 
 from __future__ import annotations
@@ -62,6 +71,11 @@ class InvalidOption(QuizError):
     """The option slot does not exist."""
 
 
+class QuestionChanged(QuizError):
+    """The question was edited or removed in the bank since the attempt planned it (without a
+    version bump): :func:`revise` the attempt before showing or grading it."""
+
+
 @dataclass(frozen=True)
 class Answer:
     """A recorded answer.
@@ -109,6 +123,9 @@ class Attempt:
         started_at: Seconds since the epoch.
         ended_at: Seconds since the epoch, or None while active.
         answers: Question id -> :class:`Answer`.
+        fingerprints: Question id -> the question's
+            :attr:`~bot.quiz.bank.Question.fingerprint` when it was planned; empty for attempts
+            stored before fingerprints existed (a missing entry counts as unchanged).
     """
 
     id: int
@@ -121,6 +138,7 @@ class Attempt:
     started_at: float
     ended_at: float | None = None
     answers: Mapping[str, Answer] = field(default_factory=dict)
+    fingerprints: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -145,7 +163,10 @@ class QuestionView:
         total: Number of questions in the attempt.
         slots: Bank option index per slot (slot 0 is labelled "A").
         correct_slot: The slot of the correct option.
-        chosen_slot: The slot the user chose, if answered.
+        chosen_slot: The slot the user chose, if answered (None as well for a wrong answer
+            recorded before the question was edited: the recorded option may no longer exist).
+        answer_correct: The recorded correctness, if answered (None when the view does not know
+            it: then :attr:`is_correct` compares the slots).
     """
 
     question: Question
@@ -154,15 +175,18 @@ class QuestionView:
     slots: tuple[int, ...]
     correct_slot: int
     chosen_slot: int | None = None
+    answer_correct: bool | None = None
 
     @property
     def answered(self) -> bool:
         """Whether the question has been answered in this attempt."""
-        return self.chosen_slot is not None
+        return self.chosen_slot is not None or self.answer_correct is not None
 
     @property
     def is_correct(self) -> bool:
-        """Whether the chosen slot is the correct one (False if unanswered)."""
+        """Whether the answer was correct (False if unanswered)."""
+        if self.answer_correct is not None:
+            return self.answer_correct
         return self.chosen_slot == self.correct_slot
 
 
@@ -197,6 +221,98 @@ def plan_attempt(bank: Bank, rng: random.Random, *, shuffle_options: bool = True
     return Plan(question_order, tuple(option_orders))
 
 
+def fingerprints(bank: Bank) -> dict[str, str]:
+    """Question id -> :attr:`~bot.quiz.bank.Question.fingerprint` for every question of ``bank``
+    (stored with a new attempt)."""
+    return {question.id: question.fingerprint for question in bank.questions}
+
+
+def fits(attempt: Attempt, question: Question, position: int) -> bool:
+    """Whether the attempt's stored plan at ``position`` still fits ``question`` as the bank has
+    it now: its option order is an order of exactly the question's options, and the stored
+    fingerprint (if any: attempts from before fingerprints have none) is the question's."""
+    slots = attempt.plan.option_orders[position]
+    if sorted(slots) != list(range(len(question.options))):
+        return False
+    stored = attempt.fingerprints.get(question.id)
+    return stored is None or stored == question.fingerprint
+
+
+def replan_options(attempt: Attempt, question: Question) -> tuple[int, ...]:
+    """A new option order for ``question`` in ``attempt``, after the question was edited.
+
+    Shuffled by a generator seeded with the attempt id, the question id and its fingerprint, so
+    that every process revising the same attempt on the same bank plans the same order (a
+    revision written twice is written the same).
+    """
+    order = list(range(len(question.options)))
+    random.Random(f"{attempt.id}/{question.id}/{question.fingerprint}").shuffle(order)
+    return tuple(order)
+
+
+@dataclass(frozen=True)
+class Revision:
+    """What :func:`revise` changed in an attempt.
+
+    Attributes:
+        attempt: The revised attempt (to store, see ``QuizStore.revise_attempt``).
+        removed: Ids of unanswered questions dropped because the bank no longer has them.
+        updated: Id of the question now at the attempt's position, re-planned because it was
+            edited since the attempt planned it (show it with a notice); None if it was not.
+    """
+
+    attempt: Attempt
+    removed: tuple[str, ...]
+    updated: str | None
+
+
+def revise(attempt: Attempt, bank: Bank | None, now: float) -> Revision | None:
+    """Fit an active attempt's unanswered rest to the bank as it is now (same version).
+
+    The answered questions (before ``attempt.position``) are never changed. Of the others,
+    questions the bank no longer has are dropped (the attempt finishes at ``now`` if none is
+    left); then the question at the position, if edited (see :func:`fits`), gets a new option
+    order (:func:`replan_options`) and its new fingerprint. Later edited questions are revised
+    when they are reached, so that each is shown with the notice.
+
+    Returns:
+        The revision, or None if the attempt needs none (or is not active).
+
+    Raises:
+        BankChanged: see :func:`check_bank`.
+    """
+    bank = check_bank(attempt, bank)
+    if attempt.status != ACTIVE:
+        return None
+    present = {question.id for question in bank.questions}
+    head = attempt.position
+    order = list(attempt.plan.question_order[:head])
+    options = list(attempt.plan.option_orders[:head])
+    removed = []
+    for question_id, slots in zip(attempt.plan.question_order[head:],
+                                  attempt.plan.option_orders[head:], strict=True):
+        if question_id in present:
+            order.append(question_id)
+            options.append(slots)
+        else:
+            removed.append(question_id)
+    revised = replace(attempt, plan=Plan(tuple(order), tuple(options)))
+    updated = None
+    if head < revised.total:
+        question = bank.question(order[head])
+        if not fits(revised, question, head):
+            options[head] = replan_options(revised, question)
+            updated = question.id
+            revised = replace(revised, plan=Plan(tuple(order), tuple(options)),
+                              fingerprints={**attempt.fingerprints,
+                                            question.id: question.fingerprint})
+    elif removed:
+        revised = replace(revised, status=FINISHED, ended_at=now)
+    if not removed and updated is None:
+        return None
+    return Revision(revised, tuple(removed), updated)
+
+
 def check_bank(attempt: Attempt, bank: Bank | None) -> Bank:
     """Return ``bank`` if the attempt was planned on it.
 
@@ -211,21 +327,42 @@ def check_bank(attempt: Attempt, bank: Bank | None) -> Bank:
 def view(attempt: Attempt, bank: Bank, position: int | None = None) -> QuestionView:
     """The question at ``position`` (default: the one being shown) as the attempt shows it.
 
+    A question answered before it was edited (see :func:`fits`) is shown as it is now, with the
+    recorded correctness: the chosen slot is the correct one for a correct answer, and None for
+    a wrong one (the option chosen may be gone).
+
     Raises:
         BankChanged: see :func:`check_bank`.
         IndexError: position is outside the attempt.
+        QuestionChanged: the question is gone from the bank, or it is unanswered and was edited
+            since the attempt planned it (:func:`revise` first).
     """
     check_bank(attempt, bank)
     position = attempt.position if position is None else position
     if not 0 <= position < attempt.total:
         raise IndexError(position)
-    question = bank.question(attempt.plan.question_order[position])
+    question_id = attempt.plan.question_order[position]
+    try:
+        question = bank.question(question_id)
+    except KeyError:
+        raise QuestionChanged(question_id) from None
     slots = attempt.plan.option_orders[position]
     answer = attempt.answers.get(question.id)
+    if fits(attempt, question, position):
+        return QuestionView(
+            question=question, position=position, total=attempt.total, slots=slots,
+            correct_slot=slots.index(question.correct_index),
+            chosen_slot=slots.index(answer.option_index) if answer else None,
+            answer_correct=answer.correct if answer else None)
+    if answer is None:
+        raise QuestionChanged(question_id)
+    if sorted(slots) != list(range(len(question.options))):
+        slots = tuple(range(len(question.options)))
+    correct_slot = slots.index(question.correct_index)
     return QuestionView(
         question=question, position=position, total=attempt.total, slots=slots,
-        correct_slot=slots.index(question.correct_index),
-        chosen_slot=slots.index(answer.option_index) if answer else None)
+        correct_slot=correct_slot, chosen_slot=correct_slot if answer.correct else None,
+        answer_correct=answer.correct)
 
 
 def grade(attempt: Attempt, bank: Bank | None, user_id: int, position: int, slot: int,
@@ -237,7 +374,9 @@ def grade(attempt: Attempt, bank: Bank | None, user_id: int, position: int, slot
 
     Raises:
         NotYourAttempt, BankChanged, AlreadyAnswered (a double tap), AttemptClosed,
-        StaleQuestion, InvalidOption: the answer is refused and nothing should change.
+        StaleQuestion, QuestionChanged (the question was shown as it was before an edit:
+        :func:`revise` and show it again), InvalidOption: the answer is refused and nothing
+        should change.
     """
     if attempt.user_id != user_id:
         raise NotYourAttempt(attempt.id)
@@ -250,9 +389,14 @@ def grade(attempt: Attempt, bank: Bank | None, user_id: int, position: int, slot
         raise StaleQuestion(position)
     question_id = attempt.plan.question_order[position]
     slots = attempt.plan.option_orders[position]
+    try:
+        question = bank.question(question_id)
+    except KeyError:
+        raise QuestionChanged(question_id) from None
+    if not fits(attempt, question, position):
+        raise QuestionChanged(question_id)
     if not 0 <= slot < len(slots):
         raise InvalidOption(slot)
-    question = bank.question(question_id)
     option_index = slots[slot]
     return Answer(question_id, option_index, option_index == question.correct_index, now)
 

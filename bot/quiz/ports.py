@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -72,8 +73,24 @@ class QuizStore(Protocol):
         ...
 
     async def start_attempt(self, user_id: int, bank_id: str, bank_version: int, plan: Plan,
-                            now: float) -> Attempt:
-        """Abandon the user's active attempt, if any, and start a new one at position 0."""
+                            now: float, fingerprints: Mapping[str, str] | None = None) -> Attempt:
+        """Abandon the user's active attempt, if any, and start a new one at position 0.
+
+        Args:
+            fingerprints: Question id -> content fingerprint, kept with the attempt
+                (:attr:`Attempt.fingerprints <bot.quiz.engine.Attempt>`); None: none.
+        """
+        ...
+
+    async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
+                             fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
+        """Replace an active attempt's plan and fingerprints (see :func:`bot.quiz.engine.revise`),
+        finishing it at ``finished_at`` (seconds since the epoch) unless that is None; only if it
+        is still active at ``position`` (checked atomically with the write).
+
+        Returns:
+            Whether it was revised (False: it moved on or ended first; nothing changed).
+        """
         ...
 
     async def attempt(self, attempt_id: int) -> Attempt | None:

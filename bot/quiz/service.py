@@ -8,6 +8,7 @@ persists through :class:`~bot.quiz.ports.QuizStore`. Refusals are raised as
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections import OrderedDict
@@ -19,6 +20,8 @@ from bot.quiz.bank import Bank
 from bot.quiz.engine import AlreadyAnswered, Answer, Attempt, QuizError, StaleQuestion
 from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.ports import CLOSED, DUPLICATE, BankStats, GroupStore, QuizStore
+
+log = logging.getLogger(__name__)
 
 
 class UnknownAttempt(QuizError):
@@ -56,6 +59,7 @@ class QuizService:
         self._cache_size = cache_size
         self._shown: dict[int, int] = {}  # attempt id -> the furthest position "next" showed
         self._by_user: dict[int, set[int]] = {}  # user id -> ids of their cached attempts
+        self._warned: set[tuple[str, str]] = set()  # (bank id, question id) logged as changed
 
     def _remember(self, attempt: Attempt) -> Attempt:
         self._attempts[attempt.id] = attempt
@@ -116,7 +120,7 @@ class QuizService:
         bank = self.bank(bank_id)
         plan = engine.plan_attempt(bank, self._rng)
         attempt = await self.store.start_attempt(user_id, bank.id, bank.version, plan,
-                                                 self._clock())
+                                                 self._clock(), engine.fingerprints(bank))
         self._forget_user(user_id)
         return self._remember(attempt)
 
@@ -135,6 +139,51 @@ class QuizService:
             self._forget_user(user_id)
             return None
         return self._remember(attempt)
+
+    async def current(self, attempt: Attempt) -> tuple[Attempt, bool]:
+        """Make the attempt's question at its position fit to show, after a bank edit without a
+        version bump (see :func:`bot.quiz.engine.revise`): questions gone from the bank are
+        skipped, and an edited question gets a new option order for its new content, stored
+        before it is shown. Call it before showing the attempt's question (or its score).
+
+        Returns:
+            The attempt as stored (finished if no question was left), and whether the question
+            at its position was edited since the attempt started (show it with a notice).
+
+        Raises:
+            BankChanged: the attempt's bank is gone or has another version.
+            UnknownAttempt: the attempt vanished from storage.
+            StorageError: the revision could not be stored.
+        """
+        for _ in range(3):
+            revision = engine.revise(attempt, self.banks.get(attempt.bank_id), self._clock())
+            if revision is None:
+                return attempt, False
+            self._warn(attempt, revision)
+            revised = revision.attempt
+            if await self.store.revise_attempt(
+                    attempt.id, attempt.position, revised.plan, revised.fingerprints,
+                    revised.ended_at if revised.status == engine.FINISHED else None):
+                return self._remember(revised), revision.updated is not None
+            # it moved on or ended meanwhile (another tap, /stop): look again at what is stored
+            stored = await self.store.attempt(attempt.id)
+            if stored is None:
+                raise UnknownAttempt(attempt.id)
+            attempt = self._remember(stored)
+        return attempt, False
+
+    def _warn(self, attempt: Attempt, revision: engine.Revision) -> None:
+        """Log each question changed without a version bump, once per bank and question."""
+        for question_id in (*revision.removed, revision.updated):
+            if question_id is None or (attempt.bank_id, question_id) in self._warned:
+                continue
+            self._warned.add((attempt.bank_id, question_id))
+            log.warning(
+                "bank %s version %s: question %s was %s without a version bump; attempt %s %s",
+                attempt.bank_id, attempt.bank_version, question_id,
+                "removed" if question_id in revision.removed else "edited", attempt.id,
+                "skips it" if question_id in revision.removed
+                else "shows it as it is now, with new option order")
 
     async def attempt(self, attempt_id: int) -> Attempt:
         """The attempt with ``attempt_id`` (from the cache when it is there).
@@ -157,6 +206,8 @@ class QuizService:
         Raises:
             UnknownAttempt, NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion,
             AlreadyAnswered, InvalidOption: refused; nothing changes.
+            QuestionChanged: the question was edited since it was shown: show it again after
+                :meth:`current`.
         """
         attempt = await self.attempt(attempt_id)
         answer = engine.grade(attempt, self.banks.get(attempt.bank_id), user_id, position, slot,
@@ -184,7 +235,8 @@ class QuizService:
         (the answer moved the attempt on). A second "next" on the same feedback is stale.
 
         Returns:
-            The attempt: show its question at ``attempt.position``, or its score if finished.
+            The attempt: pass it to :meth:`current`, then show its question at
+            ``attempt.position``, or its score if finished.
 
         Raises:
             UnknownAttempt, NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion,

@@ -52,10 +52,11 @@ async def cmd_start(update: Update, context: Context) -> None:
         return
     attempt = await service.active(user.id)
     if attempt is not None and payload in (None, attempt.bank_id):
+        attempt, updated = await service.current(attempt)
         await send(context, chat.id, Screen(HTML.escape(
             t("resume", number=min(attempt.position + 1, attempt.total), total=attempt.total))))
-        await send(context, chat.id, render.attempt_question(
-            service.bank(attempt.bank_id), attempt, t, HTML))
+        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t):
+            await send(context, chat.id, screen)
         return
     bank = service.bank(payload) if payload else service.default_bank
     if bank is None:
@@ -93,6 +94,19 @@ async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
     await send(context, chat_id, render.bank_choice(
         service.banks.values(), t, HTML, header=t("unknown_bank", name=render.clip(bank_id))))
     return True
+
+
+def current_screens(bank: Bank, attempt: engine.Attempt, updated: bool,
+                    t: Catalog) -> list[Screen]:
+    """The attempt's question at its position (after :meth:`QuizService.current
+    <bot.quiz.service.QuizService.current>`), headed by a notice if it was ``updated`` since the
+    attempt started; the score (one or more messages) if the attempt is finished."""
+    if attempt.status == engine.FINISHED:
+        return render.outcome(bank, attempt, t, HTML)
+    screen = render.attempt_question(bank, attempt, t, HTML)
+    if updated:
+        screen = Screen(f"{HTML.italic(t('question_updated'))}\n\n{screen.text}", screen.keyboard)
+    return [screen]
 
 
 async def start_bank(context: Context, chat_id: int, user: User, bank: Bank, t: Catalog, *,
@@ -227,6 +241,12 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
         if not shows(query, feedback):
             await edit(query, feedback)
         return
+    except engine.QuestionChanged:  # the bank was edited since this question was shown
+        await toast(query)
+        attempt, updated = await service.current(await service.attempt(button.attempt_id))
+        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t):
+            await send_to_query_chat(query, context, screen)
+        return
     await toast(query)
     try:
         attempt = await service.record(attempt, answer)
@@ -252,15 +272,11 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
     service = context.bot_data.service
     attempt = await service.next(query.from_user.id, button.attempt_id, button.position)
     await toast(query)
-    bank = service.bank(attempt.bank_id)
+    attempt, updated = await service.current(attempt)
     # the feedback stays as it is (a second tap on its button is answered as stale): one edit
     # less per question keeps the bot further from Telegram's limits
-    if attempt.status == engine.FINISHED:
-        screens = render.outcome(bank, attempt, t, HTML)
-    else:
-        screens = [render.attempt_question(bank, attempt, t, HTML)]
     try:
-        for screen in screens:
+        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t):
             await send_to_query_chat(query, context, screen)
     except TelegramError as exc:
         if classify(exc).kind is Kind.TRANSIENT:
