@@ -277,8 +277,8 @@ def test_csv_through_the_command_drops_what_the_loader_refuses(tmp_path):
     proc = quizbot("import", str(source), "--format", "csv", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     assert "2 of 4 question(s) converted" in proc.stdout
-    assert (f"{source}:6: skipped: refused by the loader: options.text.en: options 1 and 2 "
-            "(counting from 1) have the same text") in proc.stderr
+    assert (f"{source}:6: skipped: refused by the loader: option 2.text.en: has the same text "
+            "as option 1") in proc.stderr
     assert [q.id for q in load_bank(out).questions] == ["bits", "q2"]
 
 

@@ -18,6 +18,7 @@ from tests.optionbanks import write_bank
 
 ADMIN, STRANGER = 5001, 5002
 BROKEN_LINE = 2
+BROKEN_AT = "2:10"  # line:column of the broken version field, as messages give it
 
 
 def break_bank(path: Path) -> None:
@@ -120,7 +121,7 @@ async def test_reload_command_for_the_operator_only(fake, tmp_path, folder, monk
         assert t("reload_updated", bank="options-2", old=1, new=2) in text
         assert t("reload_kept", bank="options-4", version=1) in text
         assert t("reload_failed", count=1) in text
-        assert f"{folder / 'options-4.yaml'}:{BROKEN_LINE}: field 'version'" in text
+        assert f"{folder / 'options-4.yaml'}:{BROKEN_AT}: field 'version'" in text
 
         data = next(b["callback_data"] for b in buttons(old_question))
         query_id = await stranger.tap(old_question, data)
@@ -157,7 +158,7 @@ async def test_sighup_reloads_the_banks_of_quizbot_run(fake, tmp_path, folder, m
         await fake.wait_for(lambda: log.read_text().count("banks reloaded (SIGHUP)") == 2,
                             timeout=20)
         text = log.read_text()
-        assert (f"bank reload: {folder / 'options-2.yaml'}:{BROKEN_LINE}: field 'version'"
+        assert (f"bank reload: {folder / 'options-2.yaml'}:{BROKEN_AT}: field 'version'"
                 in text)
         await person.say("/quiz options-2", replies=2)
         assert len(buttons(person.question_message())) == 10
