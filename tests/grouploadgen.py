@@ -160,9 +160,12 @@ class GroupLoadReport:
         wrong_reveals: Reveals whose header names another question number than the one posted
             in that message (their counts are another question's, so they add to ``lost`` and
             ``doubled``).
-        early_closes: Reveals before the deadline (post time + window) after every member's
-            answer had been acknowledged.
-        reveal_lags: Reveal time minus deadline, for the other reveals.
+        early_closes: Reveals more than ``early_margin`` before the deadline (post time +
+            window) after every member's answer had been acknowledged.
+        premature_closes: Reveals more than ``early_margin`` before the deadline while some
+            member's answer had not been acknowledged yet.
+        reveal_lags: Reveal time minus deadline, for the other reveals (slightly negative when
+            the bot's window started before its question reached the server).
         ack_latencies: Tap pushed -> callback query answered at the server, per answered tap.
         seconds: Wall-clock duration of the run.
         cpu_seconds: The bot's CPU time over the run, when the caller measured it.
@@ -187,6 +190,7 @@ class GroupLoadReport:
     acknowledged_unrevealed: int
     wrong_reveals: int
     early_closes: int
+    premature_closes: int
     reveal_lags: list[float]
     ack_latencies: list[float]
     seconds: float
@@ -217,7 +221,8 @@ class GroupLoadReport:
             "lost": self.lost, "doubled": self.doubled,
             "acknowledged_unrevealed": self.acknowledged_unrevealed,
             "wrong_reveals": self.wrong_reveals,
-            "early_closes": self.early_closes, "deadline_reveals": len(self.reveal_lags),
+            "early_closes": self.early_closes, "premature_closes": self.premature_closes,
+            "deadline_reveals": len(self.reveal_lags),
             "reveal_lag_p50_ms": ms(self.reveal_lags, 50),
             "reveal_lag_p95_ms": ms(self.reveal_lags, 95),
             "reveal_lag_max_ms": (round(max(self.reveal_lags) * 1000, 1)
@@ -246,6 +251,8 @@ class GroupLoadGenerator:
         slack: Seconds to wait for leaderboards beyond ``start_spread + questions * window``
             before counting the remaining sessions as stuck.
         answer_grace: Seconds to wait at the end for callback queries still unanswered.
+        early_margin: A reveal more than this many seconds before the deadline is an early
+            close (or a premature one); later ones are deadline reveals.
         first_group_id: Group chat ids count down from here.
         first_user_id: Member user ids count up from here.
         seed: Seed for start times, options and tap times.
@@ -257,8 +264,8 @@ class GroupLoadGenerator:
     def __init__(self, fake: FakeBotAPI, *, groups: int, members: int,
                  tap_window: tuple[float, float], window: float, questions: int = 8,
                  start_spread: float = 5.0, slack: float = 30.0, answer_grace: float = 5.0,
-                 first_group_id: int = -1002000000000, first_user_id: int = 300_000,
-                 seed: int = 0) -> None:
+                 early_margin: float = 1.0, first_group_id: int = -1002000000000,
+                 first_user_id: int = 300_000, seed: int = 0) -> None:
         lo, hi = tap_window
         if not 0 <= lo <= hi < window:
             raise ValueError(f"tap_window {tap_window} must lie inside [0, {window})")
@@ -269,6 +276,7 @@ class GroupLoadGenerator:
         self.start_spread = start_spread
         self.slack = slack
         self.answer_grace = answer_grace
+        self.early_margin = early_margin
         self._random = random.Random(seed)
         self.groups: dict[int, Group] = {}
         """The simulated groups by chat id (filled in as the run goes)."""
@@ -404,7 +412,8 @@ class GroupLoadGenerator:
         questions = [q for g in self.groups.values() for q in g.questions]
         taps = [t for q in questions for t in q.taps]
         members = len(next(iter(self.groups.values())).members) if self.groups else 0
-        lost = doubled = unrevealed = early = refused_in_time = refused_late = wrong = 0
+        lost = doubled = unrevealed = early = premature = 0
+        refused_in_time = refused_late = wrong = 0
         lags: list[float] = []
         for question in questions:
             for tap in question.taps:
@@ -429,8 +438,9 @@ class GroupLoadGenerator:
             deadline = question.posted + self.window
             all_in = sum(1 for t in question.taps if t.answered is not None
                          and t.answered <= question.revealed) == members
-            if question.revealed < deadline and all_in:
-                early += 1
+            if question.revealed < deadline - self.early_margin:
+                early += all_in
+                premature += not all_in
             else:
                 lags.append(question.revealed - deadline)
         others = Counter(t.text for t in taps
@@ -447,7 +457,7 @@ class GroupLoadGenerator:
             other_answers=dict(others),  # type: ignore[arg-type]
             unanswered_queries=sum(t.answered is None for t in taps),
             lost=lost, doubled=doubled, acknowledged_unrevealed=unrevealed, wrong_reveals=wrong,
-            early_closes=early,
+            early_closes=early, premature_closes=premature,
             reveal_lags=lags,
             ack_latencies=[t.answered - t.pushed for t in taps if t.answered is not None],
             seconds=seconds, cpu_seconds=cpu)

@@ -55,7 +55,7 @@ async def test_twenty_groups_of_twenty_members(fake, tmp_path, banks):
     assert (report.finished, report.stuck) == (20, 0), summary
     assert report.refused_in_time == 0, summary
     assert report.unanswered_queries == 0, summary
-    assert report.wrong_reveals == 0, summary
+    assert (report.wrong_reveals, report.premature_closes) == (0, 0), summary
     assert (report.lost, report.doubled, report.acknowledged_unrevealed) == (0, 0, 0), summary
     assert report.other_answers == {}, summary
     assert report.acknowledged == report.taps == 20 * 20 * 8, summary
