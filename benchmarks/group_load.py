@@ -24,13 +24,16 @@ import contextlib
 import json
 import os
 import platform
+import re
 import shlex
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -121,11 +124,22 @@ async def measure_groups(groups: int, members: int, *, window: float, taps: tupl
     row = {"api_delay_ms": api_delay_ms, **report.summary(), "tap_window_s": list(taps),
            "peak_rss_mb": round(rss, 1), "stored_answers": stored_answers(db),
            "generator_cpu_seconds": round(own_cpu, 2)}
-    errors = [line for line in log.read_text(errors="replace").splitlines()
-              if "Traceback" in line or " ERROR " in line]
-    row["bot_log_errors"] = len(errors)
-    row["bot_log_first_errors"] = errors[:5]
+    row.update(log_problems(log))
+    shutil.rmtree(workdir, ignore_errors=True)
     return row
+
+
+EXCEPTION_LINE = re.compile(r"^(?:[a-z_]\w*\.)*[A-Z]\w*: .*")
+"""The last line of a traceback: ``telegram.error.BadRequest: Message is too long``."""
+
+
+def log_problems(log: Path) -> dict[str, object]:
+    """What the bot logged at ERROR level: how many lines, and each distinct exception (the
+    last line of its traceback) with how often it came."""
+    lines = log.read_text(errors="replace").splitlines()
+    exceptions = Counter(line for line in lines if EXCEPTION_LINE.match(line))
+    return {"bot_log_errors": sum(" ERROR " in line for line in lines),
+            "bot_log_exceptions": dict(exceptions.most_common(10))}
 
 
 COLUMNS = [("shape", "groups x members"), ("api_delay_ms", "RTT ms"),
