@@ -326,23 +326,27 @@ class SessionRunner:
     # -- scheduling ---------------------------------------------------------------------
 
     def schedule(self, session_id: int, delay: float, *, early: int | None = None) -> None:
-        """Run :meth:`drive` for the session after ``delay`` seconds (replacing its pending
-        job). Jobs run however late they are (no misfire grace: a deadline restored after a
-        slow start still fires)."""
+        """Run :meth:`drive` for the session after ``delay`` seconds, replacing its pending job;
+        with ``early`` (close question ``early`` now), beside it: the pending deadline stays
+        until the close is stored (a stale deadline job then finds nothing to do). Jobs run
+        however late they are (no misfire grace: a deadline restored after a slow start still
+        fires)."""
         job_queue = self.app.job_queue
         assert job_queue is not None
-        self.cancel(session_id)
+        name = job_name(session_id) + ("-early" if early is not None else "")
+        for job in job_queue.get_jobs_by_name(name):
+            job.schedule_removal()
         job_queue.run_once(on_session_job, when=max(0.0, delay), data=(session_id, early),
-                           name=job_name(session_id),
-                           job_kwargs={"misfire_grace_time": None, "coalesce": True})
+                           name=name, job_kwargs={"misfire_grace_time": None, "coalesce": True})
 
     def cancel(self, session_id: int) -> None:
-        """Remove the session's pending job, if any."""
+        """Remove the session's pending jobs, if any."""
         job_queue = self.app.job_queue
         if job_queue is None:
             return
-        for job in job_queue.get_jobs_by_name(job_name(session_id)):
-            job.schedule_removal()
+        for name in (job_name(session_id), job_name(session_id) + "-early"):
+            for job in job_queue.get_jobs_by_name(name):
+                job.schedule_removal()
 
     def has_job(self, session_id: int) -> bool:
         """Whether the session has a pending job."""
