@@ -10,13 +10,19 @@ send (form fields, or multipart with files), timeouts, and errors (``TimedOut``,
 not be made raises ``outcomes.ConnectFailed`` (``ConnectTimedOut`` for a connect time-out), so
 the rate limiter knows such a request surely did not reach Telegram. PTB still builds the
 requests, reads the responses and raises Telegram's errors.
+
+As PTB's own transport, it honours the proxy settings of the environment (``HTTPS_PROXY``,
+``HTTP_PROXY``, ``NO_PROXY``: aiohttp's ``trust_env``), and the four timeouts of each call.
+aiohttp has no timeout for sending alone, so a write timeout bounds the whole exchange together
+with the others (``total`` = connect + pool + write + read, an unlimited one counting as 0): an
+upload that stalls fails in bounded time, as with httpx. Without a write timeout there is no total.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import aiohttp
-from telegram._utils.defaultvalue import DefaultValue
-from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
@@ -53,7 +59,7 @@ class AiohttpRequest(BaseRequest):
         if self._session is None or self._session.closed:
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=self._pool_size),
-                headers={"User-Agent": self.USER_AGENT})
+                headers={"User-Agent": self.USER_AGENT}, trust_env=True)
 
     async def shutdown(self) -> None:
         """Close the session (idempotent)."""
@@ -65,12 +71,15 @@ class AiohttpRequest(BaseRequest):
         url: str,
         method: str,
         request_data: RequestData | None = None,
-        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
-        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        read_timeout: Any = BaseRequest.DEFAULT_NONE,
+        write_timeout: Any = BaseRequest.DEFAULT_NONE,
+        connect_timeout: Any = BaseRequest.DEFAULT_NONE,
+        pool_timeout: Any = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
         """Send one request; return the HTTP status and the body.
+
+        Each timeout is in seconds, None for no limit, or ``BaseRequest.DEFAULT_NONE`` for this
+        transport's default.
 
         Raises:
             ConnectTimedOut: connecting, or waiting for a free connection, timed out (a
@@ -84,16 +93,17 @@ class AiohttpRequest(BaseRequest):
         if self._session is None or self._session.closed:
             raise RuntimeError("AiohttpRequest is not initialized")
 
-        def pick(value: ODVInput[float], kind: str) -> float | None:
-            return self._defaults[kind] if isinstance(value, DefaultValue) else value
+        def pick(value: Any, kind: str) -> float | None:
+            return self._defaults[kind] if value is BaseRequest.DEFAULT_NONE else value
 
-        connect = pick(connect_timeout, "connect")
-        pool = pick(pool_timeout, "pool")
+        connect, pool = pick(connect_timeout, "connect"), pick(pool_timeout, "pool")
+        read, write = pick(read_timeout, "read"), pick(write_timeout, "write")
+        parts = (connect, pool, write, read)
         timeout = aiohttp.ClientTimeout(
-            total=None,
+            total=None if write is None else sum(p for p in parts if p is not None),
             connect=None if connect is None or pool is None else connect + pool,
             sock_connect=connect,
-            sock_read=pick(read_timeout, "read"))
+            sock_read=read)
         body: aiohttp.FormData | dict[str, str] | None = None
         if request_data is not None:
             if request_data.multipart_data:
