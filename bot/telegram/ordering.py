@@ -133,6 +133,8 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         """The most updates one key had in flight or waiting at once (for tests, benchmarks)."""
         self.refused = 0
         """How many updates were dropped."""
+        self.admitted = 0
+        """How many updates were let through (processed, or being processed)."""
 
     @staticmethod
     def key(update: object) -> Hashable | None:
@@ -158,6 +160,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
                 coroutine.close()  # never started: nothing to undo
             await self._refuse(update, key)
             return
+        self.admitted += 1
         received = self._received[id(update)] = self._clock()
         chat_id = key[0] if key is not None else None
         if chat_id is not None:
