@@ -219,10 +219,10 @@ async def test_updates_beyond_the_queue_cap_are_dropped_with_one_notice():
     assert processor.keys_in_flight == 0
 
 
-async def test_a_senders_rate_limit_counts_across_chats_and_spares_group_chatter():
-    """A sender's bucket is theirs wherever they write (commands in groups, private messages,
-    taps); group chatter that is no command passes untouched."""
-    processor = PerUserOrderedProcessor(user_rate=(3, 3600), burst_seconds=3600)
+async def test_a_senders_rate_limit_counts_across_chats_and_spares_taps_and_chatter():
+    """A sender's bucket is theirs wherever they write (commands in groups, private messages);
+    taps (bounded by the queue cap) and group chatter that is no command pass untouched."""
+    processor = PerUserOrderedProcessor(user_rate=(2, 3600), burst_seconds=3600)
     ran: list[int] = []
 
     async def run(update: Update) -> None:

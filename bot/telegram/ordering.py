@@ -12,9 +12,9 @@ channel arrives as the placeholder user 136817688 (and a linked channel's automa
 777000, an anonymous admin as 1087968824; Bot API, ``Message.from``: "a fake sender user in
 non-channel chats"), so ``sender_chat`` is the identity when a message has one.
 
-It also guards the bot against floods: each sender has a rate limit (aiolimiter's leaky bucket,
-the library PTB's own rate limiter uses) and each (chat, sender) a cap on updates queued at
-once; an update beyond either is dropped before anything is read or changed, and the first one
+It also guards the bot against floods: each sender's messages have a rate limit (aiolimiter's
+leaky bucket, the library PTB's own rate limiter uses) and each (chat, sender) a cap on updates
+queued at once; an update beyond either is dropped before anything is read or changed, and the first one
 dropped in a burst is handed to ``on_refused`` (a polite "slow down"). A slot is released while
 its update waits for the rate limiter (:meth:`PerUserOrderedProcessor.released`).
 
@@ -52,9 +52,11 @@ A person tapping "next" quickly has two or three; 8 leaves room, and bounds a fl
 (and so the time a shutdown waits for it)."""
 
 USER_RATE = (20, 10.0)
-"""Per sender: at most 20 updates at once, refilled at 20 per 10 seconds (2 a second, faster
-than anyone answers questions; Telegram itself lets a bot send about one message a second to a
-chat: https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this)."""
+"""Per sender, for messages (commands and texts; button taps are bounded by the queue cap
+only, as a fast player taps "next" the moment the feedback shows): at most 20 at once, refilled
+at 20 per 10 seconds, 2 a second. Each message asks for a reply, and Telegram lets a bot send
+about one message a second to a chat
+(https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this)."""
 
 BURST_SECONDS = 30.0
 """Refused updates of one sender less than this many seconds apart belong to one burst, which
@@ -75,9 +77,9 @@ def sender_id(update: Update) -> int | None:
 
 
 def limited(update: Update) -> bool:
-    """Whether the update counts against its sender's rate limit and queue cap: a button tap,
-    a message in a private chat, or a command in a group (group chatter the bot ignores, and
-    chat events, pass untouched)."""
+    """Whether the update counts against its sender's queue cap (and, unless it is a tap, their
+    rate limit): a button tap, a message in a private chat, or a command in a group (group
+    chatter the bot ignores, and chat events, pass untouched)."""
     if update.callback_query is not None:
         return True
     message = update.message
@@ -186,13 +188,13 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
                 await self._done_in_chat(chat_id, id(update))
 
     async def _admit(self, update: Update, key: Hashable) -> bool:
-        """Whether the update may queue: its key is under the cap and its sender's bucket has
-        room (then it takes its share of the bucket)."""
+        """Whether the update may queue: its key is under the cap and, for a message, its
+        sender's bucket has room (then it takes its share of the bucket)."""
         if self._holders.get(key, 0) >= self.max_queued:
             return False
         sender = sender_id(update)
-        if sender is None:
-            return True
+        if sender is None or update.callback_query is not None:
+            return True  # taps: the cap only (a fast player taps several times a second)
         bucket = self._buckets.pop(sender, None)
         if bucket is None:
             bucket = AsyncLimiter(*self.user_rate)
