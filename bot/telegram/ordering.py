@@ -14,9 +14,9 @@ non-channel chats"), so ``sender_chat`` is the identity when a message has one.
 
 It also guards the bot against floods: each sender's messages have a rate limit (aiolimiter's
 leaky bucket, the library PTB's own rate limiter uses) and each (chat, sender) a cap on updates
-queued at once; an update beyond either is dropped before anything is read or changed, and the first one
-dropped in a burst is handed to ``on_refused`` (a polite "slow down"). A slot is released while
-its update waits for the rate limiter (:meth:`PerUserOrderedProcessor.released`).
+queued at once; an update beyond either is dropped before anything is read or changed, and the
+first one dropped in a burst is handed to ``on_refused`` (a polite "slow down"). A slot is
+released while its update waits for the rate limiter (:meth:`PerUserOrderedProcessor.released`).
 
 Finally it stamps each update with the time it reached the bot (:meth:`received_at`), before it
 waits for its turn or a slot: a group member's tap counts if it came before the question's
