@@ -6,6 +6,7 @@ The only module (with the CLI) that knows both Telegram and storage.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 from collections.abc import Mapping
@@ -15,6 +16,7 @@ from telegram.constants import ParseMode
 from telegram.ext import (
     Application,
     ApplicationBuilder,
+    CallbackContext,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
@@ -49,6 +51,9 @@ POOL_TIMEOUT = 30.0
 GROUP_COMMANDS = ("quiz", "stop", "language", "help")
 """The group commands registered with ``setMyCommands`` (scope: all group chats)."""
 
+PRUNE_SECONDS = 86_400.0
+"""How often the retention job runs (daily; the first run a minute after the start)."""
+
 
 def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Application:  # type: ignore[type-arg]
     """Build the bot: HTML by default, rate-limited, handlers for private chats.
@@ -67,13 +72,15 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
     requests = (AiohttpRequest(connection_pool_size=CONNECTION_POOL_SIZE,
                                pool_timeout=POOL_TIMEOUT),
                 AiohttpRequest(connection_pool_size=1))
+    processor = PerUserOrderedProcessor()
     builder = (
         ApplicationBuilder()
         .token(settings.require_token())
         .defaults(Defaults(parse_mode=ParseMode.HTML))
         .context_types(CONTEXT_TYPES)
-        .rate_limiter(QuizRateLimiter())
-        .concurrent_updates(PerUserOrderedProcessor())
+        # a call that waits for a flood wait or a group's budget gives its update's slot up
+        .rate_limiter(QuizRateLimiter(waiting=processor.released))
+        .concurrent_updates(processor)
         .request(requests[0])
         .get_updates_request(requests[1])
         .post_init(_post_init)
@@ -82,6 +89,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
     if settings.base_url:
         builder = builder.base_url(settings.base_url)
     app = builder.build()
+    processor.on_refused = functools.partial(handlers.slow_down, app)
     app.bot_data.extra["settings"] = settings
     app.bot_data.extra["banks"] = dict(banks)
     app.bot_data.extra["transports"] = requests
@@ -127,9 +135,24 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     app.bot_data.quiz = QuizService(store, banks)
     app.bot_data.groups = GroupService(store, banks, question_seconds=settings.question_seconds)
     await set_commands(app)
+    assert app.job_queue is not None
+    app.job_queue.run_repeating(prune, interval=PRUNE_SECONDS, first=60.0, name="retention",
+                                job_kwargs={"coalesce": True})
     restored = await group.restore_sessions(app)
     log.info("quizbot ready: %d bank(s), database %s, %d group session(s) restored",
              len(banks), settings.db, restored)
+
+
+async def prune(context: CallbackContext) -> None:  # type: ignore[type-arg]
+    """Job (daily): delete what the retention keeps no longer (``QuizService.prune``)."""
+    service: QuizService = context.application.bot_data.service
+    try:
+        pruned = await service.prune()
+    except Exception:  # tried again tomorrow
+        log.exception("retention: pruning failed")
+        return
+    log.info("retention: %d abandoned attempt(s) and %d answer(s) deleted, %d player name(s) "
+             "blanked", pruned.attempts, pruned.answers, pruned.names)
 
 
 async def set_commands(app: Application) -> None:  # type: ignore[type-arg]

@@ -30,6 +30,7 @@ from bot.quiz.ports import (
     RECORDED,
     BankStats,
     GroupTally,
+    Pruned,
     StorageError,
 )
 
@@ -411,6 +412,25 @@ class SQLiteStore:
                 most_missed=tuple((q, n) for b, q, n in misses if b == bank_id)[:3]))
         order = {bank_id: i for i, (bank_id, _, _) in enumerate(finished)}
         return sorted(result, key=lambda s: order[s.bank_id], reverse=True)
+
+    # --- retention -----------------------------------------------------------------------
+
+    async def prune(self, *, abandoned_before: float, names_before: float) -> Pruned:
+        """See :meth:`bot.quiz.ports.QuizStore.prune`."""
+        async def op(db: aiosqlite.Connection) -> Pruned:
+            old = ("SELECT attempt_id FROM attempts"
+                   " WHERE status = 'abandoned' AND ended_at < ?")
+            answers = await db.execute(
+                f"DELETE FROM answers WHERE attempt_id IN ({old})", (abandoned_before,))
+            attempts = await db.execute(
+                f"DELETE FROM attempts WHERE attempt_id IN ({old})", (abandoned_before,))
+            names = await db.execute(
+                "UPDATE group_players SET name = '' WHERE name != '' AND session_id IN ("
+                " SELECT session_id FROM group_sessions"
+                " WHERE status IN ('finished', 'stopped') AND ended_at < ?)", (names_before,))
+            return Pruned(attempts.rowcount, answers.rowcount, names.rowcount)
+
+        return await self._submit(op)
 
     # --- group sessions ------------------------------------------------------------------
 

@@ -240,7 +240,7 @@ async def test_another_users_button_is_refused(fake, running_bot, banks):
     update = fake.tap(intruder.user_id, owner.user_id, question["message_id"], data)
     query_id = update["callback_query"]["id"]
     await fake.wait_for(lambda: query_id in fake.callback_answers)
-    assert fake.callback_answers[query_id]["text"] == i18n.catalog("el")("toast_not_yours")
+    assert fake.callback_answers[query_id]["text"] == i18n.catalog("el")("toast_invalid")
     assert _answer_count(running_bot.db) == 0
     assert fake.message(owner.user_id, question["message_id"]) == question
 

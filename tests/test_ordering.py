@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-from telegram import CallbackQuery, Chat, Message, Update, User
+from telegram import CallbackQuery, Chat, Message, MessageEntity, Update, User
+from telegram.constants import ChatID
 
 from bot import i18n
-from bot.telegram.ordering import PerUserOrderedProcessor
+from bot.telegram.ordering import PerUserOrderedProcessor, sender_id
 from tests.conftest import BANK_ID, Person, buttons, correct_label
 
 
@@ -164,3 +165,99 @@ async def test_double_tap_and_quick_next_are_handled_in_order(fake, running_bot,
     with sqlite3.connect(running_bot.db) as db:
         assert db.execute("SELECT COUNT(*) FROM answers").fetchone() == (1,)
         assert db.execute("SELECT position FROM attempts").fetchone() == (1,)
+
+
+# --- senders, floods and slots -------------------------------------------------------------
+
+def _message_update(update_id: int, user_id: int, chat_id: int, text: str = "/help", *,
+                    sender_chat: Chat | None = None) -> Update:
+    chat = Chat(chat_id, Chat.PRIVATE if chat_id == user_id else Chat.SUPERGROUP)
+    entities = ((MessageEntity(MessageEntity.BOT_COMMAND, 0, len(text.split()[0])),)
+                if text.startswith("/") else ())
+    message = Message(update_id, None, chat, from_user=User(user_id, "U", False),  # type: ignore[arg-type]
+                      text=text, entities=entities, sender_chat=sender_chat)
+    return Update(update_id, message=message)
+
+
+def test_messages_sent_on_behalf_of_a_chat_are_keyed_by_that_chat():
+    """Everyone posting as a channel arrives as user 136817688, a linked channel's forwards as
+    777000, anonymous admins as 1087968824: the key is the sender chat, not that user."""
+    group = -100
+    one = _message_update(1, ChatID.FAKE_CHANNEL, group, sender_chat=Chat(-1001, Chat.CHANNEL))
+    two = _message_update(2, ChatID.FAKE_CHANNEL, group, sender_chat=Chat(-1002, Chat.CHANNEL))
+    forward = _message_update(3, ChatID.SERVICE_CHAT, group, sender_chat=Chat(-1001, "channel"))
+    anonymous = _message_update(4, ChatID.ANONYMOUS_ADMIN, group,
+                                sender_chat=Chat(group, Chat.SUPERGROUP))
+    person = _message_update(5, 7, group)
+    keys = [PerUserOrderedProcessor.key(u) for u in (one, two, forward, anonymous, person)]
+    assert keys == [(group, -1001), (group, -1002), (group, -1001), (group, group), (group, 7)]
+    assert sender_id(_update(6, 7, -100)) == 7  # a tap: the person who tapped
+
+
+async def test_updates_beyond_the_queue_cap_are_dropped_with_one_notice():
+    """One sender's updates in one chat beyond max_queued (in flight or waiting) are dropped
+    unprocessed; the first dropped one of the burst is handed to on_refused, once."""
+    refused: list[int] = []
+
+    async def on_refused(update: Update) -> None:
+        refused.append(update.update_id)
+
+    processor = PerUserOrderedProcessor(max_queued=3, burst_seconds=3600, on_refused=on_refused)
+    gate = Gate()
+    done = feed(processor, gate, [_update(i, 7, 7) for i in range(10)])
+    await gate.until(lambda: gate.started() == [0])
+    other = asyncio.create_task(processor.process_update(_update(99, 8, 8), gate.handle(
+        _update(99, 8, 8))))  # another user is not held by user 7's cap
+    await gate.until(lambda: 99 in gate.started())
+    for i in (0, 1, 2, 99):
+        gate.open(i)
+    await asyncio.gather(done, other)
+    assert [i for i in gate.ended() if i != 99] == [0, 1, 2]  # in order; 3..9 never ran
+    assert sorted(gate.started()) == [0, 1, 2, 99]
+    assert refused == [3]
+    assert (processor.refused, processor.admitted, processor.peak_queued) == (7, 4, 3)
+    assert processor.keys_in_flight == 0
+
+
+async def test_a_senders_rate_limit_counts_across_chats_and_spares_taps_and_chatter():
+    """A sender's bucket is theirs wherever they write (commands in groups, private messages);
+    taps (bounded by the queue cap) and group chatter that is no command pass untouched."""
+    processor = PerUserOrderedProcessor(user_rate=(2, 3600), burst_seconds=3600)
+    ran: list[int] = []
+
+    async def run(update: Update) -> None:
+        ran.append(update.update_id)
+
+    updates = [_message_update(1, 7, 7, "/start"), _message_update(2, 7, -100, "/help"),
+               _update(3, 7, 7), _message_update(4, 7, -100, "hello all"),
+               _message_update(5, 7, 7, "/stats"), _message_update(6, 8, 8, "/start")]
+    for update in updates:
+        await processor.process_update(update, run(update))
+    assert ran == [1, 2, 3, 4, 6]
+    assert processor.refused == 1
+
+
+async def test_a_released_slot_is_taken_again_and_given_back_once():
+    """An update that releases its slot while it waits lets another update run in it, takes
+    a slot again when the wait ends, and frees it exactly once at its end."""
+    processor = PerUserOrderedProcessor(1)
+    waiting, resume, b_ran = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    async def a() -> None:
+        async with processor.released():
+            waiting.set()
+            await resume.wait()
+        assert processor.current_concurrent_updates == 1  # its slot again
+
+    async def b() -> None:
+        b_ran.set()
+
+    task_a = asyncio.create_task(processor.process_update(_update(1, 1, 1), a()))
+    await waiting.wait()
+    async with processor.released():  # outside any update: nothing to release
+        assert processor.current_concurrent_updates == 0
+    await processor.process_update(_update(2, 2, 2), b())
+    assert b_ran.is_set()
+    resume.set()
+    await task_a
+    assert processor.current_concurrent_updates == 0

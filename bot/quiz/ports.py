@@ -53,6 +53,21 @@ class GroupTally:
     joined: int = 0
 
 
+@dataclass(frozen=True)
+class Pruned:
+    """What :meth:`QuizStore.prune` deleted.
+
+    Attributes:
+        attempts: Abandoned attempts deleted.
+        answers: Their answers deleted.
+        names: Group players' display names blanked.
+    """
+
+    attempts: int = 0
+    answers: int = 0
+    names: int = 0
+
+
 class StorageError(Exception):
     """Storage failed (locked, read-only or full database): nothing was recorded."""
 
@@ -118,6 +133,13 @@ class QuizStore(Protocol):
 
     async def stats(self, user_id: int) -> list[BankStats]:
         """The user's record per bank, banks ordered by their most recent finished attempt."""
+        ...
+
+    async def prune(self, *, abandoned_before: float, names_before: float) -> Pruned:
+        """Delete abandoned attempts that ended before ``abandoned_before`` with their answers,
+        and blank (``""``) the display names of the players of group sessions that ended
+        (finished or stopped) before ``names_before``, in one write. Times in seconds since
+        the epoch."""
         ...
 
 

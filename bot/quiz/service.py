@@ -13,13 +13,34 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bot.quiz import engine, group
 from bot.quiz.bank import Bank
 from bot.quiz.engine import AlreadyAnswered, Answer, Attempt, QuizError, StaleQuestion
 from bot.quiz.group import GroupAnswer, GroupSession
-from bot.quiz.ports import CLOSED, DUPLICATE, BankStats, GroupStore, QuizStore
+from bot.quiz.ports import CLOSED, DUPLICATE, BankStats, GroupStore, Pruned, QuizStore
+
+DAY = 86_400.0
+"""Seconds in a day."""
+
+
+@dataclass(frozen=True)
+class Retention:
+    """How long personal data that no longer serves anyone is kept (see README, "Security and
+    privacy"); :meth:`QuizService.prune` deletes what is older, once a day.
+
+    Attributes:
+        abandoned_attempt_days: An abandoned attempt (stopped, replaced by a new one, or on a
+            bank that changed) and its answers are deleted this many days after it ended.
+            Finished attempts stay: they are the user's /stats.
+        player_name_days: The display names of a group session's players are blanked this many
+            days after the session ended (finished or stopped); answers and scores stay, and
+            leaderboards of younger sessions keep their names.
+    """
+
+    abandoned_attempt_days: float = 90.0
+    player_name_days: float = 30.0
 
 log = logging.getLogger(__name__)
 
@@ -44,22 +65,28 @@ class QuizService:
         banks: Loaded banks by id (in display order).
         clock: Returns the time in seconds since the epoch.
         rng: Random generator for option shuffles.
-        cache_size: How many attempts to keep in memory (least recently used go first).
+        cache_size: How many attempts, and how many users' language choices, to keep in
+            memory (least recently used go first): the caches stay bounded however many users
+            ever wrote.
+        retention: What :meth:`prune` deletes.
     """
 
     def __init__(self, store: QuizStore, banks: Mapping[str, Bank], *,
                  clock: Callable[[], float] = time.time,
-                 rng: random.Random | None = None, cache_size: int = 50_000) -> None:
+                 rng: random.Random | None = None, cache_size: int = 50_000,
+                 retention: Retention | None = None) -> None:
         self.store = store
         self.banks = dict(banks)
+        self.retention = retention or Retention()
         self._clock = clock
         self._rng = rng or random.Random()
-        self._languages: dict[int, str | None] = {}
+        self._languages: OrderedDict[int, str | None] = OrderedDict()
         self._attempts: OrderedDict[int, Attempt] = OrderedDict()
         self._cache_size = cache_size
         self._shown: dict[int, int] = {}  # attempt id -> the furthest position "next" showed
         self._by_user: dict[int, set[int]] = {}  # user id -> ids of their cached attempts
         self._warned: set[tuple[str, str]] = set()  # (bank id, question id) logged as changed
+        self._reviewed: OrderedDict[int, None] = OrderedDict()  # attempt ids reviewed, LRU
 
     def _remember(self, attempt: Attempt) -> Attempt:
         self._attempts[attempt.id] = attempt
@@ -68,8 +95,16 @@ class QuizService:
         while len(self._attempts) > self._cache_size:
             evicted, old = self._attempts.popitem(last=False)
             self._shown.pop(evicted, None)
-            self._by_user.get(old.user_id, set()).discard(evicted)
+            self._unindex(old.user_id, evicted)
         return attempt
+
+    def _unindex(self, user_id: int, attempt_id: int) -> None:
+        """Drop ``attempt_id`` from the user's cached attempts (and the user, once none)."""
+        cached = self._by_user.get(user_id)
+        if cached is not None:
+            cached.discard(attempt_id)
+            if not cached:
+                del self._by_user[user_id]
 
     def _forget_user(self, user_id: int) -> None:
         """Drop the user's cached attempts (their active one is about to change)."""
@@ -82,6 +117,19 @@ class QuizService:
         changed, or that is gone, are refused as :class:`~bot.quiz.engine.BankChanged` (stale
         buttons) and abandoned when next resumed, as after a restart."""
         self.banks = dict(banks)
+
+    def _cache_language(self, user_id: int, language: str | None) -> None:
+        self._languages[user_id] = language
+        self._languages.move_to_end(user_id)
+        while len(self._languages) > self._cache_size:
+            self._languages.popitem(last=False)
+
+    @property
+    def cached(self) -> dict[str, int]:
+        """Entries per in-memory cache (for tests and benchmarks)."""
+        return {"attempts": len(self._attempts), "users": len(self._by_user),
+                "languages": len(self._languages), "shown": len(self._shown),
+                "reviewed": len(self._reviewed)}
 
     def bank(self, bank_id: str) -> Bank:
         """The bank with ``bank_id``.
@@ -101,14 +149,17 @@ class QuizService:
 
     async def chosen_language(self, user_id: int) -> str | None:
         """The language the user chose with /language (cached after the first read), or None."""
-        if user_id not in self._languages:
-            self._languages[user_id] = await self.store.user_language(user_id)
-        return self._languages[user_id]
+        if user_id in self._languages:
+            self._languages.move_to_end(user_id)
+            return self._languages[user_id]
+        language = await self.store.user_language(user_id)
+        self._cache_language(user_id, language)
+        return language
 
     async def choose_language(self, user_id: int, language: str) -> None:
         """Store the user's language choice."""
         await self.store.set_user_language(user_id, language)
-        self._languages[user_id] = language
+        self._cache_language(user_id, language)
 
     async def start(self, user_id: int, bank_id: str) -> Attempt:
         """Start a fresh attempt at ``bank_id``, abandoning the user's active one.
@@ -226,7 +277,9 @@ class QuizService:
         if outcome == DUPLICATE:
             raise AlreadyAnswered(answer.question_id)
         if outcome == CLOSED:
-            self._attempts.pop(attempt.id, None)
+            if self._attempts.pop(attempt.id, None) is not None:
+                self._shown.pop(attempt.id, None)
+                self._unindex(attempt.user_id, attempt.id)
             raise engine.AttemptClosed(attempt.id)
         return self._remember(engine.with_answer(attempt, answer))
 
@@ -254,6 +307,39 @@ class QuizService:
         failed, so another "next" tap on it is not stale."""
         if self._shown.get(attempt_id) == position + 1:
             del self._shown[attempt_id]
+
+    async def review(self, user_id: int, attempt_id: int) -> tuple[Attempt, Bank]:
+        """Check a "review" tap on a finished attempt's end screen; once per attempt (while
+        the process runs): a second tap is stale and sends nothing again.
+
+        Raises:
+            UnknownAttempt, NotYourAttempt, BankChanged, NotFinished: refused.
+            StaleQuestion: reviewed already.
+        """
+        attempt = await self.attempt(attempt_id)
+        bank = engine.check_review(attempt, self.banks.get(attempt.bank_id), user_id)
+        if attempt.id in self._reviewed:
+            raise StaleQuestion(attempt.total)
+        self._reviewed[attempt.id] = None
+        while len(self._reviewed) > self._cache_size:
+            self._reviewed.popitem(last=False)
+        return attempt, bank
+
+    def not_reviewed(self, attempt_id: int) -> None:
+        """Undo :meth:`review`: showing the review failed, so another tap may show it."""
+        self._reviewed.pop(attempt_id, None)
+
+    async def prune(self) -> Pruned:
+        """Delete what :attr:`retention` keeps no longer (see :class:`Retention`), as of the
+        service's clock.
+
+        Raises:
+            StorageError: nothing was deleted.
+        """
+        now = self._clock()
+        return await self.store.prune(
+            abandoned_before=now - self.retention.abandoned_attempt_days * DAY,
+            names_before=now - self.retention.player_name_days * DAY)
 
     async def stop(self, user_id: int) -> bool:
         """Abandon the user's active attempt; False if there was none."""

@@ -14,6 +14,7 @@ from telegram import (
     Message,
     User,
 )
+from telegram.constants import ChatID
 from telegram.error import TelegramError
 from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
@@ -59,7 +60,8 @@ TOAST_KEYS: dict[type[QuizError], str] = {
     engine.AlreadyAnswered: "toast_answered",
     engine.AttemptClosed: "toast_closed",
     engine.BankChanged: "toast_bank_changed",
-    engine.NotYourAttempt: "toast_not_yours",
+    # someone else's attempt is refused as one that does not exist: attempt ids can't be probed
+    engine.NotYourAttempt: "toast_invalid",
     engine.NotAnswered: "toast_not_answered",
     engine.InvalidOption: "toast_invalid",
     engine.NotFinished: "toast_invalid",
@@ -91,11 +93,23 @@ def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup(rows)
 
 
+SHARED_SENDERS = frozenset({ChatID.FAKE_CHANNEL, ChatID.SERVICE_CHAT, ChatID.ANONYMOUS_ADMIN})
+"""Placeholder users that stand for many senders: 136817688 for everyone posting as a channel,
+777000 for a linked channel's automatic forwards, 1087968824 for a group's anonymous admins
+(Bot API, ``Message.from``: "a fake sender user in non-channel chats"; PTB's ``ChatID``). They
+are nobody's identity: no language choice is read or stored for them."""
+
+
 async def catalog_for(context: Context, user: User | None) -> Catalog:
     """The user's catalog: their /language choice, else Telegram's language_code, else English."""
-    if user is None:
+    return await user_catalog(context.bot_data.service, user)
+
+
+async def user_catalog(service: QuizService, user: User | None) -> Catalog:
+    """See :func:`catalog_for`; English for no user or a shared placeholder user."""
+    if user is None or user.id in SHARED_SENDERS:
         return i18n.catalog(i18n.DEFAULT)
-    chosen = await context.bot_data.service.chosen_language(user.id)
+    chosen = await service.chosen_language(user.id)
     return i18n.catalog(chosen or i18n.negotiate(user.language_code))
 
 

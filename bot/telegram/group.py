@@ -36,6 +36,7 @@ from bot.quiz.ports import StorageError
 from bot.quiz.service import GroupService, SessionRunning
 from bot.render import HTML, Screen
 from bot.telegram.common import NO_PREVIEW, Context, catalog_for, edit, keyboard, toast
+from bot.telegram.limits import session_calls
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.outcomes import Kind, classify
 
@@ -365,12 +366,14 @@ class SessionRunner:
 
     @contextlib.asynccontextmanager
     async def _turn(self, session_id: int) -> AsyncIterator[None]:
-        """Hold the session's lock (forgotten once nobody holds or waits for it)."""
+        """Hold the session's lock (forgotten once nobody holds or waits for it); the calls made
+        meanwhile are the session's own (they come before replies to commands)."""
         lock, users = self._locks.setdefault(session_id, (asyncio.Lock(), [0]))
         users[0] += 1
         try:
             async with lock:
-                yield
+                with session_calls():
+                    yield
         finally:
             users[0] -= 1
             if not users[0]:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from telegram import CallbackQuery, Chat, Update, User
+from telegram import CallbackQuery, Chat, ReplyParameters, Update, User
 from telegram.error import TelegramError
+from telegram.ext import Application
 
 from bot import i18n, render
 from bot.i18n import Catalog
@@ -22,6 +23,8 @@ from bot.render import HTML, Screen
 from bot.telegram import group as group_handlers
 from bot.telegram.common import (
     ANSWERED,
+    NO_PREVIEW,
+    SHARED_SENDERS,
     TOAST_KEYS,
     Context,
     catalog_for,
@@ -29,7 +32,9 @@ from bot.telegram.common import (
     send,
     shows,
     toast,
+    user_catalog,
 )
+from bot.telegram.limits import Dropped
 from bot.telegram.outcomes import Kind, classify
 
 log = logging.getLogger(__name__)
@@ -286,19 +291,29 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
 
 async def on_review(query: CallbackQuery, context: Context, button: render.ReviewButton,
                     t: Catalog) -> None:
-    """"Review": the missed questions of a finished attempt with answers and explanations."""
+    """"Review": the missed questions of a finished attempt with answers and explanations,
+    once per end screen (a second tap is refused as stale and sends nothing).
+
+    When sending fails in a way that may have left the review unposted (transient), another
+    tap shows it again."""
     service = context.bot_data.service
-    attempt = await service.attempt(button.attempt_id)
-    bank = engine.check_review(attempt, service.banks.get(attempt.bank_id), query.from_user.id)
+    attempt, bank = await service.review(query.from_user.id, button.attempt_id)
     await toast(query)
-    for screen in render.review(bank, attempt, t, HTML):
-        await send_to_query_chat(query, context, screen)
+    try:
+        for screen in render.review(bank, attempt, t, HTML):
+            await send_to_query_chat(query, context, screen)
+    except TelegramError as exc:
+        if classify(exc).kind is Kind.TRANSIENT:
+            service.not_reviewed(attempt.id)
+        raise
 
 
 async def on_language(query: CallbackQuery, context: Context,
                       button: render.LanguageButton) -> None:
     """A language choice (checked to be supported by the router): store it and confirm in the
-    new language."""
+    new language. A shared placeholder user (never the sender of a tap) is nobody."""
+    if query.from_user.id in SHARED_SENDERS:
+        raise engine.NotYourAttempt(0)
     await context.bot_data.service.choose_language(query.from_user.id, button.language)
     t = i18n.catalog(button.language)
     await toast(query)
@@ -310,6 +325,35 @@ async def on_bank(query: CallbackQuery, context: Context, bank_id: str, t: Catal
     bank = context.bot_data.service.bank(bank_id)
     await toast(query)
     await start_bank(context, query_chat_id(query), query.from_user, bank, t, greet=False)
+
+
+async def slow_down(app: Application, update: Update) -> None:  # type: ignore[type-arg]
+    """The first update dropped in a sender's flood (``PerUserOrderedProcessor``): ask them
+    politely to slow down, once per burst: as the toast of a tap, else as a message in the
+    chat (in a group, a reply to their message, which the rate limiter drops when the group got
+    a reply moments ago or its budget is kept for a session). Dropped updates change nothing;
+    the other taps of the burst are left unanswered (their spinner stops by itself)."""
+    service = app.bot_data.service
+    query = update.callback_query
+    if query is not None:
+        await toast(query, (await user_catalog(service, query.from_user))("slow_down"))
+        return
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or message is None:
+        return
+    if chat.type == Chat.PRIVATE:
+        t = await user_catalog(service, update.effective_user)
+    else:
+        groups = app.bot_data.groups
+        t = i18n.catalog((await groups.language(chat.id) if groups else None) or i18n.DEFAULT)
+    try:
+        await app.bot.send_message(
+            chat.id, HTML.escape(t("slow_down")), link_preview_options=NO_PREVIEW,
+            message_thread_id=group_handlers.thread_of(message),
+            reply_parameters=ReplyParameters(message.message_id,
+                                             allow_sending_without_reply=True))
+    except Dropped as exc:
+        log.debug("slow-down notice not sent: %s", exc.reason)
 
 
 def query_chat_id(query: CallbackQuery) -> int:
@@ -328,12 +372,15 @@ async def on_error(update: object, context: Context) -> None:
     A Telegram failure is classified (``outcomes.classify``): an expected one (the user blocked
     the bot, a message is gone, a group migrated) is INFO without a traceback; a transient one
     that outlasted the retries a WARNING; anything else (a refused request, a bug) an ERROR
-    with the traceback. The bot keeps running.
+    with the traceback. A reply to a group that the rate limiter left out on purpose
+    (:class:`~bot.telegram.limits.Dropped`) is DEBUG. The bot keeps running.
     """
     error = context.error
     query = update.callback_query if isinstance(update, Update) else None
     where = describe(update)
-    if isinstance(error, TelegramError):
+    if isinstance(error, Dropped):  # a reply to a group left out on purpose (limits.py)
+        log.debug("%s: %s", where, error)
+    elif isinstance(error, TelegramError):
         outcome = classify(error)
         if outcome.expected:
             log.info("%s: %s (%s)", where, error.message, outcome.kind.value)

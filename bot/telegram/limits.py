@@ -1,13 +1,25 @@
 """Outgoing Bot API calls: Telegram's flood limits, and retries of transient failures.
 
-python-telegram-bot's ``AIORateLimiter`` keeps each group chat under 20 messages a minute. Its
-answer to a 429 "Too Many Requests" is to hold *every* outgoing call of the bot for
-``retry_after`` seconds through one event (PTB 22.8, ``telegram/ext/_aioratelimiter.py``, and
-its docstring: "A RetryAfter exception will halt *all* requests"): one flooded chat would stall
-the callback answers and edits of everybody else. So this subclass keeps PTB's throttling but
-takes 429s over: it shields them from PTB's loop, holds only the calls to the chat that got the
-429 (all calls for a 429 on a call without a chat), and tries the call again, a bounded number
-of times.
+python-telegram-bot's ``AIORateLimiter`` answers a 429 "Too Many Requests" by holding *every*
+outgoing call of the bot for ``retry_after`` seconds through one event (PTB 22.8,
+``telegram/ext/_aioratelimiter.py``, and its docstring: "A RetryAfter exception will halt *all*
+requests"): one flooded chat would stall the callback answers and edits of everybody else. So
+this subclass takes 429s over: it shields them from PTB's loop, holds only the calls to the chat
+that got the 429 (all calls for a 429 on a call without a chat), and tries the call again, a
+bounded number of times.
+
+It keeps each group under Telegram's 20 messages a minute (Bot API FAQ,
+https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this) with one
+aiolimiter leaky bucket per group, as PTB's limiter does, but applies them itself so that
+
+* a group session's own messages (question, reveal, leaderboard: calls made inside
+  :func:`session_calls`) come first: a reply to a command in a group is never queued behind
+  them or in front of them. It is sent at once or dropped (:class:`Dropped`): dropped when the
+  chat is in a flood wait, when the group's budget is down to what a session needs
+  (:data:`SESSION_RESERVE`), or when the chat got the same reply less than
+  :data:`REPLY_SECONDS` ago (a member repeating /help, or a refused /quiz, gets one answer);
+* a call that must wait (a flood wait, the group's budget, a back-off) gives its update's
+  processing slot up meanwhile (the ``waiting`` hook, :meth:`PerUserOrderedProcessor.released`).
 
 It also tries transient failures again (5xx answers, dropped connections, time-outs), with
 exponential back-off through tenacity, as :func:`outcomes.retryable` allows: a call that posts
@@ -19,9 +31,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine, Hashable
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine, Hashable, Iterator
+from contextlib import AbstractAsyncContextManager
+from contextvars import ContextVar
 from typing import Any
 
+from aiolimiter import AsyncLimiter
 from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_never, wait_exponential
@@ -39,10 +55,54 @@ RATE_LIMIT_RETRIES = 3
 FLOOD_MARGIN = 0.1
 """Seconds waited beyond Telegram's ``retry_after`` (as PTB's limiter does)."""
 
+GROUP_MAX_RATE = 20
+"""Messages a bot may send to one group per :data:`GROUP_TIME_PERIOD` (Bot API FAQ: "no more
+than 20 messages per minute"; PTB's ``AIORateLimiter`` default too)."""
+
+GROUP_TIME_PERIOD = 60.0
+"""Seconds of the group limit's window."""
+
+SESSION_RESERVE = 3
+"""Of a group's budget, what replies to commands leave for the session's own messages (a
+question, its reveal and the leaderboard)."""
+
+REPLY_SECONDS = 5.0
+"""At most one copy of a reply (a sendMessage outside a session, by its text) per group in
+this many seconds: repeated or refused commands get one answer, not one each."""
+
 _ALL_CHATS = object()
 """The key of a flood wait that holds every call (a 429 on a call without a chat)."""
 
 Result = bool | dict[str, Any] | list[dict[str, Any]]
+
+_SESSION_CALL: ContextVar[bool] = ContextVar("quizbot_session_call", default=False)
+
+
+@contextlib.contextmanager
+def session_calls() -> Iterator[None]:
+    """Mark the Bot API calls made inside the block as a group session's own (they wait for
+    the group's budget, replies to commands are dropped instead)."""
+    token = _SESSION_CALL.set(True)
+    try:
+        yield
+    finally:
+        _SESSION_CALL.reset(token)
+
+
+class Dropped(Exception):
+    """A reply to a group that was not sent, on purpose (see :class:`QuizRateLimiter`).
+
+    Attributes:
+        endpoint: The Bot API method.
+        chat: The chat it was for.
+        reason: Why, for the log.
+    """
+
+    def __init__(self, endpoint: str, chat: Hashable, reason: str) -> None:
+        super().__init__(f"{endpoint} to chat {chat} dropped: {reason}")
+        self.endpoint = endpoint
+        self.chat = chat
+        self.reason = reason
 
 
 class _Flood(Exception):
@@ -83,9 +143,21 @@ def chat_key(data: dict[str, Any]) -> Hashable | None:
     return str(chat_id)
 
 
+def group_key(chat: Hashable | None, endpoint: str) -> Hashable | None:
+    """The group whose 20-a-minute budget a call uses (``chat`` for a call about a group, a
+    supergroup or a channel, named by a negative id or an @username, as PTB tells them apart),
+    or None: private chats, calls without a chat and reads (``get*``) use none."""
+    if endpoint.startswith("get"):
+        return None
+    if (isinstance(chat, int) and chat < 0) or isinstance(chat, str):
+        return chat
+    return None
+
+
 class QuizRateLimiter(AIORateLimiter):
-    """``AIORateLimiter`` with Telegram's per-group limit (20 per minute), 429s that slow only
-    their chat, and bounded retries of transient failures.
+    """``AIORateLimiter`` with Telegram's per-group limit (20 per minute) that puts a group
+    session's messages first, 429s that slow only their chat, and bounded retries of transient
+    failures.
 
     The overall limit of 30 messages per second that ``AIORateLimiter`` applies by default is
     Telegram's limit for bulk notifications; a quiz bot only replies to its users' taps, so it
@@ -101,15 +173,30 @@ class QuizRateLimiter(AIORateLimiter):
         max_wait: Longest back-off between those tries, in seconds.
         flood_retries: Retries of a call answered 429 (PTB's ``rate_limit_args`` overrides it
             per call); after the last the ``RetryAfter`` propagates.
+        waiting: Returns an async context manager entered while a call waits (a flood wait,
+            the group's budget, a back-off): the update processor's ``released``, so that a
+            waiting call holds no processing slot. Default: nothing.
+        reply_seconds: See :data:`REPLY_SECONDS`.
+
+    Attributes:
+        dropped: How many replies were dropped.
     """
 
     def __init__(self, *, transient_attempts: int = TRANSIENT_ATTEMPTS,
-                 max_wait: float = 2.0, flood_retries: int = RATE_LIMIT_RETRIES) -> None:
-        super().__init__(overall_max_rate=0, max_retries=0)
+                 max_wait: float = 2.0, flood_retries: int = RATE_LIMIT_RETRIES,
+                 waiting: Callable[[], AbstractAsyncContextManager[None]] | None = None,
+                 reply_seconds: float = REPLY_SECONDS) -> None:
+        # PTB's throttling is off: the group buckets are applied here (see _once)
+        super().__init__(overall_max_rate=0, group_max_rate=0, max_retries=0)
         self._transient_attempts = transient_attempts
         self._flood_retries = flood_retries
         self._exponential = wait_exponential(multiplier=0.2, max=max_wait)
         self._held_until: dict[Hashable, float] = {}  # chat key or _ALL_CHATS -> loop time
+        self._waiting = waiting or contextlib.nullcontext
+        self.reply_seconds = reply_seconds
+        self._groups: OrderedDict[Hashable, AsyncLimiter] = OrderedDict()  # LRU
+        self._replied: OrderedDict[Hashable, float] = OrderedDict()  # (group, text) -> time
+        self.dropped = 0
 
     async def process_request(
         self,
@@ -123,10 +210,14 @@ class QuizRateLimiter(AIORateLimiter):
         """Run the call through the flood limits; retry 429s and transient failures.
 
         Raises:
+            Dropped: a reply to a group that is not sent (see the class).
             RetryAfter: still 429 after the flood retries.
             TelegramError: any other failure, once it may not (or may no longer) be retried.
         """
         chat = chat_key(data)
+        group = group_key(chat, endpoint)
+        if group is not None and not _SESSION_CALL.get():
+            self._check_reply(group, endpoint, data)
         budget = _Budget(endpoint, rate_limit_args or self._flood_retries,
                          self._transient_attempts - 1)
         try:  # the common case, without setting up a retry loop
@@ -139,6 +230,7 @@ class QuizRateLimiter(AIORateLimiter):
             retry=retry_if_exception(budget.allows),
             stop=stop_never,  # the budget bounds the tries
             wait=self._backoff,
+            sleep=self._sleep,
             before_sleep=lambda state: self._log_retry(
                 endpoint, chat, state.outcome.exception() if state.outcome else None),
             reraise=True,
@@ -151,9 +243,18 @@ class QuizRateLimiter(AIORateLimiter):
     async def _once(self, chat: Hashable | None,
                     callback: Callable[..., Coroutine[Any, Any, Result]], args: Any,
                     kwargs: dict[str, Any], endpoint: str, data: dict[str, Any]) -> Result:
-        """One try: wait out the chat's flood wait, then PTB's throttling, then the call."""
-        if self._held_until:
-            await self._wait_for_floods(chat)
+        """One try: wait out the chat's flood wait, then the group's budget, then the call."""
+        if self._held_until and self._held(chat):
+            async with self._waiting():
+                await self._wait_for_floods(chat)
+        group = group_key(chat, endpoint)
+        if group is not None:
+            bucket = self._bucket(group)
+            if bucket.has_capacity():
+                await bucket.acquire()  # at once
+            else:
+                async with self._waiting():
+                    await bucket.acquire()
 
         async def shielded(*call_args: Any, **call_kwargs: Any) -> Result:
             try:
@@ -166,6 +267,52 @@ class QuizRateLimiter(AIORateLimiter):
         except _Flood as flood:
             self._hold(chat, retry_after_seconds(flood.error))
             raise flood.error from None
+
+    def _check_reply(self, group: Hashable, endpoint: str, data: dict[str, Any]) -> None:
+        """Let a reply to ``group`` through now, or raise :class:`Dropped`."""
+        now = asyncio.get_running_loop().time()
+        reason = None
+        if self._held(group):
+            reason = "the chat is in a flood wait"
+        elif not self._bucket(group).has_capacity(1 + SESSION_RESERVE):
+            reason = "the rest of the group's budget is kept for its session"
+        elif endpoint == "sendMessage":
+            key = (group, hash(str(data.get("text"))))
+            last = self._replied.get(key)
+            if last is not None and now - last < self.reply_seconds:
+                reason = "the chat got the same reply moments ago"
+            else:
+                self._replied.pop(key, None)
+                self._replied[key] = now  # the latest last
+                while now - next(iter(self._replied.values())) >= self.reply_seconds:
+                    self._replied.popitem(last=False)  # forget replies long past
+        if reason is not None:
+            self.dropped += 1
+            log.debug("%s to chat %s dropped: %s", endpoint, group, reason)
+            raise Dropped(endpoint, group, reason)
+
+    def _bucket(self, group: Hashable) -> AsyncLimiter:
+        """The group's leaky bucket (buckets that drained are forgotten: a new one is equal)."""
+        bucket = self._groups.pop(group, None) or AsyncLimiter(GROUP_MAX_RATE, GROUP_TIME_PERIOD)
+        self._groups[group] = bucket
+        while True:
+            oldest = next(iter(self._groups.values()))
+            if oldest is bucket or not oldest.has_capacity(GROUP_MAX_RATE):
+                return bucket
+            self._groups.popitem(last=False)
+
+    def _held(self, chat: Hashable | None) -> bool:
+        """Whether calls to ``chat`` are in a flood wait right now."""
+        now = asyncio.get_running_loop().time()
+        return (self._held_until.get(_ALL_CHATS, now) > now
+                or (chat is not None and self._held_until.get(chat, now) > now))
+
+    async def _sleep(self, seconds: float) -> None:
+        """The back-off between tries, without holding a processing slot."""
+        if seconds <= 0:
+            return
+        async with self._waiting():
+            await asyncio.sleep(seconds)
 
     def _hold(self, chat: Hashable | None, seconds: float) -> None:
         """Hold the calls to ``chat`` (every call when None) for ``seconds``."""

@@ -5,9 +5,20 @@ every Bot API round trip (tens of milliseconds to Telegram). With ``concurrent_u
 processor, updates of different users or chats run concurrently, while the updates of one user
 in one chat run one after the other, in the order they came: a double tap, or an answer followed
 quickly by "next", never races. Members of a group tapping at once are not serialised behind one
-lock: the key is (chat, user), not the chat.
+lock: the key is (chat, sender), not the chat.
 
-It also stamps each update with the time it reached the bot (:meth:`received_at`), before it
+The sender is the person, or the chat a message was sent on behalf of: everyone posting as a
+channel arrives as the placeholder user 136817688 (and a linked channel's automatic forwards as
+777000, an anonymous admin as 1087968824; Bot API, ``Message.from``: "a fake sender user in
+non-channel chats"), so ``sender_chat`` is the identity when a message has one.
+
+It also guards the bot against floods: each sender's messages have a rate limit (aiolimiter's
+leaky bucket, the library PTB's own rate limiter uses) and each (chat, sender) a cap on updates
+queued at once; an update beyond either is dropped before anything is read or changed, and the
+first one dropped in a burst is handed to ``on_refused`` (a polite "slow down"). A slot is
+released while its update waits for the rate limiter (:meth:`PerUserOrderedProcessor.released`).
+
+Finally it stamps each update with the time it reached the bot (:meth:`received_at`), before it
 waits for its turn or a slot: a group member's tap counts if it came before the question's
 deadline, however busy the bot was; and the deadline's close waits (bounded) until the chat's
 updates that came before the deadline are processed (:meth:`settled`).
@@ -16,21 +27,73 @@ updates that came before the deadline are processed (:meth:`settled`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import inspect
+import logging
 import time
-from collections.abc import Awaitable, Callable, Hashable
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from typing import Any
 
-from telegram import Update
+from aiolimiter import AsyncLimiter
+from telegram import Chat, MessageEntity, Update
 from telegram.ext import BaseUpdateProcessor
+
+log = logging.getLogger(__name__)
 
 DEFAULT_MAX_CONCURRENT_UPDATES = 32
 """Updates in flight at once; more wait (in order) for a free slot. Enough to keep a 50 ms
 round trip busy at a few hundred updates a second, and few enough that httpcore's connection
 pool, which scans its queued requests on every request, stays cheap."""
 
+MAX_QUEUED_PER_KEY = 8
+"""Updates of one sender in one chat in flight or waiting their turn at once; more are dropped.
+A person tapping "next" quickly has two or three; 8 leaves room, and bounds a flood's backlog
+(and so the time a shutdown waits for it)."""
+
+USER_RATE = (20, 10.0)
+"""Per sender, for messages (commands and texts; button taps are bounded by the queue cap
+only, as a fast player taps "next" the moment the feedback shows): at most 20 at once, refilled
+at 20 per 10 seconds, 2 a second. Each message asks for a reply, and Telegram lets a bot send
+about one message a second to a chat
+(https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this)."""
+
+BURST_SECONDS = 30.0
+"""Refused updates of one sender less than this many seconds apart belong to one burst, which
+gets one "slow down"."""
+
+Refused = Callable[[Update], Awaitable[None]]
+"""Told about the first update of a sender's burst that was dropped (to say "slow down")."""
+
+
+def sender_id(update: Update) -> int | None:
+    """Who sent the update: the chat a message was sent on behalf of (a channel, a linked
+    channel's forward, an anonymous admin's group) when it has one, else the user."""
+    message = update.message or update.edited_message
+    if message is not None and message.sender_chat is not None:
+        return message.sender_chat.id
+    user = update.effective_user
+    return user.id if user is not None else None
+
+
+def limited(update: Update) -> bool:
+    """Whether the update counts against its sender's queue cap (and, unless it is a tap, their
+    rate limit): a button tap, a message in a private chat, or a command in a group (group
+    chatter the bot ignores, and chat events, pass untouched)."""
+    if update.callback_query is not None:
+        return True
+    message = update.message
+    if message is None:
+        return False
+    if message.chat.type == Chat.PRIVATE:
+        return True
+    entities = message.entities or ()
+    return any(e.type == MessageEntity.BOT_COMMAND and e.offset == 0 for e in entities)
+
 
 class PerUserOrderedProcessor(BaseUpdateProcessor):
-    """Run updates concurrently, one at a time per (chat, user), in arrival order.
+    """Run updates concurrently, one at a time per (chat, sender), in arrival order; drop a
+    sender's updates beyond their rate limit or queue cap.
 
     PTB starts a task per update in arrival order and this processor's ``process_update``
     runs first thing in each; ``asyncio.Lock`` wakes its waiters first-in first-out, so the
@@ -38,10 +101,22 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
 
     Args:
         max_concurrent_updates: Upper bound on updates being processed at once.
+        clock: Seconds since the epoch (arrival stamps and bursts).
+        max_queued: Updates of one (chat, sender) in flight or waiting at once
+            (:data:`MAX_QUEUED_PER_KEY`).
+        user_rate: (max_rate, time_period in seconds) of each sender's leaky bucket
+            (:data:`USER_RATE`).
+        burst_seconds: See :data:`BURST_SECONDS`.
+        on_refused: Called (awaited, in the dropped update's task) with the first dropped update
+            of each burst.
     """
 
     def __init__(self, max_concurrent_updates: int = DEFAULT_MAX_CONCURRENT_UPDATES, *,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 max_queued: int = MAX_QUEUED_PER_KEY,
+                 user_rate: tuple[float, float] = USER_RATE,
+                 burst_seconds: float = BURST_SECONDS,
+                 on_refused: Refused | None = None) -> None:
         super().__init__(max_concurrent_updates)
         self._locks: dict[Hashable, asyncio.Lock] = {}
         self._holders: dict[Hashable, int] = {}
@@ -49,37 +124,59 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         self._received: dict[int, float] = {}  # id(update) -> when it reached the bot
         self._in_chat: dict[int, dict[int, float]] = {}  # chat id -> {id(update): received}
         self._chat_done: dict[int, tuple[asyncio.Condition, list[int]]] = {}  # [waiters]
+        self._holding: set[asyncio.Task[Any]] = set()  # tasks holding a slot right now
+        self.max_queued = max_queued
+        self.user_rate = user_rate
+        self.burst_seconds = burst_seconds
+        self.on_refused = on_refused
+        self._buckets: OrderedDict[int, AsyncLimiter] = OrderedDict()  # sender -> bucket, LRU
+        self._bursts: OrderedDict[int, float] = OrderedDict()  # sender -> last refusal
+        self.peak_queued = 0
+        """The most updates one key had in flight or waiting at once (for tests, benchmarks)."""
+        self.refused = 0
+        """How many updates were dropped."""
+        self.admitted = 0
+        """How many updates were let through (processed, or being processed)."""
 
     @staticmethod
     def key(update: object) -> Hashable | None:
-        """The ordering key of an update: (chat id, user id); None when it has neither."""
+        """The ordering key of an update: (chat id, sender id); None when it has neither."""
         if not isinstance(update, Update):
             return None
-        chat, user = update.effective_chat, update.effective_user
-        if chat is None and user is None:
+        chat, sender = update.effective_chat, sender_id(update)
+        if chat is None and sender is None:
             return None
-        return (chat.id if chat else None, user.id if user else None)
+        return (chat.id if chat else None, sender)
 
     async def process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
-        """Wait for the update's turn among its key's updates, then for one of the
-        ``max_concurrent_updates`` slots, then await ``coroutine``.
+        """Drop the update if its sender is over their rate limit or queue cap; else wait for
+        its turn among its key's updates, then for one of the ``max_concurrent_updates``
+        slots, then await ``coroutine``.
 
         Taking the key's lock before a slot keeps a user's backlog from filling the slots.
         """
-        received = self._received[id(update)] = self._clock()
         key = self.key(update)
+        if key is not None and isinstance(update, Update) and limited(update) and (
+                not await self._admit(update, key)):
+            if inspect.iscoroutine(coroutine):
+                coroutine.close()  # never started: nothing to undo
+            await self._refuse(update, key)
+            return
+        self.admitted += 1
+        received = self._received[id(update)] = self._clock()
         chat_id = key[0] if key is not None else None
         if chat_id is not None:
             self._in_chat.setdefault(chat_id, {})[id(update)] = received
         try:
             if key is None:
-                await super().process_update(update, coroutine)
+                await self._in_slot(update, coroutine)
                 return
             lock = self._locks.setdefault(key, asyncio.Lock())
-            self._holders[key] = self._holders.get(key, 0) + 1
+            holders = self._holders[key] = self._holders.get(key, 0) + 1
+            self.peak_queued = max(self.peak_queued, holders)
             try:
                 async with lock:
-                    await super().process_update(update, coroutine)
+                    await self._in_slot(update, coroutine)
             finally:
                 self._holders[key] -= 1
                 if not self._holders[key]:  # nobody else waits: forget the key
@@ -89,6 +186,81 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             del self._received[id(update)]
             if chat_id is not None:
                 await self._done_in_chat(chat_id, id(update))
+
+    async def _admit(self, update: Update, key: Hashable) -> bool:
+        """Whether the update may queue: its key is under the cap and, for a message, its
+        sender's bucket has room (then it takes its share of the bucket)."""
+        if self._holders.get(key, 0) >= self.max_queued:
+            return False
+        sender = sender_id(update)
+        if sender is None or update.callback_query is not None:
+            return True  # taps: the cap only (a fast player taps several times a second)
+        bucket = self._buckets.pop(sender, None)
+        if bucket is None:
+            bucket = AsyncLimiter(*self.user_rate)
+        self._buckets[sender] = bucket  # the most recently used last
+        while self._buckets:  # forget buckets that drained (a fresh one is the same)
+            oldest = next(iter(self._buckets.values()))
+            if oldest is bucket or not oldest.has_capacity(oldest.max_rate):
+                break
+            self._buckets.popitem(last=False)
+        if not bucket.has_capacity():
+            return False
+        await bucket.acquire()  # returns at once (capacity was checked): no other task runs
+        return True
+
+    async def _refuse(self, update: Update, key: Hashable) -> None:
+        """Count a dropped update; hand the first of a burst to ``on_refused``."""
+        self.refused += 1
+        sender = sender_id(update)
+        now = self._clock()
+        last = self._bursts.pop(sender, None) if sender is not None else None
+        if sender is not None:
+            self._bursts[sender] = now
+            while self._bursts:  # forget bursts that ended
+                oldest = next(iter(self._bursts.values()))
+                if now - oldest < self.burst_seconds:
+                    break
+                self._bursts.popitem(last=False)
+        if last is not None and now - last < self.burst_seconds:
+            return
+        log.info("sender %s in chat %s is flooding: dropping their updates beyond the limits",
+                 sender, key[0] if isinstance(key, tuple) else None)
+        if self.on_refused is not None:
+            try:
+                await self.on_refused(update)
+            except Exception:  # the notice is a courtesy
+                log.exception("could not tell sender %s to slow down", sender)
+
+    async def _in_slot(self, update: object, coroutine: Awaitable[Any]) -> None:
+        """Await ``coroutine`` holding one of the slots (unless it is :meth:`released`)."""
+        task = asyncio.current_task()
+        assert task is not None
+        await self._semaphore.acquire()
+        self._holding.add(task)
+        try:
+            await self.do_process_update(update, coroutine)
+        finally:
+            if task in self._holding:
+                self._holding.discard(task)
+                self._semaphore.release()
+
+    @contextlib.asynccontextmanager
+    async def released(self) -> AsyncIterator[None]:
+        """Give the current task's slot up while the block waits (a call waiting for its
+        chat's flood wait or group budget); take a slot again after it. Nothing happens in a
+        task that holds no slot (a job, or an update of another processor)."""
+        task = asyncio.current_task()
+        if task is None or task not in self._holding:
+            yield
+            return
+        self._holding.discard(task)
+        self._semaphore.release()
+        try:
+            yield
+        finally:
+            await self._semaphore.acquire()
+            self._holding.add(task)
 
     async def _done_in_chat(self, chat_id: int, update_key: int) -> None:
         in_chat = self._in_chat[chat_id]
@@ -100,7 +272,6 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             condition = waited[0]
             async with condition:
                 condition.notify_all()
-
     def received_at(self, update: object) -> float:
         """When ``update`` reached the bot (PTB's dispatcher took it off its queue, before it
         waited for its turn or a slot), in seconds since the epoch; now for an update that is
@@ -138,7 +309,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
 
     @property
     def keys_in_flight(self) -> int:
-        """How many (chat, user) keys have updates in flight (0 when idle)."""
+        """How many (chat, sender) keys have updates in flight (0 when idle)."""
         return len(self._locks)
 
     async def initialize(self) -> None:
