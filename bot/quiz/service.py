@@ -359,6 +359,11 @@ class SessionRunning(QuizError):
 class GroupService:
     """Group quiz sessions' use cases.
 
+    The open question of each session is cached as this service opened it, so grading a tap
+    needs no database read; storage re-checks every answer's window atomically, so a cache that
+    lags a close can never record a late answer, and a tap that does not match the cache (another
+    question, another chat) is graded against the stored state instead.
+
     Args:
         store: Where sessions and their answers are kept.
         banks: Loaded banks by id.
@@ -375,6 +380,7 @@ class GroupService:
         self.question_seconds = question_seconds
         self._clock = clock
         self._rng = rng or random.Random()
+        self._open: dict[int, GroupSession] = {}  # session id -> its open question, as opened
 
     def replace_banks(self, banks: Mapping[str, Bank]) -> None:
         """Serve ``banks`` from now on (a reload); a session on a bank whose version changed,
@@ -449,15 +455,18 @@ class GroupService:
         deadline = self._clock() + session.question_seconds
         if not await self.store.open_question(session.id, session.position, deadline):
             return None
-        return replace(session, message_id=None, deadline=deadline)
+        opened = self._open[session.id] = replace(session, message_id=None, deadline=deadline)
+        return opened
 
     async def posted(self, session: GroupSession, message_id: int) -> GroupSession:
         """Record the message showing the open question."""
         await self.store.set_question_message(session.id, session.position, message_id)
-        return replace(session, message_id=message_id)
+        posted = self._open[session.id] = replace(session, message_id=message_id)
+        return posted
 
     async def unopen(self, session: GroupSession) -> None:
         """Undo :meth:`open` after the question could not be posted."""
+        self._open.pop(session.id, None)
         await self.store.unopen_question(session.id, session.position)
 
     async def tap(self, session_id: int, chat_id: int, position: int, slot: int, user_id: int,
@@ -479,7 +488,9 @@ class GroupService:
             InvalidOption, AlreadyAnswered: refused, nothing recorded.
             StorageError: the answer could not be stored.
         """
-        session = await self.session(session_id)
+        session = self._open.get(session_id)
+        if session is None or session.position != position or session.chat_id != chat_id:
+            session = await self.session(session_id)
         now = self._clock() if received_at is None else min(received_at, self._clock())
         answer = group.grade_tap(session, self.banks.get(session.bank_id), chat_id, position,
                                  slot, user_id, now)
@@ -494,7 +505,9 @@ class GroupService:
     async def close(self, session_id: int, position: int) -> GroupSession | None:
         """Close question ``position`` (compare-and-set); the session as the close left it, or
         None if it was not open at that position (closed already: exactly one caller reveals)."""
-        return await self.store.close_question(session_id, position)
+        closed = await self.store.close_question(session_id, position)
+        self._open.pop(session_id, None)
+        return closed
 
     async def revealed(self, session: GroupSession) -> GroupSession:
         """Record that the closed question's message shows its reveal (no retry edits it again).
@@ -509,7 +522,9 @@ class GroupService:
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """Move a group's sessions and language to its new chat id (it became a supergroup);
         how many sessions moved."""
-        return await self.store.move_chat(old_chat_id, new_chat_id)
+        moved = await self.store.move_chat(old_chat_id, new_chat_id)
+        self._open = {k: v for k, v in self._open.items() if v.chat_id != old_chat_id}
+        return moved
 
     async def results(self, session: GroupSession) -> tuple[list[GroupAnswer], dict[int, str]]:
         """Every answer of the session and the players' names."""
@@ -518,4 +533,6 @@ class GroupService:
 
     async def end(self, session: GroupSession, status: str) -> bool:
         """Finish or stop the session; False if it had ended already."""
-        return await self.store.end_session(session.id, status, self._clock())
+        ended = await self.store.end_session(session.id, status, self._clock())
+        self._open.pop(session.id, None)
+        return ended
