@@ -124,10 +124,10 @@ async def test_a_call_waiting_for_a_flood_wait_releases_its_slot():
     async with asyncio.timeout(10):
         await b_done.wait()
     assert calls.made == [("sendMessage", 2, "to B")] and not task_a.done()
-    assert processor.current_concurrent_updates == 0  # A waits without a slot
+    assert processor.slots_in_use == 0  # A waits without a slot
     task_a.cancel()
     await asyncio.gather(task_a, task_b, return_exceptions=True)
-    assert processor.current_concurrent_updates == 0
+    assert processor.slots_in_use == 0
 
 
 # --- end to end ----------------------------------------------------------------------------

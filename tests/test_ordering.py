@@ -247,7 +247,7 @@ async def test_a_released_slot_is_taken_again_and_given_back_once():
         async with processor.released():
             waiting.set()
             await resume.wait()
-        assert processor.current_concurrent_updates == 1  # its slot again
+        assert processor.slots_in_use == 1  # its slot again
 
     async def b() -> None:
         b_ran.set()
@@ -255,9 +255,18 @@ async def test_a_released_slot_is_taken_again_and_given_back_once():
     task_a = asyncio.create_task(processor.process_update(_update(1, 1, 1), a()))
     await waiting.wait()
     async with processor.released():  # outside any update: nothing to release
-        assert processor.current_concurrent_updates == 0
+        assert processor.slots_in_use == 0
     await processor.process_update(_update(2, 2, 2), b())
     assert b_ran.is_set()
     resume.set()
     await task_a
-    assert processor.current_concurrent_updates == 0
+    assert processor.slots_in_use == 0
+
+
+def test_the_processor_uses_ptbs_documented_extension_point():
+    """PTB marks ``BaseUpdateProcessor.process_update`` final: the processor extends
+    ``do_process_update`` only, so a PTB upgrade cannot silently bypass per-user ordering."""
+    assert "process_update" not in PerUserOrderedProcessor.__dict__
+    assert "do_process_update" in PerUserOrderedProcessor.__dict__
+    processor = PerUserOrderedProcessor(7)
+    assert processor.slots == 7

@@ -41,6 +41,10 @@ from telegram.ext import BaseUpdateProcessor
 
 log = logging.getLogger(__name__)
 
+PTB_SLOTS = 1 << 20
+"""The bound handed to PTB's own semaphore (taken before ``do_process_update``): wide open, so
+that it never makes an update wait before its turn; the real bound is the processor's slots."""
+
 DEFAULT_MAX_CONCURRENT_UPDATES = 32
 """Updates in flight at once; more wait (in order) for a free slot. Enough to keep a 50 ms
 round trip busy at a few hundred updates a second, and few enough that httpcore's connection
@@ -95,9 +99,12 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
     """Run updates concurrently, one at a time per (chat, sender), in arrival order; drop a
     sender's updates beyond their rate limit or queue cap.
 
-    PTB starts a task per update in arrival order and this processor's ``process_update``
-    runs first thing in each; ``asyncio.Lock`` wakes its waiters first-in first-out, so the
-    updates of one key keep their order.
+    PTB starts a task per update in arrival order and calls this processor's documented
+    extension point, ``do_process_update``, first thing in each (PTB's own semaphore in the final
+    ``process_update`` is left wide open: :data:`PTB_SLOTS`); ``asyncio.Lock`` wakes its waiters
+    first-in first-out, so the updates of one key keep their order. The processor's own
+    ``max_concurrent_updates`` slots are taken only once an update's turn has come, so one
+    sender's backlog never fills them.
 
     Args:
         max_concurrent_updates: Upper bound on updates being processed at once.
@@ -117,7 +124,10 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
                  user_rate: tuple[float, float] = USER_RATE,
                  burst_seconds: float = BURST_SECONDS,
                  on_refused: Refused | None = None) -> None:
-        super().__init__(max_concurrent_updates)
+        super().__init__(PTB_SLOTS)
+        self._slots = asyncio.Semaphore(max_concurrent_updates)
+        self.slots = max_concurrent_updates
+        """Updates processed at once (the rest wait for their turn, then for a slot)."""
         self._locks: dict[Hashable, asyncio.Lock] = {}
         self._holders: dict[Hashable, int] = {}
         self._clock = clock
@@ -148,7 +158,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             return None
         return (chat.id if chat else None, sender)
 
-    async def process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         """Drop the update if its sender is over their rate limit or queue cap; else wait for
         its turn among its key's updates, then for one of the ``max_concurrent_updates``
         slots, then await ``coroutine``.
@@ -236,14 +246,14 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         """Await ``coroutine`` holding one of the slots (unless it is :meth:`released`)."""
         task = asyncio.current_task()
         assert task is not None
-        await self._semaphore.acquire()
+        await self._slots.acquire()
         self._holding.add(task)
         try:
-            await self.do_process_update(update, coroutine)
+            await coroutine
         finally:
             if task in self._holding:
                 self._holding.discard(task)
-                self._semaphore.release()
+                self._slots.release()
 
     @contextlib.asynccontextmanager
     async def released(self) -> AsyncIterator[None]:
@@ -255,11 +265,11 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             yield
             return
         self._holding.discard(task)
-        self._semaphore.release()
+        self._slots.release()
         try:
             yield
         finally:
-            await self._semaphore.acquire()
+            await self._slots.acquire()
             self._holding.add(task)
 
     async def _done_in_chat(self, chat_id: int, update_key: int) -> None:
@@ -272,6 +282,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             condition = waited[0]
             async with condition:
                 condition.notify_all()
+
     def received_at(self, update: object) -> float:
         """When ``update`` reached the bot (PTB's dispatcher took it off its queue, before it
         waited for its turn or a slot), in seconds since the epoch; now for an update that is
@@ -303,9 +314,11 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             if not waiters[0]:  # nobody else waits: forget the chat
                 del self._chat_done[chat_id]
 
-    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
-        """Await ``coroutine`` (ordering and slots are taken care of by process_update)."""
-        await coroutine
+    @property
+    def slots_in_use(self) -> int:
+        """How many updates hold a slot right now (PTB's ``current_concurrent_updates`` counts
+        its own, wide-open semaphore instead)."""
+        return len(self._holding)
 
     @property
     def keys_in_flight(self) -> int:
