@@ -79,8 +79,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return bankimport.run(args)
     verbose = getattr(args, "verbose", False)
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format=LOG_FORMAT)
-    # httpx logs every request URL at INFO, and the URL contains the bot token
-    logging.getLogger("httpx").setLevel(logging.WARNING)
     redact: Callable[[str], str] = str
     try:
         if getattr(args, "token", None):
