@@ -22,8 +22,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
-from bot.quiz.group import GroupAnswer, GroupSession
+from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, AttemptStatus, Plan
+from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
 from bot.quiz.ports import (
     CLOSED,
     DUPLICATE,
@@ -295,7 +295,8 @@ class SQLiteStore:
                    for q, option, correct, at in json.loads(row[10])}
         plan = Plan(tuple(json.loads(row[4])), tuple(tuple(o) for o in json.loads(row[5])))
         return Attempt(id=row[0], user_id=row[1], bank_id=row[2], bank_version=row[3], plan=plan,
-                       position=row[6], status=row[7], started_at=row[8], ended_at=row[9],
+                       position=row[6], status=AttemptStatus(row[7]), started_at=row[8],
+                       ended_at=row[9],
                        answers=answers, fingerprints=json.loads(row[11] or "{}"))
 
     async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
@@ -484,7 +485,7 @@ class SQLiteStore:
         return GroupSession(
             id=row[0], chat_id=row[1], bank_id=row[2], bank_version=row[3], language=row[4],
             starter_id=row[5], plan=plan, question_seconds=row[8], position=row[9],
-            message_id=row[10], deadline=row[11], status=row[12], started_at=row[13],
+            message_id=row[10], deadline=row[11], status=SessionStatus(row[12]), started_at=row[13],
             ended_at=row[14], message_thread_id=row[15])
 
     async def _sessions(self, where: str, args: tuple[object, ...]) -> list[GroupSession]:
@@ -595,7 +596,7 @@ class SQLiteStore:
 
         return await self._submit(op)
 
-    async def end_session(self, session_id: int, status: str, now: float) -> bool:
+    async def end_session(self, session_id: int, status: SessionStatus, now: float) -> bool:
         """See :meth:`bot.quiz.ports.GroupStore.end_session`."""
         return await self._write(
             "UPDATE group_sessions SET status = ?, deadline = NULL, ended_at = ?"

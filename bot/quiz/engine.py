@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
 from bot.quiz.bank import MAX_OPTIONS, Bank, Question
 
@@ -32,7 +33,18 @@ LABELS = "ABCDEFGHIJ"
 slots (A-J)."""
 assert len(LABELS) == MAX_OPTIONS
 
-ACTIVE, FINISHED, ABANDONED = "active", "finished", "abandoned"
+class AttemptStatus(StrEnum):
+    """An attempt's status, as stored (``attempts.status``)."""
+
+    ACTIVE = "active"
+    """Being played: at most one per user."""
+    FINISHED = "finished"
+    """Every question answered (the answer to the last one finished it)."""
+    ABANDONED = "abandoned"
+    """Stopped, replaced by a new attempt, or on a bank that changed."""
+
+
+ACTIVE, FINISHED, ABANDONED = AttemptStatus
 
 
 class QuizError(Exception):
@@ -134,7 +146,7 @@ class Attempt:
     bank_version: int
     plan: Plan
     position: int
-    status: str
+    status: AttemptStatus
     started_at: float
     ended_at: float | None = None
     answers: Mapping[str, Answer] = field(default_factory=dict)

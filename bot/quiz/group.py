@@ -22,7 +22,19 @@ from enum import StrEnum
 from bot.quiz.bank import Bank
 from bot.quiz.engine import BankChanged, InvalidOption, Plan, QuizError, StaleQuestion
 
-ACTIVE, FINISHED, STOPPED = "active", "finished", "stopped"
+
+class SessionStatus(StrEnum):
+    """A group session's status, as stored (``group_sessions.status``)."""
+
+    ACTIVE = "active"
+    """Running: at most one per chat."""
+    FINISHED = "finished"
+    """Every question revealed and the leaderboard posted."""
+    STOPPED = "stopped"
+    """Ended early: /stop, the bot removed from the chat, or an error it could not get past."""
+
+
+ACTIVE, FINISHED, STOPPED = SessionStatus
 
 OVERDUE_WINDOWS = 3
 """A session whose open question's deadline passed this many answer windows ago is stuck (its
@@ -93,7 +105,7 @@ class GroupSession:
     position: int = 0
     message_id: int | None = None
     deadline: float | None = None
-    status: str = ACTIVE
+    status: SessionStatus = ACTIVE
     started_at: float = 0.0
     ended_at: float | None = None
     message_thread_id: int | None = None

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.quiz.engine import Answer, Attempt, Plan
-from bot.quiz.group import GroupAnswer, GroupSession
+from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
 
 
 @dataclass(frozen=True)
@@ -223,7 +223,8 @@ class GroupStore(Protocol):
         ``new_chat_id``. Returns how many sessions moved."""
         ...
 
-    async def end_session(self, session_id: int, status: str, now: float) -> bool:
+    async def end_session(self, session_id: int, status: SessionStatus,
+                          now: float) -> bool:
         """Finish or stop an active session; False if it was not active."""
         ...
 

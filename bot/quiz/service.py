@@ -531,7 +531,7 @@ class GroupService:
         return (await self.store.group_answers(session.id),
                 await self.store.group_players(session.id))
 
-    async def end(self, session: GroupSession, status: str) -> bool:
+    async def end(self, session: GroupSession, status: group.SessionStatus) -> bool:
         """Finish or stop the session; False if it had ended already."""
         ended = await self.store.end_session(session.id, status, self._clock())
         self._open.pop(session.id, None)
