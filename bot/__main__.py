@@ -34,7 +34,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="bank files or folders (env QUIZBOT_BANKS; default: bundled banks/)")
     common.add_argument("-v", "--verbose", action="store_true", help="debug logging")
 
-    run = sub.add_parser("run", parents=[common], help="run the bot with long polling")
+    run = sub.add_parser("run", parents=[common],
+                         help="run the bot (long polling, or a webhook with --webhook-url)")
     token = run.add_mutually_exclusive_group()
     token.add_argument("--token", help="bot token (env TELEGRAM_BOT_TOKEN); visible to every "
                                        "local user in `ps`: prefer the variable or --token-file")
@@ -46,6 +47,17 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--question-seconds", dest="question_seconds", type=float,
                      help="answer window of a group question in seconds "
                           "(env QUIZBOT_QUESTION_SECONDS; default 30)")
+    run.add_argument("--webhook-url", dest="webhook_url", metavar="URL",
+                     help="receive updates by webhook at this public https URL instead of long "
+                          "polling (env QUIZBOT_WEBHOOK_URL); TLS is terminated by a reverse "
+                          "proxy that forwards to --listen")
+    run.add_argument("--listen", metavar="HOST:PORT",
+                     help="where the webhook server listens (env QUIZBOT_LISTEN; default "
+                          "127.0.0.1:8443); the secret comes from env QUIZBOT_WEBHOOK_SECRET "
+                          "(default: a random one per start)")
+    run.add_argument("--metrics", metavar="HOST:PORT",
+                     help="serve /healthz and Prometheus /metrics there "
+                          "(env QUIZBOT_METRICS), e.g. 127.0.0.1:9090")
 
     play = sub.add_parser("play", parents=[common], help="play a quiz in this terminal")
     play.add_argument("--lang", default=None,
@@ -88,7 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _say("warning: --token shows the token to every user of this machine (ps, "
                  "/proc/<pid>/cmdline); set TELEGRAM_BOT_TOKEN or --token-file instead")
         flags = {k: getattr(args, k, None) for k in
-                 ("token", "token_file", "base_url", "db", "banks", "question_seconds")}
+                 ("token", "token_file", "base_url", "db", "banks", "question_seconds",
+                  "webhook_url", "listen", "metrics", "skip_invalid_banks")}
         settings = Settings.from_env(strict=args.command == "run", **flags)
         if settings.token and settings.token != getattr(args, "token", None):
             redact = redaction.install(settings.token, LOG_FORMAT)
@@ -148,7 +161,7 @@ def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # ty
     """
     from telegram.error import InvalidToken, NetworkError, TelegramError
 
-    from bot.app import build_application, close_transports
+    from bot.app import ALLOWED_UPDATES, build_application, close_transports, webhook_arguments
     from bot.telegram import admin
 
     app = build_application(settings, banks)
@@ -173,7 +186,11 @@ def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # ty
             held.pass_on()
         if hasattr(signal, "SIGHUP"):  # `kill -HUP <pid>` reloads the banks (not on Windows)
             loop.add_signal_handler(signal.SIGHUP, admin.reload_soon, app, "SIGHUP")
-        app.run_polling(allowed_updates=["message", "callback_query"], close_loop=False)
+        if settings.webhook_url:
+            log.info("webhook %s, listening on %s", settings.webhook_url, settings.listen)
+            app.run_webhook(**webhook_arguments(settings), close_loop=False)  # type: ignore[arg-type]
+        else:
+            app.run_polling(allowed_updates=list(ALLOWED_UPDATES), close_loop=False)
     finally:
         loop.run_until_complete(close_transports(app))
         loop.close()

@@ -49,6 +49,11 @@ POOL_TIMEOUT = 30.0
 GROUP_COMMANDS = ("quiz", "stop", "language", "help")
 """The group commands registered with ``setMyCommands`` (scope: all group chats)."""
 
+ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
+"""The update types asked of Telegram (``allowed_updates`` of getUpdates and setWebhook): the
+handlers' (commands, button taps, the bot added to or removed from a chat). Edited messages,
+channel posts and the rest are never sent to the bot."""
+
 
 def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Application:  # type: ignore[type-arg]
     """Build the bot: HTML by default, rate-limited, handlers for private chats.
@@ -158,20 +163,41 @@ async def close_transports(app: Application) -> None:  # type: ignore[type-arg]
         await request.shutdown()
 
 
+def webhook_arguments(settings: Settings) -> dict[str, object]:
+    """The arguments of PTB's ``run_webhook`` / ``Updater.start_webhook`` for ``settings``.
+
+    Telegram sends ``secret_token`` in the ``X-Telegram-Bot-Api-Secret-Token`` header of every
+    webhook request (Bot API, setWebhook); PTB's webhook handler answers 403 to a request
+    without it or with another one, before reading the update. Pending updates are kept
+    (``drop_pending_updates`` off), as with polling: what users sent while the bot was down is
+    still answered.
+    """
+    return {"listen": settings.listen.host, "port": settings.listen.port,
+            "url_path": settings.webhook_path, "webhook_url": settings.webhook_url,
+            "secret_token": settings.webhook_secret, "allowed_updates": list(ALLOWED_UPDATES),
+            "drop_pending_updates": False}
+
+
 async def serve(app: Application, stop: asyncio.Event, *,  # type: ignore[type-arg]
                 poll_timeout: float = 10.0) -> None:
-    """Run ``app`` with long polling until ``stop`` is set (what ``run_polling`` does, minus
-    signal handling: for tests and embedding).
+    """Run ``app`` until ``stop`` is set (what ``run_polling`` or ``run_webhook`` does, minus
+    signal handling: for tests and embedding): with a webhook when its settings have a
+    ``webhook_url``, else with long polling.
 
     Args:
         poll_timeout: getUpdates long-polling timeout, in seconds.
     """
+    settings: Settings = app.bot_data.extra["settings"]  # type: ignore[assignment]
     await app.initialize()
     try:
         if app.post_init:
             await app.post_init(app)
-        await app.updater.start_polling(  # type: ignore[union-attr]
-            poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False)
+        if settings.webhook_url:
+            await app.updater.start_webhook(**webhook_arguments(settings))  # type: ignore[union-attr,arg-type]
+        else:
+            await app.updater.start_polling(  # type: ignore[union-attr]
+                poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False,
+                allowed_updates=list(ALLOWED_UPDATES))
         await app.start()
         await stop.wait()
         await app.updater.stop()  # type: ignore[union-attr]
