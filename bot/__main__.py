@@ -73,6 +73,22 @@ def _parser() -> argparse.ArgumentParser:
                           help="bank files or folders (default: the configured banks)")
     validate.add_argument("--strict", action="store_true",
                           help="treat item-writing warnings as errors (exit 1), as CI does")
+    backup = sub.add_parser(
+        "backup", parents=[common], help="copy the live database consistently to PATH",
+        description="Copy the database (QUIZBOT_DB / --db) to a new file with SQLite's online "
+                    "backup API: safe while the bot runs.")
+    backup.add_argument("path", metavar="PATH", help="the backup file to create")
+    restore = sub.add_parser(
+        "restore", parents=[common], help="replace the database by a backup (bot stopped)",
+        description="Replace the database (QUIZBOT_DB / --db) by BACKUP. Refused while any "
+                    "quizbot process has the database open; the current database is kept as "
+                    "<database>.before-restore.")
+    restore.add_argument("backup", metavar="BACKUP", help="a file made by `quizbot backup`")
+    delete = sub.add_parser(
+        "delete-user", parents=[common], help="delete one user's data (by Telegram user id)",
+        description="Delete a user's answers, attempts, settings and language, and make them "
+                    "a \"deleted user\" on group leaderboards, as /deletemydata does.")
+    delete.add_argument("user_id", metavar="ID", type=int, help="the Telegram user id")
     bankimport.add_parser(sub)
     return parser
 
@@ -107,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             redact = redaction.install(settings.token, LOG_FORMAT)
         if args.command == "validate":
             return _validate(args.paths or settings.banks, strict=args.strict)
+        if args.command in ("backup", "restore", "delete-user"):
+            return _operate(args, settings)
         banks = load_banks(settings.banks)
         if args.command == "play":
             try:
@@ -126,6 +144,44 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _say(message: str) -> None:
     """Print one message of the CLI on standard error (already redacted)."""
     print(f"quizbot: {message}", file=sys.stderr, flush=True)
+
+
+def _operate(args: argparse.Namespace, settings: Settings) -> int:
+    """``backup``, ``restore`` and ``delete-user`` on the configured database.
+
+    Raises:
+        StorageError: the operation failed (the message says why; nothing was changed).
+    """
+    from storage import backup as files
+    from storage import migrations
+
+    if args.command == "backup":
+        info = files.backup(settings.db, args.path)
+        print(f"backed up {settings.db} to {info.path}: schema version {info.schema_version}, "
+              f"{info.answers} answers, {info.group_answers} group answers, {info.size} bytes")
+    elif args.command == "restore":
+        info = files.restore(args.backup, settings.db, known_version=len(migrations()))
+        print(f"restored {args.backup} to {settings.db}: schema version "
+              f"{info.schema_version}, {info.answers} answers, {info.group_answers} group "
+              f"answers (the database before is kept as {settings.db}.before-restore)")
+    else:
+        return asyncio.run(_delete_user(settings, args.user_id))
+    return 0
+
+
+async def _delete_user(settings: Settings, user_id: int) -> int:
+    from bot.quiz.privacy import PrivacyService
+    from storage import SQLiteStore
+
+    if not settings.db.is_file():
+        raise StorageError(f"no database at {settings.db} (QUIZBOT_DB / --db)")
+    store = await SQLiteStore.open(settings.db)
+    try:
+        deleted = await PrivacyService(store).delete_user(user_id)
+    finally:
+        await store.close()
+    print(f"deleted user {user_id}: {deleted}")
+    return 0
 
 
 def _validate(paths: Sequence[object], *, strict: bool = False) -> int:

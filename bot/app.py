@@ -26,8 +26,9 @@ from telegram.ext import (
 from bot import i18n
 from bot.config import Settings
 from bot.quiz.bank import Bank
+from bot.quiz.privacy import PrivacyService
 from bot.quiz.service import GroupService, QuizService
-from bot.telegram import admin, group, handlers
+from bot.telegram import admin, group, handlers, privacy
 from bot.telegram.common import CONTEXT_TYPES
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.ordering import PerUserOrderedProcessor
@@ -102,6 +103,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     for name in COMMANDS:
         app.add_handler(CommandHandler(name, getattr(handlers, f"cmd_{name}"), filters=private))
     admins: frozenset[int] = app.bot_data.extra.get("admins", frozenset())  # type: ignore[assignment]
+    app.add_handler(CommandHandler("deletemydata", privacy.cmd_deletemydata, filters=private))
     if admins:  # for anyone else, /reload falls through to the unknown-command hint below
         app.add_handler(CommandHandler("reload", admin.cmd_reload,
                                        filters=private & filters.User(user_id=admins)))
@@ -131,6 +133,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     app.bot_data.extra["store"] = store
     app.bot_data.quiz = QuizService(store, banks)
     app.bot_data.groups = GroupService(store, banks, question_seconds=settings.question_seconds)
+    app.bot_data.extra["privacy"] = PrivacyService(store)
     await set_commands(app)
     restored = await group.restore_sessions(app)
     log.info("quizbot ready: %d bank(s), database %s, %d group session(s) restored",
