@@ -25,14 +25,13 @@ from telegram.ext import (
 
 from bot import i18n
 from bot.config import Settings
+from bot.monitoring import MeteredProcessor, MeteredRequest, MeteredStore, Metrics, MonitoringServer
 from bot.quiz.bank import Bank
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.service import GroupService, QuizService
 from bot.telegram import admin, group, handlers, privacy
 from bot.telegram.common import CONTEXT_TYPES
 from bot.telegram.limits import QuizRateLimiter
-from bot.telegram.ordering import PerUserOrderedProcessor
-from bot.telegram.transport import AiohttpRequest
 from storage import SQLiteStore
 
 log = logging.getLogger(__name__)
@@ -70,16 +69,17 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
         ConfigError: no token, or ``QUIZBOT_ADMINS`` is not a list of user ids.
     """
     admins = admin.admins_from_env(os.environ)
-    requests = (AiohttpRequest(connection_pool_size=CONNECTION_POOL_SIZE,
+    metrics = Metrics()
+    requests = (MeteredRequest(metrics, connection_pool_size=CONNECTION_POOL_SIZE,
                                pool_timeout=POOL_TIMEOUT),
-                AiohttpRequest(connection_pool_size=1))
+                MeteredRequest(metrics, connection_pool_size=1))
     builder = (
         ApplicationBuilder()
         .token(settings.require_token())
         .defaults(Defaults(parse_mode=ParseMode.HTML))
         .context_types(CONTEXT_TYPES)
         .rate_limiter(QuizRateLimiter())
-        .concurrent_updates(PerUserOrderedProcessor())
+        .concurrent_updates(MeteredProcessor(metrics))
         .request(requests[0])
         .get_updates_request(requests[1])
         .post_init(_post_init)
@@ -92,6 +92,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
     app.bot_data.extra["banks"] = dict(banks)
     app.bot_data.extra["transports"] = requests
     app.bot_data.extra["admins"] = admins
+    app.bot_data.extra["metrics"] = metrics
     add_handlers(app)
     return app
 
@@ -129,11 +130,18 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     """Open storage, create the quiz service, register the command menu per language."""
     settings: Settings = app.bot_data.extra["settings"]  # type: ignore[assignment]
     banks: dict[str, Bank] = app.bot_data.extra["banks"]  # type: ignore[assignment]
-    store = await SQLiteStore.open(settings.db)
+    store = await open_store(settings)
     app.bot_data.extra["store"] = store
-    app.bot_data.quiz = QuizService(store, banks)
-    app.bot_data.groups = GroupService(store, banks, question_seconds=settings.question_seconds)
+    metrics: Metrics = app.bot_data.extra["metrics"]  # type: ignore[assignment]
+    metered = MeteredStore(store, metrics)
+    app.bot_data.quiz = QuizService(metered, banks)  # type: ignore[arg-type]
+    app.bot_data.groups = GroupService(metered, banks,  # type: ignore[arg-type]
+                                       question_seconds=settings.question_seconds)
     app.bot_data.extra["privacy"] = PrivacyService(store)
+    if settings.metrics is not None:
+        server = MonitoringServer(app, metrics, settings.metrics)
+        await server.start()
+        app.bot_data.extra["monitoring"] = server
     await set_commands(app)
     restored = await group.restore_sessions(app)
     log.info("quizbot ready: %d bank(s), database %s, %d group session(s) restored",
@@ -153,8 +161,22 @@ async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
             scope=BotCommandScopeAllGroupChats(), language_code=language)
 
 
+async def open_store(settings: Settings) -> SQLiteStore:
+    """Open the storage named by ``settings.db`` (``QUIZBOT_DB``): the SQLite file. The one
+    place that chooses the implementation: a ``postgresql://`` URL will select the PostgreSQL
+    storage here.
+
+    Raises:
+        StorageError: it cannot be opened (or is newer than this quizbot).
+    """
+    return await SQLiteStore.open(settings.db)
+
+
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
-    """Close storage."""
+    """Stop the health and metrics server; close storage."""
+    server = app.bot_data.extra.pop("monitoring", None)
+    if isinstance(server, MonitoringServer):
+        await server.stop()
     store = app.bot_data.extra.pop("store", None)
     if isinstance(store, SQLiteStore):
         await store.close()
@@ -203,7 +225,8 @@ async def serve(app: Application, stop: asyncio.Event, *,  # type: ignore[type-a
                 allowed_updates=list(ALLOWED_UPDATES))
         await app.start()
         await stop.wait()
-        await app.updater.stop()  # type: ignore[union-attr]
+        if app.updater.running:  # type: ignore[union-attr]
+            await app.updater.stop()  # type: ignore[union-attr]
         await app.stop()
     finally:
         await app.shutdown()
