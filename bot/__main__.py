@@ -33,6 +33,10 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--banks", nargs="+", metavar="PATH",
                         help="bank files or folders (env QUIZBOT_BANKS; default: bundled banks/)")
     common.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    common.add_argument("--skip-invalid-banks", dest="skip_invalid_banks", action="store_true",
+                        default=None,
+                        help="start without the bank files that fail to load, logging each "
+                             "(env QUIZBOT_SKIP_INVALID_BANKS=1; default: refuse to start)")
 
     run = sub.add_parser("run", parents=[common],
                          help="run the bot (long polling, or a webhook with --webhook-url)")
@@ -125,7 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _validate(args.paths or settings.banks, strict=args.strict)
         if args.command in ("backup", "restore", "delete-user"):
             return _operate(args, settings)
-        banks = load_banks(settings.banks)
+        banks = (load_valid_banks(settings.banks) if settings.skip_invalid_banks
+                 else load_banks(settings.banks))
         if args.command == "play":
             try:
                 return asyncio.run(_play(settings, banks, args.lang, args.bank))
@@ -139,6 +144,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, BankError, StorageError) as exc:
         _say(redact(str(exc)))
         return 2 if isinstance(exc, ConfigError) else 1
+
+
+def load_valid_banks(paths: Sequence[object]) -> dict:  # type: ignore[type-arg]
+    """Load the banks under ``paths``, skipping each file that fails to load (or repeats a bank
+    id already loaded) with one warning per file naming its problems.
+
+    Raises:
+        BankError: no bank at all could be loaded.
+    """
+    from bot.quiz.bank import BankProblem, bank_files, load_bank
+
+    banks: dict = {}  # type: ignore[type-arg]
+    files = bank_files(map(str, paths))
+    for file in files:
+        try:
+            bank = load_bank(file)
+        except BankError as exc:
+            log.warning("skipped the invalid bank file %s (--skip-invalid-banks), %d "
+                        "problem(s):\n%s", file, len(exc.problems), exc)
+            continue
+        if bank.id in banks:
+            log.warning("skipped the bank file %s (--skip-invalid-banks): bank id %r is also "
+                        "used by %s", file, bank.id, banks[bank.id].path)
+            continue
+        banks[bank.id] = bank
+    if not banks:
+        raise BankError([BankProblem(", ".join(map(str, paths)), None, None, "(file)",
+                                     "no valid bank files (*.yaml) found")])
+    return banks
 
 
 def _say(message: str) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -13,13 +15,14 @@ import sys
 import pytest
 
 from bot import i18n, render
+from bot.config import BUNDLED_BANKS
 from bot.quiz.engine import Answer, Plan
 from bot.quiz.group import GroupAnswer, GroupSession, Standing
 from bot.quiz.ports import StorageError
 from bot.quiz.privacy import PrivacyService
 from storage import SQLiteStore, migrations
 from storage.backup import DatabaseLock, backup, restore
-from tests.conftest import MODES, Person, buttons, start_bot_process
+from tests.conftest import BANK_ID, MODES, Person, buttons, start_bot_process
 from tests.loadgen import LoadGenerator
 
 PLAN = Plan(("q1", "q2"), ((0, 1, 2, 3), (3, 2, 1, 0)))
@@ -245,3 +248,29 @@ def test_a_deleted_user_is_shown_as_such_on_the_leaderboard(banks):
     t = i18n.catalog("hi")
     screen = render.group_leaderboard(bank, session, standings, t, render.PLAIN)
     assert f"🥈 {t('deleted_user')} — 1/2" in screen.text
+
+
+async def test_skip_invalid_banks_starts_with_the_valid_ones(fake, tmp_path):
+    """With QUIZBOT_SKIP_INVALID_BANKS=1 `quizbot run` starts despite a broken bank file,
+    logs that file with its problem, and serves the valid bank; without it, it refuses."""
+    folder = tmp_path / "banks"
+    folder.mkdir()
+    shutil.copy(BUNDLED_BANKS / f"{BANK_ID}.yaml", folder)
+    (folder / "broken.yaml").write_text("id: broken\nversion: x\n", encoding="utf-8")
+    refused = subprocess.run(
+        [sys.executable, "-m", "bot", "run", "--banks", str(folder), "--db",
+         str(tmp_path / "x.sqlite3")], capture_output=True, text=True, timeout=120,
+        env={**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url})
+    assert refused.returncode == 1 and "broken.yaml" in refused.stderr
+    log = tmp_path / "bot.log"
+    proc = await start_bot_process(fake, tmp_path / "quiz.sqlite3", log, env={
+        "QUIZBOT_BANKS": str(folder), "QUIZBOT_SKIP_INVALID_BANKS": "1"})
+    try:
+        greeting, _question = await Person(fake, 501, "Ada").say("/start", replies=2)
+        assert greeting["chat"]["id"] == 501
+    finally:
+        proc.terminate()
+        await proc.wait()
+    text = log.read_text()
+    assert f"skipped the invalid bank file {folder / 'broken.yaml'}" in text
+    assert "1 bank(s)" in text
