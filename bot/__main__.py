@@ -33,8 +33,13 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--banks", nargs="+", metavar="PATH",
                         help="bank files or folders (env QUIZBOT_BANKS; default: bundled banks/)")
     common.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    common.add_argument("--skip-invalid-banks", dest="skip_invalid_banks", action="store_true",
+                        default=None,
+                        help="start without the bank files that fail to load, logging each "
+                             "(env QUIZBOT_SKIP_INVALID_BANKS=1; default: refuse to start)")
 
-    run = sub.add_parser("run", parents=[common], help="run the bot with long polling")
+    run = sub.add_parser("run", parents=[common],
+                         help="run the bot (long polling, or a webhook with --webhook-url)")
     token = run.add_mutually_exclusive_group()
     token.add_argument("--token", help="bot token (env TELEGRAM_BOT_TOKEN); visible to every "
                                        "local user in `ps`: prefer the variable or --token-file")
@@ -46,6 +51,17 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--question-seconds", dest="question_seconds", type=float,
                      help="answer window of a group question in seconds "
                           "(env QUIZBOT_QUESTION_SECONDS; default 30)")
+    run.add_argument("--webhook-url", dest="webhook_url", metavar="URL",
+                     help="receive updates by webhook at this public https URL instead of long "
+                          "polling (env QUIZBOT_WEBHOOK_URL); TLS is terminated by a reverse "
+                          "proxy that forwards to --listen")
+    run.add_argument("--listen", metavar="HOST:PORT",
+                     help="where the webhook server listens (env QUIZBOT_LISTEN; default "
+                          "127.0.0.1:8443); the secret comes from env QUIZBOT_WEBHOOK_SECRET "
+                          "(default: a random one per start)")
+    run.add_argument("--metrics", metavar="HOST:PORT",
+                     help="serve /healthz and Prometheus /metrics there "
+                          "(env QUIZBOT_METRICS), e.g. 127.0.0.1:9090")
 
     play = sub.add_parser("play", parents=[common], help="play a quiz in this terminal")
     play.add_argument("--lang", default=None,
@@ -61,6 +77,22 @@ def _parser() -> argparse.ArgumentParser:
                           help="bank files or folders (default: the configured banks)")
     validate.add_argument("--strict", action="store_true",
                           help="treat item-writing warnings as errors (exit 1), as CI does")
+    backup = sub.add_parser(
+        "backup", parents=[common], help="copy the live database consistently to PATH",
+        description="Copy the database (QUIZBOT_DB / --db) to a new file with SQLite's online "
+                    "backup API: safe while the bot runs.")
+    backup.add_argument("path", metavar="PATH", help="the backup file to create")
+    restore = sub.add_parser(
+        "restore", parents=[common], help="replace the database by a backup (bot stopped)",
+        description="Replace the database (QUIZBOT_DB / --db) by BACKUP. Refused while any "
+                    "quizbot process has the database open; the current database is kept as "
+                    "<database>.before-restore.")
+    restore.add_argument("backup", metavar="BACKUP", help="a file made by `quizbot backup`")
+    delete = sub.add_parser(
+        "delete-user", parents=[common], help="delete one user's data (by Telegram user id)",
+        description="Delete a user's answers, attempts, settings and language, and make them "
+                    "a \"deleted user\" on group leaderboards, as /deletemydata does.")
+    delete.add_argument("user_id", metavar="ID", type=int, help="the Telegram user id")
     bankimport.add_parser(sub)
     return parser
 
@@ -86,13 +118,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             _say("warning: --token shows the token to every user of this machine (ps, "
                  "/proc/<pid>/cmdline); set TELEGRAM_BOT_TOKEN or --token-file instead")
         flags = {k: getattr(args, k, None) for k in
-                 ("token", "token_file", "base_url", "db", "banks", "question_seconds")}
+                 ("token", "token_file", "base_url", "db", "banks", "question_seconds",
+                  "webhook_url", "listen", "metrics", "skip_invalid_banks")}
         settings = Settings.from_env(strict=args.command == "run", **flags)
         if settings.token and settings.token != getattr(args, "token", None):
             redact = redaction.install(settings.token, LOG_FORMAT)
         if args.command == "validate":
             return _validate(args.paths or settings.banks, strict=args.strict)
-        banks = load_banks(settings.banks)
+        if args.command in ("backup", "restore", "delete-user"):
+            return _operate(args, settings)
+        banks = (load_valid_banks(settings.banks) if settings.skip_invalid_banks
+                 else load_banks(settings.banks))
         if args.command == "play":
             try:
                 return asyncio.run(_play(settings, banks, args.lang, args.bank))
@@ -108,9 +144,76 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2 if isinstance(exc, ConfigError) else 1
 
 
+def load_valid_banks(paths: Sequence[object]) -> dict:  # type: ignore[type-arg]
+    """Load the banks under ``paths``, skipping each file that fails to load (or repeats a bank
+    id already loaded) with one warning per file naming its problems.
+
+    Raises:
+        BankError: no bank at all could be loaded.
+    """
+    from bot.quiz.bank import BankProblem, bank_files, load_bank
+
+    banks: dict = {}  # type: ignore[type-arg]
+    files = bank_files(map(str, paths))
+    for file in files:
+        try:
+            bank = load_bank(file)
+        except BankError as exc:
+            log.warning("skipped the invalid bank file %s (--skip-invalid-banks), %d "
+                        "problem(s):\n%s", file, len(exc.problems), exc)
+            continue
+        if bank.id in banks:
+            log.warning("skipped the bank file %s (--skip-invalid-banks): bank id %r is also "
+                        "used by %s", file, bank.id, banks[bank.id].path)
+            continue
+        banks[bank.id] = bank
+    if not banks:
+        raise BankError([BankProblem(", ".join(map(str, paths)), None, None, "(file)",
+                                     "no valid bank files (*.yaml) found")])
+    return banks
+
+
 def _say(message: str) -> None:
     """Print one message of the CLI on standard error (already redacted)."""
     print(f"quizbot: {message}", file=sys.stderr, flush=True)
+
+
+def _operate(args: argparse.Namespace, settings: Settings) -> int:
+    """``backup``, ``restore`` and ``delete-user`` on the configured database.
+
+    Raises:
+        StorageError: the operation failed (the message says why; nothing was changed).
+    """
+    from storage import backup as files
+    from storage import migrations
+
+    if args.command == "backup":
+        info = files.backup(settings.db, args.path)
+        print(f"backed up {settings.db} to {info.path}: schema version {info.schema_version}, "
+              f"{info.answers} answers, {info.group_answers} group answers, {info.size} bytes")
+    elif args.command == "restore":
+        info = files.restore(args.backup, settings.db, known_version=len(migrations()))
+        print(f"restored {args.backup} to {settings.db}: schema version "
+              f"{info.schema_version}, {info.answers} answers, {info.group_answers} group "
+              f"answers (the database before is kept as {settings.db}.before-restore)")
+    else:
+        return asyncio.run(_delete_user(settings, args.user_id))
+    return 0
+
+
+async def _delete_user(settings: Settings, user_id: int) -> int:
+    from bot.quiz.privacy import PrivacyService
+    from storage import SQLiteStore
+
+    if not settings.db.is_file():
+        raise StorageError(f"no database at {settings.db} (QUIZBOT_DB / --db)")
+    store = await SQLiteStore.open(settings.db)
+    try:
+        deleted = await PrivacyService(store).delete_user(user_id)
+    finally:
+        await store.close()
+    print(f"deleted user {user_id}: {deleted}")
+    return 0
 
 
 def _validate(paths: Sequence[object], *, strict: bool = False) -> int:
@@ -146,7 +249,7 @@ def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # ty
     """
     from telegram.error import InvalidToken, NetworkError, TelegramError
 
-    from bot.app import build_application, close_transports
+    from bot.app import ALLOWED_UPDATES, build_application, close_transports, webhook_arguments
     from bot.telegram import admin
 
     app = build_application(settings, banks)
@@ -171,7 +274,11 @@ def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # ty
             held.pass_on()
         if hasattr(signal, "SIGHUP"):  # `kill -HUP <pid>` reloads the banks (not on Windows)
             loop.add_signal_handler(signal.SIGHUP, admin.reload_soon, app, "SIGHUP")
-        app.run_polling(allowed_updates=["message", "callback_query"], close_loop=False)
+        if settings.webhook_url:
+            log.info("webhook %s, listening on %s", settings.webhook_url, settings.listen)
+            app.run_webhook(**webhook_arguments(settings), close_loop=False)  # type: ignore[arg-type]
+        else:
+            app.run_polling(allowed_updates=list(ALLOWED_UPDATES), close_loop=False)
     finally:
         loop.run_until_complete(close_transports(app))
         loop.close()

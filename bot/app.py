@@ -27,13 +27,13 @@ from telegram.ext import (
 
 from bot import i18n
 from bot.config import Settings
+from bot.monitoring import MeteredProcessor, MeteredRequest, MeteredStore, Metrics, MonitoringServer
 from bot.quiz.bank import Bank
+from bot.quiz.privacy import PrivacyService
 from bot.quiz.service import GroupService, QuizService
-from bot.telegram import admin, group, handlers
+from bot.telegram import admin, group, handlers, privacy
 from bot.telegram.common import CONTEXT_TYPES
 from bot.telegram.limits import QuizRateLimiter
-from bot.telegram.ordering import PerUserOrderedProcessor
-from bot.telegram.transport import AiohttpRequest
 from storage import SQLiteStore
 
 log = logging.getLogger(__name__)
@@ -54,6 +54,11 @@ GROUP_COMMANDS = ("quiz", "stop", "language", "help")
 PRUNE_SECONDS = 86_400.0
 """How often the retention job runs (daily; the first run a minute after the start)."""
 
+ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
+"""The update types asked of Telegram (``allowed_updates`` of getUpdates and setWebhook): the
+handlers' (commands, button taps, the bot added to or removed from a chat). Edited messages,
+channel posts and the rest are never sent to the bot."""
+
 
 def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Application:  # type: ignore[type-arg]
     """Build the bot: HTML by default, rate-limited, handlers for private chats.
@@ -69,10 +74,11 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
         ConfigError: no token, or ``QUIZBOT_ADMINS`` is not a list of user ids.
     """
     admins = admin.admins_from_env(os.environ)
-    requests = (AiohttpRequest(connection_pool_size=CONNECTION_POOL_SIZE,
+    metrics = Metrics()
+    requests = (MeteredRequest(metrics, connection_pool_size=CONNECTION_POOL_SIZE,
                                pool_timeout=POOL_TIMEOUT),
-                AiohttpRequest(connection_pool_size=1))
-    processor = PerUserOrderedProcessor()
+                MeteredRequest(metrics, connection_pool_size=1))
+    processor = MeteredProcessor(metrics)
     builder = (
         ApplicationBuilder()
         .token(settings.require_token())
@@ -94,6 +100,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
     app.bot_data.extra["banks"] = dict(banks)
     app.bot_data.extra["transports"] = requests
     app.bot_data.extra["admins"] = admins
+    app.bot_data.extra["metrics"] = metrics
     add_handlers(app)
     return app
 
@@ -105,6 +112,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     for name in COMMANDS:
         app.add_handler(CommandHandler(name, getattr(handlers, f"cmd_{name}"), filters=private))
     admins: frozenset[int] = app.bot_data.extra.get("admins", frozenset())  # type: ignore[assignment]
+    app.add_handler(CommandHandler("deletemydata", privacy.cmd_deletemydata, filters=private))
     if admins:  # for anyone else, /reload falls through to the unknown-command hint below
         app.add_handler(CommandHandler("reload", admin.cmd_reload,
                                        filters=private & filters.User(user_id=admins)))
@@ -130,10 +138,18 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     """Open storage, create the quiz service, register the command menu per language."""
     settings: Settings = app.bot_data.extra["settings"]  # type: ignore[assignment]
     banks: dict[str, Bank] = app.bot_data.extra["banks"]  # type: ignore[assignment]
-    store = await SQLiteStore.open(settings.db)
+    store = await open_store(settings)
     app.bot_data.extra["store"] = store
-    app.bot_data.quiz = QuizService(store, banks)
-    app.bot_data.groups = GroupService(store, banks, question_seconds=settings.question_seconds)
+    metrics: Metrics = app.bot_data.extra["metrics"]  # type: ignore[assignment]
+    metered = MeteredStore(store, metrics)
+    app.bot_data.quiz = QuizService(metered, banks)  # type: ignore[arg-type]
+    app.bot_data.groups = GroupService(metered, banks,  # type: ignore[arg-type]
+                                       question_seconds=settings.question_seconds)
+    app.bot_data.extra["privacy"] = PrivacyService(store)
+    if settings.metrics is not None:
+        server = MonitoringServer(app, metrics, settings.metrics)
+        await server.start()
+        app.bot_data.extra["monitoring"] = server
     await set_commands(app)
     assert app.job_queue is not None
     app.job_queue.run_repeating(prune, interval=PRUNE_SECONDS, first=60.0, name="retention",
@@ -168,8 +184,22 @@ async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
             scope=BotCommandScopeAllGroupChats(), language_code=language)
 
 
+async def open_store(settings: Settings) -> SQLiteStore:
+    """Open the storage named by ``settings.db`` (``QUIZBOT_DB``): the SQLite file. The one
+    place that chooses the implementation: a ``postgresql://`` URL will select the PostgreSQL
+    storage here.
+
+    Raises:
+        StorageError: it cannot be opened (or is newer than this quizbot).
+    """
+    return await SQLiteStore.open(settings.db)
+
+
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
-    """Close storage."""
+    """Stop the health and metrics server; close storage."""
+    server = app.bot_data.extra.pop("monitoring", None)
+    if isinstance(server, MonitoringServer):
+        await server.stop()
     store = app.bot_data.extra.pop("store", None)
     if isinstance(store, SQLiteStore):
         await store.close()
@@ -181,23 +211,45 @@ async def close_transports(app: Application) -> None:  # type: ignore[type-arg]
         await request.shutdown()
 
 
+def webhook_arguments(settings: Settings) -> dict[str, object]:
+    """The arguments of PTB's ``run_webhook`` / ``Updater.start_webhook`` for ``settings``.
+
+    Telegram sends ``secret_token`` in the ``X-Telegram-Bot-Api-Secret-Token`` header of every
+    webhook request (Bot API, setWebhook); PTB's webhook handler answers 403 to a request
+    without it or with another one, before reading the update. Pending updates are kept
+    (``drop_pending_updates`` off), as with polling: what users sent while the bot was down is
+    still answered.
+    """
+    return {"listen": settings.listen.host, "port": settings.listen.port,
+            "url_path": settings.webhook_path, "webhook_url": settings.webhook_url,
+            "secret_token": settings.webhook_secret, "allowed_updates": list(ALLOWED_UPDATES),
+            "drop_pending_updates": False}
+
+
 async def serve(app: Application, stop: asyncio.Event, *,  # type: ignore[type-arg]
                 poll_timeout: float = 10.0) -> None:
-    """Run ``app`` with long polling until ``stop`` is set (what ``run_polling`` does, minus
-    signal handling: for tests and embedding).
+    """Run ``app`` until ``stop`` is set (what ``run_polling`` or ``run_webhook`` does, minus
+    signal handling: for tests and embedding): with a webhook when its settings have a
+    ``webhook_url``, else with long polling.
 
     Args:
         poll_timeout: getUpdates long-polling timeout, in seconds.
     """
+    settings: Settings = app.bot_data.extra["settings"]  # type: ignore[assignment]
     await app.initialize()
     try:
         if app.post_init:
             await app.post_init(app)
-        await app.updater.start_polling(  # type: ignore[union-attr]
-            poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False)
+        if settings.webhook_url:
+            await app.updater.start_webhook(**webhook_arguments(settings))  # type: ignore[union-attr,arg-type]
+        else:
+            await app.updater.start_polling(  # type: ignore[union-attr]
+                poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False,
+                allowed_updates=list(ALLOWED_UPDATES))
         await app.start()
         await stop.wait()
-        await app.updater.stop()  # type: ignore[union-attr]
+        if app.updater.running:  # type: ignore[union-attr]
+            await app.updater.stop()  # type: ignore[union-attr]
         await app.stop()
     finally:
         await app.shutdown()

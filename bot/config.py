@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import reprlib
+import secrets
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -34,6 +36,56 @@ TOKEN_PATTERN = re.compile(r"\d+:[A-Za-z0-9_-]+")
 and ``-`` (as @BotFather gives it; Bot API "Authorizing your bot")."""
 
 
+WEBHOOK_SECRET_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,256}")
+"""What ``setWebhook``'s ``secret_token`` may be: 1-256 characters, only ``A-Z``, ``a-z``,
+``0-9``, ``_`` and ``-`` (Bot API, setWebhook)."""
+
+DEFAULT_LISTEN = ("127.0.0.1", 8443)
+"""Where the webhook server listens unless ``QUIZBOT_LISTEN`` says otherwise: loopback, for a
+reverse proxy on the same host that terminates TLS (8443 is one of the ports Telegram delivers
+webhooks to: 443, 80, 88 and 8443, Bot API setWebhook)."""
+
+
+@dataclass(frozen=True)
+class Address:
+    """A TCP address to listen on.
+
+    Attributes:
+        host: IP address or host name (``0.0.0.0`` for every IPv4 interface, ``::`` for IPv6).
+        port: TCP port, 1-65535.
+    """
+
+    host: str
+    port: int
+
+    def __str__(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+
+def parse_address(value: str, what: str) -> Address:
+    """Parse ``HOST:PORT`` (``[v6]:PORT`` for IPv6; ``:PORT`` means every interface).
+
+    Args:
+        value: The text, e.g. ``0.0.0.0:8443`` or ``[::1]:9090``.
+        what: The setting's names, for the message.
+
+    Raises:
+        ConfigError: it is not a host and a port from 1 to 65535.
+    """
+    match = re.fullmatch(r"(?:\[([0-9A-Fa-f:.]+)\]|([^:\s\[\]]*)):([0-9]{1,5})", value.strip())
+    port = int(match[3]) if match else 0
+    host = (match[1] or match[2] or "0.0.0.0") if match else ""
+    if match and match[1]:
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            port = 0
+    if not 1 <= port <= 65535:
+        raise ConfigError(f"{what} must be HOST:PORT with a port from 1 to 65535, like "
+                          f"127.0.0.1:8443; got {reprlib.repr(value)}")
+    return Address(host, port)
+
+
 class ConfigError(Exception):
     """A setting is missing or malformed; the message says which and how to set it (and never
     quotes the token)."""
@@ -54,6 +106,18 @@ class Settings:
             bundled ``banks/``).
         question_seconds: Answer window of a group question, in seconds
             (``QUIZBOT_QUESTION_SECONDS``, default 30).
+        webhook_url: The public HTTPS URL Telegram delivers updates to
+            (``QUIZBOT_WEBHOOK_URL``); None: long polling. Its path is the path the webhook
+            server answers on.
+        listen: Where the webhook server listens (``QUIZBOT_LISTEN``, default
+            :data:`DEFAULT_LISTEN`); TLS is terminated by a reverse proxy in front of it.
+        webhook_secret: The ``secret_token`` Telegram sends with every webhook request
+            (``QUIZBOT_WEBHOOK_SECRET``; :data:`WEBHOOK_SECRET_PATTERN`); a random one per start
+            when not set. Never logged.
+        metrics: Where ``/healthz`` and ``/metrics`` are served (``QUIZBOT_METRICS``); None: not
+            served.
+        skip_invalid_banks: Start without the bank files that fail to load, logging each
+            (``QUIZBOT_SKIP_INVALID_BANKS``); default False: any invalid bank stops the start.
     """
 
     token: str | None = field(default=None, repr=False)
@@ -61,6 +125,16 @@ class Settings:
     db: Path = Path("quizbot.sqlite3")
     banks: tuple[Path, ...] = (BUNDLED_BANKS,)
     question_seconds: float = DEFAULT_QUESTION_SECONDS
+    webhook_url: str | None = None
+    listen: Address = Address(*DEFAULT_LISTEN)
+    webhook_secret: str | None = field(default=None, repr=False)
+    metrics: Address | None = None
+    skip_invalid_banks: bool = False
+
+    @property
+    def webhook_path(self) -> str:
+        """The path the webhook server answers on: the webhook URL's (``/`` if it has none)."""
+        return urlsplit(self.webhook_url or "").path or "/"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, *, strict: bool = True,
@@ -105,6 +179,12 @@ class Settings:
             "banks": (tuple(Path(p) for p in banks_env.split(os.pathsep) if p)
                       if banks_env else (BUNDLED_BANKS,)),
             "question_seconds": env.get("QUIZBOT_QUESTION_SECONDS") or DEFAULT_QUESTION_SECONDS,
+            "webhook_url": env.get("QUIZBOT_WEBHOOK_URL") or None,
+            "listen": env.get("QUIZBOT_LISTEN") or None,
+            "webhook_secret": env.get("QUIZBOT_WEBHOOK_SECRET") or None,
+            "metrics": env.get("QUIZBOT_METRICS") or None,
+            "skip_invalid_banks": (env.get("QUIZBOT_SKIP_INVALID_BANKS") or "").strip().lower()
+            in ("1", "true", "yes", "on"),
         }
         for name, value in flags.items():
             if value is not None:
@@ -127,6 +207,19 @@ class Settings:
         values["question_seconds"] = seconds
         if strict and values["base_url"] is not None:
             _check_base_url(str(values["base_url"]), token)
+        values["listen"] = (Address(*DEFAULT_LISTEN) if values["listen"] is None
+                            else _address(values["listen"], "QUIZBOT_LISTEN / --listen"))
+        if values["metrics"] is not None:
+            values["metrics"] = _address(values["metrics"], "QUIZBOT_METRICS / --metrics")
+        if strict and values["webhook_url"] is not None:
+            _check_webhook_url(str(values["webhook_url"]))
+        secret = values["webhook_secret"]
+        if strict and secret is not None and not WEBHOOK_SECRET_PATTERN.fullmatch(str(secret)):
+            raise ConfigError("QUIZBOT_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, "
+                              "'_' and '-' (Telegram's rule for secret_token); the value is not "
+                              "shown here")
+        if strict and values["webhook_url"] is not None and secret is None:
+            values["webhook_secret"] = secrets.token_urlsafe(32)  # 43 of [A-Za-z0-9_-]
         return cls(**values)  # type: ignore[arg-type]
 
     def require_token(self) -> str:
@@ -147,6 +240,33 @@ class Settings:
                 "the bot token is malformed: @BotFather gives digits, a colon, then letters, "
                 "digits, '_' and '-' (the value is not shown here)")
         return self.token
+
+
+def _address(value: object, what: str) -> Address:
+    return value if isinstance(value, Address) else parse_address(str(value), what)
+
+
+def _check_webhook_url(url: str) -> None:
+    """Check a webhook URL: http(s) with a host, no fragment, no spaces. Telegram itself
+    requires HTTPS (and ports 443, 80, 88 or 8443) and answers setWebhook with an error
+    otherwise; plain http is accepted here for a local Bot API server and the tests.
+
+    Raises:
+        ConfigError: it is not such a URL.
+    """
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- raises ValueError for a port that is not a number 0-65535
+    except ValueError:
+        good = False
+    else:
+        good = (parts.scheme in ("http", "https") and bool(parts.hostname)
+                and not parts.fragment
+                and not any(c.isspace() or not c.isprintable() for c in url))
+    if not good:
+        raise ConfigError("QUIZBOT_WEBHOOK_URL / --webhook-url must be the public https URL "
+                          f"Telegram posts updates to, like https://example.org/tg; got "
+                          f"{reprlib.repr(url)}")
 
 
 def _read_token_file(path: Path) -> str:

@@ -25,6 +25,7 @@ from bot.quiz.bank import Bank
 from bot.quiz.engine import LABELS, Attempt, QuestionView, Result, result, view
 from bot.quiz.group import GroupSession, Standing
 from bot.quiz.ports import BankStats
+from bot.quiz.privacy import is_deleted
 
 MAX_CALLBACK_DATA_BYTES = 64
 """Bot API: ``InlineKeyboardButton.callback_data`` is 1-64 bytes."""
@@ -126,8 +127,15 @@ class PlaceButton:
     session_id: int
 
 
+@dataclass(frozen=True)
+class DeleteDataButton:
+    """The answer to /deletemydata's question: ``confirm`` 1 deletes, 0 keeps."""
+
+    confirm: int
+
+
 CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
-                  | BankButton | GroupAnswerButton | PlaceButton)
+                  | BankButton | GroupAnswerButton | PlaceButton | DeleteDataButton)
 
 _INT = r"(0|[1-9][0-9]{0,17})"
 _ID = r"([a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)"
@@ -140,9 +148,11 @@ _DECODERS: Sequence[tuple[re.Pattern[str], type]] = (
     (re.compile(rf"b:{_ID}"), BankButton),
     (re.compile(rf"g:{_INT}:{_INT}:([0-9])"), GroupAnswerButton),
     (re.compile(rf"p:{_INT}"), PlaceButton),
+    (re.compile(r"d:([01])"), DeleteDataButton),
 )
 _PREFIX = {AnswerButton: "a", NextButton: "n", RetakeButton: "r", ReviewButton: "v",
-           LanguageButton: "l", BankButton: "b", GroupAnswerButton: "g", PlaceButton: "p"}
+           LanguageButton: "l", BankButton: "b", GroupAnswerButton: "g", PlaceButton: "p",
+           DeleteDataButton: "d"}
 
 
 def encode(button: CallbackButton) -> str:
@@ -764,7 +774,8 @@ def group_leaderboard(bank: Bank, session: GroupSession, standings: Sequence[Sta
         place = MEDALS[standing.rank - 1] if medal else f"{standing.rank}."
         score = t("group_score_line", score=standing.score, total=session.total,
                   seconds=t.decimal(standing.seconds))
-        lines.append(f"{place} {m.bold(clip(standing.name, MAX_NAME))} — {m.escape(score)}")
+        name = t("deleted_user") if is_deleted(standing.user_id) else standing.name
+        lines.append(f"{place} {m.bold(clip(name, MAX_NAME))} — {m.escape(score)}")
     more = len(standings) - LEADERBOARD_PLACES
     if more > 0:
         lines.append(m.escape(t("group_more_players", count=more)))
@@ -791,3 +802,10 @@ def _session_view(bank: Bank, session: GroupSession, position: int) -> QuestionV
     slots = session.plan.option_orders[position]
     return QuestionView(question=question, position=position, total=session.total, slots=slots,
                         correct_slot=slots.index(question.correct_index))
+
+
+def delete_data_question(t: Catalog, m: Markup) -> Screen:
+    """/deletemydata's question: what would be deleted, with "delete" and "keep" buttons."""
+    return Screen(m.escape(t("deletemydata_confirm")),
+                  ((Button(t("button_delete_confirm"), DeleteDataButton(1)),
+                    Button(t("button_delete_cancel"), DeleteDataButton(0))),))

@@ -29,10 +29,12 @@ from bot.quiz.ports import (
     DUPLICATE,
     RECORDED,
     BankStats,
+    DeletedData,
     GroupTally,
     Pruned,
     StorageError,
 )
+from storage.backup import DatabaseLock
 
 T = TypeVar("T")
 WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
@@ -81,6 +83,7 @@ class SQLiteStore:
     def __init__(self, reader: aiosqlite.Connection, writer: aiosqlite.Connection) -> None:
         self._db = reader
         self._writer_db = writer
+        self._lock: DatabaseLock | None = None  # shared: tells a restore the file is in use
         self._pending: list[tuple[WriteOp[Any], asyncio.Future[Any], bool]] = []
         self._writer_task: asyncio.Task[None] | None = None
         self.commits = 0
@@ -105,6 +108,7 @@ class SQLiteStore:
         if path.is_dir():
             raise StorageError(f"cannot open database {path}: it is a folder")
         cls._create_private(path)
+        lock = DatabaseLock(path, exclusive=False)
         connections: list[aiosqlite.Connection] = []
         try:
             for _ in range(2):
@@ -115,11 +119,21 @@ class SQLiteStore:
                 await connection.execute("PRAGMA synchronous = FULL")
                 await connection.execute("PRAGMA foreign_keys = ON")
             store = cls(*connections)
-            await store._migrate(migrations() if upto is None
-                                 else [m for m in migrations() if m.version <= upto])
+            store._lock = lock
+            known = migrations()
+            current = await store.schema_version()
+            if current > len(known):
+                raise StorageError(
+                    f"database {path} has schema version {current}, but this quizbot knows "
+                    f"versions up to {len(known)} only: it was used by a newer quizbot. Run that "
+                    "version (or newer), or restore a backup made before the upgrade; migrations "
+                    "only go forward")
+            await store._migrate(known if upto is None
+                                 else [m for m in known if m.version <= upto])
         except BaseException as exc:
             for connection in connections:
                 await connection.close()
+            lock.release()
             if isinstance(exc, sqlite3.Error):
                 raise StorageError(f"cannot open database {path}: {exc}") from exc
             raise
@@ -151,6 +165,8 @@ class SQLiteStore:
             await asyncio.shield(self._writer_task)
         await self._db.close()
         await self._writer_db.close()
+        if self._lock is not None:
+            self._lock.release()
 
     async def schema_version(self) -> int:
         """The applied schema version (``PRAGMA user_version``)."""
@@ -612,6 +628,60 @@ class SQLiteStore:
         """See :meth:`bot.quiz.ports.GroupStore.group_players`."""
         return {r[0]: r[1] for r in await self._read(
             "SELECT user_id, name FROM group_players WHERE session_id = ?", (session_id,))}
+
+    # --- users' data ---------------------------------------------------------------------
+
+    async def delete_user(self, user_id: int) -> DeletedData:
+        """See :meth:`bot.quiz.ports.PrivacyStore.delete_user`. One transaction: all of it or
+        nothing."""
+        async def op(db: aiosqlite.Connection) -> DeletedData:
+            answers = (await db.execute(
+                "DELETE FROM answers WHERE attempt_id IN"
+                " (SELECT attempt_id FROM attempts WHERE user_id = ?)", (user_id,))).rowcount
+            attempts = (await db.execute(
+                "DELETE FROM attempts WHERE user_id = ?", (user_id,))).rowcount
+            settings = (await db.execute(
+                "DELETE FROM users WHERE user_id = ?", (user_id,))).rowcount
+            sessions = [row[0] for row in await db.execute_fetchall(
+                "SELECT session_id FROM group_players WHERE user_id = ? UNION"
+                " SELECT session_id FROM group_answers WHERE user_id = ?", (user_id, user_id))]
+            rows = list(await db.execute_fetchall(
+                "SELECT MIN(COALESCE(MIN(user_id), 0), 0) FROM group_players"))
+            pseudonym = int(rows[0][0])
+            group_answers = 0
+            for session_id in sessions:  # a new pseudonym per session: nothing links them
+                pseudonym -= 1
+                group_answers += (await db.execute(
+                    "UPDATE group_answers SET user_id = ? WHERE session_id = ? AND user_id = ?",
+                    (pseudonym, session_id, user_id))).rowcount
+                await db.execute(
+                    "UPDATE group_players SET user_id = ?, name = ? WHERE session_id = ?"
+                    " AND user_id = ?", (pseudonym, "", session_id, user_id))
+            started = {row[0] for row in await db.execute_fetchall(
+                "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = ?"
+                " RETURNING session_id", (user_id,))}
+            return DeletedData(answers, attempts, settings, group_answers,
+                               len(started | set(sessions)))
+
+        return await self._submit(op)
+
+    async def check_writable(self) -> None:
+        """Make one real, empty write through the writer (rewrite the schema version with its
+        own value): raises unless the database takes writes now (for health checks).
+
+        Raises:
+            StorageError: the write failed (read-only, locked, full disk, closed).
+        """
+        async def op(db: aiosqlite.Connection) -> None:
+            rows = list(await db.execute_fetchall("PRAGMA user_version"))
+            await db.execute(f"PRAGMA user_version = {int(rows[0][0])}")
+
+        try:
+            await self._submit(op)
+        except sqlite3.Error as exc:
+            raise StorageError(str(exc)) from exc
+        except ValueError as exc:  # aiosqlite: "no active connection"
+            raise StorageError(str(exc)) from exc
 
 
 def _statements(script: str) -> list[str]:

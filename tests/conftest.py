@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 from telegram.ext import Application
 
 from bot.app import build_application, serve
-from bot.config import BUNDLED_BANKS, Settings
+from bot.config import BUNDLED_BANKS, Address, Settings
 from bot.quiz.bank import Bank, load_banks
 from tests.fakebotapi import FakeBotAPI
 
@@ -38,28 +39,67 @@ def banks() -> dict[str, Bank]:
     return load_banks([BUNDLED_BANKS])
 
 
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+MODES = ("polling", "webhook")
+"""How the bot gets its updates: ``@pytest.mark.parametrize("running_bot", MODES,
+indirect=True)`` runs a test in both."""
+
+
 @dataclass
 class RunningBot:
-    """The real quizbot ``Application`` polling the fake server, started and stopped in-process."""
+    """The real quizbot ``Application`` against the fake server, started and stopped in-process.
+
+    Attributes:
+        mode: ``"polling"`` (getUpdates) or ``"webhook"``: the fake POSTs each update to the
+            bot's webhook server on a free loopback port, with the secret token.
+        metrics: Where the bot serves /healthz and /metrics; None: not served.
+    """
 
     fake: FakeBotAPI
     db: Path
     bank_paths: tuple[Path, ...] = (BUNDLED_BANKS,)
     question_seconds: float = 30.0
+    mode: str = "polling"
+    metrics: Address | None = None
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
+    _port: int = 0
     app: Application | None = None  # type: ignore[type-arg]
 
+    @property
+    def webhook_url(self) -> str | None:
+        """The bot's webhook URL in webhook mode (the same port across restarts), else None."""
+        if self.mode != "webhook":
+            return None
+        self._port = self._port or free_port()
+        return f"http://127.0.0.1:{self._port}/tg-hook"
+
     async def start(self) -> RunningBot:
-        """Build and start the bot; return once it is long polling."""
+        """Build and start the bot; return once it is long polling, or once its webhook is
+        set and the bot is running."""
+        assert self.mode in MODES, self.mode
+        url = self.webhook_url
         settings = Settings(token=self.fake.token, base_url=self.fake.base_url, db=self.db,
-                            banks=self.bank_paths, question_seconds=self.question_seconds)
+                            banks=self.bank_paths, question_seconds=self.question_seconds,
+                            webhook_url=url, metrics=self.metrics,
+                            listen=Address("127.0.0.1", self._port or 8443),
+                            webhook_secret="test-secret_0123456789" if url else None)
         app = self.app = build_application(settings, load_banks(self.bank_paths))
         self._stop = asyncio.Event()
-        self._task = asyncio.create_task(serve(app, self._stop, poll_timeout=1))
-        await self.fake.wait_for(lambda: self.fake.polling or self._task.done(), timeout=10)
-        if self._task.done():
-            self._task.result()  # raise what went wrong
+        task = self._task = asyncio.create_task(serve(app, self._stop, poll_timeout=1))
+        if url is None:
+            await self.fake.wait_for(lambda: self.fake.polling or task.done(), timeout=10)
+        else:
+            await self.fake.wait_for(lambda: task.done() or (
+                app.running and self.fake.webhook_url == url), timeout=10)
+        if task.done():
+            task.result()  # raise what went wrong
         return self
 
     async def stop(self) -> None:
@@ -76,23 +116,30 @@ class RunningBot:
 
 
 @pytest.fixture
-async def running_bot(fake, tmp_path) -> AsyncIterator[RunningBot]:
-    """The bot, running against ``fake`` with a fresh database file."""
-    runner = RunningBot(fake, tmp_path / "quiz.sqlite3")
+async def running_bot(request, fake, tmp_path) -> AsyncIterator[RunningBot]:
+    """The bot, running against ``fake`` with a fresh database file; polling unless the test
+    asks for a mode by indirect parametrization (see :data:`MODES`)."""
+    runner = RunningBot(fake, tmp_path / "quiz.sqlite3",
+                        mode=getattr(request, "param", "polling"))
     await runner.start()
     yield runner
     await runner.stop()
 
 
-async def start_bot_process(fake: FakeBotAPI, db: Path, log: Path) -> asyncio.subprocess.Process:
-    """Start the real `quizbot run` process against ``fake``; return once it is polling."""
+async def start_bot_process(fake: FakeBotAPI, db: Path, log: Path, *,
+                            env: dict[str, str] | None = None,
+                            ready: Callable[[], object] | None = None,
+                            ) -> asyncio.subprocess.Process:
+    """Start the real `quizbot run` process against ``fake``; return once it is polling (or
+    once ``ready()`` is true). ``env``: more environment variables (webhook, metrics)."""
     env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
-           "QUIZBOT_DB": str(db)}
+           "QUIZBOT_DB": str(db), **(env or {})}
     with log.open("ab") as out:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "run", env=env, stdout=out, stderr=out,
             stdin=subprocess.DEVNULL)
-    await fake.wait_for(lambda: fake.polling or proc.returncode is not None, timeout=30)
+    ready = ready or (lambda: fake.polling)
+    await fake.wait_for(lambda: ready() or proc.returncode is not None, timeout=30)
     assert proc.returncode is None, log.read_text()
     return proc
 

@@ -20,7 +20,13 @@ What the fake models (each covered by tests/test_fakebotapi.py):
 
 * Wire protocol: token check (401), unknown methods (404), unimplemented ones (501), form,
   multipart and JSON bodies, Telegram's wording for missing parameters.
-* getUpdates: long polling, offsets, allowed_updates, 409 when a second poll starts; webhooks.
+* getUpdates: long polling, offsets, allowed_updates, 409 when a second poll starts.
+* Webhooks: setWebhook (url, secret_token, allowed_updates, drop_pending_updates), then every
+  update is POSTed to the url as JSON with the header ``X-Telegram-Bot-Api-Secret-Token``, in
+  order, one at a time (Telegram may use up to max_connections in parallel); an answer other
+  than 2xx, or no answer, is retried with a growing pause and reported by getWebhookInfo
+  (pending_update_count, last_error_date, last_error_message); getUpdates answers 409 while a
+  webhook is set; deleteWebhook stops the deliveries.
 * Sending and editing: HTML parsing like TDLib, text of 1-4096 UTF-16 units after parsing
   ("message is too long"), inline keyboards (one action per button, callback_data 1-64 bytes,
   non-empty button text, at most 100 buttons: "reply markup is too long"), replies,
@@ -70,6 +76,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 __all__ = ["ApiError", "Call", "FakeBotAPI", "parse_html", "utf16_len"]
@@ -653,6 +660,17 @@ class FakeBotAPI:
         }
         self.base_url = ""
         self.webhook_url = ""
+        self.webhook_secret: str | None = None
+        self.webhook_retry_seconds = (0.02, 1.0)
+        """First and longest pause before a failed webhook delivery is tried again, in seconds
+        (Telegram's are longer and unpublished)."""
+        self.webhook_timeout = 10.0
+        """Seconds a webhook request may take before it counts as failed."""
+        self.webhook_deliveries: list[tuple[int, int | str]] = []
+        """Every webhook delivery attempt: (update_id, HTTP status or the connection error)."""
+        self.last_webhook_error: tuple[float, str] | None = None
+        self._webhook_task: asyncio.Task[None] | None = None
+        self._webhook_session: aiohttp.ClientSession | None = None
         self._clock = clock
         spec = spec_path or os.environ.get(SPEC_ENV) or DEFAULT_SPEC
         self._spec, self._update_types = _load_spec(str(spec))
@@ -720,9 +738,17 @@ class FakeBotAPI:
         self.base_url = f"http://127.0.0.1:{port}/bot"
 
     async def stop(self) -> None:
-        """Answer any waiting getUpdates and stop serving."""
+        """Answer any waiting getUpdates, stop webhook deliveries and stop serving."""
         self._closing = True
         self._notify()
+        if self._webhook_task is not None:
+            self._webhook_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._webhook_task
+            self._webhook_task = None
+        if self._webhook_session is not None:
+            await self._webhook_session.close()
+            self._webhook_session = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -1131,6 +1157,12 @@ class FakeBotAPI:
         return dropped
 
     @property
+    def webhook_delivering(self) -> bool:
+        """Whether a webhook is set and its deliveries are running."""
+        return bool(self.webhook_url) and self._webhook_task is not None and (
+            not self._webhook_task.done())
+
+    @property
     def polling(self) -> bool:
         """Whether a getUpdates request is waiting for updates right now."""
         return self._poll is not None
@@ -1444,25 +1476,80 @@ class FakeBotAPI:
                 self._poll = None
 
     def _set_webhook(self, p: dict) -> bool:
+        """setWebhook: an empty url removes the webhook (as deleteWebhook)."""
+        secret = p.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
+            raise _bad("secret token contains unallowed characters")
         if _flag(p.get("drop_pending_updates")):
             self._updates.clear()
-        self.webhook_url = str(p["url"])
+        self.webhook_url = str(p["url"]) if p.get("url") else ""
+        self.webhook_secret = str(secret) if secret is not None else None
         if isinstance(p.get("allowed_updates"), list):
             self._allowed = frozenset(p["allowed_updates"]) or None
+        if self.webhook_url and (self._webhook_task is None or self._webhook_task.done()):
+            self._webhook_task = asyncio.get_running_loop().create_task(
+                self._deliver_webhooks(), name="fakebotapi-webhook")
+        self._notify()
         return True
 
     def _delete_webhook(self, p: dict) -> bool:
         if _flag(p.get("drop_pending_updates")):
             self._updates.clear()
         self.webhook_url = ""
+        self.webhook_secret = None
+        self._notify()
         return True
 
     def _get_webhook_info(self, p: dict) -> dict:
-        info = {"url": self.webhook_url, "has_custom_certificate": False,
-                "pending_update_count": len(self._updates)}
+        info: dict[str, Any] = {"url": self.webhook_url, "has_custom_certificate": False,
+                                "pending_update_count": len(self._updates)}
+        if self.webhook_url:
+            info["max_connections"] = 40
+        if self.last_webhook_error is not None:
+            info["last_error_date"] = int(self.last_webhook_error[0])
+            info["last_error_message"] = self.last_webhook_error[1]
         if self._allowed:
             info["allowed_updates"] = sorted(self._allowed)
         return info
+
+    async def _deliver_webhooks(self) -> None:
+        """POST the queued updates to the webhook, oldest first, until it is removed; an
+        update leaves the queue once the webhook answered it with a 2xx status."""
+        if self._webhook_session is None:
+            self._webhook_session = aiohttp.ClientSession()
+        pause = self.webhook_retry_seconds[0]
+        while self.webhook_url and not self._closing:
+            wakeup = self._wakeup
+            if not self._updates:
+                await wakeup.wait()
+                continue
+            url, update = self.webhook_url, self._updates[0]
+            headers = ({"X-Telegram-Bot-Api-Secret-Token": self.webhook_secret}
+                       if self.webhook_secret is not None else {})
+            try:
+                async with self._webhook_session.post(
+                        url, json=update, headers=headers,
+                        timeout=aiohttp.ClientTimeout(total=self.webhook_timeout)) as response:
+                    await response.read()
+                    status: int | str = response.status
+                    error = (None if 200 <= response.status < 300 else
+                             f"Wrong response from the webhook: {response.status} "
+                             f"{response.reason}")
+            except (aiohttp.ClientConnectionError, TimeoutError) as exc:
+                status = type(exc).__name__
+                error = ("Read timeout expired" if isinstance(exc, TimeoutError)
+                         else "Connection refused")
+            self.webhook_deliveries.append((update["update_id"], status))
+            if error is None:
+                pause = self.webhook_retry_seconds[0]
+                if self._updates and self._updates[0] is update:
+                    self._updates.pop(0)
+                self._notify()
+                continue
+            self.last_webhook_error = (time.time(), error)
+            with contextlib.suppress(TimeoutError):  # a new setWebhook retries at once
+                await asyncio.wait_for(self._wakeup.wait(), pause)
+            pause = min(pause * 2, self.webhook_retry_seconds[1])
 
     # -- messages ----------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.config import ConfigError, Settings
+from bot.config import WEBHOOK_SECRET_PATTERN, Address, ConfigError, Settings, parse_address
 
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:8081/bot", "https://api.telegram.org/bot",
@@ -37,3 +37,44 @@ def test_flags_replace_both_token_settings(tmp_path):
 def test_the_token_is_not_in_the_settings_repr():
     """Settings print without their token (in a traceback's locals, say)."""
     assert "secret" not in repr(Settings(token="1:secret-value"))
+
+
+def test_webhook_settings_from_the_environment():
+    """QUIZBOT_WEBHOOK_URL switches to a webhook; its path is served; QUIZBOT_LISTEN is parsed;
+    without QUIZBOT_WEBHOOK_SECRET a random secret of Telegram's alphabet is made."""
+    settings = Settings.from_env({"QUIZBOT_WEBHOOK_URL": "https://example.org/tg",
+                                  "QUIZBOT_LISTEN": "0.0.0.0:8443"})
+    assert (settings.webhook_url, settings.webhook_path) == ("https://example.org/tg", "/tg")
+    assert (settings.listen.host, settings.listen.port) == ("0.0.0.0", 8443)
+    assert WEBHOOK_SECRET_PATTERN.fullmatch(settings.webhook_secret or "")
+    assert settings.webhook_secret not in repr(settings)
+    given = Settings.from_env({"QUIZBOT_WEBHOOK_URL": "https://example.org/",
+                               "QUIZBOT_WEBHOOK_SECRET": "abc_DEF-1"})
+    assert (given.webhook_secret, given.listen, given.webhook_path) == (
+        "abc_DEF-1", Address("127.0.0.1", 8443), "/")
+    assert Settings.from_env({}).webhook_url is None
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({"QUIZBOT_WEBHOOK_URL": "example.org/tg"}, "QUIZBOT_WEBHOOK_URL"),
+    ({"QUIZBOT_WEBHOOK_URL": "https://x/", "QUIZBOT_WEBHOOK_SECRET": "has space"},
+     "QUIZBOT_WEBHOOK_SECRET"),
+    ({"QUIZBOT_LISTEN": "0.0.0.0"}, "QUIZBOT_LISTEN"),
+    ({"QUIZBOT_LISTEN": "[::1]:70000"}, "QUIZBOT_LISTEN"),
+    ({"QUIZBOT_METRICS": "localhost"}, "QUIZBOT_METRICS"),
+])
+def test_malformed_webhook_and_metrics_settings_are_refused(env, message):
+    """Each malformed setting is named; the secret is not quoted."""
+    with pytest.raises(ConfigError, match=message) as caught:
+        Settings.from_env(env)
+    assert "has space" not in str(caught.value)
+
+
+def test_addresses_and_the_skip_flag():
+    """IPv6 in brackets, ':PORT' for every interface; QUIZBOT_SKIP_INVALID_BANKS=1 is on."""
+    assert parse_address("[::1]:9090", "x") == Address("::1", 9090)
+    assert str(parse_address(":9090", "x")) == "0.0.0.0:9090"
+    assert Settings.from_env({"QUIZBOT_METRICS": "127.0.0.1:9090"}).metrics == Address(
+        "127.0.0.1", 9090)
+    assert Settings.from_env({"QUIZBOT_SKIP_INVALID_BANKS": "1"}).skip_invalid_banks
+    assert not Settings.from_env({}).skip_invalid_banks

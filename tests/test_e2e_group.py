@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from bot import i18n
-from tests.conftest import BANK_ID, RunningBot, buttons, correct_label, wrong_label
+from tests.conftest import BANK_ID, MODES, RunningBot, buttons, correct_label, wrong_label
 from tests.fakebotapi import FakeBotAPI
 
 GROUP = -1001234567890
@@ -80,14 +80,16 @@ def members(fake) -> list[Member]:
 
 
 @pytest.fixture
-async def group_bot(fake, tmp_path):
-    """The bot with a short answer window."""
-    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", question_seconds=WINDOW)
+async def group_bot(request, fake, tmp_path):
+    """The bot with a short answer window (polling, unless parametrized with a mode)."""
+    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", question_seconds=WINDOW,
+                        mode=getattr(request, "param", "polling"))
     await runner.start()
     yield runner
     await runner.stop()
 
 
+@pytest.mark.parametrize("group_bot", MODES, indirect=True)
 async def test_full_session_in_three_languages_with_leaderboard(fake, group_bot, members,
                                                                 banks):
     """Three members in el, hi and en play all 8 questions; toasts speak each tapper's language,
@@ -156,6 +158,7 @@ async def test_full_session_in_three_languages_with_leaderboard(fake, group_bot,
     assert t_hi("stats_scores", best=4, last=4, total=8) in stats["text"]
 
 
+@pytest.mark.parametrize("group_bot", MODES, indirect=True)
 async def test_double_late_and_old_taps(fake, group_bot, members, banks):
     """A second tap, a tap after the reveal and a tap on an old question only get a toast."""
     bank = banks[BANK_ID]
@@ -215,12 +218,13 @@ async def test_starter_may_stop_without_being_admin(fake, group_bot, members):
     assert i18n.catalog("hi")("group_stopped", name="Arjun") in board["text"]
 
 
-async def test_session_survives_a_restart(fake, tmp_path, members, banks):
+@pytest.mark.parametrize("mode", MODES)
+async def test_session_survives_a_restart(fake, tmp_path, members, banks, mode):
     """Stopped mid-question, restarted after the deadline passed: the question is revealed at
     once with the answers given before the restart, and the session goes on."""
     bank = banks[BANK_ID]
     eleni, arjun, _, _ = members
-    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", question_seconds=WINDOW)
+    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", question_seconds=WINDOW, mode=mode)
     await runner.start()
     fake.send_message(eleni.user_id, "/quiz", chat_id=GROUP)
     first = await next_question(fake, None)

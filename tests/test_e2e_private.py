@@ -12,6 +12,7 @@ from bot.quiz.bank import load_banks
 from tests.bankedit import NEW_OPTION, copy_bank, edit_bank, replace_correct_option
 from tests.conftest import (
     BANK_ID,
+    MODES,
     Person,
     RunningBot,
     buttons,
@@ -21,6 +22,7 @@ from tests.conftest import (
 )
 
 
+@pytest.mark.parametrize("running_bot", MODES, indirect=True)
 @pytest.mark.parametrize(("language_code", "language"), [
     ("en", "en"), ("hi", "hi"), ("el-GR", "el"), ("de", "en"), (None, "en")])
 async def test_full_quiz_in_each_language(fake, running_bot, banks, language_code, language):
@@ -91,6 +93,7 @@ def _answer_count(db_path) -> int:
         return db.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
 
 
+@pytest.mark.parametrize("running_bot", MODES, indirect=True)
 async def test_resume_after_restart_same_question_same_order(fake, running_bot, banks):
     """After a restart, /start resumes at the same question with the same option order."""
     bank = banks[BANK_ID]
@@ -139,6 +142,7 @@ async def test_deep_link_starts_the_bank_and_unknown_payload_changes_nothing(
     assert banks[BANK_ID].questions[0].prompt.by_language["en"] in question["text"]
 
 
+@pytest.mark.parametrize("running_bot", MODES, indirect=True)
 async def test_double_tap_and_stale_buttons_are_answered_and_change_nothing(
         fake, running_bot, banks):
     """A second tap on an answered question, and taps on an earlier question, only get a toast."""

@@ -214,6 +214,108 @@ async def test_delete_webhook_can_drop_pending_updates(bot: Bot, fake: FakeBotAP
     assert fake.pending_updates() == 0
 
 
+class WebhookReceiver:
+    """A tiny aiohttp server standing in for a bot's webhook: it records every request and
+    answers each with the next status of ``statuses`` (then 200)."""
+
+    def __init__(self, statuses: list[int] | None = None) -> None:
+        self.statuses = list(statuses or [])
+        self.requests: list[tuple[dict, str | None, str]] = []  # (update, secret, content type)
+        self.url = ""
+        self._runner: aiohttp.web.AppRunner | None = None
+
+    async def _handle(self, request: aiohttp.web.Request) -> aiohttp.web.Response:
+        self.requests.append((await request.json(),
+                              request.headers.get("X-Telegram-Bot-Api-Secret-Token"),
+                              request.headers.get("Content-Type", "")))
+        status = self.statuses.pop(0) if self.statuses else 200
+        return aiohttp.web.Response(status=status)
+
+    async def __aenter__(self) -> WebhookReceiver:
+        app = aiohttp.web.Application()
+        app.router.add_post("/hook", self._handle)
+        self._runner = aiohttp.web.AppRunner(app, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        await aiohttp.web.TCPSite(self._runner, "127.0.0.1", 0).start()
+        self.url = f"http://127.0.0.1:{self._runner.addresses[0][1]}/hook"
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._runner is not None
+        await self._runner.cleanup()
+
+
+async def test_webhook_delivers_each_update_in_order_with_the_secret(
+        bot: Bot, fake: FakeBotAPI) -> None:
+    """After setWebhook, updates (queued before and after) are POSTed as JSON, in order, with
+    the secret token header; each leaves the queue once answered 2xx; getUpdates is 409."""
+    fake.send_message(USER, "queued before")
+    async with WebhookReceiver() as hook:
+        assert await bot.set_webhook(hook.url, secret_token="s3cret_-X",
+                                     allowed_updates=["message"])
+        fake.send_message(USER, "after")
+        await fake.wait_for(lambda: len(hook.requests) == 2)
+        assert [u["message"]["text"] for u, _, _ in hook.requests] == ["queued before", "after"]
+        assert {(secret, ctype) for _, secret, ctype in hook.requests} == {
+            ("s3cret_-X", "application/json")}
+        await fake.wait_for(lambda: fake.pending_updates() == 0)
+        info = await bot.get_webhook_info()
+        assert (info.url, info.pending_update_count, info.last_error_message) == (
+            hook.url, 0, None)
+        with pytest.raises(Conflict):
+            await bot.get_updates(timeout=0)
+
+
+async def test_webhook_retries_an_update_until_it_is_answered_2xx(
+        bot: Bot, fake: FakeBotAPI) -> None:
+    """A 403 (or any non-2xx) leaves the update queued: getWebhookInfo shows it pending with the
+    last error, and it is POSTed again until a 2xx; the next update waits its turn."""
+    async with WebhookReceiver(statuses=[403, 500]) as hook:
+        fake.webhook_retry_seconds = (60.0, 60.0)  # the test sets the webhook again to retry
+        first = fake.send_message(USER, "one")
+        fake.send_message(USER, "two")
+        await bot.set_webhook(hook.url, secret_token="abc")
+        await fake.wait_for(lambda: fake.last_webhook_error is not None)
+        info = await bot.get_webhook_info()
+        assert info.pending_update_count == 2
+        assert info.last_error_message == "Wrong response from the webhook: 403 Forbidden"
+        assert info.last_error_date is not None
+        await bot.set_webhook(hook.url, secret_token="abc")  # retried at once
+        await fake.wait_for(lambda: len(hook.requests) == 2)
+        await fake.wait_for(lambda: "500 Internal" in fake.last_webhook_error[1])
+        assert (await bot.get_webhook_info()).pending_update_count == 2
+        fake.webhook_retry_seconds = (0.01, 0.01)
+        await bot.set_webhook(hook.url, secret_token="abc")
+        await fake.wait_for(lambda: len(hook.requests) == 4)
+        assert [u["message"]["text"] for u, _, _ in hook.requests] == ["one", "one", "one", "two"]
+        assert [status for _, status in fake.webhook_deliveries] == [403, 500, 200, 200]
+        assert fake.webhook_deliveries[0][0] == first["update_id"]
+        await fake.wait_for(lambda: fake.pending_updates() == 0)
+
+
+async def test_webhook_unreachable_then_removed(bot: Bot, fake: FakeBotAPI) -> None:
+    """Nobody listening: the update stays pending with "Connection refused"; deleteWebhook
+    stops the deliveries and getUpdates gets the update."""
+    fake.webhook_retry_seconds = (0.01, 0.05)
+    async with WebhookReceiver() as hook:
+        url = hook.url
+    await bot.set_webhook(url, secret_token="abc")
+    fake.send_message(USER, "lost?")
+    await fake.wait_for(lambda: len(fake.webhook_deliveries) >= 2)
+    info = await bot.get_webhook_info()
+    assert (info.pending_update_count, info.last_error_message) == (1, "Connection refused")
+    assert await bot.delete_webhook()
+    updates = await bot.get_updates(timeout=0)
+    assert [u.message.text for u in updates] == ["lost?"]
+
+
+async def test_set_webhook_refuses_a_malformed_secret(bot: Bot, fake: FakeBotAPI) -> None:
+    """secret_token allows only A-Z, a-z, 0-9, _ and - (Bot API, setWebhook)."""
+    with pytest.raises(BadRequest):
+        await bot.set_webhook("https://example.org/hook", secret_token="no spaces")
+    assert fake.webhook_url == ""
+
+
 # -- sending and editing ----------------------------------------------------------------------
 
 

@@ -147,6 +147,8 @@ def field_values(field: dataclasses.Field) -> list[Any]:
     """Values for a button field, the smallest first and the largest realistic one last."""
     if field.name == "slot":
         return [0, 3]
+    if field.name == "confirm":
+        return [0, 1]  # DeleteDataButton: keep or delete
     if field.name == "position":
         return [0, 99]  # at most 100 questions per bank
     if field.name == "language":

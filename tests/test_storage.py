@@ -264,8 +264,8 @@ def test_acknowledged_answer_survives_kill_9(tmp_path):
 
 
 async def test_database_files_are_private(tmp_path):
-    """The database and its -wal and -shm files are created 0600 (owner read and write), even
-    with a umask that lets everyone read: they hold user ids, names and answers."""
+    """The database, its -wal and -shm files and its lock file are created 0600 (owner read and
+    write), even with a umask that lets everyone read: they hold user ids, names and answers."""
     path = tmp_path / "private.sqlite3"
     old_umask = os.umask(0)
     try:
@@ -273,7 +273,8 @@ async def test_database_files_are_private(tmp_path):
         try:
             await store.set_user_language(1, "el")  # a write: SQLite has made -wal and -shm
             names = sorted(p.name for p in tmp_path.iterdir())
-            assert names == ["private.sqlite3", "private.sqlite3-shm", "private.sqlite3-wal"]
+            assert names == ["private.sqlite3", "private.sqlite3-shm", "private.sqlite3-wal",
+                             "private.sqlite3.lock"]
             for name in names:
                 assert stat.S_IMODE(os.stat(tmp_path / name).st_mode) == 0o600, name
         finally:

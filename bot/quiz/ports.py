@@ -235,3 +235,39 @@ class GroupStore(Protocol):
     async def group_players(self, session_id: int) -> dict[int, str]:
         """Display name per member who answered."""
         ...
+
+
+@dataclass(frozen=True)
+class DeletedData:
+    """What deleting a user's data removed (:meth:`PrivacyStore.delete_user`).
+
+    Attributes:
+        answers: Answers of private quizzes deleted.
+        attempts: Private quiz attempts deleted.
+        settings: Rows of settings (the language choice) deleted.
+        group_answers: Group answers made anonymous (kept for the other players' standings,
+            no longer linked to the user: the leaderboard shows "deleted user").
+        sessions: Group sessions in which the user was made anonymous, or was the starter.
+    """
+
+    answers: int = 0
+    attempts: int = 0
+    settings: int = 0
+    group_answers: int = 0
+    sessions: int = 0
+
+    def __str__(self) -> str:
+        return (f"{self.answers} answers, {self.attempts} attempts, {self.settings} settings "
+                f"deleted; {self.group_answers} group answers in {self.sessions} sessions "
+                "made anonymous")
+
+
+class PrivacyStore(Protocol):
+    """Deleting what is kept about one user (``/deletemydata``, ``quizbot delete-user``)."""
+
+    async def delete_user(self, user_id: int) -> DeletedData:
+        """In one durable write: delete the user's attempts, answers and settings, and in
+        group sessions replace the user by a pseudonym (a negative id, a new one per session,
+        see :func:`bot.quiz.privacy.is_deleted`) with no name, and clear them as starter
+        (``starter_id`` 0). Deleting a user with no data changes nothing."""
+        ...

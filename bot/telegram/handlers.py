@@ -21,6 +21,7 @@ from bot.quiz.ports import StorageError
 from bot.quiz.service import UnknownBank
 from bot.render import HTML, Screen
 from bot.telegram import group as group_handlers
+from bot.telegram import privacy as privacy_handlers
 from bot.telegram.common import (
     ANSWERED,
     NO_PREVIEW,
@@ -218,6 +219,8 @@ async def on_callback_query(update: Update, context: Context) -> None:
             await on_review(query, context, button, t)
         elif isinstance(button, render.LanguageButton):
             await on_language(query, context, button)
+        elif isinstance(button, render.DeleteDataButton):
+            await privacy_handlers.on_delete_data(query, context, button, t)
         else:  # RetakeButton, BankButton
             await on_bank(query, context, button.bank_id, t)
     except QuizError as exc:

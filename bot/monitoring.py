@@ -1,0 +1,238 @@
+"""Health and metrics: ``/healthz`` and Prometheus ``/metrics`` on ``--metrics HOST:PORT``.
+
+The counters are prometheus-client's, in a registry per application (several bots in one test
+process do not mix). They are fed by thin wrappers around the parts every update and call
+passes through, so the handlers know nothing of them:
+
+* :class:`MeteredProcessor` (the update processor): updates handled, by type, and the tap-to-
+  feedback latency: from a callback query reaching the bot (stamped on arrival, before it waits
+  for its turn) to the end of its handling (query answered, feedback edited or sent);
+* :class:`MeteredRequest` (the Bot API transport): calls and errors by method, 429s;
+* :class:`MeteredStore` (storage): answers recorded (private and group);
+* the number of active group sessions is read from storage at each scrape.
+
+``/healthz`` answers 200 when the bot is receiving updates (its updater runs: polling, or the
+webhook server) and the database takes a write within :data:`HEALTH_TIMEOUT` seconds, else
+503; the body is a short JSON object saying which.
+
+The server is aiohttp's (already the Bot API transport) on the bot's own event loop, so the
+health check awaits the real storage; the metrics text is prometheus-client's
+``generate_latest``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from aiohttp import web
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+from telegram import Update
+from telegram.ext import Application
+
+from bot.config import Address
+from bot.quiz.ports import RECORDED, StorageError
+from bot.telegram.ordering import PerUserOrderedProcessor
+from bot.telegram.transport import AiohttpRequest
+
+log = logging.getLogger(__name__)
+
+HEALTH_TIMEOUT = 10.0
+"""Seconds the health check waits for its test write before answering 503 (longer than
+storage's busy timeout, so that a locked database is reported as such)."""
+
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 15.0)
+"""Tap-to-feedback histogram buckets, in seconds (Telegram drops a callback query's answer
+after about 15 s)."""
+
+
+class Metrics:
+    """The bot's Prometheus metrics, in their own registry."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.updates = Counter("quizbot_updates_handled", "Updates handled, by type",
+                               ["type"], registry=self.registry)
+        self.answers = Counter("quizbot_answers_recorded",
+                               "Answers recorded durably, private or group", ["chat"],
+                               registry=self.registry)
+        self.api_calls = Counter("quizbot_bot_api_calls", "Bot API calls, by method",
+                                 ["method"], registry=self.registry)
+        self.api_errors = Counter(
+            "quizbot_bot_api_errors",
+            "Bot API calls that failed, by method and HTTP status ('network': no answer)",
+            ["method", "status"], registry=self.registry)
+        self.rate_limited = Counter("quizbot_bot_api_rate_limited",
+                                    "Bot API calls answered 429 Too Many Requests, by method",
+                                    ["method"], registry=self.registry)
+        self.feedback_latency = Histogram(
+            "quizbot_tap_to_feedback_seconds",
+            "From a button tap reaching the bot to the end of its handling, in seconds",
+            buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.group_sessions = Gauge("quizbot_group_sessions_active",
+                                    "Group quiz sessions running (read at each scrape)",
+                                    registry=self.registry)
+
+
+def update_type(update: object) -> str:
+    """The update's type (``message``, ``callback_query``, ...), ``other`` if none."""
+    if isinstance(update, Update):
+        for name in ("message", "callback_query", "my_chat_member", "edited_message",
+                     "channel_post", "chat_member"):
+            if getattr(update, name, None) is not None:
+                return name
+    return "other"
+
+
+class MeteredProcessor(PerUserOrderedProcessor):
+    """:class:`PerUserOrderedProcessor` that counts updates and times button taps."""
+
+    def __init__(self, metrics: Metrics, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.metrics = metrics
+
+    async def do_process_update(self, update: object, coroutine: Any) -> None:
+        """Handle the update as :class:`PerUserOrderedProcessor` does, then count it (and time
+        it from its arrival, for a callback query)."""
+        received = self._clock()
+        try:
+            await super().do_process_update(update, coroutine)
+        finally:
+            kind = update_type(update)
+            self.metrics.updates.labels(kind).inc()
+            if kind == "callback_query":
+                self.metrics.feedback_latency.observe(max(0.0, self._clock() - received))
+
+
+class MeteredRequest(AiohttpRequest):
+    """:class:`AiohttpRequest` that counts calls, errors and 429s by Bot API method."""
+
+    def __init__(self, metrics: Metrics, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.metrics = metrics
+
+    async def do_request(self, url: str, method: str, *args: Any,
+                         **kwargs: Any) -> tuple[int, bytes]:
+        """Send the request (see :meth:`AiohttpRequest.do_request`) and count it; the method
+        is the URL's last part (the URL holds the token: it is never used as a label)."""
+        name = url.rsplit("/", 1)[-1] or "unknown"
+        self.metrics.api_calls.labels(name).inc()
+        try:
+            status, body = await super().do_request(url, method, *args, **kwargs)
+        except Exception:
+            self.metrics.api_errors.labels(name, "network").inc()
+            raise
+        if status >= 400:
+            self.metrics.api_errors.labels(name, str(status)).inc()
+        if status == 429:
+            self.metrics.rate_limited.labels(name).inc()
+        return status, body
+
+
+class MeteredStore:
+    """A storage object that counts recorded answers and passes everything else through."""
+
+    def __init__(self, store: Any, metrics: Metrics) -> None:
+        self._store = store
+        self._metrics = metrics
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def record_answer(self, *args: Any, **kwargs: Any) -> str:
+        """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
+        outcome: str = await self._store.record_answer(*args, **kwargs)
+        if outcome == RECORDED:
+            self._metrics.answers.labels("private").inc()
+        return outcome
+
+    async def record_group_answer(self, *args: Any, **kwargs: Any) -> Any:
+        """See :meth:`bot.quiz.ports.GroupStore.record_group_answer`."""
+        tally = await self._store.record_group_answer(*args, **kwargs)
+        if tally.outcome == RECORDED:
+            self._metrics.answers.labels("group").inc()
+        return tally
+
+
+class MonitoringServer:
+    """``/healthz`` and ``/metrics`` for ``app``, served by aiohttp at ``address``.
+
+    Args:
+        app: The bot (its updater, and ``bot_data.extra["store"]`` once started).
+        metrics: The metrics to serve.
+        address: Where to listen.
+    """
+
+    def __init__(self, app: Application, metrics: Metrics,  # type: ignore[type-arg]
+                 address: Address) -> None:
+        self.app = app
+        self.metrics = metrics
+        self.address = address
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        """Start listening.
+
+        Raises:
+            OSError: the address cannot be bound (in use, not local).
+        """
+        server = web.Application()
+        server.router.add_get("/healthz", self.healthz)
+        server.router.add_get("/metrics", self.metrics_page)
+        self._runner = web.AppRunner(server, handle_signals=False, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, self.address.host, self.address.port).start()
+        log.info("health and metrics on http://%s/healthz and /metrics", self.address)
+
+    async def stop(self) -> None:
+        """Stop listening (idempotent)."""
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def health(self) -> tuple[bool, dict[str, object]]:
+        """Whether the bot is healthy, and the details: ``updates`` (``polling`` or
+        ``webhook`` when running, else ``stopped``) and ``database`` (``writable`` or the
+        error)."""
+        updater = self.app.updater
+        running = bool(updater is not None and updater.running and self.app.running)
+        settings = self.app.bot_data.extra.get("settings")  # type: ignore[attr-defined]
+        mode = "webhook" if getattr(settings, "webhook_url", None) else "polling"
+        store = self.app.bot_data.extra.get("store")  # type: ignore[attr-defined]
+        try:
+            if store is None:
+                raise StorageError("not open")
+            async with asyncio.timeout(HEALTH_TIMEOUT):
+                await store.check_writable()
+            database = "writable"
+        except (StorageError, TimeoutError) as exc:
+            database = f"not writable: {exc or 'timed out'}"
+        healthy = running and database == "writable"
+        return healthy, {"status": "ok" if healthy else "unhealthy",
+                         "updates": mode if running else "stopped", "database": database}
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        """GET /healthz: 200 or 503 with the JSON of :meth:`health`."""
+        healthy, body = await self.health()
+        return web.Response(status=200 if healthy else 503, text=json.dumps(body),
+                            content_type="application/json")
+
+    async def metrics_page(self, request: web.Request) -> web.Response:
+        """GET /metrics: Prometheus's text format."""
+        store = self.app.bot_data.extra.get("store")  # type: ignore[attr-defined]
+        if store is not None:
+            try:
+                self.metrics.group_sessions.set(len(await store.active_sessions()))
+            except StorageError as exc:
+                log.warning("metrics: cannot count the group sessions: %s", exc)
+        body = generate_latest(self.metrics.registry)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})

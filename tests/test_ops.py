@@ -1,0 +1,276 @@
+"""Operations: backups of a live database, restores, newer databases refused, users' data
+deleted (storage and the `quizbot` commands)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from bot import i18n, render
+from bot.config import BUNDLED_BANKS
+from bot.quiz.engine import Answer, Plan
+from bot.quiz.group import GroupAnswer, GroupSession, Standing
+from bot.quiz.ports import StorageError
+from bot.quiz.privacy import PrivacyService
+from storage import SQLiteStore, migrations
+from storage.backup import DatabaseLock, backup, restore
+from tests.conftest import BANK_ID, MODES, Person, buttons, start_bot_process
+from tests.loadgen import LoadGenerator
+
+PLAN = Plan(("q1", "q2"), ((0, 1, 2, 3), (3, 2, 1, 0)))
+
+
+def quizbot(*args: str, db) -> subprocess.CompletedProcess[str]:
+    """Run the real `quizbot` command on database ``db``."""
+    return subprocess.run([sys.executable, "-m", "bot", *args, "--db", str(db)],
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+async def test_a_database_newer_than_the_code_is_refused(tmp_path):
+    """A schema version above the last migration: open refuses with a clear message and
+    changes nothing; so does `quizbot run`'s start (exit 1, one line)."""
+    path = tmp_path / "newer.sqlite3"
+    store = await SQLiteStore.open(path)
+    await store.close()
+    newer = len(migrations()) + 1
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {newer}")
+    with pytest.raises(StorageError, match=f"schema version {newer}.*newer quizbot"):
+        await SQLiteStore.open(path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (newer,)
+    done = quizbot("delete-user", "5", db=path)
+    assert done.returncode == 1 and "newer quizbot" in done.stderr
+
+
+async def test_backup_while_open_and_restore(tmp_path):
+    """A backup of an open database holds every committed answer and is one self-contained
+    file; restore refuses while a store has the database open, then replaces it (keeping the
+    old one) and the restored database opens and reads."""
+    path, copy = tmp_path / "live.sqlite3", tmp_path / "copy.sqlite3"
+    store = await SQLiteStore.open(path)
+    attempt = await store.start_attempt(7, "bank", 1, PLAN, 1.0)
+    await store.record_answer(attempt.id, 0, Answer("q1", 2, False, 2.0))
+    info = backup(path, copy)
+    assert (info.answers, info.schema_version) == (1, len(migrations()))
+    assert not (tmp_path / "copy.sqlite3-wal").exists()
+    with pytest.raises(StorageError, match="exists"):
+        backup(path, copy)
+    await store.record_answer(attempt.id, 1, Answer("q2", 0, True, 3.0))  # after the backup
+    with pytest.raises(StorageError, match="in use"):
+        restore(copy, path, known_version=len(migrations()))
+    await store.close()
+    restored = restore(copy, path, known_version=len(migrations()))
+    assert restored.answers == 1
+    assert (tmp_path / "live.sqlite3.before-restore").exists()
+    store = await SQLiteStore.open(path)
+    try:
+        again = await store.attempt(attempt.id)
+        assert again is not None and list(again.answers) == ["q1"] and again.position == 1
+    finally:
+        await store.close()
+
+
+def test_restore_refuses_damaged_newer_or_missing_backups(tmp_path):
+    """Not a database, a newer schema, no file: refused, nothing changed."""
+    db = tmp_path / "db.sqlite3"
+    junk = tmp_path / "junk"
+    junk.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(StorageError, match="not a quizbot database"):
+        restore(junk, db, known_version=5)
+    newer = tmp_path / "newer.sqlite3"
+    with sqlite3.connect(newer) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    with pytest.raises(StorageError, match="newer than this quizbot"):
+        restore(newer, db, known_version=5)
+    with pytest.raises(StorageError, match="no backup"):
+        restore(tmp_path / "missing", db, known_version=5)
+    assert not db.exists()
+
+
+def test_a_store_cannot_open_during_a_restore(tmp_path):
+    """While a restore holds the lock exclusively, opening the database is refused."""
+    db = tmp_path / "db.sqlite3"
+    lock = DatabaseLock(db, exclusive=True)
+    try:
+        with pytest.raises(StorageError, match="being restored"):
+            asyncio.run(SQLiteStore.open(db))
+    finally:
+        lock.release()
+
+
+async def test_backup_under_load_restores_every_acknowledged_answer(fake, tmp_path):
+    """`quizbot backup` while 60 users play against the real `quizbot run`: restored (after
+    `quizbot restore` was refused while the bot ran), the database holds every answer whose
+    feedback had reached the users before the backup started, exactly once."""
+    db, log, copy = tmp_path / "live.sqlite3", tmp_path / "bot.log", tmp_path / "b.sqlite3"
+    proc = await start_bot_process(fake, db, log)
+    generator = LoadGenerator(fake, 60, step_timeout=60)
+    load = asyncio.create_task(generator.run())
+    try:
+        await fake.wait_for(lambda: len(fake.calls_to("editMessageText")) >= 150, timeout=60)
+        acknowledged = {u.user_id: list(u.feedback_seen) for u in generator.runs}
+        made = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "backup", str(copy), "--db", str(db),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await made.communicate()
+        assert made.returncode == 0, err
+        assert b"backed up" in out
+        refused = quizbot("restore", str(copy), db=db)
+        assert refused.returncode == 1 and "in use" in refused.stderr
+        report = await asyncio.wait_for(load, timeout=120)
+    finally:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGINT)
+            await asyncio.wait_for(proc.wait(), timeout=30)
+    assert report.finished == 60
+    assert sum(len(v) for v in acknowledged.values()) >= 100
+    done = quizbot("restore", str(copy), db=db)
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(db) as conn:
+        order = {u: json.loads(q) for u, q in conn.execute(
+            "SELECT user_id, question_order FROM attempts")}
+        counts = {(u, q): n for u, q, n in conn.execute(
+            "SELECT a.user_id, s.question_id, COUNT(*) FROM answers s JOIN attempts a"
+            " USING (attempt_id) GROUP BY a.user_id, s.question_id")}
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    for user_id, positions in acknowledged.items():
+        for position in positions:
+            assert counts[(user_id, order[user_id][position])] == 1
+
+
+async def test_delete_user_deletes_private_data_and_anonymises_group_answers(tmp_path):
+    """Attempts, answers and the language go; in group sessions the user becomes a pseudonym
+    (negative, one per session) with no name, the other players' standings stay; nothing of
+    another user changes; deleting again deletes nothing."""
+    store = await SQLiteStore.open(tmp_path / "db.sqlite3")
+    try:
+        privacy = PrivacyService(store)
+        for user in (7, 8):
+            attempt = await store.start_attempt(user, "bank", 1, PLAN, 1.0)
+            await store.record_answer(attempt.id, 0, Answer("q1", 1, True, 2.0))
+            await store.set_user_language(user, "el")
+        session_ids = []
+        for chat in (-100, -200):
+            session = await store.start_session(chat, "bank", 1, "en", 7, PLAN, 30.0, 1.0)
+            assert session is not None
+            session_ids.append(session.id)
+            await store.open_question(session.id, 0, 100.0)
+            for user in (7, 8):
+                await store.record_group_answer(session.id, 0,
+                                                GroupAnswer(user, "q1", 0, True, 1.5, 2.0),
+                                                f"User {user}")
+            await store.end_session(session.id, "finished", 3.0)
+        deleted = await privacy.delete_user(7)
+        assert (deleted.answers, deleted.attempts, deleted.settings, deleted.group_answers,
+                deleted.sessions) == (1, 1, 1, 2, 2)
+        assert await store.user_language(7) is None and await store.stats(7) == []
+        assert await store.active_attempt(7) is None
+        assert await store.user_language(8) == "el"
+        pseudonyms = set()
+        for session_id in session_ids:
+            players = await store.group_players(session_id)
+            assert players[8] == "User 8" and 7 not in players
+            [(pseudonym, name)] = [(u, n) for u, n in players.items() if u != 8]
+            assert pseudonym < 0 and name == ""
+            pseudonyms.add(pseudonym)
+            assert {a.user_id for a in await store.group_answers(session_id)} == {8, pseudonym}
+            assert (await store.session(session_id)).starter_id == 0
+        assert len(pseudonyms) == 2
+        assert str(await privacy.delete_user(7)).startswith("0 answers, 0 attempts")
+        with pytest.raises(ValueError):
+            await privacy.delete_user(-5)
+    finally:
+        await store.close()
+
+
+def test_quizbot_delete_user_command(tmp_path):
+    """`quizbot delete-user ID` deletes and prints the counts; without a database it says so."""
+    db = tmp_path / "db.sqlite3"
+
+    async def fill() -> None:
+        store = await SQLiteStore.open(db)
+        await store.set_user_language(42, "hi")
+        await store.close()
+
+    asyncio.run(fill())
+    done = quizbot("delete-user", "42", db=db)
+    assert done.returncode == 0, done.stderr
+    assert "deleted user 42: 0 answers, 0 attempts, 1 settings deleted" in done.stdout
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM users").fetchone() == (0,)
+    missing = quizbot("delete-user", "42", db=tmp_path / "none.sqlite3")
+    assert missing.returncode == 1 and "no database" in missing.stderr
+
+
+@pytest.mark.parametrize("running_bot", MODES, indirect=True)
+async def test_deletemydata_asks_then_deletes(fake, running_bot):
+    """/deletemydata asks first (in the user's language); "keep" deletes nothing; "delete"
+    removes the user's attempts, answers and language choice, not another user's, and the
+    question turns into the outcome in the language the user had."""
+    ada, bob = Person(fake, 501, "Ada", "el"), Person(fake, 502, "Bob", "en")
+    for person in (ada, bob):
+        await person.say("/start", replies=2)
+        await person.answer("A")
+    t = i18n.catalog("el")
+    [question] = await ada.say("/deletemydata")
+    assert question["text"].startswith(t("deletemydata_confirm").splitlines()[0])
+    delete, keep = (b["callback_data"] for b in buttons(question))
+    await ada.tap(question, keep)
+    await fake.wait_for(lambda: fake.message(501, question["message_id"])["text"] ==
+                        t("deletemydata_cancelled"))
+    with sqlite3.connect(running_bot.db) as db:
+        assert db.execute("SELECT COUNT(*) FROM attempts WHERE user_id = 501").fetchone() == (1,)
+    [question] = await ada.say("/deletemydata")
+    await ada.tap(question, delete)
+    await fake.wait_for(lambda: fake.message(501, question["message_id"])["text"] ==
+                        t("deletemydata_done"))
+    with sqlite3.connect(running_bot.db) as db:
+        assert db.execute("SELECT user_id, COUNT(*) FROM attempts GROUP BY user_id").fetchall(
+            ) == [(502, 1)]
+        assert db.execute("SELECT COUNT(*) FROM answers").fetchone() == (1,)  # Bob's
+        assert db.execute("SELECT COUNT(*) FROM users WHERE user_id = 501").fetchone() == (0,)
+
+
+def test_a_deleted_user_is_shown_as_such_on_the_leaderboard(banks):
+    """A pseudonym (negative id) is "deleted user" in the reader's language, not a name."""
+    bank = banks["deepspeed-megatron"]
+    session = GroupSession(1, -100, bank.id, bank.version, "hi", 0, PLAN, 30.0)
+    standings = [Standing(1, 8, "Bob", 2, 2, 3.0), Standing(2, -1, "", 1, 2, 4.0)]
+    t = i18n.catalog("hi")
+    screen = render.group_leaderboard(bank, session, standings, t, render.PLAIN)
+    assert f"🥈 {t('deleted_user')} — 1/2" in screen.text
+
+
+async def test_skip_invalid_banks_starts_with_the_valid_ones(fake, tmp_path):
+    """With QUIZBOT_SKIP_INVALID_BANKS=1 `quizbot run` starts despite a broken bank file,
+    logs that file with its problem, and serves the valid bank; without it, it refuses."""
+    folder = tmp_path / "banks"
+    folder.mkdir()
+    shutil.copy(BUNDLED_BANKS / f"{BANK_ID}.yaml", folder)
+    (folder / "broken.yaml").write_text("id: broken\nversion: x\n", encoding="utf-8")
+    refused = subprocess.run(
+        [sys.executable, "-m", "bot", "run", "--banks", str(folder), "--db",
+         str(tmp_path / "x.sqlite3")], capture_output=True, text=True, timeout=120,
+        env={**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url})
+    assert refused.returncode == 1 and "broken.yaml" in refused.stderr
+    log = tmp_path / "bot.log"
+    proc = await start_bot_process(fake, tmp_path / "quiz.sqlite3", log, env={
+        "QUIZBOT_BANKS": str(folder), "QUIZBOT_SKIP_INVALID_BANKS": "1"})
+    try:
+        greeting, _question = await Person(fake, 501, "Ada").say("/start", replies=2)
+        assert greeting["chat"]["id"] == 501
+    finally:
+        proc.terminate()
+        await proc.wait()
+    text = log.read_text()
+    assert f"skipped the invalid bank file {folder / 'broken.yaml'}" in text
+    assert "1 bank(s)" in text
