@@ -8,9 +8,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections.abc import Mapping
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
 from telegram.constants import ParseMode
 from telegram.ext import (
     Application,
@@ -20,14 +26,16 @@ from telegram.ext import (
     CommandHandler,
     Defaults,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
 from bot import i18n
 from bot.config import Settings
 from bot.quiz.bank import Bank
+from bot.quiz.review import LearningService
 from bot.quiz.service import GroupService, QuizService
-from bot.telegram import admin, group, handlers
+from bot.telegram import admin, group, handlers, learning
 from bot.telegram.common import CONTEXT_TYPES
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.ordering import PerUserOrderedProcessor
@@ -36,7 +44,7 @@ from storage import SQLiteStore
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("start", "quiz", "preview", "stats", "language", "stop", "help")
+COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "language", "stop", "help")
 """The private-chat commands registered with ``setMyCommands``, in menu order."""
 
 CONNECTION_POOL_SIZE = 32
@@ -112,6 +120,8 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(ChatMemberHandler(group.on_my_chat_member,
                                       ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(CallbackQueryHandler(handlers.on_callback_query))
+    # a user who blocked the bot and writes again gets reminders again (before any handler)
+    app.add_handler(TypeHandler(Update, learning.on_any_update), group=-1)
     # anything else a person sends in a private chat (text, stickers, unknown commands) gets a
     # hint; edited messages, channel posts and group chatter are left alone
     app.add_handler(MessageHandler(private, handlers.on_other_message))
@@ -126,6 +136,17 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     app.bot_data.extra["store"] = store
     app.bot_data.quiz = QuizService(store, banks)
     app.bot_data.groups = GroupService(store, banks, question_seconds=settings.question_seconds)
+    clock = app.bot_data.extra.get("clock", time.time)
+    learner = LearningService(store, banks, clock=clock)  # type: ignore[arg-type]
+    await learner.load()
+    app.bot_data.extra["learning"] = learner
+    app.bot_data.quiz.on_answer = learner.answered
+    app.bot_data.groups.on_answer = learner.answered
+    if app.job_queue is not None:  # reminders: stored schedules, so they survive restarts
+        interval = float(app.bot_data.extra.get("reminder_interval",  # type: ignore[arg-type]
+                                                learning.REMINDER_INTERVAL))
+        app.job_queue.run_repeating(learning.remind_pass, interval=interval, first=interval,
+                                    name="reminders")
     await set_commands(app)
     restored = await group.restore_sessions(app)
     log.info("quizbot ready: %d bank(s), database %s, %d group session(s) restored",

@@ -32,6 +32,7 @@ from bot.quiz.ports import (
     GroupTally,
     StorageError,
 )
+from storage.learning import LearningStatements
 
 T = TypeVar("T")
 WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
@@ -67,7 +68,7 @@ def migrations() -> list[Migration]:
     return found
 
 
-class SQLiteStore:
+class SQLiteStore(LearningStatements):
     """The quiz's storage in one SQLite file. Create with :meth:`open`; close with :meth:`close`.
 
     Writes go through one writer connection with **group commit**: every write is queued, and a
