@@ -30,7 +30,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import i18n
+from bot import chart, i18n
 from bot.config import Settings
 from bot.quiz.bank import Bank
 from bot.quiz.review import LearningService
@@ -134,14 +134,17 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     banks: dict[str, Bank] = app.bot_data.extra["banks"]  # type: ignore[assignment]
     store = await SQLiteStore.open(settings.db)
     app.bot_data.extra["store"] = store
-    app.bot_data.quiz = QuizService(store, banks)
-    app.bot_data.groups = GroupService(store, banks, question_seconds=settings.question_seconds)
-    clock = app.bot_data.extra.get("clock", time.time)
+    clock = app.bot_data.extra.get("clock", time.time)  # a fake clock in tests
+    app.bot_data.quiz = QuizService(store, banks, clock=clock)  # type: ignore[arg-type]
+    app.bot_data.groups = GroupService(store, banks, question_seconds=settings.question_seconds,
+                                       clock=clock)  # type: ignore[arg-type]
     learner = LearningService(store, banks, clock=clock)  # type: ignore[arg-type]
     await learner.load()
     app.bot_data.extra["learning"] = learner
     app.bot_data.quiz.on_answer = learner.answered
     app.bot_data.groups.on_answer = learner.answered
+    # the first /stats chart would pay matplotlib's import and the font loading (about 1 s)
+    app.bot_data.extra["chart_warm_up"] = asyncio.create_task(asyncio.to_thread(chart.warm))
     if app.job_queue is not None:  # reminders: stored schedules, so they survive restarts
         interval = float(app.bot_data.extra.get("reminder_interval",  # type: ignore[arg-type]
                                                 learning.REMINDER_INTERVAL))

@@ -28,7 +28,7 @@ WIDTH, HEIGHT, DPI = 8.0, 6.0, 100
 """Figure size in inches and dots per inch: 800 x 600 pixels (a Telegram photo is at most
 10 MB, width + height at most 10,000 px, aspect ratio at most 20: Bot API ``sendPhoto``)."""
 
-LABEL_PX = 30
+LABEL_PX = 20
 """Font size of the localized labels, in pixels (drawn at twice the size, then halved)."""
 
 MAX_QUESTIONS = 40
@@ -140,7 +140,7 @@ def render_png(progress: Progress, t: Catalog) -> bytes:
     known_ax.grid(axis="x", alpha=0.3)
     title(known_ax, "chart_known")
     known_ax.add_artist(AnnotationBbox(
-        OffsetImage(label_image(t("chart_question"), language, size=22, rotate=True)),
+        OffsetImage(label_image(t("chart_question"), language, size=16, rotate=True)),
         (-0.06, 0.5), xycoords="axes fraction", box_alignment=(1.0, 0.5), frameon=False))
     out = io.BytesIO()
     figure.savefig(out, format="png", dpi=DPI)
@@ -151,6 +151,15 @@ def _thin(labels: Sequence[str], most: int = 12) -> list[str]:
     """Every n-th tick label kept (the others blank) so that at most ``most`` show."""
     step = max(1, -(-len(labels) // most))
     return [label if i % step == 0 else "" for i, label in enumerate(labels)]
+
+
+def warm() -> None:
+    """Import matplotlib and load the fonts (about a second, once per process), so that the
+    first /stats is as quick as the others; run it in a thread at start."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: F401
+
+    for language in ("en", "hi"):
+        label_image("·", language)
 
 
 def write_png(progress: Progress, t: Catalog, path: str | Path) -> Path:

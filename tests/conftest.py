@@ -46,6 +46,7 @@ class RunningBot:
     db: Path
     bank_paths: tuple[Path, ...] = (BUNDLED_BANKS,)
     question_seconds: float = 30.0
+    extra: dict = field(default_factory=dict)  # bot_data.extra settings: clock, reminder_interval
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
     app: Application | None = None  # type: ignore[type-arg]
@@ -55,6 +56,7 @@ class RunningBot:
         settings = Settings(token=self.fake.token, base_url=self.fake.base_url, db=self.db,
                             banks=self.bank_paths, question_seconds=self.question_seconds)
         app = self.app = build_application(settings, load_banks(self.bank_paths))
+        app.bot_data.extra.update(self.extra)
         self._stop = asyncio.Event()
         self._task = asyncio.create_task(serve(app, self._stop, poll_timeout=1))
         await self.fake.wait_for(lambda: self.fake.polling or self._task.done(), timeout=10)
