@@ -26,6 +26,7 @@ from bot.quiz.engine import LABELS, Attempt, QuestionView, Result, result, view
 from bot.quiz.group import GroupSession, Standing
 from bot.quiz.learning import ReviewItem
 from bot.quiz.ports import BankStats, ScorePoint
+from bot.quiz.review import Progress
 
 MAX_CALLBACK_DATA_BYTES = 64
 """Bot API: ``InlineKeyboardButton.callback_data`` is 1-64 bytes."""
@@ -873,15 +874,18 @@ def review_question(it: ReviewItem, t: Catalog, m: Markup, attempt_id: int = 0) 
 
 
 def review_feedback(it: ReviewItem, slot: int, correct: bool, t: Catalog, m: Markup, *,
-                    next_card: CardNextButton | None, next_in: float | None) -> Screen:
+                    next_card: CardNextButton | None, next_in: float | None,
+                    closing: bool = True) -> Screen:
     """A reviewed card: the choice marked ✅/❌, the correct option and the explanation, then
-    a "next" button when more cards are due, else when the next review is (``next_in``
-    seconds from now; None: no card at all)."""
+    a "next" button when more cards are due, else (with ``closing``) that all is done and when
+    the next review is (``next_in`` seconds from now; None: not known)."""
     v = _review_view(it, slot, correct)
     lines = [*_review_lines(it, v, t, m, marks=True), "",
              *explanation_lines(it.bank, v, t, m)]
     if next_card is not None:
         return Screen("\n".join(lines), ((Button(t("button_review_next"), next_card),),))
+    if not closing:
+        return Screen("\n".join(lines))
     lines += ["", m.bold(t("review_all_done"))]
     if next_in is not None:
         lines.append(m.escape(t("review_next_in", when=t.relative(next_in))))
@@ -919,3 +923,14 @@ def stats_with_review(records: Sequence[BankStats], banks: Mapping[str, Bank], d
     extra = as_screens(f"{last.text}\n\n{line}", m,
                        ((Button(t("button_review_start"), StartReviewButton()),),))
     return screens[:-1] + extra
+
+
+def known_text(progress: Progress, t: Catalog, m: Markup) -> str:
+    """How well each question is known (FSRS retrievability, in %), least known first: the
+    chart's second panel as text (for the terminal)."""
+    lines = [m.bold(t("chart_known"))]
+    for bank, question_id, value in sorted(progress.cards, key=lambda c: c[2]):
+        lang = bank.language_for(t.language)
+        prompt = bank.question(question_id).prompt.get(lang, bank.default_language)
+        lines.append(f"{round(100 * value):3d}  {m.escape(prompt)}")
+    return "\n".join(lines)
