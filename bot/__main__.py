@@ -68,6 +68,12 @@ def _parser() -> argparse.ArgumentParser:
                       help=f"language: {', '.join(i18n.SUPPORTED)} (default: from $LANG, "
                            "else en)")
     play.add_argument("--bank", help="bank id (default: the first bank installed)")
+    play.add_argument("--review", action="store_true",
+                      help="review the questions that are due (spaced repetition)")
+    play.add_argument("--stats", action="store_true",
+                      help="your scores and how well you know each question")
+    play.add_argument("--chart", metavar="PATH",
+                      help="with --stats: also write the progress chart to PATH (PNG)")
 
     validate = sub.add_parser(
         "validate", help="check bank files; exit 1 if any is invalid",
@@ -131,7 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                  else load_banks(settings.banks))
         if args.command == "play":
             try:
-                return asyncio.run(_play(settings, banks, args.lang, args.bank))
+                return asyncio.run(_play(settings, banks, args.lang, args.bank,
+                                         mode="review" if args.review else
+                                         "stats" if args.stats else "play", chart=args.chart))
             except KeyboardInterrupt:  # storage is closed by now (play's task was cancelled)
                 print(file=sys.stderr, flush=True)
                 sys.stdout.flush()
@@ -324,10 +332,11 @@ def _held_logs(hold: bool) -> Iterator[_HeldLogs]:
 
 
 async def _play(settings: Settings, banks: dict, language: str | None,  # type: ignore[type-arg]
-                bank_id: str | None) -> int:
+                bank_id: str | None, *, mode: str = "play", chart: str | None = None) -> int:
     import locale
 
-    from bot.play import play
+    from bot import play as terminal
+    from bot.quiz.review import LearningService
     from bot.quiz.service import QuizService
     from storage import SQLiteStore
 
@@ -346,7 +355,14 @@ async def _play(settings: Settings, banks: dict, language: str | None,  # type: 
     logging.getLogger().setLevel(logging.WARNING)
     store = await SQLiteStore.open(settings.db)
     try:
-        await play(QuizService(store, banks), banks[bank_id], language)
+        quiz, learning = QuizService(store, banks), LearningService(store, banks)
+        quiz.on_answer = learning.answered  # terminal answers make review cards too
+        if mode == "review":
+            await terminal.review(learning, language)
+        elif mode == "stats":
+            await terminal.stats(quiz, learning, language, chart_path=chart)
+        else:
+            await terminal.play(quiz, banks[bank_id], language)
     finally:
         await store.close()
     return 0

@@ -9,9 +9,15 @@ import asyncio
 import functools
 import logging
 import os
+import time
 from collections.abc import Mapping
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
 from telegram.constants import ParseMode
 from telegram.ext import (
     Application,
@@ -22,23 +28,25 @@ from telegram.ext import (
     CommandHandler,
     Defaults,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
-from bot import i18n
+from bot import chart, i18n
 from bot.config import Settings
 from bot.monitoring import MeteredProcessor, MeteredRequest, MeteredStore, Metrics, MonitoringServer
 from bot.quiz.bank import Bank
 from bot.quiz.privacy import PrivacyService
+from bot.quiz.review import LearningService
 from bot.quiz.service import GroupService, QuizService
-from bot.telegram import admin, group, handlers, privacy
+from bot.telegram import admin, group, handlers, learning, privacy
 from bot.telegram.common import CONTEXT_TYPES
 from bot.telegram.limits import QuizRateLimiter
 from storage import SQLiteStore
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("start", "quiz", "preview", "stats", "language", "stop", "help")
+COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "language", "stop", "help")
 """The private-chat commands registered with ``setMyCommands``, in menu order."""
 
 CONNECTION_POOL_SIZE = 32
@@ -128,6 +136,8 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(ChatMemberHandler(group.on_my_chat_member,
                                       ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(CallbackQueryHandler(handlers.on_callback_query))
+    # a user who blocked the bot and writes again gets reminders again (before any handler)
+    app.add_handler(TypeHandler(Update, learning.on_any_update), group=-1)
     # anything else a person sends in a private chat (text, stickers, unknown commands) gets a
     # hint; edited messages, channel posts and group chatter are left alone
     app.add_handler(MessageHandler(private, handlers.on_other_message))
@@ -142,10 +152,24 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     app.bot_data.extra["store"] = store
     metrics: Metrics = app.bot_data.extra["metrics"]  # type: ignore[assignment]
     metered = MeteredStore(store, metrics)
-    app.bot_data.quiz = QuizService(metered, banks)  # type: ignore[arg-type]
+    clock = app.bot_data.extra.get("clock", time.time)  # a fake clock in tests
+    app.bot_data.quiz = QuizService(metered, banks, clock=clock)  # type: ignore[arg-type]
     app.bot_data.groups = GroupService(metered, banks,  # type: ignore[arg-type]
-                                       question_seconds=settings.question_seconds)
+                                       question_seconds=settings.question_seconds,
+                                       clock=clock)  # type: ignore[arg-type]
     app.bot_data.extra["privacy"] = PrivacyService(store)
+    learner = LearningService(store, banks, clock=clock)  # type: ignore[arg-type]
+    await learner.load()
+    app.bot_data.extra["learning"] = learner
+    app.bot_data.quiz.on_answer = learner.answered
+    app.bot_data.groups.on_answer = learner.answered
+    # the first /stats chart would pay matplotlib's import and the font loading (about 1 s)
+    app.bot_data.extra["chart_warm_up"] = asyncio.create_task(asyncio.to_thread(chart.warm))
+    if app.job_queue is not None:  # reminders: stored schedules, so they survive restarts
+        interval = float(app.bot_data.extra.get("reminder_interval",  # type: ignore[arg-type]
+                                                learning.REMINDER_INTERVAL))
+        app.job_queue.run_repeating(learning.remind_pass, interval=interval, first=interval,
+                                    name="reminders")
     if settings.metrics is not None:
         server = MonitoringServer(app, metrics, settings.metrics)
         await server.start()

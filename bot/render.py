@@ -24,8 +24,10 @@ from bot.i18n import SUPPORTED, Catalog
 from bot.quiz.bank import Bank
 from bot.quiz.engine import LABELS, Attempt, QuestionView, Result, result, view
 from bot.quiz.group import GroupSession, Standing
-from bot.quiz.ports import BankStats
+from bot.quiz.learning import ReviewItem
+from bot.quiz.ports import BankStats, ScorePoint
 from bot.quiz.privacy import is_deleted
+from bot.quiz.review import Progress
 
 MAX_CALLBACK_DATA_BYTES = 64
 """Bot API: ``InlineKeyboardButton.callback_data`` is 1-64 bytes."""
@@ -134,8 +136,35 @@ class DeleteDataButton:
     confirm: int
 
 
+
+@dataclass(frozen=True)
+class CardAnswerButton:
+    """Choose ``slot`` for a review card's question shown when the card had ``reps`` ratings;
+    ``attempt_id`` is the attempt whose missed questions the session reviews first (0: none)."""
+
+    card_id: int
+    reps: int
+    slot: int
+    attempt_id: int
+
+
+@dataclass(frozen=True)
+class CardNextButton:
+    """Go on from the feedback of a review card rated to ``reps`` ratings."""
+
+    card_id: int
+    reps: int
+    attempt_id: int
+
+
+@dataclass(frozen=True)
+class StartReviewButton:
+    """Start reviewing the due cards (in /stats and on a reminder)."""
+
+
 CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
-                  | BankButton | GroupAnswerButton | PlaceButton | DeleteDataButton)
+                  | BankButton | GroupAnswerButton | PlaceButton | DeleteDataButton
+                  | CardAnswerButton | CardNextButton | StartReviewButton)
 
 _INT = r"(0|[1-9][0-9]{0,17})"
 _ID = r"([a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)"
@@ -149,10 +178,14 @@ _DECODERS: Sequence[tuple[re.Pattern[str], type]] = (
     (re.compile(rf"g:{_INT}:{_INT}:([0-9])"), GroupAnswerButton),
     (re.compile(rf"p:{_INT}"), PlaceButton),
     (re.compile(r"d:([01])"), DeleteDataButton),
+    (re.compile(rf"c:{_INT}:{_INT}:([0-9]):{_INT}"), CardAnswerButton),
+    (re.compile(rf"k:{_INT}:{_INT}:{_INT}"), CardNextButton),
+    (re.compile(r"s"), StartReviewButton),
 )
 _PREFIX = {AnswerButton: "a", NextButton: "n", RetakeButton: "r", ReviewButton: "v",
            LanguageButton: "l", BankButton: "b", GroupAnswerButton: "g", PlaceButton: "p",
-           DeleteDataButton: "d"}
+           DeleteDataButton: "d", CardAnswerButton: "c", CardNextButton: "k",
+           StartReviewButton: "s"}
 
 
 def encode(button: CallbackButton) -> str:
@@ -561,8 +594,13 @@ def feedback(bank: Bank, attempt: Attempt, position: int, t: Catalog, m: Markup)
     return Screen("\n".join(lines), ((Button(label, NextButton(attempt.id, position)),),))
 
 
-def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> list[Screen]:
+def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup,
+            previous_best: ScorePoint | None = None) -> list[Screen]:
     """The end of an attempt: the score, the missed questions, retake and review buttons.
+
+    Args:
+        previous_best: The user's best earlier attempt on the bank, if any: the score is
+            compared with it ("5/8 → 7/8, your best!", or the best so far when not beaten).
 
     Returns:
         One screen, or several of at most :data:`MAX_MESSAGE_UTF16` visible UTF-16 units when
@@ -572,6 +610,14 @@ def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> list[Screen]
     res: Result = result(attempt)
     lines = [m.bold(f"🏁 {t('result_title')}"), m.bold(bank.title.get(lang, bank.default_language)),
              "", m.escape(t("result_score", score=res.score, total=res.total))]
+    if previous_best is not None:
+        if res.score * previous_best.total > previous_best.score * res.total:
+            lines.append(m.bold(t("result_improved", before=previous_best.score,
+                                  before_total=previous_best.total, score=res.score,
+                                  total=res.total)))
+        else:
+            lines.append(m.escape(t("result_best", best=previous_best.score,
+                                    best_total=previous_best.total)))
     if not res.missed:
         lines += ["", m.escape(t("result_perfect"))]
     else:
@@ -809,3 +855,101 @@ def delete_data_question(t: Catalog, m: Markup) -> Screen:
     return Screen(m.escape(t("deletemydata_confirm")),
                   ((Button(t("button_delete_confirm"), DeleteDataButton(1)),
                     Button(t("button_delete_cancel"), DeleteDataButton(0))),))
+
+
+# --- spaced review -------------------------------------------------------------------------
+
+MANY_DUE = 100
+"""Due counts from this one on are shown as "over 99" (they are counted only that far)."""
+
+
+def _due_header(count: int, t: Catalog) -> str:
+    return t("review_due_many") if count >= MANY_DUE else t("review_due", count=count)
+
+
+def _review_view(it: ReviewItem, chosen_slot: int | None = None,
+                 correct: bool | None = None) -> QuestionView:
+    return QuestionView(question=it.question, position=0, total=1, slots=it.slots,
+                        correct_slot=it.correct_slot, chosen_slot=chosen_slot,
+                        answer_correct=correct)
+
+
+def _review_lines(it: ReviewItem, v: QuestionView, t: Catalog, m: Markup,
+                  marks: bool) -> list[str]:
+    """The quiz's question lines, with the review header (how many are due) in place of the
+    question number and progress bar."""
+    lines = _question_lines(it.bank, v, t, m, marks=marks)
+    lines[1] = m.escape(_due_header(it.due_count, t))
+    return lines
+
+
+def review_question(it: ReviewItem, t: Catalog, m: Markup, attempt_id: int = 0) -> Screen:
+    """A due card's question in the quiz's format (title, header, prompt, options A-J with
+    buttons), options in the order :func:`bot.quiz.learning.review_slots` chose for it."""
+    buttons = [Button(LABELS[slot], CardAnswerButton(it.card.id, it.card.reps, slot, attempt_id))
+               for slot in range(len(it.slots))]
+    return Screen("\n".join(_review_lines(it, _review_view(it), t, m, marks=False)),
+                  answer_rows(buttons))
+
+
+def review_feedback(it: ReviewItem, slot: int, correct: bool, t: Catalog, m: Markup, *,
+                    next_card: CardNextButton | None, next_in: float | None,
+                    closing: bool = True) -> Screen:
+    """A reviewed card: the choice marked ✅/❌, the correct option and the explanation, then
+    a "next" button when more cards are due, else (with ``closing``) that all is done and when
+    the next review is (``next_in`` seconds from now; None: not known)."""
+    v = _review_view(it, slot, correct)
+    lines = [*_review_lines(it, v, t, m, marks=True), "",
+             *explanation_lines(it.bank, v, t, m)]
+    if next_card is not None:
+        return Screen("\n".join(lines), ((Button(t("button_review_next"), next_card),),))
+    if not closing:
+        return Screen("\n".join(lines))
+    lines += ["", m.bold(t("review_all_done"))]
+    if next_in is not None:
+        lines.append(m.escape(t("review_next_in", when=t.relative(next_in))))
+    return Screen("\n".join(lines))
+
+
+def review_done(next_in: float | None, t: Catalog, m: Markup) -> Screen:
+    """/review with nothing due: when the next review is (``next_in`` seconds from now), or
+    that there are no cards yet (``next_in`` None)."""
+    if next_in is None:
+        return Screen(m.escape(t("review_none_yet")))
+    return Screen(m.escape(t("review_nothing_due", when=t.relative(next_in))))
+
+
+def reminder(count: int, t: Catalog, m: Markup) -> Screen:
+    """The daily reminder: how many questions are due, and a button that starts the review."""
+    text = t("reminder_many") if count >= MANY_DUE else t("reminder", count=count)
+    return Screen(m.escape(text), ((Button(t("button_review_start"), StartReviewButton()),),))
+
+
+def remind_status(on: bool, t: Catalog, m: Markup) -> Screen:
+    """The answer to /remind: the reminder is now on (how it works) or off."""
+    return Screen(m.escape(t("remind_on" if on else "remind_off")))
+
+
+def stats_with_review(records: Sequence[BankStats], banks: Mapping[str, Bank], due: int,
+                      t: Catalog, m: Markup) -> list[Screen]:
+    """:func:`stats` with how many questions are due for review and, when any is, a button
+    that starts the review (on the last screen)."""
+    screens = stats(records, banks, t, m)
+    if due <= 0:
+        return screens
+    line = m.escape(t("stats_due", count=due) if due < MANY_DUE else t("review_due_many"))
+    last = screens[-1]
+    extra = as_screens(f"{last.text}\n\n{line}", m,
+                       ((Button(t("button_review_start"), StartReviewButton()),),))
+    return screens[:-1] + extra
+
+
+def known_text(progress: Progress, t: Catalog, m: Markup) -> str:
+    """How well each question is known (FSRS retrievability, in %), least known first: the
+    chart's second panel as text (for the terminal)."""
+    lines = [m.bold(t("chart_known"))]
+    for bank, question_id, value in sorted(progress.cards, key=lambda c: c[2]):
+        lang = bank.language_for(t.language)
+        prompt = bank.question(question_id).prompt.get(lang, bank.default_language)
+        lines.append(f"{round(100 * value):3d}  {m.escape(prompt)}")
+    return "\n".join(lines)

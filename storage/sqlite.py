@@ -35,6 +35,7 @@ from bot.quiz.ports import (
     StorageError,
 )
 from storage.backup import DatabaseLock
+from storage.learning import LearningStatements
 
 T = TypeVar("T")
 WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
@@ -70,7 +71,7 @@ def migrations() -> list[Migration]:
     return found
 
 
-class SQLiteStore:
+class SQLiteStore(LearningStatements):
     """The quiz's storage in one SQLite file. Create with :meth:`open`; close with :meth:`close`.
 
     Writes go through one writer connection with **group commit**: every write is queued, and a
@@ -642,6 +643,10 @@ class SQLiteStore:
                 "DELETE FROM attempts WHERE user_id = ?", (user_id,))).rowcount
             settings = (await db.execute(
                 "DELETE FROM users WHERE user_id = ?", (user_id,))).rowcount
+            # spaced review: the user's cards, study hours and reminder setting
+            await db.execute("DELETE FROM cards WHERE user_id = ?", (user_id,))
+            settings += (await db.execute(
+                "DELETE FROM learners WHERE user_id = ?", (user_id,))).rowcount
             sessions = [row[0] for row in await db.execute_fetchall(
                 "SELECT session_id FROM group_players WHERE user_id = ? UNION"
                 " SELECT session_id FROM group_answers WHERE user_id = ?", (user_id, user_id))]

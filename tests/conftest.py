@@ -67,6 +67,7 @@ class RunningBot:
     question_seconds: float = 30.0
     mode: str = "polling"
     metrics: Address | None = None
+    extra: dict = field(default_factory=dict)  # bot_data.extra settings: clock, reminder_interval
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
     _port: int = 0
@@ -91,6 +92,7 @@ class RunningBot:
                             listen=Address("127.0.0.1", self._port or 8443),
                             webhook_secret="test-secret_0123456789" if url else None)
         app = self.app = build_application(settings, load_banks(self.bank_paths))
+        app.bot_data.extra.update(self.extra)
         self._stop = asyncio.Event()
         task = self._task = asyncio.create_task(serve(app, self._stop, poll_timeout=1))
         if url is None:

@@ -64,6 +64,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import io
 import itertools
 import json
 import math
@@ -86,6 +87,14 @@ DEFAULT_SPEC = Path(__file__).resolve().parent / "data" / "telegram-bot-api-10.0
 """Bot API 10.0, the version PTB 22.8 speaks (see data/telegram-bot-api-SOURCE.txt)."""
 
 MAX_TEXT_UTF16 = 4096  # sendMessage/editMessageText: "1-4096 characters after entities parsing"
+MAX_CAPTION_UTF16 = 1024  # sendPhoto: caption "0-1024 characters after entities parsing"
+MAX_PHOTO_BYTES = 10 * 1024 * 1024  # sendPhoto: "The photo must be at most 10 MB in size"
+MAX_PHOTO_SIDES = 10_000  # sendPhoto: "width and height must not exceed 10000 in total"
+MAX_PHOTO_RATIO = 20  # sendPhoto: "Width and height ratio must be at most 20"
+CAPTION_TOO_LONG = "Bad Request: message caption is too long"
+PHOTO_INVALID_DIMENSIONS = "Bad Request: PHOTO_INVALID_DIMENSIONS"
+PHOTO_NOT_IMAGE = "Bad Request: IMAGE_PROCESS_FAILED"
+PHOTO_TOO_BIG = "Bad Request: file is too big"
 MAX_CALLBACK_DATA_BYTES = 64  # InlineKeyboardButton.callback_data: "1-64 bytes"
 MAX_CALLBACK_ANSWER_UTF16 = 200  # answerCallbackQuery.text: "0-200 characters"
 MAX_INLINE_BUTTONS = 100  # buttons per inline keyboard (undocumented; PTB's TOTAL_BUTTON_NUMBER)
@@ -655,6 +664,8 @@ class FakeBotAPI:
         self.calls: list[Call] = []
         self.callback_answers: dict[str, dict] = {}
         self.commands: dict[tuple[str, str], list[dict]] = {}
+        self.photos: dict[tuple[int, int], bytes] = {}
+        """(chat id, message id) -> the bytes of a photo uploaded with sendPhoto."""
         self.bot_user = {
             "id": bot_id, "is_bot": True, "first_name": "Quizbot Test", "username": bot_username,
         }
@@ -707,6 +718,7 @@ class FakeBotAPI:
             "deleteWebhook": self._delete_webhook,
             "getWebhookInfo": self._get_webhook_info,
             "sendMessage": self._send_message,
+            "sendPhoto": self._send_photo,
             "editMessageText": self._edit_message_text,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
             "deleteMessage": self._delete_message,
@@ -1376,9 +1388,9 @@ class FakeBotAPI:
         elif request.method == "POST":
             for key, value in (await request.post()).items():
                 if isinstance(value, web.FileField):
-                    size = len(value.file.read())
+                    data = value.file.read()
                     value = {"filename": value.filename, "content_type": value.content_type,
-                             "size": size}
+                             "size": len(data), "data": data}
                 raw[key] = value
         params = {}
         for key, value in raw.items():
@@ -1573,6 +1585,50 @@ class FakeBotAPI:
         chat.activity.append(self._clock())
         return copy.deepcopy(message)
 
+    def _send_photo(self, p: dict) -> dict:
+        """sendPhoto of an uploaded file (multipart): at most 10 MB, width + height at most
+        10,000 px, aspect ratio at most 20 (decoded with Pillow, as Telegram decodes it);
+        caption 0-1024 UTF-16 units after parsing; inline keyboard rules. A file id or URL
+        instead of an upload is not modelled (501)."""
+        chat = self._chat_of(p, sending=True)
+        photo = p.get("photo")
+        if not isinstance(photo, dict) or "data" not in photo:
+            raise ApiError(501, "Not Implemented: FakeBotAPI only takes uploaded photos")
+        data: bytes = photo["data"]
+        if len(data) > MAX_PHOTO_BYTES:
+            raise _bad(PHOTO_TOO_BIG.removeprefix("Bad Request: "))
+        from PIL import Image, UnidentifiedImageError
+
+        try:
+            with Image.open(io.BytesIO(data)) as image:
+                image.load()
+                width, height = image.size
+        except (UnidentifiedImageError, OSError):
+            raise ApiError(400, PHOTO_NOT_IMAGE) from None
+        if (width + height > MAX_PHOTO_SIDES or not width or not height
+                or max(width, height) / min(width, height) > MAX_PHOTO_RATIO):
+            raise ApiError(400, PHOTO_INVALID_DIMENSIONS)
+        fields: dict[str, Any] = {"from": self.bot_user}
+        if p.get("caption"):
+            caption, entities = self._text(
+                {"text": p["caption"], "parse_mode": p.get("parse_mode")},
+                limit=MAX_CAPTION_UTF16, too_long=CAPTION_TOO_LONG, allow_empty=True)
+            if caption:
+                fields["caption"] = caption
+            if entities:
+                fields["caption_entities"] = entities
+        markup = _inline_keyboard(p.get("reply_markup"), edit=False)
+        self._check_flood(chat, "sendPhoto")
+        unique = f"photo{len(self.photos) + 1}"
+        fields["photo"] = [{"file_id": f"{unique}-id", "file_unique_id": unique,
+                            "width": width, "height": height, "file_size": len(data)}]
+        if markup:
+            fields["reply_markup"] = markup
+        message = self._store(chat, fields)
+        self.photos[(chat.id, message["message_id"])] = data
+        chat.activity.append(self._clock())
+        return copy.deepcopy(message)
+
     def _edit_message_text(self, p: dict) -> dict:
         """editMessageText; an omitted reply_markup removes the inline keyboard."""
         chat, message = self._editable(p)
@@ -1643,8 +1699,10 @@ class FakeBotAPI:
         self.callback_answers[query_id] = dict(p)
         return True
 
-    def _text(self, p: dict) -> tuple[str, list[dict]]:
-        """Parse ``text`` per parse_mode, trim it and check it is 1-4096 UTF-16 units long."""
+    def _text(self, p: dict, *, limit: int = MAX_TEXT_UTF16, too_long: str = "",
+              allow_empty: bool = False) -> tuple[str, list[dict]]:
+        """Parse ``text`` per parse_mode, trim it and check it is 1-4096 UTF-16 units long
+        (a caption: 0-``limit``, refused as ``too_long``)."""
         raw = str(p.get("text", ""))
         mode = str(p.get("parse_mode") or "").lower()
         if mode == "html":
@@ -1656,10 +1714,10 @@ class FakeBotAPI:
         else:
             text, entities = raw, list(p.get("entities") or [])
         text, entities = _trim(text, entities)
-        if not text:
+        if not text and not allow_empty:
             raise ApiError(400, TEXT_EMPTY)
-        if utf16_len(text) > MAX_TEXT_UTF16:
-            raise _bad("message is too long")
+        if utf16_len(text) > limit:
+            raise ApiError(400, too_long) if too_long else _bad("message is too long")
         return text, entities
 
     def _reply_to(self, chat: _Chat, p: dict) -> dict | None:

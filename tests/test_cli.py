@@ -55,7 +55,10 @@ def quizbot(*args: str, env: dict[str, str] | None = None,
             stdin: str = "") -> subprocess.CompletedProcess[str]:
     """Run the installed CLI entry point in a subprocess."""
     return subprocess.run([sys.executable, "-m", "bot", *args], input=stdin, text=True,
-                          capture_output=True, timeout=120, env={**os.environ, **(env or {})})
+                          capture_output=True, timeout=120,
+                          # `play` wraps its output to the terminal's width (COLUMNS when it
+                          # is not a terminal): wide enough here that lines compare whole
+                          env={**os.environ, "COLUMNS": "1000", **(env or {})})
 
 
 def test_validate_accepts_the_bundled_banks():

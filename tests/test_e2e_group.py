@@ -155,7 +155,9 @@ async def test_full_session_in_three_languages_with_leaderboard(fake, group_bot,
                                               if m.get("from", {}).get("id") == fake.bot_id),
                                              None))
     t_hi = i18n.catalog("hi")
-    assert t_hi("stats_scores", best=4, last=4, total=8) in stats["text"]
+    assert t_hi("stats_scores", best=4, last=4, total=8) in stats["caption"]  # under the chart
+    with sqlite3.connect(group_bot.db) as db:  # every group answer made a review card
+        assert db.execute("SELECT COUNT(*) FROM cards").fetchone() == (22,)
 
 
 @pytest.mark.parametrize("group_bot", MODES, indirect=True)

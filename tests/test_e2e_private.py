@@ -71,11 +71,11 @@ async def test_full_quiz_in_each_language(fake, running_bot, banks, language_cod
     before = len(person.bot_messages())
     await person.tap(result, review["callback_data"])
     await fake.wait_for(lambda: len(person.bot_messages()) > before)
-    text = person.bot_messages()[-1]["text"]
-    assert t("review_header") in text and bank.questions[2].explanation.by_language[lang] in text
-    assert bank.questions[0].explanation.by_language[lang] not in text
+    text = person.bot_messages()[-1]["text"]  # the first review card: the first one missed
+    assert t("review_due", count=2) in text and bank.questions[2].prompt.by_language[lang] in text
+    assert all(b["callback_data"].startswith("c:") for b in buttons(person.bot_messages()[-1]))
 
-    stats = (await person.say("/stats"))[0]["text"]
+    stats = (await person.say("/stats"))[0]["caption"]  # a chart, with the summary as caption
     assert t("stats_attempts", count=1) in stats
     assert t("stats_scores", best=expected_score, last=expected_score, total=8) in stats
 
@@ -398,7 +398,8 @@ async def test_preview_help_and_commands_menu(fake, running_bot, banks):
         t = i18n.catalog(language or "en")
         assert [(c["command"], c["description"]) for c in commands] == [
             (name, t(f"command_{name}")) for name in
-            ("start", "quiz", "preview", "stats", "language", "stop", "help")]
+            ("start", "quiz", "review", "stats", "remind", "preview", "language", "stop",
+             "help")]
 
 
 async def test_retake_starts_a_new_attempt(fake, running_bot, banks):

@@ -984,3 +984,38 @@ async def test_a_callback_can_be_forged_on_any_bot_message(bot: Bot, fake: FakeB
     mine = fake.send_message(USER, "mine", chat_id=GROUP)["message"]["message_id"]
     with pytest.raises(ValueError, match="the bot has no message"):
         fake.tap(USER, GROUP, mine, "x", check_button=False)  # only the bot's messages
+
+
+# -- sendPhoto --------------------------------------------------------------------------------
+
+def _png(width: int, height: int) -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (200, 30, 30)).save(out, format="PNG")
+    return out.getvalue()
+
+
+async def test_send_photo_uploads_checks_dimensions_and_caption(bot: Bot, fake: FakeBotAPI) -> None:
+    """sendPhoto takes a multipart upload: the bytes are kept, the sizes reported; width +
+    height over 10,000 px, a ratio over 20, something that is no image, or a caption over
+    1,024 UTF-16 units after parsing are refused."""
+    from tests.fakebotapi import CAPTION_TOO_LONG, PHOTO_INVALID_DIMENSIONS, PHOTO_NOT_IMAGE
+
+    png = _png(80, 60)
+    message = await bot.send_photo(GROUP, png, caption="<b>Hi</b> 😀", parse_mode="HTML")
+    assert fake.photos[(GROUP, message.message_id)] == png
+    assert (message.photo[-1].width, message.photo[-1].height) == (80, 60)
+    assert message.caption == "Hi 😀" and message.caption_entities[0].type == "bold"
+    assert await bot.send_photo(GROUP, _png(8, 8), caption="😀" * 512)  # 1,024 units
+    refusals = [(_png(5001, 5000), {}, PHOTO_INVALID_DIMENSIONS),
+                (_png(21, 1), {}, PHOTO_INVALID_DIMENSIONS),
+                (b"not an image", {}, PHOTO_NOT_IMAGE),
+                (png, {"caption": "😀" * 512 + "a"}, CAPTION_TOO_LONG)]
+    for photo, kwargs, description in refusals:
+        with pytest.raises(BadRequest) as caught:
+            await bot.send_photo(GROUP, photo, **kwargs)
+        assert caught.value.message == ptb_message(description)
+    assert await bot.send_photo(GROUP, _png(20, 1))  # a ratio of 20 is fine

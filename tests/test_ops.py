@@ -169,9 +169,12 @@ async def test_delete_user_deletes_private_data_and_anonymises_group_answers(tmp
                                                 GroupAnswer(user, "q1", 0, True, 1.5, 2.0),
                                                 f"User {user}")
             await store.end_session(session.id, "finished", 3.0)
+        for user in (7, 8):  # a review card each
+            assert await store.update_card(user, "bank", "q1", lambda card: card) is not None
         deleted = await privacy.delete_user(7)
         assert (deleted.answers, deleted.attempts, deleted.settings, deleted.group_answers,
                 deleted.sessions) == (1, 1, 1, 2, 2)
+        assert await store.cards(7) == [] and len(await store.cards(8)) == 1
         assert await store.user_language(7) is None and await store.stats(7) == []
         assert await store.active_attempt(7) is None
         assert await store.user_language(8) == "el"

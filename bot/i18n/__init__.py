@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import string
 from collections.abc import Iterable, Mapping
+from datetime import timedelta
 from functools import cache
 from importlib import resources
 
 import yaml
 from babel import Locale, negotiate_locale
+from babel.dates import format_timedelta
 from babel.numbers import format_decimal
 
 SUPPORTED: tuple[str, ...] = ("en", "hi", "el")
@@ -74,6 +76,13 @@ class Catalog:
         in English, ``41,2`` in Greek)."""
         return format_decimal(value, format="0." + "0" * digits if digits else "0",
                               locale=self._locale)
+
+    def relative(self, seconds: float) -> str:
+        """A time ``seconds`` from now, in words of the language ("in 2 days", "σε 2 ημέρες",
+        "2 दिन में"): Babel's ``format_timedelta`` with CLDR's plural forms, rounded to the
+        largest unit that fits (at least a minute)."""
+        return format_timedelta(timedelta(seconds=max(seconds, 60.0)), add_direction=True,
+                                locale=self._locale)
 
     def language_name(self, code: str) -> str:
         """The name of language ``code`` in that language itself (``hi`` -> ``हिन्दी``)."""

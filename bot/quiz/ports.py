@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from bot.quiz.engine import Answer, Attempt, Plan
 from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
+from bot.quiz.learning import Card
 
 
 @dataclass(frozen=True)
@@ -270,4 +271,108 @@ class PrivacyStore(Protocol):
         group sessions replace the user by a pseudonym (a negative id, a new one per session,
         see :func:`bot.quiz.privacy.is_deleted`) with no name, and clear them as starter
         (``starter_id`` 0). Deleting a user with no data changes nothing."""
+        ...
+
+
+@dataclass(frozen=True)
+class Learner:
+    """A user's study habits and reminder setting.
+
+    Attributes:
+        user_id: The user.
+        remind: Whether the daily reminder is on (off by default).
+        hours: Answers by UTC hour of day (24 decayed counts; empty before any answer).
+        next_remind_at: When the next reminder is due, in seconds since the epoch (None: not
+            scheduled: reminders off, or the usual hour is not known yet).
+        last_reminded_at: When the last reminder was sent, or None.
+        blocked: The user blocked the bot (a 403): no reminders until they come back.
+        language: The UI language when the user sent /remind (reminders are written in it).
+    """
+
+    user_id: int
+    remind: bool = False
+    hours: tuple[float, ...] = ()
+    next_remind_at: float | None = None
+    last_reminded_at: float | None = None
+    blocked: bool = False
+    language: str | None = None
+
+
+@dataclass(frozen=True)
+class ScorePoint:
+    """One finished attempt (or group session) of a user, for the progress chart.
+
+    Attributes:
+        bank_id: The bank.
+        ended_at: When it ended, in seconds since the epoch.
+        score: Correct answers.
+        total: Questions.
+    """
+
+    bank_id: str
+    ended_at: float
+    score: int
+    total: int
+
+
+class CardStore(Protocol):
+    """What spaced review keeps: one card per user and question, and each learner's habits.
+
+    Every write is durable when the awaited call returns; failures raise :class:`StorageError`.
+    """
+
+    async def update_card(self, user_id: int, bank_id: str, question_id: str,
+                          update: Callable[[Card], Card | None],
+                          study: Callable[[Learner], Learner] | None = None) -> Card | None:
+        """Apply ``update`` to the user's card of the question (a new card, ``id`` 0, if there
+        is none) and store what it returns, with ``study`` applied to the user's
+        :class:`Learner` row, in one transaction: no other write comes between the read and
+        the write. ``update`` returning None changes nothing (``study`` is not applied).
+
+        Returns:
+            The stored card, or None if ``update`` declined.
+        """
+        ...
+
+    async def card(self, card_id: int) -> Card | None:
+        """The card with ``card_id``, or None."""
+        ...
+
+    async def cards(self, user_id: int, bank_id: str | None = None,
+                    question_ids: Sequence[str] = ()) -> list[Card]:
+        """The user's cards (of ``bank_id`` and ``question_ids`` when given), in no order."""
+        ...
+
+    async def due_cards(self, user_id: int, bank_ids: Sequence[str], now: float,
+                        limit: int, count_upto: int) -> tuple[list[Card], int]:
+        """Up to ``limit`` of the user's cards of ``bank_ids`` due at ``now``, earliest due
+        first, and how many are due in all, counted up to ``count_upto``."""
+        ...
+
+    async def next_due(self, user_id: int, bank_ids: Sequence[str]) -> float | None:
+        """When the user's next card of ``bank_ids`` is due (seconds since the epoch), or
+        None when they have none."""
+        ...
+
+    async def learner(self, user_id: int) -> Learner:
+        """The user's habits and reminder setting (defaults when never stored)."""
+        ...
+
+    async def save_learner(self, learner: Learner) -> None:
+        """Store the learner's reminder setting, schedule and blocked flag (not ``hours``,
+        which only :meth:`update_card` changes)."""
+        ...
+
+    async def reminders_due(self, now: float, bank_ids: Sequence[str],
+                            limit: int) -> list[tuple[Learner, bool]]:
+        """Up to ``limit`` learners with reminders on, not blocked, whose reminder is due at
+        ``now``, earliest first; each with whether a card of ``bank_ids`` is due for them."""
+        ...
+
+    async def blocked_users(self) -> list[int]:
+        """The users marked as having blocked the bot."""
+        ...
+
+    async def score_history(self, user_id: int) -> list[ScorePoint]:
+        """The user's finished attempts and group sessions, oldest first."""
         ...

@@ -12,7 +12,7 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 
 from bot.quiz import engine, group
@@ -43,6 +43,11 @@ class Retention:
     player_name_days: float = 30.0
 
 log = logging.getLogger(__name__)
+
+AnswerHook = Callable[[int, str, str, bool, float], Awaitable[object]]
+"""Called after an answer is recorded (private quiz or group session) with the user id, bank id,
+question id, whether it was right and when (seconds since the epoch): spaced review rates the
+user's card of the question (:meth:`bot.quiz.review.LearningService.answered`)."""
 
 
 class UnknownAttempt(QuizError):
@@ -87,6 +92,7 @@ class QuizService:
         self._by_user: dict[int, set[int]] = {}  # user id -> ids of their cached attempts
         self._warned: set[tuple[str, str]] = set()  # (bank id, question id) logged as changed
         self._reviewed: OrderedDict[int, None] = OrderedDict()  # attempt ids reviewed, LRU
+        self.on_answer: AnswerHook | None = None
 
     def _remember(self, attempt: Attempt) -> Attempt:
         self._attempts[attempt.id] = attempt
@@ -281,6 +287,9 @@ class QuizService:
                 self._shown.pop(attempt.id, None)
                 self._unindex(attempt.user_id, attempt.id)
             raise engine.AttemptClosed(attempt.id)
+        if self.on_answer is not None:
+            await self.on_answer(attempt.user_id, attempt.bank_id, answer.question_id,
+                                 answer.correct, answer.answered_at)
         return self._remember(engine.with_answer(attempt, answer))
 
     async def next(self, user_id: int, attempt_id: int, position: int) -> Attempt:
@@ -381,6 +390,7 @@ class GroupService:
         self._clock = clock
         self._rng = rng or random.Random()
         self._open: dict[int, GroupSession] = {}  # session id -> its open question, as opened
+        self.on_answer: AnswerHook | None = None
 
     def replace_banks(self, banks: Mapping[str, Bank]) -> None:
         """Serve ``banks`` from now on (a reload); a session on a bank whose version changed,
@@ -499,6 +509,9 @@ class GroupService:
             raise AlreadyAnswered(answer.question_id)
         if tally.outcome == CLOSED:
             raise group.TooLate(position)
+        if self.on_answer is not None:
+            await self.on_answer(user_id, session.bank_id, answer.question_id, answer.correct,
+                                 answer.answered_at)
         return session, answer, group.everyone_answered(tally.answered, tally.players,
                                                         tally.joined)
 

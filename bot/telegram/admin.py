@@ -149,6 +149,9 @@ async def reload(app: Application, reason: str) -> Reload | None:  # type: ignor
         report = await asyncio.to_thread(load_changes, settings.banks, data.quiz.banks)
         data.quiz.replace_banks(report.banks)
         data.groups.replace_banks(report.banks)
+        learning = data.extra.get("learning")
+        if learning is not None:  # review cards of a removed bank are no longer served
+            learning.replace_banks(report.banks)  # type: ignore[attr-defined]
         data.extra["banks"] = report.banks
     for problem in report.problems:
         log.error("bank reload: %s (the previous version stays in service)", problem)

@@ -20,7 +20,7 @@ from telegram.ext import CallbackContext, ContextTypes, ExtBot
 
 from bot import i18n, render
 from bot.i18n import Catalog
-from bot.quiz import engine, group
+from bot.quiz import engine, group, learning
 from bot.quiz.engine import QuizError
 from bot.quiz.service import GroupService, QuizService, UnknownAttempt, UnknownBank
 from bot.render import Screen
@@ -70,6 +70,9 @@ TOAST_KEYS: dict[type[QuizError], str] = {
     group.SessionClosed: "toast_closed",
     group.TooLate: "group_too_late",
     group.WrongChat: "toast_invalid",
+    learning.CardReviewed: "toast_card_reviewed",
+    learning.CardGone: "toast_card_gone",
+    learning.NoSuchCard: "toast_invalid",
 }
 """Engine refusal -> the catalog message sent as the callback query's toast."""
 

@@ -17,10 +17,11 @@ from bot.i18n import Catalog
 from bot.quiz import engine
 from bot.quiz.bank import Bank
 from bot.quiz.engine import QuizError
-from bot.quiz.ports import StorageError
+from bot.quiz.ports import ScorePoint, StorageError
 from bot.quiz.service import UnknownBank
 from bot.render import HTML, Screen
 from bot.telegram import group as group_handlers
+from bot.telegram import learning
 from bot.telegram import privacy as privacy_handlers
 from bot.telegram.common import (
     ANSWERED,
@@ -103,12 +104,13 @@ async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
 
 
 def current_screens(bank: Bank, attempt: engine.Attempt, updated: bool,
-                    t: Catalog) -> list[Screen]:
+                    t: Catalog, previous_best: ScorePoint | None = None) -> list[Screen]:
     """The attempt's question at its position (after :meth:`QuizService.current
     <bot.quiz.service.QuizService.current>`), headed by a notice if it was ``updated`` since the
-    attempt started; the score (one or more messages) if the attempt is finished."""
+    attempt started; the score (one or more messages) if the attempt is finished, compared
+    with ``previous_best``."""
     if attempt.status == engine.FINISHED:
-        return render.outcome(bank, attempt, t, HTML)
+        return render.outcome(bank, attempt, t, HTML, previous_best)
     screen = render.attempt_question(bank, attempt, t, HTML)
     if updated:
         screen = Screen(f"{HTML.italic(t('question_updated'))}\n\n{screen.text}", screen.keyboard)
@@ -147,14 +149,10 @@ async def cmd_language(update: Update, context: Context) -> None:
     await send(context, chat.id, render.language_picker(t.language, t, HTML))
 
 
-async def cmd_stats(update: Update, context: Context) -> None:
-    """/stats: attempts, best and last score, most-missed questions."""
-    user, chat = update.effective_user, update.effective_chat
-    assert user is not None and chat is not None
-    service = context.bot_data.service
-    t = await catalog_for(context, user)
-    for screen in render.stats(await service.stats(user.id), service.banks, t, HTML):
-        await send(context, chat.id, screen)
+cmd_stats = learning.cmd_stats
+"""/stats: the progress chart with the text summary (see :func:`learning.cmd_stats`)."""
+cmd_review = learning.cmd_review
+cmd_remind = learning.cmd_remind
 
 
 async def cmd_stop(update: Update, context: Context) -> None:
@@ -215,8 +213,14 @@ async def on_callback_query(update: Update, context: Context) -> None:
             await on_answer(query, context, button, t)
         elif isinstance(button, render.NextButton):
             await on_next(query, context, button, t)
-        elif isinstance(button, render.ReviewButton):
-            await on_review(query, context, button, t)
+        elif isinstance(button, render.ReviewButton):  # "review what I missed": a review session
+            await learning.on_missed(query, context, button.attempt_id, t)
+        elif isinstance(button, render.CardAnswerButton):
+            await learning.on_card_answer(query, context, button, t)
+        elif isinstance(button, render.CardNextButton):
+            await learning.on_card_next(query, context, button, t)
+        elif isinstance(button, render.StartReviewButton):
+            await learning.on_start(query, context, t)
         elif isinstance(button, render.LanguageButton):
             await on_language(query, context, button)
         elif isinstance(button, render.DeleteDataButton):
@@ -283,31 +287,15 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
     attempt, updated = await service.current(attempt)
     # the feedback stays as it is (a second tap on its button is answered as stale): one edit
     # less per question keeps the bot further from Telegram's limits
+    best = None
+    if attempt.status == engine.FINISHED:
+        best = await learning.learning_service(context).previous_best(attempt)
     try:
-        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t):
+        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t, best):
             await send_to_query_chat(query, context, screen)
     except TelegramError as exc:
         if classify(exc).kind is Kind.TRANSIENT:
             service.not_shown(attempt.id, button.position)
-        raise
-
-
-async def on_review(query: CallbackQuery, context: Context, button: render.ReviewButton,
-                    t: Catalog) -> None:
-    """"Review": the missed questions of a finished attempt with answers and explanations,
-    once per end screen (a second tap is refused as stale and sends nothing).
-
-    When sending fails in a way that may have left the review unposted (transient), another
-    tap shows it again."""
-    service = context.bot_data.service
-    attempt, bank = await service.review(query.from_user.id, button.attempt_id)
-    await toast(query)
-    try:
-        for screen in render.review(bank, attempt, t, HTML):
-            await send_to_query_chat(query, context, screen)
-    except TelegramError as exc:
-        if classify(exc).kind is Kind.TRANSIENT:
-            service.not_reviewed(attempt.id)
         raise
 
 

@@ -1,0 +1,169 @@
+"""The progress chart of /stats: a PNG of the score per attempt over time, and of how well each
+question is known (FSRS retrievability), labelled in the user's language.
+
+Plots are drawn by matplotlib (Agg, through its object API: no pyplot, so it is safe in a
+worker thread). matplotlib lays text out glyph by glyph and does not shape complex scripts: in
+Devanagari its vowel signs and conjuncts come out wrong. So every localized label is drawn by
+Pillow with its Raqm layout engine (HarfBuzz shaping, bundled in Pillow's wheels) in a Noto font
+from PyPI (``fontpkg-noto-sans``: Latin, Greek, Cyrillic; ``fontpkg-noto-sans-devanagari``),
+and placed in the figure as an image; matplotlib itself only writes digits (ticks).
+
+Call :func:`render_png` off the event loop (``asyncio.to_thread``): it takes about 100-200 ms.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+
+from babel.dates import format_skeleton
+
+from bot.i18n import Catalog
+from bot.quiz.review import Progress
+
+WIDTH, HEIGHT, DPI = 8.0, 6.0, 100
+"""Figure size in inches and dots per inch: 800 x 600 pixels (a Telegram photo is at most
+10 MB, width + height at most 10,000 px, aspect ratio at most 20: Bot API ``sendPhoto``)."""
+
+LABEL_PX = 20
+"""Font size of the localized labels, in pixels (drawn at twice the size, then halved)."""
+
+MAX_QUESTIONS = 40
+"""Questions shown at most in the retrievability panel (the least known first)."""
+
+MAX_ATTEMPTS = 60
+"""Attempts shown at most in the score panel (the latest)."""
+
+
+def font_path(language: str) -> Path:
+    """The Noto font file for ``language``'s script (Devanagari for Hindi, else Noto Sans)."""
+    if language == "hi":
+        import fontpkg_noto_sans_devanagari as package
+        return package.ROOT / "files" / "NotoSansDevanagari[wdth,wght].ttf"
+    import fontpkg_noto_sans as package
+    return package.ROOT / "files" / "NotoSans[wdth,wght].ttf"
+
+
+@cache
+def _font(language: str, size: int):  # type: ignore[no-untyped-def]
+    from PIL import ImageFont
+
+    font = ImageFont.truetype(str(font_path(language)), size,
+                              layout_engine=ImageFont.Layout.RAQM)
+    font.set_variation_by_name("Bold")
+    return font
+
+
+def label_image(text: str, language: str, *, size: int = LABEL_PX, rotate: bool = False):  # type: ignore[no-untyped-def]
+    """``text`` shaped by Raqm (HarfBuzz) in the language's Noto font: an RGBA numpy array,
+    dark grey on transparent, rotated a quarter turn when ``rotate`` (a vertical axis label).
+
+    Raises:
+        RuntimeError: Pillow was built without Raqm (the text would not be shaped).
+    """
+    import numpy as np
+    from PIL import Image, ImageDraw, features
+
+    if not features.check("raqm"):
+        raise RuntimeError("Pillow has no Raqm layout engine: labels would not be shaped")
+    font = _font(language, size * 2)
+    left, top, right, bottom = font.getbbox(text, language=language)
+    pad = size // 2
+    image = Image.new("RGBA", (right - left + 2 * pad, bottom - top + 2 * pad), (0, 0, 0, 0))
+    ImageDraw.Draw(image).text((pad - left, pad - top), text, font=font,
+                               fill=(40, 40, 40, 255), language=language)
+    image = image.resize((image.width // 2, image.height // 2), Image.Resampling.LANCZOS)
+    if rotate:
+        image = image.rotate(90, expand=True)
+    return np.asarray(image)
+
+
+def _short_date(seconds: float, language: str) -> str:
+    """Day and month in the language's numeric order (CLDR skeleton ``Md``: 11/29, 29/11)."""
+    return format_skeleton("Md", datetime.fromtimestamp(seconds, UTC), locale=language)
+
+
+def render_png(progress: Progress, t: Catalog) -> bytes:
+    """The chart of ``progress`` in ``t``'s language, as PNG bytes (800 x 600 px).
+
+    Raises:
+        ValueError: there is nothing to chart.
+    """
+    if progress.empty:
+        raise ValueError("nothing to chart")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.offsetbox import AnnotationBbox, OffsetImage
+
+    language = t.language
+    figure = Figure(figsize=(WIDTH, HEIGHT), dpi=DPI)
+    FigureCanvasAgg(figure)
+    scores_ax, known_ax = figure.subplots(2, 1, gridspec_kw={"height_ratios": (1, 1.3),
+                                                             "hspace": 0.55})
+    figure.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.07)
+
+    def title(ax, key: str) -> None:  # type: ignore[no-untyped-def]
+        box = AnnotationBbox(OffsetImage(label_image(t(key), language)), (0.0, 1.02),
+                             xycoords="axes fraction", box_alignment=(0.0, 0.0), frameon=False)
+        ax.add_artist(box)
+
+    points = progress.scores[-MAX_ATTEMPTS:]
+    if points:
+        xs = list(range(1, len(points) + 1))
+        ys = [100.0 * p.score / p.total if p.total else 0.0 for p in points]
+        scores_ax.plot(xs, ys, marker="o", color="#2a7ab9", linewidth=2)
+        scores_ax.set_xticks(xs, _thin([_short_date(p.ended_at, language) for p in points]))
+        scores_ax.set_xlim(0.5, len(points) + 0.5)
+    scores_ax.set_ylim(0, 105)
+    scores_ax.grid(axis="y", alpha=0.3)
+    title(scores_ax, "chart_scores")
+
+    known = sorted(progress.cards, key=lambda c: c[2])[:MAX_QUESTIONS]
+    many_banks = len({bank.id for bank, _, _ in known}) > 1
+    labels, values, colours = [], [], []
+    bank_numbers = {bank_id: n for n, bank_id in enumerate(
+        dict.fromkeys(bank.id for bank, _, _ in progress.cards), start=1)}
+    for bank, question_id, value in known:
+        number = next(i for i, q in enumerate(bank.questions, start=1) if q.id == question_id)
+        labels.append(f"{bank_numbers[bank.id]}.{number}" if many_banks else str(number))
+        values.append(100.0 * value)
+        colours.append("#c0392b" if value < 0.5 else "#e6a23c" if value < 0.8 else "#27ae60")
+    if known:
+        positions = list(range(len(known)))
+        known_ax.barh(positions, values, color=colours)
+        known_ax.set_yticks(positions, labels, fontsize=8 if len(known) > 20 else 10)
+        known_ax.invert_yaxis()
+    known_ax.set_xlim(0, 100)
+    known_ax.grid(axis="x", alpha=0.3)
+    title(known_ax, "chart_known")
+    known_ax.add_artist(AnnotationBbox(
+        OffsetImage(label_image(t("chart_question"), language, size=16, rotate=True)),
+        (-0.06, 0.5), xycoords="axes fraction", box_alignment=(1.0, 0.5), frameon=False))
+    out = io.BytesIO()
+    figure.savefig(out, format="png", dpi=DPI)
+    return out.getvalue()
+
+
+def _thin(labels: Sequence[str], most: int = 12) -> list[str]:
+    """Every n-th tick label kept (the others blank) so that at most ``most`` show."""
+    step = max(1, -(-len(labels) // most))
+    return [label if i % step == 0 else "" for i, label in enumerate(labels)]
+
+
+def warm() -> None:
+    """Import matplotlib and load the fonts (about a second, once per process), so that the
+    first /stats is as quick as the others; run it in a thread at start."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: F401
+
+    for language in ("en", "hi"):
+        label_image("·", language)
+
+
+def write_png(progress: Progress, t: Catalog, path: str | Path) -> Path:
+    """Render the chart and write it to ``path`` (for ``quizbot play --stats --chart``)."""
+    path = Path(path)
+    path.write_bytes(render_png(progress, t))
+    return path

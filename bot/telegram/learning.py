@@ -1,0 +1,236 @@
+"""Thin PTB callbacks of spaced review: /review, /remind, /stats with its chart, review buttons,
+and the daily reminders on PTB's JobQueue.
+
+The rules are in :mod:`bot.quiz.learning` and :class:`bot.quiz.review.LearningService`; the
+screens in :mod:`bot.render`; the chart in :mod:`bot.chart`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from telegram import CallbackQuery, Update, User
+from telegram.error import Forbidden, TelegramError
+
+from bot import chart, i18n, render
+from bot.i18n import Catalog
+from bot.quiz import engine
+from bot.quiz.ports import StorageError
+from bot.quiz.review import LearningService
+from bot.render import HTML, Screen
+from bot.telegram.common import Context, catalog_for, edit, keyboard, send, toast
+from bot.telegram.outcomes import Kind, classify
+
+log = logging.getLogger(__name__)
+
+REMINDER_INTERVAL = 1.0
+"""Seconds between two reminder passes (a PTB JobQueue job)."""
+
+REMINDERS_PER_PASS = 5
+"""Reminders sent per pass at most: with one pass a second, 5 messages a second, well under
+Telegram's ~30 messages a second to different chats (Bot API FAQ, "My bot is hitting limits"),
+leaving the rest to people using the bot. 100,000 reminders due at once take 5.6 hours to go
+out; :func:`bot.quiz.learning.reminder_time` spreads them over each hour first."""
+
+MAX_CAPTION_UTF16 = 1024
+"""Bot API ``sendPhoto``: a caption is 0-1024 characters after entities parsing."""
+
+
+def learning_service(context: Context) -> LearningService:
+    """The spaced-review service (set in post_init).
+
+    Raises:
+        RuntimeError: used before post_init set it.
+    """
+    service = context.bot_data.extra.get("learning")
+    if not isinstance(service, LearningService):
+        raise RuntimeError("learning service not initialised (post_init has not run)")
+    return service
+
+
+# --- commands ------------------------------------------------------------------------------
+
+async def cmd_review(update: Update, context: Context) -> None:
+    """/review: the earliest due card, or when the next one is due."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    t = await catalog_for(context, user)
+    await send_next(context, chat.id, user, t, attempt=None)
+
+
+async def cmd_remind(update: Update, context: Context) -> None:
+    """/remind: turn the daily reminder on or off (it is off by default)."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    t = await catalog_for(context, user)
+    service = learning_service(context)
+    learner = await service.learner(user.id)
+    learner = await service.set_reminders(user.id, not learner.remind, t.language)
+    await send(context, chat.id, render.remind_status(learner.remind, t, HTML))
+
+
+async def cmd_stats(update: Update, context: Context) -> None:
+    """/stats: a chart (PNG) with the text summary as its caption; the text alone for a user
+    with no history, or when the chart could not be made. A summary longer than a caption
+    allows follows the chart as messages."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    quiz, service = context.bot_data.service, learning_service(context)
+    t = await catalog_for(context, user)
+    item = await service.due(user.id)
+    due = item.due_count if item is not None else 0
+    screens = render.stats_with_review(await quiz.stats(user.id), quiz.banks, due, t, HTML)
+    progress = await service.progress(user.id)
+    png = None
+    if not progress.empty:
+        try:
+            png = await asyncio.to_thread(chart.render_png, progress, t)
+        except Exception:  # a chart is a bonus: the text still goes out
+            log.exception("could not draw the chart of user %s", user.id)
+    if png is None:
+        for screen in screens:
+            await send(context, chat.id, screen)
+        return
+    if len(screens) == 1 and render.html_length(screens[0].text) <= MAX_CAPTION_UTF16:
+        await context.bot.send_photo(chat.id, png, caption=screens[0].text,
+                                     reply_markup=keyboard(screens[0]))
+        return
+    await context.bot.send_photo(chat.id, png)
+    for screen in screens:
+        await send(context, chat.id, screen)
+
+
+# --- buttons -------------------------------------------------------------------------------
+
+async def send_next(context: Context, chat_id: int, user: User, t: Catalog, *,
+                    attempt: engine.Attempt | None) -> None:
+    """Send what a review session shows next: a card's question, or when the next is due."""
+    service = learning_service(context)
+    item = await service.next_item(user.id, attempt)
+    if item is None:
+        next_due = await service.next_due(user.id)
+        next_in = None if next_due is None else next_due - service.now()
+        await send(context, chat_id, render.review_done(next_in, t, HTML))
+        return
+    await send(context, chat_id, render.review_question(item, t, HTML,
+                                                        attempt.id if attempt else 0))
+
+
+def _chat_id(query: CallbackQuery) -> int:
+    return query.message.chat.id if query.message else query.from_user.id
+
+
+async def on_missed(query: CallbackQuery, context: Context, attempt_id: int,
+                    t: Catalog) -> None:
+    """"Review what I missed" on an end screen: a review session of the attempt's missed
+    questions (then of whatever else is due); once per end screen (a second tap is refused as
+    stale), unless sending failed transiently."""
+    service = context.bot_data.service
+    attempt, _ = await service.review(query.from_user.id, attempt_id)
+    await toast(query)
+    try:
+        await send_next(context, _chat_id(query), query.from_user, t, attempt=attempt)
+    except TelegramError as exc:
+        if classify(exc).kind is Kind.TRANSIENT:
+            service.not_reviewed(attempt.id)
+        raise
+
+
+async def on_start(query: CallbackQuery, context: Context, t: Catalog) -> None:
+    """"Review now" (in /stats or on a reminder, however old): like /review."""
+    await toast(query)
+    await send_next(context, _chat_id(query), query.from_user, t, attempt=None)
+
+
+async def _session_attempt(context: Context, attempt_id: int) -> engine.Attempt | None:
+    if not attempt_id:
+        return None
+    try:
+        return await context.bot_data.service.attempt(attempt_id)
+    except engine.QuizError:
+        return None
+
+
+async def on_card_answer(query: CallbackQuery, context: Context,
+                         button: render.CardAnswerButton, t: Catalog) -> None:
+    """A review tap: rate the card, answer the query, edit the question into its feedback.
+    Refusals (reviewed meanwhile, bank removed, someone else's) raise a QuizError, answered
+    with a toast by the router; nothing changes."""
+    service = learning_service(context)
+    try:
+        item, correct, rated = await service.review(query.from_user.id, button.card_id,
+                                                    button.reps, button.slot)
+    except StorageError:
+        await toast(query)
+        log.exception("could not record a review of user %s", query.from_user.id)
+        await send(context, _chat_id(query), Screen(HTML.escape(t("storage_failed"))))
+        return
+    await toast(query)
+    attempt = await _session_attempt(context, button.attempt_id)
+    more = await service.next_item(query.from_user.id, attempt)
+    next_card = None if more is None else render.CardNextButton(rated.id, rated.reps,
+                                                                  button.attempt_id)
+    next_in = None
+    if more is None:
+        next_due = await service.next_due(query.from_user.id)
+        next_in = None if next_due is None else next_due - service.now()
+    await edit(query, render.review_feedback(item, button.slot, correct, t, HTML,
+                                             next_card=next_card, next_in=next_in))
+
+
+async def on_card_next(query: CallbackQuery, context: Context,
+                       button: render.CardNextButton, t: Catalog) -> None:
+    """"Next question" on a review's feedback: the next card (once per feedback)."""
+    card = await learning_service(context).card(button.card_id)
+    if card.user_id != query.from_user.id:
+        raise engine.NotYourAttempt(button.card_id)
+    if not learning_service(context).take_next(button.card_id, button.reps):
+        raise engine.StaleQuestion(button.reps)
+    await toast(query)
+    attempt = await _session_attempt(context, button.attempt_id)
+    await send_next(context, _chat_id(query), query.from_user, t, attempt=attempt)
+
+
+# --- reminders -----------------------------------------------------------------------------
+
+async def remind_pass(context: Context) -> int:
+    """One reminder pass (a JobQueue job): send the reminders due now, at most
+    :data:`REMINDERS_PER_PASS`. A user who blocked the bot (403) gets none until they come
+    back; another failure is logged and the reminder tried again at the next pass.
+
+    Returns:
+        How many reminders were sent.
+    """
+    service = learning_service(context)
+    sent = 0
+    for learner in await service.reminders_due(REMINDERS_PER_PASS):
+        t = i18n.catalog(learner.language or i18n.DEFAULT)
+        item = await service.due(learner.user_id)
+        if item is None:
+            await service.reminded(learner)  # nothing showable after all: tomorrow again
+            continue
+        try:
+            await send(context, learner.user_id, render.reminder(item.due_count, t, HTML))
+        except Forbidden:
+            log.info("user %s blocked the bot: reminders stop until they come back",
+                     learner.user_id)
+            await service.blocked(learner)
+            continue
+        except TelegramError as exc:
+            if classify(exc).kind is Kind.TRANSIENT:
+                log.warning("reminder to user %s not sent: %r", learner.user_id, exc)
+                continue  # still due: the next pass tries again
+            log.error("reminder to user %s refused", learner.user_id, exc_info=exc)
+        await service.reminded(learner)
+        sent += 1
+    return sent
+
+
+async def on_any_update(update: object, context: Context) -> None:
+    """Every update from a person (handler group -1): a user who had blocked the bot and
+    writes again gets reminders again. A set lookup for everyone else."""
+    if isinstance(update, Update) and update.effective_user is not None:
+        service = context.bot_data.extra.get("learning")
+        if isinstance(service, LearningService):
+            await service.came_back(update.effective_user.id)

@@ -1,0 +1,175 @@
+"""SQLite statements of spaced review (:class:`bot.quiz.ports.CardStore`), mixed into
+:class:`storage.sqlite.SQLiteStore`: cards, learners and the score history of the chart.
+
+Reads follow ``SQLiteStore._read`` (one statement run to completion); the read-modify-write of a
+card runs inside the writer's transaction (``SQLiteStore._submit``), so nothing comes between.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import aiosqlite
+
+from bot.quiz.learning import Card
+from bot.quiz.ports import Learner, ScorePoint
+
+_CARD_COLUMNS = ("card_id, user_id, bank_id, question_id, state, step, stability, difficulty,"
+                 " due, last_review, reps, lapses")
+_LEARNER_COLUMNS = ("user_id, remind, hours, next_remind_at, last_reminded_at, blocked,"
+                    " language")
+
+
+def _card(row: Sequence[Any]) -> Card:
+    return Card(*row)
+
+
+def _learner(row: Sequence[Any]) -> Learner:
+    return Learner(user_id=row[0], remind=bool(row[1]), hours=tuple(json.loads(row[2])),
+                   next_remind_at=row[3], last_reminded_at=row[4], blocked=bool(row[5]),
+                   language=row[6])
+
+
+def _in(values: Sequence[str]) -> str:
+    """``(?, ?, ...)`` for ``values`` (at least one placeholder: ``IN ()`` is not SQL)."""
+    return "(" + ", ".join("?" * max(1, len(values))) + ")"
+
+
+class LearningStatements:
+    """The :class:`~bot.quiz.ports.CardStore` methods; needs ``_read`` and ``_submit`` of
+    :class:`~storage.sqlite.SQLiteStore`."""
+
+    _read: Callable[..., Awaitable[list[Any]]]
+    _submit: Callable[..., Awaitable[Any]]
+
+    async def update_card(self, user_id: int, bank_id: str, question_id: str,
+                          update: Callable[[Card], Card | None],
+                          study: Callable[[Learner], Learner] | None = None) -> Card | None:
+        """See :meth:`bot.quiz.ports.CardStore.update_card`."""
+        async def op(db: aiosqlite.Connection) -> Card | None:
+            rows = list(await db.execute_fetchall(
+                f"SELECT {_CARD_COLUMNS} FROM cards WHERE user_id = ? AND bank_id = ?"
+                " AND question_id = ?", (user_id, bank_id, question_id)))
+            card = _card(rows[0]) if rows else Card(0, user_id, bank_id, question_id)
+            new = update(card)
+            if new is None:
+                return None
+            values = (new.state, new.step, new.stability, new.difficulty, new.due,
+                      new.last_review, new.reps, new.lapses)
+            if card.id:
+                await db.execute(
+                    "UPDATE cards SET state = ?, step = ?, stability = ?, difficulty = ?,"
+                    " due = ?, last_review = ?, reps = ?, lapses = ? WHERE card_id = ?",
+                    (*values, card.id))
+                card_id = card.id
+            else:
+                cursor = await db.execute(
+                    "INSERT INTO cards (user_id, bank_id, question_id, state, step, stability,"
+                    " difficulty, due, last_review, reps, lapses)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (user_id, bank_id, question_id, *values))
+                card_id = cursor.lastrowid or 0
+            if study is not None:
+                rows = list(await db.execute_fetchall(
+                    f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = ?", (user_id,)))
+                learner = study(_learner(rows[0]) if rows else Learner(user_id))
+                await db.execute(
+                    "INSERT INTO learners (user_id, remind, hours, next_remind_at,"
+                    " last_reminded_at, blocked) VALUES (?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (user_id) DO UPDATE SET hours = excluded.hours,"
+                    " next_remind_at = excluded.next_remind_at",
+                    (user_id, int(learner.remind), json.dumps(learner.hours),
+                     learner.next_remind_at, learner.last_reminded_at, int(learner.blocked)))
+            return Card(card_id, user_id, bank_id, question_id, *values)
+
+        result: Card | None = await self._submit(op)
+        return result
+
+    async def card(self, card_id: int) -> Card | None:
+        """See :meth:`bot.quiz.ports.CardStore.card`."""
+        rows = await self._read(f"SELECT {_CARD_COLUMNS} FROM cards WHERE card_id = ?",
+                                (card_id,))
+        return _card(rows[0]) if rows else None
+
+    async def cards(self, user_id: int, bank_id: str | None = None,
+                    question_ids: Sequence[str] = ()) -> list[Card]:
+        """See :meth:`bot.quiz.ports.CardStore.cards`."""
+        where, args = "user_id = ?", [user_id]
+        if bank_id is not None:
+            where, args = where + " AND bank_id = ?", [*args, bank_id]
+        if question_ids:
+            where += f" AND question_id IN {_in(question_ids)}"
+            args += list(question_ids)
+        return [_card(r) for r in await self._read(
+            f"SELECT {_CARD_COLUMNS} FROM cards WHERE {where}", tuple(args))]
+
+    async def due_cards(self, user_id: int, bank_ids: Sequence[str], now: float,
+                        limit: int, count_upto: int) -> tuple[list[Card], int]:
+        """See :meth:`bot.quiz.ports.CardStore.due_cards`. One statement (one snapshot): the
+        cards, each row carrying the capped count."""
+        banks = _in(bank_ids)
+        rows = await self._read(
+            f"SELECT {_CARD_COLUMNS}, (SELECT COUNT(*) FROM (SELECT 1 FROM cards"
+            f"  WHERE user_id = ? AND due <= ? AND bank_id IN {banks} LIMIT ?))"
+            f" FROM cards WHERE user_id = ? AND due <= ? AND bank_id IN {banks}"
+            " ORDER BY due LIMIT ?",
+            (user_id, now, *bank_ids, count_upto, user_id, now, *bank_ids, limit))
+        return [_card(r[:12]) for r in rows], (rows[0][12] if rows else 0)
+
+    async def next_due(self, user_id: int, bank_ids: Sequence[str]) -> float | None:
+        """See :meth:`bot.quiz.ports.CardStore.next_due`."""
+        rows = await self._read(
+            f"SELECT due FROM cards WHERE user_id = ? AND bank_id IN {_in(bank_ids)}"
+            " ORDER BY due LIMIT 1", (user_id, *bank_ids))
+        return rows[0][0] if rows else None
+
+    async def learner(self, user_id: int) -> Learner:
+        """See :meth:`bot.quiz.ports.CardStore.learner`."""
+        rows = await self._read(f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = ?",
+                                (user_id,))
+        return _learner(rows[0]) if rows else Learner(user_id)
+
+    async def save_learner(self, learner: Learner) -> None:
+        """See :meth:`bot.quiz.ports.CardStore.save_learner`."""
+        async def op(db: aiosqlite.Connection) -> None:
+            await db.execute(
+                "INSERT INTO learners (user_id, remind, next_remind_at, last_reminded_at,"
+                " blocked, language) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
+                " SET remind = excluded.remind, next_remind_at = excluded.next_remind_at,"
+                " last_reminded_at = excluded.last_reminded_at, blocked = excluded.blocked,"
+                " language = excluded.language",
+                (learner.user_id, int(learner.remind), learner.next_remind_at,
+                 learner.last_reminded_at, int(learner.blocked), learner.language))
+
+        await self._submit(op, single=True)
+
+    async def reminders_due(self, now: float, bank_ids: Sequence[str],
+                            limit: int) -> list[tuple[Learner, bool]]:
+        """See :meth:`bot.quiz.ports.CardStore.reminders_due` (index ``learners_reminders``,
+        and ``cards_due`` per learner found)."""
+        rows = await self._read(
+            f"SELECT {_LEARNER_COLUMNS}, EXISTS (SELECT 1 FROM cards c"
+            f"  WHERE c.user_id = l.user_id AND c.due <= ? AND c.bank_id IN {_in(bank_ids)})"
+            " FROM learners l WHERE remind = 1 AND blocked = 0 AND next_remind_at <= ?"
+            " ORDER BY next_remind_at LIMIT ?", (now, *bank_ids, now, limit))
+        return [(_learner(r[:7]), bool(r[7])) for r in rows]
+
+    async def blocked_users(self) -> list[int]:
+        """See :meth:`bot.quiz.ports.CardStore.blocked_users`."""
+        return [r[0] for r in await self._read("SELECT user_id FROM learners WHERE blocked = 1")]
+
+    async def score_history(self, user_id: int) -> list[ScorePoint]:
+        """See :meth:`bot.quiz.ports.CardStore.score_history`."""
+        return [ScorePoint(*r) for r in await self._read(
+            "SELECT bank_id, ended_at, score, total FROM ("
+            " SELECT a.bank_id, a.ended_at, (SELECT COUNT(*) FROM answers s"
+            "  WHERE s.attempt_id = a.attempt_id AND s.correct = 1) AS score,"
+            "  json_array_length(a.question_order) AS total"
+            "  FROM attempts a WHERE a.user_id = ? AND a.status = 'finished'"
+            " UNION ALL"
+            " SELECT g.bank_id, g.ended_at, SUM(x.correct), json_array_length(g.question_order)"
+            "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
+            "  WHERE x.user_id = ? AND g.status = 'finished' GROUP BY g.session_id"
+            ") ORDER BY ended_at", (user_id, user_id))]

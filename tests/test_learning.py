@@ -1,0 +1,436 @@
+"""Spaced review: FSRS scheduling with a fake clock, card storage, review rules, reminders,
+the chart; and end to end through the fake Bot API (review in en/hi/el, reminders across a
+restart, a user who blocked the bot)."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+import time
+from datetime import UTC, datetime
+
+import fsrs
+import pytest
+from PIL import Image
+
+from bot import chart, i18n, render
+from bot.quiz import learning
+from bot.quiz.engine import Answer, InvalidOption, plan_attempt
+from bot.quiz.learning import DAY, Card, CardGone, CardReviewed, NoSuchCard
+from bot.quiz.ports import ScorePoint
+from bot.quiz.review import LearningService, Progress
+from storage import SQLiteStore
+from tests.conftest import BANK_ID, Person, RunningBot, buttons, correct_label, wrong_label
+
+T0 = 1_780_000_000.0  # a Tuesday, 06:13:20 UTC
+
+
+class FakeClock:
+    """A settable clock, in seconds since the epoch."""
+
+    def __init__(self, now: float = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+# --- scheduling ----------------------------------------------------------------------------
+
+def test_wrong_answer_rates_again_and_comes_back_the_next_day():
+    card = learning.rate(Card(0, 1, "b", "q"), False, T0)
+    assert card.due == T0 + DAY and card.reps == 1 and card.lapses == 1
+    assert card.state == fsrs.State.Review  # no minute-long learning steps
+
+
+def test_due_dates_advance_as_fsrs_says():
+    """Right answers at each due date push the card out as the fsrs package computes it
+    (Good), with a fake clock; the intervals grow."""
+    reference = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+    ours, theirs = Card(0, 1, "b", "q"), fsrs.Card(card_id=1)
+    clock = FakeClock()
+    intervals = []
+    for correct in (True, True, True, False, True):
+        ours = learning.rate(ours, correct, clock.now)
+        theirs, _ = reference.review_card(
+            theirs, fsrs.Rating.Good if correct else fsrs.Rating.Again,
+            datetime.fromtimestamp(clock.now, UTC))
+        assert ours.due == theirs.due.timestamp()
+        assert ours.stability == pytest.approx(theirs.stability)
+        intervals.append(ours.due - clock.now)
+        clock.now = ours.due
+    assert intervals[0] < intervals[1] < intervals[2]  # growing while right
+    assert intervals[3] < intervals[2]  # a lapse brings it back sooner
+    assert learning.retrievability(ours, ours.due) == pytest.approx(0.9, abs=0.02)
+
+
+def test_review_slots_are_shuffled_afresh_each_review(banks):
+    question = banks[BANK_ID].questions[0]
+    orders = {learning.review_slots(Card(7, 1, BANK_ID, question.id, reps=n), question)
+              for n in range(12)}
+    assert len(orders) > 3
+    card = Card(7, 1, BANK_ID, question.id, reps=3)
+    assert learning.review_slots(card, question) == learning.review_slots(card, question)
+
+
+def test_grade_refuses_stale_foreign_and_gone(banks):
+    question = banks[BANK_ID].questions[0]
+    card = Card(7, 1, BANK_ID, question.id, reps=2)
+    with pytest.raises(CardReviewed):
+        learning.grade(card, banks, 1, 1, 0)
+    with pytest.raises(NoSuchCard):
+        learning.grade(card, banks, 2, 2, 0)
+    with pytest.raises(InvalidOption):
+        learning.grade(card, banks, 1, 2, 9)
+    with pytest.raises(CardGone):
+        learning.grade(card, {}, 1, 2, 0)
+    shown, correct = learning.grade(card, banks, 1, 2, 0)
+    assert correct == (shown.slots[0] == question.correct_index)
+
+
+def test_reminders_are_spread_over_the_hour_and_once_a_day():
+    times = [learning.reminder_time(user, 18, T0) for user in range(1, 10_001)]
+    per_second: dict[float, int] = {}
+    for at in times:
+        assert 0 < at - T0 <= DAY
+        assert int(at % DAY // 3600) == 18  # the usual hour, in UTC
+        per_second[at] = per_second.get(at, 0) + 1
+    assert max(per_second.values()) <= 10  # 10,000 users: no burst at one second
+    at = learning.reminder_time(5, 18, T0)
+    assert learning.reminder_time(5, 18, at) == at + DAY
+
+
+def test_usual_hour_follows_the_answers():
+    hours: list[float] = []
+    for day in range(5):
+        hours = learning.study_hours(hours, T0 - T0 % DAY + day * DAY + 20 * 3600 + 60)
+    hours = learning.study_hours(hours, T0 - T0 % DAY + 7 * 3600)
+    assert learning.usual_hour(hours) == 20
+    assert learning.usual_hour([]) is None
+
+
+# --- storage and service -------------------------------------------------------------------
+
+async def _store(tmp_path) -> SQLiteStore:
+    return await SQLiteStore.open(tmp_path / "cards.sqlite3")
+
+
+async def test_cards_from_answers_and_review(tmp_path, banks):
+    store = await _store(tmp_path)
+    clock = FakeClock()
+    service = LearningService(store, banks, clock=clock)
+    try:
+        bank = banks[BANK_ID]
+        first, second = bank.questions[0].id, bank.questions[1].id
+        await service.answered(5, BANK_ID, first, False, clock.now)
+        await service.answered(5, BANK_ID, second, True, clock.now)
+        assert await service.due(5) is None
+        assert await service.next_due(5) == clock.now + DAY
+        clock.advance(DAY)
+        item = await service.due(5)
+        assert item is not None and item.card.question_id == first and item.due_count == 1
+        wrong = next(s for s in range(4) if s != item.correct_slot)
+        _shown, correct, rated = await service.review(5, item.card.id, item.card.reps, wrong)
+        assert not correct and rated.reps == 2 and rated.due == clock.now + DAY
+        with pytest.raises(CardReviewed):  # the same question tapped again
+            await service.review(5, item.card.id, item.card.reps, item.correct_slot)
+        with pytest.raises(NoSuchCard):
+            await service.review(6, item.card.id, rated.reps, 0)
+        # nothing else is due until tomorrow; a card of a removed bank is never served
+        await service.answered(5, "gone-bank", "q1", False, clock.now - DAY)
+        assert await service.due(5) is None
+        service.replace_banks({})
+        with pytest.raises(CardGone):
+            await service.review(5, item.card.id, rated.reps, 0)
+        assert (await store.card(item.card.id)).reps == 2  # nothing changed
+    finally:
+        await store.close()
+
+
+async def test_review_never_changes_attempts_or_scores(tmp_path, banks):
+    store = await _store(tmp_path)
+    clock = FakeClock()
+    service = LearningService(store, banks, clock=clock)
+    try:
+        bank = banks[BANK_ID]
+        import random
+        attempt = await store.start_attempt(5, BANK_ID, bank.version,
+                                            plan_attempt(bank, random.Random(1)), clock.now)
+        question = attempt.plan.question_order[0]
+        await store.record_answer(attempt.id, 0, Answer(question, 0, False, clock.now))
+        await service.answered(5, BANK_ID, question, False, clock.now)
+        before = await store.stats(5), await store.attempt(attempt.id)
+        clock.advance(DAY)
+        item = await service.due(5)
+        await service.review(5, item.card.id, item.card.reps, item.correct_slot)
+        assert (await store.stats(5), await store.attempt(attempt.id)) == before
+    finally:
+        await store.close()
+
+
+async def test_migration_makes_cards_of_earlier_answers(tmp_path, banks):
+    """Answers given before the cards existed become cards due at once (never rated)."""
+    import random
+    path = tmp_path / "old.sqlite3"
+    store = await SQLiteStore.open(path, upto=5)
+    bank = banks[BANK_ID]
+    attempt = await store.start_attempt(9, BANK_ID, bank.version,
+                                        plan_attempt(bank, random.Random(2)), T0)
+    for position in range(2):
+        question = attempt.plan.question_order[position]
+        await store.record_answer(attempt.id, position, Answer(question, 0, False, T0 + position))
+    await store.close()
+    store = await SQLiteStore.open(path)
+    try:
+        service = LearningService(store, banks, clock=FakeClock(T0 + 10))
+        item = await service.due(9)
+        assert item is not None and item.due_count == 2 and item.card.stability is None
+        _, _, rated = await service.review(9, item.card.id, 0, item.correct_slot)
+        assert rated.stability is not None and rated.due > T0 + DAY
+    finally:
+        await store.close()
+
+
+async def test_due_cards_of_a_big_collection_are_found_by_index(tmp_path):
+    """10,000 cards: the due query reads the earliest through index cards_due."""
+    store = await _store(tmp_path)
+    try:
+        plan = [row[3] for row in await store._read(
+            "EXPLAIN QUERY PLAN SELECT card_id FROM cards WHERE user_id = ? AND due <= ?"
+            " AND bank_id IN (?) ORDER BY due LIMIT 20", (1, T0, BANK_ID))]
+        assert any("cards_due" in step for step in plan), plan
+        plan = [row[3] for row in await store._read(
+            "EXPLAIN QUERY PLAN SELECT user_id FROM learners WHERE remind = 1 AND blocked = 0"
+            " AND next_remind_at <= ? ORDER BY next_remind_at LIMIT 5", (T0,))]
+        assert any("learners_reminders" in step for step in plan), plan
+    finally:
+        await store.close()
+
+
+async def test_reminder_rules(tmp_path, banks):
+    store = await _store(tmp_path)
+    clock = FakeClock()
+    service = LearningService(store, banks, clock=clock)
+    question = banks[BANK_ID].questions[0].id
+    try:
+        await service.answered(3, BANK_ID, question, False, clock.now)  # due tomorrow
+        learner = await service.set_reminders(3, True, "el")
+        assert learner.remind and learner.next_remind_at is not None
+        assert int(learner.next_remind_at % DAY // 3600) == int(T0 % DAY // 3600)
+        clock.now = learner.next_remind_at  # today's: nothing due yet -> moved to tomorrow
+        assert await service.reminders_due(10) == []
+        tomorrow = (await service.learner(3)).next_remind_at
+        assert tomorrow == learner.next_remind_at + DAY
+        clock.now = tomorrow
+        [due] = await service.reminders_due(10)
+        assert due.language == "el"
+        await service.reminded(due)
+        assert await service.reminders_due(10) == []  # at most once a day
+        assert (await service.learner(3)).next_remind_at == tomorrow + DAY
+        clock.now = tomorrow + DAY + 5 * 3600  # the bot was down past the hour: skipped
+        assert await service.reminders_due(10) == []
+        await service.blocked(await service.learner(3))
+        clock.advance(DAY)
+        assert await service.reminders_due(10) == []
+        assert await service.came_back(3) and not await service.came_back(3)
+        assert not (await service.learner(3)).blocked
+        await service.set_reminders(3, False)
+        assert (await service.learner(3)).next_remind_at is None
+    finally:
+        await store.close()
+
+
+# --- chart ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("language", ["en", "hi", "el"])
+def test_chart_for_each_language(banks, language):
+    bank = banks[BANK_ID]
+    scores = tuple(ScorePoint(BANK_ID, T0 + n * DAY, n + 2, 8) for n in range(5))
+    cards = tuple((bank, q.id, n / 8) for n, q in enumerate(bank.questions))
+    png = chart.render_png(Progress(scores, cards), i18n.catalog(language))
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and 10_000 < len(png) < 10 * 1024 * 1024
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.size == (800, 600)
+        colours = image.convert("RGB").getcolors(1_000_000)
+        assert len(colours) > 50  # drawn, not blank
+
+
+def test_devanagari_labels_are_shaped():
+    """Raqm shapes the conjunct "प्र" into fewer glyph positions than a glyph-by-glyph layout
+    (the basic engine): the widths differ."""
+    from PIL import ImageFont
+
+    text = i18n.catalog("hi")("chart_question")  # प्रश्न
+    path = str(chart.font_path("hi"))
+    raqm = ImageFont.truetype(path, 40, layout_engine=ImageFont.Layout.RAQM)
+    basic = ImageFont.truetype(path, 40, layout_engine=ImageFont.Layout.BASIC)
+    assert raqm.getlength(text) != basic.getlength(text)
+    assert chart.label_image(text, "hi").shape[2] == 4
+
+
+# --- end to end through the fake Bot API ---------------------------------------------------
+
+async def _play_with_misses(person: Person, bank, language: str, misses: set[int]) -> dict:
+    """Play the whole bank, wrong on the questions numbered in ``misses``; the end screen."""
+    await person.say("/quiz", replies=2)
+    result = None
+    for number in range(1, len(bank.questions) + 1):
+        question = person.question_message()
+        label = (wrong_label if number in misses else correct_label)(question, bank, language)
+        feedback = await person.answer(label)
+        result = await person.next(feedback)
+    assert result is not None
+    return result
+
+
+def _review_message(person: Person) -> dict:
+    for message in reversed(person.bot_messages()):
+        if any(b.get("callback_data", "").startswith("c:") for b in buttons(message)):
+            return message
+    raise AssertionError("no review question on screen")
+
+
+@pytest.mark.parametrize("language", ["en", "hi", "el"])
+async def test_review_end_to_end(fake, tmp_path, banks, language):
+    clock = FakeClock(time.time())
+    runner = await RunningBot(fake, tmp_path / "q.sqlite3", extra={"clock": clock}).start()
+    try:
+        bank = banks[BANK_ID]
+        t = i18n.catalog(language)
+        person = Person(fake, 700, "Lin", language)
+        assert t("review_none_yet") in (await person.say("/review"))[0]["text"]
+        await _play_with_misses(person, bank, language, {2, 5})
+        answers = sqlite3.connect(runner.db).execute("SELECT COUNT(*) FROM answers").fetchone()
+        reply = (await person.say("/review"))[0]["text"]  # the misses are due tomorrow
+        assert reply == t("review_nothing_due", when=t.relative(DAY))
+
+        clock.advance(DAY + 60)  # the two missed questions are due
+        question = (await person.say("/review"))[0]
+        assert t("review_due", count=2) in question["text"]
+        assert [b["text"] for b in buttons(question)] == ["A", "B", "C", "D"]
+        await person.tap(question, next(b["callback_data"] for b in buttons(question)
+                                        if b["text"] == correct_label(question, bank, language)))
+        feedback = await fake.wait_for(lambda: (lambda m: m if "reply_markup" not in m or any(
+            b.get("callback_data", "").startswith("k:") for b in buttons(m)) else None)(
+                fake.message(700, question["message_id"])))
+        assert t("feedback_correct") in feedback["text"]
+        # a second tap on the reviewed question changes nothing
+        query = await person.tap(question, buttons(question)[0]["callback_data"],
+                                 check_button=False)
+        assert fake.callback_answers[query]["text"] == t("toast_card_reviewed")
+        before = len(person.bot_messages())
+        await person.tap(feedback, buttons(feedback)[0]["callback_data"])
+        await fake.wait_for(lambda: len(person.bot_messages()) > before)
+        second = _review_message(person)
+        assert t("review_due", count=1) in second["text"]
+        await person.tap(second, next(b["callback_data"] for b in buttons(second)
+                                      if b["text"] == wrong_label(second, bank, language)))
+        done = await fake.wait_for(lambda: (lambda m: m if not buttons(m) else None)(
+            fake.message(700, second["message_id"])))
+        assert t("review_all_done") in done["text"]
+        assert t("review_next_in", when=t.relative(DAY)) in done["text"]  # the wrong one
+        # "next" on the first feedback again: stale
+        query = await person.tap(feedback, buttons(feedback)[0]["callback_data"])
+        assert fake.callback_answers[query]["text"] == t("toast_stale")
+        with sqlite3.connect(runner.db) as db:  # review never touches attempts or answers
+            assert db.execute("SELECT COUNT(*) FROM answers").fetchone() == answers
+            assert db.execute("SELECT SUM(reps) FROM cards").fetchone()[0] == 8 + 2
+    finally:
+        await runner.stop()
+
+
+async def test_missed_review_and_best_score_on_the_end_screen(fake, running_bot, banks):
+    bank = banks[BANK_ID]
+    t = i18n.catalog("en")
+    person = Person(fake, 701, "Ann", "en")
+    first = await _play_with_misses(person, bank, "en", {1, 2, 3})
+    assert "→" not in first["text"]  # a first attempt has nothing to compare with
+    second = await _play_with_misses(person, bank, "en", {4})
+    assert t("result_improved", before=5, before_total=8, score=7, total=8) in second["text"]
+    third = await _play_with_misses(person, bank, "en", {4, 5})
+    assert t("result_best", best=7, best_total=8) in third["text"]
+    review = next(b for b in buttons(third) if b["text"] == t("button_review"))
+    before = len(person.bot_messages())
+    await person.tap(third, review["callback_data"])
+    await fake.wait_for(lambda: len(person.bot_messages()) > before)
+    question = _review_message(person)
+    assert bank.questions[3].prompt.by_language["en"] in question["text"]
+    assert t("review_due", count=2) in question["text"]
+
+
+async def test_stats_sends_a_chart_with_the_summary(fake, running_bot, banks):
+    person = Person(fake, 702, "Eva", "hi")
+    t = i18n.catalog("hi")
+    assert t("stats_none") in (await person.say("/stats"))[0]["text"]  # no history: text only
+    await _play_with_misses(person, banks[BANK_ID], "hi", {1})
+    [photo] = await person.say("/stats")
+    assert t("stats_attempts", count=1) in photo["caption"]
+    assert photo["photo"][0]["width"] == 800 and photo["photo"][0]["height"] == 600
+    png = fake.photos[(702, photo["message_id"])]
+    assert png.startswith(b"\x89PNG") and len(png) > 10_000
+
+
+async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, banks):
+    clock = FakeClock()
+    runner = RunningBot(fake, tmp_path / "r.sqlite3",
+                        extra={"clock": clock, "reminder_interval": 0.05})
+    await runner.start()
+    bank = banks[BANK_ID]
+    ada, bob = Person(fake, 801, "Ada", "el"), Person(fake, 802, "Bob", "en")
+    for person, language in ((ada, "el"), (bob, "en")):
+        await _play_with_misses(person, bank, language, {1})  # at T0: question 1 due at T0+DAY
+        on = (await person.say("/remind"))[0]["text"]
+        assert on == i18n.catalog(language)("remind_on")
+    await runner.stop()
+
+    def schedule() -> dict[int, float]:
+        with sqlite3.connect(runner.db) as db:
+            return dict(db.execute("SELECT user_id, next_remind_at FROM learners"))
+
+    assert all(T0 < at <= T0 + DAY for at in schedule().values())  # about the hour of study
+    fake.block(802)
+    clock.now = T0 + DAY - 1  # both reminder times have come: nothing is due yet
+    await runner.start()  # the schedules were stored: the restarted bot goes on with them
+    await fake.wait_for(lambda: all(at > clock.now for at in schedule().values()))
+    assert not fake.calls_to("sendMessage")[-1].params.get("reply_markup")  # none was sent
+    clock.now = schedule()[801]  # Ada's next reminder time: question 1 is due
+    try:
+        reminder = await fake.wait_for(lambda: next(
+            (m for m in ada.bot_messages() if buttons(m) and
+             buttons(m)[0].get("callback_data") == "s"), None))
+        assert reminder["text"] == i18n.catalog("el")("reminder", count=1)
+        await fake.wait_for(lambda: schedule()[801] == clock.now + DAY)  # the next: tomorrow
+        clock.now = schedule()[802]  # Bob's: he blocked the bot
+        await fake.wait_for(lambda: sqlite3.connect(runner.db).execute(
+            "SELECT blocked FROM learners WHERE user_id = 802").fetchone() == (1,))
+        # the button starts the review
+        before = len(ada.bot_messages())
+        await ada.tap(reminder, "s")
+        await fake.wait_for(lambda: len(ada.bot_messages()) > before)
+        assert _review_message(ada)["text"].count(i18n.catalog("el")("review_due", count=1))
+        # Bob comes back: reminders resume
+        fake.block(802, False)
+        await bob.say("/help")
+        await fake.wait_for(lambda: sqlite3.connect(runner.db).execute(
+            "SELECT blocked FROM learners WHERE user_id = 802").fetchone() == (0,))
+    finally:
+        await runner.stop()
+
+
+def test_reminder_screen_fits_and_starts_review():
+    screen = render.reminder(250, i18n.catalog("hi"), render.HTML)
+    assert screen.text == i18n.catalog("hi")("reminder_many")
+    assert render.decode(render.encode(screen.keyboard[0][0].action)) == \
+        render.StartReviewButton()
+    data = render.encode(render.CardAnswerButton(10**17, 10**17, 9, 10**17))
+    assert len(data.encode()) <= 64 and render.decode(data).slot == 9
+
+
+def test_relative_times_are_localized_and_plural_correct():
+    assert i18n.catalog("en").relative(2 * DAY) == "in 2 days"
+    assert i18n.catalog("en").relative(DAY) == "in 1 day"
+    assert i18n.catalog("el").relative(2 * DAY) == "σε 2 ημέρες"
+    assert i18n.catalog("hi").relative(2 * DAY) == "2 दिन में"
