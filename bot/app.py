@@ -125,7 +125,8 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     store = await SQLiteStore.open(settings.db)
     app.bot_data.extra["store"] = store
     app.bot_data.quiz = QuizService(store, banks)
-    app.bot_data.groups = GroupService(store, banks, question_seconds=settings.question_seconds)
+    app.bot_data.groups = GroupService(store, banks, question_seconds=settings.question_seconds,
+                                       languages=i18n.SUPPORTED)
     await set_commands(app)
     restored = await group.restore_sessions(app)
     log.info("quizbot ready: %d bank(s), database %s, %d group session(s) restored",

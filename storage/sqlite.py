@@ -32,6 +32,7 @@ from bot.quiz.ports import (
     GroupTally,
     StorageError,
 )
+from bot.quiz.settings import GroupSettings
 
 T = TypeVar("T")
 WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
@@ -431,17 +432,17 @@ class SQLiteStore:
 
     async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
                             starter_id: int, plan: Plan, question_seconds: float,
-                            now: float, *,
-                            message_thread_id: int | None = None) -> GroupSession | None:
+                            now: float, *, message_thread_id: int | None = None,
+                            scoring: str = "right") -> GroupSession | None:
         """See :meth:`bot.quiz.ports.GroupStore.start_session`."""
         async def op(db: aiosqlite.Connection) -> int | None:
             cursor = await db.execute(
                 "INSERT INTO group_sessions (chat_id, bank_id, bank_version, language,"
                 " starter_id, question_order, option_orders, question_seconds, started_at,"
-                " message_thread_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " message_thread_id, scoring) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (chat_id, bank_id, bank_version, language, starter_id,
                  json.dumps(plan.question_order), json.dumps(plan.option_orders),
-                 question_seconds, now, message_thread_id))
+                 question_seconds, now, message_thread_id, scoring))
             return cursor.lastrowid
 
         try:
@@ -451,12 +452,12 @@ class SQLiteStore:
         assert session_id is not None
         return GroupSession(session_id, chat_id, bank_id, bank_version, language,
                             starter_id, plan, question_seconds, started_at=now,
-                            message_thread_id=message_thread_id)
+                            message_thread_id=message_thread_id, scoring=scoring)
 
     _SESSION_COLUMNS = (
         "session_id, chat_id, bank_id, bank_version, language, starter_id, question_order,"
         " option_orders, question_seconds, position, message_id, deadline, status, started_at,"
-        " ended_at, message_thread_id")
+        " ended_at, message_thread_id, scoring")
 
     @staticmethod
     def _session(row: Any) -> GroupSession:
@@ -465,7 +466,7 @@ class SQLiteStore:
             id=row[0], chat_id=row[1], bank_id=row[2], bank_version=row[3], language=row[4],
             starter_id=row[5], plan=plan, question_seconds=row[8], position=row[9],
             message_id=row[10], deadline=row[11], status=row[12], started_at=row[13],
-            ended_at=row[14], message_thread_id=row[15])
+            ended_at=row[14], message_thread_id=row[15], scoring=row[16])
 
     async def _sessions(self, where: str, args: tuple[object, ...]) -> list[GroupSession]:
         return [self._session(row) for row in await self._read(
@@ -481,6 +482,57 @@ class SQLiteStore:
         """See :meth:`bot.quiz.ports.GroupStore.active_session`."""
         found = await self._sessions("chat_id = ? AND status = 'active'", (chat_id,))
         return found[0] if found else None
+
+    async def last_session(self, chat_id: int, *, ended: bool = True) -> GroupSession | None:
+        """See :meth:`bot.quiz.ports.GroupStore.last_session`."""
+        rows = await self._read(
+            f"SELECT {self._SESSION_COLUMNS} FROM group_sessions WHERE chat_id = ?"
+            + (" AND status != 'active'" if ended else "")
+            + " ORDER BY session_id DESC LIMIT 1", (chat_id,))
+        return self._session(rows[0]) if rows else None
+
+    async def group_settings(self, chat_id: int) -> GroupSettings | None:
+        """See :meth:`bot.quiz.ports.GroupStore.group_settings`."""
+        rows = await self._read(
+            "SELECT who_starts, question_seconds, scoring, bank_id, question_count, version"
+            " FROM group_settings WHERE chat_id = ?", (chat_id,))
+        return GroupSettings(*rows[0]) if rows else None
+
+    async def save_group_settings(self, chat_id: int, settings: GroupSettings,
+                                  expected_version: int, *,
+                                  language: str | None = None) -> bool:
+        """See :meth:`bot.quiz.ports.GroupStore.save_group_settings`."""
+        async def op(db: aiosqlite.Connection) -> bool:
+            # one statement decides: the first settings (none stored, or stored at version 0),
+            # or an update of the expected version
+            values = (settings.who_starts, settings.question_seconds, settings.scoring,
+                      settings.bank_id, settings.question_count, settings.version, time.time())
+            if expected_version == 0:
+                cursor = await db.execute(
+                    "INSERT INTO group_settings (who_starts, question_seconds, scoring, bank_id,"
+                    " question_count, version, updated_at, chat_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (chat_id) DO UPDATE SET who_starts = excluded.who_starts,"
+                    " question_seconds = excluded.question_seconds, scoring = excluded.scoring,"
+                    " bank_id = excluded.bank_id, question_count = excluded.question_count,"
+                    " version = excluded.version, updated_at = excluded.updated_at"
+                    " WHERE group_settings.version = 0", (*values, chat_id))
+            else:
+                cursor = await db.execute(
+                    "UPDATE group_settings SET who_starts = ?, question_seconds = ?, scoring = ?,"
+                    " bank_id = ?, question_count = ?, version = ?, updated_at = ?"
+                    " WHERE chat_id = ? AND version = ?", (*values, chat_id, expected_version))
+            if cursor.rowcount != 1:
+                return False
+            if language is not None:
+                await db.execute(
+                    "INSERT INTO group_chats (chat_id, language, set_by_admin, updated_at)"
+                    " VALUES (?, ?, 1, ?) ON CONFLICT (chat_id) DO UPDATE SET"
+                    " language = excluded.language, set_by_admin = 1,"
+                    " updated_at = excluded.updated_at", (chat_id, language, time.time()))
+            return True
+
+        return await self._submit(op)
 
     async def active_sessions(self) -> list[GroupSession]:
         """See :meth:`bot.quiz.ports.GroupStore.active_sessions`."""
@@ -571,6 +623,13 @@ class SQLiteStore:
                 " SELECT ?, language, set_by_admin, updated_at FROM group_chats"
                 " WHERE chat_id = ?", (new_chat_id, old_chat_id))
             await db.execute("DELETE FROM group_chats WHERE chat_id = ?", (old_chat_id,))
+            await db.execute(
+                "INSERT OR IGNORE INTO group_settings (chat_id, who_starts, question_seconds,"
+                " scoring, bank_id, question_count, version, updated_at)"
+                " SELECT ?, who_starts, question_seconds, scoring, bank_id, question_count,"
+                " version, updated_at FROM group_settings WHERE chat_id = ?",
+                (new_chat_id, old_chat_id))
+            await db.execute("DELETE FROM group_settings WHERE chat_id = ?", (old_chat_id,))
             return moved
 
         return await self._submit(op)

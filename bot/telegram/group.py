@@ -1,9 +1,11 @@
 """Thin PTB callbacks for group quiz sessions, and the runner that moves sessions on.
 
 Telegram lets a bot send about 20 messages a minute to one group (Bot API FAQ, "broadcasting"):
-a session sends exactly two per question (the question, then its reveal as an edit) plus the
-leaderboard, and nothing per answer: each member's answer is acknowledged privately by the
-callback query's toast, in that member's own language. ``AIORateLimiter`` enforces the limit.
+a session sends two per question (the question, then its reveal as an edit), at most one more
+(the mid-window clock edit, "⏱ 10 s left", made only when :class:`~bot.telegram.budget.GroupBudget`
+says it fits with the reveal and the next question), plus the leaderboard, and nothing per
+answer: each member's answer is acknowledged privately by the callback query's toast, in that
+member's own language. ``AIORateLimiter`` enforces the limit.
 
 The session's progress (close -> reveal -> post the next question ... -> leaderboard) is decided
 by :func:`bot.quiz.group.next_step` from the stored state alone and carried out by
@@ -35,6 +37,7 @@ from bot.quiz.group import GroupSession, Step
 from bot.quiz.ports import StorageError
 from bot.quiz.service import GroupService, SessionRunning
 from bot.render import HTML, Screen
+from bot.telegram.budget import GroupBudget
 from bot.telegram.common import NO_PREVIEW, Context, catalog_for, edit, keyboard, toast
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.outcomes import Kind, classify
@@ -51,6 +54,10 @@ RETRY_SECONDS = (1.0, 2.0, 5.0, 10.0, 20.0, 30.0)
 MAX_FAILURES = 12
 """Consecutive failed tries of a session's step (about 3 minutes with RETRY_SECONDS) after which
 the session is ended with a notice instead of being tried again."""
+
+CLOCK_RESERVE = 2
+"""Calls kept back in the group's budget when deciding on the clock edit: the reveal and the
+next question must still fit in the minute."""
 
 WATCHDOG_SECONDS = 30.0
 """How often the watchdog checks that every running session has a pending job."""
@@ -317,6 +324,9 @@ class SessionRunner:
         """Session id -> who started it, for the first question's announcement."""
         self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}  # lock, [users]
         self._failures: dict[int, int] = {}
+        self._clocked: dict[int, int] = {}  # session id -> position whose clock edit is done
+        self.budget = GroupBudget()
+        """The recent sends and edits of sessions per group chat (Telegram's 20 a minute)."""
 
     @property
     def service(self) -> GroupService:
@@ -398,16 +408,25 @@ class SessionRunner:
         service = self.service
         session = await service.session(session_id)
         while True:
+            clocked = self._clocked.get(session_id) == session.position
             step = group.next_step(session, service.now(),
-                                   close_early=early == session.position)
+                                   close_early=early == session.position, clocked=clocked)
             if step is Step.DONE:
                 self.cancel(session_id)
                 self.starter_names.pop(session_id, None)
+                self._clocked.pop(session_id, None)
                 return
             if step is Step.WAIT:
                 assert session.deadline is not None
-                self.schedule(session_id, session.deadline - service.now())
+                due = group.clock_at(session)
+                wake = (due if due is not None and not clocked and session.message_id is not None
+                        else session.deadline)
+                self.schedule(session_id, wake - service.now())
                 return
+            if step is Step.CLOCK:
+                await self._clock(session)
+                self._clocked[session_id] = session.position
+                continue
             if step is Step.CLOSE:
                 if early != session.position and session.deadline is not None:
                     await self._settle(session)
@@ -435,6 +454,30 @@ class SessionRunner:
                 log.warning("group session %s: taps from before the deadline still in progress "
                             "after %s s; closing", session.id, SETTLE_SECONDS)
 
+    async def _clock(self, session: GroupSession) -> None:
+        """The open question's one mid-window edit ("⏱ 10 s left"), if the group's budget has
+        room for it besides the reveal and the next question (:data:`CLOCK_RESERVE`); skipped
+        otherwise. Cosmetic: a failure is logged, never retried, and it never holds the
+        session past the question's deadline."""
+        if not self.budget.allows(session.chat_id, reserve=CLOCK_RESERVE):
+            log.info("group session %s: clock edit of question %s skipped (group budget: %s "
+                     "calls in the last minute)", session.id, session.position + 1,
+                     self.budget.used(session.chat_id))
+            return
+        assert session.message_id is not None and session.deadline is not None
+        t = i18n.catalog(session.language)
+        screen = render.group_question(self.service.bank_of(session), session, t, HTML,
+                                       left=group.clock_left(session))
+        self.budget.note(session.chat_id)
+        try:
+            async with asyncio.timeout(max(0.1, session.deadline - self.service.now())):
+                await self.app.bot.edit_message_text(
+                    screen.text, chat_id=session.chat_id, message_id=session.message_id,
+                    reply_markup=keyboard(screen), link_preview_options=NO_PREVIEW)
+        except (TelegramError, TimeoutError) as exc:
+            log.info("group session %s: clock edit of question %s not made: %s", session.id,
+                     session.position + 1, describe(exc))
+
     async def _reveal(self, session: GroupSession) -> None:
         """Edit the closed question's message into its reveal; a message that is gone or
         can't be edited is skipped."""
@@ -461,6 +504,7 @@ class SessionRunner:
         screen = render.group_question(service.bank_of(session), opened, t, HTML,
                                        starter_name=self.starter_names.pop(session.id, None)
                                        if session.position == 0 else None)
+        self.budget.note(session.chat_id)
         try:
             message = await self.app.bot.send_message(
                 session.chat_id, screen.text, reply_markup=keyboard(screen),
@@ -615,10 +659,12 @@ async def reveal(app: App, session: GroupSession, position: int) -> None:
     answers, _ = await service.results(session)
     t = i18n.catalog(session.language)
     screen = render.group_reveal(bank, session, position, group.tally(session, position, answers),
-                                 t, HTML)
+                                 t, HTML, bot_username=app.bot.username)
     assert session.message_id is not None
+    runner_of(app).budget.note(session.chat_id)
     await app.bot.edit_message_text(screen.text, chat_id=session.chat_id,
-                                    message_id=session.message_id, reply_markup=None,
+                                    message_id=session.message_id,
+                                    reply_markup=keyboard(screen),
                                     link_preview_options=NO_PREVIEW)
 
 
@@ -629,8 +675,9 @@ async def post_leaderboard(app: App, session: GroupSession, *,
     answers, names = await service.results(session)
     t = i18n.catalog(session.language)
     screen = render.group_leaderboard(service.bank_of(session), session,
-                                      group.leaderboard(answers, names), t, HTML,
+                                      group.leaderboard(answers, names, session), t, HTML,
                                       stopped_by=stopped_by)
+    runner_of(app).budget.note(session.chat_id)
     await app.bot.send_message(session.chat_id, screen.text, reply_markup=keyboard(screen),
                                message_thread_id=session.message_thread_id,
                                link_preview_options=NO_PREVIEW)
@@ -668,5 +715,5 @@ async def on_group_place(query: CallbackQuery, context: Context, button: render.
     if query.message is None or query.message.chat.id != session.chat_id:
         raise group.WrongChat(query.message.chat.id if query.message else 0)
     answers, names = await service.results(session)
-    await toast(query, render.group_place(session, group.leaderboard(answers, names),
+    await toast(query, render.group_place(session, group.leaderboard(answers, names, session),
                                           query.from_user.id, t))
