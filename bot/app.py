@@ -27,7 +27,7 @@ from bot import i18n
 from bot.config import Settings
 from bot.quiz.bank import Bank
 from bot.quiz.service import GroupService, QuizService
-from bot.telegram import admin, group, handlers
+from bot.telegram import admin, group, handlers, teachers
 from bot.telegram.common import CONTEXT_TYPES
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.ordering import PerUserOrderedProcessor
@@ -47,6 +47,10 @@ POOL_TIMEOUT = 30.0
 """Seconds a call may wait for a free connection before PTB gives up (PTB's default: 1)."""
 
 GROUP_COMMANDS = ("quiz", "stop", "language", "help")
+"""The group commands of :mod:`bot.telegram.group`."""
+
+TEACHER_COMMANDS = ("settings", "results")
+"""The group commands of :mod:`bot.telegram.teachers` (admins)."""
 """The group commands registered with ``setMyCommands`` (scope: all group chats)."""
 
 
@@ -107,6 +111,9 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
               & ~filters.SenderChat.CHANNEL & ~filters.IS_AUTOMATIC_FORWARD)
     for name in GROUP_COMMANDS:
         app.add_handler(CommandHandler(name, getattr(group, f"cmd_group_{name}"), filters=groups))
+    for name in TEACHER_COMMANDS:
+        app.add_handler(CommandHandler(name, getattr(teachers, f"cmd_group_{name}"),
+                                       filters=groups))
     app.add_handler(CommandHandler("start", group.cmd_group_help, filters=groups))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.on_migrate))
     app.add_handler(ChatMemberHandler(group.on_my_chat_member,
@@ -142,7 +149,8 @@ async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
             [BotCommand(name, t(f"command_{name}")) for name in COMMANDS],
             scope=BotCommandScopeAllPrivateChats(), language_code=language)
         await app.bot.set_my_commands(
-            [BotCommand(name, t(f"command_group_{name}")) for name in GROUP_COMMANDS],
+            [BotCommand(name, t(f"command_group_{name}"))
+             for name in (*GROUP_COMMANDS, *TEACHER_COMMANDS)],
             scope=BotCommandScopeAllGroupChats(), language_code=language)
 
 

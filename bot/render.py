@@ -26,6 +26,7 @@ from bot.quiz.engine import LABELS, Attempt, QuestionView, Result, result, view
 from bot.quiz.group import RIGHT, SPEED, GroupSession, Standing
 from bot.quiz.ports import BankStats
 from bot.quiz.settings import COUNT_CHOICES, SECONDS_CHOICES, GroupSettings
+from bot.results import QuestionSummary
 
 MAX_CALLBACK_DATA_BYTES = 64
 """Bot API: ``InlineKeyboardButton.callback_data`` is 1-64 bytes."""
@@ -976,3 +977,23 @@ def bank_card_keyboard(bank: Bank, bot_username: str, t: Catalog, *,
     if card is not None:
         rows.append((Button(t("button_start_here"), StartHereButton(bank.id, card)),))
     return tuple(rows)
+
+
+def results_summary(bank: Bank, session: GroupSession, questions: Sequence[QuestionSummary],
+                    players: int, date: str, t: Catalog, m: Markup) -> list[Screen]:
+    """The per-question summary sent with a session's CSV: per question its number, prompt
+    (clipped to 120 characters), right answers of all answers and the mean answer time.
+    ``date``: when the session started, formatted by the caller. Split into messages of at most
+    :data:`MAX_MESSAGE_UTF16` visible UTF-16 units."""
+    lang = bank.language_for(t.language)
+    prompts = {q.id: q.prompt.get(lang, bank.default_language) for q in bank.questions}
+    lines = [m.bold(t("results_title", title=clip(bank.title.get(lang, bank.default_language),
+                                                  MAX_TITLE))),
+             m.escape(t("results_meta", date=date, players=players, questions=len(questions))),
+             ""]
+    for q in questions:
+        lines.append(m.escape(t("results_question_line", number=q.number,
+                                prompt=clip(prompts.get(q.question_id, q.question_id), 120),
+                                right=q.right, answers=q.answers,
+                                seconds=t.decimal(q.mean_seconds))))
+    return as_screens("\n".join(lines), m)

@@ -312,4 +312,5 @@ async def test_group_commands_menu(fake, group_bot):
         t = i18n.catalog(language or "en")
         commands = fake.commands[("all_group_chats", language)]
         assert [(c["command"], c["description"]) for c in commands] == [
-            (name, t(f"command_group_{name}")) for name in ("quiz", "stop", "language", "help")]
+            (name, t(f"command_group_{name}")) for name in ("quiz", "stop", "language", "help",
+                                                            "settings", "results")]

@@ -158,3 +158,13 @@ def test_select_keeps_a_random_n_in_plan_order():
     assert picked.option_orders == tuple((i, 0) for i in positions)
     assert settings.select(plan, None, random.Random(1)) == plan
     assert settings.select(plan, 20, random.Random(1)) == plan
+
+
+def test_calls_ahead_keeps_back_what_the_next_minute_needs():
+    """3 s windows, 8 questions: at question 1 the reveal, 7 more posts and reveals and the
+    leaderboard (16); at the last, its reveal and the leaderboard; 30 s windows: 2 more
+    questions fit in a minute (1 + 2 * 2), no leaderboard yet."""
+    assert group.calls_ahead(session(seconds=3.0, position=0), 60.0) == 16
+    assert group.calls_ahead(session(seconds=3.0, position=7), 60.0) == 2
+    assert group.calls_ahead(session(seconds=30.0, position=0), 60.0) == 5
+    assert group.calls_ahead(session(seconds=30.0, position=6), 60.0) == 4

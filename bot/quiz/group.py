@@ -22,6 +22,7 @@ Session phases, as stored:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -240,6 +241,18 @@ def clock_left(session: GroupSession) -> int:
     """Whole seconds left at the clock edit: :data:`CLOCK_FRACTION` of the window, rounded
     (10 of 30)."""
     return round(session.question_seconds * CLOCK_FRACTION)
+
+
+def calls_ahead(session: GroupSession, horizon: float) -> int:
+    """The sends and edits the session must still make in the next ``horizon`` seconds, at
+    most, while question ``position`` is open: its reveal, then the post and reveal of each
+    following question that can start within the horizon (one per window), and the
+    leaderboard if it can come within it. An optional call (the clock edit) is made only if it
+    fits in the group's budget with these kept back."""
+    left = session.total - session.position - 1
+    fit = math.ceil(horizon / session.question_seconds) if session.question_seconds > 0 else left
+    ahead = min(left, fit)
+    return 1 + 2 * ahead + (1 if left < fit else 0)
 
 
 def revealable(session: GroupSession, position: int) -> bool:

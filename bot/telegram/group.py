@@ -2,9 +2,10 @@
 
 Telegram lets a bot send about 20 messages a minute to one group (Bot API FAQ, "broadcasting"):
 a session sends two per question (the question, then its reveal as an edit), at most one more
-(the mid-window clock edit, "⏱ 10 s left", made only when :class:`~bot.telegram.budget.GroupBudget`
-says it fits with the reveal and the next question), plus the leaderboard, and nothing per
-answer: each member's answer is acknowledged privately by the callback query's toast, in that
+(the mid-window clock edit, "⏱ 10 s left", made only when
+:class:`~bot.telegram.budget.GroupBudget` says it fits with the calls the session must make in
+the next minute), plus the leaderboard, and nothing per answer: each member's answer is
+acknowledged privately by the callback query's toast, in that
 member's own language. ``AIORateLimiter`` enforces the limit.
 
 The session's progress (close -> reveal -> post the next question ... -> leaderboard) is decided
@@ -36,6 +37,7 @@ from bot.quiz.engine import LABELS, QuizError
 from bot.quiz.group import GroupSession, Step
 from bot.quiz.ports import StorageError
 from bot.quiz.service import GroupService, SessionRunning
+from bot.quiz.settings import ADMINS
 from bot.render import HTML, Screen
 from bot.telegram.budget import GroupBudget
 from bot.telegram.common import NO_PREVIEW, Context, catalog_for, edit, keyboard, toast
@@ -54,10 +56,6 @@ RETRY_SECONDS = (1.0, 2.0, 5.0, 10.0, 20.0, 30.0)
 MAX_FAILURES = 12
 """Consecutive failed tries of a session's step (about 3 minutes with RETRY_SECONDS) after which
 the session is ended with a notice instead of being tried again."""
-
-CLOCK_RESERVE = 2
-"""Calls kept back in the group's budget when deciding on the clock edit: the reveal and the
-next question must still fit in the minute."""
 
 WATCHDOG_SECONDS = 30.0
 """How often the watchdog checks that every running session has a pending job."""
@@ -152,9 +150,13 @@ async def cmd_group_quiz(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
     service = groups(context)
-    bank_id = context.args[0] if context.args else None
-    if bank_id is None and len(service.banks) == 1:
-        bank_id = next(iter(service.banks))
+    chosen = await service.settings(chat.id)
+    if chosen.who_starts == ADMINS and not await is_admin(context, chat, user,
+                                                          update.effective_message):
+        t = await group_catalog(context, chat.id)
+        await reply(update, context, t("group_start_denied"))
+        return
+    bank_id = service.pick_bank(context.args[0] if context.args else None, chosen)
     if bank_id not in service.banks:
         t = await group_catalog(context, chat.id)
         await reply(update, context, t("group_choose_bank", banks=", ".join(service.banks)))
@@ -173,7 +175,8 @@ async def cmd_group_quiz(update: Update, context: Context) -> None:
 
 
 async def cmd_group_stop(update: Update, context: Context) -> None:
-    """/stop in a group: end the session (its starter or an admin); show the standings."""
+    """/stop in a group: end the session (its starter or an admin; admins only when the group's
+    settings say so); show the standings."""
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None
     service = groups(context)
@@ -182,7 +185,8 @@ async def cmd_group_stop(update: Update, context: Context) -> None:
     if session is None:
         await reply(update, context, t("stop_none"))
         return
-    by_starter = (user is not None and user.id == session.starter_id
+    admins_only = (await service.settings(chat.id)).who_starts == ADMINS
+    by_starter = (not admins_only and user is not None and user.id == session.starter_id
                   and update.effective_message is not None
                   and update.effective_message.sender_chat is None)
     if not (by_starter or await is_admin(context, chat, user, update.effective_message)):
@@ -456,10 +460,12 @@ class SessionRunner:
 
     async def _clock(self, session: GroupSession) -> None:
         """The open question's one mid-window edit ("⏱ 10 s left"), if the group's budget has
-        room for it besides the reveal and the next question (:data:`CLOCK_RESERVE`); skipped
+        room for it besides what the session must send in the next minute
+        (:func:`~bot.quiz.group.calls_ahead`); skipped
         otherwise. Cosmetic: a failure is logged, never retried, and it never holds the
         session past the question's deadline."""
-        if not self.budget.allows(session.chat_id, reserve=CLOCK_RESERVE):
+        if not self.budget.allows(session.chat_id,
+                                  reserve=group.calls_ahead(session, self.budget.window)):
             log.info("group session %s: clock edit of question %s skipped (group budget: %s "
                      "calls in the last minute)", session.id, session.position + 1,
                      self.budget.used(session.chat_id))

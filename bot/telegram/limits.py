@@ -83,6 +83,12 @@ def chat_key(data: dict[str, Any]) -> Hashable | None:
     return str(chat_id)
 
 
+def reads(endpoint: str) -> bool:
+    """Whether a Bot API method only reads (``getChatMember``, ``getChat`` ...): it posts and
+    changes no message, so it is not counted in a group's messages per minute."""
+    return endpoint.startswith("get")
+
+
 class QuizRateLimiter(AIORateLimiter):
     """``AIORateLimiter`` with Telegram's per-group limit (20 per minute), 429s that slow only
     their chat, and bounded retries of transient failures.
@@ -161,8 +167,13 @@ class QuizRateLimiter(AIORateLimiter):
             except RetryAfter as exc:
                 raise _Flood(exc) from None
 
+        # Telegram's 20 a minute per group counts messages; reads (getChatMember for an admin
+        # check, getChat) are no messages: kept out of PTB's group limiter, they never delay
+        # a session's question or reveal
+        throttled = {k: v for k, v in data.items() if k != "chat_id"} if reads(endpoint) else data
         try:
-            return await super().process_request(shielded, args, kwargs, endpoint, data, None)
+            return await super().process_request(shielded, args, kwargs, endpoint, throttled,
+                                                  None)
         except _Flood as flood:
             self._hold(chat, retry_after_seconds(flood.error))
             raise flood.error from None
