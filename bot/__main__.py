@@ -1,5 +1,5 @@
 """The ``quizbot`` command: ``run`` (Telegram), ``play`` (terminal), ``validate`` (banks),
-``import`` (GIFT, Aiken or CSV to a bank)."""
+``import`` (GIFT, Aiken or CSV to a bank), ``report`` (item analysis of stored answers)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
-from bot import bankimport, i18n, redaction
+from bot import bankimport, i18n, redaction, report
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import BankError, load_banks
 from bot.quiz.checks import check_bank
@@ -62,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("--strict", action="store_true",
                           help="treat item-writing warnings as errors (exit 1), as CI does")
     bankimport.add_parser(sub)
+    report.add_parser(sub)
     return parser
 
 
@@ -95,6 +96,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "validate":
             return _validate(args.paths or settings.banks, strict=args.strict)
         banks = load_banks(settings.banks)
+        if args.command == "report":
+            if not settings.db.is_file():
+                _say(f"no database at {settings.db}: nothing to report")
+                return 1
+            table = asyncio.run(report.build(settings.db, banks, bank_id=args.bank,
+                                             chat_id=args.chat, since=args.since))
+            report.write(report.render(table, args.format), args.out)
+            return 0
         if args.command == "play":
             try:
                 return asyncio.run(_play(settings, banks, args.lang, args.bank))

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.quiz.analysis import Response
 from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
 from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.ports import (
@@ -651,6 +652,27 @@ class SQLiteStore:
         return {r[0]: r[1] for r in await self._read(
             "SELECT user_id, name FROM group_players WHERE session_id = ?", (session_id,))}
 
+    # --- reports -------------------------------------------------------------------------
+
+    async def item_responses(self, *, bank_id: str | None = None, chat_id: int | None = None,
+                             since: float | None = None) -> list[Response]:
+        """See :meth:`bot.quiz.ports.ReportStore.item_responses` (one statement: one
+        snapshot)."""
+        rows = await self._read(
+            "SELECT 'private', a.attempt_id, a.user_id, a.bank_id, x.question_id,"
+            " x.option_index, x.correct, COALESCE(u.language, '')"
+            " FROM answers x JOIN attempts a ON a.attempt_id = x.attempt_id"
+            " LEFT JOIN users u ON u.user_id = a.user_id"
+            " WHERE :chat IS NULL AND (:bank IS NULL OR a.bank_id = :bank)"
+            " AND x.answered_at >= :since"
+            " UNION ALL"
+            " SELECT 'group', s.session_id, g.user_id, s.bank_id, g.question_id,"
+            " g.option_index, g.correct, s.language"
+            " FROM group_answers g JOIN group_sessions s ON s.session_id = g.session_id"
+            " WHERE (:chat IS NULL OR s.chat_id = :chat) AND (:bank IS NULL OR s.bank_id = :bank)"
+            " AND g.answered_at >= :since",
+            {"chat": chat_id, "bank": bank_id, "since": since or 0.0})  # type: ignore[arg-type]
+        return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows]
 
 def _statements(script: str) -> list[str]:
     """Split a migration script into complete statements (``sqlite3.complete_statement``)."""

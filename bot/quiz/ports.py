@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.quiz.analysis import Response
 from bot.quiz.engine import Answer, Attempt, Plan
 from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.settings import GroupSettings
@@ -233,4 +234,15 @@ class GroupStore(Protocol):
 
     async def group_players(self, session_id: int) -> dict[int, str]:
         """Display name per member who answered."""
+        ...
+
+
+class ReportStore(Protocol):
+    """What ``quizbot report`` reads: every stored answer, private and group."""
+
+    async def item_responses(self, *, bank_id: str | None = None, chat_id: int | None = None,
+                             since: float | None = None) -> list[Response]:
+        """Every answer (private attempts and group sessions), optionally only of one bank,
+        only of one group chat's sessions (``chat_id``: no private answers then), and only
+        those given at or after ``since`` (seconds since the epoch)."""
         ...
