@@ -138,18 +138,8 @@ class SettingButton:
     value: str
 
 
-@dataclass(frozen=True)
-class StartHereButton:
-    """"Start in this group" on a shared quiz card: start ``bank_id`` in the chat the card was
-    posted in (``card``: the card's nonce, which the bot maps to that chat)."""
-
-    bank_id: str
-    card: str
-
-
 CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
-                  | BankButton | GroupAnswerButton | PlaceButton | SettingButton
-                  | StartHereButton)
+                  | BankButton | GroupAnswerButton | PlaceButton | SettingButton)
 
 _INT = r"(0|[1-9][0-9]{0,17})"
 _ID = r"([a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)"
@@ -164,12 +154,11 @@ _DECODERS: Sequence[tuple[re.Pattern[str], type]] = (
     (re.compile(rf"p:{_INT}"), PlaceButton),
     (re.compile(rf"s:{_INT}:(who|seconds|scoring|bank|language|count):([a-z0-9-]{{1,32}})"),
      SettingButton),
-    (re.compile(rf"h:{_ID}:([A-Za-z0-9_-]{{8,16}})"), StartHereButton),
 )
 _PREFIX = {AnswerButton: "a", NextButton: "n", RetakeButton: "r", ReviewButton: "v",
            LanguageButton: "l", BankButton: "b", GroupAnswerButton: "g", PlaceButton: "p",
-           SettingButton: "s", StartHereButton: "h"}
-_TEXT_FIELDS = (RetakeButton, BankButton, StartHereButton)
+           SettingButton: "s"}
+_TEXT_FIELDS = (RetakeButton, BankButton)
 """Kinds whose fields are all text (a bank id of digits stays a string)."""
 
 
@@ -303,19 +292,11 @@ class UrlButton:
 
 
 @dataclass(frozen=True)
-class ShareButton:
-    """An inline keyboard button that asks the user to pick a chat and opens the bot's inline
-    mode there with ``query`` (Bot API ``switch_inline_query``)."""
-
-    query: str
-
-
-@dataclass(frozen=True)
 class Button:
-    """An inline keyboard button: a label and callback data, a URL or an inline-mode share."""
+    """An inline keyboard button: a label and either callback data or a URL."""
 
     label: str
-    action: CallbackButton | UrlButton | ShareButton
+    action: CallbackButton | UrlButton
 
 
 @dataclass(frozen=True)
@@ -907,11 +888,6 @@ def private_question(bank: Bank, session: GroupSession, position: int, t: Catalo
     return Screen("\n".join(lines))
 
 
-def share_row(bank: Bank, t: Catalog) -> tuple[tuple[Button, ...], ...]:
-    """A "Share" button: pick a chat, and the bot's inline mode offers ``bank`` there."""
-    return ((Button(t("button_share"), ShareButton(bank.id)),),)
-
-
 def settings_menu(chosen: GroupSettings, default_seconds: float, banks: Sequence[Bank],
                   language: str, t: Catalog, m: Markup) -> Screen:
     """A group's settings and the buttons to change them (each carries ``chosen.version``, so
@@ -954,29 +930,6 @@ def settings_menu(chosen: GroupSettings, default_seconds: float, banks: Sequence
     rows.append(tuple(button(t("settings_count_all") if n == 0 else str(n), "count", n,
                              (chosen.question_count or 0) == n) for n in COUNT_CHOICES))
     return Screen("\n".join(lines), tuple(rows))
-
-
-def bank_card(bank: Bank, t: Catalog, m: Markup) -> str:
-    """A shared quiz's card text: title, level, number of questions, description."""
-    lang = bank.language_for(t.language)
-    return "\n".join([
-        m.bold(f"🎯 {bank.title.get(lang, bank.default_language)}"),
-        m.escape(f"{t('level_line', level=t('level.' + bank.level))} · "
-                 f"{t('question_count', count=len(bank.questions))}"),
-        "",
-        m.escape(bank.description.get(lang, bank.default_language)),
-    ])
-
-
-def bank_card_keyboard(bank: Bank, bot_username: str, t: Catalog, *,
-                       card: str | None) -> tuple[tuple[Button, ...], ...]:
-    """A card's buttons: "Start quiz" (a deep link to the bot's private chat), and with
-    ``card`` (posted in a group) "Start in this group"."""
-    rows: list[tuple[Button, ...]] = [
-        (Button(t("button_start_quiz"), UrlButton(deep_link(bot_username, bank.id))),)]
-    if card is not None:
-        rows.append((Button(t("button_start_here"), StartHereButton(bank.id, card)),))
-    return tuple(rows)
 
 
 def results_summary(bank: Bank, session: GroupSession, questions: Sequence[QuestionSummary],

@@ -153,8 +153,6 @@ def field_values(field: dataclasses.Field) -> list[Any]:
         return ["en", "el"]
     if field.name == "field":  # a settings menu's field
         return ["who", "language"]
-    if field.name == "card":  # a shared card's nonce
-        return ["abcd_-09", "Z" * 16]
     if field.type in ("int", int):
         return [0, MAX_ID]  # storage ids
     return ["x", "123", "deepspeed-megatron", LONGEST_BANK_ID]
