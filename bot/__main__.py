@@ -1,5 +1,5 @@
 """The ``quizbot`` command: ``run`` (Telegram), ``play`` (terminal), ``validate`` (banks),
-``import`` (GIFT, Aiken or CSV to a bank)."""
+``import`` (GIFT, Aiken or CSV to a bank), ``report`` (item analysis of stored answers)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 
-from bot import bankimport, i18n, redaction
+from bot import bankimport, i18n, redaction, report
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import BankError, load_banks
 from bot.quiz.checks import check_bank
@@ -100,6 +101,7 @@ def _parser() -> argparse.ArgumentParser:
                     "a \"deleted user\" on group leaderboards, as /deletemydata does.")
     delete.add_argument("user_id", metavar="ID", type=int, help="the Telegram user id")
     bankimport.add_parser(sub)
+    report.add_parser(sub)
     return parser
 
 
@@ -135,6 +137,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _operate(args, settings)
         banks = (load_valid_banks(settings.banks) if settings.skip_invalid_banks
                  else load_banks(settings.banks))
+        if args.command == "report":
+            if not Path(settings.db).is_file():
+                _say(f"no database at {settings.db}: nothing to report")
+                return 1
+            table = asyncio.run(report.build(settings.db, banks, bank_id=args.bank,
+                                             chat_id=args.chat, since=args.since))
+            report.write(report.render(table, args.format), args.out)
+            return 0
         if args.command == "play":
             try:
                 return asyncio.run(_play(settings, banks, args.lang, args.bank,

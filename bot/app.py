@@ -39,7 +39,7 @@ from bot.quiz.bank import Bank
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.review import LearningService
 from bot.quiz.service import GroupService, QuizService
-from bot.telegram import admin, group, handlers, learning, privacy
+from bot.telegram import admin, group, handlers, learning, privacy, teachers
 from bot.telegram.common import CONTEXT_TYPES
 from bot.telegram.limits import QuizRateLimiter
 from storage import SQLiteStore
@@ -57,6 +57,10 @@ POOL_TIMEOUT = 30.0
 """Seconds a call may wait for a free connection before PTB gives up (PTB's default: 1)."""
 
 GROUP_COMMANDS = ("quiz", "stop", "language", "help")
+"""The group commands of :mod:`bot.telegram.group`."""
+
+TEACHER_COMMANDS = ("settings", "results")
+"""The group commands of :mod:`bot.telegram.teachers` (admins)."""
 """The group commands registered with ``setMyCommands`` (scope: all group chats)."""
 
 PRUNE_SECONDS = 86_400.0
@@ -131,6 +135,9 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
               & ~filters.SenderChat.CHANNEL & ~filters.IS_AUTOMATIC_FORWARD)
     for name in GROUP_COMMANDS:
         app.add_handler(CommandHandler(name, getattr(group, f"cmd_group_{name}"), filters=groups))
+    for name in TEACHER_COMMANDS:
+        app.add_handler(CommandHandler(name, getattr(teachers, f"cmd_group_{name}"),
+                                       filters=groups))
     app.add_handler(CommandHandler("start", group.cmd_group_help, filters=groups))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.on_migrate))
     app.add_handler(ChatMemberHandler(group.on_my_chat_member,
@@ -156,6 +163,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     app.bot_data.quiz = QuizService(metered, banks, clock=clock)  # type: ignore[arg-type]
     app.bot_data.groups = GroupService(metered, banks,  # type: ignore[arg-type]
                                        question_seconds=settings.question_seconds,
+                                       languages=i18n.SUPPORTED,
                                        clock=clock)  # type: ignore[arg-type]
     app.bot_data.extra["privacy"] = PrivacyService(store)
     learner = LearningService(store, banks, clock=clock)  # type: ignore[arg-type]
@@ -204,7 +212,8 @@ async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
             [BotCommand(name, t(f"command_{name}")) for name in COMMANDS],
             scope=BotCommandScopeAllPrivateChats(), language_code=language)
         await app.bot.set_my_commands(
-            [BotCommand(name, t(f"command_group_{name}")) for name in GROUP_COMMANDS],
+            [BotCommand(name, t(f"command_group_{name}"))
+             for name in (*GROUP_COMMANDS, *TEACHER_COMMANDS)],
             scope=BotCommandScopeAllGroupChats(), language_code=language)
 
 

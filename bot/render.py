@@ -23,11 +23,13 @@ from typing import Protocol
 from bot.i18n import SUPPORTED, Catalog
 from bot.quiz.bank import Bank
 from bot.quiz.engine import LABELS, Attempt, QuestionView, Result, result, view
-from bot.quiz.group import GroupSession, Standing
+from bot.quiz.group import RIGHT, SPEED, GroupSession, Standing
 from bot.quiz.learning import ReviewItem
 from bot.quiz.ports import BankStats, ScorePoint
 from bot.quiz.privacy import is_deleted
 from bot.quiz.review import Progress
+from bot.quiz.settings import COUNT_CHOICES, SECONDS_CHOICES, GroupSettings
+from bot.results import QuestionSummary
 
 MAX_CALLBACK_DATA_BYTES = 64
 """Bot API: ``InlineKeyboardButton.callback_data`` is 1-64 bytes."""
@@ -162,9 +164,19 @@ class StartReviewButton:
     """Start reviewing the due cards (in /stats and on a reminder)."""
 
 
+@dataclass(frozen=True)
+class SettingButton:
+    """A group settings menu's choice: set ``field`` to ``value``, if the settings are still at
+    ``version`` (the one the menu showed)."""
+
+    version: int
+    field: str
+    value: str
+
+
 CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
                   | BankButton | GroupAnswerButton | PlaceButton | DeleteDataButton
-                  | CardAnswerButton | CardNextButton | StartReviewButton)
+                  | CardAnswerButton | CardNextButton | StartReviewButton | SettingButton)
 
 _INT = r"(0|[1-9][0-9]{0,17})"
 _ID = r"([a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)"
@@ -180,12 +192,16 @@ _DECODERS: Sequence[tuple[re.Pattern[str], type]] = (
     (re.compile(r"d:([01])"), DeleteDataButton),
     (re.compile(rf"c:{_INT}:{_INT}:([0-9]):{_INT}"), CardAnswerButton),
     (re.compile(rf"k:{_INT}:{_INT}:{_INT}"), CardNextButton),
-    (re.compile(r"s"), StartReviewButton),
+    (re.compile(r"w"), StartReviewButton),
+    (re.compile(rf"s:{_INT}:(who|seconds|scoring|bank|language|count):([a-z0-9-]{{1,32}})"),
+     SettingButton),
 )
 _PREFIX = {AnswerButton: "a", NextButton: "n", RetakeButton: "r", ReviewButton: "v",
            LanguageButton: "l", BankButton: "b", GroupAnswerButton: "g", PlaceButton: "p",
            DeleteDataButton: "d", CardAnswerButton: "c", CardNextButton: "k",
-           StartReviewButton: "s"}
+           StartReviewButton: "w", SettingButton: "s"}
+_TEXT_FIELDS = (RetakeButton, BankButton)
+"""Kinds whose fields are all text (a bank id of digits stays a string)."""
 
 
 def encode(button: CallbackButton) -> str:
@@ -212,8 +228,10 @@ def decode(data: str | None) -> CallbackButton:
     for pattern, kind in _DECODERS:
         match = pattern.fullmatch(data)
         if match:
-            groups = [int(g) if g.isdigit() and kind not in (RetakeButton, BankButton)
-                      else g for g in match.groups()]
+            groups = [int(g) if g.isdigit() and kind not in _TEXT_FIELDS else g
+                      for g in match.groups()]
+            if kind is SettingButton:  # the value stays text: "0" is a count, "30" seconds
+                groups[2] = match[3]
             return kind(*groups)  # type: ignore[no-any-return]
     raise InvalidCallbackData(data)
 
@@ -751,28 +769,33 @@ def bank_choice(banks: Iterable[Bank], t: Catalog, m: Markup, *, header: str) ->
 # --- group sessions ------------------------------------------------------------------------
 
 def group_question(bank: Bank, session: GroupSession, t: Catalog, m: Markup, *,
-                   starter_name: str | None = None) -> Screen:
+                   starter_name: str | None = None, left: int | None = None) -> Screen:
     """A group session's open question, with one button per option (A-J, in rows that fit a
-    phone: :func:`answer_rows`); the first one carries the announcement (who started it, how
-    many questions, seconds per question)."""
+    phone: :func:`answer_rows`) and its clock: the window ("⏱ 30 s"), or with ``left`` the
+    seconds left (the one mid-window edit, "⏱ 10 s left"); the first one carries the
+    announcement (who started it, how many questions, seconds per question, the scoring)."""
     v = _session_view(bank, session, session.position)
     lines = _question_lines(bank, v, t, m, marks=False)
     header: list[str] = []
     if starter_name is not None:
         header = [m.escape(t("group_announce", name=starter_name)),
                   m.escape(f"{t('question_count', count=session.total)} · "
-                           f"{t('group_seconds', count=round(session.question_seconds))}"), ""]
-    else:
-        lines.insert(2, m.escape(t("group_seconds", count=round(session.question_seconds))))
+                           f"{t('group_seconds', count=round(session.question_seconds))}"),
+                  m.escape(t(f"group_scoring_{session.scoring}")), ""]
+    clock = (t("group_clock", count=round(session.question_seconds)) if left is None
+             else t("group_clock_left", count=left))
+    lines.insert(2, m.escape(clock))
     buttons = [Button(LABELS[slot], GroupAnswerButton(session.id, session.position, slot))
                for slot in range(len(v.slots))]
     return Screen("\n".join(header + lines), answer_rows(buttons))
 
 
 def group_reveal(bank: Bank, session: GroupSession, position: int, counts: Sequence[int],
-                 t: Catalog, m: Markup) -> Screen:
+                 t: Catalog, m: Markup, *, bot_username: str | None = None) -> Screen:
     """A closed group question: the correct option, how many chose each option, the
-    explanation and its source (no buttons)."""
+    explanation and its source; with ``bot_username`` a URL button that opens the bot's private
+    chat on this question, its answer and explanation in the member's own language
+    (:func:`question_link`)."""
     v = _session_view(bank, session, position)
     lang = bank.language_for(t.language)
     lines = [*_question_lines(bank, v, t, m, marks=False, closed=True)[:4], ""]
@@ -789,7 +812,11 @@ def group_reveal(bank: Bank, session: GroupSession, position: int, counts: Seque
               m.escape(v.question.explanation.get(lang, bank.default_language)), "",
               m.escape(t("source", source="")) + m.link(v.question.source.title,
                                                          v.question.source.url)]
-    return Screen("\n".join(lines))
+    keyboard: tuple[tuple[Button, ...], ...] = ()
+    if bot_username:
+        keyboard = ((Button(t("button_in_my_language"),
+                            UrlButton(question_link(bot_username, session.id, position))),),)
+    return Screen("\n".join(lines), keyboard)
 
 
 MEDALS = ("🥇", "🥈", "🥉")
@@ -818,8 +845,7 @@ def group_leaderboard(bank: Bank, session: GroupSession, standings: Sequence[Sta
     for standing in standings[:LEADERBOARD_PLACES]:
         medal = standing.rank <= len(MEDALS) and standing.score > 0  # no gold for 0 points
         place = MEDALS[standing.rank - 1] if medal else f"{standing.rank}."
-        score = t("group_score_line", score=standing.score, total=session.total,
-                  seconds=t.decimal(standing.seconds))
+        score = _standing_line(session, standing, t)
         name = t("deleted_user") if is_deleted(standing.user_id) else standing.name
         lines.append(f"{place} {m.bold(clip(name, MAX_NAME))} — {m.escape(score)}")
     more = len(standings) - LEADERBOARD_PLACES
@@ -837,10 +863,24 @@ def group_place(session: GroupSession, standings: Sequence[Standing], user_id: i
     mine = next((s for s in standings if s.user_id == user_id), None)
     if mine is None:
         text = t("group_not_played")
+    elif session.scoring == SPEED:
+        text = t("group_your_place_points", rank=mine.rank, players=len(standings),
+                 points=t.decimal(mine.score, 0), right=mine.right, total=session.total,
+                 streak=mine.best_streak)
     else:
         text = t("group_your_place", rank=mine.rank, players=len(standings), score=mine.score,
                  total=session.total, seconds=t.decimal(mine.seconds))
     return clip_utf16(text, MAX_TOAST_UTF16)
+
+
+def _standing_line(session: GroupSession, standing: Standing, t: Catalog) -> str:
+    """A leaderboard line's figures: points, right answers and the longest streak (speed
+    scoring), or right answers and total time (right-answers scoring)."""
+    if session.scoring == SPEED:
+        return t("group_points_line", points=t.decimal(standing.score, 0), right=standing.right,
+                 total=session.total, streak=standing.best_streak)
+    return t("group_score_line", score=standing.score, total=session.total,
+             seconds=t.decimal(standing.seconds))
 
 
 def _session_view(bank: Bank, session: GroupSession, position: int) -> QuestionView:
@@ -953,3 +993,121 @@ def known_text(progress: Progress, t: Catalog, m: Markup) -> str:
         prompt = bank.question(question_id).prompt.get(lang, bank.default_language)
         lines.append(f"{round(100 * value):3d}  {m.escape(prompt)}")
     return "\n".join(lines)
+
+
+# --- teachers: deep links, settings, results, sharing ---------------------------------------
+
+MAX_START_PAYLOAD = 64
+"""Bot API deep linking: a ``start`` parameter is 1-64 characters of ``A-Z``, ``a-z``, ``0-9``,
+``_`` and ``-`` (https://core.telegram.org/bots/features#deep-linking)."""
+
+_PAYLOAD = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_QUESTION_PAYLOAD = re.compile(r"q_(0|[1-9][0-9]{0,17})_(0|[1-9][0-9]{0,3})")
+
+
+def deep_link(bot_username: str, payload: str | None = None) -> str:
+    """``https://t.me/<bot>?start=<payload>``: opens the bot's private chat, and on Start sends
+    it ``/start <payload>``.
+
+    Raises:
+        ValueError: ``payload`` is not 1-64 characters of ``A-Za-z0-9_-``
+            (:data:`MAX_START_PAYLOAD`).
+    """
+    if payload is None:
+        return f"https://t.me/{bot_username}"
+    if not _PAYLOAD.fullmatch(payload):
+        raise ValueError(f"invalid deep-link payload: {payload!r}")
+    return f"https://t.me/{bot_username}?start={payload}"
+
+
+def question_link(bot_username: str, session_id: int, position: int) -> str:
+    """The deep link of a group question's reveal (payload ``q_<session>_<position>``, at most
+    25 characters; bank ids never contain ``_``, so it is never taken for one)."""
+    return deep_link(bot_username, f"q_{session_id}_{position}")
+
+
+def parse_question_payload(payload: str) -> tuple[int, int] | None:
+    """``(session id, position)`` from a :func:`question_link` payload, else None."""
+    match = _QUESTION_PAYLOAD.fullmatch(payload)
+    return (int(match[1]), int(match[2])) if match else None
+
+
+def private_question(bank: Bank, session: GroupSession, position: int, t: Catalog,
+                     m: Markup) -> Screen:
+    """A group session's closed question for one member's private chat, in their language:
+    the question, its options with the right one marked, the explanation and its source."""
+    v = _session_view(bank, session, position)
+    lang = bank.language_for(t.language)
+    lines = [*_question_lines(bank, v, t, m, marks=False, closed=True)[:4], ""]
+    for slot, option_index in enumerate(v.slots):
+        text = m.escape(v.question.options[option_index].text.get(lang, bank.default_language))
+        mark = "✅ " if slot == v.correct_slot else ""
+        lines.append(f"{mark}{LABELS[slot]}. {text}")
+    lines += ["", m.escape(v.question.explanation.get(lang, bank.default_language)), "",
+              m.escape(t("source", source="")) + m.link(v.question.source.title,
+                                                         v.question.source.url)]
+    return Screen("\n".join(lines))
+
+
+def settings_menu(chosen: GroupSettings, default_seconds: float, banks: Sequence[Bank],
+                  language: str, t: Catalog, m: Markup) -> Screen:
+    """A group's settings and the buttons to change them (each carries ``chosen.version``, so
+    an older menu's buttons are stale). Current choices are ticked; the bank row is shown only
+    when several banks are installed (at most 40 of them: the keyboard's 100 buttons).
+    ``default_seconds``: the window when the group chose none."""
+    seconds = chosen.question_seconds or round(default_seconds)
+    bank_titles = {b.id: clip(b.title.get(b.language_for(t.language), b.default_language),
+                              MAX_BUTTON_LABEL) for b in banks}
+    bank_line = (bank_titles.get(chosen.bank_id, t("settings_bank_missing"))
+                 if chosen.bank_id else t("settings_bank_ask"))
+    lines = [m.bold(t("settings_title")), "",
+             m.escape(t("settings_who", value=t(f"settings_who_{chosen.who_starts}"))),
+             m.escape(t("settings_seconds", count=seconds)),
+             m.escape(t("settings_scoring", value=t(f"settings_scoring_{chosen.scoring}"))),
+             m.escape(t("settings_bank", value=bank_line)),
+             m.escape(t("settings_language", value=t.language_name(language))),
+             m.escape(t("settings_count", value=t("settings_count_all")
+                        if chosen.question_count is None else str(chosen.question_count))),
+             "", m.italic(t("settings_hint"))]
+
+    def button(label: str, field_name: str, value: object, current: bool) -> Button:
+        return Button(("✓ " if current else "") + label,
+                      SettingButton(chosen.version, field_name, str(value)))
+
+    rows: list[tuple[Button, ...]] = [
+        tuple(button(t(f"settings_who_{who}"), "who", who, chosen.who_starts == who)
+              for who in ("everyone", "admins")),
+    ]
+    choices = [button(t("settings_seconds_button", count=n), "seconds", n, n == seconds)
+               for n in SECONDS_CHOICES]
+    rows += [tuple(choices[:5]), tuple(choices[5:])]
+    rows.append(tuple(button(t(f"settings_scoring_{s}"), "scoring", s, chosen.scoring == s)
+                      for s in (SPEED, RIGHT)))
+    if len(banks) > 1:
+        rows += [(button(bank_titles[b.id], "bank", b.id, chosen.bank_id == b.id),)
+                 for b in banks[:40]]
+    rows.append(tuple(button(t.language_name(code), "language", code, code == language)
+                      for code in SUPPORTED))
+    rows.append(tuple(button(t("settings_count_all") if n == 0 else str(n), "count", n,
+                             (chosen.question_count or 0) == n) for n in COUNT_CHOICES))
+    return Screen("\n".join(lines), tuple(rows))
+
+
+def results_summary(bank: Bank, session: GroupSession, questions: Sequence[QuestionSummary],
+                    players: int, date: str, t: Catalog, m: Markup) -> list[Screen]:
+    """The per-question summary sent with a session's CSV: per question its number, prompt
+    (clipped to 120 characters), right answers of all answers and the mean answer time.
+    ``date``: when the session started, formatted by the caller. Split into messages of at most
+    :data:`MAX_MESSAGE_UTF16` visible UTF-16 units."""
+    lang = bank.language_for(t.language)
+    prompts = {q.id: q.prompt.get(lang, bank.default_language) for q in bank.questions}
+    lines = [m.bold(t("results_title", title=clip(bank.title.get(lang, bank.default_language),
+                                                  MAX_TITLE))),
+             m.escape(t("results_meta", date=date, players=players, questions=len(questions))),
+             ""]
+    for q in questions:
+        lines.append(m.escape(t("results_question_line", number=q.number,
+                                prompt=clip(prompts.get(q.question_id, q.question_id), 120),
+                                right=q.right, answers=q.answers,
+                                seconds=t.decimal(q.mean_seconds))))
+    return as_screens("\n".join(lines), m)

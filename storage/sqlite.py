@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.quiz.analysis import Response
 from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, AttemptStatus, Plan
 from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
 from bot.quiz.ports import (
@@ -34,6 +35,7 @@ from bot.quiz.ports import (
     Pruned,
     StorageError,
 )
+from bot.quiz.settings import GroupSettings
 from storage.backup import DatabaseLock
 from storage.learning import LearningStatements
 
@@ -469,17 +471,17 @@ class SQLiteStore(LearningStatements):
 
     async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
                             starter_id: int, plan: Plan, question_seconds: float,
-                            now: float, *,
-                            message_thread_id: int | None = None) -> GroupSession | None:
+                            now: float, *, message_thread_id: int | None = None,
+                            scoring: str = "right") -> GroupSession | None:
         """See :meth:`bot.quiz.ports.GroupStore.start_session`."""
         async def op(db: aiosqlite.Connection) -> int | None:
             cursor = await db.execute(
                 "INSERT INTO group_sessions (chat_id, bank_id, bank_version, language,"
                 " starter_id, question_order, option_orders, question_seconds, started_at,"
-                " message_thread_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " message_thread_id, scoring) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (chat_id, bank_id, bank_version, language, starter_id,
                  json.dumps(plan.question_order), json.dumps(plan.option_orders),
-                 question_seconds, now, message_thread_id))
+                 question_seconds, now, message_thread_id, scoring))
             return cursor.lastrowid
 
         try:
@@ -489,12 +491,12 @@ class SQLiteStore(LearningStatements):
         assert session_id is not None
         return GroupSession(session_id, chat_id, bank_id, bank_version, language,
                             starter_id, plan, question_seconds, started_at=now,
-                            message_thread_id=message_thread_id)
+                            message_thread_id=message_thread_id, scoring=scoring)
 
     _SESSION_COLUMNS = (
         "session_id, chat_id, bank_id, bank_version, language, starter_id, question_order,"
         " option_orders, question_seconds, position, message_id, deadline, status, started_at,"
-        " ended_at, message_thread_id")
+        " ended_at, message_thread_id, scoring")
 
     @staticmethod
     def _session(row: Any) -> GroupSession:
@@ -502,8 +504,8 @@ class SQLiteStore(LearningStatements):
         return GroupSession(
             id=row[0], chat_id=row[1], bank_id=row[2], bank_version=row[3], language=row[4],
             starter_id=row[5], plan=plan, question_seconds=row[8], position=row[9],
-            message_id=row[10], deadline=row[11], status=SessionStatus(row[12]), started_at=row[13],
-            ended_at=row[14], message_thread_id=row[15])
+            message_id=row[10], deadline=row[11], status=SessionStatus(row[12]),
+            started_at=row[13], ended_at=row[14], message_thread_id=row[15], scoring=row[16])
 
     async def _sessions(self, where: str, args: tuple[object, ...]) -> list[GroupSession]:
         return [self._session(row) for row in await self._read(
@@ -519,6 +521,57 @@ class SQLiteStore(LearningStatements):
         """See :meth:`bot.quiz.ports.GroupStore.active_session`."""
         found = await self._sessions("chat_id = ? AND status = 'active'", (chat_id,))
         return found[0] if found else None
+
+    async def last_session(self, chat_id: int, *, ended: bool = True) -> GroupSession | None:
+        """See :meth:`bot.quiz.ports.GroupStore.last_session`."""
+        rows = await self._read(
+            f"SELECT {self._SESSION_COLUMNS} FROM group_sessions WHERE chat_id = ?"
+            + (" AND status != 'active'" if ended else "")
+            + " ORDER BY session_id DESC LIMIT 1", (chat_id,))
+        return self._session(rows[0]) if rows else None
+
+    async def group_settings(self, chat_id: int) -> GroupSettings | None:
+        """See :meth:`bot.quiz.ports.GroupStore.group_settings`."""
+        rows = await self._read(
+            "SELECT who_starts, question_seconds, scoring, bank_id, question_count, version"
+            " FROM group_settings WHERE chat_id = ?", (chat_id,))
+        return GroupSettings(*rows[0]) if rows else None
+
+    async def save_group_settings(self, chat_id: int, settings: GroupSettings,
+                                  expected_version: int, *,
+                                  language: str | None = None) -> bool:
+        """See :meth:`bot.quiz.ports.GroupStore.save_group_settings`."""
+        async def op(db: aiosqlite.Connection) -> bool:
+            # one statement decides: the first settings (none stored, or stored at version 0),
+            # or an update of the expected version
+            values = (settings.who_starts, settings.question_seconds, settings.scoring,
+                      settings.bank_id, settings.question_count, settings.version, time.time())
+            if expected_version == 0:
+                cursor = await db.execute(
+                    "INSERT INTO group_settings (who_starts, question_seconds, scoring, bank_id,"
+                    " question_count, version, updated_at, chat_id)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (chat_id) DO UPDATE SET who_starts = excluded.who_starts,"
+                    " question_seconds = excluded.question_seconds, scoring = excluded.scoring,"
+                    " bank_id = excluded.bank_id, question_count = excluded.question_count,"
+                    " version = excluded.version, updated_at = excluded.updated_at"
+                    " WHERE group_settings.version = 0", (*values, chat_id))
+            else:
+                cursor = await db.execute(
+                    "UPDATE group_settings SET who_starts = ?, question_seconds = ?, scoring = ?,"
+                    " bank_id = ?, question_count = ?, version = ?, updated_at = ?"
+                    " WHERE chat_id = ? AND version = ?", (*values, chat_id, expected_version))
+            if cursor.rowcount != 1:
+                return False
+            if language is not None:
+                await db.execute(
+                    "INSERT INTO group_chats (chat_id, language, set_by_admin, updated_at)"
+                    " VALUES (?, ?, 1, ?) ON CONFLICT (chat_id) DO UPDATE SET"
+                    " language = excluded.language, set_by_admin = 1,"
+                    " updated_at = excluded.updated_at", (chat_id, language, time.time()))
+            return True
+
+        return await self._submit(op)
 
     async def active_sessions(self) -> list[GroupSession]:
         """See :meth:`bot.quiz.ports.GroupStore.active_sessions`."""
@@ -609,6 +662,13 @@ class SQLiteStore(LearningStatements):
                 " SELECT ?, language, set_by_admin, updated_at FROM group_chats"
                 " WHERE chat_id = ?", (new_chat_id, old_chat_id))
             await db.execute("DELETE FROM group_chats WHERE chat_id = ?", (old_chat_id,))
+            await db.execute(
+                "INSERT OR IGNORE INTO group_settings (chat_id, who_starts, question_seconds,"
+                " scoring, bank_id, question_count, version, updated_at)"
+                " SELECT ?, who_starts, question_seconds, scoring, bank_id, question_count,"
+                " version, updated_at FROM group_settings WHERE chat_id = ?",
+                (new_chat_id, old_chat_id))
+            await db.execute("DELETE FROM group_settings WHERE chat_id = ?", (old_chat_id,))
             return moved
 
         return await self._submit(op)
@@ -688,6 +748,27 @@ class SQLiteStore(LearningStatements):
         except ValueError as exc:  # aiosqlite: "no active connection"
             raise StorageError(str(exc)) from exc
 
+    # --- reports -------------------------------------------------------------------------
+
+    async def item_responses(self, *, bank_id: str | None = None, chat_id: int | None = None,
+                             since: float | None = None) -> list[Response]:
+        """See :meth:`bot.quiz.ports.ReportStore.item_responses` (one statement: one
+        snapshot)."""
+        rows = await self._read(
+            "SELECT 'private', a.attempt_id, a.user_id, a.bank_id, x.question_id,"
+            " x.option_index, x.correct, COALESCE(u.language, '')"
+            " FROM answers x JOIN attempts a ON a.attempt_id = x.attempt_id"
+            " LEFT JOIN users u ON u.user_id = a.user_id"
+            " WHERE :chat IS NULL AND (:bank IS NULL OR a.bank_id = :bank)"
+            " AND x.answered_at >= :since"
+            " UNION ALL"
+            " SELECT 'group', s.session_id, g.user_id, s.bank_id, g.question_id,"
+            " g.option_index, g.correct, s.language"
+            " FROM group_answers g JOIN group_sessions s ON s.session_id = g.session_id"
+            " WHERE (:chat IS NULL OR s.chat_id = :chat) AND (:bank IS NULL OR s.bank_id = :bank)"
+            " AND g.answered_at >= :since",
+            {"chat": chat_id, "bank": bank_id, "since": since or 0.0})  # type: ignore[arg-type]
+        return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows]
 
 def _statements(script: str) -> list[str]:
     """Split a migration script into complete statements (``sqlite3.complete_statement``)."""

@@ -218,6 +218,12 @@ def buttons(message: dict) -> list[dict]:
     return [button for row in rows for button in row]
 
 
+def answer_buttons(message: dict) -> list[dict]:
+    """A group question's answer buttons (callback data "g:..."): none once it is revealed
+    (the reveal keeps only its link to the explanation in each member's language)."""
+    return [b for b in buttons(message) if b.get("callback_data", "").startswith("g:")]
+
+
 def shown_options(message: dict) -> dict[str, str]:
     """Label -> option text as shown in a question or feedback message."""
     options = {}

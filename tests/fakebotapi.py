@@ -98,6 +98,8 @@ PHOTO_TOO_BIG = "Bad Request: file is too big"
 MAX_CALLBACK_DATA_BYTES = 64  # InlineKeyboardButton.callback_data: "1-64 bytes"
 MAX_CALLBACK_ANSWER_UTF16 = 200  # answerCallbackQuery.text: "0-200 characters"
 MAX_INLINE_BUTTONS = 100  # buttons per inline keyboard (undocumented; PTB's TOTAL_BUTTON_NUMBER)
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # Bot API: bots send files of up to 50 MB
+MAX_CAPTION_UTF16 = 1024  # Bot API: a caption is 0-1024 characters after entities parsing
 FLOOD_WINDOW = 60.0  # seconds; the rolling window of group_limit_per_minute
 PRIVATE_FLOOD_WINDOW = 1.0  # seconds; the rolling window of private_limit_per_second
 
@@ -701,6 +703,8 @@ class FakeBotAPI:
         self.chaos: Chaos | None = None
         self._drops: dict[str, list[bool]] = {}
         """Random faults to inject (see :class:`Chaos`); None for none."""
+        self.documents: dict[str, bytes] = {}
+        """The bytes of every document the bot sent (sendDocument), by file id."""
         self.observers: list[Callable[[Call], None]] = []
         """Called with every answered call (for load generators that react to the bot)."""
         self._wakeup = asyncio.Event()
@@ -719,6 +723,7 @@ class FakeBotAPI:
             "getWebhookInfo": self._get_webhook_info,
             "sendMessage": self._send_message,
             "sendPhoto": self._send_photo,
+            "sendDocument": self._send_document,
             "editMessageText": self._edit_message_text,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
             "deleteMessage": self._delete_message,
@@ -1626,6 +1631,45 @@ class FakeBotAPI:
             fields["reply_markup"] = markup
         message = self._store(chat, fields)
         self.photos[(chat.id, message["message_id"])] = data
+        chat.activity.append(self._clock())
+        return copy.deepcopy(message)
+
+    def _send_document(self, p: dict) -> dict:
+        """sendDocument with an uploaded file (multipart/form-data): a non-empty file of at
+        most 50 MB (Bot API: "Bots can currently send files of up to 50 MB in size"), a caption
+        of 0-1024 UTF-16 units after parsing, an inline keyboard. The file's bytes are kept in
+        :attr:`documents` by file id. A file id or URL instead of an upload is refused: the
+        fake stores no files to send again."""
+        chat = self._chat_of(p, sending=True)
+        upload = p.get("document")
+        if not isinstance(upload, dict) or "data" not in upload:
+            raise _bad("wrong file identifier/HTTP URL specified")
+        if not upload["data"]:
+            raise _bad("file must be non-empty")
+        if upload["size"] > MAX_UPLOAD_BYTES:
+            raise ApiError(413, "Request Entity Too Large")
+        caption, entities = "", []
+        if p.get("caption") not in (None, ""):
+            caption, entities = self._text({"text": p["caption"], "parse_mode": p.get("parse_mode"),
+                                            "entities": p.get("caption_entities")})
+            if utf16_len(caption) > MAX_CAPTION_UTF16:
+                raise _bad("message caption is too long")
+        markup = _inline_keyboard(p.get("reply_markup"), edit=False)
+        topic = self._thread(chat, p)
+        self._check_flood(chat, "sendDocument")
+        file_id = f"doc{len(self.documents) + 1}"
+        self.documents[file_id] = upload["data"]
+        fields: dict[str, Any] = {"from": self.bot_user, **topic, "document": {
+            "file_id": file_id, "file_unique_id": f"u{file_id}",
+            "file_name": upload["filename"], "mime_type": upload["content_type"],
+            "file_size": upload["size"]}}
+        if caption:
+            fields["caption"] = caption
+            if entities:
+                fields["caption_entities"] = entities
+        if markup:
+            fields["reply_markup"] = markup
+        message = self._store(chat, fields)
         chat.activity.append(self._clock())
         return copy.deepcopy(message)
 

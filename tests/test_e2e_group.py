@@ -8,7 +8,15 @@ from dataclasses import dataclass
 import pytest
 
 from bot import i18n
-from tests.conftest import BANK_ID, MODES, RunningBot, buttons, correct_label, wrong_label
+from tests.conftest import (
+    BANK_ID,
+    MODES,
+    RunningBot,
+    answer_buttons,
+    buttons,
+    correct_label,
+    wrong_label,
+)
 from tests.fakebotapi import FakeBotAPI
 
 GROUP = -1001234567890
@@ -122,7 +130,7 @@ async def test_full_session_in_three_languages_with_leaderboard(fake, group_bot,
         # nothing revealed in the group while the question is open, except by the early close
         if number == 1:
             assert len(fake.calls_to("editMessageText")) == edits_before
-        revealed = await fake.wait_for(lambda q=question: (lambda m: m if not buttons(m)
+        revealed = await fake.wait_for(lambda q=question: (lambda m: m if not answer_buttons(m)
                                        else None)(fake.message(GROUP, q["message_id"])),
                                        timeout=10)
         assert f"✅ {right}. " in revealed["text"]
@@ -136,9 +144,19 @@ async def test_full_session_in_three_languages_with_leaderboard(fake, group_bot,
                                              None), timeout=10)
     lines = board["text"].splitlines()
     ranked = [line for line in lines if "—" in line]
-    assert ranked[0].startswith("🥇 Eleni — 8/8")
-    assert ranked[1].startswith("🥈 Sam <admin> — 6/8")  # escaped on the way, shown verbatim
-    assert ranked[2].startswith("🥉 Arjun — 4/8")
+
+    def figures(right: int, streak: int) -> str:  # the line after the points
+        return t_group("group_points_line", points="#", right=right, total=8,
+                       streak=streak).split("#", 1)[1]
+
+    # speed scoring (the default): points, right answers, the longest streak
+    assert ranked[0].startswith("🥇 Eleni — ") and ranked[0].endswith(figures(8, 8))
+    assert ranked[1].startswith("🥈 Sam <admin> — ")  # escaped on the way, shown verbatim
+    assert ranked[1].endswith(figures(6, 6))
+    assert ranked[2].startswith("🥉 Arjun — ") and ranked[2].endswith(figures(4, 1))
+    points = [int(line.split("— ")[1].split(" ")[0].replace(".", "")) for line in ranked]
+    assert points[0] > points[1] > points[2] > 0
+    assert 8 * 500 <= points[0] <= 8 * 1000 + 7 * 500  # window and streak bounds
     assert "&lt;admin&gt;" in fake.raw_text(GROUP, board["message_id"])
     assert "@" not in board["text"]
 
@@ -201,7 +219,9 @@ async def test_stop_by_member_is_refused_and_by_admin_ends_the_session(fake, gro
     await sam.tap(first, correct_label(first, banks[BANK_ID], "hi"))
     board = await say(fake, eleni.user_id, "/stop")
     assert t("group_stopped", name="Eleni") in board["text"]
-    assert "🥇 Sam <admin> — 1/8" in board["text"]
+    assert "🥇 Sam <admin> — " in board["text"]
+    assert t("group_points_line", points="#", right=1, total=8, streak=1).split("#")[1] in (
+        board["text"])
     assert session_statuses(group_bot) == ["stopped"]
     assert not buttons(fake.message(GROUP, first["message_id"]))  # nothing left to tap
     # the deadline job is gone: nothing will be posted for the stopped session
@@ -299,4 +319,5 @@ async def test_group_commands_menu(fake, group_bot):
         t = i18n.catalog(language or "en")
         commands = fake.commands[("all_group_chats", language)]
         assert [(c["command"], c["description"]) for c in commands] == [
-            (name, t(f"command_group_{name}")) for name in ("quiz", "stop", "language", "help")]
+            (name, t(f"command_group_{name}")) for name in ("quiz", "stop", "language", "help",
+                                                            "settings", "results")]

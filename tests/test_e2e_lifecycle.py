@@ -12,7 +12,7 @@ import pytest
 
 from bot import i18n
 from bot.telegram import group as group_handlers
-from tests.conftest import RunningBot, buttons, correct_label
+from tests.conftest import RunningBot, answer_buttons, buttons, correct_label
 from tests.fakebotapi import FakeBotAPI
 
 WINDOW = 1.5
@@ -273,7 +273,7 @@ async def test_a_tap_that_came_in_time_counts_however_late_it_is_handled(
     fake.send_message(ARJUN, "/language", chat_id=SUPER)
     toast = await tap(fake, ARJUN, first, "B")
     assert toast["text"] == i18n.catalog("hi")("group_recorded", label="B")
-    revealed = await fake.wait_for(lambda: (lambda m: m if not buttons(m) else None)(
+    revealed = await fake.wait_for(lambda: (lambda m: m if not answer_buttons(m) else None)(
         fake.message(SUPER, first["message_id"])), timeout=15)
     assert i18n.catalog("el")("group_answer_count", count=1) in revealed["text"]
     # it was handled after the deadline: only once /language's getChatMember was answered

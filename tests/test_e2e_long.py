@@ -150,7 +150,7 @@ async def test_leaderboard_of_300_players_with_my_place(fake, slow_group_bot):
     assert failed_calls(fake) == []
     t = i18n.catalog("en")
     lines = board["text"].split("\n")
-    ranked = [line for line in lines if " — " in line and "/8 · " in line]
+    ranked = [line for line in lines if " — " in line and "/8 " in line]
     assert len(ranked) == render.LEADERBOARD_PLACES
     assert lines[-1] == t("group_more_players", count=PLAYERS - render.LEADERBOARD_PLACES)
     assert "&lt;" in fake.raw_text(GROUP, board["message_id"])  # names escaped, shown verbatim
@@ -158,15 +158,17 @@ async def test_leaderboard_of_300_players_with_my_place(fake, slow_group_bot):
     assert place_button["text"] == t("button_my_place")
 
     # the player in 5th place taps "My place": the toast in their language matches the line
+    # (speed scoring, the default: points, right answers, the longest streak)
     fifth = ranked[4]
-    match = re.fullmatch(r"5\. (\d{3}) .* — (\d)/8 · ([\d.]+) s", fifth)
+    match = re.fullmatch(r"5\. (\d{3}) .* — ([\d,]+) pts · (\d)/8 right · 🔥 (\d)", fifth)
     assert match, fifth
     n = int(match[1])
     tapper = ids[n]
     t_tapper = i18n.catalog(LANGUAGES[n % 3])
     assert await my_place(fake, tapper, board, place_button["callback_data"]) == t_tapper(
-        "group_your_place", rank=5, players=PLAYERS, score=int(match[2]), total=8,
-        seconds=t_tapper.decimal(float(match[3])))
+        "group_your_place_points", rank=5, players=PLAYERS,
+        points=t_tapper.decimal(int(match[2].replace(",", "")), 0), right=int(match[3]),
+        total=8, streak=int(match[4]))
 
     # one of the last to tap, far below the list, learns their place too (in Greek)
     last = ids[-2]
@@ -174,9 +176,9 @@ async def test_leaderboard_of_300_players_with_my_place(fake, slow_group_bot):
     assert not any(line.split(" ")[1] == f"{PLAYERS - 2:03d}" for line in ranked)
     text = await my_place(fake, last, board, place_button["callback_data"])
     t_el = i18n.catalog("el")
-    pattern = re.escape(t_el.messages["group_your_place"])
-    for name in ("rank", "players", "score", "total", "seconds"):
-        pattern = pattern.replace(re.escape("{" + name + "}"), r"([\d,]+)")
+    pattern = re.escape(t_el.messages["group_your_place_points"])
+    for name in ("rank", "players", "points", "right", "total", "streak"):
+        pattern = pattern.replace(re.escape("{" + name + "}"), r"([\d.,]+)")
     found = re.fullmatch(pattern, text)
     assert found, text
     assert render.LEADERBOARD_PLACES < int(found[1]) <= PLAYERS == int(found[2])

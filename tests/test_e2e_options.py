@@ -7,7 +7,7 @@ import pytest
 
 from bot import i18n
 from bot.quiz.bank import load_bank
-from tests.conftest import Person, RunningBot, buttons
+from tests.conftest import Person, RunningBot, answer_buttons, buttons
 from tests.optionbanks import correct_label, shown_options, write_bank
 
 GROUP = -1009876543210
@@ -20,9 +20,10 @@ def keyboard_labels(message: dict) -> list[list[str]]:
 
 
 def revealed_message(fake, question: dict) -> dict | None:
-    """The group question's message once edited into its reveal (no buttons left), else None."""
+    """The group question's message once edited into its reveal (no answer buttons left: only
+    the link to the explanation in each member's language), else None."""
     message = fake.message(GROUP, question["message_id"])
-    return None if buttons(message) else message
+    return None if answer_buttons(message) else message
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from tests.conftest import (
     BANK_ID,
     Person,
     RunningBot,
+    answer_buttons,
     buttons,
     correct_label,
     start_bot_process,
@@ -180,7 +181,7 @@ async def test_two_hundred_members_tap_within_a_second(fake, tmp_path, banks):
         assert all("✅" not in text for text in recorded)
         again = {fake.callback_answers[i]["text"] for i in ids[200:]}
         assert again <= {i18n.catalog(lang)("toast_answered") for lang in ("en", "hi", "el")}
-        revealed = await fake.wait_for(lambda: (lambda m: m if not buttons(m) else None)(
+        revealed = await fake.wait_for(lambda: (lambda m: m if not answer_buttons(m) else None)(
             fake.message(group, question["message_id"])), timeout=15)
         assert i18n.catalog("en")("group_answer_count", count=200) in revealed["text"]
         assert fake.bot_messages_in_window(group, 60.0) <= 20

@@ -400,7 +400,7 @@ async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, ban
     try:
         reminder = await fake.wait_for(lambda: next(
             (m for m in ada.bot_messages() if buttons(m) and
-             buttons(m)[0].get("callback_data") == "s"), None))
+             buttons(m)[0].get("callback_data") == "w"), None))
         assert reminder["text"] == i18n.catalog("el")("reminder", count=1)
         await fake.wait_for(lambda: schedule()[801] == clock.now + DAY)  # the next: tomorrow
         clock.now = schedule()[802]  # Bob's: he blocked the bot
@@ -408,7 +408,7 @@ async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, ban
             "SELECT blocked FROM learners WHERE user_id = 802").fetchone() == (1,))
         # the button starts the review
         before = len(ada.bot_messages())
-        await ada.tap(reminder, "s")
+        await ada.tap(reminder, "w")
         await fake.wait_for(lambda: len(ada.bot_messages()) > before)
         assert _review_message(ada)["text"].count(i18n.catalog("el")("review_due", count=1))
         # Bob comes back: reminders resume

@@ -153,6 +153,8 @@ def field_values(field: dataclasses.Field) -> list[Any]:
         return [0, 99]  # at most 100 questions per bank
     if field.name == "language":
         return ["en", "el"]
+    if field.name == "field":  # a settings menu's field
+        return ["who", "language"]
     if field.type in ("int", int):
         return [0, MAX_ID]  # storage ids
     return ["x", "123", "deepspeed-megatron", LONGEST_BANK_ID]

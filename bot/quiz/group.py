@@ -3,7 +3,14 @@
 A session asks a bank's questions one at a time to a whole group chat. Each question is open
 for ``question_seconds``; every member may answer it once; when the window ends (or earlier, once
 everyone who took part in earlier questions has answered) the question is revealed and the next
-one is posted. At the end, a leaderboard ranks players by score, ties broken by total answer time.
+one is posted. At the end, a leaderboard ranks players (see :func:`leaderboard` for the scoring
+and the order).
+
+Scoring (:data:`SPEED`, the default, as in Kahoot): a right answer earns
+``round(1000 * (1 - elapsed / window / 2))`` points (1,000 for an instant answer, 500 at the
+deadline), plus a streak bonus of 100 points per right answer in a row before it, at most 500
+(:func:`streak_bonus`); a wrong or missing answer earns 0 and ends the streak. With
+:data:`RIGHT` the score is the number of right answers.
 
 Session phases, as stored:
 
@@ -15,6 +22,7 @@ Session phases, as stored:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -36,6 +44,22 @@ class SessionStatus(StrEnum):
 
 ACTIVE, FINISHED, STOPPED = SessionStatus
 
+SPEED, RIGHT = "speed", "right"
+"""Scoring rules of a session: points for speed and streaks, or right answers only."""
+SCORINGS = (SPEED, RIGHT)
+
+MAX_POINTS = 1000
+"""Points for a right answer given at once; one given at the deadline earns half."""
+STREAK_STEP = 100
+"""Streak bonus per right answer in a row before this one (Kahoot's answer streak bonus)."""
+MAX_STREAK_BONUS = 500
+"""The largest streak bonus for one answer."""
+
+CLOCK_FRACTION = 1 / 3
+"""The mid-window clock edit ("⏱ 10 s left") comes when this fraction of the window is left."""
+MIN_CLOCK_SECONDS = 1
+"""No clock edit when fewer whole seconds than this would be left (a very short window)."""
+
 OVERDUE_WINDOWS = 3
 """A session whose open question's deadline passed this many answer windows ago is stuck (its
 progress kept failing): it is ended with a notice."""
@@ -48,6 +72,8 @@ class Step(StrEnum):
     """The session ended: nothing to do."""
     WAIT = "wait"
     """A question is open until its deadline."""
+    CLOCK = "clock"
+    """The open question's message gets its one mid-window edit: how many seconds are left."""
     CLOSE = "close"
     """The open question's window has ended (or everyone answered): close it."""
     REVEAL = "reveal"
@@ -92,6 +118,7 @@ class GroupSession:
         ended_at: Seconds since the epoch, or None while active.
         message_thread_id: The forum topic the session runs in (every message of the session
             goes there), or None outside topics (a plain group, or a forum's General topic).
+        scoring: :data:`SPEED` or :data:`RIGHT` (the group's setting when it started).
     """
 
     id: int
@@ -109,6 +136,7 @@ class GroupSession:
     started_at: float = 0.0
     ended_at: float | None = None
     message_thread_id: int | None = None
+    scoring: str = RIGHT
 
     @property
     def total(self) -> int:
@@ -149,7 +177,18 @@ class GroupAnswer:
 
 @dataclass(frozen=True)
 class Standing:
-    """A player's line in the leaderboard (rank 1 is best; ties share no rank)."""
+    """A player's line in the leaderboard (rank 1 is best; ties share no rank).
+
+    Attributes:
+        rank: 1 for the best.
+        user_id: The player.
+        name: Their display name.
+        score: Points (:data:`SPEED`) or right answers (:data:`RIGHT`).
+        answered: Questions answered.
+        seconds: Total answer time of all their answers, in seconds.
+        right: Right answers.
+        best_streak: The longest run of right answers in a row (in question order).
+    """
 
     rank: int
     user_id: int
@@ -157,6 +196,8 @@ class Standing:
     score: int
     answered: int
     seconds: float
+    right: int = 0
+    best_streak: int = 0
 
 
 def check_bank(session: GroupSession, bank: Bank | None) -> Bank:
@@ -200,6 +241,39 @@ def grade_tap(session: GroupSession, bank: Bank | None, chat_id: int, position: 
                        max(0.0, now - opened), now)
 
 
+def clock_at(session: GroupSession) -> float | None:
+    """When the open question's one clock edit is due (seconds since the epoch), or None when
+    no question is open or the window is too short for one (:data:`MIN_CLOCK_SECONDS`)."""
+    if session.deadline is None or clock_left(session) < MIN_CLOCK_SECONDS:
+        return None
+    return session.deadline - clock_left(session)
+
+
+def clock_left(session: GroupSession) -> int:
+    """Whole seconds left at the clock edit: :data:`CLOCK_FRACTION` of the window, rounded
+    (10 of 30)."""
+    return round(session.question_seconds * CLOCK_FRACTION)
+
+
+def calls_ahead(session: GroupSession, horizon: float) -> int:
+    """The sends and edits the session must still make in the next ``horizon`` seconds, at
+    most, while question ``position`` is open: its reveal, then the post and reveal of each
+    following question that can start within the horizon (one per window), and the
+    leaderboard if it can come within it. An optional call (the clock edit) is made only if it
+    fits in the group's budget with these kept back."""
+    left = session.total - session.position - 1
+    fit = math.ceil(horizon / session.question_seconds) if session.question_seconds > 0 else left
+    ahead = min(left, fit)
+    return 1 + 2 * ahead + (1 if left < fit else 0)
+
+
+def revealable(session: GroupSession, position: int) -> bool:
+    """Whether the question at ``position`` may be shown with its answer (a reveal's private
+    link): it was closed, or the session ended; never while it is open."""
+    return 0 <= position < session.total and (
+        session.status != ACTIVE or position < session.position)
+
+
 def everyone_answered(answered: int, players: int, joined: int) -> bool:
     """Whether the open question can close early: every member who answered an earlier question
     has answered this one.
@@ -215,7 +289,8 @@ def everyone_answered(answered: int, players: int, joined: int) -> bool:
     return players - joined > 0 and answered >= players
 
 
-def next_step(session: GroupSession, now: float, *, close_early: bool = False) -> Step:
+def next_step(session: GroupSession, now: float, *, close_early: bool = False,
+              clocked: bool = True) -> Step:
     """The one next step of a session's workflow, from its stored state alone.
 
     The workflow is open -> (window) -> close -> reveal -> open the next ... -> finish; each
@@ -226,11 +301,18 @@ def next_step(session: GroupSession, now: float, *, close_early: bool = False) -
         session: The session as stored now.
         now: Seconds since the epoch.
         close_early: Close the open question before its deadline (everyone answered).
+        clocked: The open question's clock edit was made (or given up); False: it is due at
+            :func:`clock_at`.
     """
     if session.status != ACTIVE:
         return Step.DONE
     if session.deadline is not None:
-        return Step.CLOSE if close_early or now >= session.deadline else Step.WAIT
+        if close_early or now >= session.deadline:
+            return Step.CLOSE
+        due = clock_at(session)
+        if not clocked and session.message_id is not None and due is not None and now >= due:
+            return Step.CLOCK
+        return Step.WAIT
     if session.position > 0 and session.message_id is not None:
         return Step.REVEAL
     if session.position < session.total:
@@ -255,20 +337,94 @@ def tally(session: GroupSession, position: int, answers: Iterable[GroupAnswer]) 
     return counts
 
 
-def leaderboard(answers: Iterable[GroupAnswer], names: Mapping[int, str]) -> list[Standing]:
-    """Rank players by score (high first), then total answer time (low first), then name.
+def answer_points(correct: bool, elapsed: float, window: float) -> int:
+    """Points for one answer before its streak bonus: 0 when wrong, else
+    ``round(MAX_POINTS * (1 - elapsed / window / 2))`` with ``elapsed`` (seconds) clamped to
+    the window (Kahoot's formula: "How points work", support.kahoot.com)."""
+    if not correct:
+        return 0
+    fraction = min(max(elapsed / window, 0.0), 1.0) if window > 0 else 0.0
+    return round(MAX_POINTS * (1 - fraction / 2))
+
+
+def streak_bonus(streak: int) -> int:
+    """The bonus of a right answer that makes a run of ``streak`` right answers in a row:
+    :data:`STREAK_STEP` per earlier one, at most :data:`MAX_STREAK_BONUS` (0 for the first)."""
+    return min(STREAK_STEP * max(streak - 1, 0), MAX_STREAK_BONUS)
+
+
+def points(session: GroupSession, answers: Iterable[GroupAnswer]) -> dict[tuple[int, str], int]:
+    """Points per ``(user id, question id)`` answer under the session's scoring: with
+    :data:`SPEED` the answer's points plus its streak bonus (streaks counted in the session's
+    question order; a question a player skipped ends their streak), with :data:`RIGHT` 1 for a
+    right answer, else 0."""
+    by_user: dict[int, dict[str, GroupAnswer]] = {}
+    for answer in answers:
+        by_user.setdefault(answer.user_id, {})[answer.question_id] = answer
+    result: dict[tuple[int, str], int] = {}
+    for user_id, mine in by_user.items():
+        streak = 0
+        for question_id in session.plan.question_order:
+            answer = mine.get(question_id)
+            streak = streak + 1 if answer is not None and answer.correct else 0
+            if answer is None:
+                continue
+            if session.scoring == RIGHT:
+                result[user_id, question_id] = int(answer.correct)
+            else:
+                result[user_id, question_id] = (
+                    answer_points(answer.correct, answer.elapsed, session.question_seconds)
+                    + (streak_bonus(streak) if answer.correct else 0))
+    return result
+
+
+def best_streaks(session: GroupSession, answers: Iterable[GroupAnswer]) -> dict[int, int]:
+    """The longest run of right answers in a row per player, in the session's question order."""
+    right: dict[int, set[str]] = {}
+    for answer in answers:
+        if answer.correct:
+            right.setdefault(answer.user_id, set()).add(answer.question_id)
+        else:
+            right.setdefault(answer.user_id, set())
+    best: dict[int, int] = {}
+    for user_id, questions in right.items():
+        run = top = 0
+        for question_id in session.plan.question_order:
+            run = run + 1 if question_id in questions else 0
+            top = max(top, run)
+        best[user_id] = top
+    return best
+
+
+def leaderboard(answers: Iterable[GroupAnswer], names: Mapping[int, str],
+                session: GroupSession | None = None) -> list[Standing]:
+    """Rank the players.
+
+    The order (stable, documented in the README): score, high first (points with
+    :data:`SPEED`, right answers with :data:`RIGHT`); then right answers, more first; then
+    total answer time, less first; then user id, lower first (ids never change, unlike names).
 
     Args:
         answers: Every answer of the session.
         names: Display name per user id.
+        session: The session (its scoring, window and question order); None: right answers
+            only, streaks in the order of ``answers``.
     """
-    scores: dict[int, list[float]] = {}
+    answers = list(answers)
+    if session is None:
+        order = tuple(dict.fromkeys(a.question_id for a in answers))
+        session = GroupSession(0, 0, "", 0, "", 0, Plan(order, tuple(() for _ in order)), 1.0)
+    scored = points(session, answers)
+    streaks = best_streaks(session, answers)
+    totals: dict[int, list[float]] = {}
     for answer in answers:
-        entry = scores.setdefault(answer.user_id, [0, 0, 0.0])
-        entry[0] += int(answer.correct)
+        entry = totals.setdefault(answer.user_id, [0, 0, 0.0, 0])
+        entry[0] += scored.get((answer.user_id, answer.question_id), 0)
         entry[1] += 1
         entry[2] += answer.elapsed
+        entry[3] += int(answer.correct)
     ordered: Sequence[tuple[int, list[float]]] = sorted(
-        scores.items(), key=lambda item: (-item[1][0], item[1][2], names.get(item[0], "")))
-    return [Standing(rank, user_id, names.get(user_id, str(user_id)), int(s), int(n), t)
-            for rank, (user_id, (s, n, t)) in enumerate(ordered, start=1)]
+        totals.items(), key=lambda item: (-item[1][0], -item[1][3], item[1][2], item[0]))
+    return [Standing(rank, user_id, names.get(user_id, str(user_id)), int(s), int(n), t,
+                     int(r), streaks.get(user_id, 0))
+            for rank, (user_id, (s, n, t, r)) in enumerate(ordered, start=1)]

@@ -6,9 +6,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.quiz.analysis import Response
 from bot.quiz.engine import Answer, Attempt, Plan
 from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
 from bot.quiz.learning import Card
+from bot.quiz.settings import GroupSettings
 
 
 @dataclass(frozen=True)
@@ -161,10 +163,31 @@ class GroupStore(Protocol):
 
     async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
                             starter_id: int, plan: Plan, question_seconds: float,
-                            now: float, *,
-                            message_thread_id: int | None = None) -> GroupSession | None:
+                            now: float, *, message_thread_id: int | None = None,
+                            scoring: str = "right") -> GroupSession | None:
         """Create a session at position 0 with nothing posted; None if the chat has one running.
-        ``message_thread_id``: the forum topic every message of the session goes to."""
+        ``message_thread_id``: the forum topic every message of the session goes to;
+        ``scoring``: :data:`~bot.quiz.group.SPEED` or :data:`~bot.quiz.group.RIGHT`."""
+        ...
+
+    async def group_settings(self, chat_id: int) -> GroupSettings | None:
+        """The group's settings, or None if it never changed any."""
+        ...
+
+    async def save_group_settings(self, chat_id: int, settings: GroupSettings,
+                                  expected_version: int, *,
+                                  language: str | None = None) -> bool:
+        """Store ``settings`` (and the group's ``language``, set by an admin, unless None) if
+        the stored version is still ``expected_version`` (0 when none is stored), checked
+        atomically with the write.
+
+        Returns:
+            Whether it was stored (False: another change came first; nothing changed).
+        """
+        ...
+
+    async def last_session(self, chat_id: int, *, ended: bool = True) -> GroupSession | None:
+        """The chat's most recent session (only finished or stopped ones with ``ended``)."""
         ...
 
     async def session(self, session_id: int) -> GroupSession | None:
@@ -220,8 +243,8 @@ class GroupStore(Protocol):
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """A group became a supergroup with a new id: move its sessions (history and the running
-        one, whose question message stays behind in the old chat) and its language to
-        ``new_chat_id``. Returns how many sessions moved."""
+        one, whose question message stays behind in the old chat), its language and its settings
+        to ``new_chat_id``. Returns how many sessions moved."""
         ...
 
     async def end_session(self, session_id: int, status: SessionStatus,
@@ -375,4 +398,15 @@ class CardStore(Protocol):
 
     async def score_history(self, user_id: int) -> list[ScorePoint]:
         """The user's finished attempts and group sessions, oldest first."""
+        ...
+
+
+class ReportStore(Protocol):
+    """What ``quizbot report`` reads: every stored answer, private and group."""
+
+    async def item_responses(self, *, bank_id: str | None = None, chat_id: int | None = None,
+                             since: float | None = None) -> list[Response]:
+        """Every answer (private attempts and group sessions), optionally only of one bank,
+        only of one group chat's sessions (``chat_id``: no private answers then), and only
+        those given at or after ``since`` (seconds since the epoch)."""
         ...

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 
-from bot.quiz import engine, group
+from bot.quiz import engine, group, settings
 from bot.quiz.bank import Bank
 from bot.quiz.engine import AlreadyAnswered, Answer, Attempt, QuizError, StaleQuestion
 from bot.quiz.group import GroupAnswer, GroupSession
@@ -376,15 +376,18 @@ class GroupService:
     Args:
         store: Where sessions and their answers are kept.
         banks: Loaded banks by id.
-        question_seconds: Answer window per question, in seconds.
+        question_seconds: Answer window per question, in seconds, unless the group chose one.
         clock: Returns the time in seconds since the epoch.
-        rng: Random generator for option shuffles.
+        rng: Random generator for option shuffles and random selections of questions.
+        languages: The UI languages a group may choose (the application's catalogs).
     """
 
     def __init__(self, store: GroupStore, banks: Mapping[str, Bank], *,
                  question_seconds: float, clock: Callable[[], float] = time.time,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 languages: tuple[str, ...] = ("en", "hi", "el")) -> None:
         self.store = store
+        self.languages = tuple(languages)
         self.banks = dict(banks)
         self.question_seconds = question_seconds
         self._clock = clock
@@ -417,10 +420,54 @@ class GroupService:
         """Set the group's language (an admin's choice)."""
         await self.store.set_group_language(chat_id, language, by_admin=True)
 
+    async def settings(self, chat_id: int) -> settings.GroupSettings:
+        """The group's settings (the defaults if it never changed any)."""
+        return await self.store.group_settings(chat_id) or settings.GroupSettings()
+
+    async def change_setting(self, chat_id: int, version: int, field: str,
+                             value: str) -> settings.GroupSettings:
+        """Apply an admin's settings-menu tap (see :func:`bot.quiz.settings.change`).
+
+        Returns:
+            The settings as stored after it.
+
+        Raises:
+            StaleSettings: the menu is older than the stored settings (or another change came
+                first); nothing changed.
+            InvalidSetting: a value out of range or a bank that is not installed; nothing
+                changed.
+            StorageError: it could not be stored.
+        """
+        current = await self.settings(chat_id)
+        new = settings.change(current, version, field, value, set(self.banks), self.languages)
+        if not await self.store.save_group_settings(
+                chat_id, new, current.version,
+                language=value if field == "language" else None):
+            raise settings.StaleSettings(version)
+        return new
+
+    def window(self, chosen: settings.GroupSettings) -> float:
+        """The answer window a session starts with: the group's choice, else the default."""
+        return float(chosen.question_seconds or self.question_seconds)
+
+    def pick_bank(self, requested: str | None, chosen: settings.GroupSettings) -> str | None:
+        """The bank ``/quiz`` starts: the one named, else the group's (if still installed),
+        else the only one installed; None when the group must choose."""
+        if requested is not None:
+            return requested
+        if chosen.bank_id in self.banks:
+            return chosen.bank_id
+        return next(iter(self.banks)) if len(self.banks) == 1 else None
+
+    async def last_session(self, chat_id: int) -> GroupSession | None:
+        """The chat's most recent ended session (finished or stopped), or None."""
+        return await self.store.last_session(chat_id)
+
     async def start(self, chat_id: int, bank_id: str, starter_id: int,
                     starter_language: str, *,
                     message_thread_id: int | None = None) -> GroupSession:
-        """Start a session; the group's language is the starter's when the group has none.
+        """Start a session with the group's settings (window, scoring, a random selection of
+        questions); the group's language is the starter's when the group has none.
         ``message_thread_id``: the forum topic it runs in (None: none, or General).
 
         Raises:
@@ -430,12 +477,14 @@ class GroupService:
         if bank_id not in self.banks:
             raise UnknownBank(bank_id)
         bank = self.banks[bank_id]
+        chosen = await self.settings(chat_id)
         await self.store.set_group_language(chat_id, starter_language, by_admin=False)
         language = await self.store.group_language(chat_id) or starter_language
+        plan = settings.select(engine.plan_attempt(bank, self._rng), chosen.question_count,
+                               self._rng)
         session = await self.store.start_session(
-            chat_id, bank.id, bank.version, language, starter_id,
-            engine.plan_attempt(bank, self._rng), self.question_seconds, self._clock(),
-            message_thread_id=message_thread_id)
+            chat_id, bank.id, bank.version, language, starter_id, plan, self.window(chosen),
+            self._clock(), message_thread_id=message_thread_id, scoring=chosen.scoring)
         if session is None:
             raise SessionRunning(chat_id)
         return session

@@ -1,9 +1,12 @@
 """Thin PTB callbacks for group quiz sessions, and the runner that moves sessions on.
 
 Telegram lets a bot send about 20 messages a minute to one group (Bot API FAQ, "broadcasting"):
-a session sends exactly two per question (the question, then its reveal as an edit) plus the
-leaderboard, and nothing per answer: each member's answer is acknowledged privately by the
-callback query's toast, in that member's own language. ``AIORateLimiter`` enforces the limit.
+a session sends two per question (the question, then its reveal as an edit), at most one more
+(the mid-window clock edit, "⏱ 10 s left", made only when
+:class:`~bot.telegram.budget.GroupBudget` says it fits with the calls the session must make in
+the next minute), plus the leaderboard, and nothing per answer: each member's answer is
+acknowledged privately by the callback query's toast, in that
+member's own language. ``AIORateLimiter`` enforces the limit.
 
 The session's progress (close -> reveal -> post the next question ... -> leaderboard) is decided
 by :func:`bot.quiz.group.next_step` from the stored state alone and carried out by
@@ -34,7 +37,9 @@ from bot.quiz.engine import LABELS, QuizError
 from bot.quiz.group import GroupSession, Step
 from bot.quiz.ports import StorageError
 from bot.quiz.service import GroupService, SessionRunning
+from bot.quiz.settings import ADMINS
 from bot.render import HTML, Screen
+from bot.telegram.budget import GroupBudget
 from bot.telegram.common import NO_PREVIEW, Context, catalog_for, edit, keyboard, toast
 from bot.telegram.limits import session_calls
 from bot.telegram.ordering import PerUserOrderedProcessor
@@ -146,9 +151,13 @@ async def cmd_group_quiz(update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
     service = groups(context)
-    bank_id = context.args[0] if context.args else None
-    if bank_id is None and len(service.banks) == 1:
-        bank_id = next(iter(service.banks))
+    chosen = await service.settings(chat.id)
+    if chosen.who_starts == ADMINS and not await is_admin(context, chat, user,
+                                                          update.effective_message):
+        t = await group_catalog(context, chat.id)
+        await reply(update, context, t("group_start_denied"))
+        return
+    bank_id = service.pick_bank(context.args[0] if context.args else None, chosen)
     if bank_id not in service.banks:
         t = await group_catalog(context, chat.id)
         await reply(update, context, t("group_choose_bank", banks=", ".join(service.banks)))
@@ -167,7 +176,8 @@ async def cmd_group_quiz(update: Update, context: Context) -> None:
 
 
 async def cmd_group_stop(update: Update, context: Context) -> None:
-    """/stop in a group: end the session (its starter or an admin); show the standings."""
+    """/stop in a group: end the session (its starter or an admin; admins only when the group's
+    settings say so); show the standings."""
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None
     service = groups(context)
@@ -176,7 +186,8 @@ async def cmd_group_stop(update: Update, context: Context) -> None:
     if session is None:
         await reply(update, context, t("stop_none"))
         return
-    by_starter = (user is not None and user.id == session.starter_id
+    admins_only = (await service.settings(chat.id)).who_starts == ADMINS
+    by_starter = (not admins_only and user is not None and user.id == session.starter_id
                   and update.effective_message is not None
                   and update.effective_message.sender_chat is None)
     if not (by_starter or await is_admin(context, chat, user, update.effective_message)):
@@ -318,6 +329,9 @@ class SessionRunner:
         """Session id -> who started it, for the first question's announcement."""
         self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}  # lock, [users]
         self._failures: dict[int, int] = {}
+        self._clocked: dict[int, int] = {}  # session id -> position whose clock edit is done
+        self.budget = GroupBudget()
+        """The recent sends and edits of sessions per group chat (Telegram's 20 a minute)."""
 
     @property
     def service(self) -> GroupService:
@@ -405,16 +419,25 @@ class SessionRunner:
         service = self.service
         session = await service.session(session_id)
         while True:
+            clocked = self._clocked.get(session_id) == session.position
             step = group.next_step(session, service.now(),
-                                   close_early=early == session.position)
+                                   close_early=early == session.position, clocked=clocked)
             if step is Step.DONE:
                 self.cancel(session_id)
                 self.starter_names.pop(session_id, None)
+                self._clocked.pop(session_id, None)
                 return
             if step is Step.WAIT:
                 assert session.deadline is not None
-                self.schedule(session_id, session.deadline - service.now())
+                due = group.clock_at(session)
+                wake = (due if due is not None and not clocked and session.message_id is not None
+                        else session.deadline)
+                self.schedule(session_id, wake - service.now())
                 return
+            if step is Step.CLOCK:
+                await self._clock(session)
+                self._clocked[session_id] = session.position
+                continue
             if step is Step.CLOSE:
                 if early != session.position and session.deadline is not None:
                     await self._settle(session)
@@ -442,6 +465,32 @@ class SessionRunner:
                 log.warning("group session %s: taps from before the deadline still in progress "
                             "after %s s; closing", session.id, SETTLE_SECONDS)
 
+    async def _clock(self, session: GroupSession) -> None:
+        """The open question's one mid-window edit ("⏱ 10 s left"), if the group's budget has
+        room for it besides what the session must send in the next minute
+        (:func:`~bot.quiz.group.calls_ahead`); skipped
+        otherwise. Cosmetic: a failure is logged, never retried, and it never holds the
+        session past the question's deadline."""
+        if not self.budget.allows(session.chat_id,
+                                  reserve=group.calls_ahead(session, self.budget.window)):
+            log.info("group session %s: clock edit of question %s skipped (group budget: %s "
+                     "calls in the last minute)", session.id, session.position + 1,
+                     self.budget.used(session.chat_id))
+            return
+        assert session.message_id is not None and session.deadline is not None
+        t = i18n.catalog(session.language)
+        screen = render.group_question(self.service.bank_of(session), session, t, HTML,
+                                       left=group.clock_left(session))
+        self.budget.note(session.chat_id)
+        try:
+            async with asyncio.timeout(max(0.1, session.deadline - self.service.now())):
+                await self.app.bot.edit_message_text(
+                    screen.text, chat_id=session.chat_id, message_id=session.message_id,
+                    reply_markup=keyboard(screen), link_preview_options=NO_PREVIEW)
+        except (TelegramError, TimeoutError) as exc:
+            log.info("group session %s: clock edit of question %s not made: %s", session.id,
+                     session.position + 1, describe(exc))
+
     async def _reveal(self, session: GroupSession) -> None:
         """Edit the closed question's message into its reveal; a message that is gone or
         can't be edited is skipped."""
@@ -468,6 +517,7 @@ class SessionRunner:
         screen = render.group_question(service.bank_of(session), opened, t, HTML,
                                        starter_name=self.starter_names.pop(session.id, None)
                                        if session.position == 0 else None)
+        self.budget.note(session.chat_id)
         try:
             message = await self.app.bot.send_message(
                 session.chat_id, screen.text, reply_markup=keyboard(screen),
@@ -622,10 +672,12 @@ async def reveal(app: App, session: GroupSession, position: int) -> None:
     answers, _ = await service.results(session)
     t = i18n.catalog(session.language)
     screen = render.group_reveal(bank, session, position, group.tally(session, position, answers),
-                                 t, HTML)
+                                 t, HTML, bot_username=app.bot.username)
     assert session.message_id is not None
+    runner_of(app).budget.note(session.chat_id)
     await app.bot.edit_message_text(screen.text, chat_id=session.chat_id,
-                                    message_id=session.message_id, reply_markup=None,
+                                    message_id=session.message_id,
+                                    reply_markup=keyboard(screen),
                                     link_preview_options=NO_PREVIEW)
 
 
@@ -636,8 +688,9 @@ async def post_leaderboard(app: App, session: GroupSession, *,
     answers, names = await service.results(session)
     t = i18n.catalog(session.language)
     screen = render.group_leaderboard(service.bank_of(session), session,
-                                      group.leaderboard(answers, names), t, HTML,
+                                      group.leaderboard(answers, names, session), t, HTML,
                                       stopped_by=stopped_by)
+    runner_of(app).budget.note(session.chat_id)
     await app.bot.send_message(session.chat_id, screen.text, reply_markup=keyboard(screen),
                                message_thread_id=session.message_thread_id,
                                link_preview_options=NO_PREVIEW)
@@ -675,5 +728,5 @@ async def on_group_place(query: CallbackQuery, context: Context, button: render.
     if query.message is None or query.message.chat.id != session.chat_id:
         raise group.WrongChat(query.message.chat.id if query.message else 0)
     answers, names = await service.results(session)
-    await toast(query, render.group_place(session, group.leaderboard(answers, names),
+    await toast(query, render.group_place(session, group.leaderboard(answers, names, session),
                                           query.from_user.id, t))

@@ -21,7 +21,7 @@ from bot.quiz.ports import ScorePoint, StorageError
 from bot.quiz.service import UnknownBank
 from bot.render import HTML, Screen
 from bot.telegram import group as group_handlers
-from bot.telegram import learning
+from bot.telegram import learning, teachers
 from bot.telegram import privacy as privacy_handlers
 from bot.telegram.common import (
     ANSWERED,
@@ -41,7 +41,7 @@ from bot.telegram.outcomes import Kind, classify
 
 log = logging.getLogger(__name__)
 
-GROUP_BUTTONS = (render.GroupAnswerButton, render.PlaceButton)
+GROUP_BUTTONS = (render.GroupAnswerButton, render.PlaceButton, render.SettingButton)
 """Callback kinds that belong on group messages; every other kind but the language picker's
 belongs on private-chat messages only."""
 
@@ -55,6 +55,10 @@ async def cmd_start(update: Update, context: Context) -> None:
     service = context.bot_data.service
     t = await catalog_for(context, user)
     payload = context.args[0] if context.args else None
+    link = render.parse_question_payload(payload) if payload else None
+    if link is not None:  # a group reveal's "in my language" link
+        await teachers.show_group_question(context, chat.id, *link, t)
+        return
     if await refused_unknown_bank(context, chat.id, t, payload):
         return
     attempt = await service.active(user.id)
@@ -207,6 +211,8 @@ async def on_callback_query(update: Update, context: Context) -> None:
                 query, context, button, t, group_handlers.received_at(context, update))
         elif isinstance(button, render.PlaceButton):
             await group_handlers.on_group_place(query, context, button, t)
+        elif isinstance(button, render.SettingButton):
+            await teachers.on_setting(query, context, button, t)
         elif isinstance(button, render.LanguageButton) and in_group:
             await group_handlers.on_group_language(query, context, button.language, t)
         elif isinstance(button, render.AnswerButton):

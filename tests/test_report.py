@@ -1,0 +1,101 @@
+"""Item analysis (bot.quiz.analysis) and ``quizbot report`` over a stored database."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import sqlite3
+import statistics
+
+import pytest
+
+from bot.__main__ import main
+from bot.quiz.analysis import Response, analyse
+from storage import SQLiteStore
+
+BANK = "deepspeed-megatron"
+
+
+def r(sitting: int, question: str, correct: bool, option: int = 0, *, kind: str = "group",
+      user: int = 0, language: str = "en") -> Response:
+    return Response(kind, sitting, user or sitting, BANK, question, option, correct, language)
+
+
+def test_point_biserial_matches_the_textbook_formula():
+    """r_pb = (M1 - M0) / s * sqrt(p q) with the rest score (Crocker & Algina, 1986)."""
+    pattern = {1: (1, 1, 1), 2: (1, 1, 0), 3: (1, 0, 0), 4: (0, 1, 0), 5: (0, 0, 0),
+               6: (1, 1, 1)}
+    responses = [r(s, q, bool(v)) for s, vs in pattern.items()
+                 for q, v in zip("abc", vs, strict=True)]
+    a, *_ = analyse(responses, {(BANK, q): 4 for q in "abc"})
+    right = [vs[0] for vs in pattern.values()]
+    rest = [sum(vs) - vs[0] for vs in pattern.values()]
+    ones = [x for x, y in zip(rest, right, strict=True) if y]
+    zeros = [x for x, y in zip(rest, right, strict=True) if not y]
+    p = len(ones) / len(right)
+    expected = ((statistics.fmean(ones) - statistics.fmean(zeros)) / statistics.pstdev(rest)
+                * math.sqrt(p * (1 - p)))
+    assert a.discrimination == pytest.approx(expected)
+    assert (a.answers, a.difficulty) == (6, pytest.approx(4 / 6))
+    assert a.options == [6, 0, 0, 0]
+    assert "few_answers" in a.flags
+
+
+def test_flags_easy_hard_negative_and_undefined_discrimination():
+    # "easy": everyone right (discrimination undefined); "hard": one of 12; "odd": the
+    # weaker players get it right, the stronger wrong
+    responses = []
+    for s in range(12):
+        strong = s < 6
+        responses += [r(s, "easy", True), r(s, "hard", s == 11, option=s % 4),
+                      r(s, "odd", not strong), r(s, "x", strong), r(s, "y", strong),
+                      r(s, "z", strong)]
+    stats = {i.question_id: i for i in analyse(responses, {(BANK, "hard"): 4})}
+    assert stats["easy"].discrimination is None and stats["easy"].flags == ["too_easy"]
+    assert "too_hard" in stats["hard"].flags and stats["hard"].options == [3, 3, 3, 3]
+    assert stats["odd"].discrimination < 0 and "negative" in stats["odd"].flags
+    assert stats["x"].flags == [] and stats["x"].discrimination > 0.5
+
+
+async def fill_db(path) -> None:
+    store = await SQLiteStore.open(path)
+    await store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO users VALUES (1, 'hi', 0)")
+        db.execute("INSERT INTO attempts (attempt_id, user_id, bank_id, bank_version,"
+                   " question_order, option_orders, started_at) VALUES"
+                   " (1, 1, ?, 2, '[]', '[]', 0)", (BANK,))
+        db.execute("INSERT INTO answers VALUES (1, 'zero-purpose', 1, 1, 100)")
+        for chat, session, day in ((-100, 1, 86400 * 2), (-200, 2, 86400 * 10)):
+            db.execute("INSERT INTO group_sessions (session_id, chat_id, bank_id, bank_version,"
+                       " language, starter_id, question_order, option_orders,"
+                       " question_seconds, started_at, status) VALUES"
+                       " (?, ?, ?, 2, 'el', 1, '[]', '[]', 30, ?, 'finished')",
+                       (session, chat, BANK, day))
+            for user, option in ((7, 1), (8, 0)):
+                db.execute("INSERT INTO group_answers VALUES (?, 'zero-purpose', ?, ?, ?, 1.0, ?)",
+                           (session, user, option, int(option == 0), day))
+
+
+def test_report_cli_filters_and_formats(tmp_path, capsys):
+    db = tmp_path / "quiz.sqlite3"
+    asyncio.run(fill_db(db))
+    out = tmp_path / "report.json"
+    assert main(["report", "--db", str(db), "--format", "json", "--out", str(out)]) == 0
+    table = json.loads(out.read_text())
+    assert [(row["language"], row["answers"]) for row in table] == [("el", 4), ("hi", 1)]
+    assert table[0]["options"] == "2|2|0|0" and table[0]["correct_option"] == 1
+    assert table[0]["difficulty"] == 0.5
+    assert main(["report", "--db", str(db), "--chat", "-200", "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("bank_id,question_id,language,answers,difficulty")
+    assert len(lines) == 2 and ",el,2," in lines[1]
+    assert main(["report", "--db", str(db), "--since", "1970-01-05", "--format", "md"]) == 0
+    md = capsys.readouterr().out.splitlines()
+    assert md[0].startswith("| bank_id |") and len(md) == 3 and "| el | 2 |" in md[2]
+    assert main(["report", "--db", str(db), "--bank", "other"]) == 0
+    assert capsys.readouterr().out.count("\n") == 1  # the header only
+    with pytest.raises(SystemExit):
+        main(["report", "--db", str(db), "--since", "yesterday"])
+    assert main(["report", "--db", str(tmp_path / "missing.sqlite3")]) == 1
