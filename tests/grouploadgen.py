@@ -330,7 +330,8 @@ class GroupLoadGenerator:
                 self._unfinished -= 1
                 if self._unfinished == 0:
                     self._done.set()
-        elif call.method == "editMessageText" and not datas:
+        elif call.method == "editMessageText" and not any(d.startswith("g:") for d in datas):
+            # the reveal: no answer buttons left (a link button may stay)
             question = self._questions.get((group.chat_id, message["message_id"]))
             if question is not None and question.revealed is None:
                 question.revealed, question.reveal_text = call.at, message.get("text", "")
