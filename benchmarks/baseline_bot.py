@@ -1,14 +1,17 @@
-"""The baseline: a minimal python-telegram-bot bot with no quiz logic and no storage.
+"""The PTB baselines: a minimal python-telegram-bot 22.8 bot with no quiz logic and no storage.
 
-It answers each callback query and edits the message: an option tap turns the question into a
-"feedback" text with a "next" button, and "next" edits it into the next question (or a final
-text). Same buttons as quizbot (``a:``, ``n:``, ``r:``), so the same load generator plays it.
+It plays quizbot's private-chat interaction with quizbot's own texts and keyboards
+(``benchmarks/screens.py``): ``/start`` sends the intro and the first question; an option tap
+answers the callback query and edits the message into the feedback with "Next"; "Next" answers
+the query and sends the next question (or the score) as a new message. Same buttons as quizbot
+(``a:``, ``n:``, ``r:``), so the same load generator plays it.
 
-The texts are quizbot's own screens for the bundled bank, rendered once at start-up (HTML, in
-the three languages by turn), so both bots move the same bytes and entities over the same Bot
-API calls: what the comparison measures is quizbot's logic and storage, not message size.
 Run by ``benchmarks/run.py`` with TELEGRAM_BOT_TOKEN and TELEGRAM_BASE_URL set; flags:
-``--concurrent`` (PTB's concurrent_updates), ``--aiohttp`` (quizbot's Bot API transport).
+
+* none: PTB's defaults, one update at a time, its httpx transport ("PTB sequential");
+* ``--concurrent``: ``concurrent_updates(True)``, still PTB's default httpx transport
+  ("PTB concurrent");
+* ``--aiohttp``: quizbot's Bot API transport, to separate its effect from the logic's.
 """
 
 from __future__ import annotations
@@ -19,73 +22,54 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions, Update
 from telegram.constants import ParseMode
 from telegram.ext import ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes
 
-QUESTIONS = 8
+from benchmarks.screens import Keyboard, parse_tap, render_screens
+
+SCREENS = render_screens()
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
-def _screens() -> tuple[list[str], list[str]]:
-    """Question and feedback texts of every position, rendered once by quizbot's renderer."""
-    import random
-
-    from bot import i18n, render
-    from bot.config import BUNDLED_BANKS
-    from bot.quiz import engine
-    from bot.quiz.bank import load_banks
-
-    bank = next(iter(load_banks([BUNDLED_BANKS]).values()))
-    plan = engine.plan_attempt(bank, random.Random(0))
-    attempt = engine.Attempt(1, 1, bank.id, bank.version, plan, 0, engine.ACTIVE, 0.0)
-    questions, feedbacks = [], []
-    for position in range(len(bank.questions)):
-        t = i18n.catalog(i18n.SUPPORTED[position % len(i18n.SUPPORTED)])
-        at = engine.Attempt(1, 1, bank.id, bank.version, plan, position, engine.ACTIVE, 0.0,
-                            answers=attempt.answers)
-        questions.append(render.attempt_question(bank, at, t, render.HTML).text)
-        answer = engine.grade(at, bank, 1, position, 0, 0.0)
-        attempt = engine.with_answer(attempt, answer)
-        at = engine.with_answer(at, answer)
-        feedbacks.append(render.feedback(bank, at, position, t, render.HTML).text)
-    return questions, feedbacks
+def markup(rows: Keyboard) -> InlineKeyboardMarkup:
+    """PTB's inline keyboard of ``(label, kind, value)`` rows."""
+    return InlineKeyboardMarkup([
+        [InlineKeyboardButton(label, url=value) if kind == "url"
+         else InlineKeyboardButton(label, callback_data=value) for label, kind, value in row]
+        for row in rows])
 
 
-QUESTION_TEXTS, FEEDBACK_TEXTS = _screens()
-
-
-def question(position: int) -> tuple[str, InlineKeyboardMarkup]:
-    """Question ``position`` with four answer buttons."""
-    buttons = [InlineKeyboardButton(label, callback_data=f"a:0:{position}:{slot}")
-               for slot, label in enumerate("ABCD")]
-    return QUESTION_TEXTS[position], InlineKeyboardMarkup([buttons])
+async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int,
+               screen: tuple[str, Keyboard]) -> None:
+    """Send a screen as a new HTML message without link preview."""
+    text, rows = screen
+    await context.bot.send_message(chat_id, text, reply_markup=markup(rows),
+                                   parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW)
 
 
 async def on_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/start: the first question."""
+    """/start: the intro, then the first question."""
     assert update.effective_chat is not None
-    text, markup = question(0)
-    await context.bot.send_message(update.effective_chat.id, text, reply_markup=markup,
-                                   parse_mode=ParseMode.HTML)
+    await send(context, update.effective_chat.id, SCREENS.intro)
+    await send(context, update.effective_chat.id, SCREENS.questions[0])
 
 
 async def on_tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Answer the query, then edit the message (feedback, next question or the end)."""
+    """Answer the query; an answer edits the message into the feedback, "Next" sends the next
+    question (or the score)."""
     query = update.callback_query
-    assert query is not None and query.data is not None
+    assert query is not None and query.data is not None and query.message is not None
     await query.answer()
-    kind, _, position_text, *_ = query.data.split(":")
-    position = int(position_text)
+    kind, position = parse_tap(query.data)
     if kind == "a":
-        text = FEEDBACK_TEXTS[position]
-        markup = InlineKeyboardMarkup([[InlineKeyboardButton(
-            "Next", callback_data=f"n:0:{position}")]])
-    elif position + 1 < QUESTIONS:
-        text, markup = question(position + 1)
+        text, rows = SCREENS.feedbacks[position]
+        await query.edit_message_text(text, reply_markup=markup(rows), parse_mode=ParseMode.HTML,
+                                      link_preview_options=NO_PREVIEW)
+    elif position + 1 < len(SCREENS.questions):
+        await send(context, query.message.chat.id, SCREENS.questions[position + 1])
     else:
-        text = "Done."
-        markup = InlineKeyboardMarkup([[InlineKeyboardButton("Again", callback_data="r:x")]])
-    await query.edit_message_text(text, reply_markup=markup, parse_mode=ParseMode.HTML)
+        await send(context, query.message.chat.id, SCREENS.outcome)
 
 
 def main() -> None:

@@ -1,16 +1,20 @@
-"""Benchmark quizbot against a bare python-telegram-bot baseline, through the fake Bot API server.
+"""Benchmark quizbot against the bots a bot author would write instead, through the fake Bot API.
 
 Each measurement starts the fake server in this process, the bot as a separate process (the real
-``quizbot run``, or ``benchmarks/baseline_bot.py``) polling it over loopback, and plays N
-simulated users through the whole bank (every answer and every "next" tap). Bots alternate run by
-run; the table gives medians and the quizbot/baseline ratios of the same invocation.
+``quizbot run``, ``benchmarks/baseline_bot.py`` on python-telegram-bot, or
+``benchmarks/aiogram_bot.py`` on aiogram) polling it over loopback, and plays N simulated users
+through the whole bank (every answer and every "next" tap). Every bot does the same interaction
+with the same texts (``benchmarks/screens.py``). Bots alternate run by run; the tables give
+medians and the ratios of quizbot to each other bot in the same invocation.
 
-    python -m benchmarks.run                       # 1,000 users, 3 runs each, both bots
-    python -m benchmarks.run --users 200 --api-delay 50 --think 5000
-    python -m benchmarks.run --scale 100,1000,5000 --preload 100000
-    python -m benchmarks.run --storage             # storage layer vs plain sqlite3
+    python -m benchmarks.run                       # 1,000 users, 3 runs each, all four bots
+    python -m benchmarks.run --users 200 --api-delay 50 --think 5000 --runs 1
+    python -m benchmarks.run --scale 100,1000,5000 --bots quizbot --preload 100000
+    python -m benchmarks.run --storage             # also: storage layer vs plain sqlite3
+    python -m benchmarks.run --table               # README tables from the committed results
 
-Prints markdown tables and writes JSON (``--json``, default benchmarks/results/latest.json).
+Prints markdown tables and writes JSON (command, git commit, machine, date, package versions,
+every run, medians, ratios) to ``benchmarks/results/private-<shape>.json`` (``--json``).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import argparse
 import asyncio
 import json
 import os
-import platform
+import shlex
 import signal
 import sqlite3
 import statistics
@@ -27,7 +31,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass
+from importlib import metadata
 from pathlib import Path
 
 from bot.quiz.engine import Answer, Plan
@@ -40,6 +46,16 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PROFILE_DIR = os.environ.get("QUIZBOT_PROFILE_DIR")
 """When set, each bot runs under py-spy and its samples land in this folder."""
 QUESTIONS = 8
+RESULTS = ROOT / "benchmarks" / "results"
+BOTS = {
+    "quizbot": "quizbot (aiohttp, updates concurrent across chats)",
+    "baseline": "bare PTB 22.8, one update at a time (httpx)",
+    "baseline-concurrent": "bare PTB 22.8, `concurrent_updates` (httpx)",
+    "baseline-aiohttp": "bare PTB 22.8, one update at a time, quizbot's aiohttp transport",
+    "aiogram": "bare aiogram 3 (aiohttp)",
+}
+"""The bots ``--bots`` can name, with their labels in the tables."""
+DEFAULT_BOTS = "quizbot,baseline,baseline-concurrent,aiogram"
 
 
 @dataclass
@@ -66,6 +82,9 @@ class Measurement:
     peak_rss_mb: float
     missing_answers: int | None
     doubled_answers: int | None
+    calls: dict[str, int] | None = None
+    """Bot API calls during the load, by method (getUpdates included): the same for every bot
+    but getUpdates, or the bots did not do the same thing."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -127,9 +146,15 @@ async def measure(bot: str, users: int, *, api_delay_ms: float, think_ms: float,
     env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
            "QUIZBOT_DB": str(db), "PYTHONUNBUFFERED": "1"}
     flags = {"baseline-concurrent": ["--concurrent"], "baseline-aiohttp": ["--aiohttp"]}
-    command = ([sys.executable, "-m", "bot", "run"] if bot == "quizbot"
-               else [sys.executable, str(ROOT / "benchmarks" / "baseline_bot.py"),
-                     *flags.get(bot, [])])
+    if bot == "quizbot":
+        command = [sys.executable, "-m", "bot", "run"]
+    elif bot == "aiogram":
+        command = [sys.executable, str(ROOT / "benchmarks" / "aiogram_bot.py")]
+    elif bot in BOTS:
+        command = [sys.executable, str(ROOT / "benchmarks" / "baseline_bot.py"),
+                   *flags.get(bot, [])]
+    else:
+        raise ValueError(f"unknown bot {bot!r}: one of {', '.join(BOTS)}")
     if PROFILE_DIR:  # py-spy samples the bot; collapsed stacks for flame graphs or grep
         out = Path(PROFILE_DIR) / f"{bot}-{users}-{int(time.time())}.txt"
         command = ["py-spy", "record", "--format", "raw", "--rate", "200", "-o", str(out),
@@ -146,7 +171,9 @@ async def measure(bot: str, users: int, *, api_delay_ms: float, think_ms: float,
         generator = LoadGenerator(fake, users, questions=QUESTIONS, think=think_ms / 1000,
                                   step_timeout=step_timeout)
         cpu_before = cpu_seconds(process.pid)
+        calls_before = len(fake.calls)
         report = await generator.run()
+        calls = Counter(call.method for call in fake.calls[calls_before:])
         cpu = cpu_seconds(process.pid) - cpu_before
         rss = peak_rss_mb(process.pid)
     finally:
@@ -174,7 +201,8 @@ async def measure(bot: str, users: int, *, api_delay_ms: float, think_ms: float,
         late_queries=report.late_queries, unanswered_queries=report.unanswered_queries,
         stalled_users=report.stalled,
         cpu_seconds_per_1000_answers=round(cpu / answers * 1000, 2) if answers else float("nan"),
-        peak_rss_mb=round(rss, 1), missing_answers=missing, doubled_answers=doubled)
+        peak_rss_mb=round(rss, 1), missing_answers=missing, doubled_answers=doubled,
+        calls=dict(sorted(calls.items())))
 
 
 def median_of(rows: list[Measurement]) -> dict[str, float | int | str | None]:
@@ -183,6 +211,8 @@ def median_of(rows: list[Measurement]) -> dict[str, float | int | str | None]:
     out: dict[str, float | int | str | None] = {}
     for key, value in first.items():
         values = [asdict(r)[key] for r in rows]
+        if key == "calls":
+            continue
         if key in ("late_queries", "unanswered_queries", "stalled_users", "missing_answers",
                    "doubled_answers"):
             out[key] = None if value is None else max(v for v in values if v is not None)
@@ -190,6 +220,9 @@ def median_of(rows: list[Measurement]) -> dict[str, float | int | str | None]:
             out[key] = round(statistics.median(values), 2)
         else:
             out[key] = value
+    per_answer = [sum(n for method, n in r.calls.items() if method != "getUpdates") / r.answers
+                  for r in rows if r.calls is not None and r.answers]
+    out["calls_per_answer"] = round(statistics.median(per_answer), 2) if per_answer else None
     out["runs"] = len(rows)
     return out
 
@@ -197,6 +230,7 @@ def median_of(rows: list[Measurement]) -> dict[str, float | int | str | None]:
 COLUMNS = [("bot", "bot"), ("users", "users"), ("api_delay_ms", "RTT ms"),
            ("think_ms", "think ms"), ("answers_per_second", "answers/s"), ("p50_ms", "p50 ms"),
            ("p95_ms", "p95 ms"), ("p99_ms", "p99 ms"), ("callback_p99_ms", "query p99 ms"),
+           ("calls_per_answer", "calls/answer"),
            ("cpu_seconds_per_1000_answers", "CPU s/1k answers"), ("peak_rss_mb", "peak RSS MB"),
            ("stalled_users", "stalled"), ("late_queries", "late queries"),
            ("missing_answers", "missing"), ("doubled_answers", "doubled")]
@@ -211,20 +245,90 @@ def _ratio(numerator: object, denominator: object) -> float | None:
     return None if value != value else round(value, 2)  # NaN
 
 
-def table(rows: list[dict[str, float | int | str | None]]) -> str:
-    """A markdown table of median rows."""
+def table(rows: list[dict[str, float | int | str | None]], *, labels: bool = False) -> str:
+    """A markdown table of median rows (``labels``: bots by their :data:`BOTS` label)."""
     lines = ["| " + " | ".join(title for _, title in COLUMNS) + " |",
              "|" + "---|" * len(COLUMNS)]
     for row in rows:
-        lines.append("| " + " | ".join("-" if row.get(k) is None else str(row.get(k))
-                                       for k, _ in COLUMNS) + " |")
+        cells = ["-" if row.get(k) is None else str(row.get(k)) for k, _ in COLUMNS]
+        if labels:
+            cells[0] = BOTS.get(str(row["bot"]), str(row["bot"]))
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def machine() -> dict[str, str | int]:
-    """The machine the numbers come from."""
-    return {"cores": os.cpu_count() or 0, "python": platform.python_version(),
-            "platform": platform.platform(), "date": time.strftime("%Y-%m-%d")}
+def machine() -> dict[str, object]:
+    """The machine the numbers come from (platform, Python, nproc: ``group_load.machine``)."""
+    from benchmarks import group_load  # imports this module: not at the top
+
+    return group_load.machine()
+
+
+def packages() -> dict[str, str | None]:
+    """Versions of the frameworks and HTTP stacks the bots run on (None: not installed)."""
+    versions: dict[str, str | None] = {}
+    for name in ("python-telegram-bot", "aiogram", "aiohttp", "httpx", "httpcore", "sniffio"):
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def shape_name(args: argparse.Namespace) -> str:
+    """The results file's stem for a load shape, e.g. ``private-1000u-rtt0ms-think0ms``."""
+    users = args.scale.replace(",", "-") if args.scale else str(args.users)
+    delays = str(args.api_delay).replace(",", "-")
+    think = f"{args.think:g}"
+    bots = "" if args.bots == DEFAULT_BOTS else "-" + args.bots.replace(",", "-")
+    return f"private-{users}u-rtt{delays}ms-think{think}ms{bots}"
+
+
+def ratio_lines(data: dict) -> list[str]:
+    """One line per compared bot and load: quizbot's answers/s and CPU per answer over its."""
+    lines = []
+    for r in data.get("ratios", []):
+        lines.append(
+            f"- quizbot / {BOTS.get(r['against'], r['against'])} ({r['users']} users, "
+            f"{r['api_delay_ms']:g} ms RTT): **{r['throughput_ratio']}x the answers/s, "
+            f"{r['cpu_per_answer_ratio']}x the CPU per answer**")
+    return lines
+
+
+def results_table(path: Path) -> str:
+    """The markdown for one committed results file: where it comes from, the medians, the
+    ratios, and the storage benchmark if it ran."""
+    data = json.loads(path.read_text())
+    m = data["machine"]
+    runs = max((int(row.get("runs", 1)) for row in data["medians"]), default=0)
+    args = data["args"]
+    out = [f"`{path.name}`: `{data['command']}` (commit {data['git_commit'][:7]}, "
+           f"{data['date'][:10]}; {m['platform']}, {m['nproc']} cores, Python {m['python']}; "
+           f"medians of {runs} run{'s' if runs != 1 else ''} per bot, alternating; "
+           f"think {args['think']:g} ms)", "", table(data["medians"], labels=True)]
+    lines = ratio_lines(data)
+    if lines:
+        out += ["", *lines]
+    storage = data.get("storage")
+    if storage:
+        s = storage["median"]
+        out += ["", f"Storage (same run): {s['writers']:g} concurrent writers through the "
+                f"storage layer, each answer durable before it is acknowledged: "
+                f"{s['layer_answers_per_second']:g} answers/s ({s['layer_commits']:g} commits for "
+                f"{s['layer_writes']:g} answers) against {s['plain_sqlite3_answers_per_second']:g}"
+                f"/s for plain sqlite3 with one commit per answer: **{s['ratio']}x**."]
+    return "\n".join(out)
+
+
+def committed_tables(folder: Path = RESULTS) -> str:
+    """The README's tables: every ``private-*.json`` in ``folder``, then the group load table
+    (``group_load.committed_table``) when there are ``group-load-*.json`` files."""
+    from benchmarks import group_load  # imports this module: not at the top
+
+    parts = [results_table(path) for path in sorted(folder.glob("private-*.json"))]
+    if any(folder.glob("group-load-*.json")):
+        parts.append(group_load.committed_table(folder))
+    return "\n\n".join(parts)
 
 
 async def storage_benchmark(writers: int, rounds: int) -> dict[str, float]:
@@ -269,9 +373,23 @@ async def storage_benchmark(writers: int, rounds: int) -> dict[str, float]:
             "layer_commits": commits, "layer_writes": total}
 
 
-async def main(args: argparse.Namespace) -> int:
-    """Run what the flags ask for; print tables; write JSON."""
-    results: dict[str, object] = {"machine": machine(), "args": vars(args)}
+async def main(args: argparse.Namespace, argv: list[str] | None = None) -> int:
+    """Run what the flags ask for; print tables; write JSON (or, with ``--table``, print the
+    committed results' tables and stop)."""
+    if args.table:
+        print(committed_tables())
+        return 0
+    from benchmarks.group_load import git_commit  # imports this module: not at the top
+
+    bots = args.bots.split(",")
+    for bot in bots:
+        if bot not in BOTS:
+            raise SystemExit(f"unknown bot {bot!r}: one of {', '.join(BOTS)}")
+    results: dict[str, object] = {
+        "command": "python -m benchmarks.run " + shlex.join(sys.argv[1:] if argv is None
+                                                            else argv),
+        "git_commit": git_commit(), "machine": machine(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "packages": packages(), "args": vars(args)}
     print(f"machine: {results['machine']}\n")
     if args.storage:
         rows = [await storage_benchmark(args.writers, QUESTIONS) for _ in range(args.runs)]
@@ -285,10 +403,11 @@ async def main(args: argparse.Namespace) -> int:
         print(f"\nratio layer/plain: {summary['ratio']}x "
               f"({summary['layer_commits']} commits for {summary['layer_writes']} writes)\n")
     sizes = [int(x) for x in args.scale.split(",")] if args.scale else [args.users]
-    bots = args.bots.split(",")
     configs = [(users, delay) for users in sizes
                for delay in [float(x) for x in str(args.api_delay).split(",")]]
-    medians = []
+    medians: list[dict[str, float | int | str | None]] = []
+    ratios: list[dict[str, object]] = []
+    all_runs: list[dict[str, object]] = []
     for users, delay in configs:
         measurements: dict[str, list[Measurement]] = {bot: [] for bot in bots}
         for run in range(args.runs):
@@ -296,30 +415,31 @@ async def main(args: argparse.Namespace) -> int:
                 m = await measure(bot, users, api_delay_ms=delay, think_ms=args.think,
                                   preload=args.preload, step_timeout=args.step_timeout)
                 measurements[bot].append(m)
-                print(f"  run {run + 1}/{args.runs} {bot:8} users={users} delay={delay}ms: "
+                all_runs.append({"run": run + 1, **asdict(m)})
+                print(f"  run {run + 1}/{args.runs} {bot:19} users={users} delay={delay}ms: "
                       f"{m.answers_per_second} answers/s, p99 {m.p99_ms} ms, "
                       f"CPU {m.cpu_seconds_per_1000_answers} s/1k, stalled {m.stalled_users}",
                       flush=True)
         rows = [median_of(measurements[bot]) for bot in bots]
-        if "quizbot" in bots and "baseline" in bots:
-            q, b = rows[bots.index("quizbot")], rows[bots.index("baseline")]
-            ratio = {"users": users, "api_delay_ms": delay,
-                     "throughput_ratio": _ratio(q["answers_per_second"], b["answers_per_second"]),
-                     "cpu_per_answer_ratio": _ratio(q["cpu_seconds_per_1000_answers"],
-                                                    b["cpu_seconds_per_1000_answers"])}
-            results.setdefault("ratios", []).append(ratio)  # type: ignore[union-attr]
+        if "quizbot" in bots:
+            q = rows[bots.index("quizbot")]
+            for bot, row in zip(bots, rows, strict=True):
+                if bot == "quizbot":
+                    continue
+                ratios.append({
+                    "users": users, "api_delay_ms": delay, "against": bot,
+                    "throughput_ratio": _ratio(q["answers_per_second"],
+                                               row["answers_per_second"]),
+                    "cpu_per_answer_ratio": _ratio(q["cpu_seconds_per_1000_answers"],
+                                                   row["cpu_seconds_per_1000_answers"])})
         medians.extend(rows)
-        results.setdefault("measurements", []).extend(  # type: ignore[union-attr]
-            asdict(m) for ms in measurements.values() for m in ms)
-    results["medians"] = medians
-    print("\n" + table(medians))
-    for ratio in results.get("ratios", []):  # type: ignore[union-attr]
-        print(f"\nquizbot/baseline at {ratio['users']} users, {ratio['api_delay_ms']} ms RTT: "
-              f"throughput {ratio['throughput_ratio']}x, CPU per answer "
-              f"{ratio['cpu_per_answer_ratio']}x")
-    out = Path(args.json)
+    results.update(measurements=all_runs, medians=medians, ratios=ratios)
+    print("\n" + table(medians, labels=True))
+    for line in ratio_lines(results):
+        print(line)
+    out = Path(args.json or RESULTS / f"{shape_name(args)}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=2))
+    out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     print(f"\nwrote {out}")
     return 0
 
@@ -329,10 +449,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--users", type=int, default=1000, help="simulated users (default 1000)")
-    parser.add_argument("--bots", default="quizbot,baseline",
-                        help="comma-separated: quizbot, baseline, baseline-concurrent (PTB's"
-                             " concurrent_updates on), baseline-aiohttp (quizbot's transport)"
-                             " (default quizbot,baseline)")
+    parser.add_argument("--bots", default=DEFAULT_BOTS,
+                        help="comma-separated, run in this order (reversed every other run):"
+                             " quizbot, baseline (bare PTB, one update at a time),"
+                             " baseline-concurrent (PTB's concurrent_updates on),"
+                             " baseline-aiohttp (PTB on quizbot's transport), aiogram (bare"
+                             f" aiogram 3; needs the bench extra) (default {DEFAULT_BOTS})")
     parser.add_argument("--runs", type=int, default=3, help="runs per bot (default 3)")
     parser.add_argument("--api-delay", default="0",
                         help="ms added to every Bot API call but getUpdates; a comma-separated"
@@ -349,9 +471,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                         help="also benchmark the storage layer against plain sqlite3")
     parser.add_argument("--writers", type=int, default=1000,
                         help="concurrent writers in the storage benchmark (default 1000)")
-    parser.add_argument("--json", default=str(ROOT / "benchmarks" / "results" / "latest.json"))
+    parser.add_argument("--json", default="",
+                        help="results file (default benchmarks/results/private-<shape>.json)")
+    parser.add_argument("--table", action="store_true",
+                        help="print the README tables from the committed results and exit")
     return parser.parse_args(argv)
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(parse())))
+    sys.exit(asyncio.run(main(parse(), sys.argv[1:])))

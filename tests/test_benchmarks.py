@@ -1,8 +1,31 @@
-"""The benchmark code still runs (tiny loads; the numbers are not checked: no timing asserts)."""
+"""The benchmark code still runs (tiny loads; the numbers are not checked: no timing asserts),
+and the README's benchmark tables are the ones the committed results give."""
 
 from __future__ import annotations
 
-from benchmarks.run import check_answers, measure, storage_benchmark
+import importlib.util
+import json
+
+import pytest
+
+from benchmarks import group_load
+from benchmarks.run import (
+    BOTS,
+    RESULTS,
+    ROOT,
+    check_answers,
+    committed_tables,
+    main,
+    measure,
+    parse,
+    results_table,
+    storage_benchmark,
+)
+
+HAVE_AIOGRAM = importlib.util.find_spec("aiogram") is not None
+CALLS = {"answerCallbackQuery": 16, "editMessageText": 8, "sendMessage": 10}
+"""Bot API calls per user for the whole quiz (but getUpdates), the same for every bot: 8 answer
+and 8 "next" queries, 8 feedback edits, the intro, 8 questions and the score."""
 
 
 async def test_storage_benchmark_runs():
@@ -12,13 +35,59 @@ async def test_storage_benchmark_runs():
     assert result["layer_commits"] <= 40
 
 
-async def test_measure_plays_quizbot_and_the_baseline():
-    """One tiny measurement of each bot: all users finish, nothing missing or doubled."""
-    for bot in ("quizbot", "baseline"):
-        m = await measure(bot, 5, api_delay_ms=0, think_ms=0, preload=0, step_timeout=30)
-        assert (m.answers, m.stalled_users, m.unanswered_queries) == (40, 0, 0), m
-        if bot == "quizbot":
-            assert (m.missing_answers, m.doubled_answers) == (0, 0)
+@pytest.mark.parametrize("bot", [
+    "quizbot", "baseline", "baseline-concurrent",
+    pytest.param("aiogram", marks=pytest.mark.skipif(
+        not HAVE_AIOGRAM, reason="aiogram is in the bench extra: pip install -e '.[bench]'"))])
+async def test_measure_plays_every_bot(bot):
+    """One tiny measurement of each bot: all users finish, with the same Bot API calls;
+    quizbot stores every answer once."""
+    m = await measure(bot, 3, api_delay_ms=0, think_ms=0, preload=0, step_timeout=30)
+    assert (m.answers, m.stalled_users, m.unanswered_queries) == (24, 0, 0), m
+    assert m.calls is not None
+    assert {k: v for k, v in m.calls.items() if k != "getUpdates"} == {
+        method: 3 * n for method, n in CALLS.items()}, m.calls
+    if bot == "quizbot":
+        assert (m.missing_answers, m.doubled_answers) == (0, 0)
+
+
+async def test_main_writes_the_results_file(tmp_path):
+    """A whole (tiny) invocation writes where the figures come from, every run, medians and a
+    ratio of quizbot to the other bot."""
+    out = tmp_path / "r.json"
+    argv = ["--users", "2", "--runs", "1", "--bots", "quizbot,baseline", "--json", str(out)]
+    assert await main(parse(argv), argv) == 0
+    data = json.loads(out.read_text())
+    assert data["command"] == "python -m benchmarks.run " + " ".join(argv)
+    assert data["git_commit"] and data["date"]
+    assert {"platform", "python", "nproc"} <= set(data["machine"])
+    assert [m["bot"] for m in data["measurements"]] == ["quizbot", "baseline"]
+    assert [r["against"] for r in data["ratios"]] == ["baseline"]
+    assert all(row["stalled_users"] == 0 for row in data["medians"])
+
+
+def test_readme_has_the_tables_of_the_committed_results():
+    """The README's Benchmarks section holds ``python -m benchmarks.run --table``'s output, so
+    every figure there comes from a committed results file (regenerate and paste on change):
+    each private-chat results file's block, and the group load table in its own subsection."""
+    paths = sorted(RESULTS.glob("private-*.json"))
+    assert paths, "no committed benchmark results"
+    readme = (ROOT / "README.md").read_text()
+    for path in paths:
+        assert results_table(path) in readme, f"README out of date with {path.name}"
+    if list(RESULTS.glob("group-load-*.json")):
+        assert group_load.committed_table() in readme
+        assert group_load.committed_table() in committed_tables()
+
+
+def test_committed_results_name_their_bots_and_origin():
+    """Each committed results file says what ran, where and when, for bots the code knows."""
+    for path in RESULTS.glob("private-*.json"):
+        data = json.loads(path.read_text())
+        assert data["command"].startswith("python -m benchmarks.run"), path
+        assert len(data["git_commit"]) >= 40 and data["date"], path
+        assert {"platform", "python", "nproc"} <= set(data["machine"]), path
+        assert {row["bot"] for row in data["medians"]} <= set(BOTS), path
 
 
 def test_check_answers_counts_missing_and_doubled(tmp_path):

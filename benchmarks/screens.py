@@ -1,0 +1,86 @@
+"""quizbot's own screens for the bundled bank, rendered once, for the baseline bots.
+
+The baseline bots (``benchmarks/baseline_bot.py`` on python-telegram-bot,
+``benchmarks/aiogram_bot.py`` on aiogram) send these texts and keyboards verbatim, so every bot in
+the benchmark moves the same bytes and entities over the same Bot API calls:
+
+* ``/start``: ``sendMessage`` (the bank's intro) and ``sendMessage`` (question 1);
+* an option tap ``a:<attempt>:<position>:<slot>``: ``answerCallbackQuery``, then
+  ``editMessageText`` into the feedback, with a "Next" button ``n:<attempt>:<position>``;
+* "Next": ``answerCallbackQuery``, then ``sendMessage`` of the next question (a new message; the
+  feedback stays), or of the score, whose "Retake" button is ``r:<bank>``.
+
+That is quizbot's private-chat interaction (``bot/telegram/handlers.py``); what the comparison
+measures is quizbot's logic, storage and transport against a framework's bare cost. Texts are
+HTML; every message is sent with link previews disabled, as quizbot does.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from bot import i18n, render
+from bot.config import BUNDLED_BANKS
+from bot.quiz import engine
+from bot.quiz.bank import load_banks
+
+Keyboard = tuple[tuple[tuple[str, str, str], ...], ...]
+"""Rows of buttons ``(label, kind, value)``: kind ``"data"`` (callback data) or ``"url"``."""
+
+
+@dataclass(frozen=True)
+class Screens:
+    """Every screen a simulated user sees, as plain text and keyboards.
+
+    Attributes:
+        intro: The bank's introduction, sent before the first question.
+        questions: Question ``position``, with its four answer buttons.
+        feedbacks: The feedback after answering question ``position``, with its "Next" button.
+        outcome: The score after the last "Next" (quizbot's buttons: Retake, Review).
+    """
+
+    intro: tuple[str, Keyboard]
+    questions: list[tuple[str, Keyboard]]
+    feedbacks: list[tuple[str, Keyboard]]
+    outcome: tuple[str, Keyboard]
+
+
+def _plain(screen: render.Screen) -> tuple[str, Keyboard]:
+    """A rendered screen as text and ``(label, kind, value)`` rows."""
+    rows = tuple(
+        tuple((b.label, "url", b.action.url) if isinstance(b.action, render.UrlButton)
+              else (b.label, "data", render.encode(b.action)) for b in row)
+        for row in screen.keyboard)
+    return screen.text, rows
+
+
+def render_screens() -> Screens:
+    """Render the bundled bank's screens with quizbot's renderer (one language per position,
+    by turn, as the load generator's users have)."""
+    bank = next(iter(load_banks([BUNDLED_BANKS]).values()))
+    plan = engine.plan_attempt(bank, random.Random(0))
+    attempt = engine.Attempt(1, 1, bank.id, bank.version, plan, 0, engine.ACTIVE, 0.0)
+    questions, feedbacks = [], []
+    for position in range(len(bank.questions)):
+        t = i18n.catalog(i18n.SUPPORTED[position % len(i18n.SUPPORTED)])
+        questions.append(_plain(render.attempt_question(bank, attempt, t, render.HTML)))
+        answer = engine.grade(attempt, bank, 1, position, 0, 0.0)
+        attempt = engine.with_answer(attempt, answer)
+        feedbacks.append(_plain(render.feedback(bank, attempt, position, t, render.HTML)))
+    t = i18n.catalog(i18n.DEFAULT)
+    outcome = render.outcome(bank, attempt, t, render.HTML)[-1]
+    return Screens(_plain(render.intro(bank, t, render.HTML)), questions, feedbacks,
+                   _plain(outcome))
+
+
+def parse_tap(data: str) -> tuple[str, int]:
+    """``(kind, position)`` of an ``a:...`` or ``n:...`` callback data.
+
+    Raises:
+        ValueError: other data (the load generator never taps "Retake" or "Review").
+    """
+    kind, _, position, *_ = data.split(":")
+    if kind not in ("a", "n"):
+        raise ValueError(data)
+    return kind, int(position)
