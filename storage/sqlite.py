@@ -32,6 +32,7 @@ from bot.quiz.ports import (
     GroupTally,
     StorageError,
 )
+from storage.leases import LocalLeases
 
 T = TypeVar("T")
 WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
@@ -150,6 +151,10 @@ class SQLiteStore:
             await asyncio.shield(self._writer_task)
         await self._db.close()
         await self._writer_db.close()
+
+    def leases(self) -> LocalLeases:
+        """Session and poller leases: a SQLite file has one instance, which holds them all."""
+        return LocalLeases()
 
     async def schema_version(self) -> int:
         """The applied schema version (``PRAGMA user_version``)."""
