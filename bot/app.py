@@ -32,7 +32,8 @@ from bot.telegram.common import CONTEXT_TYPES
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.transport import AiohttpRequest
-from storage import SQLiteStore
+from storage import PostgresStore, SQLiteStore, open_store
+from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
 
@@ -119,17 +120,44 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
 
 
 async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
-    """Open storage, create the quiz service, register the command menu per language."""
+    """Open storage, create the quiz service, register the command menu per language,
+    restore group sessions; with storage shared by several instances (PostgreSQL), wait until
+    this instance is the one that polls (see :func:`wait_to_poll`)."""
     settings: Settings = app.bot_data.extra["settings"]  # type: ignore[assignment]
     banks: dict[str, Bank] = app.bot_data.extra["banks"]  # type: ignore[assignment]
-    store = await SQLiteStore.open(settings.db)
+    store = await open_store(settings.db)
     app.bot_data.extra["store"] = store
+    leases = app.bot_data.extra["leases"] = store.leases()
     app.bot_data.quiz = QuizService(store, banks)
     app.bot_data.groups = GroupService(store, banks, question_seconds=settings.question_seconds)
     await set_commands(app)
     restored = await group.restore_sessions(app)
     log.info("quizbot ready: %d bank(s), database %s, %d group session(s) restored",
-             len(banks), settings.db, restored)
+             len(banks), redact_dsn(str(settings.db)), restored)
+    if leases.shared:
+        await wait_to_poll(app)
+
+
+async def wait_to_poll(app: Application) -> None:  # type: ignore[type-arg]
+    """Several instances share the database: Telegram serves one getUpdates consumer per bot,
+    so only the instance holding the poller lease polls (and so handles every update, each
+    user's in order). Until this one holds it, it runs the group sessions it holds (its job
+    queue is started early); once it does, it adopts the sessions nobody holds (their instance
+    died) and returns, and polling starts. If the lease is lost later (its connection to the
+    database dropped), the instance stops, so that two never poll at once."""
+    leases = app.bot_data.extra["leases"]
+    assert app.job_queue is not None
+    await app.job_queue.start()  # idempotent: app.start() starts it again (a no-op)
+    log.info("waiting for the poller lease (another instance may be polling)")
+    await leases.wait_poller(on_lost=lambda: _poller_lost(app))  # type: ignore[attr-defined]
+    log.info("this instance polls now")
+    await group.runner_of(app).check_all()
+
+
+def _poller_lost(app: Application) -> None:  # type: ignore[type-arg]
+    log.error("the poller lease's database connection was lost: stopping, so that another "
+              "instance polls alone")
+    app.stop_running()
 
 
 async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
@@ -146,9 +174,12 @@ async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
-    """Close storage."""
+    """Stop the job queue if it was started early (an instance that never polled), and close
+    storage (leases included)."""
+    if app.job_queue is not None and app.job_queue.scheduler.running:
+        await app.job_queue.stop(wait=False)
     store = app.bot_data.extra.pop("store", None)
-    if isinstance(store, SQLiteStore):
+    if isinstance(store, SQLiteStore | PostgresStore):
         await store.close()
 
 
