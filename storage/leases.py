@@ -43,7 +43,8 @@ _KEEPALIVE = {"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5",
 """Server-side keepalive on lease connections: the server notices an instance whose machine
 vanished within about 25 s and frees its leases."""
 
-_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError)
+_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+             OSError, asyncio.TimeoutError)
 
 
 def _key(session_id: int) -> int:
@@ -106,24 +107,41 @@ class PostgresLeases:
             StorageError: the server could not be reached (the lease is not held).
         """
         async with self._lock:
-            try:
-                db = await self._connection()
-                if session_id in self._held:
-                    if await db.fetchval(
-                            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
-                            " AND pid = pg_backend_pid() AND classid = $1 AND objid = $2"
-                            " AND objsubid = 2 AND granted)",
-                            SESSION_NAMESPACE, _key(session_id)):
-                        return True
-                    self._held.discard(session_id)
-                got = await db.fetchval("SELECT pg_try_advisory_lock($1, $2)",
-                                        SESSION_NAMESPACE, _key(session_id))
-            except _FAILURES as exc:
-                raise StorageError(f"could not claim the lease of session {session_id}: "
-                                   f"{exc}") from exc
-            if got:
-                self._held.add(session_id)
-            return bool(got)
+            for last_try in (False, True):
+                try:
+                    return await self._claim(session_id)
+                except _FAILURES as exc:
+                    # the connection broke (the server ended it, say): every lease it held is
+                    # gone; try once more on a new one
+                    self._drop()
+                    if last_try:
+                        raise StorageError(f"could not claim the lease of session "
+                                           f"{session_id}: {exc}") from exc
+            raise AssertionError("unreachable")
+
+    async def _claim(self, session_id: int) -> bool:
+        db = await self._connection()
+        if session_id in self._held:
+            if await db.fetchval(
+                    "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
+                    " AND pid = pg_backend_pid() AND classid = $1 AND objid = $2"
+                    " AND objsubid = 2 AND granted)", SESSION_NAMESPACE, _key(session_id)):
+                return True
+            self._held.discard(session_id)
+        got = bool(await db.fetchval("SELECT pg_try_advisory_lock($1, $2)",
+                                     SESSION_NAMESPACE, _key(session_id)))
+        if got:
+            self._held.add(session_id)
+        return got
+
+    def _drop(self) -> None:
+        """Forget a broken lease connection, and with it every lease it held."""
+        if self._held:
+            log.error("lease connection lost: leases of sessions %s are gone", self._held)
+        self._held.clear()
+        if self._conn is not None:
+            self._conn.terminate()
+        self._conn = None
 
     async def release(self, session_id: int) -> None:
         """Let the session's lease go (it ended); a connection that is gone freed it already."""

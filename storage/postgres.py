@@ -69,7 +69,8 @@ MIGRATION_LOCK = (0x71756979, 0)
 once."""
 
 _RETRYABLE = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
-_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError)
+_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+             OSError, asyncio.TimeoutError)
 
 
 def is_postgres_url(value: object) -> bool:
