@@ -149,7 +149,8 @@ async def wait_to_poll(app: Application) -> None:  # type: ignore[type-arg]
     assert app.job_queue is not None
     await app.job_queue.start()  # idempotent: app.start() starts it again (a no-op)
     log.info("waiting for the poller lease (another instance may be polling)")
-    await leases.wait_poller(on_lost=lambda: _poller_lost(app))  # type: ignore[attr-defined]
+    await leases.wait_poller(app.bot.id,  # type: ignore[attr-defined]
+                             on_lost=lambda: _poller_lost(app))
     log.info("this instance polls now")
     await group.runner_of(app).check_all()
 

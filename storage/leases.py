@@ -32,8 +32,9 @@ log = logging.getLogger(__name__)
 SESSION_NAMESPACE = 0x71756973
 """First key (int4) of the session leases' advisory locks; the second is the session id."""
 
-POLLER_LOCK = (0x71756970, 0)
-"""The advisory lock (two int4 keys) of the instance that polls."""
+POLLER_NAMESPACE = 0x71756970
+"""First key (int4) of the poller lease's advisory lock; the second is the bot's id (so that
+instances of different bots sharing one database each have their poller)."""
 
 RECONNECT_SECONDS = 1.0
 """Pause before reconnecting the poller's waiting connection after it failed."""
@@ -66,7 +67,7 @@ class LocalLeases:
     async def release(self, session_id: int) -> None:
         """Nothing to release."""
 
-    async def wait_poller(self, on_lost: Callable[[], None]) -> None:
+    async def wait_poller(self, bot_id: int, on_lost: Callable[[], None]) -> None:
         """Return at once: this instance is the only one, so it polls."""
 
     async def close(self) -> None:
@@ -157,18 +158,20 @@ class PostgresLeases:
             except _FAILURES as exc:
                 log.warning("could not release the lease of session %s: %s", session_id, exc)
 
-    async def wait_poller(self, on_lost: Callable[[], None]) -> None:
-        """Wait until this instance holds the poller lease (the instance holding it died or
-        stopped), reconnecting as needed.
+    async def wait_poller(self, bot_id: int, on_lost: Callable[[], None]) -> None:
+        """Wait until this instance holds the poller lease of bot ``bot_id`` (the instance
+        holding it died or stopped), reconnecting as needed.
 
         Args:
+            bot_id: The bot's user id (``getMe``).
             on_lost: Called if the lease's connection is lost later (another instance may then
                 poll: this one must stop polling).
         """
         while True:
             try:
                 self._poller = await asyncpg.connect(self._dsn, server_settings=_KEEPALIVE)
-                await self._poller.execute("SELECT pg_advisory_lock($1, $2)", *POLLER_LOCK)
+                await self._poller.execute("SELECT pg_advisory_lock($1, $2)",
+                                           POLLER_NAMESPACE, _key(bot_id))
             except _FAILURES as exc:
                 log.warning("waiting for the poller lease: %s; trying again", exc)
                 if self._poller is not None:

@@ -21,7 +21,7 @@ from bot.quiz.engine import Answer, Plan
 from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED
 from storage import PostgresStore
-from storage.leases import SESSION_NAMESPACE
+from storage.leases import POLLER_NAMESPACE, SESSION_NAMESPACE
 from tests.conftest import BANK_ID, buttons, correct_label
 from tests.fakebotapi import FakeBotAPI
 
@@ -144,12 +144,14 @@ async def test_a_session_lease_is_held_by_one_instance_until_it_dies(two, pg_db)
 
 async def test_one_instance_polls_and_the_next_takes_over_when_it_dies(two, pg_db):
     """The poller lease: the first instance gets it; the second waits (its lock request is
-    seen waiting by the server) and gets it once the first's connection is gone."""
+    seen waiting by the server) and gets it once the first's connection is gone. Another bot's
+    instance has a lease of its own."""
     first, second = (store.leases() for store in two)
     lost: list[str] = []
     first_lost = asyncio.Event()
-    await first.wait_poller(on_lost=lambda: (lost.append("first"), first_lost.set()))
-    waiting = asyncio.create_task(second.wait_poller(on_lost=lambda: lost.append("second")))
+    await first.wait_poller(1000, on_lost=lambda: (lost.append("first"), first_lost.set()))
+    waiting = asyncio.create_task(second.wait_poller(1000,
+                                                     on_lost=lambda: lost.append("second")))
     admin = await asyncpg.connect(pg_db)
     try:
         async def waiting_for_lock() -> bool:
@@ -157,9 +159,15 @@ async def test_one_instance_polls_and_the_next_takes_over_when_it_dies(two, pg_d
                 "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"))
         await until(waiting_for_lock)
         assert not waiting.done()
+        # an instance of another bot on the same database polls at once
+        other = await PostgresStore.open(pg_db)
+        try:
+            await asyncio.wait_for(other.leases().wait_poller(2000, on_lost=lambda: None), 30)
+        finally:
+            await other.close()
         holder = await admin.fetchval(
             "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
-            " AND objid = 0 AND classid = $1", 0x71756970)
+            " AND objid = 1000 AND classid = $1", POLLER_NAMESPACE)
         await admin.execute("SELECT pg_terminate_backend($1)", holder)  # the first one dies
         await asyncio.wait_for(waiting, timeout=30)
     finally:
