@@ -37,3 +37,15 @@ def test_flags_replace_both_token_settings(tmp_path):
 def test_the_token_is_not_in_the_settings_repr():
     """Settings print without their token (in a traceback's locals, say)."""
     assert "secret" not in repr(Settings(token="1:secret-value"))
+
+
+def test_a_postgresql_url_selects_postgresql_and_a_path_stays_sqlite():
+    """QUIZBOT_DB: a postgresql:// or postgres:// URL is kept whole (a Path would fold its
+    //); anything else is a SQLite file path."""
+    from pathlib import Path
+
+    for url in ("postgresql://quizbot@db.internal:5433/quiz", "postgres://u@/q?host=/run/pg"):
+        assert Settings.from_env({"QUIZBOT_DB": url}).db == url
+        assert Settings.from_env({}, db=url).db == url
+    assert Settings.from_env({"QUIZBOT_DB": "data/quiz.sqlite3"}).db == Path("data/quiz.sqlite3")
+    assert Settings.from_env({}).db == Path("quizbot.sqlite3")

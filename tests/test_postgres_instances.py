@@ -48,6 +48,25 @@ async def _gone(admin: asyncpg.Connection, pid: int) -> bool:
     return not await admin.fetchval("SELECT COUNT(*) FROM pg_locks WHERE pid = $1", pid)
 
 
+async def test_quizbot_db_url_opens_postgresql(pg_db, tmp_path):
+    """open_store (what `quizbot run` and `play` use): a URL opens PostgreSQL, a path SQLite;
+    the URL's password is masked in what is logged."""
+    from storage import SQLiteStore, open_store
+    from storage.postgres import redact_dsn
+
+    store = await open_store(pg_db)
+    try:
+        assert isinstance(store, PostgresStore) and store.leases().shared
+    finally:
+        await store.close()
+    store = await open_store(tmp_path / "quiz.sqlite3")
+    try:
+        assert isinstance(store, SQLiteStore) and not store.leases().shared
+    finally:
+        await store.close()
+    assert redact_dsn("postgresql://bot:s3cret@db/quiz") == "postgresql://bot:***@db/quiz"
+
+
 @pytest.fixture
 async def two(pg_db):
     """Two stores on the same database: what two instances hold."""
