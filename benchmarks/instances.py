@@ -234,9 +234,10 @@ def readme_section(results: dict) -> str:  # type: ignore[type-arg]
     if load:
         lines += [
             f"The machine was shared: its load average (1 min) was {load['before'][0]} before "
-            f"the runs and {load['after'][0]} after, on {m['cores']} cores; single runs varied "
-            f"widely (per-run figures in `benchmarks/results/instances.json`), so read the "
-            "ratios as rough.", ""]
+            f"the runs and {load['after'][0]} after, on {m['cores']} cores (other work ran "
+            "beside the benchmark); single runs varied widely"
+            + _spread(results.get("measurements", []))
+            + ", so read the ratios as rough.", ""]
     base, one, two = by.get("sqlite-1"), by.get("postgres-1"), by.get("postgres-2")
     if base and one and two:
         def x(a: dict, b: dict, key: str) -> str:  # type: ignore[type-arg]
@@ -269,6 +270,19 @@ def readme_section(results: dict) -> str:  # type: ignore[type-arg]
             "standbys, so extra instances buy failover, not throughput.",
         ]
     return "\n".join(lines)
+
+
+def _spread(measurements: list[dict]) -> str:  # type: ignore[type-arg]
+    """`` (answers/s from LOW to HIGH per configuration)``, or nothing without measurements."""
+    ranges = {}
+    for row in measurements:
+        low, high = ranges.get(row["config"], (float("inf"), 0.0))
+        ranges[row["config"]] = (min(low, row["answers_per_second"]),
+                                 max(high, row["answers_per_second"]))
+    if not ranges:
+        return ""
+    return " (answers/s from low to high: " + "; ".join(
+        f"{config} {low:g} to {high:g}" for config, (low, high) in ranges.items()) + ")"
 
 
 def update_readme(readme: Path, results: dict) -> None:  # type: ignore[type-arg]
