@@ -29,7 +29,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", help="SQLite database file (env QUIZBOT_DB; "
+    common.add_argument("--db", help="SQLite database file, or a PostgreSQL URL "
+                                     "postgresql://user@host/db (env QUIZBOT_DB; "
                                      "default quizbot.sqlite3)")
     common.add_argument("--banks", nargs="+", metavar="PATH",
                         help="bank files or folders (env QUIZBOT_BANKS; default: bundled banks/)")
@@ -348,7 +349,7 @@ async def _play(settings: Settings, banks: dict, language: str | None,  # type: 
     from bot import play as terminal
     from bot.quiz.review import LearningService
     from bot.quiz.service import QuizService
-    from storage import SQLiteStore
+    from storage import open_store
 
     if language is None:
         env_lang = os.environ.get("LANG") or locale.getlocale()[0] or ""
@@ -363,7 +364,7 @@ async def _play(settings: Settings, banks: dict, language: str | None,  # type: 
         print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}", file=sys.stderr)
         return 2
     logging.getLogger().setLevel(logging.WARNING)
-    store = await SQLiteStore.open(settings.db)
+    store = await open_store(settings.db)
     try:
         quiz, learning = QuizService(store, banks), LearningService(store, banks)
         quiz.on_answer = learning.answered  # terminal answers make review cards too

@@ -42,7 +42,8 @@ from bot.quiz.service import GroupService, QuizService
 from bot.telegram import admin, group, handlers, learning, privacy, teachers
 from bot.telegram.common import CONTEXT_TYPES
 from bot.telegram.limits import QuizRateLimiter
-from storage import SQLiteStore
+from storage import PostgresStore, SQLiteStore, open_store
+from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
 
@@ -152,11 +153,14 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
 
 
 async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
-    """Open storage, create the quiz service, register the command menu per language."""
+    """Open storage, create the quiz service, register the command menu per language,
+    restore group sessions; with storage shared by several instances (PostgreSQL), wait until
+    this instance is the one that polls (see :func:`wait_to_poll`)."""
     settings: Settings = app.bot_data.extra["settings"]  # type: ignore[assignment]
     banks: dict[str, Bank] = app.bot_data.extra["banks"]  # type: ignore[assignment]
-    store = await open_store(settings)
+    store = await open_store(settings.db)
     app.bot_data.extra["store"] = store
+    leases = app.bot_data.extra["leases"] = store.leases()
     metrics: Metrics = app.bot_data.extra["metrics"]  # type: ignore[assignment]
     metered = MeteredStore(store, metrics)
     clock = app.bot_data.extra.get("clock", time.time)  # a fake clock in tests
@@ -188,7 +192,32 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
                                 job_kwargs={"coalesce": True})
     restored = await group.restore_sessions(app)
     log.info("quizbot ready: %d bank(s), database %s, %d group session(s) restored",
-             len(banks), settings.db, restored)
+             len(banks), redact_dsn(str(settings.db)), restored)
+    if leases.shared:
+        await wait_to_poll(app)
+
+
+async def wait_to_poll(app: Application) -> None:  # type: ignore[type-arg]
+    """Several instances share the database: Telegram serves one getUpdates consumer per bot,
+    so only the instance holding the poller lease polls (and so handles every update, each
+    user's in order). Until this one holds it, it runs the group sessions it holds (its job
+    queue is started early); once it does, it adopts the sessions nobody holds (their instance
+    died) and returns, and polling starts. If the lease is lost later (its connection to the
+    database dropped), the instance stops, so that two never poll at once."""
+    leases = app.bot_data.extra["leases"]
+    assert app.job_queue is not None
+    await app.job_queue.start()  # idempotent: app.start() starts it again (a no-op)
+    log.info("waiting for the poller lease (another instance may be polling)")
+    await leases.wait_poller(app.bot.id,  # type: ignore[attr-defined]
+                             on_lost=lambda: _poller_lost(app))
+    log.info("this instance polls now")
+    await group.runner_of(app).check_all()
+
+
+def _poller_lost(app: Application) -> None:  # type: ignore[type-arg]
+    log.error("the poller lease's database connection was lost: stopping, so that another "
+              "instance polls alone")
+    app.stop_running()
 
 
 async def prune(context: CallbackContext) -> None:  # type: ignore[type-arg]
@@ -217,24 +246,16 @@ async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
             scope=BotCommandScopeAllGroupChats(), language_code=language)
 
 
-async def open_store(settings: Settings) -> SQLiteStore:
-    """Open the storage named by ``settings.db`` (``QUIZBOT_DB``): the SQLite file. The one
-    place that chooses the implementation: a ``postgresql://`` URL will select the PostgreSQL
-    storage here.
-
-    Raises:
-        StorageError: it cannot be opened (or is newer than this quizbot).
-    """
-    return await SQLiteStore.open(settings.db)
-
-
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
-    """Stop the health and metrics server; close storage."""
+    """Stop the health and metrics server, and the job queue if it was started early (an
+    instance that never polled); close storage (leases included)."""
     server = app.bot_data.extra.pop("monitoring", None)
     if isinstance(server, MonitoringServer):
         await server.stop()
+    if app.job_queue is not None and app.job_queue.scheduler.running:
+        await app.job_queue.stop(wait=False)
     store = app.bot_data.extra.pop("store", None)
-    if isinstance(store, SQLiteStore):
+    if isinstance(store, SQLiteStore | PostgresStore):
         await store.close()
 
 

@@ -86,6 +86,13 @@ def parse_address(value: str, what: str) -> Address:
     return Address(host, port)
 
 
+def is_database_url(value: str) -> bool:
+    """Whether a ``QUIZBOT_DB`` value is a PostgreSQL URL (``postgresql://`` or
+    ``postgres://``) rather than a SQLite file path (a URL must stay a string: ``Path`` would
+    fold its ``//``)."""
+    return value.startswith(("postgresql://", "postgres://"))
+
+
 class ConfigError(Exception):
     """A setting is missing or malformed; the message says which and how to set it (and never
     quotes the token)."""
@@ -101,7 +108,9 @@ class Settings:
         base_url: Bot API base URL (``TELEGRAM_BASE_URL``), passed to PTB's ``base_url``
             (e.g. ``http://127.0.0.1:8081/bot`` for a local Bot API server); None for Telegram.
             An http or https URL with a host, checked by :meth:`from_env`.
-        db: SQLite database file (``QUIZBOT_DB``, default ``quizbot.sqlite3``).
+        db: The database (``QUIZBOT_DB``): a SQLite file (default ``quizbot.sqlite3``), or a
+            PostgreSQL URL ``postgresql://user@host[:port]/database`` (kept as a string, see
+            :func:`is_database_url`), for one or several instances sharing it.
         banks: Bank files or folders (``QUIZBOT_BANKS``, ``os.pathsep``-separated; default the
             bundled ``banks/``).
         question_seconds: Answer window of a group question, in seconds
@@ -122,7 +131,7 @@ class Settings:
 
     token: str | None = field(default=None, repr=False)
     base_url: str | None = None
-    db: Path = Path("quizbot.sqlite3")
+    db: Path | str = Path("quizbot.sqlite3")
     banks: tuple[Path, ...] = (BUNDLED_BANKS,)
     question_seconds: float = DEFAULT_QUESTION_SECONDS
     webhook_url: str | None = None
@@ -175,7 +184,7 @@ class Settings:
         values: dict[str, object] = {
             "token": token,
             "base_url": env.get("TELEGRAM_BASE_URL") or None,
-            "db": Path(env.get("QUIZBOT_DB") or "quizbot.sqlite3"),
+            "db": env.get("QUIZBOT_DB") or "quizbot.sqlite3",
             "banks": (tuple(Path(p) for p in banks_env.split(os.pathsep) if p)
                       if banks_env else (BUNDLED_BANKS,)),
             "question_seconds": env.get("QUIZBOT_QUESTION_SECONDS") or DEFAULT_QUESTION_SECONDS,
@@ -189,7 +198,7 @@ class Settings:
         for name, value in flags.items():
             if value is not None:
                 values[name] = value
-        if isinstance(values["db"], str):
+        if isinstance(values["db"], str) and not is_database_url(values["db"]):
             values["db"] = Path(values["db"])
         if values["banks"] and isinstance(values["banks"], list | tuple):
             values["banks"] = tuple(Path(p) for p in values["banks"])  # type: ignore[union-attr]

@@ -1,5 +1,26 @@
-"""Storage: the aiosqlite implementation of the quiz's storage port, with schema migrations."""
+"""Storage: the implementations of the quiz's storage ports (SQLite with aiosqlite, PostgreSQL
+with asyncpg), their schema migrations, and the leases that let several instances share
+PostgreSQL."""
 
+from __future__ import annotations
+
+from pathlib import Path
+
+from storage.leases import LocalLeases, PostgresLeases
+from storage.postgres import PostgresStore, is_postgres_url
 from storage.sqlite import SQLiteStore, migrations
 
-__all__ = ["SQLiteStore", "migrations"]
+__all__ = ["LocalLeases", "PostgresLeases", "PostgresStore", "SQLiteStore", "is_postgres_url",
+           "migrations", "open_store"]
+
+
+async def open_store(db: str | Path) -> SQLiteStore | PostgresStore:
+    """Open the storage ``QUIZBOT_DB`` names: a ``postgresql://`` (or ``postgres://``) URL
+    selects PostgreSQL; anything else is a SQLite file path.
+
+    Raises:
+        StorageError: the database cannot be opened or migrated.
+    """
+    if is_postgres_url(db):
+        return await PostgresStore.open(str(db))
+    return await SQLiteStore.open(db)

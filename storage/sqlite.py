@@ -38,6 +38,7 @@ from bot.quiz.ports import (
 from bot.quiz.settings import GroupSettings
 from storage.backup import DatabaseLock
 from storage.learning import LearningStatements
+from storage.leases import LocalLeases
 
 T = TypeVar("T")
 WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
@@ -170,6 +171,10 @@ class SQLiteStore(LearningStatements):
         await self._writer_db.close()
         if self._lock is not None:
             self._lock.release()
+
+    def leases(self) -> LocalLeases:
+        """Session and poller leases: a SQLite file has one instance, which holds them all."""
+        return LocalLeases()
 
     async def schema_version(self) -> int:
         """The applied schema version (``PRAGMA user_version``)."""

@@ -8,7 +8,8 @@ import re
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +19,9 @@ from telegram.ext import Application
 from bot.app import build_application, serve
 from bot.config import BUNDLED_BANKS, Address, Settings
 from bot.quiz.bank import Bank, load_banks
+from tests.engines import Engine
 from tests.fakebotapi import FakeBotAPI
+from tests.pgserver import PgServer, PgUnavailable
 
 BANK_ID = "deepspeed-megatron"
 os.environ.setdefault("PTB_TIMEDELTA", "1")  # as `quizbot` sets it (bot/__main__.py)
@@ -248,3 +251,57 @@ def wrong_label(message: dict, bank: Bank, language: str) -> str:
     """A label of a wrong option in a question message."""
     right = correct_label(message, bank, language)
     return next(label for label in "ABCD" if label != right)
+
+
+# --- storage engines: SQLite, and a throwaway PostgreSQL ---------------------------------------
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """The URL of the PostgreSQL server the tests use: ``QUIZBOT_TEST_PG`` (CI starts one,
+    `.ci/run`), else a throwaway server started here (``tests/pgserver.py``) for the session.
+
+    Without PostgreSQL installed this fails with a message saying what to do; set
+    ``QUIZBOT_SKIP_PG=1`` to skip the PostgreSQL tests instead (explicitly, never by default).
+    """
+    url = os.environ.get("QUIZBOT_TEST_PG")
+    if url:
+        yield url
+        return
+    if os.environ.get("QUIZBOT_SKIP_PG") == "1":
+        pytest.skip("QUIZBOT_SKIP_PG=1: the PostgreSQL tests are skipped")
+    try:
+        server = PgServer.start()
+    except PgUnavailable as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def pg_db(pg_url) -> AsyncIterator[str]:
+    """A URL whose ``search_path`` is a new, empty schema: a fresh database for one test
+    (dropped afterwards)."""
+    import asyncpg
+
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    admin = await asyncpg.connect(pg_url)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await admin.close()
+    yield f"{pg_url}{'&' if '?' in pg_url else '?'}search_path={schema}"
+    admin = await asyncpg.connect(pg_url)
+    try:
+        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+    finally:
+        await admin.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def engine(request, tmp_path) -> Engine:
+    """Each storage engine in turn, with a fresh database."""
+    if request.param == "sqlite":
+        return Engine("sqlite", str(tmp_path / "quiz.sqlite3"))
+    return Engine("postgres", request.getfixturevalue("pg_db"))

@@ -102,3 +102,29 @@ def test_check_answers_counts_missing_and_doubled(tmp_path):
         conn.executemany("INSERT INTO answers VALUES (?, ?)",
                          [(1, f"q{i}") for i in range(8)] + [(2, "q0"), (2, "q0")])
     assert check_answers(db, [10, 11]) == (7, 1)
+
+
+async def test_instances_benchmark_plays_each_configuration(pg_url):
+    """One tiny measurement of SQLite, PostgreSQL and two instances on PostgreSQL: every user
+    finishes, nothing missing or doubled; the README section is written from the results.
+    (``pg_url``: PostgreSQL is installed, or this fails or is skipped as the storage tests.)"""
+    import asyncio
+
+    from benchmarks.instances import CONFIGS, medians, readme_section
+    from benchmarks.instances import measure as measure_instances
+    from tests.pgserver import PgServer
+
+    server = await asyncio.to_thread(PgServer.start)
+    try:
+        rows = [await measure_instances(config, 4, think_ms=0, step_timeout=30, server=server,
+                                        tag=f"t{n}") for n, config in enumerate(CONFIGS)]
+    finally:
+        await asyncio.to_thread(server.stop)
+    for row in rows:
+        assert (row["answers"], row["stalled_users"], row["missing_answers"],
+                row["doubled_answers"]) == (32, 0, 0, 0), row
+    assert [row["instances"] for row in rows] == [1, 1, 2]
+    section = readme_section({"medians": [medians([row]) for row in rows], "command": "x",
+                              "commit": "0" * 40, "machine": {"date": "d", "cores": 2,
+                                                              "python": "3"}})
+    assert "| postgres-2 | " in section and "no answer missing or doubled" in section

@@ -78,3 +78,15 @@ def test_addresses_and_the_skip_flag():
         "127.0.0.1", 9090)
     assert Settings.from_env({"QUIZBOT_SKIP_INVALID_BANKS": "1"}).skip_invalid_banks
     assert not Settings.from_env({}).skip_invalid_banks
+
+
+def test_a_postgresql_url_selects_postgresql_and_a_path_stays_sqlite():
+    """QUIZBOT_DB: a postgresql:// or postgres:// URL is kept whole (a Path would fold its
+    //); anything else is a SQLite file path."""
+    from pathlib import Path
+
+    for url in ("postgresql://quizbot@db.internal:5433/quiz", "postgres://u@/q?host=/run/pg"):
+        assert Settings.from_env({"QUIZBOT_DB": url}).db == url
+        assert Settings.from_env({}, db=url).db == url
+    assert Settings.from_env({"QUIZBOT_DB": "data/quiz.sqlite3"}).db == Path("data/quiz.sqlite3")
+    assert Settings.from_env({}).db == Path("quizbot.sqlite3")

@@ -1,4 +1,6 @@
-"""SQLite storage against a real database file: migrations, attempts, answers, stats, durability."""
+"""Storage against a real database, on each engine (a SQLite file, and PostgreSQL: the ``engine``
+fixture): migrations, attempts, answers, stats, durability; and what is SQLite's own (WAL, file
+modes, the busy timeout)."""
 
 from __future__ import annotations
 
@@ -16,13 +18,14 @@ import pytest
 from bot.quiz.engine import ABANDONED, ACTIVE, FINISHED, Answer, Plan
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, StorageError
 from storage import SQLiteStore, migrations
+from storage.postgres import migrations as pg_migrations
 
 PLAN = Plan(("q1", "q2", "q3"), ((0, 1, 2, 3), (3, 2, 1, 0), (1, 0, 3, 2)))
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await SQLiteStore.open(tmp_path / "quiz.sqlite3")
+async def store(engine):
+    s = await engine.open()
     yield s
     await s.close()
 
@@ -38,19 +41,18 @@ async def test_new_database_is_at_latest_version_in_wal_mode(tmp_path):
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-async def test_upgrade_from_first_schema_keeps_data(tmp_path):
+async def test_upgrade_from_first_schema_keeps_data(engine):
     """A database made with only migration 1 upgrades to the latest and keeps its rows."""
-    path = tmp_path / "old.sqlite3"
-    old = await SQLiteStore.open(path, upto=1)
+    old = await engine.open(upto=1)
     assert await old.schema_version() == 1
     attempt = await old.start_attempt(7, "bank", 1, PLAN, now=100.0)
     await old.record_answer(attempt.id, 0, Answer("q1", 0, True, 101.0))
     await old.set_user_language(7, "el")
     await old.close()
 
-    new = await SQLiteStore.open(path)
+    new = await engine.open()
     try:
-        assert await new.schema_version() == len(migrations())
+        assert await new.schema_version() == len(engine.migrations())
         again = await new.attempt(attempt.id)
         assert again is not None and again.answers["q1"].correct
         # migration 0003: an answer now moves its attempt on; old attempts catch up
@@ -60,20 +62,21 @@ async def test_upgrade_from_first_schema_keeps_data(tmp_path):
         await new.close()
 
 
-async def test_reopening_applies_nothing_twice(tmp_path):
+async def test_reopening_applies_nothing_twice(engine):
     """Opening an up-to-date database twice leaves it unchanged."""
-    path = tmp_path / "twice.sqlite3"
     for _ in range(2):
-        store = await SQLiteStore.open(path)
-        assert await store.schema_version() == len(migrations())
+        store = await engine.open()
+        assert await store.schema_version() == len(engine.migrations())
         await store.close()
 
 
 def test_migrations_are_numbered_without_gaps():
-    """Migration files are 0001.. in order, each with SQL."""
+    """Migration files are 0001.. in order, each with SQL; PostgreSQL's are their twins."""
     found = migrations()
     assert [m.version for m in found] == list(range(1, len(found) + 1))
     assert all("CREATE" in m.sql.upper() or "ALTER" in m.sql.upper() for m in found)
+    twins = pg_migrations()
+    assert [(m.version, m.name) for m in twins] == [(m.version, m.name) for m in found]
 
 
 async def test_attempt_round_trip(store):
@@ -97,23 +100,24 @@ async def test_starting_again_abandons_the_active_attempt(store):
     assert (await store.active_attempt(1)).id == second.id
 
 
-async def test_database_refuses_two_active_attempts(tmp_path, store):
+async def test_database_refuses_two_active_attempts(engine, store):
     """The partial unique index enforces one active attempt per user, even for raw SQL."""
     await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
-    with sqlite3.connect(tmp_path / "quiz.sqlite3") as db, pytest.raises(sqlite3.IntegrityError):
-        db.execute("INSERT INTO attempts (user_id, bank_id, bank_version, question_order,"
-                   " option_orders, started_at) VALUES (1, 'bank', 1, '[]', '[]', 5)")
+    with pytest.raises(engine.integrity_error):
+        await engine.execute("INSERT INTO attempts (user_id, bank_id, bank_version,"
+                             " question_order, option_orders, started_at)"
+                             " VALUES (1, 'bank', 1, '[]', '[]', 5)")
 
 
-async def test_one_answer_per_question_per_attempt(tmp_path, store):
+async def test_one_answer_per_question_per_attempt(engine, store):
     """The second answer to a question is refused and the first is kept."""
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
     assert await store.record_answer(attempt.id, 0, Answer("q1", 2, False, 2.0)) == RECORDED
     # the answer moved the attempt on, so a second one at position 0 finds it elsewhere; the
     # primary key refuses a second answer even where the position check would let it through
     assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 3.0)) == CLOSED
-    with sqlite3.connect(tmp_path / "quiz.sqlite3") as db, pytest.raises(sqlite3.IntegrityError):
-        db.execute("INSERT INTO answers VALUES (?, 'q1', 0, 1, 4.0)", (attempt.id,))
+    with pytest.raises(engine.integrity_error):
+        await engine.execute("INSERT INTO answers VALUES (?, 'q1', 0, 1, 4.0)", attempt.id)
     loaded = await store.attempt(attempt.id)
     assert loaded.answers == {"q1": Answer("q1", 2, False, 2.0)}
 
@@ -151,17 +155,15 @@ async def test_concurrent_writes_share_commits(store):
         assert (await store.attempt(a.id)).answers["q1"].option_index == 1
 
 
-async def test_a_failed_commit_fails_every_write_of_the_batch(tmp_path):
+async def test_a_failed_commit_fails_every_write_of_the_batch(engine):
     """When the database refuses the transaction, no write of the batch is acknowledged."""
-    path = tmp_path / "ro.sqlite3"
-    store = await SQLiteStore.open(path)
+    store = await engine.open()
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
-    await store._writer_db.execute("PRAGMA query_only = ON")  # as if the disk went read-only
-    results = await asyncio.gather(
-        store.record_answer(attempt.id, 0, Answer("q1", 0, True, 2.0)),
-        store.set_user_language(1, "hi"), return_exceptions=True)
-    assert all(isinstance(r, StorageError) for r in results), results
-    await store._writer_db.execute("PRAGMA query_only = OFF")
+    async with engine.refusing_writes(store):  # as if the disk went read-only
+        results = await asyncio.gather(
+            store.record_answer(attempt.id, 0, Answer("q1", 0, True, 2.0)),
+            store.set_user_language(1, "hi"), return_exceptions=True)
+        assert all(isinstance(r, StorageError) for r in results), results
     assert (await store.attempt(attempt.id)).answers == {}
     assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 3.0)) == RECORDED
     await store.close()
@@ -237,15 +239,14 @@ async def test_locked_database_raises_storage_error(tmp_path):
     await store.close()
 
 
-def test_acknowledged_answer_survives_kill_9(tmp_path):
-    """An answer whose record_answer returned is in the file after the process is SIGKILLed."""
-    path = tmp_path / "killed.sqlite3"
+async def test_acknowledged_answer_survives_kill_9(engine):
+    """An answer whose record_answer returned is stored after the process is SIGKILLed."""
     script = textwrap.dedent(f"""
         import asyncio, os, signal, sys
         from bot.quiz.engine import Answer, Plan
-        from storage import SQLiteStore
+        from storage import open_store
         async def main():
-            store = await SQLiteStore.open({str(path)!r})
+            store = await open_store({engine.target!r})
             attempt = await store.start_attempt(1, "bank", 1,
                 Plan(("q1",), ((0, 1, 2, 3),)), now=1.0)
             assert await store.record_answer(attempt.id, 0, Answer("q1", 3, False, 2.0))
@@ -257,10 +258,11 @@ def test_acknowledged_answer_survives_kill_9(tmp_path):
                           timeout=60)
     assert proc.returncode == -9, proc.stderr
     attempt_id = int(proc.stdout.split()[0])
-    with sqlite3.connect(path) as db:
-        rows = db.execute("SELECT question_id, option_index FROM answers WHERE attempt_id = ?",
-                          (attempt_id,)).fetchall()
-    assert rows == [("q1", 3)]
+    store = await engine.open()
+    try:
+        assert (await store.attempt(attempt_id)).answers == {"q1": Answer("q1", 3, False, 2.0)}
+    finally:
+        await store.close()
 
 
 async def test_database_files_are_private(tmp_path):
@@ -304,19 +306,18 @@ async def test_an_existing_database_keeps_its_mode(tmp_path):
 FINGERPRINTS = {"q1": "00000000000000a1", "q2": "00000000000000b2", "q3": "00000000000000c3"}
 
 
-async def test_upgrade_from_version_4_keeps_an_active_attempt_playable(tmp_path):
+async def test_upgrade_from_version_4_keeps_an_active_attempt_playable(engine):
     """An attempt in progress in a version-4 database upgrades with no fingerprints (its
     questions count as unchanged), can be revised, and goes on to its end."""
-    path = tmp_path / "v4.sqlite3"
-    old = await SQLiteStore.open(path, upto=4)
+    old = await engine.open(upto=4)
     assert await old.schema_version() == 4
     attempt = await old.start_attempt(7, "bank", 1, PLAN, now=100.0)
     assert await old.record_answer(attempt.id, 0, Answer("q1", 2, False, 101.0)) == RECORDED
     await old.close()
 
-    new = await SQLiteStore.open(path)
+    new = await engine.open()
     try:
-        assert await new.schema_version() == len(migrations()) >= 5
+        assert await new.schema_version() == len(engine.migrations()) >= 5
         again = await new.active_attempt(7)
         assert again is not None and again.fingerprints == {}
         assert (again.plan, again.position, again.status) == (PLAN, 1, ACTIVE)

@@ -1,5 +1,6 @@
-"""Storage: a read after a committed write always sees it (read-your-writes), whatever other
-readers are doing on the shared reader connection at the same time."""
+"""Storage, on each engine: a read after a committed write always sees it (read-your-writes),
+whatever other readers are doing at the same time (on SQLite's shared reader connection; on
+PostgreSQL's pool)."""
 
 from __future__ import annotations
 
@@ -9,21 +10,21 @@ import pytest
 
 from bot.quiz.engine import Answer, Plan
 from bot.quiz.group import GroupAnswer
-from storage import SQLiteStore
+from storage import PostgresStore, SQLiteStore
 
 PLAN = Plan(("q1", "q2", "q3", "q4"), ((0, 1, 2, 3),) * 4)
 
 
 @pytest.fixture
-async def store(tmp_path):
-    """A fresh store on a real file."""
-    opened = await SQLiteStore.open(tmp_path / "quiz.sqlite3")
+async def store(engine):
+    """A fresh store on each engine (a real file; a PostgreSQL database)."""
+    opened = await engine.open()
     yield opened
     await opened.close()
 
 
-async def _readers(store: SQLiteStore, session_id: int, user_id: int, stop: asyncio.Event,
-                   count: int) -> None:
+async def _readers(store: SQLiteStore | PostgresStore, session_id: int, user_id: int,
+                   stop: asyncio.Event, count: int) -> None:
     """``count`` coroutines reading every kind of data until ``stop`` is set."""
     async def one(i: int) -> None:
         while not stop.is_set():

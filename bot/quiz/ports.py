@@ -410,3 +410,28 @@ class ReportStore(Protocol):
         only of one group chat's sessions (``chat_id``: no private answers then), and only
         those given at or after ``since`` (seconds since the epoch)."""
         ...
+
+
+class SessionLeases(Protocol):
+    """Which instance runs a group session's steps when several share the storage (a lease per
+    session: whoever holds it closes, reveals and posts; ``storage/leases.py``).
+
+    Attributes:
+        shared: Whether other instances may share the storage (False: this one holds every
+            lease, and polls).
+    """
+
+    shared: bool
+
+    async def claim(self, session_id: int) -> bool:
+        """Hold the session's lease: True if this instance holds it (now, or still: checked
+        with the storage), False if another instance does.
+
+        Raises:
+            StorageError: the storage could not be reached (the lease is not held).
+        """
+        ...
+
+    async def release(self, session_id: int) -> None:
+        """Let the lease of an ended session go."""
+        ...

@@ -15,6 +15,13 @@ compare-and-set, and every way a step can fail ends in exactly one of: a retry j
 bounded), the chat moved (a group upgraded to a supergroup), the step skipped (a message that is
 gone), or the session ended (the bot was removed, or the failures went on too long). A session is
 never left active without a pending job; a watchdog job checks that.
+
+Several instances sharing the storage (PostgreSQL) run each session's steps on exactly one of
+them: a step runs only while its instance holds the session's lease
+(:class:`~bot.quiz.ports.SessionLeases`, claimed at the start of every :meth:`SessionRunner.drive`
+and checked with the storage); an instance that does not hold it drops its job. The watchdog
+of every instance claims the running sessions nobody holds (their instance died) and moves them
+on from their stored state.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from bot.i18n import Catalog
 from bot.quiz import group
 from bot.quiz.engine import LABELS, QuizError
 from bot.quiz.group import GroupSession, Step
-from bot.quiz.ports import StorageError
+from bot.quiz.ports import SessionLeases, StorageError
 from bot.quiz.service import GroupService, SessionRunning
 from bot.quiz.settings import ADMINS
 from bot.render import HTML, Screen
@@ -338,6 +345,34 @@ class SessionRunner:
         """The group service."""
         return groups_of(self.app)
 
+    @property
+    def leases(self) -> SessionLeases:
+        """The session leases (``bot_data.extra["leases"]``; one instance alone holds them all
+        when none are set)."""
+        leases = self.app.bot_data.extra.get("leases")
+        return leases if leases is not None else _SOLO  # type: ignore[return-value]
+
+    async def _claim(self, session_id: int) -> bool:
+        """Hold the session's lease; False (and its job here dropped) if another instance
+        holds it.
+
+        Raises:
+            StorageError: the storage could not be reached.
+        """
+        if await self.leases.claim(session_id):
+            return True
+        log.debug("group session %s is run by another instance", session_id)
+        self.cancel(session_id)
+        self._failures.pop(session_id, None)
+        return False
+
+    async def _release(self, session_id: int) -> None:
+        """Let an ended session's lease go."""
+        try:
+            await self.leases.release(session_id)
+        except StorageError as exc:  # its connection is gone: so is the lease
+            log.info("group session %s: lease not released (%s)", session_id, exc)
+
     # -- scheduling ---------------------------------------------------------------------
 
     def schedule(self, session_id: int, delay: float, *, early: int | None = None) -> None:
@@ -409,6 +444,8 @@ class SessionRunner:
         """
         async with self._turn(session_id):
             try:
+                if not await self._claim(session_id):
+                    return
                 await self._run(session_id, early)
             except Exception as exc:  # every failure is sorted in one place
                 await self._failed(session_id, exc)
@@ -426,6 +463,7 @@ class SessionRunner:
                 self.cancel(session_id)
                 self.starter_names.pop(session_id, None)
                 self._clocked.pop(session_id, None)
+                await self._release(session_id)
                 return
             if step is Step.WAIT:
                 assert session.deadline is not None
@@ -582,11 +620,13 @@ class SessionRunner:
         self.starter_names.pop(session_id, None)
         try:
             session = await self.service.session(session_id)
-            if not await self.service.end(session, group.STOPPED):
-                return
+            ended = await self.service.end(session, group.STOPPED)
         except (StorageError, QuizError) as exc:
             log.error("group session %s: could not be ended (%s); the watchdog tries again",
                       session_id, describe(exc))
+            return
+        await self._release(session_id)
+        if not ended:
             return
         if notice:
             t = i18n.catalog(session.language)
@@ -608,6 +648,7 @@ class SessionRunner:
                 return  # it ended meanwhile
             self.cancel(session_id)
             self._failures.pop(session_id, None)
+            await self._release(session_id)
             if session.is_open and session.message_id is not None:  # its buttons answer nothing
                 try:
                     await self.app.bot.edit_message_reply_markup(
@@ -634,10 +675,17 @@ class SessionRunner:
     async def check_all(self) -> None:
         """The watchdog: a running session without a pending job (and not being moved on) is
         moved on now; one whose deadline passed :data:`~bot.quiz.group.OVERDUE_WINDOWS` answer
-        windows ago is ended with a notice."""
+        windows ago is ended with a notice. Sessions another instance holds are left to it; one
+        nobody holds (its instance died) is claimed here and so moved on from here."""
         now = self.service.now()
         for session in await self.service.running():
             if self.busy(session.id):
+                continue
+            try:
+                if not await self._claim(session.id):
+                    continue
+            except StorageError as exc:
+                log.warning("watchdog: could not claim group session %s (%s)", session.id, exc)
                 continue
             if group.overdue(session, now):
                 log.error("group session %s: its deadline passed %.0f s ago; ending it",
@@ -646,6 +694,22 @@ class SessionRunner:
             elif not self.has_job(session.id):
                 log.warning("group session %s had no pending job; moving it on", session.id)
                 self.schedule(session.id, 0.0)
+
+
+class _Solo:
+    """The leases of an instance alone with its storage: it holds them all."""
+
+    shared = False
+
+    async def claim(self, session_id: int) -> bool:
+        """Always True."""
+        return True
+
+    async def release(self, session_id: int) -> None:
+        """Nothing to release."""
+
+
+_SOLO = _Solo()
 
 
 def surely_not_sent(exc: BaseException) -> bool:

@@ -1,0 +1,84 @@
+"""The two storage engines the storage tests run against, behind one small test-side interface:
+open a store (fresh database), run raw SQL on the same database, make it refuse writes."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncpg
+
+from storage import PostgresStore, SQLiteStore, migrations
+from storage import postgres as pg
+
+
+@dataclass
+class Engine:
+    """A fresh database of one engine.
+
+    Attributes:
+        name: ``sqlite`` or ``postgres``.
+        target: What ``QUIZBOT_DB`` would be: the SQLite file, or the PostgreSQL URL (its
+            ``search_path`` a schema of its own, so each test has an empty database).
+    """
+
+    name: str
+    target: str
+
+    @property
+    def integrity_error(self) -> type[Exception]:
+        """The driver's exception for a write a constraint refused."""
+        return (sqlite3.IntegrityError if self.name == "sqlite"
+                else asyncpg.IntegrityConstraintViolationError)
+
+    def migrations(self) -> list:
+        """This engine's migrations."""
+        return migrations() if self.name == "sqlite" else pg.migrations()
+
+    async def open(self, *, upto: int | None = None) -> SQLiteStore | PostgresStore:
+        """Open (and migrate) the store."""
+        if self.name == "sqlite":
+            return await SQLiteStore.open(Path(self.target), upto=upto)
+        return await PostgresStore.open(self.target, upto=upto)
+
+    async def execute(self, sql: str, *args: object) -> None:
+        """Run one statement on its own connection (``?`` placeholders), outside the store."""
+        if self.name == "sqlite":
+            with sqlite3.connect(self.target) as db:
+                db.execute(sql, args)
+            return
+        counter = iter(range(1, len(args) + 1))
+        db = await asyncpg.connect(self.target)
+        try:
+            await db.execute(re.sub(r"\?", lambda _: f"${next(counter)}", sql), *args)
+        finally:
+            await db.close()
+
+    @contextlib.asynccontextmanager
+    async def refusing_writes(self, store: SQLiteStore | PostgresStore) -> AsyncIterator[None]:
+        """While inside, the database refuses every write of ``store`` (as a disk gone
+        read-only would): SQLite's ``query_only``; PostgreSQL's
+        ``default_transaction_read_only`` for the role, on fresh pooled connections."""
+        if isinstance(store, SQLiteStore):
+            await store._writer_db.execute("PRAGMA query_only = ON")
+            try:
+                yield
+            finally:
+                await store._writer_db.execute("PRAGMA query_only = OFF")
+            return
+        await self.execute("ALTER ROLE CURRENT_USER SET default_transaction_read_only = on")
+        try:
+            await store._pool.expire_connections()
+            yield
+        finally:
+            db = await asyncpg.connect(self.target,
+                                       server_settings={"default_transaction_read_only": "off"})
+            try:
+                await db.execute("ALTER ROLE CURRENT_USER RESET default_transaction_read_only")
+            finally:
+                await db.close()
+            await store._pool.expire_connections()
