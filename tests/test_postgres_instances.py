@@ -17,8 +17,8 @@ import asyncpg
 import pytest
 
 from bot import i18n
-from bot.quiz.engine import Answer, Plan
 from bot.quiz import group
+from bot.quiz.engine import Answer, Plan
 from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED
 from storage import PostgresStore
