@@ -1,5 +1,7 @@
-"""PostgreSQL storage (asyncpg) implementing :class:`bot.quiz.ports.QuizStore` and
-:class:`bot.quiz.ports.GroupStore`, for one or several quizbot instances sharing a database.
+"""PostgreSQL storage (asyncpg) implementing :class:`bot.quiz.ports.QuizStore`,
+:class:`bot.quiz.ports.GroupStore`, :class:`bot.quiz.ports.CardStore` (in
+:mod:`storage.learning_pg`), :class:`bot.quiz.ports.PrivacyStore` and
+:class:`bot.quiz.ports.ReportStore`, for one or several quizbot instances sharing a database.
 
 The same semantics as :mod:`storage.sqlite`:
 
@@ -38,6 +40,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from bot.quiz.analysis import Response
 from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
 from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.ports import (
@@ -45,9 +48,13 @@ from bot.quiz.ports import (
     DUPLICATE,
     RECORDED,
     BankStats,
+    DeletedData,
     GroupTally,
+    Pruned,
     StorageError,
 )
+from bot.quiz.settings import GroupSettings
+from storage.learning_pg import PostgresLearningStatements
 from storage.leases import PostgresLeases
 from storage.sqlite import Migration
 
@@ -67,6 +74,10 @@ BATCH_RETRIES = 5
 MIGRATION_LOCK = (0x71756979, 0)
 """Advisory lock key (two int4) held while migrating: instances starting together migrate
 once."""
+
+PSEUDONYM_LOCK = (0x71756979, 1)
+"""Advisory lock key (two int4) held by :meth:`PostgresStore.delete_user` until it commits:
+two instances deleting users at once never pick the same pseudonyms."""
 
 _RETRYABLE = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
 _FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
@@ -108,7 +119,7 @@ def _count(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
-class PostgresStore:
+class PostgresStore(PostgresLearningStatements):
     """The quiz's storage in a PostgreSQL database. Create with :meth:`open`; close with
     :meth:`close`.
 
@@ -446,6 +457,25 @@ class PostgresStore:
         order = {bank_id: i for i, (bank_id, _, _) in enumerate(finished)}
         return sorted(result, key=lambda s: order[s.bank_id], reverse=True)
 
+    # --- retention -----------------------------------------------------------------------
+
+    async def prune(self, *, abandoned_before: float, names_before: float) -> Pruned:
+        """See :meth:`bot.quiz.ports.QuizStore.prune`."""
+        async def op(db: asyncpg.Connection) -> Pruned:
+            old = ("SELECT attempt_id FROM attempts"
+                   " WHERE status = 'abandoned' AND ended_at < $1")
+            answers = _count(await db.execute(
+                f"DELETE FROM answers WHERE attempt_id IN ({old})", abandoned_before))
+            attempts = _count(await db.execute(
+                f"DELETE FROM attempts WHERE attempt_id IN ({old})", abandoned_before))
+            names = _count(await db.execute(
+                "UPDATE group_players SET name = '' WHERE name <> '' AND session_id IN ("
+                " SELECT session_id FROM group_sessions"
+                " WHERE status IN ('finished', 'stopped') AND ended_at < $1)", names_before))
+            return Pruned(attempts, answers, names)
+
+        return await self._submit(op)
+
     # --- group sessions ------------------------------------------------------------------
 
     async def group_language(self, chat_id: int) -> str | None:
@@ -464,27 +494,28 @@ class PostgresStore:
 
     async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
                             starter_id: int, plan: Plan, question_seconds: float,
-                            now: float, *,
-                            message_thread_id: int | None = None) -> GroupSession | None:
+                            now: float, *, message_thread_id: int | None = None,
+                            scoring: str = "right") -> GroupSession | None:
         """See :meth:`bot.quiz.ports.GroupStore.start_session`."""
         rows = await self._write_returning(
             "INSERT INTO group_sessions (chat_id, bank_id, bank_version, language,"
             " starter_id, question_order, option_orders, question_seconds, started_at,"
-            " message_thread_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+            " message_thread_id, scoring)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
             " ON CONFLICT (chat_id) WHERE status = 'active' DO NOTHING RETURNING session_id",
             chat_id, bank_id, bank_version, language, starter_id,
             json.dumps(plan.question_order), json.dumps(plan.option_orders),
-            question_seconds, now, message_thread_id)
+            question_seconds, now, message_thread_id, scoring)
         if not rows:
             return None  # the chat has a running session (the unique index decided)
         return GroupSession(rows[0][0], chat_id, bank_id, bank_version, language,
                             starter_id, plan, question_seconds, started_at=now,
-                            message_thread_id=message_thread_id)
+                            message_thread_id=message_thread_id, scoring=scoring)
 
     _SESSION_COLUMNS = (
         "session_id, chat_id, bank_id, bank_version, language, starter_id, question_order,"
         " option_orders, question_seconds, position, message_id, deadline, status, started_at,"
-        " ended_at, message_thread_id")
+        " ended_at, message_thread_id, scoring")
 
     @staticmethod
     def _session(row: Any) -> GroupSession:
@@ -493,7 +524,7 @@ class PostgresStore:
             id=row[0], chat_id=row[1], bank_id=row[2], bank_version=row[3], language=row[4],
             starter_id=row[5], plan=plan, question_seconds=row[8], position=row[9],
             message_id=row[10], deadline=row[11], status=row[12], started_at=row[13],
-            ended_at=row[14], message_thread_id=row[15])
+            ended_at=row[14], message_thread_id=row[15], scoring=row[16])
 
     async def _sessions(self, where: str, *args: object) -> list[GroupSession]:
         return [self._session(row) for row in await self._read(
@@ -509,6 +540,59 @@ class PostgresStore:
         """See :meth:`bot.quiz.ports.GroupStore.active_session`."""
         found = await self._sessions("chat_id = $1 AND status = 'active'", chat_id)
         return found[0] if found else None
+
+    async def last_session(self, chat_id: int, *, ended: bool = True) -> GroupSession | None:
+        """See :meth:`bot.quiz.ports.GroupStore.last_session`."""
+        rows = await self._read(
+            f"SELECT {self._SESSION_COLUMNS} FROM group_sessions WHERE chat_id = $1"
+            + (" AND status <> 'active'" if ended else "")
+            + " ORDER BY session_id DESC LIMIT 1", chat_id)
+        return self._session(rows[0]) if rows else None
+
+    async def group_settings(self, chat_id: int) -> GroupSettings | None:
+        """See :meth:`bot.quiz.ports.GroupStore.group_settings`."""
+        rows = await self._read(
+            "SELECT who_starts, question_seconds, scoring, bank_id, question_count, version"
+            " FROM group_settings WHERE chat_id = $1", chat_id)
+        return GroupSettings(*rows[0]) if rows else None
+
+    async def save_group_settings(self, chat_id: int, settings: GroupSettings,
+                                  expected_version: int, *,
+                                  language: str | None = None) -> bool:
+        """See :meth:`bot.quiz.ports.GroupStore.save_group_settings`."""
+        async def op(db: asyncpg.Connection) -> bool:
+            # one statement decides: the first settings (none stored, or stored at version 0),
+            # or an update of the expected version (in READ COMMITTED a concurrent change
+            # waits, then the version is checked again against the row as committed)
+            values = (settings.who_starts, settings.question_seconds, settings.scoring,
+                      settings.bank_id, settings.question_count, settings.version, time.time())
+            if expected_version == 0:
+                changed = _count(await db.execute(
+                    "INSERT INTO group_settings (who_starts, question_seconds, scoring, bank_id,"
+                    " question_count, version, updated_at, chat_id)"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+                    " ON CONFLICT (chat_id) DO UPDATE SET who_starts = excluded.who_starts,"
+                    " question_seconds = excluded.question_seconds, scoring = excluded.scoring,"
+                    " bank_id = excluded.bank_id, question_count = excluded.question_count,"
+                    " version = excluded.version, updated_at = excluded.updated_at"
+                    " WHERE group_settings.version = 0", *values, chat_id))
+            else:
+                changed = _count(await db.execute(
+                    "UPDATE group_settings SET who_starts = $1, question_seconds = $2,"
+                    " scoring = $3, bank_id = $4, question_count = $5, version = $6,"
+                    " updated_at = $7 WHERE chat_id = $8 AND version = $9",
+                    *values, chat_id, expected_version))
+            if changed != 1:
+                return False
+            if language is not None:
+                await db.execute(
+                    "INSERT INTO group_chats (chat_id, language, set_by_admin, updated_at)"
+                    " VALUES ($1, $2, 1, $3) ON CONFLICT (chat_id) DO UPDATE SET"
+                    " language = excluded.language, set_by_admin = 1,"
+                    " updated_at = excluded.updated_at", chat_id, language, time.time())
+            return True
+
+        return await self._submit(op)
 
     async def active_sessions(self) -> list[GroupSession]:
         """See :meth:`bot.quiz.ports.GroupStore.active_sessions`."""
@@ -596,6 +680,13 @@ class PostgresStore:
                 " SELECT $1, language, set_by_admin, updated_at FROM group_chats"
                 " WHERE chat_id = $2 ON CONFLICT DO NOTHING", new_chat_id, old_chat_id)
             await db.execute("DELETE FROM group_chats WHERE chat_id = $1", old_chat_id)
+            await db.execute(
+                "INSERT INTO group_settings (chat_id, who_starts, question_seconds,"
+                " scoring, bank_id, question_count, version, updated_at)"
+                " SELECT $1, who_starts, question_seconds, scoring, bank_id, question_count,"
+                " version, updated_at FROM group_settings WHERE chat_id = $2"
+                " ON CONFLICT DO NOTHING", new_chat_id, old_chat_id)
+            await db.execute("DELETE FROM group_settings WHERE chat_id = $1", old_chat_id)
             return moved
 
         return await self._submit(op)
@@ -616,6 +707,83 @@ class PostgresStore:
         """See :meth:`bot.quiz.ports.GroupStore.group_players`."""
         return {r[0]: r[1] for r in await self._read(
             "SELECT user_id, name FROM group_players WHERE session_id = $1", session_id)}
+
+    # --- users' data ---------------------------------------------------------------------
+
+    async def delete_user(self, user_id: int) -> DeletedData:
+        """See :meth:`bot.quiz.ports.PrivacyStore.delete_user`. One transaction: all of it or
+        nothing; the pseudonyms are picked under :data:`PSEUDONYM_LOCK`."""
+        async def op(db: asyncpg.Connection) -> DeletedData:
+            answers = _count(await db.execute(
+                "DELETE FROM answers WHERE attempt_id IN"
+                " (SELECT attempt_id FROM attempts WHERE user_id = $1)", user_id))
+            attempts = _count(await db.execute(
+                "DELETE FROM attempts WHERE user_id = $1", user_id))
+            settings = _count(await db.execute("DELETE FROM users WHERE user_id = $1", user_id))
+            # spaced review: the user's cards, study hours and reminder setting
+            await db.execute("DELETE FROM cards WHERE user_id = $1", user_id)
+            settings += _count(await db.execute(
+                "DELETE FROM learners WHERE user_id = $1", user_id))
+            sessions = [row[0] for row in await db.fetch(
+                "SELECT session_id FROM group_players WHERE user_id = $1 UNION"
+                " SELECT session_id FROM group_answers WHERE user_id = $1", user_id)]
+            group_answers = 0
+            if sessions:
+                await db.execute("SELECT pg_advisory_xact_lock($1, $2)", *PSEUDONYM_LOCK)
+                pseudonym = int(await db.fetchval(
+                    "SELECT LEAST(COALESCE(MIN(user_id), 0), 0) FROM group_players"))
+                for session_id in sessions:  # a new pseudonym per session: nothing links them
+                    pseudonym -= 1
+                    group_answers += _count(await db.execute(
+                        "UPDATE group_answers SET user_id = $1 WHERE session_id = $2"
+                        " AND user_id = $3", pseudonym, session_id, user_id))
+                    await db.execute(
+                        "UPDATE group_players SET user_id = $1, name = '' WHERE session_id = $2"
+                        " AND user_id = $3", pseudonym, session_id, user_id)
+            started = {row[0] for row in await db.fetch(
+                "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = $1"
+                " RETURNING session_id", user_id)}
+            return DeletedData(answers, attempts, settings, group_answers,
+                               len(started | set(sessions)))
+
+        return await self._submit(op)
+
+    async def check_writable(self) -> None:
+        """Make one real, empty write through a write batch (rewrite the newest schema
+        version with its own value): raises unless the database takes writes now (for health
+        checks).
+
+        Raises:
+            StorageError: the write failed (server gone, read-only, full disk, closed).
+        """
+        try:
+            await self._write(
+                "UPDATE quizbot_schema SET version = version"
+                " WHERE version = (SELECT MAX(version) FROM quizbot_schema)")
+        except asyncpg.PostgresError as exc:
+            raise StorageError(str(exc)) from exc
+
+    # --- reports -------------------------------------------------------------------------
+
+    async def item_responses(self, *, bank_id: str | None = None, chat_id: int | None = None,
+                             since: float | None = None) -> list[Response]:
+        """See :meth:`bot.quiz.ports.ReportStore.item_responses` (one statement: one
+        snapshot)."""
+        rows = await self._read(
+            "SELECT 'private', a.attempt_id, a.user_id, a.bank_id, x.question_id,"
+            " x.option_index, x.correct, COALESCE(u.language, '')"
+            " FROM answers x JOIN attempts a ON a.attempt_id = x.attempt_id"
+            " LEFT JOIN users u ON u.user_id = a.user_id"
+            " WHERE $1::bigint IS NULL AND ($2::text IS NULL OR a.bank_id = $2)"
+            " AND x.answered_at >= $3"
+            " UNION ALL"
+            " SELECT 'group', s.session_id, g.user_id, s.bank_id, g.question_id,"
+            " g.option_index, g.correct, s.language"
+            " FROM group_answers g JOIN group_sessions s ON s.session_id = g.session_id"
+            " WHERE ($1::bigint IS NULL OR s.chat_id = $1) AND ($2::text IS NULL"
+            " OR s.bank_id = $2) AND g.answered_at >= $3",
+            chat_id, bank_id, since or 0.0)
+        return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows]
 
 
 def redact_dsn(dsn: str) -> str:

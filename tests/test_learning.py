@@ -118,8 +118,8 @@ async def _store(tmp_path) -> SQLiteStore:
     return await SQLiteStore.open(tmp_path / "cards.sqlite3")
 
 
-async def test_cards_from_answers_and_review(tmp_path, banks):
-    store = await _store(tmp_path)
+async def test_cards_from_answers_and_review(engine, banks):
+    store = await engine.open()
     clock = FakeClock()
     service = LearningService(store, banks, clock=clock)
     try:
@@ -150,8 +150,8 @@ async def test_cards_from_answers_and_review(tmp_path, banks):
         await store.close()
 
 
-async def test_review_never_changes_attempts_or_scores(tmp_path, banks):
-    store = await _store(tmp_path)
+async def test_review_never_changes_attempts_or_scores(engine, banks):
+    store = await engine.open()
     clock = FakeClock()
     service = LearningService(store, banks, clock=clock)
     try:
@@ -171,11 +171,10 @@ async def test_review_never_changes_attempts_or_scores(tmp_path, banks):
         await store.close()
 
 
-async def test_migration_makes_cards_of_earlier_answers(tmp_path, banks):
+async def test_migration_makes_cards_of_earlier_answers(engine, banks):
     """Answers given before the cards existed become cards due at once (never rated)."""
     import random
-    path = tmp_path / "old.sqlite3"
-    store = await SQLiteStore.open(path, upto=5)
+    store = await engine.open(upto=5)
     bank = banks[BANK_ID]
     attempt = await store.start_attempt(9, BANK_ID, bank.version,
                                         plan_attempt(bank, random.Random(2)), T0)
@@ -183,7 +182,7 @@ async def test_migration_makes_cards_of_earlier_answers(tmp_path, banks):
         question = attempt.plan.question_order[position]
         await store.record_answer(attempt.id, position, Answer(question, 0, False, T0 + position))
     await store.close()
-    store = await SQLiteStore.open(path)
+    store = await engine.open()
     try:
         service = LearningService(store, banks, clock=FakeClock(T0 + 10))
         item = await service.due(9)
@@ -210,8 +209,8 @@ async def test_due_cards_of_a_big_collection_are_found_by_index(tmp_path):
         await store.close()
 
 
-async def test_reminder_rules(tmp_path, banks):
-    store = await _store(tmp_path)
+async def test_reminder_rules(engine, banks):
+    store = await engine.open()
     clock = FakeClock()
     service = LearningService(store, banks, clock=clock)
     question = banks[BANK_ID].questions[0].id

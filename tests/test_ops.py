@@ -147,11 +147,11 @@ async def test_backup_under_load_restores_every_acknowledged_answer(fake, tmp_pa
             assert counts[(user_id, order[user_id][position])] == 1
 
 
-async def test_delete_user_deletes_private_data_and_anonymises_group_answers(tmp_path):
+async def test_delete_user_deletes_private_data_and_anonymises_group_answers(engine):
     """Attempts, answers and the language go; in group sessions the user becomes a pseudonym
     (negative, one per session) with no name, the other players' standings stay; nothing of
     another user changes; deleting again deletes nothing."""
-    store = await SQLiteStore.open(tmp_path / "db.sqlite3")
+    store = await engine.open()
     try:
         privacy = PrivacyService(store)
         for user in (7, 8):

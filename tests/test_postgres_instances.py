@@ -17,6 +17,7 @@ import asyncpg
 import pytest
 
 from bot import i18n
+from bot.quiz import group
 from bot.quiz.engine import Answer, Plan
 from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED
@@ -289,9 +290,15 @@ async def test_kill_9_of_the_polling_instance_mid_session_loses_nothing(
     assert conflicts_before_kill == []
     posted = _group_questions(fake)
     assert len(posted) == 8  # each question once
-    reveals = [c.params["message_id"] for c in fake.calls_to("editMessageText")
-               if c.params.get("chat_id") == GROUP and c.response.get("ok")]
+    # the edits of the group's messages are the reveals, and the cosmetic mid-window clock
+    # edits (at most one per question)
+    clock_text = t("group_clock_left", count=round(WINDOW * group.CLOCK_FRACTION))
+    edits = [c for c in fake.calls_to("editMessageText")
+             if c.params.get("chat_id") == GROUP and c.response.get("ok")]
+    reveals = [c.params["message_id"] for c in edits if clock_text not in c.params["text"]]
+    clocks = [c.params["message_id"] for c in edits if clock_text in c.params["text"]]
     assert len(reveals) == len(set(reveals)) == 8  # each question revealed once
+    assert len(clocks) == len(set(clocks))
     db = await asyncpg.connect(pg_db)
     try:
         rows = await db.fetch("SELECT user_id, question_id FROM group_answers")

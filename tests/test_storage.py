@@ -16,7 +16,8 @@ from dataclasses import replace
 import pytest
 
 from bot.quiz.engine import ABANDONED, ACTIVE, FINISHED, Answer, Plan
-from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, StorageError
+from bot.quiz.group import GroupAnswer
+from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, Pruned, StorageError
 from storage import SQLiteStore, migrations
 from storage.postgres import migrations as pg_migrations
 
@@ -358,3 +359,97 @@ async def test_revise_only_an_active_attempt_at_the_given_position(store):
     assert (finished.status, finished.ended_at, finished.plan) == (FINISHED, 3.0, shorter)
     assert not await store.revise_attempt(attempt.id, 1, PLAN, FINGERPRINTS, None)
     assert (await store.attempt(attempt.id)).plan == shorter
+
+
+# --- group settings, retention, health and reports: the same on both engines -------------------
+
+async def test_group_settings_compare_and_set_and_move_with_the_chat(store):
+    """The first save (version 0) and each change at the expected version win; a stale one is
+    refused; settings and language move with a chat upgraded to a supergroup."""
+    from bot.quiz.settings import GroupSettings
+
+    assert await store.group_settings(-1) is None
+    first = GroupSettings(who_starts="admins", question_seconds=20, scoring="right",
+                          bank_id="bank", question_count=5, version=1)
+    assert await store.save_group_settings(-1, first, 0, language="el")
+    assert not await store.save_group_settings(-1, replace(first, version=1), 0)  # stale
+    assert await store.group_settings(-1) == first and await store.group_language(-1) == "el"
+    second = replace(first, question_seconds=None, question_count=None, version=2)
+    results = await asyncio.gather(*(store.save_group_settings(-1, second, 1)
+                                     for _ in range(4)))
+    assert sorted(results) == [False, False, False, True]
+    assert await store.group_settings(-1) == second
+    assert await store.move_chat(-1, -1001) == 0
+    assert await store.group_settings(-1) is None and await store.group_settings(-1001) == second
+    assert await store.group_language(-1001) == "el"
+
+
+async def test_sessions_keep_their_scoring_and_the_last_one_is_found(store):
+    assert await store.last_session(-5) is None
+    first = await store.start_session(-5, "bank", 1, "en", 7, PLAN, 30.0, 1.0, scoring="speed")
+    assert first is not None and first.scoring == "speed"
+    assert await store.last_session(-5) is None  # still running
+    assert (await store.last_session(-5, ended=False)).id == first.id
+    await store.open_question(first.id, 0, 100.0)
+    closed = await store.close_question(first.id, 0)
+    assert closed is not None and closed.scoring == "speed"
+    await store.end_session(first.id, "stopped", 2.0)
+    second = await store.start_session(-5, "bank", 1, "en", 7, PLAN, 30.0, 3.0)
+    assert second is not None and (await store.session(second.id)).scoring == "right"
+    assert (await store.last_session(-5)).id == first.id
+    assert (await store.last_session(-5, ended=False)).id == second.id
+
+
+async def test_prune_item_responses_and_check_writable(engine, store):
+    """Old abandoned attempts go with their answers, old sessions' names are blanked; the
+    report reads private and group answers with their filters; the health write fails while
+    the database refuses writes."""
+    old = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    await store.record_answer(old.id, 0, Answer("q1", 2, False, 2.0))
+    await store.abandon(old.id, 3.0)
+    kept = await store.start_attempt(2, "bank", 1, PLAN, now=1.0)
+    await store.record_answer(kept.id, 0, Answer("q1", 1, True, 2.0))
+    await store.set_user_language(2, "hi")
+    session = await store.start_session(-9, "other", 1, "el", 7, PLAN, 30.0, 1.0)
+    await store.open_question(session.id, 0, 100.0)
+    await store.record_group_answer(session.id, 0, GroupAnswer(5, "q1", 0, True, 1.0, 4.0),
+                                    "Ana")
+    await store.end_session(session.id, "finished", 5.0)
+
+    everything = await store.item_responses()
+    assert sorted((r.kind, r.user_id, r.bank_id, r.language) for r in everything) == [
+        ("group", 5, "other", "el"), ("private", 1, "bank", ""), ("private", 2, "bank", "hi")]
+    assert [r.user_id for r in await store.item_responses(chat_id=-9)] == [5]
+    assert sorted(r.user_id for r in await store.item_responses(bank_id="bank")) == [1, 2]
+    assert [r.user_id for r in await store.item_responses(since=3.0)] == [5]
+
+    assert await store.prune(abandoned_before=10.0, names_before=10.0) == Pruned(1, 1, 1)
+    assert await store.attempt(old.id) is None and await store.attempt(kept.id) is not None
+    assert await store.group_players(session.id) == {5: ""}
+    assert await store.prune(abandoned_before=10.0, names_before=10.0) == Pruned()
+
+    await store.check_writable()
+    async with engine.refusing_writes(store):
+        with pytest.raises(StorageError):
+            await store.check_writable()
+    await store.check_writable()
+
+
+async def test_concurrent_ratings_of_one_new_card_make_one_card(engine):
+    """Two instances (two stores on PostgreSQL; one on SQLite) rate the same new card at once:
+    one card, rated twice (each read-modify-write saw the other's)."""
+    stores = [await engine.open()]
+    if engine.name == "postgres":
+        stores.append(await engine.open())
+    try:
+        def rate(card):
+            return replace(card, reps=card.reps + 1, due=card.due + 1.0)
+
+        rated = await asyncio.gather(*(stores[i % len(stores)].update_card(3, "bank", "q1", rate)
+                                       for i in range(6)))
+        assert sorted(c.reps for c in rated) == [1, 2, 3, 4, 5, 6]
+        [card] = await stores[0].cards(3)
+        assert card.reps == 6 and len({c.id for c in rated}) == 1
+    finally:
+        for s in stores:
+            await s.close()

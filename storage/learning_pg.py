@@ -1,0 +1,165 @@
+"""PostgreSQL statements of spaced review (:class:`bot.quiz.ports.CardStore`), mixed into
+:class:`storage.postgres.PostgresStore`: cards, learners and the score history of the chart
+(the twins of :mod:`storage.learning`).
+
+Reads follow ``PostgresStore._read`` (one statement run to completion); the read-modify-write of
+a card runs inside a batch's transaction (``PostgresStore._submit``) with the card's row locked
+(``FOR UPDATE``), so another instance's rating of the same card waits for it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import asyncpg
+
+from bot.quiz.learning import Card
+from bot.quiz.ports import Learner, ScorePoint
+from storage.learning import _CARD_COLUMNS, _LEARNER_COLUMNS, _card, _learner
+
+
+class PostgresLearningStatements:
+    """The :class:`~bot.quiz.ports.CardStore` methods; needs ``_read`` and ``_submit`` of
+    :class:`~storage.postgres.PostgresStore`."""
+
+    _read: Callable[..., Awaitable[list[Any]]]
+    _submit: Callable[..., Awaitable[Any]]
+
+    async def update_card(self, user_id: int, bank_id: str, question_id: str,
+                          update: Callable[[Card], Card | None],
+                          study: Callable[[Learner], Learner] | None = None) -> Card | None:
+        """See :meth:`bot.quiz.ports.CardStore.update_card`.
+
+        The card's row is read ``FOR UPDATE``; a card not stored yet is inserted with ``ON
+        CONFLICT DO NOTHING``, and if another instance inserted it meanwhile (its insert is
+        waited for), the card is read again, locked, and ``update`` runs on it instead.
+        """
+        async def op(db: asyncpg.Connection) -> Card | None:
+            while True:
+                row = await db.fetchrow(
+                    f"SELECT {_CARD_COLUMNS} FROM cards WHERE user_id = $1 AND bank_id = $2"
+                    " AND question_id = $3 FOR UPDATE", user_id, bank_id, question_id)
+                card = _card(row) if row else Card(0, user_id, bank_id, question_id)
+                new = update(card)
+                if new is None:
+                    return None
+                values = (new.state, new.step, new.stability, new.difficulty, new.due,
+                          new.last_review, new.reps, new.lapses)
+                if card.id:
+                    await db.execute(
+                        "UPDATE cards SET state = $1, step = $2, stability = $3,"
+                        " difficulty = $4, due = $5, last_review = $6, reps = $7, lapses = $8"
+                        " WHERE card_id = $9", *values, card.id)
+                    card_id = card.id
+                else:
+                    card_id = await db.fetchval(
+                        "INSERT INTO cards (user_id, bank_id, question_id, state, step,"
+                        " stability, difficulty, due, last_review, reps, lapses)"
+                        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+                        " ON CONFLICT (user_id, bank_id, question_id) DO NOTHING"
+                        " RETURNING card_id", user_id, bank_id, question_id, *values)
+                    if card_id is None:
+                        continue  # another instance made the card first: rate that one
+                break
+            if study is not None:
+                row = await db.fetchrow(
+                    f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = $1 FOR UPDATE",
+                    user_id)
+                learner = study(_learner(row) if row else Learner(user_id))
+                await db.execute(
+                    "INSERT INTO learners (user_id, remind, hours, next_remind_at,"
+                    " last_reminded_at, blocked) VALUES ($1, $2, $3, $4, $5, $6)"
+                    " ON CONFLICT (user_id) DO UPDATE SET hours = excluded.hours,"
+                    " next_remind_at = excluded.next_remind_at",
+                    user_id, int(learner.remind), json.dumps(learner.hours),
+                    learner.next_remind_at, learner.last_reminded_at, int(learner.blocked))
+            return Card(card_id, user_id, bank_id, question_id, *values)
+
+        result: Card | None = await self._submit(op)
+        return result
+
+    async def card(self, card_id: int) -> Card | None:
+        """See :meth:`bot.quiz.ports.CardStore.card`."""
+        rows = await self._read(f"SELECT {_CARD_COLUMNS} FROM cards WHERE card_id = $1",
+                                card_id)
+        return _card(rows[0]) if rows else None
+
+    async def cards(self, user_id: int, bank_id: str | None = None,
+                    question_ids: Sequence[str] = ()) -> list[Card]:
+        """See :meth:`bot.quiz.ports.CardStore.cards`."""
+        return [_card(r) for r in await self._read(
+            f"SELECT {_CARD_COLUMNS} FROM cards WHERE user_id = $1"
+            " AND ($2::text IS NULL OR bank_id = $2)"
+            " AND (cardinality($3::text[]) = 0 OR question_id = ANY($3::text[]))",
+            user_id, bank_id, list(question_ids))]
+
+    async def due_cards(self, user_id: int, bank_ids: Sequence[str], now: float,
+                        limit: int, count_upto: int) -> tuple[list[Card], int]:
+        """See :meth:`bot.quiz.ports.CardStore.due_cards`. One statement (one snapshot): the
+        cards, each row carrying the capped count."""
+        rows = await self._read(
+            f"SELECT {_CARD_COLUMNS}, (SELECT COUNT(*) FROM (SELECT 1 FROM cards"
+            "  WHERE user_id = $1 AND due <= $2 AND bank_id = ANY($3::text[]) LIMIT $4) AS d)"
+            " FROM cards WHERE user_id = $1 AND due <= $2 AND bank_id = ANY($3::text[])"
+            " ORDER BY due LIMIT $5", user_id, now, list(bank_ids), count_upto, limit)
+        return [_card(tuple(r)[:12]) for r in rows], (int(rows[0][12]) if rows else 0)
+
+    async def next_due(self, user_id: int, bank_ids: Sequence[str]) -> float | None:
+        """See :meth:`bot.quiz.ports.CardStore.next_due`."""
+        rows = await self._read(
+            "SELECT due FROM cards WHERE user_id = $1 AND bank_id = ANY($2::text[])"
+            " ORDER BY due LIMIT 1", user_id, list(bank_ids))
+        return rows[0][0] if rows else None
+
+    async def learner(self, user_id: int) -> Learner:
+        """See :meth:`bot.quiz.ports.CardStore.learner`."""
+        rows = await self._read(f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = $1",
+                                user_id)
+        return _learner(rows[0]) if rows else Learner(user_id)
+
+    async def save_learner(self, learner: Learner) -> None:
+        """See :meth:`bot.quiz.ports.CardStore.save_learner`."""
+        async def op(db: asyncpg.Connection) -> None:
+            await db.execute(
+                "INSERT INTO learners (user_id, remind, next_remind_at, last_reminded_at,"
+                " blocked, language) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id)"
+                " DO UPDATE SET remind = excluded.remind,"
+                " next_remind_at = excluded.next_remind_at,"
+                " last_reminded_at = excluded.last_reminded_at, blocked = excluded.blocked,"
+                " language = excluded.language",
+                learner.user_id, int(learner.remind), learner.next_remind_at,
+                learner.last_reminded_at, int(learner.blocked), learner.language)
+
+        await self._submit(op)
+
+    async def reminders_due(self, now: float, bank_ids: Sequence[str],
+                            limit: int) -> list[tuple[Learner, bool]]:
+        """See :meth:`bot.quiz.ports.CardStore.reminders_due` (index ``learners_reminders``,
+        and ``cards_due`` per learner found)."""
+        rows = await self._read(
+            f"SELECT {_LEARNER_COLUMNS}, EXISTS (SELECT 1 FROM cards c"
+            "  WHERE c.user_id = l.user_id AND c.due <= $1 AND c.bank_id = ANY($2::text[]))"
+            " FROM learners l WHERE remind = 1 AND blocked = 0 AND next_remind_at <= $1"
+            " ORDER BY next_remind_at LIMIT $3", now, list(bank_ids), limit)
+        return [(_learner(tuple(r)[:7]), bool(r[7])) for r in rows]
+
+    async def blocked_users(self) -> list[int]:
+        """See :meth:`bot.quiz.ports.CardStore.blocked_users`."""
+        return [r[0] for r in await self._read("SELECT user_id FROM learners WHERE blocked = 1")]
+
+    async def score_history(self, user_id: int) -> list[ScorePoint]:
+        """See :meth:`bot.quiz.ports.CardStore.score_history`."""
+        return [ScorePoint(r[0], r[1], int(r[2]), int(r[3])) for r in await self._read(
+            "SELECT bank_id, ended_at, score, total FROM ("
+            " SELECT a.bank_id, a.ended_at, (SELECT COUNT(*) FROM answers s"
+            "  WHERE s.attempt_id = a.attempt_id AND s.correct = 1) AS score,"
+            "  json_array_length(a.question_order::json) AS total"
+            "  FROM attempts a WHERE a.user_id = $1 AND a.status = 'finished'"
+            " UNION ALL"
+            " SELECT g.bank_id, g.ended_at, SUM(x.correct),"
+            "  json_array_length(g.question_order::json)"
+            "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
+            "  WHERE x.user_id = $1 AND g.status = 'finished' GROUP BY g.session_id"
+            ") AS h ORDER BY ended_at", user_id)]
