@@ -139,6 +139,7 @@ async def play(service: QuizService, bank: Bank, language: str, *,
                                                   engine.LABELS.index(label))
             attempt = await service.record(attempt, answer)
             write("\n" + render.feedback(bank, attempt, position, t, PLAIN).text)
+            await service.answered(attempt, answer)
             if (await ask(t("play_continue"))).strip().upper() in QUIT:
                 raise EOFError
             attempt, updated = await service.current(attempt)

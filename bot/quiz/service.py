@@ -287,10 +287,14 @@ class QuizService:
                 self._shown.pop(attempt.id, None)
                 self._unindex(attempt.user_id, attempt.id)
             raise engine.AttemptClosed(attempt.id)
+        return self._remember(engine.with_answer(attempt, answer))
+
+    async def answered(self, attempt: Attempt, answer: Answer) -> None:
+        """After a recorded answer's feedback was shown: let :attr:`on_answer` (spaced review)
+        rate the user's card. Kept out of :meth:`record`, so the feedback never waits for it."""
         if self.on_answer is not None:
             await self.on_answer(attempt.user_id, attempt.bank_id, answer.question_id,
                                  answer.correct, answer.answered_at)
-        return self._remember(engine.with_answer(attempt, answer))
 
     async def next(self, user_id: int, attempt_id: int, position: int) -> Attempt:
         """Check a "next" tap on the feedback of the question at ``position``; nothing is stored
@@ -558,11 +562,15 @@ class GroupService:
             raise AlreadyAnswered(answer.question_id)
         if tally.outcome == CLOSED:
             raise group.TooLate(position)
-        if self.on_answer is not None:
-            await self.on_answer(user_id, session.bank_id, answer.question_id, answer.correct,
-                                 answer.answered_at)
         return session, answer, group.everyone_answered(tally.answered, tally.players,
                                                         tally.joined)
+
+    async def answered(self, session: GroupSession, answer: GroupAnswer) -> None:
+        """After a recorded tap was acknowledged: let :attr:`on_answer` (spaced review) rate the
+        member's card. Kept out of :meth:`tap`, so the acknowledgement never waits for it."""
+        if self.on_answer is not None:
+            await self.on_answer(answer.user_id, session.bank_id, answer.question_id,
+                                 answer.correct, answer.answered_at)
 
     async def close(self, session_id: int, position: int) -> GroupSession | None:
         """Close question ``position`` (compare-and-set); the session as the close left it, or

@@ -265,7 +265,7 @@ async def on_group_answer(query: CallbackQuery, context: Context,
         raise group.WrongChat(0)
     service = groups(context)
     try:
-        session, _, close_now = await service.tap(
+        session, answer, close_now = await service.tap(
             button.session_id, query.message.chat.id, button.position, button.slot,
             query.from_user.id, display_name(query.from_user), received_at=received_at)
     except group.TooLate:
@@ -278,6 +278,7 @@ async def on_group_answer(query: CallbackQuery, context: Context,
     await toast(query, t("group_recorded", label=LABELS[button.slot]))
     if close_now:  # in a job: the tap's slot and turn are not held for the reveal
         runner_of(context.application).schedule(session.id, 0.0, early=button.position)
+    await service.answered(session, answer)  # the review card, after the acknowledgement
 
 
 async def on_group_language(query: CallbackQuery, context: Context, language: str,

@@ -275,7 +275,10 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
         await send_to_query_chat(query, context, Screen(HTML.escape(t("storage_failed"))))
         return
     bank = service.bank(attempt.bank_id)
-    await edit(query, render.feedback(bank, attempt, button.position, t, HTML))
+    try:
+        await edit(query, render.feedback(bank, attempt, button.position, t, HTML))
+    finally:  # the review card, once the feedback is out (or could not be shown)
+        await service.answered(attempt, answer)
 
 
 async def on_next(query: CallbackQuery, context: Context, button: render.NextButton,
