@@ -41,8 +41,8 @@ from typing import Any, TypeVar
 import asyncpg
 
 from bot.quiz.analysis import Response
-from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
-from bot.quiz.group import GroupAnswer, GroupSession
+from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, AttemptStatus, Plan
+from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
 from bot.quiz.ports import (
     CLOSED,
     DUPLICATE,
@@ -377,8 +377,8 @@ class PostgresStore(PostgresLearningStatements):
                    for q, option, correct, at in json.loads(row[10])}
         plan = Plan(tuple(json.loads(row[4])), tuple(tuple(o) for o in json.loads(row[5])))
         return Attempt(id=row[0], user_id=row[1], bank_id=row[2], bank_version=row[3], plan=plan,
-                       position=row[6], status=row[7], started_at=row[8], ended_at=row[9],
-                       answers=answers, fingerprints=json.loads(row[11] or "{}"))
+                       position=row[6], status=AttemptStatus(row[7]), started_at=row[8],
+                       ended_at=row[9], answers=answers, fingerprints=json.loads(row[11] or "{}"))
 
     async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
                              fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
@@ -523,8 +523,8 @@ class PostgresStore(PostgresLearningStatements):
         return GroupSession(
             id=row[0], chat_id=row[1], bank_id=row[2], bank_version=row[3], language=row[4],
             starter_id=row[5], plan=plan, question_seconds=row[8], position=row[9],
-            message_id=row[10], deadline=row[11], status=row[12], started_at=row[13],
-            ended_at=row[14], message_thread_id=row[15], scoring=row[16])
+            message_id=row[10], deadline=row[11], status=SessionStatus(row[12]),
+            started_at=row[13], ended_at=row[14], message_thread_id=row[15], scoring=row[16])
 
     async def _sessions(self, where: str, *args: object) -> list[GroupSession]:
         return [self._session(row) for row in await self._read(
