@@ -257,6 +257,21 @@ def _validate(paths: Sequence[object], *, strict: bool = False) -> int:
     return 1 if failed else 0
 
 
+def new_event_loop() -> asyncio.AbstractEventLoop:
+    """The bot's event loop: uvloop's (libuv, in C) where it is installed (not on Windows), else
+    asyncio's own. Profiled under group load (``benchmarks/group_load.py``), the pure-Python
+    selector loop's own bookkeeping (select, callbacks, thread wake-ups from aiosqlite) was a
+    sixth of the bot's CPU. ``QUIZBOT_EVENT_LOOP=asyncio`` forces asyncio's loop."""
+    if os.environ.get("QUIZBOT_EVENT_LOOP", "") != "asyncio":
+        try:
+            import uvloop
+        except ImportError:
+            pass
+        else:
+            return uvloop.new_event_loop()
+    return asyncio.new_event_loop()
+
+
 def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # type: ignore[type-arg]
          hold_logs: bool) -> int:
     """Run the bot until a stop signal; SIGHUP reloads the banks (:mod:`bot.telegram.admin`).
@@ -273,7 +288,7 @@ def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # ty
 
     app = build_application(settings, banks)
     where = settings.base_url or "https://api.telegram.org"
-    loop = asyncio.new_event_loop()
+    loop = new_event_loop()
     asyncio.set_event_loop(loop)  # PTB's run_polling takes the current loop
     try:
         with _held_logs(hold_logs) as held:

@@ -173,8 +173,9 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     learner = LearningService(store, banks, clock=clock)  # type: ignore[arg-type]
     await learner.load()
     app.bot_data.extra["learning"] = learner
-    app.bot_data.quiz.on_answer = learner.answered
-    app.bot_data.groups.on_answer = learner.answered
+    # ratings are queued and written in batches, after the feedback (see answered_soon)
+    app.bot_data.quiz.on_answer = learner.answered_soon
+    app.bot_data.groups.on_answer = learner.answered_soon
     # the first /stats chart would pay matplotlib's import and the font loading (about 1 s)
     app.bot_data.extra["chart_warm_up"] = asyncio.create_task(asyncio.to_thread(chart.warm))
     if app.job_queue is not None:  # reminders: stored schedules, so they survive restarts
@@ -254,6 +255,9 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
         await server.stop()
     if app.job_queue is not None and app.job_queue.scheduler.running:
         await app.job_queue.stop(wait=False)
+    learner = app.bot_data.extra.get("learning")
+    if isinstance(learner, LearningService):
+        await learner.drain()  # the review cards queued by the last answers
     store = app.bot_data.extra.pop("store", None)
     if isinstance(store, SQLiteStore | PostgresStore):
         await store.close()

@@ -16,7 +16,7 @@ from typing import Any
 import asyncpg
 
 from bot.quiz.learning import Card
-from bot.quiz.ports import Learner, ScorePoint
+from bot.quiz.ports import CardUpdate, Learner, ScorePoint
 from storage.learning import _CARD_COLUMNS, _LEARNER_COLUMNS, _card, _learner
 
 
@@ -79,6 +79,16 @@ class PostgresLearningStatements:
 
         result: Card | None = await self._submit(op)
         return result
+
+    async def update_cards(self, updates: Sequence[CardUpdate]) -> None:
+        """See :meth:`bot.quiz.ports.CardStore.update_cards`.
+
+        Each rating is :meth:`update_card`'s transaction, in order: its row locks and its
+        retry when another instance makes the card first keep instances from overwriting
+        each other's ratings, and a round trip to the server costs no thread hop here.
+        """
+        for u in updates:
+            await self.update_card(u.user_id, u.bank_id, u.question_id, u.update, u.study)
 
     async def card(self, card_id: int) -> Card | None:
         """See :meth:`bot.quiz.ports.CardStore.card`."""

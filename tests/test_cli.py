@@ -481,3 +481,25 @@ def test_play_resumes_after_the_bank_file_was_edited_without_a_version_bump(tmp_
     assert t("resume", number=3, total=7) in fourth.stdout
     fourth_prompt = load_banks([BUNDLED_BANKS])[BANK_ID].questions[3].prompt.by_language["el"]
     assert fourth_prompt in fourth.stdout
+
+
+def test_the_bot_runs_on_uvloop_unless_told_otherwise(monkeypatch):
+    """``quizbot run``'s event loop is uvloop's (a dependency off Windows);
+    ``QUIZBOT_EVENT_LOOP=asyncio`` gives asyncio's own."""
+    import asyncio
+
+    import uvloop
+
+    from bot.__main__ import new_event_loop
+
+    loop = new_event_loop()
+    try:
+        assert isinstance(loop, uvloop.Loop)
+    finally:
+        loop.close()
+    monkeypatch.setenv("QUIZBOT_EVENT_LOOP", "asyncio")
+    loop = new_event_loop()
+    try:
+        assert not isinstance(loop, uvloop.Loop) and isinstance(loop, asyncio.BaseEventLoop)
+    finally:
+        loop.close()

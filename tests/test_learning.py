@@ -4,6 +4,7 @@ restart, a user who blocked the bot)."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import sqlite3
 import time
@@ -116,6 +117,53 @@ def test_usual_hour_follows_the_answers():
 
 async def _store(tmp_path) -> SQLiteStore:
     return await SQLiteStore.open(tmp_path / "cards.sqlite3")
+
+
+async def test_queued_ratings_are_written_in_order_in_batches(engine, banks):
+    """``answered_soon`` (what the bot's handlers call) returns before the card is written;
+    after ``drain`` the cards are what ``answered`` one by one makes (user 6), and ratings
+    queued while a batch is written go in the next batch, in order."""
+    store = await engine.open()
+    clock = FakeClock()
+    service = LearningService(store, banks, clock=clock)
+    calls: list[int] = []
+    writing, go_on = asyncio.Event(), asyncio.Event()
+    update_cards = store.update_cards
+
+    async def gated(updates):
+        calls.append(len(updates))
+        writing.set()
+        await go_on.wait()
+        await update_cards(updates)
+
+    store.update_cards = gated  # type: ignore[method-assign]
+    try:
+        bank = banks[BANK_ID]
+        first, second = bank.questions[0].id, bank.questions[1].id
+        answers = [(first, False, 0.0), (second, True, 1.0), (first, True, 2.0),
+                   (second, False, 3.0)]
+        for question, correct, later in answers[:3]:
+            await service.answered_soon(5, BANK_ID, question, correct, clock.now + later)
+        await writing.wait()  # the first batch is being written
+        assert await store.cards(5) == []
+        question, correct, later = answers[3]
+        await service.answered_soon(5, BANK_ID, question, correct, clock.now + later)
+        go_on.set()
+        await service.drain()
+        assert calls == [3, 1]
+        for question, correct, later in answers:
+            await service.answered(6, BANK_ID, question, correct, clock.now + later)
+
+        def shape(cards):
+            return sorted((c.question_id, c.reps, c.lapses, c.due, c.stability) for c in cards)
+
+        assert len(await store.cards(5)) == 2
+        assert shape(await store.cards(5)) == shape(await store.cards(6))
+        assert (await store.learner(5)).hours == (await store.learner(6)).hours
+        await service.drain()  # nothing queued: returns
+        assert calls == [3, 1]
+    finally:
+        await store.close()
 
 
 async def test_cards_from_answers_and_review(engine, banks):

@@ -453,3 +453,47 @@ async def test_concurrent_ratings_of_one_new_card_make_one_card(engine):
     finally:
         for s in stores:
             await s.close()
+
+
+async def test_update_cards_rates_in_order_like_update_card(engine):
+    """``update_cards`` (the batched ratings of group taps) stores what ``update_card`` one by
+    one would (for users 1000 higher): new and existing cards, two ratings of one card in one
+    batch (the second sees the first), a declined rating, learners studied once per rating;
+    more than one chunk of rows."""
+    from bot.quiz.ports import CardUpdate, Learner
+
+    store = await engine.open()
+    try:
+        def bump(step: float):
+            return lambda card: replace(card, reps=card.reps + 1, due=card.due + step)
+
+        def study(learner: Learner) -> Learner:
+            return replace(learner, hours=(*learner.hours, float(len(learner.hours))))
+
+        for user in (1, 1001):  # an existing card and learner
+            await store.update_card(user, "bank", "q0", bump(1.0), study)
+        updates = [CardUpdate(1, "bank", "q0", bump(10.0), study),
+                   CardUpdate(1, "bank", "q1", bump(100.0), study),
+                   CardUpdate(1, "bank", "q0", bump(1000.0)),
+                   CardUpdate(2, "bank", "q0", lambda card: None, study),  # declined
+                   *(CardUpdate(3 + n, "other", f"q{n}", bump(1.0), study) for n in range(400))]
+        await store.update_cards(updates)
+        for u in updates:
+            await store.update_card(u.user_id + 1000, u.bank_id, u.question_id, u.update,
+                                    u.study)
+
+        def shape(cards):
+            return sorted((c.bank_id, c.question_id, c.reps, c.due) for c in cards)
+
+        for user in (1, 2, 3, 402):
+            assert shape(await store.cards(user)) == shape(await store.cards(user + 1000))
+            assert (replace(await store.learner(user), user_id=0)
+                    == replace(await store.learner(user + 1000), user_id=0))
+        [q0, _q1] = sorted(await store.cards(1), key=lambda c: c.question_id)
+        assert (q0.reps, q0.due) == (3, 1011.0)
+        assert (await store.learner(1)).hours == (0.0, 1.0, 2.0)
+        assert await store.cards(2) == [] and (await store.learner(2)).hours == ()
+        assert len(await store.cards(402)) == 1
+        await store.update_cards([])  # nothing to do
+    finally:
+        await store.close()

@@ -338,6 +338,26 @@ class ScorePoint:
     total: int
 
 
+@dataclass(frozen=True)
+class CardUpdate:
+    """One rating for :meth:`CardStore.update_cards`: what :meth:`CardStore.update_card` takes.
+
+    Attributes:
+        user_id: The card's user.
+        bank_id: The question's bank.
+        question_id: The question's id in the bank.
+        update: The card -> the card to store (a new card, ``id`` 0, if there is none), or
+            None to leave it (``study`` is then not applied either).
+        study: The user's :class:`Learner` -> the one to store, or None.
+    """
+
+    user_id: int
+    bank_id: str
+    question_id: str
+    update: Callable[[Card], Card | None]
+    study: Callable[[Learner], Learner] | None = None
+
+
 class CardStore(Protocol):
     """What spaced review keeps: one card per user and question, and each learner's habits.
 
@@ -354,6 +374,13 @@ class CardStore(Protocol):
 
         Returns:
             The stored card, or None if ``update`` declined.
+        """
+        ...
+
+    async def update_cards(self, updates: Sequence[CardUpdate]) -> None:
+        """Apply ``updates`` as :meth:`update_card` would, one after the other in their order
+        (a second rating of a card, or of a learner, sees the first), all durable when the
+        awaited call returns. Many ratings cost about as much as one: what group sessions use.
         """
         ...
 

@@ -5,6 +5,7 @@ the Telegram and terminal front ends. No Telegram, no SQL: the rules are in
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -14,7 +15,7 @@ from bot.quiz import engine, learning
 from bot.quiz.bank import Bank
 from bot.quiz.engine import Attempt
 from bot.quiz.learning import Card, CardGone, CardReviewed, NoSuchCard, ReviewItem
-from bot.quiz.ports import CardStore, Learner, ScorePoint, StorageError
+from bot.quiz.ports import CardStore, CardUpdate, Learner, ScorePoint, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,8 @@ class LearningService:
         self._clock = clock
         self._blocked: set[int] = set()
         self._nexted: set[tuple[int, int]] = set()  # (card id, reps) whose "next" was served
+        self._queued: list[CardUpdate] = []
+        self._writer: asyncio.Task[None] | None = None
 
     def now(self) -> float:
         """The service's clock: seconds since the epoch."""
@@ -110,6 +113,36 @@ class LearningService:
             log.exception("could not update the card of user %s, %s/%s", user_id, bank_id,
                           question_id)
             return None
+
+    async def answered_soon(self, user_id: int, bank_id: str, question_id: str, correct: bool,
+                            at: float) -> None:
+        """Queue the rating :meth:`answered` makes, and return at once: the ratings queued
+        meanwhile are written together, in their order, by one background writer
+        (:meth:`bot.quiz.ports.CardStore.update_cards`), while the first batch is being written
+        the next one gathers. What the bot's handlers use, so that neither a tap's
+        acknowledgement nor its update's slot waits for the card; :meth:`drain` before closing
+        the store. A rating is derived data (the answer itself is stored first): one lost in a
+        crash is made up by the next answer or review of the question.
+        """
+        self._queued.append(CardUpdate(
+            user_id, bank_id, question_id,
+            lambda card: learning.rate(card, correct, at), self._study(at)))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued(), name="review-cards")
+
+    async def _write_queued(self) -> None:
+        while self._queued:
+            batch, self._queued = self._queued, []
+            try:
+                await self.store.update_cards(batch)
+            except StorageError:
+                log.exception("could not update %d review card(s)", len(batch))
+
+    async def drain(self) -> None:
+        """Wait until every rating queued by :meth:`answered_soon` is written (or failed and
+        logged)."""
+        while self._writer is not None and not self._writer.done():
+            await asyncio.shield(self._writer)
 
     # --- review ----------------------------------------------------------------------------
 

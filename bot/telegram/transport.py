@@ -12,7 +12,11 @@ the rate limiter knows such a request surely did not reach Telegram. PTB still b
 requests, reads the responses and raises Telegram's errors.
 
 As PTB's own transport, it honours the proxy settings of the environment (``HTTPS_PROXY``,
-``HTTP_PROXY``, ``NO_PROXY``: aiohttp's ``trust_env``), and the four timeouts of each call.
+``HTTP_PROXY``, ``NO_PROXY``), read once per host when the first request goes there, as httpx
+reads them once when its client is made: aiohttp's own ``trust_env`` reads the environment and
+parses ``~/.netrc`` (in a worker thread) on every request, which cost more CPU than the quiz on
+a busy group (profiled with py-spy, ``benchmarks/group_load.py``). It also honours the four
+timeouts of each call.
 aiohttp has no timeout for sending alone, so a write timeout bounds the whole exchange together
 with the others (``total`` = connect + pool + write + read, an unlimited one counting as 0): an
 upload that stalls fails in bounded time, as with httpx. Without a write timeout there is no total.
@@ -23,8 +27,10 @@ from __future__ import annotations
 from typing import Any
 
 import aiohttp
+from aiohttp.helpers import get_env_proxy_for_url
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
+from yarl import URL
 
 from bot.telegram.outcomes import ConnectFailed, ConnectTimedOut
 
@@ -48,6 +54,7 @@ class AiohttpRequest(BaseRequest):
         self._defaults = {"read": read_timeout, "write": write_timeout,
                           "connect": connect_timeout, "pool": pool_timeout}
         self._session: aiohttp.ClientSession | None = None
+        self._proxies: dict[tuple[str, str], tuple[URL | None, aiohttp.BasicAuth | None]] = {}
 
     @property
     def read_timeout(self) -> float | None:
@@ -59,7 +66,21 @@ class AiohttpRequest(BaseRequest):
         if self._session is None or self._session.closed:
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=self._pool_size),
-                headers={"User-Agent": self.USER_AGENT}, trust_env=True)
+                headers={"User-Agent": self.USER_AGENT})
+            self._proxies.clear()
+
+    def _proxy(self, url: str) -> tuple[URL | None, aiohttp.BasicAuth | None]:
+        """The proxy (URL or None) and its credentials for requests to ``url``'s scheme and host,
+        from the environment (``*_PROXY``, ``NO_PROXY``, ``~/.netrc`` for the proxy's
+        credentials: aiohttp's rules), looked up once per session and host."""
+        target = URL(url)
+        key = (target.scheme, target.host or "")
+        if key not in self._proxies:
+            try:
+                self._proxies[key] = get_env_proxy_for_url(target)
+            except LookupError:
+                self._proxies[key] = (None, None)
+        return self._proxies[key]
 
     async def shutdown(self) -> None:
         """Close the session (idempotent)."""
@@ -115,9 +136,10 @@ class AiohttpRequest(BaseRequest):
                 body = form
             else:
                 body = request_data.json_parameters
+        proxy, proxy_auth = self._proxy(url)
         try:
-            async with self._session.request(method, url, data=body,
-                                             timeout=timeout) as response:
+            async with self._session.request(method, url, data=body, timeout=timeout,
+                                             proxy=proxy, proxy_auth=proxy_auth) as response:
                 return response.status, await response.read()
         except aiohttp.ConnectionTimeoutError as exc:
             raise ConnectTimedOut(f"Connect timed out: {exc}") from exc
