@@ -25,6 +25,7 @@ from tests.pgserver import PgServer, PgUnavailable
 
 BANK_ID = "deepspeed-megatron"
 os.environ.setdefault("PTB_TIMEDELTA", "1")  # as `quizbot` sets it (bot/__main__.py)
+os.environ.setdefault("QUIZBOT_I18N_STRICT", "1")  # an unknown message key raises (bot/i18n)
 
 
 @pytest.fixture

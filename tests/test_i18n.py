@@ -1,20 +1,41 @@
-"""Tests for bot.i18n: catalog parity, plural forms, locale negotiation and language names."""
+"""Tests for bot.i18n: the gettext catalogs at run time (fallbacks, plural forms, placeholders),
+locale negotiation and language names. The completeness check is tested in test_i18n_check.py."""
 
 from __future__ import annotations
 
+import ast
+import io
+import logging
 import re
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+from babel import Locale
+from babel.messages.catalog import Catalog as PoCatalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
 
 import bot.i18n
-from bot.i18n import DEFAULT, SUPPORTED, Catalog, catalog, negotiate, placeholders
+from bot.i18n import (
+    DEFAULT,
+    STRICT_ENV,
+    SUPPORTED,
+    Catalog,
+    catalog,
+    negotiate,
+    placeholders,
+    translations,
+)
+from bot.i18n.messages import MESSAGES, Plural
 
-CATALOGS = Path(bot.i18n.__file__).parent / "catalogs"
+LOCALES = Path(bot.i18n.__file__).parent / "locales"
+BOT = Path(bot.__file__).parent
 OTHERS = [language for language in SUPPORTED if language != "en"]
 COUNTS = (0, 1, 2, 5)
+PLURALS = [key for key, message in MESSAGES.items() if isinstance(message, Plural)]
 
 SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK"}
 """The Unicode script (as in character names) each non-English catalog is written in."""
@@ -51,18 +72,55 @@ def fill(message: str | Mapping[str, str], count: int = 2) -> dict[str, object]:
     return params
 
 
+def english_id(key: str) -> str | tuple[str, str]:
+    """The gettext message id of ``key``: its English text, or (singular, plural)."""
+    message = MESSAGES[key]
+    return (message.singular, message.plural) if isinstance(message, Plural) else message.text
+
+
+def compiled(po: PoCatalog) -> Translations:
+    """``po`` compiled as ``pybabel compile`` does (fuzzy messages left out) and loaded."""
+    out = io.BytesIO()
+    write_mo(out, po)
+    out.seek(0)
+    return Translations(out, domain="messages")
+
+
+def made_catalog(language: str, strings: Mapping[str, str | tuple[str, ...]],
+                 fuzzy: frozenset[str] = frozenset()) -> Catalog:
+    """A Catalog of ``language`` whose gettext catalog translates just ``strings`` (key ->
+    text or plural forms), marking the keys in ``fuzzy`` fuzzy; Plural-Forms: Babel's."""
+    po = PoCatalog(locale=language, fuzzy=False)
+    for key, string in strings.items():
+        po.add(english_id(key), string, context=key, flags={"fuzzy"} if key in fuzzy else ())
+    return Catalog(language, compiled(po))
+
+
+def committed_with(language: str, key: str, string: tuple[str, ...]) -> Catalog:
+    """The committed catalog of ``language`` with ``key`` translated as ``string`` instead."""
+    with (LOCALES / language / "LC_MESSAGES" / "messages.po").open("rb") as file:
+        po = read_po(file, locale=language)
+    po.get(english_id(key), context=key).string = string
+    return Catalog(language, compiled(po))
+
+
 # --- catalogs -----------------------------------------------------------------------------
 
-def test_a_catalog_per_supported_language():
-    """The catalogs folder has exactly one YAML file per supported language."""
-    assert sorted(p.stem for p in CATALOGS.glob("*.yaml")) == sorted(SUPPORTED)
+def test_a_compiled_catalog_per_translated_language():
+    """locales/ has a .po and its .mo for each supported language but English, and no other."""
+    found = sorted(p.parent.parent.name for p in LOCALES.glob("*/LC_MESSAGES/messages.po"))
+    assert found == sorted(OTHERS)
+    for language in OTHERS:
+        assert (LOCALES / language / "LC_MESSAGES" / "messages.mo").is_file()
     assert DEFAULT in SUPPORTED
+    assert not list(LOCALES.parent.glob("catalogs/*.yaml")), "the YAML catalogs are gone"
 
 
 @pytest.mark.parametrize("language", OTHERS)
-def test_catalog_has_exactly_the_english_keys(language):
-    """Every catalog has the keys of en.yaml, no more and no less."""
-    assert set(catalog(language).messages) == set(catalog("en").messages)
+def test_catalog_is_loaded_from_its_mo(language):
+    """catalog() really reads the language's compiled catalog (not English for want of it)."""
+    assert isinstance(translations(language), Translations)
+    assert catalog(language)("button_next") != catalog("en")("button_next")
 
 
 @pytest.mark.parametrize("language", OTHERS)
@@ -73,22 +131,26 @@ def test_catalog_uses_the_english_placeholders(language):
         assert placeholders(message) == placeholders(english[key]), key
 
 
-@pytest.mark.parametrize("language", OTHERS)
-def test_plural_messages_stay_plural(language):
-    """A message that is plural in English is plural in every catalog, and the other way round."""
-    english = catalog("en").messages
-    for key, message in catalog(language).messages.items():
-        assert isinstance(message, Mapping) == isinstance(english[key], Mapping), key
-
-
 @pytest.mark.parametrize("language", SUPPORTED)
-def test_plural_messages_cover_every_category(language):
-    """Each plural message gives a form for exactly the CLDR categories of its language."""
+def test_plural_forms_rule_agrees_with_cldr(language):
+    """For 0 to 1000, every plural message shows the form of the count's CLDR category: the
+    Plural-Forms rule of the catalog's header and Babel's CLDR rule agree."""
     t = catalog(language)
-    plural = {k: m for k, m in t.messages.items() if isinstance(m, Mapping)}
-    assert plural, "the catalogs have plural messages (question_count, stats_attempts ...)"
-    for key, message in plural.items():
-        assert set(message) == t.plural_categories(), key
+    rule = Locale.parse(language).plural_form
+    assert PLURALS, "the catalogs have plural messages (question_count, stats_attempts ...)"
+    for key in PLURALS:
+        assert set(t.messages[key]) == t.plural_categories(), key
+        for count in range(1001):
+            params = fill(t.messages[key], count)
+            assert t(key, **params) == t.messages[key][rule(count)].format(**params), (key, count)
+
+
+@pytest.mark.parametrize("language", OTHERS)
+def test_plural_forms_rule_is_babels(language):
+    """Each catalog's Plural-Forms header is the one Babel gives the language (pybabel init)."""
+    with (LOCALES / language / "LC_MESSAGES" / "messages.po").open("rb") as file:
+        header = read_po(file).plural_forms
+    assert header == PoCatalog(locale=language).plural_forms
 
 
 @pytest.mark.parametrize("language", SUPPORTED)
@@ -117,15 +179,68 @@ def test_placeholders_of_plain_and_plural_messages():
     assert placeholders("Question {number}/{total}") == {"number", "total"}
     assert placeholders({"one": "{count} x", "other": "{count} xs of {name}"}) == {
         "count", "name"}
+    assert placeholders(("{count} x", "{count} xs of {name}")) == {"count", "name"}
     assert placeholders("no placeholders") == frozenset()
+    with pytest.raises(ValueError):
+        placeholders("a lone { brace")
 
 
 def test_a_missing_parameter_raises_key_error():
-    """Formatting without a needed parameter raises KeyError, as documented."""
+    """Formatting without a needed parameter raises KeyError, as documented (also for a
+    plural message without count)."""
     with pytest.raises(KeyError):
         catalog("en")("greeting")
     with pytest.raises(KeyError):
+        catalog("el")("greeting")
+    with pytest.raises(KeyError):
+        catalog("hi")("question_count")
+
+
+def test_unknown_key_raises_in_strict_mode(monkeypatch):
+    """With QUIZBOT_I18N_STRICT=1 (the test suite's conftest sets it) an unknown key raises."""
+    monkeypatch.setenv(STRICT_ENV, "1")
+    with pytest.raises(KeyError, match="no_such_message"):
         catalog("en")("no_such_message")
+
+
+def test_unknown_key_shows_the_key_with_a_warning(monkeypatch, caplog):
+    """Without strict mode (production) an unknown key shows as itself and is logged once."""
+    monkeypatch.delenv(STRICT_ENV, raising=False)
+    t = made_catalog("el", {})
+    with caplog.at_level(logging.WARNING, logger="bot.i18n"):
+        assert t("no_such_message", name="x") == "no_such_message"
+        assert t("no_such_message") == "no_such_message"
+    warnings = [r for r in caplog.records if "no_such_message" in r.getMessage()]
+    assert len(warnings) == 1 and warnings[0].levelno == logging.WARNING
+
+
+def test_call_sites_use_known_keys():
+    """Every key literal passed to a catalog (``t(...)``, ``new(...)``) in bot/ is a message,
+    and every f-string or ``+`` key starts like one. (Keys held in variables and tables are
+    caught at run time by strict mode.)"""
+    unknown, prefixes = [], set()
+
+    def keys(node: ast.AST, where: str) -> None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if node.value not in MESSAGES:
+                unknown.append((where, node.value))
+        elif isinstance(node, ast.IfExp):
+            keys(node.body, where)
+            keys(node.orelse, where)
+        elif isinstance(node, ast.JoinedStr) and isinstance(node.values[0], ast.Constant):
+            prefixes.add(node.values[0].value)
+            if not any(key.startswith(node.values[0].value) for key in MESSAGES):
+                unknown.append((where, ast.unparse(node)))
+        elif isinstance(node, ast.BinOp) and isinstance(node.left, ast.Constant):
+            keys(ast.JoinedStr([node.left]), where)
+
+    for path in BOT.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in {"t", "new"} and node.args):
+                keys(node.args[0], f"{path.relative_to(BOT)}:{node.lineno}")
+    assert not unknown
+    assert {"level.", "command_"} <= prefixes  # the scan sees the dynamic keys too
 
 
 def test_unsupported_language_gets_the_default_catalog():
@@ -134,13 +249,56 @@ def test_unsupported_language_gets_the_default_catalog():
     assert catalog("pt")("button_next") == catalog("en")("button_next")
 
 
-def test_groups_are_flattened():
-    """The level group is flattened into level.easy, level.medium and level.hard."""
+def test_dotted_keys():
+    """Keys may be dotted names (the levels: level.easy, level.medium, level.hard)."""
     for language in SUPPORTED:
-        t = catalog(language)
-        assert {"level.easy", "level.medium", "level.hard"} <= set(t.messages)
-        assert "level" not in t.messages
+        assert {"level.easy", "level.medium", "level.hard"} <= set(catalog(language).messages)
     assert catalog("el")("level.hard") == "Δύσκολο"
+
+
+# --- falling back to English --------------------------------------------------------------
+
+def test_a_missing_translation_falls_back_to_english():
+    """A message the catalog lacks is shown in English, singular and plural (with the English
+    plural rule), while the translated ones are translated."""
+    t = made_catalog("hi", {"button_next": "अगला ▶", "stats_attempts": ("{count} प्रयास",) * 2})
+    assert t("button_next") == "अगला ▶"
+    assert t("button_results") == catalog("en")("button_results")
+    assert t("greeting", name="Ada") == "Hi, Ada! I ask multiple-choice questions and explain " \
+                                        "every answer."
+    assert t("question_count", count=1) == "1 question"
+    assert t("question_count", count=0) == "0 questions"
+    assert t("stats_attempts", count=0) == "0 प्रयास"
+
+
+def test_a_fuzzy_translation_falls_back_to_english():
+    """A translation marked fuzzy (not reviewed since its English text changed) is left out
+    by the compiler, so English is shown."""
+    t = made_catalog("el", {"button_next": "Επόμενη ▶", "button_results": "Βαθμολογία"},
+                     fuzzy=frozenset({"button_results"}))
+    assert t("button_next") == "Επόμενη ▶"
+    assert t("button_results") == "See my score 🏁"
+
+
+def test_a_broken_translation_falls_back_to_english(caplog):
+    """A translation with a placeholder the English text lacks shows English, logged."""
+    t = made_catalog("el", {"result_score": "Βαθμολογία: {scor}/{total}",
+                            "group_more_players": ("{count} {oops}", "{count} {oops}")})
+    with caplog.at_level(logging.ERROR, logger="bot.i18n"):
+        assert t("result_score", score=7, total=8) == "Your score: 7/8"
+        assert t("group_more_players", count=1) == "… and 1 more player"
+        assert t("group_more_players", count=3) == "… and 3 more players"
+    assert {"result_score", "group_more_players"} <= {r.args[1] for r in caplog.records}
+    with pytest.raises(KeyError):
+        t("result_score", total=8)  # the caller's mistake still raises
+
+
+def test_a_missing_compiled_catalog_falls_back_to_english(caplog):
+    """A language without a .mo gets the English texts (and an error in the log)."""
+    with caplog.at_level(logging.ERROR, logger="bot.i18n"):
+        t = Catalog("pt", translations("pt"))
+    assert t("button_next") == catalog("en")("button_next")
+    assert any("pt" in r.getMessage() for r in caplog.records)
 
 
 # --- translations -------------------------------------------------------------------------
@@ -261,16 +419,16 @@ def test_plural_forms(language, key, count, expected):
     ],
 )
 def test_plural_category_per_count(language, categories):
-    """The category chosen for 0, 1, 2 and 5 follows CLDR (Hindi uses 'one' for 0)."""
-    t = Catalog(language, {"n": {"one": "one:{count}", "other": "other:{count}"}})
-    for count, category in categories.items():
-        assert t("n", count=count) == f"{category}:{count}"
-
-
-def test_missing_plural_form_falls_back_to_other():
-    """A plural message without the count's category uses its 'other' form."""
-    t = Catalog("en", {"n": {"other": "{count} things"}})
-    assert t("n", count=1) == "1 things"
+    """The form chosen for 0, 1, 2 and 5 follows CLDR (Hindi uses 'one' for 0): the committed
+    catalog's Plural-Forms rule, with forms that tell which one was picked."""
+    if language == "en":
+        t = catalog("en")
+        chosen = {n: "one" if t("question_count", count=n) == f"{n} question" else "other"
+                  for n in categories}
+    else:
+        t = committed_with(language, "question_count", ("one:{count}", "other:{count}"))
+        chosen = {n: t("question_count", count=n).split(":")[0] for n in categories}
+    assert chosen == categories
 
 
 # --- language names -----------------------------------------------------------------------

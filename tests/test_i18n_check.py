@@ -1,0 +1,219 @@
+"""Tests for bot.i18n.check (``python -m bot.i18n check``, run by CI): the committed catalogs pass
+it, and each kind of problem in a copy of them is reported, naming the language and key."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from bot.i18n import check
+from bot.i18n.messages import N_, NP_, Text
+
+HI = Path("bot/i18n/locales/hi/LC_MESSAGES/messages.po")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A copy of what the check reads: pyproject.toml, messages.py and the catalogs."""
+    shutil.copy(check.ROOT / "pyproject.toml", tmp_path)
+    (tmp_path / "bot/i18n").mkdir(parents=True)
+    shutil.copy(check.HERE / "messages.py", tmp_path / "bot/i18n")
+    shutil.copytree(check.LOCALES, tmp_path / "bot/i18n/locales")
+    return tmp_path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace ``old`` (which must be there) by ``new`` in the file ``path``."""
+    text = path.read_text("utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), "utf-8")
+
+
+def recompile(repo: Path, language: str = "hi") -> None:
+    """Compile the copy's catalog of ``language``, as pybabel compile would."""
+    po = repo / "bot/i18n/locales" / language / "LC_MESSAGES/messages.po"
+    po.with_suffix(".mo").write_bytes(check.compiled(po, language))
+
+
+def test_the_committed_catalogs_pass():
+    """The repository's catalogs are complete and its generated files up to date."""
+    assert check.problems() == []
+
+
+def test_a_copy_passes_until_edited(repo):
+    """The copy the other tests break passes as it is (so their problems are the edits')."""
+    assert check.problems(repo) == []
+
+
+def test_the_command():
+    """``python -m bot.i18n check`` exits 0 with a summary when everything is in order."""
+    run = subprocess.run([sys.executable, "-m", "bot.i18n", "check"], cwd=check.ROOT,
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "i18n check: OK" in run.stdout
+
+
+def test_the_command_fails_naming_the_problems(monkeypatch, capsys):
+    """With problems, main() returns 1 and prints each one."""
+    monkeypatch.setattr(check, "problems", lambda: ["hi: greeting: not translated"])
+    assert check.main() == 1
+    err = capsys.readouterr().err
+    assert "i18n check: hi: greeting: not translated" in err and "FAILED: 1 problem" in err
+
+
+Edit = Callable[[Path], None]
+
+CATALOG_EDITS: dict[str, tuple[Edit, str]] = {
+    "untranslated": (lambda po: edit(po, 'msgstr "कठिन"', 'msgstr ""'),
+                     "hi: level.hard: not translated"),
+    "fuzzy": (lambda po: edit(po, '#, python-brace-format\nmsgctxt "question_header"',
+                              '#, fuzzy, python-brace-format\nmsgctxt "question_header"'),
+              "hi: question_header: marked fuzzy"),
+    "placeholder": (lambda po: edit(po, 'msgstr "स्तर: {level}"', 'msgstr "स्तर: {levl}"'),
+                    "hi: level_line: placeholders {levl}, the English text has {level}"),
+    "placeholder dropped": (lambda po: edit(po, 'msgstr "स्रोत: {source}"', 'msgstr "स्रोत"'),
+                            "hi: source: placeholders none, the English text has {source}"),
+    "bad format": (lambda po: edit(po, 'msgstr "स्तर: {level}"', 'msgstr "स्तर: {level"'),
+                   "hi: level_line: not a valid format string"),
+    "plural form missing": (
+        lambda po: edit(po, 'msgstr[1] "{count} प्रश्न"', 'msgstr[1] ""'),
+        "hi: question_count: plural form [1] not translated"),
+    "plural form placeholder": (
+        lambda po: edit(po, 'msgstr[1] "{count} प्रश्न"', 'msgstr[1] "कई प्रश्न"'),
+        "hi: question_count (plural form 1): placeholders none, the English text has {count}"),
+    # Poedit's default rule for Hindi: 0 would take the plural form, CLDR says "one"
+    "Plural-Forms": (lambda po: edit(po, "plural=(n > 1);", "plural=(n != 1);"),
+                     "hi: Plural-Forms 'nplurals=2; plural=(n != 1);' disagrees with CLDR"),
+    "header fuzzy": (lambda po: edit(po, '\nmsgid ""\nmsgstr ""\n',
+                                     '\n#, fuzzy\nmsgid ""\nmsgstr ""\n'),
+                     "hi: the header is marked fuzzy"),
+    "Language": (lambda po: edit(po, '"Language: hi\\n"', '"Language: el\\n"'),
+                 "hi: its header says Language: el"),
+    "message missing": (lambda po: edit(po, 'msgctxt "level.easy"\nmsgid "Easy"\nmsgstr "आसान"\n',
+                                        ""),
+                        "hi: level.easy: not in the catalog: run pybabel update"),
+    "older English": (lambda po: edit(po, 'msgid "Easy"', 'msgid "Simple"'),
+                      "hi: level.easy: translates an older English text: run pybabel update"),
+    "obsolete message": (lambda po: po.write_text(po.read_text("utf-8") + (
+        '\nmsgctxt "gone"\nmsgid "Gone"\nmsgstr "गया"\n'), "utf-8"),
+                         "hi: gone: no longer in messages.pot: run pybabel update"),
+}
+
+
+@pytest.mark.parametrize("name", CATALOG_EDITS)
+def test_a_catalog_problem_is_reported(repo, name):
+    """Each kind of incomplete or wrong catalog is reported with its language and key (the
+    .mo compiled again, so that the problem is the only one)."""
+    change, expected = CATALOG_EDITS[name]
+    change(repo / HI)
+    recompile(repo)
+    found = check.problems(repo)
+    assert any(problem.startswith(expected) for problem in found), found
+    assert all(problem.startswith("hi: ") and "messages.mo" not in problem for problem in found)
+
+
+def test_a_stale_mo_is_reported(repo):
+    """A .po edited but not compiled again is reported, naming the messages that differ;
+    compiling it clears the problem; a missing .mo is reported."""
+    edit(repo / HI, 'msgstr "कठिन"', 'msgstr "बहुत कठिन"')
+    edit(repo / HI, 'msgstr "आसान"', 'msgstr "बहुत आसान"')
+    assert check.problems(repo) == ["hi: messages.mo is not the compiled messages.po (level.easy, "
+                                    "level.hard): run pybabel compile"]
+    recompile(repo)
+    assert check.problems(repo) == []
+    (repo / HI).with_suffix(".mo").unlink()
+    assert check.problems(repo) == ["hi: messages.mo is missing: run pybabel compile"]
+
+
+def test_a_mo_compiled_by_another_tool_passes(repo):
+    """A .mo with the .po's translations but another header (as Poedit's msgfmt writes it)
+    passes; one whose Plural-Forms rule differs does not."""
+    po = repo / HI
+    with po.open("rb") as file:
+        catalog = read_po(file, locale="hi")
+    catalog.last_translator = "Someone <someone@example.org>"
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    assert out.getvalue() != po.with_suffix(".mo").read_bytes()
+    po.with_suffix(".mo").write_bytes(out.getvalue())
+    assert check.problems(repo) == []
+    poedit_rule = po.read_text("utf-8").replace("plural=(n > 1);", "plural=(n != 1);")
+    out = io.BytesIO()
+    write_mo(out, read_po(io.StringIO(poedit_rule), locale="hi"))
+    po.with_suffix(".mo").write_bytes(out.getvalue())
+    assert check.problems(repo) == ["hi: messages.mo is not the compiled messages.po "
+                                    "(Plural-Forms): run pybabel compile"]
+
+
+def test_a_stale_template_is_reported(repo):
+    """messages.py changed but not extracted again: the template's keys that differ are named."""
+    messages = repo / "bot/i18n/messages.py"
+    edit(messages, 'N_("level.hard", "Hard"),', 'N_("level.hard", "Difficult"),\n'
+                   '    N_("level.expert", "Expert"),')
+    edit(messages, 'N_("level.easy", "Easy"),\n', "")
+    assert check.problems(repo) == [
+        f"messages.pot: {key}: {what}: run pybabel extract, then pybabel update"
+        for key, what in [("level.easy", "no longer in messages.py"),
+                          ("level.expert", "new in messages.py"),
+                          ("level.hard", "its English text changed in messages.py")]]
+
+
+def test_a_template_differing_otherwise_is_reported(repo):
+    """A difference that is not a message's text (here a translator comment) is reported too,
+    while the date of extraction is not."""
+    messages = repo / "bot/i18n/messages.py"
+    edit(messages, '    N_("level.hard"', '    # Translators: of a question\n    N_("level.hard"')
+    found = check.problems(repo)
+    assert len(found) == 1 and found[0].startswith("messages.pot: differs"), found
+    pot = repo / "bot/i18n/locales/messages.pot"
+    text = pot.read_text("utf-8")
+    date = next(line for line in text.splitlines() if line.startswith('"POT-Creation-Date:'))
+    edit(messages, '    # Translators: of a question\n', "")
+    edit(pot, date, '"POT-Creation-Date: 2000-01-01 00:00+0000\\n"')
+    assert check.problems(repo) == []
+
+
+def test_languages_must_match_supported(repo):
+    """A catalog of a language not in SUPPORTED, and a supported language without a catalog,
+    are reported."""
+    locales = repo / "bot/i18n/locales"
+    shutil.copytree(locales / "hi", locales / "pt")
+    edit(locales / "pt/LC_MESSAGES/messages.po", '"Language: hi\\n"', '"Language: pt\\n"')
+    shutil.rmtree(locales / "el")
+    found = check.problems(repo)
+    assert "pt: has a catalog but is not in bot.i18n.SUPPORTED" in found
+    assert any(p.startswith("el: in SUPPORTED but has no catalog") for p in found), found
+
+
+def test_english_problems_are_reported(monkeypatch):
+    """The English texts: placeholders that are not names, invalid format strings, and plural
+    forms whose placeholders differ."""
+    monkeypatch.setattr(check, "MESSAGES", {
+        "good": N_("good", "Hi, {name}"),
+        "positional": N_("positional", "Hi, {}"),
+        "brace": N_("brace", "Hi, {name"),
+        "plural": NP_("plural", "{count} thing", "{count} things of {name}"),
+        "plural_ok": NP_("plural_ok", "one thing", "{count} things"),
+    })
+    assert check.check_english() == [
+        "en: positional: placeholders must be names, not {}",
+        "en: brace: not a valid format string (expected '}' before end of string)",
+        "en: plural: the singular has placeholders {count}, the plural {count}, {name}",
+        "en: plural_ok: the singular has placeholders none, the plural {count}",
+    ]
+
+
+def test_messages_have_unique_keys():
+    """Two messages with one key are refused when messages.py is loaded."""
+    from bot.i18n.messages import _by_key
+
+    with pytest.raises(ValueError, match="level"):
+        _by_key(Text("level", "Level"), N_("level", "Stage"))
