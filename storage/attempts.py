@@ -15,8 +15,9 @@ from collections.abc import Mapping
 
 import aiosqlite
 
-from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, AttemptStatus, Plan
+from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, Pruned
+from storage.rows import attempt_of, bank_stats
 from storage.writer import SQLiteWriter
 
 
@@ -83,16 +84,7 @@ class AttemptStatements(SQLiteWriter):
             " (SELECT json_group_array(json_array(question_id, option_index, correct,"
             "  answered_at)) FROM answers s WHERE s.attempt_id = a.attempt_id), fingerprints"
             f" FROM attempts a WHERE {where}", args)
-        if not rows:
-            return None
-        row = rows[0]
-        answers = {q: Answer(q, option, bool(correct), at)
-                   for q, option, correct, at in json.loads(row[10])}
-        plan = Plan(tuple(json.loads(row[4])), tuple(tuple(o) for o in json.loads(row[5])))
-        return Attempt(id=row[0], user_id=row[1], bank_id=row[2], bank_version=row[3], plan=plan,
-                       position=row[6], status=AttemptStatus(row[7]), started_at=row[8],
-                       ended_at=row[9],
-                       answers=answers, fingerprints=json.loads(row[11] or "{}"))
+        return attempt_of(rows[0]) if rows else None
 
     async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
                              fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
@@ -160,17 +152,7 @@ class AttemptStatements(SQLiteWriter):
                 "  WHERE x.user_id = ? AND g.status = 'finished' AND x.correct = 0"
                 ") GROUP BY bank_id, question_id ORDER BY misses DESC, question_id",
                 (user_id, user_id))]
-        per_bank: dict[str, list[tuple[int, int]]] = {}
-        for bank_id, total, score in finished:
-            per_bank.setdefault(bank_id, []).append((score, total))
-        result = []
-        for bank_id, scores in per_bank.items():
-            result.append(BankStats(
-                bank_id=bank_id, attempts=len(scores), best=max(s for s, _ in scores),
-                last=scores[-1][0], total=scores[-1][1],
-                most_missed=tuple((q, n) for b, q, n in misses if b == bank_id)[:3]))
-        order = {bank_id: i for i, (bank_id, _, _) in enumerate(finished)}
-        return sorted(result, key=lambda s: order[s.bank_id], reverse=True)
+        return bank_stats(finished, misses)
 
     # --- retention -----------------------------------------------------------------------
 

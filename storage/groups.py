@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from typing import Any
 
 import aiosqlite
 
@@ -19,6 +18,7 @@ from bot.quiz.engine import Plan
 from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
 from bot.quiz.settings import GroupSettings
+from storage.rows import SESSION_COLUMNS, session_of
 from storage.writer import SQLiteWriter
 
 
@@ -64,23 +64,9 @@ class GroupStatements(SQLiteWriter):
                             starter_id, plan, question_seconds, started_at=now,
                             message_thread_id=message_thread_id, scoring=scoring)
 
-    _SESSION_COLUMNS = (
-        "session_id, chat_id, bank_id, bank_version, language, starter_id, question_order,"
-        " option_orders, question_seconds, position, message_id, deadline, status, started_at,"
-        " ended_at, message_thread_id, scoring")
-
-    @staticmethod
-    def _session(row: Any) -> GroupSession:
-        plan = Plan(tuple(json.loads(row[6])), tuple(tuple(o) for o in json.loads(row[7])))
-        return GroupSession(
-            id=row[0], chat_id=row[1], bank_id=row[2], bank_version=row[3], language=row[4],
-            starter_id=row[5], plan=plan, question_seconds=row[8], position=row[9],
-            message_id=row[10], deadline=row[11], status=SessionStatus(row[12]),
-            started_at=row[13], ended_at=row[14], message_thread_id=row[15], scoring=row[16])
-
     async def _sessions(self, where: str, args: tuple[object, ...]) -> list[GroupSession]:
-        return [self._session(row) for row in await self._read(
-            f"SELECT {self._SESSION_COLUMNS} FROM group_sessions WHERE {where}"
+        return [session_of(row) for row in await self._read(
+            f"SELECT {SESSION_COLUMNS} FROM group_sessions WHERE {where}"
             " ORDER BY session_id", args)]
 
     async def session(self, session_id: int) -> GroupSession | None:
@@ -96,10 +82,10 @@ class GroupStatements(SQLiteWriter):
     async def last_session(self, chat_id: int, *, ended: bool = True) -> GroupSession | None:
         """See :meth:`bot.quiz.ports.GroupStore.last_session`."""
         rows = await self._read(
-            f"SELECT {self._SESSION_COLUMNS} FROM group_sessions WHERE chat_id = ?"
+            f"SELECT {SESSION_COLUMNS} FROM group_sessions WHERE chat_id = ?"
             + (" AND status != 'active'" if ended else "")
             + " ORDER BY session_id DESC LIMIT 1", (chat_id,))
-        return self._session(rows[0]) if rows else None
+        return session_of(rows[0]) if rows else None
 
     async def group_settings(self, chat_id: int) -> GroupSettings | None:
         """See :meth:`bot.quiz.ports.GroupStore.group_settings`."""
@@ -209,9 +195,9 @@ class GroupStatements(SQLiteWriter):
         rows = await self._write_returning(
             "UPDATE group_sessions SET position = position + 1, deadline = NULL"
             " WHERE session_id = ? AND status = 'active' AND position = ?"
-            f" AND deadline IS NOT NULL RETURNING {self._SESSION_COLUMNS}",
+            f" AND deadline IS NOT NULL RETURNING {SESSION_COLUMNS}",
             (session_id, position))
-        return self._session(rows[0]) if rows else None
+        return session_of(rows[0]) if rows else None
 
     async def mark_revealed(self, session_id: int, position: int, message_id: int) -> bool:
         """See :meth:`bot.quiz.ports.GroupStore.mark_revealed`."""

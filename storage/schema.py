@@ -26,13 +26,22 @@ class Migration:
 
 
 def migrations() -> list[Migration]:
-    """The bundled migrations (``storage/migrations/NNNN_name.sql``), in order.
+    """The bundled SQLite migrations (``storage/migrations/NNNN_name.sql``), in order.
+
+    Raises:
+        RuntimeError: two scripts share a number, or the numbers have a gap.
+    """
+    return bundled("migrations")
+
+
+def bundled(folder: str) -> list[Migration]:
+    """The migrations in ``folder`` of this package (``NNNN_name.sql``), in order.
 
     Raises:
         RuntimeError: two scripts share a number, or the numbers have a gap.
     """
     found: list[Migration] = []
-    for entry in resources.files("storage").joinpath("migrations").iterdir():
+    for entry in resources.files("storage").joinpath(folder).iterdir():
         match = re.fullmatch(r"(\d{4})_(\w+)\.sql", entry.name)
         if match:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
