@@ -7,8 +7,8 @@ import logging
 
 import pytest
 
+from bot.bankload import load_banks
 from bot.quiz import engine
-from bot.quiz.bank import load_banks
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
 from tests.bankedit import NEW_OPTION, copy_bank, edit_bank, remove_question, replace_correct_option

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.bankload import load_bank
 from bot.quiz import engine
-from bot.quiz.bank import Bank, Option, Source, Text, load_bank
+from bot.quiz.bank import Bank, Option, Source, Text
 
 REAL_BANK = Path(__file__).resolve().parent.parent / "banks" / "deepspeed-megatron.yaml"
 USER = 42

@@ -1,4 +1,4 @@
-"""Tests for bot.quiz.bank: the YAML loader, its validation and its problem reports."""
+"""Tests for bot.bankload: the YAML loader of bank files, its validation and its problem reports."""
 
 from __future__ import annotations
 
@@ -8,17 +8,16 @@ from typing import Any
 import pytest
 import yaml
 
-from bot.quiz.bank import (
+from bot.bankload import (
     MAX_BANK_BYTES,
-    MAX_QUESTION_UTF16,
     MAX_YAML_NODES,
-    Bank,
     BankError,
     BankProblem,
     load_bank,
     load_banks,
     parse_bank,
 )
+from bot.quiz.bank import MAX_QUESTION_UTF16, Bank
 
 REAL_BANK = Path(__file__).resolve().parent.parent / "banks" / "deepspeed-megatron.yaml"
 
