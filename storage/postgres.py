@@ -237,9 +237,11 @@ class PostgresStore(PostgresLearningStatements):
                         except asyncpg.IntegrityConstraintViolationError as exc:
                             refused = (index, exc)
                             raise
-            except asyncpg.IntegrityConstraintViolationError:
+            except asyncpg.IntegrityConstraintViolationError as exc:
+                if refused is None:  # the COMMIT refused it (a deferred constraint): all fails
+                    self._fail(batch, exc)
+                    return
                 # the transaction is rolled back: answer the refused write, run the others again
-                assert refused is not None
                 index, error = refused
                 future = batch[index][1]
                 if not future.done():
