@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.quiz.engine import ABANDONED, ACTIVE, FINISHED, Answer, Plan
+from bot.quiz.engine import ABANDONED, ACTIVE, FINISHED, Answer, Plan, with_answer
 from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, Pruned, StorageError
 from storage import SQLiteStore, migrations
@@ -197,13 +197,17 @@ async def test_a_refused_write_fails_every_write_of_the_batch(engine):
 
 
 async def test_an_answer_moves_the_attempt_on_and_the_last_finishes_it(store):
-    """Each answer moves the attempt to the next question; the last one finishes it."""
-    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    """Each answer moves the attempt to the next question; the last one finishes it. The
+    stored attempt is, each time, what the core's rule (engine.with_answer, which the service
+    applies to the attempt it keeps in memory) makes of it."""
+    attempt = expected = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
     for position, question_id in enumerate(PLAN.question_order):
-        assert await store.record_answer(attempt.id, position,
-                                         Answer(question_id, 0, True, 10.0 + position)) == RECORDED
+        answer = Answer(question_id, 0, True, 10.0 + position)
+        assert await store.record_answer(attempt.id, position, answer) == RECORDED
         loaded = await store.attempt(attempt.id)
         assert loaded.position == position + 1
+        expected = with_answer(expected, answer)
+        assert loaded == expected
     assert (loaded.status, loaded.ended_at) == (FINISHED, 12.0)
     assert await store.active_attempt(1) is None
     assert await store.record_answer(attempt.id, 3, Answer("q1", 0, True, 13.0)) == CLOSED

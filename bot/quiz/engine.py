@@ -158,13 +158,6 @@ class Attempt:
         """Number of questions in the attempt."""
         return len(self.plan.question_order)
 
-    @property
-    def current_question_id(self) -> str | None:
-        """Id of the question being shown, None once past the last one."""
-        if self.position < self.total:
-            return self.plan.question_order[self.position]
-        return None
-
 
 @dataclass(frozen=True)
 class QuestionView:
