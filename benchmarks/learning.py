@@ -28,8 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
-from bot.quiz.bank import load_banks
 from bot.quiz.learning import DAY, reminder_time
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService

@@ -21,9 +21,9 @@ import random
 from dataclasses import dataclass
 
 from bot import i18n, render
+from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
 from bot.quiz import engine
-from bot.quiz.bank import load_banks
 
 Keyboard = tuple[tuple[tuple[str, str, str], ...], ...]
 """Rows of buttons ``(label, kind, value)``: kind ``"data"`` (callback data) or ``"url"``."""

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from bot import bankimport, i18n, redaction, report
+from bot.bankload import BankError, load_banks
 from bot.config import ConfigError, Settings
-from bot.quiz.bank import BankError, load_banks
 from bot.quiz.checks import check_bank
 from bot.quiz.ports import StorageError
 
@@ -170,7 +170,7 @@ def load_valid_banks(paths: Sequence[object]) -> dict:  # type: ignore[type-arg]
     Raises:
         BankError: no bank at all could be loaded.
     """
-    from bot.quiz.bank import BankProblem, bank_files, load_bank
+    from bot.bankload import BankProblem, bank_files, load_bank
 
     banks: dict = {}  # type: ignore[type-arg]
     files = bank_files(map(str, paths))

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import yaml
 
-from bot.quiz.bank import LEVELS, MAX_BANK_BYTES, BankError, parse_bank
+from bot.bankload import MAX_BANK_BYTES, BankError, parse_bank
+from bot.quiz.bank import LEVELS
 from bot.quiz.importing import PARSERS, Note, bank_data, slug
 
 SCHEMA_LINE = "# yaml-language-server: $schema=./schema.json"

@@ -35,14 +35,13 @@ import json
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from importlib import resources
 from typing import Any, TypeVar
 
 import asyncpg
 
 from bot.quiz.analysis import Response
-from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, AttemptStatus, Plan
-from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
+from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
+from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.ports import (
     CLOSED,
     DUPLICATE,
@@ -56,7 +55,9 @@ from bot.quiz.ports import (
 from bot.quiz.settings import GroupSettings
 from storage.learning_pg import PostgresLearningStatements
 from storage.leases import PostgresLeases
-from storage.sqlite import Migration
+from storage.rows import SESSION_COLUMNS, attempt_of, bank_stats, session_of
+from storage.schema import Migration, bundled
+from storage.schema import migrations as sqlite_migrations
 
 T = TypeVar("T")
 WriteOp = Callable[[asyncpg.Connection], Awaitable[T]]
@@ -97,16 +98,7 @@ def migrations() -> list[Migration]:
         RuntimeError: two scripts share a number, the numbers have a gap, or they are not the
             same numbers and names as SQLite's (the two schemas move forward together).
     """
-    from storage.sqlite import migrations as sqlite_migrations
-
-    found: list[Migration] = []
-    for entry in resources.files("storage").joinpath("migrations_pg").iterdir():
-        match = re.fullmatch(r"(\d{4})_(\w+)\.sql", entry.name)
-        if match:
-            found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
-    found.sort(key=lambda m: m.version)
-    if [m.version for m in found] != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migrations must be numbered 1..N without gaps: {found}")
+    found = bundled("migrations_pg")
     if [(m.version, m.name) for m in found] != [
             (m.version, m.name) for m in sqlite_migrations()]:
         raise RuntimeError("storage/migrations_pg/ must have the same numbered scripts as "
@@ -245,9 +237,11 @@ class PostgresStore(PostgresLearningStatements):
                         except asyncpg.IntegrityConstraintViolationError as exc:
                             refused = (index, exc)
                             raise
-            except asyncpg.IntegrityConstraintViolationError:
+            except asyncpg.IntegrityConstraintViolationError as exc:
+                if refused is None:  # the COMMIT refused it (a deferred constraint): all fails
+                    self._fail(batch, exc)
+                    return
                 # the transaction is rolled back: answer the refused write, run the others again
-                assert refused is not None
                 index, error = refused
                 future = batch[index][1]
                 if not future.done():
@@ -370,15 +364,7 @@ class PostgresStore(PostgresLearningStatements):
             " (SELECT COALESCE(json_agg(json_build_array(question_id, option_index, correct,"
             "  answered_at)), '[]')::text FROM answers s WHERE s.attempt_id = a.attempt_id),"
             f" fingerprints FROM attempts a WHERE {where}", *args)
-        if not rows:
-            return None
-        row = rows[0]
-        answers = {q: Answer(q, option, bool(correct), float(at))
-                   for q, option, correct, at in json.loads(row[10])}
-        plan = Plan(tuple(json.loads(row[4])), tuple(tuple(o) for o in json.loads(row[5])))
-        return Attempt(id=row[0], user_id=row[1], bank_id=row[2], bank_version=row[3], plan=plan,
-                       position=row[6], status=AttemptStatus(row[7]), started_at=row[8],
-                       ended_at=row[9], answers=answers, fingerprints=json.loads(row[11] or "{}"))
+        return attempt_of(rows[0]) if rows else None
 
     async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
                              fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
@@ -445,17 +431,7 @@ class PostgresStore(PostgresLearningStatements):
             "  FROM group_answers x JOIN group_sessions g ON g.session_id = x.session_id"
             "  WHERE x.user_id = $1 AND g.status = 'finished' AND x.correct = 0"
             ") AS m GROUP BY bank_id, question_id ORDER BY misses DESC, question_id", user_id)]
-        per_bank: dict[str, list[tuple[int, int]]] = {}
-        for bank_id, total, score in finished:
-            per_bank.setdefault(bank_id, []).append((int(score), int(total)))
-        result = []
-        for bank_id, scores in per_bank.items():
-            result.append(BankStats(
-                bank_id=bank_id, attempts=len(scores), best=max(s for s, _ in scores),
-                last=scores[-1][0], total=scores[-1][1],
-                most_missed=tuple((q, int(n)) for b, q, n in misses if b == bank_id)[:3]))
-        order = {bank_id: i for i, (bank_id, _, _) in enumerate(finished)}
-        return sorted(result, key=lambda s: order[s.bank_id], reverse=True)
+        return bank_stats(finished, misses)
 
     # --- retention -----------------------------------------------------------------------
 
@@ -512,23 +488,9 @@ class PostgresStore(PostgresLearningStatements):
                             starter_id, plan, question_seconds, started_at=now,
                             message_thread_id=message_thread_id, scoring=scoring)
 
-    _SESSION_COLUMNS = (
-        "session_id, chat_id, bank_id, bank_version, language, starter_id, question_order,"
-        " option_orders, question_seconds, position, message_id, deadline, status, started_at,"
-        " ended_at, message_thread_id, scoring")
-
-    @staticmethod
-    def _session(row: Any) -> GroupSession:
-        plan = Plan(tuple(json.loads(row[6])), tuple(tuple(o) for o in json.loads(row[7])))
-        return GroupSession(
-            id=row[0], chat_id=row[1], bank_id=row[2], bank_version=row[3], language=row[4],
-            starter_id=row[5], plan=plan, question_seconds=row[8], position=row[9],
-            message_id=row[10], deadline=row[11], status=SessionStatus(row[12]),
-            started_at=row[13], ended_at=row[14], message_thread_id=row[15], scoring=row[16])
-
     async def _sessions(self, where: str, *args: object) -> list[GroupSession]:
-        return [self._session(row) for row in await self._read(
-            f"SELECT {self._SESSION_COLUMNS} FROM group_sessions WHERE {where}"
+        return [session_of(row) for row in await self._read(
+            f"SELECT {SESSION_COLUMNS} FROM group_sessions WHERE {where}"
             " ORDER BY session_id", *args)]
 
     async def session(self, session_id: int) -> GroupSession | None:
@@ -544,10 +506,10 @@ class PostgresStore(PostgresLearningStatements):
     async def last_session(self, chat_id: int, *, ended: bool = True) -> GroupSession | None:
         """See :meth:`bot.quiz.ports.GroupStore.last_session`."""
         rows = await self._read(
-            f"SELECT {self._SESSION_COLUMNS} FROM group_sessions WHERE chat_id = $1"
+            f"SELECT {SESSION_COLUMNS} FROM group_sessions WHERE chat_id = $1"
             + (" AND status <> 'active'" if ended else "")
             + " ORDER BY session_id DESC LIMIT 1", chat_id)
-        return self._session(rows[0]) if rows else None
+        return session_of(rows[0]) if rows else None
 
     async def group_settings(self, chat_id: int) -> GroupSettings | None:
         """See :meth:`bot.quiz.ports.GroupStore.group_settings`."""
@@ -657,9 +619,9 @@ class PostgresStore(PostgresLearningStatements):
         rows = await self._write_returning(
             "UPDATE group_sessions SET position = position + 1, deadline = NULL"
             " WHERE session_id = $1 AND status = 'active' AND position = $2"
-            f" AND deadline IS NOT NULL RETURNING {self._SESSION_COLUMNS}",
+            f" AND deadline IS NOT NULL RETURNING {SESSION_COLUMNS}",
             session_id, position)
-        return self._session(rows[0]) if rows else None
+        return session_of(rows[0]) if rows else None
 
     async def mark_revealed(self, session_id: int, position: int, message_id: int) -> bool:
         """See :meth:`bot.quiz.ports.GroupStore.mark_revealed`."""

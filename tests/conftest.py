@@ -17,8 +17,9 @@ import pytest
 from telegram.ext import Application
 
 from bot.app import build_application, serve
+from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS, Address, Settings
-from bot.quiz.bank import Bank, load_banks
+from bot.quiz.bank import Bank
 from tests.engines import Engine
 from tests.fakebotapi import FakeBotAPI
 from tests.pgserver import PgServer, PgUnavailable

@@ -58,6 +58,28 @@ class Engine:
         finally:
             await db.close()
 
+    async def trap_commits(self, language: str) -> None:
+        """From now on, a transaction that gives a new user the language ``language`` fails at
+        its COMMIT, and only there: a trigger adds a row whose foreign key dangles, and the key
+        is ``DEFERRABLE INITIALLY DEFERRED``, so the database checks it at COMMIT only."""
+        statements = [
+            "CREATE TABLE commit_trap_parent (id BIGINT PRIMARY KEY)",
+            "CREATE TABLE commit_trap (parent BIGINT"
+            " REFERENCES commit_trap_parent (id) DEFERRABLE INITIALLY DEFERRED)"]
+        if self.name == "sqlite":
+            statements.append(
+                "CREATE TRIGGER commit_trap AFTER INSERT ON users"
+                f" WHEN NEW.language = '{language}'"
+                " BEGIN INSERT INTO commit_trap VALUES (NEW.user_id); END")
+        else:
+            statements += [
+                "CREATE FUNCTION commit_trap() RETURNS trigger LANGUAGE plpgsql AS"
+                " $$ BEGIN INSERT INTO commit_trap VALUES (NEW.user_id); RETURN NULL; END $$",
+                "CREATE TRIGGER commit_trap AFTER INSERT ON users FOR EACH ROW"
+                f" WHEN (NEW.language = '{language}') EXECUTE FUNCTION commit_trap()"]
+        for statement in statements:
+            await self.execute(statement)
+
     @contextlib.asynccontextmanager
     async def refusing_writes(self, store: SQLiteStore | PostgresStore) -> AsyncIterator[None]:
         """While inside, the database refuses every write of ``store`` (as a disk gone

@@ -71,7 +71,7 @@ import math
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -698,6 +698,9 @@ class FakeBotAPI:
         self._query_ids = itertools.count(4_611_686_018_427_387_904)
         self._failures: dict[str, list[list]] = {}  # method -> [[ApiError, times left], ...]
         self._delay: tuple[float, frozenset[str] | None] = (0.0, None)
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        """How a call waits out a simulated delay (:meth:`delay`, :meth:`delay_chat`, a slow
+        :class:`Chaos` fault); a test of the fake may record the waits instead."""
         self._chat_delays: dict[int, float] = {}
         self._chat_floods: dict[int, list[int]] = {}  # chat_id -> [retry_after, calls left]
         self.chaos: Chaos | None = None
@@ -1335,16 +1338,16 @@ class FakeBotAPI:
             params = await self._read_params(request, method)
             seconds, methods = self._delay
             if seconds and (method in methods if methods is not None else method != "getUpdates"):
-                await asyncio.sleep(seconds)
+                await self.sleep(seconds)
             chat_delay = self._chat_delays.get(params.get("chat_id"))  # type: ignore[arg-type]
             if chat_delay:
-                await asyncio.sleep(chat_delay)
+                await self.sleep(chat_delay)
             arrived = self._clock()  # after the simulated network delay: when Telegram acts
             fault = self.chaos.draw() if self.chaos and method != "getUpdates" else None
             if self._drops.get(method):
                 fault = "drop_after" if self._drops[method].pop(0) else "drop_before"
             if fault == "slow":
-                await asyncio.sleep(self.chaos.slow_seconds)  # type: ignore[union-attr]
+                await self.sleep(self.chaos.slow_seconds)  # type: ignore[union-attr]
             elif fault == "rate_limited":
                 seconds = self.chaos.retry_after  # type: ignore[union-attr]
                 raise ApiError(429, f"Too Many Requests: retry after {seconds}",

@@ -7,8 +7,8 @@ import logging
 
 import pytest
 
+from bot.bankload import load_banks
 from bot.quiz import engine
-from bot.quiz.bank import load_banks
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
 from tests.bankedit import NEW_OPTION, copy_bank, edit_bank, remove_question, replace_correct_option
@@ -107,7 +107,7 @@ async def test_removed_questions_are_skipped_and_logged_once_per_question(tmp_pa
         current, updated = await second.current(await second.active(user))
         assert not updated
         assert current.total == 6 and current.position == 1
-        assert current.current_question_id == original.questions[2].id
+        assert current.plan.question_order[current.position] == original.questions[2].id
         assert state(await store.active_attempt(user)) == state(current)
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 2

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 import yaml
 
+from bot.bankload import load_bank
 from bot.quiz import checks
-from bot.quiz.bank import Question, Text, load_bank
+from bot.quiz.bank import Question, Text
 from bot.quiz.checks import Finding, check_bank, leaks, visible_length
 
 REAL_BANK = Path(__file__).resolve().parent.parent / "banks" / "deepspeed-megatron.yaml"

@@ -14,9 +14,9 @@ import sys
 import pytest
 
 from bot import i18n
+from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
 from bot.play import play, print_plain
-from bot.quiz.bank import load_banks
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
 from tests.bankedit import (

@@ -12,7 +12,8 @@ import re
 import pytest
 
 from bot import i18n, render
-from bot.quiz.bank import Bank, load_bank
+from bot.bankload import load_bank
+from bot.quiz.bank import Bank
 from bot.render import HTML
 from tests import bankgen
 from tests.conftest import Person, RunningBot, buttons, wrong_label

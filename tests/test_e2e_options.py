@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot import i18n
-from bot.quiz.bank import load_bank
+from bot.bankload import load_bank
 from tests.conftest import Person, RunningBot, answer_buttons, buttons
 from tests.optionbanks import correct_label, shown_options, write_bank
 

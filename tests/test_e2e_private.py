@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from bot import i18n
-from bot.quiz.bank import load_banks
+from bot.bankload import load_banks
 from tests.bankedit import NEW_OPTION, copy_bank, edit_bank, replace_correct_option
 from tests.conftest import (
     BANK_ID,

@@ -11,6 +11,7 @@ import sqlite3
 import pytest
 
 from bot import i18n
+from bot.quiz import group
 from tests.conftest import RunningBot, answer_buttons, buttons, correct_label
 from tests.fakebotapi import FakeBotAPI
 
@@ -173,9 +174,13 @@ async def test_results_for_admins_privately_as_csv_with_a_summary(fake, bot, ban
     assert document["caption"] == EL("results_caption")
     rows = list(csv.DictReader(io.StringIO(
         fake.documents[document["document"]["file_id"]].decode("utf-8-sig"))))
-    assert [(r["user_id"], r["question_number"], r["option"], r["result"], r["points"])
-            for r in rows] == [(str(ARJUN), "1", right, "right", "1000"[:0] or rows[0]["points"])]
-    assert 500 <= int(rows[0]["points"]) <= 1000 and 0 <= int(rows[0]["answer_ms"]) <= 1500
+    assert [(r["user_id"], r["question_number"], r["option"], r["result"])
+            for r in rows] == [(str(ARJUN), "1", right, "right")]
+    with sqlite3.connect(bot.db) as conn:  # the answer time the bot stored with the tap
+        [(elapsed,)] = conn.execute("SELECT elapsed FROM group_answers").fetchall()
+    assert 0 <= elapsed <= 1.5  # a tap counts only within the question's 1.5 s window
+    assert (rows[0]["answer_ms"], rows[0]["points"]) == (
+        str(round(elapsed * 1000)), str(group.answer_points(True, elapsed, 1.5)))
     summary = await fake.wait_for(lambda: next((m for m in bot_messages(fake, ELENI)
                                                 if m.get("text", "").startswith("📊")), None))
     assert EL("results_meta", date=re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC",

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from bot.bankload import load_bank
 from bot.quiz import engine
-from bot.quiz.bank import Bank, Option, Source, Text, load_bank
+from bot.quiz.bank import Bank, Option, Source, Text
 
 REAL_BANK = Path(__file__).resolve().parent.parent / "banks" / "deepspeed-megatron.yaml"
 USER = 42
@@ -423,15 +425,16 @@ def test_check_next_refusals_in_order(bank):
 
 
 def test_a_whole_attempt_moves_through_every_question(bank):
-    """Each answer moves the attempt on, current_question_id following, and next from each
-    feedback leads to the question now asked; the last answer finishes the attempt."""
+    """Each answer moves the attempt on (the questions are answered in the plan's order), and
+    next from each feedback leads to the question now asked; the last answer finishes the
+    attempt."""
     attempt = make_attempt(bank)
     seen = []
-    while attempt.current_question_id is not None:
+    while attempt.position < attempt.total:
         assert attempt.status == engine.ACTIVE and attempt.ended_at is None
-        seen.append(attempt.current_question_id)
         position = attempt.position
         answer = engine.grade(attempt, bank, USER, position, 0, now=10.0 + position)
+        seen.append(answer.question_id)
         attempt = engine.with_answer(attempt, answer)
         assert attempt.position == position + 1
         assert engine.check_next(attempt, bank, USER, position) == attempt.position
@@ -452,7 +455,7 @@ def test_with_answer_returns_a_new_attempt(bank):
     updated = engine.with_answer(attempt, answer)
     assert updated.answers == {answer.question_id: answer}
     assert (updated.position, updated.status, updated.ended_at) == (1, engine.ACTIVE, None)
-    assert updated.current_question_id == bank.questions[1].id
+    assert updated.plan.question_order[updated.position] == bank.questions[1].id
     assert attempt.answers == {}
     assert (attempt.position, attempt.status, attempt.ended_at) == (0, engine.ACTIVE, None)
     second = engine.Answer(bank.questions[1].id, 0, False, 2.0)
@@ -476,11 +479,11 @@ def test_with_answer_finishes_the_attempt_after_the_last_question(bank, position
     if position == 7:
         assert updated.status == engine.FINISHED
         assert updated.ended_at == 4321.5
-        assert updated.current_question_id is None
+        assert updated.position == updated.total
     else:
         assert updated.status == engine.ACTIVE
         assert updated.ended_at is None
-        assert updated.current_question_id == bank.questions[position + 1].id
+        assert updated.plan.question_order[updated.position] == bank.questions[position + 1].id
 
 
 def test_result_counts_correct_answers(bank):
@@ -573,7 +576,7 @@ def test_fingerprint_counts_prompt_options_correctness_and_explanation(bank):
     change of the source only, does not."""
     question = bank.questions[0]
     assert question.fingerprint == load_bank(REAL_BANK).questions[0].fingerprint
-    assert len(question.fingerprint) == 16 and int(question.fingerprint, 16) >= 0
+    assert re.fullmatch(r"[0-9a-f]{16}", question.fingerprint)  # 16 lowercase hex digits
     assert len({q.fingerprint for q in bank.questions}) == len(bank.questions)
     greek = {**question.prompt.by_language, "el": "Άλλη ερώτηση;"}
     edits = [
@@ -648,7 +651,7 @@ def test_removed_questions_are_skipped_and_answers_kept(bank):
     assert revision.updated is None
     revised = revision.attempt
     assert revised.total == 6 and revised.position == 2 and revised.status == engine.ACTIVE
-    assert revised.current_question_id == bank.questions[3].id
+    assert revised.plan.question_order[revised.position] == bank.questions[3].id
     assert revised.plan.option_orders[2] == attempt.plan.option_orders[3]
     with pytest.raises(engine.QuestionChanged):  # no text left to show for it
         engine.view(revised, smaller, 1)
@@ -682,7 +685,8 @@ def test_old_attempts_without_fingerprints_keep_their_plan_unless_it_cannot_fit(
     with pytest.raises(engine.InvalidOption):
         engine.grade(revision.attempt, three, USER, 0, 3, now=1.0)
     revision = engine.revise(attempt, without_question(bank, 0), now=1.0)
-    assert revision is not None and revision.attempt.current_question_id == bank.questions[1].id
+    assert revision is not None
+    assert revision.attempt.plan.question_order[revision.attempt.position] == bank.questions[1].id
 
 
 @pytest.mark.parametrize("correct", [True, False])

@@ -13,8 +13,8 @@ import pytest
 import yaml
 
 from bot import i18n
+from bot.bankload import load_bank, parse_bank
 from bot.play import play
-from bot.quiz.bank import load_bank, parse_bank
 from bot.quiz.importing import (
     EXPLANATION_PLACEHOLDER,
     Parsed,

@@ -8,9 +8,10 @@ import random
 import pytest
 
 from bot import i18n, render
+from bot.bankload import load_bank
 from bot.play import play
 from bot.quiz import engine, group
-from bot.quiz.bank import MAX_OPTIONS, MIN_OPTIONS, Bank, load_bank
+from bot.quiz.bank import MAX_OPTIONS, MIN_OPTIONS, Bank
 from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.service import QuizService
 from bot.render import HTML, PLAIN, AnswerButton, GroupAnswerButton, decode, encode

@@ -9,9 +9,9 @@ import time
 import wcwidth
 
 from bot import i18n
+from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
 from bot.play import read_label, wrap
-from bot.quiz.bank import load_banks
 from tests.conftest import BANK_ID
 from tests.test_cli import quizbot
 

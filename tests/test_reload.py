@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot import i18n
+from bot.bankload import load_banks
 from bot.config import ConfigError
-from bot.quiz.bank import load_banks
 from bot.telegram.admin import admins_from_env, load_changes
 from tests.conftest import Person, RunningBot, buttons, start_bot_process
 from tests.optionbanks import write_bank

@@ -17,9 +17,10 @@ import pytest
 import yaml
 
 from bot import render
+from bot.bankload import load_bank, parse_bank
 from bot.i18n import SUPPORTED, Catalog, catalog
 from bot.quiz import engine, group
-from bot.quiz.bank import Bank, Question, load_bank, parse_bank
+from bot.quiz.bank import Bank, Question
 from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.ports import BankStats
 from bot.render import (

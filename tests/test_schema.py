@@ -13,10 +13,10 @@ import jsonschema
 import pytest
 import yaml
 
+from bot.bankload import BankError, bank_files, parse_bank
 from bot.config import BUNDLED_BANKS
-from bot.quiz.bank import BankError, bank_files, parse_bank
 from tests import bankgen, optionbanks
-from tests.test_bank import make_bank
+from tests.test_bankload import make_bank
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "banks" / "schema.json"
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
@@ -50,7 +50,7 @@ def test_every_shipped_bank_names_the_schema_on_its_first_line():
 
 
 ACCEPTED: dict[str, Callable[[], str]] = {
-    "test fixture (tests/test_bank.make_bank)": lambda: dump(make_bank()),
+    "test fixture (tests/test_bankload.make_bank)": lambda: dump(make_bank()),
     "generated 100-question bank with a guide (tests/bankgen)": lambda: dump(
         bankgen.bank_data(100)),
     **{f"{count}-option bank (tests/optionbanks)": (lambda count=count: dump(

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.quiz.engine import ABANDONED, ACTIVE, FINISHED, Answer, Plan
+from bot.quiz.engine import ABANDONED, ACTIVE, FINISHED, Answer, Plan, with_answer
 from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, Pruned, StorageError
 from storage import SQLiteStore, migrations
@@ -157,7 +157,33 @@ async def test_concurrent_writes_share_commits(store):
 
 
 async def test_a_failed_commit_fails_every_write_of_the_batch(engine):
-    """When the database refuses the transaction, no write of the batch is acknowledged."""
+    """When the COMMIT itself fails (every statement of the batch ran; a deferred foreign key is
+    checked at COMMIT and refuses it), no write of the batch is acknowledged or visible, and
+    the store goes on working."""
+    store = await engine.open()
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    await engine.trap_commits("xx")
+    commits = store.commits
+    async with asyncio.timeout(60):  # a guard against a hang: callers must hear, either way
+        results = await asyncio.gather(  # queued together: one batch, one transaction
+            store.record_answer(attempt.id, 0, Answer("q1", 0, True, 2.0)),
+            store.set_user_language(2, "xx"), return_exceptions=True)
+    assert all(isinstance(r, StorageError) for r in results), results
+    assert all("foreign key" in str(r).lower() for r in results), results
+    assert store.commits == commits
+    loaded = await store.attempt(attempt.id)
+    assert (loaded.answers, loaded.position) == ({}, 0)  # nor did the answer move it on
+    assert await store.user_language(2) is None
+    assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 3.0)) == RECORDED
+    await store.set_user_language(2, "el")
+    assert (await store.attempt(attempt.id)).answers == {"q1": Answer("q1", 0, True, 3.0)}
+    assert await store.user_language(2) == "el"
+    await store.close()
+
+
+async def test_a_refused_write_fails_every_write_of_the_batch(engine):
+    """When the database refuses a write of the transaction (the disk went read-only), no
+    write of the batch is acknowledged."""
     store = await engine.open()
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
     async with engine.refusing_writes(store):  # as if the disk went read-only
@@ -171,13 +197,17 @@ async def test_a_failed_commit_fails_every_write_of_the_batch(engine):
 
 
 async def test_an_answer_moves_the_attempt_on_and_the_last_finishes_it(store):
-    """Each answer moves the attempt to the next question; the last one finishes it."""
-    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    """Each answer moves the attempt to the next question; the last one finishes it. The
+    stored attempt is, each time, what the core's rule (engine.with_answer, which the service
+    applies to the attempt it keeps in memory) makes of it."""
+    attempt = expected = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
     for position, question_id in enumerate(PLAN.question_order):
-        assert await store.record_answer(attempt.id, position,
-                                         Answer(question_id, 0, True, 10.0 + position)) == RECORDED
+        answer = Answer(question_id, 0, True, 10.0 + position)
+        assert await store.record_answer(attempt.id, position, answer) == RECORDED
         loaded = await store.attempt(attempt.id)
         assert loaded.position == position + 1
+        expected = with_answer(expected, answer)
+        assert loaded == expected
     assert (loaded.status, loaded.ended_at) == (FINISHED, 12.0)
     assert await store.active_attempt(1) is None
     assert await store.record_answer(attempt.id, 3, Answer("q1", 0, True, 13.0)) == CLOSED

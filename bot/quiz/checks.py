@@ -1,6 +1,6 @@
 """Item-writing checks for question banks: the warnings of ``quizbot validate``.
 
-A bank can be valid (:mod:`bot.quiz.bank`) and still give its answers away. These checks follow
+A bank can be valid (:mod:`bot.bankload`) and still give its answers away. These checks follow
 the multiple-choice item-writing guidelines of Haladyna, Downing & Rodriguez, "A Review of
 Multiple-Choice Item-Writing Guidelines for Classroom Assessment", *Applied Measurement in
 Education* 15(3), 309-333 (2002); the guideline numbers below are theirs. Each check runs per

@@ -25,6 +25,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Protocol
 
 from bot.quiz.bank import MAX_OPTIONS, Bank, Question
 
@@ -156,13 +157,6 @@ class Attempt:
     def total(self) -> int:
         """Number of questions in the attempt."""
         return len(self.plan.question_order)
-
-    @property
-    def current_question_id(self) -> str | None:
-        """Id of the question being shown, None once past the last one."""
-        if self.position < self.total:
-            return self.plan.question_order[self.position]
-        return None
 
 
 @dataclass(frozen=True)
@@ -325,14 +319,29 @@ def revise(attempt: Attempt, bank: Bank | None, now: float) -> Revision | None:
     return Revision(revised, tuple(removed), updated)
 
 
-def check_bank(attempt: Attempt, bank: Bank | None) -> Bank:
-    """Return ``bank`` if the attempt was planned on it.
+class PlannedOn(Protocol):
+    """Anything planned on one version of a bank: an :class:`Attempt`, or a group session
+    (:class:`bot.quiz.group.GroupSession`)."""
+
+    @property
+    def bank_id(self) -> str:
+        """The bank's id."""
+        ...
+
+    @property
+    def bank_version(self) -> int:
+        """The bank version it was planned on."""
+        ...
+
+
+def check_bank(planned: PlannedOn, bank: Bank | None) -> Bank:
+    """Return ``bank`` if ``planned`` (an attempt, or a group session) was planned on it.
 
     Raises:
-        BankChanged: the bank is missing, or its version differs from the attempt's.
+        BankChanged: the bank is missing, or its version differs from the one planned on.
     """
-    if bank is None or bank.id != attempt.bank_id or bank.version != attempt.bank_version:
-        raise BankChanged(attempt.bank_id)
+    if bank is None or bank.id != planned.bank_id or bank.version != planned.bank_version:
+        raise BankChanged(planned.bank_id)
     return bank
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.quiz.bank import Bank
-from bot.quiz.engine import BankChanged, InvalidOption, Plan, QuizError, StaleQuestion
+from bot.quiz.engine import InvalidOption, Plan, QuizError, StaleQuestion, check_bank
 
 
 class SessionStatus(StrEnum):
@@ -198,17 +198,6 @@ class Standing:
     seconds: float
     right: int = 0
     best_streak: int = 0
-
-
-def check_bank(session: GroupSession, bank: Bank | None) -> Bank:
-    """Return ``bank`` if the session was planned on it.
-
-    Raises:
-        BankChanged: the bank is missing, or its version differs from the session's.
-    """
-    if bank is None or bank.id != session.bank_id or bank.version != session.bank_version:
-        raise BankChanged(session.bank_id)
-    return bank
 
 
 def grade_tap(session: GroupSession, bank: Bank | None, chat_id: int, position: int, slot: int,

@@ -414,7 +414,7 @@ class GroupService:
         Raises:
             BankChanged: the bank is gone or has another version now.
         """
-        return group.check_bank(session, self.banks.get(session.bank_id))
+        return engine.check_bank(session, self.banks.get(session.bank_id))
 
     async def language(self, chat_id: int) -> str | None:
         """The group's language, if set."""

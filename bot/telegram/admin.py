@@ -22,9 +22,10 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot import render
+from bot.bankload import BankError, BankProblem, bank_files, load_bank
 from bot.config import ConfigError, Settings
 from bot.i18n import Catalog
-from bot.quiz.bank import Bank, BankError, BankProblem, bank_files, load_bank
+from bot.quiz.bank import Bank
 from bot.render import HTML, Screen
 from bot.telegram.common import Context, catalog_for, send
 

@@ -1,0 +1,64 @@
+"""Rows to the core's models, for both engines: the SQLite and the PostgreSQL store select the
+same columns and decode them here, once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bot.quiz.engine import Answer, Attempt, AttemptStatus, Plan
+from bot.quiz.group import GroupSession, SessionStatus
+from bot.quiz.ports import BankStats
+
+SESSION_COLUMNS = (
+    "session_id, chat_id, bank_id, bank_version, language, starter_id, question_order,"
+    " option_orders, question_seconds, position, message_id, deadline, status, started_at,"
+    " ended_at, message_thread_id, scoring")
+"""The columns of ``group_sessions`` that :func:`session_of` decodes, in its order."""
+
+
+def session_of(row: Sequence[Any]) -> GroupSession:
+    """The group session of a row of :data:`SESSION_COLUMNS`."""
+    plan = Plan(tuple(json.loads(row[6])), tuple(tuple(o) for o in json.loads(row[7])))
+    return GroupSession(
+        id=row[0], chat_id=row[1], bank_id=row[2], bank_version=row[3], language=row[4],
+        starter_id=row[5], plan=plan, question_seconds=row[8], position=row[9],
+        message_id=row[10], deadline=row[11], status=SessionStatus(row[12]),
+        started_at=row[13], ended_at=row[14], message_thread_id=row[15], scoring=row[16])
+
+
+def attempt_of(row: Sequence[Any]) -> Attempt:
+    """The attempt of a row of ``attempt_id, user_id, bank_id, bank_version, question_order,
+    option_orders, position, status, started_at, ended_at``, its answers as a JSON array of
+    ``[question_id, option_index, correct, answered_at]``, and ``fingerprints``."""
+    answers = {q: Answer(q, option, bool(correct), float(at))
+               for q, option, correct, at in json.loads(row[10])}
+    plan = Plan(tuple(json.loads(row[4])), tuple(tuple(o) for o in json.loads(row[5])))
+    return Attempt(id=row[0], user_id=row[1], bank_id=row[2], bank_version=row[3], plan=plan,
+                   position=row[6], status=AttemptStatus(row[7]), started_at=row[8],
+                   ended_at=row[9], answers=answers, fingerprints=json.loads(row[11] or "{}"))
+
+
+def bank_stats(finished: Iterable[Sequence[Any]],
+               misses: Iterable[Sequence[Any]]) -> list[BankStats]:
+    """A user's statistics per bank, the bank played last first.
+
+    Args:
+        finished: ``(bank_id, total, score)`` of each finished attempt or group session, oldest
+            first.
+        misses: ``(bank_id, question_id, misses)``, most missed first.
+    """
+    finished, misses = list(finished), list(misses)
+    per_bank: dict[str, list[tuple[int, int]]] = {}
+    for bank_id, total, score in finished:
+        per_bank.setdefault(bank_id, []).append((int(score), int(total)))
+    result = []
+    for bank_id, scores in per_bank.items():
+        result.append(BankStats(
+            bank_id=bank_id, attempts=len(scores), best=max(s for s, _ in scores),
+            last=scores[-1][0], total=scores[-1][1],
+            most_missed=tuple((q, int(n)) for b, q, n in misses if b == bank_id)[:3]))
+    order = {bank_id: i for i, (bank_id, _, _) in enumerate(finished)}
+    return sorted(result, key=lambda s: order[s.bank_id], reverse=True)
