@@ -155,6 +155,32 @@ def actor_name(update: Update) -> str:
 
 async def cmd_group_quiz(update: Update, context: Context) -> None:
     """/quiz [bank] in a group: start a session for everyone (one per chat)."""
+    await start_session(update, context, context.args[0] if context.args else None)
+
+
+async def cmd_group_start(update: Update, context: Context) -> None:
+    """/start in a group: with a payload (``/start@<bot> <bank id>``, what a shared card's
+    "Start in this group" deep link sends, :func:`bot.render.group_bank_link`), start that
+    bank's session as ``/quiz <bank id>`` would, obeying the group's "who may start" setting;
+    an unknown payload is answered with the banks there are. Without one: how group quizzes
+    work (as /help)."""
+    if not context.args:
+        await cmd_group_help(update, context)
+        return
+    payload = context.args[0]
+    if payload not in groups(context).banks:
+        assert update.effective_chat is not None
+        t = await group_catalog(context, update.effective_chat.id)
+        await reply(update, context, t("inline.group_unknown_bank", name=render.clip(payload),
+                                       banks=", ".join(groups(context).banks)))
+        return
+    await start_session(update, context, payload)
+
+
+async def start_session(update: Update, context: Context, requested: str | None) -> None:
+    """Start a group session of bank ``requested`` (None: the group's bank setting, else the
+    only bank installed), if the sender may start one (group admins only, when the settings
+    say so)."""
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
     service = groups(context)
@@ -164,7 +190,7 @@ async def cmd_group_quiz(update: Update, context: Context) -> None:
         t = await group_catalog(context, chat.id)
         await reply(update, context, t("group_start_denied"))
         return
-    bank_id = service.pick_bank(context.args[0] if context.args else None, chosen)
+    bank_id = service.pick_bank(requested, chosen)
     if bank_id not in service.banks:
         t = await group_catalog(context, chat.id)
         await reply(update, context, t("group_choose_bank", banks=", ".join(service.banks)))
