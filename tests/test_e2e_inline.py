@@ -1,6 +1,6 @@
 """End to end through the fake Bot API: sharing a quiz in inline mode ("@<bot> text" lists the
 banks, a chosen one posts a card whose deep links start it privately or in a group), the Share
-buttons."""
+buttons, and the bank a group chooses in /settings."""
 
 from __future__ import annotations
 
@@ -266,3 +266,71 @@ async def test_no_share_buttons_while_inline_mode_is_off(fake, tmp_path, people,
         assert buttons(previews[-1]) == [] and share_buttons(previews[-1]) == []
     finally:
         await runner.stop()
+
+
+# --- the bank in a group's /settings -------------------------------------------------------------
+
+async def settings_tap(fake: FakeBotAPI, menu: dict, field: str, value: str) -> dict:
+    """Eleni taps the menu's button for ``field`` = ``value``; the menu as edited."""
+    data = next(b["callback_data"] for b in buttons(menu)
+                if b.get("callback_data", "").split(":")[2:] == [field, value])
+    query_id = fake.tap(ELENI, GROUP, menu["message_id"], data)["callback_query"]["id"]
+    await fake.wait_for(lambda: query_id in fake.callback_answers)
+    return await fake.wait_for(lambda: (lambda m: m if m != menu else None)(
+        fake.message(GROUP, menu["message_id"])))
+
+
+async def test_the_group_bank_setting_with_two_banks(request, fake, tmp_path, people,
+                                                     other_bank, banks):
+    """With two banks the menu offers both; the choice is stored and the next /quiz without a
+    bank starts it; once it is removed, /quiz names it and says how to choose (two banks
+    left), or starts the only bank left saying so; with one bank the choice is hidden."""
+    bot = await start_bot(request, fake, tmp_path, other_bank)
+    try:
+        fake.send_message(ELENI, "/settings", chat_id=GROUP)
+        menu = await said(fake, GROUP, 0)
+        bank_buttons = [b["text"] for b in buttons(menu) if ":bank:" in b["callback_data"]]
+        assert bank_buttons == [banks[BANK_ID].title.by_language["en"],
+                                other_bank.title.by_language["en"]]
+        assert EN("settings_bank", value=EN("settings_bank_ask")) in menu["text"]
+        menu = await settings_tap(fake, menu, "bank", OTHER_ID)
+        assert f"✓ {other_bank.title.by_language['en']}" in [b["text"] for b in buttons(menu)]
+        assert EN("settings_bank", value=other_bank.title.by_language["en"]) in menu["text"]
+        fake.send_message(SAM, "/quiz", chat_id=GROUP)
+        first = await fake.wait_for(lambda: open_question(fake))
+        assert other_bank.title.by_language["en"] in first["text"]
+        assert sessions(bot) == [(OTHER_ID, SAM)]
+        fake.send_message(ELENI, "/stop", chat_id=GROUP)
+        await fake.wait_for(lambda: running(bot) == 0)
+        await bot.stop()
+        # the chosen bank is removed; two others are installed: /quiz says so, starts nothing
+        third = load_bank(optionbanks.write_bank(tmp_path, 4, questions=2))
+        bot.bank_paths = (BUNDLED_BANKS, third.path)
+        await bot.start()
+        before = len(bot_messages(fake, GROUP))
+        fake.send_message(SAM, "/quiz", chat_id=GROUP)
+        assert (await said(fake, GROUP, before))["text"] == EN(
+            "settings.bank_gone", name=OTHER_ID, banks=f"{BANK_ID}, options-4")
+        assert len(sessions(bot)) == 1
+        fake.send_message(ELENI, "/settings", chat_id=GROUP)
+        menu = await said(fake, GROUP, before + 1)
+        assert EN("settings_bank", value=EN("settings_bank_missing")) in menu["text"]
+        await bot.stop()
+        # only the bundled bank is left: /quiz starts it, naming the bank that is gone
+        bot.bank_paths = (BUNDLED_BANKS,)
+        await bot.start()
+        before = len(bot_messages(fake, GROUP))
+        fake.send_message(SAM, "/quiz", chat_id=GROUP)
+        assert (await said(fake, GROUP, before))["text"] == EN(
+            "settings.bank_gone_started", name=OTHER_ID,
+            title=banks[BANK_ID].title.by_language["en"])
+        second = await fake.wait_for(lambda: (lambda m: m if m and m["message_id"] != (
+            first["message_id"]) else None)(open_question(fake)))
+        assert banks[BANK_ID].title.by_language["en"] in second["text"]
+        assert sessions(bot)[-1] == (BANK_ID, SAM)
+        before = len(bot_messages(fake, GROUP))
+        fake.send_message(ELENI, "/settings", chat_id=GROUP)
+        menu = await said(fake, GROUP, before)
+        assert not [b for b in buttons(menu) if ":bank:" in b["callback_data"]]
+    finally:
+        await bot.stop()
