@@ -146,6 +146,26 @@ async def test_long_and_odd_queries_get_a_list_or_a_hint(fake, bot, banks):
     assert [b["callback_data"] for b in buttons(choice)] == [f"b:{BANK_ID}", f"b:{OTHER_ID}"]
 
 
+async def test_more_than_50_banks_come_in_pages(fake, tmp_path, people):
+    """Telegram takes at most 50 results per answer: 60 banks come as a page of 50 with a
+    next_offset, then the last 10."""
+    folder = tmp_path / "banks"
+    folder.mkdir()
+    for number in range(60):
+        optionbanks.write_bank(folder, 2, bank_id=f"quiz-{number:02d}", questions=1)
+    runner = await RunningBot(fake, tmp_path / "quiz.sqlite3", bank_paths=(folder,)).start()
+    try:
+        _, first = await ask(fake, SAM, "")
+        assert (len(first["results"]), first["next_offset"]) == (50, "50")
+        _, second = await ask(fake, SAM, "", offset=first["next_offset"])
+        assert [r["id"] for r in second["results"]] == [f"quiz-{n}" for n in range(50, 60)]
+        assert second.get("next_offset", "") == ""  # no more pages (an absent one is "")
+        ids = {r["id"] for r in first["results"] + second["results"]}
+        assert ids == {f"quiz-{n:02d}" for n in range(60)}
+    finally:
+        await runner.stop()
+
+
 # --- the card and its deep links ---------------------------------------------------------------
 
 async def test_the_card_starts_the_quiz_privately_or_in_the_group(fake, bot, banks):

@@ -74,5 +74,8 @@ async def on_inline_query(update: Update, context: Context) -> None:
                                           start_parameter=render.LIST_PAYLOAD)
     log.debug("inline query %s from user %s: %d of %d bank(s)", query.id, query.from_user.id,
               len(results), len(matches))
+    # the last page omits next_offset, which Telegram reads as "" (no more results): PTB 22.8's
+    # Defaults turn an empty-string parameter into "[]" (ExtBot._insert_defaults takes "" for
+    # an empty sequence of poll options), which would make the client ask for a next page
     await query.answer(results, cache_time=CACHE_SECONDS, is_personal=True,
-                       next_offset=next_offset, button=button)
+                       next_offset=next_offset or None, button=button)
