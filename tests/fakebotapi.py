@@ -39,7 +39,8 @@ What the fake models (each covered by tests/test_fakebotapi.py):
   articles checked like messages, the chosen article posted into a chat ``via_bot``
   (:meth:`FakeBotAPI.choose_inline_result`; chosen_inline_result updates only with
   ``inline_feedback``, BotFather's /setinlinefeedback), and t.me deep links followed
-  (:meth:`FakeBotAPI.follow_link`: ``?start=`` in the private chat, ``?startgroup=`` in a group).
+  (:meth:`FakeBotAPI.follow_link`: ``?start=`` in the private chat, ``?startgroup=`` in a group);
+  covered by tests/test_fakebotapi_inline.py.
 * Chats and members: private chats open when the user writes (403 before), blocked users
   (403 "bot was blocked by the user" for sends and edits; callback answers still work),
   groups, supergroups, channels, member statuses, commands per scope and language.
