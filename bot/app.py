@@ -27,6 +27,7 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     Defaults,
+    InlineQueryHandler,
     MessageHandler,
     TypeHandler,
     filters,
@@ -39,7 +40,7 @@ from bot.quiz.bank import Bank
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.review import LearningService
 from bot.quiz.service import GroupService, QuizService
-from bot.telegram import admin, group, handlers, learning, privacy, teachers
+from bot.telegram import admin, group, handlers, inline, learning, privacy, teachers
 from bot.telegram.common import CONTEXT_TYPES
 from bot.telegram.limits import QuizRateLimiter
 from storage import PostgresStore, SQLiteStore, open_store
@@ -67,10 +68,11 @@ TEACHER_COMMANDS = ("settings", "results")
 PRUNE_SECONDS = 86_400.0
 """How often the retention job runs (daily; the first run a minute after the start)."""
 
-ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")
+ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member", "inline_query")
 """The update types asked of Telegram (``allowed_updates`` of getUpdates and setWebhook): the
-handlers' (commands, button taps, the bot added to or removed from a chat). Edited messages,
-channel posts and the rest are never sent to the bot."""
+handlers' (commands, button taps, the bot added to or removed from a chat, inline queries
+"@<bot> text" to share a quiz). Edited messages, channel posts, chosen inline results and the
+rest are never sent to the bot."""
 
 
 def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Application:  # type: ignore[type-arg]
@@ -139,7 +141,10 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     for name in TEACHER_COMMANDS:
         app.add_handler(CommandHandler(name, getattr(teachers, f"cmd_group_{name}"),
                                        filters=groups))
-    app.add_handler(CommandHandler("start", group.cmd_group_help, filters=groups))
+    # /start in a group: a shared card's "Start in this group" link (/start@<bot> <bank id>)
+    app.add_handler(CommandHandler("start", group.cmd_group_start, filters=groups))
+    # "@<bot> text" in any chat: the banks, to share one (bot/telegram/inline.py)
+    app.add_handler(InlineQueryHandler(inline.on_inline_query))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.on_migrate))
     app.add_handler(ChatMemberHandler(group.on_my_chat_member,
                                       ChatMemberHandler.MY_CHAT_MEMBER))
@@ -188,6 +193,9 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         await server.start()
         app.bot_data.extra["monitoring"] = server
     await set_commands(app)
+    if not app.bot.supports_inline_queries:
+        log.info("inline mode is off: turn it on with @BotFather (/setinline) to let users "
+                 "share quizzes (\"@%s\" in any chat, and the Share buttons)", app.bot.username)
     assert app.job_queue is not None
     app.job_queue.run_repeating(prune, interval=PRUNE_SECONDS, first=60.0, name="retention",
                                 job_kwargs={"coalesce": True})

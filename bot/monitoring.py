@@ -86,8 +86,8 @@ class Metrics:
 def update_type(update: object) -> str:
     """The update's type (``message``, ``callback_query``, ...), ``other`` if none."""
     if isinstance(update, Update):
-        for name in ("message", "callback_query", "my_chat_member", "edited_message",
-                     "channel_post", "chat_member"):
+        for name in ("message", "callback_query", "my_chat_member", "inline_query",
+                     "edited_message", "channel_post", "chat_member"):
             if getattr(update, name, None) is not None:
                 return name
     return "other"

@@ -334,11 +334,20 @@ class UrlButton:
 
 
 @dataclass(frozen=True)
+class ShareButton:
+    """An inline keyboard button that lets the user pick a chat and types "@<bot> ``query``"
+    into its input field, so the bot's inline results come up there (Bot API
+    ``InlineKeyboardButton.switch_inline_query``)."""
+
+    query: str
+
+
+@dataclass(frozen=True)
 class Button:
-    """An inline keyboard button: a label and either callback data or a URL."""
+    """An inline keyboard button: a label and callback data, a URL, or a share action."""
 
     label: str
-    action: CallbackButton | UrlButton
+    action: CallbackButton | UrlButton | ShareButton
 
 
 @dataclass(frozen=True)
@@ -613,12 +622,13 @@ def feedback(bank: Bank, attempt: Attempt, position: int, t: Catalog, m: Markup)
 
 
 def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup,
-            previous_best: ScorePoint | None = None) -> list[Screen]:
+            previous_best: ScorePoint | None = None, *, share: bool = False) -> list[Screen]:
     """The end of an attempt: the score, the missed questions, retake and review buttons.
 
     Args:
         previous_best: The user's best earlier attempt on the bank, if any: the score is
             compared with it ("5/8 → 7/8, your best!", or the best so far when not beaten).
+        share: Add a "Share" button (:func:`share_row`: Telegram with inline mode on).
 
     Returns:
         One screen, or several of at most :data:`MAX_MESSAGE_UTF16` visible UTF-16 units when
@@ -647,7 +657,8 @@ def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup,
     buttons = [Button(t("button_retake"), RetakeButton(bank.id))]
     if res.missed:
         buttons.append(Button(t("button_review"), ReviewButton(attempt.id)))
-    return as_screens("\n".join(lines), m, tuple((b,) for b in buttons))
+    rows = tuple((b,) for b in buttons) + (share_row(bank, t) if share else ())
+    return as_screens("\n".join(lines), m, rows)
 
 
 def _in_bank(bank: Bank, question_ids: Iterable[str]) -> tuple[str, ...]:
@@ -703,12 +714,15 @@ def pack(blocks: Iterable[str], limit: int = MAX_MESSAGE_UTF16, separator: str =
     return texts
 
 
-def preview(bank: Bank, t: Catalog, m: Markup) -> list[Screen]:
+def preview(bank: Bank, t: Catalog, m: Markup, *, share: bool = False) -> list[Screen]:
     """Title, level, description and the questions without their answers.
+
+    Args:
+        share: Add a "Share" button (:func:`share_row`: Telegram with inline mode on).
 
     Returns:
         One screen, or several of at most :data:`MAX_MESSAGE_UTF16` visible UTF-16 units for a
-        long bank; the guide button is on the last.
+        long bank; the guide and share buttons are on the last.
     """
     lang = bank.language_for(t.language)
     head = intro(bank, t, m)
@@ -716,7 +730,8 @@ def preview(bank: Bank, t: Catalog, m: Markup) -> list[Screen]:
     for number, q in enumerate(bank.questions, start=1):
         lines.append(f"{number}. {m.escape(q.prompt.get(lang, bank.default_language))}")
     lines += ["", m.italic(t("preview_footer"))]
-    return as_screens("\n".join(lines), m, head.keyboard)
+    return as_screens("\n".join(lines), m,
+                      head.keyboard + (share_row(bank, t) if share else ()))
 
 
 def stats(records: Sequence[BankStats], banks: Mapping[str, Bank], t: Catalog,
@@ -1032,6 +1047,20 @@ def parse_question_payload(payload: str) -> tuple[int, int] | None:
     return (int(match[1]), int(match[2])) if match else None
 
 
+def group_deep_link(bot_username: str, payload: str) -> str:
+    """``https://t.me/<bot>?startgroup=<payload>``: asks the user for a group, adds the bot to it
+    if it is not there yet, and sends ``/start@<bot> <payload>`` there from the user
+    (https://core.telegram.org/bots/features#deep-linking; Telegram's messages.startBot).
+
+    Raises:
+        ValueError: ``payload`` is not 1-64 characters of ``A-Za-z0-9_-``
+            (:data:`MAX_START_PAYLOAD`).
+    """
+    if not _PAYLOAD.fullmatch(payload):
+        raise ValueError(f"invalid deep-link payload: {payload!r}")
+    return f"https://t.me/{bot_username}?startgroup={payload}"
+
+
 def private_question(bank: Bank, session: GroupSession, position: int, t: Catalog,
                      m: Markup) -> Screen:
     """A group session's closed question for one member's private chat, in their language:
@@ -1111,3 +1140,107 @@ def results_summary(bank: Bank, session: GroupSession, questions: Sequence[Quest
                                 right=q.right, answers=q.answers,
                                 seconds=t.decimal(q.mean_seconds))))
     return as_screens("\n".join(lines), m)
+
+
+# --- sharing: inline mode ------------------------------------------------------------------
+
+LIST_PAYLOAD = "list_quizzes"
+"""The deep-link payload that asks the private chat for the list of quizzes (the button above
+an inline query's empty results). Bank ids never contain ``_``, so it is never taken for one."""
+
+MAX_RESULT_TITLE = 64
+"""Characters of an inline result's title (a bank title, clipped with "…"): Telegram shows it
+on one line and documents no limit; as :data:`MAX_BUTTON_LABEL`."""
+
+MAX_RESULT_DESCRIPTION = 128
+"""UTF-16 units of an inline result's description: Telegram's apps show two or three lines of
+it under the title (no documented limit)."""
+
+MAX_CARD_DESCRIPTION = 1024
+"""UTF-16 units of the bank description on a shared card, so the card stays far below
+:data:`MAX_MESSAGE_UTF16` (Bot API ``InputTextMessageContent``: 1-4096 characters) whatever the
+bank's description."""
+
+MAX_RESULTS_BUTTON = 64
+"""UTF-16 units of the text of the button above inline results (Bot API
+``InlineQueryResultsButton``; its predecessor ``switch_pm_text`` was 1-64 characters)."""
+
+
+@dataclass(frozen=True)
+class Article:
+    """An inline query result that posts a bank's card (Bot API ``InlineQueryResultArticle``).
+
+    Attributes:
+        id: The result's id: the bank id (1-32 bytes; Telegram allows 1-64, unique per answer).
+        title: Plain text, at most :data:`MAX_RESULT_TITLE` characters.
+        description: Plain text, at most :data:`MAX_RESULT_DESCRIPTION` UTF-16 units.
+        card: The message the result posts (HTML) with its buttons.
+    """
+
+    id: str
+    title: str
+    description: str
+    card: Screen
+
+
+def bank_link(bot_username: str, bank_id: str) -> str:
+    """The deep link that starts ``bank_id`` in the bot's private chat (payload: the bank id,
+    1-32 characters of ``a-z0-9-``, which always fits: :data:`bot.quiz.bank.ID_PATTERN`)."""
+    return deep_link(bot_username, bank_id)
+
+
+def group_bank_link(bot_username: str, bank_id: str) -> str:
+    """The deep link that starts ``bank_id`` as a session in a group the user picks
+    (:func:`group_deep_link`; the group's ``/start <bank id>`` obeys its settings)."""
+    return group_deep_link(bot_username, bank_id)
+
+
+def share_row(bank: Bank, t: Catalog) -> tuple[tuple[Button, ...], ...]:
+    """A keyboard row with the "Share" button: pick a chat, and "@<bot> <bank id>" is typed
+    there, which lists this bank as an inline result (:func:`inline_articles`)."""
+    return ((Button(t("inline.button_share"), ShareButton(bank.id)),),)
+
+
+def bank_card(bank: Bank, t: Catalog, m: Markup, bot_username: str, *,
+              in_group: bool) -> Screen:
+    """The card a chosen inline result posts: the bank's title, level, question count and
+    description, with a "Start quiz" button (:func:`bank_link`) and, ``in_group``, a "Start in
+    this group" button (:func:`group_bank_link`). The card is in the sharer's language."""
+    lang = bank.language_for(t.language)
+    description = clip_utf16(bank.description.get(lang, bank.default_language),
+                             MAX_CARD_DESCRIPTION)
+    hint = t("inline.card_hint_group" if in_group else "inline.card_hint", bot=bot_username)
+    lines = [m.bold(bank.title.get(lang, bank.default_language)),
+             m.escape(f"{t('level_line', level=t('level.' + bank.level))} · "
+                      f"{t('question_count', count=len(bank.questions))}"),
+             "", m.escape(description), "", m.italic(hint)]
+    rows: list[tuple[Button, ...]] = [
+        (Button(t("inline.button_start"), UrlButton(bank_link(bot_username, bank.id))),)]
+    if in_group:
+        rows.append((Button(t("inline.button_start_group"),
+                            UrlButton(group_bank_link(bot_username, bank.id))),))
+    return Screen("\n".join(lines), tuple(rows))
+
+
+def inline_articles(banks: Iterable[Bank], t: Catalog, m: Markup, bot_username: str, *,
+                    in_group: bool) -> list[Article]:
+    """One :class:`Article` per bank: its title in the user's language, "level · questions ·
+    description" as the description, and its :func:`bank_card`."""
+    articles = []
+    for bank in banks:
+        lang = bank.language_for(t.language)
+        summary = (f"{t('level.' + bank.level)} · "
+                   f"{t('question_count', count=len(bank.questions))} · "
+                   f"{bank.description.get(lang, bank.default_language)}")
+        articles.append(Article(
+            id=bank.id,
+            title=clip(bank.title.get(lang, bank.default_language), MAX_RESULT_TITLE),
+            description=clip_utf16(" ".join(summary.split()), MAX_RESULT_DESCRIPTION),
+            card=bank_card(bank, t, m, bot_username, in_group=in_group)))
+    return articles
+
+
+def no_match_button(t: Catalog) -> str:
+    """The text of the button above an inline query's empty results, which opens the private
+    chat on the list of quizzes (:data:`LIST_PAYLOAD`)."""
+    return clip_utf16(t("inline.no_match"), MAX_RESULTS_BUTTON)

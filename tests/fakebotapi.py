@@ -33,6 +33,14 @@ What the fake models (each covered by tests/test_fakebotapi.py):
   "message is not modified", edits of missing/foreign messages, deleteMessage.
 * Callback queries: taps (also forged ones, ``check_button=False``), one answer within
   ``query_ttl`` s, answer text <= 200 UTF-16 units ("MESSAGE_TOO_LONG").
+* Inline mode (``inline_mode``, what BotFather's /setinline turns on; getMe's
+  ``supports_inline_queries``): inline queries (:meth:`FakeBotAPI.inline_query`), one
+  answerInlineQuery within ``query_ttl`` s with at most 50 results of unique 1-64-byte ids,
+  articles checked like messages, the chosen article posted into a chat ``via_bot``
+  (:meth:`FakeBotAPI.choose_inline_result`; chosen_inline_result updates only with
+  ``inline_feedback``, BotFather's /setinlinefeedback), and t.me deep links followed
+  (:meth:`FakeBotAPI.follow_link`: ``?start=`` in the private chat, ``?startgroup=`` in a group);
+  covered by tests/test_fakebotapi_inline.py.
 * Chats and members: private chats open when the user writes (403 before), blocked users
   (403 "bot was blocked by the user" for sends and edits; callback answers still work),
   groups, supergroups, channels, member statuses, commands per scope and language.
@@ -98,6 +106,12 @@ PHOTO_TOO_BIG = "Bad Request: file is too big"
 MAX_CALLBACK_DATA_BYTES = 64  # InlineKeyboardButton.callback_data: "1-64 bytes"
 MAX_CALLBACK_ANSWER_UTF16 = 200  # answerCallbackQuery.text: "0-200 characters"
 MAX_INLINE_BUTTONS = 100  # buttons per inline keyboard (undocumented; PTB's TOTAL_BUTTON_NUMBER)
+MAX_INLINE_RESULTS = 50  # answerInlineQuery: "No more than 50 results per query are allowed."
+MAX_RESULT_ID_BYTES = 64  # InlineQueryResult*.id: "Unique identifier for this result, 1-64 Bytes"
+MAX_INLINE_QUERY = 256  # InlineQuery.query: "Text of the query (up to 256 characters)"
+MAX_NEXT_OFFSET_BYTES = 64  # answerInlineQuery.next_offset: "Offset length can't exceed 64 bytes"
+INLINE_CHAT_TYPES = ("sender", "private", "group", "supergroup", "channel")
+"""InlineQuery.chat_type: where the query was typed ("sender": the chat with the bot)."""
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # Bot API: bots send files of up to 50 MB
 MAX_CAPTION_UTF16 = 1024  # Bot API: a caption is 0-1024 characters after entities parsing
 FLOOD_WINDOW = 60.0  # seconds; the rolling window of group_limit_per_minute
@@ -117,6 +131,12 @@ THREAD_NOT_FOUND = "Bad Request: message thread not found"
 MARKUP_TOO_LONG = "Bad Request: reply markup is too long"
 BUTTON_TEXT_EMPTY = "Bad Request: inline keyboard button text must be non-empty"
 BLOCKED = "Forbidden: bot was blocked by the user"
+# answerInlineQuery refusals: Telegram's own error names, passed on by the Bot API server
+RESULTS_TOO_MUCH = "Bad Request: RESULTS_TOO_MUCH"
+RESULT_ID_DUPLICATE = "Bad Request: RESULT_ID_DUPLICATE"
+RESULT_ID_INVALID = "Bad Request: RESULT_ID_INVALID"
+NEXT_OFFSET_INVALID = "Bad Request: NEXT_OFFSET_INVALID"
+START_PARAM_INVALID = "Bad Request: START_PARAM_INVALID"
 CONFLICT_POLLING = (
     "Conflict: terminated by other getUpdates request; "
     "make sure that only one bot instance is running"
@@ -183,6 +203,10 @@ _PATH_RE = re.compile(r"/bot(?P<token>[^/]*)/(?P<method>[^/]*)/?")
 _URL_RE = re.compile(r"(?i)(https?|tg)://\S+")
 _COMMAND_RE = re.compile(r"/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{1,64})?")
 _COMMAND_NAME_RE = re.compile(r"[a-z0-9_]{1,32}")
+_START_PARAMETER_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A deep link's start parameter (Bot API "Deep linking"; InlineQueryResultsButton)."""
+_LINK_RE = re.compile(r"https://t\.me/(?P<bot>[A-Za-z0-9_]{5,32})"
+                      r"(?:\?(?P<kind>start|startgroup)=(?P<payload>[^&#]*))?")
 
 
 def utf16_len(text: str) -> int:
@@ -629,10 +653,16 @@ class FakeBotAPI:
             pass a fake one to step time in tests.
         strict_ampersand: See :func:`parse_html`.
         spec_path: The Bot API description JSON; default ``$FAKEBOTAPI_SPEC`` or DEFAULT_SPEC.
+        inline_mode: Whether the bot's inline mode is on (BotFather's /setinline): getMe's
+            ``supports_inline_queries``, and the only way users can send inline queries.
 
     Attributes:
         calls: Every answered request, in answer order.
         callback_answers: callback query id -> the answerCallbackQuery parameters.
+        inline_answers: inline query id -> the answerInlineQuery parameters (``results`` as a
+            list of InlineQueryResult dicts).
+        inline_feedback: Whether choosing an inline result sends the bot a
+            chosen_inline_result update (BotFather's /setinlinefeedback; off by default).
         commands: (scope key, language_code) -> list of BotCommand dicts set by setMyCommands.
             The scope key is the scope's ``type`` ("default", "all_private_chats", ...), with
             ":<chat_id>" appended for chat scopes and ":<chat_id>:<user_id>" for chat_member.
@@ -655,8 +685,13 @@ class FakeBotAPI:
         clock: Callable[[], float] = time.monotonic,
         strict_ampersand: bool = True,
         spec_path: str | os.PathLike[str] | None = None,
+        inline_mode: bool = False,
     ):
         self.token = token
+        self.inline_mode = inline_mode
+        self.inline_feedback = False
+        self.inline_answers: dict[str, dict] = {}
+        self._inline_queries: dict[str, tuple[float, dict]] = {}  # id -> (clock time, query)
         self.bot_id = bot_id
         self.bot_username = bot_username
         self.query_ttl = query_ttl
@@ -717,7 +752,7 @@ class FakeBotAPI:
         self._handlers: dict[str, Callable[[dict], Any]] = {
             "getMe": lambda p: {
                 **self.bot_user, "can_join_groups": True, "can_read_all_group_messages": False,
-                "supports_inline_queries": False,
+                "supports_inline_queries": self.inline_mode,
             },
             "logOut": lambda p: True,
             "close": lambda p: True,
@@ -731,6 +766,7 @@ class FakeBotAPI:
             "editMessageReplyMarkup": self._edit_message_reply_markup,
             "deleteMessage": self._delete_message,
             "answerCallbackQuery": self._answer_callback_query,
+            "answerInlineQuery": self._answer_inline_query,
             "setMyCommands": self._set_my_commands,
             "getMyCommands": lambda p: copy.deepcopy(self.commands.get(self._scope_key(p), [])),
             "deleteMyCommands": lambda p: self.commands.pop(self._scope_key(p), None) or True,
@@ -1164,6 +1200,150 @@ class FakeBotAPI:
             "id": query_id, "from": user, "message": copy.deepcopy(message),
             "chat_instance": str(abs(chat_id) * 7919 + 31), "data": data,
         }})
+
+    # -- inline mode ---------------------------------------------------------------------------
+
+    def inline_query(
+        self, user_id: int, query: str, *, offset: str = "", chat_type: str | None = "sender",
+        check_length: bool = True,
+    ) -> dict:
+        """A user types "@<bot> <query>" in a chat's input field: an inline_query Update.
+
+        The query carries a fresh string id, the user (with their ``language_code``), the text,
+        the ``offset`` the bot's last answer asked for (``next_offset``) and ``chat_type``;
+        answerInlineQuery must follow within ``query_ttl`` seconds.
+
+        Args:
+            query: The text after the bot's username.
+            offset: "" for a first page.
+            chat_type: "sender" (the user's chat with the bot), "private", "group",
+                "supergroup" or "channel"; None leaves the field out, as for a query from a
+                secret chat.
+            check_length: Refuse a query longer than Telegram's 256 characters (InlineQuery:
+                "up to 256 characters"); False lets a test send any text.
+
+        Raises:
+            ValueError: an unknown user, the bot's inline mode is off (clients send it no
+                inline queries), a query over 256 characters, or an unknown chat type.
+        """
+        user = self._user(user_id)
+        if not self.inline_mode:
+            raise ValueError("the bot's inline mode is off: FakeBotAPI(inline_mode=True)")
+        if check_length and len(query) > MAX_INLINE_QUERY:
+            raise ValueError(f"an inline query is at most {MAX_INLINE_QUERY} characters")
+        if chat_type is not None and chat_type not in INLINE_CHAT_TYPES:
+            raise ValueError(f"chat_type must be one of {INLINE_CHAT_TYPES} or None")
+        query_id = str(next(self._query_ids))
+        inline: dict[str, Any] = {"id": query_id, "from": user, "query": query, "offset": offset}
+        if chat_type is not None:
+            inline["chat_type"] = chat_type
+        self._inline_queries[query_id] = (self._clock(), copy.deepcopy(inline))
+        return self.push_update({"inline_query": inline})
+
+    def inline_results(self, query_id: str) -> list[dict]:
+        """The results the bot answered an inline query with.
+
+        Raises:
+            KeyError: the query was not answered (yet).
+        """
+        return copy.deepcopy(self.inline_answers[query_id]["results"])
+
+    def choose_inline_result(
+        self, user_id: int, query_id: str, result_id: str, *, chat_id: int | None = None,
+    ) -> dict:
+        """The user taps one of the bot's answers to their inline query: it is sent to the
+        chat where they typed, as their own message ``via_bot`` the bot.
+
+        The message has the article's ``input_message_content`` (text parsed per its
+        parse_mode) and ``reply_markup``. The bot receives it as a message update: in a
+        private chat with the bot as any message; in a group also with privacy mode on
+        (https://core.telegram.org/bots/features#privacy-mode: a bot in privacy mode still
+        receives "messages sent via this bot"). With :attr:`inline_feedback` on, a
+        chosen_inline_result update comes first (with an ``inline_message_id`` when the message
+        has an inline keyboard, as Bot API ChosenInlineResult says).
+
+        Args:
+            query_id: An inline query of ``user_id`` the bot answered.
+            result_id: The id of one of its results (an article).
+            chat_id: A group the user is in; None for the user's chat with the bot (the fake
+                has no chats between two users).
+
+        Returns:
+            The message as stored in the chat.
+
+        Raises:
+            ValueError: not the user's query, not answered, no such result, not an article, or a
+                chat the user is not in.
+        """
+        asked = self._inline_queries.get(query_id)
+        if asked is None or asked[1]["from"]["id"] != user_id:
+            raise ValueError(f"user {user_id} sent no inline query {query_id}")
+        answer = self.inline_answers.get(query_id)
+        if answer is None:
+            raise ValueError(f"inline query {query_id} was not answered")
+        result = next((r for r in answer["results"] if r.get("id") == result_id), None)
+        if result is None or result.get("type") != "article":
+            raise ValueError(f"no article {result_id!r} among the answers: "
+                             f"{[r.get('id') for r in answer['results']]}")
+        chat, user = self._user_in_chat(user_id, chat_id)
+        content = result["input_message_content"]
+        text, entities = self._text({"text": content["message_text"],
+                                     "parse_mode": content.get("parse_mode"),
+                                     "entities": content.get("entities")})
+        fields: dict[str, Any] = {"from": user, "via_bot": self.bot_user, "text": text}
+        if entities:
+            fields["entities"] = entities
+        markup = _inline_keyboard(result.get("reply_markup"), edit=False)
+        if markup:
+            fields["reply_markup"] = markup
+        message = self._store(chat, fields)
+        if self.inline_feedback:
+            chosen: dict[str, Any] = {"result_id": result_id, "from": user,
+                                      "query": asked[1]["query"]}
+            if markup:
+                chosen["inline_message_id"] = f"inline-{chat.id}-{message['message_id']}"
+            self.push_update({"chosen_inline_result": chosen})
+        self.push_update({"message": copy.deepcopy(message)})
+        return copy.deepcopy(message)
+
+    def follow_link(self, user_id: int, url: str, *, chat_id: int | None = None) -> dict:
+        """A user opens a t.me link to the bot (a URL button, a link in a message).
+
+        ``https://t.me/<bot>?start=<payload>`` opens the user's private chat with the bot and,
+        on Start, sends "/start <payload>" there. ``https://t.me/<bot>?startgroup=<payload>``
+        asks the user for a group (``chat_id``), adds the bot if it was removed from it
+        (:meth:`add_bot`) and sends "/start@<bot> <payload>" there from the user (Telegram's
+        messages.startBot; https://core.telegram.org/api/links#bot-links). A bare
+        ``https://t.me/<bot>`` sends "/start".
+
+        Returns:
+            The message Update with the /start command.
+
+        Raises:
+            ValueError: not a link to this bot, a payload that is not 1-64 characters of
+                ``A-Za-z0-9_-`` (Bot API "Deep linking"), ``startgroup`` without a group or
+                into a chat that is no group of the user's.
+        """
+        match = _LINK_RE.fullmatch(url)
+        if match is None or match["bot"].lower() != self.bot_username.lower():
+            raise ValueError(f"not a t.me link to @{self.bot_username}: {url!r}")
+        payload = match["payload"]
+        if payload is not None and not _START_PARAMETER_RE.fullmatch(payload):
+            raise ValueError(f"invalid start parameter {payload!r}")
+        if match["kind"] != "startgroup":
+            if chat_id is not None:
+                raise ValueError("a ?start= link opens the private chat: no chat_id")
+            return self.send_message(user_id, f"/start {payload}" if payload else "/start")
+        if chat_id is None:
+            raise ValueError("a ?startgroup= link needs the group the user picks: chat_id")
+        chat = self._chats.get(chat_id)
+        if chat is None or chat.type not in ("group", "supergroup"):
+            raise ValueError(f"{chat_id} is not a group: add_group() first")
+        if chat.bot_status is not None:
+            self.add_bot(chat_id, by=user_id)
+        command = f"/start@{self.bot_username}"
+        return self.send_message(user_id, f"{command} {payload}" if payload else command,
+                                 chat_id=chat_id)
 
     def pending_updates(self) -> int:
         """Number of queued updates not yet confirmed by a getUpdates offset."""
@@ -1745,6 +1925,77 @@ class FakeBotAPI:
             raise _bad("MESSAGE_TOO_LONG")
         self.callback_answers[query_id] = dict(p)
         return True
+
+    def _answer_inline_query(self, p: dict) -> bool:
+        """answerInlineQuery: once per query, within query_ttl s; at most 50 results with
+        unique ids of 1-64 bytes; articles with a title and a message text of 1-4096 UTF-16
+        units after parsing, inline keyboards as for messages; next_offset at most 64 bytes; a
+        button with a text and a start_parameter of 1-64 ``A-Za-z0-9_-``. A refused answer
+        leaves the query open (Telegram answers nothing to the user then).
+
+        Only article results are modelled (others: 501). Error descriptions of the parsing
+        checks are close to telegram-bot-api's; QUERY_TOO_OLD, RESULTS_TOO_MUCH,
+        RESULT_ID_DUPLICATE and RESULT_ID_INVALID are Telegram's.
+        """
+        results = p["results"]
+        if not isinstance(results, list):
+            raise _bad("can't parse inline query results JSON object")
+        for result in results:
+            self._check_inline_result(result)
+        offset = p.get("next_offset")
+        if offset is not None and len(str(offset).encode()) > MAX_NEXT_OFFSET_BYTES:
+            raise ApiError(400, NEXT_OFFSET_INVALID)
+        if p.get("cache_time") is not None:
+            self._int(p["cache_time"], "cache_time")
+        button = p.get("button")
+        if button is not None:
+            if not isinstance(button, dict) or not isinstance(button.get("text"), str) or (
+                    not button["text"]):
+                raise _bad("can't parse InlineQueryResultsButton: field \"text\" must be a "
+                           "non-empty String")
+            if ("start_parameter" in button) == ("web_app" in button):
+                raise _bad("InlineQueryResultsButton must have exactly one optional field")
+            start = button.get("start_parameter")
+            if start is not None and not _START_PARAMETER_RE.fullmatch(str(start)):
+                raise ApiError(400, START_PARAM_INVALID)
+        query_id = str(p["inline_query_id"])
+        asked = self._inline_queries.get(query_id)
+        if (asked is None or query_id in self.inline_answers
+                or self._clock() - asked[0] > self.query_ttl):
+            raise ApiError(400, QUERY_TOO_OLD)
+        if len(results) > MAX_INLINE_RESULTS:
+            raise ApiError(400, RESULTS_TOO_MUCH)
+        ids = [result["id"] for result in results]
+        if len(set(ids)) != len(ids):
+            raise ApiError(400, RESULT_ID_DUPLICATE)
+        self.inline_answers[query_id] = {**p, "results": copy.deepcopy(results)}
+        return True
+
+    def _check_inline_result(self, result: Any) -> None:
+        """One InlineQueryResult of answerInlineQuery (articles only), or ApiError."""
+        if not isinstance(result, dict):
+            raise _bad("can't parse inline query result: expected an Object")
+        kind = result.get("type")
+        if kind != "article":
+            raise ApiError(501, f"Not Implemented: FakeBotAPI only takes article results, "
+                                f"not {kind!r}")
+        result_id = result.get("id")
+        if not isinstance(result_id, str) or not (
+                1 <= len(result_id.encode()) <= MAX_RESULT_ID_BYTES):
+            raise ApiError(400, RESULT_ID_INVALID)
+        if not isinstance(result.get("title"), str) or not result["title"]:
+            raise _bad('can\'t parse inline query result: field "title" must be a non-empty '
+                       'String')
+        content = result.get("input_message_content")
+        if not isinstance(content, dict) or "message_text" not in content:
+            raise _bad('can\'t parse inline query result: can\'t find field '
+                       '"input_message_content"')
+        self._text({"text": content["message_text"], "parse_mode": content.get("parse_mode"),
+                    "entities": content.get("entities")})
+        markup = result.get("reply_markup")
+        if markup is not None and not (isinstance(markup, dict) and "inline_keyboard" in markup):
+            raise _bad("inline keyboard expected")
+        _inline_keyboard(markup, edit=False)
 
     def _text(self, p: dict, *, limit: int = MAX_TEXT_UTF16, too_long: str = "",
               allow_empty: bool = False) -> tuple[str, list[dict]]:

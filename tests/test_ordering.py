@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 
-from telegram import CallbackQuery, Chat, Message, MessageEntity, Update, User
+from telegram import CallbackQuery, Chat, InlineQuery, Message, MessageEntity, Update, User
 from telegram.constants import ChatID
 
 from bot import i18n
@@ -270,3 +270,19 @@ def test_the_processor_uses_ptbs_documented_extension_point():
     assert "do_process_update" in PerUserOrderedProcessor.__dict__
     processor = PerUserOrderedProcessor(7)
     assert processor.slots == 7
+
+
+async def test_inline_queries_count_against_the_queue_cap_only():
+    """Inline queries (one per keystroke while a user types "@bot ...") are spared the
+    sender's rate limit, as taps are, but a sender's backlog of them is capped."""
+    processor = PerUserOrderedProcessor(max_queued=2, user_rate=(1, 3600), burst_seconds=3600)
+    gate = Gate()
+    user = User(7, "U", False)
+    updates = [Update(i, inline_query=InlineQuery(str(i), user, "q" * i, "")) for i in range(4)]
+    done = feed(processor, gate, updates)
+    await gate.until(lambda: gate.started() == [0])
+    for i in range(4):
+        gate.open(i)
+    await done
+    assert gate.ended() == [0, 1]  # the rate limit (1) would let one run, no cap all four
+    assert (processor.refused, processor.admitted) == (2, 2)

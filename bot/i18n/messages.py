@@ -294,4 +294,20 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
     N_("results_caption", "One row per member and question."),
     N_("command_group_settings", "Group quiz settings (admins)"),
     N_("command_group_results", "Results of the last quiz (admins)"),
+    N_("inline.button_start", "▶️ Start quiz"),
+    N_("inline.button_start_group", "👥 Start in this group"),
+    N_("inline.button_share", "📤 Share this quiz"),
+    N_("inline.card_hint", "Tap “Start quiz” to take it in a private chat with @{bot}."),
+    N_("inline.card_hint_group",
+       "Tap “Start quiz” to take it on your own with @{bot}, or “Start in this group” to play it "
+       "here together."),
+    N_("inline.no_match", "No quiz matches. See all quizzes"),
+    N_("inline.group_unknown_bank",
+       "I don't have a quiz called “{name}”. Send /quiz followed by one of: {banks}"),
+    N_("settings.bank_gone",
+       "The quiz chosen in /settings (“{name}”) is no longer installed. Send /quiz followed by "
+       "one of: {banks}, or choose another quiz in /settings."),
+    N_("settings.bank_gone_started",
+       "The quiz chosen in /settings (“{name}”) is no longer installed, so I am starting "
+       "“{title}”."),
 )

@@ -89,6 +89,9 @@ def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
         for button in row:
             if isinstance(button.action, render.UrlButton):
                 buttons.append(InlineKeyboardButton(button.label, url=button.action.url))
+            elif isinstance(button.action, render.ShareButton):
+                buttons.append(InlineKeyboardButton(
+                    button.label, switch_inline_query=button.action.query))
             else:
                 buttons.append(InlineKeyboardButton(button.label,
                                                     callback_data=render.encode(button.action)))

@@ -48,7 +48,7 @@ from bot.quiz.settings import ADMINS
 from bot.render import HTML, Screen
 from bot.telegram.budget import GroupBudget
 from bot.telegram.common import NO_PREVIEW, Context, catalog_for, edit, keyboard, toast
-from bot.telegram.limits import session_calls
+from bot.telegram.limits import Dropped, session_calls
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.outcomes import Kind, classify
 
@@ -155,6 +155,34 @@ def actor_name(update: Update) -> str:
 
 async def cmd_group_quiz(update: Update, context: Context) -> None:
     """/quiz [bank] in a group: start a session for everyone (one per chat)."""
+    await start_session(update, context, context.args[0] if context.args else None)
+
+
+async def cmd_group_start(update: Update, context: Context) -> None:
+    """/start in a group: with a payload (``/start@<bot> <bank id>``, what a shared card's
+    "Start in this group" deep link sends, :func:`bot.render.group_bank_link`), start that
+    bank's session as ``/quiz <bank id>`` would, obeying the group's "who may start" setting;
+    an unknown payload is answered with the banks there are. Without one: how group quizzes
+    work (as /help)."""
+    if not context.args:
+        await cmd_group_help(update, context)
+        return
+    payload = context.args[0]
+    if payload not in groups(context).banks:
+        assert update.effective_chat is not None
+        t = await group_catalog(context, update.effective_chat.id)
+        await reply(update, context, t("inline.group_unknown_bank", name=render.clip(payload),
+                                       banks=", ".join(groups(context).banks)))
+        return
+    await start_session(update, context, payload)
+
+
+async def start_session(update: Update, context: Context, requested: str | None) -> None:
+    """Start a group session of bank ``requested`` (None: the group's bank setting, else the
+    only bank installed), if the sender may start one (group admins only, when the settings
+    say so). A bank chosen in the settings that is no longer installed is named in the
+    reply: the only bank left is started instead, or, with several, the group is told how to
+    choose one."""
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
     service = groups(context)
@@ -164,10 +192,14 @@ async def cmd_group_quiz(update: Update, context: Context) -> None:
         t = await group_catalog(context, chat.id)
         await reply(update, context, t("group_start_denied"))
         return
-    bank_id = service.pick_bank(context.args[0] if context.args else None, chosen)
+    bank_id = service.pick_bank(requested, chosen)
+    gone = requested is None and chosen.bank_id is not None and (
+        chosen.bank_id not in service.banks)
     if bank_id not in service.banks:
         t = await group_catalog(context, chat.id)
-        await reply(update, context, t("group_choose_bank", banks=", ".join(service.banks)))
+        banks = ", ".join(service.banks)
+        await reply(update, context, t("settings.bank_gone", name=chosen.bank_id, banks=banks)
+                    if gone else t("group_choose_bank", banks=banks))
         return
     starter_language = (await catalog_for(context, user)).language
     try:
@@ -177,6 +209,13 @@ async def cmd_group_quiz(update: Update, context: Context) -> None:
         t = await group_catalog(context, chat.id)
         await reply(update, context, t("group_running"))
         return
+    if gone:  # before the first question; a notice the group's budget leaves out is no loss
+        t = await group_catalog(context, chat.id)
+        bank = service.banks[bank_id]
+        title = bank.title.get(bank.language_for(t.language), bank.default_language)
+        with contextlib.suppress(Dropped):
+            await reply(update, context, t("settings.bank_gone_started", name=chosen.bank_id,
+                                           title=render.clip(title, render.MAX_TITLE)))
     runner = runner_of(context.application)
     runner.starter_names[session.id] = actor_name(update)
     await runner.drive(session.id)

@@ -36,6 +36,7 @@ from bot.telegram.common import (
     toast,
     user_catalog,
 )
+from bot.telegram.inline import sharing_on
 from bot.telegram.limits import Dropped
 from bot.telegram.outcomes import Kind, classify
 
@@ -59,6 +60,10 @@ async def cmd_start(update: Update, context: Context) -> None:
     if link is not None:  # a group reveal's "in my language" link
         await teachers.show_group_question(context, chat.id, *link, t)
         return
+    if payload == render.LIST_PAYLOAD:  # the button above an inline query's empty results
+        await send(context, chat.id, render.bank_choice(service.banks.values(), t, HTML,
+                                                        header=t("choose_bank")))
+        return
     if await refused_unknown_bank(context, chat.id, t, payload):
         return
     attempt = await service.active(user.id)
@@ -66,7 +71,8 @@ async def cmd_start(update: Update, context: Context) -> None:
         attempt, updated = await service.current(attempt)
         await send(context, chat.id, Screen(HTML.escape(
             t("resume", number=min(attempt.position + 1, attempt.total), total=attempt.total))))
-        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t):
+        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t,
+                                      share=sharing_on(context)):
             await send(context, chat.id, screen)
         return
     bank = service.bank(payload) if payload else service.default_bank
@@ -108,13 +114,14 @@ async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
 
 
 def current_screens(bank: Bank, attempt: engine.Attempt, updated: bool,
-                    t: Catalog, previous_best: ScorePoint | None = None) -> list[Screen]:
+                    t: Catalog, previous_best: ScorePoint | None = None, *,
+                    share: bool = False) -> list[Screen]:
     """The attempt's question at its position (after :meth:`QuizService.current
     <bot.quiz.service.QuizService.current>`), headed by a notice if it was ``updated`` since the
     attempt started; the score (one or more messages) if the attempt is finished, compared
-    with ``previous_best``."""
+    with ``previous_best``, with a "Share" button when ``share``."""
     if attempt.status == engine.FINISHED:
-        return render.outcome(bank, attempt, t, HTML, previous_best)
+        return render.outcome(bank, attempt, t, HTML, previous_best, share=share)
     screen = render.attempt_question(bank, attempt, t, HTML)
     if updated:
         screen = Screen(f"{HTML.italic(t('question_updated'))}\n\n{screen.text}", screen.keyboard)
@@ -141,7 +148,7 @@ async def cmd_preview(update: Update, context: Context) -> None:
         return
     banks: Sequence[Bank] = [service.bank(bank_id)] if bank_id else list(service.banks.values())
     for bank in banks:
-        for screen in render.preview(bank, t, HTML):
+        for screen in render.preview(bank, t, HTML, share=sharing_on(context)):
             await send(context, chat.id, screen)
 
 
@@ -177,9 +184,13 @@ async def cmd_help(update: Update, context: Context) -> None:
 
 
 async def on_other_message(update: Update, context: Context) -> None:
-    """Text, stickers or unknown commands in a private chat: a short hint, nothing changes."""
-    user, chat = update.effective_user, update.effective_chat
+    """Text, stickers or unknown commands in a private chat: a short hint, nothing changes.
+    A quiz card the user shared into this chat (a message ``via_bot`` this bot) needs none."""
+    user, chat, message = update.effective_user, update.effective_chat, update.effective_message
     assert chat is not None
+    if message is not None and message.via_bot is not None and (
+            message.via_bot.id == context.bot.id):
+        return
     t = await catalog_for(context, user)
     await send(context, chat.id, Screen(HTML.escape(t("unknown_text"))))
 
@@ -300,7 +311,8 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
     if attempt.status == engine.FINISHED:
         best = await learning.learning_service(context).previous_best(attempt)
     try:
-        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t, best):
+        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t, best,
+                                      share=sharing_on(context)):
             await send_to_query_chat(query, context, screen)
     except TelegramError as exc:
         if classify(exc).kind is Kind.TRANSIENT:

@@ -81,10 +81,11 @@ def sender_id(update: Update) -> int | None:
 
 
 def limited(update: Update) -> bool:
-    """Whether the update counts against its sender's queue cap (and, unless it is a tap, their
-    rate limit): a button tap, a message in a private chat, or a command in a group (group
-    chatter the bot ignores, and chat events, pass untouched)."""
-    if update.callback_query is not None:
+    """Whether the update counts against its sender's queue cap (and, unless it is a tap or an
+    inline query, their rate limit): a button tap, an inline query (one per keystroke while
+    typing), a message in a private chat, or a command in a group (group chatter the bot
+    ignores, and chat events, pass untouched)."""
+    if update.callback_query is not None or update.inline_query is not None:
         return True
     message = update.message
     if message is None:
@@ -203,8 +204,8 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         if self._holders.get(key, 0) >= self.max_queued:
             return False
         sender = sender_id(update)
-        if sender is None or update.callback_query is not None:
-            return True  # taps: the cap only (a fast player taps several times a second)
+        if sender is None or update.callback_query is not None or update.inline_query is not None:
+            return True  # taps, inline queries: the cap only (several a second are normal)
         bucket = self._buckets.pop(sender, None)
         if bucket is None:
             bucket = AsyncLimiter(*self.user_rate)

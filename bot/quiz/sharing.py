@@ -1,0 +1,103 @@
+"""Sharing a quiz: which banks an inline query ("@<bot> text") finds, and its pages of results.
+
+The pure rules (no Telegram): :func:`search` matches what a user typed against the banks' ids,
+titles and descriptions in every language, however the text was typed (case, accents, width
+forms, invisible characters); :func:`page` cuts the matches into the pages that
+answerInlineQuery allows.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+
+from bot.quiz.bank import Bank
+
+MAX_QUERY = 256
+"""Characters of a query that are read. Telegram sends at most 256 (Bot API ``InlineQuery``:
+"Text of the query (up to 256 characters)"); anything beyond is ignored rather than refused."""
+
+PAGE_SIZE = 50
+"""Results per answer: Bot API answerInlineQuery, "No more than 50 results per query are
+allowed"; the next page is asked for with ``next_offset``."""
+
+_DROPPED = frozenset({"Me", "Cf", "Cc", "Cs", "Co", "Cn"})
+"""Unicode categories left out when matching: enclosing marks, format characters (zero-width
+spaces and joiners, right-to-left and left-to-right marks, the BOM), control, surrogate,
+private-use and unassigned code points."""
+
+_DIACRITICS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF),
+               (0xFE20, 0xFE2F))
+"""The Combining Diacritical Marks blocks (and their extensions, supplement, marks for symbols
+and half marks): the accents that NFKD splits off Latin, Greek and Cyrillic letters, left out
+so that "Μεγαλα" finds "Μεγάλα". The marks of scripts such as Devanagari (the virama, vowel
+signs) are letters of their words and stay."""
+
+_SEPARATORS = ("P", "S", "Z")
+"""Unicode major categories read as a space: punctuation (so "deepspeed-megatron" is two words),
+symbols (emoji) and separators."""
+
+
+def normalize(text: str) -> str:
+    """``text`` folded for matching: compatibility-decomposed (NFKD: full-width letters and
+    ligatures become plain ones), case-folded, without accents (:data:`_DIACRITICS`) and the
+    characters of :data:`_DROPPED`, punctuation, symbols and separators turned into single
+    spaces, trimmed."""
+    folded = unicodedata.normalize("NFKD", text).casefold()
+    kept = []
+    for char in folded:
+        category = unicodedata.category(char)
+        if category in _DROPPED or (category == "Mn" and _diacritic(char)):
+            continue
+        kept.append(" " if category[0] in _SEPARATORS or char.isspace() else char)
+    return " ".join("".join(kept).split())
+
+
+def _diacritic(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in _DIACRITICS)
+
+
+def query_words(query: str) -> tuple[str, ...]:
+    """The words of a query (its first :data:`MAX_QUERY` characters, :func:`normalize`\\ d);
+    none for a query that is empty, blank, or only marks, emoji and invisible characters."""
+    return tuple(normalize(query[:MAX_QUERY]).split())
+
+
+def haystack(bank: Bank) -> str:
+    """What a query is matched against: the bank's id, and its title and description in every
+    language of the bank, normalized."""
+    texts = [bank.id, *bank.title.by_language.values(), *bank.description.by_language.values()]
+    return " " + " ".join(normalize(text) for text in texts) + " "
+
+
+def search(banks: Iterable[Bank], query: str) -> list[Bank]:
+    """The banks whose :func:`haystack` contains every word of ``query`` (anywhere, so a word
+    being typed already matches), in the order given; every bank when the query has no words.
+
+    Never raises, whatever the text: any string is a query.
+    """
+    words = query_words(query)
+    return [bank for bank in banks
+            if all(word in haystack(bank) for word in words)]
+
+
+def page(items: Sequence[Bank], offset: str, size: int = PAGE_SIZE
+         ) -> tuple[Sequence[Bank], str]:
+    """One page of results and the ``next_offset`` for the next one.
+
+    Args:
+        items: All matches, in order.
+        offset: The inline query's ``offset``: "" for the first page, else a ``next_offset``
+            this function returned; anything else (forged, or from an older page size) reads
+            as the first page; one past the matches (banks were removed meanwhile) gives an
+            empty page.
+        size: Results per page, at most :data:`PAGE_SIZE`.
+
+    Returns:
+        The page, and the offset of the next page ("" when this is the last: Bot API, "Pass
+        an empty string if there are no more results").
+    """
+    start = int(offset) if offset.isascii() and offset.isdigit() and len(offset) <= 9 else 0
+    end = start + size
+    return items[start:end], (str(end) if end < len(items) else "")
