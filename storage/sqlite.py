@@ -39,6 +39,7 @@ from bot.quiz.settings import GroupSettings
 from storage.backup import DatabaseLock
 from storage.learning import LearningStatements
 from storage.leases import LocalLeases
+from storage.order import LocalUpdateOrder
 
 T = TypeVar("T")
 WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
@@ -175,6 +176,11 @@ class SQLiteStore(LearningStatements):
     def leases(self) -> LocalLeases:
         """Session and poller leases: a SQLite file has one instance, which holds them all."""
         return LocalLeases()
+
+    def update_order(self) -> LocalUpdateOrder:
+        """The order of updates across instances: a SQLite file has one instance, whose update
+        processor alone keeps each user's updates in order, so this does nothing."""
+        return LocalUpdateOrder()
 
     async def schema_version(self) -> int:
         """The applied schema version (``PRAGMA user_version``)."""
