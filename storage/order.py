@@ -23,7 +23,8 @@ still being handled.
   (``ORDER_NAMESPACE``, :func:`order_key`), and only when no lower ``update_id`` of the key is
   *asking* for its turn: registered and at the head of its own instance's queue for the key
   (an update queued locally behind another is not waited for: that could deadlock two
-  instances whose arrival orders cross). Waiters are woken by ``NOTIFY`` when a turn ends.
+  instances whose arrival orders cross). The statement that ends a turn makes the next update
+  of the key on its instance ask, and wakes the waiters (``NOTIFY``), so that they see it.
 - *Bounded*: an update waits at most :data:`TURN_SECONDS` (then it is handled anyway, and the
   instance logs it); rows of an instance that died (``kill -9``) hold nobody back after that
   long, and its locks are freed by the server with its connection.
@@ -52,7 +53,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import AsyncIterator
 
 import asyncpg
@@ -104,11 +105,14 @@ _ASK = (
     "             AND received_at > EXTRACT(EPOCH FROM clock_timestamp())::float8 - $4) AS yes)"
     " SELECT yes, CASE WHEN yes THEN FALSE ELSE pg_try_advisory_lock($1, $2) END FROM earlier")
 
-# End a turn: forget the update (and the key's registrations too old to matter), unlock when
-# held, and wake the key's waiters on every instance.
+# End a turn: forget the update (and the key's registrations too old to matter), make the
+# next update of the key on this instance ask for its turn (so that the waiters woken now see
+# it), unlock when held, and wake the key's waiters on every instance.
 _DONE = (
     "WITH gone AS (DELETE FROM pending_updates WHERE lock_key = $2 AND (update_id = $3"
-    "              OR received_at < EXTRACT(EPOCH FROM clock_timestamp())::float8 - $4))"
+    "              OR (received_at < EXTRACT(EPOCH FROM clock_timestamp())::float8 - $4"
+    "                  AND update_id IS DISTINCT FROM $7))),"
+    " next AS (UPDATE pending_updates SET asking = TRUE WHERE lock_key = $2 AND update_id = $7)"
     " SELECT CASE WHEN $5 THEN pg_advisory_unlock($1, $2) END, pg_notify($6, $2::text)")
 
 
@@ -174,8 +178,10 @@ class PostgresUpdateOrder:
         self._lock = asyncio.Lock()  # one query at a time on the connection
         self._held: Counter[int] = Counter()  # lock keys held on the current connection
         self._waiters: dict[int, set[asyncio.Event]] = {}  # lock key -> events to set
-        self._local: Counter[tuple[int | None, int | None]] = Counter()  # registered here
-        self._mine: dict[int, tuple[int | None, int | None]] = {}  # update id -> its key
+        # the updates registered here and not done, by (chat, sender), in the order they came
+        # (the order this instance's processor handles them in), and the key of each
+        self._queues: dict[tuple[int | None, int | None], deque[int]] = {}
+        self._mine: dict[int, tuple[int | None, int | None]] = {}
         self.waiting = 0
         """Updates waiting for their turn right now (for tests and monitoring)."""
         self.gave_up = 0
@@ -238,8 +244,9 @@ class PostgresUpdateOrder:
         key = (chat_id, sender_id)
         if update_id in self._mine:  # delivered again before it was handled: registered
             return
-        first = not self._local[key]
-        self._local[key] += 1
+        queue = self._queues.setdefault(key, deque())
+        first = not queue
+        queue.append(update_id)
         self._mine[update_id] = key
         try:
             await self._run(_REGISTER, order_key(chat_id, sender_id), update_id, first)
@@ -247,12 +254,19 @@ class PostgresUpdateOrder:
             self._unregister(update_id)
             raise
 
-    def _unregister(self, update_id: int) -> None:
+    def _unregister(self, update_id: int) -> int | None:
+        """Forget a registration here; the update of its key that is next in line here now, if
+        it just became so."""
         key = self._mine.pop(update_id, None)
-        if key is not None:
-            self._local[key] -= 1
-            if not self._local[key]:
-                del self._local[key]
+        if key is None:
+            return None
+        queue = self._queues[key]
+        head = queue[0] == update_id
+        queue.remove(update_id)
+        if not queue:
+            del self._queues[key]
+            return None
+        return queue[0] if head else None
 
     @contextlib.asynccontextmanager
     async def turn(self, chat_id: int | None, sender_id: int | None,
@@ -311,7 +325,7 @@ class PostgresUpdateOrder:
 
     async def _done(self, key: int, update_id: int, held: bool) -> None:
         """End a turn (or an update that never had one): unregister, unlock, notify."""
-        self._unregister(update_id)
+        following = self._unregister(update_id)
         async with self._lock:
             for last_try in (False, True):
                 try:
@@ -319,7 +333,7 @@ class PostgresUpdateOrder:
                     # unlock only on the connection that took the lock (a lost one freed it)
                     unlock = held and self._held[key] > 0
                     await db.execute(_DONE, ORDER_NAMESPACE, key, update_id,
-                                     self.turn_seconds, unlock, CHANNEL)
+                                     self.turn_seconds, unlock, CHANNEL, following)
                 except _FAILURES as exc:
                     self._drop()
                     if last_try:  # the row holds nobody back after TURN_SECONDS
