@@ -1,18 +1,28 @@
 """One user's updates in order across instances receiving one bot's webhooks on one PostgreSQL
-(storage/order.py): the lock key, the turns between two instances, their failure modes."""
+(storage/order.py): the lock key, the turns between two instances, their failure modes, and
+end to end two bots behind a load balancer that sends one user's taps to both."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
+import aiohttp
 import asyncpg
 import pytest
+from aiohttp import web
+from telegram import CallbackQuery, Chat, Message, Update, User
+from telegram.ext import TypeHandler
 
+from bot import i18n
+from bot.telegram.ordering import PerUserOrderedProcessor
 from storage import PostgresStore
 from storage.leases import POLLER_NAMESPACE, SESSION_NAMESPACE, PostgresLeases
 from storage.order import ORDER_NAMESPACE, PostgresUpdateOrder, order_key
 from storage.postgres import MIGRATION_LOCK, PSEUDONYM_LOCK
+from tests.conftest import BANK_ID, Person, RunningBot, buttons, correct_label, free_port
 from tests.test_postgres_instances import until
 
 GROUP = -1001234567890
@@ -204,3 +214,212 @@ async def test_without_the_database_registration_fails_and_turns_go_ahead(pg_url
     await order.forget(GROUP, 42, 2)
     await order.close()
     assert order.gave_up == 1
+
+
+def _tap(update_id: int, user_id: int, chat_id: int) -> Update:
+    chat = Chat(chat_id, Chat.PRIVATE if chat_id == user_id else Chat.SUPERGROUP)
+    message = Message(update_id, None, chat)  # type: ignore[arg-type]
+    return Update(update_id, callback_query=CallbackQuery(
+        str(update_id), User(user_id, "U", False), "ci", message=message, data="x"))
+
+
+async def test_updates_dropped_by_the_flood_limits_are_unregistered(stores, pg_db):
+    """The processor with an order: updates beyond a sender's queue cap are dropped and their
+    registrations removed (nobody on another instance waits for them); the rest are handled in
+    their turns and unregistered too; close removes what was registered and never handled."""
+    order = stores[0].update_order()
+    processor = PerUserOrderedProcessor(max_queued=2)
+    processor.order = order
+    release = asyncio.Event()
+    handled: list[int] = []
+
+    async def handle(update: Update) -> None:
+        await release.wait()
+        handled.append(update.update_id)
+
+    updates = [_tap(i, 7, 7) for i in range(1, 6)]
+    for update in updates:
+        await order.register(7, 7, update.update_id)
+    tasks = [asyncio.create_task(processor.process_update(u, handle(u))) for u in updates]
+    await until(lambda: _true(processor.refused == 3))
+    assert await _pending(pg_db) == [1, 2]
+    release.set()
+    await asyncio.gather(*tasks)
+    assert handled == [1, 2]
+    assert await _pending(pg_db) == []
+    await order.register(7, 7, 9)  # queued when the bot stops: never handled
+    await order.close()
+    assert await _pending(pg_db) == []
+
+
+# --- end to end: two bots behind one webhook URL ------------------------------------------------
+
+class Balancer:
+    """A load balancer in front of the instances' webhook servers: each update Telegram (the
+    fake) POSTs goes to the instance :attr:`plan` names next, else to the next in turn; the
+    instance's answer goes back to the fake."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/tg-hook"
+        self.targets: list[str] = []
+        self.plan: list[int] = []
+        self.routed: list[tuple[int, int]] = []  # (update_id, instance)
+        self._next = 0
+        self._runner: web.AppRunner | None = None
+        self._session: aiohttp.ClientSession | None = None
+
+    async def start(self) -> Balancer:
+        app = web.Application()
+        app.router.add_post("/tg-hook", self._forward)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
+        self._session = aiohttp.ClientSession()
+        return self
+
+    async def _forward(self, request: web.Request) -> web.Response:
+        body = await request.read()
+        if self.plan:
+            index = self.plan.pop(0)
+        else:
+            index, self._next = self._next % len(self.targets), self._next + 1
+        self.routed.append((json.loads(body)["update_id"], index))
+        headers = {k: v for k, v in request.headers.items()
+                   if k.lower() in ("content-type", "x-telegram-bot-api-secret-token")}
+        assert self._session is not None
+        async with self._session.post(self.targets[index], data=body,
+                                      headers=headers) as response:
+            return web.Response(status=response.status, body=await response.read())
+
+    async def stop(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+
+@dataclass
+class Instance(RunningBot):
+    """The bot in webhook mode, listening on a port of its own, with Telegram told the
+    balancer's URL (what every instance behind one load balancer does)."""
+
+    public_url: str = ""
+
+    @property
+    def webhook_url(self) -> str | None:
+        self._port = self._port or free_port()
+        return self.public_url
+
+    @property
+    def local_url(self) -> str:
+        return f"http://127.0.0.1:{self._port}/tg-hook"
+
+
+@pytest.fixture
+async def two_instances(fake, pg_db) -> AsyncIterator[tuple[Balancer, Instance, Instance]]:
+    """Two bots on one PostgreSQL database behind one webhook URL."""
+    balancer = await Balancer().start()
+    instances = [Instance(fake, pg_db, mode="webhook", public_url=balancer.url)  # type: ignore[arg-type]
+                 for _ in range(2)]
+    try:
+        for instance in instances:
+            await instance.start()
+        balancer.targets = [i.local_url for i in instances]
+        yield balancer, instances[0], instances[1]
+    finally:
+        for instance in instances:
+            await instance.stop()
+        await balancer.stop()
+
+
+@pytest.mark.parametrize("later", ["another option", "next"])
+async def test_one_users_taps_reaching_two_instances_are_handled_in_update_order(
+        fake, pg_db, banks, two_instances, later):
+    """A user taps a (wrong) option, then, while the instance that got that tap is still
+    handling it, taps again: another option, or "next" (a tap delivered back to back). The
+    balancer sends the second tap to the other instance, which waits for the first tap's turn:
+    the first tap is recorded, the second is answered after it (already answered; or the next
+    question). Without the order across instances the second tap is handled first (its option
+    recorded, or "answer first")."""
+    balancer, a, b = two_instances
+    t = i18n.catalog("en")
+    person = Person(fake, 901, "Ana", language_code="en")
+    await person.say("/start", replies=2)
+    question = person.question_message()
+    right = correct_label(question, banks[BANK_ID], "en")
+    wrong = next(label for label in "ABCD" if label != right)
+    data = {b["text"]: b["callback_data"] for b in buttons(question)}
+    attempt_id, position = data[wrong].split(":")[1:3]
+
+    held: set[int] = set()
+    entered, go = asyncio.Event(), asyncio.Event()
+
+    async def gate(update: object, context: object) -> None:  # first in line on instance A
+        if isinstance(update, Update) and update.update_id in held:
+            entered.set()
+            await go.wait()
+
+    assert a.app is not None and b.app is not None
+    a.app.add_handler(TypeHandler(Update, gate), group=-2)
+    balancer.plan = [0]
+    first = fake.tap(person.user_id, person.user_id, question["message_id"], data[wrong])
+    held.add(first["update_id"])
+    try:
+        async with asyncio.timeout(30):
+            await entered.wait()  # instance A is handling the first tap (in its turn)
+        balancer.plan = [1]
+        second = fake.tap(
+            person.user_id, person.user_id, question["message_id"],
+            data[right] if later == "another option" else f"n:{attempt_id}:{position}",
+            check_button=False)
+        ids = [first["callback_query"]["id"], second["callback_query"]["id"]]
+        order_b = b.app.update_processor.order  # type: ignore[attr-defined]
+        # B waits for the first tap's turn, or (without the order) has handled the second tap
+        await fake.wait_for(lambda: (order_b is not None and order_b.waiting)
+                            or ids[1] in fake.callback_answers, timeout=30)
+    finally:
+        go.set()
+    await fake.wait_for(lambda: all(i in fake.callback_answers for i in ids), timeout=30)
+
+    assert balancer.routed[-2:] == [(first["update_id"], 0), (second["update_id"], 1)]
+    assert fake.callback_answers[ids[0]].get("text") is None  # the first tap was recorded
+    db = await asyncpg.connect(pg_db)
+    try:
+        answers = await db.fetch("SELECT correct FROM answers")
+    finally:
+        await db.close()
+    assert [bool(r["correct"]) for r in answers] == [False]  # the first tap's option, once
+    if later == "another option":
+        assert fake.callback_answers[ids[1]]["text"] == t("toast_answered")
+    else:
+        assert fake.callback_answers[ids[1]].get("text") is None  # not "answer first"
+        await fake.wait_for(lambda: t("question_header", number=2, total=8)
+                            in person.bot_messages()[-1]["text"], timeout=30)
+    assert await _pending(pg_db) == []
+
+
+async def test_an_update_the_database_cannot_register_is_delivered_again(fake, pg_db, banks):
+    """The database refuses writes when an update comes: its registration fails, the webhook
+    answers 500 and nothing is handled; Telegram (the fake) sends it again, and once the
+    database takes writes again it is registered, handled and answered once."""
+    bot = RunningBot(fake, pg_db, mode="webhook")  # type: ignore[arg-type]
+    await bot.start()
+    admin = await asyncpg.connect(pg_db)
+    try:
+        await admin.execute("ALTER ROLE CURRENT_USER SET default_transaction_read_only = on")
+        person = Person(fake, 902, "Ben", language_code="en")
+        update = fake.send_message(person.user_id, "/help")
+        await fake.wait_for(lambda: (update["update_id"], 500) in fake.webhook_deliveries,
+                            timeout=30)
+        assert person.bot_messages() == []
+        await admin.execute("ALTER ROLE CURRENT_USER RESET default_transaction_read_only")
+        await fake.wait_for(lambda: person.bot_messages(), timeout=30)
+        statuses = [s for u, s in fake.webhook_deliveries if u == update["update_id"]]
+        assert statuses[0] == 500 and statuses[-1] == 200 and statuses.count(200) == 1
+        assert len(person.bot_messages()) == 1
+    finally:
+        await admin.execute("ALTER ROLE CURRENT_USER RESET default_transaction_read_only")
+        await admin.close()
+        await bot.stop()
+    assert await _pending(pg_db) == []
