@@ -79,12 +79,14 @@ gives up on it."""
 
 RETRY_SECONDS = 1.0
 """A waiter asks again after this long without a notification (the holder's instance died:
-the server freed its lock, but no ``NOTIFY`` came)."""
+the server freed its lock, but no ``NOTIFY`` came; or the waiter registered in the instant the
+holder's ending statement ran, so that statement did not see anyone to wake)."""
 
-_KEEPALIVE = {"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5",
-              "tcp_keepalives_count": "3"}
-"""As the lease connections (:mod:`storage.leases`): the server notices an instance whose
-machine vanished within about 25 s and frees its locks."""
+_SETTINGS = {"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5",
+             "tcp_keepalives_count": "3", "synchronous_commit": "off"}
+"""Keepalive as on the lease connections (:mod:`storage.leases`): the server notices an
+instance whose machine vanished within about 25 s and frees its locks. No waiting for the WAL
+at commit: registrations matter only while their instance lives (the table is unlogged)."""
 
 _FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
              OSError, asyncio.TimeoutError)
@@ -99,7 +101,7 @@ _REGISTER = (
 # CASE evaluates its branch only when it is chosen: no lock is taken only to be given back).
 _ASK = (
     "WITH asking AS (UPDATE pending_updates SET asking = TRUE"
-    "                WHERE lock_key = $2 AND update_id = $3),"
+    "                WHERE lock_key = $2 AND update_id = $3 AND NOT asking),"
     " earlier AS (SELECT EXISTS (SELECT 1 FROM pending_updates"
     "             WHERE lock_key = $2 AND update_id < $3 AND asking"
     "             AND received_at > EXTRACT(EPOCH FROM clock_timestamp())::float8 - $4) AS yes)"
@@ -107,13 +109,16 @@ _ASK = (
 
 # End a turn: forget the update (and the key's registrations too old to matter), make the
 # next update of the key on this instance ask for its turn (so that the waiters woken now see
-# it), unlock when held, and wake the key's waiters on every instance.
+# it), unlock when held, and wake the key's waiters on every instance, if there are any (other
+# updates of the key registered: a NOTIFY costs the server a lock and a signal per listener).
 _DONE = (
     "WITH gone AS (DELETE FROM pending_updates WHERE lock_key = $2 AND (update_id = $3"
     "              OR (received_at < EXTRACT(EPOCH FROM clock_timestamp())::float8 - $4"
     "                  AND update_id IS DISTINCT FROM $7))),"
     " next AS (UPDATE pending_updates SET asking = TRUE WHERE lock_key = $2 AND update_id = $7)"
-    " SELECT CASE WHEN $5 THEN pg_advisory_unlock($1, $2) END, pg_notify($6, $2::text)")
+    " SELECT CASE WHEN $5 THEN pg_advisory_unlock($1, $2) END,"
+    " CASE WHEN EXISTS (SELECT 1 FROM pending_updates WHERE lock_key = $2 AND update_id <> $3)"
+    "      THEN pg_notify($6, $2::text) END")
 
 
 def order_key(chat_id: int | None, sender_id: int | None) -> int:
@@ -190,7 +195,7 @@ class PostgresUpdateOrder:
     async def _connection(self) -> asyncpg.Connection:
         if self._conn is None or self._conn.is_closed():
             self._drop()
-            conn = await asyncpg.connect(self._dsn, server_settings=_KEEPALIVE)
+            conn = await asyncpg.connect(self._dsn, server_settings=_SETTINGS)
             try:
                 await conn.add_listener(CHANNEL, self._notified)
             except BaseException:
