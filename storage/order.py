@@ -44,7 +44,10 @@ One connection per instance holds all of its locks (advisory locks taken by one 
 serve any number of keys; every query is a short one, one at a time), with TCP keepalive so
 that the server frees the locks of an instance whose machine vanished.
 
-A single instance on SQLite needs none of this: :class:`LocalUpdateOrder` does nothing.
+Only with a webhook: with polling, the instance holding the poller lease handles every update
+(:mod:`storage.leases`), its update processor alone keeps each user's in order, and these
+round trips would buy nothing. A single instance on SQLite needs none of this either:
+:class:`LocalUpdateOrder` does nothing.
 """
 
 from __future__ import annotations
