@@ -14,6 +14,11 @@ process(es), and plays N simulated users through the whole bank (``tests/loadgen
   with two fake Bot API servers (two bot ids, so each instance holds its own poller lease),
   each with half of the users, and one database.
 
+With ``--webhook`` every instance gets its updates by webhook instead of polling (each fake
+POSTs them to its instance, one at a time): on PostgreSQL each update is then registered and
+handled in its (chat, sender)'s turn across instances (``storage/order.py``), which polling
+does not need; the difference shows what that costs.
+
 Every measurement gets an empty database (a new SQLite file; a new PostgreSQL database).
 Configurations alternate run by run; medians are reported, with ratios against ``sqlite-1``
 of the same run. CPU is counted for the bot process(es) and, separately, for the PostgreSQL
@@ -21,6 +26,7 @@ server's processes.
 
     python -m benchmarks.instances                         # 400 users, 3 runs each
     python -m benchmarks.instances --users 1000 --runs 1
+    python -m benchmarks.instances --webhook                # the same, updates by webhook
 
 Prints a markdown table and writes JSON (default ``benchmarks/results/instances.json``), with
 the command, the git commit, the machine and the date. The README's figures are written from
@@ -43,6 +49,7 @@ from pathlib import Path
 import asyncpg
 
 from benchmarks.run import QUESTIONS, ROOT, check_answers, cpu_seconds, machine, peak_rss_mb
+from tests.conftest import free_port
 from tests.fakebotapi import FakeBotAPI
 from tests.loadgen import LoadGenerator, percentile
 from tests.pgserver import PgServer
@@ -103,8 +110,9 @@ async def pg_check_answers(url: str, user_ids: list[int]) -> tuple[int, int]:
 
 
 async def measure(config: str, users: int, *, think_ms: float, step_timeout: float,
-                  server: PgServer, tag: str) -> dict[str, object]:
-    """Run one configuration under one load and measure it."""
+                  server: PgServer, tag: str, webhook: bool = False) -> dict[str, object]:
+    """Run one configuration under one load and measure it (updates by long polling, or by
+    webhook)."""
     instances = 2 if config == "postgres-2" else 1
     workdir = Path(tempfile.mkdtemp(prefix="quizbot-instances-"))
     if config == "sqlite-1":
@@ -121,14 +129,20 @@ async def measure(config: str, users: int, *, think_ms: float, step_timeout: flo
             env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token,
                    "TELEGRAM_BASE_URL": fake.base_url, "QUIZBOT_DB": db,
                    "PYTHONUNBUFFERED": "1"}
+            if webhook:
+                port = free_port()
+                env.update({"QUIZBOT_WEBHOOK_URL": f"http://127.0.0.1:{port}/tg",
+                            "QUIZBOT_LISTEN": f"127.0.0.1:{port}",
+                            "QUIZBOT_WEBHOOK_SECRET": "bench-secret"})
             log = (workdir / f"bot{i}.log").open("wb")
             logs.append(log)
             processes.append(await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot", "run", env=env, stdout=log, stderr=log,
                 stdin=subprocess.DEVNULL, cwd=ROOT))
         for fake, process in zip(fakes, processes, strict=True):
-            await fake.wait_for(lambda f=fake, p=process: f.polling or p.returncode is not None,
-                                timeout=60)
+            await fake.wait_for(lambda f=fake, p=process: (
+                f.webhook_delivering if webhook else f.polling) or p.returncode is not None,
+                timeout=60)
             if process.returncode is not None:
                 raise RuntimeError(f"{config} did not start: see {workdir}")
         shares = [users // instances + (1 if i < users % instances else 0)
@@ -170,7 +184,8 @@ async def measure(config: str, users: int, *, think_ms: float, step_timeout: flo
     per_1k = 1000 / answers if answers else float("nan")
     return {
         "config": config, "instances": instances, "users": users, "think_ms": think_ms,
-        "answers": answers, "seconds": round(seconds, 2),
+        "delivery": "webhook" if webhook else "polling", "answers": answers,
+        "seconds": round(seconds, 2),
         "answers_per_second": round(answers / seconds, 1) if seconds else 0.0,
         "p50_ms": round(percentile(latencies, 50) * 1000, 1),
         "p99_ms": round(percentile(latencies, 99) * 1000, 1),
@@ -324,7 +339,7 @@ async def main(args: argparse.Namespace) -> int:
             for number, config in enumerate(configs if run % 2 == 0 else configs[::-1]):
                 m = await measure(config, args.users, think_ms=args.think,
                                   step_timeout=args.step_timeout, server=server,
-                                  tag=f"{run}_{number}")
+                                  tag=f"{run}_{number}", webhook=args.webhook)
                 runs[config].append(m)
                 print(f"  run {run + 1}/{args.runs} {config:10} {m['answers_per_second']}"
                       f" answers/s, p99 {m['p99_ms']} ms, CPU {m['bot_cpu_s_per_1k']} +"
@@ -355,6 +370,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                         help="ms each user reads a question before tapping (default 0)")
     parser.add_argument("--configs", default=",".join(CONFIGS),
                         help=f"comma-separated, of {', '.join(CONFIGS)} (default all)")
+    parser.add_argument("--webhook", action="store_true",
+                        help="updates by webhook instead of long polling (on PostgreSQL: each "
+                             "update in its user's turn across instances)")
     parser.add_argument("--step-timeout", type=float, default=60.0,
                         help="seconds a user waits for the bot before counting as stalled")
     parser.add_argument("--json",

@@ -43,6 +43,7 @@ from bot.quiz.service import GroupService, QuizService
 from bot.telegram import admin, group, handlers, inline, learning, privacy, teachers
 from bot.telegram.common import CONTEXT_TYPES
 from bot.telegram.limits import QuizRateLimiter
+from bot.telegram.ordering import OrderedQueue
 from storage import PostgresStore, SQLiteStore, open_store
 from storage.postgres import redact_dsn
 
@@ -102,6 +103,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
         # a call that waits for a flood wait or a group's budget gives its update's slot up
         .rate_limiter(QuizRateLimiter(waiting=processor.released))
         .concurrent_updates(processor)
+        .update_queue(OrderedQueue())  # registers updates across instances (webhook mode)
         .request(requests[0])
         .get_updates_request(requests[1])
         .post_init(_post_init)
@@ -159,8 +161,10 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
 
 async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     """Open storage, create the quiz service, register the command menu per language,
-    restore group sessions; with storage shared by several instances (PostgreSQL), wait until
-    this instance is the one that polls (see :func:`wait_to_poll`)."""
+    restore group sessions. With a webhook, keep each (chat, sender)'s updates in order across
+    the instances sharing the storage (:mod:`storage.order`; a no-op on SQLite). With polling
+    and storage shared by several instances (PostgreSQL), wait until this instance is the one
+    that polls (see :func:`wait_to_poll`); with a webhook every instance receives updates."""
     settings: Settings = app.bot_data.extra["settings"]  # type: ignore[assignment]
     banks: dict[str, Bank] = app.bot_data.extra["banks"]  # type: ignore[assignment]
     store = await open_store(settings.db)
@@ -202,7 +206,11 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     restored = await group.restore_sessions(app)
     log.info("quizbot ready: %d bank(s), database %s, %d group session(s) restored",
              len(banks), redact_dsn(str(settings.db)), restored)
-    if leases.shared:
+    if settings.webhook_url:
+        order = store.update_order()
+        app.update_processor.order = order  # type: ignore[attr-defined]
+        app.update_queue.order = order  # type: ignore[attr-defined]
+    elif leases.shared:
         await wait_to_poll(app)
 
 

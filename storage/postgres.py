@@ -55,6 +55,7 @@ from bot.quiz.ports import (
 from bot.quiz.settings import GroupSettings
 from storage.learning_pg import PostgresLearningStatements
 from storage.leases import PostgresLeases
+from storage.order import PostgresUpdateOrder
 from storage.rows import SESSION_COLUMNS, attempt_of, bank_stats, session_of
 from storage.schema import Migration, bundled
 from storage.schema import migrations as sqlite_migrations
@@ -126,6 +127,7 @@ class PostgresStore(PostgresLearningStatements):
         self._pending: list[tuple[WriteOp[Any], asyncio.Future[Any]]] = []
         self._writers: set[asyncio.Task[None]] = set()
         self._leases: PostgresLeases | None = None
+        self._order: PostgresUpdateOrder | None = None
         self.commits = 0
         """How many transactions the writers committed (for tests and benchmarks)."""
 
@@ -163,11 +165,14 @@ class PostgresStore(PostgresLearningStatements):
         return store
 
     async def close(self) -> None:
-        """Finish queued writes, release the leases, then close the pool (idempotent)."""
+        """Finish queued writes, release the leases and the update turns, then close the pool
+        (idempotent)."""
         while self._writers:
             await asyncio.gather(*self._writers, return_exceptions=True)
         if self._leases is not None:
             await self._leases.close()
+        if self._order is not None:
+            await self._order.close()
         await self._pool.close()
 
     def leases(self) -> PostgresLeases:
@@ -176,6 +181,14 @@ class PostgresStore(PostgresLearningStatements):
         if self._leases is None:
             self._leases = PostgresLeases(self._dsn)
         return self._leases
+
+    def update_order(self) -> PostgresUpdateOrder:
+        """The order of each (chat, sender)'s updates across the instances receiving this
+        bot's webhooks (advisory locks and registrations; see :mod:`storage.order`), created
+        on first use."""
+        if self._order is None:
+            self._order = PostgresUpdateOrder(self._dsn)
+        return self._order
 
     async def schema_version(self) -> int:
         """The applied schema version (0 for an empty database)."""

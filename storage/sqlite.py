@@ -28,6 +28,7 @@ from storage.backup import DatabaseLock
 from storage.groups import GroupStatements
 from storage.learning import LearningStatements
 from storage.leases import LocalLeases
+from storage.order import LocalUpdateOrder
 from storage.schema import Migration, migrate, migrations
 
 __all__ = ["BUSY_TIMEOUT_MS", "Migration", "SQLiteStore", "migrations"]
@@ -132,6 +133,11 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
     def leases(self) -> LocalLeases:
         """Session and poller leases: a SQLite file has one instance, which holds them all."""
         return LocalLeases()
+
+    def update_order(self) -> LocalUpdateOrder:
+        """The order of updates across instances: a SQLite file has one instance, whose update
+        processor alone keeps each user's updates in order, so this does nothing."""
+        return LocalUpdateOrder()
 
     async def schema_version(self) -> int:
         """The applied schema version (``PRAGMA user_version``)."""

@@ -128,3 +128,30 @@ async def test_instances_benchmark_plays_each_configuration(pg_url):
                               "commit": "0" * 40, "machine": {"date": "d", "cores": 2,
                                                               "python": "3"}})
     assert "| postgres-2 | " in section and "no answer missing or doubled" in section
+
+
+async def test_instances_benchmark_by_webhook(pg_url):
+    """The instances benchmark with updates by webhook: two `quizbot run` processes on one
+    PostgreSQL, each update registered and handled in its user's turn across instances; every
+    user finishes, nothing missing or doubled, and no registration is left behind."""
+    import asyncio
+
+    from benchmarks.instances import measure as measure_instances
+    from tests.pgserver import PgServer
+
+    server = await asyncio.to_thread(PgServer.start)
+    try:
+        row = await measure_instances("postgres-2", 4, think_ms=0, step_timeout=30,
+                                      server=server, tag="webhook", webhook=True)
+        import asyncpg
+
+        db = await asyncpg.connect(server.url.replace("/quizbot?", "/bench_webhook?"))
+        try:
+            left = await db.fetchval("SELECT COUNT(*) FROM pending_updates")
+        finally:
+            await db.close()
+    finally:
+        await asyncio.to_thread(server.stop)
+    assert (row["answers"], row["stalled_users"], row["missing_answers"],
+            row["doubled_answers"], row["delivery"]) == (32, 0, 0, 0, "webhook"), row
+    assert left == 0

@@ -22,6 +22,14 @@ Finally it stamps each update with the time it reached the bot (:meth:`received_
 waits for its turn or a slot: a group member's tap counts if it came before the question's
 deadline, however busy the bot was; and the deadline's close waits (bounded) until the chat's
 updates that came before the deadline are processed (:meth:`settled`).
+
+Across instances (several ``quizbot run`` behind one webhook URL, sharing PostgreSQL), the
+order of each (chat, sender)'s updates is kept by an :class:`UpdateOrder` the store provides
+(:mod:`storage.order`: why Telegram's delivery does not keep it, and how it is kept): each
+update is registered as it is queued (:class:`OrderedQueue`, so before PTB's webhook answers
+Telegram), and handled only in its key's turn, taken after its local turn and before a slot.
+With polling one instance handles every update, so :attr:`PerUserOrderedProcessor.order`
+stays None; with SQLite there is one instance, and its store's order does nothing.
 """
 
 from __future__ import annotations
@@ -33,7 +41,8 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
-from typing import Any
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
 
 from aiolimiter import AsyncLimiter
 from telegram import Chat, MessageEntity, Update
@@ -68,6 +77,59 @@ gets one "slow down"."""
 
 Refused = Callable[[Update], Awaitable[None]]
 """Told about the first update of a sender's burst that was dropped (to say "slow down")."""
+
+
+class UpdateOrder(Protocol):
+    """The order of each (chat, sender)'s updates across the instances sharing the storage:
+    :class:`storage.order.PostgresUpdateOrder`, or :class:`storage.order.LocalUpdateOrder`
+    (one instance: it does nothing)."""
+
+    async def register(self, chat_id: int | None, sender_id: int | None,
+                       update_id: int) -> None:
+        """Record that the update reached this instance (before Telegram is answered).
+
+        Raises:
+            StorageError: not recorded (the update must not be acknowledged).
+        """
+
+    def turn(self, chat_id: int | None, sender_id: int | None,
+             update_id: int) -> AbstractAsyncContextManager[bool]:
+        """Wait (bounded) for the update's turn among its key's updates on every instance;
+        hold it inside the block, which gets True, or False when it could not be had (the
+        update is handled anyway). Never raises for a storage failure."""
+        ...
+
+    async def forget(self, chat_id: int | None, sender_id: int | None,
+                     update_id: int) -> None:
+        """Unregister an update that will not be handled. Never raises."""
+
+
+class OrderedQueue(asyncio.Queue):  # type: ignore[type-arg]
+    """PTB's update queue (``ApplicationBuilder.update_queue``) that registers each update
+    with :attr:`order` before queueing it.
+
+    PTB's webhook handler answers Telegram once ``put`` returned; Telegram sends the next update
+    of the same chat (messages) or sender (taps) only after that answer (see
+    :mod:`storage.order`), so that update finds this one registered whichever instance it
+    reaches. A registration that fails raises out of ``put``: the webhook answers 500 and
+    Telegram sends the update again later.
+    """
+
+    order: UpdateOrder | None = None
+    """Where updates are registered; None (polling, or before the store is open): nowhere."""
+
+    async def put(self, item: object) -> None:
+        """Register ``item`` (an update with a chat or a sender), then queue it.
+
+        Raises:
+            StorageError: the registration failed; the update was not queued.
+        """
+        if self.order is not None and isinstance(item, Update):
+            key = PerUserOrderedProcessor.key(item)
+            if key is not None:
+                chat_id, sender = key  # type: ignore[misc]
+                await self.order.register(chat_id, sender, item.update_id)
+        await super().put(item)
 
 
 def sender_id(update: Update) -> int | None:
@@ -148,6 +210,9 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         """How many updates were dropped."""
         self.admitted = 0
         """How many updates were let through (processed, or being processed)."""
+        self.order: UpdateOrder | None = None
+        """The order across instances (set once the store is open, in webhook mode): each
+        update is handled in its key's turn there too; None: this instance alone."""
 
     @staticmethod
     def key(update: object) -> Hashable | None:
@@ -160,17 +225,21 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         return (chat.id if chat else None, sender)
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
-        """Drop the update if its sender is over their rate limit or queue cap; else wait for
-        its turn among its key's updates, then for one of the ``max_concurrent_updates``
-        slots, then await ``coroutine``.
+        """Drop the update if its sender is over their rate limit or queue cap (and unregister
+        it from :attr:`order`); else wait for its turn among its key's updates on this
+        instance, then (with an :attr:`order`) on every instance, then for one of the
+        ``max_concurrent_updates`` slots, then await ``coroutine``.
 
-        Taking the key's lock before a slot keeps a user's backlog from filling the slots.
+        Taking the key's turns before a slot keeps a user's backlog, here or on another
+        instance, from filling the slots.
         """
         key = self.key(update)
         if key is not None and isinstance(update, Update) and limited(update) and (
                 not await self._admit(update, key)):
             if inspect.iscoroutine(coroutine):
                 coroutine.close()  # never started: nothing to undo
+            if self.order is not None:
+                await self.order.forget(*key, update.update_id)  # type: ignore[misc]
             await self._refuse(update, key)
             return
         self.admitted += 1
@@ -187,7 +256,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             self.peak_queued = max(self.peak_queued, holders)
             try:
                 async with lock:
-                    await self._in_slot(update, coroutine)
+                    await self._in_turn(update, key, coroutine)
             finally:
                 self._holders[key] -= 1
                 if not self._holders[key]:  # nobody else waits: forget the key
@@ -242,6 +311,17 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
                 await self.on_refused(update)
             except Exception:  # the notice is a courtesy
                 log.exception("could not tell sender %s to slow down", sender)
+
+    async def _in_turn(self, update: object, key: Hashable,
+                       coroutine: Awaitable[Any]) -> None:
+        """Await ``coroutine`` in the update's turn across instances (when there is an
+        :attr:`order`), holding a slot."""
+        if self.order is None or not isinstance(update, Update):
+            await self._in_slot(update, coroutine)
+            return
+        chat_id, sender = key  # type: ignore[misc]
+        async with self.order.turn(chat_id, sender, update.update_id):
+            await self._in_slot(update, coroutine)
 
     async def _in_slot(self, update: object, coroutine: Awaitable[Any]) -> None:
         """Await ``coroutine`` holding one of the slots (unless it is :meth:`released`)."""
