@@ -73,6 +73,7 @@ from bot.render.learning import (
 )
 from bot.render.limits import (
     MAX_CALLBACK_DATA_BYTES,
+    MAX_CAPTION_UTF16,
     MAX_KEYBOARD_BUTTONS,
     MAX_MESSAGE_UTF16,
     MAX_RESULTS_BUTTON,
@@ -134,20 +135,20 @@ from bot.render.text import (
 
 __all__ = [
     "HTML", "LEADERBOARD_PLACES", "LIST_PAYLOAD", "MANY_DUE", "MAX_ANSWER_BUTTONS_PER_ROW",
-    "MAX_BUTTON_LABEL", "MAX_CALLBACK_DATA_BYTES", "MAX_CARD_DESCRIPTION", "MAX_KEYBOARD_BUTTONS",
-    "MAX_MESSAGE_UTF16", "MAX_NAME", "MAX_RESULTS_BUTTON", "MAX_RESULT_DESCRIPTION",
-    "MAX_RESULT_TITLE", "MAX_START_PAYLOAD", "MAX_TITLE", "MAX_TOAST_UTF16", "MEDALS", "PLAIN",
-    "AnswerButton", "Article", "BankButton", "Button", "CallbackButton", "CardAnswerButton",
-    "CardNextButton", "DeleteDataButton", "GroupAnswerButton", "Html", "InvalidCallbackData",
-    "LanguageButton", "Markup", "NextButton", "PlaceButton", "Plain", "RetakeButton",
-    "ReviewButton", "Screen", "SettingButton", "ShareButton", "StartReviewButton", "UrlButton",
-    "answer_rows", "as_screens", "attempt_question", "bank_card", "bank_choice", "bank_link",
-    "clip", "clip_utf16", "decode", "deep_link", "delete_data_question", "encode",
-    "explanation_lines", "feedback", "group_bank_link", "group_deep_link", "group_leaderboard",
-    "group_place", "group_question", "group_reveal", "html_length", "inline_articles", "intro",
-    "known_text", "language_picker", "no_match_button", "outcome", "pack",
-    "parse_question_payload", "preview", "private_question", "progress_bar", "question",
-    "question_link", "remind_status", "reminder", "results_summary", "review", "review_done",
-    "review_feedback", "review_question", "settings_menu", "share_row", "split_html", "stats",
-    "stats_with_review", "utf16_length"
+    "MAX_BUTTON_LABEL", "MAX_CALLBACK_DATA_BYTES", "MAX_CAPTION_UTF16", "MAX_CARD_DESCRIPTION",
+    "MAX_KEYBOARD_BUTTONS", "MAX_MESSAGE_UTF16", "MAX_NAME", "MAX_RESULTS_BUTTON",
+    "MAX_RESULT_DESCRIPTION", "MAX_RESULT_TITLE", "MAX_START_PAYLOAD", "MAX_TITLE",
+    "MAX_TOAST_UTF16", "MEDALS", "PLAIN", "AnswerButton", "Article", "BankButton", "Button",
+    "CallbackButton", "CardAnswerButton", "CardNextButton", "DeleteDataButton",
+    "GroupAnswerButton", "Html", "InvalidCallbackData", "LanguageButton", "Markup", "NextButton",
+    "PlaceButton", "Plain", "RetakeButton", "ReviewButton", "Screen", "SettingButton",
+    "ShareButton", "StartReviewButton", "UrlButton", "answer_rows", "as_screens",
+    "attempt_question", "bank_card", "bank_choice", "bank_link", "clip", "clip_utf16", "decode",
+    "deep_link", "delete_data_question", "encode", "explanation_lines", "feedback",
+    "group_bank_link", "group_deep_link", "group_leaderboard", "group_place", "group_question",
+    "group_reveal", "html_length", "inline_articles", "intro", "known_text", "language_picker",
+    "no_match_button", "outcome", "pack", "parse_question_payload", "preview", "private_question",
+    "progress_bar", "question", "question_link", "remind_status", "reminder", "results_summary",
+    "review", "review_done", "review_feedback", "review_question", "settings_menu", "share_row",
+    "split_html", "stats", "stats_with_review", "utf16_length"
 ]

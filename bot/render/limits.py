@@ -13,6 +13,9 @@ MAX_CALLBACK_DATA_BYTES = 64
 MAX_MESSAGE_UTF16 = 4096
 """Bot API: message text is 1-4096 characters after entity parsing, counted in UTF-16 units."""
 
+MAX_CAPTION_UTF16 = 1024
+"""Bot API ``sendPhoto``: a caption is 0-1024 characters after entities parsing."""
+
 MAX_TOAST_UTF16 = 200
 """Bot API ``answerCallbackQuery``: the notification text is 0-200 characters (UTF-16 units)."""
 
