@@ -160,12 +160,6 @@ async def cmd_language(update: Update, context: Context) -> None:
     await send(context, chat.id, render.language_picker(t.language, t, HTML))
 
 
-cmd_stats = learning.cmd_stats
-"""/stats: the progress chart with the text summary (see :func:`learning.cmd_stats`)."""
-cmd_review = learning.cmd_review
-cmd_remind = learning.cmd_remind
-
-
 async def cmd_stop(update: Update, context: Context) -> None:
     """/stop: abandon the active attempt (answers given so far stay recorded)."""
     user, chat = update.effective_user, update.effective_chat
