@@ -16,6 +16,7 @@ from telegram import (
     BotCommand,
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
+    LinkPreviewOptions,
     Update,
 )
 from telegram.constants import ParseMode
@@ -76,8 +77,15 @@ handlers' (commands, button taps, the bot added to or removed from a chat, inlin
 rest are never sent to the bot."""
 
 
+NO_LINK_PREVIEWS = LinkPreviewOptions(is_disabled=True)
+"""The bot's messages never show a link preview (a source or a guide link would otherwise
+unfold a card under a question): PTB's ``Defaults`` add it to every ``sendMessage``,
+``editMessageText`` and inline result's ``InputTextMessageContent``."""
+
+
 def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Application:  # type: ignore[type-arg]
-    """Build the bot: HTML by default, rate-limited, handlers for private chats.
+    """Build the bot: HTML without link previews by default, rate-limited, handlers for
+    private chats and groups.
 
     Args:
         settings: Token (required), optional base URL, database path.
@@ -98,7 +106,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
     builder = (
         ApplicationBuilder()
         .token(settings.require_token())
-        .defaults(Defaults(parse_mode=ParseMode.HTML))
+        .defaults(Defaults(parse_mode=ParseMode.HTML, link_preview_options=NO_LINK_PREVIEWS))
         .context_types(CONTEXT_TYPES)
         # a call that waits for a flood wait or a group's budget gives its update's slot up
         .rate_limiter(QuizRateLimiter(waiting=processor.released))

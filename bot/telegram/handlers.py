@@ -25,7 +25,6 @@ from bot.telegram import learning, teachers
 from bot.telegram import privacy as privacy_handlers
 from bot.telegram.common import (
     ANSWERED,
-    NO_PREVIEW,
     SHARED_SENDERS,
     TOAST_KEYS,
     Context,
@@ -354,7 +353,7 @@ async def slow_down(app: Application, update: Update) -> None:  # type: ignore[t
         t = i18n.catalog((await groups.language(chat.id) if groups else None) or i18n.DEFAULT)
     try:
         await app.bot.send_message(
-            chat.id, HTML.escape(t("slow_down")), link_preview_options=NO_PREVIEW,
+            chat.id, HTML.escape(t("slow_down")),
             message_thread_id=group_handlers.thread_of(message),
             reply_parameters=ReplyParameters(message.message_id,
                                              allow_sending_without_reply=True))
