@@ -16,6 +16,7 @@ from telegram import (
     BotCommand,
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
+    LinkPreviewOptions,
     Update,
 )
 from telegram.constants import ParseMode
@@ -50,7 +51,8 @@ from storage.postgres import redact_dsn
 log = logging.getLogger(__name__)
 
 COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "language", "stop", "help")
-"""The private-chat commands registered with ``setMyCommands``, in menu order."""
+"""The private-chat commands registered with ``setMyCommands``, in menu order (their handlers:
+:func:`add_handlers`)."""
 
 CONNECTION_POOL_SIZE = 32
 """HTTP connections to the Bot API for everything but getUpdates: enough for the concurrent
@@ -60,11 +62,11 @@ POOL_TIMEOUT = 30.0
 """Seconds a call may wait for a free connection before PTB gives up (PTB's default: 1)."""
 
 GROUP_COMMANDS = ("quiz", "stop", "language", "help")
-"""The group commands of :mod:`bot.telegram.group`."""
+"""The group commands of :mod:`bot.telegram.group`; with :data:`TEACHER_COMMANDS`, the group
+commands registered with ``setMyCommands`` (scope: all group chats), in menu order."""
 
 TEACHER_COMMANDS = ("settings", "results")
 """The group commands of :mod:`bot.telegram.teachers` (admins)."""
-"""The group commands registered with ``setMyCommands`` (scope: all group chats)."""
 
 PRUNE_SECONDS = 86_400.0
 """How often the retention job runs (daily; the first run a minute after the start)."""
@@ -76,8 +78,15 @@ handlers' (commands, button taps, the bot added to or removed from a chat, inlin
 rest are never sent to the bot."""
 
 
+NO_LINK_PREVIEWS = LinkPreviewOptions(is_disabled=True)
+"""The bot's messages never show a link preview (a source or a guide link would otherwise
+unfold a card under a question): PTB's ``Defaults`` add it to every ``sendMessage``,
+``editMessageText`` and inline result's ``InputTextMessageContent``."""
+
+
 def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Application:  # type: ignore[type-arg]
-    """Build the bot: HTML by default, rate-limited, handlers for private chats.
+    """Build the bot: HTML without link previews by default, rate-limited, handlers for
+    private chats and groups.
 
     Args:
         settings: Token (required), optional base URL, database path.
@@ -98,7 +107,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
     builder = (
         ApplicationBuilder()
         .token(settings.require_token())
-        .defaults(Defaults(parse_mode=ParseMode.HTML))
+        .defaults(Defaults(parse_mode=ParseMode.HTML, link_preview_options=NO_LINK_PREVIEWS))
         .context_types(CONTEXT_TYPES)
         # a call that waits for a flood wait or a group's budget gives its update's slot up
         .rate_limiter(QuizRateLimiter(waiting=processor.released))
@@ -123,11 +132,23 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
 
 
 def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
-    """Register every handler (the one place that does)."""
+    """Register every handler (the one place that does).
+
+    Each command of the menus (:data:`COMMANDS`, :data:`GROUP_COMMANDS`,
+    :data:`TEACHER_COMMANDS`) is registered by name, so that a search for a callback finds
+    where it is wired; ``tests/test_app.py`` checks that the menus and the handlers agree.
+    """
     # new messages only: PTB's CommandHandler would also run on edited messages
     private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
-    for name in COMMANDS:
-        app.add_handler(CommandHandler(name, getattr(handlers, f"cmd_{name}"), filters=private))
+    app.add_handler(CommandHandler("start", handlers.cmd_start, filters=private))
+    app.add_handler(CommandHandler("quiz", handlers.cmd_quiz, filters=private))
+    app.add_handler(CommandHandler("review", learning.cmd_review, filters=private))
+    app.add_handler(CommandHandler("stats", learning.cmd_stats, filters=private))
+    app.add_handler(CommandHandler("remind", learning.cmd_remind, filters=private))
+    app.add_handler(CommandHandler("preview", handlers.cmd_preview, filters=private))
+    app.add_handler(CommandHandler("language", handlers.cmd_language, filters=private))
+    app.add_handler(CommandHandler("stop", handlers.cmd_stop, filters=private))
+    app.add_handler(CommandHandler("help", handlers.cmd_help, filters=private))
     admins: frozenset[int] = app.bot_data.extra.get("admins", frozenset())  # type: ignore[assignment]
     app.add_handler(CommandHandler("deletemydata", privacy.cmd_deletemydata, filters=private))
     if admins:  # for anyone else, /reload falls through to the unknown-command hint below
@@ -138,11 +159,12 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     # anonymous admin, whose sender_chat is the group itself, is no channel and is let in)
     groups = (filters.ChatType.GROUPS & filters.UpdateType.MESSAGE
               & ~filters.SenderChat.CHANNEL & ~filters.IS_AUTOMATIC_FORWARD)
-    for name in GROUP_COMMANDS:
-        app.add_handler(CommandHandler(name, getattr(group, f"cmd_group_{name}"), filters=groups))
-    for name in TEACHER_COMMANDS:
-        app.add_handler(CommandHandler(name, getattr(teachers, f"cmd_group_{name}"),
-                                       filters=groups))
+    app.add_handler(CommandHandler("quiz", group.cmd_group_quiz, filters=groups))
+    app.add_handler(CommandHandler("stop", group.cmd_group_stop, filters=groups))
+    app.add_handler(CommandHandler("language", group.cmd_group_language, filters=groups))
+    app.add_handler(CommandHandler("help", group.cmd_group_help, filters=groups))
+    app.add_handler(CommandHandler("settings", teachers.cmd_group_settings, filters=groups))
+    app.add_handler(CommandHandler("results", teachers.cmd_group_results, filters=groups))
     # /start in a group: a shared card's "Start in this group" link (/start@<bot> <bank id>)
     app.add_handler(CommandHandler("start", group.cmd_group_start, filters=groups))
     # "@<bot> text" in any chat: the banks, to share one (bot/telegram/inline.py)

@@ -10,7 +10,6 @@ from telegram import (
     CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
-    LinkPreviewOptions,
     Message,
     User,
 )
@@ -76,8 +75,6 @@ TOAST_KEYS: dict[type[QuizError], str] = {
 }
 """Engine refusal -> the catalog message sent as the callback query's toast."""
 
-NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-
 
 def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
     """The screen's keyboard as an ``InlineKeyboardMarkup`` (None when it has no buttons)."""
@@ -120,9 +117,8 @@ async def user_catalog(service: QuizService, user: User | None) -> Catalog:
 
 
 async def send(context: Context, chat_id: int, screen: Screen) -> Message:
-    """Send a screen as a new HTML message without link previews."""
-    return await context.bot.send_message(chat_id, screen.text, reply_markup=keyboard(screen),
-                                          link_preview_options=NO_PREVIEW)
+    """Send a screen as a new message (HTML, without link previews: the bot's ``Defaults``)."""
+    return await context.bot.send_message(chat_id, screen.text, reply_markup=keyboard(screen))
 
 
 async def edit(query: CallbackQuery, screen: Screen) -> None:
@@ -135,8 +131,7 @@ async def edit(query: CallbackQuery, screen: Screen) -> None:
         TelegramError: any other failure, e.g. ``Forbidden`` when the user blocked the bot.
     """
     try:
-        await query.edit_message_text(screen.text, reply_markup=keyboard(screen),
-                                      link_preview_options=NO_PREVIEW)
+        await query.edit_message_text(screen.text, reply_markup=keyboard(screen))
     except TelegramError as exc:
         kind = classify(exc).kind
         if kind is Kind.NOT_MODIFIED:

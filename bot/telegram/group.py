@@ -47,7 +47,7 @@ from bot.quiz.service import GroupService, SessionRunning
 from bot.quiz.settings import ADMINS
 from bot.render import HTML, Screen
 from bot.telegram.budget import GroupBudget
-from bot.telegram.common import NO_PREVIEW, Context, catalog_for, edit, keyboard, toast
+from bot.telegram.common import Context, catalog_for, edit, keyboard, toast
 from bot.telegram.limits import Dropped, session_calls
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.outcomes import Kind, classify
@@ -138,8 +138,7 @@ async def reply(update: Update, context: Context, text: str) -> None:
     """A short plain reply in the group, in the topic the command came from."""
     assert update.effective_chat is not None
     await context.bot.send_message(update.effective_chat.id, HTML.escape(text),
-                                   message_thread_id=thread_of(update.effective_message),
-                                   link_preview_options=NO_PREVIEW)
+                                   message_thread_id=thread_of(update.effective_message))
 
 
 def actor_name(update: Update) -> str:
@@ -252,8 +251,7 @@ async def cmd_group_language(update: Update, context: Context) -> None:
         return
     screen = render.language_picker(t.language, t, HTML)
     await context.bot.send_message(chat.id, screen.text, reply_markup=keyboard(screen),
-                                   message_thread_id=thread_of(update.effective_message),
-                                   link_preview_options=NO_PREVIEW)
+                                   message_thread_id=thread_of(update.effective_message))
 
 
 async def cmd_group_help(update: Update, context: Context) -> None:
@@ -564,7 +562,7 @@ class SessionRunner:
             async with asyncio.timeout(max(0.1, session.deadline - self.service.now())):
                 await self.app.bot.edit_message_text(
                     screen.text, chat_id=session.chat_id, message_id=session.message_id,
-                    reply_markup=keyboard(screen), link_preview_options=NO_PREVIEW)
+                    reply_markup=keyboard(screen))
         except (TelegramError, TimeoutError) as exc:
             log.info("group session %s: clock edit of question %s not made: %s", session.id,
                      session.position + 1, describe(exc))
@@ -599,7 +597,7 @@ class SessionRunner:
         try:
             message = await self.app.bot.send_message(
                 session.chat_id, screen.text, reply_markup=keyboard(screen),
-                message_thread_id=session.message_thread_id, link_preview_options=NO_PREVIEW)
+                message_thread_id=session.message_thread_id)
         except Exception as exc:
             if surely_not_sent(exc):
                 await service.unopen(opened)
@@ -781,8 +779,7 @@ async def reveal(app: App, session: GroupSession, position: int) -> None:
     runner_of(app).budget.note(session.chat_id)
     await app.bot.edit_message_text(screen.text, chat_id=session.chat_id,
                                     message_id=session.message_id,
-                                    reply_markup=keyboard(screen),
-                                    link_preview_options=NO_PREVIEW)
+                                    reply_markup=keyboard(screen))
 
 
 async def post_leaderboard(app: App, session: GroupSession, *,
@@ -796,8 +793,7 @@ async def post_leaderboard(app: App, session: GroupSession, *,
                                       stopped_by=stopped_by)
     runner_of(app).budget.note(session.chat_id)
     await app.bot.send_message(session.chat_id, screen.text, reply_markup=keyboard(screen),
-                               message_thread_id=session.message_thread_id,
-                               link_preview_options=NO_PREVIEW)
+                               message_thread_id=session.message_thread_id)
 
 
 async def restore_sessions(app: App) -> int:

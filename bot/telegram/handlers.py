@@ -25,7 +25,6 @@ from bot.telegram import learning, teachers
 from bot.telegram import privacy as privacy_handlers
 from bot.telegram.common import (
     ANSWERED,
-    NO_PREVIEW,
     SHARED_SENDERS,
     TOAST_KEYS,
     Context,
@@ -158,12 +157,6 @@ async def cmd_language(update: Update, context: Context) -> None:
     assert user is not None and chat is not None
     t = await catalog_for(context, user)
     await send(context, chat.id, render.language_picker(t.language, t, HTML))
-
-
-cmd_stats = learning.cmd_stats
-"""/stats: the progress chart with the text summary (see :func:`learning.cmd_stats`)."""
-cmd_review = learning.cmd_review
-cmd_remind = learning.cmd_remind
 
 
 async def cmd_stop(update: Update, context: Context) -> None:
@@ -360,7 +353,7 @@ async def slow_down(app: Application, update: Update) -> None:  # type: ignore[t
         t = i18n.catalog((await groups.language(chat.id) if groups else None) or i18n.DEFAULT)
     try:
         await app.bot.send_message(
-            chat.id, HTML.escape(t("slow_down")), link_preview_options=NO_PREVIEW,
+            chat.id, HTML.escape(t("slow_down")),
             message_thread_id=group_handlers.thread_of(message),
             reply_parameters=ReplyParameters(message.message_id,
                                              allow_sending_without_reply=True))

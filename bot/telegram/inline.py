@@ -22,7 +22,7 @@ from telegram.constants import ParseMode
 from bot import render
 from bot.quiz import sharing
 from bot.render import HTML
-from bot.telegram.common import NO_PREVIEW, Context, catalog_for, keyboard
+from bot.telegram.common import Context, catalog_for, keyboard
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +64,7 @@ async def on_inline_query(update: Update, context: Context) -> None:
     results = [
         InlineQueryResultArticle(
             article.id, article.title,
-            InputTextMessageContent(article.card.text, parse_mode=ParseMode.HTML,
-                                    link_preview_options=NO_PREVIEW),
+            InputTextMessageContent(article.card.text, parse_mode=ParseMode.HTML),
             reply_markup=keyboard(article.card), description=article.description)
         for article in articles]
     button = None

@@ -33,9 +33,6 @@ Telegram's ~30 messages a second to different chats (Bot API FAQ, "My bot is hit
 leaving the rest to people using the bot. 100,000 reminders due at once take 5.6 hours to go
 out; :func:`bot.quiz.learning.reminder_time` spreads them over each hour first."""
 
-MAX_CAPTION_UTF16 = 1024
-"""Bot API ``sendPhoto``: a caption is 0-1024 characters after entities parsing."""
-
 
 def learning_service(context: Context) -> LearningService:
     """The spaced-review service (set in post_init).
@@ -92,7 +89,7 @@ async def cmd_stats(update: Update, context: Context) -> None:
         for screen in screens:
             await send(context, chat.id, screen)
         return
-    if len(screens) == 1 and render.html_length(screens[0].text) <= MAX_CAPTION_UTF16:
+    if len(screens) == 1 and render.html_length(screens[0].text) <= render.MAX_CAPTION_UTF16:
         await context.bot.send_photo(chat.id, png, caption=screens[0].text,
                                      reply_markup=keyboard(screens[0]))
         return

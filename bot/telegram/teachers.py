@@ -16,7 +16,7 @@ from bot.quiz import group as rules
 from bot.quiz.engine import QuizError
 from bot.quiz.settings import InvalidSetting, StaleSettings
 from bot.render import HTML, Button, Screen, UrlButton
-from bot.telegram.common import NO_PREVIEW, Context, catalog_for, edit, keyboard, send, toast
+from bot.telegram.common import Context, catalog_for, edit, keyboard, send, toast
 from bot.telegram.group import group_catalog, groups, is_admin, reply, thread_of
 
 log = logging.getLogger(__name__)
@@ -46,8 +46,7 @@ async def cmd_group_settings(update: Update, context: Context) -> None:
         return
     screen = await settings_screen(context, chat.id)
     await context.bot.send_message(chat.id, screen.text, reply_markup=keyboard(screen),
-                                   message_thread_id=thread_of(update.effective_message),
-                                   link_preview_options=NO_PREVIEW)
+                                   message_thread_id=thread_of(update.effective_message))
 
 
 async def on_setting(query: CallbackQuery, context: Context, button: render.SettingButton,
@@ -96,8 +95,7 @@ async def cmd_group_results(update: Update, context: Context) -> None:
         button = Button(t("button_open_bot"), UrlButton(render.deep_link(context.bot.username)))
         screen = Screen(HTML.escape(t("results_open_bot", name=name)), ((button,),))
         await context.bot.send_message(chat.id, screen.text, reply_markup=keyboard(screen),
-                                       message_thread_id=thread_of(message),
-                                       link_preview_options=NO_PREVIEW)
+                                       message_thread_id=thread_of(message))
         return
     await reply(update, context, t("results_sent", name=name))
 

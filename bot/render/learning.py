@@ -1,0 +1,143 @@
+"""Screens of progress and spaced review: /stats, a due card's question and feedback, /review
+with nothing due, the daily reminder and /remind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.i18n import Catalog
+from bot.quiz.bank import Bank
+from bot.quiz.engine import LABELS, QuestionView
+from bot.quiz.learning import ReviewItem
+from bot.quiz.ports import BankStats
+from bot.quiz.review import Progress
+from bot.render.callbacks import CardAnswerButton, CardNextButton, StartReviewButton
+from bot.render.question import _question_lines, answer_rows, explanation_lines
+from bot.render.screen import Button, Screen, as_screens
+from bot.render.text import Markup
+
+
+def stats(records: Sequence[BankStats], banks: Mapping[str, Bank], t: Catalog,
+          m: Markup) -> list[Screen]:
+    """The user's attempts, best and last score and most-missed questions, per bank.
+
+    Returns:
+        One screen, or several of at most :data:`MAX_MESSAGE_UTF16` visible UTF-16 units when
+        the lists are long.
+    """
+    if not records:
+        return [Screen(m.escape(t("stats_none")))]
+    lines = [m.bold(f"📊 {t('stats_header')}")]
+    for record in records:
+        bank = banks.get(record.bank_id)
+        lang = bank.language_for(t.language) if bank else t.language
+        title = bank.title.get(lang, bank.default_language) if bank else record.bank_id
+        lines += ["", m.bold(title), m.escape(
+            f"{t('stats_attempts', count=record.attempts)} · "
+            f"{t('stats_scores', best=record.best, last=record.last, total=record.total)}")]
+        missed = [(q, n) for q, n in record.most_missed
+                  if bank is not None and any(x.id == q for x in bank.questions)]
+        if missed and bank is not None:
+            lines.append(m.escape(t("stats_most_missed")))
+            for question_id, times in missed:
+                prompt = bank.question(question_id).prompt.get(lang, bank.default_language)
+                times_text = t("stats_missed_times", count=times)
+                lines.append(f"• {m.escape(prompt)} ({m.escape(times_text)})")
+    return as_screens("\n".join(lines), m)
+
+
+MANY_DUE = 100
+"""Due counts from this one on are shown as "over 99" (they are counted only that far)."""
+
+
+def _due_header(count: int, t: Catalog) -> str:
+    return t("review_due_many") if count >= MANY_DUE else t("review_due", count=count)
+
+
+def _review_view(it: ReviewItem, chosen_slot: int | None = None,
+                 correct: bool | None = None) -> QuestionView:
+    return QuestionView(question=it.question, position=0, total=1, slots=it.slots,
+                        correct_slot=it.correct_slot, chosen_slot=chosen_slot,
+                        answer_correct=correct)
+
+
+def _review_lines(it: ReviewItem, v: QuestionView, t: Catalog, m: Markup,
+                  marks: bool) -> list[str]:
+    """The quiz's question lines, with the review header (how many are due) in place of the
+    question number and progress bar."""
+    lines = _question_lines(it.bank, v, t, m, marks=marks)
+    lines[1] = m.escape(_due_header(it.due_count, t))
+    return lines
+
+
+def review_question(it: ReviewItem, t: Catalog, m: Markup, attempt_id: int = 0) -> Screen:
+    """A due card's question in the quiz's format (title, header, prompt, options A-J with
+    buttons), options in the order :func:`bot.quiz.learning.review_slots` chose for it."""
+    buttons = [Button(LABELS[slot], CardAnswerButton(it.card.id, it.card.reps, slot, attempt_id))
+               for slot in range(len(it.slots))]
+    return Screen("\n".join(_review_lines(it, _review_view(it), t, m, marks=False)),
+                  answer_rows(buttons))
+
+
+def review_feedback(it: ReviewItem, slot: int, correct: bool, t: Catalog, m: Markup, *,
+                    next_card: CardNextButton | None, next_in: float | None,
+                    closing: bool = True) -> Screen:
+    """A reviewed card: the choice marked ✅/❌, the correct option and the explanation, then
+    a "next" button when more cards are due, else (with ``closing``) that all is done and when
+    the next review is (``next_in`` seconds from now; None: not known)."""
+    v = _review_view(it, slot, correct)
+    lines = [*_review_lines(it, v, t, m, marks=True), "",
+             *explanation_lines(it.bank, v, t, m)]
+    if next_card is not None:
+        return Screen("\n".join(lines), ((Button(t("button_review_next"), next_card),),))
+    if not closing:
+        return Screen("\n".join(lines))
+    lines += ["", m.bold(t("review_all_done"))]
+    if next_in is not None:
+        lines.append(m.escape(t("review_next_in", when=t.relative(next_in))))
+    return Screen("\n".join(lines))
+
+
+def review_done(next_in: float | None, t: Catalog, m: Markup) -> Screen:
+    """/review with nothing due: when the next review is (``next_in`` seconds from now), or
+    that there are no cards yet (``next_in`` None)."""
+    if next_in is None:
+        return Screen(m.escape(t("review_none_yet")))
+    return Screen(m.escape(t("review_nothing_due", when=t.relative(next_in))))
+
+
+def reminder(count: int, t: Catalog, m: Markup) -> Screen:
+    """The daily reminder: how many questions are due, and a button that starts the review."""
+    text = t("reminder_many") if count >= MANY_DUE else t("reminder", count=count)
+    return Screen(m.escape(text), ((Button(t("button_review_start"), StartReviewButton()),),))
+
+
+def remind_status(on: bool, t: Catalog, m: Markup) -> Screen:
+    """The answer to /remind: the reminder is now on (how it works) or off."""
+    return Screen(m.escape(t("remind_on" if on else "remind_off")))
+
+
+def stats_with_review(records: Sequence[BankStats], banks: Mapping[str, Bank], due: int,
+                      t: Catalog, m: Markup) -> list[Screen]:
+    """:func:`stats` with how many questions are due for review and, when any is, a button
+    that starts the review (on the last screen)."""
+    screens = stats(records, banks, t, m)
+    if due <= 0:
+        return screens
+    line = m.escape(t("stats_due", count=due) if due < MANY_DUE else t("review_due_many"))
+    last = screens[-1]
+    extra = as_screens(f"{last.text}\n\n{line}", m,
+                       ((Button(t("button_review_start"), StartReviewButton()),),))
+    return screens[:-1] + extra
+
+
+def known_text(progress: Progress, t: Catalog, m: Markup) -> str:
+    """How well each question is known (FSRS retrievability, in %), least known first: the
+    chart's second panel as text (for the terminal)."""
+    lines = [m.bold(t("chart_known"))]
+    for bank, question_id, value in sorted(progress.cards, key=lambda c: c[2]):
+        lang = bank.language_for(t.language)
+        prompt = bank.question(question_id).prompt.get(lang, bank.default_language)
+        lines.append(f"{round(100 * value):3d}  {m.escape(prompt)}")
+    return "\n".join(lines)

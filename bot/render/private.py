@@ -1,0 +1,185 @@
+"""Screens of a quiz in a private chat (and in ``quizbot play``): the intro, the questions and
+their feedback, the outcome, the review of missed questions, the preview, the language and bank
+pickers, and /deletemydata's question.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+
+from bot.i18n import SUPPORTED, Catalog
+from bot.quiz.bank import Bank
+from bot.quiz.engine import Attempt, Result, result, view
+from bot.quiz.ports import ScorePoint
+from bot.render.callbacks import (
+    AnswerButton,
+    BankButton,
+    DeleteDataButton,
+    LanguageButton,
+    NextButton,
+    RetakeButton,
+    ReviewButton,
+)
+from bot.render.limits import MAX_KEYBOARD_BUTTONS
+from bot.render.question import _question_lines, explanation_lines, question
+from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, UrlButton, as_screens
+from bot.render.sharing import share_row
+from bot.render.text import Markup, clip, pack
+
+
+def _guide_row(bank: Bank, language: str) -> tuple[tuple[Button, ...], ...]:
+    if bank.guide is None:
+        return ()
+    label = bank.guide.label.get(language, bank.default_language)
+    return ((Button(f"📘 {label}", UrlButton(bank.guide.url)),),)
+
+
+def intro(bank: Bank, t: Catalog, m: Markup, *, name: str | None = None) -> Screen:
+    """The greeting and bank introduction sent before the first question."""
+    lang = bank.language_for(t.language)
+    lines = []
+    if name is not None:
+        lines += [m.escape(t("greeting", name=name)), ""]
+    lines += [
+        m.bold(bank.title.get(lang, bank.default_language)),
+        m.escape(f"{t('level_line', level=t('level.' + bank.level))} · "
+                 f"{t('question_count', count=len(bank.questions))}"),
+        "",
+        m.escape(bank.description.get(lang, bank.default_language)),
+    ]
+    return Screen("\n".join(lines), _guide_row(bank, lang))
+
+
+def attempt_question(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> Screen:
+    """The attempt's current question, with answer buttons for it.
+
+    Raises:
+        BankChanged: the attempt was planned on another bank version.
+    """
+    v = view(attempt, bank)
+    return question(bank, v, t, m, lambda slot: AnswerButton(attempt.id, v.position, slot))
+
+
+def feedback(bank: Bank, attempt: Attempt, position: int, t: Catalog, m: Markup) -> Screen:
+    """The answered question: the choice marked ✅/❌, the correct option, the explanation,
+    and a button to go on (or to see the score after the last question)."""
+    v = view(attempt, bank, position)
+    lines = [*_question_lines(bank, v, t, m, marks=True), "", *explanation_lines(bank, v, t, m)]
+    last = position + 1 >= attempt.total
+    label = t("button_results") if last else t("button_next")
+    return Screen("\n".join(lines), ((Button(label, NextButton(attempt.id, position)),),))
+
+
+def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup,
+            previous_best: ScorePoint | None = None, *, share: bool = False) -> list[Screen]:
+    """The end of an attempt: the score, the missed questions, retake and review buttons.
+
+    Args:
+        previous_best: The user's best earlier attempt on the bank, if any: the score is
+            compared with it ("5/8 → 7/8, your best!", or the best so far when not beaten).
+        share: Add a "Share" button (:func:`share_row`: Telegram with inline mode on).
+
+    Returns:
+        One screen, or several of at most :data:`MAX_MESSAGE_UTF16` visible UTF-16 units when
+        the list of missed questions is long; the buttons are on the last.
+    """
+    lang = bank.language_for(t.language)
+    res: Result = result(attempt)
+    lines = [m.bold(f"🏁 {t('result_title')}"), m.bold(bank.title.get(lang, bank.default_language)),
+             "", m.escape(t("result_score", score=res.score, total=res.total))]
+    if previous_best is not None:
+        if res.score * previous_best.total > previous_best.score * res.total:
+            lines.append(m.bold(t("result_improved", before=previous_best.score,
+                                  before_total=previous_best.total, score=res.score,
+                                  total=res.total)))
+        else:
+            lines.append(m.escape(t("result_best", best=previous_best.score,
+                                    best_total=previous_best.total)))
+    if not res.missed:
+        lines += ["", m.escape(t("result_perfect"))]
+    else:
+        lines += ["", m.escape(t("result_missed"))]
+        for question_id in _in_bank(bank, res.missed):
+            number = attempt.plan.question_order.index(question_id) + 1
+            prompt = bank.question(question_id).prompt.get(lang, bank.default_language)
+            lines.append(f"{number}. {m.escape(prompt)}")
+    buttons = [Button(t("button_retake"), RetakeButton(bank.id))]
+    if res.missed:
+        buttons.append(Button(t("button_review"), ReviewButton(attempt.id)))
+    rows = tuple((b,) for b in buttons) + (share_row(bank, t) if share else ())
+    return as_screens("\n".join(lines), m, rows)
+
+
+def _in_bank(bank: Bank, question_ids: Iterable[str]) -> tuple[str, ...]:
+    """The ids the bank still has: an answered question removed from the bank without a version
+    bump still counts in the score, but has no text left to show."""
+    present = {question.id for question in bank.questions}
+    return tuple(question_id for question_id in question_ids if question_id in present)
+
+
+def review(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> list[Screen]:
+    """The missed questions with the correct answers and explanations, split into messages of at
+    most :data:`MAX_MESSAGE_UTF16` visible UTF-16 units (a question is kept in one message)."""
+    missed = _in_bank(bank, result(attempt).missed)
+    if not missed:
+        return [Screen(m.escape(t("review_none")))]
+    lang = bank.language_for(t.language)
+    blocks = [m.bold(t("review_header"))]
+    for question_id in missed:
+        position = attempt.plan.question_order.index(question_id)
+        v = view(attempt, bank, position)
+        correct = v.question.options[v.slots[v.correct_slot]].text.get(lang, bank.default_language)
+        blocks.append("\n".join([
+            m.bold(f"{position + 1}. {v.question.prompt.get(lang, bank.default_language)}"),
+            f"✅ {m.escape(correct)}",
+            m.escape(v.question.explanation.get(lang, bank.default_language)),
+            m.escape(t("source", source="")) + m.link(v.question.source.title,
+                                                       v.question.source.url),
+        ]))
+    return [Screen(text) for text in pack(blocks, m=m)]
+
+
+def preview(bank: Bank, t: Catalog, m: Markup, *, share: bool = False) -> list[Screen]:
+    """Title, level, description and the questions without their answers.
+
+    Args:
+        share: Add a "Share" button (:func:`share_row`: Telegram with inline mode on).
+
+    Returns:
+        One screen, or several of at most :data:`MAX_MESSAGE_UTF16` visible UTF-16 units for a
+        long bank; the guide and share buttons are on the last.
+    """
+    lang = bank.language_for(t.language)
+    head = intro(bank, t, m)
+    lines = [head.text, "", m.bold(t("preview_header"))]
+    for number, q in enumerate(bank.questions, start=1):
+        lines.append(f"{number}. {m.escape(q.prompt.get(lang, bank.default_language))}")
+    lines += ["", m.italic(t("preview_footer"))]
+    return as_screens("\n".join(lines), m,
+                      head.keyboard + (share_row(bank, t) if share else ()))
+
+
+def language_picker(current: str, t: Catalog, m: Markup) -> Screen:
+    """A prompt with one button per supported language, named in its own script."""
+    buttons = tuple(
+        Button(("✓ " if code == current else "") + t.language_name(code), LanguageButton(code))
+        for code in SUPPORTED)
+    return Screen(m.escape(t("language_prompt")), (buttons,))
+
+
+def bank_choice(banks: Iterable[Bank], t: Catalog, m: Markup, *, header: str) -> Screen:
+    """``header`` and one button per bank: its title in the user's language, clipped to
+    :data:`MAX_BUTTON_LABEL` characters; at most :data:`MAX_KEYBOARD_BUTTONS` banks (the others
+    are still reachable with ``/quiz <id>``)."""
+    rows = tuple((Button(clip(b.title.get(b.language_for(t.language), b.default_language),
+                              MAX_BUTTON_LABEL), BankButton(b.id)),)
+                 for b in itertools.islice(banks, MAX_KEYBOARD_BUTTONS))
+    return Screen(m.escape(header), rows)
+
+
+def delete_data_question(t: Catalog, m: Markup) -> Screen:
+    """/deletemydata's question: what would be deleted, with "delete" and "keep" buttons."""
+    return Screen(m.escape(t("deletemydata_confirm")),
+                  ((Button(t("button_delete_confirm"), DeleteDataButton(1)),
+                    Button(t("button_delete_cancel"), DeleteDataButton(0))),))

@@ -1,0 +1,55 @@
+"""A screen: a message's text and inline keyboard as plain data. ``bot.telegram`` turns the
+keyboard into an ``InlineKeyboardMarkup``; ``quizbot play`` prints it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.render.callbacks import CallbackButton
+from bot.render.limits import MAX_MESSAGE_UTF16
+from bot.render.text import Markup
+
+MAX_BUTTON_LABEL = 64
+"""Characters of a button label made from bank text (a title); longer ones are clipped with
+"…" (Telegram shows a button's text on one line, cut by the client)."""
+
+
+@dataclass(frozen=True)
+class UrlButton:
+    """An inline keyboard button that opens ``url``."""
+
+    url: str
+
+
+@dataclass(frozen=True)
+class ShareButton:
+    """An inline keyboard button that lets the user pick a chat and types "@<bot> ``query``"
+    into its input field, so the bot's inline results come up there (Bot API
+    ``InlineKeyboardButton.switch_inline_query``)."""
+
+    query: str
+
+
+@dataclass(frozen=True)
+class Button:
+    """An inline keyboard button: a label and callback data, a URL, or a share action."""
+
+    label: str
+    action: CallbackButton | UrlButton | ShareButton
+
+
+@dataclass(frozen=True)
+class Screen:
+    """A message to show: text (in the markup it was rendered with) and a keyboard (rows)."""
+
+    text: str
+    keyboard: tuple[tuple[Button, ...], ...] = field(default=())
+
+
+def as_screens(text: str, m: Markup, keyboard: tuple[tuple[Button, ...], ...] = (),
+               limit: int = MAX_MESSAGE_UTF16) -> list[Screen]:
+    """``text`` as one or more screens of at most ``limit`` visible UTF-16 units each (split
+    by ``m.chunks``), the keyboard on the last one (it follows what the user read)."""
+    texts = m.chunks(text, limit) or [text]
+    return [Screen(part) for part in texts[:-1]] + [Screen(texts[-1], keyboard)]
