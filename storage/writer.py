@@ -85,7 +85,8 @@ class SQLiteWriter:
                 if db.in_transaction:
                     with contextlib.suppress(sqlite3.Error):
                         await db.execute("ROLLBACK")
-                error = StorageError(str(exc)) if isinstance(exc, sqlite3.Error) else exc
+                error: BaseException | None = (StorageError(str(exc))
+                                               if isinstance(exc, sqlite3.Error) else exc)
                 results = [(future, error, None) for _, future, _ in batch]
             for future, error, value in results:
                 if future.done():
