@@ -88,11 +88,12 @@ def load_changes(paths: Iterable[Path], current: Mapping[str, Bank]) -> Reload:
         bank is kept (the bot needs at least one), with a problem saying so.
     """
     by_file: dict[str, list[Bank]] = {}
-    for bank in current.values():
-        by_file.setdefault(str(bank.path), []).append(bank)
+    for held in current.values():
+        by_file.setdefault(str(held.path), []).append(held)
     report = Reload(banks={})
     files = bank_files(paths)
     for file in files:
+        bank: Bank | None
         try:
             bank = load_bank(file)
         except BankError as exc:
@@ -104,10 +105,10 @@ def load_changes(paths: Iterable[Path], current: Mapping[str, Bank]) -> Reload:
                 f"bank id {bank.id!r} is also used by {report.banks[bank.id].path}"))
             bank = None
         if bank is None:
-            for old in by_file.get(str(file), []):
-                if old.id not in report.banks:
-                    report.banks[old.id] = old
-                    report.kept.append(old)
+            for held in by_file.get(str(file), []):
+                if held.id not in report.banks:
+                    report.banks[held.id] = held
+                    report.kept.append(held)
             continue
         report.banks[bank.id] = bank
         old = current.get(bank.id)

@@ -226,10 +226,11 @@ async def edit(query: CallbackQuery, screen: Screen) -> None:
         kind = classify(exc).kind
         if kind is Kind.NOT_MODIFIED:
             log.debug("edit skipped: message %s not modified",
-                      query.message and query.message.id)
+                      query.message and query.message.message_id)
         elif kind is Kind.GONE:
             log.info("edit skipped: message %s of user %s is gone: %s",
-                     query.message and query.message.id, query.from_user.id, exc.message)
+                     query.message and query.message.message_id, query.from_user.id,
+                     exc.message)
         else:
             raise
 

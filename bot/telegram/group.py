@@ -31,6 +31,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from typing import cast
 
 from telegram import CallbackQuery, Chat, ChatMemberUpdated, Message, Update, User
 from telegram.constants import ChatMemberStatus
@@ -357,7 +358,8 @@ def describe(exc: BaseException) -> str:
 async def on_session_job(context: Context) -> None:
     """Job: a session's deadline, an early close, a retry or a watchdog nudge."""
     assert context.job is not None
-    session_id, early = context.job.data  # type: ignore[misc]
+    # cast: the data SessionRunner.schedule gives the job (PTB types it object)
+    session_id, early = cast(tuple[int, int | None], context.job.data)
     await runner_of(app_of(context)).drive(session_id, early=early)
 
 

@@ -150,7 +150,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         """How many updates were let through (processed, or being processed)."""
 
     @staticmethod
-    def key(update: object) -> Hashable | None:
+    def key(update: object) -> tuple[int | None, int | None] | None:
         """The ordering key of an update: (chat id, sender id); None when it has neither."""
         if not isinstance(update, Update):
             return None
