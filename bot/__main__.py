@@ -224,7 +224,7 @@ async def _delete_user(settings: Settings, user_id: int) -> int:
     from bot.quiz.privacy import PrivacyService
     from storage import SQLiteStore
 
-    if not settings.db.is_file():
+    if not isinstance(settings.db, Path) or not settings.db.is_file():
         raise StorageError(f"no database at {settings.db} (QUIZBOT_DB / --db)")
     store = await SQLiteStore.open(settings.db)
     try:

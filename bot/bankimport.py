@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import cast
 
 import yaml
 
@@ -75,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
     source = (args.source_title or args.source_url, args.source_url) if args.source_url else None
     data, lines = bank_data(parsed, language=args.lang, bank_id=bank_id, title=title,
                             description=description, level=args.level, source=source)
-    questions: list[dict] = data["questions"]  # type: ignore[assignment]
+    # cast: bank_data's "questions" is the list of question mappings (edited in place below)
+    questions = cast(list[dict[str, object]], data["questions"])
     document = ""
     while questions:
         document = SCHEMA_LINE + "\n" + yaml.safe_dump(

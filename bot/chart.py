@@ -41,10 +41,10 @@ MAX_ATTEMPTS = 60
 def font_path(language: str) -> Path:
     """The Noto font file for ``language``'s script (Devanagari for Hindi, else Noto Sans)."""
     if language == "hi":
-        import fontpkg_noto_sans_devanagari as package
-        return package.ROOT / "files" / "NotoSansDevanagari[wdth,wght].ttf"
-    import fontpkg_noto_sans as package
-    return package.ROOT / "files" / "NotoSans[wdth,wght].ttf"
+        import fontpkg_noto_sans_devanagari as devanagari
+        return devanagari.ROOT / "files" / "NotoSansDevanagari[wdth,wght].ttf"
+    import fontpkg_noto_sans as noto_sans
+    return noto_sans.ROOT / "files" / "NotoSans[wdth,wght].ttf"
 
 
 @cache

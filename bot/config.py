@@ -201,7 +201,7 @@ class Settings:
         if isinstance(values["db"], str) and not is_database_url(values["db"]):
             values["db"] = Path(values["db"])
         if values["banks"] and isinstance(values["banks"], list | tuple):
-            values["banks"] = tuple(Path(p) for p in values["banks"])  # type: ignore[union-attr]
+            values["banks"] = tuple(Path(p) for p in values["banks"])
         try:
             seconds = float(values["question_seconds"])  # type: ignore[arg-type]
         except (TypeError, ValueError):

@@ -100,7 +100,7 @@ def render(table: Sequence[Mapping[str, object]], fmt: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-async def build(db: Path, banks: Mapping[str, Bank], *, bank_id: str | None,
+async def build(db: str | Path, banks: Mapping[str, Bank], *, bank_id: str | None,
                 chat_id: int | None, since: float | None) -> list[dict[str, object]]:
     """Read the answers from ``db`` and analyse them."""
     from storage import SQLiteStore
