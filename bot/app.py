@@ -10,6 +10,7 @@ import functools
 import logging
 import os
 from collections.abc import Mapping
+from typing import TypedDict
 
 from telegram import (
     BotCommand,
@@ -279,7 +280,19 @@ async def close_transports(app: QuizApplication) -> None:
         await request.shutdown()
 
 
-def webhook_arguments(settings: Settings) -> dict[str, object]:
+class WebhookArguments(TypedDict):
+    """What :func:`webhook_arguments` gives ``run_webhook`` / ``Updater.start_webhook``."""
+
+    listen: str
+    port: int
+    url_path: str
+    webhook_url: str | None
+    secret_token: str | None
+    allowed_updates: list[str]
+    drop_pending_updates: bool
+
+
+def webhook_arguments(settings: Settings) -> WebhookArguments:
     """The arguments of PTB's ``run_webhook`` / ``Updater.start_webhook`` for ``settings``.
 
     Telegram sends ``secret_token`` in the ``X-Telegram-Bot-Api-Secret-Token`` header of every
@@ -309,16 +322,17 @@ async def serve(app: QuizApplication, stop: asyncio.Event, *,
     try:
         if app.post_init:
             await app.post_init(app)
+        assert app.updater is not None  # build_application's application has one
         if settings.webhook_url:
-            await app.updater.start_webhook(**webhook_arguments(settings))  # type: ignore[union-attr,arg-type]
+            await app.updater.start_webhook(**webhook_arguments(settings))
         else:
-            await app.updater.start_polling(  # type: ignore[union-attr]
+            await app.updater.start_polling(
                 poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False,
                 allowed_updates=list(ALLOWED_UPDATES))
         await app.start()
         await stop.wait()
-        if app.updater.running:  # type: ignore[union-attr]
-            await app.updater.stop()  # type: ignore[union-attr]
+        if app.updater.running:
+            await app.updater.stop()
         await app.stop()
     finally:
         await app.shutdown()

@@ -28,7 +28,7 @@ MAX_INPUT_BYTES = 4 * MAX_BANK_BYTES
 larger than the bank it becomes, which may have at most 1 MiB."""
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``import`` subcommand to the ``quizbot`` parser."""
     parser = sub.add_parser(
         "import", help="convert a GIFT, Aiken or CSV file into a bank file",

@@ -96,7 +96,7 @@ Pos = tuple[int, int]
 """A place in a file: (line, column), both 1-based."""
 
 
-class _Node(dict):  # type: ignore[type-arg]
+class _Node(dict[str, Any]):
     """A YAML mapping that remembers where it, each key and each value start (1-based), and the
     source text of each plain (unquoted) scalar value, to show what YAML made of it."""
 

@@ -21,7 +21,7 @@ COLUMNS = ("bank_id", "question_id", "language", "answers", "difficulty", "discr
 (bank order, as in the bank file), separated by ``|``; ``correct_option`` is 1-based."""
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``report`` subcommand."""
     report = sub.add_parser(
         "report", help="item analysis of every stored answer (private and group)",

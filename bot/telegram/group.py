@@ -626,7 +626,8 @@ class SessionRunner:
         :data:`MAX_FAILURES` times; end the session with a notice for anything else."""
         kind = classify(exc).kind if isinstance(exc, TelegramError) else None
         if kind is Kind.MIGRATED:
-            new_chat_id = classify(exc).new_chat_id  # type: ignore[arg-type]
+            assert isinstance(exc, TelegramError)  # the kind says so
+            new_chat_id = classify(exc).new_chat_id
             old = await self._chat_of(session_id)
             if old is not None and new_chat_id is not None:
                 await self.move_chat(old, new_chat_id)
