@@ -633,7 +633,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         else:
             title_ok = check.plain(title, source_node.value_at("title"), "source.title")
         url = check.url(source_node.get("url"), source_node.value_at("url"), "source.url")
-        if title_ok and url and isinstance(title, str):  # title_ok: it is
+        if title_ok and url and isinstance(title, str):  # (title_ok implies a str)
             source = Source(title.strip(), url)
 
     options: list[Option] = []

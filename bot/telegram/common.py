@@ -140,6 +140,7 @@ def app_of(context: Context) -> QuizApplication:
     # it is the application whose CONTEXT_TYPES made this context
     return cast(QuizApplication, context.application)
 
+
 TOAST_KEYS: dict[type[QuizError], str] = {
     engine.StaleQuestion: "toast_stale",
     engine.AlreadyAnswered: "toast_answered",
