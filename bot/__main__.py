@@ -16,6 +16,7 @@ from pathlib import Path
 from bot import bankimport, i18n, redaction, report
 from bot.bankload import BankError, load_banks
 from bot.config import ConfigError, Settings
+from bot.quiz.bank import Bank
 from bot.quiz.checks import check_bank
 from bot.quiz.ports import StorageError
 
@@ -163,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2 if isinstance(exc, ConfigError) else 1
 
 
-def load_valid_banks(paths: Sequence[object]) -> dict:  # type: ignore[type-arg]
+def load_valid_banks(paths: Sequence[object]) -> dict[str, Bank]:
     """Load the banks under ``paths``, skipping each file that fails to load (or repeats a bank
     id already loaded) with one warning per file naming its problems.
 
@@ -172,7 +173,7 @@ def load_valid_banks(paths: Sequence[object]) -> dict:  # type: ignore[type-arg]
     """
     from bot.bankload import BankProblem, bank_files, load_bank
 
-    banks: dict = {}  # type: ignore[type-arg]
+    banks: dict[str, Bank] = {}
     files = bank_files(map(str, paths))
     for file in files:
         try:
@@ -224,7 +225,7 @@ async def _delete_user(settings: Settings, user_id: int) -> int:
     from bot.quiz.privacy import PrivacyService
     from storage import SQLiteStore
 
-    if not settings.db.is_file():
+    if not isinstance(settings.db, Path) or not settings.db.is_file():
         raise StorageError(f"no database at {settings.db} (QUIZBOT_DB / --db)")
     store = await SQLiteStore.open(settings.db)
     try:
@@ -272,7 +273,7 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
     return asyncio.new_event_loop()
 
 
-def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # type: ignore[type-arg]
+def _run(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str], *,
          hold_logs: bool) -> int:
     """Run the bot until a stop signal; SIGHUP reloads the banks (:mod:`bot.telegram.admin`).
 
@@ -310,7 +311,7 @@ def _run(settings: Settings, banks: dict, redact: Callable[[str], str], *,  # ty
             loop.add_signal_handler(signal.SIGHUP, admin.reload_soon, app, "SIGHUP")
         if settings.webhook_url:
             log.info("webhook %s, listening on %s", settings.webhook_url, settings.listen)
-            app.run_webhook(**webhook_arguments(settings), close_loop=False)  # type: ignore[arg-type]
+            app.run_webhook(**webhook_arguments(settings), close_loop=False)
         else:
             app.run_polling(allowed_updates=list(ALLOWED_UPDATES), close_loop=False)
     finally:
@@ -357,7 +358,7 @@ def _held_logs(hold: bool) -> Iterator[_HeldLogs]:
         root.handlers = handlers
 
 
-async def _play(settings: Settings, banks: dict, language: str | None,  # type: ignore[type-arg]
+async def _play(settings: Settings, banks: dict[str, Bank], language: str | None,
                 bank_id: str | None, *, mode: str = "play", chart: str | None = None) -> int:
     import locale
 

@@ -9,8 +9,8 @@ import asyncio
 import functools
 import logging
 import os
-import time
 from collections.abc import Mapping
+from typing import TypedDict
 
 from telegram import (
     BotCommand,
@@ -21,14 +21,13 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 from telegram.ext import (
-    Application,
     ApplicationBuilder,
-    CallbackContext,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
     Defaults,
     InlineQueryHandler,
+    JobQueue,
     MessageHandler,
     TypeHandler,
     filters,
@@ -42,10 +41,10 @@ from bot.quiz.privacy import PrivacyService
 from bot.quiz.review import LearningService
 from bot.quiz.service import GroupService, QuizService
 from bot.telegram import admin, group, handlers, inline, learning, privacy, teachers
-from bot.telegram.common import CONTEXT_TYPES
+from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.ordering import OrderedQueue
-from storage import PostgresStore, SQLiteStore, open_store
+from storage import open_store
 from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
@@ -84,7 +83,7 @@ unfold a card under a question): PTB's ``Defaults`` add it to every ``sendMessag
 ``editMessageText`` and inline result's ``InputTextMessageContent``."""
 
 
-def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Application:  # type: ignore[type-arg]
+def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizApplication:
     """Build the bot: HTML without link previews by default, rate-limited, handlers for
     private chats and groups.
 
@@ -104,11 +103,15 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
                                pool_timeout=POOL_TIMEOUT),
                 MeteredRequest(metrics, connection_pool_size=1))
     processor = MeteredProcessor(metrics)
+    # the job queue PTB would make, given here so that its type is the bot's (PTB's builder
+    # keeps its default context type for the job queue whatever context_types says)
+    jobs: JobQueue[Context] = JobQueue()
     builder = (
         ApplicationBuilder()
         .token(settings.require_token())
         .defaults(Defaults(parse_mode=ParseMode.HTML, link_preview_options=NO_LINK_PREVIEWS))
         .context_types(CONTEXT_TYPES)
+        .job_queue(jobs)
         # a call that waits for a flood wait or a group's budget gives its update's slot up
         .rate_limiter(QuizRateLimiter(waiting=processor.released))
         .concurrent_updates(processor)
@@ -122,16 +125,16 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> Applicat
         builder = builder.base_url(settings.base_url)
     app = builder.build()
     processor.on_refused = functools.partial(handlers.slow_down, app)
-    app.bot_data.extra["settings"] = settings
-    app.bot_data.extra["banks"] = dict(banks)
-    app.bot_data.extra["transports"] = requests
-    app.bot_data.extra["admins"] = admins
-    app.bot_data.extra["metrics"] = metrics
+    app.bot_data.settings = settings
+    app.bot_data.banks = dict(banks)
+    app.bot_data.transports = requests
+    app.bot_data.admins = admins
+    app.bot_data.metrics = metrics
     add_handlers(app)
     return app
 
 
-def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
+def add_handlers(app: QuizApplication) -> None:
     """Register every handler (the one place that does).
 
     Each command of the menus (:data:`COMMANDS`, :data:`GROUP_COMMANDS`,
@@ -149,7 +152,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("language", handlers.cmd_language, filters=private))
     app.add_handler(CommandHandler("stop", handlers.cmd_stop, filters=private))
     app.add_handler(CommandHandler("help", handlers.cmd_help, filters=private))
-    admins: frozenset[int] = app.bot_data.extra.get("admins", frozenset())  # type: ignore[assignment]
+    admins = app.bot_data.admins
     app.add_handler(CommandHandler("deletemydata", privacy.cmd_deletemydata, filters=private))
     if admins:  # for anyone else, /reload falls through to the unknown-command hint below
         app.add_handler(CommandHandler("reload", admin.cmd_reload,
@@ -181,43 +184,43 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_error_handler(handlers.on_error)
 
 
-async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
+async def _post_init(app: QuizApplication) -> None:
     """Open storage, create the quiz service, register the command menu per language,
     restore group sessions. With a webhook, keep each (chat, sender)'s updates in order across
     the instances sharing the storage (:mod:`storage.order`; a no-op on SQLite). With polling
     and storage shared by several instances (PostgreSQL), wait until this instance is the one
     that polls (see :func:`wait_to_poll`); with a webhook every instance receives updates."""
-    settings: Settings = app.bot_data.extra["settings"]  # type: ignore[assignment]
-    banks: dict[str, Bank] = app.bot_data.extra["banks"]  # type: ignore[assignment]
+    settings, banks, metrics = app.bot_data.settings, app.bot_data.banks, app.bot_data.metrics
+    assert settings is not None and metrics is not None  # set by build_application
     store = await open_store(settings.db)
-    app.bot_data.extra["store"] = store
-    leases = app.bot_data.extra["leases"] = store.leases()
-    metrics: Metrics = app.bot_data.extra["metrics"]  # type: ignore[assignment]
+    app.bot_data.store = store
+    leases = app.bot_data.leases = store.leases()
     metered = MeteredStore(store, metrics)
-    clock = app.bot_data.extra.get("clock", time.time)  # a fake clock in tests
-    app.bot_data.quiz = QuizService(metered, banks, clock=clock)  # type: ignore[arg-type]
-    app.bot_data.groups = GroupService(metered, banks,  # type: ignore[arg-type]
+    clock = app.bot_data.clock  # a fake clock in tests
+    app.bot_data.quiz = QuizService(metered, banks, clock=clock)
+    app.bot_data.groups = GroupService(metered, banks,
                                        question_seconds=settings.question_seconds,
                                        languages=i18n.SUPPORTED,
-                                       clock=clock)  # type: ignore[arg-type]
-    app.bot_data.extra["privacy"] = PrivacyService(store)
-    learner = LearningService(store, banks, clock=clock)  # type: ignore[arg-type]
+                                       clock=clock)
+    app.bot_data.privacy = PrivacyService(store)
+    learner = LearningService(store, banks, clock=clock)
     await learner.load()
-    app.bot_data.extra["learning"] = learner
+    app.bot_data.learning = learner
     # ratings are queued and written in batches, after the feedback (see answered_soon)
     app.bot_data.quiz.on_answer = learner.answered_soon
     app.bot_data.groups.on_answer = learner.answered_soon
     # the first /stats chart would pay matplotlib's import and the font loading (about 1 s)
-    app.bot_data.extra["chart_warm_up"] = asyncio.create_task(asyncio.to_thread(chart.warm))
+    app.bot_data.chart_warm_up = asyncio.create_task(asyncio.to_thread(chart.warm))
     if app.job_queue is not None:  # reminders: stored schedules, so they survive restarts
-        interval = float(app.bot_data.extra.get("reminder_interval",  # type: ignore[arg-type]
-                                                learning.REMINDER_INTERVAL))
+        interval = app.bot_data.reminder_interval  # shorter in tests
+        if interval is None:
+            interval = learning.REMINDER_INTERVAL
         app.job_queue.run_repeating(learning.remind_pass, interval=interval, first=interval,
                                     name="reminders")
     if settings.metrics is not None:
         server = MonitoringServer(app, metrics, settings.metrics)
         await server.start()
-        app.bot_data.extra["monitoring"] = server
+        app.bot_data.monitoring = server
     await set_commands(app)
     if not app.bot.supports_inline_queries:
         log.info("inline mode is off: turn it on with @BotFather (/setinline) to let users "
@@ -236,32 +239,32 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         await wait_to_poll(app)
 
 
-async def wait_to_poll(app: Application) -> None:  # type: ignore[type-arg]
+async def wait_to_poll(app: QuizApplication) -> None:
     """Several instances share the database: Telegram serves one getUpdates consumer per bot,
     so only the instance holding the poller lease polls (and so handles every update, each
     user's in order). Until this one holds it, it runs the group sessions it holds (its job
     queue is started early); once it does, it adopts the sessions nobody holds (their instance
     died) and returns, and polling starts. If the lease is lost later (its connection to the
     database dropped), the instance stops, so that two never poll at once."""
-    leases = app.bot_data.extra["leases"]
-    assert app.job_queue is not None
+    leases = app.bot_data.leases
+    assert leases is not None and app.job_queue is not None
     await app.job_queue.start()  # idempotent: app.start() starts it again (a no-op)
     log.info("waiting for the poller lease (another instance may be polling)")
-    await leases.wait_poller(app.bot.id,  # type: ignore[attr-defined]
+    await leases.wait_poller(app.bot.id,
                              on_lost=lambda: _poller_lost(app))
     log.info("this instance polls now")
     await group.runner_of(app).check_all()
 
 
-def _poller_lost(app: Application) -> None:  # type: ignore[type-arg]
+def _poller_lost(app: QuizApplication) -> None:
     log.error("the poller lease's database connection was lost: stopping, so that another "
               "instance polls alone")
     app.stop_running()
 
 
-async def prune(context: CallbackContext) -> None:  # type: ignore[type-arg]
+async def prune(context: Context) -> None:
     """Job (daily): delete what the retention keeps no longer (``QuizService.prune``)."""
-    service: QuizService = context.application.bot_data.service
+    service = context.application.bot_data.service
     try:
         pruned = await service.prune()
     except Exception:  # tried again tomorrow
@@ -271,7 +274,7 @@ async def prune(context: CallbackContext) -> None:  # type: ignore[type-arg]
              "blanked", pruned.attempts, pruned.answers, pruned.names)
 
 
-async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
+async def set_commands(app: QuizApplication) -> None:
     """``setMyCommands`` for private and group chats: English by default, and per supported
     language (Telegram shows each user the list of their app's language)."""
     for language in (None, *i18n.SUPPORTED):
@@ -285,29 +288,41 @@ async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
             scope=BotCommandScopeAllGroupChats(), language_code=language)
 
 
-async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+async def _post_shutdown(app: QuizApplication) -> None:
     """Stop the health and metrics server, and the job queue if it was started early (an
     instance that never polled); close storage (leases included)."""
-    server = app.bot_data.extra.pop("monitoring", None)
-    if isinstance(server, MonitoringServer):
+    server, app.bot_data.monitoring = app.bot_data.monitoring, None
+    if server is not None:
         await server.stop()
     if app.job_queue is not None and app.job_queue.scheduler.running:
         await app.job_queue.stop(wait=False)
-    learner = app.bot_data.extra.get("learning")
-    if isinstance(learner, LearningService):
+    learner = app.bot_data.learning
+    if learner is not None:
         await learner.drain()  # the review cards queued by the last answers
-    store = app.bot_data.extra.pop("store", None)
-    if isinstance(store, SQLiteStore | PostgresStore):
+    store, app.bot_data.store = app.bot_data.store, None
+    if store is not None:
         await store.close()
 
 
-async def close_transports(app: Application) -> None:  # type: ignore[type-arg]
+async def close_transports(app: QuizApplication) -> None:
     """Close the Bot API transports (idempotent): PTB leaves them open when its start fails."""
-    for request in app.bot_data.extra.get("transports", ()):  # type: ignore[union-attr]
+    for request in app.bot_data.transports:
         await request.shutdown()
 
 
-def webhook_arguments(settings: Settings) -> dict[str, object]:
+class WebhookArguments(TypedDict):
+    """What :func:`webhook_arguments` gives ``run_webhook`` / ``Updater.start_webhook``."""
+
+    listen: str
+    port: int
+    url_path: str
+    webhook_url: str | None
+    secret_token: str | None
+    allowed_updates: list[str]
+    drop_pending_updates: bool
+
+
+def webhook_arguments(settings: Settings) -> WebhookArguments:
     """The arguments of PTB's ``run_webhook`` / ``Updater.start_webhook`` for ``settings``.
 
     Telegram sends ``secret_token`` in the ``X-Telegram-Bot-Api-Secret-Token`` header of every
@@ -322,7 +337,7 @@ def webhook_arguments(settings: Settings) -> dict[str, object]:
             "drop_pending_updates": False}
 
 
-async def serve(app: Application, stop: asyncio.Event, *,  # type: ignore[type-arg]
+async def serve(app: QuizApplication, stop: asyncio.Event, *,
                 poll_timeout: float = 10.0) -> None:
     """Run ``app`` until ``stop`` is set (what ``run_polling`` or ``run_webhook`` does, minus
     signal handling: for tests and embedding): with a webhook when its settings have a
@@ -331,21 +346,23 @@ async def serve(app: Application, stop: asyncio.Event, *,  # type: ignore[type-a
     Args:
         poll_timeout: getUpdates long-polling timeout, in seconds.
     """
-    settings: Settings = app.bot_data.extra["settings"]  # type: ignore[assignment]
+    settings = app.bot_data.settings
+    assert settings is not None  # set by build_application
     await app.initialize()
     try:
         if app.post_init:
             await app.post_init(app)
+        assert app.updater is not None  # build_application's application has one
         if settings.webhook_url:
-            await app.updater.start_webhook(**webhook_arguments(settings))  # type: ignore[union-attr,arg-type]
+            await app.updater.start_webhook(**webhook_arguments(settings))
         else:
-            await app.updater.start_polling(  # type: ignore[union-attr]
+            await app.updater.start_polling(
                 poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False,
                 allowed_updates=list(ALLOWED_UPDATES))
         await app.start()
         await stop.wait()
-        if app.updater.running:  # type: ignore[union-attr]
-            await app.updater.stop()  # type: ignore[union-attr]
+        if app.updater.running:
+            await app.updater.stop()
         await app.stop()
     finally:
         await app.shutdown()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import cast
 
 import yaml
 
@@ -27,7 +28,7 @@ MAX_INPUT_BYTES = 4 * MAX_BANK_BYTES
 larger than the bank it becomes, which may have at most 1 MiB."""
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``import`` subcommand to the ``quizbot`` parser."""
     parser = sub.add_parser(
         "import", help="convert a GIFT, Aiken or CSV file into a bank file",
@@ -75,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
     source = (args.source_title or args.source_url, args.source_url) if args.source_url else None
     data, lines = bank_data(parsed, language=args.lang, bank_id=bank_id, title=title,
                             description=description, level=args.level, source=source)
-    questions: list[dict] = data["questions"]  # type: ignore[assignment]
+    # cast: bank_data's "questions" is the list of question mappings (edited in place below)
+    questions = cast(list[dict[str, object]], data["questions"])
     document = ""
     while questions:
         document = SCHEMA_LINE + "\n" + yaml.safe_dump(

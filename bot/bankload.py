@@ -96,7 +96,7 @@ Pos = tuple[int, int]
 """A place in a file: (line, column), both 1-based."""
 
 
-class _Node(dict):  # type: ignore[type-arg]
+class _Node(dict[str, Any]):
     """A YAML mapping that remembers where it, each key and each value start (1-based), and the
     source text of each plain (unquoted) scalar value, to show what YAML made of it."""
 
@@ -140,8 +140,11 @@ class _LineLoader(yaml.SafeLoader):
             yaml.composer.ComposerError: the expanded document would pass the budget, or an
                 alias names a node that contains it (a recursive structure).
         """
-        alias = self.peek_event() if self.check_event(yaml.AliasEvent) else None
-        node = super().compose_node(parent, index)  # type: ignore[no-untyped-call]
+        # the stubs leave peek_event unannotated (it returns the next Event), and type index an
+        # int: PyYAML passes a mapping value's key node, or None, as well
+        alias = self.peek_event() if self.check_event(yaml.AliasEvent) else None  # type: ignore[no-untyped-call]
+        node = super().compose_node(parent, index)  # type: ignore[arg-type]
+        assert node is not None  # the stubs say Node | None; PyYAML always returns a node
         if alias is not None:
             if id(node) not in self._weights:
                 raise yaml.composer.ComposerError(
@@ -630,7 +633,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         else:
             title_ok = check.plain(title, source_node.value_at("title"), "source.title")
         url = check.url(source_node.get("url"), source_node.value_at("url"), "source.url")
-        if title_ok and url:
+        if title_ok and url and isinstance(title, str):  # (title_ok implies a str)
             source = Source(title.strip(), url)
 
     options: list[Option] = []
@@ -670,13 +673,13 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
                           + (f" (options {numbers})" if flagged else ""))
         elif len(flagged) == 1 and len(options) == len(options_value):
             for language in languages:
-                texts = [o.text.by_language.get(language) for o in options]
-                for i, text in enumerate(texts):
-                    if text in texts[:i]:
+                shown = [o.text.by_language.get(language) for o in options]
+                for i, text_i in enumerate(shown):
+                    if text_i in shown[:i]:
                         field_path = f"option {i + 1}.text.{language}"
                         check.problem(check.positions.get((check.question_id, field_path),
                                                           line_of("options")), field_path,
-                                      f"has the same text as option {texts.index(text) + 1}")
+                                      f"has the same text as option {shown.index(text_i) + 1}")
 
     if len(check.problems) > before:
         return None

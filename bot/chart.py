@@ -18,11 +18,18 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from babel.dates import format_skeleton
 
 from bot.i18n import Catalog
 from bot.quiz.review import Progress
+
+if TYPE_CHECKING:  # imported where they are used: matplotlib's import takes about a second
+    import numpy as np
+    from matplotlib.axes import Axes
+    from numpy.typing import NDArray
+    from PIL.ImageFont import FreeTypeFont
 
 WIDTH, HEIGHT, DPI = 8.0, 6.0, 100
 """Figure size in inches and dots per inch: 800 x 600 pixels (a Telegram photo is at most
@@ -41,14 +48,14 @@ MAX_ATTEMPTS = 60
 def font_path(language: str) -> Path:
     """The Noto font file for ``language``'s script (Devanagari for Hindi, else Noto Sans)."""
     if language == "hi":
-        import fontpkg_noto_sans_devanagari as package
-        return package.ROOT / "files" / "NotoSansDevanagari[wdth,wght].ttf"
-    import fontpkg_noto_sans as package
-    return package.ROOT / "files" / "NotoSans[wdth,wght].ttf"
+        import fontpkg_noto_sans_devanagari as devanagari
+        return devanagari.ROOT / "files" / "NotoSansDevanagari[wdth,wght].ttf"
+    import fontpkg_noto_sans as noto_sans
+    return noto_sans.ROOT / "files" / "NotoSans[wdth,wght].ttf"
 
 
 @cache
-def _font(language: str, size: int):  # type: ignore[no-untyped-def]
+def _font(language: str, size: int) -> FreeTypeFont:
     from PIL import ImageFont
 
     font = ImageFont.truetype(str(font_path(language)), size,
@@ -57,7 +64,8 @@ def _font(language: str, size: int):  # type: ignore[no-untyped-def]
     return font
 
 
-def label_image(text: str, language: str, *, size: int = LABEL_PX, rotate: bool = False):  # type: ignore[no-untyped-def]
+def label_image(text: str, language: str, *, size: int = LABEL_PX,
+                rotate: bool = False) -> NDArray[np.uint8]:
     """``text`` shaped by Raqm (HarfBuzz) in the language's Noto font: an RGBA numpy array,
     dark grey on transparent, rotated a quarter turn when ``rotate`` (a vertical axis label).
 
@@ -70,7 +78,8 @@ def label_image(text: str, language: str, *, size: int = LABEL_PX, rotate: bool 
     if not features.check("raqm"):
         raise RuntimeError("Pillow has no Raqm layout engine: labels would not be shaped")
     font = _font(language, size * 2)
-    left, top, right, bottom = font.getbbox(text, language=language)
+    # ints: Pillow types them float for the sake of a float stroke width (none here)
+    left, top, right, bottom = map(int, font.getbbox(text, language=language))
     pad = size // 2
     image = Image.new("RGBA", (right - left + 2 * pad, bottom - top + 2 * pad), (0, 0, 0, 0))
     ImageDraw.Draw(image).text((pad - left, pad - top), text, font=font,
@@ -105,7 +114,7 @@ def render_png(progress: Progress, t: Catalog) -> bytes:
                                                              "hspace": 0.55})
     figure.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.07)
 
-    def title(ax, key: str) -> None:  # type: ignore[no-untyped-def]
+    def title(ax: Axes, key: str) -> None:
         box = AnnotationBbox(OffsetImage(label_image(t(key), language)), (0.0, 1.02),
                              xycoords="axes fraction", box_alignment=(0.0, 0.0), frameon=False)
         ax.add_artist(box)

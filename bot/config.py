@@ -201,8 +201,8 @@ class Settings:
         if isinstance(values["db"], str) and not is_database_url(values["db"]):
             values["db"] = Path(values["db"])
         if values["banks"] and isinstance(values["banks"], list | tuple):
-            values["banks"] = tuple(Path(p) for p in values["banks"])  # type: ignore[union-attr]
-        try:
+            values["banks"] = tuple(Path(p) for p in values["banks"])
+        try:  # a str, int or float (an object to mypy): float() refusing it is the check
             seconds = float(values["question_seconds"])  # type: ignore[arg-type]
         except (TypeError, ValueError):
             seconds = float("nan")
@@ -229,6 +229,7 @@ class Settings:
                               "shown here")
         if strict and values["webhook_url"] is not None and secret is None:
             values["webhook_secret"] = secrets.token_urlsafe(32)  # 43 of [A-Za-z0-9_-]
+        # each field's value, converted and checked above (the dict holds objects, to mypy)
         return cls(**values)  # type: ignore[arg-type]
 
     def require_token(self) -> str:

@@ -37,10 +37,10 @@ from prometheus_client import (
     generate_latest,
 )
 from telegram import Update
-from telegram.ext import Application
 
 from bot.config import Address
 from bot.quiz.ports import RECORDED, StorageError
+from bot.telegram.common import QuizApplication
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.transport import AiohttpRequest
 
@@ -167,12 +167,12 @@ class MonitoringServer:
     """``/healthz`` and ``/metrics`` for ``app``, served by aiohttp at ``address``.
 
     Args:
-        app: The bot (its updater, and ``bot_data.extra["store"]`` once started).
+        app: The bot (its updater, and ``bot_data.store`` once started).
         metrics: The metrics to serve.
         address: Where to listen.
     """
 
-    def __init__(self, app: Application, metrics: Metrics,  # type: ignore[type-arg]
+    def __init__(self, app: QuizApplication, metrics: Metrics,
                  address: Address) -> None:
         self.app = app
         self.metrics = metrics
@@ -205,9 +205,9 @@ class MonitoringServer:
         error)."""
         updater = self.app.updater
         running = bool(updater is not None and updater.running and self.app.running)
-        settings = self.app.bot_data.extra.get("settings")  # type: ignore[attr-defined]
-        mode = "webhook" if getattr(settings, "webhook_url", None) else "polling"
-        store = self.app.bot_data.extra.get("store")  # type: ignore[attr-defined]
+        settings = self.app.bot_data.settings
+        mode = "webhook" if settings is not None and settings.webhook_url else "polling"
+        store = self.app.bot_data.store
         try:
             if store is None:
                 raise StorageError("not open")
@@ -228,7 +228,7 @@ class MonitoringServer:
 
     async def metrics_page(self, request: web.Request) -> web.Response:
         """GET /metrics: Prometheus's text format."""
-        store = self.app.bot_data.extra.get("store")  # type: ignore[attr-defined]
+        store = self.app.bot_data.store
         if store is not None:
             try:
                 self.metrics.group_sessions.set(len(await store.active_sessions()))

@@ -74,18 +74,24 @@ async def read_line(prompt: str) -> str:
     loop = asyncio.get_running_loop()
     future: asyncio.Future[str] = loop.create_future()
 
-    def deliver(outcome: Callable[[], None]) -> None:
+    def settle(outcome: str | BaseException) -> None:  # on the loop
+        if not future.done():
+            if isinstance(outcome, BaseException):
+                future.set_exception(outcome)
+            else:
+                future.set_result(outcome)
+
+    def deliver(outcome: str | BaseException) -> None:
         if not loop.is_closed():
-            loop.call_soon_threadsafe(outcome)
+            loop.call_soon_threadsafe(settle, outcome)
 
     def read() -> None:
         try:
             line = input(prompt)
         except BaseException as exc:  # EOFError above all; handed to the awaiting task
-            error = exc
-            deliver(lambda: future.done() or future.set_exception(error))
+            deliver(exc)
         else:
-            deliver(lambda: future.done() or future.set_result(line))
+            deliver(line)
 
     threading.Thread(target=read, name="quizbot-input", daemon=True).start()
     return await future

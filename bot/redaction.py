@@ -84,7 +84,7 @@ def install(secret: str, fmt: str | None = None) -> Redactor:
     """
     redact = Redactor(secret)
     if not logging.getLogger().handlers:  # else logging's last resort would print unredacted
-        logging.basicConfig(format=fmt)
+        logging.basicConfig()  # its formatter is replaced below
     for handler in logging.getLogger().handlers:
         handler.setFormatter(RedactingFormatter(fmt, redact))
     logging.captureWarnings(True)

@@ -21,7 +21,7 @@ COLUMNS = ("bank_id", "question_id", "language", "answers", "difficulty", "discr
 (bank order, as in the bank file), separated by ``|``; ``correct_option`` is 1-based."""
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``report`` subcommand."""
     report = sub.add_parser(
         "report", help="item analysis of every stored answer (private and group)",
@@ -100,7 +100,7 @@ def render(table: Sequence[Mapping[str, object]], fmt: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-async def build(db: Path, banks: Mapping[str, Bank], *, bank_id: str | None,
+async def build(db: str | Path, banks: Mapping[str, Bank], *, bank_id: str | None,
                 chat_id: int | None, since: float | None) -> list[dict[str, object]]:
     """Read the answers from ``db`` and analyse them."""
     from storage import SQLiteStore

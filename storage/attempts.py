@@ -47,6 +47,7 @@ class AttemptStatements(SQLiteWriter):
         Without ``fingerprints`` the column is left out (NULL), so that tests of upgrades can
         start attempts in a database older than migration 0005.
         """
+        values: tuple[str, ...]
         columns, values = "", ()
         if fingerprints is not None:
             fingerprints = dict(fingerprints)

@@ -150,7 +150,7 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
-def backup(db: Path, target: Path) -> BackupInfo:
+def backup(db: str | Path, target: str | Path) -> BackupInfo:
     """Copy the live database ``db`` to the new file ``target``, consistently.
 
     Safe while the bot runs (WAL mode): the copy is one snapshot, taken in one step of the
@@ -190,7 +190,7 @@ def backup(db: Path, target: Path) -> BackupInfo:
                       target.stat().st_size)
 
 
-def restore(source: Path, db: Path, *, known_version: int) -> BackupInfo:
+def restore(source: str | Path, db: str | Path, *, known_version: int) -> BackupInfo:
     """Replace database ``db`` by the backup ``source``, if nothing uses ``db``.
 
     Takes ``db``'s lock exclusively for the whole restore (so no bot starts meanwhile), checks

@@ -15,6 +15,7 @@ import aiosqlite
 
 from bot.quiz.learning import Card
 from bot.quiz.ports import CardUpdate, Learner, ScorePoint
+from storage.rows import Row
 
 _CARD_COLUMNS = ("card_id, user_id, bank_id, question_id, state, step, stability, difficulty,"
                  " due, last_review, reps, lapses")
@@ -22,11 +23,11 @@ _LEARNER_COLUMNS = ("user_id, remind, hours, next_remind_at, last_reminded_at, b
                     " language")
 
 
-def _card(row: Sequence[Any]) -> Card:
+def _card(row: Row) -> Card:
     return Card(*row)
 
 
-def _learner(row: Sequence[Any]) -> Learner:
+def _learner(row: Row) -> Learner:
     return Learner(user_id=row[0], remind=bool(row[1]), hours=tuple(json.loads(row[2])),
                    next_remind_at=row[3], last_reminded_at=row[4], blocked=bool(row[5]),
                    language=row[6])
@@ -169,6 +170,7 @@ class LearningStatements:
     async def cards(self, user_id: int, bank_id: str | None = None,
                     question_ids: Sequence[str] = ()) -> list[Card]:
         """See :meth:`bot.quiz.ports.CardStore.cards`."""
+        args: list[object]
         where, args = "user_id = ?", [user_id]
         if bank_id is not None:
             where, args = where + " AND bank_id = ?", [*args, bank_id]

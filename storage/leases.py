@@ -24,6 +24,7 @@ import logging
 from collections.abc import Callable
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.quiz.ports import StorageError
 
@@ -90,7 +91,7 @@ class PostgresLeases:
         self._poller: asyncpg.Connection | None = None
         self._lock = asyncio.Lock()  # one query at a time on the lease connection
         self._held: set[int] = set()
-        self._on_lost: Callable[[asyncpg.Connection], None] | None = None
+        self._on_lost: Callable[[asyncpg.Connection | PoolConnectionProxy], None] | None = None
 
     async def _connection(self) -> asyncpg.Connection:
         if self._conn is None or self._conn.is_closed():

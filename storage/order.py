@@ -218,8 +218,8 @@ class PostgresUpdateOrder:
             self._conn.terminate()
         self._conn = None
 
-    def _notified(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
-        for event in self._waiters.get(int(payload), ()):
+    def _notified(self, _conn: object, _pid: int, _channel: str, payload: object) -> None:
+        for event in self._waiters.get(int(str(payload)), ()):
             event.set()
 
     async def _run(self, query: str, *args: object) -> asyncpg.Record | None:

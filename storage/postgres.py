@@ -35,7 +35,7 @@ import json
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import asyncpg
 
@@ -246,7 +246,9 @@ class PostgresStore(PostgresLearningStatements):
                 async with self._pool.acquire() as db, db.transaction():
                     for index, (op, future) in enumerate(batch):
                         try:
-                            results.append((future, await op(db)))
+                            # cast: a pool's connection is a proxy of the Connection it holds
+                            # (asyncpg's isinstance says it is one; its stubs keep them apart)
+                            results.append((future, await op(cast(asyncpg.Connection, db))))
                         except asyncpg.IntegrityConstraintViolationError as exc:
                             refused = (index, exc)
                             raise
@@ -341,6 +343,7 @@ class PostgresStore(PostgresLearningStatements):
         Without ``fingerprints`` the column is left out (NULL), so that tests of upgrades can
         start attempts in a database older than migration 0005.
         """
+        values: tuple[str, ...]
         columns, values = "", ()
         if fingerprints is not None:
             fingerprints = dict(fingerprints)
@@ -350,13 +353,13 @@ class PostgresStore(PostgresLearningStatements):
             await db.execute(
                 "UPDATE attempts SET status = $1, ended_at = $2"
                 " WHERE user_id = $3 AND status = $4", ABANDONED, now, user_id, ACTIVE)
-            return await db.fetchval(
+            return int(await db.fetchval(
                 "INSERT INTO attempts (user_id, bank_id, bank_version, question_order,"
                 f" option_orders, position, status, started_at{columns})"
                 f" VALUES ($1, $2, $3, $4, $5, 0, $6, $7{', $8' * len(values)})"
                 " RETURNING attempt_id",
                 user_id, bank_id, bank_version, json.dumps(plan.question_order),
-                json.dumps(plan.option_orders), ACTIVE, now, *values)
+                json.dumps(plan.option_orders), ACTIVE, now, *values))
 
         attempt_id = await self._submit(op)
         return Attempt(attempt_id, user_id, bank_id, bank_version, plan, 0, ACTIVE, now,

@@ -5,8 +5,8 @@ same columns and decode them here, once.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Protocol
 
 from bot.quiz.engine import Answer, Attempt, AttemptStatus, Plan
 from bot.quiz.group import GroupSession, SessionStatus
@@ -19,7 +19,15 @@ SESSION_COLUMNS = (
 """The columns of ``group_sessions`` that :func:`session_of` decodes, in its order."""
 
 
-def session_of(row: Sequence[Any]) -> GroupSession:
+class Row(Protocol):
+    """A result row, read by column position: SQLite's (a tuple) or an asyncpg ``Record``."""
+
+    def __getitem__(self, index: int, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+def session_of(row: Row) -> GroupSession:
     """The group session of a row of :data:`SESSION_COLUMNS`."""
     plan = Plan(tuple(json.loads(row[6])), tuple(tuple(o) for o in json.loads(row[7])))
     return GroupSession(
@@ -29,7 +37,7 @@ def session_of(row: Sequence[Any]) -> GroupSession:
         started_at=row[13], ended_at=row[14], message_thread_id=row[15], scoring=row[16])
 
 
-def attempt_of(row: Sequence[Any]) -> Attempt:
+def attempt_of(row: Row) -> Attempt:
     """The attempt of a row of ``attempt_id, user_id, bank_id, bank_version, question_order,
     option_orders, position, status, started_at, ended_at``, its answers as a JSON array of
     ``[question_id, option_index, correct, answered_at]``, and ``fingerprints``."""

@@ -221,5 +221,5 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
             " FROM group_answers g JOIN group_sessions s ON s.session_id = g.session_id"
             " WHERE (:chat IS NULL OR s.chat_id = :chat) AND (:bank IS NULL OR s.bank_id = :bank)"
             " AND g.answered_at >= :since",
-            {"chat": chat_id, "bank": bank_id, "since": since or 0.0})  # type: ignore[arg-type]
+            {"chat": chat_id, "bank": bank_id, "since": since or 0.0})
         return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows]

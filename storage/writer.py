@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 import aiosqlite
@@ -85,7 +85,8 @@ class SQLiteWriter:
                 if db.in_transaction:
                     with contextlib.suppress(sqlite3.Error):
                         await db.execute("ROLLBACK")
-                error = StorageError(str(exc)) if isinstance(exc, sqlite3.Error) else exc
+                error: BaseException | None = (StorageError(str(exc))
+                                               if isinstance(exc, sqlite3.Error) else exc)
                 results = [(future, error, None) for _, future, _ in batch]
             for future, error, value in results:
                 if future.done():
@@ -121,7 +122,8 @@ class SQLiteWriter:
 
         return await self._submit(op, single=True)
 
-    async def _read(self, sql: str, args: tuple[object, ...] = ()) -> list[Any]:
+    async def _read(self, sql: str,
+                    args: tuple[object, ...] | Mapping[str, object] = ()) -> list[Any]:
         """Run one read statement to completion on the reader connection; its rows.
 
         Every read is a single statement stepped to its end in one job on the connection's

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from telegram.ext import Application
 
 from bot.app import build_application, serve
 from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS, Address, Settings
 from bot.quiz.bank import Bank
+from bot.telegram.common import QuizApplication
 from tests.engines import Engine
 from tests.fakebotapi import FakeBotAPI
 from tests.pgserver import PgServer, PgUnavailable
@@ -64,6 +64,9 @@ class RunningBot:
         mode: ``"polling"`` (getUpdates) or ``"webhook"``: the fake POSTs each update to the
             bot's webhook server on a free loopback port, with the secret token.
         metrics: Where the bot serves /healthz and /metrics; None: not served.
+        clock: The services' clock (``BotData.clock``); None: the real one.
+        reminder_interval: Seconds between reminder passes (``BotData.reminder_interval``);
+            None: the bot's.
     """
 
     fake: FakeBotAPI
@@ -72,11 +75,12 @@ class RunningBot:
     question_seconds: float = 30.0
     mode: str = "polling"
     metrics: Address | None = None
-    extra: dict = field(default_factory=dict)  # bot_data.extra settings: clock, reminder_interval
+    clock: Callable[[], float] | None = None
+    reminder_interval: float | None = None
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
     _port: int = 0
-    app: Application | None = None  # type: ignore[type-arg]
+    app: QuizApplication | None = None
 
     @property
     def webhook_url(self) -> str | None:
@@ -97,7 +101,9 @@ class RunningBot:
                             listen=Address("127.0.0.1", self._port or 8443),
                             webhook_secret="test-secret_0123456789" if url else None)
         app = self.app = build_application(settings, load_banks(self.bank_paths))
-        app.bot_data.extra.update(self.extra)
+        if self.clock is not None:
+            app.bot_data.clock = self.clock
+        app.bot_data.reminder_interval = self.reminder_interval
         self._stop = asyncio.Event()
         task = self._task = asyncio.create_task(serve(app, self._stop, poll_timeout=1))
         if url is None:

@@ -343,7 +343,7 @@ def _review_message(person: Person) -> dict:
 @pytest.mark.parametrize("language", ["en", "hi", "el"])
 async def test_review_end_to_end(fake, tmp_path, banks, language):
     clock = FakeClock(time.time())
-    runner = await RunningBot(fake, tmp_path / "q.sqlite3", extra={"clock": clock}).start()
+    runner = await RunningBot(fake, tmp_path / "q.sqlite3", clock=clock).start()
     try:
         bank = banks[BANK_ID]
         t = i18n.catalog(language)
@@ -423,7 +423,7 @@ async def test_stats_sends_a_chart_with_the_summary(fake, running_bot, banks):
 async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, banks):
     clock = FakeClock()
     runner = RunningBot(fake, tmp_path / "r.sqlite3",
-                        extra={"clock": clock, "reminder_interval": 0.05})
+                        clock=clock, reminder_interval=0.05)
     await runner.start()
     bank = banks[BANK_ID]
     ada, bob = Person(fake, 801, "Ada", "el"), Person(fake, 802, "Bob", "en")

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from functools import cache
 from importlib import resources
+from typing import cast
 
 from babel import Locale, negotiate_locale
 from babel.dates import format_timedelta
@@ -115,7 +116,9 @@ class Catalog:
         if text is None:
             return self._unknown(key)
         if isinstance(text, tuple):
-            text = self._translations.npgettext(key, text[0], text[1], params["count"])
+            # cast: a plural message's count is an int (see above); gettext picks the form
+            text = self._translations.npgettext(key, text[0], text[1],
+                                                cast(int, params["count"]))
         try:
             return text.format(**params)
         except (KeyError, IndexError, ValueError, AttributeError):

@@ -52,7 +52,7 @@ def _texts(message: Message) -> tuple[str, ...]:
 
 def _forms(message: Message) -> tuple[str, ...]:
     return tuple(message.string) if isinstance(message.string, (list, tuple)) \
-        else (message.string,)
+        else (message.string or "",)  # None (Babel's type allows it) is no translation
 
 
 def _names(texts: Iterable[str]) -> frozenset[str] | str:
@@ -81,7 +81,8 @@ def check_english() -> list[str]:
                 problems.append(f"en: {key}: {found}")
             elif bad := frozenset(name for name in found if not name.isidentifier()):
                 problems.append(f"en: {key}: placeholders must be names, not {_shown(bad)}")
-        if len(names) == 2 and names[0] != names[1] and not any(isinstance(n, str) for n in names):
+        if (len(names) == 2 and isinstance(names[0], frozenset)
+                and isinstance(names[1], frozenset) and names[0] != names[1]):
             problems.append(f"en: {key}: the singular has placeholders {_shown(names[0])}, "
                             f"the plural {_shown(names[1])}")
     return problems
@@ -124,7 +125,7 @@ def check_template(root: Path = ROOT) -> list[str]:
                 + ("new in messages.py" if key not in old_ids else
                    "no longer in messages.py" if key not in new_ids else
                    "its English text changed in messages.py")
-                for key in sorted(new_ids.keys() | old_ids.keys())
+                for key in sorted(new_ids.keys() | old_ids.keys(), key=str)  # context: str | None
                 if new_ids.get(key) != old_ids.get(key)]
     return [f"{problem}: run pybabel extract, then pybabel update" for problem in problems] or [
         "messages.pot: differs from what pybabel extract makes of messages.py (comments, flags, "
@@ -168,9 +169,9 @@ def check_catalog(language: str, po: Path, template: PoCatalog) -> list[str]:
     problems += check_plural_forms(language, catalog)
     wanted = {m.context: m for m in template if m.id}
     have = {m.context: m for m in catalog if m.id}
-    for key in sorted(wanted.keys() - have.keys()):
+    for key in sorted(wanted.keys() - have.keys(), key=str):  # context: str | None
         problems.append(f"{language}: {key}: not in the catalog: run pybabel update")
-    for key in sorted(have.keys() - wanted.keys()):
+    for key in sorted(have.keys() - wanted.keys(), key=str):
         problems.append(f"{language}: {key}: no longer in messages.pot: run pybabel update")
     for key, english in wanted.items():
         message = have.get(key)

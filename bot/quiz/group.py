@@ -348,8 +348,8 @@ def points(session: GroupSession, answers: Iterable[GroupAnswer]) -> dict[tuple[
     question order; a question a player skipped ends their streak), with :data:`RIGHT` 1 for a
     right answer, else 0."""
     by_user: dict[int, dict[str, GroupAnswer]] = {}
-    for answer in answers:
-        by_user.setdefault(answer.user_id, {})[answer.question_id] = answer
+    for recorded in answers:
+        by_user.setdefault(recorded.user_id, {})[recorded.question_id] = recorded
     result: dict[tuple[int, str], int] = {}
     for user_id, mine in by_user.items():
         streak = 0

@@ -382,6 +382,7 @@ def _aiken_question(parsed: Parsed, start: int, prompt: str,
     labels = [label for _, label, _ in options]
     repeated = sorted({label for label in labels if labels.count(label) > 1})
     letter = answer[:1].upper()
+    problem: str | None
     if repeated:
         problem = f"option label {', '.join(repeated)} used twice"
     elif not letter or letter not in labels:

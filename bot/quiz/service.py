@@ -20,6 +20,7 @@ from bot.quiz.bank import Bank
 from bot.quiz.engine import AlreadyAnswered, Answer, Attempt, QuizError, StaleQuestion
 from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.ports import CLOSED, DUPLICATE, BankStats, GroupStore, Pruned, QuizStore
+from bot.quiz.settings import GroupSettings  # annotations: the method settings() hides the module
 
 DAY = 86_400.0
 """Seconds in a day."""
@@ -424,12 +425,12 @@ class GroupService:
         """Set the group's language (an admin's choice)."""
         await self.store.set_group_language(chat_id, language, by_admin=True)
 
-    async def settings(self, chat_id: int) -> settings.GroupSettings:
+    async def settings(self, chat_id: int) -> GroupSettings:
         """The group's settings (the defaults if it never changed any)."""
         return await self.store.group_settings(chat_id) or settings.GroupSettings()
 
     async def change_setting(self, chat_id: int, version: int, field: str,
-                             value: str) -> settings.GroupSettings:
+                             value: str) -> GroupSettings:
         """Apply an admin's settings-menu tap (see :func:`bot.quiz.settings.change`).
 
         Returns:
@@ -450,11 +451,11 @@ class GroupService:
             raise settings.StaleSettings(version)
         return new
 
-    def window(self, chosen: settings.GroupSettings) -> float:
+    def window(self, chosen: GroupSettings) -> float:
         """The answer window a session starts with: the group's choice, else the default."""
         return float(chosen.question_seconds or self.question_seconds)
 
-    def pick_bank(self, requested: str | None, chosen: settings.GroupSettings) -> str | None:
+    def pick_bank(self, requested: str | None, chosen: GroupSettings) -> str | None:
         """The bank ``/quiz`` starts: the one named, else the group's (if still installed),
         else the only one installed; None when the group must choose."""
         if requested is not None:

@@ -19,15 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from telegram import Update
-from telegram.ext import Application
 
 from bot import render
 from bot.bankload import BankError, BankProblem, bank_files, load_bank
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError
 from bot.i18n import Catalog
 from bot.quiz.bank import Bank
 from bot.render import HTML, Screen
-from bot.telegram.common import Context, catalog_for, send
+from bot.telegram.common import Context, QuizApplication, app_of, catalog_for, send
 
 log = logging.getLogger(__name__)
 
@@ -89,11 +88,12 @@ def load_changes(paths: Iterable[Path], current: Mapping[str, Bank]) -> Reload:
         bank is kept (the bot needs at least one), with a problem saying so.
     """
     by_file: dict[str, list[Bank]] = {}
-    for bank in current.values():
-        by_file.setdefault(str(bank.path), []).append(bank)
+    for held in current.values():
+        by_file.setdefault(str(held.path), []).append(held)
     report = Reload(banks={})
     files = bank_files(paths)
     for file in files:
+        bank: Bank | None
         try:
             bank = load_bank(file)
         except BankError as exc:
@@ -105,10 +105,10 @@ def load_changes(paths: Iterable[Path], current: Mapping[str, Bank]) -> Reload:
                 f"bank id {bank.id!r} is also used by {report.banks[bank.id].path}"))
             bank = None
         if bank is None:
-            for old in by_file.get(str(file), []):
-                if old.id not in report.banks:
-                    report.banks[old.id] = old
-                    report.kept.append(old)
+            for held in by_file.get(str(file), []):
+                if held.id not in report.banks:
+                    report.banks[held.id] = held
+                    report.kept.append(held)
             continue
         report.banks[bank.id] = bank
         old = current.get(bank.id)
@@ -130,7 +130,7 @@ def load_changes(paths: Iterable[Path], current: Mapping[str, Bank]) -> Reload:
 _pending: set[asyncio.Task[Reload | None]] = set()
 
 
-async def reload(app: Application, reason: str) -> Reload | None:  # type: ignore[type-arg]
+async def reload(app: QuizApplication, reason: str) -> Reload | None:
     """Reload the banks of ``app`` and put them in service in both services; log what changed
     and every problem (with file and line). One reload at a time.
 
@@ -140,20 +140,20 @@ async def reload(app: Application, reason: str) -> Reload | None:  # type: ignor
     Returns:
         What changed, or None before the services exist (the bot is still starting).
     """
-    data = app.bot_data  # type: ignore[attr-defined]
+    data = app.bot_data
     if data.quiz is None or data.groups is None:
         log.warning("bank reload (%s) ignored: the bot is still starting", reason)
         return None
-    lock = data.extra.setdefault("reload_lock", asyncio.Lock())
-    async with lock:  # type: ignore[attr-defined]
-        settings: Settings = data.extra["settings"]
+    async with data.reload_lock:
+        settings = data.settings
+        assert settings is not None  # set by build_application
         report = await asyncio.to_thread(load_changes, settings.banks, data.quiz.banks)
         data.quiz.replace_banks(report.banks)
         data.groups.replace_banks(report.banks)
-        learning = data.extra.get("learning")
+        learning = data.learning
         if learning is not None:  # review cards of a removed bank are no longer served
-            learning.replace_banks(report.banks)  # type: ignore[attr-defined]
-        data.extra["banks"] = report.banks
+            learning.replace_banks(report.banks)
+        data.banks = report.banks
     for problem in report.problems:
         log.error("bank reload: %s (the previous version stays in service)", problem)
     for old, new in report.updated:
@@ -169,7 +169,7 @@ async def reload(app: Application, reason: str) -> Reload | None:  # type: ignor
     return report
 
 
-def reload_soon(app: Application, reason: str) -> None:  # type: ignore[type-arg]
+def reload_soon(app: QuizApplication, reason: str) -> None:
     """Start :func:`reload` as a task (from a signal handler), holding on to it until done."""
     task = asyncio.get_running_loop().create_task(reload(app, reason))
     _pending.add(task)
@@ -199,7 +199,7 @@ async def cmd_reload(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
     t = await catalog_for(context, user)
-    report = await reload(context.application, f"/reload by {user.id}")
+    report = await reload(app_of(context), f"/reload by {user.id}")
     if report is None:
         return
     for screen in reload_screens(report, t):

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from telegram import (
     CallbackQuery,
@@ -15,29 +19,91 @@ from telegram import (
 )
 from telegram.constants import ChatID
 from telegram.error import TelegramError
-from telegram.ext import CallbackContext, ContextTypes, ExtBot
+from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot, JobQueue
+from telegram.request import BaseRequest
 
 from bot import i18n, render
+from bot.config import Settings
 from bot.i18n import Catalog
 from bot.quiz import engine, group, learning
+from bot.quiz.bank import Bank
 from bot.quiz.engine import QuizError
+from bot.quiz.group import GroupSession
+from bot.quiz.ports import SessionLeases
+from bot.quiz.privacy import PrivacyService
+from bot.quiz.review import LearningService
 from bot.quiz.service import GroupService, QuizService, UnknownAttempt, UnknownBank
 from bot.render import Screen
 from bot.telegram.outcomes import Kind, classify
 
+if TYPE_CHECKING:  # both import this module
+    from bot.monitoring import Metrics, MonitoringServer
+    from bot.telegram.group import SessionRunner
+
 log = logging.getLogger(__name__)
+
+
+class Leases(SessionLeases, Protocol):
+    """The session leases and the poller lease of the open storage (``storage/leases.py``:
+    ``LocalLeases``, ``PostgresLeases``)."""
+
+    async def wait_poller(self, bot_id: int, on_lost: Callable[[], None]) -> None:
+        """Return once this instance holds the poller lease; ``on_lost()`` if it loses it."""
+        ...
+
+
+class OpenStore(Protocol):
+    """What the front end does with the open storage besides the services' ports (``storage``:
+    ``SQLiteStore``, ``PostgresStore``; the handlers may not import it)."""
+
+    async def check_writable(self) -> None:
+        """Raise ``StorageError`` unless the database takes a write."""
+        ...
+
+    async def active_sessions(self) -> list[GroupSession]:
+        """The group sessions not ended."""
+        ...
+
+    async def close(self) -> None:
+        """Close the database (and the leases)."""
+        ...
 
 
 @dataclass
 class BotData:
-    """``context.bot_data``: the services that live as long as the process (set in post_init).
+    """``context.bot_data``: the settings and services that live as long as the process (set
+    by ``bot.app``: in build_application, then in post_init).
 
     Holds no quiz state: everything that must survive a restart is in storage.
     """
 
+    # set by build_application
+    settings: Settings | None = None
+    banks: dict[str, Bank] = field(default_factory=dict)
+    """The banks in service (replaced by a reload)."""
+    transports: tuple[BaseRequest, ...] = ()
+    """The Bot API transports (closed by ``close_transports``)."""
+    admins: frozenset[int] = frozenset()
+    """The operator's user ids (``QUIZBOT_ADMINS``)."""
+    metrics: Metrics | None = None
+    # may be set before post_init (tests)
+    clock: Callable[[], float] = time.time
+    """The services' clock (a fake one in tests)."""
+    reminder_interval: float | None = None
+    """Seconds between reminder passes; None: ``learning.REMINDER_INTERVAL`` (shorter in tests)."""
+    # set in post_init
     quiz: QuizService | None = None
     groups: GroupService | None = None
-    extra: dict[str, object] = field(default_factory=dict)
+    store: OpenStore | None = None
+    leases: Leases | None = None
+    privacy: PrivacyService | None = None
+    learning: LearningService | None = None
+    chart_warm_up: asyncio.Task[None] | None = None
+    monitoring: MonitoringServer | None = None
+    # set on first use
+    session_runner: SessionRunner | None = None
+    reload_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One bank reload at a time (``admin.reload``)."""
 
     @property
     def service(self) -> QuizService:
@@ -51,8 +117,28 @@ class BotData:
         return self.quiz
 
 
-Context = CallbackContext[ExtBot[None], dict, dict, BotData]  # type: ignore[type-arg]
-CONTEXT_TYPES = ContextTypes(context=CallbackContext, bot_data=BotData)
+Bot = ExtBot[int]
+"""The bot of the application: an ``ExtBot`` with an ``AIORateLimiter`` (its rate limit
+arguments are ints: ``QuizRateLimiter``)."""
+UserData = dict[Any, Any]
+"""``context.user_data``: PTB's default (unused)."""
+ChatData = dict[Any, Any]
+"""``context.chat_data``: PTB's default (unused)."""
+Context = CallbackContext[Bot, UserData, ChatData, BotData]
+"""The context of every handler and job."""
+QuizApplication = Application[Bot, Context, UserData, ChatData, BotData, JobQueue[Context]]
+"""The application, as ``bot.app.build_application`` builds it."""
+CONTEXT_TYPES: ContextTypes[Context, UserData, ChatData, BotData] = ContextTypes(
+    context=CallbackContext, bot_data=BotData)
+
+
+def app_of(context: Context) -> QuizApplication:
+    """``context.application``, as the :data:`QuizApplication` it is."""
+    # cast: PTB types CallbackContext.application as Application[BT, ST, UD, CD, BD, Any], its
+    # context type a type variable the property leaves unsolved and its job queue's type Any;
+    # it is the application whose CONTEXT_TYPES made this context
+    return cast(QuizApplication, context.application)
+
 
 TOAST_KEYS: dict[type[QuizError], str] = {
     engine.StaleQuestion: "toast_stale",
@@ -136,10 +222,11 @@ async def edit(query: CallbackQuery, screen: Screen) -> None:
         kind = classify(exc).kind
         if kind is Kind.NOT_MODIFIED:
             log.debug("edit skipped: message %s not modified",
-                      query.message and query.message.id)
+                      query.message and query.message.message_id)
         elif kind is Kind.GONE:
             log.info("edit skipped: message %s of user %s is gone: %s",
-                     query.message and query.message.id, query.from_user.id, exc.message)
+                     query.message and query.message.message_id, query.from_user.id,
+                     exc.message)
         else:
             raise
 

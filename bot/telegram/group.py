@@ -31,11 +31,11 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from typing import cast
 
 from telegram import CallbackQuery, Chat, ChatMemberUpdated, Message, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
-from telegram.ext import Application
 
 from bot import i18n, render
 from bot.i18n import Catalog
@@ -47,7 +47,15 @@ from bot.quiz.service import GroupService, SessionRunning
 from bot.quiz.settings import ADMINS
 from bot.render import HTML, Screen
 from bot.telegram.budget import GroupBudget
-from bot.telegram.common import Context, catalog_for, edit, keyboard, toast
+from bot.telegram.common import (
+    Context,
+    QuizApplication,
+    app_of,
+    catalog_for,
+    edit,
+    keyboard,
+    toast,
+)
 from bot.telegram.limits import Dropped, session_calls
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.outcomes import Kind, classify
@@ -68,12 +76,12 @@ the session is ended with a notice instead of being tried again."""
 WATCHDOG_SECONDS = 30.0
 """How often the watchdog checks that every running session has a pending job."""
 
-App = Application  # type: ignore[type-arg]
+App = QuizApplication
 
 
 def groups(context: Context) -> GroupService:
     """The group service from ``bot_data``."""
-    return groups_of(context.application)
+    return groups_of(app_of(context))
 
 
 def groups_of(app: App) -> GroupService:
@@ -90,9 +98,9 @@ def groups_of(app: App) -> GroupService:
 
 def runner_of(app: App) -> SessionRunner:
     """The application's session runner (created on first use)."""
-    runner = app.bot_data.extra.get("session_runner")
-    if not isinstance(runner, SessionRunner):
-        runner = app.bot_data.extra["session_runner"] = SessionRunner(app)
+    runner = app.bot_data.session_runner
+    if runner is None:
+        runner = app.bot_data.session_runner = SessionRunner(app)
     return runner
 
 
@@ -215,7 +223,7 @@ async def start_session(update: Update, context: Context, requested: str | None)
         with contextlib.suppress(Dropped):
             await reply(update, context, t("settings.bank_gone_started", name=chosen.bank_id,
                                            title=render.clip(title, render.MAX_TITLE)))
-    runner = runner_of(context.application)
+    runner = runner_of(app_of(context))
     runner.starter_names[session.id] = actor_name(update)
     await runner.drive(session.id)
 
@@ -238,7 +246,7 @@ async def cmd_group_stop(update: Update, context: Context) -> None:
     if not (by_starter or await is_admin(context, chat, user, update.effective_message)):
         await reply(update, context, t("group_stop_denied"))
         return
-    await runner_of(context.application).stop(session.id, stopped_by=actor_name(update))
+    await runner_of(app_of(context)).stop(session.id, stopped_by=actor_name(update))
 
 
 async def cmd_group_language(update: Update, context: Context) -> None:
@@ -275,7 +283,7 @@ async def on_migrate(update: Update, context: Context) -> None:
     else:
         assert message.migrate_from_chat_id is not None
         old, new = message.migrate_from_chat_id, message.chat.id
-    await runner_of(context.application).move_chat(old, new)
+    await runner_of(app_of(context)).move_chat(old, new)
 
 
 async def on_my_chat_member(update: Update, context: Context) -> None:
@@ -288,7 +296,7 @@ async def on_my_chat_member(update: Update, context: Context) -> None:
     if change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
         log.info("removed from chat %s (%s): ending its session", change.chat.id,
                  change.new_chat_member.status)
-        await runner_of(context.application).chat_gone(change.chat.id)
+        await runner_of(app_of(context)).chat_gone(change.chat.id)
 
 
 # --- callback queries ----------------------------------------------------------------------
@@ -314,7 +322,7 @@ async def on_group_answer(query: CallbackQuery, context: Context,
         return
     await toast(query, t("group_recorded", label=LABELS[button.slot]))
     if close_now:  # in a job: the tap's slot and turn are not held for the reveal
-        runner_of(context.application).schedule(session.id, 0.0, early=button.position)
+        runner_of(app_of(context)).schedule(session.id, 0.0, early=button.position)
     await service.answered(session, answer)  # the review card, after the acknowledgement
 
 
@@ -347,14 +355,15 @@ def describe(exc: BaseException) -> str:
 async def on_session_job(context: Context) -> None:
     """Job: a session's deadline, an early close, a retry or a watchdog nudge."""
     assert context.job is not None
-    session_id, early = context.job.data  # type: ignore[misc]
-    await runner_of(context.application).drive(session_id, early=early)
+    # cast: the data SessionRunner.schedule gives the job (PTB types it object)
+    session_id, early = cast(tuple[int, int | None], context.job.data)
+    await runner_of(app_of(context)).drive(session_id, early=early)
 
 
 async def on_watchdog(context: Context) -> None:
     """Job (repeating): every running session has a pending job or is being moved on; one whose
     deadline passed long ago is ended with a notice."""
-    await runner_of(context.application).check_all()
+    await runner_of(app_of(context)).check_all()
 
 
 class SessionRunner:
@@ -385,10 +394,10 @@ class SessionRunner:
 
     @property
     def leases(self) -> SessionLeases:
-        """The session leases (``bot_data.extra["leases"]``; one instance alone holds them all
-        when none are set)."""
-        leases = self.app.bot_data.extra.get("leases")
-        return leases if leases is not None else _SOLO  # type: ignore[return-value]
+        """The session leases (``bot_data.leases``; one instance alone holds them all when none
+        are set)."""
+        leases = self.app.bot_data.leases
+        return leases if leases is not None else _SOLO
 
     async def _claim(self, session_id: int) -> bool:
         """Hold the session's lease; False (and its job here dropped) if another instance
@@ -614,7 +623,8 @@ class SessionRunner:
         :data:`MAX_FAILURES` times; end the session with a notice for anything else."""
         kind = classify(exc).kind if isinstance(exc, TelegramError) else None
         if kind is Kind.MIGRATED:
-            new_chat_id = classify(exc).new_chat_id  # type: ignore[arg-type]
+            assert isinstance(exc, TelegramError)  # the kind says so
+            new_chat_id = classify(exc).new_chat_id
             old = await self._chat_of(session_id)
             if old is not None and new_chat_id is not None:
                 await self.move_chat(old, new_chat_id)

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 from telegram import CallbackQuery, Chat, ReplyParameters, Update, User
 from telegram.error import TelegramError
-from telegram.ext import Application
 
 from bot import i18n, render
 from bot.i18n import Catalog
@@ -28,6 +27,7 @@ from bot.telegram.common import (
     SHARED_SENDERS,
     TOAST_KEYS,
     Context,
+    QuizApplication,
     catalog_for,
     edit,
     send,
@@ -332,7 +332,7 @@ async def on_bank(query: CallbackQuery, context: Context, bank_id: str, t: Catal
     await start_bank(context, query_chat_id(query), query.from_user, bank, t, greet=False)
 
 
-async def slow_down(app: Application, update: Update) -> None:  # type: ignore[type-arg]
+async def slow_down(app: QuizApplication, update: Update) -> None:
     """The first update dropped in a sender's flood (``PerUserOrderedProcessor``): ask them
     politely to slow down, once per burst: as the toast of a tap, else as a message in the
     chat (in a group, a reply to their message, which the rate limiter drops when the group got

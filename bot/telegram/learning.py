@@ -40,8 +40,8 @@ def learning_service(context: Context) -> LearningService:
     Raises:
         RuntimeError: used before post_init set it.
     """
-    service = context.bot_data.extra.get("learning")
-    if not isinstance(service, LearningService):
+    service = context.bot_data.learning
+    if service is None:
         raise RuntimeError("learning service not initialised (post_init has not run)")
     return service
 
@@ -228,6 +228,6 @@ async def on_any_update(update: object, context: Context) -> None:
     """Every update from a person (handler group -1): a user who had blocked the bot and
     writes again gets reminders again. A set lookup for everyone else."""
     if isinstance(update, Update) and update.effective_user is not None:
-        service = context.bot_data.extra.get("learning")
-        if isinstance(service, LearningService):
+        service = context.bot_data.learning
+        if service is not None:
             await service.came_back(update.effective_user.id)

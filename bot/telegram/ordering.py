@@ -127,7 +127,7 @@ class OrderedQueue(asyncio.Queue):  # type: ignore[type-arg]
         if self.order is not None and isinstance(item, Update):
             key = PerUserOrderedProcessor.key(item)
             if key is not None:
-                chat_id, sender = key  # type: ignore[misc]
+                chat_id, sender = key
                 await self.order.register(chat_id, sender, item.update_id)
         await super().put(item)
 
@@ -215,7 +215,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         update is handled in its key's turn there too; None: this instance alone."""
 
     @staticmethod
-    def key(update: object) -> Hashable | None:
+    def key(update: object) -> tuple[int | None, int | None] | None:
         """The ordering key of an update: (chat id, sender id); None when it has neither."""
         if not isinstance(update, Update):
             return None
@@ -239,7 +239,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             if inspect.iscoroutine(coroutine):
                 coroutine.close()  # never started: nothing to undo
             if self.order is not None:
-                await self.order.forget(*key, update.update_id)  # type: ignore[misc]
+                await self.order.forget(*key, update.update_id)
             await self._refuse(update, key)
             return
         self.admitted += 1
@@ -312,14 +312,14 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             except Exception:  # the notice is a courtesy
                 log.exception("could not tell sender %s to slow down", sender)
 
-    async def _in_turn(self, update: object, key: Hashable,
+    async def _in_turn(self, update: object, key: tuple[int | None, int | None],
                        coroutine: Awaitable[Any]) -> None:
         """Await ``coroutine`` in the update's turn across instances (when there is an
         :attr:`order`), holding a slot."""
         if self.order is None or not isinstance(update, Update):
             await self._in_slot(update, coroutine)
             return
-        chat_id, sender = key  # type: ignore[misc]
+        chat_id, sender = key
         async with self.order.turn(chat_id, sender, update.update_id):
             await self._in_slot(update, coroutine)
 

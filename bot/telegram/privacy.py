@@ -23,8 +23,8 @@ def privacy_service(context: Context) -> PrivacyService:
     Raises:
         RuntimeError: used before post_init set it.
     """
-    service = context.bot_data.extra.get("privacy")
-    if not isinstance(service, PrivacyService):
+    service = context.bot_data.privacy
+    if service is None:
         raise RuntimeError("privacy service not initialised (post_init has not run)")
     return service
 
