@@ -53,9 +53,10 @@ COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "language",
 """The private-chat commands registered with ``setMyCommands``, in menu order (their handlers:
 :func:`add_handlers`)."""
 
-CONNECTION_POOL_SIZE = 32
-"""HTTP connections to the Bot API for everything but getUpdates: enough for the concurrent
-updates' calls in flight (calls per second x round trip)."""
+CONNECTION_POOL_SIZE = 64
+"""HTTP connections to the Bot API for everything but getUpdates: one per update in flight
+(:data:`bot.telegram.ordering.DEFAULT_MAX_CONCURRENT_UPDATES`), so that no update's call waits
+for a connection (calls per second x round trip)."""
 
 POOL_TIMEOUT = 30.0
 """Seconds a call may wait for a free connection before PTB gives up (PTB's default: 1)."""
