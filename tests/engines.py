@@ -68,6 +68,20 @@ class Engine:
         finally:
             await db.close()
 
+    async def fetchval(self, sql: str, *args: object) -> object:
+        """Run one query on its own connection (``?`` placeholders), outside the store; the
+        first column of its first row (None without rows)."""
+        if self.name == "sqlite":
+            with sqlite3.connect(self.target) as db:
+                row = db.execute(sql, args).fetchone()
+            return None if row is None else row[0]
+        counter = iter(range(1, len(args) + 1))
+        db = await asyncpg.connect(self.target)
+        try:
+            return await db.fetchval(re.sub(r"\?", lambda _: f"${next(counter)}", sql), *args)
+        finally:
+            await db.close()
+
     async def trap_commits(self, language: str) -> None:
         """From now on, a transaction that gives a new user the language ``language`` fails at
         its COMMIT, and only there: a trigger adds a row whose foreign key dangles, and the key

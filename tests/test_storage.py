@@ -217,6 +217,72 @@ async def test_each_answer_stores_the_attempt_the_core_moved_it_to(store):
     assert await store.active_attempt(1) is None
 
 
+async def test_the_store_keeps_no_rule_of_its_own(engine, store):
+    """The store writes the position, status and end the core decided, whatever they are;
+    an answer stored without the store (no trigger since migration 0009) moves nothing, and
+    recording it again is a duplicate that moves nothing either."""
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    answer = Answer("q1", 0, True, 2.0)
+    early = replace(with_answer(attempt, answer), status=FINISHED, ended_at=5.0)
+    assert await store.record_answer(attempt.id, 0, answer, early) == RECORDED
+    assert await store.attempt(attempt.id) == early
+
+    other = await store.start_attempt(2, "bank", 1, PLAN, now=1.0)
+    await engine.execute("INSERT INTO answers VALUES (?, 'q1', 1, 0, 3.0)", other.id)
+    raw = await store.attempt(other.id)
+    assert (raw.position, raw.status, raw.answers) == (0, ACTIVE,
+                                                      {"q1": Answer("q1", 1, False, 3.0)})
+    assert await record(store, other, answer) == DUPLICATE
+    assert await store.attempt(other.id) == raw
+
+
+async def test_a_stale_answer_stores_nothing_and_moves_nothing(store):
+    """An answer for a position the attempt has left, for a finished attempt or for an
+    abandoned one is CLOSED: no answer stored, and the attempt is not moved to what the stale
+    answer would have made of it."""
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    stale = attempt
+    for position in range(2):
+        answer = Answer(PLAN.question_order[position], 0, True, 2.0 + position)
+        assert await record(store, attempt, answer) == RECORDED
+        attempt = with_answer(attempt, answer)
+    # from the view of position 0: it would put the attempt back at position 1
+    assert await record(store, stale, Answer("q1", 1, False, 9.0)) == CLOSED
+    assert await store.attempt(attempt.id) == attempt
+    # the same question at the right position, under another id: not the question asked
+    wrong = Answer("q1", 0, True, 9.0)
+    assert await store.record_answer(attempt.id, 2, wrong, with_answer(attempt, wrong)) == CLOSED
+    assert await store.attempt(attempt.id) == attempt
+
+    last = Answer("q3", 0, True, 4.0)
+    assert await record(store, attempt, last) == RECORDED
+    finished = with_answer(attempt, last)
+    # a second tap on the last question: it would end the attempt again, later
+    assert await record(store, attempt, Answer("q3", 1, False, 99.0)) == CLOSED
+    assert await store.attempt(attempt.id) == finished and finished.ended_at == 4.0
+
+    abandoned = await store.start_attempt(2, "bank", 1, PLAN, now=1.0)
+    assert await store.abandon(abandoned.id, 5.0)
+    assert await record(store, abandoned, Answer("q1", 0, True, 6.0)) == CLOSED
+    assert await store.attempt(abandoned.id) == replace(abandoned, status=ABANDONED,
+                                                        ended_at=5.0)
+
+
+async def test_an_answer_must_move_its_own_attempt_to_a_status_an_answer_leaves(store):
+    """A moved attempt that is another attempt, or abandoned, is refused before anything is
+    written."""
+    first = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    second = await store.start_attempt(2, "bank", 1, PLAN, now=1.0)
+    answer = Answer("q1", 0, True, 2.0)
+    with pytest.raises(ValueError, match="cannot move"):
+        await store.record_answer(first.id, 0, answer, with_answer(second, answer))
+    with pytest.raises(ValueError, match="abandoned"):
+        await store.record_answer(first.id, 0, answer,
+                                  replace(with_answer(first, answer), status=ABANDONED))
+    assert await store.attempt(first.id) == first
+    assert await store.attempt(second.id) == second
+
+
 async def test_abandon(store):
     """abandon ends an active attempt once."""
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
@@ -370,6 +436,52 @@ async def test_upgrade_from_version_4_keeps_an_active_attempt_playable(engine):
         assert await record(new, loaded, Answer("q3", 0, True, 102.0)) == RECORDED
         done = await new.attempt(again.id)
         assert (done.status, done.ended_at, done.position) == (FINISHED, 102.0, 2)
+    finally:
+        await new.close()
+
+
+TRIGGERS_ON_ANSWERS = {
+    "sqlite": "SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'answers'",
+    "postgres": "SELECT COUNT(*) FROM pg_trigger WHERE tgrelid = 'answers'::regclass"
+                " AND NOT tgisinternal"}
+
+
+async def test_upgrade_from_version_8_drops_the_trigger_and_keeps_attempts(engine):
+    """Migration 0009 drops the trigger that moved an attempt on with each answer (and
+    PostgreSQL's trigger function): attempts stored before it stay as they are, and the ones in
+    progress go on, moved by the core's rule that record_answer writes."""
+    old = await engine.open(upto=8)
+    assert await old.schema_version() == 8
+    playing = await old.start_attempt(7, "bank", 1, PLAN, now=100.0)
+    done = await old.start_attempt(8, "bank", 1, PLAN, now=100.0)
+    # answered as version 8 stored answers: the insert, which its trigger moved the attempt on
+    await engine.execute("INSERT INTO answers VALUES (?, 'q1', 2, 0, 101.0)", playing.id)
+    for at, question_id in enumerate(PLAN.question_order):
+        await engine.execute("INSERT INTO answers VALUES (?, ?, 0, 1, ?)", done.id, question_id,
+                             110.0 + at)
+    stored = [await old.attempt(playing.id), await old.attempt(done.id)]
+    await old.close()
+    assert (stored[0].position, stored[0].status, stored[0].ended_at) == (1, ACTIVE, None)
+    assert (stored[1].position, stored[1].status, stored[1].ended_at) == (3, FINISHED, 112.0)
+    assert await engine.fetchval(TRIGGERS_ON_ANSWERS[engine.name]) == 1
+    function = "SELECT to_regproc('answers_move_attempt_on') IS NOT NULL"
+    if engine.name == "postgres":
+        assert await engine.fetchval(function) is True
+
+    new = await engine.open()
+    try:
+        assert await new.schema_version() == len(engine.migrations()) >= 9
+        assert await engine.fetchval(TRIGGERS_ON_ANSWERS[engine.name]) == 0
+        if engine.name == "postgres":
+            assert await engine.fetchval(function) is False
+        assert [await new.attempt(playing.id), await new.attempt(done.id)] == stored
+        answer = Answer("q2", 1, True, 102.0)
+        assert await record(new, stored[0], answer) == RECORDED
+        assert await new.attempt(playing.id) == with_answer(stored[0], answer)
+        # an answer inserted behind the store's back moves nothing any more
+        await engine.execute("INSERT INTO answers VALUES (?, 'q3', 0, 1, 103.0)", playing.id)
+        raw = await new.attempt(playing.id)
+        assert (raw.position, raw.status, len(raw.answers)) == (2, ACTIVE, 3)
     finally:
         await new.close()
 
