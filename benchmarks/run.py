@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
 
-from bot.quiz.engine import Answer, Plan
+from bot.quiz.engine import Answer, Plan, with_answer
 from storage import SQLiteStore
 from tests.fakebotapi import FakeBotAPI
 from tests.loadgen import LoadGenerator, percentile
@@ -342,10 +342,13 @@ async def storage_benchmark(writers: int, rounds: int) -> dict[str, float]:
     commits_before = store.commits
     started = time.perf_counter()
     for position in range(rounds):
+        answer = Answer(f"q{position}", 1, True, 1.0)
+        moved = [with_answer(a, answer) for a in attempts]
         outcomes = await asyncio.gather(*(
-            store.record_answer(a.id, position, Answer(f"q{position}", 1, True, 1.0))
-            for a in attempts))
+            store.record_answer(a.id, position, answer, m)
+            for a, m in zip(attempts, moved, strict=True)))
         assert all(o == "recorded" for o in outcomes), outcomes[:3]
+        attempts = moved
     layer_seconds = time.perf_counter() - started
     commits = store.commits - commits_before
     await store.close()

@@ -17,7 +17,7 @@ import aiosqlite
 
 from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, Pruned
-from storage.rows import attempt_of, bank_stats
+from storage.rows import attempt_of, bank_stats, moved_on
 from storage.writer import SQLiteWriter
 
 
@@ -99,11 +99,16 @@ class AttemptStatements(SQLiteWriter):
              json.dumps(dict(fingerprints)), finished_at, finished_at, attempt_id, position))
         return changed == 1
 
-    async def record_answer(self, attempt_id: int, position: int, answer: Answer) -> str:
+    async def record_answer(self, attempt_id: int, position: int, answer: Answer,
+                            moved: Attempt) -> str:
         """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
+        moved_position, status, ended_at = moved_on(attempt_id, moved)
+
         async def op(db: aiosqlite.Connection) -> str:
-            # one statement: the attempt must be active and asking this question; the trigger
-            # answers_move_attempt_on moves it on (migration 0003)
+            # two statements in the writer's transaction: the insert, only if the attempt is
+            # active and asking this question (the primary key refuses a duplicate: SQLite
+            # undoes that statement alone, and nothing else ran); then the attempt moves to
+            # where the core moved it
             cursor = await db.execute(
                 "INSERT INTO answers (attempt_id, question_id, option_index, correct, answered_at)"
                 " SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM attempts"
@@ -111,10 +116,15 @@ class AttemptStatements(SQLiteWriter):
                 " AND json_extract(question_order, '$[' || ? || ']') = ?)",
                 (attempt_id, answer.question_id, answer.option_index, int(answer.correct),
                  answer.answered_at, attempt_id, position, position, answer.question_id))
-            return RECORDED if cursor.rowcount == 1 else CLOSED
+            if cursor.rowcount != 1:
+                return CLOSED
+            await db.execute(
+                "UPDATE attempts SET position = ?, status = ?, ended_at = ? WHERE attempt_id = ?",
+                (moved_position, status, ended_at, attempt_id))
+            return RECORDED
 
         try:
-            return await self._submit(op, single=True)
+            return await self._submit(op)
         except sqlite3.IntegrityError:
             return DUPLICATE
 

@@ -56,7 +56,7 @@ from bot.quiz.settings import GroupSettings
 from storage.learning_pg import PostgresLearningStatements
 from storage.leases import PostgresLeases
 from storage.order import PostgresUpdateOrder
-from storage.rows import SESSION_COLUMNS, attempt_of, bank_stats, session_of
+from storage.rows import SESSION_COLUMNS, attempt_of, bank_stats, moved_on, session_of
 from storage.schema import Migration, bundled
 from storage.schema import migrations as sqlite_migrations
 
@@ -394,22 +394,26 @@ class PostgresStore(PostgresLearningStatements):
             json.dumps(dict(fingerprints)), finished_at, attempt_id, position)
         return changed == 1
 
-    async def record_answer(self, attempt_id: int, position: int, answer: Answer) -> str:
+    async def record_answer(self, attempt_id: int, position: int, answer: Answer,
+                            moved: Attempt) -> str:
         """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
+        moved_position, status, ended_at = moved_on(attempt_id, moved)
         # one statement: the attempt must be active and asking this question (its row locked,
         # so a concurrent answer from another instance waits and then sees it moved on); the
-        # primary key decides a duplicate; the trigger answers_move_attempt_on (migration
-        # 0003) moves the attempt on
+        # primary key decides a duplicate; only an inserted answer moves the attempt, to where
+        # the core moved it
         rows = await self._write_returning(
             "WITH asking AS (SELECT attempt_id FROM attempts WHERE attempt_id = $1"
             "  AND status = 'active' AND position = $2"
             "  AND question_order::json ->> $2 = $3 FOR UPDATE),"
             " inserted AS (INSERT INTO answers (attempt_id, question_id, option_index,"
             "  correct, answered_at) SELECT attempt_id, $3, $4, $5, $6 FROM asking"
-            "  ON CONFLICT DO NOTHING RETURNING 1)"
+            "  ON CONFLICT DO NOTHING RETURNING attempt_id),"
+            " moved AS (UPDATE attempts SET position = $7, status = $8, ended_at = $9"
+            "  WHERE attempt_id IN (SELECT attempt_id FROM inserted))"
             " SELECT EXISTS (SELECT 1 FROM asking), EXISTS (SELECT 1 FROM inserted)",
             attempt_id, position, answer.question_id, answer.option_index,
-            int(answer.correct), answer.answered_at)
+            int(answer.correct), answer.answered_at, moved_position, status, ended_at)
         asking, inserted = rows[0]
         return RECORDED if inserted else DUPLICATE if asking else CLOSED
 

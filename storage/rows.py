@@ -49,6 +49,24 @@ def attempt_of(row: Row) -> Attempt:
                    ended_at=row[9], answers=answers, fingerprints=json.loads(row[11] or "{}"))
 
 
+def moved_on(attempt_id: int, moved: Attempt) -> tuple[int, str, float | None]:
+    """The ``position, status, ended_at`` to store for an answered attempt: those of ``moved``,
+    the attempt as the core moved it on (see :meth:`bot.quiz.ports.QuizStore.record_answer`).
+
+    Checked before anything is written, so that the write that stores them cannot be refused
+    halfway (the answer stored, the attempt not moved) by the table's status check.
+
+    Raises:
+        ValueError: ``moved`` is another attempt than ``attempt_id``, or its status is neither
+            active nor finished.
+    """
+    if moved.id != attempt_id:
+        raise ValueError(f"attempt {attempt_id} cannot move to attempt {moved.id}")
+    if moved.status not in (AttemptStatus.ACTIVE, AttemptStatus.FINISHED):
+        raise ValueError(f"an answer cannot leave attempt {attempt_id} {moved.status}")
+    return moved.position, str(moved.status), moved.ended_at
+
+
 def bank_stats(finished: Iterable[Sequence[Any]],
                misses: Iterable[Sequence[Any]]) -> list[BankStats]:
     """A user's statistics per bank, the bank played last first.

@@ -1,5 +1,6 @@
 """The two storage engines the storage tests run against, behind one small test-side interface:
-open a store (fresh database), run raw SQL on the same database, make it refuse writes."""
+open a store (fresh database), run raw SQL on the same database, make it refuse writes; and
+:func:`record`, an answer recorded as the service records it."""
 
 from __future__ import annotations
 
@@ -12,8 +13,17 @@ from pathlib import Path
 
 import asyncpg
 
+from bot.quiz.engine import Answer, Attempt, with_answer
+from bot.quiz.ports import QuizStore
 from storage import PostgresStore, SQLiteStore, migrations
 from storage import postgres as pg
+
+
+async def record(store: QuizStore, attempt: Attempt, answer: Answer) -> str:
+    """Record ``answer`` to the question ``attempt`` is asking as the service does: the attempt
+    moved on by the core's rule (:func:`bot.quiz.engine.with_answer`); the outcome."""
+    return await store.record_answer(attempt.id, attempt.position, answer,
+                                     with_answer(attempt, answer))
 
 
 @dataclass
@@ -55,6 +65,20 @@ class Engine:
         db = await asyncpg.connect(self.target)
         try:
             await db.execute(re.sub(r"\?", lambda _: f"${next(counter)}", sql), *args)
+        finally:
+            await db.close()
+
+    async def fetchval(self, sql: str, *args: object) -> object:
+        """Run one query on its own connection (``?`` placeholders), outside the store; the
+        first column of its first row (None without rows)."""
+        if self.name == "sqlite":
+            with sqlite3.connect(self.target) as db:
+                row = db.execute(sql, args).fetchone()
+            return None if row is None else row[0]
+        counter = iter(range(1, len(args) + 1))
+        db = await asyncpg.connect(self.target)
+        try:
+            return await db.fetchval(re.sub(r"\?", lambda _: f"${next(counter)}", sql), *args)
         finally:
             await db.close()
 

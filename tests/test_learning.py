@@ -22,6 +22,7 @@ from bot.quiz.ports import ScorePoint
 from bot.quiz.review import LearningService, Progress
 from storage import SQLiteStore
 from tests.conftest import BANK_ID, Person, RunningBot, buttons, correct_label, wrong_label
+from tests.engines import record
 
 T0 = 1_780_000_000.0  # a Tuesday, 06:13:20 UTC
 
@@ -208,7 +209,7 @@ async def test_review_never_changes_attempts_or_scores(engine, banks):
         attempt = await store.start_attempt(5, BANK_ID, bank.version,
                                             plan_attempt(bank, random.Random(1)), clock.now)
         question = attempt.plan.question_order[0]
-        await store.record_answer(attempt.id, 0, Answer(question, 0, False, clock.now))
+        await record(store, attempt, Answer(question, 0, False, clock.now))
         await service.answered(5, BANK_ID, question, False, clock.now)
         before = await store.stats(5), await store.attempt(attempt.id)
         clock.advance(DAY)
@@ -226,10 +227,11 @@ async def test_migration_makes_cards_of_earlier_answers(engine, banks):
     bank = banks[BANK_ID]
     attempt = await store.start_attempt(9, BANK_ID, bank.version,
                                         plan_attempt(bank, random.Random(2)), T0)
-    for position in range(2):
-        question = attempt.plan.question_order[position]
-        await store.record_answer(attempt.id, position, Answer(question, 0, False, T0 + position))
     await store.close()
+    # answered as version 5 stored answers: the insert, which its trigger moved the attempt on
+    for position in range(2):
+        await engine.execute("INSERT INTO answers VALUES (?, ?, 0, 0, ?)", attempt.id,
+                             attempt.plan.question_order[position], T0 + position)
     store = await engine.open()
     try:
         service = LearningService(store, banks, clock=FakeClock(T0 + 10))

@@ -16,13 +16,14 @@ import pytest
 
 from bot import i18n, render
 from bot.config import BUNDLED_BANKS
-from bot.quiz.engine import Answer, Plan
+from bot.quiz.engine import Answer, Plan, with_answer
 from bot.quiz.group import GroupAnswer, GroupSession, Standing
 from bot.quiz.ports import StorageError
 from bot.quiz.privacy import PrivacyService
 from storage import SQLiteStore, migrations
 from storage.backup import DatabaseLock, backup, restore
 from tests.conftest import BANK_ID, MODES, Person, buttons, start_bot_process
+from tests.engines import record
 from tests.loadgen import LoadGenerator
 
 PLAN = Plan(("q1", "q2"), ((0, 1, 2, 3), (3, 2, 1, 0)))
@@ -58,13 +59,14 @@ async def test_backup_while_open_and_restore(tmp_path):
     path, copy = tmp_path / "live.sqlite3", tmp_path / "copy.sqlite3"
     store = await SQLiteStore.open(path)
     attempt = await store.start_attempt(7, "bank", 1, PLAN, 1.0)
-    await store.record_answer(attempt.id, 0, Answer("q1", 2, False, 2.0))
+    first = Answer("q1", 2, False, 2.0)
+    await record(store, attempt, first)
     info = backup(path, copy)
     assert (info.answers, info.schema_version) == (1, len(migrations()))
     assert not (tmp_path / "copy.sqlite3-wal").exists()
     with pytest.raises(StorageError, match="exists"):
         backup(path, copy)
-    await store.record_answer(attempt.id, 1, Answer("q2", 0, True, 3.0))  # after the backup
+    await record(store, with_answer(attempt, first), Answer("q2", 0, True, 3.0))  # after it
     with pytest.raises(StorageError, match="in use"):
         restore(copy, path, known_version=len(migrations()))
     await store.close()
@@ -156,7 +158,7 @@ async def test_delete_user_deletes_private_data_and_anonymises_group_answers(eng
         privacy = PrivacyService(store)
         for user in (7, 8):
             attempt = await store.start_attempt(user, "bank", 1, PLAN, 1.0)
-            await store.record_answer(attempt.id, 0, Answer("q1", 1, True, 2.0))
+            await record(store, attempt, Answer("q1", 1, True, 2.0))
             await store.set_user_language(user, "el")
         session_ids = []
         for chat in (-100, -200):

@@ -77,7 +77,7 @@ def test_play_review_serves_due_cards(tmp_path):
     import asyncio
     import random
 
-    from bot.quiz.engine import Answer, plan_attempt
+    from bot.quiz.engine import plan_attempt
     from storage import SQLiteStore
 
     path = tmp_path / "old.sqlite3"
@@ -87,10 +87,14 @@ def test_play_review_serves_due_cards(tmp_path):
         store = await SQLiteStore.open(path, upto=5)
         attempt = await store.start_attempt(0, BANK_ID, banks[BANK_ID].version,
                                             plan_attempt(banks[BANK_ID], random.Random(3)), 1.0)
-        for position in range(2):
-            question = attempt.plan.question_order[position]
-            await store.record_answer(attempt.id, position, Answer(question, 0, False, 1.0))
         await store.close()
+        # answered as version 5 stored answers: the insert, which its trigger moved the attempt
+        # on with
+        with sqlite3.connect(path) as db:
+            db.executemany("INSERT INTO answers VALUES (?, ?, 0, 0, 1.0)",
+                           [(attempt.id, question)
+                            for question in attempt.plan.question_order[:2]])
+        db.close()
 
     asyncio.run(seed())
     t = i18n.catalog("en")

@@ -24,6 +24,7 @@ from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED
 from storage import PostgresStore
 from storage.leases import POLLER_NAMESPACE, SESSION_NAMESPACE
 from tests.conftest import BANK_ID, buttons, correct_label
+from tests.engines import record
 from tests.fakebotapi import FakeBotAPI
 
 PLAN = Plan(("q1", "q2", "q3"), ((0, 1, 2, 3),) * 3)
@@ -84,7 +85,7 @@ async def test_one_answer_per_question_across_instances(two):
     first, second = two
     attempt = await first.start_attempt(1, "bank", 1, PLAN, now=1.0)
     results = await asyncio.gather(*(
-        store.record_answer(attempt.id, 0, Answer("q1", i % 4, False, float(i)))
+        record(store, attempt, Answer("q1", i % 4, False, float(i)))
         for i in range(25) for store in (first, second)))
     assert results.count(RECORDED) == 1
     assert set(results) <= {RECORDED, DUPLICATE, CLOSED}

@@ -20,6 +20,7 @@ from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, Pruned, StorageError
 from storage import SQLiteStore, migrations
 from storage.postgres import migrations as pg_migrations
+from tests.engines import record
 
 PLAN = Plan(("q1", "q2", "q3"), ((0, 1, 2, 3), (3, 2, 1, 0), (1, 0, 3, 2)))
 
@@ -47,9 +48,10 @@ async def test_upgrade_from_first_schema_keeps_data(engine):
     old = await engine.open(upto=1)
     assert await old.schema_version() == 1
     attempt = await old.start_attempt(7, "bank", 1, PLAN, now=100.0)
-    await old.record_answer(attempt.id, 0, Answer("q1", 0, True, 101.0))
     await old.set_user_language(7, "el")
     await old.close()
+    # answered as version 1 stored it: the answer alone ("next" moved the attempt on then)
+    await engine.execute("INSERT INTO answers VALUES (?, 'q1', 0, 1, 101.0)", attempt.id)
 
     new = await engine.open()
     try:
@@ -75,7 +77,8 @@ def test_migrations_are_numbered_without_gaps():
     """Migration files are 0001.. in order, each with SQL; PostgreSQL's are their twins."""
     found = migrations()
     assert [m.version for m in found] == list(range(1, len(found) + 1))
-    assert all("CREATE" in m.sql.upper() or "ALTER" in m.sql.upper() for m in found)
+    assert all(any(verb in m.sql.upper() for verb in ("CREATE", "ALTER", "DROP"))
+               for m in found)
     twins = pg_migrations()
     assert [(m.version, m.name) for m in twins] == [(m.version, m.name) for m in found]
 
@@ -113,10 +116,10 @@ async def test_database_refuses_two_active_attempts(engine, store):
 async def test_one_answer_per_question_per_attempt(engine, store):
     """The second answer to a question is refused and the first is kept."""
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
-    assert await store.record_answer(attempt.id, 0, Answer("q1", 2, False, 2.0)) == RECORDED
+    assert await record(store, attempt, Answer("q1", 2, False, 2.0)) == RECORDED
     # the answer moved the attempt on, so a second one at position 0 finds it elsewhere; the
     # primary key refuses a second answer even where the position check would let it through
-    assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 3.0)) == CLOSED
+    assert await record(store, attempt, Answer("q1", 0, True, 3.0)) == CLOSED
     with pytest.raises(engine.integrity_error):
         await engine.execute("INSERT INTO answers VALUES (?, 'q1', 0, 1, 4.0)", attempt.id)
     loaded = await store.attempt(attempt.id)
@@ -126,22 +129,25 @@ async def test_one_answer_per_question_per_attempt(engine, store):
 async def test_answers_only_to_the_shown_question_of_an_active_attempt(store):
     """The database refuses answers to another position, another question or an ended attempt."""
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
-    assert await store.record_answer(attempt.id, 1, Answer("q2", 0, True, 2.0)) == CLOSED
-    assert await store.record_answer(attempt.id, 0, Answer("q2", 0, True, 2.0)) == CLOSED
+    ahead = with_answer(attempt, Answer("q1", 0, True, 2.0))  # as if q1 had been answered
+    second = Answer("q2", 0, True, 2.0)
+    assert await store.record_answer(attempt.id, 1, second, with_answer(ahead, second)) == CLOSED
+    assert await store.record_answer(attempt.id, 0, second, with_answer(attempt, second)) == CLOSED
     await store.abandon(attempt.id, 3.0)
-    assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 4.0)) == CLOSED
-    assert (await store.attempt(attempt.id)).answers == {}
+    assert await record(store, attempt, Answer("q1", 0, True, 4.0)) == CLOSED
+    loaded = await store.attempt(attempt.id)
+    assert (loaded.answers, loaded.position, loaded.status) == ({}, 0, ABANDONED)
 
 
 async def test_concurrent_answers_to_one_question_record_exactly_one(store):
     """Fifty concurrent writers of the same answer: one wins, the rest are told no."""
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
     results = await asyncio.gather(*(
-        store.record_answer(attempt.id, 0, Answer("q1", i % 4, False, float(i)))
-        for i in range(50)))
+        record(store, attempt, Answer("q1", i % 4, False, float(i))) for i in range(50)))
     assert results.count(RECORDED) == 1
     assert set(results) <= {RECORDED, DUPLICATE, CLOSED}
-    assert len((await store.attempt(attempt.id)).answers) == 1
+    loaded = await store.attempt(attempt.id)
+    assert len(loaded.answers) == 1 and loaded.position == 1
 
 
 async def test_concurrent_writes_share_commits(store):
@@ -149,7 +155,7 @@ async def test_concurrent_writes_share_commits(store):
     attempts = [await store.start_attempt(user, "bank", 1, PLAN, now=1.0) for user in range(200)]
     commits_before = store.commits
     results = await asyncio.gather(*(
-        store.record_answer(a.id, 0, Answer("q1", 1, True, 2.0)) for a in attempts))
+        record(store, a, Answer("q1", 1, True, 2.0)) for a in attempts))
     assert results == [RECORDED] * 200
     assert store.commits - commits_before < 20
     for a in attempts[:5] + attempts[-5:]:
@@ -166,7 +172,7 @@ async def test_a_failed_commit_fails_every_write_of_the_batch(engine):
     commits = store.commits
     async with asyncio.timeout(60):  # a guard against a hang: callers must hear, either way
         results = await asyncio.gather(  # queued together: one batch, one transaction
-            store.record_answer(attempt.id, 0, Answer("q1", 0, True, 2.0)),
+            record(store, attempt, Answer("q1", 0, True, 2.0)),
             store.set_user_language(2, "xx"), return_exceptions=True)
     assert all(isinstance(r, StorageError) for r in results), results
     assert all("foreign key" in str(r).lower() for r in results), results
@@ -174,7 +180,7 @@ async def test_a_failed_commit_fails_every_write_of_the_batch(engine):
     loaded = await store.attempt(attempt.id)
     assert (loaded.answers, loaded.position) == ({}, 0)  # nor did the answer move it on
     assert await store.user_language(2) is None
-    assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 3.0)) == RECORDED
+    assert await record(store, attempt, Answer("q1", 0, True, 3.0)) == RECORDED
     await store.set_user_language(2, "el")
     assert (await store.attempt(attempt.id)).answers == {"q1": Answer("q1", 0, True, 3.0)}
     assert await store.user_language(2) == "el"
@@ -188,29 +194,93 @@ async def test_a_refused_write_fails_every_write_of_the_batch(engine):
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
     async with engine.refusing_writes(store):  # as if the disk went read-only
         results = await asyncio.gather(
-            store.record_answer(attempt.id, 0, Answer("q1", 0, True, 2.0)),
+            record(store, attempt, Answer("q1", 0, True, 2.0)),
             store.set_user_language(1, "hi"), return_exceptions=True)
         assert all(isinstance(r, StorageError) for r in results), results
     assert (await store.attempt(attempt.id)).answers == {}
-    assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 3.0)) == RECORDED
+    assert await record(store, attempt, Answer("q1", 0, True, 3.0)) == RECORDED
     await store.close()
 
 
-async def test_an_answer_moves_the_attempt_on_and_the_last_finishes_it(store):
-    """Each answer moves the attempt to the next question; the last one finishes it. The
-    stored attempt is, each time, what the core's rule (engine.with_answer, which the service
-    applies to the attempt it keeps in memory) makes of it."""
-    attempt = expected = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+async def test_each_answer_stores_the_attempt_the_core_moved_it_to(store):
+    """Each answer moves the attempt to the next question and the last one finishes it: the
+    stored attempt is, after every answer and after the last, what the core's rule
+    (engine.with_answer, the attempt the service keeps in memory) makes of it."""
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
     for position, question_id in enumerate(PLAN.question_order):
-        answer = Answer(question_id, 0, True, 10.0 + position)
-        assert await store.record_answer(attempt.id, position, answer) == RECORDED
-        loaded = await store.attempt(attempt.id)
-        assert loaded.position == position + 1
-        expected = with_answer(expected, answer)
-        assert loaded == expected
-    assert (loaded.status, loaded.ended_at) == (FINISHED, 12.0)
+        answer = Answer(question_id, position, position != 1, 10.0 + position)
+        moved = with_answer(attempt, answer)
+        assert await store.record_answer(attempt.id, position, answer, moved) == RECORDED
+        assert await store.attempt(attempt.id) == moved
+        attempt = moved
+    assert (attempt.position, attempt.status, attempt.ended_at) == (3, FINISHED, 12.0)
     assert await store.active_attempt(1) is None
-    assert await store.record_answer(attempt.id, 3, Answer("q1", 0, True, 13.0)) == CLOSED
+
+
+async def test_the_store_keeps_no_rule_of_its_own(engine, store):
+    """The store writes the position, status and end the core decided, whatever they are;
+    an answer stored without the store (no trigger since migration 0009) moves nothing, and
+    recording it again is a duplicate that moves nothing either."""
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    answer = Answer("q1", 0, True, 2.0)
+    early = replace(with_answer(attempt, answer), status=FINISHED, ended_at=5.0)
+    assert await store.record_answer(attempt.id, 0, answer, early) == RECORDED
+    assert await store.attempt(attempt.id) == early
+
+    other = await store.start_attempt(2, "bank", 1, PLAN, now=1.0)
+    await engine.execute("INSERT INTO answers VALUES (?, 'q1', 1, 0, 3.0)", other.id)
+    raw = await store.attempt(other.id)
+    assert (raw.position, raw.status, raw.answers) == (0, ACTIVE,
+                                                      {"q1": Answer("q1", 1, False, 3.0)})
+    assert await record(store, other, answer) == DUPLICATE
+    assert await store.attempt(other.id) == raw
+
+
+async def test_a_stale_answer_stores_nothing_and_moves_nothing(store):
+    """An answer for a position the attempt has left, for a finished attempt or for an
+    abandoned one is CLOSED: no answer stored, and the attempt is not moved to what the stale
+    answer would have made of it."""
+    attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    stale = attempt
+    for position in range(2):
+        answer = Answer(PLAN.question_order[position], 0, True, 2.0 + position)
+        assert await record(store, attempt, answer) == RECORDED
+        attempt = with_answer(attempt, answer)
+    # from the view of position 0: it would put the attempt back at position 1
+    assert await record(store, stale, Answer("q1", 1, False, 9.0)) == CLOSED
+    assert await store.attempt(attempt.id) == attempt
+    # the same question at the right position, under another id: not the question asked
+    wrong = Answer("q1", 0, True, 9.0)
+    assert await store.record_answer(attempt.id, 2, wrong, with_answer(attempt, wrong)) == CLOSED
+    assert await store.attempt(attempt.id) == attempt
+
+    last = Answer("q3", 0, True, 4.0)
+    assert await record(store, attempt, last) == RECORDED
+    finished = with_answer(attempt, last)
+    # a second tap on the last question: it would end the attempt again, later
+    assert await record(store, attempt, Answer("q3", 1, False, 99.0)) == CLOSED
+    assert await store.attempt(attempt.id) == finished and finished.ended_at == 4.0
+
+    abandoned = await store.start_attempt(2, "bank", 1, PLAN, now=1.0)
+    assert await store.abandon(abandoned.id, 5.0)
+    assert await record(store, abandoned, Answer("q1", 0, True, 6.0)) == CLOSED
+    assert await store.attempt(abandoned.id) == replace(abandoned, status=ABANDONED,
+                                                        ended_at=5.0)
+
+
+async def test_an_answer_must_move_its_own_attempt_to_a_status_an_answer_leaves(store):
+    """A moved attempt that is another attempt, or abandoned, is refused before anything is
+    written."""
+    first = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
+    second = await store.start_attempt(2, "bank", 1, PLAN, now=1.0)
+    answer = Answer("q1", 0, True, 2.0)
+    with pytest.raises(ValueError, match="cannot move"):
+        await store.record_answer(first.id, 0, answer, with_answer(second, answer))
+    with pytest.raises(ValueError, match="abandoned"):
+        await store.record_answer(first.id, 0, answer,
+                                  replace(with_answer(first, answer), status=ABANDONED))
+    assert await store.attempt(first.id) == first
+    assert await store.attempt(second.id) == second
 
 
 async def test_abandon(store):
@@ -231,9 +301,10 @@ async def test_user_language_choice(store):
 
 async def _finish(store, user_id, answers, now):
     attempt = await store.start_attempt(user_id, "bank", 1, PLAN, now=now)
-    for position, (question_id, correct) in enumerate(answers.items()):
-        assert await store.record_answer(attempt.id, position,
-                                         Answer(question_id, 0, correct, now)) == RECORDED
+    for question_id, correct in answers.items():
+        answer = Answer(question_id, 0, correct, now)
+        assert await record(store, attempt, answer) == RECORDED
+        attempt = with_answer(attempt, answer)
     return attempt
 
 
@@ -243,7 +314,7 @@ async def test_stats_best_last_and_most_missed(store):
     await _finish(store, 1, {"q1": True, "q2": True, "q3": False}, now=20.0)
     await _finish(store, 1, {"q1": False, "q2": False, "q3": False}, now=30.0)
     abandoned = await store.start_attempt(1, "bank", 1, PLAN, now=40.0)
-    await store.record_answer(abandoned.id, 0, Answer("q1", 0, False, 41.0))
+    await record(store, abandoned, Answer("q1", 0, False, 41.0))
     await _finish(store, 2, {"q1": True, "q2": True, "q3": True}, now=50.0)
 
     [mine] = await store.stats(1)
@@ -274,13 +345,15 @@ async def test_acknowledged_answer_survives_kill_9(engine):
     """An answer whose record_answer returned is stored after the process is SIGKILLed."""
     script = textwrap.dedent(f"""
         import asyncio, os, signal, sys
-        from bot.quiz.engine import Answer, Plan
+        from bot.quiz.engine import Answer, Plan, with_answer
         from storage import open_store
         async def main():
             store = await open_store({engine.target!r})
             attempt = await store.start_attempt(1, "bank", 1,
                 Plan(("q1",), ((0, 1, 2, 3),)), now=1.0)
-            assert await store.record_answer(attempt.id, 0, Answer("q1", 3, False, 2.0))
+            answer = Answer("q1", 3, False, 2.0)
+            assert await store.record_answer(attempt.id, 0, answer,
+                                             with_answer(attempt, answer)) == "recorded"
             print(attempt.id, flush=True)
             os.kill(os.getpid(), signal.SIGKILL)
         asyncio.run(main())
@@ -343,8 +416,9 @@ async def test_upgrade_from_version_4_keeps_an_active_attempt_playable(engine):
     old = await engine.open(upto=4)
     assert await old.schema_version() == 4
     attempt = await old.start_attempt(7, "bank", 1, PLAN, now=100.0)
-    assert await old.record_answer(attempt.id, 0, Answer("q1", 2, False, 101.0)) == RECORDED
     await old.close()
+    # answered as version 4 stored it: the answer, which its trigger moved the attempt on with
+    await engine.execute("INSERT INTO answers VALUES (?, 'q1', 2, 0, 101.0)", attempt.id)
 
     new = await engine.open()
     try:
@@ -359,9 +433,55 @@ async def test_upgrade_from_version_4_keeps_an_active_attempt_playable(engine):
         loaded = await new.attempt(again.id)
         assert (loaded.plan, loaded.fingerprints, loaded.status) == (revised, {"q3": "ff"},
                                                                      ACTIVE)
-        assert await new.record_answer(again.id, 1, Answer("q3", 0, True, 102.0)) == RECORDED
+        assert await record(new, loaded, Answer("q3", 0, True, 102.0)) == RECORDED
         done = await new.attempt(again.id)
         assert (done.status, done.ended_at, done.position) == (FINISHED, 102.0, 2)
+    finally:
+        await new.close()
+
+
+TRIGGERS_ON_ANSWERS = {
+    "sqlite": "SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'answers'",
+    "postgres": "SELECT COUNT(*) FROM pg_trigger WHERE tgrelid = 'answers'::regclass"
+                " AND NOT tgisinternal"}
+
+
+async def test_upgrade_from_version_8_drops_the_trigger_and_keeps_attempts(engine):
+    """Migration 0009 drops the trigger that moved an attempt on with each answer (and
+    PostgreSQL's trigger function): attempts stored before it stay as they are, and the ones in
+    progress go on, moved by the core's rule that record_answer writes."""
+    old = await engine.open(upto=8)
+    assert await old.schema_version() == 8
+    playing = await old.start_attempt(7, "bank", 1, PLAN, now=100.0)
+    done = await old.start_attempt(8, "bank", 1, PLAN, now=100.0)
+    # answered as version 8 stored answers: the insert, which its trigger moved the attempt on
+    await engine.execute("INSERT INTO answers VALUES (?, 'q1', 2, 0, 101.0)", playing.id)
+    for at, question_id in enumerate(PLAN.question_order):
+        await engine.execute("INSERT INTO answers VALUES (?, ?, 0, 1, ?)", done.id, question_id,
+                             110.0 + at)
+    stored = [await old.attempt(playing.id), await old.attempt(done.id)]
+    await old.close()
+    assert (stored[0].position, stored[0].status, stored[0].ended_at) == (1, ACTIVE, None)
+    assert (stored[1].position, stored[1].status, stored[1].ended_at) == (3, FINISHED, 112.0)
+    assert await engine.fetchval(TRIGGERS_ON_ANSWERS[engine.name]) == 1
+    function = "SELECT to_regproc('answers_move_attempt_on') IS NOT NULL"
+    if engine.name == "postgres":
+        assert await engine.fetchval(function) is True
+
+    new = await engine.open()
+    try:
+        assert await new.schema_version() == len(engine.migrations()) >= 9
+        assert await engine.fetchval(TRIGGERS_ON_ANSWERS[engine.name]) == 0
+        if engine.name == "postgres":
+            assert await engine.fetchval(function) is False
+        assert [await new.attempt(playing.id), await new.attempt(done.id)] == stored
+        answer = Answer("q2", 1, True, 102.0)
+        assert await record(new, stored[0], answer) == RECORDED
+        assert await new.attempt(playing.id) == with_answer(stored[0], answer)
+        # an answer inserted behind the store's back moves nothing any more
+        await engine.execute("INSERT INTO answers VALUES (?, 'q3', 0, 1, 103.0)", playing.id)
+        raw = await new.attempt(playing.id)
+        assert (raw.position, raw.status, len(raw.answers)) == (2, ACTIVE, 3)
     finally:
         await new.close()
 
@@ -379,7 +499,7 @@ async def test_revise_only_an_active_attempt_at_the_given_position(store):
     """A revision written for a position the attempt has left, or for an ended attempt,
     changes nothing; one that leaves nothing to ask finishes the attempt."""
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0, fingerprints=FINGERPRINTS)
-    assert await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 2.0)) == RECORDED
+    assert await record(store, attempt, Answer("q1", 0, True, 2.0)) == RECORDED
     shorter = Plan(("q1",), PLAN.option_orders[:1])
     assert not await store.revise_attempt(attempt.id, 0, shorter, {}, 3.0)
     assert await store.attempt(attempt.id) == replace(
@@ -435,10 +555,10 @@ async def test_prune_item_responses_and_check_writable(engine, store):
     report reads private and group answers with their filters; the health write fails while
     the database refuses writes."""
     old = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
-    await store.record_answer(old.id, 0, Answer("q1", 2, False, 2.0))
+    await record(store, old, Answer("q1", 2, False, 2.0))
     await store.abandon(old.id, 3.0)
     kept = await store.start_attempt(2, "bank", 1, PLAN, now=1.0)
-    await store.record_answer(kept.id, 0, Answer("q1", 1, True, 2.0))
+    await record(store, kept, Answer("q1", 1, True, 2.0))
     await store.set_user_language(2, "hi")
     session = await store.start_session(-9, "other", 1, "el", 7, PLAN, 30.0, 1.0)
     await store.open_question(session.id, 0, 100.0)

@@ -11,6 +11,7 @@ import pytest
 from bot.quiz.engine import Answer, Plan
 from bot.quiz.group import GroupAnswer
 from storage import PostgresStore, SQLiteStore
+from tests.engines import record
 
 PLAN = Plan(("q1", "q2", "q3", "q4"), ((0, 1, 2, 3),) * 4)
 
@@ -70,7 +71,7 @@ async def test_a_read_after_a_committed_write_sees_it(store, readers):
             if seen is None or seen.status != "finished":
                 stale.append(("end", round_))
             attempt = await store.start_attempt(10, "bank", 1, PLAN, 3.0)
-            await store.record_answer(attempt.id, 0, Answer("q1", 0, True, 3.0))
+            await record(store, attempt, Answer("q1", 0, True, 3.0))
             active = await store.active_attempt(10)
             if active is None or active.id != attempt.id or "q1" not in active.answers:
                 stale.append(("attempt", round_))

@@ -5,9 +5,9 @@ and returns new values or raises a :class:`QuizError`. Nothing here does I/O.
 
 An attempt asks one question at a time. ``position`` is the index (0-based, into
 ``question_order``) of the question being asked, which is also the number of questions answered:
-answering moves it on at once (storage does the same, atomically with the answer), and after the
-last answer the attempt is finished. "Next" only shows the question at ``position``: it changes
-nothing stored.
+answering moves it on at once (:func:`with_answer`, the one place of that rule: storage writes
+the attempt it returns, atomically with the answer), and after the last answer the attempt is
+finished. "Next" only shows the question at ``position``: it changes nothing stored.
 
 A bank edited without a version bump: an attempt stores the fingerprint of every question
 (:attr:`~bot.quiz.bank.Question.fingerprint`) when it starts. A question whose fingerprint (or
@@ -464,7 +464,11 @@ def check_review(attempt: Attempt, bank: Bank | None, user_id: int) -> Bank:
 
 def with_answer(attempt: Attempt, answer: Answer) -> Attempt:
     """Return ``attempt`` with ``answer`` to the question at its position recorded: moved on,
-    and finished after the last question (what storage holds after recording it)."""
+    and finished after the last question.
+
+    The one source of this rule: ``QuizStore.record_answer`` stores the position, status and
+    end time of the attempt returned here, with the answer.
+    """
     position = attempt.position + 1
     finished = position >= attempt.total
     return replace(attempt, answers={**attempt.answers, answer.question_id: answer},

@@ -119,14 +119,27 @@ class QuizStore(Protocol):
         """The user's active attempt (at most one), or None."""
         ...
 
-    async def record_answer(self, attempt_id: int, position: int, answer: Answer) -> str:
+    async def record_answer(self, attempt_id: int, position: int, answer: Answer,
+                            moved: Attempt) -> str:
         """Store an answer to the question at ``position``, if the attempt is active and
-        asking it (checked atomically with the insert), and move the attempt on (finishing it
-        after its last question) in the same write.
+        asking it (checked atomically with the insert), and in the same write move the attempt
+        to where the core moved it: storage applies no rule of its own.
+
+        Args:
+            attempt_id: The attempt answered.
+            position: The position of the question answered (``answer.question_id`` is there).
+            answer: The graded answer (:func:`bot.quiz.engine.grade`).
+            moved: The attempt with the answer, as the core moves it on
+                (:func:`bot.quiz.engine.with_answer`): its ``position``, ``status`` and
+                ``ended_at`` are what is stored (the rest of it is not written).
 
         Returns:
             :data:`RECORDED`, :data:`DUPLICATE` (answered already) or :data:`CLOSED` (the
             attempt ended or moved on first); only RECORDED changed anything.
+
+        Raises:
+            ValueError: ``moved`` is another attempt, or neither active nor finished (nothing
+                is written).
         """
         ...
 

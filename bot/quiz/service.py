@@ -273,14 +273,16 @@ class QuizService:
         return attempt, answer
 
     async def record(self, attempt: Attempt, answer: Answer) -> Attempt:
-        """Record a graded answer durably; return the attempt with it, moved on.
+        """Record a graded answer durably, with the attempt moved on by the core's rule
+        (:func:`bot.quiz.engine.with_answer`) in the same write; return that attempt.
 
         Raises:
             AlreadyAnswered: the database holds an answer for the question already.
             AttemptClosed: the attempt ended or moved on before the answer was stored.
             StorageError: the answer could not be stored.
         """
-        outcome = await self.store.record_answer(attempt.id, attempt.position, answer)
+        moved = engine.with_answer(attempt, answer)
+        outcome = await self.store.record_answer(attempt.id, attempt.position, answer, moved)
         if outcome == DUPLICATE:
             raise AlreadyAnswered(answer.question_id)
         if outcome == CLOSED:
@@ -288,7 +290,7 @@ class QuizService:
                 self._shown.pop(attempt.id, None)
                 self._unindex(attempt.user_id, attempt.id)
             raise engine.AttemptClosed(attempt.id)
-        return self._remember(engine.with_answer(attempt, answer))
+        return self._remember(moved)
 
     async def answered(self, attempt: Attempt, answer: Answer) -> None:
         """After a recorded answer's feedback was shown: let :attr:`on_answer` (spaced review)
