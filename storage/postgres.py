@@ -144,8 +144,9 @@ class PostgresStore(PostgresLearningStatements):
             pool_size: Minimum and maximum pooled connections.
 
         Raises:
-            StorageError: the server cannot be reached, refuses the login, or the migration
-                failed (the message names the server error, never the password).
+            StorageError: the server cannot be reached, refuses the login, the migration
+                failed (the message names the server error, never the password), or the
+                database was migrated by a newer quizbot (downgrades are refused).
         """
         try:
             pool = await asyncpg.create_pool(
@@ -204,6 +205,13 @@ class PostgresStore(PostgresLearningStatements):
                              " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
                              " applied_at DOUBLE PRECISION NOT NULL)")
             current = await db.fetchval("SELECT COALESCE(MAX(version), 0) FROM quizbot_schema")
+            known = max((m.version for m in migrations()), default=0)
+            if current > known:
+                raise StorageError(
+                    f"database has schema version {current}, but this quizbot knows versions up "
+                    f"to {known} only: it was used by a newer quizbot. Run that version (or "
+                    "newer) on every instance, or restore a dump made before the upgrade; "
+                    "migrations only go forward")
             for migration in to_apply:
                 if migration.version <= current:
                     continue

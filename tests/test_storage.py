@@ -647,3 +647,21 @@ async def test_update_cards_rates_in_order_like_update_card(engine):
         await store.update_cards([])  # nothing to do
     finally:
         await store.close()
+
+
+async def test_a_database_migrated_by_a_newer_quizbot_is_refused(engine):
+    """A schema version above this quizbot's last migration: open refuses, naming both
+    versions, and changes nothing (both engines; downgrades only go through a backup)."""
+    store = await engine.open()
+    await store.close()
+    newer = len(engine.migrations()) + 1
+    if engine.name == "sqlite":
+        await engine.execute(f"PRAGMA user_version = {newer}")
+    else:
+        await engine.execute("INSERT INTO quizbot_schema VALUES (?, ?, ?)", newer, "future", 0.0)
+    with pytest.raises(StorageError, match=f"schema version {newer}.*newer quizbot"):
+        await engine.open()
+    if engine.name == "postgres":
+        await engine.execute("DELETE FROM quizbot_schema WHERE version = ?", newer)
+        store = await engine.open()  # the same database, back at the known version: opens
+        await store.close()
