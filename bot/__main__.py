@@ -141,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                  else load_banks(settings.banks))
         if args.command == "report":
             if not Path(settings.db).is_file():
-                _say(f"no database at {settings.db}: nothing to report")
+                _say(f"no database at {shown_db(settings.db)}: nothing to report")
                 return 1
             table = asyncio.run(report.build(settings.db, banks, bank_id=args.bank,
                                              chat_id=args.chat, since=args.since))
@@ -223,11 +223,11 @@ def _operate(args: argparse.Namespace, settings: Settings) -> int:
 
 async def _delete_user(settings: Settings, user_id: int) -> int:
     from bot.quiz.privacy import PrivacyService
-    from storage import SQLiteStore
+    from storage import is_postgres_url, open_store
 
-    if not isinstance(settings.db, Path) or not settings.db.is_file():
-        raise StorageError(f"no database at {settings.db} (QUIZBOT_DB / --db)")
-    store = await SQLiteStore.open(settings.db)
+    if not is_postgres_url(settings.db) and not Path(settings.db).is_file():
+        raise StorageError(f"no database at {shown_db(settings.db)} (QUIZBOT_DB / --db)")
+    store = await open_store(settings.db)
     try:
         deleted = await PrivacyService(store).delete_user(user_id)
     finally:
@@ -256,6 +256,14 @@ def _validate(paths: Sequence[object], *, strict: bool = False) -> int:
         print(f"{verdict}: {bank.path}: {bank.id} v{bank.version}, {len(bank.questions)} "
               f"questions, languages {', '.join(bank.languages)}")
     return 1 if failed else 0
+
+
+def shown_db(db: object) -> str:
+    """``db`` (a SQLite path or a PostgreSQL URL) as it may be printed: a URL without its
+    password (:func:`storage.postgres.redact_dsn`)."""
+    from storage.postgres import redact_dsn
+
+    return redact_dsn(str(db)) if "://" in str(db) else str(db)
 
 
 def new_event_loop() -> asyncio.AbstractEventLoop:

@@ -279,3 +279,24 @@ async def test_skip_invalid_banks_starts_with_the_valid_ones(fake, tmp_path):
     text = log.read_text()
     assert f"skipped the invalid bank file {folder / 'broken.yaml'}" in text
     assert "1 bank(s)" in text
+
+
+async def test_quizbot_delete_user_command_on_either_engine(engine):
+    """`quizbot delete-user` works on the database QUIZBOT_DB names, a SQLite file or a
+    PostgreSQL URL; a PostgreSQL it cannot reach is named without its password."""
+    store = await engine.open()
+    await store.set_user_language(42, "hi")
+    await store.close()
+    done = await asyncio.to_thread(quizbot, "delete-user", "42", db=engine.target)
+    assert done.returncode == 0, done.stderr
+    assert "deleted user 42: 0 answers, 0 attempts, 1 settings deleted" in done.stdout
+    store = await engine.open()
+    try:
+        assert await store.user_language(42) is None
+    finally:
+        await store.close()
+    if engine.name == "postgres":
+        gone = await asyncio.to_thread(quizbot, "delete-user", "42",
+                                       db="postgresql://quizbot:s3cret@127.0.0.1:1/none")
+        assert gone.returncode == 1 and "s3cret" not in gone.stderr + gone.stdout
+        assert "quizbot:***@127.0.0.1:1/none" in gone.stderr
