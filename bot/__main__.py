@@ -217,16 +217,18 @@ def _operate(args: argparse.Namespace, settings: Settings) -> int:
               f"{info.schema_version}, {info.answers} answers, {info.group_answers} group "
               f"answers (the database before is kept as {settings.db}.before-restore)")
     else:
+        from storage import is_postgres_url
+
+        if not is_postgres_url(settings.db) and not Path(settings.db).is_file():
+            raise StorageError(f"no database at {shown_db(settings.db)} (QUIZBOT_DB / --db)")
         return asyncio.run(_delete_user(settings, args.user_id))
     return 0
 
 
 async def _delete_user(settings: Settings, user_id: int) -> int:
     from bot.quiz.privacy import PrivacyService
-    from storage import is_postgres_url, open_store
+    from storage import open_store
 
-    if not is_postgres_url(settings.db) and not Path(settings.db).is_file():
-        raise StorageError(f"no database at {shown_db(settings.db)} (QUIZBOT_DB / --db)")
     store = await open_store(settings.db)
     try:
         deleted = await PrivacyService(store).delete_user(user_id)
