@@ -205,20 +205,24 @@ def _operate(args: argparse.Namespace, settings: Settings) -> int:
         StorageError: the operation failed (the message says why; nothing was changed).
     """
     from storage import backup as files
-    from storage import migrations
+    from storage import is_postgres_url, migrations
 
+    if args.command in ("backup", "restore") and is_postgres_url(settings.db):
+        raise StorageError(
+            f"quizbot {args.command} copies SQLite databases; {shown_db(settings.db)} is "
+            "PostgreSQL: use pg_dump / pg_restore (README, Backups)")
     if args.command == "backup":
         info = files.backup(settings.db, args.path)
         print(f"backed up {settings.db} to {info.path}: schema version {info.schema_version}, "
               f"{info.answers} answers, {info.group_answers} group answers, {info.size} bytes")
     elif args.command == "restore":
         info = files.restore(args.backup, settings.db, known_version=len(migrations()))
+        kept = (f" (the database before is kept as {info.kept})" if info.kept is not None
+                else "")
         print(f"restored {args.backup} to {settings.db}: schema version "
               f"{info.schema_version}, {info.answers} answers, {info.group_answers} group "
-              f"answers (the database before is kept as {settings.db}.before-restore)")
+              f"answers{kept}")
     else:
-        from storage import is_postgres_url
-
         if not is_postgres_url(settings.db) and not Path(settings.db).is_file():
             raise StorageError(f"no database at {shown_db(settings.db)} (QUIZBOT_DB / --db)")
         return asyncio.run(_delete_user(settings, args.user_id))

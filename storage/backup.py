@@ -20,7 +20,7 @@ import contextlib
 import os
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bot.quiz.ports import StorageError
@@ -87,6 +87,7 @@ class BackupInfo:
         answers: Answers of private quizzes in it.
         group_answers: Answers of group sessions in it.
         size: Its size in bytes.
+        kept: After a restore, where the database it replaced was kept (None: there was none).
     """
 
     path: Path
@@ -94,6 +95,22 @@ class BackupInfo:
     answers: int
     group_answers: int
     size: int
+    kept: Path | None = None
+
+
+QUIZBOT_TABLES = ("attempts", "answers")
+"""Tables every quizbot database has (migration 0001): a file without them is not a backup."""
+
+
+def _kept_name(db: Path) -> Path:
+    """``<db>.before-restore``, or ``.before-restore.2``, ``.3`` ... if taken: a restore never
+    overwrites the database an earlier restore kept."""
+    keep = db.with_name(db.name + ".before-restore")
+    number = 1
+    while keep.exists():
+        number += 1
+        keep = db.with_name(f"{db.name}.before-restore.{number}")
+    return keep
 
 
 def _count(db: sqlite3.Connection, table: str) -> int:
@@ -195,7 +212,8 @@ def restore(source: str | Path, db: str | Path, *, known_version: int) -> Backup
 
     Takes ``db``'s lock exclusively for the whole restore (so no bot starts meanwhile), checks
     the backup (``quick_check``, a schema this quizbot knows), keeps the current database as
-    ``<db>.before-restore`` (replacing an older one of that name), then copies the backup in
+    ``<db>.before-restore`` (``.before-restore.2`` ... when an earlier restore kept one: never
+    overwritten), then copies the backup in
     with the backup API (which also clears a leftover ``-wal`` of the old database).
 
     Args:
@@ -206,8 +224,9 @@ def restore(source: str | Path, db: str | Path, *, known_version: int) -> Backup
         What the restored database holds.
 
     Raises:
-        StorageError: ``db`` is in use, the backup is missing, damaged or newer than this
-            quizbot; nothing was changed.
+        StorageError: ``db`` is in use, the backup is missing, damaged, not a quizbot database
+            (no schema version, or without quizbot's tables) or newer than this quizbot;
+            nothing was changed.
     """
     source, db = Path(source), Path(db)
     if not source.is_file():
@@ -222,9 +241,16 @@ def restore(source: str | Path, db: str | Path, *, known_version: int) -> Backup
                 raise StorageError(
                     f"{source} has schema version {info.schema_version}, newer than this "
                     f"quizbot knows ({known_version}): restore it with the quizbot that made it")
+            tables = {row[0] for row in backup_db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if info.schema_version < 1 or not set(QUIZBOT_TABLES) <= tables:
+                raise StorageError(
+                    f"{source} is not a quizbot database (schema version "
+                    f"{info.schema_version}, tables: {', '.join(sorted(tables)) or 'none'}): "
+                    "nothing was changed")
+            keep: Path | None = None
             if db.exists():
-                keep = db.with_name(db.name + ".before-restore")
-                keep.unlink(missing_ok=True)
+                keep = _kept_name(db)
                 with _connect(db) as current, _connect(keep) as copy:
                     current.backup(copy)
                     copy.execute("PRAGMA journal_mode = DELETE")
@@ -233,7 +259,7 @@ def restore(source: str | Path, db: str | Path, *, known_version: int) -> Backup
                 _create_private(db)
             with _connect(db) as target:
                 backup_db.backup(target)
-                restored = _inspect(target, db)
+                restored = replace(_inspect(target, db), kept=keep)
     except (OSError, sqlite3.Error) as exc:
         raise StorageError(f"cannot restore {source} to {db}: {exc}") from exc
     finally:

@@ -72,7 +72,7 @@ async def test_backup_while_open_and_restore(tmp_path):
     await store.close()
     restored = restore(copy, path, known_version=len(migrations()))
     assert restored.answers == 1
-    assert (tmp_path / "live.sqlite3.before-restore").exists()
+    assert restored.kept == tmp_path / "live.sqlite3.before-restore" and restored.kept.exists()
     store = await SQLiteStore.open(path)
     try:
         again = await store.attempt(attempt.id)
@@ -300,3 +300,39 @@ async def test_quizbot_delete_user_command_on_either_engine(engine):
                                        db="postgresql://quizbot:s3cret@127.0.0.1:1/none")
         assert gone.returncode == 1 and "s3cret" not in gone.stderr + gone.stdout
         assert "quizbot:***@127.0.0.1:1/none" in gone.stderr
+
+
+def test_restore_refuses_what_is_not_a_quizbot_database_and_keeps_every_replaced_one(tmp_path):
+    """An empty file, or another program's SQLite database, is refused and changes nothing; two
+    restores in a row keep both databases they replaced (never overwritten); backup and restore
+    of a PostgreSQL URL point to pg_dump, without the password."""
+    live, good = tmp_path / "live.sqlite3", tmp_path / "good.sqlite3"
+
+    async def make(path, user: int) -> None:
+        store = await SQLiteStore.open(path)
+        await store.set_user_language(user, "hi")
+        await store.close()
+
+    asyncio.run(make(live, 1))
+    asyncio.run(make(good, 2))
+    original = live.read_bytes()
+    empty, other = tmp_path / "empty.sqlite3", tmp_path / "other.sqlite3"
+    empty.write_bytes(b"")
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+        db.execute("PRAGMA user_version = 3")
+    for wrong in (empty, other):
+        with pytest.raises(StorageError, match="not a quizbot database"):
+            restore(wrong, live, known_version=len(migrations()))
+        assert live.read_bytes() == original
+        assert not (tmp_path / "live.sqlite3.before-restore").exists()
+    first = restore(good, live, known_version=len(migrations()))
+    second = restore(good, live, known_version=len(migrations()))
+    assert first.kept == tmp_path / "live.sqlite3.before-restore"
+    assert second.kept == tmp_path / "live.sqlite3.before-restore.2"
+    with sqlite3.connect(first.kept) as db:  # the original database, kept by the first
+        assert db.execute("SELECT user_id FROM users").fetchall() == [(1,)]
+    for command in (["backup", str(tmp_path / "x")], ["restore", str(good)]):
+        done = quizbot(*command, db="postgresql://quizbot:s3cret@127.0.0.1:1/none")
+        assert done.returncode == 1 and "pg_dump" in done.stderr
+        assert "s3cret" not in done.stderr + done.stdout
