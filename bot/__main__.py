@@ -101,10 +101,26 @@ def _parser() -> argparse.ArgumentParser:
         "delete-user", parents=[common], help="delete one user's data (by Telegram user id)",
         description="Delete a user's answers, attempts, settings and language, and make them "
                     "a \"deleted user\" on group leaderboards, as /deletemydata does.")
-    delete.add_argument("user_id", metavar="ID", type=int, help="the Telegram user id")
+    delete.add_argument("user_id", metavar="ID", type=_user_id, help="the Telegram user id")
     bankimport.add_parser(sub)
     report.add_parser(sub)
     return parser
+
+
+def _user_id(text: str) -> int:
+    """A Telegram user id from the command line: a positive integer of at most 52 bits (Bot
+    API, ``User.id``: "at most 52 significant bits").
+
+    Raises:
+        argparse.ArgumentTypeError: anything else (argparse prints it as a usage error).
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value < 2**52:
+        raise argparse.ArgumentTypeError(f"not a Telegram user id: {text!r}")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -118,9 +134,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     args = _parser().parse_args(argv)
     if args.command == "import":
-        return bankimport.run(args)
+        try:
+            return bankimport.run(args)
+        except OSError as exc:
+            return _os_error(exc)
     verbose = getattr(args, "verbose", False)
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format=LOG_FORMAT)
+    if not verbose:  # APScheduler logs every run of every job (the reminders' each second)
+        logging.getLogger("apscheduler").setLevel(logging.WARNING)
     redact: Callable[[str], str] = str
     try:
         if getattr(args, "token", None):
@@ -162,6 +183,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, BankError, StorageError) as exc:
         _say(redact(str(exc)))
         return 2 if isinstance(exc, ConfigError) else 1
+    except OSError as exc:
+        return _os_error(exc, redact)
+
+
+def _os_error(exc: OSError, redact: Callable[[str], str] = str) -> int:
+    """One line for a file that could not be read or written (``--out``, ``--chart``), or
+    nothing when standard output's reader left (``quizbot play | head``); exit status 1."""
+    if isinstance(exc, BrokenPipeError):
+        # the interpreter would flush stdout again at exit and complain: point it at /dev/null
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    _say(redact(f"{exc.filename or 'a file'}: {exc.strerror or exc}"))
+    return 1
 
 
 def load_valid_banks(paths: Sequence[object]) -> dict[str, Bank]:

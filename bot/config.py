@@ -62,12 +62,14 @@ class Address:
         return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
 
 
-def parse_address(value: str, what: str) -> Address:
+def parse_address(value: str, what: str, token: str | None = None) -> Address:
     """Parse ``HOST:PORT`` (``[v6]:PORT`` for IPv6; ``:PORT`` means every interface).
 
     Args:
         value: The text, e.g. ``0.0.0.0:8443`` or ``[::1]:9090``.
         what: The setting's names, for the message.
+        token: The bot's token, if known: replaced in the message before it is shortened
+            (a shortened value no longer matches the logs' redaction).
 
     Raises:
         ConfigError: it is not a host and a port from 1 to 65535.
@@ -82,8 +84,13 @@ def parse_address(value: str, what: str) -> Address:
             port = 0
     if not 1 <= port <= 65535:
         raise ConfigError(f"{what} must be HOST:PORT with a port from 1 to 65535, like "
-                          f"127.0.0.1:8443; got {reprlib.repr(value)}")
+                          f"127.0.0.1:8443; got {_shown(value, token)}")
     return Address(host, port)
+
+
+def _shown(value: str, token: str | None) -> str:
+    """``value`` for an error message: the token (if any) replaced first, then shortened."""
+    return reprlib.repr(Redactor(token)(value) if token else value)
 
 
 def is_database_url(value: str) -> bool:
@@ -217,11 +224,11 @@ class Settings:
         if strict and values["base_url"] is not None:
             _check_base_url(str(values["base_url"]), token)
         values["listen"] = (Address(*DEFAULT_LISTEN) if values["listen"] is None
-                            else _address(values["listen"], "QUIZBOT_LISTEN / --listen"))
+                            else _address(values["listen"], "QUIZBOT_LISTEN / --listen", token))
         if values["metrics"] is not None:
-            values["metrics"] = _address(values["metrics"], "QUIZBOT_METRICS / --metrics")
+            values["metrics"] = _address(values["metrics"], "QUIZBOT_METRICS / --metrics", token)
         if strict and values["webhook_url"] is not None:
-            _check_webhook_url(str(values["webhook_url"]))
+            _check_webhook_url(str(values["webhook_url"]), token)
         secret = values["webhook_secret"]
         if strict and secret is not None and not WEBHOOK_SECRET_PATTERN.fullmatch(str(secret)):
             raise ConfigError("QUIZBOT_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, "
@@ -252,11 +259,11 @@ class Settings:
         return self.token
 
 
-def _address(value: object, what: str) -> Address:
-    return value if isinstance(value, Address) else parse_address(str(value), what)
+def _address(value: object, what: str, token: str | None = None) -> Address:
+    return value if isinstance(value, Address) else parse_address(str(value), what, token)
 
 
-def _check_webhook_url(url: str) -> None:
+def _check_webhook_url(url: str, token: str | None = None) -> None:
     """Check a webhook URL: http(s) with a host, no fragment, no spaces. Telegram itself
     requires HTTPS (and ports 443, 80, 88 or 8443) and answers setWebhook with an error
     otherwise; plain http is accepted here for a local Bot API server and the tests.
@@ -276,7 +283,7 @@ def _check_webhook_url(url: str) -> None:
     if not good:
         raise ConfigError("QUIZBOT_WEBHOOK_URL / --webhook-url must be the public https URL "
                           f"Telegram posts updates to, like https://example.org/tg; got "
-                          f"{reprlib.repr(url)}")
+                          f"{_shown(url, token)}")
 
 
 def _read_token_file(path: Path) -> str:
@@ -315,7 +322,7 @@ def _check_base_url(url: str, token: str | None) -> None:
                 and not parts.query and not parts.fragment
                 and not any(c.isspace() or not c.isprintable() for c in url))
     if not good:
-        shown = reprlib.repr(Redactor(token)(url) if token else url)
+        shown = _shown(url, token)
         raise ConfigError(
             "TELEGRAM_BASE_URL / --base-url must be an http or https URL with a host, like "
             f"http://127.0.0.1:8081/bot for a local Bot API server; got {shown}")

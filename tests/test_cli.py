@@ -503,3 +503,24 @@ def test_the_bot_runs_on_uvloop_unless_told_otherwise(monkeypatch):
         assert not isinstance(loop, uvloop.Loop) and isinstance(loop, asyncio.BaseEventLoop)
     finally:
         loop.close()
+
+
+def test_operator_mistakes_end_in_one_line(tmp_path):
+    """A user id that is no Telegram id is a usage error; a report or a bank written into a
+    missing folder is one line naming the file (no traceback)."""
+    bad = quizbot("delete-user", "0", "--db", str(tmp_path / "db.sqlite3"))
+    assert bad.returncode == 2 and "not a Telegram user id: '0'" in bad.stderr
+    huge = quizbot("delete-user", "9" * 30, "--db", str(tmp_path / "db.sqlite3"))
+    assert huge.returncode == 2 and "Traceback" not in huge.stderr
+    played = quizbot("play", "--db", str(tmp_path / "db.sqlite3"), stdin="q\n")
+    assert played.returncode == 0, played.stderr
+    missing = tmp_path / "nowhere" / "report.csv"
+    done = quizbot("report", "--db", str(tmp_path / "db.sqlite3"), "--out", str(missing))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == f"quizbot: {missing}: No such file or directory"
+    aiken = tmp_path / "q.txt"
+    aiken.write_text("What is 2 + 2?\nA. 3\nB. 4\nANSWER: B\n", encoding="utf-8")
+    out = tmp_path / "nowhere" / "bank.yaml"
+    imported = quizbot("import", str(aiken), "--format", "aiken", "--out", str(out))
+    assert imported.returncode == 1 and "Traceback" not in imported.stderr
+    assert f"{out}: No such file or directory" in imported.stderr

@@ -90,3 +90,16 @@ def test_a_postgresql_url_selects_postgresql_and_a_path_stays_sqlite():
         assert Settings.from_env({}, db=url).db == url
     assert Settings.from_env({"QUIZBOT_DB": "data/quiz.sqlite3"}).db == Path("data/quiz.sqlite3")
     assert Settings.from_env({}).db == Path("quizbot.sqlite3")
+
+
+def test_no_part_of_the_token_in_a_shortened_setting():
+    """A bad setting that contains the token (a webhook path, a pasted token) is shown with the
+    token replaced before the value is shortened: no tail of the secret survives."""
+    token = "123456:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
+    for env in ({"QUIZBOT_WEBHOOK_URL": f"https://example.org/{token}#x"},
+                {"QUIZBOT_LISTEN": token}, {"QUIZBOT_METRICS": token}):
+        with pytest.raises(ConfigError) as error:
+            Settings.from_env({"TELEGRAM_BOT_TOKEN": token, **env})
+        message = str(error.value)
+        secret = token.split(":")[1]
+        assert not any(secret[i:i + 6] in message for i in range(len(secret) - 5)), message
