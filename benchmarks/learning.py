@@ -25,6 +25,7 @@ import random
 import sqlite3
 import statistics
 import tempfile
+import sys
 import time
 from pathlib import Path
 
@@ -145,7 +146,11 @@ async def reminder_benchmark(learners: int = 100_000, seconds: int = 3600,
 async def main_async(args: argparse.Namespace) -> dict[str, object]:
     review = await review_benchmark(args.runs)
     reminders = await reminder_benchmark(args.learners, args.seconds)
-    return {"date": time.strftime("%Y-%m-%d"), "python": platform.python_version(),
+    from benchmarks.group_load import git_commit, machine
+
+    return {"command": "python -m benchmarks.learning " + " ".join(sys.argv[1:]),
+            "git_commit": git_commit(), "machine": machine(),
+            "date": time.strftime("%Y-%m-%d"), "python": platform.python_version(),
             "cpus": __import__("os").cpu_count(), "review": review, "reminders": reminders}
 
 
