@@ -24,8 +24,8 @@ import platform
 import random
 import sqlite3
 import statistics
-import tempfile
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -148,7 +148,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, object]:
     reminders = await reminder_benchmark(args.learners, args.seconds)
     from benchmarks.group_load import git_commit, machine
 
-    return {"command": "python -m benchmarks.learning " + " ".join(sys.argv[1:]),
+    return {"command": " ".join(["python -m benchmarks.learning", *sys.argv[1:]]),
             "git_commit": git_commit(), "machine": machine(),
             "date": time.strftime("%Y-%m-%d"), "python": platform.python_version(),
             "cpus": __import__("os").cpu_count(), "review": review, "reminders": reminders}
