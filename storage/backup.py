@@ -77,6 +77,42 @@ class DatabaseLock:
             self._fd = None
 
 
+class InstanceLock:
+    """An exclusive ``flock`` on ``<db>.run.lock``, held by the one bot (``quizbot run``)
+    using a SQLite database: a second bot on the same file would poll Telegram beside it (each
+    then gets ``409 Conflict``) and run every session's jobs twice. ``quizbot play`` and the
+    operator commands do not take it. Released by :meth:`release` or when the process ends,
+    however it ends.
+
+    Raises:
+        StorageError: another bot holds it, or the lock file cannot be created.
+    """
+
+    def __init__(self, db: Path) -> None:
+        self._fd: int | None = None
+        if fcntl is None:  # Windows: no flock; one bot a database is the operator's care
+            return
+        path = db.with_name(db.name + ".run.lock")
+        try:
+            self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise StorageError(f"cannot create the lock file {path}: {exc.strerror}") from exc
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self._fd)
+            self._fd = None
+            raise StorageError(
+                f"another quizbot run already uses {db}: a SQLite database serves one bot; "
+                "stop the other one, or use PostgreSQL for several instances") from None
+
+    def release(self) -> None:
+        """Release the lock (idempotent)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
 @dataclass(frozen=True)
 class BackupInfo:
     """What a backup (or a restored database) holds.

@@ -27,6 +27,7 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.quiz.ports import StorageError
+from storage.backup import InstanceLock
 
 log = logging.getLogger(__name__)
 
@@ -56,10 +57,19 @@ def _key(session_id: int) -> int:
 
 
 class LocalLeases:
-    """Leases for a single instance (SQLite): everything is granted at once."""
+    """Leases for a single instance (SQLite): everything is granted at once.
+
+    Args:
+        instance: Held while the leases are (SQLite's :class:`storage.backup.InstanceLock`:
+            made by the store, so that a second bot on the same file is refused), released by
+            :meth:`close`; None: nothing to hold.
+    """
 
     shared = False
     """Whether other instances may share the storage."""
+
+    def __init__(self, instance: InstanceLock | None = None) -> None:
+        self._instance = instance
 
     async def claim(self, session_id: int) -> bool:
         """Always True: this instance is the only one."""
@@ -72,7 +82,9 @@ class LocalLeases:
         """Return at once: this instance is the only one, so it polls."""
 
     async def close(self) -> None:
-        """Nothing to close."""
+        """Release the instance lock, if any (idempotent)."""
+        if self._instance is not None:
+            self._instance.release()
 
 
 class PostgresLeases:

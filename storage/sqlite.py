@@ -24,7 +24,7 @@ import aiosqlite
 from bot.quiz.analysis import Response
 from bot.quiz.ports import DeletedData, StorageError
 from storage.attempts import AttemptStatements
-from storage.backup import DatabaseLock
+from storage.backup import DatabaseLock, InstanceLock
 from storage.groups import GroupStatements
 from storage.learning import LearningStatements
 from storage.leases import LocalLeases
@@ -50,6 +50,8 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
     def __init__(self, reader: aiosqlite.Connection, writer: aiosqlite.Connection) -> None:
         super().__init__(reader, writer)
         self._lock: DatabaseLock | None = None  # shared: tells a restore the file is in use
+        self._leases: LocalLeases | None = None
+        self._path = Path()
 
     @classmethod
     async def open(cls, path: str | Path, *,
@@ -82,6 +84,7 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
                 await connection.execute("PRAGMA foreign_keys = ON")
             store = cls(*connections)
             store._lock = lock
+            store._path = path
             known = migrations()
             current = await store.schema_version()
             if current > len(known):
@@ -129,10 +132,20 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
         await self._writer_db.close()
         if self._lock is not None:
             self._lock.release()
+        if self._leases is not None:
+            await self._leases.close()
 
     def leases(self) -> LocalLeases:
-        """Session and poller leases: a SQLite file has one instance, which holds them all."""
-        return LocalLeases()
+        """Session and poller leases: a SQLite file has one instance, which holds them all.
+        The first call takes the file's :class:`~storage.backup.InstanceLock` (what
+        ``quizbot run`` does at start); closing the store releases it.
+
+        Raises:
+            StorageError: another bot (``quizbot run``) already uses this database.
+        """
+        if self._leases is None:
+            self._leases = LocalLeases(InstanceLock(self._path))
+        return self._leases
 
     def update_order(self) -> LocalUpdateOrder:
         """The order of updates across instances: a SQLite file has one instance, whose update

@@ -336,3 +336,41 @@ def test_restore_refuses_what_is_not_a_quizbot_database_and_keeps_every_replaced
         done = quizbot(*command, db="postgresql://quizbot:s3cret@127.0.0.1:1/none")
         assert done.returncode == 1 and "pg_dump" in done.stderr
         assert "s3cret" not in done.stderr + done.stdout
+
+
+async def test_a_second_bot_on_one_sqlite_database_is_refused(fake, tmp_path):
+    """SQLite serves one bot: a second `quizbot run` on the same file ends with one line
+    (exit 1) instead of polling beside the first; `quizbot play` still opens it; once the
+    first bot stops, a bot starts again."""
+    db, log = tmp_path / "one.sqlite3", tmp_path / "bot.log"
+    first = await start_bot_process(fake, db, log)
+    env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
+           "QUIZBOT_DB": str(db)}
+    try:
+        second = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "bot", "run"], capture_output=True,
+            text=True, timeout=120, env=env, stdin=subprocess.DEVNULL)
+        assert second.returncode == 1, second.stderr
+        assert f"another quizbot run already uses {db}" in second.stderr
+        assert "Traceback" not in second.stderr
+        played = await asyncio.to_thread(quizbot, "play", db=db)
+        assert played.returncode == 0, played.stderr
+    finally:
+        first.terminate()
+        await first.wait()
+    store = await SQLiteStore.open(db)  # the lock went with the first bot
+    try:
+        assert store.leases() is store.leases()
+        other = await SQLiteStore.open(db)
+        try:
+            with pytest.raises(StorageError, match="another quizbot run"):
+                other.leases()
+        finally:
+            await other.close()
+    finally:
+        await store.close()
+    reopened = await SQLiteStore.open(db)
+    try:
+        reopened.leases()  # released by close()
+    finally:
+        await reopened.close()
