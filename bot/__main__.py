@@ -161,11 +161,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         banks = (load_valid_banks(settings.banks) if settings.skip_invalid_banks
                  else load_banks(settings.banks))
         if args.command == "report":
-            if not Path(settings.db).is_file():
+            from storage import is_postgres_url
+
+            if not is_postgres_url(settings.db) and not Path(settings.db).is_file():
                 _say(f"no database at {shown_db(settings.db)}: nothing to report")
                 return 1
             table = asyncio.run(report.build(settings.db, banks, bank_id=args.bank,
                                              chat_id=args.chat, since=args.since))
+            if not table and args.bank is not None and args.bank not in banks:
+                _say(f"no answers of bank {args.bank!r} are stored, and no bank of that id is "
+                     f"installed (installed: {', '.join(sorted(banks))})")
+                return 1
             report.write(report.render(table, args.format), args.out)
             return 0
         if args.command == "play":

@@ -102,10 +102,14 @@ def render(table: Sequence[Mapping[str, object]], fmt: str) -> str:
 
 async def build(db: str | Path, banks: Mapping[str, Bank], *, bank_id: str | None,
                 chat_id: int | None, since: float | None) -> list[dict[str, object]]:
-    """Read the answers from ``db`` and analyse them."""
-    from storage import SQLiteStore
+    """Read the answers from ``db`` (a SQLite file or a PostgreSQL URL) and analyse them.
 
-    store = await SQLiteStore.open(db)
+    Raises:
+        StorageError: the database cannot be opened.
+    """
+    from storage import open_store
+
+    store = await open_store(db)
     try:
         responses = await store.item_responses(bank_id=bank_id, chat_id=chat_id, since=since)
     finally:

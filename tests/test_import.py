@@ -230,6 +230,16 @@ def test_aiken_through_the_command(tmp_path):
     bank = load_bank(out)
     assert (bank.id, bank.level, bank.title.by_language["en"]) == ("lms-quiz", "easy", "LMS")
     assert bank.questions[0].explanation.by_language["en"] == EXPLANATION_PLACEHOLDER
+    # valid, but `validate --strict` refuses the placeholders left to write (and names them)
+    lenient = quizbot("validate", str(out))
+    assert lenient.returncode == 0, lenient.stderr
+    strict = quizbot("validate", "--strict", str(out))
+    assert strict.returncode == 1
+    placeholders = [line for line in (strict.stdout + strict.stderr).splitlines()
+                    if "[import-placeholder]" in line]
+    assert len(placeholders) == 3 * 3  # explanation, source title and url of 3 questions
+    assert any("field 'source.url'" in line for line in placeholders)
+    assert any("field 'explanation.en'" in line for line in placeholders)
 
 
 # --- CSV -------------------------------------------------------------------------------------

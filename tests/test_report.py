@@ -10,6 +10,7 @@ import statistics
 
 import pytest
 
+from bot import report
 from bot.__main__ import main
 from bot.quiz.analysis import Response, analyse
 from storage import SQLiteStore
@@ -94,8 +95,18 @@ def test_report_cli_filters_and_formats(tmp_path, capsys):
     assert main(["report", "--db", str(db), "--since", "1970-01-05", "--format", "md"]) == 0
     md = capsys.readouterr().out.splitlines()
     assert md[0].startswith("| bank_id |") and len(md) == 3 and "| el | 2 |" in md[2]
-    assert main(["report", "--db", str(db), "--bank", "other"]) == 0
-    assert capsys.readouterr().out.count("\n") == 1  # the header only
+    assert main(["report", "--db", str(db), "--bank", "other"]) == 1  # no such bank at all
+    captured = capsys.readouterr()
+    assert captured.out == "" and "no answers of bank 'other' are stored" in captured.err
     with pytest.raises(SystemExit):
         main(["report", "--db", str(db), "--since", "yesterday"])
     assert main(["report", "--db", str(tmp_path / "missing.sqlite3")]) == 1
+
+
+async def test_report_reads_the_database_quizbot_db_names(engine, banks):
+    """The report opens QUIZBOT_DB on either engine (a SQLite file or a PostgreSQL URL); the
+    answers it reads are those of ``item_responses``, tested on both in test_storage."""
+    store = await engine.open()
+    await store.close()
+    assert await report.build(engine.target, banks, bank_id=None, chat_id=None,
+                              since=None) == []

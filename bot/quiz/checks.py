@@ -21,6 +21,10 @@ Rules (the ``rule`` of a :class:`Finding`):
     are weak anyway (guidelines 25 and 26).
 ``option-in-stem``
     Every word of an option is in the prompt (guideline 28b, "clang associations").
+``import-placeholder``
+    An explanation, or the source, still holds the placeholder ``quizbot import`` wrote where
+    the file it converted had none (:data:`bot.quiz.importing.EXPLANATION_PLACEHOLDER`,
+    :data:`~bot.quiz.importing.SOURCE_PLACEHOLDER`): learners would be shown "TODO".
 ``answer-leak``
     The explanation of one question gives away the answer of another: the bot shows each
     explanation as soon as the question is answered, and the preview shows them all (guideline
@@ -39,6 +43,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.quiz.bank import Bank, Question
+from bot.quiz.importing import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER
 
 LONGEST_RATIO = 1.08
 """The correct option is conspicuously the longest when it is at least this many times as long as
@@ -143,6 +148,7 @@ def check_bank(bank: Bank) -> list[Finding]:
     """
     findings: list[Finding] = []
     for question in bank.questions:
+        findings += _placeholders(bank, question)
         for language in bank.languages:
             findings += _lengths(bank, question, language)
             findings += _above(bank, question, language)
@@ -154,6 +160,23 @@ def check_bank(bank: Bank) -> list[Finding]:
                         f"gives away the answer of question {other.id!r} "
                         f"({_option(other, language, other.correct_index)!r})"))
     return findings
+
+
+def _placeholders(bank: Bank, question: Question) -> Iterable[Finding]:
+    for language in bank.languages:
+        if question.explanation.by_language[language] == EXPLANATION_PLACEHOLDER:
+            yield _finding(bank, question, language, "explanation", "import-placeholder",
+                           "still the placeholder `quizbot import` wrote: explain why the "
+                           "correct option is right")
+    for field, value, placeholder in (("title", question.source.title, SOURCE_PLACEHOLDER[0]),
+                                      ("url", question.source.url, SOURCE_PLACEHOLDER[1])):
+        if value == placeholder:
+            path = f"source.{field}"
+            line, column = bank.positions.get((question.id, path), (None, None))
+            yield Finding(str(bank.path) if bank.path else f"<{bank.id}>", line, column,
+                          question.id, bank.languages[0], path, "import-placeholder",
+                          "still the placeholder `quizbot import` wrote: cite the paper or "
+                          "document the explanation comes from")
 
 
 def _finding(bank: Bank, question: Question, language: str, field: str, rule: str,
