@@ -56,6 +56,21 @@ MODES = ("polling", "webhook")
 indirect=True)`` runs a test in both."""
 
 
+class FakeClock:
+    """A clock the test moves by hand: seconds (since the epoch, or any origin), returned when
+    called, as ``time.time``/``time.monotonic`` would."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock ``seconds`` on."""
+        self.now += seconds
+
+
 @dataclass
 class RunningBot:
     """The real quizbot ``Application`` against the fake server, started and stopped in-process.

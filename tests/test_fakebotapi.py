@@ -27,6 +27,7 @@ from telegram.ext import (
     filters,
 )
 
+from tests.conftest import FakeClock
 from tests.fakebotapi import (
     BLOCKED,
     BUTTON_TEXT_EMPTY,
@@ -43,16 +44,6 @@ from tests.fakebotapi import (
 
 USER = 42
 GROUP = -1001234567890
-
-
-class FakeClock:
-    """A monotonic clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

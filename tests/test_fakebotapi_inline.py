@@ -16,6 +16,7 @@ from telegram import (
 )
 from telegram.error import BadRequest
 
+from tests.conftest import FakeClock
 from tests.fakebotapi import (
     QUERY_TOO_OLD,
     RESULT_ID_DUPLICATE,
@@ -26,14 +27,6 @@ from tests.fakebotapi import (
 )
 
 USER, OTHER, GROUP = 42, 7, -1001234567890
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

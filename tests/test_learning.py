@@ -21,23 +21,18 @@ from bot.quiz.learning import DAY, Card, CardGone, CardReviewed, NoSuchCard
 from bot.quiz.ports import ScorePoint
 from bot.quiz.review import LearningService, Progress
 from storage import SQLiteStore
-from tests.conftest import BANK_ID, Person, RunningBot, buttons, correct_label, wrong_label
+from tests.conftest import (
+    BANK_ID,
+    FakeClock,
+    Person,
+    RunningBot,
+    buttons,
+    correct_label,
+    wrong_label,
+)
 from tests.engines import record
 
 T0 = 1_780_000_000.0  # a Tuesday, 06:13:20 UTC
-
-
-class FakeClock:
-    """A settable clock, in seconds since the epoch."""
-
-    def __init__(self, now: float = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 # --- scheduling ----------------------------------------------------------------------------
@@ -53,7 +48,7 @@ def test_due_dates_advance_as_fsrs_says():
     (Good), with a fake clock; the intervals grow."""
     reference = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
     ours, theirs = Card(0, 1, "b", "q"), fsrs.Card(card_id=1)
-    clock = FakeClock()
+    clock = FakeClock(T0)
     intervals = []
     for correct in (True, True, True, False, True):
         ours = learning.rate(ours, correct, clock.now)
@@ -125,7 +120,7 @@ async def test_queued_ratings_are_written_in_order_in_batches(engine, banks):
     after ``drain`` the cards are what ``answered`` one by one makes (user 6), and ratings
     queued while a batch is written go in the next batch, in order."""
     store = await engine.open()
-    clock = FakeClock()
+    clock = FakeClock(T0)
     service = LearningService(store, banks, clock=clock)
     calls: list[int] = []
     writing, go_on = asyncio.Event(), asyncio.Event()
@@ -169,7 +164,7 @@ async def test_queued_ratings_are_written_in_order_in_batches(engine, banks):
 
 async def test_cards_from_answers_and_review(engine, banks):
     store = await engine.open()
-    clock = FakeClock()
+    clock = FakeClock(T0)
     service = LearningService(store, banks, clock=clock)
     try:
         bank = banks[BANK_ID]
@@ -201,7 +196,7 @@ async def test_cards_from_answers_and_review(engine, banks):
 
 async def test_review_never_changes_attempts_or_scores(engine, banks):
     store = await engine.open()
-    clock = FakeClock()
+    clock = FakeClock(T0)
     service = LearningService(store, banks, clock=clock)
     try:
         bank = banks[BANK_ID]
@@ -261,7 +256,7 @@ async def test_due_cards_of_a_big_collection_are_found_by_index(tmp_path):
 
 async def test_reminder_rules(engine, banks):
     store = await engine.open()
-    clock = FakeClock()
+    clock = FakeClock(T0)
     service = LearningService(store, banks, clock=clock)
     question = banks[BANK_ID].questions[0].id
     try:
@@ -423,7 +418,7 @@ async def test_stats_sends_a_chart_with_the_summary(fake, running_bot, banks):
 
 
 async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, banks):
-    clock = FakeClock()
+    clock = FakeClock(T0)
     runner = RunningBot(fake, tmp_path / "r.sqlite3",
                         clock=clock, reminder_interval=0.05)
     await runner.start()

@@ -13,19 +13,9 @@ from bot.quiz.ports import Pruned
 from bot.quiz.service import DAY, GroupService, QuizService, Retention, UnknownAttempt
 from bot.telegram.common import TOAST_KEYS
 from storage import SQLiteStore
-from tests.conftest import BANK_ID
+from tests.conftest import BANK_ID, FakeClock
 
 NOW = 1_750_000_000.0
-
-
-class Clock:
-    """A clock the test moves (seconds since the epoch)."""
-
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -65,7 +55,7 @@ async def test_prune_deletes_old_abandoned_attempts_and_blanks_old_player_names(
     """With a fake clock: an abandoned attempt older than its retention goes with its answers;
     a recent abandoned one, finished ones and active ones stay. Player names of a session that
     ended long ago are blanked (its scores stay); a recent session's leaderboard keeps them."""
-    clock = Clock(NOW - 100 * DAY)
+    clock = FakeClock(NOW - 100 * DAY)
     retention = Retention(abandoned_attempt_days=90, player_name_days=30)
     service = QuizService(store, banks, clock=clock, retention=retention)
     groups = GroupService(store, banks, question_seconds=30, clock=clock)
