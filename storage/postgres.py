@@ -57,7 +57,7 @@ from storage.learning_pg import PostgresLearningStatements
 from storage.leases import PostgresLeases
 from storage.order import PostgresUpdateOrder
 from storage.rows import SESSION_COLUMNS, attempt_of, bank_stats, moved_on, session_of
-from storage.schema import Migration, bundled
+from storage.schema import Migration, bundled, refuse_newer
 from storage.schema import migrations as sqlite_migrations
 
 T = TypeVar("T")
@@ -206,12 +206,8 @@ class PostgresStore(PostgresLearningStatements):
                              " applied_at DOUBLE PRECISION NOT NULL)")
             current = await db.fetchval("SELECT COALESCE(MAX(version), 0) FROM quizbot_schema")
             known = max((m.version for m in migrations()), default=0)
-            if current > known:
-                raise StorageError(
-                    f"database has schema version {current}, but this quizbot knows versions up "
-                    f"to {known} only: it was used by a newer quizbot. Run that version (or "
-                    "newer) on every instance, or restore a dump made before the upgrade; "
-                    "migrations only go forward")
+            refuse_newer(current, known, "the database",
+                         "restore a dump made before the upgrade (on every instance)")
             for migration in to_apply:
                 if migration.version <= current:
                     continue

@@ -15,6 +15,8 @@ from importlib import resources
 
 import aiosqlite
 
+from bot.quiz.ports import StorageError
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -91,3 +93,23 @@ def _statements(script: str) -> list[str]:
             ln.strip().startswith("--") or not ln.strip() for ln in buffer.splitlines()):
         raise RuntimeError(f"incomplete statement in migration: {buffer!r}")
     return statements
+
+
+def refuse_newer(current: int, known: int, where: str, undo: str) -> None:
+    """Refuse a database migrated further than this quizbot knows (downgrades are refused on
+    both engines: migrations only go forward).
+
+    Args:
+        current: The database's schema version.
+        known: The newest version this quizbot's migrations reach.
+        where: The database, for the message (``database quizbot.sqlite3``).
+        undo: How to go back, for the message (``restore a backup ...``).
+
+    Raises:
+        StorageError: ``current`` is above ``known``.
+    """
+    if current > known:
+        raise StorageError(
+            f"{where} has schema version {current}, but this quizbot knows versions up to "
+            f"{known} only: it was used by a newer quizbot. Run that version (or newer), or "
+            f"{undo}; migrations only go forward")

@@ -29,7 +29,7 @@ from storage.groups import GroupStatements
 from storage.learning import LearningStatements
 from storage.leases import LocalLeases
 from storage.order import LocalUpdateOrder
-from storage.schema import Migration, migrate, migrations
+from storage.schema import Migration, migrate, migrations, refuse_newer
 
 __all__ = ["BUSY_TIMEOUT_MS", "Migration", "SQLiteStore", "migrations"]
 
@@ -87,12 +87,8 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
             store._path = path
             known = migrations()
             current = await store.schema_version()
-            if current > len(known):
-                raise StorageError(
-                    f"database {path} has schema version {current}, but this quizbot knows "
-                    f"versions up to {len(known)} only: it was used by a newer quizbot. Run that "
-                    "version (or newer), or restore a backup made before the upgrade; migrations "
-                    "only go forward")
+            refuse_newer(current, len(known), f"database {path}",
+                         "restore a backup made before the upgrade")
             await migrate(store._writer_db, current, known if upto is None
                           else [m for m in known if m.version <= upto])
         except BaseException as exc:
