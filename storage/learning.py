@@ -50,6 +50,12 @@ _UPSERT_LEARNER = (
     " next_remind_at = excluded.next_remind_at")
 
 
+def _learner_row(learner: Learner) -> tuple[Any, ...]:
+    """The parameters of :data:`_UPSERT_LEARNER` for ``learner``."""
+    return (learner.user_id, int(learner.remind), json.dumps(learner.hours),
+            learner.next_remind_at, learner.last_reminded_at, int(learner.blocked))
+
+
 def _chunks(items: Sequence[Any]) -> list[Sequence[Any]]:
     return [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
 
@@ -80,30 +86,13 @@ class LearningStatements:
                 return None
             values = (new.state, new.step, new.stability, new.difficulty, new.due,
                       new.last_review, new.reps, new.lapses)
-            if card.id:
-                await db.execute(
-                    "UPDATE cards SET state = ?, step = ?, stability = ?, difficulty = ?,"
-                    " due = ?, last_review = ?, reps = ?, lapses = ? WHERE card_id = ?",
-                    (*values, card.id))
-                card_id = card.id
-            else:
-                cursor = await db.execute(
-                    "INSERT INTO cards (user_id, bank_id, question_id, state, step, stability,"
-                    " difficulty, due, last_review, reps, lapses)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (user_id, bank_id, question_id, *values))
-                card_id = cursor.lastrowid or 0
+            [(card_id,)] = await db.execute_fetchall(
+                _UPSERT_CARD + " RETURNING card_id", (user_id, bank_id, question_id, *values))
             if study is not None:
                 rows = list(await db.execute_fetchall(
                     f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = ?", (user_id,)))
                 learner = study(_learner(rows[0]) if rows else Learner(user_id))
-                await db.execute(
-                    "INSERT INTO learners (user_id, remind, hours, next_remind_at,"
-                    " last_reminded_at, blocked) VALUES (?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT (user_id) DO UPDATE SET hours = excluded.hours,"
-                    " next_remind_at = excluded.next_remind_at",
-                    (user_id, int(learner.remind), json.dumps(learner.hours),
-                     learner.next_remind_at, learner.last_reminded_at, int(learner.blocked)))
+                await db.execute(_UPSERT_LEARNER, _learner_row(learner))
             return Card(card_id, user_id, bank_id, question_id, *values)
 
         result: Card | None = await self._submit(op)
@@ -155,9 +144,8 @@ class LearningStatements:
                      c.reps, c.lapses) for key, c in rated.items()])
             if studied:
                 await db.executemany(_UPSERT_LEARNER, [
-                    (user, int(learner.remind), json.dumps(learner.hours),
-                     learner.next_remind_at, learner.last_reminded_at, int(learner.blocked))
-                    for user, learner in learners.items() if user in studied])
+                    _learner_row(learner) for user, learner in learners.items()
+                    if user in studied])
 
         await self._submit(op)
 
