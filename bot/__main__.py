@@ -309,7 +309,7 @@ def shown_db(db: object) -> str:
     password (:func:`storage.postgres.redact_dsn`)."""
     from storage.postgres import redact_dsn
 
-    return redact_dsn(str(db)) if "://" in str(db) else str(db)
+    return redact_dsn(str(db))  # a path has no "://user:password@": unchanged
 
 
 def new_event_loop() -> asyncio.AbstractEventLoop:
