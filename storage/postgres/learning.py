@@ -1,6 +1,6 @@
 """PostgreSQL statements of spaced review (:class:`bot.quiz.ports.CardStore`), mixed into
-:class:`storage.postgres.PostgresStore`: cards, learners and the score history of the chart
-(the twins of :mod:`storage.learning`).
+:class:`storage.postgres.store.PostgresStore`: cards, learners and the score history of the
+chart (the twins of :mod:`storage.learning`).
 
 Reads follow ``PostgresStore._read`` (one statement run to completion); the read-modify-write of
 a card runs inside a batch's transaction (``PostgresStore._submit``) with the card's row locked
@@ -22,7 +22,7 @@ from storage.learning import _CARD_COLUMNS, _LEARNER_COLUMNS, _card, _learner
 
 class PostgresLearningStatements:
     """The :class:`~bot.quiz.ports.CardStore` methods; needs ``_read`` and ``_submit`` of
-    :class:`~storage.postgres.PostgresStore`."""
+    :class:`~storage.postgres.store.PostgresStore`."""
 
     _read: Callable[..., Awaitable[list[Any]]]
     _submit: Callable[..., Awaitable[Any]]

@@ -1,0 +1,176 @@
+"""PostgreSQL statements of the quiz's private attempts (:class:`bot.quiz.ports.QuizStore`),
+mixed into :class:`storage.postgres.store.PostgresStore`: users' language choices, attempts and
+their answers, statistics and retention (the twins of :mod:`storage.attempts`).
+
+Writes go through the group-commit writer (:class:`storage.postgres.writer.PostgresWriter`);
+every read is one statement run to completion.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+
+import asyncpg
+
+from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
+from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, Pruned
+from storage.postgres.writer import PostgresWriter, rows_changed
+from storage.rows import attempt_of, bank_stats, moved_on
+
+
+class PostgresAttemptStatements(PostgresWriter):
+    """The :class:`~bot.quiz.ports.QuizStore` methods."""
+
+    # --- users ---------------------------------------------------------------------------
+
+    async def user_language(self, user_id: int) -> str | None:
+        """See :meth:`bot.quiz.ports.QuizStore.user_language`."""
+        rows = await self._read("SELECT language FROM users WHERE user_id = $1", user_id)
+        return rows[0][0] if rows else None
+
+    async def set_user_language(self, user_id: int, language: str) -> None:
+        """See :meth:`bot.quiz.ports.QuizStore.set_user_language`."""
+        await self._write(
+            "INSERT INTO users (user_id, language, updated_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
+            " updated_at = excluded.updated_at", user_id, language, time.time())
+
+    # --- attempts ------------------------------------------------------------------------
+
+    async def start_attempt(self, user_id: int, bank_id: str, bank_version: int, plan: Plan,
+                            now: float, fingerprints: Mapping[str, str] | None = None) -> Attempt:
+        """See :meth:`bot.quiz.ports.QuizStore.start_attempt`.
+
+        Without ``fingerprints`` the column is left out (NULL), so that tests of upgrades can
+        start attempts in a database older than migration 0005.
+        """
+        values: tuple[str, ...]
+        columns, values = "", ()
+        if fingerprints is not None:
+            fingerprints = dict(fingerprints)
+            columns, values = ", fingerprints", (json.dumps(fingerprints),)
+
+        async def op(db: asyncpg.Connection) -> int:
+            await db.execute(
+                "UPDATE attempts SET status = $1, ended_at = $2"
+                " WHERE user_id = $3 AND status = $4", ABANDONED, now, user_id, ACTIVE)
+            return int(await db.fetchval(
+                "INSERT INTO attempts (user_id, bank_id, bank_version, question_order,"
+                f" option_orders, position, status, started_at{columns})"
+                f" VALUES ($1, $2, $3, $4, $5, 0, $6, $7{', $8' * len(values)})"
+                " RETURNING attempt_id",
+                user_id, bank_id, bank_version, json.dumps(plan.question_order),
+                json.dumps(plan.option_orders), ACTIVE, now, *values))
+
+        attempt_id = await self._submit(op)
+        return Attempt(attempt_id, user_id, bank_id, bank_version, plan, 0, ACTIVE, now,
+                       fingerprints=fingerprints or {})
+
+    async def attempt(self, attempt_id: int) -> Attempt | None:
+        """See :meth:`bot.quiz.ports.QuizStore.attempt`."""
+        return await self._load_attempt("attempt_id = $1", attempt_id)
+
+    async def active_attempt(self, user_id: int) -> Attempt | None:
+        """See :meth:`bot.quiz.ports.QuizStore.active_attempt`."""
+        return await self._load_attempt("user_id = $1 AND status = 'active'", user_id)
+
+    async def _load_attempt(self, where: str, *args: object) -> Attempt | None:
+        rows = await self._read(
+            "SELECT attempt_id, user_id, bank_id, bank_version, question_order,"
+            " option_orders, position, status, started_at, ended_at,"
+            " (SELECT COALESCE(json_agg(json_build_array(question_id, option_index, correct,"
+            "  answered_at)), '[]')::text FROM answers s WHERE s.attempt_id = a.attempt_id),"
+            f" fingerprints FROM attempts a WHERE {where}", *args)
+        return attempt_of(rows[0]) if rows else None
+
+    async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
+                             fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
+        """See :meth:`bot.quiz.ports.QuizStore.revise_attempt`."""
+        changed = await self._write(
+            "UPDATE attempts SET question_order = $1, option_orders = $2, fingerprints = $3,"
+            " status = CASE WHEN $4::double precision IS NULL THEN status ELSE 'finished' END,"
+            " ended_at = COALESCE($4::double precision, ended_at)"
+            " WHERE attempt_id = $5 AND status = 'active' AND position = $6",
+            json.dumps(plan.question_order), json.dumps(plan.option_orders),
+            json.dumps(dict(fingerprints)), finished_at, attempt_id, position)
+        return changed == 1
+
+    async def record_answer(self, attempt_id: int, position: int, answer: Answer,
+                            moved: Attempt) -> str:
+        """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
+        moved_position, status, ended_at = moved_on(attempt_id, moved)
+        # one statement: the attempt must be active and asking this question (its row locked,
+        # so a concurrent answer from another instance waits and then sees it moved on); the
+        # primary key decides a duplicate; only an inserted answer moves the attempt, to where
+        # the core moved it
+        rows = await self._write_returning(
+            "WITH asking AS (SELECT attempt_id FROM attempts WHERE attempt_id = $1"
+            "  AND status = 'active' AND position = $2"
+            "  AND question_order::json ->> $2 = $3 FOR UPDATE),"
+            " inserted AS (INSERT INTO answers (attempt_id, question_id, option_index,"
+            "  correct, answered_at) SELECT attempt_id, $3, $4, $5, $6 FROM asking"
+            "  ON CONFLICT DO NOTHING RETURNING attempt_id),"
+            " moved AS (UPDATE attempts SET position = $7, status = $8, ended_at = $9"
+            "  WHERE attempt_id IN (SELECT attempt_id FROM inserted))"
+            " SELECT EXISTS (SELECT 1 FROM asking), EXISTS (SELECT 1 FROM inserted)",
+            attempt_id, position, answer.question_id, answer.option_index,
+            int(answer.correct), answer.answered_at, moved_position, status, ended_at)
+        asking, inserted = rows[0]
+        return RECORDED if inserted else DUPLICATE if asking else CLOSED
+
+    async def abandon(self, attempt_id: int, now: float) -> bool:
+        """See :meth:`bot.quiz.ports.QuizStore.abandon`."""
+        return await self._write(
+            "UPDATE attempts SET status = $1, ended_at = $2 WHERE attempt_id = $3"
+            " AND status = $4", ABANDONED, now, attempt_id, ACTIVE) == 1
+
+    # --- statistics ----------------------------------------------------------------------
+
+    async def stats(self, user_id: int) -> list[BankStats]:
+        """See :meth:`bot.quiz.ports.QuizStore.stats`. Finished group sessions the user answered
+        in count as attempts too (score: their correct answers)."""
+        finished = [tuple(r) for r in await self._read(
+            "SELECT bank_id, total, score FROM ("
+            " SELECT a.bank_id, json_array_length(a.question_order::json) AS total,"
+            "  (SELECT COUNT(*) FROM answers s WHERE s.attempt_id = a.attempt_id"
+            "   AND s.correct = 1) AS score, a.ended_at AS ended_at,"
+            "  a.attempt_id AS id, 0 AS kind"
+            "  FROM attempts a WHERE a.user_id = $1 AND a.status = 'finished'"
+            " UNION ALL"
+            " SELECT g.bank_id, json_array_length(g.question_order::json), SUM(x.correct),"
+            "  g.ended_at, g.session_id, 1"
+            "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
+            "  WHERE x.user_id = $1 AND g.status = 'finished' GROUP BY g.session_id"
+            ") AS f ORDER BY ended_at, kind, id", user_id)]
+        misses = [tuple(r) for r in await self._read(
+            "SELECT bank_id, question_id, COUNT(*) AS misses FROM ("
+            " SELECT a.bank_id, s.question_id"
+            "  FROM answers s JOIN attempts a ON a.attempt_id = s.attempt_id"
+            "  WHERE a.user_id = $1 AND a.status = 'finished' AND s.correct = 0"
+            " UNION ALL"
+            " SELECT g.bank_id, x.question_id"
+            "  FROM group_answers x JOIN group_sessions g ON g.session_id = x.session_id"
+            "  WHERE x.user_id = $1 AND g.status = 'finished' AND x.correct = 0"
+            ") AS m GROUP BY bank_id, question_id ORDER BY misses DESC, question_id", user_id)]
+        return bank_stats(finished, misses)
+
+    # --- retention -----------------------------------------------------------------------
+
+    async def prune(self, *, abandoned_before: float, names_before: float) -> Pruned:
+        """See :meth:`bot.quiz.ports.QuizStore.prune`."""
+        async def op(db: asyncpg.Connection) -> Pruned:
+            old = ("SELECT attempt_id FROM attempts"
+                   " WHERE status = 'abandoned' AND ended_at < $1")
+            answers = rows_changed(await db.execute(
+                f"DELETE FROM answers WHERE attempt_id IN ({old})", abandoned_before))
+            attempts = rows_changed(await db.execute(
+                f"DELETE FROM attempts WHERE attempt_id IN ({old})", abandoned_before))
+            names = rows_changed(await db.execute(
+                "UPDATE group_players SET name = '' WHERE name <> '' AND session_id IN ("
+                " SELECT session_id FROM group_sessions"
+                " WHERE status IN ('finished', 'stopped') AND ended_at < $1)", names_before))
+            return Pruned(attempts, answers, names)
+
+        return await self._submit(op)

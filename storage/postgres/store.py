@@ -1,0 +1,213 @@
+"""PostgreSQL storage (asyncpg) implementing :class:`bot.quiz.ports.QuizStore`,
+:class:`bot.quiz.ports.GroupStore`, :class:`bot.quiz.ports.CardStore`,
+:class:`bot.quiz.ports.PrivacyStore` and :class:`bot.quiz.ports.ReportStore`, for one or
+several quizbot instances sharing a database.
+
+The same semantics as :mod:`storage.sqlite`:
+
+- **Every acknowledged write is durable**: the connections run with ``synchronous_commit=on``
+  (a write's future is resolved only after its transaction's COMMIT returned, so after the
+  server flushed its WAL).
+- **Group commit**: writes are queued and run in batches, each batch one transaction on a
+  pooled connection (:mod:`storage.postgres.writer`).
+- **Constraints decide**: one answer per question per attempt, one per member per question,
+  one active attempt per user, one running session per chat: unique keys, checked by the
+  database against every instance's writes.
+- **Compare-and-set writes** check their condition in the write itself, locking the row they
+  test (``FOR UPDATE``: in READ COMMITTED a concurrent writer waits, then re-checks against the
+  row as committed), and return the state they left (``RETURNING``).
+- **Every read is one statement** on a pooled connection, run to completion; data that must
+  agree (an attempt and its answers) is read by one statement, so from one snapshot.
+
+The schema is versioned in the table ``quizbot_schema`` and migrated forward at
+:meth:`PostgresStore.open` (:mod:`storage.postgres.schema`).
+
+The store is put together from its parts, as :class:`storage.sqlite.SQLiteStore` is: the
+group-commit writer (:mod:`storage.postgres.writer`), the migrations
+(:mod:`storage.postgres.schema`), and the statements of each port
+(:mod:`storage.postgres.attempts`, :mod:`storage.postgres.groups`,
+:mod:`storage.postgres.learning`); what spans them all (deleting a user's data, the health
+write, the item report) is here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+
+from bot.quiz.analysis import Response
+from bot.quiz.ports import DeletedData, StorageError
+from storage.leases import PostgresLeases
+from storage.order import PostgresUpdateOrder
+from storage.postgres.attempts import PostgresAttemptStatements
+from storage.postgres.dsn import redact_dsn
+from storage.postgres.groups import PostgresGroupStatements
+from storage.postgres.learning import PostgresLearningStatements
+from storage.postgres.schema import SCHEMA_VERSION, migrate, migrations
+from storage.postgres.writer import FAILURES, POOL_SIZE, rows_changed
+
+PSEUDONYM_LOCK = (0x71756979, 1)
+"""Advisory lock key (two int4) held by :meth:`PostgresStore.delete_user` until it commits:
+two instances deleting users at once never pick the same pseudonyms."""
+
+
+class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
+                    PostgresLearningStatements):
+    """The quiz's storage in a PostgreSQL database. Create with :meth:`open`; close with
+    :meth:`close`.
+
+    Args:
+        pool: The connection pool (reads and write batches).
+        dsn: The database URL (for the lease connections of :meth:`leases`).
+    """
+
+    def __init__(self, pool: asyncpg.Pool, dsn: str) -> None:
+        super().__init__(pool)
+        self._dsn = dsn
+        self._leases: PostgresLeases | None = None
+        self._order: PostgresUpdateOrder | None = None
+
+    @classmethod
+    async def open(cls, dsn: str, *, upto: int | None = None,
+                   pool_size: tuple[int, int] = POOL_SIZE) -> PostgresStore:
+        """Connect to the database ``dsn`` and migrate it.
+
+        Args:
+            dsn: ``postgresql://user[:password]@host[:port]/database[?param=value...]``
+                (libpq's URL form; a ``host=/folder`` parameter names a Unix socket folder;
+                other parameters are server settings, e.g. ``search_path``).
+            upto: Apply migrations only up to this version (for tests of upgrades).
+            pool_size: Minimum and maximum pooled connections.
+
+        Raises:
+            StorageError: the server cannot be reached, refuses the login, the migration
+                failed (the message names the server error, never the password), or the
+                database was migrated by a newer quizbot (downgrades are refused).
+        """
+        try:
+            pool = await asyncpg.create_pool(
+                dsn, min_size=pool_size[0], max_size=pool_size[1],
+                server_settings={"synchronous_commit": "on"})
+        except (*FAILURES, ValueError) as exc:
+            raise StorageError(f"cannot open database {redact_dsn(dsn)}: {exc}") from exc
+        store = cls(pool, dsn)
+        try:
+            await migrate(pool, migrations() if upto is None
+                          else [m for m in migrations() if m.version <= upto])
+        except BaseException as exc:
+            await pool.close()
+            if isinstance(exc, FAILURES):
+                raise StorageError(f"cannot migrate database {redact_dsn(dsn)}: {exc}") from exc
+            raise
+        return store
+
+    async def close(self) -> None:
+        """Finish queued writes, release the leases and the update turns, then close the pool
+        (idempotent)."""
+        while self._writers:
+            await asyncio.gather(*self._writers, return_exceptions=True)
+        if self._leases is not None:
+            await self._leases.close()
+        if self._order is not None:
+            await self._order.close()
+        await self._pool.close()
+
+    def leases(self) -> PostgresLeases:
+        """The instance's session and poller leases (advisory locks; see
+        :mod:`storage.leases`), created on first use."""
+        if self._leases is None:
+            self._leases = PostgresLeases(self._dsn)
+        return self._leases
+
+    def update_order(self) -> PostgresUpdateOrder:
+        """The order of each (chat, sender)'s updates across the instances receiving this
+        bot's webhooks (advisory locks and registrations; see :mod:`storage.order`), created
+        on first use."""
+        if self._order is None:
+            self._order = PostgresUpdateOrder(self._dsn)
+        return self._order
+
+    async def schema_version(self) -> int:
+        """The applied schema version (0 for an empty database)."""
+        rows = await self._read(SCHEMA_VERSION)
+        return int(rows[0][0]) if rows else 0
+
+    # --- users' data ---------------------------------------------------------------------
+
+    async def delete_user(self, user_id: int) -> DeletedData:
+        """See :meth:`bot.quiz.ports.PrivacyStore.delete_user`. One transaction: all of it or
+        nothing; the pseudonyms are picked under :data:`PSEUDONYM_LOCK`."""
+        async def op(db: asyncpg.Connection) -> DeletedData:
+            answers = rows_changed(await db.execute(
+                "DELETE FROM answers WHERE attempt_id IN"
+                " (SELECT attempt_id FROM attempts WHERE user_id = $1)", user_id))
+            attempts = rows_changed(await db.execute(
+                "DELETE FROM attempts WHERE user_id = $1", user_id))
+            settings = rows_changed(await db.execute(
+                "DELETE FROM users WHERE user_id = $1", user_id))
+            # spaced review: the user's cards, study hours and reminder setting
+            await db.execute("DELETE FROM cards WHERE user_id = $1", user_id)
+            settings += rows_changed(await db.execute(
+                "DELETE FROM learners WHERE user_id = $1", user_id))
+            sessions = [row[0] for row in await db.fetch(
+                "SELECT session_id FROM group_players WHERE user_id = $1 UNION"
+                " SELECT session_id FROM group_answers WHERE user_id = $1", user_id)]
+            group_answers = 0
+            if sessions:
+                await db.execute("SELECT pg_advisory_xact_lock($1, $2)", *PSEUDONYM_LOCK)
+                pseudonym = int(await db.fetchval(
+                    "SELECT LEAST(COALESCE(MIN(user_id), 0), 0) FROM group_players"))
+                for session_id in sessions:  # a new pseudonym per session: nothing links them
+                    pseudonym -= 1
+                    group_answers += rows_changed(await db.execute(
+                        "UPDATE group_answers SET user_id = $1 WHERE session_id = $2"
+                        " AND user_id = $3", pseudonym, session_id, user_id))
+                    await db.execute(
+                        "UPDATE group_players SET user_id = $1, name = '' WHERE session_id = $2"
+                        " AND user_id = $3", pseudonym, session_id, user_id)
+            started = {row[0] for row in await db.fetch(
+                "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = $1"
+                " RETURNING session_id", user_id)}
+            return DeletedData(answers, attempts, settings, group_answers,
+                               len(started | set(sessions)))
+
+        return await self._submit(op)
+
+    async def check_writable(self) -> None:
+        """Make one real, empty write through a write batch (rewrite the newest schema
+        version with its own value): raises unless the database takes writes now (for health
+        checks).
+
+        Raises:
+            StorageError: the write failed (server gone, read-only, full disk, closed).
+        """
+        try:
+            await self._write(
+                "UPDATE quizbot_schema SET version = version"
+                " WHERE version = (SELECT MAX(version) FROM quizbot_schema)")
+        except asyncpg.PostgresError as exc:
+            raise StorageError(str(exc)) from exc
+
+    # --- reports -------------------------------------------------------------------------
+
+    async def item_responses(self, *, bank_id: str | None = None, chat_id: int | None = None,
+                             since: float | None = None) -> list[Response]:
+        """See :meth:`bot.quiz.ports.ReportStore.item_responses` (one statement: one
+        snapshot)."""
+        rows = await self._read(
+            "SELECT 'private', a.attempt_id, a.user_id, a.bank_id, x.question_id,"
+            " x.option_index, x.correct, COALESCE(u.language, '')"
+            " FROM answers x JOIN attempts a ON a.attempt_id = x.attempt_id"
+            " LEFT JOIN users u ON u.user_id = a.user_id"
+            " WHERE $1::bigint IS NULL AND ($2::text IS NULL OR a.bank_id = $2)"
+            " AND x.answered_at >= $3"
+            " UNION ALL"
+            " SELECT 'group', s.session_id, g.user_id, s.bank_id, g.question_id,"
+            " g.option_index, g.correct, s.language"
+            " FROM group_answers g JOIN group_sessions s ON s.session_id = g.session_id"
+            " WHERE ($1::bigint IS NULL OR s.chat_id = $1) AND ($2::text IS NULL"
+            " OR s.bank_id = $2) AND g.answered_at >= $3",
+            chat_id, bank_id, since or 0.0)
+        return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows]
+
