@@ -1,6 +1,7 @@
 """SQLite statements of the quiz's private attempts (:class:`bot.quiz.ports.QuizStore`), mixed
 into :class:`storage.sqlite.SQLiteStore`: users' language choices, attempts and their answers,
-statistics and retention.
+statistics and retention. Those that are the same in both dialects are written once
+(:class:`storage.shared.SharedAttemptStatements`); SQLite's own are here.
 
 Writes go through the group-commit writer (:class:`storage.writer.SQLiteWriter`); every read is
 one statement run to completion.
@@ -10,33 +11,22 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from collections.abc import Mapping
 
 import aiosqlite
 
 from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, Pruned
-from storage.rows import attempt_of, bank_stats, moved_on
+from storage.rows import bank_stats, moved_on
+from storage.shared import SharedAttemptStatements
 from storage.writer import SQLiteWriter
 
 
-class AttemptStatements(SQLiteWriter):
+class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
     """The :class:`~bot.quiz.ports.QuizStore` methods."""
 
-    # --- users ---------------------------------------------------------------------------
-
-    async def user_language(self, user_id: int) -> str | None:
-        """See :meth:`bot.quiz.ports.QuizStore.user_language`."""
-        rows = await self._read("SELECT language FROM users WHERE user_id = ?", (user_id,))
-        return rows[0][0] if rows else None
-
-    async def set_user_language(self, user_id: int, language: str) -> None:
-        """See :meth:`bot.quiz.ports.QuizStore.set_user_language`."""
-        await self._write(
-            "INSERT INTO users (user_id, language, updated_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
-            " updated_at = excluded.updated_at", (user_id, language, time.time()))
+    _ANSWERS = ("(SELECT json_group_array(json_array(question_id, option_index, correct,"
+                " answered_at)) FROM answers s WHERE s.attempt_id = a.attempt_id)")
 
     # --- attempts ------------------------------------------------------------------------
 
@@ -69,23 +59,6 @@ class AttemptStatements(SQLiteWriter):
         assert attempt_id is not None
         return Attempt(attempt_id, user_id, bank_id, bank_version, plan, 0, ACTIVE, now,
                        fingerprints=fingerprints or {})
-
-    async def attempt(self, attempt_id: int) -> Attempt | None:
-        """See :meth:`bot.quiz.ports.QuizStore.attempt`."""
-        return await self._load_attempt("attempt_id = ?", (attempt_id,))
-
-    async def active_attempt(self, user_id: int) -> Attempt | None:
-        """See :meth:`bot.quiz.ports.QuizStore.active_attempt`."""
-        return await self._load_attempt("user_id = ? AND status = 'active'", (user_id,))
-
-    async def _load_attempt(self, where: str, args: tuple[object, ...]) -> Attempt | None:
-        rows = await self._read(
-            "SELECT attempt_id, user_id, bank_id, bank_version, question_order,"
-            " option_orders, position, status, started_at, ended_at,"
-            " (SELECT json_group_array(json_array(question_id, option_index, correct,"
-            "  answered_at)) FROM answers s WHERE s.attempt_id = a.attempt_id), fingerprints"
-            f" FROM attempts a WHERE {where}", args)
-        return attempt_of(rows[0]) if rows else None
 
     async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
                              fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
@@ -127,13 +100,6 @@ class AttemptStatements(SQLiteWriter):
             return await self._submit(op)
         except sqlite3.IntegrityError:
             return DUPLICATE
-
-    async def abandon(self, attempt_id: int, now: float) -> bool:
-        """See :meth:`bot.quiz.ports.QuizStore.abandon`."""
-        changed = await self._write(
-            "UPDATE attempts SET status = ?, ended_at = ? WHERE attempt_id = ? AND status = ?",
-            (ABANDONED, now, attempt_id, ACTIVE))
-        return changed == 1
 
     # --- statistics ----------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.quiz.ports import StorageError
+from storage.shared import Execute
 
 T = TypeVar("T")
 WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
@@ -121,6 +122,23 @@ class SQLiteWriter:
             return list(await db.execute_fetchall(sql, args))
 
         return await self._submit(op, single=True)
+
+    async def _transaction(self, op: Callable[[Execute], Awaitable[T]]) -> T:
+        """A write of several statements, group-committed (see
+        :meth:`storage.shared.Statements._transaction`): ``op`` runs each through the
+        :data:`~storage.shared.Execute` it is given, in the writer's transaction.
+
+        Raises:
+            sqlite3.IntegrityError: a constraint refused the write (its first statement).
+            StorageError: the write could not be committed (locked, read-only, full).
+        """
+        async def run(db: aiosqlite.Connection) -> T:
+            async def execute(sql: str, args: tuple[object, ...]) -> int:
+                return (await db.execute(sql, args)).rowcount
+
+            return await op(execute)
+
+        return await self._submit(run)
 
     async def _read(self, sql: str,
                     args: tuple[object, ...] | Mapping[str, object] = ()) -> list[Any]:

@@ -1,6 +1,8 @@
 """PostgreSQL statements of the quiz's private attempts (:class:`bot.quiz.ports.QuizStore`),
 mixed into :class:`storage.postgres.store.PostgresStore`: users' language choices, attempts and
-their answers, statistics and retention (the twins of :mod:`storage.attempts`).
+their answers, statistics and retention (the twins of :mod:`storage.attempts`). Those that are
+the same in both dialects are written once (:class:`storage.shared.SharedAttemptStatements`);
+PostgreSQL's own are here.
 
 Writes go through the group-commit writer (:class:`storage.postgres.writer.PostgresWriter`);
 every read is one statement run to completion.
@@ -9,7 +11,6 @@ every read is one statement run to completion.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Mapping
 
 import asyncpg
@@ -17,25 +18,15 @@ import asyncpg
 from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, Pruned
 from storage.postgres.writer import PostgresWriter, rows_changed
-from storage.rows import attempt_of, bank_stats, moved_on
+from storage.rows import bank_stats, moved_on
+from storage.shared import SharedAttemptStatements
 
 
-class PostgresAttemptStatements(PostgresWriter):
+class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
     """The :class:`~bot.quiz.ports.QuizStore` methods."""
 
-    # --- users ---------------------------------------------------------------------------
-
-    async def user_language(self, user_id: int) -> str | None:
-        """See :meth:`bot.quiz.ports.QuizStore.user_language`."""
-        rows = await self._read("SELECT language FROM users WHERE user_id = $1", user_id)
-        return rows[0][0] if rows else None
-
-    async def set_user_language(self, user_id: int, language: str) -> None:
-        """See :meth:`bot.quiz.ports.QuizStore.set_user_language`."""
-        await self._write(
-            "INSERT INTO users (user_id, language, updated_at) VALUES ($1, $2, $3)"
-            " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
-            " updated_at = excluded.updated_at", user_id, language, time.time())
+    _ANSWERS = ("(SELECT COALESCE(json_agg(json_build_array(question_id, option_index, correct,"
+                " answered_at)), '[]')::text FROM answers s WHERE s.attempt_id = a.attempt_id)")
 
     # --- attempts ------------------------------------------------------------------------
 
@@ -68,23 +59,6 @@ class PostgresAttemptStatements(PostgresWriter):
         return Attempt(attempt_id, user_id, bank_id, bank_version, plan, 0, ACTIVE, now,
                        fingerprints=fingerprints or {})
 
-    async def attempt(self, attempt_id: int) -> Attempt | None:
-        """See :meth:`bot.quiz.ports.QuizStore.attempt`."""
-        return await self._load_attempt("attempt_id = $1", attempt_id)
-
-    async def active_attempt(self, user_id: int) -> Attempt | None:
-        """See :meth:`bot.quiz.ports.QuizStore.active_attempt`."""
-        return await self._load_attempt("user_id = $1 AND status = 'active'", user_id)
-
-    async def _load_attempt(self, where: str, *args: object) -> Attempt | None:
-        rows = await self._read(
-            "SELECT attempt_id, user_id, bank_id, bank_version, question_order,"
-            " option_orders, position, status, started_at, ended_at,"
-            " (SELECT COALESCE(json_agg(json_build_array(question_id, option_index, correct,"
-            "  answered_at)), '[]')::text FROM answers s WHERE s.attempt_id = a.attempt_id),"
-            f" fingerprints FROM attempts a WHERE {where}", *args)
-        return attempt_of(rows[0]) if rows else None
-
     async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
                              fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
         """See :meth:`bot.quiz.ports.QuizStore.revise_attempt`."""
@@ -93,8 +67,8 @@ class PostgresAttemptStatements(PostgresWriter):
             " status = CASE WHEN $4::double precision IS NULL THEN status ELSE 'finished' END,"
             " ended_at = COALESCE($4::double precision, ended_at)"
             " WHERE attempt_id = $5 AND status = 'active' AND position = $6",
-            json.dumps(plan.question_order), json.dumps(plan.option_orders),
-            json.dumps(dict(fingerprints)), finished_at, attempt_id, position)
+            (json.dumps(plan.question_order), json.dumps(plan.option_orders),
+             json.dumps(dict(fingerprints)), finished_at, attempt_id, position))
         return changed == 1
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer,
@@ -115,16 +89,10 @@ class PostgresAttemptStatements(PostgresWriter):
             " moved AS (UPDATE attempts SET position = $7, status = $8, ended_at = $9"
             "  WHERE attempt_id IN (SELECT attempt_id FROM inserted))"
             " SELECT EXISTS (SELECT 1 FROM asking), EXISTS (SELECT 1 FROM inserted)",
-            attempt_id, position, answer.question_id, answer.option_index,
-            int(answer.correct), answer.answered_at, moved_position, status, ended_at)
+            (attempt_id, position, answer.question_id, answer.option_index,
+             int(answer.correct), answer.answered_at, moved_position, status, ended_at))
         asking, inserted = rows[0]
         return RECORDED if inserted else DUPLICATE if asking else CLOSED
-
-    async def abandon(self, attempt_id: int, now: float) -> bool:
-        """See :meth:`bot.quiz.ports.QuizStore.abandon`."""
-        return await self._write(
-            "UPDATE attempts SET status = $1, ended_at = $2 WHERE attempt_id = $3"
-            " AND status = $4", ABANDONED, now, attempt_id, ACTIVE) == 1
 
     # --- statistics ----------------------------------------------------------------------
 
@@ -143,7 +111,7 @@ class PostgresAttemptStatements(PostgresWriter):
             "  g.ended_at, g.session_id, 1"
             "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
             "  WHERE x.user_id = $1 AND g.status = 'finished' GROUP BY g.session_id"
-            ") AS f ORDER BY ended_at, kind, id", user_id)]
+            ") AS f ORDER BY ended_at, kind, id", (user_id,))]
         misses = [tuple(r) for r in await self._read(
             "SELECT bank_id, question_id, COUNT(*) AS misses FROM ("
             " SELECT a.bank_id, s.question_id"
@@ -153,7 +121,8 @@ class PostgresAttemptStatements(PostgresWriter):
             " SELECT g.bank_id, x.question_id"
             "  FROM group_answers x JOIN group_sessions g ON g.session_id = x.session_id"
             "  WHERE x.user_id = $1 AND g.status = 'finished' AND x.correct = 0"
-            ") AS m GROUP BY bank_id, question_id ORDER BY misses DESC, question_id", user_id)]
+            ") AS m GROUP BY bank_id, question_id ORDER BY misses DESC, question_id",
+            (user_id,))]
         return bank_stats(finished, misses)
 
     # --- retention -----------------------------------------------------------------------

@@ -1,6 +1,8 @@
 """PostgreSQL statements of group quiz sessions (:class:`bot.quiz.ports.GroupStore`), mixed
 into :class:`storage.postgres.store.PostgresStore`: group chats' languages and settings,
-sessions, their answers and players (the twins of :mod:`storage.groups`).
+sessions, their answers and players (the twins of :mod:`storage.groups`). Those that are the
+same in both dialects are written once (:class:`storage.shared.SharedGroupStatements`);
+PostgreSQL's own are here.
 
 Writes go through the group-commit writer (:class:`storage.postgres.writer.PostgresWriter`);
 every read is one statement run to completion.
@@ -8,147 +10,14 @@ every read is one statement run to completion.
 
 from __future__ import annotations
 
-import json
-import time
-
-import asyncpg
-
-from bot.quiz.engine import Plan
-from bot.quiz.group import GroupAnswer, GroupSession
+from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
-from bot.quiz.settings import GroupSettings
-from storage.postgres.writer import PostgresWriter, rows_changed
-from storage.rows import SESSION_COLUMNS, session_of
+from storage.postgres.writer import PostgresWriter
+from storage.shared import SharedGroupStatements
 
 
-class PostgresGroupStatements(PostgresWriter):
+class PostgresGroupStatements(PostgresWriter, SharedGroupStatements):
     """The :class:`~bot.quiz.ports.GroupStore` methods."""
-
-    async def group_language(self, chat_id: int) -> str | None:
-        """See :meth:`bot.quiz.ports.GroupStore.group_language`."""
-        rows = await self._read("SELECT language FROM group_chats WHERE chat_id = $1", chat_id)
-        return rows[0][0] if rows else None
-
-    async def set_group_language(self, chat_id: int, language: str, *, by_admin: bool) -> None:
-        """See :meth:`bot.quiz.ports.GroupStore.set_group_language`."""
-        conflict = ("DO UPDATE SET language = excluded.language, set_by_admin = 1,"
-                    " updated_at = excluded.updated_at" if by_admin else "DO NOTHING")
-        await self._write(
-            "INSERT INTO group_chats (chat_id, language, set_by_admin, updated_at)"
-            f" VALUES ($1, $2, $3, $4) ON CONFLICT (chat_id) {conflict}",
-            chat_id, language, int(by_admin), time.time())
-
-    async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
-                            starter_id: int, plan: Plan, question_seconds: float,
-                            now: float, *, message_thread_id: int | None = None,
-                            scoring: str = "right") -> GroupSession | None:
-        """See :meth:`bot.quiz.ports.GroupStore.start_session`."""
-        rows = await self._write_returning(
-            "INSERT INTO group_sessions (chat_id, bank_id, bank_version, language,"
-            " starter_id, question_order, option_orders, question_seconds, started_at,"
-            " message_thread_id, scoring)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
-            " ON CONFLICT (chat_id) WHERE status = 'active' DO NOTHING RETURNING session_id",
-            chat_id, bank_id, bank_version, language, starter_id,
-            json.dumps(plan.question_order), json.dumps(plan.option_orders),
-            question_seconds, now, message_thread_id, scoring)
-        if not rows:
-            return None  # the chat has a running session (the unique index decided)
-        return GroupSession(rows[0][0], chat_id, bank_id, bank_version, language,
-                            starter_id, plan, question_seconds, started_at=now,
-                            message_thread_id=message_thread_id, scoring=scoring)
-
-    async def _sessions(self, where: str, *args: object) -> list[GroupSession]:
-        return [session_of(row) for row in await self._read(
-            f"SELECT {SESSION_COLUMNS} FROM group_sessions WHERE {where}"
-            " ORDER BY session_id", *args)]
-
-    async def session(self, session_id: int) -> GroupSession | None:
-        """See :meth:`bot.quiz.ports.GroupStore.session`."""
-        found = await self._sessions("session_id = $1", session_id)
-        return found[0] if found else None
-
-    async def active_session(self, chat_id: int) -> GroupSession | None:
-        """See :meth:`bot.quiz.ports.GroupStore.active_session`."""
-        found = await self._sessions("chat_id = $1 AND status = 'active'", chat_id)
-        return found[0] if found else None
-
-    async def last_session(self, chat_id: int, *, ended: bool = True) -> GroupSession | None:
-        """See :meth:`bot.quiz.ports.GroupStore.last_session`."""
-        rows = await self._read(
-            f"SELECT {SESSION_COLUMNS} FROM group_sessions WHERE chat_id = $1"
-            + (" AND status <> 'active'" if ended else "")
-            + " ORDER BY session_id DESC LIMIT 1", chat_id)
-        return session_of(rows[0]) if rows else None
-
-    async def group_settings(self, chat_id: int) -> GroupSettings | None:
-        """See :meth:`bot.quiz.ports.GroupStore.group_settings`."""
-        rows = await self._read(
-            "SELECT who_starts, question_seconds, scoring, bank_id, question_count, version"
-            " FROM group_settings WHERE chat_id = $1", chat_id)
-        return GroupSettings(*rows[0]) if rows else None
-
-    async def save_group_settings(self, chat_id: int, settings: GroupSettings,
-                                  expected_version: int, *,
-                                  language: str | None = None) -> bool:
-        """See :meth:`bot.quiz.ports.GroupStore.save_group_settings`."""
-        async def op(db: asyncpg.Connection) -> bool:
-            # one statement decides: the first settings (none stored, or stored at version 0),
-            # or an update of the expected version (in READ COMMITTED a concurrent change
-            # waits, then the version is checked again against the row as committed)
-            values = (settings.who_starts, settings.question_seconds, settings.scoring,
-                      settings.bank_id, settings.question_count, settings.version, time.time())
-            if expected_version == 0:
-                changed = rows_changed(await db.execute(
-                    "INSERT INTO group_settings (who_starts, question_seconds, scoring, bank_id,"
-                    " question_count, version, updated_at, chat_id)"
-                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
-                    " ON CONFLICT (chat_id) DO UPDATE SET who_starts = excluded.who_starts,"
-                    " question_seconds = excluded.question_seconds, scoring = excluded.scoring,"
-                    " bank_id = excluded.bank_id, question_count = excluded.question_count,"
-                    " version = excluded.version, updated_at = excluded.updated_at"
-                    " WHERE group_settings.version = 0", *values, chat_id))
-            else:
-                changed = rows_changed(await db.execute(
-                    "UPDATE group_settings SET who_starts = $1, question_seconds = $2,"
-                    " scoring = $3, bank_id = $4, question_count = $5, version = $6,"
-                    " updated_at = $7 WHERE chat_id = $8 AND version = $9",
-                    *values, chat_id, expected_version))
-            if changed != 1:
-                return False
-            if language is not None:
-                await db.execute(
-                    "INSERT INTO group_chats (chat_id, language, set_by_admin, updated_at)"
-                    " VALUES ($1, $2, 1, $3) ON CONFLICT (chat_id) DO UPDATE SET"
-                    " language = excluded.language, set_by_admin = 1,"
-                    " updated_at = excluded.updated_at", chat_id, language, time.time())
-            return True
-
-        return await self._submit(op)
-
-    async def active_sessions(self) -> list[GroupSession]:
-        """See :meth:`bot.quiz.ports.GroupStore.active_sessions`."""
-        return await self._sessions("status = 'active'")
-
-    async def open_question(self, session_id: int, position: int, deadline: float) -> bool:
-        """See :meth:`bot.quiz.ports.GroupStore.open_question`."""
-        return await self._write(
-            "UPDATE group_sessions SET message_id = NULL, deadline = $1, answered = 0,"
-            " joined = 0 WHERE session_id = $2 AND status = 'active' AND position = $3"
-            " AND deadline IS NULL", deadline, session_id, position) == 1
-
-    async def set_question_message(self, session_id: int, position: int,
-                                   message_id: int) -> bool:
-        """See :meth:`bot.quiz.ports.GroupStore.set_question_message`."""
-        return await self._write(
-            "UPDATE group_sessions SET message_id = $1 WHERE session_id = $2 AND position = $3"
-            " AND deadline IS NOT NULL", message_id, session_id, position) == 1
-
-    async def unopen_question(self, session_id: int, position: int) -> bool:
-        """See :meth:`bot.quiz.ports.GroupStore.unopen_question`."""
-        return await self._write(
-            "UPDATE group_sessions SET deadline = NULL WHERE session_id = $1 AND position = $2"
-            " AND status = 'active' AND message_id IS NULL", session_id, position) == 1
 
     async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
                                   name: str) -> GroupTally:
@@ -177,65 +46,9 @@ class PostgresGroupStatements(PostgresWriter):
             "  RETURNING g.answered, g.players, g.joined)"
             " SELECT EXISTS (SELECT 1 FROM open), counts.answered, counts.players,"
             "  counts.joined FROM (SELECT 1) AS one LEFT JOIN counts ON true",
-            session_id, position, answer.answered_at, answer.question_id, answer.user_id,
-            answer.option_index, int(answer.correct), answer.elapsed, name)
+            (session_id, position, answer.answered_at, answer.question_id, answer.user_id,
+             answer.option_index, int(answer.correct), answer.elapsed, name))
         is_open, answered, players, joined = rows[0]
         if answered is not None:
             return GroupTally(RECORDED, answered, players, joined)
         return GroupTally(DUPLICATE if is_open else CLOSED)
-
-    async def close_question(self, session_id: int, position: int) -> GroupSession | None:
-        """See :meth:`bot.quiz.ports.GroupStore.close_question`."""
-        rows = await self._write_returning(
-            "UPDATE group_sessions SET position = position + 1, deadline = NULL"
-            " WHERE session_id = $1 AND status = 'active' AND position = $2"
-            f" AND deadline IS NOT NULL RETURNING {SESSION_COLUMNS}",
-            session_id, position)
-        return session_of(rows[0]) if rows else None
-
-    async def mark_revealed(self, session_id: int, position: int, message_id: int) -> bool:
-        """See :meth:`bot.quiz.ports.GroupStore.mark_revealed`."""
-        return await self._write(
-            "UPDATE group_sessions SET message_id = NULL WHERE session_id = $1"
-            " AND status = 'active' AND position = $2 AND deadline IS NULL"
-            " AND message_id = $3", session_id, position, message_id) == 1
-
-    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
-        """See :meth:`bot.quiz.ports.GroupStore.move_chat`."""
-        async def op(db: asyncpg.Connection) -> int:
-            moved = rows_changed(await db.execute(
-                "UPDATE group_sessions SET chat_id = $1,"
-                " message_id = CASE WHEN status = 'active' THEN NULL ELSE message_id END"
-                " WHERE chat_id = $2", new_chat_id, old_chat_id))
-            await db.execute(
-                "INSERT INTO group_chats (chat_id, language, set_by_admin, updated_at)"
-                " SELECT $1, language, set_by_admin, updated_at FROM group_chats"
-                " WHERE chat_id = $2 ON CONFLICT DO NOTHING", new_chat_id, old_chat_id)
-            await db.execute("DELETE FROM group_chats WHERE chat_id = $1", old_chat_id)
-            await db.execute(
-                "INSERT INTO group_settings (chat_id, who_starts, question_seconds,"
-                " scoring, bank_id, question_count, version, updated_at)"
-                " SELECT $1, who_starts, question_seconds, scoring, bank_id, question_count,"
-                " version, updated_at FROM group_settings WHERE chat_id = $2"
-                " ON CONFLICT DO NOTHING", new_chat_id, old_chat_id)
-            await db.execute("DELETE FROM group_settings WHERE chat_id = $1", old_chat_id)
-            return moved
-
-        return await self._submit(op)
-
-    async def end_session(self, session_id: int, status: str, now: float) -> bool:
-        """See :meth:`bot.quiz.ports.GroupStore.end_session`."""
-        return await self._write(
-            "UPDATE group_sessions SET status = $1, deadline = NULL, ended_at = $2"
-            " WHERE session_id = $3 AND status = 'active'", status, now, session_id) == 1
-
-    async def group_answers(self, session_id: int) -> list[GroupAnswer]:
-        """See :meth:`bot.quiz.ports.GroupStore.group_answers`."""
-        return [GroupAnswer(r[0], r[1], r[2], bool(r[3]), r[4], r[5]) for r in await self._read(
-            "SELECT user_id, question_id, option_index, correct, elapsed, answered_at"
-            " FROM group_answers WHERE session_id = $1", session_id)]
-
-    async def group_players(self, session_id: int) -> dict[int, str]:
-        """See :meth:`bot.quiz.ports.GroupStore.group_players`."""
-        return {r[0]: r[1] for r in await self._read(
-            "SELECT user_id, name FROM group_players WHERE session_id = $1", session_id)}

@@ -2,30 +2,27 @@
 :class:`storage.postgres.store.PostgresStore`: cards, learners and the score history of the
 chart (the twins of :mod:`storage.learning`).
 
-Reads follow ``PostgresStore._read`` (one statement run to completion); the read-modify-write of
-a card runs inside a batch's transaction (``PostgresStore._submit``) with the card's row locked
-(``FOR UPDATE``), so another instance's rating of the same card waits for it.
+Reads follow the writer's ``_read`` (one statement run to completion); the read-modify-write
+of a card runs inside a batch's transaction (its ``_submit``,
+:class:`storage.postgres.writer.PostgresWriter`) with the card's row locked (``FOR UPDATE``),
+so another instance's rating of the same card waits for it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 import asyncpg
 
 from bot.quiz.learning import Card
 from bot.quiz.ports import CardUpdate, Learner, ScorePoint
 from storage.learning import _CARD_COLUMNS, _LEARNER_COLUMNS, _card, _learner
+from storage.postgres.writer import PostgresWriter
 
 
-class PostgresLearningStatements:
-    """The :class:`~bot.quiz.ports.CardStore` methods; needs ``_read`` and ``_submit`` of
-    :class:`~storage.postgres.store.PostgresStore`."""
-
-    _read: Callable[..., Awaitable[list[Any]]]
-    _submit: Callable[..., Awaitable[Any]]
+class PostgresLearningStatements(PostgresWriter):
+    """The :class:`~bot.quiz.ports.CardStore` methods."""
 
     async def update_card(self, user_id: int, bank_id: str, question_id: str,
                           update: Callable[[Card], Card | None],
@@ -93,7 +90,7 @@ class PostgresLearningStatements:
     async def card(self, card_id: int) -> Card | None:
         """See :meth:`bot.quiz.ports.CardStore.card`."""
         rows = await self._read(f"SELECT {_CARD_COLUMNS} FROM cards WHERE card_id = $1",
-                                card_id)
+                                (card_id,))
         return _card(rows[0]) if rows else None
 
     async def cards(self, user_id: int, bank_id: str | None = None,
@@ -103,7 +100,7 @@ class PostgresLearningStatements:
             f"SELECT {_CARD_COLUMNS} FROM cards WHERE user_id = $1"
             " AND ($2::text IS NULL OR bank_id = $2)"
             " AND (cardinality($3::text[]) = 0 OR question_id = ANY($3::text[]))",
-            user_id, bank_id, list(question_ids))]
+            (user_id, bank_id, list(question_ids)))]
 
     async def due_cards(self, user_id: int, bank_ids: Sequence[str], now: float,
                         limit: int, count_upto: int) -> tuple[list[Card], int]:
@@ -113,20 +110,20 @@ class PostgresLearningStatements:
             f"SELECT {_CARD_COLUMNS}, (SELECT COUNT(*) FROM (SELECT 1 FROM cards"
             "  WHERE user_id = $1 AND due <= $2 AND bank_id = ANY($3::text[]) LIMIT $4) AS d)"
             " FROM cards WHERE user_id = $1 AND due <= $2 AND bank_id = ANY($3::text[])"
-            " ORDER BY due LIMIT $5", user_id, now, list(bank_ids), count_upto, limit)
+            " ORDER BY due LIMIT $5", (user_id, now, list(bank_ids), count_upto, limit))
         return [_card(tuple(r)[:12]) for r in rows], (int(rows[0][12]) if rows else 0)
 
     async def next_due(self, user_id: int, bank_ids: Sequence[str]) -> float | None:
         """See :meth:`bot.quiz.ports.CardStore.next_due`."""
         rows = await self._read(
             "SELECT due FROM cards WHERE user_id = $1 AND bank_id = ANY($2::text[])"
-            " ORDER BY due LIMIT 1", user_id, list(bank_ids))
+            " ORDER BY due LIMIT 1", (user_id, list(bank_ids)))
         return rows[0][0] if rows else None
 
     async def learner(self, user_id: int) -> Learner:
         """See :meth:`bot.quiz.ports.CardStore.learner`."""
         rows = await self._read(f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = $1",
-                                user_id)
+                                (user_id,))
         return _learner(rows[0]) if rows else Learner(user_id)
 
     async def save_learner(self, learner: Learner) -> None:
@@ -152,7 +149,7 @@ class PostgresLearningStatements:
             f"SELECT {_LEARNER_COLUMNS}, EXISTS (SELECT 1 FROM cards c"
             "  WHERE c.user_id = l.user_id AND c.due <= $1 AND c.bank_id = ANY($2::text[]))"
             " FROM learners l WHERE remind = 1 AND blocked = 0 AND next_remind_at <= $1"
-            " ORDER BY next_remind_at LIMIT $3", now, list(bank_ids), limit)
+            " ORDER BY next_remind_at LIMIT $3", (now, list(bank_ids), limit))
         return [(_learner(tuple(r)[:7]), bool(r[7])) for r in rows]
 
     async def blocked_users(self) -> list[int]:
@@ -172,4 +169,4 @@ class PostgresLearningStatements:
             "  json_array_length(g.question_order::json)"
             "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
             "  WHERE x.user_id = $1 AND g.status = 'finished' GROUP BY g.session_id"
-            ") AS h ORDER BY ended_at", user_id)]
+            ") AS h ORDER BY ended_at", (user_id,))]

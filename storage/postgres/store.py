@@ -208,6 +208,6 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
             " FROM group_answers g JOIN group_sessions s ON s.session_id = g.session_id"
             " WHERE ($1::bigint IS NULL OR s.chat_id = $1) AND ($2::text IS NULL"
             " OR s.bank_id = $2) AND g.answered_at >= $3",
-            chat_id, bank_id, since or 0.0)
+            (chat_id, bank_id, since or 0.0))
         return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows]
 

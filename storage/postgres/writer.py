@@ -16,12 +16,15 @@ reader.
 from __future__ import annotations
 
 import asyncio
+import itertools
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar, cast
 
 import asyncpg
 
 from bot.quiz.ports import StorageError
+from storage.shared import Execute
 
 T = TypeVar("T")
 WriteOp = Callable[[asyncpg.Connection], Awaitable[T]]
@@ -36,11 +39,24 @@ POOL_SIZE = (2, 10)
 BATCH_RETRIES = 5
 """Times a batch that met a deadlock or a serialization failure is run again."""
 
+_PLACEHOLDER = re.compile(r"\?")
+
 _RETRYABLE = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
 FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
             OSError, asyncio.TimeoutError)
 """What a statement raises when the server failed it, or could not be reached (answered as
 :class:`~bot.quiz.ports.StorageError`)."""
+
+
+def numbered(sql: str) -> str:
+    """``sql`` with its ``?`` placeholders (SQLite's style, that of the statements written once
+    for both engines in :mod:`storage.shared`) numbered ``$1``, ``$2``, ... in their order
+    (PostgreSQL's style). A statement written for PostgreSQL alone, with ``$n`` placeholders
+    and no ``?``, is returned as it is. Every ``?`` is taken for a placeholder."""
+    if "?" not in sql:
+        return sql
+    number = itertools.count(1)
+    return _PLACEHOLDER.sub(lambda _: f"${next(number)}", sql)
 
 
 def rows_changed(status: str) -> int:
@@ -134,37 +150,59 @@ class PostgresWriter:
             if not future.done():
                 future.set_exception(error)
 
-    async def _write(self, sql: str, *args: object) -> int:
-        """One write statement, group-committed; the number of rows it changed.
+    async def _write(self, sql: str, args: tuple[object, ...] = ()) -> int:
+        """One write statement (placeholders ``?`` or ``$n``, :func:`numbered`),
+        group-committed; the number of rows it changed.
 
         Raises:
             asyncpg.IntegrityConstraintViolationError: a constraint refused the write.
             StorageError: the write could not be committed.
         """
         async def op(db: asyncpg.Connection) -> int:
-            return rows_changed(await db.execute(sql, *args))
+            return rows_changed(await db.execute(numbered(sql), *args))
 
         return await self._submit(op)
 
-    async def _write_returning(self, sql: str, *args: object) -> list[asyncpg.Record]:
-        """One write statement with a RETURNING clause, group-committed; the rows it returned.
+    async def _write_returning(self, sql: str,
+                               args: tuple[object, ...] = ()) -> list[asyncpg.Record]:
+        """One write statement with a RETURNING clause (placeholders ``?`` or ``$n``,
+        :func:`numbered`), group-committed; the rows it returned.
 
         Raises:
             asyncpg.IntegrityConstraintViolationError: a constraint refused the write.
             StorageError: the write could not be committed.
         """
         async def op(db: asyncpg.Connection) -> list[asyncpg.Record]:
-            return list(await db.fetch(sql, *args))
+            return list(await db.fetch(numbered(sql), *args))
 
         return await self._submit(op)
 
-    async def _read(self, sql: str, *args: object) -> list[asyncpg.Record]:
-        """Run one read statement to completion on a pooled connection; its rows.
+    async def _transaction(self, op: Callable[[Execute], Awaitable[T]]) -> T:
+        """A write of several statements, group-committed (see
+        :meth:`storage.shared.Statements._transaction`): ``op`` runs each through the
+        :data:`~storage.shared.Execute` it is given (placeholders ``?`` or ``$n``), in one
+        batch's transaction.
+
+        Raises:
+            asyncpg.IntegrityConstraintViolationError: a constraint refused the write.
+            StorageError: the write could not be committed.
+        """
+        async def run(db: asyncpg.Connection) -> T:
+            async def execute(sql: str, args: tuple[object, ...]) -> int:
+                return rows_changed(await db.execute(numbered(sql), *args))
+
+            return await op(execute)
+
+        return await self._submit(run)
+
+    async def _read(self, sql: str, args: tuple[object, ...] = ()) -> list[asyncpg.Record]:
+        """Run one read statement (placeholders ``?`` or ``$n``, :func:`numbered`) to
+        completion on a pooled connection; its rows.
 
         Raises:
             StorageError: the server could not be reached or refused the read.
         """
         try:
-            return list(await self._pool.fetch(sql, *args))
+            return list(await self._pool.fetch(numbered(sql), *args))
         except FAILURES as exc:
             raise StorageError(str(exc)) from exc
