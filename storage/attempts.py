@@ -16,7 +16,7 @@ from collections.abc import Mapping
 import aiosqlite
 
 from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
-from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, Pruned
+from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats
 from storage.rows import bank_stats, moved_on
 from storage.shared import SharedAttemptStatements
 from storage.writer import SQLiteWriter
@@ -130,22 +130,3 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
                 ") GROUP BY bank_id, question_id ORDER BY misses DESC, question_id",
                 (user_id, user_id))]
         return bank_stats(finished, misses)
-
-    # --- retention -----------------------------------------------------------------------
-
-    async def prune(self, *, abandoned_before: float, names_before: float) -> Pruned:
-        """See :meth:`bot.quiz.ports.QuizStore.prune`."""
-        async def op(db: aiosqlite.Connection) -> Pruned:
-            old = ("SELECT attempt_id FROM attempts"
-                   " WHERE status = 'abandoned' AND ended_at < ?")
-            answers = await db.execute(
-                f"DELETE FROM answers WHERE attempt_id IN ({old})", (abandoned_before,))
-            attempts = await db.execute(
-                f"DELETE FROM attempts WHERE attempt_id IN ({old})", (abandoned_before,))
-            names = await db.execute(
-                "UPDATE group_players SET name = '' WHERE name != '' AND session_id IN ("
-                " SELECT session_id FROM group_sessions"
-                " WHERE status IN ('finished', 'stopped') AND ended_at < ?)", (names_before,))
-            return Pruned(attempts.rowcount, answers.rowcount, names.rowcount)
-
-        return await self._submit(op)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from bot.quiz.engine import ABANDONED, ACTIVE, Attempt, Plan
 from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
+from bot.quiz.ports import Pruned
 from bot.quiz.settings import GroupSettings
 from storage.rows import SESSION_COLUMNS, Row, attempt_of, session_of
 
@@ -105,6 +106,22 @@ class SharedAttemptStatements(Statements):
         return await self._write(
             "UPDATE attempts SET status = ?, ended_at = ? WHERE attempt_id = ? AND status = ?",
             (ABANDONED, now, attempt_id, ACTIVE)) == 1
+
+    async def prune(self, *, abandoned_before: float, names_before: float) -> Pruned:
+        """See :meth:`bot.quiz.ports.QuizStore.prune`."""
+        async def op(execute: Execute) -> Pruned:
+            old = "SELECT attempt_id FROM attempts WHERE status = 'abandoned' AND ended_at < ?"
+            answers = await execute(
+                f"DELETE FROM answers WHERE attempt_id IN ({old})", (abandoned_before,))
+            attempts = await execute(
+                f"DELETE FROM attempts WHERE attempt_id IN ({old})", (abandoned_before,))
+            names = await execute(
+                "UPDATE group_players SET name = '' WHERE name <> '' AND session_id IN ("
+                " SELECT session_id FROM group_sessions"
+                " WHERE status IN ('finished', 'stopped') AND ended_at < ?)", (names_before,))
+            return Pruned(attempts, answers, names)
+
+        return await self._transaction(op)
 
 
 # --- group sessions (GroupStore) ---------------------------------------------------------

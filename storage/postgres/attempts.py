@@ -16,8 +16,8 @@ from collections.abc import Mapping
 import asyncpg
 
 from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
-from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, Pruned
-from storage.postgres.writer import PostgresWriter, rows_changed
+from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats
+from storage.postgres.writer import PostgresWriter
 from storage.rows import bank_stats, moved_on
 from storage.shared import SharedAttemptStatements
 
@@ -124,22 +124,3 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
             ") AS m GROUP BY bank_id, question_id ORDER BY misses DESC, question_id",
             (user_id,))]
         return bank_stats(finished, misses)
-
-    # --- retention -----------------------------------------------------------------------
-
-    async def prune(self, *, abandoned_before: float, names_before: float) -> Pruned:
-        """See :meth:`bot.quiz.ports.QuizStore.prune`."""
-        async def op(db: asyncpg.Connection) -> Pruned:
-            old = ("SELECT attempt_id FROM attempts"
-                   " WHERE status = 'abandoned' AND ended_at < $1")
-            answers = rows_changed(await db.execute(
-                f"DELETE FROM answers WHERE attempt_id IN ({old})", abandoned_before))
-            attempts = rows_changed(await db.execute(
-                f"DELETE FROM attempts WHERE attempt_id IN ({old})", abandoned_before))
-            names = rows_changed(await db.execute(
-                "UPDATE group_players SET name = '' WHERE name <> '' AND session_id IN ("
-                " SELECT session_id FROM group_sessions"
-                " WHERE status IN ('finished', 'stopped') AND ended_at < $1)", names_before))
-            return Pruned(attempts, answers, names)
-
-        return await self._submit(op)
