@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import aiosqlite
 
-from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
+from bot.quiz.engine import Answer, Attempt, Plan
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats
 from storage.rows import bank_stats, moved_on
 from storage.shared import SharedAttemptStatements
@@ -29,36 +29,6 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
                 " answered_at)) FROM answers s WHERE s.attempt_id = a.attempt_id)")
 
     # --- attempts ------------------------------------------------------------------------
-
-    async def start_attempt(self, user_id: int, bank_id: str, bank_version: int, plan: Plan,
-                            now: float, fingerprints: Mapping[str, str] | None = None) -> Attempt:
-        """See :meth:`bot.quiz.ports.QuizStore.start_attempt`.
-
-        Without ``fingerprints`` the column is left out (NULL), so that tests of upgrades can
-        start attempts in a database older than migration 0005.
-        """
-        values: tuple[str, ...]
-        columns, values = "", ()
-        if fingerprints is not None:
-            fingerprints = dict(fingerprints)
-            columns, values = ", fingerprints", (json.dumps(fingerprints),)
-
-        async def op(db: aiosqlite.Connection) -> int | None:
-            await db.execute(
-                "UPDATE attempts SET status = ?, ended_at = ? WHERE user_id = ? AND status = ?",
-                (ABANDONED, now, user_id, ACTIVE))
-            cursor = await db.execute(
-                "INSERT INTO attempts (user_id, bank_id, bank_version, question_order,"
-                f" option_orders, position, status, started_at{columns})"
-                f" VALUES (?, ?, ?, ?, ?, 0, ?, ?{', ?' * len(values)})",
-                (user_id, bank_id, bank_version, json.dumps(plan.question_order),
-                 json.dumps(plan.option_orders), ACTIVE, now, *values))
-            return cursor.lastrowid
-
-        attempt_id = await self._submit(op)
-        assert attempt_id is not None
-        return Attempt(attempt_id, user_id, bank_id, bank_version, plan, 0, ACTIVE, now,
-                       fingerprints=fingerprints or {})
 
     async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
                              fingerprints: Mapping[str, str], finished_at: float | None) -> bool:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from bot.quiz.engine import ABANDONED, ACTIVE, Attempt, Plan
 from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
@@ -32,8 +32,17 @@ T = TypeVar("T")
 Args = tuple[object, ...]
 """A statement's arguments, one per ``?`` in order."""
 
-Execute = Callable[[str, Args], Awaitable[int]]
-"""Run one statement inside a write's transaction; the number of rows it changed."""
+class Transaction(Protocol):
+    """The statements of one write of several, run in one transaction of the engine's group
+    commit (``?`` placeholders, arguments in a tuple)."""
+
+    async def execute(self, sql: str, args: Args) -> int:
+        """Run one statement; the number of rows it changed."""
+        ...
+
+    async def fetch(self, sql: str, args: Args) -> Sequence[Row]:
+        """Run one statement (a query, or a write with a RETURNING clause); its rows."""
+        ...
 
 
 class Statements:
@@ -53,10 +62,10 @@ class Statements:
             """One write statement with a RETURNING clause, group-committed; the rows it
             returned."""
 
-        async def _transaction(self, op: Callable[[Execute], Awaitable[T]]) -> T:
+        async def _transaction(self, op: Callable[[Transaction], Awaitable[T]]) -> T:
             """Queue a write of several statements and wait until it is committed (durable):
-            ``op`` runs them through the :data:`Execute` it is given, in one transaction of
-            the engine's group commit; what it returns is returned. As with every write, only
+            ``op`` runs them through the :class:`Transaction` it is given, in one transaction
+            of the engine's group commit; what it returns is returned. As with every write, only
             its first statement may be refused by a constraint (the error is raised, nothing
             of it is stored)."""
 
@@ -87,6 +96,35 @@ class SharedAttemptStatements(Statements):
             " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
             " updated_at = excluded.updated_at", (user_id, language, time.time()))
 
+    async def start_attempt(self, user_id: int, bank_id: str, bank_version: int, plan: Plan,
+                            now: float, fingerprints: Mapping[str, str] | None = None) -> Attempt:
+        """See :meth:`bot.quiz.ports.QuizStore.start_attempt`.
+
+        Without ``fingerprints`` the column is left out (NULL), so that tests of upgrades can
+        start attempts in a database older than migration 0005.
+        """
+        values: tuple[str, ...]
+        columns, values = "", ()
+        if fingerprints is not None:
+            fingerprints = dict(fingerprints)
+            columns, values = ", fingerprints", (json.dumps(fingerprints),)
+
+        async def op(db: Transaction) -> int:
+            await db.execute(
+                "UPDATE attempts SET status = ?, ended_at = ? WHERE user_id = ? AND status = ?",
+                (ABANDONED, now, user_id, ACTIVE))
+            rows = await db.fetch(
+                "INSERT INTO attempts (user_id, bank_id, bank_version, question_order,"
+                f" option_orders, position, status, started_at{columns})"
+                f" VALUES (?, ?, ?, ?, ?, 0, ?, ?{', ?' * len(values)}) RETURNING attempt_id",
+                (user_id, bank_id, bank_version, json.dumps(plan.question_order),
+                 json.dumps(plan.option_orders), ACTIVE, now, *values))
+            return int(rows[0][0])
+
+        attempt_id = await self._transaction(op)
+        return Attempt(attempt_id, user_id, bank_id, bank_version, plan, 0, ACTIVE, now,
+                       fingerprints=fingerprints or {})
+
     async def attempt(self, attempt_id: int) -> Attempt | None:
         """See :meth:`bot.quiz.ports.QuizStore.attempt`."""
         return await self._load_attempt("attempt_id = ?", (attempt_id,))
@@ -109,13 +147,13 @@ class SharedAttemptStatements(Statements):
 
     async def prune(self, *, abandoned_before: float, names_before: float) -> Pruned:
         """See :meth:`bot.quiz.ports.QuizStore.prune`."""
-        async def op(execute: Execute) -> Pruned:
+        async def op(db: Transaction) -> Pruned:
             old = "SELECT attempt_id FROM attempts WHERE status = 'abandoned' AND ended_at < ?"
-            answers = await execute(
+            answers = await db.execute(
                 f"DELETE FROM answers WHERE attempt_id IN ({old})", (abandoned_before,))
-            attempts = await execute(
+            attempts = await db.execute(
                 f"DELETE FROM attempts WHERE attempt_id IN ({old})", (abandoned_before,))
-            names = await execute(
+            names = await db.execute(
                 "UPDATE group_players SET name = '' WHERE name <> '' AND session_id IN ("
                 " SELECT session_id FROM group_sessions"
                 " WHERE status IN ('finished', 'stopped') AND ended_at < ?)", (names_before,))
@@ -213,14 +251,14 @@ class SharedGroupStatements(Statements):
                                   expected_version: int, *,
                                   language: str | None = None) -> bool:
         """See :meth:`bot.quiz.ports.GroupStore.save_group_settings`."""
-        async def op(execute: Execute) -> bool:
+        async def op(db: Transaction) -> bool:
             # one statement decides: the first settings (none stored, or stored at version 0),
             # or an update of the expected version (in PostgreSQL's READ COMMITTED a concurrent
             # change waits, then the version is checked again against the row as committed)
             values = (settings.who_starts, settings.question_seconds, settings.scoring,
                       settings.bank_id, settings.question_count, settings.version, time.time())
             if expected_version == 0:
-                changed = await execute(
+                changed = await db.execute(
                     f"INSERT INTO group_settings ({SETTINGS_COLUMNS}, updated_at, chat_id)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                     " ON CONFLICT (chat_id) DO UPDATE SET who_starts = excluded.who_starts,"
@@ -229,14 +267,14 @@ class SharedGroupStatements(Statements):
                     " version = excluded.version, updated_at = excluded.updated_at"
                     " WHERE group_settings.version = 0", (*values, chat_id))
             else:
-                changed = await execute(
+                changed = await db.execute(
                     "UPDATE group_settings SET who_starts = ?, question_seconds = ?, scoring = ?,"
                     " bank_id = ?, question_count = ?, version = ?, updated_at = ?"
                     " WHERE chat_id = ? AND version = ?", (*values, chat_id, expected_version))
             if changed != 1:
                 return False
             if language is not None:
-                await execute(ADMIN_LANGUAGE, (chat_id, language, time.time()))
+                await db.execute(ADMIN_LANGUAGE, (chat_id, language, time.time()))
             return True
 
         return await self._transaction(op)
@@ -279,21 +317,21 @@ class SharedGroupStatements(Statements):
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """See :meth:`bot.quiz.ports.GroupStore.move_chat`."""
-        async def op(execute: Execute) -> int:
-            moved = await execute(
+        async def op(db: Transaction) -> int:
+            moved = await db.execute(
                 "UPDATE group_sessions SET chat_id = ?,"
                 " message_id = CASE WHEN status = 'active' THEN NULL ELSE message_id END"
                 " WHERE chat_id = ?", (new_chat_id, old_chat_id))
-            await execute(
+            await db.execute(
                 "INSERT INTO group_chats (chat_id, language, set_by_admin, updated_at)"
                 " SELECT ?, language, set_by_admin, updated_at FROM group_chats"
                 " WHERE chat_id = ? ON CONFLICT DO NOTHING", (new_chat_id, old_chat_id))
-            await execute("DELETE FROM group_chats WHERE chat_id = ?", (old_chat_id,))
-            await execute(
+            await db.execute("DELETE FROM group_chats WHERE chat_id = ?", (old_chat_id,))
+            await db.execute(
                 f"INSERT INTO group_settings (chat_id, {SETTINGS_COLUMNS}, updated_at)"
                 f" SELECT ?, {SETTINGS_COLUMNS}, updated_at FROM group_settings"
                 " WHERE chat_id = ? ON CONFLICT DO NOTHING", (new_chat_id, old_chat_id))
-            await execute("DELETE FROM group_settings WHERE chat_id = ?", (old_chat_id,))
+            await db.execute("DELETE FROM group_settings WHERE chat_id = ?", (old_chat_id,))
             return moved
 
         return await self._transaction(op)

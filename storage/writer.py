@@ -19,11 +19,25 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.quiz.ports import StorageError
-from storage.shared import Execute
+from storage.shared import Transaction
 
 T = TypeVar("T")
 WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
 """A write run by the writer task inside its transaction."""
+
+
+class _Transaction:
+    """A :class:`storage.shared.Transaction` on the writer's connection, inside its
+    transaction."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, args: tuple[object, ...]) -> int:
+        return (await self._db.execute(sql, args)).rowcount
+
+    async def fetch(self, sql: str, args: tuple[object, ...]) -> list[Any]:
+        return list(await self._db.execute_fetchall(sql, args))
 
 
 class SQLiteWriter:
@@ -123,20 +137,17 @@ class SQLiteWriter:
 
         return await self._submit(op, single=True)
 
-    async def _transaction(self, op: Callable[[Execute], Awaitable[T]]) -> T:
+    async def _transaction(self, op: Callable[[Transaction], Awaitable[T]]) -> T:
         """A write of several statements, group-committed (see
-        :meth:`storage.shared.Statements._transaction`): ``op`` runs each through the
-        :data:`~storage.shared.Execute` it is given, in the writer's transaction.
+        :meth:`storage.shared.Statements._transaction`): ``op`` runs them through the
+        :class:`~storage.shared.Transaction` it is given, in the writer's transaction.
 
         Raises:
             sqlite3.IntegrityError: a constraint refused the write (its first statement).
             StorageError: the write could not be committed (locked, read-only, full).
         """
         async def run(db: aiosqlite.Connection) -> T:
-            async def execute(sql: str, args: tuple[object, ...]) -> int:
-                return (await db.execute(sql, args)).rowcount
-
-            return await op(execute)
+            return await op(_Transaction(db))
 
         return await self._submit(run)
 

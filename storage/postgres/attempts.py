@@ -13,9 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-import asyncpg
-
-from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
+from bot.quiz.engine import Answer, Attempt, Plan
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats
 from storage.postgres.writer import PostgresWriter
 from storage.rows import bank_stats, moved_on
@@ -29,35 +27,6 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
                 " answered_at)), '[]')::text FROM answers s WHERE s.attempt_id = a.attempt_id)")
 
     # --- attempts ------------------------------------------------------------------------
-
-    async def start_attempt(self, user_id: int, bank_id: str, bank_version: int, plan: Plan,
-                            now: float, fingerprints: Mapping[str, str] | None = None) -> Attempt:
-        """See :meth:`bot.quiz.ports.QuizStore.start_attempt`.
-
-        Without ``fingerprints`` the column is left out (NULL), so that tests of upgrades can
-        start attempts in a database older than migration 0005.
-        """
-        values: tuple[str, ...]
-        columns, values = "", ()
-        if fingerprints is not None:
-            fingerprints = dict(fingerprints)
-            columns, values = ", fingerprints", (json.dumps(fingerprints),)
-
-        async def op(db: asyncpg.Connection) -> int:
-            await db.execute(
-                "UPDATE attempts SET status = $1, ended_at = $2"
-                " WHERE user_id = $3 AND status = $4", ABANDONED, now, user_id, ACTIVE)
-            return int(await db.fetchval(
-                "INSERT INTO attempts (user_id, bank_id, bank_version, question_order,"
-                f" option_orders, position, status, started_at{columns})"
-                f" VALUES ($1, $2, $3, $4, $5, 0, $6, $7{', $8' * len(values)})"
-                " RETURNING attempt_id",
-                user_id, bank_id, bank_version, json.dumps(plan.question_order),
-                json.dumps(plan.option_orders), ACTIVE, now, *values))
-
-        attempt_id = await self._submit(op)
-        return Attempt(attempt_id, user_id, bank_id, bank_version, plan, 0, ACTIVE, now,
-                       fingerprints=fingerprints or {})
 
     async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
                              fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
