@@ -9,13 +9,11 @@ one statement run to completion.
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from collections.abc import Mapping
 
 import aiosqlite
 
-from bot.quiz.engine import Answer, Attempt, Plan
+from bot.quiz.engine import Answer, Attempt
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats
 from storage.rows import bank_stats, moved_on
 from storage.shared import SharedAttemptStatements
@@ -29,18 +27,6 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
                 " answered_at)) FROM answers s WHERE s.attempt_id = a.attempt_id)")
 
     # --- attempts ------------------------------------------------------------------------
-
-    async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
-                             fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
-        """See :meth:`bot.quiz.ports.QuizStore.revise_attempt`."""
-        changed = await self._write(
-            "UPDATE attempts SET question_order = ?, option_orders = ?, fingerprints = ?,"
-            " status = CASE WHEN ? IS NULL THEN status ELSE 'finished' END,"
-            " ended_at = COALESCE(?, ended_at)"
-            " WHERE attempt_id = ? AND status = 'active' AND position = ?",
-            (json.dumps(plan.question_order), json.dumps(plan.option_orders),
-             json.dumps(dict(fingerprints)), finished_at, finished_at, attempt_id, position))
-        return changed == 1
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer,
                             moved: Attempt) -> str:

@@ -139,6 +139,19 @@ class SharedAttemptStatements(Statements):
                                 f" FROM attempts a WHERE {where}", args)
         return attempt_of(rows[0]) if rows else None
 
+    async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
+                             fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
+        """See :meth:`bot.quiz.ports.QuizStore.revise_attempt`."""
+        # the CAST gives PostgreSQL the parameter's type (it cannot tell it from IS NULL)
+        return await self._write(
+            "UPDATE attempts SET question_order = ?, option_orders = ?, fingerprints = ?,"
+            " status = CASE WHEN CAST(? AS DOUBLE PRECISION) IS NULL THEN status"
+            " ELSE 'finished' END, ended_at = COALESCE(CAST(? AS DOUBLE PRECISION), ended_at)"
+            " WHERE attempt_id = ? AND status = 'active' AND position = ?",
+            (json.dumps(plan.question_order), json.dumps(plan.option_orders),
+             json.dumps(dict(fingerprints)), finished_at, finished_at, attempt_id,
+             position)) == 1
+
     async def abandon(self, attempt_id: int, now: float) -> bool:
         """See :meth:`bot.quiz.ports.QuizStore.abandon`."""
         return await self._write(

@@ -10,10 +10,7 @@ every read is one statement run to completion.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
-
-from bot.quiz.engine import Answer, Attempt, Plan
+from bot.quiz.engine import Answer, Attempt
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats
 from storage.postgres.writer import PostgresWriter
 from storage.rows import bank_stats, moved_on
@@ -27,18 +24,6 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
                 " answered_at)), '[]')::text FROM answers s WHERE s.attempt_id = a.attempt_id)")
 
     # --- attempts ------------------------------------------------------------------------
-
-    async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
-                             fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
-        """See :meth:`bot.quiz.ports.QuizStore.revise_attempt`."""
-        changed = await self._write(
-            "UPDATE attempts SET question_order = $1, option_orders = $2, fingerprints = $3,"
-            " status = CASE WHEN $4::double precision IS NULL THEN status ELSE 'finished' END,"
-            " ended_at = COALESCE($4::double precision, ended_at)"
-            " WHERE attempt_id = $5 AND status = 'active' AND position = $6",
-            (json.dumps(plan.question_order), json.dumps(plan.option_orders),
-             json.dumps(dict(fingerprints)), finished_at, attempt_id, position))
-        return changed == 1
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer,
                             moved: Attempt) -> str:
