@@ -4,10 +4,11 @@
 ports whose statements both dialects share; they are mixed into both engines' statement classes
 (:mod:`storage.attempts` and :mod:`storage.groups` for SQLite,
 :mod:`storage.postgres.attempts` and :mod:`storage.postgres.groups` for PostgreSQL), after the
-engine's writer, which runs them (:class:`Statements`). What differs between the dialects is
-either a fragment each engine names (:attr:`SharedAttemptStatements._ANSWERS`) or a method of
-its own (an insert that decides a duplicate and moves counts in one statement, a JSON function,
-a row lock).
+engine's writer, which runs them (:class:`Statements`): one statement at a time, or several in
+one transaction (:class:`Transaction`). What differs between the dialects is either a fragment
+each engine names (:attr:`SharedAttemptStatements._ANSWERS`) or a method of its own (a write
+that decides a duplicate and moves counts in one statement with a row lock, a JSON function,
+a parameter's type).
 
 Placeholders are SQLite's ``?``, in the order of the arguments; the PostgreSQL writer numbers
 them ``$1, $2, ...`` (:func:`storage.postgres.writer.numbered`), so a ``?`` here is always a
@@ -31,6 +32,7 @@ T = TypeVar("T")
 
 Args = tuple[object, ...]
 """A statement's arguments, one per ``?`` in order."""
+
 
 class Transaction(Protocol):
     """The statements of one write of several, run in one transaction of the engine's group
@@ -76,9 +78,10 @@ ATTEMPT_COLUMNS = ("attempt_id, user_id, bank_id, bank_version, question_order, 
                    " position, status, started_at, ended_at")
 """The columns of ``attempts`` that :func:`storage.rows.attempt_of` decodes first."""
 
+
 class SharedAttemptStatements(Statements):
-    """The :class:`~bot.quiz.ports.QuizStore` methods that are one statement in both
-    dialects."""
+    """The :class:`~bot.quiz.ports.QuizStore` methods whose statements are the same in
+    both dialects."""
 
     _ANSWERS: str
     """The dialect's correlated subquery of an attempt ``a``'s answers, as the text of a JSON
@@ -189,8 +192,8 @@ ADMIN_LANGUAGE = (
 
 
 class SharedGroupStatements(Statements):
-    """The :class:`~bot.quiz.ports.GroupStore` methods that are one statement in both
-    dialects."""
+    """The :class:`~bot.quiz.ports.GroupStore` methods whose statements are the same in
+    both dialects."""
 
     async def group_language(self, chat_id: int) -> str | None:
         """See :meth:`bot.quiz.ports.GroupStore.group_language`."""

@@ -665,3 +665,14 @@ async def test_a_database_migrated_by_a_newer_quizbot_is_refused(engine):
         await engine.execute("DELETE FROM quizbot_schema WHERE version = ?", newer)
         store = await engine.open()  # the same database, back at the known version: opens
         await store.close()
+
+
+def test_postgres_numbers_the_placeholders_of_the_statements_written_once():
+    """The statements both engines share use ``?``; PostgreSQL's writer numbers them in order,
+    and leaves a statement written for PostgreSQL alone (``$n``, reused) as it is."""
+    from storage.postgres.writer import numbered
+
+    assert numbered("UPDATE t SET a = ? WHERE b = ? AND c IN (?, ?)") == (
+        "UPDATE t SET a = $1 WHERE b = $2 AND c IN ($3, $4)")
+    own = "SELECT 1 WHERE ($1::bigint IS NULL OR chat_id = $1)"
+    assert numbered(own) is own
