@@ -19,25 +19,10 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.quiz.ports import StorageError
-from storage.shared import Transaction
 
 T = TypeVar("T")
 WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
 """A write run by the writer task inside its transaction."""
-
-
-class _Transaction:
-    """A :class:`storage.shared.Transaction` on the writer's connection, inside its
-    transaction."""
-
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-
-    async def execute(self, sql: str, args: tuple[object, ...]) -> int:
-        return (await self._db.execute(sql, args)).rowcount
-
-    async def fetch(self, sql: str, args: tuple[object, ...]) -> list[Any]:
-        return list(await self._db.execute_fetchall(sql, args))
 
 
 class SQLiteWriter:
@@ -137,7 +122,7 @@ class SQLiteWriter:
 
         return await self._submit(op, single=True)
 
-    async def _transaction(self, op: Callable[[Transaction], Awaitable[T]]) -> T:
+    async def _transaction(self, op: Callable[[_Transaction], Awaitable[T]]) -> T:
         """A write of several statements, group-committed (see
         :meth:`storage.shared.Statements._transaction`): ``op`` runs them through the
         :class:`~storage.shared.Transaction` it is given, in the writer's transaction.
@@ -161,4 +146,18 @@ class SQLiteWriter:
         WAL snapshot, open, and later reads would miss writes committed meanwhile. Data that
         must agree (an attempt and its answers) is read by one statement, so one snapshot.
         """
+        return list(await self._db.execute_fetchall(sql, args))
+
+
+class _Transaction:
+    """A :class:`storage.shared.Transaction` on the writer's connection, inside its
+    transaction."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, args: tuple[object, ...]) -> int:
+        return (await self._db.execute(sql, args)).rowcount
+
+    async def fetch(self, sql: str, args: tuple[object, ...]) -> list[Any]:
         return list(await self._db.execute_fetchall(sql, args))

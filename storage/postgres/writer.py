@@ -24,7 +24,6 @@ from typing import Any, TypeVar, cast
 import asyncpg
 
 from bot.quiz.ports import StorageError
-from storage.shared import Transaction
 
 T = TypeVar("T")
 WriteOp = Callable[[asyncpg.Connection], Awaitable[T]]
@@ -62,20 +61,6 @@ def numbered(sql: str) -> str:
 def rows_changed(status: str) -> int:
     """Rows changed, from a command tag such as ``UPDATE 3`` or ``INSERT 0 1``."""
     return int(status.rsplit(" ", 1)[-1])
-
-
-class _Transaction:
-    """A :class:`storage.shared.Transaction` on a batch's connection, inside its
-    transaction."""
-
-    def __init__(self, db: asyncpg.Connection) -> None:
-        self._db = db
-
-    async def execute(self, sql: str, args: tuple[object, ...]) -> int:
-        return rows_changed(await self._db.execute(numbered(sql), *args))
-
-    async def fetch(self, sql: str, args: tuple[object, ...]) -> list[asyncpg.Record]:
-        return list(await self._db.fetch(numbered(sql), *args))
 
 
 class PostgresWriter:
@@ -191,7 +176,7 @@ class PostgresWriter:
 
         return await self._submit(op)
 
-    async def _transaction(self, op: Callable[[Transaction], Awaitable[T]]) -> T:
+    async def _transaction(self, op: Callable[[_Transaction], Awaitable[T]]) -> T:
         """A write of several statements, group-committed (see
         :meth:`storage.shared.Statements._transaction`): ``op`` runs them through the
         :class:`~storage.shared.Transaction` it is given (placeholders ``?`` or ``$n``), in
@@ -217,3 +202,17 @@ class PostgresWriter:
             return list(await self._pool.fetch(numbered(sql), *args))
         except FAILURES as exc:
             raise StorageError(str(exc)) from exc
+
+
+class _Transaction:
+    """A :class:`storage.shared.Transaction` on a batch's connection, inside its
+    transaction."""
+
+    def __init__(self, db: asyncpg.Connection) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, args: tuple[object, ...]) -> int:
+        return rows_changed(await self._db.execute(numbered(sql), *args))
+
+    async def fetch(self, sql: str, args: tuple[object, ...]) -> list[asyncpg.Record]:
+        return list(await self._db.fetch(numbered(sql), *args))
