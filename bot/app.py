@@ -193,7 +193,7 @@ async def _post_init(app: QuizApplication) -> None:
     that polls (see :func:`wait_to_poll`); with a webhook every instance receives updates."""
     settings, banks, metrics = app.bot_data.settings, app.bot_data.banks, app.bot_data.metrics
     assert settings is not None and metrics is not None  # set by build_application
-    store = await open_store(settings.db)
+    store = await open_store(settings.db, create=settings.create_db)
     app.bot_data.store = store
     leases = app.bot_data.leases = store.leases()
     metered = MeteredStore(store, metrics)
