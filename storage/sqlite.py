@@ -184,7 +184,7 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
                       "readable while this process runs (ls -l /proc/%d/fd)", target, exc,
                       os.getpid())
             return
-        log.error("saved the database the bot had open (%d answers) to %s: stop the bot, "
+        log.error("saved the database the bot had open (answers: %d) to %s: stop the bot, "
                   "check it, and put it in place with `quizbot restore %s`, or set "
                   "QUIZBOT_CREATE_DB=1 to start with a new, empty database", answers, target,
                   target)
@@ -309,7 +309,8 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
         own value): raises unless the database takes writes now (for health checks).
 
         Raises:
-            StorageError: the write failed (read-only, locked, full disk, closed).
+            StorageError: the write failed (read-only, locked, full disk, closed), or the
+                database file is no longer the path's (deleted, replaced, overwritten).
         """
         async def op(db: aiosqlite.Connection) -> None:
             rows = list(await db.execute_fetchall("PRAGMA user_version"))
@@ -409,21 +410,27 @@ def check_path(path: Path) -> DatabaseFile | None:
 
 
 def traces_of(path: Path) -> list[Path]:
-    """The :data:`TRACES` beside ``path`` that exist: a database was used there."""
+    """The files beside ``path`` telling a database was used there: its :data:`TRACES`, and
+    the copies the bot saved of it (``<db>.rescued-*``, :meth:`SQLiteStore._rescue`: they are
+    made after the file is gone, so they are left even when everything else was deleted)."""
     return [trace for trace in (path.with_name(path.name + suffix) for suffix in TRACES)
-            if trace.exists()]
+            if trace.exists()] + _rescued_copies(path)
+
+
+def _rescued_copies(path: Path) -> list[Path]:
+    """The saved copies of the database ``path``, oldest first (their names hold the time)."""
+    return sorted(path.parent.glob(f"{glob.escape(path.name)}.rescued-*"))
 
 
 def refuse_recreating(path: Path, traces: list[Path]) -> None:
-    """Refuse to create a new database at ``path`` where ``traces`` show one was used (its
-    saved copies, :meth:`SQLiteStore._rescue`, are named).
+    """Refuse to create a new database at ``path`` where ``traces`` show one was used.
 
     Raises:
         StorageError: always; the message names the setting, the files, and what to do.
     """
-    rescued = sorted(path.parent.glob(f"{glob.escape(path.name)}.rescued-*"))
-    hint = (f"; the bot saved what it had open to {', '.join(map(str, rescued))}: "
-            f"`quizbot restore {rescued[-1]}` puts the latest in place" if rescued else "")
+    rescued = _rescued_copies(path)
+    hint = (f"; `quizbot restore {rescued[-1]}` puts the copy the bot saved last in place"
+            if rescued else "")
     raise StorageError(
         f"QUIZBOT_DB / --db is {str(path)!r}, but "
         f"{'it is empty' if path.exists() else 'there is no database there'}, while "

@@ -193,7 +193,8 @@ class SQLiteWriter:
         Raises:
             sqlite3.IntegrityError: a constraint refused the write (nothing of it was stored).
             StorageError: the transaction could not be committed (locked, read-only, full
-                disk): nothing of it was stored.
+                disk): nothing of it was stored; or the database file was deleted, replaced or
+                overwritten (:class:`DatabaseFile`): not acknowledged, as it may be lost.
 
         Args:
             single: ``op`` runs one statement, so alone in its batch it can run in autocommit

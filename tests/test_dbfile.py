@@ -78,7 +78,7 @@ async def test_database_deleted_mid_session_is_refused_told_and_saved(fake, tmp_
     assert line.levelno == logging.ERROR and str(db) in line.getMessage()
     [rescued] = tmp_path.glob("quiz.sqlite3.rescued-*")
     assert answers(rescued) == 1 and rescued.stat().st_mode & 0o777 == 0o600
-    assert logged(caplog, f"saved the database the bot had open (1 answers) to {rescued}")
+    assert logged(caplog, f"saved the database the bot had open (answers: 1) to {rescued}")
     assert not (tmp_path / "quiz.sqlite3-wal").exists()  # set aside: never applied elsewhere
 
     with pytest.raises(StorageError) as refused:
@@ -87,6 +87,10 @@ async def test_database_deleted_mid_session_is_refused_told_and_saved(fake, tmp_
     assert f"QUIZBOT_DB / --db is {str(db)!r}" in message and "QUIZBOT_CREATE_DB=1" in message
     assert f"quizbot restore {rescued}" in message
     assert not db.exists()
+    for lock in tmp_path.glob("quiz.sqlite3.*lock"):
+        lock.unlink()  # `rm quiz.sqlite3*` before the bot noticed: the saved copy still tells
+    with pytest.raises(StorageError, match=f"while {rescued} shows one was used"):
+        await SQLiteStore.open(db)
 
     restore(rescued, db, known_version=len(migrations()))
     store = await SQLiteStore.open(db)
