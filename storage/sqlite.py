@@ -215,7 +215,11 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
         await self._db.close()
         await self._writer_db.close()
         if hidden is not None:
-            os.rename(hidden, self._path)
+            try:
+                os.rename(hidden, self._path)
+            except OSError as exc:
+                log.error("could not move the database file back from %s to %s (%s): move it "
+                          "back by hand", hidden, self._path, exc.strerror)
         if self._file is not None:
             self._file.close()  # after SQLite's connections: see DatabaseFile
             self._file = None
