@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -11,6 +11,12 @@ from bot.quiz.engine import Answer, Attempt, Plan
 from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
 from bot.quiz.learning import Card
 from bot.quiz.settings import GroupSettings
+
+
+AnswerHook = Callable[[int, str, str, bool, float], Awaitable[object]]
+"""Called after an answer is recorded (private quiz or group session) with the user id, bank id,
+question id, whether it was right and when (seconds since the epoch): spaced review rates the
+user's card of the question (:meth:`bot.quiz.review.LearningService.answered`)."""
 
 
 @dataclass(frozen=True)
