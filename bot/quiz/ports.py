@@ -13,7 +13,6 @@ from bot.quiz.group import RIGHT, GroupAnswer, GroupSession, Scoring, SessionSta
 from bot.quiz.learning import Card
 from bot.quiz.settings import GroupSettings
 
-
 AnswerHook = Callable[[int, str, str, bool, float], Awaitable[object]]
 """Called after an answer is recorded (private quiz or group session) with the user id, bank id,
 question id, whether it was right and when (seconds since the epoch): spaced review rates the
