@@ -37,9 +37,10 @@ from bot import chart, i18n
 from bot.config import Settings
 from bot.monitoring import MeteredProcessor, MeteredRequest, MeteredStore, Metrics, MonitoringServer
 from bot.quiz.bank import Bank
+from bot.quiz.group_service import GroupService
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.review import LearningService
-from bot.quiz.service import GroupService, QuizService
+from bot.quiz.service import QuizService
 from bot.telegram import admin, group, handlers, inline, learning, privacy, teachers
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.limits import QuizRateLimiter

@@ -29,6 +29,7 @@ import aiosqlite
 
 from bot.quiz.analysis import Response
 from bot.quiz.ports import DeletedData, StorageError
+from bot.quiz.privacy import DELETED_NAME, pseudonyms
 from storage.attempts import AttemptStatements
 from storage.backup import DatabaseLock, InstanceLock
 from storage.groups import GroupStatements
@@ -288,18 +289,15 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
             sessions = [row[0] for row in await db.execute_fetchall(
                 "SELECT session_id FROM group_players WHERE user_id = ? UNION"
                 " SELECT session_id FROM group_answers WHERE user_id = ?", (user_id, user_id))]
-            rows = list(await db.execute_fetchall(
-                "SELECT MIN(COALESCE(MIN(user_id), 0), 0) FROM group_players"))
-            pseudonym = int(rows[0][0])
+            rows = list(await db.execute_fetchall("SELECT MIN(user_id) FROM group_players"))
             group_answers = 0
-            for session_id in sessions:  # a new pseudonym per session: nothing links them
-                pseudonym -= 1
+            for session_id, pseudonym in pseudonyms(rows[0][0], sessions).items():
                 group_answers += (await db.execute(
                     "UPDATE group_answers SET user_id = ? WHERE session_id = ? AND user_id = ?",
                     (pseudonym, session_id, user_id))).rowcount
                 await db.execute(
                     "UPDATE group_players SET user_id = ?, name = ? WHERE session_id = ?"
-                    " AND user_id = ?", (pseudonym, "", session_id, user_id))
+                    " AND user_id = ?", (pseudonym, DELETED_NAME, session_id, user_id))
             started = {row[0] for row in await db.execute_fetchall(
                 "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = ?"
                 " RETURNING session_id", (user_id,))}
