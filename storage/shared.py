@@ -23,10 +23,10 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from bot.quiz.engine import ABANDONED, ACTIVE, Attempt, Plan
-from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
+from bot.quiz.group import RIGHT, GroupAnswer, GroupSession, Scoring, SessionStatus
 from bot.quiz.ports import Pruned
 from bot.quiz.settings import GroupSettings
-from storage.rows import SESSION_COLUMNS, Row, attempt_of, session_of
+from storage.rows import SESSION_COLUMNS, Row, attempt_of, session_of, settings_of
 
 T = TypeVar("T")
 
@@ -214,7 +214,7 @@ class SharedGroupStatements(Statements):
     async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
                             starter_id: int, plan: Plan, question_seconds: float,
                             now: float, *, message_thread_id: int | None = None,
-                            scoring: str = "right") -> GroupSession | None:
+                            scoring: Scoring = RIGHT) -> GroupSession | None:
         """See :meth:`bot.quiz.ports.GroupStore.start_session`."""
         rows = await self._write_returning(
             "INSERT INTO group_sessions (chat_id, bank_id, bank_version, language,"
@@ -261,7 +261,7 @@ class SharedGroupStatements(Statements):
         """See :meth:`bot.quiz.ports.GroupStore.group_settings`."""
         rows = await self._read(
             f"SELECT {SETTINGS_COLUMNS} FROM group_settings WHERE chat_id = ?", (chat_id,))
-        return GroupSettings(*rows[0]) if rows else None
+        return settings_of(rows[0]) if rows else None
 
     async def save_group_settings(self, chat_id: int, settings: GroupSettings,
                                   expected_version: int, *,

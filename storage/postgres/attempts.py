@@ -11,9 +11,10 @@ every read is one statement run to completion.
 from __future__ import annotations
 
 from bot.quiz.engine import Answer, Attempt
-from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats
+from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, RecordOutcome
+from bot.quiz.stats import COUNTED_ATTEMPT, COUNTED_SESSION, bank_stats
 from storage.postgres.writer import PostgresWriter
-from storage.rows import bank_stats, moved_on
+from storage.rows import moved_on
 from storage.shared import SharedAttemptStatements
 
 
@@ -26,7 +27,7 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
     # --- attempts ------------------------------------------------------------------------
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer,
-                            moved: Attempt) -> str:
+                            moved: Attempt) -> RecordOutcome:
         """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
         moved_position, status, ended_at = moved_on(attempt_id, moved)
         # one statement: the attempt must be active and asking this question (its row locked,
@@ -51,30 +52,30 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
     # --- statistics ----------------------------------------------------------------------
 
     async def stats(self, user_id: int) -> list[BankStats]:
-        """See :meth:`bot.quiz.ports.QuizStore.stats`. Finished group sessions the user answered
-        in count as attempts too (score: their correct answers)."""
+        """See :meth:`bot.quiz.ports.QuizStore.stats`; which attempts and sessions count, and
+        the record made of them, are :mod:`bot.quiz.stats`'s rules."""
         finished = [tuple(r) for r in await self._read(
             "SELECT bank_id, total, score FROM ("
             " SELECT a.bank_id, json_array_length(a.question_order::json) AS total,"
             "  (SELECT COUNT(*) FROM answers s WHERE s.attempt_id = a.attempt_id"
             "   AND s.correct = 1) AS score, a.ended_at AS ended_at,"
             "  a.attempt_id AS id, 0 AS kind"
-            "  FROM attempts a WHERE a.user_id = $1 AND a.status = 'finished'"
+            "  FROM attempts a WHERE a.user_id = $1 AND a.status = $2"
             " UNION ALL"
             " SELECT g.bank_id, json_array_length(g.question_order::json), SUM(x.correct),"
             "  g.ended_at, g.session_id, 1"
             "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
-            "  WHERE x.user_id = $1 AND g.status = 'finished' GROUP BY g.session_id"
-            ") AS f ORDER BY ended_at, kind, id", (user_id,))]
+            "  WHERE x.user_id = $1 AND g.status = $3 GROUP BY g.session_id"
+            ") AS f ORDER BY ended_at, kind, id", (user_id, COUNTED_ATTEMPT, COUNTED_SESSION))]
         misses = [tuple(r) for r in await self._read(
             "SELECT bank_id, question_id, COUNT(*) AS misses FROM ("
             " SELECT a.bank_id, s.question_id"
             "  FROM answers s JOIN attempts a ON a.attempt_id = s.attempt_id"
-            "  WHERE a.user_id = $1 AND a.status = 'finished' AND s.correct = 0"
+            "  WHERE a.user_id = $1 AND a.status = $2 AND s.correct = 0"
             " UNION ALL"
             " SELECT g.bank_id, x.question_id"
             "  FROM group_answers x JOIN group_sessions g ON g.session_id = x.session_id"
-            "  WHERE x.user_id = $1 AND g.status = 'finished' AND x.correct = 0"
+            "  WHERE x.user_id = $1 AND g.status = $3 AND x.correct = 0"
             ") AS m GROUP BY bank_id, question_id ORDER BY misses DESC, question_id",
-            (user_id,))]
+            (user_id, COUNTED_ATTEMPT, COUNTED_SESSION))]
         return bank_stats(finished, misses)

@@ -38,6 +38,7 @@ import asyncpg
 
 from bot.quiz.analysis import Response
 from bot.quiz.ports import DeletedData, StorageError
+from bot.quiz.privacy import DELETED_NAME, pseudonyms
 from storage.leases import PostgresLeases
 from storage.order import PostgresUpdateOrder
 from storage.postgres.attempts import PostgresAttemptStatements
@@ -156,16 +157,14 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
             group_answers = 0
             if sessions:
                 await db.execute("SELECT pg_advisory_xact_lock($1, $2)", *PSEUDONYM_LOCK)
-                pseudonym = int(await db.fetchval(
-                    "SELECT LEAST(COALESCE(MIN(user_id), 0), 0) FROM group_players"))
-                for session_id in sessions:  # a new pseudonym per session: nothing links them
-                    pseudonym -= 1
+                lowest = await db.fetchval("SELECT MIN(user_id) FROM group_players")
+                for session_id, pseudonym in pseudonyms(lowest, sessions).items():
                     group_answers += rows_changed(await db.execute(
                         "UPDATE group_answers SET user_id = $1 WHERE session_id = $2"
                         " AND user_id = $3", pseudonym, session_id, user_id))
                     await db.execute(
-                        "UPDATE group_players SET user_id = $1, name = '' WHERE session_id = $2"
-                        " AND user_id = $3", pseudonym, session_id, user_id)
+                        "UPDATE group_players SET user_id = $1, name = $4 WHERE session_id = $2"
+                        " AND user_id = $3", pseudonym, session_id, user_id, DELETED_NAME)
             started = {row[0] for row in await db.fetch(
                 "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = $1"
                 " RETURNING session_id", user_id)}
