@@ -49,10 +49,10 @@ from pathlib import Path
 import asyncpg
 
 from benchmarks.run import QUESTIONS, ROOT, check_answers, cpu_seconds, machine, peak_rss_mb
-from tests.conftest import free_port
 from tests.fakebotapi import FakeBotAPI
 from tests.loadgen import LoadGenerator, percentile
 from tests.pgserver import PgServer
+from tests.support.processes import free_port
 
 CONFIGS = ("sqlite-1", "postgres-1", "postgres-2")
 FIRST_USER = 100_000
@@ -142,7 +142,7 @@ async def measure(config: str, users: int, *, think_ms: float, step_timeout: flo
         for fake, process in zip(fakes, processes, strict=True):
             await fake.wait_for(lambda f=fake, p=process: (
                 f.webhook_delivering if webhook else f.polling) or p.returncode is not None,
-                timeout=60)
+                timeout=60, recheck=0.05)
             if process.returncode is not None:
                 raise RuntimeError(f"{config} did not start: see {workdir}")
         shares = [users // instances + (1 if i < users % instances else 0)

@@ -114,6 +114,9 @@ INLINE_CHAT_TYPES = ("sender", "private", "group", "supergroup", "channel")
 """InlineQuery.chat_type: where the query was typed ("sender": the chat with the bot)."""
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # Bot API: bots send files of up to 50 MB
 MAX_CAPTION_UTF16 = 1024  # Bot API: a caption is 0-1024 characters after entities parsing
+WAIT_TIMEOUT = 30.0
+"""Seconds :meth:`FakeBotAPI.wait_for` waits by default before it fails: a guard against a
+hang on a loaded machine, never a pace (waits end on the fake's signals)."""
 FLOOD_WINDOW = 60.0  # seconds; the rolling window of group_limit_per_minute
 PRIVATE_FLOOD_WINDOW = 1.0  # seconds; the rolling window of private_limit_per_second
 
@@ -746,6 +749,7 @@ class FakeBotAPI:
         self.observers: list[Callable[[Call], None]] = []
         """Called with every answered call (for load generators that react to the bot)."""
         self._wakeup = asyncio.Event()
+        self._changed = asyncio.Event()  # set and replaced by signal(): wakes every wait_for
         self._poll: asyncio.Event | None = None  # set to terminate the waiting getUpdates
         self._closing = False
         self._runner: web.AppRunner | None = None
@@ -1020,6 +1024,7 @@ class FakeBotAPI:
         if kind in allowed:
             self._updates.append(update)
             self._notify()
+        self.signal()
         return update
 
     def send_message(
@@ -1427,12 +1432,36 @@ class FakeBotAPI:
             lines.append(f"  #{index} {call.method} {call.status} {params[:200]} -> {outcome}")
         return "last calls:\n" + ("\n".join(lines) or "  (none)")
 
+    def signal(self) -> None:
+        """Wake every :meth:`wait_for` to check its predicate again.
+
+        The fake calls it whenever it records something a test can observe: an answered (or
+        dropped) request, a queued update, a webhook delivery. Tests call it when state outside
+        the fake changes in a way they can hook (a task done, a process ended).
+        """
+        self._changed.set()
+        self._changed = asyncio.Event()
+
     async def wait_for(
         self,
         predicate: Callable[[], Any],
-        timeout: float = 5.0,  # noqa: ASYNC109 - a plain timeout in seconds reads best in tests
+        timeout: float = WAIT_TIMEOUT,  # noqa: ASYNC109 - a safety bound in seconds, not a pace
+        *,
+        recheck: float | None = None,
     ) -> Any:
-        """Poll ``predicate`` every 10 ms until it returns something truthy, and return that.
+        """Wait until ``predicate`` returns something truthy, and return that.
+
+        The predicate is checked now and again after every :meth:`signal` (each request the
+        fake answers, each update it queues): there is no polling. ``timeout`` (seconds) only
+        bounds a wait that would otherwise hang when the condition never comes.
+
+        Args:
+            predicate: Reads the fake's state (calls, chats, callback answers) and returns a
+                truthy value once the awaited condition holds.
+            timeout: Seconds after which the wait fails.
+            recheck: For a predicate over state outside the fake that changes without any Bot
+                API call (a database row, a log file, a process's exit): also check it every
+                ``recheck`` seconds. None: only on signals.
 
         Raises:
             AssertionError: after ``timeout`` seconds, with a dump of the last calls.
@@ -1440,9 +1469,11 @@ class FakeBotAPI:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while not (value := predicate()):
-            if loop.time() >= deadline:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
                 raise AssertionError(f"condition not met within {timeout} s\n{self.dump_calls()}")
-            await asyncio.sleep(0.01)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(remaining, recheck or remaining))
         return value
 
     async def wait_for_call(
@@ -1548,6 +1579,7 @@ class FakeBotAPI:
         self.calls.append(call)
         for observer in self.observers:
             observer(call)
+        self.signal()
         return web.json_response(
             body, status=status, dumps=lambda obj: json.dumps(obj, ensure_ascii=False)
         )
@@ -1556,6 +1588,7 @@ class FakeBotAPI:
               arrived: float) -> web.Response:
         """Close the connection without an answer (the client sees a network error)."""
         self.calls.append(Call(method, params, 0, {"ok": False, "dropped": True}, arrived))
+        self.signal()
         if request.transport is not None:
             request.transport.abort()
         return web.Response(status=499)
@@ -1659,6 +1692,7 @@ class FakeBotAPI:
             self._poll.set()
             self._notify()
         terminated = self._poll = asyncio.Event()
+        self.signal()  # a poll is held now (``polling``)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         try:
@@ -1740,6 +1774,7 @@ class FakeBotAPI:
                 error = ("Read timeout expired" if isinstance(exc, TimeoutError)
                          else "Connection refused")
             self.webhook_deliveries.append((update["update_id"], status))
+            self.signal()
             if error is None:
                 pause = self.webhook_retry_seconds[0]
                 if self._updates and self._updates[0] is update:
@@ -1747,6 +1782,7 @@ class FakeBotAPI:
                 self._notify()
                 continue
             self.last_webhook_error = (time.time(), error)
+            self.signal()
             with contextlib.suppress(TimeoutError):  # a new setWebhook retries at once
                 await asyncio.wait_for(self._wakeup.wait(), pause)
             pause = min(pause * 2, self.webhook_retry_seconds[1])

@@ -311,7 +311,8 @@ async def test_the_token_can_come_from_a_file(fake, tmp_path):
         sys.executable, "-m", "bot", "run", env=env, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
     try:
-        await fake.wait_for(lambda: fake.polling or proc.returncode is not None, timeout=30)
+        await fake.wait_for(lambda: fake.polling or proc.returncode is not None, timeout=30,
+                            recheck=0.05)
         assert proc.returncode is None
     finally:
         if proc.returncode is None:

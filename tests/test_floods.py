@@ -142,7 +142,7 @@ async def _quiet(fake: FakeBotAPI, processor: PerUserOrderedProcessor, updates: 
     """Wait until the processor has seen ``updates`` updates (since the bot started) and
     finished them all."""
     await fake.wait_for(lambda: processor.admitted + processor.refused >= updates
-                        and processor.keys_in_flight == 0, timeout=30)
+                        and processor.keys_in_flight == 0, timeout=30, recheck=0.05)
 
 
 @pytest.fixture

@@ -149,14 +149,15 @@ async def test_sighup_reloads_the_banks_of_quizbot_run(fake, tmp_path, folder, m
 
         write_bank(folder, 10, bank_id="options-2", version=2)
         proc.send_signal(signal.SIGHUP)
-        await fake.wait_for(lambda: "banks reloaded (SIGHUP)" in log.read_text(), timeout=20)
+        await fake.wait_for(lambda: "banks reloaded (SIGHUP)" in log.read_text(), timeout=20,
+                            recheck=0.05)
         await person.say("/quiz options-2", replies=2)
         assert len(buttons(person.question_message())) == 10
 
         break_bank(folder / "options-2.yaml")
         proc.send_signal(signal.SIGHUP)
         await fake.wait_for(lambda: log.read_text().count("banks reloaded (SIGHUP)") == 2,
-                            timeout=20)
+                            timeout=20, recheck=0.05)
         text = log.read_text()
         assert (f"bank reload: {folder / 'options-2.yaml'}:{BROKEN_AT}: field 'version'"
                 in text)
