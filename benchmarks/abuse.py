@@ -37,8 +37,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from benchmarks.run import ROOT, cpu_seconds, machine, peak_rss_mb
-from tests.fakebotapi import FakeBotAPI
-from tests.loadgen import LoadGenerator, percentile
+from tests.support.fakebotapi import FakeBotAPI
+from tests.support.loadgen import LoadGenerator, percentile
 
 QUESTIONS = 8
 CONDITIONS = ("quiet", "start_spam", "held_chat", "group_floods")

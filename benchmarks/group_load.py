@@ -4,8 +4,8 @@ The fake server runs in this process; the real bot (``quizbot run``, with
 ``QUIZBOT_QUESTION_SECONDS`` = ``--window`` and a temporary database) runs as a separate process
 polling it over loopback. ``--groups`` supergroups of ``--members`` members each start a session
 within ``--spread`` seconds; every member taps every question once, uniformly ``--taps`` seconds
-after it appeared (``tests/grouploadgen.py``). In the same invocation and at the same
-``--api-delay``, a short private-chat run (``tests/loadgen.py``, ``--private-users`` users)
+after it appeared (``tests/support/grouploadgen.py``). In the same invocation and at the same
+``--api-delay``, a short private-chat run (``tests/support/loadgen.py``, ``--private-users`` users)
 measures the bot's CPU per private answer, so CPU per group tap is reported as a ratio to it.
 
     python -m benchmarks.group_load --groups 100 --members 50 --api-delay 0,50
@@ -39,8 +39,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from benchmarks.run import QUESTIONS, ROOT, _ratio, cpu_seconds, measure, peak_rss_mb
-from tests.fakebotapi import FakeBotAPI
-from tests.grouploadgen import GroupLoadGenerator
+from tests.support.fakebotapi import FakeBotAPI
+from tests.support.grouploadgen import GroupLoadGenerator
 from tests.support.processes import start_bot_process
 
 RESULTS = ROOT / "benchmarks" / "results"

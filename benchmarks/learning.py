@@ -42,9 +42,9 @@ T0 = 1_780_000_000.0
 
 
 def _banks(folder: Path, count: int = 100, questions: int = 100) -> dict:
-    """``count`` generated banks of ``questions`` questions each (tests/bankgen.py): 10,000
+    """``count`` generated banks of ``questions`` questions each (tests/support/bankgen.py): 10,000
     real questions for one user's 10,000 cards, in the banks the service serves."""
-    from tests.bankgen import write_bank
+    from tests.support.bankgen import write_bank
 
     folder.mkdir(parents=True, exist_ok=True)
     for n in range(count):

@@ -38,8 +38,8 @@ from pathlib import Path
 
 from bot.quiz.engine import Answer, Plan, with_answer
 from storage import SQLiteStore
-from tests.fakebotapi import FakeBotAPI
-from tests.loadgen import LoadGenerator, percentile
+from tests.support.fakebotapi import FakeBotAPI
+from tests.support.loadgen import LoadGenerator, percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")

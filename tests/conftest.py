@@ -17,9 +17,9 @@ from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS, Address, Settings
 from bot.quiz.bank import Bank
 from bot.telegram.common import QuizApplication
-from tests.engines import Engine
-from tests.fakebotapi import FakeBotAPI
-from tests.pgserver import PgServer, PgUnavailable
+from tests.support.engines import Engine
+from tests.support.fakebotapi import FakeBotAPI
+from tests.support.pgserver import PgServer, PgUnavailable
 from tests.support.processes import free_port, start_bot_process  # noqa: F401 - tests import them here
 
 BANK_ID = "deepspeed-megatron"
@@ -255,7 +255,8 @@ def wrong_label(message: dict, bank: Bank, language: str) -> str:
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
     """The URL of the PostgreSQL server the tests use: ``QUIZBOT_TEST_PG`` (CI starts one,
-    `.ci/run`), else a throwaway server started here (``tests/pgserver.py``) for the session.
+    `.ci/run`), else a throwaway server started here (``tests/support/pgserver.py``) for the
+    session.
 
     Without PostgreSQL installed this fails with a message saying what to do; set
     ``QUIZBOT_SKIP_PG=1`` to skip the PostgreSQL tests instead (explicitly, never by default).

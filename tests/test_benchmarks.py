@@ -155,7 +155,7 @@ async def test_instances_benchmark_plays_each_configuration(pg_url):
 
     from benchmarks.instances import CONFIGS, medians, readme_section
     from benchmarks.instances import measure as measure_instances
-    from tests.pgserver import PgServer
+    from tests.support.pgserver import PgServer
 
     server = await asyncio.to_thread(PgServer.start)
     try:
@@ -180,7 +180,7 @@ async def test_instances_benchmark_by_webhook(pg_url):
     import asyncio
 
     from benchmarks.instances import measure as measure_instances
-    from tests.pgserver import PgServer
+    from tests.support.pgserver import PgServer
 
     server = await asyncio.to_thread(PgServer.start)
     try:

@@ -19,14 +19,14 @@ from bot.config import BUNDLED_BANKS
 from bot.play import play, print_plain
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
-from tests.bankedit import (
+from tests.conftest import BANK_ID, Person, correct_label, start_bot_process, wrong_label
+from tests.support.bankedit import (
     NEW_OPTION,
     copy_bank,
     edit_bank,
     remove_question,
     replace_correct_option,
 )
-from tests.conftest import BANK_ID, Person, correct_label, start_bot_process, wrong_label
 
 BROKEN = """\
 id: broken

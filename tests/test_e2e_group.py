@@ -20,7 +20,7 @@ from tests.conftest import (
     correct_label,
     wrong_label,
 )
-from tests.fakebotapi import FakeBotAPI
+from tests.support.fakebotapi import FakeBotAPI
 
 GROUP = -1001234567890
 WINDOW = 1.5  # seconds per question in the tests on real time

@@ -13,7 +13,7 @@ import pytest
 from bot import i18n
 from bot.telegram import group as group_handlers
 from tests.conftest import RunningBot, answer_buttons, buttons, correct_label
-from tests.fakebotapi import FakeBotAPI
+from tests.support.fakebotapi import FakeBotAPI
 
 WINDOW = 1.5
 BASIC = -123

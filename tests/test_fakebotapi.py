@@ -28,7 +28,7 @@ from telegram.ext import (
 )
 
 from tests.conftest import FakeClock
-from tests.fakebotapi import (
+from tests.support.fakebotapi import (
     BLOCKED,
     BUTTON_TEXT_EMPTY,
     CONFLICT_POLLING,
@@ -1036,7 +1036,7 @@ async def test_send_photo_uploads_checks_dimensions_and_caption(bot: Bot, fake: 
     """sendPhoto takes a multipart upload: the bytes are kept, the sizes reported; width +
     height over 10,000 px, a ratio over 20, something that is no image, or a caption over
     1,024 UTF-16 units after parsing are refused."""
-    from tests.fakebotapi import CAPTION_TOO_LONG, PHOTO_INVALID_DIMENSIONS, PHOTO_NOT_IMAGE
+    from tests.support.fakebotapi import CAPTION_TOO_LONG, PHOTO_INVALID_DIMENSIONS, PHOTO_NOT_IMAGE
 
     png = _png(80, 60)
     message = await bot.send_photo(GROUP, png, caption="<b>Hi</b> 😀", parse_mode="HTML")

@@ -18,7 +18,7 @@ from bot.telegram.limits import (
 )
 from bot.telegram.ordering import MAX_QUEUED_PER_KEY, PerUserOrderedProcessor
 from tests.conftest import RunningBot
-from tests.fakebotapi import FakeBotAPI
+from tests.support.fakebotapi import FakeBotAPI
 
 GROUP = -1001234567890
 WINDOW = 1.5  # seconds per question

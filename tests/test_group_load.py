@@ -18,7 +18,7 @@ from bot import i18n, render
 from bot.quiz.engine import plan_attempt
 from bot.quiz.group import GroupSession
 from tests.conftest import BANK_ID, RunningBot
-from tests.grouploadgen import GroupLoadGenerator, reveal_counts
+from tests.support.grouploadgen import GroupLoadGenerator, reveal_counts
 
 WINDOW = 12.0
 """Seconds per question. Every member taps every question, so from the second question on

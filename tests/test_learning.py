@@ -30,7 +30,7 @@ from tests.conftest import (
     correct_label,
     wrong_label,
 )
-from tests.engines import record
+from tests.support.engines import record
 
 T0 = 1_780_000_000.0  # a Tuesday, 06:13:20 UTC
 

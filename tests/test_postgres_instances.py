@@ -24,8 +24,8 @@ from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED
 from storage import PostgresStore
 from storage.leases import POLLER_NAMESPACE, SESSION_NAMESPACE
 from tests.conftest import BANK_ID, buttons, correct_label
-from tests.engines import record
-from tests.fakebotapi import FakeBotAPI
+from tests.support.engines import record
+from tests.support.fakebotapi import FakeBotAPI
 
 PLAN = Plan(("q1", "q2", "q3"), ((0, 1, 2, 3),) * 3)
 GROUP = -1009876543210

@@ -14,7 +14,7 @@ from bot.bankload import load_banks
 from bot.config import ConfigError
 from bot.telegram.admin import admins_from_env, load_changes
 from tests.conftest import Person, RunningBot, buttons, start_bot_process
-from tests.optionbanks import write_bank
+from tests.support.optionbanks import write_bank
 
 ADMIN, STRANGER = 5001, 5002
 BROKEN_LINE = 2

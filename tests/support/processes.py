@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.fakebotapi import FakeBotAPI
+from tests.support.fakebotapi import FakeBotAPI
 
 __all__ = ["free_port", "start_bot_process"]
 
