@@ -37,9 +37,10 @@ from bot import chart, i18n
 from bot.config import Settings
 from bot.monitoring import MeteredProcessor, MeteredRequest, MeteredStore, Metrics, MonitoringServer
 from bot.quiz.bank import Bank
+from bot.quiz.group_service import GroupService
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.review import LearningService
-from bot.quiz.service import GroupService, QuizService
+from bot.quiz.service import QuizService
 from bot.telegram import admin, group, handlers, inline, learning, privacy, teachers
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.limits import QuizRateLimiter
@@ -193,7 +194,7 @@ async def _post_init(app: QuizApplication) -> None:
     that polls (see :func:`wait_to_poll`); with a webhook every instance receives updates."""
     settings, banks, metrics = app.bot_data.settings, app.bot_data.banks, app.bot_data.metrics
     assert settings is not None and metrics is not None  # set by build_application
-    store = await open_store(settings.db)
+    store = await open_store(settings.db, create=settings.create_db)
     app.bot_data.store = store
     leases = app.bot_data.leases = store.leases()
     metered = MeteredStore(store, metrics)
