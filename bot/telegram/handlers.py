@@ -22,13 +22,13 @@ from bot.render import HTML, Screen
 from bot.telegram import group as group_handlers
 from bot.telegram import learning, teachers
 from bot.telegram import privacy as privacy_handlers
+from bot.telegram.chats import received_at, thread_of
 from bot.telegram.common import (
     ANSWERED,
     SHARED_SENDERS,
     TOAST_KEYS,
     Context,
     QuizApplication,
-    catalog_for,
     edit,
     send,
     shows,
@@ -38,6 +38,7 @@ from bot.telegram.common import (
 from bot.telegram.inline import sharing_on
 from bot.telegram.limits import Dropped
 from bot.telegram.outcomes import Kind, classify
+from bot.telegram.services import catalog_for, services, services_of
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ async def cmd_start(update: Update, context: Context) -> None:
     """/start [bank]: greet; resume the active attempt or start one (deep-link payload: bank)."""
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
-    service = context.bot_data.service
+    service = services(context).quiz
     t = await catalog_for(context, user)
     payload = context.args[0] if context.args else None
     link = render.parse_question_payload(payload) if payload else None
@@ -87,7 +88,7 @@ async def cmd_quiz(update: Update, context: Context) -> None:
     """/quiz [bank]: start a bank from the beginning (a choice when several are installed)."""
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
-    service = context.bot_data.service
+    service = services(context).quiz
     t = await catalog_for(context, user)
     bank_id = context.args[0] if context.args else None
     if await refused_unknown_bank(context, chat.id, t, bank_id):
@@ -104,7 +105,7 @@ async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
                                bank_id: str | None) -> bool:
     """If ``bank_id`` (a command argument or deep-link payload) names no bank, say so with the
     list of banks and return True; nothing else changes."""
-    service = context.bot_data.service
+    service = services(context).quiz
     if bank_id is None or bank_id in service.banks:
         return False
     await send(context, chat_id, render.bank_choice(
@@ -130,7 +131,7 @@ def current_screens(bank: Bank, attempt: engine.Attempt, updated: bool,
 async def start_bank(context: Context, chat_id: int, user: User, bank: Bank, t: Catalog, *,
                      greet: bool) -> None:
     """Start a fresh attempt: send the bank's intro, then the first question."""
-    attempt = await context.bot_data.service.start(user.id, bank.id)
+    attempt = await services(context).quiz.start(user.id, bank.id)
     await send(context, chat_id, render.intro(bank, t, HTML,
                                               name=user.first_name if greet else None))
     await send(context, chat_id, render.attempt_question(bank, attempt, t, HTML))
@@ -140,7 +141,7 @@ async def cmd_preview(update: Update, context: Context) -> None:
     """/preview [bank]: title, level, description and the questions, without answers."""
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
-    service = context.bot_data.service
+    service = services(context).quiz
     t = await catalog_for(context, user)
     bank_id = context.args[0] if context.args else None
     if await refused_unknown_bank(context, chat.id, t, bank_id):
@@ -164,7 +165,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
     t = await catalog_for(context, user)
-    stopped = await context.bot_data.service.stop(user.id)
+    stopped = await services(context).quiz.stop(user.id)
     await send(context, chat.id, Screen(HTML.escape(t("stop_done" if stopped else "stop_none"))))
 
 
@@ -212,7 +213,7 @@ async def on_callback_query(update: Update, context: Context) -> None:
             raise engine.InvalidOption(-1)
         if isinstance(button, render.GroupAnswerButton):
             await group_handlers.on_group_answer(
-                query, context, button, t, group_handlers.received_at(context, update))
+                query, context, button, t, received_at(context, update))
         elif isinstance(button, render.PlaceButton):
             await group_handlers.on_group_place(query, context, button, t)
         elif isinstance(button, render.SettingButton):
@@ -251,7 +252,7 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
     the query's message does not show it yet (a lost edit is made good); when it does, no
     edit is made (Telegram would refuse it "message is not modified").
     """
-    service = context.bot_data.service
+    service = services(context).quiz
     try:
         attempt, answer = await service.grade(query.from_user.id, button.attempt_id,
                                               button.position, button.slot)
@@ -294,7 +295,7 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
     failure: sends are not retried once they may have reached Telegram), another tap on "next"
     sends it again rather than being refused as stale.
     """
-    service = context.bot_data.service
+    service = services(context).quiz
     attempt = await service.next(query.from_user.id, button.attempt_id, button.position)
     await toast(query)
     attempt, updated = await service.current(attempt)
@@ -302,7 +303,7 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
     # less per question keeps the bot further from Telegram's limits
     best = None
     if attempt.status == engine.FINISHED:
-        best = await learning.learning_service(context).previous_best(attempt)
+        best = await services(context).learning.previous_best(attempt)
     try:
         for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t, best,
                                       share=sharing_on(context)):
@@ -319,7 +320,7 @@ async def on_language(query: CallbackQuery, context: Context,
     new language. A shared placeholder user (never the sender of a tap) is nobody."""
     if query.from_user.id in SHARED_SENDERS:
         raise engine.NotYourAttempt(0)
-    await context.bot_data.service.choose_language(query.from_user.id, button.language)
+    await services(context).quiz.choose_language(query.from_user.id, button.language)
     t = i18n.catalog(button.language)
     await toast(query)
     await edit(query, Screen(HTML.escape(t("language_set"))))
@@ -327,7 +328,7 @@ async def on_language(query: CallbackQuery, context: Context,
 
 async def on_bank(query: CallbackQuery, context: Context, bank_id: str, t: Catalog) -> None:
     """"Retake" or a bank choice: start that bank from the beginning."""
-    bank = context.bot_data.service.bank(bank_id)
+    bank = services(context).quiz.bank(bank_id)
     await toast(query)
     await start_bank(context, query_chat_id(query), query.from_user, bank, t, greet=False)
 
@@ -338,7 +339,8 @@ async def slow_down(app: QuizApplication, update: Update) -> None:
     chat (in a group, a reply to their message, which the rate limiter drops when the group got
     a reply moments ago or its budget is kept for a session). Dropped updates change nothing;
     the other taps of the burst are left unanswered (their spinner stops by itself)."""
-    service = app.bot_data.service
+    made = services_of(app)
+    service = made.quiz
     query = update.callback_query
     if query is not None:
         await toast(query, (await user_catalog(service, query.from_user))("slow_down"))
@@ -349,12 +351,11 @@ async def slow_down(app: QuizApplication, update: Update) -> None:
     if chat.type == Chat.PRIVATE:
         t = await user_catalog(service, update.effective_user)
     else:
-        groups = app.bot_data.groups
-        t = i18n.catalog((await groups.language(chat.id) if groups else None) or i18n.DEFAULT)
+        t = i18n.catalog(await made.groups.language(chat.id) or i18n.DEFAULT)
     try:
         await app.bot.send_message(
             chat.id, HTML.escape(t("slow_down")),
-            message_thread_id=group_handlers.thread_of(message),
+            message_thread_id=thread_of(message),
             reply_parameters=ReplyParameters(message.message_id,
                                              allow_sending_without_reply=True))
     except Dropped as exc:
