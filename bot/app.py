@@ -22,7 +22,6 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.ext import (
     ApplicationBuilder,
-    CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
     Defaults,
@@ -36,7 +35,7 @@ from telegram.ext import (
 from bot import i18n
 from bot.config import Settings
 from bot.quiz.bank import Bank
-from bot.telegram import admin, group, handlers, inline, learning, privacy, teachers
+from bot.telegram import admin, group, handlers, inline, learning, privacy, router, teachers
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.metrics import Metrics
@@ -175,7 +174,7 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.on_migrate))
     app.add_handler(ChatMemberHandler(group.on_my_chat_member,
                                       ChatMemberHandler.MY_CHAT_MEMBER))
-    app.add_handler(CallbackQueryHandler(handlers.on_callback_query))
+    router.add_routes(app)  # button taps: one CallbackQueryHandler per kind of button
     # a user who blocked the bot and writes again gets reminders again (before any handler)
     app.add_handler(TypeHandler(Update, learning.on_any_update), group=-1)
     # anything else a person sends in a private chat (text, stickers, unknown commands) gets a

@@ -49,6 +49,7 @@ from bot.render.callbacks import (
     decode,
     encode,
 )
+from bot.render.callbacks import pattern as callback_pattern
 from bot.render.group import (
     LEADERBOARD_PLACES,
     MAX_NAME,
@@ -143,7 +144,8 @@ __all__ = [
     "GroupAnswerButton", "Html", "InvalidCallbackData", "LanguageButton", "Markup", "NextButton",
     "PlaceButton", "Plain", "RetakeButton", "ReviewButton", "Screen", "SettingButton",
     "ShareButton", "StartReviewButton", "UrlButton", "answer_rows", "as_screens",
-    "attempt_question", "bank_card", "bank_choice", "bank_link", "clip", "clip_utf16", "decode",
+    "attempt_question", "bank_card", "bank_choice", "bank_link", "callback_pattern", "clip",
+    "clip_utf16", "decode",
     "deep_link", "delete_data_question", "encode", "explanation_lines", "feedback",
     "group_bank_link", "group_deep_link", "group_leaderboard", "group_place", "group_question",
     "group_reveal", "html_length", "inline_articles", "intro", "known_text", "language_picker",

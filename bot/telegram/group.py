@@ -195,9 +195,6 @@ async def on_group_answer(query: CallbackQuery, context: Context,
         session, answer, close_now = await service.tap(
             button.session_id, query.message.chat.id, button.position, button.slot,
             query.from_user.id, display_name(query.from_user), received_at=received_at)
-    except group.TooLate:
-        await toast(query, t("group_too_late"))
-        return
     except StorageError:
         log.exception("could not record a group answer of user %s", query.from_user.id)
         await toast(query, t("storage_failed"))

@@ -1,4 +1,4 @@
-"""Thin PTB callbacks for private chats, and the callback-query router for all chats.
+"""Thin PTB callbacks for private chats (their buttons are routed by :mod:`bot.telegram.router`).
 
 No quiz rules and no user-facing literals live here: the engine decides, the catalogs speak.
 """
@@ -15,18 +15,13 @@ from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import engine
 from bot.quiz.bank import Bank
-from bot.quiz.engine import QuizError
 from bot.quiz.ports import ScorePoint, StorageError
-from bot.quiz.service import UnknownBank
 from bot.render import HTML, Screen
-from bot.telegram import group as group_handlers
-from bot.telegram import learning, teachers
-from bot.telegram import privacy as privacy_handlers
-from bot.telegram.chats import received_at, thread_of
+from bot.telegram import teachers
+from bot.telegram.chats import thread_of
 from bot.telegram.common import (
     ANSWERED,
     SHARED_SENDERS,
-    TOAST_KEYS,
     Context,
     QuizApplication,
     edit,
@@ -41,11 +36,6 @@ from bot.telegram.outcomes import Kind, classify
 from bot.telegram.services import catalog_for, services, services_of
 
 log = logging.getLogger(__name__)
-
-GROUP_BUTTONS = (render.GroupAnswerButton, render.PlaceButton, render.SettingButton)
-"""Callback kinds that belong on group messages; every other kind but the language picker's
-belongs on private-chat messages only."""
-
 
 # --- commands ------------------------------------------------------------------------------
 
@@ -190,58 +180,6 @@ async def on_other_message(update: Update, context: Context) -> None:
 
 
 # --- callback queries ----------------------------------------------------------------------
-
-async def on_callback_query(update: Update, context: Context) -> None:
-    """Route a button tap by its callback data; every query gets answered, exactly once."""
-    query = update.callback_query
-    assert query is not None
-    t = await catalog_for(context, query.from_user)
-    try:
-        button = render.decode(query.data)
-    except render.InvalidCallbackData:
-        log.info("invalid callback data from user %s: %r", query.from_user.id, query.data)
-        await toast(query, t("toast_invalid"))
-        return
-    try:
-        in_group = query.message is not None and query.message.chat.type != Chat.PRIVATE
-        if isinstance(button, render.LanguageButton) and button.language not in i18n.SUPPORTED:
-            raise UnknownBank(button.language)  # answered as an invalid button
-        if not isinstance(button, render.LanguageButton) and (
-                isinstance(button, GROUP_BUTTONS) != in_group):
-            # a button of one chat type forged onto a message of the other: refused before
-            # anything is read or changed (a private quiz never edits a group's message)
-            raise engine.InvalidOption(-1)
-        if isinstance(button, render.GroupAnswerButton):
-            await group_handlers.on_group_answer(
-                query, context, button, t, received_at(context, update))
-        elif isinstance(button, render.PlaceButton):
-            await group_handlers.on_group_place(query, context, button, t)
-        elif isinstance(button, render.SettingButton):
-            await teachers.on_setting(query, context, button, t)
-        elif isinstance(button, render.LanguageButton) and in_group:
-            await group_handlers.on_group_language(query, context, button.language, t)
-        elif isinstance(button, render.AnswerButton):
-            await on_answer(query, context, button, t)
-        elif isinstance(button, render.NextButton):
-            await on_next(query, context, button, t)
-        elif isinstance(button, render.ReviewButton):  # "review what I missed": a review session
-            await learning.on_missed(query, context, button.attempt_id, t)
-        elif isinstance(button, render.CardAnswerButton):
-            await learning.on_card_answer(query, context, button, t)
-        elif isinstance(button, render.CardNextButton):
-            await learning.on_card_next(query, context, button, t)
-        elif isinstance(button, render.StartReviewButton):
-            await learning.on_start(query, context, t)
-        elif isinstance(button, render.LanguageButton):
-            await on_language(query, context, button)
-        elif isinstance(button, render.DeleteDataButton):
-            await privacy_handlers.on_delete_data(query, context, button, t)
-        else:  # RetakeButton, BankButton
-            await on_bank(query, context, button.bank_id, t)
-    except QuizError as exc:
-        log.info("refused %s from user %s: %r", query.data, query.from_user.id, exc)
-        await toast(query, t(TOAST_KEYS.get(type(exc), "toast_invalid")))
-
 
 async def on_answer(query: CallbackQuery, context: Context, button: render.AnswerButton,
                     t: Catalog) -> None:
