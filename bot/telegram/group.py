@@ -22,7 +22,7 @@ from bot.quiz import group
 from bot.quiz.engine import LABELS
 from bot.quiz.ports import StorageError
 from bot.quiz.service import SessionRunning
-from bot.quiz.settings import ADMINS
+from bot.quiz.starting import Permission, may_start, may_stop, resolve_bank
 from bot.render import HTML, Screen
 from bot.telegram.chats import (
     actor_name,
@@ -76,19 +76,18 @@ async def start_session(update: Update, context: Context, requested: str | None)
     assert chat is not None and user is not None
     service = services(context).groups
     chosen = await service.settings(chat.id)
-    if chosen.who_starts == ADMINS and not await is_admin(context, chat, user,
-                                                          update.effective_message):
+    if may_start(chosen) is Permission.IF_ADMIN and not await is_admin(
+            context, chat, user, update.effective_message):
         t = await group_catalog(context, chat.id)
         await reply(update, context, t("group_start_denied"))
         return
-    bank_id = service.pick_bank(requested, chosen)
-    gone = requested is None and chosen.bank_id is not None and (
-        chosen.bank_id not in service.banks)
-    if bank_id not in service.banks:
+    pick = resolve_bank(requested, chosen, service.banks)
+    bank_id = pick.bank_id
+    if bank_id is None:
         t = await group_catalog(context, chat.id)
         banks = ", ".join(service.banks)
-        await reply(update, context, t("settings.bank_gone", name=chosen.bank_id, banks=banks)
-                    if gone else t("group_choose_bank", banks=banks))
+        await reply(update, context, t("settings.bank_gone", name=pick.gone, banks=banks)
+                    if pick.gone else t("group_choose_bank", banks=banks))
         return
     starter_language = (await catalog_for(context, user)).language
     try:
@@ -98,12 +97,12 @@ async def start_session(update: Update, context: Context, requested: str | None)
         t = await group_catalog(context, chat.id)
         await reply(update, context, t("group_running"))
         return
-    if gone:  # before the first question; a notice the group's budget leaves out is no loss
+    if pick.gone:  # before the first question; a notice the group's budget leaves out is no loss
         t = await group_catalog(context, chat.id)
         bank = service.banks[bank_id]
         title = bank.title.get(bank.language_for(t.language), bank.default_language)
         with contextlib.suppress(Dropped):
-            await reply(update, context, t("settings.bank_gone_started", name=chosen.bank_id,
+            await reply(update, context, t("settings.bank_gone_started", name=pick.gone,
                                            title=render.clip(title, render.MAX_TITLE)))
     runner = services(context).sessions
     runner.starter_names[session.id] = actor_name(update)
@@ -121,11 +120,11 @@ async def cmd_group_stop(update: Update, context: Context) -> None:
     if session is None:
         await reply(update, context, t("stop_none"))
         return
-    admins_only = (await service.settings(chat.id)).who_starts == ADMINS
-    by_starter = (not admins_only and user is not None and user.id == session.starter_id
-                  and update.effective_message is not None
-                  and update.effective_message.sender_chat is None)
-    if not (by_starter or await is_admin(context, chat, user, update.effective_message)):
+    message = update.effective_message
+    permission = may_stop(await service.settings(chat.id), session,
+                          user.id if user is not None else None,
+                          as_person=message is not None and message.sender_chat is None)
+    if permission is Permission.IF_ADMIN and not await is_admin(context, chat, user, message):
         await reply(update, context, t("group_stop_denied"))
         return
     await services(context).sessions.stop(session.id, stopped_by=actor_name(update))

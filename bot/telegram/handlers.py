@@ -15,7 +15,8 @@ from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import engine
 from bot.quiz.bank import Bank
-from bot.quiz.ports import ScorePoint, StorageError
+from bot.quiz.ports import StorageError
+from bot.quiz.starting import Resumed, Started, resume_or_start
 from bot.render import HTML, Screen
 from bot.telegram import teachers
 from bot.telegram.chats import thread_of
@@ -56,22 +57,18 @@ async def cmd_start(update: Update, context: Context) -> None:
         return
     if await refused_unknown_bank(context, chat.id, t, payload):
         return
-    attempt = await service.active(user.id)
-    if attempt is not None and payload in (None, attempt.bank_id):
-        attempt, updated = await service.current(attempt)
-        await send(context, chat.id, Screen(HTML.escape(
-            t("resume", number=min(attempt.position + 1, attempt.total), total=attempt.total))))
-        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t,
-                                      share=sharing_on(context)):
+    outcome = await resume_or_start(service, user.id, payload)
+    if isinstance(outcome, Resumed):
+        attempt = outcome.attempt
+        for screen in render.resume_screens(service.bank(attempt.bank_id), attempt,
+                                            outcome.updated, t, HTML, share=sharing_on(context)):
             await send(context, chat.id, screen)
-        return
-    bank = service.bank(payload) if payload else service.default_bank
-    if bank is None:
+    elif isinstance(outcome, Started):
+        await show_start(context, chat.id, user, outcome, t, greet=True)
+    else:  # several banks and none asked for
         await send(context, chat.id, Screen(HTML.escape(t("greeting", name=user.first_name))))
         await send(context, chat.id, render.bank_choice(service.banks.values(), t, HTML,
                                                         header=t("choose_bank")))
-        return
-    await start_bank(context, chat.id, user, bank, t, greet=True)
 
 
 async def cmd_quiz(update: Update, context: Context) -> None:
@@ -103,28 +100,20 @@ async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
     return True
 
 
-def current_screens(bank: Bank, attempt: engine.Attempt, updated: bool,
-                    t: Catalog, previous_best: ScorePoint | None = None, *,
-                    share: bool = False) -> list[Screen]:
-    """The attempt's question at its position (after :meth:`QuizService.current
-    <bot.quiz.service.QuizService.current>`), headed by a notice if it was ``updated`` since the
-    attempt started; the score (one or more messages) if the attempt is finished, compared
-    with ``previous_best``, with a "Share" button when ``share``."""
-    if attempt.status == engine.FINISHED:
-        return render.outcome(bank, attempt, t, HTML, previous_best, share=share)
-    screen = render.attempt_question(bank, attempt, t, HTML)
-    if updated:
-        screen = Screen(f"{HTML.italic(t('question_updated'))}\n\n{screen.text}", screen.keyboard)
-    return [screen]
-
-
 async def start_bank(context: Context, chat_id: int, user: User, bank: Bank, t: Catalog, *,
                      greet: bool) -> None:
     """Start a fresh attempt: send the bank's intro, then the first question."""
     attempt = await services(context).quiz.start(user.id, bank.id)
-    await send(context, chat_id, render.intro(bank, t, HTML,
+    await show_start(context, chat_id, user, Started(attempt, bank), t, greet=greet)
+
+
+async def show_start(context: Context, chat_id: int, user: User, started: Started, t: Catalog,
+                     *, greet: bool) -> None:
+    """Send a started attempt's intro (greeting the user by name when ``greet``), then its
+    first question."""
+    await send(context, chat_id, render.intro(started.bank, t, HTML,
                                               name=user.first_name if greet else None))
-    await send(context, chat_id, render.attempt_question(bank, attempt, t, HTML))
+    await send(context, chat_id, render.attempt_question(started.bank, started.attempt, t, HTML))
 
 
 async def cmd_preview(update: Update, context: Context) -> None:
@@ -205,7 +194,8 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
     except engine.QuestionChanged:  # the bank was edited since this question was shown
         await toast(query)
         attempt, updated = await service.current(await service.attempt(button.attempt_id))
-        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t):
+        for screen in render.current_screens(service.bank(attempt.bank_id), attempt, updated,
+                                             t, HTML):
             await send_to_query_chat(query, context, screen)
         return
     await toast(query)
@@ -243,8 +233,8 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
     if attempt.status == engine.FINISHED:
         best = await services(context).learning.previous_best(attempt)
     try:
-        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t, best,
-                                      share=sharing_on(context)):
+        for screen in render.current_screens(service.bank(attempt.bank_id), attempt, updated,
+                                             t, HTML, best, share=sharing_on(context)):
             await send_to_query_chat(query, context, screen)
     except TelegramError as exc:
         if classify(exc).kind is Kind.TRANSIENT:
