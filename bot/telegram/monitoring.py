@@ -8,7 +8,8 @@ around the parts every update and call passes through, so the handlers know noth
   feedback latency: from a callback query reaching the bot (stamped on arrival, before it waits
   for its turn) to the end of its handling (query answered, feedback edited or sent);
 * :class:`MeteredRequest` (the Bot API transport): calls and errors by method, 429s;
-* :class:`MeteredStore` (storage): answers recorded (private and group);
+* :func:`counted` (the services' hook called once per recorded answer): answers recorded
+  (private and group);
 * the number of active group sessions is read from storage at each scrape.
 
 ``/healthz`` answers 200 when the bot is receiving updates (its updater runs: polling, or the
@@ -32,7 +33,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from telegram import Update
 
 from bot.config import Address
-from bot.quiz.ports import RECORDED, StorageError
+from bot.quiz.ports import StorageError
+from bot.quiz.service import AnswerHook
 from bot.telegram.common import OpenStore, QuizApplication
 from bot.telegram.metrics import Metrics
 from bot.telegram.ordering import PerUserOrderedProcessor
@@ -99,29 +101,17 @@ class MeteredRequest(AiohttpRequest):
         return status, body
 
 
-class MeteredStore:
-    """A storage object that counts recorded answers and passes everything else through."""
+def counted(metrics: Metrics, chat: str, hook: AnswerHook) -> AnswerHook:
+    """``hook`` (a service's ``on_answer``: called once per recorded answer), counting each
+    answer in ``quizbot_answers_recorded`` under ``chat`` (``private`` or ``group``) first."""
+    answers = metrics.answers.labels(chat)
 
-    def __init__(self, store: Any, metrics: Metrics) -> None:
-        self._store = store
-        self._metrics = metrics
+    async def on_answer(user_id: int, bank_id: str, question_id: str, correct: bool,
+                        answered_at: float) -> object:
+        answers.inc()
+        return await hook(user_id, bank_id, question_id, correct, answered_at)
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
-
-    async def record_answer(self, *args: Any, **kwargs: Any) -> str:
-        """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
-        outcome: str = await self._store.record_answer(*args, **kwargs)
-        if outcome == RECORDED:
-            self._metrics.answers.labels("private").inc()
-        return outcome
-
-    async def record_group_answer(self, *args: Any, **kwargs: Any) -> Any:
-        """See :meth:`bot.quiz.ports.GroupStore.record_group_answer`."""
-        tally = await self._store.record_group_answer(*args, **kwargs)
-        if tally.outcome == RECORDED:
-            self._metrics.answers.labels("group").inc()
-        return tally
+    return on_answer
 
 
 class MonitoringServer:

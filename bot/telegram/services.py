@@ -20,7 +20,7 @@ from bot.quiz.privacy import PrivacyService
 from bot.quiz.review import LearningService
 from bot.quiz.service import GroupService, QuizService
 from bot.telegram.common import Context, Leases, OpenStore, QuizApplication, user_catalog
-from bot.telegram.monitoring import MeteredStore, MonitoringServer
+from bot.telegram.monitoring import MonitoringServer, counted
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.sessions import SessionRunner
 
@@ -76,18 +76,18 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     assert app.job_queue is not None  # build_application gives one
     try:
         leases = store.leases()
-        metered = MeteredStore(store, metrics)
-        quiz = QuizService(metered, data.banks, clock=data.clock)
-        groups = GroupService(metered, data.banks, question_seconds=settings.question_seconds,
+        quiz = QuizService(store, data.banks, clock=data.clock)
+        groups = GroupService(store, data.banks, question_seconds=settings.question_seconds,
                               languages=i18n.SUPPORTED, clock=data.clock)
         learning = LearningService(store, data.banks, clock=data.clock)
         await learning.load()
     except BaseException:
         await store.close()
         raise
-    # ratings are queued and written in batches, after the feedback (see answered_soon)
-    quiz.on_answer = learning.answered_soon
-    groups.on_answer = learning.answered_soon
+    # ratings are queued and written in batches, after the feedback (see answered_soon); each
+    # recorded answer is counted on its way there
+    quiz.on_answer = counted(metrics, "private", learning.answered_soon)
+    groups.on_answer = counted(metrics, "group", learning.answered_soon)
     processor = app.update_processor
     runner = SessionRunner(app.bot, app.job_queue, groups, leases,
                            processor if isinstance(processor, PerUserOrderedProcessor) else None)
