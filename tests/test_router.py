@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from bot import render
-from bot.render import callbacks
 from bot.telegram.router import ROUTES, Chats
 from tests.test_render import BUTTONS
 
@@ -15,15 +14,15 @@ def test_every_kind_of_button_has_a_route_and_no_kind_two_in_the_same_chats():
     matching handler: a second route for the same taps would never run)."""
     routed = [(route.kind, route.chats) for route in ROUTES]
     assert len(routed) == len(set(routed))
-    assert {kind for kind, _ in routed} == set(callbacks.KINDS)
-    for kind in callbacks.KINDS:
+    assert {kind for kind, _ in routed} == set(render.BUTTON_KINDS)
+    for kind in render.BUTTON_KINDS:
         chats = {c for k, c in routed if k is kind}
         assert Chats.ANY not in chats or len(chats) == 1, kind
 
 
 def test_each_kind_owns_a_distinct_prefix():
     """Encoding, decoding and routing read one table: the kinds' prefixes, all distinct."""
-    prefixes = [kind.PREFIX for kind in callbacks.KINDS]
+    prefixes = [kind.PREFIX for kind in render.BUTTON_KINDS]
     assert len(prefixes) == len(set(prefixes))
 
 
@@ -31,7 +30,7 @@ def test_each_kind_owns_a_distinct_prefix():
 def test_the_callback_data_of_a_button_matches_its_own_route_pattern_only(button):
     """The pattern a route's handler matches takes the buttons of its kind and no other."""
     data = render.encode(button)
-    matching = [kind for kind in callbacks.KINDS
+    matching = [kind for kind in render.BUTTON_KINDS
                 if render.callback_pattern(kind).match(data) is not None]
     assert matching == [type(button)]
     assert render.decode(data) == button
@@ -41,4 +40,4 @@ def test_the_callback_data_of_a_button_matches_its_own_route_pattern_only(button
 def test_route_patterns_take_the_whole_callback_data(data):
     """PTB matches a handler's pattern at the start of the data (``re.match``): a route's
     pattern is anchored at the end too, so trailing junk is routed nowhere."""
-    assert not any(render.callback_pattern(kind).match(data) for kind in callbacks.KINDS)
+    assert not any(render.callback_pattern(kind).match(data) for kind in render.BUTTON_KINDS)

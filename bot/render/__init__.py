@@ -31,6 +31,7 @@ Every public name is re-exported here: callers write ``from bot import render`` 
 from __future__ import annotations
 
 from bot.render.callbacks import (
+    BUTTON_KINDS,
     AnswerButton,
     BankButton,
     CallbackButton,
@@ -46,10 +47,10 @@ from bot.render.callbacks import (
     ReviewButton,
     SettingButton,
     StartReviewButton,
+    callback_pattern,
     decode,
     encode,
 )
-from bot.render.callbacks import pattern as callback_pattern
 from bot.render.group import (
     LEADERBOARD_PLACES,
     MAX_NAME,
@@ -137,7 +138,7 @@ from bot.render.text import (
 )
 
 __all__ = [
-    "HTML",
+    "BUTTON_KINDS", "HTML",
     "LEADERBOARD_PLACES",
     "LIST_PAYLOAD",
     "MANY_DUE",

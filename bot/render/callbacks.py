@@ -4,7 +4,7 @@ and its fields (``a:42:3:1``) within Telegram's 64 bytes
 
 Each kind owns its prefix and the pattern of its fields (``PREFIX``, ``FIELDS``): encoding,
 decoding and the Telegram layer's routes (one ``CallbackQueryHandler`` per kind, matching
-:func:`pattern`) read that one table.
+:func:`callback_pattern`) read that one table.
 """
 
 from __future__ import annotations
@@ -174,21 +174,21 @@ CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | Lang
                   | BankButton | GroupAnswerButton | PlaceButton | DeleteDataButton
                   | CardAnswerButton | CardNextButton | StartReviewButton | SettingButton)
 
-KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)
+BUTTON_KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)
 """Every kind of button: each owns its prefix (``PREFIX``, unique) and the pattern of its
 fields (``FIELDS``; None: it has none), read by :func:`encode`, :func:`decode` and
-:func:`pattern`."""
+:func:`callback_pattern`."""
 
-_BY_PREFIX: dict[str, type[CallbackButton]] = {kind.PREFIX: kind for kind in KINDS}
-assert len(_BY_PREFIX) == len(KINDS), "two kinds of button share a prefix"
+_BY_PREFIX: dict[str, type[CallbackButton]] = {kind.PREFIX: kind for kind in BUTTON_KINDS}
+assert len(_BY_PREFIX) == len(BUTTON_KINDS), "two kinds of button share a prefix"
 
 
 _PATTERNS: dict[type[CallbackButton], re.Pattern[str]] = {
     kind: re.compile(kind.PREFIX + (f":{kind.FIELDS}" if kind.FIELDS else "") + r"\Z")
-    for kind in KINDS}
+    for kind in BUTTON_KINDS}
 
 
-def pattern(kind: type[CallbackButton]) -> re.Pattern[str]:
+def callback_pattern(kind: type[CallbackButton]) -> re.Pattern[str]:
     """The whole callback data of buttons of ``kind`` (its prefix, then its fields), for
     ``re.match`` (PTB's ``CallbackQueryHandler`` pattern) or ``fullmatch``."""
     return _PATTERNS[kind]

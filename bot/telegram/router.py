@@ -111,7 +111,7 @@ _ROUTES = (
           when=_supported),
 )
 ROUTES: tuple[Route[Any], ...] = _ROUTES
-"""Every route; each kind of button (:data:`bot.render.callbacks.KINDS`) has one per kind of
+"""Every route; each kind of button (:data:`bot.render.BUTTON_KINDS`) has one per kind of
 chat it belongs on (each route's callback is type-checked against its kind in ``_ROUTES``)."""
 
 
