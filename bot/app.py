@@ -192,7 +192,7 @@ async def _post_init(app: QuizApplication) -> None:
     that polls (see :func:`wait_to_poll`); with a webhook every instance receives updates."""
     settings, banks = app.bot_data.settings, app.bot_data.banks
     assert settings is not None  # set by build_application
-    store = await open_store(settings.db)
+    store = await open_store(settings.db, create=settings.create_db)
     made = app.bot_data.services = await open_services(app, store)  # closes store if it fails
     if app.job_queue is not None:  # reminders: stored schedules, so they survive restarts
         interval = app.bot_data.reminder_interval  # shorter in tests

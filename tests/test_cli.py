@@ -203,8 +203,9 @@ def test_storage_and_window_errors_are_one_line(tmp_path):
     proc = quizbot("play", env={"QUIZBOT_DB": str(tmp_path / "no" / "such" / "q.sqlite3")})
     assert proc.returncode == 1
     assert proc.stderr.strip().splitlines() == [
-        f"quizbot: cannot open database {tmp_path / 'no' / 'such' / 'q.sqlite3'}: "
-        f"folder {tmp_path / 'no' / 'such'} does not exist"]
+        f"quizbot: QUIZBOT_DB / --db is {str(tmp_path / 'no' / 'such' / 'q.sqlite3')!r}, but "
+        f"the folder {tmp_path / 'no' / 'such'} does not exist: create it, or name a file in an "
+        "existing folder"]
     for bad in ("abc", "inf", "0.5", "nan"):
         proc = quizbot("run", "--token", "1:x", "--question-seconds", bad,
                        "--db", str(tmp_path / "x.db")) if bad != "abc" else quizbot(

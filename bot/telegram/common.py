@@ -27,9 +27,9 @@ from bot.config import Settings
 from bot.i18n import Catalog
 from bot.quiz import engine, group, learning
 from bot.quiz.bank import Bank
-from bot.quiz.engine import QuizError
+from bot.quiz.engine import QuizError, UnknownAttempt, UnknownBank
 from bot.quiz.ports import CardStore, GroupStore, PrivacyStore, QuizStore, SessionLeases
-from bot.quiz.service import QuizService, UnknownAttempt, UnknownBank
+from bot.quiz.service import QuizService
 from bot.render import Screen
 from bot.telegram.metrics import Metrics
 from bot.telegram.outcomes import Kind, classify

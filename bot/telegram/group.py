@@ -20,8 +20,8 @@ from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import group
 from bot.quiz.engine import LABELS
+from bot.quiz.group_service import SessionRunning
 from bot.quiz.ports import StorageError
-from bot.quiz.service import SessionRunning
 from bot.quiz.starting import Permission, may_start, may_stop, resolve_bank
 from bot.render import HTML, Screen
 from bot.telegram.chats import (

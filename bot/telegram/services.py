@@ -16,9 +16,10 @@ from telegram import User
 
 from bot import chart, i18n
 from bot.i18n import Catalog
+from bot.quiz.group_service import GroupService
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.review import LearningService
-from bot.quiz.service import GroupService, QuizService
+from bot.quiz.service import QuizService
 from bot.telegram.common import Context, Leases, OpenStore, QuizApplication, user_catalog
 from bot.telegram.monitoring import MonitoringServer, counted
 from bot.telegram.ordering import PerUserOrderedProcessor

@@ -40,8 +40,8 @@ from bot import i18n, render
 from bot.quiz import group
 from bot.quiz.engine import QuizError
 from bot.quiz.group import GroupSession, Step
+from bot.quiz.group_service import GroupService
 from bot.quiz.ports import SessionLeases, StorageError
-from bot.quiz.service import GroupService
 from bot.render import HTML
 from bot.telegram.budget import GroupBudget
 from bot.telegram.common import Bot, Context, keyboard
