@@ -11,7 +11,8 @@ import sqlite3
 import pytest
 
 from bot import i18n
-from bot.telegram import group as group_handlers
+from bot.telegram import sessions
+from bot.telegram.services import services_of
 from tests.conftest import RunningBot, answer_buttons, buttons, correct_label
 from tests.support.fakebotapi import FakeBotAPI
 
@@ -88,10 +89,10 @@ async def idle(fake: FakeBotAPI, runner: RunningBot) -> None:
     await asyncio.wait_for(runner.app.update_queue.join(), timeout=10)
 
 
-def runner_of(bot: RunningBot) -> group_handlers.SessionRunner:
+def runner_of(bot: RunningBot) -> sessions.SessionRunner:
     """The bot's session runner."""
     assert bot.app is not None
-    return group_handlers.runner_of(bot.app)
+    return services_of(bot.app).sessions
 
 
 # --- a basic group becomes a supergroup --------------------------------------------------
@@ -267,7 +268,7 @@ async def test_a_tap_that_came_in_time_counts_however_late_it_is_handled(
         fake, bot, monkeypatch):
     """Arjun's tap reaches the bot before the deadline but waits behind his own slow /language
     (a 3 s getChatMember) until after it: it is recorded, told so, and in the reveal."""
-    monkeypatch.setattr(group_handlers, "SETTLE_SECONDS", 10.0)
+    monkeypatch.setattr(sessions, "SETTLE_SECONDS", 10.0)
     fake.add_group(SUPER, "Study", admins=[ELENI], members=[ARJUN])
     fake.send_message(ELENI, "/quiz", chat_id=SUPER)
     first = await new_question(fake, SUPER)
@@ -332,8 +333,8 @@ async def test_transient_failures_are_retried_a_bounded_number_of_times(
     """Every call about the group is refused with a flood wait (429): the step is tried a
     bounded number of times with back-off, then the session ends (its notice is refused too,
     and not retried); nothing keeps trying after that."""
-    monkeypatch.setattr(group_handlers, "RETRY_SECONDS", (0.05,))
-    monkeypatch.setattr(group_handlers, "MAX_FAILURES", 2)
+    monkeypatch.setattr(sessions, "RETRY_SECONDS", (0.05,))
+    monkeypatch.setattr(sessions, "MAX_FAILURES", 2)
     fake.add_group(SUPER, "Study", admins=[ELENI], members=[ARJUN])
     fake.send_message(ELENI, "/quiz", chat_id=SUPER)
     await new_question(fake, SUPER)
