@@ -14,7 +14,7 @@ from bot.quiz.ports import CLOSED, RECORDED, RecordOutcome
 from bot.quiz.privacy import is_deleted, pseudonyms
 from bot.quiz.settings import ADMINS, EVERYONE, GroupSettings, WhoStarts
 from bot.quiz.stats import MOST_MISSED, bank_stats
-from tests.engines import record
+from tests.support.engines import record
 
 PLAN = Plan(("q1", "q2"), ((0, 1, 2, 3), (3, 2, 1, 0)))
 
