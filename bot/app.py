@@ -206,6 +206,7 @@ async def _post_init(app: QuizApplication) -> None:
     app.bot_data.privacy = PrivacyService(store)
     learner = LearningService(store, banks, clock=clock)
     await learner.load()
+    await learner.rebuild()  # the review cards of answers whose queued rating was lost
     app.bot_data.learning = learner
     # ratings are queued and written in batches, after the feedback (see answered_soon)
     app.bot_data.quiz.on_answer = learner.answered_soon
