@@ -203,10 +203,14 @@ async def _post_init(app: QuizApplication) -> None:
                                        question_seconds=settings.question_seconds,
                                        languages=i18n.SUPPORTED,
                                        clock=clock)
-    app.bot_data.privacy = PrivacyService(store)
     learner = LearningService(store, banks, clock=clock)
     await learner.load()
     await learner.rebuild()  # the review cards of answers whose queued rating was lost
+    # a deletion forgets the user in every cache, queue and in-flight state first
+    app.bot_data.privacy = PrivacyService(
+        store, forget=(app.bot_data.quiz.forget, learner.forget,
+                       functools.partial(privacy.forget_starter, app)),
+        clock=clock)
     app.bot_data.learning = learner
     # ratings are queued and written in batches, after the feedback (see answered_soon)
     app.bot_data.quiz.on_answer = learner.answered_soon

@@ -300,25 +300,14 @@ class DeletedData:
 
 
 class PrivacyStore(Protocol):
-    """Deleting what is kept about one user (``/deletemydata``, ``quizbot delete-user``), and
-    the pending confirmations of ``/deletemydata`` (one per user: a one-time nonce)."""
+    """Deleting what is kept about one user (``/deletemydata``, ``quizbot delete-user``)."""
 
-    async def request_deletion(self, user_id: int, nonce: str, at: float) -> None:
-        """Store ``nonce`` as the user's one pending deletion confirmation, issued at ``at``
-        (seconds since the epoch), in place of any earlier one; durable when it returns."""
-        ...
-
-    async def take_deletion_request(self, user_id: int, nonce: str | None,
-                                    issued_since: float) -> bool:
-        """Remove the user's pending confirmation if its nonce is ``nonce`` (any nonce for
-        None) and it was issued at or after ``issued_since``; whether one was removed (at
-        most one caller takes a nonce: the removal is one statement)."""
-        ...
-
-    async def checkpoint(self) -> None:
+    async def checkpoint(self) -> bool:
         """Leave no copy of deleted rows in a write-ahead log this process can clear: SQLite
         moves its WAL into the database file and truncates it; on PostgreSQL the WAL is the
-        server's (nothing to do here)."""
+        server's (nothing to do here). Returns False when the log could not be emptied now
+        (another connection reads an older snapshot: the next checkpoint, or the last close,
+        empties it)."""
         ...
 
     async def delete_user(self, user_id: int) -> DeletedData:

@@ -79,9 +79,12 @@ class PlaceButton:
 
 @dataclass(frozen=True)
 class DeleteDataButton:
-    """The answer to /deletemydata's question: ``confirm`` 1 deletes, 0 keeps."""
+    """The answer to /deletemydata's question: ``confirm`` 1 deletes, 0 keeps; ``nonce`` is
+    the question's one-time nonce (16 hex digits, :meth:`bot.quiz.privacy.PrivacyService.ask`).
+    """
 
     confirm: int
+    nonce: str
 
 
 
@@ -135,7 +138,7 @@ _DECODERS: Sequence[tuple[re.Pattern[str], type]] = (
     (re.compile(rf"b:{_ID}"), BankButton),
     (re.compile(rf"g:{_INT}:{_INT}:([0-9])"), GroupAnswerButton),
     (re.compile(rf"p:{_INT}"), PlaceButton),
-    (re.compile(r"d:([01])"), DeleteDataButton),
+    (re.compile(r"d:([01]):([0-9a-f]{16})"), DeleteDataButton),
     (re.compile(rf"c:{_INT}:{_INT}:([0-9]):{_INT}"), CardAnswerButton),
     (re.compile(rf"k:{_INT}:{_INT}:{_INT}"), CardNextButton),
     (re.compile(r"w"), StartReviewButton),
@@ -178,5 +181,7 @@ def decode(data: str | None) -> CallbackButton:
                       for g in match.groups()]
             if kind is SettingButton:  # the value stays text: "0" is a count, "30" seconds
                 groups[2] = match[3]
+            if kind is DeleteDataButton:  # a nonce of digits only stays text
+                groups[1] = match[2]
             return kind(*groups)  # type: ignore[no-any-return]
     raise InvalidCallbackData(data)
