@@ -12,7 +12,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.quiz.ports import DeletedData, PrivacyStore
+from bot.quiz.ports import DeletedData, PrivacyStore, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,8 @@ class PrivacyService:
         callbacks, and their pending confirmation), then what is stored (see
         :meth:`PrivacyStore.delete_user`), then in memory again (what a tap in flight kept
         meanwhile); then checkpoint (:meth:`PrivacyStore.checkpoint`). Durable when it
-        returns. Logged with counts only.
+        returns. Logged with counts only; a failure after the deletion (of the second
+        forgetting, or of the checkpoint) is logged, not raised.
 
         Raises:
             ValueError: ``user_id`` is not a positive Telegram user id.
@@ -117,10 +118,15 @@ class PrivacyService:
         for forget in self._forget:
             await forget(user_id)
         deleted = await self._store.delete_user(user_id)
-        for forget in self._forget:
-            await forget(user_id)
-        if not await self._store.checkpoint():
-            log.warning("the write-ahead log still holds deleted rows: another connection "
-                        "reads the database; it is emptied at the next checkpoint")
         log.info("deleted the data of user %s: %s", user_id, deleted)
+        try:  # deleted already: what fails now is logged, not told as "nothing was deleted"
+            for forget in self._forget:
+                await forget(user_id)
+            if not await self._store.checkpoint():
+                log.warning("the write-ahead log still holds deleted rows: another connection "
+                            "reads the database; it is emptied at the next checkpoint")
+        except StorageError:
+            log.exception("user %s: deleted, but then forgetting them in memory again or "
+                          "emptying the write-ahead log failed (the next checkpoint empties "
+                          "it)", user_id)
         return deleted
