@@ -14,7 +14,7 @@ from typing import Any
 import aiosqlite
 
 from bot.quiz.learning import Card
-from bot.quiz.ports import CardUpdate, Learner, ScorePoint
+from bot.quiz.ports import CardUpdate, Learner, ScorePoint, UnratedAnswer
 from storage.rows import Row
 
 _CARD_COLUMNS = ("card_id, user_id, bank_id, question_id, state, step, stability, difficulty,"
@@ -48,6 +48,26 @@ _UPSERT_LEARNER = (
     "INSERT INTO learners (user_id, remind, hours, next_remind_at, last_reminded_at, blocked)"
     " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET hours = excluded.hours,"
     " next_remind_at = excluded.next_remind_at")
+
+
+UNRATED_ANSWERS = (
+    "SELECT n.user_id, n.bank_id, n.question_id, n.correct, n.answered_at FROM ("
+    " SELECT a.user_id, a.bank_id, s.question_id, s.correct, s.answered_at"
+    "  FROM answers s JOIN attempts a ON a.attempt_id = s.attempt_id"
+    " UNION ALL"
+    " SELECT x.user_id, g.bank_id, x.question_id, x.correct, x.answered_at"
+    "  FROM group_answers x JOIN group_sessions g ON g.session_id = x.session_id"
+    "  WHERE x.user_id > 0"
+    ") n WHERE NOT EXISTS (SELECT 1 FROM cards c WHERE c.user_id = n.user_id"
+    "  AND c.bank_id = n.bank_id AND c.question_id = n.question_id"
+    "  AND COALESCE(c.last_review, c.due) >= n.answered_at)"
+    " ORDER BY n.answered_at")
+"""The statement of :meth:`bot.quiz.ports.CardStore.unrated_answers`, the same in both
+dialects: one look-up in the cards' unique index per stored answer."""
+
+
+def _unrated(row: Row) -> UnratedAnswer:
+    return UnratedAnswer(int(row[0]), row[1], row[2], bool(row[3]), float(row[4]))
 
 
 def _learner_row(learner: Learner) -> tuple[Any, ...]:
@@ -148,6 +168,10 @@ class LearningStatements:
                     if user in studied])
 
         await self._submit(op)
+
+    async def unrated_answers(self) -> list[UnratedAnswer]:
+        """See :meth:`bot.quiz.ports.CardStore.unrated_answers`."""
+        return [_unrated(r) for r in await self._read(UNRATED_ANSWERS)]
 
     async def card(self, card_id: int) -> Card | None:
         """See :meth:`bot.quiz.ports.CardStore.card`."""

@@ -306,6 +306,20 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
 
         return await self._submit(op)
 
+    async def checkpoint(self) -> bool:
+        """See :meth:`bot.quiz.ports.PrivacyStore.checkpoint`: ``PRAGMA
+        wal_checkpoint(TRUNCATE)`` on the reading connection (the writer's may be in a
+        transaction), which waits for the writer through the busy timeout.
+
+        Raises:
+            StorageError: the checkpoint failed.
+        """
+        try:
+            rows = await self._read("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as exc:
+            raise StorageError(str(exc)) from exc
+        return not rows or rows[0][0] == 0  # the first column: 1 when it could not finish
+
     async def check_writable(self) -> None:
         """Make one real, empty write through the writer (rewrite the schema version with its
         own value): raises unless the database takes writes now (for health checks).

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bot import i18n
 from bot.telegram.services import services_of
+from storage.learning import UNRATED_ANSWERS
 from tests.conftest import (
     BANK_ID,
     Person,
@@ -72,7 +73,8 @@ async def test_every_user_finishes_despite_injected_faults(fake, tmp_path, banks
 async def test_kill_9_mid_load_loses_no_answer_the_user_saw(fake, tmp_path):
     """kill -9 while 100 users play, restart on the same database: every answer whose
     feedback reached the server is stored exactly once, and every user goes on to the end
-    (tapping again, as people do, when a tap got no reply)."""
+    (tapping again, as people do, when a tap got no reply); every stored answer has its
+    review card (those whose rating the kill lost are rated at the restart)."""
     db, log = tmp_path / "crash.sqlite3", tmp_path / "bot.log"
     proc = await start_bot_process(fake, db, log)
     generator = LoadGenerator(fake, 100, step_timeout=60, retap_after=3.0)
@@ -82,6 +84,8 @@ async def test_kill_9_mid_load_loses_no_answer_the_user_saw(fake, tmp_path):
         proc.send_signal(signal.SIGKILL)
         await proc.wait()
         seen_at_crash = {u.user_id: list(u.feedback_seen) for u in generator.runs}
+        with sqlite3.connect(db) as conn:  # answers whose review card the kill lost
+            unrated_at_crash = len(conn.execute(UNRATED_ANSWERS).fetchall())
         # users tap again while the bot is down: their updates wait at Telegram
         await fake.wait_for(lambda: fake.pending_updates() > 0, timeout=30)
         proc = await start_bot_process(fake, db, log)
@@ -104,6 +108,10 @@ async def test_kill_9_mid_load_loses_no_answer_the_user_saw(fake, tmp_path):
     assert report.finished == 100
     assert all(len(stored[u]) == QUESTIONS for u in generator.user_ids)
     assert all(c == 1 for per_user in stored.values() for c in per_user.values())
+    # every answer has its review card: those the kill lost were rated at the restart
+    with sqlite3.connect(db) as conn:
+        assert conn.execute(UNRATED_ANSWERS).fetchall() == [], unrated_at_crash
+        assert conn.execute("SELECT COUNT(*) FROM cards").fetchone() == (100 * QUESTIONS,)
 
 
 async def test_locked_and_read_only_database_are_told_and_recovered(fake, tmp_path, banks):

@@ -235,6 +235,7 @@ async def test_deletemydata_asks_then_deletes(fake, running_bot):
     with sqlite3.connect(running_bot.db) as db:
         assert db.execute("SELECT COUNT(*) FROM attempts WHERE user_id = 501").fetchone() == (1,)
     [question] = await ada.say("/deletemydata")
+    delete = buttons(question)[0]["callback_data"]  # each question has a nonce of its own
     await ada.tap(question, delete)
     await fake.wait_for(lambda: fake.message(501, question["message_id"])["text"] ==
                         t("deletemydata_done"))

@@ -150,6 +150,8 @@ def field_values(field: dataclasses.Field) -> list[Any]:
         return [0, 3]
     if field.name == "confirm":
         return [0, 1]  # DeleteDataButton: keep or delete
+    if field.name == "nonce":  # DeleteDataButton's one-time nonce: 16 hex digits
+        return ["0123456789012345", "abcdef0123456789"]
     if field.name == "position":
         return [0, 99]  # at most 100 questions per bank
     if field.name == "language":

@@ -213,6 +213,12 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
        "Done: your answers, attempts, scores, review cards, reminder and language choice are "
        "deleted. If you send me a command again, I start afresh."),
     N_("deletemydata_cancelled", "Nothing was deleted."),
+    N_("deletemydata_expired",
+       "This button no longer works: nothing was deleted. Send /deletemydata to be asked "
+       "again."),
+    N_("deletemydata_failed",
+       "Sorry, I couldn't delete your data just now: nothing was deleted. Send /deletemydata "
+       "to try again in a moment."),
     N_("command_review", "Review the questions that are due"),
     N_("command_remind", "Daily review reminder on or off"),
     NP_("review_due", "🔁 Review · {count} question due", "🔁 Review · {count} questions due"),

@@ -319,6 +319,14 @@ class DeletedData:
 class PrivacyStore(Protocol):
     """Deleting what is kept about one user (``/deletemydata``, ``quizbot delete-user``)."""
 
+    async def checkpoint(self) -> bool:
+        """Leave no copy of deleted rows in a write-ahead log this process can clear: SQLite
+        moves its WAL into the database file and truncates it; on PostgreSQL the WAL is the
+        server's (nothing to do here). Returns False when the log could not be emptied now
+        (another connection reads an older snapshot: the next checkpoint, or the last close,
+        empties it)."""
+        ...
+
     async def delete_user(self, user_id: int) -> DeletedData:
         """In one durable write: delete the user's attempts, answers and settings, and in
         group sessions replace the user by a pseudonym (a negative id, a new one per session,
@@ -388,6 +396,26 @@ class CardUpdate:
     study: Callable[[Learner], Learner] | None = None
 
 
+@dataclass(frozen=True)
+class UnratedAnswer:
+    """A stored answer, private or group, that its user's review card does not reflect yet
+    (:meth:`CardStore.unrated_answers`).
+
+    Attributes:
+        user_id: Who answered (a Telegram user id: never a deleted user's pseudonym).
+        bank_id: The question's bank.
+        question_id: The question's id in the bank.
+        correct: Whether the answer was right.
+        answered_at: When, in seconds since the epoch.
+    """
+
+    user_id: int
+    bank_id: str
+    question_id: str
+    correct: bool
+    answered_at: float
+
+
 class CardStore(Protocol):
     """What spaced review keeps: one card per user and question, and each learner's habits.
 
@@ -412,6 +440,13 @@ class CardStore(Protocol):
         (a second rating of a card, or of a learner, sees the first), all durable when the
         awaited call returns. Many ratings cost about as much as one: what group sessions use.
         """
+        ...
+
+    async def unrated_answers(self) -> list[UnratedAnswer]:
+        """Every stored answer (private attempts and group sessions, deleted users' pseudonyms
+        left out) answered after the last rating of its user's card of the question, or with
+        no card at all, oldest first. A card never rated (made from the answers before spaced
+        review existed: ``last_review`` None) reflects the answers up to its ``due``."""
         ...
 
     async def card(self, card_id: int) -> Card | None:

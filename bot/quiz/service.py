@@ -111,6 +111,15 @@ class QuizService:
             self._attempts.pop(attempt_id, None)
             self._shown.pop(attempt_id, None)
 
+    async def forget(self, user_id: int) -> None:
+        """Drop everything cached about ``user_id`` (their data is being deleted): their
+        attempts and what was shown or reviewed of them, and their language choice. Their old
+        buttons then read storage, which has nothing: they are refused."""
+        for attempt_id in self._by_user.get(user_id, set()):
+            self._reviewed.pop(attempt_id, None)
+        self._forget_user(user_id)
+        self._languages.pop(user_id, None)
+
     def replace_banks(self, banks: Mapping[str, Bank]) -> None:
         """Serve ``banks`` from now on (a reload). Attempts planned on a bank whose version
         changed, or that is gone, are refused as :class:`~bot.quiz.engine.BankChanged` (stale

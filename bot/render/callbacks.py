@@ -113,12 +113,15 @@ class PlaceButton:
 
 @dataclass(frozen=True)
 class DeleteDataButton:
-    """The answer to /deletemydata's question: ``confirm`` 1 deletes, 0 keeps."""
+    """The answer to /deletemydata's question: ``confirm`` 1 deletes, 0 keeps; ``nonce`` is
+    the question's one-time nonce (16 hex digits, :meth:`bot.quiz.privacy.PrivacyService.ask`).
+    """
 
     PREFIX: ClassVar[str] = "d"
-    FIELDS: ClassVar[str | None] = r"([01])"
+    FIELDS: ClassVar[str | None] = r"([01]):([0-9a-f]{16})"
 
     confirm: int
+    nonce: str
 
 
 
@@ -226,4 +229,6 @@ def decode(data: str | None) -> CallbackButton:
                          for g in match.groups()]
     if kind is SettingButton:  # the value stays text: "0" is a count, "30" seconds
         groups[2] = match[3]
+    if kind is DeleteDataButton:  # a nonce of digits only stays text
+        groups[1] = match[2]
     return kind(*groups)

@@ -201,8 +201,9 @@ def bank_choice(banks: Iterable[Bank], t: Catalog, m: Markup, *, header: str) ->
     return Screen(m.escape(header), rows)
 
 
-def delete_data_question(t: Catalog, m: Markup) -> Screen:
-    """/deletemydata's question: what would be deleted, with "delete" and "keep" buttons."""
+def delete_data_question(t: Catalog, m: Markup, nonce: str) -> Screen:
+    """/deletemydata's question: what would be deleted, with "delete" and "keep" buttons that
+    carry the question's one-time ``nonce``."""
     return Screen(m.escape(t("deletemydata_confirm")),
-                  ((Button(t("button_delete_confirm"), DeleteDataButton(1)),
-                    Button(t("button_delete_cancel"), DeleteDataButton(0))),))
+                  ((Button(t("button_delete_confirm"), DeleteDataButton(1, nonce)),
+                    Button(t("button_delete_cancel"), DeleteDataButton(0, nonce))),))

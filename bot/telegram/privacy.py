@@ -1,5 +1,5 @@
 """``/deletemydata``: a user deletes what the bot keeps about them, after confirming with a
-button (thin handlers over :class:`bot.quiz.privacy.PrivacyService`)."""
+button of a question of its own (thin handlers over :class:`bot.quiz.privacy.PrivacyService`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from telegram import CallbackQuery, Update
 from bot import render
 from bot.i18n import Catalog
 from bot.quiz.ports import StorageError
+from bot.quiz.privacy import NotConfirmed
 from bot.render import HTML, Screen
 from bot.telegram.common import Context, edit, send, toast
 from bot.telegram.services import catalog_for, services
@@ -18,28 +19,37 @@ log = logging.getLogger(__name__)
 
 
 async def cmd_deletemydata(update: Update, context: Context) -> None:
-    """/deletemydata (private chats): ask for confirmation; nothing is deleted yet."""
+    """/deletemydata (private chats): ask for confirmation; nothing is deleted yet. The
+    question's buttons carry a new one-time nonce: only they confirm, once."""
     user, chat = update.effective_user, update.effective_chat
-    assert chat is not None
+    assert chat is not None and user is not None
     t = await catalog_for(context, user)
-    await send(context, chat.id, render.delete_data_question(t, HTML))
+    nonce = services(context).privacy.ask(user.id)
+    await send(context, chat.id, render.delete_data_question(t, HTML, nonce))
 
 
 async def on_delete_data(query: CallbackQuery, context: Context,
                          button: render.DeleteDataButton, t: Catalog) -> None:
     """The answer to the question: delete the tapper's data (their own: the user id is the
     tapper's, whoever's message it is), or keep it. The question turns into the outcome, in
-    the language the user had (their language choice is deleted too).
+    the language the user had (their language choice is deleted too). A button whose nonce
+    is not the tapper's pending one (forged, tapped again, from an older question or from
+    before a restart) gets a toast and changes nothing.
     """
+    service = services(context).privacy
     if not button.confirm:
+        service.cancel(query.from_user.id, button.nonce)
         await toast(query)
         await edit(query, Screen(HTML.escape(t("deletemydata_cancelled"))))
         return
     try:
-        await services(context).privacy.delete_user(query.from_user.id)
+        await service.confirm(query.from_user.id, button.nonce)
+    except NotConfirmed:
+        await toast(query, t("deletemydata_expired"))
+        return
     except StorageError:
         log.exception("could not delete the data of user %s", query.from_user.id)
-        await toast(query, t("storage_failed"))
+        await toast(query, t("deletemydata_failed"))
         return
     await toast(query)
     await edit(query, Screen(HTML.escape(t("deletemydata_done"))))

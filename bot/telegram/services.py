@@ -82,6 +82,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
                               languages=i18n.SUPPORTED, clock=data.clock)
         learning = LearningService(store, data.banks, clock=data.clock)
         await learning.load()
+        await learning.rebuild()  # the review cards of answers whose queued rating was lost
     except BaseException:
         await store.close()
         raise
@@ -94,8 +95,10 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
                            processor if isinstance(processor, PerUserOrderedProcessor) else None)
     monitoring = (MonitoringServer(app, store, metrics, settings.metrics)
                   if settings.metrics is not None else None)
-    return Services(quiz=quiz, groups=groups, learning=learning,
-                    privacy=PrivacyService(store),
+    # a deletion forgets the user in every cache, queue and in-flight state first
+    privacy = PrivacyService(store, forget=(quiz.forget, learning.forget, runner.forget_starter),
+                             clock=data.clock)
+    return Services(quiz=quiz, groups=groups, learning=learning, privacy=privacy,
                     store=store, leases=leases, sessions=runner, monitoring=monitoring,
                     chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)))
 

@@ -113,6 +113,20 @@ class SessionRunner:
         self.budget = GroupBudget()
         """The recent sends and edits of sessions per group chat (Telegram's 20 a minute)."""
 
+    async def forget_starter(self, user_id: int) -> None:
+        """Drop the name of ``user_id`` from the group sessions they started that are running
+        here (the first question's announcement), as :data:`bot.quiz.privacy.Forget` for their
+        deletion.
+
+        Raises:
+            StorageError: the running sessions could not be read (nothing is deleted then).
+        """
+        if not self.starter_names:
+            return
+        for session in await self.service.running():
+            if session.starter_id == user_id:
+                self.starter_names.pop(session.id, None)
+
     async def _claim(self, session_id: int) -> bool:
         """Hold the session's lease; False (and its job here dropped) if another instance
         holds it.

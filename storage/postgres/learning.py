@@ -16,8 +16,15 @@ from collections.abc import Callable, Sequence
 import asyncpg
 
 from bot.quiz.learning import Card
-from bot.quiz.ports import CardUpdate, Learner, ScorePoint
-from storage.learning import _CARD_COLUMNS, _LEARNER_COLUMNS, _card, _learner
+from bot.quiz.ports import CardUpdate, Learner, ScorePoint, UnratedAnswer
+from storage.learning import (
+    _CARD_COLUMNS,
+    _LEARNER_COLUMNS,
+    UNRATED_ANSWERS,
+    _card,
+    _learner,
+    _unrated,
+)
 from storage.postgres.writer import PostgresWriter
 
 
@@ -86,6 +93,10 @@ class PostgresLearningStatements(PostgresWriter):
         """
         for u in updates:
             await self.update_card(u.user_id, u.bank_id, u.question_id, u.update, u.study)
+
+    async def unrated_answers(self) -> list[UnratedAnswer]:
+        """See :meth:`bot.quiz.ports.CardStore.unrated_answers`."""
+        return [_unrated(r) for r in await self._read(UNRATED_ANSWERS)]
 
     async def card(self, card_id: int) -> Card | None:
         """See :meth:`bot.quiz.ports.CardStore.card`."""

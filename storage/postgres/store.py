@@ -136,6 +136,10 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
 
     # --- users' data ---------------------------------------------------------------------
 
+    async def checkpoint(self) -> bool:
+        """See :meth:`bot.quiz.ports.PrivacyStore.checkpoint`: the WAL is the server's."""
+        return True
+
     async def delete_user(self, user_id: int) -> DeletedData:
         """See :meth:`bot.quiz.ports.PrivacyStore.delete_user`. One transaction: all of it or
         nothing; the pseudonyms are picked under :data:`PSEUDONYM_LOCK`."""
