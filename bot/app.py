@@ -6,10 +6,13 @@ The only module (with the CLI) that knows both Telegram and storage.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
-from collections.abc import Mapping
+import weakref
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
 from typing import TypedDict
 
 from telegram import (
@@ -44,7 +47,7 @@ from bot.telegram import admin, group, handlers, inline, learning, privacy, teac
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.ordering import OrderedQueue
-from storage import open_store
+from storage import PostgresStore, SQLiteStore, open_store
 from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
@@ -193,8 +196,7 @@ async def _post_init(app: QuizApplication) -> None:
     that polls (see :func:`wait_to_poll`); with a webhook every instance receives updates."""
     settings, banks, metrics = app.bot_data.settings, app.bot_data.banks, app.bot_data.metrics
     assert settings is not None and metrics is not None  # set by build_application
-    store = await open_store(settings.db)
-    app.bot_data.store = store
+    store = app.bot_data.store = await _open_store(settings.db)
     leases = app.bot_data.leases = store.leases()
     metered = MeteredStore(store, metrics)
     clock = app.bot_data.clock  # a fake clock in tests
@@ -240,6 +242,19 @@ async def _post_init(app: QuizApplication) -> None:
         await wait_to_poll(app)
 
 
+async def _open_store(db: str | Path) -> SQLiteStore | PostgresStore:
+    """``open_store(db)``, closed again if the opening is cancelled (a stop signal during the
+    start): the half-made store would otherwise keep its connection's thread alive, and the
+    interpreter waits for that thread at exit."""
+    opening = asyncio.ensure_future(open_store(db))
+    try:
+        return await asyncio.shield(opening)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await (await opening).close()
+        raise
+
+
 async def wait_to_poll(app: QuizApplication) -> None:
     """Several instances share the database: Telegram serves one getUpdates consumer per bot,
     so only the instance holding the poller lease polls (and so handles every update, each
@@ -258,9 +273,8 @@ async def wait_to_poll(app: QuizApplication) -> None:
 
 
 def _poller_lost(app: QuizApplication) -> None:
-    log.error("the poller lease's database connection was lost: stopping, so that another "
-              "instance polls alone")
-    app.stop_running()
+    request_stop(app, "the poller lease's database connection was lost (another instance may "
+                      "poll now)")
 
 
 async def prune(context: Context) -> None:
@@ -291,18 +305,29 @@ async def set_commands(app: QuizApplication) -> None:
 
 async def _post_shutdown(app: QuizApplication) -> None:
     """Stop the health and metrics server, and the job queue if it was started early (an
-    instance that never polled); close storage (leases included)."""
-    server, app.bot_data.monitoring = app.bot_data.monitoring, None
-    if server is not None:
-        await server.stop()
-    if app.job_queue is not None and app.job_queue.scheduler.running:
-        await app.job_queue.stop(wait=False)
-    learner = app.bot_data.learning
-    if learner is not None:
-        await learner.drain()  # the review cards queued by the last answers
-    store, app.bot_data.store = app.bot_data.store, None
-    if store is not None:
-        await store.close()
+    instance that never polled); write the review ratings still queued; close storage (leases
+    included). Each step runs even if the one before failed (logged): storage is always
+    closed, or its connection's thread would keep the process from exiting."""
+    data = app.bot_data
+    server, data.monitoring = data.monitoring, None
+    jobs = app.job_queue
+    learner = data.learning
+    store, data.store = data.store, None
+    steps: list[tuple[str, Callable[[], Awaitable[object]] | None]] = [
+        ("stopping the health and metrics server", server.stop if server else None),
+        ("stopping the job queue",
+         (lambda: jobs.stop(wait=False)) if jobs is not None and jobs.scheduler.running
+         else None),
+        ("writing the queued review ratings", learner.drain if learner else None),
+        ("closing storage", store.close if store else None),
+    ]
+    for what, step in steps:
+        if step is None:
+            continue
+        try:
+            await step()
+        except Exception:
+            log.exception("stop: %s failed", what)
 
 
 async def close_transports(app: QuizApplication) -> None:
@@ -338,34 +363,161 @@ def webhook_arguments(settings: Settings) -> WebhookArguments:
             "drop_pending_updates": False}
 
 
+STOP_SECONDS = 5.0
+"""How long each network step of a stop may take, in seconds: the last getUpdates (which
+confirms the updates fetched), or the updates in flight finishing their calls. Past it the
+step is given up (logged), so that a stop ends within seconds whatever the network does;
+writing the queued review ratings and closing storage (local) always run after it."""
+
+
+class StopRequest(asyncio.Event):
+    """Set when the bot is to stop: by a stop signal (exit status 0), or by a fault it cannot
+    get over (:meth:`fail`: a non-zero exit status, so that a supervisor restarts it).
+
+    Attributes:
+        status: The exit status the process should end with.
+        reason: Why the bot stops, for the log (None: a stop signal or a test).
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.status = 0
+        self.reason: str | None = None
+
+    def signal(self, name: str) -> None:
+        """A stop signal (SIGTERM, SIGINT) arrived: stop (a second one is only logged)."""
+        if self.is_set():
+            log.info("%s: stopping already", name)
+            return
+        log.info("%s: stopping", name)
+        self.set()
+
+    def fail(self, reason: str, status: int = 1) -> None:
+        """Stop because of ``reason`` (logged as an error), ending with ``status``."""
+        log.error("%s: stopping (exit status %d)", reason, status)
+        if not self.is_set():
+            self.status, self.reason = status, reason
+            self.set()
+
+
+_STOPS: weakref.WeakKeyDictionary[QuizApplication, StopRequest] = weakref.WeakKeyDictionary()
+"""The stop request of each application :func:`serve` runs (how a fault deep in it stops it)."""
+
+
+def request_stop(app: QuizApplication, reason: str, status: int = 1) -> None:
+    """Stop ``app`` (run by :func:`serve`) because of a fault it cannot get over, with exit
+    status ``status``; an application not served (yet) stops when :func:`serve` starts it."""
+    stop = _STOPS.get(app)
+    if stop is None:
+        stop = _STOPS[app] = StopRequest()
+    stop.fail(reason, status)
+
+
+async def unless_stopped(step: Awaitable[object], stop: asyncio.Event) -> bool:
+    """Await ``step`` unless ``stop`` is set first (then ``step`` is cancelled and awaited):
+    whether it completed.
+
+    Raises:
+        Exception: whatever ``step`` raised.
+    """
+    task = asyncio.ensure_future(step)
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:  # also when the caller is cancelled
+        stopped.cancel()
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task  # its own cleanup (a store half open is closed)
+    if task.cancelled():
+        return False
+    task.result()
+    return True
+
+
 async def serve(app: QuizApplication, stop: asyncio.Event, *,
                 poll_timeout: float = 10.0) -> None:
-    """Run ``app`` until ``stop`` is set (what ``run_polling`` or ``run_webhook`` does, minus
-    signal handling: for tests and embedding): with a webhook when its settings have a
+    """Run ``app`` until ``stop`` is set (what ``run_polling`` or ``run_webhook`` does, with
+    the stop signals left to the caller): with a webhook when its settings have a
     ``webhook_url``, else with long polling.
 
+    A stop is prompt and complete whenever it comes: during the start (``getMe``, opening
+    storage, waiting for the poller lease) the start is cancelled; then the updates stop
+    (their last getUpdates bounded by :data:`STOP_SECONDS`), the updates in flight finish
+    (bounded too), and ``post_shutdown`` always runs (the queued review ratings written,
+    storage closed), even if a step before it failed. PTB's own ``run_polling`` raises
+    ``SystemExit`` from its signal handler into whatever runs, so that a second signal
+    during the stop skipped closing storage (and the process never exited), and with uvloop
+    a signal that arrives between its steps was lost.
+
     Args:
+        stop: Set to stop (a :class:`StopRequest` to give an exit status).
         poll_timeout: getUpdates long-polling timeout, in seconds.
+
+    Raises:
+        Exception: the start failed (after the stop's steps ran).
     """
     settings = app.bot_data.settings
     assert settings is not None  # set by build_application
-    await app.initialize()
+    faults = _STOPS.setdefault(app, StopRequest())  # request_stop's, for a fault
+    relay = asyncio.ensure_future(_relay(faults, stop))
     try:
-        if app.post_init:
-            await app.post_init(app)
-        assert app.updater is not None  # build_application's application has one
-        if settings.webhook_url:
-            await app.updater.start_webhook(**webhook_arguments(settings))
-        else:
-            await app.updater.start_polling(
-                poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False,
-                allowed_updates=list(ALLOWED_UPDATES))
-        await app.start()
-        await stop.wait()
-        if app.updater.running:
-            await app.updater.stop()
-        await app.stop()
+        if await unless_stopped(_start(app, settings, poll_timeout), stop):
+            await stop.wait()
     finally:
-        await app.shutdown()
-        if app.post_shutdown:
-            await app.post_shutdown(app)
+        relay.cancel()
+        _STOPS.pop(app, None)
+        await _stop(app)
+
+
+async def _relay(source: asyncio.Event, target: asyncio.Event) -> None:
+    """Set ``target`` once ``source`` is (with its exit status, if both are requests)."""
+    await source.wait()
+    if isinstance(source, StopRequest) and isinstance(target, StopRequest):
+        if not target.is_set():
+            target.status, target.reason = source.status, source.reason
+    target.set()
+
+
+async def _start(app: QuizApplication, settings: Settings, poll_timeout: float) -> None:
+    """PTB's start: initialize, post_init, the updater (webhook or polling), the application."""
+    await app.initialize()
+    if app.post_init:
+        await app.post_init(app)
+    assert app.updater is not None  # build_application's application has one
+    if settings.webhook_url:
+        await app.updater.start_webhook(**webhook_arguments(settings))
+    else:
+        await app.updater.start_polling(
+            poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False,
+            allowed_updates=list(ALLOWED_UPDATES))
+    await app.start()
+
+
+async def _stop(app: QuizApplication) -> None:
+    """PTB's stop, each step bounded and run whatever the one before did: the updater, the
+    application (updates in flight), its shutdown, then ``post_shutdown``."""
+    updater = app.updater
+    steps: list[tuple[str, Callable[[], Awaitable[object]], float | None]] = [
+        ("stopping the updates", updater.stop, STOP_SECONDS)
+        if updater is not None and updater.running else ("", _nothing, None),
+        ("finishing the updates in flight", app.stop, STOP_SECONDS)
+        if app.running else ("", _nothing, None),
+        ("shutting the application down", app.shutdown, STOP_SECONDS),
+    ]
+    for what, step, seconds in steps:
+        try:
+            async with asyncio.timeout(seconds):
+                await step()
+        except TimeoutError:
+            log.warning("stop: %s took longer than %.0f s: given up", what, seconds)
+        except Exception:
+            log.exception("stop: %s failed", what)
+    if app.post_shutdown:
+        await app.post_shutdown(app)
+    log.info("stopped")
+
+
+async def _nothing() -> None:
+    """A step with nothing to do."""
