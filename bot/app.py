@@ -35,11 +35,13 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
+from tenacity import RetryCallState
 
 from bot import chart, i18n
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.monitoring import MeteredProcessor, MeteredRequest, MeteredStore, Metrics, MonitoringServer
 from bot.quiz.bank import Bank
+from bot.quiz.ports import StorageError
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.review import LearningService
 from bot.quiz.service import GroupService, QuizService
@@ -47,7 +49,7 @@ from bot.telegram import admin, group, handlers, inline, learning, privacy, teac
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.ordering import OrderedQueue
-from storage import PostgresStore, SQLiteStore, open_store
+from storage import PostgresStore, SQLiteStore, is_postgres_url, open_store, outage
 from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
@@ -243,10 +245,16 @@ async def _post_init(app: QuizApplication) -> None:
 
 
 async def _open_store(db: str | Path) -> SQLiteStore | PostgresStore:
-    """``open_store(db)``, closed again if the opening is cancelled (a stop signal during the
-    start): the half-made store would otherwise keep its connection's thread alive, and the
-    interpreter waits for that thread at exit."""
-    opening = asyncio.ensure_future(open_store(db))
+    """``open_store(db)``; a PostgreSQL server that cannot be reached (down, restarting) is
+    tried again with back-off for up to ``storage.outage.outage_seconds()``. The store is
+    closed again if the opening is cancelled (a stop signal during the start): the half-made
+    store would otherwise keep its connection's thread alive, and the interpreter waits for
+    that thread at exit.
+
+    Raises:
+        StorageError: the database cannot be opened (or was still unreachable at the end).
+    """
+    opening = asyncio.ensure_future(_open_retrying(db))
     try:
         return await asyncio.shield(opening)
     except asyncio.CancelledError:
@@ -255,13 +263,45 @@ async def _open_store(db: str | Path) -> SQLiteStore | PostgresStore:
         raise
 
 
+async def _open_retrying(db: str | Path) -> SQLiteStore | PostgresStore:
+    """:func:`_open_store`'s retries (PostgreSQL only: a SQLite file is there or not)."""
+    if not is_postgres_url(db):
+        return await open_store(db)
+    try:
+        seconds = outage.outage_seconds()
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    tries = 0
+
+    def waiting(state: RetryCallState) -> None:
+        log.warning("the database is unreachable (%s): trying again for up to %.0f s",
+                    state.outcome.exception() if state.outcome else None, seconds)
+
+    retrying = outage.reconnecting(seconds)
+    retrying.before_sleep = waiting
+    try:
+        async for attempt in retrying:
+            with attempt:
+                tries += 1
+                return await open_store(db)
+    except StorageError as exc:
+        if tries > 1 and outage.unreachable(exc):
+            raise StorageError(f"{exc} (still unreachable after {seconds:.0f} s: giving up)"
+                               ) from exc
+        raise
+    raise AssertionError("unreachable: tenacity re-raises the last failure")
+
+
 async def wait_to_poll(app: QuizApplication) -> None:
     """Several instances share the database: Telegram serves one getUpdates consumer per bot,
     so only the instance holding the poller lease polls (and so handles every update, each
     user's in order). Until this one holds it, it runs the group sessions it holds (its job
     queue is started early); once it does, it adopts the sessions nobody holds (their instance
-    died) and returns, and polling starts. If the lease is lost later (its connection to the
-    database dropped), the instance stops, so that two never poll at once."""
+    died) and returns, and polling starts. If its connection to the database drops, the lease
+    is taken again once the database is back (:mod:`storage.leases`); if another instance took
+    it meanwhile, or the database stays away too long, this one stops with a non-zero exit
+    status (a supervisor restarts it, and it waits for the lease), so that two never poll at
+    once."""
     leases = app.bot_data.leases
     assert leases is not None and app.job_queue is not None
     await app.job_queue.start()  # idempotent: app.start() starts it again (a no-op)
@@ -273,8 +313,7 @@ async def wait_to_poll(app: QuizApplication) -> None:
 
 
 def _poller_lost(app: QuizApplication) -> None:
-    request_stop(app, "the poller lease's database connection was lost (another instance may "
-                      "poll now)")
+    request_stop(app, "the poller lease is lost (another instance may poll now)")
 
 
 async def prune(context: Context) -> None:

@@ -405,14 +405,14 @@ async def _storage_failed(update: Update, context: Context, query: CallbackQuery
     """A storage fault stopped an update before it was answered (a new user's /start, whose
     language choice could not be read, say): never silence. The polite "couldn't record
     that, tap again" in the user's app language (their stored choice is out of reach), as a
-    toast on a button's spinner, as a message in a private chat; nothing in a group (its
-    session tells the group itself)."""
+    toast on a button's spinner (a message in a private chat if the query was answered
+    already); nothing in a group (its session tells the group itself)."""
     user, chat = update.effective_user, update.effective_chat
     t = i18n.catalog(i18n.negotiate(user.language_code if user else None))
     try:
         if query is not None and not ANSWERED.pop(query.id):
             await toast(query, t("storage_failed"))
-        elif query is None and chat is not None and chat.type == Chat.PRIVATE:
+        elif chat is not None and chat.type == Chat.PRIVATE:
             await send(context, chat.id, Screen(HTML.escape(t("storage_failed"))))
     except TelegramError as exc:
         log.info("%s: the storage fault notice could not be sent: %s", describe(update), exc)
