@@ -409,6 +409,12 @@ step is given up (logged), so that a stop ends within seconds whatever the netwo
 writing the queued review ratings and closing storage (local) always run after it."""
 
 
+MAX_STOP_SECONDS = 4 * STOP_SECONDS
+"""The longest a stop takes, in seconds: three bounded steps (the updates, the updates in
+flight, PTB's shutdown), then writing the queued ratings and closing storage. A supervisor's
+stop timeout must be longer (``deploy/quizbot.service``, ``compose.yaml``)."""
+
+
 class StopRequest(asyncio.Event):
     """Set when the bot is to stop: by a stop signal (exit status 0), or by a fault it cannot
     get over (:meth:`fail`: a non-zero exit status, so that a supervisor restarts it).
