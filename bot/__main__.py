@@ -127,7 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``quizbot`` command; returns the exit status.
 
     The token is redacted from everything written once it is known (:mod:`bot.redaction`).
-    Exit status: 0 done, 1 invalid bank, unusable database or unreachable Bot API, 2 bad
+    Exit status: 0 done (``run``: stopped by SIGTERM or SIGINT), 1 invalid bank, unusable or
+    unreachable database (PostgreSQL: after ``QUIZBOT_DB_OUTAGE_SECONDS``), unreachable Bot
+    API, or ``run`` stopped by a fault it could not get over (the poller lease lost), 2 bad
     setting or a token Telegram rejects, 130 Ctrl-C in ``play``.
     """
     # PTB 22 deprecates int seconds in RetryAfter for timedelta; opt in now, as PTB advises
