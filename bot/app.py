@@ -41,10 +41,11 @@ from bot import chart, i18n
 from bot.config import ConfigError, Settings
 from bot.monitoring import MeteredProcessor, MeteredRequest, MeteredStore, Metrics, MonitoringServer
 from bot.quiz.bank import Bank
+from bot.quiz.group_service import GroupService
 from bot.quiz.ports import StorageError
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.review import LearningService
-from bot.quiz.service import GroupService, QuizService
+from bot.quiz.service import QuizService
 from bot.telegram import admin, group, handlers, inline, learning, privacy, teachers
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.limits import QuizRateLimiter
@@ -198,7 +199,7 @@ async def _post_init(app: QuizApplication) -> None:
     that polls (see :func:`wait_to_poll`); with a webhook every instance receives updates."""
     settings, banks, metrics = app.bot_data.settings, app.bot_data.banks, app.bot_data.metrics
     assert settings is not None and metrics is not None  # set by build_application
-    store = app.bot_data.store = await _open_store(settings.db)
+    store = app.bot_data.store = await _open_store(settings.db, create=settings.create_db)
     leases = app.bot_data.leases = store.leases()
     metered = MeteredStore(store, metrics)
     clock = app.bot_data.clock  # a fake clock in tests
@@ -244,7 +245,7 @@ async def _post_init(app: QuizApplication) -> None:
         await wait_to_poll(app)
 
 
-async def _open_store(db: str | Path) -> SQLiteStore | PostgresStore:
+async def _open_store(db: str | Path, *, create: bool) -> SQLiteStore | PostgresStore:
     """``open_store(db)``; a PostgreSQL server that cannot be reached (down, restarting) is
     tried again with back-off for up to ``storage.outage.outage_seconds()``. The store is
     closed again if the opening is cancelled (a stop signal during the start): the half-made
@@ -254,7 +255,7 @@ async def _open_store(db: str | Path) -> SQLiteStore | PostgresStore:
     Raises:
         StorageError: the database cannot be opened (or was still unreachable at the end).
     """
-    opening = asyncio.ensure_future(_open_retrying(db))
+    opening = asyncio.ensure_future(_open_retrying(db, create=create))
     try:
         return await asyncio.shield(opening)
     except asyncio.CancelledError:
@@ -263,10 +264,10 @@ async def _open_store(db: str | Path) -> SQLiteStore | PostgresStore:
         raise
 
 
-async def _open_retrying(db: str | Path) -> SQLiteStore | PostgresStore:
+async def _open_retrying(db: str | Path, *, create: bool) -> SQLiteStore | PostgresStore:
     """:func:`_open_store`'s retries (PostgreSQL only: a SQLite file is there or not)."""
     if not is_postgres_url(db):
-        return await open_store(db)
+        return await open_store(db, create=create)
     try:
         seconds = outage.outage_seconds()
     except ValueError as exc:
@@ -283,7 +284,7 @@ async def _open_retrying(db: str | Path) -> SQLiteStore | PostgresStore:
         async for attempt in retrying:
             with attempt:
                 tries += 1
-                return await open_store(db)
+                return await open_store(db, create=create)
     except StorageError as exc:
         if tries > 1 and outage.unreachable(exc):
             raise StorageError(f"{exc} (still unreachable after {seconds:.0f} s: giving up)"

@@ -39,7 +39,7 @@ from prometheus_client import (
 from telegram import Update
 
 from bot.config import Address
-from bot.quiz.ports import RECORDED, StorageError
+from bot.quiz.ports import RECORDED, RecordOutcome, StorageError
 from bot.telegram.common import QuizApplication
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.transport import AiohttpRequest
@@ -148,9 +148,9 @@ class MeteredStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
 
-    async def record_answer(self, *args: Any, **kwargs: Any) -> str:
+    async def record_answer(self, *args: Any, **kwargs: Any) -> RecordOutcome:
         """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
-        outcome: str = await self._store.record_answer(*args, **kwargs)
+        outcome: RecordOutcome = await self._store.record_answer(*args, **kwargs)
         if outcome == RECORDED:
             self._metrics.answers.labels("private").inc()
         return outcome

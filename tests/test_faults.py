@@ -1,7 +1,7 @@
 """Faults and crashes under load: injected Bot API faults, kill -9, storage faults, a crowd.
 
 The short CI versions of what ``benchmarks/run.py`` measures at scale, with the same load
-generator (tests/loadgen.py).
+generator (tests/support/loadgen.py).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from tests.conftest import (
     correct_label,
     start_bot_process,
 )
-from tests.fakebotapi import Chaos
-from tests.loadgen import LoadGenerator
+from tests.support.fakebotapi import Chaos
+from tests.support.loadgen import LoadGenerator
 
 QUESTIONS = 8
 

@@ -16,7 +16,7 @@ import pytest
 from bot import i18n
 from storage.leases import PostgresLeases
 from tests.conftest import BANK_ID, Person, RunningBot, buttons, correct_label
-from tests.pgserver import RUN_AS, PgServer, PgUnavailable, find_bin
+from tests.support.pgserver import RUN_AS, PgServer, PgUnavailable, find_bin
 
 
 async def test_a_new_users_start_during_a_storage_fault_is_answered(fake, tmp_path):

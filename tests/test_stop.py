@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import BANK_ID, Person, correct_label, free_port
-from tests.fakebotapi import FakeBotAPI
+from tests.support.fakebotapi import FakeBotAPI
 
 HANG_SECONDS = 60.0
 """Only a hang detector: a stop takes a few seconds (``bot.app.STOP_SECONDS`` bounds each of

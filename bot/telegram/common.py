@@ -27,12 +27,13 @@ from bot.config import Settings
 from bot.i18n import Catalog
 from bot.quiz import engine, group, learning
 from bot.quiz.bank import Bank
-from bot.quiz.engine import QuizError
+from bot.quiz.engine import QuizError, UnknownAttempt, UnknownBank
 from bot.quiz.group import GroupSession
+from bot.quiz.group_service import GroupService
 from bot.quiz.ports import SessionLeases
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.review import LearningService
-from bot.quiz.service import GroupService, QuizService, UnknownAttempt, UnknownBank
+from bot.quiz.service import QuizService
 from bot.render import Screen
 from bot.telegram.outcomes import Kind, classify
 

@@ -42,8 +42,8 @@ from bot.i18n import Catalog
 from bot.quiz import group
 from bot.quiz.engine import LABELS, QuizError
 from bot.quiz.group import GroupSession, Step
+from bot.quiz.group_service import GroupService, SessionRunning
 from bot.quiz.ports import SessionLeases, StorageError
-from bot.quiz.service import GroupService, SessionRunning
 from bot.quiz.settings import ADMINS
 from bot.render import HTML, Screen
 from bot.telegram.budget import GroupBudget

@@ -15,9 +15,8 @@ from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import engine
 from bot.quiz.bank import Bank
-from bot.quiz.engine import QuizError
+from bot.quiz.engine import QuizError, UnknownBank
 from bot.quiz.ports import ScorePoint, StorageError
-from bot.quiz.service import UnknownBank
 from bot.render import HTML, Screen
 from bot.telegram import group as group_handlers
 from bot.telegram import learning, teachers
