@@ -63,8 +63,9 @@ class Bot:
     proc: asyncio.subprocess.Process | None = None
     env: dict[str, str] = field(default_factory=dict)
 
-    async def start(self, *, ready: Callable[[], object] | None = None) -> None:
-        """Start the process; wait until ``ready()`` (default: polling, or the webhook set)."""
+    async def start(self, *, held: asyncio.Event | None = None) -> None:
+        """Start the process; wait until it polls (or the webhook is set), or until ``held``
+        is set (a :class:`Gate` holds a call of its start)."""
         self.env = {**os.environ, "TELEGRAM_BOT_TOKEN": self.fake.token,
                     "TELEGRAM_BASE_URL": self.fake.base_url, "QUIZBOT_DB": str(self.db)}
         if self.webhook:
@@ -75,8 +76,11 @@ class Bot:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-c", _ENTRY, "run", env=self.env, stdout=out, stderr=out,
                 stdin=subprocess.DEVNULL)
-        ready = ready or ((lambda: self.fake.webhook_delivering) if self.webhook
-                          else (lambda: self.fake.polling))
+        if held is not None:
+            await asyncio.wait_for(held.wait(), HANG_SECONDS)
+            return
+        ready = ((lambda: self.fake.webhook_delivering) if self.webhook
+                 else (lambda: self.fake.polling))
         await self.fake.wait_for(lambda: ready() or self.proc.returncode is not None,
                                  timeout=HANG_SECONDS)
         assert self.proc.returncode is None, self.log.read_text()
@@ -173,7 +177,7 @@ async def test_a_stop_during_the_start_ends_it(fake, tmp_path, method):
     half open, its thread keeping the process alive."""
     gate = Gate(fake, method)
     bot = Bot(fake, tmp_path / "quiz.sqlite3", tmp_path / "bot.log")
-    await bot.start(ready=lambda: gate.held.is_set())
+    await bot.start(held=gate.held)
     bot.signal(signal.SIGTERM)
     assert await bot.exit_status() == 0, bot.log.read_text()
     gate.open()
