@@ -29,5 +29,8 @@ VOLUME /data
 WORKDIR /data
 # 8443: the webhook server (QUIZBOT_LISTEN), 9090: /healthz and /metrics (QUIZBOT_METRICS)
 EXPOSE 8443 9090
+# SIGTERM stops the bot within seconds (queued writes finished; give `docker stop -t 30`,
+# as compose.yaml's stop_grace_period does); quizbot is PID 1 itself (exec form), so it gets it
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["quizbot"]
 CMD ["run"]

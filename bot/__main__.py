@@ -131,7 +131,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``quizbot`` command; returns the exit status.
 
     The token is redacted from everything written once it is known (:mod:`bot.redaction`).
-    Exit status: 0 done, 1 invalid bank, unusable database or unreachable Bot API, 2 bad
+    Exit status: 0 done (``run``: stopped by SIGTERM or SIGINT), 1 invalid bank, unusable or
+    unreachable database (PostgreSQL: after ``QUIZBOT_DB_OUTAGE_SECONDS``), unreachable Bot
+    API, or ``run`` stopped by a fault it could not get over (the poller lease lost), 2 bad
     setting or a token Telegram rejects, 130 Ctrl-C in ``play``.
     """
     # PTB 22 deprecates int seconds in RetryAfter for timedelta; opt in now, as PTB advises
@@ -333,7 +335,22 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
 
 def _run(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str], *,
          hold_logs: bool) -> int:
-    """Run the bot until a stop signal; SIGHUP reloads the banks (:mod:`bot.telegram.admin`).
+    """Run the bot until a stop signal (SIGTERM, SIGINT); SIGHUP reloads the banks
+    (:mod:`bot.telegram.admin`). Returns the exit status: 0 after a stop signal, non-zero
+    when the bot stopped because of a fault it could not get over (``bot.app.request_stop``).
+
+    Everything runs in one ``asyncio.Runner`` whose stop signals only set an event
+    (``bot.app.serve`` stops in bounded steps and always closes storage), so that a stop ends
+    the process within seconds whenever it comes; tasks left over are cancelled and the
+    default executor's threads joined before the loop closes.
+    """
+    with asyncio.Runner(loop_factory=new_event_loop) as runner:
+        return runner.run(_serve(settings, banks, redact, hold_logs=hold_logs))
+
+
+async def _serve(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str], *,
+                 hold_logs: bool) -> int:
+    """:func:`_run` in the loop.
 
     It first initializes PTB itself (``getMe``, with the transient retries of
     :class:`bot.telegram.limits.QuizRateLimiter`) so that a token Telegram rejects, or a Bot API
@@ -342,18 +359,25 @@ def _run(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str
     """
     from telegram.error import InvalidToken, NetworkError, TelegramError
 
-    from bot.app import ALLOWED_UPDATES, build_application, close_transports, webhook_arguments
+    from bot.app import StopRequest, build_application, close_transports, serve, unless_stopped
     from bot.telegram import admin
 
     app = build_application(settings, banks)
     where = settings.base_url or "https://api.telegram.org"
-    loop = new_event_loop()
-    asyncio.set_event_loop(loop)  # PTB's run_polling takes the current loop
+    loop = asyncio.get_running_loop()
+    stop = StopRequest()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, stop.signal, signal.Signals(number).name)
+    if hasattr(signal, "SIGHUP"):  # `kill -HUP <pid>` reloads the banks (not on Windows)
+        loop.add_signal_handler(signal.SIGHUP, admin.reload_soon, app, "SIGHUP")
     try:
         with _held_logs(hold_logs) as held:
             log.info("starting quizbot: %d bank(s), Bot API %s", len(banks), where)
             try:
-                loop.run_until_complete(app.initialize())
+                if not await unless_stopped(app.initialize(), stop):
+                    held.pass_on()
+                    log.info("stopped before the start")
+                    return 0
             except InvalidToken:
                 _say("Telegram rejected the token: check TELEGRAM_BOT_TOKEN or the token file "
                      "(@BotFather gives the token)")
@@ -365,17 +389,12 @@ def _run(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str
                 _say(f"the Bot API at {where} refused to start the bot ({redact(exc.message)})")
                 return 1
             held.pass_on()
-        if hasattr(signal, "SIGHUP"):  # `kill -HUP <pid>` reloads the banks (not on Windows)
-            loop.add_signal_handler(signal.SIGHUP, admin.reload_soon, app, "SIGHUP")
         if settings.webhook_url:
             log.info("webhook %s, listening on %s", settings.webhook_url, settings.listen)
-            app.run_webhook(**webhook_arguments(settings), close_loop=False)
-        else:
-            app.run_polling(allowed_updates=list(ALLOWED_UPDATES), close_loop=False)
+        await serve(app, stop)
+        return stop.status
     finally:
-        loop.run_until_complete(close_transports(app))
-        loop.close()
-    return 0
+        await close_transports(app)
 
 
 class _HeldLogs(logging.Handler):

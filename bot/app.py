@@ -6,10 +6,13 @@ The only module (with the CLI) that knows both Telegram and storage.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
-from collections.abc import Mapping
+import weakref
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
 from typing import TypedDict
 
 from telegram import (
@@ -31,10 +34,12 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
+from tenacity import RetryCallState
 
 from bot import i18n
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.quiz.bank import Bank
+from bot.quiz.ports import StorageError
 from bot.telegram import admin, group, handlers, inline, learning, privacy, router, teachers
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.limits import QuizRateLimiter
@@ -42,7 +47,7 @@ from bot.telegram.metrics import Metrics
 from bot.telegram.monitoring import MeteredProcessor, MeteredRequest
 from bot.telegram.ordering import OrderedQueue
 from bot.telegram.services import open_services, services, services_of, take_services
-from storage import open_store
+from storage import PostgresStore, SQLiteStore, is_postgres_url, open_store, outage
 from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
@@ -192,7 +197,7 @@ async def _post_init(app: QuizApplication) -> None:
     that polls (see :func:`wait_to_poll`); with a webhook every instance receives updates."""
     settings, banks = app.bot_data.settings, app.bot_data.banks
     assert settings is not None  # set by build_application
-    store = await open_store(settings.db, create=settings.create_db)
+    store = await _open_store(settings.db, create=settings.create_db)
     made = app.bot_data.services = await open_services(app, store)  # closes store if it fails
     if app.job_queue is not None:  # reminders: stored schedules, so they survive restarts
         interval = app.bot_data.reminder_interval  # shorter in tests
@@ -220,13 +225,64 @@ async def _post_init(app: QuizApplication) -> None:
         await wait_to_poll(app)
 
 
+async def _open_store(db: str | Path, *, create: bool) -> SQLiteStore | PostgresStore:
+    """``open_store(db)``; a PostgreSQL server that cannot be reached (down, restarting) is
+    tried again with back-off for up to ``storage.outage.outage_seconds()``. The store is
+    closed again if the opening is cancelled (a stop signal during the start): the half-made
+    store would otherwise keep its connection's thread alive, and the interpreter waits for
+    that thread at exit.
+
+    Raises:
+        StorageError: the database cannot be opened (or was still unreachable at the end).
+    """
+    opening = asyncio.ensure_future(_open_retrying(db, create=create))
+    try:
+        return await asyncio.shield(opening)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await (await opening).close()
+        raise
+
+
+async def _open_retrying(db: str | Path, *, create: bool) -> SQLiteStore | PostgresStore:
+    """:func:`_open_store`'s retries (PostgreSQL only: a SQLite file is there or not)."""
+    if not is_postgres_url(db):
+        return await open_store(db, create=create)
+    try:
+        seconds = outage.outage_seconds()
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    tries = 0
+
+    def waiting(state: RetryCallState) -> None:
+        log.warning("the database is unreachable (%s): trying again for up to %.0f s",
+                    state.outcome.exception() if state.outcome else None, seconds)
+
+    retrying = outage.reconnecting(seconds)
+    retrying.before_sleep = waiting
+    try:
+        async for attempt in retrying:
+            with attempt:
+                tries += 1
+                return await open_store(db, create=create)
+    except StorageError as exc:
+        if tries > 1 and outage.unreachable(exc):
+            raise StorageError(f"{exc} (still unreachable after {seconds:.0f} s: giving up)"
+                               ) from exc
+        raise
+    raise AssertionError("unreachable: tenacity re-raises the last failure")
+
+
 async def wait_to_poll(app: QuizApplication) -> None:
     """Several instances share the database: Telegram serves one getUpdates consumer per bot,
     so only the instance holding the poller lease polls (and so handles every update, each
     user's in order). Until this one holds it, it runs the group sessions it holds (its job
     queue is started early); once it does, it adopts the sessions nobody holds (their instance
-    died) and returns, and polling starts. If the lease is lost later (its connection to the
-    database dropped), the instance stops, so that two never poll at once."""
+    died) and returns, and polling starts. If its connection to the database drops, the lease
+    is taken again once the database is back (:mod:`storage.leases`); if another instance took
+    it meanwhile, or the database stays away too long, this one stops with a non-zero exit
+    status (a supervisor restarts it, and it waits for the lease), so that two never poll at
+    once."""
     made = services_of(app)
     assert app.job_queue is not None
     await app.job_queue.start()  # idempotent: app.start() starts it again (a no-op)
@@ -238,9 +294,7 @@ async def wait_to_poll(app: QuizApplication) -> None:
 
 
 def _poller_lost(app: QuizApplication) -> None:
-    log.error("the poller lease's database connection was lost: stopping, so that another "
-              "instance polls alone")
-    app.stop_running()
+    request_stop(app, "the poller lease is lost (another instance may poll now)")
 
 
 async def prune(context: Context) -> None:
@@ -270,12 +324,26 @@ async def set_commands(app: QuizApplication) -> None:
 
 async def _post_shutdown(app: QuizApplication) -> None:
     """Stop the health and metrics server, and the job queue if it was started early (an
-    instance that never polled); close storage (leases included)."""
-    if app.job_queue is not None and app.job_queue.scheduler.running:
-        await app.job_queue.stop(wait=False)
+    instance that never polled); write the review ratings still queued; close storage (leases
+    included). Each step runs even if the one before failed (logged): storage is always
+    closed, or its connection's thread would keep the process from exiting."""
+    jobs = app.job_queue
     made = take_services(app)
-    if made is not None:  # health server, the review cards of the last answers, storage
-        await made.close()
+    steps: list[tuple[str, Callable[[], Awaitable[object]] | None]] = [
+        ("stopping the job queue",
+         (lambda: jobs.stop(wait=False)) if jobs is not None and jobs.scheduler.running
+         else None),
+        # the health server, the review ratings of the last answers, storage: each is done
+        # even if one before it fails (Services.close)
+        ("closing the services", made.close if made is not None else None),
+    ]
+    for what, step in steps:
+        if step is None:
+            continue
+        try:
+            await step()
+        except Exception:
+            log.exception("stop: %s failed", what)
 
 
 async def close_transports(app: QuizApplication) -> None:
@@ -311,34 +379,167 @@ def webhook_arguments(settings: Settings) -> WebhookArguments:
             "drop_pending_updates": False}
 
 
+STOP_SECONDS = 5.0
+"""How long each network step of a stop may take, in seconds: the last getUpdates (which
+confirms the updates fetched), or the updates in flight finishing their calls. Past it the
+step is given up (logged), so that a stop ends within seconds whatever the network does;
+writing the queued review ratings and closing storage (local) always run after it."""
+
+
+MAX_STOP_SECONDS = 4 * STOP_SECONDS
+"""The longest a stop takes, in seconds: three bounded steps (the updates, the updates in
+flight, PTB's shutdown), then writing the queued ratings and closing storage. A supervisor's
+stop timeout must be longer (``deploy/quizbot.service``, ``compose.yaml``)."""
+
+
+class StopRequest(asyncio.Event):
+    """Set when the bot is to stop: by a stop signal (exit status 0), or by a fault it cannot
+    get over (:meth:`fail`: a non-zero exit status, so that a supervisor restarts it).
+
+    Attributes:
+        status: The exit status the process should end with.
+        reason: Why the bot stops, for the log (None: a stop signal or a test).
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.status = 0
+        self.reason: str | None = None
+
+    def signal(self, name: str) -> None:
+        """A stop signal (SIGTERM, SIGINT) arrived: stop (a second one is only logged)."""
+        if self.is_set():
+            log.info("%s: stopping already", name)
+            return
+        log.info("%s: stopping", name)
+        self.set()
+
+    def fail(self, reason: str, status: int = 1) -> None:
+        """Stop because of ``reason`` (logged as an error), ending with ``status``."""
+        log.error("%s: stopping (exit status %d)", reason, status)
+        if not self.is_set():
+            self.status, self.reason = status, reason
+            self.set()
+
+
+_STOPS: weakref.WeakKeyDictionary[QuizApplication, StopRequest] = weakref.WeakKeyDictionary()
+"""The stop request of each application :func:`serve` runs (how a fault deep in it stops it)."""
+
+
+def request_stop(app: QuizApplication, reason: str, status: int = 1) -> None:
+    """Stop ``app`` (run by :func:`serve`) because of a fault it cannot get over, with exit
+    status ``status``; an application not served (yet) stops when :func:`serve` starts it."""
+    stop = _STOPS.get(app)
+    if stop is None:
+        stop = _STOPS[app] = StopRequest()
+    stop.fail(reason, status)
+
+
+async def unless_stopped(step: Awaitable[object], stop: asyncio.Event) -> bool:
+    """Await ``step`` unless ``stop`` is set first (then ``step`` is cancelled and awaited):
+    whether it completed.
+
+    Raises:
+        Exception: whatever ``step`` raised.
+    """
+    task = asyncio.ensure_future(step)
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:  # also when the caller is cancelled
+        stopped.cancel()
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task  # its own cleanup (a store half open is closed)
+    if task.cancelled():
+        return False
+    task.result()
+    return True
+
+
 async def serve(app: QuizApplication, stop: asyncio.Event, *,
                 poll_timeout: float = 10.0) -> None:
-    """Run ``app`` until ``stop`` is set (what ``run_polling`` or ``run_webhook`` does, minus
-    signal handling: for tests and embedding): with a webhook when its settings have a
+    """Run ``app`` until ``stop`` is set (what ``run_polling`` or ``run_webhook`` does, with
+    the stop signals left to the caller): with a webhook when its settings have a
     ``webhook_url``, else with long polling.
 
+    A stop is prompt and complete whenever it comes: during the start (``getMe``, opening
+    storage, waiting for the poller lease) the start is cancelled; then the updates stop
+    (their last getUpdates bounded by :data:`STOP_SECONDS`), the updates in flight finish
+    (bounded too), and ``post_shutdown`` always runs (the queued review ratings written,
+    storage closed), even if a step before it failed. PTB's own ``run_polling`` raises
+    ``SystemExit`` from its signal handler into whatever runs, so that a second signal
+    during the stop skipped closing storage (and the process never exited), and with uvloop
+    a signal that arrives between its steps was lost.
+
     Args:
+        stop: Set to stop (a :class:`StopRequest` to give an exit status).
         poll_timeout: getUpdates long-polling timeout, in seconds.
+
+    Raises:
+        Exception: the start failed (after the stop's steps ran).
     """
     settings = app.bot_data.settings
     assert settings is not None  # set by build_application
-    await app.initialize()
+    faults = _STOPS.setdefault(app, StopRequest())  # request_stop's, for a fault
+    relay = asyncio.ensure_future(_relay(faults, stop))
     try:
-        if app.post_init:
-            await app.post_init(app)
-        assert app.updater is not None  # build_application's application has one
-        if settings.webhook_url:
-            await app.updater.start_webhook(**webhook_arguments(settings))
-        else:
-            await app.updater.start_polling(
-                poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False,
-                allowed_updates=list(ALLOWED_UPDATES))
-        await app.start()
-        await stop.wait()
-        if app.updater.running:
-            await app.updater.stop()
-        await app.stop()
+        if await unless_stopped(_start(app, settings, poll_timeout), stop):
+            await stop.wait()
     finally:
-        await app.shutdown()
-        if app.post_shutdown:
-            await app.post_shutdown(app)
+        relay.cancel()
+        _STOPS.pop(app, None)
+        await _stop(app)
+
+
+async def _relay(source: asyncio.Event, target: asyncio.Event) -> None:
+    """Set ``target`` once ``source`` is (with its exit status, if both are requests)."""
+    await source.wait()
+    if isinstance(source, StopRequest) and isinstance(target, StopRequest):
+        if not target.is_set():
+            target.status, target.reason = source.status, source.reason
+    target.set()
+
+
+async def _start(app: QuizApplication, settings: Settings, poll_timeout: float) -> None:
+    """PTB's start: initialize, post_init, the updater (webhook or polling), the application."""
+    await app.initialize()
+    if app.post_init:
+        await app.post_init(app)
+    assert app.updater is not None  # build_application's application has one
+    if settings.webhook_url:
+        await app.updater.start_webhook(**webhook_arguments(settings))
+    else:
+        await app.updater.start_polling(
+            poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False,
+            allowed_updates=list(ALLOWED_UPDATES))
+    await app.start()
+
+
+async def _stop(app: QuizApplication) -> None:
+    """PTB's stop, each step bounded and run whatever the one before did: the updater, the
+    application (updates in flight), its shutdown, then ``post_shutdown``."""
+    updater = app.updater
+    steps: list[tuple[str, Callable[[], Awaitable[object]], float | None]] = [
+        ("stopping the updates", updater.stop, STOP_SECONDS)
+        if updater is not None and updater.running else ("", _nothing, None),
+        ("finishing the updates in flight", app.stop, STOP_SECONDS)
+        if app.running else ("", _nothing, None),
+        ("shutting the application down", app.shutdown, STOP_SECONDS),
+    ]
+    for what, step, seconds in steps:
+        try:
+            async with asyncio.timeout(seconds):
+                await step()
+        except TimeoutError:
+            log.warning("stop: %s took longer than %.0f s: given up", what, seconds)
+        except Exception:
+            log.exception("stop: %s failed", what)
+    if app.post_shutdown:
+        await app.post_shutdown(app)
+    log.info("stopped")
+
+
+async def _nothing() -> None:
+    """A step with nothing to do."""

@@ -13,6 +13,11 @@ included; a machine that vanishes is noticed by TCP keepalive, set on these conn
 - **The poller lease**: Telegram serves one ``getUpdates`` consumer per bot, so one instance
   polls (and handles every update, in order per user); the others wait for this lock (on a
   second connection) while running the sessions they hold, and the first to get it polls.
+  A restart of the server (or a network cut) breaks the poller's connection: the instance
+  reconnects with back-off (:mod:`storage.outage`) and takes the lease again, polling on
+  meanwhile (every update is answered, "couldn't record that" while the database is away);
+  it stops only when another instance took the lease first, or the outage outlasted the
+  bound.
 
 A single SQLite instance needs neither: :class:`LocalLeases` grants everything.
 """
@@ -20,6 +25,7 @@ A single SQLite instance needs neither: :class:`LocalLeases` grants everything.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 
@@ -28,6 +34,7 @@ from asyncpg.pool import PoolConnectionProxy
 
 from bot.quiz.ports import StorageError
 from storage.backup import InstanceLock
+from storage.outage import outage_seconds, reconnecting
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +111,10 @@ class PostgresLeases:
         self._lock = asyncio.Lock()  # one query at a time on the lease connection
         self._held: set[int] = set()
         self._on_lost: Callable[[asyncpg.Connection | PoolConnectionProxy], None] | None = None
+        self._keeper: asyncio.Task[None] | None = None
+        self.poller_held = asyncio.Event()
+        """Set while this instance holds the poller lease (cleared while it takes it again
+        after its connection broke)."""
 
     async def _connection(self) -> asyncpg.Connection:
         if self._conn is None or self._conn.is_closed():
@@ -191,12 +202,62 @@ class PostgresLeases:
                     self._poller.terminate()
                 await asyncio.sleep(RECONNECT_SECONDS)
                 continue
-            self._on_lost = lambda _conn: on_lost()
-            self._poller.add_termination_listener(self._on_lost)
+            self._watch_poller(bot_id, on_lost)
             return
+
+    def _watch_poller(self, bot_id: int, on_lost: Callable[[], None]) -> None:
+        """Hold the poller lease on ``self._poller``; if its connection breaks, take it again."""
+        assert self._poller is not None
+        self.poller_held.set()
+
+        def dropped(_conn: asyncpg.Connection | PoolConnectionProxy) -> None:
+            self.poller_held.clear()
+            if self._keeper is None or self._keeper.done():
+                self._keeper = asyncio.get_running_loop().create_task(
+                    self._retake_poller(bot_id, on_lost), name="poller lease")
+
+        self._on_lost = dropped
+        self._poller.add_termination_listener(dropped)
+
+    async def _retake_poller(self, bot_id: int, on_lost: Callable[[], None]) -> None:
+        """The poller's connection broke (the server restarted, say): reconnect with back-off
+        for up to ``outage_seconds()`` and take the lease again without waiting for it;
+        ``on_lost()`` if another instance holds it by then, or the server stayed away."""
+        seconds = outage_seconds()
+        log.warning("the poller lease's database connection was lost: reconnecting (for up "
+                    "to %.0f s); polling goes on meanwhile", seconds)
+        conn: asyncpg.Connection | None = None
+        try:
+            async for attempt in reconnecting(seconds):
+                with attempt:
+                    conn = await asyncpg.connect(self._dsn, server_settings=_KEEPALIVE)
+                    try:
+                        got = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)",
+                                                       POLLER_NAMESPACE, _key(bot_id)))
+                    except BaseException:
+                        conn.terminate()
+                        raise
+        except _FAILURES as exc:
+            log.error("the database stayed unreachable for %.0f s (%s): the poller lease is "
+                      "lost", seconds, exc)
+            on_lost()
+            return
+        assert conn is not None
+        if not got:
+            log.error("another instance took the poller lease while the database was away")
+            await conn.close()
+            on_lost()
+            return
+        self._poller = conn
+        log.info("the poller lease is held again")
+        self._watch_poller(bot_id, on_lost)
 
     async def close(self) -> None:
         """Close the lease connections: the server frees every lease they held."""
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
         if self._poller is not None and self._on_lost is not None:
             self._poller.remove_termination_listener(self._on_lost)  # a close is no loss
         for conn in (self._conn, self._poller):

@@ -60,3 +60,57 @@ def test_dockerfile_builds_the_package_as_a_non_root_user():
     assert users and users[-1] not in ("root", "0")
     assert re.search(r"^VOLUME /data$", text, re.M)
     assert 'ENTRYPOINT ["quizbot"]' in text
+
+
+def unit() -> dict[str, list[str]]:
+    """``deploy/quizbot.service``'s settings: key -> values (in order), all sections."""
+    settings: dict[str, list[str]] = {}
+    for line in (ROOT / "deploy" / "quizbot.service").read_text().splitlines():
+        if line and not line.startswith(("#", "[")):
+            key, _, value = line.partition("=")
+            settings.setdefault(key, []).append(value)
+    return settings
+
+
+def seconds(value: str) -> float:
+    """A duration as systemd and compose write it (``30s``, ``1min``, ``90``)."""
+    match = re.fullmatch(r"(\d+)(s|min)?", value)
+    assert match is not None, value
+    return float(match[1]) * (60 if match[2] == "min" else 1)
+
+
+def test_the_systemd_unit_runs_the_bot_with_the_settings_it_reads(tmp_path):
+    """The example unit's environment is what the bot reads, and it runs `quizbot run` as its
+    own user."""
+    settings = unit()
+    env = dict(value.split("=", 1) for value in settings["Environment"])
+    token = tmp_path / "token"
+    token.write_text("123:abc\n")
+    read = Settings.from_env({**env, "TELEGRAM_BOT_TOKEN_FILE": str(token)}, strict=True)
+    assert str(read.db) == env["QUIZBOT_DB"]
+    assert read.metrics is not None
+    assert env["TELEGRAM_BOT_TOKEN_FILE"].startswith("/etc/")  # never the token itself
+    assert "TELEGRAM_BOT_TOKEN" not in env
+    assert settings["ExecStart"][0].endswith("/quizbot run")
+    assert settings["User"] == ["quizbot"]
+
+
+def test_supervisors_restart_on_failure_and_wait_out_a_stop():
+    """Both supervisors restart the bot when it exits non-zero (it does when it cannot go on:
+    a database outage past its bound, the poller lease lost), stop it with SIGTERM, and wait
+    longer than its bounded stop (``bot.app.MAX_STOP_SECONDS``) before killing it."""
+    from bot.app import MAX_STOP_SECONDS
+    from storage.outage import OUTAGE_ENV, outage_seconds
+
+    settings = unit()
+    assert settings["Restart"] in (["on-failure"], ["always"])
+    assert settings["KillSignal"] == ["SIGTERM"]
+    assert seconds(settings["TimeoutStopSec"][0]) > MAX_STOP_SECONDS
+    quizbot = compose()["services"]["quizbot"]
+    assert quizbot["restart"] in ("unless-stopped", "always", "on-failure")
+    assert quizbot["stop_signal"] == "SIGTERM"
+    assert seconds(quizbot["stop_grace_period"]) > MAX_STOP_SECONDS
+    assert outage_seconds({OUTAGE_ENV: quizbot["environment"][OUTAGE_ENV]}) > 0
+    text = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^STOPSIGNAL SIGTERM$", text, re.M)
+    assert re.search(r'^ENTRYPOINT \["quizbot"\]$', text, re.M)  # exec form: PID 1 gets it

@@ -324,8 +324,27 @@ async def on_error(update: object, context: Context) -> None:
             log.error("%s: Telegram refused a call", where, exc_info=error)
     else:
         log.error("%s: error while handling it", where, exc_info=error)
-    if query is not None and not ANSWERED.pop(query.id):
+    if isinstance(error, StorageError) and isinstance(update, Update):
+        await _storage_failed(update, context, query)
+    elif query is not None and not ANSWERED.pop(query.id):
         await toast(query)  # leave no spinner: every callback query gets an answer, once
+
+
+async def _storage_failed(update: Update, context: Context, query: CallbackQuery | None) -> None:
+    """A storage fault stopped an update before it was answered (a new user's /start, whose
+    language choice could not be read, say): never silence. The polite "couldn't record
+    that, tap again" in the user's app language (their stored choice is out of reach), as a
+    toast on a button's spinner (a message in a private chat if the query was answered
+    already); nothing in a group (its session tells the group itself)."""
+    user, chat = update.effective_user, update.effective_chat
+    t = i18n.catalog(i18n.negotiate(user.language_code if user else None))
+    try:
+        if query is not None and not ANSWERED.pop(query.id):
+            await toast(query, t("storage_failed"))
+        elif chat is not None and chat.type == Chat.PRIVATE:
+            await send(context, chat.id, Screen(HTML.escape(t("storage_failed"))))
+    except TelegramError as exc:
+        log.info("%s: the storage fault notice could not be sent: %s", describe(update), exc)
 
 
 def describe(update: object) -> str:
