@@ -338,7 +338,7 @@ def _run(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str
     """
     from telegram.error import InvalidToken, NetworkError, TelegramError
 
-    from bot.app import ALLOWED_UPDATES, build_application, close_transports, webhook_arguments
+    from bot.app import ALLOWED_UPDATES, build_application, close_transports, serve
     from bot.telegram import admin
 
     app = build_application(settings, banks)
@@ -363,9 +363,12 @@ def _run(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str
             held.pass_on()
         if hasattr(signal, "SIGHUP"):  # `kill -HUP <pid>` reloads the banks (not on Windows)
             loop.add_signal_handler(signal.SIGHUP, admin.reload_soon, app, "SIGHUP")
-        if settings.webhook_url:
+        if settings.webhook_url:  # the bot's own webhook server: serve, stopped by a signal
             log.info("webhook %s, listening on %s", settings.webhook_url, settings.listen)
-            app.run_webhook(**webhook_arguments(settings), close_loop=False)
+            stop = asyncio.Event()
+            for stop_signal in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(stop_signal, stop.set)
+            loop.run_until_complete(serve(app, stop))
         else:
             app.run_polling(allowed_updates=list(ALLOWED_UPDATES), close_loop=False)
     finally:

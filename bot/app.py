@@ -10,7 +10,6 @@ import functools
 import logging
 import os
 from collections.abc import Mapping
-from typing import TypedDict
 
 from telegram import (
     BotCommand,
@@ -44,6 +43,7 @@ from bot.telegram import admin, group, handlers, inline, learning, privacy, teac
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.ordering import OrderedQueue
+from bot.telegram.webhook import WebhookServer
 from storage import open_store
 from storage.postgres import redact_dsn
 
@@ -124,6 +124,8 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
     )
     if settings.base_url:
         builder = builder.base_url(settings.base_url)
+    if settings.webhook_url:  # the bot's own webhook server (bot/telegram/webhook.py)
+        builder = builder.updater(None)
     app = builder.build()
     processor.on_refused = functools.partial(handlers.slow_down, app)
     app.bot_data.settings = settings
@@ -234,6 +236,7 @@ async def _post_init(app: QuizApplication) -> None:
              len(banks), redact_dsn(str(settings.db)), restored)
     if settings.webhook_url:
         order = store.update_order()
+        app.update_processor.bot_id = app.bot.id  # type: ignore[attr-defined]
         app.update_processor.order = order  # type: ignore[attr-defined]
         app.update_queue.order = order  # type: ignore[attr-defined]
     elif leases.shared:
@@ -311,61 +314,52 @@ async def close_transports(app: QuizApplication) -> None:
         await request.shutdown()
 
 
-class WebhookArguments(TypedDict):
-    """What :func:`webhook_arguments` gives ``run_webhook`` / ``Updater.start_webhook``."""
-
-    listen: str
-    port: int
-    url_path: str
-    webhook_url: str | None
-    secret_token: str | None
-    allowed_updates: list[str]
-    drop_pending_updates: bool
-
-
-def webhook_arguments(settings: Settings) -> WebhookArguments:
-    """The arguments of PTB's ``run_webhook`` / ``Updater.start_webhook`` for ``settings``.
-
-    Telegram sends ``secret_token`` in the ``X-Telegram-Bot-Api-Secret-Token`` header of every
-    webhook request (Bot API, setWebhook); PTB's webhook handler answers 403 to a request
-    without it or with another one, before reading the update. Pending updates are kept
-    (``drop_pending_updates`` off), as with polling: what users sent while the bot was down is
-    still answered.
+def webhook_server(app: QuizApplication, settings: Settings) -> WebhookServer:
+    """The webhook server for ``settings`` (webhook mode): it listens on ``settings.listen``,
+    serves the webhook URL's path, and tells Telegram the URL, the secret and
+    :data:`ALLOWED_UPDATES` (pending updates are kept, as with polling: what users sent while
+    the bot was down is still answered). Telegram sends ``secret_token`` in the
+    ``X-Telegram-Bot-Api-Secret-Token`` header of every webhook request (Bot API,
+    setWebhook); the server answers 403 to a request without it, before reading its body.
     """
-    return {"listen": settings.listen.host, "port": settings.listen.port,
-            "url_path": settings.webhook_path, "webhook_url": settings.webhook_url,
-            "secret_token": settings.webhook_secret, "allowed_updates": list(ALLOWED_UPDATES),
-            "drop_pending_updates": False}
+    return WebhookServer(app, settings, list(ALLOWED_UPDATES))
 
 
 async def serve(app: QuizApplication, stop: asyncio.Event, *,
                 poll_timeout: float = 10.0) -> None:
-    """Run ``app`` until ``stop`` is set (what ``run_polling`` or ``run_webhook`` does, minus
-    signal handling: for tests and embedding): with a webhook when its settings have a
-    ``webhook_url``, else with long polling.
+    """Run ``app`` until ``stop`` is set (what ``run_polling`` does, minus signal handling: for
+    tests, embedding and webhook mode): with the bot's webhook server when its settings have a
+    ``webhook_url`` (:func:`webhook_server`), else with long polling.
 
     Args:
         poll_timeout: getUpdates long-polling timeout, in seconds.
     """
     settings = app.bot_data.settings
     assert settings is not None  # set by build_application
+    webhook = webhook_server(app, settings) if settings.webhook_url else None
     await app.initialize()
     try:
+        if webhook is not None:
+            webhook.bind()  # a port in use fails here, before the bot says it is ready
         if app.post_init:
             await app.post_init(app)
-        assert app.updater is not None  # build_application's application has one
-        if settings.webhook_url:
-            await app.updater.start_webhook(**webhook_arguments(settings))
+        if webhook is not None:
+            await webhook.start()
         else:
+            assert app.updater is not None  # build_application's polling application has one
             await app.updater.start_polling(
                 poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False,
                 allowed_updates=list(ALLOWED_UPDATES))
         await app.start()
         await stop.wait()
-        if app.updater.running:
+        if webhook is not None:
+            await webhook.stop()
+        elif app.updater is not None and app.updater.running:
             await app.updater.stop()
         await app.stop()
     finally:
+        if webhook is not None:
+            await webhook.stop()
         await app.shutdown()
         if app.post_shutdown:
             await app.post_shutdown(app)
