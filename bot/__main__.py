@@ -342,7 +342,7 @@ def _run(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str
     from bot.telegram import admin
 
     app = build_application(settings, banks)
-    where = settings.base_url or "https://api.telegram.org"
+    where = redact(settings.base_url or "https://api.telegram.org")
     loop = new_event_loop()
     asyncio.set_event_loop(loop)  # PTB's run_polling takes the current loop
     try:
@@ -350,9 +350,8 @@ def _run(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str
             log.info("starting quizbot: %d bank(s), Bot API %s", len(banks), where)
             try:
                 loop.run_until_complete(app.initialize())
-            except InvalidToken:
-                _say("Telegram rejected the token: check TELEGRAM_BOT_TOKEN or the token file "
-                     "(@BotFather gives the token)")
+            except InvalidToken as exc:
+                _say(redact(_rejected(exc, where, custom=settings.base_url is not None)))
                 return 2
             except NetworkError as exc:  # TimedOut too; after the transient retries
                 _say(f"cannot reach the Bot API at {where} ({redact(exc.message)})")
@@ -375,6 +374,20 @@ def _run(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str
         loop.run_until_complete(close_transports(app))
         loop.close()
     return 0
+
+
+def _rejected(exc: Exception, where: str, *, custom: bool) -> str:
+    """The line for a getMe PTB turned into ``InvalidToken``: a 401 (Unauthorized) is the token
+    Telegram rejects; a 404 (Not Found, or any other answer) from a server the operator named
+    (``TELEGRAM_BASE_URL``) is no Bot API at that URL, not a bad token (the token's shape was
+    checked before: Telegram answers 404 only to a malformed one, or to an unknown method)."""
+    answer = str(exc.__cause__ or exc)
+    if "unauthorized" in answer.lower() or not custom:
+        return ("Telegram rejected the token: check TELEGRAM_BOT_TOKEN or the token file "
+                "(@BotFather gives the token)")
+    return (f"the Bot API at {where} (TELEGRAM_BASE_URL / --base-url) answered getMe with "
+            f"{answer!r}, not Unauthorized: no Bot API server answers at that URL (a local "
+            "telegram-bot-api server's is http://HOST:8081/bot); the token was not refused")
 
 
 class _HeldLogs(logging.Handler):

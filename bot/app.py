@@ -33,7 +33,7 @@ from telegram.ext import (
 )
 
 from bot import chart, i18n
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.monitoring import MeteredProcessor, MeteredRequest, MeteredStore, Metrics, MonitoringServer
 from bot.quiz.bank import Bank
 from bot.quiz.privacy import PrivacyService
@@ -222,7 +222,12 @@ async def _post_init(app: QuizApplication) -> None:
                                     name="reminders")
     if settings.metrics is not None:
         server = MonitoringServer(app, metrics, settings.metrics)
-        await server.start()
+        try:
+            await server.start()
+        except OSError as exc:  # one line naming the setting, as for the webhook's port
+            raise ConfigError(f"cannot serve /healthz and /metrics on {settings.metrics} "
+                              f"(QUIZBOT_METRICS / --metrics): "
+                              f"{os.strerror(exc.errno) if exc.errno else exc}") from None
         app.bot_data.monitoring = server
     await set_commands(app)
     if not app.bot.supports_inline_queries:

@@ -68,12 +68,11 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import sqlite3
 import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
-
-import sqlite3
 
 import asyncpg
 
