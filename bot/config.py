@@ -88,10 +88,16 @@ def parse_address(value: str, what: str, token: str | None = None) -> Address:
     return Address(host, port)
 
 
+_SHORTENED = reprlib.Repr()
+_SHORTENED.maxstring = 120
+"""How a setting's value is quoted in an error message: whole up to 120 characters (a URL an
+operator can recognise), cut in the middle beyond."""
+
+
 def _shown(value: str, token: str | None) -> str:
     """``value`` for an error message: the token (if any), and anything shaped like one,
-    replaced first, then shortened."""
-    return reprlib.repr(Redactor(token)(value) if token else redact_tokens(value))
+    replaced first, then shortened (:data:`_SHORTENED`)."""
+    return _SHORTENED.repr(Redactor(token)(value) if token else redact_tokens(value))
 
 
 def is_database_url(value: str) -> bool:
@@ -330,7 +336,8 @@ def _check_base_url(url: str, token: str | None) -> None:
         raise ConfigError(
             "TELEGRAM_BASE_URL / --base-url must be an http or https URL with a host, like "
             f"http://127.0.0.1:8081/bot for a local Bot API server; got {shown}")
-    if (token and token in url) or TOKEN_SHAPE.search(url):
+    if (token and any(secret in url for secret in Redactor(token).secrets)
+            or TOKEN_SHAPE.search(url)):
         raise ConfigError(
             "TELEGRAM_BASE_URL / --base-url holds a bot token: give the URL up to /bot, like "
             "http://127.0.0.1:8081/bot (the token comes from TELEGRAM_BOT_TOKEN or "
