@@ -336,7 +336,7 @@ def _check_base_url(url: str, token: str | None) -> None:
         raise ConfigError(
             "TELEGRAM_BASE_URL / --base-url must be an http or https URL with a host, like "
             f"http://127.0.0.1:8081/bot for a local Bot API server; got {shown}")
-    if (token and any(secret in url for secret in Redactor(token).secrets)
+    if ((token and any(secret in url for secret in Redactor(token).secrets))
             or TOKEN_SHAPE.search(url)):
         raise ConfigError(
             "TELEGRAM_BASE_URL / --base-url holds a bot token: give the URL up to /bot, like "

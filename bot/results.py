@@ -26,10 +26,11 @@ FORMULA_START = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
 "CSV Injection": ``=``, ``+``, ``-``, ``@``, tab and carriage return), with the full-width
 forms of the first four (＝＋－＠), which some spreadsheets read as the same."""
 
-SEPARATORS = frozenset(",;")
-"""Characters a spreadsheet may split a line's cells at: the comma the files are written with,
-and the semicolon of locales whose decimal mark is a comma (Excel's list separator there). A
-cell's text after one of them may become a cell of its own."""
+SEPARATORS = frozenset(",;\n\r")
+"""Characters a spreadsheet may split cells at: the comma the files are written with, the
+semicolon of locales whose decimal mark is a comma (Excel's list separator there), and line
+breaks (a reader that ignores quotes starts a row there). A cell's text after one of them may
+become a cell of its own."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def safe_cell(text: str) -> str:
     """``text`` made safe as a CSV cell (OWASP, "CSV Injection"): a ``'`` (which makes a
     spreadsheet take the cell as text) is put before each part of ``text`` that could be read as
     a formula: the cell, and each part after a separator (:data:`SEPARATORS`; a spreadsheet
-    splitting at it would see a cell there), whose first character once invisible ones
+    splitting there would see a cell), whose first character once invisible ones
     (:func:`_invisible`) are skipped is in :data:`FORMULA_START`. ``x;=1+1;`` becomes
     ``x;'=1+1;``, `` =1`` becomes ``' =1``, ``\u200f@x`` becomes ``'\u200f@x``; other text is
     unchanged. Every CSV quizbot writes goes through it (:func:`safe_row`)."""

@@ -214,7 +214,7 @@ async def test_a_port_in_use_is_one_line_naming_the_setting(fake, tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        code, out, err = await run_until_exit(
+        code, _out, err = await run_until_exit(
             "run", "--db", str(tmp_path / "p.sqlite3"), env=run_env(
                 TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_BASE_URL=fake.base_url,
                 QUIZBOT_WEBHOOK_URL=f"http://127.0.0.1:{port}/tg",
@@ -231,7 +231,7 @@ async def test_a_metrics_port_in_use_is_one_line_naming_the_setting(fake, tmp_pa
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        code, out, err = await run_until_exit(
+        code, _out, err = await run_until_exit(
             "run", "--db", str(tmp_path / "m.sqlite3"), env=run_env(
                 TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_BASE_URL=fake.base_url,
                 QUIZBOT_METRICS=f"127.0.0.1:{port}"))
