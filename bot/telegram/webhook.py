@@ -14,7 +14,8 @@ bot's HTTP library already:
 - *The body capped before it is read*: a ``Content-Length`` over :data:`MAX_BODY_BYTES` is
   answered 413 at once; a chunked body is read up to the cap (aiohttp's ``client_max_size``).
   aiohttp stops reading from a connection whose unread body fills its buffer (64 KiB), so an
-  unread body is never held in memory.
+  unread body is never held in memory, and the connection of a refused request is closed once
+  answered (no lingering read of the rest).
 - *A malformed update is answered 200*: logged and dropped (Telegram would send it again and
   again).
 - *An update the store cannot register is answered 500*: Telegram sends it again later
@@ -116,7 +117,10 @@ class WebhookServer:
         assert self._socket is not None
         server = web.Application(client_max_size=MAX_BODY_BYTES)
         server.router.add_post(self.settings.webhook_path, self.on_request)
-        self._runner = web.AppRunner(server, handle_signals=False, access_log=None)
+        # lingering_time 0: the unread body of a refused request is not read and dropped for
+        # 10 s (aiohttp's default): the connection is closed once answered
+        self._runner = web.AppRunner(server, handle_signals=False, access_log=None,
+                                     lingering_time=0)
         await self._runner.setup()
         await web.SockSite(self._runner, self._socket).start()
         await self.app.bot.set_webhook(
