@@ -8,14 +8,14 @@ server (tdlib/telegram-bot-api, ``WebhookActor``) queues updates by a key, a mes
 a callback query's sender, and sends a queue's next update only once the previous one was
 answered with a 2xx; different queues go out in parallel. So one user's messages in a chat
 come one after another, as do their taps, but a message and a tap may come at once, and
-python-telegram-bot's webhook answers 200 as soon as the update is queued, before it is
+the bot's webhook server answers 200 as soon as the update is queued, before it is
 handled: behind a load balancer the next tap can reach another instance while the first is
 still being handled.
 
 **What quizbot does** (PostgreSQL, webhook mode; :mod:`bot.telegram.ordering` hooks it in):
 
 - *Registered on receipt, before Telegram is answered*: each update of a (chat, sender) is
-  written to ``pending_updates`` before PTB's webhook handler answers 200
+  written to ``pending_updates`` before the webhook server answers 200
   (:class:`bot.telegram.ordering.OrderedQueue`); so the next update of a Telegram queue, sent
   only after that answer, finds it there whichever instance it reaches.
 - *One at a time per (chat, sender), lowest ``update_id`` first*: an update is handled while

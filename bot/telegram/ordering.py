@@ -26,7 +26,7 @@ updates that came before the deadline are processed (:meth:`settled`).
 Across instances (several ``quizbot run`` behind one webhook URL, sharing PostgreSQL), the
 order of each (chat, sender)'s updates is kept by an :class:`UpdateOrder` the store provides
 (:mod:`storage.order`: why Telegram's delivery does not keep it, and how it is kept): each
-update is registered as it is queued (:class:`OrderedQueue`, so before PTB's webhook answers
+update is registered as it is queued (:class:`OrderedQueue`, so before the webhook answers
 Telegram), and handled only in its key's turn, taken after its local turn and before a slot.
 With polling one instance handles every update, so :attr:`PerUserOrderedProcessor.order`
 stays None; with SQLite there is one instance, and its store's order does nothing.
@@ -134,8 +134,9 @@ class OrderedQueue(asyncio.Queue):  # type: ignore[type-arg]
     """PTB's update queue (``ApplicationBuilder.update_queue``) that registers each update
     with :attr:`order` before queueing it.
 
-    PTB's webhook handler answers Telegram once ``put`` returned; Telegram sends the next update
-    of the same chat (messages) or sender (taps) only after that answer (see
+    The webhook server (:mod:`bot.telegram.webhook`) answers Telegram once ``put`` returned;
+    Telegram sends the next update of the same chat (messages) or sender (taps) only after that
+    answer (see
     :mod:`storage.order`), so that update finds this one registered whichever instance it
     reaches. A registration that fails raises out of ``put``: the webhook answers 500 and
     Telegram sends the update again later.
