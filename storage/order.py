@@ -52,7 +52,9 @@ is acknowledged and dropped (:meth:`PostgresUpdateOrder.handled`, checked in the
 turn). A delivery and its repetition share their (chat, sender), so the turn (here, and across
 instances) puts the repetition after the first one is handled: it finds the mark. An update
 registered but never handled (the instance died before it answered, so Telegram sends it
-again) has no mark and is handled. What stays possible: the instance died after its handler's
+again) has no mark and is handled. On PostgreSQL the marks are written on the order's own
+connection, without waiting for the WAL (``synchronous_commit`` off): a crash of the server
+itself may forget the last fraction of a second of them. What stays possible: the instance died after its handler's
 writes and before the mark (a repetition is then handled again), or the turn was not had
 (handled anyway, logged).
 

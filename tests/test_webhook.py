@@ -264,3 +264,20 @@ async def test_the_process_drops_a_repeated_delivery_and_stops_on_sigterm(fake, 
         proc.terminate()
         assert await proc.wait() == 0, log.read_text()
     assert "delivered again: handled already, dropped" in Path(log).read_text()
+
+
+async def test_health_in_webhook_mode(fake, tmp_path):
+    """/healthz of a bot receiving webhooks: 200, updates by webhook."""
+    from bot.config import Address
+
+    bot = RunningBot(fake, tmp_path / "h.sqlite3", mode="webhook",
+                     metrics=Address("127.0.0.1", free_port()))
+    await bot.start()
+    try:
+        assert bot.metrics is not None
+        async with aiohttp.ClientSession() as session, session.get(
+                f"http://127.0.0.1:{bot.metrics.port}/healthz") as response:
+            assert response.status == 200
+            assert (await response.json())["updates"] == "webhook"
+    finally:
+        await bot.stop()
