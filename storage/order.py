@@ -54,9 +54,9 @@ instances) puts the repetition after the first one is handled: it finds the mark
 registered but never handled (the instance died before it answered, so Telegram sends it
 again) has no mark and is handled. On PostgreSQL the marks are written on the order's own
 connection, without waiting for the WAL (``synchronous_commit`` off): a crash of the server
-itself may forget the last fraction of a second of them. What stays possible: the instance died after its handler's
-writes and before the mark (a repetition is then handled again), or the turn was not had
-(handled anyway, logged).
+itself may forget the last fraction of a second of them. What stays possible: the instance
+died after its handler's writes and before the mark (a repetition is then handled again), or
+the turn was not had (handled anyway, logged).
 
 Only with a webhook: with polling, the instance holding the poller lease handles every update
 (:mod:`storage.leases`), its update processor alone keeps each user's in order, and these
