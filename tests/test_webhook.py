@@ -281,3 +281,20 @@ async def test_health_in_webhook_mode(fake, tmp_path):
             assert (await response.json())["updates"] == "webhook"
     finally:
         await bot.stop()
+
+
+async def test_a_webhook_url_telegram_refuses_is_one_line_naming_it(fake, tmp_path):
+    """setWebhook answered 400 (Telegram wants HTTPS on ports 443, 80, 88 or 8443): the start
+    fails with a ConfigError naming QUIZBOT_WEBHOOK_URL and the URL."""
+    from bot.config import ConfigError
+
+    bot = RunningBot(fake, tmp_path / "w.sqlite3", mode="webhook")
+    fake.fail_next("setWebhook", error_code=400,
+                   description="Bad Request: bad webhook: An HTTPS URL must be provided for "
+                               "webhook")
+    with pytest.raises(ConfigError) as refused:
+        await bot.start()
+    message = str(refused.value)
+    assert message.startswith(f"Telegram refused the webhook URL {bot.webhook_url} "
+                              "(QUIZBOT_WEBHOOK_URL / --webhook-url): "), message
+    assert "https url must be provided" in message.lower()

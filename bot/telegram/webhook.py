@@ -36,6 +36,7 @@ from http import HTTPStatus
 
 from aiohttp import web
 from telegram import Update
+from telegram.error import BadRequest
 from telegram.ext import ExtBot
 
 from bot.config import ConfigError, Settings
@@ -109,8 +110,8 @@ class WebhookServer:
         Telegram the webhook URL and secret (setWebhook, pending updates kept).
 
         Raises:
-            ConfigError: see :meth:`bind`.
-            telegram.error.TelegramError: setWebhook failed.
+            ConfigError: see :meth:`bind`; or Telegram refused the URL (setWebhook's 400).
+            telegram.error.TelegramError: setWebhook failed otherwise.
         """
         if self._socket is None:
             self.bind()
@@ -123,9 +124,14 @@ class WebhookServer:
                                      lingering_time=0)
         await self._runner.setup()
         await web.SockSite(self._runner, self._socket).start()
-        await self.app.bot.set_webhook(
-            url=self.settings.webhook_url or "", secret_token=self.settings.webhook_secret,
-            allowed_updates=self.allowed_updates, drop_pending_updates=False)
+        url = self.settings.webhook_url or ""
+        try:
+            await self.app.bot.set_webhook(
+                url=url, secret_token=self.settings.webhook_secret,
+                allowed_updates=self.allowed_updates, drop_pending_updates=False)
+        except BadRequest as exc:  # e.g. "bad webhook: An HTTPS URL must be provided"
+            raise ConfigError(f"Telegram refused the webhook URL {url} (QUIZBOT_WEBHOOK_URL / "
+                              f"--webhook-url): {exc.message}") from None
 
     async def stop(self) -> None:
         """Stop serving and close the socket (idempotent). The webhook stays set: Telegram
