@@ -4,8 +4,8 @@ The fake server runs in this process; the real bot (``quizbot run``, with
 ``QUIZBOT_QUESTION_SECONDS`` = ``--window`` and a temporary database) runs as a separate process
 polling it over loopback. ``--groups`` supergroups of ``--members`` members each start a session
 within ``--spread`` seconds; every member taps every question once, uniformly ``--taps`` seconds
-after it appeared (``tests/grouploadgen.py``). In the same invocation and at the same
-``--api-delay``, a short private-chat run (``tests/loadgen.py``, ``--private-users`` users)
+after it appeared (``tests/support/grouploadgen.py``). In the same invocation and at the same
+``--api-delay``, a short private-chat run (``tests/support/loadgen.py``, ``--private-users`` users)
 measures the bot's CPU per private answer, so CPU per group tap is reported as a ratio to it.
 
     python -m benchmarks.group_load --groups 100 --members 50 --api-delay 0,50
@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import platform
 import re
@@ -38,9 +39,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from benchmarks.run import QUESTIONS, ROOT, _ratio, cpu_seconds, measure, peak_rss_mb
-from tests.conftest import start_bot_process
-from tests.fakebotapi import FakeBotAPI
-from tests.grouploadgen import GroupLoadGenerator
+from tests.support.fakebotapi import FakeBotAPI
+from tests.support.grouploadgen import GroupLoadGenerator
+from tests.support.processes import start_bot_process
 
 RESULTS = ROOT / "benchmarks" / "results"
 
@@ -189,6 +190,79 @@ def committed_table(folder: Path = RESULTS) -> str:
         rows += [{"file": f"`{path.name}` ({data['git_commit'][:7]}, {data['date'][:10]})",
                   **row} for row in data["rows"]]
     return table(rows, label=True)
+
+
+SUMMARY_BEGIN, SUMMARY_END = "<!-- group-load-summary:begin -->", "<!-- group-load-summary:end -->"
+
+
+def _ceil(value: float, digits: int = 2) -> str:
+    """``value`` rounded up to ``digits`` decimals (a bound is never understated)."""
+    scale = 10 ** digits
+    return f"{math.ceil(value * scale - 1e-9) / scale:.{digits}f}"
+
+
+def _shapes(rows: list[dict[str, object]]) -> str:
+    """``100 groups of 50, one group of 2,000 and one of 5,000``: the shapes of ``rows``."""
+    shapes = sorted({(int(r["groups"]), int(r["members"])) for r in rows},  # type: ignore[call-overload]
+                    key=lambda shape: (-shape[0], shape[1]))
+    words: list[str] = []
+    for groups, members in shapes:
+        if groups > 1:
+            words.append(f"{groups:,} groups of {members:,}")
+        else:
+            single = any(word.startswith("one ") for word in words)
+            words.append(f"one {'' if single else 'group '}of {members:,}")
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+
+
+def committed_summary(folder: Path = RESULTS) -> str:
+    """The README's paragraph on the current bot's results: the files without a label
+    (``group-load-<groups>x<members>.json``), summed up as bounds over all their rows."""
+    from bot.telegram.ordering import DEFAULT_MAX_CONCURRENT_UPDATES
+
+    rows: list[dict[str, object]] = []
+    for path in sorted(folder.glob("group-load-*.json")):
+        if re.fullmatch(r"group-load-\d+x\d+\.json", path.name):
+            rows += json.loads(path.read_text())["rows"]
+
+    def total(*keys: str) -> int:
+        return sum(int(r[k]) for r in rows for k in keys)  # type: ignore[call-overload]
+
+    def high(key: str) -> float:
+        return max(float(r[key]) for r in rows)  # type: ignore[arg-type]
+
+    def low(key: str) -> float:
+        return min(float(r[key]) for r in rows)  # type: ignore[arg-type]
+
+    def counted(count: int, none: str, some: str) -> str:
+        return none if count == 0 else f"{count} {some}"
+
+    delays = sorted({float(r["api_delay_ms"]) for r in rows})  # type: ignore[arg-type]
+    where = " and ".join("on loopback" if d == 0 else f"with {d:g} ms per call" for d in delays)
+    busiest = max(rows, key=lambda r: int(r["groups"]) * int(r["members"])  # type: ignore[call-overload]
+                  / (float(r["tap_window_s"][1]) - float(r["tap_window_s"][0])))  # type: ignore[index]
+    spread = float(busiest["tap_window_s"][1]) - float(busiest["tap_window_s"][0])  # type: ignore[index]
+    rate = int(busiest["groups"]) * int(busiest["members"]) / spread  # type: ignore[call-overload]
+    return (
+        "The other rows are the current bot, each file at the commit it names: "
+        + ", ".join([
+            counted(total("stuck"), "every session finished", "sessions stuck"),
+            counted(total("refused_in_time"), "no in-time tap refused", "in-time taps refused"),
+            counted(total("lost", "doubled"), "no answer lost or doubled",
+                    "answers lost or doubled"),
+            counted(total("wrong_reveals"), "no wrong reveal", "wrong reveals"),
+            f"every reveal within {_ceil(high('reveal_lag_max_ms') / 1000)} s of its deadline "
+            "(or early, once every member had answered)"])
+        + f", and the acknowledgement p99 at most {_ceil(high('ack_p99_ms') / 1000)} s, "
+        f"{where}, for {_shapes(rows)}. A tap costs {low('cpu_ratio'):.2f} to "
+        f"{high('cpu_ratio'):.2f} of the CPU of a private answer (one Bot API call and one "
+        "write, against four calls, a write and two screens); with "
+        f"{DEFAULT_MAX_CONCURRENT_UPDATES} updates in flight a tap holds its slot for its write "
+        "and its answerCallbackQuery only (its review card is rated later, in a batch). The "
+        f"bot's CPU is {low('cpu_ms_per_tap'):.1f} to {high('cpu_ms_per_tap'):.1f} ms a tap, so "
+        "one process keeps up with a few hundred taps a second on one core; "
+        f"{_shapes([busiest])} tapping within the same {spread:g} s reach about "
+        f"{rate:.0f} a second.")
 
 
 def git_commit() -> str:

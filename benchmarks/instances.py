@@ -2,11 +2,11 @@
 the same load, in the same run.
 
 Each measurement starts the fake Bot API server(s) in this process, the real ``quizbot run``
-process(es), and plays N simulated users through the whole bank (``tests/loadgen.py``, as
+process(es), and plays N simulated users through the whole bank (``tests/support/loadgen.py``, as
 ``benchmarks/run.py`` does). Configurations:
 
 - ``sqlite-1``: one instance, a SQLite file (the default deployment);
-- ``postgres-1``: one instance, a throwaway PostgreSQL server (``tests/pgserver.py``);
+- ``postgres-1``: one instance, a throwaway PostgreSQL server (``tests/support/pgserver.py``);
 - ``postgres-2``: two instances sharing that database. Telegram serves one ``getUpdates``
   consumer per bot, so two instances of one polling bot cannot share its updates (the second
   waits as a standby: ``storage/leases.py``). What two instances sharing the load look like is
@@ -49,10 +49,10 @@ from pathlib import Path
 import asyncpg
 
 from benchmarks.run import QUESTIONS, ROOT, check_answers, cpu_seconds, machine, peak_rss_mb
-from tests.conftest import free_port
-from tests.fakebotapi import FakeBotAPI
-from tests.loadgen import LoadGenerator, percentile
-from tests.pgserver import PgServer
+from tests.support.fakebotapi import FakeBotAPI
+from tests.support.loadgen import LoadGenerator, percentile
+from tests.support.pgserver import PgServer
+from tests.support.processes import free_port
 
 CONFIGS = ("sqlite-1", "postgres-1", "postgres-2")
 FIRST_USER = 100_000
@@ -142,7 +142,7 @@ async def measure(config: str, users: int, *, think_ms: float, step_timeout: flo
         for fake, process in zip(fakes, processes, strict=True):
             await fake.wait_for(lambda f=fake, p=process: (
                 f.webhook_delivering if webhook else f.polling) or p.returncode is not None,
-                timeout=60)
+                timeout=60, recheck=0.05)
             if process.returncode is not None:
                 raise RuntimeError(f"{config} did not start: see {workdir}")
         shares = [users // instances + (1 if i < users % instances else 0)

@@ -42,9 +42,9 @@ T0 = 1_780_000_000.0
 
 
 def _banks(folder: Path, count: int = 100, questions: int = 100) -> dict:
-    """``count`` generated banks of ``questions`` questions each (tests/bankgen.py): 10,000
+    """``count`` generated banks of ``questions`` questions each (tests/support/bankgen.py): 10,000
     real questions for one user's 10,000 cards, in the banks the service serves."""
-    from tests.bankgen import write_bank
+    from tests.support.bankgen import write_bank
 
     folder.mkdir(parents=True, exist_ok=True)
     for n in range(count):
@@ -152,6 +152,23 @@ async def main_async(args: argparse.Namespace) -> dict[str, object]:
             "git_commit": git_commit(), "machine": machine(),
             "date": time.strftime("%Y-%m-%d"), "python": platform.python_version(),
             "cpus": __import__("os").cpu_count(), "review": review, "reminders": reminders}
+
+
+README_BEGIN, README_END = "<!-- learning:begin -->", "<!-- learning:end -->"
+
+
+def readme_paragraph(results: dict) -> str:  # type: ignore[type-arg]
+    """The README's figures of spaced review, written from a results JSON."""
+    r, m = results["review"], results["reminders"]
+    return (
+        f"Latest ({results['date']}, {results['cpus']} cores, commit "
+        f"{results['git_commit'][:7]}): the due card of a user with {r['cards']:,} cards in "
+        f"{1000 * r['due_10000_cards_s']:.2f} ms, {r['due_10000_over_answer']:.2f}x a quiz "
+        f"answer's {1000 * r['quiz_answer_s']:.2f} ms (grade and durable write: the answer and "
+        "its attempt's move, two statements) in the same run (10 cards: "
+        f"{1000 * r['due_10_cards_s']:.2f} ms); an hour of passes ({m['passes']:,}, one a "
+        f"second) over {m['learners']:,} learners with {m['reminders_sent']:,} reminders due "
+        f"cost {m['cpu_s']:.2f} CPU seconds ({m['cpu_per_pass_ms']:.2f} ms a pass).")
 
 
 def main() -> None:

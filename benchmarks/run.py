@@ -38,8 +38,8 @@ from pathlib import Path
 
 from bot.quiz.engine import Answer, Plan, with_answer
 from storage import SQLiteStore
-from tests.fakebotapi import FakeBotAPI
-from tests.loadgen import LoadGenerator, percentile
+from tests.support.fakebotapi import FakeBotAPI
+from tests.support.loadgen import LoadGenerator, percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -163,7 +163,10 @@ async def measure(bot: str, users: int, *, api_delay_ms: float, think_ms: float,
     process = await asyncio.create_subprocess_exec(*command, env=env, stdout=log, stderr=log,
                                                    stdin=subprocess.DEVNULL, cwd=ROOT)
     try:
-        await fake.wait_for(lambda: fake.polling or process.returncode is not None, timeout=60)
+        # a guard only: importing aiogram builds its pydantic models (seconds of CPU, far
+        # more on a loaded machine); the process may exit without a call
+        await fake.wait_for(lambda: fake.polling or process.returncode is not None,
+                            timeout=300, recheck=0.1)
         if process.returncode is not None:
             raise RuntimeError(f"{bot} did not start: {(workdir / 'bot.log').read_text()}")
         if api_delay_ms:

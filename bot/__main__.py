@@ -40,6 +40,10 @@ def _parser() -> argparse.ArgumentParser:
                         default=None,
                         help="start without the bank files that fail to load, logging each "
                              "(env QUIZBOT_SKIP_INVALID_BANKS=1; default: refuse to start)")
+    common.add_argument("--create-db", dest="create_db", action="store_true", default=None,
+                        help="create a new, empty SQLite database although the lock files "
+                             "beside it show one was used there and is gone (env "
+                             "QUIZBOT_CREATE_DB=1; default: refuse to start)")
 
     run = sub.add_parser("run", parents=[common],
                          help="run the bot (long polling, or a webhook with --webhook-url)")
@@ -150,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                  "/proc/<pid>/cmdline); set TELEGRAM_BOT_TOKEN or --token-file instead")
         flags = {k: getattr(args, k, None) for k in
                  ("token", "token_file", "base_url", "db", "banks", "question_seconds",
-                  "webhook_url", "listen", "metrics", "skip_invalid_banks")}
+                  "webhook_url", "listen", "metrics", "skip_invalid_banks", "create_db")}
         settings = Settings.from_env(strict=args.command == "run", **flags)
         if settings.token and settings.token != getattr(args, "token", None):
             redact = redaction.install(settings.token, LOG_FORMAT)
@@ -450,7 +454,7 @@ async def _play(settings: Settings, banks: dict[str, Bank], language: str | None
         print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}", file=sys.stderr)
         return 2
     logging.getLogger().setLevel(logging.WARNING)
-    store = await open_store(settings.db)
+    store = await open_store(settings.db, create=settings.create_db)
     try:
         quiz, learning = QuizService(store, banks), LearningService(store, banks)
         quiz.on_answer = learning.answered  # terminal answers make review cards too

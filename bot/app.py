@@ -21,7 +21,6 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.ext import (
     ApplicationBuilder,
-    CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
     Defaults,
@@ -32,17 +31,16 @@ from telegram.ext import (
     filters,
 )
 
-from bot import chart, i18n
+from bot import i18n
 from bot.config import ConfigError, Settings
-from bot.monitoring import MeteredProcessor, MeteredRequest, MeteredStore, Metrics, MonitoringServer
 from bot.quiz.bank import Bank
-from bot.quiz.privacy import PrivacyService
-from bot.quiz.review import LearningService
-from bot.quiz.service import GroupService, QuizService
-from bot.telegram import admin, group, handlers, inline, learning, privacy, teachers
+from bot.telegram import admin, group, handlers, inline, learning, privacy, router, teachers
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.limits import QuizRateLimiter
+from bot.telegram.metrics import Metrics
+from bot.telegram.monitoring import MeteredProcessor, MeteredRequest
 from bot.telegram.ordering import OrderedQueue
+from bot.telegram.services import open_services, services, services_of, take_services
 from bot.telegram.webhook import WebhookServer
 from storage import open_store
 from storage.postgres import redact_dsn
@@ -178,7 +176,7 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.on_migrate))
     app.add_handler(ChatMemberHandler(group.on_my_chat_member,
                                       ChatMemberHandler.MY_CHAT_MEMBER))
-    app.add_handler(CallbackQueryHandler(handlers.on_callback_query))
+    router.add_routes(app)  # button taps: one CallbackQueryHandler per kind of button
     # a user who blocked the bot and writes again gets reminders again (before any handler)
     app.add_handler(TypeHandler(Update, learning.on_any_update), group=-1)
     # anything else a person sends in a private chat (text, stickers, unknown commands) gets a
@@ -188,47 +186,29 @@ def add_handlers(app: QuizApplication) -> None:
 
 
 async def _post_init(app: QuizApplication) -> None:
-    """Open storage, create the quiz service, register the command menu per language,
+    """Open storage, make the services (:func:`~bot.telegram.services.open_services`),
+    register the command menu per language,
     restore group sessions. With a webhook, keep each (chat, sender)'s updates in order across
     the instances sharing the storage (:mod:`storage.order`; a no-op on SQLite). With polling
     and storage shared by several instances (PostgreSQL), wait until this instance is the one
     that polls (see :func:`wait_to_poll`); with a webhook every instance receives updates."""
-    settings, banks, metrics = app.bot_data.settings, app.bot_data.banks, app.bot_data.metrics
-    assert settings is not None and metrics is not None  # set by build_application
-    store = await open_store(settings.db)
-    app.bot_data.store = store
-    leases = app.bot_data.leases = store.leases()
-    metered = MeteredStore(store, metrics)
-    clock = app.bot_data.clock  # a fake clock in tests
-    app.bot_data.quiz = QuizService(metered, banks, clock=clock)
-    app.bot_data.groups = GroupService(metered, banks,
-                                       question_seconds=settings.question_seconds,
-                                       languages=i18n.SUPPORTED,
-                                       clock=clock)
-    app.bot_data.privacy = PrivacyService(store)
-    learner = LearningService(store, banks, clock=clock)
-    await learner.load()
-    app.bot_data.learning = learner
-    # ratings are queued and written in batches, after the feedback (see answered_soon)
-    app.bot_data.quiz.on_answer = learner.answered_soon
-    app.bot_data.groups.on_answer = learner.answered_soon
-    # the first /stats chart would pay matplotlib's import and the font loading (about 1 s)
-    app.bot_data.chart_warm_up = asyncio.create_task(asyncio.to_thread(chart.warm))
+    settings, banks = app.bot_data.settings, app.bot_data.banks
+    assert settings is not None  # set by build_application
+    store = await open_store(settings.db, create=settings.create_db)
+    made = app.bot_data.services = await open_services(app, store)  # closes store if it fails
     if app.job_queue is not None:  # reminders: stored schedules, so they survive restarts
         interval = app.bot_data.reminder_interval  # shorter in tests
         if interval is None:
             interval = learning.REMINDER_INTERVAL
         app.job_queue.run_repeating(learning.remind_pass, interval=interval, first=interval,
                                     name="reminders")
-    if settings.metrics is not None:
-        server = MonitoringServer(app, metrics, settings.metrics)
+    if made.monitoring is not None:
         try:
-            await server.start()
+            await made.monitoring.start()
         except OSError as exc:  # one line naming the setting, as for the webhook's port
             raise ConfigError(f"cannot serve /healthz and /metrics on {settings.metrics} "
                               f"(QUIZBOT_METRICS / --metrics): "
                               f"{os.strerror(exc.errno) if exc.errno else exc}") from None
-        app.bot_data.monitoring = server
     await set_commands(app)
     if not app.bot.supports_inline_queries:
         log.info("inline mode is off: turn it on with @BotFather (/setinline) to let users "
@@ -236,7 +216,7 @@ async def _post_init(app: QuizApplication) -> None:
     assert app.job_queue is not None
     app.job_queue.run_repeating(prune, interval=PRUNE_SECONDS, first=60.0, name="retention",
                                 job_kwargs={"coalesce": True})
-    restored = await group.restore_sessions(app)
+    restored = await made.sessions.restore()
     log.info("quizbot ready: %d bank(s), database %s, %d group session(s) restored",
              len(banks), redact_dsn(str(settings.db)), restored)
     if settings.webhook_url:
@@ -244,7 +224,7 @@ async def _post_init(app: QuizApplication) -> None:
         app.update_processor.bot_id = app.bot.id  # type: ignore[attr-defined]
         app.update_processor.order = order  # type: ignore[attr-defined]
         app.update_queue.order = order  # type: ignore[attr-defined]
-    elif leases.shared:
+    elif made.leases.shared:
         await wait_to_poll(app)
 
 
@@ -255,14 +235,14 @@ async def wait_to_poll(app: QuizApplication) -> None:
     queue is started early); once it does, it adopts the sessions nobody holds (their instance
     died) and returns, and polling starts. If the lease is lost later (its connection to the
     database dropped), the instance stops, so that two never poll at once."""
-    leases = app.bot_data.leases
-    assert leases is not None and app.job_queue is not None
+    made = services_of(app)
+    assert app.job_queue is not None
     await app.job_queue.start()  # idempotent: app.start() starts it again (a no-op)
     log.info("waiting for the poller lease (another instance may be polling)")
-    await leases.wait_poller(app.bot.id,
-                             on_lost=lambda: _poller_lost(app))
+    await made.leases.wait_poller(app.bot.id,
+                                  on_lost=lambda: _poller_lost(app))
     log.info("this instance polls now")
-    await group.runner_of(app).check_all()
+    await made.sessions.check_all()
 
 
 def _poller_lost(app: QuizApplication) -> None:
@@ -273,9 +253,8 @@ def _poller_lost(app: QuizApplication) -> None:
 
 async def prune(context: Context) -> None:
     """Job (daily): delete what the retention keeps no longer (``QuizService.prune``)."""
-    service = context.application.bot_data.service
     try:
-        pruned = await service.prune()
+        pruned = await services(context).quiz.prune()
     except Exception:  # tried again tomorrow
         log.exception("retention: pruning failed")
         return
@@ -300,17 +279,11 @@ async def set_commands(app: QuizApplication) -> None:
 async def _post_shutdown(app: QuizApplication) -> None:
     """Stop the health and metrics server, and the job queue if it was started early (an
     instance that never polled); close storage (leases included)."""
-    server, app.bot_data.monitoring = app.bot_data.monitoring, None
-    if server is not None:
-        await server.stop()
     if app.job_queue is not None and app.job_queue.scheduler.running:
         await app.job_queue.stop(wait=False)
-    learner = app.bot_data.learning
-    if learner is not None:
-        await learner.drain()  # the review cards queued by the last answers
-    store, app.bot_data.store = app.bot_data.store, None
-    if store is not None:
-        await store.close()
+    made = take_services(app)
+    if made is not None:  # health server, the review cards of the last answers, storage
+        await made.close()
 
 
 async def close_transports(app: QuizApplication) -> None:

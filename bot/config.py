@@ -141,6 +141,9 @@ class Settings:
             served.
         skip_invalid_banks: Start without the bank files that fail to load, logging each
             (``QUIZBOT_SKIP_INVALID_BANKS``); default False: any invalid bank stops the start.
+        create_db: Create a new, empty SQLite database even where the files beside ``db``
+            show one was used before and is gone (``QUIZBOT_CREATE_DB``, ``--create-db``);
+            default False: such a start is refused. A folder never used needs no flag.
     """
 
     token: str | None = field(default=None, repr=False)
@@ -153,6 +156,7 @@ class Settings:
     webhook_secret: str | None = field(default=None, repr=False)
     metrics: Address | None = None
     skip_invalid_banks: bool = False
+    create_db: bool = False
 
     @property
     def webhook_path(self) -> str:
@@ -206,8 +210,8 @@ class Settings:
             "listen": env.get("QUIZBOT_LISTEN") or None,
             "webhook_secret": env.get("QUIZBOT_WEBHOOK_SECRET") or None,
             "metrics": env.get("QUIZBOT_METRICS") or None,
-            "skip_invalid_banks": (env.get("QUIZBOT_SKIP_INVALID_BANKS") or "").strip().lower()
-            in ("1", "true", "yes", "on"),
+            "skip_invalid_banks": _flag(env.get("QUIZBOT_SKIP_INVALID_BANKS")),
+            "create_db": _flag(env.get("QUIZBOT_CREATE_DB")),
         }
         for name, value in flags.items():
             if value is not None:
@@ -264,6 +268,11 @@ class Settings:
                 "the bot token is malformed: @BotFather gives digits, a colon, then letters, "
                 "digits, '_' and '-' (the value is not shown here)")
         return self.token
+
+
+def _flag(value: str | None) -> bool:
+    """Whether a yes/no variable is set to yes (``1``, ``true``, ``yes`` or ``on``)."""
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def _address(value: object, what: str, token: str | None = None) -> Address:

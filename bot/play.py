@@ -11,6 +11,7 @@ from bot.quiz import engine
 from bot.quiz.bank import CONTROL_CHARACTERS, Bank
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
+from bot.quiz.starting import Resumed, resume_or_start
 from bot.render import PLAIN
 
 TERMINAL_USER_ID = 0
@@ -116,15 +117,14 @@ async def play(service: QuizService, bank: Bank, language: str, *,
     """
     ask = ask or read_line
     t = i18n.catalog(language)
-    attempt = await service.active(user_id)
-    updated = False
-    if attempt is not None and attempt.bank_id == bank.id:
-        # a question edited in the bank file without a version bump is re-planned (one removed
-        # is skipped) before it is shown: see QuizService.current
-        attempt, updated = await service.current(attempt)
+    # a question edited in the bank file without a version bump is re-planned (one removed is
+    # skipped) before it is shown: see QuizService.current
+    started = await resume_or_start(service, user_id, bank.id)
+    assert started is not None  # a bank was named
+    attempt, updated = started.attempt, isinstance(started, Resumed) and started.updated
+    if isinstance(started, Resumed):
         write(t("resume", number=min(attempt.position + 1, attempt.total), total=attempt.total))
     else:
-        attempt = await service.start(user_id, bank.id)
         write(render.intro(bank, t, PLAIN).text)
     try:
         while attempt.status == engine.ACTIVE:

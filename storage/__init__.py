@@ -14,13 +14,14 @@ __all__ = ["LocalLeases", "PostgresLeases", "PostgresStore", "SQLiteStore", "is_
            "migrations", "open_store"]
 
 
-async def open_store(db: str | Path) -> SQLiteStore | PostgresStore:
+async def open_store(db: str | Path, *, create: bool = False) -> SQLiteStore | PostgresStore:
     """Open the storage ``QUIZBOT_DB`` names: a ``postgresql://`` (or ``postgres://``) URL
-    selects PostgreSQL; anything else is a SQLite file path.
+    selects PostgreSQL; anything else is a SQLite file path (``create``: see
+    :meth:`SQLiteStore.open`).
 
     Raises:
         StorageError: the database cannot be opened or migrated.
     """
     if is_postgres_url(db):
         return await PostgresStore.open(str(db))
-    return await SQLiteStore.open(db)
+    return await SQLiteStore.open(db, create=create)

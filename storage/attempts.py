@@ -16,8 +16,9 @@ from collections.abc import Mapping
 import aiosqlite
 
 from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
-from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, Pruned
-from storage.rows import attempt_of, bank_stats, moved_on
+from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, Pruned, RecordOutcome
+from bot.quiz.stats import COUNTED_ATTEMPT, COUNTED_SESSION, bank_stats
+from storage.rows import attempt_of, moved_on
 from storage.writer import SQLiteWriter
 
 
@@ -100,11 +101,11 @@ class AttemptStatements(SQLiteWriter):
         return changed == 1
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer,
-                            moved: Attempt) -> str:
+                            moved: Attempt) -> RecordOutcome:
         """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
         moved_position, status, ended_at = moved_on(attempt_id, moved)
 
-        async def op(db: aiosqlite.Connection) -> str:
+        async def op(db: aiosqlite.Connection) -> RecordOutcome:
             # two statements in the writer's transaction: the insert, only if the attempt is
             # active and asking this question (the primary key refuses a duplicate: SQLite
             # undoes that statement alone, and nothing else ran); then the attempt moves to
@@ -138,31 +139,31 @@ class AttemptStatements(SQLiteWriter):
     # --- statistics ----------------------------------------------------------------------
 
     async def stats(self, user_id: int) -> list[BankStats]:
-        """See :meth:`bot.quiz.ports.QuizStore.stats`. Finished group sessions the user answered
-        in count as attempts too (score: their correct answers)."""
+        """See :meth:`bot.quiz.ports.QuizStore.stats`; which attempts and sessions count, and
+        the record made of them, are :mod:`bot.quiz.stats`'s rules."""
+        counted = (user_id, COUNTED_ATTEMPT, user_id, COUNTED_SESSION)
         finished = [tuple(r) for r in await self._read(
                 "SELECT bank_id, total, score FROM ("
                 " SELECT a.bank_id, json_array_length(a.question_order) AS total,"
                 "  (SELECT COUNT(*) FROM answers s WHERE s.attempt_id = a.attempt_id"
                 "   AND s.correct = 1) AS score, a.ended_at AS ended_at"
-                "  FROM attempts a WHERE a.user_id = ? AND a.status = 'finished'"
+                "  FROM attempts a WHERE a.user_id = ? AND a.status = ?"
                 " UNION ALL"
                 " SELECT g.bank_id, json_array_length(g.question_order), SUM(x.correct),"
                 "  g.ended_at"
                 "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
-                "  WHERE x.user_id = ? AND g.status = 'finished' GROUP BY g.session_id"
-                ") ORDER BY ended_at", (user_id, user_id))]
+                "  WHERE x.user_id = ? AND g.status = ? GROUP BY g.session_id"
+                ") ORDER BY ended_at", counted)]
         misses = [tuple(r) for r in await self._read(
                 "SELECT bank_id, question_id, COUNT(*) AS misses FROM ("
                 " SELECT a.bank_id, s.question_id"
                 "  FROM answers s JOIN attempts a ON a.attempt_id = s.attempt_id"
-                "  WHERE a.user_id = ? AND a.status = 'finished' AND s.correct = 0"
+                "  WHERE a.user_id = ? AND a.status = ? AND s.correct = 0"
                 " UNION ALL"
                 " SELECT g.bank_id, x.question_id"
                 "  FROM group_answers x JOIN group_sessions g ON g.session_id = x.session_id"
-                "  WHERE x.user_id = ? AND g.status = 'finished' AND x.correct = 0"
-                ") GROUP BY bank_id, question_id ORDER BY misses DESC, question_id",
-                (user_id, user_id))]
+                "  WHERE x.user_id = ? AND g.status = ? AND x.correct = 0"
+                ") GROUP BY bank_id, question_id ORDER BY misses DESC, question_id", counted)]
         return bank_stats(finished, misses)
 
     # --- retention -----------------------------------------------------------------------

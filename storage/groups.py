@@ -15,10 +15,10 @@ import time
 import aiosqlite
 
 from bot.quiz.engine import Plan
-from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
+from bot.quiz.group import RIGHT, GroupAnswer, GroupSession, Scoring, SessionStatus
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
 from bot.quiz.settings import GroupSettings
-from storage.rows import SESSION_COLUMNS, session_of
+from storage.rows import SESSION_COLUMNS, session_of, settings_of
 from storage.writer import SQLiteWriter
 
 
@@ -43,7 +43,7 @@ class GroupStatements(SQLiteWriter):
     async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
                             starter_id: int, plan: Plan, question_seconds: float,
                             now: float, *, message_thread_id: int | None = None,
-                            scoring: str = "right") -> GroupSession | None:
+                            scoring: Scoring = RIGHT) -> GroupSession | None:
         """See :meth:`bot.quiz.ports.GroupStore.start_session`."""
         async def op(db: aiosqlite.Connection) -> int | None:
             cursor = await db.execute(
@@ -92,7 +92,7 @@ class GroupStatements(SQLiteWriter):
         rows = await self._read(
             "SELECT who_starts, question_seconds, scoring, bank_id, question_count, version"
             " FROM group_settings WHERE chat_id = ?", (chat_id,))
-        return GroupSettings(*rows[0]) if rows else None
+        return settings_of(rows[0]) if rows else None
 
     async def save_group_settings(self, chat_id: int, settings: GroupSettings,
                                   expected_version: int, *,

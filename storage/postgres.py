@@ -41,7 +41,7 @@ import asyncpg
 
 from bot.quiz.analysis import Response
 from bot.quiz.engine import ABANDONED, ACTIVE, Answer, Attempt, Plan
-from bot.quiz.group import GroupAnswer, GroupSession
+from bot.quiz.group import RIGHT, GroupAnswer, GroupSession, Scoring
 from bot.quiz.ports import (
     CLOSED,
     DUPLICATE,
@@ -50,13 +50,16 @@ from bot.quiz.ports import (
     DeletedData,
     GroupTally,
     Pruned,
+    RecordOutcome,
     StorageError,
 )
+from bot.quiz.privacy import DELETED_NAME, pseudonyms
 from bot.quiz.settings import GroupSettings
+from bot.quiz.stats import COUNTED_ATTEMPT, COUNTED_SESSION, bank_stats
 from storage.learning_pg import PostgresLearningStatements
 from storage.leases import PostgresLeases
 from storage.order import PostgresUpdateOrder
-from storage.rows import SESSION_COLUMNS, attempt_of, bank_stats, moved_on, session_of
+from storage.rows import SESSION_COLUMNS, attempt_of, moved_on, session_of, settings_of
 from storage.schema import Migration, bundled, refuse_newer
 from storage.schema import migrations as sqlite_migrations
 
@@ -399,7 +402,7 @@ class PostgresStore(PostgresLearningStatements):
         return changed == 1
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer,
-                            moved: Attempt) -> str:
+                            moved: Attempt) -> RecordOutcome:
         """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
         moved_position, status, ended_at = moved_on(attempt_id, moved)
         # one statement: the attempt must be active and asking this question (its row locked,
@@ -430,31 +433,32 @@ class PostgresStore(PostgresLearningStatements):
     # --- statistics ----------------------------------------------------------------------
 
     async def stats(self, user_id: int) -> list[BankStats]:
-        """See :meth:`bot.quiz.ports.QuizStore.stats`. Finished group sessions the user answered
-        in count as attempts too (score: their correct answers)."""
+        """See :meth:`bot.quiz.ports.QuizStore.stats`; which attempts and sessions count, and
+        the record made of them, are :mod:`bot.quiz.stats`'s rules."""
         finished = [tuple(r) for r in await self._read(
             "SELECT bank_id, total, score FROM ("
             " SELECT a.bank_id, json_array_length(a.question_order::json) AS total,"
             "  (SELECT COUNT(*) FROM answers s WHERE s.attempt_id = a.attempt_id"
             "   AND s.correct = 1) AS score, a.ended_at AS ended_at,"
             "  a.attempt_id AS id, 0 AS kind"
-            "  FROM attempts a WHERE a.user_id = $1 AND a.status = 'finished'"
+            "  FROM attempts a WHERE a.user_id = $1 AND a.status = $2"
             " UNION ALL"
             " SELECT g.bank_id, json_array_length(g.question_order::json), SUM(x.correct),"
             "  g.ended_at, g.session_id, 1"
             "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
-            "  WHERE x.user_id = $1 AND g.status = 'finished' GROUP BY g.session_id"
-            ") AS f ORDER BY ended_at, kind, id", user_id)]
+            "  WHERE x.user_id = $1 AND g.status = $3 GROUP BY g.session_id"
+            ") AS f ORDER BY ended_at, kind, id", user_id, COUNTED_ATTEMPT, COUNTED_SESSION)]
         misses = [tuple(r) for r in await self._read(
             "SELECT bank_id, question_id, COUNT(*) AS misses FROM ("
             " SELECT a.bank_id, s.question_id"
             "  FROM answers s JOIN attempts a ON a.attempt_id = s.attempt_id"
-            "  WHERE a.user_id = $1 AND a.status = 'finished' AND s.correct = 0"
+            "  WHERE a.user_id = $1 AND a.status = $2 AND s.correct = 0"
             " UNION ALL"
             " SELECT g.bank_id, x.question_id"
             "  FROM group_answers x JOIN group_sessions g ON g.session_id = x.session_id"
-            "  WHERE x.user_id = $1 AND g.status = 'finished' AND x.correct = 0"
-            ") AS m GROUP BY bank_id, question_id ORDER BY misses DESC, question_id", user_id)]
+            "  WHERE x.user_id = $1 AND g.status = $3 AND x.correct = 0"
+            ") AS m GROUP BY bank_id, question_id ORDER BY misses DESC, question_id",
+            user_id, COUNTED_ATTEMPT, COUNTED_SESSION)]
         return bank_stats(finished, misses)
 
     # --- retention -----------------------------------------------------------------------
@@ -495,7 +499,7 @@ class PostgresStore(PostgresLearningStatements):
     async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
                             starter_id: int, plan: Plan, question_seconds: float,
                             now: float, *, message_thread_id: int | None = None,
-                            scoring: str = "right") -> GroupSession | None:
+                            scoring: Scoring = RIGHT) -> GroupSession | None:
         """See :meth:`bot.quiz.ports.GroupStore.start_session`."""
         rows = await self._write_returning(
             "INSERT INTO group_sessions (chat_id, bank_id, bank_version, language,"
@@ -540,7 +544,7 @@ class PostgresStore(PostgresLearningStatements):
         rows = await self._read(
             "SELECT who_starts, question_seconds, scoring, bank_id, question_count, version"
             " FROM group_settings WHERE chat_id = $1", chat_id)
-        return GroupSettings(*rows[0]) if rows else None
+        return settings_of(rows[0]) if rows else None
 
     async def save_group_settings(self, chat_id: int, settings: GroupSettings,
                                   expected_version: int, *,
@@ -716,16 +720,14 @@ class PostgresStore(PostgresLearningStatements):
             group_answers = 0
             if sessions:
                 await db.execute("SELECT pg_advisory_xact_lock($1, $2)", *PSEUDONYM_LOCK)
-                pseudonym = int(await db.fetchval(
-                    "SELECT LEAST(COALESCE(MIN(user_id), 0), 0) FROM group_players"))
-                for session_id in sessions:  # a new pseudonym per session: nothing links them
-                    pseudonym -= 1
+                lowest = await db.fetchval("SELECT MIN(user_id) FROM group_players")
+                for session_id, pseudonym in pseudonyms(lowest, sessions).items():
                     group_answers += _count(await db.execute(
                         "UPDATE group_answers SET user_id = $1 WHERE session_id = $2"
                         " AND user_id = $3", pseudonym, session_id, user_id))
                     await db.execute(
-                        "UPDATE group_players SET user_id = $1, name = '' WHERE session_id = $2"
-                        " AND user_id = $3", pseudonym, session_id, user_id)
+                        "UPDATE group_players SET user_id = $1, name = $4 WHERE session_id = $2"
+                        " AND user_id = $3", pseudonym, session_id, user_id, DELETED_NAME)
             started = {row[0] for row in await db.fetch(
                 "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = $1"
                 " RETURNING session_id", user_id)}

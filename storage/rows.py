@@ -5,12 +5,12 @@ same columns and decode them here, once.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any, Protocol
 
 from bot.quiz.engine import Answer, Attempt, AttemptStatus, Plan
-from bot.quiz.group import GroupSession, SessionStatus
-from bot.quiz.ports import BankStats
+from bot.quiz.group import GroupSession, Scoring, SessionStatus
+from bot.quiz.settings import GroupSettings, WhoStarts
 
 SESSION_COLUMNS = (
     "session_id, chat_id, bank_id, bank_version, language, starter_id, question_order,"
@@ -34,7 +34,13 @@ def session_of(row: Row) -> GroupSession:
         id=row[0], chat_id=row[1], bank_id=row[2], bank_version=row[3], language=row[4],
         starter_id=row[5], plan=plan, question_seconds=row[8], position=row[9],
         message_id=row[10], deadline=row[11], status=SessionStatus(row[12]),
-        started_at=row[13], ended_at=row[14], message_thread_id=row[15], scoring=row[16])
+        started_at=row[13], ended_at=row[14], message_thread_id=row[15], scoring=Scoring(row[16]))
+
+
+def settings_of(row: Row) -> GroupSettings:
+    """The group settings of a row of ``who_starts, question_seconds, scoring, bank_id,
+    question_count, version``."""
+    return GroupSettings(WhoStarts(row[0]), row[1], Scoring(row[2]), row[3], row[4], row[5])
 
 
 def attempt_of(row: Row) -> Attempt:
@@ -65,26 +71,3 @@ def moved_on(attempt_id: int, moved: Attempt) -> tuple[int, str, float | None]:
     if moved.status not in (AttemptStatus.ACTIVE, AttemptStatus.FINISHED):
         raise ValueError(f"an answer cannot leave attempt {attempt_id} {moved.status}")
     return moved.position, str(moved.status), moved.ended_at
-
-
-def bank_stats(finished: Iterable[Sequence[Any]],
-               misses: Iterable[Sequence[Any]]) -> list[BankStats]:
-    """A user's statistics per bank, the bank played last first.
-
-    Args:
-        finished: ``(bank_id, total, score)`` of each finished attempt or group session, oldest
-            first.
-        misses: ``(bank_id, question_id, misses)``, most missed first.
-    """
-    finished, misses = list(finished), list(misses)
-    per_bank: dict[str, list[tuple[int, int]]] = {}
-    for bank_id, total, score in finished:
-        per_bank.setdefault(bank_id, []).append((int(score), int(total)))
-    result = []
-    for bank_id, scores in per_bank.items():
-        result.append(BankStats(
-            bank_id=bank_id, attempts=len(scores), best=max(s for s, _ in scores),
-            last=scores[-1][0], total=scores[-1][1],
-            most_missed=tuple((q, int(n)) for b, q, n in misses if b == bank_id)[:3]))
-    order = {bank_id: i for i, (bank_id, _, _) in enumerate(finished)}
-    return sorted(result, key=lambda s: order[s.bank_id], reverse=True)

@@ -16,13 +16,20 @@ the health write, the item report) is here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import glob
+import logging
+import os
 import sqlite3
+import stat
+import time
 from pathlib import Path
 
 import aiosqlite
 
 from bot.quiz.analysis import Response
 from bot.quiz.ports import DeletedData, StorageError
+from bot.quiz.privacy import DELETED_NAME, pseudonyms
 from storage.attempts import AttemptStatements
 from storage.backup import DatabaseLock, InstanceLock
 from storage.groups import GroupStatements
@@ -30,8 +37,16 @@ from storage.learning import LearningStatements
 from storage.leases import LocalLeases
 from storage.order import LocalUpdateOrder
 from storage.schema import Migration, migrate, migrations, refuse_newer
+from storage.writer import SQLITE_WAL_HEADER, DatabaseFile, FileChange
 
-__all__ = ["BUSY_TIMEOUT_MS", "Migration", "SQLiteStore", "migrations"]
+__all__ = ["BUSY_TIMEOUT_MS", "Migration", "SQLiteStore", "check_path", "migrations",
+           "refuse_recreating", "traces_of"]
+
+log = logging.getLogger(__name__)
+
+TRACES = (".lock", ".run.lock", "-wal", "-shm")
+"""Files beside a database that tell it was used: its lock files (made at every open, never
+removed) and SQLite's write-ahead log and its index (left by a process that did not close)."""
 
 BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's lock before failing, in milliseconds."""
@@ -51,30 +66,42 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
         super().__init__(reader, writer)
         self._lock: DatabaseLock | None = None  # shared: tells a restore the file is in use
         self._leases: LocalLeases | None = None
+        self._rescue_task: asyncio.Task[None] | None = None
         self._path = Path()
 
     @classmethod
-    async def open(cls, path: str | Path, *,
-                   upto: int | None = None) -> SQLiteStore:
-        """Open (creating if needed) the database at ``path`` and migrate it.
+    async def open(cls, path: str | Path, *, upto: int | None = None,
+                   create: bool = False) -> SQLiteStore:
+        """Open the database at ``path`` and migrate it; create it if there is none and none
+        was there before (see :func:`check_path` and :func:`traces_of`; a new database is said
+        in the log).
 
         Args:
             path: The database file.
             upto: Apply migrations only up to this version (for tests of upgrades).
+            create: Create a new, empty database even where the files beside the path show
+                one was used before (``QUIZBOT_CREATE_DB``).
 
         Raises:
-            StorageError: the file cannot be opened or migrated.
+            StorageError: the path is not a database or cannot hold one (nothing is created
+                then), a database was there before and is gone, or the file cannot be opened
+                or migrated.
         """
         path = Path(path)
-        # checked first: a connect that fails leaves aiosqlite's thread behind
-        if not path.parent.is_dir():
-            raise StorageError(f"cannot open database {path}: folder {path.parent} does not exist")
-        if path.is_dir():
-            raise StorageError(f"cannot open database {path}: it is a folder")
-        cls._create_private(path)
-        lock = DatabaseLock(path, exclusive=False)
+        # checked first: nothing beside the path is created for a path that cannot be used, and
+        # a connect that fails leaves aiosqlite's thread behind
+        file = check_path(path)
+        new = file is None
+        traces = traces_of(path) if new else []  # before this open makes its lock file
         connections: list[aiosqlite.Connection] = []
+        lock: DatabaseLock | None = None
         try:
+            lock = DatabaseLock(path, exclusive=False)  # refused while a restore writes it
+            if traces and not create:
+                refuse_recreating(path, traces)
+            if file is None:
+                cls._create_private(path)
+                file = DatabaseFile(path)
             for _ in range(2):
                 connection = await aiosqlite.connect(path, isolation_level=None)
                 connections.append(connection)
@@ -91,13 +118,26 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
                          "restore a backup made before the upgrade")
             await migrate(store._writer_db, current, known if upto is None
                           else [m for m in known if m.version <= upto])
+            store._file = file  # watched from here on: WAL mode, so its header says so
         except BaseException as exc:
             for connection in connections:
                 await connection.close()
-            lock.release()
+            if file is not None:
+                file.close()  # after SQLite's connections: see DatabaseFile
+            if lock is not None:
+                lock.release()
             if isinstance(exc, sqlite3.Error):
                 raise StorageError(f"cannot open database {path}: {exc}") from exc
+            if isinstance(exc, OSError):
+                raise StorageError(f"cannot open database {path}: {exc.strerror}") from exc
             raise
+        if new:
+            log.info("created a new database at %s (schema version %d)", path,
+                     await store.schema_version())
+        elif create:
+            log.warning("QUIZBOT_CREATE_DB is set but %s exists, so it was opened as it is: "
+                        "unset it, so that a database lost later is refused rather than "
+                        "replaced by an empty one", path)
         return store
 
     @staticmethod
@@ -110,8 +150,6 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
         Raises:
             StorageError: the file cannot be created (permissions, read-only file system).
         """
-        import os  # here, not at the top: this helper is the whole of this change to the module
-
         try:
             descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:
@@ -120,16 +158,94 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
             raise StorageError(f"cannot open database {path}: {exc.strerror}") from exc
         os.close(descriptor)
 
+    def _file_changed(self, change: FileChange) -> None:
+        """The database file was deleted or replaced under the store: save what the open file
+        holds beside the path (:meth:`_rescue`), once. A file overwritten in place holds the
+        copy now, which SQLite's cache no longer matches: nothing sound is left to save."""
+        if change is not FileChange.OVERWRITTEN and self._rescue_task is None:
+            self._rescue_task = asyncio.get_running_loop().create_task(
+                self._rescue(), name="sqlite-rescue")
+
+    async def _rescue(self) -> None:
+        """Copy the open database (a consistent snapshot, SQLite's backup API on the reader
+        connection) to ``<db>.rescued-<UTC time>`` beside the path, mode 0600, in rollback
+        journal mode (one self-contained file), and log where; a failure is logged."""
+        target = self._path.with_name(
+            f"{self._path.name}.rescued-{_stamp()}")
+        try:
+            self._create_private(target)
+            copy = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+            try:
+                await self._db.backup(copy)
+                answers = await asyncio.to_thread(_rescued, copy)
+            finally:
+                copy.close()
+        except (StorageError, OSError, sqlite3.Error) as exc:
+            log.error("could not save the database the bot had open to %s: %s; it stays "
+                      "readable while this process runs (ls -l /proc/%d/fd)", target, exc,
+                      os.getpid())
+            return
+        log.error("saved the database the bot had open (answers: %d) to %s: stop the bot, "
+                  "check it, and put it in place with `quizbot restore %s`, or set "
+                  "QUIZBOT_CREATE_DB=1 to start with a new, empty database", answers, target,
+                  target)
+
     async def close(self) -> None:
-        """Finish queued writes, then close both connections (idempotent)."""
+        """Finish queued writes, then close both connections (idempotent).
+
+        A database file deleted or replaced meanwhile is saved first (:meth:`_rescue`): it
+        would be gone once closed. Once the file was deleted, replaced or overwritten, SQLite's
+        write-ahead log beside the path belongs to the lost file: it is not written into the
+        file now at the path (:meth:`_set_log_aside`).
+        """
         if self._writer_task is not None:
             await asyncio.shield(self._writer_task)
+        with contextlib.suppress(StorageError):
+            self._check_file()  # a change found while idle is logged (and saved) now
+        if self._rescue_task is not None:
+            await asyncio.shield(self._rescue_task)
+        hidden = None
+        if self._change is FileChange.OVERWRITTEN and self._file is not None:
+            # SQLite writes its log into the file when the last connection closes, unless
+            # the file has moved (pager.c, databaseIsUnchanged): move it for that moment
+            hidden = self._path.with_name(f".{self._path.name}.closing")
+            try:
+                os.rename(self._path, hidden)
+            except OSError:
+                hidden = None
         await self._db.close()
         await self._writer_db.close()
+        if hidden is not None:
+            try:
+                os.rename(hidden, self._path)
+            except OSError as exc:
+                log.error("could not move the database file back from %s to %s (%s): move it "
+                          "back by hand", hidden, self._path, exc.strerror)
+        if self._file is not None:
+            self._file.close()  # after SQLite's connections: see DatabaseFile
+            self._file = None
+            if self._change is not None:
+                self._set_log_aside()
         if self._lock is not None:
             self._lock.release()
         if self._leases is not None:
             await self._leases.close()
+
+    def _set_log_aside(self) -> None:
+        """Move the lost file's write-ahead log (``<db>-wal``) to ``<db>-wal.lost-<UTC
+        time>`` and remove its index (``<db>-shm``): SQLite would apply that log to whatever
+        file the path names at the next open. Failures are logged."""
+        wal = self._path.with_name(self._path.name + "-wal")
+        aside = wal.with_name(f"{wal.name}.lost-{_stamp()}")
+        try:
+            if wal.exists():
+                os.rename(wal, aside)
+                log.warning("moved the write-ahead log of the lost database file to %s, so "
+                            "that it is not applied to the file at %s", aside, self._path)
+            self._path.with_name(self._path.name + "-shm").unlink(missing_ok=True)
+        except OSError as exc:
+            log.error("could not move %s aside (%s): remove it (and %s-shm) before the next "
+                      "start", wal, exc.strerror, self._path)
 
     def leases(self) -> LocalLeases:
         """Session and poller leases: a SQLite file has one instance, which holds them all.
@@ -174,18 +290,15 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
             sessions = [row[0] for row in await db.execute_fetchall(
                 "SELECT session_id FROM group_players WHERE user_id = ? UNION"
                 " SELECT session_id FROM group_answers WHERE user_id = ?", (user_id, user_id))]
-            rows = list(await db.execute_fetchall(
-                "SELECT MIN(COALESCE(MIN(user_id), 0), 0) FROM group_players"))
-            pseudonym = int(rows[0][0])
+            rows = list(await db.execute_fetchall("SELECT MIN(user_id) FROM group_players"))
             group_answers = 0
-            for session_id in sessions:  # a new pseudonym per session: nothing links them
-                pseudonym -= 1
+            for session_id, pseudonym in pseudonyms(rows[0][0], sessions).items():
                 group_answers += (await db.execute(
                     "UPDATE group_answers SET user_id = ? WHERE session_id = ? AND user_id = ?",
                     (pseudonym, session_id, user_id))).rowcount
                 await db.execute(
                     "UPDATE group_players SET user_id = ?, name = ? WHERE session_id = ?"
-                    " AND user_id = ?", (pseudonym, "", session_id, user_id))
+                    " AND user_id = ?", (pseudonym, DELETED_NAME, session_id, user_id))
             started = {row[0] for row in await db.execute_fetchall(
                 "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = ?"
                 " RETURNING session_id", (user_id,))}
@@ -199,7 +312,8 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
         own value): raises unless the database takes writes now (for health checks).
 
         Raises:
-            StorageError: the write failed (read-only, locked, full disk, closed).
+            StorageError: the write failed (read-only, locked, full disk, closed), or the
+                database file is no longer the path's (deleted, replaced, overwritten).
         """
         async def op(db: aiosqlite.Connection) -> None:
             rows = list(await db.execute_fetchall("PRAGMA user_version"))
@@ -233,3 +347,97 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
             " AND g.answered_at >= :since",
             {"chat": chat_id, "bank": bank_id, "since": since or 0.0})
         return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows]
+
+
+def _stamp() -> str:
+    """The UTC time, for file names: ``20261201T123456Z``."""
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+
+
+def _rescued(copy: sqlite3.Connection) -> int:
+    """Make the rescue copy self-contained (rollback journal, no ``-wal``); its answers."""
+    copy.execute("PRAGMA journal_mode = DELETE")
+    return int(copy.execute("SELECT COUNT(*) FROM answers").fetchone()[0])
+
+
+def check_path(path: Path) -> DatabaseFile | None:
+    """Check ``QUIZBOT_DB``'s file before anything is created beside it: the folder exists and
+    is writable (SQLite writes ``-wal`` and ``-shm`` files there), and the path is a SQLite
+    database (its first bytes are :data:`~storage.writer.SQLITE_WAL_HEADER`) or there is no
+    database yet (absent or empty).
+
+    Returns:
+        The database file, open (the caller closes it), or None when there is none yet.
+
+    Raises:
+        StorageError: the message names the setting and its value, and what to do.
+    """
+    setting = f"QUIZBOT_DB / --db is {str(path)!r}"
+    folder = path.parent
+    if not folder.is_dir():
+        raise StorageError(f"{setting}, but the folder {folder} does not exist: create it, or "
+                           "name a file in an existing folder")
+    try:
+        found: os.stat_result | None = path.stat()
+    except FileNotFoundError:
+        found = None
+    except OSError as exc:
+        raise StorageError(f"{setting}, which cannot be read: {exc.strerror}") from exc
+    if found is not None and stat.S_ISDIR(found.st_mode):
+        raise StorageError(f"{setting}, which is a folder: name a database file in it, "
+                           f"like {str(path / 'quizbot.sqlite3')!r}")
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        raise StorageError(f"{setting}, which is not a regular file: name a database file")
+    if not os.access(folder, os.W_OK | os.X_OK) or (
+            found is not None and not os.access(path, os.R_OK | os.W_OK)):
+        raise StorageError(
+            f"{setting}, but {'the folder ' + str(folder) if found is None else 'it'} is not "
+            "writable by this user (SQLite also writes its -wal and -shm files beside it): "
+            "change the owner or mode, or name a file in a folder the bot may write")
+    if found is None or not found.st_size:
+        return None
+    file: DatabaseFile | None = None
+    try:
+        file = DatabaseFile(path)
+        header = file.header()
+    except OSError as exc:
+        if file is not None:
+            file.close()
+        raise StorageError(f"{setting}, which cannot be read: {exc.strerror}") from exc
+    if header[:16] != SQLITE_WAL_HEADER:
+        file.close()
+        raise StorageError(
+            f"{setting}, which is not a SQLite database (it does not start with "
+            "'SQLite format 3'): name a quizbot database, or a new file to create one")
+    return file
+
+
+def traces_of(path: Path) -> list[Path]:
+    """The files beside ``path`` telling a database was used there: its :data:`TRACES`, and
+    the copies the bot saved of it (``<db>.rescued-*``, :meth:`SQLiteStore._rescue`: they are
+    made after the file is gone, so they are left even when everything else was deleted)."""
+    return [trace for trace in (path.with_name(path.name + suffix) for suffix in TRACES)
+            if trace.exists()] + _rescued_copies(path)
+
+
+def _rescued_copies(path: Path) -> list[Path]:
+    """The saved copies of the database ``path``, oldest first (their names hold the time)."""
+    return sorted(path.parent.glob(f"{glob.escape(path.name)}.rescued-*"))
+
+
+def refuse_recreating(path: Path, traces: list[Path]) -> None:
+    """Refuse to create a new database at ``path`` where ``traces`` show one was used.
+
+    Raises:
+        StorageError: always; the message names the setting, the files, and what to do.
+    """
+    rescued = _rescued_copies(path)
+    hint = (f"; `quizbot restore {rescued[-1]}` puts the copy the bot saved last in place"
+            if rescued else "")
+    raise StorageError(
+        f"QUIZBOT_DB / --db is {str(path)!r}, but "
+        f"{'it is empty' if path.exists() else 'there is no database there'}, while "
+        f"{', '.join(map(str, traces))} {'shows' if len(traces) == 1 else 'show'} one was used "
+        f"(deleted or moved?): put it back, or restore a backup (`quizbot restore BACKUP`)"
+        f"{hint}. To start with a new, empty database instead, set QUIZBOT_CREATE_DB=1 (or "
+        "pass --create-db) once")

@@ -6,23 +6,133 @@ a commit instead of paying one each, and every acknowledged write is durable. Re
 connection, which in WAL mode sees committed data only. :class:`storage.sqlite.SQLiteStore`
 opens the two connections; the statements of each port (:mod:`storage.attempts`,
 :mod:`storage.groups`, :mod:`storage.learning`) run through this writer and reader.
+
+Before each batch and again after its commit, before acknowledging it, the writer checks that
+the database file it writes is still the file its path names (:class:`DatabaseFile`): a file
+deleted, replaced or overwritten under the bot would otherwise take acknowledged answers with it
+silently. Once it is not, every write is refused with :class:`~bot.quiz.ports.StorageError`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import os
 import sqlite3
 from collections.abc import Awaitable, Callable, Mapping
+from enum import StrEnum
+from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.quiz.ports import StorageError
 
+log = logging.getLogger(__name__)
+
 T = TypeVar("T")
 WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
 """A write run by the writer task inside its transaction."""
+
+
+SQLITE_WAL_HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file (https://sqlite.org/fileformat.html,
+"The Database Header"); bytes 18 and 19 (the file format's write and read versions) are 2 in
+WAL mode, 1 in a rollback-journal database (what ``quizbot backup`` writes)."""
+
+
+class FileChange(StrEnum):
+    """How the database file changed under the bot."""
+
+    DELETED = "deleted"
+    """No file at the path any more (or the open file has no name left)."""
+    REPLACED = "replaced"
+    """The path names another file (a copy or backup moved into place)."""
+    OVERWRITTEN = "overwritten"
+    """The open file's contents were overwritten in place (``cp`` onto it): it no longer
+    starts with a WAL-mode SQLite header."""
+
+
+class DatabaseFile:
+    """The database file as the store opened it: a descriptor of its own on it, to tell
+    whether the path still names it (SQLite's own ``fileHasMoved`` test, ``os_unix.c``, which
+    it only logs) and whether its header is still a WAL-mode SQLite header.
+
+    The descriptor is read only and must be closed (:meth:`close`) only after every SQLite
+    connection to the file is: closing a descriptor of a file drops the process's POSIX locks
+    on it, SQLite's included (https://sqlite.org/howtocorrupt.html, section 2.2).
+
+    Args:
+        path: The database file, already open (and in WAL mode) in SQLite.
+
+    Raises:
+        OSError: it cannot be opened.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        opened = os.fstat(self._fd)
+        self._identity = (opened.st_dev, opened.st_ino)
+
+    def change(self) -> tuple[FileChange, str] | None:
+        """How the file changed since it was opened, with the details for the log; None
+        while the path still names the open file and its header is intact. Three system calls
+        (``fstat``, ``stat``, a 20-byte ``pread``), no SQLite lock.
+
+        Raises:
+            ValueError: closed.
+        """
+        if self._fd is None:
+            raise ValueError("closed")
+        opened = os.fstat(self._fd)
+        try:
+            now = os.stat(self.path)
+        except FileNotFoundError:
+            return FileChange.DELETED, "no file is at that path any more"
+        except OSError as exc:  # the folder is gone, or unreadable
+            return FileChange.DELETED, f"its path cannot be read any more ({exc.strerror})"
+        if (now.st_dev, now.st_ino) != self._identity:
+            return FileChange.REPLACED, (
+                f"the path now names another file (device {now.st_dev}, inode {now.st_ino}; "
+                f"the open file is device {self._identity[0]}, inode {self._identity[1]}, "
+                f"{'deleted' if opened.st_nlink == 0 else 'still linked elsewhere'})")
+        header = self.header()
+        if header[:16] != SQLITE_WAL_HEADER or header[18:20] != b"\x02\x02":
+            shown = "empty" if not header else (
+                "a SQLite database not in WAL mode (a backup copied onto it?)"
+                if header[:16] == SQLITE_WAL_HEADER else f"starts with {header[:16]!r}")
+            return FileChange.OVERWRITTEN, (
+                f"it was overwritten in place and is now {shown}, {opened.st_size} bytes")
+        return None
+
+    def header(self) -> bytes:
+        """The file's first 20 bytes (fewer if it is shorter).
+
+        Raises:
+            ValueError: closed.
+            OSError: it cannot be read.
+        """
+        if self._fd is None:
+            raise ValueError("closed")
+        return os.pread(self._fd, 20, 0)
+
+    def close(self) -> None:
+        """Close the descriptor (idempotent); only once SQLite's connections are closed."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+FILE_ADVICE = {
+    FileChange.DELETED: "its contents are still open in this process",
+    FileChange.REPLACED: "the file the bot had open keeps the latest answers",
+    FileChange.OVERWRITTEN: (
+        "the bot's log of recent writes (the -wal file) no longer matches it: it is set aside "
+        "when the bot stops, so that the file at the path is left as it is now"),
+}
+"""What the log adds about each change (the store may add where it saved a rescue copy)."""
 
 
 class SQLiteWriter:
@@ -38,8 +148,40 @@ class SQLiteWriter:
         self._writer_db = writer
         self._pending: list[tuple[WriteOp[Any], asyncio.Future[Any], bool]] = []
         self._writer_task: asyncio.Task[None] | None = None
+        self._file: DatabaseFile | None = None  # None: not watched (tests of the writer)
+        self._lost: StorageError | None = None
+        self._change: FileChange | None = None
         self.commits = 0
         """How many transactions the writer committed (for tests and benchmarks)."""
+
+    def _check_file(self) -> None:
+        """Raise unless the database file is still the path's (see :class:`DatabaseFile`);
+        the first change found is logged once, handed to :meth:`_file_changed`, and refuses
+        every later write.
+
+        Raises:
+            StorageError: the file was deleted, replaced or overwritten under the store.
+        """
+        if self._lost is not None:
+            raise self._lost
+        if self._file is None:
+            return
+        found = self._file.change()
+        if found is None:
+            return
+        change, details = found
+        self._change = change
+        self._lost = StorageError(
+            f"the database file {self._file.path} was {change} while the bot had it open: "
+            f"{details}; writes are refused until the bot is restarted on a sound database")
+        log.error("%s. Answers are no longer recorded and /healthz fails; %s.", self._lost,
+                  FILE_ADVICE[change])
+        self._file_changed(change)
+        raise self._lost
+
+    def _file_changed(self, change: FileChange) -> None:
+        """Called once, when :meth:`_check_file` first finds the file changed (the store saves
+        what it can); does nothing here."""
 
     async def _submit(self, op: WriteOp[T], *, single: bool = False) -> T:
         """Queue a write and wait until it is committed (durable).
@@ -51,7 +193,8 @@ class SQLiteWriter:
         Raises:
             sqlite3.IntegrityError: a constraint refused the write (nothing of it was stored).
             StorageError: the transaction could not be committed (locked, read-only, full
-                disk): nothing of it was stored.
+                disk): nothing of it was stored; or the database file was deleted, replaced or
+                overwritten (:class:`DatabaseFile`): not acknowledged, as it may be lost.
 
         Args:
             single: ``op`` runs one statement, so alone in its batch it can run in autocommit
@@ -71,6 +214,7 @@ class SQLiteWriter:
             results: list[tuple[asyncio.Future[Any], BaseException | None, Any]] = []
             autocommit = len(batch) == 1 and batch[0][2]
             try:
+                self._check_file()
                 if not autocommit:
                     await db.execute("BEGIN IMMEDIATE")
                 for op, future, _ in batch:
@@ -81,7 +225,8 @@ class SQLiteWriter:
                 if not autocommit:
                     await db.execute("COMMIT")
                 self.commits += 1
-            except Exception as exc:  # nothing of the batch is stored
+                self._check_file()  # committed to a file nobody will find: not acknowledged
+            except Exception as exc:  # nothing of the batch is stored (or in a lost file)
                 if db.in_transaction:
                     with contextlib.suppress(sqlite3.Error):
                         await db.execute("ROLLBACK")

@@ -5,9 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import socket
-import subprocess
-import sys
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,9 +17,10 @@ from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS, Address, Settings
 from bot.quiz.bank import Bank
 from bot.telegram.common import QuizApplication
-from tests.engines import Engine
-from tests.fakebotapi import FakeBotAPI
-from tests.pgserver import PgServer, PgUnavailable
+from tests.support.engines import Engine
+from tests.support.fakebotapi import FakeBotAPI
+from tests.support.pgserver import PgServer, PgUnavailable
+from tests.support.processes import free_port, start_bot_process  # noqa: F401 - tests import them here
 
 BANK_ID = "deepspeed-megatron"
 os.environ.setdefault("PTB_TIMEDELTA", "1")  # as `quizbot` sets it (bot/__main__.py)
@@ -42,13 +40,6 @@ async def fake() -> AsyncIterator[FakeBotAPI]:
 def banks() -> dict[str, Bank]:
     """The bundled banks."""
     return load_banks([BUNDLED_BANKS])
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 MODES = ("polling", "webhook")
@@ -121,11 +112,12 @@ class RunningBot:
         app.bot_data.reminder_interval = self.reminder_interval
         self._stop = asyncio.Event()
         task = self._task = asyncio.create_task(serve(app, self._stop, poll_timeout=1))
+        task.add_done_callback(lambda _: self.fake.signal())  # wakes the waits below
         if url is None:
             await self.fake.wait_for(lambda: self.fake.polling or task.done(), timeout=10)
         else:
             await self.fake.wait_for(lambda: task.done() or (
-                app.running and self.fake.webhook_url == url), timeout=10)
+                app.running and self.fake.webhook_url == url), timeout=10, recheck=0.05)
         if task.done():
             task.result()  # raise what went wrong
         return self
@@ -152,24 +144,6 @@ async def running_bot(request, fake, tmp_path) -> AsyncIterator[RunningBot]:
     await runner.start()
     yield runner
     await runner.stop()
-
-
-async def start_bot_process(fake: FakeBotAPI, db: Path, log: Path, *,
-                            env: dict[str, str] | None = None,
-                            ready: Callable[[], object] | None = None,
-                            ) -> asyncio.subprocess.Process:
-    """Start the real `quizbot run` process against ``fake``; return once it is polling (or
-    once ``ready()`` is true). ``env``: more environment variables (webhook, metrics)."""
-    env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
-           "QUIZBOT_DB": str(db), **(env or {})}
-    with log.open("ab") as out:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run", env=env, stdout=out, stderr=out,
-            stdin=subprocess.DEVNULL)
-    ready = ready or (lambda: fake.polling)
-    await fake.wait_for(lambda: ready() or proc.returncode is not None, timeout=30)
-    assert proc.returncode is None, log.read_text()
-    return proc
 
 
 OPTION_LINE = re.compile(r"^(?:[✅❌] )?([A-D])\. (.*?)(?: \(.*\))?$")
@@ -281,7 +255,8 @@ def wrong_label(message: dict, bank: Bank, language: str) -> str:
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
     """The URL of the PostgreSQL server the tests use: ``QUIZBOT_TEST_PG`` (CI starts one,
-    `.ci/run`), else a throwaway server started here (``tests/pgserver.py``) for the session.
+    `.ci/run`), else a throwaway server started here (``tests/support/pgserver.py``) for the
+    session.
 
     Without PostgreSQL installed this fails with a message saying what to do; set
     ``QUIZBOT_SKIP_PG=1`` to skip the PostgreSQL tests instead (explicitly, never by default).

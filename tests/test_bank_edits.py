@@ -11,8 +11,14 @@ from bot.bankload import load_banks
 from bot.quiz import engine
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
-from tests.bankedit import NEW_OPTION, copy_bank, edit_bank, remove_question, replace_correct_option
 from tests.conftest import BANK_ID
+from tests.support.bankedit import (
+    NEW_OPTION,
+    copy_bank,
+    edit_bank,
+    remove_question,
+    replace_correct_option,
+)
 
 USER = 11
 

@@ -10,13 +10,13 @@ import yaml
 
 from bot.bankload import (
     MAX_BANK_BYTES,
-    MAX_YAML_NODES,
     BankError,
     BankProblem,
     load_bank,
     load_banks,
     parse_bank,
 )
+from bot.bankload.yaml_positions import MAX_YAML_NODES
 from bot.quiz.bank import MAX_QUESTION_UTF16
 
 REAL_BANK = Path(__file__).resolve().parent.parent / "banks" / "deepspeed-megatron.yaml"

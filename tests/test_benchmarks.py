@@ -3,7 +3,6 @@ and the README's benchmark tables are the ones the committed results give."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
@@ -22,7 +21,6 @@ from benchmarks.run import (
     storage_benchmark,
 )
 
-HAVE_AIOGRAM = importlib.util.find_spec("aiogram") is not None
 CALLS = {"answerCallbackQuery": 16, "editMessageText": 8, "sendMessage": 10}
 """Bot API calls per user for the whole quiz (but getUpdates), the same for every bot: 8 answer
 and 8 "next" queries, 8 feedback edits, the intro, 8 questions and the score."""
@@ -35,10 +33,7 @@ async def test_storage_benchmark_runs():
     assert result["layer_commits"] <= 40
 
 
-@pytest.mark.parametrize("bot", [
-    "quizbot", "baseline", "baseline-concurrent",
-    pytest.param("aiogram", marks=pytest.mark.skipif(
-        not HAVE_AIOGRAM, reason="aiogram is in the bench extra: pip install -e '.[bench]'"))])
+@pytest.mark.parametrize("bot", ["quizbot", "baseline", "baseline-concurrent", "aiogram"])
 async def test_measure_plays_every_bot(bot):
     """One tiny measurement of each bot: all users finish, with the same Bot API calls;
     quizbot stores every answer once."""
@@ -80,6 +75,54 @@ def test_readme_has_the_tables_of_the_committed_results():
         assert group_load.committed_table() in committed_tables()
 
 
+def readme_block(name: str) -> str:
+    """The README's text between ``<!-- name:begin -->`` and ``<!-- name:end -->``."""
+    readme = (ROOT / "README.md").read_text()
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    assert readme.count(begin) == readme.count(end) == 1, f"README: no {name} block"
+    return readme[readme.index(begin) + len(begin):readme.index(end)].strip("\n")
+
+
+def results(name: str) -> dict:
+    """A committed results file."""
+    return json.loads((RESULTS / name).read_text())
+
+
+def test_readme_blocks_are_written_from_their_results_files():
+    """The learning, abuse, instances and group-load summary blocks of the README are what
+    their generators write from the committed results (regenerate and paste on change:
+    ``python -m benchmarks.instances --readme-from benchmarks/results/instances.json``,
+    ``python -m benchmarks.abuse --markdown benchmarks/results/abuse.json``, and
+    ``benchmarks.learning.readme_paragraph``, ``benchmarks.group_load.committed_summary``)."""
+    from benchmarks import abuse, instances, learning
+
+    assert readme_block("learning") == learning.readme_paragraph(results("learning.json"))
+    assert readme_block("abuse") == abuse.markdown(results("abuse.json"))
+    assert readme_block("instances") == instances.readme_section(results("instances.json"))
+    assert readme_block("group-load-summary") == group_load.committed_summary()
+
+
+def test_readme_prose_figures_match_the_code_and_results():
+    """Figures the README's prose states are the code's constants and the committed results'
+    numbers: updates in flight, the clock edit's moment, the CI group load window, and the
+    ratios the benchmark discussion quotes."""
+    from bot.quiz.group import CLOCK_FRACTION
+    from bot.telegram.ordering import DEFAULT_MAX_CONCURRENT_UPDATES
+    from tests.test_group_load import WINDOW
+
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert f"run at once (up to {DEFAULT_MAX_CONCURRENT_UPDATES})" in readme
+    assert CLOCK_FRACTION == 1 / 3 and "when a third of the window is left" in readme
+    assert f"members, {WINDOW:g} s windows, through the in-process bot" in readme
+    slow = results("private-200u-rtt50ms-think5000ms.json")
+    [aiogram] = [r for r in slow["ratios"] if r["against"] == "aiogram"]
+    assert (f"quizbot spends {aiogram['cpu_per_answer_ratio']:g}x aiogram's CPU per answer"
+            in readme)
+    storage = results("private-1000u-rtt0ms-think0ms.json")["storage"]["median"]
+    assert (f"{storage['ratio']:g}x in this one, where the plain loop reached "
+            f"{round(storage['plain_sqlite3_answers_per_second']):,} commits a second") in readme
+
+
 def test_committed_results_name_their_bots_and_origin():
     """Each committed results file says what ran, where and when, for bots the code knows."""
     for path in RESULTS.glob("private-*.json"):
@@ -112,7 +155,7 @@ async def test_instances_benchmark_plays_each_configuration(pg_url):
 
     from benchmarks.instances import CONFIGS, medians, readme_section
     from benchmarks.instances import measure as measure_instances
-    from tests.pgserver import PgServer
+    from tests.support.pgserver import PgServer
 
     server = await asyncio.to_thread(PgServer.start)
     try:
@@ -137,7 +180,7 @@ async def test_instances_benchmark_by_webhook(pg_url):
     import asyncio
 
     from benchmarks.instances import measure as measure_instances
-    from tests.pgserver import PgServer
+    from tests.support.pgserver import PgServer
 
     server = await asyncio.to_thread(PgServer.start)
     try:

@@ -19,14 +19,14 @@ from bot.config import BUNDLED_BANKS
 from bot.play import play, print_plain
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
-from tests.bankedit import (
+from tests.conftest import BANK_ID, Person, correct_label, start_bot_process, wrong_label
+from tests.support.bankedit import (
     NEW_OPTION,
     copy_bank,
     edit_bank,
     remove_question,
     replace_correct_option,
 )
-from tests.conftest import BANK_ID, Person, correct_label, start_bot_process, wrong_label
 
 BROKEN = """\
 id: broken
@@ -203,8 +203,9 @@ def test_storage_and_window_errors_are_one_line(tmp_path):
     proc = quizbot("play", env={"QUIZBOT_DB": str(tmp_path / "no" / "such" / "q.sqlite3")})
     assert proc.returncode == 1
     assert proc.stderr.strip().splitlines() == [
-        f"quizbot: cannot open database {tmp_path / 'no' / 'such' / 'q.sqlite3'}: "
-        f"folder {tmp_path / 'no' / 'such'} does not exist"]
+        f"quizbot: QUIZBOT_DB / --db is {str(tmp_path / 'no' / 'such' / 'q.sqlite3')!r}, but "
+        f"the folder {tmp_path / 'no' / 'such'} does not exist: create it, or name a file in an "
+        "existing folder"]
     for bad in ("abc", "inf", "0.5", "nan"):
         proc = quizbot("run", "--token", "1:x", "--question-seconds", bad,
                        "--db", str(tmp_path / "x.db")) if bad != "abc" else quizbot(
@@ -311,7 +312,8 @@ async def test_the_token_can_come_from_a_file(fake, tmp_path):
         sys.executable, "-m", "bot", "run", env=env, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
     try:
-        await fake.wait_for(lambda: fake.polling or proc.returncode is not None, timeout=30)
+        await fake.wait_for(lambda: fake.polling or proc.returncode is not None, timeout=30,
+                            recheck=0.05)
         assert proc.returncode is None
     finally:
         if proc.returncode is None:

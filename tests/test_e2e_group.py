@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import pytest
 
@@ -11,16 +13,20 @@ from bot import i18n
 from tests.conftest import (
     BANK_ID,
     MODES,
+    FakeClock,
     RunningBot,
     answer_buttons,
     buttons,
     correct_label,
     wrong_label,
 )
-from tests.fakebotapi import FakeBotAPI
+from tests.support.fakebotapi import FakeBotAPI
 
 GROUP = -1001234567890
-WINDOW = 1.5  # seconds per question in these tests
+WINDOW = 1.5  # seconds per question in the tests on real time
+LONG_WINDOW = 600.0
+"""Seconds per question in the tests on the services' fake clock: the window never ends by
+itself during a test; the test ends it (:func:`end_window`)."""
 
 
 @dataclass
@@ -161,7 +167,7 @@ async def test_full_session_in_three_languages_with_leaderboard(fake, group_bot,
     assert "@" not in board["text"]
 
     # the leaderboard is posted before the session is marked finished: wait for that write
-    await fake.wait_for(lambda: session_statuses(group_bot) == ["finished"])
+    await fake.wait_for(lambda: session_statuses(group_bot) == ["finished"], recheck=0.05)
     with sqlite3.connect(group_bot.db) as db:
         assert db.execute("SELECT COUNT(*) FROM group_answers").fetchone() == (22,)
     assert fake.bot_messages_in_window(GROUP, 60.0) <= 20
@@ -178,12 +184,44 @@ async def test_full_session_in_three_languages_with_leaderboard(fake, group_bot,
         with sqlite3.connect(group_bot.db) as db:
             return db.execute("SELECT COUNT(*) FROM cards").fetchone()[0]
 
-    await fake.wait_for(lambda: cards() >= 22)  # every group answer made a review card
+    await fake.wait_for(lambda: cards() >= 22,
+                        recheck=0.05)  # every group answer made a review card
     assert cards() == 22  # (written in batches after the acknowledgements)
 
 
-@pytest.mark.parametrize("group_bot", MODES, indirect=True)
-async def test_double_late_and_old_taps(fake, group_bot, members, banks):
+@dataclass
+class ClockedBot:
+    """The bot on a fake clock (``BotData.clock``), with windows of :data:`LONG_WINDOW`."""
+
+    runner: RunningBot
+    clock: FakeClock
+
+    def end_window(self) -> None:
+        """Time passes: move the services' clock past the open questions' deadlines and run the
+        sessions' pending jobs (their deadlines) now, instead of in LONG_WINDOW seconds."""
+        self.clock.advance(LONG_WINDOW)
+        assert self.runner.app is not None and self.runner.app.job_queue is not None
+        jobs = [job for job in self.runner.app.job_queue.jobs()
+                if job.name and job.name.startswith("group-session-")]
+        assert jobs, "no session waits for its deadline"
+        for job in jobs:
+            job.job.modify(next_run_time=datetime.now(UTC))
+
+
+@pytest.fixture
+async def clocked_bot(request, fake, tmp_path):
+    """The bot on a fake clock that starts at the real time (the update processor stamps taps
+    with the real one: they agree until the test moves the clock on)."""
+    clock = FakeClock(time.time())
+    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", question_seconds=LONG_WINDOW,
+                        mode=getattr(request, "param", "polling"), clock=clock)
+    await runner.start()
+    yield ClockedBot(runner, clock)
+    await runner.stop()
+
+
+@pytest.mark.parametrize("clocked_bot", MODES, indirect=True)
+async def test_double_late_and_old_taps(fake, clocked_bot, members, banks):
     """A second tap, a tap after the reveal and a tap on an old question only get a toast."""
     bank = banks[BANK_ID]
     eleni, arjun, sam, kim = members
@@ -195,6 +233,7 @@ async def test_double_late_and_old_taps(fake, group_bot, members, banks):
     toast = await eleni.tap(first, wrong_label(first, bank, "en"))
     assert toast["text"] == i18n.catalog("el")("toast_answered")
     await arjun.tap(first, right)
+    clocked_bot.end_window()
     second = await next_question(fake, first["message_id"])  # first closed at its deadline
     revealed = fake.message(GROUP, first["message_id"])
     assert t("group_answer_count", count=2) in revealed["text"]
@@ -205,7 +244,7 @@ async def test_double_late_and_old_taps(fake, group_bot, members, banks):
                                                 label=correct_label(second, bank, "en"))
     toast = await kim.tap(first, "A")  # an old question while a newer one is open
     assert toast["text"] == t("group_too_late")
-    with sqlite3.connect(group_bot.db) as db:
+    with sqlite3.connect(clocked_bot.runner.db) as db:
         assert db.execute("SELECT COUNT(*) FROM group_answers").fetchone() == (3,)
 
 
@@ -275,7 +314,7 @@ async def test_session_survives_a_restart(fake, tmp_path, members, banks, mode):
         await runner.stop()
 
 
-async def test_two_groups_at_once(fake, group_bot, members, banks):
+async def test_two_groups_at_once(fake, clocked_bot, members, banks):
     """Sessions in two chats run independently, each in its own language."""
     bank = banks[BANK_ID]
     eleni, _arjun, sam, kim = members
@@ -288,9 +327,10 @@ async def test_two_groups_at_once(fake, group_bot, members, banks):
     assert "Ερώτηση 1/8" in here["text"] and "Question 1/8" in there["text"]
     await eleni.tap(here, correct_label(here, bank, "el"))
     await kim.tap(there, wrong_label(there, bank, "en"), chat_id=other)
+    clocked_bot.end_window()
     await next_question(fake, here["message_id"])
     await next_question(fake, there["message_id"], chat_id=other)
-    with sqlite3.connect(group_bot.db) as db:
+    with sqlite3.connect(clocked_bot.runner.db) as db:
         rows = db.execute("SELECT chat_id, COUNT(*) FROM group_answers JOIN group_sessions"
                           " USING (session_id) GROUP BY chat_id ORDER BY chat_id").fetchall()
     assert rows == [(other, 1), (GROUP, 1)]

@@ -13,9 +13,9 @@ from bot import i18n
 from bot.bankload import load_bank
 from bot.config import BUNDLED_BANKS
 from bot.quiz.bank import Bank
-from tests import optionbanks
 from tests.conftest import BANK_ID, MODES, Person, RunningBot, answer_buttons, buttons
-from tests.fakebotapi import FakeBotAPI
+from tests.support import optionbanks
+from tests.support.fakebotapi import FakeBotAPI
 
 GROUP = -1001234567890
 ELENI, ARJUN, SAM = 701, 702, 703

@@ -11,9 +11,10 @@ import sqlite3
 import pytest
 
 from bot import i18n
-from bot.telegram import group as group_handlers
+from bot.telegram import sessions
+from bot.telegram.services import services_of
 from tests.conftest import RunningBot, answer_buttons, buttons, correct_label
-from tests.fakebotapi import FakeBotAPI
+from tests.support.fakebotapi import FakeBotAPI
 
 WINDOW = 1.5
 BASIC = -123
@@ -88,10 +89,10 @@ async def idle(fake: FakeBotAPI, runner: RunningBot) -> None:
     await asyncio.wait_for(runner.app.update_queue.join(), timeout=10)
 
 
-def runner_of(bot: RunningBot) -> group_handlers.SessionRunner:
+def runner_of(bot: RunningBot) -> sessions.SessionRunner:
     """The bot's session runner."""
     assert bot.app is not None
-    return group_handlers.runner_of(bot.app)
+    return services_of(bot.app).sessions
 
 
 # --- a basic group becomes a supergroup --------------------------------------------------
@@ -200,7 +201,8 @@ async def test_the_bot_removed_ends_the_session_at_once(fake, bot, status):
     await tap(fake, ARJUN, first, "C")
     calls_before = len(fake.calls)
     fake.remove_bot(SUPER, by=ELENI, status=status)
-    await fake.wait_for(lambda: rows(bot, "SELECT status FROM group_sessions") == [("stopped",)])
+    await fake.wait_for(lambda: rows(bot, "SELECT status FROM group_sessions") == [("stopped",)],
+                        recheck=0.05)
     assert not runner_of(bot).has_job(1)
     assert rows(bot, "SELECT COUNT(*) FROM group_answers") == [(1,)]
     # nothing more reaches the chat (a deadline racing the removal is refused once at most)
@@ -228,7 +230,7 @@ async def test_the_bot_removed_unnoticed_ends_on_the_first_refusal(fake, tmp_pat
         calls_before = len(fake.calls)
         await runner.start()
         await fake.wait_for(lambda: rows(runner, "SELECT status FROM group_sessions")
-                            == [("stopped",)])
+                            == [("stopped",)], recheck=0.05)
         refused = [c for c in fake.calls[calls_before:] if c.params.get("chat_id") == SUPER]
         assert [c.status for c in refused] == [403]
     finally:
@@ -256,7 +258,8 @@ async def test_channel_senders_never_start_or_stop_a_session(fake, bot):
     await idle(fake, bot)
     assert rows(bot, "SELECT status FROM group_sessions") == [("active",)]
     fake.send_as_anonymous_admin(SUPER, "/stop")
-    await fake.wait_for(lambda: rows(bot, "SELECT status FROM group_sessions") == [("stopped",)])
+    await fake.wait_for(lambda: rows(bot, "SELECT status FROM group_sessions") == [("stopped",)],
+                        recheck=0.05)
 
 
 # --- the workflow's own failures -------------------------------------------------------------
@@ -265,7 +268,7 @@ async def test_a_tap_that_came_in_time_counts_however_late_it_is_handled(
         fake, bot, monkeypatch):
     """Arjun's tap reaches the bot before the deadline but waits behind his own slow /language
     (a 3 s getChatMember) until after it: it is recorded, told so, and in the reveal."""
-    monkeypatch.setattr(group_handlers, "SETTLE_SECONDS", 10.0)
+    monkeypatch.setattr(sessions, "SETTLE_SECONDS", 10.0)
     fake.add_group(SUPER, "Study", admins=[ELENI], members=[ARJUN])
     fake.send_message(ELENI, "/quiz", chat_id=SUPER)
     first = await new_question(fake, SUPER)
@@ -290,14 +293,14 @@ async def test_a_session_without_a_job_is_moved_on_by_the_watchdog(fake, bot):
     fake.send_message(ELENI, "/quiz", chat_id=SUPER)
     first = await new_question(fake, SUPER)
     runner = runner_of(bot)
-    await fake.wait_for(lambda: not runner.busy(1) and runner.has_job(1))
+    await fake.wait_for(lambda: not runner.busy(1) and runner.has_job(1), recheck=0.05)
     runner.cancel(1)
-    await fake.wait_for(lambda: not runner.has_job(1))
+    await fake.wait_for(lambda: not runner.has_job(1), recheck=0.05)
     await runner.check_all()
     await new_question(fake, SUPER, after=first["message_id"])  # it moved on
-    await fake.wait_for(lambda: not runner.busy(1) and runner.has_job(1))
+    await fake.wait_for(lambda: not runner.busy(1) and runner.has_job(1), recheck=0.05)
     runner.cancel(1)
-    await fake.wait_for(lambda: not runner.has_job(1))
+    await fake.wait_for(lambda: not runner.has_job(1), recheck=0.05)
     pass_deadlines(bot)
     await runner.check_all()
     assert rows(bot, "SELECT status FROM group_sessions") == [("stopped",)]
@@ -316,7 +319,7 @@ async def test_a_question_telegram_refuses_ends_the_session_with_a_notice(fake, 
     failed_before = len([c for c in fake.calls_to("sendMessage") if c.status == 400])
     with caplog.at_level(logging.INFO):
         await fake.wait_for(lambda: rows(bot, "SELECT status FROM group_sessions")
-                            == [("stopped",)], timeout=10)
+                            == [("stopped",)], timeout=10, recheck=0.05)
     notice = i18n.catalog("el")("group_ended_error")
     await fake.wait_for(lambda: bot_messages(fake, SUPER)[-1]["text"] == notice)
     refused = [c for c in fake.calls_to("sendMessage") if c.status == 400]
@@ -330,14 +333,14 @@ async def test_transient_failures_are_retried_a_bounded_number_of_times(
     """Every call about the group is refused with a flood wait (429): the step is tried a
     bounded number of times with back-off, then the session ends (its notice is refused too,
     and not retried); nothing keeps trying after that."""
-    monkeypatch.setattr(group_handlers, "RETRY_SECONDS", (0.05,))
-    monkeypatch.setattr(group_handlers, "MAX_FAILURES", 2)
+    monkeypatch.setattr(sessions, "RETRY_SECONDS", (0.05,))
+    monkeypatch.setattr(sessions, "MAX_FAILURES", 2)
     fake.add_group(SUPER, "Study", admins=[ELENI], members=[ARJUN])
     fake.send_message(ELENI, "/quiz", chat_id=SUPER)
     await new_question(fake, SUPER)
     fake.flood(SUPER, retry_after=1, times=1000)
     await fake.wait_for(lambda: rows(bot, "SELECT status FROM group_sessions")
-                        == [("stopped",)], timeout=60)
+                        == [("stopped",)], timeout=60, recheck=0.05)
     refused = len([c for c in fake.calls if c.status == 429])
     await idle(fake, bot)
     assert not runner_of(bot).has_job(1)

@@ -15,9 +15,9 @@ from bot import i18n, render
 from bot.bankload import load_bank
 from bot.quiz.bank import Bank
 from bot.render import HTML
-from tests import bankgen
 from tests.conftest import Person, RunningBot, buttons, wrong_label
-from tests.fakebotapi import FakeBotAPI, utf16_len
+from tests.support import bankgen
+from tests.support.fakebotapi import FakeBotAPI, utf16_len
 
 GROUP = -1009876543210
 

@@ -8,7 +8,7 @@ import pytest
 from bot import i18n
 from bot.bankload import load_bank
 from tests.conftest import Person, RunningBot, answer_buttons, buttons
-from tests.optionbanks import correct_label, shown_options, write_bank
+from tests.support.optionbanks import correct_label, shown_options, write_bank
 
 GROUP = -1009876543210
 

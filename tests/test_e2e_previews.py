@@ -5,7 +5,7 @@ read the parameters each call carried to the server."""
 from __future__ import annotations
 
 from tests.conftest import Person, RunningBot, answer_buttons, buttons
-from tests.fakebotapi import Call, FakeBotAPI
+from tests.support.fakebotapi import Call, FakeBotAPI
 
 NO_PREVIEW = {"is_disabled": True}
 """``LinkPreviewOptions(is_disabled=True)`` as a request carries it."""

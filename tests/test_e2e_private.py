@@ -9,7 +9,6 @@ import pytest
 
 from bot import i18n
 from bot.bankload import load_banks
-from tests.bankedit import NEW_OPTION, copy_bank, edit_bank, replace_correct_option
 from tests.conftest import (
     BANK_ID,
     MODES,
@@ -20,6 +19,7 @@ from tests.conftest import (
     shown_options,
     wrong_label,
 )
+from tests.support.bankedit import NEW_OPTION, copy_bank, edit_bank, replace_correct_option
 
 
 @pytest.mark.parametrize("running_bot", MODES, indirect=True)

@@ -13,7 +13,7 @@ import pytest
 from bot import i18n
 from bot.quiz import group
 from tests.conftest import RunningBot, answer_buttons, buttons, correct_label
-from tests.fakebotapi import FakeBotAPI
+from tests.support.fakebotapi import FakeBotAPI
 
 GROUP = -1001234567890
 BASIC = -4242

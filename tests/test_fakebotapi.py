@@ -28,7 +28,7 @@ from telegram.ext import (
 )
 
 from tests.conftest import FakeClock
-from tests.fakebotapi import (
+from tests.support.fakebotapi import (
     BLOCKED,
     BUTTON_TEXT_EMPTY,
     CONFLICT_POLLING,
@@ -739,6 +739,29 @@ async def test_wait_for_times_out_with_a_dump_of_the_calls(bot: Bot, fake: FakeB
         await fake.wait_for(lambda: False, timeout=0.05)
 
 
+async def test_wait_for_checks_on_signals_only(bot: Bot, fake: FakeBotAPI) -> None:
+    """wait_for does not poll: its predicate is checked once, then again only when the fake
+    records something (here a request it answers) or a test signals."""
+    checks = 0
+
+    def answered() -> bool:
+        nonlocal checks
+        checks += 1
+        return bool(fake.calls_to("getChat"))
+
+    wait = asyncio.create_task(fake.wait_for(answered))
+    for _ in range(20):  # let the loop run: a polling wait would check again meanwhile
+        await asyncio.sleep(0)
+    assert checks == 1
+    fake.signal()
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert checks == 2
+    await bot.get_chat(GROUP)
+    assert await wait is True
+    assert checks == 3
+
+
 def test_parse_html_offsets_are_utf16() -> None:
     """Entity offsets and lengths count UTF-16 code units, so an emoji counts two."""
     text, entities = parse_html("😀 <b>x</b> <a href='tg://user?id=1'>u</a>")
@@ -1013,7 +1036,7 @@ async def test_send_photo_uploads_checks_dimensions_and_caption(bot: Bot, fake: 
     """sendPhoto takes a multipart upload: the bytes are kept, the sizes reported; width +
     height over 10,000 px, a ratio over 20, something that is no image, or a caption over
     1,024 UTF-16 units after parsing are refused."""
-    from tests.fakebotapi import CAPTION_TOO_LONG, PHOTO_INVALID_DIMENSIONS, PHOTO_NOT_IMAGE
+    from tests.support.fakebotapi import CAPTION_TOO_LONG, PHOTO_INVALID_DIMENSIONS, PHOTO_NOT_IMAGE
 
     png = _png(80, 60)
     message = await bot.send_photo(GROUP, png, caption="<b>Hi</b> 😀", parse_mode="HTML")

@@ -7,7 +7,7 @@ import pytest
 from telegram import Bot, InputFile
 from telegram.error import BadRequest, Forbidden
 
-from tests.fakebotapi import FakeBotAPI
+from tests.support.fakebotapi import FakeBotAPI
 
 USER, STRANGER, GROUP = 42, 43, -1001234567890
 

@@ -17,7 +17,7 @@ from telegram import (
 from telegram.error import BadRequest
 
 from tests.conftest import FakeClock
-from tests.fakebotapi import (
+from tests.support.fakebotapi import (
     QUERY_TOO_OLD,
     RESULT_ID_DUPLICATE,
     RESULT_ID_INVALID,

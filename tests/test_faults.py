@@ -1,7 +1,7 @@
 """Faults and crashes under load: injected Bot API faults, kill -9, storage faults, a crowd.
 
 The short CI versions of what ``benchmarks/run.py`` measures at scale, with the same load
-generator (tests/loadgen.py).
+generator (tests/support/loadgen.py).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import sqlite3
 from pathlib import Path
 
 from bot import i18n
+from bot.telegram.services import services_of
 from tests.conftest import (
     BANK_ID,
     Person,
@@ -22,8 +23,8 @@ from tests.conftest import (
     correct_label,
     start_bot_process,
 )
-from tests.fakebotapi import Chaos
-from tests.loadgen import LoadGenerator
+from tests.support.fakebotapi import Chaos
+from tests.support.loadgen import LoadGenerator
 
 QUESTIONS = 8
 
@@ -150,7 +151,7 @@ async def test_locked_and_read_only_database_are_told_and_recovered(fake, tmp_pa
 def runner_store(runner: RunningBot):
     """The running bot's storage object."""
     assert runner.app is not None
-    return runner.app.bot_data.store
+    return services_of(runner.app).store
 
 
 async def test_two_hundred_members_tap_within_a_second(fake, tmp_path, banks):

@@ -18,7 +18,7 @@ from bot.telegram.limits import (
 )
 from bot.telegram.ordering import MAX_QUEUED_PER_KEY, PerUserOrderedProcessor
 from tests.conftest import RunningBot
-from tests.fakebotapi import FakeBotAPI
+from tests.support.fakebotapi import FakeBotAPI
 
 GROUP = -1001234567890
 WINDOW = 1.5  # seconds per question
@@ -142,7 +142,7 @@ async def _quiet(fake: FakeBotAPI, processor: PerUserOrderedProcessor, updates: 
     """Wait until the processor has seen ``updates`` updates (since the bot started) and
     finished them all."""
     await fake.wait_for(lambda: processor.admitted + processor.refused >= updates
-                        and processor.keys_in_flight == 0, timeout=30)
+                        and processor.keys_in_flight == 0, timeout=30, recheck=0.05)
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from bot.quiz.importing import (
 )
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
-from tests.optionbanks import correct_label, shown_options
+from tests.support.optionbanks import correct_label, shown_options
 
 DATA = Path(__file__).resolve().parent / "data" / "import"
 GIFT = DATA / "computing.gift"

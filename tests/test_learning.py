@@ -30,7 +30,7 @@ from tests.conftest import (
     correct_label,
     wrong_label,
 )
-from tests.engines import record
+from tests.support.engines import record
 
 T0 = 1_780_000_000.0  # a Tuesday, 06:13:20 UTC
 
@@ -438,7 +438,7 @@ async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, ban
     fake.block(802)
     clock.now = T0 + DAY - 1  # both reminder times have come: nothing is due yet
     await runner.start()  # the schedules were stored: the restarted bot goes on with them
-    await fake.wait_for(lambda: all(at > clock.now for at in schedule().values()))
+    await fake.wait_for(lambda: all(at > clock.now for at in schedule().values()), recheck=0.05)
     assert not fake.calls_to("sendMessage")[-1].params.get("reply_markup")  # none was sent
     clock.now = schedule()[801]  # Ada's next reminder time: question 1 is due
     try:
@@ -446,10 +446,11 @@ async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, ban
             (m for m in ada.bot_messages() if buttons(m) and
              buttons(m)[0].get("callback_data") == "w"), None))
         assert reminder["text"] == i18n.catalog("el")("reminder", count=1)
-        await fake.wait_for(lambda: schedule()[801] == clock.now + DAY)  # the next: tomorrow
+        await fake.wait_for(lambda: schedule()[801] == clock.now + DAY,
+                            recheck=0.05)  # the next: tomorrow
         clock.now = schedule()[802]  # Bob's: he blocked the bot
         await fake.wait_for(lambda: sqlite3.connect(runner.db).execute(
-            "SELECT blocked FROM learners WHERE user_id = 802").fetchone() == (1,))
+            "SELECT blocked FROM learners WHERE user_id = 802").fetchone() == (1,), recheck=0.05)
         # the button starts the review
         before = len(ada.bot_messages())
         await ada.tap(reminder, "w")
@@ -459,7 +460,7 @@ async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, ban
         fake.block(802, False)
         await bob.say("/help")
         await fake.wait_for(lambda: sqlite3.connect(runner.db).execute(
-            "SELECT blocked FROM learners WHERE user_id = 802").fetchone() == (0,))
+            "SELECT blocked FROM learners WHERE user_id = 802").fetchone() == (0,), recheck=0.05)
     finally:
         await runner.stop()
 

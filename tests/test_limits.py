@@ -10,7 +10,12 @@ import pytest
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 
 from bot import i18n
-from bot.telegram.limits import RATE_LIMIT_RETRIES, TRANSIENT_ATTEMPTS, QuizRateLimiter
+from bot.telegram.limits import (
+    RATE_LIMIT_RETRIES,
+    TRANSIENT_ATTEMPTS,
+    QuizRateLimiter,
+    session_calls,
+)
 from bot.telegram.outcomes import ConnectFailed
 from tests.conftest import BANK_ID, Person, correct_label
 
@@ -148,3 +153,18 @@ async def test_a_429_in_one_chat_does_not_hold_another_users_tap(fake, running_b
         < index("sendMessage", ada.user_id)
     assert [c.status for c in fake.calls_to("sendMessage")
             if c.params["chat_id"] == ada.user_id] == [429, 200]
+
+
+async def test_a_sessions_own_call_is_tried_once_on_a_transient_failure():
+    """Inside session_calls the limiter does not retry a transient failure: the session runner
+    retries the step (bounded, with its own back-off), so the tries do not multiply. Outside
+    it, the same failure is retried."""
+    calls = Calls()
+    calls.fail(-100, NetworkError("Bad Gateway"))
+    with session_calls(), pytest.raises(NetworkError):
+        await calls.run(limiter(), "editMessageText", -100)
+    assert len(calls.made) == 1
+    calls = Calls()
+    calls.fail(-100, NetworkError("Bad Gateway"))
+    assert await calls.run(limiter(), "editMessageText", -100) is True
+    assert len(calls.made) == 2

@@ -57,7 +57,7 @@ async def test_metrics_count_updates_answers_calls_errors_and_latency(fake, mete
     await fake.wait_for(lambda: any(m.get("from", {}).get("id") == fake.bot_id
                                     for m in fake.messages(GROUP)))
     processor = metered_bot.app.update_processor  # counted once handled: wait for that
-    await fake.wait_for(lambda: processor.keys_in_flight == 0)
+    await fake.wait_for(lambda: processor.keys_in_flight == 0, recheck=0.05)
     metrics = await scrape(metered_bot)
     assert metrics[("quizbot_updates_handled_total", (("type", "message"),))] >= 2
     assert metrics[("quizbot_updates_handled_total", (("type", "callback_query"),))] == 1

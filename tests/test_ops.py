@@ -23,8 +23,8 @@ from bot.quiz.privacy import PrivacyService
 from storage import SQLiteStore, migrations
 from storage.backup import DatabaseLock, backup, restore
 from tests.conftest import BANK_ID, MODES, Person, buttons, start_bot_process
-from tests.engines import record
-from tests.loadgen import LoadGenerator
+from tests.support.engines import record
+from tests.support.loadgen import LoadGenerator
 
 PLAN = Plan(("q1", "q2"), ((0, 1, 2, 3), (3, 2, 1, 0)))
 

@@ -16,7 +16,7 @@ from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.service import QuizService
 from bot.render import HTML, PLAIN, AnswerButton, GroupAnswerButton, decode, encode
 from storage import SQLiteStore
-from tests.optionbanks import correct_label, shown_options, write_bank
+from tests.support.optionbanks import correct_label, shown_options, write_bank
 
 USER = 42
 COUNTS = range(MIN_OPTIONS, MAX_OPTIONS + 1)

@@ -24,8 +24,8 @@ from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED
 from storage import PostgresStore
 from storage.leases import POLLER_NAMESPACE, SESSION_NAMESPACE
 from tests.conftest import BANK_ID, buttons, correct_label
-from tests.engines import record
-from tests.fakebotapi import FakeBotAPI
+from tests.support.engines import record
+from tests.support.fakebotapi import FakeBotAPI
 
 PLAN = Plan(("q1", "q2", "q3"), ((0, 1, 2, 3),) * 3)
 GROUP = -1009876543210
@@ -254,11 +254,12 @@ async def test_kill_9_of_the_polling_instance_mid_session_loses_nothing(
     first = await _start(fake, pg_db, tmp_path / "first.log")
     second: asyncio.subprocess.Process | None = None
     try:
-        await fake.wait_for(lambda: fake.polling or first.returncode is not None, timeout=60)
+        await fake.wait_for(lambda: fake.polling or first.returncode is not None, timeout=60,
+                            recheck=0.05)
         assert first.returncode is None, (tmp_path / "first.log").read_text()
         second = await _start(fake, pg_db, tmp_path / "second.log")
         await fake.wait_for(lambda: "waiting for the poller lease" in (
-            tmp_path / "second.log").read_text(), timeout=60)
+            tmp_path / "second.log").read_text(), timeout=60, recheck=0.05)
 
         fake.send_message(801, f"/quiz@{fake.bot_username}", chat_id=GROUP)
         question = await _question(fake, None)

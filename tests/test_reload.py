@@ -14,7 +14,7 @@ from bot.bankload import load_banks
 from bot.config import ConfigError
 from bot.telegram.admin import admins_from_env, load_changes
 from tests.conftest import Person, RunningBot, buttons, start_bot_process
-from tests.optionbanks import write_bank
+from tests.support.optionbanks import write_bank
 
 ADMIN, STRANGER = 5001, 5002
 BROKEN_LINE = 2
@@ -149,14 +149,15 @@ async def test_sighup_reloads_the_banks_of_quizbot_run(fake, tmp_path, folder, m
 
         write_bank(folder, 10, bank_id="options-2", version=2)
         proc.send_signal(signal.SIGHUP)
-        await fake.wait_for(lambda: "banks reloaded (SIGHUP)" in log.read_text(), timeout=20)
+        await fake.wait_for(lambda: "banks reloaded (SIGHUP)" in log.read_text(), timeout=20,
+                            recheck=0.05)
         await person.say("/quiz options-2", replies=2)
         assert len(buttons(person.question_message())) == 10
 
         break_bank(folder / "options-2.yaml")
         proc.send_signal(signal.SIGHUP)
         await fake.wait_for(lambda: log.read_text().count("banks reloaded (SIGHUP)") == 2,
-                            timeout=20)
+                            timeout=20, recheck=0.05)
         text = log.read_text()
         assert (f"bank reload: {folder / 'options-2.yaml'}:{BROKEN_AT}: field 'version'"
                 in text)

@@ -35,8 +35,8 @@ from bot.render import (
     decode,
     encode,
 )
-from tests import bankgen
-from tests.fakebotapi import parse_html, utf16_len
+from tests.support import bankgen
+from tests.support.fakebotapi import parse_html, utf16_len
 
 REAL_BANK = Path(__file__).resolve().parent.parent / "banks" / "deepspeed-megatron.yaml"
 USER = 42

@@ -8,9 +8,10 @@ import sqlite3
 import pytest
 
 from bot.quiz import engine, group
-from bot.quiz.engine import StaleQuestion
+from bot.quiz.engine import StaleQuestion, UnknownAttempt
+from bot.quiz.group_service import GroupService
 from bot.quiz.ports import Pruned
-from bot.quiz.service import DAY, GroupService, QuizService, Retention, UnknownAttempt
+from bot.quiz.service import DAY, QuizService, Retention
 from bot.telegram.common import TOAST_KEYS
 from storage import SQLiteStore
 from tests.conftest import BANK_ID, FakeClock

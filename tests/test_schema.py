@@ -15,7 +15,7 @@ import yaml
 
 from bot.bankload import BankError, bank_files, parse_bank
 from bot.config import BUNDLED_BANKS
-from tests import bankgen, optionbanks
+from tests.support import bankgen, optionbanks
 from tests.test_bankload import make_bank
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "banks" / "schema.json"
@@ -51,7 +51,7 @@ def test_every_shipped_bank_names_the_schema_on_its_first_line():
 
 ACCEPTED: dict[str, Callable[[], str]] = {
     "test fixture (tests/test_bankload.make_bank)": lambda: dump(make_bank()),
-    "generated 100-question bank with a guide (tests/bankgen)": lambda: dump(
+    "generated 100-question bank with a guide (tests/support/bankgen)": lambda: dump(
         bankgen.bank_data(100)),
     **{f"{count}-option bank (tests/optionbanks)": (lambda count=count: dump(
         optionbanks.bank_data(count, questions=3))) for count in range(2, 11)},

@@ -16,8 +16,8 @@ from bot.i18n import SUPPORTED, catalog
 from bot.quiz import engine, sharing
 from bot.quiz.bank import ID_PATTERN, Bank, Text
 from bot.render import HTML, ShareButton, UrlButton
-from tests import bankgen
-from tests.fakebotapi import parse_html, utf16_len
+from tests.support import bankgen
+from tests.support.fakebotapi import parse_html, utf16_len
 
 REAL_BANK = Path(__file__).resolve().parent.parent / "banks" / "deepspeed-megatron.yaml"
 BOT = "quizbot_test_bot"

@@ -20,7 +20,7 @@ from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, Pruned, StorageError
 from storage import SQLiteStore, migrations
 from storage.postgres import migrations as pg_migrations
-from tests.engines import record
+from tests.support.engines import record
 
 PLAN = Plan(("q1", "q2", "q3"), ((0, 1, 2, 3), (3, 2, 1, 0), (1, 0, 3, 2)))
 

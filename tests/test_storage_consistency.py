@@ -11,7 +11,7 @@ import pytest
 from bot.quiz.engine import Answer, Plan
 from bot.quiz.group import GroupAnswer
 from storage import PostgresStore, SQLiteStore
-from tests.engines import record
+from tests.support.engines import record
 
 PLAN = Plan(("q1", "q2", "q3", "q4"), ((0, 1, 2, 3),) * 4)
 

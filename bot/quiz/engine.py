@@ -84,6 +84,14 @@ class InvalidOption(QuizError):
     """The option slot does not exist."""
 
 
+class UnknownAttempt(QuizError):
+    """No attempt has this id (a forged or garbage button)."""
+
+
+class UnknownBank(QuizError):
+    """No bank has this id (e.g. an unknown deep-link payload)."""
+
+
 class QuestionChanged(QuizError):
     """The question was edited or removed in the bank since the attempt planned it (without a
     version bump): :func:`revise` the attempt before showing or grading it."""

@@ -44,9 +44,17 @@ class SessionStatus(StrEnum):
 
 ACTIVE, FINISHED, STOPPED = SessionStatus
 
-SPEED, RIGHT = "speed", "right"
-"""Scoring rules of a session: points for speed and streaks, or right answers only."""
-SCORINGS = (SPEED, RIGHT)
+class Scoring(StrEnum):
+    """A session's scoring rule, as stored (``group_sessions.scoring``, a group's setting)."""
+
+    SPEED = "speed"
+    """Points for speed and streaks (:func:`points`, :func:`streak_bonus`)."""
+    RIGHT = "right"
+    """One point per right answer."""
+
+
+SPEED, RIGHT = Scoring
+SCORINGS = tuple(Scoring)
 
 MAX_POINTS = 1000
 """Points for a right answer given at once; one given at the deadline earns half."""
@@ -136,7 +144,7 @@ class GroupSession:
     started_at: float = 0.0
     ended_at: float | None = None
     message_thread_id: int | None = None
-    scoring: str = RIGHT
+    scoring: Scoring = RIGHT
 
     @property
     def total(self) -> int:

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Protocol
 
 from bot.quiz.analysis import Response
 from bot.quiz.engine import Answer, Attempt, Plan
-from bot.quiz.group import GroupAnswer, GroupSession, SessionStatus
+from bot.quiz.group import RIGHT, GroupAnswer, GroupSession, Scoring, SessionStatus
 from bot.quiz.learning import Card
 from bot.quiz.settings import GroupSettings
+
+AnswerHook = Callable[[int, str, str, bool, float], Awaitable[object]]
+"""Called after an answer is recorded (private quiz or group session) with the user id, bank id,
+question id, whether it was right and when (seconds since the epoch): spaced review rates the
+user's card of the question (:meth:`bot.quiz.review.LearningService.answered`)."""
 
 
 @dataclass(frozen=True)
@@ -34,8 +40,19 @@ class BankStats:
     most_missed: tuple[tuple[str, int], ...]
 
 
-RECORDED, DUPLICATE, CLOSED = "recorded", "duplicate", "closed"
-"""Outcomes of :meth:`QuizStore.record_answer` and :meth:`GroupStore.record_group_answer`."""
+class RecordOutcome(StrEnum):
+    """What storing an answer did (:meth:`QuizStore.record_answer`,
+    :meth:`GroupStore.record_group_answer`)."""
+
+    RECORDED = "recorded"
+    """Stored: the only outcome that changed anything."""
+    DUPLICATE = "duplicate"
+    """Not stored: the user (or member) answered the question already."""
+    CLOSED = "closed"
+    """Not stored: the attempt ended or moved on, or the question's window ended, first."""
+
+
+RECORDED, DUPLICATE, CLOSED = RecordOutcome
 
 
 @dataclass(frozen=True)
@@ -50,7 +67,7 @@ class GroupTally:
         joined: Of ``answered``, members whose first answer in the session this is.
     """
 
-    outcome: str
+    outcome: RecordOutcome
     answered: int = 0
     players: int = 0
     joined: int = 0
@@ -120,7 +137,7 @@ class QuizStore(Protocol):
         ...
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer,
-                            moved: Attempt) -> str:
+                            moved: Attempt) -> RecordOutcome:
         """Store an answer to the question at ``position``, if the attempt is active and
         asking it (checked atomically with the insert), and in the same write move the attempt
         to where the core moved it: storage applies no rule of its own.
@@ -177,7 +194,7 @@ class GroupStore(Protocol):
     async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
                             starter_id: int, plan: Plan, question_seconds: float,
                             now: float, *, message_thread_id: int | None = None,
-                            scoring: str = "right") -> GroupSession | None:
+                            scoring: Scoring = RIGHT) -> GroupSession | None:
         """Create a session at position 0 with nothing posted; None if the chat has one running.
         ``message_thread_id``: the forum topic every message of the session goes to;
         ``scoring``: :data:`~bot.quiz.group.SPEED` or :data:`~bot.quiz.group.RIGHT`."""

@@ -8,6 +8,7 @@ privacy" section (the bot's data policy) and in :class:`bot.quiz.ports.PrivacySt
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 
 from bot.quiz.ports import DeletedData, PrivacyStore
 
@@ -21,6 +22,22 @@ def is_deleted(user_id: int) -> bool:
     """Whether ``user_id`` is the pseudonym of a deleted user in a group session (Telegram user
     ids are positive; pseudonyms are negative)."""
     return user_id < 0
+
+
+def pseudonyms(lowest: int | None, sessions: Iterable[int]) -> dict[int, int]:
+    """The pseudonym a deleted user takes in each group session they played: a new one per
+    session (nothing links them), each below every id already among the sessions' players.
+
+    Args:
+        lowest: The lowest user id among all group sessions' players (earlier pseudonyms are
+            negative), or None when there are none.
+        sessions: The ids of the sessions the user played in.
+
+    Returns:
+        Session id to pseudonym (negative: :func:`is_deleted` is true of it).
+    """
+    start = min(lowest or 0, 0)
+    return {session_id: start - n for n, session_id in enumerate(sessions, start=1)}
 
 
 class PrivacyService:

@@ -10,13 +10,23 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from bot.quiz.engine import Plan, QuizError
-from bot.quiz.group import RIGHT, SCORINGS, SPEED
+from bot.quiz.group import RIGHT, SCORINGS, SPEED, Scoring
 
-EVERYONE, ADMINS = "everyone", "admins"
-"""Who may start (and stop) the group's quizzes: any member, or group admins only."""
-WHO = (EVERYONE, ADMINS)
+
+class WhoStarts(StrEnum):
+    """Who may start (and stop) the group's quizzes, as stored (``group_settings.who_starts``)."""
+
+    EVERYONE = "everyone"
+    """Any member of the group."""
+    ADMINS = "admins"
+    """The group's administrators only."""
+
+
+EVERYONE, ADMINS = WhoStarts
+WHO = tuple(WhoStarts)
 
 MIN_SECONDS, MAX_SECONDS = 5, 300
 """The answer windows a group may choose, in seconds (inclusive)."""
@@ -51,9 +61,9 @@ class GroupSettings:
         version: Bumped by every change (menus older than it are stale).
     """
 
-    who_starts: str = EVERYONE
+    who_starts: WhoStarts = EVERYONE
     question_seconds: int | None = None
-    scoring: str = SPEED
+    scoring: Scoring = SPEED
     bank_id: str | None = None
     question_count: int | None = None
     version: int = 0
@@ -79,11 +89,11 @@ def change(settings: GroupSettings, version: int, field: str, value: str,
     if version != settings.version:
         raise StaleSettings(version)
     if field == "who" and value in WHO:
-        new = replace(settings, who_starts=value)
+        new = replace(settings, who_starts=WhoStarts(value))
     elif field == "seconds" and value.isdigit() and MIN_SECONDS <= int(value) <= MAX_SECONDS:
         new = replace(settings, question_seconds=int(value))
     elif field == "scoring" and value in SCORINGS:
-        new = replace(settings, scoring=value)
+        new = replace(settings, scoring=Scoring(value))
     elif field == "bank" and value in banks:
         new = replace(settings, bank_id=value)
     elif field == "language" and value in languages:
@@ -107,4 +117,4 @@ def select(plan: Plan, count: int | None, rng: random.Random) -> Plan:
 
 
 __all__ = ["ADMINS", "EVERYONE", "RIGHT", "SPEED", "GroupSettings", "InvalidSetting",
-           "StaleSettings", "change", "select"]
+           "Scoring", "StaleSettings", "WhoStarts", "change", "select"]

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from bot.i18n import SUPPORTED, Catalog
 from bot.quiz.bank import Bank
-from bot.quiz.engine import Attempt, Result, result, view
+from bot.quiz.engine import FINISHED, Attempt, Result, result, view
 from bot.quiz.ports import ScorePoint
 from bot.render.callbacks import (
     AnswerButton,
@@ -59,6 +59,29 @@ def attempt_question(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> Scr
     """
     v = view(attempt, bank)
     return question(bank, v, t, m, lambda slot: AnswerButton(attempt.id, v.position, slot))
+
+
+def current_screens(bank: Bank, attempt: Attempt, updated: bool, t: Catalog, m: Markup,
+            previous_best: ScorePoint | None = None, *, share: bool = False) -> list[Screen]:
+    """The attempt's question at its position (after :meth:`QuizService.current
+    <bot.quiz.service.QuizService.current>`), headed by a notice if it was ``updated`` since the
+    attempt started; the score (one or more messages) if the attempt is finished, compared
+    with ``previous_best``, with a "Share" button when ``share``."""
+    if attempt.status == FINISHED:
+        return outcome(bank, attempt, t, m, previous_best, share=share)
+    screen = attempt_question(bank, attempt, t, m)
+    if updated:
+        screen = Screen(f"{m.italic(t('question_updated'))}\n\n{screen.text}", screen.keyboard)
+    return [screen]
+
+
+def resume_screens(bank: Bank, attempt: Attempt, updated: bool, t: Catalog, m: Markup, *,
+            share: bool = False) -> list[Screen]:
+    """An attempt resumed by /start: where it stands ("question 3 of 10"), then
+    :func:`current_screens`."""
+    notice = Screen(m.escape(t("resume", number=min(attempt.position + 1, attempt.total),
+                                total=attempt.total)))
+    return [notice, *current_screens(bank, attempt, updated, t, m, share=share)]
 
 
 def feedback(bank: Bank, attempt: Attempt, position: int, t: Catalog, m: Markup) -> Screen:

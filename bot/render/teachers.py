@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 from bot.i18n import SUPPORTED, Catalog
 from bot.quiz.bank import Bank
-from bot.quiz.group import RIGHT, SPEED, GroupSession
-from bot.quiz.settings import COUNT_CHOICES, SECONDS_CHOICES, GroupSettings
+from bot.quiz.group import GroupSession, Scoring
+from bot.quiz.settings import COUNT_CHOICES, SECONDS_CHOICES, GroupSettings, WhoStarts
 from bot.render.callbacks import SettingButton
 from bot.render.group import MAX_TITLE
 from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, as_screens
@@ -44,13 +44,13 @@ def settings_menu(chosen: GroupSettings, default_seconds: float, banks: Sequence
 
     rows: list[tuple[Button, ...]] = [
         tuple(button(t(f"settings_who_{who}"), "who", who, chosen.who_starts == who)
-              for who in ("everyone", "admins")),
+              for who in WhoStarts),
     ]
     choices = [button(t("settings_seconds_button", count=n), "seconds", n, n == seconds)
                for n in SECONDS_CHOICES]
     rows += [tuple(choices[:5]), tuple(choices[5:])]
     rows.append(tuple(button(t(f"settings_scoring_{s}"), "scoring", s, chosen.scoring == s)
-                      for s in (SPEED, RIGHT)))
+                      for s in Scoring))
     if len(banks) > 1:
         rows += [(button(bank_titles[b.id], "bank", b.id, chosen.bank_id == b.id),)
                  for b in banks[:40]]

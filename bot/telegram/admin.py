@@ -26,7 +26,8 @@ from bot.config import ConfigError
 from bot.i18n import Catalog
 from bot.quiz.bank import Bank
 from bot.render import HTML, Screen
-from bot.telegram.common import Context, QuizApplication, app_of, catalog_for, send
+from bot.telegram.common import Context, QuizApplication, app_of, send
+from bot.telegram.services import catalog_for, services_of
 
 log = logging.getLogger(__name__)
 
@@ -141,18 +142,19 @@ async def reload(app: QuizApplication, reason: str) -> Reload | None:
         What changed, or None before the services exist (the bot is still starting).
     """
     data = app.bot_data
-    if data.quiz is None or data.groups is None:
+    try:
+        made = services_of(app)
+    except RuntimeError:
         log.warning("bank reload (%s) ignored: the bot is still starting", reason)
         return None
     async with data.reload_lock:
         settings = data.settings
         assert settings is not None  # set by build_application
-        report = await asyncio.to_thread(load_changes, settings.banks, data.quiz.banks)
-        data.quiz.replace_banks(report.banks)
-        data.groups.replace_banks(report.banks)
-        learning = data.learning
-        if learning is not None:  # review cards of a removed bank are no longer served
-            learning.replace_banks(report.banks)
+        report = await asyncio.to_thread(load_changes, settings.banks, made.quiz.banks)
+        made.quiz.replace_banks(report.banks)
+        made.groups.replace_banks(report.banks)
+        # review cards of a removed bank are no longer served
+        made.learning.replace_banks(report.banks)
         data.banks = report.banks
     for problem in report.problems:
         log.error("bank reload: %s (the previous version stays in service)", problem)

@@ -8,7 +8,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, Protocol, cast
 
 from telegram import (
     CallbackQuery,
@@ -27,18 +27,12 @@ from bot.config import Settings
 from bot.i18n import Catalog
 from bot.quiz import engine, group, learning
 from bot.quiz.bank import Bank
-from bot.quiz.engine import QuizError
-from bot.quiz.group import GroupSession
-from bot.quiz.ports import SessionLeases
-from bot.quiz.privacy import PrivacyService
-from bot.quiz.review import LearningService
-from bot.quiz.service import GroupService, QuizService, UnknownAttempt, UnknownBank
+from bot.quiz.engine import QuizError, UnknownAttempt, UnknownBank
+from bot.quiz.ports import CardStore, GroupStore, PrivacyStore, QuizStore, SessionLeases
+from bot.quiz.service import QuizService
 from bot.render import Screen
+from bot.telegram.metrics import Metrics
 from bot.telegram.outcomes import Kind, classify
-
-if TYPE_CHECKING:  # both import this module
-    from bot.monitoring import Metrics, MonitoringServer
-    from bot.telegram.group import SessionRunner
 
 log = logging.getLogger(__name__)
 
@@ -52,16 +46,16 @@ class Leases(SessionLeases, Protocol):
         ...
 
 
-class OpenStore(Protocol):
-    """What the front end does with the open storage besides the services' ports (``storage``:
-    ``SQLiteStore``, ``PostgresStore``; the handlers may not import it)."""
+class OpenStore(QuizStore, GroupStore, CardStore, PrivacyStore, Protocol):
+    """The open storage: the services' ports, and what the front end does with it besides
+    (``storage``: ``SQLiteStore``, ``PostgresStore``; the handlers may not import it)."""
+
+    def leases(self) -> Leases:
+        """The session and poller leases over this storage."""
+        ...
 
     async def check_writable(self) -> None:
         """Raise ``StorageError`` unless the database takes a write."""
-        ...
-
-    async def active_sessions(self) -> list[GroupSession]:
-        """The group sessions not ended."""
         ...
 
     async def close(self) -> None:
@@ -71,10 +65,12 @@ class OpenStore(Protocol):
 
 @dataclass
 class BotData:
-    """``context.bot_data``: the settings and services that live as long as the process (set
-    by ``bot.app``: in build_application, then in post_init).
+    """``context.bot_data``: the settings and the long-lived objects of the process (set by
+    ``bot.app``: in build_application, then in post_init).
 
-    Holds no quiz state: everything that must survive a restart is in storage.
+    Holds no quiz state: everything that must survive a restart is in storage. Typed only with
+    what this module's imports already know: the services, made in post_init, are a
+    :class:`bot.telegram.services.Services`, read with ``services(context)``.
     """
 
     # set by build_application
@@ -86,35 +82,18 @@ class BotData:
     admins: frozenset[int] = frozenset()
     """The operator's user ids (``QUIZBOT_ADMINS``)."""
     metrics: Metrics | None = None
+    """The Prometheus counters the transports and the update processor feed."""
     # may be set before post_init (tests)
     clock: Callable[[], float] = time.time
     """The services' clock (a fake one in tests)."""
     reminder_interval: float | None = None
     """Seconds between reminder passes; None: ``learning.REMINDER_INTERVAL`` (shorter in tests)."""
-    # set in post_init
-    quiz: QuizService | None = None
-    groups: GroupService | None = None
-    store: OpenStore | None = None
-    leases: Leases | None = None
-    privacy: PrivacyService | None = None
-    learning: LearningService | None = None
-    chart_warm_up: asyncio.Task[None] | None = None
-    monitoring: MonitoringServer | None = None
-    # set on first use
-    session_runner: SessionRunner | None = None
+    # set in post_init, cleared in post_shutdown
+    services: object = None
+    """The :class:`~bot.telegram.services.Services` (None before post_init and after
+    post_shutdown); read it with :func:`bot.telegram.services.services`."""
     reload_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """One bank reload at a time (``admin.reload``)."""
-
-    @property
-    def service(self) -> QuizService:
-        """The quiz service.
-
-        Raises:
-            RuntimeError: used before post_init set it.
-        """
-        if self.quiz is None:
-            raise RuntimeError("quiz service not initialised (post_init has not run)")
-        return self.quiz
 
 
 Bot = ExtBot[int]
@@ -189,13 +168,9 @@ SHARED_SENDERS = frozenset({ChatID.FAKE_CHANNEL, ChatID.SERVICE_CHAT, ChatID.ANO
 are nobody's identity: no language choice is read or stored for them."""
 
 
-async def catalog_for(context: Context, user: User | None) -> Catalog:
-    """The user's catalog: their /language choice, else Telegram's language_code, else English."""
-    return await user_catalog(context.bot_data.service, user)
-
-
 async def user_catalog(service: QuizService, user: User | None) -> Catalog:
-    """See :func:`catalog_for`; English for no user or a shared placeholder user."""
+    """The user's catalog: their /language choice, else Telegram's language_code, else
+    English; English for no user or a shared placeholder user."""
     if user is None or user.id in SHARED_SENDERS:
         return i18n.catalog(i18n.DEFAULT)
     chosen = await service.chosen_language(user.id)

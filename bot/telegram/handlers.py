@@ -1,4 +1,4 @@
-"""Thin PTB callbacks for private chats, and the callback-query router for all chats.
+"""Thin PTB callbacks for private chats (their buttons are routed by :mod:`bot.telegram.router`).
 
 No quiz rules and no user-facing literals live here: the engine decides, the catalogs speak.
 """
@@ -15,20 +15,16 @@ from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import engine
 from bot.quiz.bank import Bank
-from bot.quiz.engine import QuizError
-from bot.quiz.ports import ScorePoint, StorageError
-from bot.quiz.service import UnknownBank
+from bot.quiz.ports import StorageError
+from bot.quiz.starting import Resumed, Started, resume_or_start
 from bot.render import HTML, Screen
-from bot.telegram import group as group_handlers
-from bot.telegram import learning, teachers
-from bot.telegram import privacy as privacy_handlers
+from bot.telegram import teachers
+from bot.telegram.chats import thread_of
 from bot.telegram.common import (
     ANSWERED,
     SHARED_SENDERS,
-    TOAST_KEYS,
     Context,
     QuizApplication,
-    catalog_for,
     edit,
     send,
     shows,
@@ -38,13 +34,9 @@ from bot.telegram.common import (
 from bot.telegram.inline import sharing_on
 from bot.telegram.limits import Dropped
 from bot.telegram.outcomes import Kind, classify
+from bot.telegram.services import catalog_for, services, services_of
 
 log = logging.getLogger(__name__)
-
-GROUP_BUTTONS = (render.GroupAnswerButton, render.PlaceButton, render.SettingButton)
-"""Callback kinds that belong on group messages; every other kind but the language picker's
-belongs on private-chat messages only."""
-
 
 # --- commands ------------------------------------------------------------------------------
 
@@ -52,7 +44,7 @@ async def cmd_start(update: Update, context: Context) -> None:
     """/start [bank]: greet; resume the active attempt or start one (deep-link payload: bank)."""
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
-    service = context.bot_data.service
+    service = services(context).quiz
     t = await catalog_for(context, user)
     payload = context.args[0] if context.args else None
     link = render.parse_question_payload(payload) if payload else None
@@ -65,29 +57,25 @@ async def cmd_start(update: Update, context: Context) -> None:
         return
     if await refused_unknown_bank(context, chat.id, t, payload):
         return
-    attempt = await service.active(user.id)
-    if attempt is not None and payload in (None, attempt.bank_id):
-        attempt, updated = await service.current(attempt)
-        await send(context, chat.id, Screen(HTML.escape(
-            t("resume", number=min(attempt.position + 1, attempt.total), total=attempt.total))))
-        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t,
-                                      share=sharing_on(context)):
+    outcome = await resume_or_start(service, user.id, payload)
+    if isinstance(outcome, Resumed):
+        attempt = outcome.attempt
+        for screen in render.resume_screens(service.bank(attempt.bank_id), attempt,
+                                            outcome.updated, t, HTML, share=sharing_on(context)):
             await send(context, chat.id, screen)
-        return
-    bank = service.bank(payload) if payload else service.default_bank
-    if bank is None:
+    elif isinstance(outcome, Started):
+        await show_start(context, chat.id, user, outcome, t, greet=True)
+    else:  # several banks and none asked for
         await send(context, chat.id, Screen(HTML.escape(t("greeting", name=user.first_name))))
         await send(context, chat.id, render.bank_choice(service.banks.values(), t, HTML,
                                                         header=t("choose_bank")))
-        return
-    await start_bank(context, chat.id, user, bank, t, greet=True)
 
 
 async def cmd_quiz(update: Update, context: Context) -> None:
     """/quiz [bank]: start a bank from the beginning (a choice when several are installed)."""
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
-    service = context.bot_data.service
+    service = services(context).quiz
     t = await catalog_for(context, user)
     bank_id = context.args[0] if context.args else None
     if await refused_unknown_bank(context, chat.id, t, bank_id):
@@ -104,7 +92,7 @@ async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
                                bank_id: str | None) -> bool:
     """If ``bank_id`` (a command argument or deep-link payload) names no bank, say so with the
     list of banks and return True; nothing else changes."""
-    service = context.bot_data.service
+    service = services(context).quiz
     if bank_id is None or bank_id in service.banks:
         return False
     await send(context, chat_id, render.bank_choice(
@@ -112,35 +100,27 @@ async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
     return True
 
 
-def current_screens(bank: Bank, attempt: engine.Attempt, updated: bool,
-                    t: Catalog, previous_best: ScorePoint | None = None, *,
-                    share: bool = False) -> list[Screen]:
-    """The attempt's question at its position (after :meth:`QuizService.current
-    <bot.quiz.service.QuizService.current>`), headed by a notice if it was ``updated`` since the
-    attempt started; the score (one or more messages) if the attempt is finished, compared
-    with ``previous_best``, with a "Share" button when ``share``."""
-    if attempt.status == engine.FINISHED:
-        return render.outcome(bank, attempt, t, HTML, previous_best, share=share)
-    screen = render.attempt_question(bank, attempt, t, HTML)
-    if updated:
-        screen = Screen(f"{HTML.italic(t('question_updated'))}\n\n{screen.text}", screen.keyboard)
-    return [screen]
-
-
 async def start_bank(context: Context, chat_id: int, user: User, bank: Bank, t: Catalog, *,
                      greet: bool) -> None:
     """Start a fresh attempt: send the bank's intro, then the first question."""
-    attempt = await context.bot_data.service.start(user.id, bank.id)
-    await send(context, chat_id, render.intro(bank, t, HTML,
+    attempt = await services(context).quiz.start(user.id, bank.id)
+    await show_start(context, chat_id, user, Started(attempt, bank), t, greet=greet)
+
+
+async def show_start(context: Context, chat_id: int, user: User, started: Started, t: Catalog,
+                     *, greet: bool) -> None:
+    """Send a started attempt's intro (greeting the user by name when ``greet``), then its
+    first question."""
+    await send(context, chat_id, render.intro(started.bank, t, HTML,
                                               name=user.first_name if greet else None))
-    await send(context, chat_id, render.attempt_question(bank, attempt, t, HTML))
+    await send(context, chat_id, render.attempt_question(started.bank, started.attempt, t, HTML))
 
 
 async def cmd_preview(update: Update, context: Context) -> None:
     """/preview [bank]: title, level, description and the questions, without answers."""
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
-    service = context.bot_data.service
+    service = services(context).quiz
     t = await catalog_for(context, user)
     bank_id = context.args[0] if context.args else None
     if await refused_unknown_bank(context, chat.id, t, bank_id):
@@ -164,7 +144,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
     t = await catalog_for(context, user)
-    stopped = await context.bot_data.service.stop(user.id)
+    stopped = await services(context).quiz.stop(user.id)
     await send(context, chat.id, Screen(HTML.escape(t("stop_done" if stopped else "stop_none"))))
 
 
@@ -190,58 +170,6 @@ async def on_other_message(update: Update, context: Context) -> None:
 
 # --- callback queries ----------------------------------------------------------------------
 
-async def on_callback_query(update: Update, context: Context) -> None:
-    """Route a button tap by its callback data; every query gets answered, exactly once."""
-    query = update.callback_query
-    assert query is not None
-    t = await catalog_for(context, query.from_user)
-    try:
-        button = render.decode(query.data)
-    except render.InvalidCallbackData:
-        log.info("invalid callback data from user %s: %r", query.from_user.id, query.data)
-        await toast(query, t("toast_invalid"))
-        return
-    try:
-        in_group = query.message is not None and query.message.chat.type != Chat.PRIVATE
-        if isinstance(button, render.LanguageButton) and button.language not in i18n.SUPPORTED:
-            raise UnknownBank(button.language)  # answered as an invalid button
-        if not isinstance(button, render.LanguageButton) and (
-                isinstance(button, GROUP_BUTTONS) != in_group):
-            # a button of one chat type forged onto a message of the other: refused before
-            # anything is read or changed (a private quiz never edits a group's message)
-            raise engine.InvalidOption(-1)
-        if isinstance(button, render.GroupAnswerButton):
-            await group_handlers.on_group_answer(
-                query, context, button, t, group_handlers.received_at(context, update))
-        elif isinstance(button, render.PlaceButton):
-            await group_handlers.on_group_place(query, context, button, t)
-        elif isinstance(button, render.SettingButton):
-            await teachers.on_setting(query, context, button, t)
-        elif isinstance(button, render.LanguageButton) and in_group:
-            await group_handlers.on_group_language(query, context, button.language, t)
-        elif isinstance(button, render.AnswerButton):
-            await on_answer(query, context, button, t)
-        elif isinstance(button, render.NextButton):
-            await on_next(query, context, button, t)
-        elif isinstance(button, render.ReviewButton):  # "review what I missed": a review session
-            await learning.on_missed(query, context, button.attempt_id, t)
-        elif isinstance(button, render.CardAnswerButton):
-            await learning.on_card_answer(query, context, button, t)
-        elif isinstance(button, render.CardNextButton):
-            await learning.on_card_next(query, context, button, t)
-        elif isinstance(button, render.StartReviewButton):
-            await learning.on_start(query, context, t)
-        elif isinstance(button, render.LanguageButton):
-            await on_language(query, context, button)
-        elif isinstance(button, render.DeleteDataButton):
-            await privacy_handlers.on_delete_data(query, context, button, t)
-        else:  # RetakeButton, BankButton
-            await on_bank(query, context, button.bank_id, t)
-    except QuizError as exc:
-        log.info("refused %s from user %s: %r", query.data, query.from_user.id, exc)
-        await toast(query, t(TOAST_KEYS.get(type(exc), "toast_invalid")))
-
-
 async def on_answer(query: CallbackQuery, context: Context, button: render.AnswerButton,
                     t: Catalog) -> None:
     """An option tap: check, answer the query, record durably, then show the feedback.
@@ -251,7 +179,7 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
     the query's message does not show it yet (a lost edit is made good); when it does, no
     edit is made (Telegram would refuse it "message is not modified").
     """
-    service = context.bot_data.service
+    service = services(context).quiz
     try:
         attempt, answer = await service.grade(query.from_user.id, button.attempt_id,
                                               button.position, button.slot)
@@ -266,7 +194,8 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
     except engine.QuestionChanged:  # the bank was edited since this question was shown
         await toast(query)
         attempt, updated = await service.current(await service.attempt(button.attempt_id))
-        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t):
+        for screen in render.current_screens(service.bank(attempt.bank_id), attempt, updated,
+                                             t, HTML):
             await send_to_query_chat(query, context, screen)
         return
     await toast(query)
@@ -294,7 +223,7 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
     failure: sends are not retried once they may have reached Telegram), another tap on "next"
     sends it again rather than being refused as stale.
     """
-    service = context.bot_data.service
+    service = services(context).quiz
     attempt = await service.next(query.from_user.id, button.attempt_id, button.position)
     await toast(query)
     attempt, updated = await service.current(attempt)
@@ -302,10 +231,10 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
     # less per question keeps the bot further from Telegram's limits
     best = None
     if attempt.status == engine.FINISHED:
-        best = await learning.learning_service(context).previous_best(attempt)
+        best = await services(context).learning.previous_best(attempt)
     try:
-        for screen in current_screens(service.bank(attempt.bank_id), attempt, updated, t, best,
-                                      share=sharing_on(context)):
+        for screen in render.current_screens(service.bank(attempt.bank_id), attempt, updated,
+                                             t, HTML, best, share=sharing_on(context)):
             await send_to_query_chat(query, context, screen)
     except TelegramError as exc:
         if classify(exc).kind is Kind.TRANSIENT:
@@ -319,7 +248,7 @@ async def on_language(query: CallbackQuery, context: Context,
     new language. A shared placeholder user (never the sender of a tap) is nobody."""
     if query.from_user.id in SHARED_SENDERS:
         raise engine.NotYourAttempt(0)
-    await context.bot_data.service.choose_language(query.from_user.id, button.language)
+    await services(context).quiz.choose_language(query.from_user.id, button.language)
     t = i18n.catalog(button.language)
     await toast(query)
     await edit(query, Screen(HTML.escape(t("language_set"))))
@@ -327,7 +256,7 @@ async def on_language(query: CallbackQuery, context: Context,
 
 async def on_bank(query: CallbackQuery, context: Context, bank_id: str, t: Catalog) -> None:
     """"Retake" or a bank choice: start that bank from the beginning."""
-    bank = context.bot_data.service.bank(bank_id)
+    bank = services(context).quiz.bank(bank_id)
     await toast(query)
     await start_bank(context, query_chat_id(query), query.from_user, bank, t, greet=False)
 
@@ -338,7 +267,8 @@ async def slow_down(app: QuizApplication, update: Update) -> None:
     chat (in a group, a reply to their message, which the rate limiter drops when the group got
     a reply moments ago or its budget is kept for a session). Dropped updates change nothing;
     the other taps of the burst are left unanswered (their spinner stops by itself)."""
-    service = app.bot_data.service
+    made = services_of(app)
+    service = made.quiz
     query = update.callback_query
     if query is not None:
         await toast(query, (await user_catalog(service, query.from_user))("slow_down"))
@@ -349,12 +279,11 @@ async def slow_down(app: QuizApplication, update: Update) -> None:
     if chat.type == Chat.PRIVATE:
         t = await user_catalog(service, update.effective_user)
     else:
-        groups = app.bot_data.groups
-        t = i18n.catalog((await groups.language(chat.id) if groups else None) or i18n.DEFAULT)
+        t = i18n.catalog(await made.groups.language(chat.id) or i18n.DEFAULT)
     try:
         await app.bot.send_message(
             chat.id, HTML.escape(t("slow_down")),
-            message_thread_id=group_handlers.thread_of(message),
+            message_thread_id=thread_of(message),
             reply_parameters=ReplyParameters(message.message_id,
                                              allow_sending_without_reply=True))
     except Dropped as exc:

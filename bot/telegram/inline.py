@@ -22,7 +22,8 @@ from telegram.constants import ParseMode
 from bot import render
 from bot.quiz import sharing
 from bot.render import HTML
-from bot.telegram.common import Context, catalog_for, keyboard
+from bot.telegram.common import Context, keyboard
+from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ async def on_inline_query(update: Update, context: Context) -> None:
     query = update.inline_query
     assert query is not None
     t = await catalog_for(context, query.from_user)
-    service = context.bot_data.service
+    service = services(context).quiz
     matches = sharing.search(service.banks.values(), query.query)
     shown, next_offset = sharing.page(matches, query.offset)
     articles = render.inline_articles(shown, t, HTML, context.bot.username,

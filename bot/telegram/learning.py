@@ -17,10 +17,10 @@ from bot import chart, i18n, render
 from bot.i18n import Catalog
 from bot.quiz import engine
 from bot.quiz.ports import StorageError
-from bot.quiz.review import LearningService
 from bot.render import HTML, Screen
-from bot.telegram.common import Context, catalog_for, edit, keyboard, send, toast
+from bot.telegram.common import Context, edit, keyboard, send, toast
 from bot.telegram.outcomes import Kind, classify
+from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
 
@@ -32,18 +32,6 @@ REMINDERS_PER_PASS = 5
 Telegram's ~30 messages a second to different chats (Bot API FAQ, "My bot is hitting limits"),
 leaving the rest to people using the bot. 100,000 reminders due at once take 5.6 hours to go
 out; :func:`bot.quiz.learning.reminder_time` spreads them over each hour first."""
-
-
-def learning_service(context: Context) -> LearningService:
-    """The spaced-review service (set in post_init).
-
-    Raises:
-        RuntimeError: used before post_init set it.
-    """
-    service = context.bot_data.learning
-    if service is None:
-        raise RuntimeError("learning service not initialised (post_init has not run)")
-    return service
 
 
 # --- commands ------------------------------------------------------------------------------
@@ -61,7 +49,7 @@ async def cmd_remind(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
     t = await catalog_for(context, user)
-    service = learning_service(context)
+    service = services(context).learning
     learner = await service.learner(user.id)
     learner = await service.set_reminders(user.id, not learner.remind, t.language)
     await send(context, chat.id, render.remind_status(learner.remind, t, HTML))
@@ -73,7 +61,7 @@ async def cmd_stats(update: Update, context: Context) -> None:
     allows follows the chart as messages."""
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
-    quiz, service = context.bot_data.service, learning_service(context)
+    quiz, service = services(context).quiz, services(context).learning
     t = await catalog_for(context, user)
     item = await service.due(user.id)
     due = item.due_count if item is not None else 0
@@ -103,7 +91,7 @@ async def cmd_stats(update: Update, context: Context) -> None:
 async def send_next(context: Context, chat_id: int, user: User, t: Catalog, *,
                     attempt: engine.Attempt | None) -> None:
     """Send what a review session shows next: a card's question, or when the next is due."""
-    service = learning_service(context)
+    service = services(context).learning
     item = await service.next_item(user.id, attempt)
     if item is None:
         next_due = await service.next_due(user.id)
@@ -123,7 +111,7 @@ async def on_missed(query: CallbackQuery, context: Context, attempt_id: int,
     """"Review what I missed" on an end screen: a review session of the attempt's missed
     questions (then of whatever else is due); once per end screen (a second tap is refused as
     stale), unless sending failed transiently."""
-    service = context.bot_data.service
+    service = services(context).quiz
     attempt, _ = await service.review(query.from_user.id, attempt_id)
     await toast(query)
     try:
@@ -144,7 +132,7 @@ async def _session_attempt(context: Context, attempt_id: int) -> engine.Attempt 
     if not attempt_id:
         return None
     try:
-        return await context.bot_data.service.attempt(attempt_id)
+        return await services(context).quiz.attempt(attempt_id)
     except engine.QuizError:
         return None
 
@@ -154,7 +142,7 @@ async def on_card_answer(query: CallbackQuery, context: Context,
     """A review tap: rate the card, answer the query, edit the question into its feedback.
     Refusals (reviewed meanwhile, bank removed, someone else's) raise a QuizError, answered
     with a toast by the router; nothing changes."""
-    service = learning_service(context)
+    service = services(context).learning
     try:
         item, correct, rated = await service.review(query.from_user.id, button.card_id,
                                                     button.reps, button.slot)
@@ -179,10 +167,10 @@ async def on_card_answer(query: CallbackQuery, context: Context,
 async def on_card_next(query: CallbackQuery, context: Context,
                        button: render.CardNextButton, t: Catalog) -> None:
     """"Next question" on a review's feedback: the next card (once per feedback)."""
-    card = await learning_service(context).card(button.card_id)
+    card = await services(context).learning.card(button.card_id)
     if card.user_id != query.from_user.id:
         raise engine.NotYourAttempt(button.card_id)
-    if not learning_service(context).take_next(button.card_id, button.reps):
+    if not services(context).learning.take_next(button.card_id, button.reps):
         raise engine.StaleQuestion(button.reps)
     await toast(query)
     attempt = await _session_attempt(context, button.attempt_id)
@@ -199,7 +187,7 @@ async def remind_pass(context: Context) -> int:
     Returns:
         How many reminders were sent.
     """
-    service = learning_service(context)
+    service = services(context).learning
     sent = 0
     for learner in await service.reminders_due(REMINDERS_PER_PASS):
         t = i18n.catalog(learner.language or i18n.DEFAULT)
@@ -228,6 +216,4 @@ async def on_any_update(update: object, context: Context) -> None:
     """Every update from a person (handler group -1): a user who had blocked the bot and
     writes again gets reminders again. A set lookup for everyone else."""
     if isinstance(update, Update) and update.effective_user is not None:
-        service = context.bot_data.learning
-        if service is not None:
-            await service.came_back(update.effective_user.id)
+        await services(context).learning.came_back(update.effective_user.id)

@@ -24,6 +24,8 @@ aiolimiter leaky bucket per group, as PTB's limiter does, but applies them itsel
 It also tries transient failures again (5xx answers, dropped connections, time-outs), with
 exponential back-off through tenacity, as :func:`outcomes.retryable` allows: a call that posts
 a message only when it surely did not reach Telegram, anything else on any transient failure.
+A group session's own calls are the exception: their step is retried by the session runner
+(:mod:`bot.telegram.sessions`), so they are tried once here (flood waits are still waited out).
 """
 
 from __future__ import annotations
@@ -81,7 +83,8 @@ _SESSION_CALL: ContextVar[bool] = ContextVar("quizbot_session_call", default=Fal
 @contextlib.contextmanager
 def session_calls() -> Iterator[None]:
     """Mark the Bot API calls made inside the block as a group session's own (they wait for
-    the group's budget, replies to commands are dropped instead)."""
+    the group's budget, replies to commands are dropped instead; a transient failure is not
+    retried here but by the session runner)."""
     token = _SESSION_CALL.set(True)
     try:
         yield
@@ -216,10 +219,13 @@ class QuizRateLimiter(AIORateLimiter):
         """
         chat = chat_key(data)
         group = group_key(chat, endpoint)
-        if group is not None and not _SESSION_CALL.get():
+        session = _SESSION_CALL.get()
+        if group is not None and not session:
             self._check_reply(group, endpoint, data)
+        # a session's own call is tried once on a transient failure: its step is tried again
+        # by the session runner, with its own back-off and bound (retries do not multiply)
         budget = _Budget(endpoint, rate_limit_args or self._flood_retries,
-                         self._transient_attempts - 1)
+                         0 if session else self._transient_attempts - 1)
         try:  # the common case, without setting up a retry loop
             return await self._once(chat, callback, args, kwargs, endpoint, data)
         except Exception as exc:

@@ -63,11 +63,10 @@ that it never makes an update wait before its turn; the real bound is the proces
 
 DEFAULT_MAX_CONCURRENT_UPDATES = 64
 """Updates in flight at once; more wait (in order) for a free slot. A group tap holds its slot
-for its durable write and its answerCallbackQuery, a round trip to Telegram (~50 ms), so the
-slots bound the taps a second (64 / 0.055 s: about 1,150); measured with
-``benchmarks/group_load.py`` (100 groups x 50 members, 50 ms per call), 32 slots let bursts of
-about 400 taps a second queue for over a second. aiohttp's pool costs no more per request
-with more connections in use (httpx's did)."""
+for its durable write and its answerCallbackQuery, a round trip to Telegram, so the slots bound
+the taps a second to this number over that round trip (``benchmarks/group_load.py`` measures
+it; its results are in the README). aiohttp's pool costs no more per request with more
+connections in use (httpx's did)."""
 
 MAX_QUEUED_PER_KEY = 8
 """Updates of one sender in one chat in flight or waiting their turn at once; more are dropped.

@@ -10,23 +10,11 @@ from telegram import CallbackQuery, Update
 from bot import render
 from bot.i18n import Catalog
 from bot.quiz.ports import StorageError
-from bot.quiz.privacy import PrivacyService
 from bot.render import HTML, Screen
-from bot.telegram.common import Context, catalog_for, edit, send, toast
+from bot.telegram.common import Context, edit, send, toast
+from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
-
-
-def privacy_service(context: Context) -> PrivacyService:
-    """The privacy service (set in post_init).
-
-    Raises:
-        RuntimeError: used before post_init set it.
-    """
-    service = context.bot_data.privacy
-    if service is None:
-        raise RuntimeError("privacy service not initialised (post_init has not run)")
-    return service
 
 
 async def cmd_deletemydata(update: Update, context: Context) -> None:
@@ -48,7 +36,7 @@ async def on_delete_data(query: CallbackQuery, context: Context,
         await edit(query, Screen(HTML.escape(t("deletemydata_cancelled"))))
         return
     try:
-        await privacy_service(context).delete_user(query.from_user.id)
+        await services(context).privacy.delete_user(query.from_user.id)
     except StorageError:
         log.exception("could not delete the data of user %s", query.from_user.id)
         await toast(query, t("storage_failed"))

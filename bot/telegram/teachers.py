@@ -16,8 +16,9 @@ from bot.quiz import group as rules
 from bot.quiz.engine import QuizError
 from bot.quiz.settings import InvalidSetting, StaleSettings
 from bot.render import HTML, Button, Screen, UrlButton
-from bot.telegram.common import Context, catalog_for, edit, keyboard, send, toast
-from bot.telegram.group import group_catalog, groups, is_admin, reply, thread_of
+from bot.telegram.chats import group_catalog, is_admin, reply, thread_of
+from bot.telegram.common import Context, edit, keyboard, send, toast
+from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,7 @@ SETTINGS_KEYS: dict[type[QuizError], str] = {
 
 async def settings_screen(context: Context, chat_id: int) -> Screen:
     """The group's settings menu, in the group's language."""
-    service = groups(context)
+    service = services(context).groups
     chosen = await service.settings(chat_id)
     language = await service.language(chat_id) or i18n.DEFAULT
     return render.settings_menu(chosen, service.question_seconds, list(service.banks.values()),
@@ -59,7 +60,8 @@ async def on_setting(query: CallbackQuery, context: Context, button: render.Sett
         await toast(query, t("settings_denied"))
         return
     try:
-        await groups(context).change_setting(chat.id, button.version, button.field, button.value)
+        await services(context).groups.change_setting(chat.id, button.version, button.field,
+                                                      button.value)
     except (StaleSettings, InvalidSetting) as exc:
         log.info("settings tap %s in chat %s refused: %r", query.data, chat.id, exc)
         await toast(query, t(SETTINGS_KEYS[type(exc)]))
@@ -82,7 +84,7 @@ async def cmd_group_results(update: Update, context: Context) -> None:
     if user is None or not await is_admin(context, chat, user, message):
         await reply(update, context, t("results_denied"))
         return
-    service = groups(context)
+    service = services(context).groups
     session = await service.last_session(chat.id)
     if session is None:
         await reply(update, context, t("results_none"))
@@ -108,7 +110,7 @@ async def send_results(context: Context, user_id: int, session: rules.GroupSessi
         Forbidden: the user never started the bot (or blocked it).
         BankChanged: the session's bank is gone or has another version.
     """
-    service = groups(context)
+    service = services(context).groups
     bank = service.bank_of(session)
     answers, names = await service.results(session)
     started = datetime.datetime.fromtimestamp(session.started_at, datetime.UTC)
@@ -126,7 +128,7 @@ async def show_group_question(context: Context, chat_id: int, session_id: int, p
     """A reveal's deep link in the member's private chat: the question, its right answer and
     explanation in their language; refused while the question is open (or when the session,
     its bank version or the question is gone)."""
-    service = groups(context)
+    service = services(context).groups
     try:
         session = await service.session(session_id)
         if not rules.revealable(session, position):

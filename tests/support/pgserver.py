@@ -8,8 +8,8 @@ port number (which names the socket), trust authentication, role ``quizbot``. St
 
 From a shell (``.ci/run``)::
 
-    python -m tests.pgserver start DIR   # prints the server's URL; exit 1 with a message if not
-    python -m tests.pgserver stop DIR
+    python -m tests.support.pgserver start DIR   # prints the server's URL; exit 1 if not
+    python -m tests.support.pgserver stop DIR
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def stop_folder(folder: Path) -> None:
 def main(argv: list[str]) -> int:
     """``start DIR`` (print the URL) or ``stop DIR``."""
     if len(argv) != 2 or argv[0] not in ("start", "stop"):
-        print("usage: python -m tests.pgserver start|stop DIR", file=sys.stderr)
+        print("usage: python -m tests.support.pgserver start|stop DIR", file=sys.stderr)
         return 2
     if argv[0] == "stop":
         stop_folder(Path(argv[1]))

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 
 from bot import i18n
 from bot.quiz.engine import LABELS
-from tests.fakebotapi import Call, FakeBotAPI
-from tests.loadgen import LANGUAGE_CODES, percentile
+from tests.support.fakebotapi import Call, FakeBotAPI
+from tests.support.loadgen import LANGUAGE_CODES, percentile
 
 REVEAL_OPTION = re.compile(r"^(?:✅ )?([A-H])\. .* — (\d+)$", re.MULTILINE)
 """An option line of a group reveal (``render.group_reveal``): ``✅ A. text — 3``."""

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from tests.fakebotapi import Call, FakeBotAPI
+from tests.support.fakebotapi import Call, FakeBotAPI
 
 LANGUAGE_CODES: tuple[str | None, ...] = ("en", "hi", "el-GR", None)
 

@@ -1,14 +1,15 @@
 """Health and metrics: ``/healthz`` and Prometheus ``/metrics`` on ``--metrics HOST:PORT``.
 
-The counters are prometheus-client's, in a registry per application (several bots in one test
-process do not mix). They are fed by thin wrappers around the parts every update and call
-passes through, so the handlers know nothing of them:
+The counters are prometheus-client's (:class:`~bot.telegram.metrics.Metrics`), in a registry
+per application (several bots in one test process do not mix). They are fed by thin wrappers
+around the parts every update and call passes through, so the handlers know nothing of them:
 
 * :class:`MeteredProcessor` (the update processor): updates handled, by type, and the tap-to-
   feedback latency: from a callback query reaching the bot (stamped on arrival, before it waits
   for its turn) to the end of its handling (query answered, feedback edited or sent);
 * :class:`MeteredRequest` (the Bot API transport): calls and errors by method, 429s;
-* :class:`MeteredStore` (storage): answers recorded (private and group);
+* :func:`counted` (the services' hook called once per recorded answer): answers recorded
+  (private and group);
 * the number of active group sessions is read from storage at each scrape.
 
 ``/healthz`` answers 200 when the bot is receiving updates (its updater runs: polling, or the
@@ -28,19 +29,13 @@ import logging
 from typing import Any
 
 from aiohttp import web
-from prometheus_client import (
-    CONTENT_TYPE_LATEST,
-    CollectorRegistry,
-    Counter,
-    Gauge,
-    Histogram,
-    generate_latest,
-)
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from telegram import Update
 
 from bot.config import Address
-from bot.quiz.ports import RECORDED, StorageError
-from bot.telegram.common import QuizApplication
+from bot.quiz.ports import AnswerHook, StorageError
+from bot.telegram.common import OpenStore, QuizApplication
+from bot.telegram.metrics import Metrics
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.transport import AiohttpRequest
 
@@ -49,39 +44,6 @@ log = logging.getLogger(__name__)
 HEALTH_TIMEOUT = 10.0
 """Seconds the health check waits for its test write before answering 503 (longer than
 storage's busy timeout, so that a locked database is reported as such)."""
-
-LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 15.0)
-"""Tap-to-feedback histogram buckets, in seconds (Telegram drops a callback query's answer
-after about 15 s)."""
-
-
-class Metrics:
-    """The bot's Prometheus metrics, in their own registry."""
-
-    def __init__(self) -> None:
-        self.registry = CollectorRegistry()
-        self.updates = Counter("quizbot_updates_handled", "Updates handled, by type",
-                               ["type"], registry=self.registry)
-        self.answers = Counter("quizbot_answers_recorded",
-                               "Answers recorded durably, private or group", ["chat"],
-                               registry=self.registry)
-        self.api_calls = Counter("quizbot_bot_api_calls", "Bot API calls, by method",
-                                 ["method"], registry=self.registry)
-        self.api_errors = Counter(
-            "quizbot_bot_api_errors",
-            "Bot API calls that failed, by method and HTTP status ('network': no answer)",
-            ["method", "status"], registry=self.registry)
-        self.rate_limited = Counter("quizbot_bot_api_rate_limited",
-                                    "Bot API calls answered 429 Too Many Requests, by method",
-                                    ["method"], registry=self.registry)
-        self.feedback_latency = Histogram(
-            "quizbot_tap_to_feedback_seconds",
-            "From a button tap reaching the bot to the end of its handling, in seconds",
-            buckets=LATENCY_BUCKETS, registry=self.registry)
-        self.group_sessions = Gauge("quizbot_group_sessions_active",
-                                    "Group quiz sessions running (read at each scrape)",
-                                    registry=self.registry)
-
 
 def update_type(update: object) -> str:
     """The update's type (``message``, ``callback_query``, ...), ``other`` if none."""
@@ -138,43 +100,33 @@ class MeteredRequest(AiohttpRequest):
         return status, body
 
 
-class MeteredStore:
-    """A storage object that counts recorded answers and passes everything else through."""
+def counted(metrics: Metrics, chat: str, hook: AnswerHook) -> AnswerHook:
+    """``hook`` (a service's ``on_answer``: called once per recorded answer), counting each
+    answer in ``quizbot_answers_recorded`` under ``chat`` (``private`` or ``group``) first."""
+    answers = metrics.answers.labels(chat)
 
-    def __init__(self, store: Any, metrics: Metrics) -> None:
-        self._store = store
-        self._metrics = metrics
+    async def on_answer(user_id: int, bank_id: str, question_id: str, correct: bool,
+                        answered_at: float) -> object:
+        answers.inc()
+        return await hook(user_id, bank_id, question_id, correct, answered_at)
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
-
-    async def record_answer(self, *args: Any, **kwargs: Any) -> str:
-        """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
-        outcome: str = await self._store.record_answer(*args, **kwargs)
-        if outcome == RECORDED:
-            self._metrics.answers.labels("private").inc()
-        return outcome
-
-    async def record_group_answer(self, *args: Any, **kwargs: Any) -> Any:
-        """See :meth:`bot.quiz.ports.GroupStore.record_group_answer`."""
-        tally = await self._store.record_group_answer(*args, **kwargs)
-        if tally.outcome == RECORDED:
-            self._metrics.answers.labels("group").inc()
-        return tally
+    return on_answer
 
 
 class MonitoringServer:
     """``/healthz`` and ``/metrics`` for ``app``, served by aiohttp at ``address``.
 
     Args:
-        app: The bot (its updater, and ``bot_data.store`` once started).
+        app: The bot (its updater, and its settings).
+        store: The open storage (its test write; the group sessions it holds).
         metrics: The metrics to serve.
         address: Where to listen.
     """
 
-    def __init__(self, app: QuizApplication, metrics: Metrics,
+    def __init__(self, app: QuizApplication, store: OpenStore, metrics: Metrics,
                  address: Address) -> None:
         self.app = app
+        self.store = store
         self.metrics = metrics
         self.address = address
         self._runner: web.AppRunner | None = None
@@ -207,12 +159,9 @@ class MonitoringServer:
         running = bool((updater is None or updater.running) and self.app.running)
         settings = self.app.bot_data.settings
         mode = "webhook" if settings is not None and settings.webhook_url else "polling"
-        store = self.app.bot_data.store
         try:
-            if store is None:
-                raise StorageError("not open")
             async with asyncio.timeout(HEALTH_TIMEOUT):
-                await store.check_writable()
+                await self.store.check_writable()
             database = "writable"
         except (StorageError, TimeoutError) as exc:
             database = f"not writable: {exc or 'timed out'}"
@@ -228,11 +177,9 @@ class MonitoringServer:
 
     async def metrics_page(self, request: web.Request) -> web.Response:
         """GET /metrics: Prometheus's text format."""
-        store = self.app.bot_data.store
-        if store is not None:
-            try:
-                self.metrics.group_sessions.set(len(await store.active_sessions()))
-            except StorageError as exc:
-                log.warning("metrics: cannot count the group sessions: %s", exc)
+        try:
+            self.metrics.group_sessions.set(len(await self.store.active_sessions()))
+        except StorageError as exc:
+            log.warning("metrics: cannot count the group sessions: %s", exc)
         body = generate_latest(self.metrics.registry)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})

@@ -1,0 +1,155 @@
+"""Where a YAML syntax error is, in words an author understands: the place, a hint for the
+usual slips, and the question and field guessed from the layout of the text (there is no parsed
+tree to ask)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import yaml
+
+from bot.bankload.problems import BankProblem
+
+MAX_REASON = 150
+"""Longest YAML parser message quoted in a problem, in characters (it may quote the file)."""
+
+_YAML_HINTS = (
+    ("mapping values are not allowed here",
+     "check the indentation of this line or the one before; a value containing ': ' must be "
+     "quoted"),
+    ("could not find expected ':'",
+     "put ': ' after the key on this line, or quote a value that goes on over several lines"),
+    ("cannot start any token",
+     "indent with spaces, not tabs, and quote a value that starts with a character such as "
+     "@, ` or %"),
+    ("expected <block end>",
+     "check the indentation of this line: it must line up with the keys it belongs with"),
+    ("found duplicate key", "remove one of the two, or rename it"),
+    ("end of stream", "close the quote or bracket opened here"),
+)
+"""Plain-words hints for the usual YAML slips, keyed by a phrase of PyYAML's message."""
+
+
+def yaml_problem(exc: yaml.YAMLError, document: str, file: str) -> BankProblem:
+    """Report a YAML syntax error where the slip is, with a hint and the field it is in.
+
+    PyYAML's problem mark is where the parser gave up. For an unclosed quote or bracket that is
+    the end of the file, and for a key without ``:`` it is the next line; there the context mark
+    (where the quote, bracket or key starts) is the place to look.
+    """
+    problem_mark = getattr(exc, "problem_mark", None)
+    context_mark = getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context", None)
+    at_context = "end of stream" in problem or "could not find expected ':'" in problem
+    mark = (context_mark if context_mark is not None and at_context
+            else problem_mark or context_mark)
+    reason = " ".join(filter(None, (context, problem)))
+    if len(reason) > MAX_REASON:
+        reason = reason[:MAX_REASON] + "…"
+    hint = next((hint for phrase, hint in _YAML_HINTS if phrase in problem), None)
+    if hint is None and context_mark is not None and mark is not context_mark and context and (
+            "flow" in context):
+        hint = (f"close the bracket opened at line {context_mark.line + 1}, column "
+                f"{context_mark.column + 1}, or quote a value containing ',', ':' or brackets")
+    message = f"bad YAML: {reason}" + (f"; {hint}" if hint else "")
+    if mark is None:
+        return BankProblem(file, None, None, "(file)", message)
+    question_id, field_path = locate(document, mark.line + 1)
+    return BankProblem(file, mark.line + 1, question_id, field_path, message, mark.column + 1)
+
+
+_KEY = re.compile(r"""(?:"([^"]*)"|'([^']*)'|([\w-]+))\s*:(?:\s|$)""")
+
+
+def locate(document: str, line: int) -> tuple[str | None, str]:
+    """Guess the question id and the field of ``line`` (1-based) from the text's layout alone.
+
+    For YAML syntax errors, when there is no parsed tree: walking up from ``line``, each line
+    less indented than the last one kept is a parent (``key:`` or a ``-`` list item). A
+    question's id is read from its ``id:`` line. Block style as in ``banks/README.md``;
+    anything else gives ``(file)``.
+
+    Returns:
+        (question id or None, field path such as ``option 2.text.hi``, or ``(file)``).
+    """
+    lines = [text.expandtabs(8) for text in document.splitlines()]
+    path: list[str | tuple[int, int, int]] = []  # keys, and (index, line, indent) of list items
+    limit: int | None = None
+    in_item = False  # the last parent kept is a list item, whose key may be as indented as it
+    for j in range(min(line, len(lines)) - 1, -1, -1):
+        stripped = lines[j].strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(lines[j]) - len(lines[j].lstrip(" "))
+        item = stripped == "-" or stripped.startswith("- ")
+        if limit is not None and (indent > limit or (indent == limit and (item or not in_item))):
+            continue
+        rest = stripped[1:].lstrip() if item else stripped
+        key = _KEY.match(rest)
+        inner = indent + len(stripped) - len(rest)  # where the key starts
+        if limit is None and key is None and re.fullmatch(r"[\w-]+", rest):
+            path.insert(0, rest)  # the line of the error is a key without its ':'
+        elif key and (limit is None or (_opens_block(rest, key) and (
+                inner < limit or (in_item and not item)))):
+            path.insert(0, next(filter(None, key.groups())))
+        elif not item:
+            continue  # a value going on over several lines, or a key that holds no block
+        if item:
+            path.insert(0, (_item_index(lines, j, indent), j, indent))
+        limit, in_item = indent, item
+        if indent == 0 and not item:
+            break
+    question_id = None
+    if len(path) >= 2 and path[0] == "questions" and isinstance(path[1], tuple):
+        _, item_line, item_indent = path[1]
+        question_id = _question_id_at(lines, item_line, item_indent) or f"#{path[1][0] + 1}"
+        path = path[2:]
+    parts: list[str] = []
+    for step, before in zip(path, [None, *path], strict=False):
+        if isinstance(step, tuple):
+            if before == "options" and question_id is not None:
+                parts[-1] = f"option {step[0] + 1}"
+            elif parts:
+                parts[-1] += f"[{step[0] + 1}]"
+            else:
+                parts.append(f"[{step[0] + 1}]")
+        else:
+            parts.append(step)
+    return question_id, ".".join(parts) or "(file)"
+
+
+def _opens_block(text: str, key: re.Match[str]) -> bool:
+    """Whether the ``key:`` at the start of ``text`` holds an indented block (no value on its
+    line, or a ``|``/``>`` block scalar)."""
+    value = text[key.end():].strip()
+    return not value or value.startswith(("#", "|", ">"))
+
+
+def _item_index(lines: Sequence[str], item: int, indent: int) -> int:
+    """0-based index of the list item starting on line ``item`` (0-based) among its siblings."""
+    index = 0
+    for j in range(item - 1, -1, -1):
+        stripped = lines[j].strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        here = len(lines[j]) - len(lines[j].lstrip(" "))
+        if here < indent or (here == indent and not stripped.startswith("-")):
+            break
+        if here == indent:
+            index += 1
+    return index
+
+
+def _question_id_at(lines: Sequence[str], item: int, indent: int) -> str | None:
+    """The ``id:`` of the question whose list item starts on line ``item`` (0-based)."""
+    for j in range(item, len(lines)):
+        stripped = lines[j].strip()
+        here = len(lines[j]) - len(lines[j].lstrip(" "))
+        if j > item and stripped and not stripped.startswith("#") and here <= indent:
+            break
+        found = re.match(r"""(?:-\s+)?id\s*:\s*["']?([a-z0-9-]+)["']?\s*(?:#.*)?$""", stripped)
+        if found:
+            return found[1]
+    return None

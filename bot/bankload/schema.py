@@ -1,0 +1,370 @@
+"""The schema of bank files (``banks/README.md``): check a parsed file completely and build
+the core's :class:`~bot.quiz.bank.Bank`, listing every problem with its place, question and field.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import yaml
+
+from bot.bankload.locate import yaml_problem
+from bot.bankload.problems import BankError, BankProblem, show
+from bot.bankload.yaml_positions import Pos, YamlMapping, load_yaml
+from bot.quiz.bank import (
+    CONTROL_CHARACTERS,
+    ID_PATTERN,
+    LANGUAGE_PATTERN,
+    LEVELS,
+    MAX_GUIDE_LABEL,
+    MAX_OPTIONS,
+    MAX_QUESTION_UTF16,
+    MAX_QUESTIONS,
+    MIN_OPTIONS,
+    Bank,
+    Guide,
+    Option,
+    Question,
+    Source,
+    Text,
+)
+
+MAX_BANK_BYTES = 1024 * 1024
+"""Largest bank file, in bytes (1 MiB): a full bank of 100 questions in a few languages is a
+tenth of that, and ``quizbot validate`` runs on contributed files."""
+
+MAX_KEY_SHOWN = 40
+"""Longest key, or unquoted value, quoted in a problem, in characters."""
+
+
+class _Checker:
+    """Collects problems while walking one parsed bank file.
+
+    Places are :data:`Pos` pairs; ``positions`` collects where each localized text was found
+    (:attr:`Bank.positions`).
+    """
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[BankProblem] = []
+        self.question_id: str | None = None
+        self.positions: dict[tuple[str | None, str], Pos] = {}
+
+    def problem(self, at: Pos | None, field_path: str, message: str) -> None:
+        """Record a problem, unless the field was already reported missing."""
+        missing = [p for p in self.problems if p.message == "is missing"
+                   and p.question_id == self.question_id
+                   and (field_path == p.field or field_path.startswith(p.field + "."))]
+        if not missing:
+            line, column = at if at is not None else (None, None)
+            self.problems.append(
+                BankProblem(self.file, line, self.question_id, field_path, message, column))
+
+    def mapping(self, value: Any, at: Pos | None, field_path: str,
+                required: Iterable[str], optional: Iterable[str] = ()) -> YamlMapping | None:
+        """Check ``value`` is a mapping with the required keys and no unknown ones."""
+        if not isinstance(value, YamlMapping):
+            self.problem(at, field_path, f"must be a mapping, got {_kind(value)}")
+            return None
+        required = tuple(required)
+        allowed = set(required) | set(optional)
+        for key in required:
+            if key not in value:
+                self.problem(value.pos, _join(field_path, key), "is missing")
+        for key in value:
+            if key not in allowed:
+                shown = key if len(key) <= MAX_KEY_SHOWN else key[:MAX_KEY_SHOWN] + "…"
+                self.problem(value.at(key), _join(field_path, shown),
+                             f"unknown key (allowed: {', '.join(sorted(allowed))})")
+        return value
+
+    def text(self, value: Any, at: Pos | None, field_path: str,
+             languages: Sequence[str]) -> Text | None:
+        """Check a localized text: exactly ``languages`` as keys, each a non-empty string."""
+        node = self.mapping(value, at, field_path, required=languages)
+        if node is None:
+            return None
+        texts: dict[str, str] = {}
+        for language in languages:
+            if language not in node:
+                continue
+            text = node[language]
+            path = _join(field_path, language)
+            if not isinstance(text, str) or not text.strip():
+                self.problem(node.value_at(language), path,
+                             f"must be non-empty text, got {_got(node, language)}")
+                continue
+            if self.plain(text, node.value_at(language), path):
+                texts[language] = text.strip()
+                self.positions[(self.question_id, path)] = node.value_at(language)
+        return Text(texts) if len(texts) == len(languages) else None
+
+    def url(self, value: Any, at: Pos | None, field_path: str) -> str | None:
+        """Check an http(s) URL without spaces or control characters."""
+        if not isinstance(value, str) or not re.fullmatch(r"https?://\S+", value):
+            self.problem(at, field_path, f"must be an http(s) URL, got {show(value)}")
+            return None
+        return value if self.plain(value, at, field_path) else None
+
+    def plain(self, text: str, at: Pos | None, field_path: str) -> bool:
+        """Check ``text`` has no control character but tab and line feed
+        (:data:`CONTROL_CHARACTERS`); report the first one found."""
+        found = CONTROL_CHARACTERS.search(text)
+        if found:
+            self.problem(at, field_path,
+                         f"contains the control character U+{ord(found[0]):04X} at character "
+                         f"{found.start() + 1}; only plain text, tabs and line breaks are allowed")
+        return not found
+
+
+def _got(node: YamlMapping, key: str) -> str:
+    """Describe the value of ``key`` for a "got ..." message. An unquoted scalar that YAML
+    read as something other than text (``no`` as false, ``1:30`` as 90: YAML 1.1 booleans and
+    base-60 numbers, which PyYAML follows) is shown as written, with the fix."""
+    value = node.get(key)
+    source = node.plain_source.get(key, "")
+    if source and not isinstance(value, str | list | dict):
+        read = ("nothing" if value is None else str(value).lower() if isinstance(value, bool)
+                else f"the number {value}" if isinstance(value, int | float)
+                else f"a {type(value).__name__}")
+        return (f"{show(source)}, which YAML reads as {read} when it is not quoted: "
+                f"quote it (\"{source if len(source) <= MAX_KEY_SHOWN else '…'}\")")
+    return _kind(value)
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path and path != "(bank)" else key
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "empty text" if not value.strip() else f"text {show(value)}"
+    return f"{type(value).__name__} {show(value)}"
+
+
+_BANK_KEYS = ("id", "version", "default_language", "languages", "level", "title",
+              "description", "questions")
+_QUESTION_KEYS = ("id", "prompt", "options", "explanation", "source")
+
+
+def parse_bank(document: str, file: str = "<string>") -> Bank:
+    """Parse and validate a bank from YAML text.
+
+    Args:
+        document: The YAML text.
+        file: The name to use in error messages.
+
+    Returns:
+        The validated :class:`Bank`.
+
+    Raises:
+        BankError: the text is larger than :data:`MAX_BANK_BYTES` in UTF-8, the YAML does not
+            parse or expands to more than
+            :data:`~bot.bankload.yaml_positions.MAX_YAML_NODES` nodes, or the bank breaks the
+            schema in ``banks/README.md``; every problem found is listed.
+    """
+    size = len(document.encode("utf-8", "surrogatepass"))
+    if size > MAX_BANK_BYTES:
+        raise BankError([BankProblem(file, None, None, "(file)", too_large(size))])
+    try:
+        data = load_yaml(document)
+    except yaml.YAMLError as exc:
+        raise BankError([yaml_problem(exc, document, file)]) from exc
+
+    check = _Checker(file)
+    root = check.mapping(data, (1, 1), "(bank)", required=_BANK_KEYS, optional=("guide",))
+    if root is None:
+        raise BankError(check.problems)
+    line_of = root.at
+
+    bank_id = root.get("id")
+    if not isinstance(bank_id, str) or not ID_PATTERN.fullmatch(bank_id):
+        check.problem(root.value_at("id"), "id",
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(root, 'id')}")
+    version = root.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        check.problem(root.value_at("version"), "version",
+                      f"must be a positive integer, got {_got(root, 'version')}")
+
+    languages_value = root.get("languages")
+    languages: tuple[str, ...] = ()
+    if (not isinstance(languages_value, list) or not languages_value
+            or not all(isinstance(x, str) and LANGUAGE_PATTERN.fullmatch(x)
+                       for x in languages_value)):
+        check.problem(line_of("languages"), "languages",
+                      "must be a non-empty list of language codes like 'en',"
+                      f" got {show(languages_value)}")
+    elif len(set(languages_value)) != len(languages_value):
+        check.problem(line_of("languages"), "languages", "lists a language twice")
+    else:
+        languages = tuple(languages_value)
+
+    default_language = root.get("default_language")
+    if languages and default_language not in languages:
+        check.problem(line_of("default_language"), "default_language",
+                      f"must be one of the bank's languages {list(languages)},"
+                      f" got {show(default_language)}")
+    level = root.get("level")
+    if level not in LEVELS:
+        check.problem(root.value_at("level"), "level",
+                      f"must be one of {', '.join(LEVELS)}, got {_got(root, 'level')}")
+
+    if not languages:  # every text below depends on the language list
+        raise BankError(check.problems)
+
+    title = check.text(root.get("title"), line_of("title"), "title", languages)
+    description = check.text(root.get("description"), line_of("description"), "description",
+                             languages)
+    guide = None
+    if "guide" in root:
+        node = check.mapping(root["guide"], line_of("guide"), "guide", required=("url", "label"))
+        if node is not None:
+            url = check.url(node.get("url"), node.value_at("url"), "guide.url")
+            label = check.text(node.get("label"), node.at("label"), "guide.label",
+                               languages)
+            if label is not None:
+                for language, text in label.by_language.items():
+                    if len(text) > MAX_GUIDE_LABEL:
+                        check.problem(node["label"].value_at(language), f"guide.label.{language}",
+                                      f"must be at most {MAX_GUIDE_LABEL} characters (a button)")
+            if url and label:
+                guide = Guide(url, label)
+
+    questions: list[Question] = []
+    questions_value = root.get("questions")
+    if not isinstance(questions_value, list) or not questions_value:
+        check.problem(line_of("questions"), "questions", "must be a non-empty list of questions")
+    elif len(questions_value) > MAX_QUESTIONS:
+        check.problem(line_of("questions"), "questions",
+                      f"has {len(questions_value)} questions; at most {MAX_QUESTIONS}")
+    else:
+        seen: dict[str, int] = {}
+        for number, value in enumerate(questions_value, start=1):
+            question = _parse_question(check, value, number, languages, seen)
+            if question is not None:
+                questions.append(question)
+        check.question_id = None
+
+    if check.problems:
+        raise BankError(sorted(check.problems, key=lambda p: (p.line or 0, p.column or 0)))
+    assert title and description and isinstance(bank_id, str) and isinstance(version, int)
+    return Bank(id=bank_id, version=version, default_language=str(default_language),
+                languages=languages, level=str(level), title=title, description=description,
+                questions=tuple(questions), guide=guide, positions=check.positions)
+
+
+def too_large(size: int) -> str:
+    return f"is {size:,} bytes; a bank file may have at most {MAX_BANK_BYTES:,} bytes (1 MiB)"
+
+
+def _parse_question(check: _Checker, value: Any, number: int, languages: Sequence[str],
+                    seen: dict[str, int]) -> Question | None:
+    """Validate one question (``number`` is 1-based); None if it has problems."""
+    check.question_id = f"#{number}"
+    before = len(check.problems)
+    node = check.mapping(value, value.pos if isinstance(value, YamlMapping) else None, "",
+                         required=_QUESTION_KEYS)
+    if node is None:
+        return None
+    line_of = node.at
+
+    question_id = node.get("id")
+    if not isinstance(question_id, str) or not ID_PATTERN.fullmatch(question_id):
+        check.problem(node.value_at("id"), "id",
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(node, 'id')}")
+    else:
+        if question_id in seen:
+            check.problem(line_of("id"), "id",
+                          f"duplicate question id (question #{seen[question_id]} has it too)")
+        seen.setdefault(question_id, number)
+        check.question_id = question_id
+        # problems found before the id was known are re-attributed to it
+        check.problems[before:] = [
+            BankProblem(p.file, p.line, question_id, p.field, p.message, p.column)
+            for p in check.problems[before:]]
+
+    prompt = check.text(node.get("prompt"), line_of("prompt"), "prompt", languages)
+    explanation = check.text(node.get("explanation"), line_of("explanation"), "explanation",
+                             languages)
+    source = None
+    source_node = check.mapping(node.get("source"), line_of("source"), "source",
+                                required=("title", "url")) if "source" in node else None
+    if source_node is not None:
+        title = source_node.get("title")
+        title_ok = False
+        if not isinstance(title, str) or not title.strip():
+            check.problem(source_node.value_at("title"), "source.title",
+                          f"must be non-empty text, got {_got(source_node, 'title')}")
+        else:
+            title_ok = check.plain(title, source_node.value_at("title"), "source.title")
+        url = check.url(source_node.get("url"), source_node.value_at("url"), "source.url")
+        if title_ok and url and isinstance(title, str):  # (title_ok implies a str)
+            source = Source(title.strip(), url)
+
+    options: list[Option] = []
+    options_value = node.get("options")
+    if (not isinstance(options_value, list)
+            or not MIN_OPTIONS <= len(options_value) <= MAX_OPTIONS):
+        got = len(options_value) if isinstance(options_value, list) else _kind(options_value)
+        check.problem(line_of("options"), "options",
+                      f"must be a list of {MIN_OPTIONS} to {MAX_OPTIONS} options, got {got}")
+    else:
+        unclear = False  # an option whose `correct` is not a boolean: the count would mislead
+        for index, option_value in enumerate(options_value):
+            path = f"option {index + 1}"  # counted from 1, as the bank's authors count
+            option_node = check.mapping(
+                option_value, option_value.pos if isinstance(option_value, YamlMapping)
+                else line_of("options"), path, required=("text",), optional=("correct",))
+            if option_node is None:
+                continue
+            correct = option_node.get("correct", False)
+            if not isinstance(correct, bool):
+                unclear = True
+                hint = (f"the text {show(correct)}: remove the quotes"
+                        if isinstance(correct, str) and correct.lower() in ("true", "false")
+                        else _got(option_node, "correct"))
+                check.problem(option_node.value_at("correct"), f"{path}.correct",
+                              f"must be true or false, got {hint}")
+            text = check.text(option_node.get("text"), option_node.at("text"),
+                              f"{path}.text", languages)
+            if text is not None:
+                options.append(Option(text, correct is True))
+        flagged = [i for i, v in enumerate(options_value)
+                   if isinstance(v, dict) and v.get("correct") is True]
+        if len(flagged) != 1 and not unclear:
+            numbers = " and ".join(str(i + 1) for i in flagged)
+            check.problem(line_of("options"), "options",
+                          f"must have exactly one option with 'correct: true', got {len(flagged)}"
+                          + (f" (options {numbers})" if flagged else ""))
+        elif len(flagged) == 1 and len(options) == len(options_value):
+            for language in languages:
+                shown = [o.text.by_language.get(language) for o in options]
+                for i, text_i in enumerate(shown):
+                    if text_i in shown[:i]:
+                        field_path = f"option {i + 1}.text.{language}"
+                        check.problem(check.positions.get((check.question_id, field_path),
+                                                          line_of("options")), field_path,
+                                      f"has the same text as option {shown.index(text_i) + 1}")
+
+    if len(check.problems) > before:
+        return None
+    assert prompt and explanation and source and isinstance(question_id, str)
+    for language in languages:
+        texts = [prompt.by_language[language], explanation.by_language[language], source.title,
+                 *(o.text.by_language[language] for o in options)]
+        size = sum(len(text.encode("utf-16-le")) // 2 for text in texts)
+        if size > MAX_QUESTION_UTF16:
+            check.problem(line_of("prompt"), f"(all texts).{language}",
+                          f"prompt, options, explanation and source are {size} UTF-16 units "
+                          f"together; at most {MAX_QUESTION_UTF16} fit in one Telegram message")
+    if len(check.problems) > before:
+        return None
+    return Question(question_id, prompt, tuple(options), explanation, source)

@@ -1,0 +1,265 @@
+"""Group sessions' use cases over the group rules and the storage port (private quizzes' are
+:mod:`bot.quiz.service`).
+
+Each method takes plain data (chat ids, session ids, positions), applies the rules of
+:mod:`bot.quiz.group` and :mod:`bot.quiz.settings` and persists through
+:class:`~bot.quiz.ports.GroupStore`. Refusals are raised as :class:`~bot.quiz.engine.QuizError`
+subclasses; storage failures as :class:`~bot.quiz.ports.StorageError`. No Telegram, no SQL.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+
+from bot.quiz import engine, group, settings
+from bot.quiz.bank import Bank
+from bot.quiz.engine import AlreadyAnswered, QuizError, UnknownAttempt, UnknownBank
+from bot.quiz.group import GroupAnswer, GroupSession
+from bot.quiz.ports import CLOSED, DUPLICATE, AnswerHook, GroupStore
+from bot.quiz.settings import GroupSettings  # annotations: the method settings() hides the module
+
+
+class SessionRunning(QuizError):
+    """The chat has a running session already (one per chat)."""
+
+
+class GroupService:
+    """Group quiz sessions' use cases.
+
+    The open question of each session is cached as this service opened it, so grading a tap
+    needs no database read; storage re-checks every answer's window atomically, so a cache that
+    lags a close can never record a late answer, and a tap that does not match the cache (another
+    question, another chat) is graded against the stored state instead.
+
+    Args:
+        store: Where sessions and their answers are kept.
+        banks: Loaded banks by id.
+        question_seconds: Answer window per question, in seconds, unless the group chose one.
+        clock: Returns the time in seconds since the epoch.
+        rng: Random generator for option shuffles and random selections of questions.
+        languages: The UI languages a group may choose (the application's catalogs).
+    """
+
+    def __init__(self, store: GroupStore, banks: Mapping[str, Bank], *,
+                 question_seconds: float, clock: Callable[[], float] = time.time,
+                 rng: random.Random | None = None,
+                 languages: tuple[str, ...] = ("en", "hi", "el")) -> None:
+        self.store = store
+        self.languages = tuple(languages)
+        self.banks = dict(banks)
+        self.question_seconds = question_seconds
+        self._clock = clock
+        self._rng = rng or random.Random()
+        self._open: dict[int, GroupSession] = {}  # session id -> its open question, as opened
+        self.on_answer: AnswerHook | None = None
+
+    def replace_banks(self, banks: Mapping[str, Bank]) -> None:
+        """Serve ``banks`` from now on (a reload); a session on a bank whose version changed,
+        or that is gone, meets :class:`~bot.quiz.engine.BankChanged`, as after a restart."""
+        self.banks = dict(banks)
+
+    def now(self) -> float:
+        """The service's clock: seconds since the epoch."""
+        return self._clock()
+
+    def bank_of(self, session: GroupSession) -> Bank:
+        """The session's bank.
+
+        Raises:
+            BankChanged: the bank is gone or has another version now.
+        """
+        return engine.check_bank(session, self.banks.get(session.bank_id))
+
+    async def language(self, chat_id: int) -> str | None:
+        """The group's language, if set."""
+        return await self.store.group_language(chat_id)
+
+    async def set_language(self, chat_id: int, language: str) -> None:
+        """Set the group's language (an admin's choice)."""
+        await self.store.set_group_language(chat_id, language, by_admin=True)
+
+    async def settings(self, chat_id: int) -> GroupSettings:
+        """The group's settings (the defaults if it never changed any)."""
+        return await self.store.group_settings(chat_id) or settings.GroupSettings()
+
+    async def change_setting(self, chat_id: int, version: int, field: str,
+                             value: str) -> GroupSettings:
+        """Apply an admin's settings-menu tap (see :func:`bot.quiz.settings.change`).
+
+        Returns:
+            The settings as stored after it.
+
+        Raises:
+            StaleSettings: the menu is older than the stored settings (or another change came
+                first); nothing changed.
+            InvalidSetting: a value out of range or a bank that is not installed; nothing
+                changed.
+            StorageError: it could not be stored.
+        """
+        current = await self.settings(chat_id)
+        new = settings.change(current, version, field, value, set(self.banks), self.languages)
+        if not await self.store.save_group_settings(
+                chat_id, new, current.version,
+                language=value if field == "language" else None):
+            raise settings.StaleSettings(version)
+        return new
+
+    def window(self, chosen: GroupSettings) -> float:
+        """The answer window a session starts with: the group's choice, else the default."""
+        return float(chosen.question_seconds or self.question_seconds)
+
+    def pick_bank(self, requested: str | None, chosen: GroupSettings) -> str | None:
+        """The bank ``/quiz`` starts: the one named, else the group's (if still installed),
+        else the only one installed; None when the group must choose."""
+        if requested is not None:
+            return requested
+        if chosen.bank_id in self.banks:
+            return chosen.bank_id
+        return next(iter(self.banks)) if len(self.banks) == 1 else None
+
+    async def last_session(self, chat_id: int) -> GroupSession | None:
+        """The chat's most recent ended session (finished or stopped), or None."""
+        return await self.store.last_session(chat_id)
+
+    async def start(self, chat_id: int, bank_id: str, starter_id: int,
+                    starter_language: str, *,
+                    message_thread_id: int | None = None) -> GroupSession:
+        """Start a session with the group's settings (window, scoring, a random selection of
+        questions); the group's language is the starter's when the group has none.
+        ``message_thread_id``: the forum topic it runs in (None: none, or General).
+
+        Raises:
+            UnknownBank: no such bank.
+            SessionRunning: the chat has a running session.
+        """
+        if bank_id not in self.banks:
+            raise UnknownBank(bank_id)
+        bank = self.banks[bank_id]
+        chosen = await self.settings(chat_id)
+        await self.store.set_group_language(chat_id, starter_language, by_admin=False)
+        language = await self.store.group_language(chat_id) or starter_language
+        plan = settings.select(engine.plan_attempt(bank, self._rng), chosen.question_count,
+                               self._rng)
+        session = await self.store.start_session(
+            chat_id, bank.id, bank.version, language, starter_id, plan, self.window(chosen),
+            self._clock(), message_thread_id=message_thread_id, scoring=chosen.scoring)
+        if session is None:
+            raise SessionRunning(chat_id)
+        return session
+
+    async def active(self, chat_id: int) -> GroupSession | None:
+        """The chat's running session, or None."""
+        return await self.store.active_session(chat_id)
+
+    async def running(self) -> list[GroupSession]:
+        """Every running session (to restore after a restart)."""
+        return await self.store.active_sessions()
+
+    async def session(self, session_id: int) -> GroupSession:
+        """The session.
+
+        Raises:
+            UnknownAttempt: no such session (a forged button).
+        """
+        session = await self.store.session(session_id)
+        if session is None:
+            raise UnknownAttempt(session_id)
+        return session
+
+    async def open(self, session: GroupSession) -> GroupSession | None:
+        """Open the question at ``session.position`` for ``question_seconds`` from now (before
+        posting it); None if the session moved on meanwhile (stopped)."""
+        deadline = self._clock() + session.question_seconds
+        if not await self.store.open_question(session.id, session.position, deadline):
+            return None
+        opened = self._open[session.id] = replace(session, message_id=None, deadline=deadline)
+        return opened
+
+    async def posted(self, session: GroupSession, message_id: int) -> GroupSession:
+        """Record the message showing the open question."""
+        await self.store.set_question_message(session.id, session.position, message_id)
+        posted = self._open[session.id] = replace(session, message_id=message_id)
+        return posted
+
+    async def unopen(self, session: GroupSession) -> None:
+        """Undo :meth:`open` after the question could not be posted."""
+        self._open.pop(session.id, None)
+        await self.store.unopen_question(session.id, session.position)
+
+    async def tap(self, session_id: int, chat_id: int, position: int, slot: int, user_id: int,
+                  name: str, *, received_at: float | None = None
+                  ) -> tuple[GroupSession, GroupAnswer, bool]:
+        """Record a member's answer to the open question.
+
+        Args:
+            received_at: When the tap reached the bot, in seconds since the epoch (default:
+                now): a tap counts if it came before the deadline, however long the bot took
+                to get to it.
+
+        Returns:
+            The session, the recorded answer, and whether the question may now close early
+            (everyone who took part earlier has answered it).
+
+        Raises:
+            UnknownAttempt, WrongChat, SessionClosed, BankChanged, StaleQuestion, TooLate,
+            InvalidOption, AlreadyAnswered: refused, nothing recorded.
+            StorageError: the answer could not be stored.
+        """
+        session = self._open.get(session_id)
+        if session is None or session.position != position or session.chat_id != chat_id:
+            session = await self.session(session_id)
+        now = self._clock() if received_at is None else min(received_at, self._clock())
+        answer = group.grade_tap(session, self.banks.get(session.bank_id), chat_id, position,
+                                 slot, user_id, now)
+        tally = await self.store.record_group_answer(session.id, position, answer, name)
+        if tally.outcome == DUPLICATE:
+            raise AlreadyAnswered(answer.question_id)
+        if tally.outcome == CLOSED:
+            raise group.TooLate(position)
+        return session, answer, group.everyone_answered(tally.answered, tally.players,
+                                                        tally.joined)
+
+    async def answered(self, session: GroupSession, answer: GroupAnswer) -> None:
+        """After a recorded tap was acknowledged: let :attr:`on_answer` (spaced review) rate the
+        member's card. Kept out of :meth:`tap`, so the acknowledgement never waits for it."""
+        if self.on_answer is not None:
+            await self.on_answer(answer.user_id, session.bank_id, answer.question_id,
+                                 answer.correct, answer.answered_at)
+
+    async def close(self, session_id: int, position: int) -> GroupSession | None:
+        """Close question ``position`` (compare-and-set); the session as the close left it, or
+        None if it was not open at that position (closed already: exactly one caller reveals)."""
+        closed = await self.store.close_question(session_id, position)
+        self._open.pop(session_id, None)
+        return closed
+
+    async def revealed(self, session: GroupSession) -> GroupSession:
+        """Record that the closed question's message shows its reveal (no retry edits it again).
+
+        Raises:
+            StorageError: it could not be stored.
+        """
+        if session.message_id is not None:
+            await self.store.mark_revealed(session.id, session.position, session.message_id)
+        return replace(session, message_id=None)
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
+        """Move a group's sessions and language to its new chat id (it became a supergroup);
+        how many sessions moved."""
+        moved = await self.store.move_chat(old_chat_id, new_chat_id)
+        self._open = {k: v for k, v in self._open.items() if v.chat_id != old_chat_id}
+        return moved
+
+    async def results(self, session: GroupSession) -> tuple[list[GroupAnswer], dict[int, str]]:
+        """Every answer of the session and the players' names."""
+        return (await self.store.group_answers(session.id),
+                await self.store.group_players(session.id))
+
+    async def end(self, session: GroupSession, status: group.SessionStatus) -> bool:
+        """Finish or stop the session; False if it had ended already."""
+        ended = await self.store.end_session(session.id, status, self._clock())
+        self._open.pop(session.id, None)
+        return ended

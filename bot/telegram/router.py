@@ -1,0 +1,168 @@
+"""Button taps routed by prefix: one ``CallbackQueryHandler`` per kind of button.
+
+Each route names a kind of button (its callback data's prefix and fields are the kind's own:
+:func:`bot.render.callback_pattern`), the chats its buttons belong on, and the callback that
+handles a tap. A tap no route takes (callback data this bot did not make, or a button of one
+kind of chat forged onto a message of the other) is answered as invalid by
+:func:`on_unknown_button`, before anything is read or changed: a private quiz never edits a
+group's message. A refusal the core raises (:class:`~bot.quiz.engine.QuizError`) is answered
+with its toast from the one map, :data:`~bot.telegram.common.TOAST_KEYS`.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from telegram import CallbackQuery, Chat, Update
+from telegram.ext import CallbackQueryHandler
+
+from bot import i18n, render
+from bot.i18n import Catalog
+from bot.quiz.engine import QuizError
+from bot.telegram import group, handlers, learning, privacy, teachers
+from bot.telegram.chats import received_at
+from bot.telegram.common import TOAST_KEYS, Context, QuizApplication, toast
+from bot.telegram.services import catalog_for
+
+log = logging.getLogger(__name__)
+
+B = TypeVar("B", bound=render.CallbackButton)
+
+
+class Chats(enum.Enum):
+    """The chats a kind of button belongs on (the chat of the message it is under; a tap
+    without an accessible message counts as private)."""
+
+    PRIVATE = "private"
+    GROUPS = "groups"
+    ANY = "any"
+
+    def admit(self, query: CallbackQuery) -> bool:
+        """Whether ``query``'s message is in a chat of this kind."""
+        if self is Chats.ANY:
+            return True
+        in_group = query.message is not None and query.message.chat.type != Chat.PRIVATE
+        return in_group == (self is Chats.GROUPS)
+
+
+@dataclass(frozen=True)
+class Tap(Generic[B]):
+    """A button tap, decoded: what a route's callback is given."""
+
+    update: Update
+    query: CallbackQuery
+    context: Context
+    button: B
+    t: Catalog
+    """The tapper's catalog."""
+
+
+@dataclass(frozen=True)
+class Route(Generic[B]):
+    """Taps on buttons of ``kind`` in ``chats`` (and, with ``when``, only those it admits) go
+    to ``on_tap``."""
+
+    kind: type[B]
+    chats: Chats
+    on_tap: Callable[[Tap[B]], Awaitable[None]]
+    when: Callable[[B], bool] | None = None
+
+
+def _supported(button: render.LanguageButton) -> bool:
+    return button.language in i18n.SUPPORTED
+
+
+_ROUTES = (
+    Route(render.AnswerButton, Chats.PRIVATE,
+          lambda tap: handlers.on_answer(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.NextButton, Chats.PRIVATE,
+          lambda tap: handlers.on_next(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.RetakeButton, Chats.PRIVATE,
+          lambda tap: handlers.on_bank(tap.query, tap.context, tap.button.bank_id, tap.t)),
+    Route(render.BankButton, Chats.PRIVATE,
+          lambda tap: handlers.on_bank(tap.query, tap.context, tap.button.bank_id, tap.t)),
+    Route(render.LanguageButton, Chats.PRIVATE,
+          lambda tap: handlers.on_language(tap.query, tap.context, tap.button),
+          when=_supported),
+    Route(render.ReviewButton, Chats.PRIVATE,  # "review what I missed": a review session
+          lambda tap: learning.on_missed(tap.query, tap.context, tap.button.attempt_id, tap.t)),
+    Route(render.CardAnswerButton, Chats.PRIVATE,
+          lambda tap: learning.on_card_answer(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.CardNextButton, Chats.PRIVATE,
+          lambda tap: learning.on_card_next(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.StartReviewButton, Chats.PRIVATE,
+          lambda tap: learning.on_start(tap.query, tap.context, tap.t)),
+    Route(render.DeleteDataButton, Chats.PRIVATE,
+          lambda tap: privacy.on_delete_data(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.GroupAnswerButton, Chats.GROUPS,
+          lambda tap: group.on_group_answer(tap.query, tap.context, tap.button, tap.t,
+                                            received_at(tap.context, tap.update))),
+    Route(render.PlaceButton, Chats.GROUPS,
+          lambda tap: group.on_group_place(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.SettingButton, Chats.GROUPS,
+          lambda tap: teachers.on_setting(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.LanguageButton, Chats.GROUPS,
+          lambda tap: group.on_group_language(tap.query, tap.context, tap.button.language,
+                                              tap.t),
+          when=_supported),
+)
+ROUTES: tuple[Route[Any], ...] = _ROUTES
+"""Every route; each kind of button (:data:`bot.render.BUTTON_KINDS`) has one per kind of
+chat it belongs on (each route's callback is type-checked against its kind in ``_ROUTES``)."""
+
+
+class ButtonHandler(CallbackQueryHandler[Context, None]):
+    """The ``CallbackQueryHandler`` of one route: it takes the taps whose callback data is of
+    the route's kind (PTB's pattern), in the route's chats."""
+
+    def __init__(self, route: Route[Any]) -> None:
+        super().__init__(self._handle, pattern=render.callback_pattern(route.kind))
+        self.route = route
+
+    def check_update(self, update: object) -> bool | object | None:
+        """PTB's check (callback data of the route's kind), then the route's chats and
+        ``when``."""
+        check = super().check_update(update)
+        if check is None or check is False:
+            return check
+        assert isinstance(update, Update) and update.callback_query is not None  # PTB's check
+        query = update.callback_query
+        if not self.route.chats.admit(query):
+            return None
+        if self.route.when is not None and not self.route.when(render.decode(query.data)):
+            return None
+        return check
+
+    async def _handle(self, update: Update, context: Context) -> None:
+        """Decode the tap, run the route's callback; answer a refusal with its toast."""
+        query = update.callback_query
+        assert query is not None  # check_update
+        t = await catalog_for(context, query.from_user)
+        tap = Tap(update, query, context, render.decode(query.data), t)
+        try:
+            await self.route.on_tap(tap)
+        except QuizError as exc:
+            log.info("refused %s from user %s: %r", query.data, query.from_user.id, exc)
+            await toast(query, t(TOAST_KEYS.get(type(exc), "toast_invalid")))
+
+
+async def on_unknown_button(update: Update, context: Context) -> None:
+    """A tap no route takes: callback data this bot did not make, or a button forged onto a
+    message of the other kind of chat. Answered as invalid; nothing is read or changed."""
+    query = update.callback_query
+    assert query is not None
+    log.info("invalid callback data from user %s: %r", query.from_user.id, query.data)
+    t = await catalog_for(context, query.from_user)
+    await toast(query, t("toast_invalid"))
+
+
+def add_routes(app: QuizApplication) -> None:
+    """Register one handler per route, then :func:`on_unknown_button` for the rest."""
+    for route in ROUTES:
+        app.add_handler(ButtonHandler(route))
+    app.add_handler(CallbackQueryHandler(on_unknown_button))
+

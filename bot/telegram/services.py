@@ -1,0 +1,138 @@
+"""The services that live as long as the process: made once in post_init
+(:func:`open_services`), closed in post_shutdown (:meth:`Services.close`), and the one way a
+callback reaches them (:func:`services`).
+
+The callbacks never build or look up a service any other way; the session runner, the health
+server and the core services take what they need as arguments.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from telegram import User
+
+from bot import chart, i18n
+from bot.i18n import Catalog
+from bot.quiz.group_service import GroupService
+from bot.quiz.privacy import PrivacyService
+from bot.quiz.review import LearningService
+from bot.quiz.service import QuizService
+from bot.telegram.common import Context, Leases, OpenStore, QuizApplication, user_catalog
+from bot.telegram.monitoring import MonitoringServer, counted
+from bot.telegram.ordering import PerUserOrderedProcessor
+from bot.telegram.sessions import SessionRunner
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Services:
+    """The long-lived services of one application (``context.bot_data.services``)."""
+
+    quiz: QuizService
+    """Private quizzes: attempts, answers, languages, retention."""
+    groups: GroupService
+    """Group sessions and their settings."""
+    learning: LearningService
+    """Spaced review: cards, reminders, /stats."""
+    privacy: PrivacyService
+    """/deletemydata."""
+    store: OpenStore
+    """The open storage (closed last)."""
+    leases: Leases
+    """The session and poller leases of the open storage."""
+    sessions: SessionRunner
+    """Moves the group sessions on (:mod:`bot.telegram.sessions`)."""
+    monitoring: MonitoringServer | None
+    """``/healthz`` and ``/metrics`` (``--metrics``), not started yet when made."""
+    chart_warm_up: asyncio.Task[None]
+    """matplotlib's import and font loading, in a thread (the first /stats chart would pay it)."""
+
+    async def close(self) -> None:
+        """Stop the health server, write the review cards the last answers queued, close the
+        storage (leases included); each is done even if one before it fails."""
+        try:
+            if self.monitoring is not None:
+                await self.monitoring.stop()
+        finally:
+            try:
+                await self.learning.drain()
+            finally:
+                await self.store.close()
+
+
+async def open_services(app: QuizApplication, store: OpenStore) -> Services:
+    """Make the services of ``app`` over the open ``store`` (its settings, banks, metrics and
+    clock are ``app.bot_data``'s). The store is closed if this fails.
+
+    Raises:
+        StorageError: the review cards could not be read.
+    """
+    data = app.bot_data
+    settings, metrics = data.settings, data.metrics
+    assert settings is not None and metrics is not None  # set by build_application
+    assert app.job_queue is not None  # build_application gives one
+    try:
+        leases = store.leases()
+        quiz = QuizService(store, data.banks, clock=data.clock)
+        groups = GroupService(store, data.banks, question_seconds=settings.question_seconds,
+                              languages=i18n.SUPPORTED, clock=data.clock)
+        learning = LearningService(store, data.banks, clock=data.clock)
+        await learning.load()
+    except BaseException:
+        await store.close()
+        raise
+    # ratings are queued and written in batches, after the feedback (see answered_soon); each
+    # recorded answer is counted on its way there
+    quiz.on_answer = counted(metrics, "private", learning.answered_soon)
+    groups.on_answer = counted(metrics, "group", learning.answered_soon)
+    processor = app.update_processor
+    runner = SessionRunner(app.bot, app.job_queue, groups, leases,
+                           processor if isinstance(processor, PerUserOrderedProcessor) else None)
+    monitoring = (MonitoringServer(app, store, metrics, settings.metrics)
+                  if settings.metrics is not None else None)
+    return Services(quiz=quiz, groups=groups, learning=learning,
+                    privacy=PrivacyService(store),
+                    store=store, leases=leases, sessions=runner, monitoring=monitoring,
+                    chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)))
+
+
+def services_of(app: QuizApplication) -> Services:
+    """The services of ``app``.
+
+    Raises:
+        RuntimeError: used before post_init made them, or after post_shutdown closed them.
+    """
+    made = app.bot_data.services
+    if not isinstance(made, Services):
+        raise RuntimeError("services not initialised (post_init has not run)")
+    return made
+
+
+def services(context: Context) -> Services:
+    """The services, from a callback's or a job's context (see :func:`services_of`)."""
+    made = context.bot_data.services
+    if not isinstance(made, Services):
+        raise RuntimeError("services not initialised (post_init has not run)")
+    return made
+
+
+def take_services(app: QuizApplication) -> Services | None:
+    """Remove the services from ``app`` for closing them; None if post_init never made them."""
+    made, app.bot_data.services = app.bot_data.services, None
+    return made if isinstance(made, Services) else None
+
+
+async def catalog_for(context: Context, user: User | None) -> Catalog:
+    """The user's catalog: their /language choice, else Telegram's language_code, else English
+    (English for no user or a shared placeholder user: ``common.user_catalog``)."""
+    return await user_catalog(services(context).quiz, user)
+
+
+async def group_catalog(context: Context, chat_id: int) -> Catalog:
+    """The group's catalog: its language if set, else English."""
+    return i18n.catalog(await services(context).groups.language(chat_id) or i18n.DEFAULT)
+

@@ -1,0 +1,185 @@
+"""A local fake Telegram Bot API server for end-to-end tests.
+
+:class:`FakeBotAPI` runs an aiohttp server on 127.0.0.1 that speaks the Bot API wire protocol
+(``POST /bot<TOKEN>/<method>`` with form, multipart or JSON parameters, answered with
+``{"ok": true, "result": ...}`` or ``{"ok": false, "error_code": ..., "description": ...}``), so
+python-telegram-bot's real HTTP stack can be pointed at it::
+
+    fake = FakeBotAPI()
+    await fake.start()
+    app = ApplicationBuilder().token(fake.token).base_url(fake.base_url).build()
+    fake.add_user(42, "Ada", language_code="en")
+    fake.send_message(42, "/start")                # a user writes to the bot
+    call = await fake.wait_for_call("sendMessage")  # the bot answered
+    await fake.stop()
+
+Tests play the users (:meth:`FakeBotAPI.send_message`, :meth:`FakeBotAPI.tap`, ...) and observe the
+bot through :attr:`FakeBotAPI.calls` and the chat history (:meth:`FakeBotAPI.messages`).
+
+What the fake models (each covered by tests/test_fakebotapi.py):
+
+* Wire protocol: token check (401), unknown methods (404), unimplemented ones (501), form,
+  multipart and JSON bodies, Telegram's wording for missing parameters.
+* getUpdates: long polling, offsets, allowed_updates, 409 when a second poll starts.
+* Webhooks: setWebhook (url, secret_token, allowed_updates, drop_pending_updates), then every
+  update is POSTed to the url as JSON with the header ``X-Telegram-Bot-Api-Secret-Token``, in
+  order, one at a time (Telegram may use up to max_connections in parallel); an answer other
+  than 2xx, or no answer, is retried with a growing pause and reported by getWebhookInfo
+  (pending_update_count, last_error_date, last_error_message); getUpdates answers 409 while a
+  webhook is set; deleteWebhook stops the deliveries.
+* Sending and editing: HTML parsing like TDLib, text of 1-4096 UTF-16 units after parsing
+  ("message is too long"), inline keyboards (one action per button, callback_data 1-64 bytes,
+  non-empty button text, at most 100 buttons: "reply markup is too long"), replies,
+  "message is not modified", edits of missing/foreign messages, deleteMessage.
+* Callback queries: taps (also forged ones, ``check_button=False``), one answer within
+  ``query_ttl`` s, answer text <= 200 UTF-16 units ("MESSAGE_TOO_LONG").
+* Inline mode (``inline_mode``, what BotFather's /setinline turns on; getMe's
+  ``supports_inline_queries``): inline queries (:meth:`FakeBotAPI.inline_query`), one
+  answerInlineQuery within ``query_ttl`` s with at most 50 results of unique 1-64-byte ids,
+  articles checked like messages, the chosen article posted into a chat ``via_bot``
+  (:meth:`FakeBotAPI.choose_inline_result`; chosen_inline_result updates only with
+  ``inline_feedback``, BotFather's /setinlinefeedback), and t.me deep links followed
+  (:meth:`FakeBotAPI.follow_link`: ``?start=`` in the private chat, ``?startgroup=`` in a group);
+  covered by tests/test_fakebotapi_inline.py.
+* Chats and members: private chats open when the user writes (403 before), blocked users
+  (403 "bot was blocked by the user" for sends and edits; callback answers still work),
+  groups, supergroups, channels, member statuses, commands per scope and language.
+* Group -> supergroup upgrade (:meth:`FakeBotAPI.migrate_group`): service messages, then 400
+  "group chat was upgraded to a supergroup chat" with ``migrate_to_chat_id``.
+* Forum topics (:meth:`FakeBotAPI.create_topic`): ``message_thread_id``/``is_topic_message``,
+  400 "message thread not found", General without a thread id.
+* The bot removed from or re-added to a chat (:meth:`FakeBotAPI.remove_bot`,
+  :meth:`FakeBotAPI.add_bot`): my_chat_member updates, then 403 "bot was kicked from the ...
+  chat" / "bot is not a member of the ... chat".
+* Special senders: on behalf of a channel (136817688 @Channel_Bot), anonymous admins
+  (1087968824 @GroupAnonymousBot), a linked channel's automatic forwards (777000 Telegram).
+* Messages deleted by people (:meth:`FakeBotAPI.delete_message`): edits find nothing.
+* Flood control: per group per minute, per private chat per second, injected per chat
+  (:meth:`FakeBotAPI.flood`): 429 "Too Many Requests: retry after N" with ``retry_after``.
+* Faults: injected errors per method, dropped connections, latency, random chaos.
+
+Rules follow https://core.telegram.org/bots/api; error descriptions are Telegram's own wording
+(telegram-bot-api and TDLib) where known. Method names and required parameters come from the
+machine-readable Bot API 10.0 description, the version python-telegram-bot 22.8 implements:
+by default ``../shared/telegram-bot-api/api-10.0.json`` next to the repository, or the file named
+by the ``FAKEBOTAPI_SPEC`` environment variable.
+
+Layout: ``server.py`` holds :class:`FakeBotAPI` (its state, lifecycle and helpers), made of one
+mixin per part: ``people`` (simulated people and chats), ``driving`` (what users do), ``inline``
+(inline mode and the update queue), ``observing`` (calls, chats, :meth:`FakeBotAPI.wait_for`),
+``faults``, ``http`` (the handler and dispatch), ``updates`` (getUpdates, webhooks),
+``messages`` and ``chats`` (members, commands); ``protocol.py`` has the wire rules and records,
+``markup.py`` the HTML and keyboard rules.
+
+Everything runs on the test's event loop: call the driving methods from that loop's thread only.
+"""
+
+from __future__ import annotations
+
+from tests.support.fakebotapi.markup import parse_html
+from tests.support.fakebotapi.protocol import (
+    BLOCKED,
+    BUTTON_TEXT_EMPTY,
+    CAPTION_TOO_LONG,
+    CHANNEL_BOT,
+    CHAT_NOT_FOUND,
+    CONFLICT_POLLING,
+    CONFLICT_WEBHOOK,
+    DEFAULT_SPEC,
+    FLOOD_WINDOW,
+    GROUP_ANONYMOUS_BOT,
+    GROUP_MIGRATED,
+    INLINE_CHAT_TYPES,
+    MARKUP_TOO_LONG,
+    MAX_CALLBACK_ANSWER_UTF16,
+    MAX_CALLBACK_DATA_BYTES,
+    MAX_CAPTION_UTF16,
+    MAX_INLINE_BUTTONS,
+    MAX_INLINE_QUERY,
+    MAX_INLINE_RESULTS,
+    MAX_NEXT_OFFSET_BYTES,
+    MAX_PHOTO_BYTES,
+    MAX_PHOTO_RATIO,
+    MAX_PHOTO_SIDES,
+    MAX_RESULT_ID_BYTES,
+    MAX_TEXT_UTF16,
+    MAX_UPLOAD_BYTES,
+    NEXT_OFFSET_INVALID,
+    NOT_FOUND,
+    NOT_MODIFIED,
+    PHOTO_INVALID_DIMENSIONS,
+    PHOTO_NOT_IMAGE,
+    PHOTO_TOO_BIG,
+    PRIVATE_FLOOD_WINDOW,
+    QUERY_TOO_OLD,
+    RESULT_ID_DUPLICATE,
+    RESULT_ID_INVALID,
+    RESULTS_TOO_MUCH,
+    SPEC_ENV,
+    START_PARAM_INVALID,
+    TELEGRAM_SERVICE,
+    TEXT_EMPTY,
+    THREAD_NOT_FOUND,
+    TOPIC_ICON_COLOR,
+    UNAUTHORIZED,
+    WAIT_TIMEOUT,
+    ApiError,
+    Call,
+    Chaos,
+    utf16_len,
+)
+from tests.support.fakebotapi.server import FakeBotAPI
+
+__all__ = [
+    "BLOCKED",
+    "BUTTON_TEXT_EMPTY",
+    "CAPTION_TOO_LONG",
+    "CHANNEL_BOT",
+    "CHAT_NOT_FOUND",
+    "CONFLICT_POLLING",
+    "CONFLICT_WEBHOOK",
+    "DEFAULT_SPEC",
+    "FLOOD_WINDOW",
+    "GROUP_ANONYMOUS_BOT",
+    "GROUP_MIGRATED",
+    "INLINE_CHAT_TYPES",
+    "MARKUP_TOO_LONG",
+    "MAX_CALLBACK_ANSWER_UTF16",
+    "MAX_CALLBACK_DATA_BYTES",
+    "MAX_CAPTION_UTF16",
+    "MAX_INLINE_BUTTONS",
+    "MAX_INLINE_QUERY",
+    "MAX_INLINE_RESULTS",
+    "MAX_NEXT_OFFSET_BYTES",
+    "MAX_PHOTO_BYTES",
+    "MAX_PHOTO_RATIO",
+    "MAX_PHOTO_SIDES",
+    "MAX_RESULT_ID_BYTES",
+    "MAX_TEXT_UTF16",
+    "MAX_UPLOAD_BYTES",
+    "NEXT_OFFSET_INVALID",
+    "NOT_FOUND",
+    "NOT_MODIFIED",
+    "PHOTO_INVALID_DIMENSIONS",
+    "PHOTO_NOT_IMAGE",
+    "PHOTO_TOO_BIG",
+    "PRIVATE_FLOOD_WINDOW",
+    "QUERY_TOO_OLD",
+    "RESULTS_TOO_MUCH",
+    "RESULT_ID_DUPLICATE",
+    "RESULT_ID_INVALID",
+    "SPEC_ENV",
+    "START_PARAM_INVALID",
+    "TELEGRAM_SERVICE",
+    "TEXT_EMPTY",
+    "THREAD_NOT_FOUND",
+    "TOPIC_ICON_COLOR",
+    "UNAUTHORIZED",
+    "WAIT_TIMEOUT",
+    "ApiError",
+    "Call",
+    "Chaos",
+    "FakeBotAPI",
+    "parse_html",
+    "utf16_len",
+]
