@@ -363,7 +363,7 @@ async def _serve(settings: Settings, banks: dict[str, Bank], redact: Callable[[s
     from bot.telegram import admin
 
     app = build_application(settings, banks)
-    where = settings.base_url or "https://api.telegram.org"
+    where = redact(settings.base_url or "https://api.telegram.org")
     loop = asyncio.get_running_loop()
     stop = StopRequest()
     for number in (signal.SIGTERM, signal.SIGINT):
@@ -378,9 +378,8 @@ async def _serve(settings: Settings, banks: dict[str, Bank], redact: Callable[[s
                     held.pass_on()
                     log.info("stopped before the start")
                     return 0
-            except InvalidToken:
-                _say("Telegram rejected the token: check TELEGRAM_BOT_TOKEN or the token file "
-                     "(@BotFather gives the token)")
+            except InvalidToken as exc:
+                _say(redact(_rejected(exc, where, custom=settings.base_url is not None)))
                 return 2
             except NetworkError as exc:  # TimedOut too; after the transient retries
                 _say(f"cannot reach the Bot API at {where} ({redact(exc.message)})")
@@ -395,6 +394,20 @@ async def _serve(settings: Settings, banks: dict[str, Bank], redact: Callable[[s
         return stop.status
     finally:
         await close_transports(app)
+
+
+def _rejected(exc: Exception, where: str, *, custom: bool) -> str:
+    """The line for a getMe PTB turned into ``InvalidToken``: a 401 (Unauthorized) is the token
+    Telegram rejects; a 404 (Not Found, or any other answer) from a server the operator named
+    (``TELEGRAM_BASE_URL``) is no Bot API at that URL, not a bad token (the token's shape was
+    checked before: Telegram answers 404 only to a malformed one, or to an unknown method)."""
+    answer = str(exc.__cause__ or exc)
+    if "unauthorized" in answer.lower() or not custom:
+        return ("Telegram rejected the token: check TELEGRAM_BOT_TOKEN or the token file "
+                "(@BotFather gives the token)")
+    return (f"the Bot API at {where} (TELEGRAM_BASE_URL / --base-url) answered getMe with "
+            f"{answer!r}, not Unauthorized: no Bot API server answers at that URL (a local "
+            "telegram-bot-api server's is http://HOST:8081/bot); the token was not refused")
 
 
 class _HeldLogs(logging.Handler):

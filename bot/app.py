@@ -13,7 +13,6 @@ import os
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import TypedDict
 
 from telegram import (
     BotCommand,
@@ -47,6 +46,7 @@ from bot.telegram.metrics import Metrics
 from bot.telegram.monitoring import MeteredProcessor, MeteredRequest
 from bot.telegram.ordering import OrderedQueue
 from bot.telegram.services import open_services, services, services_of, take_services
+from bot.telegram.webhook import WebhookServer
 from storage import PostgresStore, SQLiteStore, is_postgres_url, open_store, outage
 from storage.postgres import redact_dsn
 
@@ -127,6 +127,8 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
     )
     if settings.base_url:
         builder = builder.base_url(settings.base_url)
+    if settings.webhook_url:  # the bot's own webhook server (bot/telegram/webhook.py)
+        builder = builder.updater(None)
     app = builder.build()
     processor.on_refused = functools.partial(handlers.slow_down, app)
     app.bot_data.settings = settings
@@ -206,7 +208,12 @@ async def _post_init(app: QuizApplication) -> None:
         app.job_queue.run_repeating(learning.remind_pass, interval=interval, first=interval,
                                     name="reminders")
     if made.monitoring is not None:
-        await made.monitoring.start()
+        try:
+            await made.monitoring.start()
+        except OSError as exc:  # one line naming the setting, as for the webhook's port
+            raise ConfigError(f"cannot serve /healthz and /metrics on {settings.metrics} "
+                              f"(QUIZBOT_METRICS / --metrics): "
+                              f"{os.strerror(exc.errno) if exc.errno else exc}") from None
     await set_commands(app)
     if not app.bot.supports_inline_queries:
         log.info("inline mode is off: turn it on with @BotFather (/setinline) to let users "
@@ -219,6 +226,7 @@ async def _post_init(app: QuizApplication) -> None:
              len(banks), redact_dsn(str(settings.db)), restored)
     if settings.webhook_url:
         order = store.update_order()
+        app.update_processor.bot_id = app.bot.id  # type: ignore[attr-defined]
         app.update_processor.order = order  # type: ignore[attr-defined]
         app.update_queue.order = order  # type: ignore[attr-defined]
     elif made.leases.shared:
@@ -352,31 +360,15 @@ async def close_transports(app: QuizApplication) -> None:
         await request.shutdown()
 
 
-class WebhookArguments(TypedDict):
-    """What :func:`webhook_arguments` gives ``run_webhook`` / ``Updater.start_webhook``."""
-
-    listen: str
-    port: int
-    url_path: str
-    webhook_url: str | None
-    secret_token: str | None
-    allowed_updates: list[str]
-    drop_pending_updates: bool
-
-
-def webhook_arguments(settings: Settings) -> WebhookArguments:
-    """The arguments of PTB's ``run_webhook`` / ``Updater.start_webhook`` for ``settings``.
-
-    Telegram sends ``secret_token`` in the ``X-Telegram-Bot-Api-Secret-Token`` header of every
-    webhook request (Bot API, setWebhook); PTB's webhook handler answers 403 to a request
-    without it or with another one, before reading the update. Pending updates are kept
-    (``drop_pending_updates`` off), as with polling: what users sent while the bot was down is
-    still answered.
+def webhook_server(app: QuizApplication, settings: Settings) -> WebhookServer:
+    """The webhook server for ``settings`` (webhook mode): it listens on ``settings.listen``,
+    serves the webhook URL's path, and tells Telegram the URL, the secret and
+    :data:`ALLOWED_UPDATES` (pending updates are kept, as with polling: what users sent while
+    the bot was down is still answered). Telegram sends ``secret_token`` in the
+    ``X-Telegram-Bot-Api-Secret-Token`` header of every webhook request (Bot API,
+    setWebhook); the server answers 403 to a request without it, before reading its body.
     """
-    return {"listen": settings.listen.host, "port": settings.listen.port,
-            "url_path": settings.webhook_path, "webhook_url": settings.webhook_url,
-            "secret_token": settings.webhook_secret, "allowed_updates": list(ALLOWED_UPDATES),
-            "drop_pending_updates": False}
+    return WebhookServer(app, settings, list(ALLOWED_UPDATES))
 
 
 STOP_SECONDS = 5.0
@@ -460,9 +452,9 @@ async def unless_stopped(step: Awaitable[object], stop: asyncio.Event) -> bool:
 
 async def serve(app: QuizApplication, stop: asyncio.Event, *,
                 poll_timeout: float = 10.0) -> None:
-    """Run ``app`` until ``stop`` is set (what ``run_polling`` or ``run_webhook`` does, with
-    the stop signals left to the caller): with a webhook when its settings have a
-    ``webhook_url``, else with long polling.
+    """Run ``app`` until ``stop`` is set (what ``run_polling`` does, with the stop signals left
+    to the caller): with the bot's webhook server when its settings have a ``webhook_url``
+    (:func:`webhook_server`), else with long polling.
 
     A stop is prompt and complete whenever it comes: during the start (``getMe``, opening
     storage, waiting for the poller lease) the start is cancelled; then the updates stop
@@ -482,15 +474,16 @@ async def serve(app: QuizApplication, stop: asyncio.Event, *,
     """
     settings = app.bot_data.settings
     assert settings is not None  # set by build_application
+    webhook = webhook_server(app, settings) if settings.webhook_url else None
     faults = _STOPS.setdefault(app, StopRequest())  # request_stop's, for a fault
     relay = asyncio.ensure_future(_relay(faults, stop))
     try:
-        if await unless_stopped(_start(app, settings, poll_timeout), stop):
+        if await unless_stopped(_start(app, settings, webhook, poll_timeout), stop):
             await stop.wait()
     finally:
         relay.cancel()
         _STOPS.pop(app, None)
-        await _stop(app)
+        await _stop(app, webhook)
 
 
 async def _relay(source: asyncio.Event, target: asyncio.Event) -> None:
@@ -502,26 +495,34 @@ async def _relay(source: asyncio.Event, target: asyncio.Event) -> None:
     target.set()
 
 
-async def _start(app: QuizApplication, settings: Settings, poll_timeout: float) -> None:
-    """PTB's start: initialize, post_init, the updater (webhook or polling), the application."""
+async def _start(app: QuizApplication, settings: Settings, webhook: WebhookServer | None,
+                 poll_timeout: float) -> None:
+    """PTB's start: initialize, post_init, the updates (the bot's webhook server, or PTB's
+    updater polling), the application. The webhook's port is bound before post_init, so that
+    a port in use fails before the bot says it is ready."""
     await app.initialize()
+    if webhook is not None:
+        webhook.bind()
     if app.post_init:
         await app.post_init(app)
-    assert app.updater is not None  # build_application's application has one
-    if settings.webhook_url:
-        await app.updater.start_webhook(**webhook_arguments(settings))
+    if webhook is not None:
+        await webhook.start()
     else:
+        assert app.updater is not None  # build_application's polling application has one
         await app.updater.start_polling(
             poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False,
             allowed_updates=list(ALLOWED_UPDATES))
     await app.start()
 
 
-async def _stop(app: QuizApplication) -> None:
-    """PTB's stop, each step bounded and run whatever the one before did: the updater, the
-    application (updates in flight), its shutdown, then ``post_shutdown``."""
+async def _stop(app: QuizApplication, webhook: WebhookServer | None) -> None:
+    """PTB's stop, each step bounded and run whatever the one before did: the updates (the
+    webhook server or the updater), the application (updates in flight), its shutdown, then
+    ``post_shutdown``."""
     updater = app.updater
     steps: list[tuple[str, Callable[[], Awaitable[object]], float | None]] = [
+        ("stopping the webhook server", webhook.stop, STOP_SECONDS)
+        if webhook is not None else ("", _nothing, None),
         ("stopping the updates", updater.stop, STOP_SECONDS)
         if updater is not None and updater.running else ("", _nothing, None),
         ("finishing the updates in flight", app.stop, STOP_SECONDS)

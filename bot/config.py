@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bot.redaction import Redactor
+from bot.redaction import TOKEN_SHAPE, Redactor, redact_tokens
 
 
 def _bundled_banks() -> Path:
@@ -88,9 +88,16 @@ def parse_address(value: str, what: str, token: str | None = None) -> Address:
     return Address(host, port)
 
 
+_SHORTENED = reprlib.Repr()
+_SHORTENED.maxstring = 120
+"""How a setting's value is quoted in an error message: whole up to 120 characters (a URL an
+operator can recognise), cut in the middle beyond."""
+
+
 def _shown(value: str, token: str | None) -> str:
-    """``value`` for an error message: the token (if any) replaced first, then shortened."""
-    return reprlib.repr(Redactor(token)(value) if token else value)
+    """``value`` for an error message: the token (if any), and anything shaped like one,
+    replaced first, then shortened (:data:`_SHORTENED`)."""
+    return _SHORTENED.repr(Redactor(token)(value) if token else redact_tokens(value))
 
 
 def is_database_url(value: str) -> bool:
@@ -316,7 +323,10 @@ def _read_token_file(path: Path) -> str:
 
 def _check_base_url(url: str, token: str | None) -> None:
     """Check a Bot API base URL: http or https, a host, a valid port, no query or fragment, no
-    spaces or control characters (PTB appends ``<token>/<method>`` to it as a string).
+    spaces or control characters, and a path ending in ``/bot`` (or holding PTB's ``{token}``
+    placeholder): PTB appends ``<token>/<method>`` to it as a string, so without ``/bot`` the
+    token lands in the host's port. A token in it (``http://host/bot<token>``, a common paste) is
+    refused: the token comes from ``TELEGRAM_BOT_TOKEN`` or the token file only.
 
     Raises:
         ConfigError: it is not; the message quotes the URL cut short, the token redacted.
@@ -330,8 +340,19 @@ def _check_base_url(url: str, token: str | None) -> None:
         good = (parts.scheme in ("http", "https") and bool(parts.hostname)
                 and not parts.query and not parts.fragment
                 and not any(c.isspace() or not c.isprintable() for c in url))
+    shown = _shown(url, token)
     if not good:
-        shown = _shown(url, token)
         raise ConfigError(
             "TELEGRAM_BASE_URL / --base-url must be an http or https URL with a host, like "
             f"http://127.0.0.1:8081/bot for a local Bot API server; got {shown}")
+    if ((token and any(secret in url for secret in Redactor(token).secrets))
+            or TOKEN_SHAPE.search(url)):
+        raise ConfigError(
+            "TELEGRAM_BASE_URL / --base-url holds a bot token: give the URL up to /bot, like "
+            "http://127.0.0.1:8081/bot (the token comes from TELEGRAM_BOT_TOKEN or "
+            f"TELEGRAM_BOT_TOKEN_FILE); got {shown}")
+    if not parts.path.endswith("/bot") and "{token}" not in url:
+        raise ConfigError(
+            "TELEGRAM_BASE_URL / --base-url must end in /bot (the bot appends <token>/<method> "
+            "to it), like http://127.0.0.1:8081/bot; or hold {token} where the token goes; got "
+            f"{shown}")

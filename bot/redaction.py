@@ -5,12 +5,14 @@ messages.
 The token is a password: whoever has it controls the bot (Bot API "Authorizing your bot"). It is
 part of every Bot API URL (``<base_url><token>/<method>``), so any error that quotes a URL quotes
 the token. :func:`install` routes every channel Python offers for such text through
-:class:`Redactor`.
+:class:`Redactor`, which also hides anything shaped like a token (:data:`TOKEN_SHAPE`): one
+pasted into another setting (``TELEGRAM_BASE_URL=http://host/bot<token>``), or an old one.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import threading
 import types
@@ -22,6 +24,18 @@ MIN_SECRET_PART = 8
 """The part after ``:`` of a token is redacted on its own (it may appear URL-quoted, or without
 the bot id) when it has at least this many characters; a shorter one would be found in ordinary
 words. Real tokens have 35 (Bot API "Authorizing your bot")."""
+
+
+TOKEN_SHAPE = re.compile(r"(?<![0-9])[0-9]{1,20}:[A-Za-z0-9_-]{30,}")
+"""Text shaped like a bot token: a bot id, a colon and a secret of 30 or more letters, digits,
+``_`` and ``-`` (real ones have 35; Bot API "Authorizing your bot"). A time (``12:34:56``) or
+a host and port (``host:8081``) has far fewer characters after its colon."""
+
+
+def redact_tokens(text: str) -> str:
+    """``text`` with everything shaped like a token (:data:`TOKEN_SHAPE`) replaced by
+    :data:`PLACEHOLDER`."""
+    return TOKEN_SHAPE.sub(PLACEHOLDER, text)
 
 
 class Redactor:
@@ -36,10 +50,11 @@ class Redactor:
         self.secrets = [secret] + ([after_colon] if len(after_colon) >= MIN_SECRET_PART else [])
 
     def __call__(self, text: str) -> str:
-        """Return ``text`` with every occurrence of the token (or its secret part) replaced."""
+        """Return ``text`` with every occurrence of the token (or its secret part), and
+        anything else shaped like a token (:func:`redact_tokens`), replaced."""
         for secret in self.secrets:
             text = text.replace(secret, PLACEHOLDER)
-        return text
+        return redact_tokens(text)
 
 
 class RedactingFormatter(logging.Formatter):

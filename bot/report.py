@@ -14,6 +14,7 @@ from pathlib import Path
 
 from bot.quiz.analysis import ItemStats, analyse
 from bot.quiz.bank import Bank
+from bot.results import safe_row
 
 COLUMNS = ("bank_id", "question_id", "language", "answers", "difficulty", "discrimination",
            "options", "correct_option", "flags")
@@ -87,9 +88,9 @@ def render(table: Sequence[Mapping[str, object]], fmt: str) -> str:
         return json.dumps(list(table), ensure_ascii=False, indent=2) + "\n"
     if fmt == "csv":
         out = io.StringIO()
-        writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(table)
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(safe_row(COLUMNS))
+        writer.writerows(safe_row(row[c] for c in COLUMNS) for row in table)
         return out.getvalue()
 
     def cell(value: object) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -20,9 +21,16 @@ CSV_COLUMNS = ("session_id", "question_number", "question_id", "user_id", "name"
 ``wrong`` or ``none`` (no answer), ``answer_ms`` the time from the question being posted to the
 tap, in milliseconds, ``points`` under the session's scoring."""
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-"""A cell starting with one of these is taken for a formula by spreadsheets (OWASP, "CSV
-Injection"): such names are prefixed with ``'``."""
+FORMULA_START = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
+"""Characters that make a spreadsheet take a cell for a formula when they come first (OWASP,
+"CSV Injection": ``=``, ``+``, ``-``, ``@``, tab and carriage return), with the full-width
+forms of the first four (＝＋－＠), which some spreadsheets read as the same."""
+
+SEPARATORS = frozenset(",;\n\r")
+"""Characters a spreadsheet may split cells at: the comma the files are written with, the
+semicolon of locales whose decimal mark is a comma (Excel's list separator there), and line
+breaks (a reader that ignores quotes starts a row there). A cell's text after one of them may
+become a cell of its own."""
 
 
 @dataclass(frozen=True)
@@ -59,9 +67,39 @@ def asked(session: GroupSession, answers: Iterable[GroupAnswer] = ()) -> int:
                                   session.position + (1 if session.deadline is not None else 0)))
 
 
+def _invisible(char: str) -> bool:
+    """Whether ``char`` shows nothing a reader would see before a cell's first character:
+    spaces, controls and format characters (bidi marks such as U+200F and U+202E, zero-width
+    spaces and joiners, the BOM)."""
+    return char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zs", "Zl", "Zp")
+
+
 def safe_cell(text: str) -> str:
-    """``text`` made safe for a spreadsheet (:data:`_FORMULA_START`)."""
-    return "'" + text if text.startswith(_FORMULA_START) else text
+    """``text`` made safe as a CSV cell (OWASP, "CSV Injection"): a ``'`` (which makes a
+    spreadsheet take the cell as text) is put before each part of ``text`` that could be read as
+    a formula: the cell, and each part after a separator (:data:`SEPARATORS`; a spreadsheet
+    splitting there would see a cell), whose first character once invisible ones
+    (:func:`_invisible`) are skipped is in :data:`FORMULA_START`. ``x;=1+1;`` becomes
+    ``x;'=1+1;``, `` =1`` becomes ``' =1``, ``\u200f@x`` becomes ``'\u200f@x``; other text is
+    unchanged. Every CSV quizbot writes goes through it (:func:`safe_row`)."""
+    out: list[str] = []
+    start: int | None = 0  # where the current part starts in out, until its first visible char
+    for char in text:
+        if start is not None and char in FORMULA_START:
+            out.insert(start, "'")
+            start = None
+        elif start is not None and not _invisible(char):
+            start = None
+        out.append(char)
+        if char in SEPARATORS:
+            start = len(out)
+    return "".join(out)
+
+
+def safe_row(values: Iterable[object]) -> list[object]:
+    """A CSV row's values with each text made safe (:func:`safe_cell`); numbers and None (an
+    empty cell) are left as they are (a number is written as digits, a sign and a point)."""
+    return [safe_cell(v) if isinstance(v, str) else v for v in values]
 
 
 def session_csv(bank: Bank, session: GroupSession, answers: Iterable[GroupAnswer],
@@ -75,7 +113,7 @@ def session_csv(bank: Bank, session: GroupSession, answers: Iterable[GroupAnswer
     lang = bank.language_for(language)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(safe_row(CSV_COLUMNS))
     count = asked(session, answers)
     for standing in group.leaderboard(answers, names, session):
         for position in range(count):
@@ -90,12 +128,12 @@ def session_csv(bank: Bank, session: GroupSession, answers: Iterable[GroupAnswer
                 if question is not None and answer.option_index < len(question.options):
                     text = question.options[answer.option_index].text.get(
                         lang, bank.default_language)
-            writer.writerow([
+            writer.writerow(safe_row([
                 session.id, position + 1, question_id, standing.user_id,
-                safe_cell(standing.name), option, safe_cell(text),
+                standing.name, option, text,
                 "none" if answer is None else "right" if answer.correct else "wrong",
                 "" if answer is None else round(answer.elapsed * 1000),
-                points.get((standing.user_id, question_id), 0)])
+                points.get((standing.user_id, question_id), 0)]))
     return out.getvalue()
 
 

@@ -8,14 +8,14 @@ server (tdlib/telegram-bot-api, ``WebhookActor``) queues updates by a key, a mes
 a callback query's sender, and sends a queue's next update only once the previous one was
 answered with a 2xx; different queues go out in parallel. So one user's messages in a chat
 come one after another, as do their taps, but a message and a tap may come at once, and
-python-telegram-bot's webhook answers 200 as soon as the update is queued, before it is
+the bot's webhook server answers 200 as soon as the update is queued, before it is
 handled: behind a load balancer the next tap can reach another instance while the first is
 still being handled.
 
 **What quizbot does** (PostgreSQL, webhook mode; :mod:`bot.telegram.ordering` hooks it in):
 
 - *Registered on receipt, before Telegram is answered*: each update of a (chat, sender) is
-  written to ``pending_updates`` before PTB's webhook handler answers 200
+  written to ``pending_updates`` before the webhook server answers 200
   (:class:`bot.telegram.ordering.OrderedQueue`); so the next update of a Telegram queue, sent
   only after that answer, finds it there whichever instance it reaches.
 - *One at a time per (chat, sender), lowest ``update_id`` first*: an update is handled while
@@ -44,6 +44,20 @@ One connection per instance holds all of its locks (advisory locks taken by one 
 serve any number of keys; every query is a short one, one at a time), with TCP keepalive so
 that the server frees the locks of an instance whose machine vanished.
 
+**Updates delivered again.** Telegram sends an update again when its request's answer was
+lost (a timeout, a dropped connection, a 5xx), with the same ``update_id``. Each handled update
+is marked in ``handled_updates`` (bot id, ``update_id``; kept :data:`HANDLED_SECONDS`, longer
+than Telegram keeps an undelivered update) once its handler returned; an update already marked
+is acknowledged and dropped (:meth:`PostgresUpdateOrder.handled`, checked in the update's
+turn). A delivery and its repetition share their (chat, sender), so the turn (here, and across
+instances) puts the repetition after the first one is handled: it finds the mark. An update
+registered but never handled (the instance died before it answered, so Telegram sends it
+again) has no mark and is handled. On PostgreSQL the marks are written on the order's own
+connection, without waiting for the WAL (``synchronous_commit`` off): a crash of the server
+itself may forget the last fraction of a second of them. What stays possible: the instance
+died after its handler's writes and before the mark (a repetition is then handled again), or
+the turn was not had (handled anyway, logged).
+
 Only with a webhook: with polling, the instance holding the poller lease handles every update
 (:mod:`storage.leases`), its update processor alone keeps each user's in order, and these
 round trips would buy nothing. A single instance on SQLite needs none of this either:
@@ -56,8 +70,11 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import sqlite3
+import time
 from collections import Counter, deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import asyncpg
 
@@ -84,6 +101,15 @@ RETRY_SECONDS = 1.0
 """A waiter asks again after this long without a notification (the holder's instance died:
 the server freed its lock, but no ``NOTIFY`` came; or the waiter registered in the instant the
 holder's ending statement ran, so that statement did not see anyone to wake)."""
+
+HANDLED_SECONDS = 2 * 86_400.0
+"""How long an update stays marked as handled: longer than the 24 hours Telegram keeps an
+update it could not deliver (Bot API, Getting updates: "will not be kept longer than 24
+hours"), so every repetition still finds its mark."""
+
+PRUNE_SECONDS = 3_600.0
+"""How often marks older than :data:`HANDLED_SECONDS` are deleted (at most; by the instance
+writing a mark)."""
 
 _SETTINGS = {"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5",
              "tcp_keepalives_count": "3", "synchronous_commit": "off"}
@@ -124,6 +150,30 @@ _DONE = (
     "      THEN pg_notify($6, $2::text) END")
 
 
+_HANDLED = "SELECT 1 FROM handled_updates WHERE bot_id = $1 AND update_id = $2"
+_MARK = ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
+         " VALUES ($1, $2, EXTRACT(EPOCH FROM clock_timestamp())::float8)"
+         " ON CONFLICT (bot_id, update_id) DO NOTHING")
+_PRUNE = ("DELETE FROM handled_updates"
+          " WHERE handled_at < EXTRACT(EPOCH FROM clock_timestamp())::float8 - $1")
+
+
+class _Pruning:
+    """When marks were last pruned by this instance (at most every :data:`PRUNE_SECONDS`)."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self._clock = clock
+        self._last = -PRUNE_SECONDS
+
+    def due(self) -> bool:
+        """Whether to prune now (then it is not due again for :data:`PRUNE_SECONDS`)."""
+        now = self._clock()
+        if now - self._last < PRUNE_SECONDS:
+            return False
+        self._last = now
+        return True
+
+
 def order_key(chat_id: int | None, sender_id: int | None) -> int:
     """The second advisory-lock key (a signed int4) of a (chat, sender): the first 4 bytes of
     BLAKE2b over ``"chat:sender"``, the same in every process and version (Python's ``hash``
@@ -138,12 +188,67 @@ def order_key(chat_id: int | None, sender_id: int | None) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
+Read = Callable[[str, tuple[object, ...]], Awaitable[list[Any]]]
+"""A SQLite store's read of one statement (its rows)."""
+
+Write = Callable[[str, tuple[object, ...]], Awaitable[int]]
+"""A SQLite store's group-committed write of one statement (rows changed)."""
+
+
 class LocalUpdateOrder:
     """The order of a single instance (SQLite): its update processor alone keeps each user's
-    updates in order, so registration and turns do nothing."""
+    updates in order, so registration and turns do nothing; the handled updates are marked in
+    the database file (see the module's docstring), so that a repetition after a restart is
+    dropped too.
+
+    Args:
+        read: The store's read (its reader connection); None: nothing is marked.
+        write: The store's group-committed write.
+        clock: Seconds since the epoch (marks' time, pruning).
+    """
 
     waiting = 0
     """Updates waiting for their turn right now (never any)."""
+
+    def __init__(self, read: Read | None = None, write: Write | None = None, *,
+                 clock: Callable[[], float] = time.time) -> None:
+        self._read, self._write, self._clock = read, write, clock
+        self._pruning = _Pruning(clock)
+
+    async def handled(self, bot_id: int, update_id: int) -> bool:
+        """Whether update ``update_id`` of bot ``bot_id`` was handled already.
+
+        Raises:
+            StorageError: the database could not be read.
+        """
+        if self._read is None:
+            return False
+        try:
+            rows = await self._read("SELECT 1 FROM handled_updates WHERE bot_id = ?"
+                                    " AND update_id = ?", (bot_id, update_id))
+        except sqlite3.Error as exc:
+            raise StorageError(f"handled updates: {exc}") from exc
+        return bool(rows)
+
+    async def mark_handled(self, bot_id: int, update_id: int) -> None:
+        """Mark update ``update_id`` of bot ``bot_id`` handled (durably: group-committed);
+        now and then, forget the marks older than :data:`HANDLED_SECONDS`.
+
+        Raises:
+            StorageError: the mark could not be written.
+        """
+        if self._write is None:
+            return
+        now = self._clock()
+        try:
+            await self._write("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
+                              " VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                              (bot_id, update_id, now))
+            if self._pruning.due():
+                await self._write("DELETE FROM handled_updates WHERE handled_at < ?",
+                                  (now - HANDLED_SECONDS,))
+        except sqlite3.Error as exc:
+            raise StorageError(f"handled updates: {exc}") from exc
 
     async def register(self, chat_id: int | None, sender_id: int | None,
                        update_id: int) -> None:
@@ -194,6 +299,7 @@ class PostgresUpdateOrder:
         """Updates waiting for their turn right now (for tests and monitoring)."""
         self.gave_up = 0
         """Updates handled without their turn: the wait ran out or the database failed."""
+        self._pruning = _Pruning(time.time)
 
     async def _connection(self) -> asyncpg.Connection:
         if self._conn is None or self._conn.is_closed():
@@ -358,6 +464,26 @@ class PostgresUpdateOrder:
         """Unregister an update that will not be handled (dropped by the flood limits), so
         that nobody waits for it. Never raises (a failure is logged)."""
         await self._done(order_key(chat_id, sender_id), update_id, held=False)
+
+    async def handled(self, bot_id: int, update_id: int) -> bool:
+        """Whether update ``update_id`` of bot ``bot_id`` was handled already, by any
+        instance.
+
+        Raises:
+            StorageError: the database could not be read.
+        """
+        return await self._run(_HANDLED, bot_id, update_id) is not None
+
+    async def mark_handled(self, bot_id: int, update_id: int) -> None:
+        """Mark update ``update_id`` of bot ``bot_id`` handled; now and then, forget the marks
+        older than :data:`HANDLED_SECONDS`.
+
+        Raises:
+            StorageError: the mark could not be written.
+        """
+        await self._run(_MARK, bot_id, update_id)
+        if self._pruning.due():
+            await self._run(_PRUNE, HANDLED_SECONDS)
 
     async def close(self) -> None:
         """Unregister the updates registered here and not handled (PTB drops its queue at a

@@ -261,8 +261,9 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
 
     def update_order(self) -> LocalUpdateOrder:
         """The order of updates across instances: a SQLite file has one instance, whose update
-        processor alone keeps each user's updates in order, so this does nothing."""
-        return LocalUpdateOrder()
+        processor alone keeps each user's updates in order; it marks the handled updates in
+        this file (a repetition after a restart is dropped)."""
+        return LocalUpdateOrder(self._read, self._write)
 
     async def schema_version(self) -> int:
         """The applied schema version (``PRAGMA user_version``)."""

@@ -1,4 +1,5 @@
-"""End to end in webhook mode: the real bot's webhook server (PTB's) behind the fake Bot API."""
+"""End to end in webhook mode: the real bot's webhook server (its own,
+``bot/telegram/webhook.py``) behind the fake Bot API."""
 
 from __future__ import annotations
 

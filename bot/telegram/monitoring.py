@@ -155,8 +155,8 @@ class MonitoringServer:
         """Whether the bot is healthy, and the details: ``updates`` (``polling`` or
         ``webhook`` when running, else ``stopped``) and ``database`` (``writable`` or the
         error)."""
-        updater = self.app.updater
-        running = bool(updater is not None and updater.running and self.app.running)
+        updater = self.app.updater  # None in webhook mode: the bot's own server serves then
+        running = bool((updater is None or updater.running) and self.app.running)
         settings = self.app.bot_data.settings
         mode = "webhook" if settings is not None and settings.webhook_url else "polling"
         try:

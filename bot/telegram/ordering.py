@@ -26,10 +26,15 @@ updates that came before the deadline are processed (:meth:`settled`).
 Across instances (several ``quizbot run`` behind one webhook URL, sharing PostgreSQL), the
 order of each (chat, sender)'s updates is kept by an :class:`UpdateOrder` the store provides
 (:mod:`storage.order`: why Telegram's delivery does not keep it, and how it is kept): each
-update is registered as it is queued (:class:`OrderedQueue`, so before PTB's webhook answers
+update is registered as it is queued (:class:`OrderedQueue`, so before the webhook answers
 Telegram), and handled only in its key's turn, taken after its local turn and before a slot.
 With polling one instance handles every update, so :attr:`PerUserOrderedProcessor.order`
 stays None; with SQLite there is one instance, and its store's order does nothing.
+
+The same order drops a webhook update delivered again (Telegram repeats a delivery whose
+answer was lost, with the same ``update_id``): in its turn, an update the store marked as
+handled (here, before a restart, or on another instance) is dropped; each update handled is
+marked once its handler returned (:meth:`UpdateOrder.handled`).
 """
 
 from __future__ import annotations
@@ -47,6 +52,8 @@ from typing import Any, Protocol
 from aiolimiter import AsyncLimiter
 from telegram import Chat, MessageEntity, Update
 from telegram.ext import BaseUpdateProcessor
+
+from bot.quiz.ports import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -105,13 +112,30 @@ class UpdateOrder(Protocol):
                      update_id: int) -> None:
         """Unregister an update that will not be handled. Never raises."""
 
+    async def handled(self, bot_id: int, update_id: int) -> bool:
+        """Whether update ``update_id`` of bot ``bot_id`` was handled already (by any
+        instance, before a restart too).
+
+        Raises:
+            StorageError: the store could not be read.
+        """
+        ...
+
+    async def mark_handled(self, bot_id: int, update_id: int) -> None:
+        """Mark update ``update_id`` of bot ``bot_id`` handled.
+
+        Raises:
+            StorageError: the mark could not be written.
+        """
+
 
 class OrderedQueue(asyncio.Queue):  # type: ignore[type-arg]
     """PTB's update queue (``ApplicationBuilder.update_queue``) that registers each update
     with :attr:`order` before queueing it.
 
-    PTB's webhook handler answers Telegram once ``put`` returned; Telegram sends the next update
-    of the same chat (messages) or sender (taps) only after that answer (see
+    The webhook server (:mod:`bot.telegram.webhook`) answers Telegram once ``put`` returned;
+    Telegram sends the next update of the same chat (messages) or sender (taps) only after that
+    answer (see
     :mod:`storage.order`), so that update finds this one registered whichever instance it
     reaches. A registration that fails raises out of ``put``: the webhook answers 500 and
     Telegram sends the update again later.
@@ -214,7 +238,12 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         """How many updates were let through (processed, or being processed)."""
         self.order: UpdateOrder | None = None
         """The order across instances (set once the store is open, in webhook mode): each
-        update is handled in its key's turn there too; None: this instance alone."""
+        update is handled in its key's turn there too, unless it was handled already (a
+        delivery repeated); None: this instance alone."""
+        self.bot_id: int | None = None
+        """The bot's user id, whose updates :attr:`order` marks as handled (set with it)."""
+        self.repeated = 0
+        """How many updates were dropped as handled already (a webhook delivery repeated)."""
 
     @staticmethod
     def key(update: object) -> tuple[int | None, int | None] | None:
@@ -323,7 +352,37 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             return
         chat_id, sender = key
         async with self.order.turn(chat_id, sender, update.update_id):
+            if await self._handled_before(update):
+                if inspect.iscoroutine(coroutine):
+                    coroutine.close()  # never started: nothing to undo
+                return
             await self._in_slot(update, coroutine)
+            await self._mark_handled(update)
+
+    async def _handled_before(self, update: Update) -> bool:
+        """Whether :attr:`order` marked the update handled (then it is counted and logged);
+        False when it cannot tell (the update is handled: a repetition beats a loss)."""
+        if self.order is None or self.bot_id is None:
+            return False
+        try:
+            handled = await self.order.handled(self.bot_id, update.update_id)
+        except StorageError as exc:
+            log.warning("update %s: could not check whether it was handled already (%s); "
+                        "handling it", update.update_id, exc)
+            return False
+        if handled:
+            self.repeated += 1
+            log.info("update %s was delivered again: handled already, dropped",
+                     update.update_id)
+        return handled
+
+    async def _mark_handled(self, update: Update) -> None:
+        if self.order is None or self.bot_id is None:
+            return
+        try:
+            await self.order.mark_handled(self.bot_id, update.update_id)
+        except StorageError as exc:  # a repetition of it would be handled again
+            log.warning("update %s: could not mark it handled (%s)", update.update_id, exc)
 
     async def _in_slot(self, update: object, coroutine: Awaitable[Any]) -> None:
         """Await ``coroutine`` holding one of the slots (unless it is :meth:`released`)."""
