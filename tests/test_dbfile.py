@@ -48,8 +48,12 @@ async def tap_is_refused(person: Person) -> None:
     assert sorry[0]["text"] == i18n.catalog("en")("storage_failed")
 
 
-def logged(caplog: pytest.LogCaptureFixture, text: str) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if text in r.getMessage()]
+def logged(caplog: pytest.LogCaptureFixture, text: str,
+           logger: str | None = None) -> list[logging.LogRecord]:
+    """The records whose message holds ``text`` (of ``logger`` only, if given: the review
+    cards' retries quote the storage error too)."""
+    return [r for r in caplog.records
+            if text in r.getMessage() and (logger is None or r.name == logger)]
 
 
 async def bot_with_health(fake, db: Path) -> RunningBot:
@@ -74,7 +78,7 @@ async def test_database_deleted_mid_session_is_refused_told_and_saved(fake, tmp_
         await tap_is_refused(ada)
     finally:
         await runner.stop()
-    [line] = logged(caplog, "was deleted while the bot had it open")
+    [line] = logged(caplog, "was deleted while the bot had it open", "storage.writer")
     assert line.levelno == logging.ERROR and str(db) in line.getMessage()
     [rescued] = tmp_path.glob("quiz.sqlite3.rescued-*")
     assert answers(rescued) == 1 and rescued.stat().st_mode & 0o777 == 0o600
@@ -125,7 +129,7 @@ async def test_database_replaced_by_a_copy_is_refused_and_the_copy_kept(fake, tm
         assert status == 503 and f"the database file {db} was {change}" in body["database"]
     finally:
         await runner.stop()
-    [line] = logged(caplog, f"was {change} while the bot had it open")
+    [line] = logged(caplog, f"was {change} while the bot had it open", "storage.writer")
     assert str(db) in line.getMessage()
     assert answers(db) == 1
     with sqlite3.connect(db) as conn:
