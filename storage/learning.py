@@ -44,6 +44,14 @@ _UPSERT_CARD = (
     " step = excluded.step, stability = excluded.stability, difficulty = excluded.difficulty,"
     " due = excluded.due, last_review = excluded.last_review, reps = excluded.reps,"
     " lapses = excluded.lapses")
+SAVE_LEARNER = (
+    "INSERT INTO learners (user_id, remind, next_remind_at, last_reminded_at, blocked,"
+    " language) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
+    " SET remind = excluded.remind, next_remind_at = excluded.next_remind_at,"
+    " last_reminded_at = excluded.last_reminded_at, blocked = excluded.blocked,"
+    " language = excluded.language")
+"""The statement of :meth:`bot.quiz.ports.CardStore.save_learner`, the same in both dialects
+(placeholders aside); its parameters are :func:`saved_learner`'s."""
 _UPSERT_LEARNER = (
     "INSERT INTO learners (user_id, remind, hours, next_remind_at, last_reminded_at, blocked)"
     " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET hours = excluded.hours,"
@@ -74,6 +82,12 @@ def _learner_row(learner: Learner) -> tuple[Any, ...]:
     """The parameters of :data:`_UPSERT_LEARNER` for ``learner``."""
     return (learner.user_id, int(learner.remind), json.dumps(learner.hours),
             learner.next_remind_at, learner.last_reminded_at, int(learner.blocked))
+
+
+def saved_learner(learner: Learner) -> tuple[Any, ...]:
+    """The parameters of :data:`SAVE_LEARNER` for ``learner``."""
+    return (learner.user_id, int(learner.remind), learner.next_remind_at,
+            learner.last_reminded_at, int(learner.blocked), learner.language)
 
 
 def _chunks(items: Sequence[Any]) -> list[Sequence[Any]]:
@@ -221,16 +235,23 @@ class LearningStatements:
     async def save_learner(self, learner: Learner) -> None:
         """See :meth:`bot.quiz.ports.CardStore.save_learner`."""
         async def op(db: aiosqlite.Connection) -> None:
-            await db.execute(
-                "INSERT INTO learners (user_id, remind, next_remind_at, last_reminded_at,"
-                " blocked, language) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
-                " SET remind = excluded.remind, next_remind_at = excluded.next_remind_at,"
-                " last_reminded_at = excluded.last_reminded_at, blocked = excluded.blocked,"
-                " language = excluded.language",
-                (learner.user_id, int(learner.remind), learner.next_remind_at,
-                 learner.last_reminded_at, int(learner.blocked), learner.language))
+            await db.execute(SAVE_LEARNER, saved_learner(learner))
 
         await self._submit(op, single=True)
+
+    async def update_learner(self, user_id: int,
+                             change: Callable[[Learner], Learner]) -> Learner:
+        """See :meth:`bot.quiz.ports.CardStore.update_learner` (the read and the write are one
+        job of the writer, in its transaction)."""
+        async def op(db: aiosqlite.Connection) -> Learner:
+            rows = list(await db.execute_fetchall(
+                f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = ?", (user_id,)))
+            learner = change(_learner(rows[0]) if rows else Learner(user_id))
+            await db.execute(SAVE_LEARNER, saved_learner(learner))
+            return learner
+
+        result: Learner = await self._submit(op)
+        return result
 
     async def reminders_due(self, now: float, bank_ids: Sequence[str],
                             limit: int) -> list[tuple[Learner, bool]]:

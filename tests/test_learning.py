@@ -287,6 +287,33 @@ async def test_reminder_rules(engine, banks):
         await store.close()
 
 
+async def test_remind_toggles_in_one_write(engine, banks):
+    """/remind's toggle: on (planned at the usual hour, in the language given, unblocked),
+    then off (nothing planned); two toggles at once are two flips, one after the other."""
+    store = await engine.open()
+    clock = FakeClock(T0)
+    service = LearningService(store, banks, clock=clock)
+    question = banks[BANK_ID].questions[0].id
+    try:
+        await service.answered(3, BANK_ID, question, False, clock.now)  # the usual hour
+        await service.blocked(await service.learner(3))
+        assert await service.toggle_reminders(3, "el") is True
+        learner = await service.learner(3)
+        assert learner.remind and not learner.blocked and learner.language == "el"
+        assert learner.next_remind_at is not None
+        assert int(learner.next_remind_at % DAY // 3600) == int(T0 % DAY // 3600)
+        assert await service.toggle_reminders(3, "hi") is False
+        learner = await service.learner(3)
+        assert not learner.remind and learner.next_remind_at is None
+        assert learner.language == "hi"
+        assert await service.toggle_reminders(4) is True  # never stored: off before
+        assert sorted(await asyncio.gather(service.toggle_reminders(4),
+                                           service.toggle_reminders(4))) == [False, True]
+        assert (await service.learner(4)).remind
+    finally:
+        await store.close()
+
+
 # --- chart ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("language", ["en", "hi", "el"])

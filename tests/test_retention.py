@@ -12,7 +12,7 @@ from bot.quiz.engine import StaleQuestion, UnknownAttempt
 from bot.quiz.group_service import GroupService
 from bot.quiz.ports import Pruned
 from bot.quiz.service import DAY, QuizService, Retention
-from bot.telegram.common import TOAST_KEYS
+from bot.telegram.common import TOAST_KEYS, AnsweredQueries
 from storage import SQLiteStore
 from tests.conftest import BANK_ID, FakeClock
 
@@ -49,6 +49,30 @@ async def test_caches_stay_bounded_however_many_users_wrote(store, banks):
     assert await service.chosen_language(5) == "el"  # most recent: kept
     assert await service.chosen_language(1) is None  # evicted long ago: read again
     assert await service.active(1) == started[1]  # and attempts come back from storage
+
+
+async def test_an_evicted_attempt_takes_what_was_kept_beside_it(store, banks):
+    """With room for 2 attempts, 3 users each shown their second question: the first user's
+    attempt is let go with its "next" mark and its per-user index entry."""
+    service = QuizService(store, banks, cache_size=2)
+    for user_id in (1, 2, 3):
+        attempt = await service.start(user_id, BANK_ID)
+        attempt, answer = await service.grade(user_id, attempt.id, 0, 0)
+        attempt = await service.record(attempt, answer)
+        await service.next(user_id, attempt.id, 0)
+    cached = service.cached
+    assert cached["attempts"] == cached["shown"] == cached["users"] == 2
+
+
+def test_answered_queries_keep_the_latest_ids():
+    """At most ``size`` answered query ids are kept, the oldest forgotten first; an id is
+    forgotten once looked up."""
+    answered = AnsweredQueries(size=2)
+    for query_id in ("a", "b", "c"):
+        answered.add(query_id)
+    assert not answered.pop("a")
+    assert answered.pop("b") and not answered.pop("b")
+    assert answered.pop("c")
 
 
 async def test_prune_deletes_old_abandoned_attempts_and_blanks_old_player_names(store, banks,

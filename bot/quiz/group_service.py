@@ -111,15 +111,6 @@ class GroupService:
         """The answer window a session starts with: the group's choice, else the default."""
         return float(chosen.question_seconds or self.question_seconds)
 
-    def pick_bank(self, requested: str | None, chosen: GroupSettings) -> str | None:
-        """The bank ``/quiz`` starts: the one named, else the group's (if still installed),
-        else the only one installed; None when the group must choose."""
-        if requested is not None:
-            return requested
-        if chosen.bank_id in self.banks:
-            return chosen.bank_id
-        return next(iter(self.banks)) if len(self.banks) == 1 else None
-
     async def last_session(self, chat_id: int) -> GroupSession | None:
         """The chat's most recent ended session (finished or stopped), or None."""
         return await self.store.last_session(chat_id)

@@ -478,6 +478,13 @@ class CardStore(Protocol):
         which only :meth:`update_card` changes)."""
         ...
 
+    async def update_learner(self, user_id: int,
+                             change: Callable[[Learner], Learner]) -> Learner:
+        """Read the user's learner (defaults when never stored), store what ``change`` makes
+        of it as :meth:`save_learner` does, and return that; atomically: no other write to
+        the learner comes between the read and the write."""
+        ...
+
     async def reminders_due(self, now: float, bank_ids: Sequence[str],
                             limit: int) -> list[tuple[Learner, bool]]:
         """Up to ``limit`` learners with reminders on, not blocked, whose reminder is due at

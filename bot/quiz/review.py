@@ -339,6 +339,20 @@ class LearningService:
         await self.store.save_learner(learner)
         return learner
 
+    async def toggle_reminders(self, user_id: int, language: str | None = None) -> bool:
+        """Turn the daily reminder off if it is on, else on (to be written in ``language``),
+        in one atomic write; returns whether it is on now. The next reminder is planned as
+        :meth:`set_reminders` plans it."""
+        now = self.now()
+
+        def toggled(learner: Learner) -> Learner:
+            learner = replace(learner, remind=not learner.remind, blocked=False,
+                              language=language)
+            return replace(learner, next_remind_at=self._plan(learner, now))
+
+        self._blocked.discard(user_id)
+        return (await self.store.update_learner(user_id, toggled)).remind
+
     async def reminders_due(self, limit: int) -> list[Learner]:
         """Up to ``limit`` learners to remind now. Those with nothing due, or whose reminder
         time passed long ago (the bot was down), are rescheduled to their next day without a

@@ -12,9 +12,10 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
+from cachetools import LRUCache
 
 from bot.quiz import engine
 from bot.quiz.bank import Bank
@@ -51,6 +52,21 @@ class Retention:
 
 log = logging.getLogger(__name__)
 
+
+class _AttemptCache(LRUCache[int, Attempt]):
+    """Cached attempts by id, the least recently used let go first; ``evicted`` is told of each
+    one let go (to drop what is kept beside it)."""
+
+    def __init__(self, size: int, evicted: Callable[[int, Attempt], None]) -> None:
+        super().__init__(size)
+        self._on_evicted = evicted
+
+    def popitem(self) -> tuple[int, Attempt]:
+        """Let the least recently used attempt go (cachetools calls this when full)."""
+        attempt_id, attempt = super().popitem()
+        self._on_evicted(attempt_id, attempt)
+        return attempt_id, attempt
+
 class QuizService:
     """The quiz's use cases.
 
@@ -78,24 +94,23 @@ class QuizService:
         self.retention = retention or Retention()
         self._clock = clock
         self._rng = rng or random.Random()
-        self._languages: OrderedDict[int, str | None] = OrderedDict()
-        self._attempts: OrderedDict[int, Attempt] = OrderedDict()
-        self._cache_size = cache_size
+        self._languages: LRUCache[int, str | None] = LRUCache(cache_size)
+        self._attempts: _AttemptCache = _AttemptCache(cache_size, self._evicted)
         self._shown: dict[int, int] = {}  # attempt id -> the furthest position "next" showed
         self._by_user: dict[int, set[int]] = {}  # user id -> ids of their cached attempts
         self._warned: set[tuple[str, str]] = set()  # (bank id, question id) logged as changed
-        self._reviewed: OrderedDict[int, None] = OrderedDict()  # attempt ids reviewed, LRU
+        self._reviewed: LRUCache[int, None] = LRUCache(cache_size)  # attempt ids reviewed
         self.on_answer: AnswerHook | None = None
 
     def _remember(self, attempt: Attempt) -> Attempt:
-        self._attempts[attempt.id] = attempt
-        self._attempts.move_to_end(attempt.id)
+        self._attempts[attempt.id] = attempt  # the least recently used go, see _evicted
         self._by_user.setdefault(attempt.user_id, set()).add(attempt.id)
-        while len(self._attempts) > self._cache_size:
-            evicted, old = self._attempts.popitem(last=False)
-            self._shown.pop(evicted, None)
-            self._unindex(old.user_id, evicted)
         return attempt
+
+    def _evicted(self, attempt_id: int, attempt: Attempt) -> None:
+        """Forget what is kept beside an attempt the cache let go of."""
+        self._shown.pop(attempt_id, None)
+        self._unindex(attempt.user_id, attempt_id)
 
     def _unindex(self, user_id: int, attempt_id: int) -> None:
         """Drop ``attempt_id`` from the user's cached attempts (and the user, once none)."""
@@ -128,9 +143,6 @@ class QuizService:
 
     def _cache_language(self, user_id: int, language: str | None) -> None:
         self._languages[user_id] = language
-        self._languages.move_to_end(user_id)
-        while len(self._languages) > self._cache_size:
-            self._languages.popitem(last=False)
 
     @property
     def cached(self) -> dict[str, int]:
@@ -158,8 +170,7 @@ class QuizService:
     async def chosen_language(self, user_id: int) -> str | None:
         """The language the user chose with /language (cached after the first read), or None."""
         if user_id in self._languages:
-            self._languages.move_to_end(user_id)
-            return self._languages[user_id]
+            return self._languages[user_id]  # now the most recently used
         language = await self.store.user_language(user_id)
         self._cache_language(user_id, language)
         return language
@@ -338,8 +349,6 @@ class QuizService:
         if attempt.id in self._reviewed:
             raise StaleQuestion(attempt.total)
         self._reviewed[attempt.id] = None
-        while len(self._reviewed) > self._cache_size:
-            self._reviewed.popitem(last=False)
         return attempt, bank
 
     def not_reviewed(self, attempt_id: int) -> None:

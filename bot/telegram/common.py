@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
+from cachetools import LRUCache
 from telegram import (
     CallbackQuery,
     InlineKeyboardButton,
@@ -227,14 +227,11 @@ class AnsweredQueries:
     """
 
     def __init__(self, size: int = 4096) -> None:
-        self._ids: OrderedDict[str, None] = OrderedDict()
-        self._size = size
+        self._ids: LRUCache[str, None] = LRUCache(size)
 
     def add(self, query_id: str) -> None:
         """Note that ``query_id`` was answered (or answering it was given up)."""
         self._ids[query_id] = None
-        while len(self._ids) > self._size:
-            self._ids.popitem(last=False)
 
     def pop(self, query_id: str) -> bool:
         """Forget ``query_id``; return whether it was answered."""

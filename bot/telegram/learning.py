@@ -49,10 +49,8 @@ async def cmd_remind(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
     t = await catalog_for(context, user)
-    service = services(context).learning
-    learner = await service.learner(user.id)
-    learner = await service.set_reminders(user.id, not learner.remind, t.language)
-    await send(context, chat.id, render.remind_status(learner.remind, t, HTML))
+    on = await services(context).learning.toggle_reminders(user.id, t.language)
+    await send(context, chat.id, render.remind_status(on, t, HTML))
 
 
 async def cmd_stats(update: Update, context: Context) -> None:

@@ -20,12 +20,16 @@ from bot.quiz.ports import CardUpdate, Learner, ScorePoint, UnratedAnswer
 from storage.learning import (
     _CARD_COLUMNS,
     _LEARNER_COLUMNS,
+    SAVE_LEARNER,
     UNRATED_ANSWERS,
     _card,
     _learner,
     _unrated,
+    saved_learner,
 )
-from storage.postgres.writer import PostgresWriter
+from storage.postgres.writer import PostgresWriter, numbered
+
+_SAVE_LEARNER = numbered(SAVE_LEARNER)
 
 
 class PostgresLearningStatements(PostgresWriter):
@@ -140,17 +144,30 @@ class PostgresLearningStatements(PostgresWriter):
     async def save_learner(self, learner: Learner) -> None:
         """See :meth:`bot.quiz.ports.CardStore.save_learner`."""
         async def op(db: asyncpg.Connection) -> None:
-            await db.execute(
-                "INSERT INTO learners (user_id, remind, next_remind_at, last_reminded_at,"
-                " blocked, language) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id)"
-                " DO UPDATE SET remind = excluded.remind,"
-                " next_remind_at = excluded.next_remind_at,"
-                " last_reminded_at = excluded.last_reminded_at, blocked = excluded.blocked,"
-                " language = excluded.language",
-                learner.user_id, int(learner.remind), learner.next_remind_at,
-                learner.last_reminded_at, int(learner.blocked), learner.language)
+            await db.execute(_SAVE_LEARNER, *saved_learner(learner))
 
         await self._submit(op)
+
+    async def update_learner(self, user_id: int,
+                             change: Callable[[Learner], Learner]) -> Learner:
+        """See :meth:`bot.quiz.ports.CardStore.update_learner`.
+
+        In one transaction: the learner's row is made if it is missing (``ON CONFLICT DO
+        NOTHING``: a row another instance made meanwhile is waited for), then read ``FOR
+        UPDATE``, so another instance's change of the same learner waits for this one.
+        """
+        async def op(db: asyncpg.Connection) -> Learner:
+            await db.execute("INSERT INTO learners (user_id) VALUES ($1)"
+                             " ON CONFLICT (user_id) DO NOTHING", user_id)
+            row = await db.fetchrow(
+                f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = $1 FOR UPDATE",
+                user_id)
+            learner = change(_learner(row) if row else Learner(user_id))
+            await db.execute(_SAVE_LEARNER, *saved_learner(learner))
+            return learner
+
+        result: Learner = await self._submit(op)
+        return result
 
     async def reminders_due(self, now: float, bank_ids: Sequence[str],
                             limit: int) -> list[tuple[Learner, bool]]:
