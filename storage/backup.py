@@ -243,6 +243,34 @@ def backup(db: str | Path, target: str | Path) -> BackupInfo:
                       target.stat().st_size)
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file (https://www.sqlite.org/fileformat.html)."""
+
+
+def _check_target(db: Path) -> None:
+    """Refuse to restore onto ``db`` unless it is absent, empty or a SQLite database file, so
+    that a mistyped ``QUIZBOT_DB`` (``/etc/passwd``) gets no file made beside it.
+
+    Raises:
+        StorageError: ``db`` is a folder, another kind of file, or not a SQLite database.
+    """
+    try:
+        if db.is_dir():
+            raise StorageError(f"cannot restore to {db}: it is a folder (QUIZBOT_DB / --db "
+                               "names the database file)")
+        if not db.exists() or not db.stat().st_size:
+            return
+        if not db.is_file():
+            raise StorageError(f"cannot restore to {db}: it is not a regular file")
+        with db.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise StorageError(f"cannot restore to {db}: {exc.strerror}") from exc
+    if header != SQLITE_HEADER:
+        raise StorageError(f"cannot restore to {db}: it is not a SQLite database (QUIZBOT_DB / "
+                           "--db names the database file): nothing was changed")
+
+
 def restore(source: str | Path, db: str | Path, *, known_version: int) -> BackupInfo:
     """Replace database ``db`` by the backup ``source``, if nothing uses ``db``.
 
@@ -269,6 +297,7 @@ def restore(source: str | Path, db: str | Path, *, known_version: int) -> Backup
         raise StorageError(f"no backup at {source}")
     if not db.parent.is_dir():
         raise StorageError(f"cannot restore to {db}: folder {db.parent} does not exist")
+    _check_target(db)  # before the lock file or a kept copy is made beside it
     lock = DatabaseLock(db, exclusive=True)
     try:
         with _connect(source, read_only=True) as backup_db:

@@ -375,3 +375,25 @@ async def test_a_second_bot_on_one_sqlite_database_is_refused(fake, tmp_path):
         reopened.leases()  # released by close()
     finally:
         await reopened.close()
+
+
+async def test_restore_onto_what_is_not_a_database_makes_no_file_beside_it(tmp_path):
+    """A mistyped database path (a text file, a folder): the restore is refused before a lock
+    file or a kept copy is made beside it, and the file is left as it was."""
+    path = tmp_path / "db.sqlite3"
+    store = await SQLiteStore.open(path)
+    await store.close()
+    copy = tmp_path / "copy.sqlite3"
+    backup(path, copy)
+    notes = tmp_path / "notes" / "passwd"
+    notes.parent.mkdir()
+    notes.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    with pytest.raises(StorageError, match="not a SQLite database"):
+        restore(copy, notes, known_version=len(migrations()))
+    with pytest.raises(StorageError, match="is a folder"):
+        restore(copy, notes.parent, known_version=len(migrations()))
+    assert sorted(p.name for p in notes.parent.iterdir()) == ["passwd"]
+    assert notes.read_text() == "root:x:0:0:root:/root:/bin/bash\n"
+    result = quizbot("restore", str(copy), db=notes)
+    assert result.returncode == 1 and "not a SQLite database" in result.stderr
+    assert sorted(p.name for p in notes.parent.iterdir()) == ["passwd"]
