@@ -20,7 +20,14 @@ from bot.quiz.group_service import GroupService
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
-from bot.telegram.common import Context, Leases, OpenStore, QuizApplication, user_catalog
+from bot.telegram.common import (
+    Context,
+    Leases,
+    OpenStore,
+    QuizApplication,
+    app_of,
+    user_catalog,
+)
 from bot.telegram.monitoring import MonitoringServer, counted
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.sessions import SessionRunner
@@ -117,10 +124,7 @@ def services_of(app: QuizApplication) -> Services:
 
 def services(context: Context) -> Services:
     """The services, from a callback's or a job's context (see :func:`services_of`)."""
-    made = context.bot_data.services
-    if not isinstance(made, Services):
-        raise RuntimeError("services not initialised (post_init has not run)")
-    return made
+    return services_of(app_of(context))
 
 
 def take_services(app: QuizApplication) -> Services | None:
