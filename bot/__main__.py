@@ -106,6 +106,9 @@ def _parser() -> argparse.ArgumentParser:
         description="Delete a user's answers, attempts, settings and language, and make them "
                     "a \"deleted user\" on group leaderboards, as /deletemydata does.")
     delete.add_argument("user_id", metavar="ID", type=_user_id, help="the Telegram user id")
+    delete.add_argument("--quizzes", choices=("keep", "delete"), default="keep",
+                        help="the quizzes the user made in Telegram: keep them playable "
+                             "without an owner (default), or delete them")
     bankimport.add_parser(sub)
     report.add_parser(sub)
     return parser
@@ -271,17 +274,18 @@ def _operate(args: argparse.Namespace, settings: Settings) -> int:
     else:
         if not is_postgres_url(settings.db) and not Path(settings.db).is_file():
             raise StorageError(f"no database at {shown_db(settings.db)} (QUIZBOT_DB / --db)")
-        return asyncio.run(_delete_user(settings, args.user_id))
+        return asyncio.run(_delete_user(settings, args.user_id, args.quizzes))
     return 0
 
 
-async def _delete_user(settings: Settings, user_id: int) -> int:
-    from bot.quiz.privacy import PrivacyService
+async def _delete_user(settings: Settings, user_id: int, quizzes: str) -> int:
+    from bot.quiz.privacy import CreatedQuizzes, PrivacyService
     from storage import open_store
 
     store = await open_store(settings.db)
     try:
-        deleted = await PrivacyService(store).delete_user(user_id)
+        deleted = await PrivacyService(store, library=store, drafts=store).delete_user(
+            user_id, CreatedQuizzes(quizzes))
     finally:
         await store.close()
     print(f"deleted user {user_id}: {deleted}")
