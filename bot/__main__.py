@@ -1,5 +1,6 @@
 """The ``quizbot`` command: ``run`` (Telegram), ``play`` (terminal), ``validate`` (banks),
-``import`` (GIFT, Aiken or CSV to a bank), ``report`` (item analysis of stored answers)."""
+``import`` (GIFT, Aiken or CSV to a bank), ``report`` (item analysis of stored answers),
+``banks`` (the quizzes creators made: list, export, disable, enable)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from bot import bankimport, i18n, redaction, report
+from bot import bankimport, banks_cli, i18n, redaction, report
 from bot.bankload import BankError, load_banks
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import Bank
@@ -111,6 +112,7 @@ def _parser() -> argparse.ArgumentParser:
                              "without an owner (default), or delete them")
     bankimport.add_parser(sub)
     report.add_parser(sub)
+    banks_cli.add_parser(sub, parents=[common])
     return parser
 
 
@@ -167,6 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _validate(args.paths or settings.banks, strict=args.strict)
         if args.command in ("backup", "restore", "delete-user"):
             return _operate(args, settings)
+        if args.command == "banks":
+            return banks_cli.run(settings.db, args)
         banks = (load_valid_banks(settings.banks) if settings.skip_invalid_banks
                  else load_banks(settings.banks))
         if args.command == "report":
