@@ -254,8 +254,9 @@ async def test_the_bot_resends_a_users_photo_by_file_id(bot: Bot, fake: FakeBotA
         await bot.send_photo(USER, document.file_id)
 
 
-async def test_the_bot_sends_a_photo_by_url(bot: Bot, fake: FakeBotAPI):
-    """sendPhoto by HTTP URL fetches web_files; a missing page or a non-picture is refused."""
+async def test_the_bot_sends_files_by_url(bot: Bot, fake: FakeBotAPI):
+    """Photos and documents by HTTP URL come from web_files; a missing page, a non-picture or a
+    document other than GIF, PDF or ZIP is refused; a sent document can be sent again."""
     fake.web_files["https://example.org/owl.png"] = _png(100, 80)
     fake.web_files["https://example.org/page.html"] = b"<html></html>"
     sent = await bot.send_photo(USER, "https://example.org/owl.png")
@@ -264,6 +265,14 @@ async def test_the_bot_sends_a_photo_by_url(bot: Bot, fake: FakeBotAPI):
         await bot.send_photo(USER, "https://example.org/missing.png")
     with pytest.raises(BadRequest, match=r"(?i)wrong type of the web page content"):
         await bot.send_photo(USER, "https://example.org/page.html")
+    fake.web_files["https://example.org/rules.pdf"] = b"%PDF-1.4"
+    pdf = await bot.send_document(USER, "https://example.org/rules.pdf")
+    assert (pdf.document.file_name, pdf.document.mime_type) == ("rules.pdf", "application/pdf")
+    again = await bot.send_document(GROUP, pdf.document.file_id)
+    assert again.document == pdf.document
+    fake.web_files["https://example.org/quiz.yaml"] = b"title: x"
+    with pytest.raises(BadRequest, match=r"(?i)wrong type of the web page content"):
+        await bot.send_document(USER, "https://example.org/quiz.yaml")  # GIF, PDF, ZIP only
 
 
 async def test_photo_captions_keyboards_and_edits(bot: Bot, fake: FakeBotAPI):

@@ -79,7 +79,7 @@ class PollsMixin:
                 shows it, an unknown user or chat.
         """
         chat, user = self._user_in_chat(user_id, chat_id)
-        options = list(options)
+        question, options = question.strip(), [text.strip() for text in options]  # as apps do
         self._check_user_poll(question, options, type, correct_option_ids, explanation)
         forward = self._forward_origin(forward_from)
         shown = chat.type == "private" and forward is None  # Telegram shows the answer there
@@ -125,11 +125,11 @@ class PollsMixin:
         """ValueError for a poll Telegram's apps cannot make."""
         if type not in ("quiz", "regular"):
             raise ValueError('type must be "quiz" or "regular"')
-        if not 1 <= utf16_len(question.strip()) <= MAX_POLL_QUESTION:
+        if not 1 <= utf16_len(question) <= MAX_POLL_QUESTION:
             raise ValueError(f"a poll question has 1-{MAX_POLL_QUESTION} characters")
         if not 1 <= len(options) <= MAX_POLL_OPTIONS:
             raise ValueError(f"a poll has 1-{MAX_POLL_OPTIONS} options")
-        if any(not 1 <= utf16_len(text.strip()) <= MAX_POLL_OPTION for text in options):
+        if any(not 1 <= utf16_len(text) <= MAX_POLL_OPTION for text in options):
             raise ValueError(f"a poll option has 1-{MAX_POLL_OPTION} characters")
         if type == "regular":
             if explanation is not None:
