@@ -453,6 +453,8 @@ async def _play(settings: Settings, banks: dict[str, Bank], language: str | None
     import locale
 
     from bot import play as terminal
+    from bot.bankload import parse_bank
+    from bot.quiz.registry import BankRegistry
     from bot.quiz.review import LearningService
     from bot.quiz.service import QuizService
     from storage import open_store
@@ -466,20 +468,29 @@ async def _play(settings: Settings, banks: dict[str, Bank], language: str | None
     language = i18n.negotiate(language)
     if bank_id is None:
         bank_id = next(iter(banks))
-    if bank_id not in banks:
+    from storage import is_postgres_url
+
+    if bank_id not in banks and not is_postgres_url(settings.db) and not Path(
+            settings.db).is_file():  # no database: no created quiz either
         print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}", file=sys.stderr)
         return 2
     logging.getLogger().setLevel(logging.WARNING)
     store = await open_store(settings.db, create=settings.create_db)
     try:
-        quiz, learning = QuizService(store, banks), LearningService(store, banks)
+        # a bank id that is not featured may name a created quiz in the database
+        registry = BankRegistry(banks, store, parse=parse_bank)
+        if not await registry.startable(bank_id):
+            print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}",
+                  file=sys.stderr)
+            return 2
+        quiz, learning = QuizService(store, registry), LearningService(store, registry)
         quiz.on_answer = learning.answered  # terminal answers make review cards too
         if mode == "review":
             await terminal.review(learning, language)
         elif mode == "stats":
             await terminal.stats(quiz, learning, language, chart_path=chart)
         else:
-            await terminal.play(quiz, banks[bank_id], language)
+            await terminal.play(quiz, await registry.bank(bank_id), language)
     finally:
         await store.close()
     return 0

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from telegram import User
 
 from bot import chart, i18n
+from bot.bankload import parse_bank
 from bot.i18n import Catalog
 from bot.quiz.group_service import GroupService
 from bot.quiz.privacy import PrivacyService
@@ -89,7 +90,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     assert app.job_queue is not None  # build_application gives one
     try:
         leases = store.leases()
-        banks = BankRegistry(data.banks)
+        banks = BankRegistry(data.banks, store, parse=parse_bank)  # created quizzes: the store
         quiz = QuizService(store, banks, clock=data.clock)
         groups = GroupService(store, banks, question_seconds=settings.question_seconds,
                               languages=i18n.SUPPORTED, clock=data.clock)
