@@ -448,6 +448,14 @@ def _held_logs(hold: bool) -> Iterator[_HeldLogs]:
         root.handlers = handlers
 
 
+def _has_database(db: str | Path) -> bool:
+    """Whether ``db`` names a database that may hold created quizzes: a PostgreSQL URL, or a
+    SQLite file that exists."""
+    from storage import is_postgres_url
+
+    return is_postgres_url(str(db)) or Path(db).is_file()
+
+
 async def _play(settings: Settings, banks: dict[str, Bank], language: str | None,
                 bank_id: str | None, *, mode: str = "play", chart: str | None = None) -> int:
     import locale
@@ -468,10 +476,7 @@ async def _play(settings: Settings, banks: dict[str, Bank], language: str | None
     language = i18n.negotiate(language)
     if bank_id is None:
         bank_id = next(iter(banks))
-    from storage import is_postgres_url
-
-    if bank_id not in banks and not is_postgres_url(settings.db) and not Path(
-            settings.db).is_file():  # no database: no created quiz either
+    if bank_id not in banks and not _has_database(settings.db):  # nor a created quiz
         print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}", file=sys.stderr)
         return 2
     logging.getLogger().setLevel(logging.WARNING)
