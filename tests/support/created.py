@@ -19,7 +19,7 @@ def quiz_document(quiz_id: str, version: int = 1, *, title: str = "Capitals of E
         lines += [f"  - id: q{n}", f"    prompt: {{en: 'Question {n} of version {version}?'}}",
                   "    options:"]
         for o in range(4):
-            lines.append(f"      - text: {{en: 'Answer {o + 1} to {n} (v{version})'}}")
+            lines.append(f"      - text: {{en: 'Answer {o + 1} to {n} v{version}'}}")
             if o == 0:
                 lines.append("        correct: true")
         lines += [f"    explanation: {{en: 'Answer 1 is right for {n}.'}}",
