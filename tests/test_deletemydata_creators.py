@@ -13,7 +13,7 @@ from bot.quiz.privacy import CreatedQuizzes, Creations, PrivacyService
 from storage import SQLiteStore
 from tests.conftest import Person, RunningBot, buttons
 from tests.test_deletemydata import button
-from tests.test_library_storage import document
+from tests.support.created import quiz_document
 from tests.test_ops import quizbot
 
 
@@ -24,16 +24,17 @@ def count(db, sql: str, *args: object) -> int:
 
 async def make_quizzes(store, owner_id: int, ids: list[str]) -> None:
     for quiz_id in ids:
-        await store.create_quiz(quiz_id, owner_id, document(quiz_id),
+        await store.create_quiz(quiz_id, owner_id, quiz_document(quiz_id),
                                 QuizSummary("Capitals", "en", 3), visibility=Visibility.PUBLIC,
                                 now=100.0)
 
 
 async def test_creators_choose_to_delete_or_keep_their_quizzes(fake, tmp_path):
     """Ada (two quizzes and a draft) is asked about both and deletes her quizzes with her
-    data: they and their versions are gone, with her draft; Bob keeps his: it stays playable
-    with its versions, owned by nobody; a forged choice with a wrong nonce changes nothing;
-    Cleo, who made nothing, gets the question of before with its two buttons."""
+    data: they and their versions are gone, with her draft, and her quiz's deep link, played
+    by Cleo just before, no longer starts it; Bob keeps his: it stays playable with its
+    versions, owned by nobody; a forged choice with a wrong nonce changes nothing; Cleo, who
+    made nothing, gets the question of before with its two buttons."""
     db = tmp_path / "quiz.sqlite3"
     store = await SQLiteStore.open(db)
     try:
@@ -48,6 +49,8 @@ async def test_creators_choose_to_delete_or_keep_their_quizzes(fake, tmp_path):
         ada, bob = Person(fake, 701, "Ada", "en"), Person(fake, 702, "Bob", "en")
         cleo = Person(fake, 703, "Cleo", "en")
 
+        await cleo.say("/start c-ada0000000", replies=2)  # the bot has the quiz in memory
+        assert "Question 1 of version 1?" in cleo.question_message()["text"]
         [question] = await ada.say("/deletemydata")
         assert question["text"] == "\n\n".join((
             en("deletemydata_confirm"), en("deletemydata_draft"),
@@ -66,6 +69,8 @@ async def test_creators_choose_to_delete_or_keep_their_quizzes(fake, tmp_path):
         assert count(db, "SELECT COUNT(*) FROM quizzes WHERE id LIKE 'c-ada%'") == 0
         assert count(db, "SELECT COUNT(*) FROM quiz_versions WHERE quiz_id LIKE 'c-ada%'") == 0
         assert count(db, "SELECT COUNT(*) FROM drafts WHERE user_id = 701") == 0
+        refused = await cleo.say("/start c-ada0000000")
+        assert en("unknown_bank", name="c-ada0000000") in refused[0]["text"]
 
         [asked] = await bob.say("/deletemydata")
         assert asked["text"] == "\n\n".join((en("deletemydata_confirm"),
