@@ -12,8 +12,8 @@ from bot.quiz.library import QuizSummary, Visibility
 from bot.quiz.privacy import CreatedQuizzes, Creations, PrivacyService
 from storage import SQLiteStore
 from tests.conftest import Person, RunningBot, buttons
-from tests.test_deletemydata import button
 from tests.support.created import quiz_document
+from tests.test_deletemydata import button
 from tests.test_ops import quizbot
 
 
