@@ -142,7 +142,7 @@ def test_quiz_poll_becomes_a_question():
 
 def test_quiz_poll_with_several_right_options():
     """correct_option_ids with two ids: a question with several right options."""
-    draft, added = creating.take_poll(collecting(), poll(
+    _, added = creating.take_poll(collecting(), poll(
         "Primes?", ("2", "3", "4"), correct=(1, 0), several=True))
     assert isinstance(added, Added) and added.question.correct == (0, 1)
     assert added.question.several
@@ -202,7 +202,7 @@ def test_typed_question_with_a_photo_before_it():
 
 def test_photo_with_a_caption_is_a_question_with_its_picture():
     """A photo whose caption is a question in the text format is that question."""
-    draft, added = creating.take_photo(collecting(), "P" * 30, caption="What?\n*A\nB",
+    _, added = creating.take_photo(collecting(), "P" * 30, caption="What?\n*A\nB",
                                        message_id=4)
     assert isinstance(added, Added) and added.question.picture == "P" * 30
 
