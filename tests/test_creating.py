@@ -6,21 +6,20 @@ import json
 
 import pytest
 
-from bot.quiz import creating
+from bot.quiz import creating, draftbank
 from bot.quiz.bank import MAX_OPTIONS, MAX_QUESTION_UTF16
 from bot.quiz.creating import (
     Added,
     AskRight,
-    Draft,
     ExplanationAdded,
     PictureKept,
     PollSent,
     Prompt,
     Refused,
     Stale,
-    Step,
     Undone,
 )
+from bot.quiz.draft import Draft, Step
 from bot.quiz.textformat import parse_question
 
 
@@ -304,7 +303,7 @@ def test_bank_data_in_the_creators_language():
                                   message_id=3)
     draft, _ = creating.take_photo(draft, "F" * 25, caption="", message_id=4)
     draft, _ = creating.take_text(draft, "Η Γη γυρίζει.\n*Σωστό\nΛάθος", message_id=5)
-    data = creating.bank_data(draft)
+    data = draftbank.bank_data(draft)
     assert data["default_language"] == "el" and data["languages"] == ["el"]
     assert data["title"] == {"el": "Κουίζ"} and data["description"] == {"el": "Για όλους."}
     first, second = data["questions"]
@@ -317,8 +316,8 @@ def test_bank_data_in_the_creators_language():
 def test_bank_data_description_when_skipped():
     """A skipped description is the one given (a default sentence), else the title."""
     draft, _ = creating.take_text(collecting(), "Q?\n*a\nb", message_id=1)
-    assert creating.bank_data(draft, description="A quiz.")["description"] == {"en": "A quiz."}
-    assert creating.bank_data(draft)["description"] == {"en": "Capitals"}
+    assert draftbank.bank_data(draft, description="A quiz.")["description"] == {"en": "A quiz."}
+    assert draftbank.bank_data(draft)["description"] == {"en": "Capitals"}
 
 
 def test_resume_shows_the_oldest_pending_poll_first():
@@ -333,3 +332,18 @@ def test_expired_after_seven_days():
     """A draft unchanged for more than 7 days is left for good."""
     assert not creating.expired(0.0, 7 * 86_400.0)
     assert creating.expired(0.0, 7 * 86_400.0 + 1)
+
+
+def test_a_corrected_question_as_a_reply_replaces_it():
+    """A question in the text format replying to question 1 replaces it in place."""
+    draft, _ = creating.take_text(collecting(), "Frist?\n*a\nb\n> Why.", message_id=1)
+    draft, _ = creating.take_text(draft, "Second?\n*a\nb", message_id=2)
+    serial = draft.questions[0].serial
+    draft, replaced = creating.take_text(draft, "First?\n*a\nb\nc", message_id=3, reply_to=1)
+    assert replaced == creating.Replaced(1)
+    first = draft.questions[0]
+    assert (first.prompt, first.options, first.explanation) == ("First?", ("a", "b", "c"),
+                                                                "Why.")
+    assert first.serial == serial and 3 in first.messages and len(draft.questions) == 2
+    same, refused = creating.take_text(draft, "Bad?\n*a\na", message_id=4, reply_to=3)
+    assert same is draft and isinstance(refused, Refused)

@@ -6,21 +6,21 @@ description (``/skip``), then the questions until ``/done``. A question comes fr
 poll (its right option or options given), a regular poll or a quiz whose answer Telegram
 hides (then the creator is asked which option is right), or a text in the format of
 :mod:`bot.quiz.textformat`; a photo sent right before a question is its picture, and a text
-replying to a question is its (longer) explanation.
+replying to a question is its (longer) explanation, or, when it is a question in the text
+format with its right option marked, its correction.
 
-A draft is JSON-compatible data (:meth:`Draft.to_data`, :meth:`Draft.from_data`), stored
-after each change (``DraftStore``), and becomes bank data (:func:`bank_data`) in its
-creator's language at ``/done``.
+A draft (:mod:`bot.quiz.draft`) is JSON-compatible data, stored after each change
+(``DraftStore``), and becomes bank data (:func:`bot.quiz.draftbank.bank_data`) in its creator's
+language at ``/done``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from typing import Any
 
 from bot.quiz.bank import MAX_OPTIONS, MAX_QUESTION_UTF16, MIN_OPTIONS
+from bot.quiz.draft import Draft, DraftQuestion, Pending, Step
 from bot.quiz.textformat import parse_question, true_false
 
 MAX_DRAFT_QUESTIONS = 200
@@ -41,142 +41,6 @@ DRAFT_DAYS = 7
 DRAFT_SECONDS = DRAFT_DAYS * 86_400.0
 QUESTIONS_PER_MINUTE = 20
 """New questions a creator may add in a minute (a flood gets one polite answer)."""
-DATA_VERSION = 1
-"""The version of :meth:`Draft.to_data`'s shape."""
-
-
-class Step(StrEnum):
-    """Where a draft is."""
-
-    TITLE = "title"
-    DESCRIPTION = "description"
-    QUESTIONS = "questions"
-
-
-@dataclass(frozen=True)
-class DraftQuestion:
-    """A question of a draft.
-
-    Attributes:
-        serial: Its number among everything added to this draft (never reused: an Undo
-            button names it, so a stale one changes nothing).
-        prompt: The question.
-        options: The options (empty for a true/false question).
-        correct: Indexes of the right options (one, or several).
-        explanation: Why the answer is right ("" when none was given yet).
-        picture: The Telegram file_id of its photo, or None.
-        answer: A true/false question's answer; None for options.
-        messages: Ids of the messages that stand for it in the creator's chat (theirs and the
-            bot's confirmation): a reply to one of them is its explanation.
-    """
-
-    serial: int
-    prompt: str
-    options: tuple[str, ...]
-    correct: tuple[int, ...]
-    explanation: str = ""
-    picture: str | None = None
-    answer: bool | None = None
-    messages: tuple[int, ...] = ()
-
-    @property
-    def several(self) -> bool:
-        """Whether several options are right."""
-        return len(self.correct) > 1
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A poll whose right option the creator is asked for (a regular poll, or a quiz whose
-    answer Telegram hides): the question it becomes once answered.
-
-    Attributes:
-        question: The question, its ``correct`` the options chosen so far.
-        several: Whether several options may be right (toggled, then confirmed).
-    """
-
-    question: DraftQuestion
-    several: bool
-
-
-@dataclass(frozen=True)
-class Draft:
-    """A quiz in the making (one per creator).
-
-    Attributes:
-        language: The creator's language: the quiz's language.
-        started: When the draft was opened (milliseconds): names it on its buttons.
-        step: Where it is.
-        title, description: What the creator gave ("" for none yet).
-        questions: The questions so far, in order.
-        picture: A photo's file_id waiting for the next question, or None.
-        pending: Polls waiting for their right option, oldest first.
-        next_serial: The serial of the next question.
-    """
-
-    language: str
-    started: int
-    step: Step = Step.TITLE
-    title: str = ""
-    description: str = ""
-    questions: tuple[DraftQuestion, ...] = ()
-    picture: str | None = None
-    pending: tuple[Pending, ...] = ()
-    next_serial: int = 1
-
-    def to_data(self) -> dict[str, Any]:
-        """The draft as JSON-compatible data (for ``DraftStore.save_draft``)."""
-        return {"v": DATA_VERSION, "language": self.language, "started": self.started,
-                "step": str(self.step), "title": self.title, "description": self.description,
-                "questions": [_question_data(q) for q in self.questions],
-                "picture": self.picture, "next_serial": self.next_serial,
-                "pending": [{"several": p.several, "question": _question_data(p.question)}
-                            for p in self.pending]}
-
-    @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> Draft:
-        """The draft :meth:`to_data` made.
-
-        Raises:
-            ValueError: the data is not a draft of this shape.
-        """
-        try:
-            if data["v"] != DATA_VERSION:
-                raise ValueError(f"draft data version {data['v']!r}")
-            return cls(
-                language=str(data["language"]), started=int(data["started"]),
-                step=Step(data["step"]), title=str(data["title"]),
-                description=str(data["description"]),
-                questions=tuple(_question_of(q) for q in data["questions"]),
-                picture=data["picture"], next_serial=int(data["next_serial"]),
-                pending=tuple(Pending(_question_of(p["question"]), bool(p["several"]))
-                              for p in data["pending"]))
-        except (KeyError, TypeError) as exc:
-            raise ValueError(f"not a draft: {exc!r}") from None
-
-    def number_of(self, serial: int) -> int | None:
-        """The 1-based number of the question with ``serial``, or None."""
-        for number, question in enumerate(self.questions, start=1):
-            if question.serial == serial:
-                return number
-        return None
-
-
-def _question_data(q: DraftQuestion) -> dict[str, Any]:
-    return {"serial": q.serial, "prompt": q.prompt, "options": list(q.options),
-            "correct": list(q.correct), "explanation": q.explanation, "picture": q.picture,
-            "answer": q.answer, "messages": list(q.messages)}
-
-
-def _question_of(data: Mapping[str, Any]) -> DraftQuestion:
-    return DraftQuestion(
-        serial=int(data["serial"]), prompt=str(data["prompt"]),
-        options=tuple(str(o) for o in data["options"]),
-        correct=tuple(int(i) for i in data["correct"]), explanation=str(data["explanation"]),
-        picture=data["picture"], answer=data["answer"],
-        messages=tuple(int(m) for m in data["messages"]))
-
-
 # --- what the creator sends, and what comes of it --------------------------------------------
 
 @dataclass(frozen=True)
@@ -233,6 +97,13 @@ class ExplanationAdded:
 
 
 @dataclass(frozen=True)
+class Replaced:
+    """Question ``number`` was replaced by a corrected one (typed as a reply to it)."""
+
+    number: int
+
+
+@dataclass(frozen=True)
 class PictureKept:
     """A photo waits for the next question."""
 
@@ -257,7 +128,8 @@ class Refused:
     params: Mapping[str, object] = field(default_factory=dict)
 
 
-Outcome = Prompt | Added | AskRight | ExplanationAdded | PictureKept | Undone | Stale | Refused
+Outcome = (Prompt | Added | AskRight | ExplanationAdded | Replaced | PictureKept | Undone | Stale
+           | Refused)
 
 PROBLEMS = ("title_empty", "title_too_long", "description_too_long", "not_a_question",
             "prompt_too_long", "too_few_options", "too_many_options", "option_empty",
@@ -302,6 +174,9 @@ def take_text(draft: Draft, text: str, *, message_id: int, quotes: Sequence[str]
     if reply_to is not None:
         for number, question in enumerate(draft.questions, start=1):
             if reply_to in question.messages:
+                typed = parse_question(text, quotes)
+                if typed is not None and (typed.correct or typed.answer is not None):
+                    return _replace(draft, number, text, message_id, quotes)
                 return _explain(draft, number, text)
     return take_typed(draft, text, message_id=message_id, quotes=quotes)
 
@@ -489,6 +364,27 @@ def _check(draft: Draft, q: DraftQuestion, *, prompt_limit: int,
     return None
 
 
+def _replace(draft: Draft, number: int, text: str, message_id: int,
+             quotes: Sequence[str]) -> tuple[Draft, Outcome]:
+    """A question in the text format replying to question ``number``: it replaces it (same
+    place, same picture, its explanation kept unless the new one has one)."""
+    old = draft.questions[number - 1]
+    others = replace(draft, questions=draft.questions[:number - 1] + draft.questions[number:],
+                     picture=None)
+    _, outcome = take_typed(others, text, message_id=message_id, quotes=quotes,
+                                picture=old.picture)
+    if not isinstance(outcome, Added):
+        return draft, outcome
+    new = replace(outcome.question, serial=old.serial, messages=(*old.messages, message_id),
+                  explanation=outcome.question.explanation or old.explanation)
+    if _size(new) > MAX_QUESTION_UTF16:
+        return draft, Refused("question_too_long", {"limit": MAX_QUESTION_UTF16,
+                                                    "size": _size(new)})
+    questions = list(draft.questions)
+    questions[number - 1] = new
+    return replace(draft, questions=tuple(questions)), Replaced(number)
+
+
 def _explain(draft: Draft, number: int, text: str) -> tuple[Draft, Outcome]:
     question = replace(draft.questions[number - 1], explanation=text)
     if not text:
@@ -510,43 +406,3 @@ def _size(q: DraftQuestion) -> int:
 def _utf16(text: str) -> int:
     """Length in UTF-16 units, as Telegram counts."""
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
-# --- the bank --------------------------------------------------------------------------------
-
-DRAFT_BANK_ID = "new-quiz"
-"""The id in a draft's bank data (the quiz gets its own id when published)."""
-LEVEL = "medium"
-"""The level of a created quiz (the flow does not ask for one)."""
-
-
-def bank_data(draft: Draft, *, description: str = "") -> dict[str, Any]:
-    """The draft as bank data (the document format of ``banks/README.md``), in its
-    language: question ids ``q1``, ``q2``, ...; several right options as several
-    ``correct: true``; a true/false question as ``kind: true-false`` with its ``answer``; a
-    photo as ``picture``. A question without an explanation has none in the data (the bank's
-    checks then name it).
-
-    Args:
-        description: The description used when the creator skipped theirs.
-    """
-    lang = draft.language
-    questions = []
-    for number, q in enumerate(draft.questions, start=1):
-        item: dict[str, Any] = {"id": f"q{number}", "prompt": {lang: q.prompt}}
-        if q.answer is not None:
-            item["kind"] = "true-false"
-            item["answer"] = q.answer
-        else:
-            item["options"] = [
-                {"text": {lang: text}, **({"correct": True} if i in q.correct else {})}
-                for i, text in enumerate(q.options)]
-        if q.explanation:
-            item["explanation"] = {lang: q.explanation}
-        if q.picture:
-            item["picture"] = q.picture
-        questions.append(item)
-    return {"id": DRAFT_BANK_ID, "version": 1, "default_language": lang, "languages": [lang],
-            "level": LEVEL, "title": {lang: draft.title},
-            "description": {lang: draft.description or description or draft.title},
-            "questions": questions}
