@@ -15,9 +15,14 @@ from dataclasses import dataclass
 from telegram import User
 
 from bot import chart, i18n
+from bot.bankload import parse_bank
+from bot.bankload.creators import check_document
+from bot.bankload.dump import dump_bank
 from bot.i18n import Catalog
+from bot.quiz.creator_service import CreatorService
 from bot.quiz.group_service import GroupService
 from bot.quiz.privacy import PrivacyService
+from bot.quiz.quizzes import QuizzesService
 from bot.quiz.registry import BankRegistry
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
@@ -58,6 +63,10 @@ class Services:
     """The session and poller leases of the open storage."""
     sessions: SessionRunner
     """Moves the group sessions on (:mod:`bot.telegram.sessions`)."""
+    quizzes: QuizzesService
+    """Created quizzes, from their creators' side (publish, /myquizzes)."""
+    creators: CreatorService
+    """/newquiz drafts."""
     monitoring: MonitoringServer | None
     """``/healthz`` and ``/metrics`` (``--metrics``), not started yet when made."""
     chart_warm_up: asyncio.Task[None]
@@ -89,7 +98,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     assert app.job_queue is not None  # build_application gives one
     try:
         leases = store.leases()
-        banks = BankRegistry(data.banks)
+        banks = BankRegistry(data.banks, store, parse=parse_bank)
         quiz = QuizService(store, banks, clock=data.clock)
         groups = GroupService(store, banks, question_seconds=settings.question_seconds,
                               languages=i18n.SUPPORTED, clock=data.clock)
@@ -111,8 +120,16 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     # a deletion forgets the user in every cache, queue and in-flight state first
     privacy = PrivacyService(store, forget=(quiz.forget, learning.forget, runner.forget_starter),
                              clock=data.clock)
+    # created quizzes: checked as `quizbot validate --strict` checks, the registry told of
+    # each change; /newquiz publishes through them
+    quizzes = QuizzesService(store, store, check=check_document, parse=parse_bank,
+                             dump=dump_bank, clock=data.clock, forget=banks.forget)
+    creators = CreatorService(
+        store, lambda owner, bank, language: quizzes.publish(owner, bank, language=language),
+        clock=data.clock)
     return Services(banks=banks, quiz=quiz, groups=groups, learning=learning, privacy=privacy,
-                    store=store, leases=leases, sessions=runner, monitoring=monitoring,
+                    store=store, leases=leases, sessions=runner, quizzes=quizzes,
+                    creators=creators, monitoring=monitoring,
                     chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)))
 
 
