@@ -29,7 +29,14 @@ from bot.quiz import engine, group, learning
 from bot.quiz.bank import Bank
 from bot.quiz.engine import QuizError, UnknownAttempt, UnknownBank
 from bot.quiz.library import DraftStore, QuizLibrary
-from bot.quiz.ports import CardStore, GroupStore, PrivacyStore, QuizStore, SessionLeases
+from bot.quiz.ports import (
+    CardStore,
+    GroupStore,
+    PrivacyStore,
+    QuizStore,
+    ReportStore,
+    SessionLeases,
+)
 from bot.quiz.service import QuizService
 from bot.render import Screen
 from bot.telegram.metrics import Metrics
@@ -48,7 +55,7 @@ class Leases(SessionLeases, Protocol):
 
 
 class OpenStore(QuizStore, GroupStore, CardStore, PrivacyStore, QuizLibrary, DraftStore,
-                Protocol):
+                ReportStore, Protocol):
     """The open storage: the services' ports, and what the front end does with it besides
     (``storage``: ``SQLiteStore``, ``PostgresStore``; the handlers may not import it)."""
 
