@@ -138,6 +138,8 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
     )
     if settings.base_url:
         builder = builder.base_url(settings.base_url)
+    if settings.file_url:  # files sent to the bot (bot/telegram/documents.py)
+        builder = builder.base_file_url(settings.file_url)
     if settings.webhook_url:  # the bot's own webhook server (bot/telegram/webhook.py)
         builder = builder.updater(None)
     app = builder.build()

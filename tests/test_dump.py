@@ -128,4 +128,25 @@ def test_every_problem_key_is_a_message_with_its_params():
         for language in SUPPORTED:
             assert placeholders(catalog(language).messages[key]) <= {
                 "allowed", "code", "position", "languages", "levels", "limit", "count",
-                "number", "low", "high", "size", "other"}
+                "number", "low", "high", "size", "other", "kinds"}
+
+
+def test_question_kinds_round_trip():
+    """A true/false question, one with several right options and one with a picture dump and
+    parse back to the same questions."""
+    data = bank_with(["Paris", "Lyon"])
+    questions = data["questions"]
+    assert isinstance(questions, list)
+    questions.append({"id": "tf", "kind": "true-false", "prompt": {"en": "The sky is green."},
+                      "answer": False, "explanation": {"en": "It is blue by day."},
+                      "source": {"title": "Sky", "url": "https://example.org/sky"}})
+    questions.append({"id": "many", "prompt": {"en": "Which are prime numbers?"},
+                      "picture": "https://example.org/primes.png",
+                      "options": [{"text": {"en": "2"}, "correct": True},
+                                  {"text": {"en": "3"}, "correct": True},
+                                  {"text": {"en": "4"}}],
+                      "explanation": {"en": "Four is two times two."},
+                      "source": {"title": "Primes", "url": "https://example.org/primes"}})
+    bank = parse_bank(dump_bank(data))
+    assert parse_bank(dump_bank(bank)) == bank
+    assert bank_data(bank)["questions"][1:] == questions[1:]

@@ -21,15 +21,20 @@ from bot.quiz.bank import (
     LEVELS,
     MAX_GUIDE_LABEL,
     MAX_OPTIONS,
+    MAX_PICTURE,
     MAX_QUESTION_UTF16,
     MAX_QUESTIONS,
     MIN_OPTIONS,
+    PICTURE_PATTERN,
+    TRUE_FALSE,
     Bank,
     Guide,
     Option,
     Question,
+    QuestionKind,
     Source,
     Text,
+    true_false_options,
 )
 
 MAX_BANK_BYTES = 1024 * 1024
@@ -72,14 +77,13 @@ class _Checker:
         """Check ``value`` is a mapping with the required keys and no unknown ones."""
         if not isinstance(value, YamlMapping):
             self.problem(at, field_path, f"must be a mapping, got {_kind(value)}",
-                         "problem.not_mapping")
+            "problem.not_mapping")
             return None
         required = tuple(required)
         allowed = set(required) | set(optional)
         for key in required:
             if key not in value:
-                self.problem(value.pos, _join(field_path, key), "is missing",
-                             "problem.missing")
+                self.problem(value.pos, _join(field_path, key), "is missing", "problem.missing")
         for key in value:
             if key not in allowed:
                 shown = key if len(key) <= MAX_KEY_SHOWN else key[:MAX_KEY_SHOWN] + "…"
@@ -114,7 +118,7 @@ class _Checker:
         """Check an http(s) URL without spaces or control characters."""
         if not isinstance(value, str) or not re.fullmatch(r"https?://\S+", value):
             self.problem(at, field_path, f"must be an http(s) URL, got {show(value)}",
-                         "problem.not_url")
+            "problem.not_url")
             return None
         return value if self.plain(value, at, field_path) else None
 
@@ -164,7 +168,9 @@ def _kind(value: Any) -> str:
 
 _BANK_KEYS = ("id", "version", "default_language", "languages", "level", "title",
               "description", "questions")
-_QUESTION_KEYS = ("id", "prompt", "options", "explanation", "source")
+_QUESTION_KEYS = ("id", "prompt", "explanation", "source")
+_QUESTION_OPTIONAL = ("kind", "options", "answer", "picture")
+_KINDS = tuple(str(kind) for kind in QuestionKind)
 
 
 def parse_bank(document: str, file: str = "<string>") -> Bank:
@@ -218,7 +224,7 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
                       f" got {show(languages_value)}", "problem.bad_languages")
     elif len(set(languages_value)) != len(languages_value):
         check.problem(line_of("languages"), "languages", "lists a language twice",
-                      "problem.language_twice")
+        "problem.language_twice")
     else:
         languages = tuple(languages_value)
 
@@ -226,8 +232,8 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     if languages and default_language not in languages:
         check.problem(line_of("default_language"), "default_language",
                       f"must be one of the bank's languages {list(languages)},"
-                      f" got {show(default_language)}", "problem.bad_default_language",
-                      languages=", ".join(languages))
+                      f" got {show(default_language)}",
+                      "problem.bad_default_language", languages=", ".join(languages))
     level = root.get("level")
     if level not in LEVELS:
         check.problem(root.value_at("level"), "level",
@@ -260,12 +266,11 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     questions_value = root.get("questions")
     if not isinstance(questions_value, list) or not questions_value:
         check.problem(line_of("questions"), "questions", "must be a non-empty list of questions",
-                      "problem.no_questions")
+        "problem.no_questions")
     elif len(questions_value) > MAX_QUESTIONS:
         check.problem(line_of("questions"), "questions",
                       f"has {len(questions_value)} questions; at most {MAX_QUESTIONS}",
-                      "problem.too_many_questions", count=len(questions_value),
-                      limit=MAX_QUESTIONS)
+                      "problem.too_many_questions", count=len(questions_value), limit=MAX_QUESTIONS)
     else:
         seen: dict[str, int] = {}
         for number, value in enumerate(questions_value, start=1):
@@ -298,7 +303,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
     check.question_id, check.question_number = f"#{number}", number
     before = len(check.problems)
     node = check.mapping(value, value.pos if isinstance(value, YamlMapping) else None, "",
-                         required=_QUESTION_KEYS)
+                         required=_QUESTION_KEYS, optional=_QUESTION_OPTIONAL)
     if node is None:
         return None
     line_of = node.at
@@ -316,8 +321,8 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         seen.setdefault(question_id, number)
         check.question_id = question_id
         # problems found before the id was known are re-attributed to it
-        check.problems[before:] = [dataclasses.replace(p, question_id=question_id)
-                                   for p in check.problems[before:]]
+        check.problems[before:] = [
+            dataclasses.replace(p, question_id=question_id) for p in check.problems[before:]]
 
     prompt = check.text(node.get("prompt"), line_of("prompt"), "prompt", languages)
     explanation = check.text(node.get("explanation"), line_of("explanation"), "explanation",
@@ -338,9 +343,47 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         if title_ok and url and isinstance(title, str):  # (title_ok implies a str)
             source = Source(title.strip(), url)
 
+    kind = _kind_of(check, node)
+    picture = _picture(check, node)
+    options: list[Option] = []
+    if kind == TRUE_FALSE:
+        options = _true_false(check, node, languages)
+    else:
+        if "answer" in node:
+            check.problem(line_of("answer"), "answer",
+                          "is only for a question with 'kind: true-false'; mark the right"
+                          " options with 'correct: true'", "problem.answer_not_true_false")
+        if kind is not None:
+            options = _choice_options(check, node, languages)
+
+    if len(check.problems) > before:
+        return None
+    assert prompt and explanation and source and isinstance(question_id, str)
+    for language in languages:
+        texts = [prompt.by_language[language], explanation.by_language[language], source.title,
+                 *(o.text.by_language[language] for o in options)]
+        size = sum(len(text.encode("utf-16-le")) // 2 for text in texts)
+        if size > MAX_QUESTION_UTF16:
+            check.problem(line_of("prompt"), f"(all texts).{language}",
+                          f"prompt, options, explanation and source are {size} UTF-16 units "
+                          f"together; at most {MAX_QUESTION_UTF16} fit in one Telegram message",
+                          "problem.question_too_long", size=size, limit=MAX_QUESTION_UTF16)
+    if len(check.problems) > before:
+        return None
+    assert kind is not None
+    return Question(question_id, prompt, tuple(options), explanation, source, kind, picture)
+
+
+def _choice_options(check: _Checker, node: YamlMapping,
+                    languages: Sequence[str]) -> list[Option]:
+    """A choice question's options: :data:`MIN_OPTIONS` to :data:`MAX_OPTIONS`, one or more of
+    them right but not all, no two with the same text; problems are reported."""
+    line_of = node.at
     options: list[Option] = []
     options_value = node.get("options")
-    if (not isinstance(options_value, list)
+    if "options" not in node:
+        check.problem(node.pos, "options", "is missing", "problem.missing")
+    elif (not isinstance(options_value, list)
             or not MIN_OPTIONS <= len(options_value) <= MAX_OPTIONS):
         got = len(options_value) if isinstance(options_value, list) else _kind(options_value)
         check.problem(line_of("options"), "options",
@@ -369,13 +412,15 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
                 options.append(Option(text, correct is True))
         flagged = [i for i, v in enumerate(options_value)
                    if isinstance(v, dict) and v.get("correct") is True]
-        if len(flagged) != 1 and not unclear:
-            numbers = " and ".join(str(i + 1) for i in flagged)
+        if not flagged and not unclear:
             check.problem(line_of("options"), "options",
-                          f"must have exactly one option with 'correct: true', got {len(flagged)}"
-                          + (f" (options {numbers})" if flagged else ""),
-                          "problem.one_correct", count=len(flagged))
-        elif len(flagged) == 1 and len(options) == len(options_value):
+                          "must have at least one option with 'correct: true', got 0",
+                          "problem.no_correct")
+        elif len(flagged) == len(options_value) and not unclear:
+            check.problem(line_of("options"), "options",
+                          f"has all {len(flagged)} options marked 'correct: true'; at least one"
+                          " must be wrong, or there is nothing to choose", "problem.all_correct")
+        elif flagged and len(options) == len(options_value):
             for language in languages:
                 shown = [o.text.by_language.get(language) for o in options]
                 for i, text_i in enumerate(shown):
@@ -385,19 +430,52 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
                                                           line_of("options")), field_path,
                                       f"has the same text as option {shown.index(text_i) + 1}",
                                       "problem.same_option", number=shown.index(text_i) + 1)
+    return options
 
-    if len(check.problems) > before:
+
+def _kind_of(check: _Checker, node: YamlMapping) -> QuestionKind | None:
+    """The question's ``kind`` (default ``choice``); None, reported, if it is not a kind."""
+    value = node.get("kind", "choice")
+    if value not in _KINDS:
+        check.problem(node.value_at("kind"), "kind",
+                      f"must be one of {', '.join(_KINDS)}, got {_got(node, 'kind')}",
+                      "problem.bad_kind", kinds=", ".join(_KINDS))
         return None
-    assert prompt and explanation and source and isinstance(question_id, str)
-    for language in languages:
-        texts = [prompt.by_language[language], explanation.by_language[language], source.title,
-                 *(o.text.by_language[language] for o in options)]
-        size = sum(len(text.encode("utf-16-le")) // 2 for text in texts)
-        if size > MAX_QUESTION_UTF16:
-            check.problem(line_of("prompt"), f"(all texts).{language}",
-                          f"prompt, options, explanation and source are {size} UTF-16 units "
-                          f"together; at most {MAX_QUESTION_UTF16} fit in one Telegram message",
-                          "problem.question_too_long", size=size, limit=MAX_QUESTION_UTF16)
-    if len(check.problems) > before:
+    return QuestionKind(value)
+
+
+def _true_false(check: _Checker, node: YamlMapping, languages: Sequence[str]) -> list[Option]:
+    """A true/false question's two options, from its ``answer``; none when it has problems
+    (options given, the answer missing or not a boolean)."""
+    if "options" in node:
+        check.problem(node.at("options"), "options",
+                      "must not be given for 'kind: true-false': the bot shows its own True"
+                      " and False; give 'answer: true' or 'answer: false'",
+                      "problem.options_true_false")
+    if "answer" not in node:
+        check.problem(node.pos, "answer", "is missing", "problem.missing")
+        return []
+    answer = node["answer"]
+    if not isinstance(answer, bool):
+        hint = (f"the text {show(answer)}: remove the quotes"
+                if isinstance(answer, str) and answer.lower() in ("true", "false")
+                else _kind(answer))
+        check.problem(node.value_at("answer"), "answer", f"must be true or false, got {hint}",
+        "problem.not_boolean")
+        return []
+    return list(true_false_options(answer, tuple(languages)))
+
+
+def _picture(check: _Checker, node: YamlMapping) -> str | None:
+    """The question's ``picture`` (an https URL or a Telegram file_id), or None."""
+    if "picture" not in node:
         return None
-    return Question(question_id, prompt, tuple(options), explanation, source)
+    value = node["picture"]
+    if (not isinstance(value, str) or len(value) > MAX_PICTURE
+            or not PICTURE_PATTERN.fullmatch(value)):
+        check.problem(node.value_at("picture"), "picture",
+                      "must be an https URL of a photo or a Telegram file_id (at most"
+                      f" {MAX_PICTURE} characters), got {_got(node, 'picture')}",
+                      "problem.bad_picture", limit=MAX_PICTURE)
+        return None
+    return value if check.plain(value, node.value_at("picture"), "picture") else None

@@ -450,7 +450,19 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
     N_("problem.duplicate_id", "is already the id of question {number}"),
     N_("problem.option_count", "must be a list of {low} to {high} options"),
     N_("problem.not_boolean", "must be true or false, without quotes"),
-    N_("problem.one_correct", "must have exactly one option with “correct: true”, not {count}"),
+    N_("problem.no_correct", "must have at least one option with “correct: true”"),
+    N_("problem.all_correct",
+       "has every option marked “correct: true”: at least one must be wrong, or there is "
+       "nothing to choose"),
+    N_("problem.answer_not_true_false",
+       "is only for a question with “kind: true-false”; mark the right options with "
+       "“correct: true”"),
+    N_("problem.bad_kind", "must be one of: {kinds}"),
+    N_("problem.options_true_false",
+       "must not be given for “kind: true-false”: I show my own True and False; give "
+       "“answer: true” or “answer: false”"),
+    N_("problem.bad_picture",
+       "must be an https link to a photo or a Telegram file_id (at most {limit} characters)"),
     N_("problem.same_option", "has the same text as option {number}"),
     N_("problem.question_too_long",
        "is too long: the question, its options, explanation and source together have {size} "

@@ -25,13 +25,12 @@ def text_data(text: Text) -> dict[str, str]:
 def question_data(question: Question) -> dict[str, object]:
     """One question as the mapping of the bank format."""
     data: dict[str, object] = {"id": question.id}
-    kind = str(getattr(question, "kind", "choice"))
+    kind = str(question.kind)
     if kind == TRUE_FALSE:
         data["kind"] = TRUE_FALSE
     data["prompt"] = text_data(question.prompt)
-    picture = getattr(question, "picture", None)
-    if picture:
-        data["picture"] = picture
+    if question.picture:
+        data["picture"] = question.picture
     if kind == TRUE_FALSE:
         data["answer"] = question.options[0].correct
     else:
@@ -42,8 +41,10 @@ def question_data(question: Question) -> dict[str, object]:
                 entry["correct"] = True
             options.append(entry)
         data["options"] = options
-    data["explanation"] = text_data(question.explanation)
-    data["source"] = {"title": question.source.title, "url": question.source.url}
+    if question.explanation is not None and any(question.explanation.by_language.values()):
+        data["explanation"] = text_data(question.explanation)
+    if question.source is not None:
+        data["source"] = {"title": question.source.title, "url": question.source.url}
     return data
 
 

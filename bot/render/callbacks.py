@@ -222,10 +222,31 @@ class RightDoneButton:
     serial: int
 
 
+QUIZ_ACTIONS = ("list", "open", "edit", "export", "results", "public", "link", "delete",
+                "confirm", "add", "rename", "question", "up", "down", "replace", "drop",
+                "page")
+"""What a :class:`QuizButton` does (``bot.telegram.quizzes`` handles each)."""
+
+
+@dataclass(frozen=True)
+class QuizButton:
+    """A /myquizzes button on the creator's quiz ``quiz_id`` as it was at ``version``:
+    ``action`` is what it does (:data:`QUIZ_ACTIONS`), ``number`` a question's 1-based number
+    or a page (0 where it has none). A tap on a version that moved on is stale."""
+
+    PREFIX: ClassVar[str] = "m"
+    FIELDS: ClassVar[str | None] = rf"({'|'.join(QUIZ_ACTIONS)}):{_ID}:{_INT}:{_INT}"
+    action: str
+    quiz_id: str
+    version: int
+    number: int
+
+
 CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
                   | BankButton | GroupAnswerButton | PlaceButton | DeleteDataButton
                   | CardAnswerButton | CardNextButton | StartReviewButton | SettingButton
-                  | DraftButton | UndoButton | RightOptionButton | RightDoneButton)
+                  | DraftButton | UndoButton | RightOptionButton | RightDoneButton
+                  | QuizButton)
 
 BUTTON_KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)
 """Every kind of button: each owns its prefix (``PREFIX``, unique) and the pattern of its
@@ -280,5 +301,7 @@ def decode(data: str | None) -> CallbackButton:
     if kind is SettingButton:  # the value stays text: "0" is a count, "30" seconds
         groups[2] = match[3]
     if kind is DeleteDataButton:  # a nonce of digits only stays text
+        groups[1] = match[2]
+    if kind is QuizButton:  # a quiz id of digits only stays text
         groups[1] = match[2]
     return kind(*groups)

@@ -155,13 +155,9 @@ async def on_draft_message(update: Update, context: Context) -> bool:
 
 
 def poll_sent(poll: Poll, message_id: int) -> PollSent:
-    """A poll as the draft machine takes it: ``correct_option_ids`` (Bot API 9.6; the older
-    ``correct_option_id`` when only it is given), None when Telegram hides them."""
-    correct: tuple[int, ...] | None = None
-    if poll.correct_option_ids:
-        correct = tuple(poll.correct_option_ids)
-    elif poll.correct_option_id is not None:
-        correct = (poll.correct_option_id,)
+    """A poll as the draft machine takes it: its ``correct_option_ids`` (Bot API 9.6), None
+    when Telegram hides them (a forwarded open quiz) or it is a regular poll."""
+    correct = tuple(poll.correct_option_ids) if poll.correct_option_ids else None
     return PollSent(poll.question, tuple(o.text for o in poll.options), poll.type == Poll.QUIZ,
                     correct, poll.explanation or "", poll.allows_multiple_answers, message_id)
 
