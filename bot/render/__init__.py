@@ -56,6 +56,22 @@ from bot.render.callbacks import (
     decode,
     encode,
 )
+from bot.render.creators import (
+    MAX_DRAFT_PROMPT_SHOWN,
+    NEWQUIZ_PROBLEM_KEYS,
+    CreatorScreen,
+    PublishProblem,
+    newquiz_added,
+    newquiz_ask_right,
+    newquiz_cancelled,
+    newquiz_draft_open,
+    newquiz_note,
+    newquiz_problem,
+    newquiz_prompt,
+    newquiz_published,
+    newquiz_refused,
+    newquiz_rejected,
+)
 from bot.render.group import (
     LEADERBOARD_PLACES,
     MAX_NAME,
@@ -143,7 +159,8 @@ from bot.render.text import (
 )
 
 __all__ = [
-    "BUTTON_KINDS", "HTML",
+    "BUTTON_KINDS",
+    "HTML",
     "LEADERBOARD_PLACES",
     "LIST_PAYLOAD",
     "MANY_DUE",
@@ -152,6 +169,7 @@ __all__ = [
     "MAX_CALLBACK_DATA_BYTES",
     "MAX_CAPTION_UTF16",
     "MAX_CARD_DESCRIPTION",
+    "MAX_DRAFT_PROMPT_SHOWN",
     "MAX_KEYBOARD_BUTTONS",
     "MAX_MESSAGE_UTF16",
     "MAX_NAME",
@@ -162,6 +180,7 @@ __all__ = [
     "MAX_TITLE",
     "MAX_TOAST_UTF16",
     "MEDALS",
+    "NEWQUIZ_PROBLEM_KEYS",
     "PLAIN",
     "AnswerButton",
     "Article",
@@ -170,6 +189,7 @@ __all__ = [
     "CallbackButton",
     "CardAnswerButton",
     "CardNextButton",
+    "CreatorScreen",
     "DeleteDataButton",
     "DraftButton",
     "GroupAnswerButton",
@@ -180,6 +200,7 @@ __all__ = [
     "NextButton",
     "PlaceButton",
     "Plain",
+    "PublishProblem",
     "QuizButton",
     "RetakeButton",
     "ReviewButton",
@@ -218,6 +239,16 @@ __all__ = [
     "intro",
     "known_text",
     "language_picker",
+    "newquiz_added",
+    "newquiz_ask_right",
+    "newquiz_cancelled",
+    "newquiz_draft_open",
+    "newquiz_note",
+    "newquiz_problem",
+    "newquiz_prompt",
+    "newquiz_published",
+    "newquiz_refused",
+    "newquiz_rejected",
     "no_match_button",
     "outcome",
     "pack",
@@ -240,5 +271,5 @@ __all__ = [
     "split_html",
     "stats",
     "stats_with_review",
-    "utf16_length"
+    "utf16_length",
 ]

@@ -19,11 +19,11 @@ from bot.render.links import bank_link, group_bank_link
 from bot.render.screen import Button, Screen, ShareButton, UrlButton
 from bot.render.text import Markup, clip
 
-MAX_SHOWN_PROMPT = 120
+MAX_DRAFT_PROMPT_SHOWN = 120
 """Characters of a question quoted in a confirmation ("Question 3 added: ...")."""
-LABELS = "ABCDEFGHIJKL"
+_LABELS = "ABCDEFGHIJKL"
 """Option labels, A-L (up to 12 options, Bot API 10.1 polls)."""
-CHECKED = "✅"
+_CHECKED = "✅"
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class CreatorScreen:
     remove_keyboard: bool = False
 
 
-def ask(step: Step, t: Catalog, m: Markup) -> CreatorScreen:
+def newquiz_prompt(step: Step, t: Catalog, m: Markup) -> CreatorScreen:
     """The prompt of ``step``; the questions' prompt sets the quiz-poll button."""
     if step is Step.TITLE:
         return CreatorScreen(Screen(m.escape(t("newquiz.ask_title"))))
@@ -53,21 +53,21 @@ def ask(step: Step, t: Catalog, m: Markup) -> CreatorScreen:
     return CreatorScreen(Screen(text), poll_button=t("newquiz.button_poll"))
 
 
-def draft_open(draft: Draft, t: Catalog, m: Markup) -> Screen:
+def newquiz_draft_open(draft: Draft, t: Catalog, m: Markup) -> Screen:
     """/newquiz over an open draft: go on with it, or start over."""
     title = draft.title or t("newquiz.untitled")
-    text = t("newquiz.draft_open", title=clip(title, MAX_SHOWN_PROMPT),
+    text = t("newquiz.draft_open", title=clip(title, MAX_DRAFT_PROMPT_SHOWN),
              questions=t("question_count", count=len(draft.questions)))
     return Screen(m.escape(text), (
         (Button(t("newquiz.button_continue"), DraftButton(0, draft.started)),
          Button(t("newquiz.button_restart"), DraftButton(1, draft.started))),))
 
 
-def added(draft: Draft, outcome: Added, t: Catalog, m: Markup) -> Screen:
+def newquiz_added(draft: Draft, outcome: Added, t: Catalog, m: Markup) -> Screen:
     """"Question 3 added", what kind it is, and an Undo button."""
     q = outcome.question
     lines = [m.escape(t("newquiz.added", number=outcome.number,
-                        prompt=clip(" ".join(q.prompt.split()), MAX_SHOWN_PROMPT)))]
+                        prompt=clip(" ".join(q.prompt.split()), MAX_DRAFT_PROMPT_SHOWN)))]
     if q.answer is not None:
         lines.append(m.escape(t("newquiz.added_true_false")))
     elif q.several:
@@ -81,14 +81,14 @@ def added(draft: Draft, outcome: Added, t: Catalog, m: Markup) -> Screen:
         (Button(t("newquiz.button_undo"), UndoButton(draft.started, q.serial)),),))
 
 
-def ask_right(draft: Draft, pending: Pending, t: Catalog, m: Markup) -> Screen:
+def newquiz_ask_right(draft: Draft, pending: Pending, t: Catalog, m: Markup) -> Screen:
     """Which option of a pending poll is right: one button per option (with several right,
     a toggle each, the chosen ones checked, and "Done")."""
     q = pending.question
     head = t("newquiz.ask_right_several" if pending.several else "newquiz.ask_right")
     lines = [m.bold(head), "", m.escape(q.prompt), ""]
-    lines += [m.escape(f"{LABELS[i]}. {text}") for i, text in enumerate(q.options)]
-    buttons = [Button(f"{CHECKED} {LABELS[i]}" if i in q.correct else LABELS[i],
+    lines += [m.escape(f"{_LABELS[i]}. {text}") for i, text in enumerate(q.options)]
+    buttons = [Button(f"{_CHECKED} {_LABELS[i]}" if i in q.correct else _LABELS[i],
                       RightOptionButton(draft.started, q.serial, i))
                for i in range(len(q.options))]
     rows = [tuple(buttons[i:i + 6]) for i in range(0, len(buttons), 6)]
@@ -98,24 +98,24 @@ def ask_right(draft: Draft, pending: Pending, t: Catalog, m: Markup) -> Screen:
     return Screen("\n".join(lines), tuple(rows))
 
 
-def note(key: str, t: Catalog, m: Markup, **params: object) -> Screen:
+def newquiz_note(key: str, t: Catalog, m: Markup, **params: object) -> Screen:
     """A one-line answer (``newquiz.<key>``)."""
     return Screen(m.escape(t(f"newquiz.{key}", **params)))
 
 
-def refused(outcome: Refused, t: Catalog, m: Markup) -> Screen:
+def newquiz_refused(outcome: Refused, t: Catalog, m: Markup) -> Screen:
     """Why what the creator sent was not taken (nothing changed)."""
-    return Screen(problem_text(outcome.problem, outcome.params, t, m))
+    return Screen(newquiz_problem(outcome.problem, outcome.params, t, m))
 
 
-def problem_text(problem: str, params: Mapping[str, object], t: Catalog, m: Markup) -> str:
+def newquiz_problem(problem: str, params: Mapping[str, object], t: Catalog, m: Markup) -> str:
     """A draft problem (:data:`bot.quiz.creating.PROBLEMS`) in the creator's language."""
     if problem == "not_a_question":
         params = {"example": t("newquiz.example")}
     return m.escape(t(f"newquiz.problem.{problem}", **params))
 
 
-def published(quiz_id: str, title: str, questions: int, bot_username: str, t: Catalog,
+def newquiz_published(quiz_id: str, title: str, questions: int, bot_username: str, t: Catalog,
               m: Markup) -> list[CreatorScreen]:
     """The quiz is stored: a first message that removes the reply keyboard, then its deep
     link with Play, Share (inline mode: "@<bot> <id>") and "Start in a group"."""
@@ -133,7 +133,7 @@ def published(quiz_id: str, title: str, questions: int, bot_username: str, t: Ca
 
 
 @dataclass(frozen=True)
-class ProblemLine:
+class PublishProblem:
     """One problem of a rejected quiz: its question number (None for the quiz itself) and its
     catalog message."""
 
@@ -142,7 +142,7 @@ class ProblemLine:
     params: Mapping[str, object]
 
 
-def rejected(problems: Iterable[ProblemLine], t: Catalog, m: Markup) -> list[Screen]:
+def newquiz_rejected(problems: Iterable[PublishProblem], t: Catalog, m: Markup) -> list[Screen]:
     """What to fix before the quiz can be published, by question number, in the creator's
     language (at most one message; the rest of a long list is cut, the first ones matter)."""
     lines = [m.bold(t("newquiz.rejected")), ""]
@@ -155,10 +155,10 @@ def rejected(problems: Iterable[ProblemLine], t: Catalog, m: Markup) -> list[Scr
     return [Screen(chunk) for chunk in m.chunks("\n".join(lines), 4000)[:1]]
 
 
-def cancelled(t: Catalog, m: Markup) -> CreatorScreen:
+def newquiz_cancelled(t: Catalog, m: Markup) -> CreatorScreen:
     """/cancel: the draft is deleted, the reply keyboard goes."""
-    return CreatorScreen(note("cancelled", t, m), remove_keyboard=True)
+    return CreatorScreen(newquiz_note("cancelled", t, m), remove_keyboard=True)
 
 
-PROBLEM_KEYS = tuple(f"newquiz.problem.{problem}" for problem in creating.PROBLEMS)
+NEWQUIZ_PROBLEM_KEYS = tuple(f"newquiz.problem.{problem}" for problem in creating.PROBLEMS)
 """The catalog message of every draft problem (a test checks each exists)."""

@@ -32,7 +32,7 @@ from bot.quiz.draft import Draft
 from bot.quiz.quizzes import Published, Rejected
 from bot.render import HTML
 from bot.render import creators as screens
-from bot.render.creators import CreatorScreen, ProblemLine
+from bot.render.creators import CreatorScreen, PublishProblem
 from bot.telegram.common import Context, edit, send, toast
 from bot.telegram.services import catalog_for, services
 
@@ -72,7 +72,7 @@ async def cmd_newquiz(update: Update, context: Context) -> None:
     t = await catalog_for(context, user)
     opened = await _service(context).new(user.id, t.language)
     if isinstance(opened, DraftOpen):
-        await send(context, chat.id, screens.draft_open(opened.draft, t, HTML))
+        await send(context, chat.id, screens.newquiz_draft_open(opened.draft, t, HTML))
     else:
         await _show_opened(context, chat.id, opened, t)
 
@@ -91,9 +91,9 @@ async def cmd_cancel(update: Update, context: Context) -> None:
     assert user is not None and chat is not None
     t = await catalog_for(context, user)
     if await _service(context).cancel(user.id):
-        await show(context, chat.id, screens.cancelled(t, HTML))
+        await show(context, chat.id, screens.newquiz_cancelled(t, HTML))
     else:
-        await send(context, chat.id, screens.note("no_draft", t, HTML))
+        await send(context, chat.id, screens.newquiz_note("no_draft", t, HTML))
 
 
 async def cmd_done(update: Update, context: Context) -> None:
@@ -104,12 +104,12 @@ async def cmd_done(update: Update, context: Context) -> None:
     t = await catalog_for(context, user)
     outcome = await _service(context).done(user.id, description=t("newquiz.no_description"))
     if isinstance(outcome, NoDraft):
-        await send(context, chat.id, screens.note("no_draft", t, HTML))
+        await send(context, chat.id, screens.newquiz_note("no_draft", t, HTML))
     elif isinstance(outcome, creating.Refused):
-        await send(context, chat.id, screens.refused(outcome, t, HTML))
+        await send(context, chat.id, screens.newquiz_refused(outcome, t, HTML))
     elif isinstance(outcome, Rejected):
-        lines = [ProblemLine(p.question, p.key, p.params) for p in outcome.problems]
-        for screen in screens.rejected(lines, t, HTML):
+        lines = [PublishProblem(p.question, p.key, p.params) for p in outcome.problems]
+        for screen in screens.newquiz_rejected(lines, t, HTML):
             await send(context, chat.id, screen)
     else:
         await _show_published(context, chat.id, outcome, t)
@@ -119,7 +119,7 @@ async def _show_published(context: Context, chat_id: int, published: Published,
                           t: Catalog) -> None:
     bank = published.bank
     title = bank.title.get(t.language, bank.default_language)
-    for shown in screens.published(bank.id, title, len(bank.questions), context.bot.username,
+    for shown in screens.newquiz_published(bank.id, title, len(bank.questions), context.bot.username,
                                    t, HTML):
         await show(context, chat_id, shown)
 
@@ -164,38 +164,38 @@ def poll_sent(poll: Poll, message_id: int) -> PollSent:
 
 async def _show_opened(context: Context, chat_id: int, opened: Opened, t: Catalog) -> None:
     if isinstance(opened.outcome, creating.AskRight):
-        await send(context, chat_id, screens.ask_right(opened.draft, opened.outcome.pending, t,
+        await send(context, chat_id, screens.newquiz_ask_right(opened.draft, opened.outcome.pending, t,
                                                        HTML))
     else:
-        await show(context, chat_id, screens.ask(opened.outcome.step, t, HTML))
+        await show(context, chat_id, screens.newquiz_prompt(opened.outcome.step, t, HTML))
 
 
 async def _show_step(context: Context, chat_id: int,
                      result: Changed | Flooded | NoDraft, t: Catalog) -> None:
     """Answer a step with its screen (a flood only on its first message)."""
     if isinstance(result, NoDraft):
-        await send(context, chat_id, screens.note("no_draft", t, HTML))
+        await send(context, chat_id, screens.newquiz_note("no_draft", t, HTML))
         return
     if isinstance(result, Flooded):
         if result.first:
-            await send(context, chat_id, screens.note("flooded", t, HTML))
+            await send(context, chat_id, screens.newquiz_note("flooded", t, HTML))
         return
     draft, outcome = result.draft, result.outcome
     if isinstance(outcome, creating.Added):
         await _show_added(context, chat_id, draft, outcome, t)
     elif isinstance(outcome, creating.Prompt):
-        await show(context, chat_id, screens.ask(outcome.step, t, HTML))
+        await show(context, chat_id, screens.newquiz_prompt(outcome.step, t, HTML))
     elif isinstance(outcome, creating.AskRight):
-        await send(context, chat_id, screens.ask_right(draft, outcome.pending, t, HTML))
+        await send(context, chat_id, screens.newquiz_ask_right(draft, outcome.pending, t, HTML))
     elif isinstance(outcome, creating.ExplanationAdded):
-        await send(context, chat_id, screens.note("explanation_added", t, HTML,
+        await send(context, chat_id, screens.newquiz_note("explanation_added", t, HTML,
                                                   number=outcome.number))
     elif isinstance(outcome, creating.Replaced):
-        await send(context, chat_id, screens.note("replaced", t, HTML, number=outcome.number))
+        await send(context, chat_id, screens.newquiz_note("replaced", t, HTML, number=outcome.number))
     elif isinstance(outcome, creating.PictureKept):
-        await send(context, chat_id, screens.note("picture_kept", t, HTML))
+        await send(context, chat_id, screens.newquiz_note("picture_kept", t, HTML))
     elif isinstance(outcome, creating.Refused):
-        await send(context, chat_id, screens.refused(outcome, t, HTML))
+        await send(context, chat_id, screens.newquiz_refused(outcome, t, HTML))
     else:  # Undone and Stale come from buttons only
         log.warning("unexpected draft outcome %r", outcome)
 
@@ -204,7 +204,7 @@ async def _show_added(context: Context, chat_id: int, draft: Draft, outcome: cre
                       t: Catalog, query: CallbackQuery | None = None) -> None:
     """"Question N added" with Undo (as an edit of the query's message, for a right option
     chosen); its message stands for the question (a reply to it explains the question)."""
-    screen = screens.added(draft, outcome, t, HTML)
+    screen = screens.newquiz_added(draft, outcome, t, HTML)
     message_id: int | None
     if query is not None and query.message is not None:
         await edit(query, screen)
@@ -228,7 +228,7 @@ async def on_draft_choice(query: CallbackQuery, context: Context, button: render
         await toast(query, t("newquiz.stale"))
         return
     await toast(query)
-    await edit(query, screens.note("button_restart" if button.restart else "button_continue",
+    await edit(query, screens.newquiz_note("button_restart" if button.restart else "button_continue",
                                    t, HTML))
     await _show_opened(context, _chat_of(query), opened, t)
 
@@ -239,7 +239,7 @@ async def on_undo(query: CallbackQuery, context: Context, button: render.UndoBut
     result = await _service(context).undo(query.from_user.id, button.started, button.serial)
     if isinstance(result, Changed) and isinstance(result.outcome, creating.Undone):
         await toast(query)
-        await edit(query, screens.note("undone", t, HTML, number=result.outcome.number))
+        await edit(query, screens.newquiz_note("undone", t, HTML, number=result.outcome.number))
     else:
         await toast(query, t("newquiz.undo_stale"))
 
@@ -271,7 +271,7 @@ async def _answer_right(query: CallbackQuery, context: Context,
         return
     await toast(query)
     if isinstance(outcome, creating.AskRight):
-        await edit(query, screens.ask_right(result.draft, outcome.pending, t, HTML))
+        await edit(query, screens.newquiz_ask_right(result.draft, outcome.pending, t, HTML))
     elif isinstance(outcome, creating.Added):
         await _show_added(context, _chat_of(query), result.draft, outcome, t, query)
 
