@@ -277,6 +277,8 @@ class LearningService:
     async def due(self, user_id: int) -> ReviewItem | None:
         """The user's earliest due card that can still be shown, or None."""
         banks = await self._banks(user_id)
+        if not banks:  # nothing installed (the store takes no empty list of banks)
+            return None
         cards, count = await self.store.due_cards(user_id, list(banks), self.now(),
                                                   DUE_PAGE, DUE_COUNT_UPTO)
         for card in cards:
@@ -368,7 +370,8 @@ class LearningService:
 
     async def next_due(self, user_id: int) -> float | None:
         """When the user's next card is due (seconds since the epoch), or None: no cards."""
-        return await self.store.next_due(user_id, list(await self._banks(user_id)))
+        banks = list(await self._banks(user_id))
+        return await self.store.next_due(user_id, banks) if banks else None
 
     # --- reminders -------------------------------------------------------------------------
 

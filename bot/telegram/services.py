@@ -136,7 +136,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     assert app.job_queue is not None  # build_application gives one
     try:
         leases = store.leases()
-        banks = BankRegistry(data.banks, store, parse=parse_bank)
+        banks = BankRegistry(data.banks, store, parse=parse_bank)  # created quizzes: the store
         quiz = QuizService(store, banks, clock=data.clock)
         groups = GroupService(store, banks, question_seconds=settings.question_seconds,
                               languages=i18n.SUPPORTED, clock=data.clock)
