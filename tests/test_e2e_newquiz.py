@@ -364,3 +364,13 @@ async def test_without_a_draft_private_chat_is_as_before(fake, running_bot, text
     [reply] = await ada.say(text)
     expected = T("unknown_text") if text == "hello" else T("newquiz.no_draft")
     assert reply["text"] == expected
+
+
+async def test_an_unknown_command_is_no_title(fake, running_bot):
+    """An unknown command while the bot waits for a title gets the usual hint, not a title."""
+    ada = Person(fake, 818, "Ada")
+    await ada.say("/newquiz")
+    [hint] = await ada.say("/frobnicate")
+    assert hint["text"] == T("unknown_text")
+    draft = await _creators(running_bot).draft(ada.user_id)
+    assert draft is not None and draft.step is Step.TITLE and draft.title == ""

@@ -44,9 +44,10 @@ class CreatorScreen:
 
 
 def newquiz_prompt(step: Step, t: Catalog, m: Markup) -> CreatorScreen:
-    """The prompt of ``step``; the questions' prompt sets the quiz-poll button."""
+    """The prompt of ``step``; the questions' prompt sets the quiz-poll button, the title's
+    removes it (a draft started over)."""
     if step is Step.TITLE:
-        return CreatorScreen(Screen(m.escape(t("newquiz.ask_title"))))
+        return CreatorScreen(Screen(m.escape(t("newquiz.ask_title"))), remove_keyboard=True)
     if step is Step.DESCRIPTION:
         return CreatorScreen(Screen(m.escape(t("newquiz.ask_description"))))
     text = m.escape(t("newquiz.ask_questions", example=t("newquiz.example")))

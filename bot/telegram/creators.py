@@ -142,6 +142,8 @@ async def on_draft_message(update: Update, context: Context) -> bool:
         result = await service.photo(user.id, message.photo[-1].file_id, caption=caption,
                                      message_id=message.message_id, quotes=quotes)
     elif message.text is not None:
+        if message.text.startswith("/"):  # an unknown command is no title nor question
+            return False
         quotes = list(message.parse_entities(list(QUOTES)).values())
         result = await service.text(user.id, message.text, message_id=message.message_id,
                                     quotes=quotes, reply_to=reply_to)
