@@ -333,7 +333,7 @@ async def test_done_with_problems_names_the_question(fake, running_bot):
     assert await _creators(running_bot).draft(ada.user_id) is not None
     first = ada.bot_messages()[-3]
     [replaced] = await _sent(ada, lambda: fake.send_message(
-        ada.user_id, "पानी किससे बनता है?\nनमक और रेत\n*हाइड्रोजन और ऑक्सीजन",
+        ada.user_id, "पानी किससे बनता है?\nनाइट्रोजन और कार्बन\n*हाइड्रोजन और ऑक्सीजन",
         reply_to=first["message_id"]))
     assert replaced["text"] == t("newquiz.replaced", number=1)
     assert (await _publish(ada)).startswith("c-")

@@ -119,8 +119,8 @@ async def _show_published(context: Context, chat_id: int, published: Published,
                           t: Catalog) -> None:
     bank = published.bank
     title = bank.title.get(t.language, bank.default_language)
-    for shown in screens.newquiz_published(bank.id, title, len(bank.questions), context.bot.username,
-                                   t, HTML):
+    for shown in screens.newquiz_published(bank.id, title, len(bank.questions),
+                                           context.bot.username, t, HTML):
         await show(context, chat_id, shown)
 
 
@@ -166,8 +166,8 @@ def poll_sent(poll: Poll, message_id: int) -> PollSent:
 
 async def _show_opened(context: Context, chat_id: int, opened: Opened, t: Catalog) -> None:
     if isinstance(opened.outcome, creating.AskRight):
-        await send(context, chat_id, screens.newquiz_ask_right(opened.draft, opened.outcome.pending, t,
-                                                       HTML))
+        await send(context, chat_id, screens.newquiz_ask_right(
+            opened.draft, opened.outcome.pending, t, HTML))
     else:
         await show(context, chat_id, screens.newquiz_prompt(opened.outcome.step, t, HTML))
 
@@ -193,7 +193,8 @@ async def _show_step(context: Context, chat_id: int,
         await send(context, chat_id, screens.newquiz_note("explanation_added", t, HTML,
                                                   number=outcome.number))
     elif isinstance(outcome, creating.Replaced):
-        await send(context, chat_id, screens.newquiz_note("replaced", t, HTML, number=outcome.number))
+        await send(context, chat_id, screens.newquiz_note("replaced", t, HTML,
+                                                          number=outcome.number))
     elif isinstance(outcome, creating.PictureKept):
         await send(context, chat_id, screens.newquiz_note("picture_kept", t, HTML))
     elif isinstance(outcome, creating.Refused):
@@ -230,8 +231,8 @@ async def on_draft_choice(query: CallbackQuery, context: Context, button: render
         await toast(query, t("newquiz.stale"))
         return
     await toast(query)
-    await edit(query, screens.newquiz_note("button_restart" if button.restart else "button_continue",
-                                   t, HTML))
+    chosen = "button_restart" if button.restart else "button_continue"
+    await edit(query, screens.newquiz_note(chosen, t, HTML))
     await _show_opened(context, _chat_of(query), opened, t)
 
 
