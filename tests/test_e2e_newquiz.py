@@ -112,6 +112,10 @@ async def test_quiz_polls_one_and_several_right_then_played_through_the_deep_lin
     assert "Capitals" in replies[0]["text"]
     question = bo.question_message()
     assert "Capital of France?" in question["text"]
+    [label] = [line.split(". ", 1)[0][-1] for line in question["text"].splitlines()
+               if line.endswith(". Paris")]
+    feedback = await bo.answer(label)
+    assert T("feedback_correct") in feedback["text"] and long.strip() in feedback["text"]
 
 
 async def test_a_regular_poll_asks_which_option_is_right(fake, running_bot):
