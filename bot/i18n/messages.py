@@ -383,7 +383,7 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
     N_("newquiz.flooded",
        "That's a lot of questions at once: I take up to 20 a minute. Wait a moment, then send "
        "the ones I haven't confirmed again."),
-    N_("newquiz.stale", "That button belongs to an older draft: nothing changed."),
+    N_("newquiz.stale", "This button no longer applies: nothing changed."),
     N_("newquiz.undo_stale",
        "Only the last question can be undone, and only once: nothing changed."),
     N_("newquiz.no_draft", "You have no quiz in the making. Send /newquiz to start one."),
