@@ -331,4 +331,13 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
     N_("settings.bank_gone_started",
        "The quiz chosen in /settings (“{name}”) is no longer installed, so I am starting "
        "“{title}”."),
+    # question kinds: several right options (tick, then Submit), true/false
+    N_("select_all", "Select all that apply, then tap Submit."),
+    N_("button_submit", "✔ Submit"),
+    N_("option_true", "True"),
+    N_("option_false", "False"),
+    N_("feedback_wrong_several", "❌ Not quite. The right options are {labels}."),
+    N_("toast_nothing_chosen", "Tick at least one option, then tap Submit."),
+    N_("group_ticked", "Your choice so far: {labels}. Tap Submit when you're done."),
+    N_("group_ticked_none", "Nothing ticked yet. Tick options, then tap Submit."),
 )

@@ -37,8 +37,12 @@ from bot.render.callbacks import (
     CallbackButton,
     CardAnswerButton,
     CardNextButton,
+    CardSubmitButton,
+    CardTickButton,
     DeleteDataButton,
     GroupAnswerButton,
+    GroupSubmitButton,
+    GroupTickButton,
     InvalidCallbackData,
     LanguageButton,
     NextButton,
@@ -47,6 +51,8 @@ from bot.render.callbacks import (
     ReviewButton,
     SettingButton,
     StartReviewButton,
+    SubmitButton,
+    TickButton,
     callback_pattern,
     decode,
     encode,
@@ -104,13 +110,17 @@ from bot.render.private import (
     preview,
     resume_screens,
     review,
+    ticked_question,
 )
 from bot.render.question import (
     MAX_ANSWER_BUTTONS_PER_ROW,
+    Ticks,
     answer_rows,
     explanation_lines,
+    option_text,
     progress_bar,
     question,
+    question_keyboard,
 )
 from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, ShareButton, UrlButton, as_screens
 from bot.render.sharing import (
@@ -139,7 +149,8 @@ from bot.render.text import (
 )
 
 __all__ = [
-    "BUTTON_KINDS", "HTML",
+    "BUTTON_KINDS",
+    "HTML",
     "LEADERBOARD_PLACES",
     "LIST_PAYLOAD",
     "MANY_DUE",
@@ -166,8 +177,12 @@ __all__ = [
     "CallbackButton",
     "CardAnswerButton",
     "CardNextButton",
+    "CardSubmitButton",
+    "CardTickButton",
     "DeleteDataButton",
     "GroupAnswerButton",
+    "GroupSubmitButton",
+    "GroupTickButton",
     "Html",
     "InvalidCallbackData",
     "LanguageButton",
@@ -181,6 +196,9 @@ __all__ = [
     "SettingButton",
     "ShareButton",
     "StartReviewButton",
+    "SubmitButton",
+    "TickButton",
+    "Ticks",
     "UrlButton",
     "answer_rows",
     "as_screens",
@@ -211,6 +229,7 @@ __all__ = [
     "known_text",
     "language_picker",
     "no_match_button",
+    "option_text",
     "outcome",
     "pack",
     "parse_question_payload",
@@ -218,6 +237,7 @@ __all__ = [
     "private_question",
     "progress_bar",
     "question",
+    "question_keyboard",
     "question_link",
     "remind_status",
     "reminder",
@@ -232,5 +252,6 @@ __all__ = [
     "split_html",
     "stats",
     "stats_with_review",
-    "utf16_length"
+    "ticked_question",
+    "utf16_length",
 ]
