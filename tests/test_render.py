@@ -147,13 +147,17 @@ BUTTON_TYPES = typing.get_args(render.CallbackButton)
 def field_values(field: dataclasses.Field) -> list[Any]:
     """Values for a button field, the smallest first and the largest realistic one last."""
     if field.name == "slot":
-        return [0, 3]
+        return [0, 11]  # A to L
+    if field.name == "ticked":
+        return [0, 4095]  # every one of twelve slots ticked
     if field.name == "confirm":
         return [0, 1]  # DeleteDataButton: keep or delete
     if field.name == "nonce":  # DeleteDataButton's one-time nonce: 16 hex digits
         return ["0123456789012345", "abcdef0123456789"]
     if field.name == "position":
-        return [0, 99]  # at most 100 questions per bank
+        return [0, 199]  # at most 200 questions per bank
+    if field.name == "reps" and field.type in ("int", int):
+        return [0, 999_999]  # a card's ratings
     if field.name == "language":
         return ["en", "el"]
     if field.name == "field":  # a settings menu's field

@@ -624,4 +624,13 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
     N_("quizzes.question_moved", "↕️ Question moved to place {number} (version {version})."),
     N_("quizzes.question_deleted", "🗑 Question {number} deleted (version {version})."),
     N_("command_myquizzes", "Your quizzes: play, share, edit, export"),
+    # question kinds: several right options (tick, then Submit), true/false
+    N_("select_all", "Select all that apply, then tap Submit."),
+    N_("button_submit", "✔ Submit"),
+    N_("option_true", "True"),
+    N_("option_false", "False"),
+    N_("feedback_wrong_several", "❌ Not quite. The right options are {labels}."),
+    N_("toast_nothing_chosen", "Tick at least one option, then tap Submit."),
+    N_("group_ticked", "Your choice so far: {labels}. Tap Submit when you're done."),
+    N_("group_ticked_none", "Nothing ticked yet. Tick options, then tap Submit."),
 )
