@@ -39,7 +39,18 @@ from bot import i18n
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import Bank
 from bot.quiz.ports import StorageError
-from bot.telegram import admin, group, handlers, inline, learning, privacy, router, teachers
+from bot.telegram import (
+    admin,
+    documents,
+    group,
+    handlers,
+    inline,
+    learning,
+    privacy,
+    quizzes,
+    router,
+    teachers,
+)
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.metrics import Metrics
@@ -52,7 +63,8 @@ from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "language", "stop", "help")
+COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "language", "stop", "help",
+            "myquizzes")
 """The private-chat commands registered with ``setMyCommands``, in menu order (their handlers:
 :func:`add_handlers`)."""
 
@@ -151,6 +163,10 @@ def add_handlers(app: QuizApplication) -> None:
     """
     # new messages only: PTB's CommandHandler would also run on edited messages
     private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
+    # created quizzes: a creator's answer to a /myquizzes prompt comes before anything else
+    app.add_handler(MessageHandler(quizzes.edit_filter(app), quizzes.on_edit_text))
+    app.add_handler(CommandHandler("myquizzes", quizzes.cmd_myquizzes, filters=private))
+    app.add_handler(MessageHandler(private & filters.Document.ALL, documents.on_document))
     app.add_handler(CommandHandler("start", handlers.cmd_start, filters=private))
     app.add_handler(CommandHandler("quiz", handlers.cmd_quiz, filters=private))
     app.add_handler(CommandHandler("review", learning.cmd_review, filters=private))

@@ -172,6 +172,12 @@ def results_screen(record: QuizRecord, bank: Bank, results: QuizResults, t: Cata
     return "\n".join(lines)
 
 
+def deleted_screen(record: QuizRecord, t: Catalog, m: Markup) -> Screen:
+    """The quiz is deleted; back to the list."""
+    return Screen(m.escape(t("quizzes.deleted", title=record.title)),
+                  ((_button(t("quizzes.button_list"), "list", record),),))
+
+
 def back_row(record: QuizRecord, t: Catalog) -> tuple[tuple[Button, ...], ...]:
     """The row under a message about one quiz (results, a change): back to the quiz."""
     return ((_button(t("quizzes.button_back"), "open", record),),)

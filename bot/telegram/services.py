@@ -151,7 +151,8 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
                              clock=data.clock)
     # created quizzes: checked as `quizbot validate --strict` checks a bank file
     quizzes = QuizzesService(store, store, check=check_document, parse=parse_bank,
-                             dump=dump_bank, clock=data.clock)
+                             dump=dump_bank, clock=data.clock,
+                             featured=lambda bank_id: bank_id in data.banks)
     return Services(quiz=quiz, groups=groups, learning=learning, privacy=privacy,
                     quizzes=quizzes, quiz_edits=QuizEdits(),
                     store=store, leases=leases, sessions=runner, monitoring=monitoring,
