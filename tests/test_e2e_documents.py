@@ -133,7 +133,7 @@ async def test_a_yaml_with_someone_elses_id_makes_a_new_quiz(fake, running_bot):
     await owner.send_document(dump_bank(quiz_data()).encode(), "q.yaml", replies=2)
     (theirs,) = await stored(running_bot, 608)
     data = quiz_data(title="Mine now", quiz_id=theirs.id)
-    said, saved, _ = await other.send_document(dump_bank(data).encode(), "q.yaml", replies=3)
+    said, _, _ = await other.send_document(dump_bank(data).encode(), "q.yaml", replies=3)
     assert said["text"] == i18n.catalog("en")("documents.new_not_yours", id=theirs.id)
     (mine,) = await stored(running_bot, 609)
     assert mine.id != theirs.id and mine.title == "Mine now"

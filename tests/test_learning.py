@@ -186,7 +186,7 @@ async def test_cards_from_answers_and_review(engine, banks):
         # nothing else is due until tomorrow; a card of a removed bank is never served
         await service.answered(5, "gone-bank", "q1", False, clock.now - DAY)
         assert await service.due(5) is None
-        service.replace_banks({})
+        service.registry.replace({})
         with pytest.raises(CardGone):
             await service.review(5, item.card.id, rated.reps, 0)
         assert (await store.card(item.card.id)).reps == 2  # nothing changed

@@ -219,7 +219,7 @@ class SessionRunner:
             TelegramError: the edit failed (see :meth:`_reveal`).
         """
         service = self.service
-        bank = service.bank_of(session)
+        bank = await service.bank_of(session)
         answers, _ = await service.results(session)
         t = i18n.catalog(session.language)
         screen = render.group_reveal(bank, session, position,
@@ -237,7 +237,7 @@ class SessionRunner:
         service = self.service
         answers, names = await service.results(session)
         t = i18n.catalog(session.language)
-        screen = render.group_leaderboard(service.bank_of(session), session,
+        screen = render.group_leaderboard(await service.bank_of(session), session,
                                           group.leaderboard(answers, names, session), t, HTML,
                                           stopped_by=stopped_by)
         self.budget.note(session.chat_id)
@@ -350,7 +350,7 @@ class SessionRunner:
             return
         assert session.message_id is not None and session.deadline is not None
         t = i18n.catalog(session.language)
-        screen = render.group_question(self.service.bank_of(session), session, t, HTML,
+        screen = render.group_question(await self.service.bank_of(session), session, t, HTML,
                                        left=group.clock_left(session))
         self.budget.note(session.chat_id)
         try:
@@ -385,7 +385,7 @@ class SessionRunner:
         if opened is None:  # stopped or moved on meanwhile
             return await service.session(session.id)
         t = i18n.catalog(session.language)
-        screen = render.group_question(service.bank_of(session), opened, t, HTML,
+        screen = render.group_question(await service.bank_of(session), opened, t, HTML,
                                        starter_name=self.starter_names.pop(session.id, None)
                                        if session.position == 0 else None)
         self.budget.note(session.chat_id)
