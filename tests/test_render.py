@@ -158,6 +158,10 @@ def field_values(field: dataclasses.Field) -> list[Any]:
         return ["en", "el"]
     if field.name == "field":  # a settings menu's field
         return ["who", "language"]
+    if field.name == "action":  # QuizButton: what it does
+        return ["up", "question"]
+    if field.name == "quiz_id":  # QuizButton: a created quiz's id
+        return ["c-0000000000", "c-zzzzzzzzzz"]
     if field.type in ("int", int):
         return [0, MAX_ID]  # storage ids
     return ["x", "123", "deepspeed-megatron", LONGEST_BANK_ID]
