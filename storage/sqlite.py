@@ -37,6 +37,7 @@ from storage.learning import LearningStatements
 from storage.leases import LocalLeases
 from storage.library import LibraryStatements
 from storage.order import LocalUpdateOrder
+from storage.rows import chosen_of
 from storage.schema import Migration, migrate, migrations, refuse_newer
 from storage.writer import SQLITE_WAL_HEADER, DatabaseFile, FileChange
 
@@ -286,6 +287,8 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
                 "DELETE FROM users WHERE user_id = ?", (user_id,))).rowcount
             # spaced review: the user's cards, study hours and reminder setting
             await db.execute("DELETE FROM cards WHERE user_id = ?", (user_id,))
+            # ticks not yet submitted on a question with several right options
+            await db.execute("DELETE FROM group_picks WHERE user_id = ?", (user_id,))
             settings += (await db.execute(
                 "DELETE FROM learners WHERE user_id = ?", (user_id,))).rowcount
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
@@ -352,19 +355,20 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
         snapshot)."""
         rows = await self._read(
             "SELECT 'private', a.attempt_id, a.user_id, a.bank_id, x.question_id,"
-            " x.option_index, x.correct, COALESCE(u.language, '')"
+            " x.option_index, x.correct, COALESCE(u.language, ''), x.chosen"
             " FROM answers x JOIN attempts a ON a.attempt_id = x.attempt_id"
             " LEFT JOIN users u ON u.user_id = a.user_id"
             " WHERE :chat IS NULL AND (:bank IS NULL OR a.bank_id = :bank)"
             " AND x.answered_at >= :since"
             " UNION ALL"
             " SELECT 'group', s.session_id, g.user_id, s.bank_id, g.question_id,"
-            " g.option_index, g.correct, s.language"
+            " g.option_index, g.correct, s.language, g.chosen"
             " FROM group_answers g JOIN group_sessions s ON s.session_id = g.session_id"
             " WHERE (:chat IS NULL OR s.chat_id = :chat) AND (:bank IS NULL OR s.bank_id = :bank)"
             " AND g.answered_at >= :since",
             {"chat": chat_id, "bank": bank_id, "since": since or 0.0})
-        return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows]
+        return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7],
+                         chosen_of(r[8])) for r in rows]
 
 
 def _stamp() -> str:

@@ -140,10 +140,13 @@ async def test_add_and_replace_a_question_by_text(fake, running_bot):
     _, question = await tap_and_see(creator, editing, "1")
     await creator.tap(question, button(question, EN("quizzes.button_replace")))
     await fake.wait_for(lambda: creator.bot_messages()[-1]["text"] == EN("quizzes.ask_question"))
-    said, _ = await creator.say("What is the capital of Portugal?\n*Lisbon\nPorto\n"
-                                "> Lisbon has been the capital since 1255.", replies=2)
+    said, screen = await creator.say("What is the capital of Portugal?\n*Lisbon\nPorto\n"
+                                     "> Lisbon has been the capital since 1255.", replies=2)
     assert said["text"] == EN("quizzes.question_replaced", number=1, version=3)
-    await creator.tap(editing, button(editing, EN("quizzes.button_add")), check_button=False)
+    _, editing = await tap_and_see(creator, screen, EN("quizzes.button_edit"))
+    assert "1. What is the capital of Portugal?" in editing["text"]
+    await creator.tap(editing, button(editing, EN("quizzes.button_add")))
+    await fake.wait_for(lambda: creator.bot_messages()[-1]["text"] == EN("quizzes.ask_question"))
     (cancelled,) = await creator.say("/cancel")
     assert cancelled["text"] == EN("quizzes.cancelled")
     quiz = await record(running_bot)

@@ -168,8 +168,8 @@ def _kind(value: Any) -> str:
 
 _BANK_KEYS = ("id", "version", "default_language", "languages", "level", "title",
               "description", "questions")
-_QUESTION_KEYS = ("id", "prompt", "explanation", "source")
-_QUESTION_OPTIONAL = ("kind", "options", "answer", "picture")
+_QUESTION_KEYS = ("id", "prompt")
+_QUESTION_OPTIONAL = ("kind", "options", "answer", "picture", "explanation", "source")
 _KINDS = tuple(str(kind) for kind in QuestionKind)
 
 
@@ -326,7 +326,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
 
     prompt = check.text(node.get("prompt"), line_of("prompt"), "prompt", languages)
     explanation = check.text(node.get("explanation"), line_of("explanation"), "explanation",
-                             languages)
+                             languages) if "explanation" in node else None
     source = None
     source_node = check.mapping(node.get("source"), line_of("source"), "source",
                                 required=("title", "url")) if "source" in node else None
@@ -358,10 +358,11 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
 
     if len(check.problems) > before:
         return None
-    assert prompt and explanation and source and isinstance(question_id, str)
+    assert prompt and isinstance(question_id, str)
     for language in languages:
-        texts = [prompt.by_language[language], explanation.by_language[language], source.title,
-                 *(o.text.by_language[language] for o in options)]
+        texts = [prompt.by_language[language], *(o.text.by_language[language] for o in options),
+                 *([explanation.by_language[language]] if explanation else []),
+                 *([source.title] if source else [])]
         size = sum(len(text.encode("utf-16-le")) // 2 for text in texts)
         if size > MAX_QUESTION_UTF16:
             check.problem(line_of("prompt"), f"(all texts).{language}",

@@ -104,8 +104,9 @@ class Question:
         prompt: The question text.
         options: The options in the bank's order (:data:`MIN_OPTIONS` to :data:`MAX_OPTIONS`);
             for a true/false question the two of :func:`true_false_options`.
-        explanation: Why the correct option is right (2-4 sentences).
-        source: The paper or document the explanation cites.
+        explanation: Why the correct option is right (2-4 sentences), or None (optional: a
+            question made from a Telegram poll may have none).
+        source: The paper or document the explanation cites, or None (optional).
         kind: :data:`CHOICE` or :data:`TRUE_FALSE`.
         picture: An https URL or a Telegram ``file_id`` of a photo sent with the question, or
             None.
@@ -114,8 +115,8 @@ class Question:
     id: str
     prompt: Text
     options: tuple[Option, ...]
-    explanation: Text
-    source: Source
+    explanation: Text | None
+    source: Source | None
     kind: QuestionKind = CHOICE
     picture: str | None = None
 
@@ -162,7 +163,7 @@ class Question:
             "prompt": dict(self.prompt.by_language),
             "options": [[dict(option.text.by_language), option.correct]
                         for option in self.options],
-            "explanation": dict(self.explanation.by_language),
+            "explanation": dict(self.explanation.by_language) if self.explanation else {},
         }
         if self.kind != CHOICE or self.picture is not None:  # older fingerprints stay the same
             content["kind"] = str(self.kind)

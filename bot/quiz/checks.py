@@ -170,10 +170,13 @@ def check_bank(bank: Bank) -> list[Finding]:
 
 def _placeholders(bank: Bank, question: Question) -> Iterable[Finding]:
     for language in bank.languages:
-        if question.explanation.by_language[language] == EXPLANATION_PLACEHOLDER:
+        if (question.explanation is not None
+                and question.explanation.by_language[language] == EXPLANATION_PLACEHOLDER):
             yield _finding(bank, question, language, "explanation", "import-placeholder",
                            "still the placeholder `quizbot import` wrote: explain why the "
                            "correct option is right")
+    if question.source is None:
+        return
     for field, value, placeholder in (("title", question.source.title, SOURCE_PLACEHOLDER[0]),
                                       ("url", question.source.url, SOURCE_PLACEHOLDER[1])):
         if value == placeholder:
@@ -304,7 +307,7 @@ def leaks(question: Question, other: Question, language: str) -> bool:
     misses paraphrases with other words, and may flag a sentence that merely shares vocabulary;
     it is a prompt to read the explanation again, as a student who has not answered yet would.
     """
-    if question is other:
+    if question is other or question.explanation is None:
         return False
     explanation = question.explanation.by_language[language]
     options = [words(_option(other, language, i), language) for i in range(len(other.options))]

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from bot.quiz import engine, group, settings
 from bot.quiz.bank import Bank
-from bot.quiz.engine import AlreadyAnswered, QuizError, UnknownAttempt
+from bot.quiz.engine import AlreadyAnswered, InvalidOption, QuizError, UnknownAttempt
 from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.ports import CLOSED, DUPLICATE, AnswerHook, GroupStore
 from bot.quiz.registry import BankRegistry
@@ -223,6 +223,62 @@ class GroupService:
         now = self._clock() if received_at is None else min(received_at, self._clock())
         answer = group.grade_tap(session, await self._planned(session), chat_id, position,
                                  slot, user_id, now)
+        tally = await self.store.record_group_answer(session.id, position, answer, name)
+        if tally.outcome == DUPLICATE:
+            raise AlreadyAnswered(answer.question_id)
+        if tally.outcome == CLOSED:
+            raise group.TooLate(position)
+        return session, answer, group.everyone_answered(tally.answered, tally.players,
+                                                        tally.joined)
+
+    async def tick(self, session_id: int, chat_id: int, position: int, slot: int,
+                   user_id: int) -> tuple[GroupSession, int]:
+        """Tick or untick ``slot`` in a member's choice on the open question with several right
+        options (stored: a restart before Submit loses nothing).
+
+        Returns:
+            The session and the member's ticked slots after it (bit ``s`` for slot ``s``).
+
+        Raises:
+            UnknownAttempt, WrongChat, SessionClosed, BankChanged, StaleQuestion, TooLate,
+            InvalidOption (no such slot, or the question has one right option): refused,
+            nothing changes.
+        """
+        session = await self._current(session_id, chat_id, position)
+        question, slots = group.open_question(session, await self.bank_of(session),
+                                              chat_id, position, self._clock())
+        if not question.several or not 0 <= slot < len(slots):
+            raise InvalidOption(slot)
+        return session, await self.store.tick_group_pick(session.id, position, user_id, slot)
+
+    async def submit(self, session_id: int, chat_id: int, position: int, user_id: int,
+                     name: str, *, received_at: float | None = None
+                     ) -> tuple[GroupSession, GroupAnswer, bool]:
+        """Record a member's ticked choice (:meth:`tick`) as their answer: as :meth:`tap`,
+        graded right only for the exact set of right options.
+
+        Raises:
+            NothingChosen: nothing ticked. The refusals of :meth:`tap`.
+        """
+        session = await self._current(session_id, chat_id, position)
+        mask = await self.store.group_pick(session.id, position, user_id)
+        now = self._clock() if received_at is None else min(received_at, self._clock())
+        answer = group.grade_choice(session, await self.bank_of(session), chat_id,
+                                    position, mask, user_id, now)
+        return await self._record(session, position, answer, name)
+
+    async def _current(self, session_id: int, chat_id: int, position: int) -> GroupSession:
+        """The session, from the open ones kept when it is the one asked for."""
+        session = self._open.get(session_id)
+        if session is None or session.position != position or session.chat_id != chat_id:
+            session = await self.session(session_id)
+        return session
+
+    async def _record(self, session: GroupSession, position: int, answer: GroupAnswer,
+                      name: str) -> tuple[GroupSession, GroupAnswer, bool]:
+        """Store a graded answer; the session, the answer and whether the question may close
+        early (as :meth:`tap`, which keeps its own copy of these lines). Raises
+        AlreadyAnswered or TooLate when the store refused it."""
         tally = await self.store.record_group_answer(session.id, position, answer, name)
         if tally.outcome == DUPLICATE:
             raise AlreadyAnswered(answer.question_id)

@@ -48,6 +48,7 @@ from storage.postgres.groups import PostgresGroupStatements
 from storage.postgres.learning import PostgresLearningStatements
 from storage.postgres.schema import SCHEMA_VERSION, migrate, migrations
 from storage.postgres.writer import FAILURES, POOL_SIZE, rows_changed
+from storage.rows import chosen_of
 
 PSEUDONYM_LOCK = (0x71756979, 1)
 """Advisory lock key (two int4) held by :meth:`PostgresStore.delete_user` until it commits:
@@ -154,6 +155,8 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
                 "DELETE FROM users WHERE user_id = $1", user_id))
             # spaced review: the user's cards, study hours and reminder setting
             await db.execute("DELETE FROM cards WHERE user_id = $1", user_id)
+            # ticks not yet submitted on a question with several right options
+            await db.execute("DELETE FROM group_picks WHERE user_id = $1", user_id)
             settings += rows_changed(await db.execute(
                 "DELETE FROM learners WHERE user_id = $1", user_id))
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
@@ -204,17 +207,18 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
         snapshot)."""
         rows = await self._read(
             "SELECT 'private', a.attempt_id, a.user_id, a.bank_id, x.question_id,"
-            " x.option_index, x.correct, COALESCE(u.language, '')"
+            " x.option_index, x.correct, COALESCE(u.language, ''), x.chosen"
             " FROM answers x JOIN attempts a ON a.attempt_id = x.attempt_id"
             " LEFT JOIN users u ON u.user_id = a.user_id"
             " WHERE $1::bigint IS NULL AND ($2::text IS NULL OR a.bank_id = $2)"
             " AND x.answered_at >= $3"
             " UNION ALL"
             " SELECT 'group', s.session_id, g.user_id, s.bank_id, g.question_id,"
-            " g.option_index, g.correct, s.language"
+            " g.option_index, g.correct, s.language, g.chosen"
             " FROM group_answers g JOIN group_sessions s ON s.session_id = g.session_id"
             " WHERE ($1::bigint IS NULL OR s.chat_id = $1) AND ($2::text IS NULL"
             " OR s.bank_id = $2) AND g.answered_at >= $3",
             (chat_id, bank_id, since or 0.0))
-        return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows]
+        return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7],
+                         chosen_of(r[8])) for r in rows]
 
