@@ -42,11 +42,13 @@ from bot.quiz.ports import StorageError
 from bot.telegram import (
     admin,
     creators,
+    documents,
     group,
     handlers,
     inline,
     learning,
     privacy,
+    quizzes,
     router,
     teachers,
 )
@@ -62,8 +64,8 @@ from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "language", "stop",
-            "help")
+COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "myquizzes",
+            "language", "stop", "help")
 """The private-chat commands registered with ``setMyCommands``, in menu order (their handlers:
 :func:`add_handlers`)."""
 
@@ -162,6 +164,10 @@ def add_handlers(app: QuizApplication) -> None:
     """
     # new messages only: PTB's CommandHandler would also run on edited messages
     private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
+    # created quizzes: a creator's answer to a /myquizzes prompt comes before anything else
+    app.add_handler(MessageHandler(quizzes.edit_filter(app), quizzes.on_edit_text))
+    app.add_handler(CommandHandler("myquizzes", quizzes.cmd_myquizzes, filters=private))
+    app.add_handler(MessageHandler(private & filters.Document.ALL, documents.on_document))
     app.add_handler(CommandHandler("start", handlers.cmd_start, filters=private))
     app.add_handler(CommandHandler("quiz", handlers.cmd_quiz, filters=private))
     app.add_handler(CommandHandler("review", learning.cmd_review, filters=private))

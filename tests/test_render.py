@@ -168,6 +168,10 @@ def field_values(field: dataclasses.Field) -> list[Any]:
         return [0, 11]
     if field.name == "started":  # /newquiz: when the draft was opened, in milliseconds
         return [0, 99_999_999_999_999]
+    if field.name == "action":  # QuizButton: what it does
+        return ["up", "question"]
+    if field.name == "quiz_id":  # QuizButton: a created quiz's id
+        return ["c-0000000000", "c-zzzzzzzzzz"]
     if field.type in ("int", int):
         return [0, MAX_ID]  # storage ids
     return ["x", "123", "deepspeed-megatron", LONGEST_BANK_ID]

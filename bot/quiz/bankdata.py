@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.quiz.bank import Bank, Question, Text
+from bot.quiz.textformat import TypedQuestion
 
 TRUE_FALSE = "true-false"
 """The ``kind`` of a true/false question in the bank format."""
@@ -88,3 +89,19 @@ def localized(data: Mapping[str, Any], languages: tuple[str, ...] | list[str]) -
 
     return {key: (value if key in ("id", "kind", "picture", "answer", "source") else widen(value))
             for key, value in data.items()}
+
+
+def typed_question_data(typed: TypedQuestion, language: str) -> dict[str, Any]:
+    """A question typed in a chat (:func:`bot.quiz.textformat.parse_question`) as bank data in
+    ``language`` (no id: the quiz gives it one)."""
+    item: dict[str, Any] = {"prompt": {language: typed.prompt}}
+    if typed.answer is not None:
+        item["kind"] = TRUE_FALSE
+        item["answer"] = typed.answer
+    else:
+        item["options"] = [{"text": {language: text}, **({"correct": True}
+                                                          if i in typed.correct else {})}
+                           for i, text in enumerate(typed.options)]
+    if typed.explanation:
+        item["explanation"] = {language: typed.explanation}
+    return item

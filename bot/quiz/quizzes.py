@@ -173,6 +173,20 @@ class Responses(Protocol):
 Outcome = Published | Rejected | Refusal
 
 
+@dataclass(frozen=True)
+class Submitted:
+    """What became of a document a creator sent (:meth:`QuizzesService.submit`).
+
+    Attributes:
+        result: The stored version, or the problems (nothing stored).
+        not_yours: The document's id when it named someone else's quiz or a featured bank,
+            so that a new quiz was made instead (None otherwise).
+    """
+
+    result: Published | Rejected
+    not_yours: str | None = None
+
+
 class QuizzesService:
     """Created quizzes, from their creator's side.
 
@@ -186,12 +200,14 @@ class QuizzesService:
         forget: Called with a quiz's id after each stored change (the bank registry's
             ``forget``).
         rng: Draws the ids of new quizzes (a :class:`random.SystemRandom` by default).
+        featured: Whether an id is a featured bank's (the operator's files).
     """
 
     def __init__(self, library: QuizLibrary, responses: Responses, *, check: Check,
                  parse: Parse, dump: Dump, clock: Callable[[], float],
                  forget: Callable[[str], object] = lambda quiz_id: None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 featured: Callable[[str], bool] = lambda bank_id: False) -> None:
         self._library = library
         self._responses = responses
         self._check = check
@@ -200,6 +216,7 @@ class QuizzesService:
         self._clock = clock
         self._forget = forget
         self._rng = rng or random.SystemRandom()
+        self._featured = featured
 
     # --- publishing ---------------------------------------------------------------------
 
@@ -217,14 +234,14 @@ class QuizzesService:
         the document passes the strict check and the creator has fewer than
         :data:`MAX_QUIZZES` quizzes.
         """
-        if await self._library.count_quizzes(owner_id) >= MAX_QUIZZES:
-            return Rejected((QuizProblem("quizzes.too_many", {"limit": MAX_QUIZZES},
-                                         f"at most {MAX_QUIZZES} quizzes per creator"),))
         if not isinstance(document, str):
             document = self._dump(_with_language(document, language))
         checked = self._check(document, "quiz")
         if not isinstance(checked, Bank):
             return Rejected(tuple(checked))
+        if await self._library.count_quizzes(owner_id) >= MAX_QUIZZES:
+            return Rejected((QuizProblem("quizzes.too_many", {"limit": MAX_QUIZZES},
+                                         f"at most {MAX_QUIZZES} quizzes per creator"),))
         data = bank_data(checked)
         for _ in range(ID_TRIES):
             data.update(id=self.new_id(), version=1)
@@ -239,6 +256,25 @@ class QuizzesService:
             self._forget(bank.id)
             return Published(record, bank, created=True)
         raise QuizIdTaken(f"{ID_TRIES} random ids in a row were taken")
+
+    async def submit(self, owner_id: int, document: str | Mapping[str, object], *,
+                     language: str) -> Submitted:
+        """A document sent by a creator: the next version of their quiz when its ``id`` is
+        one of theirs, else a new quiz (bank data always makes a new one)."""
+        if isinstance(document, str):
+            checked = self._check(document, "quiz")
+            if isinstance(checked, Bank):
+                record = await self._library.quiz(checked.id)
+                if record is not None and record.owner_id == owner_id:
+                    outcome = await self.update(owner_id, checked.id, document)
+                    if isinstance(outcome, Refusal):  # edited elsewhere all along
+                        outcome = Rejected((QuizProblem("quizzes.toast_busy", {},
+                                                        "edited concurrently"),))
+                    return Submitted(outcome)
+                elif record is not None or self._featured(checked.id):
+                    return Submitted(await self.publish(owner_id, document, language=language),
+                                     not_yours=checked.id)
+        return Submitted(await self.publish(owner_id, document, language=language))
 
     async def update(self, owner_id: int, quiz_id: str, document: str | Mapping[str, object],
                      ) -> Outcome:

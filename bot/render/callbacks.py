@@ -241,12 +241,13 @@ QUIZ_ACTIONS = ("list", "open", "edit", "export", "results", "public", "link", "
 
 @dataclass(frozen=True)
 class QuizButton:
-    """A /myquizzes button on the creator's quiz ``quiz_id`` as it was at ``version``:
-    ``action`` is what it does (:data:`QUIZ_ACTIONS`), ``number`` a question's 1-based number
-    or a page (0 where it has none). A tap on a version that moved on is stale."""
+    """A /myquizzes button on the creator's quiz ``quiz_id`` (a created quiz's id, ``c-`` and
+    10 characters: ``bot.quiz.quizzes``) as it was at ``version``: ``action`` is what it does
+    (:data:`QUIZ_ACTIONS`), ``number`` a question's 1-based number or a page (0 where it has
+    none). A tap on a version that moved on is stale."""
 
     PREFIX: ClassVar[str] = "m"
-    FIELDS: ClassVar[str | None] = rf"({'|'.join(QUIZ_ACTIONS)}):{_ID}:{_INT}:{_INT}"
+    FIELDS: ClassVar[str | None] = rf"({'|'.join(QUIZ_ACTIONS)}):(c-[a-z0-9]{{10}}):{_INT}:{_INT}"
     action: str
     quiz_id: str
     version: int

@@ -22,11 +22,9 @@ MAX_PROBLEMS_SHOWN = 15
 """Problems listed in one answer; the rest are counted ("… and 7 more")."""
 QUESTIONS_PER_PAGE = 40
 """Question buttons on one page of the edit screen (8 rows of 5; Telegram allows 100 buttons)."""
-PER_ROW = 5
+_PER_ROW = 5
 MAX_PROMPT_SHOWN = 80
 """Characters of a question's text in lists (edit screen, results)."""
-LIST_ALL = "all"
-"""The ``quiz_id`` of the list's own buttons (they are about no one quiz)."""
 
 
 def _button(label: str, action: str, record: QuizRecord, number: int = 0) -> Button:
@@ -107,7 +105,7 @@ def edit_screen(record: QuizRecord, bank: Bank, t: Catalog, m: Markup, page: int
     for number, question in enumerate(shown, start=start + 1):
         lines.append(m.escape(f"{number}. {prompt_of(question, bank, t.language)}"))
         numbers.append(_button(str(number), "question", record, number))
-    rows = [tuple(numbers[i:i + PER_ROW]) for i in range(0, len(numbers), PER_ROW)]
+    rows = [tuple(numbers[i:i + _PER_ROW]) for i in range(0, len(numbers), _PER_ROW)]
     if start + QUESTIONS_PER_PAGE < len(bank.questions):
         rows.append((_button(t("quizzes.button_more"), "page", record, page + 1),))
     rows.append((_button(t("quizzes.button_add"), "add", record),
@@ -170,6 +168,12 @@ def results_screen(record: QuizRecord, bank: Bank, results: QuizResults, t: Cata
             lines.append(m.escape(t("quizzes.results_wrong", option=clip(option, 60),
                                     count=item.wrong_count)))
     return "\n".join(lines)
+
+
+def deleted_screen(record: QuizRecord, t: Catalog, m: Markup) -> Screen:
+    """The quiz is deleted; back to the list."""
+    return Screen(m.escape(t("quizzes.deleted", title=record.title)),
+                  ((_button(t("quizzes.button_list"), "list", record),),))
 
 
 def back_row(record: QuizRecord, t: Catalog) -> tuple[tuple[Button, ...], ...]:

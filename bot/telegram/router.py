@@ -23,7 +23,7 @@ from telegram.ext import CallbackQueryHandler
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz.engine import QuizError
-from bot.telegram import creators, group, handlers, learning, privacy, teachers
+from bot.telegram import creators, group, handlers, learning, privacy, quizzes, teachers
 from bot.telegram.chats import received_at
 from bot.telegram.common import TOAST_KEYS, Context, QuizApplication, toast
 from bot.telegram.services import catalog_for
@@ -121,6 +121,8 @@ _ROUTES = (
           lambda tap: creators.on_right_option(tap.query, tap.context, tap.button, tap.t)),
     Route(render.RightDoneButton, Chats.PRIVATE,
           lambda tap: creators.on_right_done(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.QuizButton, Chats.PRIVATE,  # /myquizzes (bot/telegram/quizzes.py)
+          lambda tap: quizzes.on_quiz_button(tap.query, tap.context, tap.button, tap.t)),
     Route(render.GroupAnswerButton, Chats.GROUPS,
           lambda tap: group.on_group_answer(tap.query, tap.context, tap.button, tap.t,
                                             received_at(tap.context, tap.update))),

@@ -159,10 +159,12 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     privacy = PrivacyService(store, library=store, drafts=store,
                              forget=(quiz.forget, learning.forget, runner.forget_starter),
                              clock=data.clock)
-    # created quizzes: checked as `quizbot validate --strict` checks a bank file, the
-    # registry told of each change; /newquiz publishes through them
+    # created quizzes: checked as `quizbot validate --strict` checks a bank file; each change
+    # makes the registry load the quiz afresh
     quizzes = QuizzesService(store, store, check=check_document, parse=parse_bank,
-                             dump=dump_bank, clock=data.clock, forget=banks.forget)
+                             dump=dump_bank, clock=data.clock, forget=banks.forget,
+                             featured=lambda bank_id: bank_id in banks.featured)
+    # /newquiz drafts, published through the quizzes service at /done
     creators = CreatorService(
         store, lambda owner, bank, language: quizzes.publish(owner, bank, language=language),
         clock=data.clock)
