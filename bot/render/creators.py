@@ -117,18 +117,20 @@ def newquiz_problem(problem: str, params: Mapping[str, object], t: Catalog, m: M
 
 
 def newquiz_published(quiz_id: str, title: str, questions: int, bot_username: str, t: Catalog,
-              m: Markup) -> list[CreatorScreen]:
+                      m: Markup, *, share: bool = True) -> list[CreatorScreen]:
     """The quiz is stored: a first message that removes the reply keyboard, then its deep
-    link with Play, Share (inline mode: "@<bot> <id>") and "Start in a group"."""
+    link with Play, Share (inline mode: "@<bot> <id>"; only with ``share``, when the bot's
+    inline mode is on) and "Start in a group"."""
     link = bank_link(bot_username, quiz_id)
     head = m.bold(t("newquiz.published", title=title,
                     questions=t("question_count", count=questions)))
     lines = [m.escape(t("newquiz.published_link", link=link)), "",
              m.escape(t("newquiz.published_hint"))]
-    rows = ((Button(t("newquiz.button_play"), UrlButton(link)),
-             Button(t("newquiz.button_share"), ShareButton(quiz_id))),
-            (Button(t("newquiz.button_group"), UrlButton(group_bank_link(bot_username,
-                                                                          quiz_id))),))
+    first = [Button(t("newquiz.button_play"), UrlButton(link))]
+    if share:
+        first.append(Button(t("newquiz.button_share"), ShareButton(quiz_id)))
+    rows = (tuple(first), (Button(t("newquiz.button_group"),
+                                  UrlButton(group_bank_link(bot_username, quiz_id))),))
     return [CreatorScreen(Screen(head), remove_keyboard=True),
             CreatorScreen(Screen("\n".join(lines), rows))]
 

@@ -119,8 +119,9 @@ async def _show_published(context: Context, chat_id: int, published: Published,
                           t: Catalog) -> None:
     bank = published.bank
     title = bank.title.get(t.language, bank.default_language)
+    share = bool(context.bot.supports_inline_queries)  # else a Share button does nothing
     for shown in screens.newquiz_published(bank.id, title, len(bank.questions),
-                                           context.bot.username, t, HTML):
+                                           context.bot.username, t, HTML, share=share):
         await show(context, chat_id, shown)
 
 
