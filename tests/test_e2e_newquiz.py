@@ -72,6 +72,8 @@ async def test_quiz_polls_one_and_several_right_then_played_through_the_deep_lin
     """Quiz polls from the reply keyboard's button become questions (one and several right,
     with a long explanation as a reply); /done publishes them with the deep link, Share and
     "Start in a group"; another user plays the quiz through the link."""
+    fake.inline_mode = True  # BotFather's /setinline: the bot reads it from getMe at its start
+    await running_bot.restart()
     ada = Person(fake, 801, "Ada")
     await _collecting(ada)
     keyboard = fake.reply_keyboard(ada.user_id)
