@@ -112,7 +112,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     # a deletion forgets the user in every cache, queue and in-flight state first
     privacy = PrivacyService(store, library=store, drafts=store,
                              forget=(quiz.forget, learning.forget, runner.forget_starter),
-                             clock=data.clock)
+                             quiz_changed=(banks.forget,), clock=data.clock)
     return Services(banks=banks, quiz=quiz, groups=groups, learning=learning, privacy=privacy,
                     store=store, leases=leases, sessions=runner, monitoring=monitoring,
                     chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)))
