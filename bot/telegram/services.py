@@ -158,7 +158,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     # a deletion forgets the user in every cache, queue and in-flight state first
     privacy = PrivacyService(store, library=store, drafts=store,
                              forget=(quiz.forget, learning.forget, runner.forget_starter),
-                             clock=data.clock)
+                             quiz_changed=(banks.forget,), clock=data.clock)
     # created quizzes: checked as `quizbot validate --strict` checks a bank file; each change
     # makes the registry load the quiz afresh
     quizzes = QuizzesService(store, store, check=check_document, parse=parse_bank,
