@@ -17,8 +17,8 @@ from bot.render.text import Markup
 MAX_ANSWER_BUTTONS_PER_ROW = 5
 """Answer buttons in one keyboard row (see :func:`answer_rows`). Telegram's apps give every
 button of a row the same share of the message's width; on a phone (about 360 dp wide) five
-one-letter buttons still leave each a thumb-sized target, so 2-5 options take one row and
-6-10 two rows."""
+one-letter buttons still leave each a thumb-sized target, so 2-5 options take one row,
+6-10 two rows and 11-12 three."""
 
 
 def progress_bar(done: int, total: int, width: int = 8) -> str:
