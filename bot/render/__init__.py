@@ -117,10 +117,13 @@ from bot.render.question import (
     Ticks,
     answer_rows,
     explanation_lines,
+    notes_lines,
     option_text,
     progress_bar,
     question,
     question_keyboard,
+    right_labels,
+    slot_label,
 )
 from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, ShareButton, UrlButton, as_screens
 from bot.render.sharing import (
@@ -229,6 +232,7 @@ __all__ = [
     "known_text",
     "language_picker",
     "no_match_button",
+    "notes_lines",
     "option_text",
     "outcome",
     "pack",
@@ -247,8 +251,10 @@ __all__ = [
     "review_done",
     "review_feedback",
     "review_question",
+    "right_labels",
     "settings_menu",
     "share_row",
+    "slot_label",
     "split_html",
     "stats",
     "stats_with_review",
