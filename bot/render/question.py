@@ -17,8 +17,8 @@ from bot.render.text import Markup
 MAX_ANSWER_BUTTONS_PER_ROW = 5
 """Answer buttons in one keyboard row (see :func:`answer_rows`). Telegram's apps give every
 button of a row the same share of the message's width; on a phone (about 360 dp wide) five
-one-letter buttons still leave each a thumb-sized target, so 2-5 options take one row and
-6-10 two rows."""
+one-letter buttons still leave each a thumb-sized target, so 2-5 options take one row,
+6-10 two rows and 11-12 three."""
 
 
 def progress_bar(done: int, total: int, width: int = 8) -> str:
@@ -39,8 +39,8 @@ def option_text(bank: Bank, question: Question, option_index: int, t: Catalog) -
 
 
 def slot_label(question: Question, slot: int) -> str:
-    """The label before an option's text: "A. " ... "L. ", none for True and False."""
-    return "" if question.kind == TRUE_FALSE else f"{LABELS[slot]}. "
+    """The label before an option's text: "A. " ... "L. "."""
+    return f"{LABELS[slot]}. "
 
 
 def _question_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup, *,
@@ -48,7 +48,8 @@ def _question_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup, *,
     """The title, header, prompt (with "Select all that apply" for several right options),
     then the options; with ``marks``, every right option ✅ and each wrong choice ❌. The
     first four lines are the title, the header, a blank line and the prompt. A true/false
-    question lists its two options only with ``marks`` (its buttons say True and False)."""
+    question lists "A. True" and "B. False" (its buttons say True and False; the terminal
+    reads the letters)."""
     lang = bank.language_for(t.language)
     done = v.position + (1 if v.answered or closed else 0)
     question = v.question
@@ -62,8 +63,6 @@ def _question_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup, *,
     if question.several:
         lines.append(m.italic(t("select_all")))
     lines.append("")
-    if question.kind == TRUE_FALSE and not marks:
-        return lines[:-1]
     chosen = v.chosen_slots or (
         frozenset((v.chosen_slot,)) if v.chosen_slot is not None else frozenset())
     right = v.correct_slots
