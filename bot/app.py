@@ -39,7 +39,19 @@ from bot import i18n
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import Bank
 from bot.quiz.ports import StorageError
-from bot.telegram import admin, group, handlers, inline, learning, privacy, router, teachers
+from bot.telegram import (
+    admin,
+    creators,
+    documents,
+    group,
+    handlers,
+    inline,
+    learning,
+    privacy,
+    quizzes,
+    router,
+    teachers,
+)
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.metrics import Metrics
@@ -52,7 +64,8 @@ from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "language", "stop", "help")
+COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "myquizzes",
+            "language", "stop", "help")
 """The private-chat commands registered with ``setMyCommands``, in menu order (their handlers:
 :func:`add_handlers`)."""
 
@@ -127,6 +140,8 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
     )
     if settings.base_url:
         builder = builder.base_url(settings.base_url)
+    if settings.file_url:  # files sent to the bot (bot/telegram/documents.py)
+        builder = builder.base_file_url(settings.file_url)
     if settings.webhook_url:  # the bot's own webhook server (bot/telegram/webhook.py)
         builder = builder.updater(None)
     app = builder.build()
@@ -149,6 +164,10 @@ def add_handlers(app: QuizApplication) -> None:
     """
     # new messages only: PTB's CommandHandler would also run on edited messages
     private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
+    # created quizzes: a creator's answer to a /myquizzes prompt comes before anything else
+    app.add_handler(MessageHandler(quizzes.edit_filter(app), quizzes.on_edit_text))
+    app.add_handler(CommandHandler("myquizzes", quizzes.cmd_myquizzes, filters=private))
+    app.add_handler(MessageHandler(private & filters.Document.ALL, documents.on_document))
     app.add_handler(CommandHandler("start", handlers.cmd_start, filters=private))
     app.add_handler(CommandHandler("quiz", handlers.cmd_quiz, filters=private))
     app.add_handler(CommandHandler("review", learning.cmd_review, filters=private))
@@ -158,6 +177,12 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(CommandHandler("language", handlers.cmd_language, filters=private))
     app.add_handler(CommandHandler("stop", handlers.cmd_stop, filters=private))
     app.add_handler(CommandHandler("help", handlers.cmd_help, filters=private))
+    # /newquiz: making a quiz by chatting (bot/telegram/creators.py); the draft's polls,
+    # photos and texts come through on_other_message below
+    app.add_handler(CommandHandler("newquiz", creators.cmd_newquiz, filters=private))
+    app.add_handler(CommandHandler("skip", creators.cmd_skip, filters=private))
+    app.add_handler(CommandHandler("done", creators.cmd_done, filters=private))
+    app.add_handler(CommandHandler("cancel", creators.cmd_cancel, filters=private))
     admins = app.bot_data.admins
     app.add_handler(CommandHandler("deletemydata", privacy.cmd_deletemydata, filters=private))
     if admins:  # for anyone else, /reload falls through to the unknown-command hint below
@@ -221,6 +246,9 @@ async def _post_init(app: QuizApplication) -> None:
     assert app.job_queue is not None
     app.job_queue.run_repeating(prune, interval=PRUNE_SECONDS, first=60.0, name="retention",
                                 job_kwargs={"coalesce": True})
+    # /newquiz drafts left a week: dropped at the start, then daily
+    app.job_queue.run_repeating(creators.drop_old_drafts, interval=PRUNE_SECONDS, first=0.0,
+                                name="drafts", job_kwargs={"coalesce": True})
     restored = await made.sessions.restore()
     log.info("quizbot ready: %d bank(s), database %s, %d group session(s) restored",
              len(banks), redact_dsn(str(settings.db)), restored)

@@ -122,6 +122,11 @@ class Settings:
         base_url: Bot API base URL (``TELEGRAM_BASE_URL``), passed to PTB's ``base_url``
             (e.g. ``http://127.0.0.1:8081/bot`` for a local Bot API server); None for Telegram.
             An http or https URL with a host, checked by :meth:`from_env`.
+        base_file_url: Where files sent to the bot are downloaded from
+            (``TELEGRAM_BASE_FILE_URL``), passed to PTB's ``base_file_url``: PTB fetches
+            ``<base_file_url><token>/<file_path>`` after ``getFile``. Defaults to the base URL's
+            own host with the path ``/file/bot`` when ``TELEGRAM_BASE_URL`` is set (a local Bot
+            API server serves files there), else Telegram's. Checked like the base URL.
         db: The database (``QUIZBOT_DB``): a SQLite file (default ``quizbot.sqlite3``), or a
             PostgreSQL URL ``postgresql://user@host[:port]/database`` (kept as a string, see
             :func:`is_database_url`), for one or several instances sharing it.
@@ -148,6 +153,7 @@ class Settings:
 
     token: str | None = field(default=None, repr=False)
     base_url: str | None = None
+    base_file_url: str | None = None
     db: Path | str = Path("quizbot.sqlite3")
     banks: tuple[Path, ...] = (BUNDLED_BANKS,)
     question_seconds: float = DEFAULT_QUESTION_SECONDS
@@ -157,6 +163,14 @@ class Settings:
     metrics: Address | None = None
     skip_invalid_banks: bool = False
     create_db: bool = False
+
+    @property
+    def file_url(self) -> str | None:
+        """PTB's ``base_file_url``: :attr:`base_file_url`, else the base URL's host with
+        ``/file/bot`` (:func:`default_file_url`), else None (Telegram's)."""
+        if self.base_file_url:
+            return self.base_file_url
+        return default_file_url(self.base_url) if self.base_url else None
 
     @property
     def webhook_path(self) -> str:
@@ -202,6 +216,7 @@ class Settings:
         values: dict[str, object] = {
             "token": token,
             "base_url": env.get("TELEGRAM_BASE_URL") or None,
+            "base_file_url": env.get("TELEGRAM_BASE_FILE_URL") or None,
             "db": env.get("QUIZBOT_DB") or "quizbot.sqlite3",
             "banks": (tuple(Path(p) for p in banks_env.split(os.pathsep) if p)
                       if banks_env else (BUNDLED_BANKS,)),
@@ -234,6 +249,8 @@ class Settings:
         values["question_seconds"] = seconds
         if strict and values["base_url"] is not None:
             _check_base_url(str(values["base_url"]), token)
+        if strict and values["base_file_url"] is not None:
+            _check_base_url(str(values["base_file_url"]), token, "TELEGRAM_BASE_FILE_URL")
         values["listen"] = (Address(*DEFAULT_LISTEN) if values["listen"] is None
                             else _address(values["listen"], "QUIZBOT_LISTEN / --listen", token))
         if values["metrics"] is not None:
@@ -321,7 +338,15 @@ def _read_token_file(path: Path) -> str:
     return token
 
 
-def _check_base_url(url: str, token: str | None) -> None:
+def default_file_url(base_url: str) -> str:
+    """The file URL of a Bot API server at ``base_url``: the same scheme, host and port, path
+    ``/file/bot`` (as the Bot API serves ``/file/bot<token>/<file_path>``; Bot API
+    ``getFile``)."""
+    parts = urlsplit(base_url)
+    return f"{parts.scheme}://{parts.netloc}/file/bot"
+
+
+def _check_base_url(url: str, token: str | None, name: str = "TELEGRAM_BASE_URL") -> None:
     """Check a Bot API base URL: http or https, a host, a valid port, no query or fragment, no
     spaces or control characters, and a path ending in ``/bot`` (or holding PTB's ``{token}``
     placeholder): PTB appends ``<token>/<method>`` to it as a string, so without ``/bot`` the
@@ -343,16 +368,24 @@ def _check_base_url(url: str, token: str | None) -> None:
     shown = _shown(url, token)
     if not good:
         raise ConfigError(
-            "TELEGRAM_BASE_URL / --base-url must be an http or https URL with a host, like "
-            f"http://127.0.0.1:8081/bot for a local Bot API server; got {shown}")
+            f"{_setting(name)} must be an http or https URL with a host, like "
+            f"http://127.0.0.1:8081/{_path(name)} for a local Bot API server; got {shown}")
     if ((token and any(secret in url for secret in Redactor(token).secrets))
             or TOKEN_SHAPE.search(url)):
         raise ConfigError(
-            "TELEGRAM_BASE_URL / --base-url holds a bot token: give the URL up to /bot, like "
-            "http://127.0.0.1:8081/bot (the token comes from TELEGRAM_BOT_TOKEN or "
+            f"{_setting(name)} holds a bot token: give the URL up to /bot, like "
+            f"http://127.0.0.1:8081/{_path(name)} (the token comes from TELEGRAM_BOT_TOKEN or "
             f"TELEGRAM_BOT_TOKEN_FILE); got {shown}")
     if not parts.path.endswith("/bot") and "{token}" not in url:
         raise ConfigError(
-            "TELEGRAM_BASE_URL / --base-url must end in /bot (the bot appends <token>/<method> "
-            "to it), like http://127.0.0.1:8081/bot; or hold {token} where the token goes; got "
-            f"{shown}")
+            f"{_setting(name)} must end in /bot (the bot appends <token>/<method> "
+            f"to it), like http://127.0.0.1:8081/{_path(name)}; or hold {{token}} where the token "
+            f"goes; got {shown}")
+
+
+def _setting(name: str) -> str:
+    return "TELEGRAM_BASE_URL / --base-url" if name == "TELEGRAM_BASE_URL" else name
+
+
+def _path(name: str) -> str:
+    return "bot" if name == "TELEGRAM_BASE_URL" else "file/bot"

@@ -64,6 +64,15 @@ def read_label(reply: str, labels: str) -> str | None:
     return reply if len(reply) == 1 and reply in labels else None
 
 
+def read_labels(reply: str, labels: str) -> str | None:
+    """The option labels a typed reply names for a question with several right options
+    ("A C", "a,c" or "AC"; Latin or Greek letters, as :func:`read_label`), in the order typed;
+    None if any is not among ``labels``."""
+    letters = [c for c in reply if not c.isspace() and c not in ",;"]
+    named = [read_label(c, labels) for c in letters]
+    return "".join(label for label in named if label) if named and all(named) else None
+
+
 async def read_line(prompt: str) -> str:
     """Show ``prompt`` and read a line from standard input, in a daemon thread: the event loop
     stays free, and Ctrl-C ends ``play`` at once instead of waiting for Enter (a thread of
@@ -135,16 +144,19 @@ async def play(service: QuizService, bank: Bank, language: str, *,
                 write("\n" + t("question_updated"))
             write("\n" + render.attempt_question(bank, attempt, t, PLAIN).text)
             labels = engine.LABELS[:len(attempt.plan.option_orders[position])]  # this question's
+            several = bank.question(attempt.plan.question_order[position]).several
             while True:
                 reply = (await ask(t("play_prompt_letters", last=labels[-1]))).strip().upper()
                 if reply in QUIT:
                     raise EOFError
-                label = read_label(reply, labels)
-                if label is not None:
+                chosen = read_labels(reply, labels) if several else read_label(reply, labels)
+                if chosen:
                     break
                 write(t("play_invalid_letters", last=labels[-1]))
-            attempt, answer = await service.grade(user_id, attempt.id, position,
-                                                  engine.LABELS.index(label))
+            # several right options: "A C" ticks A and C, then submits them
+            attempt, answer = await service.grade_choice(
+                user_id, attempt.id, position,
+                sum(1 << engine.LABELS.index(label) for label in set(chosen)))
             attempt = await service.record(attempt, answer)
             write("\n" + render.feedback(bank, attempt, position, t, PLAIN).text)
             await service.answered(attempt, answer)

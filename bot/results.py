@@ -122,12 +122,13 @@ def session_csv(bank: Bank, session: GroupSession, answers: Iterable[GroupAnswer
             option = text = ""
             if answer is not None:
                 slots = session.plan.option_orders[position]
-                if answer.option_index in slots:
-                    option = LABELS[slots.index(answer.option_index)]
+                chosen = sorted(answer.choice, key=lambda i: (
+                    slots.index(i) if i in slots else len(slots), i))
+                option = " ".join(LABELS[slots.index(i)] for i in chosen if i in slots)  # "A C"
                 question = next((q for q in bank.questions if q.id == question_id), None)
-                if question is not None and answer.option_index < len(question.options):
-                    text = question.options[answer.option_index].text.get(
-                        lang, bank.default_language)
+                if question is not None:
+                    text = " | ".join(question.options[i].text.get(lang, bank.default_language)
+                                      for i in chosen if i < len(question.options))
             writer.writerow(safe_row([
                 session.id, position + 1, question_id, standing.user_id,
                 standing.name, option, text,

@@ -45,7 +45,9 @@ questions:
       - text: {en: b, hi: ख}
         correct: true
       - text: {en: c, hi: ग}
+        correct: true
       - text: {en: d, hi: घ}
+        correct: true
     explanation: {en: E, hi: ई}
     source: {title: S, url: "https://example.org"}
 """
@@ -75,7 +77,7 @@ def test_validate_names_file_line_question_and_field(tmp_path):
     proc = quizbot("validate", str(path))
     assert proc.returncode == 1
     assert f"{path}:10:13: question 'q1', field 'prompt.hi': is missing" in proc.stderr
-    assert f"{path}:11:5: question 'q1', field 'options': must have exactly one option" in (
+    assert f"{path}:11:5: question 'q1', field 'options': has all 4 options marked" in (
         proc.stderr)
 
 

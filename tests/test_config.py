@@ -103,3 +103,16 @@ def test_no_part_of_the_token_in_a_shortened_setting():
         message = str(error.value)
         secret = token.split(":")[1]
         assert not any(secret[i:i + 6] in message for i in range(len(secret) - 5)), message
+
+
+def test_the_file_url_follows_a_custom_base_url():
+    """TELEGRAM_BASE_FILE_URL defaults to the base URL's host with /file/bot; set, it wins."""
+    from bot.config import Settings
+    assert Settings.from_env({}).file_url is None
+    custom = Settings.from_env({"TELEGRAM_BASE_URL": "http://127.0.0.1:8081/bot"})
+    assert custom.file_url == "http://127.0.0.1:8081/file/bot"
+    both = Settings.from_env({"TELEGRAM_BASE_URL": "http://127.0.0.1:8081/bot",
+                              "TELEGRAM_BASE_FILE_URL": "http://files.local/file/bot"})
+    assert both.file_url == "http://files.local/file/bot"
+    with pytest.raises(ConfigError, match="TELEGRAM_BASE_FILE_URL"):
+        Settings.from_env({"TELEGRAM_BASE_FILE_URL": "ftp://x"})

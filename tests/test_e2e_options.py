@@ -88,7 +88,7 @@ async def test_group_session_with_10_then_2_options(fake, option_bot):
              and any(b.get("callback_data", "").startswith("g:") for b in buttons(m))), None),
             timeout=10)
         labels = [label for row in keyboard_labels(question) for label in row]
-        assert labels == list("ABCDEFGHIJ"[:count])
+        assert labels == list("ABCDEFGHIJKL"[:count])
         assert max(len(row) for row in keyboard_labels(question)) <= 5
         right = correct_label(question["text"], bank)
         last = labels[-1]

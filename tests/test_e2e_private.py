@@ -221,7 +221,7 @@ async def test_a_user_who_blocks_the_bot_right_after_tapping(fake, running_bot, 
 
 
 @pytest.mark.parametrize("data", [
-    "garbage", "a:1", "a:1:0:10", "a:-1:0:0", "a:01:0:0", "a:1:0:0:0", "x" * 64, "l:xx", "r:Nope",
+    "garbage", "a:1", "a:1:0:12", "a:-1:0:0", "a:01:0:0", "a:1:0:0:0", "x" * 64, "l:xx", "r:Nope",
     "b:no-such-bank", "v:424242", "a:424242:0:0", "n:424242:0"])
 async def test_forged_or_garbage_callback_data(fake, running_bot, banks, data):
     """Callback data the bot never made is answered politely; nothing is stored or sent."""
@@ -398,8 +398,8 @@ async def test_preview_help_and_commands_menu(fake, running_bot, banks):
         t = i18n.catalog(language or "en")
         assert [(c["command"], c["description"]) for c in commands] == [
             (name, t(f"command_{name}")) for name in
-            ("start", "quiz", "review", "stats", "remind", "preview", "language", "stop",
-             "help")]
+            ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "myquizzes",
+             "language", "stop", "help")]
 
 
 async def test_retake_starts_a_new_attempt(fake, running_bot, banks):

@@ -409,3 +409,45 @@ async def test_send_poll_limits(bot: Bot, fake: FakeBotAPI):
             await bot.send_poll(USER, **kwargs)
         assert description.lower() in caught.value.message.lower(), kwargs
     assert sum("poll" in m for m in fake.messages(USER)) == 1
+
+
+# -- the objects against the Bot API description -----------------------------------------------
+
+def _check_object(types: dict, name: str, value: dict) -> None:
+    """``value`` has every required field of Bot API type ``name`` and no field it lacks."""
+    fields = {f["name"]: f for f in types[name]["fields"]}
+    missing = [f for f, spec in fields.items() if spec["required"] and f not in value]
+    unknown = [f for f in value if f not in fields]
+    assert not missing and not unknown, (name, missing, unknown)
+
+
+async def test_objects_have_the_fields_the_bot_api_describes(bot: Bot, fake: FakeBotAPI):
+    """Polls, options, origins, documents, photo sizes and files carry exactly the described
+    fields (Bot API 10.0, the same as 10.1 for these types)."""
+    import json
+
+    from tests.support.fakebotapi import DEFAULT_SPEC
+
+    types = json.loads(DEFAULT_SPEC.read_text(encoding="utf-8"))["types"]
+    fake.send_poll(USER, "Q?", ["a", "b"], explanation="e", forward_from=OTHER)
+    fake.send_poll(USER, "Q?", ["a", "b"], forward_from="channel", answer_visible=False)
+    fake.send_poll(USER, "Q?", ["a", "b"], forward_from="hidden", type="regular")
+    fake.send_document(USER, b"x", "a.csv")
+    fake.send_photo(USER)
+    await bot.send_poll(USER, "Q?", ["a", "b"], type="quiz", correct_option_ids=[1])
+    origins = {"user": "MessageOriginUser", "channel": "MessageOriginChannel",
+               "hidden_user": "MessageOriginHiddenUser"}
+    for message in fake.messages(USER):
+        if "poll" in message:
+            _check_object(types, "Poll", message["poll"])
+            for option in message["poll"]["options"]:
+                _check_object(types, "PollOption", option)
+        if "forward_origin" in message:
+            _check_object(types, origins[message["forward_origin"]["type"]],
+                          message["forward_origin"])
+        if "document" in message:
+            _check_object(types, "Document", message["document"])
+            _check_object(types, "File", (await bot.get_file(
+                message["document"]["file_id"])).to_dict())
+        for size in message.get("photo", []):
+            _check_object(types, "PhotoSize", size)

@@ -40,9 +40,14 @@ PLURALS = [key for key, message in MESSAGES.items() if isinstance(message, Plura
 SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK"}
 """The Unicode script (as in character names) each non-English catalog is written in."""
 
-LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"}
+LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"} | {
+    "Telegram", "inline", "YAML", "GIFT", "Aiken", "CSV", "UTF", "MB", "bytes", "U", "http",
+    "https", "s", "a", "z", "en", "TODO", "yaml", "gift", "txt", "csv", "id", "file_id",
+    "languages", "correct", "true", "false", "kind", "answer"}
 """Latin words a translated catalog may keep: option letters, the quit key, a key name, the
-``quizbot play`` command and the word "bot" (used as is in Greek). Commands like /quiz and
+``quizbot play`` command and the word "bot" (used as is in Greek); for created quizzes,
+Telegram's name and its inline mode, file formats and endings, units, and the keys and values
+of a quiz file, which a creator types as they are (``correct: true``). Commands like /quiz and
 placeholders are removed before looking."""
 
 

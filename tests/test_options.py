@@ -46,8 +46,8 @@ def test_the_loader_accepts_2_to_10_options(banks, count):
 
 
 def test_labels_cover_the_largest_question():
-    """Labels A-J: one per option of the largest question the loader accepts."""
-    assert engine.LABELS == "ABCDEFGHIJ"
+    """Labels A-L: one per option of the largest question the loader accepts."""
+    assert engine.LABELS == "ABCDEFGHIJKL"
     assert len(engine.LABELS) == MAX_OPTIONS
 
 
@@ -67,7 +67,7 @@ def test_every_slot_grades_and_one_past_the_last_is_refused(banks, count):
 
 @pytest.mark.parametrize("slot", range(MAX_OPTIONS))
 def test_the_codec_carries_every_slot(slot):
-    """Answer and group-answer buttons encode slots 0-9 (A-J) and decode to the same."""
+    """Answer and group-answer buttons encode slots 0-11 (A-L) and decode to the same."""
     for button in (AnswerButton(10**17, 99, slot), GroupAnswerButton(5, 0, slot)):
         data = encode(button)
         assert len(data.encode()) <= render.MAX_CALLBACK_DATA_BYTES
@@ -86,7 +86,7 @@ def test_a_question_shows_every_label_and_a_button_each(banks, count):
     assert [b.label for row in screen.keyboard for b in row] == labels
     assert [b.action.slot for row in screen.keyboard for b in row] == list(range(count))
     assert all(len(row) <= render.MAX_ANSWER_BUTTONS_PER_ROW for row in screen.keyboard)
-    assert len(screen.keyboard) == (1 if count <= 5 else 2)
+    assert len(screen.keyboard) == -(-count // render.MAX_ANSWER_BUTTONS_PER_ROW)
 
 
 def test_feedback_names_a_late_label(banks):
@@ -162,7 +162,7 @@ def test_group_taps_tally_and_reveal(banks, count):
     counts = group.tally(session, 0, answers)
     assert counts == [slot + 1 for slot in range(count)]
     screen = render.group_reveal(bank, session, 0, counts, i18n.catalog("en"), HTML)
-    lines = [line for line in screen.text.splitlines() if line[:1] in "✅ABCDEFGHIJ"
+    lines = [line for line in screen.text.splitlines() if line[:1] in "✅ABCDEFGHIJKL"
              and ". " in line[:5]]
     assert len(lines) == count
     for slot, line in enumerate(lines):

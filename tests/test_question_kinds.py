@@ -263,3 +263,85 @@ def test_the_twelfth_option_is_graded():
         engine.grade(attempt, bank, USER, 2, 12, 2003.0)
 
 
+
+
+# --- screens ----------------------------------------------------------------------------------
+
+def test_a_several_right_question_shows_ticks_and_submit():
+    """"Select all that apply", a ☐/☑ button per option (the ticks carried by every button),
+    then Submit; the screen carries no picture."""
+    from bot import i18n, render
+    bank = kinds_bank()
+    attempt = attempt_on(bank)
+    t = i18n.catalog("en")
+    screen = render.ticked_question(bank, attempt, mask(1), t, render.HTML)
+    assert t("select_all") in screen.text and screen.photo is None
+    labels = [b.label for row in screen.keyboard for b in row]
+    assert labels == ["☐ A", "☑ B", "☐ C", "☐ D", t("button_submit")]
+    ticks = [b.action for row in screen.keyboard[:-1] for b in row]
+    assert all(isinstance(a, render.TickButton) and a.ticked == 2 for a in ticks)
+    assert screen.keyboard[-1][0].action == render.SubmitButton(attempt.id, 0, 2)
+
+
+def test_the_feedback_of_a_wrong_set_marks_every_right_option_and_each_choice():
+    """Right options ✅ (with "your answer" when chosen), a wrong choice ❌, the verdict names
+    every right option."""
+    from bot import i18n, render
+    bank = kinds_bank()
+    attempt = attempt_on(bank)
+    t = i18n.catalog("en")
+    right = sorted(engine.view(attempt, bank).correct_slots)
+    wrong = next(s for s in range(4) if s not in right)
+    answer = engine.grade_choice(attempt, bank, USER, 0, mask(right[0], wrong), 2000.0)
+    text = render.feedback(bank, engine.with_answer(attempt, answer), 0, t, render.PLAIN).text
+    labels = ", ".join(engine.LABELS[s] for s in right)
+    assert t("feedback_wrong_several", labels=labels) in text
+    lines = text.splitlines()
+    assert any(line.startswith(f"✅ {engine.LABELS[right[0]]}. ") and t("your_answer") in line
+               for line in lines)
+    assert any(line.startswith(f"✅ {engine.LABELS[right[1]]}. ")
+               and t("your_answer") not in line for line in lines)
+    assert any(line.startswith(f"❌ {engine.LABELS[wrong]}. ") for line in lines)
+
+
+@pytest.mark.parametrize("language", ["en", "hi", "el"])
+def test_true_false_buttons_speak_the_players_language(language):
+    """True and False come from the catalog, not from the bank."""
+    from bot import i18n, render
+    bank = kinds_bank()
+    attempt = attempt_on(bank)
+    v = engine.view(engine.with_answer(attempt, engine.grade_choice(
+        attempt, bank, USER, 0, mask(*engine.view(attempt, bank).correct_slots), 2000.0)),
+        bank)
+    t = i18n.catalog(language)
+    keyboard = render.question_keyboard(v, t, lambda slot: render.AnswerButton(1, 1, slot))
+    assert [b.label for row in keyboard for b in row] == [t("option_true"), t("option_false")]
+
+
+def test_a_question_with_a_picture_carries_it_and_one_without_notes_shows_none():
+    """The screen of a question with a picture carries it; a question without explanation and
+    source shows only the verdict in its feedback."""
+    from bot import i18n, render
+    data = make_bank()
+    data["questions"][0]["picture"] = "https://example.org/a.png"
+    for key in ("explanation", "source"):
+        data["questions"][0].pop(key)
+    bank = parse_bank(dump(data))
+    attempt = attempt_on(bank)
+    t = i18n.catalog("en")
+    assert render.attempt_question(bank, attempt, t, render.HTML).photo == (
+        "https://example.org/a.png")
+    v = engine.view(attempt, bank)
+    answer = engine.grade(attempt, bank, USER, 0, v.correct_slot, 2000.0)
+    text = render.feedback(bank, engine.with_answer(attempt, answer), 0, t, render.PLAIN).text
+    assert text.rstrip().endswith(t("feedback_correct"))
+    assert "Source" not in text
+
+
+@pytest.mark.parametrize(("reply", "read"), [("A C", "AC"), ("a,c", "AC"), ("CA", "CA"),
+                                             ("Α Γ", "AC"), ("A Z", None), ("", None)])
+def test_the_terminal_reads_several_letters(reply, read):
+    """``quizbot play`` takes "A C", "a,c" or "AC" (Latin or Greek letters) for a question
+    with several right options; an unknown letter makes the whole reply invalid."""
+    from bot.play import read_labels
+    assert read_labels(reply.upper(), "ABCD") == read

@@ -147,17 +147,31 @@ BUTTON_TYPES = typing.get_args(render.CallbackButton)
 def field_values(field: dataclasses.Field) -> list[Any]:
     """Values for a button field, the smallest first and the largest realistic one last."""
     if field.name == "slot":
-        return [0, 3]
+        return [0, 11]  # A to L
+    if field.name == "ticked":
+        return [0, 4095]  # every one of twelve slots ticked
     if field.name == "confirm":
         return [0, 1]  # DeleteDataButton: keep or delete
     if field.name == "nonce":  # DeleteDataButton's one-time nonce: 16 hex digits
         return ["0123456789012345", "abcdef0123456789"]
     if field.name == "position":
-        return [0, 99]  # at most 100 questions per bank
+        return [0, 199]  # at most 200 questions per bank
+    if field.name == "reps" and field.type in ("int", int):
+        return [0, 999_999]  # a card's ratings
     if field.name == "language":
         return ["en", "el"]
     if field.name == "field":  # a settings menu's field
         return ["who", "language"]
+    if field.name == "restart":  # /newquiz's "Go on" (0) or "Start over" (1)
+        return [0, 1]
+    if field.name == "option":  # /newquiz's right option of a poll: 12 at most, A-L
+        return [0, 11]
+    if field.name == "started":  # /newquiz: when the draft was opened, in milliseconds
+        return [0, 99_999_999_999_999]
+    if field.name == "action":  # QuizButton: what it does
+        return ["up", "question"]
+    if field.name == "quiz_id":  # QuizButton: a created quiz's id
+        return ["c-0000000000", "c-zzzzzzzzzz"]
     if field.type in ("int", int):
         return [0, MAX_ID]  # storage ids
     return ["x", "123", "deepspeed-megatron", LONGEST_BANK_ID]
@@ -262,7 +276,7 @@ def test_encode_refuses_over_64_bytes():
     "a:١:0:0",
     "a:1:٠:0",
     "v:٣",
-    "a:1:0:10",
+    "a:1:0:12",
     "a:1:0:99",
     "a:1000000000000000000:0:0",
     "a:1.0:0:0",
@@ -281,7 +295,7 @@ def test_encode_refuses_over_64_bytes():
     "r:" + "a" * 63,
     "é" * 40,
     "a:1:0:0" + "\x00",
-    "g:1:0:10",
+    "g:1:0:12",
     "g:-1:0:0",
     "g:1:0",
     "p:",

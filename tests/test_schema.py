@@ -15,6 +15,7 @@ import yaml
 
 from bot.bankload import BankError, bank_files, parse_bank
 from bot.config import BUNDLED_BANKS
+from bot.quiz.bank import MAX_QUESTIONS
 from tests.support import bankgen, optionbanks
 from tests.test_bankload import make_bank
 
@@ -137,7 +138,7 @@ def _none_correct(data: dict[str, Any]) -> None:
 
 def _too_many_questions(data: dict[str, Any]) -> None:
     first = data["questions"][0]
-    data["questions"] = [{**copy.deepcopy(first), "id": f"q{i}"} for i in range(101)]
+    data["questions"] = [{**copy.deepcopy(first), "id": f"q{i}"} for i in range(MAX_QUESTIONS + 1)]
 
 
 ACCEPTED_KINDS: dict[str, Callable[[dict[str, Any]], None]] = {
@@ -190,7 +191,7 @@ REFUSED: dict[str, Callable[[dict[str, Any]], None]] = {
     "a source URL that is not http(s)": _set("questions.0.source.url", "ftp://example.org/x"),
     "a localized text that is a string": _set("description", "no languages"),
     "no questions": _set("questions", []),
-    "101 questions": _too_many_questions,
+    "too many questions": _too_many_questions,
     "a guide label over 40 characters": _set(
         "guide", {"url": "https://example.org", "label": {"en": "x" * 41, "hi": "य"}}),
     "a guide without a label": _set("guide", {"url": "https://example.org"}),

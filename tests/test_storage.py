@@ -459,10 +459,13 @@ async def test_upgrade_from_version_8_drops_the_trigger_and_keeps_attempts(engin
     for at, question_id in enumerate(PLAN.question_order):
         await engine.execute("INSERT INTO answers VALUES (?, ?, 0, 1, ?)", done.id, question_id,
                              110.0 + at)
-    stored = [await old.attempt(playing.id), await old.attempt(done.id)]
     await old.close()
-    assert (stored[0].position, stored[0].status, stored[0].ended_at) == (1, ACTIVE, None)
-    assert (stored[1].position, stored[1].status, stored[1].ended_at) == (3, FINISHED, 112.0)
+    # read as version 8 has them (the store's own reads are those of the latest version)
+    moved = [(await engine.fetchval("SELECT position FROM attempts WHERE attempt_id = ?", i),
+              await engine.fetchval("SELECT status FROM attempts WHERE attempt_id = ?", i),
+              await engine.fetchval("SELECT ended_at FROM attempts WHERE attempt_id = ?", i))
+             for i in (playing.id, done.id)]
+    assert moved == [(1, ACTIVE, None), (3, FINISHED, 112.0)]
     assert await engine.fetchval(TRIGGERS_ON_ANSWERS[engine.name]) == 1
     function = "SELECT to_regproc('answers_move_attempt_on') IS NOT NULL"
     if engine.name == "postgres":
@@ -474,7 +477,9 @@ async def test_upgrade_from_version_8_drops_the_trigger_and_keeps_attempts(engin
         assert await engine.fetchval(TRIGGERS_ON_ANSWERS[engine.name]) == 0
         if engine.name == "postgres":
             assert await engine.fetchval(function) is False
-        assert [await new.attempt(playing.id), await new.attempt(done.id)] == stored
+        stored = [await new.attempt(playing.id), await new.attempt(done.id)]
+        assert [(a.position, a.status, a.ended_at) for a in stored] == moved
+        assert [len(a.answers) for a in stored] == [1, 3]
         answer = Answer("q2", 1, True, 102.0)
         assert await record(new, stored[0], answer) == RECORDED
         assert await new.attempt(playing.id) == with_answer(stored[0], answer)

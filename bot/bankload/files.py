@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bot.bankload.problems import BankError, BankProblem
-from bot.bankload.schema import MAX_BANK_BYTES, parse_bank, too_large
+from bot.bankload.schema import MAX_BANK_BYTES, parse_bank, too_large_problem
 from bot.quiz.bank import Bank
 
 
@@ -25,10 +25,11 @@ def load_bank(path: str | Path) -> Bank:
             data = file.read(MAX_BANK_BYTES + 1)
         if len(data) > MAX_BANK_BYTES:
             size = max(path.stat().st_size, len(data))
-            raise BankError([BankProblem(str(path), None, None, "(file)", too_large(size))])
+            raise BankError([too_large_problem(str(path), size)])
         document = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        problem = BankProblem(str(path), None, None, "(file)", f"cannot read: {exc}")
+        problem = BankProblem(str(path), None, None, "(file)", f"cannot read: {exc}",
+                              key="problem.unreadable")
         raise BankError([problem]) from exc
     bank = parse_bank(document, str(path))
     return Bank(**{**bank.__dict__, "path": path})

@@ -55,9 +55,10 @@ def yaml_problem(exc: yaml.YAMLError, document: str, file: str) -> BankProblem:
                 f"{context_mark.column + 1}, or quote a value containing ',', ':' or brackets")
     message = f"bad YAML: {reason}" + (f"; {hint}" if hint else "")
     if mark is None:
-        return BankProblem(file, None, None, "(file)", message)
+        return BankProblem(file, None, None, "(file)", message, key="problem.yaml")
     question_id, field_path = locate(document, mark.line + 1)
-    return BankProblem(file, mark.line + 1, question_id, field_path, message, mark.column + 1)
+    return BankProblem(file, mark.line + 1, question_id, field_path, message, mark.column + 1,
+                       key="problem.yaml")
 
 
 _KEY = re.compile(r"""(?:"([^"]*)"|'([^']*)'|([\w-]+))\s*:(?:\s|$)""")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import reprlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,8 +18,13 @@ class BankProblem:
         line: 1-based line number, or None where the problem has no place in the file.
         question_id: The question's id (or ``#N`` when it has none), None for bank-level fields.
         field: Dotted path of the field, options counted from 1, e.g. ``option 2.text.hi``.
-        message: What is wrong, with a hint where the usual fix is known.
+        message: What is wrong, with a hint where the usual fix is known (English, for the
+            CLI and the logs).
         column: 1-based column, or None where the problem has no place in the file.
+        key: The key of the same message in the UI catalogs (``bot.i18n.messages``, keys
+            ``problem.*`` and ``check.*``), for showing it to a creator in their language.
+        params: The key's ``{placeholder}`` values (numbers, and texts quoted from the file).
+        question: The question's 1-based number in the file, None for bank-level fields.
     """
 
     file: str
@@ -27,6 +33,9 @@ class BankProblem:
     field: str
     message: str
     column: int | None = None
+    key: str = "problem.invalid"
+    params: Mapping[str, object] = dataclasses.field(default_factory=dict, compare=False)
+    question: int | None = None
 
     def __str__(self) -> str:
         return f"{_where(self.file, self.line, self.column)}:{_question(self.question_id)} " \

@@ -4,6 +4,7 @@ the core's :class:`~bot.quiz.bank.Bank`, listing every problem with its place, q
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -55,34 +56,40 @@ class _Checker:
         self.file = file
         self.problems: list[BankProblem] = []
         self.question_id: str | None = None
+        self.question_number: int | None = None
         self.positions: dict[tuple[str | None, str], Pos] = {}
 
-    def problem(self, at: Pos | None, field_path: str, message: str) -> None:
-        """Record a problem, unless the field was already reported missing."""
+    def problem(self, at: Pos | None, field_path: str, message: str,
+                key: str = "problem.invalid", **params: object) -> None:
+        """Record a problem, unless the field was already reported missing; ``key`` and
+        ``params`` say the same for the UI catalogs (:class:`BankProblem`)."""
         missing = [p for p in self.problems if p.message == "is missing"
                    and p.question_id == self.question_id
                    and (field_path == p.field or field_path.startswith(p.field + "."))]
         if not missing:
             line, column = at if at is not None else (None, None)
             self.problems.append(
-                BankProblem(self.file, line, self.question_id, field_path, message, column))
+                BankProblem(self.file, line, self.question_id, field_path, message, column,
+                            key, params, self.question_number))
 
     def mapping(self, value: Any, at: Pos | None, field_path: str,
                 required: Iterable[str], optional: Iterable[str] = ()) -> YamlMapping | None:
         """Check ``value`` is a mapping with the required keys and no unknown ones."""
         if not isinstance(value, YamlMapping):
-            self.problem(at, field_path, f"must be a mapping, got {_kind(value)}")
+            self.problem(at, field_path, f"must be a mapping, got {_kind(value)}",
+            "problem.not_mapping")
             return None
         required = tuple(required)
         allowed = set(required) | set(optional)
         for key in required:
             if key not in value:
-                self.problem(value.pos, _join(field_path, key), "is missing")
+                self.problem(value.pos, _join(field_path, key), "is missing", "problem.missing")
         for key in value:
             if key not in allowed:
                 shown = key if len(key) <= MAX_KEY_SHOWN else key[:MAX_KEY_SHOWN] + "…"
                 self.problem(value.at(key), _join(field_path, shown),
-                             f"unknown key (allowed: {', '.join(sorted(allowed))})")
+                             f"unknown key (allowed: {', '.join(sorted(allowed))})",
+                             "problem.unknown_key", allowed=", ".join(sorted(allowed)))
         return value
 
     def text(self, value: Any, at: Pos | None, field_path: str,
@@ -99,7 +106,8 @@ class _Checker:
             path = _join(field_path, language)
             if not isinstance(text, str) or not text.strip():
                 self.problem(node.value_at(language), path,
-                             f"must be non-empty text, got {_got(node, language)}")
+                             f"must be non-empty text, got {_got(node, language)}",
+                             "problem.not_text")
                 continue
             if self.plain(text, node.value_at(language), path):
                 texts[language] = text.strip()
@@ -109,7 +117,8 @@ class _Checker:
     def url(self, value: Any, at: Pos | None, field_path: str) -> str | None:
         """Check an http(s) URL without spaces or control characters."""
         if not isinstance(value, str) or not re.fullmatch(r"https?://\S+", value):
-            self.problem(at, field_path, f"must be an http(s) URL, got {show(value)}")
+            self.problem(at, field_path, f"must be an http(s) URL, got {show(value)}",
+            "problem.not_url")
             return None
         return value if self.plain(value, at, field_path) else None
 
@@ -120,7 +129,9 @@ class _Checker:
         if found:
             self.problem(at, field_path,
                          f"contains the control character U+{ord(found[0]):04X} at character "
-                         f"{found.start() + 1}; only plain text, tabs and line breaks are allowed")
+                         f"{found.start() + 1}; only plain text, tabs and line breaks are allowed",
+                         "problem.control_character", code=f"{ord(found[0]):04X}",
+                         position=found.start() + 1)
         return not found
 
 
@@ -180,7 +191,7 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     """
     size = len(document.encode("utf-8", "surrogatepass"))
     if size > MAX_BANK_BYTES:
-        raise BankError([BankProblem(file, None, None, "(file)", too_large(size))])
+        raise BankError([too_large_problem(file, size)])
     try:
         data = load_yaml(document)
     except yaml.YAMLError as exc:
@@ -195,11 +206,13 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     bank_id = root.get("id")
     if not isinstance(bank_id, str) or not ID_PATTERN.fullmatch(bank_id):
         check.problem(root.value_at("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(root, 'id')}")
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(root, 'id')}",
+                      "problem.bad_id")
     version = root.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         check.problem(root.value_at("version"), "version",
-                      f"must be a positive integer, got {_got(root, 'version')}")
+                      f"must be a positive integer, got {_got(root, 'version')}",
+                      "problem.bad_version")
 
     languages_value = root.get("languages")
     languages: tuple[str, ...] = ()
@@ -208,9 +221,10 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
                        for x in languages_value)):
         check.problem(line_of("languages"), "languages",
                       "must be a non-empty list of language codes like 'en',"
-                      f" got {show(languages_value)}")
+                      f" got {show(languages_value)}", "problem.bad_languages")
     elif len(set(languages_value)) != len(languages_value):
-        check.problem(line_of("languages"), "languages", "lists a language twice")
+        check.problem(line_of("languages"), "languages", "lists a language twice",
+        "problem.language_twice")
     else:
         languages = tuple(languages_value)
 
@@ -218,11 +232,13 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     if languages and default_language not in languages:
         check.problem(line_of("default_language"), "default_language",
                       f"must be one of the bank's languages {list(languages)},"
-                      f" got {show(default_language)}")
+                      f" got {show(default_language)}",
+                      "problem.bad_default_language", languages=", ".join(languages))
     level = root.get("level")
     if level not in LEVELS:
         check.problem(root.value_at("level"), "level",
-                      f"must be one of {', '.join(LEVELS)}, got {_got(root, 'level')}")
+                      f"must be one of {', '.join(LEVELS)}, got {_got(root, 'level')}",
+                      "problem.bad_level", levels=", ".join(LEVELS))
 
     if not languages:  # every text below depends on the language list
         raise BankError(check.problems)
@@ -241,24 +257,27 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
                 for language, text in label.by_language.items():
                     if len(text) > MAX_GUIDE_LABEL:
                         check.problem(node["label"].value_at(language), f"guide.label.{language}",
-                                      f"must be at most {MAX_GUIDE_LABEL} characters (a button)")
+                                      f"must be at most {MAX_GUIDE_LABEL} characters (a button)",
+                                      "problem.guide_label_long", limit=MAX_GUIDE_LABEL)
             if url and label:
                 guide = Guide(url, label)
 
     questions: list[Question] = []
     questions_value = root.get("questions")
     if not isinstance(questions_value, list) or not questions_value:
-        check.problem(line_of("questions"), "questions", "must be a non-empty list of questions")
+        check.problem(line_of("questions"), "questions", "must be a non-empty list of questions",
+        "problem.no_questions")
     elif len(questions_value) > MAX_QUESTIONS:
         check.problem(line_of("questions"), "questions",
-                      f"has {len(questions_value)} questions; at most {MAX_QUESTIONS}")
+                      f"has {len(questions_value)} questions; at most {MAX_QUESTIONS}",
+                      "problem.too_many_questions", count=len(questions_value), limit=MAX_QUESTIONS)
     else:
         seen: dict[str, int] = {}
         for number, value in enumerate(questions_value, start=1):
             question = _parse_question(check, value, number, languages, seen)
             if question is not None:
                 questions.append(question)
-        check.question_id = None
+        check.question_id = check.question_number = None
 
     if check.problems:
         raise BankError(sorted(check.problems, key=lambda p: (p.line or 0, p.column or 0)))
@@ -272,10 +291,16 @@ def too_large(size: int) -> str:
     return f"is {size:,} bytes; a bank file may have at most {MAX_BANK_BYTES:,} bytes (1 MiB)"
 
 
+def too_large_problem(file: str, size: int) -> BankProblem:
+    """The problem of a file of ``size`` bytes, over :data:`MAX_BANK_BYTES`."""
+    return BankProblem(file, None, None, "(file)", too_large(size), None, "problem.too_large",
+                       {"size": size, "limit": MAX_BANK_BYTES})
+
+
 def _parse_question(check: _Checker, value: Any, number: int, languages: Sequence[str],
                     seen: dict[str, int]) -> Question | None:
     """Validate one question (``number`` is 1-based); None if it has problems."""
-    check.question_id = f"#{number}"
+    check.question_id, check.question_number = f"#{number}", number
     before = len(check.problems)
     node = check.mapping(value, value.pos if isinstance(value, YamlMapping) else None, "",
                          required=_QUESTION_KEYS, optional=_QUESTION_OPTIONAL)
@@ -286,17 +311,18 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
     question_id = node.get("id")
     if not isinstance(question_id, str) or not ID_PATTERN.fullmatch(question_id):
         check.problem(node.value_at("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(node, 'id')}")
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(node, 'id')}",
+                      "problem.bad_id")
     else:
         if question_id in seen:
             check.problem(line_of("id"), "id",
-                          f"duplicate question id (question #{seen[question_id]} has it too)")
+                          f"duplicate question id (question #{seen[question_id]} has it too)",
+                          "problem.duplicate_id", number=seen[question_id])
         seen.setdefault(question_id, number)
         check.question_id = question_id
         # problems found before the id was known are re-attributed to it
         check.problems[before:] = [
-            BankProblem(p.file, p.line, question_id, p.field, p.message, p.column)
-            for p in check.problems[before:]]
+            dataclasses.replace(p, question_id=question_id) for p in check.problems[before:]]
 
     prompt = check.text(node.get("prompt"), line_of("prompt"), "prompt", languages)
     explanation = check.text(node.get("explanation"), line_of("explanation"), "explanation",
@@ -309,7 +335,8 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         title_ok = False
         if not isinstance(title, str) or not title.strip():
             check.problem(source_node.value_at("title"), "source.title",
-                          f"must be non-empty text, got {_got(source_node, 'title')}")
+                          f"must be non-empty text, got {_got(source_node, 'title')}",
+                          "problem.not_text")
         else:
             title_ok = check.plain(title, source_node.value_at("title"), "source.title")
         url = check.url(source_node.get("url"), source_node.value_at("url"), "source.url")
@@ -325,7 +352,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         if "answer" in node:
             check.problem(line_of("answer"), "answer",
                           "is only for a question with 'kind: true-false'; mark the right"
-                          " options with 'correct: true'")
+                          " options with 'correct: true'", "problem.answer_not_true_false")
         if kind is not None:
             options = _choice_options(check, node, languages)
 
@@ -340,7 +367,8 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         if size > MAX_QUESTION_UTF16:
             check.problem(line_of("prompt"), f"(all texts).{language}",
                           f"prompt, options, explanation and source are {size} UTF-16 units "
-                          f"together; at most {MAX_QUESTION_UTF16} fit in one Telegram message")
+                          f"together; at most {MAX_QUESTION_UTF16} fit in one Telegram message",
+                          "problem.question_too_long", size=size, limit=MAX_QUESTION_UTF16)
     if len(check.problems) > before:
         return None
     assert kind is not None
@@ -355,12 +383,13 @@ def _choice_options(check: _Checker, node: YamlMapping,
     options: list[Option] = []
     options_value = node.get("options")
     if "options" not in node:
-        check.problem(node.pos, "options", "is missing")
+        check.problem(node.pos, "options", "is missing", "problem.missing")
     elif (not isinstance(options_value, list)
             or not MIN_OPTIONS <= len(options_value) <= MAX_OPTIONS):
         got = len(options_value) if isinstance(options_value, list) else _kind(options_value)
         check.problem(line_of("options"), "options",
-                      f"must be a list of {MIN_OPTIONS} to {MAX_OPTIONS} options, got {got}")
+                      f"must be a list of {MIN_OPTIONS} to {MAX_OPTIONS} options, got {got}",
+                      "problem.option_count", low=MIN_OPTIONS, high=MAX_OPTIONS)
     else:
         unclear = False  # an option whose `correct` is not a boolean: the count would mislead
         for index, option_value in enumerate(options_value):
@@ -377,7 +406,7 @@ def _choice_options(check: _Checker, node: YamlMapping,
                         if isinstance(correct, str) and correct.lower() in ("true", "false")
                         else _got(option_node, "correct"))
                 check.problem(option_node.value_at("correct"), f"{path}.correct",
-                              f"must be true or false, got {hint}")
+                              f"must be true or false, got {hint}", "problem.not_boolean")
             text = check.text(option_node.get("text"), option_node.at("text"),
                               f"{path}.text", languages)
             if text is not None:
@@ -386,11 +415,12 @@ def _choice_options(check: _Checker, node: YamlMapping,
                    if isinstance(v, dict) and v.get("correct") is True]
         if not flagged and not unclear:
             check.problem(line_of("options"), "options",
-                          "must have at least one option with 'correct: true', got 0")
+                          "must have at least one option with 'correct: true', got 0",
+                          "problem.no_correct")
         elif len(flagged) == len(options_value) and not unclear:
             check.problem(line_of("options"), "options",
                           f"has all {len(flagged)} options marked 'correct: true'; at least one"
-                          " must be wrong, or there is nothing to choose")
+                          " must be wrong, or there is nothing to choose", "problem.all_correct")
         elif flagged and len(options) == len(options_value):
             for language in languages:
                 shown = [o.text.by_language.get(language) for o in options]
@@ -399,7 +429,8 @@ def _choice_options(check: _Checker, node: YamlMapping,
                         field_path = f"option {i + 1}.text.{language}"
                         check.problem(check.positions.get((check.question_id, field_path),
                                                           line_of("options")), field_path,
-                                      f"has the same text as option {shown.index(text_i) + 1}")
+                                      f"has the same text as option {shown.index(text_i) + 1}",
+                                      "problem.same_option", number=shown.index(text_i) + 1)
     return options
 
 
@@ -408,7 +439,8 @@ def _kind_of(check: _Checker, node: YamlMapping) -> QuestionKind | None:
     value = node.get("kind", "choice")
     if value not in _KINDS:
         check.problem(node.value_at("kind"), "kind",
-                      f"must be one of {', '.join(_KINDS)}, got {_got(node, 'kind')}")
+                      f"must be one of {', '.join(_KINDS)}, got {_got(node, 'kind')}",
+                      "problem.bad_kind", kinds=", ".join(_KINDS))
         return None
     return QuestionKind(value)
 
@@ -419,16 +451,18 @@ def _true_false(check: _Checker, node: YamlMapping, languages: Sequence[str]) ->
     if "options" in node:
         check.problem(node.at("options"), "options",
                       "must not be given for 'kind: true-false': the bot shows its own True"
-                      " and False; give 'answer: true' or 'answer: false'")
+                      " and False; give 'answer: true' or 'answer: false'",
+                      "problem.options_true_false")
     if "answer" not in node:
-        check.problem(node.pos, "answer", "is missing")
+        check.problem(node.pos, "answer", "is missing", "problem.missing")
         return []
     answer = node["answer"]
     if not isinstance(answer, bool):
         hint = (f"the text {show(answer)}: remove the quotes"
                 if isinstance(answer, str) and answer.lower() in ("true", "false")
                 else _kind(answer))
-        check.problem(node.value_at("answer"), "answer", f"must be true or false, got {hint}")
+        check.problem(node.value_at("answer"), "answer", f"must be true or false, got {hint}",
+        "problem.not_boolean")
         return []
     return list(true_false_options(answer, tuple(languages)))
 
@@ -442,6 +476,7 @@ def _picture(check: _Checker, node: YamlMapping) -> str | None:
             or not PICTURE_PATTERN.fullmatch(value)):
         check.problem(node.value_at("picture"), "picture",
                       "must be an https URL of a photo or a Telegram file_id (at most"
-                      f" {MAX_PICTURE} characters), got {_got(node, 'picture')}")
+                      f" {MAX_PICTURE} characters), got {_got(node, 'picture')}",
+                      "problem.bad_picture", limit=MAX_PICTURE)
         return None
     return value if check.plain(value, node.value_at("picture"), "picture") else None

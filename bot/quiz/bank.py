@@ -45,7 +45,9 @@ class QuestionKind(StrEnum):
 
 
 CHOICE, TRUE_FALSE = QuestionKind
-MAX_QUESTIONS = 100
+MAX_QUESTIONS = 200
+"""Questions per bank: a created quiz may have up to 200 (issue 21's per-quiz limit), and so
+may a bank file."""
 MAX_GUIDE_LABEL = 40
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """Characters refused in bank text: the C0 and C1 control characters (Unicode category Cc)

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 
 import fsrs
 
-from bot.quiz.bank import Bank, Question
+from bot.quiz.bank import TRUE_FALSE, Bank, Question
 from bot.quiz.engine import QuizError
 
 DAY = 86_400.0
@@ -147,7 +147,8 @@ def review_slots(card: Card, question: Question) -> tuple[int, ...]:
     id and its rating count, so it is new for every review yet the same for every process
     grading a tap on it (nothing to store)."""
     order = list(range(len(question.options)))
-    random.Random(f"review/{card.id}/{card.reps}/{question.fingerprint}").shuffle(order)
+    if question.kind != TRUE_FALSE:  # True, then False, as in a quiz
+        random.Random(f"review/{card.id}/{card.reps}/{question.fingerprint}").shuffle(order)
     return tuple(order)
 
 
@@ -168,28 +169,47 @@ def item(card: Card, banks: Mapping[str, Bank], due_count: int = 1) -> ReviewIte
 
 
 def grade(card: Card, banks: Mapping[str, Bank], user_id: int, reps: int,
-          slot: int) -> tuple[ReviewItem, bool]:
-    """Check and grade a review tap on ``card`` shown at rating count ``reps``.
+          slot: int, *, ticked: int | None = None) -> tuple[ReviewItem, bool]:
+    """Check and grade a review tap on ``card`` shown at rating count ``reps``: the option at
+    ``slot``, or with ``ticked`` (a Submit on a question with several right options) the
+    slots ticked (bit ``s`` for slot ``s``), right only when they are exactly the right
+    options (as :func:`bot.quiz.engine.grade_choice`).
 
     Returns:
-        The item as it was shown, and whether the chosen option is correct.
+        The item as it was shown, and whether the answer is correct.
 
     Raises:
         NoSuchCard: someone else's card.
         CardReviewed: rated since it was shown.
         CardGone: bank or question removed.
         InvalidOption: no such slot.
+        NothingChosen: ``ticked`` is 0.
     """
-    from bot.quiz.engine import InvalidOption
+    from bot.quiz.engine import InvalidOption, NothingChosen, chosen_slots
 
+    shown = check(card, banks, user_id, reps)
+    if ticked is None:
+        if not 0 <= slot < len(shown.slots):
+            raise InvalidOption(slot)
+        return shown, frozenset((shown.slots[slot],)) == shown.question.correct_indices
+    chosen = chosen_slots(ticked, len(shown.slots))
+    if not chosen:
+        raise NothingChosen(card.id)
+    return shown, frozenset(shown.slots[s] for s in chosen) == shown.question.correct_indices
+
+
+def check(card: Card, banks: Mapping[str, Bank], user_id: int, reps: int) -> ReviewItem:
+    """The card as shown at rating count ``reps``, if ``user_id`` may answer it (also the
+    check of a tick, which changes nothing stored).
+
+    Raises:
+        NoSuchCard, CardReviewed, CardGone: see :func:`grade`.
+    """
     if card.user_id != user_id:
         raise NoSuchCard(card.id)
     if card.reps != reps:
         raise CardReviewed(card.id)
-    shown = item(card, banks)
-    if not 0 <= slot < len(shown.slots):
-        raise InvalidOption(slot)
-    return shown, shown.slots[slot] == shown.question.correct_index
+    return item(card, banks)
 
 
 # --- when people study, and reminders ------------------------------------------------------

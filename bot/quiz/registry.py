@@ -25,6 +25,7 @@ on it"):
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -232,7 +233,10 @@ class BankRegistry:
         if stored is None:
             return None
         try:
-            bank = self._parse(stored.document, f"quiz {record.id} v{version}")
+            # in a thread: a parse takes milliseconds of CPU, which the event loop (every
+            # other update) would otherwise wait for
+            bank = await asyncio.to_thread(self._parse, stored.document,
+                                           f"quiz {record.id} v{version}")
         except Exception:  # any refusal of the parser: unplayable, not fatal
             log.exception("created quiz %s version %d no longer parses: not served",
                           record.id, version)

@@ -333,9 +333,24 @@ class LearningService:
             raise NoSuchCard(card_id)
         return card
 
+    async def tick(self, user_id: int, card_id: int, reps: int, ticked: int) -> ReviewItem:
+        """Check a tick on a card's question with several right options (the ticks ``ticked``
+        live in the buttons): the item to show them on; nothing is stored.
+
+        Raises:
+            NoSuchCard, CardReviewed, CardGone, InvalidOption: refused; nothing changes.
+        """
+        card = await self.card(card_id)
+        shown = learning.check(card, await self._with([card.bank_id]), user_id, reps)
+        engine.chosen_slots(ticked, len(shown.slots))
+        if not shown.question.several:
+            raise engine.InvalidOption(ticked)
+        return shown
+
     async def review(self, user_id: int, card_id: int, reps: int,
-                     slot: int) -> tuple[ReviewItem, bool, Card]:
-        """Grade and record a review tap: the card is rated, nothing else changes.
+                     slot: int, *, ticked: int | None = None) -> tuple[ReviewItem, bool, Card]:
+        """Grade and record a review tap (or, with ``ticked``, a Submit of ticked slots: see
+        :func:`bot.quiz.learning.grade`): the card is rated, nothing else changes.
 
         Returns:
             The item as shown, whether the answer was right, and the card after the rating.
@@ -346,7 +361,7 @@ class LearningService:
         """
         card = await self.card(card_id)
         shown, correct = learning.grade(card, await self._with([card.bank_id]), user_id, reps,
-                                        slot)
+                                        slot, ticked=ticked)
         now = self.now()
 
         def update(stored: Card) -> Card | None:

@@ -293,6 +293,41 @@ class QuizService:
                               self._clock())
         return attempt, answer
 
+    # --- questions with several right options: ticks, then Submit ---------------------------
+
+    async def grade_choice(self, user_id: int, attempt_id: int, position: int,
+                           mask: int) -> tuple[Attempt, Answer]:
+        """Check and grade a Submit of the ticked slots ``mask`` (bit ``s`` for slot ``s``),
+        without recording it (see :func:`bot.quiz.engine.grade_choice`).
+
+        Raises:
+            NothingChosen: nothing ticked. The refusals of :meth:`grade`.
+        """
+        attempt = await self.attempt(attempt_id)
+        answer = engine.grade_choice(attempt, await self._planned(attempt), user_id, position,
+                                     mask, self._clock())
+        return attempt, answer
+
+    async def tick(self, user_id: int, attempt_id: int, position: int,
+                   mask: int) -> tuple[Attempt, Bank]:
+        """Check a tick that makes the ticked slots ``mask`` on the question at ``position``;
+        nothing is stored (the ticks live in the question's buttons until Submit).
+
+        Returns:
+            The attempt and its bank, to show the question with the ticks.
+
+        Raises:
+            InvalidOption: a slot the question lacks, or the question has one right option.
+            The refusals of :meth:`grade`.
+        """
+        attempt = await self.attempt(attempt_id)
+        bank = await self._planned(attempt)
+        question, slots = engine.asking(attempt, bank, user_id, position)
+        engine.chosen_slots(mask, len(slots))
+        if not question.several or bank is None:
+            raise engine.InvalidOption(mask)
+        return attempt, bank
+
     async def record(self, attempt: Attempt, answer: Answer) -> Attempt:
         """Record a graded answer durably, with the attempt moved on by the core's rule
         (:func:`bot.quiz.engine.with_answer`) in the same write; return that attempt.

@@ -20,6 +20,14 @@ _INT = r"(0|[1-9][0-9]{0,17})"
 """A field that is a whole number (an id, a position, a version)."""
 _ID = r"([a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)"
 """A field that is a bank id."""
+_SLOT = r"(1[01]|[0-9])"
+"""A field that is an option slot: 0 ("A") to 11 ("L"), :data:`bot.quiz.bank.MAX_OPTIONS`."""
+_TICKS = r"(0|[1-9][0-9]{0,3})"
+"""A field that is a set of ticked slots: bit ``s`` set for slot ``s`` (0 to 4095 for twelve
+slots)."""
+_REPS = r"(0|[1-9][0-9]{0,5})"
+"""A review card's count of ratings, in the buttons of a card's ticks (at most 999,999: the
+card's tick buttons carry the ticks too, and all must fit in 64 bytes)."""
 
 
 class InvalidCallbackData(ValueError):
@@ -31,7 +39,7 @@ class AnswerButton:
     """Choose ``slot`` (0 = "A") for the question at ``position`` of an attempt."""
 
     PREFIX: ClassVar[str] = "a"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:([0-9])"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:{_SLOT}"
 
     attempt_id: int
     position: int
@@ -94,7 +102,7 @@ class GroupAnswerButton:
     """A member's choice of ``slot`` for the question at ``position`` of a group session."""
 
     PREFIX: ClassVar[str] = "g"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:([0-9])"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:{_SLOT}"
 
     session_id: int
     position: int
@@ -134,7 +142,7 @@ class CardAnswerButton:
     ``attempt_id`` is the attempt whose missed questions the session reviews first (0: none)."""
 
     PREFIX: ClassVar[str] = "c"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:([0-9]):{_INT}"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:{_SLOT}:{_INT}"
 
     card_id: int
     reps: int
@@ -176,9 +184,164 @@ class SettingButton:
     value: str
 
 
+# --- /newquiz (bot/telegram/creators.py): each names its draft by when it was opened (ms) ---
+
+@dataclass(frozen=True)
+class DraftButton:
+    """/newquiz over an open draft: ``restart`` 1 starts over, 0 goes on with the draft opened
+    at ``started``."""
+
+    PREFIX: ClassVar[str] = "nd"
+    FIELDS: ClassVar[str | None] = rf"([01]):{_INT}"
+
+    restart: int
+    started: int
+
+
+@dataclass(frozen=True)
+class UndoButton:
+    """Undo question ``serial`` of the draft opened at ``started``."""
+
+    PREFIX: ClassVar[str] = "nu"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}"
+
+    started: int
+    serial: int
+
+
+@dataclass(frozen=True)
+class RightOptionButton:
+    """``option`` is right (or, with several right, toggled) for the pending poll ``serial``
+    of the draft opened at ``started``."""
+
+    PREFIX: ClassVar[str] = "no"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:([0-9]|1[01])"
+
+    started: int
+    serial: int
+    option: int
+
+
+@dataclass(frozen=True)
+class RightDoneButton:
+    """The options chosen for the pending poll ``serial`` (several right) are the right ones."""
+
+    PREFIX: ClassVar[str] = "nc"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}"
+
+    started: int
+    serial: int
+
+
+QUIZ_ACTIONS = ("list", "open", "edit", "export", "results", "public", "link", "delete",
+                "confirm", "add", "rename", "question", "up", "down", "replace", "drop",
+                "page")
+"""What a :class:`QuizButton` does (``bot.telegram.quizzes`` handles each)."""
+
+
+@dataclass(frozen=True)
+class QuizButton:
+    """A /myquizzes button on the creator's quiz ``quiz_id`` (a created quiz's id, ``c-`` and
+    10 characters: ``bot.quiz.quizzes``) as it was at ``version``: ``action`` is what it does
+    (:data:`QUIZ_ACTIONS`), ``number`` a question's 1-based number or a page (0 where it has
+    none). A tap on a version that moved on is stale."""
+
+    PREFIX: ClassVar[str] = "m"
+    FIELDS: ClassVar[str | None] = rf"({'|'.join(QUIZ_ACTIONS)}):(c-[a-z0-9]{{10}}):{_INT}:{_INT}"
+    action: str
+    quiz_id: str
+    version: int
+    number: int
+
+
+# --- questions with several right options: tick options, then Submit ------------------------
+
+@dataclass(frozen=True)
+class TickButton:
+    """Tick or untick ``slot`` of the question at ``position`` of an attempt, whose ticked
+    slots were ``ticked`` (bit ``s`` for slot ``s``) when the keyboard was drawn. The ticks
+    live in the buttons until Submit: nothing is stored, and a restart loses nothing."""
+
+    PREFIX: ClassVar[str] = "at"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:{_SLOT}:{_TICKS}"
+
+    attempt_id: int
+    position: int
+    slot: int
+    ticked: int
+
+
+@dataclass(frozen=True)
+class SubmitButton:
+    """Submit the ticked slots ``ticked`` as the answer to the question at ``position``."""
+
+    PREFIX: ClassVar[str] = "as"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:{_TICKS}"
+
+    attempt_id: int
+    position: int
+    ticked: int
+
+
+@dataclass(frozen=True)
+class GroupTickButton:
+    """A member's tick of ``slot`` on the open question at ``position`` of a group session
+    (each member's ticks are stored: the keyboard is the group's)."""
+
+    PREFIX: ClassVar[str] = "gt"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:{_SLOT}"
+
+    session_id: int
+    position: int
+    slot: int
+
+
+@dataclass(frozen=True)
+class GroupSubmitButton:
+    """A member's Submit of their ticks on the open question at ``position``."""
+
+    PREFIX: ClassVar[str] = "gs"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}"
+
+    session_id: int
+    position: int
+
+
+@dataclass(frozen=True)
+class CardTickButton:
+    """Tick ``slot`` of a review card's question (several right options); as
+    :class:`CardAnswerButton`, with the ticked slots ``ticked`` before the tap."""
+
+    PREFIX: ClassVar[str] = "ct"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_REPS}:{_SLOT}:{_TICKS}:{_INT}"
+
+    card_id: int
+    reps: int
+    slot: int
+    ticked: int
+    attempt_id: int
+
+
+@dataclass(frozen=True)
+class CardSubmitButton:
+    """Submit the ticked slots ``ticked`` as the answer to a review card's question."""
+
+    PREFIX: ClassVar[str] = "cs"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_REPS}:{_TICKS}:{_INT}"
+
+    card_id: int
+    reps: int
+    ticked: int
+    attempt_id: int
+
+
 CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
                   | BankButton | GroupAnswerButton | PlaceButton | DeleteDataButton
-                  | CardAnswerButton | CardNextButton | StartReviewButton | SettingButton)
+                  | CardAnswerButton | CardNextButton | StartReviewButton | SettingButton
+                  | DraftButton | UndoButton | RightOptionButton | RightDoneButton
+                  | QuizButton
+                  | TickButton | SubmitButton | GroupTickButton | GroupSubmitButton
+                  | CardTickButton | CardSubmitButton)
 
 BUTTON_KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)
 """Every kind of button: each owns its prefix (``PREFIX``, unique) and the pattern of its
@@ -233,5 +396,7 @@ def decode(data: str | None) -> CallbackButton:
     if kind is SettingButton:  # the value stays text: "0" is a count, "30" seconds
         groups[2] = match[3]
     if kind is DeleteDataButton:  # a nonce of digits only stays text
+        groups[1] = match[2]
+    if kind is QuizButton:  # a quiz id of digits only stays text
         groups[1] = match[2]
     return kind(*groups)

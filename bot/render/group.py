@@ -11,10 +11,22 @@ from bot.quiz.bank import Bank
 from bot.quiz.engine import LABELS, QuestionView
 from bot.quiz.group import SPEED, GroupSession, Standing
 from bot.quiz.privacy import is_deleted
-from bot.render.callbacks import GroupAnswerButton, PlaceButton
+from bot.render.callbacks import (
+    GroupAnswerButton,
+    GroupSubmitButton,
+    GroupTickButton,
+    PlaceButton,
+)
 from bot.render.limits import MAX_TOAST_UTF16
 from bot.render.links import question_link
-from bot.render.question import _question_lines, answer_rows, notes_lines
+from bot.render.question import (
+    _question_lines,
+    answer_rows,
+    notes_lines,
+    option_text,
+    question_keyboard,
+    slot_label,
+)
 from bot.render.screen import Button, Screen, UrlButton
 from bot.render.text import Markup, clip, clip_utf16
 
@@ -45,9 +57,15 @@ def group_question(bank: Bank, session: GroupSession, t: Catalog, m: Markup, *,
     clock = (t("group_clock", count=round(session.question_seconds)) if left is None
              else t("group_clock_left", count=left))
     lines.insert(2, m.escape(clock))
-    buttons = [Button(LABELS[slot], GroupAnswerButton(session.id, session.position, slot))
-               for slot in range(len(v.slots))]
-    return Screen("\n".join(header + lines), answer_rows(buttons))
+    if v.question.several:  # each member's ticks are stored: the boxes stay empty
+        boxes = [Button(f"☐ {LABELS[slot]}", GroupTickButton(session.id, session.position, slot))
+                 for slot in range(len(v.slots))]
+        keyboard = (*answer_rows(boxes),
+                    (Button(t("button_submit"), GroupSubmitButton(session.id, session.position)),))
+    else:
+        keyboard = question_keyboard(
+            v, t, lambda slot: GroupAnswerButton(session.id, session.position, slot))
+    return Screen("\n".join(header + lines), keyboard, photo=v.question.picture)
 
 
 def group_reveal(bank: Bank, session: GroupSession, position: int, counts: Sequence[int],
@@ -57,16 +75,15 @@ def group_reveal(bank: Bank, session: GroupSession, position: int, counts: Seque
     chat on this question, its answer and explanation in the member's own language
     (:func:`question_link`)."""
     v = _session_view(bank, session, position)
-    lang = bank.language_for(t.language)
     lines = [*_question_lines(bank, v, t, m, marks=False, closed=True)[:4], ""]
     for slot, option_index in enumerate(v.slots):
-        text = v.question.options[option_index].text.get(lang, bank.default_language)
-        label = f"{LABELS[slot]}."
+        text = option_text(bank, v.question, option_index, t)
+        label = slot_label(v.question, slot)
         count = f" — {counts[slot]}"
-        if slot == v.correct_slot:
-            lines.append(f"✅ {label} {m.escape(text)}{count}")
+        if slot in v.correct_slots:
+            lines.append(f"✅ {label}{m.escape(text)}{count}")
         else:
-            lines.append(f"{label} {m.escape(text)}{count}")
+            lines.append(f"{label}{m.escape(text)}{count}")
     total = sum(counts)
     lines += ["", m.escape(f"👥 {t('group_answer_count', count=total)}"),
               *notes_lines(bank, v.question, t, m)]
@@ -153,11 +170,10 @@ def private_question(bank: Bank, session: GroupSession, position: int, t: Catalo
     """A group session's closed question for one member's private chat, in their language:
     the question, its options with the right one marked, the explanation and its source."""
     v = _session_view(bank, session, position)
-    lang = bank.language_for(t.language)
     lines = [*_question_lines(bank, v, t, m, marks=False, closed=True)[:4], ""]
     for slot, option_index in enumerate(v.slots):
-        text = m.escape(v.question.options[option_index].text.get(lang, bank.default_language))
-        mark = "✅ " if slot == v.correct_slot else ""
-        lines.append(f"{mark}{LABELS[slot]}. {text}")
+        text = m.escape(option_text(bank, v.question, option_index, t))
+        mark = "✅ " if slot in v.correct_slots else ""
+        lines.append(f"{mark}{slot_label(v.question, slot)}{text}")
     lines += notes_lines(bank, v.question, t, m)
     return Screen("\n".join(lines))

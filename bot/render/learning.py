@@ -8,12 +8,18 @@ from collections.abc import Mapping, Sequence
 
 from bot.i18n import Catalog
 from bot.quiz.bank import Bank
-from bot.quiz.engine import LABELS, QuestionView
+from bot.quiz.engine import QuestionView
 from bot.quiz.learning import ReviewItem
 from bot.quiz.ports import BankStats
 from bot.quiz.review import Progress
-from bot.render.callbacks import CardAnswerButton, CardNextButton, StartReviewButton
-from bot.render.question import _question_lines, answer_rows, explanation_lines
+from bot.render.callbacks import (
+    CardAnswerButton,
+    CardNextButton,
+    CardSubmitButton,
+    CardTickButton,
+    StartReviewButton,
+)
+from bot.render.question import Ticks, _question_lines, explanation_lines, question_keyboard
 from bot.render.screen import Button, Screen, as_screens
 from bot.render.text import Markup
 
@@ -56,10 +62,12 @@ def _due_header(count: int, t: Catalog) -> str:
 
 
 def _review_view(it: ReviewItem, chosen_slot: int | None = None,
-                 correct: bool | None = None) -> QuestionView:
+                 correct: bool | None = None, ticked: int = 0) -> QuestionView:
+    chosen = frozenset(s for s in range(len(it.slots)) if ticked >> s & 1)
     return QuestionView(question=it.question, position=0, total=1, slots=it.slots,
-                        correct_slot=it.correct_slot, chosen_slot=chosen_slot,
-                        answer_correct=correct)
+                        correct_slot=it.correct_slot,
+                        chosen_slot=min(chosen) if chosen else chosen_slot,
+                        answer_correct=correct, chosen_slots=chosen)
 
 
 def _review_lines(it: ReviewItem, v: QuestionView, t: Catalog, m: Markup,
@@ -71,22 +79,31 @@ def _review_lines(it: ReviewItem, v: QuestionView, t: Catalog, m: Markup,
     return lines
 
 
-def review_question(it: ReviewItem, t: Catalog, m: Markup, attempt_id: int = 0) -> Screen:
-    """A due card's question in the quiz's format (title, header, prompt, options A-J with
-    buttons), options in the order :func:`bot.quiz.learning.review_slots` chose for it."""
-    buttons = [Button(LABELS[slot], CardAnswerButton(it.card.id, it.card.reps, slot, attempt_id))
-               for slot in range(len(it.slots))]
-    return Screen("\n".join(_review_lines(it, _review_view(it), t, m, marks=False)),
-                  answer_rows(buttons))
+def review_question(it: ReviewItem, t: Catalog, m: Markup, attempt_id: int = 0,
+                    ticked: int = 0) -> Screen:
+    """A due card's question in the quiz's format (title, header, prompt, options A-L with
+    buttons; True and False; ☑/☐ per option and Submit for several right options, with the
+    slots ``ticked``), options in the order :func:`bot.quiz.learning.review_slots` chose for
+    it; with the question's picture."""
+    card = it.card
+    ticks = Ticks(ticked, lambda slot: CardTickButton(card.id, card.reps, slot, ticked,
+                                                      attempt_id),
+                  CardSubmitButton(card.id, card.reps, ticked, attempt_id))
+    v = _review_view(it)
+    keyboard = question_keyboard(
+        v, t, lambda slot: CardAnswerButton(card.id, card.reps, slot, attempt_id), ticks)
+    return Screen("\n".join(_review_lines(it, v, t, m, marks=False)), keyboard,
+                  photo=it.question.picture)
 
 
 def review_feedback(it: ReviewItem, slot: int, correct: bool, t: Catalog, m: Markup, *,
                     next_card: CardNextButton | None, next_in: float | None,
-                    closing: bool = True) -> Screen:
-    """A reviewed card: the choice marked ✅/❌, the correct option and the explanation, then
-    a "next" button when more cards are due, else (with ``closing``) that all is done and when
-    the next review is (``next_in`` seconds from now; None: not known)."""
-    v = _review_view(it, slot, correct)
+                    closing: bool = True, ticked: int = 0) -> Screen:
+    """A reviewed card: the choice marked ✅/❌ (the slots ``ticked``, for a question with
+    several right options), the correct option and the explanation, then a "next" button when
+    more cards are due, else (with ``closing``) that all is done and when the next review is
+    (``next_in`` seconds from now; None: not known)."""
+    v = _review_view(it, slot, correct, ticked)
     lines = [*_review_lines(it, v, t, m, marks=True), "",
              *explanation_lines(it.bank, v, t, m)]
     if next_card is not None:

@@ -21,9 +21,18 @@ from bot.render.callbacks import (
     NextButton,
     RetakeButton,
     ReviewButton,
+    SubmitButton,
+    TickButton,
 )
 from bot.render.limits import MAX_KEYBOARD_BUTTONS
-from bot.render.question import _question_lines, explanation_lines, notes_lines, question
+from bot.render.question import (
+    Ticks,
+    _question_lines,
+    explanation_lines,
+    notes_lines,
+    option_text,
+    question,
+)
 from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, UrlButton, as_screens
 from bot.render.sharing import share_row
 from bot.render.text import Markup, clip, pack
@@ -58,8 +67,23 @@ def attempt_question(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> Scr
     Raises:
         BankChanged: the attempt was planned on another bank version.
     """
+    return ticked_question(bank, attempt, 0, t, m)
+
+
+def ticked_question(bank: Bank, attempt: Attempt, ticked: int, t: Catalog,
+                    m: Markup) -> Screen:
+    """The attempt's current question with the slots ``ticked`` (bit ``s`` for slot ``s``)
+    shown ☑ (a question with several right options: the ticks live in the buttons, each
+    tick button carrying the ticks it was drawn with, until Submit).
+
+    Raises:
+        BankChanged: the attempt was planned on another bank version.
+    """
     v = view(attempt, bank)
-    return question(bank, v, t, m, lambda slot: AnswerButton(attempt.id, v.position, slot))
+    ticks = Ticks(ticked, lambda slot: TickButton(attempt.id, v.position, slot, ticked),
+                  SubmitButton(attempt.id, v.position, ticked))
+    return question(bank, v, t, m, lambda slot: AnswerButton(attempt.id, v.position, slot),
+                    ticks)
 
 
 def current_screens(bank: Bank, attempt: Attempt, updated: bool, t: Catalog, m: Markup,
@@ -153,10 +177,10 @@ def review(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> list[Screen]:
     for question_id in missed:
         position = attempt.plan.question_order.index(question_id)
         v = view(attempt, bank, position)
-        correct = v.question.options[v.slots[v.correct_slot]].text.get(lang, bank.default_language)
+        right = [option_text(bank, v.question, i, t) for i in sorted(v.question.correct_indices)]
         blocks.append("\n".join([
             m.bold(f"{position + 1}. {v.question.prompt.get(lang, bank.default_language)}"),
-            f"✅ {m.escape(correct)}",
+            *(f"✅ {m.escape(text)}" for text in right),
             *(line for line in notes_lines(bank, v.question, t, m, gap=False) if line),
         ]))
     return [Screen(text) for text in pack(blocks, m=m)]

@@ -5,9 +5,10 @@ header and progress bar, the options A-J, the rows of answer buttons, the verdic
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from bot.i18n import Catalog
-from bot.quiz.bank import Bank, Question
+from bot.quiz.bank import TRUE_FALSE, Bank, Question
 from bot.quiz.engine import LABELS, QuestionView
 from bot.render.callbacks import CallbackButton
 from bot.render.screen import Button, Screen
@@ -16,8 +17,8 @@ from bot.render.text import Markup
 MAX_ANSWER_BUTTONS_PER_ROW = 5
 """Answer buttons in one keyboard row (see :func:`answer_rows`). Telegram's apps give every
 button of a row the same share of the message's width; on a phone (about 360 dp wide) five
-one-letter buttons still leave each a thumb-sized target, so 2-5 options take one row and
-6-10 two rows."""
+one-letter buttons still leave each a thumb-sized target, so 2-5 options take one row,
+6-10 two rows and 11-12 three."""
 
 
 def progress_bar(done: int, total: int, width: int = 8) -> str:
@@ -28,27 +29,53 @@ def progress_bar(done: int, total: int, width: int = 8) -> str:
     return "▰" * filled + "▱" * (width - filled)
 
 
+def option_text(bank: Bank, question: Question, option_index: int, t: Catalog) -> str:
+    """An option's text (plain, not escaped) in the reader's language: the bank's text, or the
+    bot's own "True"/"False" for a true/false question."""
+    if question.kind == TRUE_FALSE:
+        return t("option_true") if option_index == 0 else t("option_false")
+    lang = bank.language_for(t.language)
+    return question.options[option_index].text.get(lang, bank.default_language)
+
+
+def slot_label(question: Question, slot: int) -> str:
+    """The label before an option's text: "A. " ... "L. "."""
+    return f"{LABELS[slot]}. "
+
+
 def _question_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup, *,
                     marks: bool, closed: bool = False) -> list[str]:
+    """The title, header, prompt (with "Select all that apply" for several right options),
+    then the options; with ``marks``, every right option ✅ and each wrong choice ❌. The
+    first four lines are the title, the header, a blank line and the prompt. A true/false
+    question lists "A. True" and "B. False" (its buttons say True and False; the terminal
+    reads the letters)."""
     lang = bank.language_for(t.language)
     done = v.position + (1 if v.answered or closed else 0)
+    question = v.question
     lines = [
         m.bold(bank.title.get(lang, bank.default_language)),
         m.escape(f"{t('question_header', number=v.position + 1, total=v.total)}  "
                  f"{progress_bar(done, v.total)}"),
         "",
-        m.bold(v.question.prompt.get(lang, bank.default_language)),
-        "",
+        m.bold(question.prompt.get(lang, bank.default_language)),
     ]
+    if question.several:
+        lines.append(m.italic(t("select_all")))
+    lines.append("")
+    chosen = v.chosen_slots or (
+        frozenset((v.chosen_slot,)) if v.chosen_slot is not None else frozenset())
+    right = v.correct_slots
     for slot, option_index in enumerate(v.slots):
-        text = m.escape(v.question.options[option_index].text.get(lang, bank.default_language))
-        label = f"{LABELS[slot]}."
-        if marks and slot == v.correct_slot:
-            line = f"✅ {label} {text}"
-        elif marks and slot == v.chosen_slot:
-            line = f"❌ {label} {text} ({m.escape(t('your_answer'))})"
+        shown = m.escape(option_text(bank, question, option_index, t))
+        text = f"{slot_label(question, slot)}{shown}"
+        yours = f" ({m.escape(t('your_answer'))})"
+        if marks and slot in right:
+            line = f"✅ {text}" + (yours if question.several and slot in chosen else "")
+        elif marks and slot in chosen:
+            line = f"❌ {text}{yours}"
         else:
-            line = f"{label} {text}"
+            line = text
         lines.append(line)
     return lines
 
@@ -69,22 +96,63 @@ def answer_rows(buttons: Sequence[Button]) -> tuple[tuple[Button, ...], ...]:
     return tuple(layout)
 
 
+@dataclass(frozen=True)
+class Ticks:
+    """The keyboard of a question with several right options: a tick button per option and
+    a Submit button.
+
+    Attributes:
+        ticked: The slots ticked so far (bit ``s`` for slot ``s``).
+        make_tick: Slot -> the callback button that ticks or unticks it.
+        submit: The Submit button's callback button.
+    """
+
+    ticked: int
+    make_tick: Callable[[int], CallbackButton]
+    submit: CallbackButton
+
+
 def question(bank: Bank, v: QuestionView, t: Catalog, m: Markup,
-             make_button: Callable[[int], CallbackButton]) -> Screen:
-    """A question with its options labelled A, B, ... (up to J), and one button per label in
-    rows that fit a phone (:func:`answer_rows`).
+             make_button: Callable[[int], CallbackButton], ticks: Ticks | None = None) -> Screen:
+    """A question with its options labelled A, B, ... (up to L), and one button per label in
+    rows that fit a phone (:func:`answer_rows`); True and False buttons for a true/false
+    question; for a question with several right options (given ``ticks``) a ☑/☐ button per
+    option, then Submit. The screen carries the question's picture, if any.
 
     Args:
         make_button: Slot (0 = "A") -> the callback button for choosing it.
+        ticks: The tick and Submit buttons, for a question with several right options.
     """
+    text = "\n".join(_question_lines(bank, v, t, m, marks=False))
+    return Screen(text, question_keyboard(v, t, make_button, ticks), photo=v.question.picture)
+
+
+def question_keyboard(v: QuestionView, t: Catalog, make_button: Callable[[int], CallbackButton],
+                      ticks: Ticks | None = None) -> tuple[tuple[Button, ...], ...]:
+    """The answer buttons of :func:`question` (also the keyboard edited in place by a tick)."""
+    if v.question.kind == TRUE_FALSE:
+        return ((Button(t("option_true"), make_button(0)),
+                 Button(t("option_false"), make_button(1))),)
+    if v.question.several and ticks is not None:
+        boxes = [Button(("☑ " if ticks.ticked >> slot & 1 else "☐ ") + LABELS[slot],
+                        ticks.make_tick(slot)) for slot in range(len(v.slots))]
+        return (*answer_rows(boxes), (Button(t("button_submit"), ticks.submit),))
     buttons = [Button(LABELS[slot], make_button(slot)) for slot in range(len(v.slots))]
-    return Screen("\n".join(_question_lines(bank, v, t, m, marks=False)), answer_rows(buttons))
+    return answer_rows(buttons)
+
+
+def right_labels(bank: Bank, v: QuestionView, t: Catalog) -> str:
+    """The right options' labels ("A, C"), or "True"/"False" for a true/false question."""
+    if v.question.kind == TRUE_FALSE:
+        return option_text(bank, v.question, v.slots[v.correct_slot], t)
+    return ", ".join(LABELS[slot] for slot in sorted(v.correct_slots))
 
 
 def explanation_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup) -> list[str]:
     """The verdict, the explanation and its source."""
     verdict = (t("feedback_correct") if v.is_correct
-               else t("feedback_wrong", label=LABELS[v.correct_slot]))
+               else t("feedback_wrong_several", labels=right_labels(bank, v, t))
+               if v.question.several else t("feedback_wrong", label=right_labels(bank, v, t)))
     return [m.bold(verdict), *notes_lines(bank, v.question, t, m, gap=False)]
 
 

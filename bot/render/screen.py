@@ -41,10 +41,13 @@ class Button:
 
 @dataclass(frozen=True)
 class Screen:
-    """A message to show: text (in the markup it was rendered with) and a keyboard (rows)."""
+    """A message to show: text (in the markup it was rendered with), a keyboard (rows), and
+    a photo (an https URL or a Telegram file_id) sent with it: as the photo's caption when
+    the text fits one, else the photo first (``bot.telegram.common.send``)."""
 
     text: str
     keyboard: tuple[tuple[Button, ...], ...] = field(default=())
+    photo: str | None = None
 
 
 def as_screens(text: str, m: Markup, keyboard: tuple[tuple[Button, ...], ...] = (),

@@ -29,7 +29,14 @@ from bot.quiz import engine, group, learning
 from bot.quiz.bank import Bank
 from bot.quiz.engine import QuizError, UnknownAttempt, UnknownBank
 from bot.quiz.library import DraftStore, QuizLibrary
-from bot.quiz.ports import CardStore, GroupStore, PrivacyStore, QuizStore, SessionLeases
+from bot.quiz.ports import (
+    CardStore,
+    GroupStore,
+    PrivacyStore,
+    QuizStore,
+    ReportStore,
+    SessionLeases,
+)
 from bot.quiz.service import QuizService
 from bot.render import Screen
 from bot.telegram.metrics import Metrics
@@ -48,7 +55,7 @@ class Leases(SessionLeases, Protocol):
 
 
 class OpenStore(QuizStore, GroupStore, CardStore, PrivacyStore, QuizLibrary, DraftStore,
-                Protocol):
+                ReportStore, Protocol):
     """The open storage: the services' ports, and what the front end does with it besides
     (``storage``: ``SQLiteStore``, ``PostgresStore``; the handlers may not import it)."""
 
@@ -133,6 +140,7 @@ TOAST_KEYS: dict[type[QuizError], str] = {
     engine.NotFinished: "toast_invalid",
     UnknownAttempt: "toast_invalid",
     UnknownBank: "toast_invalid",
+    engine.NothingChosen: "toast_nothing_chosen",
     group.SessionClosed: "toast_closed",
     group.TooLate: "group_too_late",
     group.WrongChat: "toast_invalid",
@@ -180,8 +188,31 @@ async def user_catalog(service: QuizService, user: User | None) -> Catalog:
 
 
 async def send(context: Context, chat_id: int, screen: Screen) -> Message:
-    """Send a screen as a new message (HTML, without link previews: the bot's ``Defaults``)."""
+    """Send a screen as a new message (HTML, without link previews: the bot's ``Defaults``).
+
+    A screen with a photo (a question's picture) is sent as that photo with the text as its
+    caption and the keyboard, when the text fits a caption (1,024 UTF-16 units after entity
+    parsing, Bot API ``sendPhoto``); else the photo alone, then the text and keyboard as a
+    message. The message returned carries the keyboard.
+    """
+    if screen.photo is not None:
+        if fits_caption(screen.text):
+            return await context.bot.send_photo(chat_id, screen.photo, caption=screen.text,
+                                                reply_markup=keyboard(screen))
+        await context.bot.send_photo(chat_id, screen.photo)
     return await context.bot.send_message(chat_id, screen.text, reply_markup=keyboard(screen))
+
+
+def fits_caption(text: str) -> bool:
+    """Whether HTML ``text`` fits a photo's caption (Bot API: 0-1024 characters after entities
+    parsing)."""
+    return render.html_length(text) <= render.MAX_CAPTION_UTF16
+
+
+def is_photo(message: object) -> bool:
+    """Whether ``message`` is a photo (a question's picture with its caption): it has no text
+    to edit, only a caption (Bot API ``editMessageCaption``)."""
+    return bool(getattr(message, "photo", None))
 
 
 async def edit(query: CallbackQuery, screen: Screen) -> None:
@@ -190,11 +221,23 @@ async def edit(query: CallbackQuery, screen: Screen) -> None:
     "message is not modified" is success, and a message that is gone (deleted, too old to
     edit) is skipped: both are logged, not raised (``outcomes.classify``).
 
+    A photo message (a question sent with its picture) has a caption, not a text: its caption
+    is edited (``editMessageCaption``) when the screen's text fits one; else its keyboard is
+    taken away and the screen is sent as a new message below it.
+
     Raises:
         TelegramError: any other failure, e.g. ``Forbidden`` when the user blocked the bot.
     """
     try:
-        await query.edit_message_text(screen.text, reply_markup=keyboard(screen))
+        if not is_photo(query.message):
+            await query.edit_message_text(screen.text, reply_markup=keyboard(screen))
+        elif fits_caption(screen.text):
+            await query.edit_message_caption(caption=screen.text, reply_markup=keyboard(screen))
+        else:
+            await query.edit_message_reply_markup(reply_markup=None)
+            await query.get_bot().send_message(
+                query.message.chat.id if query.message else query.from_user.id, screen.text,
+                reply_markup=keyboard(screen))
     except TelegramError as exc:
         kind = classify(exc).kind
         if kind is Kind.NOT_MODIFIED:
@@ -204,6 +247,24 @@ async def edit(query: CallbackQuery, screen: Screen) -> None:
             log.info("edit skipped: message %s of user %s is gone: %s",
                      query.message and query.message.message_id, query.from_user.id,
                      exc.message)
+        else:
+            raise
+
+
+async def edit_keyboard(query: CallbackQuery, screen: Screen) -> None:
+    """Edit only the keyboard of the query's message into ``screen``'s (a tick on a question
+    with several right options; a text or a photo message alike). Failures as :func:`edit`.
+    """
+    try:
+        await query.edit_message_reply_markup(reply_markup=keyboard(screen))
+    except TelegramError as exc:
+        kind = classify(exc).kind
+        if kind is Kind.NOT_MODIFIED:
+            log.debug("keyboard edit skipped: message %s not modified",
+                      query.message and query.message.message_id)
+        elif kind is Kind.GONE:
+            log.info("keyboard edit skipped: message %s is gone: %s",
+                     query.message and query.message.message_id, exc.message)
         else:
             raise
 

@@ -19,6 +19,7 @@ from telegram.constants import ChatMemberStatus
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import group
+from bot.quiz.bank import TRUE_FALSE
 from bot.quiz.engine import LABELS
 from bot.quiz.group_service import SessionRunning
 from bot.quiz.ports import StorageError
@@ -199,10 +200,51 @@ async def on_group_answer(query: CallbackQuery, context: Context,
         log.exception("could not record a group answer of user %s", query.from_user.id)
         await toast(query, t("storage_failed"))
         return
-    await toast(query, t("group_recorded", label=LABELS[button.slot]))
+    bank = await service.bank_of(session)
+    question = bank.question(answer.question_id)
+    await toast(query, t("group_recorded", label=render.option_text(
+        bank, question, answer.option_index, t) if question.kind == TRUE_FALSE
+        else LABELS[button.slot]))
     if close_now:  # in a job: the tap's slot and turn are not held for the reveal
         services(context).sessions.schedule(session.id, 0.0, early=button.position)
     await service.answered(session, answer)  # the review card, after the acknowledgement
+
+
+async def on_group_tick(query: CallbackQuery, context: Context,
+                        button: render.GroupTickButton, t: Catalog) -> None:
+    """A member's tick on an open question with several right options: stored per member (the
+    keyboard is the group's), acknowledged privately with the choice so far."""
+    if query.message is None:
+        raise group.WrongChat(0)
+    _, ticked = await services(context).groups.tick(
+        button.session_id, query.message.chat.id, button.position, button.slot,
+        query.from_user.id)
+    labels = ", ".join(LABELS[slot] for slot in range(len(LABELS)) if ticked >> slot & 1)
+    await toast(query, t("group_ticked", labels=labels) if labels else t("group_ticked_none"))
+
+
+async def on_group_submit(query: CallbackQuery, context: Context,
+                          button: render.GroupSubmitButton, t: Catalog,
+                          received_at: float | None = None) -> None:
+    """A member's Submit of their ticks: recorded once, as a tap is (:func:`on_group_answer`),
+    right only for the exact set of right options; nothing ticked is refused with a toast."""
+    if query.message is None:
+        raise group.WrongChat(0)
+    service = services(context).groups
+    try:
+        session, answer, close_now = await service.submit(
+            button.session_id, query.message.chat.id, button.position, query.from_user.id,
+            display_name(query.from_user), received_at=received_at)
+    except StorageError:
+        log.exception("could not record a group answer of user %s", query.from_user.id)
+        await toast(query, t("storage_failed"))
+        return
+    slots = session.plan.option_orders[button.position]
+    labels = ", ".join(LABELS[slots.index(i)] for i in sorted(answer.choice, key=slots.index))
+    await toast(query, t("group_recorded", label=labels))
+    if close_now:
+        services(context).sessions.schedule(session.id, 0.0, early=button.position)
+    await service.answered(session, answer)
 
 
 async def on_group_language(query: CallbackQuery, context: Context, language: str,

@@ -6,7 +6,7 @@ No quiz rules and no user-facing literals live here: the engine decides, the cat
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 from telegram import CallbackQuery, Chat, ReplyParameters, Update, User
 from telegram.error import TelegramError
@@ -18,7 +18,7 @@ from bot.quiz.bank import Bank
 from bot.quiz.ports import StorageError
 from bot.quiz.starting import Resumed, Started, resume_or_start
 from bot.render import HTML, Screen
-from bot.telegram import teachers
+from bot.telegram import creators, teachers
 from bot.telegram.chats import thread_of
 from bot.telegram.common import (
     ANSWERED,
@@ -26,6 +26,7 @@ from bot.telegram.common import (
     Context,
     QuizApplication,
     edit,
+    edit_keyboard,
     send,
     shows,
     toast,
@@ -161,11 +162,14 @@ async def cmd_help(update: Update, context: Context) -> None:
 
 async def on_other_message(update: Update, context: Context) -> None:
     """Text, stickers or unknown commands in a private chat: a short hint, nothing changes.
-    A quiz card the user shared into this chat (a message ``via_bot`` this bot) needs none."""
+    A quiz card the user shared into this chat (a message ``via_bot`` this bot) needs none;
+    a text, poll or photo while the user has a /newquiz draft open is a step of the draft."""
     user, chat, message = update.effective_user, update.effective_chat, update.effective_message
     assert chat is not None
     if message is not None and message.via_bot is not None and (
             message.via_bot.id == context.bot.id):
+        return
+    if await creators.on_draft_message(update, context):  # a step of an open /newquiz draft
         return
     t = await catalog_for(context, user)
     await send(context, chat.id, Screen(HTML.escape(t("unknown_text"))))
@@ -183,20 +187,54 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
     edit is made (Telegram would refuse it "message is not modified").
     """
     service = services(context).quiz
+    await _grade_and_show(query, context, button.attempt_id, button.position, t,
+                          service.grade(query.from_user.id, button.attempt_id, button.position,
+                                        button.slot))
+
+
+async def on_submit(query: CallbackQuery, context: Context, button: render.SubmitButton,
+                    t: Catalog) -> None:
+    """Submit on a question with several right options: the ticked slots (carried by the
+    button) are graded, recorded and shown as an option tap's (:func:`on_answer`); Submit with
+    nothing ticked is refused with a toast (``NothingChosen``)."""
+    service = services(context).quiz
+    await _grade_and_show(query, context, button.attempt_id, button.position, t,
+                          service.grade_choice(query.from_user.id, button.attempt_id,
+                                               button.position, button.ticked))
+
+
+async def on_tick(query: CallbackQuery, context: Context, button: render.TickButton,
+                  t: Catalog) -> None:
+    """A tick on a question with several right options: checked as a tap would be (another
+    user's, stale or forged buttons are refused and change nothing), then the keyboard is
+    edited in place with the slot ticked or unticked. Nothing is stored: the ticks live in
+    the buttons, so a restart between a tick and Submit loses nothing."""
+    ticked = button.ticked ^ (1 << button.slot)
+    service = services(context).quiz
+    attempt, bank = await service.tick(query.from_user.id, button.attempt_id, button.position,
+                                       ticked)
+    await toast(query)
+    await edit_keyboard(query, render.ticked_question(bank, attempt, ticked, t, HTML))
+
+
+async def _grade_and_show(query: CallbackQuery, context: Context, attempt_id: int,
+                          position: int, t: Catalog,
+                          grading: Awaitable[tuple[engine.Attempt, engine.Answer]]) -> None:
+    """The path of :func:`on_answer` and :func:`on_submit` once the grading is asked for."""
+    service = services(context).quiz
     try:
-        attempt, answer = await service.grade(query.from_user.id, button.attempt_id,
-                                              button.position, button.slot)
+        attempt, answer = await grading
     except engine.AlreadyAnswered:
         await toast(query, t("toast_answered"))
-        attempt = await service.attempt(button.attempt_id)
+        attempt = await service.attempt(attempt_id)
         bank = await service.bank_of(attempt)
-        feedback = render.feedback(bank, attempt, button.position, t, HTML)
+        feedback = render.feedback(bank, attempt, position, t, HTML)
         if not shows(query, feedback):
             await edit(query, feedback)
         return
     except engine.QuestionChanged:  # the bank was edited since this question was shown
         await toast(query)
-        attempt, updated = await service.current(await service.attempt(button.attempt_id))
+        attempt, updated = await service.current(await service.attempt(attempt_id))
         for screen in render.current_screens(await service.bank_of(attempt), attempt, updated,
                                              t, HTML):
             await send_to_query_chat(query, context, screen)
@@ -212,7 +250,7 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
         return
     bank = await service.bank_of(attempt)
     try:
-        await edit(query, render.feedback(bank, attempt, button.position, t, HTML))
+        await edit(query, render.feedback(bank, attempt, position, t, HTML))
     finally:  # the review card, once the feedback is out (or could not be shown)
         await service.answered(attempt, answer)
 

@@ -18,7 +18,7 @@ from bot.i18n import Catalog
 from bot.quiz import engine
 from bot.quiz.ports import StorageError
 from bot.render import HTML, Screen
-from bot.telegram.common import Context, edit, keyboard, send, toast
+from bot.telegram.common import Context, edit, edit_keyboard, keyboard, send, toast
 from bot.telegram.outcomes import Kind, classify
 from bot.telegram.services import catalog_for, services
 
@@ -138,14 +138,15 @@ async def _session_attempt(context: Context, attempt_id: int) -> engine.Attempt 
 
 
 async def on_card_answer(query: CallbackQuery, context: Context,
-                         button: render.CardAnswerButton, t: Catalog) -> None:
+                         button: render.CardAnswerButton, t: Catalog, *,
+                         ticked: int | None = None) -> None:
     """A review tap: rate the card, answer the query, edit the question into its feedback.
     Refusals (reviewed meanwhile, bank removed, someone else's) raise a QuizError, answered
-    with a toast by the router; nothing changes."""
+    with a toast by the router; nothing changes. With ``ticked``: a Submit of those slots."""
     service = services(context).learning
     try:
         item, correct, rated = await service.review(query.from_user.id, button.card_id,
-                                                    button.reps, button.slot)
+                                                    button.reps, button.slot, ticked=ticked)
     except StorageError:
         await toast(query)
         log.exception("could not record a review of user %s", query.from_user.id)
@@ -161,7 +162,28 @@ async def on_card_answer(query: CallbackQuery, context: Context,
         next_due = await service.next_due(query.from_user.id)
         next_in = None if next_due is None else next_due - service.now()
     await edit(query, render.review_feedback(item, button.slot, correct, t, HTML,
-                                             next_card=next_card, next_in=next_in))
+                                             next_card=next_card, next_in=next_in,
+                                             ticked=ticked or 0))
+
+
+async def on_card_tick(query: CallbackQuery, context: Context,
+                       button: render.CardTickButton, t: Catalog) -> None:
+    """A tick on a card's question with several right options: checked, then the keyboard is
+    edited in place; nothing is stored (the ticks live in the buttons until Submit)."""
+    ticked = button.ticked ^ (1 << button.slot)
+    item = await services(context).learning.tick(query.from_user.id, button.card_id,
+                                                  button.reps, ticked)
+    await toast(query)
+    await edit_keyboard(query, render.review_question(item, t, HTML, button.attempt_id,
+                                                      ticked))
+
+
+async def on_card_submit(query: CallbackQuery, context: Context,
+                         button: render.CardSubmitButton, t: Catalog) -> None:
+    """Submit on a card's question with several right options: rated as a review tap is
+    (:func:`on_card_answer`), right only for the exact set of right options."""
+    await on_card_answer(query, context, render.CardAnswerButton(
+        button.card_id, button.reps, 0, button.attempt_id), t, ticked=button.ticked)
 
 
 async def on_card_next(query: CallbackQuery, context: Context,

@@ -12,13 +12,18 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
+from cachetools import TTLCache
 from telegram import User
 
 from bot import chart, i18n
 from bot.bankload import parse_bank
+from bot.bankload.creators import check_document
+from bot.bankload.dump import dump_bank
 from bot.i18n import Catalog
+from bot.quiz.creator_service import CreatorService
 from bot.quiz.group_service import GroupService
 from bot.quiz.privacy import PrivacyService
+from bot.quiz.quizzes import QuizzesService
 from bot.quiz.registry import BankRegistry
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
@@ -35,6 +40,41 @@ from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.sessions import SessionRunner
 
 log = logging.getLogger(__name__)
+
+EDIT_PROMPT_SECONDS = 15 * 60
+"""How long a /myquizzes prompt ("send the new question") waits for the creator's message."""
+
+
+@dataclass(frozen=True)
+class QuizEdit:
+    """What a creator was asked to send for one of their quizzes: ``action`` ``add``,
+    ``replace`` (question ``number``) or ``rename``, on ``quiz_id`` at ``version``."""
+
+    action: str
+    quiz_id: str
+    version: int
+    number: int
+
+
+class QuizEdits:
+    """The /myquizzes prompts waiting for the creator's next text message, per user id, for
+    :data:`EDIT_PROMPT_SECONDS` (in memory: after a restart the creator taps the button again;
+    nothing stored is lost)."""
+
+    def __init__(self, size: int = 10_000) -> None:
+        self._waiting: TTLCache[int, QuizEdit] = TTLCache(size, EDIT_PROMPT_SECONDS)
+
+    def ask(self, user_id: int, edit: QuizEdit) -> None:
+        """Wait for ``user_id``'s next text message for ``edit`` (replacing an older prompt)."""
+        self._waiting[user_id] = edit
+
+    def waiting(self, user_id: int) -> QuizEdit | None:
+        """The prompt ``user_id`` is answering, if any."""
+        return self._waiting.get(user_id)
+
+    def done(self, user_id: int) -> QuizEdit | None:
+        """Stop waiting for ``user_id``; the prompt it was, if any."""
+        return self._waiting.pop(user_id, None)
 
 
 @dataclass(frozen=True)
@@ -53,12 +93,18 @@ class Services:
     """Spaced review: cards, reminders, /stats."""
     privacy: PrivacyService
     """/deletemydata."""
+    quizzes: QuizzesService
+    """Created quizzes from their creator's side: /myquizzes and the files sent to the bot."""
+    quiz_edits: QuizEdits
+    """The /myquizzes prompts waiting for a creator's message."""
     store: OpenStore
     """The open storage (closed last)."""
     leases: Leases
     """The session and poller leases of the open storage."""
     sessions: SessionRunner
     """Moves the group sessions on (:mod:`bot.telegram.sessions`)."""
+    creators: CreatorService
+    """/newquiz drafts."""
     monitoring: MonitoringServer | None
     """``/healthz`` and ``/metrics`` (``--metrics``), not started yet when made."""
     chart_warm_up: asyncio.Task[None]
@@ -114,7 +160,17 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     privacy = PrivacyService(store, library=store, drafts=store,
                              forget=(quiz.forget, learning.forget, runner.forget_starter),
                              quiz_changed=(banks.forget,), clock=data.clock)
+    # created quizzes: checked as `quizbot validate --strict` checks a bank file; each change
+    # makes the registry load the quiz afresh
+    quizzes = QuizzesService(store, store, check=check_document, parse=parse_bank,
+                             dump=dump_bank, clock=data.clock, forget=banks.forget,
+                             featured=lambda bank_id: bank_id in banks.featured)
+    # /newquiz drafts, published through the quizzes service at /done
+    creators = CreatorService(
+        store, lambda owner, bank, language: quizzes.publish(owner, bank, language=language),
+        clock=data.clock)
     return Services(banks=banks, quiz=quiz, groups=groups, learning=learning, privacy=privacy,
+                    quizzes=quizzes, quiz_edits=QuizEdits(), creators=creators,
                     store=store, leases=leases, sessions=runner, monitoring=monitoring,
                     chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)))
 

@@ -388,6 +388,15 @@ class SessionRunner:
         screen = render.group_question(await service.bank_of(session), opened, t, HTML,
                                        starter_name=self.starter_names.pop(session.id, None)
                                        if session.position == 0 else None)
+        if screen.photo is not None:  # in a group the picture goes first, on its own: the
+            # question's message stays a text message that the clock edit and reveal edit
+            self.budget.note(session.chat_id)
+            try:
+                await self.bot.send_photo(session.chat_id, screen.photo,
+                                          message_thread_id=session.message_thread_id)
+            except TelegramError as exc:  # the question still goes out, without it
+                log.info("group session %s: picture of question %s not sent: %s", session.id,
+                         session.position + 1, describe(exc))
         self.budget.note(session.chat_id)
         try:
             message = await self.bot.send_message(

@@ -50,11 +50,11 @@ def write_bank(folder: Path, options: int, **kwargs: object) -> Path:
     return path
 
 
-OPTION_LINE = re.compile(r"^(?:[✅❌] )?([A-J])\. (.*?)(?: \(.*\)| — \d+)?$")
+OPTION_LINE = re.compile(r"^(?:[✅❌] )?([A-L])\. (.*?)(?: \(.*\)| — \d+)?$")
 
 
 def shown_options(text: str) -> dict[str, str]:
-    """Label (A-J) -> option text, as shown in a question, feedback or reveal."""
+    """Label (A-L) -> option text, as shown in a question, feedback or reveal."""
     return {m[1]: m[2] for m in map(OPTION_LINE.match, text.splitlines()) if m}
 
 

@@ -27,6 +27,7 @@ from tests.support.fakebotapi.protocol import (
     INVALID_FILE_ID,
     MAX_DOWNLOAD_BYTES,
     NOT_FOUND,
+    PHOTO_NOT_IMAGE,
     PHOTO_SIZE_BOXES,
     UNAUTHORIZED,
     ApiError,
@@ -191,8 +192,6 @@ class FilesMixin:
             ApiError: 400 IMAGE_PROCESS_FAILED for data Pillow cannot decode.
         """
         from PIL import Image, UnidentifiedImageError
-
-        from tests.support.fakebotapi.protocol import PHOTO_NOT_IMAGE
 
         try:
             with Image.open(io.BytesIO(data)) as opened:

@@ -1,0 +1,51 @@
+"""The check of a created quiz's document: the rules of ``quizbot validate --strict``.
+
+The loader's schema (:func:`bot.bankload.parse_bank`), then the item-writing checks
+(:func:`bot.quiz.checks.check_bank`), which ``--strict`` makes errors; every finding becomes a
+:class:`BankProblem` with a catalog key (``check.<rule>``) so that a creator reads it in their
+language, by question number and field. The wiring hands :func:`check_document` to
+:class:`bot.quiz.quizzes.QuizzesService`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.bankload.problems import BankError, BankProblem
+from bot.bankload.schema import parse_bank
+from bot.quiz.bank import Bank
+from bot.quiz.checks import Finding, check_bank
+
+_OTHER_QUESTION = re.compile(r"question '([^']+)'")
+"""How an ``answer-leak`` finding names the question whose answer it gives away."""
+
+
+def check_document(document: str, file: str = "<quiz>") -> Bank | list[BankProblem]:
+    """Parse and check a bank document as ``quizbot validate --strict`` does.
+
+    Args:
+        document: The YAML text.
+        file: The name problems give as their file.
+
+    Returns:
+        The bank, or every problem found (the schema's; else the item-writing checks').
+    """
+    try:
+        bank = parse_bank(document, file)
+    except BankError as exc:
+        return list(exc.problems)
+    problems = [finding_problem(bank, finding, file) for finding in check_bank(bank)]
+    return problems or bank
+
+
+def finding_problem(bank: Bank, finding: Finding, file: str) -> BankProblem:
+    """An item-writing finding as a problem: its key ``check.<rule>``, the question's number,
+    and for ``answer-leak`` the number of the question whose answer leaks (``other``)."""
+    numbers = {question.id: number for number, question in enumerate(bank.questions, start=1)}
+    params: dict[str, object] = {}
+    if finding.rule == "answer-leak":
+        named = _OTHER_QUESTION.search(finding.message)
+        params["other"] = numbers.get(named[1], 0) if named else 0
+    return BankProblem(file, finding.line, finding.question_id, finding.field, finding.message,
+                       finding.column, f"check.{finding.rule}", params,
+                       numbers.get(finding.question_id))

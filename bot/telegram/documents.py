@@ -1,0 +1,133 @@
+"""Files sent to the bot in a private chat (no command): a quiz YAML, GIFT, Aiken or CSV file
+becomes a created quiz (or, a YAML with the id of one of the sender's quizzes, its next
+version), checked as ``quizbot validate --strict`` checks a bank file; nothing is stored
+unless it passes.
+
+The file is fetched with ``getFile`` from the Bot API server the bot talks to, and downloaded
+from its file URL (``TELEGRAM_BASE_FILE_URL``, PTB's ``base_file_url``). Files over
+:data:`MAX_FILE_BYTES` are refused before the download (the Document's ``file_size``) and
+after it (a size Telegram did not give, or got wrong).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import PurePosixPath
+from typing import Any
+
+from telegram import Document, Message, Update
+from telegram.error import TelegramError
+
+from bot.i18n import Catalog
+from bot.quiz.importing import EXPLANATION_PLACEHOLDER, PARSERS, SOURCE_PLACEHOLDER, bank_data
+from bot.quiz.quizzes import Published
+from bot.render import HTML
+from bot.render import quizzes as screens
+from bot.telegram.common import Context, send
+from bot.telegram.services import catalog_for, services
+
+log = logging.getLogger(__name__)
+
+MAX_FILE_BYTES = 1024 * 1024
+"""Largest file taken, in bytes (1 MB; as a bank file, ``bot.bankload.MAX_BANK_BYTES``)."""
+
+FORMATS = {".yaml": "yaml", ".yml": "yaml", ".gift": "gift", ".csv": "csv", ".aiken": "aiken"}
+"""File name ending -> format; ``.txt`` is Aiken when it has an ``ANSWER:`` line, else GIFT."""
+
+
+def file_format(name: str, text: str | None = None) -> str | None:
+    """The format of a file called ``name`` (its text tells Aiken from GIFT in a ``.txt``);
+    None if it is none of them."""
+    suffix = PurePosixPath(name).suffix.lower()
+    if suffix == ".txt":
+        if text is None:
+            return "txt"
+        aiken = any(line.strip().upper().startswith("ANSWER:") for line in text.splitlines())
+        return "aiken" if aiken else "gift"
+    return FORMATS.get(suffix)
+
+
+async def on_document(update: Update, context: Context) -> None:
+    """A file in a private chat: make a quiz of it, or say why not."""
+    message, user = update.effective_message, update.effective_user
+    assert message is not None and user is not None and message.document is not None
+    t = await catalog_for(context, user)
+    document = message.document
+    name = document.file_name or ""
+    if file_format(name) is None:
+        await _reply(message, t("documents.unknown_format"))
+        return
+    if document.file_size is not None and document.file_size > MAX_FILE_BYTES:
+        await _reply(message, t("documents.too_large"))
+        return
+    data = await _download(document)
+    if data is None:
+        await _reply(message, t("documents.download_failed"))
+        return
+    if len(data) > MAX_FILE_BYTES:
+        await _reply(message, t("documents.too_large"))
+        return
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        await _reply(message, t("documents.not_text"))
+        return
+    kind = file_format(name, text)
+    service = services(context).quizzes
+    if kind == "yaml":
+        outcome = await service.submit(user.id, text, language=t.language)
+    else:
+        assert kind is not None
+        imported = _imported(kind, text, PurePosixPath(name).stem, t)
+        if isinstance(imported, str):
+            await _reply(message, imported)
+            return
+        data_, skipped = imported
+        if skipped:
+            await _reply(message, t("documents.skipped", count=skipped))
+        outcome = await service.submit(user.id, data_, language=t.language)
+    if not isinstance(outcome.result, Published):
+        await message.reply_text(screens.problems_text(outcome.result.problems, t, HTML))
+        return
+    record = outcome.result.record
+    if outcome.not_yours is not None:
+        await _reply(message, t("documents.new_not_yours", id=outcome.not_yours))
+    await message.reply_text(screens.saved_text(record, outcome.result.created, t, HTML))
+    await send(context, message.chat_id,
+               screens.quiz_screen(record, t, HTML, context.bot.username))
+
+
+async def _download(document: Document) -> bytes | None:
+    """The file's bytes (``getFile``, then the file URL); None if Telegram would not give
+    them (the creator is asked to send the file again)."""
+    try:
+        file = await document.get_file()
+        return bytes(await file.download_as_bytearray())
+    except (TelegramError, OSError) as exc:
+        log.warning("could not download document %s: %r", document.file_unique_id, exc)
+        return None
+
+
+def _imported(kind: str, text: str, stem: str, t: Catalog
+              ) -> tuple[dict[str, Any], int] | str:
+    """A GIFT, Aiken or CSV file as bank data in the creator's language, and how many of its
+    questions were left out; or what to say when none could be converted. Placeholders the
+    importer writes for a missing explanation or source are left out (a created quiz needs
+    neither; the check names what a bank requires)."""
+    parsed = PARSERS[kind](text)
+    if not parsed.questions:
+        return t("documents.none_converted", count=parsed.found)
+    name = stem.replace("_", " ").replace("-", " ").strip() or stem
+    data, _ = bank_data(parsed, language=t.language, bank_id="imported",
+                        title=t("documents.imported_title", name=name),
+                        description=t("documents.imported_description", name=name))
+    for question in data["questions"]:  # type: ignore[attr-defined]
+        if question["explanation"] == {t.language: EXPLANATION_PLACEHOLDER}:
+            del question["explanation"]
+        if (question["source"]["title"], question["source"]["url"]) == SOURCE_PLACEHOLDER:
+            del question["source"]
+    return data, sum(1 for note in parsed.notes if note.skipped)
+
+
+async def _reply(message: Message, text: str) -> None:
+    await message.reply_text(HTML.escape(text))

@@ -1,0 +1,272 @@
+"""/myquizzes: a creator's quizzes, each with Play, Share, Edit, Export, Results, visibility and
+Delete (thin handlers over :class:`bot.quiz.quizzes.QuizzesService`).
+
+Every button names the quiz and the version it was shown at (:class:`bot.render.QuizButton`).
+The service refuses anyone but the owner (a forged or forwarded button): the tapper gets a
+polite toast and nothing changes. A change tapped on a version that moved on is stale: the
+quiz is shown as it is now, unchanged. Adding, replacing a question and renaming ask for the
+creator's next text message (:class:`~bot.telegram.services.QuizEdits`).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from telegram import CallbackQuery, InputFile, Message, Update
+from telegram.ext import filters
+
+from bot.i18n import Catalog
+from bot.quiz.bankdata import typed_question_data
+from bot.quiz.library import QuizRecord, Visibility
+from bot.quiz.quizzes import Outcome, Published, Refusal, Rejected
+from bot.quiz.textformat import parse_question
+from bot.render import HTML, QuizButton, Screen, as_screens
+from bot.render import quizzes as screens
+from bot.telegram.common import Context, QuizApplication, edit, send, toast
+from bot.telegram.services import QuizEdit, Services, catalog_for, services
+
+log = logging.getLogger(__name__)
+
+REFUSAL_TOASTS = {
+    Refusal.NOT_OWNER: "quizzes.toast_not_yours",
+    Refusal.NOT_FOUND: "quizzes.toast_gone",
+    Refusal.CONFLICT: "quizzes.toast_busy",
+}
+"""Why nothing was changed -> the toast that says so."""
+
+CHANGES = frozenset({"public", "link", "confirm", "up", "down", "drop", "replace", "add",
+                     "rename", "question"})
+"""Actions whose button is stale once the quiz has a newer version than the one it showed."""
+
+MAX_TITLE = 100
+"""Longest title a rename takes, in characters."""
+
+CANCEL = re.compile(r"^/cancel(@\w+)?$")
+
+
+async def cmd_myquizzes(update: Update, context: Context) -> None:
+    """/myquizzes (private chats): the creator's quizzes, newest change first."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    t = await catalog_for(context, user)
+    records = await services(context).quizzes.quizzes(user.id)
+    await send(context, chat.id, screens.quiz_list(records, t, HTML))
+
+
+async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizButton,
+                         t: Catalog) -> None:
+    """A /myquizzes button: show, change or ask for something, for the quiz's owner only."""
+    made = services(context)
+    user_id = query.from_user.id
+    if button.action == "list":
+        await toast(query)
+        await edit(query, screens.quiz_list(await made.quizzes.quizzes(user_id), t, HTML))
+        return
+    owned = await made.quizzes.quiz(user_id, button.quiz_id)
+    if isinstance(owned, Refusal):
+        log.info("quiz button %s of user %s refused: %s", query.data, user_id, owned)
+        await toast(query, t(REFUSAL_TOASTS[owned]))
+        return
+    record, bank = owned.record, owned.bank
+    if button.action in CHANGES and button.version != record.version:
+        await toast(query, t("quizzes.toast_stale"))
+        await edit(query, screens.quiz_screen(record, t, HTML, context.bot.username))
+        return
+    if button.action in ("add", "replace", "rename"):
+        await _ask(query, context, button, record, t)
+        return
+    if button.action in ("public", "link"):
+        visibility = Visibility.PUBLIC if button.action == "public" else Visibility.LINK
+        changed = await made.quizzes.set_visibility(user_id, record.id, visibility)
+        if isinstance(changed, Refusal):
+            await toast(query, t(REFUSAL_TOASTS[changed]))
+            return
+        await toast(query, t("quizzes.toast_public" if visibility is Visibility.PUBLIC
+                             else "quizzes.toast_link"))
+        await edit(query, screens.quiz_screen(changed, t, HTML, context.bot.username))
+        return
+    if button.action == "confirm":
+        deleted = await made.quizzes.delete(user_id, record.id)
+        if isinstance(deleted, Refusal):
+            await toast(query, t(REFUSAL_TOASTS[deleted]))
+            return
+        await toast(query)
+        await edit(query, screens.deleted_screen(deleted, t, HTML))
+        return
+    if button.action in ("up", "down", "drop"):
+        await _move_or_drop(query, context, button, t)
+        return
+    if button.action == "export":
+        await toast(query)
+        await _export(context, query, user_id, record.id, t)
+        return
+    if button.action == "results":
+        await _results(query, context, user_id, record.id, t)
+        return
+    await toast(query)
+    if button.action == "delete":
+        screen = screens.delete_confirm(record, t, HTML)
+    elif button.action in ("edit", "page"):
+        page = button.number if button.action == "page" else 0
+        screen = screens.edit_screen(record, bank, t, HTML, page)
+    elif button.action == "question" and 1 <= button.number <= len(bank.questions):
+        screen = screens.question_screen(record, bank, button.number, t, HTML)
+    else:  # "open", or a question number this version no longer has
+        screen = screens.quiz_screen(record, t, HTML, context.bot.username)
+    await edit(query, screen)
+
+
+async def _ask(query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord,
+               t: Catalog) -> None:
+    """Wait for the creator's next text message: a question (add, replace) or a title."""
+    services(context).quiz_edits.ask(query.from_user.id, QuizEdit(
+        button.action, record.id, record.version, button.number))
+    await toast(query)
+    text = (t("quizzes.ask_title", title=record.title) if button.action == "rename"
+            else t("quizzes.ask_question"))
+    await send(context, query.from_user.id, Screen(HTML.escape(text)))
+
+
+async def _move_or_drop(query: CallbackQuery, context: Context, button: QuizButton,
+                        t: Catalog) -> None:
+    """Move question ``number`` up or down, or delete it; show where it is now."""
+    service = services(context).quizzes
+    user_id, number = query.from_user.id, button.number
+    if button.action == "drop":
+        outcome = await service.delete_question(user_id, button.quiz_id, number)
+        done, place = "quizzes.question_deleted", number
+    else:
+        place = number - 1 if button.action == "up" else number + 1
+        outcome = await service.move_question(user_id, button.quiz_id, number, place)
+        done = "quizzes.question_moved"
+    if not isinstance(outcome, Published):
+        await _refused(query, outcome, t)
+        return
+    await toast(query, t(done, number=place, version=outcome.record.version))
+    if button.action == "drop":
+        await edit(query, screens.edit_screen(outcome.record, outcome.bank, t, HTML))
+    else:
+        await edit(query, screens.question_screen(outcome.record, outcome.bank, place, t, HTML))
+
+
+async def _refused(query: CallbackQuery, outcome: Outcome, t: Catalog) -> None:
+    """Answer a change that was not made: why, as a toast."""
+    if isinstance(outcome, Refusal):
+        await toast(query, t(REFUSAL_TOASTS[outcome]))
+    elif isinstance(outcome, Rejected):
+        await toast(query, screens.problem_line(outcome.problems[0], t).lstrip("• "))
+
+
+async def _export(context: Context, query: CallbackQuery, user_id: int, quiz_id: str,
+                  t: Catalog) -> None:
+    """Send the quiz's latest version as a YAML document (Bot API ``sendDocument``)."""
+    exported = await services(context).quizzes.export(user_id, quiz_id)
+    if isinstance(exported, Refusal):
+        return
+    record, document = exported
+    caption = HTML.escape(t("quizzes.export_caption", title=record.title,
+                            version=record.version))
+    await context.bot.send_document(
+        user_id, InputFile(document.encode("utf-8"), filename=f"{record.id}.yaml"),
+        caption=caption)
+
+
+async def _results(query: CallbackQuery, context: Context, user_id: int, quiz_id: str,
+                   t: Catalog) -> None:
+    """The quiz's results: in place when they fit one message, else as new messages."""
+    found = await services(context).quizzes.results(user_id, quiz_id)
+    if isinstance(found, Refusal):
+        await toast(query, t(REFUSAL_TOASTS[found]))
+        return
+    owned, results = found
+    await toast(query)
+    text = screens.results_screen(owned.record, owned.bank, results, t, HTML,
+                                  context.bot.username)
+    parts = as_screens(text, HTML, screens.back_row(owned.record, t))
+    if len(parts) == 1:
+        await edit(query, parts[0])
+        return
+    for part in parts:
+        await send(context, user_id, part)
+
+
+class WaitingForEdit(filters.MessageFilter):
+    """Messages of a creator a /myquizzes prompt is waiting for (their text, or /cancel)."""
+
+    def __init__(self, app: QuizApplication) -> None:
+        super().__init__(name="WaitingForEdit")
+        self._app = app
+
+    def filter(self, message: Message) -> bool:
+        """Whether the sender has a prompt waiting."""
+        made = self._app.bot_data.services
+        return (isinstance(made, Services) and message.from_user is not None
+                and made.quiz_edits.waiting(message.from_user.id) is not None)
+
+
+def edit_filter(app: QuizApplication) -> filters.BaseFilter:
+    """Private text messages (not commands, but /cancel) answering a /myquizzes prompt."""
+    return (filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE & filters.TEXT
+            & (~filters.COMMAND | filters.Regex(CANCEL)) & WaitingForEdit(app))
+
+
+async def on_edit_text(update: Update, context: Context) -> None:
+    """The creator's answer to a prompt: a question to add or put in place of one, a new
+    title, or /cancel. A question that cannot be read asks again; a change is a new version."""
+    message, user = update.effective_message, update.effective_user
+    assert message is not None and user is not None and message.text is not None
+    made = services(context)
+    t = await catalog_for(context, user)
+    pending = made.quiz_edits.waiting(user.id)
+    if pending is None:  # answered meanwhile (two messages at once)
+        return
+    if CANCEL.match(message.text.strip()):
+        made.quiz_edits.done(user.id)
+        await message.reply_text(HTML.escape(t("quizzes.cancelled")))
+        return
+    service = made.quizzes
+    owned = await service.quiz(user.id, pending.quiz_id)
+    if isinstance(owned, Refusal):
+        made.quiz_edits.done(user.id)
+        await message.reply_text(HTML.escape(t(REFUSAL_TOASTS[owned])))
+        return
+    language = owned.bank.default_language
+    outcome: Outcome
+    if pending.action == "rename":
+        title = message.text.strip()
+        if not 1 <= len(title) <= MAX_TITLE:
+            await message.reply_text(HTML.escape(t("quizzes.bad_title")))
+            return
+        outcome = await service.rename(user.id, pending.quiz_id, title)
+    else:
+        typed = parse_question(message.text, _quotes(message))
+        if typed is None:
+            await message.reply_text(HTML.escape(t("quizzes.bad_question")))
+            return
+        data = typed_question_data(typed, language)
+        outcome = (await service.add_question(user.id, pending.quiz_id, data)
+                   if pending.action == "add" else
+                   await service.replace_question(user.id, pending.quiz_id, pending.number, data))
+    if isinstance(outcome, Rejected):  # the prompt stays: the creator sends a fixed version
+        await message.reply_text(screens.problems_text(outcome.problems, t, HTML))
+        return
+    made.quiz_edits.done(user.id)
+    if isinstance(outcome, Refusal):
+        await message.reply_text(HTML.escape(t(REFUSAL_TOASTS[outcome])))
+        return
+    record = outcome.record
+    said = (t("quizzes.renamed", title=record.title, version=record.version)
+            if pending.action == "rename" else
+            t("quizzes.question_added", number=record.questions, version=record.version)
+            if pending.action == "add" else
+            t("quizzes.question_replaced", number=pending.number, version=record.version))
+    await message.reply_text(HTML.escape(said))
+    await send(context, message.chat_id,
+               screens.quiz_screen(record, t, HTML, context.bot.username))
+
+
+def _quotes(message: Message) -> list[str]:
+    """The texts of the message's quote blocks (an explanation typed after ``>``)."""
+    return [message.parse_entity(entity) for entity in message.entities
+            if entity.type in ("blockquote", "expandable_blockquote")]

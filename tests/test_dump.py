@@ -1,0 +1,152 @@
+"""The bank dumper (bot/bankload/dump.py), the check of created quizzes (creators.py) and the
+catalog keys the loader's problems carry."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.bankload import BankError, load_bank, parse_bank
+from bot.bankload.creators import check_document
+from bot.bankload.dump import dump_bank
+from bot.i18n import SUPPORTED, catalog, placeholders
+from bot.i18n.messages import MESSAGES
+from bot.quiz.bankdata import bank_data
+
+TRICKY = ["no", "yes", "on", "1:30", "0x1F", "- a dash", "# not a comment", "a: colon",
+          "'quoted'", '"double"', "<b>HTML</b> & *stars*", "line one\nline two",
+          "ending in a break\n\nand a gap", "tab\there", "trailing space \nnext", "null", "~",
+          "100", "3.0", "Ελληνικά και हिन्दी", "@at", "`tick`", "%percent", "[bracket", "{brace"]
+
+
+def bank_with(texts: list[str]) -> dict[str, object]:
+    """A one-language bank whose option texts are ``texts``, two per question."""
+    questions = []
+    for n in range(0, len(texts), 2):
+        pair = texts[n:n + 2] if n + 1 < len(texts) else [texts[n], "other option"]
+        questions.append({
+            "id": f"q{n}", "prompt": {"en": f"Which one is question {n} about?"},
+            "options": [{"text": {"en": pair[0]}, "correct": True}, {"text": {"en": pair[1]}}],
+            "explanation": {"en": f"Because {pair[1]}."},
+            "source": {"title": "A title: with a colon", "url": "https://example.org/a?b=1#c"},
+        })
+    return {"id": "c-abcdefghij", "version": 1, "default_language": "en", "languages": ["en"],
+            "level": "easy", "title": {"en": "no"}, "description": {"en": "1:30"},
+            "questions": questions}
+
+
+def test_the_bundled_bank_round_trips():
+    """The bundled bank, dumped and parsed again, is the same bank."""
+    bank = load_bank("banks/deepspeed-megatron.yaml")
+    assert parse_bank(dump_bank(bank)) == bank
+
+
+def test_texts_yaml_would_misread_round_trip():
+    """Texts that unquoted YAML reads as something else (no, 1:30, null, a dash) come back as
+    the same texts."""
+    data = bank_with(TRICKY)
+    bank = parse_bank(dump_bank(data))
+    shown = [o.text.by_language["en"] for q in bank.questions for o in q.options]
+    assert shown[:len(TRICKY)] == [t.strip() for t in TRICKY]
+    assert bank.title.by_language["en"] == "no"
+    assert bank.description.by_language["en"] == "1:30"
+    assert parse_bank(dump_bank(bank)) == bank
+
+
+def test_bank_data_and_bank_dump_the_same_document():
+    """A bank and its bank data dump to the same document, keys in the documented order."""
+    bank = load_bank("banks/deepspeed-megatron.yaml")
+    assert dump_bank(bank) == dump_bank(bank_data(bank))
+    assert list(bank_data(bank)) == ["id", "version", "default_language", "languages", "level",
+                                     "title", "description", "guide", "questions"]
+
+
+def test_unicode_is_written_as_is():
+    """Hindi and Greek are written as UTF-8 text, not escaped."""
+    document = dump_bank(bank_with(["हिन्दी", "Ελληνικά"]))
+    assert "हिन्दी" in document and "Ελληνικά" in document and "\\u" not in document
+
+
+def test_schema_problems_carry_a_key_params_and_question_number():
+    """A schema problem names its catalog key, its parameters and the question's number."""
+    data = bank_with(["same", "same", "fine", "other"])
+    with pytest.raises(BankError) as raised:
+        parse_bank(dump_bank(data))
+    (problem,) = raised.value.problems
+    assert (problem.key, dict(problem.params), problem.question) == (
+        "problem.same_option", {"number": 1}, 1)
+    assert problem.field == "option 2.text.en" and problem.line
+
+
+def test_problems_after_the_id_keep_their_key():
+    """Problems found before a question's id was read keep key and number when re-attributed."""
+    data = bank_with(["a", "b", "c", "d"])
+    questions = data["questions"]
+    assert isinstance(questions, list)
+    del questions[1]["prompt"]
+    with pytest.raises(BankError) as raised:
+        parse_bank(dump_bank(data))
+    (problem,) = raised.value.problems
+    assert (problem.key, problem.question, problem.question_id, problem.field) == (
+        "problem.missing", 2, "q2", "prompt")
+
+
+def test_yaml_slips_and_large_files_have_keys():
+    """A YAML syntax error and a file over 1 MiB have their own keys."""
+    with pytest.raises(BankError) as raised:
+        parse_bank("id: [unclosed\n")
+    assert raised.value.problems[0].key == "problem.yaml"
+    with pytest.raises(BankError) as raised:
+        parse_bank("x" * (1024 * 1024 + 1))
+    assert raised.value.problems[0].key == "problem.too_large"
+
+
+def test_check_document_applies_the_strict_checks():
+    """check_document returns the item-writing findings as problems (check.<rule>), with the
+    question's number; a clean document gives its bank."""
+    data = bank_with(["short", "a much much longer distractor option"])
+    problems = check_document(dump_bank(data))
+    assert isinstance(problems, list)
+    assert {p.key for p in problems} == {"check.uneven-lengths"}
+    assert problems[0].question == 1
+    clean = bank_with(["Paris", "Lyon"])
+    assert not isinstance(check_document(dump_bank(clean)), list)
+
+
+def test_every_problem_key_is_a_message_with_its_params():
+    """Each key the loader and the checks give is in the catalogs, and its placeholders are
+    the parameters given."""
+    import re
+    from pathlib import Path
+    source = "".join(Path(f"bot/bankload/{name}.py").read_text()
+                     for name in ("schema", "locate", "files", "creators"))
+    keys = set(re.findall(r'"(problem\.[a-z_]+)"', source))
+    keys |= {f"check.{rule}" for rule in ("longest-correct", "uneven-lengths",
+                                          "all-none-of-the-above", "option-in-stem",
+                                          "import-placeholder", "answer-leak")}
+    for key in keys:
+        assert key in MESSAGES, key
+        for language in SUPPORTED:
+            assert placeholders(catalog(language).messages[key]) <= {
+                "allowed", "code", "position", "languages", "levels", "limit", "count",
+                "number", "low", "high", "size", "other", "kinds"}
+
+
+def test_question_kinds_round_trip():
+    """A true/false question, one with several right options and one with a picture dump and
+    parse back to the same questions."""
+    data = bank_with(["Paris", "Lyon"])
+    questions = data["questions"]
+    assert isinstance(questions, list)
+    questions.append({"id": "tf", "kind": "true-false", "prompt": {"en": "The sky is green."},
+                      "answer": False, "explanation": {"en": "It is blue by day."},
+                      "source": {"title": "Sky", "url": "https://example.org/sky"}})
+    questions.append({"id": "many", "prompt": {"en": "Which are prime numbers?"},
+                      "picture": "https://example.org/primes.png",
+                      "options": [{"text": {"en": "2"}, "correct": True},
+                                  {"text": {"en": "3"}, "correct": True},
+                                  {"text": {"en": "4"}}],
+                      "explanation": {"en": "Four is two times two."},
+                      "source": {"title": "Primes", "url": "https://example.org/primes"}})
+    bank = parse_bank(dump_bank(data))
+    assert parse_bank(dump_bank(bank)) == bank
+    assert bank_data(bank)["questions"][1:] == questions[1:]

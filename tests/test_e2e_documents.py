@@ -1,0 +1,169 @@
+"""End to end: files sent to the bot in a private chat become created quizzes (a quiz YAML,
+GIFT, Aiken, CSV), fetched with getFile from the fake Bot API server and downloaded from its
+file URL; broken, oversized and unknown files are refused in the sender's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import i18n
+from bot.bankload import parse_bank
+from bot.bankload.dump import dump_bank
+from tests.conftest import Person, buttons
+
+SOURCE = {"title": "World atlas", "url": "https://example.org/atlas"}
+
+
+def quiz_data(title: str = "Capitals", quiz_id: str = "capitals") -> dict[str, Any]:
+    """A valid two-question bank mapping in English."""
+    return {"id": quiz_id, "version": 1, "default_language": "en", "languages": ["en"],
+            "level": "easy", "title": {"en": title}, "description": {"en": "Two capitals."},
+            "questions": [
+                {"id": "fr", "prompt": {"en": "What is the capital of France?"},
+                 "options": [{"text": {"en": "Paris"}, "correct": True},
+                             {"text": {"en": "Lyon"}}, {"text": {"en": "Nice"}}],
+                 "explanation": {"en": "The seat of government has been there since 987."},
+                 "source": SOURCE},
+                {"id": "it", "prompt": {"en": "What is the capital of Italy?"},
+                 "options": [{"text": {"en": "Rome"}, "correct": True},
+                             {"text": {"en": "Milan"}}, {"text": {"en": "Turin"}}],
+                 "explanation": {"en": "It became the capital in 1871."},
+                 "source": SOURCE}]}
+
+
+async def stored(running_bot, owner_id: int) -> list:
+    """The owner's quizzes as stored (the bot's own storage)."""
+    return await running_bot.app.bot_data.services.quizzes.quizzes(owner_id)
+
+
+async def test_a_yaml_file_makes_a_quiz(fake, running_bot):
+    """A quiz YAML sent as a document is fetched (getFile and the file URL), checked and
+    stored as a new quiz with a c- id; the bot answers with the quiz's screen."""
+    person = Person(fake, 601, "Grace")
+    t = i18n.catalog("en")
+    saved, screen = await person.send_document(dump_bank(quiz_data()).encode(), "capitals.yaml",
+                                               replies=2)
+    assert fake.calls_to("getFile")
+    (record,) = await stored(running_bot, 601)
+    assert record.id.startswith("c-") and record.version == 1 and record.questions == 2
+    assert saved["text"] == t("quizzes.created", title="Capitals", count=2)
+    assert f"https://t.me/{fake.bot_username}?start={record.id}" in screen["text"]
+    assert {b.get("switch_inline_query") for b in buttons(screen)} >= {record.id}
+
+
+async def test_a_csv_file_makes_a_quiz_in_the_senders_language(fake, running_bot):
+    """A CSV file becomes a quiz in the sender's language, its columns its questions."""
+    person = Person(fake, 602, "Eleni", "el")
+    csv = ("prompt,A,B,C,correct,explanation,source_title,source_url\n"
+           "Ποια είναι η πρωτεύουσα της Ελλάδας;,Αθήνα,Σπάρτη,Θήβα,A,"
+           "Είναι πρωτεύουσα από το 1834.,Άτλας,https://example.org/atlas\n"
+           "Ποιο είναι το μεγαλύτερο νησί;,Κρήτη,Ρόδος,Κως,A,"
+           "Η Κρήτη έχει 8.336 τετραγωνικά χιλιόμετρα.,Άτλας,https://example.org/atlas\n")
+    saved, _ = await person.send_document(csv.encode(), "ellada.csv", replies=2)
+    (record,) = await stored(running_bot, 602)
+    assert (record.language, record.questions) == ("el", 2)
+    t = i18n.catalog("el")
+    assert saved["text"] == t("quizzes.created", title=t("documents.imported_title",
+                                                         name="ellada"), count=2)
+
+
+async def test_a_gift_file_makes_a_quiz(fake, running_bot):
+    """A GIFT file with general feedback becomes a quiz; nothing asks for a source it cannot
+    give."""
+    person = Person(fake, 603, "Ada")
+    gift = ("::fr:: What is the capital of France? {=Paris ~Lyon ~Nice "
+            "####The seat of government has been there since 987.}\n\n"
+            "::it:: What is the capital of Italy? {=Rome ~Milan ~Turin "
+            "####It became the capital in 1871.}\n")
+    saved, _ = await person.send_document(gift.encode(), "capitals.gift", replies=2)
+    records = await stored(running_bot, 603)
+    assert [r.questions for r in records] == [2], saved["text"]
+
+
+async def test_a_broken_file_is_explained_in_hindi_and_stores_nothing(fake, running_bot):
+    """A YAML with two problems gets, in Hindi, what to fix by question number, field and line;
+    nothing is stored."""
+    person = Person(fake, 604, "Asha", "hi")
+    t = i18n.catalog("hi")
+    data = quiz_data()
+    data["questions"][1]["options"][2]["text"]["en"] = "Milan"
+    del data["questions"][0]["prompt"]
+    (answer,) = await person.send_document(dump_bank(data).encode(), "broken.yaml")
+    assert answer["text"].startswith(t("quizzes.problems", count=2))
+    assert "सवाल 1, prompt" in answer["text"] and t("problem.missing") in answer["text"]
+    assert "सवाल 2, विकल्प 3.text.en (पंक्ति" in answer["text"]
+    assert t("problem.same_option", number=2) in answer["text"]
+    assert await stored(running_bot, 604) == []
+
+
+async def test_an_oversized_file_is_refused_before_the_download(fake, running_bot):
+    """A document over 1 MB is refused from its file_size, without getFile."""
+    person = Person(fake, 605, "Linus")
+    (answer,) = await person.send_document(b"x" * (1024 * 1024 + 1), "big.yaml")
+    assert answer["text"] == i18n.catalog("en")("documents.too_large")
+    assert not fake.calls_to("getFile")
+
+
+async def test_a_file_larger_than_its_size_said_is_refused_after_the_download(fake, running_bot):
+    """A file whose Document claimed a small size but is larger is refused once downloaded."""
+    person = Person(fake, 606, "Linus")
+    update = fake.send_document(606, b"y" * (1024 * 1024 + 10), "big.yaml")
+    assert update["message"]["document"]["file_size"] > 1024 * 1024
+    update["message"]["document"]["file_size"] = 10  # as a client might misreport it
+    before = len(person.bot_messages())
+    fake.push_update({"update_id": update["update_id"] + 1000, "message": update["message"]})
+    await fake.wait_for(lambda: len(person.bot_messages()) > before)
+    assert person.bot_messages()[-1]["text"] == i18n.catalog("en")("documents.too_large")
+    assert fake.calls_to("getFile")
+    assert await stored(running_bot, 606) == []
+
+
+async def test_an_unknown_kind_of_file_is_named(fake, running_bot):
+    """A file that is none of the formats gets the list of formats, and no download."""
+    person = Person(fake, 607, "Ada")
+    (answer,) = await person.send_document(b"\x89PNG", "photo.png")
+    assert answer["text"] == i18n.catalog("en")("documents.unknown_format")
+    assert not fake.calls_to("getFile")
+
+
+async def test_a_yaml_with_someone_elses_id_makes_a_new_quiz(fake, running_bot):
+    """A YAML naming another creator's quiz (or a featured bank) makes a new quiz, and says
+    so; the other quiz is unchanged."""
+    owner, other = Person(fake, 608, "Owner"), Person(fake, 609, "Other")
+    await owner.send_document(dump_bank(quiz_data()).encode(), "q.yaml", replies=2)
+    (theirs,) = await stored(running_bot, 608)
+    data = quiz_data(title="Mine now", quiz_id=theirs.id)
+    said, _, _ = await other.send_document(dump_bank(data).encode(), "q.yaml", replies=3)
+    assert said["text"] == i18n.catalog("en")("documents.new_not_yours", id=theirs.id)
+    (mine,) = await stored(running_bot, 609)
+    assert mine.id != theirs.id and mine.title == "Mine now"
+    (unchanged,) = await stored(running_bot, 608)
+    assert (unchanged.version, unchanged.title) == (1, "Capitals")
+    featured = quiz_data(quiz_id="deepspeed-megatron")
+    said, _, _ = await other.send_document(dump_bank(featured).encode(), "d.yaml", replies=3)
+    assert said["text"] == i18n.catalog("en")("documents.new_not_yours",
+                                              id="deepspeed-megatron")
+
+
+async def test_a_yaml_with_the_senders_id_updates_the_quiz(fake, running_bot):
+    """The creator's own quiz sent back, with a language added, is its version 2 (same id)."""
+    person = Person(fake, 610, "Grace")
+    await person.send_document(dump_bank(quiz_data()).encode(), "q.yaml", replies=2)
+    (record,) = await stored(running_bot, 610)
+    document = (await running_bot.app.bot_data.services.quizzes.export(610, record.id))[1]
+    bank = parse_bank(document)
+    assert bank.id == record.id
+    data = quiz_data(quiz_id=record.id)
+    data["languages"] = ["en", "hi"]
+    for text in (data["title"], data["description"]):
+        text["hi"] = text["en"] + " (हिन्दी)"
+    for q in data["questions"]:
+        q["prompt"]["hi"] = q["prompt"]["en"] + " (हिन्दी)"
+        q["explanation"]["hi"] = q["explanation"]["en"] + " (हिन्दी)"
+        for option in q["options"]:
+            option["text"]["hi"] = option["text"]["en"] + " हि"
+    saved, _ = await person.send_document(dump_bank(data).encode(), "q.yaml", replies=2)
+    assert saved["text"] == i18n.catalog("en")("quizzes.updated", title="Capitals", version=2,
+                                               count=2)
+    (updated,) = await stored(running_bot, 610)
+    assert (updated.id, updated.version) == (record.id, 2)
