@@ -167,3 +167,13 @@ async def test_a_yaml_with_the_senders_id_updates_the_quiz(fake, running_bot):
                                                count=2)
     (updated,) = await stored(running_bot, 610)
     assert (updated.id, updated.version) == (record.id, 2)
+
+
+async def test_an_aiken_file_makes_a_quiz(fake, running_bot):
+    """An Aiken file (a .txt with ANSWER: lines) becomes a quiz without explanations."""
+    person = Person(fake, 611, "Ada")
+    aiken = ("What is the capital of France?\nA. Paris\nB. Lyon\nC. Nice\nANSWER: A\n\n"
+             "What is the capital of Italy?\nA. Milan\nB. Rome\nC. Turin\nANSWER: B\n")
+    await person.send_document(aiken.encode(), "capitals.txt", replies=2)
+    (record,) = await stored(running_bot, 611)
+    assert record.questions == 2

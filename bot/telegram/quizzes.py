@@ -13,14 +13,14 @@ from __future__ import annotations
 import logging
 import re
 
-from telegram import CallbackQuery, InputFile, Message, Update
+from telegram import CallbackQuery, InputFile, Message, Poll, Update
 from telegram.ext import filters
 
 from bot.i18n import Catalog
 from bot.quiz.bankdata import typed_question_data
 from bot.quiz.library import QuizRecord, Visibility
 from bot.quiz.quizzes import Outcome, Published, Refusal, Rejected
-from bot.quiz.textformat import parse_question
+from bot.quiz.textformat import TypedQuestion, parse_question
 from bot.render import HTML, QuizButton, Screen, as_screens
 from bot.render import quizzes as screens
 from bot.telegram.common import Context, QuizApplication, edit, send, toast
@@ -206,22 +206,24 @@ class WaitingForEdit(filters.MessageFilter):
 
 
 def edit_filter(app: QuizApplication) -> filters.BaseFilter:
-    """Private text messages (not commands, but /cancel) answering a /myquizzes prompt."""
-    return (filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE & filters.TEXT
-            & (~filters.COMMAND | filters.Regex(CANCEL)) & WaitingForEdit(app))
+    """Private text messages (not commands, but /cancel) and polls answering a /myquizzes
+    prompt."""
+    text = filters.TEXT & (~filters.COMMAND | filters.Regex(CANCEL))
+    return (filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE & (text | filters.POLL)
+            & WaitingForEdit(app))
 
 
 async def on_edit_text(update: Update, context: Context) -> None:
     """The creator's answer to a prompt: a question to add or put in place of one, a new
     title, or /cancel. A question that cannot be read asks again; a change is a new version."""
     message, user = update.effective_message, update.effective_user
-    assert message is not None and user is not None and message.text is not None
+    assert message is not None and user is not None
     made = services(context)
     t = await catalog_for(context, user)
     pending = made.quiz_edits.waiting(user.id)
     if pending is None:  # answered meanwhile (two messages at once)
         return
-    if CANCEL.match(message.text.strip()):
+    if message.text is not None and CANCEL.match(message.text.strip()):
         made.quiz_edits.done(user.id)
         await message.reply_text(HTML.escape(t("quizzes.cancelled")))
         return
@@ -234,17 +236,23 @@ async def on_edit_text(update: Update, context: Context) -> None:
     language = owned.bank.default_language
     outcome: Outcome
     if pending.action == "rename":
-        title = message.text.strip()
+        title = (message.text or "").strip()
         if not 1 <= len(title) <= MAX_TITLE:
             await message.reply_text(HTML.escape(t("quizzes.bad_title")))
             return
         outcome = await service.rename(user.id, pending.quiz_id, title)
     else:
-        typed = parse_question(message.text, _quotes(message))
-        if typed is None:
-            await message.reply_text(HTML.escape(t("quizzes.bad_question")))
-            return
-        data = typed_question_data(typed, language)
+        if message.poll is not None:
+            data = poll_question_data(message.poll, language)
+            if data is None:
+                await message.reply_text(HTML.escape(t("quizzes.poll_no_answer")))
+                return
+        else:
+            typed = parse_question(message.text or "", _quotes(message))
+            if typed is None:
+                await message.reply_text(HTML.escape(t("quizzes.bad_question")))
+                return
+            data = typed_question_data(typed, language)
         outcome = (await service.add_question(user.id, pending.quiz_id, data)
                    if pending.action == "add" else
                    await service.replace_question(user.id, pending.quiz_id, pending.number, data))
@@ -264,6 +272,18 @@ async def on_edit_text(update: Update, context: Context) -> None:
     await message.reply_text(HTML.escape(said))
     await send(context, message.chat_id,
                screens.quiz_screen(record, t, HTML, context.bot.username))
+
+
+def poll_question_data(poll: Poll, language: str) -> dict[str, object] | None:
+    """A quiz poll as question data in ``language``: its question, options, right options
+    (``correct_option_ids``, Bot API 9.6) and explanation; None when Telegram does not show
+    which options are right (a regular poll, or a forwarded quiz whose answer is hidden)."""
+    right = set(poll.correct_option_ids or ())
+    if poll.type != Poll.QUIZ or not right:
+        return None
+    typed = TypedQuestion(poll.question, tuple(option.text for option in poll.options),
+                          tuple(sorted(right)), poll.explanation or "")
+    return typed_question_data(typed, language)
 
 
 def _quotes(message: Message) -> list[str]:
