@@ -254,8 +254,9 @@ async def test_the_bot_resends_a_users_photo_by_file_id(bot: Bot, fake: FakeBotA
         await bot.send_photo(USER, document.file_id)
 
 
-async def test_the_bot_sends_a_photo_by_url(bot: Bot, fake: FakeBotAPI):
-    """sendPhoto by HTTP URL fetches web_files; a missing page or a non-picture is refused."""
+async def test_the_bot_sends_files_by_url(bot: Bot, fake: FakeBotAPI):
+    """Photos and documents by HTTP URL come from web_files; a missing page, a non-picture or a
+    document other than GIF, PDF or ZIP is refused; a sent document can be sent again."""
     fake.web_files["https://example.org/owl.png"] = _png(100, 80)
     fake.web_files["https://example.org/page.html"] = b"<html></html>"
     sent = await bot.send_photo(USER, "https://example.org/owl.png")
@@ -264,6 +265,14 @@ async def test_the_bot_sends_a_photo_by_url(bot: Bot, fake: FakeBotAPI):
         await bot.send_photo(USER, "https://example.org/missing.png")
     with pytest.raises(BadRequest, match=r"(?i)wrong type of the web page content"):
         await bot.send_photo(USER, "https://example.org/page.html")
+    fake.web_files["https://example.org/rules.pdf"] = b"%PDF-1.4"
+    pdf = await bot.send_document(USER, "https://example.org/rules.pdf")
+    assert (pdf.document.file_name, pdf.document.mime_type) == ("rules.pdf", "application/pdf")
+    again = await bot.send_document(GROUP, pdf.document.file_id)
+    assert again.document == pdf.document
+    fake.web_files["https://example.org/quiz.yaml"] = b"title: x"
+    with pytest.raises(BadRequest, match=r"(?i)wrong type of the web page content"):
+        await bot.send_document(USER, "https://example.org/quiz.yaml")  # GIF, PDF, ZIP only
 
 
 async def test_photo_captions_keyboards_and_edits(bot: Bot, fake: FakeBotAPI):
@@ -361,3 +370,42 @@ async def test_updates_decode_as_ptb_objects(bot: Bot, fake: FakeBotAPI):
     decoded = Update.de_json(update, bot)
     assert decoded.message.poll.correct_option_ids == (1,)
     assert (await _received(bot)).poll.id == decoded.message.poll.id
+
+
+# -- the bot's sendPoll ------------------------------------------------------------------------
+
+async def test_the_bot_sends_a_quiz_poll(bot: Bot, fake: FakeBotAPI):
+    """sendPoll makes a quiz showing its right options and HTML-parsed explanation."""
+    sent = await bot.send_poll(USER, "Owls hunt at?", ["Night", "Noon", "Both"], type="quiz",
+                               correct_option_ids=[0, 2], explanation="<i>Mostly</i> night",
+                               explanation_parse_mode="HTML", is_anonymous=False)
+    poll = sent.poll
+    assert poll.correct_option_ids == (0, 2) and poll.allows_multiple_answers
+    assert poll.explanation == "Mostly night" and not poll.is_anonymous
+    assert sent.from_user.id == fake.bot_id and poll.allows_revoting is False
+    regular = await bot.send_poll(GROUP, "Lunch?", ["Pizza"])  # one option: Bot API 10.1
+    assert regular.poll.type == "regular" and regular.poll.allows_revoting
+
+
+async def test_send_poll_limits(bot: Bot, fake: FakeBotAPI):
+    """sendPoll refuses what Telegram refuses: 300/100/200 characters, 1-12 options, right ids."""
+    assert await bot.send_poll(USER, "Q" * 300, ["o" * 100] * 12, type="quiz",
+                               correct_option_ids=[11], explanation="e" * 200)
+    refused = [
+        (dict(question="Q" * 301, options=["a", "b"]), "poll question length must not exceed 300"),
+        (dict(question="Q?", options=[str(n) for n in range(13)]),
+         "poll can't have more than 12 options"),
+        (dict(question="Q?", options=[]), "poll must have at least one answer option"),
+        (dict(question="Q?", options=["a", "o" * 101]), "poll options length must not exceed 100"),
+        (dict(question="Q?", options=["a", " "]), "text must be non-empty"),
+        (dict(question="Q?", options=["a", "b"], type="quiz", correct_option_ids=[2]),
+         "wrong correct option ID specified"),
+        (dict(question="Q?", options=["a", "b"], type="quiz"), "wrong correct option ID specified"),
+        (dict(question="Q?", options=["a", "b"], type="quiz", correct_option_ids=[0],
+              explanation="e" * 201), "explanation is too long"),
+    ]
+    for kwargs, description in refused:
+        with pytest.raises(BadRequest) as caught:
+            await bot.send_poll(USER, **kwargs)
+        assert description.lower() in caught.value.message.lower(), kwargs
+    assert sum("poll" in m for m in fake.messages(USER)) == 1

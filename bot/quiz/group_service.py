@@ -245,7 +245,7 @@ class GroupService:
             nothing changes.
         """
         session = await self._current(session_id, chat_id, position)
-        question, slots = group.open_question(session, await self.bank_of(session),
+        question, slots = group.open_question(session, await self._planned(session),
                                               chat_id, position, self._clock())
         if not question.several or not 0 <= slot < len(slots):
             raise InvalidOption(slot)
@@ -263,7 +263,7 @@ class GroupService:
         session = await self._current(session_id, chat_id, position)
         mask = await self.store.group_pick(session.id, position, user_id)
         now = self._clock() if received_at is None else min(received_at, self._clock())
-        answer = group.grade_choice(session, await self.bank_of(session), chat_id,
+        answer = group.grade_choice(session, await self._planned(session), chat_id,
                                     position, mask, user_id, now)
         return await self._record(session, position, answer, name)
 

@@ -153,7 +153,8 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     monitoring = (MonitoringServer(app, store, metrics, settings.metrics)
                   if settings.metrics is not None else None)
     # a deletion forgets the user in every cache, queue and in-flight state first
-    privacy = PrivacyService(store, forget=(quiz.forget, learning.forget, runner.forget_starter),
+    privacy = PrivacyService(store, library=store, drafts=store,
+                             forget=(quiz.forget, learning.forget, runner.forget_starter),
                              clock=data.clock)
     # created quizzes: checked as `quizbot validate --strict` checks a bank file; each change
     # makes the registry load the quiz afresh

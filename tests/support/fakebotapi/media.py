@@ -34,6 +34,7 @@ from tests.support.fakebotapi.protocol import (
 )
 
 _MEDIA_KINDS = ("photo", "document", "video", "audio", "animation", "voice")
+_URL_DOCUMENT_TYPES = ("image/gif", "application/pdf", "application/zip")
 
 
 class MediaMixin:
@@ -85,7 +86,8 @@ class MediaMixin:
         fake knows, or an HTTP URL served by :attr:`web_files`; caption 0-1024 UTF-16 units
         after parsing; reply markup and replies as for messages. An upload's bytes are also kept
         in :attr:`documents` by file id. Unknown file ids answer "wrong file identifier/HTTP
-        URL specified"."""
+        URL specified"; by URL only GIF, PDF and ZIP files can be sent (the Bot API's "Sending
+        files"), others answer "wrong type of the web page content"."""
         chat = self._chat_of(p, sending=True)
         upload = p.get("document")
         document: dict[str, Any] | None = None
@@ -113,6 +115,8 @@ class MediaMixin:
                 data = self._fetch(upload, not_media=URL_NOT_MEDIA)
                 name = PurePosixPath(urlsplit(str(upload)).path).name or "file"
                 mime = mimetypes.guess_type(name)[0] or "application/octet-stream"
+                if mime not in _URL_DOCUMENT_TYPES:
+                    raise ApiError(400, URL_NOT_MEDIA)
             self._check_flood(chat, "sendDocument")
             stored = self._keep_file(data, kind="document",
                                      extension=PurePosixPath(name).suffix.lower())

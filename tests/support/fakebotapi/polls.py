@@ -18,11 +18,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from tests.support.fakebotapi.protocol import (
+    _OPTION_EMPTY,
     MAX_EXPLANATION_LINE_FEEDS,
     MAX_POLL_EXPLANATION,
     MAX_POLL_OPTION,
     MAX_POLL_OPTIONS,
     MAX_POLL_QUESTION,
+    ApiError,
+    _bad,
+    _flag,
     utf16_len,
 )
 
@@ -75,7 +79,7 @@ class PollsMixin:
                 shows it, an unknown user or chat.
         """
         chat, user = self._user_in_chat(user_id, chat_id)
-        options = list(options)
+        question, options = question.strip(), [text.strip() for text in options]  # as apps do
         self._check_user_poll(question, options, type, correct_option_ids, explanation)
         forward = self._forward_origin(forward_from)
         shown = chat.type == "private" and forward is None  # Telegram shows the answer there
@@ -121,11 +125,11 @@ class PollsMixin:
         """ValueError for a poll Telegram's apps cannot make."""
         if type not in ("quiz", "regular"):
             raise ValueError('type must be "quiz" or "regular"')
-        if not 1 <= utf16_len(question.strip()) <= MAX_POLL_QUESTION:
+        if not 1 <= utf16_len(question) <= MAX_POLL_QUESTION:
             raise ValueError(f"a poll question has 1-{MAX_POLL_QUESTION} characters")
         if not 1 <= len(options) <= MAX_POLL_OPTIONS:
             raise ValueError(f"a poll has 1-{MAX_POLL_OPTIONS} options")
-        if any(not 1 <= utf16_len(text.strip()) <= MAX_POLL_OPTION for text in options):
+        if any(not 1 <= utf16_len(text) <= MAX_POLL_OPTION for text in options):
             raise ValueError(f"a poll option has 1-{MAX_POLL_OPTION} characters")
         if type == "regular":
             if explanation is not None:
@@ -156,3 +160,78 @@ class PollsMixin:
             return {"type": "user", "date": date, "sender_user": copy.deepcopy(
                 self._user(forward_from))}
         raise ValueError('forward_from is a user id, a channel id, "hidden" or "channel"')
+
+    # -- the bot's sendPoll ------------------------------------------------------------------
+
+    def _send_poll(self, p: dict) -> dict:
+        """sendPoll: a question of 1-300 characters, 1-12 options of 1-100 characters
+        (strings or InputPollOption), type "regular" (default) or "quiz"; a quiz needs
+        increasing ``correct_option_ids`` among its options and takes an explanation of 0-200
+        characters with at most 2 line feeds after parsing (explanation_parse_mode HTML or
+        explanation_entities). The sent poll shows its right options (the bot sent it);
+        anonymous unless ``is_anonymous`` is false; revoting as sendPoll's defaults say. Reply
+        markup and replies as for messages. Descriptions are TDLib's where known ("poll
+        question length must not exceed 300", "poll can't have more than 12 options", ...).
+        """
+        chat = self._chat_of(p, sending=True)
+        question = str(p["question"]).strip()
+        if not question:
+            raise ApiError(400, _OPTION_EMPTY)
+        if utf16_len(question) > MAX_POLL_QUESTION:
+            raise _bad(f"poll question length must not exceed {MAX_POLL_QUESTION}")
+        raw_options = p.get("options")
+        if not isinstance(raw_options, list) or not raw_options:
+            raise _bad("poll must have at least one answer option")
+        if len(raw_options) > MAX_POLL_OPTIONS:
+            raise _bad(f"poll can't have more than {MAX_POLL_OPTIONS} options")
+        options = []
+        for option in raw_options:
+            text = option.get("text") if isinstance(option, dict) else option
+            if not isinstance(text, str):
+                raise _bad("can't parse InputPollOption: Expected InputPollOption to be an "
+                           "Object")
+            text = text.strip()
+            if not text:
+                raise ApiError(400, _OPTION_EMPTY)
+            if utf16_len(text) > MAX_POLL_OPTION:
+                raise _bad(f"poll options length must not exceed {MAX_POLL_OPTION}")
+            options.append(text)
+        kind = str(p.get("type") or "regular")
+        if kind not in ("regular", "quiz"):
+            raise _bad("unsupported poll type specified")
+        correct: list[int] | None = None
+        explanation = ""
+        if kind == "quiz":
+            ids = p.get("correct_option_ids")
+            if not isinstance(ids, list) or not ids or not all(isinstance(i, int) for i in ids) \
+                    or ids != sorted(set(ids)) or ids[0] < 0 or ids[-1] >= len(options):
+                raise _bad("wrong correct option ID specified")
+            correct = ids
+            if p.get("explanation") not in (None, ""):
+                explanation, _ = self._text(
+                    {"text": p["explanation"], "parse_mode": p.get("explanation_parse_mode"),
+                     "entities": p.get("explanation_entities")}, allow_empty=True)
+                if (utf16_len(explanation) > MAX_POLL_EXPLANATION
+                        or explanation.count("\n") > MAX_EXPLANATION_LINE_FEEDS):
+                    raise _bad("explanation is too long")
+        markup = self._send_markup(chat, p)
+        reply_to = self._reply_to(chat, p)
+        topic = self._thread(chat, p)
+        self._check_flood(chat, "sendPoll")
+        revoting = p.get("allows_revoting")
+        poll = self._poll_object(
+            question, options, type=kind, is_closed=_flag(p.get("is_closed")),
+            allows_multiple_answers=_flag(p.get("allows_multiple_answers")) or (
+                kind == "quiz" and len(correct or ()) > 1),
+            correct_option_ids=correct, explanation=explanation or None,
+            is_anonymous=p.get("is_anonymous") is None or _flag(p.get("is_anonymous")),
+            allows_revoting=None if revoting is None else _flag(revoting))
+        fields: dict[str, Any] = {"from": self.bot_user, **topic, "poll": poll}
+        if markup:
+            fields["reply_markup"] = markup
+        if reply_to:
+            fields["reply_to_message"] = reply_to
+        message = self._store(chat, fields)
+        self._note_keyboard(chat, message, p)
+        chat.activity.append(self._clock())
+        return copy.deepcopy(message)

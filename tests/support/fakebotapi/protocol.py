@@ -51,6 +51,7 @@ MAX_POLL_OPTION = 100  # PollOption.text: "1-100 characters"
 MAX_POLL_OPTIONS = 12  # sendPoll.options: "A JSON-serialized list of 1-12 answer options"
 MAX_POLL_EXPLANATION = 200  # sendPoll.explanation: "0-200 characters with at most 2 line feeds"
 MAX_EXPLANATION_LINE_FEEDS = 2
+_OPTION_EMPTY = "Bad Request: text must be non-empty"  # TDLib's words for an empty poll text
 WAIT_TIMEOUT = 30.0
 """Seconds :meth:`FakeBotAPI.wait_for` waits by default before it fails: a guard against a
 hang on a loaded machine, never a pace (waits end on the fake's signals)."""

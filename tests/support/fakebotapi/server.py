@@ -211,6 +211,7 @@ class FakeBotAPI(
             "getChatMemberCount": lambda p: len(self._participants(self._chat_of(p)) | {bot_id}),
             "sendChatAction": self._send_chat_action,
             "getFile": self._get_file,
+            "sendPoll": self._send_poll,
         }
 
     # -- lifecycle ---------------------------------------------------------------------------
