@@ -111,6 +111,7 @@ from bot.render.question import (
     MAX_ANSWER_BUTTONS_PER_ROW,
     answer_rows,
     explanation_lines,
+    notes_lines,
     progress_bar,
     question,
 )
@@ -240,6 +241,7 @@ __all__ = [
     "known_text",
     "language_picker",
     "no_match_button",
+    "notes_lines",
     "outcome",
     "pack",
     "parse_question_payload",
