@@ -177,3 +177,21 @@ async def test_an_aiken_file_makes_a_quiz(fake, running_bot):
     await person.send_document(aiken.encode(), "capitals.txt", replies=2)
     (record,) = await stored(running_bot, 611)
     assert record.questions == 2
+
+
+async def test_a_transient_getfile_failure_is_retried(fake, running_bot):
+    """getFile answered 500 once is tried again, and the quiz is made."""
+    person = Person(fake, 612, "Grace")
+    fake.fail_next("getFile", error_code=500, description="Internal Server Error")
+    await person.send_document(dump_bank(quiz_data()).encode(), "q.yaml", replies=2)
+    assert len(fake.calls_to("getFile")) == 2
+    assert len(await stored(running_bot, 612)) == 1
+
+
+async def test_a_permanent_getfile_failure_asks_to_send_again(fake, running_bot):
+    """getFile refused for good gets a polite answer to send the file again; nothing stored."""
+    person = Person(fake, 613, "Grace")
+    fake.fail_next("getFile", error_code=400, description="Bad Request: file is too big")
+    (answer,) = await person.send_document(dump_bank(quiz_data()).encode(), "q.yaml")
+    assert answer["text"] == i18n.catalog("en")("documents.download_failed")
+    assert await stored(running_bot, 613) == []

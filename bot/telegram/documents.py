@@ -16,7 +16,8 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from telegram import Document, Message, Update
-from telegram.error import TelegramError
+from telegram.error import NetworkError, TelegramError
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from bot.i18n import Catalog
 from bot.quiz.importing import EXPLANATION_PLACEHOLDER, PARSERS, SOURCE_PLACEHOLDER, bank_data
@@ -30,6 +31,10 @@ log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 1024 * 1024
 """Largest file taken, in bytes (1 MB; as a bank file, ``bot.bankload.MAX_BANK_BYTES``)."""
+
+DOWNLOAD_TRIES = 3
+"""Tries of a file download that failed on the network (``getFile`` itself is retried by the
+rate limiter, as every Bot API call)."""
 
 FORMATS = {".yaml": "yaml", ".yml": "yaml", ".gift": "gift", ".csv": "csv", ".aiken": "aiken"}
 """File name ending -> format; ``.txt`` is Aiken when it has an ``ANSWER:`` line, else GIFT."""
@@ -102,10 +107,15 @@ async def _download(document: Document) -> bytes | None:
     them (the creator is asked to send the file again)."""
     try:
         file = await document.get_file()
-        return bytes(await file.download_as_bytearray())
+        async for attempt in AsyncRetrying(
+                retry=retry_if_exception_type(NetworkError),
+                stop=stop_after_attempt(DOWNLOAD_TRIES),
+                wait=wait_exponential(multiplier=0.5, max=4), reraise=True):
+            with attempt:
+                return bytes(await file.download_as_bytearray())
     except (TelegramError, OSError) as exc:
         log.warning("could not download document %s: %r", document.file_unique_id, exc)
-        return None
+    return None
 
 
 def _imported(kind: str, text: str, stem: str, t: Catalog
