@@ -41,6 +41,7 @@ from bot.quiz.bank import Bank
 from bot.quiz.ports import StorageError
 from bot.telegram import (
     admin,
+    creators,
     documents,
     group,
     handlers,
@@ -63,8 +64,8 @@ from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "language", "stop", "help",
-            "myquizzes")
+COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "language", "stop",
+            "help", "myquizzes")
 """The private-chat commands registered with ``setMyCommands``, in menu order (their handlers:
 :func:`add_handlers`)."""
 
@@ -176,6 +177,12 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(CommandHandler("language", handlers.cmd_language, filters=private))
     app.add_handler(CommandHandler("stop", handlers.cmd_stop, filters=private))
     app.add_handler(CommandHandler("help", handlers.cmd_help, filters=private))
+    # /newquiz: making a quiz by chatting (bot/telegram/creators.py); the draft's polls,
+    # photos and texts come through on_other_message below
+    app.add_handler(CommandHandler("newquiz", creators.cmd_newquiz, filters=private))
+    app.add_handler(CommandHandler("skip", creators.cmd_skip, filters=private))
+    app.add_handler(CommandHandler("done", creators.cmd_done, filters=private))
+    app.add_handler(CommandHandler("cancel", creators.cmd_cancel, filters=private))
     admins = app.bot_data.admins
     app.add_handler(CommandHandler("deletemydata", privacy.cmd_deletemydata, filters=private))
     if admins:  # for anyone else, /reload falls through to the unknown-command hint below
@@ -239,6 +246,9 @@ async def _post_init(app: QuizApplication) -> None:
     assert app.job_queue is not None
     app.job_queue.run_repeating(prune, interval=PRUNE_SECONDS, first=60.0, name="retention",
                                 job_kwargs={"coalesce": True})
+    # /newquiz drafts left a week: dropped at the start, then daily
+    app.job_queue.run_repeating(creators.drop_old_drafts, interval=PRUNE_SECONDS, first=0.0,
+                                name="drafts", job_kwargs={"coalesce": True})
     restored = await made.sessions.restore()
     log.info("quizbot ready: %d bank(s), database %s, %d group session(s) restored",
              len(banks), redact_dsn(str(settings.db)), restored)

@@ -16,7 +16,8 @@ ADMIN = 7
 """The sender of the test commands, an operator (``QUIZBOT_ADMINS``), so /reload is wired."""
 
 OFF_MENU = {
-    ChatType.PRIVATE: {"deletemydata", "reload"},  # asked for by name (privacy); the operator's
+    ChatType.PRIVATE: {"deletemydata", "reload",  # asked for by name (privacy); the operator's
+                       "skip", "done", "cancel"},  # /newquiz's steps, named in its prompts
     ChatType.SUPERGROUP: {"start"},  # a shared card's "Start in this group" link sends it
 }
 """Commands handled in a chat but, on purpose, not offered in its menu."""

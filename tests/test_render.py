@@ -162,6 +162,12 @@ def field_values(field: dataclasses.Field) -> list[Any]:
         return ["up", "question"]
     if field.name == "quiz_id":  # QuizButton: a created quiz's id
         return ["c-0000000000", "c-zzzzzzzzzz"]
+    if field.name == "restart":  # /newquiz's "Go on" (0) or "Start over" (1)
+        return [0, 1]
+    if field.name == "option":  # /newquiz's right option of a poll: 12 at most, A-L
+        return [0, 11]
+    if field.name == "started":  # /newquiz: when the draft was opened, in milliseconds
+        return [0, 99_999_999_999_999]
     if field.type in ("int", int):
         return [0, MAX_ID]  # storage ids
     return ["x", "123", "deepspeed-megatron", LONGEST_BANK_ID]

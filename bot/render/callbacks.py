@@ -176,6 +176,55 @@ class SettingButton:
     value: str
 
 
+# --- /newquiz (bot/telegram/creators.py): each names its draft by when it was opened (ms) ---
+
+@dataclass(frozen=True)
+class DraftButton:
+    """/newquiz over an open draft: ``restart`` 1 starts over, 0 goes on with the draft opened
+    at ``started``."""
+
+    PREFIX: ClassVar[str] = "nd"
+    FIELDS: ClassVar[str | None] = rf"([01]):{_INT}"
+
+    restart: int
+    started: int
+
+
+@dataclass(frozen=True)
+class UndoButton:
+    """Undo question ``serial`` of the draft opened at ``started``."""
+
+    PREFIX: ClassVar[str] = "nu"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}"
+
+    started: int
+    serial: int
+
+
+@dataclass(frozen=True)
+class RightOptionButton:
+    """``option`` is right (or, with several right, toggled) for the pending poll ``serial``
+    of the draft opened at ``started``."""
+
+    PREFIX: ClassVar[str] = "no"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:([0-9]|1[01])"
+
+    started: int
+    serial: int
+    option: int
+
+
+@dataclass(frozen=True)
+class RightDoneButton:
+    """The options chosen for the pending poll ``serial`` (several right) are the right ones."""
+
+    PREFIX: ClassVar[str] = "nc"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}"
+
+    started: int
+    serial: int
+
+
 QUIZ_ACTIONS = ("list", "open", "edit", "export", "results", "public", "link", "delete",
                 "confirm", "add", "rename", "question", "up", "down", "replace", "drop",
                 "page")
@@ -200,6 +249,7 @@ class QuizButton:
 CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
                   | BankButton | GroupAnswerButton | PlaceButton | DeleteDataButton
                   | CardAnswerButton | CardNextButton | StartReviewButton | SettingButton
+                  | DraftButton | UndoButton | RightOptionButton | RightDoneButton
                   | QuizButton)
 
 BUTTON_KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)

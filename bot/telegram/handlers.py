@@ -18,7 +18,7 @@ from bot.quiz.bank import Bank
 from bot.quiz.ports import StorageError
 from bot.quiz.starting import Resumed, Started, resume_or_start
 from bot.render import HTML, Screen
-from bot.telegram import teachers
+from bot.telegram import creators, teachers
 from bot.telegram.chats import thread_of
 from bot.telegram.common import (
     ANSWERED,
@@ -161,11 +161,14 @@ async def cmd_help(update: Update, context: Context) -> None:
 
 async def on_other_message(update: Update, context: Context) -> None:
     """Text, stickers or unknown commands in a private chat: a short hint, nothing changes.
-    A quiz card the user shared into this chat (a message ``via_bot`` this bot) needs none."""
+    A quiz card the user shared into this chat (a message ``via_bot`` this bot) needs none;
+    a text, poll or photo while the user has a /newquiz draft open is a step of the draft."""
     user, chat, message = update.effective_user, update.effective_chat, update.effective_message
     assert chat is not None
     if message is not None and message.via_bot is not None and (
             message.via_bot.id == context.bot.id):
+        return
+    if await creators.on_draft_message(update, context):  # a step of an open /newquiz draft
         return
     t = await catalog_for(context, user)
     await send(context, chat.id, Screen(HTML.escape(t("unknown_text"))))

@@ -23,7 +23,7 @@ from telegram.ext import CallbackQueryHandler
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz.engine import QuizError
-from bot.telegram import group, handlers, learning, privacy, quizzes, teachers
+from bot.telegram import creators, group, handlers, learning, privacy, quizzes, teachers
 from bot.telegram.chats import received_at
 from bot.telegram.common import TOAST_KEYS, Context, QuizApplication, toast
 from bot.telegram.services import catalog_for
@@ -100,6 +100,15 @@ _ROUTES = (
           lambda tap: privacy.on_delete_data(tap.query, tap.context, tap.button, tap.t)),
     Route(render.QuizButton, Chats.PRIVATE,  # /myquizzes (bot/telegram/quizzes.py)
           lambda tap: quizzes.on_quiz_button(tap.query, tap.context, tap.button, tap.t)),
+    # /newquiz (bot/telegram/creators.py)
+    Route(render.DraftButton, Chats.PRIVATE,
+          lambda tap: creators.on_draft_choice(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.UndoButton, Chats.PRIVATE,
+          lambda tap: creators.on_undo(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.RightOptionButton, Chats.PRIVATE,
+          lambda tap: creators.on_right_option(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.RightDoneButton, Chats.PRIVATE,
+          lambda tap: creators.on_right_done(tap.query, tap.context, tap.button, tap.t)),
     Route(render.GroupAnswerButton, Chats.GROUPS,
           lambda tap: group.on_group_answer(tap.query, tap.context, tap.button, tap.t,
                                             received_at(tap.context, tap.update))),

@@ -20,6 +20,7 @@ from bot.bankload import parse_bank
 from bot.bankload.creators import check_document
 from bot.bankload.dump import dump_bank
 from bot.i18n import Catalog
+from bot.quiz.creator_service import CreatorService
 from bot.quiz.group_service import GroupService
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.quizzes import QuizzesService
@@ -102,6 +103,8 @@ class Services:
     """The session and poller leases of the open storage."""
     sessions: SessionRunner
     """Moves the group sessions on (:mod:`bot.telegram.sessions`)."""
+    creators: CreatorService
+    """/newquiz drafts."""
     monitoring: MonitoringServer | None
     """``/healthz`` and ``/metrics`` (``--metrics``), not started yet when made."""
     chart_warm_up: asyncio.Task[None]
@@ -156,13 +159,16 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     privacy = PrivacyService(store, library=store, drafts=store,
                              forget=(quiz.forget, learning.forget, runner.forget_starter),
                              clock=data.clock)
-    # created quizzes: checked as `quizbot validate --strict` checks a bank file; each change
-    # makes the registry load the quiz afresh
+    # created quizzes: checked as `quizbot validate --strict` checks a bank file, the
+    # registry told of each change; /newquiz publishes through them
     quizzes = QuizzesService(store, store, check=check_document, parse=parse_bank,
                              dump=dump_bank, clock=data.clock, forget=banks.forget,
                              featured=lambda bank_id: bank_id in banks.featured)
+    creators = CreatorService(
+        store, lambda owner, bank, language: quizzes.publish(owner, bank, language=language),
+        clock=data.clock)
     return Services(banks=banks, quiz=quiz, groups=groups, learning=learning, privacy=privacy,
-                    quizzes=quizzes, quiz_edits=QuizEdits(),
+                    quizzes=quizzes, quiz_edits=QuizEdits(), creators=creators,
                     store=store, leases=leases, sessions=runner, monitoring=monitoring,
                     chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)))
 
