@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from bot.i18n import Catalog
 from bot.quiz.bank import Bank, Question
 from bot.quiz.library import QuizRecord, Visibility
-from bot.quiz.quizzes import Problem, QuizResults
+from bot.quiz.quizresults import QuizResults
+from bot.quiz.quizzes import Problem
 from bot.render.callbacks import QuizButton
 from bot.render.links import bank_link
 from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, ShareButton, UrlButton

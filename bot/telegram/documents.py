@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, cast
 
 from telegram import Document, Message, Update
 from telegram.error import NetworkError, TelegramError
@@ -131,7 +131,8 @@ def _imported(kind: str, text: str, stem: str, t: Catalog
     data, _ = bank_data(parsed, language=t.language, bank_id="imported",
                         title=t("documents.imported_title", name=name),
                         description=t("documents.imported_description", name=name))
-    for question in data["questions"]:  # type: ignore[attr-defined]
+    # cast: bank_data's "questions" is the list of question mappings (edited in place)
+    for question in cast(list[dict[str, Any]], data["questions"]):
         if question["explanation"] == {t.language: EXPLANATION_PLACEHOLDER}:
             del question["explanation"]
         if (question["source"]["title"], question["source"]["url"]) == SOURCE_PLACEHOLDER:
