@@ -26,6 +26,11 @@ QUESTIONS_PER_PAGE = 40
 _PER_ROW = 5
 MAX_PROMPT_SHOWN = 80
 """Characters of a question's text in lists (edit screen, results)."""
+LIST_LINES = 30
+"""Quizzes described by a line in /myquizzes (each has its button; 100 quizzes at most, as
+Telegram's 100 buttons of a keyboard), so the text stays within one message."""
+MAX_TITLE_SHOWN = 48
+"""Characters of a title in a line of /myquizzes or in a caption."""
 
 
 def _button(label: str, action: str, record: QuizRecord, number: int = 0) -> Button:
@@ -45,9 +50,11 @@ def quiz_list(records: Sequence[QuizRecord], t: Catalog, m: Markup) -> Screen:
     lines = [m.bold(t("quizzes.list_header")), ""]
     rows = []
     for number, record in enumerate(records, start=1):
-        lines.append(m.escape(t("quizzes.list_line", number=number, title=record.title,
-                                questions=t("quizzes.questions", count=record.questions),
-                                visibility=_visibility(record, t))))
+        if number <= LIST_LINES:
+            lines.append(m.escape(t("quizzes.list_line", number=number,
+                                    title=clip(record.title, MAX_TITLE_SHOWN),
+                                    questions=t("quizzes.questions", count=record.questions),
+                                    visibility=_visibility(record, t))))
         mark = "⛔ " if record.disabled else ""
         rows.append((_button(clip(f"{number}. {mark}{record.title}", MAX_BUTTON_LABEL), "open",
                              record),))
@@ -215,6 +222,13 @@ def _field(path: str, t: Catalog) -> str:
         if number.isdigit():
             return t("quizzes.field_option", number=int(number)) + (f".{rest}" if rest else "")
     return path
+
+
+def export_caption(record: QuizRecord, t: Catalog, m: Markup) -> str:
+    """The caption of an exported quiz: how to add a language and send it back (well within
+    the 1,024 characters of a caption: the title is clipped)."""
+    return m.escape(t("quizzes.export_caption", title=clip(record.title, MAX_TITLE_SHOWN),
+                      version=record.version))
 
 
 def saved_text(record: QuizRecord, created: bool, t: Catalog, m: Markup) -> str:

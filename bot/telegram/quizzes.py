@@ -165,8 +165,7 @@ async def _export(context: Context, query: CallbackQuery, user_id: int, quiz_id:
     if isinstance(exported, Refusal):
         return
     record, document = exported
-    caption = HTML.escape(t("quizzes.export_caption", title=record.title,
-                            version=record.version))
+    caption = screens.export_caption(record, t, HTML)
     await context.bot.send_document(
         user_id, InputFile(document.encode("utf-8"), filename=f"{record.id}.yaml"),
         caption=caption)
