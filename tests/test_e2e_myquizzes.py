@@ -50,7 +50,9 @@ async def record(running_bot):
 
 async def test_the_list_and_a_quizs_screen(fake, running_bot):
     """/myquizzes is empty at first; then it lists the quiz, whose screen has Play (its deep
-    link) and Share (inline mode with its id)."""
+    link) and, with the bot's inline mode on, Share (inline mode with its id)."""
+    fake.inline_mode = True  # (read by getMe at the start: restart)
+    await running_bot.restart()
     creator = Person(fake, CREATOR, "Creator")
     (empty,) = await creator.say("/myquizzes")
     assert empty["text"] == EN("quizzes.list_empty")

@@ -61,8 +61,10 @@ def quiz_list(records: Sequence[QuizRecord], t: Catalog, m: Markup) -> Screen:
     return Screen("\n".join(lines), tuple(rows))
 
 
-def quiz_screen(record: QuizRecord, t: Catalog, m: Markup, bot_username: str) -> Screen:
-    """One quiz: its title, size, version and visibility, its link, and what can be done."""
+def quiz_screen(record: QuizRecord, t: Catalog, m: Markup, bot_username: str, *,
+                share: bool = True) -> Screen:
+    """One quiz: its title, size, version and visibility, its link, and what can be done
+    (``share``: the Share button, only when the bot's inline mode is on)."""
     link = bank_link(bot_username, record.id)
     lines = [m.bold("📝 " + record.title),
              m.escape(t("quizzes.quiz_meta",
@@ -76,8 +78,9 @@ def quiz_screen(record: QuizRecord, t: Catalog, m: Markup, bot_username: str) ->
             lines.append(m.escape(t("quizzes.public_hint")))
     rows: list[tuple[Button, ...]] = []
     if not record.disabled:
-        rows.append((Button(t("quizzes.button_play"), UrlButton(link)),
-                     Button(t("quizzes.button_share"), ShareButton(record.id))))
+        play = Button(t("quizzes.button_play"), UrlButton(link))
+        rows.append((play, Button(t("quizzes.button_share"), ShareButton(record.id)))
+                    if share else (play,))
     rows.append((_button(t("quizzes.button_edit"), "edit", record),
                  _button(t("quizzes.button_export"), "export", record)))
     rows.append((_button(t("quizzes.button_results"), "results", record),

@@ -21,8 +21,9 @@ from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt,
 
 from bot.i18n import Catalog
 from bot.quiz.importing import EXPLANATION_PLACEHOLDER, PARSERS, SOURCE_PLACEHOLDER, bank_data
+from bot.quiz.library import QuizRecord
 from bot.quiz.quizzes import Published
-from bot.render import HTML
+from bot.render import HTML, Screen
 from bot.render import quizzes as screens
 from bot.telegram.common import Context, send
 from bot.telegram.services import catalog_for, services
@@ -99,7 +100,7 @@ async def on_document(update: Update, context: Context) -> None:
         await _reply(message, t("documents.new_not_yours", id=outcome.not_yours))
     await message.reply_text(screens.saved_text(record, outcome.result.created, t, HTML))
     await send(context, message.chat_id,
-               screens.quiz_screen(record, t, HTML, context.bot.username))
+               _quiz_screen(context, record, t))
 
 
 async def _download(document: Document) -> bytes | None:
@@ -142,3 +143,9 @@ def _imported(kind: str, text: str, stem: str, t: Catalog
 
 async def _reply(message: Message, text: str) -> None:
     await message.reply_text(HTML.escape(text))
+
+
+def _quiz_screen(context: Context, record: QuizRecord, t: Catalog) -> Screen:
+    """A quiz's screen, with Share only when the bot's inline mode is on."""
+    return screens.quiz_screen(record, t, HTML, context.bot.username,
+                               share=bool(context.bot.supports_inline_queries))

@@ -71,7 +71,7 @@ async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizBut
     record, bank = owned.record, owned.bank
     if button.action in CHANGES and button.version != record.version:
         await toast(query, t("quizzes.toast_stale"))
-        await edit(query, screens.quiz_screen(record, t, HTML, context.bot.username))
+        await edit(query, _quiz_screen(context, record, t))
         return
     if button.action in ("add", "replace", "rename"):
         await _ask(query, context, button, record, t)
@@ -84,7 +84,7 @@ async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizBut
             return
         await toast(query, t("quizzes.toast_public" if visibility is Visibility.PUBLIC
                              else "quizzes.toast_link"))
-        await edit(query, screens.quiz_screen(changed, t, HTML, context.bot.username))
+        await edit(query, _quiz_screen(context, changed, t))
         return
     if button.action == "confirm":
         deleted = await made.quizzes.delete(user_id, record.id)
@@ -113,7 +113,7 @@ async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizBut
     elif button.action == "question" and 1 <= button.number <= len(bank.questions):
         screen = screens.question_screen(record, bank, button.number, t, HTML)
     else:  # "open", or a question number this version no longer has
-        screen = screens.quiz_screen(record, t, HTML, context.bot.username)
+        screen = _quiz_screen(context, record, t)
     await edit(query, screen)
 
 
@@ -270,7 +270,7 @@ async def on_edit_text(update: Update, context: Context) -> None:
             t("quizzes.question_replaced", number=pending.number, version=record.version))
     await message.reply_text(HTML.escape(said))
     await send(context, message.chat_id,
-               screens.quiz_screen(record, t, HTML, context.bot.username))
+               _quiz_screen(context, record, t))
 
 
 def poll_question_data(poll: Poll, language: str) -> dict[str, object] | None:
@@ -289,3 +289,9 @@ def _quotes(message: Message) -> list[str]:
     """The texts of the message's quote blocks (an explanation typed after ``>``)."""
     return [message.parse_entity(entity) for entity in message.entities
             if entity.type in ("blockquote", "expandable_blockquote")]
+
+
+def _quiz_screen(context: Context, record: QuizRecord, t: Catalog) -> Screen:
+    """A quiz's screen, with Share only when the bot's inline mode is on."""
+    return screens.quiz_screen(record, t, HTML, context.bot.username,
+                               share=bool(context.bot.supports_inline_queries))
