@@ -3,7 +3,8 @@
 A created quiz is a bank (:mod:`bot.quiz.library`): every change is a new version whose
 document passed the same rules as ``quizbot validate --strict``. The check, the parser and the
 dumper are injected by the wiring (``bot.bankload.creators.check_document``,
-``bot.bankload.parse_bank``, ``bot.bankload.dump.dump_bank``): the core parses no YAML.
+``bot.bankload.parse_bank``, ``bot.bankload.dump.dump_bank``): the core parses no YAML. They
+run in a thread: a 200-question quiz takes a while to check, and the event loop goes on.
 
 Only the owner changes a quiz: any other user gets :data:`Refusal.NOT_OWNER` and nothing is
 read further or written. After every stored change the bank registry is told to forget the
@@ -12,6 +13,8 @@ quiz (``forget``), so that the next start loads the new version.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import random
 import string
 from collections.abc import Callable, Mapping, Sequence
@@ -186,18 +189,24 @@ class QuizzesService:
         :data:`MAX_QUIZZES` quizzes.
         """
         if not isinstance(document, str):
-            document = self._dump(_with_language(document, language))
-        checked = self._check(document, "quiz")
+            document = await asyncio.to_thread(self._dump, _with_language(document, language))
+        checked = await asyncio.to_thread(self._check, document, "quiz")
         if not isinstance(checked, Bank):
             return Rejected(tuple(checked))
+        return await self._create(owner_id, checked, visibility)
+
+    async def _create(self, owner_id: int, checked: Bank, visibility: Visibility
+                      ) -> Published | Rejected:
+        """Store the checked bank as version 1 of a new quiz, under a fresh id."""
         if await self._library.count_quizzes(owner_id) >= MAX_QUIZZES:
             return Rejected((QuizProblem("quizzes.too_many", {"limit": MAX_QUIZZES},
                                          f"at most {MAX_QUIZZES} quizzes per creator"),))
         data = bank_data(checked)
         for _ in range(ID_TRIES):
-            data.update(id=self.new_id(), version=1)
-            text = self._dump(data)
-            bank = self._parse(text, "quiz")
+            quiz_id = self.new_id()
+            data.update(id=quiz_id, version=1)
+            text = await asyncio.to_thread(self._dump, data)
+            bank = dataclasses.replace(checked, id=quiz_id, version=1)
             try:
                 record = await self._library.create_quiz(
                     bank.id, owner_id, text, _summary(bank), visibility=visibility,
@@ -213,18 +222,19 @@ class QuizzesService:
         """A document sent by a creator: the next version of their quiz when its ``id`` is
         one of theirs, else a new quiz (bank data always makes a new one)."""
         if isinstance(document, str):
-            checked = self._check(document, "quiz")
-            if isinstance(checked, Bank):
-                record = await self._library.quiz(checked.id)
-                if record is not None and record.owner_id == owner_id:
-                    outcome = await self.update(owner_id, checked.id, document)
-                    if isinstance(outcome, Refusal):  # edited elsewhere all along
-                        outcome = Rejected((QuizProblem("quizzes.toast_busy", {},
-                                                        "edited concurrently"),))
-                    return Submitted(outcome)
-                elif record is not None or self._featured(checked.id):
-                    return Submitted(await self.publish(owner_id, document, language=language),
-                                     not_yours=checked.id)
+            checked = await asyncio.to_thread(self._check, document, "quiz")
+            if not isinstance(checked, Bank):
+                return Submitted(Rejected(tuple(checked)))
+            record = await self._library.quiz(checked.id)
+            if record is not None and record.owner_id == owner_id:
+                outcome = await self._store(owner_id, checked.id, checked=checked)
+                if isinstance(outcome, Refusal):  # edited elsewhere all along
+                    outcome = Rejected((QuizProblem("quizzes.toast_busy", {},
+                                                    "edited concurrently"),))
+                return Submitted(outcome)
+            not_yours = (checked.id if record is not None or self._featured(checked.id)
+                         else None)
+            return Submitted(await self._create(owner_id, checked, Visibility.LINK), not_yours)
         return Submitted(await self.publish(owner_id, document, language=language))
 
     async def update(self, owner_id: int, quiz_id: str, document: str | Mapping[str, object],
@@ -233,38 +243,47 @@ class QuizzesService:
         and ``version`` are replaced by the quiz's); nothing is stored unless it passes the
         strict check."""
         if not isinstance(document, str):
-            document = self._dump(document)
-        checked = self._check(document, "quiz")
+            document = await asyncio.to_thread(self._dump, document)
+        checked = await asyncio.to_thread(self._check, document, "quiz")
         if not isinstance(checked, Bank):
             owned = await self._owned_record(owner_id, quiz_id)
             return owned if isinstance(owned, Refusal) else Rejected(tuple(checked))
-        data = bank_data(checked)
-        return await self._store(owner_id, quiz_id, lambda _: data)
+        return await self._store(owner_id, quiz_id, checked=checked)
 
     async def _store(self, owner_id: int, quiz_id: str,
-                     edit: Callable[[dict[str, Any]], dict[str, Any] | Rejected]) -> Outcome:
-        """Apply ``edit`` to the latest version's bank data and store the result as the next
-        version; re-read and apply again when a concurrent edit got there first."""
+                     edit: Callable[[dict[str, Any]], dict[str, Any] | Rejected] | None = None,
+                     *, checked: Bank | None = None) -> Outcome:
+        """Apply ``edit`` to the latest version's bank data (or take the ``checked`` bank as
+        it is) and store the result as the next version; re-read and apply again when a
+        concurrent edit got there first."""
         for _ in range(VERSION_TRIES):
             record = await self._owned_record(owner_id, quiz_id)
             if isinstance(record, Refusal):
                 return record
-            latest = await self._library.quiz_version(quiz_id, record.version)
-            if latest is None:
-                return Refusal.NOT_FOUND
-            data = edit(bank_data(self._parse(latest.document, quiz_id)))
-            if isinstance(data, Rejected):
-                return data
-            data.update(id=quiz_id, version=record.version + 1)
-            text = self._dump(data)
-            checked = self._check(text, quiz_id)
-            if not isinstance(checked, Bank):
-                return Rejected(tuple(checked))
-            stored = await self._library.add_version(quiz_id, text, _summary(checked),
+            version = record.version + 1
+            if checked is not None:  # a whole new document, checked already
+                bank = dataclasses.replace(checked, id=quiz_id, version=version)
+                text = await asyncio.to_thread(self._dump, bank)
+            else:
+                assert edit is not None
+                latest = await self._library.quiz_version(quiz_id, record.version)
+                if latest is None:
+                    return Refusal.NOT_FOUND
+                data = edit(bank_data(await asyncio.to_thread(self._parse, latest.document,
+                                                              quiz_id)))
+                if isinstance(data, Rejected):
+                    return data
+                data.update(id=quiz_id, version=version)
+                text = await asyncio.to_thread(self._dump, data)
+                found = await asyncio.to_thread(self._check, text, quiz_id)
+                if not isinstance(found, Bank):
+                    return Rejected(tuple(found))
+                bank = found
+            stored = await self._library.add_version(quiz_id, text, _summary(bank),
                                                      now=self._clock())
             if stored is not None:
                 self._forget(quiz_id)
-                return Published(stored, checked, created=False)
+                return Published(stored, bank, created=False)
         return Refusal.CONFLICT
 
     # --- the owner's quizzes --------------------------------------------------------------
@@ -289,7 +308,7 @@ class QuizzesService:
         latest = await self._library.quiz_version(quiz_id, record.version)
         if latest is None:
             return Refusal.NOT_FOUND
-        return Owned(record, self._parse(latest.document, quiz_id))
+        return Owned(record, await asyncio.to_thread(self._parse, latest.document, quiz_id))
 
     async def export(self, owner_id: int, quiz_id: str) -> tuple[QuizRecord, str] | Refusal:
         """The owner's quiz and its latest document (the YAML a creator edits and sends
@@ -300,9 +319,9 @@ class QuizzesService:
         latest = await self._library.quiz_version(quiz_id, record.version)
         return Refusal.NOT_FOUND if latest is None else (record, latest.document)
 
-    async def owns(self, owner_id: int, quiz_id: str) -> bool:
-        """Whether ``quiz_id`` is one of the owner's quizzes."""
-        return not isinstance(await self._owned_record(owner_id, quiz_id), Refusal)
+    async def owned(self, owner_id: int, quiz_id: str) -> QuizRecord | Refusal:
+        """The owner's quiz, without reading its questions (:meth:`quiz` reads them)."""
+        return await self._owned_record(owner_id, quiz_id)
 
     async def set_visibility(self, owner_id: int, quiz_id: str,
                              visibility: Visibility) -> QuizRecord | Refusal:

@@ -63,12 +63,11 @@ async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizBut
         await toast(query)
         await edit(query, screens.quiz_list(await made.quizzes.quizzes(user_id), t, HTML))
         return
-    owned = await made.quizzes.quiz(user_id, button.quiz_id)
-    if isinstance(owned, Refusal):
-        log.info("quiz button %s of user %s refused: %s", query.data, user_id, owned)
-        await toast(query, t(REFUSAL_TOASTS[owned]))
+    record = await made.quizzes.owned(user_id, button.quiz_id)
+    if isinstance(record, Refusal):
+        log.info("quiz button %s of user %s refused: %s", query.data, user_id, record)
+        await toast(query, t(REFUSAL_TOASTS[record]))
         return
-    record, bank = owned.record, owned.bank
     if button.action in CHANGES and button.version != record.version:
         await toast(query, t("quizzes.toast_stale"))
         await edit(query, _quiz_screen(context, record, t))
@@ -104,6 +103,12 @@ async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizBut
     if button.action == "results":
         await _results(query, context, user_id, record.id, t)
         return
+    if button.action in ("edit", "page", "question"):
+        owned = await made.quizzes.quiz(user_id, record.id)  # its questions, this time
+        if isinstance(owned, Refusal):
+            await toast(query, t(REFUSAL_TOASTS[owned]))
+            return
+        record, bank = owned.record, owned.bank
     await toast(query)
     if button.action == "delete":
         screen = screens.delete_confirm(record, t, HTML)
@@ -227,12 +232,12 @@ async def on_edit_text(update: Update, context: Context) -> None:
         await message.reply_text(HTML.escape(t("quizzes.cancelled")))
         return
     service = made.quizzes
-    owned = await service.quiz(user.id, pending.quiz_id)
+    owned = await service.owned(user.id, pending.quiz_id)
     if isinstance(owned, Refusal):
         made.quiz_edits.done(user.id)
         await message.reply_text(HTML.escape(t(REFUSAL_TOASTS[owned])))
         return
-    language = owned.bank.default_language
+    language = owned.language
     outcome: Outcome
     if pending.action == "rename":
         title = (message.text or "").strip()
