@@ -64,8 +64,8 @@ from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "language", "stop",
-            "help", "myquizzes")
+COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "myquizzes",
+            "language", "stop", "help")
 """The private-chat commands registered with ``setMyCommands``, in menu order (their handlers:
 :func:`add_handlers`)."""
 

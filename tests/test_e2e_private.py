@@ -398,8 +398,8 @@ async def test_preview_help_and_commands_menu(fake, running_bot, banks):
         t = i18n.catalog(language or "en")
         assert [(c["command"], c["description"]) for c in commands] == [
             (name, t(f"command_{name}")) for name in
-            ("start", "quiz", "review", "stats", "remind", "preview", "language", "stop",
-             "help")]
+            ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "myquizzes",
+             "language", "stop", "help")]
 
 
 async def test_retake_starts_a_new_attempt(fake, running_bot, banks):
