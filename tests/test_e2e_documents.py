@@ -48,7 +48,7 @@ async def test_a_yaml_file_makes_a_quiz(fake, running_bot):
     assert record.id.startswith("c-") and record.version == 1 and record.questions == 2
     assert saved["text"] == t("quizzes.created", title="Capitals", count=2)
     assert f"https://t.me/{fake.bot_username}?start={record.id}" in screen["text"]
-    assert {b.get("switch_inline_query") for b in buttons(screen)} >= {record.id}
+    assert all("switch_inline_query" not in b for b in buttons(screen))  # inline mode off
 
 
 async def test_a_csv_file_makes_a_quiz_in_the_senders_language(fake, running_bot):
@@ -167,3 +167,31 @@ async def test_a_yaml_with_the_senders_id_updates_the_quiz(fake, running_bot):
                                                count=2)
     (updated,) = await stored(running_bot, 610)
     assert (updated.id, updated.version) == (record.id, 2)
+
+
+async def test_an_aiken_file_makes_a_quiz(fake, running_bot):
+    """An Aiken file (a .txt with ANSWER: lines) becomes a quiz without explanations."""
+    person = Person(fake, 611, "Ada")
+    aiken = ("What is the capital of France?\nA. Paris\nB. Lyon\nC. Nice\nANSWER: A\n\n"
+             "What is the capital of Italy?\nA. Milan\nB. Rome\nC. Turin\nANSWER: B\n")
+    await person.send_document(aiken.encode(), "capitals.txt", replies=2)
+    (record,) = await stored(running_bot, 611)
+    assert record.questions == 2
+
+
+async def test_a_transient_getfile_failure_is_retried(fake, running_bot):
+    """getFile answered 500 once is tried again, and the quiz is made."""
+    person = Person(fake, 612, "Grace")
+    fake.fail_next("getFile", error_code=500, description="Internal Server Error")
+    await person.send_document(dump_bank(quiz_data()).encode(), "q.yaml", replies=2)
+    assert len(fake.calls_to("getFile")) == 2
+    assert len(await stored(running_bot, 612)) == 1
+
+
+async def test_a_permanent_getfile_failure_asks_to_send_again(fake, running_bot):
+    """getFile refused for good gets a polite answer to send the file again; nothing stored."""
+    person = Person(fake, 613, "Grace")
+    fake.fail_next("getFile", error_code=400, description="Bad Request: file is too big")
+    (answer,) = await person.send_document(dump_bank(quiz_data()).encode(), "q.yaml")
+    assert answer["text"] == i18n.catalog("en")("documents.download_failed")
+    assert await stored(running_bot, 613) == []

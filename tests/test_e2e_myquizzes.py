@@ -50,7 +50,9 @@ async def record(running_bot):
 
 async def test_the_list_and_a_quizs_screen(fake, running_bot):
     """/myquizzes is empty at first; then it lists the quiz, whose screen has Play (its deep
-    link) and Share (inline mode with its id)."""
+    link) and, with the bot's inline mode on, Share (inline mode with its id)."""
+    fake.inline_mode = True  # (read by getMe at the start: restart)
+    await running_bot.restart()
     creator = Person(fake, CREATOR, "Creator")
     (empty,) = await creator.say("/myquizzes")
     assert empty["text"] == EN("quizzes.list_empty")
@@ -216,3 +218,36 @@ async def test_forged_and_stale_buttons_change_nothing(fake, running_bot):
     assert toast == EN("quizzes.toast_stale")
     assert "New title" in shown["text"]
     assert (await record(running_bot)).visibility is Visibility.LINK
+
+
+async def test_add_a_question_by_a_quiz_poll(fake, running_bot):
+    """A quiz poll sent after "Add a question" becomes the quiz's next question, with its right
+    options and explanation; a poll whose answer is hidden is refused with a hint."""
+    creator, screen = await made(fake, running_bot)
+    _, editing = await tap_and_see(creator, screen, EN("quizzes.button_edit"))
+    await creator.tap(editing, button(editing, EN("quizzes.button_add")))
+    await fake.wait_for(lambda: creator.bot_messages()[-1]["text"] == EN("quizzes.ask_question"))
+    (hidden,) = await creator.send_poll("Which are Baltic capitals?", ["Riga", "Oslo", "Vilnius"],
+                                        type="regular")
+    assert hidden["text"] == EN("quizzes.poll_no_answer")
+    said, _ = await creator.send_poll("Which are Baltic capitals?", ["Riga", "Oslo", "Vilnius"],
+                                      correct_option_ids=[0, 2],
+                                      explanation="Oslo is Norway's capital.", replies=2)
+    assert said["text"] == EN("quizzes.question_added", number=3, version=2)
+    quiz = await record(running_bot)
+    bank = (await running_bot.app.bot_data.services.quizzes.quiz(CREATOR, quiz.id)).bank
+    added = bank.questions[2]
+    assert added.correct_indices == {0, 2}
+    assert added.explanation.by_language["en"] == "Oslo is Norway's capital."
+
+
+async def test_a_taken_down_quiz_is_shown_marked(fake, running_bot):
+    """A quiz the operator disabled is marked in the list, and its screen has no Play."""
+    creator, _ = await made(fake, running_bot)
+    quiz = await record(running_bot)
+    await running_bot.app.bot_data.services.store.set_disabled(quiz.id, True, now=2000.0)
+    (listing,) = await creator.say("/myquizzes")
+    assert EN("quizzes.disabled") in listing["text"]
+    _, screen = await tap_and_see(creator, listing, "1. ⛔ Capitals")
+    assert EN("quizzes.disabled_hint") in screen["text"]
+    assert EN("quizzes.button_play") not in [b["text"] for b in buttons(screen)]

@@ -15,6 +15,7 @@ from bot.quiz import quizzes
 from bot.quiz.analysis import Response
 from bot.quiz.bankdata import bank_data
 from bot.quiz.library import Visibility
+from bot.quiz.quizresults import summarize
 from bot.quiz.quizzes import (
     ID_LENGTH,
     ID_PREFIX,
@@ -22,7 +23,6 @@ from bot.quiz.quizzes import (
     QuizzesService,
     Refusal,
     Rejected,
-    summarize,
 )
 
 OWNER, OTHER = 7, 8

@@ -610,13 +610,17 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
     N_("quizzes.ask_question",
        "Send the question as one message: the question on the first line, then one option per "
        "line, the right one marked with * at its start, and a last line starting with > for "
-       "the explanation. For example:\n\nWhat is the capital of France?\nBerlin\n*Paris\n"
-       "Madrid\n> Paris has been the capital of France since 987.\n\nSend /cancel to stop."),
+       "the explanation; or send a quiz poll. For example:\n\nWhat is the capital of "
+       "France?\nBerlin\n*Paris\nMadrid\n> Paris has been the capital of France since "
+       "987.\n\nSend /cancel to stop."),
     N_("quizzes.ask_title", "Send the new title of “{title}” (send /cancel to stop)."),
     N_("quizzes.bad_question",
        "I couldn't read a question in that message. Send the question on the first line, then "
        "at least two options, the right one marked with *. Send /cancel to stop."),
     N_("quizzes.bad_title", "Send the title as a text of 1 to 100 characters."),
+    N_("quizzes.poll_no_answer",
+       "I can't see the right answer of this poll: send a quiz poll you made yourself, or type "
+       "the question with the right option marked *."),
     N_("quizzes.cancelled", "Stopped: nothing was changed."),
     N_("quizzes.renamed", "🏷 Renamed to “{title}” (version {version})."),
     N_("quizzes.question_added", "➕ Question {number} added (version {version})."),

@@ -41,6 +41,7 @@ Devanagari vowel sign or a Greek accent does not count as a letter of its own.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -241,6 +242,7 @@ def _in_stem(bank: Bank, question: Question, language: str) -> Iterable[Finding]
 
 # --- words ------------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=8192)
 def _fold(text: str) -> str:
     """Case-fold and drop Greek accents and diaeresis (not Devanagari signs, which are letters)."""
     decomposed = unicodedata.normalize("NFD", text.casefold())
@@ -252,6 +254,13 @@ def tokens(text: str, language: str) -> list[tuple[str, bool, int]]:
     """The words of ``text`` that carry meaning, stemmed (:data:`STEM`), each with whether it
     is a name (a capital after the first letter: ZeRO, NVMe) and its position: words count 1,
     and a comma, semicolon or colon between two words 2 more (a clause apart is farther)."""
+    return list(_tokens(text, language))
+
+
+@functools.lru_cache(maxsize=4096)
+def _tokens(text: str, language: str) -> tuple[tuple[str, bool, int], ...]:
+    """:func:`tokens`, computed once per text: :func:`leaks` compares every question with every
+    other, so each text is read once per pair otherwise (quadratic in a 200-question quiz)."""
     found = []
     position = 0
     for match in _WORD.finditer(text):
@@ -267,12 +276,17 @@ def tokens(text: str, language: str) -> list[tuple[str, bool, int]]:
         position += 1
         found.append((folded if folded[0].isdigit() else folded[:STEM], bool(_NAME.match(word)),
                       position))
-    return found
+    return tuple(found)
 
 
 def words(text: str, language: str) -> list[str]:
     """The stemmed words of ``text`` that carry meaning (:func:`tokens`, word only)."""
-    return [word for word, _, _ in tokens(text, language)]
+    return list(_words(text, language))
+
+
+@functools.lru_cache(maxsize=4096)
+def _words(text: str, language: str) -> tuple[str, ...]:
+    return tuple(word for word, _, _ in _tokens(text, language))
 
 
 def _sentences(text: str) -> list[str]:

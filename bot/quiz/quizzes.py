@@ -3,7 +3,8 @@
 A created quiz is a bank (:mod:`bot.quiz.library`): every change is a new version whose
 document passed the same rules as ``quizbot validate --strict``. The check, the parser and the
 dumper are injected by the wiring (``bot.bankload.creators.check_document``,
-``bot.bankload.parse_bank``, ``bot.bankload.dump.dump_bank``): the core parses no YAML.
+``bot.bankload.parse_bank``, ``bot.bankload.dump.dump_bank``): the core parses no YAML. They
+run in a thread: a 200-question quiz takes a while to check, and the event loop goes on.
 
 Only the owner changes a quiz: any other user gets :data:`Refusal.NOT_OWNER` and nothing is
 read further or written. After every stored change the bank registry is told to forget the
@@ -12,19 +13,19 @@ quiz (``forget``), so that the next start loads the new version.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import random
-import statistics
 import string
-from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from bot.quiz.analysis import Response
 from bot.quiz.bank import MAX_QUESTIONS, Bank
 from bot.quiz.bankdata import bank_data, localized
 from bot.quiz.library import QuizIdTaken, QuizLibrary, QuizRecord, QuizSummary, Visibility
+from bot.quiz.quizresults import QuizResults, Responses, summarize
 
 MAX_QUIZZES = 100
 """Created quizzes per creator (issue 21's limit)."""
@@ -123,53 +124,6 @@ class Owned:
     bank: Bank
 
 
-@dataclass(frozen=True)
-class QuestionResult:
-    """How one question of a quiz went.
-
-    Attributes:
-        number: Its 1-based place in the latest version.
-        question_id: Its id.
-        answers: How many answers it got.
-        right: Share of right answers (0-1); 0 without answers.
-        wrong_option: Index (bank order) of the wrong option chosen most often, None if no
-            wrong option was chosen.
-        wrong_count: How many chose it.
-    """
-
-    number: int
-    question_id: str
-    answers: int
-    right: float
-    wrong_option: int | None
-    wrong_count: int
-
-
-@dataclass(frozen=True)
-class QuizResults:
-    """A quiz's results, private and group plays together.
-
-    Attributes:
-        attempts: Sittings (a private attempt, or one member in one group session) with at
-            least one answer.
-        players: Distinct users who answered.
-        average: Mean share of right answers per sitting (0-1); 0 without sittings.
-        questions: Per question of the latest version, in its order.
-    """
-
-    attempts: int
-    players: int
-    average: float
-    questions: tuple[QuestionResult, ...]
-
-
-class Responses(Protocol):
-    """What results read: the stored answers (``bot.quiz.ports.ReportStore``)."""
-
-    async def item_responses(self, *, bank_id: str | None = None, chat_id: int | None = None,
-                             since: float | None = None) -> list[Response]: ...
-
-
 Outcome = Published | Rejected | Refusal
 
 
@@ -235,18 +189,24 @@ class QuizzesService:
         :data:`MAX_QUIZZES` quizzes.
         """
         if not isinstance(document, str):
-            document = self._dump(_with_language(document, language))
-        checked = self._check(document, "quiz")
+            document = await asyncio.to_thread(self._dump, _with_language(document, language))
+        checked = await asyncio.to_thread(self._check, document, "quiz")
         if not isinstance(checked, Bank):
             return Rejected(tuple(checked))
+        return await self._create(owner_id, checked, visibility)
+
+    async def _create(self, owner_id: int, checked: Bank, visibility: Visibility
+                      ) -> Published | Rejected:
+        """Store the checked bank as version 1 of a new quiz, under a fresh id."""
         if await self._library.count_quizzes(owner_id) >= MAX_QUIZZES:
             return Rejected((QuizProblem("quizzes.too_many", {"limit": MAX_QUIZZES},
                                          f"at most {MAX_QUIZZES} quizzes per creator"),))
         data = bank_data(checked)
         for _ in range(ID_TRIES):
-            data.update(id=self.new_id(), version=1)
-            text = self._dump(data)
-            bank = self._parse(text, "quiz")
+            quiz_id = self.new_id()
+            data.update(id=quiz_id, version=1)
+            text = await asyncio.to_thread(self._dump, data)
+            bank = dataclasses.replace(checked, id=quiz_id, version=1)
             try:
                 record = await self._library.create_quiz(
                     bank.id, owner_id, text, _summary(bank), visibility=visibility,
@@ -262,18 +222,19 @@ class QuizzesService:
         """A document sent by a creator: the next version of their quiz when its ``id`` is
         one of theirs, else a new quiz (bank data always makes a new one)."""
         if isinstance(document, str):
-            checked = self._check(document, "quiz")
-            if isinstance(checked, Bank):
-                record = await self._library.quiz(checked.id)
-                if record is not None and record.owner_id == owner_id:
-                    outcome = await self.update(owner_id, checked.id, document)
-                    if isinstance(outcome, Refusal):  # edited elsewhere all along
-                        outcome = Rejected((QuizProblem("quizzes.toast_busy", {},
-                                                        "edited concurrently"),))
-                    return Submitted(outcome)
-                elif record is not None or self._featured(checked.id):
-                    return Submitted(await self.publish(owner_id, document, language=language),
-                                     not_yours=checked.id)
+            checked = await asyncio.to_thread(self._check, document, "quiz")
+            if not isinstance(checked, Bank):
+                return Submitted(Rejected(tuple(checked)))
+            record = await self._library.quiz(checked.id)
+            if record is not None and record.owner_id == owner_id:
+                outcome = await self._store(owner_id, checked.id, checked=checked)
+                if isinstance(outcome, Refusal):  # edited elsewhere all along
+                    outcome = Rejected((QuizProblem("quizzes.toast_busy", {},
+                                                    "edited concurrently"),))
+                return Submitted(outcome)
+            not_yours = (checked.id if record is not None or self._featured(checked.id)
+                         else None)
+            return Submitted(await self._create(owner_id, checked, Visibility.LINK), not_yours)
         return Submitted(await self.publish(owner_id, document, language=language))
 
     async def update(self, owner_id: int, quiz_id: str, document: str | Mapping[str, object],
@@ -282,38 +243,47 @@ class QuizzesService:
         and ``version`` are replaced by the quiz's); nothing is stored unless it passes the
         strict check."""
         if not isinstance(document, str):
-            document = self._dump(document)
-        checked = self._check(document, "quiz")
+            document = await asyncio.to_thread(self._dump, document)
+        checked = await asyncio.to_thread(self._check, document, "quiz")
         if not isinstance(checked, Bank):
             owned = await self._owned_record(owner_id, quiz_id)
             return owned if isinstance(owned, Refusal) else Rejected(tuple(checked))
-        data = bank_data(checked)
-        return await self._store(owner_id, quiz_id, lambda _: data)
+        return await self._store(owner_id, quiz_id, checked=checked)
 
     async def _store(self, owner_id: int, quiz_id: str,
-                     edit: Callable[[dict[str, Any]], dict[str, Any] | Rejected]) -> Outcome:
-        """Apply ``edit`` to the latest version's bank data and store the result as the next
-        version; re-read and apply again when a concurrent edit got there first."""
+                     edit: Callable[[dict[str, Any]], dict[str, Any] | Rejected] | None = None,
+                     *, checked: Bank | None = None) -> Outcome:
+        """Apply ``edit`` to the latest version's bank data (or take the ``checked`` bank as
+        it is) and store the result as the next version; re-read and apply again when a
+        concurrent edit got there first."""
         for _ in range(VERSION_TRIES):
             record = await self._owned_record(owner_id, quiz_id)
             if isinstance(record, Refusal):
                 return record
-            latest = await self._library.quiz_version(quiz_id, record.version)
-            if latest is None:
-                return Refusal.NOT_FOUND
-            data = edit(bank_data(self._parse(latest.document, quiz_id)))
-            if isinstance(data, Rejected):
-                return data
-            data.update(id=quiz_id, version=record.version + 1)
-            text = self._dump(data)
-            checked = self._check(text, quiz_id)
-            if not isinstance(checked, Bank):
-                return Rejected(tuple(checked))
-            stored = await self._library.add_version(quiz_id, text, _summary(checked),
+            version = record.version + 1
+            if checked is not None:  # a whole new document, checked already
+                bank = dataclasses.replace(checked, id=quiz_id, version=version)
+                text = await asyncio.to_thread(self._dump, bank)
+            else:
+                assert edit is not None
+                latest = await self._library.quiz_version(quiz_id, record.version)
+                if latest is None:
+                    return Refusal.NOT_FOUND
+                data = edit(bank_data(await asyncio.to_thread(self._parse, latest.document,
+                                                              quiz_id)))
+                if isinstance(data, Rejected):
+                    return data
+                data.update(id=quiz_id, version=version)
+                text = await asyncio.to_thread(self._dump, data)
+                found = await asyncio.to_thread(self._check, text, quiz_id)
+                if not isinstance(found, Bank):
+                    return Rejected(tuple(found))
+                bank = found
+            stored = await self._library.add_version(quiz_id, text, _summary(bank),
                                                      now=self._clock())
             if stored is not None:
                 self._forget(quiz_id)
-                return Published(stored, checked, created=False)
+                return Published(stored, bank, created=False)
         return Refusal.CONFLICT
 
     # --- the owner's quizzes --------------------------------------------------------------
@@ -338,7 +308,7 @@ class QuizzesService:
         latest = await self._library.quiz_version(quiz_id, record.version)
         if latest is None:
             return Refusal.NOT_FOUND
-        return Owned(record, self._parse(latest.document, quiz_id))
+        return Owned(record, await asyncio.to_thread(self._parse, latest.document, quiz_id))
 
     async def export(self, owner_id: int, quiz_id: str) -> tuple[QuizRecord, str] | Refusal:
         """The owner's quiz and its latest document (the YAML a creator edits and sends
@@ -349,9 +319,9 @@ class QuizzesService:
         latest = await self._library.quiz_version(quiz_id, record.version)
         return Refusal.NOT_FOUND if latest is None else (record, latest.document)
 
-    async def owns(self, owner_id: int, quiz_id: str) -> bool:
-        """Whether ``quiz_id`` is one of the owner's quizzes."""
-        return not isinstance(await self._owned_record(owner_id, quiz_id), Refusal)
+    async def owned(self, owner_id: int, quiz_id: str) -> QuizRecord | Refusal:
+        """The owner's quiz, without reading its questions (:meth:`quiz` reads them)."""
+        return await self._owned_record(owner_id, quiz_id)
 
     async def set_visibility(self, owner_id: int, quiz_id: str,
                              visibility: Visibility) -> QuizRecord | Refusal:
@@ -453,31 +423,6 @@ class QuizzesService:
             return owned
         responses = await self._responses.item_responses(bank_id=quiz_id)
         return owned, summarize(owned.bank, responses)
-
-
-def summarize(bank: Bank, responses: Sequence[Response]) -> QuizResults:
-    """Attempts, players, the average score and per-question figures of ``responses`` (answers
-    to ``bank``'s questions; those to questions it no longer has count in the totals only)."""
-    sittings: dict[tuple[str, int, int], list[bool]] = defaultdict(list)
-    by_question: dict[str, list[Response]] = defaultdict(list)
-    for response in responses:
-        sittings[response.kind, response.sitting, response.user_id].append(response.correct)
-        by_question[response.question_id].append(response)
-    average = statistics.fmean(sum(marks) / len(marks) for marks in sittings.values()) \
-        if sittings else 0.0
-    results = []
-    for number, question in enumerate(bank.questions, start=1):
-        answers = by_question.get(question.id, [])
-        wrong = Counter(r.option_index for r in answers
-                        if not r.correct and 0 <= r.option_index < len(question.options)
-                        and not question.options[r.option_index].correct)
-        most = wrong.most_common(1)
-        results.append(QuestionResult(
-            number, question.id, len(answers),
-            sum(r.correct for r in answers) / len(answers) if answers else 0.0,
-            most[0][0] if most else None, most[0][1] if most else 0))
-    return QuizResults(len(sittings), len({r.user_id for r in responses}), average,
-                       tuple(results))
 
 
 def _summary(bank: Bank) -> QuizSummary:

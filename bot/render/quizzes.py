@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from bot.i18n import Catalog
 from bot.quiz.bank import Bank, Question
 from bot.quiz.library import QuizRecord, Visibility
-from bot.quiz.quizzes import Problem, QuizResults
+from bot.quiz.quizresults import QuizResults
+from bot.quiz.quizzes import Problem
 from bot.render.callbacks import QuizButton
 from bot.render.links import bank_link
 from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, ShareButton, UrlButton
@@ -25,6 +26,11 @@ QUESTIONS_PER_PAGE = 40
 _PER_ROW = 5
 MAX_PROMPT_SHOWN = 80
 """Characters of a question's text in lists (edit screen, results)."""
+LIST_LINES = 30
+"""Quizzes described by a line in /myquizzes (each has its button; 100 quizzes at most, as
+Telegram's 100 buttons of a keyboard), so the text stays within one message."""
+MAX_TITLE_SHOWN = 48
+"""Characters of a title in a line of /myquizzes or in a caption."""
 
 
 def _button(label: str, action: str, record: QuizRecord, number: int = 0) -> Button:
@@ -44,17 +50,21 @@ def quiz_list(records: Sequence[QuizRecord], t: Catalog, m: Markup) -> Screen:
     lines = [m.bold(t("quizzes.list_header")), ""]
     rows = []
     for number, record in enumerate(records, start=1):
-        lines.append(m.escape(t("quizzes.list_line", number=number, title=record.title,
-                                questions=t("quizzes.questions", count=record.questions),
-                                visibility=_visibility(record, t))))
+        if number <= LIST_LINES:
+            lines.append(m.escape(t("quizzes.list_line", number=number,
+                                    title=clip(record.title, MAX_TITLE_SHOWN),
+                                    questions=t("quizzes.questions", count=record.questions),
+                                    visibility=_visibility(record, t))))
         mark = "⛔ " if record.disabled else ""
         rows.append((_button(clip(f"{number}. {mark}{record.title}", MAX_BUTTON_LABEL), "open",
                              record),))
     return Screen("\n".join(lines), tuple(rows))
 
 
-def quiz_screen(record: QuizRecord, t: Catalog, m: Markup, bot_username: str) -> Screen:
-    """One quiz: its title, size, version and visibility, its link, and what can be done."""
+def quiz_screen(record: QuizRecord, t: Catalog, m: Markup, bot_username: str, *,
+                share: bool = True) -> Screen:
+    """One quiz: its title, size, version and visibility, its link, and what can be done
+    (``share``: the Share button, only when the bot's inline mode is on)."""
     link = bank_link(bot_username, record.id)
     lines = [m.bold("📝 " + record.title),
              m.escape(t("quizzes.quiz_meta",
@@ -68,8 +78,9 @@ def quiz_screen(record: QuizRecord, t: Catalog, m: Markup, bot_username: str) ->
             lines.append(m.escape(t("quizzes.public_hint")))
     rows: list[tuple[Button, ...]] = []
     if not record.disabled:
-        rows.append((Button(t("quizzes.button_play"), UrlButton(link)),
-                     Button(t("quizzes.button_share"), ShareButton(record.id))))
+        play = Button(t("quizzes.button_play"), UrlButton(link))
+        rows.append((play, Button(t("quizzes.button_share"), ShareButton(record.id)))
+                    if share else (play,))
     rows.append((_button(t("quizzes.button_edit"), "edit", record),
                  _button(t("quizzes.button_export"), "export", record)))
     rows.append((_button(t("quizzes.button_results"), "results", record),
@@ -214,6 +225,13 @@ def _field(path: str, t: Catalog) -> str:
         if number.isdigit():
             return t("quizzes.field_option", number=int(number)) + (f".{rest}" if rest else "")
     return path
+
+
+def export_caption(record: QuizRecord, t: Catalog, m: Markup) -> str:
+    """The caption of an exported quiz: how to add a language and send it back (well within
+    the 1,024 characters of a caption: the title is clipped)."""
+    return m.escape(t("quizzes.export_caption", title=clip(record.title, MAX_TITLE_SHOWN),
+                      version=record.version))
 
 
 def saved_text(record: QuizRecord, created: bool, t: Catalog, m: Markup) -> str:

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import logging
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, cast
 
 from telegram import Document, Message, Update
-from telegram.error import TelegramError
+from telegram.error import NetworkError, TelegramError
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from bot.i18n import Catalog
 from bot.quiz.importing import EXPLANATION_PLACEHOLDER, PARSERS, SOURCE_PLACEHOLDER, bank_data
+from bot.quiz.library import QuizRecord
 from bot.quiz.quizzes import Published
-from bot.render import HTML
+from bot.render import HTML, Screen
 from bot.render import quizzes as screens
 from bot.telegram.common import Context, send
 from bot.telegram.services import catalog_for, services
@@ -30,6 +32,10 @@ log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 1024 * 1024
 """Largest file taken, in bytes (1 MB; as a bank file, ``bot.bankload.MAX_BANK_BYTES``)."""
+
+DOWNLOAD_TRIES = 3
+"""Tries of a file download that failed on the network (``getFile`` itself is retried by the
+rate limiter, as every Bot API call)."""
 
 FORMATS = {".yaml": "yaml", ".yml": "yaml", ".gift": "gift", ".csv": "csv", ".aiken": "aiken"}
 """File name ending -> format; ``.txt`` is Aiken when it has an ``ANSWER:`` line, else GIFT."""
@@ -94,7 +100,7 @@ async def on_document(update: Update, context: Context) -> None:
         await _reply(message, t("documents.new_not_yours", id=outcome.not_yours))
     await message.reply_text(screens.saved_text(record, outcome.result.created, t, HTML))
     await send(context, message.chat_id,
-               screens.quiz_screen(record, t, HTML, context.bot.username))
+               _quiz_screen(context, record, t))
 
 
 async def _download(document: Document) -> bytes | None:
@@ -102,10 +108,15 @@ async def _download(document: Document) -> bytes | None:
     them (the creator is asked to send the file again)."""
     try:
         file = await document.get_file()
-        return bytes(await file.download_as_bytearray())
+        async for attempt in AsyncRetrying(
+                retry=retry_if_exception_type(NetworkError),
+                stop=stop_after_attempt(DOWNLOAD_TRIES),
+                wait=wait_exponential(multiplier=0.5, max=4), reraise=True):
+            with attempt:
+                return bytes(await file.download_as_bytearray())
     except (TelegramError, OSError) as exc:
         log.warning("could not download document %s: %r", document.file_unique_id, exc)
-        return None
+    return None
 
 
 def _imported(kind: str, text: str, stem: str, t: Catalog
@@ -121,7 +132,8 @@ def _imported(kind: str, text: str, stem: str, t: Catalog
     data, _ = bank_data(parsed, language=t.language, bank_id="imported",
                         title=t("documents.imported_title", name=name),
                         description=t("documents.imported_description", name=name))
-    for question in data["questions"]:  # type: ignore[attr-defined]
+    # cast: bank_data's "questions" is the list of question mappings (edited in place)
+    for question in cast(list[dict[str, Any]], data["questions"]):
         if question["explanation"] == {t.language: EXPLANATION_PLACEHOLDER}:
             del question["explanation"]
         if (question["source"]["title"], question["source"]["url"]) == SOURCE_PLACEHOLDER:
@@ -131,3 +143,9 @@ def _imported(kind: str, text: str, stem: str, t: Catalog
 
 async def _reply(message: Message, text: str) -> None:
     await message.reply_text(HTML.escape(text))
+
+
+def _quiz_screen(context: Context, record: QuizRecord, t: Catalog) -> Screen:
+    """A quiz's screen, with Share only when the bot's inline mode is on."""
+    return screens.quiz_screen(record, t, HTML, context.bot.username,
+                               share=bool(context.bot.supports_inline_queries))

@@ -13,14 +13,14 @@ from __future__ import annotations
 import logging
 import re
 
-from telegram import CallbackQuery, InputFile, Message, Update
+from telegram import CallbackQuery, InputFile, Message, Poll, Update
 from telegram.ext import filters
 
 from bot.i18n import Catalog
 from bot.quiz.bankdata import typed_question_data
 from bot.quiz.library import QuizRecord, Visibility
 from bot.quiz.quizzes import Outcome, Published, Refusal, Rejected
-from bot.quiz.textformat import parse_question
+from bot.quiz.textformat import TypedQuestion, parse_question
 from bot.render import HTML, QuizButton, Screen, as_screens
 from bot.render import quizzes as screens
 from bot.telegram.common import Context, QuizApplication, edit, send, toast
@@ -63,15 +63,14 @@ async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizBut
         await toast(query)
         await edit(query, screens.quiz_list(await made.quizzes.quizzes(user_id), t, HTML))
         return
-    owned = await made.quizzes.quiz(user_id, button.quiz_id)
-    if isinstance(owned, Refusal):
-        log.info("quiz button %s of user %s refused: %s", query.data, user_id, owned)
-        await toast(query, t(REFUSAL_TOASTS[owned]))
+    record = await made.quizzes.owned(user_id, button.quiz_id)
+    if isinstance(record, Refusal):
+        log.info("quiz button %s of user %s refused: %s", query.data, user_id, record)
+        await toast(query, t(REFUSAL_TOASTS[record]))
         return
-    record, bank = owned.record, owned.bank
     if button.action in CHANGES and button.version != record.version:
         await toast(query, t("quizzes.toast_stale"))
-        await edit(query, screens.quiz_screen(record, t, HTML, context.bot.username))
+        await edit(query, _quiz_screen(context, record, t))
         return
     if button.action in ("add", "replace", "rename"):
         await _ask(query, context, button, record, t)
@@ -84,7 +83,7 @@ async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizBut
             return
         await toast(query, t("quizzes.toast_public" if visibility is Visibility.PUBLIC
                              else "quizzes.toast_link"))
-        await edit(query, screens.quiz_screen(changed, t, HTML, context.bot.username))
+        await edit(query, _quiz_screen(context, changed, t))
         return
     if button.action == "confirm":
         deleted = await made.quizzes.delete(user_id, record.id)
@@ -104,6 +103,12 @@ async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizBut
     if button.action == "results":
         await _results(query, context, user_id, record.id, t)
         return
+    if button.action in ("edit", "page", "question"):
+        owned = await made.quizzes.quiz(user_id, record.id)  # its questions, this time
+        if isinstance(owned, Refusal):
+            await toast(query, t(REFUSAL_TOASTS[owned]))
+            return
+        record, bank = owned.record, owned.bank
     await toast(query)
     if button.action == "delete":
         screen = screens.delete_confirm(record, t, HTML)
@@ -113,7 +118,7 @@ async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizBut
     elif button.action == "question" and 1 <= button.number <= len(bank.questions):
         screen = screens.question_screen(record, bank, button.number, t, HTML)
     else:  # "open", or a question number this version no longer has
-        screen = screens.quiz_screen(record, t, HTML, context.bot.username)
+        screen = _quiz_screen(context, record, t)
     await edit(query, screen)
 
 
@@ -165,8 +170,7 @@ async def _export(context: Context, query: CallbackQuery, user_id: int, quiz_id:
     if isinstance(exported, Refusal):
         return
     record, document = exported
-    caption = HTML.escape(t("quizzes.export_caption", title=record.title,
-                            version=record.version))
+    caption = screens.export_caption(record, t, HTML)
     await context.bot.send_document(
         user_id, InputFile(document.encode("utf-8"), filename=f"{record.id}.yaml"),
         caption=caption)
@@ -206,45 +210,53 @@ class WaitingForEdit(filters.MessageFilter):
 
 
 def edit_filter(app: QuizApplication) -> filters.BaseFilter:
-    """Private text messages (not commands, but /cancel) answering a /myquizzes prompt."""
-    return (filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE & filters.TEXT
-            & (~filters.COMMAND | filters.Regex(CANCEL)) & WaitingForEdit(app))
+    """Private text messages (not commands, but /cancel) and polls answering a /myquizzes
+    prompt."""
+    text = filters.TEXT & (~filters.COMMAND | filters.Regex(CANCEL))
+    return (filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE & (text | filters.POLL)
+            & WaitingForEdit(app))
 
 
 async def on_edit_text(update: Update, context: Context) -> None:
     """The creator's answer to a prompt: a question to add or put in place of one, a new
     title, or /cancel. A question that cannot be read asks again; a change is a new version."""
     message, user = update.effective_message, update.effective_user
-    assert message is not None and user is not None and message.text is not None
+    assert message is not None and user is not None
     made = services(context)
     t = await catalog_for(context, user)
     pending = made.quiz_edits.waiting(user.id)
     if pending is None:  # answered meanwhile (two messages at once)
         return
-    if CANCEL.match(message.text.strip()):
+    if message.text is not None and CANCEL.match(message.text.strip()):
         made.quiz_edits.done(user.id)
         await message.reply_text(HTML.escape(t("quizzes.cancelled")))
         return
     service = made.quizzes
-    owned = await service.quiz(user.id, pending.quiz_id)
+    owned = await service.owned(user.id, pending.quiz_id)
     if isinstance(owned, Refusal):
         made.quiz_edits.done(user.id)
         await message.reply_text(HTML.escape(t(REFUSAL_TOASTS[owned])))
         return
-    language = owned.bank.default_language
+    language = owned.language
     outcome: Outcome
     if pending.action == "rename":
-        title = message.text.strip()
+        title = (message.text or "").strip()
         if not 1 <= len(title) <= MAX_TITLE:
             await message.reply_text(HTML.escape(t("quizzes.bad_title")))
             return
         outcome = await service.rename(user.id, pending.quiz_id, title)
     else:
-        typed = parse_question(message.text, _quotes(message))
-        if typed is None:
-            await message.reply_text(HTML.escape(t("quizzes.bad_question")))
-            return
-        data = typed_question_data(typed, language)
+        if message.poll is not None:
+            data = poll_question_data(message.poll, language)
+            if data is None:
+                await message.reply_text(HTML.escape(t("quizzes.poll_no_answer")))
+                return
+        else:
+            typed = parse_question(message.text or "", _quotes(message))
+            if typed is None:
+                await message.reply_text(HTML.escape(t("quizzes.bad_question")))
+                return
+            data = typed_question_data(typed, language)
         outcome = (await service.add_question(user.id, pending.quiz_id, data)
                    if pending.action == "add" else
                    await service.replace_question(user.id, pending.quiz_id, pending.number, data))
@@ -263,10 +275,28 @@ async def on_edit_text(update: Update, context: Context) -> None:
             t("quizzes.question_replaced", number=pending.number, version=record.version))
     await message.reply_text(HTML.escape(said))
     await send(context, message.chat_id,
-               screens.quiz_screen(record, t, HTML, context.bot.username))
+               _quiz_screen(context, record, t))
+
+
+def poll_question_data(poll: Poll, language: str) -> dict[str, object] | None:
+    """A quiz poll as question data in ``language``: its question, options, right options
+    (``correct_option_ids``, Bot API 9.6) and explanation; None when Telegram does not show
+    which options are right (a regular poll, or a forwarded quiz whose answer is hidden)."""
+    right = set(poll.correct_option_ids or ())
+    if poll.type != Poll.QUIZ or not right:
+        return None
+    typed = TypedQuestion(poll.question, tuple(option.text for option in poll.options),
+                          tuple(sorted(right)), poll.explanation or "")
+    return typed_question_data(typed, language)
 
 
 def _quotes(message: Message) -> list[str]:
     """The texts of the message's quote blocks (an explanation typed after ``>``)."""
     return [message.parse_entity(entity) for entity in message.entities
             if entity.type in ("blockquote", "expandable_blockquote")]
+
+
+def _quiz_screen(context: Context, record: QuizRecord, t: Catalog) -> Screen:
+    """A quiz's screen, with Share only when the bot's inline mode is on."""
+    return screens.quiz_screen(record, t, HTML, context.bot.username,
+                               share=bool(context.bot.supports_inline_queries))
