@@ -48,48 +48,85 @@ class YamlMapping(dict[str, Any]):
         return self.value_pos.get(key, self.pos)
 
 
-class LineLoader(yaml.SafeLoader):
+_Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's parser where PyYAML was built with it (the wheels are), else PyYAML's own: the
+same documents, nodes and marks, several times faster on a large bank."""
+
+
+class LineLoader(_Base):  # type: ignore[misc, valid-type]
     """PyYAML's safe loader, with line numbers kept on mappings and a budget of nodes.
 
     The composer hands each alias back as the very node it names, so the document is a graph in
-    which a few nodes can stand for millions; :meth:`compose_node` weighs every node as the size
-    of the tree it expands to and stops at :data:`MAX_YAML_NODES`, before anything walks it.
+    which a few nodes can stand for millions; :meth:`get_single_node` weighs every node as the
+    size of the tree it expands to and stops at :data:`MAX_YAML_NODES`, before anything walks it.
     """
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self._weights: dict[int, int] = {}  # id(node) -> size of its expanded tree
-
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
-        """Compose a node as PyYAML does, then weigh it against :data:`MAX_YAML_NODES`.
+    def get_single_node(self) -> yaml.Node | None:
+        """Compose the document as PyYAML does, then weigh it against :data:`MAX_YAML_NODES`.
 
         Raises:
             yaml.composer.ComposerError: the expanded document would pass the budget, or an
                 alias names a node that contains it (a recursive structure).
         """
-        # the stubs leave peek_event unannotated (it returns the next Event), and type index an
-        # int: PyYAML passes a mapping value's key node, or None, as well
-        alias = self.peek_event() if self.check_event(yaml.AliasEvent) else None  # type: ignore[no-untyped-call]
-        node = super().compose_node(parent, index)  # type: ignore[arg-type]
-        assert node is not None  # the stubs say Node | None; PyYAML always returns a node
-        if alias is not None:
-            if id(node) not in self._weights:
-                raise yaml.composer.ComposerError(
-                    None, None, "found an alias to a node that contains it", alias.start_mark)
-            weight = self._weights[id(node)]
-        elif isinstance(node, yaml.SequenceNode):
-            weight = 1 + sum(self._weights[id(child)] for child in node.value)
-        elif isinstance(node, yaml.MappingNode):
-            weight = 1 + sum(self._weights[id(key)] + self._weights[id(value)]
-                             for key, value in node.value)
-        else:
-            weight = 1
-        self._weights[id(node)] = weight
-        if weight > MAX_YAML_NODES:
-            raise yaml.composer.ComposerError(
-                None, None, f"the document expands to more than {MAX_YAML_NODES:,} values "
-                "(through aliases?); a bank needs far fewer", node.start_mark)
+        node: yaml.Node | None = super().get_single_node()
+        if node is not None:
+            _weigh(node)
         return node
+
+
+class _PureLineLoader(yaml.SafeLoader):
+    """:class:`LineLoader` on PyYAML's own parser: for the messages of a document that fails."""
+
+    def get_single_node(self) -> yaml.Node | None:
+        """As :meth:`LineLoader.get_single_node`."""
+        node: yaml.Node | None = super().get_single_node()
+        if node is not None:
+            _weigh(node)
+        return node
+
+
+def _weigh(root: yaml.Node) -> None:
+    """Check that ``root`` expands to at most :data:`MAX_YAML_NODES` nodes and has no cycle.
+
+    Each node is weighed once (aliases are the same node object), children before parents, with
+    an explicit stack: a deeply nested document cannot exhaust Python's recursion.
+    """
+    weights: dict[int, int] = {}  # id(node) -> size of its expanded tree
+    open_nodes: set[int] = set()  # ids of the nodes whose children are being weighed
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if children_done:
+            open_nodes.discard(key)
+            weight = 1 + sum(weights[id(child)] for child in _children(node))
+            weights[key] = weight
+            if weight > MAX_YAML_NODES:
+                raise yaml.composer.ComposerError(
+                    None, None, f"the document expands to more than {MAX_YAML_NODES:,} values "
+                    "(through aliases?); a bank needs far fewer", node.start_mark)
+            continue
+        if key in weights:
+            continue
+        if key in open_nodes:
+            raise yaml.composer.ComposerError(
+                None, None, "found an alias to a node that contains it", node.start_mark)
+        open_nodes.add(key)
+        stack.append((node, True))
+        for child in _children(node):
+            if id(child) in open_nodes:
+                raise yaml.composer.ComposerError(
+                    None, None, "found an alias to a node that contains it", child.start_mark)
+            if id(child) not in weights:
+                stack.append((child, False))
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
 
 
 def _construct_mapping(loader: LineLoader, node: yaml.MappingNode) -> YamlMapping:
@@ -112,7 +149,8 @@ def _construct_mapping(loader: LineLoader, node: yaml.MappingNode) -> YamlMappin
         mapping.key_pos[key] = _pos(key_node.start_mark)
         mapping.key_lines[key] = mapping.key_pos[key][0]
         mapping.value_pos[key] = _pos(value_node.start_mark)
-        if isinstance(value_node, yaml.ScalarNode) and value_node.style is None:
+        # a plain scalar's style is None from PyYAML's parser, '' from libyaml's
+        if isinstance(value_node, yaml.ScalarNode) and not value_node.style:
             mapping.plain_source[key] = value_node.value
     return mapping
 
@@ -122,14 +160,24 @@ def _pos(mark: yaml.Mark) -> Pos:
 
 
 LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_PureLineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                                _construct_mapping)
 
 
 
 def load_yaml(document: str) -> Any:
     """Parse YAML text with :class:`LineLoader`: mappings are :class:`YamlMapping`.
 
+    A document that does not parse is read again with PyYAML's own parser, whose messages the
+    problem's hints (:mod:`bot.bankload.locate`) know.
+
     Raises:
         yaml.YAMLError: the text does not parse, has a duplicate or unhashable key, or expands
             to more than :data:`MAX_YAML_NODES` nodes.
     """
-    return yaml.load(document, Loader=LineLoader)
+    try:
+        return yaml.load(document, Loader=LineLoader)
+    except yaml.YAMLError:
+        if _Base is yaml.SafeLoader:
+            raise
+    return yaml.load(document, Loader=_PureLineLoader)
