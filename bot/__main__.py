@@ -1,5 +1,6 @@
 """The ``quizbot`` command: ``run`` (Telegram), ``play`` (terminal), ``validate`` (banks),
-``import`` (GIFT, Aiken or CSV to a bank), ``report`` (item analysis of stored answers)."""
+``import`` (GIFT, Aiken or CSV to a bank), ``report`` (item analysis of stored answers),
+``banks`` (the quizzes creators made: list, export, disable, enable)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from bot import bankimport, i18n, redaction, report
+from bot import bankimport, banks_cli, i18n, redaction, report
 from bot.bankload import BankError, load_banks
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import Bank
@@ -106,8 +107,12 @@ def _parser() -> argparse.ArgumentParser:
         description="Delete a user's answers, attempts, settings and language, and make them "
                     "a \"deleted user\" on group leaderboards, as /deletemydata does.")
     delete.add_argument("user_id", metavar="ID", type=_user_id, help="the Telegram user id")
+    delete.add_argument("--quizzes", choices=("keep", "delete"), default="keep",
+                        help="the quizzes the user made in Telegram: keep them playable "
+                             "without an owner (default), or delete them")
     bankimport.add_parser(sub)
     report.add_parser(sub)
+    banks_cli.add_parser(sub, parents=[common])
     return parser
 
 
@@ -164,6 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _validate(args.paths or settings.banks, strict=args.strict)
         if args.command in ("backup", "restore", "delete-user"):
             return _operate(args, settings)
+        if args.command == "banks":
+            return banks_cli.run(settings.db, args)
         banks = (load_valid_banks(settings.banks) if settings.skip_invalid_banks
                  else load_banks(settings.banks))
         if args.command == "report":
@@ -271,17 +278,18 @@ def _operate(args: argparse.Namespace, settings: Settings) -> int:
     else:
         if not is_postgres_url(settings.db) and not Path(settings.db).is_file():
             raise StorageError(f"no database at {shown_db(settings.db)} (QUIZBOT_DB / --db)")
-        return asyncio.run(_delete_user(settings, args.user_id))
+        return asyncio.run(_delete_user(settings, args.user_id, args.quizzes))
     return 0
 
 
-async def _delete_user(settings: Settings, user_id: int) -> int:
-    from bot.quiz.privacy import PrivacyService
+async def _delete_user(settings: Settings, user_id: int, quizzes: str) -> int:
+    from bot.quiz.privacy import CreatedQuizzes, PrivacyService
     from storage import open_store
 
     store = await open_store(settings.db)
     try:
-        deleted = await PrivacyService(store).delete_user(user_id)
+        deleted = await PrivacyService(store, library=store, drafts=store).delete_user(
+            user_id, CreatedQuizzes(quizzes))
     finally:
         await store.close()
     print(f"deleted user {user_id}: {deleted}")

@@ -35,6 +35,7 @@ from storage.backup import DatabaseLock, InstanceLock
 from storage.groups import GroupStatements
 from storage.learning import LearningStatements
 from storage.leases import LocalLeases
+from storage.library import LibraryStatements
 from storage.order import LocalUpdateOrder
 from storage.schema import Migration, migrate, migrations, refuse_newer
 from storage.writer import SQLITE_WAL_HEADER, DatabaseFile, FileChange
@@ -52,7 +53,7 @@ BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's lock before failing, in milliseconds."""
 
 
-class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
+class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, LibraryStatements):
     """The quiz's storage in one SQLite file. Create with :meth:`open`; close with :meth:`close`.
 
     Writes go through one writer connection with **group commit** (:mod:`storage.writer`): every
@@ -287,6 +288,9 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
             await db.execute("DELETE FROM cards WHERE user_id = ?", (user_id,))
             settings += (await db.execute(
                 "DELETE FROM learners WHERE user_id = ?", (user_id,))).rowcount
+            # created quizzes: the draft in the making (the quizzes are the caller's choice)
+            drafts = (await db.execute(
+                "DELETE FROM drafts WHERE user_id = ?", (user_id,))).rowcount
             sessions = [row[0] for row in await db.execute_fetchall(
                 "SELECT session_id FROM group_players WHERE user_id = ? UNION"
                 " SELECT session_id FROM group_answers WHERE user_id = ?", (user_id, user_id))]
@@ -303,7 +307,7 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements):
                 "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = ?"
                 " RETURNING session_id", (user_id,))}
             return DeletedData(answers, attempts, settings, group_answers,
-                               len(started | set(sessions)))
+                               len(started | set(sessions)), drafts=drafts)
 
         return await self._submit(op)
 

@@ -9,6 +9,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -170,10 +171,41 @@ class Person:
         """The bot's messages in the private chat."""
         return [m for m in self.chat if m.get("from", {}).get("id") == self.fake.bot_id]
 
-    async def say(self, text: str, *, replies: int = 1) -> list[dict]:
-        """Send ``text``; wait for ``replies`` new bot messages and return them."""
+    async def say(self, text: str, *, replies: int = 1, reply_to: int | None = None) -> list[dict]:
+        """Send ``text`` (replying to message ``reply_to``); wait for ``replies`` new bot
+        messages and return them."""
+        return await self._expect(lambda: self.fake.send_message(
+            self.user_id, text, reply_to=reply_to), replies)
+
+    async def send_poll(self, question: str, options: list[str], *, replies: int = 1,
+                        **poll: Any) -> list[dict]:
+        """Send (or forward) a poll, as :meth:`FakeBotAPI.send_poll` takes it; wait for
+        ``replies`` new bot messages and return them."""
+        return await self._expect(lambda: self.fake.send_poll(
+            self.user_id, question, options, **poll), replies)
+
+    async def send_document(self, data: bytes, file_name: str, *, replies: int = 1,
+                            **fields: Any) -> list[dict]:
+        """Send a file as a document (see :meth:`FakeBotAPI.send_document`); wait for
+        ``replies`` new bot messages and return them."""
+        return await self._expect(lambda: self.fake.send_document(
+            self.user_id, data, file_name, **fields), replies)
+
+    async def send_photo(self, data: bytes | None = None, *, replies: int = 1,
+                         **fields: Any) -> list[dict]:
+        """Send a photo (see :meth:`FakeBotAPI.send_photo`); wait for ``replies`` new bot
+        messages and return them."""
+        return await self._expect(lambda: self.fake.send_photo(
+            self.user_id, data, **fields), replies)
+
+    async def press(self, text: str, *, replies: int = 1, **poll: Any) -> list[dict]:
+        """Press a reply-keyboard button (see :meth:`FakeBotAPI.press`); wait for ``replies``
+        new bot messages and return them."""
+        return await self._expect(lambda: self.fake.press(self.user_id, text, **poll), replies)
+
+    async def _expect(self, act: Callable[[], object], replies: int) -> list[dict]:
         before = len(self.bot_messages())
-        self.fake.send_message(self.user_id, text)
+        act()
         await self.fake.wait_for(lambda: len(self.bot_messages()) >= before + replies)
         return self.bot_messages()[before:]
 

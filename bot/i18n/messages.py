@@ -219,6 +219,21 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
     N_("deletemydata_failed",
        "Sorry, I couldn't delete your data just now: nothing was deleted. Send /deletemydata "
        "to try again in a moment."),
+    # /deletemydata: the quizzes a user made, and their draft
+    N_("deletemydata_draft", "The quiz you have started making and not finished is deleted too."),
+    NP_("deletemydata_quizzes",
+        "You also made {count} quiz. Delete it too, or keep it playable for whoever has its "
+        "link, shown without your name? If you keep it, nobody can edit it any more.",
+        "You also made {count} quizzes. Delete them too, or keep them playable for whoever has "
+        "their links, shown without your name? If you keep them, nobody can edit them any "
+        "more."),
+    N_("button_delete_with_quizzes", "🗑 Delete my data and my quizzes"),
+    N_("button_delete_keep_quizzes", "🗑 Delete my data, keep my quizzes (shown without my name)"),
+    NP_("deletemydata_quizzes_deleted", "The {count} quiz you made is deleted.",
+        "The {count} quizzes you made are deleted."),
+    NP_("deletemydata_quizzes_kept",
+        "The {count} quiz you made stays playable, shown without your name.",
+        "The {count} quizzes you made stay playable, shown without your name."),
     N_("command_review", "Review the questions that are due"),
     N_("command_remind", "Daily review reminder on or off"),
     NP_("review_due", "🔁 Review · {count} question due", "🔁 Review · {count} questions due"),

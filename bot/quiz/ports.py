@@ -302,6 +302,9 @@ class DeletedData:
         group_answers: Group answers made anonymous (kept for the other players' standings,
             no longer linked to the user: the leaderboard shows "deleted user").
         sessions: Group sessions in which the user was made anonymous, or was the starter.
+        drafts: Drafts of a quiz in the making deleted (0 or 1).
+        quizzes_deleted: Created quizzes deleted (the user chose to delete them).
+        quizzes_kept: Created quizzes kept without an owner (the user chose to keep them).
     """
 
     answers: int = 0
@@ -309,11 +312,15 @@ class DeletedData:
     settings: int = 0
     group_answers: int = 0
     sessions: int = 0
+    drafts: int = 0
+    quizzes_deleted: int = 0
+    quizzes_kept: int = 0
 
     def __str__(self) -> str:
         return (f"{self.answers} answers, {self.attempts} attempts, {self.settings} settings "
                 f"deleted; {self.group_answers} group answers in {self.sessions} sessions "
-                "made anonymous")
+                f"made anonymous; {self.drafts} drafts and {self.quizzes_deleted} created "
+                f"quizzes deleted, {self.quizzes_kept} kept without their owner")
 
 
 class PrivacyStore(Protocol):

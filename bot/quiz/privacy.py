@@ -11,7 +11,10 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
 
+from bot.quiz.library import DraftStore, QuizLibrary
 from bot.quiz.ports import DeletedData, PrivacyStore, StorageError
 
 log = logging.getLogger(__name__)
@@ -53,6 +56,35 @@ def pseudonyms(lowest: int | None, sessions: Iterable[int]) -> dict[int, int]:
     return {session_id: start - n for n, session_id in enumerate(sessions, start=1)}
 
 
+class CreatedQuizzes(StrEnum):
+    """What becomes of the quizzes a user made when they delete their data (chosen in
+    ``/deletemydata``'s question)."""
+
+    DELETE = "delete"
+    """Deleted with every version (:meth:`bot.quiz.library.QuizLibrary.delete_quizzes_of`)."""
+    KEEP = "keep"
+    """Kept playable without an owner, so shown without the creator's name, and editable by
+    nobody (:meth:`bot.quiz.library.QuizLibrary.release_quizzes`). The choice when none was
+    made: nothing the user was not asked about is destroyed."""
+
+
+@dataclass(frozen=True)
+class Creations:
+    """What a user made that ``/deletemydata``'s question mentions.
+
+    Attributes:
+        quizzes: Created quizzes they own (the question then asks what becomes of them).
+        draft: Whether they have a quiz draft in the making (deleted with their data).
+    """
+
+    quizzes: int = 0
+    draft: bool = False
+
+
+QuizzesGone = Callable[[Sequence[str]], Awaitable[None]]
+"""Told the ids of created quizzes just deleted (for caches of banks to drop them)."""
+
+
 class NotConfirmed(Exception):
     """A deletion's confirmation is not the one pending for the user (forged, replayed,
     superseded by a newer question, expired, or asked before a restart): nothing is deleted."""
@@ -69,17 +101,36 @@ class PrivacyService:
 
     Args:
         store: The storage.
+        library: The created quizzes (None: none are dealt with, as before they existed).
+        drafts: The drafts (None: the question mentions none; the store deletes them anyway).
         forget: What to call with a user id to drop what the process keeps about them
             (see :data:`Forget`).
+        quizzes_gone: What to tell the ids of created quizzes deleted (see
+            :data:`QuizzesGone`).
         clock: Returns the time in seconds since the epoch.
     """
 
-    def __init__(self, store: PrivacyStore, *, forget: Sequence[Forget] = (),
+    def __init__(self, store: PrivacyStore, *, library: QuizLibrary | None = None,
+                 drafts: DraftStore | None = None, forget: Sequence[Forget] = (),
+                 quizzes_gone: Sequence[QuizzesGone] = (),
                  clock: Callable[[], float] = time.time) -> None:
         self._store = store
+        self._library = library
+        self._drafts = drafts
         self._forget = tuple(forget)
+        self._quizzes_gone = tuple(quizzes_gone)
         self._clock = clock
         self._pending: dict[int, tuple[str, float]] = {}  # user id -> (nonce, issued at)
+
+    async def creations(self, user_id: int) -> Creations:
+        """What the user made, for the question (:class:`Creations`).
+
+        Raises:
+            StorageError: it cannot be read.
+        """
+        quizzes = await self._library.count_quizzes(user_id) if self._library else 0
+        draft = self._drafts is not None and await self._drafts.draft(user_id) is not None
+        return Creations(quizzes, draft)
 
     def ask(self, user_id: int) -> str:
         """A new nonce for the buttons of the user's deletion question; any earlier question
@@ -104,36 +155,43 @@ class PrivacyService:
         pending one."""
         return self._take(user_id, nonce)
 
-    async def confirm(self, user_id: int, nonce: str) -> DeletedData:
-        """The user confirmed with ``nonce``: delete their data (:meth:`delete_user`). The
-        nonce is used up, whatever happens next.
+    async def confirm(self, user_id: int, nonce: str,
+                      quizzes: CreatedQuizzes = CreatedQuizzes.KEEP) -> DeletedData:
+        """The user confirmed with ``nonce``: delete their data (:meth:`delete_user`), and
+        their created quizzes as ``quizzes`` says. The nonce is used up, whatever happens
+        next.
 
         Raises:
             NotConfirmed: ``nonce`` is not the user's pending one, or it expired.
-            StorageError: nothing was deleted (the user asks again).
+            StorageError: the deletion failed (the user asks again; see :meth:`delete_user`).
         """
         if not self._take(user_id, nonce):
             raise NotConfirmed(user_id)
-        return await self.delete_user(user_id)
+        return await self.delete_user(user_id, quizzes)
 
-    async def delete_user(self, user_id: int) -> DeletedData:
+    async def delete_user(self, user_id: int,
+                          quizzes: CreatedQuizzes = CreatedQuizzes.KEEP) -> DeletedData:
         """Delete the data of ``user_id``: what the process keeps about them (the ``forget``
-        callbacks, and their pending confirmation), then what is stored (see
-        :meth:`PrivacyStore.delete_user`), then in memory again (what a tap in flight kept
-        meanwhile); then checkpoint (:meth:`PrivacyStore.checkpoint`). Durable when it
-        returns. Logged with counts only; a failure after the deletion (of the second
-        forgetting, or of the checkpoint) is logged, not raised.
+        callbacks, and their pending confirmation); their created quizzes, deleted or kept
+        without owner as ``quizzes`` says (the deleted ones' ids told to ``quizzes_gone``);
+        then what is stored (see :meth:`PrivacyStore.delete_user`, their draft included),
+        then in memory again (what a tap in flight kept meanwhile); then checkpoint
+        (:meth:`PrivacyStore.checkpoint`). Durable when it returns. Logged with counts only; a
+        failure after the deletion (of the second forgetting, or of the checkpoint) is
+        logged, not raised.
 
         Raises:
             ValueError: ``user_id`` is not a positive Telegram user id.
-            StorageError: nothing was deleted.
+            StorageError: nothing was deleted, or only the created quizzes were dealt with
+                (each step is one durable write: asking again finishes it).
         """
         if user_id <= 0:
             raise ValueError(f"not a Telegram user id: {user_id}")
         self._pending.pop(user_id, None)
         for forget in self._forget:
             await forget(user_id)
-        deleted = await self._store.delete_user(user_id)
+        made = await self._settle_quizzes(user_id, quizzes)
+        deleted = replace(await self._store.delete_user(user_id), **made)
         log.info("deleted the data of user %s: %s", user_id, deleted)
         try:  # deleted already: what fails now is logged, not told as "nothing was deleted"
             for forget in self._forget:
@@ -146,3 +204,16 @@ class PrivacyService:
                           "emptying the write-ahead log failed (the next checkpoint empties "
                           "it)", user_id)
         return deleted
+
+    async def _settle_quizzes(self, user_id: int, quizzes: CreatedQuizzes) -> dict[str, int]:
+        """Delete the user's created quizzes, or keep them without owner; the counts, as
+        :class:`DeletedData` fields."""
+        if self._library is None:
+            return {}
+        if quizzes is CreatedQuizzes.KEEP:
+            return {"quizzes_kept": await self._library.release_quizzes(user_id)}
+        ids = [quiz.id for quiz in await self._library.quizzes_of(user_id)]
+        count = await self._library.delete_quizzes_of(user_id)
+        for gone in self._quizzes_gone:
+            await gone(ids)
+        return {"quizzes_deleted": count}

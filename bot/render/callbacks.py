@@ -113,12 +113,15 @@ class PlaceButton:
 
 @dataclass(frozen=True)
 class DeleteDataButton:
-    """The answer to /deletemydata's question: ``confirm`` 1 deletes, 0 keeps; ``nonce`` is
-    the question's one-time nonce (16 hex digits, :meth:`bot.quiz.privacy.PrivacyService.ask`).
+    """The answer to /deletemydata's question: ``confirm`` 0 keeps everything; 1 deletes (the
+    question asked nothing about created quizzes: any are kept without owner); 2 deletes the
+    user's created quizzes too; 3 keeps them without owner;
+    ``nonce`` is the question's one-time nonce (16 hex digits,
+    :meth:`bot.quiz.privacy.PrivacyService.ask`).
     """
 
     PREFIX: ClassVar[str] = "d"
-    FIELDS: ClassVar[str | None] = r"([01]):([0-9a-f]{16})"
+    FIELDS: ClassVar[str | None] = r"([0-3]):([0-9a-f]{16})"
 
     confirm: int
     nonce: str

@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from bot.i18n import SUPPORTED, Catalog
 from bot.quiz.bank import Bank
 from bot.quiz.engine import FINISHED, Attempt, Result, result, view
-from bot.quiz.ports import ScorePoint
+from bot.quiz.ports import DeletedData, ScorePoint
+from bot.quiz.privacy import Creations
 from bot.render.callbacks import (
     AnswerButton,
     BankButton,
@@ -201,9 +202,32 @@ def bank_choice(banks: Iterable[Bank], t: Catalog, m: Markup, *, header: str) ->
     return Screen(m.escape(header), rows)
 
 
-def delete_data_question(t: Catalog, m: Markup, nonce: str) -> Screen:
+def delete_data_question(t: Catalog, m: Markup, nonce: str,
+                         made: Creations | None = None) -> Screen:
     """/deletemydata's question: what would be deleted, with "delete" and "keep" buttons that
-    carry the question's one-time ``nonce``."""
-    return Screen(m.escape(t("deletemydata_confirm")),
-                  ((Button(t("button_delete_confirm"), DeleteDataButton(1, nonce)),
-                    Button(t("button_delete_cancel"), DeleteDataButton(0, nonce))),))
+    carry the question's one-time ``nonce``. A user who made quizzes (``made``) chooses
+    between deleting them too and keeping them without their name; their draft is named."""
+    made = made or Creations()
+    text = [t("deletemydata_confirm")]
+    if made.draft:
+        text.append(t("deletemydata_draft"))
+    if not made.quizzes:
+        return Screen(m.escape("\n\n".join(text)),
+                      ((Button(t("button_delete_confirm"), DeleteDataButton(1, nonce)),
+                        Button(t("button_delete_cancel"), DeleteDataButton(0, nonce))),))
+    text.append(t("deletemydata_quizzes", count=made.quizzes))
+    return Screen(m.escape("\n\n".join(text)),
+                  ((Button(t("button_delete_with_quizzes"), DeleteDataButton(2, nonce)),),
+                   (Button(t("button_delete_keep_quizzes"), DeleteDataButton(3, nonce)),),
+                   (Button(t("button_delete_cancel"), DeleteDataButton(0, nonce)),)))
+
+
+def delete_data_done(t: Catalog, m: Markup, deleted: DeletedData) -> Screen:
+    """What /deletemydata deleted: the data, and the user's created quizzes deleted or kept
+    without their name."""
+    text = [t("deletemydata_done")]
+    if deleted.quizzes_deleted:
+        text.append(t("deletemydata_quizzes_deleted", count=deleted.quizzes_deleted))
+    if deleted.quizzes_kept:
+        text.append(t("deletemydata_quizzes_kept", count=deleted.quizzes_kept))
+    return Screen(m.escape("\n\n".join(text)))

@@ -10,12 +10,17 @@ from telegram import CallbackQuery, Update
 from bot import render
 from bot.i18n import Catalog
 from bot.quiz.ports import StorageError
-from bot.quiz.privacy import NotConfirmed
+from bot.quiz.privacy import CreatedQuizzes, NotConfirmed
 from bot.render import HTML, Screen
 from bot.telegram.common import Context, edit, send, toast
 from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
+
+QUIZZES_CHOSEN = {1: CreatedQuizzes.KEEP, 2: CreatedQuizzes.DELETE, 3: CreatedQuizzes.KEEP}
+"""What each confirming button (:class:`bot.render.DeleteDataButton`'s ``confirm``) does with
+the tapper's created quizzes: 1 is the question that asked nothing about them (any made since
+are kept without owner: nothing the user was not asked about is destroyed)."""
 
 
 async def cmd_deletemydata(update: Update, context: Context) -> None:
@@ -24,17 +29,20 @@ async def cmd_deletemydata(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     assert chat is not None and user is not None
     t = await catalog_for(context, user)
-    nonce = services(context).privacy.ask(user.id)
-    await send(context, chat.id, render.delete_data_question(t, HTML, nonce))
+    service = services(context).privacy
+    made = await service.creations(user.id)
+    nonce = service.ask(user.id)
+    await send(context, chat.id, render.delete_data_question(t, HTML, nonce, made))
 
 
 async def on_delete_data(query: CallbackQuery, context: Context,
                          button: render.DeleteDataButton, t: Catalog) -> None:
     """The answer to the question: delete the tapper's data (their own: the user id is the
-    tapper's, whoever's message it is), or keep it. The question turns into the outcome, in
-    the language the user had (their language choice is deleted too). A button whose nonce
-    is not the tapper's pending one (forged, tapped again, from an older question or from
-    before a restart) gets a toast and changes nothing.
+    tapper's, whoever's message it is) with their created quizzes or keeping those without
+    their name, or keep it all. The question turns into the outcome, in the language the user
+    had (their language choice is deleted too). A button whose nonce is not the tapper's
+    pending one (forged, tapped again, from an older question or from before a restart) gets
+    a toast and changes nothing.
     """
     service = services(context).privacy
     if not button.confirm:
@@ -43,7 +51,8 @@ async def on_delete_data(query: CallbackQuery, context: Context,
         await edit(query, Screen(HTML.escape(t("deletemydata_cancelled"))))
         return
     try:
-        await service.confirm(query.from_user.id, button.nonce)
+        deleted = await service.confirm(query.from_user.id, button.nonce,
+                                        QUIZZES_CHOSEN[button.confirm])
     except NotConfirmed:
         await toast(query, t("deletemydata_expired"))
         return
@@ -52,4 +61,4 @@ async def on_delete_data(query: CallbackQuery, context: Context,
         await toast(query, t("deletemydata_failed"))
         return
     await toast(query)
-    await edit(query, Screen(HTML.escape(t("deletemydata_done"))))
+    await edit(query, render.delete_data_done(t, HTML, deleted))

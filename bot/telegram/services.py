@@ -103,7 +103,8 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     monitoring = (MonitoringServer(app, store, metrics, settings.metrics)
                   if settings.metrics is not None else None)
     # a deletion forgets the user in every cache, queue and in-flight state first
-    privacy = PrivacyService(store, forget=(quiz.forget, learning.forget, runner.forget_starter),
+    privacy = PrivacyService(store, library=store, drafts=store,
+                             forget=(quiz.forget, learning.forget, runner.forget_starter),
                              clock=data.clock)
     return Services(quiz=quiz, groups=groups, learning=learning, privacy=privacy,
                     store=store, leases=leases, sessions=runner, monitoring=monitoring,

@@ -40,6 +40,7 @@ from bot.quiz.analysis import Response
 from bot.quiz.ports import DeletedData, StorageError
 from bot.quiz.privacy import DELETED_NAME, pseudonyms
 from storage.leases import PostgresLeases
+from storage.library import LibraryStatements
 from storage.order import PostgresUpdateOrder
 from storage.postgres.attempts import PostgresAttemptStatements
 from storage.postgres.dsn import redact_dsn
@@ -54,7 +55,7 @@ two instances deleting users at once never pick the same pseudonyms."""
 
 
 class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
-                    PostgresLearningStatements):
+                    PostgresLearningStatements, LibraryStatements):
     """The quiz's storage in a PostgreSQL database. Create with :meth:`open`; close with
     :meth:`close`.
 
@@ -155,6 +156,9 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
             await db.execute("DELETE FROM cards WHERE user_id = $1", user_id)
             settings += rows_changed(await db.execute(
                 "DELETE FROM learners WHERE user_id = $1", user_id))
+            # created quizzes: the draft in the making (the quizzes are the caller's choice)
+            drafts = rows_changed(await db.execute(
+                "DELETE FROM drafts WHERE user_id = $1", user_id))
             sessions = [row[0] for row in await db.fetch(
                 "SELECT session_id FROM group_players WHERE user_id = $1 UNION"
                 " SELECT session_id FROM group_answers WHERE user_id = $1", user_id)]
@@ -173,7 +177,7 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
                 "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = $1"
                 " RETURNING session_id", user_id)}
             return DeletedData(answers, attempts, settings, group_answers,
-                               len(started | set(sessions)))
+                               len(started | set(sessions)), drafts=drafts)
 
         return await self._submit(op)
 

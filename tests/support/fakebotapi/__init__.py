@@ -57,6 +57,16 @@ What the fake models (each covered by tests/test_fakebotapi.py):
 * Flood control: per group per minute, per private chat per second, injected per chat
   (:meth:`FakeBotAPI.flood`): 429 "Too Many Requests: retry after N" with ``retry_after``.
 * Faults: injected errors per method, dropped connections, latency, random chaos.
+* For quiz creators (covered by tests/test_fakebotapi_creators.py): polls users send or forward
+  (:meth:`FakeBotAPI.send_poll`; Bot API 9.6+ ``correct_option_ids``, hidden for an open quiz
+  not sent to the bot's private chat), documents and photos users send
+  (:meth:`FakeBotAPI.send_document`, :meth:`FakeBotAPI.send_photo`: several PhotoSizes),
+  replies (``reply_to``), getFile ("invalid file_id", "file is too big" over 20 MB) and the
+  download URL ``/file/bot<token>/<file_path>`` (:attr:`FakeBotAPI.base_file_url`), the
+  bot's photos and documents by upload, file id or URL (:attr:`FakeBotAPI.web_files`),
+  editMessageCaption, reply keyboards with KeyboardButtonPollType (private chats only),
+  ReplyKeyboardRemove and ForceReply (:attr:`FakeBotAPI.reply_markups`,
+  :meth:`FakeBotAPI.reply_keyboard`, :meth:`FakeBotAPI.press`).
 
 Rules follow https://core.telegram.org/bots/api; error descriptions are Telegram's own wording
 (telegram-bot-api and TDLib) where known. Method names and required parameters come from the
@@ -68,14 +78,17 @@ Layout: ``server.py`` holds :class:`FakeBotAPI` (its state, lifecycle and helper
 mixin per part: ``people`` (simulated people and chats), ``driving`` (what users do), ``inline``
 (inline mode and the update queue), ``observing`` (calls, chats, :meth:`FakeBotAPI.wait_for`),
 ``faults``, ``http`` (the handler and dispatch), ``updates`` (getUpdates, webhooks),
-``messages`` and ``chats`` (members, commands); ``protocol.py`` has the wire rules and records,
-``markup.py`` the HTML and keyboard rules.
+``messages`` and ``chats`` (members, commands), ``files`` (users' files, getFile, downloads),
+``polls``, ``media`` (the bot's photos and documents, captions) and ``keyboards`` (reply
+keyboards); ``protocol.py`` has the wire rules and records, ``markup.py`` the HTML and inline
+keyboard rules.
 
 Everything runs on the test's event loop: call the driving methods from that loop's thread only.
 """
 
 from __future__ import annotations
 
+from tests.support.fakebotapi.files import StoredFile, sample_jpeg
 from tests.support.fakebotapi.markup import parse_html
 from tests.support.fakebotapi.protocol import (
     BLOCKED,
@@ -86,14 +99,18 @@ from tests.support.fakebotapi.protocol import (
     CONFLICT_POLLING,
     CONFLICT_WEBHOOK,
     DEFAULT_SPEC,
+    FILE_TOO_BIG,
     FLOOD_WINDOW,
     GROUP_ANONYMOUS_BOT,
     GROUP_MIGRATED,
     INLINE_CHAT_TYPES,
+    INVALID_FILE_ID,
+    KEYBOARD_TEXT_EMPTY,
     MARKUP_TOO_LONG,
     MAX_CALLBACK_ANSWER_UTF16,
     MAX_CALLBACK_DATA_BYTES,
     MAX_CAPTION_UTF16,
+    MAX_DOWNLOAD_BYTES,
     MAX_INLINE_BUTTONS,
     MAX_INLINE_QUERY,
     MAX_INLINE_RESULTS,
@@ -110,6 +127,7 @@ from tests.support.fakebotapi.protocol import (
     PHOTO_INVALID_DIMENSIONS,
     PHOTO_NOT_IMAGE,
     PHOTO_TOO_BIG,
+    POLL_PRIVATE_ONLY,
     PRIVATE_FLOOD_WINDOW,
     QUERY_TOO_OLD,
     RESULT_ID_DUPLICATE,
@@ -122,7 +140,10 @@ from tests.support.fakebotapi.protocol import (
     THREAD_NOT_FOUND,
     TOPIC_ICON_COLOR,
     UNAUTHORIZED,
+    URL_FAILED,
+    URL_NOT_MEDIA,
     WAIT_TIMEOUT,
+    WRONG_FILE,
     ApiError,
     Call,
     Chaos,
@@ -139,14 +160,18 @@ __all__ = [
     "CONFLICT_POLLING",
     "CONFLICT_WEBHOOK",
     "DEFAULT_SPEC",
+    "FILE_TOO_BIG",
     "FLOOD_WINDOW",
     "GROUP_ANONYMOUS_BOT",
     "GROUP_MIGRATED",
     "INLINE_CHAT_TYPES",
+    "INVALID_FILE_ID",
+    "KEYBOARD_TEXT_EMPTY",
     "MARKUP_TOO_LONG",
     "MAX_CALLBACK_ANSWER_UTF16",
     "MAX_CALLBACK_DATA_BYTES",
     "MAX_CAPTION_UTF16",
+    "MAX_DOWNLOAD_BYTES",
     "MAX_INLINE_BUTTONS",
     "MAX_INLINE_QUERY",
     "MAX_INLINE_RESULTS",
@@ -163,6 +188,7 @@ __all__ = [
     "PHOTO_INVALID_DIMENSIONS",
     "PHOTO_NOT_IMAGE",
     "PHOTO_TOO_BIG",
+    "POLL_PRIVATE_ONLY",
     "PRIVATE_FLOOD_WINDOW",
     "QUERY_TOO_OLD",
     "RESULTS_TOO_MUCH",
@@ -175,11 +201,16 @@ __all__ = [
     "THREAD_NOT_FOUND",
     "TOPIC_ICON_COLOR",
     "UNAUTHORIZED",
+    "URL_FAILED",
+    "URL_NOT_MEDIA",
     "WAIT_TIMEOUT",
+    "WRONG_FILE",
     "ApiError",
     "Call",
     "Chaos",
     "FakeBotAPI",
+    "StoredFile",
     "parse_html",
+    "sample_jpeg",
     "utf16_len",
 ]

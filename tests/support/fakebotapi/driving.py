@@ -44,6 +44,7 @@ class DrivingMixin:
     def send_message(
         self, user_id: int, text: str, *, chat_id: int | None = None,
         message_thread_id: int | None = None, sender_chat_id: int | None = None,
+        reply_to: int | None = None,
     ) -> dict:
         """A user sends a text message, in their private chat (chat_id None) or in a group.
 
@@ -59,18 +60,22 @@ class DrivingMixin:
             sender_chat_id: Post on behalf of this channel (registered with
                 ``add_group(type="channel")``): ``from`` is Telegram's placeholder user
                 136817688 "Channel" (@Channel_Bot) and ``sender_chat`` the channel.
+            reply_to: The id of a message in the chat (the bot's, typically) this one replies
+                to: the message carries it as ``reply_to_message``.
 
         Returns:
             The message Update.
 
         Raises:
-            ValueError: for an unknown user, chat or topic, or a chat the bot is not in.
+            ValueError: for an unknown user, chat, topic or replied-to message, or a chat the
+                bot is not in.
         """
         chat, user = self._user_in_chat(user_id, chat_id)
         fields: dict[str, Any] = {"from": user}
         if sender_chat_id is not None:
             fields = {"from": CHANNEL_BOT, "sender_chat": self._channel(sender_chat_id).chat}
         fields.update(self._topic_fields(chat, message_thread_id))
+        fields.update(self._reply_fields(chat, reply_to))
         message = self._store(chat, {**fields, **_user_text(text)})
         return self.push_update({"message": copy.deepcopy(message)})
 

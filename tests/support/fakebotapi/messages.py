@@ -6,7 +6,6 @@ state, set up in ``FakeBotAPI.__init__``."""
 from __future__ import annotations
 
 import copy
-import io
 import math
 import time
 from typing import Any
@@ -19,23 +18,14 @@ from tests.support.fakebotapi.markup import (
 from tests.support.fakebotapi.protocol import (
     _FLOOD_METHODS,
     _START_PARAMETER_RE,
-    CAPTION_TOO_LONG,
     FLOOD_WINDOW,
     MAX_CALLBACK_ANSWER_UTF16,
-    MAX_CAPTION_UTF16,
     MAX_INLINE_RESULTS,
     MAX_NEXT_OFFSET_BYTES,
-    MAX_PHOTO_BYTES,
-    MAX_PHOTO_RATIO,
-    MAX_PHOTO_SIDES,
     MAX_RESULT_ID_BYTES,
     MAX_TEXT_UTF16,
-    MAX_UPLOAD_BYTES,
     NEXT_OFFSET_INVALID,
     NOT_MODIFIED,
-    PHOTO_INVALID_DIMENSIONS,
-    PHOTO_NOT_IMAGE,
-    PHOTO_TOO_BIG,
     PRIVATE_FLOOD_WINDOW,
     QUERY_TOO_OLD,
     RESULT_ID_DUPLICATE,
@@ -56,10 +46,11 @@ class MessagesMixin:
     """Sending, editing and deleting messages; callback and inline query answers."""
 
     def _send_message(self, p: dict) -> dict:
-        """sendMessage: text 1-4096 UTF-16 units after parsing, inline keyboard rules, reply."""
+        """sendMessage: text 1-4096 UTF-16 units after parsing, inline keyboard and reply keyboard
+        rules, reply."""
         chat = self._chat_of(p, sending=True)
         text, entities = self._text(p)
-        markup = _inline_keyboard(p.get("reply_markup"), edit=False)
+        markup = self._send_markup(chat, p)
         reply_to = self._reply_to(chat, p)
         topic = self._thread(chat, p)
         self._check_flood(chat, "sendMessage")
@@ -72,89 +63,7 @@ class MessagesMixin:
             fields["reply_to_message"] = reply_to
         message = self._store(chat, fields)
         chat.raw[message["message_id"]] = str(p["text"])
-        chat.activity.append(self._clock())
-        return copy.deepcopy(message)
-
-    def _send_photo(self, p: dict) -> dict:
-        """sendPhoto of an uploaded file (multipart): at most 10 MB, width + height at most
-        10,000 px, aspect ratio at most 20 (decoded with Pillow, as Telegram decodes it);
-        caption 0-1024 UTF-16 units after parsing; inline keyboard rules. A file id or URL
-        instead of an upload is not modelled (501)."""
-        chat = self._chat_of(p, sending=True)
-        photo = p.get("photo")
-        if not isinstance(photo, dict) or "data" not in photo:
-            raise ApiError(501, "Not Implemented: FakeBotAPI only takes uploaded photos")
-        data: bytes = photo["data"]
-        if len(data) > MAX_PHOTO_BYTES:
-            raise _bad(PHOTO_TOO_BIG.removeprefix("Bad Request: "))
-        from PIL import Image, UnidentifiedImageError
-
-        try:
-            with Image.open(io.BytesIO(data)) as image:
-                image.load()
-                width, height = image.size
-        except (UnidentifiedImageError, OSError):
-            raise ApiError(400, PHOTO_NOT_IMAGE) from None
-        if (width + height > MAX_PHOTO_SIDES or not width or not height
-                or max(width, height) / min(width, height) > MAX_PHOTO_RATIO):
-            raise ApiError(400, PHOTO_INVALID_DIMENSIONS)
-        fields: dict[str, Any] = {"from": self.bot_user}
-        if p.get("caption"):
-            caption, entities = self._text(
-                {"text": p["caption"], "parse_mode": p.get("parse_mode")},
-                limit=MAX_CAPTION_UTF16, too_long=CAPTION_TOO_LONG, allow_empty=True)
-            if caption:
-                fields["caption"] = caption
-            if entities:
-                fields["caption_entities"] = entities
-        markup = _inline_keyboard(p.get("reply_markup"), edit=False)
-        self._check_flood(chat, "sendPhoto")
-        unique = f"photo{len(self.photos) + 1}"
-        fields["photo"] = [{"file_id": f"{unique}-id", "file_unique_id": unique,
-                            "width": width, "height": height, "file_size": len(data)}]
-        if markup:
-            fields["reply_markup"] = markup
-        message = self._store(chat, fields)
-        self.photos[(chat.id, message["message_id"])] = data
-        chat.activity.append(self._clock())
-        return copy.deepcopy(message)
-
-    def _send_document(self, p: dict) -> dict:
-        """sendDocument with an uploaded file (multipart/form-data): a non-empty file of at
-        most 50 MB (Bot API: "Bots can currently send files of up to 50 MB in size"), a caption
-        of 0-1024 UTF-16 units after parsing, an inline keyboard. The file's bytes are kept in
-        :attr:`documents` by file id. A file id or URL instead of an upload is refused: the
-        fake stores no files to send again."""
-        chat = self._chat_of(p, sending=True)
-        upload = p.get("document")
-        if not isinstance(upload, dict) or "data" not in upload:
-            raise _bad("wrong file identifier/HTTP URL specified")
-        if not upload["data"]:
-            raise _bad("file must be non-empty")
-        if upload["size"] > MAX_UPLOAD_BYTES:
-            raise ApiError(413, "Request Entity Too Large")
-        caption, entities = "", []
-        if p.get("caption") not in (None, ""):
-            caption, entities = self._text({"text": p["caption"], "parse_mode": p.get("parse_mode"),
-                                            "entities": p.get("caption_entities")})
-            if utf16_len(caption) > MAX_CAPTION_UTF16:
-                raise _bad("message caption is too long")
-        markup = _inline_keyboard(p.get("reply_markup"), edit=False)
-        topic = self._thread(chat, p)
-        self._check_flood(chat, "sendDocument")
-        file_id = f"doc{len(self.documents) + 1}"
-        self.documents[file_id] = upload["data"]
-        fields: dict[str, Any] = {"from": self.bot_user, **topic, "document": {
-            "file_id": file_id, "file_unique_id": f"u{file_id}",
-            "file_name": upload["filename"], "mime_type": upload["content_type"],
-            "file_size": upload["size"]}}
-        if caption:
-            fields["caption"] = caption
-            if entities:
-                fields["caption_entities"] = entities
-        if markup:
-            fields["reply_markup"] = markup
-        message = self._store(chat, fields)
+        self._note_keyboard(chat, message, p)
         chat.activity.append(self._clock())
         return copy.deepcopy(message)
 

@@ -34,7 +34,24 @@ MAX_NEXT_OFFSET_BYTES = 64  # answerInlineQuery.next_offset: "Offset length can'
 INLINE_CHAT_TYPES = ("sender", "private", "group", "supergroup", "channel")
 """InlineQuery.chat_type: where the query was typed ("sender": the chat with the bot)."""
 MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # Bot API: bots send files of up to 50 MB
-MAX_CAPTION_UTF16 = 1024  # Bot API: a caption is 0-1024 characters after entities parsing
+MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024  # getFile: "bots can download files of up to 20MB in size"
+INVALID_FILE_ID = "Bad Request: invalid file_id"  # getFile of a file id Telegram does not know
+FILE_TOO_BIG = "Bad Request: file is too big"  # getFile of a file over 20 MB
+WRONG_FILE = "Bad Request: wrong file identifier/HTTP URL specified"
+URL_FAILED = "Bad Request: failed to get HTTP URL content"  # telegram-bot-api's WEBPAGE_CURL_FAILED
+URL_NOT_MEDIA = "Bad Request: wrong type of the web page content"  # WEBPAGE_MEDIA_EMPTY
+PHOTO_SIZE_BOXES = (90, 320, 800, 1280, 2560)
+"""The longest sides of the sizes Telegram keeps of a photo (thumbnail "s" to "w"): a photo
+gets every box smaller than its longest side, then itself (scaled into 2560 px)."""
+POLL_PRIVATE_ONLY = "Bad Request: poll can be requested in private chats only"  # TDLib's words
+KEYBOARD_TEXT_EMPTY = "Bad Request: keyboard button text must be non-empty"  # TDLib's words
+MAX_PLACEHOLDER = 64  # ReplyKeyboardMarkup/ForceReply.input_field_placeholder: "1-64 characters"
+MAX_POLL_QUESTION = 300  # Poll.question: "1-300 characters"
+MAX_POLL_OPTION = 100  # PollOption.text: "1-100 characters"
+MAX_POLL_OPTIONS = 12  # sendPoll.options: "A JSON-serialized list of 1-12 answer options"
+MAX_POLL_EXPLANATION = 200  # sendPoll.explanation: "0-200 characters with at most 2 line feeds"
+MAX_EXPLANATION_LINE_FEEDS = 2
+_OPTION_EMPTY = "Bad Request: text must be non-empty"  # TDLib's words for an empty poll text
 WAIT_TIMEOUT = 30.0
 """Seconds :meth:`FakeBotAPI.wait_for` waits by default before it fails: a guard against a
 hang on a loaded machine, never a pace (waits end on the fake's signals)."""
@@ -254,6 +271,8 @@ class _Chat:
     topics: dict[int, str] = field(default_factory=dict)  # forum: message_thread_id -> name
     migrated_to: int | None = None  # a basic group upgraded to this supergroup
     bot_status: str | None = None  # "kicked" or "left" once the bot was removed
+    keyboard: dict | None = None  # the reply keyboard shown (ReplyKeyboardMarkup), if any
+    keyboard_hidden: bool = False  # a one-time keyboard after a press (still summonable)
 
     @property
     def id(self) -> int:

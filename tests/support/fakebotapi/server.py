@@ -1,6 +1,6 @@
 """The fake Bot API server: its state, lifecycle and shared helpers; the methods of each
 part live in their mixins (people, driving, inline, observing, faults, http, updates,
-messages, chats)."""
+messages, chats, files, polls, media, keyboards)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,15 @@ from aiohttp import web
 from tests.support.fakebotapi.chats import ChatsMixin
 from tests.support.fakebotapi.driving import DrivingMixin
 from tests.support.fakebotapi.faults import FaultsMixin
+from tests.support.fakebotapi.files import FilesMixin, StoredFile
 from tests.support.fakebotapi.http import HttpMixin
 from tests.support.fakebotapi.inline import InlineMixin
+from tests.support.fakebotapi.keyboards import KeyboardsMixin
+from tests.support.fakebotapi.media import MediaMixin
 from tests.support.fakebotapi.messages import MessagesMixin
 from tests.support.fakebotapi.observing import ObservingMixin
 from tests.support.fakebotapi.people import PeopleMixin
+from tests.support.fakebotapi.polls import PollsMixin
 from tests.support.fakebotapi.protocol import (
     _MISSING,
     BLOCKED,
@@ -50,6 +54,10 @@ class FakeBotAPI(
     UpdatesMixin,
     MessagesMixin,
     ChatsMixin,
+    FilesMixin,
+    PollsMixin,
+    MediaMixin,
+    KeyboardsMixin,
 ):
     """A fake Telegram Bot API server with simulated users, chats and fault injection.
 
@@ -152,6 +160,22 @@ class FakeBotAPI(
         """Random faults to inject (see :class:`Chaos`); None for none."""
         self.documents: dict[str, bytes] = {}
         """The bytes of every document the bot sent (sendDocument), by file id."""
+        self.files: dict[str, StoredFile] = {}
+        """Every file the fake knows (users' documents and photo sizes, the bot's uploads), by
+        file id: what getFile and the download URL serve."""
+        self._file_paths: dict[str, StoredFile] = {}
+        self._photo_groups: dict[str, list[dict]] = {}  # file id -> the PhotoSizes of its photo
+        self._document_meta: dict[str, dict] = {}  # file id -> the Document the bot sent
+        self.reply_markups: dict[tuple[int, int], dict] = {}
+        """(chat id, message id) -> the ReplyKeyboardMarkup, ReplyKeyboardRemove or ForceReply
+        the bot sent with the message (normalised; see keyboards.reply_markup)."""
+        self.downloads: list[tuple[str, int]] = []
+        """Every request to the file download URL: (file_path, HTTP status)."""
+        self.web_files: dict[str, bytes] = {}
+        """What the fake's "Internet" serves: URL -> bytes, for a photo or document the bot
+        sends by HTTP URL (others answer "failed to get HTTP URL content")."""
+        self._poll_ids = itertools.count(5_395_021_438_761_230_001)
+        self._forward_ids = itertools.count(1)
         self.observers: list[Callable[[Call], None]] = []
         """Called with every answered call (for load generators that react to the bot)."""
         self._wakeup = asyncio.Event()
@@ -174,6 +198,7 @@ class FakeBotAPI(
             "sendDocument": self._send_document,
             "editMessageText": self._edit_message_text,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
+            "editMessageCaption": self._edit_message_caption,
             "deleteMessage": self._delete_message,
             "answerCallbackQuery": self._answer_callback_query,
             "answerInlineQuery": self._answer_inline_query,
@@ -185,13 +210,17 @@ class FakeBotAPI(
             "getChatAdministrators": self._get_chat_administrators,
             "getChatMemberCount": lambda p: len(self._participants(self._chat_of(p)) | {bot_id}),
             "sendChatAction": self._send_chat_action,
+            "getFile": self._get_file,
+            "sendPoll": self._send_poll,
         }
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Start serving on 127.0.0.1 on an ephemeral port and set :attr:`base_url`."""
+        """Start serving on 127.0.0.1 on an ephemeral port and set :attr:`base_url` (and so
+        :attr:`base_file_url`)."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/file/bot{token}/{file_path:.+}", self._download)
         app.router.add_route("*", "/{path:.*}", self._handle)
         self._runner = web.AppRunner(
             app, handle_signals=False, access_log=None, handler_cancellation=True,
