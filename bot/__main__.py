@@ -456,11 +456,21 @@ def _held_logs(hold: bool) -> Iterator[_HeldLogs]:
         root.handlers = handlers
 
 
+def _has_database(db: str | Path) -> bool:
+    """Whether ``db`` names a database that may hold created quizzes: a PostgreSQL URL, or a
+    SQLite file that exists."""
+    from storage import is_postgres_url
+
+    return is_postgres_url(str(db)) or Path(db).is_file()
+
+
 async def _play(settings: Settings, banks: dict[str, Bank], language: str | None,
                 bank_id: str | None, *, mode: str = "play", chart: str | None = None) -> int:
     import locale
 
     from bot import play as terminal
+    from bot.bankload import parse_bank
+    from bot.quiz.registry import BankRegistry
     from bot.quiz.review import LearningService
     from bot.quiz.service import QuizService
     from storage import open_store
@@ -474,20 +484,26 @@ async def _play(settings: Settings, banks: dict[str, Bank], language: str | None
     language = i18n.negotiate(language)
     if bank_id is None:
         bank_id = next(iter(banks))
-    if bank_id not in banks:
+    if bank_id not in banks and not _has_database(settings.db):  # nor a created quiz
         print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}", file=sys.stderr)
         return 2
     logging.getLogger().setLevel(logging.WARNING)
     store = await open_store(settings.db, create=settings.create_db)
     try:
-        quiz, learning = QuizService(store, banks), LearningService(store, banks)
+        # a bank id that is not featured may name a created quiz in the database
+        registry = BankRegistry(banks, store, parse=parse_bank)
+        if not await registry.startable(bank_id):
+            print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}",
+                  file=sys.stderr)
+            return 2
+        quiz, learning = QuizService(store, registry), LearningService(store, registry)
         quiz.on_answer = learning.answered  # terminal answers make review cards too
         if mode == "review":
             await terminal.review(learning, language)
         elif mode == "stats":
             await terminal.stats(quiz, learning, language, chart_path=chart)
         else:
-            await terminal.play(quiz, banks[bank_id], language)
+            await terminal.play(quiz, await registry.bank(bank_id), language)
     finally:
         await store.close()
     return 0

@@ -104,8 +104,9 @@ async def play(service: QuizService, bank: Bank, language: str, *,
     """Play ``bank`` in the terminal: resume the active attempt on it, or start one.
 
     Args:
-        service: The quiz service (with its storage).
-        bank: The bank to play.
+        service: The quiz service (with its storage and bank registry).
+        bank: The bank to play (an attempt on an older version of a created quiz goes on
+            on that version).
         language: UI and bank language (unsupported ones fall back to English).
         ask: Prompt reader (default :func:`read_line`); "q" or end of input quits (progress
             is kept).
@@ -122,6 +123,7 @@ async def play(service: QuizService, bank: Bank, language: str, *,
     started = await resume_or_start(service, user_id, bank.id)
     assert started is not None  # a bank was named
     attempt, updated = started.attempt, isinstance(started, Resumed) and started.updated
+    bank = await service.bank_of(attempt)  # a created quiz's attempt goes on on its version
     if isinstance(started, Resumed):
         write(t("resume", number=min(attempt.position + 1, attempt.total), total=attempt.total))
     else:
@@ -204,8 +206,9 @@ async def stats(service: QuizService, learning: LearningService, language: str, 
     t = i18n.catalog(language)
     item = await learning.due(user_id)
     due = item.due_count if item is not None else 0
-    for screen in render.stats_with_review(await service.stats(user_id), service.banks, due,
-                                           t, PLAIN):
+    records = await service.stats(user_id)
+    named = await service.named_banks(r.bank_id for r in records)
+    for screen in render.stats_with_review(records, named, due, t, PLAIN):
         write(screen.text)
     progress = await learning.progress(user_id)
     if progress.cards:

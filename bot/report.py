@@ -104,18 +104,27 @@ def render(table: Sequence[Mapping[str, object]], fmt: str) -> str:
 async def build(db: str | Path, banks: Mapping[str, Bank], *, bank_id: str | None,
                 chat_id: int | None, since: float | None) -> list[dict[str, object]]:
     """Read the answers from ``db`` (a SQLite file or a PostgreSQL URL) and analyse them.
+    Answers on created quizzes are analysed against the quiz's latest version in ``db`` (as
+    those of a featured bank against its file now); a created quiz taken down or deleted has
+    no options or right option in the report.
 
     Raises:
         StorageError: the database cannot be opened.
     """
+    from bot.bankload import parse_bank
+    from bot.quiz.registry import BankRegistry
     from storage import open_store
 
     store = await open_store(db)
     try:
         responses = await store.item_responses(bank_id=bank_id, chat_id=chat_id, since=since)
+        registry = BankRegistry(banks, store, parse=parse_bank)
+        named = dict(banks)
+        named.update(await registry.loaded(
+            [i for i in dict.fromkeys(r.bank_id for r in responses) if i not in named]))
     finally:
         await store.close()
-    return rows(analyse(responses, option_counts(banks)), banks)
+    return rows(analyse(responses, option_counts(named)), named)
 
 
 def write(text: str, out: Path | None) -> None:

@@ -16,7 +16,7 @@ import aiosqlite
 from bot.quiz.engine import Answer, Attempt
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, RecordOutcome
 from bot.quiz.stats import COUNTED_ATTEMPT, COUNTED_SESSION, bank_stats
-from storage.rows import moved_on
+from storage.rows import chosen_text, moved_on
 from storage.shared import SharedAttemptStatements
 from storage.writer import SQLiteWriter
 
@@ -25,7 +25,7 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
     """The :class:`~bot.quiz.ports.QuizStore` methods."""
 
     _ANSWERS = ("(SELECT json_group_array(json_array(question_id, option_index, correct,"
-                " answered_at)) FROM answers s WHERE s.attempt_id = a.attempt_id)")
+                " answered_at, chosen)) FROM answers s WHERE s.attempt_id = a.attempt_id)")
 
     # --- attempts ------------------------------------------------------------------------
 
@@ -40,12 +40,13 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
             # undoes that statement alone, and nothing else ran); then the attempt moves to
             # where the core moved it
             cursor = await db.execute(
-                "INSERT INTO answers (attempt_id, question_id, option_index, correct, answered_at)"
-                " SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM attempts"
+                "INSERT INTO answers (attempt_id, question_id, option_index, correct, answered_at,"
+                " chosen) SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM attempts"
                 " WHERE attempt_id = ? AND status = 'active' AND position = ?"
                 " AND json_extract(question_order, '$[' || ? || ']') = ?)",
                 (attempt_id, answer.question_id, answer.option_index, int(answer.correct),
-                 answer.answered_at, attempt_id, position, position, answer.question_id))
+                 answer.answered_at, chosen_text(answer.chosen), attempt_id, position, position,
+                 answer.question_id))
             if cursor.rowcount != 1:
                 return CLOSED
             await db.execute(

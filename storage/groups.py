@@ -15,6 +15,7 @@ import aiosqlite
 
 from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
+from storage.rows import chosen_text
 from storage.shared import SharedGroupStatements
 from storage.writer import SQLiteWriter
 
@@ -30,11 +31,12 @@ class GroupStatements(SQLiteWriter, SharedGroupStatements):
             # either in the tally or told it was too late, never both
             cursor = await db.execute(
                 "INSERT INTO group_answers (session_id, question_id, user_id, option_index,"
-                " correct, elapsed, answered_at) SELECT ?, ?, ?, ?, ?, ?, ?"
+                " correct, elapsed, answered_at, chosen) SELECT ?, ?, ?, ?, ?, ?, ?, ?"
                 " WHERE EXISTS (SELECT 1 FROM group_sessions WHERE session_id = ?"
                 " AND status = 'active' AND position = ? AND deadline >= ?)",
                 (session_id, answer.question_id, answer.user_id, answer.option_index,
-                 int(answer.correct), answer.elapsed, answer.answered_at, session_id,
+                 int(answer.correct), answer.elapsed, answer.answered_at,
+                 chosen_text(answer.chosen), session_id,
                  position, answer.answered_at))
             if cursor.rowcount != 1:
                 return GroupTally(CLOSED)

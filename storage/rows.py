@@ -46,13 +46,24 @@ def settings_of(row: Row) -> GroupSettings:
 def attempt_of(row: Row) -> Attempt:
     """The attempt of a row of ``attempt_id, user_id, bank_id, bank_version, question_order,
     option_orders, position, status, started_at, ended_at``, its answers as a JSON array of
-    ``[question_id, option_index, correct, answered_at]``, and ``fingerprints``."""
-    answers = {q: Answer(q, option, bool(correct), float(at))
-               for q, option, correct, at in json.loads(row[10])}
+    ``[question_id, option_index, correct, answered_at, chosen]``, and ``fingerprints``."""
+    answers = {q: Answer(q, option, bool(correct), float(at), chosen_of(chosen))
+               for q, option, correct, at, chosen in json.loads(row[10])}
     plan = Plan(tuple(json.loads(row[4])), tuple(tuple(o) for o in json.loads(row[5])))
     return Attempt(id=row[0], user_id=row[1], bank_id=row[2], bank_version=row[3], plan=plan,
                    position=row[6], status=AttemptStatus(row[7]), started_at=row[8],
                    ended_at=row[9], answers=answers, fingerprints=json.loads(row[11] or "{}"))
+
+
+def chosen_text(chosen: tuple[int, ...]) -> str | None:
+    """The ``chosen`` column of an answer: its options (several right options) as a JSON
+    array, or NULL for an answer of one option (``option_index`` is it)."""
+    return json.dumps(list(chosen)) if chosen else None
+
+
+def chosen_of(text: str | None) -> tuple[int, ...]:
+    """An answer's chosen options from its ``chosen`` column (empty for NULL)."""
+    return tuple(int(i) for i in json.loads(text)) if text else ()
 
 
 def moved_on(attempt_id: int, moved: Attempt) -> tuple[int, str, float | None]:

@@ -30,7 +30,7 @@ from bot.quiz.group import RIGHT, GroupAnswer, GroupSession, Scoring, SessionSta
 from bot.quiz.learning import Card
 from bot.quiz.ports import Learner, Pruned, ScorePoint, UnratedAnswer
 from bot.quiz.settings import GroupSettings
-from storage.rows import SESSION_COLUMNS, Row, attempt_of, session_of, settings_of
+from storage.rows import SESSION_COLUMNS, Row, attempt_of, chosen_of, session_of, settings_of
 
 T = TypeVar("T")
 
@@ -358,14 +358,36 @@ class SharedGroupStatements(Statements):
 
     async def end_session(self, session_id: int, status: SessionStatus, now: float) -> bool:
         """See :meth:`bot.quiz.ports.GroupStore.end_session`."""
-        return await self._write(
+        ended = await self._write(
             "UPDATE group_sessions SET status = ?, deadline = NULL, ended_at = ?"
             " WHERE session_id = ? AND status = 'active'", (str(status), now, session_id)) == 1
+        # the members' ticks are of no use once the session ended (answers keep the choices)
+        await self._write("DELETE FROM group_picks WHERE session_id = ?", (session_id,))
+        return ended
+
+    async def tick_group_pick(self, session_id: int, position: int, user_id: int,
+                              slot: int) -> int:
+        """See :meth:`bot.quiz.ports.GroupStore.tick_group_pick` (the exclusive or of the
+        ticks, written as ``(a | b) - (a & b)``: SQLite has no XOR operator)."""
+        rows = await self._write_returning(
+            "INSERT INTO group_picks (session_id, position, user_id, slots) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (session_id, position, user_id) DO UPDATE SET slots ="
+            " (group_picks.slots | excluded.slots) - (group_picks.slots & excluded.slots)"
+            " RETURNING slots", (session_id, position, user_id, 1 << slot))
+        return int(rows[0][0])
+
+    async def group_pick(self, session_id: int, position: int, user_id: int) -> int:
+        """See :meth:`bot.quiz.ports.GroupStore.group_pick`."""
+        rows = await self._read(
+            "SELECT slots FROM group_picks WHERE session_id = ? AND position = ?"
+            " AND user_id = ?", (session_id, position, user_id))
+        return int(rows[0][0]) if rows else 0
 
     async def group_answers(self, session_id: int) -> list[GroupAnswer]:
         """See :meth:`bot.quiz.ports.GroupStore.group_answers`."""
-        return [GroupAnswer(r[0], r[1], r[2], bool(r[3]), r[4], r[5]) for r in await self._read(
-            "SELECT user_id, question_id, option_index, correct, elapsed, answered_at"
+        return [GroupAnswer(r[0], r[1], r[2], bool(r[3]), r[4], r[5], chosen_of(r[6]))
+                for r in await self._read(
+            "SELECT user_id, question_id, option_index, correct, elapsed, answered_at, chosen"
             " FROM group_answers WHERE session_id = ?", (session_id,))]
 
     async def group_players(self, session_id: int) -> dict[int, str]:
@@ -489,16 +511,17 @@ class SharedReportStatements(Statements):
         since = since or 0.0
         rows = await self._read(
             "SELECT 'private', a.attempt_id, a.user_id, a.bank_id, x.question_id,"
-            " x.option_index, x.correct, COALESCE(u.language, '')"
+            " x.option_index, x.correct, COALESCE(u.language, ''), x.chosen"
             " FROM answers x JOIN attempts a ON a.attempt_id = x.attempt_id"
             " LEFT JOIN users u ON u.user_id = a.user_id"
             " WHERE CAST(? AS BIGINT) IS NULL AND (CAST(? AS TEXT) IS NULL OR a.bank_id = ?)"
             " AND x.answered_at >= ?"
             " UNION ALL"
             " SELECT 'group', s.session_id, g.user_id, s.bank_id, g.question_id,"
-            " g.option_index, g.correct, s.language"
+            " g.option_index, g.correct, s.language, g.chosen"
             " FROM group_answers g JOIN group_sessions s ON s.session_id = g.session_id"
             " WHERE (CAST(? AS BIGINT) IS NULL OR s.chat_id = ?)"
             " AND (CAST(? AS TEXT) IS NULL OR s.bank_id = ?) AND g.answered_at >= ?",
             (chat_id, bank_id, bank_id, since, chat_id, chat_id, bank_id, bank_id, since))
-        return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7]) for r in rows]
+        return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], chosen_of(r[8]))
+                for r in rows]

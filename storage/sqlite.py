@@ -287,6 +287,8 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
                 "DELETE FROM users WHERE user_id = ?", (user_id,))).rowcount
             # spaced review: the user's cards, study hours and reminder setting
             await db.execute("DELETE FROM cards WHERE user_id = ?", (user_id,))
+            # ticks not yet submitted on a question with several right options
+            await db.execute("DELETE FROM group_picks WHERE user_id = ?", (user_id,))
             settings += (await db.execute(
                 "DELETE FROM learners WHERE user_id = ?", (user_id,))).rowcount
             # created quizzes: the draft in the making (the quizzes are the caller's choice)

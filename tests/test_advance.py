@@ -14,11 +14,11 @@ from storage import SQLiteStore
 USER = 7
 
 
-async def play_to_the_end(quiz: QuizService, bank_id: str) -> tuple[int, int]:
+async def play_to_the_end(quiz: QuizService, banks, bank_id: str) -> tuple[int, int]:
     """Answer every question of a fresh attempt (option slot 0, right or wrong), tapping
     "Next" after each but the last; the attempt id and the last position."""
     attempt = await quiz.start(USER, bank_id)
-    learning = LearningService(quiz.store, quiz.banks)  # type: ignore[arg-type]
+    learning = LearningService(quiz.store, banks)  # type: ignore[arg-type]
     for position in range(attempt.total):
         attempt, answer = await quiz.grade(USER, attempt.id, position, 0)
         attempt = await quiz.record(attempt, answer)
@@ -36,10 +36,10 @@ async def test_the_last_next_shows_the_score_with_the_best_earlier_attempt(tmp_p
         quiz = QuizService(store, banks)
         learning = LearningService(store, banks)
         bank_id = next(iter(banks))
-        first_id, last = await play_to_the_end(quiz, bank_id)
+        first_id, last = await play_to_the_end(quiz, banks, bank_id)
         first = await next_question(quiz, learning, USER, first_id, last)
         assert first.attempt.status == FINISHED and first.previous_best is None
-        second_id, last = await play_to_the_end(quiz, bank_id)
+        second_id, last = await play_to_the_end(quiz, banks, bank_id)
         shown = await next_question(quiz, learning, USER, second_id, last)
         assert shown.attempt.status == FINISHED and shown.bank.id == bank_id
         assert shown.previous_best is not None
@@ -57,7 +57,7 @@ async def test_a_next_whose_outcome_could_not_be_read_may_be_tapped_again(tmp_pa
     path = tmp_path / "quiz.sqlite3"
     store = await SQLiteStore.open(path)
     quiz = QuizService(store, banks)
-    attempt_id, last = await play_to_the_end(quiz, next(iter(banks)))
+    attempt_id, last = await play_to_the_end(quiz, banks, next(iter(banks)))
     await store.close()
     with pytest.raises((StorageError, ValueError)):  # aiosqlite: "Connection closed"
         await next_question(quiz, LearningService(store, banks), USER, attempt_id, last)

@@ -40,7 +40,7 @@ def state(attempt: engine.Attempt) -> tuple[object, ...]:
 async def answer_current(service: QuizService, user_id: int, attempt: engine.Attempt, *,
                          correct: bool = True) -> engine.Attempt:
     """Answer the attempt's current question through the service; return it moved on."""
-    bank = service.bank(attempt.bank_id)
+    bank = await service.bank(attempt.bank_id)
     v = engine.view(attempt, bank)
     slot = v.correct_slot if correct else (v.correct_slot + 1) % len(v.slots)
     attempt, answer = await service.grade(user_id, attempt.id, attempt.position, slot)
@@ -55,7 +55,7 @@ async def test_an_edited_question_is_shown_afresh_and_graded_as_it_is_now(tmp_pa
     path = copy_bank(tmp_path / "banks")
     first = QuizService(store, load_banks([path]))
     attempt = await first.start(USER, BANK_ID)
-    assert attempt.fingerprints == engine.fingerprints(first.bank(BANK_ID))
+    assert attempt.fingerprints == engine.fingerprints(await first.bank(BANK_ID))
     attempt = await answer_current(first, USER, attempt, correct=False)
 
     edit_bank(path, replace_correct_option(1))
@@ -104,7 +104,7 @@ async def test_removed_questions_are_skipped_and_logged_once_per_question(tmp_pa
     attempts = [await first.start(user, BANK_ID) for user in (1, 2)]
     attempts = [await answer_current(first, user, a) for user, a in zip((1, 2), attempts,
                                                                         strict=True)]
-    original = first.bank(BANK_ID)
+    original = await first.bank(BANK_ID)
     edit_bank(path, remove_question(5))
     edit_bank(path, remove_question(1))
     second = QuizService(store, load_banks([path]))

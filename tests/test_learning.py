@@ -186,7 +186,7 @@ async def test_cards_from_answers_and_review(engine, banks):
         # nothing else is due until tomorrow; a card of a removed bank is never served
         await service.answered(5, "gone-bank", "q1", False, clock.now - DAY)
         assert await service.due(5) is None
-        service.replace_banks({})
+        service.registry.replace({})
         with pytest.raises(CardGone):
             await service.review(5, item.card.id, rated.reps, 0)
         assert (await store.card(item.card.id)).reps == 2  # nothing changed
@@ -225,7 +225,7 @@ async def test_migration_makes_cards_of_earlier_answers(engine, banks):
     await store.close()
     # answered as version 5 stored answers: the insert, which its trigger moved the attempt on
     for position in range(2):
-        await engine.execute("INSERT INTO answers VALUES (?, ?, 0, 0, ?)", attempt.id,
+        await engine.execute("INSERT INTO answers VALUES (?, ?, 0, 0, ?, NULL)", attempt.id,
                              attempt.plan.question_order[position], T0 + position)
     store = await engine.open()
     try:

@@ -91,7 +91,7 @@ def test_play_review_serves_due_cards(tmp_path):
         # answered as version 5 stored answers: the insert, which its trigger moved the attempt
         # on with
         with sqlite3.connect(path) as db:
-            db.executemany("INSERT INTO answers VALUES (?, ?, 0, 0, 1.0)",
+            db.executemany("INSERT INTO answers VALUES (?, ?, 0, 0, 1.0, NULL)",
                            [(attempt.id, question)
                             for question in attempt.plan.question_order[:2]])
         db.close()

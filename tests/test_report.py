@@ -67,7 +67,7 @@ async def fill_db(path) -> None:
         db.execute("INSERT INTO attempts (attempt_id, user_id, bank_id, bank_version,"
                    " question_order, option_orders, started_at) VALUES"
                    " (1, 1, ?, 2, '[]', '[]', 0)", (BANK,))
-        db.execute("INSERT INTO answers VALUES (1, 'zero-purpose', 1, 1, 100)")
+        db.execute("INSERT INTO answers VALUES (1, 'zero-purpose', 1, 1, 100, NULL)")
         for chat, session, day in ((-100, 1, 86400 * 2), (-200, 2, 86400 * 10)):
             db.execute("INSERT INTO group_sessions (session_id, chat_id, bank_id, bank_version,"
                        " language, starter_id, question_order, option_orders,"
@@ -75,7 +75,8 @@ async def fill_db(path) -> None:
                        " (?, ?, ?, 2, 'el', 1, '[]', '[]', 30, ?, 'finished')",
                        (session, chat, BANK, day))
             for user, option in ((7, 1), (8, 0)):
-                db.execute("INSERT INTO group_answers VALUES (?, 'zero-purpose', ?, ?, ?, 1.0, ?)",
+                db.execute("INSERT INTO group_answers VALUES"
+                           " (?, 'zero-purpose', ?, ?, ?, 1.0, ?, NULL)",
                            (session, user, option, int(option == 0), day))
 
 

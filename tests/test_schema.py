@@ -114,6 +114,22 @@ def _both_correct(data: dict[str, Any]) -> None:
         option["correct"] = True
 
 
+def _all_correct(data: dict[str, Any]) -> None:
+    for option in data["questions"][0]["options"]:
+        option["correct"] = True
+
+
+def _true_false(answer: Any) -> Callable[[dict[str, Any]], None]:
+    """A change that makes the first question true/false with ``answer`` (None: none)."""
+    def change(data: dict[str, Any]) -> None:
+        question = data["questions"][0]
+        question.pop("options")
+        question["kind"] = "true-false"
+        if answer is not None:
+            question["answer"] = answer
+    return change
+
+
 def _none_correct(data: dict[str, Any]) -> None:
     for option in data["questions"][0]["options"]:
         option.pop("correct", None)
@@ -124,15 +140,41 @@ def _too_many_questions(data: dict[str, Any]) -> None:
     data["questions"] = [{**copy.deepcopy(first), "id": f"q{i}"} for i in range(101)]
 
 
+ACCEPTED_KINDS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "two correct options": _both_correct,
+    "twelve options": _options(12),
+    "a true-false question": _true_false(False),
+    "a picture by URL": _set("questions.0.picture", "https://example.org/a.png"),
+    "a picture by file_id": _set("questions.0.picture", "AgACAgIAAxkBAAIBY2ZfakeFileId0123"),
+    "no explanation and no source": lambda data: [data["questions"][0].pop(key)
+                                                  for key in ("explanation", "source")],
+}
+
+
+@pytest.mark.parametrize("name", ACCEPTED_KINDS)
+def test_the_schema_and_the_loader_accept_the_question_kinds(name):
+    """Several right options, twelve options, true/false and pictures: both accept them."""
+    data = make_bank()
+    ACCEPTED_KINDS[name](data)
+    document = dump(data)
+    parse_bank(document)
+    assert not schema_errors(document)
+
+
 REFUSED: dict[str, Callable[[dict[str, Any]], None]] = {
     "a required bank key is missing": _delete("title"),
     "an unknown bank key (a typo)": _set("titel", {"en": "T", "hi": "टी"}),
     "an unknown question key": _set("questions.0.explaination", {"en": "E", "hi": "ई"}),
     "an unknown option key": _set("questions.0.options.0.right", True),
-    "a question without a source": _delete("questions.0.source"),
     "one option": _options(1),
-    "eleven options": _options(11),
-    "two correct options": _both_correct,
+    "thirteen options": _options(13),
+    "every option correct": _all_correct,
+    "a true-false question with options": _set("questions.0.kind", "true-false"),
+    "a true-false answer that is text": _true_false("true"),
+    "a true-false question without its answer": _true_false(None),
+    "an answer on a choice question": _set("questions.0.answer", True),
+    "an unknown kind": _set("questions.0.kind", "poll"),
+    "a picture that is an http URL": _set("questions.0.picture", "http://example.org/a.png"),
     "no correct option": _none_correct,
     "correct is not a boolean": _set("questions.0.options.0.correct", "yes"),
     "a bank id with capitals": _set("id", "Test-Bank"),

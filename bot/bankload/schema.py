@@ -20,15 +20,20 @@ from bot.quiz.bank import (
     LEVELS,
     MAX_GUIDE_LABEL,
     MAX_OPTIONS,
+    MAX_PICTURE,
     MAX_QUESTION_UTF16,
     MAX_QUESTIONS,
     MIN_OPTIONS,
+    PICTURE_PATTERN,
+    TRUE_FALSE,
     Bank,
     Guide,
     Option,
     Question,
+    QuestionKind,
     Source,
     Text,
+    true_false_options,
 )
 
 MAX_BANK_BYTES = 1024 * 1024
@@ -152,7 +157,9 @@ def _kind(value: Any) -> str:
 
 _BANK_KEYS = ("id", "version", "default_language", "languages", "level", "title",
               "description", "questions")
-_QUESTION_KEYS = ("id", "prompt", "options", "explanation", "source")
+_QUESTION_KEYS = ("id", "prompt")
+_QUESTION_OPTIONAL = ("kind", "options", "answer", "picture", "explanation", "source")
+_KINDS = tuple(str(kind) for kind in QuestionKind)
 
 
 def parse_bank(document: str, file: str = "<string>") -> Bank:
@@ -271,7 +278,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
     check.question_id = f"#{number}"
     before = len(check.problems)
     node = check.mapping(value, value.pos if isinstance(value, YamlMapping) else None, "",
-                         required=_QUESTION_KEYS)
+                         required=_QUESTION_KEYS, optional=_QUESTION_OPTIONAL)
     if node is None:
         return None
     line_of = node.at
@@ -293,7 +300,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
 
     prompt = check.text(node.get("prompt"), line_of("prompt"), "prompt", languages)
     explanation = check.text(node.get("explanation"), line_of("explanation"), "explanation",
-                             languages)
+                             languages) if "explanation" in node else None
     source = None
     source_node = check.mapping(node.get("source"), line_of("source"), "source",
                                 required=("title", "url")) if "source" in node else None
@@ -309,9 +316,47 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         if title_ok and url and isinstance(title, str):  # (title_ok implies a str)
             source = Source(title.strip(), url)
 
+    kind = _kind_of(check, node)
+    picture = _picture(check, node)
+    options: list[Option] = []
+    if kind == TRUE_FALSE:
+        options = _true_false(check, node, languages)
+    else:
+        if "answer" in node:
+            check.problem(line_of("answer"), "answer",
+                          "is only for a question with 'kind: true-false'; mark the right"
+                          " options with 'correct: true'")
+        if kind is not None:
+            options = _choice_options(check, node, languages)
+
+    if len(check.problems) > before:
+        return None
+    assert prompt and isinstance(question_id, str)
+    for language in languages:
+        texts = [prompt.by_language[language], *(o.text.by_language[language] for o in options),
+                 *([explanation.by_language[language]] if explanation else []),
+                 *([source.title] if source else [])]
+        size = sum(len(text.encode("utf-16-le")) // 2 for text in texts)
+        if size > MAX_QUESTION_UTF16:
+            check.problem(line_of("prompt"), f"(all texts).{language}",
+                          f"prompt, options, explanation and source are {size} UTF-16 units "
+                          f"together; at most {MAX_QUESTION_UTF16} fit in one Telegram message")
+    if len(check.problems) > before:
+        return None
+    assert kind is not None
+    return Question(question_id, prompt, tuple(options), explanation, source, kind, picture)
+
+
+def _choice_options(check: _Checker, node: YamlMapping,
+                    languages: Sequence[str]) -> list[Option]:
+    """A choice question's options: :data:`MIN_OPTIONS` to :data:`MAX_OPTIONS`, one or more of
+    them right but not all, no two with the same text; problems are reported."""
+    line_of = node.at
     options: list[Option] = []
     options_value = node.get("options")
-    if (not isinstance(options_value, list)
+    if "options" not in node:
+        check.problem(node.pos, "options", "is missing")
+    elif (not isinstance(options_value, list)
             or not MIN_OPTIONS <= len(options_value) <= MAX_OPTIONS):
         got = len(options_value) if isinstance(options_value, list) else _kind(options_value)
         check.problem(line_of("options"), "options",
@@ -339,12 +384,14 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
                 options.append(Option(text, correct is True))
         flagged = [i for i, v in enumerate(options_value)
                    if isinstance(v, dict) and v.get("correct") is True]
-        if len(flagged) != 1 and not unclear:
-            numbers = " and ".join(str(i + 1) for i in flagged)
+        if not flagged and not unclear:
             check.problem(line_of("options"), "options",
-                          f"must have exactly one option with 'correct: true', got {len(flagged)}"
-                          + (f" (options {numbers})" if flagged else ""))
-        elif len(flagged) == 1 and len(options) == len(options_value):
+                          "must have at least one option with 'correct: true', got 0")
+        elif len(flagged) == len(options_value) and not unclear:
+            check.problem(line_of("options"), "options",
+                          f"has all {len(flagged)} options marked 'correct: true'; at least one"
+                          " must be wrong, or there is nothing to choose")
+        elif flagged and len(options) == len(options_value):
             for language in languages:
                 shown = [o.text.by_language.get(language) for o in options]
                 for i, text_i in enumerate(shown):
@@ -353,18 +400,48 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
                         check.problem(check.positions.get((check.question_id, field_path),
                                                           line_of("options")), field_path,
                                       f"has the same text as option {shown.index(text_i) + 1}")
+    return options
 
-    if len(check.problems) > before:
+
+def _kind_of(check: _Checker, node: YamlMapping) -> QuestionKind | None:
+    """The question's ``kind`` (default ``choice``); None, reported, if it is not a kind."""
+    value = node.get("kind", "choice")
+    if value not in _KINDS:
+        check.problem(node.value_at("kind"), "kind",
+                      f"must be one of {', '.join(_KINDS)}, got {_got(node, 'kind')}")
         return None
-    assert prompt and explanation and source and isinstance(question_id, str)
-    for language in languages:
-        texts = [prompt.by_language[language], explanation.by_language[language], source.title,
-                 *(o.text.by_language[language] for o in options)]
-        size = sum(len(text.encode("utf-16-le")) // 2 for text in texts)
-        if size > MAX_QUESTION_UTF16:
-            check.problem(line_of("prompt"), f"(all texts).{language}",
-                          f"prompt, options, explanation and source are {size} UTF-16 units "
-                          f"together; at most {MAX_QUESTION_UTF16} fit in one Telegram message")
-    if len(check.problems) > before:
+    return QuestionKind(value)
+
+
+def _true_false(check: _Checker, node: YamlMapping, languages: Sequence[str]) -> list[Option]:
+    """A true/false question's two options, from its ``answer``; none when it has problems
+    (options given, the answer missing or not a boolean)."""
+    if "options" in node:
+        check.problem(node.at("options"), "options",
+                      "must not be given for 'kind: true-false': the bot shows its own True"
+                      " and False; give 'answer: true' or 'answer: false'")
+    if "answer" not in node:
+        check.problem(node.pos, "answer", "is missing")
+        return []
+    answer = node["answer"]
+    if not isinstance(answer, bool):
+        hint = (f"the text {show(answer)}: remove the quotes"
+                if isinstance(answer, str) and answer.lower() in ("true", "false")
+                else _kind(answer))
+        check.problem(node.value_at("answer"), "answer", f"must be true or false, got {hint}")
+        return []
+    return list(true_false_options(answer, tuple(languages)))
+
+
+def _picture(check: _Checker, node: YamlMapping) -> str | None:
+    """The question's ``picture`` (an https URL or a Telegram file_id), or None."""
+    if "picture" not in node:
         return None
-    return Question(question_id, prompt, tuple(options), explanation, source)
+    value = node["picture"]
+    if (not isinstance(value, str) or len(value) > MAX_PICTURE
+            or not PICTURE_PATTERN.fullmatch(value)):
+        check.problem(node.value_at("picture"), "picture",
+                      "must be an https URL of a photo or a Telegram file_id (at most"
+                      f" {MAX_PICTURE} characters), got {_got(node, 'picture')}")
+        return None
+    return value if check.plain(value, node.value_at("picture"), "picture") else None

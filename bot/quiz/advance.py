@@ -26,7 +26,7 @@ class NextShown:
 
     Attributes:
         attempt: The attempt as stored (finished if no question was left).
-        bank: The attempt's bank.
+        bank: The bank the attempt was planned on, at its version.
         updated: The question was edited since the attempt started (shown with a notice).
         previous_best: For a finished attempt, the user's best earlier attempt or session on
             the bank (None for a first one, and while questions are left).
@@ -54,7 +54,7 @@ async def next_question(quiz: QuizService, learning: LearningService, user_id: i
         attempt, updated = await quiz.current(attempt)
         best = (await learning.previous_best(attempt) if attempt.status == engine.FINISHED
                 else None)
-        return NextShown(attempt, quiz.bank(attempt.bank_id), updated, best)
+        return NextShown(attempt, await quiz.bank_of(attempt), updated, best)
     except Exception:  # nothing was shown: the same tap may be tried again
         quiz.not_shown(attempt_id, position)
         raise

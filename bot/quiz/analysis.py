@@ -40,10 +40,13 @@ class Response:
         user_id: Who answered.
         bank_id: The bank.
         question_id: The question.
-        option_index: The chosen option, 0-based in the bank's order.
+        option_index: The chosen option, 0-based in the bank's order (the first chosen one
+            for a question with several right options).
         correct: Whether it was right.
         language: The language it was shown in ("" when unknown: a private attempt of a user
             who never chose one with /language follows Telegram's language, not stored).
+        chosen: Every chosen option for a question with several right options (bank order);
+            empty otherwise.
     """
 
     kind: str
@@ -54,6 +57,7 @@ class Response:
     option_index: int
     correct: bool
     language: str
+    chosen: tuple[int, ...] = ()
 
 
 @dataclass
@@ -66,7 +70,8 @@ class ItemStats:
         difficulty: Proportion right (0-1).
         discrimination: Corrected point-biserial correlation, or None when it is undefined
             (fewer than 2 answers, or everyone right, or all rest scores equal).
-        options: How many chose each option (bank order, option 1 first).
+        options: How many chose each option (bank order, option 1 first; an answer of several
+            options counts in each).
         flags: See the module docstring.
     """
 
@@ -106,8 +111,9 @@ def analyse(responses: Iterable[Response], option_counts: dict[tuple[str, str], 
             discrimination = None
         options = [0] * option_counts.get((bank_id, question_id), 0)
         for r in group:
-            if 0 <= r.option_index < len(options):
-                options[r.option_index] += 1
+            for option_index in r.chosen or (r.option_index,):
+                if 0 <= option_index < len(options):
+                    options[option_index] += 1
         difficulty = sum(right) / len(right)
         flags = []
         if difficulty > TOO_EASY:
@@ -121,3 +127,19 @@ def analyse(responses: Iterable[Response], option_counts: dict[tuple[str, str], 
         result.append(ItemStats(bank_id, question_id, language, len(group), difficulty,
                                 discrimination, options, flags))
     return result
+
+
+def most_chosen_wrong(item: ItemStats, right: Iterable[int]) -> int | None:
+    """The wrong option chosen most often (0-based, bank order; the first of a tie), or None
+    when no wrong option was chosen.
+
+    Args:
+        item: The question's figures (:attr:`ItemStats.options`).
+        right: The question's right options (one, or several:
+            :attr:`bot.quiz.bank.Question.correct_indices`): a right option ticked in a wrong
+            set of several is not a wrong option.
+    """
+    right = set(right)
+    wrong = [(count, -index) for index, count in enumerate(item.options)
+             if index not in right and count > 0]
+    return -max(wrong)[1] if wrong else None

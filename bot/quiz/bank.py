@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
 
@@ -21,9 +22,29 @@ ID_PATTERN = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$")
 
 LANGUAGE_PATTERN = re.compile(r"^[a-z]{2,3}$")
 LEVELS = ("easy", "medium", "hard")
-MIN_OPTIONS, MAX_OPTIONS = 2, 10
-"""Options per question, inclusive: two at least for a choice, ten at most so that the labels
-A-J and one answer button each fit two rows of a phone's screen (``bot.render``)."""
+MIN_OPTIONS, MAX_OPTIONS = 2, 12
+"""Options per question, inclusive: two at least for a choice, twelve at most, as a Telegram
+poll allows (Bot API 10.1 ``sendPoll``: 2-12 options), labelled A-L; one answer button each
+fits in three rows of a phone's screen (``bot.render``)."""
+MAX_PICTURE = 1024
+"""Longest ``picture`` value (an https URL or a Telegram ``file_id``), in characters."""
+PICTURE_PATTERN = re.compile(r"^(https://\S+|[A-Za-z0-9_-]{20,})$")
+"""A question's picture: an https URL Telegram can fetch (Bot API ``sendPhoto``: "pass an HTTP
+URL as a String for Telegram to get a photo from the Internet"), or the ``file_id`` of a photo
+already on Telegram's servers (URL-safe base64, 20 characters and more)."""
+
+
+class QuestionKind(StrEnum):
+    """What kind of answer a question asks for (the bank format's ``kind``)."""
+
+    CHOICE = "choice"
+    """Options to choose from: one right option, or several (choose all that apply)."""
+    TRUE_FALSE = "true-false"
+    """A statement that is true or false: no options in the bank; the bot shows its own
+    localized True and False (option 0 is True, option 1 False)."""
+
+
+CHOICE, TRUE_FALSE = QuestionKind
 MAX_QUESTIONS = 100
 MAX_GUIDE_LABEL = 40
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -64,49 +85,87 @@ class Source:
     url: str
 
 
+def true_false_options(answer: bool, languages: tuple[str, ...]) -> tuple[Option, Option]:
+    """The two options of a true/false question: True (index 0), then False (index 1), the
+    right one being ``answer``. Their texts ("True", "False" in every language of the bank)
+    stand in for the bot's own localized words, which the screens show instead."""
+    return (Option(Text({language: "True" for language in languages}), answer),
+            Option(Text({language: "False" for language in languages}), not answer))
+
+
 @dataclass(frozen=True)
 class Question:
-    """A multiple-choice question with exactly one correct option.
+    """A question: options with one right option or several, or a true/false statement.
 
     Attributes:
         id: Stable id, unique in the bank; stored with every answer.
         prompt: The question text.
-        options: The options in the bank's order (:data:`MIN_OPTIONS` to :data:`MAX_OPTIONS`).
-        explanation: Why the correct option is right (2-4 sentences).
-        source: The paper or document the explanation cites.
+        options: The options in the bank's order (:data:`MIN_OPTIONS` to :data:`MAX_OPTIONS`);
+            for a true/false question the two of :func:`true_false_options`.
+        explanation: Why the correct option is right (2-4 sentences), or None (optional: a
+            question made from a Telegram poll may have none).
+        source: The paper or document the explanation cites, or None (optional).
+        kind: :data:`CHOICE` or :data:`TRUE_FALSE`.
+        picture: An https URL or a Telegram ``file_id`` of a photo sent with the question, or
+            None.
     """
 
     id: str
     prompt: Text
     options: tuple[Option, ...]
-    explanation: Text
-    source: Source
+    explanation: Text | None
+    source: Source | None
+    kind: QuestionKind = CHOICE
+    picture: str | None = None
+
+    @cached_property
+    def correct_indices(self) -> frozenset[int]:
+        """Indices of the right options in the bank's order (one, or several)."""
+        return frozenset(i for i, option in enumerate(self.options) if option.correct)
 
     @property
     def correct_index(self) -> int:
-        """Index of the correct option in the bank's order."""
-        return next(i for i, option in enumerate(self.options) if option.correct)
+        """Index of the first right option in the bank's order (the only one unless
+        :attr:`several`)."""
+        return min(self.correct_indices)
+
+    @property
+    def several(self) -> bool:
+        """Whether more than one option is right: the player chooses all that apply, and is
+        right only when the chosen set is exactly :attr:`correct_indices`."""
+        return len(self.correct_indices) > 1
+
+    @property
+    def answer(self) -> bool | None:
+        """A true/false question's answer (True when the statement is true); None for options."""
+        return self.options[0].correct if self.kind == TRUE_FALSE else None
 
     @cached_property
     def fingerprint(self) -> str:
         """A short stable hash of what the question asks and how it is graded.
 
-        Counted: the prompt, every option's text (in bank order) and correctness flag, and the
-        explanation, each in every language of the bank. Not counted: the id (the fingerprint is
-        stored per id), the source (fixing a citation changes neither what is asked nor how it
-        is graded). An attempt stores the fingerprints of its questions when it starts, to notice
-        a question edited without a version bump (see :func:`bot.quiz.engine.revise`).
+        Counted: the kind, the prompt, every option's text (in bank order) and correctness flag,
+        the explanation, each in every language of the bank, and the picture (the kind and the
+        picture only when they differ from a plain choice question without a picture, so that
+        fingerprints stored before kinds existed still match). Not counted: the id (the
+        fingerprint is stored per id), the source (fixing a citation changes neither what is
+        asked nor how it is graded). An attempt stores the fingerprints of its questions when it
+        starts, to notice a question edited without a version bump (see
+        :func:`bot.quiz.engine.revise`).
 
         Returns:
             16 lowercase hex digits: BLAKE2b with an 8-byte digest of the canonical JSON of the
             counted content (keys sorted, UTF-8).
         """
-        content = {
+        content: dict[str, object] = {
             "prompt": dict(self.prompt.by_language),
             "options": [[dict(option.text.by_language), option.correct]
                         for option in self.options],
-            "explanation": dict(self.explanation.by_language),
+            "explanation": dict(self.explanation.by_language) if self.explanation else {},
         }
+        if self.kind != CHOICE or self.picture is not None:  # older fingerprints stay the same
+            content["kind"] = str(self.kind)
+            content["picture"] = self.picture
         canonical = json.dumps(content, ensure_ascii=False, sort_keys=True,
                                separators=(",", ":"))
         return hashlib.blake2b(canonical.encode("utf-8"), digest_size=8).hexdigest()

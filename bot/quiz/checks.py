@@ -6,12 +6,16 @@ Multiple-Choice Item-Writing Guidelines for Classroom Assessment", *Applied Meas
 Education* 15(3), 309-333 (2002); the guideline numbers below are theirs. Each check runs per
 language, since a translation can add a tell that the original does not have.
 
+A true/false question has no options of its own (the bot shows True and False): the option
+rules skip it, and its answer is not looked for in other explanations.
+
 Rules (the ``rule`` of a :class:`Finding`):
 
 ``longest-correct``
     The correct option is the longest by a clear margin: at least :data:`LONGEST_RATIO` times as
     long as the longest distractor and :data:`LONGEST_MIN_EXTRA` characters longer (guideline 28d,
-    "conspicuous correct choice"; test-wise students pick the longest option).
+    "conspicuous correct choice"; test-wise students pick the longest option). Only for a
+    question with one right option.
 ``uneven-lengths``
     The longest option is at least :data:`UNEVEN_RATIO` times as long as the shortest
     (guideline 24, "keep the length of choices about equal").
@@ -42,7 +46,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.quiz.bank import Bank, Question
+from bot.quiz.bank import TRUE_FALSE, Bank, Question
 from bot.quiz.importing import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER
 
 LONGEST_RATIO = 1.08
@@ -150,11 +154,13 @@ def check_bank(bank: Bank) -> list[Finding]:
     for question in bank.questions:
         findings += _placeholders(bank, question)
         for language in bank.languages:
-            findings += _lengths(bank, question, language)
-            findings += _above(bank, question, language)
-            findings += _in_stem(bank, question, language)
+            if question.kind != TRUE_FALSE:  # the bot's own True and False: nothing to check
+                findings += _lengths(bank, question, language)
+                findings += _above(bank, question, language)
+                findings += _in_stem(bank, question, language)
             for other in bank.questions:
-                if other is not question and leaks(question, other, language):
+                if (other is not question and other.kind != TRUE_FALSE
+                        and leaks(question, other, language)):
                     findings.append(_finding(
                         bank, question, language, "explanation", "answer-leak",
                         f"gives away the answer of question {other.id!r} "
@@ -164,10 +170,13 @@ def check_bank(bank: Bank) -> list[Finding]:
 
 def _placeholders(bank: Bank, question: Question) -> Iterable[Finding]:
     for language in bank.languages:
-        if question.explanation.by_language[language] == EXPLANATION_PLACEHOLDER:
+        if (question.explanation is not None
+                and question.explanation.by_language[language] == EXPLANATION_PLACEHOLDER):
             yield _finding(bank, question, language, "explanation", "import-placeholder",
                            "still the placeholder `quizbot import` wrote: explain why the "
                            "correct option is right")
+    if question.source is None:
+        return
     for field, value, placeholder in (("title", question.source.title, SOURCE_PLACEHOLDER[0]),
                                       ("url", question.source.url, SOURCE_PLACEHOLDER[1])):
         if value == placeholder:
@@ -196,7 +205,7 @@ def _lengths(bank: Bank, question: Question, language: str) -> Iterable[Finding]
                for i in range(len(question.options))]
     correct = question.correct_index
     longest_other = max(n for i, n in enumerate(lengths) if i != correct)
-    if (lengths[correct] >= LONGEST_RATIO * longest_other
+    if (not question.several and lengths[correct] >= LONGEST_RATIO * longest_other
             and lengths[correct] - longest_other >= LONGEST_MIN_EXTRA):
         yield _finding(bank, question, language, f"option {correct + 1}.text", "longest-correct",
                        f"the correct option is the longest by far ({lengths[correct]} characters;"
@@ -298,7 +307,7 @@ def leaks(question: Question, other: Question, language: str) -> bool:
     misses paraphrases with other words, and may flag a sentence that merely shares vocabulary;
     it is a prompt to read the explanation again, as a student who has not answered yet would.
     """
-    if question is other:
+    if question is other or question.explanation is None:
         return False
     explanation = question.explanation.by_language[language]
     options = [words(_option(other, language, i), language) for i in range(len(other.options))]

@@ -27,11 +27,11 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Protocol
 
-from bot.quiz.bank import MAX_OPTIONS, Bank, Question
+from bot.quiz.bank import MAX_OPTIONS, TRUE_FALSE, Bank, Question
 
-LABELS = "ABCDEFGHIJ"
+LABELS = "ABCDEFGHIJKL"
 """Labels of the displayed option slots: slot 0 is "A", up to :data:`~bot.quiz.bank.MAX_OPTIONS`
-slots (A-J)."""
+slots (A-L)."""
 assert len(LABELS) == MAX_OPTIONS
 
 class AttemptStatus(StrEnum):
@@ -84,6 +84,10 @@ class InvalidOption(QuizError):
     """The option slot does not exist."""
 
 
+class NothingChosen(QuizError):
+    """"Submit" on a question with several right options before any option was chosen."""
+
+
 class UnknownAttempt(QuizError):
     """No attempt has this id (a forged or garbage button)."""
 
@@ -103,15 +107,25 @@ class Answer:
 
     Attributes:
         question_id: The question's id.
-        option_index: The chosen option, as an index in the bank's option order (not the slot).
-        correct: Whether it is the correct option.
+        option_index: The chosen option, as an index in the bank's option order (not the slot);
+            for a question with several right options the first chosen one.
+        correct: Whether it is the correct option (the exact set of right options, for a
+            question with several).
         answered_at: When, in seconds since the epoch.
+        chosen: For a question with several right options: every chosen option, bank order,
+            ascending; empty otherwise (``option_index`` is the choice).
     """
 
     question_id: str
     option_index: int
     correct: bool
     answered_at: float
+    chosen: tuple[int, ...] = ()
+
+    @property
+    def choice(self) -> frozenset[int]:
+        """The chosen options, as bank option indices (one, or several)."""
+        return frozenset(self.chosen) if self.chosen else frozenset((self.option_index,))
 
 
 @dataclass(frozen=True)
@@ -176,11 +190,13 @@ class QuestionView:
         position: 0-based index in the attempt.
         total: Number of questions in the attempt.
         slots: Bank option index per slot (slot 0 is labelled "A").
-        correct_slot: The slot of the correct option.
+        correct_slot: The slot of the (first) correct option.
         chosen_slot: The slot the user chose, if answered (None as well for a wrong answer
-            recorded before the question was edited: the recorded option may no longer exist).
+            recorded before the question was edited: the recorded option may no longer exist);
+            the first chosen slot for a question with several right options.
         answer_correct: The recorded correctness, if answered (None when the view does not know
             it: then :attr:`is_correct` compares the slots).
+        chosen_slots: Every chosen slot, if answered (empty when unknown, as ``chosen_slot``).
     """
 
     question: Question
@@ -190,6 +206,12 @@ class QuestionView:
     correct_slot: int
     chosen_slot: int | None = None
     answer_correct: bool | None = None
+    chosen_slots: frozenset[int] = frozenset()
+
+    @property
+    def correct_slots(self) -> frozenset[int]:
+        """The slots of every right option."""
+        return frozenset(self.slots.index(i) for i in self.question.correct_indices)
 
     @property
     def answered(self) -> bool:
@@ -201,7 +223,9 @@ class QuestionView:
         """Whether the answer was correct (False if unanswered)."""
         if self.answer_correct is not None:
             return self.answer_correct
-        return self.chosen_slot == self.correct_slot
+        chosen = self.chosen_slots or (
+            frozenset((self.chosen_slot,)) if self.chosen_slot is not None else frozenset())
+        return chosen == self.correct_slots
 
 
 @dataclass(frozen=True)
@@ -223,13 +247,14 @@ def plan_attempt(bank: Bank, rng: random.Random, *, shuffle_options: bool = True
     """Fix the order of a new attempt: questions in bank order, options shuffled per question.
 
     The seed bank's correct options fall in a visible pattern (A, B, C, D, A, ...) and are often
-    the longest: shuffling options per attempt hides the pattern.
+    the longest: shuffling options per attempt hides the pattern. A true/false question keeps
+    its order (True, then False), as a reader expects.
     """
     question_order = tuple(q.id for q in bank.questions)
     option_orders = []
     for question in bank.questions:
         order = list(range(len(question.options)))
-        if shuffle_options:
+        if shuffle_options and question.kind != TRUE_FALSE:
             rng.shuffle(order)
         option_orders.append(tuple(order))
     return Plan(question_order, tuple(option_orders))
@@ -260,7 +285,8 @@ def replan_options(attempt: Attempt, question: Question) -> tuple[int, ...]:
     revision written twice is written the same).
     """
     order = list(range(len(question.options)))
-    random.Random(f"{attempt.id}/{question.id}/{question.fingerprint}").shuffle(order)
+    if question.kind != TRUE_FALSE:
+        random.Random(f"{attempt.id}/{question.id}/{question.fingerprint}").shuffle(order)
     return tuple(order)
 
 
@@ -378,20 +404,23 @@ def view(attempt: Attempt, bank: Bank, position: int | None = None) -> QuestionV
     slots = attempt.plan.option_orders[position]
     answer = attempt.answers.get(question.id)
     if fits(attempt, question, position):
+        chosen = frozenset(slots.index(i) for i in answer.choice) if answer else frozenset()
         return QuestionView(
             question=question, position=position, total=attempt.total, slots=slots,
             correct_slot=slots.index(question.correct_index),
             chosen_slot=slots.index(answer.option_index) if answer else None,
-            answer_correct=answer.correct if answer else None)
+            answer_correct=answer.correct if answer else None, chosen_slots=chosen)
     if answer is None:
         raise QuestionChanged(question_id)
     if sorted(slots) != list(range(len(question.options))):
         slots = tuple(range(len(question.options)))
     correct_slot = slots.index(question.correct_index)
+    correct_slots = frozenset(slots.index(i) for i in question.correct_indices)
     return QuestionView(
         question=question, position=position, total=attempt.total, slots=slots,
         correct_slot=correct_slot, chosen_slot=correct_slot if answer.correct else None,
-        answer_correct=answer.correct)
+        answer_correct=answer.correct,
+        chosen_slots=correct_slots if answer.correct else frozenset())
 
 
 def grade(attempt: Attempt, bank: Bank | None, user_id: int, position: int, slot: int,
@@ -406,6 +435,58 @@ def grade(attempt: Attempt, bank: Bank | None, user_id: int, position: int, slot
         StaleQuestion, QuestionChanged (the question was shown as it was before an edit:
         :func:`revise` and show it again), InvalidOption: the answer is refused and nothing
         should change.
+    """
+    mask = 1 << slot if 0 <= slot < MAX_OPTIONS else -1  # -1: no such slot
+    return grade_choice(attempt, bank, user_id, position, mask, now)
+
+
+def grade_choice(attempt: Attempt, bank: Bank | None, user_id: int, position: int, mask: int,
+                 now: float) -> Answer:
+    """Grade ``user_id``'s chosen slots (``mask``: bit ``s`` set for slot ``s``) for the
+    question at ``position``: right only when they are exactly the right options' slots.
+
+    Returns:
+        The :class:`Answer` to record (not yet recorded: the caller stores it).
+
+    Raises:
+        NothingChosen: ``mask`` is 0 ("Submit" before any choice).
+        InvalidOption: a slot the question lacks, or several slots for a question with one
+            right option.
+        The refusals of :func:`grade`: the answer is refused and nothing should change.
+    """
+    question, slots = asking(attempt, bank, user_id, position)
+    chosen = chosen_slots(mask, len(slots))
+    if not chosen:
+        raise NothingChosen(position)
+    if len(chosen) > 1 and not question.several:
+        raise InvalidOption(mask)
+    indices = tuple(sorted(slots[slot] for slot in chosen))
+    return Answer(question.id, indices[0], frozenset(indices) == question.correct_indices, now,
+                  indices if question.several else ())
+
+
+def chosen_slots(mask: int, count: int) -> frozenset[int]:
+    """The slots set in ``mask`` (bit ``s`` for slot ``s``) of a question of ``count`` options.
+
+    Raises:
+        InvalidOption: ``mask`` is negative or sets a slot the question lacks.
+    """
+    if not 0 <= mask < 1 << count:
+        raise InvalidOption(mask)
+    return frozenset(slot for slot in range(count) if mask >> slot & 1)
+
+
+def asking(attempt: Attempt, bank: Bank | None, user_id: int,
+           position: int) -> tuple[Question, tuple[int, ...]]:
+    """Check that ``user_id``'s attempt is asking the question at ``position`` (the checks of
+    :func:`grade`, also made for a toggle of a question with several right options, which
+    changes nothing stored).
+
+    Returns:
+        The question and its slots (bank option index per slot).
+
+    Raises:
+        The refusals of :func:`grade` but InvalidOption.
     """
     if attempt.user_id != user_id:
         raise NotYourAttempt(attempt.id)
@@ -424,10 +505,7 @@ def grade(attempt: Attempt, bank: Bank | None, user_id: int, position: int, slot
         raise QuestionChanged(question_id) from None
     if not fits(attempt, question, position):
         raise QuestionChanged(question_id)
-    if not 0 <= slot < len(slots):
-        raise InvalidOption(slot)
-    option_index = slots[slot]
-    return Answer(question_id, option_index, option_index == question.correct_index, now)
+    return question, slots
 
 
 def check_next(attempt: Attempt, bank: Bank | None, user_id: int, position: int) -> int:

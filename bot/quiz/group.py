@@ -27,8 +27,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.quiz.bank import Bank
-from bot.quiz.engine import InvalidOption, Plan, QuizError, StaleQuestion, check_bank
+from bot.quiz.bank import MAX_OPTIONS, Bank, Question
+from bot.quiz.engine import (
+    InvalidOption,
+    NothingChosen,
+    Plan,
+    QuizError,
+    StaleQuestion,
+    check_bank,
+    chosen_slots,
+)
 
 
 class SessionStatus(StrEnum):
@@ -169,10 +177,14 @@ class GroupAnswer:
     Attributes:
         user_id: Who answered.
         question_id: The question.
-        option_index: The chosen option in the bank's order.
-        correct: Whether it is the correct option.
+        option_index: The chosen option in the bank's order (the first chosen one for a
+            question with several right options).
+        correct: Whether it is the correct option (the exact set of right options, for a
+            question with several).
         elapsed: Seconds from the question being posted to the tap.
         answered_at: Seconds since the epoch.
+        chosen: For a question with several right options: every chosen option, bank order,
+            ascending; empty otherwise.
     """
 
     user_id: int
@@ -181,6 +193,12 @@ class GroupAnswer:
     correct: bool
     elapsed: float
     answered_at: float
+    chosen: tuple[int, ...] = ()
+
+    @property
+    def choice(self) -> frozenset[int]:
+        """The chosen options, as bank option indices (one, or several)."""
+        return frozenset(self.chosen) if self.chosen else frozenset((self.option_index,))
 
 
 @dataclass(frozen=True)
@@ -218,6 +236,46 @@ def grade_tap(session: GroupSession, bank: Bank | None, chat_id: int, position: 
     Raises:
         WrongChat, SessionClosed, BankChanged, StaleQuestion, TooLate, InvalidOption.
     """
+    mask = 1 << slot if 0 <= slot < MAX_OPTIONS else -1  # -1: no such slot
+    return grade_choice(session, bank, chat_id, position, mask, user_id, now)
+
+
+def grade_choice(session: GroupSession, bank: Bank | None, chat_id: int, position: int,
+                 mask: int, user_id: int, now: float) -> GroupAnswer:
+    """Grade a member's chosen slots (``mask``: bit ``s`` for slot ``s``) for the session's open
+    question: right only when they are exactly the right options' slots (as
+    :func:`bot.quiz.engine.grade_choice`).
+
+    Raises:
+        NothingChosen: ``mask`` is 0 (Submit before any tick).
+        InvalidOption: a slot the question lacks, or several for a question with one right
+            option.
+        The refusals of :func:`grade_tap`.
+    """
+    question, slots = open_question(session, bank, chat_id, position, now)
+    chosen = chosen_slots(mask, len(slots))
+    if not chosen:
+        raise NothingChosen(position)
+    if len(chosen) > 1 and not question.several:
+        raise InvalidOption(mask)
+    indices = tuple(sorted(slots[slot] for slot in chosen))
+    opened = session.opened_at or now
+    return GroupAnswer(user_id, question.id, indices[0],
+                       frozenset(indices) == question.correct_indices,
+                       max(0.0, now - opened), now, indices if question.several else ())
+
+
+def open_question(session: GroupSession, bank: Bank | None, chat_id: int, position: int,
+                  now: float) -> tuple[Question, tuple[int, ...]]:
+    """Check that the session's question at ``position`` is open to taps at ``now`` (the checks
+    of :func:`grade_tap`, also made for a tick of a question with several right options).
+
+    Returns:
+        The question and its slots (bank option index per slot).
+
+    Raises:
+        WrongChat, SessionClosed, BankChanged, StaleQuestion, TooLate.
+    """
     if chat_id != session.chat_id:
         raise WrongChat(chat_id)
     if session.status != ACTIVE:
@@ -227,15 +285,8 @@ def grade_tap(session: GroupSession, bank: Bank | None, chat_id: int, position: 
         raise StaleQuestion(position) if position > session.position else TooLate(position)
     if session.deadline is None or now > session.deadline:
         raise TooLate(position)
-    slots = session.plan.option_orders[position]
-    if not 0 <= slot < len(slots):
-        raise InvalidOption(slot)
-    question_id = session.plan.question_order[position]
-    option_index = slots[slot]
-    opened = session.opened_at or now
-    return GroupAnswer(user_id, question_id, option_index,
-                       option_index == bank.question(question_id).correct_index,
-                       max(0.0, now - opened), now)
+    return (bank.question(session.plan.question_order[position]),
+            session.plan.option_orders[position])
 
 
 def clock_at(session: GroupSession) -> float | None:
@@ -324,13 +375,16 @@ def overdue(session: GroupSession, now: float) -> bool:
 
 
 def tally(session: GroupSession, position: int, answers: Iterable[GroupAnswer]) -> list[int]:
-    """How many members chose each slot of the question at ``position``."""
+    """How many members chose each slot of the question at ``position`` (a member who chose
+    several options counts once in each)."""
     question_id = session.plan.question_order[position]
     slots = session.plan.option_orders[position]
     counts = [0] * len(slots)
     for answer in answers:
         if answer.question_id == question_id:
-            counts[slots.index(answer.option_index)] += 1
+            for option_index in answer.choice:
+                if option_index in slots:
+                    counts[slots.index(option_index)] += 1
     return counts
 
 

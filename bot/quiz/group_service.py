@@ -16,9 +16,10 @@ from dataclasses import replace
 
 from bot.quiz import engine, group, settings
 from bot.quiz.bank import Bank
-from bot.quiz.engine import AlreadyAnswered, QuizError, UnknownAttempt, UnknownBank
+from bot.quiz.engine import AlreadyAnswered, InvalidOption, QuizError, UnknownAttempt
 from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.ports import CLOSED, DUPLICATE, AnswerHook, GroupStore
+from bot.quiz.registry import BankRegistry
 from bot.quiz.settings import GroupSettings  # annotations: the method settings() hides the module
 
 
@@ -36,42 +37,58 @@ class GroupService:
 
     Args:
         store: Where sessions and their answers are kept.
-        banks: Loaded banks by id.
+        banks: The bank registry shared by the services (a plain mapping: those featured
+            banks alone, see :meth:`BankRegistry.of`).
         question_seconds: Answer window per question, in seconds, unless the group chose one.
         clock: Returns the time in seconds since the epoch.
         rng: Random generator for option shuffles and random selections of questions.
         languages: The UI languages a group may choose (the application's catalogs).
     """
 
-    def __init__(self, store: GroupStore, banks: Mapping[str, Bank], *,
+    def __init__(self, store: GroupStore, banks: BankRegistry | Mapping[str, Bank], *,
                  question_seconds: float, clock: Callable[[], float] = time.time,
                  rng: random.Random | None = None,
                  languages: tuple[str, ...] = ("en", "hi", "el")) -> None:
         self.store = store
         self.languages = tuple(languages)
-        self.banks = dict(banks)
+        self.registry = BankRegistry.of(banks)
         self.question_seconds = question_seconds
         self._clock = clock
         self._rng = rng or random.Random()
         self._open: dict[int, GroupSession] = {}  # session id -> its open question, as opened
         self.on_answer: AnswerHook | None = None
 
-    def replace_banks(self, banks: Mapping[str, Bank]) -> None:
-        """Serve ``banks`` from now on (a reload); a session on a bank whose version changed,
-        or that is gone, meets :class:`~bot.quiz.engine.BankChanged`, as after a restart."""
-        self.banks = dict(banks)
-
     def now(self) -> float:
         """The service's clock: seconds since the epoch."""
         return self._clock()
 
-    def bank_of(self, session: GroupSession) -> Bank:
-        """The session's bank.
+    async def bank_of(self, session: GroupSession) -> Bank:
+        """The session's bank, at the version the session was planned on.
 
         Raises:
-            BankChanged: the bank is gone or has another version now.
+            BankChanged: that version cannot be served any more (a featured bank gone or at
+                another version, a created quiz taken down or deleted).
+            StorageError: the library of created quizzes could not be read.
         """
-        return engine.check_bank(session, self.banks.get(session.bank_id))
+        return engine.check_bank(session, await self._planned(session))
+
+    async def _planned(self, session: GroupSession) -> Bank | None:
+        return await self.registry.find(session.bank_id, session.bank_version)
+
+    async def choosable(self, chat_id: int, chosen: GroupSettings) -> list[Bank]:
+        """The banks the group's settings menu offers: the featured ones, then the group's
+        choice and the bank of its last session when they are created quizzes that can be
+        started (so that a created quiz played with ``/quiz <id>`` can be made the group's).
+
+        Raises:
+            StorageError: the storage could not be read.
+        """
+        offered = dict(self.registry.featured)
+        last = await self.store.last_session(chat_id)
+        extra = [bank_id for bank_id in (chosen.bank_id, last.bank_id if last else None)
+                 if bank_id is not None and bank_id not in offered]
+        offered.update(await self.registry.loaded(extra))
+        return list(offered.values())
 
     async def language(self, chat_id: int) -> str | None:
         """The group's language, if set."""
@@ -100,7 +117,10 @@ class GroupService:
             StorageError: it could not be stored.
         """
         current = await self.settings(chat_id)
-        new = settings.change(current, version, field, value, set(self.banks), self.languages)
+        banks = set(self.registry.featured)
+        if field == "bank" and value not in banks and await self.registry.startable(value):
+            banks.add(value)  # a created quiz may be the group's bank too
+        new = settings.change(current, version, field, value, banks, self.languages)
         if not await self.store.save_group_settings(
                 chat_id, new, current.version,
                 language=value if field == "language" else None):
@@ -123,12 +143,10 @@ class GroupService:
         ``message_thread_id``: the forum topic it runs in (None: none, or General).
 
         Raises:
-            UnknownBank: no such bank.
+            UnknownBank: no such bank (or a created quiz taken down).
             SessionRunning: the chat has a running session.
         """
-        if bank_id not in self.banks:
-            raise UnknownBank(bank_id)
-        bank = self.banks[bank_id]
+        bank = await self.registry.bank(bank_id)
         chosen = await self.settings(chat_id)
         await self.store.set_group_language(chat_id, starter_language, by_admin=False)
         language = await self.store.group_language(chat_id) or starter_language
@@ -203,8 +221,64 @@ class GroupService:
         if session is None or session.position != position or session.chat_id != chat_id:
             session = await self.session(session_id)
         now = self._clock() if received_at is None else min(received_at, self._clock())
-        answer = group.grade_tap(session, self.banks.get(session.bank_id), chat_id, position,
+        answer = group.grade_tap(session, await self._planned(session), chat_id, position,
                                  slot, user_id, now)
+        tally = await self.store.record_group_answer(session.id, position, answer, name)
+        if tally.outcome == DUPLICATE:
+            raise AlreadyAnswered(answer.question_id)
+        if tally.outcome == CLOSED:
+            raise group.TooLate(position)
+        return session, answer, group.everyone_answered(tally.answered, tally.players,
+                                                        tally.joined)
+
+    async def tick(self, session_id: int, chat_id: int, position: int, slot: int,
+                   user_id: int) -> tuple[GroupSession, int]:
+        """Tick or untick ``slot`` in a member's choice on the open question with several right
+        options (stored: a restart before Submit loses nothing).
+
+        Returns:
+            The session and the member's ticked slots after it (bit ``s`` for slot ``s``).
+
+        Raises:
+            UnknownAttempt, WrongChat, SessionClosed, BankChanged, StaleQuestion, TooLate,
+            InvalidOption (no such slot, or the question has one right option): refused,
+            nothing changes.
+        """
+        session = await self._current(session_id, chat_id, position)
+        question, slots = group.open_question(session, await self._planned(session),
+                                              chat_id, position, self._clock())
+        if not question.several or not 0 <= slot < len(slots):
+            raise InvalidOption(slot)
+        return session, await self.store.tick_group_pick(session.id, position, user_id, slot)
+
+    async def submit(self, session_id: int, chat_id: int, position: int, user_id: int,
+                     name: str, *, received_at: float | None = None
+                     ) -> tuple[GroupSession, GroupAnswer, bool]:
+        """Record a member's ticked choice (:meth:`tick`) as their answer: as :meth:`tap`,
+        graded right only for the exact set of right options.
+
+        Raises:
+            NothingChosen: nothing ticked. The refusals of :meth:`tap`.
+        """
+        session = await self._current(session_id, chat_id, position)
+        mask = await self.store.group_pick(session.id, position, user_id)
+        now = self._clock() if received_at is None else min(received_at, self._clock())
+        answer = group.grade_choice(session, await self._planned(session), chat_id,
+                                    position, mask, user_id, now)
+        return await self._record(session, position, answer, name)
+
+    async def _current(self, session_id: int, chat_id: int, position: int) -> GroupSession:
+        """The session, from the open ones kept when it is the one asked for."""
+        session = self._open.get(session_id)
+        if session is None or session.position != position or session.chat_id != chat_id:
+            session = await self.session(session_id)
+        return session
+
+    async def _record(self, session: GroupSession, position: int, answer: GroupAnswer,
+                      name: str) -> tuple[GroupSession, GroupAnswer, bool]:
+        """Store a graded answer; the session, the answer and whether the question may close
+        early (as :meth:`tap`, which keeps its own copy of these lines). Raises
+        AlreadyAnswered or TooLate when the store refused it."""
         tally = await self.store.record_group_answer(session.id, position, answer, name)
         if tally.outcome == DUPLICATE:
             raise AlreadyAnswered(answer.question_id)

@@ -259,6 +259,20 @@ class GroupStore(Protocol):
         """
         ...
 
+    async def tick_group_pick(self, session_id: int, position: int, user_id: int,
+                              slot: int) -> int:
+        """Tick or untick ``slot`` in a member's choice on question ``position`` of a session
+        (a question with several right options, before Submit), durably.
+
+        Returns:
+            The member's ticked slots after it (bit ``s`` set for slot ``s``).
+        """
+        ...
+
+    async def group_pick(self, session_id: int, position: int, user_id: int) -> int:
+        """A member's ticked slots on question ``position`` of a session (0: none)."""
+        ...
+
     async def close_question(self, session_id: int, position: int) -> GroupSession | None:
         """Close the open question ``position`` (position + 1, no deadline), a compare-and-set
         on the position; the session as the close left it, or None if the question was not open

@@ -81,8 +81,9 @@ class Creations:
     draft: bool = False
 
 
-QuizzesGone = Callable[[Sequence[str]], Awaitable[None]]
-"""Told the ids of created quizzes just deleted (for caches of banks to drop them)."""
+QuizChanged = Callable[[str], None]
+"""Told the id of each created quiz just deleted or kept without owner (a cache of created
+quizzes drops what it holds of it: ``bot.quiz.registry.BankRegistry.forget``)."""
 
 
 class NotConfirmed(Exception):
@@ -105,20 +106,20 @@ class PrivacyService:
         drafts: The drafts (None: the question mentions none; the store deletes them anyway).
         forget: What to call with a user id to drop what the process keeps about them
             (see :data:`Forget`).
-        quizzes_gone: What to tell the ids of created quizzes deleted (see
-            :data:`QuizzesGone`).
+        quiz_changed: What to tell the id of each created quiz deleted or kept without
+            owner (see :data:`QuizChanged`).
         clock: Returns the time in seconds since the epoch.
     """
 
     def __init__(self, store: PrivacyStore, *, library: QuizLibrary | None = None,
                  drafts: DraftStore | None = None, forget: Sequence[Forget] = (),
-                 quizzes_gone: Sequence[QuizzesGone] = (),
+                 quiz_changed: Sequence[QuizChanged] = (),
                  clock: Callable[[], float] = time.time) -> None:
         self._store = store
         self._library = library
         self._drafts = drafts
         self._forget = tuple(forget)
-        self._quizzes_gone = tuple(quizzes_gone)
+        self._quiz_changed = tuple(quiz_changed)
         self._clock = clock
         self._pending: dict[int, tuple[str, float]] = {}  # user id -> (nonce, issued at)
 
@@ -173,7 +174,7 @@ class PrivacyService:
                           quizzes: CreatedQuizzes = CreatedQuizzes.KEEP) -> DeletedData:
         """Delete the data of ``user_id``: what the process keeps about them (the ``forget``
         callbacks, and their pending confirmation); their created quizzes, deleted or kept
-        without owner as ``quizzes`` says (the deleted ones' ids told to ``quizzes_gone``);
+        without owner as ``quizzes`` says (each one's id told to ``quiz_changed``);
         then what is stored (see :meth:`PrivacyStore.delete_user`, their draft included),
         then in memory again (what a tap in flight kept meanwhile); then checkpoint
         (:meth:`PrivacyStore.checkpoint`). Durable when it returns. Logged with counts only; a
@@ -210,10 +211,12 @@ class PrivacyService:
         :class:`DeletedData` fields."""
         if self._library is None:
             return {}
-        if quizzes is CreatedQuizzes.KEEP:
-            return {"quizzes_kept": await self._library.release_quizzes(user_id)}
         ids = [quiz.id for quiz in await self._library.quizzes_of(user_id)]
-        count = await self._library.delete_quizzes_of(user_id)
-        for gone in self._quizzes_gone:
-            await gone(ids)
-        return {"quizzes_deleted": count}
+        if quizzes is CreatedQuizzes.KEEP:
+            made = {"quizzes_kept": await self._library.release_quizzes(user_id)}
+        else:
+            made = {"quizzes_deleted": await self._library.delete_quizzes_of(user_id)}
+        for quiz_id in ids:
+            for changed in self._quiz_changed:
+                changed(quiz_id)
+        return made

@@ -8,9 +8,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
+from cachetools import LRUCache
 from tenacity import (
     AsyncRetrying,
     RetryCallState,
@@ -24,6 +25,7 @@ from bot.quiz.bank import Bank
 from bot.quiz.engine import Attempt
 from bot.quiz.learning import Card, CardGone, CardReviewed, NoSuchCard, ReviewItem
 from bot.quiz.ports import CardStore, CardUpdate, Learner, ScorePoint, StorageError, UnratedAnswer
+from bot.quiz.registry import BankRegistry
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +60,8 @@ class Progress:
     Attributes:
         scores: Finished attempts and group sessions, oldest first.
         cards: Each card with its retrievability now (0-1), in bank and question order of the
-            installed banks (cards of removed banks or questions are left out).
+            featured banks, then of the created quizzes (cards of removed banks or questions
+            are left out).
     """
 
     scores: tuple[ScorePoint, ...]
@@ -73,16 +76,26 @@ class Progress:
 class LearningService:
     """Spaced review's use cases.
 
+    Cards of created quizzes are due, reviewed and charted as those of featured banks (at the
+    quiz's latest version; a quiz taken down or deleted is skipped as a removed bank file).
+    Which created quizzes a user has cards of is read once per user (from their cards) and
+    kept in an LRU cache, told of each new card. The daily reminder is sent for due cards of
+    featured banks only: the reminder pass asks for many learners at once, and naming every
+    created quiz there would read them all.
+
     Args:
         store: Where cards and learners are kept.
-        banks: Loaded banks by id.
+        banks: The bank registry shared by the services (a plain mapping: those featured
+            banks alone, see :meth:`BankRegistry.of`).
         clock: Returns the time in seconds since the epoch (a fake one in tests).
+        cache_size: Users whose created quizzes with cards are kept in memory.
     """
 
-    def __init__(self, store: CardStore, banks: Mapping[str, Bank], *,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: CardStore, banks: BankRegistry | Mapping[str, Bank], *,
+                 clock: Callable[[], float] = time.time, cache_size: int = 50_000) -> None:
         self.store = store
-        self.banks = dict(banks)
+        self.registry = BankRegistry.of(banks)
+        self._created: LRUCache[int, frozenset[str]] = LRUCache(cache_size)
         self._clock = clock
         self._blocked: set[int] = set()
         self._nexted: set[tuple[int, int]] = set()  # (card id, reps) whose "next" was served
@@ -94,9 +107,36 @@ class LearningService:
         """The service's clock: seconds since the epoch."""
         return self._clock()
 
-    def replace_banks(self, banks: Mapping[str, Bank]) -> None:
-        """Serve ``banks`` from now on (a reload): cards of removed banks are skipped."""
-        self.banks = dict(banks)
+    async def _created_of(self, user_id: int) -> frozenset[str]:
+        """Ids of the created quizzes (not featured now) the user has cards of."""
+        if self.registry.library is None:
+            return frozenset()
+        known = self._created.get(user_id)
+        if known is None:
+            known = frozenset(c.bank_id for c in await self.store.cards(user_id)
+                              if not self.registry.is_featured(c.bank_id))
+            self._created[user_id] = known
+        return known
+
+    def _carded(self, user_id: int, bank_id: str) -> None:
+        """Note a card of ``bank_id`` for :meth:`_created_of` (a user not cached is read in
+        full when next needed)."""
+        known = self._created.get(user_id)
+        if known is not None and bank_id not in known and not self.registry.is_featured(bank_id):
+            self._created[user_id] = known | {bank_id}
+
+    async def _banks(self, user_id: int) -> dict[str, Bank]:
+        """The banks the user's cards may be served from: the featured ones, then the
+        created quizzes they have cards of that can be started (latest versions)."""
+        banks = dict(self.registry.featured)
+        banks.update(await self.registry.loaded(sorted(await self._created_of(user_id))))
+        return banks
+
+    async def _with(self, bank_ids: Iterable[str]) -> dict[str, Bank]:
+        """The featured banks and, of ``bank_ids``, the created quizzes that can be started."""
+        banks = dict(self.registry.featured)
+        banks.update(await self.registry.loaded([i for i in bank_ids if i not in banks]))
+        return banks
 
     async def load(self) -> None:
         """Read the users known to have blocked the bot (once, at start)."""
@@ -140,8 +180,10 @@ class LearningService:
         is recorded already, and :meth:`rebuild` rates it at the next start.
         """
         try:
-            return await self.store.update_card(
+            card = await self.store.update_card(
                 user_id, bank_id, question_id, self._rating(correct, at), self._study(at))
+            self._carded(user_id, bank_id)
+            return card
         except StorageError:
             log.exception("could not update the card of user %s, %s/%s", user_id, bank_id,
                           question_id)
@@ -160,6 +202,7 @@ class LearningService:
         """
         self._queued.append(CardUpdate(user_id, bank_id, question_id,
                                        self._rating(correct, at), self._study(at)))
+        self._carded(user_id, bank_id)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_queued(), name="review-cards")
 
@@ -224,6 +267,7 @@ class LearningService:
         blocked mark; then wait for the batch in flight, so that no rating of theirs is written
         after this returns (a deletion that follows removes what it wrote)."""
         self._blocked.discard(user_id)
+        self._created.pop(user_id, None)
         self._queued[:] = [u for u in self._queued if u.user_id != user_id]
         self._writing[:] = [u for u in self._writing if u.user_id != user_id]
         await self.drain()
@@ -232,11 +276,14 @@ class LearningService:
 
     async def due(self, user_id: int) -> ReviewItem | None:
         """The user's earliest due card that can still be shown, or None."""
-        cards, count = await self.store.due_cards(user_id, list(self.banks), self.now(),
+        banks = await self._banks(user_id)
+        if not banks:  # nothing installed (the store takes no empty list of banks)
+            return None
+        cards, count = await self.store.due_cards(user_id, list(banks), self.now(),
                                                   DUE_PAGE, DUE_COUNT_UPTO)
         for card in cards:
             try:
-                return learning.item(card, self.banks, count)
+                return learning.item(card, banks, count)
             except CardGone:
                 count -= 1
         return None
@@ -248,10 +295,12 @@ class LearningService:
         Raises:
             NotYourAttempt, BankChanged, NotFinished: see :func:`bot.quiz.engine.check_review`.
         """
-        bank = engine.check_review(attempt, self.banks.get(attempt.bank_id), user_id)
+        bank = engine.check_review(
+            attempt, await self.registry.find(attempt.bank_id, attempt.bank_version), user_id)
         missed = engine.result(attempt).missed
         if not missed:
             return None
+        banks = await self._with([bank.id])
         cards = {c.question_id: c for c in await self.store.cards(user_id, bank.id, missed)}
         ended = attempt.ended_at or 0.0
         left = []
@@ -259,7 +308,7 @@ class LearningService:
             card = cards.get(question_id)
             if card is not None and (card.last_review or 0.0) <= ended:
                 try:
-                    left.append(learning.item(card, self.banks))
+                    left.append(learning.item(card, banks))
                 except CardGone:
                     continue
         return replace(left[0], due_count=len(left)) if left else None
@@ -296,7 +345,8 @@ class LearningService:
             StorageError: it could not be stored.
         """
         card = await self.card(card_id)
-        shown, correct = learning.grade(card, self.banks, user_id, reps, slot)
+        shown, correct = learning.grade(card, await self._with([card.bank_id]), user_id, reps,
+                                        slot)
         now = self.now()
 
         def update(stored: Card) -> Card | None:
@@ -320,7 +370,8 @@ class LearningService:
 
     async def next_due(self, user_id: int) -> float | None:
         """When the user's next card is due (seconds since the epoch), or None: no cards."""
-        return await self.store.next_due(user_id, list(self.banks))
+        banks = list(await self._banks(user_id))
+        return await self.store.next_due(user_id, banks) if banks else None
 
     # --- reminders -------------------------------------------------------------------------
 
@@ -359,7 +410,8 @@ class LearningService:
         reminder."""
         now = self.now()
         due = []
-        for learner, has_due in await self.store.reminders_due(now, list(self.banks), limit):
+        featured = list(self.registry.featured)  # created quizzes' cards: see the class
+        for learner, has_due in await self.store.reminders_due(now, featured, limit):
             late = now - (learner.next_remind_at or now) > learning.REMINDER_LATE
             if has_due and not late:
                 due.append(learner)
@@ -398,7 +450,7 @@ class LearningService:
         scores = await self.store.score_history(user_id)
         by_key = {(c.bank_id, c.question_id): c for c in await self.store.cards(user_id)}
         known = []
-        for bank in self.banks.values():
+        for bank in (await self._with(dict.fromkeys(b for b, _ in by_key))).values():
             for question in bank.questions:
                 card = by_key.get((bank.id, question.id))
                 if card is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from cachetools import LRUCache
@@ -25,9 +25,9 @@ from bot.quiz.engine import (
     Attempt,
     StaleQuestion,
     UnknownAttempt,
-    UnknownBank,
 )
 from bot.quiz.ports import CLOSED, DUPLICATE, AnswerHook, BankStats, Pruned, QuizStore
+from bot.quiz.registry import BankRegistry
 
 DAY = 86_400.0
 """Seconds in a day."""
@@ -76,7 +76,8 @@ class QuizService:
 
     Args:
         store: Where attempts and answers are kept.
-        banks: Loaded banks by id (in display order).
+        banks: The bank registry shared by the services (a plain mapping: those featured
+            banks alone, see :meth:`BankRegistry.of`).
         clock: Returns the time in seconds since the epoch.
         rng: Random generator for option shuffles.
         cache_size: How many attempts, and how many users' language choices, to keep in
@@ -85,12 +86,12 @@ class QuizService:
         retention: What :meth:`prune` deletes.
     """
 
-    def __init__(self, store: QuizStore, banks: Mapping[str, Bank], *,
+    def __init__(self, store: QuizStore, banks: BankRegistry | Mapping[str, Bank], *,
                  clock: Callable[[], float] = time.time,
                  rng: random.Random | None = None, cache_size: int = 50_000,
                  retention: Retention | None = None) -> None:
         self.store = store
-        self.banks = dict(banks)
+        self.registry = BankRegistry.of(banks)
         self.retention = retention or Retention()
         self._clock = clock
         self._rng = rng or random.Random()
@@ -135,12 +136,6 @@ class QuizService:
         self._forget_user(user_id)
         self._languages.pop(user_id, None)
 
-    def replace_banks(self, banks: Mapping[str, Bank]) -> None:
-        """Serve ``banks`` from now on (a reload). Attempts planned on a bank whose version
-        changed, or that is gone, are refused as :class:`~bot.quiz.engine.BankChanged` (stale
-        buttons) and abandoned when next resumed, as after a restart."""
-        self.banks = dict(banks)
-
     def _cache_language(self, user_id: int, language: str | None) -> None:
         self._languages[user_id] = language
 
@@ -151,21 +146,35 @@ class QuizService:
                 "languages": len(self._languages), "shown": len(self._shown),
                 "reviewed": len(self._reviewed)}
 
-    def bank(self, bank_id: str) -> Bank:
-        """The bank with ``bank_id``.
+    async def bank(self, bank_id: str) -> Bank:
+        """The bank ``bank_id`` at its latest version (featured, or a created quiz that may be
+        started).
 
         Raises:
-            UnknownBank: no such bank.
+            UnknownBank: no such bank, or a created quiz taken down.
+            StorageError: the library of created quizzes could not be read.
         """
-        try:
-            return self.banks[bank_id]
-        except KeyError:
-            raise UnknownBank(bank_id) from None
+        return await self.registry.bank(bank_id)
+
+    async def bank_of(self, attempt: Attempt) -> Bank:
+        """The bank ``attempt`` was planned on, at its version.
+
+        Raises:
+            BankChanged: that version cannot be served any more (see
+                :meth:`BankRegistry.bank`).
+            StorageError: the library of created quizzes could not be read.
+        """
+        return engine.check_bank(attempt, await self._planned(attempt))
+
+    async def _planned(self, attempt: Attempt) -> Bank | None:
+        """What the engine checks ``attempt`` against (:meth:`BankRegistry.find`)."""
+        return await self.registry.find(attempt.bank_id, attempt.bank_version)
 
     @property
     def default_bank(self) -> Bank | None:
-        """The only bank when exactly one is installed, else None (the user must choose)."""
-        return next(iter(self.banks.values())) if len(self.banks) == 1 else None
+        """The only featured bank when exactly one is installed, else None (the user
+        chooses)."""
+        return self.registry.default_bank
 
     async def chosen_language(self, user_id: int) -> str | None:
         """The language the user chose with /language (cached after the first read), or None."""
@@ -184,10 +193,10 @@ class QuizService:
         """Start a fresh attempt at ``bank_id``, abandoning the user's active one.
 
         Raises:
-            UnknownBank: no such bank.
+            UnknownBank: no such bank (or a created quiz taken down).
             StorageError: it could not be stored.
         """
-        bank = self.bank(bank_id)
+        bank = await self.bank(bank_id)
         plan = engine.plan_attempt(bank, self._rng)
         attempt = await self.store.start_attempt(user_id, bank.id, bank.version, plan,
                                                  self._clock(), engine.fingerprints(bank))
@@ -203,7 +212,7 @@ class QuizService:
         if attempt is None:
             return None
         try:
-            engine.check_bank(attempt, self.banks.get(attempt.bank_id))
+            engine.check_bank(attempt, await self._planned(attempt))
         except engine.BankChanged:
             await self.store.abandon(attempt.id, self._clock())
             self._forget_user(user_id)
@@ -226,7 +235,7 @@ class QuizService:
             StorageError: the revision could not be stored.
         """
         for _ in range(3):
-            revision = engine.revise(attempt, self.banks.get(attempt.bank_id), self._clock())
+            revision = engine.revise(attempt, await self._planned(attempt), self._clock())
             if revision is None:
                 return attempt, False
             self._warn(attempt, revision)
@@ -280,7 +289,7 @@ class QuizService:
                 :meth:`current`.
         """
         attempt = await self.attempt(attempt_id)
-        answer = engine.grade(attempt, self.banks.get(attempt.bank_id), user_id, position, slot,
+        answer = engine.grade(attempt, await self._planned(attempt), user_id, position, slot,
                               self._clock())
         return attempt, answer
 
@@ -324,7 +333,7 @@ class QuizService:
             NotAnswered: refused; nothing changes.
         """
         attempt = await self.attempt(attempt_id)
-        shown = engine.check_next(attempt, self.banks.get(attempt.bank_id), user_id, position)
+        shown = engine.check_next(attempt, await self._planned(attempt), user_id, position)
         if self._shown.get(attempt.id, -1) >= shown:
             raise StaleQuestion(position)  # "next" tapped twice: shown already
         self._shown[attempt.id] = shown
@@ -345,7 +354,7 @@ class QuizService:
             StaleQuestion: reviewed already.
         """
         attempt = await self.attempt(attempt_id)
-        bank = engine.check_review(attempt, self.banks.get(attempt.bank_id), user_id)
+        bank = engine.check_review(attempt, await self._planned(attempt), user_id)
         if attempt.id in self._reviewed:
             raise StaleQuestion(attempt.total)
         self._reviewed[attempt.id] = None
@@ -376,3 +385,16 @@ class QuizService:
     async def stats(self, user_id: int) -> list[BankStats]:
         """The user's record per bank (see :meth:`QuizStore.stats`)."""
         return await self.store.stats(user_id)
+
+    async def named_banks(self, bank_ids: Iterable[str]) -> dict[str, Bank]:
+        """The featured banks, and of ``bank_ids`` the created quizzes that can be started (at
+        their latest version), by id: what /stats names its lines with (a line of a bank gone
+        is shown without a title, as before).
+
+        Raises:
+            StorageError: the library of created quizzes could not be read.
+        """
+        named = dict(self.registry.featured)
+        named.update(await self.registry.loaded([i for i in dict.fromkeys(bank_ids)
+                                                 if i not in named]))
+        return named

@@ -1,17 +1,20 @@
 """Sharing a quiz: which banks an inline query ("@<bot> text") finds, and its pages of results.
 
-The pure rules (no Telegram): :func:`search` matches what a user typed against the banks' ids,
-titles and descriptions in every language, however the text was typed (case, accents, width
-forms, invisible characters); :func:`page` cuts the matches into the pages that
-answerInlineQuery allows.
+The pure rules (no Telegram): :func:`search` matches what a user typed against the featured
+banks' ids, titles and descriptions in every language, however the text was typed (case,
+accents, width forms, invisible characters); :func:`page` cuts the matches into the pages that
+answerInlineQuery allows; :func:`find` adds the public created quizzes whose title contains
+the text (the library's search, case-insensitive), after the featured banks.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from bot.quiz.bank import Bank
+from bot.quiz.registry import BankRegistry
 
 MAX_QUERY = 256
 """Characters of a query that are read. Telegram sends at most 256 (Bot API ``InlineQuery``:
@@ -98,6 +101,54 @@ def page(items: Sequence[Bank], offset: str, size: int = PAGE_SIZE
         The page, and the offset of the next page ("" when this is the last: Bot API, "Pass
         an empty string if there are no more results").
     """
-    start = int(offset) if offset.isascii() and offset.isdigit() and len(offset) <= 9 else 0
+    start = _start(offset)
     end = start + size
     return items[start:end], (str(end) if end < len(items) else "")
+
+
+def _start(offset: str) -> int:
+    """The first match of the page ``offset`` names (see :func:`page`)."""
+    return int(offset) if offset.isascii() and offset.isdigit() and len(offset) <= 9 else 0
+
+
+@dataclass(frozen=True)
+class Found:
+    """One page of an inline query's results.
+
+    Attributes:
+        page: The banks of this page, featured banks first, then public created quizzes.
+        next_offset: The offset of the next page, "" for the last one (see :func:`page`).
+        matches: How many matches were read: all of them on the last page; on an earlier
+            page, at least one more than the page reaches (created quizzes are read only as
+            far as the page needs).
+    """
+
+    page: Sequence[Bank]
+    next_offset: str
+    matches: int
+
+
+async def find(registry: BankRegistry, query: str, offset: str,
+               size: int = PAGE_SIZE) -> Found:
+    """The page ``offset`` of what the inline query ``query`` finds: the featured banks that
+    :func:`search` matches, then the public, enabled created quizzes whose title contains the
+    query's text (its first :data:`MAX_QUERY` characters, spaces collapsed; every public one
+    for an empty text), most recently updated first. Only the created quizzes up to the end of
+    the page (and one more, to know whether there is a next page) are read, and only those of
+    the page are parsed. Never refuses a query.
+
+    Raises:
+        StorageError: the library of created quizzes could not be read.
+    """
+    featured = search(registry.featured.values(), query)
+    start = _start(offset)
+    end = start + min(size, PAGE_SIZE)
+    records = await registry.search(" ".join(query[:MAX_QUERY].split()),
+                                    limit=end + 1 - len(featured))
+    total = len(featured) + len(records)
+    shown = list(featured[start:end])
+    for record in records[max(start - len(featured), 0):end - len(featured)]:
+        bank = await registry.find(record.id, record.version)
+        if bank is not None:  # else deleted or taken down since it was found
+            shown.append(bank)
+    return Found(shown, str(end) if end < total else "", total)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from bot.quiz.bank import Bank
 from bot.quiz.engine import Attempt
 from bot.quiz.group import GroupSession
+from bot.quiz.registry import BankRegistry
 from bot.quiz.service import QuizService
 from bot.quiz.settings import ADMINS, GroupSettings
 
@@ -52,14 +53,15 @@ async def resume_or_start(service: QuizService, user_id: int,
         chooses).
 
     Raises:
-        UnknownBank: ``bank_id`` names no bank.
+        UnknownBank: ``bank_id`` names no bank that may be started (a created quiz taken down
+            included).
         StorageError: the storage could not be reached.
     """
     active = await service.active(user_id)
     if active is not None and resumes(active, bank_id):
         attempt, updated = await service.current(active)
         return Resumed(attempt, updated)
-    bank = service.bank(bank_id) if bank_id else service.default_bank
+    bank = await service.bank(bank_id) if bank_id else service.default_bank
     if bank is None:
         return None
     return Started(await service.start(user_id, bank.id), bank)
@@ -118,3 +120,21 @@ def resolve_bank(requested: str | None, settings: GroupSettings,
     else:
         bank_id = next(iter(banks)) if len(banks) == 1 else None
     return BankPick(bank_id if bank_id in banks else None, gone)
+
+
+async def pick_bank(registry: BankRegistry, requested: str | None,
+                    settings: GroupSettings) -> BankPick:
+    """:func:`resolve_bank` over the registry: the featured banks, and the bank named or the
+    group's choice when it is a created quiz that may be started (one taken down or deleted
+    is gone, as a removed bank file).
+
+    Raises:
+        StorageError: the library of created quizzes could not be read.
+    """
+    banks = set(registry.featured)
+    for bank_id in (requested, settings.bank_id):
+        if bank_id is not None and bank_id not in banks and await registry.startable(bank_id):
+            banks.add(bank_id)
+    # resolve_bank's "the only bank installed" counts featured banks: keep their order first
+    ordered = [*registry.featured, *(b for b in banks if b not in registry.featured)]
+    return resolve_bank(requested, settings, ordered)

@@ -14,7 +14,7 @@ from bot.quiz.privacy import is_deleted
 from bot.render.callbacks import GroupAnswerButton, PlaceButton
 from bot.render.limits import MAX_TOAST_UTF16
 from bot.render.links import question_link
-from bot.render.question import _question_lines, answer_rows
+from bot.render.question import _question_lines, answer_rows, notes_lines
 from bot.render.screen import Button, Screen, UrlButton
 from bot.render.text import Markup, clip, clip_utf16
 
@@ -68,10 +68,8 @@ def group_reveal(bank: Bank, session: GroupSession, position: int, counts: Seque
         else:
             lines.append(f"{label} {m.escape(text)}{count}")
     total = sum(counts)
-    lines += ["", m.escape(f"👥 {t('group_answer_count', count=total)}"), "",
-              m.escape(v.question.explanation.get(lang, bank.default_language)), "",
-              m.escape(t("source", source="")) + m.link(v.question.source.title,
-                                                         v.question.source.url)]
+    lines += ["", m.escape(f"👥 {t('group_answer_count', count=total)}"),
+              *notes_lines(bank, v.question, t, m)]
     keyboard: tuple[tuple[Button, ...], ...] = ()
     if bot_username:
         keyboard = ((Button(t("button_in_my_language"),
@@ -161,7 +159,5 @@ def private_question(bank: Bank, session: GroupSession, position: int, t: Catalo
         text = m.escape(v.question.options[option_index].text.get(lang, bank.default_language))
         mark = "✅ " if slot == v.correct_slot else ""
         lines.append(f"{mark}{LABELS[slot]}. {text}")
-    lines += ["", m.escape(v.question.explanation.get(lang, bank.default_language)), "",
-              m.escape(t("source", source="")) + m.link(v.question.source.title,
-                                                         v.question.source.url)]
+    lines += notes_lines(bank, v.question, t, m)
     return Screen("\n".join(lines))

@@ -23,7 +23,7 @@ from bot.render.callbacks import (
     ReviewButton,
 )
 from bot.render.limits import MAX_KEYBOARD_BUTTONS
-from bot.render.question import _question_lines, explanation_lines, question
+from bot.render.question import _question_lines, explanation_lines, notes_lines, question
 from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, UrlButton, as_screens
 from bot.render.sharing import share_row
 from bot.render.text import Markup, clip, pack
@@ -157,9 +157,7 @@ def review(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> list[Screen]:
         blocks.append("\n".join([
             m.bold(f"{position + 1}. {v.question.prompt.get(lang, bank.default_language)}"),
             f"✅ {m.escape(correct)}",
-            m.escape(v.question.explanation.get(lang, bank.default_language)),
-            m.escape(t("source", source="")) + m.link(v.question.source.title,
-                                                       v.question.source.url),
+            *(line for line in notes_lines(bank, v.question, t, m, gap=False) if line),
         ]))
     return [Screen(text) for text in pack(blocks, m=m)]
 

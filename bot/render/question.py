@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.i18n import Catalog
-from bot.quiz.bank import Bank
+from bot.quiz.bank import Bank, Question
 from bot.quiz.engine import LABELS, QuestionView
 from bot.render.callbacks import CallbackButton
 from bot.render.screen import Button, Screen
@@ -83,13 +83,21 @@ def question(bank: Bank, v: QuestionView, t: Catalog, m: Markup,
 
 def explanation_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup) -> list[str]:
     """The verdict, the explanation and its source."""
-    lang = bank.language_for(t.language)
     verdict = (t("feedback_correct") if v.is_correct
                else t("feedback_wrong", label=LABELS[v.correct_slot]))
-    source = v.question.source
-    return [
-        m.bold(verdict),
-        m.escape(v.question.explanation.get(lang, bank.default_language)),
-        "",
-        m.escape(t("source", source="")) + m.link(source.title, source.url),
-    ]
+    return [m.bold(verdict), *notes_lines(bank, v.question, t, m, gap=False)]
+
+
+def notes_lines(bank: Bank, question: Question, t: Catalog, m: Markup, *,
+                gap: bool = True) -> list[str]:
+    """The question's explanation and its source, each when it has one (both are optional);
+    a blank line before each (but before the explanation when ``gap`` is False)."""
+    lang = bank.language_for(t.language)
+    lines = []
+    if question.explanation is not None:
+        lines += [*([""] if gap else []),
+                  m.escape(question.explanation.get(lang, bank.default_language))]
+    if question.source is not None:
+        lines += ["", m.escape(t("source", source=""))
+                  + m.link(question.source.title, question.source.url)]
+    return lines

@@ -132,7 +132,8 @@ _pending: set[asyncio.Task[Reload | None]] = set()
 
 
 async def reload(app: QuizApplication, reason: str) -> Reload | None:
-    """Reload the banks of ``app`` and put them in service in both services; log what changed
+    """Reload the featured banks of ``app`` and put them in service (the registry every service
+    shares: one swap; created quizzes are not touched); log what changed
     and every problem (with file and line). One reload at a time.
 
     Args:
@@ -150,11 +151,9 @@ async def reload(app: QuizApplication, reason: str) -> Reload | None:
     async with data.reload_lock:
         settings = data.settings
         assert settings is not None  # set by build_application
-        report = await asyncio.to_thread(load_changes, settings.banks, made.quiz.banks)
-        made.quiz.replace_banks(report.banks)
-        made.groups.replace_banks(report.banks)
-        # review cards of a removed bank are no longer served
-        made.learning.replace_banks(report.banks)
+        report = await asyncio.to_thread(load_changes, settings.banks, made.banks.featured)
+        # one swap, seen by every service (review cards of a removed bank are not served)
+        made.banks.replace(report.banks)
         data.banks = report.banks
     for problem in report.problems:
         log.error("bank reload: %s (the previous version stays in service)", problem)

@@ -22,7 +22,7 @@ from bot.quiz import group
 from bot.quiz.engine import LABELS
 from bot.quiz.group_service import SessionRunning
 from bot.quiz.ports import StorageError
-from bot.quiz.starting import Permission, may_start, may_stop, resolve_bank
+from bot.quiz.starting import Permission, may_start, may_stop, pick_bank
 from bot.render import HTML, Screen
 from bot.telegram.chats import (
     actor_name,
@@ -57,11 +57,12 @@ async def cmd_group_start(update: Update, context: Context) -> None:
         await cmd_group_help(update, context)
         return
     payload = context.args[0]
-    if payload not in services(context).groups.banks:
+    registry = services(context).groups.registry
+    if not await registry.startable(payload):
         assert update.effective_chat is not None
         t = await group_catalog(context, update.effective_chat.id)
         await reply(update, context, t("inline.group_unknown_bank", name=render.clip(payload),
-                                       banks=", ".join(services(context).groups.banks)))
+                                       banks=", ".join(registry.featured)))
         return
     await start_session(update, context, payload)
 
@@ -81,11 +82,11 @@ async def start_session(update: Update, context: Context, requested: str | None)
         t = await group_catalog(context, chat.id)
         await reply(update, context, t("group_start_denied"))
         return
-    pick = resolve_bank(requested, chosen, service.banks)
+    pick = await pick_bank(service.registry, requested, chosen)
     bank_id = pick.bank_id
     if bank_id is None:
         t = await group_catalog(context, chat.id)
-        banks = ", ".join(service.banks)
+        banks = ", ".join(service.registry.featured)
         await reply(update, context, t("settings.bank_gone", name=pick.gone, banks=banks)
                     if pick.gone else t("group_choose_bank", banks=banks))
         return
@@ -99,7 +100,7 @@ async def start_session(update: Update, context: Context, requested: str | None)
         return
     if pick.gone:  # before the first question; a notice the group's budget leaves out is no loss
         t = await group_catalog(context, chat.id)
-        bank = service.banks[bank_id]
+        bank = await service.bank_of(session)
         title = bank.title.get(bank.language_for(t.language), bank.default_language)
         with contextlib.suppress(Dropped):
             await reply(update, context, t("settings.bank_gone_started", name=pick.gone,

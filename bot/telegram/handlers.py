@@ -53,7 +53,7 @@ async def cmd_start(update: Update, context: Context) -> None:
         await teachers.show_group_question(context, chat.id, *link, t)
         return
     if payload == render.LIST_PAYLOAD:  # the button above an inline query's empty results
-        await send(context, chat.id, render.bank_choice(service.banks.values(), t, HTML,
+        await send(context, chat.id, render.bank_choice(service.registry.featured.values(), t, HTML,
                                                         header=t("choose_bank")))
         return
     if await refused_unknown_bank(context, chat.id, t, payload):
@@ -61,14 +61,14 @@ async def cmd_start(update: Update, context: Context) -> None:
     outcome = await resume_or_start(service, user.id, payload)
     if isinstance(outcome, Resumed):
         attempt = outcome.attempt
-        for screen in render.resume_screens(service.bank(attempt.bank_id), attempt,
+        for screen in render.resume_screens(await service.bank_of(attempt), attempt,
                                             outcome.updated, t, HTML, share=sharing_on(context)):
             await send(context, chat.id, screen)
     elif isinstance(outcome, Started):
         await show_start(context, chat.id, user, outcome, t, greet=True)
     else:  # several banks and none asked for
         await send(context, chat.id, Screen(HTML.escape(t("greeting", name=user.first_name))))
-        await send(context, chat.id, render.bank_choice(service.banks.values(), t, HTML,
+        await send(context, chat.id, render.bank_choice(service.registry.featured.values(), t, HTML,
                                                         header=t("choose_bank")))
 
 
@@ -81,9 +81,9 @@ async def cmd_quiz(update: Update, context: Context) -> None:
     bank_id = context.args[0] if context.args else None
     if await refused_unknown_bank(context, chat.id, t, bank_id):
         return
-    bank = service.bank(bank_id) if bank_id else service.default_bank
+    bank = await service.bank(bank_id) if bank_id else service.default_bank
     if bank is None:
-        await send(context, chat.id, render.bank_choice(service.banks.values(), t, HTML,
+        await send(context, chat.id, render.bank_choice(service.registry.featured.values(), t, HTML,
                                                         header=t("choose_bank")))
         return
     await start_bank(context, chat.id, user, bank, t, greet=False)
@@ -91,13 +91,15 @@ async def cmd_quiz(update: Update, context: Context) -> None:
 
 async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
                                bank_id: str | None) -> bool:
-    """If ``bank_id`` (a command argument or deep-link payload) names no bank, say so with the
-    list of banks and return True; nothing else changes."""
+    """If ``bank_id`` (a command argument or deep-link payload) names no bank that may be
+    started (featured, or a created quiz not taken down), say so with the list of featured
+    banks and return True; nothing else changes."""
     service = services(context).quiz
-    if bank_id is None or bank_id in service.banks:
+    if bank_id is None or await service.registry.startable(bank_id):
         return False
     await send(context, chat_id, render.bank_choice(
-        service.banks.values(), t, HTML, header=t("unknown_bank", name=render.clip(bank_id))))
+        service.registry.featured.values(), t, HTML,
+        header=t("unknown_bank", name=render.clip(bank_id))))
     return True
 
 
@@ -126,7 +128,8 @@ async def cmd_preview(update: Update, context: Context) -> None:
     bank_id = context.args[0] if context.args else None
     if await refused_unknown_bank(context, chat.id, t, bank_id):
         return
-    banks: Sequence[Bank] = [service.bank(bank_id)] if bank_id else list(service.banks.values())
+    banks: Sequence[Bank] = ([await service.bank(bank_id)] if bank_id
+                            else list(service.registry.featured.values()))
     for bank in banks:
         for screen in render.preview(bank, t, HTML, share=sharing_on(context)):
             await send(context, chat.id, screen)
@@ -187,7 +190,7 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
     except engine.AlreadyAnswered:
         await toast(query, t("toast_answered"))
         attempt = await service.attempt(button.attempt_id)
-        bank = service.bank(attempt.bank_id)
+        bank = await service.bank_of(attempt)
         feedback = render.feedback(bank, attempt, button.position, t, HTML)
         if not shows(query, feedback):
             await edit(query, feedback)
@@ -195,7 +198,7 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
     except engine.QuestionChanged:  # the bank was edited since this question was shown
         await toast(query)
         attempt, updated = await service.current(await service.attempt(button.attempt_id))
-        for screen in render.current_screens(service.bank(attempt.bank_id), attempt, updated,
+        for screen in render.current_screens(await service.bank_of(attempt), attempt, updated,
                                              t, HTML):
             await send_to_query_chat(query, context, screen)
         return
@@ -208,7 +211,7 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
         log.exception("could not record an answer of user %s", query.from_user.id)
         await send_to_query_chat(query, context, Screen(HTML.escape(t("storage_failed"))))
         return
-    bank = service.bank(attempt.bank_id)
+    bank = await service.bank_of(attempt)
     try:
         await edit(query, render.feedback(bank, attempt, button.position, t, HTML))
     finally:  # the review card, once the feedback is out (or could not be shown)
@@ -254,7 +257,7 @@ async def on_language(query: CallbackQuery, context: Context,
 
 async def on_bank(query: CallbackQuery, context: Context, bank_id: str, t: Catalog) -> None:
     """"Retake" or a bank choice: start that bank from the beginning."""
-    bank = services(context).quiz.bank(bank_id)
+    bank = await services(context).quiz.bank(bank_id)
     await toast(query)
     await start_bank(context, query_chat_id(query), query.from_user, bank, t, greet=False)
 

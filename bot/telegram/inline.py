@@ -1,5 +1,6 @@
 """Thin PTB callbacks for sharing a quiz in inline mode: "@<bot> text" typed in any chat lists
-the installed banks; choosing one posts its card (:func:`bot.render.bank_card`) there.
+the featured banks and the public created quizzes that match; choosing one posts its card
+(:func:`bot.render.bank_card`) there.
 
 Inline mode must be turned on with @BotFather (/setinline); getMe then says
 ``supports_inline_queries``, and only then does the bot show "Share" buttons
@@ -45,11 +46,12 @@ def sharing_on(context: Context) -> bool:
 
 
 async def on_inline_query(update: Update, context: Context) -> None:
-    """An inline query: the banks matching its text (all of them for an empty text), in the
+    """An inline query: the banks matching its text (:func:`bot.quiz.sharing.find`: featured
+    banks, then public created quizzes; all of them for an empty text), in the
     user's language, one page of at most 50 (Bot API answerInlineQuery), each an article that
     posts the bank's card; with a "Start in this group" button when the query was typed in a
     group. No match: no results, and a button above them that opens the private chat on the
-    list of quizzes. Any text is a query (:func:`bot.quiz.sharing.search` never raises).
+    list of quizzes. Any text is a query (the search never refuses one).
 
     Answered once, with ``is_personal`` and :data:`CACHE_SECONDS`; a query too old to answer
     (Telegram allows a few seconds) goes to the error handler, which logs it.
@@ -57,9 +59,8 @@ async def on_inline_query(update: Update, context: Context) -> None:
     query = update.inline_query
     assert query is not None
     t = await catalog_for(context, query.from_user)
-    service = services(context).quiz
-    matches = sharing.search(service.banks.values(), query.query)
-    shown, next_offset = sharing.page(matches, query.offset)
+    found = await sharing.find(services(context).banks, query.query, query.offset)
+    shown, next_offset, matches = found.page, found.next_offset, found.matches
     articles = render.inline_articles(shown, t, HTML, context.bot.username,
                                       in_group=query.chat_type in GROUP_CHAT_TYPES)
     results = [
@@ -72,8 +73,8 @@ async def on_inline_query(update: Update, context: Context) -> None:
     if not matches:
         button = InlineQueryResultsButton(render.no_match_button(t),
                                           start_parameter=render.LIST_PAYLOAD)
-    log.debug("inline query %s from user %s: %d of %d bank(s)", query.id, query.from_user.id,
-              len(results), len(matches))
+    log.debug("inline query %s from user %s: %d of %s bank(s)", query.id, query.from_user.id,
+              len(results), matches)
     # the last page omits next_offset, which Telegram reads as "" (no more results): PTB 22.8's
     # Defaults turn an empty-string parameter into "[]" (ExtBot._insert_defaults takes "" for
     # an empty sequence of poll options), which would make the client ask for a next page

@@ -63,7 +63,9 @@ async def cmd_stats(update: Update, context: Context) -> None:
     t = await catalog_for(context, user)
     item = await service.due(user.id)
     due = item.due_count if item is not None else 0
-    screens = render.stats_with_review(await quiz.stats(user.id), quiz.banks, due, t, HTML)
+    records = await quiz.stats(user.id)
+    screens = render.stats_with_review(records, await quiz.named_banks(r.bank_id for r in records),
+                                       due, t, HTML)
     progress = await service.progress(user.id)
     png = None
     if not progress.empty:

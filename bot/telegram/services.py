@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from telegram import User
 
 from bot import chart, i18n
+from bot.bankload import parse_bank
 from bot.i18n import Catalog
 from bot.quiz.group_service import GroupService
 from bot.quiz.privacy import PrivacyService
+from bot.quiz.registry import BankRegistry
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
 from bot.telegram.common import (
@@ -39,6 +41,10 @@ log = logging.getLogger(__name__)
 class Services:
     """The long-lived services of one application (``context.bot_data.services``)."""
 
+    banks: BankRegistry
+    """Every bank, shared by the services: the featured ones (swapped on a reload) and the
+    created quizzes. Whoever publishes, updates, takes down or deletes a created quiz calls
+    ``banks.forget(quiz_id)`` after storing it, so that the change is seen at once."""
     quiz: QuizService
     """Private quizzes: attempts, answers, languages, retention."""
     groups: GroupService
@@ -84,10 +90,11 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     assert app.job_queue is not None  # build_application gives one
     try:
         leases = store.leases()
-        quiz = QuizService(store, data.banks, clock=data.clock)
-        groups = GroupService(store, data.banks, question_seconds=settings.question_seconds,
+        banks = BankRegistry(data.banks, store, parse=parse_bank)  # created quizzes: the store
+        quiz = QuizService(store, banks, clock=data.clock)
+        groups = GroupService(store, banks, question_seconds=settings.question_seconds,
                               languages=i18n.SUPPORTED, clock=data.clock)
-        learning = LearningService(store, data.banks, clock=data.clock)
+        learning = LearningService(store, banks, clock=data.clock)
         await learning.load()
         await learning.rebuild()  # the review cards of answers whose queued rating was lost
     except BaseException:
@@ -106,7 +113,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     privacy = PrivacyService(store, library=store, drafts=store,
                              forget=(quiz.forget, learning.forget, runner.forget_starter),
                              clock=data.clock)
-    return Services(quiz=quiz, groups=groups, learning=learning, privacy=privacy,
+    return Services(banks=banks, quiz=quiz, groups=groups, learning=learning, privacy=privacy,
                     store=store, leases=leases, sessions=runner, monitoring=monitoring,
                     chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)))
 

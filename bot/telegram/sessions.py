@@ -216,7 +216,7 @@ class SessionRunner:
             TelegramError: the edit failed (see :meth:`_reveal`).
         """
         service = self.service
-        bank = service.bank_of(session)
+        bank = await service.bank_of(session)
         answers, _ = await service.results(session)
         t = i18n.catalog(session.language)
         screen = render.group_reveal(bank, session, position,
@@ -233,7 +233,7 @@ class SessionRunner:
         service = self.service
         answers, names = await service.results(session)
         t = i18n.catalog(session.language)
-        screen = render.group_leaderboard(service.bank_of(session), session,
+        screen = render.group_leaderboard(await service.bank_of(session), session,
                                           group.leaderboard(answers, names, session), t, HTML,
                                           stopped_by=stopped_by)
         await self.bot.send_message(session.chat_id, screen.text, reply_markup=keyboard(screen),
@@ -345,7 +345,7 @@ class SessionRunner:
             return
         assert session.message_id is not None and session.deadline is not None
         t = i18n.catalog(session.language)
-        screen = render.group_question(self.service.bank_of(session), session, t, HTML,
+        screen = render.group_question(await self.service.bank_of(session), session, t, HTML,
                                        left=group.clock_left(session))
         try:
             async with asyncio.timeout(max(0.1, session.deadline - self.service.now())):
@@ -379,7 +379,7 @@ class SessionRunner:
         if opened is None:  # stopped or moved on meanwhile
             return await service.session(session.id)
         t = i18n.catalog(session.language)
-        screen = render.group_question(service.bank_of(session), opened, t, HTML,
+        screen = render.group_question(await service.bank_of(session), opened, t, HTML,
                                        starter_name=self.starter_names.pop(session.id, None)
                                        if session.position == 0 else None)
         try:

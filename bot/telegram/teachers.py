@@ -33,8 +33,9 @@ async def settings_screen(context: Context, chat_id: int) -> Screen:
     service = services(context).groups
     chosen = await service.settings(chat_id)
     language = await service.language(chat_id) or i18n.DEFAULT
-    return render.settings_menu(chosen, service.question_seconds, list(service.banks.values()),
-                                language, i18n.catalog(language), HTML)
+    return render.settings_menu(chosen, service.question_seconds,
+                                await service.choosable(chat_id, chosen), language,
+                                i18n.catalog(language), HTML)
 
 
 async def cmd_group_settings(update: Update, context: Context) -> None:
@@ -111,7 +112,7 @@ async def send_results(context: Context, user_id: int, session: rules.GroupSessi
         BankChanged: the session's bank is gone or has another version.
     """
     service = services(context).groups
-    bank = service.bank_of(session)
+    bank = await service.bank_of(session)
     answers, names = await service.results(session)
     started = datetime.datetime.fromtimestamp(session.started_at, datetime.UTC)
     data = results.session_csv(bank, session, answers, names, t.language).encode("utf-8-sig")
@@ -133,7 +134,8 @@ async def show_group_question(context: Context, chat_id: int, session_id: int, p
         session = await service.session(session_id)
         if not rules.revealable(session, position):
             raise rules.TooLate(position)
-        screen = render.private_question(service.bank_of(session), session, position, t, HTML)
+        screen = render.private_question(await service.bank_of(session), session, position, t,
+                                         HTML)
     except (QuizError, KeyError) as exc:
         log.info("question link %s/%s refused: %r", session_id, position, exc)
         await send(context, chat_id, Screen(HTML.escape(t("question_not_available"))))

@@ -14,7 +14,7 @@ from bot.quiz.engine import Answer, Attempt
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, RecordOutcome
 from bot.quiz.stats import COUNTED_ATTEMPT, COUNTED_SESSION, bank_stats
 from storage.postgres.writer import PostgresWriter
-from storage.rows import moved_on
+from storage.rows import chosen_text, moved_on
 from storage.shared import SharedAttemptStatements
 
 
@@ -22,7 +22,8 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
     """The :class:`~bot.quiz.ports.QuizStore` methods."""
 
     _ANSWERS = ("(SELECT COALESCE(json_agg(json_build_array(question_id, option_index, correct,"
-                " answered_at)), '[]')::text FROM answers s WHERE s.attempt_id = a.attempt_id)")
+                " answered_at, chosen)), '[]')::text FROM answers s"
+                " WHERE s.attempt_id = a.attempt_id)")
 
     # --- attempts ------------------------------------------------------------------------
 
@@ -39,13 +40,14 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
             "  AND status = 'active' AND position = $2"
             "  AND question_order::json ->> $2 = $3 FOR UPDATE),"
             " inserted AS (INSERT INTO answers (attempt_id, question_id, option_index,"
-            "  correct, answered_at) SELECT attempt_id, $3, $4, $5, $6 FROM asking"
+            "  correct, answered_at, chosen) SELECT attempt_id, $3, $4, $5, $6, $10 FROM asking"
             "  ON CONFLICT DO NOTHING RETURNING attempt_id),"
             " moved AS (UPDATE attempts SET position = $7, status = $8, ended_at = $9"
             "  WHERE attempt_id IN (SELECT attempt_id FROM inserted))"
             " SELECT EXISTS (SELECT 1 FROM asking), EXISTS (SELECT 1 FROM inserted)",
             (attempt_id, position, answer.question_id, answer.option_index,
-             int(answer.correct), answer.answered_at, moved_position, status, ended_at))
+             int(answer.correct), answer.answered_at, moved_position, status, ended_at,
+             chosen_text(answer.chosen)))
         asking, inserted = rows[0]
         return RECORDED if inserted else DUPLICATE if asking else CLOSED
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
 from storage.postgres.writer import PostgresWriter
+from storage.rows import chosen_text
 from storage.shared import SharedGroupStatements
 
 
@@ -32,8 +33,8 @@ class PostgresGroupStatements(PostgresWriter, SharedGroupStatements):
             "WITH open AS (SELECT session_id FROM group_sessions WHERE session_id = $1"
             "  AND status = 'active' AND position = $2 AND deadline >= $3 FOR UPDATE),"
             " inserted AS (INSERT INTO group_answers (session_id, question_id, user_id,"
-            "  option_index, correct, elapsed, answered_at)"
-            "  SELECT session_id, $4, $5, $6, $7, $8, $3 FROM open"
+            "  option_index, correct, elapsed, answered_at, chosen)"
+            "  SELECT session_id, $4, $5, $6, $7, $8, $3, $10 FROM open"
             "  ON CONFLICT DO NOTHING RETURNING user_id),"
             " player AS (INSERT INTO group_players (session_id, user_id, name)"
             "  SELECT $1, user_id, $9 FROM inserted"
@@ -47,7 +48,8 @@ class PostgresGroupStatements(PostgresWriter, SharedGroupStatements):
             " SELECT EXISTS (SELECT 1 FROM open), counts.answered, counts.players,"
             "  counts.joined FROM (SELECT 1) AS one LEFT JOIN counts ON true",
             (session_id, position, answer.answered_at, answer.question_id, answer.user_id,
-             answer.option_index, int(answer.correct), answer.elapsed, name))
+             answer.option_index, int(answer.correct), answer.elapsed, name,
+             chosen_text(answer.chosen)))
         is_open, answered, players, joined = rows[0]
         if answered is not None:
             return GroupTally(RECORDED, answered, players, joined)

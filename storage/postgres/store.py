@@ -154,6 +154,8 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
                 "DELETE FROM users WHERE user_id = $1", user_id))
             # spaced review: the user's cards, study hours and reminder setting
             await db.execute("DELETE FROM cards WHERE user_id = $1", user_id)
+            # ticks not yet submitted on a question with several right options
+            await db.execute("DELETE FROM group_picks WHERE user_id = $1", user_id)
             settings += rows_changed(await db.execute(
                 "DELETE FROM learners WHERE user_id = $1", user_id))
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
