@@ -82,11 +82,17 @@ def main_run(args: argparse.Namespace) -> dict[str, object]:
     before, after = Path(args.before).resolve(), Path(args.after).resolve()
     order = [("before", before), ("after", after), ("after", after), ("before", before)]
     sides = [order[i % 4] for i in range(2 * args.rounds)]
-    runs = []
+    runs: list[dict] = []  # type: ignore[type-arg]
+    failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for i, (side, tree) in enumerate(sides):
             print(f"invocation {i + 1}/{len(sides)}: {side} ({tree.name})", flush=True)
-            data = invoke(tree, args.users, Path(tmp) / f"{i}.json")
+            try:
+                data = invoke(tree, args.users, Path(tmp) / f"{i}.json")
+            except subprocess.CalledProcessError as exc:  # e.g. a bot that never started
+                print(f"  failed ({exc}); left out", flush=True)
+                failed += 1
+                continue
             runs.append({"side": side, "commit": data["git_commit"], "date": data["date"],
                          "load_before": data["load_before"], "load_after": data["load_after"],
                          "ratios": ratios_of(data),
@@ -100,7 +106,7 @@ def main_run(args: argparse.Namespace) -> dict[str, object]:
                          + ",".join(("quizbot", *AGAINST)),
             "before": commit_of(before), "after": commit_of(after),
             "date": time.strftime("%Y-%m-%d"), "cpus": os.cpu_count(), "users": args.users,
-            "runs": runs, "medians": summary,
+            "runs": runs, "failed_invocations": failed, "medians": summary,
             "change": {a: {m: change(summary, a, m) for m in MEASURES} for a in AGAINST}}
 
 
