@@ -46,7 +46,7 @@ def invoke(tree: Path, users: int, out: Path) -> dict:  # type: ignore[type-arg]
                "--bots", ",".join(("quizbot", *AGAINST)), "--json", str(out)]
     load_before = os.getloadavg()[0]
     subprocess.run(command, cwd=tree, check=True, stdout=subprocess.DEVNULL)
-    data = json.loads(out.read_text())
+    data: dict = json.loads(out.read_text())  # type: ignore[type-arg]
     data["load_before"], data["load_after"] = load_before, os.getloadavg()[0]
     return data
 
