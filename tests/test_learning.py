@@ -225,7 +225,7 @@ async def test_migration_makes_cards_of_earlier_answers(engine, banks):
     await store.close()
     # answered as version 5 stored answers: the insert, which its trigger moved the attempt on
     for position in range(2):
-        await engine.execute("INSERT INTO answers VALUES (?, ?, 0, 0, ?, NULL)", attempt.id,
+        await engine.execute("INSERT INTO answers VALUES (?, ?, 0, 0, ?)", attempt.id,
                              attempt.plan.question_order[position], T0 + position)
     store = await engine.open()
     try:
