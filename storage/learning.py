@@ -1,5 +1,6 @@
 """SQLite statements of spaced review (:class:`bot.quiz.ports.CardStore`), mixed into
-:class:`storage.sqlite.SQLiteStore`: cards, learners and the score history of the chart.
+:class:`storage.sqlite.SQLiteStore`: those of SQLite alone (the statements the same in both
+dialects are :class:`storage.shared.SharedLearningStatements`).
 
 Reads follow ``SQLiteStore._read`` (one statement run to completion); the read-modify-write of a
 card runs inside the writer's transaction (``SQLiteStore._submit``), so nothing comes between.
@@ -8,30 +9,23 @@ card runs inside the writer's transaction (``SQLiteStore._submit``), so nothing 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import aiosqlite
 
 from bot.quiz.learning import Card
-from bot.quiz.ports import CardUpdate, Learner, ScorePoint, UnratedAnswer
-from storage.rows import Row
-
-_CARD_COLUMNS = ("card_id, user_id, bank_id, question_id, state, step, stability, difficulty,"
-                 " due, last_review, reps, lapses")
-_LEARNER_COLUMNS = ("user_id, remind, hours, next_remind_at, last_reminded_at, blocked,"
-                    " language")
-
-
-def _card(row: Row) -> Card:
-    return Card(*row)
-
-
-def _learner(row: Row) -> Learner:
-    return Learner(user_id=row[0], remind=bool(row[1]), hours=tuple(json.loads(row[2])),
-                   next_remind_at=row[3], last_reminded_at=row[4], blocked=bool(row[5]),
-                   language=row[6])
-
+from bot.quiz.ports import CardUpdate, Learner
+from storage.shared import (
+    CARD_COLUMNS,
+    LEARNER_COLUMNS,
+    SAVE_LEARNER,
+    SharedLearningStatements,
+    card_of,
+    learner_of,
+    saved_learner,
+)
+from storage.writer import SQLiteWriter
 
 CHUNK = 300
 """Rows per multi-row statement: 300 x 3 parameters stays far under SQLite's 32,766 variables
@@ -44,50 +38,16 @@ _UPSERT_CARD = (
     " step = excluded.step, stability = excluded.stability, difficulty = excluded.difficulty,"
     " due = excluded.due, last_review = excluded.last_review, reps = excluded.reps,"
     " lapses = excluded.lapses")
-SAVE_LEARNER = (
-    "INSERT INTO learners (user_id, remind, next_remind_at, last_reminded_at, blocked,"
-    " language) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
-    " SET remind = excluded.remind, next_remind_at = excluded.next_remind_at,"
-    " last_reminded_at = excluded.last_reminded_at, blocked = excluded.blocked,"
-    " language = excluded.language")
-"""The statement of :meth:`bot.quiz.ports.CardStore.save_learner`, the same in both dialects
-(placeholders aside); its parameters are :func:`saved_learner`'s."""
 _UPSERT_LEARNER = (
     "INSERT INTO learners (user_id, remind, hours, next_remind_at, last_reminded_at, blocked)"
     " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET hours = excluded.hours,"
     " next_remind_at = excluded.next_remind_at")
 
 
-UNRATED_ANSWERS = (
-    "SELECT n.user_id, n.bank_id, n.question_id, n.correct, n.answered_at FROM ("
-    " SELECT a.user_id, a.bank_id, s.question_id, s.correct, s.answered_at"
-    "  FROM answers s JOIN attempts a ON a.attempt_id = s.attempt_id"
-    " UNION ALL"
-    " SELECT x.user_id, g.bank_id, x.question_id, x.correct, x.answered_at"
-    "  FROM group_answers x JOIN group_sessions g ON g.session_id = x.session_id"
-    "  WHERE x.user_id > 0"
-    ") n WHERE NOT EXISTS (SELECT 1 FROM cards c WHERE c.user_id = n.user_id"
-    "  AND c.bank_id = n.bank_id AND c.question_id = n.question_id"
-    "  AND COALESCE(c.last_review, c.due) >= n.answered_at)"
-    " ORDER BY n.answered_at")
-"""The statement of :meth:`bot.quiz.ports.CardStore.unrated_answers`, the same in both
-dialects: one look-up in the cards' unique index per stored answer."""
-
-
-def _unrated(row: Row) -> UnratedAnswer:
-    return UnratedAnswer(int(row[0]), row[1], row[2], bool(row[3]), float(row[4]))
-
-
 def _learner_row(learner: Learner) -> tuple[Any, ...]:
     """The parameters of :data:`_UPSERT_LEARNER` for ``learner``."""
     return (learner.user_id, int(learner.remind), json.dumps(learner.hours),
             learner.next_remind_at, learner.last_reminded_at, int(learner.blocked))
-
-
-def saved_learner(learner: Learner) -> tuple[Any, ...]:
-    """The parameters of :data:`SAVE_LEARNER` for ``learner``."""
-    return (learner.user_id, int(learner.remind), learner.next_remind_at,
-            learner.last_reminded_at, int(learner.blocked), learner.language)
 
 
 def _chunks(items: Sequence[Any]) -> list[Sequence[Any]]:
@@ -99,12 +59,10 @@ def _in(values: Sequence[str]) -> str:
     return "(" + ", ".join("?" * max(1, len(values))) + ")"
 
 
-class LearningStatements:
-    """The :class:`~bot.quiz.ports.CardStore` methods; needs ``_read`` and ``_submit`` of
-    :class:`~storage.sqlite.SQLiteStore`."""
+class LearningStatements(SQLiteWriter, SharedLearningStatements):
+    """The :class:`~bot.quiz.ports.CardStore` methods of SQLite alone."""
 
-    _read: Callable[..., Awaitable[list[Any]]]
-    _submit: Callable[..., Awaitable[Any]]
+    _QUESTIONS_OF = "json_array_length({})"
 
     async def update_card(self, user_id: int, bank_id: str, question_id: str,
                           update: Callable[[Card], Card | None],
@@ -112,9 +70,9 @@ class LearningStatements:
         """See :meth:`bot.quiz.ports.CardStore.update_card`."""
         async def op(db: aiosqlite.Connection) -> Card | None:
             rows = list(await db.execute_fetchall(
-                f"SELECT {_CARD_COLUMNS} FROM cards WHERE user_id = ? AND bank_id = ?"
+                f"SELECT {CARD_COLUMNS} FROM cards WHERE user_id = ? AND bank_id = ?"
                 " AND question_id = ?", (user_id, bank_id, question_id)))
-            card = _card(rows[0]) if rows else Card(0, user_id, bank_id, question_id)
+            card = card_of(rows[0]) if rows else Card(0, user_id, bank_id, question_id)
             new = update(card)
             if new is None:
                 return None
@@ -124,8 +82,8 @@ class LearningStatements:
                 _UPSERT_CARD + " RETURNING card_id", (user_id, bank_id, question_id, *values))
             if study is not None:
                 rows = list(await db.execute_fetchall(
-                    f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = ?", (user_id,)))
-                learner = study(_learner(rows[0]) if rows else Learner(user_id))
+                    f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id = ?", (user_id,)))
+                learner = study(learner_of(rows[0]) if rows else Learner(user_id))
                 await db.execute(_UPSERT_LEARNER, _learner_row(learner))
             return Card(card_id, user_id, bank_id, question_id, *values)
 
@@ -148,19 +106,19 @@ class LearningStatements:
             cards: dict[tuple[int, str, str], Card] = {}
             for chunk in _chunks(keys):
                 rows = await db.execute_fetchall(
-                    f"SELECT {_CARD_COLUMNS} FROM cards WHERE (user_id, bank_id, question_id)"
+                    f"SELECT {CARD_COLUMNS} FROM cards WHERE (user_id, bank_id, question_id)"
                     f" IN (VALUES {', '.join(['(?, ?, ?)'] * len(chunk))})",
                     [value for key in chunk for value in key])
                 for row in rows:
-                    card = _card(row)
+                    card = card_of(row)
                     cards[(card.user_id, card.bank_id, card.question_id)] = card
             users = list(dict.fromkeys(u.user_id for u in updates if u.study is not None))
             learners: dict[int, Learner] = {}
             for chunk in _chunks(users):
                 for row in await db.execute_fetchall(
-                        f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id IN {_in(chunk)}",
+                        f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id IN {_in(chunk)}",
                         chunk):
-                    learners[row[0]] = _learner(row)
+                    learners[row[0]] = learner_of(row)
             rated: dict[tuple[int, str, str], Card] = {}
             studied: set[int] = set()
             for u in updates:
@@ -183,16 +141,6 @@ class LearningStatements:
 
         await self._submit(op)
 
-    async def unrated_answers(self) -> list[UnratedAnswer]:
-        """See :meth:`bot.quiz.ports.CardStore.unrated_answers`."""
-        return [_unrated(r) for r in await self._read(UNRATED_ANSWERS)]
-
-    async def card(self, card_id: int) -> Card | None:
-        """See :meth:`bot.quiz.ports.CardStore.card`."""
-        rows = await self._read(f"SELECT {_CARD_COLUMNS} FROM cards WHERE card_id = ?",
-                                (card_id,))
-        return _card(rows[0]) if rows else None
-
     async def cards(self, user_id: int, bank_id: str | None = None,
                     question_ids: Sequence[str] = ()) -> list[Card]:
         """See :meth:`bot.quiz.ports.CardStore.cards`."""
@@ -203,8 +151,8 @@ class LearningStatements:
         if question_ids:
             where += f" AND question_id IN {_in(question_ids)}"
             args += list(question_ids)
-        return [_card(r) for r in await self._read(
-            f"SELECT {_CARD_COLUMNS} FROM cards WHERE {where}", tuple(args))]
+        return [card_of(r) for r in await self._read(
+            f"SELECT {CARD_COLUMNS} FROM cards WHERE {where}", tuple(args))]
 
     async def due_cards(self, user_id: int, bank_ids: Sequence[str], now: float,
                         limit: int, count_upto: int) -> tuple[list[Card], int]:
@@ -212,12 +160,12 @@ class LearningStatements:
         cards, each row carrying the capped count."""
         banks = _in(bank_ids)
         rows = await self._read(
-            f"SELECT {_CARD_COLUMNS}, (SELECT COUNT(*) FROM (SELECT 1 FROM cards"
+            f"SELECT {CARD_COLUMNS}, (SELECT COUNT(*) FROM (SELECT 1 FROM cards"
             f"  WHERE user_id = ? AND due <= ? AND bank_id IN {banks} LIMIT ?))"
             f" FROM cards WHERE user_id = ? AND due <= ? AND bank_id IN {banks}"
             " ORDER BY due LIMIT ?",
             (user_id, now, *bank_ids, count_upto, user_id, now, *bank_ids, limit))
-        return [_card(r[:12]) for r in rows], (rows[0][12] if rows else 0)
+        return [card_of(r[:12]) for r in rows], (rows[0][12] if rows else 0)
 
     async def next_due(self, user_id: int, bank_ids: Sequence[str]) -> float | None:
         """See :meth:`bot.quiz.ports.CardStore.next_due`."""
@@ -226,27 +174,14 @@ class LearningStatements:
             " ORDER BY due LIMIT 1", (user_id, *bank_ids))
         return rows[0][0] if rows else None
 
-    async def learner(self, user_id: int) -> Learner:
-        """See :meth:`bot.quiz.ports.CardStore.learner`."""
-        rows = await self._read(f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = ?",
-                                (user_id,))
-        return _learner(rows[0]) if rows else Learner(user_id)
-
-    async def save_learner(self, learner: Learner) -> None:
-        """See :meth:`bot.quiz.ports.CardStore.save_learner`."""
-        async def op(db: aiosqlite.Connection) -> None:
-            await db.execute(SAVE_LEARNER, saved_learner(learner))
-
-        await self._submit(op, single=True)
-
     async def update_learner(self, user_id: int,
                              change: Callable[[Learner], Learner]) -> Learner:
         """See :meth:`bot.quiz.ports.CardStore.update_learner` (the read and the write are one
         job of the writer, in its transaction)."""
         async def op(db: aiosqlite.Connection) -> Learner:
             rows = list(await db.execute_fetchall(
-                f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = ?", (user_id,)))
-            learner = change(_learner(rows[0]) if rows else Learner(user_id))
+                f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id = ?", (user_id,)))
+            learner = change(learner_of(rows[0]) if rows else Learner(user_id))
             await db.execute(SAVE_LEARNER, saved_learner(learner))
             return learner
 
@@ -258,26 +193,8 @@ class LearningStatements:
         """See :meth:`bot.quiz.ports.CardStore.reminders_due` (index ``learners_reminders``,
         and ``cards_due`` per learner found)."""
         rows = await self._read(
-            f"SELECT {_LEARNER_COLUMNS}, EXISTS (SELECT 1 FROM cards c"
+            f"SELECT {LEARNER_COLUMNS}, EXISTS (SELECT 1 FROM cards c"
             f"  WHERE c.user_id = l.user_id AND c.due <= ? AND c.bank_id IN {_in(bank_ids)})"
             " FROM learners l WHERE remind = 1 AND blocked = 0 AND next_remind_at <= ?"
             " ORDER BY next_remind_at LIMIT ?", (now, *bank_ids, now, limit))
-        return [(_learner(r[:7]), bool(r[7])) for r in rows]
-
-    async def blocked_users(self) -> list[int]:
-        """See :meth:`bot.quiz.ports.CardStore.blocked_users`."""
-        return [r[0] for r in await self._read("SELECT user_id FROM learners WHERE blocked = 1")]
-
-    async def score_history(self, user_id: int) -> list[ScorePoint]:
-        """See :meth:`bot.quiz.ports.CardStore.score_history`."""
-        return [ScorePoint(*r) for r in await self._read(
-            "SELECT bank_id, ended_at, score, total FROM ("
-            " SELECT a.bank_id, a.ended_at, (SELECT COUNT(*) FROM answers s"
-            "  WHERE s.attempt_id = a.attempt_id AND s.correct = 1) AS score,"
-            "  json_array_length(a.question_order) AS total"
-            "  FROM attempts a WHERE a.user_id = ? AND a.status = 'finished'"
-            " UNION ALL"
-            " SELECT g.bank_id, g.ended_at, SUM(x.correct), json_array_length(g.question_order)"
-            "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
-            "  WHERE x.user_id = ? AND g.status = 'finished' GROUP BY g.session_id"
-            ") ORDER BY ended_at", (user_id, user_id))]
+        return [(learner_of(r[:7]), bool(r[7])) for r in rows]

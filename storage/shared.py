@@ -1,9 +1,11 @@
 """The statements that are the same in both dialects, written once for the two stores.
 
-:class:`SharedAttemptStatements` and :class:`SharedGroupStatements` hold the methods of the
+:class:`SharedAttemptStatements`, :class:`SharedGroupStatements`,
+:class:`SharedLearningStatements` and :class:`SharedReportStatements` hold the methods of the
 ports whose statements both dialects share; they are mixed into both engines' statement classes
-(:mod:`storage.attempts` and :mod:`storage.groups` for SQLite,
-:mod:`storage.postgres.attempts` and :mod:`storage.postgres.groups` for PostgreSQL), after the
+(:mod:`storage.attempts`, :mod:`storage.groups` and :mod:`storage.learning` for SQLite,
+:mod:`storage.postgres.attempts`, :mod:`storage.postgres.groups` and
+:mod:`storage.postgres.learning` for PostgreSQL), after the
 engine's writer, which runs them (:class:`Statements`): one statement at a time, or several in
 one transaction (:class:`Transaction`). What differs between the dialects is either a fragment
 each engine names (:attr:`SharedAttemptStatements._ANSWERS`) or a method of its own (a write
@@ -22,9 +24,11 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from bot.quiz.analysis import Response
 from bot.quiz.engine import ABANDONED, ACTIVE, Attempt, Plan
 from bot.quiz.group import RIGHT, GroupAnswer, GroupSession, Scoring, SessionStatus
-from bot.quiz.ports import Pruned
+from bot.quiz.learning import Card
+from bot.quiz.ports import Learner, Pruned, ScorePoint, UnratedAnswer
 from bot.quiz.settings import GroupSettings
 from storage.rows import SESSION_COLUMNS, Row, attempt_of, chosen_of, session_of, settings_of
 
@@ -390,3 +394,134 @@ class SharedGroupStatements(Statements):
         """See :meth:`bot.quiz.ports.GroupStore.group_players`."""
         return {r[0]: r[1] for r in await self._read(
             "SELECT user_id, name FROM group_players WHERE session_id = ?", (session_id,))}
+
+
+# --- spaced review (CardStore) and reports (ReportStore) ----------------------------------
+
+CARD_COLUMNS = ("card_id, user_id, bank_id, question_id, state, step, stability, difficulty,"
+                " due, last_review, reps, lapses")
+"""The columns of ``cards``, in :class:`~bot.quiz.learning.Card`'s order."""
+LEARNER_COLUMNS = ("user_id, remind, hours, next_remind_at, last_reminded_at, blocked,"
+                   " language")
+"""The columns of ``learners`` that :func:`learner_of` decodes."""
+
+
+def card_of(row: Row) -> Card:
+    """A card from its :data:`CARD_COLUMNS`."""
+    return Card(*row)
+
+
+def learner_of(row: Row) -> Learner:
+    """A learner from its :data:`LEARNER_COLUMNS`."""
+    return Learner(user_id=row[0], remind=bool(row[1]), hours=tuple(json.loads(row[2])),
+                   next_remind_at=row[3], last_reminded_at=row[4], blocked=bool(row[5]),
+                   language=row[6])
+
+
+SAVE_LEARNER = (
+    "INSERT INTO learners (user_id, remind, next_remind_at, last_reminded_at, blocked,"
+    " language) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
+    " SET remind = excluded.remind, next_remind_at = excluded.next_remind_at,"
+    " last_reminded_at = excluded.last_reminded_at, blocked = excluded.blocked,"
+    " language = excluded.language")
+"""The statement of :meth:`bot.quiz.ports.CardStore.save_learner` (also run inside
+``update_learner``'s transaction); its arguments are :func:`saved_learner`'s."""
+
+
+def saved_learner(learner: Learner) -> Args:
+    """The arguments of :data:`SAVE_LEARNER` for ``learner``."""
+    return (learner.user_id, int(learner.remind), learner.next_remind_at,
+            learner.last_reminded_at, int(learner.blocked), learner.language)
+
+
+UNRATED_ANSWERS = (
+    "SELECT n.user_id, n.bank_id, n.question_id, n.correct, n.answered_at FROM ("
+    " SELECT a.user_id, a.bank_id, s.question_id, s.correct, s.answered_at"
+    "  FROM answers s JOIN attempts a ON a.attempt_id = s.attempt_id"
+    " UNION ALL"
+    " SELECT x.user_id, g.bank_id, x.question_id, x.correct, x.answered_at"
+    "  FROM group_answers x JOIN group_sessions g ON g.session_id = x.session_id"
+    "  WHERE x.user_id > 0"
+    ") n WHERE NOT EXISTS (SELECT 1 FROM cards c WHERE c.user_id = n.user_id"
+    "  AND c.bank_id = n.bank_id AND c.question_id = n.question_id"
+    "  AND COALESCE(c.last_review, c.due) >= n.answered_at)"
+    " ORDER BY n.answered_at")
+"""The statement of :meth:`bot.quiz.ports.CardStore.unrated_answers`: one look-up in the
+cards' unique index per stored answer."""
+
+
+class SharedLearningStatements(Statements):
+    """The :class:`~bot.quiz.ports.CardStore` methods whose statements are the same in both
+    dialects. Those that differ: the read-modify-write of cards and learners (PostgreSQL locks
+    rows, SQLite has one writer), and the reads given a list of banks (an array parameter on
+    PostgreSQL, however many banks; ``IN (?, ...)`` on SQLite)."""
+
+    _QUESTIONS_OF: str
+    """The dialect's expression of the number of questions in a ``question_order`` column,
+    ``{}`` standing for the column (a JSON array stored as text)."""
+
+    async def unrated_answers(self) -> list[UnratedAnswer]:
+        """See :meth:`bot.quiz.ports.CardStore.unrated_answers`."""
+        return [UnratedAnswer(int(r[0]), r[1], r[2], bool(r[3]), float(r[4]))
+                for r in await self._read(UNRATED_ANSWERS)]
+
+    async def card(self, card_id: int) -> Card | None:
+        """See :meth:`bot.quiz.ports.CardStore.card`."""
+        rows = await self._read(f"SELECT {CARD_COLUMNS} FROM cards WHERE card_id = ?",
+                                (card_id,))
+        return card_of(rows[0]) if rows else None
+
+    async def learner(self, user_id: int) -> Learner:
+        """See :meth:`bot.quiz.ports.CardStore.learner`."""
+        rows = await self._read(f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id = ?",
+                                (user_id,))
+        return learner_of(rows[0]) if rows else Learner(user_id)
+
+    async def save_learner(self, learner: Learner) -> None:
+        """See :meth:`bot.quiz.ports.CardStore.save_learner`."""
+        await self._write(SAVE_LEARNER, saved_learner(learner))
+
+    async def blocked_users(self) -> list[int]:
+        """See :meth:`bot.quiz.ports.CardStore.blocked_users`."""
+        return [r[0] for r in await self._read("SELECT user_id FROM learners WHERE blocked = 1")]
+
+    async def score_history(self, user_id: int) -> list[ScorePoint]:
+        """See :meth:`bot.quiz.ports.CardStore.score_history`."""
+        questions = self._QUESTIONS_OF
+        return [ScorePoint(r[0], r[1], int(r[2]), int(r[3])) for r in await self._read(
+            "SELECT bank_id, ended_at, score, total FROM ("
+            " SELECT a.bank_id, a.ended_at, (SELECT COUNT(*) FROM answers s"
+            "  WHERE s.attempt_id = a.attempt_id AND s.correct = 1) AS score,"
+            f"  {questions.format('a.question_order')} AS total"
+            "  FROM attempts a WHERE a.user_id = ? AND a.status = 'finished'"
+            " UNION ALL"
+            f" SELECT g.bank_id, g.ended_at, SUM(x.correct), {questions.format('g.question_order')}"
+            "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
+            "  WHERE x.user_id = ? AND g.status = 'finished' GROUP BY g.session_id"
+            ") AS h ORDER BY ended_at", (user_id, user_id))]
+
+
+class SharedReportStatements(Statements):
+    """The :class:`~bot.quiz.ports.ReportStore` method, the same in both dialects."""
+
+    async def item_responses(self, *, bank_id: str | None = None, chat_id: int | None = None,
+                             since: float | None = None) -> list[Response]:
+        """See :meth:`bot.quiz.ports.ReportStore.item_responses` (one statement: one
+        snapshot). The casts give PostgreSQL the type of a parameter that may be NULL."""
+        since = since or 0.0
+        rows = await self._read(
+            "SELECT 'private', a.attempt_id, a.user_id, a.bank_id, x.question_id,"
+            " x.option_index, x.correct, COALESCE(u.language, ''), x.chosen"
+            " FROM answers x JOIN attempts a ON a.attempt_id = x.attempt_id"
+            " LEFT JOIN users u ON u.user_id = a.user_id"
+            " WHERE CAST(? AS BIGINT) IS NULL AND (CAST(? AS TEXT) IS NULL OR a.bank_id = ?)"
+            " AND x.answered_at >= ?"
+            " UNION ALL"
+            " SELECT 'group', s.session_id, g.user_id, s.bank_id, g.question_id,"
+            " g.option_index, g.correct, s.language, g.chosen"
+            " FROM group_answers g JOIN group_sessions s ON s.session_id = g.session_id"
+            " WHERE (CAST(? AS BIGINT) IS NULL OR s.chat_id = ?)"
+            " AND (CAST(? AS TEXT) IS NULL OR s.bank_id = ?) AND g.answered_at >= ?",
+            (chat_id, bank_id, bank_id, since, chat_id, chat_id, bank_id, bank_id, since))
+        return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], chosen_of(r[8]))
+                for r in rows]

@@ -27,7 +27,6 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.quiz.analysis import Response
 from bot.quiz.ports import DeletedData, StorageError
 from bot.quiz.privacy import DELETED_NAME, pseudonyms
 from storage.attempts import AttemptStatements
@@ -37,8 +36,8 @@ from storage.learning import LearningStatements
 from storage.leases import LocalLeases
 from storage.library import LibraryStatements
 from storage.order import LocalUpdateOrder
-from storage.rows import chosen_of
 from storage.schema import Migration, migrate, migrations, refuse_newer
+from storage.shared import SharedReportStatements
 from storage.writer import SQLITE_WAL_HEADER, DatabaseFile, FileChange
 
 __all__ = ["BUSY_TIMEOUT_MS", "Migration", "SQLiteStore", "check_path", "migrations",
@@ -54,7 +53,8 @@ BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's lock before failing, in milliseconds."""
 
 
-class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, LibraryStatements):
+class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, LibraryStatements,
+                  SharedReportStatements):
     """The quiz's storage in one SQLite file. Create with :meth:`open`; close with :meth:`close`.
 
     Writes go through one writer connection with **group commit** (:mod:`storage.writer`): every
@@ -346,29 +346,6 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
             raise StorageError(str(exc)) from exc
         except ValueError as exc:  # aiosqlite: "no active connection"
             raise StorageError(str(exc)) from exc
-
-    # --- reports -------------------------------------------------------------------------
-
-    async def item_responses(self, *, bank_id: str | None = None, chat_id: int | None = None,
-                             since: float | None = None) -> list[Response]:
-        """See :meth:`bot.quiz.ports.ReportStore.item_responses` (one statement: one
-        snapshot)."""
-        rows = await self._read(
-            "SELECT 'private', a.attempt_id, a.user_id, a.bank_id, x.question_id,"
-            " x.option_index, x.correct, COALESCE(u.language, ''), x.chosen"
-            " FROM answers x JOIN attempts a ON a.attempt_id = x.attempt_id"
-            " LEFT JOIN users u ON u.user_id = a.user_id"
-            " WHERE :chat IS NULL AND (:bank IS NULL OR a.bank_id = :bank)"
-            " AND x.answered_at >= :since"
-            " UNION ALL"
-            " SELECT 'group', s.session_id, g.user_id, s.bank_id, g.question_id,"
-            " g.option_index, g.correct, s.language, g.chosen"
-            " FROM group_answers g JOIN group_sessions s ON s.session_id = g.session_id"
-            " WHERE (:chat IS NULL OR s.chat_id = :chat) AND (:bank IS NULL OR s.bank_id = :bank)"
-            " AND g.answered_at >= :since",
-            {"chat": chat_id, "bank": bank_id, "since": since or 0.0})
-        return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7],
-                         chosen_of(r[8])) for r in rows]
 
 
 def _stamp() -> str:

@@ -198,3 +198,46 @@ async def test_instances_benchmark_by_webhook(pg_url):
     assert (row["answers"], row["stalled_users"], row["missing_answers"],
             row["doubled_answers"], row["delivery"]) == (32, 0, 0, 0, "webhook"), row
     assert left == 0
+
+
+async def test_creators_benchmark_runs():
+    """The created-quizzes benchmark plays both sides on a tiny library and reports every
+    figure its README paragraph names."""
+    from benchmarks import creators
+
+    result = await creators.run(quizzes=12, attempts=1, probes=3, db=None)
+    assert result["answer"]["answers_each"] == 8 and result["quizzes"] == 12
+    assert result["answer"]["ratio"] > 0
+    for key in ("start_cold_ms", "start_warm_ms", "start_reads_ms", "search_ms"):
+        assert result[key]["p50"] <= result[key]["p99"], key
+    assert "12 created quizzes stored" in creators.readme_paragraph(result)
+
+
+def test_restructure_summary_takes_medians_per_side_and_their_quotient():
+    """The before/after comparison takes each side's median ratio against each bare bot
+    (leaving out invocations where that bot stalled) and divides after by before."""
+    from benchmarks import restructure
+
+    def invocation(side: str, baseline: float | None, aiogram: float) -> dict:
+        return {"side": side, "ratios": {
+            "baseline": {"throughput_ratio": baseline, "cpu_per_answer_ratio": baseline},
+            "aiogram": {"throughput_ratio": aiogram, "cpu_per_answer_ratio": aiogram}}}
+
+    runs = [invocation("before", 2.0, 1.0), invocation("after", 2.2, 1.1),
+            invocation("after", None, 0.9), invocation("before", 1.8, 1.2)]
+    summary = restructure.summarise(runs)
+    assert summary["before"]["baseline"]["throughput_ratio"] == 1.9
+    assert summary["after"]["baseline"]["throughput_ratio"] == 2.2  # the stalled run left out
+    assert summary["after"]["aiogram"]["cpu_per_answer_ratio"] == 1.0
+    assert restructure.change(summary, "baseline", "throughput_ratio") == round(2.2 / 1.9, 3)
+
+
+def test_readme_blocks_of_created_quizzes_and_the_restructuring():
+    """The README's figures of created quizzes and of the benchmark before and after the
+    restructuring are what their generators write from the committed results
+    (``python -m benchmarks.creators --markdown benchmarks/results/creators.json``,
+    ``python -m benchmarks.restructure --markdown benchmarks/results/restructure.json``)."""
+    from benchmarks import creators, restructure
+
+    assert readme_block("creators") == creators.readme_paragraph(results("creators.json"))
+    assert readme_block("restructure") == restructure.markdown(results("restructure.json"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot import i18n
 from bot.telegram.services import services_of
-from storage.learning import UNRATED_ANSWERS
+from storage.shared import UNRATED_ANSWERS
 from tests.conftest import (
     BANK_ID,
     Person,

@@ -10,7 +10,7 @@ import pytest
 from bot.quiz import group, settings
 from bot.quiz.engine import Plan
 from bot.quiz.group import GroupAnswer, GroupSession, Step
-from bot.telegram.budget import GroupBudget
+from bot.telegram.limits import GroupMinute
 
 QUESTIONS = ("q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8")
 
@@ -103,17 +103,20 @@ def test_revealable_only_once_closed_or_ended():
     assert group.revealable(session(position=3, status=group.STOPPED), 3)
 
 
-def test_budget_counts_a_sliding_minute_per_group():
+def test_a_groups_minute_counts_a_sliding_minute_per_group():
+    """The rate limiter's count of a group's sends and edits holds those of the last minute
+    only, each group apart."""
     now = [0.0]
-    budget = GroupBudget(limit=20, clock=lambda: now[0])
+    minute = GroupMinute(clock=lambda: now[0])
     for _ in range(17):
-        budget.note(-1)
-    assert budget.allows(-1, reserve=2)  # 17 + 1 + 2 = 20
-    budget.note(-1)
-    assert not budget.allows(-1, reserve=2)
-    assert budget.allows(-2, reserve=2)  # another group has its own
-    now[0] = 60.0  # the first minute's calls have left the window
-    assert budget.used(-1) == 0 and budget.allows(-1, reserve=2)
+        minute.note(-1)
+    now[0] = 30.0
+    minute.note(-1)
+    assert minute.used(-1) == 18 and minute.used(-2) == 0  # another group has its own
+    now[0] = 60.0  # the first 17 have left the window
+    assert minute.used(-1) == 1
+    now[0] = 90.0  # and the last: the group is forgotten
+    assert minute.used(-1) == 0
 
 
 # --- settings ------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 
 from bot import i18n
 from bot.telegram.limits import (
+    GROUP_MAX_RATE,
     RATE_LIMIT_RETRIES,
     TRANSIENT_ATTEMPTS,
     QuizRateLimiter,
@@ -153,6 +154,32 @@ async def test_a_429_in_one_chat_does_not_hold_another_users_tap(fake, running_b
         < index("sendMessage", ada.user_id)
     assert [c.status for c in fake.calls_to("sendMessage")
             if c.params["chat_id"] == ada.user_id] == [429, 200]
+
+
+async def test_a_sessions_own_call_is_tried_once_on_a_429_and_its_chat_held():
+    """Inside session_calls a 429 is not retried by the limiter (the session runner retries
+    the step, so the tries are bounded once): it is raised at once, and the chat is held,
+    so the runner's next try waits the flood out before its call."""
+    calls, limits = Calls(), limiter()
+    calls.fail(-100, RetryAfter(timedelta(milliseconds=200)))
+    with session_calls(), pytest.raises(RetryAfter):
+        await calls.run(limits, "editMessageText", -100)
+    assert len(calls.made) == 1 and limits.room(-100) == 0  # held: nothing fits meanwhile
+    with session_calls():
+        assert await calls.run(limits, "editMessageText", -100) is True
+    assert len(calls.made) == 2
+
+
+async def test_the_room_of_a_group_is_twenty_a_minute_less_every_call_made_to_it():
+    """Every send and edit to a group (the session's and the replies alike) takes one of its
+    20 a minute; a private chat is not counted."""
+    calls, limits = Calls(), QuizRateLimiter(reply_seconds=0)
+    assert limits.room(-100) == GROUP_MAX_RATE
+    await calls.run(limits, "sendMessage", -100)
+    with session_calls():
+        await calls.run(limits, "editMessageText", -100)
+    await calls.run(limits, "sendMessage", 5)
+    assert limits.room(-100) == GROUP_MAX_RATE - 2 and limits.room(5) == GROUP_MAX_RATE
 
 
 async def test_a_sessions_own_call_is_tried_once_on_a_transient_failure():

@@ -14,6 +14,7 @@ from telegram.error import TelegramError
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import engine
+from bot.quiz.advance import next_question
 from bot.quiz.bank import Bank
 from bot.quiz.ports import StorageError
 from bot.quiz.starting import Resumed, Started, resume_or_start
@@ -264,22 +265,19 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
     failure: sends are not retried once they may have reached Telegram), another tap on "next"
     sends it again rather than being refused as stale.
     """
-    service = services(context).quiz
-    attempt = await service.next(query.from_user.id, button.attempt_id, button.position)
+    quiz = services(context).quiz
+    shown = await next_question(quiz, services(context).learning, query.from_user.id,
+                                button.attempt_id, button.position)
     await toast(query)
-    attempt, updated = await service.current(attempt)
     # the feedback stays as it is (a second tap on its button is answered as stale): one edit
     # less per question keeps the bot further from Telegram's limits
-    best = None
-    if attempt.status == engine.FINISHED:
-        best = await services(context).learning.previous_best(attempt)
     try:
-        for screen in render.current_screens(await service.bank_of(attempt), attempt, updated,
-                                             t, HTML, best, share=sharing_on(context)):
+        for screen in render.current_screens(shown.bank, shown.attempt, shown.updated, t, HTML,
+                                             shown.previous_best, share=sharing_on(context)):
             await send_to_query_chat(query, context, screen)
     except TelegramError as exc:
         if classify(exc).kind is Kind.TRANSIENT:
-            service.not_shown(attempt.id, button.position)
+            quiz.not_shown(shown.attempt.id, button.position)
         raise
 
 

@@ -9,8 +9,13 @@ that got the 429 (all calls for a 429 on a call without a chat), and tries the c
 bounded number of times.
 
 It keeps each group under Telegram's 20 messages a minute (Bot API FAQ,
-https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this) with one
-aiolimiter leaky bucket per group, as PTB's limiter does, but applies them itself so that
+https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this): every send
+and edit to a group it makes is counted in that group's minute (:class:`GroupMinute`, the one
+count of the group's budget: what fits is asked of it, by :meth:`QuizRateLimiter.room`), and
+the calls that must go out are paced by one aiolimiter leaky bucket per group, as PTB's limiter
+does. A leaky bucket alone is looser than "20 in a minute": it takes 20 at once and then one
+every 3 s, up to 40 in a minute's first burst, which Telegram answers with a long flood wait.
+The limiter applies them itself so that
 
 * a group session's own messages (question, reveal, leaderboard: calls made inside
   :func:`session_calls`) come first: a reply to a command in a group is never queued behind
@@ -25,7 +30,9 @@ It also tries transient failures again (5xx answers, dropped connections, time-o
 exponential back-off through tenacity, as :func:`outcomes.retryable` allows: a call that posts
 a message only when it surely did not reach Telegram, anything else on any transient failure.
 A group session's own calls are the exception: their step is retried by the session runner
-(:mod:`bot.telegram.sessions`), so they are tried once here (flood waits are still waited out).
+(:mod:`bot.telegram.sessions`, bounded there), so they are tried once here, 429s included (the
+429's flood wait holds the chat, and the runner's next try waits it out before its call): the
+tries of a step are bounded once, not multiplied.
 """
 
 from __future__ import annotations
@@ -33,13 +40,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
+import time
+from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine, Hashable, Iterator
 from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
 from typing import Any
 
 from aiolimiter import AsyncLimiter
+from cachetools import TTLCache
 from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_never, wait_exponential
@@ -63,6 +72,10 @@ than 20 messages per minute"; PTB's ``AIORateLimiter`` default too)."""
 
 GROUP_TIME_PERIOD = 60.0
 """Seconds of the group limit's window."""
+
+GROUPS_COUNTED = 100_000
+"""Groups whose minute is kept at once (those written to in the last minute; beyond this many,
+the least recently written to is forgotten)."""
 
 SESSION_RESERVE = 3
 """Of a group's budget, what replies to commands leave for the session's own messages (a
@@ -106,6 +119,45 @@ class Dropped(Exception):
         self.endpoint = endpoint
         self.chat = chat
         self.reason = reason
+
+
+class GroupMinute:
+    """The sends and edits made to each group in the last :data:`GROUP_TIME_PERIOD` seconds
+    (Telegram's "no more than 20 messages per minute to the same group"), counted by the rate
+    limiter as it makes them; a group not written to for a minute is forgotten.
+
+    Args:
+        window: The window, in seconds.
+        clock: Monotonic seconds.
+        groups: At most this many groups are kept (:data:`GROUPS_COUNTED`).
+    """
+
+    def __init__(self, window: float = GROUP_TIME_PERIOD,
+                 clock: Callable[[], float] = time.monotonic,
+                 groups: int = GROUPS_COUNTED) -> None:
+        self.window = window
+        self._clock = clock
+        self._calls: TTLCache[Hashable, deque[float]] = TTLCache(groups, ttl=window,
+                                                                 timer=clock)
+
+    def _recent(self, group: Hashable) -> deque[float]:
+        calls = self._calls.get(group)
+        if calls is None:
+            return deque()
+        cutoff = self._clock() - self.window
+        while calls and calls[0] <= cutoff:
+            calls.popleft()
+        return calls
+
+    def note(self, group: Hashable) -> None:
+        """Count one send or edit to ``group`` now."""
+        calls = self._recent(group)
+        calls.append(self._clock())
+        self._calls[group] = calls  # kept for a window from its latest call
+
+    def used(self, group: Hashable) -> int:
+        """Sends and edits to ``group`` in the last window."""
+        return len(self._recent(group))
 
 
 class _Flood(Exception):
@@ -198,6 +250,8 @@ class QuizRateLimiter(AIORateLimiter):
         self._waiting = waiting or contextlib.nullcontext
         self.reply_seconds = reply_seconds
         self._groups: OrderedDict[Hashable, AsyncLimiter] = OrderedDict()  # LRU
+        self.minute = GroupMinute()
+        """What each group was sent in the last minute: the group's budget."""
         self._replied: OrderedDict[Hashable, float] = OrderedDict()  # (group, text) -> time
         self.dropped = 0
 
@@ -222,10 +276,11 @@ class QuizRateLimiter(AIORateLimiter):
         session = _SESSION_CALL.get()
         if group is not None and not session:
             self._check_reply(group, endpoint, data)
-        # a session's own call is tried once on a transient failure: its step is tried again
-        # by the session runner, with its own back-off and bound (retries do not multiply)
-        budget = _Budget(endpoint, rate_limit_args or self._flood_retries,
-                         0 if session else self._transient_attempts - 1)
+        # a session's own call is tried once (a 429 or a transient failure): its step is tried
+        # again by the session runner, with its own back-off and bound (retries do not multiply)
+        budget = (_Budget(endpoint, 0, 0) if session else
+                  _Budget(endpoint, rate_limit_args or self._flood_retries,
+                          self._transient_attempts - 1))
         try:  # the common case, without setting up a retry loop
             return await self._once(chat, callback, args, kwargs, endpoint, data)
         except Exception as exc:
@@ -261,6 +316,7 @@ class QuizRateLimiter(AIORateLimiter):
             else:
                 async with self._waiting():
                     await bucket.acquire()
+            self.minute.note(group)
 
         async def shielded(*call_args: Any, **call_kwargs: Any) -> Result:
             try:
@@ -280,7 +336,7 @@ class QuizRateLimiter(AIORateLimiter):
         reason = None
         if self._held(group):
             reason = "the chat is in a flood wait"
-        elif not self._bucket(group).has_capacity(1 + SESSION_RESERVE):
+        elif self.room(group) < 1 + SESSION_RESERVE:
             reason = "the rest of the group's budget is kept for its session"
         elif endpoint == "sendMessage":
             key = (group, hash(str(data.get("text"))))
@@ -290,12 +346,22 @@ class QuizRateLimiter(AIORateLimiter):
             else:
                 self._replied.pop(key, None)
                 self._replied[key] = now  # the latest last
-                while now - next(iter(self._replied.values())) >= self.reply_seconds:
+                while (self._replied
+                       and now - next(iter(self._replied.values())) >= self.reply_seconds):
                     self._replied.popitem(last=False)  # forget replies long past
         if reason is not None:
             self.dropped += 1
             log.debug("%s to chat %s dropped: %s", endpoint, group, reason)
             raise Dropped(endpoint, group, reason)
+
+    def room(self, chat: Hashable) -> int:
+        """How many more sends and edits fit in the group ``chat``'s budget now: Telegram's 20
+        a minute less those made in the last minute (:attr:`minute`), replies to commands and
+        the session's own alike; 0 while the chat is in a flood wait. A chat that is no group
+        (a private chat) has the whole budget."""
+        if self._held(chat):
+            return 0
+        return max(0, GROUP_MAX_RATE - self.minute.used(chat))
 
     def _bucket(self, group: Hashable) -> AsyncLimiter:
         """The group's leaky bucket (buckets that drained are forgotten: a new one is equal)."""

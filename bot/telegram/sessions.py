@@ -2,11 +2,11 @@
 
 Telegram lets a bot send about 20 messages a minute to one group (Bot API FAQ, "broadcasting"):
 a session sends two per question (the question, then its reveal as an edit), at most one more
-(the mid-window clock edit, "⏱ 10 s left", made only when
-:class:`~bot.telegram.budget.GroupBudget` says it fits with the calls the session must make in
-the next minute), plus the leaderboard, and nothing per answer: each member's answer is
-acknowledged privately by the callback query's toast, in that
-member's own language. ``AIORateLimiter`` enforces the limit.
+(the mid-window clock edit, "⏱ 10 s left", made only when the group's budget in the rate
+limiter, :meth:`~bot.telegram.limits.QuizRateLimiter.room`, has room for it besides the calls
+the session must make in the next minute), plus the leaderboard, and nothing per answer: each
+member's answer is acknowledged privately by the callback query's toast, in that member's own
+language. The rate limiter (:mod:`bot.telegram.limits`) counts and enforces the limit.
 
 The session's progress (close -> reveal -> post the next question ... -> leaderboard) is decided
 by :func:`bot.quiz.group.next_step` from the stored state alone and carried out by
@@ -43,9 +43,8 @@ from bot.quiz.group import GroupSession, Step
 from bot.quiz.group_service import GroupService
 from bot.quiz.ports import SessionLeases, StorageError
 from bot.render import HTML
-from bot.telegram.budget import GroupBudget
 from bot.telegram.common import Bot, Context, keyboard
-from bot.telegram.limits import session_calls
+from bot.telegram.limits import GROUP_TIME_PERIOD, QuizRateLimiter, session_calls
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.outcomes import Kind, classify
 
@@ -110,8 +109,6 @@ class SessionRunner:
         self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}  # lock, [users]
         self._failures: dict[int, int] = {}
         self._clocked: dict[int, int] = {}  # session id -> position whose clock edit is done
-        self.budget = GroupBudget()
-        """The recent sends and edits of sessions per group chat (Telegram's 20 a minute)."""
 
     async def forget_starter(self, user_id: int) -> None:
         """Drop the name of ``user_id`` from the group sessions they started that are running
@@ -226,7 +223,6 @@ class SessionRunner:
                                      group.tally(session, position, answers), t, HTML,
                                      bot_username=self.bot.username)
         assert session.message_id is not None
-        self.budget.note(session.chat_id)
         await self.bot.edit_message_text(screen.text, chat_id=session.chat_id,
                                          message_id=session.message_id,
                                          reply_markup=keyboard(screen))
@@ -240,7 +236,6 @@ class SessionRunner:
         screen = render.group_leaderboard(await service.bank_of(session), session,
                                           group.leaderboard(answers, names, session), t, HTML,
                                           stopped_by=stopped_by)
-        self.budget.note(session.chat_id)
         await self.bot.send_message(session.chat_id, screen.text, reply_markup=keyboard(screen),
                                     message_thread_id=session.message_thread_id)
 
@@ -339,20 +334,19 @@ class SessionRunner:
     async def _clock(self, session: GroupSession) -> None:
         """The open question's one mid-window edit ("⏱ 10 s left"), if the group's budget has
         room for it besides what the session must send in the next minute
-        (:func:`~bot.quiz.group.calls_ahead`); skipped
-        otherwise. Cosmetic: a failure is logged, never retried, and it never holds the
-        session past the question's deadline."""
-        if not self.budget.allows(session.chat_id,
-                                  reserve=group.calls_ahead(session, self.budget.window)):
-            log.info("group session %s: clock edit of question %s skipped (group budget: %s "
-                     "calls in the last minute)", session.id, session.position + 1,
-                     self.budget.used(session.chat_id))
+        (:func:`~bot.quiz.group.calls_ahead`); skipped otherwise, and when the bot has no
+        :class:`~bot.telegram.limits.QuizRateLimiter` to ask. Cosmetic: a failure is logged,
+        never retried, and it never holds the session past the question's deadline."""
+        limiter = self.bot.rate_limiter
+        room = limiter.room(session.chat_id) if isinstance(limiter, QuizRateLimiter) else 0
+        if room < 1 + group.calls_ahead(session, GROUP_TIME_PERIOD):
+            log.info("group session %s: clock edit of question %s skipped (room for %s calls "
+                     "in the group's budget)", session.id, session.position + 1, room)
             return
         assert session.message_id is not None and session.deadline is not None
         t = i18n.catalog(session.language)
         screen = render.group_question(await self.service.bank_of(session), session, t, HTML,
                                        left=group.clock_left(session))
-        self.budget.note(session.chat_id)
         try:
             async with asyncio.timeout(max(0.1, session.deadline - self.service.now())):
                 await self.bot.edit_message_text(
@@ -390,14 +384,12 @@ class SessionRunner:
                                        if session.position == 0 else None)
         if screen.photo is not None:  # in a group the picture goes first, on its own: the
             # question's message stays a text message that the clock edit and reveal edit
-            self.budget.note(session.chat_id)
             try:
                 await self.bot.send_photo(session.chat_id, screen.photo,
                                           message_thread_id=session.message_thread_id)
             except TelegramError as exc:  # the question still goes out, without it
                 log.info("group session %s: picture of question %s not sent: %s", session.id,
                          session.position + 1, describe(exc))
-        self.budget.note(session.chat_id)
         try:
             message = await self.bot.send_message(
                 session.chat_id, screen.text, reply_markup=keyboard(screen),

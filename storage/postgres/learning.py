@@ -1,6 +1,7 @@
 """PostgreSQL statements of spaced review (:class:`bot.quiz.ports.CardStore`), mixed into
-:class:`storage.postgres.store.PostgresStore`: cards, learners and the score history of the
-chart (the twins of :mod:`storage.learning`).
+:class:`storage.postgres.store.PostgresStore`: those of PostgreSQL alone (the twins of
+:mod:`storage.learning`; the statements the same in both dialects are
+:class:`storage.shared.SharedLearningStatements`).
 
 Reads follow the writer's ``_read`` (one statement run to completion); the read-modify-write
 of a card runs inside a batch's transaction (its ``_submit``,
@@ -16,24 +17,25 @@ from collections.abc import Callable, Sequence
 import asyncpg
 
 from bot.quiz.learning import Card
-from bot.quiz.ports import CardUpdate, Learner, ScorePoint, UnratedAnswer
-from storage.learning import (
-    _CARD_COLUMNS,
-    _LEARNER_COLUMNS,
+from bot.quiz.ports import CardUpdate, Learner
+from storage.postgres.writer import PostgresWriter, numbered
+from storage.shared import (
+    CARD_COLUMNS,
+    LEARNER_COLUMNS,
     SAVE_LEARNER,
-    UNRATED_ANSWERS,
-    _card,
-    _learner,
-    _unrated,
+    SharedLearningStatements,
+    card_of,
+    learner_of,
     saved_learner,
 )
-from storage.postgres.writer import PostgresWriter, numbered
 
 _SAVE_LEARNER = numbered(SAVE_LEARNER)
 
 
-class PostgresLearningStatements(PostgresWriter):
-    """The :class:`~bot.quiz.ports.CardStore` methods."""
+class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
+    """The :class:`~bot.quiz.ports.CardStore` methods of PostgreSQL alone."""
+
+    _QUESTIONS_OF = "json_array_length({}::json)"
 
     async def update_card(self, user_id: int, bank_id: str, question_id: str,
                           update: Callable[[Card], Card | None],
@@ -47,9 +49,9 @@ class PostgresLearningStatements(PostgresWriter):
         async def op(db: asyncpg.Connection) -> Card | None:
             while True:
                 row = await db.fetchrow(
-                    f"SELECT {_CARD_COLUMNS} FROM cards WHERE user_id = $1 AND bank_id = $2"
+                    f"SELECT {CARD_COLUMNS} FROM cards WHERE user_id = $1 AND bank_id = $2"
                     " AND question_id = $3 FOR UPDATE", user_id, bank_id, question_id)
-                card = _card(row) if row else Card(0, user_id, bank_id, question_id)
+                card = card_of(row) if row else Card(0, user_id, bank_id, question_id)
                 new = update(card)
                 if new is None:
                     return None
@@ -73,9 +75,9 @@ class PostgresLearningStatements(PostgresWriter):
                 break
             if study is not None:
                 row = await db.fetchrow(
-                    f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = $1 FOR UPDATE",
+                    f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id = $1 FOR UPDATE",
                     user_id)
-                learner = study(_learner(row) if row else Learner(user_id))
+                learner = study(learner_of(row) if row else Learner(user_id))
                 await db.execute(
                     "INSERT INTO learners (user_id, remind, hours, next_remind_at,"
                     " last_reminded_at, blocked) VALUES ($1, $2, $3, $4, $5, $6)"
@@ -98,21 +100,11 @@ class PostgresLearningStatements(PostgresWriter):
         for u in updates:
             await self.update_card(u.user_id, u.bank_id, u.question_id, u.update, u.study)
 
-    async def unrated_answers(self) -> list[UnratedAnswer]:
-        """See :meth:`bot.quiz.ports.CardStore.unrated_answers`."""
-        return [_unrated(r) for r in await self._read(UNRATED_ANSWERS)]
-
-    async def card(self, card_id: int) -> Card | None:
-        """See :meth:`bot.quiz.ports.CardStore.card`."""
-        rows = await self._read(f"SELECT {_CARD_COLUMNS} FROM cards WHERE card_id = $1",
-                                (card_id,))
-        return _card(rows[0]) if rows else None
-
     async def cards(self, user_id: int, bank_id: str | None = None,
                     question_ids: Sequence[str] = ()) -> list[Card]:
         """See :meth:`bot.quiz.ports.CardStore.cards`."""
-        return [_card(r) for r in await self._read(
-            f"SELECT {_CARD_COLUMNS} FROM cards WHERE user_id = $1"
+        return [card_of(r) for r in await self._read(
+            f"SELECT {CARD_COLUMNS} FROM cards WHERE user_id = $1"
             " AND ($2::text IS NULL OR bank_id = $2)"
             " AND (cardinality($3::text[]) = 0 OR question_id = ANY($3::text[]))",
             (user_id, bank_id, list(question_ids)))]
@@ -122,11 +114,11 @@ class PostgresLearningStatements(PostgresWriter):
         """See :meth:`bot.quiz.ports.CardStore.due_cards`. One statement (one snapshot): the
         cards, each row carrying the capped count."""
         rows = await self._read(
-            f"SELECT {_CARD_COLUMNS}, (SELECT COUNT(*) FROM (SELECT 1 FROM cards"
+            f"SELECT {CARD_COLUMNS}, (SELECT COUNT(*) FROM (SELECT 1 FROM cards"
             "  WHERE user_id = $1 AND due <= $2 AND bank_id = ANY($3::text[]) LIMIT $4) AS d)"
             " FROM cards WHERE user_id = $1 AND due <= $2 AND bank_id = ANY($3::text[])"
             " ORDER BY due LIMIT $5", (user_id, now, list(bank_ids), count_upto, limit))
-        return [_card(tuple(r)[:12]) for r in rows], (int(rows[0][12]) if rows else 0)
+        return [card_of(tuple(r)[:12]) for r in rows], (int(rows[0][12]) if rows else 0)
 
     async def next_due(self, user_id: int, bank_ids: Sequence[str]) -> float | None:
         """See :meth:`bot.quiz.ports.CardStore.next_due`."""
@@ -134,19 +126,6 @@ class PostgresLearningStatements(PostgresWriter):
             "SELECT due FROM cards WHERE user_id = $1 AND bank_id = ANY($2::text[])"
             " ORDER BY due LIMIT 1", (user_id, list(bank_ids)))
         return rows[0][0] if rows else None
-
-    async def learner(self, user_id: int) -> Learner:
-        """See :meth:`bot.quiz.ports.CardStore.learner`."""
-        rows = await self._read(f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = $1",
-                                (user_id,))
-        return _learner(rows[0]) if rows else Learner(user_id)
-
-    async def save_learner(self, learner: Learner) -> None:
-        """See :meth:`bot.quiz.ports.CardStore.save_learner`."""
-        async def op(db: asyncpg.Connection) -> None:
-            await db.execute(_SAVE_LEARNER, *saved_learner(learner))
-
-        await self._submit(op)
 
     async def update_learner(self, user_id: int,
                              change: Callable[[Learner], Learner]) -> Learner:
@@ -160,9 +139,9 @@ class PostgresLearningStatements(PostgresWriter):
             await db.execute("INSERT INTO learners (user_id) VALUES ($1)"
                              " ON CONFLICT (user_id) DO NOTHING", user_id)
             row = await db.fetchrow(
-                f"SELECT {_LEARNER_COLUMNS} FROM learners WHERE user_id = $1 FOR UPDATE",
+                f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id = $1 FOR UPDATE",
                 user_id)
-            learner = change(_learner(row) if row else Learner(user_id))
+            learner = change(learner_of(row) if row else Learner(user_id))
             await db.execute(_SAVE_LEARNER, *saved_learner(learner))
             return learner
 
@@ -174,27 +153,8 @@ class PostgresLearningStatements(PostgresWriter):
         """See :meth:`bot.quiz.ports.CardStore.reminders_due` (index ``learners_reminders``,
         and ``cards_due`` per learner found)."""
         rows = await self._read(
-            f"SELECT {_LEARNER_COLUMNS}, EXISTS (SELECT 1 FROM cards c"
+            f"SELECT {LEARNER_COLUMNS}, EXISTS (SELECT 1 FROM cards c"
             "  WHERE c.user_id = l.user_id AND c.due <= $1 AND c.bank_id = ANY($2::text[]))"
             " FROM learners l WHERE remind = 1 AND blocked = 0 AND next_remind_at <= $1"
             " ORDER BY next_remind_at LIMIT $3", (now, list(bank_ids), limit))
-        return [(_learner(tuple(r)[:7]), bool(r[7])) for r in rows]
-
-    async def blocked_users(self) -> list[int]:
-        """See :meth:`bot.quiz.ports.CardStore.blocked_users`."""
-        return [r[0] for r in await self._read("SELECT user_id FROM learners WHERE blocked = 1")]
-
-    async def score_history(self, user_id: int) -> list[ScorePoint]:
-        """See :meth:`bot.quiz.ports.CardStore.score_history`."""
-        return [ScorePoint(r[0], r[1], int(r[2]), int(r[3])) for r in await self._read(
-            "SELECT bank_id, ended_at, score, total FROM ("
-            " SELECT a.bank_id, a.ended_at, (SELECT COUNT(*) FROM answers s"
-            "  WHERE s.attempt_id = a.attempt_id AND s.correct = 1) AS score,"
-            "  json_array_length(a.question_order::json) AS total"
-            "  FROM attempts a WHERE a.user_id = $1 AND a.status = 'finished'"
-            " UNION ALL"
-            " SELECT g.bank_id, g.ended_at, SUM(x.correct),"
-            "  json_array_length(g.question_order::json)"
-            "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
-            "  WHERE x.user_id = $1 AND g.status = 'finished' GROUP BY g.session_id"
-            ") AS h ORDER BY ended_at", (user_id,))]
+        return [(learner_of(tuple(r)[:7]), bool(r[7])) for r in rows]

@@ -36,7 +36,6 @@ import asyncio
 
 import asyncpg
 
-from bot.quiz.analysis import Response
 from bot.quiz.ports import DeletedData, StorageError
 from bot.quiz.privacy import DELETED_NAME, pseudonyms
 from storage.leases import PostgresLeases
@@ -48,7 +47,7 @@ from storage.postgres.groups import PostgresGroupStatements
 from storage.postgres.learning import PostgresLearningStatements
 from storage.postgres.schema import SCHEMA_VERSION, migrate, migrations
 from storage.postgres.writer import FAILURES, POOL_SIZE, rows_changed
-from storage.rows import chosen_of
+from storage.shared import SharedReportStatements
 
 PSEUDONYM_LOCK = (0x71756979, 1)
 """Advisory lock key (two int4) held by :meth:`PostgresStore.delete_user` until it commits:
@@ -56,7 +55,7 @@ two instances deleting users at once never pick the same pseudonyms."""
 
 
 class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
-                    PostgresLearningStatements, LibraryStatements):
+                    PostgresLearningStatements, LibraryStatements, SharedReportStatements):
     """The quiz's storage in a PostgreSQL database. Create with :meth:`open`; close with
     :meth:`close`.
 
@@ -198,27 +197,4 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
                 " WHERE version = (SELECT MAX(version) FROM quizbot_schema)")
         except asyncpg.PostgresError as exc:
             raise StorageError(str(exc)) from exc
-
-    # --- reports -------------------------------------------------------------------------
-
-    async def item_responses(self, *, bank_id: str | None = None, chat_id: int | None = None,
-                             since: float | None = None) -> list[Response]:
-        """See :meth:`bot.quiz.ports.ReportStore.item_responses` (one statement: one
-        snapshot)."""
-        rows = await self._read(
-            "SELECT 'private', a.attempt_id, a.user_id, a.bank_id, x.question_id,"
-            " x.option_index, x.correct, COALESCE(u.language, ''), x.chosen"
-            " FROM answers x JOIN attempts a ON a.attempt_id = x.attempt_id"
-            " LEFT JOIN users u ON u.user_id = a.user_id"
-            " WHERE $1::bigint IS NULL AND ($2::text IS NULL OR a.bank_id = $2)"
-            " AND x.answered_at >= $3"
-            " UNION ALL"
-            " SELECT 'group', s.session_id, g.user_id, s.bank_id, g.question_id,"
-            " g.option_index, g.correct, s.language, g.chosen"
-            " FROM group_answers g JOIN group_sessions s ON s.session_id = g.session_id"
-            " WHERE ($1::bigint IS NULL OR s.chat_id = $1) AND ($2::text IS NULL"
-            " OR s.bank_id = $2) AND g.answered_at >= $3",
-            (chat_id, bank_id, since or 0.0))
-        return [Response(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7],
-                         chosen_of(r[8])) for r in rows]
 

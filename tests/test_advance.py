@@ -1,0 +1,70 @@
+"""Tests for bot.quiz.advance: a "Next" tap decided in one core call, on a real SQLite file."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.quiz.advance import next_question
+from bot.quiz.engine import FINISHED, StaleQuestion
+from bot.quiz.ports import StorageError
+from bot.quiz.review import LearningService
+from bot.quiz.service import QuizService
+from storage import SQLiteStore
+
+USER = 7
+
+
+async def play_to_the_end(quiz: QuizService, banks, bank_id: str) -> tuple[int, int]:
+    """Answer every question of a fresh attempt (option slot 0, right or wrong), tapping
+    "Next" after each but the last; the attempt id and the last position."""
+    attempt = await quiz.start(USER, bank_id)
+    learning = LearningService(quiz.store, banks)  # type: ignore[arg-type]
+    for position in range(attempt.total):
+        attempt, answer = await quiz.grade(USER, attempt.id, position, 0)
+        attempt = await quiz.record(attempt, answer)
+        if position < attempt.total - 1:
+            shown = await next_question(quiz, learning, USER, attempt.id, position)
+            assert shown.attempt.position == position + 1 and shown.previous_best is None
+    return attempt.id, attempt.total - 1
+
+
+async def test_the_last_next_shows_the_score_with_the_best_earlier_attempt(tmp_path, banks):
+    """After a first finished attempt, the last "Next" of a second one gives the finished
+    attempt, its bank and the first attempt's score; a second tap on it is stale."""
+    store = await SQLiteStore.open(tmp_path / "quiz.sqlite3")
+    try:
+        quiz = QuizService(store, banks)
+        learning = LearningService(store, banks)
+        bank_id = next(iter(banks))
+        first_id, last = await play_to_the_end(quiz, banks, bank_id)
+        first = await next_question(quiz, learning, USER, first_id, last)
+        assert first.attempt.status == FINISHED and first.previous_best is None
+        second_id, last = await play_to_the_end(quiz, banks, bank_id)
+        shown = await next_question(quiz, learning, USER, second_id, last)
+        assert shown.attempt.status == FINISHED and shown.bank.id == bank_id
+        assert shown.previous_best is not None
+        assert (shown.previous_best.ended_at, shown.previous_best.total) == (
+            first.attempt.ended_at, first.attempt.total)
+        with pytest.raises(StaleQuestion):
+            await next_question(quiz, learning, USER, second_id, last)
+    finally:
+        await store.close()
+
+
+async def test_a_next_whose_outcome_could_not_be_read_may_be_tapped_again(tmp_path, banks):
+    """The storage goes away while the last "Next" looks up the best earlier score: the tap
+    fails and is not spent, so the same tap works once storage is back."""
+    path = tmp_path / "quiz.sqlite3"
+    store = await SQLiteStore.open(path)
+    quiz = QuizService(store, banks)
+    attempt_id, last = await play_to_the_end(quiz, banks, next(iter(banks)))
+    await store.close()
+    with pytest.raises((StorageError, ValueError)):  # aiosqlite: "Connection closed"
+        await next_question(quiz, LearningService(store, banks), USER, attempt_id, last)
+    store = await SQLiteStore.open(path)
+    try:
+        quiz.store = store
+        shown = await next_question(quiz, LearningService(store, banks), USER, attempt_id, last)
+        assert shown.attempt.status == FINISHED
+    finally:
+        await store.close()
