@@ -219,6 +219,19 @@ async def test_inline_search_offers_featured_banks_then_public_created_quizzes(s
         f"c-many{n:06d}" for n in range(60)}
 
 
+async def test_inline_search_by_exact_id_finds_a_link_only_quiz(store, registry):
+    """The Share button of a link-only quiz types its id: that exact id finds it (whoever has
+    the id has the link), never a taken-down one, and its title alone still finds nothing."""
+    await store_quiz(store, "c-linkonly00", title="Capitals of Asia")
+    await store_quiz(store, "c-takendown0", title="Capitals of Africa")
+    await store.set_disabled("c-takendown0", True, now=T0)
+    found = await sharing.find(registry, "  c-linkonly00 ", "")
+    assert [b.id for b in found.page] == ["c-linkonly00"] and found.next_offset == ""
+    assert (await sharing.find(registry, "c-takendown0", "")).page == []
+    assert (await sharing.find(registry, "Capitals of Asia", "")).page == []
+    assert (await sharing.find(registry, "c-nosuchquiz", "")).page == []
+
+
 async def test_stats_name_created_quizzes(store, registry, banks):
     """/stats names a created quiz by its title, alongside the featured banks."""
     await store_quiz(store, QUIZ)

@@ -13,7 +13,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.quiz.bank import Bank
+from bot.quiz.bank import ID_PATTERN, Bank
+from bot.quiz.engine import UnknownBank
 from bot.quiz.registry import BankRegistry
 
 MAX_QUERY = 256
@@ -135,11 +136,19 @@ async def find(registry: BankRegistry, query: str, offset: str,
     query's text (its first :data:`MAX_QUERY` characters, spaces collapsed; every public one
     for an empty text), most recently updated first. Only the created quizzes up to the end of
     the page (and one more, to know whether there is a next page) are read, and only those of
-    the page are parsed. Never refuses a query.
+    the page are parsed. A query that is exactly a created quiz's id finds that quiz, link-only
+    or public (the Share button of a link-only quiz types its id; whoever has the id has the
+    link). Never refuses a query.
 
     Raises:
         StorageError: the library of created quizzes could not be read.
     """
+    exact = query.strip()
+    if not offset and ID_PATTERN.fullmatch(exact) and not registry.is_featured(exact):
+        try:
+            return Found([await registry.bank(exact)], "", 1)
+        except UnknownBank:
+            pass  # no such quiz (or taken down): search its text as any other query
     featured = search(registry.featured.values(), query)
     start = _start(offset)
     end = start + min(size, PAGE_SIZE)
