@@ -208,7 +208,7 @@ async def test_a_card_shared_in_the_private_chat_needs_no_answer(fake, bot):
     assert [b["text"] for b in buttons(card)] == [EN("inline.button_start")]
     # Sam's updates are handled in order: the first reply after the card is the one to /help
     replies = await sam.say("/help")
-    assert [m["text"] for m in replies] == [EN("help")]
+    assert [m["text"] for m in replies] == [EN("help") + "\n\n" + EN("help_creators")]
     assert [m["text"] for m in (await sam.say("hello"))] == [EN("unknown_text")]
 
 

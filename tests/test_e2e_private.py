@@ -304,7 +304,7 @@ async def test_updates_the_bot_does_not_handle(fake, running_bot):
     fake.post_channel(-1001, "/start")
     await fake.wait_for(lambda: fake.pending_updates() == 0)
     [reply] = await person.say("/help")  # still responsive, and nothing else was sent
-    assert reply["text"] == t("help")
+    assert reply["text"] == t("help") + "\n\n" + t("help_creators")
     assert len(person.bot_messages()) == before + 2
     assert fake.messages(-1001)[-1].get("from", {}).get("id") != fake.bot_id
 
@@ -377,7 +377,11 @@ async def test_language_choice_wins_over_telegram_language(fake, running_bot):
     await fake.wait_for(lambda: fake.message(person.user_id, picker["message_id"])["text"]
                         == i18n.catalog("el")("language_set"))
     [reply] = await person.say("/help")
-    assert reply["text"] == i18n.catalog("el")("help")
+    el = i18n.catalog("el")
+    assert reply["text"] == el("help") + "\n\n" + el("help_creators")
+    # the creators' commands, in Greek
+    assert "/newquiz: φτιάξε ένα κουίζ" in reply["text"]
+    assert "/myquizzes: τα κουίζ σου" in reply["text"]
     await running_bot.restart()
     [reply] = await person.say("/stop")
     assert reply["text"] == i18n.catalog("el")("stop_none")

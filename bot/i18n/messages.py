@@ -124,6 +124,11 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
        "/stop: stop the current quiz\n"
        "/deletemydata: delete everything I keep about you\n"
        "/help: this message"),
+    N_("help_creators",
+       "Make your own quiz:\n"
+       "/newquiz: make a quiz by sending quiz polls or typed questions, or send me a quiz file "
+       "(YAML, GIFT, Aiken or CSV)\n"
+       "/myquizzes: your quizzes: play, share, edit, export, results"),
     N_("toast_stale", "That question is closed: answer the one below."),
     N_("toast_answered", "You've already answered this question."),
     N_("toast_closed", "This quiz is over. Send /quiz to start a new one."),

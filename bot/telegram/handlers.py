@@ -158,7 +158,7 @@ async def cmd_help(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     assert chat is not None
     t = await catalog_for(context, user)
-    await send(context, chat.id, Screen(HTML.escape(t("help"))))
+    await send(context, chat.id, Screen(HTML.escape(t("help") + "\n\n" + t("help_creators"))))
 
 
 async def on_other_message(update: Update, context: Context) -> None:
