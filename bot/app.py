@@ -160,7 +160,7 @@ def add_handlers(app: QuizApplication) -> None:
 
     Each command of the menus (:data:`COMMANDS`, :data:`GROUP_COMMANDS`,
     :data:`TEACHER_COMMANDS`) is registered by name, so that a search for a callback finds
-    where it is wired; ``tests/test_app.py`` checks that the menus and the handlers agree.
+    where it is wired; ``tests/telegram/test_app.py`` checks that the menus and the handlers agree.
     """
     # new messages only: PTB's CommandHandler would also run on edited messages
     private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE

@@ -14,7 +14,7 @@ and whether each group got its leaderboard, and sums them up in a :class:`GroupL
 sessions finished or stuck, in-time taps refused, answers lost or doubled between the
 acknowledgements and the reveals, reveal lag after the deadline, acknowledgement latency.
 
-Used by ``benchmarks/group_load.py`` and ``tests/test_group_load.py``.
+Used by ``benchmarks/group_load.py`` and ``tests/e2e/test_group_load.py``.
 """
 
 from __future__ import annotations

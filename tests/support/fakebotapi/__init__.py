@@ -16,7 +16,7 @@ python-telegram-bot's real HTTP stack can be pointed at it::
 Tests play the users (:meth:`FakeBotAPI.send_message`, :meth:`FakeBotAPI.tap`, ...) and observe the
 bot through :attr:`FakeBotAPI.calls` and the chat history (:meth:`FakeBotAPI.messages`).
 
-What the fake models (each covered by tests/test_fakebotapi.py):
+What the fake models (each covered by tests/fakebotapi/test_fakebotapi.py):
 
 * Wire protocol: token check (401), unknown methods (404), unimplemented ones (501), form,
   multipart and JSON bodies, Telegram's wording for missing parameters.
@@ -40,7 +40,7 @@ What the fake models (each covered by tests/test_fakebotapi.py):
   (:meth:`FakeBotAPI.choose_inline_result`; chosen_inline_result updates only with
   ``inline_feedback``, BotFather's /setinlinefeedback), and t.me deep links followed
   (:meth:`FakeBotAPI.follow_link`: ``?start=`` in the private chat, ``?startgroup=`` in a group);
-  covered by tests/test_fakebotapi_inline.py.
+  covered by tests/fakebotapi/test_fakebotapi_inline.py.
 * Chats and members: private chats open when the user writes (403 before), blocked users
   (403 "bot was blocked by the user" for sends and edits; callback answers still work),
   groups, supergroups, channels, member statuses, commands per scope and language.
@@ -57,7 +57,8 @@ What the fake models (each covered by tests/test_fakebotapi.py):
 * Flood control: per group per minute, per private chat per second, injected per chat
   (:meth:`FakeBotAPI.flood`): 429 "Too Many Requests: retry after N" with ``retry_after``.
 * Faults: injected errors per method, dropped connections, latency, random chaos.
-* For quiz creators (covered by tests/test_fakebotapi_creators.py): polls users send or forward
+* For quiz creators (covered by tests/fakebotapi/test_fakebotapi_creators.py): polls users
+  send or forward
   (:meth:`FakeBotAPI.send_poll`; Bot API 9.6+ ``correct_option_ids``, hidden for an open quiz
   not sent to the bot's private chat), documents and photos users send
   (:meth:`FakeBotAPI.send_document`, :meth:`FakeBotAPI.send_photo`: several PhotoSizes),

@@ -1,0 +1,329 @@
+"""`quizbot import`: GIFT, Aiken and CSV files to banks that load, validate and play."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from bot import i18n
+from bot.bankload import load_bank, parse_bank
+from bot.play import play
+from bot.quiz.importing import (
+    EXPLANATION_PLACEHOLDER,
+    Parsed,
+    bank_data,
+    parse_aiken,
+    parse_csv,
+    parse_gift,
+)
+from bot.quiz.service import QuizService
+from storage import SQLiteStore
+from tests.support.optionbanks import correct_label, shown_options
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "import"
+GIFT = DATA / "computing.gift"
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "banks" / "schema.json")
+                    .read_text(encoding="utf-8"))
+
+
+def quizbot(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run `quizbot` (this checkout's) to its end."""
+    return subprocess.run([sys.executable, "-m", "bot", *args], capture_output=True, text=True,
+                          timeout=120, env={**os.environ})
+
+
+def line_of(path: Path, needle: str) -> int:
+    """1-based number of the first line of ``path`` containing ``needle``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next(i for i, line in enumerate(lines, start=1) if needle in line)
+
+
+def options_of(parsed: Parsed, number: int) -> list[tuple[str, bool]]:
+    """The options of the ``number``-th converted question (1-based)."""
+    return list(parsed.questions[number - 1].options)
+
+
+# --- the 20-question GIFT file, through the real command ---------------------------------------
+
+async def test_a_gift_file_imports_validates_and_plays(tmp_path):
+    """The GIFT file's 20 multiple-choice questions become a bank that `quizbot validate`
+    accepts, that passes the schema, and that plays to 20/20; each question type quizbot cannot
+    ask is reported with its line, and the exit status is 0."""
+    out = tmp_path / "computing.yaml"
+    proc = quizbot("import", str(GIFT), "--format", "gift", "--lang", "en", "--out", str(out),
+                   "--source-title", "Computing notes", "--source-url",
+                   "https://example.org/computing")
+    assert proc.returncode == 0, proc.stderr
+    assert f"wrote {out}: bank 'computing', 20 of 28 question(s) converted" in proc.stdout
+    for needle, kind in [("::tf::", "a true/false question"),
+                         ("::short::", "a short answer question"),
+                         ("::match::", "a matching question"),
+                         ("::numeric::", "a numerical question"),
+                         ("::essay::", "an essay question"),
+                         ("::description::", "a description"),
+                         ("::multi::", "no answer starts with '='"),
+                         ("::broken::", "unbalanced braces")]:
+        assert f"{GIFT}:{line_of(GIFT, needle)}: skipped: {kind}" in proc.stderr, needle
+    assert (f"{GIFT}:{line_of(GIFT, '~4 #That is a nibble.')}: note: feedback of answer 2 "
+            "('That is a nibble.') dropped") in proc.stderr
+    assert f"{GIFT}:{line_of(GIFT, '~%50%9')}: note: partial credit (50%) dropped" in (
+        proc.stderr)
+
+    validated = quizbot("validate", str(out))
+    assert validated.returncode == 0, validated.stderr
+    assert "computing v1, 20 questions, languages en" in validated.stdout
+    document = out.read_text(encoding="utf-8")
+    assert document.splitlines()[0] == "# yaml-language-server: $schema=./schema.json"
+    jsonschema.validate(yaml.safe_load(document), SCHEMA)
+
+    bank = load_bank(out)
+    shown: list[str] = []
+    t = i18n.catalog("en")
+
+    async def ask(prompt: str) -> str:
+        if not prompt.startswith(t("play_prompt_letters", last="J")[:12]):
+            return ""
+        on_screen = next(text for text in reversed(shown) if shown_options(text))
+        return correct_label(on_screen, bank)
+
+    store = await SQLiteStore.open(tmp_path / "play.sqlite3")
+    try:
+        result = await play(QuizService(store, {bank.id: bank}), bank, "en", ask=ask,
+                            write=shown.append)
+    finally:
+        await store.close()
+    assert result is not None and (result.score, result.total) == (20, 20)
+
+
+def test_gift_texts_escapes_feedback_and_formats():
+    """Titles become ids; escapes, multi-line text, missing-word blanks, [html] and feedback
+    come out as Moodle reads them."""
+    parsed = parse_gift(GIFT.read_text(encoding="utf-8"))
+    by_name = {q.name: q for q in parsed.questions}
+    escapes = by_name["escapes"]
+    assert escapes.prompt == "Which of these is a C++ scope resolution operator: ::, ~, = or {}?"
+    assert escapes.options == (("::", True), ("~", False), ("=", False), ("{}", False))
+    assert escapes.explanation == "Two colons (::) name a member of a namespace or class."
+    assert by_name["missing-word"].prompt == "The _____ protocol retransmits lost segments."
+    assert by_name["dns"].prompt == "What does DNS translate domain names into?"
+    assert by_name["html-question"].prompt == "Which tag makes bold text in HTML?"
+    assert by_name["html-question"].options[0] == ("<b>", True)
+    # general feedback wins; else the correct answer's own feedback is the explanation
+    assert by_name["bits-in-byte"].explanation == (
+        "A byte has 8 bits on every machine in use today.")
+    assert by_name["ssh"].explanation == "Twenty-two: SSH's well-known port."
+    assert by_name["binary"].explanation == "Yes: 8 + 2."
+    assert by_name["Hex Digits"].explanation is None
+    assert by_name["partial"].options == (("7", True), ("9", False), ("4", False), ("6", False))
+    assert len(by_name["ten-options"].options) == 10
+    assert parsed.found == 28
+    assert [q.line for q in parsed.questions][:2] == [line_of(GIFT, "::bits-in-byte::"),
+                                                       line_of(GIFT, "::Hex Digits::")]
+
+
+def test_gift_line_breaks_comments_and_weights():
+    """`\\n` is a line break; `//` lines are dropped even inside a question; `\\\\` is a
+    backslash; a 100% weight marks the right answer; two right answers are refused."""
+    parsed = parse_gift(
+        "// header\n"
+        "First line\\nsecond line, with a back\\\\slash?{\n"
+        "// inside\n"
+        "~%100%yes\n"
+        "~no}\n"
+        "\n"
+        "Two right?{=a =b ~c}\n")
+    [question] = parsed.questions
+    assert question.prompt == "First line\nsecond line, with a back\\slash?"
+    assert question.options == (("yes", True), ("no", False))
+    [note] = parsed.notes
+    assert (note.line, note.skipped) == (7, True)
+    assert note.message.startswith("2 correct answers")
+
+
+def test_bank_data_ids_placeholders_and_sources():
+    """Ids come from titles (slugged, made unique) or the question's number; missing
+    explanations and sources get placeholders, each noted; the bank loads."""
+    parsed = parse_gift("::Same Name::A?{=x ~y}\n\n::same name::B?{=x ~y}\n\nC?{=x #why ~y}")
+    data, lines = bank_data(parsed, language="el", bank_id="greek", title="Τίτλος",
+                            description="Περιγραφή.")
+    questions = data["questions"]
+    assert [q["id"] for q in questions] == ["same-name", "same-name-2", "q3"]
+    assert lines == {"same-name": 1, "same-name-2": 3, "q3": 5}
+    assert questions[0]["explanation"] == {"el": EXPLANATION_PLACEHOLDER}
+    assert questions[2]["explanation"] == {"el": "why"}
+    assert sum("no explanation" in n.message for n in parsed.notes) == 2
+    assert any("3 question(s) without a source" in n.message for n in parsed.notes)
+    bank = parse_bank(yaml.safe_dump(data, allow_unicode=True))
+    assert bank.languages == ("el",)
+
+
+# --- Aiken -----------------------------------------------------------------------------------
+
+AIKEN = """\
+What is the correct answer to this question?
+A. Is it this one?
+B. Maybe this answer?
+C. Possibly this one?
+D. Must be this one!
+ANSWER: D
+
+Which LMS has the most quiz import formats?
+A) Moodle
+B) ATutor
+C) Claroline
+D) Blackboard
+E) WebCT
+F) Ilias
+ANSWER: A
+
+A question that wraps
+onto a second line?
+A. yes
+B. no
+ANSWER: A
+
+A question without its answer line
+A. one
+B. two
+
+Another one?
+A. one
+B. two
+ANSWER: C
+"""
+
+
+def test_aiken_questions_and_problems():
+    """Both option styles, a question on two lines; a missing ANSWER: line and an answer
+    naming no option are reported at the question's line."""
+    parsed = parse_aiken(AIKEN)
+    assert [q.prompt for q in parsed.questions] == [
+        "What is the correct answer to this question?",
+        "Which LMS has the most quiz import formats?",
+        "A question that wraps onto a second line?"]
+    assert parsed.questions[0].options[3] == ("Must be this one!", True)
+    assert [correct for _, correct in parsed.questions[1].options] == [True] + [False] * 5
+    assert [(n.line, n.message) for n in parsed.notes] == [
+        (23, "no ANSWER: line after the options"),
+        (27, "ANSWER: 'C' (line 30) names no option (options: A, B)")]
+    assert parsed.found == 5
+
+
+def test_aiken_through_the_command(tmp_path):
+    """`quizbot import --format aiken`: 3 of 5 converted, explanations left as placeholders
+    (Aiken has none), the bank validates."""
+    source = tmp_path / "lms.txt"
+    source.write_text(AIKEN, encoding="utf-8")
+    out = tmp_path / "lms.yaml"
+    proc = quizbot("import", str(source), "--format", "aiken", "--out", str(out),
+                   "--id", "lms-quiz", "--title", "LMS", "--level", "easy")
+    assert proc.returncode == 0, proc.stderr
+    assert "3 of 5 question(s) converted" in proc.stdout
+    assert f"{source}:23: skipped: no ANSWER: line after the options" in proc.stderr
+    bank = load_bank(out)
+    assert (bank.id, bank.level, bank.title.by_language["en"]) == ("lms-quiz", "easy", "LMS")
+    assert bank.questions[0].explanation.by_language["en"] == EXPLANATION_PLACEHOLDER
+    # valid, but `validate --strict` refuses the placeholders left to write (and names them)
+    lenient = quizbot("validate", str(out))
+    assert lenient.returncode == 0, lenient.stderr
+    strict = quizbot("validate", "--strict", str(out))
+    assert strict.returncode == 1
+    placeholders = [line for line in (strict.stdout + strict.stderr).splitlines()
+                    if "[import-placeholder]" in line]
+    assert len(placeholders) == 3 * 3  # explanation, source title and url of 3 questions
+    assert any("field 'source.url'" in line for line in placeholders)
+    assert any("field 'explanation.en'" in line for line in placeholders)
+
+
+# --- CSV -------------------------------------------------------------------------------------
+
+CSV = """\
+id,prompt,A,B,C,D,correct,explanation,source_title,source_url
+bits,How many bits in a byte?,8,4,16,,A,Eight bits.,Notes,https://example.org/notes
+,"A prompt with a comma, and
+a line break?",yes,no,,,b,"Because ""yes"".",,
+bad,No such option?,x,y,,,C,,,
+dup,Same texts?,same,same,,,A,,,
+"""
+
+
+def test_csv_rows_and_problems():
+    """One row per question; quoted cells span lines; the letter names the correct column;
+    a row whose letter names no option is reported with its line."""
+    parsed = parse_csv(CSV)
+    first, second = parsed.questions[:2]
+    assert (first.name, first.options, first.source) == (
+        "bits", (("8", True), ("4", False), ("16", False)), ("Notes", "https://example.org/notes"))
+    assert first.explanation == "Eight bits."
+    assert second.prompt == "A prompt with a comma, and a line break?"
+    assert (second.line, second.options[1], second.explanation) == (3, ("no", True),
+                                                                      'Because "yes".')
+    assert [(n.line, n.message.split(":")[0]) for n in parsed.notes] == [
+        (5, "correct is 'C'")]
+
+
+def test_csv_header_must_name_known_columns():
+    """A typo in the header stops the import with the list of columns."""
+    parsed = parse_csv("prompt,A,B,corect\nQ?,x,y,A\n")
+    [note] = parsed.notes
+    assert note.line == 1 and "unknown column(s) 'corect'" in note.message
+    assert "missing column(s) correct" in note.message
+    assert not parsed.questions
+
+
+def test_csv_through_the_command_drops_what_the_loader_refuses(tmp_path):
+    """A row the loader refuses (two options with the same text) is left out and reported
+    with its line; the rest is written and loads."""
+    source = tmp_path / "q.csv"
+    source.write_text(CSV, encoding="utf-8")
+    out = tmp_path / "q.yaml"
+    proc = quizbot("import", str(source), "--format", "csv", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "2 of 4 question(s) converted" in proc.stdout
+    assert (f"{source}:6: skipped: refused by the loader: option 2.text.en: has the same text "
+            "as option 1") in proc.stderr
+    assert [q.id for q in load_bank(out).questions] == ["bits", "q2"]
+
+
+# --- exit statuses ---------------------------------------------------------------------------
+
+def test_nothing_converted_is_exit_1_and_writes_nothing(tmp_path):
+    """A file with no multiple-choice question: every question reported, exit 1, no file."""
+    source = tmp_path / "tf.gift"
+    source.write_text("::a::The sky is blue.{T}\n\n::b::Two plus two?{#4}\n", encoding="utf-8")
+    out = tmp_path / "tf.yaml"
+    proc = quizbot("import", str(source), "--format", "gift", "--out", str(out))
+    assert proc.returncode == 1
+    assert f"{source}:1: skipped: a true/false question" in proc.stderr
+    assert f"{source}:3: skipped: a numerical question" in proc.stderr
+    assert "no question of" in proc.stderr and "2 found" in proc.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("problem", ["exists", "bad-id", "unreadable"])
+def test_bad_arguments_are_exit_2(tmp_path, problem):
+    """An existing --out without --force, an invalid --id, an unreadable file: exit 2, one
+    line, nothing written."""
+    out = tmp_path / "out.yaml"
+    source = GIFT
+    args = []
+    if problem == "exists":
+        out.write_text("keep me", encoding="utf-8")
+    elif problem == "bad-id":
+        args = ["--id", "Not An Id"]
+    else:
+        source = tmp_path / "missing.gift"
+    proc = quizbot("import", str(source), "--format", "gift", "--out", str(out), *args)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[-1].startswith("quizbot: ")
+    if problem == "exists":
+        assert out.read_text(encoding="utf-8") == "keep me"
+    else:
+        assert not out.exists()

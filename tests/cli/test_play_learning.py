@@ -1,0 +1,106 @@
+"""`quizbot play` learns too: --review, --stats (text, --chart PATH), wrapping by display
+width and grapheme clusters, Greek letters for A-D and ";" to quit."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+import wcwidth
+
+from bot import i18n
+from bot.bankload import load_banks
+from bot.config import BUNDLED_BANKS
+from bot.play import read_label, wrap
+from tests.cli.test_cli import quizbot
+from tests.conftest import BANK_ID
+
+
+def flat(text: str) -> str:
+    """``text`` with every run of whitespace one space (the terminal output is wrapped)."""
+    return " ".join(text.split())
+
+
+def test_wrap_breaks_at_words_by_display_width_never_inside_a_grapheme():
+    banks = load_banks([BUNDLED_BANKS])
+    for language in ("hi", "el", "en"):
+        text = "\n".join(q.explanation.by_language[language] for q in banks[BANK_ID].questions)
+        for width in (80, 41, 20):
+            wrapped = wrap(text, width)
+            assert wrapped.replace("\n", " ").split() == text.replace("\n", " ").split()
+            for line in wrapped.split("\n"):
+                assert wcwidth.width(line) <= width
+                first = line.lstrip()[:1]
+                # no line starts with a combining mark (a Hindi vowel sign or virama)
+                assert not first or wcwidth.width(first) > 0, repr(line)
+
+
+def test_greek_letters_pick_options_and_latin_ones_too():
+    assert [read_label(c, "ABCD") for c in "ΑΒΓΔαβγδABCDabcd"] == list("ABCD" * 4)
+    assert read_label("Ε", "ABCD") is None and read_label("E", "ABCDE") == "E"
+    assert read_label("x", "ABCD") is None
+
+
+def test_play_review_and_stats_through_the_real_command(tmp_path):
+    """Play with a Greek keyboard (Α-Δ, ";" quits), then --review (nothing due yet: when the
+    next is, in Greek), --stats as text and a chart file."""
+    env = {"QUIZBOT_DB": str(tmp_path / "p.sqlite3"), "COLUMNS": "40"}
+    t = i18n.catalog("el")
+    played = quizbot("play", "--lang", "el", env=env, stdin="Β\n\n;\n")
+    assert played.returncode == 0, played.stderr
+    written = played.stdout  # without the prompts (input() shows them, unwrapped)
+    for prompt in (t("play_prompt_letters", last="D"), t("play_continue")):
+        written = written.replace(prompt, "")
+    assert max(wcwidth.width(line) for line in written.splitlines()) <= 40
+    assert flat(t("play_quit")) in flat(played.stdout)
+    with sqlite3.connect(tmp_path / "p.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM cards").fetchone() == (1,)
+    with sqlite3.connect(tmp_path / "p.sqlite3") as db:
+        [(due,)] = db.execute("SELECT due FROM cards").fetchall()
+    before = time.time()
+    reviewed = quizbot("play", "--lang", "el", "--review", env=env, stdin="")
+    assert reviewed.returncode == 0, reviewed.stderr
+    # the next review is when FSRS put the card (a day after a wrong answer, more after a
+    # right one: the option order is shuffled, so "Β" may be either)
+    expected = {flat(t("review_nothing_due", when=t.relative(due - at)))
+                for at in (before, time.time())}
+    assert any(text in flat(reviewed.stdout) for text in expected), reviewed.stdout
+    chart = tmp_path / "chart.png"
+    shown = quizbot("play", "--lang", "el", "--stats", "--chart", str(chart), env=env, stdin="")
+    assert shown.returncode == 0, shown.stderr
+    assert flat(t("chart_known")) in flat(shown.stdout)
+    assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def test_play_review_serves_due_cards(tmp_path):
+    """Cards due now (made from answers before the cards existed) are reviewed one by one."""
+    import asyncio
+    import random
+
+    from bot.quiz.engine import plan_attempt
+    from storage import SQLiteStore
+
+    path = tmp_path / "old.sqlite3"
+    banks = load_banks([BUNDLED_BANKS])
+
+    async def seed() -> None:
+        store = await SQLiteStore.open(path, upto=5)
+        attempt = await store.start_attempt(0, BANK_ID, banks[BANK_ID].version,
+                                            plan_attempt(banks[BANK_ID], random.Random(3)), 1.0)
+        await store.close()
+        # answered as version 5 stored answers: the insert, which its trigger moved the attempt
+        # on with
+        with sqlite3.connect(path) as db:
+            db.executemany("INSERT INTO answers VALUES (?, ?, 0, 0, 1.0)",
+                           [(attempt.id, question)
+                            for question in attempt.plan.question_order[:2]])
+        db.close()
+
+    asyncio.run(seed())
+    t = i18n.catalog("en")
+    reviewed = quizbot("play", "--lang", "en", "--review", env={"QUIZBOT_DB": str(path)},
+                       stdin="A\nb\n")
+    assert reviewed.returncode == 0, reviewed.stderr
+    assert t("review_due", count=2) in flat(reviewed.stdout) and t("review_due", count=1) in \
+        reviewed.stdout
+    assert "Next review in" in flat(reviewed.stdout)

@@ -1,0 +1,247 @@
+"""Tests for bot.quiz.checks: the item-writing warnings of ``quizbot validate``."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from bot.bankload import load_bank
+from bot.quiz import checks
+from bot.quiz.bank import Question, Text
+from bot.quiz.checks import Finding, check_bank, leaks, visible_length
+
+REAL_BANK = Path(__file__).resolve().parents[2] / "banks" / "deepspeed-megatron.yaml"
+
+
+def question(question_id: str, prompt: dict[str, str], options: list[dict[str, str]],
+             correct: int, explanation: dict[str, str]) -> dict[str, Any]:
+    """A question in the bank schema; option ``correct`` is the right one."""
+    return {
+        "id": question_id,
+        "prompt": prompt,
+        "options": [{"text": text, **({"correct": True} if i == correct else {})}
+                    for i, text in enumerate(options)],
+        "explanation": explanation,
+        "source": {"title": "A paper", "url": "https://example.org/paper"},
+    }
+
+
+def opt(en: str, hi: str, el: str) -> dict[str, str]:
+    """A localized text in en, hi and el."""
+    return {"en": en, "hi": hi, "el": el}
+
+
+CLEAN = question(
+    "clean",
+    opt("How many days has a leap year?", "लीप वर्ष में कितने दिन होते हैं?",
+        "Πόσες ημέρες έχει ένα δίσεκτο έτος;"),
+    [opt("366 days", "366 दिन", "366 ημέρες"), opt("365 days", "365 दिन", "365 ημέρες"),
+     opt("364 days", "364 दिन", "364 ημέρες"), opt("360 days", "360 दिन", "360 ημέρες")],
+    0,
+    opt("A leap year adds 29 February.", "लीप वर्ष में 29 फ़रवरी जुड़ती है।",
+        "Το δίσεκτο έτος προσθέτει την 29η Φεβρουαρίου."))
+
+
+def make_bank(*questions: dict[str, Any]) -> dict[str, Any]:
+    """A bank in en, hi and el: the clean question, then ``questions``."""
+    return {
+        "id": "checks", "version": 1, "default_language": "en", "languages": ["en", "hi", "el"],
+        "level": "easy", "title": opt("T", "टी", "Τ"), "description": opt("D", "डी", "Δ"),
+        "questions": [copy.deepcopy(CLEAN), *questions],
+    }
+
+
+def findings_of(tmp_path: Path, data: dict[str, Any]) -> list[Finding]:
+    """Write ``data`` as a bank file, load it and run the checks."""
+    path = tmp_path / "bank.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000),
+                    encoding="utf-8")
+    return check_bank(load_bank(path))
+
+
+def located(finding: Finding, tmp_path: Path) -> str:
+    """The line of the file the finding points at, from its column on."""
+    line = (tmp_path / "bank.yaml").read_text(encoding="utf-8").splitlines()[finding.line - 1]
+    return line[finding.column - 1:]
+
+
+def test_a_clean_bank_has_no_findings(tmp_path):
+    assert findings_of(tmp_path, make_bank()) == []
+
+
+def test_the_shipped_bank_is_clean():
+    """The bundled bank passes every check in every language (CI runs validate --strict)."""
+    assert [str(f) for f in check_bank(load_bank(REAL_BANK))] == []
+
+
+def test_longest_correct_option_is_flagged_per_language(tmp_path):
+    """A correct option far longer than the others is flagged in the language where it is so,
+    naming file, line, column, question, language and field."""
+    data = make_bank()
+    data["questions"][0]["options"][0]["text"]["hi"] = "366 दिन (लीप)"
+    (finding,) = findings_of(tmp_path, data)
+    assert (finding.rule, finding.question_id, finding.language, finding.field) == (
+        "longest-correct", "clean", "hi", "option 1.text.hi")
+    assert located(finding, tmp_path).startswith("366 दिन (लीप)")
+    assert str(finding).startswith(f"{tmp_path / 'bank.yaml'}:{finding.line}:{finding.column}: "
+                                   "question 'clean', language 'hi', field 'option 1.text.hi': ")
+
+
+def test_a_slightly_longer_correct_option_is_not_flagged(tmp_path):
+    """One more letter ("Stage 10" against "Stage 1") is no tell."""
+    data = make_bank()
+    data["questions"][0]["options"][0]["text"]["en"] = "366 days!"  # 9 against 8
+    assert findings_of(tmp_path, data) == []
+
+
+def test_very_uneven_options_are_flagged(tmp_path):
+    """The longest option twice the shortest or more: flagged at the shortest."""
+    data = make_bank()
+    data["questions"][0]["options"][1]["text"]["el"] = "365 ημέρες, όπως σε κάθε κοινό έτος"
+    (finding,) = findings_of(tmp_path, data)
+    assert (finding.rule, finding.language, finding.field) == (
+        "uneven-lengths", "el", "option 1.text.el")
+    assert "option 1 has 10 characters, option 2 has 35" in finding.message
+
+
+@pytest.mark.parametrize(("language", "text"), [
+    ("en", "All of the above"), ("en", "None of the above"),
+    ("hi", "उपरोक्त सभी"), ("hi", "इनमें से कोई नहीं"),
+    ("el", "Όλα τα παραπάνω"), ("el", "Κανένα από τα παραπάνω"), ("el", "ΚΑΝΈΝΑ ΑΠΌ ΤΑ ΠΑΡΑΠΆΝΩ"),
+])
+def test_all_or_none_of_the_above_is_flagged_in_each_language(tmp_path, language, text):
+    data = make_bank()
+    data["questions"][0]["options"][3]["text"][language] = text
+    flagged = [f for f in findings_of(tmp_path, data) if f.rule == "all-none-of-the-above"]
+    assert [(f.language, f.field) for f in flagged] == [(language, f"option 4.text.{language}")]
+
+
+def test_an_option_repeated_in_the_stem_is_flagged(tmp_path):
+    data = make_bank()
+    data["questions"][0]["prompt"]["en"] = "How many days has a leap year: 366 days?"
+    (finding,) = findings_of(tmp_path, data)
+    assert (finding.rule, finding.language, finding.field) == (
+        "option-in-stem", "en", "option 1.text.en")
+
+
+LAYERS = question(
+    "layers",
+    opt("How does pipeline parallelism split the model?",
+        "पाइपलाइन पैरेललिज़्म मॉडल को कैसे बाँटता है?",
+        "Πώς χωρίζει το μοντέλο ο παραλληλισμός pipeline;"),
+    [opt("By slicing the weight matrices inside each layer",
+         "हर लेयर के अंदर मैट्रिक्स को टुकड़ों में काटकर",
+         "Τεμαχίζοντας τους πίνακες βαρών μέσα σε κάθε στρώμα"),
+     opt("By replicating the entire model on every GPU", "हर GPU पर पूरे मॉडल की कॉपी रखकर",
+         "Αντιγράφοντας ολόκληρο το μοντέλο σε κάθε GPU"),
+     opt("By assigning different layers to different GPUs", "अलग-अलग GPU को अलग-अलग लेयर सौंपकर",
+         "Αναθέτοντας διαφορετικά στρώματα σε διαφορετικές GPU"),
+     opt("By quantizing the weights to a lower precision",
+         "सभी वेट को कम प्रिसिज़न में क्वांटाइज़ करके",
+         "Κβαντίζοντας τα βάρη του μοντέλου σε χαμηλότερη ακρίβεια")],
+    2,
+    opt("Each stage holds consecutive layers.", "हर स्टेज में एक के बाद एक आने वाली लेयर होती हैं।",
+        "Κάθε στάδιο έχει διαδοχικά στρώματα."))
+
+STAGES = question(
+    "stages",
+    opt("Which ZeRO stage is the first to shard optimizer states?",
+        "ZeRO किस स्टेज से ऑप्टिमाइज़र स्टेट को शार्ड करना शुरू करता है?",
+        "Από ποιο στάδιο και μετά διαμερίζει το ZeRO τις καταστάσεις του βελτιστοποιητή;"),
+    [opt("Stage 0", "स्टेज 0", "Στάδιο 0"), opt("Stage 2", "स्टेज 2", "Στάδιο 2"),
+     opt("Stage 1", "स्टेज 1", "Στάδιο 1"), opt("Stage 3", "स्टेज 3", "Στάδιο 3")],
+    2,
+    opt("It saves memory.", "यह मेमोरी बचाता है।", "Εξοικονομεί μνήμη."))
+
+
+def with_explanation(text: dict[str, str]) -> dict[str, Any]:
+    """The clean question, with another explanation."""
+    changed = copy.deepcopy(CLEAN)
+    changed["explanation"] = text
+    return changed
+
+
+@pytest.mark.parametrize(("explanation", "language"), [
+    ("Putting different layers on different GPUs is pipeline parallelism.", "en"),
+    ("अलग-अलग GPU पर अलग-अलग लेयर रखना पाइपलाइन पैरेललिज़्म है।", "hi"),
+    ("Η τοποθέτηση διαφορετικών στρωμάτων σε διαφορετικές GPU είναι παραλληλισμός pipeline.",
+     "el"),
+    ("Unlike February, it is done by assigning different layers to different GPUs.", "en"),
+])
+def test_an_explanation_that_answers_another_question_is_flagged(tmp_path, explanation,
+                                                                 language):
+    """A paraphrase (or the very words) of another question's correct option, in a sentence
+    about that question, is a leak: the explanation is shown before the other is answered."""
+    data = make_bank(copy.deepcopy(LAYERS))
+    data["questions"][0]["explanation"][language] = explanation
+    (finding,) = findings_of(tmp_path, data)
+    assert (finding.rule, finding.question_id, finding.language, finding.field) == (
+        "answer-leak", "clean", language, f"explanation.{language}")
+    assert "question 'layers'" in finding.message
+    assert located(finding, tmp_path).startswith(explanation[:10])
+
+
+@pytest.mark.parametrize(("explanation", "language"), [
+    ("Its mass dwarfs the optimizer states (stage 1) and gradients (stage 2) alike.", "en"),
+    ("स्टेज 3, ऑप्टिमाइज़र स्टेट (स्टेज 1) और ग्रेडिएंट (स्टेज 2) की तरह।", "hi"),
+    ("Όπως οι καταστάσεις του βελτιστοποιητή (στάδιο 1) και οι κλίσεις (στάδιο 2).", "el"),
+])
+def test_a_short_answer_next_to_its_question_is_a_leak(tmp_path, explanation, language):
+    """"optimizer states (stage 1)" answers "which stage first shards optimizer states?",
+    although stages 2 (and 3) are named too: stage 1 is the one next to the cue."""
+    data = make_bank(copy.deepcopy(STAGES))
+    data["questions"][0]["explanation"][language] = explanation
+    (finding,) = findings_of(tmp_path, data)
+    assert (finding.rule, finding.language) == ("answer-leak", language)
+    assert "question 'stages'" in finding.message
+
+
+@pytest.mark.parametrize("explanation", [
+    "Data parallelism here runs with ZeRO stage 1.",  # a name is no cue
+    "Stage 1 to stage 3 all save memory.",  # no cue of the other question
+    "Layers are what the model is made of, and GPUs run them.",  # shared words, no cue
+])
+def test_mentions_that_do_not_answer_are_not_leaks(tmp_path, explanation):
+    data = make_bank(copy.deepcopy(STAGES), copy.deepcopy(LAYERS))
+    data["questions"][0]["explanation"]["en"] = explanation
+    assert findings_of(tmp_path, data) == []
+
+
+def test_the_v1_leaks_of_the_shipped_bank_are_found():
+    """The explanations of version 1 (tensor-parallel-split answered pipeline-vs-tensor;
+    zero-stage-params and zero-stage-optimizer-state answered each other) are caught."""
+    bank = load_bank(REAL_BANK)
+    tensor, pipeline = bank.question("tensor-parallel-split"), bank.question("pipeline-vs-tensor")
+    params = bank.question("zero-stage-params")
+    optimizer = bank.question("zero-stage-optimizer-state")
+    v1_tensor = "Putting different layers on different GPUs is pipeline parallelism."
+    v1_params = ("Stage 3 partitions the parameters themselves on top of the optimizer states "
+                 "(stage 1) and gradients (stage 2).")
+    v1_optimizer = "Stage 2 adds the gradients (about 8×) and stage 3 the parameters."
+    for q, text, other in ((tensor, v1_tensor, pipeline), (params, v1_params, optimizer),
+                           (optimizer, v1_optimizer, params)):
+        changed = _with_en_explanation(q, text)
+        assert leaks(changed, other, "en"), q.id
+        assert not leaks(q, other, "en"), q.id
+
+
+def _with_en_explanation(q: Question, text: str) -> Question:
+    return replace(q, explanation=Text({**q.explanation.by_language, "en": text}))
+
+
+def test_visible_length_ignores_combining_marks():
+    """Devanagari vowel signs and virama, and decomposed Greek accents, are not letters."""
+    assert visible_length("स्टेज") == 3  # स ट ज
+    assert visible_length("Στα\u0301διο") == 6
+    assert visible_length("Stage") == 5
+
+
+def test_words_fold_stem_and_drop_function_words():
+    assert checks.words("The Stages of the pipeline", "en") == ["stage", "pipel"]
+    assert checks.words("Τα ΣΤΆΔΙΑ του pipeline", "el") == ["σταδι", "pipel"]
+    assert checks.words("हर लेयर के अंदर है।", "hi") == ["लेयर", "अंदर"]
