@@ -25,6 +25,11 @@ PAGE_SIZE = 50
 """Results per answer: Bot API answerInlineQuery, "No more than 50 results per query are
 allowed"; the next page is asked for with ``next_offset``."""
 
+CREATED_PER_PAGE = 10
+"""Created quizzes on one page of inline results, at most: each is parsed from its stored
+document unless cached, and Telegram's client asks for the next page (``next_offset``) as the
+user scrolls; featured banks, in memory, fill pages of :data:`PAGE_SIZE`."""
+
 _DROPPED = frozenset({"Me", "Cf", "Cc", "Cs", "Co", "Cn"})
 """Unicode categories left out when matching: enclosing marks, format characters (zero-width
 spaces and joiners, right-to-left and left-to-right marks, the BOM), control, surrogate,
@@ -152,6 +157,7 @@ async def find(registry: BankRegistry, query: str, offset: str,
     featured = search(registry.featured.values(), query)
     start = _start(offset)
     end = start + min(size, PAGE_SIZE)
+    end = min(end, max(len(featured), start) + CREATED_PER_PAGE)
     records = await registry.search(" ".join(query[:MAX_QUERY].split()),
                                     limit=end + 1 - len(featured))
     total = len(featured) + len(records)

@@ -197,7 +197,7 @@ async def test_review_cards_of_a_created_quiz_come_due(store, registry):
 async def test_inline_search_offers_featured_banks_then_public_created_quizzes(store,
                                                                               registry, banks):
     """The search finds the featured banks and the public created quizzes whose title
-    contains the text, never a link-only or taken-down one, in pages of 50."""
+    contains the text, never a link-only or taken-down one, at most 10 created ones a page."""
     await store_quiz(store, QUIZ, title="Capitals of Europe", visibility=Visibility.PUBLIC)
     await store_quiz(store, "c-linkonly00", title="Capitals of Asia")
     await store_quiz(store, "c-takendown0", title="Capitals of Africa",
@@ -211,12 +211,18 @@ async def test_inline_search_offers_featured_banks_then_public_created_quizzes(s
         await store_quiz(store, f"c-many{n:06d}", title=f"Many {n}",
                          visibility=Visibility.PUBLIC, now=2000.0 + n)
     first = await sharing.find(registry, "many", "")
-    assert len(first.page) == 50 and first.next_offset == "50"
+    assert len(first.page) == sharing.CREATED_PER_PAGE and first.next_offset == "10"
     assert first.page[0].id == "c-many000059"  # most recently updated first
-    second = await sharing.find(registry, "many", first.next_offset)
-    assert len(second.page) == 10 and second.next_offset == ""
-    assert {b.id for b in first.page} | {b.id for b in second.page} == {
-        f"c-many{n:06d}" for n in range(60)}
+    pages, offset = [first.page], first.next_offset
+    while offset:
+        found = await sharing.find(registry, "many", offset)
+        assert 0 < len(found.page) <= sharing.CREATED_PER_PAGE
+        pages.append(found.page)
+        offset = found.next_offset
+    assert len(pages) == 6
+    assert [b.id for page in pages for b in page] == [f"c-many{n:06d}" for n in range(59, -1, -1)]
+    # featured banks fill their pages; created quizzes after them come at most 10 a page
+    assert [b.id for b in everything.page] == [*banks, QUIZ]
 
 
 async def test_inline_search_by_exact_id_finds_a_link_only_quiz(store, registry):
