@@ -2,9 +2,9 @@
 
 Checks, each problem naming the language and message key:
 
-* ``messages.py``: every text is a valid format string with named placeholders; the two English
-  forms of a plural message have the same placeholders.
-* ``messages.pot`` is what ``pybabel extract`` makes of ``messages.py`` now (the date aside).
+* the messages (``bot/i18n/messages/``): every text is a valid format string with named
+  placeholders; the two English forms of a plural message have the same placeholders.
+* ``messages.pot`` is what ``pybabel extract`` makes of them now (the date aside).
 * each ``<language>/LC_MESSAGES/messages.po``: the language is in :data:`bot.i18n.SUPPORTED`
   (and every supported language but English has one); its ``Plural-Forms`` rule agrees with
   CLDR's plural categories of the language for 0 to 1000; it has exactly the messages of the
@@ -122,13 +122,13 @@ def check_template(root: Path = ROOT) -> list[str]:
     new_ids = {m.context: _texts(m) for m in new if m.id}
     old_ids = {m.context: _texts(m) for m in old if m.id}
     problems = [f"messages.pot: {key}: "
-                + ("new in messages.py" if key not in old_ids else
-                   "no longer in messages.py" if key not in new_ids else
-                   "its English text changed in messages.py")
+                + ("new in the messages" if key not in old_ids else
+                   "no longer in the messages" if key not in new_ids else
+                   "its English text changed in the messages")
                 for key in sorted(new_ids.keys() | old_ids.keys(), key=str)  # context: str | None
                 if new_ids.get(key) != old_ids.get(key)]
     return [f"{problem}: run pybabel extract, then pybabel update" for problem in problems] or [
-        "messages.pot: differs from what pybabel extract makes of messages.py (comments, flags, "
+        "messages.pot: differs from what pybabel extract makes of the messages (comments, flags, "
         "header or order): run pybabel extract"]
 
 

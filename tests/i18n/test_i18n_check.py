@@ -22,10 +22,11 @@ HI = Path("bot/i18n/locales/hi/LC_MESSAGES/messages.po")
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    """A copy of what the check reads: pyproject.toml, messages.py and the catalogs."""
+    """A copy of what the check reads: pyproject.toml, the messages and the catalogs."""
     shutil.copy(check.ROOT / "pyproject.toml", tmp_path)
     (tmp_path / "bot/i18n").mkdir(parents=True)
-    shutil.copy(check.HERE / "messages.py", tmp_path / "bot/i18n")
+    shutil.copytree(check.HERE / "messages", tmp_path / "bot/i18n/messages",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(check.LOCALES, tmp_path / "bot/i18n/locales")
     return tmp_path
 
@@ -154,22 +155,22 @@ def test_a_mo_compiled_by_another_tool_passes(repo):
 
 
 def test_a_stale_template_is_reported(repo):
-    """messages.py changed but not extracted again: the template's keys that differ are named."""
-    messages = repo / "bot/i18n/messages.py"
+    """A message changed but not extracted again: the template's keys that differ are named."""
+    messages = repo / "bot/i18n/messages/players.py"
     edit(messages, 'N_("level.hard", "Hard"),', 'N_("level.hard", "Difficult"),\n'
                    '    N_("level.expert", "Expert"),')
     edit(messages, 'N_("level.easy", "Easy"),\n', "")
     assert check.problems(repo) == [
         f"messages.pot: {key}: {what}: run pybabel extract, then pybabel update"
-        for key, what in [("level.easy", "no longer in messages.py"),
-                          ("level.expert", "new in messages.py"),
-                          ("level.hard", "its English text changed in messages.py")]]
+        for key, what in [("level.easy", "no longer in the messages"),
+                          ("level.expert", "new in the messages"),
+                          ("level.hard", "its English text changed in the messages")]]
 
 
 def test_a_template_differing_otherwise_is_reported(repo):
     """A difference that is not a message's text (here a translator comment) is reported too,
     while the date of extraction is not."""
-    messages = repo / "bot/i18n/messages.py"
+    messages = repo / "bot/i18n/messages/players.py"
     edit(messages, '    N_("level.hard"', '    # Translators: of a question\n    N_("level.hard"')
     found = check.problems(repo)
     assert len(found) == 1 and found[0].startswith("messages.pot: differs"), found
@@ -212,7 +213,7 @@ def test_english_problems_are_reported(monkeypatch):
 
 
 def test_messages_have_unique_keys():
-    """Two messages with one key are refused when messages.py is loaded."""
+    """Two messages with one key are refused when the messages are loaded."""
     from bot.i18n.messages import _by_key
 
     with pytest.raises(ValueError, match="level"):
