@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import yaml
@@ -36,6 +36,7 @@ from bot.quiz.bank import (
     Text,
     true_false_options,
 )
+from bot.quiz.checks import WAIVABLE
 
 MAX_BANK_BYTES = 1024 * 1024
 """Largest bank file, in bytes (1 MiB): a full bank of 100 questions in a few languages is a
@@ -135,19 +136,37 @@ class _Checker:
         return not found
 
 
-def _got(node: YamlMapping, key: str) -> str:
+def _got(node: YamlMapping, key: str,
+         valid: Callable[[str], bool] = lambda text: bool(text.strip())) -> str:
     """Describe the value of ``key`` for a "got ..." message. An unquoted scalar that YAML
     read as something other than text (``no`` as false, ``1:30`` as 90: YAML 1.1 booleans and
-    base-60 numbers, which PyYAML follows) is shown as written, with the fix."""
+    base-60 numbers, which PyYAML follows) is shown as written, and what YAML made of it; the
+    advice to quote it is given only where the quoted text would be ``valid`` for the field
+    (``version: "1.5"`` would still be no whole number)."""
     value = node.get(key)
     source = node.plain_source.get(key, "")
     if source and not isinstance(value, str | list | dict):
         read = ("nothing" if value is None else str(value).lower() if isinstance(value, bool)
                 else f"the number {value}" if isinstance(value, int | float)
                 else f"a {type(value).__name__}")
+        if not valid(source):
+            return f"{show(source)}, which YAML reads as {read}"
         return (f"{show(source)}, which YAML reads as {read} when it is not quoted: "
                 f"quote it (\"{source if len(source) <= MAX_KEY_SHOWN else '…'}\")")
     return _kind(value)
+
+
+def _is_id(text: str) -> bool:
+    return ID_PATTERN.fullmatch(text) is not None
+
+
+def _is_picture(text: str) -> bool:
+    return len(text) <= MAX_PICTURE and PICTURE_PATTERN.fullmatch(text) is not None
+
+
+def _never(text: str) -> bool:
+    """For :func:`_got`: no quoted text is valid for the field (a number or a boolean)."""
+    return False
 
 
 def _join(path: str, key: str) -> str:
@@ -169,7 +188,7 @@ def _kind(value: Any) -> str:
 _BANK_KEYS = ("id", "version", "default_language", "languages", "level", "title",
               "description", "questions")
 _QUESTION_KEYS = ("id", "prompt")
-_QUESTION_OPTIONAL = ("kind", "options", "answer", "picture", "explanation", "source")
+_QUESTION_OPTIONAL = ("kind", "options", "answer", "picture", "explanation", "source", "waive")
 _KINDS = tuple(str(kind) for kind in QuestionKind)
 
 
@@ -206,12 +225,12 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     bank_id = root.get("id")
     if not isinstance(bank_id, str) or not ID_PATTERN.fullmatch(bank_id):
         check.problem(root.value_at("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(root, 'id')}",
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(root, 'id', _is_id)}",
                       "problem.bad_id")
     version = root.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         check.problem(root.value_at("version"), "version",
-                      f"must be a positive integer, got {_got(root, 'version')}",
+                      f"must be a positive integer, got {_got(root, 'version', _never)}",
                       "problem.bad_version")
 
     languages_value = root.get("languages")
@@ -237,7 +256,8 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     level = root.get("level")
     if level not in LEVELS:
         check.problem(root.value_at("level"), "level",
-                      f"must be one of {', '.join(LEVELS)}, got {_got(root, 'level')}",
+                      f"must be one of {', '.join(LEVELS)}, "
+                      f"got {_got(root, 'level', LEVELS.__contains__)}",
                       "problem.bad_level", levels=", ".join(LEVELS))
 
     if not languages:  # every text below depends on the language list
@@ -311,7 +331,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
     question_id = node.get("id")
     if not isinstance(question_id, str) or not ID_PATTERN.fullmatch(question_id):
         check.problem(node.value_at("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(node, 'id')}",
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(node, 'id', _is_id)}",
                       "problem.bad_id")
     else:
         if question_id in seen:
@@ -340,11 +360,14 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         else:
             title_ok = check.plain(title, source_node.value_at("title"), "source.title")
         url = check.url(source_node.get("url"), source_node.value_at("url"), "source.url")
+        for key in ("title", "url"):  # where the item-writing checks point at the source
+            check.positions[(check.question_id, f"source.{key}")] = source_node.value_at(key)
         if title_ok and url and isinstance(title, str):  # (title_ok implies a str)
             source = Source(title.strip(), url)
 
     kind = _kind_of(check, node)
     picture = _picture(check, node)
+    waived = _waived(check, node)
     options: list[Option] = []
     if kind == TRUE_FALSE:
         options = _true_false(check, node, languages)
@@ -372,7 +395,8 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
     if len(check.problems) > before:
         return None
     assert kind is not None
-    return Question(question_id, prompt, tuple(options), explanation, source, kind, picture)
+    return Question(question_id, prompt, tuple(options), explanation, source, kind, picture,
+                    waived)
 
 
 def _choice_options(check: _Checker, node: YamlMapping,
@@ -404,7 +428,7 @@ def _choice_options(check: _Checker, node: YamlMapping,
                 unclear = True
                 hint = (f"the text {show(correct)}: remove the quotes"
                         if isinstance(correct, str) and correct.lower() in ("true", "false")
-                        else _got(option_node, "correct"))
+                        else _got(option_node, "correct", _never))
                 check.problem(option_node.value_at("correct"), f"{path}.correct",
                               f"must be true or false, got {hint}", "problem.not_boolean")
             text = check.text(option_node.get("text"), option_node.at("text"),
@@ -439,7 +463,8 @@ def _kind_of(check: _Checker, node: YamlMapping) -> QuestionKind | None:
     value = node.get("kind", "choice")
     if value not in _KINDS:
         check.problem(node.value_at("kind"), "kind",
-                      f"must be one of {', '.join(_KINDS)}, got {_got(node, 'kind')}",
+                      f"must be one of {', '.join(_KINDS)}, "
+                      f"got {_got(node, 'kind', _KINDS.__contains__)}",
                       "problem.bad_kind", kinds=", ".join(_KINDS))
         return None
     return QuestionKind(value)
@@ -467,6 +492,32 @@ def _true_false(check: _Checker, node: YamlMapping, languages: Sequence[str]) ->
     return list(true_false_options(answer, tuple(languages)))
 
 
+def _waived(check: _Checker, node: YamlMapping) -> frozenset[str]:
+    """The item-writing rules the question waives (``waive``: a list of rule names of
+    :data:`bot.quiz.checks.WAIVABLE`); empty, reported, when the list is not one."""
+    if "waive" not in node:
+        return frozenset()
+    value = node["waive"]
+    allowed = ", ".join(WAIVABLE)
+    if isinstance(value, str) and value in WAIVABLE:
+        check.problem(node.at("waive"), "waive",
+                      f"must be a list of rule names: write [{value}]",
+                      "problem.invalid")
+        return frozenset()
+    if not isinstance(value, list) or not value:
+        check.problem(node.at("waive"), "waive",
+                      f"must be a list of rule names (of: {allowed}), got {_kind(value)}",
+                      "problem.invalid")
+        return frozenset()
+    unknown = [rule for rule in value if rule not in WAIVABLE]
+    if unknown:
+        check.problem(node.at("waive"), "waive",
+                      f"names no rule that can be waived: {show(unknown[0])} (rules: {allowed})",
+                      "problem.invalid")
+        return frozenset()
+    return frozenset(value)
+
+
 def _picture(check: _Checker, node: YamlMapping) -> str | None:
     """The question's ``picture`` (an https URL or a Telegram file_id), or None."""
     if "picture" not in node:
@@ -476,7 +527,7 @@ def _picture(check: _Checker, node: YamlMapping) -> str | None:
             or not PICTURE_PATTERN.fullmatch(value)):
         check.problem(node.value_at("picture"), "picture",
                       "must be an https URL of a photo or a Telegram file_id (at most"
-                      f" {MAX_PICTURE} characters), got {_got(node, 'picture')}",
+                      f" {MAX_PICTURE} characters), got {_got(node, 'picture', _is_picture)}",
                       "problem.bad_picture", limit=MAX_PICTURE)
         return None
     return value if check.plain(value, node.value_at("picture"), "picture") else None
