@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import yaml
 
 from bot.bankload.locate import yaml_problem
 from bot.bankload.problems import BankError, BankProblem, show
+from bot.bankload.values import MAX_KEY_SHOWN, described, got, is_id, is_picture, never
 from bot.bankload.yaml_positions import Pos, YamlMapping, load_yaml
 from bot.quiz.bank import (
     CONTROL_CHARACTERS,
@@ -42,8 +43,6 @@ MAX_BANK_BYTES = 1024 * 1024
 """Largest bank file, in bytes (1 MiB): a full bank of 100 questions in a few languages is a
 tenth of that, and ``quizbot validate`` runs on contributed files."""
 
-MAX_KEY_SHOWN = 40
-"""Longest key, or unquoted value, quoted in a problem, in characters."""
 
 
 class _Checker:
@@ -77,7 +76,7 @@ class _Checker:
                 required: Iterable[str], optional: Iterable[str] = ()) -> YamlMapping | None:
         """Check ``value`` is a mapping with the required keys and no unknown ones."""
         if not isinstance(value, YamlMapping):
-            self.problem(at, field_path, f"must be a mapping, got {_kind(value)}",
+            self.problem(at, field_path, f"must be a mapping, got {described(value)}",
             "problem.not_mapping")
             return None
         required = tuple(required)
@@ -107,7 +106,7 @@ class _Checker:
             path = _join(field_path, language)
             if not isinstance(text, str) or not text.strip():
                 self.problem(node.value_at(language), path,
-                             f"must be non-empty text, got {_got(node, language)}",
+                             f"must be non-empty text, got {got(node, language)}",
                              "problem.not_text")
                 continue
             if self.plain(text, node.value_at(language), path):
@@ -136,53 +135,8 @@ class _Checker:
         return not found
 
 
-def _got(node: YamlMapping, key: str,
-         valid: Callable[[str], bool] = lambda text: bool(text.strip())) -> str:
-    """Describe the value of ``key`` for a "got ..." message. An unquoted scalar that YAML
-    read as something other than text (``no`` as false, ``1:30`` as 90: YAML 1.1 booleans and
-    base-60 numbers, which PyYAML follows) is shown as written, and what YAML made of it; the
-    advice to quote it is given only where the quoted text would be ``valid`` for the field
-    (``version: "1.5"`` would still be no whole number)."""
-    value = node.get(key)
-    source = node.plain_source.get(key, "")
-    if source and not isinstance(value, str | list | dict):
-        read = ("nothing" if value is None else str(value).lower() if isinstance(value, bool)
-                else f"the number {value}" if isinstance(value, int | float)
-                else f"a {type(value).__name__}")
-        if not valid(source):
-            return f"{show(source)}, which YAML reads as {read}"
-        return (f"{show(source)}, which YAML reads as {read} when it is not quoted: "
-                f"quote it (\"{source if len(source) <= MAX_KEY_SHOWN else '…'}\")")
-    return _kind(value)
-
-
-def _is_id(text: str) -> bool:
-    return ID_PATTERN.fullmatch(text) is not None
-
-
-def _is_picture(text: str) -> bool:
-    return len(text) <= MAX_PICTURE and PICTURE_PATTERN.fullmatch(text) is not None
-
-
-def _never(text: str) -> bool:
-    """For :func:`_got`: no quoted text is valid for the field (a number or a boolean)."""
-    return False
-
-
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path and path != "(bank)" else key
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "empty text" if not value.strip() else f"text {show(value)}"
-    return f"{type(value).__name__} {show(value)}"
 
 
 _BANK_KEYS = ("id", "version", "default_language", "languages", "level", "title",
@@ -225,12 +179,12 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     bank_id = root.get("id")
     if not isinstance(bank_id, str) or not ID_PATTERN.fullmatch(bank_id):
         check.problem(root.value_at("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(root, 'id', _is_id)}",
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {got(root, 'id', is_id)}",
                       "problem.bad_id")
     version = root.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         check.problem(root.value_at("version"), "version",
-                      f"must be a positive integer, got {_got(root, 'version', _never)}",
+                      f"must be a positive integer, got {got(root, 'version', never)}",
                       "problem.bad_version")
 
     languages_value = root.get("languages")
@@ -257,7 +211,7 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     if level not in LEVELS:
         check.problem(root.value_at("level"), "level",
                       f"must be one of {', '.join(LEVELS)}, "
-                      f"got {_got(root, 'level', LEVELS.__contains__)}",
+                      f"got {got(root, 'level', LEVELS.__contains__)}",
                       "problem.bad_level", levels=", ".join(LEVELS))
 
     if not languages:  # every text below depends on the language list
@@ -331,7 +285,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
     question_id = node.get("id")
     if not isinstance(question_id, str) or not ID_PATTERN.fullmatch(question_id):
         check.problem(node.value_at("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(node, 'id', _is_id)}",
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {got(node, 'id', is_id)}",
                       "problem.bad_id")
     else:
         if question_id in seen:
@@ -355,7 +309,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         title_ok = False
         if not isinstance(title, str) or not title.strip():
             check.problem(source_node.value_at("title"), "source.title",
-                          f"must be non-empty text, got {_got(source_node, 'title')}",
+                          f"must be non-empty text, got {got(source_node, 'title')}",
                           "problem.not_text")
         else:
             title_ok = check.plain(title, source_node.value_at("title"), "source.title")
@@ -410,9 +364,9 @@ def _choice_options(check: _Checker, node: YamlMapping,
         check.problem(node.pos, "options", "is missing", "problem.missing")
     elif (not isinstance(options_value, list)
             or not MIN_OPTIONS <= len(options_value) <= MAX_OPTIONS):
-        got = len(options_value) if isinstance(options_value, list) else _kind(options_value)
+        found = len(options_value) if isinstance(options_value, list) else described(options_value)
         check.problem(line_of("options"), "options",
-                      f"must be a list of {MIN_OPTIONS} to {MAX_OPTIONS} options, got {got}",
+                      f"must be a list of {MIN_OPTIONS} to {MAX_OPTIONS} options, got {found}",
                       "problem.option_count", low=MIN_OPTIONS, high=MAX_OPTIONS)
     else:
         unclear = False  # an option whose `correct` is not a boolean: the count would mislead
@@ -428,7 +382,7 @@ def _choice_options(check: _Checker, node: YamlMapping,
                 unclear = True
                 hint = (f"the text {show(correct)}: remove the quotes"
                         if isinstance(correct, str) and correct.lower() in ("true", "false")
-                        else _got(option_node, "correct", _never))
+                        else got(option_node, "correct", never))
                 check.problem(option_node.value_at("correct"), f"{path}.correct",
                               f"must be true or false, got {hint}", "problem.not_boolean")
             text = check.text(option_node.get("text"), option_node.at("text"),
@@ -464,7 +418,7 @@ def _kind_of(check: _Checker, node: YamlMapping) -> QuestionKind | None:
     if value not in _KINDS:
         check.problem(node.value_at("kind"), "kind",
                       f"must be one of {', '.join(_KINDS)}, "
-                      f"got {_got(node, 'kind', _KINDS.__contains__)}",
+                      f"got {got(node, 'kind', _KINDS.__contains__)}",
                       "problem.bad_kind", kinds=", ".join(_KINDS))
         return None
     return QuestionKind(value)
@@ -485,7 +439,7 @@ def _true_false(check: _Checker, node: YamlMapping, languages: Sequence[str]) ->
     if not isinstance(answer, bool):
         hint = (f"the text {show(answer)}: remove the quotes"
                 if isinstance(answer, str) and answer.lower() in ("true", "false")
-                else _kind(answer))
+                else described(answer))
         check.problem(node.value_at("answer"), "answer", f"must be true or false, got {hint}",
         "problem.not_boolean")
         return []
@@ -506,7 +460,7 @@ def _waived(check: _Checker, node: YamlMapping) -> frozenset[str]:
         return frozenset()
     if not isinstance(value, list) or not value:
         check.problem(node.at("waive"), "waive",
-                      f"must be a list of rule names (of: {allowed}), got {_kind(value)}",
+                      f"must be a list of rule names (of: {allowed}), got {described(value)}",
                       "problem.invalid")
         return frozenset()
     unknown = [rule for rule in value if rule not in WAIVABLE]
@@ -527,7 +481,7 @@ def _picture(check: _Checker, node: YamlMapping) -> str | None:
             or not PICTURE_PATTERN.fullmatch(value)):
         check.problem(node.value_at("picture"), "picture",
                       "must be an https URL of a photo or a Telegram file_id (at most"
-                      f" {MAX_PICTURE} characters), got {_got(node, 'picture', _is_picture)}",
+                      f" {MAX_PICTURE} characters), got {got(node, 'picture', is_picture)}",
                       "problem.bad_picture", limit=MAX_PICTURE)
         return None
     return value if check.plain(value, node.value_at("picture"), "picture") else None
