@@ -18,7 +18,7 @@ from bot import bankimport, banks_cli, i18n, redaction, report
 from bot.bankload import BankError, load_banks
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import Bank
-from bot.quiz.checks import check_bank
+from bot.quiz.checks import check_bank, counted
 from bot.quiz.ports import StorageError
 
 log = logging.getLogger("quizbot")
@@ -317,11 +317,6 @@ def _validate(paths: Sequence[object], *, strict: bool = False) -> int:
               f"{counted(len(bank.questions), 'question')}, "
               f"languages {', '.join(bank.languages)}")
     return 1 if failed else 0
-
-
-def counted(number: int, noun: str) -> str:
-    """``1 question``, ``8 questions``: a count and an English noun, singular or plural."""
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def shown_db(db: object) -> str:

@@ -15,7 +15,7 @@ MAX_KEY_SHOWN = 40
 
 
 def got(node: YamlMapping, key: str,
-         valid: Callable[[str], bool] = lambda text: bool(text.strip())) -> str:
+        valid: Callable[[str], bool] = lambda text: bool(text.strip())) -> str:
     """Describe the value of ``key`` for a "got ..." message. An unquoted scalar that YAML
     read as something other than text (``no`` as false, ``1:30`` as 90: YAML 1.1 booleans and
     base-60 numbers, which PyYAML follows) is shown as written, and what YAML made of it; the

@@ -249,14 +249,15 @@ def _lengths(bank: Bank, question: Question, language: str) -> Iterable[Finding]
             and counts[1] - counts[0] >= UNEVEN_MIN_WORDS):
         yield _finding(bank, question, language, f"option {short + 1}.text", "uneven-lengths",
                        f"options are very uneven in length: option {short + 1} has {min(lengths)}"
-                       f" characters ({_count(counts[0], 'word')}), option {long + 1} has"
-                       f" {max(lengths)} ({_count(counts[1], 'word')}): say no more in one option"
+                       f" characters ({counted(counts[0], 'word')}), option {long + 1} has"
+                       f" {max(lengths)} ({counted(counts[1], 'word')}): say no more in one option"
                        " than in the others, or, if they are right as they are, add"
                        " 'waive: [uneven-lengths]' to the question")
 
 
-def _count(number: int, noun: str) -> str:
-    """``1 word``, ``2 words``: a count with its noun in English's singular or plural."""
+def counted(number: int, noun: str) -> str:
+    """``1 word``, ``2 words``: a count with a regular English noun, singular or plural (the
+    messages of ``quizbot validate``, which are English only)."""
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
