@@ -265,7 +265,8 @@ class DailyService:
             AlreadyAnswered: the user answered this one already (nothing changes).
         """
         post = await self.store.post(post_id)
-        if post is None or post.chat_id != chat_id or post.message_id != message_id:
+        # a tap may come before the post's message id is stored (it is, once sent)
+        if post is None or post.chat_id != chat_id or post.message_id not in (None, message_id):
             raise UnknownPost(post_id)
         bank = await self.registry.find(post.bank_id, post.bank_version)
         if bank is None:

@@ -372,7 +372,8 @@ class DailyChannelButton:
     ``off``."""
 
     PREFIX: ClassVar[str] = "dc"
-    FIELDS: ClassVar[str | None] = rf"{_CHAT}:(on|off):(k|[0-9]{{1,4}}):(-|[a-z0-9](?:[a-z0-9-]{{0,30}}[a-z0-9])?)"
+    FIELDS: ClassVar[str | None] = (rf"{_CHAT}:(on|off):(k|[0-9]{{1,4}})"
+                                    r":(-|[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)")
 
     chat_id: int
     mode: str

@@ -286,14 +286,18 @@ async def on_my_chat_member(update: Update, context: Context) -> None:
         log.info("daily: the bot may no longer post in %s (%s): its question of the day stops",
                  chat.id, member.status)
         if before is not None and before.set_by:
-            await _tell(context, before.set_by, "daily_lost", chat=chat.title or "")
+            by = change.from_user
+            fallback = (i18n.negotiate(by.language_code) if by is not None
+                        and by.id == before.set_by else before.language)
+            await _tell(context, before.set_by, fallback, "daily_lost", chat=chat.title or "")
 
 
-async def _tell(context: Context, user_id: int, key: str, **params: object) -> None:
-    """A private note to ``user_id`` in their language; nothing if they never started the bot
-    or blocked it."""
+async def _tell(context: Context, user_id: int, fallback: str, key: str,
+                **params: object) -> None:
+    """A private note to ``user_id`` in their language (their /language choice, else
+    ``fallback``); nothing if they never started the bot or blocked it."""
     language = await services(context).quiz.chosen_language(user_id)
-    t = i18n.catalog(language or i18n.DEFAULT)
+    t = i18n.catalog(language or fallback)
     try:
         await context.bot.send_message(user_id, HTML.escape(t(key, **params)))
     except TelegramError as exc:
@@ -406,7 +410,7 @@ async def _lost(context: Context, chat_id: int) -> None:
     schedule = await service.schedule(chat_id)
     if await service.lost(chat_id) and schedule is not None and schedule.set_by:
         known = await service.bot_chat(chat_id)
-        await _tell(context, schedule.set_by, "daily_lost",
+        await _tell(context, schedule.set_by, schedule.language, "daily_lost",
                     chat=known.title if known else str(chat_id))
 
 
