@@ -42,8 +42,8 @@ class Claimed:
 
 
 class ZoneSource(Protocol):
-    """Where a chat's time zone is kept (``TimeZoneStore`` of homework's ports: an IANA name,
-    or None for none set)."""
+    """Where a chat's time zone is kept: :class:`bot.quiz.homework_ports.TimeZoneStore` (an
+    IANA name, or None for none set; ``/timezone`` sets it)."""
 
     async def time_zone(self, chat_id: int) -> str | None:
         """The chat's time zone, or None."""

@@ -29,6 +29,7 @@ from bot.quiz import engine, group, learning
 from bot.quiz.bank import Bank
 from bot.quiz.daily_ports import DailyStore
 from bot.quiz.engine import QuizError, UnknownAttempt, UnknownBank
+from bot.quiz.homework_ports import HomeworkStore, TimeZoneStore
 from bot.quiz.library import DraftStore, QuizLibrary
 from bot.quiz.ports import (
     CardStore,
@@ -56,7 +57,7 @@ class Leases(SessionLeases, Protocol):
 
 
 class OpenStore(QuizStore, GroupStore, CardStore, PrivacyStore, QuizLibrary, DraftStore,
-                ReportStore, DailyStore, Protocol):
+                ReportStore, DailyStore, HomeworkStore, TimeZoneStore, Protocol):
     """The open storage: the services' ports, and what the front end does with it besides
     (``storage``: ``SQLiteStore``, ``PostgresStore``; the handlers may not import it)."""
 
