@@ -8,8 +8,10 @@ from bot.i18n.declare import N_, NP_, Plural, Text
 MESSAGES: tuple[Text | Plural, ...] = (
     # --- the question of the day: /daily (bot/telegram/daily.py) ---------------------------
     N_("command_daily", "A question of the day for your channel"),
+    # Translators: to a group (its members, in the plural)
     N_("command_group_daily", "A question of the day for the group (admins)"),
     N_("daily_title", "❓ Question of the day"),
+    # Translators: to a group (its members, in the plural)
     N_("daily_answer_hint",
        "Tap an option to answer (once). The answer comes with the next question."),
     N_("daily_reveal_title", "❓ Question of the day: the answer"),
@@ -19,6 +21,7 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("daily_last", "That was the quiz's last question. An admin can start again with /daily."),
     N_("daily_gone", "This question has closed (its quiz is no longer available)."),
     N_("daily_board_title", "🏆 This week's leaderboard"),
+    # Translators: to a group (its members, in the plural)
     NP_("daily_board_line", "{count} right of {answered}", "{count} right of {answered}"),
     N_("daily_board_empty", "Nobody got a question right this week. A new week starts now!"),
     # Translators: a toast after a tap on a question of the day; {label} is the option (B)
@@ -37,9 +40,11 @@ MESSAGES: tuple[Text | Plural, ...] = (
     # Translators: {syntax} is the command as typed, "/daily <quiz> <HH:MM>"; {off} is
     # "/daily off"
     N_("daily_not_on", "There is no question of the day in {chat}. Start one with {syntax}."),
+    # Translators: to a group (its members, in the plural)
     N_("daily_usage",
        "Send {syntax} to post one question a day, e.g. {example} (the time in {zone}); "
        "{off} stops it. Quizzes: {banks}"),
+    # Translators: to a group (its members, in the plural)
     N_("daily_admins_only", "Only the group's admins can set the question of the day."),
     N_("daily_unknown_quiz", "I don't know the quiz “{quiz}”. Quizzes: {banks}"),
     N_("daily_bad_time", "“{text}” is not a time of day: write it as {format}, e.g. 09:00."),
