@@ -195,3 +195,18 @@ async def test_unknown_quiz_off_and_lost(service):
     assert (await svc.schedule(CHAT)).status is Status.LOST
     clock.advance(86_400)
     assert await svc.due() == []
+
+
+async def test_the_schedule_follows_the_chats_time_zone(tmp_path, bank):
+    """A chat whose time zone is Asia/Kolkata gets its 09:00 question at 03:30 UTC."""
+    store = await SQLiteStore.open(tmp_path / "quiz.sqlite3")
+    try:
+        await store.set_time_zone(CHAT, "Asia/Kolkata", MONDAY_8AM_UTC)
+        svc = DailyService(store, {bank.id: bank}, clock=FakeClock(MONDAY_8AM_UTC),
+                           zones=store)
+        assert await svc.zone(CHAT) == "Asia/Kolkata"
+        schedule = await svc.set_daily(CHAT, "supergroup", bank_id=None, minute=540,
+                                       language="hi", set_by=7)
+        assert schedule.next_at == datetime(2026, 12, 8, 3, 30, tzinfo=ZoneInfo("UTC")).timestamp()
+    finally:
+        await store.close()
