@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 
+from aiolimiter import AsyncLimiter
 from telegram import CallbackQuery, Chat, ChatMemberAdministrator, Message, Update
 from telegram.constants import ChatMemberStatus
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
@@ -33,7 +34,13 @@ log = logging.getLogger(__name__)
 
 DAILY_INTERVAL = 30.0
 """Seconds between two daily passes (a PTB JobQueue job): a day's question goes out within
-this of its time."""
+this of its time, plus the time the posts due before it take (:data:`SENDS_PER_SECOND`)."""
+
+SENDS_PER_SECOND = 20
+"""The daily pass's posts and edits a second at most: 1,000 chats with their question at one
+time take 100 s (a post and a reveal each), well under Telegram's ~30 messages a second to
+different chats (Bot API FAQ, "My bot is hitting limits"), leaving the rest to people using
+the bot."""
 
 
 # --- /daily --------------------------------------------------------------------------------
@@ -327,28 +334,39 @@ async def daily_pass(context: Context) -> int:
     """One pass (a JobQueue job): reveal the day's questions whose next day came (an edit,
     if the group's budget has room: else at the next pass), then post each due chat's next
     question (never before its last one is revealed) and, on the chosen weekday, the weekly
-    leaderboard. Every post is claimed in storage first, so nothing goes out twice.
+    leaderboard; batch after batch until nothing is due, at most
+    :data:`SENDS_PER_SECOND` calls a second. Every post is claimed in storage first, so
+    nothing goes out twice.
 
     Returns:
         How many questions were posted.
     """
     service = services(context).daily
+    pace = AsyncLimiter(1, 1 / SENDS_PER_SECOND)  # passes never overlap (one job instance)
     waiting: set[int] = set()
-    for reveal in await service.reveals_due():
-        if not await _reveal(context, reveal):
-            waiting.add(reveal.post.chat_id)
     posted = 0
-    for schedule in await service.due():
-        if schedule.chat_id in waiting:
-            continue
-        run = await service.claim(schedule)
-        if run is None:
-            continue
-        if run.post is not None and await _post(context, run):
-            posted += 1
-            if run.board is not None:
-                await _board(context, run, run.board)
-    return posted
+    while True:
+        reveals = [r for r in await service.reveals_due() if r.post.chat_id not in waiting]
+        for reveal in reveals:
+            async with pace:
+                if not await _reveal(context, reveal):
+                    waiting.add(reveal.post.chat_id)
+        due = [s for s in await service.due() if s.chat_id not in waiting]
+        for schedule in due:
+            run = await service.claim(schedule)
+            if run is None:
+                continue
+            if run.post is None:
+                continue
+            async with pace:
+                sent = await _post(context, run)
+            if sent:
+                posted += 1
+                if run.board is not None:
+                    async with pace:
+                        await _board(context, run, run.board)
+        if not reveals and not due:
+            return posted
 
 
 async def _reveal(context: Context, reveal: Reveal) -> bool:
