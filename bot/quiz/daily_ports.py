@@ -74,6 +74,11 @@ class DailyStore(Protocol):
         schedule done. None: someone claimed it first (nothing to send)."""
         ...
 
+    async def reclose_posts(self, chat_id: int, closes_at: float) -> int:
+        """The chat's open posts that close later than ``closes_at`` close then instead (its
+        time of day moved earlier: the next post still comes after their reveal); how many."""
+        ...
+
     async def set_post_message(self, post_id: int, message_id: int) -> None:
         """The post was sent as ``message_id``: it is open for taps."""
         ...

@@ -139,6 +139,7 @@ class DailyService:
             position=before.position if same and before else 0, next_at=next_at,
             set_by=set_by, updated_at=now)
         await self.store.save_schedule(schedule)
+        await self.store.reclose_posts(chat_id, next_at)  # revealed before the next one
         return schedule
 
     async def schedule(self, chat_id: int) -> DailySchedule | None:

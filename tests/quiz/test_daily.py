@@ -210,3 +210,22 @@ async def test_the_schedule_follows_the_chats_time_zone(tmp_path, bank):
         assert schedule.next_at == datetime(2026, 12, 8, 3, 30, tzinfo=ZoneInfo("UTC")).timestamp()
     finally:
         await store.close()
+
+
+async def test_an_earlier_time_of_day_reveals_the_open_question_first(service):
+    """Moving the time of day earlier while a question is open closes it at the new time, so
+    it is revealed before the next question is posted."""
+    svc, clock = service
+    await svc.set_daily(CHAT, "supergroup", bank_id=None, minute=540, language="en", set_by=7)
+    clock.advance(3600)  # Monday 09:00
+    [due] = await svc.due()
+    run = await svc.claim(due)
+    await svc.posted(run.post.post_id, 77)
+    moved = await svc.set_daily(CHAT, "supergroup", bank_id=None, minute=600, language="en",
+                                set_by=7)  # 10:00, today still
+    assert moved.next_at == MONDAY_8AM_UTC + 2 * 3600 and moved.position == 1
+    clock.advance(3600)
+    [reveal] = await svc.reveals_due()
+    assert reveal.post.post_id == run.post.post_id
+    [due] = await svc.due()
+    assert due.next_at == moved.next_at
