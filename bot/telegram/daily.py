@@ -25,7 +25,7 @@ from bot.quiz.ports import StorageError
 from bot.render import HTML, Screen
 from bot.render import daily as screens
 from bot.telegram.chats import display_name, group_catalog, is_admin, thread_of
-from bot.telegram.common import Context, keyboard, toast
+from bot.telegram.common import SHARED_SENDERS, Context, keyboard, toast
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.outcomes import Kind, classify
 from bot.telegram.services import catalog_for, services
@@ -109,14 +109,20 @@ async def cmd_group_daily(update: Update, context: Context) -> None:
         bank_id, minute = _parse(args)
         schedule = await service.set_daily(chat.id, chat.type, bank_id=bank_id, minute=minute,
                                            language=t.language,
-                                           set_by=update.effective_user.id
-                                           if update.effective_user else 0,
+                                           set_by=_setter(update),
                                            thread_id=thread)
     except (TimeUnreadable, UnknownBank, NoDailyQuestions) as exc:
         await _send(context, chat.id, Screen(HTML.escape(await _refusal(context, exc, t))),
                     thread)
         return
     await _send(context, chat.id, await _status(context, schedule, title, t, new=True), thread)
+
+
+def _setter(update: Update) -> int:
+    """Who set a group's question of the day: the admin's user id; 0 for an anonymous admin
+    (a placeholder user shared by many: nobody to tell privately later)."""
+    user = update.effective_user
+    return user.id if user is not None and user.id not in SHARED_SENDERS else 0
 
 
 async def _status(context: Context, schedule: daily.DailySchedule, title: str, t: Catalog, *,

@@ -240,3 +240,21 @@ async def test_a_group_upgraded_to_a_supergroup_keeps_its_question_of_the_day(
                         == (GROUP,), recheck=0.05)
     clock.advance(3600)
     await next_post(fake, GROUP, 1)
+
+
+async def test_an_anonymous_admin_sets_it_and_bad_input_is_answered(fake, daily_bot, group):
+    """An anonymous admin may set the question of the day; an unknown quiz and an unreadable
+    time get clear answers and change nothing."""
+    t = i18n.catalog("en")
+    fake.send_as_anonymous_admin(GROUP, "/daily nope 09:00")
+    await fake.wait_for(lambda: any(m["text"].startswith(t("daily_unknown_quiz", quiz="nope",
+                                                             banks=BANK_ID)[:20])
+                                    for m in bot_posts(fake, GROUP)))
+    fake.send_as_anonymous_admin(GROUP, "/daily 25:00")
+    await fake.wait_for(lambda: any(m["text"] == t("daily_bad_time", text="25:00",
+                                                   format="HH:MM")
+                                    for m in bot_posts(fake, GROUP)))
+    assert stored(daily_bot, "SELECT COUNT(*) FROM daily_schedules") == (0,)
+    fake.send_as_anonymous_admin(GROUP, "/daily 07:30")
+    await fake.wait_for(lambda: any(buttons(m) for m in bot_posts(fake, GROUP)))
+    assert stored(daily_bot, "SELECT minute, set_by FROM daily_schedules") == (450, 0)
