@@ -13,7 +13,7 @@ import pytest
 
 from bot import i18n
 from bot.render.daily import SYNTAX
-from tests.conftest import BANK_ID, FakeClock, RunningBot, buttons
+from tests.conftest import BANK_ID, MODES, FakeClock, RunningBot, buttons
 from tests.support.fakebotapi import FakeBotAPI
 
 GROUP, BASIC, CHANNEL = -1001234567890, -4001, -1001987654321
@@ -29,9 +29,11 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def daily_bot(fake, tmp_path, clock):
-    """The bot on the fake clock, with a question-of-the-day pass every 100 ms."""
-    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", clock=clock, daily_interval=0.1)
+async def daily_bot(request, fake, tmp_path, clock):
+    """The bot on the fake clock, with a question-of-the-day pass every 100 ms (polling,
+    unless parametrized with a mode)."""
+    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", clock=clock, daily_interval=0.1,
+                        mode=getattr(request, "param", "polling"))
     await runner.start()
     yield runner
     await runner.stop()
@@ -93,6 +95,7 @@ def group(fake: FakeBotAPI) -> dict[str, int]:
     return {key: value[0] for key, value in people.items()}
 
 
+@pytest.mark.parametrize("daily_bot", MODES, indirect=True)
 async def test_three_days_with_a_reveal_each_day_and_the_weekly_board(
         fake, daily_bot, group, clock, banks):
     """An admin sets /daily at 09:00; each day at 09:00 the previous question is revealed by an
