@@ -261,3 +261,33 @@ async def test_an_anonymous_admin_sets_it_and_bad_input_is_answered(fake, daily_
     fake.send_as_anonymous_admin(GROUP, "/daily 07:30")
     await fake.wait_for(lambda: any(buttons(m) for m in bot_posts(fake, GROUP)))
     assert stored(daily_bot, "SELECT minute, set_by FROM daily_schedules") == (450, 0)
+
+
+async def test_settings_buttons_for_admins_only(fake, daily_bot, group):
+    """An admin's taps change the run-out setting and the leaderboard day (the screen shows
+    them); a member's tap is refused in their language and changes nothing."""
+    t = i18n.catalog("en")
+    fake.send_message(group["eleni"], "/daily 09:00", chat_id=GROUP)
+    status = await fake.wait_for(lambda: next((m for m in bot_posts(fake, GROUP)
+                                               if buttons(m)), None))
+    then, board, _ = (b["callback_data"] for b in buttons(status))
+    assert await tap_data(fake, group["arjun"], status, then) == i18n.catalog("hi")(
+        "daily_admins_only")
+    assert stored(daily_bot, "SELECT run_out, board_day FROM daily_schedules") == ("again", 6)
+    assert await tap_data(fake, group["eleni"], status, then) == i18n.catalog("el")(
+        "daily_setting_saved")
+    await fake.wait_for(lambda: t("daily_then_stop") in fake.message(
+        GROUP, status["message_id"])["text"])
+    await tap_data(fake, group["eleni"], status, board)  # Sunday -> none
+    await fake.wait_for(lambda: t("daily_board_none") in fake.message(
+        GROUP, status["message_id"])["text"])
+    assert stored(daily_bot, "SELECT run_out, board_day FROM daily_schedules") == ("stop", None)
+
+
+async def tap_data(fake: FakeBotAPI, user_id: int, message: dict, data: str) -> str:
+    """Tap the button with callback data ``data``; the toast's text."""
+    update = fake.tap(user_id, message["chat"]["id"], message["message_id"], data,
+                      check_button=False)
+    query_id = update["callback_query"]["id"]
+    await fake.wait_for(lambda: query_id in fake.callback_answers)
+    return fake.callback_answers[query_id].get("text", "")

@@ -229,3 +229,35 @@ async def test_an_earlier_time_of_day_reveals_the_open_question_first(service):
     assert reveal.post.post_id == run.post.post_id
     [due] = await svc.due()
     assert due.next_at == moved.next_at
+
+
+async def test_run_out_stop_ends_after_the_last_reveal_and_again_starts_over(service, bank):
+    """With run-out "stop" the day after the last question posts nothing, the schedule is
+    done and the last reveal says so; switched to "again", it starts over at question 1 in
+    a new round."""
+    svc, clock = service
+    await svc.set_daily(CHAT, "supergroup", bank_id=None, minute=540, language="en", set_by=7)
+    await svc.set_options(CHAT, run_out=RunOut.STOP)
+    clock.advance(3600)
+    total = len(daily.daily_questions(bank))
+    for day in range(total):
+        for reveal in await svc.reveals_due():
+            assert not reveal.last
+            await svc.mark_post_revealed(reveal.post.post_id)
+        [due] = await svc.due()
+        run = await svc.claim(due)
+        assert run.post.position == day
+        await svc.posted(run.post.post_id, 100 + day)
+        clock.advance(86_400)
+    [due] = await svc.due()
+    run = await svc.claim(due)
+    assert run.post is None and run.schedule.status is Status.DONE
+    [reveal] = await svc.reveals_due()
+    assert reveal.last and reveal.post.position == total - 1
+    assert await svc.due() == []
+    again = await svc.set_options(CHAT, run_out=RunOut.AGAIN)
+    assert again.status is Status.ON
+    clock.advance(86_400)
+    [due] = await svc.due()
+    run = await svc.claim(due)
+    assert (run.post.round, run.post.position) == (1, 0)
