@@ -212,13 +212,26 @@ def test_mentions_that_do_not_answer_are_not_leaks(tmp_path, explanation):
     assert findings_of(tmp_path, data) == []
 
 
+V2_PROMPTS = {
+    "pipeline-vs-tensor": "Unlike tensor parallelism, how does pipeline parallelism split the model?",
+    "zero-stage-params": "Which ZeRO stage gives the largest memory savings by also sharding the "
+                         "model parameters themselves?",
+    "zero-stage-optimizer-state": "Which ZeRO stage is the first to shard optimizer states "
+                                  "across data-parallel workers?",
+}
+"""The English prompts of versions 1 and 2 that version 3 reworded (they spelled out the first
+question's answer in the preview): the v1 explanations leaked against these."""
+
+
 def test_the_v1_leaks_of_the_shipped_bank_are_found():
     """The explanations of version 1 (tensor-parallel-split answered pipeline-vs-tensor;
-    zero-stage-params and zero-stage-optimizer-state answered each other) are caught."""
+    zero-stage-params and zero-stage-optimizer-state answered each other) are caught, against
+    the prompts they were written for; the shipped explanations are not leaks."""
     bank = load_bank(REAL_BANK)
-    tensor, pipeline = bank.question("tensor-parallel-split"), bank.question("pipeline-vs-tensor")
-    params = bank.question("zero-stage-params")
-    optimizer = bank.question("zero-stage-optimizer-state")
+    tensor = bank.question("tensor-parallel-split")
+    pipeline = _with_en_prompt(bank.question("pipeline-vs-tensor"))
+    params = _with_en_prompt(bank.question("zero-stage-params"))
+    optimizer = _with_en_prompt(bank.question("zero-stage-optimizer-state"))
     v1_tensor = "Putting different layers on different GPUs is pipeline parallelism."
     v1_params = ("Stage 3 partitions the parameters themselves on top of the optimizer states "
                  "(stage 1) and gradients (stage 2).")
@@ -228,6 +241,10 @@ def test_the_v1_leaks_of_the_shipped_bank_are_found():
         changed = _with_en_explanation(q, text)
         assert leaks(changed, other, "en"), q.id
         assert not leaks(q, other, "en"), q.id
+
+
+def _with_en_prompt(q: Question) -> Question:
+    return replace(q, prompt=Text({**q.prompt.by_language, "en": V2_PROMPTS[q.id]}))
 
 
 def _with_en_explanation(q: Question, text: str) -> Question:
