@@ -15,7 +15,7 @@ import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.i18n import check
+from bot.i18n import check, wording
 from bot.i18n.messages import N_, NP_, Plural, Text
 
 HI = Path("bot/i18n/locales/hi/LC_MESSAGES/messages.po")
@@ -344,12 +344,12 @@ def test_a_count_must_be_a_plural_message(monkeypatch, name):
     """An English text that shows a count ({count}, or a number followed by a counted word)
     must be a plural message, picked by that number, and a plural message shows one count."""
     message, expected = COUNT_CASES[name]
-    monkeypatch.setattr(check, "MESSAGES", {
+    monkeypatch.setattr(wording, "MESSAGES", {
         "k": message, "question_count": NP_("question_count", "{count} question",
                                             "{count} questions"),
         "players": NP_("players", "… and {count} more player", "… and {count} more players")})
-    style, _ = check.load_style(check.LOCALES / check.STYLE)
-    found = check.check_counts(style)
+    style, _ = wording.load_style(check.LOCALES / wording.STYLE)
+    found = wording.check_counts(style)
     assert len(found) == len(expected), found
     assert all(p.startswith(e) for p, e in zip(found, expected, strict=True)), found
 
@@ -357,6 +357,6 @@ def test_a_count_must_be_a_plural_message(monkeypatch, name):
 def test_counted_words_come_from_the_plural_messages():
     """The words after a plural message's number that differ between its forms count, with
     the configured ones; words that do not change (a unit: "s") do not."""
-    words = check.counted_words(["characters"])
+    words = wording.counted_words(["characters"])
     assert {"questions", "attempts", "players", "characters"} <= words
     assert "s" not in words and "question" not in words
