@@ -13,6 +13,7 @@ toasts stay within 200 units (:func:`clip_utf16`).
 The package, top to bottom (a module imports only from the lines below it; modules on one
 line are independent; an import-linter contract in pyproject.toml keeps it so):
 
+- :mod:`~bot.render.terminal`: what only the terminal shows (the end of an attempt).
 - :mod:`~bot.render.private`: the quiz in a private chat and in ``quizbot play``.
   :mod:`~bot.render.learning`: /stats and spaced review. :mod:`~bot.render.teachers`: a group's
   settings and results.
@@ -129,11 +130,13 @@ from bot.render.private import (
     intro,
     language_picker,
     outcome,
+    score_lines,
     preview,
     resume_screens,
     review,
     ticked_question,
 )
+from bot.render.terminal import end_screen
 from bot.render.question import (
     MAX_ANSWER_BUTTONS_PER_ROW,
     Ticks,
@@ -327,6 +330,8 @@ __all__ = [
     "results_summary",
     "resume_screens",
     "review",
+    "score_lines",
+    "end_screen",
     "review_done",
     "review_feedback",
     "review_question",
