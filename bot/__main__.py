@@ -202,6 +202,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "report":
             from storage import is_postgres_url
 
+            if args.out is not None and args.out.exists() and not args.force:
+                _say(f"{args.out} exists: pass --force to overwrite it")
+                return 1
+
             if not is_postgres_url(settings.db) and not Path(settings.db).is_file():
                 _say(f"no database at {shown_db(settings.db)}: nothing to report")
                 return 1
@@ -211,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _say(f"no answers of bank {args.bank!r} are stored, and no bank of that id is "
                      f"installed (installed: {', '.join(sorted(banks))})")
                 return 1
-            report.write(report.render(table, args.format), args.out)
+            report.write(report.render(table, args.format), args.out, force=args.force)
             return 0
         if args.command == "play":
             try:

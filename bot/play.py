@@ -183,7 +183,7 @@ async def play(service: QuizService, bank: Bank | None, language: str, *,
             attempt, answer = await service.grade_choice(
                 user_id, attempt.id, position,
                 sum(1 << engine.LABELS.index(label) for label in set(chosen)))
-            attempt = await service.record(attempt, answer)
+            attempt = await service.record(attempt, answer, language=t.language)
             write("\n" + render.feedback(bank, attempt, position, t, PLAIN).text)
             await service.answered(attempt, answer)
             if (await ask(t("play_continue"))).strip().upper() in QUIT:
