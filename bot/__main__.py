@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from bot import bankimport, banks_cli, i18n, redaction, report
+from bot import bankimport, banks_cli, play_cli, redaction, report
 from bot.bankload import BankError, load_banks
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import Bank
@@ -77,24 +77,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="serve /healthz and Prometheus /metrics there "
                           "(env QUIZBOT_METRICS), e.g. 127.0.0.1:9090")
 
-    play = sub.add_parser("play", parents=common, help="play a quiz in this terminal")
-    play.add_argument("--lang", default=None,
-                      help=f"language: {', '.join(i18n.SUPPORTED)} (default: from LANGUAGE, "
-                           "LC_ALL, LC_MESSAGES or LANG as gettext reads them, else en)")
-    play.add_argument("--bank", help="bank id (default: the unfinished quiz, else the first "
-                                     "bank installed); leaving an unfinished quiz of another "
-                                     "bank is asked first")
-    mode = play.add_mutually_exclusive_group()
-    mode.add_argument("--review", action="store_true",
-                      help="review the questions that are due (spaced repetition)")
-    mode.add_argument("--stats", action="store_true",
-                      help="your scores and when each question is due for review")
-    mode.add_argument("--reset", action="store_true",
-                      help="delete this terminal's progress (attempts, scores, review cards), "
-                           "after asking")
-    play.add_argument("--chart", metavar="PATH",
-                      help="with --stats: also write the progress chart to PATH (PNG)")
-    play.set_defaults(usage_error=play.error)  # exits with play's usage, status 2
+    play_cli.add_parser(sub, parents=common)
 
     validate = sub.add_parser(
         "validate", help="check bank files; exit 1 if any is invalid",
@@ -168,8 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # PTB 22 deprecates int seconds in RetryAfter for timedelta; opt in now, as PTB advises
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     args = _parser().parse_args(argv)
-    if args.command == "play" and args.chart and not args.stats:
-        args.usage_error("--chart PATH goes with --stats (quizbot play --stats --chart PATH)")
+    if args.command == "play":
+        play_cli.check(args)
     if args.command == "import":
         try:
             return bankimport.run(args)
@@ -219,10 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "play":
             try:
-                return asyncio.run(_play(settings, banks, args.lang, args.bank,
-                                         mode="review" if args.review else
-                                         "stats" if args.stats else
-                                         "reset" if args.reset else "play", chart=args.chart))
+                return asyncio.run(play_cli.run(settings, banks, args))
             except KeyboardInterrupt:  # storage is closed by now (play's task was cancelled)
                 print(file=sys.stderr, flush=True)
                 sys.stdout.flush()
@@ -485,57 +465,6 @@ def _held_logs(hold: bool) -> Iterator[_HeldLogs]:
         yield held
     finally:
         root.handlers = handlers
-
-
-def _has_database(db: str | Path) -> bool:
-    """Whether ``db`` names a database that may hold created quizzes: a PostgreSQL URL, or a
-    SQLite file that exists."""
-    from storage import is_postgres_url
-
-    return is_postgres_url(str(db)) or Path(db).is_file()
-
-
-async def _play(settings: Settings, banks: dict[str, Bank], language: str | None,
-                bank_id: str | None, *, mode: str = "play", chart: str | None = None) -> int:
-    from bot import play as terminal
-    from bot.bankload import parse_bank
-    from bot.quiz.registry import BankRegistry
-    from bot.quiz.review import LearningService
-    from bot.quiz.service import QuizService
-    from storage import open_store
-
-    if language is None:
-        language = terminal.terminal_language(os.environ)
-    elif i18n.negotiate(language) != language.split("-")[0].split("_")[0].lower():
-        print(f"quizbot: no catalog for {language!r}; using {i18n.negotiate(language)} "
-              f"(available: {', '.join(i18n.SUPPORTED)})", file=sys.stderr)
-    language = i18n.negotiate(language)
-    if bank_id is not None and bank_id not in banks and not _has_database(settings.db):
-        print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}", file=sys.stderr)
-        return 2
-    logging.getLogger().setLevel(logging.WARNING)
-    store = await open_store(settings.db, create=settings.create_db)
-    try:
-        # a bank id that is not featured may name a created quiz in the database
-        registry = BankRegistry(banks, store, parse=parse_bank)
-        if bank_id is not None and not await registry.startable(bank_id):
-            print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}",
-                  file=sys.stderr)
-            return 2
-        quiz, learning = QuizService(store, registry), LearningService(store, registry)
-        quiz.on_answer = learning.answered  # terminal answers make review cards too
-        if mode == "reset":
-            await terminal.reset(store, language)
-        elif mode == "review":
-            await terminal.review(learning, language)
-        elif mode == "stats":
-            await terminal.stats(quiz, learning, language, chart_path=chart)
-        else:
-            await terminal.play(quiz, None if bank_id is None else await registry.bank(bank_id),
-                                language, learning=learning)
-    finally:
-        await store.close()
-    return 0
 
 
 if __name__ == "__main__":

@@ -76,7 +76,8 @@ def _hang(line: str) -> str:
 
 def _split_word(word: str, room: int) -> tuple[str, str]:
     """``word`` cut after the grapheme clusters that fit in ``room`` columns (at least one)."""
-    taken, used = [], 0
+    taken: list[str] = []
+    used = 0
     clusters = list(graphemes(word))
     for cluster in clusters:
         cells = grapheme_width(cluster)

@@ -130,13 +130,12 @@ from bot.render.private import (
     intro,
     language_picker,
     outcome,
-    score_lines,
     preview,
     resume_screens,
     review,
+    score_lines,
     ticked_question,
 )
-from bot.render.terminal import end_screen
 from bot.render.question import (
     MAX_ANSWER_BUTTONS_PER_ROW,
     Ticks,
@@ -182,6 +181,7 @@ from bot.render.sharing import (
     share_row,
 )
 from bot.render.teachers import results_summary, settings_menu
+from bot.render.terminal import end_screen
 from bot.render.text import (
     HTML,
     PLAIN,
@@ -282,6 +282,7 @@ __all__ = [
     "deleted_screen",
     "edit_screen",
     "encode",
+    "end_screen",
     "explanation_lines",
     "export_caption",
     "feedback",
@@ -330,13 +331,12 @@ __all__ = [
     "results_summary",
     "resume_screens",
     "review",
-    "score_lines",
-    "end_screen",
     "review_done",
     "review_feedback",
     "review_question",
     "right_labels",
     "saved_text",
+    "score_lines",
     "settings_menu",
     "share_row",
     "slot_label",
