@@ -38,6 +38,7 @@ import asyncpg
 
 from bot.quiz.ports import DeletedData, StorageError
 from bot.quiz.privacy import DELETED_NAME, pseudonyms
+from storage.daily import DailyStatements
 from storage.homework import HomeworkStatements
 from storage.leases import PostgresLeases
 from storage.library import LibraryStatements
@@ -57,7 +58,7 @@ two instances deleting users at once never pick the same pseudonyms."""
 
 class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
                     PostgresLearningStatements, LibraryStatements, HomeworkStatements,
-                    SharedReportStatements):
+                    SharedReportStatements, DailyStatements):
     """The quiz's storage in a PostgreSQL database. Create with :meth:`open`; close with
     :meth:`close`.
 
@@ -163,6 +164,12 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
             drafts = rows_changed(await db.execute(
                 "DELETE FROM drafts WHERE user_id = $1", user_id))
+            # the question of the day: their answers; their id leaves what they set up
+            await db.execute("DELETE FROM daily_answers WHERE user_id = $1", user_id)
+            await db.execute("UPDATE daily_schedules SET set_by = 0 WHERE set_by = $1",
+                             user_id)
+            await db.execute("UPDATE bot_chats SET added_by = NULL WHERE added_by = $1",
+                             user_id)
             # homework: which attempts were theirs (deleted above); the homework they set stays
             # for its group, no longer linked to them (no report is sent to anyone)
             await db.execute("DELETE FROM homework_members WHERE user_id = $1", user_id)
