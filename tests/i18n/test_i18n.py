@@ -43,12 +43,13 @@ SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK"}
 LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"} | {
     "Telegram", "inline", "YAML", "GIFT", "Aiken", "CSV", "UTF", "MB", "bytes", "U", "http",
     "https", "s", "a", "z", "byte", "en", "TODO", "yaml", "gift", "txt", "csv", "id", "file_id",
-    "languages", "correct", "true", "false", "kind", "answer"}
+    "languages", "correct", "true", "false", "kind", "answer", "yes", "y"}
 """Latin words a translated catalog may keep: option letters, the quit key, a key name, the
 ``quizbot play`` command and the word "bot" (used as is in Greek); for created quizzes,
 Telegram's name and its inline mode, file formats and endings, units, and the keys and values
-of a quiz file, which a creator types as they are (``correct: true``). Commands like /quiz and
-placeholders are removed before looking."""
+of a quiz file, which a creator types as they are (``correct: true``); "yes" and "y", which the
+terminal's confirmations accept on any keyboard. Commands like /quiz, command-line options like
+--review and placeholders are removed before looking."""
 
 
 def forms(message: str | Mapping[str, str]) -> list[str]:
@@ -60,6 +61,7 @@ def letters_left(text: str) -> str:
     """``text`` without placeholders, /commands and the allowed Latin words."""
     text = re.sub(r"\{\w+\}", " ", text)
     text = re.sub(r"/\w+", " ", text)
+    text = re.sub(r"--\w+", " ", text)
     return " ".join(w for w in re.findall(r"\w+", text) if w not in LATIN_ALLOWED
                     and not w.isdigit())
 
