@@ -13,6 +13,7 @@ toasts stay within 200 units (:func:`clip_utf16`).
 The package, top to bottom (a module imports only from the lines below it; modules on one
 line are independent; an import-linter contract in pyproject.toml keeps it so):
 
+- :mod:`~bot.render.terminal`: what only the terminal shows (the end of an attempt).
 - :mod:`~bot.render.private`: the quiz in a private chat and in ``quizbot play``.
   :mod:`~bot.render.learning`: /stats and spaced review. :mod:`~bot.render.teachers`: a group's
   settings and results.
@@ -40,6 +41,9 @@ from bot.render.callbacks import (
     CardNextButton,
     CardSubmitButton,
     CardTickButton,
+    DailyAnswerButton,
+    DailyChannelButton,
+    DailySettingButton,
     DeleteDataButton,
     DraftButton,
     GroupAnswerButton,
@@ -78,6 +82,20 @@ from bot.render.creators import (
     newquiz_published,
     newquiz_refused,
     newquiz_rejected,
+)
+from bot.render.daily import (
+    DAILY_SYNTAX,
+    DAILY_TIME_FORMAT,
+    MAX_CHAT_TITLE,
+    daily_board,
+    daily_channels,
+    daily_option_label,
+    daily_question,
+    daily_reveal,
+    daily_status,
+    daily_usage,
+    daily_when,
+    weekday_name,
 )
 from bot.render.group import (
     LEADERBOARD_PLACES,
@@ -132,6 +150,7 @@ from bot.render.private import (
     preview,
     resume_screens,
     review,
+    score_lines,
     ticked_question,
 )
 from bot.render.question import (
@@ -179,6 +198,7 @@ from bot.render.sharing import (
     share_row,
 )
 from bot.render.teachers import results_summary, settings_menu
+from bot.render.terminal import end_screen
 from bot.render.text import (
     HTML,
     PLAIN,
@@ -195,6 +215,8 @@ from bot.render.text import (
 
 __all__ = [
     "BUTTON_KINDS",
+    "DAILY_SYNTAX",
+    "DAILY_TIME_FORMAT",
     "HTML",
     "LEADERBOARD_PLACES",
     "LIST_LINES",
@@ -205,6 +227,7 @@ __all__ = [
     "MAX_CALLBACK_DATA_BYTES",
     "MAX_CAPTION_UTF16",
     "MAX_CARD_DESCRIPTION",
+    "MAX_CHAT_TITLE",
     "MAX_DRAFT_PROMPT_SHOWN",
     "MAX_KEYBOARD_BUTTONS",
     "MAX_MESSAGE_UTF16",
@@ -233,6 +256,9 @@ __all__ = [
     "CardSubmitButton",
     "CardTickButton",
     "CreatorScreen",
+    "DailyAnswerButton",
+    "DailyChannelButton",
+    "DailySettingButton",
     "DeleteDataButton",
     "DraftButton",
     "GroupAnswerButton",
@@ -271,6 +297,14 @@ __all__ = [
     "clip",
     "clip_utf16",
     "current_screens",
+    "daily_board",
+    "daily_channels",
+    "daily_option_label",
+    "daily_question",
+    "daily_reveal",
+    "daily_status",
+    "daily_usage",
+    "daily_when",
     "decode",
     "deep_link",
     "delete_confirm",
@@ -279,6 +313,7 @@ __all__ = [
     "deleted_screen",
     "edit_screen",
     "encode",
+    "end_screen",
     "explanation_lines",
     "export_caption",
     "feedback",
@@ -332,6 +367,7 @@ __all__ = [
     "review_question",
     "right_labels",
     "saved_text",
+    "score_lines",
     "settings_menu",
     "share_row",
     "slot_label",
@@ -340,4 +376,5 @@ __all__ = [
     "stats_with_review",
     "ticked_question",
     "utf16_length",
+    "weekday_name",
 ]

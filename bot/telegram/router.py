@@ -23,7 +23,16 @@ from telegram.ext import CallbackQueryHandler
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz.engine import QuizError
-from bot.telegram import creators, group, handlers, learning, privacy, quizzes, teachers
+from bot.telegram import (
+    creators,
+    daily,
+    group,
+    handlers,
+    learning,
+    privacy,
+    quizzes,
+    teachers,
+)
 from bot.telegram.chats import received_at
 from bot.telegram.common import TOAST_KEYS, Context, QuizApplication, toast
 from bot.telegram.services import catalog_for
@@ -134,6 +143,13 @@ _ROUTES = (
           lambda tap: group.on_group_language(tap.query, tap.context, tap.button.language,
                                               tap.t),
           when=_supported),
+    # the question of the day (bot/telegram/daily.py): taps on a group's or channel's post
+    Route(render.DailyAnswerButton, Chats.GROUPS,
+          lambda tap: daily.on_daily_answer(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.DailySettingButton, Chats.ANY,
+          lambda tap: daily.on_setting(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.DailyChannelButton, Chats.PRIVATE,
+          lambda tap: daily.on_channel(tap.query, tap.context, tap.button, tap.t)),
 )
 ROUTES: tuple[Route[Any], ...] = _ROUTES
 """Every route; each kind of button (:data:`bot.render.BUTTON_KINDS`) has one per kind of
