@@ -352,6 +352,11 @@ class SharedGroupStatements(Statements):
                 f" SELECT ?, {SETTINGS_COLUMNS}, updated_at FROM group_settings"
                 " WHERE chat_id = ? ON CONFLICT DO NOTHING", (new_chat_id, old_chat_id))
             await db.execute("DELETE FROM group_settings WHERE chat_id = ?", (old_chat_id,))
+            await db.execute(
+                "INSERT INTO chat_time_zones (chat_id, time_zone, updated_at)"
+                " SELECT ?, time_zone, updated_at FROM chat_time_zones"
+                " WHERE chat_id = ? ON CONFLICT DO NOTHING", (new_chat_id, old_chat_id))
+            await db.execute("DELETE FROM chat_time_zones WHERE chat_id = ?", (old_chat_id,))
             return moved
 
         return await self._transaction(op)

@@ -1,6 +1,7 @@
 """Homework in a group: a quiz set by an admin with a deadline, played by each member
 privately at their own pace (issue 22, "Homework in a group"). The records, the refusals and
-the pure rules: reading a deadline, which reminder is due, who counts. The use cases are
+the pure rules: which reminder is due, who counts (reading a deadline is
+:mod:`bot.quiz.deadlines`, its names re-exported here). The use cases are
 :mod:`bot.quiz.homework_service`; the storage port is :mod:`bot.quiz.homework_ports`.
 
 Rules (the source: issue 22):
@@ -25,15 +26,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
 from enum import StrEnum
 
 from bot.quiz.analysis import ItemStats
+from bot.quiz.deadlines import END_OF_DAY as END_OF_DAY
+from bot.quiz.deadlines import MAX_DAYS as MAX_DAYS
+from bot.quiz.deadlines import UNITS as UNITS
+from bot.quiz.deadlines import DeadlinePast as DeadlinePast
+from bot.quiz.deadlines import DeadlineRefused as DeadlineRefused
+from bot.quiz.deadlines import DeadlineTooFar as DeadlineTooFar
+from bot.quiz.deadlines import DeadlineUnreadable as DeadlineUnreadable
+from bot.quiz.deadlines import check_deadline as check_deadline
+from bot.quiz.deadlines import parse_deadline as parse_deadline
 from bot.quiz.engine import Attempt, QuizError
-from bot.quiz.zones import zone_info
 
-MAX_DAYS = 90
-"""A deadline may be at most this many days away."""
 PROGRESS_SECONDS = 60.0
 """Least seconds between two edits of a group message's progress."""
 REMINDERS = (86_400.0, 3_600.0)
@@ -43,8 +49,6 @@ TOKEN_PREFIX = "hw"
 """The start of every homework deep-link payload."""
 TOKEN_PATTERN = re.compile(r"hw[A-Za-z0-9_-]{16}")
 """A homework deep-link payload: ``hw`` and 16 characters of Telegram's payload alphabet."""
-UNITS = {"m": 60.0, "h": 3_600.0, "d": 86_400.0, "w": 604_800.0}
-"""Seconds per unit of a duration (``90m``, ``12h``, ``3d``, ``1w``)."""
 
 
 class HomeworkStatus(StrEnum):
@@ -62,38 +66,6 @@ OPEN, CLOSED, CANCELLED = HomeworkStatus
 
 
 # --- refusals ------------------------------------------------------------------------------
-
-
-class DeadlineUnreadable(QuizError):
-    """The deadline is none of the forms :func:`parse_deadline` reads.
-
-    Attributes:
-        text: What was typed.
-    """
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
-
-
-class DeadlineRefused(QuizError):
-    """Base of the refusals of a deadline that was read.
-
-    Attributes:
-        deadline: The deadline read, in seconds since the epoch.
-    """
-
-    def __init__(self, deadline: float) -> None:
-        super().__init__(deadline)
-        self.deadline = deadline
-
-
-class DeadlinePast(DeadlineRefused):
-    """The deadline is not in the future."""
-
-
-class DeadlineTooFar(DeadlineRefused):
-    """The deadline is more than :data:`MAX_DAYS` days away."""
 
 
 class UnknownHomework(QuizError):
@@ -387,10 +359,17 @@ class CsvRow:
     """The CSV's header row (column names: data, not translated)."""
 
     def cells(self) -> tuple[str, ...]:
-        """The row as CSV cells, in :attr:`HEADER`'s order."""
-        return (str(self.user_id), self.name, str(self.question), self.question_id,
-                self.option, "right" if self.correct else "wrong", self.answered_at,
+        """The row as CSV cells, in :attr:`HEADER`'s order; a typed text (name, option) that a
+        spreadsheet would run as a formula starts with an apostrophe (OWASP, "CSV
+        Injection")."""
+        return (str(self.user_id), _defused(self.name), str(self.question), self.question_id,
+                _defused(self.option), "right" if self.correct else "wrong", self.answered_at,
                 self.started_at, self.finished_at)
+
+
+def _defused(text: str) -> str:
+    """``text``, with an apostrophe before it if it starts like a spreadsheet formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @dataclass(frozen=True)
@@ -425,89 +404,6 @@ class HomeworkResults:
 
 
 # --- rules ---------------------------------------------------------------------------------
-
-_DURATION = re.compile(r"(?:(\d{1,4})\s*([mhdw])\s*)+", re.IGNORECASE)
-_PART = re.compile(r"(\d{1,4})\s*([mhdw])", re.IGNORECASE)
-_DATE_TIME = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T]+(\d{1,2}):(\d{2}))?")
-_TIME = re.compile(r"(\d{1,2}):(\d{2})")
-END_OF_DAY = time(23, 59)
-"""The time of day a deadline given as a date alone means."""
-
-
-def parse_deadline(text: str, zone: str, now: float) -> float:
-    """The deadline ``text`` means, typed in a chat whose time zone is ``zone``, at ``now``.
-
-    Forms (case-insensitive, surrounding spaces ignored):
-
-    - a duration from now: ``90m``, ``12h``, ``3d``, ``1w``, or several (``1d 12h``);
-    - ``YYYY-MM-DD HH:MM``: that wall-clock time in ``zone``;
-    - ``YYYY-MM-DD``: the end of that day (:data:`END_OF_DAY`) in ``zone``;
-    - ``HH:MM``: the next time the clocks in ``zone`` show it (today, else tomorrow).
-
-    A wall-clock time the clocks skip (a daylight-saving gap) means the moment as far after the
-    jump as it is after the last time before it; one they show twice (clocks turned back), the
-    first of the two (:pep:`495`'s ``fold=0``).
-
-    Args:
-        text: What the admin typed.
-        zone: An IANA time zone name (:func:`bot.quiz.zones.parse_zone`).
-        now: Seconds since the epoch.
-
-    Returns:
-        The deadline in seconds since the epoch.
-
-    Raises:
-        DeadlineUnreadable: none of the forms.
-        DeadlinePast: not after ``now``.
-        DeadlineTooFar: more than :data:`MAX_DAYS` days after ``now``.
-    """
-    cleaned = " ".join(text.split())
-    deadline = _read(cleaned, zone, now)
-    if deadline is None:
-        raise DeadlineUnreadable(cleaned)
-    return check_deadline(deadline, now)
-
-
-def check_deadline(deadline: float, now: float) -> float:
-    """``deadline`` (seconds since the epoch) if it is after ``now`` and at most
-    :data:`MAX_DAYS` days after it.
-
-    Raises:
-        DeadlinePast, DeadlineTooFar: it is not.
-    """
-    if deadline <= now:
-        raise DeadlinePast(deadline)
-    if deadline - now > MAX_DAYS * UNITS["d"]:
-        raise DeadlineTooFar(deadline)
-    return deadline
-
-
-def _read(text: str, zone: str, now: float) -> float | None:
-    """The moment ``text`` means, unchecked; None if it is no form."""
-    if _DURATION.fullmatch(text):
-        return now + sum(int(n) * UNITS[unit.lower()] for n, unit in _PART.findall(text))
-    tz = zone_info(zone)
-    if match := _DATE_TIME.fullmatch(text):
-        year, month, day, hour, minute = match.groups()
-        try:
-            day_of = date(int(year), int(month), int(day))
-            at = time(int(hour), int(minute)) if hour is not None else END_OF_DAY
-        except ValueError:
-            return None
-        return datetime.combine(day_of, at, tz).timestamp()
-    if match := _TIME.fullmatch(text):
-        try:
-            at = time(int(match[1]), int(match[2]))
-        except ValueError:
-            return None
-        today = datetime.fromtimestamp(now, tz).date()
-        for day_of in (today, today + timedelta(days=1)):
-            moment = datetime.combine(day_of, at, tz).timestamp()
-            if moment > now:
-                return moment
-        return None  # unreachable: tomorrow's is always later
-    return None
-
 
 def reminder_due(deadline: float, opened_at: float, reminded: float | None,
                  now: float) -> float | None:
