@@ -268,7 +268,7 @@ def extend_choice(assignment: Assignment, bank: Bank | None, zone: str, t: Catal
     """How long to extend homework by (:data:`EXTEND_CHOICES`), and "Back" to the list."""
     text = t("hw.extend_ask", title=homework_title(bank, assignment, t),
              date=local_time(assignment.deadline, zone, t), zone=zone)
-    choices = tuple(Button(t("hw.extend_by", span_text=span_text(seconds, t)),
+    choices = tuple(Button(t("hw.extend_by", span=span_text(seconds, t)),
                            HomeworkButton("by", assignment.id, seconds))
                     for seconds in EXTEND_CHOICES)
     return Screen(m.escape(text), (choices, (Button(t("hw.button_back"),

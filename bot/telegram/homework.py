@@ -46,7 +46,7 @@ from bot.telegram.chats import (
 )
 from bot.telegram.common import Context, edit, keyboard, send, toast
 from bot.telegram.limits import Dropped
-from bot.telegram.services import services
+from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
 
@@ -270,7 +270,7 @@ async def _report_to(query: CallbackQuery, context: Context, assignment: Assignm
     user = query.from_user
     name = display_name(user)
     try:
-        await jobs.send_report(context, assignment, user.id)
+        await jobs.send_report(context, assignment, user.id, await catalog_for(context, user))
     except Forbidden:
         await jobs.tell_open_bot(context, assignment.chat_id, _thread(query), name, t)
         return

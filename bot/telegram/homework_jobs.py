@@ -147,9 +147,10 @@ async def announce(context: Context, assignment: Assignment) -> bool:
     return True
 
 
-async def send_report(context: Context, assignment: Assignment, user_id: int) -> None:
+async def send_report(context: Context, assignment: Assignment, user_id: int,
+                      t: Catalog | None = None) -> None:
     """Send the homework's CSV (sendDocument) and item analysis to ``user_id`` privately, in
-    their language.
+    ``t``'s language (None: their /language choice, else the group's language).
 
     Raises:
         Forbidden: they never started the bot, or blocked it.
@@ -157,7 +158,9 @@ async def send_report(context: Context, assignment: Assignment, user_id: int) ->
     hw = services(context).homework
     outcome = await hw.results(assignment.id)
     bank = await bank_or_none(context, assignment)
-    t = await _user_catalog(context, user_id)
+    if t is None:
+        chosen = await services(context).quiz.chosen_language(user_id)
+        t = i18n.catalog(chosen or assignment.language)
     zone = await hw.zone(assignment.chat_id)
     data = results.homework_csv(outcome.rows).encode("utf-8-sig")
     filename = f"homework-{assignment.id}-{assignment.bank_id}.csv"
@@ -166,11 +169,6 @@ async def send_report(context: Context, assignment: Assignment, user_id: int) ->
                                     caption=HTML.escape(render.clip(caption, 900)))
     for screen in screens.item_analysis(outcome, bank, t, HTML):
         await send(context, user_id, screen)
-
-
-async def _user_catalog(context: Context, user_id: int) -> Catalog:
-    chosen = await services(context).quiz.chosen_language(user_id)
-    return i18n.catalog(chosen or i18n.DEFAULT)
 
 
 async def report(context: Context, assignment: Assignment) -> None:
