@@ -345,13 +345,13 @@ HOMEWORK_ACTIONS = ("close", "extend", "by", "cancel", "confirm", "keep", "repor
 
 @dataclass(frozen=True)
 class HomeworkButton:
-    """An /assignments button on homework ``assignment_id``: ``action`` is what it does
+    """An /assignments button on homework ``assignment_id``: ``step`` is what it does
     (:data:`HOMEWORK_ACTIONS`), ``value`` seconds for ``by`` (0 otherwise)."""
 
     PREFIX: ClassVar[str] = "h"
     FIELDS: ClassVar[str | None] = rf"({'|'.join(HOMEWORK_ACTIONS)}):{_INT}:{_INT}"
 
-    action: str
+    step: str
     assignment_id: int
     value: int
 

@@ -191,7 +191,7 @@ async def on_homework_button(query: CallbackQuery, context: Context,
     if not await is_admin(context, chat, query.from_user):
         await toast(query, t("toast_not_admin"))
         return
-    if button.action == "list":
+    if button.step == "list":
         await toast(query)
         await edit(query, await list_screen(context, chat.id, group_t))
         return
@@ -201,17 +201,17 @@ async def on_homework_button(query: CallbackQuery, context: Context,
         raise rules.WrongChat(chat.id)
     bank = await jobs.bank_or_none(context, assignment)
     zone = await hw.zone(chat.id)
-    if button.action == "report":
+    if button.step == "report":
         await toast(query)
         await _report_to(query, context, assignment, group_t)
         return
     if assignment.status != OPEN:
         raise (HomeworkCancelled if assignment.status == "cancelled" else HomeworkClosed)(
             assignment)
-    if button.action == "extend":
+    if button.step == "extend":
         await toast(query)
         await edit(query, screens.extend_choice(assignment, bank, zone, group_t, HTML))
-    elif button.action == "by":
+    elif button.step == "by":
         extended = await hw.extend(assignment.id, assignment.deadline + button.value)
         await toast(query)
         await jobs.edit_post(context, extended)
@@ -219,13 +219,13 @@ async def on_homework_button(query: CallbackQuery, context: Context,
                        date=screens.local_time(extended.deadline, zone, group_t), zone=zone,
                        relative=group_t.relative(extended.deadline - hw.now()))
         await edit(query, _headed(line, await list_screen(context, chat.id, group_t)))
-    elif button.action == "cancel":
+    elif button.step == "cancel":
         members = [m for m in await hw.members(assignment.id)
                    if not m.counted and m.attempt_status == "active"]
         await toast(query)
         await edit(query, screens.cancel_question(assignment, bank, len(members), group_t,
                                                   HTML))
-    elif button.action == "confirm":
+    elif button.step == "confirm":
         cancelled, members = await hw.cancel(assignment.id)
         await toast(query)
         await jobs.edit_post(context, cancelled)
@@ -239,7 +239,7 @@ async def on_homework_button(query: CallbackQuery, context: Context,
             except TelegramError as exc:
                 log.info("homework %s: user %s not told of the cancellation: %r",
                          cancelled.id, member.user_id, exc)
-    elif button.action == "close":
+    elif button.step == "close":
         closed = await hw.close(assignment.id, early=True)
         if closed is None:
             raise HomeworkClosed(assignment)
