@@ -72,13 +72,13 @@ def actor_name(update: Update) -> str:
     return (chat.title if chat is not None else None) or ""
 
 
-async def is_admin_id(context: Context, chat_id: int, user_id: int) -> bool:
-    """Whether user ``user_id`` administers ``chat_id`` now (getChatMember); False when
-    Telegram cannot tell (the bot removed from the chat, the user unknown)."""
+async def is_admin_id(context: Context, chat_id: int, user_id: int) -> bool | None:
+    """Whether user ``user_id`` administers ``chat_id`` now (getChatMember); None when
+    Telegram cannot tell (the bot removed from the chat, the chat gone)."""
     try:
         member = await context.bot.get_chat_member(chat_id, user_id)
     except TelegramError:
-        return False
+        return None
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 

@@ -21,6 +21,7 @@ from tests.support import bankgen
 from tests.support.fakebotapi import FakeBotAPI
 
 GROUP, OTHER = -1001234567890, -1009876543210
+BASIC, UPGRADED = -4242, -1004242424242
 ELENI, ARJUN, NIKOS, SAM, OUTSIDER = 801, 802, 803, 804, 805
 EN, HI, EL = i18n.catalog("en"), i18n.catalog("hi"), i18n.catalog("el")
 BANK_ID = "hw-bank"
@@ -56,6 +57,7 @@ async def school(fake, tmp_path):
     fake.add_user(OUTSIDER, "Olga", language_code="en")
     fake.add_group(GROUP, "Class 7B", admins=[ELENI], members=[ARJUN, NIKOS, SAM])
     fake.add_group(OTHER, "Another class", admins=[OUTSIDER])
+    fake.add_group(BASIC, "Old class", type="group", admins=[ELENI], members=[ARJUN])
     clock = FakeClock(time.time())
     runner = RunningBot(fake, tmp_path / "quiz.sqlite3", bank_paths=(folder,), clock=clock,
                         homework_interval=0.2)
@@ -300,3 +302,39 @@ async def test_a_deadline_passed_while_the_bot_was_down_is_closed_at_start(schoo
     await school.eleni.say("/start", replies=2)  # a round trip after the restart's first pass
     assert len([m for m in group_messages(fake)
                 if EN("hw.results_title", title="")[:12] in m["text"]]) == 1
+
+
+async def test_homework_moves_with_an_upgraded_group(school):
+    """A basic group with open homework becomes a supergroup: the homework is posted again
+    there, its link still works for members, and the results come in the new chat."""
+    fake, clock = school.fake, school.clock
+    post = await say_in_group(fake, ELENI, f"/assign {BANK_ID} 1d", chat_id=BASIC)
+    await open_homework(school, school.arjun, url_of(post), replies=3)
+    fake.migrate_group(BASIC, UPGRADED)
+    moved = await fake.wait_for(lambda: next(iter(group_messages(fake, UPGRADED)), None))
+    assert token_of(moved) == token_of(post) and EN("hw.button_start") in str(moved)
+    await play(school, school.arjun, "hi", QUESTIONS)
+    clock.advance(DAY + 1)
+    results = await fake.wait_for(lambda: next(
+        (m for m in group_messages(fake, UPGRADED) if m["text"].startswith("📚 ")
+         and EN("hw.results_finished", count=1, opened=1) in m["text"]), None))
+    assert results["chat"]["id"] == UPGRADED
+
+
+async def test_the_admin_gets_the_results_after_the_bot_was_removed(school):
+    """The bot is removed from the group while homework is open: members go on privately,
+    and at the deadline the admin still gets the CSV (the group can't be written to)."""
+    fake, clock = school.fake, school.clock
+    await school.eleni.say("/start", replies=2)
+    post = await set_homework(school, f"/assign {BANK_ID} 2h")
+    fake.remove_bot(GROUP, by=ELENI)
+    started = await open_homework(school, school.arjun, url_of(post), replies=3)
+    assert started[0]["text"].startswith("📚")
+    await play(school, school.arjun, "hi", QUESTIONS)
+    clock.advance(2 * HOUR + 1)
+    document = await fake.wait_for(lambda: next(
+        (c for c in fake.calls_to("sendDocument") if str(c.params["chat_id"]) == str(ELENI)),
+        None))
+    rows = list(csv.reader(io.StringIO(document.params["document"]["data"].decode(
+        "utf-8-sig"))))
+    assert len(rows) == 1 + QUESTIONS
