@@ -174,9 +174,9 @@ async def send_report(context: Context, assignment: Assignment, user_id: int,
 async def report(context: Context, assignment: Assignment) -> None:
     """The report of closed homework (claimed by the caller with ``mark_reported``) to the
     admin who set it, unless they no longer administer the group (when Telegram can't tell,
-    the bot removed from it, they get it: they were an admin when they set it). An admin who never started the bot
-    (Telegram refuses a bot's first message) is told in the group how to get it (the
-    "Results" button under /assignments), when the group's budget has room."""
+    the bot removed from it, they get it: they were an admin when they set it). An admin who
+    never started the bot (Telegram refuses a bot's first message) is told in the group how to
+    get it (the "Results" button under /assignments), when the group's budget has room."""
     user_id = assignment.set_by
     if not user_id or await is_admin_id(context, assignment.chat_id, user_id) is False:
         log.info("homework %s: no report sent (set by %s, not an admin now)", assignment.id,
