@@ -282,7 +282,8 @@ class HomeworkService:
         return Due(closing=await self.store.due_closing(now, limit=limit),
                    announcing=await self.store.due_announcing(limit=limit),
                    reporting=await self.store.due_reporting(limit=limit),
-                   progress=progress, reminders=reminders)
+                   progress=progress, reminders=reminders,
+                   finals=await self.store.due_finals(limit=limit))
 
     async def close(self, assignment_id: int, *, early: bool) -> Assignment | None:
         """Close open homework: at its deadline (``early`` False: only if the deadline passed),
@@ -317,6 +318,11 @@ class HomeworkService:
         """Claim the report of closed homework for the admin who set it (send the CSV and the
         item analysis only when True)."""
         return await self.store.mark_reported(assignment_id, self._clock())
+
+    async def mark_final(self, assignment_id: int) -> bool:
+        """Claim the last edit of the group message of closed (results claimed) or cancelled
+        homework (edit it into "closed" or "cancelled" only when True)."""
+        return await self.store.mark_final(assignment_id, self._clock())
 
     async def results(self, assignment_id: int) -> HomeworkResults:
         """The homework's results as they stand (final once it is closed): see
