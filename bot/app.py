@@ -45,6 +45,8 @@ from bot.telegram import (
     documents,
     group,
     handlers,
+    homework,
+    homework_jobs,
     inline,
     learning,
     privacy,
@@ -83,6 +85,9 @@ commands registered with ``setMyCommands`` (scope: all group chats), in menu ord
 
 TEACHER_COMMANDS = ("settings", "results")
 """The group commands of :mod:`bot.telegram.teachers` (admins)."""
+
+HOMEWORK_COMMANDS = ("assign", "assignments", "timezone")
+"""The group commands of :mod:`bot.telegram.homework`."""
 
 PRUNE_SECONDS = 86_400.0
 """How often the retention job runs (daily; the first run a minute after the start)."""
@@ -199,6 +204,10 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(CommandHandler("help", group.cmd_group_help, filters=groups))
     app.add_handler(CommandHandler("settings", teachers.cmd_group_settings, filters=groups))
     app.add_handler(CommandHandler("results", teachers.cmd_group_results, filters=groups))
+    # homework (bot/telegram/homework.py); its deep link goes through handlers.cmd_start
+    app.add_handler(CommandHandler("assign", homework.cmd_assign, filters=groups))
+    app.add_handler(CommandHandler("assignments", homework.cmd_assignments, filters=groups))
+    app.add_handler(CommandHandler("timezone", homework.cmd_timezone, filters=groups))
     # /start in a group: a shared card's "Start in this group" link (/start@<bot> <bank id>)
     app.add_handler(CommandHandler("start", group.cmd_group_start, filters=groups))
     # "@<bot> text" in any chat: the banks, to share one (bot/telegram/inline.py)
@@ -206,6 +215,10 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.on_migrate))
     app.add_handler(ChatMemberHandler(group.on_my_chat_member,
                                       ChatMemberHandler.MY_CHAT_MEMBER))
+    # homework moves with an upgraded group too, and stays open when the bot is removed
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, homework.on_migrate), group=1)
+    app.add_handler(ChatMemberHandler(homework.on_removed, ChatMemberHandler.MY_CHAT_MEMBER),
+                    group=1)
     router.add_routes(app)  # button taps: one CallbackQueryHandler per kind of button
     # a user who blocked the bot and writes again gets reminders again (before any handler)
     app.add_handler(TypeHandler(Update, learning.on_any_update), group=-1)
@@ -232,6 +245,11 @@ async def _post_init(app: QuizApplication) -> None:
             interval = learning.REMINDER_INTERVAL
         app.job_queue.run_repeating(learning.remind_pass, interval=interval, first=interval,
                                     name="reminders")
+        # homework: deadlines, results, reports, progress and reminders, all stored
+        interval = app.bot_data.homework_interval or homework_jobs.HOMEWORK_INTERVAL
+        app.job_queue.run_repeating(homework_jobs.homework_pass, interval=interval, first=0.0,
+                                    name="homework", job_kwargs={"coalesce": True,
+                                                                 "max_instances": 1})
     if made.monitoring is not None:
         try:
             await made.monitoring.start()
@@ -354,7 +372,7 @@ async def set_commands(app: QuizApplication) -> None:
             scope=BotCommandScopeAllPrivateChats(), language_code=language)
         await app.bot.set_my_commands(
             [BotCommand(name, t(f"command_group_{name}"))
-             for name in (*GROUP_COMMANDS, *TEACHER_COMMANDS)],
+             for name in (*GROUP_COMMANDS, *TEACHER_COMMANDS, *HOMEWORK_COMMANDS)],
             scope=BotCommandScopeAllGroupChats(), language_code=language)
 
 

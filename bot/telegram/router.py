@@ -23,7 +23,16 @@ from telegram.ext import CallbackQueryHandler
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz.engine import QuizError
-from bot.telegram import creators, group, handlers, learning, privacy, quizzes, teachers
+from bot.telegram import (
+    creators,
+    group,
+    handlers,
+    homework,
+    learning,
+    privacy,
+    quizzes,
+    teachers,
+)
 from bot.telegram.chats import received_at
 from bot.telegram.common import TOAST_KEYS, Context, QuizApplication, toast
 from bot.telegram.services import catalog_for
@@ -134,6 +143,11 @@ _ROUTES = (
           lambda tap: group.on_group_language(tap.query, tap.context, tap.button.language,
                                               tap.t),
           when=_supported),
+    # homework (bot/telegram/homework.py): /assign's menu, /assignments' buttons
+    Route(render.AssignButton, Chats.GROUPS,
+          lambda tap: homework.on_assign_button(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.HomeworkButton, Chats.GROUPS,
+          lambda tap: homework.on_homework_button(tap.query, tap.context, tap.button, tap.t)),
 )
 ROUTES: tuple[Route[Any], ...] = _ROUTES
 """Every route; each kind of button (:data:`bot.render.BUTTON_KINDS`) has one per kind of
