@@ -228,7 +228,8 @@ async def on_homework_button(query: CallbackQuery, context: Context,
     elif button.step == "confirm":
         cancelled, members = await hw.cancel(assignment.id)
         await toast(query)
-        await jobs.edit_post(context, cancelled)
+        if await hw.mark_final(cancelled.id):  # claimed: the pass won't edit it again
+            await jobs.edit_post(context, cancelled)
         line = group_t("hw.cancel_done", title=screens.homework_title(bank, cancelled, group_t))
         await edit(query, _headed(line, await list_screen(context, chat.id, group_t)))
         for member in members:  # each privately, in their language
