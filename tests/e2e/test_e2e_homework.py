@@ -338,3 +338,27 @@ async def test_the_admin_gets_the_results_after_the_bot_was_removed(school):
     rows = list(csv.reader(io.StringIO(document.params["document"]["data"].decode(
         "utf-8-sig"))))
     assert len(rows) == 1 + QUESTIONS
+
+
+async def test_two_homework_at_once_and_a_member_who_blocked_the_bot(school):
+    """Two homework open in one group, each its own message and listed apart; a member who
+    blocked the bot before the reminder is skipped (Telegram's 403) and the others are
+    still reminded."""
+    fake, clock = school.fake, school.clock
+    first = await set_homework(school, f"/assign {BANK_ID} 2d")
+    second = await set_homework(school, f"/assign {BANK_ID} 3d")
+    assert first["message_id"] != second["message_id"]
+    assert token_of(first) != token_of(second)
+    listing = await say_in_group(fake, SAM, "/assignments")
+    assert len([b for b in buttons(listing) if b["text"].startswith("Cancel")]) == 2
+    await open_homework(school, school.arjun, url_of(first), replies=3)
+    await open_homework(school, school.nikos, url_of(first), replies=3)
+    fake.block(ARJUN)
+    before = len(school.nikos.bot_messages())
+    clock.advance(DAY + 60)
+    await fake.wait_for(lambda: len(school.nikos.bot_messages()) > before)
+    assert "⏰" in school.nikos.bot_messages()[-1]["text"]
+    refused = await fake.wait_for(lambda: [c for c in fake.calls_to("sendMessage")
+                                           if str(c.params["chat_id"]) == str(ARJUN)
+                                           and "⏰" in str(c.params.get("text"))])
+    assert refused[0].status == 403
