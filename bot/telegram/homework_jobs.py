@@ -128,8 +128,8 @@ async def edit_post(context: Context, assignment: Assignment,
 
 async def announce(context: Context, assignment: Assignment) -> bool:
     """Post the results of closed homework in its group (claimed by the caller with
-    ``mark_announced``), then edit its group message into "closed". False when the group is
-    out of reach (the bot removed: the admin's report still goes)."""
+    ``mark_announced``; the group message's edit into "closed" is a later step, ``finals``).
+    False when the group is out of reach (the bot removed: the admin's report still goes)."""
     hw = services(context).homework
     outcome = await hw.results(assignment.id)
     bank = await bank_or_none(context, assignment)
