@@ -16,7 +16,15 @@ import pytest
 from bot import i18n
 from bot.bankload import load_banks
 from bot.quiz.bank import Bank
-from tests.conftest import FakeClock, Person, RunningBot, buttons, correct_label, wrong_label
+from tests.conftest import (
+    FakeClock,
+    Person,
+    RunningBot,
+    buttons,
+    correct_label,
+    shown_options,
+    wrong_label,
+)
 from tests.support import bankgen
 from tests.support.fakebotapi import FakeBotAPI
 
@@ -362,3 +370,38 @@ async def test_two_homework_at_once_and_a_member_who_blocked_the_bot(school):
                                            if str(c.params["chat_id"]) == str(ARJUN)
                                            and "⏰" in str(c.params.get("text"))])
     assert refused[0].status == 403
+
+
+async def test_a_quiz_made_in_telegram_can_be_homework(fake, tmp_path):
+    """/assign <created quiz id> sets it as homework; a member plays it through the link and
+    counts in the results at the deadline."""
+    from storage import SQLiteStore
+    from tests.support.created import store_quiz
+
+    quiz_id = "c-homework01"
+    db = tmp_path / "quiz.sqlite3"
+    store = await SQLiteStore.open(db)
+    try:
+        await store_quiz(store, quiz_id, owner_id=ELENI, title="Capitals of Europe")
+    finally:
+        await store.close()
+    eleni, sam = Person(fake, ELENI, "Eleni", "el"), Person(fake, SAM, "Sam", "en")
+    fake.add_group(GROUP, "Class 7B", admins=[ELENI], members=[SAM])
+    clock = FakeClock(time.time())
+    runner = await RunningBot(fake, db, clock=clock, homework_interval=0.2).start()
+    try:
+        post = await say_in_group(fake, eleni.user_id, f"/assign {quiz_id} 1d")
+        assert "Capitals of Europe" in post["text"]
+        before = len(sam.bot_messages())
+        fake.follow_link(SAM, url_of(post))
+        await fake.wait_for(lambda: len(sam.bot_messages()) >= before + 3)
+        for _ in range(3):  # the right option is "Answer 1 to ..." (the options are shuffled)
+            shown = shown_options(sam.question_message())
+            feedback = await sam.answer(next(label for label, text in shown.items()
+                                             if text.startswith("Answer 1 to")))
+            await sam.next(feedback)
+        clock.advance(DAY + 1)
+        await fake.wait_for(lambda: any(EN("hw.results_finished", count=1, opened=1) in m["text"]
+                                        for m in group_messages(fake)))
+    finally:
+        await runner.stop()
