@@ -245,11 +245,12 @@ async def _post_init(app: QuizApplication) -> None:
             interval = learning.REMINDER_INTERVAL
         app.job_queue.run_repeating(learning.remind_pass, interval=interval, first=interval,
                                     name="reminders")
-        # homework: deadlines, results, reports, progress and reminders, all stored
+        # homework: deadlines, results, reports, progress and reminders, all stored; a pass
+        # started while one still runs returns at once (homework_jobs.homework_pass)
         interval = app.bot_data.homework_interval or homework_jobs.HOMEWORK_INTERVAL
         app.job_queue.run_repeating(homework_jobs.homework_pass, interval=interval, first=0.0,
                                     name="homework", job_kwargs={"coalesce": True,
-                                                                 "max_instances": 1})
+                                                                 "max_instances": 2})
     if made.monitoring is not None:
         try:
             await made.monitoring.start()

@@ -11,6 +11,7 @@ file goes to admins only, as /results' does.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from telegram import CallbackQuery, Chat, Message, Update, User
@@ -98,8 +99,9 @@ async def cmd_assign(update: Update, context: Context) -> None:
     setter = (0, "") if anonymous or user is None else (user.id, actor_name(update))
     try:
         await _assign(context, chat.id, thread_of(message), bank_id, deadline, setter, t)
-    except Dropped:
-        await reply(update, context, t("hw.post_failed"))
+    except Dropped:  # the group's budget is spent: the refusal may be dropped as well
+        with contextlib.suppress(Dropped):
+            await reply(update, context, t("hw.post_failed"))
 
 
 async def _send(update: Update, context: Context, screen: Screen) -> None:
@@ -228,7 +230,8 @@ async def on_homework_button(query: CallbackQuery, context: Context,
     elif button.step == "confirm":
         cancelled, members = await hw.cancel(assignment.id)
         await toast(query)
-        await jobs.edit_post(context, cancelled)
+        if await hw.mark_final(cancelled.id):  # claimed: the pass won't edit it again
+            await jobs.edit_post(context, cancelled)
         line = group_t("hw.cancel_done", title=screens.homework_title(bank, cancelled, group_t))
         await edit(query, _headed(line, await list_screen(context, chat.id, group_t)))
         for member in members:  # each privately, in their language

@@ -7,16 +7,21 @@ Everything the pass does is stored and claimed first (``close``, ``mark_*``: com
 so a restart reschedules it by itself and nothing is sent twice. Telegram's limits: a group
 gets at most 20 messages a minute (the rate limiter's budget, asked first with
 :meth:`~bot.telegram.limits.QuizRateLimiter.room`: a group without room is left for a later
-pass, before anything is claimed), and the pass sends at most :data:`SENDS_PER_PASS`
-messages, under Telegram's ~30 messages a second overall (Bot API FAQ, "My bot is hitting
-limits").
+pass, before anything is claimed), and the pass's sends, all of them, are paced by one
+aiolimiter bucket of :data:`SENDS_PER_SECOND`, under Telegram's ~30 messages a second overall
+(Bot API FAQ, "My bot is hitting limits"), leaving room for the bot's answers to its users.
+Results come first: a pass that posted results does nothing else, so no group waits for its
+results behind other groups' edits, reports or reminders.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from dataclasses import dataclass
+import weakref
+from collections.abc import Awaitable, Callable, Iterable
 
+from aiolimiter import AsyncLimiter
 from telegram import InputFile, Message
 from telegram.error import Forbidden, TelegramError
 
@@ -38,23 +43,18 @@ log = logging.getLogger(__name__)
 HOMEWORK_INTERVAL = 1.0
 """Seconds between two homework passes (``BotData.homework_interval`` overrides it)."""
 
-SENDS_PER_PASS = 25
-"""Bot API sends and edits one pass makes at most (results first, then the group messages'
-edits, the admins' reports, progress and reminders): with a pass a second, under Telegram's
-~30 messages a second overall, leaving room for the bot's answers to its users."""
+SENDS_PER_SECOND = 25
+"""Bot API sends and edits the homework pass makes per second at most, all chats together."""
+
+Pace = Callable[[], Awaitable[object]]
+"""Awaited right before each Bot API send of the pass (its bucket's ``acquire``)."""
+
+_PACERS: weakref.WeakKeyDictionary[object, AsyncLimiter] = weakref.WeakKeyDictionary()
+_RUNNING: weakref.WeakKeyDictionary[object, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
-@dataclass
-class _Budget:
-    """What is left of one pass's sends."""
-
-    left: int = SENDS_PER_PASS
-
-    def take(self, calls: int = 1) -> bool:
-        if self.left < calls:
-            return False
-        self.left -= calls
-        return True
+async def _unpaced() -> None:
+    return None
 
 
 def room(context: Context, chat_id: int) -> bool:
@@ -128,8 +128,8 @@ async def edit_post(context: Context, assignment: Assignment,
 
 async def announce(context: Context, assignment: Assignment) -> bool:
     """Post the results of closed homework in its group (claimed by the caller with
-    ``mark_announced``), then edit its group message into "closed". False when the group is
-    out of reach (the bot removed: the admin's report still goes)."""
+    ``mark_announced``; the group message's edit into "closed" is a later step, ``finals``).
+    False when the group is out of reach (the bot removed: the admin's report still goes)."""
     hw = services(context).homework
     outcome = await hw.results(assignment.id)
     bank = await bank_or_none(context, assignment)
@@ -148,7 +148,7 @@ async def announce(context: Context, assignment: Assignment) -> bool:
 
 
 async def send_report(context: Context, assignment: Assignment, user_id: int,
-                      t: Catalog | None = None) -> None:
+                      t: Catalog | None = None, pace: Pace = _unpaced) -> None:
     """Send the homework's CSV (sendDocument) and item analysis to ``user_id`` privately, in
     ``t``'s language (None: their /language choice, else the group's language).
 
@@ -165,13 +165,15 @@ async def send_report(context: Context, assignment: Assignment, user_id: int,
     data = results.homework_csv(outcome.rows).encode("utf-8-sig")
     filename = f"homework-{assignment.id}-{assignment.bank_id}.csv"
     caption = t("hw.report_caption", title=screens.homework_title(bank, assignment, t), zone=zone)
+    await pace()
     await context.bot.send_document(user_id, InputFile(data, filename=filename),
                                     caption=HTML.escape(render.clip(caption, 900)))
     for screen in screens.item_analysis(outcome, bank, t, HTML):
+        await pace()
         await send(context, user_id, screen)
 
 
-async def report(context: Context, assignment: Assignment) -> None:
+async def report(context: Context, assignment: Assignment, pace: Pace = _unpaced) -> None:
     """The report of closed homework (claimed by the caller with ``mark_reported``) to the
     admin who set it, unless they no longer administer the group (when Telegram can't tell,
     the bot removed from it, they get it: they were an admin when they set it). An admin who
@@ -183,7 +185,7 @@ async def report(context: Context, assignment: Assignment) -> None:
                  user_id or "an anonymous admin")
         return
     try:
-        await send_report(context, assignment, user_id)
+        await send_report(context, assignment, user_id, pace=pace)
     except Forbidden:
         await tell_open_bot(context, assignment.chat_id, assignment.thread_id,
                             assignment.set_by_name, i18n.catalog(assignment.language))
@@ -228,62 +230,94 @@ async def close_and_announce(context: Context, assignment: Assignment) -> None:
     hw = services(context).homework
     if await hw.mark_announced(assignment.id):
         await announce(context, assignment)
-        await edit_post(context, await hw.assignment(assignment.id))
+        if await hw.mark_final(assignment.id):
+            await edit_post(context, await hw.assignment(assignment.id))
     if await hw.mark_reported(assignment.id):
         await report(context, assignment)
 
 
 async def homework_pass(context: Context) -> int:
-    """One homework pass (a JobQueue job): close the homework whose deadline passed, post
-    results (then edit the group message into "closed"), send the admins' reports, edit
-    progress and send reminders, within :data:`SENDS_PER_PASS` and each group's budget.
+    """One homework pass (a JobQueue job): close the homework whose deadline passed and post
+    their results; when no results were due, edit the group messages of closed and cancelled
+    homework into their last state, send the admins' reports, edit progress and send
+    reminders. Each phase's items go out concurrently, paced by :data:`SENDS_PER_SECOND` and
+    each group's budget. A pass still running when the next is due makes that one a no-op.
 
     Returns:
         How many items it did.
     """
+    app = context.application
+    lock = _RUNNING.setdefault(app, asyncio.Lock())
+    if lock.locked():
+        return 0
+    async with lock:
+        return await _pass(context, _PACERS.setdefault(
+            app, AsyncLimiter(SENDS_PER_SECOND, 1.0)).acquire)
+
+
+async def _each(items: Iterable[Awaitable[bool]]) -> int:
+    """Run ``items`` concurrently; how many did something."""
+    return sum(await asyncio.gather(*items))
+
+
+async def _pass(context: Context, pace: Pace) -> int:
     hw = services(context).homework
     due = await hw.due()
-    done = 0
-    for assignment in due.closing:
-        if await hw.close(assignment.id, early=False) is not None:
-            done += 1
-    budget = _Budget()
-    announced: list[Assignment] = []
-    for assignment in due.announcing:
-        if not room(context, assignment.chat_id) or not budget.take():
-            continue  # the next pass
-        if await hw.mark_announced(assignment.id):
-            await announce(context, assignment)
-            announced.append(assignment)
-            done += 1
-    for assignment in announced:
-        if budget.take() and room(context, assignment.chat_id):
-            await edit_post(context, await hw.assignment(assignment.id))
-    for assignment in due.reporting:
-        if not budget.take(2):
-            break
-        if await hw.mark_reported(assignment.id):
-            await report(context, assignment)
-            done += 1
-    for progress in due.progress:
-        if await _progress(context, progress, budget):
-            done += 1
-    for reminder in due.reminders:
-        if not budget.take():
-            break
-        if await hw.mark_reminded(reminder):
-            await remind(context, reminder)
-            done += 1
+    done = sum([await hw.close(a.id, early=False) is not None for a in due.closing])
+    announced = await _each(_announce(context, a, pace) for a in due.announcing)
+    if announced or done:
+        return done + announced  # results first: the rest waits for the next pass
+    done += await _each(_final(context, a, pace) for a in due.finals)
+    done += await _each(_report(context, a, pace) for a in due.reporting)
+    done += await _each(_progress(context, p, pace) for p in due.progress)
+    done += await _each(_remind(context, r, pace) for r in due.reminders)
     return done
 
 
-async def _progress(context: Context, progress: Progress, budget: _Budget) -> bool:
-    """Edit a group message's progress if the group's budget and the pass's have room (asked
-    before it is claimed)."""
+async def _announce(context: Context, assignment: Assignment, pace: Pace) -> bool:
+    """The results of ``assignment`` if its group's budget has room (asked before the claim)."""
+    if not room(context, assignment.chat_id):
+        return False  # the next pass
+    if not await services(context).homework.mark_announced(assignment.id):
+        return False
+    await pace()
+    await announce(context, assignment)
+    return True
+
+
+async def _final(context: Context, assignment: Assignment, pace: Pace) -> bool:
+    """The last edit of a group message (closed or cancelled), if the group has room."""
+    hw = services(context).homework
+    if not room(context, assignment.chat_id) or not await hw.mark_final(assignment.id):
+        return False
+    await pace()
+    await edit_post(context, await hw.assignment(assignment.id))
+    return True
+
+
+async def _report(context: Context, assignment: Assignment, pace: Pace) -> bool:
+    if not await services(context).homework.mark_reported(assignment.id):
+        return False
+    await report(context, assignment, pace)
+    return True
+
+
+async def _progress(context: Context, progress: Progress, pace: Pace) -> bool:
+    """Edit a group message's progress if the group's budget has room (asked before the
+    claim)."""
     assignment = progress.assignment
-    if not room(context, assignment.chat_id) or not budget.take():
+    if not room(context, assignment.chat_id):
         return False
     if not await services(context).homework.mark_progress(progress):
         return False
+    await pace()
     await edit_post(context, assignment, progress.finished)
+    return True
+
+
+async def _remind(context: Context, reminder: Reminder, pace: Pace) -> bool:
+    if not await services(context).homework.mark_reminded(reminder):
+        return False
+    await pace()
+    await remind(context, reminder)
     return True

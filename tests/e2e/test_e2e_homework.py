@@ -16,7 +16,15 @@ import pytest
 from bot import i18n
 from bot.bankload import load_banks
 from bot.quiz.bank import Bank
-from tests.conftest import FakeClock, Person, RunningBot, buttons, correct_label, wrong_label
+from tests.conftest import (
+    FakeClock,
+    Person,
+    RunningBot,
+    buttons,
+    correct_label,
+    shown_options,
+    wrong_label,
+)
 from tests.support import bankgen
 from tests.support.fakebotapi import FakeBotAPI
 
@@ -338,3 +346,62 @@ async def test_the_admin_gets_the_results_after_the_bot_was_removed(school):
     rows = list(csv.reader(io.StringIO(document.params["document"]["data"].decode(
         "utf-8-sig"))))
     assert len(rows) == 1 + QUESTIONS
+
+
+async def test_two_homework_at_once_and_a_member_who_blocked_the_bot(school):
+    """Two homework open in one group, each its own message and listed apart; a member who
+    blocked the bot before the reminder is skipped (Telegram's 403) and the others are
+    still reminded."""
+    fake, clock = school.fake, school.clock
+    first = await set_homework(school, f"/assign {BANK_ID} 2d")
+    second = await set_homework(school, f"/assign {BANK_ID} 3d")
+    assert first["message_id"] != second["message_id"]
+    assert token_of(first) != token_of(second)
+    listing = await say_in_group(fake, SAM, "/assignments")
+    assert len([b for b in buttons(listing) if b["text"].startswith("Cancel")]) == 2
+    await open_homework(school, school.arjun, url_of(first), replies=3)
+    await open_homework(school, school.nikos, url_of(first), replies=3)
+    fake.block(ARJUN)
+    before = len(school.nikos.bot_messages())
+    clock.advance(DAY + 60)
+    await fake.wait_for(lambda: len(school.nikos.bot_messages()) > before)
+    assert "⏰" in school.nikos.bot_messages()[-1]["text"]
+    refused = await fake.wait_for(lambda: [c for c in fake.calls_to("sendMessage")
+                                           if str(c.params["chat_id"]) == str(ARJUN)
+                                           and "⏰" in str(c.params.get("text"))])
+    assert refused[0].status == 403
+
+
+async def test_a_quiz_made_in_telegram_can_be_homework(fake, tmp_path):
+    """/assign <created quiz id> sets it as homework; a member plays it through the link and
+    counts in the results at the deadline."""
+    from storage import SQLiteStore
+    from tests.support.created import store_quiz
+
+    quiz_id = "c-homework01"
+    db = tmp_path / "quiz.sqlite3"
+    store = await SQLiteStore.open(db)
+    try:
+        await store_quiz(store, quiz_id, owner_id=ELENI, title="Capitals of Europe")
+    finally:
+        await store.close()
+    eleni, sam = Person(fake, ELENI, "Eleni", "el"), Person(fake, SAM, "Sam", "en")
+    fake.add_group(GROUP, "Class 7B", admins=[ELENI], members=[SAM])
+    clock = FakeClock(time.time())
+    runner = await RunningBot(fake, db, clock=clock, homework_interval=0.2).start()
+    try:
+        post = await say_in_group(fake, eleni.user_id, f"/assign {quiz_id} 1d")
+        assert "Capitals of Europe" in post["text"]
+        before = len(sam.bot_messages())
+        fake.follow_link(SAM, url_of(post))
+        await fake.wait_for(lambda: len(sam.bot_messages()) >= before + 3)
+        for _ in range(3):  # the right option is "Answer 1 to ..." (the options are shuffled)
+            shown = shown_options(sam.question_message())
+            feedback = await sam.answer(next(label for label, text in shown.items()
+                                             if text.startswith("Answer 1 to")))
+            await sam.next(feedback)
+        clock.advance(DAY + 1)
+        await fake.wait_for(lambda: any(EN("hw.results_finished", count=1, opened=1) in m["text"]
+                                        for m in group_messages(fake)))
+    finally:
+        await runner.stop()
