@@ -251,8 +251,10 @@ async def homework_pass(context: Context) -> int:
     if lock.locked():
         return 0
     async with lock:
+        # one send every 1/SENDS_PER_SECOND s, no burst: a full bucket of 25 after an idle
+        # second, then 25 more, would be 50 in one second
         return await _pass(context, _PACERS.setdefault(
-            app, AsyncLimiter(SENDS_PER_SECOND, 1.0)).acquire)
+            app, AsyncLimiter(1, 1.0 / SENDS_PER_SECOND)).acquire)
 
 
 async def _each(items: Iterable[Awaitable[bool]]) -> int:

@@ -16,12 +16,14 @@ MESSAGES: tuple[Text | Plural, ...] = (
     # time zone such as "Europe/Athens", {relative} a span such as "in 2 days".
     N_("hw.post_deadline", "Due: {date} ({zone}), {relative}"),
     N_("hw.post_set_by", "Set by {name}"),
+    # Translators: to a group (its members, in the plural).
     N_("hw.post_how",
        "Tap the button to play it in a private chat with me, at your own pace and in your own "
        "language. The first attempt you finish before the deadline counts."),
     N_("hw.finished_none", "Nobody has finished yet."),
     NP_("hw.finished", "{count} has finished.", "{count} have finished."),
     N_("hw.button_start", "Start the homework"),
+    # Translators: to a group (its members, in the plural).
     N_("hw.post_closed", "Closed on {date} ({zone}). It can still be played as practice."),
     N_("hw.button_practice", "Closed: play it as practice"),
     N_("hw.post_cancelled", "This homework was cancelled."),
