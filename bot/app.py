@@ -46,6 +46,8 @@ from bot.telegram import (
     documents,
     group,
     handlers,
+    homework,
+    homework_jobs,
     inline,
     learning,
     privacy,
@@ -84,6 +86,9 @@ commands registered with ``setMyCommands`` (scope: all group chats), in menu ord
 
 TEACHER_COMMANDS = ("settings", "results", "daily")
 """The group commands of :mod:`bot.telegram.teachers` (admins)."""
+
+HOMEWORK_COMMANDS = ("assign", "assignments", "timezone")
+"""The group commands of :mod:`bot.telegram.homework`."""
 
 PRUNE_SECONDS = 86_400.0
 """How often the retention job runs (daily; the first run a minute after the start)."""
@@ -205,6 +210,10 @@ def add_handlers(app: QuizApplication) -> None:
     # the question of the day (bot/telegram/daily.py): in groups, and in private for channels
     app.add_handler(CommandHandler("daily", daily.cmd_group_daily, filters=groups))
     app.add_handler(CommandHandler("daily", daily.cmd_private_daily, filters=private))
+    # homework (bot/telegram/homework.py); its deep link goes through handlers.cmd_start
+    app.add_handler(CommandHandler("assign", homework.cmd_assign, filters=groups))
+    app.add_handler(CommandHandler("assignments", homework.cmd_assignments, filters=groups))
+    app.add_handler(CommandHandler("timezone", homework.cmd_timezone, filters=groups))
     # /start in a group: a shared card's "Start in this group" link (/start@<bot> <bank id>)
     app.add_handler(CommandHandler("start", group.cmd_group_start, filters=groups))
     # "@<bot> text" in any chat: the banks, to share one (bot/telegram/inline.py)
@@ -212,6 +221,10 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.on_migrate))
     app.add_handler(ChatMemberHandler(group.on_my_chat_member,
                                       ChatMemberHandler.MY_CHAT_MEMBER))
+    # homework moves with an upgraded group too, and stays open when the bot is removed
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, homework.on_migrate), group=1)
+    app.add_handler(ChatMemberHandler(homework.on_removed, ChatMemberHandler.MY_CHAT_MEMBER),
+                    group=1)
     router.add_routes(app)  # button taps: one CallbackQueryHandler per kind of button
     # the question of the day keeps where the bot may post, and follows upgrades (its own
     # handler group: the group sessions' handlers above see the same updates)
@@ -243,6 +256,12 @@ async def _post_init(app: QuizApplication) -> None:
             interval = learning.REMINDER_INTERVAL
         app.job_queue.run_repeating(learning.remind_pass, interval=interval, first=interval,
                                     name="reminders")
+        # homework: deadlines, results, reports, progress and reminders, all stored; a pass
+        # started while one still runs returns at once (homework_jobs.homework_pass)
+        interval = app.bot_data.homework_interval or homework_jobs.HOMEWORK_INTERVAL
+        app.job_queue.run_repeating(homework_jobs.homework_pass, interval=interval, first=0.0,
+                                    name="homework", job_kwargs={"coalesce": True,
+                                                                 "max_instances": 2})
     if app.job_queue is not None:  # the question of the day: stored schedules too
         every = app.bot_data.daily_interval  # shorter in tests
         if every is None:
@@ -371,7 +390,7 @@ async def set_commands(app: QuizApplication) -> None:
             scope=BotCommandScopeAllPrivateChats(), language_code=language)
         await app.bot.set_my_commands(
             [BotCommand(name, t(f"command_group_{name}"))
-             for name in (*GROUP_COMMANDS, *TEACHER_COMMANDS)],
+             for name in (*GROUP_COMMANDS, *TEACHER_COMMANDS, *HOMEWORK_COMMANDS)],
             scope=BotCommandScopeAllGroupChats(), language_code=language)
 
 

@@ -14,6 +14,7 @@ from bot.quiz import group
 from bot.quiz.bank import Bank
 from bot.quiz.engine import LABELS
 from bot.quiz.group import GroupAnswer, GroupSession
+from bot.quiz.homework import CsvRow
 
 CSV_COLUMNS = ("session_id", "question_number", "question_id", "user_id", "name", "option",
                "option_text", "result", "answer_ms", "points")
@@ -150,3 +151,15 @@ def summary(session: GroupSession, answers: Iterable[GroupAnswer]) -> list[Quest
         result.append(QuestionSummary(position + 1, question_id, len(mine), right, mean,
                                       tuple(group.tally(session, position, mine))))
     return result
+
+
+def homework_csv(rows: Iterable[CsvRow]) -> str:
+    """The CSV of a homework's answers (RFC 4180, ``\\r\\n`` line ends, the header
+    :attr:`~bot.quiz.homework.CsvRow.HEADER` first): one row per member and question answered,
+    each cell made safe (:func:`safe_row`)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(safe_row(CsvRow.HEADER))
+    for row in rows:
+        writer.writerow(safe_row(row.cells()))
+    return out.getvalue()

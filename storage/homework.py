@@ -28,7 +28,8 @@ FINISHED = ("SELECT COUNT(*) FROM homework_members m JOIN attempts t"
 ASSIGNMENT_COLUMNS = (
     "a.assignment_id, a.chat_id, a.thread_id, a.token, a.bank_id, a.bank_version,"
     " a.language, a.set_by, a.set_by_name, a.created_at, a.deadline, a.status, a.message_id,"
-    f" a.shown_finished, a.shown_at, a.closed_at, a.announced_at, a.reported_at, ({FINISHED})")
+    f" a.shown_finished, a.shown_at, a.closed_at, a.announced_at, a.reported_at, ({FINISHED}),"
+    " a.final_at")
 """What :func:`assignment_of` decodes, in its order, from ``assignments a``."""
 
 COUNTED = "t.status = 'finished' AND t.ended_at <= a.deadline"
@@ -55,7 +56,7 @@ def assignment_of(row: Row) -> Assignment:
         bank_version=row[5], language=row[6], set_by=row[7], set_by_name=row[8],
         created_at=row[9], deadline=row[10], status=HomeworkStatus(row[11]),
         message_id=row[12], shown_finished=row[13], shown_at=row[14], closed_at=row[15],
-        announced_at=row[16], reported_at=row[17], finished=int(row[18]))
+        announced_at=row[16], reported_at=row[17], finished=int(row[18]), final_at=row[19])
 
 
 def member_of(row: Row) -> Member:
@@ -207,6 +208,13 @@ class HomeworkStatements(Statements):
             "a.status = 'closed' AND a.reported_at IS NULL AND a.announced_at IS NOT NULL",
             (limit,), tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
 
+    async def due_finals(self, *, limit: int) -> list[Assignment]:
+        """See :meth:`bot.quiz.homework_ports.HomeworkStore.due_finals`."""
+        return await self._assignments(
+            "a.status <> 'open' AND a.final_at IS NULL AND a.message_id IS NOT NULL"
+            " AND (a.status = 'cancelled' OR a.announced_at IS NOT NULL)", (limit,),
+            tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
+
     async def due_progress(self, now: float, *, min_seconds: float,
                            limit: int) -> list[Assignment]:
         """See :meth:`bot.quiz.homework_ports.HomeworkStore.due_progress`."""
@@ -310,6 +318,14 @@ class HomeworkStatements(Statements):
         return await self._write(
             "UPDATE assignments SET reported_at = ? WHERE assignment_id = ?"
             " AND status = 'closed' AND announced_at IS NOT NULL AND reported_at IS NULL",
+            (now, assignment_id)) == 1
+
+    async def mark_final(self, assignment_id: int, now: float) -> bool:
+        """See :meth:`bot.quiz.homework_ports.HomeworkStore.mark_final`."""
+        return await self._write(
+            "UPDATE assignments SET final_at = ? WHERE assignment_id = ? AND status <> 'open'"
+            " AND final_at IS NULL AND message_id IS NOT NULL"
+            " AND (status = 'cancelled' OR announced_at IS NOT NULL)",
             (now, assignment_id)) == 1
 
     async def homework_answers(self, assignment_id: int) -> list[HomeworkAnswer]:

@@ -120,6 +120,8 @@ class Assignment:
         announced_at: When its results were claimed for the group (None: not yet).
         reported_at: When its report was claimed for the admin who set it (None: not yet).
         finished: Members whose attempt counts (finished before the deadline), as read.
+        final_at: When the last edit of its group message (into "closed" or "cancelled") was
+            claimed (None: not yet).
     """
 
     id: int
@@ -141,6 +143,7 @@ class Assignment:
     announced_at: float | None = None
     reported_at: float | None = None
     finished: int = 0
+    final_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -250,6 +253,10 @@ class Due:
         progress: Group messages whose progress is due for an edit (ask the group's budget
             first; :meth:`HomeworkService.mark_progress` before editing).
         reminders: Private reminders due (:meth:`HomeworkService.mark_reminded` before each).
+        finals: Closed homework whose results were claimed, and cancelled homework, whose
+            group message was not edited into its last state yet (ask the group's budget,
+            then :meth:`HomeworkService.mark_final` before editing). After the results in a
+            pass: no group waits for its results behind another group's edit.
     """
 
     closing: Sequence[Assignment] = ()
@@ -257,10 +264,11 @@ class Due:
     reporting: Sequence[Assignment] = ()
     progress: Sequence[Progress] = ()
     reminders: Sequence[Reminder] = ()
+    finals: Sequence[Assignment] = ()
 
     def __bool__(self) -> bool:
         return any((self.closing, self.announcing, self.reporting, self.progress,
-                    self.reminders))
+                    self.reminders, self.finals))
 
 
 @dataclass(frozen=True)

@@ -125,6 +125,11 @@ class HomeworkStore(Protocol):
         not, earliest deadline first."""
         ...
 
+    async def due_finals(self, *, limit: int) -> list[Assignment]:
+        """Up to ``limit`` assignments with a group message whose last edit was not claimed:
+        closed ones whose results were claimed, and cancelled ones; earliest deadline first."""
+        ...
+
     async def due_progress(self, now: float, *, min_seconds: float,
                            limit: int) -> list[Assignment]:
         """Up to ``limit`` open assignments with a group message whose finished count is not
@@ -175,6 +180,11 @@ class HomeworkStore(Protocol):
     async def mark_reported(self, assignment_id: int, now: float) -> bool:
         """Claim the closed assignment's report for its setter, if its results were claimed
         and its report was not."""
+        ...
+
+    async def mark_final(self, assignment_id: int, now: float) -> bool:
+        """Claim the last edit of the group message of a closed (results claimed) or cancelled
+        assignment, if it has a message and the edit was not claimed."""
         ...
 
     async def homework_answers(self, assignment_id: int) -> list[HomeworkAnswer]:

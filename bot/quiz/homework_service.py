@@ -15,14 +15,10 @@ Refusals are :class:`~bot.quiz.engine.QuizError` subclasses; storage failures
 from __future__ import annotations
 
 import secrets
-import statistics
 import time
-from collections import defaultdict
-from collections.abc import Callable, Sequence
-from datetime import datetime
+from collections.abc import Callable
 
 from bot.quiz import engine
-from bot.quiz.analysis import Response, analyse
 from bot.quiz.bank import Bank
 from bot.quiz.engine import UnknownBank
 from bot.quiz.homework import (
@@ -33,16 +29,12 @@ from bot.quiz.homework import (
     TOKEN_PATTERN,
     TOKEN_PREFIX,
     Assignment,
-    CsvRow,
     Due,
-    HomeworkAnswer,
     HomeworkCancelled,
     HomeworkClosed,
     HomeworkResults,
     Member,
-    Missed,
     Opened,
-    Place,
     Progress,
     Reminder,
     UnknownHomework,
@@ -52,16 +44,15 @@ from bot.quiz.homework import (
     reminder_due,
 )
 from bot.quiz.homework_ports import HomeworkStore, NewAssignment, TimeZoneStore, TokenTaken
+from bot.quiz.homework_results import summarize
 from bot.quiz.service import QuizService
-from bot.quiz.zones import DEFAULT_ZONE, parse_zone, zone_info
+from bot.quiz.zones import DEFAULT_ZONE, parse_zone
 
 DUE_LIMIT = 200
 """Items of each kind one :meth:`HomeworkService.due` returns at most (the next pass takes
 the rest)."""
 LISTED = 20
 """Assignments :meth:`HomeworkService.assignments` lists at most."""
-MISSED = 3
-"""Questions the results name as most got wrong, at most."""
 
 
 def new_token() -> str:
@@ -282,7 +273,8 @@ class HomeworkService:
         return Due(closing=await self.store.due_closing(now, limit=limit),
                    announcing=await self.store.due_announcing(limit=limit),
                    reporting=await self.store.due_reporting(limit=limit),
-                   progress=progress, reminders=reminders)
+                   progress=progress, reminders=reminders,
+                   finals=await self.store.due_finals(limit=limit))
 
     async def close(self, assignment_id: int, *, early: bool) -> Assignment | None:
         """Close open homework: at its deadline (``early`` False: only if the deadline passed),
@@ -317,6 +309,11 @@ class HomeworkService:
         """Claim the report of closed homework for the admin who set it (send the CSV and the
         item analysis only when True)."""
         return await self.store.mark_reported(assignment_id, self._clock())
+
+    async def mark_final(self, assignment_id: int) -> bool:
+        """Claim the last edit of the group message of closed (results claimed) or cancelled
+        homework (edit it into "closed" or "cancelled" only when True)."""
+        return await self.store.mark_final(assignment_id, self._clock())
 
     async def results(self, assignment_id: int) -> HomeworkResults:
         """The homework's results as they stand (final once it is closed): see
@@ -388,80 +385,3 @@ class HomeworkService:
         move_chat`). The group messages stay behind in the old chat: re-post the open ones
         (returned, with no message) and record them with :meth:`posted`."""
         return await self.store.move_assignments(old_chat_id, new_chat_id)
-
-
-# --- results' figures ----------------------------------------------------------------------
-
-
-def _iso(moment: float | None, zone: str) -> str:
-    """``moment`` (seconds since the epoch) as ISO 8601 in ``zone``, to the second; ""."""
-    if moment is None:
-        return ""
-    return datetime.fromtimestamp(moment, zone_info(zone)).isoformat(timespec="seconds")
-
-
-def _option_text(bank: Bank | None, answer: HomeworkAnswer) -> tuple[int, str]:
-    """The question's 1-based number in ``bank`` (0 if gone) and the chosen options' text in
-    the member's language (their 1-based numbers when the bank no longer has the question)."""
-    chosen = answer.chosen or (answer.option_index,)
-    if bank is not None:
-        for number, question in enumerate(bank.questions, start=1):
-            if question.id == answer.question_id:
-                language = bank.language_for(answer.language)
-                texts = [question.options[i].text.get(language, bank.default_language)
-                         if 0 <= i < len(question.options) else str(i + 1) for i in chosen]
-                return number, " | ".join(texts)
-    return 0, " | ".join(str(i + 1) for i in chosen)
-
-
-def summarize(assignment: Assignment, opened: int, answers: Sequence[HomeworkAnswer],
-              bank: Bank | None, zone: str) -> HomeworkResults:
-    """The results of ``assignment`` from its members' answers
-    (:meth:`HomeworkStore.homework_answers`): the counted attempts are those with
-    ``finished_at``; the CSV has every answer. ``bank``: the quiz at its latest version (None
-    when gone: questions are then numbered 0 and options by their number)."""
-    counted: dict[int, list[HomeworkAnswer]] = defaultdict(list)
-    for answer in answers:
-        if answer.finished_at is not None:
-            counted[answer.user_id].append(answer)
-    ranked = sorted(
-        ((sum(a.correct for a in given), len(given), given[0]) for given in counted.values()),
-        key=lambda entry: (-entry[0], _seconds(entry[2]), entry[2].user_id))
-    places: list[Place] = []
-    for score, total, first in ranked:
-        seconds = _seconds(first)
-        rank = (places[-1].rank if places and places[-1].score == score
-                and int(places[-1].seconds) == int(seconds) else len(places) + 1)
-        places.append(Place(rank, first.user_id, first.name, score, total, seconds))
-    numbers = {q.id: n for n, q in enumerate(bank.questions, start=1)} if bank else {}
-    wrong: dict[str, int] = defaultdict(int)
-    asked: dict[str, int] = defaultdict(int)
-    for given in counted.values():
-        for answer in given:
-            asked[answer.question_id] += 1
-            wrong[answer.question_id] += not answer.correct
-    missed = sorted((Missed(q, numbers.get(q, 0), wrong[q], asked[q]) for q in asked
-                     if wrong[q] > 0),
-                    key=lambda m: (-m.wrong, m.number or len(numbers) + 1, m.question_id))
-    responses = [Response("private", a.attempt_id, a.user_id, assignment.bank_id,
-                          a.question_id, a.option_index, a.correct, a.language, a.chosen)
-                 for given in counted.values() for a in given]
-    option_counts = ({(bank.id, q.id): len(q.options) for q in bank.questions}
-                     if bank else {})
-    rows = []
-    for answer in answers:
-        number, option = _option_text(bank, answer)
-        rows.append(CsvRow(answer.user_id, answer.name, number, answer.question_id, option,
-                           answer.correct, _iso(answer.answered_at, zone),
-                           _iso(answer.started_at, zone), _iso(answer.finished_at, zone)))
-    return HomeworkResults(
-        assignment=assignment, opened=opened, finished=len(places),
-        average=statistics.fmean(p.score for p in places) if places else 0.0,
-        total=max((p.total for p in places), default=0), places=tuple(places),
-        missed=tuple(missed[:MISSED]), items=tuple(analyse(responses, option_counts)),
-        rows=tuple(rows))
-
-
-def _seconds(answer: HomeworkAnswer) -> float:
-    """Seconds from the start of ``answer``'s attempt to its finish (0 if unfinished)."""
-    return (answer.finished_at - answer.started_at) if answer.finished_at is not None else 0.0

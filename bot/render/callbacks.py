@@ -381,11 +381,44 @@ class DailyChannelButton:
     bank: str
 
 
+# --- homework in a group (bot/telegram/homework.py) ----------------------------------------
+
+HOMEWORK_ACTIONS = ("close", "extend", "by", "cancel", "confirm", "keep", "report", "list")
+"""What a :class:`HomeworkButton` does: ``close`` early, ``extend`` (the choice of how long),
+``by`` (extend by ``value`` seconds), ``cancel`` (asks), ``confirm`` (cancels), ``keep``
+(cancels nothing), ``report`` (the results file to the tapper), ``list`` (/assignments again)."""
+
+
+@dataclass(frozen=True)
+class HomeworkButton:
+    """An /assignments button on homework ``assignment_id``: ``step`` is what it does
+    (:data:`HOMEWORK_ACTIONS`), ``value`` seconds for ``by`` (0 otherwise)."""
+
+    PREFIX: ClassVar[str] = "h"
+    FIELDS: ClassVar[str | None] = rf"({'|'.join(HOMEWORK_ACTIONS)}):{_INT}:{_INT}"
+
+    step: str
+    assignment_id: int
+    value: int
+
+
+@dataclass(frozen=True)
+class AssignButton:
+    """/assign's menu: the quiz ``bank_id`` chosen; with ``seconds`` above 0, the deadline too
+    (that many seconds from the tap)."""
+
+    PREFIX: ClassVar[str] = "ha"
+    FIELDS: ClassVar[str | None] = rf"{_ID}:{_INT}"
+
+    bank_id: str
+    seconds: int
+
+
 CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
                   | BankButton | GroupAnswerButton | PlaceButton | DeleteDataButton
                   | CardAnswerButton | CardNextButton | StartReviewButton | SettingButton
                   | DraftButton | UndoButton | RightOptionButton | RightDoneButton
-                  | QuizButton
+                  | QuizButton | HomeworkButton | AssignButton
                   | TickButton | SubmitButton | GroupTickButton | GroupSubmitButton
                   | CardTickButton | CardSubmitButton
                   | DailyAnswerButton | DailySettingButton | DailyChannelButton)
@@ -448,4 +481,6 @@ def decode(data: str | None) -> CallbackButton:
         groups[1] = match[2]
     if kind in (DailySettingButton, DailyChannelButton):  # a chat id; the rest stays text
         groups = [int(match[1]), *match.groups()[1:]]
+    if kind is AssignButton:  # a bank id of digits only stays text
+        groups[0] = match[1]
     return kind(*groups)

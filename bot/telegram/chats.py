@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
 
 from bot import i18n
 from bot.i18n import Catalog
@@ -69,3 +70,27 @@ def actor_name(update: Update) -> str:
         return display_name(update.effective_user)
     chat = update.effective_chat
     return (chat.title if chat is not None else None) or ""
+
+
+async def is_admin_id(context: Context, chat_id: int, user_id: int) -> bool | None:
+    """Whether user ``user_id`` administers ``chat_id`` now (getChatMember); None when
+    Telegram cannot tell (the bot removed from the chat, the chat gone)."""
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except TelegramError:
+        return None
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def is_member(context: Context, chat_id: int, user_id: int) -> bool | None:
+    """Whether user ``user_id`` is in ``chat_id`` (getChatMember: the owner, an admin, a member,
+    or a restricted member still in it); None when Telegram cannot tell (the bot removed from
+    the chat, or the chat gone)."""
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except TelegramError:
+        return None
+    if member.status == ChatMemberStatus.RESTRICTED:
+        return bool(getattr(member, "is_member", False))
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER,
+                             ChatMemberStatus.MEMBER)

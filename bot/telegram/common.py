@@ -25,7 +25,7 @@ from telegram.request import BaseRequest
 from bot import i18n, render
 from bot.config import Settings
 from bot.i18n import Catalog
-from bot.quiz import engine, group, learning
+from bot.quiz import engine, group, homework, learning
 from bot.quiz.bank import Bank
 from bot.quiz.daily_ports import DailyStore
 from bot.quiz.engine import QuizError, UnknownAttempt, UnknownBank
@@ -102,6 +102,8 @@ class BotData:
     daily_interval: float | None = None
     """Seconds between question-of-the-day passes; None: ``daily.DAILY_INTERVAL`` (shorter in
     tests)."""
+    homework_interval: float | None = None
+    """Seconds between homework passes; None: ``homework_jobs.HOMEWORK_INTERVAL``."""
     # set in post_init, cleared in post_shutdown
     services: object = None
     """The :class:`~bot.telegram.services.Services` (None before post_init and after
@@ -152,6 +154,11 @@ TOAST_KEYS: dict[type[QuizError], str] = {
     learning.CardReviewed: "toast_card_reviewed",
     learning.CardGone: "toast_card_gone",
     learning.NoSuchCard: "toast_invalid",
+    homework.UnknownHomework: "toast_invalid",
+    homework.HomeworkClosed: "hw.toast_closed",
+    homework.HomeworkCancelled: "hw.toast_cancelled",
+    homework.DeadlinePast: "hw.toast_deadline_past",
+    homework.DeadlineTooFar: "hw.toast_deadline_far",
 }
 """Engine refusal -> the catalog message sent as the callback query's toast."""
 

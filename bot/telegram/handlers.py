@@ -16,10 +16,11 @@ from bot.i18n import Catalog
 from bot.quiz import engine
 from bot.quiz.advance import next_question
 from bot.quiz.bank import Bank
+from bot.quiz.homework import TOKEN_PREFIX as HOMEWORK_PREFIX
 from bot.quiz.ports import StorageError
 from bot.quiz.starting import Resumed, Started, resume_or_start
 from bot.render import HTML, Screen
-from bot.telegram import creators, teachers
+from bot.telegram import creators, homework, teachers
 from bot.telegram.chats import thread_of
 from bot.telegram.common import (
     ANSWERED,
@@ -52,6 +53,9 @@ async def cmd_start(update: Update, context: Context) -> None:
     link = render.parse_question_payload(payload) if payload else None
     if link is not None:  # a group reveal's "in my language" link
         await teachers.show_group_question(context, chat.id, *link, t)
+        return
+    if payload is not None and payload.startswith(HOMEWORK_PREFIX):  # a homework's button
+        await homework.open_link(context, chat.id, user, payload, t)
         return
     if payload == render.LIST_PAYLOAD:  # the button above an inline query's empty results
         await send(context, chat.id, render.bank_choice(service.registry.featured.values(), t, HTML,

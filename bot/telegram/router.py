@@ -28,6 +28,7 @@ from bot.telegram import (
     daily,
     group,
     handlers,
+    homework,
     learning,
     privacy,
     quizzes,
@@ -150,6 +151,11 @@ _ROUTES = (
           lambda tap: daily.on_setting(tap.query, tap.context, tap.button, tap.t)),
     Route(render.DailyChannelButton, Chats.PRIVATE,
           lambda tap: daily.on_channel(tap.query, tap.context, tap.button, tap.t)),
+    # homework (bot/telegram/homework.py): /assign's menu, /assignments' buttons
+    Route(render.AssignButton, Chats.GROUPS,
+          lambda tap: homework.on_assign_button(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.HomeworkButton, Chats.GROUPS,
+          lambda tap: homework.on_homework_button(tap.query, tap.context, tap.button, tap.t)),
 )
 ROUTES: tuple[Route[Any], ...] = _ROUTES
 """Every route; each kind of button (:data:`bot.render.BUTTON_KINDS`) has one per kind of

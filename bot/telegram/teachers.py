@@ -29,13 +29,16 @@ SETTINGS_KEYS: dict[type[QuizError], str] = {
 
 
 async def settings_screen(context: Context, chat_id: int) -> Screen:
-    """The group's settings menu, in the group's language."""
+    """The group's settings menu, in the group's language, with its time zone."""
     service = services(context).groups
     chosen = await service.settings(chat_id)
     language = await service.language(chat_id) or i18n.DEFAULT
-    return render.settings_menu(chosen, service.question_seconds,
-                                await service.choosable(chat_id, chosen), language,
-                                i18n.catalog(language), HTML)
+    t = i18n.catalog(language)
+    menu = render.settings_menu(chosen, service.question_seconds,
+                                await service.choosable(chat_id, chosen), language, t, HTML)
+    zone = await services(context).homework.zone(chat_id)  # homework's deadlines: /timezone
+    return Screen(f"{menu.text}\n{HTML.escape(t('hw.settings_zone', zone=zone))}",
+                  menu.keyboard)
 
 
 async def cmd_group_settings(update: Update, context: Context) -> None:

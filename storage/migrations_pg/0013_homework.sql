@@ -21,13 +21,17 @@ CREATE TABLE assignments (
     shown_at       DOUBLE PRECISION,         -- its last post or edit
     closed_at      DOUBLE PRECISION,         -- closed or cancelled
     announced_at   DOUBLE PRECISION,         -- the group results claimed (sent at most once)
-    reported_at    DOUBLE PRECISION          -- the admin's report claimed (sent at most once)
+    reported_at    DOUBLE PRECISION,         -- the admin's report claimed (sent at most once)
+    final_at       DOUBLE PRECISION          -- the group message's last edit (closed,
+                                             -- cancelled) claimed
 );
 CREATE INDEX assignments_by_chat ON assignments (chat_id, status, deadline);
 -- The pass: open homework by deadline, closed homework whose messages are not all claimed.
 CREATE INDEX assignments_open ON assignments (deadline) WHERE status = 'open';
 CREATE INDEX assignments_unsent ON assignments (deadline)
     WHERE status = 'closed' AND reported_at IS NULL;
+CREATE INDEX assignments_unedited ON assignments (deadline)
+    WHERE status <> 'open' AND final_at IS NULL AND message_id IS NOT NULL;
 
 -- The link of members' attempts: one row per member who opened a homework.
 CREATE TABLE homework_members (

@@ -248,3 +248,31 @@ def test_readme_blocks_of_created_quizzes_and_the_restructuring():
 
     assert readme_block("creators") == creators.readme_paragraph(results("creators.json"))
     assert readme_block("restructure") == restructure.markdown(results("restructure.json"))
+
+
+async def test_homework_benchmark_runs(tmp_path):
+    """A tiny homework deadline minute through the real bot: every group gets its results and
+    every admin their results file, the fake refuses nothing, and the documentation paragraph
+    is written from the results file."""
+    from benchmarks import homework
+
+    out = tmp_path / "homework.json"
+    argv = ["--groups", "3", "--members", "2", "--players", "2", "--lead", "10",
+            "--json", str(out)]
+    assert await homework.main(homework.parse(argv), argv) == 0
+    data = json.loads(out.read_text())
+    row = data["row"]
+    assert (row["results_posted"], row["reports_sent"], row["refused_429"]) == (3, 3, 0), row
+    assert row["finished"] + row["stopped"] == 6 and row["bot_log_errors"] == 0, row
+    assert row["group_most_per_minute"] <= homework.GROUP_LIMIT, row
+    assert data["command"] == "python -m benchmarks.homework " + " ".join(argv)
+    assert "3 groups with homework due at the same minute" in (
+        homework.readme_paragraph(data))
+
+
+def test_readme_homework_block_is_written_from_its_results_file():
+    """The documentation's homework deadline paragraph is what ``python -m benchmarks.homework
+    --markdown benchmarks/results/homework.json`` writes from the committed results."""
+    from benchmarks import homework
+
+    assert readme_block("homework") == homework.readme_paragraph(results("homework.json"))

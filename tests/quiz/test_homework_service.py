@@ -195,14 +195,15 @@ async def test_the_pass_closes_due_homework_then_announces_then_reports_once(tmp
         due = await service.due()
         assert [a.id for a in due.reporting] == [set_.id]
         assert await service.mark_reported(set_.id)
-        assert not await service.due()
+        assert not await service.due()  # never posted: no group message to edit
     finally:
         await store.close()
 
 
 async def test_progress_is_due_once_a_minute_when_the_count_changes(homework, quiz, clock):
     """The group message's progress is due only after it is posted, when the finished count
-    changed and a minute passed since the last edit; a claim is made once."""
+    changed and a minute passed since the last edit, and its last edit after the results;
+    each claim is made once."""
     set_ = await assign(homework)
     opened = await homework.open(set_.token, ANN, "Ann", "en")
     await answer(quiz, opened.attempt, [0, 0, 0], clock)
@@ -218,6 +219,14 @@ async def test_progress_is_due_once_a_minute_when_the_count_changes(homework, qu
     assert not await homework.mark_progress(progress)
     clock.advance(600)
     assert not (await homework.due()).progress  # shows 2 already
+    await homework.close(set_.id, early=True)
+    assert not (await homework.due()).finals  # the results come first
+    assert await homework.mark_announced(set_.id)
+    [final] = (await homework.due()).finals
+    assert (final.id, final.message_id, final.finished) == (set_.id, 500, 2)
+    assert await homework.mark_final(set_.id)
+    assert not await homework.mark_final(set_.id)
+    assert not (await homework.due()).finals
 
 
 async def test_reminders_go_to_members_who_opened_and_did_not_finish(homework, quiz, clock):

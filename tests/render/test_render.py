@@ -170,6 +170,8 @@ def field_values(field: dataclasses.Field) -> list[Any]:
         return [0, 99_999_999_999_999]
     if field.name == "action":  # QuizButton: what it does
         return ["up", "question"]
+    if field.name == "step":  # HomeworkButton: what it does
+        return ["close", "report"]
     if field.name == "quiz_id":  # QuizButton: a created quiz's id
         return ["c-0000000000", "c-zzzzzzzzzz"]
     # the question of the day's buttons (bot/render/callbacks.py)

@@ -313,3 +313,26 @@ async def test_a_backup_keeps_homework_links_and_time_zones(tmp_path):
         assert await restored.time_zone(GROUP) == "Europe/Athens"
     finally:
         await restored.close()
+
+
+async def test_the_last_edit_of_a_group_message_is_due_after_the_results_and_claimed_once(
+        store):
+    """A closed homework's group message is due its last edit once its results were claimed,
+    a cancelled one's at once; never without a message; each claimed once."""
+    closed = await store.create_assignment(new(deadline=500.0), now=5.0)
+    cancelled = await store.create_assignment(new("hwGGGGGGGGGGGGGGGG", deadline=900.0), now=5.0)
+    unposted = await store.create_assignment(new("hwHHHHHHHHHHHHHHHH"), now=5.0)
+    for made in (closed, cancelled):
+        await store.set_assignment_message(made.id, 70 + made.id, now=6.0)
+    await store.close_assignment(closed.id, 600.0, due_by=600.0)
+    await store.cancel_assignment(cancelled.id, 600.0)
+    await store.cancel_assignment(unposted.id, 600.0)
+    assert [a.id for a in await store.due_finals(limit=10)] == [cancelled.id]
+    assert not await store.mark_final(closed.id, 601.0)  # its results first
+    await store.mark_announced(closed.id, 601.0)
+    assert [a.id for a in await store.due_finals(limit=10)] == [closed.id, cancelled.id]
+    assert await store.mark_final(closed.id, 602.0)
+    assert not await store.mark_final(closed.id, 603.0)
+    assert not await store.mark_final(unposted.id, 603.0)
+    assert [a.id for a in await store.due_finals(limit=10)] == [cancelled.id]
+    assert (await store.assignment(closed.id)).final_at == 602.0

@@ -9,7 +9,7 @@ from telegram import Chat, Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import Application, CommandHandler
 
-from bot.app import COMMANDS, GROUP_COMMANDS, TEACHER_COMMANDS, build_application
+from bot.app import COMMANDS, GROUP_COMMANDS, HOMEWORK_COMMANDS, TEACHER_COMMANDS, build_application
 from bot.config import Settings
 
 ADMIN = 7
@@ -22,7 +22,8 @@ OFF_MENU = {
 }
 """Commands handled in a chat but, on purpose, not offered in its menu."""
 
-MENU = {ChatType.PRIVATE: COMMANDS, ChatType.SUPERGROUP: GROUP_COMMANDS + TEACHER_COMMANDS}
+MENU = {ChatType.PRIVATE: COMMANDS,
+        ChatType.SUPERGROUP: GROUP_COMMANDS + TEACHER_COMMANDS + HOMEWORK_COMMANDS}
 """The commands ``setMyCommands`` offers in each kind of chat (bot.app.set_commands)."""
 
 
