@@ -95,10 +95,12 @@ from bot.render.group import (
 )
 from bot.render.homework import (
     DEADLINE_CHOICES,
+    DURATION_EXAMPLES,
     EXTEND_CHOICES,
     HOMEWORK_TOP_PLACES,
     MAX_ASSIGN_BANKS,
     MAX_MISSED_PROMPT,
+    ZONE_EXAMPLES,
     assign_deadline,
     assign_menu,
     assignments_list,
@@ -225,6 +227,7 @@ from bot.render.text import (
 __all__ = [
     "BUTTON_KINDS",
     "DEADLINE_CHOICES",
+    "DURATION_EXAMPLES",
     "EXTEND_CHOICES",
     "HOMEWORK_ACTIONS",
     "HOMEWORK_TOP_PLACES",
@@ -258,6 +261,7 @@ __all__ = [
     "PLAIN",
     "QUESTIONS_PER_PAGE",
     "QUIZ_ACTIONS",
+    "ZONE_EXAMPLES",
     "AnswerButton",
     "Article",
     "AssignButton",
