@@ -263,7 +263,7 @@ def _operate(args: argparse.Namespace, settings: Settings) -> int:
     if args.command in ("backup", "restore") and is_postgres_url(settings.db):
         raise StorageError(
             f"quizbot {args.command} copies SQLite databases; {shown_db(settings.db)} is "
-            "PostgreSQL: use pg_dump / pg_restore (README, Backups)")
+            "PostgreSQL: use pg_dump / pg_restore (docs/operations.md, Backups)")
     if args.command == "backup":
         info = files.backup(settings.db, args.path)
         print(f"backed up {settings.db} to {info.path}: schema version {info.schema_version}, "
