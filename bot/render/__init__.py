@@ -113,10 +113,12 @@ from bot.render.group import (
 )
 from bot.render.homework import (
     DEADLINE_CHOICES,
+    DURATION_EXAMPLES,
     EXTEND_CHOICES,
     HOMEWORK_TOP_PLACES,
     MAX_ASSIGN_BANKS,
     MAX_MISSED_PROMPT,
+    ZONE_EXAMPLES,
     assign_deadline,
     assign_menu,
     assignments_list,
@@ -247,6 +249,7 @@ __all__ = [
     "DAILY_SYNTAX",
     "DAILY_TIME_FORMAT",
     "DEADLINE_CHOICES",
+    "DURATION_EXAMPLES",
     "EXTEND_CHOICES",
     "HOMEWORK_ACTIONS",
     "HOMEWORK_TOP_PLACES",
@@ -281,6 +284,7 @@ __all__ = [
     "PLAIN",
     "QUESTIONS_PER_PAGE",
     "QUIZ_ACTIONS",
+    "ZONE_EXAMPLES",
     "AnswerButton",
     "Article",
     "AssignButton",

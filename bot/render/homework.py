@@ -47,6 +47,12 @@ EXTEND_CHOICES = (3600, 86_400, 3 * 86_400, 7 * 86_400)
 MAX_MISSED_PROMPT = 90
 """Characters of a question's prompt shown in the results and the item analysis."""
 
+DURATION_EXAMPLES = "90m, 12h, 3d, 1w"
+"""Deadlines as durations, as typed (shown as they are in every language)."""
+
+ZONE_EXAMPLES = "Europe/Athens, Asia/Kolkata, America/New_York, UTC"
+"""Time zones as /timezone reads them (IANA names, shown as they are)."""
+
 MAX_ASSIGN_BANKS = 40
 """Quizzes /assign's menu offers at most (one button each)."""
 
@@ -298,7 +304,8 @@ def assign_deadline(bank: Bank, zone: str, t: Catalog, m: Markup) -> Screen:
     title = clip(bank.title.get(bank.language_for(t.language), bank.default_language), MAX_TITLE)
     choices = tuple(Button(span_text(seconds, t), AssignButton(bank.id, seconds))
                     for seconds in DEADLINE_CHOICES)
-    return Screen(m.escape(t("hw.assign_deadline", title=title, bank=bank.id, zone=zone)),
+    return Screen(m.escape(t("hw.assign_deadline", title=title, bank=bank.id, zone=zone,
+                             durations=DURATION_EXAMPLES)),
                   (choices,))
 
 
@@ -307,7 +314,8 @@ def deadline_refusal(key: str, deadline: float | None, text: str, zone: str,
     """The reply to a deadline refused: ``hw.deadline_unreadable`` (``text`` as typed),
     ``hw.deadline_past`` or ``hw.deadline_far`` (``deadline`` as read). Plain text."""
     if key == "hw.deadline_unreadable" or deadline is None:
-        return t("hw.deadline_unreadable", text=clip(text, 64), zone=zone)
+        return t("hw.deadline_unreadable", text=clip(text, 64), zone=zone,
+                 durations=DURATION_EXAMPLES)
     if key == "hw.deadline_far":
         return t(key, date=local_time(deadline, zone, t), zone=zone, count=MAX_DAYS)
     return t(key, date=local_time(deadline, zone, t), zone=zone)

@@ -296,7 +296,7 @@ async def cmd_timezone(update: Update, context: Context) -> None:
     if not context.args:
         zone = await hw.zone(chat.id)
         await reply(update, context, t("hw.zone_show", zone=zone, time=screens.local_time(
-            hw.now(), zone, t)))
+            hw.now(), zone, t), examples="/timezone Europe/Athens, /timezone Kolkata"))
         return
     if not await is_admin(context, chat, update.effective_user, update.effective_message):
         await reply(update, context, t("hw.zone_denied"))
@@ -305,7 +305,8 @@ async def cmd_timezone(update: Update, context: Context) -> None:
     try:
         zone = await hw.set_zone(chat.id, text)
     except UnknownZone:
-        await reply(update, context, t("hw.zone_unknown", text=render.clip(text)))
+        await reply(update, context, t("hw.zone_unknown", text=render.clip(text),
+                                       examples=screens.ZONE_EXAMPLES))
         return
     await reply(update, context, t("hw.zone_set", zone=zone, time=screens.local_time(hw.now(), zone,
                                                                                 t)))

@@ -102,12 +102,13 @@ MESSAGES: tuple[Text | Plural, ...] = (
     # --- /assign ---
     N_("hw.assign_denied", "Only the group's admins can set homework."),
     N_("hw.assign_choose", "Which quiz should be the homework?"),
+    # Translators: {durations} are typed forms such as "90m, 12h, 3d, 1w" (kept as they are).
     N_("hw.assign_deadline",
-       "Homework: {title}. By when? Tap a deadline, or send /assign {bank} and a deadline: 90m, "
-       "12h, 3d, 1w, a date and time such as 2026-12-05 17:00, a date (until the end of that "
+       "Homework: {title}. By when? Tap a deadline, or send /assign {bank} and a deadline: "
+       "{durations}, a date and time such as 2026-12-05 17:00, a date (until the end of that "
        "day) or a time such as 17:00. Time zone: {zone} (/timezone)."),
     N_("hw.deadline_unreadable",
-       "I can't read “{text}” as a deadline. Give one such as 90m, 12h, 3d, 1w, 2026-12-05 "
+       "I can't read “{text}” as a deadline. Give one such as {durations}, 2026-12-05 "
        "17:00, 2026-12-05 (until the end of that day) or 17:00, in the group's time zone "
        "({zone})."),
     N_("hw.deadline_past", "That deadline ({date}, {zone}) has passed already: give a later one."),
@@ -151,12 +152,11 @@ MESSAGES: tuple[Text | Plural, ...] = (
     # --- /timezone ---
     N_("hw.zone_show",
        "This group's time zone: {zone} (it is {time} there now). Admins change it with "
-       "/timezone and a zone, such as /timezone Europe/Athens or /timezone Kolkata."),
+       "/timezone and a zone, such as {examples}."),
     N_("hw.zone_set",
        "Time zone set: {zone} (it is {time} there now). Deadlines are read and shown in it."),
     N_("hw.zone_unknown",
-       "I don't know a time zone “{text}”. Give its name, such as Europe/Athens, Asia/Kolkata or "
-       "America/New_York, or UTC."),
+       "I don't know a time zone “{text}”. Give its name, such as {examples}."),
     N_("hw.zone_denied", "Only the group's admins can change its time zone."),
     N_("hw.settings_zone", "Time zone: {zone} (change it with /timezone)"),
 )
