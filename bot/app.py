@@ -74,6 +74,13 @@ CONNECTION_POOL_SIZE = 64
 (:data:`bot.telegram.ordering.DEFAULT_MAX_CONCURRENT_UPDATES`), so that no update's call waits
 for a connection (calls per second x round trip)."""
 
+POLL_INTERVAL = 0.1
+"""Seconds the updater waits after a getUpdates before the next (PTB's ``poll_interval``).
+A busy bot then takes its updates in batches (each getUpdates, its request and its parse,
+costs about what handling an update does) instead of asking again the moment one came; an
+update that arrives meanwhile waits at most this long. An idle bot is not woken by it: its
+getUpdates waits for the next update (long polling)."""
+
 POOL_TIMEOUT = 30.0
 """Seconds a call may wait for a free connection before PTB gives up (PTB's default: 1)."""
 
@@ -146,6 +153,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
         builder = builder.updater(None)
     app = builder.build()
     processor.on_refused = functools.partial(handlers.slow_down, app)
+    processor.on_dropped_tap = functools.partial(handlers.dropped_tap, app)
     app.bot_data.settings = settings
     app.bot_data.banks = dict(banks)
     app.bot_data.transports = requests
@@ -479,7 +487,7 @@ async def unless_stopped(step: Awaitable[object], stop: asyncio.Event) -> bool:
 
 
 async def serve(app: QuizApplication, stop: asyncio.Event, *,
-                poll_timeout: float = 10.0) -> None:
+                poll_timeout: float = 10.0, poll_interval: float = POLL_INTERVAL) -> None:
     """Run ``app`` until ``stop`` is set (what ``run_polling`` does, with the stop signals left
     to the caller): with the bot's webhook server when its settings have a ``webhook_url``
     (:func:`webhook_server`), else with long polling.
@@ -496,6 +504,7 @@ async def serve(app: QuizApplication, stop: asyncio.Event, *,
     Args:
         stop: Set to stop (a :class:`StopRequest` to give an exit status).
         poll_timeout: getUpdates long-polling timeout, in seconds.
+        poll_interval: Seconds between getUpdates (:data:`POLL_INTERVAL`).
 
     Raises:
         Exception: the start failed (after the stop's steps ran).
@@ -506,7 +515,8 @@ async def serve(app: QuizApplication, stop: asyncio.Event, *,
     faults = _STOPS.setdefault(app, StopRequest())  # request_stop's, for a fault
     relay = asyncio.ensure_future(_relay(faults, stop))
     try:
-        if await unless_stopped(_start(app, settings, webhook, poll_timeout), stop):
+        if await unless_stopped(_start(app, settings, webhook, poll_timeout, poll_interval),
+                                stop):
             await stop.wait()
     finally:
         relay.cancel()
@@ -524,7 +534,7 @@ async def _relay(source: asyncio.Event, target: asyncio.Event) -> None:
 
 
 async def _start(app: QuizApplication, settings: Settings, webhook: WebhookServer | None,
-                 poll_timeout: float) -> None:
+                 poll_timeout: float, poll_interval: float) -> None:
     """PTB's start: initialize, post_init, the updates (the bot's webhook server, or PTB's
     updater polling), the application. The webhook's port is bound before post_init, so that
     a port in use fails before the bot says it is ready."""
@@ -538,7 +548,7 @@ async def _start(app: QuizApplication, settings: Settings, webhook: WebhookServe
     else:
         assert app.updater is not None  # build_application's polling application has one
         await app.updater.start_polling(
-            poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False,
+            poll_interval=poll_interval, timeout=int(poll_timeout), drop_pending_updates=False,
             allowed_updates=list(ALLOWED_UPDATES))
     await app.start()
 

@@ -357,11 +357,12 @@ class QuizService:
 
     async def next(self, user_id: int, attempt_id: int, position: int) -> Attempt:
         """Check a "next" tap on the feedback of the question at ``position``; nothing is stored
-        (the answer moved the attempt on). A second "next" on the same feedback is stale.
+        (the answer moved the attempt on). A "next" on a feedback whose next question was
+        shown already (:meth:`shown`) is stale.
 
         Returns:
             The attempt: pass it to :meth:`current`, then show its question at
-            ``attempt.position``, or its score if finished.
+            ``attempt.position``, or its score if finished, then call :meth:`shown`.
 
         Raises:
             UnknownAttempt, NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion,
@@ -371,12 +372,24 @@ class QuizService:
         shown = engine.check_next(attempt, await self._planned(attempt), user_id, position)
         if self._shown.get(attempt.id, -1) >= shown:
             raise StaleQuestion(position)  # "next" tapped twice: shown already
-        self._shown[attempt.id] = shown
         return attempt
 
+    def shown(self, attempt_id: int, position: int) -> None:
+        """Note that what comes after the question at ``position`` (the next question, or
+        the score) was sent: a later "next" on that question's feedback is stale. Noted only
+        once it was sent, so a tap whose showing failed, or was cut short, can be tried
+        again: never a user left without a way on."""
+        if self._shown.get(attempt_id, -1) < position + 1:
+            self._shown[attempt_id] = position + 1
+
+    def was_shown(self, attempt_id: int, position: int) -> bool:
+        """Whether what comes after the question at ``position`` was sent (:meth:`shown`;
+        this process only)."""
+        return self._shown.get(attempt_id, -1) >= position + 1
+
     def not_shown(self, attempt_id: int, position: int) -> None:
-        """Undo :meth:`next` for the feedback at ``position``: showing what came after it
-        failed, so another "next" tap on it is not stale."""
+        """Forget :meth:`shown` for the feedback at ``position``: what came after it may not
+        have reached the user, so another "next" tap on it is not stale."""
         if self._shown.get(attempt_id) == position + 1:
             del self._shown[attempt_id]
 

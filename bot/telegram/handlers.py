@@ -14,7 +14,7 @@ from telegram.error import TelegramError
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import engine
-from bot.quiz.advance import next_question
+from bot.quiz.advance import NextShown, next_question
 from bot.quiz.bank import Bank
 from bot.quiz.ports import StorageError
 from bot.quiz.starting import Resumed, Started, resume_or_start
@@ -37,6 +37,7 @@ from bot.telegram.inline import sharing_on
 from bot.telegram.limits import Dropped
 from bot.telegram.outcomes import Kind, classify
 from bot.telegram.services import catalog_for, services, services_of
+from bot.telegram.transport import results_unread
 
 log = logging.getLogger(__name__)
 
@@ -251,7 +252,8 @@ async def _grade_and_show(query: CallbackQuery, context: Context, attempt_id: in
         return
     bank = await service.bank_of(attempt)
     try:
-        await edit(query, render.feedback(bank, attempt, position, t, HTML))
+        with results_unread():  # the edited message is not read back
+            await edit(query, render.feedback(bank, attempt, position, t, HTML))
     finally:  # the review card, once the feedback is out (or could not be shown)
         await service.answered(attempt, answer)
 
@@ -271,14 +273,20 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
     await toast(query)
     # the feedback stays as it is (a second tap on its button is answered as stale): one edit
     # less per question keeps the bot further from Telegram's limits
-    try:
+    await show_next(query, context, shown, button.position, t)
+
+
+async def show_next(query: CallbackQuery, context: Context, shown: NextShown, position: int,
+                    t: Catalog) -> None:
+    """Send what comes after the question at ``position`` (its next question, or the score),
+    then note it shown (``QuizService.shown``): until it is, the same "Next" or a tap on the
+    answered question (one-tap flow) sends it again, so a send that failed leaves no user
+    stuck."""
+    with results_unread():  # the messages are not read back: PTB builds no objects of them
         for screen in render.current_screens(shown.bank, shown.attempt, shown.updated, t, HTML,
                                              shown.previous_best, share=sharing_on(context)):
             await send_to_query_chat(query, context, screen)
-    except TelegramError as exc:
-        if classify(exc).kind is Kind.TRANSIENT:
-            quiz.not_shown(shown.attempt.id, button.position)
-        raise
+    services(context).quiz.shown(shown.attempt.id, position)
 
 
 async def on_language(query: CallbackQuery, context: Context,
@@ -305,7 +313,7 @@ async def slow_down(app: QuizApplication, update: Update) -> None:
     politely to slow down, once per burst: as the toast of a tap, else as a message in the
     chat (in a group, a reply to their message, which the rate limiter drops when the group got
     a reply moments ago or its budget is kept for a session). Dropped updates change nothing;
-    the other taps of the burst are left unanswered (their spinner stops by itself)."""
+    the other taps of the burst are answered without a text (:func:`dropped_tap`)."""
     made = services_of(app)
     service = made.quiz
     query = update.callback_query
@@ -327,6 +335,14 @@ async def slow_down(app: QuizApplication, update: Update) -> None:
                                              allow_sending_without_reply=True))
     except Dropped as exc:
         log.debug("slow-down notice not sent: %s", exc.reason)
+
+
+async def dropped_tap(app: QuizApplication, update: Update) -> None:
+    """A tap dropped in a sender's flood after the first (``PerUserOrderedProcessor``): its
+    callback query is answered, without a text (the burst's first got the "slow down"), so
+    that no spinner is left turning; nothing else is read or changed."""
+    if update.callback_query is not None:
+        await toast(update.callback_query)
 
 
 def query_chat_id(query: CallbackQuery) -> int:
