@@ -323,8 +323,8 @@ def git_commit() -> str:
 async def main(args: argparse.Namespace) -> int:
     """Run the configurations, alternating; print the table; write the JSON."""
     if args.readme_from:
-        update_readme(ROOT / "README.md", json.loads(Path(args.readme_from).read_text()))
-        print(f"README.md updated from {args.readme_from}")
+        update_readme(ROOT / "docs/operations.md", json.loads(Path(args.readme_from).read_text()))
+        print(f"docs/operations.md updated from {args.readme_from}")
         return 0
     configs = args.configs.split(",")
     results: dict[str, object] = {
@@ -378,8 +378,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--json",
                         default=str(ROOT / "benchmarks" / "results" / "instances.json"))
     parser.add_argument("--readme-from", metavar="JSON",
-                        help="run nothing: rewrite README.md's figures of several instances "
-                             "from this results file")
+                        help="run nothing: rewrite docs/operations.md's figures of several "
+                             "instances from this results file")
     return parser.parse_args(argv)
 
 

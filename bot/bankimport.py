@@ -17,7 +17,8 @@ import yaml
 
 from bot.bankload import MAX_BANK_BYTES, BankError, parse_bank
 from bot.quiz.bank import LEVELS
-from bot.quiz.importing import PARSERS, Note, bank_data, slug
+from bot.quiz.imported import Note
+from bot.quiz.importing import PARSERS, bank_data, slug
 
 SCHEMA_LINE = "# yaml-language-server: $schema=./schema.json"
 """The first line of every bank: editors with the YAML language server check the file against

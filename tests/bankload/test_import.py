@@ -269,6 +269,18 @@ def test_csv_rows_and_problems():
         (5, "correct is 'C'")]
 
 
+def test_csv_takes_up_to_twelve_options_a_to_l():
+    """Columns A to L make up to 12 options (the Bot API's and the bank's limit), the letter L
+    naming the last as correct."""
+    labels = "ABCDEFGHIJKL"
+    row = "Twelve?," + ",".join(f"o{i}" for i in range(12)) + ",L"
+    parsed = parse_csv("prompt," + ",".join(labels) + ",correct\n" + row + "\n")
+    [question] = parsed.questions
+    assert [text for text, _ in question.options] == [f"o{i}" for i in range(12)]
+    assert [correct for _, correct in question.options] == [False] * 11 + [True]
+    assert not parsed.notes
+
+
 def test_csv_header_must_name_known_columns():
     """A typo in the header stops the import with the list of columns."""
     parsed = parse_csv("prompt,A,B,corect\nQ?,x,y,A\n")

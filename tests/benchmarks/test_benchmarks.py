@@ -67,7 +67,7 @@ def test_readme_has_the_tables_of_the_committed_results():
     each private-chat results file's block, and the group load table in its own subsection."""
     paths = sorted(RESULTS.glob("private-*.json"))
     assert paths, "no committed benchmark results"
-    readme = (ROOT / "README.md").read_text()
+    readme = documentation()
     for path in paths:
         assert results_table(path) in readme, f"README out of date with {path.name}"
     if list(RESULTS.glob("group-load-*.json")):
@@ -75,9 +75,16 @@ def test_readme_has_the_tables_of_the_committed_results():
         assert group_load.committed_table() in committed_tables()
 
 
+def documentation() -> str:
+    """The README and the pages of ``docs/`` it links, one after the other (the benchmark
+    figures are in ``docs/benchmarks.md``, those of several instances in ``docs/operations.md``)."""
+    return "\n".join(path.read_text() for path in [ROOT / "README.md",
+                                                    *sorted((ROOT / "docs").glob("*.md"))])
+
+
 def readme_block(name: str) -> str:
-    """The README's text between ``<!-- name:begin -->`` and ``<!-- name:end -->``."""
-    readme = (ROOT / "README.md").read_text()
+    """The documentation's text between ``<!-- name:begin -->`` and ``<!-- name:end -->``."""
+    readme = documentation()
     begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
     assert readme.count(begin) == readme.count(end) == 1, f"README: no {name} block"
     return readme[readme.index(begin) + len(begin):readme.index(end)].strip("\n")
@@ -110,7 +117,7 @@ def test_readme_prose_figures_match_the_code_and_results():
     from bot.telegram.ordering import DEFAULT_MAX_CONCURRENT_UPDATES
     from tests.e2e.test_group_load import WINDOW
 
-    readme = " ".join((ROOT / "README.md").read_text().split())
+    readme = " ".join(documentation().split())
     assert f"run at once (up to {DEFAULT_MAX_CONCURRENT_UPDATES})" in readme
     assert CLOCK_FRACTION == 1 / 3 and "when a third of the window is left" in readme
     assert f"members, {WINDOW:g} s windows, through the in-process bot" in readme

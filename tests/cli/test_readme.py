@@ -1,0 +1,62 @@
+"""The README's promises to a newcomer: its first two commands, and links that lead somewhere."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "banks/README.md"]
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading: lower case, punctuation dropped, spaces as ``-``."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    """The anchors of a page's headings (outside code blocks)."""
+    found, fenced = set(), False
+    for line in page.read_text("utf-8").splitlines():
+        fenced ^= line.startswith("```")
+        if not fenced and re.match(r"#{1,6} ", line):
+            found.add(slug(line.lstrip("#")))
+    return found
+
+
+def test_the_first_commands_install_and_play_then_install_and_test():
+    """The README opens with two commands: install and play in the terminal (it needs no token,
+    so it does not fail when pasted as written), then install and run the tests."""
+    text = (ROOT / "README.md").read_text("utf-8")
+    block = text.split("```sh\n", 1)[1].split("```", 1)[0].strip().splitlines()
+    assert len(block) == 2, block
+    assert block[0].startswith("python3 -m venv .venv") and block[0].endswith("&& quizbot play")
+    assert block[1].startswith("python3 -m venv .venv") and block[1].endswith("&& pytest")
+    assert text.index("```sh") < text.index("## "), "the commands come before any section"
+
+
+def test_quizbot_play_ends_cleanly_without_a_terminal(tmp_path):
+    """`quizbot play` with its input closed (pasted, then Ctrl-D) exits 0 in an empty folder."""
+    run = subprocess.run([sys.executable, "-m", "bot", "play"], cwd=tmp_path,
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "Question 1/" in run.stdout
+
+
+def test_every_relative_link_of_the_documentation_leads_somewhere():
+    """Every relative link in the README and docs/ names a file that exists, and an anchor that
+    one of its headings makes."""
+    broken = []
+    for page in PAGES:
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text("utf-8")):
+            if target.startswith(("http://", "https://", "mailto:")):
+                continue
+            path, _, fragment = target.partition("#")
+            linked = (page.parent / path).resolve() if path else page
+            if not linked.exists():
+                broken.append(f"{page.name}: {target} (no such file)")
+            elif fragment and linked.suffix == ".md" and fragment not in anchors(linked):
+                broken.append(f"{page.name}: {target} (no such heading)")
+    assert broken == []
