@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from bot import bankimport, banks_cli, i18n, redaction, report
+from bot import bankimport, banks_cli, play_cli, redaction, report
 from bot.bankload import BankError, load_banks
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import Bank
@@ -30,23 +30,29 @@ def _parser() -> argparse.ArgumentParser:
         prog="quizbot", description="An async Telegram quiz bot (and its terminal twin).")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", help="SQLite database file, or a PostgreSQL URL "
-                                     "postgresql://user@host/db (env QUIZBOT_DB; "
-                                     "default quizbot.sqlite3)")
-    common.add_argument("--banks", nargs="+", metavar="PATH",
-                        help="bank files or folders (env QUIZBOT_BANKS; default: bundled banks/)")
-    common.add_argument("-v", "--verbose", action="store_true", help="debug logging")
-    common.add_argument("--skip-invalid-banks", dest="skip_invalid_banks", action="store_true",
-                        default=None,
-                        help="start without the bank files that fail to load, logging each "
-                             "(env QUIZBOT_SKIP_INVALID_BANKS=1; default: refuse to start)")
-    common.add_argument("--create-db", dest="create_db", action="store_true", default=None,
-                        help="create a new, empty SQLite database although the lock files "
-                             "beside it show one was used there and is gone (env "
-                             "QUIZBOT_CREATE_DB=1; default: refuse to start)")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    # each command is offered the options that mean something for it
+    database = argparse.ArgumentParser(add_help=False)
+    database.add_argument("--db", help="SQLite database file, or a PostgreSQL URL "
+                                       "postgresql://user@host/db (env QUIZBOT_DB; "
+                                       "default quizbot.sqlite3)")
+    database.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    bank_files = argparse.ArgumentParser(add_help=False)
+    bank_files.add_argument("--banks", nargs="+", metavar="PATH",
+                            help="bank files or folders (env QUIZBOT_BANKS; default: bundled "
+                                 "banks/)")
+    bank_files.add_argument("--skip-invalid-banks", dest="skip_invalid_banks",
+                            action="store_true", default=None,
+                            help="start without the bank files that fail to load, logging each "
+                                 "(env QUIZBOT_SKIP_INVALID_BANKS=1; default: refuse to start)")
+    creating = argparse.ArgumentParser(add_help=False)
+    creating.add_argument("--create-db", dest="create_db", action="store_true", default=None,
+                          help="create a new, empty SQLite database although the lock files "
+                               "beside it show one was used there and is gone (env "
+                               "QUIZBOT_CREATE_DB=1; default: refuse to start)")
+    common = [database, bank_files, creating]
 
-    run = sub.add_parser("run", parents=[common],
+    run = sub.add_parser("run", parents=common,
                          help="run the bot (long polling, or a webhook with --webhook-url)")
     token = run.add_mutually_exclusive_group()
     token.add_argument("--token", help="bot token (env TELEGRAM_BOT_TOKEN); visible to every "
@@ -71,17 +77,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="serve /healthz and Prometheus /metrics there "
                           "(env QUIZBOT_METRICS), e.g. 127.0.0.1:9090")
 
-    play = sub.add_parser("play", parents=[common], help="play a quiz in this terminal")
-    play.add_argument("--lang", default=None,
-                      help=f"language: {', '.join(i18n.SUPPORTED)} (default: from $LANG, "
-                           "else en)")
-    play.add_argument("--bank", help="bank id (default: the first bank installed)")
-    play.add_argument("--review", action="store_true",
-                      help="review the questions that are due (spaced repetition)")
-    play.add_argument("--stats", action="store_true",
-                      help="your scores and how well you know each question")
-    play.add_argument("--chart", metavar="PATH",
-                      help="with --stats: also write the progress chart to PATH (PNG)")
+    play_cli.add_parser(sub, parents=common)
 
     validate = sub.add_parser(
         "validate", help="check bank files; exit 1 if any is invalid",
@@ -92,18 +88,18 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("--strict", action="store_true",
                           help="treat item-writing warnings as errors (exit 1), as CI does")
     backup = sub.add_parser(
-        "backup", parents=[common], help="copy the live database consistently to PATH",
+        "backup", parents=[database], help="copy the live database consistently to PATH",
         description="Copy the database (QUIZBOT_DB / --db) to a new file with SQLite's online "
                     "backup API: safe while the bot runs.")
     backup.add_argument("path", metavar="PATH", help="the backup file to create")
     restore = sub.add_parser(
-        "restore", parents=[common], help="replace the database by a backup (bot stopped)",
+        "restore", parents=[database], help="replace the database by a backup (bot stopped)",
         description="Replace the database (QUIZBOT_DB / --db) by BACKUP. Refused while any "
                     "quizbot process has the database open; the current database is kept as "
                     "<database>.before-restore.")
     restore.add_argument("backup", metavar="BACKUP", help="a file made by `quizbot backup`")
     delete = sub.add_parser(
-        "delete-user", parents=[common], help="delete one user's data (by Telegram user id)",
+        "delete-user", parents=[database], help="delete one user's data (by Telegram user id)",
         description="Delete a user's answers, attempts, settings and language, and make them "
                     "a \"deleted user\" on group leaderboards, as /deletemydata does.")
     delete.add_argument("user_id", metavar="ID", type=_user_id, help="the Telegram user id")
@@ -112,8 +108,19 @@ def _parser() -> argparse.ArgumentParser:
                              "without an owner (default), or delete them")
     bankimport.add_parser(sub)
     report.add_parser(sub)
-    banks_cli.add_parser(sub, parents=[common])
+    banks_cli.add_parser(sub, parents=[database])
     return parser
+
+
+def _version() -> str:
+    """The installed quizbot's version (its package metadata), or "unknown" when it runs
+    from a source tree that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("quizbot")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _user_id(text: str) -> int:
@@ -144,6 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # PTB 22 deprecates int seconds in RetryAfter for timedelta; opt in now, as PTB advises
     os.environ.setdefault("PTB_TIMEDELTA", "1")
     args = _parser().parse_args(argv)
+    if args.command == "play":
+        play_cli.check(args)
     if args.command == "import":
         try:
             return bankimport.run(args)
@@ -176,6 +185,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "report":
             from storage import is_postgres_url
 
+            if args.out is not None and args.out.exists() and not args.force:
+                _say(f"{args.out} exists: pass --force to overwrite it")
+                return 1
+
             if not is_postgres_url(settings.db) and not Path(settings.db).is_file():
                 _say(f"no database at {shown_db(settings.db)}: nothing to report")
                 return 1
@@ -185,13 +198,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _say(f"no answers of bank {args.bank!r} are stored, and no bank of that id is "
                      f"installed (installed: {', '.join(sorted(banks))})")
                 return 1
-            report.write(report.render(table, args.format), args.out)
+            report.write(report.render(table, args.format), args.out, force=args.force)
             return 0
         if args.command == "play":
             try:
-                return asyncio.run(_play(settings, banks, args.lang, args.bank,
-                                         mode="review" if args.review else
-                                         "stats" if args.stats else "play", chart=args.chart))
+                return asyncio.run(play_cli.run(settings, banks, args))
             except KeyboardInterrupt:  # storage is closed by now (play's task was cancelled)
                 print(file=sys.stderr, flush=True)
                 sys.stdout.flush()
@@ -454,59 +465,6 @@ def _held_logs(hold: bool) -> Iterator[_HeldLogs]:
         yield held
     finally:
         root.handlers = handlers
-
-
-def _has_database(db: str | Path) -> bool:
-    """Whether ``db`` names a database that may hold created quizzes: a PostgreSQL URL, or a
-    SQLite file that exists."""
-    from storage import is_postgres_url
-
-    return is_postgres_url(str(db)) or Path(db).is_file()
-
-
-async def _play(settings: Settings, banks: dict[str, Bank], language: str | None,
-                bank_id: str | None, *, mode: str = "play", chart: str | None = None) -> int:
-    import locale
-
-    from bot import play as terminal
-    from bot.bankload import parse_bank
-    from bot.quiz.registry import BankRegistry
-    from bot.quiz.review import LearningService
-    from bot.quiz.service import QuizService
-    from storage import open_store
-
-    if language is None:
-        env_lang = os.environ.get("LANG") or locale.getlocale()[0] or ""
-        language = i18n.negotiate(env_lang.split(".")[0])
-    elif i18n.negotiate(language) != language.split("-")[0].split("_")[0].lower():
-        print(f"quizbot: no catalog for {language!r}; using {i18n.negotiate(language)} "
-              f"(available: {', '.join(i18n.SUPPORTED)})", file=sys.stderr)
-    language = i18n.negotiate(language)
-    if bank_id is None:
-        bank_id = next(iter(banks))
-    if bank_id not in banks and not _has_database(settings.db):  # nor a created quiz
-        print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}", file=sys.stderr)
-        return 2
-    logging.getLogger().setLevel(logging.WARNING)
-    store = await open_store(settings.db, create=settings.create_db)
-    try:
-        # a bank id that is not featured may name a created quiz in the database
-        registry = BankRegistry(banks, store, parse=parse_bank)
-        if not await registry.startable(bank_id):
-            print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}",
-                  file=sys.stderr)
-            return 2
-        quiz, learning = QuizService(store, registry), LearningService(store, registry)
-        quiz.on_answer = learning.answered  # terminal answers make review cards too
-        if mode == "review":
-            await terminal.review(learning, language)
-        elif mode == "stats":
-            await terminal.stats(quiz, learning, language, chart_path=chart)
-        else:
-            await terminal.play(quiz, await registry.bank(bank_id), language)
-    finally:
-        await store.close()
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""The progress chart of /stats: a PNG of the score per attempt over time, and of how well each
-question is known (FSRS retrievability), labelled in the user's language.
+"""The progress chart of /stats: a PNG of the score per attempt over time, and of the days until
+each question is due for review (FSRS's interval: :func:`bot.quiz.learning.due_in_days`),
+labelled in the user's language.
 
 Plots are drawn by matplotlib (Agg, through its object API: no pyplot, so it is safe in a
 worker thread). matplotlib lays text out glyph by glyph and does not shape complex scripts: in
@@ -39,7 +40,10 @@ LABEL_PX = 20
 """Font size of the localized labels, in pixels (drawn at twice the size, then halved)."""
 
 MAX_QUESTIONS = 40
-"""Questions shown at most in the retrievability panel (the least known first)."""
+"""Questions shown at most in the panel of due dates (the soonest due first)."""
+
+WEEK = 7.0
+"""Days from which a question's bar is green (amber below; red when due now)."""
 
 MAX_ATTEMPTS = 60
 """Attempts shown at most in the score panel (the latest)."""
@@ -135,19 +139,21 @@ def render_png(progress: Progress, t: Catalog) -> bytes:
     labels, values, colours = [], [], []
     bank_numbers = {bank_id: n for n, bank_id in enumerate(
         dict.fromkeys(bank.id for bank, _, _ in progress.cards), start=1)}
-    for bank, question_id, value in known:
+    longest = max((days for _, _, days in known), default=0.0)
+    right = max(WEEK, longest * 1.05)
+    for bank, question_id, days in known:
         number = next(i for i, q in enumerate(bank.questions, start=1) if q.id == question_id)
         labels.append(f"{bank_numbers[bank.id]}.{number}" if many_banks else str(number))
-        values.append(100.0 * value)
-        colours.append("#c0392b" if value < 0.5 else "#e6a23c" if value < 0.8 else "#27ae60")
+        values.append(max(days, right / 100))  # a question due now: a red stub, not nothing
+        colours.append("#c0392b" if days <= 0 else "#e6a23c" if days < WEEK else "#27ae60")
     if known:
         positions = list(range(len(known)))
         known_ax.barh(positions, values, color=colours)
         known_ax.set_yticks(positions, labels, fontsize=8 if len(known) > 20 else 10)
         known_ax.invert_yaxis()
-    known_ax.set_xlim(0, 100)
+    known_ax.set_xlim(0, right)
     known_ax.grid(axis="x", alpha=0.3)
-    title(known_ax, "chart_known")
+    title(known_ax, "chart_due")
     known_ax.add_artist(AnnotationBbox(
         OffsetImage(label_image(t("chart_question"), language, size=16, rotate=True)),
         (-0.06, 0.5), xycoords="axes fraction", box_alignment=(1.0, 0.5), frameon=False))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
-from bot import i18n, render
+from bot import i18n, render, termtext
 from bot.quiz import engine
 from bot.quiz.bank import CONTROL_CHARACTERS, Bank
+from bot.quiz.ports import PrivacyStore
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
 from bot.quiz.starting import Resumed, resume_or_start
@@ -30,22 +31,13 @@ QUIT = ("Q", ";")
 
 
 def wrap(text: str, width: int | None = None) -> str:
-    """``text`` wrapped to the terminal's width (default: its columns, else 80) at word
-    boundaries, measured in display cells (wide characters count two, combining marks none)
-    and never inside a grapheme cluster (a Hindi vowel sign stays on its consonant), by
-    ``wcwidth.wrap``. Line breaks and blank lines are kept."""
+    """``text`` wrapped to ``width`` columns (default: the terminal's, else 80) as a terminal
+    draws it (:func:`bot.termtext.wrap`: spacing vowel signs take a column, combining marks
+    none, CJK and emoji two; continuation lines indented). Line breaks and blank lines are
+    kept."""
     import shutil
 
-    import wcwidth
-
-    width = width or shutil.get_terminal_size((80, 24)).columns
-    lines = []
-    for line in text.split("\n"):
-        indent = line[:len(line) - len(line.lstrip(" "))]
-        lines.extend(wcwidth.wrap(line, width, subsequent_indent=indent,
-                                  break_on_hyphens=False, expand_tabs=False,
-                                  replace_whitespace=False) or [""])
-    return "\n".join(lines)
+    return termtext.wrap(text, width or shutil.get_terminal_size((80, 24)).columns)
 
 
 def print_plain(text: str) -> None:
@@ -53,6 +45,35 @@ def print_plain(text: str) -> None:
     (:data:`bot.quiz.bank.CONTROL_CHARACTERS`): no escape sequence reaches the terminal, even
     from a bank built without the loader's check; wrapped to the terminal (:func:`wrap`)."""
     print(wrap(CONTROL_CHARACTERS.sub("", text)))
+
+
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+"""The variables naming the locale of messages, the first set one winning (POSIX)."""
+
+
+def terminal_language(environ: Mapping[str, str]) -> str:
+    """The UI language the environment asks for, as GNU gettext reads it: the locale of
+    messages is the first of :data:`LOCALE_VARIABLES` set (``el_GR.UTF-8``); unless it is
+    ``C`` or ``POSIX``, ``LANGUAGE`` (a list by priority, ``el:en``) comes before it. The first
+    supported language named wins, else English."""
+    locale = next((environ[v] for v in LOCALE_VARIABLES if environ.get(v)), "")
+    code = locale.split(".")[0].split("@")[0]
+    names = [] if code in ("C", "POSIX") else environ.get("LANGUAGE", "").split(":")
+    for name in (*names, code):
+        tag = name.split(".")[0].split("@")[0].replace("_", "-").lower()
+        if tag and tag.split("-")[0] in i18n.SUPPORTED:
+            return i18n.negotiate(tag)
+    return i18n.DEFAULT
+
+
+def is_yes(reply: str, t: i18n.Catalog) -> bool:
+    """Whether a typed reply says yes, in the catalog's words or English ones."""
+    return reply.strip().lower() in t("play.yes_words").lower().split()
+
+
+def yes_word(t: i18n.Catalog) -> str:
+    """The word the prompts ask for to say yes."""
+    return t("play.yes_words").split()[0]
 
 
 def read_label(reply: str, labels: str) -> str | None:
@@ -107,29 +128,41 @@ async def read_line(prompt: str) -> str:
     return await future
 
 
-async def play(service: QuizService, bank: Bank, language: str, *,
-               ask: Ask | None = None, write: Callable[[str], None] = print_plain,
+async def play(service: QuizService, bank: Bank | None, language: str, *,
+               learning: LearningService | None = None, ask: Ask | None = None,
+               write: Callable[[str], None] = print_plain,
                user_id: int = TERMINAL_USER_ID) -> engine.Result | None:
-    """Play ``bank`` in the terminal: resume the active attempt on it, or start one.
+    """Play in the terminal: resume the active attempt, or start ``bank``.
 
     Args:
         service: The quiz service (with its storage and bank registry).
-        bank: The bank to play (an attempt on an older version of a created quiz goes on
-            on that version).
+        bank: The bank asked for (``--bank``): an active attempt on another bank is abandoned
+            for it only when the player says yes. None: resume the active attempt, else start
+            the first bank installed. (An attempt on an older version of a created quiz goes
+            on on that version.)
         language: UI and bank language (unsupported ones fall back to English).
+        learning: Spaced review, for the end screen's comparison with the best earlier
+            attempt (None: no comparison).
         ask: Prompt reader (default :func:`read_line`); "q" or end of input quits (progress
             is kept).
         write: Output of one block of text (default :func:`print_plain`).
         user_id: The player's id in storage.
 
     Returns:
-        The result when the attempt was finished, None when the player quit.
+        The result when the attempt was finished, None when the player quit (or kept the
+        unfinished quiz of another bank).
     """
     ask = ask or read_line
     t = i18n.catalog(language)
+    active = await service.active(user_id)
+    if bank is not None and active is not None and active.bank_id != bank.id:
+        if not await _leave(service, active, bank, t, ask, write):
+            return None
     # a question edited in the bank file without a version bump is re-planned (one removed is
     # skipped) before it is shown: see QuizService.current
-    started = await resume_or_start(service, user_id, bank.id)
+    started = await resume_or_start(service, user_id, bank.id if bank is not None else None)
+    if started is None:  # several banks installed, none asked for, nothing to resume
+        started = await resume_or_start(service, user_id, next(iter(service.registry.featured)))
     assert started is not None  # a bank was named
     attempt, updated = started.attempt, isinstance(started, Resumed) and started.updated
     bank = await service.bank_of(attempt)  # a created quiz's attempt goes on on its version
@@ -145,19 +178,12 @@ async def play(service: QuizService, bank: Bank, language: str, *,
             write("\n" + render.attempt_question(bank, attempt, t, PLAIN).text)
             labels = engine.LABELS[:len(attempt.plan.option_orders[position])]  # this question's
             several = bank.question(attempt.plan.question_order[position]).several
-            while True:
-                reply = (await ask(t("play_prompt_letters", last=labels[-1]))).strip().upper()
-                if reply in QUIT:
-                    raise EOFError
-                chosen = read_labels(reply, labels) if several else read_label(reply, labels)
-                if chosen:
-                    break
-                write(t("play_invalid_letters", last=labels[-1]))
+            chosen = await _choice(ask, write, t, labels, several)
             # several right options: "A C" ticks A and C, then submits them
             attempt, answer = await service.grade_choice(
                 user_id, attempt.id, position,
                 sum(1 << engine.LABELS.index(label) for label in set(chosen)))
-            attempt = await service.record(attempt, answer)
+            attempt = await service.record(attempt, answer, language=t.language)
             write("\n" + render.feedback(bank, attempt, position, t, PLAIN).text)
             await service.answered(attempt, answer)
             if (await ask(t("play_continue"))).strip().upper() in QUIT:
@@ -166,17 +192,54 @@ async def play(service: QuizService, bank: Bank, language: str, *,
     except EOFError:
         write("\n" + t("play_quit"))
         return None
-    write("\n" + "\n".join(s.text for s in render.outcome(bank, attempt, t, PLAIN)))
-    for screen in render.review(bank, attempt, t, PLAIN) if engine.result(attempt).missed else ():
-        write("\n" + screen.text)
+    best = await learning.previous_best(attempt) if learning is not None else None
+    write("\n" + render.end_screen(bank, attempt, t, PLAIN, best))
     return engine.result(attempt)
+
+
+async def _leave(service: QuizService, active: engine.Attempt, bank: Bank, t: i18n.Catalog,
+                 ask: Ask, write: Callable[[str], None]) -> bool:
+    """Ask whether to leave the unfinished ``active`` attempt for ``bank``; say how to go on
+    with it when not (end of input is a no)."""
+    current = await service.bank_of(active)
+    lang = current.language_for(t.language)
+    name = current.title.get(lang, current.default_language)
+    new = bank.title.get(bank.language_for(t.language), bank.default_language)
+    try:
+        reply = await ask(t("play.other_bank", name=name, new=new, yes=yes_word(t),
+                            number=min(active.position + 1, active.total),
+                            total=active.total))
+    except EOFError:
+        reply = ""
+    if is_yes(reply, t):
+        return True
+    write(t("play.other_bank_kept", bank=current.id, name=name))
+    return False
+
+
+async def _choice(ask: Ask, write: Callable[[str], None], t: i18n.Catalog, labels: str,
+                  several: bool) -> str:
+    """The option label(s) typed for a question with ``labels``; asked again until valid.
+
+    Raises:
+        EOFError: the player quit ("q", ";", end of input).
+    """
+    while True:
+        reply = (await ask(t("play_prompt_letters", last=labels[-1]))).strip().upper()
+        if reply in QUIT:
+            raise EOFError
+        chosen = read_labels(reply, labels) if several else read_label(reply, labels)
+        if chosen:
+            return chosen
+        write(t("play_invalid_letters", last=labels[-1]))
 
 
 async def review(learning: LearningService, language: str, *, ask: Ask | None = None,
                  write: Callable[[str], None] = print_plain,
                  user_id: int = TERMINAL_USER_ID) -> int:
     """``quizbot play --review``: the due cards one at a time, as in Telegram's /review, until
-    none is due; then when the next one is. Answers rate the cards only.
+    none is due; then when the next one is. Answers rate the cards only; a question with
+    several right options takes several letters (``A C``), right only for the exact set.
 
     Returns:
         How many cards were reviewed.
@@ -184,44 +247,48 @@ async def review(learning: LearningService, language: str, *, ask: Ask | None = 
     ask = ask or read_line
     t = i18n.catalog(language)
     done = 0
+    item = await learning.due(user_id)
     try:
-        while (item := await learning.due(user_id)) is not None:
+        while item is not None:
             write("\n" + render.review_question(item, t, PLAIN).text)
             labels = engine.LABELS[:len(item.slots)]
-            while True:
-                reply = (await ask(t("play_prompt_letters", last=labels[-1]))).strip().upper()
-                if reply in QUIT:
-                    raise EOFError
-                label = read_label(reply, labels)
-                if label is not None:
-                    break
-                write(t("play_invalid_letters", last=labels[-1]))
-            slot = engine.LABELS.index(label)
-            shown, correct, _ = await learning.review(user_id, item.card.id, item.card.reps, slot)
+            several = item.question.several
+            chosen = await _choice(ask, write, t, labels, several)
+            slot = engine.LABELS.index(chosen[0])
+            ticked = sum(1 << engine.LABELS.index(c) for c in set(chosen)) if several else None
+            shown, correct, _ = await learning.review(user_id, item.card.id, item.card.reps, slot,
+                                                      ticked=ticked)
             done += 1
-            write("\n" + render.review_feedback(shown, slot, correct, t, PLAIN, next_card=None,
-                                                next_in=None, closing=False).text)
+            item = await learning.due(user_id)
+            write("\n" + render.review_feedback(
+                shown, slot, correct, t, PLAIN, next_card=None, next_in=None, closing=False,
+                left=0 if item is None else item.due_count, ticked=ticked or 0).text)
     except EOFError:
         write("\n" + t("play_quit"))
         return done
     next_due = await learning.next_due(user_id)
-    write("\n" + render.review_done(None if next_due is None else next_due - learning.now(),
-                                     t, PLAIN).text)
+    if next_due is None:
+        write("\n" + t("play.review_none_yet"))
+    else:
+        write("\n" + render.review_done(next_due - learning.now(), t, PLAIN).text)
     return done
 
 
 async def stats(service: QuizService, learning: LearningService, language: str, *,
                 chart_path: str | None = None, write: Callable[[str], None] = print_plain,
                 user_id: int = TERMINAL_USER_ID) -> None:
-    """``quizbot play --stats``: the /stats summary as text, how well each question is known,
-    and with ``chart_path`` the /stats chart written there as a PNG."""
+    """``quizbot play --stats``: the /stats summary as text, when each question is due for
+    review, and with ``chart_path`` the /stats chart written there as a PNG."""
     t = i18n.catalog(language)
     item = await learning.due(user_id)
     due = item.due_count if item is not None else 0
     records = await service.stats(user_id)
     named = await service.named_banks(r.bank_id for r in records)
-    for screen in render.stats_with_review(records, named, due, t, PLAIN):
-        write(screen.text)
+    if not records:
+        write(t("play.stats_none"))
+    else:
+        for screen in render.stats_with_review(records, named, due, t, PLAIN):
+            write(screen.text)
     progress = await learning.progress(user_id)
     if progress.cards:
         write("\n" + render.known_text(progress, t, PLAIN))
@@ -229,3 +296,27 @@ async def stats(service: QuizService, learning: LearningService, language: str, 
         from bot import chart
 
         write("\n" + str(await asyncio.to_thread(chart.write_png, progress, t, chart_path)))
+
+
+async def reset(store: PrivacyStore, language: str, *, ask: Ask | None = None,
+                write: Callable[[str], None] = print_plain,
+                user_id: int = TERMINAL_USER_ID) -> bool:
+    """``quizbot play --reset``: delete the terminal player's attempts, answers, scores,
+    review cards and habits, once they confirm (typing the catalog's yes; anything else, or
+    end of input, deletes nothing). Telegram users' data is untouched.
+
+    Returns:
+        Whether it was deleted.
+    """
+    ask = ask or read_line
+    t = i18n.catalog(language)
+    try:
+        reply = await ask(t("play.reset_prompt", yes=yes_word(t)))
+    except EOFError:
+        reply = ""
+    if not is_yes(reply, t):
+        write(t("play.reset_kept"))
+        return False
+    await store.delete_user(user_id)
+    write(t("play.reset_done"))
+    return True

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime
+import errno
 import io
 import json
 import sys
@@ -16,10 +17,13 @@ from bot.quiz.analysis import ItemStats, analyse
 from bot.quiz.bank import Bank
 from bot.results import safe_row
 
-COLUMNS = ("bank_id", "question_id", "language", "answers", "difficulty", "discrimination",
-           "options", "correct_option", "flags")
-"""The report's columns: ``options`` is how often each option was chosen, option 1 first
-(bank order, as in the bank file), separated by ``|``; ``correct_option`` is 1-based."""
+COLUMNS = ("bank_id", "question_id", "question", "language", "answers", "difficulty",
+           "discrimination", "options", "correct_option", "flags")
+"""The report's columns: ``question`` is the question's text in the row's language (the
+bank's default language where it has none); ``language`` the one the questions were shown in;
+``options`` how often each option was chosen, option 1 first (bank order, as in the bank
+file): a JSON array, in CSV and Markdown separated by ``|``; ``correct_option`` is 1-based;
+``flags`` a JSON array, in CSV and Markdown separated by spaces."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,7 +34,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                     "discrimination (corrected point-biserial correlation with the rest score), "
                     "how often each option was chosen, and flags (too_easy, too_hard, negative, "
                     "few_answers). See bot/quiz/analysis.py for the definitions and sources.")
-    report.add_argument("--db", help="SQLite database file (env QUIZBOT_DB; "
+    report.add_argument("--db", help="SQLite database file, or a PostgreSQL URL "
+                                     "postgresql://user@host/db (env QUIZBOT_DB; "
                                      "default quizbot.sqlite3)")
     report.add_argument("--banks", nargs="+", metavar="PATH",
                         help="bank files or folders (env QUIZBOT_BANKS; default: bundled banks/)")
@@ -43,6 +48,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     report.add_argument("--format", choices=("csv", "md", "json"), default="csv",
                         help="output format (default csv)")
     report.add_argument("--out", metavar="PATH", type=Path, help="write here (default: stdout)")
+    report.add_argument("--force", action="store_true", help="overwrite --out if it exists")
 
 
 def parse_date(text: str) -> float:
@@ -70,34 +76,71 @@ def correct_options(banks: Mapping[str, Bank]) -> dict[tuple[str, str], int]:
     return {(b.id, q.id): q.correct_index + 1 for b in banks.values() for q in b.questions}
 
 
+def _place(banks: Mapping[str, Bank]) -> dict[tuple[str, str], int]:
+    """Each (bank id, question id) of the installed banks: the question's place in its
+    bank."""
+    return {(b.id, q.id): i for b in banks.values() for i, q in enumerate(b.questions)}
+
+
+def _text(banks: Mapping[str, Bank], bank_id: str, question_id: str, language: str) -> str:
+    """The question's text in ``language`` (else the bank's default), or "" when it is no
+    longer installed."""
+    bank = banks.get(bank_id)
+    if bank is None or not any(q.id == question_id for q in bank.questions):
+        return ""
+    prompt = bank.question(question_id).prompt
+    return prompt.get(language if language in bank.languages else bank.default_language,
+                      bank.default_language)
+
+
 def rows(items: Sequence[ItemStats], banks: Mapping[str, Bank]) -> list[dict[str, object]]:
-    """The report's rows (:data:`COLUMNS`), figures rounded to 3 decimals."""
+    """The report's rows (:data:`COLUMNS`), figures rounded to 3 decimals, in the banks'
+    order: bank by id, then the questions as the bank has them, then by language; questions
+    no longer installed after those of their bank, by id."""
     correct = correct_options(banks)
+    place = _place(banks)
+    last = len(place)
+
+    def order(i: ItemStats) -> tuple[str, int, str, str]:
+        return (i.bank_id, place.get((i.bank_id, i.question_id), last), i.question_id,
+                i.language)
+
     return [{
-        "bank_id": i.bank_id, "question_id": i.question_id, "language": i.language or "-",
+        "bank_id": i.bank_id, "question_id": i.question_id,
+        "question": _text(banks, i.bank_id, i.question_id, i.language),
+        "language": i.language or "-",
         "answers": i.answers, "difficulty": round(i.difficulty, 3),
         "discrimination": None if i.discrimination is None else round(i.discrimination, 3),
-        "options": "|".join(map(str, i.options)),
-        "correct_option": correct.get((i.bank_id, i.question_id)),
-        "flags": " ".join(i.flags)} for i in items]
+        "options": list(i.options), "correct_option": correct.get((i.bank_id, i.question_id)),
+        "flags": list(i.flags)} for i in sorted(items, key=order)]
+
+
+def _cell(value: object, separator: str) -> object:
+    """A value for a CSV or Markdown cell: a list joined by ``separator``."""
+    if isinstance(value, list):
+        return separator.join(map(str, value))
+    return value
 
 
 def render(table: Sequence[Mapping[str, object]], fmt: str) -> str:
-    """The rows as ``csv``, ``md`` (a Markdown table) or ``json``."""
+    """The rows as ``csv``, ``md`` (a Markdown table) or ``json`` (lists as arrays)."""
     if fmt == "json":
         return json.dumps(list(table), ensure_ascii=False, indent=2) + "\n"
+    separators = {"options": "|", "flags": " "}
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(safe_row(COLUMNS))
-        writer.writerows(safe_row(row[c] for c in COLUMNS) for row in table)
+        writer.writerows(safe_row(_cell(row[c], separators.get(c, "")) for c in COLUMNS)
+                         for row in table)
         return out.getvalue()
 
-    def cell(value: object) -> str:
-        return "" if value is None else str(value).replace("|", "\\|")
+    def cell(column: str, value: object) -> str:
+        value = _cell(value, separators.get(column, ""))
+        return "" if value is None else str(value).replace("|", "\\|").replace("\n", " ")
 
     lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(cell(row[c]) for c in COLUMNS) + " |" for row in table]
+    lines += ["| " + " | ".join(cell(c, row[c]) for c in COLUMNS) + " |" for row in table]
     return "\n".join(lines) + "\n"
 
 
@@ -127,9 +170,15 @@ async def build(db: str | Path, banks: Mapping[str, Bank], *, bank_id: str | Non
     return rows(analyse(responses, option_counts(named)), named)
 
 
-def write(text: str, out: Path | None) -> None:
-    """Write the report to ``out`` or standard output."""
+def write(text: str, out: Path | None, *, force: bool = False) -> None:
+    """Write the report to ``out`` or standard output.
+
+    Raises:
+        FileExistsError: ``out`` exists and not ``force`` (nothing is written).
+    """
     if out is None:
         sys.stdout.write(text)
+    elif out.exists() and not force:
+        raise FileExistsError(errno.EEXIST, "exists: pass --force to overwrite it", str(out))
     else:
         out.write_text(text, encoding="utf-8")

@@ -28,7 +28,7 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
     # --- attempts ------------------------------------------------------------------------
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer,
-                            moved: Attempt) -> RecordOutcome:
+                            moved: Attempt, language: str | None = None) -> RecordOutcome:
         """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
         moved_position, status, ended_at = moved_on(attempt_id, moved)
 
@@ -39,11 +39,12 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
             # alone, and nothing else ran); then the attempt moves to where the core moved it
             cursor = db.execute(
                 "INSERT INTO answers (attempt_id, question_id, option_index, correct, answered_at,"
-                " chosen) SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM attempts"
+                " chosen, language) SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM attempts"
                 " WHERE attempt_id = ? AND status = 'active' AND position = ?"
                 " AND json_extract(question_order, '$[' || ? || ']') = ?)",
                 (attempt_id, answer.question_id, answer.option_index, int(answer.correct),
-                 answer.answered_at, chosen_text(answer.chosen), attempt_id, position, position,
+                 answer.answered_at, chosen_text(answer.chosen), language, attempt_id, position,
+                 position,
                  answer.question_id))
             if cursor.rowcount != 1:
                 return CLOSED

@@ -22,19 +22,20 @@ class GroupStatements(SQLiteWriter, SharedGroupStatements):
     """The :class:`~bot.quiz.ports.GroupStore` methods."""
 
     async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
-                                  name: str) -> GroupTally:
+                                  name: str, language: str | None = None) -> GroupTally:
         """See :meth:`bot.quiz.ports.GroupStore.record_group_answer`."""
         async def op(db: WriterConnection) -> GroupTally:
             # the window check and the insert are one statement: a tap racing the reveal is
             # either in the tally or told it was too late, never both
             cursor = await db.execute(
                 "INSERT INTO group_answers (session_id, question_id, user_id, option_index,"
-                " correct, elapsed, answered_at, chosen) SELECT ?, ?, ?, ?, ?, ?, ?, ?"
+                " correct, elapsed, answered_at, chosen, language)"
+                " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?"
                 " WHERE EXISTS (SELECT 1 FROM group_sessions WHERE session_id = ?"
                 " AND status = 'active' AND position = ? AND deadline >= ?)",
                 (session_id, answer.question_id, answer.user_id, answer.option_index,
                  int(answer.correct), answer.elapsed, answer.answered_at,
-                 chosen_text(answer.chosen), session_id,
+                 chosen_text(answer.chosen), language, session_id,
                  position, answer.answered_at))
             if cursor.rowcount != 1:
                 return GroupTally(CLOSED)

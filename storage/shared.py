@@ -352,6 +352,11 @@ class SharedGroupStatements(Statements):
                 f" SELECT ?, {SETTINGS_COLUMNS}, updated_at FROM group_settings"
                 " WHERE chat_id = ? ON CONFLICT DO NOTHING", (new_chat_id, old_chat_id))
             await db.execute("DELETE FROM group_settings WHERE chat_id = ?", (old_chat_id,))
+            await db.execute(
+                "INSERT INTO chat_time_zones (chat_id, time_zone, updated_at)"
+                " SELECT ?, time_zone, updated_at FROM chat_time_zones"
+                " WHERE chat_id = ? ON CONFLICT DO NOTHING", (new_chat_id, old_chat_id))
+            await db.execute("DELETE FROM chat_time_zones WHERE chat_id = ?", (old_chat_id,))
             return moved
 
         return await self._transaction(op)
@@ -511,14 +516,14 @@ class SharedReportStatements(Statements):
         since = since or 0.0
         rows = await self._read(
             "SELECT 'private', a.attempt_id, a.user_id, a.bank_id, x.question_id,"
-            " x.option_index, x.correct, COALESCE(u.language, ''), x.chosen"
+            " x.option_index, x.correct, COALESCE(x.language, u.language, ''), x.chosen"
             " FROM answers x JOIN attempts a ON a.attempt_id = x.attempt_id"
             " LEFT JOIN users u ON u.user_id = a.user_id"
             " WHERE CAST(? AS BIGINT) IS NULL AND (CAST(? AS TEXT) IS NULL OR a.bank_id = ?)"
             " AND x.answered_at >= ?"
             " UNION ALL"
             " SELECT 'group', s.session_id, g.user_id, s.bank_id, g.question_id,"
-            " g.option_index, g.correct, s.language, g.chosen"
+            " g.option_index, g.correct, COALESCE(g.language, s.language), g.chosen"
             " FROM group_answers g JOIN group_sessions s ON s.session_id = g.session_id"
             " WHERE (CAST(? AS BIGINT) IS NULL OR s.chat_id = ?)"
             " AND (CAST(? AS TEXT) IS NULL OR s.bank_id = ?) AND g.answered_at >= ?",

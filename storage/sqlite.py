@@ -32,6 +32,7 @@ from bot.quiz.privacy import DELETED_NAME, pseudonyms
 from storage.attempts import AttemptStatements
 from storage.backup import DatabaseLock, InstanceLock
 from storage.groups import GroupStatements
+from storage.homework import HomeworkStatements
 from storage.learning import LearningStatements
 from storage.leases import LocalLeases
 from storage.library import LibraryStatements
@@ -54,7 +55,7 @@ BUSY_TIMEOUT_MS = 5000
 
 
 class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, LibraryStatements,
-                  SharedReportStatements):
+                  HomeworkStatements, SharedReportStatements):
     """The quiz's storage in one SQLite file. Create with :meth:`open`; close with :meth:`close`.
 
     Writes go through one writer connection with **group commit** (:mod:`storage.writer`): every
@@ -296,6 +297,11 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
             drafts = (await db.execute(
                 "DELETE FROM drafts WHERE user_id = ?", (user_id,))).rowcount
+            # homework: which attempts were theirs (deleted above); the homework they set stays
+            # for its group, no longer linked to them (no report is sent to anyone)
+            await db.execute("DELETE FROM homework_members WHERE user_id = ?", (user_id,))
+            await db.execute("UPDATE assignments SET set_by = 0, set_by_name = ''"
+                             " WHERE set_by = ?", (user_id,))
             sessions = [row[0] for row in await db.execute_fetchall(
                 "SELECT session_id FROM group_players WHERE user_id = ? UNION"
                 " SELECT session_id FROM group_answers WHERE user_id = ?", (user_id, user_id))]

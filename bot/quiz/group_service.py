@@ -223,7 +223,8 @@ class GroupService:
         now = self._clock() if received_at is None else min(received_at, self._clock())
         answer = group.grade_tap(session, await self._planned(session), chat_id, position,
                                  slot, user_id, now)
-        tally = await self.store.record_group_answer(session.id, position, answer, name)
+        tally = await self.store.record_group_answer(session.id, position, answer, name,
+                                                     session.language)
         if tally.outcome == DUPLICATE:
             raise AlreadyAnswered(answer.question_id)
         if tally.outcome == CLOSED:
@@ -279,7 +280,8 @@ class GroupService:
         """Store a graded answer; the session, the answer and whether the question may close
         early (as :meth:`tap`, which keeps its own copy of these lines). Raises
         AlreadyAnswered or TooLate when the store refused it."""
-        tally = await self.store.record_group_answer(session.id, position, answer, name)
+        tally = await self.store.record_group_answer(session.id, position, answer, name,
+                                                     session.language)
         if tally.outcome == DUPLICATE:
             raise AlreadyAnswered(answer.question_id)
         if tally.outcome == CLOSED:

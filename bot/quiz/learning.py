@@ -8,9 +8,14 @@ Repetition Scheduler, which Anki uses), with these choices:
   rated *Easy*: in a multiple-choice question a quick tap is as often recognition or a lucky
   guess as recall, and the time a Telegram user takes includes reading the question and the
   network, so speed says little; *Easy* would push the card out by weeks on weak evidence.
-- **No learning steps.** FSRS's default short steps (1 and 10 minutes) suit a flashcard app
-  that keeps the card in the session; here a missed question comes back the next day, so a
-  review session ends ("next review in 1 day") instead of looping minutes apart.
+- **Learning and relearning steps of 10 minutes** (:data:`LEARNING_STEPS`,
+  :data:`RELEARNING_STEPS`: the ``fsrs`` package's own steps, in minutes as Anki's): a missed
+  question is due again 10 minutes later instead of the next day, and a review session
+  serves cards due within :data:`LEARN_AHEAD` (Anki's "learn ahead limit") as due, so
+  ``/review`` right after a quiz serves the questions just missed, and a question missed in
+  review comes back in the same sitting until it is answered right. One learning step, not
+  Anki's two (1 and 10 minutes): a question answered right in a quiz leaves the steps at
+  once (*Good* on the last step), so only the missed ones come back that day.
 - **No fuzzing**, so that due dates are reproducible (tests, and a user comparing devices);
   reminders are spread over time by :func:`reminder_time` instead.
 
@@ -22,7 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import fsrs
 
@@ -32,8 +37,23 @@ from bot.quiz.engine import QuizError
 DAY = 86_400.0
 """Seconds in a day."""
 
-SCHEDULER = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
-"""The FSRS scheduler with its default parameters (desired retention 0.9)."""
+LEARNING_STEPS = (timedelta(minutes=10),)
+"""FSRS learning steps of a new card (its first answer): *Again* keeps it 10 minutes away,
+*Good* takes it out of learning (due in days, as FSRS computes)."""
+
+RELEARNING_STEPS = (timedelta(minutes=10),)
+"""FSRS relearning steps of a card that lapsed (*Again* on a card in review): 10 minutes, as
+Anki's default."""
+
+LEARN_AHEAD = 20 * 60.0
+"""Seconds ahead a card counts as due for review (Anki's "learn ahead limit", 20 minutes by
+default): a card in a 10-minute step is served at once rather than after a wait."""
+
+SCHEDULER = fsrs.Scheduler(learning_steps=LEARNING_STEPS, relearning_steps=RELEARNING_STEPS,
+                           enable_fuzzing=False)
+"""The FSRS scheduler with its default parameters (desired retention 0.9). Cards stored before
+the steps existed (in review, ``step`` None) are scheduled by it as they are: nothing to
+migrate."""
 
 REMINDER_LATE = 3 * 3600.0
 """A reminder whose time passed more than this many seconds ago (the bot was down) is skipped
@@ -107,6 +127,15 @@ def rate(card: Card, correct: bool, at: float) -> Card:
     return replace(card, state=int(new.state), step=new.step, stability=new.stability,
                    difficulty=new.difficulty, due=new.due.timestamp(), last_review=at,
                    reps=card.reps + 1, lapses=card.lapses + (0 if correct else 1))
+
+
+def due_in_days(card: Card, now: float) -> float:
+    """Days from ``now`` until ``card`` is due for review, 0 when it is due (within
+    :data:`LEARN_AHEAD`: a question just missed, or never rated). With FSRS's desired retention
+    of 0.9 it is the time left until the user's chance of recalling it falls to 90%: what /stats
+    and the chart show for "how well you know each question"."""
+    left = card.due - now
+    return 0.0 if left <= LEARN_AHEAD else left / DAY
 
 
 def retrievability(card: Card, now: float) -> float:

@@ -137,7 +137,7 @@ class QuizStore(Protocol):
         ...
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer,
-                            moved: Attempt) -> RecordOutcome:
+                            moved: Attempt, language: str | None = None) -> RecordOutcome:
         """Store an answer to the question at ``position``, if the attempt is active and
         asking it (checked atomically with the insert), and in the same write move the attempt
         to where the core moved it: storage applies no rule of its own.
@@ -149,6 +149,7 @@ class QuizStore(Protocol):
             moved: The attempt with the answer, as the core moves it on
                 (:func:`bot.quiz.engine.with_answer`): its ``position``, ``status`` and
                 ``ended_at`` are what is stored (the rest of it is not written).
+            language: The language the question was shown in (``quizbot report``), or None.
 
         Returns:
             :data:`RECORDED`, :data:`DUPLICATE` (answered already) or :data:`CLOSED` (the
@@ -248,10 +249,11 @@ class GroupStore(Protocol):
         ...
 
     async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
-                                  name: str) -> GroupTally:
+                                  name: str, language: str | None = None) -> GroupTally:
         """Store a member's answer if question ``position`` is still open at
         ``answer.answered_at`` (checked atomically with the insert), and count it in the
-        session's counts in the same write.
+        session's counts in the same write; ``language`` is the one the question was shown in
+        (the session's), for ``quizbot report``.
 
         Returns:
             The outcome (:data:`RECORDED`, :data:`DUPLICATE`: the member answered it already,

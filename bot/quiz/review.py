@@ -59,9 +59,9 @@ class Progress:
 
     Attributes:
         scores: Finished attempts and group sessions, oldest first.
-        cards: Each card with its retrievability now (0-1), in bank and question order of the
-            featured banks, then of the created quizzes (cards of removed banks or questions
-            are left out).
+        cards: Each card with the days until it is due (:func:`bot.quiz.learning.due_in_days`:
+            0 when due now), in bank and question order of the featured banks, then of the
+            created quizzes (cards of removed banks or questions are left out).
     """
 
     scores: tuple[ScorePoint, ...]
@@ -275,11 +275,13 @@ class LearningService:
     # --- review ----------------------------------------------------------------------------
 
     async def due(self, user_id: int) -> ReviewItem | None:
-        """The user's earliest due card that can still be shown, or None."""
+        """The user's earliest due card that can still be shown, or None. Due means due within
+        :data:`bot.quiz.learning.LEARN_AHEAD` (a question missed minutes ago is served)."""
         banks = await self._banks(user_id)
         if not banks:  # nothing installed (the store takes no empty list of banks)
             return None
-        cards, count = await self.store.due_cards(user_id, list(banks), self.now(),
+        cards, count = await self.store.due_cards(user_id, list(banks),
+                                                  self.now() + learning.LEARN_AHEAD,
                                                   DUE_PAGE, DUE_COUNT_UPTO)
         for card in cards:
             try:
@@ -460,7 +462,7 @@ class LearningService:
     # --- progress --------------------------------------------------------------------------
 
     async def progress(self, user_id: int) -> Progress:
-        """The user's scores over time and how well each question is known now."""
+        """The user's scores over time and, per question, the days until it is due."""
         now = self.now()
         scores = await self.store.score_history(user_id)
         by_key = {(c.bank_id, c.question_id): c for c in await self.store.cards(user_id)}
@@ -469,7 +471,7 @@ class LearningService:
             for question in bank.questions:
                 card = by_key.get((bank.id, question.id))
                 if card is not None:
-                    known.append((bank, question.id, learning.retrievability(card, now)))
+                    known.append((bank, question.id, learning.due_in_days(card, now)))
         return Progress(tuple(scores), tuple(known))
 
     async def previous_best(self, attempt: Attempt) -> ScorePoint | None:

@@ -328,9 +328,11 @@ class QuizService:
             raise engine.InvalidOption(mask)
         return attempt, bank
 
-    async def record(self, attempt: Attempt, answer: Answer) -> Attempt:
+    async def record(self, attempt: Attempt, answer: Answer, *,
+                     language: str | None = None) -> Attempt:
         """Record a graded answer durably, with the attempt moved on by the core's rule
         (:func:`bot.quiz.engine.with_answer`) in the same write; return that attempt.
+        ``language`` is the one the question was shown in (for ``quizbot report``).
 
         Raises:
             AlreadyAnswered: the database holds an answer for the question already.
@@ -338,7 +340,8 @@ class QuizService:
             StorageError: the answer could not be stored.
         """
         moved = engine.with_answer(attempt, answer)
-        outcome = await self.store.record_answer(attempt.id, attempt.position, answer, moved)
+        outcome = await self.store.record_answer(attempt.id, attempt.position, answer, moved,
+                                                 language)
         if outcome == DUPLICATE:
             raise AlreadyAnswered(answer.question_id)
         if outcome == CLOSED:

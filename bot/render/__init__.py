@@ -13,6 +13,7 @@ toasts stay within 200 units (:func:`clip_utf16`).
 The package, top to bottom (a module imports only from the lines below it; modules on one
 line are independent; an import-linter contract in pyproject.toml keeps it so):
 
+- :mod:`~bot.render.terminal`: what only the terminal shows (the end of an attempt).
 - :mod:`~bot.render.private`: the quiz in a private chat and in ``quizbot play``.
   :mod:`~bot.render.learning`: /stats and spaced review. :mod:`~bot.render.teachers`: a group's
   settings and results.
@@ -132,6 +133,7 @@ from bot.render.private import (
     preview,
     resume_screens,
     review,
+    score_lines,
     ticked_question,
 )
 from bot.render.question import (
@@ -179,6 +181,7 @@ from bot.render.sharing import (
     share_row,
 )
 from bot.render.teachers import results_summary, settings_menu
+from bot.render.terminal import end_screen
 from bot.render.text import (
     HTML,
     PLAIN,
@@ -279,6 +282,7 @@ __all__ = [
     "deleted_screen",
     "edit_screen",
     "encode",
+    "end_screen",
     "explanation_lines",
     "export_caption",
     "feedback",
@@ -332,6 +336,7 @@ __all__ = [
     "review_question",
     "right_labels",
     "saved_text",
+    "score_lines",
     "settings_menu",
     "share_row",
     "slot_label",

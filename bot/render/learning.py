@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from bot.i18n import Catalog
 from bot.quiz.bank import Bank
 from bot.quiz.engine import QuestionView
-from bot.quiz.learning import ReviewItem
+from bot.quiz.learning import DAY, ReviewItem
 from bot.quiz.ports import BankStats
 from bot.quiz.review import Progress
 from bot.render.callbacks import (
@@ -71,11 +71,13 @@ def _review_view(it: ReviewItem, chosen_slot: int | None = None,
 
 
 def _review_lines(it: ReviewItem, v: QuestionView, t: Catalog, m: Markup,
-                  marks: bool) -> list[str]:
-    """The quiz's question lines, with the review header (how many are due) in place of the
-    question number and progress bar."""
+                  marks: bool, due: int | None = None) -> list[str]:
+    """The quiz's question lines, with the review header (how many are due: ``due``, else the
+    item's count; "Review" alone for none) in place of the question number and progress
+    bar."""
     lines = _question_lines(it.bank, v, t, m, marks=marks)
-    lines[1] = m.escape(_due_header(it.due_count, t))
+    due = it.due_count if due is None else due
+    lines[1] = m.escape(_due_header(due, t) if due > 0 else t("review_title"))
     return lines
 
 
@@ -97,14 +99,16 @@ def review_question(it: ReviewItem, t: Catalog, m: Markup, attempt_id: int = 0,
 
 
 def review_feedback(it: ReviewItem, slot: int, correct: bool, t: Catalog, m: Markup, *,
-                    next_card: CardNextButton | None, next_in: float | None,
+                    next_card: CardNextButton | None, next_in: float | None, left: int,
                     closing: bool = True, ticked: int = 0) -> Screen:
     """A reviewed card: the choice marked ✅/❌ (the slots ``ticked``, for a question with
     several right options), the correct option and the explanation, then a "next" button when
     more cards are due, else (with ``closing``) that all is done and when the next review is
-    (``next_in`` seconds from now; None: not known)."""
+    (``next_in`` seconds from now; None: not known). Its header counts the ``left`` questions
+    due after this answer (the count the next question shows: this card's own count would be
+    one too many)."""
     v = _review_view(it, slot, correct, ticked)
-    lines = [*_review_lines(it, v, t, m, marks=True), "",
+    lines = [*_review_lines(it, v, t, m, marks=True, due=left), "",
              *explanation_lines(it.bank, v, t, m)]
     if next_card is not None:
         return Screen("\n".join(lines), ((Button(t("button_review_next"), next_card),),))
@@ -150,11 +154,13 @@ def stats_with_review(records: Sequence[BankStats], banks: Mapping[str, Bank], d
 
 
 def known_text(progress: Progress, t: Catalog, m: Markup) -> str:
-    """How well each question is known (FSRS retrievability, in %), least known first: the
-    chart's second panel as text (for the terminal)."""
-    lines = [m.bold(t("chart_known"))]
-    for bank, question_id, value in sorted(progress.cards, key=lambda c: c[2]):
+    """When each question is due for review ("due now", "in 3 days": FSRS's interval, see
+    :func:`bot.quiz.learning.due_in_days`), soonest first: the chart's second panel as text
+    (for the terminal)."""
+    lines = [m.bold(t("known_header"))]
+    for bank, question_id, days in sorted(progress.cards, key=lambda c: c[2]):
         lang = bank.language_for(t.language)
         prompt = bank.question(question_id).prompt.get(lang, bank.default_language)
-        lines.append(f"{round(100 * value):3d}  {m.escape(prompt)}")
+        when = t("known_due_now") if days <= 0 else t.relative(days * DAY)
+        lines.append(f"• {m.escape(when)}: {m.escape(prompt)}")
     return "\n".join(lines)

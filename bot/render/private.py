@@ -134,16 +134,7 @@ def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup,
     """
     lang = bank.language_for(t.language)
     res: Result = result(attempt)
-    lines = [m.bold(f"🏁 {t('result_title')}"), m.bold(bank.title.get(lang, bank.default_language)),
-             "", m.escape(t("result_score", score=res.score, total=res.total))]
-    if previous_best is not None:
-        if res.score * previous_best.total > previous_best.score * res.total:
-            lines.append(m.bold(t("result_improved", before=previous_best.score,
-                                  before_total=previous_best.total, score=res.score,
-                                  total=res.total)))
-        else:
-            lines.append(m.escape(t("result_best", best=previous_best.score,
-                                    best_total=previous_best.total)))
+    lines = score_lines(bank, attempt, t, m, previous_best)
     if not res.missed:
         lines += ["", m.escape(t("result_perfect"))]
     else:
@@ -157,6 +148,25 @@ def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup,
         buttons.append(Button(t("button_review"), ReviewButton(attempt.id)))
     rows = tuple((b,) for b in buttons) + (share_row(bank, t) if share else ())
     return as_screens("\n".join(lines), m, rows)
+
+
+def score_lines(bank: Bank, attempt: Attempt, t: Catalog, m: Markup,
+                previous_best: ScorePoint | None = None) -> list[str]:
+    """The head of an end screen: the title, the bank, the score and its comparison with
+    ``previous_best`` (the user's best earlier attempt on the bank, if any)."""
+    lang = bank.language_for(t.language)
+    res: Result = result(attempt)
+    lines = [m.bold(f"🏁 {t('result_title')}"), m.bold(bank.title.get(lang, bank.default_language)),
+             "", m.escape(t("result_score", score=res.score, total=res.total))]
+    if previous_best is not None:
+        if res.score * previous_best.total > previous_best.score * res.total:
+            lines.append(m.bold(t("result_improved", before=previous_best.score,
+                                  before_total=previous_best.total, score=res.score,
+                                  total=res.total)))
+        else:
+            lines.append(m.escape(t("result_best", best=previous_best.score,
+                                    best_total=previous_best.total)))
+    return lines
 
 
 def _in_bank(bank: Bank, question_ids: Iterable[str]) -> tuple[str, ...]:

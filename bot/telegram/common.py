@@ -28,6 +28,7 @@ from bot.i18n import Catalog
 from bot.quiz import engine, group, learning
 from bot.quiz.bank import Bank
 from bot.quiz.engine import QuizError, UnknownAttempt, UnknownBank
+from bot.quiz.homework_ports import HomeworkStore, TimeZoneStore
 from bot.quiz.library import DraftStore, QuizLibrary
 from bot.quiz.ports import (
     CardStore,
@@ -55,7 +56,7 @@ class Leases(SessionLeases, Protocol):
 
 
 class OpenStore(QuizStore, GroupStore, CardStore, PrivacyStore, QuizLibrary, DraftStore,
-                ReportStore, Protocol):
+                ReportStore, HomeworkStore, TimeZoneStore, Protocol):
     """The open storage: the services' ports, and what the front end does with it besides
     (``storage``: ``SQLiteStore``, ``PostgresStore``; the handlers may not import it)."""
 

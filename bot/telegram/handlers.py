@@ -243,7 +243,7 @@ async def _grade_and_show(query: CallbackQuery, context: Context, attempt_id: in
         return
     await toast(query)
     try:
-        attempt = await service.record(attempt, answer)
+        attempt = await service.record(attempt, answer, language=t.language)
     except (engine.AlreadyAnswered, engine.AttemptClosed):
         return  # a concurrent tap or /stop came first; nothing was recorded
     except StorageError:

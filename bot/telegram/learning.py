@@ -163,6 +163,7 @@ async def on_card_answer(query: CallbackQuery, context: Context,
         next_in = None if next_due is None else next_due - service.now()
     await edit(query, render.review_feedback(item, button.slot, correct, t, HTML,
                                              next_card=next_card, next_in=next_in,
+                                             left=0 if more is None else more.due_count,
                                              ticked=ticked or 0))
 
 

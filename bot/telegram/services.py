@@ -22,6 +22,7 @@ from bot.bankload.dump import dump_bank
 from bot.i18n import Catalog
 from bot.quiz.creator_service import CreatorService
 from bot.quiz.group_service import GroupService
+from bot.quiz.homework_service import HomeworkService
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.quizzes import QuizzesService
 from bot.quiz.registry import BankRegistry
@@ -105,6 +106,8 @@ class Services:
     """Moves the group sessions on (:mod:`bot.telegram.sessions`)."""
     creators: CreatorService
     """/newquiz drafts."""
+    homework: HomeworkService
+    """Homework in groups: /assign, its deep links, the homework pass; chats' time zones."""
     monitoring: MonitoringServer | None
     """``/healthz`` and ``/metrics`` (``--metrics``), not started yet when made."""
     chart_warm_up: asyncio.Task[None]
@@ -169,8 +172,12 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     creators = CreatorService(
         store, lambda owner, bank, language: quizzes.publish(owner, bank, language=language),
         clock=data.clock)
+    # homework: its attempts are private attempts of the quiz service; the store keeps both
+    # homework and the chats' time zones
+    homework = HomeworkService(store, store, quiz, clock=data.clock)
     return Services(banks=banks, quiz=quiz, groups=groups, learning=learning, privacy=privacy,
                     quizzes=quizzes, quiz_edits=QuizEdits(), creators=creators,
+                    homework=homework,
                     store=store, leases=leases, sessions=runner, monitoring=monitoring,
                     chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)))
 

@@ -28,7 +28,7 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
     # --- attempts ------------------------------------------------------------------------
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer,
-                            moved: Attempt) -> RecordOutcome:
+                            moved: Attempt, language: str | None = None) -> RecordOutcome:
         """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
         moved_position, status, ended_at = moved_on(attempt_id, moved)
         # one statement: the attempt must be active and asking this question (its row locked,
@@ -40,14 +40,15 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
             "  AND status = 'active' AND position = $2"
             "  AND question_order::json ->> $2 = $3 FOR UPDATE),"
             " inserted AS (INSERT INTO answers (attempt_id, question_id, option_index,"
-            "  correct, answered_at, chosen) SELECT attempt_id, $3, $4, $5, $6, $10 FROM asking"
+            "  correct, answered_at, chosen, language)"
+            "  SELECT attempt_id, $3, $4, $5, $6, $10, $11 FROM asking"
             "  ON CONFLICT DO NOTHING RETURNING attempt_id),"
             " moved AS (UPDATE attempts SET position = $7, status = $8, ended_at = $9"
             "  WHERE attempt_id IN (SELECT attempt_id FROM inserted))"
             " SELECT EXISTS (SELECT 1 FROM asking), EXISTS (SELECT 1 FROM inserted)",
             (attempt_id, position, answer.question_id, answer.option_index,
              int(answer.correct), answer.answered_at, moved_position, status, ended_at,
-             chosen_text(answer.chosen)))
+             chosen_text(answer.chosen), language))
         asking, inserted = rows[0]
         return RECORDED if inserted else DUPLICATE if asking else CLOSED
 

@@ -21,7 +21,7 @@ class PostgresGroupStatements(PostgresWriter, SharedGroupStatements):
     """The :class:`~bot.quiz.ports.GroupStore` methods."""
 
     async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
-                                  name: str) -> GroupTally:
+                                  name: str, language: str | None = None) -> GroupTally:
         """See :meth:`bot.quiz.ports.GroupStore.record_group_answer`.
 
         One statement: the window check locks the session's row (so a close from another
@@ -33,8 +33,8 @@ class PostgresGroupStatements(PostgresWriter, SharedGroupStatements):
             "WITH open AS (SELECT session_id FROM group_sessions WHERE session_id = $1"
             "  AND status = 'active' AND position = $2 AND deadline >= $3 FOR UPDATE),"
             " inserted AS (INSERT INTO group_answers (session_id, question_id, user_id,"
-            "  option_index, correct, elapsed, answered_at, chosen)"
-            "  SELECT session_id, $4, $5, $6, $7, $8, $3, $10 FROM open"
+            "  option_index, correct, elapsed, answered_at, chosen, language)"
+            "  SELECT session_id, $4, $5, $6, $7, $8, $3, $10, $11 FROM open"
             "  ON CONFLICT DO NOTHING RETURNING user_id),"
             " player AS (INSERT INTO group_players (session_id, user_id, name)"
             "  SELECT $1, user_id, $9 FROM inserted"
@@ -49,7 +49,7 @@ class PostgresGroupStatements(PostgresWriter, SharedGroupStatements):
             "  counts.joined FROM (SELECT 1) AS one LEFT JOIN counts ON true",
             (session_id, position, answer.answered_at, answer.question_id, answer.user_id,
              answer.option_index, int(answer.correct), answer.elapsed, name,
-             chosen_text(answer.chosen)))
+             chosen_text(answer.chosen), language))
         is_open, answered, players, joined = rows[0]
         if answered is not None:
             return GroupTally(RECORDED, answered, players, joined)

@@ -38,6 +38,7 @@ import asyncpg
 
 from bot.quiz.ports import DeletedData, StorageError
 from bot.quiz.privacy import DELETED_NAME, pseudonyms
+from storage.homework import HomeworkStatements
 from storage.leases import PostgresLeases
 from storage.library import LibraryStatements
 from storage.order import PostgresUpdateOrder
@@ -55,7 +56,8 @@ two instances deleting users at once never pick the same pseudonyms."""
 
 
 class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
-                    PostgresLearningStatements, LibraryStatements, SharedReportStatements):
+                    PostgresLearningStatements, LibraryStatements, HomeworkStatements,
+                    SharedReportStatements):
     """The quiz's storage in a PostgreSQL database. Create with :meth:`open`; close with
     :meth:`close`.
 
@@ -161,6 +163,11 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
             drafts = rows_changed(await db.execute(
                 "DELETE FROM drafts WHERE user_id = $1", user_id))
+            # homework: which attempts were theirs (deleted above); the homework they set stays
+            # for its group, no longer linked to them (no report is sent to anyone)
+            await db.execute("DELETE FROM homework_members WHERE user_id = $1", user_id)
+            await db.execute("UPDATE assignments SET set_by = 0, set_by_name = ''"
+                             " WHERE set_by = $1", user_id)
             sessions = [row[0] for row in await db.fetch(
                 "SELECT session_id FROM group_players WHERE user_id = $1 UNION"
                 " SELECT session_id FROM group_answers WHERE user_id = $1", user_id)]

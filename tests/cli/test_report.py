@@ -67,7 +67,9 @@ async def fill_db(path) -> None:
         db.execute("INSERT INTO attempts (attempt_id, user_id, bank_id, bank_version,"
                    " question_order, option_orders, started_at) VALUES"
                    " (1, 1, ?, 2, '[]', '[]', 0)", (BANK,))
-        db.execute("INSERT INTO answers VALUES (1, 'zero-purpose', 1, 1, 100, NULL)")
+        # stored before answers had a language: the user's /language choice stands in
+        db.execute("INSERT INTO answers (attempt_id, question_id, option_index, correct,"
+                   " answered_at) VALUES (1, 'zero-purpose', 1, 1, 100)")
         for chat, session, day in ((-100, 1, 86400 * 2), (-200, 2, 86400 * 10)):
             db.execute("INSERT INTO group_sessions (session_id, chat_id, bank_id, bank_version,"
                        " language, starter_id, question_order, option_orders,"
@@ -75,8 +77,9 @@ async def fill_db(path) -> None:
                        " (?, ?, ?, 2, 'el', 1, '[]', '[]', 30, ?, 'finished')",
                        (session, chat, BANK, day))
             for user, option in ((7, 1), (8, 0)):
-                db.execute("INSERT INTO group_answers VALUES"
-                           " (?, 'zero-purpose', ?, ?, ?, 1.0, ?, NULL)",
+                db.execute("INSERT INTO group_answers (session_id, question_id, user_id,"
+                           " option_index, correct, elapsed, answered_at)"
+                           " VALUES (?, 'zero-purpose', ?, ?, ?, 1.0, ?)",
                            (session, user, option, int(option == 0), day))
 
 
@@ -87,15 +90,18 @@ def test_report_cli_filters_and_formats(tmp_path, capsys):
     assert main(["report", "--db", str(db), "--format", "json", "--out", str(out)]) == 0
     table = json.loads(out.read_text())
     assert [(row["language"], row["answers"]) for row in table] == [("el", 4), ("hi", 1)]
-    assert table[0]["options"] == "2|2|0|0" and table[0]["correct_option"] == 1
-    assert table[0]["difficulty"] == 0.5
+    assert table[0]["options"] == [2, 2, 0, 0] and table[0]["correct_option"] == 1
+    assert table[0]["flags"] == ["few_answers"] and table[0]["difficulty"] == 0.5
+    assert table[0]["question"].startswith("Ποιος είναι ο κύριος σκοπός του ZeRO")
+    assert table[1]["question"].startswith("DeepSpeed के ZeRO")
     assert main(["report", "--db", str(db), "--chat", "-200", "--format", "csv"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("bank_id,question_id,language,answers,difficulty")
-    assert len(lines) == 2 and ",el,2," in lines[1]
+    assert lines[0].startswith("bank_id,question_id,question,language,answers,difficulty")
+    assert len(lines) == 2 and ",el,2," in lines[1] and ",1|1|0|0," in lines[1]
     assert main(["report", "--db", str(db), "--since", "1970-01-05", "--format", "md"]) == 0
     md = capsys.readouterr().out.splitlines()
     assert md[0].startswith("| bank_id |") and len(md) == 3 and "| el | 2 |" in md[2]
+    assert "| 1\\|1\\|0\\|0 | 1 | few_answers |" in md[2]  # a | in a cell escaped
     assert main(["report", "--db", str(db), "--bank", "other"]) == 1  # no such bank at all
     captured = capsys.readouterr()
     assert captured.out == "" and "no answers of bank 'other' are stored" in captured.err
@@ -111,3 +117,64 @@ async def test_report_reads_the_database_quizbot_db_names(engine, banks):
     await store.close()
     assert await report.build(engine.target, banks, bank_id=None, chat_id=None,
                               since=None) == []
+
+
+def test_report_out_is_not_overwritten_without_force(tmp_path, capsys):
+    """``--out`` refuses a file that exists (as ``import`` and ``backup`` do) and leaves it
+    as it was; ``--force`` overwrites it."""
+    db = tmp_path / "quiz.sqlite3"
+    asyncio.run(fill_db(db))
+    out = tmp_path / "report.csv"
+    out.write_text("mine")
+    assert main(["report", "--db", str(db), "--out", str(out)]) == 1
+    assert "exists: pass --force to overwrite it" in capsys.readouterr().err
+    assert out.read_text() == "mine"
+    assert main(["report", "--db", str(db), "--out", str(out), "--force"]) == 0
+    assert out.read_text().startswith("bank_id,question_id,question,")
+
+
+def test_report_rows_follow_the_bank_order(banks):
+    """Rows come in the bank's question order (then by language), whatever order the analysis
+    gives them; a question no longer in the bank comes after the bank's, without text."""
+    from bot.quiz.analysis import ItemStats
+
+    bank = banks[BANK]
+    ids = [q.id for q in bank.questions]
+    items = [ItemStats(BANK, q, lang, 3, 0.5, None, [1, 1, 1, 0], [])
+             for q in (*reversed(ids), "removed") for lang in ("hi", "el")]
+    table = report.rows(items, banks)
+    assert [(row["question_id"], row["language"]) for row in table] == \
+        [(q, lang) for q in (*ids, "removed") for lang in ("el", "hi")]
+    assert table[0]["question"] == bank.questions[0].prompt.by_language["el"]
+    assert table[-1]["question"] == ""
+
+
+async def test_answers_keep_the_language_they_were_shown_in(engine, banks):
+    """A private answer stores the language its question was shown in, a group answer the
+    session's, so the report's language column names them (never "-"), on both engines."""
+    import random
+
+    from bot.quiz.engine import plan_attempt
+    from bot.quiz.group import GroupAnswer
+    from bot.quiz.service import QuizService
+
+    store = await engine.open()
+    try:
+        quiz = QuizService(store, banks, rng=random.Random(1))
+        attempt = await quiz.start(31, BANK)  # no /language choice stored for user 31
+        attempt, answer = await quiz.grade(31, attempt.id, 0, 0)
+        await quiz.record(attempt, answer, language="el")
+        session = await store.start_session(-300, BANK, banks[BANK].version, "hi", 31,
+                                            plan_attempt(banks[BANK], random.Random(2)),
+                                            30.0, 1_000.0)
+        await store.open_question(session.id, 0, 1_030.0)
+        question = session.plan.question_order[0]
+        await store.record_group_answer(session.id, 0, GroupAnswer(32, question, 0, True,
+                                                                   1.0, 1_001.0), "B", "hi")
+        responses = await store.item_responses()
+        assert sorted((r.kind, r.language) for r in responses) == [("group", "hi"),
+                                                                    ("private", "el")]
+    finally:
+        await store.close()
+    table = await report.build(engine.target, banks, bank_id=None, chat_id=None, since=None)
+    assert sorted(row["language"] for row in table) == ["el", "hi"]

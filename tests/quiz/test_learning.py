@@ -8,7 +8,7 @@ import asyncio
 import io
 import sqlite3
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import fsrs
 import pytest
@@ -37,16 +37,56 @@ T0 = 1_780_000_000.0  # a Tuesday, 06:13:20 UTC
 
 # --- scheduling ----------------------------------------------------------------------------
 
-def test_wrong_answer_rates_again_and_comes_back_the_next_day():
-    card = learning.rate(Card(0, 1, "b", "q"), False, T0)
-    assert card.due == T0 + DAY and card.reps == 1 and card.lapses == 1
-    assert card.state == fsrs.State.Review  # no minute-long learning steps
+def test_a_missed_question_comes_back_in_ten_minutes_and_counts_as_due_at_once():
+    """A wrong first answer rates *Again*: the card stays in its 10-minute learning step, and
+    it is due for review at once (within the learn-ahead limit); a right one leaves the steps
+    for days."""
+    missed = learning.rate(Card(0, 1, "b", "q"), False, T0)
+    assert missed.due == T0 + 600 and missed.reps == 1 and missed.lapses == 1
+    assert missed.state == fsrs.State.Learning and missed.step == 0
+    assert learning.due_in_days(missed, T0) == 0.0
+    right = learning.rate(missed, True, T0 + 60)
+    assert right.state == fsrs.State.Review and right.step is None and right.due >= T0 + DAY
+    known = learning.rate(Card(0, 1, "b", "q"), True, T0)
+    assert known.state == fsrs.State.Review and known.due - T0 >= 2 * DAY
+    lapse = learning.rate(known, False, known.due)  # a lapse in review: the relearning step
+    assert lapse.state == fsrs.State.Relearning and lapse.due == known.due + 600
+
+
+def test_cards_stored_before_the_steps_go_on_as_scheduled():
+    """A card rated by the scheduler without steps (in review, step None, due a day after a
+    miss) keeps its due date, and its next ratings use the steps: nothing to migrate."""
+    old = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+    theirs, _ = old.review_card(fsrs.Card(card_id=1), fsrs.Rating.Again,
+                                datetime.fromtimestamp(T0, UTC))
+    stored = Card(1, 1, "b", "q", state=int(theirs.state), step=theirs.step,
+                  stability=theirs.stability, difficulty=theirs.difficulty,
+                  due=theirs.due.timestamp(), last_review=T0, reps=1, lapses=1)
+    assert stored.state == fsrs.State.Review and stored.due == T0 + DAY
+    assert learning.due_in_days(stored, T0) == pytest.approx(1.0)
+    again = learning.rate(stored, False, stored.due)
+    assert again.state == fsrs.State.Relearning and again.due == stored.due + 600
+    good = learning.rate(again, True, again.due)
+    assert good.state == fsrs.State.Review and good.due > again.due + DAY / 2
+
+
+def test_days_until_due_are_what_stats_show_never_full_marks_for_a_miss():
+    """"How well you know each question" is the days until the card is due: 0 for a question
+    just missed (and for one never rated), FSRS's interval for one answered right."""
+    missed = learning.rate(Card(0, 1, "b", "q"), False, T0)
+    right = learning.rate(Card(0, 1, "b", "r"), True, T0)
+    assert learning.due_in_days(missed, T0 + 1) == 0.0
+    assert learning.due_in_days(Card(0, 1, "b", "s"), T0) == 0.0
+    assert learning.due_in_days(right, T0) == pytest.approx((right.due - T0) / DAY)
+    assert learning.due_in_days(right, T0) >= 2
+    assert learning.due_in_days(right, right.due - 60) == 0.0  # due within the learn-ahead
 
 
 def test_due_dates_advance_as_fsrs_says():
     """Right answers at each due date push the card out as the fsrs package computes it
     (Good), with a fake clock; the intervals grow."""
-    reference = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
+    reference = fsrs.Scheduler(learning_steps=(timedelta(minutes=10),),
+                               relearning_steps=(timedelta(minutes=10),), enable_fuzzing=False)
     ours, theirs = Card(0, 1, "b", "q"), fsrs.Card(card_id=1)
     clock = FakeClock(T0)
     intervals = []
@@ -163,6 +203,8 @@ async def test_queued_ratings_are_written_in_order_in_batches(engine, banks):
 
 
 async def test_cards_from_answers_and_review(engine, banks):
+    """A question missed in a quiz is served for review at once and again after each miss in
+    review, until it is answered right; then it is due in days."""
     store = await engine.open()
     clock = FakeClock(T0)
     service = LearningService(store, banks, clock=clock)
@@ -171,25 +213,54 @@ async def test_cards_from_answers_and_review(engine, banks):
         first, second = bank.questions[0].id, bank.questions[1].id
         await service.answered(5, BANK_ID, first, False, clock.now)
         await service.answered(5, BANK_ID, second, True, clock.now)
-        assert await service.due(5) is None
-        assert await service.next_due(5) == clock.now + DAY
-        clock.advance(DAY)
-        item = await service.due(5)
+        assert await service.next_due(5) == clock.now + 600
+        clock.advance(5)
+        item = await service.due(5)  # due in 10 minutes: served now
         assert item is not None and item.card.question_id == first and item.due_count == 1
         wrong = next(s for s in range(4) if s != item.correct_slot)
         _shown, correct, rated = await service.review(5, item.card.id, item.card.reps, wrong)
-        assert not correct and rated.reps == 2 and rated.due == clock.now + DAY
+        assert not correct and rated.reps == 2 and rated.due == clock.now + 600
         with pytest.raises(CardReviewed):  # the same question tapped again
             await service.review(5, item.card.id, item.card.reps, item.correct_slot)
         with pytest.raises(NoSuchCard):
             await service.review(6, item.card.id, rated.reps, 0)
-        # nothing else is due until tomorrow; a card of a removed bank is never served
+        again = await service.due(5)  # missed in review: back in the same sitting
+        assert again is not None and again.card.id == item.card.id and again.card.reps == 2
+        _shown, correct, rated = await service.review(5, again.card.id, 2, again.correct_slot)
+        assert correct and rated.due >= clock.now + DAY
+        # nothing else is due; a card of a removed bank is never served
         await service.answered(5, "gone-bank", "q1", False, clock.now - DAY)
         assert await service.due(5) is None
         service.registry.replace({})
         with pytest.raises(CardGone):
             await service.review(5, item.card.id, rated.reps, 0)
-        assert (await store.card(item.card.id)).reps == 2  # nothing changed
+        assert (await store.card(item.card.id)).reps == 3  # nothing changed
+    finally:
+        await store.close()
+
+
+async def test_progress_shows_days_until_due_per_question(engine, banks):
+    """Right after a quiz, the progress of a missed question is 0 days (review it now) and of
+    one answered right the days FSRS gives it, in bank order."""
+    store = await engine.open()
+    clock = FakeClock(T0)
+    service = LearningService(store, banks, clock=clock)
+    try:
+        bank = banks[BANK_ID]
+        for number, question in enumerate(bank.questions[:3]):
+            await service.answered(5, BANK_ID, question.id, number != 1, clock.now)
+        clock.advance(30)
+        progress = await service.progress(5)
+        assert [(b.id, q) for b, q, _ in progress.cards] == \
+            [(BANK_ID, q.id) for q in bank.questions[:3]]
+        days = [d for _, _, d in progress.cards]
+        assert days[1] == 0.0 and days[0] == days[2] == pytest.approx(2 - 30 / DAY)
+        text = render.known_text(progress, i18n.catalog("en"), render.PLAIN)
+        lines = text.split("\n")
+        assert lines[0] == i18n.catalog("en")("known_header")
+        assert lines[1] == f"• {i18n.catalog('en')('known_due_now')}: " \
+            f"{bank.questions[1].prompt.by_language['en']}"
+        assert i18n.catalog("en").relative(days[0] * DAY) in lines[2]
     finally:
         await store.close()
 
@@ -260,7 +331,8 @@ async def test_reminder_rules(engine, banks):
     service = LearningService(store, banks, clock=clock)
     question = banks[BANK_ID].questions[0].id
     try:
-        await service.answered(3, BANK_ID, question, False, clock.now)  # due tomorrow
+        await service.answered(3, BANK_ID, question, False, clock.now)
+        await service.answered(3, BANK_ID, question, True, clock.now + 1)  # due in a day
         learner = await service.set_reminders(3, True, "el")
         assert learner.remind and learner.next_remind_at is not None
         assert int(learner.next_remind_at % DAY // 3600) == int(T0 % DAY // 3600)
@@ -320,7 +392,7 @@ async def test_remind_toggles_in_one_write(engine, banks):
 def test_chart_for_each_language(banks, language):
     bank = banks[BANK_ID]
     scores = tuple(ScorePoint(BANK_ID, T0 + n * DAY, n + 2, 8) for n in range(5))
-    cards = tuple((bank, q.id, n / 8) for n, q in enumerate(bank.questions))
+    cards = tuple((bank, q.id, 1.5 * n) for n, q in enumerate(bank.questions))  # days
     png = chart.render_png(Progress(scores, cards), i18n.catalog(language))
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and 10_000 < len(png) < 10 * 1024 * 1024
     with Image.open(io.BytesIO(png)) as image:
@@ -364,8 +436,30 @@ def _review_message(person: Person) -> dict:
     raise AssertionError("no review question on screen")
 
 
+async def _review_tap(fake, person: Person, question: dict, bank, language: str,
+                     right: bool) -> dict:
+    """Answer a review question right or wrong; its feedback (the question message edited)."""
+    label = (correct_label if right else wrong_label)(question, bank, language)
+    await person.tap(question, next(b["callback_data"] for b in buttons(question)
+                                    if b["text"] == label))
+    return await fake.wait_for(lambda: (lambda m: m if "reply_markup" not in m or any(
+        b.get("callback_data", "").startswith("k:") for b in buttons(m)) else None)(
+            fake.message(person.user_id, question["message_id"])))
+
+
+async def _tap_next(fake, person: Person, feedback: dict) -> dict:
+    """Tap "Next question" on a review's feedback; the review question sent."""
+    before = len(person.bot_messages())
+    await person.tap(feedback, buttons(feedback)[0]["callback_data"])
+    await fake.wait_for(lambda: len(person.bot_messages()) > before)
+    return _review_message(person)
+
+
 @pytest.mark.parametrize("language", ["en", "hi", "el"])
 async def test_review_end_to_end(fake, tmp_path, banks, language):
+    """/review right after a quiz serves the questions just missed (learning steps), a question
+    missed again in review comes back in the same sitting, and each header counts what is
+    left: the feedback's the same as the next question's."""
     clock = FakeClock(time.time())
     runner = await RunningBot(fake, tmp_path / "q.sqlite3", clock=clock).start()
     try:
@@ -373,42 +467,45 @@ async def test_review_end_to_end(fake, tmp_path, banks, language):
         t = i18n.catalog(language)
         person = Person(fake, 700, "Lin", language)
         assert t("review_none_yet") in (await person.say("/review"))[0]["text"]
-        await _play_with_misses(person, bank, language, {2, 5})
+        await _play_with_misses(person, bank, language, {2, 5, 7})
         answers = sqlite3.connect(runner.db).execute("SELECT COUNT(*) FROM answers").fetchone()
-        reply = (await person.say("/review"))[0]["text"]  # the misses are due tomorrow
-        assert reply == t("review_nothing_due", when=t.relative(DAY))
-
-        clock.advance(DAY + 60)  # the two missed questions are due
-        question = (await person.say("/review"))[0]
-        assert t("review_due", count=2) in question["text"]
+        clock.advance(60)  # a question missed in review is due after those missed in the quiz
+        question = (await person.say("/review"))[0]  # at once: no waiting for tomorrow
+        assert t("review_due", count=3) in question["text"]
         assert [b["text"] for b in buttons(question)] == ["A", "B", "C", "D"]
-        await person.tap(question, next(b["callback_data"] for b in buttons(question)
-                                        if b["text"] == correct_label(question, bank, language)))
-        feedback = await fake.wait_for(lambda: (lambda m: m if "reply_markup" not in m or any(
-            b.get("callback_data", "").startswith("k:") for b in buttons(m)) else None)(
-                fake.message(700, question["message_id"])))
+        missed = {bank.questions[n - 1].prompt.by_language[language] for n in (2, 5, 7)}
+        assert any(prompt in question["text"] for prompt in missed)
+        feedback = await _review_tap(fake, person, question, bank, language, right=True)
         assert t("feedback_correct") in feedback["text"]
+        assert t("review_due", count=2) in feedback["text"]  # left after this answer
         # a second tap on the reviewed question changes nothing
         query = await person.tap(question, buttons(question)[0]["callback_data"],
                                  check_button=False)
         assert fake.callback_answers[query]["text"] == t("toast_card_reviewed")
-        before = len(person.bot_messages())
-        await person.tap(feedback, buttons(feedback)[0]["callback_data"])
-        await fake.wait_for(lambda: len(person.bot_messages()) > before)
-        second = _review_message(person)
-        assert t("review_due", count=1) in second["text"]
-        await person.tap(second, next(b["callback_data"] for b in buttons(second)
-                                      if b["text"] == wrong_label(second, bank, language)))
+        second = await _tap_next(fake, person, feedback)
+        assert t("review_due", count=2) in second["text"]
+        again = await _review_tap(fake, person, second, bank, language, right=False)
+        assert t("review_due", count=2) in again["text"]  # missed again: still due
+        third = await _tap_next(fake, person, again)
+        assert t("review_due", count=2) in third["text"]
+        fourth = await _tap_next(fake, person, await _review_tap(fake, person, third, bank,
+                                                                 language, right=True))
+        assert t("review_due", count=1) in fourth["text"]
+        assert next(p for p in missed if p in second["text"]) in fourth["text"]  # missed again
+        await _review_tap(fake, person, fourth, bank, language, right=True)
         done = await fake.wait_for(lambda: (lambda m: m if not buttons(m) else None)(
-            fake.message(700, second["message_id"])))
-        assert t("review_all_done") in done["text"]
-        assert t("review_next_in", when=t.relative(DAY)) in done["text"]  # the wrong one
+            fake.message(700, fourth["message_id"])))
+        assert t("review_all_done") in done["text"] and t("review_title") in done["text"]
+        with sqlite3.connect(runner.db) as db:
+            [(soonest,)] = db.execute("SELECT MIN(due) FROM cards").fetchall()
+        assert soonest > clock.now + DAY / 2
+        assert t("review_next_in", when=t.relative(soonest - clock.now)) in done["text"]
         # "next" on the first feedback again: stale
         query = await person.tap(feedback, buttons(feedback)[0]["callback_data"])
         assert fake.callback_answers[query]["text"] == t("toast_stale")
         with sqlite3.connect(runner.db) as db:  # review never touches attempts or answers
             assert db.execute("SELECT COUNT(*) FROM answers").fetchone() == answers
-            assert db.execute("SELECT SUM(reps) FROM cards").fetchone()[0] == 8 + 2
+            assert db.execute("SELECT SUM(reps) FROM cards").fetchone()[0] == 8 + 4
     finally:
         await runner.stop()
 
@@ -452,7 +549,9 @@ async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, ban
     bank = banks[BANK_ID]
     ada, bob = Person(fake, 801, "Ada", "el"), Person(fake, 802, "Bob", "en")
     for person, language in ((ada, "el"), (bob, "en")):
-        await _play_with_misses(person, bank, language, {1})  # at T0: question 1 due at T0+DAY
+        await _play_with_misses(person, bank, language, {1})  # at T0
+        missed = (await person.say("/review"))[0]  # question 1, right: due at T0+DAY
+        await _review_tap(fake, person, missed, bank, language, right=True)
         on = (await person.say("/remind"))[0]["text"]
         assert on == i18n.catalog(language)("remind_on")
     await runner.stop()

@@ -177,7 +177,7 @@ async def test_review_cards_of_a_created_quiz_come_due(store, registry):
     await store_quiz(store, QUIZ)
     clock = FakeClock(T0)
     learning = LearningService(store, registry, clock=clock)
-    await learning.answered(5, QUIZ, "q2", False, clock.now)
+    await learning.answered(5, QUIZ, "q2", True, clock.now)
     assert await learning.due(5) is None
     assert await learning.next_due(5) is not None
     clock.advance(3 * 86_400)

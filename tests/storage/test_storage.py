@@ -121,7 +121,8 @@ async def test_one_answer_per_question_per_attempt(engine, store):
     # primary key refuses a second answer even where the position check would let it through
     assert await record(store, attempt, Answer("q1", 0, True, 3.0)) == CLOSED
     with pytest.raises(engine.integrity_error):
-        await engine.execute("INSERT INTO answers VALUES (?, 'q1', 0, 1, 4.0, NULL)", attempt.id)
+        await engine.execute("INSERT INTO answers (attempt_id, question_id, option_index, correct,"
+            " answered_at, chosen) VALUES (?, 'q1', 0, 1, 4.0, NULL)", attempt.id)
     loaded = await store.attempt(attempt.id)
     assert loaded.answers == {"q1": Answer("q1", 2, False, 2.0)}
 
@@ -228,7 +229,8 @@ async def test_the_store_keeps_no_rule_of_its_own(engine, store):
     assert await store.attempt(attempt.id) == early
 
     other = await store.start_attempt(2, "bank", 1, PLAN, now=1.0)
-    await engine.execute("INSERT INTO answers VALUES (?, 'q1', 1, 0, 3.0, NULL)", other.id)
+    await engine.execute("INSERT INTO answers (attempt_id, question_id, option_index, correct,"
+            " answered_at, chosen) VALUES (?, 'q1', 1, 0, 3.0, NULL)", other.id)
     raw = await store.attempt(other.id)
     assert (raw.position, raw.status, raw.answers) == (0, ACTIVE,
                                                       {"q1": Answer("q1", 1, False, 3.0)})
@@ -484,7 +486,8 @@ async def test_upgrade_from_version_8_drops_the_trigger_and_keeps_attempts(engin
         assert await record(new, stored[0], answer) == RECORDED
         assert await new.attempt(playing.id) == with_answer(stored[0], answer)
         # an answer inserted behind the store's back moves nothing any more
-        await engine.execute("INSERT INTO answers VALUES (?, 'q3', 0, 1, 103.0, NULL)", playing.id)
+        await engine.execute("INSERT INTO answers (attempt_id, question_id, option_index, correct,"
+            " answered_at, chosen) VALUES (?, 'q3', 0, 1, 103.0, NULL)", playing.id)
         raw = await new.attempt(playing.id)
         assert (raw.position, raw.status, len(raw.answers)) == (2, ACTIVE, 3)
     finally:

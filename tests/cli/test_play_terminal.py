@@ -1,0 +1,308 @@
+"""`quizbot play` as a terminal shows it: widths as a terminal draws them (Devanagari, Greek,
+emoji, CJK) and wrapping by them, the language from the environment as gettext reads it, the
+end screen, no Telegram wording, asking before leaving another bank's quiz, the reset, and the
+command line's --version and --chart."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import sqlite3
+
+import pytest
+
+from bot import i18n, play, termtext
+from bot.quiz.review import LearningService
+from bot.quiz.service import QuizService
+from storage import SQLiteStore
+from tests.cli.test_cli import quizbot
+from tests.conftest import BANK_ID
+
+
+def flat(text: str) -> str:
+    """``text`` with every run of whitespace one space (the terminal output is wrapped)."""
+    return " ".join(text.split())
+
+
+# --- widths and wrapping -------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "columns"), [
+    ("का", 2), ("कि", 2), ("की", 2), ("को", 2),  # a spacing vowel sign (Mc) takes a column
+    ("के", 1), ("कं", 1), ("कु", 1),  # a vowel sign above or below (Mn) none
+    ("क्ष", 2), ("त्रि", 3), ("प्रश्न", 4),  # the virama takes none
+    ("ά", 1), ("α\u0301", 1), ("Ελληνικά", 8),  # Greek, precomposed or combining
+    ("😀", 2), ("👩\u200d💻", 2), ("❤\ufe0f", 2), ("❤", 1), ("🇬🇷", 2), ("👍🏽", 2),
+    ("中文", 4), ("ｱ", 1), ("Ａ", 2), ("a\u200bb", 2),
+])
+def test_widths_are_the_columns_a_terminal_draws(text, columns):
+    """Spacing vowel signs take one column, combining marks and format characters none,
+    CJK, fullwidth forms and emoji (sequences included) two."""
+    assert termtext.width(text) == columns
+
+
+TEXTS = {
+    "hi": "A. ऑप्टिमाइज़र स्टेट, ग्रेडिएंट और पैरामीटर को शार्ड करके GPU मेमोरी बचाना, ताकि "
+          "हर प्रश्न का उत्तर सही क्रम में दिखे और कोई मात्रा अपने व्यंजन से अलग न हो",
+    "el": "B. Η εξοικονόμηση μνήμης GPU με διαμέριση καταστάσεων βελτιστοποιητή, κλίσεων και "
+          "παραμέτρων, χωρίς να χάνεται η αποδοτικότητα",
+    "emoji": "✅ Σωστά! 🎉 Well done 👩\u200d💻 with emoji 🇬🇷 and hearts ❤\ufe0f between words "
+             "that wrap 😀 over several lines",
+    "cjk": "• 中文的文本没有空格所以必须在字素之间断行而不能超出终端的宽度范围之外",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(TEXTS))
+@pytest.mark.parametrize("columns", [40, 23, 12])
+def test_wrapped_lines_fit_and_hang_under_the_item(kind, columns):
+    """Every wrapped line fits the width as a terminal draws it, nothing is lost or split
+    inside a grapheme cluster (no line starts with a mark), and continuation lines of an
+    option or list item are indented under its text."""
+    text = TEXTS[kind]
+    lines = termtext.wrap(text, columns).split("\n")
+    assert len(lines) > 1
+    assert all(termtext.width(line) <= columns for line in lines), lines
+    assert "".join("".join(lines).split()) == "".join(text.split())
+    clusters = [c for line in lines for c in termtext.graphemes("".join(line.split()))]
+    assert clusters == list(termtext.graphemes("".join(text.split())))  # none cut inside
+    marker = text.split(" ")[0] + " "
+    for line in lines[1:]:
+        assert line.startswith(" " * termtext.width(marker)) and line.strip(), lines
+        assert termtext.grapheme_width(next(termtext.graphemes(line.strip()))) > 0
+
+
+def test_a_link_is_never_cut_and_blank_lines_stay():
+    """A link wider than the line keeps one line of its own (the terminal wraps it as one
+    link); line breaks and blank lines are kept."""
+    url = "https://www.microsoft.com/en-us/research/blog/deepspeed-extreme-scale-model-training"
+    wrapped = termtext.wrap(f"Source: a blog post ({url})\n\nnext", 30).split("\n")
+    assert f"({url})" in wrapped and wrapped[-2:] == ["", "next"]
+
+
+def test_play_wraps_hindi_within_the_width_through_the_real_command(tmp_path):
+    """`quizbot play --lang hi` at 40 columns: every line it writes fits, as a terminal draws
+    Devanagari."""
+    env = {"QUIZBOT_DB": str(tmp_path / "w.sqlite3"), "COLUMNS": "40"}
+    t = i18n.catalog("hi")
+    played = quizbot("play", "--lang", "hi", env=env, stdin="A\n\nq\n")
+    assert played.returncode == 0, played.stderr
+    written = played.stdout
+    for prompt in (t("play_prompt_letters", last="D"), t("play_continue")):
+        written = written.replace(prompt, "")  # input() shows them as they are
+    assert max(termtext.width(line) for line in written.splitlines()) <= 40
+
+
+# --- the language from the environment -----------------------------------------------------
+
+@pytest.mark.parametrize(("environ", "language"), [
+    ({}, "en"),
+    ({"LANG": "el_GR.UTF-8"}, "el"),
+    ({"LANG": "el_GR.UTF-8", "LC_MESSAGES": "hi_IN.UTF-8"}, "hi"),
+    ({"LANG": "hi_IN.UTF-8", "LC_ALL": "el_GR.UTF-8"}, "el"),
+    ({"LC_ALL": "en_US.UTF-8", "LANGUAGE": "hi:el"}, "hi"),  # LANGUAGE first
+    ({"LANG": "en_US.UTF-8", "LANGUAGE": "de:fr:el"}, "el"),  # the first supported one
+    ({"LC_ALL": "C", "LANGUAGE": "el"}, "en"),  # the C locale: LANGUAGE is ignored
+    ({"LC_ALL": "", "LANG": "hi_IN", "LANGUAGE": ""}, "hi"),  # empty is unset
+    ({"LANG": "de_DE.UTF-8"}, "en"),
+])
+def test_the_language_is_read_as_gettext_reads_it(environ, language):
+    """LANGUAGE (a list) first unless the locale is C; then LC_ALL, LC_MESSAGES, LANG."""
+    assert play.terminal_language(environ) == language
+
+
+def test_lc_all_picks_the_language_of_the_real_command(tmp_path):
+    """`quizbot play` without --lang speaks the language LC_ALL names over LANG's."""
+    env = {"QUIZBOT_DB": str(tmp_path / "l.sqlite3"), "LANG": "en_US.UTF-8",
+           "LC_ALL": "el_GR.UTF-8", "LANGUAGE": ""}
+    played = quizbot("play", env=env, stdin="q\n")
+    assert played.returncode == 0, played.stderr
+    assert flat(i18n.catalog("el")("play_quit")) in flat(played.stdout)
+
+
+# --- playing in process --------------------------------------------------------------------
+
+class Terminal:
+    """Scripted replies and the text written, for :func:`bot.play.play`."""
+
+    def __init__(self, replies: list[str]) -> None:
+        self.replies = list(replies)
+        self.prompts: list[str] = []
+        self.written: list[str] = []
+
+    async def ask(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if not self.replies:
+            raise EOFError
+        return self.replies.pop(0)
+
+    def write(self, text: str) -> None:
+        self.written.append(text)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.written)
+
+
+@pytest.fixture
+async def services(tmp_path, banks):
+    """A quiz and a learning service over a fresh SQLite store, with a second bank."""
+    first = banks[BANK_ID]
+    second = dataclasses.replace(first, id="second-bank", title=dataclasses.replace(
+        first.title, by_language={**first.title.by_language, "en": "The second bank"}))
+    all_banks = {first.id: first, second.id: second}
+    store = await SQLiteStore.open(tmp_path / "t.sqlite3")
+    quiz = QuizService(store, all_banks, rng=random.Random(5))
+    learning = LearningService(store, all_banks)
+    quiz.on_answer = learning.answered
+    yield quiz, learning, store, all_banks
+    await store.close()
+
+
+async def test_the_end_screen_compares_lists_each_miss_once_and_points_to_review(services):
+    """A finished quiz ends with the score compared with the best earlier attempt, each
+    missed question once (with its answer), and the command that reviews them; nothing in
+    the terminal says "send /quiz"."""
+    quiz, learning, _store, banks = services
+    bank = banks[BANK_ID]
+    t = i18n.catalog("en")
+    runs = []
+    for _ in range(2):
+        terminal = Terminal(["A", ""] * len(bank.questions))
+        result = await play.play(quiz, bank, "en", learning=learning, ask=terminal.ask,
+                                 write=terminal.write)
+        assert result is not None
+        runs.append((terminal, result))
+    (first, first_result), (second, second_result) = runs
+    end = second.written[-1]
+    assert t("result_score", score=second_result.score, total=8) in end
+    better = second_result.score > first_result.score
+    assert (t("result_improved", before=first_result.score, before_total=8,
+              score=second_result.score, total=8) if better
+            else t("result_best", best=first_result.score, best_total=8)) in end
+    assert "→" not in first.written[-1] and t("result_best", best=0, best_total=8) \
+        not in first.written[-1]  # a first attempt has nothing to compare with
+    for terminal, result in runs:
+        end = terminal.written[-1]
+        assert result.missed  # "A" for every question misses some
+        for question in bank.questions:
+            prompt = question.prompt.by_language["en"]
+            assert end.count(prompt) == (1 if question.id in result.missed else 0)
+        assert end.endswith(t("play.review_pointer"))
+        assert "/quiz" not in terminal.text and "/review" not in terminal.text
+
+
+async def test_review_right_after_a_quiz_serves_the_misses(services):
+    """`play --review` right after a quiz serves the questions just missed, first."""
+    quiz, learning, _store, banks = services
+    bank = banks[BANK_ID]
+    quizzed = Terminal(["A", ""] * len(bank.questions))
+    result = await play.play(quiz, bank, "en", learning=learning, ask=quizzed.ask,
+                             write=quizzed.write)
+    assert result is not None and result.missed
+    reviewing = Terminal([])  # shows the first due question, then quits
+    assert await play.review(learning, "en", ask=reviewing.ask, write=reviewing.write) == 0
+    t = i18n.catalog("en")
+    assert t("review_due", count=len(result.missed)) in reviewing.text
+    missed = {bank.question(q).prompt.by_language["en"] for q in result.missed}
+    assert any(prompt in reviewing.text for prompt in missed)
+
+
+async def test_another_bank_asks_before_leaving_an_unfinished_quiz(services):
+    """`play --bank other` with a quiz of another bank unfinished asks first: "no" (or end of
+    input) keeps it and says how to go on with it; "yes" starts the other bank."""
+    quiz, _learning, _store, banks = services
+    first, second = banks[BANK_ID], banks["second-bank"]
+    t = i18n.catalog("en")
+    started = Terminal(["A", "", "q"])
+    assert await play.play(quiz, first, "en", ask=started.ask, write=started.write) is None
+    for replies in (["n"], []):
+        asked = Terminal(replies)
+        assert await play.play(quiz, second, "en", ask=asked.ask, write=asked.write) is None
+        assert asked.prompts == [t("play.other_bank", name=first.title.by_language["en"],
+                                   new="The second bank", number=2, total=8, yes="yes")]
+        assert asked.written == [t("play.other_bank_kept", bank=BANK_ID,
+                                   name=first.title.by_language["en"])]
+        assert (await quiz.active(0)).bank_id == BANK_ID
+    resumed = Terminal(["q"])  # no --bank: the unfinished quiz goes on
+    await play.play(quiz, None, "en", ask=resumed.ask, write=resumed.write)
+    assert resumed.written[0] == t("resume", number=2, total=8)
+    moved = Terminal(["yes", "q"])
+    await play.play(quiz, second, "en", ask=moved.ask, write=moved.write)
+    assert (await quiz.active(0)).bank_id == "second-bank"
+
+
+def test_greek_and_hindi_yes_are_understood():
+    """The confirmation takes the catalog's yes (Greek "ναι") as well as "y"."""
+    t = i18n.catalog("el")
+    assert play.is_yes("ναι", t) and play.is_yes("Y", t) and not play.is_yes("όχι", t)
+    assert play.is_yes("हाँ", i18n.catalog("hi")) and not play.is_yes("", t)
+
+
+async def test_terminal_messages_name_commands_to_run(services):
+    """With no history, --stats and --review say what to run, in the terminal's words."""
+    quiz, learning, _store, _banks = services
+    for language in ("en", "hi", "el"):
+        t = i18n.catalog(language)
+        shown = Terminal([])
+        await play.stats(quiz, learning, language, write=shown.write)
+        assert shown.written == [t("play.stats_none")]
+        reviewed = Terminal([])
+        assert await play.review(learning, language, write=reviewed.write) == 0
+        assert reviewed.written == ["\n" + t("play.review_none_yet")]
+        assert "/quiz" not in t("play.stats_none") + t("play.review_none_yet")
+        assert "quizbot play" in t("play.stats_none") + t("play.review_none_yet")
+
+
+# --- the command line ----------------------------------------------------------------------
+
+def test_reset_asks_and_deletes_only_the_terminals_progress(tmp_path):
+    """`play --reset` deletes nothing unless "yes" is typed; then the terminal player's
+    attempts, answers and cards are gone, and a Telegram user's stay."""
+    db = tmp_path / "r.sqlite3"
+    env = {"QUIZBOT_DB": str(db)}
+    assert quizbot("play", env=env, stdin="A\n\nq\n").returncode == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO cards (user_id, bank_id, question_id, state, due, reps,"
+                     " lapses) VALUES (77, ?, 'q', 1, 0, 0, 0)", (BANK_ID,))
+    t = i18n.catalog("en")
+
+    def counts() -> tuple[int, ...]:
+        with sqlite3.connect(db) as conn:
+            return tuple(conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {column}").fetchone()[0]
+                         for table, column in (("attempts", "user_id = 0"),
+                                               ("cards", "user_id = 0"),
+                                               ("cards", "user_id = 77")))
+
+    assert counts() == (1, 1, 1)
+    for stdin in ("no\n", ""):
+        kept = quizbot("play", "--reset", env=env, stdin=stdin)
+        assert kept.returncode == 0, kept.stderr
+        assert t("play.reset_kept") in kept.stdout and counts() == (1, 1, 1)
+    done = quizbot("play", "--reset", env=env, stdin="yes\n")
+    assert done.returncode == 0, done.stderr
+    assert t("play.reset_prompt", yes="yes") in done.stdout
+    assert t("play.reset_done") in done.stdout and counts() == (0, 0, 1)
+
+
+def test_version_and_chart_without_stats():
+    """`quizbot --version` prints the installed version; `play --chart` without --stats is a
+    usage error (exit 2) that says why."""
+    from importlib.metadata import version
+
+    shown = quizbot("--version")
+    assert shown.returncode == 0 and shown.stdout.strip() == f"quizbot {version('quizbot')}"
+    refused = quizbot("play", "--chart", "x.png")
+    assert refused.returncode == 2 and "--chart PATH goes with --stats" in refused.stderr
+    assert "usage: quizbot play" in refused.stderr
+    both = quizbot("play", "--review", "--stats")
+    assert both.returncode == 2 and "not allowed with argument" in both.stderr
+
+
+def test_commands_offer_only_the_options_that_mean_something_for_them():
+    """Options of bank files and of creating a database are not offered where they mean
+    nothing (backup, restore, delete-user, banks)."""
+    for command in (("backup", "x"), ("restore", "x"), ("delete-user", "5"), ("banks", "list")):
+        for option in ("--banks", "--skip-invalid-banks", "--create-db"):
+            refused = quizbot(*command, option)
+            assert refused.returncode == 2 and "unrecognized arguments" in refused.stderr
+    assert "--create-db" in quizbot("play", "--help").stdout
+    assert "--skip-invalid-banks" not in quizbot("report", "--help").stdout
