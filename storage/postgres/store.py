@@ -38,6 +38,7 @@ import asyncpg
 
 from bot.quiz.ports import DeletedData, StorageError
 from bot.quiz.privacy import DELETED_NAME, pseudonyms
+from storage.daily import DailyStatements
 from storage.homework import HomeworkStatements
 from storage.leases import PostgresLeases
 from storage.library import LibraryStatements
@@ -57,7 +58,7 @@ two instances deleting users at once never pick the same pseudonyms."""
 
 class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
                     PostgresLearningStatements, LibraryStatements, HomeworkStatements,
-                    SharedReportStatements):
+                    DailyStatements, SharedReportStatements):
     """The quiz's storage in a PostgreSQL database. Create with :meth:`open`; close with
     :meth:`close`.
 
@@ -168,6 +169,12 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
             await db.execute("DELETE FROM homework_members WHERE user_id = $1", user_id)
             await db.execute("UPDATE assignments SET set_by = 0, set_by_name = ''"
                              " WHERE set_by = $1", user_id)
+            # the question of the day: their answers; their id leaves what they set up
+            await db.execute("DELETE FROM daily_answers WHERE user_id = $1", user_id)
+            await db.execute("UPDATE daily_schedules SET set_by = 0 WHERE set_by = $1",
+                             user_id)
+            await db.execute("UPDATE bot_chats SET added_by = NULL WHERE added_by = $1",
+                             user_id)
             sessions = [row[0] for row in await db.fetch(
                 "SELECT session_id FROM group_players WHERE user_id = $1 UNION"
                 " SELECT session_id FROM group_answers WHERE user_id = $1", user_id)]

@@ -53,6 +53,11 @@ What the fake models (each covered by tests/fakebotapi/test_fakebotapi.py):
   chat" / "bot is not a member of the ... chat".
 * Special senders: on behalf of a channel (136817688 @Channel_Bot), anonymous admins
   (1087968824 @GroupAnonymousBot), a linked channel's automatic forwards (777000 Telegram).
+* Channels (covered by tests/fakebotapi/test_fakebotapi_channels.py): the bot added as an
+  administrator (:meth:`FakeBotAPI.add_channel`, :meth:`FakeBotAPI.promote_bot`) or demoted
+  (:meth:`FakeBotAPI.demote_bot`), each a my_chat_member Update; its posts without ``from``,
+  taps on them by anyone, edits of them, and "need administrator rights in the channel chat"
+  / "member list is inaccessible" once it lost its rights.
 * Messages deleted by people (:meth:`FakeBotAPI.delete_message`): edits find nothing.
 * Flood control: per group per minute, per private chat per second, injected per chat
   (:meth:`FakeBotAPI.flood`): 429 "Too Many Requests: retry after N" with ``retry_after``.
@@ -80,8 +85,9 @@ mixin per part: ``people`` (simulated people and chats), ``driving`` (what users
 (inline mode and the update queue), ``observing`` (calls, chats, :meth:`FakeBotAPI.wait_for`),
 ``faults``, ``http`` (the handler and dispatch), ``updates`` (getUpdates, webhooks),
 ``messages`` and ``chats`` (members, commands), ``files`` (users' files, getFile, downloads),
-``polls``, ``media`` (the bot's photos and documents, captions) and ``keyboards`` (reply
-keyboards); ``protocol.py`` has the wire rules and records, ``markup.py`` the HTML and inline
+``polls``, ``media`` (the bot's photos and documents, captions), ``keyboards`` (reply
+keyboards) and ``channels`` (the bot as a channel's administrator); ``protocol.py`` has the
+wire rules and records, ``markup.py`` the HTML and inline
 keyboard rules.
 
 Everything runs on the test's event loop: call the driving methods from that loop's thread only.

@@ -30,16 +30,22 @@ class ChatsMixin:
         user_id = self._int(p["user_id"], "user_id", "invalid user_id specified")
         if chat.type == "private" and user_id in (chat.id, self.bot_id):
             return {"status": "member", "user": self._user(user_id)}
+        if chat.type == "channel":
+            self._channel_admin_read(chat, user_id)
         return self._member(chat, user_id)
 
     def _get_chat_administrators(self, p: dict) -> list[dict]:
         chat = self._chat_of(p)
         if chat.type == "private":
             raise _bad("there are no administrators in the private chat")
+        if chat.type == "channel":
+            self._channel_admin_read(chat, None)
         return [self._member(chat, user_id) for user_id in chat.admins]
 
     def _member(self, chat: _Chat, user_id: int) -> dict:
-        """The ChatMember object of a user in a group."""
+        """The ChatMember object of a user in a group (or a channel: channels.py)."""
+        if chat.type == "channel":
+            return self._channel_member(chat, user_id)
         if user_id != self.bot_id and user_id not in self._users:
             raise _bad("user not found")
         user = self._user(user_id)

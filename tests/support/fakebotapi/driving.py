@@ -212,7 +212,7 @@ class DrivingMixin:
         user = self._user(user_id)
         chat = self._chats.get(chat_id)
         message = chat.messages.get(message_id) if chat else None
-        if message is None or message.get("from", {}).get("id") != self.bot_id:
+        if message is None or not self._is_bot_message(chat, message):
             raise ValueError(f"the bot has no message {message_id} in chat {chat_id}")
         buttons = message.get("reply_markup", {}).get("inline_keyboard", [])
         datas = [b.get("callback_data") for b in itertools.chain.from_iterable(buttons)]

@@ -54,7 +54,7 @@ class MessagesMixin:
         reply_to = self._reply_to(chat, p)
         topic = self._thread(chat, p)
         self._check_flood(chat, "sendMessage")
-        fields: dict[str, Any] = {"from": self.bot_user, **topic, "text": text}
+        fields: dict[str, Any] = {**self._sender_fields(chat), **topic, "text": text}
         if entities:
             fields["entities"] = entities
         if markup:
@@ -62,6 +62,7 @@ class MessagesMixin:
         if reply_to:
             fields["reply_to_message"] = reply_to
         message = self._store(chat, fields)
+        self._note_bot_post(chat, message)
         chat.raw[message["message_id"]] = str(p["text"])
         self._note_keyboard(chat, message, p)
         chat.activity.append(self._clock())
@@ -100,8 +101,9 @@ class MessagesMixin:
         message = chat.messages.get(self._message_id(p))
         if message is None:
             raise _bad("message to edit not found")
-        if message.get("from", {}).get("id") != self.bot_id:
+        if not self._is_bot_message(chat, message):
             raise _bad("message can't be edited")
+        self._check_channel_edit(chat)
         return chat, message
 
     def _finish_edit(self, chat: _Chat, message: dict) -> dict:

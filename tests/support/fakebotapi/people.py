@@ -172,6 +172,7 @@ class PeopleMixin:
         chat.bot_status = status
         if self.bot_id in chat.admins:
             chat.admins.remove(self.bot_id)
+        self._bot_rights.pop(chat_id, None)
         return self._my_chat_member(chat, by, old, new)
 
     def add_bot(self, chat_id: int, *, by: int) -> dict:

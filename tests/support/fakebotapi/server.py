@@ -1,6 +1,6 @@
 """The fake Bot API server: its state, lifecycle and shared helpers; the methods of each
 part live in their mixins (people, driving, inline, observing, faults, http, updates,
-messages, chats, files, polls, media, keyboards)."""
+messages, chats, files, polls, media, keyboards, channels)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
+from tests.support.fakebotapi.channels import ChannelsMixin
 from tests.support.fakebotapi.chats import ChatsMixin
 from tests.support.fakebotapi.driving import DrivingMixin
 from tests.support.fakebotapi.faults import FaultsMixin
@@ -58,6 +59,7 @@ class FakeBotAPI(
     PollsMixin,
     MediaMixin,
     KeyboardsMixin,
+    ChannelsMixin,
 ):
     """A fake Telegram Bot API server with simulated users, chats and fault injection.
 
@@ -143,6 +145,8 @@ class FakeBotAPI(
         self._users: dict[int, dict] = {}
         self._blocked: set[int] = set()
         self._chats: dict[int, _Chat] = {}
+        self._bot_rights: dict[int, dict[str, bool]] = {}  # channel id -> the bot's rights
+        self._bot_posts: set[tuple[int, int]] = set()  # (channel id, message id) the bot sent
         self._updates: list[dict] = []
         self._next_update_id = 1
         self._allowed: frozenset[str] | None = None  # None: Telegram's default set
