@@ -26,6 +26,7 @@ from bot.quiz.engine import (
     StaleQuestion,
     UnknownAttempt,
 )
+from bot.quiz.flow import AnswerFlow, flow_of
 from bot.quiz.ports import CLOSED, DUPLICATE, AnswerHook, BankStats, Pruned, QuizStore
 from bot.quiz.registry import BankRegistry
 
@@ -96,6 +97,7 @@ class QuizService:
         self._clock = clock
         self._rng = rng or random.Random()
         self._languages: LRUCache[int, str | None] = LRUCache(cache_size)
+        self._flows: LRUCache[int, AnswerFlow] = LRUCache(cache_size)
         self._attempts: _AttemptCache = _AttemptCache(cache_size, self._evicted)
         self._shown: dict[int, int] = {}  # attempt id -> the furthest position "next" showed
         self._by_user: dict[int, set[int]] = {}  # user id -> ids of their cached attempts
@@ -135,6 +137,7 @@ class QuizService:
             self._reviewed.pop(attempt_id, None)
         self._forget_user(user_id)
         self._languages.pop(user_id, None)
+        self._flows.pop(user_id, None)
 
     def _cache_language(self, user_id: int, language: str | None) -> None:
         self._languages[user_id] = language
@@ -188,6 +191,23 @@ class QuizService:
         """Store the user's language choice."""
         await self.store.set_user_language(user_id, language)
         self._cache_language(user_id, language)
+
+    async def answer_flow(self, user_id: int) -> AnswerFlow:
+        """What follows the user's answers (their ``/settings`` choice, else the default:
+        :mod:`bot.quiz.flow`); cached after the first read."""
+        if user_id in self._flows:
+            return self._flows[user_id]
+        flow = self._flows[user_id] = flow_of(await self.store.answer_flow(user_id))
+        return flow
+
+    async def choose_answer_flow(self, user_id: int, flow: AnswerFlow) -> None:
+        """Store the user's choice of what follows an answer.
+
+        Raises:
+            StorageError: it could not be stored (the choice is unchanged).
+        """
+        await self.store.set_answer_flow(user_id, flow.value, self._clock())
+        self._flows[user_id] = flow
 
     async def start(self, user_id: int, bank_id: str) -> Attempt:
         """Start a fresh attempt at ``bank_id``, abandoning the user's active one.
