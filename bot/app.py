@@ -48,6 +48,7 @@ from bot.telegram import (
     inline,
     learning,
     privacy,
+    private_settings,
     quizzes,
     router,
     teachers,
@@ -65,7 +66,7 @@ from storage.postgres import redact_dsn
 log = logging.getLogger(__name__)
 
 COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "myquizzes",
-            "language", "stop", "help")
+            "language", "settings", "stop", "help")
 """The private-chat commands registered with ``setMyCommands``, in menu order (their handlers:
 :func:`add_handlers`)."""
 
@@ -74,12 +75,18 @@ CONNECTION_POOL_SIZE = 64
 (:data:`bot.telegram.ordering.DEFAULT_MAX_CONCURRENT_UPDATES`), so that no update's call waits
 for a connection (calls per second x round trip)."""
 
-POLL_INTERVAL = 0.1
-"""Seconds the updater waits after a getUpdates before the next (PTB's ``poll_interval``).
-A busy bot then takes its updates in batches (each getUpdates, its request and its parse,
-costs about what handling an update does) instead of asking again the moment one came; an
-update that arrives meanwhile waits at most this long. An idle bot is not woken by it: its
-getUpdates waits for the next update (long polling)."""
+POLL_PACE = 0.1
+"""Seconds the getUpdates transport waits before asking again while updates are in flight
+(its ``pace``): a busy bot takes its updates in batches (each getUpdates, its request and
+its parse, costs about what handling an update does) instead of asking again the moment a
+few came, as PTB's updater does; an update that arrives meanwhile waits at most this long.
+An idle bot (nothing in flight) asks at once, and its long poll waits for the next update."""
+
+
+def poll_pace(processor: MeteredProcessor, queue: OrderedQueue) -> Callable[[], float]:
+    """The getUpdates transport's pace: :data:`POLL_PACE` while updates are queued (``queue``,
+    PTB's update queue) or in flight (``processor``), else none."""
+    return lambda: POLL_PACE if queue.qsize() or processor.keys_in_flight else 0.0
 
 POOL_TIMEOUT = 30.0
 """Seconds a call may wait for a free connection before PTB gives up (PTB's default: 1)."""
@@ -123,10 +130,11 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
     """
     admins = admin.admins_from_env(os.environ)
     metrics = Metrics()
+    processor = MeteredProcessor(metrics)
+    queue = OrderedQueue()  # registers updates across instances (webhook mode)
     requests = (MeteredRequest(metrics, connection_pool_size=CONNECTION_POOL_SIZE,
                                pool_timeout=POOL_TIMEOUT),
-                MeteredRequest(metrics, connection_pool_size=1))
-    processor = MeteredProcessor(metrics)
+                MeteredRequest(metrics, connection_pool_size=1, pace=poll_pace(processor, queue)))
     # the job queue PTB would make, given here so that its type is the bot's (PTB's builder
     # keeps its default context type for the job queue whatever context_types says)
     jobs: JobQueue[Context] = JobQueue()
@@ -139,7 +147,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
         # a call that waits for a flood wait or a group's budget gives its update's slot up
         .rate_limiter(QuizRateLimiter(waiting=processor.released))
         .concurrent_updates(processor)
-        .update_queue(OrderedQueue())  # registers updates across instances (webhook mode)
+        .update_queue(queue)
         .request(requests[0])
         .get_updates_request(requests[1])
         .post_init(_post_init)
@@ -183,6 +191,8 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(CommandHandler("remind", learning.cmd_remind, filters=private))
     app.add_handler(CommandHandler("preview", handlers.cmd_preview, filters=private))
     app.add_handler(CommandHandler("language", handlers.cmd_language, filters=private))
+    app.add_handler(CommandHandler("settings", private_settings.cmd_settings,
+                                   filters=private))
     app.add_handler(CommandHandler("stop", handlers.cmd_stop, filters=private))
     app.add_handler(CommandHandler("help", handlers.cmd_help, filters=private))
     # /newquiz: making a quiz by chatting (bot/telegram/creators.py); the draft's polls,
@@ -487,7 +497,7 @@ async def unless_stopped(step: Awaitable[object], stop: asyncio.Event) -> bool:
 
 
 async def serve(app: QuizApplication, stop: asyncio.Event, *,
-                poll_timeout: float = 10.0, poll_interval: float = POLL_INTERVAL) -> None:
+                poll_timeout: float = 10.0) -> None:
     """Run ``app`` until ``stop`` is set (what ``run_polling`` does, with the stop signals left
     to the caller): with the bot's webhook server when its settings have a ``webhook_url``
     (:func:`webhook_server`), else with long polling.
@@ -504,7 +514,6 @@ async def serve(app: QuizApplication, stop: asyncio.Event, *,
     Args:
         stop: Set to stop (a :class:`StopRequest` to give an exit status).
         poll_timeout: getUpdates long-polling timeout, in seconds.
-        poll_interval: Seconds between getUpdates (:data:`POLL_INTERVAL`).
 
     Raises:
         Exception: the start failed (after the stop's steps ran).
@@ -515,8 +524,7 @@ async def serve(app: QuizApplication, stop: asyncio.Event, *,
     faults = _STOPS.setdefault(app, StopRequest())  # request_stop's, for a fault
     relay = asyncio.ensure_future(_relay(faults, stop))
     try:
-        if await unless_stopped(_start(app, settings, webhook, poll_timeout, poll_interval),
-                                stop):
+        if await unless_stopped(_start(app, settings, webhook, poll_timeout), stop):
             await stop.wait()
     finally:
         relay.cancel()
@@ -534,7 +542,7 @@ async def _relay(source: asyncio.Event, target: asyncio.Event) -> None:
 
 
 async def _start(app: QuizApplication, settings: Settings, webhook: WebhookServer | None,
-                 poll_timeout: float, poll_interval: float) -> None:
+                 poll_timeout: float) -> None:
     """PTB's start: initialize, post_init, the updates (the bot's webhook server, or PTB's
     updater polling), the application. The webhook's port is bound before post_init, so that
     a port in use fails before the bot says it is ready."""
@@ -548,7 +556,7 @@ async def _start(app: QuizApplication, settings: Settings, webhook: WebhookServe
     else:
         assert app.updater is not None  # build_application's polling application has one
         await app.updater.start_polling(
-            poll_interval=poll_interval, timeout=int(poll_timeout), drop_pending_updates=False,
+            poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False,
             allowed_updates=list(ALLOWED_UPDATES))
     await app.start()
 

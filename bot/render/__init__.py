@@ -43,6 +43,7 @@ from bot.render.callbacks import (
     CardTickButton,
     DeleteDataButton,
     DraftButton,
+    FlowButton,
     GroupAnswerButton,
     GroupSubmitButton,
     GroupTickButton,
@@ -121,6 +122,7 @@ from bot.render.links import (
     question_link,
 )
 from bot.render.private import (
+    answer_flow_screen,
     attempt_question,
     bank_choice,
     current_screens,
@@ -238,6 +240,7 @@ __all__ = [
     "CreatorScreen",
     "DeleteDataButton",
     "DraftButton",
+    "FlowButton",
     "GroupAnswerButton",
     "GroupSubmitButton",
     "GroupTickButton",
@@ -263,6 +266,7 @@ __all__ = [
     "Ticks",
     "UndoButton",
     "UrlButton",
+    "answer_flow_screen",
     "answer_rows",
     "as_screens",
     "attempt_question",

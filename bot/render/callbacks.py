@@ -58,6 +58,17 @@ class NextButton:
 
 
 @dataclass(frozen=True)
+class FlowButton:
+    """A private ``/settings`` choice of what follows an answer (a
+    :class:`~bot.quiz.flow.AnswerFlow` value)."""
+
+    PREFIX: ClassVar[str] = "af"
+    FIELDS: ClassVar[str | None] = r"(next|one_tap)"
+
+    flow: str
+
+
+@dataclass(frozen=True)
 class RetakeButton:
     """Start the bank again."""
 
@@ -341,7 +352,7 @@ CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | Lang
                   | DraftButton | UndoButton | RightOptionButton | RightDoneButton
                   | QuizButton
                   | TickButton | SubmitButton | GroupTickButton | GroupSubmitButton
-                  | CardTickButton | CardSubmitButton)
+                  | CardTickButton | CardSubmitButton | FlowButton)
 
 BUTTON_KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)
 """Every kind of button: each owns its prefix (``PREFIX``, unique) and the pattern of its

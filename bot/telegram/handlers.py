@@ -14,8 +14,9 @@ from telegram.error import TelegramError
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import engine
-from bot.quiz.advance import NextShown, next_question
+from bot.quiz.advance import NextShown, after_answer, next_question
 from bot.quiz.bank import Bank
+from bot.quiz.flow import AnswerFlow
 from bot.quiz.ports import StorageError
 from bot.quiz.starting import Resumed, Started, resume_or_start
 from bot.render import HTML, Screen
@@ -181,12 +182,15 @@ async def on_other_message(update: Update, context: Context) -> None:
 
 async def on_answer(query: CallbackQuery, context: Context, button: render.AnswerButton,
                     t: Catalog) -> None:
-    """An option tap: check, answer the query, record durably, then show the feedback.
+    """An option tap: check, answer the query, record durably, then show the feedback (and, in
+    the user's one-tap flow, send the next question or the score at once below it).
 
     A tap on a question answered already (a double tap, or a tap Telegram delivers again after
     a crash that came between recording and showing) shows the recorded feedback again when
     the query's message does not show it yet (a lost edit is made good); when it does, no
-    edit is made (Telegram would refuse it "message is not modified").
+    edit is made (Telegram would refuse it "message is not modified"). In the one-tap flow
+    such a tap also sends what follows when it was never sent (its send failed), so a learner
+    without a "Next" button is never stuck.
     """
     service = services(context).quiz
     await _grade_and_show(query, context, button.attempt_id, button.position, t,
@@ -224,15 +228,20 @@ async def _grade_and_show(query: CallbackQuery, context: Context, attempt_id: in
                           grading: Awaitable[tuple[engine.Attempt, engine.Answer]]) -> None:
     """The path of :func:`on_answer` and :func:`on_submit` once the grading is asked for."""
     service = services(context).quiz
+    one_tap = await service.answer_flow(query.from_user.id) is AnswerFlow.ONE_TAP
     try:
         attempt, answer = await grading
     except engine.AlreadyAnswered:
         await toast(query, t("toast_answered"))
         attempt = await service.attempt(attempt_id)
         bank = await service.bank_of(attempt)
-        feedback = render.feedback(bank, attempt, position, t, HTML)
+        feedback = render.feedback(bank, attempt, position, t, HTML, one_tap=one_tap)
         if not shows(query, feedback):
             await edit(query, feedback)
+        if one_tap and attempt.position == position + 1 and not service.was_shown(
+                attempt.id, position):  # what follows was never sent (a send that failed)
+            await show_next(query, context, await after_answer(
+                service, services(context).learning, attempt), position, t)
         return
     except engine.QuestionChanged:  # the bank was edited since this question was shown
         await toast(query)
@@ -253,7 +262,10 @@ async def _grade_and_show(query: CallbackQuery, context: Context, attempt_id: in
     bank = await service.bank_of(attempt)
     try:
         with results_unread():  # the edited message is not read back
-            await edit(query, render.feedback(bank, attempt, position, t, HTML))
+            await edit(query, render.feedback(bank, attempt, position, t, HTML, one_tap=one_tap))
+        if one_tap:  # the next question (or the score) at once, below the feedback
+            await show_next(query, context, await after_answer(
+                service, services(context).learning, attempt), position, t)
     finally:  # the review card, once the feedback is out (or could not be shown)
         await service.answered(attempt, answer)
 

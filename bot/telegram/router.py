@@ -23,7 +23,16 @@ from telegram.ext import CallbackQueryHandler
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz.engine import QuizError
-from bot.telegram import creators, group, handlers, learning, privacy, quizzes, teachers
+from bot.telegram import (
+    creators,
+    group,
+    handlers,
+    learning,
+    privacy,
+    private_settings,
+    quizzes,
+    teachers,
+)
 from bot.telegram.chats import received_at
 from bot.telegram.common import TOAST_KEYS, Context, QuizApplication, toast
 from bot.telegram.services import catalog_for
@@ -102,6 +111,8 @@ _ROUTES = (
     Route(render.LanguageButton, Chats.PRIVATE,
           lambda tap: handlers.on_language(tap.query, tap.context, tap.button),
           when=_supported),
+    Route(render.FlowButton, Chats.PRIVATE,  # the private /settings
+          lambda tap: private_settings.on_flow(tap.query, tap.context, tap.button, tap.t)),
     Route(render.ReviewButton, Chats.PRIVATE,  # "review what I missed": a review session
           lambda tap: learning.on_missed(tap.query, tap.context, tap.button.attempt_id, tap.t)),
     Route(render.CardAnswerButton, Chats.PRIVATE,

@@ -170,6 +170,8 @@ def field_values(field: dataclasses.Field) -> list[Any]:
         return [0, 99_999_999_999_999]
     if field.name == "action":  # QuizButton: what it does
         return ["up", "question"]
+    if field.name == "flow":  # FlowButton: what follows an answer (bot/quiz/flow.py)
+        return ["next", "one_tap"]
     if field.name == "quiz_id":  # QuizButton: a created quiz's id
         return ["c-0000000000", "c-zzzzzzzzzz"]
     if field.type in ("int", int):
