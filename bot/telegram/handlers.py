@@ -117,9 +117,11 @@ async def show_start(context: Context, chat_id: int, user: User, started: Starte
                      *, greet: bool) -> None:
     """Send a started attempt's intro (greeting the user by name when ``greet``), then its
     first question."""
-    await send(context, chat_id, render.intro(started.bank, t, HTML,
-                                              name=user.first_name if greet else None))
-    await send(context, chat_id, render.attempt_question(started.bank, started.attempt, t, HTML))
+    with results_unread():  # the messages are not read back: PTB builds no objects of them
+        await send(context, chat_id, render.intro(started.bank, t, HTML,
+                                                  name=user.first_name if greet else None))
+        await send(context, chat_id, render.attempt_question(started.bank, started.attempt, t,
+                                                             HTML))
 
 
 async def cmd_preview(update: Update, context: Context) -> None:
