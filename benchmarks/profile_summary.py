@@ -36,7 +36,7 @@ MARKERS = (
     ("request bodies (RequestData, json_parameters, urlencode, json_body)",
      re.compile(r"json_parameters|url_encoded|urlencode|json_body|RequestParameter|"
                 r"RequestData")),
-    ("the rate limiter (process_request, limits.py)", re.compile(r"limits\.py")),
+    ("the rate limiter with the calls it passes on (limits.py)", re.compile(r"limits\.py")),
     ("getUpdates (the updater's polling)", re.compile(r"polling_action_cb")),
     ("handling updates (the handlers, the router)",
      re.compile(r"bot/telegram/(handlers|router)\.py")),

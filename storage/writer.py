@@ -117,17 +117,20 @@ class WriterConnection:
 
     @property
     def in_transaction(self) -> bool:
-        """Whether a transaction is open (read between trips, when the thread is idle)."""
-        return self._connection.in_transaction
+        """Whether a transaction is open (read between trips, when the thread is idle);
+        False once closed."""
+        return self._thread is not None and self._connection.in_transaction
 
     async def close(self) -> None:
-        """Close the connection and end its thread (idempotent)."""
-        if self._thread is None:
+        """Close the connection and end its thread (idempotent); later trips raise
+        ``ValueError``."""
+        thread = self._thread
+        if thread is None:
             return
-        with contextlib.suppress(sqlite3.Error):
-            await self.run(lambda db: db.close())
-        self._thread.shutdown(wait=True)
         self._thread = None  # type: ignore[assignment]
+        with contextlib.suppress(sqlite3.Error):
+            await asyncio.get_running_loop().run_in_executor(thread, self._connection.close)
+        thread.shutdown(wait=True)
 
 
 WriteOp = Callable[[WriterConnection], Awaitable[T]]

@@ -251,6 +251,10 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         """The bot's user id, whose updates :attr:`order` marks as handled (set with it)."""
         self.repeated = 0
         """How many updates were dropped as handled already (a webhook delivery repeated)."""
+        self._taps: set[tuple[int | None, int | None, int | None, str]] = set()  # taps queued or running
+        self.repeated_taps = 0
+        """How many taps were dropped as the same button tapped again while its first tap
+        waited or ran (each answered)."""
 
     @staticmethod
     def key(update: object) -> tuple[int | None, int | None] | None:
@@ -272,6 +276,12 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         instance, from filling the slots.
         """
         key = self.key(update)
+        tap = self._tap_key(update, key)
+        if tap is not None and tap in self._taps:  # the same button again while it waits
+            if inspect.iscoroutine(coroutine):
+                coroutine.close()  # never started: nothing to undo
+            await self._repeated_tap(update, key)
+            return
         if key is not None and isinstance(update, Update) and limited(update) and (
                 not await self._admit(update, key)):
             if inspect.iscoroutine(coroutine):
@@ -281,6 +291,8 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             await self._refuse(update, key)
             return
         self.admitted += 1
+        if tap is not None:
+            self._taps.add(tap)
         received = self._received[id(update)] = self._clock()
         chat_id = key[0] if key is not None else None
         if chat_id is not None:
@@ -302,8 +314,35 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
                     del self._locks[key]
         finally:
             del self._received[id(update)]
+            if tap is not None:
+                self._taps.discard(tap)
             if chat_id is not None:
                 await self._done_in_chat(chat_id, id(update))
+
+    @staticmethod
+    def _tap_key(update: object, key: tuple[int | None, int | None] | None
+                 ) -> tuple[int | None, int | None, int | None, str] | None:
+        """(chat, sender, message id, callback data) of a button tap: the same button of the
+        same message by the same person; None for anything else."""
+        if key is None or not isinstance(update, Update) or update.callback_query is None:
+            return None
+        query = update.callback_query
+        message_id = query.message.message_id if query.message is not None else None
+        return (*key, message_id, query.data or "")
+
+    async def _repeated_tap(self, update: object, key: tuple[int | None, int | None] | None
+                            ) -> None:
+        """A tap on a button whose earlier tap by the same person is still queued or in
+        flight (an impatient second tap: what the first shows answers it). Dropped before
+        anything is read or changed, and its callback query answered (``on_dropped_tap``): it
+        would only be told "answered already" once the first is done, after waiting behind
+        it, and under load such taps are what makes the wait longer."""
+        self.repeated_taps += 1
+        if isinstance(update, Update) and self.on_dropped_tap is not None:
+            try:
+                await self.on_dropped_tap(update)
+            except Exception:  # the answer is a courtesy
+                log.exception("could not answer a repeated tap in %s", key)
 
     async def _admit(self, update: Update, key: Hashable) -> bool:
         """Whether the update may queue: its key is under the cap and, for a message, its
