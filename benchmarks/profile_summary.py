@@ -5,7 +5,7 @@ Each sample (a stack, innermost frame last) is counted once, for the package its
 frame is in (self time), and once for each marker it passes through (inclusive time: building
 objects from responses, encoding request bodies, the rate limiter, the database thread).
 
-    python -m benchmarks.profile_summary /tmp/profiles/quizbot-*.txt > benchmarks/results/profile-quizbot.txt
+    python -m benchmarks.profile_summary /tmp/profiles/quizbot-*.txt > summary.txt
 """
 
 from __future__ import annotations

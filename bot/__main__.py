@@ -18,7 +18,7 @@ from bot import bankimport, banks_cli, play_cli, redaction, report
 from bot.bankload import BankError, load_banks
 from bot.config import ConfigError, Settings
 from bot.quiz.bank import Bank
-from bot.quiz.checks import check_bank
+from bot.quiz.checks import check_bank, counted
 from bot.quiz.ports import StorageError
 
 log = logging.getLogger("quizbot")
@@ -274,7 +274,7 @@ def _operate(args: argparse.Namespace, settings: Settings) -> int:
     if args.command in ("backup", "restore") and is_postgres_url(settings.db):
         raise StorageError(
             f"quizbot {args.command} copies SQLite databases; {shown_db(settings.db)} is "
-            "PostgreSQL: use pg_dump / pg_restore (README, Backups)")
+            "PostgreSQL: use pg_dump / pg_restore (docs/operations.md, Backups)")
     if args.command == "backup":
         info = files.backup(settings.db, args.path)
         print(f"backed up {settings.db} to {info.path}: schema version {info.schema_version}, "
@@ -313,7 +313,7 @@ def _validate(paths: Sequence[object], *, strict: bool = False) -> int:
     try:
         banks = load_banks(map(str, paths))
     except BankError as exc:
-        print(f"{len(exc.problems)} problem(s):", file=sys.stderr)
+        print(f"{counted(len(exc.problems), 'problem')}:", file=sys.stderr)
         print(exc, file=sys.stderr)
         return 1
     kind = "error" if strict else "warning"
@@ -323,9 +323,10 @@ def _validate(paths: Sequence[object], *, strict: bool = False) -> int:
         for finding in findings:
             print(f"{kind}: {finding}", file=sys.stderr)
         failed = failed or (strict and bool(findings))
-        verdict = "ok" if not findings else f"{len(findings)} {kind}(s)"
-        print(f"{verdict}: {bank.path}: {bank.id} v{bank.version}, {len(bank.questions)} "
-              f"questions, languages {', '.join(bank.languages)}")
+        verdict = "ok" if not findings else counted(len(findings), kind)
+        print(f"{verdict}: {bank.path}: {bank.id} v{bank.version}, "
+              f"{counted(len(bank.questions), 'question')}, "
+              f"languages {', '.join(bank.languages)}")
     return 1 if failed else 0
 
 

@@ -42,6 +42,7 @@ from bot.quiz.ports import StorageError
 from bot.telegram import (
     admin,
     creators,
+    daily,
     documents,
     group,
     handlers,
@@ -66,7 +67,7 @@ from storage.postgres import redact_dsn
 log = logging.getLogger(__name__)
 
 COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "myquizzes",
-            "language", "settings", "stop", "help")
+            "daily", "language", "settings", "stop", "help")
 """The private-chat commands registered with ``setMyCommands``, in menu order (their handlers:
 :func:`add_handlers`)."""
 
@@ -95,13 +96,15 @@ GROUP_COMMANDS = ("quiz", "stop", "language", "help")
 """The group commands of :mod:`bot.telegram.group`; with :data:`TEACHER_COMMANDS`, the group
 commands registered with ``setMyCommands`` (scope: all group chats), in menu order."""
 
-TEACHER_COMMANDS = ("settings", "results")
+TEACHER_COMMANDS = ("settings", "results", "daily")
 """The group commands of :mod:`bot.telegram.teachers` (admins)."""
 
 PRUNE_SECONDS = 86_400.0
 """How often the retention job runs (daily; the first run a minute after the start)."""
 
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member", "inline_query")
+# channel posts are not asked for: the question of the day needs only taps on the bot's own
+# posts (callback queries) and the bot's membership (my_chat_member)
 """The update types asked of Telegram (``allowed_updates`` of getUpdates and setWebhook): the
 handlers' (commands, button taps, the bot added to or removed from a chat, inline queries
 "@<bot> text" to share a quiz). Edited messages, channel posts, chosen inline results and the
@@ -217,6 +220,9 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(CommandHandler("help", group.cmd_group_help, filters=groups))
     app.add_handler(CommandHandler("settings", teachers.cmd_group_settings, filters=groups))
     app.add_handler(CommandHandler("results", teachers.cmd_group_results, filters=groups))
+    # the question of the day (bot/telegram/daily.py): in groups, and in private for channels
+    app.add_handler(CommandHandler("daily", daily.cmd_group_daily, filters=groups))
+    app.add_handler(CommandHandler("daily", daily.cmd_private_daily, filters=private))
     # /start in a group: a shared card's "Start in this group" link (/start@<bot> <bank id>)
     app.add_handler(CommandHandler("start", group.cmd_group_start, filters=groups))
     # "@<bot> text" in any chat: the banks, to share one (bot/telegram/inline.py)
@@ -225,6 +231,11 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(ChatMemberHandler(group.on_my_chat_member,
                                       ChatMemberHandler.MY_CHAT_MEMBER))
     router.add_routes(app)  # button taps: one CallbackQueryHandler per kind of button
+    # the question of the day keeps where the bot may post, and follows upgrades (its own
+    # handler group: the group sessions' handlers above see the same updates)
+    app.add_handler(ChatMemberHandler(daily.on_my_chat_member,
+                                      ChatMemberHandler.MY_CHAT_MEMBER), group=1)
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, daily.on_migrate), group=1)
     # a user who blocked the bot and writes again gets reminders again (before any handler)
     app.add_handler(TypeHandler(Update, learning.on_any_update), group=-1)
     # anything else a person sends in a private chat (text, stickers, unknown commands) gets a
@@ -250,6 +261,12 @@ async def _post_init(app: QuizApplication) -> None:
             interval = learning.REMINDER_INTERVAL
         app.job_queue.run_repeating(learning.remind_pass, interval=interval, first=interval,
                                     name="reminders")
+    if app.job_queue is not None:  # the question of the day: stored schedules too
+        every = app.bot_data.daily_interval  # shorter in tests
+        if every is None:
+            every = daily.DAILY_INTERVAL
+        app.job_queue.run_repeating(daily.daily_pass, interval=every, first=every,
+                                    name="daily", job_kwargs={"coalesce": True})
     if made.monitoring is not None:
         try:
             await made.monitoring.start()

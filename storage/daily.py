@@ -123,6 +123,13 @@ class DailyStatements(Statements):
 
         return await self._transaction(op)
 
+    async def reclose_posts(self, chat_id: int, closes_at: float) -> int:
+        """See :meth:`bot.quiz.daily_ports.DailyStore.reclose_posts`."""
+        return await self._write(
+            "UPDATE daily_posts SET closes_at = ? WHERE chat_id = ?"
+            " AND status IN ('sending', 'open') AND closes_at > ?",
+            (float(closes_at), chat_id, float(closes_at)))
+
     async def set_post_message(self, post_id: int, message_id: int) -> None:
         """See :meth:`bot.quiz.daily_ports.DailyStore.set_post_message`."""
         await self._write(

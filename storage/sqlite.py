@@ -56,7 +56,7 @@ BUSY_TIMEOUT_MS = 5000
 
 
 class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, LibraryStatements,
-                  HomeworkStatements, DailyStatements, SharedReportStatements):
+                  HomeworkStatements, SharedReportStatements, DailyStatements):
     """The quiz's storage in one SQLite file. Create with :meth:`open`; close with :meth:`close`.
 
     Writes go through one writer connection with **group commit** (:mod:`storage.writer`): every
@@ -298,17 +298,17 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
             drafts = (await db.execute(
                 "DELETE FROM drafts WHERE user_id = ?", (user_id,))).rowcount
-            # homework: which attempts were theirs (deleted above); the homework they set stays
-            # for its group, no longer linked to them (no report is sent to anyone)
-            await db.execute("DELETE FROM homework_members WHERE user_id = ?", (user_id,))
-            await db.execute("UPDATE assignments SET set_by = 0, set_by_name = ''"
-                             " WHERE set_by = ?", (user_id,))
             # the question of the day: their answers; their id leaves what they set up
             await db.execute("DELETE FROM daily_answers WHERE user_id = ?", (user_id,))
             await db.execute("UPDATE daily_schedules SET set_by = 0 WHERE set_by = ?",
                              (user_id,))
             await db.execute("UPDATE bot_chats SET added_by = NULL WHERE added_by = ?",
                              (user_id,))
+            # homework: which attempts were theirs (deleted above); the homework they set stays
+            # for its group, no longer linked to them (no report is sent to anyone)
+            await db.execute("DELETE FROM homework_members WHERE user_id = ?", (user_id,))
+            await db.execute("UPDATE assignments SET set_by = 0, set_by_name = ''"
+                             " WHERE set_by = ?", (user_id,))
             sessions = [row[0] for row in await db.execute_fetchall(
                 "SELECT session_id FROM group_players WHERE user_id = ? UNION"
                 " SELECT session_id FROM group_answers WHERE user_id = ?", (user_id, user_id))]

@@ -74,6 +74,8 @@ class RunningBot:
         clock: The services' clock (``BotData.clock``); None: the real one.
         reminder_interval: Seconds between reminder passes (``BotData.reminder_interval``);
             None: the bot's.
+        daily_interval: Seconds between question-of-the-day passes
+            (``BotData.daily_interval``); None: the bot's.
     """
 
     fake: FakeBotAPI
@@ -84,6 +86,7 @@ class RunningBot:
     metrics: Address | None = None
     clock: Callable[[], float] | None = None
     reminder_interval: float | None = None
+    daily_interval: float | None = None
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
     _port: int = 0
@@ -111,6 +114,7 @@ class RunningBot:
         if self.clock is not None:
             app.bot_data.clock = self.clock
         app.bot_data.reminder_interval = self.reminder_interval
+        app.bot_data.daily_interval = self.daily_interval
         self._stop = asyncio.Event()
         task = self._task = asyncio.create_task(serve(app, self._stop, poll_timeout=1))
         task.add_done_callback(lambda _: self.fake.signal())  # wakes the waits below

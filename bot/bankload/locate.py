@@ -56,7 +56,10 @@ def yaml_problem(exc: yaml.YAMLError, document: str, file: str) -> BankProblem:
     message = f"bad YAML: {reason}" + (f"; {hint}" if hint else "")
     if mark is None:
         return BankProblem(file, None, None, "(file)", message, key="problem.yaml")
-    question_id, field_path = locate(document, mark.line + 1)
+    question_id, field_path, stray = _locate(document, mark.line + 1)
+    if stray:
+        message += (f"; this line is in a list item (\"- \") inside {field_path}, where no list"
+                    " belongs: line it up with the items or keys it belongs with")
     return BankProblem(file, mark.line + 1, question_id, field_path, message, mark.column + 1,
                        key="problem.yaml")
 
@@ -73,8 +76,20 @@ def locate(document: str, line: int) -> tuple[str | None, str]:
     anything else gives ``(file)``.
 
     Returns:
-        (question id or None, field path such as ``option 2.text.hi``, or ``(file)``).
+        (question id or None, field path such as ``option 2.text.hi``, or ``(file)``). A line
+        inside a list item where the format has no list (a mis-indented ``- text:`` under an
+        option) is placed in the field that holds the stray item (``option 2``).
     """
+    question_id, field_path, _ = _locate(document, line)
+    return question_id, field_path
+
+
+_LISTS = {None: ("questions", "languages"), "question": ("options",)}
+"""The keys that hold a list in the bank format, at the top level and in a question."""
+
+
+def _locate(document: str, line: int) -> tuple[str | None, str, bool]:
+    """:func:`locate`, and whether the line is in a list item where no list belongs."""
     lines = [text.expandtabs(8) for text in document.splitlines()]
     path: list[str | tuple[int, int, int]] = []  # keys, and (index, line, indent) of list items
     limit: int | None = None
@@ -108,17 +123,18 @@ def locate(document: str, line: int) -> tuple[str | None, str]:
         question_id = _question_id_at(lines, item_line, item_indent) or f"#{path[1][0] + 1}"
         path = path[2:]
     parts: list[str] = []
+    lists = _LISTS["question" if question_id is not None else None]
     for step, before in zip(path, [None, *path], strict=False):
         if isinstance(step, tuple):
             if before == "options" and question_id is not None:
                 parts[-1] = f"option {step[0] + 1}"
-            elif parts:
-                parts[-1] += f"[{step[0] + 1}]"
-            else:
-                parts.append(f"[{step[0] + 1}]")
+            elif before in lists and len(parts) == 1:
+                parts[-1] = f"{parts[-1]}, item {step[0] + 1}"
+            else:  # a list item where the format has none: the field that holds it
+                return question_id, ".".join(parts) or "(file)", bool(parts)
         else:
             parts.append(step)
-    return question_id, ".".join(parts) or "(file)"
+    return question_id, ".".join(parts) or "(file)", False
 
 
 def _opens_block(text: str, key: re.Match[str]) -> bool:

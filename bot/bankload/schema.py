@@ -13,6 +13,7 @@ import yaml
 
 from bot.bankload.locate import yaml_problem
 from bot.bankload.problems import BankError, BankProblem, show
+from bot.bankload.values import MAX_KEY_SHOWN, described, got, is_id, is_picture, never
 from bot.bankload.yaml_positions import Pos, YamlMapping, load_yaml
 from bot.quiz.bank import (
     CONTROL_CHARACTERS,
@@ -36,13 +37,12 @@ from bot.quiz.bank import (
     Text,
     true_false_options,
 )
+from bot.quiz.checks import WAIVABLE
 
 MAX_BANK_BYTES = 1024 * 1024
 """Largest bank file, in bytes (1 MiB): a full bank of 100 questions in a few languages is a
 tenth of that, and ``quizbot validate`` runs on contributed files."""
 
-MAX_KEY_SHOWN = 40
-"""Longest key, or unquoted value, quoted in a problem, in characters."""
 
 
 class _Checker:
@@ -76,7 +76,7 @@ class _Checker:
                 required: Iterable[str], optional: Iterable[str] = ()) -> YamlMapping | None:
         """Check ``value`` is a mapping with the required keys and no unknown ones."""
         if not isinstance(value, YamlMapping):
-            self.problem(at, field_path, f"must be a mapping, got {_kind(value)}",
+            self.problem(at, field_path, f"must be a mapping, got {described(value)}",
             "problem.not_mapping")
             return None
         required = tuple(required)
@@ -106,7 +106,7 @@ class _Checker:
             path = _join(field_path, language)
             if not isinstance(text, str) or not text.strip():
                 self.problem(node.value_at(language), path,
-                             f"must be non-empty text, got {_got(node, language)}",
+                             f"must be non-empty text, got {got(node, language)}",
                              "problem.not_text")
                 continue
             if self.plain(text, node.value_at(language), path):
@@ -135,41 +135,14 @@ class _Checker:
         return not found
 
 
-def _got(node: YamlMapping, key: str) -> str:
-    """Describe the value of ``key`` for a "got ..." message. An unquoted scalar that YAML
-    read as something other than text (``no`` as false, ``1:30`` as 90: YAML 1.1 booleans and
-    base-60 numbers, which PyYAML follows) is shown as written, with the fix."""
-    value = node.get(key)
-    source = node.plain_source.get(key, "")
-    if source and not isinstance(value, str | list | dict):
-        read = ("nothing" if value is None else str(value).lower() if isinstance(value, bool)
-                else f"the number {value}" if isinstance(value, int | float)
-                else f"a {type(value).__name__}")
-        return (f"{show(source)}, which YAML reads as {read} when it is not quoted: "
-                f"quote it (\"{source if len(source) <= MAX_KEY_SHOWN else '…'}\")")
-    return _kind(value)
-
-
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path and path != "(bank)" else key
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "empty text" if not value.strip() else f"text {show(value)}"
-    return f"{type(value).__name__} {show(value)}"
 
 
 _BANK_KEYS = ("id", "version", "default_language", "languages", "level", "title",
               "description", "questions")
 _QUESTION_KEYS = ("id", "prompt")
-_QUESTION_OPTIONAL = ("kind", "options", "answer", "picture", "explanation", "source")
+_QUESTION_OPTIONAL = ("kind", "options", "answer", "picture", "explanation", "source", "waive")
 _KINDS = tuple(str(kind) for kind in QuestionKind)
 
 
@@ -206,12 +179,12 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     bank_id = root.get("id")
     if not isinstance(bank_id, str) or not ID_PATTERN.fullmatch(bank_id):
         check.problem(root.value_at("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(root, 'id')}",
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {got(root, 'id', is_id)}",
                       "problem.bad_id")
     version = root.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         check.problem(root.value_at("version"), "version",
-                      f"must be a positive integer, got {_got(root, 'version')}",
+                      f"must be a positive integer, got {got(root, 'version', never)}",
                       "problem.bad_version")
 
     languages_value = root.get("languages")
@@ -237,7 +210,8 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     level = root.get("level")
     if level not in LEVELS:
         check.problem(root.value_at("level"), "level",
-                      f"must be one of {', '.join(LEVELS)}, got {_got(root, 'level')}",
+                      f"must be one of {', '.join(LEVELS)}, "
+                      f"got {got(root, 'level', LEVELS.__contains__)}",
                       "problem.bad_level", levels=", ".join(LEVELS))
 
     if not languages:  # every text below depends on the language list
@@ -311,7 +285,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
     question_id = node.get("id")
     if not isinstance(question_id, str) or not ID_PATTERN.fullmatch(question_id):
         check.problem(node.value_at("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {_got(node, 'id')}",
+                      f"must be 1-32 chars of a-z, 0-9 and '-', got {got(node, 'id', is_id)}",
                       "problem.bad_id")
     else:
         if question_id in seen:
@@ -335,16 +309,19 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         title_ok = False
         if not isinstance(title, str) or not title.strip():
             check.problem(source_node.value_at("title"), "source.title",
-                          f"must be non-empty text, got {_got(source_node, 'title')}",
+                          f"must be non-empty text, got {got(source_node, 'title')}",
                           "problem.not_text")
         else:
             title_ok = check.plain(title, source_node.value_at("title"), "source.title")
         url = check.url(source_node.get("url"), source_node.value_at("url"), "source.url")
+        for key in ("title", "url"):  # where the item-writing checks point at the source
+            check.positions[(check.question_id, f"source.{key}")] = source_node.value_at(key)
         if title_ok and url and isinstance(title, str):  # (title_ok implies a str)
             source = Source(title.strip(), url)
 
     kind = _kind_of(check, node)
     picture = _picture(check, node)
+    waived = _waived(check, node)
     options: list[Option] = []
     if kind == TRUE_FALSE:
         options = _true_false(check, node, languages)
@@ -372,7 +349,8 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
     if len(check.problems) > before:
         return None
     assert kind is not None
-    return Question(question_id, prompt, tuple(options), explanation, source, kind, picture)
+    return Question(question_id, prompt, tuple(options), explanation, source, kind, picture,
+                    waived)
 
 
 def _choice_options(check: _Checker, node: YamlMapping,
@@ -386,9 +364,9 @@ def _choice_options(check: _Checker, node: YamlMapping,
         check.problem(node.pos, "options", "is missing", "problem.missing")
     elif (not isinstance(options_value, list)
             or not MIN_OPTIONS <= len(options_value) <= MAX_OPTIONS):
-        got = len(options_value) if isinstance(options_value, list) else _kind(options_value)
+        found = len(options_value) if isinstance(options_value, list) else described(options_value)
         check.problem(line_of("options"), "options",
-                      f"must be a list of {MIN_OPTIONS} to {MAX_OPTIONS} options, got {got}",
+                      f"must be a list of {MIN_OPTIONS} to {MAX_OPTIONS} options, got {found}",
                       "problem.option_count", low=MIN_OPTIONS, high=MAX_OPTIONS)
     else:
         unclear = False  # an option whose `correct` is not a boolean: the count would mislead
@@ -404,7 +382,7 @@ def _choice_options(check: _Checker, node: YamlMapping,
                 unclear = True
                 hint = (f"the text {show(correct)}: remove the quotes"
                         if isinstance(correct, str) and correct.lower() in ("true", "false")
-                        else _got(option_node, "correct"))
+                        else got(option_node, "correct", never))
                 check.problem(option_node.value_at("correct"), f"{path}.correct",
                               f"must be true or false, got {hint}", "problem.not_boolean")
             text = check.text(option_node.get("text"), option_node.at("text"),
@@ -439,7 +417,8 @@ def _kind_of(check: _Checker, node: YamlMapping) -> QuestionKind | None:
     value = node.get("kind", "choice")
     if value not in _KINDS:
         check.problem(node.value_at("kind"), "kind",
-                      f"must be one of {', '.join(_KINDS)}, got {_got(node, 'kind')}",
+                      f"must be one of {', '.join(_KINDS)}, "
+                      f"got {got(node, 'kind', _KINDS.__contains__)}",
                       "problem.bad_kind", kinds=", ".join(_KINDS))
         return None
     return QuestionKind(value)
@@ -460,11 +439,37 @@ def _true_false(check: _Checker, node: YamlMapping, languages: Sequence[str]) ->
     if not isinstance(answer, bool):
         hint = (f"the text {show(answer)}: remove the quotes"
                 if isinstance(answer, str) and answer.lower() in ("true", "false")
-                else _kind(answer))
+                else described(answer))
         check.problem(node.value_at("answer"), "answer", f"must be true or false, got {hint}",
         "problem.not_boolean")
         return []
     return list(true_false_options(answer, tuple(languages)))
+
+
+def _waived(check: _Checker, node: YamlMapping) -> frozenset[str]:
+    """The item-writing rules the question waives (``waive``: a list of rule names of
+    :data:`bot.quiz.checks.WAIVABLE`); empty, reported, when the list is not one."""
+    if "waive" not in node:
+        return frozenset()
+    value = node["waive"]
+    allowed = ", ".join(WAIVABLE)
+    if isinstance(value, str) and value in WAIVABLE:
+        check.problem(node.at("waive"), "waive",
+                      f"must be a list of rule names: write [{value}]",
+                      "problem.invalid")
+        return frozenset()
+    if not isinstance(value, list) or not value:
+        check.problem(node.at("waive"), "waive",
+                      f"must be a list of rule names (of: {allowed}), got {described(value)}",
+                      "problem.invalid")
+        return frozenset()
+    unknown = [rule for rule in value if rule not in WAIVABLE]
+    if unknown:
+        check.problem(node.at("waive"), "waive",
+                      f"names no rule that can be waived: {show(unknown[0])} (rules: {allowed})",
+                      "problem.invalid")
+        return frozenset()
+    return frozenset(value)
 
 
 def _picture(check: _Checker, node: YamlMapping) -> str | None:
@@ -476,7 +481,7 @@ def _picture(check: _Checker, node: YamlMapping) -> str | None:
             or not PICTURE_PATTERN.fullmatch(value)):
         check.problem(node.value_at("picture"), "picture",
                       "must be an https URL of a photo or a Telegram file_id (at most"
-                      f" {MAX_PICTURE} characters), got {_got(node, 'picture')}",
+                      f" {MAX_PICTURE} characters), got {got(node, 'picture', is_picture)}",
                       "problem.bad_picture", limit=MAX_PICTURE)
         return None
     return value if check.plain(value, node.value_at("picture"), "picture") else None

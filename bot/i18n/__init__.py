@@ -9,9 +9,10 @@ fuzzy, which ``pybabel compile`` leaves out) is shown in English. ``python -m bo
 (run by CI) makes sure no committed catalog lacks a translation. The workflow (``pybabel
 extract``/``update``/``compile``) is in the README's "Translating" section.
 
-Texts use ``{name}`` placeholders (``str.format``). A plural message is picked by its ``count``
-argument with the ``Plural-Forms`` rule in its catalog's header, which ``pybabel init`` takes from
-Babel's plural table (checked against CLDR's plural rules by the tests).
+Texts use ``{name}`` placeholders (``str.format``). A plural message's form is picked by its
+``count`` argument (or the one its ``number`` names) with the ``Plural-Forms`` rule in its
+catalog's header, which ``pybabel init`` takes from Babel's plural table (checked against CLDR's
+plural rules by the tests).
 """
 
 from __future__ import annotations
@@ -93,6 +94,8 @@ class Catalog:
             key: (message.singular, message.plural) if isinstance(message, Plural)
             else self._translations.pgettext(key, message.text)
             for key, message in MESSAGES.items()}
+        self._numbers = {key: message.number for key, message in MESSAGES.items()
+                         if isinstance(message, Plural)}
         samples = _plural_samples(language)
         self.messages: dict[str, str | dict[str, str]] = {
             key: {category: self._translations.npgettext(key, *text, n)
@@ -102,23 +105,24 @@ class Catalog:
     def __call__(self, key: str, /, **params: object) -> str:
         """Format the message ``key`` with ``params``.
 
-        A plural message needs ``count`` (an int) and picks its form with the catalog's
-        ``Plural-Forms`` rule (gettext's ``npgettext``). A translation that cannot be formatted
-        (a placeholder the English text does not have: ``python -m bot.i18n check`` reports it)
-        is replaced by the English text, with a logged error.
+        A plural message needs ``count`` (an int; or the parameter its ``number`` names) and
+        picks its form with the catalog's ``Plural-Forms`` rule (gettext's ``npgettext``). A
+        translation that cannot be formatted (a placeholder the English text does not have:
+        ``python -m bot.i18n check`` reports it) is replaced by the English text, with a logged
+        error.
 
         Raises:
             KeyError: a placeholder of the English text without a parameter (or a plural message
-                without ``count``); an unknown key when :data:`STRICT_ENV` is ``1`` (otherwise
+                without its number); an unknown key when :data:`STRICT_ENV` is ``1`` (otherwise
                 the key itself is returned, with a logged warning).
         """
         text = self._texts.get(key)
         if text is None:
             return self._unknown(key)
         if isinstance(text, tuple):
-            # cast: a plural message's count is an int (see above); gettext picks the form
+            # cast: a plural message's number is an int (see above); gettext picks the form
             text = self._translations.npgettext(key, text[0], text[1],
-                                                cast(int, params["count"]))
+                                                cast(int, params[self._numbers[key]]))
         try:
             return text.format(**params)
         except (KeyError, IndexError, ValueError, AttributeError):
@@ -135,7 +139,7 @@ class Catalog:
     def _in_english(self, key: str, translated: str, params: Mapping[str, object]) -> str:
         message = MESSAGES[key]
         english = message.text if not isinstance(message, Plural) else (
-            message.singular if params["count"] == 1 else message.plural)
+            message.singular if params[message.number] == 1 else message.plural)
         result = english.format(**params)  # raises if the caller's parameters are wrong
         if key not in self._warned:
             self._warned.add(key)

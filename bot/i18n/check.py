@@ -12,6 +12,9 @@ Checks, each problem naming the language and message key:
   untranslated, every plural form given; every form uses exactly the English placeholders.
 * each ``messages.mo`` holds what ``pybabel compile`` makes of its ``.po``: the same
   translations and Plural-Forms rule.
+
+And the wording (:mod:`bot.i18n.wording`, rules in ``locales/style.toml``): a count shown is a
+plural message, one form of address per audience, one term for one thing.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from babel.messages.pofile import read_po
 
 from bot.i18n import DEFAULT, DOMAIN, SUPPORTED
 from bot.i18n.messages import MESSAGES, Plural
+from bot.i18n.wording import STYLE, check_counts, check_wording, load_style
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -255,7 +259,8 @@ def problems(root: Path = ROOT, locales: Path | None = None) -> list[str]:
         The problems found, empty when every catalog is complete and up to date.
     """
     locales = locales or root / LOCALES.relative_to(ROOT)
-    found = check_english() + check_template(root)
+    style, found = load_style(locales / STYLE)
+    found = check_english() + check_counts(style) + found + check_template(root)
     template_path = locales / f"{DOMAIN}.pot"
     if not template_path.is_file():
         return found
@@ -270,6 +275,7 @@ def problems(root: Path = ROOT, locales: Path | None = None) -> list[str]:
         if language not in SUPPORTED:
             found.append(f"{language}: has a catalog but is not in bot.i18n.SUPPORTED")
         found += check_catalog(language, po, template)
+        found += check_wording(language, po, template, style)
         found += check_compiled(language, po)
     return found
 

@@ -21,17 +21,21 @@ class Text(NamedTuple):
 
 
 class Plural(NamedTuple):
-    """A message whose text depends on a number, its ``count`` parameter.
+    """A message whose text depends on a number: its ``count`` parameter, or the one that
+    :attr:`number` names.
 
     Attributes:
         key: The message's key (its gettext context).
         singular: The English text for a count of 1.
         plural: The English text for any other count.
+        number: The parameter (an int) whose value picks the form: ``count`` unless the
+            message shows its number under another name (``{size} characters``).
     """
 
     key: str
     singular: str
     plural: str
+    number: str = "count"
 
 
 def N_(key: str, text: str) -> Text:
@@ -39,6 +43,7 @@ def N_(key: str, text: str) -> Text:
     return Text(key, text)
 
 
-def NP_(key: str, singular: str, plural: str) -> Plural:
-    """Declare a plural message ``key`` with its English forms (extracted as ``NP_:1c,2,3``)."""
-    return Plural(key, singular, plural)
+def NP_(key: str, singular: str, plural: str, number: str = "count") -> Plural:
+    """Declare a plural message ``key`` with its English forms (extracted as ``NP_:1c,2,3``),
+    its form picked by the parameter ``number`` (``count`` unless told)."""
+    return Plural(key, singular, plural, number)

@@ -110,6 +110,8 @@ class Question:
         kind: :data:`CHOICE` or :data:`TRUE_FALSE`.
         picture: An https URL or a Telegram ``file_id`` of a photo sent with the question, or
             None.
+        waived: Item-writing rules (:mod:`bot.quiz.checks`) the bank's author waived for this
+            question (the bank format's ``waive``); not counted in the fingerprint.
     """
 
     id: str
@@ -119,6 +121,7 @@ class Question:
     source: Source | None
     kind: QuestionKind = CHOICE
     picture: str | None = None
+    waived: frozenset[str] = frozenset()
 
     @cached_property
     def correct_indices(self) -> frozenset[int]:

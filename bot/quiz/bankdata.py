@@ -46,6 +46,8 @@ def question_data(question: Question) -> dict[str, object]:
         data["explanation"] = text_data(question.explanation)
     if question.source is not None:
         data["source"] = {"title": question.source.title, "url": question.source.url}
+    if question.waived:
+        data["waive"] = sorted(question.waived)
     return data
 
 
@@ -87,8 +89,8 @@ def localized(data: Mapping[str, Any], languages: tuple[str, ...] | list[str]) -
             return [widen(item) for item in value]
         return value
 
-    return {key: (value if key in ("id", "kind", "picture", "answer", "source") else widen(value))
-            for key, value in data.items()}
+    kept = ("id", "kind", "picture", "answer", "source", "waive")
+    return {key: (value if key in kept else widen(value)) for key, value in data.items()}
 
 
 def typed_question_data(typed: TypedQuestion, language: str) -> dict[str, Any]:

@@ -17,8 +17,12 @@ Rules (the ``rule`` of a :class:`Finding`):
     "conspicuous correct choice"; test-wise students pick the longest option). Only for a
     question with one right option.
 ``uneven-lengths``
-    The longest option is at least :data:`UNEVEN_RATIO` times as long as the shortest
-    (guideline 24, "keep the length of choices about equal").
+    The longest option is at least :data:`UNEVEN_RATIO` times as long as the shortest and says
+    more: it has at least :data:`UNEVEN_MIN_WORDS` more meaningful words (:func:`words`) than
+    the shortest (guideline 24, "keep the length of choices about equal"). Lengths alone are
+    no tell when the options are of one kind: "Oslo" against "Trondheim", "80" against "8080"
+    are one word each and pass; a qualified option ("Some accuracy, as activations are stored
+    at lower precision") against bare ones ("Network bandwidth") does not.
 ``all-none-of-the-above``
     An option is "all of the above" or "none of the above", or the same in Hindi or Greek
     (:data:`ABOVE_PHRASES`): options are shuffled, so "above" means nothing, and these options
@@ -33,7 +37,12 @@ Rules (the ``rule`` of a :class:`Finding`):
     The explanation of one question gives away the answer of another: the bot shows each
     explanation as soon as the question is answered, and the preview shows them all (guideline
     4, "keep the content of each item independent from content of other items"). See
-    :func:`leaks` for the heuristic.
+    :func:`leaks` for the heuristic, and :func:`names_answer` for the plain case: the
+    explanation names the correct option of a question that comes later in the bank.
+
+A question may waive rules that are wrong for it: the bank format's ``waive: [uneven-lengths]``
+(:attr:`bot.quiz.bank.Question.waived`; any rule of :data:`WAIVABLE` may be listed) leaves
+that question's findings of those rules out. ``import-placeholder`` cannot be waived.
 
 Lengths are counted in characters without combining marks (:func:`visible_length`), so that a
 Devanagari vowel sign or a Greek accent does not count as a letter of its own.
@@ -57,7 +66,17 @@ LONGEST_MIN_EXTRA = 4
 """...and at least this many characters longer, so that short options ("Stage 10" against
 "Stage 1") are not flagged for one character."""
 UNEVEN_RATIO = 2.0
-"""Options are very uneven in length when the longest is at least this many times the shortest."""
+"""Options are very uneven in length when the longest is at least this many times the shortest
+(and has :data:`UNEVEN_MIN_WORDS` more meaningful words)."""
+UNEVEN_MIN_WORDS = 2
+"""...and the longest option has at least this many more meaningful words than the shortest:
+one-word answers of different lengths ("Oslo", "Trondheim") are not uneven in content."""
+RULES = ("longest-correct", "uneven-lengths", "all-none-of-the-above", "option-in-stem",
+         "import-placeholder", "answer-leak")
+"""Every rule, in the order the module's docstring describes them."""
+WAIVABLE = tuple(rule for rule in RULES if rule != "import-placeholder")
+"""The rules a question may waive (``waive:`` in the bank format): all but
+``import-placeholder`` (a "TODO" shown to learners is never right)."""
 LEAK_WINDOW = 3
 """How many words apart (not counting function words) a cue of another question and the short
 answer it points to may be, for :func:`leaks`."""
@@ -136,7 +155,9 @@ class Finding:
         where = self.file
         if self.line:
             where += f":{self.line}" + (f":{self.column}" if self.column else "")
-        return (f"{where}: question {self.question_id!r}, language {self.language!r}, "
+        language = (f" language {self.language!r},"
+                    if self.field.endswith(f".{self.language}") else "")  # not the source's
+        return (f"{where}: question {self.question_id!r},{language} "
                 f"field {self.field!r}: {self.message} [{self.rule}]")
 
 
@@ -149,23 +170,33 @@ def check_bank(bank: Bank) -> list[Finding]:
     """Run every rule on every question and language of ``bank``.
 
     Returns:
-        The findings, in the order of the questions, then of the rules.
+        The findings, in the order of the questions, then of the rules; without those a
+        question waives (:attr:`~bot.quiz.bank.Question.waived`).
     """
     findings: list[Finding] = []
-    for question in bank.questions:
-        findings += _placeholders(bank, question)
-        for language in bank.languages:
-            if question.kind != TRUE_FALSE:  # the bot's own True and False: nothing to check
-                findings += _lengths(bank, question, language)
-                findings += _above(bank, question, language)
-                findings += _in_stem(bank, question, language)
-            for other in bank.questions:
-                if (other is not question and other.kind != TRUE_FALSE
-                        and leaks(question, other, language)):
-                    findings.append(_finding(
-                        bank, question, language, "explanation", "answer-leak",
-                        f"gives away the answer of question {other.id!r} "
-                        f"({_option(other, language, other.correct_index)!r})"))
+    for index, question in enumerate(bank.questions):
+        findings += [finding for finding in _question_findings(bank, index, question)
+                     if finding.rule not in question.waived or finding.rule not in WAIVABLE]
+    return findings
+
+
+def _question_findings(bank: Bank, index: int, question: Question) -> list[Finding]:
+    """Every rule's findings for the question at ``index`` of ``bank``, waived ones too."""
+    findings: list[Finding] = list(_placeholders(bank, question))
+    for language in bank.languages:
+        if question.kind != TRUE_FALSE:  # the bot's own True and False: nothing to check
+            findings += _lengths(bank, question, language)
+            findings += _above(bank, question, language)
+            findings += _in_stem(bank, question, language)
+        for number, other in enumerate(bank.questions):
+            if other is question or other.kind == TRUE_FALSE:
+                continue
+            if leaks(question, other, language) or (
+                    number > index and names_answer(question, other, language)):
+                findings.append(_finding(
+                    bank, question, language, "explanation", "answer-leak",
+                    f"gives away the answer of question {other.id!r} "
+                    f"({_option(other, language, other.correct_index)!r})"))
     return findings
 
 
@@ -212,11 +243,22 @@ def _lengths(bank: Bank, question: Question, language: str) -> Iterable[Finding]
                        f"the correct option is the longest by far ({lengths[correct]} characters;"
                        f" the longest other option has {longest_other}): shorten it or lengthen"
                        " the others")
-    if max(lengths) >= UNEVEN_RATIO * min(lengths):
-        short, long = lengths.index(min(lengths)), lengths.index(max(lengths))
+    short, long = lengths.index(min(lengths)), lengths.index(max(lengths))
+    counts = [len(words(_option(question, language, i), language)) for i in (short, long)]
+    if (max(lengths) >= UNEVEN_RATIO * min(lengths)
+            and counts[1] - counts[0] >= UNEVEN_MIN_WORDS):
         yield _finding(bank, question, language, f"option {short + 1}.text", "uneven-lengths",
                        f"options are very uneven in length: option {short + 1} has {min(lengths)}"
-                       f" characters, option {long + 1} has {max(lengths)}")
+                       f" characters ({counted(counts[0], 'word')}), option {long + 1} has"
+                       f" {max(lengths)} ({counted(counts[1], 'word')}): say no more in one option"
+                       " than in the others, or, if they are right as they are, add"
+                       " 'waive: [uneven-lengths]' to the question")
+
+
+def counted(number: int, noun: str) -> str:
+    """``1 word``, ``2 words``: a count with a regular English noun, singular or plural (the
+    messages of ``quizbot validate``, which are English only)."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _above(bank: Bank, question: Question, language: str) -> Iterable[Finding]:
@@ -250,6 +292,13 @@ def _fold(text: str) -> str:
         "NFC", "".join(c for c in decomposed if c not in "\u0301\u0308\u0344\u0342"))
 
 
+@functools.cache
+def _stopwords(language: str) -> frozenset[str]:
+    """:data:`STOPWORDS` of ``language`` folded as words are (:func:`_fold`: case folding
+    makes a Greek final sigma σ, so "όπως" is compared as "οπωσ")."""
+    return frozenset(_fold(word) for word in STOPWORDS.get(language, ()))
+
+
 def tokens(text: str, language: str) -> list[tuple[str, bool, int]]:
     """The words of ``text`` that carry meaning, stemmed (:data:`STEM`), each with whether it
     is a name (a capital after the first letter: ZeRO, NVMe) and its position: words count 1,
@@ -269,7 +318,7 @@ def _tokens(text: str, language: str) -> tuple[tuple[str, bool, int], ...]:
             position += 2
             continue
         folded = _fold(word)
-        if folded in STOPWORDS.get(language, ()) or folded in STOPWORDS["en"]:
+        if folded in _stopwords(language) or folded in _stopwords("en"):
             continue
         if language == "en" and len(folded) > 3 and folded.endswith("s"):
             folded = folded[:-1]
@@ -358,6 +407,38 @@ def leaks(question: Question, other: Question, language: str) -> bool:
             if word in cues and _nearest(said_words, position, own_words) == correct:
                 return True
     return False
+
+
+def names_answer(question: Question, other: Question, language: str) -> bool:
+    """Whether ``question``'s explanation names ``other``'s correct option, in ``language``.
+
+    The general case of a leak that a reader sees at once: the text of a right option of
+    ``other`` (without a final full stop) stands in the explanation as whole words, compared
+    case-folded and without Greek accents, and the explanation does not name every one of
+    ``other``'s distractors too (naming all the options singles none out). Options made only
+    of function words ("No", "None") are not looked for. :func:`check_bank` asks this of the
+    questions that come later in the bank: their explanations are shown before they are
+    answered ("... the pipeline engine combines with ZeRO stage 1" answers a later "which
+    stage first shards optimizer states?").
+    """
+    if question is other or question.explanation is None:
+        return False
+    explanation = _fold(question.explanation.by_language[language])
+    named = [_names(explanation, _option(other, language, i), language)
+             for i in range(len(other.options))]
+    right = [named[i] for i in other.correct_indices]
+    wrong = [named[i] for i in range(len(other.options)) if i not in other.correct_indices]
+    return any(right) and not all(wrong)
+
+
+def _names(folded_text: str, option: str, language: str) -> bool:
+    """Whether ``option`` stands as whole words in ``folded_text`` (already :func:`_fold`-ed);
+    False for an option without a meaningful word."""
+    if not words(option, language):
+        return False
+    phrase = _fold(option).strip().rstrip(".")
+    pattern = rf"(?<![\w\u0900-\u097f]){re.escape(phrase)}(?![\w\u0900-\u097f])"
+    return re.search(pattern, folded_text) is not None
 
 
 def _nearest(said: Sequence[tuple[str, int]], position: int,

@@ -331,10 +331,12 @@ def grade(post: DailyPost, question: Question, slot: int, now: float) -> tuple[i
     """A tap on ``slot`` of ``post``: the bank option chosen and whether it is right.
 
     Raises:
-        DailyClosed: the post is no longer open (or ``now`` is past its closing time).
+        DailyClosed: the post is no longer open (or ``now`` is past its closing time); a
+            post being sent is open already (a tap may come before its message id is
+            stored).
         UnknownPost: no such slot (a forged button).
     """
-    if post.status is not PostStatus.OPEN or now >= post.closes_at:
+    if post.status not in (PostStatus.OPEN, PostStatus.SENDING) or now >= post.closes_at:
         raise DailyClosed(post.post_id)
     if not 0 <= slot < len(post.slots):
         raise UnknownPost(post.post_id)

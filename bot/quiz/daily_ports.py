@@ -42,8 +42,8 @@ class Claimed:
 
 
 class ZoneSource(Protocol):
-    """Where a chat's time zone is kept (``TimeZoneStore`` of homework's ports: an IANA name,
-    or None for none set)."""
+    """Where a chat's time zone is kept: :class:`bot.quiz.homework_ports.TimeZoneStore` (an
+    IANA name, or None for none set; ``/timezone`` sets it)."""
 
     async def time_zone(self, chat_id: int) -> str | None:
         """The chat's time zone, or None."""
@@ -72,6 +72,11 @@ class DailyStore(Protocol):
         next post is still due then, move it on (``next_at``, and ``round``/``position`` past
         the question ``post`` asks) and store ``post`` as sending; with ``post`` None, mark the
         schedule done. None: someone claimed it first (nothing to send)."""
+        ...
+
+    async def reclose_posts(self, chat_id: int, closes_at: float) -> int:
+        """The chat's open posts that close later than ``closes_at`` close then instead (its
+        time of day moved earlier: the next post still comes after their reveal); how many."""
         ...
 
     async def set_post_message(self, post_id: int, message_id: int) -> None:

@@ -139,6 +139,7 @@ class DailyService:
             position=before.position if same and before else 0, next_at=next_at,
             set_by=set_by, updated_at=now)
         await self.store.save_schedule(schedule)
+        await self.store.reclose_posts(chat_id, next_at)  # revealed before the next one
         return schedule
 
     async def schedule(self, chat_id: int) -> DailySchedule | None:
@@ -265,7 +266,8 @@ class DailyService:
             AlreadyAnswered: the user answered this one already (nothing changes).
         """
         post = await self.store.post(post_id)
-        if post is None or post.chat_id != chat_id or post.message_id != message_id:
+        # a tap may come before the post's message id is stored (it is, once sent)
+        if post is None or post.chat_id != chat_id or post.message_id not in (None, message_id):
             raise UnknownPost(post_id)
         bank = await self.registry.find(post.bank_id, post.bank_version)
         if bank is None:

@@ -317,11 +317,15 @@ class LearningService:
 
     async def next_item(self, user_id: int, attempt: Attempt | None) -> ReviewItem | None:
         """What a review session shows next: the attempt's missed questions first (when the
-        session began on an end screen), then the due cards."""
+        session began on an end screen), then the due cards. Its count is of everything due
+        (the attempt's missed questions are due too: a question missed again in this session
+        is counted while the rest of them are served)."""
         if attempt is not None:
             found = await self.missed(user_id, attempt)
             if found is not None:
-                return found
+                due = await self.due(user_id)
+                return replace(found, due_count=max(found.due_count,
+                                                    due.due_count if due is not None else 0))
         return await self.due(user_id)
 
     async def card(self, card_id: int) -> Card:

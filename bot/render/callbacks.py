@@ -346,13 +346,60 @@ class CardSubmitButton:
     attempt_id: int
 
 
+# --- the question of the day (bot/telegram/daily.py) ---------------------------------------
+
+_CHAT = r"(-[1-9][0-9]{0,15})"
+"""A field that is a group's or channel's chat id (negative)."""
+
+
+@dataclass(frozen=True)
+class DailyAnswerButton:
+    """Anyone's choice of ``slot`` on a day's question ``post_id`` (in a group or channel)."""
+
+    PREFIX: ClassVar[str] = "da"
+    FIELDS: ClassVar[str | None] = rf"{_INT}:{_SLOT}"
+
+    post_id: int
+    slot: int
+
+
+@dataclass(frozen=True)
+class DailySettingButton:
+    """An admin's change of a chat's question of the day: ``setting`` ``then`` (``choice``
+    ``again``/``stop``), ``board`` (a weekday 0-6, or ``none``) or ``off``."""
+
+    PREFIX: ClassVar[str] = "ds"
+    FIELDS: ClassVar[str | None] = rf"{_CHAT}:(then|board|off):([a-z0-9]{{1,5}})"
+
+    chat_id: int
+    setting: str
+    choice: str
+
+
+@dataclass(frozen=True)
+class DailyChannelButton:
+    """The channel chosen in the private chat for ``/daily``: ``mode`` ``on`` (with the
+    ``minute`` of day, or ``k`` to keep it, and the ``bank`` id, or ``-`` to keep it) or
+    ``off``."""
+
+    PREFIX: ClassVar[str] = "dc"
+    FIELDS: ClassVar[str | None] = (rf"{_CHAT}:(on|off):(k|[0-9]{{1,4}})"
+                                    r":(-|[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)")
+
+    chat_id: int
+    mode: str
+    minute: str
+    bank: str
+
+
 CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
                   | BankButton | GroupAnswerButton | PlaceButton | DeleteDataButton
                   | CardAnswerButton | CardNextButton | StartReviewButton | SettingButton
                   | DraftButton | UndoButton | RightOptionButton | RightDoneButton
                   | QuizButton
                   | TickButton | SubmitButton | GroupTickButton | GroupSubmitButton
-                  | CardTickButton | CardSubmitButton | FlowButton)
+                  | CardTickButton | CardSubmitButton | FlowButton
+                  | DailyAnswerButton | DailySettingButton | DailyChannelButton)
 
 BUTTON_KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)
 """Every kind of button: each owns its prefix (``PREFIX``, unique) and the pattern of its
@@ -410,4 +457,6 @@ def decode(data: str | None) -> CallbackButton:
         groups[1] = match[2]
     if kind is QuizButton:  # a quiz id of digits only stays text
         groups[1] = match[2]
+    if kind in (DailySettingButton, DailyChannelButton):  # a chat id; the rest stays text
+        groups = [int(match[1]), *match.groups()[1:]]
     return kind(*groups)

@@ -140,8 +140,8 @@ def group_place(session: GroupSession, standings: Sequence[Standing], user_id: i
         text = t("group_not_played")
     elif session.scoring == SPEED:
         text = t("group_your_place_points", rank=mine.rank, players=len(standings),
-                 points=t.decimal(mine.score, 0), right=mine.right, total=session.total,
-                 streak=mine.best_streak)
+                 count=round(mine.score), points=t.decimal(mine.score, 0), right=mine.right,
+                 total=session.total, streak=mine.best_streak)
     else:
         text = t("group_your_place", rank=mine.rank, players=len(standings), score=mine.score,
                  total=session.total, seconds=t.decimal(mine.seconds))
@@ -152,7 +152,8 @@ def _standing_line(session: GroupSession, standing: Standing, t: Catalog) -> str
     """A leaderboard line's figures: points, right answers and the longest streak (speed
     scoring), or right answers and total time (right-answers scoring)."""
     if session.scoring == SPEED:
-        return t("group_points_line", points=t.decimal(standing.score, 0), right=standing.right,
+        return t("group_points_line", count=round(standing.score),
+                 points=t.decimal(standing.score, 0), right=standing.right,
                  total=session.total, streak=standing.best_streak)
     return t("group_score_line", score=standing.score, total=session.total,
              seconds=t.decimal(standing.seconds))

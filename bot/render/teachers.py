@@ -71,7 +71,9 @@ def results_summary(bank: Bank, session: GroupSession, questions: Sequence[Quest
     prompts = {q.id: q.prompt.get(lang, bank.default_language) for q in bank.questions}
     lines = [m.bold(t("results_title", title=clip(bank.title.get(lang, bank.default_language),
                                                   MAX_TITLE))),
-             m.escape(t("results_meta", date=date, players=players, questions=len(questions))),
+             m.escape(t("results_meta", date=date,
+                        players=t("quizzes.results_players", count=players),
+                        questions=t("question_count", count=len(questions)))),
              ""]
     for q in questions:
         lines.append(m.escape(t("results_question_line", number=q.number,

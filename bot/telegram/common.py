@@ -27,6 +27,7 @@ from bot.config import Settings
 from bot.i18n import Catalog
 from bot.quiz import engine, group, learning
 from bot.quiz.bank import Bank
+from bot.quiz.daily_ports import DailyStore
 from bot.quiz.engine import QuizError, UnknownAttempt, UnknownBank
 from bot.quiz.homework_ports import HomeworkStore, TimeZoneStore
 from bot.quiz.library import DraftStore, QuizLibrary
@@ -56,7 +57,7 @@ class Leases(SessionLeases, Protocol):
 
 
 class OpenStore(QuizStore, GroupStore, CardStore, PrivacyStore, QuizLibrary, DraftStore,
-                ReportStore, HomeworkStore, TimeZoneStore, Protocol):
+                ReportStore, DailyStore, HomeworkStore, TimeZoneStore, Protocol):
     """The open storage: the services' ports, and what the front end does with it besides
     (``storage``: ``SQLiteStore``, ``PostgresStore``; the handlers may not import it)."""
 
@@ -98,6 +99,9 @@ class BotData:
     """The services' clock (a fake one in tests)."""
     reminder_interval: float | None = None
     """Seconds between reminder passes; None: ``learning.REMINDER_INTERVAL`` (shorter in tests)."""
+    daily_interval: float | None = None
+    """Seconds between question-of-the-day passes; None: ``daily.DAILY_INTERVAL`` (shorter in
+    tests)."""
     # set in post_init, cleared in post_shutdown
     services: object = None
     """The :class:`~bot.telegram.services.Services` (None before post_init and after

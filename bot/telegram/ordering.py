@@ -48,14 +48,14 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
-from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from typing import Any
 
 from aiolimiter import AsyncLimiter
 from telegram import Chat, MessageEntity, Update
 from telegram.ext import BaseUpdateProcessor
 
 from bot.quiz.ports import StorageError
+from bot.telegram.updateorder import UpdateOrder
 
 log = logging.getLogger(__name__)
 
@@ -89,47 +89,6 @@ gets one "slow down"."""
 Refused = Callable[[Update], Awaitable[None]]
 """Told about the first update of a sender's burst that was dropped (to say "slow down"), or
 about a later dropped button tap (to answer its callback query)."""
-
-
-class UpdateOrder(Protocol):
-    """The order of each (chat, sender)'s updates across the instances sharing the storage:
-    :class:`storage.order.PostgresUpdateOrder`, or :class:`storage.order.LocalUpdateOrder`
-    (one instance: it does nothing)."""
-
-    async def register(self, chat_id: int | None, sender_id: int | None,
-                       update_id: int) -> None:
-        """Record that the update reached this instance (before Telegram is answered).
-
-        Raises:
-            StorageError: not recorded (the update must not be acknowledged).
-        """
-
-    def turn(self, chat_id: int | None, sender_id: int | None,
-             update_id: int) -> AbstractAsyncContextManager[bool]:
-        """Wait (bounded) for the update's turn among its key's updates on every instance;
-        hold it inside the block, which gets True, or False when it could not be had (the
-        update is handled anyway). Never raises for a storage failure."""
-        ...
-
-    async def forget(self, chat_id: int | None, sender_id: int | None,
-                     update_id: int) -> None:
-        """Unregister an update that will not be handled. Never raises."""
-
-    async def handled(self, bot_id: int, update_id: int) -> bool:
-        """Whether update ``update_id`` of bot ``bot_id`` was handled already (by any
-        instance, before a restart too).
-
-        Raises:
-            StorageError: the store could not be read.
-        """
-        ...
-
-    async def mark_handled(self, bot_id: int, update_id: int) -> None:
-        """Mark update ``update_id`` of bot ``bot_id`` handled.
-
-        Raises:
-            StorageError: the mark could not be written.
-        """
 
 
 class OrderedQueue(asyncio.Queue):  # type: ignore[type-arg]
@@ -251,10 +210,9 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         """The bot's user id, whose updates :attr:`order` marks as handled (set with it)."""
         self.repeated = 0
         """How many updates were dropped as handled already (a webhook delivery repeated)."""
-        self._taps: set[tuple[int | None, int | None, int | None, str]] = set()  # taps queued or running
+        self._taps: set[tuple[int | None, int | None, int | None, str]] = set()  # in flight
         self.repeated_taps = 0
-        """How many taps were dropped as the same button tapped again while its first tap
-        waited or ran (each answered)."""
+        """Taps dropped as the same button tapped again while its first tap waited or ran."""
 
     @staticmethod
     def key(update: object) -> tuple[int | None, int | None] | None:
@@ -332,11 +290,8 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
 
     async def _repeated_tap(self, update: object, key: tuple[int | None, int | None] | None
                             ) -> None:
-        """A tap on a button whose earlier tap by the same person is still queued or in
-        flight (an impatient second tap: what the first shows answers it). Dropped before
-        anything is read or changed, and its callback query answered (``on_dropped_tap``): it
-        would only be told "answered already" once the first is done, after waiting behind
-        it, and under load such taps are what makes the wait longer."""
+        """A tap on a button whose earlier tap by the same person still waits or runs: dropped
+        unread, its query answered (``on_dropped_tap``); under load such taps made the wait."""
         self.repeated_taps += 1
         if isinstance(update, Update) and self.on_dropped_tap is not None:
             try:

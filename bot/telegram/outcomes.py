@@ -89,6 +89,7 @@ _OUT_OF_REACH = (
     "chat not found",
     "not enough rights",
     "have no rights to send",
+    "need administrator rights",  # a channel where the bot is no longer an admin who may post
     "chat_write_forbidden",
     "chat_restricted",
     "peer_id_invalid",

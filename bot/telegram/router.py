@@ -25,6 +25,7 @@ from bot.i18n import Catalog
 from bot.quiz.engine import QuizError
 from bot.telegram import (
     creators,
+    daily,
     group,
     handlers,
     learning,
@@ -145,6 +146,13 @@ _ROUTES = (
           lambda tap: group.on_group_language(tap.query, tap.context, tap.button.language,
                                               tap.t),
           when=_supported),
+    # the question of the day (bot/telegram/daily.py): taps on a group's or channel's post
+    Route(render.DailyAnswerButton, Chats.GROUPS,
+          lambda tap: daily.on_daily_answer(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.DailySettingButton, Chats.ANY,
+          lambda tap: daily.on_setting(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.DailyChannelButton, Chats.PRIVATE,
+          lambda tap: daily.on_channel(tap.query, tap.context, tap.button, tap.t)),
 )
 ROUTES: tuple[Route[Any], ...] = _ROUTES
 """Every route; each kind of button (:data:`bot.render.BUTTON_KINDS`) has one per kind of

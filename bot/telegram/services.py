@@ -21,6 +21,7 @@ from bot.bankload.creators import check_document
 from bot.bankload.dump import dump_bank
 from bot.i18n import Catalog
 from bot.quiz.creator_service import CreatorService
+from bot.quiz.daily_service import DailyService
 from bot.quiz.group_service import GroupService
 from bot.quiz.homework_service import HomeworkService
 from bot.quiz.privacy import PrivacyService
@@ -112,6 +113,8 @@ class Services:
     """``/healthz`` and ``/metrics`` (``--metrics``), not started yet when made."""
     chart_warm_up: asyncio.Task[None]
     """matplotlib's import and font loading, in a thread (the first /stats chart would pay it)."""
+    daily: DailyService
+    """The question of the day in groups and channels (:mod:`bot.telegram.daily`)."""
 
     async def close(self) -> None:
         """Stop the health server, write the review cards the last answers queued, close the
@@ -179,7 +182,8 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
                     quizzes=quizzes, quiz_edits=QuizEdits(), creators=creators,
                     homework=homework,
                     store=store, leases=leases, sessions=runner, monitoring=monitoring,
-                    chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)))
+                    chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)),
+                    daily=DailyService(store, banks, clock=data.clock, zones=store))
 
 
 def services_of(app: QuizApplication) -> Services:

@@ -58,7 +58,7 @@ two instances deleting users at once never pick the same pseudonyms."""
 
 class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
                     PostgresLearningStatements, LibraryStatements, HomeworkStatements,
-                    DailyStatements, SharedReportStatements):
+                    SharedReportStatements, DailyStatements):
     """The quiz's storage in a PostgreSQL database. Create with :meth:`open`; close with
     :meth:`close`.
 
@@ -164,17 +164,17 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
             drafts = rows_changed(await db.execute(
                 "DELETE FROM drafts WHERE user_id = $1", user_id))
-            # homework: which attempts were theirs (deleted above); the homework they set stays
-            # for its group, no longer linked to them (no report is sent to anyone)
-            await db.execute("DELETE FROM homework_members WHERE user_id = $1", user_id)
-            await db.execute("UPDATE assignments SET set_by = 0, set_by_name = ''"
-                             " WHERE set_by = $1", user_id)
             # the question of the day: their answers; their id leaves what they set up
             await db.execute("DELETE FROM daily_answers WHERE user_id = $1", user_id)
             await db.execute("UPDATE daily_schedules SET set_by = 0 WHERE set_by = $1",
                              user_id)
             await db.execute("UPDATE bot_chats SET added_by = NULL WHERE added_by = $1",
                              user_id)
+            # homework: which attempts were theirs (deleted above); the homework they set stays
+            # for its group, no longer linked to them (no report is sent to anyone)
+            await db.execute("DELETE FROM homework_members WHERE user_id = $1", user_id)
+            await db.execute("UPDATE assignments SET set_by = 0, set_by_name = ''"
+                             " WHERE set_by = $1", user_id)
             sessions = [row[0] for row in await db.fetch(
                 "SELECT session_id FROM group_players WHERE user_id = $1 UNION"
                 " SELECT session_id FROM group_answers WHERE user_id = $1", user_id)]

@@ -1022,3 +1022,70 @@ def test_the_bank_records_where_each_text_is():
     assert text[line - 1][column - 1:].startswith('"Στάδιο 3"')
     line, column = bank.positions[(None, "title.hi")]
     assert text[line - 1].lstrip().startswith("hi:")
+
+
+# --- advice that is itself valid, fields as an author reads them, waivers -------------------
+
+@pytest.mark.parametrize(("field", "written", "reading"), [
+    ("version", "1.5", "the number 1.5"), ("level", "2", "the number 2")])
+def test_no_advice_to_quote_a_value_that_quoted_would_still_be_wrong(tmp_path, field, written,
+                                                                     reading):
+    """``version: 1.5`` or ``level: 2`` quoted would be text, still no version or level: the
+    problem says what YAML read, and does not advise quoting it."""
+    data = make_bank()
+    text = dump(data).replace(f"{field}: {data[field]}", f"{field}: {written}", 1)
+    problem = find(problems_of(write(tmp_path, text)), field)
+    assert f"got {written!r}, which YAML reads as {reading}" in problem.message
+    assert "quote it" not in problem.message
+
+
+def test_an_unquoted_number_id_is_advised_to_be_quoted(tmp_path):
+    """``id: 2`` is the number 2; quoted, "2" is a valid question id: the advice stands."""
+    text = dump(make_bank()).replace("- id: q-two", "- id: 2", 1)
+    problem = find(problems_of(write(tmp_path, text)), "id")
+    assert problem.message.endswith('got \'2\', which YAML reads as the number 2 when it is not '
+                                    'quoted: quote it ("2")')
+
+
+def test_a_stray_list_item_under_an_option_is_named_as_the_author_reads_it(tmp_path):
+    """A ``- text:`` indented under the option before it is reported in that option, in
+    words (no ``option 2[1].text``), with what is wrong with the line."""
+    text = dump(make_bank())
+    row = line_of(text, "en: Option q-two 2")  # the third option's text, under "- text:"
+    lines = text.splitlines()
+    lines[row - 2] = "  " + lines[row - 2]  # "- text:" of option 3 moved under option 2
+    problem = find(problems_of(write(tmp_path, "\n".join(lines) + "\n")), "option 2")
+    assert problem.question_id == "q-two"
+    assert "[" not in problem.field
+    assert 'this line is in a list item ("- ") inside option 2, where no list belongs' in (
+        problem.message)
+
+
+def test_a_question_may_waive_rules_by_name(tmp_path):
+    """``waive: [uneven-lengths, answer-leak]`` loads as the question's waived rules, and the
+    dumped bank keeps them."""
+    from bot.bankload.dump import dump_bank
+    data = make_bank()
+    data["questions"][0]["waive"] = ["uneven-lengths", "answer-leak"]
+    bank = load_bank(write(tmp_path, dump(data)))
+    assert bank.questions[0].waived == {"uneven-lengths", "answer-leak"}
+    assert bank.questions[1].waived == frozenset()
+    assert parse_bank(dump_bank(bank)) == bank
+
+
+@pytest.mark.parametrize(("waive", "says"), [
+    ("uneven-lengths", "must be a list of rule names: write [uneven-lengths]"),
+    ([], "must be a list of rule names (of: longest-correct, uneven-lengths, "
+         "all-none-of-the-above, option-in-stem, answer-leak), got a list"),
+    (["uneven"], "names no rule that can be waived: 'uneven' (rules: longest-correct, "),
+    (["import-placeholder"], "names no rule that can be waived: 'import-placeholder'"),
+])
+def test_a_waiver_that_is_not_a_list_of_rules_is_a_problem(tmp_path, waive, says):
+    """A waived rule must be named exactly, in a list; the placeholder rule is not one."""
+    data = make_bank()
+    data["questions"][1]["waive"] = waive
+    text = dump(data)
+    problem = find(problems_of(write(tmp_path, text)), "waive")
+    assert problem.question_id == "q-two"
+    assert problem.line == line_of(text, "waive:")
+    assert says in problem.message

@@ -120,9 +120,8 @@ def test_every_problem_key_is_a_message_with_its_params():
     source = "".join(Path(f"bot/bankload/{name}.py").read_text()
                      for name in ("schema", "locate", "files", "creators"))
     keys = set(re.findall(r'"(problem\.[a-z_]+)"', source))
-    keys |= {f"check.{rule}" for rule in ("longest-correct", "uneven-lengths",
-                                          "all-none-of-the-above", "option-in-stem",
-                                          "import-placeholder", "answer-leak")}
+    from bot.quiz.checks import RULES
+    keys |= {f"check.{rule}" for rule in RULES}
     for key in keys:
         assert key in MESSAGES, key
         for language in SUPPORTED:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -238,6 +239,9 @@ def test_aiken_through_the_command(tmp_path):
     placeholders = [line for line in (strict.stdout + strict.stderr).splitlines()
                     if "[import-placeholder]" in line]
     assert len(placeholders) == 3 * 3  # explanation, source title and url of 3 questions
+    # each names the line and column of the text to write (the source's too)
+    assert all(re.match(rf"error: {re.escape(str(out))}:\d+:\d+: ", line)
+               for line in placeholders), placeholders
     assert any("field 'source.url'" in line for line in placeholders)
     assert any("field 'explanation.en'" in line for line in placeholders)
 

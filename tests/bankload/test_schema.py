@@ -16,6 +16,7 @@ import yaml
 from bot.bankload import BankError, bank_files, parse_bank
 from bot.config import BUNDLED_BANKS
 from bot.quiz.bank import MAX_QUESTIONS
+from bot.quiz.checks import WAIVABLE
 from tests.bankload.test_bankload import make_bank
 from tests.support import bankgen, optionbanks
 
@@ -149,6 +150,8 @@ ACCEPTED_KINDS: dict[str, Callable[[dict[str, Any]], None]] = {
     "a picture by file_id": _set("questions.0.picture", "AgACAgIAAxkBAAIBY2ZfakeFileId0123"),
     "no explanation and no source": lambda data: [data["questions"][0].pop(key)
                                                   for key in ("explanation", "source")],
+    "a waived rule": _set("questions.0.waive", ["uneven-lengths"]),
+    "every rule that can be waived": _set("questions.0.waive", list(WAIVABLE)),
 }
 
 
@@ -195,6 +198,10 @@ REFUSED: dict[str, Callable[[dict[str, Any]], None]] = {
     "a guide label over 40 characters": _set(
         "guide", {"url": "https://example.org", "label": {"en": "x" * 41, "hi": "य"}}),
     "a guide without a label": _set("guide", {"url": "https://example.org"}),
+    "a waived rule not in a list": _set("questions.0.waive", "uneven-lengths"),
+    "an empty list of waived rules": _set("questions.0.waive", []),
+    "a waived rule that does not exist": _set("questions.0.waive", ["uneven"]),
+    "waiving the import placeholders": _set("questions.0.waive", ["import-placeholder"]),
 }
 
 
@@ -207,3 +214,9 @@ def test_the_schema_refuses_what_the_loader_refuses_for_its_structure(name):
     with pytest.raises(BankError):
         parse_bank(document)
     assert schema_errors(document), f"the schema accepted: {name}"
+
+
+def test_the_schema_lists_the_rules_a_question_may_waive():
+    """``waive``'s rule names in the schema are the checks' :data:`WAIVABLE`, in order."""
+    waive = SCHEMA["$defs"]["question"]["properties"]["waive"]
+    assert waive["items"]["enum"] == list(WAIVABLE)

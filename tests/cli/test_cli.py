@@ -67,7 +67,7 @@ def test_validate_accepts_the_bundled_banks():
     """`quizbot validate banks` checks the bundled bank and exits 0."""
     proc = quizbot("validate", str(BUNDLED_BANKS))
     assert proc.returncode == 0, proc.stderr
-    assert f"{BANK_ID} v2, 8 questions, languages en, hi, el" in proc.stdout
+    assert f"{BANK_ID} v3, 8 questions, languages en, hi, el" in proc.stdout
 
 
 def test_validate_names_file_line_question_and_field(tmp_path):
@@ -424,10 +424,32 @@ def test_validate_warns_about_item_writing_and_strict_fails(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert f"warning: {where}the correct option is the longest by far" in proc.stderr
     assert "[longest-correct]" in proc.stderr
-    assert "1 warning(s): " in proc.stdout
+    assert f"1 warning: {path}: telling v1, 1 question, languages en" in proc.stdout
     proc = quizbot("validate", "--strict", str(path))
     assert proc.returncode == 1
     assert f"error: {where}the correct option is the longest by far" in proc.stderr
+
+
+def test_validate_counts_in_words(tmp_path):
+    """Counts are written as English writes them: "1 problem", "2 problems", "3 warnings",
+    "1 question" (never "1 questions" or "problem(s)")."""
+    path = tmp_path / "telling.yaml"
+    path.write_text(TELLING.replace('{en: "365 days, as in a common year"}',
+                                    '{en: "365 days, as in a common year", hi: x}'),
+                    encoding="utf-8")
+    proc = quizbot("validate", str(path))
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("1 problem:\n")
+    path.write_text(TELLING.replace("version: 1", "version: 0").replace("level: easy",
+                                                                       "level: expert"),
+                    encoding="utf-8")
+    assert quizbot("validate", str(path)).stderr.startswith("2 problems:\n")
+    path.write_text(TELLING.replace("      - text: {en: \"360 days, twelve months of 30\"}\n",
+                                    "      - text: {en: None of the above}\n"),
+                    encoding="utf-8")
+    proc = quizbot("validate", str(path))
+    assert proc.returncode == 0, proc.stderr
+    assert "3 warnings: " in proc.stdout and "1 question," in proc.stdout
 
 
 def test_validate_strict_accepts_the_bundled_banks():
@@ -435,7 +457,7 @@ def test_validate_strict_accepts_the_bundled_banks():
     proc = quizbot("validate", "--strict", str(BUNDLED_BANKS))
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
-    assert f"ok: {BUNDLED_BANKS / BANK_ID}.yaml: {BANK_ID} v2" in proc.stdout
+    assert f"ok: {BUNDLED_BANKS / BANK_ID}.yaml: {BANK_ID} v3" in proc.stdout
 
 
 def test_validate_reports_a_yaml_slip_with_column_question_and_hint(tmp_path):

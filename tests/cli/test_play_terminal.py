@@ -11,12 +11,12 @@ import sqlite3
 
 import pytest
 
-from bot import i18n, play, termtext
+from bot import i18n, play, render, termtext
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
 from tests.cli.test_cli import quizbot
-from tests.conftest import BANK_ID
+from tests.conftest import BANK_ID, correct_label
 
 
 def flat(text: str) -> str:
@@ -191,19 +191,37 @@ async def test_the_end_screen_compares_lists_each_miss_once_and_points_to_review
 
 
 async def test_review_right_after_a_quiz_serves_the_misses(services):
-    """`play --review` right after a quiz serves the questions just missed, first."""
+    """`play --review` right after a quiz serves the questions just missed at once; each
+    feedback's header counts the questions left, then it says when the next review is."""
     quiz, learning, _store, banks = services
     bank = banks[BANK_ID]
     quizzed = Terminal(["A", ""] * len(bank.questions))
     result = await play.play(quiz, bank, "en", learning=learning, ask=quizzed.ask,
                              write=quizzed.write)
     assert result is not None and result.missed
-    reviewing = Terminal([])  # shows the first due question, then quits
-    assert await play.review(learning, "en", ask=reviewing.ask, write=reviewing.write) == 0
     t = i18n.catalog("en")
-    assert t("review_due", count=len(result.missed)) in reviewing.text
+    count = len(result.missed)
+    reviewing = Terminal([])
+
+    async def answer_right(prompt: str) -> str:  # reads the question shown, as a learner
+        reviewing.prompts.append(prompt)
+        if len(reviewing.prompts) > count:
+            raise EOFError
+        return correct_label({"text": reviewing.written[-1]}, bank, "en")
+
+    reviewed = await play.review(learning, "en", ask=answer_right, write=reviewing.write)
+    assert reviewed == count
+    questions = reviewing.written[0::2]
+    feedbacks = reviewing.written[1::2]
     missed = {bank.question(q).prompt.by_language["en"] for q in result.missed}
-    assert any(prompt in reviewing.text for prompt in missed)
+    for n, (question, feedback) in enumerate(zip(questions, feedbacks, strict=False)):
+        assert t("review_due", count=count - n) in question  # the misses, at once
+        assert any(prompt in question for prompt in missed)
+        assert t("feedback_correct") in feedback
+        left = count - n - 1  # the feedback counts what is left, as the next question does
+        assert (t("review_due", count=left) if left else t("review_title")) in feedback
+    assert reviewing.written[-1] == "\n" + render.review_done(
+        await learning.next_due(0) - learning.now(), t, render.PLAIN).text
 
 
 async def test_another_bank_asks_before_leaving_an_unfinished_quiz(services):

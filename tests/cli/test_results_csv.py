@@ -89,16 +89,18 @@ def test_results_csv_neutralises_every_hostile_name(banks):
 
 def test_the_report_csv_neutralises_text_cells_and_leaves_numbers(banks):
     """``quizbot report --format csv``: a hostile bank or question id (as a stored answer may
-    name one) is neutralised; negative figures (a discrimination) stay numbers."""
-    table = [{"bank_id": text, "question_id": "q;=2", "language": "-", "answers": 3,
-              "difficulty": 0.5, "discrimination": -0.25, "options": "1|2",
-              "correct_option": 1, "flags": "hard"}
+    name one) or question text (a created quiz's) is neutralised; negative figures (a
+    discrimination) stay numbers."""
+    table = [{"bank_id": text, "question_id": "q;=2", "question": text, "language": "-",
+              "answers": 3, "difficulty": 0.5, "discrimination": -0.25, "options": [1, 2],
+              "correct_option": 1, "flags": ["too_hard"]}
              for text in HOSTILE if "\r" not in text]  # the report's rows end in \n alone
     text = report.render(table, "csv")
     assert_no_formula(text)
     rows = list(csv.DictReader(io.StringIO(text, newline="")))
     assert {r["discrimination"] for r in rows} == {"-0.25"}
     assert rows[0]["question_id"] == "q;'=2" and rows[0]["language"] == "'-"
+    assert rows[0]["options"] == "1|2" and rows[0]["flags"] == "too_hard"
 
 
 def test_unneutralised_cells_would_be_caught():

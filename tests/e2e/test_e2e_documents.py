@@ -90,8 +90,8 @@ async def test_a_broken_file_is_explained_in_hindi_and_stores_nothing(fake, runn
     del data["questions"][0]["prompt"]
     (answer,) = await person.send_document(dump_bank(data).encode(), "broken.yaml")
     assert answer["text"].startswith(t("quizzes.problems", count=2))
-    assert "सवाल 1, prompt" in answer["text"] and t("problem.missing") in answer["text"]
-    assert "सवाल 2, विकल्प 3.text.en (पंक्ति" in answer["text"]
+    assert "प्रश्न 1, prompt" in answer["text"] and t("problem.missing") in answer["text"]
+    assert "प्रश्न 2, विकल्प 3.text.en (पंक्ति" in answer["text"]
     assert t("problem.same_option", number=2) in answer["text"]
     assert await stored(running_bot, 604) == []
 

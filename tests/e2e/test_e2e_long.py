@@ -167,7 +167,7 @@ async def test_leaderboard_of_300_players_with_my_place(fake, slow_group_bot):
     tapper = ids[n]
     t_tapper = i18n.catalog(LANGUAGES[n % 3])
     assert await my_place(fake, tapper, board, place_button["callback_data"]) == t_tapper(
-        "group_your_place_points", rank=5, players=PLAYERS,
+        "group_your_place_points", rank=5, players=PLAYERS, count=int(match[2].replace(",", "")),
         points=t_tapper.decimal(int(match[2].replace(",", "")), 0), right=int(match[3]),
         total=8, streak=int(match[4]))
 
@@ -177,7 +177,7 @@ async def test_leaderboard_of_300_players_with_my_place(fake, slow_group_bot):
     assert not any(line.split(" ")[1] == f"{PLAYERS - 2:03d}" for line in ranked)
     text = await my_place(fake, last, board, place_button["callback_data"])
     t_el = i18n.catalog("el")
-    pattern = re.escape(t_el.messages["group_your_place_points"])
+    pattern = re.escape(t_el.messages["group_your_place_points"]["other"])  # 0 or 500 up
     for name in ("rank", "players", "points", "right", "total", "streak"):
         pattern = pattern.replace(re.escape("{" + name + "}"), r"([\d.,]+)")
     found = re.fullmatch(pattern, text)

@@ -185,7 +185,9 @@ async def test_results_for_admins_privately_as_csv_with_a_summary(fake, bot, ban
                                                 if m.get("text", "").startswith("📊")), None))
     assert EL("results_meta", date=re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC",
                                              summary["text"])[0],
-              players=1, questions=1) in summary["text"]
+              players=EL("quizzes.results_players", count=1),
+              questions=EL("question_count", count=1)) in summary["text"]
+    assert "1 παίκτης · 1 ερώτηση" in summary["text"]  # the counts agree with their nouns
     assert "1/1" in summary["text"]
 
 

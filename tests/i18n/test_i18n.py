@@ -42,13 +42,14 @@ SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK"}
 
 LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"} | {
     "Telegram", "inline", "YAML", "GIFT", "Aiken", "CSV", "UTF", "MB", "bytes", "U", "http",
-    "https", "s", "a", "z", "en", "TODO", "yaml", "gift", "txt", "csv", "id", "file_id",
-    "languages", "correct", "true", "false", "kind", "answer"}
+    "https", "s", "a", "z", "byte", "en", "TODO", "yaml", "gift", "txt", "csv", "id", "file_id",
+    "languages", "correct", "true", "false", "kind", "answer", "yes", "y"}
 """Latin words a translated catalog may keep: option letters, the quit key, a key name, the
 ``quizbot play`` command and the word "bot" (used as is in Greek); for created quizzes,
 Telegram's name and its inline mode, file formats and endings, units, and the keys and values
-of a quiz file, which a creator types as they are (``correct: true``). Commands like /quiz and
-placeholders are removed before looking."""
+of a quiz file, which a creator types as they are (``correct: true``); "yes" and "y", which the
+terminal's confirmations accept on any keyboard. Commands like /quiz, command-line options like
+--review and placeholders are removed before looking."""
 
 
 def forms(message: str | Mapping[str, str]) -> list[str]:
@@ -60,6 +61,7 @@ def letters_left(text: str) -> str:
     """``text`` without placeholders, /commands and the allowed Latin words."""
     text = re.sub(r"\{\w+\}", " ", text)
     text = re.sub(r"/\w+", " ", text)
+    text = re.sub(r"--\w+", " ", text)
     return " ".join(w for w in re.findall(r"\w+", text) if w not in LATIN_ALLOWED
                     and not w.isdigit())
 
@@ -69,10 +71,14 @@ def in_script(char: str, script: str) -> bool:
     return unicodedata.name(char, "").startswith(script)
 
 
-def fill(message: str | Mapping[str, str], count: int = 2) -> dict[str, object]:
-    """Parameters for every placeholder of a message (``count`` for plural messages)."""
+def fill(key: str, message: str | Mapping[str, str], count: int = 2) -> dict[str, object]:
+    """Parameters for every placeholder of the message ``key`` as a catalog shows it, its
+    number (``count``, or the parameter its ``number`` names) being ``count``."""
     params: dict[str, object] = {name: f"<{name}>" for name in placeholders(message)}
-    if isinstance(message, Mapping) or "count" in params:
+    declared = MESSAGES[key]
+    if isinstance(declared, Plural):
+        params[declared.number] = count
+    elif "count" in params:
         params["count"] = count
     return params
 
@@ -146,7 +152,7 @@ def test_plural_forms_rule_agrees_with_cldr(language):
     for key in PLURALS:
         assert set(t.messages[key]) == t.plural_categories(), key
         for count in range(1001):
-            params = fill(t.messages[key], count)
+            params = fill(key, t.messages[key], count)
             assert t(key, **params) == t.messages[key][rule(count)].format(**params), (key, count)
 
 
@@ -170,7 +176,7 @@ def test_every_message_formats(language):
     t = catalog(language)
     for key, message in t.messages.items():
         for count in COUNTS if isinstance(message, Mapping) else (2,):
-            params = fill(message, count)
+            params = fill(key, message, count)
             text = t(key, **params)
             assert text.strip(), key
             assert "{" not in text and "}" not in text, key
@@ -413,6 +419,41 @@ def test_negotiate_only_picks_available_languages():
 def test_plural_forms(language, key, count, expected):
     """Plural messages pick the form of the count's CLDR category."""
     assert catalog(language)(key, count=count) == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "params", "expected"),
+    [
+        ("en", {"size": 1, "limit": 100},
+         "That title is 1 character long; a title has at most 100."),
+        ("en", {"size": 120, "limit": 100},
+         "That title is 120 characters long; a title has at most 100."),
+        ("el", {"size": 1, "limit": 100},
+         "Αυτός ο τίτλος έχει 1 χαρακτήρα· ένας τίτλος έχει το πολύ 100."),
+        ("el", {"size": 120, "limit": 100},
+         "Αυτός ο τίτλος έχει 120 χαρακτήρες· ένας τίτλος έχει το πολύ 100."),
+    ],
+)
+def test_a_plural_picked_by_its_named_number(language, params, expected):
+    """A plural message whose number has another name than ``count`` (``{size} characters``)
+    picks its form by that parameter; without it, formatting raises KeyError."""
+    t = catalog(language)
+    assert t("newquiz.problem.title_too_long", **params) == expected
+    with pytest.raises(KeyError):
+        t("newquiz.problem.title_too_long", count=1, limit=100)
+
+
+@pytest.mark.parametrize(
+    ("language", "count", "expected"),
+    [("en", 1, "1 pt"), ("en", 2, "2 pts"), ("el", 1, "1 πόντος"), ("el", 0, "0 πόντοι"),
+     ("el", 7, "7 πόντοι")],
+)
+def test_points_have_a_plural_form(language, count, expected):
+    """A leaderboard line's points agree with their number ("1 πόντος", "7 πόντοι"): the form
+    is picked by ``count`` while ``points`` shows the number formatted."""
+    line = catalog(language)("group_points_line", count=count, points=str(count), right=1,
+                             total=8, streak=1)
+    assert line.startswith(expected + " ·"), line
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ it, and each kind of problem in a copy of them is reported, naming the language 
 from __future__ import annotations
 
 import io
+import os
 import shutil
 import subprocess
 import sys
@@ -14,8 +15,8 @@ import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from bot.i18n import check
-from bot.i18n.messages import N_, NP_, Text
+from bot.i18n import check, wording
+from bot.i18n.messages import N_, NP_, Plural, Text
 
 HI = Path("bot/i18n/locales/hi/LC_MESSAGES/messages.po")
 
@@ -218,3 +219,144 @@ def test_messages_have_unique_keys():
 
     with pytest.raises(ValueError, match="level"):
         _by_key(Text("level", "Level"), N_("level", "Stage"))
+
+
+# --- the wording (locales/style.toml): counts, forms of address, terms --------------------
+
+EL = Path("bot/i18n/locales/el/LC_MESSAGES/messages.po")
+
+WORDING_EDITS: dict[str, tuple[Path, str, str, str]] = {
+    "a Hindi term written otherwise": (
+        HI, 'msgstr "⚙️ ग्रुप की सेटिंग"', 'msgstr "⚙️ समूह की सेटिंग"',
+        "hi: settings_title: “समूह”: one term for one thing: write ग्रुप"),
+    "seconds abbreviated": (
+        HI, 'msgstr[0] "{count} सेकंड"\nmsgstr[1] "{count} सेकंड"\n\n#, python-brace-format\n'
+            'msgctxt "settings_scoring"',
+        'msgstr[0] "{count} से."\nmsgstr[1] "{count} से."\n\n#, python-brace-format\n'
+        'msgctxt "settings_scoring"',
+        "hi: settings_seconds_button: “से.”: one term for one thing: write सेकंड"),
+    "a feminine quiz": (
+        HI, "बदलाव अगले क्विज़ से लागू होंगे।", "बदलाव अगली क्विज़ से लागू होंगे।",
+        "hi: settings_hint: “अगली क्विज़”: one term for one thing"),
+    "तुम in Hindi": (
+        HI, 'msgstr "अपनी भाषा चुनें:"', 'msgstr "अपनी भाषा चुनो:"',
+        "hi: language_prompt: addresses a person as “चुनो”: write the imperative of आप"),
+    "Greek polite plural to a person": (
+        EL, "Στείλε /quiz για να ξεκινήσεις.", "Στείλτε /quiz για να ξεκινήσετε.",
+        "el: stats_none: addresses a person as “Στείλτε”: write the informal singular"),
+    "Greek singular to a group": (
+        EL, "πατήστε ένα γράμμα για να απαντήσετε", "πάτησε ένα γράμμα για να απαντήσεις",
+        "el: group_help: addresses a group as “πάτησε”: write the plural"),
+    "a Greek place not written as an ordinal": (
+        EL, "Η θέση σου: {rank}η από {players}. Βαθμολογία",
+        "Η θέση σου: {rank} από {players}. Βαθμολογία",
+        "el: group_your_place: “{rank}”: one term for one thing: write {rank}η"),
+}
+
+
+@pytest.mark.parametrize("name", WORDING_EDITS)
+def test_a_wording_problem_is_reported(repo, name):
+    """A term written otherwise, or a form of address not for the message's audience (a
+    person, or a group), is reported with its language, key and what to write; nothing else
+    is (the .mo compiled again)."""
+    po, old, new, expected = WORDING_EDITS[name]
+    edit(repo / po, old, new)
+    recompile(repo, po.parts[3])
+    found = check.problems(repo)
+    assert len(found) == 1 and found[0].startswith(expected), found
+
+
+def test_words_are_matched_whole(repo):
+    """A rule's form inside a longer word is not reported (लय in कार्यालय, the Greek plural
+    ending in ώστε), and the same word on its own is."""
+    edit(repo / HI, 'msgstr "अपनी भाषा चुनें:"', 'msgstr "कार्यालय की भाषा चुनें:"')
+    edit(repo / EL, "Στείλε /quiz για να ξεκινήσεις.", "Στείλε /quiz ώστε να ξεκινήσεις.")
+    recompile(repo, "hi")
+    recompile(repo, "el")
+    assert check.problems(repo) == []
+    edit(repo / HI, 'msgstr "कार्यालय की भाषा चुनें:"', 'msgstr "लय की भाषा चुनें:"')
+    recompile(repo, "hi")
+    assert [p.split(":")[:2] for p in check.problems(repo)] == [["hi", " language_prompt"]]
+
+
+def test_a_message_to_a_group_is_told_by_its_translator_comment(repo):
+    """Without its "to a group" translator comment, group_help (in the plural) reads as a
+    message to a person, and its plural is reported."""
+    messages = repo / "bot/i18n/messages/players.py"
+    edit(messages, '    # Translators: to a group (its members, in the plural)\n'
+                   '    N_("group_help",', '    N_("group_help",')
+    for name in ("extract", "update"):
+        subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", name], cwd=repo,
+                       check=True, capture_output=True,
+                       env={**os.environ, "BABEL_PYPROJECT_TOML": str(repo / "pyproject.toml")})
+    found = check.problems(repo)
+    assert any(p.startswith("el: group_help: addresses a person as “πατήστε”")
+               for p in found), found
+
+
+def test_the_style_file_is_checked(repo):
+    """A missing style file, one that is not TOML, and entries that are wrong (a bad regular
+    expression, one matching nothing at all, an unknown audience or key, a language without a
+    catalog) are reported; the good entries still apply."""
+    style = repo / "bot/i18n/locales/style.toml"
+    text = style.read_text("utf-8")
+    style.unlink()
+    assert check.problems(repo) == [
+        f"style.toml: missing ({style}): the wording rules (counted words, terms, forms of "
+        "address) are not checked"]
+    style.write_text("[hi\n", "utf-8")
+    assert check.problems(repo)[0].startswith("style.toml: cannot be read")
+    style.write_text(text + '\n[[hi.term]]\navoid = "(a"\nuse = "b"\n'
+                     '[[hi.term]]\navoid = "x*"\nuse = "b"\n'
+                     '[[hi.term]]\navoid = "y"\nuse = "b"\nto = "a crowd"\n'
+                     '[[hi.term]]\navoid = "z"\nuse = "b"\nwhy = "c"\n'
+                     '[[pt.term]]\navoid = "z"\nuse = "b"\n', "utf-8")
+    edit(repo / HI, 'msgstr "⚙️ ग्रुप की सेटिंग"', 'msgstr "⚙️ समूह की सेटिंग"')
+    recompile(repo)
+    found = check.problems(repo)
+    assert [p.split(":")[1].strip() for p in found] == [
+        "hi.term[8]", "hi.term[9]", "hi.term[10]", "hi.term[11]", "pt", "settings_title"]
+    assert "not a regular expression" in found[0] and "empty text" in found[1]
+
+
+COUNT_CASES: dict[str, tuple[Text | Plural, list[str]]] = {
+    "count in a plain message": (
+        N_("k", "{count} options"), ["en: k: has {count} but is not a plural message: declare "
+                                     "it with NP_"]),
+    "a named count": (N_("k", "That is {size} characters long."), [
+        'en: k: shows a count ({size} characters) but is not a plural message: declare it with '
+        'NP_(..., number="size")']),
+    "a counted word of the plural messages": (N_("k", "{n} more players"), [
+        "en: k: shows a count ({n} players)"]),
+    "a second count": (NP_("k", "{count} byte of {limit} bytes", "{count} bytes of {limit} bytes"),
+                       ["en: k: shows a second count ({limit} bytes) besides its number {count}"]),
+    "picked by its named number": (NP_("k", "{size} character", "{size} characters",
+                                       number="size"), []),
+    "its number shown formatted": (NP_("k", "{points} pt · {streak}", "{points} pts · {streak}"),
+                                   []),
+    "a unit and a preformatted count": (N_("k", "{seconds} s · {players} · {title} is long"),
+                                        []),
+}
+
+
+@pytest.mark.parametrize("name", COUNT_CASES)
+def test_a_count_must_be_a_plural_message(monkeypatch, name):
+    """An English text that shows a count ({count}, or a number followed by a counted word)
+    must be a plural message, picked by that number, and a plural message shows one count."""
+    message, expected = COUNT_CASES[name]
+    monkeypatch.setattr(wording, "MESSAGES", {
+        "k": message, "question_count": NP_("question_count", "{count} question",
+                                            "{count} questions"),
+        "players": NP_("players", "… and {count} more player", "… and {count} more players")})
+    style, _ = wording.load_style(check.LOCALES / wording.STYLE)
+    found = wording.check_counts(style)
+    assert len(found) == len(expected), found
+    assert all(p.startswith(e) for p, e in zip(found, expected, strict=True)), found
+
+
+def test_counted_words_come_from_the_plural_messages():
+    """The words after a plural message's number that differ between its forms count, with
+    the configured ones; words that do not change (a unit: "s") do not."""
+    words = wording.counted_words(["characters"])
+    assert {"questions", "attempts", "players", "characters"} <= words
+    assert "s" not in words and "question" not in words

@@ -511,6 +511,8 @@ async def test_review_end_to_end(fake, tmp_path, banks, language):
 
 
 async def test_missed_review_and_best_score_on_the_end_screen(fake, running_bot, banks):
+    """The end screen compares with the best earlier attempt; "Review what I missed" serves
+    the attempt's misses first, each header counting everything due."""
     bank = banks[BANK_ID]
     t = i18n.catalog("en")
     person = Person(fake, 701, "Ann", "en")
@@ -527,6 +529,12 @@ async def test_missed_review_and_best_score_on_the_end_screen(fake, running_bot,
     question = _review_message(person)
     assert bank.questions[3].prompt.by_language["en"] in question["text"]
     assert t("review_due", count=2) in question["text"]
+    # missed again: it is due again, so two are still left (it, and question 5)
+    again = await _review_tap(fake, person, question, bank, "en", right=False)
+    assert t("review_due", count=2) in again["text"]
+    following = await _tap_next(fake, person, again)
+    assert bank.questions[4].prompt.by_language["en"] in following["text"]
+    assert t("review_due", count=2) in following["text"]
 
 
 async def test_stats_sends_a_chart_with_the_summary(fake, running_bot, banks):

@@ -174,6 +174,19 @@ def field_values(field: dataclasses.Field) -> list[Any]:
         return ["next", "one_tap"]
     if field.name == "quiz_id":  # QuizButton: a created quiz's id
         return ["c-0000000000", "c-zzzzzzzzzz"]
+    # the question of the day's buttons (bot/render/callbacks.py)
+    if field.name == "chat_id":  # a group's or channel's id
+        return [-1, -1009999999999]
+    if field.name == "setting":
+        return ["then", "board"]
+    if field.name == "choice":
+        return ["again", "none"]
+    if field.name == "mode":
+        return ["on", "off"]
+    if field.name == "minute":  # "k": keep the time of day
+        return ["k", "1439"]
+    if field.name == "bank":  # "-": keep the quiz
+        return ["-", LONGEST_BANK_ID]
     if field.type in ("int", int):
         return [0, MAX_ID]  # storage ids
     return ["x", "123", "deepspeed-megatron", LONGEST_BANK_ID]

@@ -49,6 +49,6 @@ def test_problems_are_listed_in_the_creators_language_then_counted():
                             key="problem.missing", question=n) for n in range(1, 21)]
     text = screens.problems_text(problems, HI, HTML)
     assert HI("quizzes.problems", count=20) in text
-    assert "• सवाल 1, विकल्प 2.text.en (पंक्ति 11): नहीं दिया गया है" in text
+    assert "• प्रश्न 1, विकल्प 2.text.en (पंक्ति 11): नहीं दिया गया है" in text
     assert HI("quizzes.problems_more", count=5) in text
     assert text.count("•") == 15

@@ -141,3 +141,45 @@ async def test_deleting_a_user_removes_their_daily_answers(store):
     assert [a.user_id for a in await store.daily_answers(post.post_id)] == [8]
     assert (await store.schedule(CHAT)).set_by == 0
     assert (await store.bot_chat(CHAT)).added_by is None
+
+
+async def test_a_backup_keeps_the_question_of_the_day(tmp_path):
+    """A SQLite backup of an open database holds the schedules, posts, answers and the chats
+    the bot may post in, and the restored copy reads them back."""
+    from storage import SQLiteStore
+    from storage.backup import backup
+
+    path, copy = tmp_path / "live.sqlite3", tmp_path / "copy.sqlite3"
+    store = await SQLiteStore.open(path)
+    try:
+        await store.save_schedule(schedule())
+        await store.save_bot_chat(BotChat(CHAT, "channel", "Facts", "administrator", True, 7, 1.0))
+        post = (await store.claim_post(CHAT, 1000.0, next_at=87_400.0, round=0, position=1,
+                                       post=new_post(), now=1000.0)).post
+        await store.record_daily_answer(DailyAnswer(post.post_id, 7, "Ann", 2, True, 1001))
+        backup(path, copy)
+    finally:
+        await store.close()
+    restored = await SQLiteStore.open(copy)
+    try:
+        assert (await restored.schedule(CHAT)).position == 1
+        assert (await restored.post(post.post_id)).slots == (2, 0, 1)
+        assert [a.user_id for a in await restored.daily_answers(post.post_id)] == [7]
+        assert (await restored.bot_chat(CHAT)).title == "Facts"
+    finally:
+        await restored.close()
+
+
+async def test_an_older_database_is_upgraded_to_the_question_of_the_day(engine):
+    """A database at schema 13 (before the question of the day) opens at the newest version
+    with empty daily tables."""
+    old = await engine.open(upto=13)
+    await old.close()
+    store = await engine.open()
+    try:
+        assert await store.schema_version() >= 14
+        assert await store.schedule(CHAT) is None
+        await store.save_schedule(schedule())
+        assert (await store.schedule(CHAT)).chat_id == CHAT
+    finally:
+        await store.close()

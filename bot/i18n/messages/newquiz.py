@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n.declare import N_, Plural, Text
+from bot.i18n.declare import N_, NP_, Plural, Text
 
 MESSAGES: tuple[Text | Plural, ...] = (
     # /newquiz: making a quiz by chatting (bot/telegram/creators.py, bot/render/creators.py)
@@ -77,42 +77,57 @@ MESSAGES: tuple[Text | Plural, ...] = (
        "To fix a question, reply to it with the corrected question, or with its explanation; "
        "Undo takes out the last one. Your draft is kept."),
     N_("newquiz.problem.title_empty", "The title can't be empty: send me the title."),
-    N_("newquiz.problem.title_too_long",
-       "That title is {size} characters long; a title has at most {limit}."),
-    N_("newquiz.problem.description_too_long",
-       "That description is {size} characters long; a description has at most {limit}."),
+    NP_("newquiz.problem.title_too_long",
+        "That title is {size} character long; a title has at most {limit}.",
+        "That title is {size} characters long; a title has at most {limit}.", number="size"),
+    NP_("newquiz.problem.description_too_long",
+        "That description is {size} character long; a description has at most {limit}.",
+        "That description is {size} characters long; a description has at most {limit}.",
+        number="size"),
     N_("newquiz.problem.not_a_question",
        "I couldn't read a question there. Put the question on the first line and each option on "
        "a line of its own, the right one marked with *:\n"
        "\n"
        "{example}"),
-    N_("newquiz.problem.prompt_too_long",
-       "That question is {size} characters long; a question has at most {limit}."),
-    N_("newquiz.problem.too_few_options", "A question needs at least {limit} options."),
-    N_("newquiz.problem.too_many_options",
-       "That question has {count} options; a question has at most {limit}."),
+    NP_("newquiz.problem.prompt_too_long",
+        "That question is {size} character long; a question has at most {limit}.",
+        "That question is {size} characters long; a question has at most {limit}.",
+        number="size"),
+    NP_("newquiz.problem.too_few_options", "A question needs at least {limit} option.",
+        "A question needs at least {limit} options.", number="limit"),
+    NP_("newquiz.problem.too_many_options",
+        "That question has {count} option; a question has at most {limit}.",
+        "That question has {count} options; a question has at most {limit}."),
     N_("newquiz.problem.option_empty", "Option {number} is empty."),
-    N_("newquiz.problem.option_too_long",
-       "Option {number} is {size} characters long; an option has at most {limit}."),
+    NP_("newquiz.problem.option_too_long",
+        "Option {number} is {size} character long; an option has at most {limit}.",
+        "Option {number} is {size} characters long; an option has at most {limit}.",
+        number="size"),
     N_("newquiz.problem.options_duplicate", "Options {other} and {number} are the same."),
     N_("newquiz.problem.no_right_option",
        "Which option is right? Mark it with * at the start of its line."),
     N_("newquiz.problem.all_right",
        "Every option is marked right: at least one must be wrong, or there is nothing to "
        "choose."),
-    N_("newquiz.problem.question_too_long",
-       "That question is {size} characters long with its options and explanation; at most "
-       "{limit} fit in one message."),
-    N_("newquiz.problem.too_many_questions",
-       "The quiz has {limit} questions, as many as a quiz may have. Send /done to publish it."),
+    NP_("newquiz.problem.question_too_long",
+        "That question is {size} character long with its options and explanation; at most "
+        "{limit} fit in one message.",
+        "That question is {size} characters long with its options and explanation; at most "
+        "{limit} fit in one message.", number="size"),
+    NP_("newquiz.problem.too_many_questions",
+        "The quiz has {limit} question, as many as a quiz may have. Send /done to publish it.",
+        "The quiz has {limit} questions, as many as a quiz may have. Send /done to publish it.",
+        number="limit"),
     N_("newquiz.problem.answer_pending",
        "First tell me which option is right in the poll above."),
     N_("newquiz.problem.questions_first",
        "Questions come after the title and the description: answer the question above first."),
     N_("newquiz.problem.no_questions",
        "The quiz has no questions yet: send at least one, then /done."),
-    N_("newquiz.problem.explanation_too_long",
-       "That explanation is too long for question {number}: with the question and its "
-       "options, at most {limit} characters fit."),
+    NP_("newquiz.problem.explanation_too_long",
+        "That explanation is too long for question {number}: with the question and its "
+        "options, at most {limit} character fits.",
+        "That explanation is too long for question {number}: with the question and its "
+        "options, at most {limit} characters fit.", number="limit"),
     N_("newquiz.problem.choose_one", "Tap at least one right option first."),
 )

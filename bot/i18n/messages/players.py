@@ -87,6 +87,7 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("play_invalid", "Please type one of A, B, C or D (or q to quit)."),
     N_("play_continue", "Press Enter to go on (q to quit): "),
     N_("play_quit", "Bye! Your progress is saved: run quizbot play again to go on."),
+    # Translators: to a group (its members, in the plural)
     N_("group_announce",
        "🎯 Group quiz, started by {name}. Everyone may answer each question once; the correct "
        "answer is revealed when time is up."),
@@ -107,12 +108,15 @@ MESSAGES: tuple[Text | Plural, ...] = (
        "A quiz is already running in this chat. Whoever started it, or an admin, can /stop it."),
     N_("group_stopped", "⏹ Quiz stopped by {name}."),
     N_("group_stop_denied", "Only whoever started the quiz, or a group admin, can stop it."),
+    # Translators: to a group (its members, in the plural)
     N_("group_ended_error",
        "⚠️ The quiz had to end here: I could not go on with it in this chat. Answers so far are "
        "kept; send /quiz to start a new one."),
     N_("group_language_denied", "Only group admins can change the group's language."),
+    # Translators: to a group (its members, in the plural)
     N_("group_language_set", "From now on I'll speak English in this group."),
     N_("group_choose_bank", "Which quiz? Send /quiz followed by one of: {banks}"),
+    # Translators: to a group (its members, in the plural)
     N_("group_help",
        "I run live quizzes for everyone in this group. Each question stays open for a while: tap "
        "a letter to answer (once). When time is up I reveal the correct answer and explain it; "
@@ -211,10 +215,17 @@ MESSAGES: tuple[Text | Plural, ...] = (
     NP_("group_clock", "⏱ {count} s", "⏱ {count} s"),
     NP_("group_clock_left", "⏱ {count} s left", "⏱ {count} s left"),
     N_("button_in_my_language", "📖 Explanation in my language"),
-    N_("group_points_line", "{points} pts · {right}/{total} right · 🔥 {streak}"),
-    N_("group_your_place_points",
-       "🏆 Your place: {rank} of {players}. {points} points · {right}/{total} right · longest "
-       "streak {streak}"),
+    # Translators: {points} is the number of points, {count} the same number rounded (it
+    # picks the form); {streak}: the most right answers in a row
+    NP_("group_points_line", "{points} pt · {right}/{total} right · 🔥 {streak}",
+        "{points} pts · {right}/{total} right · 🔥 {streak}"),
+    # Translators: {points} is the number of points, {count} the same number rounded (it
+    # picks the form); {rank}: the player's place
+    NP_("group_your_place_points",
+        "🏆 Your place: {rank} of {players}. {points} point · {right}/{total} right · longest "
+        "streak {streak}",
+        "🏆 Your place: {rank} of {players}. {points} points · {right}/{total} right · longest "
+        "streak {streak}"),
     N_("question_not_available",
        "That question can't be shown: it is still open in its group, or its quiz has changed "
        "since."),
@@ -240,6 +251,7 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("settings_invalid", "That setting can't be chosen."),
     N_("group_start_denied", "In this group only admins can start quizzes (see /settings)."),
     N_("results_denied", "Only group admins can get the results."),
+    # Translators: to a group (its members, in the plural)
     N_("results_none",
        "No quiz has ended in this group yet: the results come after the first one."),
     N_("results_sent", "{name}, I've sent you the results of the last quiz privately."),
@@ -251,7 +263,9 @@ MESSAGES: tuple[Text | Plural, ...] = (
        "the results privately."),
     N_("button_open_bot", "🤖 Open a chat with me"),
     N_("results_title", "📊 Results: {title}"),
-    N_("results_meta", "{date} · {players} players · {questions} questions"),
+    # Translators: {players} is "5 players" (quizzes.results_players), {questions} is
+    # "8 questions" (question_count)
+    N_("results_meta", "{date} · {players} · {questions}"),
     N_("results_question_line",
        "{number}. {prompt}: {right}/{answers} right · {seconds} s on average"),
     N_("results_caption", "One row per member and question."),
@@ -270,6 +284,7 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("settings.bank_gone",
        "The quiz chosen in /settings (“{name}”) is no longer installed. Send /quiz followed by "
        "one of: {banks}, or choose another quiz in /settings."),
+    # Translators: to a group (its members, in the plural)
     N_("settings.bank_gone_started",
        "The quiz chosen in /settings (“{name}”) is no longer installed, so I am starting "
        "“{title}”."),
