@@ -84,6 +84,20 @@ from bot.render.creators import (
     newquiz_refused,
     newquiz_rejected,
 )
+from bot.render.daily import (
+    DAILY_SYNTAX,
+    DAILY_TIME_FORMAT,
+    MAX_CHAT_TITLE,
+    daily_board,
+    daily_channels,
+    daily_option_label,
+    daily_question,
+    daily_reveal,
+    daily_status,
+    daily_usage,
+    daily_when,
+    weekday_name,
+)
 from bot.render.group import (
     LEADERBOARD_PLACES,
     MAX_NAME,
@@ -203,6 +217,8 @@ from bot.render.text import (
 
 __all__ = [
     "BUTTON_KINDS",
+    "DAILY_SYNTAX",
+    "DAILY_TIME_FORMAT",
     "HTML",
     "LEADERBOARD_PLACES",
     "LIST_LINES",
@@ -213,6 +229,7 @@ __all__ = [
     "MAX_CALLBACK_DATA_BYTES",
     "MAX_CAPTION_UTF16",
     "MAX_CARD_DESCRIPTION",
+    "MAX_CHAT_TITLE",
     "MAX_DRAFT_PROMPT_SHOWN",
     "MAX_KEYBOARD_BUTTONS",
     "MAX_MESSAGE_UTF16",
@@ -284,6 +301,14 @@ __all__ = [
     "clip",
     "clip_utf16",
     "current_screens",
+    "daily_board",
+    "daily_channels",
+    "daily_option_label",
+    "daily_question",
+    "daily_reveal",
+    "daily_status",
+    "daily_usage",
+    "daily_when",
     "decode",
     "deep_link",
     "delete_confirm",
@@ -355,4 +380,5 @@ __all__ = [
     "stats_with_review",
     "ticked_question",
     "utf16_length",
+    "weekday_name",
 ]

@@ -23,9 +23,9 @@ from bot.render.question import notes_lines, option_text, question_keyboard, slo
 from bot.render.screen import Button, Screen
 from bot.render.text import Markup, clip
 
-SYNTAX = "/daily <quiz> <HH:MM>"
+DAILY_SYNTAX = "/daily <quiz> <HH:MM>"
 """How ``/daily`` is typed (in its messages' ``{syntax}``)."""
-TIME_FORMAT = "HH:MM"
+DAILY_TIME_FORMAT = "HH:MM"
 """How a time of day is typed (in ``daily_bad_time``'s ``{format}``)."""
 
 MAX_CHAT_TITLE = 64
@@ -98,12 +98,12 @@ def daily_board(bank: Bank, places: Sequence[BoardPlace], t: Catalog, m: Markup)
     return Screen("\n".join(lines))
 
 
-def day_name(day: int, t: Catalog) -> str:
+def weekday_name(day: int, t: Catalog) -> str:
     """Weekday ``day`` (0 Monday) in the reader's language (CLDR's wide form)."""
     return str(get_day_names("wide", locale=t.language)[day])
 
 
-def moment(when: float, zone: str, t: Catalog) -> str:
+def daily_when(when: float, zone: str, t: Catalog) -> str:
     """A date and time in the chat's zone and the reader's language ("Dec 8, 2026, 9:00:00
     AM": Babel's medium format)."""
     return str(format_datetime(datetime.fromtimestamp(when, zone_of(zone)), "medium",
@@ -119,12 +119,12 @@ def daily_status(schedule: DailySchedule, bank: Bank, chat_title: str, zone: str
     chat = clip(chat_title, MAX_CHAT_TITLE)
     if schedule.status != "on":
         return Screen(m.escape(t("daily_status_off", chat=chat)))
-    when = f"{moment(schedule.next_at, zone, t)} ({t.relative(schedule.next_at - now)})"
+    when = f"{daily_when(schedule.next_at, zone, t)} ({t.relative(schedule.next_at - now)})"
     text = t("daily_set" if new else "daily_changed", chat=chat,
              title=clip(bank.title.get(lang, bank.default_language), MAX_TITLE),
              time=schedule.hhmm, zone=zone, when=when)
     then = t("daily_then_again" if schedule.run_out is RunOut.AGAIN else "daily_then_stop")
-    board = (t("daily_board_day", day=day_name(schedule.board_day, t))
+    board = (t("daily_board_day", day=weekday_name(schedule.board_day, t))
              if schedule.board_day is not None else t("daily_board_none"))
     lines = [m.escape(text), "", m.escape(then), m.escape(board)]
     chat_id = schedule.chat_id
@@ -134,7 +134,7 @@ def daily_status(schedule: DailySchedule, bank: Bank, chat_title: str, zone: str
     keyboard = (
         (Button(t(f"button_daily_then_{schedule.run_out}"),
                 DailySettingButton(chat_id, "then", flip)),),
-        (Button(t("button_daily_board", day=day_name(schedule.board_day, t))
+        (Button(t("button_daily_board", day=weekday_name(schedule.board_day, t))
                 if schedule.board_day is not None else t("button_daily_board_none"),
                 DailySettingButton(chat_id, "board", next_day)),),
         (Button(t("button_daily_off"), DailySettingButton(chat_id, "off", "1")),),
@@ -160,11 +160,11 @@ def daily_usage(banks: Sequence[Bank], zone: str, t: Catalog, m: Markup) -> Scre
     """How to use ``/daily``, with the quizzes it takes."""
     ids = [bank.id for bank in banks]
     example = f"/daily {ids[0] if ids else 'quiz'} 09:00"
-    return Screen(m.escape(t("daily_usage", syntax=SYNTAX, example=example, zone=zone,
+    return Screen(m.escape(t("daily_usage", syntax=DAILY_SYNTAX, example=example, zone=zone,
                              off="/daily off", banks=", ".join(ids))))
 
 
-def option_label(question: Question, post: DailyPost, slot: int, bank: Bank,
+def daily_option_label(question: Question, post: DailyPost, slot: int, bank: Bank,
                  t: Catalog) -> str:
     """What a tap's toast calls the chosen option: its letter, or True/False."""
     if question.kind == "true-false":

@@ -64,7 +64,7 @@ async def _refusal(context: Context, exc: Exception, t: Catalog) -> str:
     """The reply to a refused ``/daily``."""
     banks = ", ".join(bank.id for bank in services(context).daily.banks())
     if isinstance(exc, TimeUnreadable):
-        return t("daily_bad_time", text=exc.text, format=screens.TIME_FORMAT)
+        return t("daily_bad_time", text=exc.text, format=screens.DAILY_TIME_FORMAT)
     if isinstance(exc, NoDailyQuestions):
         return t("daily_no_questions")
     assert isinstance(exc, UnknownBank)
@@ -93,7 +93,7 @@ async def cmd_group_daily(update: Update, context: Context) -> None:
     if args == ["off"]:
         done = await service.turn_off(chat.id)
         text = (t("daily_off", chat=title) if done is not None
-                else t("daily_not_on", chat=title, syntax=screens.SYNTAX))
+                else t("daily_not_on", chat=title, syntax=screens.DAILY_SYNTAX))
         await _send(context, chat.id, Screen(HTML.escape(text)), thread)
         return
     zone = await service.zone(chat.id)
@@ -188,7 +188,7 @@ async def on_channel(query: CallbackQuery, context: Context,
     if button.mode == "off":
         done = await service.turn_off(button.chat_id)
         text = (t("daily_off", chat=known.title) if done is not None
-                else t("daily_not_on", chat=known.title, syntax=screens.SYNTAX))
+                else t("daily_not_on", chat=known.title, syntax=screens.DAILY_SYNTAX))
         await _edit(query, Screen(HTML.escape(text)))
         return
     try:
@@ -274,7 +274,7 @@ async def on_daily_answer(query: CallbackQuery, context: Context,
         await toast(query, t("storage_failed"))
         return
     bank = await service.bank_of(post)
-    label = LABELS[button.slot] if bank is None else screens.option_label(
+    label = LABELS[button.slot] if bank is None else screens.daily_option_label(
         bank.question(post.question_id), post, button.slot, bank, t)
     await toast(query, t("daily_recorded", label=label))
 

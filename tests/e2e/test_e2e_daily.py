@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot import i18n
-from bot.render.daily import SYNTAX
+from bot.render.daily import DAILY_SYNTAX
 from tests.conftest import BANK_ID, MODES, FakeClock, RunningBot, buttons
 from tests.support.fakebotapi import FakeBotAPI
 
@@ -176,7 +176,7 @@ async def test_off_stops_the_posts(fake, daily_bot, group, clock):
     assert len(daily_posts(fake, GROUP)) == 1
     fake.send_message(group["eleni"], "/daily off", chat_id=GROUP)
     await fake.wait_for(lambda: any(
-        m["text"] == t("daily_not_on", chat="Study group", syntax=SYNTAX)
+        m["text"] == t("daily_not_on", chat="Study group", syntax=DAILY_SYNTAX)
         for m in bot_posts(fake, GROUP)))
 
 

@@ -364,4 +364,4 @@ async def test_group_commands_menu(fake, group_bot):
         commands = fake.commands[("all_group_chats", language)]
         assert [(c["command"], c["description"]) for c in commands] == [
             (name, t(f"command_group_{name}")) for name in ("quiz", "stop", "language", "help",
-                                                            "settings", "results")]
+                                                            "settings", "results", "daily")]
