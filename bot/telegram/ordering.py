@@ -210,9 +210,6 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         """The bot's user id, whose updates :attr:`order` marks as handled (set with it)."""
         self.repeated = 0
         """How many updates were dropped as handled already (a webhook delivery repeated)."""
-        self._taps: set[tuple[int | None, int | None, int | None, str]] = set()  # in flight
-        self.repeated_taps = 0
-        """Taps dropped as the same button tapped again while its first tap waited or ran."""
 
     @staticmethod
     def key(update: object) -> tuple[int | None, int | None] | None:
@@ -234,12 +231,6 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         instance, from filling the slots.
         """
         key = self.key(update)
-        tap = self._tap_key(update, key)
-        if tap is not None and tap in self._taps:  # the same button again while it waits
-            if inspect.iscoroutine(coroutine):
-                coroutine.close()  # never started: nothing to undo
-            await self._repeated_tap(update, key)
-            return
         if key is not None and isinstance(update, Update) and limited(update) and (
                 not await self._admit(update, key)):
             if inspect.iscoroutine(coroutine):
@@ -249,8 +240,6 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             await self._refuse(update, key)
             return
         self.admitted += 1
-        if tap is not None:
-            self._taps.add(tap)
         received = self._received[id(update)] = self._clock()
         chat_id = key[0] if key is not None else None
         if chat_id is not None:
@@ -272,32 +261,8 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
                     del self._locks[key]
         finally:
             del self._received[id(update)]
-            if tap is not None:
-                self._taps.discard(tap)
             if chat_id is not None:
                 await self._done_in_chat(chat_id, id(update))
-
-    @staticmethod
-    def _tap_key(update: object, key: tuple[int | None, int | None] | None
-                 ) -> tuple[int | None, int | None, int | None, str] | None:
-        """(chat, sender, message id, callback data) of a button tap: the same button of the
-        same message by the same person; None for anything else."""
-        if key is None or not isinstance(update, Update) or update.callback_query is None:
-            return None
-        query = update.callback_query
-        message_id = query.message.message_id if query.message is not None else None
-        return (*key, message_id, query.data or "")
-
-    async def _repeated_tap(self, update: object, key: tuple[int | None, int | None] | None
-                            ) -> None:
-        """A tap on a button whose earlier tap by the same person still waits or runs: dropped
-        unread, its query answered (``on_dropped_tap``); under load such taps made the wait."""
-        self.repeated_taps += 1
-        if isinstance(update, Update) and self.on_dropped_tap is not None:
-            try:
-                await self.on_dropped_tap(update)
-            except Exception:  # the answer is a courtesy
-                log.exception("could not answer a repeated tap in %s", key)
 
     async def _admit(self, update: Update, key: Hashable) -> bool:
         """Whether the update may queue: its key is under the cap and, for a message, its
