@@ -230,7 +230,10 @@ async def _grade_and_show(query: CallbackQuery, context: Context, attempt_id: in
                           grading: Awaitable[tuple[engine.Attempt, engine.Answer]]) -> None:
     """The path of :func:`on_answer` and :func:`on_submit` once the grading is asked for."""
     service = services(context).quiz
-    one_tap = await service.answer_flow(query.from_user.id) is AnswerFlow.ONE_TAP
+    try:  # the user's flow (cached); unreadable: the default, and the write tells the fault
+        one_tap = await service.answer_flow(query.from_user.id) is AnswerFlow.ONE_TAP
+    except StorageError:
+        one_tap = False
     try:
         attempt, answer = await grading
     except engine.AlreadyAnswered:
