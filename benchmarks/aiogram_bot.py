@@ -7,9 +7,10 @@ the query and sends the next question (or the score) as a new message.
 
 aiogram as a bot author would use it: its own aiohttp session (``AiohttpSession``, pointed at the
 fake server through ``TelegramAPIServer.from_base``), ``Dispatcher.start_polling`` with its
-defaults (every update handled as its own task). Needs the ``bench`` extra
-(``pip install -e '.[bench]'``). Run by ``benchmarks/run.py`` with TELEGRAM_BOT_TOKEN and
-TELEGRAM_BASE_URL (``http://host:port/bot``) set.
+defaults (every update handled as its own task). ``--one-tap``: the one-tap flow (an option
+tap edits the feedback in without a button and sends what follows at once). Needs the
+``bench`` extra (``pip install -e '.[bench]'``). Run by ``benchmarks/run.py`` with
+TELEGRAM_BOT_TOKEN and TELEGRAM_BASE_URL (``http://host:port/bot``) set.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from aiogram.types import (
 from benchmarks.screens import Keyboard, parse_tap, render_screens
 
 SCREENS = render_screens()
+ONE_TAP = "--one-tap" in sys.argv
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
@@ -69,12 +71,14 @@ async def on_tap(query: CallbackQuery, bot: Bot) -> None:
     await query.answer()
     kind, position = parse_tap(query.data)
     if kind == "a":
-        text, rows = SCREENS.feedbacks[position]
+        text, rows = (SCREENS.one_tap_feedbacks if ONE_TAP else SCREENS.feedbacks)[position]
         await bot.edit_message_text(text=text, chat_id=query.message.chat.id,
                                     message_id=query.message.message_id,
-                                    reply_markup=markup(rows), parse_mode=ParseMode.HTML,
-                                    link_preview_options=NO_PREVIEW)
-    elif position + 1 < len(SCREENS.questions):
+                                    reply_markup=markup(rows) if rows else None,
+                                    parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW)
+        if not ONE_TAP:
+            return
+    if position + 1 < len(SCREENS.questions):
         await send(bot, query.message.chat.id, SCREENS.questions[position + 1])
     else:
         await send(bot, query.message.chat.id, SCREENS.outcome)

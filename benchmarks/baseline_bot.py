@@ -11,7 +11,9 @@ Run by ``benchmarks/run.py`` with TELEGRAM_BOT_TOKEN and TELEGRAM_BASE_URL set; 
 * none: PTB's defaults, one update at a time, its httpx transport ("PTB sequential");
 * ``--concurrent``: ``concurrent_updates(True)``, still PTB's default httpx transport
   ("PTB concurrent");
-* ``--aiohttp``: quizbot's Bot API transport, to separate its effect from the logic's.
+* ``--aiohttp``: quizbot's Bot API transport, to separate its effect from the logic's;
+* ``--one-tap``: the one-tap flow (an option tap edits the feedback in without a button and
+  sends what follows at once).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from telegram.ext import ApplicationBuilder, CallbackQueryHandler, CommandHandle
 from benchmarks.screens import Keyboard, parse_tap, render_screens
 
 SCREENS = render_screens()
+ONE_TAP = "--one-tap" in sys.argv
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
@@ -63,10 +66,12 @@ async def on_tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await query.answer()
     kind, position = parse_tap(query.data)
     if kind == "a":
-        text, rows = SCREENS.feedbacks[position]
-        await query.edit_message_text(text, reply_markup=markup(rows), parse_mode=ParseMode.HTML,
-                                      link_preview_options=NO_PREVIEW)
-    elif position + 1 < len(SCREENS.questions):
+        text, rows = (SCREENS.one_tap_feedbacks if ONE_TAP else SCREENS.feedbacks)[position]
+        await query.edit_message_text(text, reply_markup=markup(rows) if rows else None,
+                                      parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW)
+        if not ONE_TAP:
+            return
+    if position + 1 < len(SCREENS.questions):
         await send(context, query.message.chat.id, SCREENS.questions[position + 1])
     else:
         await send(context, query.message.chat.id, SCREENS.outcome)

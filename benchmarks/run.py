@@ -11,6 +11,7 @@ medians and the ratios of quizbot to each other bot in the same invocation.
     python -m benchmarks.run --users 200 --api-delay 50 --think 5000 --runs 1
     python -m benchmarks.run --scale 100,1000,5000 --bots quizbot --preload 100000
     python -m benchmarks.run --storage             # also: storage layer vs plain sqlite3
+    python -m benchmarks.run --one-tap --bots quizbot,aiogram   # the one-tap flow
     python -m benchmarks.run --table               # README tables from the committed results
 
 Prints markdown tables and writes JSON (command, git commit, machine, date, package versions,
@@ -82,6 +83,8 @@ class Measurement:
     peak_rss_mb: float
     missing_answers: int | None
     doubled_answers: int | None
+    one_tap: bool = False
+    """The one-tap flow (quizbot's users chose it in /settings; the bare bots play it)."""
     calls: dict[str, int] | None = None
     """Bot API calls during the load, by method (getUpdates included): the same for every bot
     but getUpdates, or the bots did not do the same thing."""
@@ -122,6 +125,20 @@ def preload_answers(db: Path, rows: int) -> None:
             ((i + 1, f"q{q}") for i in range(attempts) for q in range(QUESTIONS)))
 
 
+def choose_one_tap(db: Path, user_ids: list[int]) -> None:
+    """Store the one-tap flow as the /settings choice of ``user_ids`` (a new database is
+    migrated first)."""
+    if not db.exists():
+        async def migrate() -> None:
+            store = await SQLiteStore.open(db)
+            await store.close()
+
+        asyncio.run(migrate())
+    with sqlite3.connect(db) as conn:
+        conn.executemany("INSERT INTO users (user_id, answer_flow, updated_at)"
+                         " VALUES (?, 'one_tap', 0)", ((u,) for u in user_ids))
+
+
 def check_answers(db: Path, user_ids: list[int]) -> tuple[int, int]:
     """(missing, doubled): answers each user should have (one per question) against the file."""
     with sqlite3.connect(db) as conn:
@@ -135,14 +152,18 @@ def check_answers(db: Path, user_ids: list[int]) -> tuple[int, int]:
 
 
 async def measure(bot: str, users: int, *, api_delay_ms: float, think_ms: float,
-                  preload: int, step_timeout: float) -> Measurement:
-    """Run one bot under one load and measure it."""
+                  preload: int, step_timeout: float, one_tap: bool = False) -> Measurement:
+    """Run one bot under one load and measure it (``one_tap``: in the one-tap flow)."""
     fake = FakeBotAPI()
     await fake.start()
     workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-"))
     db = workdir / "bench.sqlite3"
+    generator = LoadGenerator(fake, users, questions=QUESTIONS, think=think_ms / 1000,
+                              step_timeout=step_timeout, one_tap=one_tap)
     if preload and bot == "quizbot":
         await asyncio.to_thread(preload_answers, db, preload)
+    if one_tap and bot == "quizbot":
+        await asyncio.to_thread(choose_one_tap, db, generator.user_ids)
     env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
            "QUIZBOT_DB": str(db), "PYTHONUNBUFFERED": "1"}
     flags = {"baseline-concurrent": ["--concurrent"], "baseline-aiohttp": ["--aiohttp"]}
@@ -155,6 +176,8 @@ async def measure(bot: str, users: int, *, api_delay_ms: float, think_ms: float,
                    *flags.get(bot, [])]
     else:
         raise ValueError(f"unknown bot {bot!r}: one of {', '.join(BOTS)}")
+    if one_tap and bot != "quizbot":
+        command.append("--one-tap")
     if PROFILE_DIR:  # py-spy samples the bot; collapsed stacks for flame graphs or grep
         out = Path(PROFILE_DIR) / f"{bot}-{users}-{int(time.time())}.txt"
         command = ["py-spy", "record", "--format", "raw", "--rate", "200", "-o", str(out),
@@ -171,8 +194,6 @@ async def measure(bot: str, users: int, *, api_delay_ms: float, think_ms: float,
             raise RuntimeError(f"{bot} did not start: {(workdir / 'bot.log').read_text()}")
         if api_delay_ms:
             fake.delay(api_delay_ms / 1000)
-        generator = LoadGenerator(fake, users, questions=QUESTIONS, think=think_ms / 1000,
-                                  step_timeout=step_timeout)
         cpu_before = cpu_seconds(process.pid)
         calls_before = len(fake.calls)
         report = await generator.run()
@@ -205,7 +226,7 @@ async def measure(bot: str, users: int, *, api_delay_ms: float, think_ms: float,
         stalled_users=report.stalled,
         cpu_seconds_per_1000_answers=round(cpu / answers * 1000, 2) if answers else float("nan"),
         peak_rss_mb=round(rss, 1), missing_answers=missing, doubled_answers=doubled,
-        calls=dict(sorted(calls.items())))
+        one_tap=one_tap, calls=dict(sorted(calls.items())))
 
 
 def median_of(rows: list[Measurement]) -> dict[str, float | int | str | None]:
@@ -284,7 +305,8 @@ def shape_name(args: argparse.Namespace) -> str:
     delays = str(args.api_delay).replace(",", "-")
     think = f"{args.think:g}"
     bots = "" if args.bots == DEFAULT_BOTS else "-" + args.bots.replace(",", "-")
-    return f"private-{users}u-rtt{delays}ms-think{think}ms{bots}"
+    flow = "-onetap" if getattr(args, "one_tap", False) else ""
+    return f"private-{users}u-rtt{delays}ms-think{think}ms{flow}{bots}"
 
 
 def ratio_lines(data: dict) -> list[str]:
@@ -308,7 +330,9 @@ def results_table(path: Path) -> str:
     out = [f"`{path.name}`: `{data['command']}` (commit {data['git_commit'][:7]}, "
            f"{data['date'][:10]}; {m['platform']}, {m['nproc']} cores, Python {m['python']}; "
            f"medians of {runs} run{'s' if runs != 1 else ''} per bot, alternating; "
-           f"think {args['think']:g} ms)", "", table(data["medians"], labels=True)]
+           f"think {args['think']:g} ms"
+           f"{'; the one-tap flow' if args.get('one_tap') else ''})", "",
+           table(data["medians"], labels=True)]
     lines = ratio_lines(data)
     if lines:
         out += ["", *lines]
@@ -419,7 +443,8 @@ async def main(args: argparse.Namespace, argv: list[str] | None = None) -> int:
         for run in range(args.runs):
             for bot in bots if run % 2 == 0 else list(reversed(bots)):
                 m = await measure(bot, users, api_delay_ms=delay, think_ms=args.think,
-                                  preload=args.preload, step_timeout=args.step_timeout)
+                                  preload=args.preload, step_timeout=args.step_timeout,
+                                  one_tap=args.one_tap)
                 measurements[bot].append(m)
                 all_runs.append({"run": run + 1, **asdict(m)})
                 print(f"  run {run + 1}/{args.runs} {bot:19} users={users} delay={delay}ms: "
@@ -473,6 +498,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                         help="answers already stored in quizbot's database (e.g. 100000)")
     parser.add_argument("--step-timeout", type=float, default=60.0,
                         help="seconds a user waits for the bot before counting as stalled")
+    parser.add_argument("--one-tap", action="store_true",
+                        help="the one-tap flow: quizbot's users chose it in /settings, the"
+                             " bare bots play it (an answer: the feedback edited in, the next"
+                             " question sent at once)")
     parser.add_argument("--storage", action="store_true",
                         help="also benchmark the storage layer against plain sqlite3")
     parser.add_argument("--writers", type=int, default=1000,

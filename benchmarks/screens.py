@@ -10,6 +10,11 @@ the benchmark moves the same bytes and entities over the same Bot API calls:
 * "Next": ``answerCallbackQuery``, then ``sendMessage`` of the next question (a new message; the
   feedback stays), or of the score, whose "Retake" button is ``r:<bank>``.
 
+In the one-tap flow (``--one-tap``; a quizbot user's /settings choice) an option tap is
+``answerCallbackQuery``, ``editMessageText`` into the feedback without a button
+(:attr:`Screens.one_tap_feedbacks`), then ``sendMessage`` of the next question or the score:
+three calls and one update per answer instead of four and two.
+
 That is quizbot's private-chat interaction (``bot/telegram/handlers.py``); what the comparison
 measures is quizbot's logic, storage and transport against a framework's bare cost. Texts are
 HTML; every message is sent with link previews disabled, as quizbot does.
@@ -38,12 +43,14 @@ class Screens:
         questions: Question ``position``, with its four answer buttons.
         feedbacks: The feedback after answering question ``position``, with its "Next" button.
         outcome: The score after the last "Next" (quizbot's buttons: Retake, Review).
+        one_tap_feedbacks: The feedback of the one-tap flow: no button.
     """
 
     intro: tuple[str, Keyboard]
     questions: list[tuple[str, Keyboard]]
     feedbacks: list[tuple[str, Keyboard]]
     outcome: tuple[str, Keyboard]
+    one_tap_feedbacks: list[tuple[str, Keyboard]]
 
 
 def _plain(screen: render.Screen) -> tuple[str, Keyboard]:
@@ -61,17 +68,19 @@ def render_screens() -> Screens:
     bank = next(iter(load_banks([BUNDLED_BANKS]).values()))
     plan = engine.plan_attempt(bank, random.Random(0))
     attempt = engine.Attempt(1, 1, bank.id, bank.version, plan, 0, engine.ACTIVE, 0.0)
-    questions, feedbacks = [], []
+    questions, feedbacks, one_tap = [], [], []
     for position in range(len(bank.questions)):
         t = i18n.catalog(i18n.SUPPORTED[position % len(i18n.SUPPORTED)])
         questions.append(_plain(render.attempt_question(bank, attempt, t, render.HTML)))
         answer = engine.grade(attempt, bank, 1, position, 0, 0.0)
         attempt = engine.with_answer(attempt, answer)
         feedbacks.append(_plain(render.feedback(bank, attempt, position, t, render.HTML)))
+        one_tap.append(_plain(render.feedback(bank, attempt, position, t, render.HTML,
+                                              one_tap=True)))
     t = i18n.catalog(i18n.DEFAULT)
     outcome = render.outcome(bank, attempt, t, render.HTML)[-1]
     return Screens(_plain(render.intro(bank, t, render.HTML)), questions, feedbacks,
-                   _plain(outcome))
+                   _plain(outcome), one_tap)
 
 
 def parse_tap(data: str) -> tuple[str, int]:

@@ -51,6 +51,7 @@ from bot.telegram import (
     inline,
     learning,
     privacy,
+    private_settings,
     quizzes,
     router,
     teachers,
@@ -68,7 +69,7 @@ from storage.postgres import redact_dsn
 log = logging.getLogger(__name__)
 
 COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "myquizzes",
-            "daily", "language", "stop", "help")
+            "daily", "language", "settings", "stop", "help")
 """The private-chat commands registered with ``setMyCommands``, in menu order (their handlers:
 :func:`add_handlers`)."""
 
@@ -76,6 +77,19 @@ CONNECTION_POOL_SIZE = 64
 """HTTP connections to the Bot API for everything but getUpdates: one per update in flight
 (:data:`bot.telegram.ordering.DEFAULT_MAX_CONCURRENT_UPDATES`), so that no update's call waits
 for a connection (calls per second x round trip)."""
+
+POLL_PACE = 0.1
+"""Seconds the getUpdates transport waits before asking again while updates are in flight
+(its ``pace``): a busy bot takes its updates in batches (each getUpdates, its request and
+its parse, costs about what handling an update does) instead of asking again the moment a
+few came, as PTB's updater does; an update that arrives meanwhile waits at most this long.
+An idle bot (nothing in flight) asks at once, and its long poll waits for the next update."""
+
+
+def poll_pace(processor: MeteredProcessor, queue: OrderedQueue) -> Callable[[], float]:
+    """The getUpdates transport's pace: :data:`POLL_PACE` while updates are queued (``queue``,
+    PTB's update queue) or in flight (``processor``), else none."""
+    return lambda: POLL_PACE if queue.qsize() or processor.keys_in_flight else 0.0
 
 POOL_TIMEOUT = 30.0
 """Seconds a call may wait for a free connection before PTB gives up (PTB's default: 1)."""
@@ -124,10 +138,11 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
     """
     admins = admin.admins_from_env(os.environ)
     metrics = Metrics()
+    processor = MeteredProcessor(metrics)
+    queue = OrderedQueue()  # registers updates across instances (webhook mode)
     requests = (MeteredRequest(metrics, connection_pool_size=CONNECTION_POOL_SIZE,
                                pool_timeout=POOL_TIMEOUT),
-                MeteredRequest(metrics, connection_pool_size=1))
-    processor = MeteredProcessor(metrics)
+                MeteredRequest(metrics, connection_pool_size=1, pace=poll_pace(processor, queue)))
     # the job queue PTB would make, given here so that its type is the bot's (PTB's builder
     # keeps its default context type for the job queue whatever context_types says)
     jobs: JobQueue[Context] = JobQueue()
@@ -140,7 +155,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
         # a call that waits for a flood wait or a group's budget gives its update's slot up
         .rate_limiter(QuizRateLimiter(waiting=processor.released))
         .concurrent_updates(processor)
-        .update_queue(OrderedQueue())  # registers updates across instances (webhook mode)
+        .update_queue(queue)
         .request(requests[0])
         .get_updates_request(requests[1])
         .post_init(_post_init)
@@ -154,6 +169,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
         builder = builder.updater(None)
     app = builder.build()
     processor.on_refused = functools.partial(handlers.slow_down, app)
+    processor.on_dropped_tap = functools.partial(handlers.dropped_tap, app)
     app.bot_data.settings = settings
     app.bot_data.banks = dict(banks)
     app.bot_data.transports = requests
@@ -183,6 +199,8 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(CommandHandler("remind", learning.cmd_remind, filters=private))
     app.add_handler(CommandHandler("preview", handlers.cmd_preview, filters=private))
     app.add_handler(CommandHandler("language", handlers.cmd_language, filters=private))
+    app.add_handler(CommandHandler("settings", private_settings.cmd_settings,
+                                   filters=private))
     app.add_handler(CommandHandler("stop", handlers.cmd_stop, filters=private))
     app.add_handler(CommandHandler("help", handlers.cmd_help, filters=private))
     # /newquiz: making a quiz by chatting (bot/telegram/creators.py); the draft's polls,

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import sqlite3
 
-import aiosqlite
-
 from bot.quiz.engine import Answer, Attempt
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, RecordOutcome
 from bot.quiz.stats import COUNTED_ATTEMPT, COUNTED_SESSION, bank_stats
@@ -34,12 +32,12 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
         """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
         moved_position, status, ended_at = moved_on(attempt_id, moved)
 
-        async def op(db: aiosqlite.Connection) -> RecordOutcome:
-            # two statements in the writer's transaction: the insert, only if the attempt is
-            # active and asking this question (the primary key refuses a duplicate: SQLite
-            # undoes that statement alone, and nothing else ran); then the attempt moves to
-            # where the core moved it
-            cursor = await db.execute(
+        def op(db: sqlite3.Connection) -> RecordOutcome:
+            # two statements in the writer's transaction, on its thread in one trip with the
+            # rest of the batch: the insert, only if the attempt is active and asking this
+            # question (the primary key refuses a duplicate: SQLite undoes that statement
+            # alone, and nothing else ran); then the attempt moves to where the core moved it
+            cursor = db.execute(
                 "INSERT INTO answers (attempt_id, question_id, option_index, correct, answered_at,"
                 " chosen, language) SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM attempts"
                 " WHERE attempt_id = ? AND status = 'active' AND position = ?"
@@ -50,13 +48,13 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
                  answer.question_id))
             if cursor.rowcount != 1:
                 return CLOSED
-            await db.execute(
+            db.execute(
                 "UPDATE attempts SET position = ?, status = ?, ended_at = ? WHERE attempt_id = ?",
                 (moved_position, status, ended_at, attempt_id))
             return RECORDED
 
         try:
-            return await self._submit(op)
+            return await self._submit_statements(op)
         except sqlite3.IntegrityError:
             return DUPLICATE
 

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import sqlite3
 
-import aiosqlite
-
 from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
 from storage.rows import chosen_text
 from storage.shared import SharedGroupStatements
-from storage.writer import SQLiteWriter
+from storage.writer import SQLiteWriter, WriterConnection
 
 
 class GroupStatements(SQLiteWriter, SharedGroupStatements):
@@ -26,7 +24,7 @@ class GroupStatements(SQLiteWriter, SharedGroupStatements):
     async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
                                   name: str, language: str | None = None) -> GroupTally:
         """See :meth:`bot.quiz.ports.GroupStore.record_group_answer`."""
-        async def op(db: aiosqlite.Connection) -> GroupTally:
+        async def op(db: WriterConnection) -> GroupTally:
             # the window check and the insert are one statement: a tap racing the reveal is
             # either in the tally or told it was too late, never both
             cursor = await db.execute(

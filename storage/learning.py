@@ -12,8 +12,6 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import aiosqlite
-
 from bot.quiz.learning import Card
 from bot.quiz.ports import CardUpdate, Learner
 from storage.shared import (
@@ -25,7 +23,7 @@ from storage.shared import (
     learner_of,
     saved_learner,
 )
-from storage.writer import SQLiteWriter
+from storage.writer import SQLiteWriter, WriterConnection
 
 CHUNK = 300
 """Rows per multi-row statement: 300 x 3 parameters stays far under SQLite's 32,766 variables
@@ -68,7 +66,7 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
                           update: Callable[[Card], Card | None],
                           study: Callable[[Learner], Learner] | None = None) -> Card | None:
         """See :meth:`bot.quiz.ports.CardStore.update_card`."""
-        async def op(db: aiosqlite.Connection) -> Card | None:
+        async def op(db: WriterConnection) -> Card | None:
             rows = list(await db.execute_fetchall(
                 f"SELECT {CARD_COLUMNS} FROM cards WHERE user_id = ? AND bank_id = ?"
                 " AND question_id = ?", (user_id, bank_id, question_id)))
@@ -101,7 +99,7 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
         if not updates:
             return
 
-        async def op(db: aiosqlite.Connection) -> None:
+        async def op(db: WriterConnection) -> None:
             keys = list(dict.fromkeys((u.user_id, u.bank_id, u.question_id) for u in updates))
             cards: dict[tuple[int, str, str], Card] = {}
             for chunk in _chunks(keys):
@@ -178,7 +176,7 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
                              change: Callable[[Learner], Learner]) -> Learner:
         """See :meth:`bot.quiz.ports.CardStore.update_learner` (the read and the write are one
         job of the writer, in its transaction)."""
-        async def op(db: aiosqlite.Connection) -> Learner:
+        async def op(db: WriterConnection) -> Learner:
             rows = list(await db.execute_fetchall(
                 f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id = ?", (user_id,)))
             learner = change(learner_of(rows[0]) if rows else Learner(user_id))

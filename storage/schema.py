@@ -13,9 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 
-import aiosqlite
-
 from bot.quiz.ports import StorageError
+from storage.writer import WriterConnection
 
 
 @dataclass(frozen=True)
@@ -53,7 +52,7 @@ def bundled(folder: str) -> list[Migration]:
     return found
 
 
-async def migrate(db: aiosqlite.Connection, current: int, to_apply: Iterable[Migration]) -> None:
+async def migrate(db: WriterConnection, current: int, to_apply: Iterable[Migration]) -> None:
     """Apply each migration of ``to_apply`` newer than ``current`` to the SQLite database
     ``db``, each in its own transaction, which also sets ``PRAGMA user_version`` to its number.
 

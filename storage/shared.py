@@ -103,6 +103,18 @@ class SharedAttemptStatements(Statements):
             " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
             " updated_at = excluded.updated_at", (user_id, language, time.time()))
 
+    async def answer_flow(self, user_id: int) -> str | None:
+        """See :meth:`bot.quiz.ports.QuizStore.answer_flow`."""
+        rows = await self._read("SELECT answer_flow FROM users WHERE user_id = ?", (user_id,))
+        return rows[0][0] if rows else None
+
+    async def set_answer_flow(self, user_id: int, flow: str, now: float) -> None:
+        """See :meth:`bot.quiz.ports.QuizStore.set_answer_flow`."""
+        await self._write(
+            "INSERT INTO users (user_id, language, answer_flow, updated_at) VALUES (?, NULL, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET answer_flow = excluded.answer_flow,"
+            " updated_at = excluded.updated_at", (user_id, flow, now))
+
     async def start_attempt(self, user_id: int, bank_id: str, bank_version: int, plan: Plan,
                             now: float, fingerprints: Mapping[str, str] | None = None) -> Attempt:
         """See :meth:`bot.quiz.ports.QuizStore.start_attempt`.

@@ -40,7 +40,7 @@ from storage.library import LibraryStatements
 from storage.order import LocalUpdateOrder
 from storage.schema import Migration, migrate, migrations, refuse_newer
 from storage.shared import SharedReportStatements
-from storage.writer import SQLITE_WAL_HEADER, DatabaseFile, FileChange
+from storage.writer import SQLITE_WAL_HEADER, DatabaseFile, FileChange, WriterConnection
 
 __all__ = ["BUSY_TIMEOUT_MS", "Migration", "SQLiteStore", "check_path", "migrations",
            "refuse_recreating", "traces_of"]
@@ -66,7 +66,7 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
     connection, which in WAL mode sees committed data only.
     """
 
-    def __init__(self, reader: aiosqlite.Connection, writer: aiosqlite.Connection) -> None:
+    def __init__(self, reader: aiosqlite.Connection, writer: WriterConnection) -> None:
         super().__init__(reader, writer)
         self._lock: DatabaseLock | None = None  # shared: tells a restore the file is in use
         self._leases: LocalLeases | None = None
@@ -97,7 +97,7 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
         file = check_path(path)
         new = file is None
         traces = traces_of(path) if new else []  # before this open makes its lock file
-        connections: list[aiosqlite.Connection] = []
+        connections: list[aiosqlite.Connection | WriterConnection] = []
         lock: DatabaseLock | None = None
         try:
             lock = DatabaseLock(path, exclusive=False)  # refused while a restore writes it
@@ -106,14 +106,16 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
             if file is None:
                 cls._create_private(path)
                 file = DatabaseFile(path)
-            for _ in range(2):
-                connection = await aiosqlite.connect(path, isolation_level=None)
-                connections.append(connection)
+            reader = await aiosqlite.connect(path, isolation_level=None)
+            connections.append(reader)
+            writer = await WriterConnection.connect(path)  # the writer's own thread
+            connections.append(writer)
+            for connection in connections:
                 await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
                 await connection.execute("PRAGMA journal_mode = WAL")
                 await connection.execute("PRAGMA synchronous = FULL")
                 await connection.execute("PRAGMA foreign_keys = ON")
-            store = cls(*connections)
+            store = cls(reader, writer)
             store._lock = lock
             store._path = path
             known = migrations()
@@ -279,7 +281,7 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
     async def delete_user(self, user_id: int) -> DeletedData:
         """See :meth:`bot.quiz.ports.PrivacyStore.delete_user`. One transaction: all of it or
         nothing."""
-        async def op(db: aiosqlite.Connection) -> DeletedData:
+        async def op(db: WriterConnection) -> DeletedData:
             answers = (await db.execute(
                 "DELETE FROM answers WHERE attempt_id IN"
                 " (SELECT attempt_id FROM attempts WHERE user_id = ?)", (user_id,))).rowcount
@@ -349,7 +351,7 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
             StorageError: the write failed (read-only, locked, full disk, closed), or the
                 database file is no longer the path's (deleted, replaced, overwritten).
         """
-        async def op(db: aiosqlite.Connection) -> None:
+        async def op(db: WriterConnection) -> None:
             rows = list(await db.execute_fetchall("PRAGMA user_version"))
             await db.execute(f"PRAGMA user_version = {int(rows[0][0])}")
 

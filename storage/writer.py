@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,8 +35,110 @@ from bot.quiz.ports import StorageError
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-WriteOp = Callable[[aiosqlite.Connection], Awaitable[T]]
-"""A write run by the writer task inside its transaction."""
+
+
+@dataclass(frozen=True)
+class Changed:
+    """What a write statement did: the rows it changed, and the last row id inserted."""
+
+    rowcount: int
+    lastrowid: int | None
+
+
+class WriterConnection:
+    """The writer's SQLite connection and the one thread it is used on (open with
+    :meth:`connect`, close with :meth:`close`).
+
+    :meth:`run` runs a plain function of the ``sqlite3.Connection`` there (any number of
+    statements in one trip); :meth:`execute`, :meth:`execute_fetchall` and
+    :meth:`executemany` are one statement each, for writes that await between statements.
+
+    Args:
+        connection: The connection, in autocommit mode (``isolation_level=None``), made on
+            ``thread``.
+        thread: An executor with one worker, the only one that uses ``connection``.
+    """
+
+    def __init__(self, connection: sqlite3.Connection, thread: ThreadPoolExecutor) -> None:
+        self._connection = connection
+        self._thread = thread
+
+    @classmethod
+    async def connect(cls, path: Path) -> WriterConnection:
+        """Open ``path`` in autocommit mode on a thread of its own.
+
+        Raises:
+            sqlite3.Error: it cannot be opened.
+        """
+        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
+        try:
+            connection = await asyncio.get_running_loop().run_in_executor(
+                thread, functools.partial(sqlite3.connect, path, isolation_level=None,
+                                          check_same_thread=False))
+        except BaseException:
+            thread.shutdown(wait=False)
+            raise
+        return cls(connection, thread)
+
+    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(connection)`` on the connection's thread (one trip); its result.
+
+        Raises:
+            sqlite3.Error: what ``fn`` raised.
+            ValueError: the connection is closed.
+        """
+        if self._thread is None:
+            raise ValueError("no active connection: the writer's connection is closed")
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn,
+                                                                self._connection)
+
+    async def execute(self, sql: str, args: Sequence[Any] | Mapping[str, Any] = ()) -> Changed:
+        """Run one statement; the rows it changed."""
+        def run(db: sqlite3.Connection) -> Changed:
+            cursor = db.execute(sql, args)
+            return Changed(cursor.rowcount, cursor.lastrowid)
+
+        return await self.run(run)
+
+    async def execute_fetchall(self, sql: str,
+                               args: Sequence[Any] | Mapping[str, Any] = ()) -> list[Any]:
+        """Run one statement to its end; its rows."""
+        return await self.run(lambda db: db.execute(sql, args).fetchall())
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Changed:
+        """Run one statement once per row of ``rows``."""
+        rows = list(rows)
+
+        def run(db: sqlite3.Connection) -> Changed:
+            cursor = db.executemany(sql, rows)
+            return Changed(cursor.rowcount, cursor.lastrowid)
+
+        return await self.run(run)
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open (read between trips, when the thread is idle);
+        False once closed."""
+        return self._thread is not None and self._connection.in_transaction
+
+    async def close(self) -> None:
+        """Close the connection and end its thread (idempotent); later trips raise
+        ``ValueError``."""
+        thread = self._thread
+        if thread is None:
+            return
+        self._thread = None  # type: ignore[assignment]
+        with contextlib.suppress(sqlite3.Error):
+            await asyncio.get_running_loop().run_in_executor(thread, self._connection.close)
+        thread.shutdown(wait=True)
+
+
+WriteOp = Callable[[WriterConnection], Awaitable[T]]
+"""A write run by the writer task inside its transaction, awaiting each statement."""
+
+StatementOp = Callable[[sqlite3.Connection], T]
+"""A write run on the writer's thread inside its transaction, its statements in one trip (with
+the other statement ops next to it in the batch): it must not block on anything but SQLite."""
 
 
 SQLITE_WAL_HEADER = b"SQLite format 3\x00"
@@ -143,10 +248,11 @@ class SQLiteWriter:
         writer: The connection the writer task runs every write on.
     """
 
-    def __init__(self, reader: aiosqlite.Connection, writer: aiosqlite.Connection) -> None:
+    def __init__(self, reader: aiosqlite.Connection, writer: WriterConnection) -> None:
         self._db = reader
         self._writer_db = writer
-        self._pending: list[tuple[WriteOp[Any], asyncio.Future[Any], bool]] = []
+        # (op, its future, whether it is a StatementOp)
+        self._pending: list[tuple[Callable[..., Any], asyncio.Future[Any], bool]] = []
         self._writer_task: asyncio.Task[None] | None = None
         self._file: DatabaseFile | None = None  # None: not watched (tests of the writer)
         self._lost: StorageError | None = None
@@ -183,7 +289,7 @@ class SQLiteWriter:
         """Called once, when :meth:`_check_file` first finds the file changed (the store saves
         what it can); does nothing here."""
 
-    async def _submit(self, op: WriteOp[T], *, single: bool = False) -> T:
+    async def _submit(self, op: WriteOp[T]) -> T:
         """Queue a write and wait until it is committed (durable).
 
         ``op`` runs inside the writer's transaction, next to other queued writes; it must make
@@ -195,13 +301,20 @@ class SQLiteWriter:
             StorageError: the transaction could not be committed (locked, read-only, full
                 disk): nothing of it was stored; or the database file was deleted, replaced or
                 overwritten (:class:`DatabaseFile`): not acknowledged, as it may be lost.
-
-        Args:
-            single: ``op`` runs one statement, so alone in its batch it can run in autocommit
-                mode (one round trip to the database thread instead of three).
         """
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._pending.append((op, future, single))
+        result: T = await self._queue(op, False)
+        return result
+
+    async def _submit_statements(self, op: StatementOp[T]) -> T:
+        """Queue a write given as a plain function of the connection (:data:`StatementOp`)
+        and wait until it is committed: it runs on the writer's thread with the other
+        statement ops of its batch, in one trip. The rules and errors of :meth:`_submit`."""
+        result: T = await self._queue(op, True)
+        return result
+
+    async def _queue(self, op: Callable[..., Any], statements: bool) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append((op, future, statements))
         if self._writer_task is None or self._writer_task.done():
             self._writer_task = asyncio.create_task(self._write_loop(), name="sqlite-writer")
         return await asyncio.shield(future)
@@ -211,19 +324,10 @@ class SQLiteWriter:
         db = self._writer_db
         while self._pending:
             batch, self._pending = self._pending, []
-            results: list[tuple[asyncio.Future[Any], BaseException | None, Any]] = []
-            autocommit = len(batch) == 1 and batch[0][2]
+            results: list[tuple[asyncio.Future[Any], BaseException | None, Any]]
             try:
                 self._check_file()
-                if not autocommit:
-                    await db.execute("BEGIN IMMEDIATE")
-                for op, future, _ in batch:
-                    try:
-                        results.append((future, None, await op(db)))
-                    except sqlite3.IntegrityError as exc:
-                        results.append((future, exc, None))
-                if not autocommit:
-                    await db.execute("COMMIT")
+                results = await self._run_batch(batch)
                 self.commits += 1
                 self._check_file()  # committed to a file nobody will find: not acknowledged
             except Exception as exc:  # nothing of the batch is stored (or in a lost file)
@@ -241,6 +345,42 @@ class SQLiteWriter:
                 else:
                     future.set_result(value)
 
+    async def _run_batch(self, batch: list[tuple[Callable[..., Any], asyncio.Future[Any], bool]]
+                         ) -> list[tuple[asyncio.Future[Any], BaseException | None, Any]]:
+        """Run a batch in one transaction, in order: each run of consecutive statement ops in
+        one trip to the writer's thread (the first with ``BEGIN``, the last with ``COMMIT``),
+        each awaited op statement by statement.
+
+        Raises:
+            sqlite3.Error, StorageError: the transaction failed (it is left to roll back).
+        """
+        db = self._writer_db
+        results: list[tuple[asyncio.Future[Any], BaseException | None, Any]] = []
+        index = 0
+        while index < len(batch):
+            op, future, statements = batch[index]
+            if not statements:
+                if index == 0:
+                    await db.execute("BEGIN IMMEDIATE")
+                try:
+                    results.append((future, None, await op(db)))
+                except sqlite3.IntegrityError as exc:
+                    results.append((future, exc, None))
+                index += 1
+                continue
+            end = index
+            while end < len(batch) and batch[end][2]:
+                end += 1
+            run = [op for op, _, _ in batch[index:end]]
+            begin, commit = index == 0, end == len(batch)
+            outcomes = await db.run(functools.partial(_statement_ops, run, begin, commit))
+            results.extend((future, error, value) for (_, future, _), (error, value)
+                           in zip(batch[index:end], outcomes, strict=True))
+            index = end
+        if not batch[-1][2]:
+            await db.execute("COMMIT")
+        return results
+
     async def _write(self, sql: str, args: tuple[object, ...]) -> int:
         """One write statement, group-committed; returns the number of rows changed.
 
@@ -248,11 +388,7 @@ class SQLiteWriter:
             sqlite3.IntegrityError: a constraint refused the write.
             StorageError: the write could not be committed (locked, read-only, full).
         """
-        async def op(db: aiosqlite.Connection) -> int:
-            cursor = await db.execute(sql, args)
-            return cursor.rowcount
-
-        return await self._submit(op, single=True)
+        return await self._submit_statements(lambda db: db.execute(sql, args).rowcount)
 
     async def _write_returning(self, sql: str, args: tuple[object, ...]) -> list[Any]:
         """One write statement with a RETURNING clause, group-committed; the rows it returned
@@ -262,10 +398,7 @@ class SQLiteWriter:
             sqlite3.IntegrityError: a constraint refused the write.
             StorageError: the write could not be committed (locked, read-only, full).
         """
-        async def op(db: aiosqlite.Connection) -> list[Any]:
-            return list(await db.execute_fetchall(sql, args))
-
-        return await self._submit(op, single=True)
+        return await self._submit_statements(lambda db: db.execute(sql, args).fetchall())
 
     async def _transaction(self, op: Callable[[_Transaction], Awaitable[T]]) -> T:
         """A write of several statements, group-committed (see
@@ -276,7 +409,7 @@ class SQLiteWriter:
             sqlite3.IntegrityError: a constraint refused the write (its first statement).
             StorageError: the write could not be committed (locked, read-only, full).
         """
-        async def run(db: aiosqlite.Connection) -> T:
+        async def run(db: WriterConnection) -> T:
             return await op(_Transaction(db))
 
         return await self._submit(run)
@@ -298,7 +431,7 @@ class _Transaction:
     """A :class:`storage.shared.Transaction` on the writer's connection, inside its
     transaction."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: WriterConnection) -> None:
         self._db = db
 
     async def execute(self, sql: str, args: tuple[object, ...]) -> int:
@@ -306,3 +439,24 @@ class _Transaction:
 
     async def fetch(self, sql: str, args: tuple[object, ...]) -> list[Any]:
         return list(await self._db.execute_fetchall(sql, args))
+
+
+def _statement_ops(ops: list[StatementOp[Any]], begin: bool, commit: bool,
+                   db: sqlite3.Connection) -> list[tuple[BaseException | None, Any]]:
+    """On the writer's thread: ``BEGIN`` (when ``begin``), each op (a constraint error is that
+    op's outcome; SQLite undid its statement alone), ``COMMIT`` (when ``commit``).
+
+    Raises:
+        sqlite3.Error: anything else failed (the transaction is left to roll back).
+    """
+    if begin:
+        db.execute("BEGIN IMMEDIATE")
+    outcomes: list[tuple[BaseException | None, Any]] = []
+    for op in ops:
+        try:
+            outcomes.append((None, op(db)))
+        except sqlite3.IntegrityError as exc:
+            outcomes.append((exc, None))
+    if commit:
+        db.execute("COMMIT")
+    return outcomes

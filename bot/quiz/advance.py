@@ -4,7 +4,9 @@ The tap is checked by the quiz service (:meth:`~bot.quiz.service.QuizService.nex
 attempt made fit to show (:meth:`~bot.quiz.service.QuizService.current`), and, when that was
 the last question, the user's best earlier score on the bank looked up
 (:meth:`~bot.quiz.review.LearningService.previous_best`) for the score screen. The front end
-shows the outcome; it calls :meth:`~bot.quiz.service.QuizService.not_shown` if showing failed.
+shows the outcome, then calls :meth:`~bot.quiz.service.QuizService.shown` (a later tap on the
+same "Next" is stale); until then the same tap may be tried again. The one-tap flow
+(:func:`after_answer`) asks the same right after an answer is recorded.
 """
 
 from __future__ import annotations
@@ -41,20 +43,29 @@ class NextShown:
 async def next_question(quiz: QuizService, learning: LearningService, user_id: int,
                         attempt_id: int, position: int) -> NextShown:
     """The outcome of ``user_id``'s "Next" tap on the feedback of question ``position``;
-    nothing is stored but a revision of the attempt's plan after a bank edit. A tap whose
-    outcome could not be made (a storage failure) is not spent: tapping it again works.
+    nothing is stored but a revision of the attempt's plan after a bank edit. The tap is spent
+    only once its outcome was shown (:meth:`QuizService.shown`): a tap whose outcome could not
+    be made (a storage failure) or sent works again.
 
     Raises:
         UnknownAttempt, NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion,
         NotAnswered: refused (see :meth:`QuizService.next`); nothing changes.
         StorageError: the storage could not be reached.
     """
-    attempt = await quiz.next(user_id, attempt_id, position)
-    try:
-        attempt, updated = await quiz.current(attempt)
-        best = (await learning.previous_best(attempt) if attempt.status == engine.FINISHED
-                else None)
-        return NextShown(attempt, await quiz.bank_of(attempt), updated, best)
-    except Exception:  # nothing was shown: the same tap may be tried again
-        quiz.not_shown(attempt_id, position)
-        raise
+    return await after_answer(quiz, learning, await quiz.next(user_id, attempt_id, position))
+
+
+async def after_answer(quiz: QuizService, learning: LearningService,
+                       attempt: Attempt) -> NextShown:
+    """What comes after ``attempt``'s last recorded answer (``attempt`` as recorded, or as a
+    "Next" tap found it): its question at ``attempt.position`` made fit to show, or its score
+    with the best earlier one. Nothing is stored but a revision of the plan after a bank edit.
+
+    Raises:
+        BankChanged: the attempt's bank cannot be served any more.
+        StorageError: the storage could not be reached (nothing was spent).
+    """
+    attempt, updated = await quiz.current(attempt)
+    best = (await learning.previous_best(attempt) if attempt.status == engine.FINISHED
+            else None)
+    return NextShown(attempt, await quiz.bank_of(attempt), updated, best)

@@ -107,6 +107,15 @@ class QuizStore(Protocol):
         """Store the user's language choice (it wins over Telegram's language_code)."""
         ...
 
+    async def answer_flow(self, user_id: int) -> str | None:
+        """The user's ``/settings`` choice of what follows an answer (an
+        :class:`~bot.quiz.flow.AnswerFlow` value), or None."""
+        ...
+
+    async def set_answer_flow(self, user_id: int, flow: str, now: float) -> None:
+        """Store the user's choice of what follows an answer (their language choice stays)."""
+        ...
+
     async def start_attempt(self, user_id: int, bank_id: str, bank_version: int, plan: Plan,
                             now: float, fingerprints: Mapping[str, str] | None = None) -> Attempt:
         """Abandon the user's active attempt, if any, and start a new one at position 0.

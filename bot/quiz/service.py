@@ -26,6 +26,7 @@ from bot.quiz.engine import (
     StaleQuestion,
     UnknownAttempt,
 )
+from bot.quiz.flow import AnswerFlow, flow_of
 from bot.quiz.ports import CLOSED, DUPLICATE, AnswerHook, BankStats, Pruned, QuizStore
 from bot.quiz.registry import BankRegistry
 
@@ -96,6 +97,7 @@ class QuizService:
         self._clock = clock
         self._rng = rng or random.Random()
         self._languages: LRUCache[int, str | None] = LRUCache(cache_size)
+        self._flows: LRUCache[int, AnswerFlow] = LRUCache(cache_size)
         self._attempts: _AttemptCache = _AttemptCache(cache_size, self._evicted)
         self._shown: dict[int, int] = {}  # attempt id -> the furthest position "next" showed
         self._by_user: dict[int, set[int]] = {}  # user id -> ids of their cached attempts
@@ -135,6 +137,7 @@ class QuizService:
             self._reviewed.pop(attempt_id, None)
         self._forget_user(user_id)
         self._languages.pop(user_id, None)
+        self._flows.pop(user_id, None)
 
     def _cache_language(self, user_id: int, language: str | None) -> None:
         self._languages[user_id] = language
@@ -188,6 +191,23 @@ class QuizService:
         """Store the user's language choice."""
         await self.store.set_user_language(user_id, language)
         self._cache_language(user_id, language)
+
+    async def answer_flow(self, user_id: int) -> AnswerFlow:
+        """What follows the user's answers (their ``/settings`` choice, else the default:
+        :mod:`bot.quiz.flow`); cached after the first read."""
+        if user_id in self._flows:
+            return self._flows[user_id]
+        flow = self._flows[user_id] = flow_of(await self.store.answer_flow(user_id))
+        return flow
+
+    async def choose_answer_flow(self, user_id: int, flow: AnswerFlow) -> None:
+        """Store the user's choice of what follows an answer.
+
+        Raises:
+            StorageError: it could not be stored (the choice is unchanged).
+        """
+        await self.store.set_answer_flow(user_id, flow.value, self._clock())
+        self._flows[user_id] = flow
 
     async def start(self, user_id: int, bank_id: str) -> Attempt:
         """Start a fresh attempt at ``bank_id``, abandoning the user's active one.
@@ -360,11 +380,12 @@ class QuizService:
 
     async def next(self, user_id: int, attempt_id: int, position: int) -> Attempt:
         """Check a "next" tap on the feedback of the question at ``position``; nothing is stored
-        (the answer moved the attempt on). A second "next" on the same feedback is stale.
+        (the answer moved the attempt on). A "next" on a feedback whose next question was
+        shown already (:meth:`shown`) is stale.
 
         Returns:
             The attempt: pass it to :meth:`current`, then show its question at
-            ``attempt.position``, or its score if finished.
+            ``attempt.position``, or its score if finished, then call :meth:`shown`.
 
         Raises:
             UnknownAttempt, NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion,
@@ -374,12 +395,24 @@ class QuizService:
         shown = engine.check_next(attempt, await self._planned(attempt), user_id, position)
         if self._shown.get(attempt.id, -1) >= shown:
             raise StaleQuestion(position)  # "next" tapped twice: shown already
-        self._shown[attempt.id] = shown
         return attempt
 
+    def shown(self, attempt_id: int, position: int) -> None:
+        """Note that what comes after the question at ``position`` (the next question, or
+        the score) was sent: a later "next" on that question's feedback is stale. Noted only
+        once it was sent, so a tap whose showing failed, or was cut short, can be tried
+        again: never a user left without a way on."""
+        if self._shown.get(attempt_id, -1) < position + 1:
+            self._shown[attempt_id] = position + 1
+
+    def was_shown(self, attempt_id: int, position: int) -> bool:
+        """Whether what comes after the question at ``position`` was sent (:meth:`shown`;
+        this process only)."""
+        return self._shown.get(attempt_id, -1) >= position + 1
+
     def not_shown(self, attempt_id: int, position: int) -> None:
-        """Undo :meth:`next` for the feedback at ``position``: showing what came after it
-        failed, so another "next" tap on it is not stale."""
+        """Forget :meth:`shown` for the feedback at ``position``: what came after it may not
+        have reached the user, so another "next" tap on it is not stale."""
         if self._shown.get(attempt_id) == position + 1:
             del self._shown[attempt_id]
 

@@ -48,6 +48,7 @@ from bot.render.callbacks import (
     DailySettingButton,
     DeleteDataButton,
     DraftButton,
+    FlowButton,
     GroupAnswerButton,
     GroupSubmitButton,
     GroupTickButton,
@@ -169,6 +170,7 @@ from bot.render.links import (
     question_link,
 )
 from bot.render.private import (
+    answer_flow_screen,
     attempt_question,
     bank_choice,
     current_screens,
@@ -301,6 +303,7 @@ __all__ = [
     "DailySettingButton",
     "DeleteDataButton",
     "DraftButton",
+    "FlowButton",
     "GroupAnswerButton",
     "GroupSubmitButton",
     "GroupTickButton",
@@ -327,6 +330,7 @@ __all__ = [
     "Ticks",
     "UndoButton",
     "UrlButton",
+    "answer_flow_screen",
     "answer_rows",
     "as_screens",
     "assign_deadline",

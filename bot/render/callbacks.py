@@ -58,6 +58,17 @@ class NextButton:
 
 
 @dataclass(frozen=True)
+class FlowButton:
+    """A private ``/settings`` choice of what follows an answer (a
+    :class:`~bot.quiz.flow.AnswerFlow` value)."""
+
+    PREFIX: ClassVar[str] = "af"
+    FIELDS: ClassVar[str | None] = r"(next|one_tap)"
+
+    flow: str
+
+
+@dataclass(frozen=True)
 class RetakeButton:
     """Start the bank again."""
 
@@ -420,7 +431,7 @@ CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | Lang
                   | DraftButton | UndoButton | RightOptionButton | RightDoneButton
                   | QuizButton | HomeworkButton | AssignButton
                   | TickButton | SubmitButton | GroupTickButton | GroupSubmitButton
-                  | CardTickButton | CardSubmitButton
+                  | CardTickButton | CardSubmitButton | FlowButton
                   | DailyAnswerButton | DailySettingButton | DailyChannelButton)
 
 BUTTON_KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)

@@ -1,6 +1,6 @@
 """Screens of a quiz in a private chat (and in ``quizbot play``): the intro, the questions and
 their feedback, the outcome, the review of missed questions, the preview, the language and bank
-pickers, and /deletemydata's question.
+pickers, the private /settings (what follows an answer), and /deletemydata's question.
 """
 
 from __future__ import annotations
@@ -11,12 +11,14 @@ from collections.abc import Iterable
 from bot.i18n import SUPPORTED, Catalog
 from bot.quiz.bank import Bank
 from bot.quiz.engine import FINISHED, Attempt, Result, result, view
+from bot.quiz.flow import AnswerFlow
 from bot.quiz.ports import DeletedData, ScorePoint
 from bot.quiz.privacy import Creations
 from bot.render.callbacks import (
     AnswerButton,
     BankButton,
     DeleteDataButton,
+    FlowButton,
     LanguageButton,
     NextButton,
     RetakeButton,
@@ -109,11 +111,15 @@ def resume_screens(bank: Bank, attempt: Attempt, updated: bool, t: Catalog, m: M
     return [notice, *current_screens(bank, attempt, updated, t, m, share=share)]
 
 
-def feedback(bank: Bank, attempt: Attempt, position: int, t: Catalog, m: Markup) -> Screen:
+def feedback(bank: Bank, attempt: Attempt, position: int, t: Catalog, m: Markup, *,
+             one_tap: bool = False) -> Screen:
     """The answered question: the choice marked ✅/❌, the correct option, the explanation,
-    and a button to go on (or to see the score after the last question)."""
+    and a button to go on (or to see the score after the last question); none in the one-tap
+    flow (:attr:`AnswerFlow.ONE_TAP`: what follows is sent at once, below it)."""
     v = view(attempt, bank, position)
     lines = [*_question_lines(bank, v, t, m, marks=True), "", *explanation_lines(bank, v, t, m)]
+    if one_tap:
+        return Screen("\n".join(lines))
     last = position + 1 >= attempt.total
     label = t("button_results") if last else t("button_next")
     return Screen("\n".join(lines), ((Button(label, NextButton(attempt.id, position)),),))
@@ -214,6 +220,18 @@ def preview(bank: Bank, t: Catalog, m: Markup, *, share: bool = False) -> list[S
     lines += ["", m.italic(t("preview_footer"))]
     return as_screens("\n".join(lines), m,
                       head.keyboard + (share_row(bank, t) if share else ()))
+
+
+def answer_flow_screen(current: AnswerFlow, t: Catalog, m: Markup) -> Screen:
+    """The private /settings: what follows an answer, both ways explained, one button each
+    (the current one ticked)."""
+    lines = [m.bold(t("flow_title")), "", m.escape(t("flow_next_about")), "",
+             m.escape(t("flow_one_tap_about"))]
+    buttons = tuple(
+        (Button(("✓ " if flow is current else "") + t(f"flow_{flow.value}"),
+                FlowButton(flow.value)),)
+        for flow in AnswerFlow)
+    return Screen("\n".join(lines), buttons)
 
 
 def language_picker(current: str, t: Catalog, m: Markup) -> Screen:

@@ -14,8 +14,9 @@ from telegram.error import TelegramError
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import engine
-from bot.quiz.advance import next_question
+from bot.quiz.advance import NextShown, after_answer, next_question
 from bot.quiz.bank import Bank
+from bot.quiz.flow import AnswerFlow
 from bot.quiz.homework import TOKEN_PREFIX as HOMEWORK_PREFIX
 from bot.quiz.ports import StorageError
 from bot.quiz.starting import Resumed, Started, resume_or_start
@@ -38,6 +39,7 @@ from bot.telegram.inline import sharing_on
 from bot.telegram.limits import Dropped
 from bot.telegram.outcomes import Kind, classify
 from bot.telegram.services import catalog_for, services, services_of
+from bot.telegram.transport import results_unread
 
 log = logging.getLogger(__name__)
 
@@ -119,9 +121,11 @@ async def show_start(context: Context, chat_id: int, user: User, started: Starte
                      *, greet: bool) -> None:
     """Send a started attempt's intro (greeting the user by name when ``greet``), then its
     first question."""
-    await send(context, chat_id, render.intro(started.bank, t, HTML,
-                                              name=user.first_name if greet else None))
-    await send(context, chat_id, render.attempt_question(started.bank, started.attempt, t, HTML))
+    with results_unread():  # the messages are not read back: PTB builds no objects of them
+        await send(context, chat_id, render.intro(started.bank, t, HTML,
+                                                  name=user.first_name if greet else None))
+        await send(context, chat_id, render.attempt_question(started.bank, started.attempt, t,
+                                                             HTML))
 
 
 async def cmd_preview(update: Update, context: Context) -> None:
@@ -184,12 +188,15 @@ async def on_other_message(update: Update, context: Context) -> None:
 
 async def on_answer(query: CallbackQuery, context: Context, button: render.AnswerButton,
                     t: Catalog) -> None:
-    """An option tap: check, answer the query, record durably, then show the feedback.
+    """An option tap: check, answer the query, record durably, then show the feedback (and, in
+    the user's one-tap flow, send the next question or the score at once below it).
 
     A tap on a question answered already (a double tap, or a tap Telegram delivers again after
     a crash that came between recording and showing) shows the recorded feedback again when
     the query's message does not show it yet (a lost edit is made good); when it does, no
-    edit is made (Telegram would refuse it "message is not modified").
+    edit is made (Telegram would refuse it "message is not modified"). In the one-tap flow
+    such a tap also sends what follows when it was never sent (its send failed), so a learner
+    without a "Next" button is never stuck.
     """
     service = services(context).quiz
     await _grade_and_show(query, context, button.attempt_id, button.position, t,
@@ -227,15 +234,23 @@ async def _grade_and_show(query: CallbackQuery, context: Context, attempt_id: in
                           grading: Awaitable[tuple[engine.Attempt, engine.Answer]]) -> None:
     """The path of :func:`on_answer` and :func:`on_submit` once the grading is asked for."""
     service = services(context).quiz
+    try:  # the user's flow (cached); unreadable: the default, and the write tells the fault
+        one_tap = await service.answer_flow(query.from_user.id) is AnswerFlow.ONE_TAP
+    except StorageError:
+        one_tap = False
     try:
         attempt, answer = await grading
     except engine.AlreadyAnswered:
         await toast(query, t("toast_answered"))
         attempt = await service.attempt(attempt_id)
         bank = await service.bank_of(attempt)
-        feedback = render.feedback(bank, attempt, position, t, HTML)
+        feedback = render.feedback(bank, attempt, position, t, HTML, one_tap=one_tap)
         if not shows(query, feedback):
             await edit(query, feedback)
+        if one_tap and attempt.position == position + 1 and not service.was_shown(
+                attempt.id, position):  # what follows was never sent (a send that failed)
+            await show_next(query, context, await after_answer(
+                service, services(context).learning, attempt), position, t)
         return
     except engine.QuestionChanged:  # the bank was edited since this question was shown
         await toast(query)
@@ -255,7 +270,11 @@ async def _grade_and_show(query: CallbackQuery, context: Context, attempt_id: in
         return
     bank = await service.bank_of(attempt)
     try:
-        await edit(query, render.feedback(bank, attempt, position, t, HTML))
+        with results_unread():  # the edited message is not read back
+            await edit(query, render.feedback(bank, attempt, position, t, HTML, one_tap=one_tap))
+        if one_tap:  # the next question (or the score) at once, below the feedback
+            await show_next(query, context, await after_answer(
+                service, services(context).learning, attempt), position, t)
     finally:  # the review card, once the feedback is out (or could not be shown)
         await service.answered(attempt, answer)
 
@@ -275,14 +294,20 @@ async def on_next(query: CallbackQuery, context: Context, button: render.NextBut
     await toast(query)
     # the feedback stays as it is (a second tap on its button is answered as stale): one edit
     # less per question keeps the bot further from Telegram's limits
-    try:
+    await show_next(query, context, shown, button.position, t)
+
+
+async def show_next(query: CallbackQuery, context: Context, shown: NextShown, position: int,
+                    t: Catalog) -> None:
+    """Send what comes after the question at ``position`` (its next question, or the score),
+    then note it shown (``QuizService.shown``): until it is, the same "Next" or a tap on the
+    answered question (one-tap flow) sends it again, so a send that failed leaves no user
+    stuck."""
+    with results_unread():  # the messages are not read back: PTB builds no objects of them
         for screen in render.current_screens(shown.bank, shown.attempt, shown.updated, t, HTML,
                                              shown.previous_best, share=sharing_on(context)):
             await send_to_query_chat(query, context, screen)
-    except TelegramError as exc:
-        if classify(exc).kind is Kind.TRANSIENT:
-            quiz.not_shown(shown.attempt.id, button.position)
-        raise
+    services(context).quiz.shown(shown.attempt.id, position)
 
 
 async def on_language(query: CallbackQuery, context: Context,
@@ -309,7 +334,7 @@ async def slow_down(app: QuizApplication, update: Update) -> None:
     politely to slow down, once per burst: as the toast of a tap, else as a message in the
     chat (in a group, a reply to their message, which the rate limiter drops when the group got
     a reply moments ago or its budget is kept for a session). Dropped updates change nothing;
-    the other taps of the burst are left unanswered (their spinner stops by itself)."""
+    the other taps of the burst are answered without a text (:func:`dropped_tap`)."""
     made = services_of(app)
     service = made.quiz
     query = update.callback_query
@@ -331,6 +356,14 @@ async def slow_down(app: QuizApplication, update: Update) -> None:
                                              allow_sending_without_reply=True))
     except Dropped as exc:
         log.debug("slow-down notice not sent: %s", exc.reason)
+
+
+async def dropped_tap(app: QuizApplication, update: Update) -> None:
+    """A tap dropped in a sender's flood after the first (``PerUserOrderedProcessor``): its
+    callback query is answered, without a text (the burst's first got the "slow down"), so
+    that no spinner is left turning; nothing else is read or changed."""
+    if update.callback_query is not None:
+        await toast(update.callback_query)
 
 
 def query_chat_id(query: CallbackQuery) -> int:

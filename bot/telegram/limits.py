@@ -4,9 +4,13 @@ python-telegram-bot's ``AIORateLimiter`` answers a 429 "Too Many Requests" by ho
 outgoing call of the bot for ``retry_after`` seconds through one event (PTB 22.8,
 ``telegram/ext/_aioratelimiter.py``, and its docstring: "A RetryAfter exception will halt *all*
 requests"): one flooded chat would stall the callback answers and edits of everybody else. So
-this subclass takes 429s over: it shields them from PTB's loop, holds only the calls to the chat
-that got the 429 (all calls for a 429 on a call without a chat), and tries the call again, a
-bounded number of times.
+this limiter, an implementation of PTB's ``BaseRateLimiter`` interface, holds only the calls to
+the chat that got the 429 (all calls for a 429 on a call without a chat), and tries the call
+again, a bounded number of times.
+
+Every call but getUpdates passes through it (``ExtBot``), so a call no limit applies to (a
+private chat's, or one without a chat, with no flood wait on) costs two dictionary lookups and
+the call itself: no bucket, no retry loop, no wrapper, until it fails.
 
 It keeps each group under Telegram's 20 messages a minute (Bot API FAQ,
 https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this): every send
@@ -50,7 +54,7 @@ from typing import Any
 from aiolimiter import AsyncLimiter
 from cachetools import TTLCache
 from telegram.error import RetryAfter
-from telegram.ext import AIORateLimiter
+from telegram.ext import BaseRateLimiter
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_never, wait_exponential
 
 from bot.telegram.outcomes import retry_after_seconds, retryable
@@ -160,15 +164,6 @@ class GroupMinute:
         return len(self._recent(group))
 
 
-class _Flood(Exception):
-    """Carries a 429 past ``AIORateLimiter.process_request``, which would otherwise pause every
-    call of the bot (and log it as an error when it gives up)."""
-
-    def __init__(self, error: RetryAfter) -> None:
-        super().__init__(error)
-        self.error = error
-
-
 class _Budget:
     """The retries left to one call: RetryAfter and transient failures counted apart."""
 
@@ -209,14 +204,14 @@ def group_key(chat: Hashable | None, endpoint: str) -> Hashable | None:
     return None
 
 
-class QuizRateLimiter(AIORateLimiter):
-    """``AIORateLimiter`` with Telegram's per-group limit (20 per minute) that puts a group
-    session's messages first, 429s that slow only their chat, and bounded retries of transient
-    failures.
+class QuizRateLimiter(BaseRateLimiter[int]):
+    """A rate limiter (PTB's ``BaseRateLimiter``) with Telegram's per-group limit (20 per
+    minute) that puts a group session's messages first, 429s that slow only their chat, and
+    bounded retries of transient failures.
 
-    The overall limit of 30 messages per second that ``AIORateLimiter`` applies by default is
-    Telegram's limit for bulk notifications; a quiz bot only replies to its users' taps, so it
-    is off here, and any 429 Telegram sends is still honoured.
+    There is no overall limit: the 30 messages per second that PTB's ``AIORateLimiter``
+    applies by default is Telegram's limit for bulk notifications; a quiz bot only replies to
+    its users' taps, and any 429 Telegram sends is still honoured.
 
     A 429 (https://core.telegram.org/bots/api#responseparameters, ``retry_after``) on a call
     with a ``chat_id`` holds the calls to that chat for ``retry_after`` seconds (plus
@@ -241,8 +236,6 @@ class QuizRateLimiter(AIORateLimiter):
                  max_wait: float = 2.0, flood_retries: int = RATE_LIMIT_RETRIES,
                  waiting: Callable[[], AbstractAsyncContextManager[None]] | None = None,
                  reply_seconds: float = REPLY_SECONDS) -> None:
-        # PTB's throttling is off: the group buckets are applied here (see _once)
-        super().__init__(overall_max_rate=0, group_max_rate=0, max_retries=0)
         self._transient_attempts = transient_attempts
         self._flood_retries = flood_retries
         self._exponential = wait_exponential(multiplier=0.2, max=max_wait)
@@ -276,14 +269,17 @@ class QuizRateLimiter(AIORateLimiter):
         session = _SESSION_CALL.get()
         if group is not None and not session:
             self._check_reply(group, endpoint, data)
-        # a session's own call is tried once (a 429 or a transient failure): its step is tried
-        # again by the session runner, with its own back-off and bound (retries do not multiply)
-        budget = (_Budget(endpoint, 0, 0) if session else
-                  _Budget(endpoint, rate_limit_args or self._flood_retries,
-                          self._transient_attempts - 1))
         try:  # the common case, without setting up a retry loop
+            if group is None and not self._held_until:  # no limit applies: just the call
+                return await self._call(chat, callback, args, kwargs)
             return await self._once(chat, callback, args, kwargs, endpoint, data)
         except Exception as exc:
+            # a session's own call is tried once (a 429 or a transient failure): its step is
+            # tried again by the session runner, with its own back-off and bound (retries do
+            # not multiply)
+            budget = (_Budget(endpoint, 0, 0) if session else
+                      _Budget(endpoint, rate_limit_args or self._flood_retries,
+                              self._transient_attempts - 1))
             if not budget.allows(exc):
                 raise
             self._log_retry(endpoint, chat, exc)
@@ -317,18 +313,24 @@ class QuizRateLimiter(AIORateLimiter):
                 async with self._waiting():
                     await bucket.acquire()
             self.minute.note(group)
+        return await self._call(chat, callback, args, kwargs)
 
-        async def shielded(*call_args: Any, **call_kwargs: Any) -> Result:
-            try:
-                return await callback(*call_args, **call_kwargs)
-            except RetryAfter as exc:
-                raise _Flood(exc) from None
-
+    async def _call(self, chat: Hashable | None,
+                    callback: Callable[..., Coroutine[Any, Any, Result]], args: Any,
+                    kwargs: dict[str, Any]) -> Result:
+        """The call itself; a 429 holds ``chat`` (every chat for a call without one) for the
+        ``retry_after`` Telegram gave, and is raised."""
         try:
-            return await super().process_request(shielded, args, kwargs, endpoint, data, None)
-        except _Flood as flood:
-            self._hold(chat, retry_after_seconds(flood.error))
-            raise flood.error from None
+            return await callback(*args, **kwargs)
+        except RetryAfter as exc:
+            self._hold(chat, retry_after_seconds(exc))
+            raise
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Nothing to tear down."""
 
     def _check_reply(self, group: Hashable, endpoint: str, data: dict[str, Any]) -> None:
         """Let a reply to ``group`` through now, or raise :class:`Dropped`."""

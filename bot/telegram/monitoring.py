@@ -81,13 +81,17 @@ class MeteredRequest(AiohttpRequest):
     def __init__(self, metrics: Metrics, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.metrics = metrics
+        self._calls: dict[str, Any] = {}  # method -> its counter (prometheus' labels())
 
     async def do_request(self, url: str, method: str, *args: Any,
                          **kwargs: Any) -> tuple[int, bytes]:
         """Send the request (see :meth:`AiohttpRequest.do_request`) and count it; the method
         is the URL's last part (the URL holds the token: it is never used as a label)."""
         name = url.rsplit("/", 1)[-1] or "unknown"
-        self.metrics.api_calls.labels(name).inc()
+        counter = self._calls.get(name)
+        if counter is None:  # labels() takes a lock and builds a key: once per method
+            counter = self._calls[name] = self.metrics.api_calls.labels(name)
+        counter.inc()
         try:
             status, body = await super().do_request(url, method, *args, **kwargs)
         except Exception:

@@ -15,7 +15,9 @@ non-channel chats"), so ``sender_chat`` is the identity when a message has one.
 It also guards the bot against floods: each sender's messages have a rate limit (aiolimiter's
 leaky bucket, the library PTB's own rate limiter uses) and each (chat, sender) a cap on updates
 queued at once; an update beyond either is dropped before anything is read or changed, and the
-first one dropped in a burst is handed to ``on_refused`` (a polite "slow down"). A slot is
+first one dropped in a burst is handed to ``on_refused`` (a polite "slow down"); every other
+dropped button tap to ``on_dropped_tap`` (Bot API: every callback query must be answered, or
+the user's spinner turns on and Telegram counts the bot as unresponsive). A slot is
 released while its update waits for the rate limiter (:meth:`PerUserOrderedProcessor.released`).
 
 Finally it stamps each update with the time it reached the bot (:meth:`received_at`), before it
@@ -46,14 +48,14 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
-from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from typing import Any
 
 from aiolimiter import AsyncLimiter
 from telegram import Chat, MessageEntity, Update
 from telegram.ext import BaseUpdateProcessor
 
 from bot.quiz.ports import StorageError
+from bot.telegram.updateorder import UpdateOrder
 
 log = logging.getLogger(__name__)
 
@@ -85,48 +87,8 @@ BURST_SECONDS = 30.0
 gets one "slow down"."""
 
 Refused = Callable[[Update], Awaitable[None]]
-"""Told about the first update of a sender's burst that was dropped (to say "slow down")."""
-
-
-class UpdateOrder(Protocol):
-    """The order of each (chat, sender)'s updates across the instances sharing the storage:
-    :class:`storage.order.PostgresUpdateOrder`, or :class:`storage.order.LocalUpdateOrder`
-    (one instance: it does nothing)."""
-
-    async def register(self, chat_id: int | None, sender_id: int | None,
-                       update_id: int) -> None:
-        """Record that the update reached this instance (before Telegram is answered).
-
-        Raises:
-            StorageError: not recorded (the update must not be acknowledged).
-        """
-
-    def turn(self, chat_id: int | None, sender_id: int | None,
-             update_id: int) -> AbstractAsyncContextManager[bool]:
-        """Wait (bounded) for the update's turn among its key's updates on every instance;
-        hold it inside the block, which gets True, or False when it could not be had (the
-        update is handled anyway). Never raises for a storage failure."""
-        ...
-
-    async def forget(self, chat_id: int | None, sender_id: int | None,
-                     update_id: int) -> None:
-        """Unregister an update that will not be handled. Never raises."""
-
-    async def handled(self, bot_id: int, update_id: int) -> bool:
-        """Whether update ``update_id`` of bot ``bot_id`` was handled already (by any
-        instance, before a restart too).
-
-        Raises:
-            StorageError: the store could not be read.
-        """
-        ...
-
-    async def mark_handled(self, bot_id: int, update_id: int) -> None:
-        """Mark update ``update_id`` of bot ``bot_id`` handled.
-
-        Raises:
-            StorageError: the mark could not be written.
-        """
+"""Told about the first update of a sender's burst that was dropped (to say "slow down"), or
+about a later dropped button tap (to answer its callback query)."""
 
 
 class OrderedQueue(asyncio.Queue):  # type: ignore[type-arg]
@@ -205,6 +167,8 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         burst_seconds: See :data:`BURST_SECONDS`.
         on_refused: Called (awaited, in the dropped update's task) with the first dropped update
             of each burst.
+        on_dropped_tap: Called (awaited, in the dropped update's task) with every other
+            dropped update that is a button tap (a callback query), so that each is answered.
     """
 
     def __init__(self, max_concurrent_updates: int = DEFAULT_MAX_CONCURRENT_UPDATES, *,
@@ -212,7 +176,8 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
                  max_queued: int = MAX_QUEUED_PER_KEY,
                  user_rate: tuple[float, float] = USER_RATE,
                  burst_seconds: float = BURST_SECONDS,
-                 on_refused: Refused | None = None) -> None:
+                 on_refused: Refused | None = None,
+                 on_dropped_tap: Refused | None = None) -> None:
         super().__init__(PTB_SLOTS)
         self._slots = asyncio.Semaphore(max_concurrent_updates)
         self.slots = max_concurrent_updates
@@ -228,6 +193,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         self.user_rate = user_rate
         self.burst_seconds = burst_seconds
         self.on_refused = on_refused
+        self.on_dropped_tap = on_dropped_tap
         self._buckets: OrderedDict[int, AsyncLimiter] = OrderedDict()  # sender -> bucket, LRU
         self._bursts: OrderedDict[int, float] = OrderedDict()  # sender -> last refusal
         self.peak_queued = 0
@@ -321,7 +287,8 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         return True
 
     async def _refuse(self, update: Update, key: Hashable) -> None:
-        """Count a dropped update; hand the first of a burst to ``on_refused``."""
+        """Count a dropped update; hand the first of a burst to ``on_refused``, every other
+        dropped tap to ``on_dropped_tap``."""
         self.refused += 1
         sender = sender_id(update)
         now = self._clock()
@@ -334,6 +301,11 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
                     break
                 self._bursts.popitem(last=False)
         if last is not None and now - last < self.burst_seconds:
+            if update.callback_query is not None and self.on_dropped_tap is not None:
+                try:
+                    await self.on_dropped_tap(update)
+                except Exception:  # the answer is a courtesy
+                    log.exception("could not answer a dropped tap of sender %s", sender)
             return
         log.info("sender %s in chat %s is flooding: dropping their updates beyond the limits",
                  sender, key[0] if isinstance(key, tuple) else None)

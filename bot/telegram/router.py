@@ -31,6 +31,7 @@ from bot.telegram import (
     homework,
     learning,
     privacy,
+    private_settings,
     quizzes,
     teachers,
 )
@@ -112,6 +113,8 @@ _ROUTES = (
     Route(render.LanguageButton, Chats.PRIVATE,
           lambda tap: handlers.on_language(tap.query, tap.context, tap.button),
           when=_supported),
+    Route(render.FlowButton, Chats.PRIVATE,  # the private /settings
+          lambda tap: private_settings.on_flow(tap.query, tap.context, tap.button, tap.t)),
     Route(render.ReviewButton, Chats.PRIVATE,  # "review what I missed": a review session
           lambda tap: learning.on_missed(tap.query, tap.context, tap.button.attempt_id, tap.t)),
     Route(render.CardAnswerButton, Chats.PRIVATE,

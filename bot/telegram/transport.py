@@ -20,10 +20,29 @@ timeouts of each call.
 aiohttp has no timeout for sending alone, so a write timeout bounds the whole exchange together
 with the others (``total`` = connect + pool + write + read, an unlimited one counting as 0): an
 upload that stalls fails in bounded time, as with httpx. Without a write timeout there is no total.
+
+Two savings per call, both through this class, PTB's documented place for how requests are
+sent and what comes back (``BaseRequest.do_request``):
+
+* a request without files is sent as one JSON body (``application/json``, which the Bot API
+  accepts for every method: https://core.telegram.org/bots/api#making-requests), encoded once
+  from ``RequestData.parameters`` by one ``json.dumps``, instead of a form whose every field is
+  JSON-encoded on its own and then URL-encoded;
+* a call made inside :func:`results_unread` (the feedback edit, the next question: calls whose
+  answer the bot never reads) gets ``True`` back from PTB instead of the ``Message`` Telegram
+  sent: a successful answer's body is replaced by ``{"ok":true,"result":true}`` before PTB
+  parses it, so PTB neither decodes the JSON nor builds the message's objects (its
+  ``_send_message`` returns ``True`` for such a result, as for an inline message's edit).
+  Failures are never replaced: PTB raises Telegram's errors from the real body.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 import aiohttp
@@ -34,6 +53,33 @@ from yarl import URL
 
 from bot.telegram.outcomes import ConnectFailed, ConnectTimedOut
 
+_UNREAD: ContextVar[bool] = ContextVar("quizbot_results_unread", default=False)
+
+UNREAD_RESULT = b'{"ok":true,"result":true}'
+"""The body a successful call made inside :func:`results_unread` is given to PTB instead of
+Telegram's: PTB returns ``True`` for it without building objects."""
+
+JSON_HEADERS = {"Content-Type": "application/json"}
+
+
+@contextlib.contextmanager
+def results_unread() -> Iterator[None]:
+    """Mark the Bot API calls made inside the block (in this task) as calls whose result
+    nobody reads: each returns ``True`` on success instead of the object Telegram sent (a
+    ``Message``), which is never built. Errors are raised as always."""
+    token = _UNREAD.set(True)
+    try:
+        yield
+    finally:
+        _UNREAD.reset(token)
+
+
+def json_body(request_data: RequestData) -> bytes:
+    """The request's parameters as one UTF-8 JSON object (``RequestData.parameters``: plain
+    values, already converted from PTB's objects), encoded once."""
+    return json.dumps(request_data.parameters, ensure_ascii=False,
+                      separators=(",", ":")).encode()
+
 
 class AiohttpRequest(BaseRequest):
     """Send Bot API requests with one ``aiohttp.ClientSession``.
@@ -41,6 +87,9 @@ class AiohttpRequest(BaseRequest):
     Args:
         connection_pool_size: Most connections open at once (aiohttp's ``TCPConnector`` limit);
             more requests wait for a free one.
+        pace: Returns the seconds to wait before each request (the getUpdates transport's:
+            a short pause while updates are in flight, none when the bot is idle: see
+            ``bot.app.POLL_PACE``); None: no wait.
         read_timeout: Seconds to wait for a response (per read), default 5.
         write_timeout: Seconds to send a request (applied to the whole request), default 5.
         connect_timeout: Seconds to connect, default 5.
@@ -49,8 +98,10 @@ class AiohttpRequest(BaseRequest):
 
     def __init__(self, connection_pool_size: int = 16, read_timeout: float | None = 5.0,
                  write_timeout: float | None = 5.0, connect_timeout: float | None = 5.0,
-                 pool_timeout: float | None = 1.0) -> None:
+                 pool_timeout: float | None = 1.0,
+                 pace: Callable[[], float] | None = None) -> None:
         self._pool_size = connection_pool_size
+        self._pace = pace
         self._defaults = {"read": read_timeout, "write": write_timeout,
                           "connect": connect_timeout, "pool": pool_timeout}
         self._session: aiohttp.ClientSession | None = None
@@ -113,6 +164,10 @@ class AiohttpRequest(BaseRequest):
         """
         if self._session is None or self._session.closed:
             raise RuntimeError("AiohttpRequest is not initialized")
+        if self._pace is not None:
+            wait = self._pace()
+            if wait > 0:
+                await asyncio.sleep(wait)
 
         def pick(value: Any, kind: str) -> float | None:
             return self._defaults[kind] if value is BaseRequest.DEFAULT_NONE else value
@@ -125,7 +180,8 @@ class AiohttpRequest(BaseRequest):
             connect=None if connect is None or pool is None else connect + pool,
             sock_connect=connect,
             sock_read=read)
-        body: aiohttp.FormData | dict[str, str] | None = None
+        body: aiohttp.FormData | bytes | None = None
+        headers = None
         if request_data is not None:
             if request_data.multipart_data:
                 form = aiohttp.FormData()
@@ -135,12 +191,16 @@ class AiohttpRequest(BaseRequest):
                     form.add_field(name, content, filename=filename, content_type=mimetype)
                 body = form
             else:
-                body = request_data.json_parameters
+                body, headers = json_body(request_data), JSON_HEADERS
         proxy, proxy_auth = self._proxy(url)
         try:
-            async with self._session.request(method, url, data=body, timeout=timeout,
-                                             proxy=proxy, proxy_auth=proxy_auth) as response:
-                return response.status, await response.read()
+            async with self._session.request(method, url, data=body, headers=headers,
+                                             timeout=timeout, proxy=proxy,
+                                             proxy_auth=proxy_auth) as response:
+                payload = await response.read()
+                if response.status == 200 and _UNREAD.get():
+                    return 200, UNREAD_RESULT
+                return response.status, payload
         except aiohttp.ConnectionTimeoutError as exc:
             raise ConnectTimedOut(f"Connect timed out: {exc}") from exc
         except TimeoutError as exc:

@@ -46,6 +46,25 @@ async def test_measure_plays_every_bot(bot):
         assert (m.missing_answers, m.doubled_answers) == (0, 0)
 
 
+ONE_TAP_CALLS = {"answerCallbackQuery": 8, "editMessageText": 8, "sendMessage": 10}
+"""The same in the one-tap flow: no "next" query; the feedback edits and the sends as before."""
+
+
+@pytest.mark.parametrize("bot", ["quizbot", "aiogram"])
+async def test_measure_plays_the_one_tap_flow(bot):
+    """One tiny measurement of the one-tap flow (quizbot's users chose it in /settings, the
+    bare bot plays it): all users finish with three calls per answer; quizbot stores every
+    answer once."""
+    m = await measure(bot, 3, api_delay_ms=0, think_ms=0, preload=0, step_timeout=30,
+                      one_tap=True)
+    assert (m.answers, m.stalled_users, m.unanswered_queries) == (24, 0, 0), m
+    assert m.calls is not None
+    assert {k: v for k, v in m.calls.items() if k != "getUpdates"} == {
+        method: 3 * n for method, n in ONE_TAP_CALLS.items()}, m.calls
+    if bot == "quizbot":
+        assert (m.missing_answers, m.doubled_answers) == (0, 0)
+
+
 async def test_main_writes_the_results_file(tmp_path):
     """A whole (tiny) invocation writes where the figures come from, every run, medians and a
     ratio of quizbot to the other bot."""

@@ -403,7 +403,7 @@ async def test_preview_help_and_commands_menu(fake, running_bot, banks):
         assert [(c["command"], c["description"]) for c in commands] == [
             (name, t(f"command_{name}")) for name in
             ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "myquizzes",
-             "daily", "language", "stop", "help")]
+             "daily", "language", "settings", "stop", "help")]
 
 
 async def test_retake_starts_a_new_attempt(fake, running_bot, banks):

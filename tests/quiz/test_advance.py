@@ -25,12 +25,14 @@ async def play_to_the_end(quiz: QuizService, banks, bank_id: str) -> tuple[int, 
         if position < attempt.total - 1:
             shown = await next_question(quiz, learning, USER, attempt.id, position)
             assert shown.attempt.position == position + 1 and shown.previous_best is None
+            quiz.shown(attempt.id, position)
     return attempt.id, attempt.total - 1
 
 
 async def test_the_last_next_shows_the_score_with_the_best_earlier_attempt(tmp_path, banks):
     """After a first finished attempt, the last "Next" of a second one gives the finished
-    attempt, its bank and the first attempt's score; a second tap on it is stale."""
+    attempt, its bank and the first attempt's score; once shown, a second tap on it is
+    stale."""
     store = await SQLiteStore.open(tmp_path / "quiz.sqlite3")
     try:
         quiz = QuizService(store, banks)
@@ -45,8 +47,31 @@ async def test_the_last_next_shows_the_score_with_the_best_earlier_attempt(tmp_p
         assert shown.previous_best is not None
         assert (shown.previous_best.ended_at, shown.previous_best.total) == (
             first.attempt.ended_at, first.attempt.total)
+        quiz.shown(second_id, last)
         with pytest.raises(StaleQuestion):
             await next_question(quiz, learning, USER, second_id, last)
+    finally:
+        await store.close()
+
+
+async def test_a_next_is_spent_only_once_its_outcome_was_shown(tmp_path, banks):
+    """A "Next" whose question was not (yet) sent may be tapped again and gives the same
+    question; once the front end says it was shown, the same tap is stale."""
+    store = await SQLiteStore.open(tmp_path / "quiz.sqlite3")
+    try:
+        quiz = QuizService(store, banks)
+        learning = LearningService(store, banks)
+        attempt = await quiz.start(USER, next(iter(banks)))
+        attempt, answer = await quiz.grade(USER, attempt.id, 0, 0)
+        attempt = await quiz.record(attempt, answer)
+        first = await next_question(quiz, learning, USER, attempt.id, 0)
+        again = await next_question(quiz, learning, USER, attempt.id, 0)  # the send failed
+        assert first.attempt.position == again.attempt.position == 1
+        assert not quiz.was_shown(attempt.id, 0)
+        quiz.shown(attempt.id, 0)
+        assert quiz.was_shown(attempt.id, 0)
+        with pytest.raises(StaleQuestion):
+            await next_question(quiz, learning, USER, attempt.id, 0)
     finally:
         await store.close()
 

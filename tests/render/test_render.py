@@ -172,6 +172,8 @@ def field_values(field: dataclasses.Field) -> list[Any]:
         return ["up", "question"]
     if field.name == "step":  # HomeworkButton: what it does
         return ["close", "report"]
+    if field.name == "flow":  # FlowButton: what follows an answer (bot/quiz/flow.py)
+        return ["next", "one_tap"]
     if field.name == "quiz_id":  # QuizButton: a created quiz's id
         return ["c-0000000000", "c-zzzzzzzzzz"]
     # the question of the day's buttons (bot/render/callbacks.py)

@@ -114,13 +114,16 @@ class LoadGenerator:
             /start) again, as people do (None: never). Lets users go on after a crash lost
             their tap, or a message the bot did not send twice because it may have arrived.
         seed: Seed for option choices and reading times.
+        one_tap: Play the one-tap flow: after an option tap, wait for the next question (or
+            the score) instead of tapping "next" on the feedback.
     """
 
     def __init__(self, fake: FakeBotAPI, users: int, *, questions: int = 8, think: float = 0.0,
                  first_user_id: int = 100_000, step_timeout: float = 30.0,
                  query_deadline: float = 15.0, retap_after: float | None = None,
-                 seed: int = 0) -> None:
+                 seed: int = 0, one_tap: bool = False) -> None:
         self.fake = fake
+        self.one_tap = one_tap
         self.user_ids = list(range(first_user_id, first_user_id + users))
         self.questions = questions
         self.think = think
@@ -219,6 +222,13 @@ class LoadGenerator:
                        for b in row]
             data = self._random.choice(answers)
             self._tap(user_id, question, data)
+            if self.one_tap:  # the feedback is edited in, and what follows sent below it
+                await self._until(user_id, lambda p=position: (
+                    self._with_button(user_id, "a:", p + 1) if p + 1 < self.questions
+                    else self._with_button(user_id, "r:")), retap=(question, data))
+                run.answers += 1
+                run.feedback_seen.append(position)
+                continue
             feedback = await self._until(
                 user_id, lambda p=position: self._with_button(user_id, "n:", p),
                 retap=(question, data))
@@ -232,8 +242,9 @@ class LoadGenerator:
                 await self._until(
                     user_id, lambda p=position + 1: self._with_button(user_id, "a:", p),
                     retap=(feedback, next_data))
-        await self._until(user_id, lambda: self._with_button(user_id, "r:"),
-                          retap=(feedback, next_data))
+        if not self.one_tap:
+            await self._until(user_id, lambda: self._with_button(user_id, "r:"),
+                              retap=(feedback, next_data))
         run.finished = True
 
     def _tap(self, user_id: int, message: dict, data: str) -> str:

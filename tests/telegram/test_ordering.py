@@ -219,6 +219,30 @@ async def test_updates_beyond_the_queue_cap_are_dropped_with_one_notice():
     assert processor.keys_in_flight == 0
 
 
+async def test_every_dropped_tap_is_handed_on_to_be_answered():
+    """Taps beyond the queue cap: the burst's first goes to on_refused (the "slow down"), each
+    later one to on_dropped_tap (answered without a text), none is processed."""
+    refused: list[int] = []
+    dropped: list[int] = []
+
+    async def on_refused(update: Update) -> None:
+        refused.append(update.update_id)
+
+    async def on_dropped_tap(update: Update) -> None:
+        dropped.append(update.update_id)
+
+    processor = PerUserOrderedProcessor(max_queued=2, burst_seconds=3600, on_refused=on_refused,
+                                        on_dropped_tap=on_dropped_tap)
+    gate = Gate()
+    done = feed(processor, gate, [_update(i, 7, 7) for i in range(6)])
+    await gate.until(lambda: gate.started() == [0])
+    for i in (0, 1):
+        gate.open(i)
+    await done
+    assert gate.ended() == [0, 1]
+    assert (refused, dropped) == ([2], [3, 4, 5])
+
+
 async def test_a_senders_rate_limit_counts_across_chats_and_spares_taps_and_chatter():
     """A sender's bucket is theirs wherever they write (commands in groups, private messages);
     taps (bounded by the queue cap) and group chatter that is no command pass untouched."""

@@ -17,7 +17,7 @@ feature has its module here (``players``, ``newquiz``, ``quizzes``, ...), its me
 from __future__ import annotations
 
 from bot.i18n.declare import N_, NP_, Plural, Text
-from bot.i18n.messages import daily, homework, learners, newquiz, players, quizzes
+from bot.i18n.messages import daily, homework, learners, newquiz, players, quizzes, speed
 
 __all__ = ["MESSAGES", "NP_", "N_", "Plural", "Text"]
 
@@ -38,5 +38,5 @@ def _by_key(*messages: Text | Plural) -> dict[str, Text | Plural]:
 
 MESSAGES: dict[str, Text | Plural] = _by_key(
     *players.MESSAGES, *newquiz.MESSAGES, *quizzes.MESSAGES, *daily.MESSAGES,
-    *learners.MESSAGES, *homework.MESSAGES)
+    *learners.MESSAGES, *homework.MESSAGES, *speed.MESSAGES)
 """Every message of the user interface by key."""
