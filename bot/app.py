@@ -245,10 +245,11 @@ def add_handlers(app: QuizApplication) -> None:
                     group=1)
     router.add_routes(app)  # button taps: one CallbackQueryHandler per kind of button
     # the question of the day keeps where the bot may post, and follows upgrades (its own
-    # handler group: the group sessions' handlers above see the same updates)
+    # handler group: in one group PTB runs only the first handler that matches, and the group
+    # sessions' (group 0) and homework's (group 1) handlers must see the same updates)
     app.add_handler(ChatMemberHandler(daily.on_my_chat_member,
-                                      ChatMemberHandler.MY_CHAT_MEMBER), group=1)
-    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, daily.on_migrate), group=1)
+                                      ChatMemberHandler.MY_CHAT_MEMBER), group=2)
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, daily.on_migrate), group=2)
     # a user who blocked the bot and writes again gets reminders again (before any handler)
     app.add_handler(TypeHandler(Update, learning.on_any_update), group=-1)
     # anything else a person sends in a private chat (text, stickers, unknown commands) gets a
