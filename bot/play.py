@@ -22,8 +22,8 @@ Ask = Callable[[str], Awaitable[str]]
 """Show a prompt, return the line typed (raises EOFError at end of input)."""
 
 
-GREEK_LABELS = "ΑΒΓΔΕΖΗΘΙΚ"
-"""Greek capitals typed for the option labels A-J (on a Greek keyboard layout the Latin letters
+GREEK_LABELS = "ΑΒΓΔΕΖΗΘΙΚΛΜ"
+"""Greek capitals typed for the option labels A-L (on a Greek keyboard layout the Latin letters
 are a layout switch away): Α Β Γ Δ are A B C D, in the order of the alphabet."""
 
 QUIT = ("Q", ";")
@@ -77,7 +77,7 @@ def yes_word(t: i18n.Catalog) -> str:
 
 
 def read_label(reply: str, labels: str) -> str | None:
-    """The option label (A-J) a typed reply names: a Latin or Greek letter (:data:`GREEK_LABELS`),
+    """The option label (A-L) a typed reply names: a Latin or Greek letter (:data:`GREEK_LABELS`),
     either case, among ``labels``; None for anything else."""
     reply = reply.strip().upper()
     if len(reply) == 1 and reply in GREEK_LABELS:
@@ -225,7 +225,8 @@ async def _choice(ask: Ask, write: Callable[[str], None], t: i18n.Catalog, label
         EOFError: the player quit ("q", ";", end of input).
     """
     while True:
-        reply = (await ask(t("play_prompt_letters", last=labels[-1]))).strip().upper()
+        prompt = "play.prompt_several" if several else "play_prompt_letters"
+        reply = (await ask(t(prompt, last=labels[-1]))).strip().upper()
         if reply in QUIT:
             raise EOFError
         chosen = read_labels(reply, labels) if several else read_label(reply, labels)

@@ -61,7 +61,7 @@ def _question_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup, *,
         m.bold(question.prompt.get(lang, bank.default_language)),
     ]
     if question.several:
-        lines.append(m.italic(t("select_all")))
+        lines.append(m.italic(t(m.several_hint)))
     lines.append("")
     chosen = v.chosen_slots or (
         frozenset((v.chosen_slot,)) if v.chosen_slot is not None else frozenset())

@@ -16,6 +16,10 @@ from bot.render.limits import MAX_MESSAGE_UTF16
 class Markup(Protocol):
     """How a screen formats text: Telegram HTML or plain terminal text."""
 
+    several_hint: str
+    """The message key of the hint under a question with several right options (Telegram's
+    buttons are tapped, then Submit; the terminal's letters are typed)."""
+
     def escape(self, text: str) -> str:
         """Make plain text safe to embed."""
         ...
@@ -44,6 +48,8 @@ class Markup(Protocol):
 class Html:
     """Telegram HTML (Bot API "HTML style"): only ``<``, ``>``, ``&`` and ``"`` need escaping."""
 
+    several_hint = "select_all"
+
     def escape(self, text: str) -> str:
         """Escape ``<``, ``>``, ``&`` and ``"`` as HTML entities."""
         return html.escape(text, quote=True)
@@ -71,6 +77,8 @@ class Html:
 
 class Plain:
     """Terminal text: nothing to escape, no formatting; links show their URL."""
+
+    several_hint = "play.select_all"
 
     def escape(self, text: str) -> str:
         """Return text unchanged."""

@@ -267,6 +267,22 @@ def test_the_twelfth_option_is_graded():
 
 # --- screens ----------------------------------------------------------------------------------
 
+def test_the_terminal_asks_for_letters_where_telegram_asks_for_taps():
+    """In the terminal a question with several right options says to type the letters (no
+    "tap Submit": there is nothing to tap), and Greek capitals name all twelve labels A-L."""
+    from bot import i18n, play, render
+    bank = kinds_bank()
+    attempt = attempt_on(bank)
+    for language in i18n.SUPPORTED:
+        t = i18n.catalog(language)
+        text = render.attempt_question(bank, attempt, t, render.PLAIN).text
+        assert t("play.select_all") in text and t("select_all") not in text
+        assert t("select_all") in render.attempt_question(bank, attempt, t, render.HTML).text
+    labels = "ABCDEFGHIJKL"
+    assert [play.read_label(c, labels) for c in "ΑΒΓΔΕΖΗΘΙΚΛΜ"] == list(labels)
+    assert play.read_labels("α λ", labels) == "AK"
+
+
 def test_a_several_right_question_shows_ticks_and_submit():
     """"Select all that apply", a ☐/☑ button per option (the ticks carried by every button),
     then Submit; the screen carries no picture."""

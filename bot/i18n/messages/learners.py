@@ -36,5 +36,8 @@ MESSAGES: tuple[Text | Plural, ...] = (
     # Translators: the words accepted as "yes", separated by spaces; the first is the one the
     # prompts ask for. Keep "y" and "yes", so that an English keyboard works too.
     N_("play.yes_words", "yes y"),
+    # a question with several right options, in the terminal: letters are typed, nothing tapped
+    N_("play.select_all", "Select all that apply: type their letters, e.g. A C."),
+    N_("play.prompt_several", "Your answers (letters A-{last}), or q to quit: "),
 )
 """The learners' and the terminal's messages, in English."""
