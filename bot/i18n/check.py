@@ -290,8 +290,8 @@ def main() -> int:
     for problem in found:
         print(f"i18n check: {problem}", file=sys.stderr)
     if found:
-        print(f"i18n check: FAILED: {len(found)} problem(s); the workflow is in the README "
-              "(Translating)", file=sys.stderr)
+        print(f"i18n check: FAILED: {len(found)} problem(s); the workflow is in "
+              "docs/development.md (Translating)", file=sys.stderr)
         return 1
     languages = ", ".join(language for language in SUPPORTED if language != DEFAULT)
     print(f"i18n check: OK: {len(MESSAGES)} messages, complete in {languages}; messages.pot "
