@@ -18,7 +18,7 @@ from bot.quiz.homework import CsvRow
 
 CSV_COLUMNS = ("session_id", "question_number", "question_id", "user_id", "name", "option",
                "option_text", "result", "answer_ms", "points")
-"""The CSV's header. ``option`` is the letter the member saw (A-J), ``result`` ``right``,
+"""The CSV's header. ``option`` is the letter the member saw (A-L), ``result`` ``right``,
 ``wrong`` or ``none`` (no answer), ``answer_ms`` the time from the question being posted to the
 tap, in milliseconds, ``points`` under the session's scoring."""
 

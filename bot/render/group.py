@@ -42,7 +42,7 @@ MAX_TITLE = 128
 
 def group_question(bank: Bank, session: GroupSession, t: Catalog, m: Markup, *,
                    starter_name: str | None = None, left: int | None = None) -> Screen:
-    """A group session's open question, with one button per option (A-J, in rows that fit a
+    """A group session's open question, with one button per option (A-L, in rows that fit a
     phone: :func:`answer_rows`) and its clock: the window ("⏱ 30 s"), or with ``left`` the
     seconds left (the one mid-window edit, "⏱ 10 s left"); the first one carries the
     announcement (who started it, how many questions, seconds per question, the scoring)."""

@@ -1,5 +1,5 @@
 """A question's layout, shared by the private quiz, group sessions and review cards: the title,
-header and progress bar, the options A-J, the rows of answer buttons, the verdict and explanation.
+header and progress bar, the options A-L, the rows of answer buttons, the verdict and explanation.
 """
 
 from __future__ import annotations
