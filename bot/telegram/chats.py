@@ -94,3 +94,13 @@ async def is_member(context: Context, chat_id: int, user_id: int) -> bool | None
         return bool(getattr(member, "is_member", False))
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER,
                              ChatMemberStatus.MEMBER)
+
+
+def migration(message: Message) -> tuple[int, int]:
+    """The old and the new chat id of a group's upgrade to a supergroup, from either of its
+    service messages (``migrate_to_chat_id`` in the old chat, ``migrate_from_chat_id`` in the
+    new one); each of its handlers sees both, so what they move must be moved once."""
+    if message.migrate_to_chat_id:
+        return message.chat.id, message.migrate_to_chat_id
+    assert message.migrate_from_chat_id is not None
+    return message.migrate_from_chat_id, message.chat.id

@@ -24,7 +24,7 @@ from bot.quiz.engine import LABELS, AlreadyAnswered, UnknownBank
 from bot.quiz.ports import StorageError
 from bot.render import HTML, Screen
 from bot.render import daily as screens
-from bot.telegram.chats import display_name, group_catalog, is_admin, thread_of
+from bot.telegram.chats import display_name, group_catalog, is_admin, migration, thread_of
 from bot.telegram.common import SHARED_SENDERS, Context, keyboard, toast
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.outcomes import Kind, classify
@@ -321,11 +321,7 @@ async def on_migrate(update: Update, context: Context) -> None:
     """A group became a supergroup: its question of the day goes on there."""
     message = update.effective_message
     assert message is not None
-    if message.migrate_to_chat_id:
-        old, new = message.chat.id, message.migrate_to_chat_id
-    else:
-        assert message.migrate_from_chat_id is not None
-        old, new = message.migrate_from_chat_id, message.chat.id
+    old, new = migration(message)
     await services(context).daily.move_chat(old, new)
 
 

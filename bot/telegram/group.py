@@ -30,6 +30,7 @@ from bot.telegram.chats import (
     display_name,
     group_catalog,
     is_admin,
+    migration,
     reply,
     thread_of,
 )
@@ -161,11 +162,7 @@ async def on_migrate(update: Update, context: Context) -> None:
     new chat id, and a running session goes on there."""
     message = update.effective_message
     assert message is not None
-    if message.migrate_to_chat_id:
-        old, new = message.chat.id, message.migrate_to_chat_id
-    else:
-        assert message.migrate_from_chat_id is not None
-        old, new = message.migrate_from_chat_id, message.chat.id
+    old, new = migration(message)
     await services(context).sessions.move_chat(old, new)
 
 

@@ -42,6 +42,7 @@ from bot.telegram.chats import (
     group_catalog,
     is_admin,
     is_member,
+    migration,
     reply,
     thread_of,
 )
@@ -358,11 +359,7 @@ async def on_migrate(update: Update, context: Context) -> None:
     is posted again there (the old chat's messages can no longer be edited)."""
     message = update.effective_message
     assert message is not None
-    if message.migrate_to_chat_id:
-        old, new = message.chat.id, message.migrate_to_chat_id
-    else:
-        assert message.migrate_from_chat_id is not None
-        old, new = message.migrate_from_chat_id, message.chat.id
+    old, new = migration(message)
     for assignment in await services(context).homework.move_chat(old, new):
         try:
             await jobs.post(context, assignment)
