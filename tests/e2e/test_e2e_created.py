@@ -171,7 +171,7 @@ async def test_play_and_report_a_created_quiz_from_the_command_line(tmp_path):
     assert report.returncode == 0, report.stderr
     rows = json.loads(report.stdout)
     assert len(rows) == 1 and rows[0]["bank_id"] == QUIZ and rows[0]["answers"] == 1
-    assert rows[0]["correct_option"] == 1 and len(rows[0]["options"].split("|")) == 4
+    assert rows[0]["correct_option"] == 1 and len(rows[0]["options"]) == 4
     store = await SQLiteStore.open(db)
     try:
         await store.set_disabled(QUIZ, True, now=1.0)
