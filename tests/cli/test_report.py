@@ -63,7 +63,7 @@ async def fill_db(path) -> None:
     store = await SQLiteStore.open(path)
     await store.close()
     with sqlite3.connect(path) as db:
-        db.execute("INSERT INTO users VALUES (1, 'hi', 0)")
+        db.execute("INSERT INTO users (user_id, language, updated_at) VALUES (1, 'hi', 0)")
         db.execute("INSERT INTO attempts (attempt_id, user_id, bank_id, bank_version,"
                    " question_order, option_orders, started_at) VALUES"
                    " (1, 1, ?, 2, '[]', '[]', 0)", (BANK,))
