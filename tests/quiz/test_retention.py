@@ -60,6 +60,7 @@ async def test_an_evicted_attempt_takes_what_was_kept_beside_it(store, banks):
         attempt, answer = await service.grade(user_id, attempt.id, 0, 0)
         attempt = await service.record(attempt, answer)
         await service.next(user_id, attempt.id, 0)
+        service.shown(attempt.id, 0)  # the next question was sent, as the handler says
     cached = service.cached
     assert cached["attempts"] == cached["shown"] == cached["users"] == 2
 
