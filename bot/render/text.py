@@ -117,6 +117,8 @@ def clip(text: str, limit: int = 64) -> str:
 
 def utf16_length(text: str) -> int:
     """Length in UTF-16 code units, the unit of Telegram's text limits."""
+    if text.isascii():  # one unit per character, without encoding
+        return len(text)
     return len(text.encode("utf-16-le")) // 2
 
 

@@ -28,25 +28,41 @@ sent and what comes back (``BaseRequest.do_request``):
   accepts for every method: https://core.telegram.org/bots/api#making-requests), encoded once
   from ``RequestData.parameters`` by one ``json.dumps``, instead of a form whose every field is
   JSON-encoded on its own and then URL-encoded;
+* JSON is encoded and Telegram's answers decoded by ``orjson`` (C, several times the standard
+  library's speed), the decoding through ``BaseRequest.parse_json_payload``, the method PTB
+  documents for choosing the JSON library; a body orjson refuses (invalid UTF-8) is read by
+  PTB's own method, which replaces the bad bytes as before;
+* what each call's URL means to aiohttp (its parsed ``yarl.URL``, the proxy) and each set of
+  timeouts (``aiohttp.ClientTimeout``) are worked out once, not per call, and the session keeps
+  no cookies (the Bot API sets none), so none are looked up for each request;
 * a call made inside :func:`results_unread` (the feedback edit, the next question: calls whose
   answer the bot never reads) gets ``True`` back from PTB instead of the ``Message`` Telegram
   sent: a successful answer's body is replaced by ``{"ok":true,"result":true}`` before PTB
   parses it, so PTB neither decodes the JSON nor builds the message's objects (its
   ``_send_message`` returns ``True`` for such a result, as for an inline message's edit).
-  Failures are never replaced: PTB raises Telegram's errors from the real body.
+  Failures are never replaced: PTB raises Telegram's errors from the real body;
+* in the updates getUpdates returns, a callback query's message keeps what the handlers read
+  of it (its chat, id, date, sender, text or photo, ...) as PTB objects. Its ``entities``, one
+  object per bold or link of the question, are dropped, and its keyboard (one object per
+  button) is kept as Telegram sent it, under :data:`SENT_KEYBOARD`, which PTB leaves unparsed
+  in the message's ``api_kwargs`` (PTB's place for data without an attribute). This is done
+  in ``BaseRequest.parse_json_payload``, where PTB decodes each answer, before it builds the
+  updates. Updates that come by webhook are parsed whole.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
 import aiohttp
+import orjson
 from aiohttp.helpers import get_env_proxy_for_url
+from aiohttp.payload import BytesPayload
+from telegram._utils.types import JSONDict
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 from yarl import URL
@@ -59,7 +75,33 @@ UNREAD_RESULT = b'{"ok":true,"result":true}'
 """The body a successful call made inside :func:`results_unread` is given to PTB instead of
 Telegram's: PTB returns ``True`` for it without building objects."""
 
-JSON_HEADERS = {"Content-Type": "application/json"}
+UNREAD_FIELDS = ("entities",)
+"""What of a callback query's message (the bot's own message with the button) no handler
+reads: dropped from polled updates before PTB builds them. A handler that needs one must
+remove it from here (``tests/telegram/test_transport.py`` checks where the handlers read one).
+"""
+
+SENT_KEYBOARD = "quizbot_sent_keyboard"
+"""The key under which a polled callback query's message keeps its ``reply_markup`` as
+Telegram sent it (a dict, in ``Message.api_kwargs``; its ``reply_markup`` is then None): the
+only reader, ``common.sent_keyboard``, compares it with a screen's."""
+
+
+def slim_updates(updates: list[JSONDict]) -> list[JSONDict]:
+    """``updates`` (getUpdates' result, as decoded), each callback query's message without
+    :data:`UNREAD_FIELDS` and with its keyboard under :data:`SENT_KEYBOARD`; changed in place
+    and returned."""
+    for update in updates:
+        query = update.get("callback_query")
+        if query is not None:
+            message = query.get("message")
+            if message is not None:
+                for name in UNREAD_FIELDS:
+                    message.pop(name, None)
+                markup = message.pop("reply_markup", None)
+                if markup is not None:
+                    message[SENT_KEYBOARD] = markup
+    return updates
 
 
 @contextlib.contextmanager
@@ -76,9 +118,9 @@ def results_unread() -> Iterator[None]:
 
 def json_body(request_data: RequestData) -> bytes:
     """The request's parameters as one UTF-8 JSON object (``RequestData.parameters``: plain
-    values, already converted from PTB's objects), encoded once."""
-    return json.dumps(request_data.parameters, ensure_ascii=False,
-                      separators=(",", ":")).encode()
+    values, already converted from PTB's objects), encoded once (by orjson: compact, non-ASCII
+    characters as they are, as ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``)."""
+    return orjson.dumps(request_data.parameters)
 
 
 class AiohttpRequest(BaseRequest):
@@ -106,6 +148,8 @@ class AiohttpRequest(BaseRequest):
                           "connect": connect_timeout, "pool": pool_timeout}
         self._session: aiohttp.ClientSession | None = None
         self._proxies: dict[tuple[str, str], tuple[URL | None, aiohttp.BasicAuth | None]] = {}
+        self._targets: dict[str, tuple[URL, URL | None, aiohttp.BasicAuth | None]] = {}
+        self._timeouts: dict[tuple[float | None, ...], aiohttp.ClientTimeout] = {}
 
     @property
     def read_timeout(self) -> float | None:
@@ -117,8 +161,51 @@ class AiohttpRequest(BaseRequest):
         if self._session is None or self._session.closed:
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=self._pool_size),
-                headers={"User-Agent": self.USER_AGENT})
+                headers={"User-Agent": self.USER_AGENT},
+                cookie_jar=aiohttp.DummyCookieJar())  # the Bot API sets no cookies
             self._proxies.clear()
+            self._targets.clear()
+
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> JSONDict:
+        """Telegram's answer as a dict (PTB's documented place to pick the JSON library):
+        decoded by orjson; a body it refuses goes to PTB's own method, which replaces invalid
+        UTF-8 and raises ``TelegramError("Invalid server response")`` for what is not JSON.
+        A list of updates (getUpdates' answer: the only result that is a list of objects with
+        an ``update_id``) goes through :func:`slim_updates`."""
+        try:
+            answer: JSONDict = orjson.loads(payload)
+        except orjson.JSONDecodeError:
+            return BaseRequest.parse_json_payload(payload)
+        result = answer.get("result") if isinstance(answer, dict) else None
+        if isinstance(result, list) and result and isinstance(result[0], dict) \
+                and "update_id" in result[0]:
+            slim_updates(result)
+        return answer
+
+    def _target(self, url: str) -> tuple[URL, URL | None, aiohttp.BasicAuth | None]:
+        """``url`` parsed, with its proxy and the proxy's credentials: worked out once per URL
+        (one per Bot API method) and session."""
+        target = self._targets.get(url)
+        if target is None:
+            target = self._targets[url] = (URL(url), *self._proxy(url))
+        return target
+
+    def _timeout(self, connect: float | None, pool: float | None, write: float | None,
+                 read: float | None) -> aiohttp.ClientTimeout:
+        """The ``aiohttp.ClientTimeout`` for these four timeouts (seconds, None: no limit): a
+        write timeout bounds the whole exchange (``total`` = their sum), connecting includes
+        the wait for a free connection. Made once per combination."""
+        key = (connect, pool, write, read)
+        timeout = self._timeouts.get(key)
+        if timeout is None:
+            parts = [p for p in key if p is not None]
+            timeout = self._timeouts[key] = aiohttp.ClientTimeout(
+                total=None if write is None else sum(parts),
+                connect=None if connect is None or pool is None else connect + pool,
+                sock_connect=connect,
+                sock_read=read)
+        return timeout
 
     def _proxy(self, url: str) -> tuple[URL | None, aiohttp.BasicAuth | None]:
         """The proxy (URL or None) and its credentials for requests to ``url``'s scheme and host,
@@ -172,16 +259,9 @@ class AiohttpRequest(BaseRequest):
         def pick(value: Any, kind: str) -> float | None:
             return self._defaults[kind] if value is BaseRequest.DEFAULT_NONE else value
 
-        connect, pool = pick(connect_timeout, "connect"), pick(pool_timeout, "pool")
-        read, write = pick(read_timeout, "read"), pick(write_timeout, "write")
-        parts = (connect, pool, write, read)
-        timeout = aiohttp.ClientTimeout(
-            total=None if write is None else sum(p for p in parts if p is not None),
-            connect=None if connect is None or pool is None else connect + pool,
-            sock_connect=connect,
-            sock_read=read)
-        body: aiohttp.FormData | bytes | None = None
-        headers = None
+        timeout = self._timeout(pick(connect_timeout, "connect"), pick(pool_timeout, "pool"),
+                                pick(write_timeout, "write"), pick(read_timeout, "read"))
+        body: aiohttp.FormData | BytesPayload | None = None
         if request_data is not None:
             if request_data.multipart_data:
                 form = aiohttp.FormData()
@@ -190,11 +270,12 @@ class AiohttpRequest(BaseRequest):
                 for name, (filename, content, mimetype) in request_data.multipart_data.items():
                     form.add_field(name, content, filename=filename, content_type=mimetype)
                 body = form
-            else:
-                body, headers = json_body(request_data), JSON_HEADERS
-        proxy, proxy_auth = self._proxy(url)
+            else:  # a payload made here: aiohttp need not look its type up
+                body = BytesPayload(json_body(request_data),
+                                                    content_type="application/json")
+        target, proxy, proxy_auth = self._target(url)
         try:
-            async with self._session.request(method, url, data=body, headers=headers,
+            async with self._session.request(method, target, data=body,
                                              timeout=timeout, proxy=proxy,
                                              proxy_auth=proxy_auth) as response:
                 payload = await response.read()
