@@ -43,6 +43,7 @@ from bot.quiz.service import QuizService
 from bot.render import Screen
 from bot.telegram.metrics import Metrics
 from bot.telegram.outcomes import Kind, classify
+from bot.telegram.transport import SENT_KEYBOARD
 
 log = logging.getLogger(__name__)
 
@@ -163,24 +164,54 @@ TOAST_KEYS: dict[type[QuizError], str] = {
 """Engine refusal -> the catalog message sent as the callback query's toast."""
 
 
+class Keyboard(InlineKeyboardMarkup):
+    """An ``InlineKeyboardMarkup`` (equal to one with the same buttons) that is given its Bot API
+    form when it is made, from the same values as its buttons: ``to_dict`` (PTB's documented
+    method for an object's Bot API form) returns it, so PTB does not walk every attribute of
+    every button to send the keyboard.
+
+    Args:
+        rows: The buttons, row by row.
+        api: ``{"inline_keyboard": [[{"text": ..., "callback_data" | "url" |
+            "switch_inline_query": ...}, ...], ...]}``, what ``to_dict`` of those rows gives.
+    """
+
+    __slots__ = ("_api",)
+
+    def __init__(self, rows: list[list[InlineKeyboardButton]],
+                 api: dict[str, list[list[dict[str, str]]]]) -> None:
+        super().__init__(rows)
+        self._api = api  # a protected attribute: settable on PTB's frozen objects
+
+    def to_dict(self, recursive: bool = True) -> dict[str, Any]:
+        """The keyboard's Bot API form (given when it was made)."""
+        return dict(self._api)
+
+
 def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
-    """The screen's keyboard as an ``InlineKeyboardMarkup`` (None when it has no buttons)."""
+    """The screen's keyboard as an ``InlineKeyboardMarkup`` (a :class:`Keyboard`; None when it
+    has no buttons)."""
     if not screen.keyboard:
         return None
-    rows = []
+    rows, api_rows = [], []
     for row in screen.keyboard:
-        buttons = []
+        buttons, api_row = [], []
         for button in row:
             if isinstance(button.action, render.UrlButton):
-                buttons.append(InlineKeyboardButton(button.label, url=button.action.url))
+                value = button.action.url
+                buttons.append(InlineKeyboardButton(button.label, url=value))
+                api_row.append({"text": button.label, "url": value})
             elif isinstance(button.action, render.ShareButton):
-                buttons.append(InlineKeyboardButton(
-                    button.label, switch_inline_query=button.action.query))
+                value = button.action.query
+                buttons.append(InlineKeyboardButton(button.label, switch_inline_query=value))
+                api_row.append({"text": button.label, "switch_inline_query": value})
             else:
-                buttons.append(InlineKeyboardButton(button.label,
-                                                    callback_data=render.encode(button.action)))
+                value = render.encode(button.action)
+                buttons.append(InlineKeyboardButton(button.label, callback_data=value))
+                api_row.append({"text": button.label, "callback_data": value})
         rows.append(buttons)
-    return InlineKeyboardMarkup(rows)
+        api_rows.append(api_row)
+    return Keyboard(rows, {"inline_keyboard": api_rows})
 
 
 SHARED_SENDERS = frozenset({ChatID.FAKE_CHANNEL, ChatID.SERVICE_CHAT, ChatID.ANONYMOUS_ADMIN})
@@ -281,13 +312,23 @@ async def edit_keyboard(query: CallbackQuery, screen: Screen) -> None:
             raise
 
 
+def sent_keyboard(message: object) -> dict[str, Any] | None:
+    """The keyboard of a callback query's message in its Bot API form, or None: as Telegram
+    sent it (kept unparsed by the transport for polled updates: ``transport.SENT_KEYBOARD``),
+    else from the parsed ``reply_markup`` (an update that came by webhook)."""
+    api_kwargs = getattr(message, "api_kwargs", None) or {}
+    if SENT_KEYBOARD in api_kwargs:
+        return cast(dict[str, Any], api_kwargs[SENT_KEYBOARD])
+    markup = getattr(message, "reply_markup", None)
+    return None if markup is None else markup.to_dict()
+
+
 def shows(query: CallbackQuery, screen: Screen) -> bool:
     """Whether the query's message already carries ``screen``'s keyboard, so an edit into
     ``screen`` would be refused "message is not modified" (feedback keyboards are unique to
     their question: the "next" button names the attempt and position)."""
-    message = query.message
-    markup = getattr(message, "reply_markup", None)
-    return markup is not None and markup == keyboard(screen)
+    markup = keyboard(screen)
+    return markup is not None and sent_keyboard(query.message) == markup.to_dict()
 
 
 class AnsweredQueries:
