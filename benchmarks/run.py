@@ -180,6 +180,7 @@ async def measure(bot: str, users: int, *, api_delay_ms: float, think_ms: float,
         command.append("--one-tap")
     if PROFILE_DIR:  # py-spy samples the bot; collapsed stacks for flame graphs or grep
         out = Path(PROFILE_DIR) / f"{bot}-{users}-{int(time.time())}.txt"
+        out.parent.mkdir(parents=True, exist_ok=True)  # else py-spy fails, and nothing says so
         command = ["py-spy", "record", "--format", "raw", "--rate", "200", "-o", str(out),
                    "--", *command]
     log = (workdir / "bot.log").open("wb")
