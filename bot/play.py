@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 import threading
 from collections.abc import Awaitable, Callable, Mapping
 
@@ -117,6 +118,11 @@ async def read_line(prompt: str) -> str:
             loop.call_soon_threadsafe(settle, outcome)
 
     def read() -> None:
+        if hasattr(signal, "pthread_sigmask"):  # POSIX: Ctrl-C must reach the main thread
+            # the kernel gives a process's signal to any thread not blocking it; one caught
+            # here would leave the main thread asleep in the event loop's select, so the
+            # player's Ctrl-C would do nothing until the next line was typed
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             line = input(prompt)
         except BaseException as exc:  # EOFError above all; handed to the awaiting task

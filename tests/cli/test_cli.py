@@ -10,6 +10,8 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
+from pathlib import Path
 
 import pytest
 
@@ -550,3 +552,30 @@ def test_operator_mistakes_end_in_one_line(tmp_path):
     imported = quizbot("import", str(aiken), "--format", "aiken", "--out", str(out))
     assert imported.returncode == 1 and "Traceback" not in imported.stderr
     assert f"{out}: No such file or directory" in imported.stderr
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir() or not hasattr(signal, "pthread_sigmask"),
+                    reason="reads a thread's signal mask from Linux's /proc")
+async def test_the_input_thread_leaves_ctrl_c_to_the_main_thread(monkeypatch):
+    """The thread that waits in ``input()`` blocks SIGINT, so the kernel gives a Ctrl-C to the
+    main thread, which wakes the event loop (caught by the input thread, it left `play`
+    waiting for the next line: seen once in CI with both cores loaded)."""
+    from bot.play import read_line
+
+    waiting, release = threading.Event(), threading.Event()
+
+    def fake_input(prompt: str) -> str:
+        waiting.set()
+        release.wait()
+        return "a"
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    reading = asyncio.ensure_future(read_line("(A-D) "))
+    await asyncio.to_thread(waiting.wait)
+    [thread] = [t for t in threading.enumerate() if t.name == "quizbot-input"]
+    status = Path(f"/proc/self/task/{thread.native_id}/status").read_text()
+    blocked = int(next(line for line in status.splitlines()
+                       if line.startswith("SigBlk:")).split()[1], 16)
+    release.set()
+    assert await reading == "a"
+    assert blocked & (1 << (signal.SIGINT - 1))
