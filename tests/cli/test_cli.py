@@ -188,8 +188,11 @@ async def test_quizbot_run_plays_each_language_and_survives_kill_9(fake, tmp_pat
 def test_ctrl_c_in_play_exits_at_once(tmp_path):
     """Ctrl-C at the answer prompt ends `quizbot play` at once, without a traceback."""
     env = {**os.environ, "QUIZBOT_DB": str(tmp_path / "c.sqlite3")}
+    # as in a terminal's foreground: a shell starts a background job (`cmd &` without job
+    # control, as CI may be run) with SIGINT ignored, and a child would inherit that
     proc = subprocess.Popen([sys.executable, "-m", "bot", "play"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert proc.stdout is not None
         seen = ""
@@ -558,8 +561,8 @@ def test_operator_mistakes_end_in_one_line(tmp_path):
                     reason="reads a thread's signal mask from Linux's /proc")
 async def test_the_input_thread_leaves_ctrl_c_to_the_main_thread(monkeypatch):
     """The thread that waits in ``input()`` blocks SIGINT, so the kernel gives a Ctrl-C to the
-    main thread, which wakes the event loop (caught by the input thread, it left `play`
-    waiting for the next line: seen once in CI with both cores loaded)."""
+    main thread, which wakes the event loop (a signal the kernel gave the input thread would
+    leave the main thread asleep in the event loop's select until the next line)."""
     from bot.play import read_line
 
     waiting, release = threading.Event(), threading.Event()
