@@ -12,11 +12,11 @@ the rate limiter knows such a request surely did not reach Telegram. PTB still b
 requests, reads the responses and raises Telegram's errors.
 
 As PTB's own transport, it honours the proxy settings of the environment (``HTTPS_PROXY``,
-``HTTP_PROXY``, ``NO_PROXY``), read once per host when the first request goes there, as httpx
-reads them once when its client is made: aiohttp's own ``trust_env`` reads the environment and
-parses ``~/.netrc`` (in a worker thread) on every request, which cost more CPU than the quiz on
-a busy group (profiled with py-spy, ``benchmarks/group_load.py``). It also honours the four
-timeouts of each call.
+``HTTP_PROXY``, ``NO_PROXY``), read once per URL (one per Bot API method) when the first
+request goes there, as httpx reads them once when its client is made: aiohttp's own
+``trust_env`` reads the environment and parses ``~/.netrc`` (in a worker thread) on every
+request, which cost more CPU than the quiz on a busy group (profiled with py-spy,
+``benchmarks/group_load.py``). It also honours the four timeouts of each call.
 aiohttp has no timeout for sending alone, so a write timeout bounds the whole exchange together
 with the others (``total`` = connect + pool + write + read, an unlimited one counting as 0): an
 upload that stalls fails in bounded time, as with httpx. Without a write timeout there is no total.
@@ -147,7 +147,6 @@ class AiohttpRequest(BaseRequest):
         self._defaults = {"read": read_timeout, "write": write_timeout,
                           "connect": connect_timeout, "pool": pool_timeout}
         self._session: aiohttp.ClientSession | None = None
-        self._proxies: dict[tuple[str, str], tuple[URL | None, aiohttp.BasicAuth | None]] = {}
         self._targets: dict[str, tuple[URL, URL | None, aiohttp.BasicAuth | None]] = {}
         self._timeouts: dict[tuple[float | None, ...], aiohttp.ClientTimeout] = {}
 
@@ -163,7 +162,6 @@ class AiohttpRequest(BaseRequest):
                 connector=aiohttp.TCPConnector(limit=self._pool_size),
                 headers={"User-Agent": self.USER_AGENT},
                 cookie_jar=aiohttp.DummyCookieJar())  # the Bot API sets no cookies
-            self._proxies.clear()
             self._targets.clear()
 
     @staticmethod
@@ -184,11 +182,18 @@ class AiohttpRequest(BaseRequest):
         return answer
 
     def _target(self, url: str) -> tuple[URL, URL | None, aiohttp.BasicAuth | None]:
-        """``url`` parsed, with its proxy and the proxy's credentials: worked out once per URL
-        (one per Bot API method) and session."""
+        """``url`` parsed, with its proxy (URL or None) and the proxy's credentials, from the
+        environment (``*_PROXY``, ``NO_PROXY``, ``~/.netrc`` for the proxy's credentials:
+        aiohttp's rules): worked out once per URL (one per Bot API method) and session."""
         target = self._targets.get(url)
         if target is None:
-            target = self._targets[url] = (URL(url), *self._proxy(url))
+            parsed = URL(url)
+            proxy: tuple[URL | None, aiohttp.BasicAuth | None]
+            try:
+                proxy = get_env_proxy_for_url(parsed)
+            except LookupError:
+                proxy = (None, None)
+            target = self._targets[url] = (parsed, *proxy)
         return target
 
     def _timeout(self, connect: float | None, pool: float | None, write: float | None,
@@ -207,18 +212,6 @@ class AiohttpRequest(BaseRequest):
                 sock_read=read)
         return timeout
 
-    def _proxy(self, url: str) -> tuple[URL | None, aiohttp.BasicAuth | None]:
-        """The proxy (URL or None) and its credentials for requests to ``url``'s scheme and host,
-        from the environment (``*_PROXY``, ``NO_PROXY``, ``~/.netrc`` for the proxy's
-        credentials: aiohttp's rules), looked up once per session and host."""
-        target = URL(url)
-        key = (target.scheme, target.host or "")
-        if key not in self._proxies:
-            try:
-                self._proxies[key] = get_env_proxy_for_url(target)
-            except LookupError:
-                self._proxies[key] = (None, None)
-        return self._proxies[key]
 
     async def shutdown(self) -> None:
         """Close the session (idempotent)."""
