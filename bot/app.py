@@ -78,18 +78,21 @@ CONNECTION_POOL_SIZE = 64
 (:data:`bot.telegram.ordering.DEFAULT_MAX_CONCURRENT_UPDATES`), so that no update's call waits
 for a connection (calls per second x round trip)."""
 
-POLL_PACE = 0.1
-"""Seconds the getUpdates transport waits before asking again while updates are in flight
-(its ``pace``): a busy bot takes its updates in batches (each getUpdates, its request and
-its parse, costs about what handling an update does) instead of asking again the moment a
-few came, as PTB's updater does; an update that arrives meanwhile waits at most this long.
-An idle bot (nothing in flight) asks at once, and its long poll waits for the next update."""
 
+def poll_pace(processor: MeteredProcessor,
+              queue: OrderedQueue) -> Callable[[], Awaitable[None]]:
+    """The getUpdates transport's pace, awaited before each getUpdates: none while the bot has
+    room (fewer updates queued in ``queue``, PTB's update queue, and in flight in
+    ``processor`` than its slots), so an update that reaches Telegram while the bot is busy is
+    fetched at once and Telegram's long poll does the waiting; when the bot is saturated, it
+    waits until half the slots are free again, woken by the update that frees them, so a
+    saturated bot takes its updates in large batches (each getUpdates, its request and its
+    parse, costs about what handling an update does) and nothing waits on a timer."""
+    async def pace() -> None:
+        if queue.qsize() + processor.updates_in_flight >= processor.slots:
+            await processor.wait_for_room(max(1, processor.slots // 2))
 
-def poll_pace(processor: MeteredProcessor, queue: OrderedQueue) -> Callable[[], float]:
-    """The getUpdates transport's pace: :data:`POLL_PACE` while updates are queued (``queue``,
-    PTB's update queue) or in flight (``processor``), else none."""
-    return lambda: POLL_PACE if queue.qsize() or processor.keys_in_flight else 0.0
+    return pace
 
 POOL_TIMEOUT = 30.0
 """Seconds a call may wait for a free connection before PTB gives up (PTB's default: 1)."""

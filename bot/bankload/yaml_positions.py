@@ -172,12 +172,16 @@ def load_yaml(document: str) -> Any:
     problem's hints (:mod:`bot.bankload.locate`) know.
 
     Raises:
-        yaml.YAMLError: the text does not parse, has a duplicate or unhashable key, or expands
-            to more than :data:`MAX_YAML_NODES` nodes.
+        yaml.YAMLError: the text does not parse, has a duplicate or unhashable key, expands
+            to more than :data:`MAX_YAML_NODES` nodes, or nests collections deeper than
+            Python's recursion limit lets PyYAML's composer go (a file of brackets).
     """
     try:
-        return yaml.load(document, Loader=LineLoader)
-    except yaml.YAMLError:
-        if _Base is yaml.SafeLoader:
-            raise
-    return yaml.load(document, Loader=_PureLineLoader)
+        try:
+            return yaml.load(document, Loader=LineLoader)
+        except yaml.YAMLError:
+            if _Base is yaml.SafeLoader:
+                raise
+        return yaml.load(document, Loader=_PureLineLoader)
+    except RecursionError:
+        raise yaml.YAMLError("collections nested too deeply (a bank nests a few levels)") from None

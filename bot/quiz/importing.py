@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import Counter
 
 from bot.quiz.bank import ID_PATTERN, MAX_OPTIONS
 from bot.quiz.gift import parse_gift
@@ -98,7 +99,7 @@ def _aiken_question(parsed: Parsed, start: int, prompt: str,
                     options: list[tuple[int, str, str]], answer: str, answer_line: int) -> None:
     number = counted(parsed)
     labels = [label for _, label, _ in options]
-    repeated = sorted({label for label in labels if labels.count(label) > 1})
+    repeated = sorted(label for label, count in Counter(labels).items() if count > 1)
     letter = answer[:1].upper()
     problem: str | None
     if repeated:
@@ -122,6 +123,9 @@ CSV_LABELS = tuple("ABCDEFGHIJKL")[:MAX_OPTIONS]
 CSV_COLUMNS = ("id", "prompt", *CSV_LABELS, "correct", "explanation", "source_title",
                "source_url")
 CSV_REQUIRED = ("prompt", "A", "B", "correct")
+MAX_CSV_COLUMNS = 2 * len(CSV_COLUMNS)
+"""A header row with more cells than this is refused before its names are read: no file
+needs more (each column once, with room for a few the layout does not know)."""
 
 
 def parse_csv(text: str) -> Parsed:
@@ -140,10 +144,14 @@ def parse_csv(text: str) -> Parsed:
     except csv.Error as exc:
         parsed.notes.append(Note(1, f"not CSV: {exc}"))
         return parsed
+    if len(header) > MAX_CSV_COLUMNS:
+        parsed.notes.append(Note(1, f"bad header row: {len(header)} columns, at most "
+                                    f"{MAX_CSV_COLUMNS} (columns: {', '.join(CSV_COLUMNS)})"))
+        return parsed
     names = [_csv_column(name) for name in header]
     unknown = [raw for raw, name in zip(header, names, strict=True) if name not in CSV_COLUMNS]
     missing = [name for name in CSV_REQUIRED if name not in names]
-    twice = sorted({name for name in names if names.count(name) > 1})
+    twice = sorted(name for name, count in Counter(names).items() if count > 1)
     if unknown or missing or twice:
         problems = ([f"unknown column(s) {', '.join(map(repr, unknown))}"] if unknown else []) + (
             [f"missing column(s) {', '.join(missing)}"] if missing else []) + (
@@ -233,15 +241,17 @@ def bank_data(parsed: Parsed, *, language: str, bank_id: str, title: str, descri
         The mapping, and the source line of each question id (for reporting).
     """
     lines: dict[str, int] = {}
+    copies: dict[str, int] = {}  # an id given twice -> the next copy number to try
     questions = []
     unsourced = 0
     for question in parsed.questions:
         question_id = slug(question.name or "") or f"q{question.number}"
-        base, copy = question_id, 2
-        while question_id in lines:
+        base = question_id
+        while question_id in lines:  # each copy number is tried once per base: linear
+            copy = copies.get(base, 2)
+            copies[base] = copy + 1
             suffix = f"-{copy}"
             question_id = base[:32 - len(suffix)].rstrip("-") + suffix
-            copy += 1
         lines[question_id] = question.line
         explanation = question.explanation
         if explanation is None:

@@ -11,6 +11,7 @@ after it (a size Telegram did not give, or got wrong).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import PurePosixPath
 from typing import Any, cast
@@ -22,7 +23,7 @@ from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt,
 from bot.i18n import Catalog
 from bot.quiz.importing import EXPLANATION_PLACEHOLDER, PARSERS, SOURCE_PLACEHOLDER, bank_data
 from bot.quiz.library import QuizRecord
-from bot.quiz.quizzes import Published
+from bot.quiz.quizzes import MAX_QUIZ_QUESTIONS, Published
 from bot.render import HTML, Screen
 from bot.render import quizzes as screens
 from bot.telegram.common import Context, send
@@ -78,13 +79,15 @@ async def on_document(update: Update, context: Context) -> None:
     except UnicodeDecodeError:
         await _reply(message, t("documents.not_text"))
         return
-    kind = file_format(name, text)
+    # off the event loop: a file is up to a megabyte of anyone's text, and every other chat
+    # waits while the loop works (the YAML check is run in a thread by the quiz service)
+    kind = await asyncio.to_thread(file_format, name, text)
     service = services(context).quizzes
     if kind == "yaml":
         outcome = await service.submit(user.id, text, language=t.language)
     else:
         assert kind is not None
-        imported = _imported(kind, text, PurePosixPath(name).stem, t)
+        imported = await asyncio.to_thread(_imported, kind, text, PurePosixPath(name).stem, t)
         if isinstance(imported, str):
             await _reply(message, imported)
             return
@@ -122,12 +125,16 @@ async def _download(document: Document) -> bytes | None:
 def _imported(kind: str, text: str, stem: str, t: Catalog
               ) -> tuple[dict[str, Any], int] | str:
     """A GIFT, Aiken or CSV file as bank data in the creator's language, and how many of its
-    questions were left out; or what to say when none could be converted. Placeholders the
+    questions were left out; or what to say when none could be converted, or more than a quiz
+    may hold (:data:`MAX_QUIZ_QUESTIONS`). Run in a thread: linear in the file. Placeholders the
     importer writes for a missing explanation or source are left out (a created quiz needs
     neither; the check names what a bank requires)."""
     parsed = PARSERS[kind](text)
     if not parsed.questions:
         return t("documents.none_converted", count=parsed.found)
+    if len(parsed.questions) > MAX_QUIZ_QUESTIONS:  # refused before a bank is made of them
+        return t("quizzes.problem_file", problem=t(
+            "problem.too_many_questions", count=len(parsed.questions), limit=MAX_QUIZ_QUESTIONS))
     name = stem.replace("_", " ").replace("-", " ").strip() or stem
     data, _ = bank_data(parsed, language=t.language, bank_id="imported",
                         title=t("documents.imported_title", name=name),

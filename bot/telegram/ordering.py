@@ -210,6 +210,8 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         """The bot's user id, whose updates :attr:`order` marks as handled (set with it)."""
         self.repeated = 0
         """How many updates were dropped as handled already (a webhook delivery repeated)."""
+        self._room: asyncio.Condition | None = None  # made by the first wait_for_room
+        self._room_below = 0  # the count wait_for_room waits for (0: nobody waits)
 
     @staticmethod
     def key(update: object) -> tuple[int | None, int | None] | None:
@@ -263,6 +265,8 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             del self._received[id(update)]
             if chat_id is not None:
                 await self._done_in_chat(chat_id, id(update))
+            if self._room_below and len(self._received) < self._room_below:
+                await self._wake_room()
 
     async def _admit(self, update: Update, key: Hashable) -> bool:
         """Whether the update may queue: its key is under the cap and, for a message, its
@@ -433,6 +437,32 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         """How many updates hold a slot right now (PTB's ``current_concurrent_updates`` counts
         its own, wide-open semaphore instead)."""
         return len(self._holding)
+
+    @property
+    def updates_in_flight(self) -> int:
+        """How many admitted updates are in the bot right now: waiting for their turn or a
+        slot, or being handled (0 when idle)."""
+        return len(self._received)
+
+    async def wait_for_room(self, below: int) -> None:
+        """Return once fewer than ``below`` updates are in flight (:attr:`updates_in_flight`),
+        at once when that is so already; woken by the update whose end brings the count
+        under ``below`` (no polling, no timer)."""
+        if len(self._received) < below:
+            return
+        if self._room is None:
+            self._room = asyncio.Condition()
+        self._room_below = below
+        try:
+            async with self._room:
+                await self._room.wait_for(lambda: len(self._received) < below)
+        finally:
+            self._room_below = 0
+
+    async def _wake_room(self) -> None:
+        if self._room is not None:
+            async with self._room:
+                self._room.notify_all()
 
     @property
     def keys_in_flight(self) -> int:

@@ -52,9 +52,8 @@ sent and what comes back (``BaseRequest.do_request``):
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
@@ -129,9 +128,9 @@ class AiohttpRequest(BaseRequest):
     Args:
         connection_pool_size: Most connections open at once (aiohttp's ``TCPConnector`` limit);
             more requests wait for a free one.
-        pace: Returns the seconds to wait before each request (the getUpdates transport's:
-            a short pause while updates are in flight, none when the bot is idle: see
-            ``bot.app.POLL_PACE``); None: no wait.
+        pace: Awaited before each request (the getUpdates transport's: returns at once
+            while the bot has room for more updates, else once it has: see
+            ``bot.app.poll_pace``); None: no wait.
         read_timeout: Seconds to wait for a response (per read), default 5.
         write_timeout: Seconds to send a request (applied to the whole request), default 5.
         connect_timeout: Seconds to connect, default 5.
@@ -141,7 +140,7 @@ class AiohttpRequest(BaseRequest):
     def __init__(self, connection_pool_size: int = 16, read_timeout: float | None = 5.0,
                  write_timeout: float | None = 5.0, connect_timeout: float | None = 5.0,
                  pool_timeout: float | None = 1.0,
-                 pace: Callable[[], float] | None = None) -> None:
+                 pace: Callable[[], Awaitable[None]] | None = None) -> None:
         self._pool_size = connection_pool_size
         self._pace = pace
         self._defaults = {"read": read_timeout, "write": write_timeout,
@@ -245,9 +244,7 @@ class AiohttpRequest(BaseRequest):
         if self._session is None or self._session.closed:
             raise RuntimeError("AiohttpRequest is not initialized")
         if self._pace is not None:
-            wait = self._pace()
-            if wait > 0:
-                await asyncio.sleep(wait)
+            await self._pace()
 
         def pick(value: Any, kind: str) -> float | None:
             return self._defaults[kind] if value is BaseRequest.DEFAULT_NONE else value

@@ -343,3 +343,28 @@ def test_bad_arguments_are_exit_2(tmp_path, problem):
         assert out.read_text(encoding="utf-8") == "keep me"
     else:
         assert not out.exists()
+
+
+def test_a_header_of_a_hundred_thousand_commas_is_refused_by_its_width():
+    """A header row wider than any layout needs is refused by its number of cells, before its
+    names are compared (comparing each with all the others made a 300 kB header of commas
+    freeze the bot for half a minute)."""
+    parsed = parse_csv("," * 100_000 + "\nq,a,b,A\n")
+    assert parsed.questions == []
+    (note,) = parsed.notes
+    assert note.line == 1 and "100001 columns, at most" in note.message
+
+
+def test_repeated_option_labels_and_ids_are_found_and_numbered_in_one_pass():
+    """An Aiken question whose labels repeat is reported once per label; a CSV of rows that
+    share one id gets the ids id, id-2, id-3, ... in row order (each number tried once)."""
+    aiken = "Q?\n" + "".join(f"{label}. x\n" for label in "ABAB") + "ANSWER: A\n"
+    (note,) = parse_aiken(aiken).notes
+    assert note.message == "option label A, B used twice"
+    rows = "id,prompt,A,B,correct\n" + "".join(f"same,p{i},a,b,A\n" for i in range(5))
+    rows += "same-3,named,a,b,A\n"
+    data, lines = bank_data(parse_csv(rows), language="en", bank_id="x", title="t",
+                            description="d")
+    ids = [q["id"] for q in data["questions"]]
+    assert ids == ["same", "same-2", "same-3", "same-4", "same-5", "same-3-2"]
+    assert len(set(ids)) == len(ids) == len(lines)

@@ -4,11 +4,13 @@ file URL; broken, oversized and unknown files are refused in the sender's langua
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from bot import i18n
 from bot.bankload import parse_bank
 from bot.bankload.dump import dump_bank
+from bot.quiz import importing
 from tests.conftest import Person, buttons
 
 SOURCE = {"title": "World atlas", "url": "https://example.org/atlas"}
@@ -195,3 +197,54 @@ async def test_a_permanent_getfile_failure_asks_to_send_again(fake, running_bot)
     (answer,) = await person.send_document(dump_bank(quiz_data()).encode(), "q.yaml")
     assert answer["text"] == i18n.catalog("en")("documents.download_failed")
     assert await stored(running_bot, 613) == []
+
+
+async def test_a_file_being_converted_holds_up_no_other_chat(fake, running_bot, monkeypatch):
+    """A file is converted off the event loop: while a maker's CSV is being converted (held
+    here until another user's /start was answered), the bot goes on answering others; then
+    the maker gets their quiz. On the loop, the conversion would hold every chat: the held
+    parser would wait in vain and the maker get no quiz."""
+    release, entered = threading.Event(), threading.Event()
+    waited_in_vain = []
+    convert = importing.PARSERS["csv"]
+
+    def held(text: str) -> importing.Parsed:
+        entered.set()
+        if not release.wait(timeout=20):  # only on failure: the loop itself was held
+            waited_in_vain.append(True)
+        return convert(text)
+
+    monkeypatch.setitem(importing.PARSERS, "csv", held)
+    maker, player = Person(fake, 611, "Grace"), Person(fake, 612, "Linus")
+    csv = "prompt,A,B,correct\nWhat is the capital of France?,Paris,Lyon,A\n"
+    fake.send_document(611, csv.encode(), "capitals.csv")
+    await fake.wait_for(entered.is_set)
+    (welcome, *_) = await player.say("/start")
+    assert welcome["text"]
+    release.set()
+    await fake.wait_for(lambda: len(maker.bot_messages()) >= 2)
+    assert not waited_in_vain
+    assert [r.questions for r in await stored(running_bot, 611)] == [1]
+
+
+async def test_a_file_with_more_questions_than_a_quiz_holds_is_refused_before_a_bank(
+        fake, running_bot):
+    """A CSV of 10,000 rows sharing one id is refused by its number of questions, in the
+    sender's language, before a bank is made of it; nothing is stored."""
+    person = Person(fake, 613, "Ada")
+    rows = "id,prompt,A,B,correct\n" + "".join(f"same,Q{i}?,a,b,A\n" for i in range(10_000))
+    (answer,) = await person.send_document(rows.encode(), "many.csv")
+    t = i18n.catalog("en")
+    assert answer["text"] == t("quizzes.problem_file", problem=t(
+        "problem.too_many_questions", count=10_000, limit=200))
+    assert await stored(running_bot, 613) == []
+
+
+async def test_a_yaml_of_nested_brackets_gets_an_answer(fake, running_bot):
+    """A kilobyte of ``[`` (PyYAML's composer recurses once per level) is a bad YAML file,
+    said to the sender, not a traceback with no answer."""
+    person = Person(fake, 614, "Eleni", "el")
+    (answer,) = await person.send_document(b"[" * 1024, "nested.yaml")
+    t = i18n.catalog("el")
+    assert answer["text"].startswith(t("quizzes.problems", count=1))
+    assert await stored(running_bot, 614) == []
