@@ -31,9 +31,10 @@ from bot.quiz.privacy import is_deleted
 from bot.quiz.zones import zone_info
 from bot.render.callbacks import AssignButton, BankButton, HomeworkButton
 from bot.render.group import MAX_NAME, MAX_TITLE, MEDALS
+from bot.render.limits import MAX_MESSAGE_UTF16
 from bot.render.links import deep_link
 from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, UrlButton, as_screens
-from bot.render.text import Markup, clip
+from bot.render.text import Markup, clip, html_length
 
 HOMEWORK_TOP_PLACES = 5
 """Places the group's results list; the others are counted in one line."""
@@ -52,6 +53,10 @@ DURATION_EXAMPLES = "90m, 12h, 3d, 1w"
 
 ZONE_EXAMPLES = "Europe/Athens, Asia/Kolkata, America/New_York, UTC"
 """Time zones as /timezone reads them (IANA names, shown as they are)."""
+
+MAX_LISTED = 30
+"""Homework listed at most by /assignments, each with its row of buttons (three for an open
+one: 90 buttons, within Telegram's 100 per keyboard)."""
 
 MAX_ASSIGN_BANKS = 40
 """Quizzes /assign's menu offers at most (one button each)."""
@@ -241,32 +246,40 @@ def assignments_list(assignments: Sequence[Assignment], banks: Mapping[str, Bank
                      zone: str, now: float, t: Catalog, m: Markup) -> Screen:
     """/assignments: open homework (by deadline) then closed, each with its progress; for
     open ones the buttons to close it early, extend it or cancel it, for closed ones the
-    results file."""
+    results file. As many as fit one message (:data:`MAX_MESSAGE_UTF16`) and one keyboard
+    (:data:`MAX_LISTED` rows), each listed with its buttons; then how many more there are."""
     if not assignments:
         return homework_notice("hw.list_none", t, m)
     lines = [m.bold(t("hw.list_title")), ""]
+    footer = ["", m.italic(t("hw.list_zone", zone=zone))]
+    # room kept for the footer and the "and N more" line (a count of at most 5 digits)
+    room = MAX_MESSAGE_UTF16 - sum(html_length(line) + 1 for line in (*lines, *footer)) \
+        - html_length(m.escape(t("quizzes.problems_more", count=99_999))) - 1
     rows: list[tuple[Button, ...]] = []
     for a in assignments:
         title = homework_title(banks.get(a.bank_id), a, t)
         if a.status == OPEN:
-            lines.append(m.escape(t("hw.list_open", number=a.id, title=title,
-                                    date=local_time(a.deadline, zone, t),
-                                    relative=t.relative(a.deadline - now),
-                                    finished=finished_line(a.finished, t))))
-            rows.append((Button(t("hw.button_close", number=a.id),
-                                HomeworkButton("close", a.id, 0)),
-                         Button(t("hw.button_extend", number=a.id),
-                                HomeworkButton("extend", a.id, 0)),
-                         Button(t("hw.button_cancel", number=a.id),
-                                HomeworkButton("cancel", a.id, 0))))
+            line = m.escape(t("hw.list_open", number=a.id, title=title,
+                              date=local_time(a.deadline, zone, t),
+                              relative=t.relative(a.deadline - now),
+                              finished=finished_line(a.finished, t)))
+            row: tuple[Button, ...] = (
+                Button(t("hw.button_close", number=a.id), HomeworkButton("close", a.id, 0)),
+                Button(t("hw.button_extend", number=a.id), HomeworkButton("extend", a.id, 0)),
+                Button(t("hw.button_cancel", number=a.id), HomeworkButton("cancel", a.id, 0)))
         else:
-            lines.append(m.escape(t("hw.list_closed", number=a.id, title=title,
-                                    date=local_time(a.closed_at or a.deadline, zone, t),
-                                    finished=finished_line(a.finished, t))))
-            rows.append((Button(t("hw.button_report", number=a.id),
-                                HomeworkButton("report", a.id, 0)),))
-    lines += ["", m.italic(t("hw.list_zone", zone=zone))]
-    return Screen("\n".join(lines), tuple(rows[:30]))
+            line = m.escape(t("hw.list_closed", number=a.id, title=title,
+                              date=local_time(a.closed_at or a.deadline, zone, t),
+                              finished=finished_line(a.finished, t)))
+            row = (Button(t("hw.button_report", number=a.id), HomeworkButton("report", a.id, 0)),)
+        room -= html_length(line) + 1
+        if room < 0 or len(rows) == MAX_LISTED:
+            break
+        lines.append(line)
+        rows.append(row)
+    if len(rows) < len(assignments):
+        lines.append(m.escape(t("quizzes.problems_more", count=len(assignments) - len(rows))))
+    return Screen("\n".join(lines + footer), tuple(rows))
 
 
 def extend_choice(assignment: Assignment, bank: Bank | None, zone: str, t: Catalog,

@@ -103,7 +103,13 @@ async def cmd_group_daily(update: Update, context: Context) -> None:
             await _send(context, chat.id, screens.daily_usage(service.banks(), zone, t, HTML),
                         thread)
             return
-        await _send(context, chat.id, await _status(context, current, title, t), thread)
+        try:
+            screen = await _status(context, current, title, t)
+        except UnknownBank as exc:  # its quiz was deleted or taken down: how to choose another
+            usage = screens.daily_usage(service.banks(), zone, t, HTML)
+            screen = Screen(HTML.escape(await _refusal(context, exc, t)) + "\n\n" + usage.text,
+                            usage.keyboard)
+        await _send(context, chat.id, screen, thread)
         return
     try:
         bank_id, minute = _parse(args)

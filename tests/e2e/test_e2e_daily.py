@@ -291,3 +291,22 @@ async def tap_data(fake: FakeBotAPI, user_id: int, message: dict, data: str) -> 
     query_id = update["callback_query"]["id"]
     await fake.wait_for(lambda: query_id in fake.callback_answers)
     return fake.callback_answers[query_id].get("text", "")
+
+
+async def test_daily_alone_after_its_quiz_was_deleted_says_so_and_how_to_choose(
+        fake, daily_bot, group):
+    """/daily alone in a group whose question of the day's quiz is gone (deleted by its
+    maker) names the quiz it no longer knows and shows how to choose another, in the group's
+    language; it used to get no reply (an UnknownBank traceback)."""
+    t = i18n.catalog("en")
+    fake.send_message(group["eleni"], "/daily 09:00", chat_id=GROUP)
+    await fake.wait_for(lambda: any(buttons(m) for m in bot_posts(fake, GROUP)))
+    with sqlite3.connect(daily_bot.db) as db:  # as a deleted created quiz leaves it
+        db.execute("UPDATE daily_schedules SET bank_id = 'c-deleted0' WHERE chat_id = ?",
+                   (GROUP,))
+    before = len(bot_posts(fake, GROUP))
+    fake.send_message(group["eleni"], "/daily", chat_id=GROUP)
+    await fake.wait_for(lambda: len(bot_posts(fake, GROUP)) > before)
+    reply = bot_posts(fake, GROUP)[-1]["text"]
+    assert reply.startswith(t("daily_unknown_quiz", quiz="c-deleted0", banks=BANK_ID))
+    assert DAILY_SYNTAX in reply

@@ -14,6 +14,7 @@ from bot import i18n, render
 from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
 from bot.quiz.analysis import ItemStats
+from bot.quiz.bank import Text
 from bot.quiz.homework import CLOSED, OPEN, Assignment, HomeworkResults, Missed, Opened, Place
 from bot.render import HTML, MAX_MESSAGE_UTF16, AssignButton, HomeworkButton, UrlButton
 from bot.render import homework as screens
@@ -147,3 +148,23 @@ def test_the_assign_menu_offers_quizzes_then_deadlines():
         AssignButton(BANK.id, s) for s in screens.DEADLINE_CHOICES]
     assert [b.label for b in buttons(deadlines)] == ["12 ώρες", "1 ημέρα", "3 ημέρες",
                                                      "1 εβδομάδα"]
+
+
+@pytest.mark.parametrize("t", [EN, HI, EL], ids=["en", "hi", "el"])
+def test_the_admins_list_of_many_long_titled_homework_fits_one_message(t):
+    """Forty homework of a quiz with a long title: as many as fit one message are listed,
+    each with its row of buttons, then how many more there are; never over Telegram's 4,096
+    UTF-16 units or 100 buttons (20 of them passed 4,096 and got no reply)."""
+    long_titled = replace(BANK, title=Text({language: "Παράλληλη εκπαίδευση μοντέλων " * 5
+                                            for language in BANK.title.by_language}))
+    listed = [assignment(id=n, bank_id=BANK.id) for n in range(1, 41)]
+    screen = screens.assignments_list(listed, {BANK.id: long_titled}, zone="Asia/Kolkata",
+                                      now=NOW, t=t, m=HTML)
+    assert render.html_length(screen.text) <= MAX_MESSAGE_UTF16
+    assert len(buttons(screen)) <= 100
+    shown = len(screen.keyboard)
+    assert 0 < shown < 40
+    assert screen.text.count("\n#") == shown  # each listed homework starts a line "#n"
+    assert [row[0].action for row in screen.keyboard] == [
+        HomeworkButton("close", n, 0) for n in range(1, shown + 1)]
+    assert HTML.escape(t("quizzes.problems_more", count=40 - shown)) in screen.text
