@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import csv
 import io
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from bot.quiz import group
 from bot.quiz.bank import Bank
+from bot.quiz.csvsafe import FORMULA_START as FORMULA_START
+from bot.quiz.csvsafe import SEPARATORS as SEPARATORS
+from bot.quiz.csvsafe import safe_cell as safe_cell
+from bot.quiz.csvsafe import safe_row as safe_row
 from bot.quiz.engine import LABELS
 from bot.quiz.group import GroupAnswer, GroupSession
 from bot.quiz.homework import CsvRow
@@ -21,18 +24,6 @@ CSV_COLUMNS = ("session_id", "question_number", "question_id", "user_id", "name"
 """The CSV's header. ``option`` is the letter the member saw (A-L), ``result`` ``right``,
 ``wrong`` or ``none`` (no answer), ``answer_ms`` the time from the question being posted to the
 tap, in milliseconds, ``points`` under the session's scoring."""
-
-FORMULA_START = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
-"""Characters that make a spreadsheet take a cell for a formula when they come first (OWASP,
-"CSV Injection": ``=``, ``+``, ``-``, ``@``, tab and carriage return), with the full-width
-forms of the first four (＝＋－＠), which some spreadsheets read as the same."""
-
-SEPARATORS = frozenset(",;\n\r")
-"""Characters a spreadsheet may split cells at: the comma the files are written with, the
-semicolon of locales whose decimal mark is a comma (Excel's list separator there), and line
-breaks (a reader that ignores quotes starts a row there). A cell's text after one of them may
-become a cell of its own."""
-
 
 @dataclass(frozen=True)
 class QuestionSummary:
@@ -66,41 +57,6 @@ def asked(session: GroupSession, answers: Iterable[GroupAnswer] = ()) -> int:
                     if a.question_id in order), default=0)
     return min(session.total, max(answered,
                                   session.position + (1 if session.deadline is not None else 0)))
-
-
-def _invisible(char: str) -> bool:
-    """Whether ``char`` shows nothing a reader would see before a cell's first character:
-    spaces, controls and format characters (bidi marks such as U+200F and U+202E, zero-width
-    spaces and joiners, the BOM)."""
-    return char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zs", "Zl", "Zp")
-
-
-def safe_cell(text: str) -> str:
-    """``text`` made safe as a CSV cell (OWASP, "CSV Injection"): a ``'`` (which makes a
-    spreadsheet take the cell as text) is put before each part of ``text`` that could be read as
-    a formula: the cell, and each part after a separator (:data:`SEPARATORS`; a spreadsheet
-    splitting there would see a cell), whose first character once invisible ones
-    (:func:`_invisible`) are skipped is in :data:`FORMULA_START`. ``x;=1+1;`` becomes
-    ``x;'=1+1;``, `` =1`` becomes ``' =1``, ``\u200f@x`` becomes ``'\u200f@x``; other text is
-    unchanged. Every CSV quizbot writes goes through it (:func:`safe_row`)."""
-    out: list[str] = []
-    start: int | None = 0  # where the current part starts in out, until its first visible char
-    for char in text:
-        if start is not None and char in FORMULA_START:
-            out.insert(start, "'")
-            start = None
-        elif start is not None and not _invisible(char):
-            start = None
-        out.append(char)
-        if char in SEPARATORS:
-            start = len(out)
-    return "".join(out)
-
-
-def safe_row(values: Iterable[object]) -> list[object]:
-    """A CSV row's values with each text made safe (:func:`safe_cell`); numbers and None (an
-    empty cell) are left as they are (a number is written as digits, a sign and a point)."""
-    return [safe_cell(v) if isinstance(v, str) else v for v in values]
 
 
 def session_csv(bank: Bank, session: GroupSession, answers: Iterable[GroupAnswer],

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.quiz.analysis import ItemStats
+from bot.quiz.csvsafe import safe_cell
 from bot.quiz.deadlines import END_OF_DAY as END_OF_DAY
 from bot.quiz.deadlines import MAX_DAYS as MAX_DAYS
 from bot.quiz.deadlines import UNITS as UNITS
@@ -370,14 +371,9 @@ class CsvRow:
         """The row as CSV cells, in :attr:`HEADER`'s order; a typed text (name, option) that a
         spreadsheet would run as a formula starts with an apostrophe (OWASP, "CSV
         Injection")."""
-        return (str(self.user_id), _defused(self.name), str(self.question), self.question_id,
-                _defused(self.option), "right" if self.correct else "wrong", self.answered_at,
+        return (str(self.user_id), safe_cell(self.name), str(self.question), self.question_id,
+                safe_cell(self.option), "right" if self.correct else "wrong", self.answered_at,
                 self.started_at, self.finished_at)
-
-
-def _defused(text: str) -> str:
-    """``text``, with an apostrophe before it if it starts like a spreadsheet formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ from tests.conftest import BANK_ID
 
 HOSTILE = ["x;=1+1;", "=1+1", " =1+1", "\u200f@SUM(A1)", "\u202e+1", "a, -2", "\uff1d1+1",
            "\tx", "\r=1", "Ana;\u200b\u200b=cmd|'/C calc'!A0", "@", "-", "x,@y;+z",
-           "\ufeff=HYPERLINK(\"http://e.example\")", "a\n=1"]
+           "\ufeff=HYPERLINK(\"http://e.example\")", "a\n=1", "Ann\t=1+1",
+           "Lyon\t=HYPERLINK(\"http://e.example\")"]
 """Names and texts that a spreadsheet could read as a formula, whole or after a separator."""
 
 
@@ -29,7 +30,8 @@ HOSTILE = ["x;=1+1;", "=1+1", " =1+1", "\u200f@SUM(A1)", "\u202e+1", "a, -2", "\
     ("\u200f@x", "'\u200f@x"), ("\u202e+1", "'\u202e+1"), ("a, -2", "a,' -2"),
     ("\uff1d1", "'\uff1d1"), ("\tx", "'\tx"), ("x,@y;+z", "x,'@y;'+z"),
     ("Ana", "Ana"), ("Ana-Maria", "Ana-Maria"), ("a=b; c+d", "a=b; c+d"), ("", ""),
-    ("'=1", "'=1"), ("1,5; 2", "1,5; 2"), ("a\n=1", "a\n'=1")])
+    ("'=1", "'=1"), ("1,5; 2", "1,5; 2"), ("a\n=1", "a\n'=1"),
+    ("Ann\t=1+1", "Ann\t'=1+1"), ("Lyon\t=HYPERLINK(\"x\")", "Lyon\t'=HYPERLINK(\"x\")")])
 def test_a_quote_goes_before_each_part_a_spreadsheet_could_read_as_a_formula(text, safe):
     """The cell, and each part after a ``,`` or ``;``, whose first visible character could
     start a formula gets a ``'`` before it (before its invisible characters too); other text is
@@ -54,7 +56,7 @@ def assert_no_formula(text: str) -> None:
     it: at commas (RFC 4180, as written) and at semicolons (Excel's list separator where the
     decimal mark is a comma), by a reader that knows RFC 4180's quotes and by one that splits
     lines and separators only."""
-    for delimiter in (",", ";"):
+    for delimiter in (",", ";", "\t"):
         for line in re.split(r"\r\n|\r|\n", text):  # a reader ignoring quotes, too
             for cell in line.split(delimiter):
                 assert _visible_start(cell.lstrip('"')) not in FORMULA_START, (delimiter, cell)
@@ -111,3 +113,17 @@ def test_unneutralised_cells_would_be_caught():
         csv.writer(out).writerow(["Ana", text, 3])
         with pytest.raises(AssertionError):
             assert_no_formula(out.getvalue())
+
+
+def test_homework_rows_go_through_the_same_guard():
+    """A homework results row's typed texts (the member's name, the option) are made safe by
+    the same rule as every other CSV: a tab before ``=`` is caught there too."""
+    from bot.quiz.homework import CsvRow
+
+    row = CsvRow(7, "Ann\t=1+1", 1, "q1", "Lyon\t=HYPERLINK(\"x\")", False,
+                 "2026-12-03T10:00:00Z", "2026-12-03T09:59:00Z", "")
+    cells = row.cells()
+    assert cells[1] == "Ann\t'=1+1" and cells[4] == "Lyon\t'=HYPERLINK(\"x\")"
+    out = io.StringIO()
+    csv.writer(out).writerow(cells)
+    assert_no_formula(out.getvalue())
