@@ -601,11 +601,35 @@ async def _start(app: QuizApplication, settings: Settings, webhook: WebhookServe
     await app.start()
 
 
+class PollAfterStop(logging.Filter):
+    """Turns PTB's CRITICAL "Updater stopped unexpectedly" into the INFO line it is after our
+    own stop: a getUpdates answered with updates just after ``Updater.stop`` began (a race
+    inside PTB's polling loop) leaves those updates unconfirmed, so Telegram sends them again
+    at the next start; nothing is lost and nothing is wrong. Other records pass unchanged."""
+
+    PTB_TEXT = "Updater stopped unexpectedly"
+    """The start of PTB's message (``telegram/ext/_updater.py``, ``polling_action_cb``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite PTB's record in place; keep every record."""
+        if record.levelno == logging.CRITICAL and str(record.msg).startswith(self.PTB_TEXT):
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.msg = ("stop: the updates of the last poll came after the stop began; "
+                          "they are left unconfirmed, so Telegram sends them again at the next "
+                          "start")
+            record.args = None
+        return True
+
+
+_POLL_AFTER_STOP = PollAfterStop()
+
+
 async def _stop(app: QuizApplication, webhook: WebhookServer | None) -> None:
     """PTB's stop, each step bounded and run whatever the one before did: the updates (the
     webhook server or the updater), the application (updates in flight), its shutdown, then
     ``post_shutdown``."""
     updater = app.updater
+    logging.getLogger("telegram.ext.Updater").addFilter(_POLL_AFTER_STOP)  # once: a set
     steps: list[tuple[str, Callable[[], Awaitable[object]], float | None]] = [
         ("stopping the webhook server", webhook.stop, STOP_SECONDS)
         if webhook is not None else ("", _nothing, None),
