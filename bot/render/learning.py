@@ -19,7 +19,13 @@ from bot.render.callbacks import (
     CardTickButton,
     StartReviewButton,
 )
-from bot.render.question import Ticks, _question_lines, explanation_lines, question_keyboard
+from bot.render.question import (
+    Ticks,
+    _question_lines,
+    explanation_lines,
+    picture_note,
+    question_keyboard,
+)
 from bot.render.screen import Button, Screen, as_screens
 from bot.render.text import Markup
 
@@ -95,7 +101,7 @@ def review_question(it: ReviewItem, t: Catalog, m: Markup, attempt_id: int = 0,
     keyboard = question_keyboard(
         v, t, lambda slot: CardAnswerButton(card.id, card.reps, slot, attempt_id), ticks)
     return Screen("\n".join(_review_lines(it, v, t, m, marks=False)), keyboard,
-                  photo=it.question.picture)
+                  photo=it.question.picture, photo_note=picture_note(it.question.picture, t, m))
 
 
 def review_feedback(it: ReviewItem, slot: int, correct: bool, t: Catalog, m: Markup, *,

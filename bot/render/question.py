@@ -124,7 +124,13 @@ def question(bank: Bank, v: QuestionView, t: Catalog, m: Markup,
         ticks: The tick and Submit buttons, for a question with several right options.
     """
     text = "\n".join(_question_lines(bank, v, t, m, marks=False))
-    return Screen(text, question_keyboard(v, t, make_button, ticks), photo=v.question.picture)
+    return Screen(text, question_keyboard(v, t, make_button, ticks), photo=v.question.picture,
+                  photo_note=picture_note(v.question.picture, t, m))
+
+
+def picture_note(picture: str | None, t: Catalog, m: Markup) -> str:
+    """The note put above a question whose ``picture`` could not be sent ("" for none)."""
+    return m.escape(t("picture_not_shown")) if picture else ""
 
 
 def question_keyboard(v: QuestionView, t: Catalog, make_button: Callable[[int], CallbackButton],

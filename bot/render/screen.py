@@ -48,6 +48,8 @@ class Screen:
     text: str
     keyboard: tuple[tuple[Button, ...], ...] = field(default=())
     photo: str | None = None
+    photo_note: str = ""
+    """Put above the text when the photo cannot be sent (Telegram could not fetch it)."""
 
 
 def as_screens(text: str, m: Markup, keyboard: tuple[tuple[Button, ...], ...] = (),

@@ -15,6 +15,7 @@ from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
+    PhotoSize,
     User,
 )
 from telegram.constants import ChatID
@@ -236,14 +237,43 @@ async def send(context: Context, chat_id: int, screen: Screen) -> Message:
     A screen with a photo (a question's picture) is sent as that photo with the text as its
     caption and the keyboard, when the text fits a caption (1,024 UTF-16 units after entity
     parsing, Bot API ``sendPhoto``); else the photo alone, then the text and keyboard as a
-    message. The message returned carries the keyboard.
+    message. A photo Telegram refuses for good (a URL it cannot fetch, a wrong file id:
+    ``Kind.INVALID``) is left out: the text goes with the screen's ``photo_note`` above it.
+    The message returned carries the keyboard.
     """
+    text = screen.text
     if screen.photo is not None:
-        if fits_caption(screen.text):
-            return await context.bot.send_photo(chat_id, screen.photo, caption=screen.text,
-                                                reply_markup=keyboard(screen))
-        await context.bot.send_photo(chat_id, screen.photo)
-    return await context.bot.send_message(chat_id, screen.text, reply_markup=keyboard(screen))
+        try:
+            if fits_caption(text):
+                return await context.bot.send_photo(chat_id, photo_input(screen.photo),
+                                                    caption=text, reply_markup=keyboard(screen))
+            await context.bot.send_photo(chat_id, photo_input(screen.photo))
+        except TelegramError as exc:
+            if classify(exc).kind is not Kind.INVALID:
+                raise
+            _picture_refused(screen.photo, exc)
+            text = f"{screen.photo_note}\n\n{text}" if screen.photo_note else text
+    return await context.bot.send_message(chat_id, text, reply_markup=keyboard(screen))
+
+
+def photo_input(picture: str) -> PhotoSize:
+    """A question's ``picture`` (an https URL or a file id) as PTB sends it: always as the string
+    itself, for Telegram to fetch or look up. PTB uploads a plain string that names a file in
+    the working folder from the disk (``telegram._utils.files.parse_file_input``), so a bank's
+    ``picture`` could make the bot read a local file; a ``PhotoSize`` is sent as its file id."""
+    return PhotoSize(picture, picture, 0, 0)
+
+
+_REFUSED_PICTURES: LRUCache[str, bool] = LRUCache(maxsize=1024)
+"""Pictures Telegram refused, each logged once (per process, a bounded memory)."""
+
+
+def _picture_refused(picture: str, exc: TelegramError) -> None:
+    """Log, once per picture, that Telegram refused it (the question goes as text)."""
+    if picture not in _REFUSED_PICTURES:
+        _REFUSED_PICTURES[picture] = True
+        log.warning("picture %s not sent, its question goes without it: %s", picture,
+                    exc.message)
 
 
 def fits_caption(text: str) -> bool:

@@ -43,7 +43,7 @@ from bot.quiz.group import GroupSession, Step
 from bot.quiz.group_service import GroupService
 from bot.quiz.ports import SessionLeases, StorageError
 from bot.render import HTML
-from bot.telegram.common import Bot, Context, keyboard
+from bot.telegram.common import Bot, Context, keyboard, photo_input
 from bot.telegram.limits import GROUP_TIME_PERIOD, QuizRateLimiter, session_calls
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.outcomes import Kind, classify
@@ -385,7 +385,7 @@ class SessionRunner:
         if screen.photo is not None:  # in a group the picture goes first, on its own: the
             # question's message stays a text message that the clock edit and reveal edit
             try:
-                await self.bot.send_photo(session.chat_id, screen.photo,
+                await self.bot.send_photo(session.chat_id, photo_input(screen.photo),
                                           message_thread_id=session.message_thread_id)
             except TelegramError as exc:  # the question still goes out, without it
                 log.info("group session %s: picture of question %s not sent: %s", session.id,

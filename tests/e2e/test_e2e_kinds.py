@@ -307,3 +307,39 @@ def _newest_with(fake, prefix: str) -> dict | None:
         if any(b.get("callback_data", "").startswith(prefix) for b in buttons(message)):
             return message
     return None
+
+
+# --- a picture Telegram cannot send (issue 31, items 1 and 15) ---------------------------------
+
+async def test_a_picture_telegram_refuses_is_skipped_with_a_note_and_the_quiz_goes_on(
+        fake, tmp_path, monkeypatch):
+    """A question whose picture Telegram cannot fetch (a URL it fails to get) comes as text with
+    a note that its picture could not be shown, buttons and all, and is answered as usual; a
+    picture that is a file id naming a file in the bot's working folder is sent as a file id
+    (Telegram refuses it), never uploaded from the disk."""
+    local = "AgACAgIAAxkBAAIBbGZpicture0123456789"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / local).write_bytes(png())  # a local file whose name looks like a file id
+    folder = tmp_path / "banks"
+    folder.mkdir()
+    write_bank(folder, [
+        question("unfetchable", "What is pictured?", picture=PICTURE + "?gone",
+                 options=options(1)),
+        question("local", "And here?", picture=local, options=options(0)),
+    ])
+    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", bank_paths=(folder,))
+    await runner.start()
+    try:
+        person = Person(fake, 708, "Grace")
+        _, first = await person.say("/start", replies=2)
+        assert T("picture_not_shown") in first["text"] and "What is pictured?" in first["text"]
+        assert [b["text"] for b in buttons(first)] == ["A", "B", "C", "D"]
+        await person.tap(first, buttons(first)[1]["callback_data"])
+        feedback = await fake.wait_for(lambda: (lambda m: m if "✅" in m.get("text", "") else
+                                                 None)(fake.message(708, first["message_id"])))
+        second = await person.next(feedback)
+        assert T("picture_not_shown") in second["text"] and "And here?" in second["text"]
+        photos = [call.params.get("photo") for call in fake.calls if call.method == "sendPhoto"]
+        assert photos == [PICTURE + "?gone", local]  # the file id as a string, no upload
+    finally:
+        await runner.stop()

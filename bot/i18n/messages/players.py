@@ -292,6 +292,8 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("select_all", "Select all that apply, then tap Submit."),
     N_("button_submit", "✔ Submit"),
     N_("option_true", "True"),
+    # Translators: above a question whose picture Telegram could not send (a broken link)
+    N_("picture_not_shown", "🖼 The picture for this question could not be shown."),
     N_("option_false", "False"),
     N_("feedback_wrong_several", "❌ Not quite. The right options are {labels}."),
     N_("toast_nothing_chosen", "Tick at least one option, then tap Submit."),
