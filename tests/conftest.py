@@ -28,6 +28,13 @@ os.environ.setdefault("PTB_TIMEDELTA", "1")  # as `quizbot` sets it (bot/__main_
 os.environ.setdefault("QUIZBOT_I18N_STRICT", "1")  # an unknown message key raises (bot/i18n)
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject's addopts): two workers per core. Most tests wait on sockets, a
+    process or PostgreSQL rather than compute, so one per core leaves the cores half idle;
+    each worker has its own fake servers, ports and databases (fixtures per test)."""
+    return 2 * (os.cpu_count() or 1)
+
+
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeBotAPI]:
     """A fake Bot API server on loopback."""

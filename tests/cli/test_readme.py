@@ -60,3 +60,23 @@ def test_every_relative_link_of_the_documentation_leads_somewhere():
             elif fragment and linked.suffix == ".md" and fragment not in anchors(linked):
                 broken.append(f"{page.name}: {target} (no such heading)")
     assert broken == []
+
+
+def test_ci_installs_as_the_readme_says_from_the_hashed_lock():
+    """CI (`.ci/run`) runs the README's test command as written (its install line, then, with
+    PostgreSQL started, `pytest`), and that command installs from the hashed test lock, whose
+    pins agree with the runtime lock production installs (docs/operations.md)."""
+    text = (ROOT / "README.md").read_text("utf-8")
+    test_line = text.split("```sh\n", 1)[1].split("```", 1)[0].strip().splitlines()[1]
+    install = test_line.removesuffix(" && pytest")
+    ci = (ROOT / ".ci" / "run").read_text("utf-8").splitlines()
+    assert install in ci and ci[-1] == "pytest"
+    assert "--require-hashes -r requirements-test.lock" in install
+
+    def pins(name: str) -> dict[str, str]:
+        found = re.findall(r"^([a-z0-9_.-]+)==(\S+)", (ROOT / name).read_text(), re.MULTILINE)
+        return dict(found)
+
+    runtime, test = pins("requirements.lock"), pins("requirements-test.lock")
+    assert runtime and {name: test.get(name) for name in runtime} == runtime
+    assert {"pytest", "pytest-xdist", "aiogram"} <= set(test)
