@@ -597,6 +597,24 @@ async def test_fail_next_maps_to_ptb_exceptions(
     assert await bot.send_message(GROUP, "x")
 
 
+async def test_a_front_end_failure_is_an_html_page_not_carried_out(
+    bot: Bot, fake: FakeBotAPI
+) -> None:
+    """``front_end=True``: a 502 answered as Telegram's front end answers it, an HTML page (PTB
+    raises NetworkError naming the status and the unparsable page); nothing was sent."""
+    fake.fail_next("sendMessage", error_code=502, description="Bad Gateway", front_end=True)
+    async with aiohttp.ClientSession() as http:
+        async with http.post(f"{fake.base_url}{fake.token}/sendMessage",
+                             json={"chat_id": GROUP, "text": "x"}) as response:
+            assert (response.status, response.content_type) == (502, "text/html")
+            assert "<h1>502 Bad Gateway</h1>" in await response.text()
+    fake.fail_next("sendMessage", error_code=502, description="Bad Gateway", front_end=True)
+    with pytest.raises(NetworkError, match=r"Bad Gateway \(502\)\. Parsing the server response"):
+        await bot.send_message(GROUP, "x")
+    assert [c.status for c in fake.calls_to("sendMessage")] == [502, 502]
+    assert await bot.send_message(GROUP, "x")
+
+
 async def test_group_flood_limit(
     bot: Bot, fake: FakeBotAPI, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

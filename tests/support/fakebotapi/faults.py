@@ -6,6 +6,7 @@ state, set up in ``FakeBotAPI.__init__``."""
 from __future__ import annotations
 
 from tests.support.fakebotapi.protocol import (
+    FRONT_END_PAGE,
     ApiError,
 )
 
@@ -15,17 +16,21 @@ class FaultsMixin:
 
     def fail_next(
         self, method: str, *, error_code: int, description: str,
-        retry_after: int | None = None, times: int = 1,
+        retry_after: int | None = None, times: int = 1, front_end: bool = False,
     ) -> None:
         """Answer the next ``times`` calls of ``method`` with this error instead of handling them.
 
         ``retry_after`` (seconds) adds ``parameters.retry_after``, which PTB raises as RetryAfter.
+        ``front_end``: answered by Telegram's front end, as an HTML page (``FRONT_END_PAGE``)
+        rather than the Bot API's JSON, the call not carried out.
         """
         name = self._method_names.get(method.lower())
         if name is None:
             raise ValueError(f"unknown Bot API method {method!r}")
         parameters = {"retry_after": retry_after} if retry_after is not None else None
-        error = ApiError(error_code, description, parameters)
+        page = (FRONT_END_PAGE.format(status=f"{error_code} {description}") if front_end
+                else None)
+        error = ApiError(error_code, description, parameters, page=page)
         self._failures.setdefault(name, []).append([error, times])
 
     def delay(self, seconds: float, methods: set[str] | None = None) -> None:

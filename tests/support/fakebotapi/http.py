@@ -69,16 +69,22 @@ class HttpMixin:
             status, body = 200, {"ok": True, "result": result}
         except ApiError as error:
             status, body = error.error_code, error.body()
+            if error.page is not None:
+                self._answered(Call(method, params, status, body, arrived))
+                return web.Response(text=error.page, status=status, content_type="text/html")
         except Exception as error:  # a bug in the fake: answer it visibly rather than hang up
             status, body = 500, ApiError(500, f"Internal Server Error: {error!r}").body()
-        call = Call(method, params, status, body, arrived)
+        self._answered(Call(method, params, status, body, arrived))
+        return web.json_response(
+            body, status=status, dumps=lambda obj: json.dumps(obj, ensure_ascii=False)
+        )
+
+    def _answered(self, call: Call) -> None:
+        """Record an answered call and tell the observers and waiters."""
         self.calls.append(call)
         for observer in self.observers:
             observer(call)
         self.signal()
-        return web.json_response(
-            body, status=status, dumps=lambda obj: json.dumps(obj, ensure_ascii=False)
-        )
 
     def _drop(self, request: web.Request, method: str, params: dict[str, Any],
               arrived: float) -> web.Response:

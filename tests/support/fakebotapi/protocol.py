@@ -164,11 +164,15 @@ class ApiError(Exception):
         parameters: Optional ResponseParameters, e.g. ``{"retry_after": 5}`` (seconds).
     """
 
-    def __init__(self, error_code: int, description: str, parameters: dict | None = None):
+    def __init__(self, error_code: int, description: str, parameters: dict | None = None, *,
+                 page: str | None = None):
         super().__init__(description)
         self.error_code = error_code
         self.description = description
         self.parameters = parameters
+        self.page = page
+        """An HTML page answered instead of the JSON body: Telegram's front end (nginx)
+        answers a 502 or 504 so when the Bot API server behind it is out of reach."""
 
     def body(self) -> dict[str, Any]:
         """The JSON answer Telegram would send."""
@@ -178,6 +182,12 @@ class ApiError(Exception):
         if self.parameters:
             body["parameters"] = self.parameters
         return body
+
+
+FRONT_END_PAGE = ("<html>\r\n<head><title>{status}</title></head>\r\n<body>\r\n"
+                  "<center><h1>{status}</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n"
+                  "</body>\r\n</html>\r\n")
+"""The page Telegram's front end answers when the Bot API server behind it fails."""
 
 
 def _bad(description: str) -> ApiError:
