@@ -273,10 +273,25 @@ async def _grade_and_show(query: CallbackQuery, context: Context, attempt_id: in
         with results_unread():  # the edited message is not read back
             await edit(query, render.feedback(bank, attempt, position, t, HTML, one_tap=one_tap))
         if one_tap:  # the next question (or the score) at once, below the feedback
-            await show_next(query, context, await after_answer(
-                service, services(context).learning, attempt), position, t)
+            try:
+                await show_next(query, context, await after_answer(
+                    service, services(context).learning, attempt), position, t)
+            except TelegramError:  # it may not have come, and the feedback has no button
+                await _offer_next(query, bank, attempt, position, t)
+                raise
     finally:  # the review card, once the feedback is out (or could not be shown)
         await service.answered(attempt, answer)
+
+
+async def _offer_next(query: CallbackQuery, bank: Bank, attempt: engine.Attempt, position: int,
+                      t: Catalog) -> None:
+    """The one-tap flow's next question could not be sent (a send that may have reached
+    Telegram is not repeated): the feedback, which has no button in this flow, gets "Next", so
+    the learner can ask for it (:func:`on_next` sends it until it is noted shown)."""
+    try:
+        await edit(query, render.feedback(bank, attempt, position, t, HTML, one_tap=False))
+    except TelegramError as exc:
+        log.info("user %s: the Next button could not be added: %s", query.from_user.id, exc)
 
 
 async def on_next(query: CallbackQuery, context: Context, button: render.NextButton,

@@ -88,3 +88,25 @@ async def test_back_to_next_and_a_lost_send_made_good_by_a_second_tap(fake, runn
     await choose(person, t, "flow_next")
     feedback = await person.answer(correct_label(person.question_message(), bank, "en"))
     assert [b["text"] for b in buttons(feedback)] == [t("button_next")]
+
+
+async def test_a_next_question_lost_to_a_502_page_leaves_a_next_button(fake, running_bot, banks):
+    """With one tap, the next question's send answered 502 by Telegram's front end (an HTML
+    page; a send that may have arrived is not repeated): the feedback, which has no buttons in
+    this flow, gets "Next", and that brings question 2 (issue 31, item 3)."""
+    bank, t = banks[BANK_ID], i18n.catalog("en")
+    person = Person(fake, 703, "Lin", "en")
+    await choose(person, t, "flow_one_tap")
+    await person.say("/start", replies=2)
+    question = person.question_message()
+    fake.fail_next("sendMessage", error_code=502, description="Bad Gateway", front_end=True)
+    before = len(fake.calls)
+    await person.tap(question, next(b["callback_data"] for b in buttons(question)
+                                    if b["text"] == correct_label(question, bank, "en")))
+    await fake.wait_for_call("sendMessage", after=before, where=lambda c: c.status == 502)
+    feedback = await fake.wait_for(lambda: (lambda m: m if [b["text"] for b in buttons(m)] == [
+        t("button_next")] else None)(fake.message(703, question["message_id"])))
+    assert "✅" in feedback["text"]  # the feedback kept, the button added
+    following = await person.next(feedback)
+    assert t("question_header", number=2, total=8) in following["text"]
+    assert buttons(following)
