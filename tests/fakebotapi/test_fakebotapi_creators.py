@@ -210,6 +210,24 @@ async def test_a_users_photo_comes_in_several_sizes(bot: Bot, fake: FakeBotAPI):
         fake.send_photo(USER, b"not a picture")
 
 
+async def test_an_album_is_one_message_a_photo_sharing_a_media_group_id(bot: Bot,
+                                                                       fake: FakeBotAPI):
+    """An album of three photos is three message Updates, each its own picture, sharing one
+    media_group_id (another album has another), the caption on the first only."""
+    fake.send_album(USER, 3, caption="Which one?")
+    updates = await bot.get_updates(timeout=0)
+    await bot.get_updates(offset=updates[-1].update_id + 1, timeout=0)
+    messages = [update.message for update in updates[-3:]]
+    assert len(messages) == 3 and all(isinstance(m, Message) for m in messages)
+    assert len({m.media_group_id for m in messages}) == 1 and messages[0].media_group_id
+    assert [m.caption for m in messages] == ["Which one?", None, None]
+    assert len({m.photo[-1].file_unique_id for m in messages}) == 3
+    fake.send_album(USER, 2)
+    assert (await _received(bot)).media_group_id != messages[0].media_group_id
+    with pytest.raises(ValueError):
+        fake.send_album(USER, 11)
+
+
 async def test_users_reply_to_the_bots_messages(bot: Bot, fake: FakeBotAPI):
     """Text, documents and photos can reply to a bot message (reply_to_message)."""
     fake.send_message(USER, "/newquiz")

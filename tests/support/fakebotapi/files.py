@@ -124,6 +124,7 @@ class FilesMixin:
     def send_photo(
         self, user_id: int, data: bytes | None = None, *, caption: str | None = None,
         reply_to: int | None = None, chat_id: int | None = None,
+        media_group_id: str | None = None,
     ) -> dict:
         """A user sends a picture as a photo: a message Update with several PhotoSize.
 
@@ -136,6 +137,7 @@ class FilesMixin:
             data: The picture (any format Pillow reads); default :func:`sample_jpeg`.
             reply_to: The id of a message in the chat this one replies to.
             chat_id: A group; None for the user's private chat.
+            media_group_id: The album this photo belongs to (:meth:`send_album`).
 
         Raises:
             ValueError: an unknown user or message, or data that is no picture.
@@ -145,10 +147,24 @@ class FilesMixin:
             sizes = self._photo_sizes(sample_jpeg() if data is None else data)
         except ApiError as error:
             raise ValueError(f"not a picture Telegram's apps would send: {error}") from None
-        fields = {"from": user, **self._reply_fields(chat, reply_to), "photo": sizes,
-                  **self._user_caption(caption)}
+        fields = {"from": user, **self._reply_fields(chat, reply_to),
+                  **({"media_group_id": media_group_id} if media_group_id else {}),
+                  "photo": sizes, **self._user_caption(caption)}
         message = self._store(chat, fields)
         return self.push_update({"message": copy.deepcopy(message)})
+
+    def send_album(self, user_id: int, count: int, *, caption: str | None = None,
+                   chat_id: int | None = None) -> list[dict]:
+        """A user sends ``count`` (2-10) photos at once, as an album: Telegram delivers one
+        message Update each, sharing a new ``media_group_id`` (Bot API ``Message``: "The unique
+        identifier of a media message group this message belongs to"), the caption on the
+        first. Each photo is a different picture."""
+        if not 2 <= count <= 10:
+            raise ValueError("an album has 2 to 10 items")
+        album = str(next(self._album_ids))
+        return [self.send_photo(user_id, sample_jpeg(640 + 16 * index), chat_id=chat_id,
+                                caption=caption if index == 0 else None, media_group_id=album)
+                for index in range(count)]
 
     @staticmethod
     def _user_caption(caption: str | None) -> dict[str, Any]:

@@ -180,6 +180,7 @@ class FakeBotAPI(
         sends by HTTP URL (others answer "failed to get HTTP URL content")."""
         self._poll_ids = itertools.count(5_395_021_438_761_230_001)
         self._forward_ids = itertools.count(1)
+        self._album_ids = itertools.count(13_841_726_300_416_001)  # media_group_id's shape
         self.observers: list[Callable[[Call], None]] = []
         """Called with every answered call (for load generators that react to the bot)."""
         self._wakeup = asyncio.Event()
