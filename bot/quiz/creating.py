@@ -109,6 +109,15 @@ class PictureKept:
 
 
 @dataclass(frozen=True)
+class AlbumGrew:
+    """Another photo of the album whose first photo waits for the next question: ``photos``
+    came in all; the answer to the album (``note``, a message id, or None) says so."""
+
+    photos: int
+    note: int | None
+
+
+@dataclass(frozen=True)
 class Undone:
     """Question ``number`` was taken out."""
 
@@ -128,8 +137,8 @@ class Refused:
     params: Mapping[str, object] = field(default_factory=dict)
 
 
-Outcome = (Prompt | Added | AskRight | ExplanationAdded | Replaced | PictureKept | Undone | Stale
-           | Refused)
+Outcome = (Prompt | Added | AskRight | ExplanationAdded | Replaced | PictureKept | AlbumGrew
+           | Undone | Stale | Refused)
 
 PROBLEMS = ("title_empty", "title_too_long", "description_too_long", "not_a_question",
             "prompt_too_long", "too_few_options", "too_many_options", "option_empty",
@@ -220,15 +229,37 @@ def take_poll(draft: Draft, poll: PollSent) -> tuple[Draft, Outcome]:
 
 
 def take_photo(draft: Draft, file_id: str, *, caption: str, message_id: int,
-               quotes: Sequence[str] = ()) -> tuple[Draft, Outcome]:
+               quotes: Sequence[str] = (), album: str | None = None) -> tuple[Draft, Outcome]:
     """A photo: with a caption in the text format, a question with that picture; without, the
-    picture of the next question."""
+    picture of the next question.
+
+    An album (photos sent together share a ``media_group_id``; Telegram delivers a message
+    each) gives one picture, its first photo (with the question of its caption, or for the
+    next question): the later photos are counted (:class:`AlbumGrew`) and left out, since a
+    question has one picture; a later photo's caption is still a question (without one)."""
     if draft.step is not Step.QUESTIONS:
         return draft, Refused("questions_first")
+    if album is not None and album == draft.album:
+        grown = replace(draft, album_photos=draft.album_photos + 1)
+        if caption.strip():
+            grown, outcome = take_typed(grown, caption, message_id=message_id, quotes=quotes)
+            if isinstance(outcome, Refused):
+                return draft, outcome
+            return grown, outcome
+        return grown, AlbumGrew(grown.album_photos, draft.album_note)
     if caption.strip():
-        return take_typed(draft, caption, message_id=message_id, quotes=quotes,
-                          picture=file_id)
-    return replace(draft, picture=file_id), PictureKept()
+        changed, outcome = take_typed(draft, caption, message_id=message_id, quotes=quotes,
+                                      picture=file_id)
+    else:
+        changed, outcome = replace(draft, picture=file_id), PictureKept()
+    if isinstance(outcome, Refused):
+        return changed, outcome
+    return replace(changed, album=album, album_photos=1 if album else 0, album_note=None), outcome
+
+
+def album_noted(draft: Draft, album: str, message_id: int) -> Draft:
+    """The bot's answer ``message_id`` stands for the album ``album`` (edited as it grows)."""
+    return replace(draft, album_note=message_id) if draft.album == album else draft
 
 
 def choose(draft: Draft, serial: int, option: int) -> tuple[Draft, Outcome]:

@@ -156,11 +156,20 @@ class CreatorService:
         return await self._apply(user_id, lambda d: creating.take_poll(d, poll), adds=True)
 
     async def photo(self, user_id: int, file_id: str, *, caption: str, message_id: int,
-                    quotes: Sequence[str] = ()) -> StepResult:
-        """A photo (with or without a question as its caption)."""
+                    quotes: Sequence[str] = (), album: str | None = None) -> StepResult:
+        """A photo (with or without a question as its caption), of the album ``album`` (its
+        ``media_group_id``) or alone."""
         return await self._apply(user_id, lambda d: creating.take_photo(
-            d, file_id, caption=caption, message_id=message_id, quotes=quotes),
+            d, file_id, caption=caption, message_id=message_id, quotes=quotes, album=album),
             adds=bool(caption.strip()))
+
+    async def album_noted(self, user_id: int, album: str, message_id: int) -> None:
+        """The bot's answer ``message_id`` stands for the album (edited as more photos come)."""
+        draft = await self.draft(user_id)
+        if draft is not None:
+            changed = creating.album_noted(draft, album, message_id)
+            if changed != draft:
+                await self._save(user_id, changed)
 
     async def skip(self, user_id: int) -> StepResult:
         """/skip."""

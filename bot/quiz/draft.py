@@ -77,6 +77,9 @@ class Draft:
         title, description: What the creator gave ("" for none yet).
         questions: The questions so far, in order.
         picture: A photo's file_id waiting for the next question, or None.
+        album: The ``media_group_id`` of the album ``picture`` is the first photo of, or None.
+        album_photos: How many photos of that album came (the first is the picture).
+        album_note: The bot's message that answered the album (edited as more photos come).
         pending: Polls waiting for their right option, oldest first.
         next_serial: The serial of the next question.
     """
@@ -90,6 +93,9 @@ class Draft:
     picture: str | None = None
     pending: tuple[Pending, ...] = ()
     next_serial: int = 1
+    album: str | None = None
+    album_photos: int = 0
+    album_note: int | None = None
 
     def to_data(self) -> dict[str, Any]:
         """The draft as JSON-compatible data (for ``DraftStore.save_draft``)."""
@@ -97,6 +103,8 @@ class Draft:
                 "step": str(self.step), "title": self.title, "description": self.description,
                 "questions": [_question_data(q) for q in self.questions],
                 "picture": self.picture, "next_serial": self.next_serial,
+                "album": self.album, "album_photos": self.album_photos,
+                "album_note": self.album_note,
                 "pending": [{"several": p.several, "question": _question_data(p.question)}
                             for p in self.pending]}
 
@@ -116,6 +124,8 @@ class Draft:
                 description=str(data["description"]),
                 questions=tuple(_question_of(q) for q in data["questions"]),
                 picture=data["picture"], next_serial=int(data["next_serial"]),
+                album=data.get("album"), album_photos=int(data.get("album_photos", 0)),
+                album_note=data.get("album_note"),
                 pending=tuple(Pending(_question_of(p["question"]), bool(p["several"]))
                               for p in data["pending"]))
         except (KeyError, TypeError) as exc:

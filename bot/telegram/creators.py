@@ -22,6 +22,7 @@ from telegram import (
     ReplyKeyboardRemove,
     Update,
 )
+from telegram.error import TelegramError
 
 from bot import render
 from bot.i18n import Catalog
@@ -34,6 +35,7 @@ from bot.render import HTML
 from bot.render import creators as screens
 from bot.render.creators import CreatorScreen, PublishProblem
 from bot.telegram.common import Context, edit, send, toast
+from bot.telegram.outcomes import classify
 from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
@@ -141,7 +143,12 @@ async def on_draft_message(update: Update, context: Context) -> bool:
         caption = message.caption or ""
         quotes = list(message.parse_caption_entities(list(QUOTES)).values())
         result = await service.photo(user.id, message.photo[-1].file_id, caption=caption,
-                                     message_id=message.message_id, quotes=quotes)
+                                     message_id=message.message_id, quotes=quotes,
+                                     album=message.media_group_id)
+        if message.media_group_id is not None and isinstance(result, Changed):
+            t = await catalog_for(context, user)
+            if await _show_album(context, chat.id, user.id, message.media_group_id, result, t):
+                return True
     elif message.text is not None:
         if message.text.startswith("/"):  # an unknown command is no title nor question
             return False
@@ -154,6 +161,35 @@ async def on_draft_message(update: Update, context: Context) -> bool:
         return False
     t = await catalog_for(context, user)
     await _show_step(context, chat.id, result, t)
+    return True
+
+
+async def _show_album(context: Context, chat_id: int, user_id: int, album: str,
+                      result: Changed, t: Catalog) -> bool:
+    """Answer a photo of an album once for the whole album: its first photo kept for the next
+    question is answered as usual, then that answer is edited, as more photos come, into one
+    that says how many came and that the first is the picture (when the first photo made a
+    question, the answer comes with the second photo). False: not an album's step."""
+    outcome = result.outcome
+    if isinstance(outcome, creating.PictureKept):
+        message = await send(context, chat_id, screens.newquiz_note("picture_kept", t, HTML))
+    elif isinstance(outcome, creating.AlbumGrew):
+        screen = screens.newquiz_note("album", t, HTML, count=outcome.photos)
+        if outcome.note is None:
+            message = await send(context, chat_id, screen)
+        else:
+            try:
+                await context.bot.edit_message_text(screen.text, chat_id=chat_id,
+                                                    message_id=outcome.note)
+            except TelegramError as exc:
+                if not classify(exc).expected:
+                    raise
+                log.info("album answer %s of user %s not edited: %s", outcome.note, user_id,
+                         exc.message)
+            return True
+    else:
+        return False
+    await _service(context).album_noted(user_id, album, message.message_id)
     return True
 
 

@@ -380,3 +380,36 @@ async def test_an_unknown_command_is_no_title(fake, running_bot):
     assert hint["text"] == T("unknown_text")
     draft = await _creators(running_bot).draft(ada.user_id)
     assert draft is not None and draft.step is Step.TITLE and draft.title == ""
+
+
+async def test_an_album_is_answered_once_and_its_first_photo_is_the_picture(fake, running_bot):
+    """Three photos sent at once (an album: three updates sharing a media_group_id) get one
+    answer, edited to say that 3 came and the first is kept as the picture; the next typed
+    question has that picture. An album whose first photo carries a question makes that
+    question with it, and one answer names the album (issue 31, item 2)."""
+    ada = Person(fake, 815, "Ada")
+    await _collecting(ada)
+    before = len(ada.bot_messages())
+    fake.send_album(ada.user_id, 3)
+    album_text = T("newquiz.album", count=3)
+    answer = await fake.wait_for(lambda: next(
+        (m for m in ada.bot_messages()[before:] if m.get("text") == album_text), None))
+    assert len(ada.bot_messages()) == before + 1  # one answer for the album
+    first_photo = next(m for m in fake.messages(ada.user_id) if m.get("photo"))
+    draft = await _creators(running_bot).draft(ada.user_id)
+    assert draft is not None and draft.picture == first_photo["photo"][-1]["file_id"]
+    [added] = await ada.say("Which city?\nA) Sparta\nB) *Athens")
+    assert T("newquiz.added_picture") in added["text"]
+
+    before = len(ada.bot_messages())
+    fake.send_album(ada.user_id, 2, caption="Which sea?\n*Aegean\nBaltic")
+    await fake.wait_for(lambda: any(m.get("text") == T("newquiz.album", count=2)
+                                    for m in ada.bot_messages()[before:]))
+    replies = ada.bot_messages()[before:]
+    assert len(replies) == 2 and T("newquiz.added_picture") in replies[0]["text"]
+    draft = await _creators(running_bot).draft(ada.user_id)
+    assert draft is not None and draft.picture is None
+    photos = [m for m in fake.messages(ada.user_id) if m.get("photo")]
+    assert [q.picture for q in draft.questions] == [
+        first_photo["photo"][-1]["file_id"], photos[-2]["photo"][-1]["file_id"]]
+    assert answer["message_id"] != replies[1]["message_id"]

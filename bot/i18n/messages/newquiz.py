@@ -54,6 +54,12 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("newquiz.explanation_added", "📝 Explanation of question {number} saved."),
     N_("newquiz.replaced", "✏️ Question {number} replaced."),
     N_("newquiz.picture_kept", "🖼 Photo saved: it goes with the next question you send."),
+    # Translators: photos sent together as an album (count is 2 or more in practice)
+    NP_("newquiz.album",
+        "🖼 An album of {count} photo: the first one is kept as the picture. A question has "
+        "only one picture, so the others are left out.",
+        "🖼 An album of {count} photos: the first one is kept as the picture. A question has "
+        "only one picture, so the others are left out.", number="count"),
     N_("newquiz.flooded",
        "That's a lot of questions at once: I take up to 20 a minute. Wait a moment, then send "
        "the ones I haven't confirmed again."),
