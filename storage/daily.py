@@ -123,6 +123,25 @@ class DailyStatements(Statements):
 
         return await self._transaction(op)
 
+    async def unclaim_post(self, post_id: int, schedule: DailySchedule, *,
+                           claimed_next_at: float) -> bool:
+        """See :meth:`bot.quiz.daily_ports.DailyStore.unclaim_post` (one transaction)."""
+
+        async def op(db: Transaction) -> bool:
+            restored = await db.fetch(
+                "UPDATE daily_schedules SET next_at = ?, round = ?, position = ?, status = 'on'"
+                " WHERE chat_id = ? AND next_at = ? AND status IN ('on', 'done')"
+                " AND EXISTS (SELECT 1 FROM daily_posts WHERE post_id = ?"
+                " AND status = 'sending' AND message_id IS NULL) RETURNING chat_id",
+                (float(schedule.next_at), schedule.round, schedule.position, schedule.chat_id,
+                 float(claimed_next_at), post_id))
+            if not restored:  # sent meanwhile, or the schedule moved (/daily off, a new time)
+                return False
+            await db.execute("DELETE FROM daily_posts WHERE post_id = ?", (post_id,))
+            return True
+
+        return await self._transaction(op)
+
     async def reclose_posts(self, chat_id: int, closes_at: float) -> int:
         """See :meth:`bot.quiz.daily_ports.DailyStore.reclose_posts`."""
         return await self._write(

@@ -74,6 +74,14 @@ class DailyStore(Protocol):
         schedule done. None: someone claimed it first (nothing to send)."""
         ...
 
+    async def unclaim_post(self, post_id: int, schedule: DailySchedule, *,
+                           claimed_next_at: float) -> bool:
+        """Undo :meth:`claim_post` of a post surely never sent: delete the post (only while it
+        is sending, without a message) and put ``schedule`` back as it was before the claim
+        (only while its ``next_at`` is still ``claimed_next_at``), in one transaction; whether
+        it was undone."""
+        ...
+
     async def reclose_posts(self, chat_id: int, closes_at: float) -> int:
         """The chat's open posts that close later than ``closes_at`` close then instead (its
         time of day moved earlier: the next post still comes after their reveal); how many."""

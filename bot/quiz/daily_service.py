@@ -248,6 +248,19 @@ class DailyService:
         """Telegram refused the day's question: nothing to reveal for it."""
         await self.store.set_post_status(post.post_id, PostStatus.FAILED)
 
+    async def not_sent(self, run: Run, before: DailySchedule) -> bool:
+        """The day's question surely did not reach Telegram (a flood wait or no connection
+        that outlasted the retries): the claim is undone, so a later pass posts it (the day is
+        not skipped), while the day lasts. Whether it was undone (False: the day is over, or
+        the schedule moved meanwhile; the post is then marked failed)."""
+        post = run.post
+        assert post is not None
+        if self.now() < run.schedule.next_at and await self.store.unclaim_post(
+                post.post_id, before, claimed_next_at=run.schedule.next_at):
+            return True
+        await self.not_posted(post)
+        return False
+
     async def lost(self, chat_id: int) -> bool:
         """The bot may no longer post in the chat (removed, or no longer allowed to post):
         its schedule stops until ``/daily`` there again; whether one was on."""
@@ -269,6 +282,11 @@ class DailyService:
         # a tap may come before the post's message id is stored (it is, once sent)
         if post is None or post.chat_id != chat_id or post.message_id not in (None, message_id):
             raise UnknownPost(post_id)
+        if post.message_id is None and post.status is PostStatus.SENDING:
+            # the tap shows where the post is: its send took effect though its answer was lost
+            # (a time-out), or its answer is still on the way; either way it is open, and its
+            # reveal can edit it
+            await self.store.set_post_message(post_id, message_id)
         bank = await self.registry.find(post.bank_id, post.bank_version)
         if bank is None:
             raise daily.DailyClosed(post_id)

@@ -367,8 +367,10 @@ async def daily_pass(context: Context) -> int:
             if run.post is None:
                 continue
             async with pace:
-                sent = await _post(context, run)
-            if sent:
+                sent = await _post(context, run, schedule)
+            if not sent:  # not again in this pass (one claimed again waits for the next)
+                waiting.add(run.schedule.chat_id)
+            else:
                 posted += 1
                 if run.board is not None:
                     async with pace:
@@ -402,10 +404,13 @@ async def _reveal(context: Context, reveal: Reveal) -> bool:
     return True
 
 
-async def _post(context: Context, run: Run) -> bool:
+async def _post(context: Context, run: Run, before: daily.DailySchedule) -> bool:
     """Send the day's question of a claimed run; whether it went out. A chat where the bot
     may no longer post loses its schedule (whoever set it is told); an upgraded group is
-    moved and the question sent there."""
+    moved and the question sent there. A send that surely did not reach Telegram is claimed
+    again by a later pass (``before``: the schedule as it was before the claim); one whose
+    result is unknown (a time-out, a dropped connection, a 5xx) is never sent twice: the post
+    stays "sending", and the first member's tap on it tells its message."""
     post, schedule, service = run.post, run.schedule, services(context).daily
     assert post is not None and run.question is not None
     t = i18n.catalog(post.language)
@@ -419,8 +424,18 @@ async def _post(context: Context, run: Run) -> bool:
             chat_id = exc.new_chat_id
             continue
         except TelegramError as exc:
+            outcome = classify(exc)
+            if outcome.kind is Kind.TRANSIENT and not outcome.unsent:
+                log.warning("daily: question of post %s may not have been sent (%r): not sent "
+                            "again; a tap on it opens it", post.post_id, exc)
+                return False
+            if outcome.kind is Kind.TRANSIENT and chat_id == post.chat_id:
+                again = await service.not_sent(run, before)
+                log.warning("daily: question of post %s not sent (%r)%s", post.post_id, exc,
+                            ": a later pass sends it" if again else "")
+                return False
             await service.not_posted(post)
-            if classify(exc).kind is Kind.FORBIDDEN:
+            if outcome.kind is Kind.FORBIDDEN:
                 await _lost(context, chat_id)
             else:
                 log.warning("daily: question of post %s not sent: %r", post.post_id, exc)

@@ -310,3 +310,45 @@ async def test_daily_alone_after_its_quiz_was_deleted_says_so_and_how_to_choose(
     reply = bot_posts(fake, GROUP)[-1]["text"]
     assert reply.startswith(t("daily_unknown_quiz", quiz="c-deleted0", banks=BANK_ID))
     assert DAILY_SYNTAX in reply
+
+
+async def test_a_post_whose_answer_was_lost_is_opened_by_a_tap_and_revealed(
+        fake, daily_bot, group, clock):
+    """The day's question reaches the group but the answer to its send is lost (the connection
+    dropped after Telegram posted it): it is not posted again; a member's tap on it is recorded
+    (not "closed"), and the next day it is revealed with that answer (issue 31, item 4)."""
+    t = i18n.catalog("en")
+    fake.send_message(group["eleni"], "/daily deepspeed-megatron 09:00", chat_id=GROUP)
+    await fake.wait_for(lambda: next((m for m in bot_posts(fake, GROUP) if buttons(m)), None))
+    fake.drop_next("sendMessage", after_carrying_out=True)
+    clock.advance(3600)  # Friday 09:00
+    first = await next_post(fake, GROUP, 1)
+    await fake.wait_for(lambda: any(c.method == "sendMessage" and c.status == 0
+                                    for c in fake.calls))  # the bot never heard of it
+    assert (await tap(fake, group["sam"], first, 0)).startswith(t("daily_recorded",
+                                                                  label="X")[:8])
+    clock.advance(DAY)  # Saturday: Friday's is revealed, Saturday's posted
+    await next_post(fake, GROUP, 2)
+    revealed = fake.message(GROUP, first["message_id"])
+    assert revealed["text"].startswith(t("daily_reveal_title"))
+    assert t("daily_answered", count=1, right=stored(
+        daily_bot, "SELECT SUM(correct) FROM daily_answers")[0]) in revealed["text"]
+    assert len(daily_posts(fake, GROUP)) == 2
+
+
+async def test_a_post_refused_for_a_flood_is_posted_by_a_later_pass_the_same_day(
+        fake, daily_bot, group, clock):
+    """The day's question meets flood waits beyond the bot's retries (surely not posted): a
+    later pass claims it again and posts it that day, once; the day is not skipped (issue 31,
+    item 13)."""
+    from bot.telegram.limits import RATE_LIMIT_RETRIES
+
+    fake.send_message(group["eleni"], "/daily deepspeed-megatron 09:00", chat_id=GROUP)
+    await fake.wait_for(lambda: next((m for m in bot_posts(fake, GROUP) if buttons(m)), None))
+    fake.flood(GROUP, retry_after=1, times=RATE_LIMIT_RETRIES + 1)
+    clock.advance(3600)  # Friday 09:00
+    first = await next_post(fake, GROUP, 1)
+    refused = [c for c in fake.calls_to("sendMessage") if c.status == 429]
+    assert len(refused) == RATE_LIMIT_RETRIES + 1
+    assert len(daily_posts(fake, GROUP)) == 1 and buttons(first)
+    assert stored(daily_bot, "SELECT COUNT(*) FROM daily_posts")[0] == 1

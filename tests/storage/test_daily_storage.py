@@ -68,6 +68,27 @@ async def test_a_post_is_claimed_once(store):
     assert (stored.message_id, stored.status) == (55, PostStatus.OPEN)
 
 
+async def test_a_claim_surely_never_sent_is_undone_once(store):
+    """unclaim_post of a post still sending without a message deletes it and puts the schedule
+    back as it was (due again); a second undo, or one after the post was sent, changes
+    nothing."""
+    before = schedule(position=3)
+    await store.save_schedule(before)
+    post = (await store.claim_post(CHAT, 1000.0, next_at=87_400.0, round=0, position=4,
+                                   post=new_post(position=3), now=1000.0)).post
+    assert await store.unclaim_post(post.post_id, before, claimed_next_at=87_400.0)
+    assert await store.post(post.post_id) is None
+    again = await store.schedule(CHAT)
+    assert (again.next_at, again.position, again.status) == (1000.0, 3, Status.ON)
+    assert not await store.unclaim_post(post.post_id, before, claimed_next_at=87_400.0)
+    sent = (await store.claim_post(CHAT, 1000.0, next_at=87_400.0, round=0, position=4,
+                                   post=new_post(position=3), now=1001.0)).post
+    await store.set_post_message(sent.post_id, 56)
+    assert not await store.unclaim_post(sent.post_id, before, claimed_next_at=87_400.0)
+    assert (await store.post(sent.post_id)).status is PostStatus.OPEN
+    assert (await store.schedule(CHAT)).next_at == 87_400.0
+
+
 async def test_a_claim_without_a_post_stops_the_schedule(store):
     """Claiming with no post (the quiz ran out, run-out "stop") marks the schedule done."""
     await store.save_schedule(schedule())
