@@ -57,7 +57,7 @@ from bot.telegram import (
     teachers,
 )
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
-from bot.telegram.limits import QuizRateLimiter
+from bot.telegram.limits import QuizRateLimiter, job
 from bot.telegram.metrics import Metrics
 from bot.telegram.monitoring import MeteredProcessor, MeteredRequest
 from bot.telegram.ordering import OrderedQueue
@@ -276,19 +276,19 @@ async def _post_init(app: QuizApplication) -> None:
         interval = app.bot_data.reminder_interval  # shorter in tests
         if interval is None:
             interval = learning.REMINDER_INTERVAL
-        app.job_queue.run_repeating(learning.remind_pass, interval=interval, first=interval,
+        app.job_queue.run_repeating(job(learning.remind_pass), interval=interval, first=interval,
                                     name="reminders")
         # homework: deadlines, results, reports, progress and reminders, all stored; a pass
         # started while one still runs returns at once (homework_jobs.homework_pass)
         interval = app.bot_data.homework_interval or homework_jobs.HOMEWORK_INTERVAL
-        app.job_queue.run_repeating(homework_jobs.homework_pass, interval=interval, first=0.0,
+        app.job_queue.run_repeating(job(homework_jobs.homework_pass), interval=interval, first=0.0,
                                     name="homework", job_kwargs={"coalesce": True,
                                                                  "max_instances": 2})
     if app.job_queue is not None:  # the question of the day: stored schedules too
         every = app.bot_data.daily_interval  # shorter in tests
         if every is None:
             every = daily.DAILY_INTERVAL
-        app.job_queue.run_repeating(daily.daily_pass, interval=every, first=every,
+        app.job_queue.run_repeating(job(daily.daily_pass), interval=every, first=every,
                                     name="daily", job_kwargs={"coalesce": True})
     if made.monitoring is not None:
         try:

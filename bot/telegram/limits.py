@@ -43,13 +43,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine, Hashable, Iterator
 from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
 
 from aiolimiter import AsyncLimiter
 from cachetools import TTLCache
@@ -60,6 +61,9 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_nev
 from bot.telegram.outcomes import retry_after_seconds, retryable
 
 log = logging.getLogger(__name__)
+
+C = TypeVar("C")
+R = TypeVar("R")
 
 TRANSIENT_ATTEMPTS = 4
 """Tries of a call that fails transiently (the first one included)."""
@@ -107,6 +111,33 @@ def session_calls() -> Iterator[None]:
         yield
     finally:
         _SESSION_CALL.reset(token)
+
+
+_JOB_CALL: ContextVar[bool] = ContextVar("quizbot_job_call", default=False)
+
+
+@contextlib.contextmanager
+def job_calls() -> Iterator[None]:
+    """Mark the Bot API calls made inside the block as a job's own (the question of the day,
+    homework posts, reminders and results): never dropped as a reply would be (in a flood wait,
+    for the session's reserve, or as the same text moments ago): they wait for the group's
+    budget and are retried like any call."""
+    token = _JOB_CALL.set(True)
+    try:
+        yield
+    finally:
+        _JOB_CALL.reset(token)
+
+
+def job(callback: Callable[[C], Coroutine[Any, Any, R]]) -> Callable[[C], Coroutine[Any, Any, R]]:
+    """A JobQueue callback whose Bot API calls are a job's own (:func:`job_calls`)."""
+
+    @functools.wraps(callback)
+    async def run(context: C) -> R:
+        with job_calls():
+            return await callback(context)
+
+    return run
 
 
 class Dropped(Exception):
@@ -245,7 +276,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         self._groups: OrderedDict[Hashable, AsyncLimiter] = OrderedDict()  # LRU
         self.minute = GroupMinute()
         """What each group was sent in the last minute: the group's budget."""
-        self._replied: OrderedDict[Hashable, float] = OrderedDict()  # (group, text) -> time
+        self._replied: OrderedDict[Hashable, float] = OrderedDict()  # (group, topic, text) -> time
         self.dropped = 0
 
     async def process_request(
@@ -267,7 +298,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         chat = chat_key(data)
         group = group_key(chat, endpoint)
         session = _SESSION_CALL.get()
-        if group is not None and not session:
+        if group is not None and not session and not _JOB_CALL.get():
             self._check_reply(group, endpoint, data)
         try:  # the common case, without setting up a retry loop
             if group is None and not self._held_until:  # no limit applies: just the call
@@ -341,7 +372,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         elif self.room(group) < 1 + SESSION_RESERVE:
             reason = "the rest of the group's budget is kept for its session"
         elif endpoint == "sendMessage":
-            key = (group, hash(str(data.get("text"))))
+            key = (group, data.get("message_thread_id"), hash(str(data.get("text"))))
             last = self._replied.get(key)
             if last is not None and now - last < self.reply_seconds:
                 reason = "the chat got the same reply moments ago"

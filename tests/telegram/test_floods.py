@@ -14,6 +14,7 @@ from bot.telegram.limits import (
     SESSION_RESERVE,
     Dropped,
     QuizRateLimiter,
+    job_calls,
     session_calls,
 )
 from bot.telegram.ordering import MAX_QUEUED_PER_KEY, PerUserOrderedProcessor
@@ -58,6 +59,29 @@ async def test_a_repeated_reply_to_a_group_is_sent_once_and_a_session_call_alway
         (GROUP, "help"), (GROUP, "a session is running"), (-100777, "help"), (42, "help"),
         (42, "help"), (GROUP, "help")]
     assert limiter.dropped == 1
+
+
+async def test_a_jobs_messages_are_never_dropped_as_replies_and_topics_count_apart():
+    """A job's sends (homework results in two forum topics, the same text twice; a question of
+    the day during a flood wait) are all sent: the job waits the flood out rather than losing
+    its message (issue 31, items 11 and 13). Replies in two topics of one group are two
+    replies, the same text in one topic one."""
+    limiter, calls = QuizRateLimiter(reply_seconds=3600), Recorder()
+    with job_calls():
+        assert await calls.run(limiter, GROUP, "results")
+        assert await calls.run(limiter, GROUP, "results")
+        limiter._hold(GROUP, 0.05)  # as a 429 with retry_after would
+        assert await calls.run(limiter, GROUP, "question of the day")
+    assert [text for _, _, text in calls.made] == ["results", "results", "question of the day"]
+
+    async def reply(topic: int) -> bool:
+        return await limiter.process_request(
+            lambda: asyncio.sleep(0, True), (), {}, "sendMessage",
+            {"chat_id": GROUP, "text": "help", "message_thread_id": topic}, None)
+
+    assert await reply(7) and await reply(8)
+    with pytest.raises(Dropped, match="same reply"):
+        await reply(7)
 
 
 async def test_replies_leave_the_groups_last_messages_to_its_session():
