@@ -32,6 +32,10 @@ ASSIGNMENT_COLUMNS = (
     " a.final_at")
 """What :func:`assignment_of` decodes, in its order, from ``assignments a``."""
 
+_SENDS = {"results": ("announced_at", "announce_sent_at"),
+          "report": ("reported_at", "report_sent_at")}
+"""A claimed send's columns: its claim (a lease) and its confirmation."""
+
 COUNTED = "t.status = 'finished' AND t.ended_at <= a.deadline"
 """Whether member ``m``'s linked attempt ``t`` of assignment ``a`` counts."""
 UNCOUNTED = "(t.status IS NULL OR t.status <> 'finished' OR t.ended_at > a.deadline)"
@@ -196,17 +200,21 @@ class HomeworkStatements(Statements):
             "a.status = 'open' AND a.deadline <= ?", (now, limit),
             tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
 
-    async def due_announcing(self, *, limit: int) -> list[Assignment]:
+    async def due_announcing(self, *, limit: int,
+                             stale_before: float | None = None) -> list[Assignment]:
         """See :meth:`bot.quiz.homework_ports.HomeworkStore.due_announcing`."""
         return await self._assignments(
-            "a.status = 'closed' AND a.reported_at IS NULL AND a.announced_at IS NULL",
-            (limit,), tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
+            "a.status = 'closed' AND a.announce_sent_at IS NULL"
+            " AND (a.announced_at IS NULL OR a.announced_at <= ?)",
+            (stale_before, limit), tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
 
-    async def due_reporting(self, *, limit: int) -> list[Assignment]:
+    async def due_reporting(self, *, limit: int,
+                            stale_before: float | None = None) -> list[Assignment]:
         """See :meth:`bot.quiz.homework_ports.HomeworkStore.due_reporting`."""
         return await self._assignments(
-            "a.status = 'closed' AND a.reported_at IS NULL AND a.announced_at IS NOT NULL",
-            (limit,), tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
+            "a.status = 'closed' AND a.announced_at IS NOT NULL AND a.report_sent_at IS NULL"
+            " AND (a.reported_at IS NULL OR a.reported_at <= ?)",
+            (stale_before, limit), tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
 
     async def due_finals(self, *, limit: int) -> list[Assignment]:
         """See :meth:`bot.quiz.homework_ports.HomeworkStore.due_finals`."""
@@ -307,18 +315,36 @@ class HomeworkStatements(Statements):
 
         return await self._transaction(op)
 
-    async def mark_announced(self, assignment_id: int, now: float) -> bool:
+    async def mark_announced(self, assignment_id: int, now: float,
+                             stale_before: float | None = None) -> bool:
         """See :meth:`bot.quiz.homework_ports.HomeworkStore.mark_announced`."""
         return await self._write(
             "UPDATE assignments SET announced_at = ? WHERE assignment_id = ?"
-            " AND status = 'closed' AND announced_at IS NULL", (now, assignment_id)) == 1
+            " AND status = 'closed' AND announce_sent_at IS NULL"
+            " AND (announced_at IS NULL OR announced_at <= ?)",
+            (now, assignment_id, stale_before)) == 1
 
-    async def mark_reported(self, assignment_id: int, now: float) -> bool:
+    async def mark_reported(self, assignment_id: int, now: float,
+                            stale_before: float | None = None) -> bool:
         """See :meth:`bot.quiz.homework_ports.HomeworkStore.mark_reported`."""
         return await self._write(
             "UPDATE assignments SET reported_at = ? WHERE assignment_id = ?"
-            " AND status = 'closed' AND announced_at IS NOT NULL AND reported_at IS NULL",
-            (now, assignment_id)) == 1
+            " AND status = 'closed' AND announced_at IS NOT NULL AND report_sent_at IS NULL"
+            " AND (reported_at IS NULL OR reported_at <= ?)",
+            (now, assignment_id, stale_before)) == 1
+
+    async def settle_send(self, assignment_id: int, what: str, *, sent: bool,
+                          now: float) -> bool:
+        """See :meth:`bot.quiz.homework_ports.HomeworkStore.settle_send`."""
+        claimed, confirmed = _SENDS[what]
+        if sent:
+            return await self._write(
+                f"UPDATE assignments SET {confirmed} = ? WHERE assignment_id = ?"
+                f" AND {claimed} IS NOT NULL AND {confirmed} IS NULL",
+                (now, assignment_id)) == 1
+        return await self._write(
+            f"UPDATE assignments SET {claimed} = NULL WHERE assignment_id = ?"
+            f" AND {confirmed} IS NULL", (assignment_id,)) == 1
 
     async def mark_final(self, assignment_id: int, now: float) -> bool:
         """See :meth:`bot.quiz.homework_ports.HomeworkStore.mark_final`."""

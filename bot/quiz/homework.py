@@ -46,6 +46,11 @@ PROGRESS_SECONDS = 60.0
 REMINDERS = (86_400.0, 3_600.0)
 """Seconds before the deadline at which members who have not finished are reminded, farthest
 first."""
+SEND_LEASE = 300.0
+"""Seconds a claim of homework results or a report holds before a later pass may claim it
+again, unless its send was settled (confirmed, or released as surely not sent): what a process
+that died between the claim and the send, or a send whose result is unknown, costs."""
+
 TOKEN_PREFIX = "hw"
 """The start of every homework deep-link payload."""
 TOKEN_PATTERN = re.compile(r"hw[A-Za-z0-9_-]{16}")

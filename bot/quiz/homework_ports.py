@@ -115,14 +115,17 @@ class HomeworkStore(Protocol):
         first."""
         ...
 
-    async def due_announcing(self, *, limit: int) -> list[Assignment]:
-        """Up to ``limit`` closed assignments whose results were not claimed, earliest
-        deadline first."""
+    async def due_announcing(self, *, limit: int,
+                             stale_before: float | None = None) -> list[Assignment]:
+        """Up to ``limit`` closed assignments whose results were not sent and are not claimed
+        (or were claimed at or before ``stale_before``), earliest deadline first."""
         ...
 
-    async def due_reporting(self, *, limit: int) -> list[Assignment]:
+    async def due_reporting(self, *, limit: int,
+                            stale_before: float | None = None) -> list[Assignment]:
         """Up to ``limit`` closed assignments whose results were claimed and whose report was
-        not, earliest deadline first."""
+        neither sent nor claimed (or claimed at or before ``stale_before``), earliest deadline
+        first."""
         ...
 
     async def due_finals(self, *, limit: int) -> list[Assignment]:
@@ -173,13 +176,24 @@ class HomeworkStore(Protocol):
         (the thresholds are before the new deadline); None if it was not open."""
         ...
 
-    async def mark_announced(self, assignment_id: int, now: float) -> bool:
-        """Claim the closed assignment's results for the group, if not claimed."""
+    async def mark_announced(self, assignment_id: int, now: float,
+                             stale_before: float | None = None) -> bool:
+        """Claim the closed assignment's results for the group: if not sent, and not claimed
+        (or claimed at or before ``stale_before``: a lease that ran out)."""
         ...
 
-    async def mark_reported(self, assignment_id: int, now: float) -> bool:
+    async def mark_reported(self, assignment_id: int, now: float,
+                            stale_before: float | None = None) -> bool:
         """Claim the closed assignment's report for its setter, if its results were claimed
-        and its report was not."""
+        and its report was neither sent nor claimed (or claimed at or before
+        ``stale_before``)."""
+        ...
+
+    async def settle_send(self, assignment_id: int, what: str, *, sent: bool,
+                          now: float) -> bool:
+        """A claimed send (``what``: "results" or "report") went out (``sent``: confirmed,
+        never sent again) or surely did not (the claim is released for a later pass);
+        whether anything changed."""
         ...
 
     async def mark_final(self, assignment_id: int, now: float) -> bool:

@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Callable
 
-from bot.quiz import engine
+from bot.quiz import engine, homework
 from bot.quiz.bank import Bank
 from bot.quiz.engine import UnknownBank
 from bot.quiz.homework import (
@@ -271,8 +271,10 @@ class HomeworkService:
             if left is not None:
                 reminders.append(Reminder(assignment, member, left))
         return Due(closing=await self.store.due_closing(now, limit=limit),
-                   announcing=await self.store.due_announcing(limit=limit),
-                   reporting=await self.store.due_reporting(limit=limit),
+                   announcing=await self.store.due_announcing(
+                       limit=limit, stale_before=self._clock() - homework.SEND_LEASE),
+                   reporting=await self.store.due_reporting(
+                       limit=limit, stale_before=self._clock() - homework.SEND_LEASE),
                    progress=progress, reminders=reminders,
                    finals=await self.store.due_finals(limit=limit))
 
@@ -302,13 +304,22 @@ class HomeworkService:
                                               reminder.left)
 
     async def mark_announced(self, assignment_id: int) -> bool:
-        """Claim the group results of closed homework (post them only when True)."""
-        return await self.store.mark_announced(assignment_id, self._clock())
+        """Claim the group results of closed homework (post them only when True, then
+        :meth:`settle`): a claim not settled within :data:`~bot.quiz.homework.SEND_LEASE` (the
+        process died, or the send's result is unknown) may be claimed again."""
+        now = self._clock()
+        return await self.store.mark_announced(assignment_id, now, now - homework.SEND_LEASE)
 
     async def mark_reported(self, assignment_id: int) -> bool:
         """Claim the report of closed homework for the admin who set it (send the CSV and the
-        item analysis only when True)."""
-        return await self.store.mark_reported(assignment_id, self._clock())
+        item analysis only when True, then :meth:`settle`); a lease as for the results."""
+        now = self._clock()
+        return await self.store.mark_reported(assignment_id, now, now - homework.SEND_LEASE)
+
+    async def settle(self, assignment_id: int, what: str, *, sent: bool) -> bool:
+        """A claimed send (``what``: "results" or "report") went out (``sent``), or surely did
+        not: its claim is released so that the next pass tries again."""
+        return await self.store.settle_send(assignment_id, what, sent=sent, now=self._clock())
 
     async def mark_final(self, assignment_id: int) -> bool:
         """Claim the last edit of the group message of closed (results claimed) or cancelled

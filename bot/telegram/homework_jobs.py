@@ -29,7 +29,8 @@ from bot import i18n, render, results
 from bot.i18n import Catalog
 from bot.quiz.bank import Bank
 from bot.quiz.engine import UnknownBank
-from bot.quiz.homework import Assignment, Progress, Reminder
+from bot.quiz.homework import SEND_LEASE, Assignment, Progress, Reminder
+from bot.quiz.homework_service import HomeworkService
 from bot.render import HTML, Button, Screen, UrlButton
 from bot.render import homework as screens
 from bot.telegram.chats import is_admin_id
@@ -141,10 +142,32 @@ async def announce(context: Context, assignment: Assignment) -> bool:
                                        reply_markup=keyboard(screen),
                                        message_thread_id=assignment.thread_id)
     except (Dropped, TelegramError) as exc:
-        log.warning("homework %s: results not posted in chat %s: %r", assignment.id,
-                    assignment.chat_id, exc)
+        await _settle_failed(hw, assignment, "results", exc)
         return False
+    await hw.settle(assignment.id, "results", sent=True)
     return True
+
+
+async def _settle_failed(hw: HomeworkService, assignment: Assignment, what: str,
+                         exc: Exception) -> None:
+    """Settle a claimed send that failed: surely not sent (a flood wait or no connection that
+    outlasted the retries, a reply dropped on purpose): released, a later pass sends it; its
+    result unknown (a time-out, a dropped connection, a 5xx): left to its lease, so it is sent
+    again after :data:`~bot.quiz.homework.SEND_LEASE` (twice, at worst, never lost); refused
+    for good (the chat out of reach, a bad request): settled, nothing more to do."""
+    outcome = classify(exc) if isinstance(exc, TelegramError) else None
+    if outcome is None or (outcome.kind is Kind.TRANSIENT and outcome.unsent):
+        await hw.settle(assignment.id, what, sent=False)
+        log.warning("homework %s: %s not sent to chat %s (%r): a later pass sends them",
+                    assignment.id, what, assignment.chat_id, exc)
+    elif outcome.kind is Kind.TRANSIENT:
+        log.warning("homework %s: %s may not have reached chat %s (%r): sent again after %.0f s"
+                    " unless confirmed", assignment.id, what, assignment.chat_id, exc,
+                    SEND_LEASE)
+    else:
+        await hw.settle(assignment.id, what, sent=True)
+        log.warning("homework %s: %s not sent to chat %s: %r", assignment.id, what,
+                    assignment.chat_id, exc)
 
 
 async def send_report(context: Context, assignment: Assignment, user_id: int,
@@ -179,18 +202,23 @@ async def report(context: Context, assignment: Assignment, pace: Pace = _unpaced
     the bot removed from it, they get it: they were an admin when they set it). An admin who
     never started the bot (Telegram refuses a bot's first message) is told in the group how to
     get it (the "Results" button under /assignments), when the group's budget has room."""
+    hw = services(context).homework
     user_id = assignment.set_by
     if not user_id or await is_admin_id(context, assignment.chat_id, user_id) is False:
         log.info("homework %s: no report sent (set by %s, not an admin now)", assignment.id,
                  user_id or "an anonymous admin")
+        await hw.settle(assignment.id, "report", sent=True)
         return
     try:
         await send_report(context, assignment, user_id, pace=pace)
     except Forbidden:
+        await hw.settle(assignment.id, "report", sent=True)
         await tell_open_bot(context, assignment.chat_id, assignment.thread_id,
                             assignment.set_by_name, i18n.catalog(assignment.language))
     except TelegramError as exc:
-        log.warning("homework %s: report to %s not sent: %r", assignment.id, user_id, exc)
+        await _settle_failed(hw, assignment, "report", exc)
+    else:
+        await hw.settle(assignment.id, "report", sent=True)
 
 
 async def tell_open_bot(context: Context, chat_id: int, thread_id: int | None, name: str,

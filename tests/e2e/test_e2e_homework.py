@@ -405,3 +405,28 @@ async def test_a_quiz_made_in_telegram_can_be_homework(fake, tmp_path):
                                         for m in group_messages(fake)))
     finally:
         await runner.stop()
+
+
+async def test_results_whose_send_failed_are_posted_by_a_later_pass_once(school):
+    """The group results' send is answered 502 by Telegram's front end (it may or may not have
+    been posted): they are not marked sent, and once the claim's lease has run out a later pass
+    posts them, once (issue 31, item 10: they were claimed, then never posted)."""
+    from bot.quiz.homework import SEND_LEASE
+
+    fake, clock = school.fake, school.clock
+    post = await set_homework(school, f"/assign {BANK_ID} 1h")
+    await open_homework(school, school.arjun, url_of(post), replies=3)
+    await play(school, school.arjun, "hi", QUESTIONS)
+    title = EN("hw.results_title", title="")[:12]
+    fake.fail_next("sendMessage", error_code=502, description="Bad Gateway", front_end=True)
+    before = len(fake.calls)
+    clock.advance(2 * HOUR)
+    await fake.wait_for_call("sendMessage", after=before, where=lambda c: c.status == 502)
+    await school.eleni.say("/start", replies=2)  # a round trip: passes ran meanwhile
+    assert not [m for m in group_messages(fake) if title in m["text"]]
+    clock.advance(SEND_LEASE + 1)
+    await fake.wait_for(lambda: [m for m in group_messages(fake) if title in m["text"]])
+    await school.runner.restart()
+    clock.advance(SEND_LEASE + 1)
+    await school.eleni.say("/start", replies=2)
+    assert len([m for m in group_messages(fake) if title in m["text"]]) == 1

@@ -146,6 +146,31 @@ async def test_closing_announcing_and_reporting_are_each_claimed_once(store):
     assert (stored.announced_at, stored.reported_at) == (602.0, 604.0)
 
 
+async def test_a_claimed_send_is_a_lease_until_it_is_settled(store):
+    """A claim of results (or a report) not settled is claimable again only once it is stale
+    (a process died after the claim, or the send's result is unknown); released (surely not
+    sent) it is due at once; confirmed it is never due again, whatever the lease."""
+    due = await store.create_assignment(new(deadline=500.0), now=5.0)
+    await store.close_assignment(due.id, 600.0, due_by=600.0)
+    assert await store.mark_announced(due.id, 602.0, stale_before=302.0)
+    assert await store.due_announcing(limit=10, stale_before=601.0) == []
+    assert not await store.mark_announced(due.id, 603.0, stale_before=601.0)
+    assert [a.id for a in await store.due_announcing(limit=10, stale_before=902.0)] == [due.id]
+    assert await store.mark_announced(due.id, 903.0, stale_before=902.0)  # the lease ran out
+    assert await store.settle_send(due.id, "results", sent=False, now=904.0)  # released
+    assert [a.id for a in await store.due_announcing(limit=10, stale_before=0.0)] == [due.id]
+    assert await store.mark_announced(due.id, 905.0, stale_before=0.0)
+    assert await store.settle_send(due.id, "results", sent=True, now=906.0)
+    assert not await store.settle_send(due.id, "results", sent=False, now=907.0)
+    assert await store.due_announcing(limit=10, stale_before=10**9) == []
+    assert not await store.mark_announced(due.id, 10**9, stale_before=10**9)
+    assert await store.mark_reported(due.id, 910.0, stale_before=610.0)
+    assert not await store.mark_reported(due.id, 911.0, stale_before=610.0)
+    assert [a.id for a in await store.due_reporting(limit=10, stale_before=1210.0)] == [due.id]
+    assert await store.settle_send(due.id, "report", sent=True, now=912.0)
+    assert await store.due_reporting(limit=10, stale_before=10**9) == []
+
+
 async def test_an_early_close_moves_the_deadline_and_cancel_and_extend_need_it_open(store):
     """Closing early makes the close the deadline (later finishes do not count); cancel and
     extend change only open homework, and extend forgets who was reminded."""
