@@ -96,6 +96,23 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+SETTLED_CPU = 0.02
+"""CPU seconds a bot may use in :data:`SETTLE_SECONDS` of a quiet wait and count as settled."""
+SETTLE_SECONDS = 0.5
+
+
+async def settled(pid: int, *, bound: float = 60.0) -> None:
+    """Wait until the bot's start-up work is done (its CPU quiet for :data:`SETTLE_SECONDS`),
+    so the load's CPU is the load's: quizbot warms its chart fonts in a thread at start (a
+    second of CPU), aiogram builds its models at import; at most ``bound`` seconds."""
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        before = cpu_seconds(pid)
+        await asyncio.sleep(SETTLE_SECONDS)
+        if cpu_seconds(pid) - before < SETTLED_CPU:
+            return
+
+
 def peak_rss_mb(pid: int) -> float:
     """Peak resident set size of a process (VmHWM), in MiB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -193,6 +210,7 @@ async def measure(bot: str, users: int, *, api_delay_ms: float, think_ms: float,
                             timeout=300, recheck=0.1)
         if process.returncode is not None:
             raise RuntimeError(f"{bot} did not start: {(workdir / 'bot.log').read_text()}")
+        await settled(process.pid)
         if api_delay_ms:
             fake.delay(api_delay_ms / 1000)
         cpu_before = cpu_seconds(process.pid)
