@@ -396,6 +396,11 @@ async def test_one_users_taps_reaching_two_instances_are_handled_in_update_order
         assert fake.callback_answers[ids[1]].get("text") is None  # not "answer first"
         await fake.wait_for(lambda: t("question_header", number=2, total=8)
                             in person.bot_messages()[-1]["text"], timeout=30)
+    # a turn ends (its pending row deleted) after its callback query was answered: both
+    # instances done, without a Bot API call to wake the wait, so rechecked
+    await fake.wait_for(lambda: not (a.app.update_processor.updates_in_flight  # type: ignore[attr-defined]
+                                     or b.app.update_processor.updates_in_flight),  # type: ignore[attr-defined]
+                        timeout=30, recheck=0.02)
     assert await _pending(pg_db) == []
 
 
