@@ -361,3 +361,14 @@ async def test_the_last_edit_of_a_group_message_is_due_after_the_results_and_cla
     assert not await store.mark_final(unposted.id, 603.0)
     assert [a.id for a in await store.due_finals(limit=10)] == [cancelled.id]
     assert (await store.assignment(closed.id)).final_at == 602.0
+
+
+def test_the_operations_guide_states_the_send_lease():
+    """docs/operations.md says how long a homework send's claim holds: the code's lease."""
+    from pathlib import Path
+
+    from bot.quiz.homework import SEND_LEASE
+
+    docs = " ".join((Path(__file__).resolve().parents[2] / "docs" / "operations.md")
+                    .read_text().split())
+    assert f"repeated after {SEND_LEASE / 60:g} minutes for homework results" in docs
