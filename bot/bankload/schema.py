@@ -35,6 +35,7 @@ from bot.quiz.bank import (
     QuestionKind,
     Source,
     Text,
+    blank,
     true_false_options,
 )
 from bot.quiz.checks import WAIVABLE
@@ -104,7 +105,7 @@ class _Checker:
                 continue
             text = node[language]
             path = _join(field_path, language)
-            if not isinstance(text, str) or not text.strip():
+            if not isinstance(text, str) or blank(text):
                 self.problem(node.value_at(language), path,
                              f"must be non-empty text, got {got(node, language)}",
                              "problem.not_text")
@@ -307,7 +308,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
     if source_node is not None:
         title = source_node.get("title")
         title_ok = False
-        if not isinstance(title, str) or not title.strip():
+        if not isinstance(title, str) or blank(title):
             check.problem(source_node.value_at("title"), "source.title",
                           f"must be non-empty text, got {got(source_node, 'title')}",
                           "problem.not_text")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -85,6 +86,13 @@ class Source:
 
     title: str
     url: str
+
+
+def blank(text: str) -> bool:
+    """Whether ``text`` shows nothing: only white space and format characters (Unicode category
+    Cf: zero-width spaces and joiners, direction marks, the byte order mark, soft hyphens). A
+    title, prompt or option made of them would be an invisible button or line."""
+    return all(char.isspace() or unicodedata.category(char) == "Cf" for char in text)
 
 
 def true_false_options(answer: bool, languages: tuple[str, ...]) -> tuple[Option, Option]:

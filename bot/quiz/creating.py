@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from bot.quiz.bank import MAX_OPTIONS, MAX_QUESTION_UTF16, MIN_OPTIONS
+from bot.quiz.bank import MAX_OPTIONS, MAX_QUESTION_UTF16, MIN_OPTIONS, blank
 from bot.quiz.draft import Draft, DraftQuestion, Pending, Step
 from bot.quiz.textformat import parse_question, true_false
 
@@ -169,7 +169,7 @@ def take_text(draft: Draft, text: str, *, message_id: int, quotes: Sequence[str]
     reply to a question, its explanation."""
     text = text.strip()
     if draft.step is Step.TITLE:
-        if not text:
+        if blank(text):
             return draft, Refused("title_empty")
         if _utf16(text) > MAX_TITLE:
             return draft, Refused("title_too_long", {"limit": MAX_TITLE, "size": _utf16(text)})
@@ -364,7 +364,7 @@ def _check(draft: Draft, q: DraftQuestion, *, prompt_limit: int,
     """Why ``q`` cannot be added to ``draft``, or None."""
     if len(draft.questions) + len(draft.pending) >= MAX_DRAFT_QUESTIONS:
         return Refused("too_many_questions", {"limit": MAX_DRAFT_QUESTIONS})
-    if not q.prompt:
+    if blank(q.prompt):
         return Refused("not_a_question")
     if _utf16(q.prompt) > prompt_limit:
         return Refused("prompt_too_long", {"limit": prompt_limit, "size": _utf16(q.prompt)})
@@ -376,7 +376,7 @@ def _check(draft: Draft, q: DraftQuestion, *, prompt_limit: int,
                            {"limit": MAX_OPTIONS, "count": len(q.options)})
         seen: dict[str, int] = {}
         for number, option in enumerate(q.options, start=1):
-            if not option:
+            if blank(option):
                 return Refused("option_empty", {"number": number})
             if _utf16(option) > MAX_OPTION:
                 return Refused("option_too_long", {"number": number, "limit": MAX_OPTION,

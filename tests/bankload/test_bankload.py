@@ -197,6 +197,21 @@ def test_empty_text(tmp_path):
     assert "non-empty" in problem.message
 
 
+def test_invisible_text_is_empty(tmp_path):
+    """A title or option of zero-width characters and direction marks only is empty text (an
+    invisible button); such a character inside visible text is kept (Persian and Hindi need the
+    joiners)."""
+    data = make_bank()
+    data["title"]["en"] = "\u200b\u200c"
+    data["questions"][0]["options"][1]["text"]["en"] = "\u200e\ufeff "
+    data["questions"][0]["options"][2]["text"]["en"] = "Stage\u200d 2"
+    path = write(tmp_path, dump(data))
+    problems = problems_of(path)
+    assert "non-empty" in find(problems, "title.en").message
+    assert "non-empty" in find(problems, "option 2.text.en").message
+    assert not [p for p in problems if p.field == "option 3.text.en"]
+
+
 def test_whitespace_only_text(tmp_path):
     """A prompt text of only spaces counts as empty."""
     data = make_bank()

@@ -117,6 +117,8 @@ def test_title_limits():
     """An empty or too long title is refused, and the draft stays at the title."""
     draft, _ = creating.start("en", now=0.0)
     assert creating.take_text(draft, "   ", message_id=1) == (draft, Refused("title_empty"))
+    assert creating.take_text(draft, "\u200b\ufeff\u200e", message_id=1) == (
+        draft, Refused("title_empty"))  # zero-width and direction marks show nothing
     same, refused = creating.take_text(draft, "x" * 129, message_id=1)
     assert same is draft and isinstance(refused, Refused) and refused.problem == "title_too_long"
 
@@ -240,6 +242,7 @@ def test_undo_takes_out_the_last_question_and_a_stale_undo_changes_nothing():
     ("Q?\na\nb", "no_right_option"),
     ("Q?\n*a\n*b", "all_right"),
     ("Q?\n*\nb", "option_empty"),
+    ("Q?\n*a\n\u200b\u200d", "option_empty"),  # zero-width characters only: invisible
     ("Q?\n*a\n" + "b" * 101, "option_too_long"),
     ("Q?\n" + "\n".join(f"*o{i}" if i == 0 else f"o{i}" for i in range(MAX_OPTIONS + 1)),
      "too_many_options"),
