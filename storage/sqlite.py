@@ -120,6 +120,8 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
             store._path = path
             known = migrations()
             current = await store.schema_version()
+            if current == 0:
+                await store._refuse_foreign(path)
             refuse_newer(current, len(known), f"database {path}",
                          "restore a backup made before the upgrade")
             await migrate(store._writer_db, current, known if upto is None
@@ -145,6 +147,23 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
                         "unset it, so that a database lost later is refused rather than "
                         "replaced by an empty one", path)
         return store
+
+    async def _refuse_foreign(self, path: Path) -> None:
+        """Refuse a database without quizbot's schema that holds tables: another application's
+        file (``QUIZBOT_DB`` pointing at it), which quizbot's tables must not be added to.
+
+        Raises:
+            StorageError: it holds tables.
+        """
+        rows = await self._read("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                " AND name NOT LIKE 'sqlite_%' ORDER BY name LIMIT 4")
+        if rows:
+            names = ", ".join(str(row[0]) for row in rows[:3]) + (", ..." if len(rows) > 3
+                                                                   else "")
+            raise StorageError(
+                f"database {path} is not quizbot's: it holds other tables ({names}) and no "
+                "quizbot schema; nothing was changed. Set QUIZBOT_DB to a new file or to "
+                "quizbot's own database")
 
     @staticmethod
     def _create_private(path: Path) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 import asyncpg
 
+from bot.quiz.ports import StorageError
 from storage.schema import Migration, bundled, refuse_newer
 from storage.schema import migrations as sqlite_migrations
 
@@ -49,6 +50,16 @@ async def migrate(pool: asyncpg.Pool, to_apply: Iterable[Migration]) -> None:
     """
     async with pool.acquire() as db, db.transaction():
         await db.execute("SELECT pg_advisory_xact_lock($1, $2)", *MIGRATION_LOCK)
+        if await db.fetchval("SELECT to_regclass('quizbot_schema') IS NULL"):
+            others = [row[0] for row in await db.fetch(
+                "SELECT table_name FROM information_schema.tables"
+                " WHERE table_schema = current_schema() ORDER BY table_name LIMIT 4")]
+            if others:  # another application's database: quizbot's tables are not added
+                names = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+                raise StorageError(
+                    f"the database is not quizbot's: its schema holds other tables ({names}) "
+                    "and no quizbot schema; nothing was changed. Give QUIZBOT_DB a database "
+                    "(or schema) of quizbot's own")
         await db.execute("CREATE TABLE IF NOT EXISTS quizbot_schema ("
                          " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
                          " applied_at DOUBLE PRECISION NOT NULL)")

@@ -165,6 +165,44 @@ async def test_a_path_that_is_not_a_database_is_refused_before_any_file_is_made(
     assert list(tmp_path.iterdir()) == [passwd]
 
 
+async def test_another_applications_database_is_refused_and_left_unchanged(tmp_path):
+    """QUIZBOT_DB naming another application's SQLite file (tables, no quizbot schema) is
+    refused naming its tables; no table of quizbot's is added to it (issue 31, item 19)."""
+    import sqlite3
+
+    other = tmp_path / "shop.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL)")
+        db.execute("INSERT INTO orders (total) VALUES (9.5)")
+    db.close()
+    with pytest.raises(StorageError, match=r"is not quizbot's: it holds other tables \(orders\)"):
+        await SQLiteStore.open(other)
+    with sqlite3.connect(other) as db:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+    db.close()
+    assert (tables, version) == (["orders"], 0)
+
+
+async def test_another_applications_postgresql_schema_is_refused_and_left_unchanged(pg_db):
+    """The same on PostgreSQL: a schema with another application's tables and no quizbot
+    schema is refused naming them, and nothing is created in it."""
+    import asyncpg
+
+    from storage import PostgresStore
+
+    db = await asyncpg.connect(pg_db)
+    try:
+        await db.execute("CREATE TABLE orders (id SERIAL PRIMARY KEY)")
+        with pytest.raises(StorageError, match=r"not quizbot's: .* other tables \(orders\)"):
+            await PostgresStore.open(pg_db)
+        tables = await db.fetch("SELECT table_name FROM information_schema.tables"
+                                " WHERE table_schema = current_schema()")
+    finally:
+        await db.close()
+    assert [row[0] for row in tables] == ["orders"]
+
+
 async def test_restart_after_deletion_refuses_until_told_to_create(fake, tmp_path):
     """`quizbot run` on a folder whose database was deleted (its lock files left) exits 1 with
     a message naming QUIZBOT_DB and creates nothing; with QUIZBOT_CREATE_DB=1 it starts on a
