@@ -10,9 +10,11 @@ import contextlib
 import functools
 import logging
 import os
+import time
 import weakref
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from pathlib import Path
+from typing import Any
 
 from telegram import (
     BotCommand,
@@ -77,6 +79,35 @@ CONNECTION_POOL_SIZE = 64
 """HTTP connections to the Bot API for everything but getUpdates: one per update in flight
 (:data:`bot.telegram.ordering.DEFAULT_MAX_CONCURRENT_UPDATES`), so that no update's call waits
 for a connection (calls per second x round trip)."""
+
+
+OUTAGE_LOG_SECONDS = 60.0
+"""A job that meets a storage outage says so at most once in this many seconds (it runs again
+at its next interval, which is what retrying it means)."""
+
+_OUTAGE_LOGGED: dict[str, float] = {}
+
+
+def job_pass(callback: Callable[[Context], Coroutine[Any, Any, object]],
+             clock: Callable[[], float] = time.monotonic,
+             ) -> Callable[[Context], Coroutine[Any, Any, None]]:
+    """A JobQueue pass: its sends are a job's own (``limits.job_calls``), and a storage outage
+    (``StorageError``: PostgreSQL down, a locked SQLite) ends the pass with one WARNING line
+    per :data:`OUTAGE_LOG_SECONDS`, without a traceback; the next interval tries again (two
+    tracebacks a second otherwise, from jobs that run every second)."""
+
+    @functools.wraps(callback)
+    async def run(context: Context) -> None:
+        try:
+            await job(callback)(context)
+        except StorageError as exc:
+            name, now = callback.__name__, clock()
+            if now - _OUTAGE_LOGGED.get(name, -OUTAGE_LOG_SECONDS) >= OUTAGE_LOG_SECONDS:
+                _OUTAGE_LOGGED[name] = now
+                log.warning("%s: storage unavailable, trying again at the next pass (said "
+                            "once a minute while it lasts): %s", name, exc)
+
+    return run
 
 
 def poll_pace(processor: MeteredProcessor,
@@ -276,19 +307,19 @@ async def _post_init(app: QuizApplication) -> None:
         interval = app.bot_data.reminder_interval  # shorter in tests
         if interval is None:
             interval = learning.REMINDER_INTERVAL
-        app.job_queue.run_repeating(job(learning.remind_pass), interval=interval, first=interval,
-                                    name="reminders")
+        app.job_queue.run_repeating(job_pass(learning.remind_pass), interval=interval,
+                                    first=interval, name="reminders")
         # homework: deadlines, results, reports, progress and reminders, all stored; a pass
         # started while one still runs returns at once (homework_jobs.homework_pass)
         interval = app.bot_data.homework_interval or homework_jobs.HOMEWORK_INTERVAL
-        app.job_queue.run_repeating(job(homework_jobs.homework_pass), interval=interval, first=0.0,
-                                    name="homework", job_kwargs={"coalesce": True,
-                                                                 "max_instances": 2})
+        app.job_queue.run_repeating(job_pass(homework_jobs.homework_pass), interval=interval,
+                                    first=0.0, name="homework",
+                                    job_kwargs={"coalesce": True, "max_instances": 2})
     if app.job_queue is not None:  # the question of the day: stored schedules too
         every = app.bot_data.daily_interval  # shorter in tests
         if every is None:
             every = daily.DAILY_INTERVAL
-        app.job_queue.run_repeating(job(daily.daily_pass), interval=every, first=every,
+        app.job_queue.run_repeating(job_pass(daily.daily_pass), interval=every, first=every,
                                     name="daily", job_kwargs={"coalesce": True})
     if made.monitoring is not None:
         try:

@@ -278,3 +278,32 @@ def test_the_last_poll_after_a_stop_is_logged_as_info_not_critical(caplog):
     (race, other) = caplog.records
     assert (race.levelname, other.levelname) == ("INFO", "CRITICAL")
     assert "sends them again at the next start" in race.getMessage()
+
+
+async def test_a_job_meeting_a_storage_outage_says_so_once_a_minute_without_a_traceback(
+        caplog):
+    """A job pass that meets a storage outage ends with one WARNING line (no traceback) per
+    minute however often it runs, and runs again at its next interval (issue 31, item 19: two
+    ERROR tracebacks a second during a PostgreSQL outage)."""
+    import logging
+
+    from bot.app import OUTAGE_LOG_SECONDS, job_pass
+    from bot.quiz.ports import StorageError
+
+    now = [1000.0]
+    runs = []
+
+    async def outage_pass(context: object) -> None:
+        runs.append(now[0])
+        raise StorageError("connection refused")
+
+    guarded = job_pass(outage_pass, clock=lambda: now[0])  # type: ignore[arg-type]
+    with caplog.at_level(logging.DEBUG, logger="bot.app"):
+        for _ in range(120):  # two minutes of a pass a second
+            await guarded(object())  # type: ignore[arg-type]
+            now[0] += 1.0
+    lines = [r for r in caplog.records if r.name == "bot.app"]
+    assert len(runs) == 120
+    assert len(lines) == 120 // int(OUTAGE_LOG_SECONDS)
+    assert all(r.levelname == "WARNING" and r.exc_info is None for r in lines)
+    assert "outage_pass: storage unavailable" in lines[0].getMessage()
