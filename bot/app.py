@@ -75,7 +75,7 @@ COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", 
 """The private-chat commands registered with ``setMyCommands``, in menu order (their handlers:
 :func:`add_handlers`)."""
 
-CONNECTION_POOL_SIZE = 64
+CONNECTION_POOL_SIZE = 256
 """HTTP connections to the Bot API for everything but getUpdates: one per update in flight
 (:data:`bot.telegram.ordering.DEFAULT_MAX_CONCURRENT_UPDATES`), so that no update's call waits
 for a connection (calls per second x round trip)."""

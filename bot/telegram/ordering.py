@@ -63,12 +63,14 @@ PTB_SLOTS = 1 << 20
 """The bound handed to PTB's own semaphore (taken before ``do_process_update``): wide open, so
 that it never makes an update wait before its turn; the real bound is the processor's slots."""
 
-DEFAULT_MAX_CONCURRENT_UPDATES = 64
-"""Updates in flight at once; more wait (in order) for a free slot. A group tap holds its slot
-for its durable write and its answerCallbackQuery, a round trip to Telegram, so the slots bound
-the taps a second to this number over that round trip (``benchmarks/group_load.py`` measures
-it; its results are in the README). aiohttp's pool costs no more per request with more
-connections in use (httpx's did)."""
+DEFAULT_MAX_CONCURRENT_UPDATES = 256
+"""Updates in flight at once; more wait (in order) for a free slot. An update holds its slot
+for its Bot API calls, each a round trip to Telegram, and its durable write, so the slots bound
+the updates a second to this number over the time one takes (Little's law): enough for
+Telegram's whole budget of a bot at a real round trip, so that updates queue at Telegram's
+limits, not at this cap (``benchmarks/run.py --scale`` and ``benchmarks/group_load.py``
+measure it; their results are in docs/benchmarks.md). aiohttp's pool costs no more per
+request with more connections in use (httpx's did)."""
 
 MAX_QUEUED_PER_KEY = 8
 """Updates of one sender in one chat in flight or waiting their turn at once; more are dropped.
