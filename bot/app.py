@@ -187,7 +187,8 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
         .context_types(CONTEXT_TYPES)
         .job_queue(jobs)
         # a call that waits for a flood wait or a group's budget gives its update's slot up
-        .rate_limiter(QuizRateLimiter(waiting=processor.released))
+        .rate_limiter(QuizRateLimiter(waiting=processor.released,
+                                      job_sends_per_second=settings.job_sends_per_second))
         .concurrent_updates(processor)
         .update_queue(queue)
         .request(requests[0])

@@ -30,6 +30,14 @@ DEFAULT_QUESTION_SECONDS = 30.0
 QUESTION_SECONDS_RANGE = (1.0, 3600.0)
 """Allowed answer windows of group questions, in seconds (inclusive)."""
 
+DEFAULT_JOB_SENDS_PER_SECOND = 20.0
+"""What every job of the bot together may send a second by default (the question of the day,
+homework, review reminders): Telegram allows a bot about 30 messages a second in all (Bot API
+FAQ), and the rest is kept for replies to what users do."""
+JOB_SENDS_RANGE = (1.0, 30.0)
+"""Allowed ``QUIZBOT_JOB_SENDS_PER_SECOND`` (inclusive): beyond Telegram's free limit a bot
+needs its paid broadcasts (``allow_paid_broadcast``), which quizbot does not send."""
+
 
 TOKEN_PATTERN = re.compile(r"\d+:[A-Za-z0-9_-]+")
 """What a bot token looks like: the bot's id, a colon and a secret of letters, digits, ``_``
@@ -149,6 +157,9 @@ class Settings:
         create_db: Create a new, empty SQLite database even where the files beside ``db``
             show one was used before and is gone (``QUIZBOT_CREATE_DB``, ``--create-db``);
             default False: such a start is refused. A folder never used needs no flag.
+        job_sends_per_second: The jobs' one send budget, messages a second
+            (``QUIZBOT_JOB_SENDS_PER_SECOND``, :data:`DEFAULT_JOB_SENDS_PER_SECOND`, within
+            :data:`JOB_SENDS_RANGE`): it bounds how many reminders a day the bot can send.
     """
 
     token: str | None = field(default=None, repr=False)
@@ -163,6 +174,7 @@ class Settings:
     metrics: Address | None = None
     skip_invalid_banks: bool = False
     create_db: bool = False
+    job_sends_per_second: float = DEFAULT_JOB_SENDS_PER_SECOND
 
     @property
     def file_url(self) -> str | None:
@@ -227,6 +239,8 @@ class Settings:
             "metrics": env.get("QUIZBOT_METRICS") or None,
             "skip_invalid_banks": _flag(env.get("QUIZBOT_SKIP_INVALID_BANKS")),
             "create_db": _flag(env.get("QUIZBOT_CREATE_DB")),
+            "job_sends_per_second": (env.get("QUIZBOT_JOB_SENDS_PER_SECOND")
+                                     or DEFAULT_JOB_SENDS_PER_SECOND),
         }
         for name, value in flags.items():
             if value is not None:
@@ -247,6 +261,19 @@ class Settings:
                     f"from {low:g} to {high:g}, got {values['question_seconds']!r}")
             seconds = DEFAULT_QUESTION_SECONDS
         values["question_seconds"] = seconds
+        try:
+            rate = float(values["job_sends_per_second"])  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            rate = float("nan")
+        low, high = JOB_SENDS_RANGE
+        if not low <= rate <= high:
+            if strict:
+                raise ConfigError(
+                    f"QUIZBOT_JOB_SENDS_PER_SECOND must be a number from {low:g} to {high:g} "
+                    f"(Telegram allows a bot about 30 messages a second in all), got "
+                    f"{values['job_sends_per_second']!r}")
+            rate = DEFAULT_JOB_SENDS_PER_SECOND
+        values["job_sends_per_second"] = rate
         if strict and values["base_url"] is not None:
             _check_base_url(str(values["base_url"]), token)
         if strict and values["base_file_url"] is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 
 from telegram import CallbackQuery, Update, User
 from telegram.error import Forbidden, TelegramError
@@ -19,6 +20,7 @@ from bot.quiz import engine
 from bot.quiz.ports import StorageError
 from bot.render import HTML, Screen
 from bot.telegram.common import Context, edit, edit_keyboard, keyboard, send, toast
+from bot.telegram.limits import JOB_SENDS_PER_SECOND
 from bot.telegram.outcomes import Kind, classify
 from bot.telegram.services import catalog_for, services
 
@@ -27,11 +29,14 @@ log = logging.getLogger(__name__)
 REMINDER_INTERVAL = 1.0
 """Seconds between two reminder passes (a PTB JobQueue job)."""
 
-REMINDERS_PER_PASS = 5
-"""Reminders sent per pass at most: with one pass a second, 5 messages a second, well under
-Telegram's ~30 messages a second to different chats (Bot API FAQ, "My bot is hitting limits"),
-leaving the rest to people using the bot. 100,000 reminders due at once take 5.6 hours to go
-out; :func:`bot.quiz.learning.reminder_time` spreads them over each hour first."""
+def reminders_per_pass(context: Context) -> int:
+    """Reminders a pass takes at most: what the jobs' send budget allows in one interval
+    (``Settings.job_sends_per_second``; the budget, shared with the other jobs, paces them);
+    :func:`bot.quiz.learning.reminder_time` spreads the due ones over each hour first."""
+    settings = context.bot_data.settings
+    rate = settings.job_sends_per_second if settings is not None else JOB_SENDS_PER_SECOND
+    interval = context.bot_data.reminder_interval or REMINDER_INTERVAL
+    return max(1, math.ceil(rate * interval))
 
 
 # --- commands ------------------------------------------------------------------------------
@@ -204,7 +209,7 @@ async def on_card_next(query: CallbackQuery, context: Context,
 
 async def remind_pass(context: Context) -> int:
     """One reminder pass (a JobQueue job): send the reminders due now, at most
-    :data:`REMINDERS_PER_PASS`. A user who blocked the bot (403) gets none until they come
+    :func:`reminders_per_pass`. A user who blocked the bot (403) gets none until they come
     back; another failure is logged and the reminder tried again at the next pass.
 
     Returns:
@@ -212,7 +217,7 @@ async def remind_pass(context: Context) -> int:
     """
     service = services(context).learning
     sent = 0
-    for learner in await service.reminders_due(REMINDERS_PER_PASS):
+    for learner in await service.reminders_due(reminders_per_pass(context)):
         t = i18n.catalog(learner.language or i18n.DEFAULT)
         item = await service.due(learner.user_id)
         if item is None:

@@ -58,6 +58,7 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_never, wait_exponential
 
+from bot.config import DEFAULT_JOB_SENDS_PER_SECOND
 from bot.telegram.outcomes import retry_after_seconds, retryable
 
 log = logging.getLogger(__name__)
@@ -113,6 +114,17 @@ def session_calls() -> Iterator[None]:
         _SESSION_CALL.reset(token)
 
 
+JOB_SENDS_PER_SECOND = DEFAULT_JOB_SENDS_PER_SECOND
+"""What every job of the bot together may send a second by default (the question of the day,
+homework's posts, edits, results and reports, review reminders; ``Settings.
+job_sends_per_second`` sets it): replies to what users do never wait for it."""
+
+JOB_PACED = frozenset({"sendMessage", "sendPhoto", "sendDocument", "editMessageText",
+                       "editMessageCaption", "editMessageReplyMarkup", "copyMessage",
+                       "forwardMessage"})
+"""The Bot API methods of a job that spend its send budget (what Telegram's message limits
+count); a job's reads (getChatMember) do not."""
+
 _JOB_CALL: ContextVar[bool] = ContextVar("quizbot_job_call", default=False)
 
 
@@ -120,8 +132,9 @@ _JOB_CALL: ContextVar[bool] = ContextVar("quizbot_job_call", default=False)
 def job_calls() -> Iterator[None]:
     """Mark the Bot API calls made inside the block as a job's own (the question of the day,
     homework posts, reminders and results): never dropped as a reply would be (in a flood wait,
-    for the session's reserve, or as the same text moments ago): they wait for the group's
-    budget and are retried like any call."""
+    for the session's reserve, or as the same text moments ago): they wait for the jobs' one
+    send budget (:data:`JOB_SENDS_PER_SECOND`, shared by every job) and the group's budget,
+    and are retried like any call."""
     token = _JOB_CALL.set(True)
     try:
         yield
@@ -266,7 +279,8 @@ class QuizRateLimiter(BaseRateLimiter[int]):
     def __init__(self, *, transient_attempts: int = TRANSIENT_ATTEMPTS,
                  max_wait: float = 2.0, flood_retries: int = RATE_LIMIT_RETRIES,
                  waiting: Callable[[], AbstractAsyncContextManager[None]] | None = None,
-                 reply_seconds: float = REPLY_SECONDS) -> None:
+                 reply_seconds: float = REPLY_SECONDS,
+                 job_sends_per_second: float = JOB_SENDS_PER_SECOND) -> None:
         self._transient_attempts = transient_attempts
         self._flood_retries = flood_retries
         self._exponential = wait_exponential(multiplier=0.2, max=max_wait)
@@ -277,6 +291,8 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         self.minute = GroupMinute()
         """What each group was sent in the last minute: the group's budget."""
         self._replied: OrderedDict[Hashable, float] = OrderedDict()  # (group, topic, text) -> time
+        self.jobs = AsyncLimiter(1, 1.0 / job_sends_per_second)
+        """The jobs' one send budget (:data:`JOB_SENDS_PER_SECOND`), one send at a time."""
         self.dropped = 0
 
     async def process_request(
@@ -298,7 +314,11 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         chat = chat_key(data)
         group = group_key(chat, endpoint)
         session = _SESSION_CALL.get()
-        if group is not None and not session and not _JOB_CALL.get():
+        if _JOB_CALL.get():
+            if endpoint in JOB_PACED:  # one budget for every job's sends (replies go first)
+                async with self._waiting():
+                    await self.jobs.acquire()
+        elif group is not None and not session:
             self._check_reply(group, endpoint, data)
         try:  # the common case, without setting up a retry loop
             if group is None and not self._held_until:  # no limit applies: just the call

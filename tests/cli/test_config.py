@@ -116,3 +116,29 @@ def test_the_file_url_follows_a_custom_base_url():
     assert both.file_url == "http://files.local/file/bot"
     with pytest.raises(ConfigError, match="TELEGRAM_BASE_FILE_URL"):
         Settings.from_env({"TELEGRAM_BASE_FILE_URL": "ftp://x"})
+
+
+def test_the_jobs_send_budget_is_a_setting_within_telegrams_limit():
+    """QUIZBOT_JOB_SENDS_PER_SECOND sets the jobs' one send budget (default 20 a second, which
+    bounds the reminders a day); beyond Telegram's ~30 a second, or not a number, it is refused
+    naming the setting."""
+    from bot.config import DEFAULT_JOB_SENDS_PER_SECOND
+
+    assert Settings.from_env({}).job_sends_per_second == DEFAULT_JOB_SENDS_PER_SECOND
+    assert Settings.from_env({"QUIZBOT_JOB_SENDS_PER_SECOND": "25"}).job_sends_per_second == 25
+    for bad in ("31", "0", "fast", "nan"):
+        with pytest.raises(ConfigError, match="QUIZBOT_JOB_SENDS_PER_SECOND must be a number"):
+            Settings.from_env({"QUIZBOT_JOB_SENDS_PER_SECOND": bad})
+
+
+def test_the_operations_guide_states_the_job_budget_and_reminders_a_day():
+    """docs/operations.md gives the default budget and the messages a day it allows."""
+    from pathlib import Path
+
+    from bot.config import DEFAULT_JOB_SENDS_PER_SECOND, JOB_SENDS_RANGE
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
+    rate = DEFAULT_JOB_SENDS_PER_SECOND
+    assert (f"| `QUIZBOT_JOB_SENDS_PER_SECOND` | (none) | `{rate:g}` |" in docs
+            and f"{JOB_SENDS_RANGE[0]:g} to {JOB_SENDS_RANGE[1]:g}" in docs)
+    assert f"({rate:g} a second: {round(rate * 86_400):,} messages a day" in docs

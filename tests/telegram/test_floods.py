@@ -260,3 +260,36 @@ async def test_placeholder_senders_have_no_language_of_their_own():
     for user_id in (136817688, 777000, 1087968824):
         t = await user_catalog(Service(), User(user_id, "X", True, language_code="el"))  # type: ignore[arg-type]
         assert t.language == i18n.DEFAULT
+
+
+async def test_every_jobs_sends_share_one_budget_and_replies_do_not_wait_for_it():
+    """Two jobs sending at once (reminders and homework results, say) share the jobs' one
+    budget: together they never exceed its rate in any window; a reply to a user meanwhile
+    goes out at once; a job's read (getChatMember) spends nothing (issue 31, item 5)."""
+    rate = 200.0  # sends a second: the bound's shape, at a pace a test can wait for
+    limiter = QuizRateLimiter(reply_seconds=3600, job_sends_per_second=rate)
+    loop = asyncio.get_running_loop()
+    stamps: list[float] = []
+
+    async def job(chat_base: int) -> None:
+        with job_calls():
+            for n in range(30):
+                await limiter.process_request(
+                    lambda: asyncio.sleep(0, stamps.append(loop.time()) or True), (), {},
+                    "sendMessage", {"chat_id": chat_base + n, "text": "due"}, None)
+
+    jobs = asyncio.gather(job(10_000), job(20_000))
+    await asyncio.sleep(0)  # both jobs are under way
+    assert await limiter.process_request(lambda: asyncio.sleep(0, True), (), {}, "sendMessage",
+                                         {"chat_id": 42, "text": "hi"}, None)
+    with job_calls():  # a read of a job: not paced
+        await limiter.process_request(lambda: asyncio.sleep(0, True), (), {}, "getChatMember",
+                                      {"chat_id": GROUP, "user_id": 1}, None)
+    sent_meanwhile = len(stamps)  # the reply and the read did not queue behind the sends
+    await jobs
+    assert sent_meanwhile < 3
+    assert len(stamps) == 60
+    window = 0.05  # seconds: at most rate * window sends in any such window, plus one
+    assert all(sum(1 for t in stamps if start <= t < start + window) <= rate * window + 1
+               for start in stamps)
+    assert stamps[-1] - stamps[0] >= (len(stamps) - 1) / rate * 0.9
