@@ -62,7 +62,7 @@ from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.limits import QuizRateLimiter, job
 from bot.telegram.metrics import Metrics
 from bot.telegram.monitoring import MeteredProcessor, MeteredRequest
-from bot.telegram.ordering import OrderedQueue
+from bot.telegram.ordering import OrderedQueue, PerUserOrderedProcessor
 from bot.telegram.services import open_services, services, services_of, take_services
 from bot.telegram.webhook import WebhookServer
 from storage import PostgresStore, SQLiteStore, is_postgres_url, open_store, outage
@@ -677,6 +677,10 @@ async def _stop(app: QuizApplication, webhook: WebhookServer | None) -> None:
                 await step()
         except TimeoutError:
             log.warning("stop: %s took longer than %.0f s: given up", what, seconds)
+            processor = app.update_processor
+            if step == app.stop and isinstance(processor, PerUserOrderedProcessor):
+                cancelled = await processor.cancel_in_flight()  # before storage closes
+                log.warning("stop: %d update(s) still in flight cancelled", cancelled)
         except Exception:
             log.exception("stop: %s failed", what)
     if app.post_shutdown:

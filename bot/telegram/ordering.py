@@ -191,6 +191,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         self._in_chat: dict[int, dict[int, float]] = {}  # chat id -> {id(update): received}
         self._chat_done: dict[int, tuple[asyncio.Condition, list[int]]] = {}  # [waiters]
         self._holding: set[asyncio.Task[Any]] = set()  # tasks holding a slot right now
+        self._tasks: set[asyncio.Task[Any]] = set()  # the tasks of the updates in flight
         self.max_queued = max_queued
         self.user_rate = user_rate
         self.burst_seconds = burst_seconds
@@ -245,6 +246,9 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             return
         self.admitted += 1
         received = self._received[id(update)] = self._clock()
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
         chat_id = key[0] if key is not None else None
         if chat_id is not None:
             self._in_chat.setdefault(chat_id, {})[id(update)] = received
@@ -265,6 +269,8 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
                     del self._locks[key]
         finally:
             del self._received[id(update)]
+            if task is not None:
+                self._tasks.discard(task)
             if chat_id is not None:
                 await self._done_in_chat(chat_id, id(update))
             if self._room_below and len(self._received) < self._room_below:
@@ -433,6 +439,16 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             waiters[0] -= 1
             if not waiters[0]:  # nobody else waits: forget the chat
                 del self._chat_done[chat_id]
+
+    async def cancel_in_flight(self) -> int:
+        """Cancel the updates still in flight and wait until they have ended: a stop whose
+        bound ran out (a file being checked in a thread, a call that does not come back)
+        leaves nothing running against storage that is about to be closed. How many."""
+        tasks = [task for task in self._tasks if not task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return len(tasks)
 
     @property
     def slots_in_use(self) -> int:

@@ -248,3 +248,36 @@ async def test_a_yaml_of_nested_brackets_gets_an_answer(fake, running_bot):
     t = i18n.catalog("el")
     assert answer["text"].startswith(t("quizzes.problems", count=1))
     assert await stored(running_bot, 614) == []
+
+
+async def test_a_stop_with_a_file_being_checked_is_prompt_and_touches_no_closed_storage(
+        fake, running_bot, monkeypatch, caplog):
+    """A stop while a maker's file is being converted (held here past the stop's bound for
+    the updates in flight) ends within its bound: the update is cancelled before storage is
+    closed, so nothing runs against closed storage once the conversion ends (issue 31, item
+    17: the process waited for the checks, then logged tracebacks from closed storage)."""
+    import logging
+
+    from bot import app as bot_app
+
+    monkeypatch.setattr(bot_app, "STOP_SECONDS", 0.2)  # the bound, not a pause to wait out
+    release, entered = threading.Event(), threading.Event()
+    convert = importing.PARSERS["csv"]
+
+    def held(text: str) -> importing.Parsed:
+        entered.set()
+        release.wait(timeout=30)
+        return convert(text)
+
+    monkeypatch.setitem(importing.PARSERS, "csv", held)
+    csv = "prompt,A,B,correct\nWhat is the capital of France?,Paris,Lyon,A\n"
+    Person(fake, 614, "Ada")
+    fake.send_document(614, csv.encode(), "capitals.csv")
+    await fake.wait_for(entered.is_set)
+    with caplog.at_level(logging.INFO):
+        await running_bot.stop()  # returns: the held update did not hold the stop
+        release.set()
+        assert any(r.getMessage() == "stop: 1 update(s) still in flight cancelled"
+                   for r in caplog.records)
+        assert any(r.name == "bot.app" and r.getMessage() == "stopped" for r in caplog.records)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
