@@ -10,11 +10,9 @@ import contextlib
 import functools
 import logging
 import os
-import time
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from telegram import (
     BotCommand,
@@ -59,7 +57,8 @@ from bot.telegram import (
     teachers,
 )
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
-from bot.telegram.limits import QuizRateLimiter, job
+from bot.telegram.jobpass import job_pass
+from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.metrics import Metrics
 from bot.telegram.monitoring import MeteredProcessor, MeteredRequest
 from bot.telegram.ordering import OrderedQueue, PerUserOrderedProcessor
@@ -79,35 +78,6 @@ CONNECTION_POOL_SIZE = 256
 """HTTP connections to the Bot API for everything but getUpdates: one per update in flight
 (:data:`bot.telegram.ordering.DEFAULT_MAX_CONCURRENT_UPDATES`), so that no update's call waits
 for a connection (calls per second x round trip)."""
-
-
-OUTAGE_LOG_SECONDS = 60.0
-"""A job that meets a storage outage says so at most once in this many seconds (it runs again
-at its next interval, which is what retrying it means)."""
-
-_OUTAGE_LOGGED: dict[str, float] = {}
-
-
-def job_pass(callback: Callable[[Context], Coroutine[Any, Any, object]],
-             clock: Callable[[], float] = time.monotonic,
-             ) -> Callable[[Context], Coroutine[Any, Any, None]]:
-    """A JobQueue pass: its sends are a job's own (``limits.job_calls``), and a storage outage
-    (``StorageError``: PostgreSQL down, a locked SQLite) ends the pass with one WARNING line
-    per :data:`OUTAGE_LOG_SECONDS`, without a traceback; the next interval tries again (two
-    tracebacks a second otherwise, from jobs that run every second)."""
-
-    @functools.wraps(callback)
-    async def run(context: Context) -> None:
-        try:
-            await job(callback)(context)
-        except StorageError as exc:
-            name, now = callback.__name__, clock()
-            if now - _OUTAGE_LOGGED.get(name, -OUTAGE_LOG_SECONDS) >= OUTAGE_LOG_SECONDS:
-                _OUTAGE_LOGGED[name] = now
-                log.warning("%s: storage unavailable, trying again at the next pass (said "
-                            "once a minute while it lasts): %s", name, exc)
-
-    return run
 
 
 def poll_pace(processor: MeteredProcessor,

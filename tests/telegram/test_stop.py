@@ -287,7 +287,7 @@ async def test_a_job_meeting_a_storage_outage_says_so_once_a_minute_without_a_tr
     ERROR tracebacks a second during a PostgreSQL outage)."""
     import logging
 
-    from bot.app import OUTAGE_LOG_SECONDS, job_pass
+    from bot.telegram.jobpass import OUTAGE_LOG_SECONDS, job_pass
     from bot.quiz.ports import StorageError
 
     now = [1000.0]
@@ -298,11 +298,11 @@ async def test_a_job_meeting_a_storage_outage_says_so_once_a_minute_without_a_tr
         raise StorageError("connection refused")
 
     guarded = job_pass(outage_pass, clock=lambda: now[0])  # type: ignore[arg-type]
-    with caplog.at_level(logging.DEBUG, logger="bot.app"):
+    with caplog.at_level(logging.DEBUG, logger="bot.telegram.jobpass"):
         for _ in range(120):  # two minutes of a pass a second
             await guarded(object())  # type: ignore[arg-type]
             now[0] += 1.0
-    lines = [r for r in caplog.records if r.name == "bot.app"]
+    lines = [r for r in caplog.records if r.name == "bot.telegram.jobpass"]
     assert len(runs) == 120
     assert len(lines) == 120 // int(OUTAGE_LOG_SECONDS)
     assert all(r.levelname == "WARNING" and r.exc_info is None for r in lines)
