@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -168,6 +169,7 @@ async def floods(rounds: int, users: int, think_ms: float,
             rss = peak_rss_mb(process.pid)
     finally:
         await fake.stop()
+    shutil.rmtree(workdir, ignore_errors=True)  # kept only when the run failed (its bot.log)
     medians = {c: statistics.median(r["p99_ms"] for r in rows if r["condition"] == c)
                for c in CONDITIONS}
     return {"probe_users": users, "think_ms": think_ms, "rounds": rows,
@@ -252,6 +254,7 @@ async def tap_cost(rounds: int, big: int, small: int, small_groups: int,
                       flush=True)
     finally:
         await fake.stop()
+    shutil.rmtree(workdir, ignore_errors=True)  # kept only when the run failed (its bot.log)
     return {"big_players": big, "small_players": small, "small_groups": small_groups,
             "rounds": rows,
             "median_big_cpu_ms_per_tap": statistics.median(r["big_cpu_ms_per_tap"] for r in rows),

@@ -39,6 +39,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -176,6 +177,7 @@ async def measure(config: str, users: int, *, think_ms: float, step_timeout: flo
         missing, doubled = check_answers(Path(db), user_ids)
     else:
         missing, doubled = await pg_check_answers(db, user_ids)
+    shutil.rmtree(workdir, ignore_errors=True)  # kept only when the run failed (its logs)
     answers = sum(r.answers for r in reports)
     seconds = max(r.ended for r in reports) - min(r.started for r in reports)
     latencies = [x for r in reports for x in r.latencies]

@@ -25,6 +25,7 @@ import asyncio
 import json
 import os
 import shlex
+import shutil
 import signal
 import sqlite3
 import statistics
@@ -231,6 +232,7 @@ async def measure(bot: str, users: int, *, api_delay_ms: float, think_ms: float,
     missing = doubled = None
     if bot == "quizbot":
         missing, doubled = check_answers(db, generator.user_ids)
+    shutil.rmtree(workdir, ignore_errors=True)  # kept only when the run failed (its bot.log)
     answers = report.answers
     return Measurement(
         bot=bot, users=users, api_delay_ms=api_delay_ms, think_ms=think_ms, preload=preload,
@@ -414,6 +416,7 @@ async def storage_benchmark(writers: int, rounds: int) -> dict[str, float]:
             conn.execute("COMMIT")
     plain_seconds = time.perf_counter() - started
     conn.close()
+    shutil.rmtree(workdir, ignore_errors=True)
     total = writers * rounds
     return {"writers": writers, "answers": total,
             "layer_answers_per_second": round(total / layer_seconds, 1),
