@@ -485,4 +485,7 @@ def _picture(check: _Checker, node: YamlMapping) -> str | None:
                       f" {MAX_PICTURE} characters), got {got(node, 'picture', is_picture)}",
                       "problem.bad_picture", limit=MAX_PICTURE)
         return None
-    return value if check.plain(value, node.value_at("picture"), "picture") else None
+    if not check.plain(value, node.value_at("picture"), "picture"):
+        return None
+    check.positions[(check.question_id, "picture")] = node.value_at("picture")
+    return value

@@ -40,9 +40,16 @@ Rules (the ``rule`` of a :class:`Finding`):
     :func:`leaks` for the heuristic, and :func:`names_answer` for the plain case: the
     explanation names the correct option of a question that comes later in the bank.
 
+``picture-format``
+    The question's ``picture`` is a URL of a kind Telegram cannot send as a photo (an SVG, a
+    PDF, a TIFF, HEIC or AVIF: :data:`UNSENDABLE_PICTURES`, by the URL path's extension): the
+    question would come without it. Telegram fetches a URL itself and sends JPEG, PNG and
+    WebP pictures (Bot API ``sendPhoto``).
+
 A question may waive rules that are wrong for it: the bank format's ``waive: [uneven-lengths]``
 (:attr:`bot.quiz.bank.Question.waived`; any rule of :data:`WAIVABLE` may be listed) leaves
-that question's findings of those rules out. ``import-placeholder`` cannot be waived.
+that question's findings of those rules out. ``import-placeholder`` and ``picture-format``
+cannot be waived.
 
 Lengths are counted in characters without combining marks (:func:`visible_length`), so that a
 Devanagari vowel sign or a Greek accent does not count as a letter of its own.
@@ -55,6 +62,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from bot.quiz.bank import TRUE_FALSE, Bank, Question
 from bot.quiz.importing import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER
@@ -72,11 +80,16 @@ UNEVEN_MIN_WORDS = 2
 """...and the longest option has at least this many more meaningful words than the shortest:
 one-word answers of different lengths ("Oslo", "Trondheim") are not uneven in content."""
 RULES = ("longest-correct", "uneven-lengths", "all-none-of-the-above", "option-in-stem",
-         "import-placeholder", "answer-leak")
+         "import-placeholder", "answer-leak", "picture-format")
 """Every rule, in the order the module's docstring describes them."""
-WAIVABLE = tuple(rule for rule in RULES if rule != "import-placeholder")
+WAIVABLE = tuple(rule for rule in RULES if rule not in ("import-placeholder", "picture-format"))
 """The rules a question may waive (``waive:`` in the bank format): all but
-``import-placeholder`` (a "TODO" shown to learners is never right)."""
+``import-placeholder`` (a "TODO" shown to learners is never right) and ``picture-format`` (a
+picture that cannot be sent is never shown)."""
+UNSENDABLE_PICTURES = frozenset({".svg", ".svgz", ".pdf", ".tif", ".tiff", ".heic", ".heif",
+                                 ".avif", ".ico", ".eps", ".psd"})
+"""Extensions of picture URLs Telegram does not send as a photo (it takes JPEG, PNG and WebP;
+``sendPhoto``'s "photo" by URL)."""
 LEAK_WINDOW = 3
 """How many words apart (not counting function words) a cue of another question and the short
 answer it points to may be, for :func:`leaks`."""
@@ -182,7 +195,7 @@ def check_bank(bank: Bank) -> list[Finding]:
 
 def _question_findings(bank: Bank, index: int, question: Question) -> list[Finding]:
     """Every rule's findings for the question at ``index`` of ``bank``, waived ones too."""
-    findings: list[Finding] = list(_placeholders(bank, question))
+    findings: list[Finding] = [*_placeholders(bank, question), *_picture_format(bank, question)]
     for language in bank.languages:
         if question.kind != TRUE_FALSE:  # the bot's own True and False: nothing to check
             findings += _lengths(bank, question, language)
@@ -198,6 +211,20 @@ def _question_findings(bank: Bank, index: int, question: Question) -> list[Findi
                     f"gives away the answer of question {other.id!r} "
                     f"({_option(other, language, other.correct_index)!r})"))
     return findings
+
+
+def _picture_format(bank: Bank, question: Question) -> Iterable[Finding]:
+    picture = question.picture
+    if picture is None or not picture.startswith("https://"):
+        return
+    path = urlsplit(picture).path.lower()
+    extension = path[path.rfind("."):] if "." in path.rsplit("/", 1)[-1] else ""
+    if extension in UNSENDABLE_PICTURES:
+        line, column = bank.positions.get((question.id, "picture"), (None, None))
+        yield Finding(str(bank.path) if bank.path else f"<{bank.id}>", line, column,
+                      question.id, bank.default_language, "picture", "picture-format",
+                      f"is a {extension[1:].upper()} picture, which Telegram does not send as a "
+                      "photo: link a JPEG, PNG or WebP picture")
 
 
 def _placeholders(bank: Bank, question: Question) -> Iterable[Finding]:

@@ -43,7 +43,8 @@ SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK"}
 LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"} | {
     "Telegram", "inline", "YAML", "GIFT", "Aiken", "CSV", "UTF", "MB", "bytes", "U", "http",
     "https", "s", "a", "z", "byte", "en", "TODO", "yaml", "gift", "txt", "csv", "id", "file_id",
-    "languages", "correct", "true", "false", "kind", "answer", "yes", "y"}
+    "languages", "correct", "true", "false", "kind", "answer", "yes", "y", "JPEG", "PNG",
+    "WebP"}
 """Latin words a translated catalog may keep: option letters, the quit key, a key name, the
 ``quizbot play`` command and the word "bot" (used as is in Greek); for created quizzes,
 Telegram's name and its inline mode, file formats and endings, units, and the keys and values

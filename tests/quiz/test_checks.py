@@ -146,7 +146,7 @@ def test_the_import_placeholder_cannot_be_waived():
     waive (the loader refuses ``waive: [import-placeholder]``)."""
     assert "import-placeholder" in checks.RULES
     assert "import-placeholder" not in checks.WAIVABLE
-    assert set(checks.WAIVABLE) == set(checks.RULES) - {"import-placeholder"}
+    assert set(checks.WAIVABLE) == set(checks.RULES) - {"import-placeholder", "picture-format"}
 
 
 @pytest.mark.parametrize(("language", "text"), [
@@ -369,3 +369,27 @@ def test_words_fold_stem_and_drop_function_words():
     assert checks.words("The Stages of the pipeline", "en") == ["stage", "pipel"]
     assert checks.words("Τα ΣΤΆΔΙΑ του pipeline", "el") == ["σταδι", "pipel"]
     assert checks.words("हर लेयर के अंदर है।", "hi") == ["लेयर", "अंदर"]
+
+
+@pytest.mark.parametrize(("picture", "flagged"), [
+    ("https://example.org/charts/zero.svg", "SVG"),
+    ("https://example.org/zero.PDF?download=1", "PDF"),
+    ("https://example.org/zero.png", None),
+    ("https://example.org/zero.webp", None),
+    ("https://example.org/pictures/zero", None),  # no extension: Telegram will tell
+    ("AgACAgIAAxkBAAIBbGZpicture0123456789", None),  # a file id
+])
+def test_a_picture_telegram_cannot_send_is_found_with_its_line(tmp_path, picture, flagged):
+    """``picture-format``: a picture URL of a kind Telegram does not send as a photo (an SVG,
+    a PDF, ...) is a finding naming the file's line and the field; JPEG, PNG, WebP, a URL
+    without an extension and a file id are not (issue 31, item 1)."""
+    data = make_bank(copy.deepcopy(CLEAN) | {"id": "pictured", "picture": picture})
+    found = [f for f in findings_of(tmp_path, data) if f.rule == "picture-format"]
+    if flagged is None:
+        assert found == []
+        return
+    [finding] = found
+    assert (finding.question_id, finding.field) == ("pictured", "picture")
+    assert f"is a {flagged} picture" in finding.message
+    lines = (tmp_path / "bank.yaml").read_text().splitlines()
+    assert finding.line is not None and "picture:" in lines[finding.line - 1]

@@ -74,6 +74,9 @@ MESSAGES: tuple[Text | Plural, ...] = (
        "reword it"),
     N_("check.import-placeholder", "still holds the “TODO” placeholder of the import: write it"),
     N_("check.answer-leak", "gives away the answer of question {other}: reword it"),
+    N_("check.picture-format",
+       "Telegram cannot send this kind of picture from its link: link a JPEG, PNG or WebP "
+       "picture"),
     NP_("quizzes.problems",
         "I didn't save the quiz: {count} thing to fix.",
         "I didn't save the quiz: {count} things to fix."),
