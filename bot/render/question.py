@@ -156,9 +156,15 @@ def right_labels(bank: Bank, v: QuestionView, t: Catalog) -> str:
 
 def explanation_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup) -> list[str]:
     """The verdict, the explanation and its source."""
-    verdict = (t("feedback_correct") if v.is_correct
-               else t("feedback_wrong_several", labels=right_labels(bank, v, t))
-               if v.question.several else t("feedback_wrong", label=right_labels(bank, v, t)))
+    if v.is_correct:
+        verdict = t("feedback_correct")
+    elif v.question.kind == TRUE_FALSE:  # a sentence of its own: "the answer is False" misreads
+        verdict = t("feedback_wrong_true" if v.slots[v.correct_slot] == 0
+                    else "feedback_wrong_false")
+    elif v.question.several:
+        verdict = t("feedback_wrong_several", labels=right_labels(bank, v, t))
+    else:
+        verdict = t("feedback_wrong", label=right_labels(bank, v, t))
     return [m.bold(verdict), *notes_lines(bank, v.question, t, m, gap=False)]
 
 

@@ -198,7 +198,7 @@ async def test_true_false_has_two_buttons_and_grades_one_tap(fake, kinds_bot):
     await person.tap(statement, data_of(statement, T("option_false")))
     feedback = await fake.wait_for(lambda: (lambda m: m if "❌" in m.get("text", "") else None)(
         fake.message(706, statement["message_id"])))
-    assert T("feedback_wrong", label=T("option_true")) in feedback["text"]
+    assert T("feedback_wrong_true") in feedback["text"]
 
 
 async def test_pictures_as_caption_or_first_and_the_feedback_edits_the_caption(fake, kinds_bot):

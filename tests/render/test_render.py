@@ -1228,3 +1228,26 @@ def test_answer_rows_fit_a_phone(count, rows):
     layout = render.answer_rows(buttons)
     assert [len(row) for row in layout] == rows
     assert [b for row in layout for b in row] == buttons
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+@pytest.mark.parametrize("answer", [True, False])
+def test_a_wrong_true_false_answer_says_whether_the_statement_is_true(language, answer):
+    """A wrong answer to a true/false question gets a sentence of its own, whether the statement
+    is true or false: never "the correct answer is False" ("सही उत्तर ग़लत है", "η Λάθος",
+    issue 35, item 1)."""
+    data = {"id": "tf", "version": 1, "default_language": "en", "languages": list(SUPPORTED),
+            "level": "easy", "title": {lang: "T" for lang in SUPPORTED},
+            "description": {lang: "D" for lang in SUPPORTED},
+            "questions": [{"id": "s", "kind": "true-false", "answer": answer,
+                           "prompt": {lang: "The sky is blue." for lang in SUPPORTED}}]}
+    bank = parse_bank(yaml.safe_dump(data, allow_unicode=True))
+    attempt = make_attempt(bank)
+    v = engine.view(attempt, bank)
+    wrong = 1 - v.correct_slot
+    attempt = engine.with_answer(attempt, engine.grade(attempt, bank, USER, 0, wrong, 5.0))
+    t = catalog(language)
+    text = render.feedback(bank, attempt, 0, t, HTML).text
+    assert html.escape(t("feedback_wrong_true" if answer else "feedback_wrong_false")) in text
+    for label in (t("option_true"), t("option_false")):
+        assert html.escape(t("feedback_wrong", label=label)) not in text

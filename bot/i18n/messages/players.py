@@ -17,6 +17,10 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("question_header", "Question {number}/{total}"),
     N_("feedback_correct", "✅ Correct!"),
     N_("feedback_wrong", "❌ Not quite. The correct answer is {label}."),
+    # Translators: after a wrong answer to a true/false question whose statement is true
+    N_("feedback_wrong_true", "❌ Not quite. The statement is true."),
+    # Translators: after a wrong answer to a true/false question whose statement is false
+    N_("feedback_wrong_false", "❌ Not quite. The statement is false."),
     N_("your_answer", "your answer"),
     N_("source", "Source: {source}"),
     N_("button_next", "Next question ▶"),
