@@ -181,6 +181,8 @@ class ButtonHandler(CallbackQueryHandler[Context, None]):
             return check
         assert isinstance(update, Update) and update.callback_query is not None  # PTB's check
         query = update.callback_query
+        if not query.data:  # PTB takes a query without data (a broken client) for any pattern
+            return None
         if not self.route.chats.admit(query):
             return None
         if self.route.when is not None and not self.route.when(render.decode(query.data)):

@@ -399,3 +399,21 @@ async def test_private_quiz_buttons_forged_on_a_group_message_change_nothing(fak
     assert fake.callback_answers[query_id]["text"] == refused
     assert rows(bot, "SELECT COUNT(*) FROM group_answers") == [(0,)]
     assert rows(bot, "SELECT COUNT(*) FROM answers") == [(0,)]
+
+
+async def test_a_tap_without_callback_data_is_answered_as_invalid(fake, bot, caplog):
+    """A callback query whose data is empty (a broken client; python-telegram-bot's handlers
+    take it whatever their pattern) is answered as invalid, like any garbage: no traceback,
+    nothing changed (issue 35, item 13)."""
+    import logging
+
+    fake.send_message(ARJUN, "/start")
+    await fake.wait_for(lambda: len(bot_messages(fake, ARJUN)) >= 2)
+    question = bot_messages(fake, ARJUN)[-1]
+    with caplog.at_level(logging.INFO):
+        update = fake.tap(ARJUN, ARJUN, question["message_id"], "", check_button=False)
+        query_id = update["callback_query"]["id"]
+        await fake.wait_for(lambda: query_id in fake.callback_answers)
+    assert fake.callback_answers[query_id]["text"] == i18n.catalog("hi")("toast_invalid")
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert fake.message(ARJUN, question["message_id"]) == question
