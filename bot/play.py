@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import signal
 import threading
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from bot import i18n, render, termtext
 from bot.quiz import engine
-from bot.quiz.bank import CONTROL_CHARACTERS, Bank
+from bot.quiz.bank import CONTROL_CHARACTERS, TRUE_FALSE, Bank
 from bot.quiz.ports import PrivacyStore
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
@@ -84,6 +84,17 @@ def read_label(reply: str, labels: str) -> str | None:
     if len(reply) == 1 and reply in GREEK_LABELS:
         reply = engine.LABELS[GREEK_LABELS.index(reply)]
     return reply if len(reply) == 1 and reply in labels else None
+
+
+def true_false_words(t: i18n.Catalog, order: Sequence[int]) -> dict[str, str]:
+    """What a reply to a true/false question may say instead of its letter, each mapped to the
+    letter of that option (``order``: the question's option order, option 0 being True): T/F,
+    TRUE/FALSE, and the catalog's own True and False words, in capitals."""
+    true, false = engine.LABELS[order.index(0)], engine.LABELS[order.index(1)]
+    words = {"T": true, "TRUE": true, "F": false, "FALSE": false}
+    words[t("option_true").strip().upper()] = true
+    words[t("option_false").strip().upper()] = false
+    return words
 
 
 def read_labels(reply: str, labels: str) -> str | None:
@@ -182,9 +193,11 @@ async def play(service: QuizService, bank: Bank | None, language: str, *,
             if updated:
                 write("\n" + t("question_updated"))
             write("\n" + render.attempt_question(bank, attempt, t, PLAIN).text)
-            labels = engine.LABELS[:len(attempt.plan.option_orders[position])]  # this question's
-            several = bank.question(attempt.plan.question_order[position]).several
-            chosen = await _choice(ask, write, t, labels, several)
+            order = attempt.plan.option_orders[position]
+            labels = engine.LABELS[:len(order)]  # this question's
+            question = bank.question(attempt.plan.question_order[position])
+            words = true_false_words(t, order) if question.kind == TRUE_FALSE else {}
+            chosen = await _choice(ask, write, t, labels, question.several, words)
             # several right options: "A C" ticks A and C, then submits them
             attempt, answer = await service.grade_choice(
                 user_id, attempt.id, position,
@@ -224,8 +237,10 @@ async def _leave(service: QuizService, active: engine.Attempt, bank: Bank, t: i1
 
 
 async def _choice(ask: Ask, write: Callable[[str], None], t: i18n.Catalog, labels: str,
-                  several: bool) -> str:
-    """The option label(s) typed for a question with ``labels``; asked again until valid.
+                  several: bool, words: Mapping[str, str] | None = None) -> str:
+    """The option label(s) typed for a question with ``labels`` (``words``: other replies a
+    true/false question takes, :func:`true_false_words`); asked again until valid, saying
+    what was wrong: several letters for a question with one right answer get their own note.
 
     Raises:
         EOFError: the player quit ("q", ";", end of input).
@@ -235,9 +250,14 @@ async def _choice(ask: Ask, write: Callable[[str], None], t: i18n.Catalog, label
         reply = (await ask(t(prompt, last=labels[-1]))).strip().upper()
         if reply in QUIT:
             raise EOFError
+        if words and reply in words:
+            return words[reply]
         chosen = read_labels(reply, labels) if several else read_label(reply, labels)
         if chosen:
             return chosen
+        if not several and (read_labels(reply, labels) or "")[1:]:
+            write(t("play.one_letter", last=labels[-1]))
+            continue
         write(t("play_invalid_letters", last=labels[-1]))
 
 
@@ -260,7 +280,9 @@ async def review(learning: LearningService, language: str, *, ask: Ask | None = 
             write("\n" + render.review_question(item, t, PLAIN).text)
             labels = engine.LABELS[:len(item.slots)]
             several = item.question.several
-            chosen = await _choice(ask, write, t, labels, several)
+            words = (true_false_words(t, item.slots) if item.question.kind == TRUE_FALSE
+                     else {})
+            chosen = await _choice(ask, write, t, labels, several, words)
             slot = engine.LABELS.index(chosen[0])
             ticked = sum(1 << engine.LABELS.index(c) for c in set(chosen)) if several else None
             shown, correct, _ = await learning.review(user_id, item.card.id, item.card.reps, slot,

@@ -10,8 +10,10 @@ import random
 import sqlite3
 
 import pytest
+import yaml
 
 from bot import i18n, play, render, termtext
+from bot.bankload import parse_bank
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
@@ -324,3 +326,45 @@ def test_commands_offer_only_the_options_that_mean_something_for_them():
             assert refused.returncode == 2 and "unrecognized arguments" in refused.stderr
     assert "--create-db" in quizbot("play", "--help").stdout
     assert "--skip-invalid-banks" not in quizbot("report", "--help").stdout
+
+
+@pytest.mark.parametrize("language", ["en", "hi", "el"])
+async def test_true_false_takes_its_words_and_two_letters_get_their_own_note(tmp_path, language):
+    """A true/false question takes T, true and the language's own True and False words as
+    well as its letters; "AB" on a question with one right answer is told that it has one
+    (issue 35, item 7: "Please type a letter from A to B" for T, the generic note for AB)."""
+    data = {"id": "tf", "version": 1, "default_language": "en",
+            "languages": ["en", "hi", "el"], "level": "easy",
+            "title": {lang: "T" for lang in ("en", "hi", "el")},
+            "description": {lang: "D" for lang in ("en", "hi", "el")},
+            "questions": [
+                {"id": "sky", "kind": "true-false", "answer": True,
+                 "prompt": {lang: "The sky is blue." for lang in ("en", "hi", "el")}},
+                {"id": "sea", "kind": "true-false", "answer": False,
+                 "prompt": {lang: "The sea is dry." for lang in ("en", "hi", "el")}},
+                {"id": "city", "prompt": {lang: "Capital?" for lang in ("en", "hi", "el")},
+                 "options": [{"text": {lang: name for lang in ("en", "hi", "el")},
+                              **({"correct": True} if name == "Paris" else {})}
+                             for name in ("Paris", "Lyon", "Nice")]}]}
+    bank = parse_bank(yaml.safe_dump(data, allow_unicode=True))
+    store = await SQLiteStore.open(tmp_path / "t.sqlite3")
+    try:
+        quiz = QuizService(store, {bank.id: bank}, rng=random.Random(1))
+        t = i18n.catalog(language)
+        terminal = Terminal([])
+        replies = {"The sky is blue.": ["t"], "The sea is dry.": [t("option_false").lower()],
+                   "Capital?": ["AB", "A"]}
+
+        async def ask(prompt: str) -> str:  # the questions come in the plan's order
+            if prompt == t("play_continue"):
+                return ""
+            shown = next(q for block in reversed(terminal.written) for q in replies
+                         if q in block)
+            return replies[shown].pop(0)
+
+        result = await play.play(quiz, bank, language, ask=ask, write=terminal.write)
+    finally:
+        await store.close()
+    assert result is not None and result.score >= 2  # both statements answered rightly
+    assert t("play_invalid_letters", last="B") not in terminal.text
+    assert t("play.one_letter", last="C") in terminal.text

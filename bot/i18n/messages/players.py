@@ -139,6 +139,8 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("command_group_help", "How group quizzes work"),
     N_("play_prompt_letters", "Your answer (A-{last}), or q to quit: "),
     N_("play_invalid_letters", "Please type a letter from A to {last} (or q to quit)."),
+    N_("play.one_letter",
+       "This question has one right answer: type one letter from A to {last} (or q to quit)."),
     NP_("reload_done",
         "Quizzes reloaded: {count} in service.",
         "Quizzes reloaded: {count} in service."),
