@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
+import re
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,9 @@ ID_ALPHABET = string.ascii_lowercase + string.digits
 ID_LENGTH = 10
 """A created quiz's id: ``c-`` and 10 random characters of a-z, 0-9 (36**10, about 3.7e15
 ids): it fits :data:`bot.quiz.bank.ID_PATTERN` and deep links, and is never guessed."""
+CREATED_ID = re.compile(re.escape(ID_PREFIX) + f"[{ID_ALPHABET}]{{{ID_LENGTH}}}")
+"""What a created quiz's id looks like (:data:`ID_PREFIX` and :data:`ID_LENGTH` characters)."""
+
 ID_TRIES = 5
 """Fresh ids drawn when one is taken, before giving up (a collision is all but impossible)."""
 VERSION_TRIES = 3

@@ -19,6 +19,7 @@ from bot.quiz.bank import Bank
 from bot.quiz.flow import AnswerFlow
 from bot.quiz.homework import TOKEN_PREFIX as HOMEWORK_PREFIX
 from bot.quiz.ports import StorageError
+from bot.quiz.quizzes import CREATED_ID
 from bot.quiz.starting import Resumed, Started, resume_or_start
 from bot.render import HTML, Screen
 from bot.telegram import creators, homework, teachers
@@ -100,13 +101,15 @@ async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
                                bank_id: str | None) -> bool:
     """If ``bank_id`` (a command argument or deep-link payload) names no bank that may be
     started (featured, or a created quiz not taken down), say so with the list of featured
-    banks and return True; nothing else changes."""
+    banks and return True; nothing else changes. A created quiz's id (a shared link) is not
+    named back: the quiz is said to be no longer available (deleted or taken down)."""
     service = services(context).quiz
     if bank_id is None or await service.registry.startable(bank_id):
         return False
+    gone = CREATED_ID.fullmatch(bank_id) is not None  # a link to a created quiz: its maker's
     await send(context, chat_id, render.bank_choice(
         service.registry.featured.values(), t, HTML,
-        header=t("unknown_bank", name=render.clip(bank_id))))
+        header=t("quiz_gone") if gone else t("unknown_bank", name=render.clip(bank_id))))
     return True
 
 

@@ -96,8 +96,9 @@ async def test_an_attempt_on_version_1_finishes_on_it_after_version_2(fake, bot)
 
 
 async def test_a_taken_down_quiz_is_refused_and_its_attempt_ends(fake, bot):
-    """Once the quiz is taken down, its deep link answers "no such quiz" with the featured
-    banks, and a tap on its question in progress is refused as a changed quiz."""
+    """Once the quiz is taken down, its deep link says the quiz is no longer available (its id,
+    which the player never typed, is not named back) with the featured banks, and a tap on its
+    question in progress is refused as a changed quiz (issue 35, item 12)."""
     player = Person(fake, PLAYER, "Pia", "en")
     sam = Person(fake, SAM, "Sam", "en")
     await player.say(f"/start {QUIZ}", replies=2)
@@ -106,7 +107,10 @@ async def test_a_taken_down_quiz_is_refused_and_its_attempt_ends(fake, bot):
     assert await made.store.set_disabled(QUIZ, True, now=1.0)
     made.banks.forget(QUIZ)
     refused = await sam.say(f"/start {QUIZ}")
-    assert EN("unknown_bank", name=QUIZ) in refused[0]["text"]
+    assert EN("quiz_gone") in refused[0]["text"] and QUIZ not in refused[0]["text"]
+    assert buttons(refused[0])  # the featured banks to choose from
+    [never] = await sam.say("/start c-0123456789")  # a quiz deleted long ago, the same
+    assert EN("quiz_gone") in never["text"]
     option = next(b for b in buttons(question) if b["callback_data"].startswith("a:"))
     query_id = await player.tap(question, option["callback_data"])
     assert fake.callback_answers[query_id]["text"] == EN("toast_bank_changed")

@@ -48,6 +48,10 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("stop_none", "There is no quiz running. Send /quiz to start one."),
     N_("choose_bank", "Which quiz would you like to take?"),
     N_("unknown_bank", "I don't have a quiz called “{name}”. Here is what I have:"),
+    # Translators: a link to a quiz someone made that was deleted or taken down by its maker
+    N_("quiz_gone",
+       "This quiz is no longer available: the person who made it deleted it or took it down. "
+       "Here is what I have:"),
     N_("unknown_text",
        "I understand commands and button taps. Send /quiz to start a quiz, or /help to see what "
        "I can do."),
