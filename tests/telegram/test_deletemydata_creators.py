@@ -70,7 +70,7 @@ async def test_creators_choose_to_delete_or_keep_their_quizzes(fake, tmp_path):
         assert count(db, "SELECT COUNT(*) FROM quiz_versions WHERE quiz_id LIKE 'c-ada%'") == 0
         assert count(db, "SELECT COUNT(*) FROM drafts WHERE user_id = 701") == 0
         refused = await cleo.say("/start c-ada0000000")
-        assert en("unknown_bank", name="c-ada0000000") in refused[0]["text"]
+        assert en("quiz_gone") in refused[0]["text"]  # deleted with its maker's data
 
         [asked] = await bob.say("/deletemydata")
         assert asked["text"] == "\n\n".join((en("deletemydata_confirm"),
