@@ -291,6 +291,9 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         self.minute = GroupMinute()
         """What each group was sent in the last minute: the group's budget."""
         self._replied: OrderedDict[Hashable, float] = OrderedDict()  # (group, topic, text) -> time
+        self._sessionless: TTLCache[Hashable, bool] = TTLCache(GROUPS_COUNTED, GROUP_TIME_PERIOD)
+        """Groups whose session this instance ended in the last minute, without a session call
+        since: replies there need not keep the session's reserve."""
         self.jobs = AsyncLimiter(1, 1.0 / job_sends_per_second)
         """The jobs' one send budget (:data:`JOB_SENDS_PER_SECOND`), one send at a time."""
         self.dropped = 0
@@ -320,6 +323,8 @@ class QuizRateLimiter(BaseRateLimiter[int]):
                     await self.jobs.acquire()
         elif group is not None and not session:
             self._check_reply(group, endpoint, data)
+        elif group is not None:
+            self._sessionless.pop(group, None)  # a session runs there (again)
         try:  # the common case, without setting up a retry loop
             if group is None and not self._held_until:  # no limit applies: just the call
                 return await self._call(chat, callback, args, kwargs)
@@ -389,7 +394,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         reason = None
         if self._held(group):
             reason = "the chat is in a flood wait"
-        elif self.room(group) < 1 + SESSION_RESERVE:
+        elif self.room(group) < 1 + (0 if group in self._sessionless else SESSION_RESERVE):
             reason = "the rest of the group's budget is kept for its session"
         elif endpoint == "sendMessage":
             key = (group, data.get("message_thread_id"), hash(str(data.get("text"))))
@@ -406,6 +411,12 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             self.dropped += 1
             log.debug("%s to chat %s dropped: %s", endpoint, group, reason)
             raise Dropped(endpoint, group, reason)
+
+    def session_over(self, chat_id: int) -> None:
+        """The group's session ended here after its last message: until a session calls again,
+        replies to its commands may use the whole budget (a /stop right after a full session
+        must not go unanswered for a reserve nobody needs)."""
+        self._sessionless[chat_id] = True
 
     def room(self, chat: Hashable) -> int:
         """How many more sends and edits fit in the group ``chat``'s budget now: Telegram's 20

@@ -292,6 +292,7 @@ class SessionRunner:
                 self.starter_names.pop(session_id, None)
                 self._clocked.pop(session_id, None)
                 await self._release(session_id)
+                self._over(session.chat_id)
                 return
             if step is Step.WAIT:
                 assert session.deadline is not None
@@ -321,6 +322,7 @@ class SessionRunner:
             else:  # Step.FINISH: posted before the session is marked finished
                 await self.post_leaderboard(session)
                 await service.end(session, group.FINISHED)
+                self._over(session.chat_id)  # the leaderboard was its last message
                 session = replace(session, status=group.FINISHED)
 
     async def _settle(self, session: GroupSession) -> None:
@@ -472,6 +474,7 @@ class SessionRunner:
             except TelegramError as exc:
                 log.info("group session %s: the notice could not be sent: %s", session_id,
                          describe(exc))
+        self._over(session.chat_id)
 
     # -- events -------------------------------------------------------------------------
 
@@ -492,6 +495,13 @@ class SessionRunner:
                     log.info("group session %s: buttons not cleared: %s", session_id,
                              exc.message)
             await self.post_leaderboard(session, stopped_by=stopped_by)
+            self._over(session.chat_id)
+
+    def _over(self, chat_id: int) -> None:
+        """Tell the rate limiter the group's session ended here, its last message sent."""
+        limiter = self.bot.rate_limiter
+        if isinstance(limiter, QuizRateLimiter):
+            limiter.session_over(chat_id)
 
     async def chat_gone(self, chat_id: int) -> None:
         """The bot was removed from ``chat_id``: end its running session, send nothing."""

@@ -104,6 +104,24 @@ async def test_replies_leave_the_groups_last_messages_to_its_session():
     assert limiter.dropped == 2
 
 
+async def test_once_the_session_is_over_a_command_gets_its_answer_from_the_reserve():
+    """After a full session filled the group's minute, the session's reserve is no longer kept
+    once its runner says it is over: /stop with no session gets its answer (issue 35, item 11:
+    no reply at all); a session calling again takes its reserve back."""
+    limiter, calls = QuizRateLimiter(reply_seconds=3600), Recorder()
+    with session_calls():
+        for i in range(GROUP_MAX_RATE - SESSION_RESERVE):
+            assert await calls.run(limiter, GROUP, f"question {i}")
+    with pytest.raises(Dropped, match="budget"):
+        await calls.run(limiter, GROUP, "no session is running")
+    limiter.session_over(GROUP)
+    assert await calls.run(limiter, GROUP, "no session is running, said once more")
+    with session_calls():
+        assert await calls.run(limiter, GROUP, "a new session's question")
+    with pytest.raises(Dropped, match="budget"):
+        await calls.run(limiter, GROUP, "a reply while it runs")
+
+
 async def test_a_reply_to_a_group_in_a_flood_wait_is_dropped_not_queued():
     """While a group is held by a 429, a reply to it is dropped at once; the session's call
     waits the flood out, giving its processing slot up meanwhile (the ``waiting`` hook)."""
