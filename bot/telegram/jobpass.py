@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.quiz.ports import StorageError
 from bot.telegram.common import Context
-from bot.telegram.limits import job
+from bot.telegram.limits import job_calls
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,8 @@ def job_pass(callback: Callable[[Context], Coroutine[Any, Any, object]],
     @functools.wraps(callback)
     async def run(context: Context) -> None:
         try:
-            await job(callback)(context)
+            with job_calls():
+                await callback(context)
         except StorageError as exc:
             name, now = callback.__name__, clock()
             if now - _OUTAGE_LOGGED.get(name, -OUTAGE_LOG_SECONDS) >= OUTAGE_LOG_SECONDS:

@@ -15,12 +15,12 @@ from telegram import CallbackQuery, Update, User
 from telegram.error import Forbidden, TelegramError
 
 from bot import chart, i18n, render
+from bot.config import DEFAULT_JOB_SENDS_PER_SECOND
 from bot.i18n import Catalog
 from bot.quiz import engine
 from bot.quiz.ports import StorageError
 from bot.render import HTML, Screen
 from bot.telegram.common import Context, edit, edit_keyboard, keyboard, send, toast
-from bot.telegram.limits import JOB_SENDS_PER_SECOND
 from bot.telegram.outcomes import Kind, classify
 from bot.telegram.services import catalog_for, services
 
@@ -34,7 +34,8 @@ def reminders_per_pass(context: Context) -> int:
     (``Settings.job_sends_per_second``; the budget, shared with the other jobs, paces them);
     :func:`bot.quiz.learning.reminder_time` spreads the due ones over each hour first."""
     settings = context.bot_data.settings
-    rate = settings.job_sends_per_second if settings is not None else JOB_SENDS_PER_SECOND
+    rate = (settings.job_sends_per_second if settings is not None
+            else DEFAULT_JOB_SENDS_PER_SECOND)
     interval = context.bot_data.reminder_interval or REMINDER_INTERVAL
     return max(1, math.ceil(rate * interval))
 

@@ -43,14 +43,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine, Hashable, Iterator
 from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Any
 
 from aiolimiter import AsyncLimiter
 from cachetools import TTLCache
@@ -62,9 +61,6 @@ from bot.config import DEFAULT_JOB_SENDS_PER_SECOND
 from bot.telegram.outcomes import retry_after_seconds, retryable
 
 log = logging.getLogger(__name__)
-
-C = TypeVar("C")
-R = TypeVar("R")
 
 TRANSIENT_ATTEMPTS = 4
 """Tries of a call that fails transiently (the first one included)."""
@@ -114,11 +110,6 @@ def session_calls() -> Iterator[None]:
         _SESSION_CALL.reset(token)
 
 
-JOB_SENDS_PER_SECOND = DEFAULT_JOB_SENDS_PER_SECOND
-"""What every job of the bot together may send a second by default (the question of the day,
-homework's posts, edits, results and reports, review reminders; ``Settings.
-job_sends_per_second`` sets it): replies to what users do never wait for it."""
-
 JOB_PACED = frozenset({"sendMessage", "sendPhoto", "sendDocument", "editMessageText",
                        "editMessageCaption", "editMessageReplyMarkup", "copyMessage",
                        "forwardMessage"})
@@ -133,24 +124,13 @@ def job_calls() -> Iterator[None]:
     """Mark the Bot API calls made inside the block as a job's own (the question of the day,
     homework posts, reminders and results): never dropped as a reply would be (in a flood wait,
     for the session's reserve, or as the same text moments ago): they wait for the jobs' one
-    send budget (:data:`JOB_SENDS_PER_SECOND`, shared by every job) and the group's budget,
+    send budget (``Settings.job_sends_per_second``, shared by every job) and the group's budget,
     and are retried like any call."""
     token = _JOB_CALL.set(True)
     try:
         yield
     finally:
         _JOB_CALL.reset(token)
-
-
-def job(callback: Callable[[C], Coroutine[Any, Any, R]]) -> Callable[[C], Coroutine[Any, Any, R]]:
-    """A JobQueue callback whose Bot API calls are a job's own (:func:`job_calls`)."""
-
-    @functools.wraps(callback)
-    async def run(context: C) -> R:
-        with job_calls():
-            return await callback(context)
-
-    return run
 
 
 class Dropped(Exception):
@@ -280,7 +260,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
                  max_wait: float = 2.0, flood_retries: int = RATE_LIMIT_RETRIES,
                  waiting: Callable[[], AbstractAsyncContextManager[None]] | None = None,
                  reply_seconds: float = REPLY_SECONDS,
-                 job_sends_per_second: float = JOB_SENDS_PER_SECOND) -> None:
+                 job_sends_per_second: float = DEFAULT_JOB_SENDS_PER_SECOND) -> None:
         self._transient_attempts = transient_attempts
         self._flood_retries = flood_retries
         self._exponential = wait_exponential(multiplier=0.2, max=max_wait)
@@ -295,7 +275,8 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         """Groups whose session this instance ended in the last minute, without a session call
         since: replies there need not keep the session's reserve."""
         self.jobs = AsyncLimiter(1, 1.0 / job_sends_per_second)
-        """The jobs' one send budget (:data:`JOB_SENDS_PER_SECOND`), one send at a time."""
+        """The jobs' one send budget (``job_sends_per_second``), one send at a time: replies to
+        what users do never wait for it."""
         self.dropped = 0
 
     async def process_request(
