@@ -88,11 +88,17 @@ class Source:
     url: str
 
 
+def invisible(char: str) -> bool:
+    """Whether ``char`` shows nothing a reader would see: spaces and separators, controls and
+    format characters (Unicode category Cf: bidi marks such as U+200F and U+202E, zero-width
+    spaces and joiners, the byte order mark, soft hyphens)."""
+    return char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zs", "Zl", "Zp")
+
+
 def blank(text: str) -> bool:
-    """Whether ``text`` shows nothing: only white space and format characters (Unicode category
-    Cf: zero-width spaces and joiners, direction marks, the byte order mark, soft hyphens). A
-    title, prompt or option made of them would be an invisible button or line."""
-    return all(char.isspace() or unicodedata.category(char) == "Cf" for char in text)
+    """Whether ``text`` shows nothing (every character :func:`invisible`): a title, prompt or
+    option made of them would be an invisible button or line."""
+    return all(invisible(char) for char in text)
 
 
 def true_false_options(answer: bool, languages: tuple[str, ...]) -> tuple[Option, Option]:

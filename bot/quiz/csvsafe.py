@@ -4,8 +4,9 @@ results, homework results, ``quizbot report``) goes through :func:`safe_cell`. P
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
+
+from bot.quiz.bank import invisible
 
 FORMULA_START = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
 """Characters that make a spreadsheet take a cell for a formula when they come first (OWASP,
@@ -20,19 +21,12 @@ ignores quotes starts a row there). A cell's text after one of them may become a
 own."""
 
 
-def _invisible(char: str) -> bool:
-    """Whether ``char`` shows nothing a reader would see before a cell's first character:
-    spaces, controls and format characters (bidi marks such as U+200F and U+202E, zero-width
-    spaces and joiners, the BOM)."""
-    return char.isspace() or unicodedata.category(char) in ("Cc", "Cf", "Zs", "Zl", "Zp")
-
-
 def safe_cell(text: str) -> str:
     """``text`` made safe as a CSV cell (OWASP, "CSV Injection"): a ``'`` (which makes a
     spreadsheet take the cell as text) is put before each part of ``text`` that could be read as
     a formula: the cell, and each part after a separator (:data:`SEPARATORS`; a spreadsheet
     splitting there would see a cell), whose first character once invisible ones
-    (:func:`_invisible`) are skipped is in :data:`FORMULA_START`. ``x;=1+1;`` becomes
+    (:func:`bot.quiz.bank.invisible`) are skipped is in :data:`FORMULA_START`. ``x;=1+1;`` becomes
     ``x;'=1+1;``, `` =1`` becomes ``' =1``, ``\u200f@x`` becomes ``'\u200f@x``; other text is
     unchanged. Every CSV quizbot writes goes through it (:func:`safe_row`)."""
     out: list[str] = []
@@ -41,7 +35,7 @@ def safe_cell(text: str) -> str:
         if start is not None and char in FORMULA_START:
             out.insert(start, "'")
             start = None
-        elif start is not None and not _invisible(char):
+        elif start is not None and not invisible(char):
             start = None
         out.append(char)
         if char in SEPARATORS:
