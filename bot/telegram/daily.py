@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 
-from aiolimiter import AsyncLimiter
 from telegram import CallbackQuery, Chat, ChatMemberAdministrator, Message, Update
 from telegram.constants import ChatMemberStatus
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
@@ -34,13 +33,8 @@ log = logging.getLogger(__name__)
 
 DAILY_INTERVAL = 30.0
 """Seconds between two daily passes (a PTB JobQueue job): a day's question goes out within
-this of its time, plus the time the posts due before it take (:data:`SENDS_PER_SECOND`)."""
-
-SENDS_PER_SECOND = 20
-"""The daily pass's posts and edits a second at most: 1,000 chats with their question at one
-time take 100 s (a post and a reveal each), well under Telegram's ~30 messages a second to
-different chats (Bot API FAQ, "My bot is hitting limits"), leaving the rest to people using
-the bot."""
+this of its time, plus the time the posts due before it take (the jobs' one send budget,
+``limits.job_calls``: the pass runs as a job)."""
 
 
 # --- /daily --------------------------------------------------------------------------------
@@ -342,23 +336,21 @@ async def daily_pass(context: Context) -> int:
     """One pass (a JobQueue job): reveal the day's questions whose next day came (an edit,
     if the group's budget has room: else at the next pass), then post each due chat's next
     question (never before its last one is revealed) and, on the chosen weekday, the weekly
-    leaderboard; batch after batch until nothing is due, at most
-    :data:`SENDS_PER_SECOND` calls a second. Every post is claimed in storage first, so
+    leaderboard; batch after batch until nothing is due, paced by the jobs' send budget. Every
+    post is claimed in storage first, so
     nothing goes out twice.
 
     Returns:
         How many questions were posted.
     """
     service = services(context).daily
-    pace = AsyncLimiter(1, 1 / SENDS_PER_SECOND)  # passes never overlap (one job instance)
     waiting: set[int] = set()
     posted = 0
     while True:
         reveals = [r for r in await service.reveals_due() if r.post.chat_id not in waiting]
         for reveal in reveals:
-            async with pace:
-                if not await _reveal(context, reveal):
-                    waiting.add(reveal.post.chat_id)
+            if not await _reveal(context, reveal):
+                waiting.add(reveal.post.chat_id)
         due = [s for s in await service.due() if s.chat_id not in waiting]
         for schedule in due:
             run = await service.claim(schedule)
@@ -366,15 +358,13 @@ async def daily_pass(context: Context) -> int:
                 continue
             if run.post is None:
                 continue
-            async with pace:
-                sent = await _post(context, run, schedule)
-            if not sent:  # not again in this pass (one claimed again waits for the next)
+            if not await _post(context, run, schedule):
+                # not again in this pass (one claimed again waits for the next)
                 waiting.add(run.schedule.chat_id)
             else:
                 posted += 1
                 if run.board is not None:
-                    async with pace:
-                        await _board(context, run, run.board)
+                    await _board(context, run, run.board)
         if not reveals and not due:
             return posted
 

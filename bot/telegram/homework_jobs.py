@@ -7,9 +7,10 @@ Everything the pass does is stored and claimed first (``close``, ``mark_*``: com
 so a restart reschedules it by itself and nothing is sent twice. Telegram's limits: a group
 gets at most 20 messages a minute (the rate limiter's budget, asked first with
 :meth:`~bot.telegram.limits.QuizRateLimiter.room`: a group without room is left for a later
-pass, before anything is claimed), and the pass's sends, all of them, are paced by one
-aiolimiter bucket of :data:`SENDS_PER_SECOND`, under Telegram's ~30 messages a second overall
-(Bot API FAQ, "My bot is hitting limits"), leaving room for the bot's answers to its users.
+pass, before anything is claimed), and the pass's sends, all of them, are paced by the jobs'
+one send budget (``limits.job_calls``: the pass runs as a job), under Telegram's ~30 messages
+a second overall (Bot API FAQ, "My bot is hitting limits"), leaving room for the bot's answers
+to its users.
 Results come first: a pass that posted results does nothing else, so no group waits for its
 results behind other groups' edits, reports or reminders.
 """
@@ -19,9 +20,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Iterable
 
-from aiolimiter import AsyncLimiter
 from telegram import InputFile, Message
 from telegram.error import Forbidden, TelegramError
 
@@ -44,18 +44,7 @@ log = logging.getLogger(__name__)
 HOMEWORK_INTERVAL = 1.0
 """Seconds between two homework passes (``BotData.homework_interval`` overrides it)."""
 
-SENDS_PER_SECOND = 25
-"""Bot API sends and edits the homework pass makes per second at most, all chats together."""
-
-Pace = Callable[[], Awaitable[object]]
-"""Awaited right before each Bot API send of the pass (its bucket's ``acquire``)."""
-
-_PACERS: weakref.WeakKeyDictionary[object, AsyncLimiter] = weakref.WeakKeyDictionary()
 _RUNNING: weakref.WeakKeyDictionary[object, asyncio.Lock] = weakref.WeakKeyDictionary()
-
-
-async def _unpaced() -> None:
-    return None
 
 
 def room(context: Context, chat_id: int) -> bool:
@@ -171,7 +160,7 @@ async def _settle_failed(hw: HomeworkService, assignment: Assignment, what: str,
 
 
 async def send_report(context: Context, assignment: Assignment, user_id: int,
-                      t: Catalog | None = None, pace: Pace = _unpaced) -> None:
+                      t: Catalog | None = None) -> None:
     """Send the homework's CSV (sendDocument) and item analysis to ``user_id`` privately, in
     ``t``'s language (None: their /language choice, else the group's language).
 
@@ -188,15 +177,13 @@ async def send_report(context: Context, assignment: Assignment, user_id: int,
     data = results.homework_csv(outcome.rows).encode("utf-8-sig")
     filename = f"homework-{assignment.id}-{assignment.bank_id}.csv"
     caption = t("hw.report_caption", title=screens.homework_title(bank, assignment, t), zone=zone)
-    await pace()
     await context.bot.send_document(user_id, InputFile(data, filename=filename),
                                     caption=HTML.escape(render.clip(caption, 900)))
     for screen in screens.item_analysis(outcome, bank, t, HTML):
-        await pace()
-        await send(context, user_id, screen)
+            await send(context, user_id, screen)
 
 
-async def report(context: Context, assignment: Assignment, pace: Pace = _unpaced) -> None:
+async def report(context: Context, assignment: Assignment) -> None:
     """The report of closed homework (claimed by the caller with ``mark_reported``) to the
     admin who set it, unless they no longer administer the group (when Telegram can't tell,
     the bot removed from it, they get it: they were an admin when they set it). An admin who
@@ -210,7 +197,7 @@ async def report(context: Context, assignment: Assignment, pace: Pace = _unpaced
         await hw.settle(assignment.id, "report", sent=True)
         return
     try:
-        await send_report(context, assignment, user_id, pace=pace)
+        await send_report(context, assignment, user_id)
     except Forbidden:
         await hw.settle(assignment.id, "report", sent=True)
         await tell_open_bot(context, assignment.chat_id, assignment.thread_id,
@@ -268,8 +255,8 @@ async def homework_pass(context: Context) -> int:
     """One homework pass (a JobQueue job): close the homework whose deadline passed and post
     their results; when no results were due, edit the group messages of closed and cancelled
     homework into their last state, send the admins' reports, edit progress and send
-    reminders. Each phase's items go out concurrently, paced by :data:`SENDS_PER_SECOND` and
-    each group's budget. A pass still running when the next is due makes that one a no-op.
+    reminders. Each phase's items go out concurrently, paced by the jobs' send budget and each
+    group's budget. A pass still running when the next is due makes that one a no-op.
 
     Returns:
         How many items it did.
@@ -279,10 +266,7 @@ async def homework_pass(context: Context) -> int:
     if lock.locked():
         return 0
     async with lock:
-        # one send every 1/SENDS_PER_SECOND s, no burst: a full bucket of 25 after an idle
-        # second, then 25 more, would be 50 in one second
-        return await _pass(context, _PACERS.setdefault(
-            app, AsyncLimiter(1, 1.0 / SENDS_PER_SECOND)).acquire)
+        return await _pass(context)
 
 
 async def _each(items: Iterable[Awaitable[bool]]) -> int:
@@ -290,49 +274,47 @@ async def _each(items: Iterable[Awaitable[bool]]) -> int:
     return sum(await asyncio.gather(*items))
 
 
-async def _pass(context: Context, pace: Pace) -> int:
+async def _pass(context: Context) -> int:
     hw = services(context).homework
     due = await hw.due()
     done = sum([await hw.close(a.id, early=False) is not None for a in due.closing])
-    announced = await _each(_announce(context, a, pace) for a in due.announcing)
+    announced = await _each(_announce(context, a) for a in due.announcing)
     if announced or done:
         return done + announced  # results first: the rest waits for the next pass
-    done += await _each(_final(context, a, pace) for a in due.finals)
-    done += await _each(_report(context, a, pace) for a in due.reporting)
-    done += await _each(_progress(context, p, pace) for p in due.progress)
-    done += await _each(_remind(context, r, pace) for r in due.reminders)
+    done += await _each(_final(context, a) for a in due.finals)
+    done += await _each(_report(context, a) for a in due.reporting)
+    done += await _each(_progress(context, p) for p in due.progress)
+    done += await _each(_remind(context, r) for r in due.reminders)
     return done
 
 
-async def _announce(context: Context, assignment: Assignment, pace: Pace) -> bool:
+async def _announce(context: Context, assignment: Assignment) -> bool:
     """The results of ``assignment`` if its group's budget has room (asked before the claim)."""
     if not room(context, assignment.chat_id):
         return False  # the next pass
     if not await services(context).homework.mark_announced(assignment.id):
         return False
-    await pace()
     await announce(context, assignment)
     return True
 
 
-async def _final(context: Context, assignment: Assignment, pace: Pace) -> bool:
+async def _final(context: Context, assignment: Assignment) -> bool:
     """The last edit of a group message (closed or cancelled), if the group has room."""
     hw = services(context).homework
     if not room(context, assignment.chat_id) or not await hw.mark_final(assignment.id):
         return False
-    await pace()
     await edit_post(context, await hw.assignment(assignment.id))
     return True
 
 
-async def _report(context: Context, assignment: Assignment, pace: Pace) -> bool:
+async def _report(context: Context, assignment: Assignment) -> bool:
     if not await services(context).homework.mark_reported(assignment.id):
         return False
-    await report(context, assignment, pace)
+    await report(context, assignment)
     return True
 
 
-async def _progress(context: Context, progress: Progress, pace: Pace) -> bool:
+async def _progress(context: Context, progress: Progress) -> bool:
     """Edit a group message's progress if the group's budget has room (asked before the
     claim)."""
     assignment = progress.assignment
@@ -340,14 +322,12 @@ async def _progress(context: Context, progress: Progress, pace: Pace) -> bool:
         return False
     if not await services(context).homework.mark_progress(progress):
         return False
-    await pace()
     await edit_post(context, assignment, progress.finished)
     return True
 
 
-async def _remind(context: Context, reminder: Reminder, pace: Pace) -> bool:
+async def _remind(context: Context, reminder: Reminder) -> bool:
     if not await services(context).homework.mark_reminded(reminder):
         return False
-    await pace()
     await remind(context, reminder)
     return True
