@@ -220,11 +220,9 @@ def _picture_format(bank: Bank, question: Question) -> Iterable[Finding]:
     path = urlsplit(picture).path.lower()
     extension = path[path.rfind("."):] if "." in path.rsplit("/", 1)[-1] else ""
     if extension in UNSENDABLE_PICTURES:
-        line, column = bank.positions.get((question.id, "picture"), (None, None))
-        yield Finding(str(bank.path) if bank.path else f"<{bank.id}>", line, column,
-                      question.id, bank.default_language, "picture", "picture-format",
-                      f"is a {extension[1:].upper()} picture, which Telegram does not send as a "
-                      "photo: link a JPEG, PNG or WebP picture")
+        yield _finding(bank, question, bank.default_language, "picture", "picture-format",
+                       f"is a {extension[1:].upper()} picture, which Telegram does not send as a "
+                       "photo: link a JPEG, PNG or WebP picture", localized=False)
 
 
 def _placeholders(bank: Bank, question: Question) -> Iterable[Finding]:
@@ -248,8 +246,8 @@ def _placeholders(bank: Bank, question: Question) -> Iterable[Finding]:
 
 
 def _finding(bank: Bank, question: Question, language: str, field: str, rule: str,
-             message: str) -> Finding:
-    path = f"{field}.{language}"
+             message: str, *, localized: bool = True) -> Finding:
+    path = f"{field}.{language}" if localized else field
     line, column = bank.positions.get((question.id, path), (None, None))
     file = str(bank.path) if bank.path else f"<{bank.id}>"
     return Finding(file, line, column, question.id, language, path, rule, message)

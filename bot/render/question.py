@@ -147,10 +147,9 @@ def question_keyboard(v: QuestionView, t: Catalog, make_button: Callable[[int], 
     return answer_rows(buttons)
 
 
-def right_labels(bank: Bank, v: QuestionView, t: Catalog) -> str:
-    """The right options' labels ("A, C"), or "True"/"False" for a true/false question."""
-    if v.question.kind == TRUE_FALSE:
-        return option_text(bank, v.question, v.slots[v.correct_slot], t)
+def right_labels(v: QuestionView) -> str:
+    """The right options' labels ("A, C"; a true/false question's verdict names the truth
+    instead: :func:`explanation_lines`)."""
     return ", ".join(LABELS[slot] for slot in sorted(v.correct_slots))
 
 
@@ -162,9 +161,9 @@ def explanation_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup) -> lis
         verdict = t("feedback_wrong_true" if v.slots[v.correct_slot] == 0
                     else "feedback_wrong_false")
     elif v.question.several:
-        verdict = t("feedback_wrong_several", labels=right_labels(bank, v, t))
+        verdict = t("feedback_wrong_several", labels=right_labels(v))
     else:
-        verdict = t("feedback_wrong", label=right_labels(bank, v, t))
+        verdict = t("feedback_wrong", label=right_labels(v))
     return [m.bold(verdict), *notes_lines(bank, v.question, t, m, gap=False)]
 
 

@@ -106,7 +106,7 @@ async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
     service = services(context).quiz
     if bank_id is None or await service.registry.startable(bank_id):
         return False
-    gone = CREATED_ID.fullmatch(bank_id) is not None  # a link to a created quiz: its maker's
+    gone = CREATED_ID.fullmatch(bank_id) is not None  # a shared link to a created quiz
     await send(context, chat_id, render.bank_choice(
         service.registry.featured.values(), t, HTML,
         header=t("quiz_gone") if gone else t("unknown_bank", name=render.clip(bank_id))))

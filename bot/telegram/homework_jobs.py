@@ -180,7 +180,7 @@ async def send_report(context: Context, assignment: Assignment, user_id: int,
     await context.bot.send_document(user_id, InputFile(data, filename=filename),
                                     caption=HTML.escape(render.clip(caption, 900)))
     for screen in screens.item_analysis(outcome, bank, t, HTML):
-            await send(context, user_id, screen)
+        await send(context, user_id, screen)
 
 
 async def report(context: Context, assignment: Assignment) -> None:
