@@ -261,7 +261,7 @@ class HomeworkService:
         """What the homework pass has to do at ``now`` (the service's clock when None): see
         :class:`~bot.quiz.homework.Due`; up to :attr:`due_limit` items of each kind."""
         now = self._clock() if now is None else now
-        limit = self.due_limit
+        limit, stale = self.due_limit, now - homework.SEND_LEASE  # older claims may be retaken
         progress = [Progress(a, a.finished) for a in await self.store.due_progress(
             now, min_seconds=PROGRESS_SECONDS, limit=limit) if progress_due(a, a.finished, now)]
         reminders = []
@@ -271,10 +271,8 @@ class HomeworkService:
             if left is not None:
                 reminders.append(Reminder(assignment, member, left))
         return Due(closing=await self.store.due_closing(now, limit=limit),
-                   announcing=await self.store.due_announcing(
-                       limit=limit, stale_before=self._clock() - homework.SEND_LEASE),
-                   reporting=await self.store.due_reporting(
-                       limit=limit, stale_before=self._clock() - homework.SEND_LEASE),
+                   announcing=await self.store.due_announcing(limit=limit, stale_before=stale),
+                   reporting=await self.store.due_reporting(limit=limit, stale_before=stale),
                    progress=progress, reminders=reminders,
                    finals=await self.store.due_finals(limit=limit))
 

@@ -292,7 +292,6 @@ class SessionRunner:
                 self.starter_names.pop(session_id, None)
                 self._clocked.pop(session_id, None)
                 await self._release(session_id)
-                self._over(session.chat_id)
                 return
             if step is Step.WAIT:
                 assert session.deadline is not None
