@@ -15,7 +15,7 @@ from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
 from storage.rows import chosen_text
 from storage.shared import SharedGroupStatements
-from storage.writer import SQLiteWriter, WriterConnection
+from storage.writer import SQLiteWriter
 
 
 class GroupStatements(SQLiteWriter, SharedGroupStatements):
@@ -24,10 +24,10 @@ class GroupStatements(SQLiteWriter, SharedGroupStatements):
     async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
                                   name: str, language: str | None = None) -> GroupTally:
         """See :meth:`bot.quiz.ports.GroupStore.record_group_answer`."""
-        async def op(db: WriterConnection) -> GroupTally:
+        def op(db: sqlite3.Connection) -> GroupTally:
             # the window check and the insert are one statement: a tap racing the reveal is
             # either in the tally or told it was too late, never both
-            cursor = await db.execute(
+            cursor = db.execute(
                 "INSERT INTO group_answers (session_id, question_id, user_id, option_index,"
                 " correct, elapsed, answered_at, chosen, language)"
                 " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?"
@@ -39,22 +39,22 @@ class GroupStatements(SQLiteWriter, SharedGroupStatements):
                  position, answer.answered_at))
             if cursor.rowcount != 1:
                 return GroupTally(CLOSED)
-            cursor = await db.execute(
+            cursor = db.execute(
                 "INSERT INTO group_players (session_id, user_id, name) VALUES (?, ?, ?)"
                 " ON CONFLICT DO NOTHING", (session_id, answer.user_id, name))
             joined = cursor.rowcount
             if not joined:
-                await db.execute(
+                db.execute(
                     "UPDATE group_players SET name = ? WHERE session_id = ? AND user_id = ?"
                     " AND name != ?", (name, session_id, answer.user_id, name))
-            rows = await db.execute_fetchall(
+            rows = db.execute(
                 "UPDATE group_sessions SET answered = answered + 1, players = players + ?,"
                 " joined = joined + ? WHERE session_id = ? RETURNING answered, players, joined",
-                (joined, joined, session_id))
+                (joined, joined, session_id)).fetchall()
             answered, players, joined_now = next(iter(rows))
             return GroupTally(RECORDED, answered, players, joined_now)
 
         try:
-            return await self._submit(op)
+            return await self._submit_statements(op)
         except sqlite3.IntegrityError:
             return GroupTally(DUPLICATE)

@@ -3,12 +3,14 @@
 dialects are :class:`storage.shared.SharedLearningStatements`).
 
 Reads follow ``SQLiteStore._read`` (one statement run to completion); the read-modify-write of a
-card runs inside the writer's transaction (``SQLiteStore._submit``), so nothing comes between.
+card runs inside the writer's transaction, on its thread in one trip
+(``SQLiteWriter._submit_statements``), so nothing comes between.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -23,7 +25,7 @@ from storage.shared import (
     learner_of,
     saved_learner,
 )
-from storage.writer import SQLiteWriter, WriterConnection
+from storage.writer import SQLiteWriter
 
 CHUNK = 300
 """Rows per multi-row statement: 300 x 3 parameters stays far under SQLite's 32,766 variables
@@ -66,56 +68,56 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
                           update: Callable[[Card], Card | None],
                           study: Callable[[Learner], Learner] | None = None) -> Card | None:
         """See :meth:`bot.quiz.ports.CardStore.update_card`."""
-        async def op(db: WriterConnection) -> Card | None:
-            rows = list(await db.execute_fetchall(
+        def op(db: sqlite3.Connection) -> Card | None:
+            rows = db.execute(
                 f"SELECT {CARD_COLUMNS} FROM cards WHERE user_id = ? AND bank_id = ?"
-                " AND question_id = ?", (user_id, bank_id, question_id)))
+                " AND question_id = ?", (user_id, bank_id, question_id)).fetchall()
             card = card_of(rows[0]) if rows else Card(0, user_id, bank_id, question_id)
             new = update(card)
             if new is None:
                 return None
             values = (new.state, new.step, new.stability, new.difficulty, new.due,
                       new.last_review, new.reps, new.lapses)
-            [(card_id,)] = await db.execute_fetchall(
-                _UPSERT_CARD + " RETURNING card_id", (user_id, bank_id, question_id, *values))
+            [(card_id,)] = db.execute(_UPSERT_CARD + " RETURNING card_id",
+                                      (user_id, bank_id, question_id, *values)).fetchall()
             if study is not None:
-                rows = list(await db.execute_fetchall(
-                    f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id = ?", (user_id,)))
+                rows = db.execute(f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id = ?",
+                                  (user_id,)).fetchall()
                 learner = study(learner_of(rows[0]) if rows else Learner(user_id))
-                await db.execute(_UPSERT_LEARNER, _learner_row(learner))
+                db.execute(_UPSERT_LEARNER, _learner_row(learner))
             return Card(card_id, user_id, bank_id, question_id, *values)
 
-        result: Card | None = await self._submit(op)
+        result: Card | None = await self._submit_statements(op)
         return result
 
     async def update_cards(self, updates: Sequence[CardUpdate]) -> None:
         """See :meth:`bot.quiz.ports.CardStore.update_cards`.
 
-        One job of the writer, with four statements whatever the number of ratings (per 300):
-        the cards and the learners are read with one multi-row ``SELECT`` each, rated in
-        order in memory, and written back with one ``executemany`` upsert each. Each statement
-        is a trip to aiosqlite's thread, which under group load cost more than the SQL.
+        One trip to the writer's thread (a statement op, run beside the other writes of its
+        batch), with four statements whatever the number of ratings (per 300): the cards and
+        the learners are read with one multi-row ``SELECT`` each, rated in order in memory,
+        and written back with one ``executemany`` upsert each.
         """
         if not updates:
             return
 
-        async def op(db: WriterConnection) -> None:
+        def op(db: sqlite3.Connection) -> None:
             keys = list(dict.fromkeys((u.user_id, u.bank_id, u.question_id) for u in updates))
             cards: dict[tuple[int, str, str], Card] = {}
             for chunk in _chunks(keys):
-                rows = await db.execute_fetchall(
+                rows = db.execute(
                     f"SELECT {CARD_COLUMNS} FROM cards WHERE (user_id, bank_id, question_id)"
                     f" IN (VALUES {', '.join(['(?, ?, ?)'] * len(chunk))})",
-                    [value for key in chunk for value in key])
+                    [value for key in chunk for value in key]).fetchall()
                 for row in rows:
                     card = card_of(row)
                     cards[(card.user_id, card.bank_id, card.question_id)] = card
             users = list(dict.fromkeys(u.user_id for u in updates if u.study is not None))
             learners: dict[int, Learner] = {}
             for chunk in _chunks(users):
-                for row in await db.execute_fetchall(
+                for row in db.execute(
                         f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id IN {_in(chunk)}",
-                        chunk):
+                        chunk).fetchall():
                     learners[row[0]] = learner_of(row)
             rated: dict[tuple[int, str, str], Card] = {}
             studied: set[int] = set()
@@ -129,15 +131,15 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
                     learners[u.user_id] = u.study(learners.get(u.user_id) or Learner(u.user_id))
                     studied.add(u.user_id)
             if rated:
-                await db.executemany(_UPSERT_CARD, [
+                db.executemany(_UPSERT_CARD, [
                     (*key, c.state, c.step, c.stability, c.difficulty, c.due, c.last_review,
                      c.reps, c.lapses) for key, c in rated.items()])
             if studied:
-                await db.executemany(_UPSERT_LEARNER, [
+                db.executemany(_UPSERT_LEARNER, [
                     _learner_row(learner) for user, learner in learners.items()
                     if user in studied])
 
-        await self._submit(op)
+        await self._submit_statements(op)
 
     async def cards(self, user_id: int, bank_id: str | None = None,
                     question_ids: Sequence[str] = ()) -> list[Card]:
@@ -176,14 +178,14 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
                              change: Callable[[Learner], Learner]) -> Learner:
         """See :meth:`bot.quiz.ports.CardStore.update_learner` (the read and the write are one
         job of the writer, in its transaction)."""
-        async def op(db: WriterConnection) -> Learner:
-            rows = list(await db.execute_fetchall(
-                f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id = ?", (user_id,)))
+        def op(db: sqlite3.Connection) -> Learner:
+            rows = db.execute(f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id = ?",
+                              (user_id,)).fetchall()
             learner = change(learner_of(rows[0]) if rows else Learner(user_id))
-            await db.execute(SAVE_LEARNER, saved_learner(learner))
+            db.execute(SAVE_LEARNER, saved_learner(learner))
             return learner
 
-        result: Learner = await self._submit(op)
+        result: Learner = await self._submit_statements(op)
         return result
 
     async def reminders_due(self, now: float, bank_ids: Sequence[str],
