@@ -31,6 +31,16 @@ CHUNK = 300
 """Rows per multi-row statement: 300 x 3 parameters stays far under SQLite's 32,766 variables
 (``SQLITE_MAX_VARIABLE_NUMBER`` since 3.32)."""
 
+
+def cards_of_keys_sql(keys: int) -> str:
+    """The cards of ``keys`` (user id, bank id, question id) triples, given as ``3 * keys``
+    parameters in that order: the keys joined to the table, so each is one search of its
+    unique index (a row-value ``IN (VALUES ...)`` makes SQLite scan the whole table)."""
+    columns = ", ".join(f"c.{name.strip()}" for name in CARD_COLUMNS.split(","))
+    return (f"WITH k(u, b, q) AS (VALUES {', '.join(['(?, ?, ?)'] * keys)})"
+            f" SELECT {columns} FROM k CROSS JOIN cards AS c"
+            " ON c.user_id = k.u AND c.bank_id = k.b AND c.question_id = k.q")
+
 _UPSERT_CARD = (
     "INSERT INTO cards (user_id, bank_id, question_id, state, step, stability, difficulty, due,"
     " last_review, reps, lapses) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -105,10 +115,8 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
             keys = list(dict.fromkeys((u.user_id, u.bank_id, u.question_id) for u in updates))
             cards: dict[tuple[int, str, str], Card] = {}
             for chunk in _chunks(keys):
-                rows = db.execute(
-                    f"SELECT {CARD_COLUMNS} FROM cards WHERE (user_id, bank_id, question_id)"
-                    f" IN (VALUES {', '.join(['(?, ?, ?)'] * len(chunk))})",
-                    [value for key in chunk for value in key]).fetchall()
+                rows = db.execute(cards_of_keys_sql(len(chunk)),
+                                  [value for key in chunk for value in key]).fetchall()
                 for row in rows:
                     card = card_of(row)
                     cards[(card.user_id, card.bank_id, card.question_id)] = card

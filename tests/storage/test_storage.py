@@ -684,3 +684,20 @@ def test_postgres_numbers_the_placeholders_of_the_statements_written_once():
         "UPDATE t SET a = $1 WHERE b = $2 AND c IN ($3, $4)")
     own = "SELECT 1 WHERE ($1::bigint IS NULL OR chat_id = $1)"
     assert numbered(own) is own
+
+
+async def test_a_rating_batch_reads_its_cards_by_the_unique_index_on_sqlite(tmp_path):
+    """The card read of ``update_cards`` (a group's taps, rated in batches) searches the
+    cards' unique index once per key: a table scan would cost every batch the whole table."""
+    from storage import SQLiteStore
+    from storage.learning import CHUNK, cards_of_keys_sql
+
+    path = tmp_path / "quiz.sqlite3"
+    store = await SQLiteStore.open(path)
+    await store.close()
+    with sqlite3.connect(path) as db:
+        for keys in (1, CHUNK):
+            plan = [row[3] for row in db.execute(
+                f"EXPLAIN QUERY PLAN {cards_of_keys_sql(keys)}", [1, "bank", "q"] * keys)]
+            assert not any(step.startswith("SCAN c") or step == "SCAN cards" for step in plan)
+            assert any(step.startswith("SEARCH c USING INDEX") for step in plan), plan
