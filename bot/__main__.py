@@ -145,7 +145,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     The token is redacted from everything written once it is known (:mod:`bot.redaction`).
     Exit status: 0 done (``run``: stopped by SIGTERM or SIGINT), 1 invalid bank, unusable or
     unreachable database (PostgreSQL: after ``QUIZBOT_DB_OUTAGE_SECONDS``), unreachable Bot
-    API, or ``run`` stopped by a fault it could not get over (the poller lease lost), 2 bad
+    API, ``run`` stopped by a fault it could not get over (the poller lease lost), or
+    ``delete-user`` of a user of whom nothing is stored, 2 bad
     setting or a token Telegram rejects, 130 Ctrl-C in ``play``.
     """
     # PTB 22 deprecates int seconds in RetryAfter for timedelta; opt in now, as PTB advises
@@ -159,7 +160,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError as exc:
             return _os_error(exc)
     verbose = getattr(args, "verbose", False)
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format=LOG_FORMAT)
+    # an operator command prints its own summary: its services' INFO lines would repeat it
+    quiet = args.command in ("backup", "restore", "delete-user", "banks")
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING if quiet
+                        else logging.INFO, format=LOG_FORMAT)
     if not verbose:  # APScheduler logs every run of every job (the reminders' each second)
         logging.getLogger("apscheduler").setLevel(logging.WARNING)
     redact: Callable[[str], str] = str
@@ -194,9 +198,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 1
             table = asyncio.run(report.build(settings.db, banks, bank_id=args.bank,
                                              chat_id=args.chat, since=args.since))
-            if not table and args.bank is not None and args.bank not in banks:
-                _say(f"no answers of bank {args.bank!r} are stored, and no bank of that id is "
-                     f"installed (installed: {', '.join(sorted(banks))})")
+            if not table and args.bank is not None and not asyncio.run(
+                    report.known(settings.db, banks, args.bank)):
+                _say(f"no answers of bank {args.bank!r} are stored, no bank of that id is "
+                     f"installed (installed: {', '.join(sorted(banks))}) and no quiz of that "
+                     "id was created in Telegram (see `quizbot banks list`)")
                 return 1
             report.write(report.render(table, args.format), args.out, force=args.force)
             return 0
@@ -303,6 +309,10 @@ async def _delete_user(settings: Settings, user_id: int, quizzes: str) -> int:
             user_id, CreatedQuizzes(quizzes))
     finally:
         await store.close()
+    if deleted.nothing:
+        _say(f"no data of user {user_id} is stored (deleted already, or they never used the "
+             "bot): nothing was deleted")
+        return 1
     print(f"deleted user {user_id}: {deleted}")
     return 0
 

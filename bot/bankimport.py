@@ -9,6 +9,7 @@ out and reported, so the file written always loads.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import cast
@@ -16,13 +17,27 @@ from typing import cast
 import yaml
 
 from bot.bankload import MAX_BANK_BYTES, BankError, parse_bank
+from bot.config import BUNDLED_BANKS
 from bot.quiz.bank import LEVELS
 from bot.quiz.imported import Note
 from bot.quiz.importing import PARSERS, bank_data, slug
 
 SCHEMA_LINE = "# yaml-language-server: $schema=./schema.json"
-"""The first line of every bank: editors with the YAML language server check the file against
-``banks/schema.json`` as it is typed."""
+"""The first line of every bank in ``banks/``: editors with the YAML language server check the
+file against ``banks/schema.json`` as it is typed (the path is relative to the bank's folder;
+see :func:`schema_line` for a bank written elsewhere)."""
+
+
+def schema_line(out: Path) -> str:
+    """The first line of a bank to be written at ``out``: it names the bundled
+    ``banks/schema.json`` relative to ``out``'s folder (``./schema.json`` in ``banks/``), or by
+    its ``file:`` URI where no relative path leads there (another drive)."""
+    schema = BUNDLED_BANKS / "schema.json"
+    try:
+        path = Path(os.path.relpath(schema.resolve(), out.resolve().parent)).as_posix()
+    except ValueError:
+        return f"# yaml-language-server: $schema={schema.resolve().as_uri()}"
+    return "# yaml-language-server: $schema=" + (path if path.startswith("../") else f"./{path}")
 
 MAX_INPUT_BYTES = 4 * MAX_BANK_BYTES
 """Largest file ``quizbot import`` reads, in bytes (4 MiB): a source with HTML and feedback is
@@ -81,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     questions = cast(list[dict[str, object]], data["questions"])
     document = ""
     while questions:
-        document = SCHEMA_LINE + "\n" + yaml.safe_dump(
+        document = schema_line(out) + "\n" + yaml.safe_dump(
             data, allow_unicode=True, sort_keys=False, width=100)
         try:
             parse_bank(document, str(out))

@@ -170,6 +170,24 @@ async def build(db: str | Path, banks: Mapping[str, Bank], *, bank_id: str | Non
     return rows(analyse(responses, option_counts(named)), named)
 
 
+async def known(db: str | Path, banks: Mapping[str, Bank], bank_id: str) -> bool:
+    """Whether ``bank_id`` names an installed bank or a quiz created in Telegram and stored in
+    ``db`` (taken down or not): ``--bank`` of either is a report, empty until it has answers.
+
+    Raises:
+        StorageError: the database cannot be opened.
+    """
+    if bank_id in banks:
+        return True
+    from storage import open_store
+
+    store = await open_store(db)
+    try:
+        return await store.quiz(bank_id) is not None
+    finally:
+        await store.close()
+
+
 def write(text: str, out: Path | None, *, force: bool = False) -> None:
     """Write the report to ``out`` or standard output.
 

@@ -221,6 +221,9 @@ def backup(db: str | Path, target: str | Path) -> BackupInfo:
         raise StorageError(f"no database at {db} (QUIZBOT_DB / --db)")
     if target.exists():
         raise StorageError(f"{target} exists: give a new file name for the backup")
+    if not target.parent.is_dir():
+        raise StorageError(f"cannot back up to {target}: there is no folder {target.parent} "
+                           "(create it first)")
     partial = target.with_name(f".{target.name}.partial")
     try:
         partial.unlink(missing_ok=True)
@@ -235,7 +238,9 @@ def backup(db: str | Path, target: str | Path) -> BackupInfo:
             _fsync(target.parent)
     except (OSError, sqlite3.Error) as exc:
         partial.unlink(missing_ok=True)
-        raise StorageError(f"cannot back up {db} to {target}: {exc}") from exc
+        # an OSError names the hidden partial file, which the operator never asked for
+        reason = exc.strerror or exc if isinstance(exc, OSError) else exc
+        raise StorageError(f"cannot back up {db} to {target}: {reason}") from exc
     except BaseException:
         partial.unlink(missing_ok=True)
         raise

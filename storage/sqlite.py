@@ -301,6 +301,9 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
         """See :meth:`bot.quiz.ports.PrivacyStore.delete_user`. One transaction: all of it or
         nothing."""
         async def op(db: WriterConnection) -> DeletedData:
+            async def changed(sql: str) -> int:  # rows of the user's other data
+                return int((await db.execute(sql, (user_id,))).rowcount)
+
             answers = (await db.execute(
                 "DELETE FROM answers WHERE attempt_id IN"
                 " (SELECT attempt_id FROM attempts WHERE user_id = ?)", (user_id,))).rowcount
@@ -309,25 +312,25 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
             settings = (await db.execute(
                 "DELETE FROM users WHERE user_id = ?", (user_id,))).rowcount
             # spaced review: the user's cards, study hours and reminder setting
-            await db.execute("DELETE FROM cards WHERE user_id = ?", (user_id,))
+            other = await changed("DELETE FROM cards WHERE user_id = ?")
             # ticks not yet submitted on a question with several right options
-            await db.execute("DELETE FROM group_picks WHERE user_id = ?", (user_id,))
+            other += await changed("DELETE FROM group_picks WHERE user_id = ?")
             settings += (await db.execute(
                 "DELETE FROM learners WHERE user_id = ?", (user_id,))).rowcount
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
             drafts = (await db.execute(
                 "DELETE FROM drafts WHERE user_id = ?", (user_id,))).rowcount
             # the question of the day: their answers; their id leaves what they set up
-            await db.execute("DELETE FROM daily_answers WHERE user_id = ?", (user_id,))
-            await db.execute("UPDATE daily_schedules SET set_by = 0 WHERE set_by = ?",
-                             (user_id,))
-            await db.execute("UPDATE bot_chats SET added_by = NULL WHERE added_by = ?",
-                             (user_id,))
+            other += await changed("DELETE FROM daily_answers WHERE user_id = ?")
+            other += await changed(
+                "UPDATE daily_schedules SET set_by = 0 WHERE set_by = ?")
+            other += await changed(
+                "UPDATE bot_chats SET added_by = NULL WHERE added_by = ?")
             # homework: which attempts were theirs (deleted above); the homework they set stays
             # for its group, no longer linked to them (no report is sent to anyone)
-            await db.execute("DELETE FROM homework_members WHERE user_id = ?", (user_id,))
-            await db.execute("UPDATE assignments SET set_by = 0, set_by_name = ''"
-                             " WHERE set_by = ?", (user_id,))
+            other += await changed("DELETE FROM homework_members WHERE user_id = ?")
+            other += await changed("UPDATE assignments SET set_by = 0, set_by_name = ''"
+                                    " WHERE set_by = ?")
             sessions = [row[0] for row in await db.execute_fetchall(
                 "SELECT session_id FROM group_players WHERE user_id = ? UNION"
                 " SELECT session_id FROM group_answers WHERE user_id = ?", (user_id, user_id))]
@@ -344,7 +347,7 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
                 "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = ?"
                 " RETURNING session_id", (user_id,))}
             return DeletedData(answers, attempts, settings, group_answers,
-                               len(started | set(sessions)), drafts=drafts)
+                               len(started | set(sessions)), drafts=drafts, other=other)
 
         return await self._submit(op)
 

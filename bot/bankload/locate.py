@@ -5,7 +5,7 @@ tree to ask)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import yaml
 
@@ -31,12 +31,17 @@ _YAML_HINTS = (
 """Plain-words hints for the usual YAML slips, keyed by a phrase of PyYAML's message."""
 
 
-def yaml_problem(exc: yaml.YAMLError, document: str, file: str) -> BankProblem:
+def yaml_problem(exc: yaml.YAMLError, document: str, file: str,
+                 keys: Collection[str] = ()) -> BankProblem:
     """Report a YAML syntax error where the slip is, with a hint and the field it is in.
 
     PyYAML's problem mark is where the parser gave up. For an unclosed quote or bracket that is
     the end of the file, and for a key without ``:`` it is the next line; there the context mark
     (where the quote, bracket or key starts) is the place to look.
+
+    Args:
+        keys: The field names of the bank format (the schema's); a key that lost its colon is
+            known by them (see :func:`locate`).
     """
     problem_mark = getattr(exc, "problem_mark", None)
     context_mark = getattr(exc, "context_mark", None)
@@ -56,7 +61,8 @@ def yaml_problem(exc: yaml.YAMLError, document: str, file: str) -> BankProblem:
     message = f"bad YAML: {reason}" + (f"; {hint}" if hint else "")
     if mark is None:
         return BankProblem(file, None, None, "(file)", message, key="problem.yaml")
-    question_id, field_path, stray = _locate(document, mark.line + 1)
+    keyless = "could not find expected ':'" in problem
+    question_id, field_path, stray = _locate(document, mark.line + 1, keys if keyless else None)
     if stray:
         message += (f"; this line is in a list item (\"- \") inside {field_path}, where no list"
                     " belongs: line it up with the items or keys it belongs with")
@@ -67,7 +73,8 @@ def yaml_problem(exc: yaml.YAMLError, document: str, file: str) -> BankProblem:
 _KEY = re.compile(r"""(?:"([^"]*)"|'([^']*)'|([\w-]+))\s*:(?:\s|$)""")
 
 
-def locate(document: str, line: int) -> tuple[str | None, str]:
+def locate(document: str, line: int, keys: Collection[str] | None = None
+           ) -> tuple[str | None, str]:
     """Guess the question id and the field of ``line`` (1-based) from the text's layout alone.
 
     For YAML syntax errors, when there is no parsed tree: walking up from ``line``, each line
@@ -75,12 +82,18 @@ def locate(document: str, line: int) -> tuple[str | None, str]:
     question's id is read from its ``id:`` line. Block style as in ``banks/README.md``;
     anything else gives ``(file)``.
 
+    Args:
+        keys: Given when ``line`` holds a key that lost its ``:`` (PyYAML's "could not find
+            expected ':'"): the format's field names. The line's first word is then its field
+            if it is one of them or a key elsewhere in the file (``kind true-false`` is in
+            ``kind``); other words are a value's, placed in the field above them.
+
     Returns:
         (question id or None, field path such as ``option 2.text.hi``, or ``(file)``). A line
         inside a list item where the format has no list (a mis-indented ``- text:`` under an
         option) is placed in the field that holds the stray item (``option 2``).
     """
-    question_id, field_path, _ = _locate(document, line)
+    question_id, field_path, _ = _locate(document, line, keys)
     return question_id, field_path
 
 
@@ -88,9 +101,11 @@ _LISTS = {None: ("questions", "languages"), "question": ("options",)}
 """The keys that hold a list in the bank format, at the top level and in a question."""
 
 
-def _locate(document: str, line: int) -> tuple[str | None, str, bool]:
+def _locate(document: str, line: int, keys: Collection[str] | None
+            ) -> tuple[str | None, str, bool]:
     """:func:`locate`, and whether the line is in a list item where no list belongs."""
     lines = [text.expandtabs(8) for text in document.splitlines()]
+    lost = _lost_key(lines, line, keys) if keys is not None else None
     path: list[str | tuple[int, int, int]] = []  # keys, and (index, line, indent) of list items
     limit: int | None = None
     in_item = False  # the last parent kept is a list item, whose key may be as indented as it
@@ -105,8 +120,8 @@ def _locate(document: str, line: int) -> tuple[str | None, str, bool]:
         rest = stripped[1:].lstrip() if item else stripped
         key = _KEY.match(rest)
         inner = indent + len(stripped) - len(rest)  # where the key starts
-        if limit is None and key is None and re.fullmatch(r"[\w-]+", rest):
-            path.insert(0, rest)  # the line of the error is a key without its ':'
+        if limit is None and key is None and (lost or re.fullmatch(r"[\w-]+", rest)):
+            path.insert(0, lost or rest)  # the line of the error is a key without its ':'
         elif key and (limit is None or (_opens_block(rest, key) and (
                 inner < limit or (in_item and not item)))):
             path.insert(0, next(filter(None, key.groups())))
@@ -135,6 +150,21 @@ def _locate(document: str, line: int) -> tuple[str | None, str, bool]:
         else:
             parts.append(step)
     return question_id, ".".join(parts) or "(file)", False
+
+
+def _lost_key(lines: Sequence[str], line: int, keys: Collection[str]) -> str | None:
+    """The first word of ``line`` (1-based) if it is a key that lost its ``:``: one of ``keys``
+    or a key on another line of the file."""
+    if not 0 < line <= len(lines):
+        return None
+    word = re.match(r"(?:-\s+)?([\w-]+)(?:\s|$)", lines[line - 1].strip())
+    if word is None:
+        return None
+    if word[1] in keys:
+        return word[1]
+    written = (_KEY.match(text.strip().removeprefix("- ").lstrip())
+               for j, text in enumerate(lines) if j != line - 1)
+    return word[1] if any(key and word[1] in key.groups() for key in written) else None
 
 
 def _opens_block(text: str, key: re.Match[str]) -> bool:

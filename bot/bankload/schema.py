@@ -145,6 +145,10 @@ _BANK_KEYS = ("id", "version", "default_language", "languages", "level", "title"
 _QUESTION_KEYS = ("id", "prompt")
 _QUESTION_OPTIONAL = ("kind", "options", "answer", "picture", "explanation", "source", "waive")
 _KINDS = tuple(str(kind) for kind in QuestionKind)
+_FIELDS = frozenset((*_BANK_KEYS, "guide", "url", "label", *_QUESTION_KEYS, *_QUESTION_OPTIONAL,
+                     "text", "correct", "title"))
+"""Every key the format has, at any level but a language's: how a key that lost its colon is
+told from a value's words (:func:`bot.bankload.locate.locate`)."""
 
 
 def parse_bank(document: str, file: str = "<string>") -> Bank:
@@ -169,7 +173,7 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
     try:
         data = load_yaml(document)
     except yaml.YAMLError as exc:
-        raise BankError([yaml_problem(exc, document, file)]) from exc
+        raise BankError([yaml_problem(exc, document, file, _FIELDS)]) from exc
 
     check = _Checker(file)
     root = check.mapping(data, (1, 1), "(bank)", required=_BANK_KEYS, optional=("guide",))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from enum import StrEnum
 from typing import Protocol
 
@@ -330,6 +330,9 @@ class DeletedData:
         drafts: Drafts of a quiz in the making deleted (0 or 1).
         quizzes_deleted: Created quizzes deleted (the user chose to delete them).
         quizzes_kept: Created quizzes kept without an owner (the user chose to keep them).
+        other: Rows of the user's other data deleted or no longer linked to them (review
+            cards, unsubmitted ticks, answers to the question of the day, homework
+            memberships, the schedules, chats and homework they set up).
     """
 
     answers: int = 0
@@ -340,12 +343,27 @@ class DeletedData:
     drafts: int = 0
     quizzes_deleted: int = 0
     quizzes_kept: int = 0
+    other: int = 0
+
+    @property
+    def nothing(self) -> bool:
+        """Whether nothing was stored about the user (deleted already, or never seen)."""
+        return not any(astuple(self))
 
     def __str__(self) -> str:
-        return (f"{self.answers} answers, {self.attempts} attempts, {self.settings} settings "
-                f"deleted; {self.group_answers} group answers in {self.sessions} sessions "
-                f"made anonymous; {self.drafts} drafts and {self.quizzes_deleted} created "
-                f"quizzes deleted, {self.quizzes_kept} kept without their owner")
+        return (f"{_count(self.answers, 'answer')}, {_count(self.attempts, 'attempt')}, "
+                f"{_count(self.settings, 'setting')} deleted; "
+                f"{_count(self.group_answers, 'group answer')} in "
+                f"{_count(self.sessions, 'session')} made anonymous; "
+                f"{_count(self.drafts, 'draft')} and "
+                f"{_count(self.quizzes_deleted, 'created quiz', 'created quizzes')} deleted, "
+                f"{self.quizzes_kept} kept without their owner; "
+                f"{_count(self.other, 'other record')} deleted or unlinked")
+
+
+def _count(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 answer``, ``2 answers``: a count for an operator's summary (English only)."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 class PrivacyStore(Protocol):

@@ -178,11 +178,14 @@ def reload_soon(app: QuizApplication, reason: str) -> None:
 
 
 def reload_screens(report: Reload, t: Catalog) -> list[Screen]:
-    """The answer to ``/reload``: the banks in service, what changed, and every problem with
-    its file and line; split into messages that fit Telegram's limit."""
+    """The answer to ``/reload``: the banks in service, what changed (a bank changed without a
+    version bump with the advice to bump it, as the log has it), and every problem with its
+    file and line; split into messages that fit Telegram's limit."""
     lines = [t("reload_done", count=len(report.banks))]
     lines += [t("reload_added", bank=b.id, version=b.version) for b in report.added]
     lines += [t("reload_updated", bank=new.id, old=old.version, new=new.version)
+              if old.version != new.version else t("reload_unbumped", bank=new.id,
+                                                   version=new.version)
               for old, new in report.updated]
     lines += [t("reload_removed", bank=b.id) for b in report.removed]
     lines += [t("reload_kept", bank=b.id, version=b.version) for b in report.kept]

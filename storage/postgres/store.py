@@ -148,6 +148,9 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
         """See :meth:`bot.quiz.ports.PrivacyStore.delete_user`. One transaction: all of it or
         nothing; the pseudonyms are picked under :data:`PSEUDONYM_LOCK`."""
         async def op(db: asyncpg.Connection) -> DeletedData:
+            async def changed(sql: str) -> int:  # rows of the user's other data
+                return rows_changed(await db.execute(sql, user_id))
+
             answers = rows_changed(await db.execute(
                 "DELETE FROM answers WHERE attempt_id IN"
                 " (SELECT attempt_id FROM attempts WHERE user_id = $1)", user_id))
@@ -156,25 +159,25 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
             settings = rows_changed(await db.execute(
                 "DELETE FROM users WHERE user_id = $1", user_id))
             # spaced review: the user's cards, study hours and reminder setting
-            await db.execute("DELETE FROM cards WHERE user_id = $1", user_id)
+            other = await changed("DELETE FROM cards WHERE user_id = $1")
             # ticks not yet submitted on a question with several right options
-            await db.execute("DELETE FROM group_picks WHERE user_id = $1", user_id)
+            other += await changed("DELETE FROM group_picks WHERE user_id = $1")
             settings += rows_changed(await db.execute(
                 "DELETE FROM learners WHERE user_id = $1", user_id))
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
             drafts = rows_changed(await db.execute(
                 "DELETE FROM drafts WHERE user_id = $1", user_id))
             # the question of the day: their answers; their id leaves what they set up
-            await db.execute("DELETE FROM daily_answers WHERE user_id = $1", user_id)
-            await db.execute("UPDATE daily_schedules SET set_by = 0 WHERE set_by = $1",
-                             user_id)
-            await db.execute("UPDATE bot_chats SET added_by = NULL WHERE added_by = $1",
-                             user_id)
+            other += await changed("DELETE FROM daily_answers WHERE user_id = $1")
+            other += await changed(
+                "UPDATE daily_schedules SET set_by = 0 WHERE set_by = $1")
+            other += await changed(
+                "UPDATE bot_chats SET added_by = NULL WHERE added_by = $1")
             # homework: which attempts were theirs (deleted above); the homework they set stays
             # for its group, no longer linked to them (no report is sent to anyone)
-            await db.execute("DELETE FROM homework_members WHERE user_id = $1", user_id)
-            await db.execute("UPDATE assignments SET set_by = 0, set_by_name = ''"
-                             " WHERE set_by = $1", user_id)
+            other += await changed("DELETE FROM homework_members WHERE user_id = $1")
+            other += await changed("UPDATE assignments SET set_by = 0, set_by_name = ''"
+                                    " WHERE set_by = $1")
             sessions = [row[0] for row in await db.fetch(
                 "SELECT session_id FROM group_players WHERE user_id = $1 UNION"
                 " SELECT session_id FROM group_answers WHERE user_id = $1", user_id)]
@@ -193,7 +196,7 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
                 "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = $1"
                 " RETURNING session_id", user_id)}
             return DeletedData(answers, attempts, settings, group_answers,
-                               len(started | set(sessions)), drafts=drafts)
+                               len(started | set(sessions)), drafts=drafts, other=other)
 
         return await self._submit(op)
 

@@ -973,6 +973,34 @@ def test_a_key_without_its_colon_is_reported_on_its_own_line(tmp_path):
     assert "put ': ' after the key" in problem.message
 
 
+@pytest.mark.parametrize("after", ["id", "prompt", "source"])
+def test_a_key_with_a_value_without_its_colon_names_that_key(tmp_path, after):
+    """``kind true-false`` (the colon lost, the value kept) is reported in the field 'kind', on
+    its own line, wherever it stands among the question's keys (it was named after the key or
+    text above it: 'id', 'prompt.hi', 'source.url')."""
+    data = make_bank()
+    question = data["questions"][1]
+    del question["options"]
+    question["answer"] = False
+    keys = list(question)
+    keys.insert(keys.index(after) + 1, "kind")
+    data["questions"][1] = {key: question.get(key, "true-false") for key in keys}
+    text = dump(data).replace("kind: true-false", "kind true-false")
+    row = line_of(text, "kind true-false")
+    (problem,) = problems_of(write(tmp_path, text))
+    assert (problem.line, problem.column) == (row, 3)
+    assert (problem.question_id, problem.field) == ("q-two", "kind")
+    assert "put ': ' after the key" in problem.message
+
+
+def test_a_line_of_text_at_a_keys_indentation_is_not_taken_for_a_key(tmp_path):
+    """A value's words at the keys' indentation (no colon, not a key of the format or of the
+    file) stay in the field they go on from, as before."""
+    text = dump(make_bank()).replace("    en: Prompt q-one?", "    en: Prompt\n    q-one?")
+    (problem,) = problems_of(write(tmp_path, text))
+    assert (problem.question_id, problem.field) == ("q-one", "prompt.en")
+
+
 def test_a_value_with_colon_space_gets_the_indentation_and_quoting_hint(tmp_path):
     """``en: Stage 3: the best`` is "mapping values are not allowed here", with the hint to
     check the indentation or quote the value, at the second colon, in the option's field."""

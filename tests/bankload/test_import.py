@@ -14,7 +14,9 @@ import pytest
 import yaml
 
 from bot import i18n
+from bot.bankimport import SCHEMA_LINE, schema_line
 from bot.bankload import load_bank, parse_bank
+from bot.config import BUNDLED_BANKS
 from bot.play import play
 from bot.quiz.importing import (
     EXPLANATION_PLACEHOLDER,
@@ -81,7 +83,8 @@ async def test_a_gift_file_imports_validates_and_plays(tmp_path):
     assert validated.returncode == 0, validated.stderr
     assert "computing v1, 20 questions, languages en" in validated.stdout
     document = out.read_text(encoding="utf-8")
-    assert document.splitlines()[0] == "# yaml-language-server: $schema=./schema.json"
+    schema = document.splitlines()[0].removeprefix("# yaml-language-server: $schema=")
+    assert (out.parent / schema).resolve() == BUNDLED_BANKS.resolve() / "schema.json", schema
     jsonschema.validate(yaml.safe_load(document), SCHEMA)
 
     bank = load_bank(out)
@@ -101,6 +104,16 @@ async def test_a_gift_file_imports_validates_and_plays(tmp_path):
     finally:
         await store.close()
     assert result is not None and (result.score, result.total) == (20, 20)
+
+
+def test_the_schema_line_leads_to_the_schema_from_where_the_bank_is_written(tmp_path):
+    """A bank written into banks/ names ``./schema.json`` as the shipped banks do; written
+    elsewhere it names the same file by the path from its own folder."""
+    assert schema_line(BUNDLED_BANKS / "new.yaml") == SCHEMA_LINE
+    line = schema_line(tmp_path / "deep" / "new.yaml")
+    assert line.startswith("# yaml-language-server: $schema=../")
+    schema = tmp_path / "deep" / line.removeprefix("# yaml-language-server: $schema=")
+    assert schema.resolve() == (BUNDLED_BANKS / "schema.json").resolve()
 
 
 def test_gift_texts_escapes_feedback_and_formats():

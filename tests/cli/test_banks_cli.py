@@ -77,6 +77,19 @@ async def test_the_operator_lists_exports_disables_and_enables(engine, tmp_path)
     assert (await engine.fetchval("SELECT COUNT(*) FROM quizzes WHERE disabled = 1")) == 0
 
 
+def test_the_operations_guide_shows_what_list_prints():
+    """docs/operations.md says that ``list`` prints a header line first, and names the columns
+    in their order."""
+    from pathlib import Path
+
+    from bot.banks_cli import COLUMNS
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text("utf-8")
+    said = " ".join(guide.split("`list` prints", 1)[1].split(".", 1)[0].split())
+    assert said.startswith("a header line, `" + " ".join(COLUMNS) + "` separated by tabs, "
+                           "then one tab-separated line per quiz"), said
+
+
 def test_without_a_database_banks_says_so_and_creates_none(tmp_path):
     """On a SQLite path with no database, ``quizbot banks list`` exits 1 naming it and
     creates nothing there."""

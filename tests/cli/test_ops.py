@@ -109,6 +109,26 @@ def test_a_store_cannot_open_during_a_restore(tmp_path):
         lock.release()
 
 
+async def test_a_backup_into_a_missing_folder_names_that_folder(tmp_path):
+    """`quizbot backup` to a folder that does not exist exits 1 naming the folder, not the
+    hidden partial file it would have written; so does a folder it may not write in."""
+    db = tmp_path / "live.sqlite3"
+    store = await SQLiteStore.open(db)
+    await store.close()
+    target = tmp_path / "nowhere" / "copy.sqlite3"
+    done = quizbot("backup", str(target), db=db)
+    assert done.returncode == 1
+    assert done.stderr == (f"quizbot: cannot back up to {target}: there is no folder "
+                           f"{target.parent} (create it first)\n")
+    if os.geteuid() != 0:  # root writes anywhere
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        denied = quizbot("backup", str(locked / "copy.sqlite3"), db=db)
+        assert denied.returncode == 1 and "Permission denied" in denied.stderr
+        assert ".partial" not in denied.stderr
+    assert not list(tmp_path.glob("**/.*.partial"))
+
+
 async def test_backup_under_load_restores_every_acknowledged_answer(fake, tmp_path):
     """`quizbot backup` while 60 users play against the real `quizbot run`: restored (after
     `quizbot restore` was refused while the bot ran), the database holds every answer whose
@@ -198,18 +218,30 @@ async def test_delete_user_deletes_private_data_and_anonymises_group_answers(eng
 
 
 def test_quizbot_delete_user_command(tmp_path):
-    """`quizbot delete-user ID` deletes and prints the counts; without a database it says so."""
+    """`quizbot delete-user ID` deletes and prints the counts once (one attempt, one setting:
+    singular); run again it says nothing was stored and exits 1; without a database it says
+    so."""
     db = tmp_path / "db.sqlite3"
 
     async def fill() -> None:
         store = await SQLiteStore.open(db)
         await store.set_user_language(42, "hi")
+        attempt = await store.start_attempt(42, "bank", 1, PLAN, 1.0)
+        await record(store, attempt, Answer("q1", 0, True, 2.0))
         await store.close()
 
     asyncio.run(fill())
     done = quizbot("delete-user", "42", db=db)
     assert done.returncode == 0, done.stderr
-    assert "deleted user 42: 0 answers, 0 attempts, 1 settings deleted" in done.stdout
+    assert done.stdout == ("deleted user 42: 1 answer, 1 attempt, 1 setting deleted; 0 group "
+                           "answers in 0 sessions made anonymous; 0 drafts and 0 created "
+                           "quizzes deleted, 0 kept without their owner; 0 other records "
+                           "deleted or unlinked\n")
+    assert done.stderr == ""  # the summary is not repeated by a log line
+    again = quizbot("delete-user", "42", db=db)
+    assert (again.returncode, again.stdout) == (1, "")
+    assert ("no data of user 42 is stored (deleted already, or they never used the bot): "
+            "nothing was deleted") in again.stderr
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM users").fetchone() == (0,)
     missing = quizbot("delete-user", "42", db=tmp_path / "none.sqlite3")
@@ -290,7 +322,7 @@ async def test_quizbot_delete_user_command_on_either_engine(engine):
     await store.close()
     done = await asyncio.to_thread(quizbot, "delete-user", "42", db=engine.target)
     assert done.returncode == 0, done.stderr
-    assert "deleted user 42: 0 answers, 0 attempts, 1 settings deleted" in done.stdout
+    assert "deleted user 42: 0 answers, 0 attempts, 1 setting deleted" in done.stdout
     store = await engine.open()
     try:
         assert await store.user_language(42) is None

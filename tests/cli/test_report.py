@@ -110,6 +110,28 @@ def test_report_cli_filters_and_formats(tmp_path, capsys):
     assert main(["report", "--db", str(tmp_path / "missing.sqlite3")]) == 1
 
 
+async def test_a_created_quiz_without_answers_is_an_empty_report(tmp_path, capsys):
+    """``--bank`` of a quiz created in Telegram that nobody has answered yet is an empty
+    report (exit 0), not "no such bank"; an id that is neither installed nor created is."""
+    from bot.quiz.library import QuizSummary, Visibility
+    from tests.storage.test_library_storage import document
+
+    db = tmp_path / "quiz.sqlite3"
+    store = await SQLiteStore.open(db)
+    try:
+        await store.create_quiz("c-unplayed00", 7, document("c-unplayed00"),
+                                QuizSummary("Capitals", "en", 3), visibility=Visibility.LINK,
+                                now=100.0)
+    finally:
+        await store.close()
+    done = await asyncio.to_thread(main, ["report", "--db", str(db), "--bank", "c-unplayed00"])
+    captured = capsys.readouterr()
+    assert (done, captured.err) == (0, "")
+    assert captured.out.splitlines() == [",".join(report.COLUMNS)]
+    done = await asyncio.to_thread(main, ["report", "--db", str(db), "--bank", "c-nothere000"])
+    assert done == 1 and "no quiz of that id was created" in capsys.readouterr().err
+
+
 async def test_report_reads_the_database_quizbot_db_names(engine, banks):
     """The report opens QUIZBOT_DB on either engine (a SQLite file or a PostgreSQL URL); the
     answers it reads are those of ``item_responses``, tested on both in test_storage."""

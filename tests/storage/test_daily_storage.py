@@ -151,14 +151,16 @@ async def test_a_supergroup_upgrade_moves_the_schedule_and_posts(store):
 
 async def test_deleting_a_user_removes_their_daily_answers(store):
     """delete_user removes the user's answers to days' questions and their id from what they
-    set up."""
+    set up, counting them (as ``other``: a user with nothing else is not "nothing stored")."""
     await store.save_schedule(schedule())
     await store.save_bot_chat(BotChat(CHAT, "channel", "Facts", "administrator", True, 7, 1.0))
     post = (await store.claim_post(CHAT, 1000.0, next_at=87_400.0, round=0, position=1,
                                    post=new_post(), now=1000.0)).post
     await store.record_daily_answer(DailyAnswer(post.post_id, 7, "Ann", 2, True, 1001))
     await store.record_daily_answer(DailyAnswer(post.post_id, 8, "Bo", 2, True, 1001))
-    await store.delete_user(7)
+    deleted = await store.delete_user(7)
+    assert (deleted.other, deleted.nothing) == (3, False)  # what they set up counts too
+    assert (await store.delete_user(7)).nothing
     assert [a.user_id for a in await store.daily_answers(post.post_id)] == [8]
     assert (await store.schedule(CHAT)).set_by == 0
     assert (await store.bot_chat(CHAT)).added_by is None

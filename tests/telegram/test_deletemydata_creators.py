@@ -131,7 +131,7 @@ async def test_quizbot_delete_user_keeps_or_deletes_the_created_quizzes(tmp_path
     assert kept.returncode == 0 and "0 created quizzes deleted, 1 kept without their owner" \
         in kept.stdout, kept.stderr
     gone = quizbot("delete-user", "42", "--quizzes", "delete", db=db)
-    assert gone.returncode == 0 and "1 created quizzes deleted, 0 kept" in gone.stdout
+    assert gone.returncode == 0 and "1 created quiz deleted, 0 kept" in gone.stdout
     assert count(db, "SELECT COUNT(*) FROM quizzes WHERE id = 'c-kept000000'"
                      " AND owner_id IS NULL") == 1
     assert count(db, "SELECT COUNT(*) FROM quizzes WHERE id = 'c-gone000000'") == 0

@@ -136,6 +136,26 @@ async def test_reload_command_for_the_operator_only(fake, tmp_path, folder, monk
         assert "reload" not in str(call.params)
 
 
+async def test_reload_of_a_change_without_a_version_bump_advises_the_operator(
+        fake, tmp_path, folder, monkeypatch):
+    """A bank changed under the same version: the operator's /reload answer says so, in their
+    language, with the advice to bump the version (it read "version 1 → 1", the advice only
+    in the log)."""
+    monkeypatch.setenv("QUIZBOT_ADMINS", f"{ADMIN}")
+    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", bank_paths=(folder,))
+    await runner.start()
+    try:
+        operator = Person(fake, ADMIN, "Όλγα", "el")
+        write_bank(folder, 10, bank_id="options-2")  # still version 1
+        [reply] = await operator.say("/reload")
+    finally:
+        await runner.stop()
+    t = i18n.catalog("el")
+    assert t("reload_unbumped", bank="options-2", version=1) in reply["text"]
+    assert "`version`" in t("reload_unbumped", bank="options-2", version=1)
+    assert "1 → 1" not in reply["text"]
+
+
 async def test_sighup_reloads_the_banks_of_quizbot_run(fake, tmp_path, folder, monkeypatch):
     """`kill -HUP` to the real `quizbot run`: a new version is served without a restart; then a
     broken file keeps the version in service and the log names file and line."""

@@ -150,6 +150,9 @@ MESSAGES: tuple[Text | Plural, ...] = (
         "Quizzes reloaded: {count} in service."),
     N_("reload_added", "New: {bank} (version {version})"),
     N_("reload_updated", "Updated: {bank} (version {old} → {new})"),
+    N_("reload_unbumped",
+       "Updated: {bank}, but still version {version}: raise `version` in its file whenever "
+       "you change its questions."),
     N_("reload_removed", "Removed: {bank} (its file is gone)"),
     NP_("reload_unchanged", "{count} quiz unchanged", "{count} quizzes unchanged"),
     N_("reload_kept", "Kept: {bank} (version {version}), because its file has problems"),
