@@ -48,6 +48,13 @@ def print_plain(text: str) -> None:
     print(wrap(CONTROL_CHARACTERS.sub("", text)))
 
 
+def prompt_text(prompt: str, width: int | None = None) -> str:
+    """``prompt`` as :func:`read_line` shows it: without control characters, wrapped as
+    :func:`wrap` wraps text, and ending in the spaces it ends in (where the reply is typed)."""
+    body = prompt.rstrip(" ")
+    return wrap(CONTROL_CHARACTERS.sub("", body), width) + prompt[len(body):]
+
+
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 """The variables naming the locale of messages, the first set one winning (POSIX)."""
 
@@ -107,13 +114,15 @@ def read_labels(reply: str, labels: str) -> str | None:
 
 
 async def read_line(prompt: str) -> str:
-    """Show ``prompt`` and read a line from standard input, in a daemon thread: the event loop
-    stays free, and Ctrl-C ends ``play`` at once instead of waiting for Enter (a thread of
-    ``asyncio.to_thread`` would hold up the interpreter's exit until ``input`` returns).
+    """Show ``prompt`` (wrapped: :func:`prompt_text`) and read a line from standard input, in
+    a daemon thread: the event loop stays free, and Ctrl-C ends ``play`` at once instead of
+    waiting for Enter (a thread of ``asyncio.to_thread`` would hold up the interpreter's exit
+    until ``input`` returns).
 
     Raises:
         EOFError: standard input is at its end.
     """
+    prompt = prompt_text(prompt)
     loop = asyncio.get_running_loop()
     future: asyncio.Future[str] = loop.create_future()
 

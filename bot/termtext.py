@@ -11,6 +11,11 @@ East Asian wide and fullwidth characters (CJK, emoji with emoji presentation) ta
 so does an emoji sequence (a ZWJ sequence, a skin tone, a flag of two regional indicators, a
 character made emoji by U+FE0F) drawn as one glyph; format characters (ZWJ, ZWNJ, variation
 selectors) take none.
+
+Lines break at spaces, but not inside a run kept together (:func:`kept_together`): a number
+and its unit, a name and its "et al.", a command and its options. The joins are made here,
+when wrapping, so that the stored texts keep plain spaces (a command copied from the
+terminal must run).
 """
 
 from __future__ import annotations
@@ -89,22 +94,93 @@ def _split_word(word: str, room: int) -> tuple[str, str]:
     return head, word[len(head):]
 
 
+NUMBER = re.compile(r"[^\w\s]*[-+−±~≈]?\d(?:[\d.,:]*\d)?[%×]?")
+"""A word that is a number ("8.3", "8,3", "(76%", "10:30"; not one ending a clause, "2019,"):
+kept with the word after it, its unit or what it counts ("8.3 बिलियन", "8,3 δισ.")."""
+
+INITIAL = re.compile(r"[^\w\s]*[A-ZΑ-Ω]\.")
+"""A capital and a full stop ("J."): an initial, kept with the name after it."""
+
+COMMAND = "quizbot"
+"""The first word of a command named in a text; the command is kept on one line (see
+:func:`_command_end`)."""
+
+SUBCOMMANDS = frozenset({"play", "run", "validate", "banks", "report", "backup", "restore",
+                         "delete-user"})
+"""The words of ``quizbot``'s subcommands (:mod:`bot.__main__`)."""
+
+VALUE_OPTIONS = frozenset({"--bank", "--banks", "--db", "--lang", "--chart"})
+"""The options of ``quizbot play`` that take a value (the word after them); ``--banks`` takes
+one or more paths."""
+
+PUNCTUATION = ".,;:!?·…»”’\"')]।"
+"""What may end a word in a sentence and is not part of it (the Devanagari danda too)."""
+
+
+def _command_end(words: list[str], start: int) -> int:
+    """The index of the last word of the command that starts at ``words[start]`` ("quizbot
+    play --bank demo --review"): its subcommand, its options and their values."""
+    end = start
+    if end + 1 < len(words) and words[end + 1].rstrip(PUNCTUATION) in SUBCOMMANDS:
+        end += 1
+    while end + 1 < len(words) and words[end + 1].startswith("--"):
+        end += 1
+        option = words[end].rstrip(PUNCTUATION)
+        if option != words[end] or option not in VALUE_OPTIONS:
+            continue  # no value, or the sentence ends with it
+        values = 0
+        while end + 1 < len(words) and not words[end + 1].startswith("-") and (
+                values == 0 or (option == "--banks" and any(c in words[end + 1]
+                                                             for c in "/."))):
+            end += 1
+            values += 1
+            if words[end].rstrip(PUNCTUATION) != words[end]:
+                return end  # the sentence goes on after the value
+    return end
+
+
+def kept_together(words: list[str]) -> list[list[str]]:
+    """``words`` in runs that a line should not break (non-breaking joins, made here so that the
+    stored texts keep plain spaces): a number and the word after it (:data:`NUMBER`), an
+    initial and the name after it, a name and its "et al.", and a command with its options
+    (``quizbot play --review``)."""
+    glued = [False] * len(words)  # glued[i]: no break between words[i] and words[i + 1]
+    for i, word in enumerate(words[:-1]):
+        after = words[i + 1]
+        if NUMBER.fullmatch(word) or INITIAL.fullmatch(word):
+            glued[i] = True
+        elif after == "et" and i + 2 < len(words) and words[i + 2].startswith("al."):
+            glued[i] = glued[i + 1] = True
+        elif word.lstrip("«“\"'(") == COMMAND:
+            for j in range(i, _command_end(words, i)):
+                glued[j] = True
+    runs: list[list[str]] = []
+    for i, word in enumerate(words):
+        if i and glued[i - 1]:
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+    return runs
+
+
 def wrap_line(line: str, columns: int) -> list[str]:
-    """One line of text cut at spaces into lines of at most ``columns`` columns (a word wider
-    than a line is cut between grapheme clusters, never inside one; a link (:data:`URL`) is
-    not cut), continuation lines indented (:func:`_hang`)."""
+    """One line of text cut at spaces into lines of at most ``columns`` columns, never inside
+    a run that is kept together (:func:`kept_together`) unless the run is wider than a line (a
+    word wider than a line is cut between grapheme clusters, never inside one; a link
+    (:data:`URL`) is not cut), continuation lines indented (:func:`_hang`)."""
     if width(line) <= columns:
         return [line.rstrip(" ")]
     indent = _hang(line)
     if width(indent) > columns // 2:
         indent = ""
     start = line[:len(line) - len(line.lstrip(" "))]
-    words = line.split()
+    runs = kept_together(line.split())
     lines: list[str] = []
     current, used = start, width(start)
     fresh = True  # nothing but indentation on the current line yet
-    while words:
-        word = words.pop(0)
+    while runs:
+        run = runs.pop(0)
+        word = " ".join(run)
         cells = width(word)
         gap = 0 if fresh else 1
         if used + gap + cells <= columns:
@@ -112,10 +188,13 @@ def wrap_line(line: str, columns: int) -> list[str]:
             used += gap + cells
             fresh = False
             continue
-        if not fresh:  # the word starts the next line
+        if len(run) > 1 and (fresh or cells > columns - width(indent)):  # wider than a line
+            runs[:0] = [[w] for w in run]
+            continue
+        if not fresh:  # the run starts the next line
             lines.append(current)
             current, used, fresh = indent, width(indent), True
-            words.insert(0, word)
+            runs.insert(0, run)
             continue
         if URL.match(word):  # kept whole, so that the terminal still finds the link
             lines.append(current + word)
@@ -125,7 +204,7 @@ def wrap_line(line: str, columns: int) -> list[str]:
         lines.append(current + head)
         current, used, fresh = indent, width(indent), True
         if rest:
-            words.insert(0, rest)
+            runs.insert(0, [rest])
     if not fresh:
         lines.append(current)
     return lines

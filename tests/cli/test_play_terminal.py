@@ -13,7 +13,9 @@ import pytest
 import yaml
 
 from bot import i18n, play, render, termtext
-from bot.bankload import parse_bank
+from bot.bankload import load_banks, parse_bank
+from bot.config import BUNDLED_BANKS
+from bot.play import yes_word
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
@@ -91,6 +93,78 @@ def test_play_wraps_hindi_within_the_width_through_the_real_command(tmp_path):
     for prompt in (t("play_prompt_letters", last="D"), t("play_continue")):
         written = written.replace(prompt, "")  # input() shows them as they are
     assert max(termtext.width(line) for line in written.splitlines()) <= 40
+
+
+KEPT = ("8.3 बिलियन", "8,3 δισ.", "15.1 PFLOP/s", "(Narayanan et al.,", "Huang et al.,",
+        "quizbot play --review")
+
+
+@pytest.mark.parametrize("language", ["en", "hi", "el"])
+def test_numbers_names_and_commands_keep_together(language):
+    """A number stays with its unit, a name with its "et al." and a command with its options
+    on whatever line the wrapping puts them (issue 35, item 6: "8.3\\nबिलियन", "Narayanan
+    et\\nal.", "quizbot\\nplay --review"); the stored texts keep plain spaces."""
+    bank = load_banks([BUNDLED_BANKS])[BANK_ID]
+    texts = [q.explanation.by_language[language] for q in bank.questions]
+    texts.append(i18n.catalog(language)("play.review_pointer"))
+    kept = [phrase for phrase in KEPT if any(phrase in text for text in texts)]
+    assert kept
+    for columns in range(24, 101):
+        for text in texts:
+            lines = termtext.wrap(text, columns).split("\n")
+            assert all(termtext.width(line) <= columns for line in lines), lines
+            assert "".join("".join(lines).split()) == "".join(text.split())
+            for phrase in kept:
+                if phrase in text:
+                    assert any(phrase in line for line in lines), (columns, phrase, lines)
+
+
+def test_a_run_wider_than_the_line_still_breaks_at_its_spaces():
+    """A command wider than the line breaks between its words rather than inside one."""
+    command = "quizbot play --banks /home/learner/banks/physics.yaml --review"
+    lines = termtext.wrap(f"Run {command} now.", 36).split("\n")
+    assert all(termtext.width(line) <= 36 for line in lines), lines
+    assert flat(" ".join(lines)) == f"Run {command} now."
+    assert "/home/learner/banks/physics.yaml" in " ".join(lines).split()
+
+
+def second_bank(tmp_path):
+    """The bundled bank again, as a second bank "second-bank" in a file of its own."""
+    data = yaml.safe_load((BUNDLED_BANKS / f"{BANK_ID}.yaml").read_text(encoding="utf-8"))
+    data["id"] = "second-bank"
+    path = tmp_path / "second.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("language", "columns"), [("en", 100), ("hi", 100), ("el", 60)])
+def test_prompts_are_wrapped_to_the_terminal(tmp_path, language, columns):
+    """The question about leaving an unfinished quiz and the --reset confirmation are wrapped
+    like everything else: no line the terminal shows is wider than it (issue 35, item 6)."""
+    env = {"QUIZBOT_DB": str(tmp_path / "p.sqlite3"), "COLUMNS": str(columns)}
+    banks = ("--banks", str(BUNDLED_BANKS), str(second_bank(tmp_path)))
+    t = i18n.catalog(language)
+    started = quizbot("play", *banks, "--lang", language, "--bank", BANK_ID, env=env,
+                      stdin="A\n\nq\n")
+    assert started.returncode == 0, started.stderr
+    asked = quizbot("play", *banks, "--lang", language, "--bank", "second-bank", env=env,
+                    stdin="\n")
+    reset = quizbot("play", "--lang", language, "--reset", env=env, stdin="\n")
+    for shown, prompt in ((asked, "play.other_bank"), (reset, "play.reset_prompt")):
+        assert shown.returncode == 0, shown.stderr
+        end = t(prompt, yes=yes_word(t), name="X", new="X", number=2, total=8).split()[-1]
+        assert end + " " in shown.stdout
+        # the reply typed is not echoed from a pipe: the Enter a terminal shows is put back
+        written = shown.stdout.replace(end + " ", end + "\n", 1)
+        assert max(termtext.width(line) for line in written.splitlines()) <= columns, written
+
+
+def test_a_prompt_keeps_its_trailing_space_and_loses_control_characters():
+    """The wrapped prompt still ends where the reply is typed, after its space."""
+    prompt = "Type \x1b[31myes to confirm that everything goes: "
+    shown = play.prompt_text(prompt, 20)
+    assert shown.endswith(": ") and "\x1b" not in shown
+    assert all(termtext.width(line) <= 20 for line in shown.split("\n"))
 
 
 # --- the language from the environment -----------------------------------------------------
