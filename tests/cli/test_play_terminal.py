@@ -121,6 +121,13 @@ def test_numbers_names_and_commands_keep_together(language):
                     assert any(phrase in line for line in lines), (columns, phrase, lines)
 
 
+def test_a_number_is_not_kept_with_a_bracket_or_a_link():
+    """"Table 1 (https://...)": the number stays on its line; the link may start the next."""
+    url = "(https://arxiv.org/abs/2104.04473)"
+    lines = termtext.wrap(f"abstract and Table 1 {url}", 30).split("\n")
+    assert lines == ["abstract and Table 1", url]
+
+
 def test_a_run_wider_than_the_line_still_breaks_at_its_spaces():
     """A command wider than the line breaks between its words rather than inside one."""
     command = "quizbot play --banks /home/learner/banks/physics.yaml --review"
