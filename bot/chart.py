@@ -29,6 +29,7 @@ from bot.quiz.review import Progress
 if TYPE_CHECKING:  # imported where they are used: matplotlib's import takes about a second
     import numpy as np
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
     from numpy.typing import NDArray
     from PIL.ImageFont import FreeTypeFont
 
@@ -47,6 +48,14 @@ WEEK = 7.0
 
 MAX_ATTEMPTS = 60
 """Attempts shown at most in the score panel (the latest)."""
+
+LEFT, RIGHT, TOP, BOTTOM = 0.1, 0.97, 0.9, 0.07
+"""The panels' edges, as fractions of the figure's width and height; a panel's title starts
+at its left edge and is wrapped to end by its right edge (:func:`label_image`)."""
+
+HSPACE, TITLE_LINE_SPACE = 0.55, 0.2
+"""The room between the panels, as a fraction of a panel's mean height (matplotlib's
+``hspace``), and what each further line of the lower panel's title adds to it."""
 
 
 def font_path(language: str) -> Path:
@@ -68,10 +77,45 @@ def _font(language: str, size: int) -> FreeTypeFont:
     return font
 
 
-def label_image(text: str, language: str, *, size: int = LABEL_PX,
-                rotate: bool = False) -> NDArray[np.uint8]:
+def _units(text: str) -> list[str]:
+    """``text``'s words, a part in brackets kept as one ("(0: due now)": a chart's key)."""
+    units: list[str] = []
+    inside = False
+    for word in text.split():
+        if inside:
+            units[-1] += " " + word
+        else:
+            units.append(word)
+        inside = (inside or word.startswith("(")) and not word.endswith(")")
+    return units
+
+
+def wrap_label(text: str, language: str, width: float, *, size: int = LABEL_PX) -> list[str]:
+    """``text`` cut at spaces into lines that each take at most ``width`` pixels as
+    :func:`label_image` draws them (measured with the real font, shaped by Raqm), a part in
+    brackets kept on one line when it fits one; a word wider than ``width`` has a line of its
+    own (:func:`label_image` then scales the label down)."""
+    font = _font(language, size * 2)
+    units: list[str] = []
+    for unit in _units(text):  # a bracketed part wider than a line is cut at its spaces
+        fits = font.getlength(unit, language=language) / 2 <= width
+        units += [unit] if fits else unit.split()
+    lines: list[str] = []
+    for word in units:
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and font.getlength(joined, language=language) / 2 <= width:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def label_image(text: str, language: str, *, size: int = LABEL_PX, rotate: bool = False,
+                width: float | None = None) -> NDArray[np.uint8]:
     """``text`` shaped by Raqm (HarfBuzz) in the language's Noto font: an RGBA numpy array,
     dark grey on transparent, rotated a quarter turn when ``rotate`` (a vertical axis label).
+    Given ``width`` (pixels), the text is wrapped to lines that fit it (:func:`wrap_label`),
+    left-aligned, and the label is scaled down if a word alone is wider.
 
     Raises:
         RuntimeError: Pillow was built without Raqm (the text would not be shaped).
@@ -82,13 +126,24 @@ def label_image(text: str, language: str, *, size: int = LABEL_PX,
     if not features.check("raqm"):
         raise RuntimeError("Pillow has no Raqm layout engine: labels would not be shaped")
     font = _font(language, size * 2)
+    pad = size // 2  # at twice the size: half of it on each side of the label as drawn
+    lines = [text] if width is None else wrap_label(text, language, width - pad, size=size)
+    ascent, descent = font.getmetrics()
+    step = ascent + descent  # the font's own line height: lines of any script sit alike
     # ints: Pillow types them float for the sake of a float stroke width (none here)
-    left, top, right, bottom = map(int, font.getbbox(text, language=language))
-    pad = size // 2
+    boxes = [[int(v) for v in font.getbbox(line, language=language)] for line in lines]
+    left, right = min(box[0] for box in boxes), max(box[2] for box in boxes)
+    top = min(box[1] + n * step for n, box in enumerate(boxes))
+    bottom = max(box[3] + n * step for n, box in enumerate(boxes))
     image = Image.new("RGBA", (right - left + 2 * pad, bottom - top + 2 * pad), (0, 0, 0, 0))
-    ImageDraw.Draw(image).text((pad - left, pad - top), text, font=font,
-                               fill=(40, 40, 40, 255), language=language)
+    draw = ImageDraw.Draw(image)
+    for n, line in enumerate(lines):
+        draw.text((pad - left, pad - top + n * step), line, font=font,
+                  fill=(40, 40, 40, 255), language=language)
     image = image.resize((image.width // 2, image.height // 2), Image.Resampling.LANCZOS)
+    if width is not None and image.width > width:  # a word alone is wider than the line
+        image = image.resize((int(width), max(1, int(image.height * width / image.width))),
+                             Image.Resampling.LANCZOS)
     if rotate:
         image = image.rotate(90, expand=True)
     return np.asarray(image)
@@ -105,6 +160,18 @@ def render_png(progress: Progress, t: Catalog) -> bytes:
     Raises:
         ValueError: there is nothing to chart.
     """
+    out = io.BytesIO()
+    figure(progress, t).savefig(out, format="png", dpi=DPI)
+    return out.getvalue()
+
+
+def figure(progress: Progress, t: Catalog) -> Figure:
+    """The chart of ``progress`` in ``t``'s language, as a matplotlib figure (Agg canvas)
+    that :func:`render_png` saves; each panel's title wrapped to the panel's width.
+
+    Raises:
+        ValueError: there is nothing to chart.
+    """
     if progress.empty:
         raise ValueError("nothing to chart")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -112,15 +179,21 @@ def render_png(progress: Progress, t: Catalog) -> bytes:
     from matplotlib.offsetbox import AnnotationBbox, OffsetImage
 
     language = t.language
-    figure = Figure(figsize=(WIDTH, HEIGHT), dpi=DPI)
-    FigureCanvasAgg(figure)
-    scores_ax, known_ax = figure.subplots(2, 1, gridspec_kw={"height_ratios": (1, 1.3),
-                                                             "hspace": 0.55})
-    figure.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.07)
+    # a label's pixel is drawn DPI / 72 figure pixels wide (OffsetImage's dpi_cor: an image
+    # pixel is a point), so the panel's width in the label's pixels is its width in points
+    title_width = WIDTH * 72 * (RIGHT - LEFT)
+    # the lower panel's title, wrapped, takes more of the room between the panels
+    due_lines = len(wrap_label(t("chart_due"), language, title_width - LABEL_PX // 2))
+    chart = Figure(figsize=(WIDTH, HEIGHT), dpi=DPI)
+    FigureCanvasAgg(chart)
+    scores_ax, known_ax = chart.subplots(2, 1, gridspec_kw={
+        "height_ratios": (1, 1.3), "hspace": HSPACE + TITLE_LINE_SPACE * (due_lines - 1)})
+    chart.subplots_adjust(left=LEFT, right=RIGHT, top=TOP, bottom=BOTTOM)
 
     def title(ax: Axes, key: str) -> None:
-        box = AnnotationBbox(OffsetImage(label_image(t(key), language)), (0.0, 1.02),
-                             xycoords="axes fraction", box_alignment=(0.0, 0.0), frameon=False)
+        box = AnnotationBbox(OffsetImage(label_image(t(key), language, width=title_width)),
+                             (0.0, 1.02), xycoords="axes fraction", box_alignment=(0.0, 0.0),
+                             frameon=False)
         ax.add_artist(box)
 
     points = progress.scores[-MAX_ATTEMPTS:]
@@ -157,9 +230,7 @@ def render_png(progress: Progress, t: Catalog) -> bytes:
     known_ax.add_artist(AnnotationBbox(
         OffsetImage(label_image(t("chart_question"), language, size=16, rotate=True)),
         (-0.06, 0.5), xycoords="axes fraction", box_alignment=(1.0, 0.5), frameon=False))
-    out = io.BytesIO()
-    figure.savefig(out, format="png", dpi=DPI)
-    return out.getvalue()
+    return chart
 
 
 def _thin(labels: Sequence[str], most: int = 12) -> list[str]:

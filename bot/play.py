@@ -19,6 +19,10 @@ from bot.render import PLAIN
 TERMINAL_USER_ID = 0
 """The player id of the terminal (Telegram user ids are positive, so it never collides)."""
 
+COMMAND = "quizbot play"
+"""The command that plays, as the texts that name a command to run give it when no option of
+the database or the banks was typed (:func:`bot.play_cli.play_command` adds them)."""
+
 Ask = Callable[[str], Awaitable[str]]
 """Show a prompt, return the line typed (raises EOFError at end of input)."""
 
@@ -77,6 +81,15 @@ def terminal_language(environ: Mapping[str, str]) -> str:
 def is_yes(reply: str, t: i18n.Catalog) -> bool:
     """Whether a typed reply says yes, in the catalog's words or English ones."""
     return reply.strip().lower() in t("play.yes_words").lower().split()
+
+
+def picture_line(picture: str, t: i18n.Catalog) -> str:
+    """What the terminal says of a question's ``picture``, which it cannot draw: its link (an
+    https URL, which a terminal lets the player open), or that it has one only Telegram can
+    show (a Telegram ``file_id``: :data:`bot.quiz.bank.PICTURE_PATTERN`)."""
+    if picture.startswith("https://"):
+        return t("play.picture_link", url=picture)
+    return t("play.picture_not_shown")
 
 
 def yes_word(t: i18n.Catalog) -> str:
@@ -157,7 +170,7 @@ async def read_line(prompt: str) -> str:
 async def play(service: QuizService, bank: Bank | None, language: str, *,
                learning: LearningService | None = None, ask: Ask | None = None,
                write: Callable[[str], None] = print_plain,
-               user_id: int = TERMINAL_USER_ID) -> engine.Result | None:
+               user_id: int = TERMINAL_USER_ID, command: str = COMMAND) -> engine.Result | None:
     """Play in the terminal: resume the active attempt, or start ``bank``.
 
     Args:
@@ -173,6 +186,8 @@ async def play(service: QuizService, bank: Bank | None, language: str, *,
             is kept).
         write: Output of one block of text (default :func:`print_plain`).
         user_id: The player's id in storage.
+        command: The command that plays (with the options of the database and the banks that
+            were typed), which the texts tell the player to run to go on or to review.
 
     Returns:
         The result when the attempt was finished, None when the player quit (or kept the
@@ -182,7 +197,7 @@ async def play(service: QuizService, bank: Bank | None, language: str, *,
     t = i18n.catalog(language)
     active = await service.active(user_id)
     if bank is not None and active is not None and active.bank_id != bank.id:
-        if not await _leave(service, active, bank, t, ask, write):
+        if not await _leave(service, active, bank, t, ask, write, command):
             return None
     # a question edited in the bank file without a version bump is re-planned (one removed is
     # skipped) before it is shown: see QuizService.current
@@ -201,7 +216,10 @@ async def play(service: QuizService, bank: Bank | None, language: str, *,
             position = attempt.position
             if updated:
                 write("\n" + t("question_updated"))
-            write("\n" + render.attempt_question(bank, attempt, t, PLAIN).text)
+            screen = render.attempt_question(bank, attempt, t, PLAIN)
+            if screen.photo:
+                write("\n" + picture_line(screen.photo, t))
+            write("\n" + screen.text)
             order = attempt.plan.option_orders[position]
             labels = engine.LABELS[:len(order)]  # this question's
             question = bank.question(attempt.plan.question_order[position])
@@ -218,15 +236,15 @@ async def play(service: QuizService, bank: Bank | None, language: str, *,
                 raise EOFError
             attempt, updated = await service.current(attempt)
     except EOFError:
-        write("\n" + t("play_quit"))
+        write("\n" + t("play_quit", command=command))
         return None
     best = await learning.previous_best(attempt) if learning is not None else None
-    write("\n" + render.end_screen(bank, attempt, t, PLAIN, best))
+    write("\n" + render.end_screen(bank, attempt, t, PLAIN, best, command))
     return engine.result(attempt)
 
 
 async def _leave(service: QuizService, active: engine.Attempt, bank: Bank, t: i18n.Catalog,
-                 ask: Ask, write: Callable[[str], None]) -> bool:
+                 ask: Ask, write: Callable[[str], None], command: str) -> bool:
     """Ask whether to leave the unfinished ``active`` attempt for ``bank``; say how to go on
     with it when not (end of input is a no)."""
     current = await service.bank_of(active)
@@ -241,7 +259,7 @@ async def _leave(service: QuizService, active: engine.Attempt, bank: Bank, t: i1
         reply = ""
     if is_yes(reply, t):
         return True
-    write(t("play.other_bank_kept", bank=current.id, name=name))
+    write(t("play.other_bank_kept", command=command, bank=current.id, name=name))
     return False
 
 
@@ -272,10 +290,13 @@ async def _choice(ask: Ask, write: Callable[[str], None], t: i18n.Catalog, label
 
 async def review(learning: LearningService, language: str, *, ask: Ask | None = None,
                  write: Callable[[str], None] = print_plain,
-                 user_id: int = TERMINAL_USER_ID) -> int:
+                 user_id: int = TERMINAL_USER_ID, command: str = COMMAND) -> int:
     """``quizbot play --review``: the due cards one at a time, as in Telegram's /review, until
     none is due; then when the next one is. Answers rate the cards only; a question with
-    several right options takes several letters (``A C``), right only for the exact set.
+    several right options takes several letters (``A C``), right only for the exact set. Each
+    feedback waits for Enter, as a quiz's does (so that it stays on the screen, and an Enter
+    typed out of habit is not taken for an answer); "q" there quits too. ``command``: as
+    :func:`play`'s.
 
     Returns:
         How many cards were reviewed.
@@ -286,7 +307,10 @@ async def review(learning: LearningService, language: str, *, ask: Ask | None = 
     item = await learning.due(user_id)
     try:
         while item is not None:
-            write("\n" + render.review_question(item, t, PLAIN).text)
+            screen = render.review_question(item, t, PLAIN)
+            if screen.photo:
+                write("\n" + picture_line(screen.photo, t))
+            write("\n" + screen.text)
             labels = engine.LABELS[:len(item.slots)]
             several = item.question.several
             words = (true_false_words(t, item.slots) if item.question.kind == TRUE_FALSE
@@ -301,12 +325,14 @@ async def review(learning: LearningService, language: str, *, ask: Ask | None = 
             write("\n" + render.review_feedback(
                 shown, slot, correct, t, PLAIN, next_card=None, next_in=None, closing=False,
                 left=0 if item is None else item.due_count, ticked=ticked or 0).text)
+            if (await ask(t("play_continue"))).strip().upper() in QUIT:
+                raise EOFError
     except EOFError:
-        write("\n" + t("play_quit"))
+        write("\n" + t("play.review_quit", command=command))
         return done
     next_due = await learning.next_due(user_id)
     if next_due is None:
-        write("\n" + t("play.review_none_yet"))
+        write("\n" + t("play.review_none_yet", command=command))
     else:
         write("\n" + render.review_done(next_due - learning.now(), t, PLAIN).text)
     return done
@@ -314,18 +340,23 @@ async def review(learning: LearningService, language: str, *, ask: Ask | None = 
 
 async def stats(service: QuizService, learning: LearningService, language: str, *,
                 chart_path: str | None = None, write: Callable[[str], None] = print_plain,
-                user_id: int = TERMINAL_USER_ID) -> None:
+                user_id: int = TERMINAL_USER_ID, command: str = COMMAND) -> None:
     """``quizbot play --stats``: the /stats summary as text, when each question is due for
-    review, and with ``chart_path`` the /stats chart written there as a PNG."""
+    review, and with ``chart_path`` the /stats chart written there as a PNG. A bank that is
+    not loaded (its file not given with ``--banks`` this time) is named by its id and said to
+    be so. ``command``: as :func:`play`'s."""
     t = i18n.catalog(language)
     item = await learning.due(user_id)
     due = item.due_count if item is not None else 0
     records = await service.stats(user_id)
     named = await service.named_banks(r.bank_id for r in records)
     if not records:
-        write(t("play.stats_none"))
+        write(t("play.stats_none", command=command))
     else:
-        for screen in render.stats_with_review(records, named, due, t, PLAIN):
+        def unnamed(bank_id: str) -> str:
+            return t("play.bank_not_loaded", bank=bank_id)
+
+        for screen in render.stats_with_review(records, named, due, t, PLAIN, unnamed):
             write(screen.text)
     progress = await learning.progress(user_id)
     if progress.cards:

@@ -45,6 +45,27 @@ def check(args: argparse.Namespace) -> None:
         args.usage_error("--chart PATH goes with --stats (quizbot play --stats --chart PATH)")
 
 
+def play_command(args: argparse.Namespace) -> str:
+    """The command that plays as ``args`` did, for the texts that tell the player what to run
+    next: ``quizbot play`` with the options typed that decide what it finds (``--db``,
+    ``--banks``, ``--skip-invalid-banks``), each word quoted for a POSIX shell when it must
+    be. (A variable of the environment, ``QUIZBOT_DB``, is still set for the next command.)
+    A PostgreSQL URL's password is shown as ``***`` (:func:`storage.postgres.dsn.redact_dsn`):
+    the screen is no place for it."""
+    import shlex
+
+    from storage.postgres.dsn import redact_dsn
+
+    words = ["quizbot", "play"]
+    if getattr(args, "db", None):
+        words += ["--db", redact_dsn(str(args.db))]
+    if getattr(args, "banks", None):
+        words += ["--banks", *map(str, args.banks)]
+    if getattr(args, "skip_invalid_banks", None):
+        words.append("--skip-invalid-banks")
+    return " ".join(shlex.quote(word) for word in words)
+
+
 def _has_database(db: str | Path) -> bool:
     """Whether ``db`` names a database that may hold created quizzes: a PostgreSQL URL, or a
     SQLite file that exists."""
@@ -90,15 +111,16 @@ async def run(settings: Settings, banks: dict[str, Bank], args: argparse.Namespa
             return 2
         quiz, learning = QuizService(store, registry), LearningService(store, registry)
         quiz.on_answer = learning.answered  # terminal answers make review cards too
+        command = play_command(args)
         if mode == "reset":
             await terminal.reset(store, language)
         elif mode == "review":
-            await terminal.review(learning, language)
+            await terminal.review(learning, language, command=command)
         elif mode == "stats":
-            await terminal.stats(quiz, learning, language, chart_path=chart)
+            await terminal.stats(quiz, learning, language, chart_path=chart, command=command)
         else:
             await terminal.play(quiz, None if bank_id is None else await registry.bank(bank_id),
-                                language, learning=learning)
+                                language, learning=learning, command=command)
     finally:
         await store.close()
     return 0

@@ -96,7 +96,8 @@ def _split_word(word: str, room: int) -> tuple[str, str]:
 
 NUMBER = re.compile(r"[^\w\s]*[-+−±~≈]?\d(?:[\d.,:]*\d)?[%×]?")
 """A word that is a number ("8.3", "8,3", "(76%", "10:30"; not one ending a clause, "2019,"):
-kept with the word after it, its unit or what it counts ("8.3 बिलियन", "8,3 δισ.")."""
+kept with the word after it, its unit or what it counts ("8.3 बिलियन", "8,3 δισ."), unless
+that word opens a bracket or is a link."""
 
 INITIAL = re.compile(r"[^\w\s]*[A-ZΑ-Ω]\.")
 """A capital and a full stop ("J."): an initial, kept with the name after it."""
@@ -148,7 +149,7 @@ def kept_together(words: list[str]) -> list[list[str]]:
     for i, word in enumerate(words[:-1]):
         after = words[i + 1]
         if NUMBER.fullmatch(word) or INITIAL.fullmatch(word):
-            glued[i] = True
+            glued[i] = not after.startswith(("(", "[")) and not URL.match(after)  # a unit
         elif after == "et" and i + 2 < len(words) and words[i + 2].startswith("al."):
             glued[i] = glued[i + 1] = True
         elif word.lstrip("«“\"'(") == COMMAND:

@@ -4,7 +4,7 @@ with nothing due, the daily reminder and /remind.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from bot.i18n import Catalog
 from bot.quiz.bank import Bank
@@ -31,8 +31,9 @@ from bot.render.text import Markup
 
 
 def stats(records: Sequence[BankStats], banks: Mapping[str, Bank], t: Catalog,
-          m: Markup) -> list[Screen]:
-    """The user's attempts, best and last score and most-missed questions, per bank.
+          m: Markup, unnamed: Callable[[str], str] | None = None) -> list[Screen]:
+    """The user's attempts, best and last score and most-missed questions, per bank; a bank
+    not in ``banks`` is named by ``unnamed`` (bank id -> its line's title; default: the id).
 
     Returns:
         One screen, or several of at most :data:`MAX_MESSAGE_UTF16` visible UTF-16 units when
@@ -44,7 +45,8 @@ def stats(records: Sequence[BankStats], banks: Mapping[str, Bank], t: Catalog,
     for record in records:
         bank = banks.get(record.bank_id)
         lang = bank.language_for(t.language) if bank else t.language
-        title = bank.title.get(lang, bank.default_language) if bank else record.bank_id
+        title = (bank.title.get(lang, bank.default_language) if bank
+                 else unnamed(record.bank_id) if unnamed else record.bank_id)
         lines += ["", m.bold(title), m.escape(
             f"{t('stats_attempts', count=record.attempts)} · "
             f"{t('stats_scores', best=record.best, last=record.last, total=record.total)}")]
@@ -146,10 +148,11 @@ def remind_status(on: bool, t: Catalog, m: Markup) -> Screen:
 
 
 def stats_with_review(records: Sequence[BankStats], banks: Mapping[str, Bank], due: int,
-                      t: Catalog, m: Markup) -> list[Screen]:
+                      t: Catalog, m: Markup,
+                      unnamed: Callable[[str], str] | None = None) -> list[Screen]:
     """:func:`stats` with how many questions are due for review and, when any is, a button
     that starts the review (on the last screen)."""
-    screens = stats(records, banks, t, m)
+    screens = stats(records, banks, t, m, unnamed)
     if due <= 0:
         return screens
     line = m.escape(t("stats_due", count=due) if due < MANY_DUE else t("review_due_many"))

@@ -12,12 +12,13 @@ from bot.render.text import Markup
 
 
 def end_screen(bank: Bank, attempt: Attempt, t: Catalog, m: Markup,
-               previous_best: ScorePoint | None = None) -> str:
+               previous_best: ScorePoint | None = None, command: str = "quizbot play") -> str:
     """The end of a finished attempt in the terminal: the score compared with the best earlier
     attempt (``previous_best``), then each missed question once, with its right answer and
-    explanation, and the command that reviews them (``quizbot play --review``)."""
+    explanation, and the command that reviews them (``command``, the one that played, with
+    ``--review``)."""
     lines = score_lines(bank, attempt, t, m, previous_best)
     if not result(attempt).missed:
         return "\n".join([*lines, "", m.escape(t("result_perfect"))])
     missed = "\n\n".join(screen.text for screen in review(bank, attempt, t, m))
-    return "\n".join([*lines, "", missed, "", m.escape(t("play.review_pointer"))])
+    return "\n".join([*lines, "", missed, "", m.escape(t("play.review_pointer", command=command))])

@@ -141,7 +141,7 @@ def test_play_quits_and_resumes_through_the_real_command(tmp_path):
     assert first.returncode == 0, first.stderr
     t = i18n.catalog("el")
     assert t("question_header", number=1, total=8) in first.stdout
-    assert t("play_quit") in first.stdout
+    assert t("play_quit", command="quizbot play") in first.stdout
     second = quizbot("play", "--lang", "el", env=env, stdin="")
     assert t("resume", number=2, total=8) in second.stdout
     assert t("question_header", number=2, total=8) in second.stdout

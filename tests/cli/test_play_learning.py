@@ -60,7 +60,7 @@ def test_play_review_and_stats_through_the_real_command(tmp_path):
     for prompt in (t("play_prompt_letters", last="D"), t("play_continue")):
         written = written.replace(prompt, "")
     assert max(wcwidth.width(line) for line in written.splitlines()) <= 40
-    assert flat(t("play_quit")) in flat(played.stdout)
+    assert flat(t("play_quit", command="quizbot play")) in flat(played.stdout)
     with sqlite3.connect(tmp_path / "p.sqlite3") as db:
         assert db.execute("SELECT COUNT(*) FROM cards").fetchone() == (1,)
     with sqlite3.connect(tmp_path / "p.sqlite3") as db:
@@ -109,11 +109,13 @@ def test_play_review_serves_due_cards(tmp_path):
     asyncio.run(seed())
     t = i18n.catalog("en")
     reviewed = quizbot("play", "--lang", "en", "--review", env={"QUIZBOT_DB": str(path)},
-                       stdin="A\n")
+                       stdin="A\n\n")
     assert reviewed.returncode == 0, reviewed.stderr
     out = flat(reviewed.stdout)
     # "A" misses the first card (this plan's order): it comes back in the same sitting (a
-    # relearning step), so the first question, its feedback and the next question all count 2
+    # relearning step), so the first question, its feedback and the next question (after
+    # Enter, which is not taken for an answer) all count 2
     assert t("review_due", count=2) in out.partition("Your answer")[0]
     assert out.count(t("review_due", count=2)) == 3 and t("review_due", count=1) not in out
-    assert out.endswith(flat(t("play_quit")))
+    assert flat(t("play_continue")) in out and "Please type" not in out
+    assert out.endswith(flat(t("play.review_quit", command="quizbot play")))

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
+import shlex
 import sqlite3
 
 import pytest
@@ -20,7 +22,7 @@ from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
 from tests.cli.test_cli import quizbot
-from tests.conftest import BANK_ID, correct_label
+from tests.conftest import BANK_ID, correct_label, wrong_label
 
 
 def flat(text: str) -> str:
@@ -106,7 +108,7 @@ def test_numbers_names_and_commands_keep_together(language):
     et\\nal.", "quizbot\\nplay --review"); the stored texts keep plain spaces."""
     bank = load_banks([BUNDLED_BANKS])[BANK_ID]
     texts = [q.explanation.by_language[language] for q in bank.questions]
-    texts.append(i18n.catalog(language)("play.review_pointer"))
+    texts.append(i18n.catalog(language)("play.review_pointer", command=play.COMMAND))
     kept = [phrase for phrase in KEPT if any(phrase in text for text in texts)]
     assert kept
     for columns in range(24, 101):
@@ -117,6 +119,13 @@ def test_numbers_names_and_commands_keep_together(language):
             for phrase in kept:
                 if phrase in text:
                     assert any(phrase in line for line in lines), (columns, phrase, lines)
+
+
+def test_a_number_is_not_kept_with_a_bracket_or_a_link():
+    """"Table 1 (https://...)": the number stays on its line; the link may start the next."""
+    url = "(https://arxiv.org/abs/2104.04473)"
+    lines = termtext.wrap(f"abstract and Table 1 {url}", 30).split("\n")
+    assert lines == ["abstract and Table 1", url]
 
 
 def test_a_run_wider_than_the_line_still_breaks_at_its_spaces():
@@ -191,7 +200,7 @@ def test_lc_all_picks_the_language_of_the_real_command(tmp_path):
            "LC_ALL": "el_GR.UTF-8", "LANGUAGE": ""}
     played = quizbot("play", env=env, stdin="q\n")
     assert played.returncode == 0, played.stderr
-    assert flat(i18n.catalog("el")("play_quit")) in flat(played.stdout)
+    assert flat(i18n.catalog("el")("play_quit", command=play.COMMAND)) in flat(played.stdout)
 
 
 # --- playing in process --------------------------------------------------------------------
@@ -262,7 +271,7 @@ async def test_the_end_screen_compares_lists_each_miss_once_and_points_to_review
         for question in bank.questions:
             prompt = question.prompt.by_language["en"]
             assert end.count(prompt) == (1 if question.id in result.missed else 0)
-        assert end.endswith(t("play.review_pointer"))
+        assert end.endswith(t("play.review_pointer", command=play.COMMAND))
         assert "/quiz" not in terminal.text and "/review" not in terminal.text
 
 
@@ -281,12 +290,13 @@ async def test_review_right_after_a_quiz_serves_the_misses(services):
 
     async def answer_right(prompt: str) -> str:  # reads the question shown, as a learner
         reviewing.prompts.append(prompt)
-        if len(reviewing.prompts) > count:
-            raise EOFError
+        if prompt == t("play_continue"):
+            return ""
         return correct_label({"text": reviewing.written[-1]}, bank, "en")
 
     reviewed = await play.review(learning, "en", ask=answer_right, write=reviewing.write)
     assert reviewed == count
+    assert reviewing.prompts[1::2] == [t("play_continue")] * count  # after each feedback
     questions = reviewing.written[0::2]
     feedbacks = reviewing.written[1::2]
     missed = {bank.question(q).prompt.by_language["en"] for q in result.missed}
@@ -298,6 +308,38 @@ async def test_review_right_after_a_quiz_serves_the_misses(services):
         assert (t("review_due", count=left) if left else t("review_title")) in feedback
     assert reviewing.written[-1] == "\n" + render.review_done(
         await learning.next_due(0) - learning.now(), t, render.PLAIN).text
+
+
+async def test_review_waits_for_enter_after_feedback_and_quitting_names_review(services):
+    """A review's feedback waits for Enter, as a quiz's does: the next question is not shown
+    before it (at 80x24 it would scroll the marked options away) and an Enter typed out of
+    habit is not taken for an answer; "q" there quits with the command that goes on reviewing
+    (issue 35, item 5: it said "run quizbot play again", which resumes the quiz)."""
+    quiz, learning, _store, banks = services
+    bank = banks[BANK_ID]
+    quizzed = Terminal(["A", ""] * len(bank.questions))
+    result = await play.play(quiz, bank, "en", learning=learning, ask=quizzed.ask,
+                             write=quizzed.write)
+    assert result is not None and len(result.missed) >= 2
+    t = i18n.catalog("en")
+    command = "quizbot play --db my.sqlite3"
+    reviewing = Terminal([])
+    asked: list[tuple[str, int]] = []  # each prompt, and how many blocks were written by then
+
+    async def ask(prompt: str) -> str:
+        asked.append((prompt, len(reviewing.written)))
+        if prompt == t("play_continue"):
+            return "" if len(asked) == 2 else "q"
+        return correct_label({"text": reviewing.written[-1]}, bank, "en")
+
+    reviewed = await play.review(learning, "en", ask=ask, write=reviewing.write,
+                                 command=command)
+    assert reviewed == 2
+    assert [prompt for prompt, _ in asked][1::2] == [t("play_continue")] * 2
+    assert asked[1][1] == 2 and t("feedback_correct") in reviewing.written[1]  # no question yet
+    assert t("play_invalid_letters", last="D") not in reviewing.text
+    assert reviewing.written[-1] == "\n" + t("play.review_quit", command=command)
+    assert f"{command} --review" in reviewing.written[-1]
 
 
 async def test_another_bank_asks_before_leaving_an_unfinished_quiz(services):
@@ -313,7 +355,7 @@ async def test_another_bank_asks_before_leaving_an_unfinished_quiz(services):
         assert await play.play(quiz, second, "en", ask=asked.ask, write=asked.write) is None
         assert asked.prompts == [t("play.other_bank", name=first.title.by_language["en"],
                                    new="The second bank", number=2, total=8, yes="yes")]
-        assert asked.written == [t("play.other_bank_kept", bank=BANK_ID,
+        assert asked.written == [t("play.other_bank_kept", command=play.COMMAND, bank=BANK_ID,
                                    name=first.title.by_language["en"])]
         assert (await quiz.active(0)).bank_id == BANK_ID
     resumed = Terminal(["q"])  # no --bank: the unfinished quiz goes on
@@ -324,6 +366,104 @@ async def test_another_bank_asks_before_leaving_an_unfinished_quiz(services):
     assert (await quiz.active(0)).bank_id == "second-bank"
 
 
+PICTURE_URL = "https://example.org/pictures/pipeline-bubble.png"
+FILE_ID = "AgACAgIAAxkBAAIBQ2ZfileIdOfAPhotoOnTelegram"
+
+
+@pytest.mark.parametrize("language", ["en", "hi", "el"])
+async def test_a_questions_picture_is_named_in_the_quiz_and_in_review(tmp_path, language):
+    """A question's picture, which a terminal cannot draw, is not dropped without a word: its
+    link when it is a URL, else a note that only Telegram can show it, in the player's
+    language, above the question in the quiz and in review (issue 35, item 3)."""
+    langs = ("en", "hi", "el")
+    data = {"id": "pictures", "version": 1, "default_language": "en", "languages": list(langs),
+            "level": "easy", "title": dict.fromkeys(langs, "P"),
+            "description": dict.fromkeys(langs, "D"),
+            "questions": [{"id": qid, "prompt": dict.fromkeys(langs, prompt),
+                           **({"picture": picture} if picture else {}),
+                           "options": [{"text": dict.fromkeys(langs, name),
+                                        **({"correct": True} if name == "Yes" else {})}
+                                       for name in ("Yes", "No")]}
+                          for qid, prompt, picture in (("url", "Linked?", PICTURE_URL),
+                                                       ("id", "On Telegram?", FILE_ID),
+                                                       ("none", "Plain?", None))]}
+    bank = parse_bank(yaml.safe_dump(data, allow_unicode=True))
+    t = i18n.catalog(language)
+    store = await SQLiteStore.open(tmp_path / "p.sqlite3")
+    try:
+        quiz = QuizService(store, {bank.id: bank}, rng=random.Random(2))
+        learning = LearningService(store, {bank.id: bank})
+        quiz.on_answer = learning.answered
+        for mode in ("quiz", "review"):
+            terminal = Terminal([])
+            shown: list[str] = []  # the question answered at each letter prompt
+
+            async def ask(prompt: str, terminal: Terminal = terminal,
+                          shown: list[str] = shown, mode: str = mode) -> str:
+                if prompt == t("play_continue"):
+                    return ""
+                shown.append(terminal.written[-1])
+                if len(shown) > 9:
+                    raise EOFError  # never reached: each card is answered rightly once
+                label = wrong_label if mode == "quiz" else correct_label
+                return label({"text": terminal.written[-1]}, bank, language)
+
+            if mode == "quiz":
+                await play.play(quiz, bank, language, ask=ask, write=terminal.write)
+            else:
+                assert await play.review(learning, language, ask=ask, write=terminal.write) >= 3
+            link, note = t("play.picture_link", url=PICTURE_URL), t("play.picture_not_shown")
+            for picture_line, prompt in ((link, "Linked?"), (note, "On Telegram?")):
+                at = terminal.written.index("\n" + picture_line)
+                assert prompt in terminal.written[at + 1]  # right above its question
+            assert terminal.text.count(link) == sum("Linked?" in q for q in shown) >= 1
+            assert terminal.text.count(note) == sum("On Telegram?" in q for q in shown) >= 1
+    finally:
+        await store.close()
+
+
+def test_the_end_screens_advice_runs_and_stats_names_a_bank_not_loaded(tmp_path):
+    """After a quiz on a bank given with --banks, the end screen's advice is a command that
+    works (it reviews that bank's misses); --stats without --banks says the bank is not
+    loaded, in the player's language, rather than showing its bare id (issue 35, item 4)."""
+    env = {"QUIZBOT_DB": str(tmp_path / "b.sqlite3")}
+    path = second_bank(tmp_path)
+    t = i18n.catalog("en")
+    played = quizbot("play", "--banks", str(path), "--lang", "en", env=env,
+                     stdin="A\n\n" * 8)
+    assert played.returncode == 0, played.stderr
+    assert t("result_perfect") not in played.stdout  # "A" throughout misses some
+    advice = re.search(r"run (quizbot play .*--review)\.$", flat(played.stdout))
+    assert advice is not None, played.stdout
+    assert advice[1] == f"quizbot play --banks {shlex.quote(str(path))} --review"
+    reviewed = quizbot(*shlex.split(advice[1])[1:], "--lang", "en", env=env, stdin="")
+    assert reviewed.returncode == 0, reviewed.stderr
+    assert "Review ·" in reviewed.stdout and "due" in reviewed.stdout  # the misses, served
+    for language in ("en", "hi", "el"):
+        shown = quizbot("play", "--stats", "--lang", language, env=env)
+        assert shown.returncode == 0, shown.stderr
+        note = i18n.catalog(language)("play.bank_not_loaded", bank="second-bank")
+        assert flat(note) in flat(shown.stdout)
+    titled = quizbot("play", "--banks", str(path), "--stats", "--lang", "en", env=env)
+    assert "not loaded" not in titled.stdout and "DeepSpeed" in titled.stdout
+
+
+def test_the_command_named_carries_the_options_typed():
+    """The command the texts name keeps --db, --banks and --skip-invalid-banks as typed
+    (quoted for the shell), and a PostgreSQL password is not shown."""
+    from argparse import Namespace
+
+    from bot.play_cli import play_command
+
+    assert play_command(Namespace(db=None, banks=None, skip_invalid_banks=None)) == play.COMMAND
+    typed = Namespace(db="my db.sqlite3", banks=["a.yaml", "b dir"], skip_invalid_banks=True)
+    assert play_command(typed) == ("quizbot play --db 'my db.sqlite3' --banks a.yaml 'b dir' "
+                                   "--skip-invalid-banks")
+    secret = Namespace(db="postgresql://quiz:s3cret@db/quiz", banks=None,
+                       skip_invalid_banks=None)
+    assert "s3cret" not in play_command(secret)
+
+
 def test_greek_and_hindi_yes_are_understood():
     """The confirmation takes the catalog's yes (Greek "ναι") as well as "y"."""
     t = i18n.catalog("el")
@@ -332,18 +472,21 @@ def test_greek_and_hindi_yes_are_understood():
 
 
 async def test_terminal_messages_name_commands_to_run(services):
-    """With no history, --stats and --review say what to run, in the terminal's words."""
+    """With no history, --stats and --review say what to run, in the terminal's words: the
+    command that was run, with the options it was given."""
     quiz, learning, _store, _banks = services
+    command = "quizbot play --db my.sqlite3"
     for language in ("en", "hi", "el"):
         t = i18n.catalog(language)
         shown = Terminal([])
-        await play.stats(quiz, learning, language, write=shown.write)
-        assert shown.written == [t("play.stats_none")]
+        await play.stats(quiz, learning, language, write=shown.write, command=command)
+        assert shown.written == [t("play.stats_none", command=command)]
         reviewed = Terminal([])
-        assert await play.review(learning, language, write=reviewed.write) == 0
-        assert reviewed.written == ["\n" + t("play.review_none_yet")]
-        assert "/quiz" not in t("play.stats_none") + t("play.review_none_yet")
-        assert "quizbot play" in t("play.stats_none") + t("play.review_none_yet")
+        assert await play.review(learning, language, write=reviewed.write,
+                                 command=command) == 0
+        assert reviewed.written == ["\n" + t("play.review_none_yet", command=command)]
+        assert command in shown.text and command in reviewed.text
+        assert "/quiz" not in shown.text + reviewed.text
 
 
 # --- the command line ----------------------------------------------------------------------

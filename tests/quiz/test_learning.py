@@ -401,6 +401,32 @@ def test_chart_for_each_language(banks, language):
         assert len(colours) > 50  # drawn, not blank
 
 
+@pytest.mark.parametrize("language", ["en", "hi", "el"])
+def test_chart_titles_fit_the_figure(banks, language):
+    """Each panel's title, as drawn, lies within the figure (wrapped to the panel's width,
+    measured with the real font) and below the panel above it stays clear of that panel's
+    date labels (issue 35, item 2: "(0: due now)", the colour key, was cut at the right
+    edge in English and Greek)."""
+    from matplotlib.offsetbox import AnnotationBbox
+
+    bank = banks[BANK_ID]
+    scores = tuple(ScorePoint(BANK_ID, T0 + n * DAY, n + 2, 8) for n in range(5))
+    cards = tuple((bank, q.id, 1.5 * n) for n, q in enumerate(bank.questions))
+    figure = chart.figure(Progress(scores, cards), i18n.catalog(language))
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    edge = figure.bbox
+    scores_ax, known_ax = figure.axes
+    titles = [next(a for a in ax.artists if isinstance(a, AnnotationBbox) and a.xy[1] > 1)
+              for ax in (scores_ax, known_ax)]
+    for title in titles:
+        box = title.get_window_extent(renderer)
+        assert edge.x0 <= box.x0 and box.x1 <= edge.x1, (box, edge)
+        assert edge.y0 <= box.y0 and box.y1 <= edge.y1, (box, edge)
+    dates = scores_ax.xaxis.get_tightbbox(renderer)
+    assert dates is not None and titles[1].get_window_extent(renderer).y1 < dates.y0
+
+
 def test_devanagari_labels_are_shaped():
     """Raqm shapes the conjunct "प्र" into fewer glyph positions than a glyph-by-glyph layout
     (the basic engine): the widths differ."""

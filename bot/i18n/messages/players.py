@@ -94,7 +94,7 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("play_prompt", "Your answer (A-D), or q to quit: "),
     N_("play_invalid", "Please type one of A, B, C or D (or q to quit)."),
     N_("play_continue", "Press Enter to go on (q to quit): "),
-    N_("play_quit", "Bye! Your progress is saved: run quizbot play again to go on."),
+    N_("play_quit", "Bye! Your progress is saved: run {command} again to go on."),
     # Translators: to a group (its members, in the plural)
     N_("group_announce",
        "🎯 Group quiz, started by {name}. Everyone may answer each question once; the correct "
