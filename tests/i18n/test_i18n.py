@@ -59,8 +59,10 @@ def forms(message: str | Mapping[str, str]) -> list[str]:
 
 
 def letters_left(text: str) -> str:
-    """``text`` without placeholders, /commands and the allowed Latin words."""
+    """``text`` without placeholders, /commands, `code` (a file's key, as typed) and the
+    allowed Latin words."""
     text = re.sub(r"\{\w+\}", " ", text)
+    text = re.sub(r"`[^`]*`", " ", text)
     text = re.sub(r"/\w+", " ", text)
     text = re.sub(r"--\w+", " ", text)
     return " ".join(w for w in re.findall(r"\w+", text) if w not in LATIN_ALLOWED
