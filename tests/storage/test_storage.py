@@ -684,3 +684,42 @@ def test_postgres_numbers_the_placeholders_of_the_statements_written_once():
         "UPDATE t SET a = $1 WHERE b = $2 AND c IN ($3, $4)")
     own = "SELECT 1 WHERE ($1::bigint IS NULL OR chat_id = $1)"
     assert numbered(own) is own
+
+
+# --- prompts (PromptStore) ---------------------------------------------------------------------
+
+async def test_a_prompt_is_replaced_read_while_fresh_and_taken_once(engine, store):
+    """A prompt replaces the user's older one of its kind (another kind stays); it is read only
+    if asked at ``since`` or later; taken once, with its own payload only and while fresh;
+    two stores on one database taking it at once (two instances): one gets it."""
+    await store.set_prompt(7, "delete", "aaaa", 100.0)
+    await store.set_prompt(7, "edit", "rename:c-0123456789:1:0", 100.0)
+    await store.set_prompt(7, "delete", "bbbb", 200.0)
+    assert await store.prompt(7, "delete", since=150.0) == "bbbb"
+    assert await store.prompt(7, "delete", since=250.0) is None
+    assert await store.prompt(8, "delete", since=0.0) is None
+    assert not await store.take_prompt(7, "delete", "aaaa", since=0.0)  # replaced
+    assert not await store.take_prompt(7, "delete", "bbbb", since=250.0)  # expired
+    other = await engine.open()
+    try:
+        taken = await asyncio.gather(store.take_prompt(7, "delete", "bbbb", since=150.0),
+                                     other.take_prompt(7, "delete", "bbbb", since=150.0))
+    finally:
+        await other.close()
+    assert sorted(taken) == [False, True]
+    assert await store.prompt(7, "edit", since=0.0) == "rename:c-0123456789:1:0"
+    assert await store.drop_prompt(7, "edit") and not await store.drop_prompt(7, "edit")
+
+
+async def test_prompts_go_with_the_user_and_with_the_days_pruning(store):
+    """delete_user deletes the user's prompts (no one else's); prune deletes the prompts asked
+    before ``prompts_before``, and none without it."""
+    for user_id, asked in ((7, 10.0), (8, 10.0), (9, 500.0)):
+        await store.set_prompt(user_id, "edit", "add:c-0123456789:1:0", asked)
+    await store.delete_user(7)
+    assert await store.prompt(7, "edit", since=0.0) is None
+    await store.prune(abandoned_before=0.0, names_before=0.0)
+    assert await store.prompt(8, "edit", since=0.0) is not None
+    await store.prune(abandoned_before=0.0, names_before=0.0, prompts_before=100.0)
+    assert await store.prompt(8, "edit", since=0.0) is None
+    assert await store.prompt(9, "edit", since=0.0) is not None

@@ -5,14 +5,11 @@ end to end two bots behind a load balancer that sends one user's taps to both.""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-import aiohttp
 import asyncpg
 import pytest
-from aiohttp import web
 from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.ext import TypeHandler
 
@@ -24,6 +21,7 @@ from storage.order import ORDER_NAMESPACE, PostgresUpdateOrder, order_key
 from storage.postgres import MIGRATION_LOCK, PSEUDONYM_LOCK
 from tests.conftest import BANK_ID, Person, RunningBot, buttons, correct_label, free_port
 from tests.storage.test_postgres_instances import until
+from tests.support.balancer import Balancer
 
 GROUP = -1001234567890
 
@@ -253,51 +251,6 @@ async def test_updates_dropped_by_the_flood_limits_are_unregistered(stores, pg_d
 
 
 # --- end to end: two bots behind one webhook URL ------------------------------------------------
-
-class Balancer:
-    """A load balancer in front of the instances' webhook servers: each update Telegram (the
-    fake) POSTs goes to the instance :attr:`plan` names next, else to the next in turn; the
-    instance's answer goes back to the fake."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/tg-hook"
-        self.targets: list[str] = []
-        self.plan: list[int] = []
-        self.routed: list[tuple[int, int]] = []  # (update_id, instance)
-        self._next = 0
-        self._runner: web.AppRunner | None = None
-        self._session: aiohttp.ClientSession | None = None
-
-    async def start(self) -> Balancer:
-        app = web.Application()
-        app.router.add_post("/tg-hook", self._forward)
-        self._runner = web.AppRunner(app)
-        await self._runner.setup()
-        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
-        self._session = aiohttp.ClientSession()
-        return self
-
-    async def _forward(self, request: web.Request) -> web.Response:
-        body = await request.read()
-        if self.plan:
-            index = self.plan.pop(0)
-        else:
-            index, self._next = self._next % len(self.targets), self._next + 1
-        self.routed.append((json.loads(body)["update_id"], index))
-        headers = {k: v for k, v in request.headers.items()
-                   if k.lower() in ("content-type", "x-telegram-bot-api-secret-token")}
-        assert self._session is not None
-        async with self._session.post(self.targets[index], data=body,
-                                      headers=headers) as response:
-            return web.Response(status=response.status, body=await response.read())
-
-    async def stop(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-        if self._runner is not None:
-            await self._runner.cleanup()
-
 
 @dataclass
 class Instance(RunningBot):
