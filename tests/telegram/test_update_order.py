@@ -69,6 +69,48 @@ async def test_a_turn_never_blocks_a_session_lease_with_the_same_number(stores, 
         await leases.close()
 
 
+# --- what one instance tells the others ---------------------------------------------------------
+
+async def test_a_users_change_reaches_the_other_instances_order_connection(stores):
+    """A language choice, an answer flow and a deletion stored through one instance are told
+    to the other's order connection (the user id, at the commit), before that connection's
+    next turn is had; a new connection tells None (news may have been missed)."""
+    a, b = stores
+    order = b.update_order()
+    told: list[int | None] = []
+    order.on_user_changed = told.append
+    await order.register(7, 7, 1)  # the connection is made: None
+    async with order.turn(7, 7, 1):
+        pass
+    assert told == [None]
+    await a.set_user_language(7, "el")
+    await a.set_answer_flow(8, "one_tap", 1.0)
+    await a.delete_user(9)
+    await order.register(7, 7, 2)
+    async with order.turn(7, 7, 2) as held:  # the turn's answer comes after the notifications
+        assert held
+        assert told == [None, 7, 8, 9]
+
+
+async def test_an_early_close_is_asked_of_the_lease_holder_only(pg_db):
+    """ask_early on an instance without the session's lease reaches the holder's on_early
+    (session and position); an instance that does not hold it is not told."""
+    holder, other, third = (PostgresLeases(pg_db) for _ in range(3))
+    told: dict[str, list[tuple[int, int]]] = {"holder": [], "third": []}
+    holder.on_early = lambda s, p: told["holder"].append((s, p))
+    third.on_early = lambda s, p: told["third"].append((s, p))
+    try:
+        assert await holder.claim(5)
+        assert not await third.claim(5)  # listening too, without the lease
+        assert not await other.claim(5)
+        await other.ask_early(5, 2)
+        await until(lambda: _true(bool(told["holder"])))
+        assert told == {"holder": [(5, 2)], "third": []}
+    finally:
+        for leases in (holder, other, third):
+            await leases.close()
+
+
 # --- turns between two instances ---------------------------------------------------------------
 
 async def _pending(pg_db: str) -> list[int]:
