@@ -195,9 +195,10 @@ async def on_private_text(update: Update, context: Context) -> None:
     if await quizzes.on_edit_text(update, context):
         return
     message = update.effective_message
-    if message is not None and message.text is not None and quizzes.CANCEL.match(
-            message.text.strip()):
-        await creators.cmd_cancel(update, context)
+    cancel = quizzes.CANCEL.match(message.text.strip()) if message and message.text else None
+    if cancel is not None and (cancel[1] is None
+                               or cancel[1][1:].lower() == context.bot.username.lower()):
+        await creators.cmd_cancel(update, context)  # as its CommandHandler: this bot's only
         return
     await on_other_message(update, context)
 
