@@ -194,7 +194,8 @@ def add_handlers(app: QuizApplication) -> None:
     # new messages only: PTB's CommandHandler would also run on edited messages
     private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
     # created quizzes: a creator's answer to a /myquizzes prompt comes before anything else
-    app.add_handler(MessageHandler(quizzes.edit_filter(app), quizzes.on_edit_text))
+    # (texts, polls and /cancel are the prompt's when one waits, else go where they would)
+    app.add_handler(MessageHandler(quizzes.edit_filter(), handlers.on_private_text))
     app.add_handler(CommandHandler("myquizzes", quizzes.cmd_myquizzes, filters=private))
     app.add_handler(MessageHandler(private & filters.Document.ALL, documents.on_document))
     app.add_handler(CommandHandler("start", handlers.cmd_start, filters=private))
@@ -314,6 +315,8 @@ async def _post_init(app: QuizApplication) -> None:
              len(banks), redact_dsn(str(settings.db)), restored)
     if settings.webhook_url:
         order = store.update_order()
+        # what this instance caches about a user is dropped when another changes it
+        order.on_user_changed = made.quiz.changed_elsewhere
         app.update_processor.bot_id = app.bot.id  # type: ignore[attr-defined]
         app.update_processor.order = order  # type: ignore[attr-defined]
         app.update_queue.order = order  # type: ignore[attr-defined]

@@ -45,6 +45,11 @@ POLLER_NAMESPACE = 0x71756970
 """First key (int4) of the poller lease's advisory lock; the second is the bot's id (so that
 instances of different bots sharing one database each have their poller)."""
 
+EARLY_CHANNEL = "quizbot_early"
+"""The ``LISTEN``/``NOTIFY`` channel on which an instance asks the holder of a session's lease to
+close a question early (payload: ``session_id:position``): a tap on an instance without the
+lease found that everyone had answered."""
+
 RECONNECT_SECONDS = 1.0
 """Pause before reconnecting the poller's waiting connection after it failed."""
 
@@ -75,6 +80,9 @@ class LocalLeases:
     shared = False
     """Whether other instances may share the storage."""
 
+    on_early: Callable[[int, int], None] | None = None
+    """Never told: no other instance asks this one anything."""
+
     def __init__(self, instance: InstanceLock | None = None) -> None:
         self._instance = instance
 
@@ -84,6 +92,9 @@ class LocalLeases:
 
     async def release(self, session_id: int) -> None:
         """Nothing to release."""
+
+    async def ask_early(self, session_id: int, position: int) -> None:
+        """Nothing to ask: this instance holds every lease."""
 
     async def wait_poller(self, bot_id: int, on_lost: Callable[[], None]) -> None:
         """Return at once: this instance is the only one, so it polls."""
@@ -115,14 +126,40 @@ class PostgresLeases:
         self.poller_held = asyncio.Event()
         """Set while this instance holds the poller lease (cleared while it takes it again
         after its connection broke)."""
+        self.on_early: Callable[[int, int], None] | None = None
+        """Told (session id, position) when another instance asks for an early close of a
+        session whose lease this instance holds (:data:`EARLY_CHANNEL`)."""
 
     async def _connection(self) -> asyncpg.Connection:
         if self._conn is None or self._conn.is_closed():
             if self._held:
                 log.error("lease connection lost: leases of sessions %s are gone", self._held)
             self._held.clear()
-            self._conn = await asyncpg.connect(self._dsn, server_settings=_KEEPALIVE)
+            conn = await asyncpg.connect(self._dsn, server_settings=_KEEPALIVE)
+            try:
+                await conn.add_listener(EARLY_CHANNEL, self._asked_early)
+            except BaseException:
+                conn.terminate()
+                raise
+            self._conn = conn
         return self._conn
+
+    def _asked_early(self, _conn: object, _pid: int, _channel: str, payload: object) -> None:
+        session_id, position = (int(part) for part in str(payload).split(":"))
+        if session_id in self._held and self.on_early is not None:
+            self.on_early(session_id, position)
+
+    async def ask_early(self, session_id: int, position: int) -> None:
+        """Ask the holder of the session's lease, through :data:`EARLY_CHANNEL`, to close
+        question ``position`` early. Never raises (logged: the deadline closes it)."""
+        async with self._lock:
+            try:
+                db = await self._connection()
+                await db.execute("SELECT pg_notify($1, $2)", EARLY_CHANNEL,
+                                 f"{session_id}:{position}")
+            except _FAILURES as exc:
+                log.warning("group session %s: could not ask for an early close (%s)",
+                            session_id, exc)
 
     async def claim(self, session_id: int) -> bool:
         """Hold the session's lease: True if this instance holds it (now or already, checked

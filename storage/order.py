@@ -91,6 +91,16 @@ ORDER_NAMESPACE = 0x7175696F
 CHANNEL = "quizbot_order"
 """The ``LISTEN``/``NOTIFY`` channel on which a turn's end is announced (payload: the key)."""
 
+USERS_CHANNEL = "quizbot_users"
+"""The ``LISTEN``/``NOTIFY`` channel on which a change of what instances cache about a user is
+announced (payload: the user id): a language choice, what follows their answers, their data
+deleted (:mod:`storage.postgres.attempts`,
+:meth:`storage.postgres.store.PostgresStore.delete_user`).
+Sent in the transaction of the change, so delivered at its commit: before the update that
+made it ends its turn, so before the user's next update gets its turn on another instance
+(whose turns are asked on the connection that listens: a notification committed earlier
+comes first on it)."""
+
 TURN_SECONDS = 10.0
 """The longest an update waits for its turn across instances; then it is handled anyway. A
 registration older than this holds nobody back (its instance died, or it is stuck). Longer than
@@ -210,6 +220,9 @@ class LocalUpdateOrder:
     waiting = 0
     """Updates waiting for their turn right now (never any)."""
 
+    on_user_changed: Callable[[int | None], None] | None = None
+    """Never called: no other instance changes what this one caches."""
+
     def __init__(self, read: Read | None = None, write: Write | None = None, *,
                  clock: Callable[[], float] = time.time) -> None:
         self._read, self._write, self._clock = read, write, clock
@@ -300,6 +313,9 @@ class PostgresUpdateOrder:
         self.gave_up = 0
         """Updates handled without their turn: the wait ran out or the database failed."""
         self._pruning = _Pruning(time.time)
+        self.on_user_changed: Callable[[int | None], None] | None = None
+        """Told the id of each user whose cached data another instance changed
+        (:data:`USERS_CHANNEL`), or None on a new connection (news may have been missed)."""
 
     async def _connection(self) -> asyncpg.Connection:
         if self._conn is None or self._conn.is_closed():
@@ -307,11 +323,18 @@ class PostgresUpdateOrder:
             conn = await asyncpg.connect(self._dsn, server_settings=_SETTINGS)
             try:
                 await conn.add_listener(CHANNEL, self._notified)
+                await conn.add_listener(USERS_CHANNEL, self._user_changed)
             except BaseException:
                 conn.terminate()
                 raise
             self._conn = conn
+            if self.on_user_changed is not None:
+                self.on_user_changed(None)
         return self._conn
+
+    def _user_changed(self, _conn: object, _pid: int, _channel: str, payload: object) -> None:
+        if self.on_user_changed is not None:
+            self.on_user_changed(int(str(payload)))
 
     def _drop(self) -> None:
         """Forget a broken connection, and with it every lock it held (the server freed them:

@@ -177,7 +177,8 @@ class SharedAttemptStatements(Statements):
             "UPDATE attempts SET status = ?, ended_at = ? WHERE attempt_id = ? AND status = ?",
             (ABANDONED, now, attempt_id, ACTIVE)) == 1
 
-    async def prune(self, *, abandoned_before: float, names_before: float) -> Pruned:
+    async def prune(self, *, abandoned_before: float, names_before: float,
+                    prompts_before: float | None = None) -> Pruned:
         """See :meth:`bot.quiz.ports.QuizStore.prune`."""
         async def op(db: Transaction) -> Pruned:
             old = "SELECT attempt_id FROM attempts WHERE status = 'abandoned' AND ended_at < ?"
@@ -189,9 +190,42 @@ class SharedAttemptStatements(Statements):
                 "UPDATE group_players SET name = '' WHERE name <> '' AND session_id IN ("
                 " SELECT session_id FROM group_sessions"
                 " WHERE status IN ('finished', 'stopped') AND ended_at < ?)", (names_before,))
+            if prompts_before is not None:
+                await db.execute("DELETE FROM prompts WHERE asked_at < ?", (prompts_before,))
             return Pruned(attempts, answers, names)
 
         return await self._transaction(op)
+
+
+# --- prompts (PromptStore) ----------------------------------------------------------------
+
+class SharedPromptStatements(Statements):
+    """The :class:`~bot.quiz.ports.PromptStore` methods: one statement each."""
+
+    async def set_prompt(self, user_id: int, kind: str, payload: str, now: float) -> None:
+        """See :meth:`bot.quiz.ports.PromptStore.set_prompt`."""
+        await self._write(
+            "INSERT INTO prompts (user_id, kind, payload, asked_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id, kind) DO UPDATE SET payload = excluded.payload,"
+            " asked_at = excluded.asked_at", (user_id, kind, payload, now))
+
+    async def prompt(self, user_id: int, kind: str, *, since: float) -> str | None:
+        """See :meth:`bot.quiz.ports.PromptStore.prompt`."""
+        rows = await self._read("SELECT payload FROM prompts WHERE user_id = ? AND kind = ?"
+                                " AND asked_at >= ?", (user_id, kind, since))
+        return str(rows[0][0]) if rows else None
+
+    async def take_prompt(self, user_id: int, kind: str, payload: str, *,
+                          since: float) -> bool:
+        """See :meth:`bot.quiz.ports.PromptStore.take_prompt`."""
+        return await self._write(
+            "DELETE FROM prompts WHERE user_id = ? AND kind = ? AND payload = ?"
+            " AND asked_at >= ?", (user_id, kind, payload, since)) == 1
+
+    async def drop_prompt(self, user_id: int, kind: str) -> bool:
+        """See :meth:`bot.quiz.ports.PromptStore.drop_prompt`."""
+        return await self._write("DELETE FROM prompts WHERE user_id = ? AND kind = ?",
+                                 (user_id, kind)) == 1
 
 
 # --- group sessions (GroupStore) ---------------------------------------------------------

@@ -39,7 +39,7 @@ from storage.leases import LocalLeases
 from storage.library import LibraryStatements
 from storage.order import LocalUpdateOrder
 from storage.schema import Migration, migrate, migrations, refuse_newer
-from storage.shared import SharedReportStatements
+from storage.shared import SharedPromptStatements, SharedReportStatements
 from storage.writer import SQLITE_WAL_HEADER, DatabaseFile, FileChange, WriterConnection
 
 __all__ = ["BUSY_TIMEOUT_MS", "Migration", "SQLiteStore", "check_path", "migrations",
@@ -56,7 +56,8 @@ BUSY_TIMEOUT_MS = 5000
 
 
 class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, LibraryStatements,
-                  HomeworkStatements, SharedReportStatements, DailyStatements):
+                  HomeworkStatements, SharedReportStatements, DailyStatements,
+                  SharedPromptStatements):
     """The quiz's storage in one SQLite file. Create with :meth:`open`; close with :meth:`close`.
 
     Writes go through one writer connection with **group commit** (:mod:`storage.writer`): every
@@ -320,6 +321,8 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
             drafts = (await db.execute(
                 "DELETE FROM drafts WHERE user_id = ?", (user_id,))).rowcount
+            # what they were asked and had not answered (a /myquizzes prompt)
+            await db.execute("DELETE FROM prompts WHERE user_id = ?", (user_id,))
             # the question of the day: their answers; their id leaves what they set up
             other += await changed("DELETE FROM daily_answers WHERE user_id = ?")
             other += await changed(

@@ -178,11 +178,13 @@ class QuizStore(Protocol):
         """The user's record per bank, banks ordered by their most recent finished attempt."""
         ...
 
-    async def prune(self, *, abandoned_before: float, names_before: float) -> Pruned:
+    async def prune(self, *, abandoned_before: float, names_before: float,
+                    prompts_before: float | None = None) -> Pruned:
         """Delete abandoned attempts that ended before ``abandoned_before`` with their answers,
-        and blank (``""``) the display names of the players of group sessions that ended
-        (finished or stopped) before ``names_before``, in one write. Times in seconds since
-        the epoch."""
+        blank (``""``) the display names of the players of group sessions that ended
+        (finished or stopped) before ``names_before``, and delete the prompts
+        (:class:`PromptStore`) asked before ``prompts_before`` (None: none), in one write.
+        Times in seconds since the epoch."""
         ...
 
 
@@ -366,8 +368,37 @@ def _count(number: int, noun: str, plural: str | None = None) -> str:
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
-class PrivacyStore(Protocol):
-    """Deleting what is kept about one user (``/deletemydata``, ``quizbot delete-user``)."""
+class PromptStore(Protocol):
+    """What a user was asked in a private chat and answers in a later update (``kind``
+    ``delete``: /deletemydata's one-time nonce; ``edit``: a /myquizzes prompt), kept in the
+    database so that the answer may reach any instance. One prompt of each kind per user: a
+    newer one replaces the older."""
+
+    async def set_prompt(self, user_id: int, kind: str, payload: str, now: float) -> None:
+        """Ask ``user_id`` (at ``now``, seconds since the epoch): ``payload`` is what the
+        answer needs (a nonce, the edit asked for), replacing their older prompt of ``kind``."""
+        ...
+
+    async def prompt(self, user_id: int, kind: str, *, since: float) -> str | None:
+        """The payload of the user's prompt of ``kind`` asked at ``since`` or later; None if
+        there is none (never asked, answered, or older)."""
+        ...
+
+    async def take_prompt(self, user_id: int, kind: str, payload: str, *,
+                          since: float) -> bool:
+        """Use the user's prompt of ``kind`` up, if it is ``payload`` and was asked at
+        ``since`` or later: True once (a compare-and-delete: of two instances taking it at
+        once, one gets it). A prompt with another payload stays."""
+        ...
+
+    async def drop_prompt(self, user_id: int, kind: str) -> bool:
+        """Forget the user's prompt of ``kind``; whether there was one."""
+        ...
+
+
+class PrivacyStore(PromptStore, Protocol):
+    """Deleting what is kept about one user (``/deletemydata``, ``quizbot delete-user``); its
+    confirmation's nonce is a prompt (:class:`PromptStore`)."""
 
     async def checkpoint(self) -> bool:
         """Leave no copy of deleted rows in a write-ahead log this process can clear: SQLite
@@ -381,7 +412,8 @@ class PrivacyStore(Protocol):
         """In one durable write: delete the user's attempts, answers and settings, and in
         group sessions replace the user by a pseudonym (a negative id, a new one per session,
         see :func:`bot.quiz.privacy.is_deleted`) with no name, and clear them as starter
-        (``starter_id`` 0). Deleting a user with no data changes nothing."""
+        (``starter_id`` 0); their prompts go too. Deleting a user with no data changes
+        nothing."""
         ...
 
 
@@ -583,4 +615,14 @@ class SessionLeases(Protocol):
 
     async def release(self, session_id: int) -> None:
         """Let the lease of an ended session go."""
+        ...
+
+    on_early: Callable[[int, int], None] | None
+    """Told (session id, position) when another instance asks this one, the lease's holder,
+    to close that question early (:meth:`ask_early`)."""
+
+    async def ask_early(self, session_id: int, position: int) -> None:
+        """Ask the instance holding the session's lease to close question ``position`` early
+        (everyone answered it, as a tap on this instance found): its ``on_early`` is told.
+        Never raises (a failure is logged: the question closes at its deadline)."""
         ...

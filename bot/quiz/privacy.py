@@ -25,8 +25,8 @@ DELETED_NAME = ""
 CONFIRM_SECONDS = 15 * 60.0
 """How long the buttons of ``/deletemydata``'s question stay valid: a confirmation is fresh."""
 
-PENDING_LIMIT = 10_000
-"""Pending confirmations kept at most; beyond, the expired ones are dropped."""
+PROMPT = "delete"
+"""The kind of prompt (:class:`bot.quiz.ports.PromptStore`) that holds a user's pending nonce."""
 
 Forget = Callable[[int], Awaitable[None]]
 """Drops what one part of the process keeps in memory about a user (caches, queues, state of
@@ -96,9 +96,9 @@ class PrivacyService:
 
     ``/deletemydata`` asks first (:meth:`ask`): its question carries a one-time nonce, the only
     one that confirms (:meth:`confirm`) or cancels (:meth:`cancel`) the user's deletion, once,
-    within :data:`CONFIRM_SECONDS`. The pending nonces are kept in memory only: a restart
-    forgets them, so it can never make a used or old one valid again (a question asked
-    before it is refused: the user asks again).
+    within :data:`CONFIRM_SECONDS`. The pending nonce is stored (a prompt of kind
+    :data:`PROMPT`), so that the tap may reach any instance, or come after a restart; using it
+    deletes it in one compare-and-delete, so it confirms once whichever instance takes it.
 
     Args:
         store: The storage.
@@ -121,7 +121,6 @@ class PrivacyService:
         self._forget = tuple(forget)
         self._quiz_changed = tuple(quiz_changed)
         self._clock = clock
-        self._pending: dict[int, tuple[str, float]] = {}  # user id -> (nonce, issued at)
 
     async def creations(self, user_id: int) -> Creations:
         """What the user made, for the question (:class:`Creations`).
@@ -133,28 +132,29 @@ class PrivacyService:
         draft = self._drafts is not None and await self._drafts.draft(user_id) is not None
         return Creations(quizzes, draft)
 
-    def ask(self, user_id: int) -> str:
-        """A new nonce for the buttons of the user's deletion question; any earlier question
-        of theirs no longer confirms anything."""
-        now = self._clock()
-        if len(self._pending) >= PENDING_LIMIT:
-            self._pending = {user: pending for user, pending in self._pending.items()
-                             if now - pending[1] <= CONFIRM_SECONDS}
+    async def ask(self, user_id: int) -> str:
+        """A new nonce for the buttons of the user's deletion question, stored; any earlier
+        question of theirs no longer confirms anything.
+
+        Raises:
+            StorageError: it could not be stored (the question is not asked).
+        """
         nonce = secrets.token_hex(8)
-        self._pending[user_id] = (nonce, now)
+        await self._store.set_prompt(user_id, PROMPT, nonce, self._clock())
         return nonce
 
-    def _take(self, user_id: int, nonce: str) -> bool:
-        pending = self._pending.get(user_id)
-        if pending is None or not secrets.compare_digest(pending[0], nonce):
-            return False
-        del self._pending[user_id]
-        return self._clock() - pending[1] <= CONFIRM_SECONDS
+    async def _take(self, user_id: int, nonce: str) -> bool:
+        return await self._store.take_prompt(user_id, PROMPT, nonce,
+                                             since=self._clock() - CONFIRM_SECONDS)
 
-    def cancel(self, user_id: int, nonce: str) -> bool:
+    async def cancel(self, user_id: int, nonce: str) -> bool:
         """The user kept their data: ``nonce`` confirms nothing any more. Whether it was the
-        pending one."""
-        return self._take(user_id, nonce)
+        pending one.
+
+        Raises:
+            StorageError: the nonce could not be used up.
+        """
+        return await self._take(user_id, nonce)
 
     async def confirm(self, user_id: int, nonce: str,
                       quizzes: CreatedQuizzes = CreatedQuizzes.KEEP) -> DeletedData:
@@ -166,16 +166,17 @@ class PrivacyService:
             NotConfirmed: ``nonce`` is not the user's pending one, or it expired.
             StorageError: the deletion failed (the user asks again; see :meth:`delete_user`).
         """
-        if not self._take(user_id, nonce):
+        if not await self._take(user_id, nonce):
             raise NotConfirmed(user_id)
         return await self.delete_user(user_id, quizzes)
 
     async def delete_user(self, user_id: int,
                           quizzes: CreatedQuizzes = CreatedQuizzes.KEEP) -> DeletedData:
         """Delete the data of ``user_id``: what the process keeps about them (the ``forget``
-        callbacks, and their pending confirmation); their created quizzes, deleted or kept
+        callbacks); their created quizzes, deleted or kept
         without owner as ``quizzes`` says (each one's id told to ``quiz_changed``);
-        then what is stored (see :meth:`PrivacyStore.delete_user`, their draft included),
+        then what is stored (see :meth:`PrivacyStore.delete_user`, their draft and prompts
+        included),
         then in memory again (what a tap in flight kept meanwhile); then checkpoint
         (:meth:`PrivacyStore.checkpoint`). Durable when it returns. Logged with counts only; a
         failure after the deletion (of the second forgetting, or of the checkpoint) is
@@ -188,7 +189,6 @@ class PrivacyService:
         """
         if user_id <= 0:
             raise ValueError(f"not a Telegram user id: {user_id}")
-        self._pending.pop(user_id, None)
         for forget in self._forget:
             await forget(user_id)
         made = await self._settle_quizzes(user_id, quizzes)

@@ -14,6 +14,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from cachetools import LRUCache
 
@@ -23,6 +24,7 @@ from bot.quiz.engine import (
     AlreadyAnswered,
     Answer,
     Attempt,
+    QuizError,
     StaleQuestion,
     UnknownAttempt,
 )
@@ -53,6 +55,8 @@ class Retention:
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 
 class _AttemptCache(LRUCache[int, Attempt]):
     """Cached attempts by id, the least recently used let go first; ``evicted`` is told of each
@@ -73,7 +77,10 @@ class QuizService:
 
     Attempts are cached in memory (write-through: the cache changes only after storage
     acknowledged the write), so checking a tap needs no database read; storage re-checks every
-    write atomically, so a stale cache entry can never record a wrong answer.
+    write atomically, so a stale cache entry can never record a wrong answer. A tap that the
+    cached attempt refuses is checked again against the stored one (:meth:`_checked`): with
+    several instances, another one may have moved the attempt on (an answer, a "next"), so
+    the cache is behind and only a refusal can tell; the read costs nothing on the usual path.
 
     Args:
         store: Where attempts and answers are kept.
@@ -135,6 +142,20 @@ class QuizService:
         buttons then read storage, which has nothing: they are refused."""
         for attempt_id in self._by_user.get(user_id, set()):
             self._reviewed.pop(attempt_id, None)
+        self._forget_user(user_id)
+        self._languages.pop(user_id, None)
+        self._flows.pop(user_id, None)
+
+    def changed_elsewhere(self, user_id: int | None) -> None:
+        """Another instance changed what is stored about ``user_id`` (their language, what
+        follows their answers, their data deleted): drop what is cached about them, so that
+        it is read again. None: anyone may have changed (news of changes may have been
+        missed): drop every user's."""
+        if user_id is None:
+            self._languages.clear()
+            self._flows.clear()
+            self._attempts.clear()
+            return
         self._forget_user(user_id)
         self._languages.pop(user_id, None)
         self._flows.pop(user_id, None)
@@ -308,10 +329,31 @@ class QuizService:
             QuestionChanged: the question was edited since it was shown: show it again after
                 :meth:`current`.
         """
-        attempt = await self.attempt(attempt_id)
-        answer = engine.grade(attempt, await self._planned(attempt), user_id, position, slot,
-                              self._clock())
-        return attempt, answer
+        return await self._checked(attempt_id, lambda attempt, bank: engine.grade(
+            attempt, bank, user_id, position, slot, self._clock()))
+
+    async def _checked(self, attempt_id: int,
+                       check: Callable[[Attempt, Bank | None], T]) -> tuple[Attempt, T]:
+        """``check`` (an engine rule, which raises a :class:`~bot.quiz.engine.QuizError` to
+        refuse) on the attempt and its planned bank: on the cached attempt first, and when that
+        refuses, once more on the stored one (another instance may have moved it on since this
+        one cached it: the stored state decides a refusal).
+
+        Raises:
+            UnknownAttempt: no such attempt.
+            QuizError: ``check`` refused the stored attempt.
+        """
+        cached = self._attempts.get(attempt_id)
+        if cached is not None:
+            try:
+                return cached, check(cached, await self._planned(cached))
+            except QuizError:
+                pass  # the stored attempt decides
+        stored = await self.store.attempt(attempt_id)
+        if stored is None:
+            raise UnknownAttempt(attempt_id)
+        attempt = self._remember(stored)
+        return attempt, check(attempt, await self._planned(attempt))
 
     # --- questions with several right options: ticks, then Submit ---------------------------
 
@@ -323,10 +365,8 @@ class QuizService:
         Raises:
             NothingChosen: nothing ticked. The refusals of :meth:`grade`.
         """
-        attempt = await self.attempt(attempt_id)
-        answer = engine.grade_choice(attempt, await self._planned(attempt), user_id, position,
-                                     mask, self._clock())
-        return attempt, answer
+        return await self._checked(attempt_id, lambda attempt, bank: engine.grade_choice(
+            attempt, bank, user_id, position, mask, self._clock()))
 
     async def tick(self, user_id: int, attempt_id: int, position: int,
                    mask: int) -> tuple[Attempt, Bank]:
@@ -340,13 +380,14 @@ class QuizService:
             InvalidOption: a slot the question lacks, or the question has one right option.
             The refusals of :meth:`grade`.
         """
-        attempt = await self.attempt(attempt_id)
-        bank = await self._planned(attempt)
-        question, slots = engine.asking(attempt, bank, user_id, position)
-        engine.chosen_slots(mask, len(slots))
-        if not question.several or bank is None:
-            raise engine.InvalidOption(mask)
-        return attempt, bank
+        def check(attempt: Attempt, bank: Bank | None) -> Bank:
+            question, slots = engine.asking(attempt, bank, user_id, position)
+            engine.chosen_slots(mask, len(slots))
+            if not question.several or bank is None:
+                raise engine.InvalidOption(mask)
+            return bank
+
+        return await self._checked(attempt_id, check)
 
     async def record(self, attempt: Attempt, answer: Answer, *,
                      language: str | None = None) -> Attempt:
@@ -391,8 +432,8 @@ class QuizService:
             UnknownAttempt, NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion,
             NotAnswered: refused; nothing changes.
         """
-        attempt = await self.attempt(attempt_id)
-        shown = engine.check_next(attempt, await self._planned(attempt), user_id, position)
+        attempt, shown = await self._checked(attempt_id, lambda attempt, bank: engine.check_next(
+            attempt, bank, user_id, position))
         if self._shown.get(attempt.id, -1) >= shown:
             raise StaleQuestion(position)  # "next" tapped twice: shown already
         return attempt
@@ -424,8 +465,8 @@ class QuizService:
             UnknownAttempt, NotYourAttempt, BankChanged, NotFinished: refused.
             StaleQuestion: reviewed already.
         """
-        attempt = await self.attempt(attempt_id)
-        bank = engine.check_review(attempt, await self._planned(attempt), user_id)
+        attempt, bank = await self._checked(
+            attempt_id, lambda attempt, planned: engine.check_review(attempt, planned, user_id))
         if attempt.id in self._reviewed:
             raise StaleQuestion(attempt.total)
         self._reviewed[attempt.id] = None
@@ -436,7 +477,8 @@ class QuizService:
         self._reviewed.pop(attempt_id, None)
 
     async def prune(self) -> Pruned:
-        """Delete what :attr:`retention` keeps no longer (see :class:`Retention`), as of the
+        """Delete what :attr:`retention` keeps no longer (see :class:`Retention`), and the
+        prompts (:class:`~bot.quiz.ports.PromptStore`) asked over a day ago, as of the
         service's clock.
 
         Raises:
@@ -445,7 +487,8 @@ class QuizService:
         now = self._clock()
         return await self.store.prune(
             abandoned_before=now - self.retention.abandoned_attempt_days * DAY,
-            names_before=now - self.retention.player_name_days * DAY)
+            names_before=now - self.retention.player_name_days * DAY,
+            prompts_before=now - DAY)  # a prompt is answered within minutes, or never
 
     async def stop(self, user_id: int) -> bool:
         """Abandon the user's active attempt; False if there was none."""

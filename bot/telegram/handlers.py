@@ -22,7 +22,7 @@ from bot.quiz.ports import StorageError
 from bot.quiz.quizzes import CREATED_ID
 from bot.quiz.starting import Resumed, Started, resume_or_start
 from bot.render import HTML, Screen
-from bot.telegram import creators, homework, teachers
+from bot.telegram import creators, homework, quizzes, teachers
 from bot.telegram.chats import thread_of
 from bot.telegram.common import (
     ANSWERED,
@@ -185,6 +185,22 @@ async def on_other_message(update: Update, context: Context) -> None:
         return
     t = await catalog_for(context, user)
     await send(context, chat.id, Screen(HTML.escape(t("unknown_text"))))
+
+
+async def on_private_text(update: Update, context: Context) -> None:
+    """A text (not a command, but /cancel) or a poll in a private chat: the answer to a
+    /myquizzes prompt when one waits for the sender (stored: the prompt may have been asked
+    on another instance); else /cancel drops the /newquiz draft, and anything else goes as
+    :func:`on_other_message` (a step of the draft, or the hint)."""
+    if await quizzes.on_edit_text(update, context):
+        return
+    message = update.effective_message
+    cancel = quizzes.CANCEL.match(message.text.strip()) if message and message.text else None
+    if cancel is not None and (cancel[1] is None
+                               or cancel[1][1:].lower() == context.bot.username.lower()):
+        await creators.cmd_cancel(update, context)  # as its CommandHandler: this bot's only
+        return
+    await on_other_message(update, context)
 
 
 # --- callback queries ----------------------------------------------------------------------

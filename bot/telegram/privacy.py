@@ -25,13 +25,14 @@ are kept without owner: nothing the user was not asked about is destroyed)."""
 
 async def cmd_deletemydata(update: Update, context: Context) -> None:
     """/deletemydata (private chats): ask for confirmation; nothing is deleted yet. The
-    question's buttons carry a new one-time nonce: only they confirm, once."""
+    question's buttons carry a new one-time nonce, stored: only they confirm, once, on
+    whichever instance the tap reaches."""
     user, chat = update.effective_user, update.effective_chat
     assert chat is not None and user is not None
     t = await catalog_for(context, user)
     service = services(context).privacy
     made = await service.creations(user.id)
-    nonce = service.ask(user.id)
+    nonce = await service.ask(user.id)
     await send(context, chat.id, render.delete_data_question(t, HTML, nonce, made))
 
 
@@ -41,12 +42,12 @@ async def on_delete_data(query: CallbackQuery, context: Context,
     tapper's, whoever's message it is) with their created quizzes or keeping those without
     their name, or keep it all. The question turns into the outcome, in the language the user
     had (their language choice is deleted too). A button whose nonce is not the tapper's
-    pending one (forged, tapped again, from an older question or from before a restart) gets
-    a toast and changes nothing.
+    pending one (forged, tapped again, from an older question or expired) gets a toast and
+    changes nothing.
     """
     service = services(context).privacy
     if not button.confirm:
-        service.cancel(query.from_user.id, button.nonce)
+        await service.cancel(query.from_user.id, button.nonce)
         await toast(query)
         await edit(query, Screen(HTML.escape(t("deletemydata_cancelled"))))
         return

@@ -23,8 +23,8 @@ from bot.quiz.quizzes import Outcome, Published, Refusal, Rejected
 from bot.quiz.textformat import TypedQuestion, parse_question
 from bot.render import HTML, QuizButton, Screen, as_screens
 from bot.render import quizzes as screens
-from bot.telegram.common import Context, QuizApplication, edit, send, toast
-from bot.telegram.services import QuizEdit, Services, catalog_for, services
+from bot.telegram.common import Context, edit, send, toast
+from bot.telegram.services import QuizEdit, catalog_for, services
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +125,7 @@ async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizBut
 async def _ask(query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord,
                t: Catalog) -> None:
     """Wait for the creator's next text message: a question (add, replace) or a title."""
-    services(context).quiz_edits.ask(query.from_user.id, QuizEdit(
+    await services(context).quiz_edits.ask(query.from_user.id, QuizEdit(
         button.action, record.id, record.version, button.number))
     await toast(query)
     text = (t("quizzes.ask_title", title=record.title) if button.action == "rename"
@@ -195,78 +195,64 @@ async def _results(query: CallbackQuery, context: Context, user_id: int, quiz_id
         await send(context, user_id, part)
 
 
-class WaitingForEdit(filters.MessageFilter):
-    """Messages of a creator a /myquizzes prompt is waiting for (their text, or /cancel)."""
-
-    def __init__(self, app: QuizApplication) -> None:
-        super().__init__(name="WaitingForEdit")
-        self._app = app
-
-    def filter(self, message: Message) -> bool:
-        """Whether the sender has a prompt waiting."""
-        made = self._app.bot_data.services
-        return (isinstance(made, Services) and message.from_user is not None
-                and made.quiz_edits.waiting(message.from_user.id) is not None)
-
-
-def edit_filter(app: QuizApplication) -> filters.BaseFilter:
-    """Private text messages (not commands, but /cancel) and polls answering a /myquizzes
-    prompt."""
+def edit_filter() -> filters.BaseFilter:
+    """Private text messages (not commands, but /cancel) and polls: what may answer a
+    /myquizzes prompt (:func:`on_edit_text` tells whether one waits)."""
     text = filters.TEXT & (~filters.COMMAND | filters.Regex(CANCEL))
-    return (filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE & (text | filters.POLL)
-            & WaitingForEdit(app))
+    return filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE & (text | filters.POLL)
 
 
-async def on_edit_text(update: Update, context: Context) -> None:
-    """The creator's answer to a prompt: a question to add or put in place of one, a new
-    title, or /cancel. A question that cannot be read asks again; a change is a new version."""
+async def on_edit_text(update: Update, context: Context) -> bool:
+    """The creator's answer to a prompt (stored: asked on any instance): a question to add or
+    put in place of one, a new title, or /cancel. A question that cannot be read asks again;
+    a change is a new version. False (nothing done) when no prompt waits for the sender."""
     message, user = update.effective_message, update.effective_user
     assert message is not None and user is not None
     made = services(context)
+    pending = await made.quiz_edits.waiting(user.id)
+    if pending is None:
+        return False
     t = await catalog_for(context, user)
-    pending = made.quiz_edits.waiting(user.id)
-    if pending is None:  # answered meanwhile (two messages at once)
-        return
     if message.text is not None and CANCEL.match(message.text.strip()):
-        made.quiz_edits.done(user.id)
+        await made.quiz_edits.done(user.id)
         await message.reply_text(HTML.escape(t("quizzes.cancelled")))
-        return
+        return True
     service = made.quizzes
     owned = await service.owned(user.id, pending.quiz_id)
     if isinstance(owned, Refusal):
-        made.quiz_edits.done(user.id)
+        await made.quiz_edits.done(user.id)
         await message.reply_text(HTML.escape(t(REFUSAL_TOASTS[owned])))
-        return
+        return True
     language = owned.language
     outcome: Outcome
     if pending.action == "rename":
         title = (message.text or "").strip()
         if not 1 <= len(title) <= MAX_TITLE:
             await message.reply_text(HTML.escape(t("quizzes.bad_title")))
-            return
+            return True
         outcome = await service.rename(user.id, pending.quiz_id, title)
     else:
         if message.poll is not None:
             data = poll_question_data(message.poll, language)
             if data is None:
                 await message.reply_text(HTML.escape(t("quizzes.poll_no_answer")))
-                return
+                return True
         else:
             typed = parse_question(message.text or "", _quotes(message))
             if typed is None:
                 await message.reply_text(HTML.escape(t("quizzes.bad_question")))
-                return
+                return True
             data = typed_question_data(typed, language)
         outcome = (await service.add_question(user.id, pending.quiz_id, data)
                    if pending.action == "add" else
                    await service.replace_question(user.id, pending.quiz_id, pending.number, data))
     if isinstance(outcome, Rejected):  # the prompt stays: the creator sends a fixed version
         await message.reply_text(screens.problems_text(outcome.problems, t, HTML))
-        return
-    made.quiz_edits.done(user.id)
+        return True
+    await made.quiz_edits.done(user.id)
     if isinstance(outcome, Refusal):
         await message.reply_text(HTML.escape(t(REFUSAL_TOASTS[outcome])))
-        return
+        return True
     record = outcome.record
     said = (t("quizzes.renamed", title=record.title, version=record.version)
             if pending.action == "rename" else
@@ -276,6 +262,7 @@ async def on_edit_text(update: Update, context: Context) -> None:
     await message.reply_text(HTML.escape(said))
     await send(context, message.chat_id,
                _quiz_screen(context, record, t))
+    return True
 
 
 def poll_question_data(poll: Poll, language: str) -> dict[str, object] | None:

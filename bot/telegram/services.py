@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from cachetools import TTLCache
 from telegram import User
 
 from bot import chart, i18n
@@ -24,6 +25,7 @@ from bot.quiz.creator_service import CreatorService
 from bot.quiz.daily_service import DailyService
 from bot.quiz.group_service import GroupService
 from bot.quiz.homework_service import HomeworkService
+from bot.quiz.ports import PromptStore
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.quizzes import QuizzesService
 from bot.quiz.registry import BankRegistry
@@ -60,23 +62,52 @@ class QuizEdit:
 
 class QuizEdits:
     """The /myquizzes prompts waiting for the creator's next text message, per user id, for
-    :data:`EDIT_PROMPT_SECONDS` (in memory: after a restart the creator taps the button again;
-    nothing stored is lost)."""
+    :data:`EDIT_PROMPT_SECONDS`: stored (a prompt of kind ``edit``,
+    :class:`~bot.quiz.ports.PromptStore`), so that the message may reach any instance, or come
+    after a restart.
 
-    def __init__(self, size: int = 10_000) -> None:
-        self._waiting: TTLCache[int, QuizEdit] = TTLCache(size, EDIT_PROMPT_SECONDS)
+    Args:
+        store: Where the prompts are kept.
+        clock: Seconds since the epoch.
+    """
 
-    def ask(self, user_id: int, edit: QuizEdit) -> None:
-        """Wait for ``user_id``'s next text message for ``edit`` (replacing an older prompt)."""
-        self._waiting[user_id] = edit
+    KIND = "edit"
+    """The kind of prompt that holds a waiting edit."""
 
-    def waiting(self, user_id: int) -> QuizEdit | None:
-        """The prompt ``user_id`` is answering, if any."""
-        return self._waiting.get(user_id)
+    def __init__(self, store: PromptStore, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._clock = clock
 
-    def done(self, user_id: int) -> QuizEdit | None:
-        """Stop waiting for ``user_id``; the prompt it was, if any."""
-        return self._waiting.pop(user_id, None)
+    async def ask(self, user_id: int, edit: QuizEdit) -> None:
+        """Wait for ``user_id``'s next text message for ``edit`` (replacing an older prompt).
+
+        Raises:
+            StorageError: it could not be stored (the creator is not asked).
+        """
+        payload = f"{edit.action}:{edit.quiz_id}:{edit.version}:{edit.number}"
+        await self._store.set_prompt(user_id, self.KIND, payload, self._clock())
+
+    async def waiting(self, user_id: int) -> QuizEdit | None:
+        """The prompt ``user_id`` is answering, if any (asked within
+        :data:`EDIT_PROMPT_SECONDS`).
+
+        Raises:
+            StorageError: the prompts could not be read.
+        """
+        payload = await self._store.prompt(user_id, self.KIND,
+                                           since=self._clock() - EDIT_PROMPT_SECONDS)
+        if payload is None:
+            return None
+        action, quiz_id, version, number = payload.split(":")
+        return QuizEdit(action, quiz_id, int(version), int(number))
+
+    async def done(self, user_id: int) -> None:
+        """Stop waiting for ``user_id``.
+
+        Raises:
+            StorageError: the prompt could not be dropped.
+        """
+        await self._store.drop_prompt(user_id, self.KIND)
 
 
 @dataclass(frozen=True)
@@ -179,7 +210,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     # homework and the chats' time zones
     homework = HomeworkService(store, store, quiz, clock=data.clock)
     return Services(banks=banks, quiz=quiz, groups=groups, learning=learning, privacy=privacy,
-                    quizzes=quizzes, quiz_edits=QuizEdits(), creators=creators,
+                    quizzes=quizzes, quiz_edits=QuizEdits(store, data.clock), creators=creators,
                     homework=homework,
                     store=store, leases=leases, sessions=runner, monitoring=monitoring,
                     chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)),

@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from typing import cast
 
@@ -109,6 +109,14 @@ class SessionRunner:
         self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}  # lock, [users]
         self._failures: dict[int, int] = {}
         self._clocked: dict[int, int] = {}  # session id -> position whose clock edit is done
+        self.leases.on_early = self._asked_early
+
+    def _asked_early(self, session_id: int, position: int) -> None:
+        """Another instance's tap found everyone answered question ``position`` of a session
+        run here (its lease is held here): close it now."""
+        log.info("group session %s: question %s closes early (everyone answered, as another "
+                 "instance found)", session_id, position + 1)
+        self.schedule(session_id, 0.0, early=position)
 
     async def forget_starter(self, user_id: int) -> None:
         """Drop the name of ``user_id`` from the group sessions they started that are running
@@ -273,6 +281,8 @@ class SessionRunner:
         async with self._turn(session_id):
             try:
                 if not await self._claim(session_id):
+                    if early is not None:  # the holder closes it (a tap here found it done)
+                        await self.leases.ask_early(session_id, early)
                     return
                 await self._run(session_id, early)
             except Exception as exc:  # every failure is sorted in one place
@@ -546,12 +556,18 @@ class _Solo:
 
     shared = False
 
+    on_early: Callable[[int, int], None] | None = None
+    """Never told: no other instance asks this one anything."""
+
     async def claim(self, session_id: int) -> bool:
         """Always True."""
         return True
 
     async def release(self, session_id: int) -> None:
         """Nothing to release."""
+
+    async def ask_early(self, session_id: int, position: int) -> None:
+        """Nothing to ask: this instance holds every lease."""
 
 
 _SOLO = _Solo()

@@ -10,9 +10,12 @@ every read is one statement run to completion.
 
 from __future__ import annotations
 
+import time
+
 from bot.quiz.engine import Answer, Attempt
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, RecordOutcome
 from bot.quiz.stats import COUNTED_ATTEMPT, COUNTED_SESSION, bank_stats
+from storage.order import USERS_CHANNEL
 from storage.postgres.writer import PostgresWriter
 from storage.rows import chosen_text, moved_on
 from storage.shared import SharedAttemptStatements
@@ -24,6 +27,29 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
     _ANSWERS = ("(SELECT COALESCE(json_agg(json_build_array(question_id, option_index, correct,"
                 " answered_at, chosen)), '[]')::text FROM answers s"
                 " WHERE s.attempt_id = a.attempt_id)")
+
+    # --- users: their choices, cached by every instance ------------------------------------
+
+    async def set_user_language(self, user_id: int, language: str) -> None:
+        """See :meth:`bot.quiz.ports.QuizStore.set_user_language`; the instances are told to
+        read the user's choices again (:data:`storage.order.USERS_CHANNEL`), in the same
+        statement."""
+        await self._write_returning(
+            "WITH stored AS (INSERT INTO users (user_id, language, updated_at)"
+            " VALUES ($1, $2, $3) ON CONFLICT (user_id) DO UPDATE"
+            " SET language = excluded.language, updated_at = excluded.updated_at"
+            " RETURNING user_id) SELECT pg_notify($4, $1::text) FROM stored",
+            (user_id, language, time.time(), USERS_CHANNEL))
+
+    async def set_answer_flow(self, user_id: int, flow: str, now: float) -> None:
+        """See :meth:`bot.quiz.ports.QuizStore.set_answer_flow`; the instances are told as by
+        :meth:`set_user_language`."""
+        await self._write_returning(
+            "WITH stored AS (INSERT INTO users (user_id, language, answer_flow, updated_at)"
+            " VALUES ($1, NULL, $2, $3) ON CONFLICT (user_id) DO UPDATE"
+            " SET answer_flow = excluded.answer_flow, updated_at = excluded.updated_at"
+            " RETURNING user_id) SELECT pg_notify($4, $1::text) FROM stored",
+            (user_id, flow, now, USERS_CHANNEL))
 
     # --- attempts ------------------------------------------------------------------------
 

@@ -42,14 +42,14 @@ from storage.daily import DailyStatements
 from storage.homework import HomeworkStatements
 from storage.leases import PostgresLeases
 from storage.library import LibraryStatements
-from storage.order import PostgresUpdateOrder
+from storage.order import USERS_CHANNEL, PostgresUpdateOrder
 from storage.postgres.attempts import PostgresAttemptStatements
 from storage.postgres.dsn import redact_dsn
 from storage.postgres.groups import PostgresGroupStatements
 from storage.postgres.learning import PostgresLearningStatements
 from storage.postgres.schema import SCHEMA_VERSION, migrate, migrations
 from storage.postgres.writer import FAILURES, POOL_SIZE, rows_changed
-from storage.shared import SharedReportStatements
+from storage.shared import SharedPromptStatements, SharedReportStatements
 
 PSEUDONYM_LOCK = (0x71756979, 1)
 """Advisory lock key (two int4) held by :meth:`PostgresStore.delete_user` until it commits:
@@ -58,7 +58,7 @@ two instances deleting users at once never pick the same pseudonyms."""
 
 class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
                     PostgresLearningStatements, LibraryStatements, HomeworkStatements,
-                    SharedReportStatements, DailyStatements):
+                    SharedReportStatements, DailyStatements, SharedPromptStatements):
     """The quiz's storage in a PostgreSQL database. Create with :meth:`open`; close with
     :meth:`close`.
 
@@ -167,6 +167,10 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
             drafts = rows_changed(await db.execute(
                 "DELETE FROM drafts WHERE user_id = $1", user_id))
+            # what they were asked and had not answered (a /myquizzes prompt)
+            await db.execute("DELETE FROM prompts WHERE user_id = $1", user_id)
+            # every instance drops what it caches about them, at the commit
+            await db.execute("SELECT pg_notify($1, $2)", USERS_CHANNEL, str(user_id))
             # the question of the day: their answers; their id leaves what they set up
             other += await changed("DELETE FROM daily_answers WHERE user_id = $1")
             other += await changed(

@@ -413,3 +413,18 @@ async def test_an_album_is_answered_once_and_its_first_photo_is_the_picture(fake
     assert [q.picture for q in draft.questions] == [
         first_photo["photo"][-1]["file_id"], photos[-2]["photo"][-1]["file_id"]]
     assert answer["message_id"] != replies[1]["message_id"]
+
+
+async def test_cancel_drops_the_draft_and_another_bots_cancel_does_not(fake, running_bot):
+    """/cancel (and /cancel@<this bot>) drops the open draft; /cancel@<another bot> is not
+    this bot's command: the hint, and the draft stays."""
+    ada = Person(fake, 803, "Ada")
+    await _collecting(ada)
+    [hint] = await ada.say("/cancel@some_other_bot")
+    assert hint["text"] == T("unknown_text")
+    assert await _creators(running_bot).draft(ada.user_id) is not None
+    [done] = await ada.say(f"/cancel@{fake.bot_username}")
+    assert done["text"] == T("newquiz.cancelled")
+    assert await _creators(running_bot).draft(ada.user_id) is None
+    [none] = await ada.say("/cancel")
+    assert none["text"] == T("newquiz.no_draft")

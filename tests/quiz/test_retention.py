@@ -168,3 +168,24 @@ async def test_the_bot_prunes_daily(running_bot, caplog):
     await job.run(running_bot.app)
     assert "retention: 0 abandoned attempt(s) and 0 answer(s) deleted, 0 player name(s)" \
         in caplog.text
+
+
+async def test_a_tap_the_cached_attempt_refuses_is_checked_against_the_stored_one(store, banks):
+    """Two services on one store (two instances): each caches the attempt; while one answers
+    and moves it on, the other's cache is behind. Its next tap (an answer, a "next") is not
+    refused: the stored attempt decides; an answer the cache lets through is refused by the
+    write if the question was answered on the other; news of a change drops the cache."""
+    here, there = QuizService(store, banks), QuizService(store, banks)
+    attempt = await here.start(1, BANK_ID)
+    await there.attempt(attempt.id)  # cached there at question 1
+    graded, answer = await here.grade(1, attempt.id, 0, 0)
+    await here.record(graded, answer)
+    assert (await there.next(1, attempt.id, 0)).position == 1  # not "answer first"
+    graded, answer = await there.grade(1, attempt.id, 1, 0)  # not "not the current question"
+    moved = await there.record(graded, answer)
+    assert moved.position == 2
+    graded, answer = await here.grade(1, attempt.id, 1, 1)  # the cache here: not answered yet
+    with pytest.raises(engine.AttemptClosed):  # the write's check: moved on there
+        await here.record(graded, answer)
+    here.changed_elsewhere(1)
+    assert here.cached["attempts"] == 0

@@ -701,3 +701,42 @@ async def test_a_rating_batch_reads_its_cards_by_the_unique_index_on_sqlite(tmp_
                 f"EXPLAIN QUERY PLAN {cards_of_keys_sql(keys)}", [1, "bank", "q"] * keys)]
             assert not any(step.startswith("SCAN c") or step == "SCAN cards" for step in plan)
             assert any(step.startswith("SEARCH c USING INDEX") for step in plan), plan
+
+
+# --- prompts (PromptStore) ---------------------------------------------------------------------
+
+async def test_a_prompt_is_replaced_read_while_fresh_and_taken_once(engine, store):
+    """A prompt replaces the user's older one of its kind (another kind stays); it is read only
+    if asked at ``since`` or later; taken once, with its own payload only and while fresh;
+    two stores on one database taking it at once (two instances): one gets it."""
+    await store.set_prompt(7, "delete", "aaaa", 100.0)
+    await store.set_prompt(7, "edit", "rename:c-0123456789:1:0", 100.0)
+    await store.set_prompt(7, "delete", "bbbb", 200.0)
+    assert await store.prompt(7, "delete", since=150.0) == "bbbb"
+    assert await store.prompt(7, "delete", since=250.0) is None
+    assert await store.prompt(8, "delete", since=0.0) is None
+    assert not await store.take_prompt(7, "delete", "aaaa", since=0.0)  # replaced
+    assert not await store.take_prompt(7, "delete", "bbbb", since=250.0)  # expired
+    other = await engine.open()
+    try:
+        taken = await asyncio.gather(store.take_prompt(7, "delete", "bbbb", since=150.0),
+                                     other.take_prompt(7, "delete", "bbbb", since=150.0))
+    finally:
+        await other.close()
+    assert sorted(taken) == [False, True]
+    assert await store.prompt(7, "edit", since=0.0) == "rename:c-0123456789:1:0"
+    assert await store.drop_prompt(7, "edit") and not await store.drop_prompt(7, "edit")
+
+
+async def test_prompts_go_with_the_user_and_with_the_days_pruning(store):
+    """delete_user deletes the user's prompts (no one else's); prune deletes the prompts asked
+    before ``prompts_before``, and none without it."""
+    for user_id, asked in ((7, 10.0), (8, 10.0), (9, 500.0)):
+        await store.set_prompt(user_id, "edit", "add:c-0123456789:1:0", asked)
+    await store.delete_user(7)
+    assert await store.prompt(7, "edit", since=0.0) is None
+    await store.prune(abandoned_before=0.0, names_before=0.0)
+    assert await store.prompt(8, "edit", since=0.0) is not None
+    await store.prune(abandoned_before=0.0, names_before=0.0, prompts_before=100.0)
+    assert await store.prompt(8, "edit", since=0.0) is None
+    assert await store.prompt(9, "edit", since=0.0) is not None

@@ -22,12 +22,13 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def start_bot_process(fake: FakeBotAPI, db: Path, log: Path, *,
+async def start_bot_process(fake: FakeBotAPI, db: Path | str, log: Path, *,
                             env: dict[str, str] | None = None,
                             ready: Callable[[], object] | None = None,
                             ) -> asyncio.subprocess.Process:
     """Start the real `quizbot run` process against ``fake``; return once it is polling (or
-    once ``ready()`` is true). ``env``: more environment variables (webhook, metrics).
+    once ``ready()`` is true). ``db``: a SQLite file or a PostgreSQL URL; ``env``: more
+    environment variables (webhook, metrics).
 
     Raises:
         AssertionError: the process ended first (with its log), or was not ready in 30 s.

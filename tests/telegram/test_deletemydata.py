@@ -1,8 +1,8 @@
 """``/deletemydata`` deletes everywhere the bot keeps a user's data: the database, the WAL, the
 in-memory caches (attempts, language choice) and queues (review cards); old buttons are
-inert; every deletion needs a fresh confirmation of its own (forged, replayed or pre-restart
-confirm buttons do nothing). End to end through the fake Bot API; ``quizbot delete-user``
-checkpoints too."""
+inert; every deletion needs a fresh confirmation of its own (forged, replayed or superseded
+confirm buttons do nothing; a stored one survives a restart). End to end through the fake
+Bot API; ``quizbot delete-user`` checkpoints too."""
 
 from __future__ import annotations
 
@@ -46,8 +46,8 @@ async def test_deletemydata_forgets_everywhere_and_needs_a_fresh_confirmation(fa
     """After the deletion: the WAL holds neither the name nor a frame of the deleted rows; the
     old "Next" of the deleted attempt gets a toast and sends nothing; /stats, /review and
     /start answer in Telegram's language, not the deleted choice; the confirm button tapped
-    again, a forged one and one asked before a restart delete nothing (the user's new attempt
-    stays); a new question asked after the restart confirms."""
+    again, a forged one and one superseded by a newer question delete nothing (the user's new
+    attempt stays); the newer one, asked before a restart, confirms after it."""
     runner = await RunningBot(fake, tmp_path / "quiz.sqlite3", question_seconds=600.0,
                               mode=mode).start()
     try:
@@ -102,13 +102,14 @@ async def test_deletemydata_forgets_everywhere_and_needs_a_fresh_confirmation(fa
             assert fake.callback_answers[query_id].get("text") == en("deletemydata_expired")
         assert count(runner.db, "SELECT COUNT(*) FROM attempts WHERE user_id = 601") == 1
 
-        # a question asked before a restart confirms nothing after it; a new one does
-        [asked] = await ada.say("/deletemydata")
+        # a question asked before a restart still confirms after it (its nonce is stored, as
+        # for a tap reaching another instance), but not once a newer question replaced it
+        [older] = await ada.say("/deletemydata")
+        [again] = await ada.say("/deletemydata")
         await runner.restart()
-        query_id = await ada.tap(asked, button(asked, "d:1:"))
+        query_id = await ada.tap(older, button(older, "d:1:"))
         assert fake.callback_answers[query_id].get("text") == en("deletemydata_expired")
         assert count(runner.db, "SELECT COUNT(*) FROM attempts WHERE user_id = 601") == 1
-        [again] = await ada.say("/deletemydata")
         await ada.tap(again, button(again, "d:1:"))
         await fake.wait_for(lambda: fake.message(601, again["message_id"])["text"] ==
                             en("deletemydata_done"))

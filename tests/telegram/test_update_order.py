@@ -5,14 +5,11 @@ end to end two bots behind a load balancer that sends one user's taps to both.""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-import aiohttp
 import asyncpg
 import pytest
-from aiohttp import web
 from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.ext import TypeHandler
 
@@ -24,6 +21,7 @@ from storage.order import ORDER_NAMESPACE, PostgresUpdateOrder, order_key
 from storage.postgres import MIGRATION_LOCK, PSEUDONYM_LOCK
 from tests.conftest import BANK_ID, Person, RunningBot, buttons, correct_label, free_port
 from tests.storage.test_postgres_instances import until
+from tests.support.balancer import Balancer
 
 GROUP = -1001234567890
 
@@ -69,6 +67,48 @@ async def test_a_turn_never_blocks_a_session_lease_with_the_same_number(stores, 
             await asyncio.wait_for(leases.wait_poller(key, on_lost=lambda: None), 30)
     finally:
         await leases.close()
+
+
+# --- what one instance tells the others ---------------------------------------------------------
+
+async def test_a_users_change_reaches_the_other_instances_order_connection(stores):
+    """A language choice, an answer flow and a deletion stored through one instance are told
+    to the other's order connection (the user id, at the commit), before that connection's
+    next turn is had; a new connection tells None (news may have been missed)."""
+    a, b = stores
+    order = b.update_order()
+    told: list[int | None] = []
+    order.on_user_changed = told.append
+    await order.register(7, 7, 1)  # the connection is made: None
+    async with order.turn(7, 7, 1):
+        pass
+    assert told == [None]
+    await a.set_user_language(7, "el")
+    await a.set_answer_flow(8, "one_tap", 1.0)
+    await a.delete_user(9)
+    await order.register(7, 7, 2)
+    async with order.turn(7, 7, 2) as held:  # the turn's answer comes after the notifications
+        assert held
+        assert told == [None, 7, 8, 9]
+
+
+async def test_an_early_close_is_asked_of_the_lease_holder_only(pg_db):
+    """ask_early on an instance without the session's lease reaches the holder's on_early
+    (session and position); an instance that does not hold it is not told."""
+    holder, other, third = (PostgresLeases(pg_db) for _ in range(3))
+    told: dict[str, list[tuple[int, int]]] = {"holder": [], "third": []}
+    holder.on_early = lambda s, p: told["holder"].append((s, p))
+    third.on_early = lambda s, p: told["third"].append((s, p))
+    try:
+        assert await holder.claim(5)
+        assert not await third.claim(5)  # listening too, without the lease
+        assert not await other.claim(5)
+        await other.ask_early(5, 2)
+        await until(lambda: _true(bool(told["holder"])))
+        assert told == {"holder": [(5, 2)], "third": []}
+    finally:
+        for leases in (holder, other, third):
+            await leases.close()
 
 
 # --- turns between two instances ---------------------------------------------------------------
@@ -253,51 +293,6 @@ async def test_updates_dropped_by_the_flood_limits_are_unregistered(stores, pg_d
 
 
 # --- end to end: two bots behind one webhook URL ------------------------------------------------
-
-class Balancer:
-    """A load balancer in front of the instances' webhook servers: each update Telegram (the
-    fake) POSTs goes to the instance :attr:`plan` names next, else to the next in turn; the
-    instance's answer goes back to the fake."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/tg-hook"
-        self.targets: list[str] = []
-        self.plan: list[int] = []
-        self.routed: list[tuple[int, int]] = []  # (update_id, instance)
-        self._next = 0
-        self._runner: web.AppRunner | None = None
-        self._session: aiohttp.ClientSession | None = None
-
-    async def start(self) -> Balancer:
-        app = web.Application()
-        app.router.add_post("/tg-hook", self._forward)
-        self._runner = web.AppRunner(app)
-        await self._runner.setup()
-        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
-        self._session = aiohttp.ClientSession()
-        return self
-
-    async def _forward(self, request: web.Request) -> web.Response:
-        body = await request.read()
-        if self.plan:
-            index = self.plan.pop(0)
-        else:
-            index, self._next = self._next % len(self.targets), self._next + 1
-        self.routed.append((json.loads(body)["update_id"], index))
-        headers = {k: v for k, v in request.headers.items()
-                   if k.lower() in ("content-type", "x-telegram-bot-api-secret-token")}
-        assert self._session is not None
-        async with self._session.post(self.targets[index], data=body,
-                                      headers=headers) as response:
-            return web.Response(status=response.status, body=await response.read())
-
-    async def stop(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-        if self._runner is not None:
-            await self._runner.cleanup()
-
 
 @dataclass
 class Instance(RunningBot):
