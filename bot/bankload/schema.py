@@ -143,7 +143,8 @@ def _join(path: str, key: str) -> str:
 _BANK_KEYS = ("id", "version", "default_language", "languages", "level", "title",
               "description", "questions")
 _QUESTION_KEYS = ("id", "prompt")
-_QUESTION_OPTIONAL = ("kind", "options", "answer", "picture", "explanation", "source", "waive")
+_QUESTION_OPTIONAL = ("kind", "options", "answer", "shuffle", "picture", "explanation", "source",
+                      "waive")
 _KINDS = tuple(str(kind) for kind in QuestionKind)
 _FIELDS = frozenset((*_BANK_KEYS, "guide", "url", "label", *_QUESTION_KEYS, *_QUESTION_OPTIONAL,
                      "text", "correct", "title"))
@@ -327,6 +328,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
     kind = _kind_of(check, node)
     picture = _picture(check, node)
     waived = _waived(check, node)
+    shuffle = _shuffle(check, node)
     options: list[Option] = []
     if kind == TRUE_FALSE:
         options = _true_false(check, node, languages)
@@ -355,7 +357,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
         return None
     assert kind is not None
     return Question(question_id, prompt, tuple(options), explanation, source, kind, picture,
-                    waived)
+                    waived, shuffle)
 
 
 def _choice_options(check: _Checker, node: YamlMapping,
@@ -449,6 +451,22 @@ def _true_false(check: _Checker, node: YamlMapping, languages: Sequence[str]) ->
         "problem.not_boolean")
         return []
     return list(true_false_options(answer, tuple(languages)))
+
+
+def _shuffle(check: _Checker, node: YamlMapping) -> bool:
+    """Whether the question's options are shuffled per attempt (``shuffle``, a boolean; true
+    when not given)."""
+    if "shuffle" not in node:
+        return True
+    value = node["shuffle"]
+    if not isinstance(value, bool):
+        hint = (f"{value!r} (a quoted text: remove the quotes)"
+                if isinstance(value, str) and value.lower() in ("true", "false")
+                else described(value))
+        check.problem(node.value_at("shuffle"), "shuffle", f"must be true or false, got {hint}",
+                      "problem.not_boolean")
+        return True
+    return value
 
 
 def _waived(check: _Checker, node: YamlMapping) -> frozenset[str]:

@@ -126,6 +126,9 @@ class Question:
             None.
         waived: Item-writing rules (:mod:`bot.quiz.checks`) the bank's author waived for this
             question (the bank format's ``waive``); not counted in the fingerprint.
+        shuffle: False when the options keep the bank's order in every attempt (the bank
+            format's ``shuffle: false``: options with an order of their own, such as "Stage 0"
+            to "Stage 3"); see :attr:`shuffled`.
     """
 
     id: str
@@ -136,6 +139,14 @@ class Question:
     kind: QuestionKind = CHOICE
     picture: str | None = None
     waived: frozenset[str] = frozenset()
+    shuffle: bool = True
+
+    @property
+    def shuffled(self) -> bool:
+        """Whether the options are shown in a shuffled order: not for a true/false question
+        (True, then False, as a reader expects) nor for one that keeps its order
+        (:attr:`shuffle` False)."""
+        return self.shuffle and self.kind != TRUE_FALSE
 
     @cached_property
     def correct_indices(self) -> frozenset[int]:
@@ -166,11 +177,12 @@ class Question:
         Counted: the kind, the prompt, every option's text (in bank order) and correctness flag,
         the explanation, each in every language of the bank, and the picture (the kind and the
         picture only when they differ from a plain choice question without a picture, so that
-        fingerprints stored before kinds existed still match). Not counted: the id (the
-        fingerprint is stored per id), the source (fixing a citation changes neither what is
-        asked nor how it is graded). An attempt stores the fingerprints of its questions when it
-        starts, to notice a question edited without a version bump (see
-        :func:`bot.quiz.engine.revise`).
+        fingerprints stored before kinds existed still match), and ``shuffle: false`` (only
+        when set, for the same reason: the options' order on screen changes with it). Not
+        counted: the id (the fingerprint is stored per id), the source (fixing a citation
+        changes neither what is asked nor how it is graded). An attempt stores the
+        fingerprints of its questions when it starts, to notice a question edited without a
+        version bump (see :func:`bot.quiz.engine.revise`).
 
         Returns:
             16 lowercase hex digits: BLAKE2b with an 8-byte digest of the canonical JSON of the
@@ -185,6 +197,8 @@ class Question:
         if self.kind != CHOICE or self.picture is not None:  # older fingerprints stay the same
             content["kind"] = str(self.kind)
             content["picture"] = self.picture
+        if not self.shuffle:
+            content["shuffle"] = False
         canonical = json.dumps(content, ensure_ascii=False, sort_keys=True,
                                separators=(",", ":"))
         return hashlib.blake2b(canonical.encode("utf-8"), digest_size=8).hexdigest()

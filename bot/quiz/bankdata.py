@@ -42,6 +42,8 @@ def question_data(question: Question) -> dict[str, object]:
                 entry["correct"] = True
             options.append(entry)
         data["options"] = options
+        if not question.shuffle:
+            data["shuffle"] = False
     if question.explanation is not None and any(question.explanation.by_language.values()):
         data["explanation"] = text_data(question.explanation)
     if question.source is not None:
@@ -89,7 +91,7 @@ def localized(data: Mapping[str, Any], languages: tuple[str, ...] | list[str]) -
             return [widen(item) for item in value]
         return value
 
-    kept = ("id", "kind", "picture", "answer", "source", "waive")
+    kept = ("id", "kind", "picture", "answer", "shuffle", "source", "waive")
     return {key: (value if key in kept else widen(value)) for key, value in data.items()}
 
 

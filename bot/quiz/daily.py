@@ -317,7 +317,8 @@ def next_question(schedule: DailySchedule, bank: Bank,
         round_, position = round_ + 1, 0
     question = questions[position]
     slots = list(range(len(question.options)))
-    rng.shuffle(slots)
+    if question.shuffle:  # the bank's ``shuffle: false`` keeps its order
+        rng.shuffle(slots)
     return NextQuestion(question, round_, position, tuple(slots))
 
 

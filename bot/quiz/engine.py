@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Protocol
 
-from bot.quiz.bank import MAX_OPTIONS, TRUE_FALSE, Bank, Question
+from bot.quiz.bank import MAX_OPTIONS, Bank, Question
 
 LABELS = "ABCDEFGHIJKL"
 """Labels of the displayed option slots: slot 0 is "A", up to :data:`~bot.quiz.bank.MAX_OPTIONS`
@@ -248,13 +248,14 @@ def plan_attempt(bank: Bank, rng: random.Random, *, shuffle_options: bool = True
 
     The seed bank's correct options fall in a visible pattern (A, B, C, D, A, ...) and are often
     the longest: shuffling options per attempt hides the pattern. A true/false question keeps
-    its order (True, then False), as a reader expects.
+    its order (True, then False), as a reader expects, and so does a question whose bank says
+    ``shuffle: false`` (:attr:`~bot.quiz.bank.Question.shuffled`).
     """
     question_order = tuple(q.id for q in bank.questions)
     option_orders = []
     for question in bank.questions:
         order = list(range(len(question.options)))
-        if shuffle_options and question.kind != TRUE_FALSE:
+        if shuffle_options and question.shuffled:
             rng.shuffle(order)
         option_orders.append(tuple(order))
     return Plan(question_order, tuple(option_orders))
@@ -285,7 +286,7 @@ def replan_options(attempt: Attempt, question: Question) -> tuple[int, ...]:
     revision written twice is written the same).
     """
     order = list(range(len(question.options)))
-    if question.kind != TRUE_FALSE:
+    if question.shuffled:
         random.Random(f"{attempt.id}/{question.id}/{question.fingerprint}").shuffle(order)
     return tuple(order)
 

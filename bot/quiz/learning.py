@@ -31,7 +31,7 @@ from datetime import UTC, datetime, timedelta
 
 import fsrs
 
-from bot.quiz.bank import TRUE_FALSE, Bank, Question
+from bot.quiz.bank import Bank, Question
 from bot.quiz.engine import QuizError
 
 DAY = 86_400.0
@@ -176,7 +176,7 @@ def review_slots(card: Card, question: Question) -> tuple[int, ...]:
     id and its rating count, so it is new for every review yet the same for every process
     grading a tap on it (nothing to store)."""
     order = list(range(len(question.options)))
-    if question.kind != TRUE_FALSE:  # True, then False, as in a quiz
+    if question.shuffled:  # True, then False, as in a quiz; or the order the bank keeps
         random.Random(f"review/{card.id}/{card.reps}/{question.fingerprint}").shuffle(order)
     return tuple(order)
 

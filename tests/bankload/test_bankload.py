@@ -132,7 +132,11 @@ def test_real_bank_loads():
     for index, question in enumerate(bank.questions):
         assert len(question.options) == 4
         assert sum(option.correct for option in question.options) == 1
-        assert question.correct_index == index % 4, question.id  # seed key: A, B, C, D, A, ...
+        if question.shuffle:
+            assert question.correct_index == index % 4, question.id  # seed key: A, B, C, D, A..
+        else:  # the ZeRO stage questions keep their options in the stages' order
+            assert [o.text.by_language["en"] for o in question.options] == [
+                f"Stage {n}" for n in range(4)], question.id
         for text in (question.prompt, question.explanation,
                      *(option.text for option in question.options)):
             assert set(text.by_language) == {"en", "hi", "el"}
@@ -292,6 +296,25 @@ def test_two_options_with_the_same_text(tmp_path):
                                                            occurrence=2))
     assert problem.message == "has the same text as option 2"
     assert not [p for p in problems if p.field.endswith(".text.en")]
+
+
+def test_shuffle_false_keeps_the_options_in_order(tmp_path):
+    """``shuffle: false`` is read into the question; a question without it is shuffled."""
+    data = make_bank()
+    data["questions"][0]["shuffle"] = False
+    bank = load_bank(write(tmp_path, dump(data)))
+    assert [(q.shuffle, q.shuffled) for q in bank.questions] == [(False, False), (True, True)]
+
+
+def test_shuffle_must_be_a_boolean(tmp_path):
+    """``shuffle: "false"`` (quoted) is refused, with a hint to remove the quotes."""
+    data = make_bank()
+    data["questions"][1]["shuffle"] = "false"
+    text = dump(data)
+    path = write(tmp_path, text)
+    problem = find(problems_of(path), "shuffle")
+    check(problem, path, question_id="q-two", line=line_of(text, "shuffle: 'false'"))
+    assert "remove the quotes" in problem.message
 
 
 def test_correct_must_be_a_boolean(tmp_path):

@@ -35,9 +35,11 @@ def bank_with(texts: list[str]) -> dict[str, object]:
 
 
 def test_the_bundled_bank_round_trips():
-    """The bundled bank, dumped and parsed again, is the same bank."""
+    """The bundled bank, dumped and parsed again, is the same bank (``shuffle: false`` of its
+    ZeRO stage questions too)."""
     bank = load_bank("banks/deepspeed-megatron.yaml")
     assert parse_bank(dump_bank(bank)) == bank
+    assert any(not question.shuffle for question in bank.questions)
 
 
 def test_texts_yaml_would_misread_round_trip():

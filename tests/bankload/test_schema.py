@@ -152,6 +152,7 @@ ACCEPTED_KINDS: dict[str, Callable[[dict[str, Any]], None]] = {
                                                   for key in ("explanation", "source")],
     "a waived rule": _set("questions.0.waive", ["uneven-lengths"]),
     "every rule that can be waived": _set("questions.0.waive", list(WAIVABLE)),
+    "options that keep their order": _set("questions.0.shuffle", False),
 }
 
 
@@ -202,6 +203,7 @@ REFUSED: dict[str, Callable[[dict[str, Any]], None]] = {
     "an empty list of waived rules": _set("questions.0.waive", []),
     "a waived rule that does not exist": _set("questions.0.waive", ["uneven"]),
     "waiving the import placeholders": _set("questions.0.waive", ["import-placeholder"]),
+    "shuffle as text": _set("questions.0.shuffle", "false"),
 }
 
 

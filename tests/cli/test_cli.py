@@ -69,7 +69,7 @@ def test_validate_accepts_the_bundled_banks():
     """`quizbot validate banks` checks the bundled bank and exits 0."""
     proc = quizbot("validate", str(BUNDLED_BANKS))
     assert proc.returncode == 0, proc.stderr
-    assert f"{BANK_ID} v3, 8 questions, languages en, hi, el" in proc.stdout
+    assert f"{BANK_ID} v4, 8 questions, languages en, hi, el" in proc.stdout
 
 
 def test_validate_names_file_line_question_and_field(tmp_path):
@@ -462,7 +462,7 @@ def test_validate_strict_accepts_the_bundled_banks():
     proc = quizbot("validate", "--strict", str(BUNDLED_BANKS))
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
-    assert f"ok: {BUNDLED_BANKS / BANK_ID}.yaml: {BANK_ID} v3" in proc.stdout
+    assert f"ok: {BUNDLED_BANKS / BANK_ID}.yaml: {BANK_ID} v4" in proc.stdout
 
 
 def test_validate_reports_a_yaml_slip_with_column_question_and_hint(tmp_path):

@@ -109,10 +109,10 @@ def test_play_review_serves_due_cards(tmp_path):
     asyncio.run(seed())
     t = i18n.catalog("en")
     reviewed = quizbot("play", "--lang", "en", "--review", env={"QUIZBOT_DB": str(path)},
-                       stdin="A\n\n")
+                       stdin="B\n\n")
     assert reviewed.returncode == 0, reviewed.stderr
     out = flat(reviewed.stdout)
-    # "A" misses the first card (this plan's order): it comes back in the same sitting (a
+    # "B" misses the first card (this plan's order): it comes back in the same sitting (a
     # relearning step), so the first question, its feedback and the next question (after
     # Enter, which is not taken for an answer) all count 2
     assert t("review_due", count=2) in out.partition("Your answer")[0]

@@ -92,8 +92,8 @@ def test_report_cli_filters_and_formats(tmp_path, capsys):
     assert [(row["language"], row["answers"]) for row in table] == [("el", 4), ("hi", 1)]
     assert table[0]["options"] == [2, 2, 0, 0] and table[0]["correct_option"] == 1
     assert table[0]["flags"] == ["few_answers"] and table[0]["difficulty"] == 0.5
-    assert table[0]["question"].startswith("Ποιος είναι ο κύριος σκοπός του ZeRO")
-    assert table[1]["question"].startswith("DeepSpeed के ZeRO")
+    assert table[0]["question"].startswith("Πώς μειώνει το ZeRO")
+    assert table[1]["question"].startswith("डेटा-पैरेलल ट्रेनिंग में DeepSpeed का ZeRO")
     assert main(["report", "--db", str(db), "--chat", "-200", "--format", "csv"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("bank_id,question_id,question,language,answers,difficulty")

@@ -83,6 +83,18 @@ def test_the_quiz_starts_over_or_stops_when_it_runs_out(bank):
     assert all(not q.several for q in questions)
 
 
+def test_a_question_that_keeps_its_order_is_posted_in_it(bank):
+    """The day's post of a ``shuffle: false`` question shows its options in the bank's order;
+    another question's options are shuffled."""
+    questions = daily.daily_questions(bank)
+    kept = next(i for i, q in enumerate(questions) if not q.shuffle)
+    for seed in range(10):
+        post = daily.next_question(_schedule(position=kept), bank, random.Random(seed))
+        assert post is not None and post.slots == (0, 1, 2, 3)
+    assert {daily.next_question(_schedule(), bank, random.Random(seed)).slots  # type: ignore[union-attr]
+            for seed in range(10)} != {(0, 1, 2, 3)}
+
+
 def _post(**changes) -> DailyPost:
     fields = dict(post_id=1, chat_id=CHAT, bank_id="b", bank_version=1, question_id="q",
                   slots=(2, 0, 1), round=0, position=0, language="en", due_at=0.0,

@@ -75,6 +75,30 @@ def test_without_shuffle_options_keep_bank_order(bank):
     assert plan.question_order == tuple(q.id for q in bank.questions)
 
 
+def test_a_question_that_keeps_its_order_is_never_shuffled(bank):
+    """The bank's ``shuffle: false`` questions (the ZeRO stages) keep the bank's order in every
+    plan and re-plan; the other questions are still shuffled."""
+    kept = [i for i, q in enumerate(bank.questions) if not q.shuffle]
+    assert [bank.questions[i].id for i in kept] == ["zero-stage-params",
+                                                     "zero-stage-optimizer-state"]
+    for seed in range(20):
+        plan = engine.plan_attempt(bank, random.Random(seed))
+        assert [plan.option_orders[i] for i in kept] == [(0, 1, 2, 3)] * 2
+        attempt = make_attempt(bank, plan, id=seed)
+        assert [engine.replan_options(attempt, bank.questions[i]) for i in kept] == [
+            (0, 1, 2, 3)] * 2
+    assert {engine.plan_attempt(bank, random.Random(s)).option_orders[0] for s in range(5)} != {
+        (0, 1, 2, 3)}
+
+
+def test_shuffle_false_counts_in_the_fingerprint(bank):
+    """Keeping the order changes what a player sees, so it changes the fingerprint; the default
+    leaves the fingerprint as it was before the key existed."""
+    question = next(q for q in bank.questions if q.shuffle)
+    assert replace(question, shuffle=False).fingerprint != question.fingerprint
+    assert replace(question, shuffle=True).fingerprint == question.fingerprint
+
+
 def test_different_seeds_give_different_orders(bank):
     """Two seeds give different option orders for the real bank."""
     first = engine.plan_attempt(bank, random.Random(1)).option_orders

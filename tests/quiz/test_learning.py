@@ -113,6 +113,13 @@ def test_review_slots_are_shuffled_afresh_each_review(banks):
     assert learning.review_slots(card, question) == learning.review_slots(card, question)
 
 
+def test_review_slots_keep_the_order_of_a_question_that_keeps_it(banks):
+    """A ``shuffle: false`` question is reviewed with its options in the bank's order."""
+    question = banks[BANK_ID].question("zero-stage-params")
+    assert {learning.review_slots(Card(7, 1, BANK_ID, question.id, reps=n), question)
+            for n in range(12)} == {(0, 1, 2, 3)}
+
+
 def test_grade_refuses_stale_foreign_and_gone(banks):
     question = banks[BANK_ID].questions[0]
     card = Card(7, 1, BANK_ID, question.id, reps=2)

@@ -826,7 +826,7 @@ def test_stats_with_records(bank):
     ("en", 1, "1 attempt · best 6/8, last 6/8"),
     ("el", 1, "1 προσπάθεια · καλύτερη 6/8, τελευταία 6/8"),
     ("el", 4, "4 προσπάθειες · καλύτερη 6/8, τελευταία 6/8"),
-    ("hi", 1, "1 प्रयास · सर्वश्रेष्ठ 6/8, नवीनतम 6/8"),
+    ("hi", 1, "1 प्रयास · सबसे अच्छा 6/8, पिछली बार 6/8"),
 ])
 def test_stats_plural_forms_and_language(bank, language, attempts, expected):
     """The attempts count uses the language's plural form; title and prompts are localized."""
