@@ -43,6 +43,13 @@ from bot.quiz.checks import WAIVABLE
 MAX_BANK_BYTES = 1024 * 1024
 """Largest bank file, in bytes (1 MiB): a full bank of 100 questions in a few languages is a
 tenth of that, and ``quizbot validate`` runs on contributed files."""
+MAX_DOCUMENT_BYTES = 8 * MAX_BANK_BYTES
+"""Largest YAML document the bot parses of its own writing (8 MiB): a created quiz's version,
+made from a file a creator sent. The limit on a creator's file is on the file as sent
+(``bot.telegram.documents.MAX_FILE_BYTES``, :data:`MAX_BANK_BYTES`); a GIFT, Aiken or CSV file
+is converted, and its YAML is larger than the file (each text indented under its keys, each
+line of a text indented again, a control character written as a four-byte escape), at most a
+few times. This bound keeps the parse of what the bot wrote bounded too."""
 
 
 
@@ -147,25 +154,28 @@ _QUESTION_OPTIONAL = ("kind", "options", "answer", "picture", "explanation", "so
 _KINDS = tuple(str(kind) for kind in QuestionKind)
 
 
-def parse_bank(document: str, file: str = "<string>") -> Bank:
+def parse_bank(document: str, file: str = "<string>", *,
+               max_bytes: int = MAX_BANK_BYTES) -> Bank:
     """Parse and validate a bank from YAML text.
 
     Args:
         document: The YAML text.
         file: The name to use in error messages.
+        max_bytes: The largest text taken, in UTF-8 bytes: :data:`MAX_BANK_BYTES` for a bank
+            file, :data:`MAX_DOCUMENT_BYTES` for a document the bot wrote.
 
     Returns:
         The validated :class:`Bank`.
 
     Raises:
-        BankError: the text is larger than :data:`MAX_BANK_BYTES` in UTF-8, the YAML does not
+        BankError: the text is larger than ``max_bytes`` in UTF-8, the YAML does not
             parse or expands to more than
             :data:`~bot.bankload.yaml_positions.MAX_YAML_NODES` nodes, or the bank breaks the
             schema in ``banks/README.md``; every problem found is listed.
     """
     size = len(document.encode("utf-8", "surrogatepass"))
-    if size > MAX_BANK_BYTES:
-        raise BankError([too_large_problem(file, size)])
+    if size > max_bytes:
+        raise BankError([too_large_problem(file, size, max_bytes)])
     try:
         data = load_yaml(document)
     except yaml.YAMLError as exc:
@@ -262,14 +272,15 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
                 questions=tuple(questions), guide=guide, positions=check.positions)
 
 
-def too_large(size: int) -> str:
-    return f"is {size:,} bytes; a bank file may have at most {MAX_BANK_BYTES:,} bytes (1 MiB)"
+def too_large(size: int, limit: int = MAX_BANK_BYTES) -> str:
+    return (f"is {size:,} bytes; a bank file may have at most {limit:,} bytes "
+            f"({limit // MAX_BANK_BYTES} MiB)")
 
 
-def too_large_problem(file: str, size: int) -> BankProblem:
-    """The problem of a file of ``size`` bytes, over :data:`MAX_BANK_BYTES`."""
-    return BankProblem(file, None, None, "(file)", too_large(size), None, "problem.too_large",
-                       {"size": size, "limit": MAX_BANK_BYTES})
+def too_large_problem(file: str, size: int, limit: int = MAX_BANK_BYTES) -> BankProblem:
+    """The problem of a file of ``size`` bytes, over ``limit`` (:data:`MAX_BANK_BYTES`)."""
+    return BankProblem(file, None, None, "(file)", too_large(size, limit), None,
+                       "problem.too_large", {"size": size, "limit": limit})
 
 
 def _parse_question(check: _Checker, value: Any, number: int, languages: Sequence[str],
