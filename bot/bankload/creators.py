@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from bot.bankload.problems import BankError, BankProblem
-from bot.bankload.schema import MAX_DOCUMENT_BYTES, parse_bank
+from bot.bankload.schema import MAX_DOCUMENT_BYTES, MAX_PROBLEMS, parse_bank, too_many_problems
 from bot.quiz.bank import Bank
 from bot.quiz.checks import Finding, check_bank
 
@@ -35,13 +35,17 @@ def check_document(document: str, file: str = "<quiz>") -> Bank | list[BankProbl
         file: The name problems give as their file.
 
     Returns:
-        The bank, or every problem found (the schema's; else the item-writing checks').
+        The bank, or the problems found (the schema's; else the item-writing checks'): at
+        most :data:`~bot.bankload.schema.MAX_PROBLEMS`, then one saying the check stopped.
     """
     try:
         bank = parse_document(document, file)
     except BankError as exc:
         return list(exc.problems)
-    problems = [finding_problem(bank, finding, file) for finding in check_bank(bank)]
+    findings = check_bank(bank)
+    problems = [finding_problem(bank, finding, file) for finding in findings[:MAX_PROBLEMS]]
+    if len(findings) > MAX_PROBLEMS:
+        problems.append(too_many_problems(file))
     return problems or bank
 
 

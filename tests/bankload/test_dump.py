@@ -8,7 +8,7 @@ import pytest
 from bot.bankload import BankError, load_bank, parse_bank
 from bot.bankload.creators import check_document, parse_document
 from bot.bankload.dump import dump_bank
-from bot.bankload.schema import MAX_BANK_BYTES, MAX_DOCUMENT_BYTES
+from bot.bankload.schema import MAX_BANK_BYTES, MAX_DOCUMENT_BYTES, MAX_PROBLEMS
 from bot.i18n import SUPPORTED, catalog, placeholders
 from bot.i18n.messages import MESSAGES
 from bot.quiz.bankdata import bank_data
@@ -195,3 +195,26 @@ def test_a_stored_document_over_the_file_limit_parses():
     with pytest.raises(BankError) as raised:
         parse_document(document + "#" * MAX_DOCUMENT_BYTES)
     assert raised.value.problems[0].key == "problem.too_large"
+
+
+def test_a_check_stops_after_max_problems():
+    """A file of thousands of unknown keys gets the first MAX_PROBLEMS problems, in the file's
+    order, then one saying the check stopped (its work bounded however many there are); a
+    field reported missing is not reported again under it."""
+    document = "".join(f"key{n}: 1\n" for n in range(5000))
+    with pytest.raises(BankError) as raised:
+        parse_bank(document)
+    problems = raised.value.problems
+    assert len(problems) == MAX_PROBLEMS + 1
+    assert problems[-1].key == "problem.too_many_problems"
+    assert problems[-1].params == {"count": MAX_PROBLEMS}
+    lines = [p.line or 0 for p in problems[:-1]]
+    assert lines == sorted(lines)
+
+
+def test_the_item_writing_findings_are_capped_too():
+    """check_document returns at most MAX_PROBLEMS findings, then the stop problem."""
+    data = bank_with(["x", "a much much longer distractor option"] * (MAX_PROBLEMS + 5))
+    problems = check_document(dump_bank(data))
+    assert isinstance(problems, list) and len(problems) == MAX_PROBLEMS + 1
+    assert problems[-1].key == "problem.too_many_problems"
