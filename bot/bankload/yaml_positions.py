@@ -25,6 +25,12 @@ that it meets the same error, and a megabyte with a slip near its start is not r
 full by the slow parser. An error it finds only near the end of that prefix (a cut document)
 sends it to the whole document."""
 
+REREAD_LIMIT = 128 * 1024
+"""Past this many characters into the document, libyaml's error is reported as it is (the same
+line and column; its wording, which the hints of :mod:`bot.bankload.locate` may not know):
+reading a megabyte again with PyYAML's own parser is seconds of a thread that holds the
+interpreter, and every chat of the bot waits on it."""
+
 
 class _OverBudget(yaml.composer.ComposerError):
     """The document expands past :data:`MAX_YAML_NODES`, or names a node inside itself: the
@@ -181,7 +187,8 @@ def load_yaml(document: str) -> Any:
     """Parse YAML text with :class:`LineLoader`: mappings are :class:`YamlMapping`.
 
     A document that does not parse is read again with PyYAML's own parser, whose messages the
-    problem's hints (:mod:`bot.bankload.locate`) know.
+    problem's hints (:mod:`bot.bankload.locate`) know: up to the error and
+    :data:`REREAD_MARGIN` more, when the error is within :data:`REREAD_LIMIT` characters.
 
     Raises:
         yaml.YAMLError: the text does not parse, has a duplicate or unhashable key, expands
@@ -197,6 +204,8 @@ def load_yaml(document: str) -> Any:
             if _Base is yaml.SafeLoader:
                 raise
             mark = getattr(exc, "problem_mark", None)
+            if mark is not None and mark.index > REREAD_LIMIT:
+                raise  # as libyaml puts it: the same place, in its own words
             if mark is not None:  # PyYAML's own parser is slow: it reads up to the error only
                 prefix = document[:mark.index + REREAD_MARGIN]
                 try:

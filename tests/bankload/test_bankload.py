@@ -1139,3 +1139,23 @@ def parse_problems(document: str) -> list[BankProblem]:
     with pytest.raises(BankError) as raised:
         parse_bank(document)
     return list(raised.value.problems)
+
+
+def test_a_slip_far_into_a_large_file_is_reported_as_libyaml_puts_it(monkeypatch):
+    """Past REREAD_LIMIT characters the slow parser does not read the document again: the
+    problem has libyaml's line and column."""
+    from bot.bankload import yaml_positions
+
+    document = "c: 1\n" * 60_000 + "b: {en: 'x': y}\n"
+    read_again: list[int] = []
+    load = yaml.load
+
+    def counted(text, Loader):  # type: ignore[no-untyped-def]
+        if Loader is yaml_positions._PureLineLoader:
+            read_again.append(len(text))
+        return load(text, Loader=Loader)
+
+    monkeypatch.setattr(yaml_positions.yaml, "load", counted)
+    (problem,) = parse_problems(document)
+    assert (problem.key, problem.line) == ("problem.yaml", 60_001)
+    assert read_again == []
