@@ -82,7 +82,7 @@ async def run(settings: Settings, banks: dict[str, Bank], args: argparse.Namespa
         StorageError: the database cannot be opened.
     """
     from bot import play as terminal
-    from bot.bankload import parse_bank
+    from bot.bankload.creators import parse_document
     from bot.quiz.registry import BankRegistry
     from bot.quiz.review import LearningService
     from bot.quiz.service import QuizService
@@ -104,7 +104,7 @@ async def run(settings: Settings, banks: dict[str, Bank], args: argparse.Namespa
     store = await open_store(settings.db, create=settings.create_db)
     try:
         # a bank id that is not featured may name a created quiz in the database
-        registry = BankRegistry(banks, store, parse=parse_bank)
+        registry = BankRegistry(banks, store, parse=parse_document)
         if bank_id is not None and not await registry.startable(bank_id):
             print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}",
                   file=sys.stderr)

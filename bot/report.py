@@ -154,14 +154,14 @@ async def build(db: str | Path, banks: Mapping[str, Bank], *, bank_id: str | Non
     Raises:
         StorageError: the database cannot be opened.
     """
-    from bot.bankload import parse_bank
+    from bot.bankload.creators import parse_document
     from bot.quiz.registry import BankRegistry
     from storage import open_store
 
     store = await open_store(db)
     try:
         responses = await store.item_responses(bank_id=bank_id, chat_id=chat_id, since=since)
-        registry = BankRegistry(banks, store, parse=parse_bank)
+        registry = BankRegistry(banks, store, parse=parse_document)
         named = dict(banks)
         named.update(await registry.loaded(
             [i for i in dict.fromkeys(r.bank_id for r in responses) if i not in named]))

@@ -4,7 +4,12 @@ The loader's schema (:func:`bot.bankload.parse_bank`), then the item-writing che
 (:func:`bot.quiz.checks.check_bank`), which ``--strict`` makes errors; every finding becomes a
 :class:`BankProblem` with a catalog key (``check.<rule>``) so that a creator reads it in their
 language, by question number and field. The wiring hands :func:`check_document` to
-:class:`bot.quiz.quizzes.QuizzesService`.
+:class:`bot.quiz.quizzes.QuizzesService`, and :func:`parse_document` to it and to the bank
+registry for the stored versions.
+
+A creator's file is limited in size as sent (``bot.telegram.documents.MAX_FILE_BYTES``): the
+YAML the bot writes of a converted GIFT, Aiken or CSV file is larger than the file, and is
+bounded by :data:`~bot.bankload.schema.MAX_DOCUMENT_BYTES` instead of the bank file's limit.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import re
 
 from bot.bankload.problems import BankError, BankProblem
-from bot.bankload.schema import parse_bank
+from bot.bankload.schema import MAX_DOCUMENT_BYTES, MAX_PROBLEMS, parse_bank, too_many_problems
 from bot.quiz.bank import Bank
 from bot.quiz.checks import Finding, check_bank
 
@@ -24,18 +29,35 @@ def check_document(document: str, file: str = "<quiz>") -> Bank | list[BankProbl
     """Parse and check a bank document as ``quizbot validate --strict`` does.
 
     Args:
-        document: The YAML text.
+        document: The YAML text: a file as sent (its size checked where it was received) or
+            the bot's writing of a converted one (at most
+            :data:`~bot.bankload.schema.MAX_DOCUMENT_BYTES`).
         file: The name problems give as their file.
 
     Returns:
-        The bank, or every problem found (the schema's; else the item-writing checks').
+        The bank, or the problems found (the schema's; else the item-writing checks'): at
+        most :data:`~bot.bankload.schema.MAX_PROBLEMS`, then one saying the check stopped.
     """
     try:
-        bank = parse_bank(document, file)
+        bank = parse_document(document, file)
     except BankError as exc:
         return list(exc.problems)
-    problems = [finding_problem(bank, finding, file) for finding in check_bank(bank)]
+    findings = check_bank(bank)
+    problems = [finding_problem(bank, finding, file) for finding in findings[:MAX_PROBLEMS]]
+    if len(findings) > MAX_PROBLEMS:
+        problems.append(too_many_problems(file))
     return problems or bank
+
+
+def parse_document(document: str, file: str = "<quiz>") -> Bank:
+    """Parse a created quiz's document (:func:`~bot.bankload.parse_bank`, bounded by
+    :data:`~bot.bankload.schema.MAX_DOCUMENT_BYTES`: a stored version may be the YAML of a
+    converted file, larger than the file was).
+
+    Raises:
+        BankError: the document does not parse or breaks the schema.
+    """
+    return parse_bank(document, file, max_bytes=MAX_DOCUMENT_BYTES)
 
 
 def finding_problem(bank: Bank, finding: Finding, file: str) -> BankProblem:

@@ -43,7 +43,28 @@ from bot.quiz.checks import WAIVABLE
 MAX_BANK_BYTES = 1024 * 1024
 """Largest bank file, in bytes (1 MiB): a full bank of 100 questions in a few languages is a
 tenth of that, and ``quizbot validate`` runs on contributed files."""
+MAX_DOCUMENT_BYTES = 8 * MAX_BANK_BYTES
+"""Largest YAML document the bot parses of its own writing (8 MiB): a created quiz's version,
+made from a file a creator sent. The limit on a creator's file is on the file as sent
+(``bot.telegram.documents.MAX_FILE_BYTES``, :data:`MAX_BANK_BYTES`); a GIFT, Aiken or CSV file
+is converted, and its YAML is larger than the file (each text indented under its keys, each
+line of a text indented again, a control character written as a four-byte escape), at most a
+few times. This bound keeps the parse of what the bot wrote bounded too."""
 
+MAX_PROBLEMS = 100
+"""Problems a check records before it stops: a creator reads the first few (a reply shows 15)
+and fixes them; a file with thousands of bad keys is not walked to its end."""
+
+
+class TooManyProblems(Exception):
+    """Raised by the checker when :data:`MAX_PROBLEMS` problems are recorded."""
+
+
+def too_many_problems(file: str) -> BankProblem:
+    """The last problem of a check stopped at :data:`MAX_PROBLEMS`."""
+    return BankProblem(file, None, None, "(file)",
+                       f"the check stopped after {MAX_PROBLEMS} problems: fix these first",
+                       None, "problem.too_many_problems", {"count": MAX_PROBLEMS})
 
 
 class _Checker:
@@ -59,19 +80,31 @@ class _Checker:
         self.question_id: str | None = None
         self.question_number: int | None = None
         self.positions: dict[tuple[str | None, str], Pos] = {}
+        self.missing: set[tuple[int | None, str]] = set()
+        """(question number, field) of each field reported missing: a field under it is not
+        reported again (a set, so that each problem is recorded in time of its field's depth,
+        however many there are)."""
 
     def problem(self, at: Pos | None, field_path: str, message: str,
                 key: str = "problem.invalid", **params: object) -> None:
         """Record a problem, unless the field was already reported missing; ``key`` and
-        ``params`` say the same for the UI catalogs (:class:`BankProblem`)."""
-        missing = [p for p in self.problems if p.message == "is missing"
-                   and p.question_id == self.question_id
-                   and (field_path == p.field or field_path.startswith(p.field + "."))]
-        if not missing:
-            line, column = at if at is not None else (None, None)
-            self.problems.append(
-                BankProblem(self.file, line, self.question_id, field_path, message, column,
-                            key, params, self.question_number))
+        ``params`` say the same for the UI catalogs (:class:`BankProblem`).
+
+        Raises:
+            TooManyProblems: :data:`MAX_PROBLEMS` are recorded already (the walk stops).
+        """
+        parts = field_path.split(".")
+        if any((self.question_number, ".".join(parts[:depth])) in self.missing
+               for depth in range(1, len(parts) + 1)):
+            return
+        if len(self.problems) >= MAX_PROBLEMS:
+            raise TooManyProblems
+        if message == "is missing":
+            self.missing.add((self.question_number, field_path))
+        line, column = at if at is not None else (None, None)
+        self.problems.append(
+            BankProblem(self.file, line, self.question_id, field_path, message, column,
+                        key, params, self.question_number))
 
     def mapping(self, value: Any, at: Pos | None, field_path: str,
                 required: Iterable[str], optional: Iterable[str] = ()) -> YamlMapping | None:
@@ -152,31 +185,51 @@ _FIELDS = frozenset((*_BANK_KEYS, "guide", "url", "label", *_QUESTION_KEYS, *_QU
 told from a value's words (:func:`bot.bankload.locate.locate`)."""
 
 
-def parse_bank(document: str, file: str = "<string>") -> Bank:
+def parse_bank(document: str, file: str = "<string>", *,
+               max_bytes: int = MAX_BANK_BYTES) -> Bank:
     """Parse and validate a bank from YAML text.
 
     Args:
         document: The YAML text.
         file: The name to use in error messages.
+        max_bytes: The largest text taken, in UTF-8 bytes: :data:`MAX_BANK_BYTES` for a bank
+            file, :data:`MAX_DOCUMENT_BYTES` for a document the bot wrote.
 
     Returns:
         The validated :class:`Bank`.
 
     Raises:
-        BankError: the text is larger than :data:`MAX_BANK_BYTES` in UTF-8, the YAML does not
+        BankError: the text is larger than ``max_bytes`` in UTF-8, the YAML does not
             parse or expands to more than
             :data:`~bot.bankload.yaml_positions.MAX_YAML_NODES` nodes, or the bank breaks the
             schema in ``banks/README.md``; every problem found is listed.
     """
     size = len(document.encode("utf-8", "surrogatepass"))
-    if size > MAX_BANK_BYTES:
-        raise BankError([too_large_problem(file, size)])
+    if size > max_bytes:
+        raise BankError([too_large_problem(file, size, max_bytes)])
     try:
         data = load_yaml(document)
     except yaml.YAMLError as exc:
         raise BankError([yaml_problem(exc, document, file, _FIELDS)]) from exc
 
     check = _Checker(file)
+    try:
+        return _checked(check, data)
+    except TooManyProblems:
+        raise BankError([*_in_order(check.problems), too_many_problems(file)]) from None
+
+
+def _in_order(problems: list[BankProblem]) -> list[BankProblem]:
+    return sorted(problems, key=lambda p: (p.line or 0, p.column or 0))
+
+
+def _checked(check: _Checker, data: Any) -> Bank:
+    """The bank of the parsed ``data``.
+
+    Raises:
+        BankError: its problems, in the order of the file.
+        TooManyProblems: :data:`MAX_PROBLEMS` were found, and more.
+    """
     root = check.mapping(data, (1, 1), "(bank)", required=_BANK_KEYS, optional=("guide",))
     if root is None:
         raise BankError(check.problems)
@@ -260,21 +313,22 @@ def parse_bank(document: str, file: str = "<string>") -> Bank:
         check.question_id = check.question_number = None
 
     if check.problems:
-        raise BankError(sorted(check.problems, key=lambda p: (p.line or 0, p.column or 0)))
+        raise BankError(_in_order(check.problems))
     assert title and description and isinstance(bank_id, str) and isinstance(version, int)
     return Bank(id=bank_id, version=version, default_language=str(default_language),
                 languages=languages, level=str(level), title=title, description=description,
                 questions=tuple(questions), guide=guide, positions=check.positions)
 
 
-def too_large(size: int) -> str:
-    return f"is {size:,} bytes; a bank file may have at most {MAX_BANK_BYTES:,} bytes (1 MiB)"
+def too_large(size: int, limit: int = MAX_BANK_BYTES) -> str:
+    return (f"is {size:,} bytes; a bank file may have at most {limit:,} bytes "
+            f"({limit // MAX_BANK_BYTES} MiB)")
 
 
-def too_large_problem(file: str, size: int) -> BankProblem:
-    """The problem of a file of ``size`` bytes, over :data:`MAX_BANK_BYTES`."""
-    return BankProblem(file, None, None, "(file)", too_large(size), None, "problem.too_large",
-                       {"size": size, "limit": MAX_BANK_BYTES})
+def too_large_problem(file: str, size: int, limit: int = MAX_BANK_BYTES) -> BankProblem:
+    """The problem of a file of ``size`` bytes, over ``limit`` (:data:`MAX_BANK_BYTES`)."""
+    return BankProblem(file, None, None, "(file)", too_large(size, limit), None,
+                       "problem.too_large", {"size": size, "limit": limit})
 
 
 def _parse_question(check: _Checker, value: Any, number: int, languages: Sequence[str],

@@ -18,6 +18,24 @@ repeats: a few hundred bytes of nested aliases expand to millions of values (the
 laughs" attack), and every check of the schema walks the expanded tree. A full bank of 100
 questions in ten languages has about 20,000."""
 
+REREAD_MARGIN = 64 * 1024
+"""Characters past libyaml's error that PyYAML's own parser reads, when it reads a document that
+failed again for its messages: enough for its lookahead (a key of at most 1,024 characters), so
+that it meets the same error, and a megabyte with a slip near its start is not read twice in
+full by the slow parser. An error it finds only near the end of that prefix (a cut document)
+sends it to the whole document."""
+
+REREAD_LIMIT = 128 * 1024
+"""Past this many characters into the document, libyaml's error is reported as it is (the same
+line and column; its wording, which the hints of :mod:`bot.bankload.locate` may not know):
+reading a megabyte again with PyYAML's own parser is seconds of a thread that holds the
+interpreter, and every chat of the bot waits on it."""
+
+
+class _OverBudget(yaml.composer.ComposerError):
+    """The document expands past :data:`MAX_YAML_NODES`, or names a node inside itself: the
+    same with either parser, so it is not read again."""
+
 
 Pos = tuple[int, int]
 """A place in a file: (line, column), both 1-based."""
@@ -102,20 +120,20 @@ def _weigh(root: yaml.Node) -> None:
             weight = 1 + sum(weights[id(child)] for child in _children(node))
             weights[key] = weight
             if weight > MAX_YAML_NODES:
-                raise yaml.composer.ComposerError(
+                raise _OverBudget(
                     None, None, f"the document expands to more than {MAX_YAML_NODES:,} values "
                     "(through aliases?); a bank needs far fewer", node.start_mark)
             continue
         if key in weights:
             continue
         if key in open_nodes:
-            raise yaml.composer.ComposerError(
+            raise _OverBudget(
                 None, None, "found an alias to a node that contains it", node.start_mark)
         open_nodes.add(key)
         stack.append((node, True))
         for child in _children(node):
             if id(child) in open_nodes:
-                raise yaml.composer.ComposerError(
+                raise _OverBudget(
                     None, None, "found an alias to a node that contains it", child.start_mark)
             if id(child) not in weights:
                 stack.append((child, False))
@@ -169,7 +187,8 @@ def load_yaml(document: str) -> Any:
     """Parse YAML text with :class:`LineLoader`: mappings are :class:`YamlMapping`.
 
     A document that does not parse is read again with PyYAML's own parser, whose messages the
-    problem's hints (:mod:`bot.bankload.locate`) know.
+    problem's hints (:mod:`bot.bankload.locate`) know: up to the error and
+    :data:`REREAD_MARGIN` more, when the error is within :data:`REREAD_LIMIT` characters.
 
     Raises:
         yaml.YAMLError: the text does not parse, has a duplicate or unhashable key, expands
@@ -179,9 +198,23 @@ def load_yaml(document: str) -> Any:
     try:
         try:
             return yaml.load(document, Loader=LineLoader)
-        except yaml.YAMLError:
+        except _OverBudget:
+            raise
+        except yaml.YAMLError as exc:
             if _Base is yaml.SafeLoader:
                 raise
+            mark = getattr(exc, "problem_mark", None)
+            if mark is not None and mark.index > REREAD_LIMIT:
+                raise  # as libyaml puts it: the same place, in its own words
+            if mark is not None:  # PyYAML's own parser is slow: it reads up to the error only
+                prefix = document[:mark.index + REREAD_MARGIN]
+                try:
+                    yaml.load(prefix, Loader=_PureLineLoader)
+                except yaml.YAMLError as again:
+                    place = getattr(again, "problem_mark", None)
+                    if len(prefix) == len(document) or (
+                            place is not None and place.index < len(prefix) - REREAD_MARGIN // 2):
+                        raise
         return yaml.load(document, Loader=_PureLineLoader)
     except RecursionError:
         raise yaml.YAMLError("collections nested too deeply (a bank nests a few levels)") from None

@@ -57,6 +57,7 @@ Devanagari vowel sign or a Greek accent does not count as a letter of its own.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import unicodedata
@@ -428,9 +429,13 @@ def leaks(question: Question, other: Question, language: str) -> bool:
         own_words = [set(option) - {w for j, o in enumerate(options) if j != i for w in o}
                      for i, option in enumerate(options)]
         said_words = [(word, position) for word, _, position in tokens(explanation, language)]
+        positions = [position for _, position in said_words]  # increasing
         for word, position in said_words:
-            if word in cues and _nearest(said_words, position, own_words) == correct:
-                return True
+            if word in cues:
+                near = said_words[bisect.bisect_left(positions, position - LEAK_WINDOW):
+                                  bisect.bisect_right(positions, position + LEAK_WINDOW)]
+                if _nearest(near, position, own_words) == correct:
+                    return True
     return False
 
 
@@ -470,7 +475,8 @@ def _nearest(said: Sequence[tuple[str, int]], position: int,
              own_words: Sequence[set[str]]) -> int | None:
     """Index of the option whose own word stands nearest to ``position`` among the ``said``
     (word, position) pairs, within :data:`LEAK_WINDOW`; None if none does or two options are
-    as near."""
+    as near. :func:`leaks` hands it only the words within the window (positions increase), so
+    that each cue costs the window's words, not the explanation's."""
     best: dict[int, int] = {}
     for word, where in said:
         distance = abs(where - position)

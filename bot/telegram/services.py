@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from telegram import User
 
 from bot import chart, i18n
-from bot.bankload import parse_bank
-from bot.bankload.creators import check_document
+from bot.bankload.creators import check_document, parse_document
 from bot.bankload.dump import dump_bank
 from bot.i18n import Catalog
 from bot.quiz.creator_service import CreatorService
@@ -173,7 +172,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     assert app.job_queue is not None  # build_application gives one
     try:
         leases = store.leases()
-        banks = BankRegistry(data.banks, store, parse=parse_bank)  # created quizzes: the store
+        banks = BankRegistry(data.banks, store, parse=parse_document)  # created quizzes: the store
         quiz = QuizService(store, banks, clock=data.clock)
         groups = GroupService(store, banks, question_seconds=settings.question_seconds,
                               languages=i18n.SUPPORTED, clock=data.clock)
@@ -199,7 +198,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
                              quiz_changed=(banks.forget,), clock=data.clock)
     # created quizzes: checked as `quizbot validate --strict` checks a bank file; each change
     # makes the registry load the quiz afresh
-    quizzes = QuizzesService(store, store, check=check_document, parse=parse_bank,
+    quizzes = QuizzesService(store, store, check=check_document, parse=parse_document,
                              dump=dump_bank, clock=data.clock, forget=banks.forget,
                              featured=lambda bank_id: bank_id in banks.featured)
     # /newquiz drafts, published through the quizzes service at /done

@@ -1155,3 +1155,58 @@ def test_a_waiver_that_is_not_a_list_of_rules_is_a_problem(tmp_path, waive, says
     assert problem.question_id == "q-two"
     assert problem.line == line_of(text, "waive:")
     assert says in problem.message
+
+
+def test_a_slip_near_the_start_of_a_large_file_is_read_again_only_up_to_it(monkeypatch):
+    """A document that libyaml refuses is read again by PyYAML's own (slow) parser for its
+    messages: only up to the error and a margin, and the problem is the one the whole
+    document gives; an alias bomb is not read again at all."""
+    from bot.bankload import yaml_positions
+
+    document = "a: 1\nb: {en: 'x': y}\n" + "c: 1\n" * 200_000
+    whole = parse_problems(document)
+    lengths: list[int] = []
+    load = yaml.load
+
+    def counted(text, Loader):  # type: ignore[no-untyped-def]
+        if Loader is yaml_positions._PureLineLoader:
+            lengths.append(len(text))
+        return load(text, Loader=Loader)
+
+    monkeypatch.setattr(yaml_positions.yaml, "load", counted)
+    assert parse_problems(document) == whole
+    assert lengths and max(lengths) <= 30 + yaml_positions.REREAD_MARGIN
+    lengths.clear()
+    bomb = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+        f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+        f"*{chr(97 + i)}, *{chr(97 + i)}]\n" for i in range(6))
+    assert [p.key for p in parse_problems(bomb)] == ["problem.yaml"]
+    assert lengths == []
+
+
+def parse_problems(document: str) -> list[BankProblem]:
+    """The problems of ``document`` (parse_bank's)."""
+    with pytest.raises(BankError) as raised:
+        parse_bank(document)
+    return list(raised.value.problems)
+
+
+def test_a_slip_far_into_a_large_file_is_reported_as_libyaml_puts_it(monkeypatch):
+    """Past REREAD_LIMIT characters the slow parser does not read the document again: the
+    problem has libyaml's line and column."""
+    from bot.bankload import yaml_positions
+
+    document = "c: 1\n" * 60_000 + "b: {en: 'x': y}\n"
+    read_again: list[int] = []
+    load = yaml.load
+
+    def counted(text, Loader):  # type: ignore[no-untyped-def]
+        if Loader is yaml_positions._PureLineLoader:
+            read_again.append(len(text))
+        return load(text, Loader=Loader)
+
+    monkeypatch.setattr(yaml_positions.yaml, "load", counted)
+    (problem,) = parse_problems(document)
+    assert (problem.key, problem.line) == ("problem.yaml", 60_001)
+    assert read_again == []

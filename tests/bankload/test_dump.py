@@ -6,11 +6,14 @@ from __future__ import annotations
 import pytest
 
 from bot.bankload import BankError, load_bank, parse_bank
-from bot.bankload.creators import check_document
+from bot.bankload.creators import check_document, parse_document
 from bot.bankload.dump import dump_bank
+from bot.bankload.schema import MAX_BANK_BYTES, MAX_DOCUMENT_BYTES, MAX_PROBLEMS
 from bot.i18n import SUPPORTED, catalog, placeholders
 from bot.i18n.messages import MESSAGES
 from bot.quiz.bankdata import bank_data
+from bot.quiz.importing import PARSERS
+from bot.quiz.importing import bank_data as imported_bank_data
 
 TRICKY = ["no", "yes", "on", "1:30", "0x1F", "- a dash", "# not a comment", "a: colon",
           "'quoted'", '"double"', "<b>HTML</b> & *stars*", "line one\nline two",
@@ -151,3 +154,69 @@ def test_question_kinds_round_trip():
     bank = parse_bank(dump_bank(data))
     assert parse_bank(dump_bank(bank)) == bank
     assert bank_data(bank)["questions"][1:] == questions[1:]
+
+
+def _padded(kind: str, filler: str) -> str:
+    """A file of ``kind`` just under 1 MiB: 200 questions (a quiz's most) whose prompts are
+    ``filler`` repeated, the rest what the format needs."""
+    shapes = {"gift": "::q{n}::{text}{{=a ~b}}\n\n", "aiken": "{text}\nA. a\nB. b\nANSWER: A\n",
+              "csv": "{text},a,b,A\n"}
+    head = "prompt,A,B,correct\n" if kind == "csv" else ""
+    size = (MAX_BANK_BYTES - 200 * 40) // 200 // len(filler.encode())
+    return head + "".join(shapes[kind].format(n=n, text=filler * size) for n in range(200))
+
+
+@pytest.mark.parametrize("kind", ["gift", "aiken", "csv"])
+@pytest.mark.parametrize("filler", ["\x01", "\ufeff", "x"])
+def test_the_yaml_of_a_converted_file_stays_within_the_document_bound(kind, filler):
+    """A file under the 1 MiB limit, converted, is written as YAML larger than the file (a
+    control character is a four-byte escape there) but within MAX_DOCUMENT_BYTES, so that its
+    check answers with what is wrong in it, not its size."""
+    text = _padded(kind, filler)
+    assert len(text.encode()) <= MAX_BANK_BYTES
+    parsed = PARSERS[kind](text)
+    assert len(parsed.questions) == 200
+    data, _ = imported_bank_data(parsed, language="en", bank_id="imported", title="T",
+                                 description="D")
+    document = dump_bank(data)
+    assert len(document.encode()) <= MAX_DOCUMENT_BYTES
+    problems = check_document(document)
+    assert isinstance(problems, list)
+    assert "problem.too_large" not in {p.key for p in problems}
+
+
+def test_a_stored_document_over_the_file_limit_parses():
+    """A created quiz's document (the bot's writing) may be over the bank file's 1 MiB: it
+    parses; over MAX_DOCUMENT_BYTES it is refused with its size."""
+    data = bank_with(["a\n" * 500 + "a", "b\n" * 500 + "b"] * 200)  # lines: indented in YAML
+    document = dump_bank(data)
+    assert MAX_BANK_BYTES < len(document.encode()) < MAX_DOCUMENT_BYTES
+    with pytest.raises(BankError):
+        parse_bank(document)
+    assert len(parse_document(document).questions) == 200
+    with pytest.raises(BankError) as raised:
+        parse_document(document + "#" * MAX_DOCUMENT_BYTES)
+    assert raised.value.problems[0].key == "problem.too_large"
+
+
+def test_a_check_stops_after_max_problems():
+    """A file of thousands of unknown keys gets the first MAX_PROBLEMS problems, in the file's
+    order, then one saying the check stopped (its work bounded however many there are); a
+    field reported missing is not reported again under it."""
+    document = "".join(f"key{n}: 1\n" for n in range(5000))
+    with pytest.raises(BankError) as raised:
+        parse_bank(document)
+    problems = raised.value.problems
+    assert len(problems) == MAX_PROBLEMS + 1
+    assert problems[-1].key == "problem.too_many_problems"
+    assert problems[-1].params == {"count": MAX_PROBLEMS}
+    lines = [p.line or 0 for p in problems[:-1]]
+    assert lines == sorted(lines)
+
+
+def test_the_item_writing_findings_are_capped_too():
+    """check_document returns at most MAX_PROBLEMS findings, then the stop problem."""
+    data = bank_with(["x", "a much much longer distractor option"] * (MAX_PROBLEMS + 5))
+    problems = check_document(dump_bank(data))
+    assert isinstance(problems, list) and len(problems) == MAX_PROBLEMS + 1
+    assert problems[-1].key == "problem.too_many_problems"

@@ -381,3 +381,28 @@ def test_repeated_option_labels_and_ids_are_found_and_numbered_in_one_pass():
     ids = [q["id"] for q in data["questions"]]
     assert ids == ["same", "same-2", "same-3", "same-4", "same-5", "same-3-2"]
     assert len(set(ids)) == len(ids) == len(lines)
+
+
+@pytest.mark.parametrize("markup, text", [
+    ("a <b>bold</b> word", "a bold word"),
+    ("one<br>two<p>three</p>", "one two three"),
+    ("x <!-- a comment --> y", "x y"),
+    ("x <!-- never closed", "x"),
+    ("a < b and c > d", "a < b and c > d"),
+    ("a <b", "a <b"),
+    ("a <![ b", "a <![ b"),
+    ("&lt;b&gt; &amp; &#65;", "<b> & A"),
+    ("<![CDATA[x]]> y <!DOCTYPE html> <?php z ?>", "y"),
+])
+def test_gift_html_text(markup, text):
+    """[html] text loses its markup as a browser shows it; a '<' that opens no tag is text."""
+    (question,) = parse_gift(f"[html]{markup}{{=yes ~no}}").questions
+    assert question.prompt == text
+
+
+def test_gift_html_of_a_megabyte_of_open_tags_is_read_in_one_pass():
+    """A run of unclosed tags (which html.parser reads in quadratic time) and a '<![' (on
+    which it raises) are read: the question is converted, its markup left as text."""
+    parsed = parse_gift("[html]Q" + "<a " * 300_000 + "<![{=yes ~no}")
+    (question,) = parsed.questions
+    assert question.prompt.startswith("Q<a <a")

@@ -281,3 +281,38 @@ async def test_a_stop_with_a_file_being_checked_is_prompt_and_touches_no_closed_
                    for r in caplog.records)
         assert any(r.name == "bot.app" and r.getMessage() == "stopped" for r in caplog.records)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+def long_gift(questions: int, lines: int) -> str:
+    """A GIFT file of ``questions`` questions whose prompts are ``lines`` short lines (``\\n``):
+    small as GIFT, several times larger as the YAML of the quiz (each line indented there)."""
+    return "".join(f"::poem {number}:: Which word ends poem {number}?\\n"
+                   + "la\\n" * lines + "{=alpha ~gamma ~delta}\n\n"
+                   for number in range(1, questions + 1))
+
+
+async def test_a_gift_under_the_limit_is_taken_whatever_the_size_of_its_yaml(fake, running_bot):
+    """The 1 MB limit is the file's as sent: a GIFT under it becomes a quiz though the YAML the
+    bot writes of it is over 1 MB."""
+    person = Person(fake, 612, "Emily")
+    gift = long_gift(questions=150, lines=1100)
+    assert len(gift.encode()) < 1024 * 1024
+    saved, _ = await person.send_document(gift.encode(), "poems.gift", replies=2)
+    (record,) = await stored(running_bot, 612)
+    assert record.questions == 150, saved["text"]
+    services = running_bot.app.bot_data.services
+    version = await services.store.quiz_version(record.id, 1)
+    assert len(version.document.encode()) > 1024 * 1024  # its YAML is over the file limit
+    services.banks.forget(record.id)
+    assert len((await services.banks.bank(record.id)).questions) == 150  # and it is played
+
+
+async def test_a_gift_over_the_limit_is_refused_in_the_senders_language(fake, running_bot):
+    """A GIFT file over 1 MB is refused as too large, in Greek for a Greek sender; nothing is
+    stored."""
+    person = Person(fake, 613, "Eleni", "el")
+    gift = long_gift(questions=150, lines=1800)
+    assert len(gift.encode()) > 1024 * 1024
+    (answer,) = await person.send_document(gift.encode(), "poems.gift")
+    assert answer["text"] == i18n.catalog("el")("documents.too_large")
+    assert await stored(running_bot, 613) == []

@@ -393,3 +393,24 @@ def test_a_picture_telegram_cannot_send_is_found_with_its_line(tmp_path, picture
     assert f"is a {flagged} picture" in finding.message
     lines = (tmp_path / "bank.yaml").read_text().splitlines()
     assert finding.line is not None and "picture:" in lines[finding.line - 1]
+
+
+def test_a_long_explanation_is_read_word_by_word_near_each_cue(monkeypatch):
+    """The short-answer test looks at the words within LEAK_WINDOW of each cue, not at the
+    whole explanation again for each one (a 3,500-character explanation of cues was read
+    once per cue, per pair of questions: a 200-question quiz took minutes)."""
+    from bot.bankload import parse_bank
+    data = make_bank(copy.deepcopy(STAGES))
+    cue_words = "optimizer states gradients " * 100
+    data["questions"][0]["explanation"]["en"] = cue_words + "(stage 1)"
+    first, stages = parse_bank(yaml.safe_dump(data, allow_unicode=True)).questions
+    seen: list[int] = []
+    nearest = checks._nearest
+
+    def counted(said, position, own_words):  # type: ignore[no-untyped-def]
+        seen.append(len(said))
+        return nearest(said, position, own_words)
+
+    monkeypatch.setattr(checks, "_nearest", counted)
+    assert leaks(first, stages, "en")
+    assert seen and max(seen) <= 2 * checks.LEAK_WINDOW + 1

@@ -54,6 +54,9 @@ MESSAGES: tuple[Text | Plural, ...] = (
         "character, and at most {limit} fit in one Telegram message",
         "is too long: the question, its options, explanation and source together have {size} "
         "characters, and at most {limit} fit in one Telegram message", number="size"),
+    NP_("problem.too_many_problems",
+        "the check stopped after {count} problem: fix these first, then send the file again",
+        "the check stopped after {count} problems: fix these first, then send the file again"),
     NP_("problem.too_large", "the file has {size} byte, more than the 1 MB allowed",
         "the file has {size} bytes, more than the 1 MB allowed", number="size"),
     N_("problem.yaml",
