@@ -77,8 +77,12 @@ What the fake models (each covered by tests/fakebotapi/test_fakebotapi.py):
 Rules follow https://core.telegram.org/bots/api; error descriptions are Telegram's own wording
 (telegram-bot-api and TDLib) where known. Method names and required parameters come from the
 machine-readable Bot API 10.0 description, the version python-telegram-bot 22.8 implements:
-by default ``../shared/telegram-bot-api/api-10.0.json`` next to the repository, or the file named
-by the ``FAKEBOTAPI_SPEC`` environment variable.
+by default ``tests/data/telegram-bot-api-10.0.json`` in the repository (where it comes from:
+``tests/data/telegram-bot-api-SOURCE.txt``), or the file named by the ``FAKEBOTAPI_SPEC``
+environment variable.
+
+To talk to the bot through the fake by hand: ``python -m tests.support.sandbox``
+(docs/development.md, "Trying the bot by hand").
 
 Layout: ``server.py`` holds :class:`FakeBotAPI` (its state, lifecycle and helpers), made of one
 mixin per part: ``people`` (simulated people and chats), ``driving`` (what users do), ``inline``
