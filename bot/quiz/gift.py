@@ -4,8 +4,8 @@ the formats' overview is :mod:`bot.quiz.importing`)."""
 from __future__ import annotations
 
 import bisect
-import html
 import re
+from html.parser import HTMLParser
 
 from bot.quiz.imported import (
     NOT_MULTIPLE_CHOICE,
@@ -34,41 +34,26 @@ def _gift_escape(line: str) -> str:
     return line.replace(_BACKSLASH, "\\")
 
 
-_TAG_START = re.compile(r"<[a-zA-Z/!?]")
-"""Where markup starts (HTML's tag open state: a letter, ``/``, ``!`` or ``?`` after ``<``;
-any other ``<`` is text)."""
-_TAG_NAME = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)")
-_BREAKING_TAGS = frozenset({"br", "p", "div", "li"})
-"""Tags whose place becomes a space in the text (a line or a block)."""
+class _TextOf(HTMLParser):
+    """The text of an HTML fragment (for GIFT's ``[html]`` format)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("br", "p", "div", "li"):
+            self.parts.append(" ")
 
 
 def _html_text(fragment: str) -> str:
-    """The text of an HTML fragment (GIFT's ``[html]`` format): tags, comments and declarations
-    dropped (a ``br``, ``p``, ``div`` or ``li`` tag becomes a space), character references
-    decoded. One pass, in time linear in the fragment: ``html.parser`` takes quadratic time on
-    a run of unclosed tags (``<a <a <a``...) and raises on some (``<![``). A ``<`` that no
-    ``>`` follows is text; an unclosed comment runs to the end."""
-    parts: list[str] = []
-    position = 0
-    while (start := _TAG_START.search(fragment, position)) is not None:
-        opened = start.start()
-        parts.append(fragment[position:opened])
-        if fragment.startswith("<!--", opened):
-            closed = fragment.find("-->", opened + 4)
-            if closed < 0:
-                return html.unescape("".join(parts))
-            position = closed + 3
-            continue
-        closed = fragment.find(">", opened)
-        if closed < 0:
-            position = opened
-            break  # no markup after all: the rest is text
-        name = _TAG_NAME.match(fragment, opened)
-        if name is not None and name[1].lower() in _BREAKING_TAGS:
-            parts.append(" ")
-        position = closed + 1
-    parts.append(fragment[position:])
-    return html.unescape("".join(parts))
+    parser = _TextOf()
+    parser.feed(fragment)
+    parser.close()
+    return "".join(parser.parts)
 
 
 def _split_format(text: str, default: str) -> tuple[str, str]:
