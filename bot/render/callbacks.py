@@ -182,6 +182,16 @@ class StartReviewButton:
 
 
 @dataclass(frozen=True)
+class ShownButton:
+    """An option shown marked under an answered or closed question (its style and mark say
+    right or wrong: :func:`bot.render.question.marked_keyboard`); a tap only stops the
+    spinner."""
+
+    PREFIX: ClassVar[str] = "x"
+    FIELDS: ClassVar[str | None] = None
+
+
+@dataclass(frozen=True)
 class SettingButton:
     """A group settings menu's choice: set ``field`` to ``value``, if the settings are still at
     ``version`` (the one the menu showed)."""
@@ -427,7 +437,8 @@ class AssignButton:
 
 CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
                   | BankButton | GroupAnswerButton | PlaceButton | DeleteDataButton
-                  | CardAnswerButton | CardNextButton | StartReviewButton | SettingButton
+                  | CardAnswerButton | CardNextButton | StartReviewButton | ShownButton
+                  | SettingButton
                   | DraftButton | UndoButton | RightOptionButton | RightDoneButton
                   | QuizButton | HomeworkButton | AssignButton
                   | TickButton | SubmitButton | GroupTickButton | GroupSubmitButton

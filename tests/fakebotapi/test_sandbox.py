@@ -27,8 +27,8 @@ def test_a_scripted_session_starts_answers_and_stops():
     assert "bot sent #2:\n  Hi, You!" in out
     assert "bot sent #3:" in out and "[1] A  [2] B  [3] C  [4] D" in out
     edited = out.split("bot edited #3:", 1)[1]
-    assert "✅ " in edited and "[1] Next question ▶" in edited, out
-    assert "(tap a button from 1 to 1: :tap N)" in out  # the feedback's one button
+    assert "✅ " in edited and "[5] Next question ▶" in edited, out
+    assert "(tap a button from 1 to 5: :tap N)" in out  # the feedback: 4 options, "Next"
     assert "(unknown sandbox command ':nonsense': see :help)" in out
     assert ":tap N      tap button N" in out
     log = re.search(r"its log: (\S+)", out)
