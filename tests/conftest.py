@@ -267,7 +267,8 @@ def buttons(message: dict) -> list[dict]:
 
 def answer_buttons(message: dict) -> list[dict]:
     """A group question's answer buttons (callback data "g:..."): none once it is revealed
-    (the reveal keeps only its link to the explanation in each member's language)."""
+    (the reveal keeps the options marked, "x", and its link to the explanation in each
+    member's language)."""
     return [b for b in buttons(message) if b.get("callback_data", "").startswith("g:")]
 
 

@@ -63,6 +63,7 @@ from bot.render.callbacks import (
     RightDoneButton,
     RightOptionButton,
     SettingButton,
+    ShownButton,
     StartReviewButton,
     SubmitButton,
     TickButton,
@@ -192,6 +193,7 @@ from bot.render.question import (
     Ticks,
     answer_rows,
     explanation_lines,
+    marked_keyboard,
     notes_lines,
     option_text,
     picture_note,
@@ -221,7 +223,15 @@ from bot.render.quizzes import (
     results_screen,
     saved_text,
 )
-from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, ShareButton, UrlButton, as_screens
+from bot.render.screen import (
+    MAX_BUTTON_LABEL,
+    Button,
+    ButtonStyle,
+    Screen,
+    ShareButton,
+    UrlButton,
+    as_screens,
+)
 from bot.render.sharing import (
     MAX_CARD_DESCRIPTION,
     MAX_RESULT_DESCRIPTION,
@@ -237,6 +247,7 @@ from bot.render.terminal import end_screen
 from bot.render.text import (
     HTML,
     PLAIN,
+    TIME_SLOT,
     Html,
     Markup,
     Plain,
@@ -245,6 +256,7 @@ from bot.render.text import (
     html_length,
     pack,
     split_html,
+    timed,
     utf16_length,
 )
 
@@ -289,12 +301,14 @@ __all__ = [
     "PLAIN",
     "QUESTIONS_PER_PAGE",
     "QUIZ_ACTIONS",
+    "TIME_SLOT",
     "ZONE_EXAMPLES",
     "AnswerButton",
     "Article",
     "AssignButton",
     "BankButton",
     "Button",
+    "ButtonStyle",
     "CallbackButton",
     "CardAnswerButton",
     "CardNextButton",
@@ -327,6 +341,7 @@ __all__ = [
     "Screen",
     "SettingButton",
     "ShareButton",
+    "ShownButton",
     "StartReviewButton",
     "SubmitButton",
     "TickButton",
@@ -393,6 +408,7 @@ __all__ = [
     "known_text",
     "language_picker",
     "local_time",
+    "marked_keyboard",
     "newquiz_added",
     "newquiz_ask_right",
     "newquiz_cancelled",
@@ -442,6 +458,7 @@ __all__ = [
     "stats",
     "stats_with_review",
     "ticked_question",
+    "timed",
     "unmention",
     "utf16_length",
     "weekday_name",

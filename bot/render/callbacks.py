@@ -182,6 +182,14 @@ class StartReviewButton:
 
 
 @dataclass(frozen=True)
+class ShownButton:
+    """An option marked under its answer (``marked_keyboard``); a tap only stops the spinner."""
+
+    PREFIX: ClassVar[str] = "x"
+    FIELDS: ClassVar[str | None] = None
+
+
+@dataclass(frozen=True)
 class SettingButton:
     """A group settings menu's choice: set ``field`` to ``value``, if the settings are still at
     ``version`` (the one the menu showed)."""
@@ -427,12 +435,12 @@ class AssignButton:
 
 CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
                   | BankButton | GroupAnswerButton | PlaceButton | DeleteDataButton
-                  | CardAnswerButton | CardNextButton | StartReviewButton | SettingButton
-                  | DraftButton | UndoButton | RightOptionButton | RightDoneButton
-                  | QuizButton | HomeworkButton | AssignButton
-                  | TickButton | SubmitButton | GroupTickButton | GroupSubmitButton
-                  | CardTickButton | CardSubmitButton | FlowButton
-                  | DailyAnswerButton | DailySettingButton | DailyChannelButton)
+                  | CardAnswerButton | CardNextButton | StartReviewButton | ShownButton
+                  | SettingButton | DraftButton | UndoButton | RightOptionButton
+                  | RightDoneButton | QuizButton | HomeworkButton | AssignButton | TickButton
+                  | SubmitButton | GroupTickButton | GroupSubmitButton | CardTickButton
+                  | CardSubmitButton | FlowButton | DailyAnswerButton | DailySettingButton
+                  | DailyChannelButton)
 
 BUTTON_KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)
 """Every kind of button: each owns its prefix (``PREFIX``, unique) and the pattern of its
@@ -453,8 +461,10 @@ def callback_pattern(kind: type[CallbackButton]) -> re.Pattern[str]:
     ``re.match`` (PTB's ``CallbackQueryHandler`` pattern) or ``fullmatch``."""
     return _PATTERNS[kind]
 
-_TEXT_FIELDS = (RetakeButton, BankButton)
-"""Kinds whose fields are all text (a bank id of digits stays a string)."""
+_TEXT_AT: dict[type[CallbackButton], int] = {RetakeButton: 0, BankButton: 0, SettingButton: 2,
+                                              DeleteDataButton: 1, QuizButton: 1, AssignButton: 0}
+"""Kinds with a field that stays text even of digits only, and its index: a bank id, a
+setting's value ("0" a count, "30" seconds), a nonce, a quiz id."""
 
 
 def encode(button: CallbackButton) -> str:
@@ -482,16 +492,9 @@ def decode(data: str | None) -> CallbackButton:
     match = _PATTERNS[kind].match(data) if kind is not None else None
     if kind is None or match is None:
         raise InvalidCallbackData(data)
-    groups: list[Any] = [int(g) if g.isdigit() and kind not in _TEXT_FIELDS else g
-                         for g in match.groups()]
-    if kind is SettingButton:  # the value stays text: "0" is a count, "30" seconds
-        groups[2] = match[3]
-    if kind is DeleteDataButton:  # a nonce of digits only stays text
-        groups[1] = match[2]
-    if kind is QuizButton:  # a quiz id of digits only stays text
-        groups[1] = match[2]
+    groups: list[Any] = [int(g) if g.isdigit() else g for g in match.groups()]
+    if kind in _TEXT_AT:  # that field stays text even when it is all digits
+        groups[_TEXT_AT[kind]] = match[_TEXT_AT[kind] + 1]
     if kind in (DailySettingButton, DailyChannelButton):  # a chat id; the rest stays text
         groups = [int(match[1]), *match.groups()[1:]]
-    if kind is AssignButton:  # a bank id of digits only stays text
-        groups[0] = match[1]
     return kind(*groups)

@@ -21,7 +21,7 @@ from bot.render.callbacks import DailyAnswerButton, DailyChannelButton, DailySet
 from bot.render.group import MAX_NAME, MAX_TITLE, MEDALS
 from bot.render.question import notes_lines, option_text, question_keyboard, slot_label
 from bot.render.screen import Button, Screen
-from bot.render.text import Markup, clip
+from bot.render.text import TIME_SLOT, Markup, clip, timed
 
 DAILY_SYNTAX = "/daily <quiz> <HH:MM>"
 """How ``/daily`` is typed (in its messages' ``{syntax}``)."""
@@ -119,14 +119,15 @@ def daily_status(schedule: DailySchedule, bank: Bank, chat_title: str, zone: str
     chat = clip(chat_title, MAX_CHAT_TITLE)
     if schedule.status != "on":
         return Screen(m.escape(t("daily_status_off", chat=chat)))
-    when = f"{daily_when(schedule.next_at, zone, t)} ({t.relative(schedule.next_at - now)})"
+    when = f"{TIME_SLOT} ({t.relative(schedule.next_at - now)})"
     text = t("daily_set" if new else "daily_changed", chat=chat,
              title=clip(bank.title.get(lang, bank.default_language), MAX_TITLE),
              time=schedule.hhmm, zone=zone, when=when)
     then = t("daily_then_again" if schedule.run_out is RunOut.AGAIN else "daily_then_stop")
     board = (t("daily_board_day", day=weekday_name(schedule.board_day, t))
              if schedule.board_day is not None else t("daily_board_none"))
-    lines = [m.escape(text), "", m.escape(then), m.escape(board)]
+    lines = [timed(m, text, daily_when(schedule.next_at, zone, t), schedule.next_at), "",
+             m.escape(then), m.escape(board)]
     chat_id = schedule.chat_id
     flip = "stop" if schedule.run_out is RunOut.AGAIN else "again"
     next_day = ("0" if schedule.board_day is None else "none" if schedule.board_day == 6

@@ -22,6 +22,7 @@ from bot.render.links import question_link
 from bot.render.question import (
     _question_lines,
     answer_rows,
+    marked_keyboard,
     notes_lines,
     option_text,
     question_keyboard,
@@ -71,7 +72,8 @@ def group_question(bank: Bank, session: GroupSession, t: Catalog, m: Markup, *,
 def group_reveal(bank: Bank, session: GroupSession, position: int, counts: Sequence[int],
                  t: Catalog, m: Markup, *, bot_username: str | None = None) -> Screen:
     """A closed group question: the correct option, how many chose each option, the
-    explanation and its source; with ``bot_username`` a URL button that opens the bot's private
+    explanation and its source; the option buttons with the right one marked and green
+    (:func:`marked_keyboard`); with ``bot_username`` a URL button that opens the bot's private
     chat on this question, its answer and explanation in the member's own language
     (:func:`question_link`)."""
     v = _session_view(bank, session, position)
@@ -87,10 +89,10 @@ def group_reveal(bank: Bank, session: GroupSession, position: int, counts: Seque
     total = sum(counts)
     lines += ["", m.escape(f"👥 {t('group_answer_count', count=total)}"),
               *notes_lines(bank, v.question, t, m)]
-    keyboard: tuple[tuple[Button, ...], ...] = ()
+    keyboard = marked_keyboard(v, t)
     if bot_username:
-        keyboard = ((Button(t("button_in_my_language"),
-                            UrlButton(question_link(bot_username, session.id, position))),),)
+        keyboard += ((Button(t("button_in_my_language"),
+                             UrlButton(question_link(bot_username, session.id, position))),),)
     return Screen("\n".join(lines), keyboard)
 
 

@@ -34,7 +34,7 @@ from bot.render.group import MAX_NAME, MAX_TITLE, MEDALS
 from bot.render.limits import MAX_MESSAGE_UTF16
 from bot.render.links import deep_link
 from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, UrlButton, as_screens
-from bot.render.text import Markup, clip, html_length
+from bot.render.text import TIME_SLOT, Markup, clip, html_length, timed
 
 HOMEWORK_TOP_PLACES = 5
 """Places the group's results list; the others are counted in one line."""
@@ -104,8 +104,9 @@ def homework_post(assignment: Assignment, bank: Bank | None, finished: int, *, z
     link = deep_link(bot_username, assignment.token)
     keyboard: tuple[tuple[Button, ...], ...] = ()
     if assignment.status == OPEN:
-        lines.append(m.escape(t("hw.post_deadline", date=local_time(assignment.deadline, zone, t),
-                                zone=zone, relative=t.relative(assignment.deadline - now))))
+        lines.append(timed(m, t("hw.post_deadline", date=TIME_SLOT, zone=zone,
+                                relative=t.relative(assignment.deadline - now)),
+                           local_time(assignment.deadline, zone, t), assignment.deadline))
         if assignment.set_by_name and not is_deleted(assignment.set_by):
             lines.append(m.escape(t("hw.post_set_by",
                                     name=unmention(clip(assignment.set_by_name, MAX_NAME)))))

@@ -31,6 +31,7 @@ from bot.render.question import (
     Ticks,
     _question_lines,
     explanation_lines,
+    marked_keyboard,
     notes_lines,
     option_text,
     question,
@@ -113,16 +114,19 @@ def resume_screens(bank: Bank, attempt: Attempt, updated: bool, t: Catalog, m: M
 
 def feedback(bank: Bank, attempt: Attempt, position: int, t: Catalog, m: Markup, *,
              one_tap: bool = False) -> Screen:
-    """The answered question: the choice marked ✅/❌, the correct option, the explanation,
-    and a button to go on (or to see the score after the last question); none in the one-tap
-    flow (:attr:`AnswerFlow.ONE_TAP`: what follows is sent at once, below it)."""
+    """The answered question: the choice marked ✅/❌, the correct option, the explanation;
+    the option buttons marked the same and styled (:func:`marked_keyboard`), and a button to
+    go on (or to see the score after the last question), none in the one-tap flow
+    (:attr:`AnswerFlow.ONE_TAP`: what follows is sent at once, below it)."""
     v = view(attempt, bank, position)
     lines = [*_question_lines(bank, v, t, m, marks=True), "", *explanation_lines(bank, v, t, m)]
+    marked = marked_keyboard(v, t)
     if one_tap:
-        return Screen("\n".join(lines))
+        return Screen("\n".join(lines), marked)
     last = position + 1 >= attempt.total
     label = t("button_results") if last else t("button_next")
-    return Screen("\n".join(lines), ((Button(label, NextButton(attempt.id, position)),),))
+    return Screen("\n".join(lines),
+                  (*marked, (Button(label, NextButton(attempt.id, position)),)))
 
 
 def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup,

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from bot.i18n import Catalog
 from bot.quiz.bank import TRUE_FALSE, Bank, Question
 from bot.quiz.engine import LABELS, QuestionView
-from bot.render.callbacks import CallbackButton
-from bot.render.screen import Button, Screen
+from bot.render.callbacks import CallbackButton, ShownButton
+from bot.render.screen import Button, ButtonStyle, Screen
 from bot.render.text import Markup
 
 MAX_ANSWER_BUTTONS_PER_ROW = 5
@@ -145,6 +145,29 @@ def question_keyboard(v: QuestionView, t: Catalog, make_button: Callable[[int], 
         return (*answer_rows(boxes), (Button(t("button_submit"), ticks.submit),))
     buttons = [Button(LABELS[slot], make_button(slot)) for slot in range(len(v.slots))]
     return answer_rows(buttons)
+
+
+def marked_keyboard(v: QuestionView, t: Catalog) -> tuple[tuple[Button, ...], ...]:
+    """The answer buttons of an answered or closed question, as the text marks its options:
+    each right one "✅" and green (:attr:`ButtonStyle.SUCCESS`), each wrong choice "❌" and red
+    (:attr:`ButtonStyle.DANGER`), the others plain; laid out as :func:`question_keyboard`.
+    They only show the answer (:class:`ShownButton`); the marks say it where an app shows no
+    style."""
+    chosen = v.chosen_slots or (
+        frozenset((v.chosen_slot,)) if v.chosen_slot is not None else frozenset())
+    if v.question.kind == TRUE_FALSE:
+        labels = [t("option_true"), t("option_false")]
+    else:
+        labels = [LABELS[slot] for slot in range(len(v.slots))]
+    buttons = []
+    for slot, label in enumerate(labels):
+        if slot in v.correct_slots:
+            buttons.append(Button(f"✅ {label}", ShownButton(), ButtonStyle.SUCCESS))
+        elif slot in chosen:
+            buttons.append(Button(f"❌ {label}", ShownButton(), ButtonStyle.DANGER))
+        else:
+            buttons.append(Button(label, ShownButton()))
+    return (tuple(buttons),) if v.question.kind == TRUE_FALSE else answer_rows(buttons)
 
 
 def right_labels(v: QuestionView) -> str:

@@ -5,6 +5,7 @@ keyboard into an ``InlineKeyboardMarkup``; ``quizbot play`` prints it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from bot.render.callbacks import CallbackButton
 from bot.render.limits import MAX_MESSAGE_UTF16
@@ -31,12 +32,22 @@ class ShareButton:
     query: str
 
 
+class ButtonStyle(StrEnum):
+    """A button's colour in Telegram's apps (Bot API 9.4, ``InlineKeyboardButton.style``;
+    apps that predate it show the button plainly, so a label must say the same)."""
+
+    SUCCESS = "success"  # green
+    DANGER = "danger"  # red
+
+
 @dataclass(frozen=True)
 class Button:
-    """An inline keyboard button: a label and callback data, a URL, or a share action."""
+    """An inline keyboard button: a label and callback data, a URL, or a share action; and
+    its style, if any."""
 
     label: str
     action: CallbackButton | UrlButton | ShareButton
+    style: ButtonStyle | None = None
 
 
 @dataclass(frozen=True)

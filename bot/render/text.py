@@ -36,6 +36,10 @@ class Markup(Protocol):
         """A link with plain text ``text``."""
         ...
 
+    def time(self, text: str, when: float) -> str:
+        """Plain text ``text`` that writes the moment ``when`` (seconds since the epoch)."""
+        ...
+
     def length(self, text: str) -> int:
         """The length of marked-up ``text`` as the reader sees it, in UTF-16 units."""
         ...
@@ -65,6 +69,13 @@ class Html:
     def link(self, text: str, url: str) -> str:
         """``<a href>`` with the URL and the text escaped."""
         return f'<a href="{self.escape(url)}">{self.escape(text)}</a>'
+
+    def time(self, text: str, when: float) -> str:
+        """``<tg-time>`` around escaped text: a ``date_time`` entity (Bot API 9.5) with the
+        Unix time of ``when`` and no format, so the text shows as written (in the chat's zone,
+        which it names) and each reader's app can tell them the moment in their own zone;
+        apps that predate it show the text."""
+        return f'<tg-time unix="{int(when)}">{self.escape(text)}</tg-time>'
 
     def length(self, text: str) -> int:
         """The visible length of Telegram HTML, see :func:`html_length`."""
@@ -96,6 +107,10 @@ class Plain:
         """``text (url)``."""
         return f"{text} ({url})"
 
+    def time(self, text: str, when: float) -> str:
+        """Return text unchanged."""
+        return text
+
     def length(self, text: str) -> int:
         """UTF-16 units of the text itself."""
         return utf16_length(text)
@@ -107,6 +122,16 @@ class Plain:
 
 HTML = Html()
 PLAIN = Plain()
+
+TIME_SLOT = "\x00"
+"""Where :func:`timed` puts a moment: a character no catalog text or name holds."""
+
+
+def timed(m: Markup, text: str, shown: str, when: float) -> str:
+    """Plain ``text`` escaped, its :data:`TIME_SLOT` replaced by ``shown`` marked as the
+    moment ``when`` (:meth:`Markup.time`): a message from the catalog whose date placeholder
+    was given :data:`TIME_SLOT`."""
+    return m.escape(text).replace(TIME_SLOT, m.time(shown, when), 1)
 
 
 def clip(text: str, limit: int = 64) -> str:

@@ -208,8 +208,11 @@ def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
                 api_row.append({"text": button.label, "switch_inline_query": value})
             else:
                 value = render.encode(button.action)
-                buttons.append(InlineKeyboardButton(button.label, callback_data=value))
+                buttons.append(InlineKeyboardButton(button.label, callback_data=value,
+                                                    style=button.style))
                 api_row.append({"text": button.label, "callback_data": value})
+                if button.style is not None:  # Bot API 9.4
+                    api_row[-1]["style"] = str(button.style)
         rows.append(buttons)
         api_rows.append(api_row)
     return Keyboard(rows, {"inline_keyboard": api_rows})

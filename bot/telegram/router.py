@@ -121,6 +121,8 @@ _ROUTES = (
           lambda tap: learning.on_card_answer(tap.query, tap.context, tap.button, tap.t)),
     Route(render.CardNextButton, Chats.PRIVATE,
           lambda tap: learning.on_card_next(tap.query, tap.context, tap.button, tap.t)),
+    Route(render.ShownButton, Chats.ANY,  # an option marked under its answer: nothing to do
+          lambda tap: toast(tap.query)),
     Route(render.StartReviewButton, Chats.PRIVATE,
           lambda tap: learning.on_start(tap.query, tap.context, tap.t)),
     Route(render.DeleteDataButton, Chats.PRIVATE,

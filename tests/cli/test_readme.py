@@ -37,6 +37,16 @@ def test_the_first_commands_install_and_play_then_install_and_test():
     assert text.index("```sh") < text.index("## "), "the commands come before any section"
 
 
+def test_right_below_the_commands_the_readme_says_what_the_tests_need():
+    """The paragraph right after the two commands says the tests need PostgreSQL, how to skip
+    those (QUIZBOT_SKIP_PG=1) and how to run one file (a file that exists)."""
+    text = (ROOT / "README.md").read_text("utf-8")
+    below = text.split("```sh\n", 1)[1].split("```", 1)[1].strip().split("\n\n", 1)[0]
+    assert "PostgreSQL" in below and "QUIZBOT_SKIP_PG=1 pytest" in below, below
+    one_file = re.search(r"`pytest -n0 (tests/\S+\.py)`", below)
+    assert one_file and (ROOT / one_file[1]).is_file(), below
+
+
 def test_quizbot_play_ends_cleanly_without_a_terminal(tmp_path):
     """`quizbot play` with its input closed (pasted, then Ctrl-D) exits 0 in an empty folder."""
     run = subprocess.run([sys.executable, "-m", "bot", "play"], cwd=tmp_path,

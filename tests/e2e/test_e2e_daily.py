@@ -271,6 +271,10 @@ async def test_settings_buttons_for_admins_only(fake, daily_bot, group):
     status = await fake.wait_for(lambda: next((m for m in bot_posts(fake, GROUP)
                                                if buttons(m)), None))
     then, board, _ = (b["callback_data"] for b in buttons(status))
+    # when the next question comes is a date_time entity (Bot API 9.5) of that moment
+    [when] = [e for e in status.get("entities", []) if e["type"] == "date_time"]
+    assert when["unix_time"] == int(stored(daily_bot, "SELECT next_at FROM daily_schedules")[0])
+    assert "date_time_format" not in when  # the text, in the chat's zone, stays as written
     assert await tap_data(fake, group["arjun"], status, then) == i18n.catalog("hi")(
         "daily_admins_only")
     assert stored(daily_bot, "SELECT run_out, board_day FROM daily_schedules") == ("again", 6)

@@ -140,6 +140,11 @@ async def test_full_session_in_three_languages_with_leaderboard(fake, group_bot,
                                        else None)(fake.message(GROUP, q["message_id"])),
                                        timeout=10)
         assert f"✅ {right}. " in revealed["text"]
+        # the options stay as buttons: the right one marked and green (Bot API 9.4 style)
+        shown = [b for b in buttons(revealed) if b.get("callback_data") == "x"]
+        assert [(b["text"], b.get("style")) for b in shown if b.get("style")] == [
+            (f"✅ {right}", "success")]
+        assert len(shown) == 4
         assert bank.questions[number - 1].explanation.by_language["el"] in revealed["text"]
         answers = 3 if number <= 6 else 2
         assert t_group("group_answer_count", count=answers) in revealed["text"]

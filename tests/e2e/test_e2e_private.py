@@ -165,13 +165,41 @@ async def test_double_tap_and_stale_buttons_are_answered_and_change_nothing(
     attempt_id = original[0].split(":")[1]
     query = await person.tap(question, f"a:{attempt_id}:5:0", check_button=False)  # ahead
     assert fake.callback_answers[query]["text"] == t("toast_stale")
-    next_data = next(b["callback_data"] for b in buttons(feedback))
+    next_data = next(b["callback_data"] for b in buttons(feedback)
+                     if b["callback_data"].startswith("n:"))
     query = await person.tap(feedback, next_data, check_button=False)  # "next" twice
     assert fake.callback_answers[query]["text"] == t("toast_stale")
     assert fake.message(person.user_id, second["message_id"]) == second  # untouched
     assert len(person.bot_messages()) == 3  # intro, question 1, question 2: nothing new
     assert _answer_count(running_bot.db) == 1
     assert len(fake.calls_to("editMessageText")) == edits  # no edit refused "not modified"
+
+
+async def test_the_feedback_marks_the_right_and_the_chosen_option_with_styles(
+        fake, running_bot, banks):
+    """A wrong answer: the feedback keeps the options as buttons, the right one "✅" and green
+    (style "success"), the choice "❌" and red ("danger"), the others plain, then "Next"; in the
+    same one edit as before (the answer costs no extra call); a tap on a marked option only
+    stops the spinner."""
+    person = Person(fake, 522, "Nora")
+    _greeting, question = await person.say("/start", replies=2)
+    bank = banks[BANK_ID]
+    right, wrong = correct_label(question, bank, "en"), wrong_label(question, bank, "en")
+    before = len(fake.calls)
+    feedback = await person.answer(wrong)
+    assert [c.method for c in fake.calls[before:] if c.method != "getUpdates"] == [
+        "answerCallbackQuery", "editMessageText"]
+    *options, (next_button,) = feedback["reply_markup"]["inline_keyboard"]
+    shown = [button for row in options for button in row]
+    assert [(b["text"], b.get("style")) for b in shown] == [
+        (f"✅ {label}", "success") if label == right else
+        (f"❌ {label}", "danger") if label == wrong else (label, None) for label in "ABCD"]
+    assert {b["callback_data"] for b in shown} == {"x"}
+    assert next_button["callback_data"].startswith("n:")
+    assert f"✅ {right}. " in feedback["text"] and f"❌ {wrong}. " in feedback["text"]
+    query = await person.tap(feedback, "x")
+    assert not fake.callback_answers[query].get("text")
+    assert fake.message(person.user_id, feedback["message_id"]) == feedback
 
 
 async def test_a_lost_feedback_edit_is_made_good_by_the_next_tap(fake, running_bot, banks,

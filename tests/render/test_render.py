@@ -27,11 +27,13 @@ from bot.render import (
     HTML,
     AnswerButton,
     BankButton,
+    ButtonStyle,
     InvalidCallbackData,
     LanguageButton,
     NextButton,
     RetakeButton,
     ReviewButton,
+    ShownButton,
     decode,
     encode,
 )
@@ -533,8 +535,12 @@ def test_feedback_after_a_wrong_answer(bank, language):
     assert f'<a href="{question.source.url}">' in screen.text
     assert source_line(question, t) in screen.text.split("\n")
     assert "<i>" not in screen.text
-    (row,) = screen.keyboard
-    (button,) = row
+    options, (button,) = screen.keyboard
+    # the options again, marked as the text marks them, green the right one, red the choice
+    assert [(b.label, b.style, b.action) for b in options] == [
+        (f"✅ {label}", ButtonStyle.SUCCESS, ShownButton()) if label == correct
+        else (f"❌ {label}", ButtonStyle.DANGER, ShownButton()) if label == chosen
+        else (label, None, ShownButton()) for label in "ABCD"]
     assert button.action == NextButton(attempt.id, 1)
     assert decode(encode(button.action)) == NextButton(attempt.id, 1)
     assert button.label == t("button_next")
@@ -567,8 +573,7 @@ def test_feedback_on_the_last_question_offers_the_score(bank, language, label):
     """After the last question, the button says "See my score" (in the user's language)."""
     attempt = answered(bank, make_attempt(bank), 7, correct=False)
     screen = render.feedback(bank, attempt, 7, catalog(language), HTML)
-    (row,) = screen.keyboard
-    (button,) = row
+    _options, (button,) = screen.keyboard
     assert button.label == label
     assert button.action == NextButton(attempt.id, 7)
 
@@ -576,7 +581,7 @@ def test_feedback_on_the_last_question_offers_the_score(bank, language, label):
 def test_feedback_before_the_last_question_offers_next(bank):
     """Before the last question, the button is "Next question"."""
     attempt = answered(bank, make_attempt(bank), 6, correct=True)
-    (row,) = render.feedback(bank, attempt, 6, catalog("en"), HTML).keyboard
+    *_options, row = render.feedback(bank, attempt, 6, catalog("en"), HTML).keyboard
     assert row[0].label == "Next question ▶"
 
 
@@ -878,7 +883,10 @@ def test_group_reveal_lines_are_plain(bank):
     assert sum(line.startswith("✅") for line in lines) == 1
     assert source_line(question, t) in lines
     assert "<i>" not in screen.text and "<b>A." not in screen.text
-    assert screen.keyboard == ()
+    (options,) = screen.keyboard  # the right one marked and green; no one's choice in a group
+    assert [(b.label, b.style) for b in options] == [
+        (f"✅ {label}", ButtonStyle.SUCCESS) if slot == correct_slot else (label, None)
+        for slot, label in enumerate("ABCD")]
     assert_telegram_html(screen.text)
 
 

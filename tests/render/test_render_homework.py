@@ -18,6 +18,7 @@ from bot.quiz.bank import Text
 from bot.quiz.homework import CLOSED, OPEN, Assignment, HomeworkResults, Missed, Opened, Place
 from bot.render import HTML, MAX_MESSAGE_UTF16, AssignButton, HomeworkButton, UrlButton
 from bot.render import homework as screens
+from tests.support.fakebotapi import parse_html, utf16_len
 
 EN, HI, EL = i18n.catalog("en"), i18n.catalog("hi"), i18n.catalog("el")
 BANK = next(iter(load_banks([BUNDLED_BANKS]).values()))
@@ -47,6 +48,23 @@ def test_the_group_message_shows_the_deadline_in_the_groups_language_and_zone():
     (button,) = buttons(screen)
     assert button.label == EL("hw.button_start")
     assert button.action == UrlButton(f"https://t.me/quizbot?start={TOKEN}")
+
+
+def test_the_deadline_is_a_date_time_entity_that_reads_right_without_it():
+    """The deadline's date is a ``date_time`` entity (Bot API 9.5, ``<tg-time>``) of its Unix
+    time and no format: the text, in the group's zone, which it names, stays as written for
+    apps that ignore it, and each reader's app can give them the moment in their own zone."""
+    screen = screens.homework_post(assignment(), BANK, 7, zone="Europe/Athens", now=NOW,
+                                   bot_username="quizbot", t=EL, m=HTML)
+    date = screens.local_time(DEADLINE, "Europe/Athens", EL)
+    assert f'<tg-time unix="{int(DEADLINE)}">{date}</tg-time> (Europe/Athens)' in screen.text
+    text, entities = parse_html(screen.text)
+    [entity] = [e for e in entities if e["type"] == "date_time"]
+    assert entity == {"type": "date_time", "offset": utf16_len(text[:text.index(date)]),
+                      "length": utf16_len(date), "unix_time": int(DEADLINE)}
+    plain = screens.homework_post(assignment(), BANK, 7, zone="Europe/Athens", now=NOW,
+                                  bot_username="quizbot", t=EL, m=render.PLAIN)
+    assert f"{date} (Europe/Athens)" in plain.text and "tg-time" not in plain.text
 
 
 def test_the_setters_name_is_escaped_and_mentions_nobody():

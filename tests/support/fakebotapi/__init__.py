@@ -30,7 +30,11 @@ What the fake models (each covered by tests/fakebotapi/test_fakebotapi.py):
 * Sending and editing: HTML parsing like TDLib, text of 1-4096 UTF-16 units after parsing
   ("message is too long"), inline keyboards (one action per button, callback_data 1-64 bytes,
   non-empty button text, at most 100 buttons: "reply markup is too long"), replies,
-  "message is not modified", edits of missing/foreign messages, deleteMessage.
+  "message is not modified", edits of missing/foreign messages, deleteMessage. Bot API 9.4's
+  button ``style`` ("danger", "success" or "primary", echoed in the message's keyboard) and
+  9.5's ``date_time`` entities (HTML ``<tg-time unix="..." format="...">``: a whole Unix time,
+  a format as "date-time entity formatting" allows; the entity carries ``unix_time`` and
+  ``date_time_format``).
 * Callback queries: taps (also forged ones, ``check_button=False``), one answer within
   ``query_ttl`` s, answer text <= 200 UTF-16 units ("MESSAGE_TOO_LONG").
 * Inline mode (``inline_mode``, what BotFather's /setinline turns on; getMe's
@@ -77,8 +81,12 @@ What the fake models (each covered by tests/fakebotapi/test_fakebotapi.py):
 Rules follow https://core.telegram.org/bots/api; error descriptions are Telegram's own wording
 (telegram-bot-api and TDLib) where known. Method names and required parameters come from the
 machine-readable Bot API 10.0 description, the version python-telegram-bot 22.8 implements:
-by default ``../shared/telegram-bot-api/api-10.0.json`` next to the repository, or the file named
-by the ``FAKEBOTAPI_SPEC`` environment variable.
+by default ``tests/data/telegram-bot-api-10.0.json`` in the repository (where it comes from:
+``tests/data/telegram-bot-api-SOURCE.txt``), or the file named by the ``FAKEBOTAPI_SPEC``
+environment variable.
+
+To talk to the bot through the fake by hand: ``python -m tests.support.sandbox``
+(docs/development.md, "Trying the bot by hand").
 
 Layout: ``server.py`` holds :class:`FakeBotAPI` (its state, lifecycle and helpers), made of one
 mixin per part: ``people`` (simulated people and chats), ``driving`` (what users do), ``inline``
@@ -99,6 +107,8 @@ from tests.support.fakebotapi.files import StoredFile, sample_jpeg
 from tests.support.fakebotapi.markup import parse_html
 from tests.support.fakebotapi.protocol import (
     BLOCKED,
+    BUTTON_STYLE_INVALID,
+    BUTTON_STYLES,
     BUTTON_TEXT_EMPTY,
     CAPTION_TOO_LONG,
     CHANNEL_BOT,
@@ -160,6 +170,8 @@ from tests.support.fakebotapi.server import FakeBotAPI
 
 __all__ = [
     "BLOCKED",
+    "BUTTON_STYLES",
+    "BUTTON_STYLE_INVALID",
     "BUTTON_TEXT_EMPTY",
     "CAPTION_TOO_LONG",
     "CHANNEL_BOT",

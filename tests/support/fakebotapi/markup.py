@@ -14,7 +14,10 @@ from tests.support.fakebotapi.protocol import (
     _HTML_TAGS,
     _SPACES,
     _URL_RE,
+    BUTTON_STYLE_INVALID,
+    BUTTON_STYLES,
     BUTTON_TEXT_EMPTY,
+    DATE_TIME_FORMAT_RE,
     MARKUP_TOO_LONG,
     MAX_CALLBACK_DATA_BYTES,
     MAX_INLINE_BUTTONS,
@@ -57,8 +60,10 @@ def parse_html(source: str, *, strict_ampersand: bool = True) -> tuple[str, list
 
     Supported (https://core.telegram.org/bots/api#html-style): b, strong, i, em, u, ins, s,
     strike, del, tg-spoiler, span class="tg-spoiler", a href, code (class="language-x" inside
-    pre), pre, blockquote (expandable), tg-emoji emoji-id; character references &lt; &gt; &amp;
-    &quot; and numeric ones. Tag and attribute names are case-insensitive.
+    pre), pre, blockquote (expandable), tg-emoji emoji-id, tg-time unix (a whole Unix time,
+    required) and format (optional: :data:`DATE_TIME_FORMAT_RE`; Bot API 9.5); character
+    references &lt; &gt; &amp; &quot; and numeric ones. Tag and attribute names are
+    case-insensitive.
 
     Args:
         source: The text as sent.
@@ -132,6 +137,12 @@ def parse_html(source: str, *, strict_ampersand: bool = True) -> tuple[str, list
         argument, i = _parse_attributes(source, j, tag, begin, fail, at)
         if tag == "span" and argument != "spoiler":
             raise fail(f'Tag "span" must have class "tg-spoiler" {at(begin)}')
+        if tag == "tg-time":
+            unix, _, style = argument.partition(" ")
+            if not unix.isdigit():
+                raise fail(f'Tag "tg-time" must have a valid attribute "unix" {at(begin)}')
+            if not DATE_TIME_FORMAT_RE.fullmatch(style):
+                raise fail(f'Invalid date and time format "{style}" specified {at(begin)}')
         stack.append((tag, argument, offset, len(out)))
     if stack:
         raise fail(f'Can\'t find end tag corresponding to start tag "{stack[-1][0]}"')
@@ -199,6 +210,9 @@ def _parse_attributes(
             argument = value.removeprefix("tg-")
         elif tag == "tg-emoji" and name == "emoji-id":
             argument = value
+        elif tag == "tg-time" and name in ("unix", "format"):  # argument: "unix format"
+            unix, _, style = argument.partition(" ")
+            argument = f"{value} {style}" if name == "unix" else f"{unix} {value}"
 
 
 def _add_entity(
@@ -214,6 +228,11 @@ def _add_entity(
         entity["type"] = "expandable_blockquote"
     elif tag == "tg-emoji":
         entity["custom_emoji_id"] = argument
+    elif tag == "tg-time":
+        unix, _, style = argument.partition(" ")
+        entity["unix_time"] = int(unix)
+        if style:
+            entity["date_time_format"] = style
     elif tag == "code" and argument:
         entity["_language"] = argument  # becomes the language of an enclosing pre
     elif tag == "pre" and entities:
@@ -243,7 +262,8 @@ def _inline_keyboard(markup: Any, *, edit: bool) -> dict | None:
 
     Enforces https://core.telegram.org/bots/api#inlinekeyboardbutton: exactly one action
     field per button, callback_data of 1-64 bytes (UTF-8), url of scheme http, https or tg;
-    a non-empty text (TDLib's "Inline keyboard button text must be non-empty"); and at most
+    a non-empty text (TDLib's "Inline keyboard button text must be non-empty"); a ``style``, if
+    any, of :data:`BUTTON_STYLES` (Bot API 9.4); and at most
     100 buttons in all (Telegram's REPLY_MARKUP_TOO_LONG, "reply markup is too long", an
     undocumented limit PTB records as InlineKeyboardMarkupLimit.TOTAL_BUTTON_NUMBER; the real
     server also rejects a markup whose serialised size is too large, which is not modelled).
@@ -287,6 +307,8 @@ def _inline_keyboard(markup: Any, *, edit: bool) -> dict | None:
         url = button.get("url")
         if url is not None and not (isinstance(url, str) and _URL_RE.fullmatch(url)):
             raise _bad("BUTTON_URL_INVALID")
+        if button.get("style") is not None and button["style"] not in BUTTON_STYLES:
+            raise ApiError(400, BUTTON_STYLE_INVALID)
     if sum(len(row) for row in rows) > MAX_INLINE_BUTTONS:
         raise ApiError(400, MARKUP_TOO_LONG)
     if not any(rows):

@@ -130,8 +130,18 @@ _HTML_TAGS = {
     "b": "bold", "strong": "bold", "i": "italic", "em": "italic", "u": "underline",
     "ins": "underline", "s": "strikethrough", "strike": "strikethrough", "del": "strikethrough",
     "span": "spoiler", "tg-spoiler": "spoiler", "a": "text_link", "code": "code", "pre": "pre",
-    "blockquote": "blockquote", "tg-emoji": "custom_emoji",
+    "blockquote": "blockquote", "tg-emoji": "custom_emoji", "tg-time": "date_time",
 }
+BUTTON_STYLES = ("danger", "success", "primary")
+"""InlineKeyboardButton.style (Bot API 9.4): "Must be one of "danger" (red), "success" (green)
+or "primary" (blue)"."""
+BUTTON_STYLE_INVALID = "Bad Request: BUTTON_STYLE_INVALID"
+"""The fake's answer to another style (Telegram's wording is not documented; the fake uses
+the form of its other button errors, such as BUTTON_DATA_INVALID)."""
+DATE_TIME_FORMAT_RE = re.compile(r"r|w?[dD]?[tT]?")
+"""MessageEntity.date_time_format (Bot API 9.5, "date-time entity formatting"): "r" (relative
+time), or an optional weekday "w", then an optional short "d" or long "D" date, then an optional
+short "t" or long "T" time; empty: the text as written."""
 # The fields of InlineKeyboardButton of which a button must have exactly one.
 _BUTTON_KINDS = (
     "url", "callback_data", "web_app", "login_url", "switch_inline_query",
