@@ -69,11 +69,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import sqlite3
 import time
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 import asyncpg
@@ -156,6 +157,14 @@ _MARK = ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
          " ON CONFLICT (bot_id, update_id) DO NOTHING")
 _PRUNE = ("DELETE FROM handled_updates"
           " WHERE handled_at < EXTRACT(EPOCH FROM clock_timestamp())::float8 - $1")
+_MARK_MANY = ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
+              " SELECT $1, u, EXTRACT(EPOCH FROM clock_timestamp())::float8"
+              " FROM unnest($2::bigint[]) AS u ON CONFLICT (bot_id, update_id) DO NOTHING")
+_LAST_HANDLED = "SELECT MAX(update_id) FROM handled_updates WHERE bot_id = $1"
+
+_SQLITE_MARK_MANY = ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
+                     " SELECT ?, value, ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING")
+# (``WHERE true``: SQLite reads an ON CONFLICT right after a SELECT's FROM as a join's)
 
 
 class _Pruning:
@@ -249,6 +258,41 @@ class LocalUpdateOrder:
                                   (now - HANDLED_SECONDS,))
         except sqlite3.Error as exc:
             raise StorageError(f"handled updates: {exc}") from exc
+
+    async def mark_many(self, bot_id: int, update_ids: Sequence[int]) -> None:
+        """Mark updates ``update_ids`` of bot ``bot_id`` handled, in one statement
+        (group-committed with whatever else is being written); now and then, forget the marks
+        older than :data:`HANDLED_SECONDS`.
+
+        Raises:
+            StorageError: the marks could not be written.
+        """
+        if self._write is None or not update_ids:
+            return
+        now = self._clock()
+        try:
+            await self._write(_SQLITE_MARK_MANY,
+                              (bot_id, now, json.dumps(list(update_ids))))
+            if self._pruning.due():
+                await self._write("DELETE FROM handled_updates WHERE handled_at < ?",
+                                  (now - HANDLED_SECONDS,))
+        except sqlite3.Error as exc:
+            raise StorageError(f"handled updates: {exc}") from exc
+
+    async def last_handled(self, bot_id: int) -> int | None:
+        """The highest ``update_id`` of bot ``bot_id`` marked handled; None: none is.
+
+        Raises:
+            StorageError: the database could not be read.
+        """
+        if self._read is None:
+            return None
+        try:
+            rows = await self._read("SELECT MAX(update_id) FROM handled_updates"
+                                    " WHERE bot_id = ?", (bot_id,))
+        except sqlite3.Error as exc:
+            raise StorageError(f"handled updates: {exc}") from exc
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def register(self, chat_id: int | None, sender_id: int | None,
                        update_id: int) -> None:
@@ -484,6 +528,29 @@ class PostgresUpdateOrder:
         await self._run(_MARK, bot_id, update_id)
         if self._pruning.due():
             await self._run(_PRUNE, HANDLED_SECONDS)
+
+    async def mark_many(self, bot_id: int, update_ids: Sequence[int]) -> None:
+        """Mark updates ``update_ids`` of bot ``bot_id`` handled, in one statement; now and
+        then, forget the marks older than :data:`HANDLED_SECONDS`.
+
+        Raises:
+            StorageError: the marks could not be written.
+        """
+        if not update_ids:
+            return
+        await self._run(_MARK_MANY, bot_id, list(update_ids))
+        if self._pruning.due():
+            await self._run(_PRUNE, HANDLED_SECONDS)
+
+    async def last_handled(self, bot_id: int) -> int | None:
+        """The highest ``update_id`` of bot ``bot_id`` marked handled, by any instance; None:
+        none is.
+
+        Raises:
+            StorageError: the database could not be read.
+        """
+        row = await self._run(_LAST_HANDLED, bot_id)
+        return int(row[0]) if row is not None and row[0] is not None else None
 
     async def close(self) -> None:
         """Unregister the updates registered here and not handled (PTB drops its queue at a
