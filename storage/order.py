@@ -60,8 +60,12 @@ the turn was not had (handled anyway, logged).
 
 Only with a webhook: with polling, the instance holding the poller lease handles every update
 (:mod:`storage.leases`), its update processor alone keeps each user's in order, and these
-round trips would buy nothing. A single instance on SQLite needs none of this either:
-:class:`LocalUpdateOrder` does nothing.
+round trips would buy nothing. The marks serve polling too (:mod:`bot.telegram.polling`):
+written a batch at a time (:meth:`LocalUpdateOrder.mark_many`,
+:meth:`PostgresUpdateOrder.mark_many`), and looked up only for the updates at or below the
+highest mark found when polling starts (:meth:`LocalUpdateOrder.last_handled`), the ones
+Telegram may send again after a crash or a failover. A single instance on SQLite needs no
+registration or turn either: :class:`LocalUpdateOrder`'s do nothing.
 """
 
 from __future__ import annotations
@@ -270,12 +274,12 @@ class LocalUpdateOrder:
         if self._write is None or not update_ids:
             return
         now = self._clock()
+        writes = [self._write(_SQLITE_MARK_MANY, (bot_id, now, json.dumps(list(update_ids))))]
+        if self._pruning.due():  # queued together: one commit
+            writes.append(self._write("DELETE FROM handled_updates WHERE handled_at < ?",
+                                      (now - HANDLED_SECONDS,)))
         try:
-            await self._write(_SQLITE_MARK_MANY,
-                              (bot_id, now, json.dumps(list(update_ids))))
-            if self._pruning.due():
-                await self._write("DELETE FROM handled_updates WHERE handled_at < ?",
-                                  (now - HANDLED_SECONDS,))
+            await asyncio.gather(*writes)
         except sqlite3.Error as exc:
             raise StorageError(f"handled updates: {exc}") from exc
 

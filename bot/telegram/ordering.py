@@ -36,7 +36,10 @@ stays None; with SQLite there is one instance, and its store's order does nothin
 The same order drops a webhook update delivered again (Telegram repeats a delivery whose
 answer was lost, with the same ``update_id``): in its turn, an update the store marked as
 handled (here, before a restart, or on another instance) is dropped; each update handled is
-marked once its handler returned (:meth:`UpdateOrder.handled`).
+marked once its handler returned (:meth:`UpdateOrder.handled`). With polling,
+:attr:`PerUserOrderedProcessor.polled` does the same for an update Telegram sends again after a
+crash or a failover (:mod:`bot.telegram.polling`), and is told of each update handled, so that
+getUpdates confirms only those.
 """
 
 from __future__ import annotations
