@@ -331,7 +331,7 @@ async def _post_init(app: QuizApplication) -> None:
             await wait_to_poll(app)
         polled = app.update_processor.polled  # type: ignore[attr-defined]
         if polled is not None:  # each update handled once, across restarts and failovers
-            await polled.start(store.update_order(), app.bot.id)
+            await polled.start(store.handled_marks(), app.bot.id)
 
 
 async def _open_store(db: str | Path, *, create: bool) -> SQLiteStore | PostgresStore:

@@ -61,11 +61,11 @@ the turn was not had (handled anyway, logged).
 Only with a webhook: with polling, the instance holding the poller lease handles every update
 (:mod:`storage.leases`), its update processor alone keeps each user's in order, and these
 round trips would buy nothing. The marks serve polling too (:mod:`bot.telegram.polling`):
-written a batch at a time (:meth:`LocalUpdateOrder.mark_many`,
-:meth:`PostgresUpdateOrder.mark_many`), and looked up only for the updates at or below the
-highest mark found when polling starts (:meth:`LocalUpdateOrder.last_handled`), the ones
-Telegram may send again after a crash or a failover. A single instance on SQLite needs no
-registration or turn either: :class:`LocalUpdateOrder`'s do nothing.
+:class:`HandledMarks` writes them a batch at a time through the store's own group-committed
+writes (either engine), and looks up only the updates at or below the highest mark found when
+polling starts, the ones Telegram may send again after a crash or a failover. A single
+instance on SQLite needs no registration or turn either: :class:`LocalUpdateOrder`'s do
+nothing.
 """
 
 from __future__ import annotations
@@ -161,14 +161,6 @@ _MARK = ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
          " ON CONFLICT (bot_id, update_id) DO NOTHING")
 _PRUNE = ("DELETE FROM handled_updates"
           " WHERE handled_at < EXTRACT(EPOCH FROM clock_timestamp())::float8 - $1")
-_MARK_MANY = ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
-              " SELECT $1, u, EXTRACT(EPOCH FROM clock_timestamp())::float8"
-              " FROM unnest($2::bigint[]) AS u ON CONFLICT (bot_id, update_id) DO NOTHING")
-_LAST_HANDLED = "SELECT MAX(update_id) FROM handled_updates WHERE bot_id = $1"
-
-_SQLITE_MARK_MANY = ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
-                     " SELECT ?, value, ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING")
-# (``WHERE true``: SQLite reads an ON CONFLICT right after a SELECT's FROM as a join's)
 
 
 class _Pruning:
@@ -202,10 +194,90 @@ def order_key(chat_id: int | None, sender_id: int | None) -> int:
 
 
 Read = Callable[[str, tuple[object, ...]], Awaitable[list[Any]]]
-"""A SQLite store's read of one statement (its rows)."""
+"""A store's read of one statement (its rows)."""
 
 Write = Callable[[str, tuple[object, ...]], Awaitable[int]]
-"""A SQLite store's group-committed write of one statement (rows changed)."""
+"""A store's group-committed write of one statement (rows changed)."""
+
+_MARK_MANY = {
+    # ``WHERE true``: SQLite would read an ON CONFLICT right after the FROM as a join's
+    False: ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
+            " SELECT ?, value, ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING"),
+    True: ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
+           " SELECT ?::bigint, u, ?::float8 FROM unnest(?::bigint[]) AS u"
+           " ON CONFLICT (bot_id, update_id) DO NOTHING"),
+}
+"""The statement that marks a batch of updates handled (bot id, time, the ids), by engine
+(True: PostgreSQL, the ids a list; SQLite: a JSON array)."""
+
+_FAILED = (sqlite3.Error, asyncpg.PostgresError)
+
+
+class HandledMarks:
+    """The marks of the handled updates (``handled_updates``), for polling
+    (:mod:`bot.telegram.polling`), through a store's reads and group-committed writes: a
+    batch of marks is one statement, committed with whatever else the store is writing.
+
+    Args:
+        read: The store's read.
+        write: The store's group-committed write (``?`` placeholders).
+        postgres: Whether the store is PostgreSQL's (else SQLite's).
+        clock: Seconds since the epoch (marks' time, pruning).
+    """
+
+    def __init__(self, read: Read, write: Write, *, postgres: bool,
+                 clock: Callable[[], float] = time.time) -> None:
+        self._read, self._write, self._clock = read, write, clock
+        self._postgres = postgres
+        self._pruning = _Pruning(clock)
+
+    async def handled(self, bot_id: int, update_id: int) -> bool:
+        """Whether update ``update_id`` of bot ``bot_id`` is marked handled.
+
+        Raises:
+            StorageError: the database could not be read.
+        """
+        try:
+            rows = await self._read("SELECT 1 FROM handled_updates WHERE bot_id = ?"
+                                    " AND update_id = ?", (bot_id, update_id))
+        except _FAILED as exc:
+            raise StorageError(f"handled updates: {exc}") from exc
+        return bool(rows)
+
+    async def mark_many(self, bot_id: int, update_ids: Sequence[int]) -> None:
+        """Mark updates ``update_ids`` of bot ``bot_id`` handled, in one statement; now and
+        then (with it, in the same commit), forget the marks older than
+        :data:`HANDLED_SECONDS`.
+
+        Raises:
+            StorageError: the marks could not be written.
+        """
+        if not update_ids:
+            return
+        now = self._clock()
+        ids: object = list(update_ids) if self._postgres else json.dumps(list(update_ids))
+        writes = [self._write(_MARK_MANY[self._postgres], (bot_id, now, ids))]
+        if self._pruning.due():  # queued together: one commit
+            writes.append(self._write("DELETE FROM handled_updates WHERE handled_at < ?",
+                                      (now - HANDLED_SECONDS,)))
+        try:
+            await asyncio.gather(*writes)
+        except _FAILED as exc:
+            raise StorageError(f"handled updates: {exc}") from exc
+
+    async def last_handled(self, bot_id: int) -> int | None:
+        """The highest ``update_id`` of bot ``bot_id`` marked handled (by any instance);
+        None: none is.
+
+        Raises:
+            StorageError: the database could not be read.
+        """
+        try:
+            rows = await self._read("SELECT MAX(update_id) FROM handled_updates"
+                                    " WHERE bot_id = ?", (bot_id,))
+        except _FAILED as exc:
+            raise StorageError(f"handled updates: {exc}") from exc
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
 
 class LocalUpdateOrder:
@@ -262,41 +334,6 @@ class LocalUpdateOrder:
                                   (now - HANDLED_SECONDS,))
         except sqlite3.Error as exc:
             raise StorageError(f"handled updates: {exc}") from exc
-
-    async def mark_many(self, bot_id: int, update_ids: Sequence[int]) -> None:
-        """Mark updates ``update_ids`` of bot ``bot_id`` handled, in one statement
-        (group-committed with whatever else is being written); now and then, forget the marks
-        older than :data:`HANDLED_SECONDS`.
-
-        Raises:
-            StorageError: the marks could not be written.
-        """
-        if self._write is None or not update_ids:
-            return
-        now = self._clock()
-        writes = [self._write(_SQLITE_MARK_MANY, (bot_id, now, json.dumps(list(update_ids))))]
-        if self._pruning.due():  # queued together: one commit
-            writes.append(self._write("DELETE FROM handled_updates WHERE handled_at < ?",
-                                      (now - HANDLED_SECONDS,)))
-        try:
-            await asyncio.gather(*writes)
-        except sqlite3.Error as exc:
-            raise StorageError(f"handled updates: {exc}") from exc
-
-    async def last_handled(self, bot_id: int) -> int | None:
-        """The highest ``update_id`` of bot ``bot_id`` marked handled; None: none is.
-
-        Raises:
-            StorageError: the database could not be read.
-        """
-        if self._read is None:
-            return None
-        try:
-            rows = await self._read("SELECT MAX(update_id) FROM handled_updates"
-                                    " WHERE bot_id = ?", (bot_id,))
-        except sqlite3.Error as exc:
-            raise StorageError(f"handled updates: {exc}") from exc
-        return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def register(self, chat_id: int | None, sender_id: int | None,
                        update_id: int) -> None:
@@ -532,29 +569,6 @@ class PostgresUpdateOrder:
         await self._run(_MARK, bot_id, update_id)
         if self._pruning.due():
             await self._run(_PRUNE, HANDLED_SECONDS)
-
-    async def mark_many(self, bot_id: int, update_ids: Sequence[int]) -> None:
-        """Mark updates ``update_ids`` of bot ``bot_id`` handled, in one statement; now and
-        then, forget the marks older than :data:`HANDLED_SECONDS`.
-
-        Raises:
-            StorageError: the marks could not be written.
-        """
-        if not update_ids:
-            return
-        await self._run(_MARK_MANY, bot_id, list(update_ids))
-        if self._pruning.due():
-            await self._run(_PRUNE, HANDLED_SECONDS)
-
-    async def last_handled(self, bot_id: int) -> int | None:
-        """The highest ``update_id`` of bot ``bot_id`` marked handled, by any instance; None:
-        none is.
-
-        Raises:
-            StorageError: the database could not be read.
-        """
-        row = await self._run(_LAST_HANDLED, bot_id)
-        return int(row[0]) if row is not None and row[0] is not None else None
 
     async def close(self) -> None:
         """Unregister the updates registered here and not handled (PTB drops its queue at a

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 
 from bot.telegram.polling import PolledUpdates
-from storage import SQLiteStore
 
 BOT = 1000
 
@@ -58,14 +57,14 @@ async def test_answers_lose_the_updates_fetched_before_and_one_with_nothing_new_
     await asyncio.wait_for(pace, 1)
 
 
-async def test_marks_are_one_write_per_batch_and_looked_up_after_a_start(tmp_path):
-    """A hundred updates handled at once are marked by one statement in one commit; after a
-    new start, an update at or below the highest mark is dropped when marked, and a later one
-    is not looked up."""
-    store = await SQLiteStore.open(tmp_path / "marks.sqlite3")
+async def test_marks_are_one_write_per_batch_and_looked_up_after_a_start(engine):
+    """On either engine, a hundred updates handled at once are marked by one statement in one
+    commit; after a new start, an update at or below the highest mark is dropped when marked,
+    and a later one is not looked up."""
+    store = await engine.open()
     try:
         polled = PolledUpdates()
-        await polled.start(store.update_order(), BOT)
+        await polled.start(store.handled_marks(), BOT)
         for update_id in range(1, 101):
             polled.queued(update_id)
         commits = store.commits
@@ -75,7 +74,7 @@ async def test_marks_are_one_write_per_batch_and_looked_up_after_a_start(tmp_pat
         await polled.flush()
         assert store.commits == commits + 1
         again = PolledUpdates()
-        await again.start(store.update_order(), BOT)
+        await again.start(store.handled_marks(), BOT)
         assert await again.handled_before(1) and await again.handled_before(100)
         assert not await again.handled_before(50)  # still in hand at the "crash"
         assert not await again.handled_before(101)
