@@ -249,6 +249,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         """
         key = self.key(update)
         polled = self.polled if isinstance(update, Update) else None
+        update_id = update.update_id if isinstance(update, Update) else 0
         if key is not None and isinstance(update, Update) and limited(update) and (
                 not await self._admit(update, key)):
             if inspect.iscoroutine(coroutine):
@@ -256,7 +257,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             if self.order is not None:
                 await self.order.forget(*key, update.update_id)
             if polled is not None:
-                polled.done(update.update_id)
+                polled.done(update_id)
             await self._refuse(update, key)
             return
         self.admitted += 1
@@ -290,7 +291,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             raise
         finally:
             if polled is not None and ended:  # a cancelled one is fetched again next start
-                polled.done(update.update_id)  # type: ignore[attr-defined]
+                polled.done(update_id)
             del self._received[id(update)]
             if task is not None:
                 self._tasks.discard(task)
