@@ -47,11 +47,13 @@ from bot.telegram.updateorder import HandledUpdates
 
 log = logging.getLogger(__name__)
 
-HOLD_BACK = 50
+HOLD_BACK = 20
 """How far (in ``update_id``) the offset asked of Telegram stays at most below PTB's. Every
 getUpdates answer carries the updates held back again, and getUpdates returns at most 100
-updates (its ``limit``): half of them stay for new updates, so that one slow update does not
-keep the bot from fetching the others'."""
+updates (its ``limit``): most of them stay for new ones, so that slow updates do not keep
+the bot from fetching the others', and a busy bot still takes its updates in large batches
+(each getUpdates costs about what handling an update does). The updates in hand further back
+are confirmed unhandled (see the module's docstring)."""
 
 STALE_SECONDS = 0.05
 """The longest a getUpdates waits after an answer with nothing new in it (only updates in
