@@ -48,6 +48,11 @@ sent and what comes back (``BaseRequest.do_request``):
   in the message's ``api_kwargs`` (PTB's place for data without an attribute). This is done
   in ``BaseRequest.parse_json_payload``, where PTB decodes each answer, before it builds the
   updates. Updates that come by webhook are parsed whole.
+
+The getUpdates transport of a polling bot also has a ``confirm``
+(:class:`bot.telegram.polling.PolledUpdates`): each getUpdates' ``offset`` is the one it says
+(confirming only the updates handled), and the updates its answer carries again (fetched
+before, still in hand) are dropped there too, before PTB builds them.
 """
 
 from __future__ import annotations
