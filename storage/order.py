@@ -232,14 +232,16 @@ class HandledMarks:
         self._pruning = _Pruning(clock)
 
     async def handled(self, bot_id: int, update_id: int) -> bool:
-        """Whether update ``update_id`` of bot ``bot_id`` is marked handled.
+        """Whether update ``update_id`` of bot ``bot_id`` is marked handled, in the last
+        :data:`HANDLED_SECONDS` (see :meth:`last_handled`).
 
         Raises:
             StorageError: the database could not be read.
         """
         try:
             rows = await self._read("SELECT 1 FROM handled_updates WHERE bot_id = ?"
-                                    " AND update_id = ?", (bot_id, update_id))
+                                    " AND update_id = ? AND handled_at >= ?",
+                                    (bot_id, update_id, self._clock() - HANDLED_SECONDS))
         except _FAILED as exc:
             raise StorageError(f"handled updates: {exc}") from exc
         return bool(rows)
@@ -266,15 +268,18 @@ class HandledMarks:
             raise StorageError(f"handled updates: {exc}") from exc
 
     async def last_handled(self, bot_id: int) -> int | None:
-        """The highest ``update_id`` of bot ``bot_id`` marked handled (by any instance);
-        None: none is.
+        """The highest ``update_id`` of bot ``bot_id`` marked handled (by any instance) in the
+        last :data:`HANDLED_SECONDS`; None: none is. Older marks, not pruned yet (nothing was
+        marked since), are left out: after a week without updates, Telegram picks the next
+        ``update_id`` at random (Bot API, Update), and it may be an old mark's.
 
         Raises:
             StorageError: the database could not be read.
         """
         try:
             rows = await self._read("SELECT MAX(update_id) FROM handled_updates"
-                                    " WHERE bot_id = ?", (bot_id,))
+                                    " WHERE bot_id = ? AND handled_at >= ?",
+                                    (bot_id, self._clock() - HANDLED_SECONDS))
         except _FAILED as exc:
             raise StorageError(f"handled updates: {exc}") from exc
         return int(rows[0][0]) if rows and rows[0][0] is not None else None
