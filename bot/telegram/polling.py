@@ -22,11 +22,14 @@ imported twice, a question added twice.
   is handled, or :data:`STALE_SECONDS`, so that the poll does not spin on the updates in hand.
 - *Mark what was handled*: each update's ``update_id`` is marked in ``handled_updates`` once
   its handler returned (the webhook's marks, :mod:`storage.order`), in batches: one statement
-  per write of the storage, however many updates were handled meanwhile (the SQLite writer
-  commits it with the other writes queued, :mod:`storage.writer`). When polling starts (a
-  restart, a standby taking over), the highest mark is read once; an update at or below it is
-  looked up in its turn (its (chat, sender)'s updates are handled in order) and dropped when
-  it is marked. Later updates cost no read.
+  per write of the storage, however many updates were handled meanwhile (the store's writer,
+  on either engine, commits it with the other writes queued:
+  :class:`storage.order.HandledMarks`). When polling starts (a restart, a standby taking
+  over), the highest mark is read once; an update at or below it is looked up in its turn
+  (its (chat, sender)'s updates are handled in order) and dropped when it is marked. Later
+  updates cost no read. The marks left at a stop are written before the storage closes; an
+  update cancelled by a stop that gave up waiting is neither confirmed nor marked, and comes
+  again at the next start.
 
 What stays possible: an update handled whose mark was not yet written (the process died in the
 few milliseconds between) is handled again; an update still being handled when
