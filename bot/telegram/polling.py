@@ -58,7 +58,7 @@ the bot from fetching the others', and a busy bot still takes its updates in lar
 (each getUpdates costs about what handling an update does). The updates in hand further back
 are confirmed unhandled (see the module's docstring)."""
 
-STALE_SECONDS = 0.05
+STALE_SECONDS = 0.02
 """The longest a getUpdates waits after an answer with nothing new in it (only updates in
 hand), when the lowest of those is not handled sooner: how much later than at once an update
 sent meanwhile is fetched, while one update takes long (a file being checked, a flood wait)."""
