@@ -62,6 +62,7 @@ from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.metrics import Metrics
 from bot.telegram.monitoring import MeteredProcessor, MeteredRequest
 from bot.telegram.ordering import OrderedQueue, PerUserOrderedProcessor
+from bot.telegram.polling import PolledUpdates
 from bot.telegram.services import open_services, services, services_of, take_services
 from bot.telegram.webhook import WebhookServer
 from storage import PostgresStore, SQLiteStore, is_postgres_url, open_store, outage
@@ -80,16 +81,20 @@ CONNECTION_POOL_SIZE = 256
 for a connection (calls per second x round trip)."""
 
 
-def poll_pace(processor: MeteredProcessor,
-              queue: OrderedQueue) -> Callable[[], Awaitable[None]]:
+def poll_pace(processor: MeteredProcessor, queue: OrderedQueue,
+              polled: PolledUpdates | None = None) -> Callable[[], Awaitable[None]]:
     """The getUpdates transport's pace, awaited before each getUpdates: none while the bot has
     room (fewer updates queued in ``queue``, PTB's update queue, and in flight in
     ``processor`` than its slots), so an update that reaches Telegram while the bot is busy is
     fetched at once and Telegram's long poll does the waiting; when the bot is saturated, it
     waits until half the slots are free again, woken by the update that frees them, so a
     saturated bot takes its updates in large batches (each getUpdates, its request and its
-    parse, costs about what handling an update does) and nothing waits on a timer."""
+    parse, costs about what handling an update does) and nothing waits on a timer. After an
+    answer that brought only updates in hand (``polled``: the offset confirms only handled
+    updates), it waits as :meth:`PolledUpdates.pace` says."""
     async def pace() -> None:
+        if polled is not None:
+            await polled.pace()
         if queue.qsize() + processor.updates_in_flight >= processor.slots:
             await processor.wait_for_room(max(1, processor.slots // 2))
 
@@ -144,9 +149,13 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
     metrics = Metrics()
     processor = MeteredProcessor(metrics)
     queue = OrderedQueue()  # registers updates across instances (webhook mode)
+    # polling: each update confirmed once handled, and marked (bot/telegram/polling.py)
+    polled = None if settings.webhook_url else PolledUpdates()
+    processor.polled = queue.polled = polled
     requests = (MeteredRequest(metrics, connection_pool_size=CONNECTION_POOL_SIZE,
                                pool_timeout=POOL_TIMEOUT),
-                MeteredRequest(metrics, connection_pool_size=1, pace=poll_pace(processor, queue)))
+                MeteredRequest(metrics, connection_pool_size=1, confirm=polled,
+                               pace=poll_pace(processor, queue, polled)))
     # the job queue PTB would make, given here so that its type is the bot's (PTB's builder
     # keeps its default context type for the job queue whatever context_types says)
     jobs: JobQueue[Context] = JobQueue()
@@ -320,8 +329,12 @@ async def _post_init(app: QuizApplication) -> None:
         app.update_processor.bot_id = app.bot.id  # type: ignore[attr-defined]
         app.update_processor.order = order  # type: ignore[attr-defined]
         app.update_queue.order = order  # type: ignore[attr-defined]
-    elif made.leases.shared:
-        await wait_to_poll(app)
+    else:
+        if made.leases.shared:
+            await wait_to_poll(app)
+        polled = app.update_processor.polled  # type: ignore[attr-defined]
+        if polled is not None:  # each update handled once, across restarts and failovers
+            await polled.start(store.handled_marks(), app.bot.id)
 
 
 async def _open_store(db: str | Path, *, create: bool) -> SQLiteStore | PostgresStore:
@@ -423,15 +436,19 @@ async def set_commands(app: QuizApplication) -> None:
 
 async def _post_shutdown(app: QuizApplication) -> None:
     """Stop the health and metrics server, and the job queue if it was started early (an
-    instance that never polled); write the review ratings still queued; close storage (leases
+    instance that never polled); write the marks of the updates handled last (polling,
+    :mod:`bot.telegram.polling`) and the review ratings still queued; close storage (leases
     included). Each step runs even if the one before failed (logged): storage is always
     closed, or its connection's thread would keep the process from exiting."""
     jobs = app.job_queue
     made = take_services(app)
+    polled = getattr(app.update_processor, "polled", None)
     steps: list[tuple[str, Callable[[], Awaitable[object]] | None]] = [
         ("stopping the job queue",
          (lambda: jobs.stop(wait=False)) if jobs is not None and jobs.scheduler.running
          else None),
+        # the marks of the updates handled last, while the storage is open
+        ("marking the updates handled", polled.flush if polled is not None else None),
         # the health server, the review ratings of the last answers, storage: each is done
         # even if one before it fails (Services.close)
         ("closing the services", made.close if made is not None else None),

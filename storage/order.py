@@ -60,8 +60,12 @@ the turn was not had (handled anyway, logged).
 
 Only with a webhook: with polling, the instance holding the poller lease handles every update
 (:mod:`storage.leases`), its update processor alone keeps each user's in order, and these
-round trips would buy nothing. A single instance on SQLite needs none of this either:
-:class:`LocalUpdateOrder` does nothing.
+round trips would buy nothing. The marks serve polling too (:mod:`bot.telegram.polling`):
+:class:`HandledMarks` writes them a batch at a time through the store's own group-committed
+writes (either engine), and looks up only the updates at or below the highest mark found when
+polling starts, the ones Telegram may send again after a crash or a failover. A single
+instance on SQLite needs no registration or turn either: :class:`LocalUpdateOrder`'s do
+nothing.
 """
 
 from __future__ import annotations
@@ -69,11 +73,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import sqlite3
 import time
 from collections import Counter, deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 import asyncpg
@@ -199,10 +204,95 @@ def order_key(chat_id: int | None, sender_id: int | None) -> int:
 
 
 Read = Callable[[str, tuple[object, ...]], Awaitable[list[Any]]]
-"""A SQLite store's read of one statement (its rows)."""
+"""A store's read of one statement (its rows)."""
 
 Write = Callable[[str, tuple[object, ...]], Awaitable[int]]
-"""A SQLite store's group-committed write of one statement (rows changed)."""
+"""A store's group-committed write of one statement (rows changed)."""
+
+_MARK_MANY = {
+    # ``WHERE true``: SQLite would read an ON CONFLICT right after the FROM as a join's
+    False: ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
+            " SELECT ?, value, ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING"),
+    True: ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
+           " SELECT ?::bigint, u, ?::float8 FROM unnest(?::bigint[]) AS u"
+           " ON CONFLICT (bot_id, update_id) DO NOTHING"),
+}
+"""The statement that marks a batch of updates handled (bot id, time, the ids), by engine
+(True: PostgreSQL, the ids a list; SQLite: a JSON array)."""
+
+_FAILED = (sqlite3.Error, asyncpg.PostgresError)
+
+
+class HandledMarks:
+    """The marks of the handled updates (``handled_updates``), for polling
+    (:mod:`bot.telegram.polling`), through a store's reads and group-committed writes: a
+    batch of marks is one statement, committed with whatever else the store is writing.
+
+    Args:
+        read: The store's read.
+        write: The store's group-committed write (``?`` placeholders).
+        postgres: Whether the store is PostgreSQL's (else SQLite's).
+        clock: Seconds since the epoch (marks' time, pruning).
+    """
+
+    def __init__(self, read: Read, write: Write, *, postgres: bool,
+                 clock: Callable[[], float] = time.time) -> None:
+        self._read, self._write, self._clock = read, write, clock
+        self._postgres = postgres
+        self._pruning = _Pruning(clock)
+
+    async def handled(self, bot_id: int, update_id: int) -> bool:
+        """Whether update ``update_id`` of bot ``bot_id`` is marked handled, in the last
+        :data:`HANDLED_SECONDS` (see :meth:`last_handled`).
+
+        Raises:
+            StorageError: the database could not be read.
+        """
+        try:
+            rows = await self._read("SELECT 1 FROM handled_updates WHERE bot_id = ?"
+                                    " AND update_id = ? AND handled_at >= ?",
+                                    (bot_id, update_id, self._clock() - HANDLED_SECONDS))
+        except _FAILED as exc:
+            raise StorageError(f"handled updates: {exc}") from exc
+        return bool(rows)
+
+    async def mark_many(self, bot_id: int, update_ids: Sequence[int]) -> None:
+        """Mark updates ``update_ids`` of bot ``bot_id`` handled, in one statement; now and
+        then (with it, in the same commit), forget the marks older than
+        :data:`HANDLED_SECONDS`.
+
+        Raises:
+            StorageError: the marks could not be written.
+        """
+        if not update_ids:
+            return
+        now = self._clock()
+        ids: object = list(update_ids) if self._postgres else json.dumps(list(update_ids))
+        writes = [self._write(_MARK_MANY[self._postgres], (bot_id, now, ids))]
+        if self._pruning.due():  # queued together: one commit
+            writes.append(self._write("DELETE FROM handled_updates WHERE handled_at < ?",
+                                      (now - HANDLED_SECONDS,)))
+        try:
+            await asyncio.gather(*writes)
+        except _FAILED as exc:
+            raise StorageError(f"handled updates: {exc}") from exc
+
+    async def last_handled(self, bot_id: int) -> int | None:
+        """The highest ``update_id`` of bot ``bot_id`` marked handled (by any instance) in the
+        last :data:`HANDLED_SECONDS`; None: none is. Older marks, not pruned yet (nothing was
+        marked since), are left out: after a week without updates, Telegram picks the next
+        ``update_id`` at random (Bot API, Update), and it may be an old mark's.
+
+        Raises:
+            StorageError: the database could not be read.
+        """
+        try:
+            rows = await self._read("SELECT MAX(update_id) FROM handled_updates"
+                                    " WHERE bot_id = ? AND handled_at >= ?",
+                                    (bot_id, self._clock() - HANDLED_SECONDS))
+        except _FAILED as exc:
+            raise StorageError(f"handled updates: {exc}") from exc
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
 
 class LocalUpdateOrder:

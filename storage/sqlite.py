@@ -37,7 +37,7 @@ from storage.homework import HomeworkStatements
 from storage.learning import LearningStatements
 from storage.leases import LocalLeases
 from storage.library import LibraryStatements
-from storage.order import LocalUpdateOrder
+from storage.order import HandledMarks, LocalUpdateOrder
 from storage.schema import Migration, migrate, migrations, refuse_newer
 from storage.shared import SharedPromptStatements, SharedReportStatements
 from storage.writer import SQLITE_WAL_HEADER, DatabaseFile, FileChange, WriterConnection
@@ -290,6 +290,11 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
         processor alone keeps each user's updates in order; it marks the handled updates in
         this file (a repetition after a restart is dropped)."""
         return LocalUpdateOrder(self._read, self._write)
+
+    def handled_marks(self) -> HandledMarks:
+        """The marks of the handled updates (polling: each update handled once across
+        restarts), written through this store's group commit."""
+        return HandledMarks(self._read, self._write, postgres=False)
 
     async def schema_version(self) -> int:
         """The applied schema version (``PRAGMA user_version``)."""

@@ -36,7 +36,10 @@ stays None; with SQLite there is one instance, and its store's order does nothin
 The same order drops a webhook update delivered again (Telegram repeats a delivery whose
 answer was lost, with the same ``update_id``): in its turn, an update the store marked as
 handled (here, before a restart, or on another instance) is dropped; each update handled is
-marked once its handler returned (:meth:`UpdateOrder.handled`).
+marked once its handler returned (:meth:`UpdateOrder.handled`). With polling,
+:attr:`PerUserOrderedProcessor.polled` does the same for an update Telegram sends again after a
+crash or a failover (:mod:`bot.telegram.polling`), and is told of each update handled, so that
+getUpdates confirms only those.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from telegram import Chat, MessageEntity, Update
 from telegram.ext import BaseUpdateProcessor
 
 from bot.quiz.ports import StorageError
+from bot.telegram.polling import PolledUpdates
 from bot.telegram.updateorder import UpdateOrder
 
 log = logging.getLogger(__name__)
@@ -108,12 +112,17 @@ class OrderedQueue(asyncio.Queue):  # type: ignore[type-arg]
     order: UpdateOrder | None = None
     """Where updates are registered; None (polling, or before the store is open): nowhere."""
 
+    polled: PolledUpdates | None = None
+    """Polling: told of each update queued (not to be confirmed until it is handled)."""
+
     async def put(self, item: object) -> None:
         """Register ``item`` (an update with a chat or a sender), then queue it.
 
         Raises:
             StorageError: the registration failed; the update was not queued.
         """
+        if self.polled is not None and isinstance(item, Update):
+            self.polled.queued(item.update_id)
         if self.order is not None and isinstance(item, Update):
             key = PerUserOrderedProcessor.key(item)
             if key is not None:
@@ -213,6 +222,9 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         """The bot's user id, whose updates :attr:`order` marks as handled (set with it)."""
         self.repeated = 0
         """How many updates were dropped as handled already (a webhook delivery repeated)."""
+        self.polled: PolledUpdates | None = None
+        """Polling: told of each update handled (or dropped), and asked, in the update's
+        turn, whether it was handled before this start (:mod:`bot.telegram.polling`)."""
         self._room: asyncio.Condition | None = None  # made by the first wait_for_room
         self._room_below = 0  # the count wait_for_room waits for (0: nobody waits)
 
@@ -236,12 +248,16 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         instance, from filling the slots.
         """
         key = self.key(update)
+        polled = self.polled if isinstance(update, Update) else None
+        update_id = update.update_id if isinstance(update, Update) else 0
         if key is not None and isinstance(update, Update) and limited(update) and (
                 not await self._admit(update, key)):
             if inspect.iscoroutine(coroutine):
                 coroutine.close()  # never started: nothing to undo
             if self.order is not None:
                 await self.order.forget(*key, update.update_id)
+            if polled is not None:
+                polled.done(update_id)
             await self._refuse(update, key)
             return
         self.admitted += 1
@@ -252,9 +268,11 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         chat_id = key[0] if key is not None else None
         if chat_id is not None:
             self._in_chat.setdefault(chat_id, {})[id(update)] = received
+        ended = False  # handled, dropped or failed; not cancelled (a stop that gave up)
         try:
             if key is None:
-                await self._in_slot(update, coroutine)
+                await self._polled_in_slot(update, coroutine)
+                ended = True
                 return
             lock = self._locks.setdefault(key, asyncio.Lock())
             holders = self._holders[key] = self._holders.get(key, 0) + 1
@@ -267,7 +285,13 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
                 if not self._holders[key]:  # nobody else waits: forget the key
                     del self._holders[key]
                     del self._locks[key]
+            ended = True
+        except Exception:
+            ended = True
+            raise
         finally:
+            if polled is not None and ended:  # a cancelled one is fetched again next start
+                polled.done(update_id)
             del self._received[id(update)]
             if task is not None:
                 self._tasks.discard(task)
@@ -332,7 +356,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         """Await ``coroutine`` in the update's turn across instances (when there is an
         :attr:`order`), holding a slot."""
         if self.order is None or not isinstance(update, Update):
-            await self._in_slot(update, coroutine)
+            await self._polled_in_slot(update, coroutine)
             return
         chat_id, sender = key
         async with self.order.turn(chat_id, sender, update.update_id):
@@ -342,6 +366,17 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
                 return
             await self._in_slot(update, coroutine)
             await self._mark_handled(update)
+
+    async def _polled_in_slot(self, update: object, coroutine: Awaitable[Any]) -> None:
+        """Await ``coroutine`` holding a slot, unless :attr:`polled` says the update was
+        handled before this start (then it is dropped unstarted)."""
+        if self.polled is not None and isinstance(update, Update) and (
+                await self.polled.handled_before(update.update_id)):
+            self.repeated += 1
+            if inspect.iscoroutine(coroutine):
+                coroutine.close()  # never started: nothing to undo
+            return
+        await self._in_slot(update, coroutine)
 
     async def _handled_before(self, update: Update) -> bool:
         """Whether :attr:`order` marked the update handled (then it is counted and logged);

@@ -48,6 +48,11 @@ sent and what comes back (``BaseRequest.do_request``):
   in the message's ``api_kwargs`` (PTB's place for data without an attribute). This is done
   in ``BaseRequest.parse_json_payload``, where PTB decodes each answer, before it builds the
   updates. Updates that come by webhook are parsed whole.
+
+The getUpdates transport of a polling bot also has a ``confirm``
+(:class:`bot.telegram.polling.PolledUpdates`): each getUpdates' ``offset`` is the one it says
+(confirming only the updates handled), and the updates its answer carries again (fetched
+before, still in hand) are dropped there too, before PTB builds them.
 """
 
 from __future__ import annotations
@@ -55,7 +60,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 import orjson
@@ -115,6 +120,18 @@ def results_unread() -> Iterator[None]:
         _UNREAD.reset(token)
 
 
+class Confirming(Protocol):
+    """What getUpdates confirms (:class:`bot.telegram.polling.PolledUpdates`)."""
+
+    def offset(self, asked: int) -> int:
+        """The ``offset`` to send when PTB asks for ``asked``."""
+        ...
+
+    def fresh(self, updates: list[Any]) -> list[Any]:
+        """The updates of an answer that PTB is to get."""
+        ...
+
+
 def json_body(request_data: RequestData) -> bytes:
     """The request's parameters as one UTF-8 JSON object (``RequestData.parameters``: plain
     values, already converted from PTB's objects), encoded once (by orjson: compact, non-ASCII
@@ -131,6 +148,10 @@ class AiohttpRequest(BaseRequest):
         pace: Awaited before each request (the getUpdates transport's: returns at once
             while the bot has room for more updates, else once it has: see
             ``bot.app.poll_pace``); None: no wait.
+        confirm: The getUpdates transport's: the ``offset`` each getUpdates sends
+            (``confirm.offset`` of PTB's), and the updates of each answer PTB gets
+            (``confirm.fresh`` of Telegram's): see :mod:`bot.telegram.polling`; None: as PTB
+            asks.
         read_timeout: Seconds to wait for a response (per read), default 5.
         write_timeout: Seconds to send a request (applied to the whole request), default 5.
         connect_timeout: Seconds to connect, default 5.
@@ -140,9 +161,11 @@ class AiohttpRequest(BaseRequest):
     def __init__(self, connection_pool_size: int = 16, read_timeout: float | None = 5.0,
                  write_timeout: float | None = 5.0, connect_timeout: float | None = 5.0,
                  pool_timeout: float | None = 1.0,
-                 pace: Callable[[], Awaitable[None]] | None = None) -> None:
+                 pace: Callable[[], Awaitable[None]] | None = None,
+                 confirm: Confirming | None = None) -> None:
         self._pool_size = connection_pool_size
         self._pace = pace
+        self._confirm = confirm
         self._defaults = {"read": read_timeout, "write": write_timeout,
                           "connect": connect_timeout, "pool": pool_timeout}
         self._session: aiohttp.ClientSession | None = None
@@ -163,13 +186,13 @@ class AiohttpRequest(BaseRequest):
                 cookie_jar=aiohttp.DummyCookieJar())  # the Bot API sets no cookies
             self._targets.clear()
 
-    @staticmethod
-    def parse_json_payload(payload: bytes) -> JSONDict:
+    def parse_json_payload(self, payload: bytes) -> JSONDict:  # type: ignore[override]
         """Telegram's answer as a dict (PTB's documented place to pick the JSON library):
         decoded by orjson; a body it refuses goes to PTB's own method, which replaces invalid
         UTF-8 and raises ``TelegramError("Invalid server response")`` for what is not JSON.
         A list of updates (getUpdates' answer: the only result that is a list of objects with
-        an ``update_id``) goes through :func:`slim_updates`."""
+        an ``update_id``) goes through ``confirm.fresh`` (when this transport has a
+        ``confirm``), then :func:`slim_updates`."""
         try:
             answer: JSONDict = orjson.loads(payload)
         except orjson.JSONDecodeError:
@@ -177,6 +200,8 @@ class AiohttpRequest(BaseRequest):
         result = answer.get("result") if isinstance(answer, dict) else None
         if isinstance(result, list) and result and isinstance(result[0], dict) \
                 and "update_id" in result[0]:
+            if self._confirm is not None:
+                result = answer["result"] = self._confirm.fresh(result)
             slim_updates(result)
         return answer
 
@@ -261,8 +286,11 @@ class AiohttpRequest(BaseRequest):
                     form.add_field(name, content, filename=filename, content_type=mimetype)
                 body = form
             else:  # a payload made here: aiohttp need not look its type up
-                body = BytesPayload(json_body(request_data),
-                                                    content_type="application/json")
+                parameters = request_data.parameters  # a new dict: ours to change
+                if self._confirm is not None and url.endswith("/getUpdates"):
+                    asked = int(parameters.get("offset") or 0)  # type: ignore[arg-type]
+                    parameters["offset"] = self._confirm.offset(asked)
+                body = BytesPayload(orjson.dumps(parameters), content_type="application/json")
         target, proxy, proxy_auth = self._target(url)
         try:
             async with self._session.request(method, target, data=body,

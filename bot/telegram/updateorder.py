@@ -3,6 +3,7 @@ across instances (:mod:`bot.telegram.ordering`; the store implements it: :mod:`s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
@@ -46,3 +47,31 @@ class UpdateOrder(Protocol):
         Raises:
             StorageError: the mark could not be written.
         """
+
+
+class HandledUpdates(Protocol):
+    """The updates marked as handled, in the storage (polling: :mod:`bot.telegram.polling`;
+    :class:`storage.order.HandledMarks` keeps them, on either engine)."""
+
+    async def handled(self, bot_id: int, update_id: int) -> bool:
+        """Whether update ``update_id`` of bot ``bot_id`` was marked handled.
+
+        Raises:
+            StorageError: the store could not be read.
+        """
+        ...
+
+    async def mark_many(self, bot_id: int, update_ids: Sequence[int]) -> None:
+        """Mark updates ``update_ids`` of bot ``bot_id`` handled, in one write.
+
+        Raises:
+            StorageError: the marks could not be written.
+        """
+
+    async def last_handled(self, bot_id: int) -> int | None:
+        """The highest ``update_id`` of bot ``bot_id`` marked handled; None: none is.
+
+        Raises:
+            StorageError: the store could not be read.
+        """
+        ...

@@ -42,7 +42,7 @@ from storage.daily import DailyStatements
 from storage.homework import HomeworkStatements
 from storage.leases import PostgresLeases
 from storage.library import LibraryStatements
-from storage.order import USERS_CHANNEL, PostgresUpdateOrder
+from storage.order import USERS_CHANNEL, HandledMarks, PostgresUpdateOrder
 from storage.postgres.attempts import PostgresAttemptStatements
 from storage.postgres.dsn import redact_dsn
 from storage.postgres.groups import PostgresGroupStatements
@@ -132,6 +132,11 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
         if self._order is None:
             self._order = PostgresUpdateOrder(self._dsn)
         return self._order
+
+    def handled_marks(self) -> HandledMarks:
+        """The marks of the handled updates (polling: each update handled once across
+        restarts and failovers), written through this store's group commit."""
+        return HandledMarks(self._read, self._write, postgres=True)
 
     async def schema_version(self) -> int:
         """The applied schema version (0 for an empty database)."""

@@ -174,6 +174,22 @@ async def test_offsets_confirm_and_negative_offset_counts_from_the_end(
     assert fake.pending_updates() == 1
 
 
+async def test_unconfirmed_updates_come_again_and_fetched_tells_what_an_answer_carried(
+    bot: Bot, fake: FakeBotAPI
+) -> None:
+    """An update fetched but not confirmed (no later getUpdates with a higher offset) comes
+    again in every answer from an offset at or below it; ``fetched`` tells which updates an
+    answer carried, confirmed or not."""
+    first, second = (fake.send_message(USER, f"m{n}")["update_id"] for n in range(2))
+    assert not fake.fetched(first)
+    assert [u.update_id for u in await bot.get_updates(limit=1)] == [first]
+    assert fake.fetched(first) and not fake.fetched(second)
+    assert [u.update_id for u in await bot.get_updates(offset=first)] == [first, second]
+    assert fake.pending_updates() == 2
+    assert [u.update_id for u in await bot.get_updates(offset=second)] == [second]
+    assert fake.pending_updates() == 1 and fake.fetched(second)
+
+
 async def test_allowed_updates_is_remembered(bot: Bot, fake: FakeBotAPI) -> None:
     """After allowed_updates=["callback_query"], messages are no longer queued."""
     await bot.get_updates(allowed_updates=["callback_query"])

@@ -23,9 +23,10 @@ from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED
 from storage import PostgresStore
 from storage.leases import POLLER_NAMESPACE, SESSION_NAMESPACE
-from tests.conftest import BANK_ID, buttons, correct_label
+from tests.conftest import BANK_ID, Person, buttons, correct_label
 from tests.support.engines import record
 from tests.support.fakebotapi import FakeBotAPI
+from tests.support.processes import HeldCalls
 
 PLAN = Plan(("q1", "q2", "q3"), ((0, 1, 2, 3),) * 3)
 GROUP = -1009876543210
@@ -308,3 +309,56 @@ async def test_kill_9_of_the_polling_instance_mid_session_loses_nothing(
     finally:
         await db.close()
     assert len(rows) == len(set(rows)) == 16 and status == "finished"
+
+
+async def test_a_standby_taking_over_polling_handles_each_update_once(fake, pg_db, tmp_path):
+    """Two instances on one database, the first polling. Its answer to A's /start is held on
+    the way (the update is still being handled) when Ada's /newquiz question comes and is
+    added; then the first is killed (-9). The standby takes polling over and gets both updates
+    again (neither was confirmed): it answers A's /start (nothing lost) and drops Ada's
+    question (marked handled by the first), so her next question is number 2."""
+    t = i18n.catalog("en")
+    slow, ada = Person(fake, 801, "Slow"), Person(fake, 802, "Ada")
+    held = HeldCalls(fake)
+    first = await _start(fake, pg_db, tmp_path / "first.log")
+    second: asyncio.subprocess.Process | None = None
+    try:
+        await fake.wait_for(lambda: fake.polling or first.returncode is not None, timeout=60,
+                            recheck=0.05)
+        assert first.returncode is None, (tmp_path / "first.log").read_text()
+        second = await _start(fake, pg_db, tmp_path / "second.log")
+        await fake.wait_for(lambda: "waiting for the poller lease" in (
+            tmp_path / "second.log").read_text(), timeout=60, recheck=0.05)
+        for text in ("/newquiz", "Capitals", "/skip"):
+            await ada.say(text)
+        held.chat(slow.user_id)
+        start = fake.send_message(slow.user_id, "/start")
+        await fake.wait_for(lambda: fake.fetched(start["update_id"]))
+        before = len(ada.bot_messages())
+        question = fake.send_message(ada.user_id, "First?\n*A\nB")
+        [added] = await fake.wait_for(lambda: ada.bot_messages()[before:])
+        assert added["text"].startswith(t("newquiz.added", number=1, prompt="First?"))
+        db = await asyncpg.connect(pg_db)
+        try:
+            await until(lambda: _marked(db, question["update_id"]))
+        finally:
+            await db.close()
+        first.send_signal(signal.SIGKILL)
+        await first.wait()
+        assert slow.bot_messages() == []
+        held.release(slow.user_id)
+        await fake.wait_for(lambda: len(slow.bot_messages()) == 2, timeout=60)
+        [added] = await ada.say("Second?\n*A\nB")
+        assert added["text"].startswith(t("newquiz.added", number=2, prompt="Second?"))
+    finally:
+        for proc in (first, second):
+            if proc is not None and proc.returncode is None:
+                proc.send_signal(signal.SIGTERM)
+                await asyncio.wait_for(proc.wait(), 60)
+    assert len([m for m in ada.bot_messages() if "First?" in m.get("text", "")]) == 1
+    assert "handled before this start: dropped" in (tmp_path / "second.log").read_text()
+
+
+async def _marked(db: asyncpg.Connection, update_id: int) -> bool:
+    return bool(await db.fetchval("SELECT COUNT(*) FROM handled_updates WHERE update_id = $1",
+                                  update_id))

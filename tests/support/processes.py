@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tests.support.fakebotapi import FakeBotAPI
 
-__all__ = ["free_port", "start_bot_process"]
+__all__ = ["HeldCalls", "free_port", "start_bot_process"]
 
 
 def free_port() -> int:
@@ -44,3 +44,33 @@ async def start_bot_process(fake: FakeBotAPI, db: Path | str, log: Path, *,
                         recheck=0.1)  # the process may exit without a call
     assert proc.returncode is None, log.read_text()
     return proc
+
+
+class HeldCalls:
+    """Calls held on their way to the fake Bot API until the end of the test (a request that
+    never reaches Telegram: its sender is killed meanwhile), through the fake's simulated
+    latency (``delay``, ``delay_chat``): ``fake.sleep`` waits for an event nobody sets."""
+
+    def __init__(self, fake: FakeBotAPI) -> None:
+        self.fake = fake
+        self._never = asyncio.Event()
+
+    async def _hold(self, _seconds: float) -> None:
+        await self._never.wait()
+
+    def polls(self) -> None:
+        """Hold every getUpdates from now on (their offsets never confirm anything)."""
+        self.fake.sleep = self._hold
+        self.fake.delay(1.0, {"getUpdates"})
+
+    def chat(self, chat_id: int) -> None:
+        """Hold every call about ``chat_id`` from now on."""
+        self.fake.sleep = self._hold
+        self.fake.delay_chat(chat_id, 1.0)
+
+    def release(self, *chats: int) -> None:
+        """No more holding for calls to come (those held stay so: their sender is gone)."""
+        self.fake.delay(0.0)
+        for chat_id in chats:
+            self.fake.delay_chat(chat_id, 0.0)
+        self.fake.sleep = asyncio.sleep

@@ -131,8 +131,8 @@ async def test_slow_bot_api_calls_of_one_user_do_not_hold_up_another(fake, runni
     """End to end: every call about A's chat takes 1.5 s; B's quiz starts meanwhile."""
     a, b = Person(fake, 801, "Slow"), Person(fake, 802, "Fast")
     fake.delay_chat(a.user_id, 3.0)
-    fake.send_message(a.user_id, "/start")
-    await fake.wait_for(lambda: fake.pending_updates() == 0)  # the bot took A's /start
+    update = fake.send_message(a.user_id, "/start")
+    await fake.wait_for(lambda: fake.fetched(update["update_id"]))  # the bot took A's /start
     await b.say("/start", replies=2)
     assert a.bot_messages() == []  # B was served while A's first call was still on its way
     await fake.wait_for(lambda: len(a.bot_messages()) == 2, timeout=15)

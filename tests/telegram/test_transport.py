@@ -147,10 +147,10 @@ async def test_a_request_without_files_is_one_json_body(transport):
 def test_answers_orjson_refuses_are_read_as_ptb_reads_them():
     """Invalid UTF-8 in an answer is replaced, as PTB's own ``parse_json_payload`` does; a body
     that is not JSON is PTB's ``TelegramError("Invalid server response")``."""
-    assert AiohttpRequest.parse_json_payload(b'{"ok":true,"result":"a\xffb"}') == {
+    assert AiohttpRequest().parse_json_payload(b'{"ok":true,"result":"a\xffb"}') == {
         "ok": True, "result": "a\ufffdb"}
     with pytest.raises(TelegramError, match="Invalid server response"):
-        AiohttpRequest.parse_json_payload(b"<html>502 Bad Gateway</html>")
+        AiohttpRequest().parse_json_payload(b"<html>502 Bad Gateway</html>")
 
 
 async def test_polled_callback_queries_come_without_the_unread_fields(transport):

@@ -169,6 +169,13 @@ class InlineMixin:
         """Number of queued updates not yet confirmed by a getUpdates offset."""
         return len(self._updates)
 
+    def fetched(self, update_id: int) -> bool:
+        """Whether a getUpdates answer carried update ``update_id`` (the bot has it, whether
+        it confirmed it yet or not)."""
+        return any(update.get("update_id") == update_id for call in self.calls
+                   if call.method == "getUpdates" and call.response.get("ok")
+                   for update in call.response["result"])
+
     def drop_pending_updates(self) -> int:
         """Forget the queued updates, as Telegram does after 24 hours or when a bot sets
         ``drop_pending_updates``; return how many were dropped."""
