@@ -58,7 +58,7 @@ from telegram import Chat, MessageEntity, Update
 from telegram.ext import BaseUpdateProcessor
 
 from bot.quiz.ports import StorageError
-from bot.telegram.polling import PolledUpdates
+from bot.telegram.polling import PolledUpdates, held
 from bot.telegram.updateorder import UpdateOrder
 
 log = logging.getLogger(__name__)
@@ -122,7 +122,7 @@ class OrderedQueue(asyncio.Queue):  # type: ignore[type-arg]
             StorageError: the registration failed; the update was not queued.
         """
         if self.polled is not None and isinstance(item, Update):
-            self.polled.queued(item.update_id)
+            self.polled.queued(item.update_id, hold=held(item))
         if self.order is not None and isinstance(item, Update):
             key = PerUserOrderedProcessor.key(item)
             if key is not None:

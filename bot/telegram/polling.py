@@ -31,6 +31,10 @@ imported twice, a question added twice.
   update cancelled by a stop that gave up waiting is neither confirmed nor marked, and comes
   again at the next start.
 
+*Taps on the buttons of answering are not held* (:func:`held`, :data:`REPLAYABLE`): handled
+twice they change nothing, lost they are tapped again, so they are confirmed by the next
+getUpdates and cost no mark; a quiz's taps then never wait on a held poll, nor pay a write.
+
 What stays possible: an update handled whose mark was not yet written (the process died in the
 few milliseconds between) is handled again; an update still being handled when
 :data:`HOLD_BACK` more were fetched after it (a very slow one under a flood of others) is
@@ -45,6 +49,7 @@ import logging
 from collections import OrderedDict
 from typing import Any
 
+from bot import render
 from bot.quiz.ports import StorageError
 from bot.telegram.updateorder import HandledUpdates
 
@@ -64,6 +69,32 @@ hand), when the lowest of those is not handled sooner: how much later than at on
 sent meanwhile is fetched, while one update takes long (a file being checked, a flood wait)."""
 
 
+REPLAYABLE = frozenset(kind.PREFIX for kind in (
+    render.AnswerButton, render.NextButton, render.ShownButton, render.TickButton,
+    render.SubmitButton, render.GroupAnswerButton, render.GroupTickButton,
+    render.GroupSubmitButton, render.DailyAnswerButton))
+"""The buttons of answering (a quiz's options, ticks and Submit, "Next"; a group's, a day's
+question's): a tap on one handled twice changes nothing (each answer is stored once, per
+question and attempt, member or post, and a tap on a question answered already shows what was
+recorded), and one lost in a crash is tapped again, as a tap without a reply is."""
+
+
+def held(update: Any) -> bool:
+    """Whether ``update`` (a PTB ``Update``) holds getUpdates' offset back while it is handled,
+    and is marked handled: all but a tap on a button of answering (:data:`REPLAYABLE`) or an
+    inline query. Holding those back made every getUpdates sent while a tap was handled come
+    back at once with only that tap, and wait; and marking each cost the hot path a write: a
+    quiz's taps, nearly always some in hand, each came later and cost more. Messages (commands,
+    files, a draft's questions) and the other buttons (setting homework, publishing a quiz)
+    are held: handled twice they would act twice."""
+    if update.inline_query is not None:
+        return False
+    query = update.callback_query
+    if query is None:
+        return True
+    return (query.data or "").split(":", 1)[0] not in REPLAYABLE
+
+
 class PolledUpdates:
     """The updates fetched by polling and not yet handled; the offset that confirms the others
     only; the marks of the handled ones (see the module's docstring).
@@ -78,6 +109,7 @@ class PolledUpdates:
         self.hold_back = hold_back
         self.stale_seconds = stale_seconds
         self._open: OrderedDict[int, None] = OrderedDict()  # fetched, not handled: ascending
+        self._light: set[int] = set()  # fetched, not handled, not held (see held())
         self._asked = 0  # the offset PTB asked for in the last getUpdates
         self._stale = False  # the last answer had nothing new
         self._moved: asyncio.Event | None = None  # set when the lowest open update is handled
@@ -147,10 +179,14 @@ class PolledUpdates:
 
     # --- the update queue's and the processor's side -----------------------------------------
 
-    def queued(self, update_id: int) -> None:
-        """Update ``update_id`` was fetched and queued: not to be confirmed until it is
-        :meth:`done`."""
-        self._open[update_id] = None
+    def queued(self, update_id: int, *, hold: bool = True) -> None:
+        """Update ``update_id`` was fetched and queued: when ``hold``, not to be confirmed
+        until it is :meth:`done`, then marked; else (see :func:`held`) confirmed by the next
+        getUpdates as usual, and not marked."""
+        if hold:
+            self._open[update_id] = None
+        else:
+            self._light.add(update_id)
 
     async def handled_before(self, update_id: int) -> bool:
         """Whether update ``update_id`` was marked handled before this start (then it is counted
@@ -172,12 +208,16 @@ class PolledUpdates:
     def done(self, update_id: int) -> None:
         """Update ``update_id`` was handled (or dropped, or failed): it may be confirmed, and it
         is marked (in the next batch of marks)."""
-        if update_id not in self._open:
+        if update_id in self._light:  # not held back: nothing to confirm nor mark
+            self._light.discard(update_id)
             return
-        lowest = next(iter(self._open)) == update_id
-        del self._open[update_id]
-        if lowest and self._moved is not None:
-            self._moved.set()
+        if update_id in self._open:
+            lowest = next(iter(self._open)) == update_id
+            del self._open[update_id]
+            if lowest and self._moved is not None:
+                self._moved.set()
+        else:
+            return
         if self._store is None:
             return
         self._to_mark.append(update_id)

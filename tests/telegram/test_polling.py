@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.telegram.polling import PolledUpdates
+from telegram import Update
+
+from bot import render
+from bot.telegram.polling import PolledUpdates, held
 
 BOT = 1000
 
@@ -31,6 +34,40 @@ async def test_the_offset_stays_at_the_lowest_update_in_hand_and_at_most_hold_ba
     assert polled.offset(30) == 20  # 7 is too far behind: confirmed unhandled
     polled.done(7)
     assert polled.offset(30) == 30 and polled.in_hand == 0
+
+
+def update(bot, **fields) -> Update:
+    return Update.de_json({"update_id": 1, **fields}, bot)
+
+
+def test_taps_of_answering_and_inline_queries_are_not_held_other_updates_are():
+    """A tap on a button of answering (handled twice it changes nothing) and an inline query
+    are not held back nor marked; a message and any other button (one that acts: setting
+    homework, publishing a quiz) are."""
+    user = {"id": 7, "is_bot": False, "first_name": "A"}
+    message = {"message_id": 1, "date": 0, "chat": {"id": 7, "type": "private"}, "from": user,
+               "text": "/start"}
+
+    def tap(data: str) -> Update:
+        return update(None, callback_query={"id": "1", "from": user, "chat_instance": "c",
+                                            "data": data, "message": message})
+
+    answering = [render.encode(render.AnswerButton(3, 1, 0)), render.encode(
+        render.NextButton(3, 1)), render.encode(render.GroupAnswerButton(4, 0, 1))]
+    assert not any(held(tap(data)) for data in answering)
+    assert not held(update(None, inline_query={"id": "1", "from": user, "query": "",
+                                                "offset": ""}))
+    assert held(update(None, message=message))
+    assert held(tap("h:1"))  # a homework button (and garbage) is held
+    assert held(tap(""))
+    polled = PolledUpdates()
+    polled.queued(5, hold=False)
+    polled.queued(6)
+    assert polled.offset(7) == 6  # 5 is not waited for
+    polled.done(5)
+    assert polled._to_mark == []  # nor marked
+    polled.done(6)
+    assert polled.offset(7) == 7
 
 
 async def test_answers_lose_the_updates_fetched_before_and_one_with_nothing_new_waits():
