@@ -158,7 +158,8 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
         .job_queue(jobs)
         # a call that waits for a flood wait or a group's budget gives its update's slot up
         .rate_limiter(QuizRateLimiter(waiting=processor.released,
-                                      job_sends_per_second=settings.job_sends_per_second))
+                                      job_sends_per_second=settings.job_sends_per_second,
+                                      paid_broadcast=settings.paid_broadcast))
         .concurrent_updates(processor)
         .update_queue(queue)
         .request(requests[0])
