@@ -498,6 +498,12 @@ class SharedLearningStatements(Statements):
         """See :meth:`bot.quiz.ports.CardStore.save_learner`."""
         await self._write(SAVE_LEARNER, saved_learner(learner))
 
+    async def move_reminder(self, user_id: int, planned: float, to: float) -> bool:
+        """See :meth:`bot.quiz.ports.CardStore.move_reminder`."""
+        return await self._write(
+            "UPDATE learners SET next_remind_at = ? WHERE user_id = ? AND next_remind_at = ?",
+            (to, user_id, planned)) == 1
+
     async def blocked_users(self) -> list[int]:
         """See :meth:`bot.quiz.ports.CardStore.blocked_users`."""
         return [r[0] for r in await self._read("SELECT user_id FROM learners WHERE blocked = 1")]

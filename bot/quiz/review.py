@@ -52,6 +52,11 @@ MIN_REMINDER_GAP = 20 * 3600.0
 """Seconds between two reminders at least (at most one a day, even when the usual hour moves
 later)."""
 
+REMINDER_CLAIM = 600.0
+"""Seconds a due reminder is claimed for by the instance that takes it (its next reminder
+time moved this far ahead, compare-and-set): other instances sharing the storage leave it,
+and if this one dies before sending it, it is due again after this long."""
+
 
 @dataclass(frozen=True)
 class Progress:
@@ -426,16 +431,21 @@ class LearningService:
         return (await self.store.update_learner(user_id, toggled)).remind
 
     async def reminders_due(self, limit: int) -> list[Learner]:
-        """Up to ``limit`` learners to remind now. Those with nothing due, or whose reminder
-        time passed long ago (the bot was down), are rescheduled to their next day without a
-        reminder."""
+        """Up to ``limit`` learners to remind now, each claimed for :data:`REMINDER_CLAIM`
+        seconds (their ``next_remind_at`` is the claim's end: another instance sharing the
+        storage does not take them). Those with nothing due, or whose reminder time passed
+        long ago (the bot was down), are rescheduled to their next day without a reminder."""
         now = self.now()
         due = []
         featured = list(self.registry.featured)  # created quizzes' cards: see the class
         for learner, has_due in await self.store.reminders_due(now, featured, limit):
-            late = now - (learner.next_remind_at or now) > learning.REMINDER_LATE
+            planned = learner.next_remind_at or now
+            late = now - planned > learning.REMINDER_LATE
             if has_due and not late:
-                due.append(learner)
+                # claimed: another instance sharing the storage took it first otherwise
+                claimed = now + REMINDER_CLAIM
+                if await self.store.move_reminder(learner.user_id, planned, claimed):
+                    due.append(replace(learner, next_remind_at=claimed))
             else:
                 await self.store.save_learner(replace(
                     learner, next_remind_at=self._plan(learner, now)))
@@ -446,6 +456,12 @@ class LearningService:
         now = self.now()
         learner = replace(learner, last_reminded_at=now)
         await self.store.save_learner(replace(learner, next_remind_at=self._plan(learner, now)))
+
+    async def not_reminded(self, learner: Learner) -> None:
+        """The reminder of ``learner`` (as :meth:`reminders_due` gave it, claimed) could not
+        be sent for now: due again at once, for the next pass (unless changed meanwhile)."""
+        if learner.next_remind_at is not None:
+            await self.store.move_reminder(learner.user_id, learner.next_remind_at, self.now())
 
     async def blocked(self, learner: Learner) -> None:
         """The user blocked the bot (403): no reminders until they come back."""

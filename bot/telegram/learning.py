@@ -234,7 +234,8 @@ async def remind_pass(context: Context) -> int:
         except TelegramError as exc:
             if classify(exc).kind is Kind.TRANSIENT:
                 log.warning("reminder to user %s not sent: %r", learner.user_id, exc)
-                continue  # still due: the next pass tries again
+                await service.not_reminded(learner)  # due again: the next pass tries again
+                continue
             log.error("reminder to user %s refused", learner.user_id, exc_info=exc)
         await service.reminded(learner)
         sent += 1

@@ -1,3 +1,4 @@
 -- PLACEHOLDER on branch send-budget only: migration 0018 belongs to another branch; this
 -- keeps the numbers without a gap here. Drop it when merging (the real 0018 replaces it).
-SELECT 1;
+CREATE TABLE reserved_0018 (x INTEGER);
+DROP TABLE reserved_0018;

@@ -156,5 +156,5 @@ def test_the_operations_guide_states_the_job_budget_and_reminders_a_day():
             and f"{JOB_SENDS_RANGE[0]:g} to {JOB_SENDS_RANGE[1]:g}" in docs)
     assert f"({rate:g} a second: {round(rate * 86_400):,} messages a day" in docs
     low, high = PAID_JOB_SENDS_RANGE
-    assert (f"| `QUIZBOT_PAID_BROADCAST` | (none) | off |" in docs
+    assert ("| `QUIZBOT_PAID_BROADCAST` | (none) | off |" in docs
             and f"{low:g} to {high:g}" in docs)
