@@ -126,6 +126,11 @@ FREE_JOB_SENDS_PER_SECOND = 30.0
 """The most the jobs' free budget may be, in messages a second (Telegram's broadcasting limit,
 Bot API FAQ): with paid broadcasts on, the jobs' edits and forwards keep within it."""
 
+PRIVATE_SECONDS = 1.0
+"""A job's sends to one private chat go at most one in this many seconds (Bot API FAQ: "avoid
+sending more than one message per second" to a chat): a report's file and its item analysis,
+say. Replies are not held to it (a user who taps gets the answer at once)."""
+
 BATCH_SECONDS = 0.25
 """A shared budget is taken from the storage this many seconds' worth of sends at a time (at
 most): one round trip per batch, not per message."""
@@ -403,6 +408,9 @@ class QuizRateLimiter(BaseRateLimiter[int]):
                                         if paid_broadcast else None)
         """With paid broadcasts (``Settings.paid_broadcast``): the budget of the jobs' sends
         that go with ``allow_paid_broadcast`` (``job_sends_per_second``); else None."""
+        self._private_sent: TTLCache[int, float] = TTLCache(GROUPS_COUNTED, GROUP_TIME_PERIOD)
+        """Private chat -> the loop time its last job send began."""
+        self._private_turns: dict[int, list[Any]] = {}  # chat -> [its lock, senders using it]
         self.shared: SharedSends | None = None
         """The budgets of every instance sharing the storage (:meth:`share`), or None."""
         self.dropped = 0
@@ -433,7 +441,10 @@ class QuizRateLimiter(BaseRateLimiter[int]):
                     sends = self.paid
                     data["allow_paid_broadcast"] = True  # the same dict PTB sends
                 async with self._waiting():
-                    await sends.acquire()
+                    if isinstance(chat, int) and chat > 0:
+                        await self._private_turn(chat, sends)
+                    else:
+                        await sends.acquire()
         elif group is not None and not session:
             self._check_reply(group, endpoint, data)
         elif group is not None:
@@ -497,6 +508,27 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         except RetryAfter as exc:
             self._hold(chat, retry_after_seconds(exc))
             raise
+
+    async def _private_turn(self, chat: int, sends: SendBudget) -> None:
+        """Take a job's turn to send to the private chat ``chat``: :data:`PRIVATE_SECONDS`
+        (and :data:`FLOOD_MARGIN`) after its last job send began, then a slot of ``sends``;
+        a chat's job sends take their turns one after another."""
+        loop = asyncio.get_running_loop()
+        turns = self._private_turns.get(chat)
+        if turns is None:
+            turns = self._private_turns[chat] = [asyncio.Lock(), 0]
+        turns[1] += 1
+        try:
+            async with turns[0]:
+                last = self._private_sent.get(chat)
+                if last is not None and last + PRIVATE_SECONDS + FLOOD_MARGIN > loop.time():
+                    await asyncio.sleep(last + PRIVATE_SECONDS + FLOOD_MARGIN - loop.time())
+                await sends.acquire()
+                self._private_sent[chat] = loop.time()
+        finally:
+            turns[1] -= 1
+            if not turns[1]:
+                del self._private_turns[chat]
 
     def share(self, shared: SharedSends, bot_id: int) -> None:
         """Count the jobs' budgets, and their sends to each group, with every instance of the

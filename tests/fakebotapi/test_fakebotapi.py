@@ -657,6 +657,18 @@ async def test_bot_flood_limit_counts_every_chat_and_paid_broadcasts_apart(
     await bot.send_message(-100777, "4")
 
 
+async def test_open_private_lets_the_bot_write_without_an_update(bot: Bot,
+                                                                  fake: FakeBotAPI) -> None:
+    """A user's private chat opened by open_private takes the bot's messages at once (403
+    before), and no update is queued for the bot."""
+    fake.add_user(55, "Eve")
+    with pytest.raises(Forbidden):
+        await bot.send_message(55, "hi")
+    assert fake.open_private(55)["type"] == "private"
+    await bot.send_message(55, "hi")
+    assert await bot.get_updates(timeout=0) == ()
+
+
 async def test_delay_slows_calls_but_not_get_updates(bot: Bot, fake: FakeBotAPI) -> None:
     """delay() adds latency to each call except getUpdates: the server waits it out before
     answering."""

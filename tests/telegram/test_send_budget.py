@@ -6,6 +6,7 @@ across instances."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncIterator
 
 import pytest
@@ -104,6 +105,25 @@ async def test_paid_broadcasts_go_beyond_the_free_limit_and_edits_do_not(fake, p
     assert [c.params.get("allow_paid_broadcast") for c in sends] == [True] * 60 + [None, None]
     paid_times = [c.at for c in sends[:60]]
     assert most_in_a_second(paid_times) > fake.bot_limit_per_second
+
+
+async def test_a_jobs_sends_to_one_private_chat_go_one_a_second(fake):
+    """A job's sends to one private chat (a report's file and its analysis) go one a second,
+    the fake's private limit: no 429; a reply to that chat meanwhile is not held."""
+    fake.private_limit_per_second = 1
+    open_chats(fake, USERS[:2])
+    bot = await instance(fake, None)
+    with job_calls():
+        job = asyncio.gather(*(bot.send_message(USERS[0], f"part {n}") for n in range(3)))
+        await fake.wait_for_call("sendMessage")
+    await bot.send_message(USERS[1], "your answer")
+    replied = len(fake.calls)
+    await job
+    await bot.shutdown()
+    sends = [c for c in fake.calls if c.method == "sendMessage" and c.params["chat_id"] == USERS[0]]
+    assert not [c for c in fake.calls if c.status == 429]
+    assert replied < len(fake.calls)  # the reply did not wait for the job's turns
+    assert all(b.at - a.at >= 0.99 for a, b in itertools.pairwise(sends))
 
 
 async def test_a_groups_minute_is_counted_across_instances(stores):
