@@ -523,10 +523,11 @@ class CardStore(Protocol):
         ``now``, earliest first; each with whether a card of ``bank_ids`` is due for them."""
         ...
 
-    async def move_reminder(self, user_id: int, planned: float, to: float) -> bool:
-        """Move the learner's next reminder from ``planned`` to ``to`` if it is still planned
-        at ``planned`` (compare-and-set: of instances sharing the storage, one claims a due
-        reminder); whether it was moved."""
+    async def move_reminders(self, planned: Sequence[tuple[int, float]],
+                             to: float) -> set[int]:
+        """Move the next reminder of each (user id, planned time) of ``planned`` to ``to`` if
+        it is still planned then (compare-and-set, in one write: of instances sharing the
+        storage, one claims a due reminder); the users whose reminder was moved."""
         ...
 
     async def blocked_users(self) -> list[int]:

@@ -439,17 +439,18 @@ class LearningService:
         due = []
         featured = list(self.registry.featured)  # created quizzes' cards: see the class
         for learner, has_due in await self.store.reminders_due(now, featured, limit):
-            planned = learner.next_remind_at or now
-            late = now - planned > learning.REMINDER_LATE
-            if has_due and not late:
-                # claimed: another instance sharing the storage took it first otherwise
-                claimed = now + REMINDER_CLAIM
-                if await self.store.move_reminder(learner.user_id, planned, claimed):
-                    due.append(replace(learner, next_remind_at=claimed))
+            late = now - (learner.next_remind_at or now) > learning.REMINDER_LATE
+            if has_due and not late and learner.next_remind_at is not None:
+                due.append(learner)
             else:
                 await self.store.save_learner(replace(
                     learner, next_remind_at=self._plan(learner, now)))
-        return due
+        # claimed in one write: those another instance sharing the storage took first are left
+        claimed = now + REMINDER_CLAIM
+        taken = await self.store.move_reminders(
+            [(learner.user_id, learner.next_remind_at or now) for learner in due], claimed)
+        return [replace(learner, next_remind_at=claimed) for learner in due
+                if learner.user_id in taken]
 
     async def reminded(self, learner: Learner) -> None:
         """Note that ``learner`` was sent their reminder now; plan the next one."""
@@ -461,7 +462,8 @@ class LearningService:
         """The reminder of ``learner`` (as :meth:`reminders_due` gave it, claimed) could not
         be sent for now: due again at once, for the next pass (unless changed meanwhile)."""
         if learner.next_remind_at is not None:
-            await self.store.move_reminder(learner.user_id, learner.next_remind_at, self.now())
+            await self.store.move_reminders([(learner.user_id, learner.next_remind_at)],
+                                            self.now())
 
     async def blocked(self, learner: Learner) -> None:
         """The user blocked the bot (403): no reminders until they come back."""
