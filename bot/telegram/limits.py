@@ -30,6 +30,13 @@ The limiter applies them itself so that
 * a call that must wait (a flood wait, the group's budget, a back-off) gives its update's
   processing slot up meanwhile (the ``waiting`` hook, :meth:`PerUserOrderedProcessor.released`).
 
+The jobs' sends (reminders, homework, the question of the day: calls made inside
+:func:`job_calls`) wait for the jobs' one send budget (:class:`SendBudget`), which several
+instances on one PostgreSQL share through the storage (:class:`SharedSends`): taken a batch
+at a time, each batch a span of one time line for them all. Their sends to a group are
+counted there too (the group's 20 a minute across instances), and their sends to one private
+chat go one a second.
+
 It also tries transient failures again (5xx answers, dropped connections, time-outs), with
 exponential back-off through tenacity, as :func:`outcomes.retryable` allows: a call that posts
 a message only when it surely did not reach Telegram, anything else on any transient failure.
@@ -121,10 +128,6 @@ PAID_BROADCAST = frozenset({"sendMessage", "sendPhoto", "sendDocument", "copyMes
 """Of :data:`JOB_PACED`, the methods that take ``allow_paid_broadcast`` (Bot API: "up to 1000
 messages per second, ignoring broadcasting limits for a fee of 0.1 Telegram Stars per
 message"); edits and forwards do not, and stay within the free budget."""
-
-FREE_JOB_SENDS_PER_SECOND = 30.0
-"""The most the jobs' free budget may be, in messages a second (Telegram's broadcasting limit,
-Bot API FAQ): with paid broadcasts on, the jobs' edits and forwards keep within it."""
 
 PRIVATE_SECONDS = 1.0
 """A job's sends to one private chat go at most one in this many seconds (Bot API FAQ: "avoid
@@ -356,9 +359,12 @@ class QuizRateLimiter(BaseRateLimiter[int]):
     minute) that puts a group session's messages first, 429s that slow only their chat, and
     bounded retries of transient failures.
 
-    There is no overall limit: the 30 messages per second that PTB's ``AIORateLimiter``
-    applies by default is Telegram's limit for bulk notifications; a quiz bot only replies to
-    its users' taps, and any 429 Telegram sends is still honoured.
+    Replies have no overall limit (the 30 messages per second that PTB's ``AIORateLimiter``
+    applies by default is Telegram's limit for bulk notifications; any 429 Telegram sends is
+    still honoured). The jobs' sends, the bot's bulk notifications, wait for the jobs' one
+    budget (:attr:`jobs`, and :attr:`paid` with paid broadcasts), shared by every instance
+    once :meth:`share` is called; a job's sends to one private chat go one a second
+    (:data:`PRIVATE_SECONDS`).
 
     A 429 (https://core.telegram.org/bots/api#responseparameters, ``retry_after``) on a call
     with a ``chat_id`` holds the calls to that chat for ``retry_after`` seconds (plus
@@ -374,6 +380,10 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             the group's budget, a back-off): the update processor's ``released``, so that a
             waiting call holds no processing slot. Default: nothing.
         reply_seconds: See :data:`REPLY_SECONDS`.
+        job_sends_per_second: The jobs' budget, messages a second.
+        paid_broadcast: Send the jobs' messages that can be paid for with
+            ``allow_paid_broadcast`` (:data:`PAID_BROADCAST`), within ``job_sends_per_second``;
+            the others within the default budget.
 
     Attributes:
         dropped: How many replies were dropped.
