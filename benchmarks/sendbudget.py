@@ -339,7 +339,8 @@ def readme_paragraph(results: dict[str, Any]) -> str:
         f"second, on PostgreSQL: {a['groups']:,} groups' homework at its deadline, "
         f"{a['reminders']:,} review reminders and {a['daily']:,} questions of the day, "
         f"while {a['repliers']} users wrote /help every 2 s. "
-        + "; ".join(run(rows[n]) for n in sorted(rows))
+        + "; ".join(run(rows[n]) for n in sorted(rows)).capitalize()[:1]
+        + "; ".join(run(rows[n]) for n in sorted(rows))[1:]
         + f". (`{results['command']}`, commit {results['git_commit'][:7]}, "
         f"{results['machine']['nproc']} cores, {results['date'][:10]}.)"
     )
