@@ -167,7 +167,8 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
         .job_queue(jobs)
         # a call that waits for a flood wait or a group's budget gives its update's slot up
         .rate_limiter(QuizRateLimiter(waiting=processor.released,
-                                      job_sends_per_second=settings.job_sends_per_second))
+                                      job_sends_per_second=settings.job_sends_per_second,
+                                      paid_broadcast=settings.paid_broadcast))
         .concurrent_updates(processor)
         .update_queue(queue)
         .request(requests[0])
@@ -288,8 +289,11 @@ async def _post_init(app: QuizApplication) -> None:
         interval = app.bot_data.reminder_interval  # shorter in tests
         if interval is None:
             interval = learning.REMINDER_INTERVAL
+        # a pass takes a second's budget of reminders and so lasts about a second: the next
+        # starts on time beside it (each reminder is claimed, so two passes never share one)
         app.job_queue.run_repeating(job_pass(learning.remind_pass), interval=interval,
-                                    first=interval, name="reminders")
+                                    first=interval, name="reminders",
+                                    job_kwargs={"coalesce": True, "max_instances": 2})
         # homework: deadlines, results, reports, progress and reminders, all stored; a pass
         # started while one still runs returns at once (homework_jobs.homework_pass)
         interval = app.bot_data.homework_interval or homework_jobs.HOMEWORK_INTERVAL

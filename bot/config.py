@@ -36,7 +36,10 @@ homework, review reminders): Telegram allows a bot about 30 messages a second in
 FAQ), and the rest is kept for replies to what users do."""
 JOB_SENDS_RANGE = (1.0, 30.0)
 """Allowed ``QUIZBOT_JOB_SENDS_PER_SECOND`` (inclusive): beyond Telegram's free limit a bot
-needs its paid broadcasts (``allow_paid_broadcast``), which quizbot does not send."""
+needs its paid broadcasts (``QUIZBOT_PAID_BROADCAST``, :data:`PAID_JOB_SENDS_RANGE`)."""
+PAID_JOB_SENDS_RANGE = (1.0, 1000.0)
+"""Allowed ``QUIZBOT_JOB_SENDS_PER_SECOND`` with ``QUIZBOT_PAID_BROADCAST`` on (inclusive):
+the Bot API's ``allow_paid_broadcast`` allows "up to 1000 messages per second"."""
 
 
 TOKEN_PATTERN = re.compile(r"\d+:[A-Za-z0-9_-]+")
@@ -159,7 +162,11 @@ class Settings:
             default False: such a start is refused. A folder never used needs no flag.
         job_sends_per_second: The jobs' one send budget, messages a second
             (``QUIZBOT_JOB_SENDS_PER_SECOND``, :data:`DEFAULT_JOB_SENDS_PER_SECOND`, within
-            :data:`JOB_SENDS_RANGE`): it bounds how many reminders a day the bot can send.
+            :data:`JOB_SENDS_RANGE`, or :data:`PAID_JOB_SENDS_RANGE` with ``paid_broadcast``):
+            it bounds how many reminders a day the bot can send.
+        paid_broadcast: Send the jobs' messages with the Bot API's ``allow_paid_broadcast``
+            (``QUIZBOT_PAID_BROADCAST``; charged in Telegram Stars to the bot's balance), so
+            that ``job_sends_per_second`` may go beyond Telegram's free limit; default False.
     """
 
     token: str | None = field(default=None, repr=False)
@@ -175,6 +182,7 @@ class Settings:
     skip_invalid_banks: bool = False
     create_db: bool = False
     job_sends_per_second: float = DEFAULT_JOB_SENDS_PER_SECOND
+    paid_broadcast: bool = False
 
     @property
     def file_url(self) -> str | None:
@@ -241,6 +249,7 @@ class Settings:
             "create_db": _flag(env.get("QUIZBOT_CREATE_DB")),
             "job_sends_per_second": (env.get("QUIZBOT_JOB_SENDS_PER_SECOND")
                                      or DEFAULT_JOB_SENDS_PER_SECOND),
+            "paid_broadcast": _flag(env.get("QUIZBOT_PAID_BROADCAST")),
         }
         for name, value in flags.items():
             if value is not None:
@@ -265,13 +274,16 @@ class Settings:
             rate = float(values["job_sends_per_second"])  # type: ignore[arg-type]
         except (TypeError, ValueError):
             rate = float("nan")
-        low, high = JOB_SENDS_RANGE
+        low, high = PAID_JOB_SENDS_RANGE if values["paid_broadcast"] else JOB_SENDS_RANGE
         if not low <= rate <= high:
             if strict:
                 raise ConfigError(
                     f"QUIZBOT_JOB_SENDS_PER_SECOND must be a number from {low:g} to {high:g} "
-                    f"(Telegram allows a bot about 30 messages a second in all), got "
-                    f"{values['job_sends_per_second']!r}")
+                    + ("(paid broadcasts allow up to 1000 messages a second), got "
+                       if values["paid_broadcast"] else
+                       "(Telegram allows a bot about 30 messages a second in all; more needs "
+                       "QUIZBOT_PAID_BROADCAST=1), got ")
+                    + repr(values["job_sends_per_second"]))
             rate = DEFAULT_JOB_SENDS_PER_SECOND
         values["job_sends_per_second"] = rate
         if strict and values["base_url"] is not None:

@@ -452,6 +452,9 @@ class SharedGroupStatements(Statements):
 CARD_COLUMNS = ("card_id, user_id, bank_id, question_id, state, step, stability, difficulty,"
                 " due, last_review, reps, lapses")
 """The columns of ``cards``, in :class:`~bot.quiz.learning.Card`'s order."""
+MOVED_AT_ONCE = 200
+"""Learners whose reminder one statement moves at most (:meth:`move_reminders`)."""
+
 LEARNER_COLUMNS = ("user_id, remind, hours, next_remind_at, last_reminded_at, blocked,"
                    " language")
 """The columns of ``learners`` that :func:`learner_of` decodes."""
@@ -531,6 +534,20 @@ class SharedLearningStatements(Statements):
     async def save_learner(self, learner: Learner) -> None:
         """See :meth:`bot.quiz.ports.CardStore.save_learner`."""
         await self._write(SAVE_LEARNER, saved_learner(learner))
+
+    async def move_reminders(self, planned: Sequence[tuple[int, float]],
+                             to: float) -> set[int]:
+        """See :meth:`bot.quiz.ports.CardStore.move_reminders` (a write per
+        :data:`MOVED_AT_ONCE` learners)."""
+        moved: set[int] = set()
+        for start in range(0, len(planned), MOVED_AT_ONCE):
+            chunk = planned[start:start + MOVED_AT_ONCE]
+            rows = await self._write_returning(
+                "UPDATE learners SET next_remind_at = ? WHERE "
+                + " OR ".join(["(user_id = ? AND next_remind_at = ?)"] * len(chunk))
+                + " RETURNING user_id", (to, *(x for pair in chunk for x in pair)))
+            moved.update(int(row[0]) for row in rows)
+        return moved
 
     async def blocked_users(self) -> list[int]:
         """See :meth:`bot.quiz.ports.CardStore.blocked_users`."""

@@ -285,6 +285,10 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
             self._leases = LocalLeases(InstanceLock(self._path))
         return self._leases
 
+    def send_budget(self, bot_id: int) -> None:
+        """None: a SQLite file has one instance, whose send budgets are its own."""
+        return None
+
     def update_order(self) -> LocalUpdateOrder:
         """The order of updates across instances: a SQLite file has one instance, whose update
         processor alone keeps each user's updates in order; it marks the handled updates in

@@ -573,6 +573,13 @@ class CardStore(Protocol):
         ``now``, earliest first; each with whether a card of ``bank_ids`` is due for them."""
         ...
 
+    async def move_reminders(self, planned: Sequence[tuple[int, float]],
+                             to: float) -> set[int]:
+        """Move the next reminder of each (user id, planned time) of ``planned`` to ``to`` if
+        it is still planned then (compare-and-set, in one write: of instances sharing the
+        storage, one claims a due reminder); the users whose reminder was moved."""
+        ...
+
     async def blocked_users(self) -> list[int]:
         """The users marked as having blocked the bot."""
         ...

@@ -52,6 +52,11 @@ MIN_REMINDER_GAP = 20 * 3600.0
 """Seconds between two reminders at least (at most one a day, even when the usual hour moves
 later)."""
 
+REMINDER_CLAIM = 600.0
+"""Seconds a due reminder is claimed for by the instance that takes it (its next reminder
+time moved this far ahead, compare-and-set): other instances sharing the storage leave it,
+and if this one dies before sending it, it is due again after this long."""
+
 
 @dataclass(frozen=True)
 class Progress:
@@ -426,26 +431,39 @@ class LearningService:
         return (await self.store.update_learner(user_id, toggled)).remind
 
     async def reminders_due(self, limit: int) -> list[Learner]:
-        """Up to ``limit`` learners to remind now. Those with nothing due, or whose reminder
-        time passed long ago (the bot was down), are rescheduled to their next day without a
-        reminder."""
+        """Up to ``limit`` learners to remind now, each claimed for :data:`REMINDER_CLAIM`
+        seconds (their ``next_remind_at`` is the claim's end: another instance sharing the
+        storage does not take them). Those with nothing due, or whose reminder time passed
+        long ago (the bot was down), are rescheduled to their next day without a reminder."""
         now = self.now()
         due = []
         featured = list(self.registry.featured)  # created quizzes' cards: see the class
         for learner, has_due in await self.store.reminders_due(now, featured, limit):
             late = now - (learner.next_remind_at or now) > learning.REMINDER_LATE
-            if has_due and not late:
+            if has_due and not late and learner.next_remind_at is not None:
                 due.append(learner)
             else:
                 await self.store.save_learner(replace(
                     learner, next_remind_at=self._plan(learner, now)))
-        return due
+        # claimed in one write: those another instance sharing the storage took first are left
+        claimed = now + REMINDER_CLAIM
+        taken = await self.store.move_reminders(
+            [(learner.user_id, learner.next_remind_at or now) for learner in due], claimed)
+        return [replace(learner, next_remind_at=claimed) for learner in due
+                if learner.user_id in taken]
 
     async def reminded(self, learner: Learner) -> None:
         """Note that ``learner`` was sent their reminder now; plan the next one."""
         now = self.now()
         learner = replace(learner, last_reminded_at=now)
         await self.store.save_learner(replace(learner, next_remind_at=self._plan(learner, now)))
+
+    async def not_reminded(self, learner: Learner) -> None:
+        """The reminder of ``learner`` (as :meth:`reminders_due` gave it, claimed) could not
+        be sent for now: due again at once, for the next pass (unless changed meanwhile)."""
+        if learner.next_remind_at is not None:
+            await self.store.move_reminders([(learner.user_id, learner.next_remind_at)],
+                                            self.now())
 
     async def blocked(self, learner: Learner) -> None:
         """The user blocked the bot (403): no reminders until they come back."""

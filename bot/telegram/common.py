@@ -42,6 +42,7 @@ from bot.quiz.ports import (
 )
 from bot.quiz.service import QuizService
 from bot.render import Screen
+from bot.telegram.limits import SharedSends
 from bot.telegram.metrics import Metrics
 from bot.telegram.outcomes import Kind, classify
 from bot.telegram.transport import SENT_KEYBOARD
@@ -65,6 +66,11 @@ class OpenStore(QuizStore, GroupStore, CardStore, PrivacyStore, QuizLibrary, Dra
 
     def leases(self) -> Leases:
         """The session and poller leases over this storage."""
+        ...
+
+    def send_budget(self, bot_id: int) -> SharedSends | None:
+        """The send budgets the instances sharing this storage keep together (None: this
+        instance is the only one)."""
         ...
 
     async def check_writable(self) -> None:

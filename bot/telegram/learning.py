@@ -18,7 +18,7 @@ from bot import chart, i18n, render
 from bot.config import DEFAULT_JOB_SENDS_PER_SECOND
 from bot.i18n import Catalog
 from bot.quiz import engine
-from bot.quiz.ports import StorageError
+from bot.quiz.ports import Learner, StorageError
 from bot.render import HTML, Screen
 from bot.telegram.common import Context, edit, edit_keyboard, keyboard, send, toast
 from bot.telegram.outcomes import Kind, classify
@@ -210,35 +210,45 @@ async def on_card_next(query: CallbackQuery, context: Context,
 
 async def remind_pass(context: Context) -> int:
     """One reminder pass (a JobQueue job): send the reminders due now, at most
-    :func:`reminders_per_pass`. A user who blocked the bot (403) gets none until they come
-    back; another failure is logged and the reminder tried again at the next pass.
+    :func:`reminders_per_pass`, all at once (the jobs' send budget paces them; each waits for
+    its own reads and writes meanwhile, not for the others'). A user who blocked the bot
+    (403) gets none until they come back; a transient failure leaves the reminder due for the
+    next pass; another failure is logged.
 
     Returns:
         How many reminders were sent.
     """
     service = services(context).learning
-    sent = 0
-    for learner in await service.reminders_due(reminders_per_pass(context)):
-        t = i18n.catalog(learner.language or i18n.DEFAULT)
-        item = await service.due(learner.user_id)
-        if item is None:
-            await service.reminded(learner)  # nothing showable after all: tomorrow again
-            continue
-        try:
-            await send(context, learner.user_id, render.reminder(item.due_count, t, HTML))
-        except Forbidden:
-            log.info("user %s blocked the bot: reminders stop until they come back",
-                     learner.user_id)
-            await service.blocked(learner)
-            continue
-        except TelegramError as exc:
-            if classify(exc).kind is Kind.TRANSIENT:
-                log.warning("reminder to user %s not sent: %r", learner.user_id, exc)
-                continue  # still due: the next pass tries again
-            log.error("reminder to user %s refused", learner.user_id, exc_info=exc)
-        await service.reminded(learner)
-        sent += 1
-    return sent
+    sent = await asyncio.gather(*(_remind(context, learner)
+                                  for learner in await service.reminders_due(
+                                      reminders_per_pass(context))))
+    return sum(sent)
+
+
+async def _remind(context: Context, learner: Learner) -> bool:
+    """Send one learner's reminder (claimed by
+    :meth:`bot.quiz.review.LearningService.reminders_due`); whether it was sent."""
+    service = services(context).learning
+    t = i18n.catalog(learner.language or i18n.DEFAULT)
+    item = await service.due(learner.user_id)
+    if item is None:
+        await service.reminded(learner)  # nothing showable after all: tomorrow again
+        return False
+    try:
+        await send(context, learner.user_id, render.reminder(item.due_count, t, HTML))
+    except Forbidden:
+        log.info("user %s blocked the bot: reminders stop until they come back",
+                 learner.user_id)
+        await service.blocked(learner)
+        return False
+    except TelegramError as exc:
+        if classify(exc).kind is Kind.TRANSIENT:
+            log.warning("reminder to user %s not sent: %r", learner.user_id, exc)
+            await service.not_reminded(learner)  # due again: the next pass tries again
+            return False
+        log.error("reminder to user %s refused", learner.user_id, exc_info=exc)
+    await service.reminded(learner)
+    return True
 
 
 async def on_any_update(update: object, context: Context) -> None:

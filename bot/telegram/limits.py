@@ -30,6 +30,13 @@ The limiter applies them itself so that
 * a call that must wait (a flood wait, the group's budget, a back-off) gives its update's
   processing slot up meanwhile (the ``waiting`` hook, :meth:`PerUserOrderedProcessor.released`).
 
+The jobs' sends (reminders, homework, the question of the day: calls made inside
+:func:`job_calls`) wait for the jobs' one send budget (:class:`SendBudget`), which several
+instances on one PostgreSQL share through the storage (:class:`SharedSends`): taken a batch
+at a time, each batch a span of one time line for them all. Their sends to a group are
+counted there too (the group's 20 a minute across instances), and their sends to one private
+chat go one a second.
+
 It also tries transient failures again (5xx answers, dropped connections, time-outs), with
 exponential back-off through tenacity, as :func:`outcomes.retryable` allows: a call that posts
 a message only when it surely did not reach Telegram, anything else on any transient failure.
@@ -49,7 +56,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Coroutine, Hashable, Iterator
 from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, Protocol
 
 from aiolimiter import AsyncLimiter
 from cachetools import TTLCache
@@ -58,6 +65,7 @@ from telegram.ext import BaseRateLimiter
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_never, wait_exponential
 
 from bot.config import DEFAULT_JOB_SENDS_PER_SECOND
+from bot.quiz.ports import StorageError
 from bot.telegram.outcomes import retry_after_seconds, retryable
 
 log = logging.getLogger(__name__)
@@ -115,6 +123,20 @@ JOB_PACED = frozenset({"sendMessage", "sendPhoto", "sendDocument", "editMessageT
                        "forwardMessage"})
 """The Bot API methods of a job that spend its send budget (what Telegram's message limits
 count); a job's reads (getChatMember) do not."""
+
+PAID_BROADCAST = frozenset({"sendMessage", "sendPhoto", "sendDocument", "copyMessage"})
+"""Of :data:`JOB_PACED`, the methods that take ``allow_paid_broadcast`` (Bot API: "up to 1000
+messages per second, ignoring broadcasting limits for a fee of 0.1 Telegram Stars per
+message"); edits and forwards do not, and stay within the free budget."""
+
+PRIVATE_SECONDS = 1.0
+"""A job's sends to one private chat go at most one in this many seconds (Bot API FAQ: "avoid
+sending more than one message per second" to a chat): a report's file and its item analysis,
+say. Replies are not held to it (a user who taps gets the answer at once)."""
+
+BATCH_SECONDS = 0.25
+"""A shared budget is taken from the storage this many seconds' worth of sends at a time (at
+most): one round trip per batch, not per message."""
 
 _JOB_CALL: ContextVar[bool] = ContextVar("quizbot_job_call", default=False)
 
@@ -188,6 +210,110 @@ class GroupMinute:
         return len(self._recent(group))
 
 
+class SharedSends(Protocol):
+    """The send budgets of every instance sharing the storage (PostgreSQL's
+    ``storage.postgres.sends``): a budget's sends and a group's job sends are counted once for
+    all of them. Both methods may raise ``StorageError`` (the storage is unreachable)."""
+
+    async def take(self, budget: str, seconds: float) -> float:
+        """Reserve the next ``seconds`` of the budget named ``budget`` (for the sends that fit
+        in them at the caller's rate), after what every instance reserved before.
+
+        Returns:
+            Seconds from now until the reserved span begins (0: at once).
+        """
+        ...
+
+    async def take_group(self, chat_id: int, limit: int, window: float) -> float:
+        """Count one job send to the group ``chat_id`` if fewer than ``limit`` were counted in
+        the last ``window`` seconds.
+
+        Returns:
+            0 when counted; else the seconds until the oldest counted send leaves the window
+            (nothing is counted then).
+        """
+        ...
+
+
+class SendBudget:
+    """A send budget: ``per_second`` sends a second, one after another, for this process alone
+    or, given ``shared``, for every instance sharing the storage (a virtual-scheduling
+    bucket: each batch of sends reserves the next span of the shared time line, so the
+    instances' sends together never go faster than the rate).
+
+    A shared budget is taken in batches (:data:`BATCH_SECONDS` of sends at most, fewer when
+    fewer were used lately: a slow sender reserves little it would leave unused); a slot of
+    the batch may be used until the batch's span ends. When the storage cannot be reached
+    the batch is paced here alone, and said once in the log.
+
+    Args:
+        name: The budget's name in the storage.
+        per_second: Sends a second.
+        shared: The storage's budgets, or None (this process alone).
+    """
+
+    def __init__(self, name: str, per_second: float, shared: SharedSends | None = None) -> None:
+        self.name = name
+        self.per_second = per_second
+        self.shared = shared
+        self._most = self._used = 1  # the largest batch; slots used of the last batch
+        self.batched()
+        self._slots: deque[float] = deque()  # loop times of the slots taken, in order
+        self._span_end = 0.0  # the loop time the batch's span ends
+        self._next = 0.0  # the next free loop time of this process's own time line
+        self._last = float("-inf")  # the loop time of the last send
+        self._lock = asyncio.Lock()
+        self._outage_logged = False
+        self.batches = 0
+        """Batches taken (round trips to the storage, when shared)."""
+
+    def batched(self) -> None:
+        """Size the batches for :attr:`shared` (one slot at a time when not shared)."""
+        self._most = 1 if self.shared is None else max(1, int(self.per_second * BATCH_SECONDS))
+        self._used = self._most
+
+    async def acquire(self) -> None:
+        """Wait for this send's slot: the next one taken, and never sooner than one slot's
+        length after the last send (a late wake-up does not bunch the sends that follow)."""
+        loop = asyncio.get_running_loop()
+        step = 1.0 / self.per_second
+        async with self._lock:  # one send at a time, in turn
+            earliest = self._last + step
+            while self._slots and max(self._slots[0], earliest) >= self._span_end:
+                self._slots.popleft()  # the batch's span is over: its slots are gone
+            if not self._slots:
+                await self._take(loop, earliest)
+            at = max(self._slots.popleft(), earliest)
+            self._used += 1
+            if at > loop.time():
+                await asyncio.sleep(at - loop.time())
+            self._last = loop.time()
+
+    async def _take(self, loop: asyncio.AbstractEventLoop, earliest: float) -> None:
+        """Take the next batch of slots (none sooner than ``earliest``)."""
+        count = max(1, min(self._most, self._used + 1))
+        span = count / self.per_second
+        self._used = 0
+        self.batches += 1
+        start: float | None = None
+        if self.shared is not None:
+            try:
+                start = loop.time() + max(0.0, await self.shared.take(self.name, span))
+                self._outage_logged = False
+            except StorageError as exc:
+                if not self._outage_logged:
+                    log.warning("send budget %s: storage unreachable, pacing this instance "
+                                "alone meanwhile: %s", self.name, exc)
+                    self._outage_logged = True
+        if start is None:
+            start = max(self._next, loop.time(), earliest)
+        self._next = self._span_end = start + span
+        if self._span_end <= earliest:  # a late answer: the span is past already
+            self._span_end = earliest + 1.0 / self.per_second
+            start = earliest
+        self._slots.extend(start + n / self.per_second for n in range(count))
+
+
 class _Budget:
     """The retries left to one call: RetryAfter and transient failures counted apart."""
 
@@ -233,9 +359,12 @@ class QuizRateLimiter(BaseRateLimiter[int]):
     minute) that puts a group session's messages first, 429s that slow only their chat, and
     bounded retries of transient failures.
 
-    There is no overall limit: the 30 messages per second that PTB's ``AIORateLimiter``
-    applies by default is Telegram's limit for bulk notifications; a quiz bot only replies to
-    its users' taps, and any 429 Telegram sends is still honoured.
+    Replies have no overall limit (the 30 messages per second that PTB's ``AIORateLimiter``
+    applies by default is Telegram's limit for bulk notifications; any 429 Telegram sends is
+    still honoured). The jobs' sends, the bot's bulk notifications, wait for the jobs' one
+    budget (:attr:`jobs`, and :attr:`paid` with paid broadcasts), shared by every instance
+    once :meth:`share` is called; a job's sends to one private chat go one a second
+    (:data:`PRIVATE_SECONDS`).
 
     A 429 (https://core.telegram.org/bots/api#responseparameters, ``retry_after``) on a call
     with a ``chat_id`` holds the calls to that chat for ``retry_after`` seconds (plus
@@ -251,6 +380,10 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             the group's budget, a back-off): the update processor's ``released``, so that a
             waiting call holds no processing slot. Default: nothing.
         reply_seconds: See :data:`REPLY_SECONDS`.
+        job_sends_per_second: The jobs' budget, messages a second.
+        paid_broadcast: Send the jobs' messages that can be paid for with
+            ``allow_paid_broadcast`` (:data:`PAID_BROADCAST`), within ``job_sends_per_second``;
+            the others within the default budget.
 
     Attributes:
         dropped: How many replies were dropped.
@@ -260,7 +393,8 @@ class QuizRateLimiter(BaseRateLimiter[int]):
                  max_wait: float = 2.0, flood_retries: int = RATE_LIMIT_RETRIES,
                  waiting: Callable[[], AbstractAsyncContextManager[None]] | None = None,
                  reply_seconds: float = REPLY_SECONDS,
-                 job_sends_per_second: float = DEFAULT_JOB_SENDS_PER_SECOND) -> None:
+                 job_sends_per_second: float = DEFAULT_JOB_SENDS_PER_SECOND,
+                 paid_broadcast: bool = False) -> None:
         self._transient_attempts = transient_attempts
         self._flood_retries = flood_retries
         self._exponential = wait_exponential(multiplier=0.2, max=max_wait)
@@ -274,9 +408,21 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         self._sessionless: TTLCache[Hashable, bool] = TTLCache(GROUPS_COUNTED, GROUP_TIME_PERIOD)
         """Groups whose session this instance ended in the last minute, without a session call
         since: replies there need not keep the session's reserve."""
-        self.jobs = AsyncLimiter(1, 1.0 / job_sends_per_second)
+        free = (min(job_sends_per_second, DEFAULT_JOB_SENDS_PER_SECOND) if paid_broadcast
+                else job_sends_per_second)
+        self.jobs = SendBudget("jobs", free)
         """The jobs' one send budget (``job_sends_per_second``), one send at a time: replies to
-        what users do never wait for it."""
+        what users do never wait for it. With paid broadcasts, the budget of the jobs' calls
+        that cannot be paid for (:data:`PAID_BROADCAST`), at most the default rate."""
+        self.paid: SendBudget | None = (SendBudget("paid", job_sends_per_second)
+                                        if paid_broadcast else None)
+        """With paid broadcasts (``Settings.paid_broadcast``): the budget of the jobs' sends
+        that go with ``allow_paid_broadcast`` (``job_sends_per_second``); else None."""
+        self._private_sent: TTLCache[int, float] = TTLCache(GROUPS_COUNTED, GROUP_TIME_PERIOD)
+        """Private chat -> the loop time its last job send began."""
+        self._private_turns: dict[int, list[Any]] = {}  # chat -> [its lock, senders using it]
+        self.shared: SharedSends | None = None
+        """The budgets of every instance sharing the storage (:meth:`share`), or None."""
         self.dropped = 0
 
     async def process_request(
@@ -300,8 +446,15 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         session = _SESSION_CALL.get()
         if _JOB_CALL.get():
             if endpoint in JOB_PACED:  # one budget for every job's sends (replies go first)
+                sends = self.jobs
+                if self.paid is not None and endpoint in PAID_BROADCAST:
+                    sends = self.paid
+                    data["allow_paid_broadcast"] = True  # the same dict PTB sends
                 async with self._waiting():
-                    await self.jobs.acquire()
+                    if isinstance(chat, int) and chat > 0:
+                        await self._private_turn(chat, sends)
+                    else:
+                        await sends.acquire()
         elif group is not None and not session:
             self._check_reply(group, endpoint, data)
         elif group is not None:
@@ -342,6 +495,9 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             async with self._waiting():
                 await self._wait_for_floods(chat)
         group = group_key(chat, endpoint)
+        if group is not None and self.shared is not None and isinstance(group, int) \
+                and _JOB_CALL.get():
+            await self._take_group(group)
         if group is not None:
             bucket = self._bucket(group)
             if bucket.has_capacity():
@@ -362,6 +518,55 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         except RetryAfter as exc:
             self._hold(chat, retry_after_seconds(exc))
             raise
+
+    async def _private_turn(self, chat: int, sends: SendBudget) -> None:
+        """Take a job's turn to send to the private chat ``chat``: :data:`PRIVATE_SECONDS`
+        (and :data:`FLOOD_MARGIN`) after its last job send began, then a slot of ``sends``;
+        a chat's job sends take their turns one after another."""
+        loop = asyncio.get_running_loop()
+        turns = self._private_turns.get(chat)
+        if turns is None:
+            turns = self._private_turns[chat] = [asyncio.Lock(), 0]
+        turns[1] += 1
+        try:
+            async with turns[0]:
+                last = self._private_sent.get(chat)
+                if last is not None and last + PRIVATE_SECONDS + FLOOD_MARGIN > loop.time():
+                    await asyncio.sleep(last + PRIVATE_SECONDS + FLOOD_MARGIN - loop.time())
+                await sends.acquire()
+                self._private_sent[chat] = loop.time()
+        finally:
+            turns[1] -= 1
+            if not turns[1]:
+                del self._private_turns[chat]
+
+    def share(self, shared: SharedSends, bot_id: int) -> None:
+        """Count the jobs' budgets, and their sends to each group, with every instance of the
+        bot ``bot_id`` sharing the storage ``shared`` (several instances on one PostgreSQL):
+        together they keep to the rates one instance would."""
+        self.shared = shared
+        for budget in (self.jobs, self.paid):
+            if budget is not None:
+                budget.shared = shared
+                budget.name = f"{bot_id}:{budget.name}"
+                budget.batched()
+
+    async def _take_group(self, group: int) -> None:
+        """Count a job's send to ``group`` with the other instances' (the group's 20 a
+        minute), waiting while the group's minute is full; alone when the storage cannot be
+        reached (said in the log)."""
+        assert self.shared is not None
+        while True:
+            try:
+                wait = await self.shared.take_group(group, GROUP_MAX_RATE, GROUP_TIME_PERIOD)
+            except StorageError as exc:
+                log.warning("group %s: storage unreachable, its minute counted here alone: %s",
+                            group, exc)
+                return
+            if wait <= 0:
+                return
+            async with self._waiting():
+                await asyncio.sleep(wait)
 
     async def initialize(self) -> None:
         """Nothing to set up."""

@@ -38,6 +38,7 @@ from bot.telegram.common import (
     app_of,
     user_catalog,
 )
+from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.monitoring import MonitoringServer, counted
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.sessions import SessionRunner
@@ -172,6 +173,10 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     assert app.job_queue is not None  # build_application gives one
     try:
         leases = store.leases()
+        shared = store.send_budget(app.bot.id)
+        limiter = app.bot.rate_limiter
+        if shared is not None and isinstance(limiter, QuizRateLimiter):
+            limiter.share(shared, app.bot.id)  # one budget for every instance of the bot
         banks = BankRegistry(data.banks, store, parse=parse_document)  # created quizzes: the store
         quiz = QuizService(store, banks, clock=data.clock)
         groups = GroupService(store, banks, question_seconds=settings.question_seconds,

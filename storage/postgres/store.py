@@ -48,6 +48,7 @@ from storage.postgres.dsn import redact_dsn
 from storage.postgres.groups import PostgresGroupStatements
 from storage.postgres.learning import PostgresLearningStatements
 from storage.postgres.schema import SCHEMA_VERSION, migrate, migrations
+from storage.postgres.sends import PostgresSends
 from storage.postgres.writer import FAILURES, POOL_SIZE, rows_changed
 from storage.shared import SharedPromptStatements, SharedReportStatements
 
@@ -124,6 +125,11 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
         if self._leases is None:
             self._leases = PostgresLeases(self._dsn)
         return self._leases
+
+    def send_budget(self, bot_id: int) -> PostgresSends:
+        """The send budgets of the bot ``bot_id``, shared by every instance on this database
+        (see :mod:`storage.postgres.sends`)."""
+        return PostgresSends(self._pool, bot_id)
 
     def update_order(self) -> PostgresUpdateOrder:
         """The order of each (chat, sender)'s updates across the instances receiving this

@@ -303,3 +303,33 @@ def test_readme_homework_block_is_written_from_its_results_file():
     from benchmarks import homework
 
     assert readme_block("homework") == homework.readme_paragraph(results("homework.json"))
+
+
+async def test_sendbudget_benchmark_runs(tmp_path, pg_url):
+    """Every job due at one moment, tiny, on one and on two instances on PostgreSQL: every
+    job's sends go out, none refused with 429 by the fake (Telegram's limits), no reminder
+    sent twice, the replies answered; the documentation paragraph is written from the results
+    file. (``pg_url``: PostgreSQL is installed, or this fails or is skipped as the storage
+    tests.)"""
+    from benchmarks import sendbudget
+
+    out = tmp_path / "sendbudget.json"
+    argv = ["--groups", "3", "--reminders", "30", "--daily", "2", "--repliers", "2",
+            "--lead", "15", "--json", str(out)]
+    assert await sendbudget.main(sendbudget.parse(argv), argv) == 0
+    data = json.loads(out.read_text())
+    for row in data["rows"]:
+        assert (row["homework_results"], row["homework_reports"], row["daily_posts"],
+                row["reminders_sent"], row["reminders_doubled"], row["refused_429"],
+                row["bot_log_errors"]) == (3, 3, 2, 30, 0, 0, 0), row
+        assert row["most_per_second"] <= sendbudget.OVERALL_LIMIT and row["replies"] > 0, row
+    assert [row["instances"] for row in data["rows"]] == [1, 2]
+    assert "3 groups' homework at its deadline" in sendbudget.readme_paragraph(data)
+
+
+def test_readme_sendbudget_block_is_written_from_its_results_file():
+    """The documentation's send-budget paragraph is what ``python -m benchmarks.sendbudget
+    --markdown benchmarks/results/sendbudget.json`` writes from the committed results."""
+    from benchmarks import sendbudget
+
+    assert readme_block("sendbudget") == sendbudget.readme_paragraph(results("sendbudget.json"))

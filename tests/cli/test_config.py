@@ -131,14 +131,30 @@ def test_the_jobs_send_budget_is_a_setting_within_telegrams_limit():
             Settings.from_env({"QUIZBOT_JOB_SENDS_PER_SECOND": bad})
 
 
+def test_paid_broadcasts_are_a_setting_that_raises_the_job_budgets_bound():
+    """QUIZBOT_PAID_BROADCAST=1 turns paid broadcasts on (off by default): the jobs' budget may
+    then go up to the Bot API's 1000 messages a second, and no further."""
+    assert Settings.from_env({}).paid_broadcast is False
+    paid = Settings.from_env({"QUIZBOT_PAID_BROADCAST": "1",
+                              "QUIZBOT_JOB_SENDS_PER_SECOND": "500"})
+    assert paid.paid_broadcast and paid.job_sends_per_second == 500
+    with pytest.raises(ConfigError, match="from 1 to 1000"):
+        Settings.from_env({"QUIZBOT_PAID_BROADCAST": "1", "QUIZBOT_JOB_SENDS_PER_SECOND": "1001"})
+    with pytest.raises(ConfigError, match="QUIZBOT_PAID_BROADCAST=1"):
+        Settings.from_env({"QUIZBOT_JOB_SENDS_PER_SECOND": "500"})
+
+
 def test_the_operations_guide_states_the_job_budget_and_reminders_a_day():
     """docs/operations.md gives the default budget and the messages a day it allows."""
     from pathlib import Path
 
-    from bot.config import DEFAULT_JOB_SENDS_PER_SECOND, JOB_SENDS_RANGE
+    from bot.config import DEFAULT_JOB_SENDS_PER_SECOND, JOB_SENDS_RANGE, PAID_JOB_SENDS_RANGE
 
     docs = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
     rate = DEFAULT_JOB_SENDS_PER_SECOND
     assert (f"| `QUIZBOT_JOB_SENDS_PER_SECOND` | (none) | `{rate:g}` |" in docs
             and f"{JOB_SENDS_RANGE[0]:g} to {JOB_SENDS_RANGE[1]:g}" in docs)
     assert f"({rate:g} a second: {round(rate * 86_400):,} messages a day" in docs
+    low, high = PAID_JOB_SENDS_RANGE
+    assert ("| `QUIZBOT_PAID_BROADCAST` | (none) | off |" in docs
+            and f"{low:g} to {high:g}" in docs)

@@ -650,6 +650,41 @@ async def test_group_flood_limit(
     assert fake.bot_messages_in_window(GROUP, seconds=120) == 3
 
 
+async def test_bot_flood_limit_counts_every_chat_and_paid_broadcasts_apart(
+    bot: Bot, fake: FakeBotAPI, clock: FakeClock
+) -> None:
+    """Beyond bot_limit_per_second sends+edits in a second, to any chats, the bot gets 429
+    retry_after 1; sends with allow_paid_broadcast do not count there and have their own,
+    higher limit (paid_limit_per_second); a second later the free ones go again."""
+    fake.bot_limit_per_second, fake.paid_limit_per_second = 3, 4
+    fake.add_group(-100777, "Other")
+    first = await bot.send_message(GROUP, "1")
+    await bot.send_message(-100777, "2")
+    await bot.edit_message_text("1b", GROUP, first.message_id)
+    with pytest.raises(RetryAfter):
+        await bot.send_message(-100777, "4")
+    assert fake.calls[-1].response["description"] == "Too Many Requests: retry after 1"
+    for n in range(4):  # paid: beyond the free limit, up to their own
+        await bot.send_message(GROUP, f"paid {n}", allow_paid_broadcast=True)
+    with pytest.raises(RetryAfter):
+        await bot.send_message(GROUP, "paid 5", allow_paid_broadcast=True)
+    await bot.get_chat(GROUP)  # no send: not counted, not refused
+    clock.now += 1
+    await bot.send_message(-100777, "4")
+
+
+async def test_open_private_lets_the_bot_write_without_an_update(bot: Bot,
+                                                                  fake: FakeBotAPI) -> None:
+    """A user's private chat opened by open_private takes the bot's messages at once (403
+    before), and no update is queued for the bot."""
+    fake.add_user(55, "Eve")
+    with pytest.raises(Forbidden):
+        await bot.send_message(55, "hi")
+    assert fake.open_private(55)["type"] == "private"
+    await bot.send_message(55, "hi")
+    assert await bot.get_updates(timeout=0) == ()
+
+
 async def test_delay_slows_calls_but_not_get_updates(bot: Bot, fake: FakeBotAPI) -> None:
     """delay() adds latency to each call except getUpdates: the server waits it out before
     answering."""

@@ -366,6 +366,29 @@ async def test_reminder_rules(engine, banks):
         await store.close()
 
 
+async def test_a_due_reminder_is_taken_by_one_instance(engine, banks):
+    """Two instances' services on one storage: a due reminder is claimed by the first pass
+    that reads it, the other's pass leaves it; one not sent is due again at once, one sent
+    is planned for the next day."""
+    store = await engine.open()
+    clock = FakeClock(T0)
+    first, second = (LearningService(store, banks, clock=clock) for _ in range(2))
+    question = banks[BANK_ID].questions[0].id
+    try:
+        await first.answered(3, BANK_ID, question, False, clock.now)  # due now, usual hour
+        learner = await first.set_reminders(3, True, "en")
+        clock.now = learner.next_remind_at
+        [taken] = await first.reminders_due(10)
+        assert await second.reminders_due(10) == []
+        await first.not_reminded(taken)  # a transient failure
+        [taken] = await second.reminders_due(10)
+        assert await first.reminders_due(10) == []
+        await second.reminded(taken)
+        assert (await first.learner(3)).next_remind_at == learner.next_remind_at + DAY
+    finally:
+        await store.close()
+
+
 async def test_remind_toggles_in_one_write(engine, banks):
     """/remind's toggle: on (planned at the usual hour, in the language given, unblocked),
     then off (nothing planned); two toggles at once are two flips, one after the other."""

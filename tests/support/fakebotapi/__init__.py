@@ -63,8 +63,10 @@ What the fake models (each covered by tests/fakebotapi/test_fakebotapi.py):
   taps on them by anyone, edits of them, and "need administrator rights in the channel chat"
   / "member list is inaccessible" once it lost its rights.
 * Messages deleted by people (:meth:`FakeBotAPI.delete_message`): edits find nothing.
-* Flood control: per group per minute, per private chat per second, injected per chat
-  (:meth:`FakeBotAPI.flood`): 429 "Too Many Requests: retry after N" with ``retry_after``.
+* Flood control: per group per minute, per private chat per second, per bot per second in
+  all (``bot_limit_per_second``; sends with ``allow_paid_broadcast`` have their own,
+  ``paid_limit_per_second``), injected per chat (:meth:`FakeBotAPI.flood`): 429 "Too Many
+  Requests: retry after N" with ``retry_after``.
 * Faults: injected errors per method, dropped connections, latency, random chaos.
 * For quiz creators (covered by tests/fakebotapi/test_fakebotapi_creators.py): polls users
   send or forward

@@ -13,16 +13,19 @@ from typing import Any
 from aiohttp import web
 
 from tests.support.fakebotapi.protocol import (
+    _FLOOD_METHODS,
     _MISSING,
     _PATH_RE,
     _REMOVED,
     _TOKEN_RE,
     GROUP_MIGRATED,
     NOT_FOUND,
+    PRIVATE_FLOOD_WINDOW,
     UNAUTHORIZED,
     ApiError,
     Call,
     _bad,
+    _flag,
 )
 
 
@@ -63,7 +66,9 @@ class HttpMixin:
                 raise ApiError(502, "Bad Gateway")
             elif fault == "drop_before":
                 return self._drop(request, method, params, arrived)
+            self._check_bot_flood(method, params)
             result = await self._dispatch(method, params)
+            self._note_bot_send(method, params)
             if fault == "drop_after":
                 return self._drop(request, method, params, arrived)
             status, body = 200, {"ok": True, "result": result}
@@ -144,6 +149,24 @@ class HttpMixin:
         if handler is None:
             raise ApiError(501, f"Not Implemented: FakeBotAPI does not implement {method}")
         return handler(params)
+
+    def _check_bot_flood(self, method: str, p: dict) -> None:
+        """429 beyond bot_limit_per_second sends and edits in all (paid_limit_per_second for
+        those with allow_paid_broadcast)."""
+        if self.bot_limit_per_second is None or method not in _FLOOD_METHODS:
+            return
+        paid = _flag(p.get("allow_paid_broadcast"))
+        limit = self.paid_limit_per_second if paid else self.bot_limit_per_second
+        sent, now = self._bot_sends[paid], self._clock()
+        while sent and now - sent[0] >= PRIVATE_FLOOD_WINDOW:
+            sent.popleft()
+        if len(sent) >= limit:
+            raise ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
+
+    def _note_bot_send(self, method: str, p: dict) -> None:
+        """Count a send or edit that went through in the bot's broadcasting limit."""
+        if method in _FLOOD_METHODS:
+            self._bot_sends[_flag(p.get("allow_paid_broadcast"))].append(self._clock())
 
     def _check_chat_state(self, p: dict) -> None:
         """Flood waits injected by flood(), then upgraded groups and chats without the bot."""

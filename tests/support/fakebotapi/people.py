@@ -35,6 +35,16 @@ class PeopleMixin:
         self._users[user_id] = user
         return user
 
+    def open_private(self, user_id: int) -> dict:
+        """Open a registered user's private chat as if they had started the bot earlier (the
+        bot may write to them), without an update now.
+
+        Returns:
+            The Chat dict.
+        """
+        chat, _ = self._user_in_chat(user_id, None)
+        return chat.chat
+
     def add_group(
         self, chat_id: int, title: str, *, type: str = "supergroup",
         admins: list[int] | tuple[int, ...] = (), members: list[int] | tuple[int, ...] = (),

@@ -5,6 +5,7 @@ messages, chats, files, polls, media, keyboards, channels)."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import copy
 import itertools
@@ -92,6 +93,14 @@ class FakeBotAPI(
             after 1". Telegram documents "avoid sending more than one message per second" to a
             chat (https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this)
             and enforces it loosely, so tests pick the N they mean.
+        bot_limit_per_second: If set, the most sends and edits (see _FLOOD_METHODS) the bot may
+            make in all, to every chat together, in any rolling second (Telegram's broadcasting
+            limit, "no more than 30 messages per second", Bot API FAQ); more answer 429.
+            Sends with ``allow_paid_broadcast`` do not count (Bot API: "ignoring broadcasting
+            limits"): they have :attr:`paid_limit_per_second`.
+        paid_limit_per_second: The most sends with ``allow_paid_broadcast`` in any rolling
+            second (Bot API: "up to 1000 messages per second"), when ``bot_limit_per_second``
+            is set.
     """
 
     def __init__(
@@ -117,6 +126,10 @@ class FakeBotAPI(
         self.strict_ampersand = strict_ampersand
         self.group_limit_per_minute: int | None = None
         self.private_limit_per_second: int | None = None
+        self.bot_limit_per_second: int | None = None
+        self.paid_limit_per_second = 1000
+        self._bot_sends: dict[bool, collections.deque[float]] = {
+            False: collections.deque(), True: collections.deque()}  # paid? -> clock times
         self.calls: list[Call] = []
         self.callback_answers: dict[str, dict] = {}
         self.commands: dict[tuple[str, str], list[dict]] = {}

@@ -1,0 +1,153 @@
+"""One send budget for every instance of the bot on one PostgreSQL (issue 31, item 5): the
+jobs' sends of two instances together keep to the rate one instance would, against the fake
+Bot API's broadcasting limit; replies go first; paid broadcasts; a group's minute counted
+across instances."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+
+import pytest
+from telegram.ext import ExtBot
+
+from bot.telegram.limits import BATCH_SECONDS, QuizRateLimiter, job_calls
+from storage.postgres.store import PostgresStore
+from tests.support.fakebotapi import FakeBotAPI
+
+RATE = 60.0
+"""The jobs' budget in the tests, sends a second (Telegram's 20 of 30, three times faster)."""
+
+LIMIT = 90
+"""The fake's broadcasting limit, sends a second in all."""
+
+USERS = range(5001, 5121)
+
+
+@pytest.fixture
+async def stores(pg_db: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
+    """Two instances' stores on one database."""
+    first = await PostgresStore.open(pg_db)
+    second = await PostgresStore.open(pg_db)
+    yield first, second
+    await first.close()
+    await second.close()
+
+
+async def instance(
+    fake: FakeBotAPI, store: PostgresStore | None, **limits: object
+) -> ExtBot[QuizRateLimiter]:
+    """A bot (PTB's HTTP stack, the quiz's rate limiter) on the fake, its budgets shared
+    through ``store`` (None: its own)."""
+    limiter = QuizRateLimiter(reply_seconds=3600, job_sends_per_second=RATE, **limits)  # type: ignore[arg-type]
+    bot = ExtBot(fake.token, base_url=fake.base_url, rate_limiter=limiter)
+    await bot.initialize()
+    if store is not None:
+        limiter.share(store.send_budget(bot.id), bot.id)
+    return bot
+
+
+def open_chats(fake: FakeBotAPI, users: range) -> None:
+    for user_id in users:
+        fake.add_user(user_id, f"U{user_id}")
+        fake.send_message(user_id, "/start")  # opens the private chat
+
+
+def most_in_a_second(times: list[float]) -> int:
+    return max(sum(1 for t in times if start <= t < start + 1.0) for start in times)
+
+
+async def test_two_instances_on_one_postgresql_keep_to_one_jobs_budget(fake, stores):
+    """Two instances' jobs sending at once keep together to the jobs' rate (within one batch),
+    under the fake's broadcasting limit: no 429; a reply meanwhile goes out at once."""
+    fake.bot_limit_per_second = LIMIT
+    open_chats(fake, USERS)
+    bots = [await instance(fake, store) for store in stores]
+    half = len(USERS) // 2
+
+    async def job(bot: ExtBot[QuizRateLimiter], users: range) -> None:
+        with job_calls():
+            for user_id in users:
+                await bot.send_message(user_id, "a review is due")
+
+    sends = asyncio.gather(job(bots[0], USERS[:half]), job(bots[1], USERS[half:]))
+    while not any(c.method == "sendMessage" for c in fake.calls):  # the jobs are under way
+        await fake.wait_for_call("sendMessage")
+    await bots[0].send_message(USERS[0], "your answer")  # a reply: no job budget to wait for
+    jobs_before_reply = sum(1 for c in fake.calls if c.method == "sendMessage") - 1
+    await sends
+    for bot in bots:
+        await bot.shutdown()
+    times = [c.at for c in fake.calls if c.method == "sendMessage"]
+    assert len(times) == len(USERS) + 1
+    assert not [c for c in fake.calls if c.status == 429]
+    assert jobs_before_reply < len(USERS) // 4
+    assert most_in_a_second(times) <= RATE + RATE * BATCH_SECONDS + 1 < LIMIT
+    assert times[-1] - times[0] >= (len(USERS) - RATE * BATCH_SECONDS) / RATE
+    assert sum(bot.rate_limiter.jobs.batches for bot in bots) < len(USERS) / 2  # type: ignore[union-attr]
+
+
+async def test_paid_broadcasts_go_beyond_the_free_limit_and_edits_do_not(fake, pg_db):
+    """With paid broadcasts on, a job's sends go with allow_paid_broadcast at the paid rate
+    (beyond the fake's free limit, no 429); its edits, which cannot be paid for, go without
+    and keep within the free budget; a reply is never paid for."""
+    fake.bot_limit_per_second = 20
+    open_chats(fake, USERS[:60])
+    bot = await instance(fake, None, paid_broadcast=True)
+    with job_calls():
+        messages = await asyncio.gather(*(bot.send_message(u, "due") for u in USERS[:60]))
+        await bot.edit_message_text("done", USERS[0], messages[0].message_id)
+    await bot.send_message(USERS[1], "your answer")
+    await bot.shutdown()
+    sends = [c for c in fake.calls if c.method in ("sendMessage", "editMessageText")]
+    assert not [c for c in fake.calls if c.status == 429]
+    assert [c.params.get("allow_paid_broadcast") for c in sends] == [True] * 60 + [None, None]
+    paid_times = [c.at for c in sends[:60]]
+    assert most_in_a_second(paid_times) > fake.bot_limit_per_second
+
+
+async def test_a_jobs_sends_to_one_private_chat_go_one_a_second(fake):
+    """A job's sends to one private chat (a report's file and its analysis) go one a second,
+    the fake's private limit: no 429; a reply to that chat meanwhile is not held."""
+    fake.private_limit_per_second = 1
+    open_chats(fake, USERS[:2])
+    bot = await instance(fake, None)
+    with job_calls():
+        job = asyncio.gather(*(bot.send_message(USERS[0], f"part {n}") for n in range(3)))
+        await fake.wait_for_call("sendMessage")
+    await bot.send_message(USERS[1], "your answer")
+    replied = len(fake.calls)
+    await job
+    await bot.shutdown()
+    sends = [c for c in fake.calls if c.method == "sendMessage" and c.params["chat_id"] == USERS[0]]
+    assert not [c for c in fake.calls if c.status == 429]
+    assert replied < len(fake.calls)  # the reply did not wait for the job's turns
+    assert all(b.at - a.at >= 0.99 for a, b in itertools.pairwise(sends))
+
+
+async def test_a_groups_minute_is_counted_across_instances(stores):
+    """Job sends to one group from two instances are counted together: beyond the limit in
+    the window the next waits (for as long as the oldest takes to leave it), nothing counted;
+    another group, or another bot, has its own count."""
+    first, second = (store.send_budget(1000) for store in stores)
+    group = -100555
+    assert await first.take_group(group, 3, 60.0) == 0
+    assert await second.take_group(group, 3, 60.0) == 0
+    assert await first.take_group(group, 3, 60.0) == 0
+    wait = await second.take_group(group, 3, 60.0)
+    assert 59.0 < wait <= 60.0
+    assert 59.0 < await first.take_group(group, 3, 60.0) <= wait  # the refusal counted nothing
+    assert await second.take_group(-100556, 3, 60.0) == 0
+    assert await stores[0].send_budget(2000).take_group(group, 3, 60.0) == 0
+
+
+async def test_a_budgets_spans_never_overlap_across_instances(stores):
+    """Spans taken of one budget by two instances follow one another on the server's time
+    line: the n-th of n spans of s seconds begins about (n - 1) * s from now."""
+    first, second = (store.send_budget(1000) for store in stores)
+    starts = [await (first if n % 2 else second).take("1000:jobs", 0.5) for n in range(6)]
+    assert starts[0] == pytest.approx(0.0, abs=0.05)
+    for n, start in enumerate(starts):
+        assert start == pytest.approx(0.5 * n, abs=0.2)
+    assert await first.take("1000:paid", 0.5) == pytest.approx(0.0, abs=0.05)
