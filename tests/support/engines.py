@@ -19,6 +19,18 @@ from storage import PostgresStore, SQLiteStore, migrations
 from storage import postgres as pg
 
 
+def _database_setting(value: str) -> str:
+    return ("DO $$ BEGIN EXECUTE format('ALTER DATABASE %I " + value
+            + "', current_database()); END $$")
+
+
+READ_ONLY_ON = _database_setting("SET default_transaction_read_only = on")
+"""Make the connection's own database refuse writes in new sessions (a disk gone read-only):
+the database's setting, not the role's, which would reach every test's database at once."""
+READ_ONLY_OFF = _database_setting("RESET default_transaction_read_only")
+"""Undo :data:`READ_ONLY_ON`."""
+
+
 async def record(store: QuizStore, attempt: Attempt, answer: Answer) -> str:
     """Record ``answer`` to the question ``attempt`` is asking as the service does: the attempt
     moved on by the core's rule (:func:`bot.quiz.engine.with_answer`); the outcome."""
@@ -116,7 +128,7 @@ class Engine:
             finally:
                 await store._writer_db.execute("PRAGMA query_only = OFF")
             return
-        await self.execute("ALTER ROLE CURRENT_USER SET default_transaction_read_only = on")
+        await self.execute(READ_ONLY_ON)
         try:
             await store._pool.expire_connections()
             yield
@@ -124,7 +136,7 @@ class Engine:
             db = await asyncpg.connect(self.target,
                                        server_settings={"default_transaction_read_only": "off"})
             try:
-                await db.execute("ALTER ROLE CURRENT_USER RESET default_transaction_read_only")
+                await db.execute(READ_ONLY_OFF)
             finally:
                 await db.close()
             await store._pool.expire_connections()

@@ -22,6 +22,7 @@ from storage.postgres import MIGRATION_LOCK, PSEUDONYM_LOCK
 from tests.conftest import BANK_ID, Person, RunningBot, buttons, correct_label, free_port
 from tests.storage.test_postgres_instances import until
 from tests.support.balancer import Balancer
+from tests.support.engines import READ_ONLY_OFF, READ_ONLY_ON
 
 GROUP = -1001234567890
 
@@ -407,19 +408,19 @@ async def test_an_update_the_database_cannot_register_is_delivered_again(fake, p
     await bot.start()
     admin = await asyncpg.connect(pg_db)
     try:
-        await admin.execute("ALTER ROLE CURRENT_USER SET default_transaction_read_only = on")
+        await admin.execute(READ_ONLY_ON)
         person = Person(fake, 902, "Ben", language_code="en")
         update = fake.send_message(person.user_id, "/help")
         await fake.wait_for(lambda: (update["update_id"], 500) in fake.webhook_deliveries,
                             timeout=30)
         assert person.bot_messages() == []
-        await admin.execute("ALTER ROLE CURRENT_USER RESET default_transaction_read_only")
+        await admin.execute(READ_ONLY_OFF)
         await fake.wait_for(lambda: person.bot_messages(), timeout=30)
         statuses = [s for u, s in fake.webhook_deliveries if u == update["update_id"]]
         assert statuses[0] == 500 and statuses[-1] == 200 and statuses.count(200) == 1
         assert len(person.bot_messages()) == 1
     finally:
-        await admin.execute("ALTER ROLE CURRENT_USER RESET default_transaction_read_only")
+        await admin.execute(READ_ONLY_OFF)
         await admin.close()
         await bot.stop()
     assert await _pending(pg_db) == []
