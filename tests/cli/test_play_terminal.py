@@ -435,8 +435,8 @@ def test_the_end_screens_advice_runs_and_stats_names_a_bank_not_loaded(tmp_path)
     assert t("result_perfect") not in played.stdout  # "A" throughout misses some
     advice = re.search(r"run (quizbot play .*--review)\.$", flat(played.stdout))
     assert advice is not None, played.stdout
-    assert advice[1] == f"quizbot play --banks {shlex.quote(str(path))} --review"
-    reviewed = quizbot(*shlex.split(advice[1])[1:], "--lang", "en", env=env, stdin="")
+    assert advice[1] == f"quizbot play --banks {shlex.quote(str(path))} --lang en --review"
+    reviewed = quizbot(*shlex.split(advice[1])[1:], env=env, stdin="")  # run as told
     assert reviewed.returncode == 0, reviewed.stderr
     assert "Review ·" in reviewed.stdout and "due" in reviewed.stdout  # the misses, served
     for language in ("en", "hi", "el"):
@@ -449,8 +449,8 @@ def test_the_end_screens_advice_runs_and_stats_names_a_bank_not_loaded(tmp_path)
 
 
 def test_the_command_named_carries_the_options_typed():
-    """The command the texts name keeps --db, --banks and --skip-invalid-banks as typed
-    (quoted for the shell), and a PostgreSQL password is not shown."""
+    """The command the texts name keeps --db, --banks, --skip-invalid-banks and --lang as
+    typed (quoted for the shell), and a PostgreSQL password is not shown."""
     from argparse import Namespace
 
     from bot.play_cli import play_command
@@ -459,6 +459,8 @@ def test_the_command_named_carries_the_options_typed():
     typed = Namespace(db="my db.sqlite3", banks=["a.yaml", "b dir"], skip_invalid_banks=True)
     assert play_command(typed) == ("quizbot play --db 'my db.sqlite3' --banks a.yaml 'b dir' "
                                    "--skip-invalid-banks")
+    assert play_command(Namespace(db=None, banks=None, skip_invalid_banks=None, lang="el")) == (
+        "quizbot play --lang el")
     secret = Namespace(db="postgresql://quiz:s3cret@db/quiz", banks=None,
                        skip_invalid_banks=None)
     assert "s3cret" not in play_command(secret)
