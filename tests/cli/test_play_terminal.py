@@ -128,6 +128,20 @@ def test_a_number_is_not_kept_with_a_bracket_or_a_link():
     assert lines == ["abstract and Table 1", url]
 
 
+@pytest.mark.parametrize("language", i18n.SUPPORTED)
+def test_a_count_out_of_a_total_stays_on_one_line(language):
+    """The resume message at 60 columns: "question 7 of 8" never leaves "8." alone at the
+    start of a line ("7 of 8", "7 από 8", "8 में से प्रश्न 7" are kept together), in every
+    language and at every width from 30 columns."""
+    text = i18n.catalog(language)("resume", number=7, total=8)
+    words = text.split()
+    at, end = (i for i, word in enumerate(words) if word.startswith(("7", "8")))
+    count = " ".join(words[at:end + 1]).rstrip(".।")
+    for columns in range(30, 61):
+        lines = termtext.wrap(text, columns).split("\n")
+        assert any(count in line for line in lines), (columns, count, lines)
+
+
 def test_a_run_wider_than_the_line_still_breaks_at_its_spaces():
     """A command wider than the line breaks between its words rather than inside one."""
     command = "quizbot play --banks /home/learner/banks/physics.yaml --review"
