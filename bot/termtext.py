@@ -32,9 +32,10 @@ EMOJI_PRESENTATION = "\ufe0f"
 ZERO_WIDTH_CATEGORIES = frozenset({"Mn", "Me", "Cf", "Cc"})
 """Unicode general categories a terminal draws in no column of their own."""
 
-LIST_MARKER = re.compile(r"(\s*)(?:[A-L1-9][0-9]?[.)]|[•✅❌☑☐▶🔹·-])\s+(?=\S)")
-"""The start of an item of a list (an option "A) ", a numbered question "3. ", a mark "✅ "):
-its continuation lines hang under the text after it."""
+LIST_MARKER = re.compile(
+    r"(\s*)(?:(?:[✅❌☑☐]\s+)?[A-L1-9][0-9]?[.)]|[•✅❌☑☐▶🔹·-])\s+(?=\S)")
+"""The start of an item of a list (an option "A) ", a numbered question "3. ", a mark "✅ ",
+an answered option "✅ C. "): its continuation lines hang under the text after it."""
 
 
 URL = re.compile(r"\(?https?://")

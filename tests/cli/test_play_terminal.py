@@ -76,6 +76,17 @@ def test_wrapped_lines_fit_and_hang_under_the_item(kind, columns):
         assert termtext.grapheme_width(next(termtext.graphemes(line.strip()))) > 0
 
 
+@pytest.mark.parametrize("mark", ["✅", "❌"])
+def test_a_marked_options_continuation_hangs_under_its_text(mark):
+    """An answered option, "✅ C. text" or "❌ B. text": its continuation lines are indented
+    under the option's text (6 columns, after the mark and the label), not under the label."""
+    text = (f"{mark} C. Η εξοικονόμηση μνήμης GPU με διαμέριση καταστάσεων "
+            "βελτιστοποιητή, κλίσεων και παραμέτρων (η απάντησή σου)")
+    lines = termtext.wrap(text, 60).split("\n")
+    assert len(lines) > 1 and lines[1].startswith(" " * 6 + "βελτ"), lines
+    assert all(line.startswith(" " * 6) and line[6] != " " for line in lines[1:]), lines
+
+
 def test_a_link_is_never_cut_and_blank_lines_stay():
     """A link wider than the line keeps one line of its own (the terminal wraps it as one
     link); line breaks and blank lines are kept."""
