@@ -47,9 +47,10 @@ def check(args: argparse.Namespace) -> None:
 
 def play_command(args: argparse.Namespace) -> str:
     """The command that plays as ``args`` did, for the texts that tell the player what to run
-    next: ``quizbot play`` with the options typed that decide what it finds (``--db``,
-    ``--banks``, ``--skip-invalid-banks``), each word quoted for a POSIX shell when it must
-    be. (A variable of the environment, ``QUIZBOT_DB``, is still set for the next command.)
+    next: ``quizbot play`` with the options typed that decide what it finds and says
+    (``--db``, ``--banks``, ``--skip-invalid-banks``, ``--lang``), each word quoted for a
+    POSIX shell when it must be. (A variable of the environment, ``QUIZBOT_DB``, is still
+    set for the next command.)
     A PostgreSQL URL's password is shown as ``***`` (:func:`storage.postgres.dsn.redact_dsn`):
     the screen is no place for it."""
     import shlex
@@ -63,6 +64,8 @@ def play_command(args: argparse.Namespace) -> str:
         words += ["--banks", *map(str, args.banks)]
     if getattr(args, "skip_invalid_banks", None):
         words.append("--skip-invalid-banks")
+    if getattr(args, "lang", None):
+        words += ["--lang", str(args.lang)]
     return " ".join(shlex.quote(word) for word in words)
 
 

@@ -32,9 +32,10 @@ EMOJI_PRESENTATION = "\ufe0f"
 ZERO_WIDTH_CATEGORIES = frozenset({"Mn", "Me", "Cf", "Cc"})
 """Unicode general categories a terminal draws in no column of their own."""
 
-LIST_MARKER = re.compile(r"(\s*)(?:[A-L1-9][0-9]?[.)]|[•✅❌☑☐▶🔹·-])\s+(?=\S)")
-"""The start of an item of a list (an option "A) ", a numbered question "3. ", a mark "✅ "):
-its continuation lines hang under the text after it."""
+LIST_MARKER = re.compile(
+    r"(\s*)(?:(?:[✅❌☑☐]\s+)?[A-L1-9][0-9]?[.)]|[•✅❌☑☐▶🔹·-])\s+(?=\S)")
+"""The start of an item of a list (an option "A) ", a numbered question "3. ", a mark "✅ ",
+an answered option "✅ C. "): its continuation lines hang under the text after it."""
 
 
 URL = re.compile(r"\(?https?://")
@@ -114,6 +115,11 @@ VALUE_OPTIONS = frozenset({"--bank", "--banks", "--db", "--lang", "--chart"})
 """The options of ``quizbot play`` that take a value (the word after them); ``--banks`` takes
 one or more paths."""
 
+COUNT_WORDS = frozenset({"of", "out", "από", "में", "से"})
+"""The words between a number and the number it counts out of ("7 of 8", "7 από 8", "8 में से
+प्रश्न 7", where the noun counted may come before the second number): the two numbers and the
+words between them are kept together."""
+
 PUNCTUATION = ".,;:!?·…»”’\"')]।"
 """What may end a word in a sentence and is not part of it (the Devanagari danda too)."""
 
@@ -142,14 +148,24 @@ def _command_end(words: list[str], start: int) -> int:
 
 def kept_together(words: list[str]) -> list[list[str]]:
     """``words`` in runs that a line should not break (non-breaking joins, made here so that the
-    stored texts keep plain spaces): a number and the word after it (:data:`NUMBER`), an
-    initial and the name after it, a name and its "et al.", and a command with its options
-    (``quizbot play --review``)."""
+    stored texts keep plain spaces): a number and the word after it (:data:`NUMBER`), a
+    number and the number it counts out of (:data:`COUNT_WORDS`), an initial and the name
+    after it, a name and its "et al.", and a command with its options (``quizbot play
+    --review``)."""
     glued = [False] * len(words)  # glued[i]: no break between words[i] and words[i + 1]
     for i, word in enumerate(words[:-1]):
         after = words[i + 1]
         if NUMBER.fullmatch(word) or INITIAL.fullmatch(word):
             glued[i] = not after.startswith(("(", "[")) and not URL.match(after)  # a unit
+            j = i + 1
+            while j < len(words) - 1 and j - i <= 2 and words[j] in COUNT_WORDS:
+                j += 1
+            if j > i + 1 and j + 1 < len(words) and not NUMBER.fullmatch(
+                    words[j].rstrip(PUNCTUATION)):
+                j += 1  # the noun counted, before its number: "8 में से प्रश्न 7"
+            if j > i + 1 and NUMBER.fullmatch(words[j].rstrip(PUNCTUATION)):
+                for k in range(i, j):  # "7 of 8"
+                    glued[k] = True
         elif after == "et" and i + 2 < len(words) and words[i + 2].startswith("al."):
             glued[i] = glued[i + 1] = True
         elif word.lstrip("«“\"'(") == COMMAND:

@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -429,3 +430,25 @@ async def test_restore_onto_what_is_not_a_database_makes_no_file_beside_it(tmp_p
     result = quizbot("restore", str(copy), db=notes)
     assert result.returncode == 1 and "not a SQLite database" in result.stderr
     assert sorted(p.name for p in notes.parent.iterdir()) == ["passwd"]
+
+
+async def test_the_files_beside_the_database_are_ignored_by_git(tmp_path):
+    """What backups, restores and a store leave beside ``quizbot.sqlite3`` in a checkout (the
+    kept ``.before-restore`` and ``.before-restore.2``, a rescued copy, a hidden closing
+    file, a backup's partial file) is ignored by the repository's .gitignore, so that a
+    ``git status`` after following the docs shows nothing new."""
+    root = Path(__file__).resolve().parents[2]
+    path, copy = tmp_path / "quizbot.sqlite3", tmp_path / "quizbot-backup.sqlite3"
+    store = await SQLiteStore.open(path)
+    await store.close()
+    backup(path, copy)
+    restore(copy, path, known_version=len(migrations()))
+    restore(copy, path, known_version=len(migrations()))
+    names = {p.name for p in tmp_path.iterdir()}
+    assert {"quizbot.sqlite3.before-restore", "quizbot.sqlite3.before-restore.2"} <= names
+    names |= {"quizbot.sqlite3.rescued-20261207T143000Z", ".quizbot.sqlite3.closing",
+              ".quizbot-backup.sqlite3.partial"}
+    for name in sorted(names):
+        ignored = subprocess.run(["git", "check-ignore", "--no-index", "-q", name], cwd=root,
+                                 check=False)
+        assert ignored.returncode == 0, f"{name} is not in .gitignore"

@@ -60,7 +60,7 @@ def test_play_review_and_stats_through_the_real_command(tmp_path):
     for prompt in (t("play_prompt_letters", last="D"), t("play_continue")):
         written = written.replace(prompt, "")
     assert max(wcwidth.width(line) for line in written.splitlines()) <= 40
-    assert flat(t("play_quit", command="quizbot play")) in flat(played.stdout)
+    assert flat(t("play_quit", command="quizbot play --lang el")) in flat(played.stdout)
     with sqlite3.connect(tmp_path / "p.sqlite3") as db:
         assert db.execute("SELECT COUNT(*) FROM cards").fetchone() == (1,)
     with sqlite3.connect(tmp_path / "p.sqlite3") as db:
@@ -118,4 +118,4 @@ def test_play_review_serves_due_cards(tmp_path):
     assert t("review_due", count=2) in out.partition("Your answer")[0]
     assert out.count(t("review_due", count=2)) == 3 and t("review_due", count=1) not in out
     assert flat(t("play_continue")) in out and "Please type" not in out
-    assert out.endswith(flat(t("play.review_quit", command="quizbot play")))
+    assert out.endswith(flat(t("play.review_quit", command="quizbot play --lang en")))

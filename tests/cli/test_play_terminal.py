@@ -76,6 +76,17 @@ def test_wrapped_lines_fit_and_hang_under_the_item(kind, columns):
         assert termtext.grapheme_width(next(termtext.graphemes(line.strip()))) > 0
 
 
+@pytest.mark.parametrize("mark", ["✅", "❌"])
+def test_a_marked_options_continuation_hangs_under_its_text(mark):
+    """An answered option, "✅ C. text" or "❌ B. text": its continuation lines are indented
+    under the option's text (6 columns, after the mark and the label), not under the label."""
+    text = (f"{mark} C. Η εξοικονόμηση μνήμης GPU με διαμέριση καταστάσεων "
+            "βελτιστοποιητή, κλίσεων και παραμέτρων (η απάντησή σου)")
+    lines = termtext.wrap(text, 60).split("\n")
+    assert len(lines) > 1 and lines[1].startswith(" " * 6 + "βελτ"), lines
+    assert all(line.startswith(" " * 6) and line[6] != " " for line in lines[1:]), lines
+
+
 def test_a_link_is_never_cut_and_blank_lines_stay():
     """A link wider than the line keeps one line of its own (the terminal wraps it as one
     link); line breaks and blank lines are kept."""
@@ -126,6 +137,20 @@ def test_a_number_is_not_kept_with_a_bracket_or_a_link():
     url = "(https://arxiv.org/abs/2104.04473)"
     lines = termtext.wrap(f"abstract and Table 1 {url}", 30).split("\n")
     assert lines == ["abstract and Table 1", url]
+
+
+@pytest.mark.parametrize("language", i18n.SUPPORTED)
+def test_a_count_out_of_a_total_stays_on_one_line(language):
+    """The resume message at 60 columns: "question 7 of 8" never leaves "8." alone at the
+    start of a line ("7 of 8", "7 από 8", "8 में से प्रश्न 7" are kept together), in every
+    language and at every width from 30 columns."""
+    text = i18n.catalog(language)("resume", number=7, total=8)
+    words = text.split()
+    at, end = (i for i, word in enumerate(words) if word.startswith(("7", "8")))
+    count = " ".join(words[at:end + 1]).rstrip(".।")
+    for columns in range(30, 61):
+        lines = termtext.wrap(text, columns).split("\n")
+        assert any(count in line for line in lines), (columns, count, lines)
 
 
 def test_a_run_wider_than_the_line_still_breaks_at_its_spaces():
@@ -435,8 +460,8 @@ def test_the_end_screens_advice_runs_and_stats_names_a_bank_not_loaded(tmp_path)
     assert t("result_perfect") not in played.stdout  # "A" throughout misses some
     advice = re.search(r"run (quizbot play .*--review)\.$", flat(played.stdout))
     assert advice is not None, played.stdout
-    assert advice[1] == f"quizbot play --banks {shlex.quote(str(path))} --review"
-    reviewed = quizbot(*shlex.split(advice[1])[1:], "--lang", "en", env=env, stdin="")
+    assert advice[1] == f"quizbot play --banks {shlex.quote(str(path))} --lang en --review"
+    reviewed = quizbot(*shlex.split(advice[1])[1:], env=env, stdin="")  # run as told
     assert reviewed.returncode == 0, reviewed.stderr
     assert "Review ·" in reviewed.stdout and "due" in reviewed.stdout  # the misses, served
     for language in ("en", "hi", "el"):
@@ -449,8 +474,8 @@ def test_the_end_screens_advice_runs_and_stats_names_a_bank_not_loaded(tmp_path)
 
 
 def test_the_command_named_carries_the_options_typed():
-    """The command the texts name keeps --db, --banks and --skip-invalid-banks as typed
-    (quoted for the shell), and a PostgreSQL password is not shown."""
+    """The command the texts name keeps --db, --banks, --skip-invalid-banks and --lang as
+    typed (quoted for the shell), and a PostgreSQL password is not shown."""
     from argparse import Namespace
 
     from bot.play_cli import play_command
@@ -459,6 +484,8 @@ def test_the_command_named_carries_the_options_typed():
     typed = Namespace(db="my db.sqlite3", banks=["a.yaml", "b dir"], skip_invalid_banks=True)
     assert play_command(typed) == ("quizbot play --db 'my db.sqlite3' --banks a.yaml 'b dir' "
                                    "--skip-invalid-banks")
+    assert play_command(Namespace(db=None, banks=None, skip_invalid_banks=None, lang="el")) == (
+        "quizbot play --lang el")
     secret = Namespace(db="postgresql://quiz:s3cret@db/quiz", banks=None,
                        skip_invalid_banks=None)
     assert "s3cret" not in play_command(secret)

@@ -10,14 +10,16 @@ text), in their private chat or, after ``:group``, in a group where they are an 
 Lines starting with ``:`` are the sandbox's own:
 
 - ``:tap N``: tap button N (counted from 1, row by row) of the bot's newest message with
-  buttons in the chat (waiting for one that came after your last line);
+  buttons in the chat (one sent or edited since your last line first; waiting for one only
+  when the chat has none);
 - ``:group`` / ``:private``: talk in the group / the private chat;
 - ``:help``; ``:quit`` (or end of input).
 
-What the bot sends, edits or answers (a toast) is printed as it comes, its buttons numbered.
-The bot's log, and its database unless ``--db``, are in a temporary folder, named at the start.
-Standard input may be a file or a pipe: each line waits for the bot's answer to the one
-before, so a script of lines is a repeatable session.
+What the bot sends, edits or answers (a toast) is printed as it comes, its buttons numbered, a
+photo as its format, size and bytes, wrapped to the terminal's width. The bot's log, and its
+database unless ``--db``, are in a temporary folder, named at the start and deleted at the end
+(kept if the bot failed). Standard input may be a file or a pipe: each line is echoed and waits
+for the bot's answer to the one before, so a script of lines is a repeatable session.
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import io
 import itertools
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -35,11 +39,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bot import termtext
 from tests.support.fakebotapi import Call, FakeBotAPI
 from tests.support.processes import start_bot_process
 
 USER_ID = 501
 """The Telegram user id you type as."""
+
+FIRST_NAME = "Alex"
+"""Your first name, as Telegram gives it to the bot (its greetings use it)."""
 
 GROUP_ID = -1001234567890
 """The group ``:group`` talks in (a supergroup: you its creator, the bot a member)."""
@@ -56,6 +64,7 @@ MESSAGE_METHODS = frozenset({
 HELP = """\
 Each line is a message from you to the bot (/start, /quiz, /help, a text), in the chat you are in.
   :tap N      tap button N (from 1, row by row) of the bot's newest message with buttons
+              in this chat
   :group      talk in a group (you its creator, the bot a member); :private to go back
   :help       this; :quit (or Ctrl-D) ends the sandbox and the bot"""
 
@@ -66,18 +75,51 @@ def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     return list(itertools.chain.from_iterable(rows))
 
 
-def shown(message: dict[str, Any], what: str) -> str:
-    """A bot message for the terminal: what happened to it, its text and numbered buttons."""
+def shown(message: dict[str, Any], what: str, photo: str | None = None,
+          columns: int | None = None) -> str:
+    """A bot message for the terminal: what happened to it, its text (``photo``, a note of its
+    picture, before its caption) and numbered buttons (in lines of ``columns`` columns, a
+    button's label never cut)."""
     text = message.get("text") or message.get("caption") or ""
+    if photo is not None:
+        text = f"{photo}\n{text}" if text else photo
     if "poll" in message:
         text = message["poll"]["question"] + "".join(
             f"\n  ( ) {option['text']}" for option in message["poll"]["options"])
     lines = [f"bot {what} #{message['message_id']}:"]
     lines += [f"  {line}" for line in text.splitlines() or [""]]
     labels = [f"[{n}] {button['text']}" for n, button in enumerate(buttons(message), 1)]
-    if labels:
-        lines.append("  " + "  ".join(labels))
+    row = ""
+    for label in labels:
+        if row and columns is not None and termtext.width(f"  {row}  {label}") > columns:
+            lines.append(f"  {row}")
+            row = ""
+        row = f"{row}  {label}" if row else label
+    if row:
+        lines.append(f"  {row}")
     return "\n".join(lines)
+
+
+def photo_note(data: bytes | None) -> str:
+    """A photo the bot sent (``data``: the picture), for the terminal: ``[photo: PNG,
+    WIDTHxHEIGHT, N bytes]`` (a terminal cannot draw it)."""
+    if data is None:
+        return "[photo]"
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        return f"[photo: {image.format}, {image.width}×{image.height}, {len(data)} bytes]"
+
+
+def columns() -> int:
+    """The terminal's width in columns (``COLUMNS`` first, else the terminal's, else 80)."""
+    return max(20, shutil.get_terminal_size().columns)
+
+
+def say(text: str) -> None:
+    """Print ``text`` wrapped to the terminal's width (:func:`bot.termtext.wrap`: continuation
+    lines indented as their line, or under a list item's text)."""
+    print(termtext.wrap(text, columns()), flush=True)
 
 
 class Sandbox:
@@ -94,7 +136,7 @@ class Sandbox:
         self.seen = 0  # calls printed so far
         self.since = 0  # the call index at the last line typed
         self.pending: tuple[str, Any] | None = None  # what the bot has yet to answer
-        fake.add_user(USER_ID, "You", language_code=language)
+        fake.add_user(USER_ID, FIRST_NAME, language_code=language)
         fake.add_group(GROUP_ID, "Sandbox group", admins=[USER_ID], members=[fake.bot_id])
 
     def news(self) -> Iterator[str]:
@@ -114,7 +156,11 @@ class Sandbox:
                 with contextlib.suppress(KeyError):  # deleted since
                     message = self.fake.message(chat_id, call.result["message_id"])
                     what = "sent" if call.method.startswith("send") else "edited"
-                    yield shown(message, what)
+                    photo = None
+                    if call.method == "sendPhoto":
+                        photo = photo_note(self.fake.photos.get(
+                            (chat_id, call.result["message_id"])))
+                    yield shown(message, what, photo, columns())
         elif call.method == "deleteMessage" and call.params.get("chat_id") in chats:
             yield f"bot deleted #{call.params.get('message_id')}"
 
@@ -133,15 +179,14 @@ class Sandbox:
         answer = self.fake.callback_answers.get(value)
         return answer is not None and (in_chat or bool(answer.get("text")))
 
-    def keyboard(self) -> dict[str, Any] | None:
-        """The bot's newest message with buttons to tap (callback buttons) in the chat, sent or
-        edited since the last line (so a tap never lands on a keyboard about to be replaced),
-        else None."""
+    def keyboard(self, fresh: bool = False) -> dict[str, Any] | None:
+        """The bot's newest message with buttons to tap (callback buttons) in the chat, else
+        None; with ``fresh``, only one sent or edited since the last line."""
         touched = {c.result.get("message_id") for c in self.fake.calls[self.since:]
                    if c.ok and c.method in MESSAGE_METHODS and isinstance(c.result, dict)
                    and c.result.get("chat", {}).get("id") == self.chat_id}
         for message in reversed(self.fake.messages(self.chat_id)):
-            if message["message_id"] in touched and any(
+            if (not fresh or message["message_id"] in touched) and any(
                     "callback_data" in button for button in buttons(message)):
                 return message
         return None
@@ -164,11 +209,16 @@ class Sandbox:
         return None
 
     async def tap(self, number: str) -> str | None:
-        """Tap button ``number`` of :meth:`keyboard`'s message, waiting for it to come."""
-        try:
-            message = await self.fake.wait_for(self.keyboard, REPLY_SECONDS)
-        except AssertionError:
-            return "(no message with buttons came since your last line)"
+        """Tap button ``number`` of the newest message with buttons in the chat: one sent or
+        edited since the last line if any (a keyboard that replaced an older one), else the
+        newest before it, at once; waiting for one (:data:`REPLY_SECONDS`) only when the chat
+        has none yet."""
+        message = self.keyboard(fresh=True) or self.keyboard()
+        if message is None:
+            try:
+                message = await self.fake.wait_for(self.keyboard, REPLY_SECONDS)
+            except AssertionError:
+                return "(no message with buttons in this chat)"
         choices = buttons(message)
         if not number.isdigit() or not 1 <= int(number) <= len(choices):
             return f"(tap a button from 1 to {len(choices)}: :tap N)"
@@ -204,7 +254,7 @@ async def _printer(sandbox: Sandbox, done: asyncio.Event) -> None:
         await sandbox.fake.wait_for(
             lambda: done.is_set() or len(sandbox.fake.calls) > sandbox.seen, 10**9)
         for text in sandbox.news():
-            print(text, flush=True)
+            say(text)
 
 
 async def main(argv: list[str] | None = None) -> int:
@@ -222,8 +272,9 @@ async def main(argv: list[str] | None = None) -> int:
     log = folder / "bot.log"
     env = {"QUIZBOT_BANKS": args.banks} if args.banks else {}
     proc = await start_bot_process(fake, args.db or folder / "quiz.sqlite3", log, env=env)
-    print(f"quizbot is running against the fake Bot API at {fake.base_url}; its log: {log}\n"
-          f"You are user {USER_ID}; type /start, or :help.", flush=True)
+    say(f"quizbot is running against the fake Bot API at {fake.base_url}; its log: {log}\n"
+        f"You are {FIRST_NAME}, user {USER_ID}; type /start, or :help.")
+    echo = not sys.stdin.isatty()  # a script's lines, shown where they act
     done = asyncio.Event()
     printer = asyncio.create_task(_printer(sandbox, done))
     queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -233,15 +284,17 @@ async def main(argv: list[str] | None = None) -> int:
         while (text := await queue.get()) is not None and text != ":quit":
             if not text.strip():
                 continue
+            if echo:
+                say(f"> {text.strip()}")
             said = await sandbox.line(text.strip())
             if said:
-                print(said, flush=True)
+                say(said)
             await sandbox.settle()
             for shown_text in sandbox.news():
-                print(shown_text, flush=True)
+                say(shown_text)
         await sandbox.settle()
         for shown_text in sandbox.news():
-            print(shown_text, flush=True)
+            say(shown_text)
     finally:
         done.set()
         fake.signal()
@@ -250,7 +303,11 @@ async def main(argv: list[str] | None = None) -> int:
             proc.send_signal(signal.SIGINT)
             await proc.wait()
         await fake.stop()
-    return 0 if proc.returncode in (0, -signal.SIGINT) else 1
+    if proc.returncode in (0, -signal.SIGINT):
+        shutil.rmtree(folder, ignore_errors=True)
+        return 0
+    say(f"(the bot exited with status {proc.returncode}; its log: {log})")
+    return 1
 
 
 if __name__ == "__main__":
