@@ -107,6 +107,7 @@ class LearningService:
         self._queued: list[CardUpdate] = []
         self._writing: list[CardUpdate] = []  # the batch being written (tried again on failure)
         self._writer: asyncio.Task[None] | None = None
+        self._batch_over = asyncio.Event()  # set (and cleared) as each batch ends
 
     def now(self) -> float:
         """The service's clock: seconds since the epoch."""
@@ -222,6 +223,8 @@ class LearningService:
                               CARD_WRITE_ATTEMPTS)
             finally:
                 self._writing = []
+                self._batch_over.set()  # wakes those waiting now; the next wait is new
+                self._batch_over.clear()
 
     async def _write(self, batch: list[CardUpdate]) -> None:
         """Write ``batch`` (:meth:`CardStore.update_cards`), tried again on a storage failure.
@@ -265,6 +268,15 @@ class LearningService:
         its tries and logged)."""
         while self._writer is not None and not self._writer.done():
             await asyncio.shield(self._writer)
+
+    async def settled(self, user_id: int) -> None:
+        """Wait until the ratings queued for ``user_id`` by :meth:`answered_soon` are written
+        (or failed after their tries and logged), so that what the user reads next (/stats,
+        /review) shows the answers they just gave; batches of other users' ratings queued
+        after theirs are not waited for."""
+        while any(u.user_id == user_id for u in (*self._writing, *self._queued)) and (
+                self._writer is not None and not self._writer.done()):
+            await self._batch_over.wait()
 
     async def forget(self, user_id: int) -> None:
         """Drop what is kept in memory about ``user_id`` (their data is being deleted): their

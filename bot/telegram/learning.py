@@ -67,6 +67,7 @@ async def cmd_stats(update: Update, context: Context) -> None:
     assert user is not None and chat is not None
     quiz, service = services(context).quiz, services(context).learning
     t = await catalog_for(context, user)
+    await service.settled(user.id)  # the answers just given are in the chart and the counts
     item = await service.due(user.id)
     due = item.due_count if item is not None else 0
     records = await quiz.stats(user.id)

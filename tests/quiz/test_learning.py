@@ -162,6 +162,39 @@ async def _store(tmp_path) -> SQLiteStore:
     return await SQLiteStore.open(tmp_path / "cards.sqlite3")
 
 
+async def test_settled_waits_for_the_users_own_queued_ratings_only(engine, banks):
+    """``settled(user)`` (what /stats awaits) returns once that user's queued ratings are
+    written, at once when none is queued."""
+    store = await engine.open()
+    clock = FakeClock(T0)
+    service = LearningService(store, banks, clock=clock)
+    writing, go_on = asyncio.Event(), asyncio.Event()
+    update_cards = store.update_cards
+
+    async def gated(updates):
+        writing.set()
+        await go_on.wait()
+        await update_cards(updates)
+
+    store.update_cards = gated  # type: ignore[method-assign]
+    try:
+        await service.settled(5)  # nothing queued: at once
+        question = banks[BANK_ID].questions[0].id
+        await service.answered_soon(5, BANK_ID, question, True, clock.now)
+        await writing.wait()
+        waiting = asyncio.create_task(service.settled(5))
+        other = asyncio.create_task(service.settled(6))
+        await other  # user 6 has nothing queued
+        await asyncio.sleep(0)
+        assert not waiting.done() and await store.cards(5) == []
+        go_on.set()
+        await waiting
+        assert len(await store.cards(5)) == 1
+    finally:
+        await service.drain()
+        await store.close()
+
+
 async def test_queued_ratings_are_written_in_order_in_batches(engine, banks):
     """``answered_soon`` (what the bot's handlers call) returns before the card is written;
     after ``drain`` the cards are what ``answered`` one by one makes (user 6), and ratings
