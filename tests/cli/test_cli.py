@@ -135,13 +135,14 @@ async def test_play_the_whole_bank_in_the_terminal(tmp_path, language):
 
 
 def test_play_quits_and_resumes_through_the_real_command(tmp_path):
-    """`quizbot play` over stdin: answer one, quit; the next run resumes at question 2."""
+    """`quizbot play` over stdin: answer one, quit (the advice names the --lang typed); the next
+    run resumes at question 2."""
     env = {"QUIZBOT_DB": str(tmp_path / "p.sqlite3")}
     first = quizbot("play", "--lang", "el", env=env, stdin="B\n\nq\n")
     assert first.returncode == 0, first.stderr
     t = i18n.catalog("el")
     assert t("question_header", number=1, total=8) in first.stdout
-    assert t("play_quit", command="quizbot play") in first.stdout
+    assert t("play_quit", command="quizbot play --lang el") in first.stdout
     second = quizbot("play", "--lang", "el", env=env, stdin="")
     assert t("resume", number=2, total=8) in second.stdout
     assert t("question_header", number=2, total=8) in second.stdout
