@@ -58,7 +58,7 @@ from bot.telegram import (
 )
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.jobpass import job_pass
-from bot.telegram.limits import QuizRateLimiter
+from bot.telegram.limits import JOB_FIRST, JOB_LATER, QuizRateLimiter
 from bot.telegram.metrics import Metrics
 from bot.telegram.monitoring import MeteredProcessor, MeteredRequest
 from bot.telegram.ordering import OrderedQueue, PerUserOrderedProcessor
@@ -291,7 +291,8 @@ async def _post_init(app: QuizApplication) -> None:
             interval = learning.REMINDER_INTERVAL
         # a pass takes a second's budget of reminders and so lasts about a second: the next
         # starts on time beside it (each reminder is claimed, so two passes never share one)
-        app.job_queue.run_repeating(job_pass(learning.remind_pass), interval=interval,
+        app.job_queue.run_repeating(job_pass(learning.remind_pass, turn=JOB_LATER),
+                                    interval=interval,
                                     first=interval, name="reminders",
                                     job_kwargs={"coalesce": True, "max_instances": 2})
         # homework: deadlines, results, reports, progress and reminders, all stored; a pass
@@ -304,7 +305,8 @@ async def _post_init(app: QuizApplication) -> None:
         every = app.bot_data.daily_interval  # shorter in tests
         if every is None:
             every = daily.DAILY_INTERVAL
-        app.job_queue.run_repeating(job_pass(daily.daily_pass), interval=every, first=every,
+        app.job_queue.run_repeating(job_pass(daily.daily_pass, turn=JOB_FIRST),
+                                    interval=every, first=every,
                                     name="daily", job_kwargs={"coalesce": True})
     if made.monitoring is not None:
         try:

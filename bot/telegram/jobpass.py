@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.quiz.ports import StorageError
 from bot.telegram.common import Context
-from bot.telegram.limits import job_calls
+from bot.telegram.limits import JOB_SOON, job_calls
 
 log = logging.getLogger(__name__)
 
@@ -25,17 +25,17 @@ _OUTAGE_LOGGED: dict[str, float] = {}
 
 
 def job_pass(callback: Callable[[Context], Coroutine[Any, Any, object]],
-             clock: Callable[[], float] = time.monotonic,
+             clock: Callable[[], float] = time.monotonic, *, turn: int = JOB_SOON,
              ) -> Callable[[Context], Coroutine[Any, Any, None]]:
-    """A JobQueue pass: its sends are a job's own (``limits.job_calls``), and a storage outage
-    (``StorageError``: PostgreSQL down, a locked SQLite) ends the pass with one WARNING line
-    per :data:`OUTAGE_LOG_SECONDS`, without a traceback; the next interval tries again (two
-    tracebacks a second otherwise, from jobs that run every second)."""
+    """A JobQueue pass: its sends are a job's own (``limits.job_calls``, in ``turn``), and a
+    storage outage (``StorageError``: PostgreSQL down, a locked SQLite) ends the pass with one
+    WARNING line per :data:`OUTAGE_LOG_SECONDS`, without a traceback; the next interval tries
+    again (two tracebacks a second otherwise, from jobs that run every second)."""
 
     @functools.wraps(callback)
     async def run(context: Context) -> None:
         try:
-            with job_calls():
+            with job_calls(turn):
                 await callback(context)
         except StorageError as exc:
             name, now = callback.__name__, clock()

@@ -50,10 +50,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Coroutine, Hashable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Hashable, Iterator
 from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
 from typing import Any, Protocol
@@ -138,17 +140,23 @@ BATCH_SECONDS = 0.25
 """A shared budget is taken from the storage this many seconds' worth of sends at a time (at
 most): one round trip per batch, not per message."""
 
-_JOB_CALL: ContextVar[bool] = ContextVar("quizbot_job_call", default=False)
+JOB_FIRST, JOB_SOON, JOB_LATER = 0, 1, 2
+"""The jobs' turns in their one send budget, first first: the question of the day (posted at
+its minute, in many chats at once), homework (posts, results and reports at a deadline),
+reminders (due within their pass, each a nudge that can wait its turn). A send of a later kind
+waits while one of an earlier kind waits: 10,000 reminders due do not hold 500 daily posts."""
+
+_JOB_CALL: ContextVar[int | None] = ContextVar("quizbot_job_call", default=None)
 
 
 @contextlib.contextmanager
-def job_calls() -> Iterator[None]:
+def job_calls(turn: int = JOB_SOON) -> Iterator[None]:
     """Mark the Bot API calls made inside the block as a job's own (the question of the day,
     homework posts, reminders and results): never dropped as a reply would be (in a flood wait,
     for the session's reserve, or as the same text moments ago): they wait for the jobs' one
-    send budget (``Settings.job_sends_per_second``, shared by every job) and the group's budget,
-    and are retried like any call."""
-    token = _JOB_CALL.set(True)
+    send budget (``Settings.job_sends_per_second``, shared by every job), in ``turn``
+    (:data:`JOB_FIRST` ...), and the group's budget, and are retried like any call."""
+    token = _JOB_CALL.set(turn)
     try:
         yield
     finally:
@@ -235,6 +243,49 @@ class SharedSends(Protocol):
         ...
 
 
+class TurnGate:
+    """One holder at a time, like ``asyncio.Lock``, but a waiter of an earlier turn (a lower
+    number) goes before a waiter of a later one; waiters of one turn go in the order they came.
+    A waiter cancelled before its turn came leaves; one cancelled as it came passes it on."""
+
+    def __init__(self) -> None:
+        self._held = False
+        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []  # a heap
+        self._count = itertools.count()
+
+    @property
+    def waiting(self) -> int:
+        """How many wait for their turn."""
+        return sum(1 for *_, future in self._waiters if not future.done())
+
+    @contextlib.asynccontextmanager
+    async def turn(self, turn: int) -> AsyncIterator[None]:
+        """Hold the gate inside the block, once the waiters before ``turn`` have held it."""
+        if self._held or self._waiters:
+            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiters, (turn, next(self._count), future))
+            try:
+                await future
+            except asyncio.CancelledError:
+                if future.done() and not future.cancelled():
+                    self._pass_on()  # it was ours: the next waiter's now
+                raise
+        else:
+            self._held = True
+        try:
+            yield
+        finally:
+            self._pass_on()
+
+    def _pass_on(self) -> None:
+        while self._waiters:
+            *_, future = heapq.heappop(self._waiters)
+            if not future.done():  # not cancelled
+                future.set_result(None)
+                return
+        self._held = False
+
+
 class SendBudget:
     """A send budget: ``per_second`` sends a second, one after another, for this process alone
     or, given ``shared``, for every instance sharing the storage (a virtual-scheduling
@@ -262,7 +313,7 @@ class SendBudget:
         self._span_end = 0.0  # the loop time the batch's span ends
         self._next = 0.0  # the next free loop time of this process's own time line
         self._last = float("-inf")  # the loop time of the last send
-        self._lock = asyncio.Lock()
+        self._gate = TurnGate()
         self._outage_logged = False
         self.batches = 0
         """Batches taken (round trips to the storage, when shared)."""
@@ -272,12 +323,14 @@ class SendBudget:
         self._most = 1 if self.shared is None else max(1, int(self.per_second * BATCH_SECONDS))
         self._used = self._most
 
-    async def acquire(self) -> None:
+    async def acquire(self, turn: int = JOB_SOON) -> None:
         """Wait for this send's slot: the next one taken, and never sooner than one slot's
-        length after the last send (a late wake-up does not bunch the sends that follow)."""
+        length after the last send (a late wake-up does not bunch the sends that follow).
+        Sends wait one after another, an earlier ``turn`` (:data:`JOB_FIRST` ...) before a
+        later one, each turn in the order it asked."""
         loop = asyncio.get_running_loop()
         step = 1.0 / self.per_second
-        async with self._lock:  # one send at a time, in turn
+        async with self._gate.turn(turn):  # one send at a time, in turn
             earliest = self._last + step
             while self._slots and max(self._slots[0], earliest) >= self._span_end:
                 self._slots.popleft()  # the batch's span is over: its slots are gone
@@ -444,7 +497,8 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         chat = chat_key(data)
         group = group_key(chat, endpoint)
         session = _SESSION_CALL.get()
-        if _JOB_CALL.get():
+        turn = _JOB_CALL.get()
+        if turn is not None:
             if endpoint in JOB_PACED:  # one budget for every job's sends (replies go first)
                 sends = self.jobs
                 if self.paid is not None and endpoint in PAID_BROADCAST:
@@ -452,9 +506,9 @@ class QuizRateLimiter(BaseRateLimiter[int]):
                     data["allow_paid_broadcast"] = True  # the same dict PTB sends
                 async with self._waiting():
                     if isinstance(chat, int) and chat > 0:
-                        await self._private_turn(chat, sends)
+                        await self._private_turn(chat, sends, turn)
                     else:
-                        await sends.acquire()
+                        await sends.acquire(turn)
         elif group is not None and not session:
             self._check_reply(group, endpoint, data)
         elif group is not None:
@@ -496,7 +550,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
                 await self._wait_for_floods(chat)
         group = group_key(chat, endpoint)
         if group is not None and self.shared is not None and isinstance(group, int) \
-                and _JOB_CALL.get():
+                and _JOB_CALL.get() is not None:
             await self._take_group(group)
         if group is not None:
             bucket = self._bucket(group)
@@ -519,7 +573,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             self._hold(chat, retry_after_seconds(exc))
             raise
 
-    async def _private_turn(self, chat: int, sends: SendBudget) -> None:
+    async def _private_turn(self, chat: int, sends: SendBudget, turn: int) -> None:
         """Take a job's turn to send to the private chat ``chat``: :data:`PRIVATE_SECONDS`
         (and :data:`FLOOD_MARGIN`) after its last job send began, then a slot of ``sends``;
         a chat's job sends take their turns one after another."""
@@ -533,7 +587,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
                 last = self._private_sent.get(chat)
                 if last is not None and last + PRIVATE_SECONDS + FLOOD_MARGIN > loop.time():
                     await asyncio.sleep(last + PRIVATE_SECONDS + FLOOD_MARGIN - loop.time())
-                await sends.acquire()
+                await sends.acquire(turn)
                 self._private_sent[chat] = loop.time()
         finally:
             turns[1] -= 1

@@ -12,7 +12,15 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram.ext import ExtBot
 
-from bot.telegram.limits import BATCH_SECONDS, QuizRateLimiter, job_calls
+from bot.telegram.limits import (
+    BATCH_SECONDS,
+    JOB_FIRST,
+    JOB_LATER,
+    JOB_SOON,
+    QuizRateLimiter,
+    TurnGate,
+    job_calls,
+)
 from storage.postgres.store import PostgresStore
 from tests.support.fakebotapi import FakeBotAPI
 
@@ -151,3 +159,52 @@ async def test_a_budgets_spans_never_overlap_across_instances(stores):
     for n, start in enumerate(starts):
         assert start == pytest.approx(0.5 * n, abs=0.2)
     assert await first.take("1000:paid", 0.5) == pytest.approx(0.0, abs=0.05)
+
+
+async def test_the_question_of_the_day_goes_before_reminders_waiting_in_the_budget(fake):
+    """Reminders (JOB_LATER) fill the jobs' budget; daily posts (JOB_FIRST) asked meanwhile
+    take the next slots, before the reminders still waiting; each kind keeps its own order."""
+    open_chats(fake, USERS[:40])
+    groups = [-1001 - n for n in range(5)]
+    bot = await instance(fake, None)
+
+    async def send(user_or_group: int, text: str, turn: int) -> None:
+        with job_calls(turn):
+            await bot.send_message(user_or_group, text)
+
+    reminders = [asyncio.create_task(send(u, f"reminder {u}", JOB_LATER)) for u in USERS[:40]]
+    await fake.wait_for_call("sendMessage")  # the reminders are under way
+    for group in groups:
+        fake.add_group(group, f"G{group}")
+    posts = [asyncio.create_task(send(g, f"daily {g}", JOB_FIRST)) for g in groups]
+    await asyncio.gather(*reminders, *posts)
+    await bot.shutdown()
+    texts = [c.params["text"] for c in fake.calls if c.method == "sendMessage"]
+    first_post = texts.index(f"daily {groups[0]}")
+    assert texts[first_post:first_post + 5] == [f"daily {g}" for g in groups]
+    assert sum(1 for t in texts[first_post + 5:] if t.startswith("reminder")) > 10
+    assert [t for t in texts if t.startswith("reminder")] == [
+        f"reminder {u}" for u in USERS[:40]]
+
+
+async def test_a_turn_gate_lets_an_earlier_turn_go_first_and_survives_cancellation():
+    """TurnGate: one holder; waiters of an earlier turn before later ones, each turn in order;
+    a waiter cancelled before its turn leaves, the others still get theirs."""
+    gate, order = TurnGate(), []
+
+    async def take(name: str, turn: int) -> None:
+        async with gate.turn(turn):
+            order.append(name)
+
+    async with gate.turn(JOB_SOON):  # held: everyone below waits
+        tasks = {name: asyncio.create_task(take(name, turn)) for name, turn in (
+            ("late-1", JOB_LATER), ("soon", JOB_SOON), ("late-2", JOB_LATER),
+            ("first", JOB_FIRST), ("gone", JOB_FIRST))}
+        await asyncio.sleep(0)  # one turn of the loop: each task runs up to its wait
+        assert gate.waiting == 5
+        tasks["gone"].cancel()
+    await asyncio.gather(*tasks.values(), return_exceptions=True)
+    assert order == ["first", "soon", "late-1", "late-2"]
+    async with gate.turn(JOB_LATER):  # free again: at once
+        order.append("again")
+    assert order[-1] == "again"
