@@ -441,11 +441,8 @@ def _choice_options(check: _Checker, node: YamlMapping,
             correct = option_node.get("correct", False)
             if not isinstance(correct, bool):
                 unclear = True
-                hint = (f"the text {show(correct)}: remove the quotes"
-                        if isinstance(correct, str) and correct.lower() in ("true", "false")
-                        else got(option_node, "correct", never))
-                check.problem(option_node.value_at("correct"), f"{path}.correct",
-                              f"must be true or false, got {hint}", "problem.not_boolean")
+                _not_boolean(check, option_node.value_at("correct"), f"{path}.correct",
+                             correct, got(option_node, "correct", never))
             text = check.text(option_node.get("text"), option_node.at("text"),
                               f"{path}.text", languages)
             if text is not None:
@@ -498,13 +495,17 @@ def _true_false(check: _Checker, node: YamlMapping, languages: Sequence[str]) ->
         return []
     answer = node["answer"]
     if not isinstance(answer, bool):
-        hint = (f"the text {show(answer)}: remove the quotes"
-                if isinstance(answer, str) and answer.lower() in ("true", "false")
-                else described(answer))
-        check.problem(node.value_at("answer"), "answer", f"must be true or false, got {hint}",
-        "problem.not_boolean")
+        _not_boolean(check, node.value_at("answer"), "answer", answer, described(answer))
         return []
     return list(true_false_options(answer, tuple(languages)))
+
+
+def _not_boolean(check: _Checker, at: Pos, field: str, value: object, other: str) -> None:
+    """Report ``field`` (at ``at``) as not a boolean: a quoted ``true``/``false`` is told to
+    lose its quotes, anything else is described as ``other`` says."""
+    hint = (f"the text {show(value)}: remove the quotes"
+            if isinstance(value, str) and value.lower() in ("true", "false") else other)
+    check.problem(at, field, f"must be true or false, got {hint}", "problem.not_boolean")
 
 
 def _shuffle(check: _Checker, node: YamlMapping) -> bool:
@@ -514,11 +515,7 @@ def _shuffle(check: _Checker, node: YamlMapping) -> bool:
         return True
     value = node["shuffle"]
     if not isinstance(value, bool):
-        hint = (f"{value!r} (a quoted text: remove the quotes)"
-                if isinstance(value, str) and value.lower() in ("true", "false")
-                else described(value))
-        check.problem(node.value_at("shuffle"), "shuffle", f"must be true or false, got {hint}",
-                      "problem.not_boolean")
+        _not_boolean(check, node.value_at("shuffle"), "shuffle", value, described(value))
         return True
     return value
 
