@@ -227,6 +227,23 @@ def _open_question(fake: FakeBotAPI) -> dict | None:
     return None
 
 
+async def _standby(fake: FakeBotAPI, url: str, tmp_path: Path,
+                   first: asyncio.subprocess.Process) -> asyncio.subprocess.Process:
+    """Once ``first`` polls, a second instance, started and waiting for the poller lease."""
+    await fake.wait_for(lambda: fake.polling or first.returncode is not None, timeout=60,
+                        recheck=0.05)
+    assert first.returncode is None, (tmp_path / "first.log").read_text()
+    second = await _start(fake, url, tmp_path / "second.log")
+    try:
+        await fake.wait_for(lambda: "waiting for the poller lease" in (
+            tmp_path / "second.log").read_text(), timeout=60, recheck=0.05)
+    except BaseException:
+        second.kill()
+        await second.wait()
+        raise
+    return second
+
+
 async def _question(fake: FakeBotAPI, after: int | None) -> dict:
     return await fake.wait_for(lambda: (lambda m: m if m and m["message_id"] != after else None)(
         _open_question(fake)), timeout=60)
@@ -255,12 +272,7 @@ async def test_kill_9_of_the_polling_instance_mid_session_loses_nothing(
     first = await _start(fake, pg_db, tmp_path / "first.log")
     second: asyncio.subprocess.Process | None = None
     try:
-        await fake.wait_for(lambda: fake.polling or first.returncode is not None, timeout=60,
-                            recheck=0.05)
-        assert first.returncode is None, (tmp_path / "first.log").read_text()
-        second = await _start(fake, pg_db, tmp_path / "second.log")
-        await fake.wait_for(lambda: "waiting for the poller lease" in (
-            tmp_path / "second.log").read_text(), timeout=60, recheck=0.05)
+        second = await _standby(fake, pg_db, tmp_path, first)
 
         fake.send_message(801, f"/quiz@{fake.bot_username}", chat_id=GROUP)
         question = await _question(fake, None)
@@ -323,12 +335,7 @@ async def test_a_standby_taking_over_polling_handles_each_update_once(fake, pg_d
     first = await _start(fake, pg_db, tmp_path / "first.log")
     second: asyncio.subprocess.Process | None = None
     try:
-        await fake.wait_for(lambda: fake.polling or first.returncode is not None, timeout=60,
-                            recheck=0.05)
-        assert first.returncode is None, (tmp_path / "first.log").read_text()
-        second = await _start(fake, pg_db, tmp_path / "second.log")
-        await fake.wait_for(lambda: "waiting for the poller lease" in (
-            tmp_path / "second.log").read_text(), timeout=60, recheck=0.05)
+        second = await _standby(fake, pg_db, tmp_path, first)
         for text in ("/newquiz", "Capitals", "/skip"):
             await ada.say(text)
         held.chat(slow.user_id)
