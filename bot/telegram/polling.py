@@ -74,9 +74,10 @@ REPLAYABLE = frozenset(kind.PREFIX for kind in (
     render.SubmitButton, render.GroupAnswerButton, render.GroupTickButton,
     render.GroupSubmitButton, render.DailyAnswerButton))
 """The buttons of answering (a quiz's options, ticks and Submit, "Next"; a group's, a day's
-question's): a tap on one handled twice changes nothing (each answer is stored once, per
+question's): a tap on one handled twice stores nothing twice (each answer is stored once, per
 question and attempt, member or post, and a tap on a question answered already shows what was
-recorded), and one lost in a crash is tapped again, as a tap without a reply is."""
+recorded; a "Next" handled again after a restart may show its question once more), and one
+lost in a crash is tapped again, as a tap without a reply is."""
 
 
 def held(update: Any) -> bool:
