@@ -32,7 +32,7 @@ imported twice, a question added twice.
   again at the next start.
 
 *Taps on the buttons of answering are not held* (:func:`held`, :data:`REPLAYABLE`): handled
-twice they change nothing, lost they are tapped again, so they are confirmed by the next
+twice they store nothing twice, lost they are tapped again, so they are confirmed by the next
 getUpdates and cost no mark; a quiz's taps then never wait on a held poll, nor pay a write.
 
 What stays possible: an update handled whose mark was not yet written (the process died in the
