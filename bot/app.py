@@ -331,7 +331,7 @@ async def _post_init(app: QuizApplication) -> None:
     if settings.webhook_url:
         order = store.update_order()
         # what this instance caches about a user is dropped when another changes it
-        order.on_user_changed = made.quiz.changed_elsewhere
+        order.on_user_changed = made.changed_elsewhere
         app.update_processor.bot_id = app.bot.id  # type: ignore[attr-defined]
         app.update_processor.order = order  # type: ignore[attr-defined]
         app.update_queue.order = order  # type: ignore[attr-defined]

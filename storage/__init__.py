@@ -13,14 +13,21 @@ from storage.sqlite import SQLiteStore, migrations
 
 if TYPE_CHECKING:
     from bot.quiz.library import DraftStore, QuizLibrary
-    from bot.quiz.ports import CardStore, GroupStore, PrivacyStore, QuizStore, ReportStore
+    from bot.quiz.ports import (
+        CardStore,
+        GroupStore,
+        PreferenceStore,
+        PrivacyStore,
+        QuizStore,
+        ReportStore,
+    )
 
     def _serves_the_ports(store: SQLiteStore | PostgresStore) -> tuple[
-            QuizStore, GroupStore, CardStore, PrivacyStore, ReportStore, QuizLibrary,
-            DraftStore]:
+            QuizStore, PreferenceStore, GroupStore, CardStore, PrivacyStore, ReportStore,
+            QuizLibrary, DraftStore]:
         """Never called: the type checker checks here that each engine's store has every
         method of every port it serves, with the port's signature."""
-        return store, store, store, store, store, store, store
+        return store, store, store, store, store, store, store, store
 
 __all__ = ["LocalLeases", "PostgresLeases", "PostgresStore", "SQLiteStore", "is_postgres_url",
            "migrations", "open_store"]

@@ -92,24 +92,24 @@ class SharedAttemptStatements(Statements):
     array of ``[question_id, option_index, correct, answered_at]`` (``[]`` for none)."""
 
     async def user_language(self, user_id: int) -> str | None:
-        """See :meth:`bot.quiz.ports.QuizStore.user_language`."""
+        """See :meth:`bot.quiz.ports.PreferenceStore.user_language`."""
         rows = await self._read("SELECT language FROM users WHERE user_id = ?", (user_id,))
         return rows[0][0] if rows else None
 
     async def set_user_language(self, user_id: int, language: str) -> None:
-        """See :meth:`bot.quiz.ports.QuizStore.set_user_language`."""
+        """See :meth:`bot.quiz.ports.PreferenceStore.set_user_language`."""
         await self._write(
             "INSERT INTO users (user_id, language, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
             " updated_at = excluded.updated_at", (user_id, language, time.time()))
 
     async def answer_flow(self, user_id: int) -> str | None:
-        """See :meth:`bot.quiz.ports.QuizStore.answer_flow`."""
+        """See :meth:`bot.quiz.ports.PreferenceStore.answer_flow`."""
         rows = await self._read("SELECT answer_flow FROM users WHERE user_id = ?", (user_id,))
         return rows[0][0] if rows else None
 
     async def set_answer_flow(self, user_id: int, flow: str, now: float) -> None:
-        """See :meth:`bot.quiz.ports.QuizStore.set_answer_flow`."""
+        """See :meth:`bot.quiz.ports.PreferenceStore.set_answer_flow`."""
         await self._write(
             "INSERT INTO users (user_id, language, answer_flow, updated_at) VALUES (?, NULL, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET answer_flow = excluded.answer_flow,"

@@ -90,14 +90,6 @@ class GroupService:
         offered.update(await self.registry.loaded(extra))
         return list(offered.values())
 
-    async def language(self, chat_id: int) -> str | None:
-        """The group's language, if set."""
-        return await self.store.group_language(chat_id)
-
-    async def set_language(self, chat_id: int, language: str) -> None:
-        """Set the group's language (an admin's choice)."""
-        await self.store.set_group_language(chat_id, language, by_admin=True)
-
     async def settings(self, chat_id: int) -> GroupSettings:
         """The group's settings (the defaults if it never changed any)."""
         return await self.store.group_settings(chat_id) or settings.GroupSettings()

@@ -92,11 +92,12 @@ class StorageError(Exception):
     """Storage failed (locked, read-only or full database): nothing was recorded."""
 
 
-class QuizStore(Protocol):
-    """What the quiz keeps: users' language choices, attempts and answers.
+class PreferenceStore(Protocol):
+    """What the preferences keep (:mod:`bot.quiz.preferences`): users' language and answer
+    flow, groups' language (the rows of users and of groups' settings).
 
     Every write is durable when the awaited call returns. Implementations raise
-    :class:`StorageError` when a write could not be made.
+    :class:`StorageError` when a read or write could not be made.
     """
 
     async def user_language(self, user_id: int) -> str | None:
@@ -115,6 +116,24 @@ class QuizStore(Protocol):
     async def set_answer_flow(self, user_id: int, flow: str, now: float) -> None:
         """Store the user's choice of what follows an answer (their language choice stays)."""
         ...
+
+    async def group_language(self, chat_id: int) -> str | None:
+        """The group's language, or None if never set."""
+        ...
+
+    async def set_group_language(self, chat_id: int, language: str, *, by_admin: bool) -> None:
+        """Set the group's language. ``by_admin`` False (the first starter's language) only
+        fills in a group that has none."""
+        ...
+
+
+class QuizStore(Protocol):
+    """What the quiz keeps: attempts and answers (users' choices are
+    :class:`PreferenceStore`'s).
+
+    Every write is durable when the awaited call returns. Implementations raise
+    :class:`StorageError` when a write could not be made.
+    """
 
     async def start_attempt(self, user_id: int, bank_id: str, bank_version: int, plan: Plan,
                             now: float, fingerprints: Mapping[str, str] | None = None) -> Attempt:

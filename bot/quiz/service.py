@@ -28,7 +28,6 @@ from bot.quiz.engine import (
     StaleQuestion,
     UnknownAttempt,
 )
-from bot.quiz.flow import AnswerFlow, flow_of
 from bot.quiz.ports import CLOSED, DUPLICATE, AnswerHook, BankStats, Pruned, QuizStore
 from bot.quiz.registry import BankRegistry
 
@@ -88,9 +87,10 @@ class QuizService:
             banks alone, see :meth:`BankRegistry.of`).
         clock: Returns the time in seconds since the epoch.
         rng: Random generator for option shuffles.
-        cache_size: How many attempts, and how many users' language choices, to keep in
-            memory (least recently used go first): the caches stay bounded however many users
-            ever wrote.
+        cache_size: How many attempts (and reviewed attempts' marks) to keep in memory (least
+            recently used go first): the caches stay bounded however many users ever wrote.
+            Users' choices of language and answer flow are
+            :class:`~bot.quiz.preferences.PreferencesService`'s.
         retention: What :meth:`prune` deletes.
     """
 
@@ -103,8 +103,6 @@ class QuizService:
         self.retention = retention or Retention()
         self._clock = clock
         self._rng = rng or random.Random()
-        self._languages: LRUCache[int, str | None] = LRUCache(cache_size)
-        self._flows: LRUCache[int, AnswerFlow] = LRUCache(cache_size)
         self._attempts: _AttemptCache = _AttemptCache(cache_size, self._evicted)
         self._shown: dict[int, int] = {}  # attempt id -> the furthest position "next" showed
         self._by_user: dict[int, set[int]] = {}  # user id -> ids of their cached attempts
@@ -138,36 +136,29 @@ class QuizService:
 
     async def forget(self, user_id: int) -> None:
         """Drop everything cached about ``user_id`` (their data is being deleted): their
-        attempts and what was shown or reviewed of them, and their language choice. Their old
-        buttons then read storage, which has nothing: they are refused."""
+        attempts and what was shown or reviewed of them (their choices are
+        :meth:`PreferencesService.forget <bot.quiz.preferences.PreferencesService.forget>`'s).
+        Their old buttons then read storage, which has nothing: they are refused."""
         for attempt_id in self._by_user.get(user_id, set()):
             self._reviewed.pop(attempt_id, None)
         self._forget_user(user_id)
-        self._languages.pop(user_id, None)
-        self._flows.pop(user_id, None)
 
     def changed_elsewhere(self, user_id: int | None) -> None:
-        """Another instance changed what is stored about ``user_id`` (their language, what
-        follows their answers, their data deleted): drop what is cached about them, so that
-        it is read again. None: anyone may have changed (news of changes may have been
-        missed): drop every user's."""
+        """Another instance changed what is stored about ``user_id`` (their attempts, their
+        data deleted): drop their cached attempts, so that they are read again. None: anyone
+        may have changed (news of changes may have been missed): drop every user's. (Their
+        choices: :meth:`PreferencesService.changed_elsewhere
+        <bot.quiz.preferences.PreferencesService.changed_elsewhere>`.)"""
         if user_id is None:
-            self._languages.clear()
-            self._flows.clear()
             self._attempts.clear()
             return
         self._forget_user(user_id)
-        self._languages.pop(user_id, None)
-        self._flows.pop(user_id, None)
-
-    def _cache_language(self, user_id: int, language: str | None) -> None:
-        self._languages[user_id] = language
 
     @property
     def cached(self) -> dict[str, int]:
         """Entries per in-memory cache (for tests and benchmarks)."""
         return {"attempts": len(self._attempts), "users": len(self._by_user),
-                "languages": len(self._languages), "shown": len(self._shown),
+                "shown": len(self._shown),
                 "reviewed": len(self._reviewed)}
 
     async def bank(self, bank_id: str) -> Bank:
@@ -199,36 +190,6 @@ class QuizService:
         """The only featured bank when exactly one is installed, else None (the user
         chooses)."""
         return self.registry.default_bank
-
-    async def chosen_language(self, user_id: int) -> str | None:
-        """The language the user chose with /language (cached after the first read), or None."""
-        if user_id in self._languages:
-            return self._languages[user_id]  # now the most recently used
-        language = await self.store.user_language(user_id)
-        self._cache_language(user_id, language)
-        return language
-
-    async def choose_language(self, user_id: int, language: str) -> None:
-        """Store the user's language choice."""
-        await self.store.set_user_language(user_id, language)
-        self._cache_language(user_id, language)
-
-    async def answer_flow(self, user_id: int) -> AnswerFlow:
-        """What follows the user's answers (their ``/settings`` choice, else the default:
-        :mod:`bot.quiz.flow`); cached after the first read."""
-        if user_id in self._flows:
-            return self._flows[user_id]
-        flow = self._flows[user_id] = flow_of(await self.store.answer_flow(user_id))
-        return flow
-
-    async def choose_answer_flow(self, user_id: int, flow: AnswerFlow) -> None:
-        """Store the user's choice of what follows an answer.
-
-        Raises:
-            StorageError: it could not be stored (the choice is unchanged).
-        """
-        await self.store.set_answer_flow(user_id, flow.value, self._clock())
-        self._flows[user_id] = flow
 
     async def start(self, user_id: int, bank_id: str) -> Attempt:
         """Start a fresh attempt at ``bank_id``, abandoning the user's active one.

@@ -20,7 +20,7 @@ from bot.telegram.services import services
 
 async def group_catalog(context: Context, chat_id: int) -> Catalog:
     """The group's catalog: its language if set, else English."""
-    return i18n.catalog(await services(context).groups.language(chat_id) or i18n.DEFAULT)
+    return i18n.catalog(await services(context).preferences.group_language(chat_id) or i18n.DEFAULT)
 
 
 def display_name(user: User) -> str:

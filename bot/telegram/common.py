@@ -35,12 +35,13 @@ from bot.quiz.library import DraftStore, QuizLibrary
 from bot.quiz.ports import (
     CardStore,
     GroupStore,
+    PreferenceStore,
     PrivacyStore,
     QuizStore,
     ReportStore,
     SessionLeases,
 )
-from bot.quiz.service import QuizService
+from bot.quiz.preferences import PreferencesService
 from bot.render import Screen
 from bot.telegram.limits import SharedSends
 from bot.telegram.metrics import Metrics
@@ -59,8 +60,8 @@ class Leases(SessionLeases, Protocol):
         ...
 
 
-class OpenStore(QuizStore, GroupStore, CardStore, PrivacyStore, QuizLibrary, DraftStore,
-                ReportStore, DailyStore, HomeworkStore, TimeZoneStore, Protocol):
+class OpenStore(QuizStore, PreferenceStore, GroupStore, CardStore, PrivacyStore, QuizLibrary,
+                DraftStore, ReportStore, DailyStore, HomeworkStore, TimeZoneStore, Protocol):
     """The open storage: the services' ports, and what the front end does with it besides
     (``storage``: ``SQLiteStore``, ``PostgresStore``; the handlers may not import it)."""
 
@@ -231,12 +232,12 @@ SHARED_SENDERS = frozenset({ChatID.FAKE_CHANNEL, ChatID.SERVICE_CHAT, ChatID.ANO
 are nobody's identity: no language choice is read or stored for them."""
 
 
-async def user_catalog(service: QuizService, user: User | None) -> Catalog:
+async def user_catalog(preferences: PreferencesService, user: User | None) -> Catalog:
     """The user's catalog: their /language choice, else Telegram's language_code, else
     English; English for no user or a shared placeholder user."""
     if user is None or user.id in SHARED_SENDERS:
         return i18n.catalog(i18n.DEFAULT)
-    chosen = await service.chosen_language(user.id)
+    chosen = await preferences.chosen_language(user.id)
     return i18n.catalog(chosen or i18n.negotiate(user.language_code))
 
 

@@ -309,7 +309,7 @@ async def _tell(context: Context, user_id: int, fallback: str, key: str,
                 **params: object) -> None:
     """A private note to ``user_id`` in their language (their /language choice, else
     ``fallback``); nothing if they never started the bot or blocked it."""
-    language = await services(context).quiz.chosen_language(user_id)
+    language = await services(context).preferences.chosen_language(user_id)
     t = i18n.catalog(language or fallback)
     try:
         await context.bot.send_message(user_id, HTML.escape(t(key, **params)))

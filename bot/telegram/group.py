@@ -252,7 +252,7 @@ async def on_group_language(query: CallbackQuery, context: Context, language: st
     if not await is_admin(context, chat, query.from_user):
         await toast(query, t("toast_not_admin"))
         return
-    await services(context).groups.set_language(chat.id, language)
+    await services(context).preferences.set_group_language(chat.id, language)
     await toast(query)
     new = i18n.catalog(language)
     await edit(query, Screen(HTML.escape(new("group_language_set"))))

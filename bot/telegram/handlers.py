@@ -254,7 +254,8 @@ async def _grade_and_show(query: CallbackQuery, context: Context, attempt_id: in
     """The path of :func:`on_answer` and :func:`on_submit` once the grading is asked for."""
     service = services(context).quiz
     try:  # the user's flow (cached); unreadable: the default, and the write tells the fault
-        one_tap = await service.answer_flow(query.from_user.id) is AnswerFlow.ONE_TAP
+        one_tap = (await services(context).preferences.answer_flow(query.from_user.id)
+                   is AnswerFlow.ONE_TAP)
     except StorageError:
         one_tap = False
     try:
@@ -350,7 +351,7 @@ async def on_language(query: CallbackQuery, context: Context,
     new language. A shared placeholder user (never the sender of a tap) is nobody."""
     if query.from_user.id in SHARED_SENDERS:
         raise engine.NotYourAttempt(0)
-    await services(context).quiz.choose_language(query.from_user.id, button.language)
+    await services(context).preferences.choose_language(query.from_user.id, button.language)
     t = i18n.catalog(button.language)
     await toast(query)
     await edit(query, Screen(HTML.escape(t("language_set"))))
@@ -370,18 +371,18 @@ async def slow_down(app: QuizApplication, update: Update) -> None:
     a reply moments ago or its budget is kept for a session). Dropped updates change nothing;
     the other taps of the burst are answered without a text (:func:`dropped_tap`)."""
     made = services_of(app)
-    service = made.quiz
+    preferences = made.preferences
     query = update.callback_query
     if query is not None:
-        await toast(query, (await user_catalog(service, query.from_user))("slow_down"))
+        await toast(query, (await user_catalog(preferences, query.from_user))("slow_down"))
         return
     chat, message = update.effective_chat, update.effective_message
     if chat is None or message is None:
         return
     if chat.type == Chat.PRIVATE:
-        t = await user_catalog(service, update.effective_user)
+        t = await user_catalog(preferences, update.effective_user)
     else:
-        t = i18n.catalog(await made.groups.language(chat.id) or i18n.DEFAULT)
+        t = i18n.catalog(await preferences.group_language(chat.id) or i18n.DEFAULT)
     try:
         await app.bot.send_message(
             chat.id, HTML.escape(t("slow_down")),

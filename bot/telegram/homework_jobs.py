@@ -171,7 +171,7 @@ async def send_report(context: Context, assignment: Assignment, user_id: int,
     outcome = await hw.results(assignment.id)
     bank = await bank_or_none(context, assignment)
     if t is None:
-        chosen = await services(context).quiz.chosen_language(user_id)
+        chosen = await services(context).preferences.chosen_language(user_id)
         t = i18n.catalog(chosen or assignment.language)
     zone = await hw.zone(assignment.chat_id)
     data = results.homework_csv(outcome.rows).encode("utf-8-sig")

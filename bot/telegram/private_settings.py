@@ -20,7 +20,7 @@ async def cmd_settings(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
     t = await catalog_for(context, user)
-    flow = await services(context).quiz.answer_flow(user.id)
+    flow = await services(context).preferences.answer_flow(user.id)
     await send(context, chat.id, render.answer_flow_screen(flow, t, HTML))
 
 
@@ -31,6 +31,6 @@ async def on_flow(query: CallbackQuery, context: Context, button: render.FlowBut
     if query.from_user.id in SHARED_SENDERS:
         raise engine.NotYourAttempt(0)
     flow = AnswerFlow(button.flow)  # the router's pattern admits the flows only
-    await services(context).quiz.choose_answer_flow(query.from_user.id, flow)
+    await services(context).preferences.choose_answer_flow(query.from_user.id, flow)
     await toast(query, t("flow_saved"))
     await edit(query, render.answer_flow_screen(flow, t, HTML))

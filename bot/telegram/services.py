@@ -25,6 +25,7 @@ from bot.quiz.daily_service import DailyService
 from bot.quiz.group_service import GroupService
 from bot.quiz.homework_service import HomeworkService
 from bot.quiz.ports import PromptStore
+from bot.quiz.preferences import PreferencesService
 from bot.quiz.privacy import PrivacyService
 from bot.quiz.quizzes import QuizzesService
 from bot.quiz.registry import BankRegistry
@@ -119,7 +120,9 @@ class Services:
     created quizzes. Whoever publishes, updates, takes down or deletes a created quiz calls
     ``banks.forget(quiz_id)`` after storing it, so that the change is seen at once."""
     quiz: QuizService
-    """Private quizzes: attempts, answers, languages, retention."""
+    """Private quizzes: attempts, answers, retention."""
+    preferences: PreferencesService
+    """Users' language and answer flow, groups' language."""
     groups: GroupService
     """Group sessions and their settings."""
     learning: LearningService
@@ -146,6 +149,13 @@ class Services:
     """matplotlib's import and font loading, in a thread (the first /stats chart would pay it)."""
     daily: DailyService
     """The question of the day in groups and channels (:mod:`bot.telegram.daily`)."""
+
+    def changed_elsewhere(self, user_id: int | None) -> None:
+        """Another instance changed what is stored about ``user_id`` (None: anyone may have):
+        drop what the quiz and the preferences cache about them (told by the store's news of
+        changes, ``storage.order``)."""
+        self.quiz.changed_elsewhere(user_id)
+        self.preferences.changed_elsewhere(user_id)
 
     async def close(self) -> None:
         """Stop the health server, write the review cards the last answers queued, close the
@@ -179,6 +189,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
             limiter.share(shared, app.bot.id)  # one budget for every instance of the bot
         banks = BankRegistry(data.banks, store, parse=parse_document)  # created quizzes: the store
         quiz = QuizService(store, banks, clock=data.clock)
+        preferences = PreferencesService(store, clock=data.clock)
         groups = GroupService(store, banks, question_seconds=settings.question_seconds,
                               languages=i18n.SUPPORTED, clock=data.clock)
         learning = LearningService(store, banks, clock=data.clock)
@@ -199,7 +210,8 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     # a deletion forgets the user in every cache, queue and in-flight state first, and the
     # registry the quizzes they made
     privacy = PrivacyService(store, library=store, drafts=store,
-                             forget=(quiz.forget, learning.forget, runner.forget_starter),
+                             forget=(quiz.forget, preferences.forget, learning.forget,
+                                     runner.forget_starter),
                              quiz_changed=(banks.forget,), clock=data.clock)
     # created quizzes: checked as `quizbot validate --strict` checks a bank file; each change
     # makes the registry load the quiz afresh
@@ -213,9 +225,9 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     # homework: its attempts are private attempts of the quiz service; the store keeps both
     # homework and the chats' time zones
     homework = HomeworkService(store, store, quiz, clock=data.clock)
-    return Services(banks=banks, quiz=quiz, groups=groups, learning=learning, privacy=privacy,
-                    quizzes=quizzes, quiz_edits=QuizEdits(store, data.clock), creators=creators,
-                    homework=homework,
+    return Services(banks=banks, quiz=quiz, preferences=preferences, groups=groups,
+                    learning=learning, privacy=privacy, quizzes=quizzes,
+                    quiz_edits=QuizEdits(store, data.clock), creators=creators, homework=homework,
                     store=store, leases=leases, sessions=runner, monitoring=monitoring,
                     chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)),
                     daily=DailyService(store, banks, clock=data.clock, zones=store))
@@ -247,10 +259,11 @@ def take_services(app: QuizApplication) -> Services | None:
 async def catalog_for(context: Context, user: User | None) -> Catalog:
     """The user's catalog: their /language choice, else Telegram's language_code, else English
     (English for no user or a shared placeholder user: ``common.user_catalog``)."""
-    return await user_catalog(services(context).quiz, user)
+    return await user_catalog(services(context).preferences, user)
 
 
 async def group_catalog(context: Context, chat_id: int) -> Catalog:
     """The group's catalog: its language if set, else English."""
-    return i18n.catalog(await services(context).groups.language(chat_id) or i18n.DEFAULT)
+    language = await services(context).preferences.group_language(chat_id)
+    return i18n.catalog(language or i18n.DEFAULT)
 

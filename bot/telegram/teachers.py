@@ -32,7 +32,7 @@ async def settings_screen(context: Context, chat_id: int) -> Screen:
     """The group's settings menu, in the group's language, with its time zone."""
     service = services(context).groups
     chosen = await service.settings(chat_id)
-    language = await service.language(chat_id) or i18n.DEFAULT
+    language = await services(context).preferences.group_language(chat_id) or i18n.DEFAULT
     t = i18n.catalog(language)
     menu = render.settings_menu(chosen, service.question_seconds,
                                 await service.choosable(chat_id, chosen), language, t, HTML)

@@ -31,7 +31,7 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
     # --- users: their choices, cached by every instance ------------------------------------
 
     async def set_user_language(self, user_id: int, language: str) -> None:
-        """See :meth:`bot.quiz.ports.QuizStore.set_user_language`; the instances are told to
+        """See :meth:`bot.quiz.ports.PreferenceStore.set_user_language`; the instances are told to
         read the user's choices again (:data:`storage.order.USERS_CHANNEL`), in the same
         statement."""
         await self._write_returning(
@@ -42,7 +42,7 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
             (user_id, language, time.time(), USERS_CHANNEL))
 
     async def set_answer_flow(self, user_id: int, flow: str, now: float) -> None:
-        """See :meth:`bot.quiz.ports.QuizStore.set_answer_flow`; the instances are told as by
+        """See :meth:`bot.quiz.ports.PreferenceStore.set_answer_flow`; the instances are told as by
         :meth:`set_user_language`."""
         await self._write_returning(
             "WITH stored AS (INSERT INTO users (user_id, language, answer_flow, updated_at)"

@@ -11,6 +11,7 @@ from bot.quiz import engine, group
 from bot.quiz.engine import StaleQuestion, UnknownAttempt
 from bot.quiz.group_service import GroupService
 from bot.quiz.ports import Pruned
+from bot.quiz.preferences import PreferencesService
 from bot.quiz.service import DAY, QuizService, Retention
 from bot.telegram.common import TOAST_KEYS, AnsweredQueries
 from storage import SQLiteStore
@@ -39,15 +40,18 @@ async def test_caches_stay_bounded_however_many_users_wrote(store, banks):
     """Language choices and attempts of 200 users, with room for 10: each cache holds at most
     10 entries, and the per-user index empties as attempts are evicted."""
     service = QuizService(store, banks, cache_size=10)
+    preferences = PreferencesService(store, cache_size=10)
     started = {}
     for user_id in range(1, 201):
-        await service.chosen_language(user_id)
+        await preferences.chosen_language(user_id)
+        await preferences.answer_flow(user_id)
         started[user_id] = await service.start(user_id, BANK_ID)
-    await service.choose_language(5, "el")
+    await preferences.choose_language(5, "el")
     cached = service.cached
-    assert cached["attempts"] <= 10 and cached["users"] <= 10 and cached["languages"] <= 10
-    assert await service.chosen_language(5) == "el"  # most recent: kept
-    assert await service.chosen_language(1) is None  # evicted long ago: read again
+    assert cached["attempts"] <= 10 and cached["users"] <= 10
+    assert preferences.cached["languages"] <= 10 and preferences.cached["flows"] <= 10
+    assert await preferences.chosen_language(5) == "el"  # most recent: kept
+    assert await preferences.chosen_language(1) is None  # evicted long ago: read again
     assert await service.active(1) == started[1]  # and attempts come back from storage
 
 
