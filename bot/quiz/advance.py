@@ -1,6 +1,15 @@
-"""A "Next" tap on a private quiz's feedback: what it shows, decided in one call.
+"""An answer tap on a private quiz's question, and a "Next" tap on its feedback: what each
+shows, decided in one call.
 
-The tap is checked by the quiz service (:meth:`~bot.quiz.service.QuizService.next`), the
+An answer (:func:`answer_tap`) is checked and graded by the quiz service
+(:meth:`~bot.quiz.service.QuizService.grade`, a refusal checked again on the stored attempt),
+recorded durably (:meth:`~bot.quiz.service.QuizService.record`), and, in the user's one-tap
+flow (:mod:`bot.quiz.flow`, :class:`~bot.quiz.preferences.PreferencesService`), what follows
+it made ready (:func:`after_answer`); the front end shows the outcome (the feedback only after
+the answer was stored), then calls :meth:`~bot.quiz.service.QuizService.shown` for what
+followed and :meth:`~bot.quiz.service.QuizService.answered` for the review card.
+
+A "Next" tap is checked by the quiz service (:meth:`~bot.quiz.service.QuizService.next`), the
 attempt made fit to show (:meth:`~bot.quiz.service.QuizService.current`), and, when that was
 the last question, the user's best earlier score on the bank looked up
 (:meth:`~bot.quiz.review.LearningService.previous_best`) for the score screen. The front end
@@ -11,14 +20,19 @@ same "Next" is stale); until then the same tap may be tried again. The one-tap f
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from bot.quiz import engine
 from bot.quiz.bank import Bank
-from bot.quiz.engine import Attempt
-from bot.quiz.ports import ScorePoint
+from bot.quiz.engine import Answer, Attempt, QuizError
+from bot.quiz.flow import AnswerFlow
+from bot.quiz.ports import ScorePoint, StorageError
+from bot.quiz.preferences import PreferencesService
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -69,3 +83,143 @@ async def after_answer(quiz: QuizService, learning: LearningService,
     best = (await learning.previous_best(attempt) if attempt.status == engine.FINISHED
             else None)
     return NextShown(attempt, await quiz.bank_of(attempt), updated, best)
+
+
+# --- an answer tap -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The tap's answer was recorded durably: show its feedback, then ``next`` below it.
+
+    Attributes:
+        attempt: The attempt as recorded (moved on past the answered question).
+        bank: The bank it was planned on, at its version.
+        answer: The recorded answer (for the review card:
+            :meth:`~bot.quiz.service.QuizService.answered`, once the feedback is out).
+        one_tap: The feedback goes without a "Next" button (the user's one-tap flow, and
+            what follows could be made).
+        next: What follows (one-tap flow), to send below the feedback; None: nothing now.
+    """
+
+    attempt: Attempt
+    bank: Bank
+    answer: Answer
+    one_tap: bool
+    next: NextShown | None
+
+
+@dataclass(frozen=True)
+class AnsweredBefore:
+    """The question was answered already (a double tap, or a tap delivered again after a crash
+    between recording and showing): show the recorded feedback again where it is not shown,
+    and ``next`` when it was never sent (its send failed). Nothing was recorded.
+
+    Attributes:
+        attempt: The attempt as stored.
+        bank: The bank it was planned on, at its version.
+        one_tap: The feedback goes without a "Next" button.
+        next: What follows, when it was never sent (one-tap flow); else None.
+    """
+
+    attempt: Attempt
+    bank: Bank
+    one_tap: bool
+    next: NextShown | None
+
+
+@dataclass(frozen=True)
+class QuestionEdited:
+    """The question was edited since it was shown: nothing was recorded; show the attempt's
+    question (or its score) anew.
+
+    Attributes:
+        attempt: The attempt made fit to show (:meth:`QuizService.current`).
+        bank: The bank it was planned on, at its version.
+        updated: The question at its position was edited (shown with a notice).
+    """
+
+    attempt: Attempt
+    bank: Bank
+    updated: bool
+
+
+@dataclass(frozen=True)
+class NotRecorded:
+    """Nothing was recorded and nothing is shown but, when ``failed``, the polite "couldn't
+    record that, tap again".
+
+    Attributes:
+        failed: The storage failed (the fault is logged); False: a concurrent tap or /stop
+            came first.
+    """
+
+    failed: bool
+
+
+AnswerOutcome = Recorded | AnsweredBefore | QuestionEdited | NotRecorded
+"""What an answer tap came to (:func:`answer_tap`)."""
+
+
+async def answer_tap(quiz: QuizService, learning: LearningService,
+                     preferences: PreferencesService, user_id: int, attempt_id: int,
+                     position: int, *, slot: int | None = None, ticked: int | None = None,
+                     language: str | None = None) -> AnswerOutcome:
+    """``user_id``'s answer to the question at ``position``: an option ``slot``, or a Submit of
+    the ``ticked`` slots (bit ``s`` for slot ``s``) on a question with several right options.
+    Checked and graded on the attempt as cached (a refusal checked again on the stored one:
+    :meth:`QuizService.grade`), recorded durably with ``language``, the one the question was
+    shown in; in the user's one-tap flow what follows is made ready
+    (:func:`after_answer`), unless it was shown already.
+
+    Returns:
+        The outcome to show (:data:`AnswerOutcome`); the answer is stored before it returns.
+
+    Raises:
+        UnknownAttempt, NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion,
+        InvalidOption, NothingChosen: refused; nothing changes.
+        StorageError: the attempt could not be read (nothing was recorded).
+    """
+    try:  # the user's flow (cached); unreadable: the default, and the write tells the fault
+        one_tap = await preferences.answer_flow(user_id) is AnswerFlow.ONE_TAP
+    except StorageError:
+        one_tap = False
+    try:
+        if ticked is not None:
+            attempt, answer = await quiz.grade_choice(user_id, attempt_id, position, ticked)
+        else:
+            assert slot is not None, "an option or the ticked options"
+            attempt, answer = await quiz.grade(user_id, attempt_id, position, slot)
+    except engine.AlreadyAnswered:
+        attempt = await quiz.attempt(attempt_id)
+        bank = await quiz.bank_of(attempt)
+        if one_tap and attempt.position == position + 1 and not quiz.was_shown(
+                attempt.id, position):  # what follows was never sent (a send that failed)
+            follows = await _follows(quiz, learning, attempt)
+            return AnsweredBefore(attempt, bank, follows is not None, follows)
+        return AnsweredBefore(attempt, bank, one_tap, None)
+    except engine.QuestionChanged:  # the bank was edited since this question was shown
+        attempt, updated = await quiz.current(await quiz.attempt(attempt_id))
+        return QuestionEdited(attempt, await quiz.bank_of(attempt), updated)
+    try:
+        attempt = await quiz.record(attempt, answer, language=language)
+    except (engine.AlreadyAnswered, engine.AttemptClosed):
+        return NotRecorded(failed=False)  # a concurrent tap or /stop came first
+    except StorageError:
+        log.exception("could not record an answer of user %s", user_id)
+        return NotRecorded(failed=True)
+    bank = await quiz.bank_of(attempt)
+    follows = await _follows(quiz, learning, attempt) if one_tap else None
+    return Recorded(attempt, bank, answer, follows is not None, follows)
+
+
+async def _follows(quiz: QuizService, learning: LearningService,
+                   attempt: Attempt) -> NextShown | None:
+    """:func:`after_answer`, or None when it could not be made (logged): the feedback then
+    gets its "Next" button, which asks for it again."""
+    try:
+        return await after_answer(quiz, learning, attempt)
+    except (StorageError, QuizError) as exc:
+        log.warning("user %s: what follows question %s could not be made: %r",
+                    attempt.user_id, attempt.position, exc)
+        return None

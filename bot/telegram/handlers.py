@@ -6,7 +6,7 @@ No quiz rules and no user-facing literals live here: the engine decides, the cat
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 
 from telegram import CallbackQuery, Chat, ReplyParameters, Update, User
 from telegram.error import TelegramError
@@ -14,9 +14,16 @@ from telegram.error import TelegramError
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import engine
-from bot.quiz.advance import NextShown, after_answer, next_question
+from bot.quiz.advance import (
+    AnsweredBefore,
+    AnswerOutcome,
+    NextShown,
+    NotRecorded,
+    QuestionEdited,
+    answer_tap,
+    next_question,
+)
 from bot.quiz.bank import Bank
-from bot.quiz.flow import AnswerFlow
 from bot.quiz.homework import TOKEN_PREFIX as HOMEWORK_PREFIX
 from bot.quiz.ports import StorageError
 from bot.quiz.quizzes import CREATED_ID
@@ -207,8 +214,9 @@ async def on_private_text(update: Update, context: Context) -> None:
 
 async def on_answer(query: CallbackQuery, context: Context, button: render.AnswerButton,
                     t: Catalog) -> None:
-    """An option tap: check, answer the query, record durably, then show the feedback (and, in
-    the user's one-tap flow, send the next question or the score at once below it).
+    """An option tap: the core checks it, records it durably and says what to show
+    (:func:`bot.quiz.advance.answer_tap`); this answers the query and shows it: the feedback
+    (and, in the user's one-tap flow, the next question or the score at once below it).
 
     A tap on a question answered already (a double tap, or a tap Telegram delivers again after
     a crash that came between recording and showing) shows the recorded feedback again when
@@ -217,10 +225,11 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
     such a tap also sends what follows when it was never sent (its send failed), so a learner
     without a "Next" button is never stuck.
     """
-    service = services(context).quiz
-    await _grade_and_show(query, context, button.attempt_id, button.position, t,
-                          service.grade(query.from_user.id, button.attempt_id, button.position,
-                                        button.slot))
+    made = services(context)
+    outcome = await answer_tap(made.quiz, made.learning, made.preferences, query.from_user.id,
+                               button.attempt_id, button.position, slot=button.slot,
+                               language=t.language)
+    await _show_answer(query, context, outcome, button.position, t)
 
 
 async def on_submit(query: CallbackQuery, context: Context, button: render.SubmitButton,
@@ -228,10 +237,11 @@ async def on_submit(query: CallbackQuery, context: Context, button: render.Submi
     """Submit on a question with several right options: the ticked slots (carried by the
     button) are graded, recorded and shown as an option tap's (:func:`on_answer`); Submit with
     nothing ticked is refused with a toast (``NothingChosen``)."""
-    service = services(context).quiz
-    await _grade_and_show(query, context, button.attempt_id, button.position, t,
-                          service.grade_choice(query.from_user.id, button.attempt_id,
-                                               button.position, button.ticked))
+    made = services(context)
+    outcome = await answer_tap(made.quiz, made.learning, made.preferences, query.from_user.id,
+                               button.attempt_id, button.position, ticked=button.ticked,
+                               language=t.language)
+    await _show_answer(query, context, outcome, button.position, t)
 
 
 async def on_tick(query: CallbackQuery, context: Context, button: render.TickButton,
@@ -248,59 +258,44 @@ async def on_tick(query: CallbackQuery, context: Context, button: render.TickBut
     await edit_keyboard(query, render.ticked_question(bank, attempt, ticked, t, HTML))
 
 
-async def _grade_and_show(query: CallbackQuery, context: Context, attempt_id: int,
-                          position: int, t: Catalog,
-                          grading: Awaitable[tuple[engine.Attempt, engine.Answer]]) -> None:
-    """The path of :func:`on_answer` and :func:`on_submit` once the grading is asked for."""
-    service = services(context).quiz
-    try:  # the user's flow (cached); unreadable: the default, and the write tells the fault
-        one_tap = (await services(context).preferences.answer_flow(query.from_user.id)
-                   is AnswerFlow.ONE_TAP)
-    except StorageError:
-        one_tap = False
-    try:
-        attempt, answer = await grading
-    except engine.AlreadyAnswered:
+async def _show_answer(query: CallbackQuery, context: Context, outcome: AnswerOutcome,
+                       position: int, t: Catalog) -> None:
+    """Answer the query and show what the answer tap on the question at ``position`` came to;
+    what follows is noted shown once it was sent (:func:`show_next`), and a recorded answer's
+    review card is let go once its feedback is out (or could not be shown)."""
+    if isinstance(outcome, NotRecorded):
+        await toast(query)
+        if outcome.failed:
+            await send_to_query_chat(query, context, Screen(HTML.escape(t("storage_failed"))))
+        return
+    if isinstance(outcome, QuestionEdited):
+        await toast(query)
+        for screen in render.current_screens(outcome.bank, outcome.attempt, outcome.updated, t,
+                                             HTML):
+            await send_to_query_chat(query, context, screen)
+        return
+    if isinstance(outcome, AnsweredBefore):
         await toast(query, t("toast_answered"))
-        attempt = await service.attempt(attempt_id)
-        bank = await service.bank_of(attempt)
-        feedback = render.feedback(bank, attempt, position, t, HTML, one_tap=one_tap)
+        feedback = render.feedback(outcome.bank, outcome.attempt, position, t, HTML,
+                                   one_tap=outcome.one_tap)
         if not shows(query, feedback):
             await edit(query, feedback)
-        if one_tap and attempt.position == position + 1 and not service.was_shown(
-                attempt.id, position):  # what follows was never sent (a send that failed)
-            await show_next(query, context, await after_answer(
-                service, services(context).learning, attempt), position, t)
-        return
-    except engine.QuestionChanged:  # the bank was edited since this question was shown
-        await toast(query)
-        attempt, updated = await service.current(await service.attempt(attempt_id))
-        for screen in render.current_screens(await service.bank_of(attempt), attempt, updated,
-                                             t, HTML):
-            await send_to_query_chat(query, context, screen)
+        if outcome.next is not None:
+            await show_next(query, context, outcome.next, position, t)
         return
     await toast(query)
     try:
-        attempt = await service.record(attempt, answer, language=t.language)
-    except (engine.AlreadyAnswered, engine.AttemptClosed):
-        return  # a concurrent tap or /stop came first; nothing was recorded
-    except StorageError:
-        log.exception("could not record an answer of user %s", query.from_user.id)
-        await send_to_query_chat(query, context, Screen(HTML.escape(t("storage_failed"))))
-        return
-    bank = await service.bank_of(attempt)
-    try:
         with results_unread():  # the edited message is not read back
-            await edit(query, render.feedback(bank, attempt, position, t, HTML, one_tap=one_tap))
-        if one_tap:  # the next question (or the score) at once, below the feedback
+            await edit(query, render.feedback(outcome.bank, outcome.attempt, position, t, HTML,
+                                              one_tap=outcome.one_tap))
+        if outcome.next is not None:  # the next question (or the score) at once, below it
             try:
-                await show_next(query, context, await after_answer(
-                    service, services(context).learning, attempt), position, t)
+                await show_next(query, context, outcome.next, position, t)
             except TelegramError:  # it may not have come, and the feedback has no button
-                await _offer_next(query, bank, attempt, position, t)
+                await _offer_next(query, outcome.bank, outcome.attempt, position, t)
                 raise
     finally:  # the review card, once the feedback is out (or could not be shown)
-        await service.answered(attempt, answer)
+        await services(context).quiz.answered(outcome.attempt, outcome.answer)
 
 
 async def _offer_next(query: CallbackQuery, bank: Bank, attempt: engine.Attempt, position: int,
