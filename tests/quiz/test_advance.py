@@ -1,12 +1,21 @@
-"""Tests for bot.quiz.advance: a "Next" tap decided in one core call, on a real SQLite file."""
+"""Tests for bot.quiz.advance: an answer tap and a "Next" tap, each decided in one core call, on
+a real SQLite file."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.quiz.advance import next_question
+from bot.quiz.advance import (
+    AnsweredBefore,
+    NotRecorded,
+    Recorded,
+    answer_tap,
+    next_question,
+)
 from bot.quiz.engine import FINISHED, StaleQuestion
+from bot.quiz.flow import AnswerFlow
 from bot.quiz.ports import StorageError
+from bot.quiz.preferences import PreferencesService
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
@@ -93,3 +102,62 @@ async def test_a_next_whose_outcome_could_not_be_read_may_be_tapped_again(tmp_pa
         assert shown.attempt.status == FINISHED
     finally:
         await store.close()
+
+
+async def test_an_answer_tap_is_recorded_then_what_follows_is_ready_in_the_one_tap_flow(
+        tmp_path, banks):
+    """In the "Next" flow, a tap is recorded and nothing follows; in the one-tap flow the next
+    question comes with it, and a second tap on the answered question is answered before:
+    with what follows while it was not noted shown, without once it was."""
+    store = await SQLiteStore.open(tmp_path / "quiz.sqlite3")
+    try:
+        quiz, learning = QuizService(store, banks), LearningService(store, banks)
+        preferences = PreferencesService(store)
+        attempt = await quiz.start(USER, next(iter(banks)))
+        outcome = await answer_tap(quiz, learning, preferences, USER, attempt.id, 0, slot=0,
+                                   language="el")
+        assert isinstance(outcome, Recorded) and not outcome.one_tap and outcome.next is None
+        assert outcome.attempt.position == 1 and len(await _stored_answers(store, attempt.id)) == 1
+        await preferences.choose_answer_flow(USER, AnswerFlow.ONE_TAP)
+        outcome = await answer_tap(quiz, learning, preferences, USER, attempt.id, 1, slot=0)
+        assert isinstance(outcome, Recorded) and outcome.one_tap and outcome.next is not None
+        assert outcome.next.attempt.position == 2
+        again = await answer_tap(quiz, learning, preferences, USER, attempt.id, 1, slot=1)
+        assert isinstance(again, AnsweredBefore) and again.one_tap
+        assert again.next is not None and again.next.attempt.position == 2  # never sent
+        quiz.shown(attempt.id, 1)
+        again = await answer_tap(quiz, learning, preferences, USER, attempt.id, 1, slot=1)
+        assert isinstance(again, AnsweredBefore) and again.one_tap and again.next is None
+        assert len(await _stored_answers(store, attempt.id)) == 2
+    finally:
+        await store.close()
+
+
+async def test_an_answer_that_could_not_be_stored_is_not_recorded(tmp_path, banks):
+    """The storage fails the write: the outcome says so and nothing is cached as answered, so
+    the same tap is recorded once storage is back."""
+    store = await SQLiteStore.open(tmp_path / "quiz.sqlite3")
+    try:
+        quiz, learning = QuizService(store, banks), LearningService(store, banks)
+        preferences = PreferencesService(store)
+        attempt = await quiz.start(USER, next(iter(banks)))
+        real = store.record_answer
+
+        async def failing(*args, **kwargs):
+            raise StorageError("disk full")
+
+        store.record_answer = failing  # type: ignore[method-assign]
+        outcome = await answer_tap(quiz, learning, preferences, USER, attempt.id, 0, slot=0)
+        assert outcome == NotRecorded(failed=True)
+        store.record_answer = real  # type: ignore[method-assign]
+        outcome = await answer_tap(quiz, learning, preferences, USER, attempt.id, 0, slot=0)
+        assert isinstance(outcome, Recorded) and outcome.attempt.position == 1
+    finally:
+        await store.close()
+
+
+async def _stored_answers(store: SQLiteStore, attempt_id: int) -> list[str]:
+    """The question ids the stored attempt has answers for."""
+    stored = await store.attempt(attempt_id)
+    assert stored is not None
+    return list(stored.answers)
