@@ -21,6 +21,7 @@ same "Next" is stale); until then the same tap may be tried again. The one-tap f
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.quiz import engine
@@ -161,15 +162,22 @@ AnswerOutcome = Recorded | AnsweredBefore | QuestionEdited | NotRecorded
 """What an answer tap came to (:func:`answer_tap`)."""
 
 
+Acknowledge = Callable[[bool], Awaitable[None]]
+"""Told once an answer tap was not refused, before anything is recorded or read: whether the
+question was answered before (the front end answers the tap's query then, so that no write,
+however slow, holds it past Telegram's deadline)."""
+
+
 async def answer_tap(quiz: QuizService, learning: LearningService,
                      preferences: PreferencesService, user_id: int, attempt_id: int,
                      position: int, *, slot: int | None = None, ticked: int | None = None,
-                     language: str | None = None) -> AnswerOutcome:
+                     language: str | None = None,
+                     acknowledge: Acknowledge | None = None) -> AnswerOutcome:
     """``user_id``'s answer to the question at ``position``: an option ``slot``, or a Submit of
     the ``ticked`` slots (bit ``s`` for slot ``s``) on a question with several right options.
     Checked and graded on the attempt as cached (a refusal checked again on the stored one:
-    :meth:`QuizService.grade`), recorded durably with ``language``, the one the question was
-    shown in; in the user's one-tap flow what follows is made ready
+    :meth:`QuizService.grade`), ``acknowledge`` told, recorded durably with ``language``, the
+    one the question was shown in; in the user's one-tap flow what follows is made ready
     (:func:`after_answer`), unless it was shown already.
 
     Returns:
@@ -191,6 +199,8 @@ async def answer_tap(quiz: QuizService, learning: LearningService,
             assert slot is not None, "an option or the ticked options"
             attempt, answer = await quiz.grade(user_id, attempt_id, position, slot)
     except engine.AlreadyAnswered:
+        if acknowledge is not None:
+            await acknowledge(True)
         attempt = await quiz.attempt(attempt_id)
         bank = await quiz.bank_of(attempt)
         if one_tap and attempt.position == position + 1 and not quiz.was_shown(
@@ -199,8 +209,12 @@ async def answer_tap(quiz: QuizService, learning: LearningService,
             return AnsweredBefore(attempt, bank, follows is not None, follows)
         return AnsweredBefore(attempt, bank, one_tap, None)
     except engine.QuestionChanged:  # the bank was edited since this question was shown
+        if acknowledge is not None:
+            await acknowledge(False)
         attempt, updated = await quiz.current(await quiz.attempt(attempt_id))
         return QuestionEdited(attempt, await quiz.bank_of(attempt), updated)
+    if acknowledge is not None:
+        await acknowledge(False)
     try:
         attempt = await quiz.record(attempt, answer, language=language)
     except (engine.AlreadyAnswered, engine.AttemptClosed):

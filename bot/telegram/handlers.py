@@ -15,6 +15,7 @@ from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import engine
 from bot.quiz.advance import (
+    Acknowledge,
     AnsweredBefore,
     AnswerOutcome,
     NextShown,
@@ -215,8 +216,9 @@ async def on_private_text(update: Update, context: Context) -> None:
 async def on_answer(query: CallbackQuery, context: Context, button: render.AnswerButton,
                     t: Catalog) -> None:
     """An option tap: the core checks it, records it durably and says what to show
-    (:func:`bot.quiz.advance.answer_tap`); this answers the query and shows it: the feedback
-    (and, in the user's one-tap flow, the next question or the score at once below it).
+    (:func:`bot.quiz.advance.answer_tap`, which has the query answered once the tap is accepted,
+    before the write); this shows it: the feedback (and, in the user's one-tap flow, the next
+    question or the score at once below it).
 
     A tap on a question answered already (a double tap, or a tap Telegram delivers again after
     a crash that came between recording and showing) shows the recorded feedback again when
@@ -228,7 +230,7 @@ async def on_answer(query: CallbackQuery, context: Context, button: render.Answe
     made = services(context)
     outcome = await answer_tap(made.quiz, made.learning, made.preferences, query.from_user.id,
                                button.attempt_id, button.position, slot=button.slot,
-                               language=t.language)
+                               language=t.language, acknowledge=_acknowledge(query, t))
     await _show_answer(query, context, outcome, button.position, t)
 
 
@@ -240,7 +242,7 @@ async def on_submit(query: CallbackQuery, context: Context, button: render.Submi
     made = services(context)
     outcome = await answer_tap(made.quiz, made.learning, made.preferences, query.from_user.id,
                                button.attempt_id, button.position, ticked=button.ticked,
-                               language=t.language)
+                               language=t.language, acknowledge=_acknowledge(query, t))
     await _show_answer(query, context, outcome, button.position, t)
 
 
@@ -258,24 +260,30 @@ async def on_tick(query: CallbackQuery, context: Context, button: render.TickBut
     await edit_keyboard(query, render.ticked_question(bank, attempt, ticked, t, HTML))
 
 
+def _acknowledge(query: CallbackQuery, t: Catalog) -> Acknowledge:
+    """Answer an answer tap's query as soon as the core accepted the tap (before it records):
+    "answered already" for a question answered before, else without a text."""
+    async def acknowledge(answered_before: bool) -> None:
+        await toast(query, t("toast_answered") if answered_before else None)
+    return acknowledge
+
+
 async def _show_answer(query: CallbackQuery, context: Context, outcome: AnswerOutcome,
                        position: int, t: Catalog) -> None:
-    """Answer the query and show what the answer tap on the question at ``position`` came to;
-    what follows is noted shown once it was sent (:func:`show_next`), and a recorded answer's
-    review card is let go once its feedback is out (or could not be shown)."""
+    """Show what the answer tap on the question at ``position`` came to (its query was answered
+    by :func:`_acknowledge`); what follows is noted shown once it was sent (:func:`show_next`),
+    and a recorded answer's review card is let go once its feedback is out (or could not be
+    shown)."""
     if isinstance(outcome, NotRecorded):
-        await toast(query)
         if outcome.failed:
             await send_to_query_chat(query, context, Screen(HTML.escape(t("storage_failed"))))
         return
     if isinstance(outcome, QuestionEdited):
-        await toast(query)
         for screen in render.current_screens(outcome.bank, outcome.attempt, outcome.updated, t,
                                              HTML):
             await send_to_query_chat(query, context, screen)
         return
     if isinstance(outcome, AnsweredBefore):
-        await toast(query, t("toast_answered"))
         feedback = render.feedback(outcome.bank, outcome.attempt, position, t, HTML,
                                    one_tap=outcome.one_tap)
         if not shows(query, feedback):
@@ -283,7 +291,6 @@ async def _show_answer(query: CallbackQuery, context: Context, outcome: AnswerOu
         if outcome.next is not None:
             await show_next(query, context, outcome.next, position, t)
         return
-    await toast(query)
     try:
         with results_unread():  # the edited message is not read back
             await edit(query, render.feedback(outcome.bank, outcome.attempt, position, t, HTML,

@@ -114,16 +114,23 @@ async def test_an_answer_tap_is_recorded_then_what_follows_is_ready_in_the_one_t
         quiz, learning = QuizService(store, banks), LearningService(store, banks)
         preferences = PreferencesService(store)
         attempt = await quiz.start(USER, next(iter(banks)))
+        told: list[tuple[bool, int]] = []
+
+        async def acknowledge(answered_before: bool) -> None:  # before the write
+            told.append((answered_before, len(await _stored_answers(store, attempt.id))))
+
         outcome = await answer_tap(quiz, learning, preferences, USER, attempt.id, 0, slot=0,
-                                   language="el")
+                                   language="el", acknowledge=acknowledge)
         assert isinstance(outcome, Recorded) and not outcome.one_tap and outcome.next is None
+        assert told == [(False, 0)]
         assert outcome.attempt.position == 1 and len(await _stored_answers(store, attempt.id)) == 1
         await preferences.choose_answer_flow(USER, AnswerFlow.ONE_TAP)
         outcome = await answer_tap(quiz, learning, preferences, USER, attempt.id, 1, slot=0)
         assert isinstance(outcome, Recorded) and outcome.one_tap and outcome.next is not None
         assert outcome.next.attempt.position == 2
-        again = await answer_tap(quiz, learning, preferences, USER, attempt.id, 1, slot=1)
-        assert isinstance(again, AnsweredBefore) and again.one_tap
+        again = await answer_tap(quiz, learning, preferences, USER, attempt.id, 1, slot=1,
+                                 acknowledge=acknowledge)
+        assert isinstance(again, AnsweredBefore) and again.one_tap and told[-1] == (True, 2)
         assert again.next is not None and again.next.attempt.position == 2  # never sent
         quiz.shown(attempt.id, 1)
         again = await answer_tap(quiz, learning, preferences, USER, attempt.id, 1, slot=1)
