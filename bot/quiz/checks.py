@@ -420,7 +420,7 @@ def leaks(question: Question, other: Question, language: str) -> bool:
             said = set(words(sentence, language))
             if len(said & cues) < needed:
                 continue
-            shares = [len(set(option) & said) / len(set(option)) for option in options]
+            shares = [_share(option, said) for option in options]
             others = max(share for i, share in enumerate(shares) if i != correct)
             if shares[correct] >= LEAK_COVERAGE and shares[correct] >= 2 * others:
                 return True
@@ -437,6 +437,13 @@ def leaks(question: Question, other: Question, language: str) -> bool:
                 if _nearest(near, position, own_words) == correct:
                     return True
     return False
+
+
+def _share(option: Sequence[str], said: set[str]) -> float:
+    """The share of ``option``'s distinct words that are ``said``; 0 for an option without a
+    meaningful word ("The"), which says nothing a sentence could repeat."""
+    distinct = set(option)
+    return len(distinct & said) / len(distinct) if distinct else 0.0
 
 
 def names_answer(question: Question, other: Question, language: str) -> bool:

@@ -414,3 +414,16 @@ def test_a_long_explanation_is_read_word_by_word_near_each_cue(monkeypatch):
     monkeypatch.setattr(checks, "_nearest", counted)
     assert leaks(first, stages, "en")
     assert seen and max(seen) <= 2 * checks.LEAK_WINDOW + 1
+
+
+def test_an_option_of_function_words_only_does_not_stop_the_check(tmp_path):
+    """A distractor without a meaningful word ("The") has a share of 0 in the paraphrase test:
+    a sentence with the other question's cues used to divide by its zero words."""
+    long_answer = question(
+        "long", opt("Which pipeline schedule splits microbatches?", "ह", "Ε"),
+        [opt("interleaved pipeline schedule with microbatches", "क", "Α"),
+         opt("The", "ख", "Β")], 0, opt("Some words.", "ग", "Γ"))
+    data = make_bank(long_answer)
+    data["questions"][0]["explanation"]["en"] = "The microbatches schedule splits."
+    assert [(f.question_id, f.rule) for f in findings_of(tmp_path, data)] == [
+        ("clean", "answer-leak"), ("long", "longest-correct"), ("long", "uneven-lengths")]
