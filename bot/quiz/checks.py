@@ -59,9 +59,10 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -188,14 +189,17 @@ def check_bank(bank: Bank) -> list[Finding]:
         question waives (:attr:`~bot.quiz.bank.Question.waived`).
     """
     findings: list[Finding] = []
+    leaked = {language: leaking_pairs(bank, language) for language in bank.languages}
     for index, question in enumerate(bank.questions):
-        findings += [finding for finding in _question_findings(bank, index, question)
+        findings += [finding for finding in _question_findings(bank, index, question, leaked)
                      if finding.rule not in question.waived or finding.rule not in WAIVABLE]
     return findings
 
 
-def _question_findings(bank: Bank, index: int, question: Question) -> list[Finding]:
-    """Every rule's findings for the question at ``index`` of ``bank``, waived ones too."""
+def _question_findings(bank: Bank, index: int, question: Question,
+                       leaked: dict[str, set[tuple[int, int]]]) -> list[Finding]:
+    """Every rule's findings for the question at ``index`` of ``bank``, waived ones too;
+    ``leaked`` is :func:`leaking_pairs` per language."""
     findings: list[Finding] = [*_placeholders(bank, question), *_picture_format(bank, question)]
     for language in bank.languages:
         if question.kind != TRUE_FALSE:  # the bot's own True and False: nothing to check
@@ -203,10 +207,7 @@ def _question_findings(bank: Bank, index: int, question: Question) -> list[Findi
             findings += _above(bank, question, language)
             findings += _in_stem(bank, question, language)
         for number, other in enumerate(bank.questions):
-            if other is question or other.kind == TRUE_FALSE:
-                continue
-            if leaks(question, other, language) or (
-                    number > index and names_answer(question, other, language)):
+            if (index, number) in leaked[language]:
                 findings.append(_finding(
                     bank, question, language, "explanation", "answer-leak",
                     f"gives away the answer of question {other.id!r} "
@@ -496,3 +497,249 @@ def _nearest(said: Sequence[tuple[str, int]], position: int,
     nearest = min(best.values())
     winners = [index for index, distance in best.items() if distance == nearest]
     return winners[0] if len(winners) == 1 else None
+
+
+# --- leaks of a whole bank --------------------------------------------------------------------
+
+_RUN = re.compile(r"[\w\u0900-\u097f]+")
+"""A run of the characters :func:`names_answer`'s whole-word bounds count as a word's."""
+
+
+@dataclass
+class LeakWork:
+    """What :func:`leaking_pairs` did, counted: the measure of its work that tests bound.
+
+    Attributes:
+        positions: Words of explanations read by the short-answer test (each a few bit
+            operations, whatever the number of questions).
+        sentence_words: Words of explanations' sentences read by the paraphrase test.
+        comparisons: Sentence and question pairs compared word by word (the paraphrase test's
+            shares), for the questions whose cue and answer words a sentence has.
+        scans: Searches of an explanation for a phrase (a verbatim answer, a named option),
+            for the phrases whose every word, and every two words with what stands between,
+            the explanation has.
+    """
+
+    positions: int = 0
+    sentence_words: int = 0
+    comparisons: int = 0
+    scans: int = 0
+
+    @property
+    def total(self) -> int:
+        """Every unit counted."""
+        return self.positions + self.sentence_words + self.comparisons + self.scans
+
+
+@dataclass
+class _Other:
+    """A question as :func:`leaks` and :func:`names_answer` see it as the ``other``, in one
+    language: computed once per bank, not once per pair."""
+
+    options: list[tuple[str, ...]]
+    correct: int
+    cues: set[str]  # prompt words but names and option words (less the explainer's own)
+    own: list[set[str]]  # per option, its words that no other option has
+    answer: str  # the correct option as the verbatim test looks for it
+    phrases: list[tuple[str, list[str], list[tuple[str, str, str]]] | None]
+    patterns: dict[int, re.Pattern[str]]  # the phrases' searches, compiled when first needed
+
+    def named(self, index: int, folded: str, runs: set[str],
+              pairs: set[tuple[str, str, str]], work: LeakWork) -> bool:
+        """:func:`_names` of option ``index`` in the folded explanation whose runs and
+        adjacent runs (with what stands between) are ``runs`` and ``pairs``."""
+        phrase = self.phrases[index]
+        if phrase is None:
+            return False
+        text, words_of, adjacent = phrase
+        if len(words_of) == 1 and words_of[0] == text:  # one whole run: named if a run
+            return text in runs
+        if any(run not in runs for run in words_of) or any(p not in pairs for p in adjacent):
+            return False
+        if index not in self.patterns:
+            self.patterns[index] = re.compile(
+                rf"(?<![\w\u0900-\u097f]){re.escape(text)}(?![\w\u0900-\u097f])")
+        work.scans += 1
+        return self.patterns[index].search(folded) is not None
+
+
+def _other(question: Question, language: str) -> _Other:
+    options = [tuple(words(_option(question, language, i), language))
+               for i in range(len(question.options))]
+    in_options = {word for option in options for word in option}
+    prompt = tokens(question.prompt.by_language[language], language)
+    names = {word for word, name, _ in prompt if name}
+    own = [set(option) - {w for j, o in enumerate(options) if j != i for w in o}
+           for i, option in enumerate(options)]
+    phrases: list[tuple[str, list[str], list[tuple[str, str, str]]] | None] = []
+    for index, option in enumerate(options):
+        if not option:
+            phrases.append(None)
+            continue
+        text = _fold(_option(question, language, index)).strip().rstrip(".")
+        phrases.append((text, *_runs(text)))
+    return _Other(options, question.correct_index,
+                  {word for word, _, _ in prompt} - names - in_options, own,
+                  _fold(_option(question, language, question.correct_index)).strip(" ."),
+                  phrases, {})
+
+
+def _runs(folded: str) -> tuple[list[str], list[tuple[str, str, str]]]:
+    """The runs of word characters of ``folded`` (:data:`_RUN`), and each two adjacent ones
+    with what stands between them."""
+    found = list(_RUN.finditer(folded))
+    return ([match[0] for match in found],
+            [(first[0], folded[first.end():second.start()], second[0])
+             for first, second in itertools.pairwise(found)])
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The indices of the bits set in ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def leaking_pairs(bank: Bank, language: str,
+                  work: LeakWork | None = None) -> set[tuple[int, int]]:
+    """Every ``(index, other)`` pair of question indices of ``bank`` where the explanation of
+    the first gives away the answer of the second in ``language``, as :func:`check_bank`
+    reports them: :func:`leaks`, or :func:`names_answer` for a question that comes later; a
+    true/false question is never the other.
+
+    The same answers as asking those two of every pair, computed for all the pairs at once:
+    each question is read once as the other (its cues, answer and option words, indexed by
+    word as bit sets of questions), and each explanation once against that index, so that the
+    work grows with the words of the bank, not with them times the questions. Only the
+    questions a sentence has cue and answer words of are compared with it word by word, and
+    only the phrases whose words the explanation has are searched for (``work``, if given,
+    counts both, and the words read: :class:`LeakWork`).
+    """
+    work = work if work is not None else LeakWork()
+    questions = bank.questions
+    others = {j: _other(other, language) for j, other in enumerate(questions)
+              if other.kind != TRUE_FALSE}
+    short_cue: dict[str, int] = {}  # word -> questions it is a cue of (short answers)
+    short_right: dict[str, int] = {}  # word -> questions only its correct option has
+    short_wrong: dict[str, int] = {}  # word -> questions only one of its distractors has
+    long_cue: dict[str, int] = {}
+    long_answer: dict[str, int] = {}  # word -> questions whose long correct option has it
+    named_run: dict[str, int] = {}  # run -> questions a correct option's phrase starts with
+    verbatim = 0  # questions whose correct option is long
+    for j, other in others.items():
+        bit = 1 << j
+        size = len(other.options[other.correct])
+        if 1 <= size <= 2:
+            for word in other.cues:
+                short_cue[word] = short_cue.get(word, 0) | bit
+            for index, own in enumerate(other.own):
+                table = short_right if index == other.correct else short_wrong
+                for word in own:
+                    table[word] = table.get(word, 0) | bit
+        elif size >= 3:
+            verbatim |= bit
+            for word in other.cues:
+                long_cue[word] = long_cue.get(word, 0) | bit
+            for word in other.options[other.correct]:
+                long_answer[word] = long_answer.get(word, 0) | bit
+        for index in questions[j].correct_indices:
+            phrase = other.phrases[index]
+            if phrase is not None:  # "" for a phrase without a run: looked for everywhere
+                first = phrase[1][0] if phrase[1] else ""
+                named_run[first] = named_run.get(first, 0) | bit
+    leaked: set[tuple[int, int]] = set()
+    for k, question in enumerate(questions):
+        if question.explanation is None:
+            continue
+        explanation = question.explanation.by_language[language]
+        own = set(words(question.prompt.by_language[language], language))
+        for index in range(len(question.options)):
+            own |= set(words(_option(question, language, index), language))
+        found = _short_answers(explanation, language, own, ~(1 << k), work,
+                               short_cue, short_right, short_wrong)
+        found |= _paraphrases(explanation, language, own, ~(1 << k) & ~found, work,
+                              long_cue, long_answer, others)
+        folded = _fold(explanation)
+        runs_of, adjacent = _runs(folded)
+        runs, pairs = set(runs_of), set(adjacent)
+        for j in _bits(verbatim & ~found & ~(1 << k)):
+            answer = others[j].answer
+            if all(run in runs for run in _runs(answer)[0][1:-1]):  # its inner words whole
+                work.scans += 1
+                if answer in folded:
+                    found |= 1 << j
+        later = named_run.get("", 0)
+        for run in runs:
+            later |= named_run.get(run, 0)
+        for j in _bits(later & ~found & ~((2 << k) - 1)):
+            other = others[j]
+            right = sorted(questions[j].correct_indices)
+            if any(other.named(i, folded, runs, pairs, work) for i in right) and not all(
+                    other.named(i, folded, runs, pairs, work)
+                    for i in range(len(other.options)) if i not in right):
+                found |= 1 << j
+        leaked.update((k, j) for j in _bits(found))
+    return leaked
+
+
+def _short_answers(explanation: str, language: str, own: set[str], allowed: int,
+                   work: LeakWork, cue: dict[str, int], right: dict[str, int],
+                   wrong: dict[str, int]) -> int:
+    """The questions (bits) whose short answer ``explanation`` gives away (:func:`leaks`'s
+    third test) among ``allowed``: for each word of the explanation that is a cue of some, the
+    words one, two and three apart, nearest first; a question's answer is given away where a
+    word only its correct option has stands nearer than any word only a distractor has."""
+    found = 0
+    said = tokens(explanation, language)
+    at = {position: word for word, _, position in said}
+    for word, _, position in said:
+        work.positions += 1
+        if word in own:
+            continue
+        candidates = cue.get(word, 0) & allowed & ~found
+        blocked = 0
+        distance = 0
+        while candidates and distance < LEAK_WINDOW:
+            distance += 1
+            near = 0
+            for other in (at.get(position - distance), at.get(position + distance)):
+                if other is not None:
+                    blocked |= wrong.get(other, 0)
+                    near |= right.get(other, 0)
+            candidates &= ~blocked
+            found |= near & candidates
+            candidates &= ~found
+    return found
+
+
+def _paraphrases(explanation: str, language: str, own: set[str], allowed: int,
+                 work: LeakWork, cue: dict[str, int], answer: dict[str, int],
+                 others: dict[int, _Other]) -> int:
+    """The questions (bits) among ``allowed`` whose long answer a sentence of ``explanation``
+    paraphrases (:func:`leaks`'s second test), comparing a sentence only with the questions
+    it has a cue and an answer word of."""
+    found = 0
+    cues: dict[int, tuple[set[str], int]] = {}
+    for sentence in _sentences(explanation):
+        said = set(words(sentence, language))
+        work.sentence_words += len(said)
+        named = has_answer = 0
+        for word in said:
+            has_answer |= answer.get(word, 0)
+            if word not in own:
+                named |= cue.get(word, 0)
+        for j in _bits(named & has_answer & allowed & ~found):
+            other = others[j]
+            if j not in cues:
+                theirs = other.cues - own
+                cues[j] = theirs, 1 if len(theirs) <= 2 else 2
+            theirs, needed = cues[j]
+            work.comparisons += 1
+            if len(said & theirs) < needed:
+                continue
+            shares = [_share(option, said) for option in other.options]
+            rest = max(share for i, share in enumerate(shares) if i != other.correct)
+            if shares[other.correct] >= LEAK_COVERAGE and shares[other.correct] >= 2 * rest:
+                found |= 1 << j
+    return found
