@@ -515,6 +515,9 @@ class LeakWork:
         sentence_words: Words of explanations' sentences read by the paraphrase test.
         comparisons: Sentence and question pairs compared word by word (the paraphrase test's
             shares), for the questions whose cue and answer words a sentence has.
+        pairs: Questions looked at for an explanation by the verbatim and naming tests: those
+            with a long answer, and those whose right option's first and last words the
+            explanation has.
         scans: Searches of an explanation for a phrase (a verbatim answer, a named option),
             for the phrases whose every word, and every two words with what stands between,
             the explanation has.
@@ -523,12 +526,14 @@ class LeakWork:
     positions: int = 0
     sentence_words: int = 0
     comparisons: int = 0
+    pairs: int = 0
     scans: int = 0
 
     @property
     def total(self) -> int:
         """Every unit counted."""
-        return self.positions + self.sentence_words + self.comparisons + self.scans
+        return (self.positions + self.sentence_words + self.comparisons + self.pairs
+                + self.scans)
 
 
 @dataclass
@@ -540,6 +545,7 @@ class _Other:
     correct: int
     cues: set[str]  # prompt words but names and option words (less the explainer's own)
     own: list[set[str]]  # per option, its words that no other option has
+    sets: list[frozenset[str]]  # per option, its words
     answer: str  # the correct option as the verbatim test looks for it
     phrases: list[tuple[str, list[str], list[tuple[str, str, str]]] | None]
     patterns: dict[int, re.Pattern[str]]  # the phrases' searches, compiled when first needed
@@ -580,6 +586,7 @@ def _other(question: Question, language: str) -> _Other:
         phrases.append((text, *_runs(text)))
     return _Other(options, question.correct_index,
                   {word for word, _, _ in prompt} - names - in_options, own,
+                  [frozenset(option) for option in options],
                   _fold(_option(question, language, question.correct_index)).strip(" ."),
                   phrases, {})
 
@@ -625,7 +632,8 @@ def leaking_pairs(bank: Bank, language: str,
     short_wrong: dict[str, int] = {}  # word -> questions only one of its distractors has
     long_cue: dict[str, int] = {}
     long_answer: dict[str, int] = {}  # word -> questions whose long correct option has it
-    named_run: dict[str, int] = {}  # run -> questions a correct option's phrase starts with
+    named_first: dict[str, int] = {}  # run -> questions a right option's phrase starts with
+    named_last: dict[str, int] = {}  # run -> questions a right option's phrase ends with
     verbatim = 0  # questions whose correct option is long
     for j, other in others.items():
         bit = 1 << j
@@ -646,8 +654,9 @@ def leaking_pairs(bank: Bank, language: str,
         for index in questions[j].correct_indices:
             phrase = other.phrases[index]
             if phrase is not None:  # "" for a phrase without a run: looked for everywhere
-                first = phrase[1][0] if phrase[1] else ""
-                named_run[first] = named_run.get(first, 0) | bit
+                first, last = (phrase[1][0], phrase[1][-1]) if phrase[1] else ("", "")
+                named_first[first] = named_first.get(first, 0) | bit
+                named_last[last] = named_last.get(last, 0) | bit
     leaked: set[tuple[int, int]] = set()
     for k, question in enumerate(questions):
         if question.explanation is None:
@@ -664,15 +673,18 @@ def leaking_pairs(bank: Bank, language: str,
         runs_of, adjacent = _runs(folded)
         runs, pairs = set(runs_of), set(adjacent)
         for j in _bits(verbatim & ~found & ~(1 << k)):
+            work.pairs += 1
             answer = others[j].answer
             if all(run in runs for run in _runs(answer)[0][1:-1]):  # its inner words whole
                 work.scans += 1
                 if answer in folded:
                     found |= 1 << j
-        later = named_run.get("", 0)
+        starts, ends = named_first.get("", 0), named_last.get("", 0)
         for run in runs:
-            later |= named_run.get(run, 0)
-        for j in _bits(later & ~found & ~((2 << k) - 1)):
+            starts |= named_first.get(run, 0)
+            ends |= named_last.get(run, 0)
+        for j in _bits(starts & ends & ~found & ~((2 << k) - 1)):
+            work.pairs += 1
             other = others[j]
             right = sorted(questions[j].correct_indices)
             if any(other.named(i, folded, runs, pairs, work) for i in right) and not all(
@@ -738,8 +750,10 @@ def _paraphrases(explanation: str, language: str, own: set[str], allowed: int,
             work.comparisons += 1
             if len(said & theirs) < needed:
                 continue
-            shares = [_share(option, said) for option in other.options]
+            shares = [len(option & said) / len(option) if option else 0.0
+                      for option in other.sets]  # as _share
+            right = shares[other.correct]
             rest = max(share for i, share in enumerate(shares) if i != other.correct)
-            if shares[other.correct] >= LEAK_COVERAGE and shares[other.correct] >= 2 * rest:
+            if right >= LEAK_COVERAGE and right >= 2 * rest:
                 found |= 1 << j
     return found
