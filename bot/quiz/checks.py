@@ -45,11 +45,17 @@ Rules (the ``rule`` of a :class:`Finding`):
     PDF, a TIFF, HEIC or AVIF: :data:`UNSENDABLE_PICTURES`, by the URL path's extension): the
     question would come without it. Telegram fetches a URL itself and sends JPEG, PNG and
     WebP pictures (Bot API ``sendPhoto``).
+``leak-check-stopped``
+    The ``answer-leak`` check stopped at this explanation: its paraphrase test had compared
+    :data:`LEAK_COMPARISONS` sentences with other questions' answers in the bank (sentences
+    that have words of many answers, over and over), and compared no more; the other
+    questions may give answers away unseen. A bound on the work one file may cost
+    (:func:`leaking_pairs`).
 
 A question may waive rules that are wrong for it: the bank format's ``waive: [uneven-lengths]``
 (:attr:`bot.quiz.bank.Question.waived`; any rule of :data:`WAIVABLE` may be listed) leaves
-that question's findings of those rules out. ``import-placeholder`` and ``picture-format``
-cannot be waived.
+that question's findings of those rules out. ``import-placeholder``, ``picture-format`` and
+``leak-check-stopped`` cannot be waived.
 
 Lengths are counted in characters without combining marks (:func:`visible_length`), so that a
 Devanagari vowel sign or a Greek accent does not count as a letter of its own.
@@ -82,12 +88,14 @@ UNEVEN_MIN_WORDS = 2
 """...and the longest option has at least this many more meaningful words than the shortest:
 one-word answers of different lengths ("Oslo", "Trondheim") are not uneven in content."""
 RULES = ("longest-correct", "uneven-lengths", "all-none-of-the-above", "option-in-stem",
-         "import-placeholder", "answer-leak", "picture-format")
+         "import-placeholder", "answer-leak", "picture-format", "leak-check-stopped")
 """Every rule, in the order the module's docstring describes them."""
-WAIVABLE = tuple(rule for rule in RULES if rule not in ("import-placeholder", "picture-format"))
+WAIVABLE = tuple(rule for rule in RULES
+                 if rule not in ("import-placeholder", "picture-format", "leak-check-stopped"))
 """The rules a question may waive (``waive:`` in the bank format): all but
-``import-placeholder`` (a "TODO" shown to learners is never right) and ``picture-format`` (a
-picture that cannot be sent is never shown)."""
+``import-placeholder`` (a "TODO" shown to learners is never right), ``picture-format`` (a
+picture that cannot be sent is never shown) and ``leak-check-stopped`` (the check of the other
+questions is not done)."""
 UNSENDABLE_PICTURES = frozenset({".svg", ".svgz", ".pdf", ".tif", ".tiff", ".heic", ".heif",
                                  ".avif", ".ico", ".eps", ".psd"})
 """Extensions of picture URLs Telegram does not send as a photo (it takes JPEG, PNG and WebP;
@@ -98,6 +106,11 @@ answer it points to may be, for :func:`leaks`."""
 LEAK_COVERAGE = 0.4
 """Share of a long correct option's words that one sentence of another explanation must contain,
 for :func:`leaks`."""
+LEAK_COMPARISONS = 200_000
+"""Sentences compared with another question's answer, word by word, in one bank (all its
+languages) by :func:`leaking_pairs`'s paraphrase test, before it stops (``leak-check-stopped``):
+the test's only work that can grow with the questions times the words (sentences that have
+words of many answers); a real quiz of 200 questions compares thousands."""
 
 ABOVE_PHRASES = {
     "en": (r"\ball of the above\b", r"\bnone of the above\b", r"\bboth of the above\b",
@@ -189,17 +202,20 @@ def check_bank(bank: Bank) -> list[Finding]:
         question waives (:attr:`~bot.quiz.bank.Question.waived`).
     """
     findings: list[Finding] = []
-    leaked = {language: leaking_pairs(bank, language) for language in bank.languages}
+    work = LeakWork()
+    leaked = {language: leaking_pairs(bank, language, work) for language in bank.languages}
     for index, question in enumerate(bank.questions):
-        findings += [finding for finding in _question_findings(bank, index, question, leaked)
+        findings += [finding for finding in _question_findings(bank, index, question, leaked,
+                                                               work.stopped)
                      if finding.rule not in question.waived or finding.rule not in WAIVABLE]
     return findings
 
 
 def _question_findings(bank: Bank, index: int, question: Question,
-                       leaked: dict[str, set[tuple[int, int]]]) -> list[Finding]:
+                       leaked: dict[str, set[tuple[int, int]]],
+                       stopped: tuple[int, str] | None = None) -> list[Finding]:
     """Every rule's findings for the question at ``index`` of ``bank``, waived ones too;
-    ``leaked`` is :func:`leaking_pairs` per language."""
+    ``leaked`` is :func:`leaking_pairs` per language, ``stopped`` where it stopped."""
     findings: list[Finding] = [*_placeholders(bank, question), *_picture_format(bank, question)]
     for language in bank.languages:
         if question.kind != TRUE_FALSE:  # the bot's own True and False: nothing to check
@@ -212,6 +228,12 @@ def _question_findings(bank: Bank, index: int, question: Question,
                     bank, question, language, "explanation", "answer-leak",
                     f"gives away the answer of question {other.id!r} "
                     f"({_option(other, language, other.correct_index)!r})"))
+        if stopped == (index, language):
+            findings.append(_finding(
+                bank, question, language, "explanation", "leak-check-stopped",
+                f"the answer-leak check stopped here, after {LEAK_COMPARISONS} comparisons of "
+                "sentences with other questions' answers: the explanations share too many "
+                "words with the answers to compare them all; make them less alike"))
     return findings
 
 
@@ -528,6 +550,10 @@ class LeakWork:
     comparisons: int = 0
     pairs: int = 0
     scans: int = 0
+    limit: int | None = None
+    """Comparisons at most (:data:`LEAK_COMPARISONS` if None)."""
+    stopped: tuple[int, str] | None = None
+    """The index of the question and the language where the comparisons reached the limit."""
 
     @property
     def total(self) -> int:
@@ -667,7 +693,7 @@ def leaking_pairs(bank: Bank, language: str,
             own |= set(words(_option(question, language, index), language))
         found = _short_answers(explanation, language, own, ~(1 << k), work,
                                short_cue, short_right, short_wrong)
-        found |= _paraphrases(explanation, language, own, ~(1 << k) & ~found, work,
+        found |= _paraphrases(explanation, (k, language), own, ~(1 << k) & ~found, work,
                               long_cue, long_answer, others)
         folded = _fold(explanation)
         runs_of, adjacent = _runs(folded)
@@ -725,12 +751,15 @@ def _short_answers(explanation: str, language: str, own: set[str], allowed: int,
     return found
 
 
-def _paraphrases(explanation: str, language: str, own: set[str], allowed: int,
+def _paraphrases(explanation: str, where: tuple[int, str], own: set[str], allowed: int,
                  work: LeakWork, cue: dict[str, int], answer: dict[str, int],
                  others: dict[int, _Other]) -> int:
     """The questions (bits) among ``allowed`` whose long answer a sentence of ``explanation``
-    paraphrases (:func:`leaks`'s second test), comparing a sentence only with the questions
-    it has a cue and an answer word of."""
+    (of the question and language ``where``) paraphrases (:func:`leaks`'s second test),
+    comparing a sentence only with the questions it has a cue and an answer word of, and no
+    more once ``work`` has done its limit (then ``work.stopped`` is set, if it was not)."""
+    language = where[1]
+    limit = LEAK_COMPARISONS if work.limit is None else work.limit
     found = 0
     cues: dict[int, tuple[set[str], int]] = {}
     for sentence in _sentences(explanation):
@@ -747,6 +776,9 @@ def _paraphrases(explanation: str, language: str, own: set[str], allowed: int,
                 theirs = other.cues - own
                 cues[j] = theirs, 1 if len(theirs) <= 2 else 2
             theirs, needed = cues[j]
+            if work.comparisons >= limit:
+                work.stopped = work.stopped or where
+                return found
             work.comparisons += 1
             if len(said & theirs) < needed:
                 continue

@@ -147,7 +147,8 @@ def test_the_import_placeholder_cannot_be_waived():
     waive (the loader refuses ``waive: [import-placeholder]``)."""
     assert "import-placeholder" in checks.RULES
     assert "import-placeholder" not in checks.WAIVABLE
-    assert set(checks.WAIVABLE) == set(checks.RULES) - {"import-placeholder", "picture-format"}
+    assert set(checks.WAIVABLE) == set(checks.RULES) - {"import-placeholder", "picture-format",
+                                                        "leak-check-stopped"}
 
 
 @pytest.mark.parametrize(("language", "text"), [
@@ -556,3 +557,41 @@ def test_the_leak_check_work_grows_with_the_quiz_not_its_square():
     assert work(40, 10) <= 2.1 * base
     assert work(20, 20) <= 2.1 * base
     assert work(200, 10) <= 10.5 * base
+
+
+def paraphrasing(questions: int, sentences: int) -> Bank:
+    """A quiz whose explanations are sentences of the other half's cues and most of every
+    long answer's words, but as many of a distractor's: every sentence is compared with
+    every question of the other half, and none paraphrases an answer."""
+    out = [ADVERSARIAL_HEAD]
+    for n in range(questions):
+        mine, theirs = ("alpha bravo", "delta echo") if n % 2 else ("delta echo", "alpha bravo")
+        said = " ".join(f"{theirs} lima mike november {k}." for k in range(sentences))
+        out.append(
+            f"- id: q{n}\n  prompt: {{en: 'What does {mine} {n} mean here?'}}\n"
+            f"  options:\n  - text: {{en: 'lima mike november {n}'}}\n    correct: true\n"
+            f"  - text: {{en: 'lima mike november oscar {n}'}}\n"
+            f"  explanation: {{en: '{said}'}}\n"
+            f"  source: {{title: Atlas, url: 'https://example.org/atlas'}}\n")
+    return parse_bank("".join(out))
+
+
+def test_the_paraphrase_test_stops_at_its_limit_and_says_where(monkeypatch):
+    """Sentences with words of many long answers are compared with each (the work of the
+    questions times the sentences): at LEAK_COMPARISONS the check compares no more and says
+    so, at the explanation where it stopped, in a finding that cannot be waived."""
+    quiz = paraphrasing(12, 6)
+    counted = checks.LeakWork()
+    everything = checks.leaking_pairs(quiz, "en", counted)
+    assert counted.comparisons == 12 * 6 * 6 and counted.stopped is None  # each, the other half
+    assert not any(f.rule == "leak-check-stopped" for f in check_bank(quiz))
+
+    limited = checks.LeakWork(limit=100)
+    assert checks.leaking_pairs(quiz, "en", limited) <= everything
+    assert (limited.comparisons, limited.stopped) == (100, (2, "en"))  # 36 a question
+    monkeypatch.setattr(checks, "LEAK_COMPARISONS", 100)
+    found = check_bank(quiz)
+    [stop] = [f for f in found if f.rule == "leak-check-stopped"]
+    assert (stop.question_id, stop.field) == ("q2", "explanation.en")
+    assert "stopped here, after 100 comparisons" in stop.message
+    assert "leak-check-stopped" not in checks.WAIVABLE
