@@ -418,6 +418,8 @@ def leaks(question: Question, other: Question, language: str) -> bool:
     Words are compared stemmed and without function words (:func:`tokens`). The heuristic
     misses paraphrases with other words, and may flag a sentence that merely shares vocabulary;
     it is a prompt to read the explanation again, as a student who has not answered yet would.
+    This is the test of one pair; :func:`check_bank` asks it of every pair at once
+    (:func:`leaking_pairs`).
     """
     if question is other or question.explanation is None:
         return False
