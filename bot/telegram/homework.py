@@ -23,6 +23,7 @@ from bot.quiz import group as rules
 from bot.quiz.engine import UnknownBank
 from bot.quiz.homework import (
     OPEN,
+    TOKEN_PREFIX,
     Assignment,
     DeadlinePast,
     DeadlineRefused,
@@ -46,7 +47,7 @@ from bot.telegram.chats import (
     reply,
     thread_of,
 )
-from bot.telegram.common import Context, edit, keyboard, send, toast
+from bot.telegram.common import Context, StartLink, edit, keyboard, send, toast
 from bot.telegram.limits import Dropped
 from bot.telegram.services import catalog_for, services
 
@@ -352,6 +353,11 @@ async def open_link(context: Context, chat_id: int, user: User, token: str,
     await send(context, chat_id, render.attempt_question(bank, opened.attempt, t, HTML))
 
 
+HOMEWORK_LINK = StartLink(lambda payload: payload.startswith(TOKEN_PREFIX), open_link)
+"""A homework's button (``hw`` and its token): every payload so begun is taken for a token,
+a forged one told plainly (:func:`open_link`)."""
+
+
 # --- chat events ---------------------------------------------------------------------------
 
 async def on_migrate(update: Update, context: Context) -> None:
@@ -382,5 +388,5 @@ async def on_removed(update: Update, context: Context) -> None:
                      change.chat.id, open_)
 
 
-__all__ = ["cmd_assign", "cmd_assignments", "cmd_timezone", "on_assign_button",
+__all__ = ["HOMEWORK_LINK", "cmd_assign", "cmd_assignments", "cmd_timezone", "on_assign_button",
            "on_homework_button", "on_migrate", "on_removed", "open_link"]
