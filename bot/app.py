@@ -58,7 +58,8 @@ from bot.telegram import (
 )
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.jobpass import job_pass
-from bot.telegram.limits import JOB_FIRST, JOB_LATER, QuizRateLimiter
+from bot.telegram.jobsends import JOB_FIRST, JOB_LATER
+from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.metrics import Metrics
 from bot.telegram.monitoring import MeteredProcessor, MeteredRequest
 from bot.telegram.ordering import OrderedQueue, PerUserOrderedProcessor

@@ -44,7 +44,8 @@ from bot.quiz.group_service import GroupService
 from bot.quiz.ports import SessionLeases, StorageError
 from bot.render import HTML
 from bot.telegram.common import Bot, Context, keyboard, photo_input
-from bot.telegram.limits import GROUP_TIME_PERIOD, QuizRateLimiter, session_calls
+from bot.telegram.groupminute import GROUP_TIME_PERIOD
+from bot.telegram.limits import QuizRateLimiter, session_calls
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.outcomes import Kind, classify
 
