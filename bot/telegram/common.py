@@ -42,7 +42,7 @@ from bot.quiz.ports import (
 )
 from bot.quiz.service import QuizService
 from bot.render import Screen
-from bot.telegram.limits import SharedSends
+from bot.telegram.jobsends import SharedSends
 from bot.telegram.metrics import Metrics
 from bot.telegram.outcomes import Kind, classify
 from bot.telegram.transport import SENT_KEYBOARD
