@@ -19,7 +19,7 @@ from bot.i18n import Catalog
 from bot.quiz import daily
 from bot.quiz.daily import DailyClosed, NoDailyQuestions, RunOut, TimeUnreadable, UnknownPost
 from bot.quiz.daily_service import Board, Reveal, Run
-from bot.quiz.engine import LABELS, AlreadyAnswered, UnknownBank
+from bot.quiz.engine import LABELS, AlreadyAnswered, QuizError, UnknownBank
 from bot.quiz.ports import StorageError
 from bot.render import HTML, Screen
 from bot.render import daily as screens
@@ -30,6 +30,15 @@ from bot.telegram.outcomes import Kind, classify
 from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
+
+TOASTS: dict[type[QuizError], str] = {
+    DailyClosed: "daily_closed",
+    UnknownPost: "toast_invalid",
+    TimeUnreadable: "toast_invalid",  # /daily answers it itself
+    NoDailyQuestions: "toast_invalid",  # /daily answers it itself
+}
+"""The question of the day's refusals -> the catalog key of the toast that answers a tap they
+refuse (merged by :data:`bot.telegram.router.TOASTS`)."""
 
 DAILY_INTERVAL = 30.0
 """Seconds between two daily passes (a PTB JobQueue job): a day's question goes out within

@@ -22,10 +22,12 @@ from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
 
-SETTINGS_KEYS: dict[type[QuizError], str] = {
+TOASTS: dict[type[QuizError], str] = {
     StaleSettings: "settings_stale",
     InvalidSetting: "settings_invalid",
 }
+"""A group's settings' refusals -> the catalog key of the toast that answers a tap they refuse
+(merged by :data:`bot.telegram.router.TOASTS`)."""
 
 
 async def settings_screen(context: Context, chat_id: int) -> Screen:
@@ -68,7 +70,7 @@ async def on_setting(query: CallbackQuery, context: Context, button: render.Sett
                                                       button.value)
     except (StaleSettings, InvalidSetting) as exc:
         log.info("settings tap %s in chat %s refused: %r", query.data, chat.id, exc)
-        await toast(query, t(SETTINGS_KEYS[type(exc)]))
+        await toast(query, t(TOASTS[type(exc)]))
         return
     await toast(query, t("settings_saved"))
     await edit(query, await settings_screen(context, chat.id))
