@@ -101,7 +101,7 @@ def merge_toasts(*maps: Mapping[type[QuizError], str]) -> dict[type[QuizError], 
 
 
 TOASTS = merge_toasts(handlers.TOASTS, group.TOASTS, teachers.TOASTS, learning.TOASTS,
-                      homework.TOASTS, daily.TOASTS, privacy.TOASTS)
+                      homework.TOASTS, daily.TOASTS, privacy.TOASTS, quizzes.TOASTS)
 """Every refusal the core raises (the class itself, not its bases) -> the catalog key of the
 toast that answers a tap it refuses; any other :class:`~bot.quiz.engine.QuizError` is answered
 ``toast_invalid``."""
