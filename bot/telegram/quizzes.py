@@ -11,7 +11,6 @@ creator's next text message (:class:`~bot.telegram.services.QuizEdits`).
 
 from __future__ import annotations
 
-import logging
 import re
 
 from telegram import CallbackQuery, InputFile, Message, Poll, Update
@@ -34,8 +33,6 @@ from bot.render import HTML, QuizButton, Screen, as_screens
 from bot.render import quizzes as screens
 from bot.telegram.common import Context, edit, send, toast
 from bot.telegram.services import QuizEdit, catalog_for, services
-
-log = logging.getLogger(__name__)
 
 TOASTS: dict[type[QuizError], str] = {
     NotYourQuiz: "quizzes.toast_not_yours",
