@@ -26,10 +26,8 @@ from telegram.request import BaseRequest
 from bot import i18n, render
 from bot.config import Settings
 from bot.i18n import Catalog
-from bot.quiz import engine, group, homework, learning
 from bot.quiz.bank import Bank
 from bot.quiz.daily_ports import DailyStore
-from bot.quiz.engine import QuizError, UnknownAttempt, UnknownBank
 from bot.quiz.homework_ports import HomeworkStore, TimeZoneStore
 from bot.quiz.library import DraftStore, QuizLibrary
 from bot.quiz.ports import (
@@ -153,34 +151,6 @@ def app_of(context: Context) -> QuizApplication:
     # context type a type variable the property leaves unsolved and its job queue's type Any;
     # it is the application whose CONTEXT_TYPES made this context
     return cast(QuizApplication, context.application)
-
-
-TOAST_KEYS: dict[type[QuizError], str] = {
-    engine.StaleQuestion: "toast_stale",
-    engine.AlreadyAnswered: "toast_answered",
-    engine.AttemptClosed: "toast_closed",
-    engine.BankChanged: "toast_bank_changed",
-    # someone else's attempt is refused as one that does not exist: attempt ids can't be probed
-    engine.NotYourAttempt: "toast_invalid",
-    engine.NotAnswered: "toast_not_answered",
-    engine.InvalidOption: "toast_invalid",
-    engine.NotFinished: "toast_invalid",
-    UnknownAttempt: "toast_invalid",
-    UnknownBank: "toast_invalid",
-    engine.NothingChosen: "toast_nothing_chosen",
-    group.SessionClosed: "toast_closed",
-    group.TooLate: "group_too_late",
-    group.WrongChat: "toast_invalid",
-    learning.CardReviewed: "toast_card_reviewed",
-    learning.CardGone: "toast_card_gone",
-    learning.NoSuchCard: "toast_invalid",
-    homework.UnknownHomework: "toast_invalid",
-    homework.HomeworkClosed: "hw.toast_closed",
-    homework.HomeworkCancelled: "hw.toast_cancelled",
-    homework.DeadlinePast: "hw.toast_deadline_past",
-    homework.DeadlineTooFar: "hw.toast_deadline_far",
-}
-"""Engine refusal -> the catalog message sent as the callback query's toast."""
 
 
 class Keyboard(InlineKeyboardMarkup):

@@ -19,6 +19,7 @@ from bot.quiz.bank import Bank
 from bot.quiz.flow import AnswerFlow
 from bot.quiz.ports import StorageError
 from bot.quiz.quizzes import CREATED_ID
+from bot.quiz.registry import BankUnavailable
 from bot.quiz.starting import Resumed, Started, resume_or_start
 from bot.render import HTML, Screen
 from bot.telegram import creators, homework, quizzes, teachers
@@ -43,6 +44,25 @@ from bot.telegram.services import catalog_for, services, services_of
 from bot.telegram.transport import results_unread
 
 log = logging.getLogger(__name__)
+
+TOASTS: dict[type[engine.QuizError], str] = {
+    engine.StaleQuestion: "toast_stale",
+    engine.AlreadyAnswered: "toast_answered",
+    engine.AttemptClosed: "toast_closed",
+    engine.BankChanged: "toast_bank_changed",
+    # someone else's attempt is refused as one that does not exist: attempt ids can't be probed
+    engine.NotYourAttempt: "toast_invalid",
+    engine.NotAnswered: "toast_not_answered",
+    engine.InvalidOption: "toast_invalid",
+    engine.NotFinished: "toast_invalid",
+    engine.UnknownAttempt: "toast_invalid",
+    engine.UnknownBank: "toast_invalid",
+    BankUnavailable: "toast_invalid",  # a created quiz taken down
+    engine.NothingChosen: "toast_nothing_chosen",
+    engine.QuestionChanged: "toast_invalid",  # a tap shows the question as it is now, first
+}
+"""The engine's refusals (a private quiz's, and those the other features share) -> the catalog
+key of the toast that answers a tap they refuse (merged by :data:`bot.telegram.router.TOASTS`)."""
 
 # --- commands ------------------------------------------------------------------------------
 

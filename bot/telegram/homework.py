@@ -23,7 +23,7 @@ from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import group as rules
 from bot.quiz.bank import Bank
-from bot.quiz.engine import UnknownBank
+from bot.quiz.engine import QuizError, UnknownBank
 from bot.quiz.homework import (
     OPEN,
     TOKEN_PREFIX,
@@ -34,6 +34,7 @@ from bot.quiz.homework import (
     DeadlineUnreadable,
     HomeworkCancelled,
     HomeworkClosed,
+    HomeworkEnded,
     UnknownHomework,
 )
 from bot.quiz.zones import UnknownZone
@@ -56,10 +57,26 @@ from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
 
+TOASTS: dict[type[QuizError], str] = {
+    UnknownHomework: "toast_invalid",
+    HomeworkEnded: "toast_invalid",  # a base: its kinds have their own toasts
+    HomeworkClosed: "hw.toast_closed",
+    HomeworkCancelled: "hw.toast_cancelled",
+    DeadlineUnreadable: "toast_invalid",  # typed deadlines are answered by /assign itself
+    DeadlineRefused: "toast_invalid",  # a base: its kinds have their own toasts
+    DeadlinePast: "hw.toast_deadline_past",
+    DeadlineTooFar: "hw.toast_deadline_far",
+    UnknownZone: "toast_invalid",  # /timezone answers it itself
+}
+"""Homework's refusals -> the catalog key of the toast that answers a tap they refuse (merged
+by :data:`bot.telegram.router.TOASTS`)."""
+
 REFUSAL_KEYS: dict[type[DeadlineRefused], str] = {
     DeadlinePast: "hw.deadline_past",
     DeadlineTooFar: "hw.deadline_far",
 }
+"""A typed deadline's refusals -> the catalog key of /assign's reply (a message, not a toast:
+it names the deadline read)."""
 
 
 # --- /assign -------------------------------------------------------------------------------

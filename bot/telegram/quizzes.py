@@ -2,15 +2,15 @@
 Delete (thin handlers over :class:`bot.quiz.quizzes.QuizzesService`).
 
 Every button names the quiz and the version it was shown at (:class:`bot.render.QuizButton`).
-The service refuses anyone but the owner (a forged or forwarded button): the tapper gets a
-polite toast and nothing changes. A change tapped on a version that moved on is stale: the
-quiz is shown as it is now, unchanged. Adding, replacing a question and renaming ask for the
+The service refuses anyone but the owner (a forged or forwarded button): it raises its
+refusal, the router answers the tap with its toast from :data:`TOASTS`, and nothing changes.
+A change tapped on a version that moved on is stale: the quiz is shown as it is now,
+unchanged. Adding, replacing a question and renaming ask for the
 creator's next text message (:class:`~bot.telegram.services.QuizEdits`).
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Awaitable, Callable
 
@@ -19,22 +19,31 @@ from telegram.ext import filters
 
 from bot.i18n import Catalog
 from bot.quiz.bankdata import typed_question_data
+from bot.quiz.engine import QuizError
 from bot.quiz.library import QuizRecord, Visibility
-from bot.quiz.quizzes import Outcome, Owned, Published, Refusal, Rejected
+from bot.quiz.quizzes import (
+    NotYourQuiz,
+    Outcome,
+    Owned,
+    Published,
+    QuizBusy,
+    QuizGone,
+    QuizzesService,
+    Rejected,
+)
 from bot.quiz.textformat import TypedQuestion, parse_question
 from bot.render import HTML, QUIZ_ACTIONS, QuizButton, Screen, as_screens
 from bot.render import quizzes as screens
 from bot.telegram.common import Context, edit, send, toast
 from bot.telegram.services import QuizEdit, catalog_for, services
 
-log = logging.getLogger(__name__)
-
-REFUSAL_TOASTS = {
-    Refusal.NOT_OWNER: "quizzes.toast_not_yours",
-    Refusal.NOT_FOUND: "quizzes.toast_gone",
-    Refusal.CONFLICT: "quizzes.toast_busy",
+TOASTS: dict[type[QuizError], str] = {
+    NotYourQuiz: "quizzes.toast_not_yours",
+    QuizGone: "quizzes.toast_gone",
+    QuizBusy: "quizzes.toast_busy",
 }
-"""Why nothing was changed -> the toast that says so."""
+"""A created quiz's refusals -> the catalog key of the toast that answers a tap they refuse
+(merged by :data:`bot.telegram.router.TOASTS`; a reply to a prompt says the same)."""
 
 MAX_TITLE = 100
 """Longest title a rename takes, in characters."""
@@ -73,10 +82,6 @@ def _owned(run: OwnedAction, *, change: bool = False) -> QuizAction:
                     t: Catalog) -> None:
         user_id = query.from_user.id
         record = await services(context).quizzes.owned(user_id, button.quiz_id)
-        if isinstance(record, Refusal):
-            log.info("quiz button %s of user %s refused: %s", query.data, user_id, record)
-            await toast(query, t(REFUSAL_TOASTS[record]))
-            return
         if change and button.version != record.version:
             await toast(query, t("quizzes.toast_stale"))
             await edit(query, _quiz_screen(context, record, t))
@@ -112,9 +117,6 @@ async def _delete(query: CallbackQuery, context: Context, button: QuizButton,
                   record: QuizRecord, t: Catalog) -> None:
     """Delete the quiz (the answer to :func:`_ask_delete`)."""
     deleted = await services(context).quizzes.delete(query.from_user.id, record.id)
-    if isinstance(deleted, Refusal):
-        await toast(query, t(REFUSAL_TOASTS[deleted]))
-        return
     await toast(query)
     await edit(query, screens.deleted_screen(deleted, t, HTML))
 
@@ -126,9 +128,6 @@ def _set_visibility(visibility: Visibility) -> OwnedAction:
                              record: QuizRecord, t: Catalog) -> None:
         changed = await services(context).quizzes.set_visibility(query.from_user.id,
                                                                  record.id, visibility)
-        if isinstance(changed, Refusal):
-            await toast(query, t(REFUSAL_TOASTS[changed]))
-            return
         await toast(query, t("quizzes.toast_public" if visibility is Visibility.PUBLIC
                              else "quizzes.toast_link"))
         await edit(query, _quiz_screen(context, changed, t))
@@ -138,12 +137,12 @@ def _set_visibility(visibility: Visibility) -> OwnedAction:
 
 async def _questions_of(query: CallbackQuery, context: Context, record: QuizRecord,
                         t: Catalog) -> Owned | None:
-    """The quiz with its questions, this time (None: refused, with its toast); the tap
-    answered."""
+    """The quiz with its questions, this time; the tap answered.
+
+    Raises:
+        QuizGone, NotYourQuiz: its refusals (the router toasts them).
+    """
     owned = await services(context).quizzes.quiz(query.from_user.id, record.id)
-    if isinstance(owned, Refusal):
-        await toast(query, t(REFUSAL_TOASTS[owned]))
-        return None
     await toast(query)
     return owned
 
@@ -206,9 +205,7 @@ async def _move_or_drop(query: CallbackQuery, context: Context, button: QuizButt
 
 async def _refused(query: CallbackQuery, outcome: Outcome, t: Catalog) -> None:
     """Answer a change that was not made: why, as a toast."""
-    if isinstance(outcome, Refusal):
-        await toast(query, t(REFUSAL_TOASTS[outcome]))
-    elif isinstance(outcome, Rejected):
+    if isinstance(outcome, Rejected):
         await toast(query, screens.problem_line(outcome.problems[0], t).lstrip("• "))
 
 
@@ -217,10 +214,10 @@ async def _export(query: CallbackQuery, context: Context, button: QuizButton,
     """Send the quiz's latest version as a YAML document (Bot API ``sendDocument``)."""
     await toast(query)
     user_id = query.from_user.id
-    exported = await services(context).quizzes.export(user_id, record.id)
-    if isinstance(exported, Refusal):
+    try:
+        record, document = await services(context).quizzes.export(user_id, record.id)
+    except (QuizGone, NotYourQuiz):  # refused meanwhile: the tap is answered already
         return
-    record, document = exported
     caption = screens.export_caption(record, t, HTML)
     await context.bot.send_document(
         user_id, InputFile(document.encode("utf-8"), filename=f"{record.id}.yaml"),
@@ -231,11 +228,7 @@ async def _results(query: CallbackQuery, context: Context, button: QuizButton,
                    record: QuizRecord, t: Catalog) -> None:
     """The quiz's results: in place when they fit one message, else as new messages."""
     user_id = query.from_user.id
-    found = await services(context).quizzes.results(user_id, record.id)
-    if isinstance(found, Refusal):
-        await toast(query, t(REFUSAL_TOASTS[found]))
-        return
-    owned, results = found
+    owned, results = await services(context).quizzes.results(user_id, record.id)
     await toast(query)
     text = screens.results_screen(owned.record, owned.bank, results, t, HTML,
                                   context.bot.username)
@@ -294,42 +287,18 @@ async def on_edit_text(update: Update, context: Context) -> bool:
         await made.quiz_edits.done(user.id)
         await message.reply_text(HTML.escape(t("quizzes.cancelled")))
         return True
-    service = made.quizzes
-    owned = await service.owned(user.id, pending.quiz_id)
-    if isinstance(owned, Refusal):
+    try:
+        outcome = await _change(made.quizzes, user.id, pending, message, t)
+    except (QuizGone, NotYourQuiz, QuizBusy) as exc:  # the prompt is over: said as a toast
         await made.quiz_edits.done(user.id)
-        await message.reply_text(HTML.escape(t(REFUSAL_TOASTS[owned])))
+        await message.reply_text(HTML.escape(t(TOASTS[type(exc)])))
         return True
-    language = owned.language
-    outcome: Outcome
-    if pending.action == "rename":
-        title = (message.text or "").strip()
-        if not 1 <= len(title) <= MAX_TITLE:
-            await message.reply_text(HTML.escape(t("quizzes.bad_title")))
-            return True
-        outcome = await service.rename(user.id, pending.quiz_id, title)
-    else:
-        if message.poll is not None:
-            data = poll_question_data(message.poll, language)
-            if data is None:
-                await message.reply_text(HTML.escape(t("quizzes.poll_no_answer")))
-                return True
-        else:
-            typed = parse_question(message.text or "", _quotes(message))
-            if typed is None:
-                await message.reply_text(HTML.escape(t("quizzes.bad_question")))
-                return True
-            data = typed_question_data(typed, language)
-        outcome = (await service.add_question(user.id, pending.quiz_id, data)
-                   if pending.action == "add" else
-                   await service.replace_question(user.id, pending.quiz_id, pending.number, data))
+    if outcome is None:  # the reply could not be read, and was told so: the prompt stays
+        return True
     if isinstance(outcome, Rejected):  # the prompt stays: the creator sends a fixed version
         await message.reply_text(screens.problems_text(outcome.problems, t, HTML))
         return True
     await made.quiz_edits.done(user.id)
-    if isinstance(outcome, Refusal):
-        await message.reply_text(HTML.escape(t(REFUSAL_TOASTS[outcome])))
-        return True
     record = outcome.record
     said = (t("quizzes.renamed", title=record.title, version=record.version)
             if pending.action == "rename" else
@@ -340,6 +309,38 @@ async def on_edit_text(update: Update, context: Context) -> bool:
     await send(context, message.chat_id,
                _quiz_screen(context, record, t))
     return True
+
+
+async def _change(service: QuizzesService, user_id: int, pending: QuizEdit, message: Message,
+                  t: Catalog) -> Outcome | None:
+    """Make the change a reply to a prompt asks for; None when the reply cannot be read (a
+    title too long, a question or poll without its answer: the reply says so).
+
+    Raises:
+        QuizGone, NotYourQuiz, QuizBusy: the quiz's refusals (nothing changed).
+    """
+    owned = await service.owned(user_id, pending.quiz_id)
+    language = owned.language
+    if pending.action == "rename":
+        title = (message.text or "").strip()
+        if not 1 <= len(title) <= MAX_TITLE:
+            await message.reply_text(HTML.escape(t("quizzes.bad_title")))
+            return None
+        return await service.rename(user_id, pending.quiz_id, title)
+    if message.poll is not None:
+        data = poll_question_data(message.poll, language)
+        if data is None:
+            await message.reply_text(HTML.escape(t("quizzes.poll_no_answer")))
+            return None
+    else:
+        typed = parse_question(message.text or "", _quotes(message))
+        if typed is None:
+            await message.reply_text(HTML.escape(t("quizzes.bad_question")))
+            return None
+        data = typed_question_data(typed, language)
+    if pending.action == "add":
+        return await service.add_question(user_id, pending.quiz_id, data)
+    return await service.replace_question(user_id, pending.quiz_id, pending.number, data)
 
 
 def poll_question_data(poll: Poll, language: str) -> dict[str, object] | None:

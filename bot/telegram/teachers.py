@@ -22,10 +22,12 @@ from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
 
-SETTINGS_KEYS: dict[type[QuizError], str] = {
+TOASTS: dict[type[QuizError], str] = {
     StaleSettings: "settings_stale",
     InvalidSetting: "settings_invalid",
 }
+"""A group's settings' refusals -> the catalog key of the toast that answers a tap they refuse
+(merged by :data:`bot.telegram.router.TOASTS`)."""
 
 
 async def settings_screen(context: Context, chat_id: int) -> Screen:
@@ -57,19 +59,16 @@ async def cmd_group_settings(update: Update, context: Context) -> None:
 async def on_setting(query: CallbackQuery, context: Context, button: render.SettingButton,
                      t: Catalog) -> None:
     """A tap on a settings menu: admins only; a stale menu or a forged value changes nothing
-    (each told in the tapper's language); else stored, and the menu shows the new settings."""
+    (:class:`~bot.quiz.settings.StaleSettings`, :class:`~bot.quiz.settings.InvalidSetting`,
+    toasted by the router from :data:`TOASTS`); else stored, and the menu shows the new
+    settings."""
     assert query.message is not None
     chat = query.message.chat
     if not await is_admin(context, chat, query.from_user):
         await toast(query, t("settings_denied"))
         return
-    try:
-        await services(context).groups.change_setting(chat.id, button.version, button.field,
-                                                      button.value)
-    except (StaleSettings, InvalidSetting) as exc:
-        log.info("settings tap %s in chat %s refused: %r", query.data, chat.id, exc)
-        await toast(query, t(SETTINGS_KEYS[type(exc)]))
-        return
+    await services(context).groups.change_setting(chat.id, button.version, button.field,
+                                                  button.value)
     await toast(query, t("settings_saved"))
     await edit(query, await settings_screen(context, chat.id))
 
