@@ -14,7 +14,8 @@ import yaml
 from bot.bankload import load_bank, parse_bank
 from bot.quiz import checks
 from bot.quiz.bank import TRUE_FALSE, Bank, Option, Question, Text, true_false_options
-from bot.quiz.checks import Finding, check_bank, leaks, visible_length
+from bot.quiz.checks import Finding, check_bank, visible_length
+from bot.quiz.leaks import leaks
 
 REAL_BANK = Path(__file__).resolve().parents[2] / "banks" / "deepspeed-megatron.yaml"
 
