@@ -69,6 +69,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from bot.quiz import leaks as leak_check
 from bot.quiz.bank import TRUE_FALSE, Bank, Question
 from bot.quiz.importing import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER
 from bot.quiz.itemtext import (
@@ -77,7 +78,6 @@ from bot.quiz.itemtext import (
     words,
 )
 from bot.quiz.leaks import (
-    LEAK_COMPARISONS,
     LeakWork,
     leaking_pairs,
 )
@@ -198,7 +198,7 @@ def _question_findings(bank: Bank, index: int, question: Question,
         if stopped == (index, language):
             findings.append(_finding(
                 bank, question, language, "explanation", "leak-check-stopped",
-                f"the answer-leak check stopped here, after {LEAK_COMPARISONS} comparisons of "
+                f"the answer-leak check stopped here, after {leak_check.LEAK_COMPARISONS} comparisons of "
                 "sentences with other questions' answers: the explanations share too many "
                 "words with the answers to compare them all; make them less alike"))
     return findings

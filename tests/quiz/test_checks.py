@@ -12,7 +12,8 @@ import pytest
 import yaml
 
 from bot.bankload import load_bank, parse_bank
-from bot.quiz import checks
+from bot.quiz import checks, itemtext
+from bot.quiz import leaks as leak_check
 from bot.quiz.bank import TRUE_FALSE, Bank, Option, Question, Text, true_false_options
 from bot.quiz.checks import Finding, check_bank, visible_length
 from bot.quiz.leaks import leaks
@@ -316,8 +317,8 @@ def test_the_v2_leak_of_the_shipped_bank_is_found():
     v2 = ("Data, tensor and pipeline parallelism form the three axes of a grid of GPUs: "
           "data parallelism over the rest, which DeepSpeed's pipeline engine combines with "
           "ZeRO stage 1 only.")
-    assert checks.names_answer(_with_en_explanation(three_d, v2), optimizer, "en")
-    assert not checks.names_answer(three_d, optimizer, "en")
+    assert leak_check.names_answer(_with_en_explanation(three_d, v2), optimizer, "en")
+    assert not leak_check.names_answer(three_d, optimizer, "en")
 
 
 
@@ -369,9 +370,9 @@ def test_visible_length_ignores_combining_marks():
 
 
 def test_words_fold_stem_and_drop_function_words():
-    assert checks.words("The Stages of the pipeline", "en") == ["stage", "pipel"]
-    assert checks.words("Τα ΣΤΆΔΙΑ του pipeline", "el") == ["σταδι", "pipel"]
-    assert checks.words("हर लेयर के अंदर है।", "hi") == ["लेयर", "अंदर"]
+    assert itemtext.words("The Stages of the pipeline", "en") == ["stage", "pipel"]
+    assert itemtext.words("Τα ΣΤΆΔΙΑ του pipeline", "el") == ["σταδι", "pipel"]
+    assert itemtext.words("हर लेयर के अंदर है।", "hi") == ["लेयर", "अंदर"]
 
 
 @pytest.mark.parametrize(("picture", "flagged"), [
@@ -408,15 +409,15 @@ def test_a_long_explanation_is_read_word_by_word_near_each_cue(monkeypatch):
     data["questions"][0]["explanation"]["en"] = cue_words + "(stage 1)"
     first, stages = parse_bank(yaml.safe_dump(data, allow_unicode=True)).questions
     seen: list[int] = []
-    nearest = checks._nearest
+    nearest = leak_check._nearest
 
     def counted(said, position, own_words):  # type: ignore[no-untyped-def]
         seen.append(len(said))
         return nearest(said, position, own_words)
 
-    monkeypatch.setattr(checks, "_nearest", counted)
+    monkeypatch.setattr(leak_check, "_nearest", counted)
     assert leaks(first, stages, "en")
-    assert seen and max(seen) <= 2 * checks.LEAK_WINDOW + 1
+    assert seen and max(seen) <= 2 * leak_check.LEAK_WINDOW + 1
 
 
 def test_an_option_of_function_words_only_does_not_stop_the_check(tmp_path):
@@ -468,26 +469,26 @@ def test_an_adversarial_quiz_has_the_findings_it_had():
 
 
 def reference_pairs(bank: Bank, language: str) -> set[tuple[int, int]]:
-    """:func:`checks.leaking_pairs` asked pair by pair, as the check did before."""
+    """:func:`leak_check.leaking_pairs` asked pair by pair, as the check did before."""
     return {(k, j) for k, q in enumerate(bank.questions) for j, o in enumerate(bank.questions)
             if o is not q and o.kind != TRUE_FALSE and (
-                leaks(q, o, language) or (j > k and checks.names_answer(q, o, language)))}
+                leaks(q, o, language) or (j > k and leak_check.names_answer(q, o, language)))}
 
 
 def test_all_pairs_at_once_agree_with_each_pair_asked():
-    """:func:`checks.leaking_pairs` finds the pairs :func:`leaks` and ``names_answer`` find,
+    """:func:`leak_check.leaking_pairs` finds the pairs :func:`leaks` and ``names_answer`` find,
     on the shipped bank, the adversarial quiz and random quizzes of a few shared words where
     every test fires (short answers, paraphrases, verbatim answers, named answers)."""
     shipped = load_bank(REAL_BANK)
     for language in shipped.languages:
-        assert checks.leaking_pairs(shipped, language) == reference_pairs(shipped, language)
+        assert leak_check.leaking_pairs(shipped, language) == reference_pairs(shipped, language)
     quiz = adversarial(8, 3, leaking=True)
-    assert checks.leaking_pairs(quiz, "en") == reference_pairs(quiz, "en") != set()
+    assert leak_check.leaking_pairs(quiz, "en") == reference_pairs(quiz, "en") != set()
     found = 0
     for seed in range(300):
         bank = random_bank(random.Random(seed))
         expected = reference_pairs(bank, "en")
-        assert checks.leaking_pairs(bank, "en") == expected, seed
+        assert leak_check.leaking_pairs(bank, "en") == expected, seed
         found += len(expected)
     assert found > 500
 
@@ -545,12 +546,12 @@ def _option_text(q: Question) -> str:
 
 def test_the_leak_check_work_grows_with_the_quiz_not_its_square():
     """The work of the answer-leak check (words read, sentences and questions compared,
-    searches: :class:`checks.LeakWork`) on the adversarial quiz doubles, no more, when its
+    searches: :class:`leak_check.LeakWork`) on the adversarial quiz doubles, no more, when its
     questions double or its explanations do; every pair of 200 questions compared, each
     reading the other's explanation, took 21 s of CPU for a 638 kB file."""
     def work(questions: int, repeats: int) -> int:
-        counted = checks.LeakWork()
-        assert checks.leaking_pairs(adversarial(questions, repeats), "en", counted) == set()
+        counted = leak_check.LeakWork()
+        assert leak_check.leaking_pairs(adversarial(questions, repeats), "en", counted) == set()
         return counted.total
 
     base = work(20, 10)
@@ -582,15 +583,15 @@ def test_the_paraphrase_test_stops_at_its_limit_and_says_where(monkeypatch):
     questions times the sentences): at LEAK_COMPARISONS the check compares no more and says
     so, at the explanation where it stopped, in a finding that cannot be waived."""
     quiz = paraphrasing(12, 6)
-    counted = checks.LeakWork()
-    everything = checks.leaking_pairs(quiz, "en", counted)
+    counted = leak_check.LeakWork()
+    everything = leak_check.leaking_pairs(quiz, "en", counted)
     assert counted.comparisons == 12 * 6 * 6 and counted.stopped is None  # each, the other half
     assert not any(f.rule == "leak-check-stopped" for f in check_bank(quiz))
 
-    limited = checks.LeakWork(limit=100)
-    assert checks.leaking_pairs(quiz, "en", limited) <= everything
+    limited = leak_check.LeakWork(limit=100)
+    assert leak_check.leaking_pairs(quiz, "en", limited) <= everything
     assert (limited.comparisons, limited.stopped) == (100, (2, "en"))  # 36 a question
-    monkeypatch.setattr(checks, "LEAK_COMPARISONS", 100)
+    monkeypatch.setattr(leak_check, "LEAK_COMPARISONS", 100)
     found = check_bank(quiz)
     [stop] = [f for f in found if f.rule == "leak-check-stopped"]
     assert (stop.question_id, stop.field) == ("q2", "explanation.en")
