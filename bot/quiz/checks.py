@@ -198,9 +198,10 @@ def _question_findings(bank: Bank, index: int, question: Question,
         if stopped == (index, language):
             findings.append(_finding(
                 bank, question, language, "explanation", "leak-check-stopped",
-                f"the answer-leak check stopped here, after {leak_check.LEAK_COMPARISONS} comparisons of "
-                "sentences with other questions' answers: the explanations share too many "
-                "words with the answers to compare them all; make them less alike"))
+                f"the answer-leak check stopped here, after {leak_check.LEAK_COMPARISONS} "
+                "comparisons of sentences with other questions' answers: the explanations "
+                "share too many words with the answers to compare them all; make them less "
+                "alike"))
     return findings
 
 
