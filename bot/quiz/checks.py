@@ -45,11 +45,17 @@ Rules (the ``rule`` of a :class:`Finding`):
     PDF, a TIFF, HEIC or AVIF: :data:`UNSENDABLE_PICTURES`, by the URL path's extension): the
     question would come without it. Telegram fetches a URL itself and sends JPEG, PNG and
     WebP pictures (Bot API ``sendPhoto``).
+``leak-check-stopped``
+    The ``answer-leak`` check stopped at this explanation: its paraphrase test had compared
+    :data:`LEAK_COMPARISONS` sentences with other questions' answers in the bank (sentences
+    that have words of many answers, over and over), and compared no more; the other
+    questions may give answers away unseen. A bound on the work one file may cost
+    (:func:`leaking_pairs`).
 
 A question may waive rules that are wrong for it: the bank format's ``waive: [uneven-lengths]``
 (:attr:`bot.quiz.bank.Question.waived`; any rule of :data:`WAIVABLE` may be listed) leaves
-that question's findings of those rules out. ``import-placeholder`` and ``picture-format``
-cannot be waived.
+that question's findings of those rules out. ``import-placeholder``, ``picture-format`` and
+``leak-check-stopped`` cannot be waived.
 
 Lengths are counted in characters without combining marks (:func:`visible_length`), so that a
 Devanagari vowel sign or a Greek accent does not count as a letter of its own.
@@ -57,16 +63,24 @@ Devanagari vowel sign or a Greek accent does not count as a letter of its own.
 
 from __future__ import annotations
 
-import bisect
-import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from bot.quiz import leaks as leak_check
 from bot.quiz.bank import TRUE_FALSE, Bank, Question
 from bot.quiz.importing import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER
+from bot.quiz.itemtext import (
+    _fold,
+    _option,
+    words,
+)
+from bot.quiz.leaks import (
+    LeakWork,
+    leaking_pairs,
+)
 
 LONGEST_RATIO = 1.08
 """The correct option is conspicuously the longest when it is at least this many times as long as
@@ -81,22 +95,18 @@ UNEVEN_MIN_WORDS = 2
 """...and the longest option has at least this many more meaningful words than the shortest:
 one-word answers of different lengths ("Oslo", "Trondheim") are not uneven in content."""
 RULES = ("longest-correct", "uneven-lengths", "all-none-of-the-above", "option-in-stem",
-         "import-placeholder", "answer-leak", "picture-format")
+         "import-placeholder", "answer-leak", "picture-format", "leak-check-stopped")
 """Every rule, in the order the module's docstring describes them."""
-WAIVABLE = tuple(rule for rule in RULES if rule not in ("import-placeholder", "picture-format"))
+WAIVABLE = tuple(rule for rule in RULES
+                 if rule not in ("import-placeholder", "picture-format", "leak-check-stopped"))
 """The rules a question may waive (``waive:`` in the bank format): all but
-``import-placeholder`` (a "TODO" shown to learners is never right) and ``picture-format`` (a
-picture that cannot be sent is never shown)."""
+``import-placeholder`` (a "TODO" shown to learners is never right), ``picture-format`` (a
+picture that cannot be sent is never shown) and ``leak-check-stopped`` (the check of the other
+questions is not done)."""
 UNSENDABLE_PICTURES = frozenset({".svg", ".svgz", ".pdf", ".tif", ".tiff", ".heic", ".heif",
                                  ".avif", ".ico", ".eps", ".psd"})
 """Extensions of picture URLs Telegram does not send as a photo (it takes JPEG, PNG and WebP;
 ``sendPhoto``'s "photo" by URL)."""
-LEAK_WINDOW = 3
-"""How many words apart (not counting function words) a cue of another question and the short
-answer it points to may be, for :func:`leaks`."""
-LEAK_COVERAGE = 0.4
-"""Share of a long correct option's words that one sentence of another explanation must contain,
-for :func:`leaks`."""
 
 ABOVE_PHRASES = {
     "en": (r"\ball of the above\b", r"\bnone of the above\b", r"\bboth of the above\b",
@@ -110,35 +120,6 @@ ABOVE_PHRASES = {
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are
 not checked for this rule."""
-
-STOPWORDS = {
-    "en": frozenset("""a an the of to in on at by for from with without and or but not no is are
-        was were be been being it its this that these those as so than then into onto over under
-        each every all any some one two does do did done what which who whom how why when where
-        only also their there they them he she his her we you your i our us can may must will
-        would should could such via per up down out off about across between more most less
-        very just same other own""".split()),
-    "hi": frozenset("""का के की को में से पर है हैं था थे थी और या भी तो ही एक यह वह ये वे इस उस इन
-        उन जो कि लिए साथ तक नहीं न कर करके करता करती करते किया किए गया गए होता होती होते हो
-        कैसे क्या कौन सा सी किस किसी हर सब सभी अपने अपनी अपना बीच द्वारा जैसे जैसा बजाय करना
-        इसलिए वाला वाले वाली रूप जाता जाती जाते जाना रहा रही रहे रहता रहती सकता सकती सकते
-        होना होने""".split()),
-    "el": frozenset("""ο η το οι τα του της των τον την τους τις ενα ενας μια μιας ενος και ή η
-        να σε στο στη στην στον στα στους στις στου στης απο με για ως προς κατα μετα χωρις
-        δεν μη μην ειναι ηταν που ποιο ποια ποιος πως τι οτι αυτο αυτη αυτος αυτα αυτες
-        αυτους αυτον αυτων κάθε καθε ολο ολα ολες ολοι μονο επισης αλλα ενω οπως οταν αν
-        ομως""".split()),
-}
-"""Function words, not counted as words of a text by :func:`leaks` and ``option-in-stem``
-(Greek ones written without accents, as :func:`_fold` leaves them)."""
-
-_WORD = re.compile(r"\d+(?:[.,]\d+)+|[\w\u0900-\u0963\u0966-\u097f]+|[,;:]")
-"""A word (Devanagari signs included, the danda not), a decimal number, or a clause mark."""
-_NAME = re.compile(r"^[^\W\d_]+[A-Z][\w]*$")  # ZeRO, NVMe, DeepSpeed: a capital after the first
-STEM = 5
-"""Words are compared by their first 5 letters (after folding): a crude stemmer that is the same
-in every language, so "stage"/"stages", "παραλληλισμός"/"παραλληλισμού" and "लेयर"/"लेयरों"
-match."""
 
 
 @dataclass(frozen=True)
@@ -188,14 +169,20 @@ def check_bank(bank: Bank) -> list[Finding]:
         question waives (:attr:`~bot.quiz.bank.Question.waived`).
     """
     findings: list[Finding] = []
+    work = LeakWork()
+    leaked = {language: leaking_pairs(bank, language, work) for language in bank.languages}
     for index, question in enumerate(bank.questions):
-        findings += [finding for finding in _question_findings(bank, index, question)
+        findings += [finding for finding in _question_findings(bank, index, question, leaked,
+                                                               work.stopped)
                      if finding.rule not in question.waived or finding.rule not in WAIVABLE]
     return findings
 
 
-def _question_findings(bank: Bank, index: int, question: Question) -> list[Finding]:
-    """Every rule's findings for the question at ``index`` of ``bank``, waived ones too."""
+def _question_findings(bank: Bank, index: int, question: Question,
+                       leaked: dict[str, set[tuple[int, int]]],
+                       stopped: tuple[int, str] | None = None) -> list[Finding]:
+    """Every rule's findings for the question at ``index`` of ``bank``, waived ones too;
+    ``leaked`` is :func:`leaking_pairs` per language, ``stopped`` where it stopped."""
     findings: list[Finding] = [*_placeholders(bank, question), *_picture_format(bank, question)]
     for language in bank.languages:
         if question.kind != TRUE_FALSE:  # the bot's own True and False: nothing to check
@@ -203,14 +190,18 @@ def _question_findings(bank: Bank, index: int, question: Question) -> list[Findi
             findings += _above(bank, question, language)
             findings += _in_stem(bank, question, language)
         for number, other in enumerate(bank.questions):
-            if other is question or other.kind == TRUE_FALSE:
-                continue
-            if leaks(question, other, language) or (
-                    number > index and names_answer(question, other, language)):
+            if (index, number) in leaked[language]:
                 findings.append(_finding(
                     bank, question, language, "explanation", "answer-leak",
                     f"gives away the answer of question {other.id!r} "
                     f"({_option(other, language, other.correct_index)!r})"))
+        if stopped == (index, language):
+            findings.append(_finding(
+                bank, question, language, "explanation", "leak-check-stopped",
+                f"the answer-leak check stopped here, after {leak_check.LEAK_COMPARISONS} "
+                "comparisons of sentences with other questions' answers: the explanations "
+                "share too many words with the answers to compare them all; make them less "
+                "alike"))
     return findings
 
 
@@ -252,10 +243,6 @@ def _finding(bank: Bank, question: Question, language: str, field: str, rule: st
     line, column = bank.positions.get((question.id, path), (None, None))
     file = str(bank.path) if bank.path else f"<{bank.id}>"
     return Finding(file, line, column, question.id, language, path, rule, message)
-
-
-def _option(question: Question, language: str, index: int) -> str:
-    return question.options[index].text.by_language[language]
 
 
 def _lengths(bank: Bank, question: Question, language: str) -> Iterable[Finding]:
@@ -310,182 +297,10 @@ def _in_stem(bank: Bank, question: Question, language: str) -> Iterable[Finding]
 
 # --- words ------------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=8192)
-def _fold(text: str) -> str:
-    """Case-fold and drop Greek accents and diaeresis (not Devanagari signs, which are letters)."""
-    decomposed = unicodedata.normalize("NFD", text.casefold())
-    return unicodedata.normalize(
-        "NFC", "".join(c for c in decomposed if c not in "\u0301\u0308\u0344\u0342"))
-
-
-@functools.cache
-def _stopwords(language: str) -> frozenset[str]:
-    """:data:`STOPWORDS` of ``language`` folded as words are (:func:`_fold`: case folding
-    makes a Greek final sigma σ, so "όπως" is compared as "οπωσ")."""
-    return frozenset(_fold(word) for word in STOPWORDS.get(language, ()))
-
-
-def tokens(text: str, language: str) -> list[tuple[str, bool, int]]:
-    """The words of ``text`` that carry meaning, stemmed (:data:`STEM`), each with whether it
-    is a name (a capital after the first letter: ZeRO, NVMe) and its position: words count 1,
-    and a comma, semicolon or colon between two words 2 more (a clause apart is farther)."""
-    return list(_tokens(text, language))
-
-
-@functools.lru_cache(maxsize=4096)
-def _tokens(text: str, language: str) -> tuple[tuple[str, bool, int], ...]:
-    """:func:`tokens`, computed once per text: :func:`leaks` compares every question with every
-    other, so each text is read once per pair otherwise (quadratic in a 200-question quiz)."""
-    found = []
-    position = 0
-    for match in _WORD.finditer(text):
-        word = match[0]
-        if word in ",;:":
-            position += 2
-            continue
-        folded = _fold(word)
-        if folded in _stopwords(language) or folded in _stopwords("en"):
-            continue
-        if language == "en" and len(folded) > 3 and folded.endswith("s"):
-            folded = folded[:-1]
-        position += 1
-        found.append((folded if folded[0].isdigit() else folded[:STEM], bool(_NAME.match(word)),
-                      position))
-    return tuple(found)
-
-
-def words(text: str, language: str) -> list[str]:
-    """The stemmed words of ``text`` that carry meaning (:func:`tokens`, word only)."""
-    return list(_words(text, language))
-
-
-@functools.lru_cache(maxsize=4096)
-def _words(text: str, language: str) -> tuple[str, ...]:
-    return tuple(word for word, _, _ in _tokens(text, language))
-
-
-def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?;।·])\s+", text) if s.strip()]
-
 
 # --- leaks ------------------------------------------------------------------------------------
 
-def leaks(question: Question, other: Question, language: str) -> bool:
-    """Whether ``question``'s explanation gives away ``other``'s answer, in ``language``.
 
-    A heuristic in three tests; any one is a leak:
-
-    1. *Verbatim*: the explanation contains ``other``'s correct option word for word (options
-       of three or more meaningful words; shorter ones are common phrases).
-    2. *Paraphrase*: one sentence of the explanation contains at least :data:`LEAK_COVERAGE` of
-       the meaningful words of ``other``'s correct option, at least twice the share of any of
-       its distractors, and names ``other``'s subject: two of its *cues* (one, if it has at
-       most two). The cues of a question are the meaningful words of its prompt that are in
-       none of its options, not in ``question``'s own prompt and options (which its
-       explanation uses anyway), and not names (ZeRO, GPU): "Putting different layers on
-       different GPUs is pipeline parallelism" answers "how does pipeline parallelism split
-       the model?".
-    3. *Short answer*: ``other``'s correct option has at most two meaningful words (such as
-       "Stage 1"), and a word that only it has among the options stands in the explanation
-       within :data:`LEAK_WINDOW` words of a cue of ``other``, nearer than any word that only a
-       distractor has (a comma, semicolon or colon between counts as two more words): "the
-       optimizer states (stage 1)" answers "which stage is the first to shard optimizer
-       states?", though "(stage 2)" follows.
-
-    Words are compared stemmed and without function words (:func:`tokens`). The heuristic
-    misses paraphrases with other words, and may flag a sentence that merely shares vocabulary;
-    it is a prompt to read the explanation again, as a student who has not answered yet would.
-    """
-    if question is other or question.explanation is None:
-        return False
-    explanation = question.explanation.by_language[language]
-    options = [words(_option(other, language, i), language) for i in range(len(other.options))]
-    correct = other.correct_index
-    own = set(words(question.prompt.by_language[language], language))
-    for index in range(len(question.options)):
-        own |= set(words(_option(question, language, index), language))
-    in_options = {word for option in options for word in option}
-    prompt = tokens(other.prompt.by_language[language], language)
-    names = {word for word, name, _ in prompt if name}
-    cues = {word for word, _, _ in prompt} - names - in_options - own
-    needed = 1 if len(cues) <= 2 else 2  # a sentence about the other question names its cues
-
-    # 1. verbatim
-    answer = _option(other, language, correct)
-    if len(options[correct]) >= 3 and _fold(answer).strip(" .") in _fold(explanation):
-        return True
-    # 2. paraphrase, sentence by sentence
-    if len(options[correct]) >= 3 and cues:
-        for sentence in _sentences(explanation):
-            said = set(words(sentence, language))
-            if len(said & cues) < needed:
-                continue
-            shares = [len(set(option) & said) / len(set(option)) for option in options]
-            others = max(share for i, share in enumerate(shares) if i != correct)
-            if shares[correct] >= LEAK_COVERAGE and shares[correct] >= 2 * others:
-                return True
-    # 3. short answers: the nearest option-specific word to a cue
-    if 1 <= len(options[correct]) <= 2 and cues:
-        own_words = [set(option) - {w for j, o in enumerate(options) if j != i for w in o}
-                     for i, option in enumerate(options)]
-        said_words = [(word, position) for word, _, position in tokens(explanation, language)]
-        positions = [position for _, position in said_words]  # increasing
-        for word, position in said_words:
-            if word in cues:
-                near = said_words[bisect.bisect_left(positions, position - LEAK_WINDOW):
-                                  bisect.bisect_right(positions, position + LEAK_WINDOW)]
-                if _nearest(near, position, own_words) == correct:
-                    return True
-    return False
+# --- leaks of a whole bank --------------------------------------------------------------------
 
 
-def names_answer(question: Question, other: Question, language: str) -> bool:
-    """Whether ``question``'s explanation names ``other``'s correct option, in ``language``.
-
-    The general case of a leak that a reader sees at once: the text of a right option of
-    ``other`` (without a final full stop) stands in the explanation as whole words, compared
-    case-folded and without Greek accents, and the explanation does not name every one of
-    ``other``'s distractors too (naming all the options singles none out). Options made only
-    of function words ("No", "None") are not looked for. :func:`check_bank` asks this of the
-    questions that come later in the bank: their explanations are shown before they are
-    answered ("... the pipeline engine combines with ZeRO stage 1" answers a later "which
-    stage first shards optimizer states?").
-    """
-    if question is other or question.explanation is None:
-        return False
-    explanation = _fold(question.explanation.by_language[language])
-    named = [_names(explanation, _option(other, language, i), language)
-             for i in range(len(other.options))]
-    right = [named[i] for i in other.correct_indices]
-    wrong = [named[i] for i in range(len(other.options)) if i not in other.correct_indices]
-    return any(right) and not all(wrong)
-
-
-def _names(folded_text: str, option: str, language: str) -> bool:
-    """Whether ``option`` stands as whole words in ``folded_text`` (already :func:`_fold`-ed);
-    False for an option without a meaningful word."""
-    if not words(option, language):
-        return False
-    phrase = _fold(option).strip().rstrip(".")
-    pattern = rf"(?<![\w\u0900-\u097f]){re.escape(phrase)}(?![\w\u0900-\u097f])"
-    return re.search(pattern, folded_text) is not None
-
-
-def _nearest(said: Sequence[tuple[str, int]], position: int,
-             own_words: Sequence[set[str]]) -> int | None:
-    """Index of the option whose own word stands nearest to ``position`` among the ``said``
-    (word, position) pairs, within :data:`LEAK_WINDOW`; None if none does or two options are
-    as near. :func:`leaks` hands it only the words within the window (positions increase), so
-    that each cue costs the window's words, not the explanation's."""
-    best: dict[int, int] = {}
-    for word, where in said:
-        distance = abs(where - position)
-        if 0 < distance <= LEAK_WINDOW:
-            for index, own in enumerate(own_words):
-                if word in own:
-                    best[index] = min(best.get(index, distance), distance)
-    if not best:
-        return None
-    nearest = min(best.values())
-    winners = [index for index, distance in best.items() if distance == nearest]
-    return winners[0] if len(winners) == 1 else None

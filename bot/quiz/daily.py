@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from bot.quiz.bank import Bank, Question
-from bot.quiz.engine import QuizError
+from bot.quiz.engine import AlreadyAnswered, QuizError
 
 DEFAULT_MINUTE = 9 * 60
 """The time of day of a schedule set without one: 09:00 in the chat's time zone."""
@@ -79,6 +79,10 @@ class TimeUnreadable(QuizError):
 class DailyClosed(QuizError):
     """A tap on a day's question after it closed (the next one was posted), or on one whose
     schedule lost the chat."""
+
+
+class DailyAnswered(AlreadyAnswered):
+    """A second tap of a user on a day's question: the first answer stays (nothing changes)."""
 
 
 class UnknownPost(QuizError):

@@ -23,6 +23,7 @@ from bot.quiz.daily import (
     BoardPlace,
     BotChat,
     DailyAnswer,
+    DailyAnswered,
     DailyPost,
     DailySchedule,
     PostStatus,
@@ -32,7 +33,7 @@ from bot.quiz.daily import (
     UnknownPost,
 )
 from bot.quiz.daily_ports import Claimed, DailyStore, NewPost, ZoneSource
-from bot.quiz.engine import AlreadyAnswered, QuizError
+from bot.quiz.engine import QuizError
 from bot.quiz.registry import BankRegistry
 
 PASS_LIMIT = 50
@@ -276,7 +277,7 @@ class DailyService:
         Raises:
             UnknownPost: no such post on this message (forged or stale).
             DailyClosed: the next question was posted already.
-            AlreadyAnswered: the user answered this one already (nothing changes).
+            DailyAnswered: the user answered this one already (nothing changes).
         """
         post = await self.store.post(post_id)
         # a tap may come before the post's message id is stored (it is, once sent)
@@ -297,7 +298,7 @@ class DailyService:
         option_index, correct = daily.grade(post, question, slot, self.now())
         answer = DailyAnswer(post.post_id, user_id, name, option_index, correct, self.now())
         if not await self.store.record_daily_answer(answer):
-            raise AlreadyAnswered(post_id)
+            raise DailyAnswered(post_id)
         return post, answer
 
     async def bank_of(self, post: DailyPost) -> Bank | None:

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from bot.quiz.engine import QuizError
 from bot.quiz.library import DraftStore, QuizLibrary
 from bot.quiz.ports import DeletedData, PrivacyStore, StorageError
 
@@ -86,7 +87,7 @@ QuizChanged = Callable[[str], None]
 quizzes drops what it holds of it: ``bot.quiz.registry.BankRegistry.forget``)."""
 
 
-class NotConfirmed(Exception):
+class NotConfirmed(QuizError):
     """A deletion's confirmation is not the one pending for the user (forged, replayed,
     superseded by a newer question, expired, or asked before a restart): nothing is deleted."""
 

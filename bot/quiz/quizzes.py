@@ -6,7 +6,7 @@ dumper are injected by the wiring (``bot.bankload.creators.check_document``,
 ``bot.bankload.parse_bank``, ``bot.bankload.dump.dump_bank``): the core parses no YAML. They
 run in a thread: a 200-question quiz takes a while to check, and the event loop goes on.
 
-Only the owner changes a quiz: any other user gets :data:`Refusal.NOT_OWNER` and nothing is
+Only the owner changes a quiz: any other user is refused (:class:`NotYourQuiz`) and nothing is
 read further or written. After every stored change the bank registry is told to forget the
 quiz (``forget``), so that the next start loads the new version.
 """
@@ -20,11 +20,11 @@ import re
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.quiz.bank import MAX_QUESTIONS, Bank
 from bot.quiz.bankdata import bank_data, localized
+from bot.quiz.engine import QuizError
 from bot.quiz.library import QuizIdTaken, QuizLibrary, QuizRecord, QuizSummary, Visibility
 from bot.quiz.quizresults import QuizResults, Responses, summarize
 
@@ -87,15 +87,18 @@ Dump = Callable[[Bank | Mapping[str, object]], str]
 """``dump(bank or bank data)``: the YAML document."""
 
 
-class Refusal(StrEnum):
-    """Why a change to a quiz was not made (nothing was changed)."""
+class QuizGone(QuizError):
+    """No such created quiz (deleted, or never existed): nothing was changed."""
 
-    NOT_FOUND = "not_found"
-    """No such created quiz (deleted, or never existed)."""
-    NOT_OWNER = "not_owner"
-    """The quiz is someone else's (a forged or forwarded button)."""
-    CONFLICT = "conflict"
-    """Other edits kept moving the latest version on (:data:`VERSION_TRIES`)."""
+
+class NotYourQuiz(QuizError):
+    """The quiz is someone else's (a forged or forwarded button): nothing was read further
+    or changed."""
+
+
+class QuizBusy(QuizError):
+    """Other edits kept moving the latest version on (:data:`VERSION_TRIES`): nothing was
+    changed."""
 
 
 @dataclass(frozen=True)
@@ -128,7 +131,9 @@ class Owned:
     bank: Bank
 
 
-Outcome = Published | Rejected | Refusal
+Outcome = Published | Rejected
+"""What became of a change to a quiz (its refusals are raised: :class:`QuizGone`,
+:class:`NotYourQuiz`, :class:`QuizBusy`)."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +152,10 @@ class Submitted:
 
 class QuizzesService:
     """Created quizzes, from their creator's side.
+
+    A method on one of the owner's quizzes raises its refusal: :class:`QuizGone` (no such
+    quiz), :class:`NotYourQuiz` (someone else's), and for a new version :class:`QuizBusy`
+    (concurrent edits); nothing is changed then.
 
     Args:
         library: The stored quizzes.
@@ -231,8 +240,9 @@ class QuizzesService:
                 return Submitted(Rejected(tuple(checked)))
             record = await self._library.quiz(checked.id)
             if record is not None and record.owner_id == owner_id:
-                outcome = await self._store(owner_id, checked.id, checked=checked)
-                if isinstance(outcome, Refusal):  # edited elsewhere all along
+                try:
+                    outcome = await self._store(owner_id, checked.id, checked=checked)
+                except (QuizGone, NotYourQuiz, QuizBusy):  # edited elsewhere all along
                     outcome = Rejected((QuizProblem("quizzes.toast_busy", {},
                                                     "edited concurrently"),))
                 return Submitted(outcome)
@@ -245,13 +255,17 @@ class QuizzesService:
                      ) -> Outcome:
         """Store ``document`` as the next version of the owner's quiz ``quiz_id`` (its ``id``
         and ``version`` are replaced by the quiz's); nothing is stored unless it passes the
-        strict check."""
+        strict check.
+
+        Raises:
+            QuizGone, NotYourQuiz, QuizBusy: nothing was stored (:meth:`_store`).
+        """
         if not isinstance(document, str):
             document = await asyncio.to_thread(self._dump, document)
         checked = await asyncio.to_thread(self._check, document, "quiz")
         if not isinstance(checked, Bank):
-            owned = await self._owned_record(owner_id, quiz_id)
-            return owned if isinstance(owned, Refusal) else Rejected(tuple(checked))
+            await self._owned_record(owner_id, quiz_id)  # a refusal before the problems
+            return Rejected(tuple(checked))
         return await self._store(owner_id, quiz_id, checked=checked)
 
     async def _store(self, owner_id: int, quiz_id: str,
@@ -259,11 +273,15 @@ class QuizzesService:
                      *, checked: Bank | None = None) -> Outcome:
         """Apply ``edit`` to the latest version's bank data (or take the ``checked`` bank as
         it is) and store the result as the next version; re-read and apply again when a
-        concurrent edit got there first."""
+        concurrent edit got there first.
+
+        Raises:
+            QuizGone: no such quiz (or its latest version is gone).
+            NotYourQuiz: the quiz is someone else's.
+            QuizBusy: other edits moved the latest version on :data:`VERSION_TRIES` times.
+        """
         for _ in range(VERSION_TRIES):
             record = await self._owned_record(owner_id, quiz_id)
-            if isinstance(record, Refusal):
-                return record
             version = record.version + 1
             if checked is not None:  # a whole new document, checked already
                 bank = dataclasses.replace(checked, id=quiz_id, version=version)
@@ -272,7 +290,7 @@ class QuizzesService:
                 assert edit is not None
                 latest = await self._library.quiz_version(quiz_id, record.version)
                 if latest is None:
-                    return Refusal.NOT_FOUND
+                    raise QuizGone(quiz_id)
                 data = edit(bank_data(await asyncio.to_thread(self._parse, latest.document,
                                                               quiz_id)))
                 if isinstance(data, Rejected):
@@ -288,7 +306,7 @@ class QuizzesService:
             if stored is not None:
                 self._forget(quiz_id)
                 return Published(stored, bank, created=False)
-        return Refusal.CONFLICT
+        raise QuizBusy(quiz_id)
 
     # --- the owner's quizzes --------------------------------------------------------------
 
@@ -296,57 +314,80 @@ class QuizzesService:
         """The owner's quizzes, most recently updated first (disabled ones included)."""
         return await self._library.quizzes_of(owner_id)
 
-    async def _owned_record(self, owner_id: int, quiz_id: str) -> QuizRecord | Refusal:
+    async def _owned_record(self, owner_id: int, quiz_id: str) -> QuizRecord:
+        """The owner's quiz as stored.
+
+        Raises:
+            QuizGone: no such quiz.
+            NotYourQuiz: the quiz is someone else's.
+        """
         record = await self._library.quiz(quiz_id)
         if record is None:
-            return Refusal.NOT_FOUND
+            raise QuizGone(quiz_id)
         if record.owner_id != owner_id:
-            return Refusal.NOT_OWNER
+            raise NotYourQuiz(quiz_id)
         return record
 
-    async def quiz(self, owner_id: int, quiz_id: str) -> Owned | Refusal:
-        """The owner's quiz with its latest bank."""
+    async def quiz(self, owner_id: int, quiz_id: str) -> Owned:
+        """The owner's quiz with its latest bank.
+
+        Raises:
+            QuizGone, NotYourQuiz: as :meth:`owned`.
+        """
         record = await self._owned_record(owner_id, quiz_id)
-        if isinstance(record, Refusal):
-            return record
         latest = await self._library.quiz_version(quiz_id, record.version)
         if latest is None:
-            return Refusal.NOT_FOUND
+            raise QuizGone(quiz_id)
         return Owned(record, await asyncio.to_thread(self._parse, latest.document, quiz_id))
 
-    async def export(self, owner_id: int, quiz_id: str) -> tuple[QuizRecord, str] | Refusal:
+    async def export(self, owner_id: int, quiz_id: str) -> tuple[QuizRecord, str]:
         """The owner's quiz and its latest document (the YAML a creator edits and sends
-        back)."""
-        record = await self._owned_record(owner_id, quiz_id)
-        if isinstance(record, Refusal):
-            return record
-        latest = await self._library.quiz_version(quiz_id, record.version)
-        return Refusal.NOT_FOUND if latest is None else (record, latest.document)
+        back).
 
-    async def owned(self, owner_id: int, quiz_id: str) -> QuizRecord | Refusal:
-        """The owner's quiz, without reading its questions (:meth:`quiz` reads them)."""
+        Raises:
+            QuizGone, NotYourQuiz: as :meth:`owned`.
+        """
+        record = await self._owned_record(owner_id, quiz_id)
+        latest = await self._library.quiz_version(quiz_id, record.version)
+        if latest is None:
+            raise QuizGone(quiz_id)
+        return record, latest.document
+
+    async def owned(self, owner_id: int, quiz_id: str) -> QuizRecord:
+        """The owner's quiz, without reading its questions (:meth:`quiz` reads them).
+
+        Raises:
+            QuizGone: no such quiz.
+            NotYourQuiz: the quiz is someone else's.
+        """
         return await self._owned_record(owner_id, quiz_id)
 
     async def set_visibility(self, owner_id: int, quiz_id: str,
-                             visibility: Visibility) -> QuizRecord | Refusal:
-        """Make the owner's quiz link-only or public."""
-        record = await self._owned_record(owner_id, quiz_id)
-        if isinstance(record, Refusal):
-            return record
+                             visibility: Visibility) -> QuizRecord:
+        """Make the owner's quiz link-only or public; the quiz as stored now.
+
+        Raises:
+            QuizGone, NotYourQuiz: as :meth:`owned` (nothing changed).
+        """
+        await self._owned_record(owner_id, quiz_id)
         if not await self._library.set_visibility(quiz_id, visibility, now=self._clock()):
-            return Refusal.NOT_FOUND
+            raise QuizGone(quiz_id)
         self._forget(quiz_id)
         changed = await self._library.quiz(quiz_id)
-        return changed if changed is not None else Refusal.NOT_FOUND
+        if changed is None:
+            raise QuizGone(quiz_id)
+        return changed
 
-    async def delete(self, owner_id: int, quiz_id: str) -> QuizRecord | Refusal:
+    async def delete(self, owner_id: int, quiz_id: str) -> QuizRecord:
         """Delete the owner's quiz and its versions (answers on it stay); the deleted
-        record."""
+        record.
+
+        Raises:
+            QuizGone, NotYourQuiz: as :meth:`owned` (nothing deleted).
+        """
         record = await self._owned_record(owner_id, quiz_id)
-        if isinstance(record, Refusal):
-            return record
         if not await self._library.delete_quiz(quiz_id):
-            return Refusal.NOT_FOUND
+            raise QuizGone(quiz_id)
         self._forget(quiz_id)
         return record
 
@@ -419,12 +460,14 @@ class QuizzesService:
 
     # --- results ------------------------------------------------------------------------
 
-    async def results(self, owner_id: int, quiz_id: str) -> tuple[Owned, QuizResults] | Refusal:
+    async def results(self, owner_id: int, quiz_id: str) -> tuple[Owned, QuizResults]:
         """The quiz's results over every stored answer, private and group, of any version
-        (per question: the questions of the latest version)."""
+        (per question: the questions of the latest version).
+
+        Raises:
+            QuizGone, NotYourQuiz: as :meth:`quiz`.
+        """
         owned = await self.quiz(owner_id, quiz_id)
-        if isinstance(owned, Refusal):
-            return owned
         responses = await self._responses.item_responses(bank_id=quiz_id)
         return owned, summarize(owned.bank, responses)
 

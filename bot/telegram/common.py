@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
@@ -26,10 +26,8 @@ from telegram.request import BaseRequest
 from bot import i18n, render
 from bot.config import Settings
 from bot.i18n import Catalog
-from bot.quiz import engine, group, homework, learning
 from bot.quiz.bank import Bank
 from bot.quiz.daily_ports import DailyStore
-from bot.quiz.engine import QuizError, UnknownAttempt, UnknownBank
 from bot.quiz.homework_ports import HomeworkStore, TimeZoneStore
 from bot.quiz.library import DraftStore, QuizLibrary
 from bot.quiz.ports import (
@@ -43,7 +41,7 @@ from bot.quiz.ports import (
 )
 from bot.quiz.preferences import PreferencesService
 from bot.render import Screen
-from bot.telegram.limits import SharedSends
+from bot.telegram.jobsends import SharedSends
 from bot.telegram.metrics import Metrics
 from bot.telegram.outcomes import Kind, classify
 from bot.telegram.transport import SENT_KEYBOARD
@@ -136,40 +134,24 @@ CONTEXT_TYPES: ContextTypes[Context, UserData, ChatData, BotData] = ContextTypes
     context=CallbackContext, bot_data=BotData)
 
 
+@dataclass(frozen=True)
+class StartLink:
+    """A kind of private ``/start`` payload (a deep link's, ``t.me/<bot>?start=<payload>``:
+    :mod:`bot.render.links`) and what opens it, declared by its feature beside its handler.
+    ``bot.telegram.handlers.START_LINKS`` is the table: the first entry that ``takes`` a
+    payload opens it, as ``open(context, chat_id, user, payload, t)`` in the private chat
+    ``chat_id``, in the user's catalog ``t``."""
+
+    takes: Callable[[str], bool]
+    open: Callable[[Context, int, User, str, Catalog], Awaitable[None]]
+
+
 def app_of(context: Context) -> QuizApplication:
     """``context.application``, as the :data:`QuizApplication` it is."""
     # cast: PTB types CallbackContext.application as Application[BT, ST, UD, CD, BD, Any], its
     # context type a type variable the property leaves unsolved and its job queue's type Any;
     # it is the application whose CONTEXT_TYPES made this context
     return cast(QuizApplication, context.application)
-
-
-TOAST_KEYS: dict[type[QuizError], str] = {
-    engine.StaleQuestion: "toast_stale",
-    engine.AlreadyAnswered: "toast_answered",
-    engine.AttemptClosed: "toast_closed",
-    engine.BankChanged: "toast_bank_changed",
-    # someone else's attempt is refused as one that does not exist: attempt ids can't be probed
-    engine.NotYourAttempt: "toast_invalid",
-    engine.NotAnswered: "toast_not_answered",
-    engine.InvalidOption: "toast_invalid",
-    engine.NotFinished: "toast_invalid",
-    UnknownAttempt: "toast_invalid",
-    UnknownBank: "toast_invalid",
-    engine.NothingChosen: "toast_nothing_chosen",
-    group.SessionClosed: "toast_closed",
-    group.TooLate: "group_too_late",
-    group.WrongChat: "toast_invalid",
-    learning.CardReviewed: "toast_card_reviewed",
-    learning.CardGone: "toast_card_gone",
-    learning.NoSuchCard: "toast_invalid",
-    homework.UnknownHomework: "toast_invalid",
-    homework.HomeworkClosed: "hw.toast_closed",
-    homework.HomeworkCancelled: "hw.toast_cancelled",
-    homework.DeadlinePast: "hw.toast_deadline_past",
-    homework.DeadlineTooFar: "hw.toast_deadline_far",
-}
-"""Engine refusal -> the catalog message sent as the callback query's toast."""
 
 
 class Keyboard(InlineKeyboardMarkup):

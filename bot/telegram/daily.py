@@ -17,9 +17,16 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import daily
-from bot.quiz.daily import DailyClosed, NoDailyQuestions, RunOut, TimeUnreadable, UnknownPost
+from bot.quiz.daily import (
+    DailyAnswered,
+    DailyClosed,
+    NoDailyQuestions,
+    RunOut,
+    TimeUnreadable,
+    UnknownPost,
+)
 from bot.quiz.daily_service import Board, Reveal, Run
-from bot.quiz.engine import LABELS, AlreadyAnswered, UnknownBank
+from bot.quiz.engine import LABELS, QuizError, UnknownBank
 from bot.quiz.ports import StorageError
 from bot.render import HTML, Screen
 from bot.render import daily as screens
@@ -31,10 +38,20 @@ from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
 
+TOASTS: dict[type[QuizError], str] = {
+    DailyAnswered: "daily_already",
+    DailyClosed: "daily_closed",
+    UnknownPost: "toast_invalid",
+    TimeUnreadable: "toast_invalid",  # /daily answers it itself
+    NoDailyQuestions: "toast_invalid",  # /daily answers it itself
+}
+"""The question of the day's refusals -> the catalog key of the toast that answers a tap they
+refuse (merged by :data:`bot.telegram.router.TOASTS`)."""
+
 DAILY_INTERVAL = 30.0
 """Seconds between two daily passes (a PTB JobQueue job): a day's question goes out within
 this of its time, plus the time the posts due before it take (the jobs' one send budget,
-``limits.job_calls``: the pass runs as a job)."""
+``jobsends.job_calls``: the pass runs as a job)."""
 
 
 # --- /daily --------------------------------------------------------------------------------
@@ -251,7 +268,8 @@ async def on_setting(query: CallbackQuery, context: Context,
 async def on_daily_answer(query: CallbackQuery, context: Context,
                           button: render.DailyAnswerButton, t: Catalog) -> None:
     """A tap on a day's question (a group's or a channel's post: anyone, counted by user id,
-    once): acknowledged privately in the tapper's language with the option chosen."""
+    once): acknowledged privately in the tapper's language with the option chosen. A second
+    tap, a closed or unknown post are refused (toasted by the router from :data:`TOASTS`)."""
     message = query.message
     if message is None:
         raise UnknownPost(button.post_id)
@@ -260,15 +278,6 @@ async def on_daily_answer(query: CallbackQuery, context: Context,
         post, _ = await service.tap(button.post_id, message.chat.id, message.message_id,
                                     button.slot, query.from_user.id,
                                     display_name(query.from_user))
-    except AlreadyAnswered:
-        await toast(query, t("daily_already"))
-        return
-    except DailyClosed:
-        await toast(query, t("daily_closed"))
-        return
-    except UnknownPost:
-        await toast(query, t("toast_invalid"))
-        return
     except StorageError:
         log.exception("could not record a daily answer of user %s", query.from_user.id)
         await toast(query, t("storage_failed"))

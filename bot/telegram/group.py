@@ -20,7 +20,7 @@ from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import group
 from bot.quiz.bank import TRUE_FALSE
-from bot.quiz.engine import LABELS
+from bot.quiz.engine import LABELS, QuizError
 from bot.quiz.group_service import SessionRunning
 from bot.quiz.ports import StorageError
 from bot.quiz.starting import Permission, may_start, may_stop, pick_bank
@@ -39,6 +39,15 @@ from bot.telegram.limits import Dropped
 from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
+
+TOASTS: dict[type[QuizError], str] = {
+    group.SessionClosed: "toast_closed",
+    group.TooLate: "group_too_late",
+    group.WrongChat: "toast_invalid",
+    SessionRunning: "toast_invalid",  # /quiz while one runs: cmd_group_quiz says so itself
+}
+"""A group session's refusals -> the catalog key of the toast that answers a tap they refuse
+(merged by :data:`bot.telegram.router.TOASTS`)."""
 
 
 

@@ -17,7 +17,7 @@ from telegram.error import Forbidden, TelegramError
 from bot import chart, i18n, render
 from bot.config import DEFAULT_JOB_SENDS_PER_SECOND
 from bot.i18n import Catalog
-from bot.quiz import engine
+from bot.quiz import engine, learning
 from bot.quiz.ports import Learner, StorageError
 from bot.render import HTML, Screen
 from bot.telegram.common import Context, edit, edit_keyboard, keyboard, send, toast
@@ -25,6 +25,14 @@ from bot.telegram.outcomes import Kind, classify
 from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
+
+TOASTS: dict[type[engine.QuizError], str] = {
+    learning.CardReviewed: "toast_card_reviewed",
+    learning.CardGone: "toast_card_gone",
+    learning.NoSuchCard: "toast_invalid",
+}
+"""Spaced review's refusals -> the catalog key of the toast that answers a tap they refuse
+(merged by :data:`bot.telegram.router.TOASTS`)."""
 
 REMINDER_INTERVAL = 1.0
 """Seconds between two reminder passes (a PTB JobQueue job)."""

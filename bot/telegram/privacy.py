@@ -9,6 +9,7 @@ from telegram import CallbackQuery, Update
 
 from bot import render
 from bot.i18n import Catalog
+from bot.quiz.engine import QuizError
 from bot.quiz.ports import StorageError
 from bot.quiz.privacy import CreatedQuizzes, NotConfirmed
 from bot.render import HTML, Screen
@@ -16,6 +17,12 @@ from bot.telegram.common import Context, edit, send, toast
 from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
+
+TOASTS: dict[type[QuizError], str] = {
+    NotConfirmed: "deletemydata_expired",
+}
+"""/deletemydata's refusals -> the catalog key of the toast that answers a tap they refuse
+(merged by :data:`bot.telegram.router.TOASTS`)."""
 
 QUIZZES_CHOSEN = {1: CreatedQuizzes.KEEP, 2: CreatedQuizzes.DELETE, 3: CreatedQuizzes.KEEP}
 """What each confirming button (:class:`bot.render.DeleteDataButton`'s ``confirm``) does with
@@ -42,8 +49,9 @@ async def on_delete_data(query: CallbackQuery, context: Context,
     tapper's, whoever's message it is) with their created quizzes or keeping those without
     their name, or keep it all. The question turns into the outcome, in the language the user
     had (their language choice is deleted too). A button whose nonce is not the tapper's
-    pending one (forged, tapped again, from an older question or expired) gets a toast and
-    changes nothing.
+    pending one (forged, tapped again, from an older question or expired) changes nothing: the
+    service raises :class:`~bot.quiz.privacy.NotConfirmed`, toasted by the router from
+    :data:`TOASTS`.
     """
     service = services(context).privacy
     if not button.confirm:
@@ -54,9 +62,6 @@ async def on_delete_data(query: CallbackQuery, context: Context,
     try:
         deleted = await service.confirm(query.from_user.id, button.nonce,
                                         QUIZZES_CHOSEN[button.confirm])
-    except NotConfirmed:
-        await toast(query, t("deletemydata_expired"))
-        return
     except StorageError:
         log.exception("could not delete the data of user %s", query.from_user.id)
         await toast(query, t("deletemydata_failed"))

@@ -2,42 +2,48 @@
 Delete (thin handlers over :class:`bot.quiz.quizzes.QuizzesService`).
 
 Every button names the quiz and the version it was shown at (:class:`bot.render.QuizButton`).
-The service refuses anyone but the owner (a forged or forwarded button): the tapper gets a
-polite toast and nothing changes. A change tapped on a version that moved on is stale: the
-quiz is shown as it is now, unchanged. Adding, replacing a question and renaming ask for the
+The service refuses anyone but the owner (a forged or forwarded button): it raises its
+refusal, the router answers the tap with its toast from :data:`TOASTS`, and nothing changes.
+A change tapped on a version that moved on is stale: the quiz is shown as it is now,
+unchanged. Adding, replacing a question and renaming ask for the
 creator's next text message (:class:`~bot.telegram.services.QuizEdits`).
 """
 
 from __future__ import annotations
 
-import logging
 import re
+from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, InputFile, Message, Poll, Update
 from telegram.ext import filters
 
 from bot.i18n import Catalog
 from bot.quiz.bankdata import typed_question_data
+from bot.quiz.engine import QuizError
 from bot.quiz.library import QuizRecord, Visibility
-from bot.quiz.quizzes import Outcome, Published, Refusal, Rejected
+from bot.quiz.quizzes import (
+    NotYourQuiz,
+    Outcome,
+    Owned,
+    Published,
+    QuizBusy,
+    QuizGone,
+    QuizzesService,
+    Rejected,
+)
 from bot.quiz.textformat import TypedQuestion, parse_question
-from bot.render import HTML, QuizButton, Screen, as_screens
+from bot.render import HTML, QUIZ_ACTIONS, QuizButton, Screen, as_screens
 from bot.render import quizzes as screens
 from bot.telegram.common import Context, edit, send, toast
 from bot.telegram.services import QuizEdit, catalog_for, services
 
-log = logging.getLogger(__name__)
-
-REFUSAL_TOASTS = {
-    Refusal.NOT_OWNER: "quizzes.toast_not_yours",
-    Refusal.NOT_FOUND: "quizzes.toast_gone",
-    Refusal.CONFLICT: "quizzes.toast_busy",
+TOASTS: dict[type[QuizError], str] = {
+    NotYourQuiz: "quizzes.toast_not_yours",
+    QuizGone: "quizzes.toast_gone",
+    QuizBusy: "quizzes.toast_busy",
 }
-"""Why nothing was changed -> the toast that says so."""
-
-CHANGES = frozenset({"public", "link", "confirm", "up", "down", "drop", "replace", "add",
-                     "rename", "question"})
-"""Actions whose button is stale once the quiz has a newer version than the one it showed."""
+"""A created quiz's refusals -> the catalog key of the toast that answers a tap they refuse
+(merged by :data:`bot.telegram.router.TOASTS`; a reply to a prompt says the same)."""
 
 MAX_TITLE = 100
 """Longest title a rename takes, in characters."""
@@ -56,70 +62,112 @@ async def cmd_myquizzes(update: Update, context: Context) -> None:
 
 async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizButton,
                          t: Catalog) -> None:
-    """A /myquizzes button: show, change or ask for something, for the quiz's owner only."""
-    made = services(context)
-    user_id = query.from_user.id
-    if button.action == "list":
-        await toast(query)
-        await edit(query, screens.quiz_list(await made.quizzes.quizzes(user_id), t, HTML))
-        return
-    record = await made.quizzes.owned(user_id, button.quiz_id)
-    if isinstance(record, Refusal):
-        log.info("quiz button %s of user %s refused: %s", query.data, user_id, record)
-        await toast(query, t(REFUSAL_TOASTS[record]))
-        return
-    if button.action in CHANGES and button.version != record.version:
-        await toast(query, t("quizzes.toast_stale"))
-        await edit(query, _quiz_screen(context, record, t))
-        return
-    if button.action in ("add", "replace", "rename"):
-        await _ask(query, context, button, record, t)
-        return
-    if button.action in ("public", "link"):
-        visibility = Visibility.PUBLIC if button.action == "public" else Visibility.LINK
-        changed = await made.quizzes.set_visibility(user_id, record.id, visibility)
-        if isinstance(changed, Refusal):
-            await toast(query, t(REFUSAL_TOASTS[changed]))
+    """A /myquizzes button: show, change or ask for something, for the quiz's owner only; what
+    each action does is its entry of :data:`ACTIONS`."""
+    await ACTIONS[button.action](query, context, button, t)
+
+
+QuizAction = Callable[[CallbackQuery, Context, QuizButton, Catalog], Awaitable[None]]
+"""What a /myquizzes button does, as the route calls it."""
+OwnedAction = Callable[[CallbackQuery, Context, QuizButton, QuizRecord, Catalog], Awaitable[None]]
+"""What a /myquizzes button does to its quiz, given the quiz as its owner has it now."""
+
+
+def _owned(run: OwnedAction, *, change: bool = False) -> QuizAction:
+    """``run`` on the button's quiz, for its owner only: anyone else, or a quiz that is gone,
+    gets the refusal's toast. A ``change`` tapped on a version that moved on is stale: the quiz
+    is shown as it is now, unchanged."""
+
+    async def owned(query: CallbackQuery, context: Context, button: QuizButton,
+                    t: Catalog) -> None:
+        user_id = query.from_user.id
+        record = await services(context).quizzes.owned(user_id, button.quiz_id)
+        if change and button.version != record.version:
+            await toast(query, t("quizzes.toast_stale"))
+            await edit(query, _quiz_screen(context, record, t))
             return
+        await run(query, context, button, record, t)
+
+    return owned
+
+
+async def _list(query: CallbackQuery, context: Context, button: QuizButton,
+                t: Catalog) -> None:
+    """The creator's quizzes again."""
+    await toast(query)
+    await edit(query, screens.quiz_list(await services(context).quizzes.quizzes(
+        query.from_user.id), t, HTML))
+
+
+async def _open(query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord,
+                t: Catalog) -> None:
+    """The quiz's screen (its buttons)."""
+    await toast(query)
+    await edit(query, _quiz_screen(context, record, t))
+
+
+async def _ask_delete(query: CallbackQuery, context: Context, button: QuizButton,
+                      record: QuizRecord, t: Catalog) -> None:
+    """Ask whether to delete the quiz."""
+    await toast(query)
+    await edit(query, screens.delete_confirm(record, t, HTML))
+
+
+async def _delete(query: CallbackQuery, context: Context, button: QuizButton,
+                  record: QuizRecord, t: Catalog) -> None:
+    """Delete the quiz (the answer to :func:`_ask_delete`)."""
+    deleted = await services(context).quizzes.delete(query.from_user.id, record.id)
+    await toast(query)
+    await edit(query, screens.deleted_screen(deleted, t, HTML))
+
+
+def _set_visibility(visibility: Visibility) -> OwnedAction:
+    """Make the quiz public (in the inline list) or reachable by its link only."""
+
+    async def set_visibility(query: CallbackQuery, context: Context, button: QuizButton,
+                             record: QuizRecord, t: Catalog) -> None:
+        changed = await services(context).quizzes.set_visibility(query.from_user.id,
+                                                                 record.id, visibility)
         await toast(query, t("quizzes.toast_public" if visibility is Visibility.PUBLIC
                              else "quizzes.toast_link"))
         await edit(query, _quiz_screen(context, changed, t))
-        return
-    if button.action == "confirm":
-        deleted = await made.quizzes.delete(user_id, record.id)
-        if isinstance(deleted, Refusal):
-            await toast(query, t(REFUSAL_TOASTS[deleted]))
-            return
-        await toast(query)
-        await edit(query, screens.deleted_screen(deleted, t, HTML))
-        return
-    if button.action in ("up", "down", "drop"):
-        await _move_or_drop(query, context, button, t)
-        return
-    if button.action == "export":
-        await toast(query)
-        await _export(context, query, user_id, record.id, t)
-        return
-    if button.action == "results":
-        await _results(query, context, user_id, record.id, t)
-        return
-    if button.action in ("edit", "page", "question"):
-        owned = await made.quizzes.quiz(user_id, record.id)  # its questions, this time
-        if isinstance(owned, Refusal):
-            await toast(query, t(REFUSAL_TOASTS[owned]))
-            return
-        record, bank = owned.record, owned.bank
+
+    return set_visibility
+
+
+async def _questions_of(query: CallbackQuery, context: Context, record: QuizRecord,
+                        t: Catalog) -> Owned | None:
+    """The quiz with its questions, this time; the tap answered.
+
+    Raises:
+        QuizGone, NotYourQuiz: its refusals (the router toasts them).
+    """
+    owned = await services(context).quizzes.quiz(query.from_user.id, record.id)
     await toast(query)
-    if button.action == "delete":
-        screen = screens.delete_confirm(record, t, HTML)
-    elif button.action in ("edit", "page"):
+    return owned
+
+
+async def _edit(query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord,
+                t: Catalog) -> None:
+    """The quiz's questions, to edit: the first page, or (``page``) page ``number``."""
+    owned = await _questions_of(query, context, record, t)
+    if owned is not None:
         page = button.number if button.action == "page" else 0
-        screen = screens.edit_screen(record, bank, t, HTML, page)
-    elif button.action == "question" and 1 <= button.number <= len(bank.questions):
-        screen = screens.question_screen(record, bank, button.number, t, HTML)
-    else:  # "open", or a question number this version no longer has
-        screen = _quiz_screen(context, record, t)
-    await edit(query, screen)
+        await edit(query, screens.edit_screen(owned.record, owned.bank, t, HTML, page))
+
+
+async def _question(query: CallbackQuery, context: Context, button: QuizButton,
+                    record: QuizRecord, t: Catalog) -> None:
+    """Question ``number`` with its buttons (the quiz's screen when this version has no such
+    question)."""
+    owned = await _questions_of(query, context, record, t)
+    if owned is None:
+        return
+    if 1 <= button.number <= len(owned.bank.questions):
+        await edit(query, screens.question_screen(owned.record, owned.bank, button.number, t,
+                                                  HTML))
+    else:
+        await edit(query, _quiz_screen(context, owned.record, t))
 
 
 async def _ask(query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord,
@@ -134,7 +182,7 @@ async def _ask(query: CallbackQuery, context: Context, button: QuizButton, recor
 
 
 async def _move_or_drop(query: CallbackQuery, context: Context, button: QuizButton,
-                        t: Catalog) -> None:
+                        record: QuizRecord, t: Catalog) -> None:
     """Move question ``number`` up or down, or delete it; show where it is now."""
     service = services(context).quizzes
     user_id, number = query.from_user.id, button.number
@@ -157,33 +205,30 @@ async def _move_or_drop(query: CallbackQuery, context: Context, button: QuizButt
 
 async def _refused(query: CallbackQuery, outcome: Outcome, t: Catalog) -> None:
     """Answer a change that was not made: why, as a toast."""
-    if isinstance(outcome, Refusal):
-        await toast(query, t(REFUSAL_TOASTS[outcome]))
-    elif isinstance(outcome, Rejected):
+    if isinstance(outcome, Rejected):
         await toast(query, screens.problem_line(outcome.problems[0], t).lstrip("• "))
 
 
-async def _export(context: Context, query: CallbackQuery, user_id: int, quiz_id: str,
-                  t: Catalog) -> None:
+async def _export(query: CallbackQuery, context: Context, button: QuizButton,
+                  record: QuizRecord, t: Catalog) -> None:
     """Send the quiz's latest version as a YAML document (Bot API ``sendDocument``)."""
-    exported = await services(context).quizzes.export(user_id, quiz_id)
-    if isinstance(exported, Refusal):
+    await toast(query)
+    user_id = query.from_user.id
+    try:
+        record, document = await services(context).quizzes.export(user_id, record.id)
+    except (QuizGone, NotYourQuiz):  # refused meanwhile: the tap is answered already
         return
-    record, document = exported
     caption = screens.export_caption(record, t, HTML)
     await context.bot.send_document(
         user_id, InputFile(document.encode("utf-8"), filename=f"{record.id}.yaml"),
         caption=caption)
 
 
-async def _results(query: CallbackQuery, context: Context, user_id: int, quiz_id: str,
-                   t: Catalog) -> None:
+async def _results(query: CallbackQuery, context: Context, button: QuizButton,
+                   record: QuizRecord, t: Catalog) -> None:
     """The quiz's results: in place when they fit one message, else as new messages."""
-    found = await services(context).quizzes.results(user_id, quiz_id)
-    if isinstance(found, Refusal):
-        await toast(query, t(REFUSAL_TOASTS[found]))
-        return
-    owned, results = found
+    user_id = query.from_user.id
+    owned, results = await services(context).quizzes.results(user_id, record.id)
     await toast(query)
     text = screens.results_screen(owned.record, owned.bank, results, t, HTML,
                                   context.bot.username)
@@ -193,6 +238,31 @@ async def _results(query: CallbackQuery, context: Context, user_id: int, quiz_id
         return
     for part in parts:
         await send(context, user_id, part)
+
+
+ACTIONS: dict[str, QuizAction] = {
+    "list": _list,
+    "open": _owned(_open),
+    "edit": _owned(_edit),
+    "page": _owned(_edit),
+    "question": _owned(_question, change=True),
+    "export": _owned(_export),
+    "results": _owned(_results),
+    "public": _owned(_set_visibility(Visibility.PUBLIC), change=True),
+    "link": _owned(_set_visibility(Visibility.LINK), change=True),
+    "delete": _owned(_ask_delete),
+    "confirm": _owned(_delete, change=True),
+    "add": _owned(_ask, change=True),
+    "rename": _owned(_ask, change=True),
+    "replace": _owned(_ask, change=True),
+    "up": _owned(_move_or_drop, change=True),
+    "down": _owned(_move_or_drop, change=True),
+    "drop": _owned(_move_or_drop, change=True),
+}
+"""What each /myquizzes action does (:data:`bot.render.callbacks.QUIZ_ACTIONS`); all but
+``list`` on a quiz of the tapper's own; a ``change`` is stale once the quiz has a newer
+version than the one its button showed."""
+assert ACTIONS.keys() == set(QUIZ_ACTIONS), "a /myquizzes action without its entry"
 
 
 def edit_filter() -> filters.BaseFilter:
@@ -217,42 +287,18 @@ async def on_edit_text(update: Update, context: Context) -> bool:
         await made.quiz_edits.done(user.id)
         await message.reply_text(HTML.escape(t("quizzes.cancelled")))
         return True
-    service = made.quizzes
-    owned = await service.owned(user.id, pending.quiz_id)
-    if isinstance(owned, Refusal):
+    try:
+        outcome = await _change(made.quizzes, user.id, pending, message, t)
+    except (QuizGone, NotYourQuiz, QuizBusy) as exc:  # the prompt is over: said as a toast
         await made.quiz_edits.done(user.id)
-        await message.reply_text(HTML.escape(t(REFUSAL_TOASTS[owned])))
+        await message.reply_text(HTML.escape(t(TOASTS[type(exc)])))
         return True
-    language = owned.language
-    outcome: Outcome
-    if pending.action == "rename":
-        title = (message.text or "").strip()
-        if not 1 <= len(title) <= MAX_TITLE:
-            await message.reply_text(HTML.escape(t("quizzes.bad_title")))
-            return True
-        outcome = await service.rename(user.id, pending.quiz_id, title)
-    else:
-        if message.poll is not None:
-            data = poll_question_data(message.poll, language)
-            if data is None:
-                await message.reply_text(HTML.escape(t("quizzes.poll_no_answer")))
-                return True
-        else:
-            typed = parse_question(message.text or "", _quotes(message))
-            if typed is None:
-                await message.reply_text(HTML.escape(t("quizzes.bad_question")))
-                return True
-            data = typed_question_data(typed, language)
-        outcome = (await service.add_question(user.id, pending.quiz_id, data)
-                   if pending.action == "add" else
-                   await service.replace_question(user.id, pending.quiz_id, pending.number, data))
+    if outcome is None:  # the reply could not be read, and was told so: the prompt stays
+        return True
     if isinstance(outcome, Rejected):  # the prompt stays: the creator sends a fixed version
         await message.reply_text(screens.problems_text(outcome.problems, t, HTML))
         return True
     await made.quiz_edits.done(user.id)
-    if isinstance(outcome, Refusal):
-        await message.reply_text(HTML.escape(t(REFUSAL_TOASTS[outcome])))
-        return True
     record = outcome.record
     said = (t("quizzes.renamed", title=record.title, version=record.version)
             if pending.action == "rename" else
@@ -263,6 +309,38 @@ async def on_edit_text(update: Update, context: Context) -> bool:
     await send(context, message.chat_id,
                _quiz_screen(context, record, t))
     return True
+
+
+async def _change(service: QuizzesService, user_id: int, pending: QuizEdit, message: Message,
+                  t: Catalog) -> Outcome | None:
+    """Make the change a reply to a prompt asks for; None when the reply cannot be read (a
+    title too long, a question or poll without its answer: the reply says so).
+
+    Raises:
+        QuizGone, NotYourQuiz, QuizBusy: the quiz's refusals (nothing changed).
+    """
+    owned = await service.owned(user_id, pending.quiz_id)
+    language = owned.language
+    if pending.action == "rename":
+        title = (message.text or "").strip()
+        if not 1 <= len(title) <= MAX_TITLE:
+            await message.reply_text(HTML.escape(t("quizzes.bad_title")))
+            return None
+        return await service.rename(user_id, pending.quiz_id, title)
+    if message.poll is not None:
+        data = poll_question_data(message.poll, language)
+        if data is None:
+            await message.reply_text(HTML.escape(t("quizzes.poll_no_answer")))
+            return None
+    else:
+        typed = parse_question(message.text or "", _quotes(message))
+        if typed is None:
+            await message.reply_text(HTML.escape(t("quizzes.bad_question")))
+            return None
+        data = typed_question_data(typed, language)
+    if pending.action == "add":
+        return await service.add_question(user_id, pending.quiz_id, data)
+    return await service.replace_question(user_id, pending.quiz_id, pending.number, data)
 
 
 def poll_question_data(poll: Poll, language: str) -> dict[str, object] | None:

@@ -5,15 +5,16 @@ Each route names a kind of button (its callback data's prefix and fields are the
 handles a tap. A tap no route takes (callback data this bot did not make, or a button of one
 kind of chat forged onto a message of the other) is answered as invalid by
 :func:`on_unknown_button`, before anything is read or changed: a private quiz never edits a
-group's message. A refusal the core raises (:class:`~bot.quiz.engine.QuizError`) is answered
-with its toast from the one map, :data:`~bot.telegram.common.TOAST_KEYS`.
+group's message. A refusal the core raises (a :class:`~bot.quiz.engine.QuizError`) is answered
+with its toast from :data:`TOASTS`: each feature's module names the toasts of its own refusals
+(its ``TOASTS``), and this module merges them.
 """
 
 from __future__ import annotations
 
 import enum
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -36,7 +37,7 @@ from bot.telegram import (
     teachers,
 )
 from bot.telegram.chats import received_at
-from bot.telegram.common import TOAST_KEYS, Context, QuizApplication, toast
+from bot.telegram.common import Context, QuizApplication, toast
 from bot.telegram.services import catalog_for
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,29 @@ class Route(Generic[B]):
     chats: Chats
     on_tap: Callable[[Tap[B]], Awaitable[None]]
     when: Callable[[B], bool] | None = None
+
+
+def merge_toasts(*maps: Mapping[type[QuizError], str]) -> dict[type[QuizError], str]:
+    """The features' maps of refusal class -> toast key, as one.
+
+    Raises:
+        ValueError: two maps name the same refusal class (a refusal is one feature's).
+    """
+    merged: dict[type[QuizError], str] = {}
+    for toasts in maps:
+        for refusal, key in toasts.items():
+            if refusal in merged:
+                raise ValueError(f"{refusal.__module__}.{refusal.__qualname__} has a toast in "
+                                 "two features' maps")
+            merged[refusal] = key
+    return merged
+
+
+TOASTS = merge_toasts(handlers.TOASTS, group.TOASTS, teachers.TOASTS, learning.TOASTS,
+                      homework.TOASTS, daily.TOASTS, privacy.TOASTS, quizzes.TOASTS)
+"""Every refusal the core raises (the class itself, not its bases) -> the catalog key of the
+toast that answers a tap it refuses; any other :class:`~bot.quiz.engine.QuizError` is answered
+``toast_invalid``."""
 
 
 def _supported(button: render.LanguageButton) -> bool:
@@ -201,7 +225,7 @@ class ButtonHandler(CallbackQueryHandler[Context, None]):
             await self.route.on_tap(tap)
         except QuizError as exc:
             log.info("refused %s from user %s: %r", query.data, query.from_user.id, exc)
-            await toast(query, t(TOAST_KEYS.get(type(exc), "toast_invalid")))
+            await toast(query, t(TOASTS.get(type(exc), "toast_invalid")))
 
 
 async def on_unknown_button(update: Update, context: Context) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 import logging
 
-from telegram import CallbackQuery, InputFile, Update
+from telegram import CallbackQuery, InputFile, Update, User
 from telegram.error import Forbidden
 
 from bot import i18n, render, results
@@ -17,15 +17,17 @@ from bot.quiz.engine import QuizError
 from bot.quiz.settings import InvalidSetting, StaleSettings
 from bot.render import HTML, Button, Screen, UrlButton
 from bot.telegram.chats import group_catalog, is_admin, reply, thread_of
-from bot.telegram.common import Context, edit, keyboard, send, toast
+from bot.telegram.common import Context, StartLink, edit, keyboard, send, toast
 from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
 
-SETTINGS_KEYS: dict[type[QuizError], str] = {
+TOASTS: dict[type[QuizError], str] = {
     StaleSettings: "settings_stale",
     InvalidSetting: "settings_invalid",
 }
+"""A group's settings' refusals -> the catalog key of the toast that answers a tap they refuse
+(merged by :data:`bot.telegram.router.TOASTS`)."""
 
 
 async def settings_screen(context: Context, chat_id: int) -> Screen:
@@ -57,19 +59,16 @@ async def cmd_group_settings(update: Update, context: Context) -> None:
 async def on_setting(query: CallbackQuery, context: Context, button: render.SettingButton,
                      t: Catalog) -> None:
     """A tap on a settings menu: admins only; a stale menu or a forged value changes nothing
-    (each told in the tapper's language); else stored, and the menu shows the new settings."""
+    (:class:`~bot.quiz.settings.StaleSettings`, :class:`~bot.quiz.settings.InvalidSetting`,
+    toasted by the router from :data:`TOASTS`); else stored, and the menu shows the new
+    settings."""
     assert query.message is not None
     chat = query.message.chat
     if not await is_admin(context, chat, query.from_user):
         await toast(query, t("settings_denied"))
         return
-    try:
-        await services(context).groups.change_setting(chat.id, button.version, button.field,
-                                                      button.value)
-    except (StaleSettings, InvalidSetting) as exc:
-        log.info("settings tap %s in chat %s refused: %r", query.data, chat.id, exc)
-        await toast(query, t(SETTINGS_KEYS[type(exc)]))
-        return
+    await services(context).groups.change_setting(chat.id, button.version, button.field,
+                                                  button.value)
     await toast(query, t("settings_saved"))
     await edit(query, await settings_screen(context, chat.id))
 
@@ -144,3 +143,17 @@ async def show_group_question(context: Context, chat_id: int, session_id: int, p
         await send(context, chat_id, Screen(HTML.escape(t("question_not_available"))))
         return
     await send(context, chat_id, screen)
+
+
+async def open_question_link(context: Context, chat_id: int, user: User, payload: str,
+                             t: Catalog) -> None:
+    """``/start q_<session>_<position>`` (:func:`bot.render.question_link`): the question, as
+    :func:`show_group_question`."""
+    link = render.parse_question_payload(payload)
+    assert link is not None  # QUESTION_LINK takes no other payload
+    await show_group_question(context, chat_id, *link, t)
+
+
+QUESTION_LINK = StartLink(lambda payload: render.parse_question_payload(payload) is not None,
+                          open_question_link)
+"""A group reveal's "in my language" link (``q_<session>_<position>``)."""

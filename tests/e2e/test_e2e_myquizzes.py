@@ -220,6 +220,21 @@ async def test_forged_and_stale_buttons_change_nothing(fake, running_bot):
     assert (await record(running_bot)).visibility is Visibility.LINK
 
 
+async def test_a_prompt_for_a_quiz_deleted_meanwhile_is_answered_and_over(fake, running_bot):
+    """A title sent after Rename for a quiz deleted meanwhile is answered with the refusal's
+    toast text; the prompt is over."""
+    creator, screen = await made(fake, running_bot)
+    _, editing = await tap_and_see(creator, screen, EN("quizzes.button_edit"))
+    await creator.tap(editing, button(editing, EN("quizzes.button_rename")))
+    await fake.wait_for(lambda: creator.bot_messages()[-1]["text"] == EN(
+        "quizzes.ask_title", title="Capitals"))
+    quizzes = running_bot.app.bot_data.services.quizzes
+    await quizzes.delete(CREATOR, (await record(running_bot)).id)
+    (said,) = await creator.say("Capitals of Europe")
+    assert said["text"] == EN("quizzes.toast_gone")
+    assert await running_bot.app.bot_data.services.quiz_edits.waiting(CREATOR) is None
+
+
 async def test_add_a_question_by_a_quiz_poll(fake, running_bot):
     """A quiz poll sent after "Add a question" becomes the quiz's next question, with its right
     options and explanation; a poll whose answer is hidden is refused with a hint."""

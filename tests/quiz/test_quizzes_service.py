@@ -19,9 +19,12 @@ from bot.quiz.quizresults import summarize
 from bot.quiz.quizzes import (
     ID_LENGTH,
     ID_PREFIX,
+    VERSION_TRIES,
+    NotYourQuiz,
     Published,
+    QuizBusy,
+    QuizGone,
     QuizzesService,
-    Refusal,
     Rejected,
 )
 
@@ -166,19 +169,59 @@ async def test_only_the_owner_changes_a_quiz(service, store):
     """Someone else's update, edit, visibility change or deletion is refused; nothing changes."""
     first = await published(service)
     quiz_id = first.record.id
-    assert await service.update(OTHER, quiz_id, dump_bank(quiz_data())) is Refusal.NOT_OWNER
+    with pytest.raises(NotYourQuiz):
+        await service.update(OTHER, quiz_id, dump_bank(quiz_data()))
     broken = quiz_data()
     broken["questions"] = []
-    assert await service.update(OTHER, quiz_id, dump_bank(broken)) is Refusal.NOT_OWNER
-    assert await service.rename(OTHER, quiz_id, "Mine now") is Refusal.NOT_OWNER
-    assert await service.delete_question(OTHER, quiz_id, 1) is Refusal.NOT_OWNER
-    assert await service.set_visibility(OTHER, quiz_id, Visibility.PUBLIC) is Refusal.NOT_OWNER
-    assert await service.delete(OTHER, quiz_id) is Refusal.NOT_OWNER
-    assert await service.export(OTHER, quiz_id) is Refusal.NOT_OWNER
-    assert await service.results(OTHER, quiz_id) is Refusal.NOT_OWNER
+    with pytest.raises(NotYourQuiz):
+        await service.update(OTHER, quiz_id, dump_bank(broken))
+    with pytest.raises(NotYourQuiz):
+        await service.rename(OTHER, quiz_id, "Mine now")
+    with pytest.raises(NotYourQuiz):
+        await service.delete_question(OTHER, quiz_id, 1)
+    with pytest.raises(NotYourQuiz):
+        await service.set_visibility(OTHER, quiz_id, Visibility.PUBLIC)
+    with pytest.raises(NotYourQuiz):
+        await service.delete(OTHER, quiz_id)
+    with pytest.raises(NotYourQuiz):
+        await service.export(OTHER, quiz_id)
+    with pytest.raises(NotYourQuiz):
+        await service.results(OTHER, quiz_id)
     record = await store.quiz(quiz_id)
     assert (record.version, record.title, record.visibility) == (1, "Capitals", Visibility.LINK)
-    assert await service.rename(OWNER, "c-nosuchquiz", "x") is Refusal.NOT_FOUND
+    with pytest.raises(QuizGone):
+        await service.rename(OWNER, "c-nosuchquiz", "x")
+
+
+class Contended:
+    """The store, as seen while other edits always store their version first."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.tries = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    async def add_version(self, *args: Any, **kwargs: Any) -> None:
+        self.tries += 1
+
+
+async def test_a_version_that_never_gets_in_is_refused_as_busy(service, store):
+    """Other edits moving the latest version on every time: refused after VERSION_TRIES tries;
+    a sent document naming the quiz is rejected as busy instead."""
+    quiz_id = (await published(service)).record.id
+    contended = Contended(store)
+    busy = QuizzesService(contended, store, check=check_document, parse=parse_bank,
+                          dump=dump_bank, clock=lambda: 1000.0)
+    with pytest.raises(QuizBusy):
+        await busy.rename(OWNER, quiz_id, "New title")
+    assert contended.tries == VERSION_TRIES
+    document = dump_bank({**quiz_data(title="Sent"), "id": quiz_id})
+    sent = await busy.submit(OWNER, document, language="en")
+    assert isinstance(sent.result, Rejected)
+    assert [p.key for p in sent.result.problems] == ["quizzes.toast_busy"]
+    assert (await store.quiz(quiz_id)).version == 1
 
 
 async def test_edits_each_make_a_version(service):
@@ -250,7 +293,8 @@ async def test_visibility_export_and_delete(service, store, forgotten):
     deleted = await service.delete(OWNER, quiz_id)
     assert deleted.id == quiz_id
     assert await store.quiz(quiz_id) is None
-    assert await service.delete(OWNER, quiz_id) is Refusal.NOT_FOUND
+    with pytest.raises(QuizGone):
+        await service.delete(OWNER, quiz_id)
     assert forgotten == [quiz_id] * 3
 
 

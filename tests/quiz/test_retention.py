@@ -13,7 +13,8 @@ from bot.quiz.group_service import GroupService
 from bot.quiz.ports import Pruned
 from bot.quiz.preferences import PreferencesService
 from bot.quiz.service import DAY, QuizService, Retention
-from bot.telegram.common import TOAST_KEYS, AnsweredQueries
+from bot.telegram.common import AnsweredQueries
+from bot.telegram.router import TOASTS
 from storage import SQLiteStore
 from tests.conftest import BANK_ID, FakeClock
 
@@ -150,7 +151,7 @@ async def test_someone_elses_attempt_is_refused_like_one_that_does_not_exist(sto
         await service.grade(8, attempt.id, 0, 0)
     with pytest.raises(UnknownAttempt) as unknown:
         await service.grade(8, attempt.id + 1000, 0, 0)
-    assert TOAST_KEYS[type(foreign.value)] == TOAST_KEYS[type(unknown.value)]
+    assert TOASTS[type(foreign.value)] == TOASTS[type(unknown.value)]
 
 
 async def test_review_of_someone_elses_attempt_is_refused_and_not_marked(store, banks):
