@@ -14,7 +14,8 @@ from bot.quiz.ports import Pruned
 from bot.quiz.service import DAY, QuizService, Retention
 from bot.telegram.common import TOAST_KEYS, AnsweredQueries
 from storage import SQLiteStore
-from tests.conftest import BANK_ID, FakeClock
+from tests.support.banks import BANK_ID
+from tests.support.clock import FakeClock
 
 NOW = 1_750_000_000.0
 
