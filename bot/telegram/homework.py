@@ -178,7 +178,7 @@ async def cmd_assignments(update: Update, context: Context) -> None:
     await _send(update, context, await list_screen(context, chat.id, t))
 
 
-async def on_homework_button(query: CallbackQuery, context: Context,
+async def on_homework_button(query: CallbackQuery, context: Context,  # noqa: C901 - dispatches on the action (issue 32)
                              button: render.HomeworkButton, t: Catalog) -> None:
     """A tap on /assignments' buttons (admins only): close early, extend (a choice, then by
     how long), cancel (a question, then the confirmation), the results file, back to the list.

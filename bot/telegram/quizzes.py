@@ -54,7 +54,7 @@ async def cmd_myquizzes(update: Update, context: Context) -> None:
     await send(context, chat.id, screens.quiz_list(records, t, HTML))
 
 
-async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizButton,
+async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizButton,  # noqa: C901 - dispatches on the action (issue 32)
                          t: Catalog) -> None:
     """A /myquizzes button: show, change or ask for something, for the quiz's owner only."""
     made = services(context)
