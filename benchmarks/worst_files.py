@@ -74,6 +74,25 @@ def _leaking(size: int) -> str:
     return "".join(out)
 
 
+def _paraphrasing(size: int) -> str:
+    """200 valid questions in two halves whose explanations are sentences of the other half's
+    prompt words and most words of its long answers, but as many of a distractor's: every
+    sentence is compared with every question of the other half for a paraphrase of its answer
+    (the comparisons stop at ``bot.quiz.checks.LEAK_COMPARISONS``), and names one's answer."""
+    per = min(size // 200 - 400, 3300)
+    out = [_bank_head()]
+    for n in range(200):
+        mine, theirs = ("alpha bravo", "delta echo") if n % 2 else ("delta echo", "alpha bravo")
+        said = " ".join(f"{theirs} lima mike november {k}." for k in range(max(1, per // 40)))
+        out.append(
+            f"- id: q{n}\n  prompt: {{en: 'What does {mine} {n} mean here?'}}\n"
+            f"  options:\n  - text: {{en: 'lima mike november {n}'}}\n    correct: true\n"
+            f"  - text: {{en: 'lima mike november oscar {n}'}}\n"
+            f"  explanation: {{en: '{said}'}}\n"
+            f"  source: {{title: Atlas, url: 'https://example.org/atlas'}}\n")
+    return "".join(out)
+
+
 def files(scale: float = 1.0) -> dict[str, tuple[str, str]]:
     """The worst files, name -> (file name, text), each at most ``scale`` MB (1 MiB)."""
     size = int(MB * scale)
@@ -83,6 +102,7 @@ def files(scale: float = 1.0) -> dict[str, tuple[str, str]]:
         # YAML
         "yaml unknown keys": ("keys.yaml", _fill(size, lambda n: f"unknown-key-{n:09d}: 1\n")),
         "yaml answer leaks": ("leaks.yaml", _leaking(size)),
+        "yaml paraphrases": ("paraphrases.yaml", _paraphrasing(size)),
         "yaml syntax error at the end": ("late.yaml", _fill(
             size, lambda n: f"- id: q{n}\n  prompt: {{en: 'Question {n}'}}\n", _bank_head(),
             "- id: x\n  prompt: {en: 'a': b}\n")),

@@ -56,12 +56,14 @@ from bot.telegram import (
     router,
     teachers,
 )
+from bot.telegram.arrivals import OrderedQueue
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.jobpass import job_pass
-from bot.telegram.limits import JOB_FIRST, JOB_LATER, QuizRateLimiter
+from bot.telegram.jobsends import JOB_FIRST, JOB_LATER
+from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.metrics import Metrics
 from bot.telegram.monitoring import MeteredProcessor, MeteredRequest
-from bot.telegram.ordering import OrderedQueue, PerUserOrderedProcessor
+from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.polling import PolledUpdates
 from bot.telegram.services import open_services, services, services_of, take_services
 from bot.telegram.webhook import WebhookServer

@@ -1,7 +1,7 @@
 """SQLite statements of group quiz sessions (:class:`bot.quiz.ports.GroupStore`), mixed into
 :class:`storage.sqlite.SQLiteStore`: group chats' languages and settings, sessions, their
 answers and players. Those that are the same in both dialects are written once
-(:class:`storage.shared.SharedGroupStatements`); SQLite's own are here.
+(:class:`storage.shared_groups.SharedGroupStatements`); SQLite's own are here.
 
 Writes go through the group-commit writer (:class:`storage.writer.SQLiteWriter`); every read is
 one statement run to completion.
@@ -14,7 +14,7 @@ import sqlite3
 from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
 from storage.rows import chosen_text
-from storage.shared import SharedGroupStatements
+from storage.shared_groups import SharedGroupStatements
 from storage.writer import SQLiteWriter
 
 

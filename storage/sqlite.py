@@ -33,11 +33,12 @@ from storage.attempts import AttemptStatements
 from storage.backup import DatabaseLock, InstanceLock
 from storage.daily import DailyStatements
 from storage.groups import GroupStatements
+from storage.handled import HandledMarks
 from storage.homework import HomeworkStatements
 from storage.learning import LearningStatements
 from storage.leases import LocalLeases
 from storage.library import LibraryStatements
-from storage.order import HandledMarks, LocalUpdateOrder
+from storage.order import LocalUpdateOrder
 from storage.schema import Migration, migrate, migrations, refuse_newer
 from storage.shared import SharedPromptStatements, SharedReportStatements
 from storage.writer import SQLITE_WAL_HEADER, DatabaseFile, FileChange, WriterConnection

@@ -10,7 +10,8 @@ mis-indented line). A YAML syntax error is located from the layout of the text a
 
 The package's modules, in the order they depend on each other (an import contract keeps it):
 :mod:`~bot.bankload.files` (reading files and folders) uses :mod:`~bot.bankload.schema` (the
-checker), which uses :mod:`~bot.bankload.locate` (placing a YAML syntax error) and
+checker, its recorder of problems in :mod:`~bot.bankload.checker`), which uses
+:mod:`~bot.bankload.locate` (placing a YAML syntax error) and
 :mod:`~bot.bankload.yaml_positions` (the loader that keeps positions); all of them report
 :mod:`~bot.bankload.problems`. This module is the package's interface for the rest of quizbot.
 """

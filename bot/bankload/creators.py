@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 
+from bot.bankload.checker import MAX_PROBLEMS, too_many_problems
 from bot.bankload.problems import BankError, BankProblem
-from bot.bankload.schema import MAX_DOCUMENT_BYTES, MAX_PROBLEMS, parse_bank, too_many_problems
+from bot.bankload.schema import MAX_DOCUMENT_BYTES, parse_bank
 from bot.quiz.bank import Bank
 from bot.quiz.checks import Finding, check_bank
 
@@ -36,7 +37,7 @@ def check_document(document: str, file: str = "<quiz>") -> Bank | list[BankProbl
 
     Returns:
         The bank, or the problems found (the schema's; else the item-writing checks'): at
-        most :data:`~bot.bankload.schema.MAX_PROBLEMS`, then one saying the check stopped.
+        most :data:`~bot.bankload.checker.MAX_PROBLEMS`, then one saying the check stopped.
     """
     try:
         bank = parse_document(document, file)

@@ -1,22 +1,22 @@
 """The schema of bank files (``banks/README.md``): check a parsed file completely and build
-the core's :class:`~bot.quiz.bank.Bank`, listing every problem with its place, question and field.
+the core's :class:`~bot.quiz.bank.Bank`, listing every problem with its place, question and field
+(recorded by :class:`~bot.bankload.checker.Checker`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import yaml
 
+from bot.bankload.checker import Checker, TooManyProblems, too_many_problems
 from bot.bankload.locate import yaml_problem
 from bot.bankload.problems import BankError, BankProblem, show
-from bot.bankload.values import MAX_KEY_SHOWN, described, got, is_id, is_picture, never
+from bot.bankload.values import described, got, is_id, is_picture, never
 from bot.bankload.yaml_positions import Pos, YamlMapping, load_yaml
 from bot.quiz.bank import (
-    CONTROL_CHARACTERS,
     ID_PATTERN,
     LANGUAGE_PATTERN,
     LEVELS,
@@ -34,7 +34,6 @@ from bot.quiz.bank import (
     Question,
     QuestionKind,
     Source,
-    Text,
     blank,
     true_false_options,
 )
@@ -50,128 +49,6 @@ made from a file a creator sent. The limit on a creator's file is on the file as
 is converted, and its YAML is larger than the file (each text indented under its keys, each
 line of a text indented again, a control character written as a four-byte escape), at most a
 few times. This bound keeps the parse of what the bot wrote bounded too."""
-
-MAX_PROBLEMS = 100
-"""Problems a check records before it stops: a creator reads the first few (a reply shows 15)
-and fixes them; a file with thousands of bad keys is not walked to its end."""
-
-
-class TooManyProblems(Exception):
-    """Raised by the checker when :data:`MAX_PROBLEMS` problems are recorded."""
-
-
-def too_many_problems(file: str) -> BankProblem:
-    """The last problem of a check stopped at :data:`MAX_PROBLEMS`."""
-    return BankProblem(file, None, None, "(file)",
-                       f"the check stopped after {MAX_PROBLEMS} problems: fix these first",
-                       None, "problem.too_many_problems", {"count": MAX_PROBLEMS})
-
-
-class _Checker:
-    """Collects problems while walking one parsed bank file.
-
-    Places are :data:`Pos` pairs; ``positions`` collects where each localized text was found
-    (:attr:`Bank.positions`).
-    """
-
-    def __init__(self, file: str) -> None:
-        self.file = file
-        self.problems: list[BankProblem] = []
-        self.question_id: str | None = None
-        self.question_number: int | None = None
-        self.positions: dict[tuple[str | None, str], Pos] = {}
-        self.missing: set[tuple[int | None, str]] = set()
-        """(question number, field) of each field reported missing: a field under it is not
-        reported again (a set, so that each problem is recorded in time of its field's depth,
-        however many there are)."""
-
-    def problem(self, at: Pos | None, field_path: str, message: str,
-                key: str = "problem.invalid", **params: object) -> None:
-        """Record a problem, unless the field was already reported missing; ``key`` and
-        ``params`` say the same for the UI catalogs (:class:`BankProblem`).
-
-        Raises:
-            TooManyProblems: :data:`MAX_PROBLEMS` are recorded already (the walk stops).
-        """
-        parts = field_path.split(".")
-        if any((self.question_number, ".".join(parts[:depth])) in self.missing
-               for depth in range(1, len(parts) + 1)):
-            return
-        if len(self.problems) >= MAX_PROBLEMS:
-            raise TooManyProblems
-        if message == "is missing":
-            self.missing.add((self.question_number, field_path))
-        line, column = at if at is not None else (None, None)
-        self.problems.append(
-            BankProblem(self.file, line, self.question_id, field_path, message, column,
-                        key, params, self.question_number))
-
-    def mapping(self, value: Any, at: Pos | None, field_path: str,
-                required: Iterable[str], optional: Iterable[str] = ()) -> YamlMapping | None:
-        """Check ``value`` is a mapping with the required keys and no unknown ones."""
-        if not isinstance(value, YamlMapping):
-            self.problem(at, field_path, f"must be a mapping, got {described(value)}",
-            "problem.not_mapping")
-            return None
-        required = tuple(required)
-        allowed = set(required) | set(optional)
-        for key in required:
-            if key not in value:
-                self.problem(value.pos, _join(field_path, key), "is missing", "problem.missing")
-        for key in value:
-            if key not in allowed:
-                shown = key if len(key) <= MAX_KEY_SHOWN else key[:MAX_KEY_SHOWN] + "…"
-                self.problem(value.at(key), _join(field_path, shown),
-                             f"unknown key (allowed: {', '.join(sorted(allowed))})",
-                             "problem.unknown_key", allowed=", ".join(sorted(allowed)))
-        return value
-
-    def text(self, value: Any, at: Pos | None, field_path: str,
-             languages: Sequence[str]) -> Text | None:
-        """Check a localized text: exactly ``languages`` as keys, each a non-empty string."""
-        node = self.mapping(value, at, field_path, required=languages)
-        if node is None:
-            return None
-        texts: dict[str, str] = {}
-        for language in languages:
-            if language not in node:
-                continue
-            text = node[language]
-            path = _join(field_path, language)
-            if not isinstance(text, str) or blank(text):
-                self.problem(node.value_at(language), path,
-                             f"must be non-empty text, got {got(node, language)}",
-                             "problem.not_text")
-                continue
-            if self.plain(text, node.value_at(language), path):
-                texts[language] = text.strip()
-                self.positions[(self.question_id, path)] = node.value_at(language)
-        return Text(texts) if len(texts) == len(languages) else None
-
-    def url(self, value: Any, at: Pos | None, field_path: str) -> str | None:
-        """Check an http(s) URL without spaces or control characters."""
-        if not isinstance(value, str) or not re.fullmatch(r"https?://\S+", value):
-            self.problem(at, field_path, f"must be an http(s) URL, got {show(value)}",
-            "problem.not_url")
-            return None
-        return value if self.plain(value, at, field_path) else None
-
-    def plain(self, text: str, at: Pos | None, field_path: str) -> bool:
-        """Check ``text`` has no control character but tab and line feed
-        (:data:`CONTROL_CHARACTERS`); report the first one found."""
-        found = CONTROL_CHARACTERS.search(text)
-        if found:
-            self.problem(at, field_path,
-                         f"contains the control character U+{ord(found[0]):04X} at character "
-                         f"{found.start() + 1}; only plain text, tabs and line breaks are allowed",
-                         "problem.control_character", code=f"{ord(found[0]):04X}",
-                         position=found.start() + 1)
-        return not found
-
-
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path and path != "(bank)" else key
-
 
 _BANK_KEYS = ("id", "version", "default_language", "languages", "level", "title",
               "description", "questions")
@@ -212,7 +89,7 @@ def parse_bank(document: str, file: str = "<string>", *,
     except yaml.YAMLError as exc:
         raise BankError([yaml_problem(exc, document, file, _FIELDS)]) from exc
 
-    check = _Checker(file)
+    check = Checker(file)
     try:
         return _checked(check, data)
     except TooManyProblems:
@@ -223,12 +100,12 @@ def _in_order(problems: list[BankProblem]) -> list[BankProblem]:
     return sorted(problems, key=lambda p: (p.line or 0, p.column or 0))
 
 
-def _checked(check: _Checker, data: Any) -> Bank:  # noqa: C901 - the bank's keys checked in file order
+def _checked(check: Checker, data: Any) -> Bank:  # noqa: C901 - the bank's keys checked in file order
     """The bank of the parsed ``data``.
 
     Raises:
         BankError: its problems, in the order of the file.
-        TooManyProblems: :data:`MAX_PROBLEMS` were found, and more.
+        TooManyProblems: :data:`~bot.bankload.checker.MAX_PROBLEMS` were found, and more.
     """
     root = check.mapping(data, (1, 1), "(bank)", required=_BANK_KEYS, optional=("guide",))
     if root is None:
@@ -331,7 +208,7 @@ def too_large_problem(file: str, size: int, limit: int = MAX_BANK_BYTES) -> Bank
                        "problem.too_large", {"size": size, "limit": limit})
 
 
-def _parse_question(check: _Checker, value: Any, number: int, languages: Sequence[str],  # noqa: C901 - a question's keys checked in file order
+def _parse_question(check: Checker, value: Any, number: int, languages: Sequence[str],  # noqa: C901 - a question's keys checked in file order
                     seen: dict[str, int]) -> Question | None:
     """Validate one question (``number`` is 1-based); None if it has problems."""
     check.question_id, check.question_number = f"#{number}", number
@@ -414,7 +291,7 @@ def _parse_question(check: _Checker, value: Any, number: int, languages: Sequenc
                     waived, shuffle)
 
 
-def _choice_options(check: _Checker, node: YamlMapping,
+def _choice_options(check: Checker, node: YamlMapping,
                     languages: Sequence[str]) -> list[Option]:
     """A choice question's options: :data:`MIN_OPTIONS` to :data:`MAX_OPTIONS`, one or more of
     them right but not all, no two with the same text; problems are reported."""
@@ -470,7 +347,7 @@ def _choice_options(check: _Checker, node: YamlMapping,
     return options
 
 
-def _kind_of(check: _Checker, node: YamlMapping) -> QuestionKind | None:
+def _kind_of(check: Checker, node: YamlMapping) -> QuestionKind | None:
     """The question's ``kind`` (default ``choice``); None, reported, if it is not a kind."""
     value = node.get("kind", "choice")
     if value not in _KINDS:
@@ -482,7 +359,7 @@ def _kind_of(check: _Checker, node: YamlMapping) -> QuestionKind | None:
     return QuestionKind(value)
 
 
-def _true_false(check: _Checker, node: YamlMapping, languages: Sequence[str]) -> list[Option]:
+def _true_false(check: Checker, node: YamlMapping, languages: Sequence[str]) -> list[Option]:
     """A true/false question's two options, from its ``answer``; none when it has problems
     (options given, the answer missing or not a boolean)."""
     if "options" in node:
@@ -500,7 +377,7 @@ def _true_false(check: _Checker, node: YamlMapping, languages: Sequence[str]) ->
     return list(true_false_options(answer, tuple(languages)))
 
 
-def _not_boolean(check: _Checker, at: Pos, field: str, value: object, other: str) -> None:
+def _not_boolean(check: Checker, at: Pos, field: str, value: object, other: str) -> None:
     """Report ``field`` (at ``at``) as not a boolean: a quoted ``true``/``false`` is told to
     lose its quotes, anything else is described as ``other`` says."""
     hint = (f"the text {show(value)}: remove the quotes"
@@ -508,7 +385,7 @@ def _not_boolean(check: _Checker, at: Pos, field: str, value: object, other: str
     check.problem(at, field, f"must be true or false, got {hint}", "problem.not_boolean")
 
 
-def _shuffle(check: _Checker, node: YamlMapping) -> bool:
+def _shuffle(check: Checker, node: YamlMapping) -> bool:
     """Whether the question's options are shuffled per attempt (``shuffle``, a boolean; true
     when not given)."""
     if "shuffle" not in node:
@@ -520,7 +397,7 @@ def _shuffle(check: _Checker, node: YamlMapping) -> bool:
     return value
 
 
-def _waived(check: _Checker, node: YamlMapping) -> frozenset[str]:
+def _waived(check: Checker, node: YamlMapping) -> frozenset[str]:
     """The item-writing rules the question waives (``waive``: a list of rule names of
     :data:`bot.quiz.checks.WAIVABLE`); empty, reported, when the list is not one."""
     if "waive" not in node:
@@ -546,7 +423,7 @@ def _waived(check: _Checker, node: YamlMapping) -> frozenset[str]:
     return frozenset(value)
 
 
-def _picture(check: _Checker, node: YamlMapping) -> str | None:
+def _picture(check: Checker, node: YamlMapping) -> str | None:
     """The question's ``picture`` (an https URL or a Telegram file_id), or None."""
     if "picture" not in node:
         return None

@@ -5,26 +5,19 @@ the Telegram and terminal front ends. No Telegram, no SQL: the rules are in
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from cachetools import LRUCache
-from tenacity import (
-    AsyncRetrying,
-    RetryCallState,
-    retry_if_exception_type,
-    stop_after_attempt,
-    wait_exponential,
-)
 
 from bot.quiz import engine, learning
 from bot.quiz.bank import Bank
 from bot.quiz.engine import Attempt
 from bot.quiz.learning import Card, CardGone, CardReviewed, NoSuchCard, ReviewItem
 from bot.quiz.ports import CardStore, CardUpdate, Learner, ScorePoint, StorageError, UnratedAnswer
+from bot.quiz.ratings import REBUILD_BATCH, RatingQueue, rating
 from bot.quiz.registry import BankRegistry
 
 log = logging.getLogger(__name__)
@@ -35,18 +28,6 @@ served (a question removed from its bank without a version change is skipped).""
 
 DUE_COUNT_UPTO = 100
 """Due cards are counted up to this many ("99+" beyond): counting 10,000 would cost a scan."""
-
-CARD_WRITE_ATTEMPTS = 5
-"""Tries of one batch of review cards (:meth:`LearningService.answered_soon`) before it is
-left to the start-up rebuild (:meth:`LearningService.rebuild`); waits between them grow
-exponentially (:data:`CARD_WRITE_WAIT`)."""
-
-CARD_WRITE_WAIT = (0.2, 5.0)
-"""Seconds of the first wait between two tries of a batch of review cards, and of any wait at
-most."""
-
-REBUILD_BATCH = 1000
-"""Ratings written together by the start-up rebuild (one transaction each on SQLite)."""
 
 MIN_REMINDER_GAP = 20 * 3600.0
 """Seconds between two reminders at least (at most one a day, even when the usual hour moves
@@ -104,10 +85,8 @@ class LearningService:
         self._clock = clock
         self._blocked: set[int] = set()
         self._nexted: set[tuple[int, int]] = set()  # (card id, reps) whose "next" was served
-        self._queued: list[CardUpdate] = []
-        self._writing: list[CardUpdate] = []  # the batch being written (tried again on failure)
-        self._writer: asyncio.Task[None] | None = None
-        self._batch_over = asyncio.Event()  # set (and cleared) as each batch ends
+        self._ratings = RatingQueue(store)
+        """The ratings queued by :meth:`answered_soon`, written in batches."""
 
     def now(self) -> float:
         """The service's clock: seconds since the epoch."""
@@ -166,19 +145,6 @@ class LearningService:
             after = max(after, learner.last_reminded_at + MIN_REMINDER_GAP)
         return learning.next_reminder(learner.user_id, learner.hours, after)
 
-    @staticmethod
-    def _rating(correct: bool, at: float) -> Callable[[Card], Card | None]:
-        """The rating of an answer given at ``at``, for :meth:`CardStore.update_card`: None
-        (nothing changes) when the card already reflects it (its last rating is at or after
-        ``at``), so an answer is rated once, whoever rates it first: the queue of
-        :meth:`answered_soon` or the start-up rebuild (:meth:`rebuild`, on another instance
-        too)."""
-        def rate(card: Card) -> Card | None:
-            if card.last_review is not None and card.last_review >= at:
-                return None
-            return learning.rate(card, correct, at)
-        return rate
-
     async def answered(self, user_id: int, bank_id: str, question_id: str, correct: bool,
                        at: float) -> Card | None:
         """Rate the user's card of a question answered in a quiz or a group session (a new
@@ -187,7 +153,7 @@ class LearningService:
         """
         try:
             card = await self.store.update_card(
-                user_id, bank_id, question_id, self._rating(correct, at), self._study(at))
+                user_id, bank_id, question_id, rating(correct, at), self._study(at))
             self._carded(user_id, bank_id)
             return card
         except StorageError:
@@ -202,45 +168,14 @@ class LearningService:
         (:meth:`bot.quiz.ports.CardStore.update_cards`), while the first batch is being written
         the next one gathers. What the bot's handlers use, so that neither a tap's
         acknowledgement nor its update's slot waits for the card; :meth:`drain` before closing
-        the store. A batch that fails is tried again (:data:`CARD_WRITE_ATTEMPTS`); one lost
-        anyway (a crash, a long outage) is rated from its stored answer by :meth:`rebuild`
-        at the next start, as it would have been.
+        the store. A batch that fails is tried again
+        (:data:`~bot.quiz.ratings.CARD_WRITE_ATTEMPTS`); one lost anyway (a crash, a long
+        outage) is rated from its stored answer by :meth:`rebuild` at the next start, as it
+        would have been.
         """
-        self._queued.append(CardUpdate(user_id, bank_id, question_id,
-                                       self._rating(correct, at), self._study(at)))
+        self._ratings.put(CardUpdate(user_id, bank_id, question_id, rating(correct, at),
+                                     self._study(at)))
         self._carded(user_id, bank_id)
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_queued(), name="review-cards")
-
-    async def _write_queued(self) -> None:
-        while self._queued:
-            self._writing, self._queued = self._queued, []
-            try:
-                await self._write(self._writing)
-            except StorageError:
-                log.exception("could not update %d review card(s) after %d tries: they are "
-                              "rated from their answers at the next start", len(self._writing),
-                              CARD_WRITE_ATTEMPTS)
-            finally:
-                self._writing = []
-                self._batch_over.set()  # wakes those waiting now; the next wait is new
-                self._batch_over.clear()
-
-    async def _write(self, batch: list[CardUpdate]) -> None:
-        """Write ``batch`` (:meth:`CardStore.update_cards`), tried again on a storage failure.
-        ``batch`` is read at each try: :meth:`forget` takes a deleted user's ratings out.
-
-        Raises:
-            StorageError: the last try failed too.
-        """
-        retrying = AsyncRetrying(
-            retry=retry_if_exception_type(StorageError),
-            stop=stop_after_attempt(CARD_WRITE_ATTEMPTS),
-            wait=wait_exponential(multiplier=CARD_WRITE_WAIT[0], max=CARD_WRITE_WAIT[1]),
-            before_sleep=_log_retry, reraise=True)
-        async for attempt in retrying:
-            with attempt:
-                await self.store.update_cards(list(batch))
 
     async def rebuild(self) -> int:
         """Rate, oldest first, the stored answers that their review cards do not reflect yet
@@ -250,14 +185,15 @@ class LearningService:
 
         Raises:
             StorageError: the answers could not be read, or a batch not written after
-                :data:`CARD_WRITE_ATTEMPTS` tries (the rest is rated at the next start).
+                :data:`~bot.quiz.ratings.CARD_WRITE_ATTEMPTS` tries (the rest is rated at
+                the next start).
         """
         answers: list[UnratedAnswer] = await self.store.unrated_answers()
         updates = [CardUpdate(a.user_id, a.bank_id, a.question_id,
-                              self._rating(a.correct, a.answered_at), self._study(a.answered_at))
+                              rating(a.correct, a.answered_at), self._study(a.answered_at))
                    for a in answers]
         for start in range(0, len(updates), REBUILD_BATCH):
-            await self._write(updates[start:start + REBUILD_BATCH])
+            await self._ratings.write(updates[start:start + REBUILD_BATCH])
         if answers:
             log.info("rated %d answer(s) whose review card was not written before the last "
                      "stop", len(answers))
@@ -266,17 +202,14 @@ class LearningService:
     async def drain(self) -> None:
         """Wait until every rating queued by :meth:`answered_soon` is written (or failed after
         its tries and logged)."""
-        while self._writer is not None and not self._writer.done():
-            await asyncio.shield(self._writer)
+        await self._ratings.drain()
 
     async def settled(self, user_id: int) -> None:
         """Wait until the ratings queued for ``user_id`` by :meth:`answered_soon` are written
         (or failed after their tries and logged), so that what the user reads next (/stats,
         /review) shows the answers they just gave; batches of other users' ratings queued
         after theirs are not waited for."""
-        while any(u.user_id == user_id for u in (*self._writing, *self._queued)) and (
-                self._writer is not None and not self._writer.done()):
-            await self._batch_over.wait()
+        await self._ratings.settled(user_id)
 
     async def forget(self, user_id: int) -> None:
         """Drop what is kept in memory about ``user_id`` (their data is being deleted): their
@@ -285,8 +218,7 @@ class LearningService:
         after this returns (a deletion that follows removes what it wrote)."""
         self._blocked.discard(user_id)
         self._created.pop(user_id, None)
-        self._queued[:] = [u for u in self._queued if u.user_id != user_id]
-        self._writing[:] = [u for u in self._writing if u.user_id != user_id]
+        self._ratings.forget(user_id)
         await self.drain()
 
     # --- review ----------------------------------------------------------------------------
@@ -515,13 +447,6 @@ class LearningService:
         earlier = [p for p in await self.store.score_history(attempt.user_id)
                    if p.bank_id == attempt.bank_id and p.ended_at < ended and p.total]
         return max(earlier, key=lambda p: (p.score / p.total, p.score), default=None)
-
-
-def _log_retry(state: RetryCallState) -> None:
-    error = state.outcome.exception() if state.outcome is not None else None
-    log.warning("could not update review cards (try %d of %d: %s): trying again in %.1f s",
-                state.attempt_number, CARD_WRITE_ATTEMPTS, error,
-                state.next_action.sleep if state.next_action is not None else 0.0)
 
 
 __all__ = ["CardGone", "CardReviewed", "LearningService", "NoSuchCard", "Progress"]

@@ -2,15 +2,17 @@
 and its fields (``a:42:3:1``) within Telegram's 64 bytes
 (:data:`~bot.render.limits.MAX_CALLBACK_DATA_BYTES`).
 
-Each kind owns its prefix and the pattern of its fields (``PREFIX``, ``FIELDS``): encoding,
-decoding and the Telegram layer's routes (one ``CallbackQueryHandler`` per kind, matching
-:func:`callback_pattern`) read that one table.
+Each kind owns its prefix, the pattern of its fields and their types (``PREFIX``, ``FIELDS``, its
+annotations): encoding, decoding (no branch per kind) and the Telegram layer's routes (one
+``CallbackQueryHandler`` per kind, matching :func:`callback_pattern`) read that one declaration.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -144,7 +146,6 @@ class DeleteDataButton:
 
     confirm: int
     nonce: str
-
 
 
 @dataclass(frozen=True)
@@ -444,8 +445,8 @@ CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | Lang
 
 BUTTON_KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)
 """Every kind of button: each owns its prefix (``PREFIX``, unique) and the pattern of its
-fields (``FIELDS``; None: it has none), read by :func:`encode`, :func:`decode` and
-:func:`callback_pattern`."""
+fields (``FIELDS``, a group per field; None: it has none), read by :func:`encode`, :func:`decode`
+(with the fields' types) and :func:`callback_pattern`."""
 
 _BY_PREFIX: dict[str, type[CallbackButton]] = {kind.PREFIX: kind for kind in BUTTON_KINDS}
 assert len(_BY_PREFIX) == len(BUTTON_KINDS), "two kinds of button share a prefix"
@@ -461,19 +462,35 @@ def callback_pattern(kind: type[CallbackButton]) -> re.Pattern[str]:
     ``re.match`` (PTB's ``CallbackQueryHandler`` pattern) or ``fullmatch``."""
     return _PATTERNS[kind]
 
-_TEXT_AT: dict[type[CallbackButton], int] = {RetakeButton: 0, BankButton: 0, SettingButton: 2,
-                                              DeleteDataButton: 1, QuizButton: 1, AssignButton: 0}
-"""Kinds with a field that stays text even of digits only, and its index: a bank id, a
-setting's value ("0" a count, "30" seconds), a nonce, a quiz id."""
+
+_CODECS: dict[type, Callable[[str], Any]] = {int: int, str: str}
+"""How a field of each type reads back from its text (written as ``str(value)``)."""
+
+
+def _field_readers(kind: type[CallbackButton]) -> tuple[Callable[[str], Any], ...]:
+    """The reader of each of ``kind``'s fields, in order, from their declared types.
+
+    Raises:
+        TypeError: a type without a codec, or ``FIELDS`` capturing another number of fields.
+    """
+    hints = typing.get_type_hints(kind)
+    readers = tuple(_CODECS.get(hints[field.name]) for field in dataclasses.fields(kind))
+    if None in readers or re.compile(kind.FIELDS or "").groups != len(readers):
+        raise TypeError(f"{kind.__name__}: fields {hints} don't fit codecs or FIELDS")
+    return typing.cast(tuple[Callable[[str], Any], ...], readers)
+
+
+_READERS: dict[type[CallbackButton], tuple[Callable[[str], Any], ...]] = {
+    kind: _field_readers(kind) for kind in BUTTON_KINDS}
 
 
 def encode(button: CallbackButton) -> str:
-    """Encode a button as callback data, e.g. ``a:42:3:1``.
+    """Encode a button as callback data, e.g. ``a:42:3:1`` (its prefix, then its fields).
 
     Raises:
         ValueError: the encoding would exceed 64 bytes (Bot API limit on callback_data).
     """
-    fields = [str(v) for v in button.__dict__.values()]
+    fields = [str(v) for v in button.__dict__.values()]  # the fields, in declared order
     data = ":".join([button.PREFIX, *fields])
     if len(data.encode()) > MAX_CALLBACK_DATA_BYTES:
         raise ValueError(f"callback data over {MAX_CALLBACK_DATA_BYTES} bytes: {data!r}")
@@ -481,7 +498,7 @@ def encode(button: CallbackButton) -> str:
 
 
 def decode(data: str | None) -> CallbackButton:
-    """Decode callback data made by :func:`encode`.
+    """Decode callback data made by :func:`encode`, each field as its declared type.
 
     Raises:
         InvalidCallbackData: anything else (empty, garbage, forged, over 64 bytes).
@@ -492,9 +509,4 @@ def decode(data: str | None) -> CallbackButton:
     match = _PATTERNS[kind].match(data) if kind is not None else None
     if kind is None or match is None:
         raise InvalidCallbackData(data)
-    groups: list[Any] = [int(g) if g.isdigit() else g for g in match.groups()]
-    if kind in _TEXT_AT:  # that field stays text even when it is all digits
-        groups[_TEXT_AT[kind]] = match[_TEXT_AT[kind] + 1]
-    if kind in (DailySettingButton, DailyChannelButton):  # a chat id; the rest stays text
-        groups = [int(match[1]), *match.groups()[1:]]
-    return kind(*groups)
+    return kind(*(read(text) for read, text in zip(_READERS[kind], match.groups(), strict=True)))

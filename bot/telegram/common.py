@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
@@ -42,7 +42,7 @@ from bot.quiz.ports import (
 )
 from bot.quiz.service import QuizService
 from bot.render import Screen
-from bot.telegram.limits import SharedSends
+from bot.telegram.jobsends import SharedSends
 from bot.telegram.metrics import Metrics
 from bot.telegram.outcomes import Kind, classify
 from bot.telegram.transport import SENT_KEYBOARD
@@ -133,6 +133,18 @@ QuizApplication = Application[Bot, Context, UserData, ChatData, BotData, JobQueu
 """The application, as ``bot.app.build_application`` builds it."""
 CONTEXT_TYPES: ContextTypes[Context, UserData, ChatData, BotData] = ContextTypes(
     context=CallbackContext, bot_data=BotData)
+
+
+@dataclass(frozen=True)
+class StartLink:
+    """A kind of private ``/start`` payload (a deep link's, ``t.me/<bot>?start=<payload>``:
+    :mod:`bot.render.links`) and what opens it, declared by its feature beside its handler.
+    ``bot.telegram.handlers.START_LINKS`` is the table: the first entry that ``takes`` a
+    payload opens it, as ``open(context, chat_id, user, payload, t)`` in the private chat
+    ``chat_id``, in the user's catalog ``t``."""
+
+    takes: Callable[[str], bool]
+    open: Callable[[Context, int, User, str, Catalog], Awaitable[None]]
 
 
 def app_of(context: Context) -> QuizApplication:

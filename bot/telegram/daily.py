@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 DAILY_INTERVAL = 30.0
 """Seconds between two daily passes (a PTB JobQueue job): a day's question goes out within
 this of its time, plus the time the posts due before it take (the jobs' one send budget,
-``limits.job_calls``: the pass runs as a job)."""
+``jobsends.job_calls``: the pass runs as a job)."""
 
 
 # --- /daily --------------------------------------------------------------------------------

@@ -17,7 +17,6 @@ from bot.quiz import engine
 from bot.quiz.advance import NextShown, after_answer, next_question
 from bot.quiz.bank import Bank
 from bot.quiz.flow import AnswerFlow
-from bot.quiz.homework import TOKEN_PREFIX as HOMEWORK_PREFIX
 from bot.quiz.ports import StorageError
 from bot.quiz.quizzes import CREATED_ID
 from bot.quiz.starting import Resumed, Started, resume_or_start
@@ -29,6 +28,7 @@ from bot.telegram.common import (
     SHARED_SENDERS,
     Context,
     QuizApplication,
+    StartLink,
     edit,
     edit_keyboard,
     send,
@@ -47,37 +47,64 @@ log = logging.getLogger(__name__)
 # --- commands ------------------------------------------------------------------------------
 
 async def cmd_start(update: Update, context: Context) -> None:
-    """/start [bank]: greet; resume the active attempt or start one (deep-link payload: bank)."""
+    """/start [payload]: a deep link's payload opened by the first of :data:`START_LINKS` that
+    takes it (a bank's id when no other does); without one, greet and resume the active
+    attempt or start one."""
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
-    service = services(context).quiz
     t = await catalog_for(context, user)
     payload = context.args[0] if context.args else None
-    link = render.parse_question_payload(payload) if payload else None
-    if link is not None:  # a group reveal's "in my language" link
-        await teachers.show_group_question(context, chat.id, *link, t)
+    if payload is None:
+        await open_bank(context, chat.id, user, None, t)
         return
-    if payload is not None and payload.startswith(HOMEWORK_PREFIX):  # a homework's button
-        await homework.open_link(context, chat.id, user, payload, t)
+    link = next(link for link in START_LINKS if link.takes(payload))
+    await link.open(context, chat.id, user, payload, t)
+
+
+async def open_bank(context: Context, chat_id: int, user: User, bank_id: str | None,
+                    t: Catalog) -> None:
+    """``/start <bank id>`` (:func:`bot.render.bank_link`, a shared quiz's link; None: a bare
+    /start): resume the active attempt or start the bank; a bank that may not be started is
+    refused (:func:`refused_unknown_bank`)."""
+    service = services(context).quiz
+    if await refused_unknown_bank(context, chat_id, t, bank_id):
         return
-    if payload == render.LIST_PAYLOAD:  # the button above an inline query's empty results
-        await send(context, chat.id, render.bank_choice(service.registry.featured.values(), t, HTML,
-                                                        header=t("choose_bank")))
-        return
-    if await refused_unknown_bank(context, chat.id, t, payload):
-        return
-    outcome = await resume_or_start(service, user.id, payload)
+    outcome = await resume_or_start(service, user.id, bank_id)
     if isinstance(outcome, Resumed):
         attempt = outcome.attempt
         for screen in render.resume_screens(await service.bank_of(attempt), attempt,
                                             outcome.updated, t, HTML, share=sharing_on(context)):
-            await send(context, chat.id, screen)
+            await send(context, chat_id, screen)
     elif isinstance(outcome, Started):
-        await show_start(context, chat.id, user, outcome, t, greet=True)
+        await show_start(context, chat_id, user, outcome, t, greet=True)
     else:  # several banks and none asked for
-        await send(context, chat.id, Screen(HTML.escape(t("greeting", name=user.first_name))))
-        await send(context, chat.id, render.bank_choice(service.registry.featured.values(), t, HTML,
+        await send(context, chat_id, Screen(HTML.escape(t("greeting", name=user.first_name))))
+        await send(context, chat_id, render.bank_choice(service.registry.featured.values(), t, HTML,
                                                         header=t("choose_bank")))
+
+
+async def open_list(context: Context, chat_id: int, user: User, payload: str,
+                    t: Catalog) -> None:
+    """``/start list_quizzes`` (:data:`bot.render.LIST_PAYLOAD`, the button above an inline
+    query's empty results): the featured banks to choose from."""
+    service = services(context).quiz
+    await send(context, chat_id, render.bank_choice(service.registry.featured.values(), t, HTML,
+                                                    header=t("choose_bank")))
+
+
+LIST_LINK = StartLink(lambda payload: payload == render.LIST_PAYLOAD, open_list)
+"""The list of quizzes (``list_quizzes``)."""
+BANK_LINK = StartLink(lambda payload: True, open_bank)
+"""A bank's id: any payload no other link takes (an unknown one is refused by name)."""
+
+START_LINKS: tuple[StartLink, ...] = (
+    teachers.QUESTION_LINK,  # q_<session>_<position>: a group reveal's "in my language"
+    homework.HOMEWORK_LINK,  # hw<token>: a homework's button
+    LIST_LINK,  # list_quizzes: the button above an inline query's empty results
+    BANK_LINK,  # anything else: a bank's id (last: it takes every payload)
+)
+"""The private ``/start`` payloads, in the order they are tried: each feature declares its
+:class:`~bot.telegram.common.StartLink` beside its handler and adds it here."""
 
 
 async def cmd_quiz(update: Update, context: Context) -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.error import Forbidden, TelegramError
@@ -20,9 +22,11 @@ from telegram.error import Forbidden, TelegramError
 from bot import i18n, render
 from bot.i18n import Catalog
 from bot.quiz import group as rules
+from bot.quiz.bank import Bank
 from bot.quiz.engine import UnknownBank
 from bot.quiz.homework import (
     OPEN,
+    TOKEN_PREFIX,
     Assignment,
     DeadlinePast,
     DeadlineRefused,
@@ -46,7 +50,7 @@ from bot.telegram.chats import (
     reply,
     thread_of,
 )
-from bot.telegram.common import Context, edit, keyboard, send, toast
+from bot.telegram.common import Context, StartLink, edit, keyboard, send, toast
 from bot.telegram.limits import Dropped
 from bot.telegram.services import catalog_for, services
 
@@ -178,10 +182,11 @@ async def cmd_assignments(update: Update, context: Context) -> None:
     await _send(update, context, await list_screen(context, chat.id, t))
 
 
-async def on_homework_button(query: CallbackQuery, context: Context,  # noqa: C901 - dispatches on the action (issue 32)
+async def on_homework_button(query: CallbackQuery, context: Context,
                              button: render.HomeworkButton, t: Catalog) -> None:
     """A tap on /assignments' buttons (admins only): close early, extend (a choice, then by
-    how long), cancel (a question, then the confirmation), the results file, back to the list.
+    how long), cancel (a question, then the confirmation), the results file, back to the list;
+    what each step does is its entry of :data:`STEPS`, answered in the group's language.
 
     Raises:
         UnknownHomework: no such homework (a forged button).
@@ -194,63 +199,160 @@ async def on_homework_button(query: CallbackQuery, context: Context,  # noqa: C9
     if not await is_admin(context, chat, query.from_user):
         await toast(query, t("toast_not_admin"))
         return
-    if button.step == "list":
-        await toast(query)
-        await edit(query, await list_screen(context, chat.id, group_t))
-        return
-    hw = services(context).homework
-    assignment = await hw.assignment(button.assignment_id)
-    if assignment.chat_id != chat.id:
-        raise rules.WrongChat(chat.id)
-    bank = await jobs.bank_or_none(context, assignment)
-    zone = await hw.zone(chat.id)
-    if button.step == "report":
-        await toast(query)
-        await _report_to(query, context, assignment, group_t)
-        return
-    if assignment.status != OPEN:
-        raise (HomeworkCancelled if assignment.status == "cancelled" else HomeworkClosed)(
-            assignment)
-    if button.step == "extend":
-        await toast(query)
-        await edit(query, screens.extend_choice(assignment, bank, zone, group_t, HTML))
-    elif button.step == "by":
-        extended = await hw.extend(assignment.id, assignment.deadline + button.value)
-        await toast(query)
-        await jobs.edit_post(context, extended)
-        line = group_t("hw.extended", title=screens.homework_title(bank, extended, group_t),
-                       date=screens.local_time(extended.deadline, zone, group_t), zone=zone,
-                       relative=group_t.relative(extended.deadline - hw.now()))
-        await edit(query, _headed(line, await list_screen(context, chat.id, group_t)))
-    elif button.step == "cancel":
-        members = [m for m in await hw.members(assignment.id)
-                   if not m.counted and m.attempt_status == "active"]
-        await toast(query)
-        await edit(query, screens.cancel_question(assignment, bank, len(members), group_t,
-                                                  HTML))
-    elif button.step == "confirm":
-        cancelled, members = await hw.cancel(assignment.id)
-        await toast(query)
-        if await hw.mark_final(cancelled.id):  # claimed: the pass won't edit it again
-            await jobs.edit_post(context, cancelled)
-        line = group_t("hw.cancel_done", title=screens.homework_title(bank, cancelled, group_t))
-        await edit(query, _headed(line, await list_screen(context, chat.id, group_t)))
-        for member in members:  # each privately, in their language
-            member_t = _catalog(member.language)
-            try:
-                await send(context, member.user_id, screens.homework_cancelled_member(
-                    cancelled, bank, member_t, HTML))
-            except TelegramError as exc:
-                log.info("homework %s: user %s not told of the cancellation: %r",
-                         cancelled.id, member.user_id, exc)
-    elif button.step == "close":
-        closed = await hw.close(assignment.id, early=True)
-        if closed is None:
-            raise HomeworkClosed(assignment)
-        await toast(query)
-        line = group_t("hw.closed_early", title=screens.homework_title(bank, closed, group_t))
-        await edit(query, _headed(line, await list_screen(context, chat.id, group_t)))
-        await jobs.close_and_announce(context, closed)
+    await STEPS[button.step](query, context, button, group_t)
+
+
+HomeworkStep = Callable[[CallbackQuery, Context, render.HomeworkButton, Catalog],
+                        Awaitable[None]]
+"""What an /assignments button does, tapped by an admin (with the group's catalog)."""
+
+
+@dataclass(frozen=True)
+class Tapped:
+    """The homework an /assignments button names, found in the tapper's group: its quiz at
+    the latest version (None: gone) and the group's time zone."""
+
+    assignment: Assignment
+    bank: Bank | None
+    zone: str
+
+
+OnHomework = Callable[[CallbackQuery, Context, render.HomeworkButton, Tapped, Catalog],
+                      Awaitable[None]]
+"""What an /assignments button does to its homework."""
+
+
+def _on_homework(run: OnHomework, *, open_only: bool = True) -> HomeworkStep:
+    """``run`` on the button's homework, which must be the group's (and, ``open_only``,
+    still open).
+
+    Raises:
+        UnknownHomework, WrongChat, HomeworkClosed, HomeworkCancelled: as
+            :func:`on_homework_button`.
+    """
+
+    async def on_homework(query: CallbackQuery, context: Context,
+                          button: render.HomeworkButton, t: Catalog) -> None:
+        assert query.message is not None
+        chat_id = query.message.chat.id
+        hw = services(context).homework
+        assignment = await hw.assignment(button.assignment_id)
+        if assignment.chat_id != chat_id:
+            raise rules.WrongChat(chat_id)
+        bank = await jobs.bank_or_none(context, assignment)
+        zone = await hw.zone(chat_id)
+        if open_only and assignment.status != OPEN:
+            raise (HomeworkCancelled if assignment.status == "cancelled" else HomeworkClosed)(
+                assignment)
+        await run(query, context, button, Tapped(assignment, bank, zone), t)
+
+    return on_homework
+
+
+async def _list(query: CallbackQuery, context: Context, button: render.HomeworkButton,
+                t: Catalog) -> None:
+    """/assignments again."""
+    assert query.message is not None
+    await toast(query)
+    await edit(query, await list_screen(context, query.message.chat.id, t))
+
+
+async def _report(query: CallbackQuery, context: Context, button: render.HomeworkButton,
+                  tapped: Tapped, t: Catalog) -> None:
+    """The results file, privately to the admin who tapped (open or not)."""
+    await toast(query)
+    await _report_to(query, context, tapped.assignment, t)
+
+
+async def _extend_choice(query: CallbackQuery, context: Context,
+                         button: render.HomeworkButton, tapped: Tapped, t: Catalog) -> None:
+    """How long to extend by."""
+    await toast(query)
+    await edit(query, screens.extend_choice(tapped.assignment, tapped.bank, tapped.zone, t,
+                                            HTML))
+
+
+async def _extend_by(query: CallbackQuery, context: Context, button: render.HomeworkButton,
+                     tapped: Tapped, t: Catalog) -> None:
+    """Extend the deadline by ``value`` seconds; the group's post and the list say so."""
+    hw, bank, zone = services(context).homework, tapped.bank, tapped.zone
+    assignment = tapped.assignment
+    extended = await hw.extend(assignment.id, assignment.deadline + button.value)
+    await toast(query)
+    await jobs.edit_post(context, extended)
+    line = t("hw.extended", title=screens.homework_title(bank, extended, t),
+             date=screens.local_time(extended.deadline, zone, t), zone=zone,
+             relative=t.relative(extended.deadline - hw.now()))
+    await edit(query, _headed(line, await list_screen(context, assignment.chat_id, t)))
+
+
+async def _ask_cancel(query: CallbackQuery, context: Context, button: render.HomeworkButton,
+                      tapped: Tapped, t: Catalog) -> None:
+    """Ask whether to cancel, saying how many members are part-way through."""
+    members = [m for m in await services(context).homework.members(tapped.assignment.id)
+               if not m.counted and m.attempt_status == "active"]
+    await toast(query)
+    await edit(query, screens.cancel_question(tapped.assignment, tapped.bank, len(members), t,
+                                              HTML))
+
+
+async def _cancel(query: CallbackQuery, context: Context, button: render.HomeworkButton,
+                  tapped: Tapped, t: Catalog) -> None:
+    """Cancel the homework (the answer to :func:`_ask_cancel`); each member part-way through
+    is told privately, in their language."""
+    hw, bank = services(context).homework, tapped.bank
+    cancelled, members = await hw.cancel(tapped.assignment.id)
+    await toast(query)
+    if await hw.mark_final(cancelled.id):  # claimed: the pass won't edit it again
+        await jobs.edit_post(context, cancelled)
+    line = t("hw.cancel_done", title=screens.homework_title(bank, cancelled, t))
+    await edit(query, _headed(line, await list_screen(context, tapped.assignment.chat_id, t)))
+    for member in members:  # each privately, in their language
+        member_t = _catalog(member.language)
+        try:
+            await send(context, member.user_id, screens.homework_cancelled_member(
+                cancelled, bank, member_t, HTML))
+        except TelegramError as exc:
+            log.info("homework %s: user %s not told of the cancellation: %r",
+                     cancelled.id, member.user_id, exc)
+
+
+async def _close(query: CallbackQuery, context: Context, button: render.HomeworkButton,
+                 tapped: Tapped, t: Catalog) -> None:
+    """Close the homework early: the list says so, the group gets the results.
+
+    Raises:
+        HomeworkClosed: it closed meanwhile.
+    """
+    closed = await services(context).homework.close(tapped.assignment.id, early=True)
+    if closed is None:
+        raise HomeworkClosed(tapped.assignment)
+    await toast(query)
+    line = t("hw.closed_early", title=screens.homework_title(tapped.bank, closed, t))
+    await edit(query, _headed(line, await list_screen(context, tapped.assignment.chat_id, t)))
+    await jobs.close_and_announce(context, closed)
+
+
+async def _keep(query: CallbackQuery, context: Context, button: render.HomeworkButton,
+                tapped: Tapped, t: Catalog) -> None:
+    """Nothing (the question's "Keep" button is ``list``'s; a ``keep`` button changes
+    nothing)."""
+
+
+STEPS: dict[str, HomeworkStep] = {
+    "list": _list,
+    "report": _on_homework(_report, open_only=False),
+    "extend": _on_homework(_extend_choice),
+    "by": _on_homework(_extend_by),
+    "cancel": _on_homework(_ask_cancel),
+    "confirm": _on_homework(_cancel),
+    "close": _on_homework(_close),
+    "keep": _on_homework(_keep),
+}
+"""What each /assignments step does (:data:`bot.render.callbacks.HOMEWORK_ACTIONS`); all but
+``list`` on homework of the tapper's group, and all but ``list`` and ``report`` on open
+homework only."""
+assert STEPS.keys() == set(render.HOMEWORK_ACTIONS), "an /assignments step without its entry"
 
 
 def _thread(query: CallbackQuery) -> int | None:
@@ -352,6 +454,11 @@ async def open_link(context: Context, chat_id: int, user: User, token: str,
     await send(context, chat_id, render.attempt_question(bank, opened.attempt, t, HTML))
 
 
+HOMEWORK_LINK = StartLink(lambda payload: payload.startswith(TOKEN_PREFIX), open_link)
+"""A homework's button (``hw`` and its token): every payload so begun is taken for a token,
+a forged one told plainly (:func:`open_link`)."""
+
+
 # --- chat events ---------------------------------------------------------------------------
 
 async def on_migrate(update: Update, context: Context) -> None:
@@ -382,5 +489,5 @@ async def on_removed(update: Update, context: Context) -> None:
                      change.chat.id, open_)
 
 
-__all__ = ["cmd_assign", "cmd_assignments", "cmd_timezone", "on_assign_button",
-           "on_homework_button", "on_migrate", "on_removed", "open_link"]
+__all__ = ["HOMEWORK_LINK", "STEPS", "cmd_assign", "cmd_assignments", "cmd_timezone",
+           "on_assign_button", "on_homework_button", "on_migrate", "on_removed", "open_link"]

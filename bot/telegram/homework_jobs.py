@@ -8,7 +8,7 @@ so a restart reschedules it by itself and nothing is sent twice. Telegram's limi
 gets at most 20 messages a minute (the rate limiter's budget, asked first with
 :meth:`~bot.telegram.limits.QuizRateLimiter.room`: a group without room is left for a later
 pass, before anything is claimed), and the pass's sends, all of them, are paced by the jobs'
-one send budget (``limits.job_calls``: the pass runs as a job), under Telegram's ~30 messages
+one send budget (``jobsends.job_calls``: the pass runs as a job), under Telegram's ~30 messages
 a second overall (Bot API FAQ, "My bot is hitting limits"), leaving room for the bot's answers
 to its users.
 Results come first: a pass that posted results does nothing else, so no group waits for its

@@ -1,5 +1,5 @@
 """The JobQueue passes' wrapper (reminders, homework, the question of the day): their Bot API
-calls are a job's own (:func:`bot.telegram.limits.job_calls`: one send budget, never dropped as
+calls are a job's own (:func:`bot.telegram.jobsends.job_calls`: one send budget, never dropped as
 replies), and a storage outage ends a pass quietly until the next one."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.quiz.ports import StorageError
 from bot.telegram.common import Context
-from bot.telegram.limits import JOB_SOON, job_calls
+from bot.telegram.jobsends import JOB_SOON, job_calls
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,7 @@ _OUTAGE_LOGGED: dict[str, float] = {}
 def job_pass(callback: Callable[[Context], Coroutine[Any, Any, object]],
              clock: Callable[[], float] = time.monotonic, *, turn: int = JOB_SOON,
              ) -> Callable[[Context], Coroutine[Any, Any, None]]:
-    """A JobQueue pass: its sends are a job's own (``limits.job_calls``, in ``turn``), and a
+    """A JobQueue pass: its sends are a job's own (``jobsends.job_calls``, in ``turn``), and a
     storage outage (``StorageError``: PostgreSQL down, a locked SQLite) ends the pass with one
     WARNING line per :data:`OUTAGE_LOG_SECONDS`, without a traceback; the next interval tries
     again (two tracebacks a second otherwise, from jobs that run every second)."""

@@ -14,8 +14,9 @@ the call itself: no bucket, no retry loop, no wrapper, until it fails.
 
 It keeps each group under Telegram's 20 messages a minute (Bot API FAQ,
 https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this): every send
-and edit to a group it makes is counted in that group's minute (:class:`GroupMinute`, the one
-count of the group's budget: what fits is asked of it, by :meth:`QuizRateLimiter.room`), and
+and edit to a group it makes is counted in that group's minute
+(:class:`~bot.telegram.groupminute.GroupMinute`, the one count of the group's budget: what fits
+is asked of it, by :meth:`QuizRateLimiter.room`), and
 the calls that must go out are paced by one aiolimiter leaky bucket per group, as PTB's limiter
 does. A leaky bucket alone is looser than "20 in a minute": it takes 20 at once and then one
 every 3 s, up to 40 in a minute's first burst, which Telegram answers with a long flood wait.
@@ -31,8 +32,9 @@ The limiter applies them itself so that
   processing slot up meanwhile (the ``waiting`` hook, :meth:`PerUserOrderedProcessor.released`).
 
 The jobs' sends (reminders, homework, the question of the day: calls made inside
-:func:`job_calls`) wait for the jobs' one send budget (:class:`SendBudget`), which several
-instances on one PostgreSQL share through the storage (:class:`SharedSends`): taken a batch
+:func:`~bot.telegram.jobsends.job_calls`) wait for the jobs' one send budget
+(:class:`~bot.telegram.jobsends.SendBudget`), which several instances on one PostgreSQL share
+through the storage (:class:`~bot.telegram.jobsends.SharedSends`): taken a batch
 at a time, each batch a span of one time line for them all. Their sends to a group are
 counted there too (the group's 20 a minute across instances), and their sends to one private
 chat go one a second.
@@ -50,15 +52,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import heapq
-import itertools
 import logging
-import time
-from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Callable, Coroutine, Hashable, Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine, Hashable, Iterator
 from contextlib import AbstractAsyncContextManager
 from contextvars import ContextVar
-from typing import Any, Protocol
+from typing import Any
 
 from aiolimiter import AsyncLimiter
 from cachetools import TTLCache
@@ -68,6 +67,21 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_nev
 
 from bot.config import DEFAULT_JOB_SENDS_PER_SECOND
 from bot.quiz.ports import StorageError
+from bot.telegram.groupminute import (
+    GROUP_MAX_RATE,
+    GROUP_TIME_PERIOD,
+    GROUPS_COUNTED,
+    GroupMinute,
+    group_key,
+)
+from bot.telegram.jobsends import (
+    JOB_PACED,
+    PAID_BROADCAST,
+    PRIVATE_SECONDS,
+    SendBudget,
+    SharedSends,
+    job_turn,
+)
 from bot.telegram.outcomes import retry_after_seconds, retryable
 
 log = logging.getLogger(__name__)
@@ -80,17 +94,6 @@ RATE_LIMIT_RETRIES = 3
 
 FLOOD_MARGIN = 0.1
 """Seconds waited beyond Telegram's ``retry_after`` (as PTB's limiter does)."""
-
-GROUP_MAX_RATE = 20
-"""Messages a bot may send to one group per :data:`GROUP_TIME_PERIOD` (Bot API FAQ: "no more
-than 20 messages per minute"; PTB's ``AIORateLimiter`` default too)."""
-
-GROUP_TIME_PERIOD = 60.0
-"""Seconds of the group limit's window."""
-
-GROUPS_COUNTED = 100_000
-"""Groups whose minute is kept at once (those written to in the last minute; beyond this many,
-the least recently written to is forgotten)."""
 
 SESSION_RESERVE = 3
 """Of a group's budget, what replies to commands leave for the session's own messages (a
@@ -120,49 +123,6 @@ def session_calls() -> Iterator[None]:
         _SESSION_CALL.reset(token)
 
 
-JOB_PACED = frozenset({"sendMessage", "sendPhoto", "sendDocument", "editMessageText",
-                       "editMessageCaption", "editMessageReplyMarkup", "copyMessage",
-                       "forwardMessage"})
-"""The Bot API methods of a job that spend its send budget (what Telegram's message limits
-count); a job's reads (getChatMember) do not."""
-
-PAID_BROADCAST = frozenset({"sendMessage", "sendPhoto", "sendDocument", "copyMessage"})
-"""Of :data:`JOB_PACED`, the methods that take ``allow_paid_broadcast`` (Bot API: "up to 1000
-messages per second, ignoring broadcasting limits for a fee of 0.1 Telegram Stars per
-message"); edits and forwards do not, and stay within the free budget."""
-
-PRIVATE_SECONDS = 1.0
-"""A job's sends to one private chat go at most one in this many seconds (Bot API FAQ: "avoid
-sending more than one message per second" to a chat): a report's file and its item analysis,
-say. Replies are not held to it (a user who taps gets the answer at once)."""
-
-BATCH_SECONDS = 0.25
-"""A shared budget is taken from the storage this many seconds' worth of sends at a time (at
-most): one round trip per batch, not per message."""
-
-JOB_FIRST, JOB_SOON, JOB_LATER = 0, 1, 2
-"""The jobs' turns in their one send budget, first first: the question of the day (posted at
-its minute, in many chats at once), homework (posts, results and reports at a deadline),
-reminders (due within their pass, each a nudge that can wait its turn). A send of a later kind
-waits while one of an earlier kind waits: 10,000 reminders due do not hold 500 daily posts."""
-
-_JOB_CALL: ContextVar[int | None] = ContextVar("quizbot_job_call", default=None)
-
-
-@contextlib.contextmanager
-def job_calls(turn: int = JOB_SOON) -> Iterator[None]:
-    """Mark the Bot API calls made inside the block as a job's own (the question of the day,
-    homework posts, reminders and results): never dropped as a reply would be (in a flood wait,
-    for the session's reserve, or as the same text moments ago): they wait for the jobs' one
-    send budget (``Settings.job_sends_per_second``, shared by every job), in ``turn``
-    (:data:`JOB_FIRST` ...), and the group's budget, and are retried like any call."""
-    token = _JOB_CALL.set(turn)
-    try:
-        yield
-    finally:
-        _JOB_CALL.reset(token)
-
-
 class Dropped(Exception):
     """A reply to a group that was not sent, on purpose (see :class:`QuizRateLimiter`).
 
@@ -177,194 +137,6 @@ class Dropped(Exception):
         self.endpoint = endpoint
         self.chat = chat
         self.reason = reason
-
-
-class GroupMinute:
-    """The sends and edits made to each group in the last :data:`GROUP_TIME_PERIOD` seconds
-    (Telegram's "no more than 20 messages per minute to the same group"), counted by the rate
-    limiter as it makes them; a group not written to for a minute is forgotten.
-
-    Args:
-        window: The window, in seconds.
-        clock: Monotonic seconds.
-        groups: At most this many groups are kept (:data:`GROUPS_COUNTED`).
-    """
-
-    def __init__(self, window: float = GROUP_TIME_PERIOD,
-                 clock: Callable[[], float] = time.monotonic,
-                 groups: int = GROUPS_COUNTED) -> None:
-        self.window = window
-        self._clock = clock
-        self._calls: TTLCache[Hashable, deque[float]] = TTLCache(groups, ttl=window,
-                                                                 timer=clock)
-
-    def _recent(self, group: Hashable) -> deque[float]:
-        calls = self._calls.get(group)
-        if calls is None:
-            return deque()
-        cutoff = self._clock() - self.window
-        while calls and calls[0] <= cutoff:
-            calls.popleft()
-        return calls
-
-    def note(self, group: Hashable) -> None:
-        """Count one send or edit to ``group`` now."""
-        calls = self._recent(group)
-        calls.append(self._clock())
-        self._calls[group] = calls  # kept for a window from its latest call
-
-    def used(self, group: Hashable) -> int:
-        """Sends and edits to ``group`` in the last window."""
-        return len(self._recent(group))
-
-
-class SharedSends(Protocol):
-    """The send budgets of every instance sharing the storage (PostgreSQL's
-    ``storage.postgres.sends``): a budget's sends and a group's job sends are counted once for
-    all of them. Both methods may raise ``StorageError`` (the storage is unreachable)."""
-
-    async def take(self, budget: str, seconds: float) -> float:
-        """Reserve the next ``seconds`` of the budget named ``budget`` (for the sends that fit
-        in them at the caller's rate), after what every instance reserved before.
-
-        Returns:
-            Seconds from now until the reserved span begins (0: at once).
-        """
-        ...
-
-    async def take_group(self, chat_id: int, limit: int, window: float) -> float:
-        """Count one job send to the group ``chat_id`` if fewer than ``limit`` were counted in
-        the last ``window`` seconds.
-
-        Returns:
-            0 when counted; else the seconds until the oldest counted send leaves the window
-            (nothing is counted then).
-        """
-        ...
-
-
-class TurnGate:
-    """One holder at a time, like ``asyncio.Lock``, but a waiter of an earlier turn (a lower
-    number) goes before a waiter of a later one; waiters of one turn go in the order they came.
-    A waiter cancelled before its turn came leaves; one cancelled as it came passes it on."""
-
-    def __init__(self) -> None:
-        self._held = False
-        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []  # a heap
-        self._count = itertools.count()
-
-    @property
-    def waiting(self) -> int:
-        """How many wait for their turn."""
-        return sum(1 for *_, future in self._waiters if not future.done())
-
-    @contextlib.asynccontextmanager
-    async def turn(self, turn: int) -> AsyncIterator[None]:
-        """Hold the gate inside the block, once the waiters before ``turn`` have held it."""
-        if self._held or self._waiters:
-            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            heapq.heappush(self._waiters, (turn, next(self._count), future))
-            try:
-                await future
-            except asyncio.CancelledError:
-                if future.done() and not future.cancelled():
-                    self._pass_on()  # it was ours: the next waiter's now
-                raise
-        else:
-            self._held = True
-        try:
-            yield
-        finally:
-            self._pass_on()
-
-    def _pass_on(self) -> None:
-        while self._waiters:
-            *_, future = heapq.heappop(self._waiters)
-            if not future.done():  # not cancelled
-                future.set_result(None)
-                return
-        self._held = False
-
-
-class SendBudget:
-    """A send budget: ``per_second`` sends a second, one after another, for this process alone
-    or, given ``shared``, for every instance sharing the storage (a virtual-scheduling
-    bucket: each batch of sends reserves the next span of the shared time line, so the
-    instances' sends together never go faster than the rate).
-
-    A shared budget is taken in batches (:data:`BATCH_SECONDS` of sends at most, fewer when
-    fewer were used lately: a slow sender reserves little it would leave unused); a slot of
-    the batch may be used until the batch's span ends. When the storage cannot be reached
-    the batch is paced here alone, and said once in the log.
-
-    Args:
-        name: The budget's name in the storage.
-        per_second: Sends a second.
-        shared: The storage's budgets, or None (this process alone).
-    """
-
-    def __init__(self, name: str, per_second: float, shared: SharedSends | None = None) -> None:
-        self.name = name
-        self.per_second = per_second
-        self.shared = shared
-        self._most = self._used = 1  # the largest batch; slots used of the last batch
-        self.batched()
-        self._slots: deque[float] = deque()  # loop times of the slots taken, in order
-        self._span_end = 0.0  # the loop time the batch's span ends
-        self._next = 0.0  # the next free loop time of this process's own time line
-        self._last = float("-inf")  # the loop time of the last send
-        self._gate = TurnGate()
-        self._outage_logged = False
-        self.batches = 0
-        """Batches taken (round trips to the storage, when shared)."""
-
-    def batched(self) -> None:
-        """Size the batches for :attr:`shared` (one slot at a time when not shared)."""
-        self._most = 1 if self.shared is None else max(1, int(self.per_second * BATCH_SECONDS))
-        self._used = self._most
-
-    async def acquire(self, turn: int = JOB_SOON) -> None:
-        """Wait for this send's slot: the next one taken, and never sooner than one slot's
-        length after the last send (a late wake-up does not bunch the sends that follow).
-        Sends wait one after another, an earlier ``turn`` (:data:`JOB_FIRST` ...) before a
-        later one, each turn in the order it asked."""
-        loop = asyncio.get_running_loop()
-        step = 1.0 / self.per_second
-        async with self._gate.turn(turn):  # one send at a time, in turn
-            earliest = self._last + step
-            while self._slots and max(self._slots[0], earliest) >= self._span_end:
-                self._slots.popleft()  # the batch's span is over: its slots are gone
-            if not self._slots:
-                await self._take(loop, earliest)
-            at = max(self._slots.popleft(), earliest)
-            self._used += 1
-            if at > loop.time():
-                await asyncio.sleep(at - loop.time())
-            self._last = loop.time()
-
-    async def _take(self, loop: asyncio.AbstractEventLoop, earliest: float) -> None:
-        """Take the next batch of slots (none sooner than ``earliest``)."""
-        count = max(1, min(self._most, self._used + 1))
-        span = count / self.per_second
-        self._used = 0
-        self.batches += 1
-        start: float | None = None
-        if self.shared is not None:
-            try:
-                start = loop.time() + max(0.0, await self.shared.take(self.name, span))
-                self._outage_logged = False
-            except StorageError as exc:
-                if not self._outage_logged:
-                    log.warning("send budget %s: storage unreachable, pacing this instance "
-                                "alone meanwhile: %s", self.name, exc)
-                    self._outage_logged = True
-        if start is None:
-            start = max(self._next, loop.time(), earliest)
-        self._next = self._span_end = start + span
-        if self._span_end <= earliest:  # a late answer: the span is past already
-            self._span_end = earliest + 1.0 / self.per_second
-            start = earliest
-        self._slots.extend(start + n / self.per_second for n in range(count))
 
 
 class _Budget:
@@ -394,17 +166,6 @@ def chat_key(data: dict[str, Any]) -> Hashable | None:
     with contextlib.suppress(ValueError, TypeError):
         return int(chat_id)
     return str(chat_id)
-
-
-def group_key(chat: Hashable | None, endpoint: str) -> Hashable | None:
-    """The group whose 20-a-minute budget a call uses (``chat`` for a call about a group, a
-    supergroup or a channel, named by a negative id or an @username, as PTB tells them apart),
-    or None: private chats, calls without a chat and reads (``get*``) use none."""
-    if endpoint.startswith("get"):
-        return None
-    if (isinstance(chat, int) and chat < 0) or isinstance(chat, str):
-        return chat
-    return None
 
 
 class QuizRateLimiter(BaseRateLimiter[int]):
@@ -497,7 +258,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         chat = chat_key(data)
         group = group_key(chat, endpoint)
         session = _SESSION_CALL.get()
-        turn = _JOB_CALL.get()
+        turn = job_turn()
         if turn is not None:
             if endpoint in JOB_PACED:  # one budget for every job's sends (replies go first)
                 sends = self.jobs
@@ -550,7 +311,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
                 await self._wait_for_floods(chat)
         group = group_key(chat, endpoint)
         if group is not None and self.shared is not None and isinstance(group, int) \
-                and _JOB_CALL.get() is not None:
+                and job_turn() is not None:
             await self._take_group(group)
         if group is not None:
             bucket = self._bucket(group)

@@ -7,10 +7,8 @@ in one chat run one after the other, in the order they came: a double tap, or an
 quickly by "next", never races. Members of a group tapping at once are not serialised behind one
 lock: the key is (chat, sender), not the chat.
 
-The sender is the person, or the chat a message was sent on behalf of: everyone posting as a
-channel arrives as the placeholder user 136817688 (and a linked channel's automatic forwards as
-777000, an anonymous admin as 1087968824; Bot API, ``Message.from``: "a fake sender user in
-non-channel chats"), so ``sender_chat`` is the identity when a message has one.
+The sender is the person, or the chat a message was sent on behalf of
+(:func:`bot.telegram.arrivals.sender_id`).
 
 It also guards the bot against floods: each sender's messages have a rate limit (aiolimiter's
 leaky bucket, the library PTB's own rate limiter uses) and each (chat, sender) a cap on updates
@@ -25,13 +23,14 @@ waits for its turn or a slot: a group member's tap counts if it came before the 
 deadline, however busy the bot was; and the deadline's close waits (bounded) until the chat's
 updates that came before the deadline are processed (:meth:`settled`).
 
-Across instances (several ``quizbot run`` behind one webhook URL, sharing PostgreSQL), the
-order of each (chat, sender)'s updates is kept by an :class:`UpdateOrder` the store provides
+Across instances (several ``quizbot run`` behind one webhook URL, sharing PostgreSQL), the order
+of each (chat, sender)'s updates is kept by an :class:`UpdateOrder` the store provides
 (:mod:`storage.order`: why Telegram's delivery does not keep it, and how it is kept): each
-update is registered as it is queued (:class:`OrderedQueue`, so before the webhook answers
-Telegram), and handled only in its key's turn, taken after its local turn and before a slot.
-With polling one instance handles every update, so :attr:`PerUserOrderedProcessor.order`
-stays None; with SQLite there is one instance, and its store's order does nothing.
+update is registered as it is queued (:class:`~bot.telegram.arrivals.OrderedQueue`, so before
+the webhook answers Telegram), and handled only in its key's turn, taken after its local turn
+and before a slot. With polling one instance handles every update, so
+:attr:`PerUserOrderedProcessor.order` stays None; with SQLite there is one instance, and its
+store's order does nothing.
 
 The same order drops a webhook update delivered again (Telegram repeats a delivery whose
 answer was lost, with the same ``update_id``): in its turn, an update the store marked as
@@ -54,11 +53,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from typing import Any
 
 from aiolimiter import AsyncLimiter
-from telegram import Chat, MessageEntity, Update
+from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
 from bot.quiz.ports import StorageError
-from bot.telegram.polling import PolledUpdates, held
+from bot.telegram.arrivals import limited, sender_id, update_key
+from bot.telegram.polling import PolledUpdates
 from bot.telegram.updateorder import UpdateOrder
 
 log = logging.getLogger(__name__)
@@ -95,66 +95,6 @@ gets one "slow down"."""
 Refused = Callable[[Update], Awaitable[None]]
 """Told about the first update of a sender's burst that was dropped (to say "slow down"), or
 about a later dropped button tap (to answer its callback query)."""
-
-
-class OrderedQueue(asyncio.Queue):  # type: ignore[type-arg]
-    """PTB's update queue (``ApplicationBuilder.update_queue``) that registers each update
-    with :attr:`order` before queueing it.
-
-    The webhook server (:mod:`bot.telegram.webhook`) answers Telegram once ``put`` returned;
-    Telegram sends the next update of the same chat (messages) or sender (taps) only after that
-    answer (see
-    :mod:`storage.order`), so that update finds this one registered whichever instance it
-    reaches. A registration that fails raises out of ``put``: the webhook answers 500 and
-    Telegram sends the update again later.
-    """
-
-    order: UpdateOrder | None = None
-    """Where updates are registered; None (polling, or before the store is open): nowhere."""
-
-    polled: PolledUpdates | None = None
-    """Polling: told of each update queued (not to be confirmed until it is handled)."""
-
-    async def put(self, item: object) -> None:
-        """Register ``item`` (an update with a chat or a sender), then queue it.
-
-        Raises:
-            StorageError: the registration failed; the update was not queued.
-        """
-        if self.polled is not None and isinstance(item, Update):
-            self.polled.queued(item.update_id, hold=held(item))
-        if self.order is not None and isinstance(item, Update):
-            key = PerUserOrderedProcessor.key(item)
-            if key is not None:
-                chat_id, sender = key
-                await self.order.register(chat_id, sender, item.update_id)
-        await super().put(item)
-
-
-def sender_id(update: Update) -> int | None:
-    """Who sent the update: the chat a message was sent on behalf of (a channel, a linked
-    channel's forward, an anonymous admin's group) when it has one, else the user."""
-    message = update.message or update.edited_message
-    if message is not None and message.sender_chat is not None:
-        return message.sender_chat.id
-    user = update.effective_user
-    return user.id if user is not None else None
-
-
-def limited(update: Update) -> bool:
-    """Whether the update counts against its sender's queue cap (and, unless it is a tap or an
-    inline query, their rate limit): a button tap, an inline query (one per keystroke while
-    typing), a message in a private chat, or a command in a group (group chatter the bot
-    ignores, and chat events, pass untouched)."""
-    if update.callback_query is not None or update.inline_query is not None:
-        return True
-    message = update.message
-    if message is None:
-        return False
-    if message.chat.type == Chat.PRIVATE:
-        return True
-    entities = message.entities or ()
-    return any(e.type == MessageEntity.BOT_COMMAND and e.offset == 0 for e in entities)
 
 
 class PerUserOrderedProcessor(BaseUpdateProcessor):
@@ -230,13 +170,8 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
 
     @staticmethod
     def key(update: object) -> tuple[int | None, int | None] | None:
-        """The ordering key of an update: (chat id, sender id); None when it has neither."""
-        if not isinstance(update, Update):
-            return None
-        chat, sender = update.effective_chat, sender_id(update)
-        if chat is None and sender is None:
-            return None
-        return (chat.id if chat else None, sender)
+        """The ordering key of an update (:func:`~bot.telegram.arrivals.update_key`)."""
+        return update_key(update)
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         """Drop the update if its sender is over their rate limit or queue cap (and unregister

@@ -21,10 +21,10 @@ imported twice, a question added twice.
   makes the next getUpdates wait (:meth:`PolledUpdates.pace`) until the lowest update in hand
   is handled, or :data:`STALE_SECONDS`, so that the poll does not spin on the updates in hand.
 - *Mark what was handled*: each update's ``update_id`` is marked in ``handled_updates`` once
-  its handler returned (the webhook's marks, :mod:`storage.order`), in batches: one statement
+  its handler returned (the webhook's marks, :mod:`storage.handled`), in batches: one statement
   per write of the storage, however many updates were handled meanwhile (the store's writer,
   on either engine, commits it with the other writes queued:
-  :class:`storage.order.HandledMarks`). When polling starts (a restart, a standby taking
+  :class:`storage.handled.HandledMarks`). When polling starts (a restart, a standby taking
   over), the highest mark is read once; an update at or below it is looked up in its turn
   (its (chat, sender)'s updates are handled in order) and dropped when it is marked. Later
   updates cost no read. The marks left at a stop are written before the storage closes; an

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, InputFile, Message, Poll, Update
 from telegram.ext import filters
@@ -19,9 +20,9 @@ from telegram.ext import filters
 from bot.i18n import Catalog
 from bot.quiz.bankdata import typed_question_data
 from bot.quiz.library import QuizRecord, Visibility
-from bot.quiz.quizzes import Outcome, Published, Refusal, Rejected
+from bot.quiz.quizzes import Outcome, Owned, Published, Refusal, Rejected
 from bot.quiz.textformat import TypedQuestion, parse_question
-from bot.render import HTML, QuizButton, Screen, as_screens
+from bot.render import HTML, QUIZ_ACTIONS, QuizButton, Screen, as_screens
 from bot.render import quizzes as screens
 from bot.telegram.common import Context, edit, send, toast
 from bot.telegram.services import QuizEdit, catalog_for, services
@@ -34,10 +35,6 @@ REFUSAL_TOASTS = {
     Refusal.CONFLICT: "quizzes.toast_busy",
 }
 """Why nothing was changed -> the toast that says so."""
-
-CHANGES = frozenset({"public", "link", "confirm", "up", "down", "drop", "replace", "add",
-                     "rename", "question"})
-"""Actions whose button is stale once the quiz has a newer version than the one it showed."""
 
 MAX_TITLE = 100
 """Longest title a rename takes, in characters."""
@@ -54,72 +51,124 @@ async def cmd_myquizzes(update: Update, context: Context) -> None:
     await send(context, chat.id, screens.quiz_list(records, t, HTML))
 
 
-async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizButton,  # noqa: C901 - dispatches on the action (issue 32)
+async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizButton,
                          t: Catalog) -> None:
-    """A /myquizzes button: show, change or ask for something, for the quiz's owner only."""
-    made = services(context)
-    user_id = query.from_user.id
-    if button.action == "list":
-        await toast(query)
-        await edit(query, screens.quiz_list(await made.quizzes.quizzes(user_id), t, HTML))
+    """A /myquizzes button: show, change or ask for something, for the quiz's owner only; what
+    each action does is its entry of :data:`ACTIONS`."""
+    await ACTIONS[button.action](query, context, button, t)
+
+
+QuizAction = Callable[[CallbackQuery, Context, QuizButton, Catalog], Awaitable[None]]
+"""What a /myquizzes button does, as the route calls it."""
+OwnedAction = Callable[[CallbackQuery, Context, QuizButton, QuizRecord, Catalog], Awaitable[None]]
+"""What a /myquizzes button does to its quiz, given the quiz as its owner has it now."""
+
+
+def _owned(run: OwnedAction, *, change: bool = False) -> QuizAction:
+    """``run`` on the button's quiz, for its owner only: anyone else, or a quiz that is gone,
+    gets the refusal's toast. A ``change`` tapped on a version that moved on is stale: the quiz
+    is shown as it is now, unchanged."""
+
+    async def owned(query: CallbackQuery, context: Context, button: QuizButton,
+                    t: Catalog) -> None:
+        user_id = query.from_user.id
+        record = await services(context).quizzes.owned(user_id, button.quiz_id)
+        if isinstance(record, Refusal):
+            log.info("quiz button %s of user %s refused: %s", query.data, user_id, record)
+            await toast(query, t(REFUSAL_TOASTS[record]))
+            return
+        if change and button.version != record.version:
+            await toast(query, t("quizzes.toast_stale"))
+            await edit(query, _quiz_screen(context, record, t))
+            return
+        await run(query, context, button, record, t)
+
+    return owned
+
+
+async def _list(query: CallbackQuery, context: Context, button: QuizButton,
+                t: Catalog) -> None:
+    """The creator's quizzes again."""
+    await toast(query)
+    await edit(query, screens.quiz_list(await services(context).quizzes.quizzes(
+        query.from_user.id), t, HTML))
+
+
+async def _open(query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord,
+                t: Catalog) -> None:
+    """The quiz's screen (its buttons)."""
+    await toast(query)
+    await edit(query, _quiz_screen(context, record, t))
+
+
+async def _ask_delete(query: CallbackQuery, context: Context, button: QuizButton,
+                      record: QuizRecord, t: Catalog) -> None:
+    """Ask whether to delete the quiz."""
+    await toast(query)
+    await edit(query, screens.delete_confirm(record, t, HTML))
+
+
+async def _delete(query: CallbackQuery, context: Context, button: QuizButton,
+                  record: QuizRecord, t: Catalog) -> None:
+    """Delete the quiz (the answer to :func:`_ask_delete`)."""
+    deleted = await services(context).quizzes.delete(query.from_user.id, record.id)
+    if isinstance(deleted, Refusal):
+        await toast(query, t(REFUSAL_TOASTS[deleted]))
         return
-    record = await made.quizzes.owned(user_id, button.quiz_id)
-    if isinstance(record, Refusal):
-        log.info("quiz button %s of user %s refused: %s", query.data, user_id, record)
-        await toast(query, t(REFUSAL_TOASTS[record]))
-        return
-    if button.action in CHANGES and button.version != record.version:
-        await toast(query, t("quizzes.toast_stale"))
-        await edit(query, _quiz_screen(context, record, t))
-        return
-    if button.action in ("add", "replace", "rename"):
-        await _ask(query, context, button, record, t)
-        return
-    if button.action in ("public", "link"):
-        visibility = Visibility.PUBLIC if button.action == "public" else Visibility.LINK
-        changed = await made.quizzes.set_visibility(user_id, record.id, visibility)
+    await toast(query)
+    await edit(query, screens.deleted_screen(deleted, t, HTML))
+
+
+def _set_visibility(visibility: Visibility) -> OwnedAction:
+    """Make the quiz public (in the inline list) or reachable by its link only."""
+
+    async def set_visibility(query: CallbackQuery, context: Context, button: QuizButton,
+                             record: QuizRecord, t: Catalog) -> None:
+        changed = await services(context).quizzes.set_visibility(query.from_user.id,
+                                                                 record.id, visibility)
         if isinstance(changed, Refusal):
             await toast(query, t(REFUSAL_TOASTS[changed]))
             return
         await toast(query, t("quizzes.toast_public" if visibility is Visibility.PUBLIC
                              else "quizzes.toast_link"))
         await edit(query, _quiz_screen(context, changed, t))
-        return
-    if button.action == "confirm":
-        deleted = await made.quizzes.delete(user_id, record.id)
-        if isinstance(deleted, Refusal):
-            await toast(query, t(REFUSAL_TOASTS[deleted]))
-            return
-        await toast(query)
-        await edit(query, screens.deleted_screen(deleted, t, HTML))
-        return
-    if button.action in ("up", "down", "drop"):
-        await _move_or_drop(query, context, button, t)
-        return
-    if button.action == "export":
-        await toast(query)
-        await _export(context, query, user_id, record.id, t)
-        return
-    if button.action == "results":
-        await _results(query, context, user_id, record.id, t)
-        return
-    if button.action in ("edit", "page", "question"):
-        owned = await made.quizzes.quiz(user_id, record.id)  # its questions, this time
-        if isinstance(owned, Refusal):
-            await toast(query, t(REFUSAL_TOASTS[owned]))
-            return
-        record, bank = owned.record, owned.bank
+
+    return set_visibility
+
+
+async def _questions_of(query: CallbackQuery, context: Context, record: QuizRecord,
+                        t: Catalog) -> Owned | None:
+    """The quiz with its questions, this time (None: refused, with its toast); the tap
+    answered."""
+    owned = await services(context).quizzes.quiz(query.from_user.id, record.id)
+    if isinstance(owned, Refusal):
+        await toast(query, t(REFUSAL_TOASTS[owned]))
+        return None
     await toast(query)
-    if button.action == "delete":
-        screen = screens.delete_confirm(record, t, HTML)
-    elif button.action in ("edit", "page"):
+    return owned
+
+
+async def _edit(query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord,
+                t: Catalog) -> None:
+    """The quiz's questions, to edit: the first page, or (``page``) page ``number``."""
+    owned = await _questions_of(query, context, record, t)
+    if owned is not None:
         page = button.number if button.action == "page" else 0
-        screen = screens.edit_screen(record, bank, t, HTML, page)
-    elif button.action == "question" and 1 <= button.number <= len(bank.questions):
-        screen = screens.question_screen(record, bank, button.number, t, HTML)
-    else:  # "open", or a question number this version no longer has
-        screen = _quiz_screen(context, record, t)
-    await edit(query, screen)
+        await edit(query, screens.edit_screen(owned.record, owned.bank, t, HTML, page))
+
+
+async def _question(query: CallbackQuery, context: Context, button: QuizButton,
+                    record: QuizRecord, t: Catalog) -> None:
+    """Question ``number`` with its buttons (the quiz's screen when this version has no such
+    question)."""
+    owned = await _questions_of(query, context, record, t)
+    if owned is None:
+        return
+    if 1 <= button.number <= len(owned.bank.questions):
+        await edit(query, screens.question_screen(owned.record, owned.bank, button.number, t,
+                                                  HTML))
+    else:
+        await edit(query, _quiz_screen(context, owned.record, t))
 
 
 async def _ask(query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord,
@@ -134,7 +183,7 @@ async def _ask(query: CallbackQuery, context: Context, button: QuizButton, recor
 
 
 async def _move_or_drop(query: CallbackQuery, context: Context, button: QuizButton,
-                        t: Catalog) -> None:
+                        record: QuizRecord, t: Catalog) -> None:
     """Move question ``number`` up or down, or delete it; show where it is now."""
     service = services(context).quizzes
     user_id, number = query.from_user.id, button.number
@@ -163,10 +212,12 @@ async def _refused(query: CallbackQuery, outcome: Outcome, t: Catalog) -> None:
         await toast(query, screens.problem_line(outcome.problems[0], t).lstrip("• "))
 
 
-async def _export(context: Context, query: CallbackQuery, user_id: int, quiz_id: str,
-                  t: Catalog) -> None:
+async def _export(query: CallbackQuery, context: Context, button: QuizButton,
+                  record: QuizRecord, t: Catalog) -> None:
     """Send the quiz's latest version as a YAML document (Bot API ``sendDocument``)."""
-    exported = await services(context).quizzes.export(user_id, quiz_id)
+    await toast(query)
+    user_id = query.from_user.id
+    exported = await services(context).quizzes.export(user_id, record.id)
     if isinstance(exported, Refusal):
         return
     record, document = exported
@@ -176,10 +227,11 @@ async def _export(context: Context, query: CallbackQuery, user_id: int, quiz_id:
         caption=caption)
 
 
-async def _results(query: CallbackQuery, context: Context, user_id: int, quiz_id: str,
-                   t: Catalog) -> None:
+async def _results(query: CallbackQuery, context: Context, button: QuizButton,
+                   record: QuizRecord, t: Catalog) -> None:
     """The quiz's results: in place when they fit one message, else as new messages."""
-    found = await services(context).quizzes.results(user_id, quiz_id)
+    user_id = query.from_user.id
+    found = await services(context).quizzes.results(user_id, record.id)
     if isinstance(found, Refusal):
         await toast(query, t(REFUSAL_TOASTS[found]))
         return
@@ -193,6 +245,31 @@ async def _results(query: CallbackQuery, context: Context, user_id: int, quiz_id
         return
     for part in parts:
         await send(context, user_id, part)
+
+
+ACTIONS: dict[str, QuizAction] = {
+    "list": _list,
+    "open": _owned(_open),
+    "edit": _owned(_edit),
+    "page": _owned(_edit),
+    "question": _owned(_question, change=True),
+    "export": _owned(_export),
+    "results": _owned(_results),
+    "public": _owned(_set_visibility(Visibility.PUBLIC), change=True),
+    "link": _owned(_set_visibility(Visibility.LINK), change=True),
+    "delete": _owned(_ask_delete),
+    "confirm": _owned(_delete, change=True),
+    "add": _owned(_ask, change=True),
+    "rename": _owned(_ask, change=True),
+    "replace": _owned(_ask, change=True),
+    "up": _owned(_move_or_drop, change=True),
+    "down": _owned(_move_or_drop, change=True),
+    "drop": _owned(_move_or_drop, change=True),
+}
+"""What each /myquizzes action does (:data:`bot.render.callbacks.QUIZ_ACTIONS`); all but
+``list`` on a quiz of the tapper's own; a ``change`` is stale once the quiz has a newer
+version than the one its button showed."""
+assert ACTIONS.keys() == set(QUIZ_ACTIONS), "a /myquizzes action without its entry"
 
 
 def edit_filter() -> filters.BaseFilter:

@@ -1,12 +1,8 @@
-"""Group quiz sessions moved on: the runner, its jobs, the reveal, the leaderboard, the restore.
+"""Group quiz sessions moved on: the runner, its jobs, the watchdog, the restore.
 
-Telegram lets a bot send about 20 messages a minute to one group (Bot API FAQ, "broadcasting"):
-a session sends two per question (the question, then its reveal as an edit), at most one more
-(the mid-window clock edit, "⏱ 10 s left", made only when the group's budget in the rate
-limiter, :meth:`~bot.telegram.limits.QuizRateLimiter.room`, has room for it besides the calls
-the session must make in the next minute), plus the leaderboard, and nothing per answer: each
-member's answer is acknowledged privately by the callback query's toast, in that member's own
-language. The rate limiter (:mod:`bot.telegram.limits`) counts and enforces the limit.
+The session's messages (the question, its clock edit, its reveal, the leaderboard, within
+Telegram's 20 a minute to a group) are sent by
+:class:`~bot.telegram.session_messages.SessionMessages`.
 
 The session's progress (close -> reveal -> post the next question ... -> leaderboard) is decided
 by :func:`bot.quiz.group.next_step` from the stored state alone and carried out by
@@ -36,19 +32,18 @@ from typing import cast
 from telegram.error import TelegramError
 from telegram.ext import JobQueue
 
-from bot import i18n, render
+from bot import i18n
 from bot.quiz import group
 from bot.quiz.engine import QuizError
 from bot.quiz.group import GroupSession, Step
 from bot.quiz.group_service import GroupService
 from bot.quiz.ports import SessionLeases, StorageError
 from bot.render import HTML
-from bot.telegram.common import Bot, Context, keyboard, photo_input
-from bot.telegram.limits import GROUP_TIME_PERIOD, QuizRateLimiter, session_calls
+from bot.telegram.common import Bot, Context
+from bot.telegram.limits import QuizRateLimiter, session_calls
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.outcomes import Kind, classify
-
-log = logging.getLogger(__name__)
+from bot.telegram.session_messages import SessionMessages, describe
 
 log = logging.getLogger(__name__)
 
@@ -66,15 +61,10 @@ the session is ended with a notice instead of being tried again."""
 WATCHDOG_SECONDS = 30.0
 """How often the watchdog checks that every running session has a pending job."""
 
+
 def job_name(session_id: int) -> str:
     """The JobQueue name of a session's pending job (at most one at a time)."""
     return f"group-session-{session_id}"
-
-
-def describe(exc: BaseException) -> str:
-    """A short description of a failure for log lines."""
-    return exc.message if isinstance(exc, TelegramError) else repr(exc)
-
 
 
 class SessionRunner:
@@ -104,7 +94,9 @@ class SessionRunner:
         self.leases: SessionLeases = leases if leases is not None else _SOLO
         """The session leases (one instance alone holds them all when none are given)."""
         self.processor = processor
-        self.starter_names: dict[int, str] = {}
+        self.messages = SessionMessages(bot, service)
+        """The session's messages (question, clock edit, reveal, leaderboard)."""
+        self.starter_names = self.messages.starter_names
         """Session id -> who started it, for the first question's announcement."""
         self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}  # lock, [users]
         self._failures: dict[int, int] = {}
@@ -214,39 +206,6 @@ class SessionRunner:
         self.start_watchdog()
         return len(sessions)
 
-    # -- messages -----------------------------------------------------------------------
-
-    async def reveal(self, session: GroupSession, position: int) -> None:
-        """Edit the closed question's message into its reveal: correct option, counts,
-        explanation.
-
-        Raises:
-            TelegramError: the edit failed (see :meth:`_reveal`).
-        """
-        service = self.service
-        bank = await service.bank_of(session)
-        answers, _ = await service.results(session)
-        t = i18n.catalog(session.language)
-        screen = render.group_reveal(bank, session, position,
-                                     group.tally(session, position, answers), t, HTML,
-                                     bot_username=self.bot.username)
-        assert session.message_id is not None
-        await self.bot.edit_message_text(screen.text, chat_id=session.chat_id,
-                                         message_id=session.message_id,
-                                         reply_markup=keyboard(screen))
-
-    async def post_leaderboard(self, session: GroupSession, *,
-                               stopped_by: str | None = None) -> None:
-        """Post the standings (final, or so far when stopped) in the session's topic."""
-        service = self.service
-        answers, names = await service.results(session)
-        t = i18n.catalog(session.language)
-        screen = render.group_leaderboard(await service.bank_of(session), session,
-                                          group.leaderboard(answers, names, session), t, HTML,
-                                          stopped_by=stopped_by)
-        await self.bot.send_message(session.chat_id, screen.text, reply_markup=keyboard(screen),
-                                    message_thread_id=session.message_thread_id)
-
     # -- driving ------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
@@ -311,7 +270,7 @@ class SessionRunner:
                 self.schedule(session_id, wake - service.now())
                 return
             if step is Step.CLOCK:
-                await self._clock(session)
+                await self.messages.clock(session)
                 self._clocked[session_id] = session.position
                 continue
             if step is Step.CLOSE:
@@ -324,12 +283,12 @@ class SessionRunner:
                     closed = await service.session(session_id)
                 session, early = closed, None
             elif step is Step.REVEAL:
-                await self._reveal(session)
+                await self.messages.reveal_closed(session)
                 session = await service.revealed(session)
             elif step is Step.POST:
-                session = await self._post_question(session)
+                session = await self.messages.post_question(session)
             else:  # Step.FINISH: posted before the session is marked finished
-                await self.post_leaderboard(session)
+                await self.messages.post_leaderboard(session)
                 await service.end(session, group.FINISHED)
                 self._over(session.chat_id)  # the leaderboard was its last message
                 session = replace(session, status=group.FINISHED)
@@ -341,78 +300,6 @@ class SessionRunner:
             if not await processor.settled(session.chat_id, session.deadline, SETTLE_SECONDS):
                 log.warning("group session %s: taps from before the deadline still in progress "
                             "after %s s; closing", session.id, SETTLE_SECONDS)
-
-    async def _clock(self, session: GroupSession) -> None:
-        """The open question's one mid-window edit ("⏱ 10 s left"), if the group's budget has
-        room for it besides what the session must send in the next minute
-        (:func:`~bot.quiz.group.calls_ahead`); skipped otherwise, and when the bot has no
-        :class:`~bot.telegram.limits.QuizRateLimiter` to ask. Cosmetic: a failure is logged,
-        never retried, and it never holds the session past the question's deadline."""
-        limiter = self.bot.rate_limiter
-        room = limiter.room(session.chat_id) if isinstance(limiter, QuizRateLimiter) else 0
-        if room < 1 + group.calls_ahead(session, GROUP_TIME_PERIOD):
-            log.info("group session %s: clock edit of question %s skipped (room for %s calls "
-                     "in the group's budget)", session.id, session.position + 1, room)
-            return
-        assert session.message_id is not None and session.deadline is not None
-        t = i18n.catalog(session.language)
-        screen = render.group_question(await self.service.bank_of(session), session, t, HTML,
-                                       left=group.clock_left(session))
-        try:
-            async with asyncio.timeout(max(0.1, session.deadline - self.service.now())):
-                await self.bot.edit_message_text(
-                    screen.text, chat_id=session.chat_id, message_id=session.message_id,
-                    reply_markup=keyboard(screen))
-        except (TelegramError, TimeoutError) as exc:
-            log.info("group session %s: clock edit of question %s not made: %s", session.id,
-                     session.position + 1, describe(exc))
-
-    async def _reveal(self, session: GroupSession) -> None:
-        """Edit the closed question's message into its reveal; a message that is gone or
-        can't be edited is skipped."""
-        try:
-            await self.reveal(session, session.position - 1)
-        except TelegramError as exc:
-            if classify(exc).kind not in (Kind.GONE, Kind.NOT_MODIFIED):
-                raise
-            log.info("group session %s: reveal of question %s skipped: %s", session.id,
-                     session.position, exc.message)
-
-    async def _post_question(self, session: GroupSession) -> GroupSession:
-        """Open the question at ``session.position``, post it; the session as it is then.
-
-        A send that surely did not reach Telegram is undone (posted again on the retry); after
-        any other failure the question stays open without a message id (it may have been
-        posted: never post it twice), so its deadline runs and the session goes on.
-        """
-        service = self.service
-        opened = await service.open(session)
-        if opened is None:  # stopped or moved on meanwhile
-            return await service.session(session.id)
-        t = i18n.catalog(session.language)
-        screen = render.group_question(await service.bank_of(session), opened, t, HTML,
-                                       starter_name=self.starter_names.pop(session.id, None)
-                                       if session.position == 0 else None)
-        if screen.photo is not None:  # in a group the picture goes first, on its own: the
-            # question's message stays a text message that the clock edit and reveal edit
-            try:
-                await self.bot.send_photo(session.chat_id, photo_input(screen.photo),
-                                          message_thread_id=session.message_thread_id)
-            except TelegramError as exc:  # the question still goes out, without it
-                log.info("group session %s: picture of question %s not sent: %s", session.id,
-                         session.position + 1, describe(exc))
-        try:
-            message = await self.bot.send_message(
-                session.chat_id, screen.text, reply_markup=keyboard(screen),
-                message_thread_id=session.message_thread_id)
-        except Exception as exc:
-            if surely_not_sent(exc):
-                await service.unopen(opened)
-                raise
-            log.warning("group session %s: question %s may not have been posted (%s); "
-                        "its window runs", session.id, session.position + 1, describe(exc))
-            return opened
-        return await service.posted(opened, message.message_id)
 
     async def _failed(self, session_id: int, exc: Exception) -> None:
         """Sort a failed step (``outcomes.classify`` for Telegram's): move a migrated chat and
@@ -503,7 +390,7 @@ class SessionRunner:
                 except TelegramError as exc:  # cosmetic: taps on them are refused anyway
                     log.info("group session %s: buttons not cleared: %s", session_id,
                              exc.message)
-            await self.post_leaderboard(session, stopped_by=stopped_by)
+            await self.messages.post_leaderboard(session, stopped_by=stopped_by)
             self._over(session.chat_id)
 
     def _over(self, chat_id: int) -> None:
@@ -573,15 +460,4 @@ class _Solo:
 _SOLO = _Solo()
 
 
-def surely_not_sent(exc: BaseException) -> bool:
-    """Whether a failed send surely did not post the message, so sending it again cannot post
-    it twice: Telegram refused it (4xx, a flood wait), the connection could not be made, or the
-    storage failed before the send. After a read time-out, a dropped connection or a 5xx it may
-    have been posted (``outcomes.Outcome.unsent``)."""
-    if isinstance(exc, StorageError):
-        return True
-    if not isinstance(exc, TelegramError):
-        return False
-    outcome = classify(exc)
-    return outcome.kind is not Kind.TRANSIENT or outcome.unsent
 

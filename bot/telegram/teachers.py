@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 import logging
 
-from telegram import CallbackQuery, InputFile, Update
+from telegram import CallbackQuery, InputFile, Update, User
 from telegram.error import Forbidden
 
 from bot import i18n, render, results
@@ -17,7 +17,7 @@ from bot.quiz.engine import QuizError
 from bot.quiz.settings import InvalidSetting, StaleSettings
 from bot.render import HTML, Button, Screen, UrlButton
 from bot.telegram.chats import group_catalog, is_admin, reply, thread_of
-from bot.telegram.common import Context, edit, keyboard, send, toast
+from bot.telegram.common import Context, StartLink, edit, keyboard, send, toast
 from bot.telegram.services import catalog_for, services
 
 log = logging.getLogger(__name__)
@@ -144,3 +144,17 @@ async def show_group_question(context: Context, chat_id: int, session_id: int, p
         await send(context, chat_id, Screen(HTML.escape(t("question_not_available"))))
         return
     await send(context, chat_id, screen)
+
+
+async def open_question_link(context: Context, chat_id: int, user: User, payload: str,
+                             t: Catalog) -> None:
+    """``/start q_<session>_<position>`` (:func:`bot.render.question_link`): the question, as
+    :func:`show_group_question`."""
+    link = render.parse_question_payload(payload)
+    assert link is not None  # QUESTION_LINK takes no other payload
+    await show_group_question(context, chat_id, *link, t)
+
+
+QUESTION_LINK = StartLink(lambda payload: render.parse_question_payload(payload) is not None,
+                          open_question_link)
+"""A group reveal's "in my language" link (``q_<session>_<position>``)."""

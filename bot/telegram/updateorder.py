@@ -51,7 +51,7 @@ class UpdateOrder(Protocol):
 
 class HandledUpdates(Protocol):
     """The updates marked as handled, in the storage (polling: :mod:`bot.telegram.polling`;
-    :class:`storage.order.HandledMarks` keeps them, on either engine)."""
+    :class:`storage.handled.HandledMarks` keeps them, on either engine)."""
 
     async def handled(self, bot_id: int, update_id: int) -> bool:
         """Whether update ``update_id`` of bot ``bot_id`` was marked handled.

@@ -19,7 +19,7 @@ bot's HTTP library already:
 - *A malformed update is answered 200*: logged and dropped (Telegram would send it again and
   again).
 - *An update the store cannot register is answered 500*: Telegram sends it again later
-  (:class:`bot.telegram.ordering.OrderedQueue`).
+  (:class:`bot.telegram.arrivals.OrderedQueue`).
 - *The port is bound before the bot says it is ready* (:meth:`WebhookServer.bind`), and the
   error names the setting; requests are served only once the bot is set up
   (:meth:`WebhookServer.start`).

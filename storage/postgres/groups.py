@@ -1,7 +1,7 @@
 """PostgreSQL statements of group quiz sessions (:class:`bot.quiz.ports.GroupStore`), mixed
 into :class:`storage.postgres.store.PostgresStore`: group chats' languages and settings,
 sessions, their answers and players (the twins of :mod:`storage.groups`). Those that are the
-same in both dialects are written once (:class:`storage.shared.SharedGroupStatements`);
+same in both dialects are written once (:class:`storage.shared_groups.SharedGroupStatements`);
 PostgreSQL's own are here.
 
 Writes go through the group-commit writer (:class:`storage.postgres.writer.PostgresWriter`);
@@ -14,7 +14,7 @@ from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
 from storage.postgres.writer import PostgresWriter
 from storage.rows import chosen_text
-from storage.shared import SharedGroupStatements
+from storage.shared_groups import SharedGroupStatements
 
 
 class PostgresGroupStatements(PostgresWriter, SharedGroupStatements):

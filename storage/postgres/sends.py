@@ -1,5 +1,5 @@
 """The send budgets of every instance sharing one PostgreSQL database (migration 0019): what
-``bot.telegram.limits.SharedSends`` asks of the storage.
+``bot.telegram.jobsends.SharedSends`` asks of the storage.
 
 A budget is a row of ``send_budgets``: ``next_at`` is when its next send may go, on the
 server's clock (so the instances' clocks need not agree). Taking a span moves it on by the
@@ -58,7 +58,7 @@ PRUNE_EVERY = 1000
 
 
 class PostgresSends:
-    """The shared send budgets (``bot.telegram.limits.SharedSends``) of the bot ``bot_id``.
+    """The shared send budgets (``bot.telegram.jobsends.SharedSends``) of the bot ``bot_id``.
 
     Args:
         pool: The store's connection pool.

@@ -39,10 +39,11 @@ import asyncpg
 from bot.quiz.ports import DeletedData, StorageError
 from bot.quiz.privacy import DELETED_NAME, pseudonyms
 from storage.daily import DailyStatements
+from storage.handled import HandledMarks
 from storage.homework import HomeworkStatements
 from storage.leases import PostgresLeases
 from storage.library import LibraryStatements
-from storage.order import USERS_CHANNEL, HandledMarks, PostgresUpdateOrder
+from storage.order import USERS_CHANNEL, PostgresUpdateOrder
 from storage.postgres.attempts import PostgresAttemptStatements
 from storage.postgres.dsn import redact_dsn
 from storage.postgres.groups import PostgresGroupStatements

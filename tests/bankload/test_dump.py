@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bot.bankload import BankError, load_bank, parse_bank
+from bot.bankload.checker import MAX_PROBLEMS
 from bot.bankload.creators import check_document, parse_document
 from bot.bankload.dump import dump_bank
-from bot.bankload.schema import MAX_BANK_BYTES, MAX_DOCUMENT_BYTES, MAX_PROBLEMS
+from bot.bankload.schema import MAX_BANK_BYTES, MAX_DOCUMENT_BYTES
 from bot.i18n import SUPPORTED, catalog, placeholders
 from bot.i18n.messages import MESSAGES
 from bot.quiz.bankdata import bank_data

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -10,9 +11,9 @@ from typing import Any
 import pytest
 import yaml
 
-from bot.bankload import load_bank
+from bot.bankload import load_bank, parse_bank
 from bot.quiz import checks
-from bot.quiz.bank import Question, Text
+from bot.quiz.bank import TRUE_FALSE, Bank, Option, Question, Text, true_false_options
 from bot.quiz.checks import Finding, check_bank, leaks, visible_length
 
 REAL_BANK = Path(__file__).resolve().parents[2] / "banks" / "deepspeed-megatron.yaml"
@@ -146,7 +147,8 @@ def test_the_import_placeholder_cannot_be_waived():
     waive (the loader refuses ``waive: [import-placeholder]``)."""
     assert "import-placeholder" in checks.RULES
     assert "import-placeholder" not in checks.WAIVABLE
-    assert set(checks.WAIVABLE) == set(checks.RULES) - {"import-placeholder", "picture-format"}
+    assert set(checks.WAIVABLE) == set(checks.RULES) - {"import-placeholder", "picture-format",
+                                                        "leak-check-stopped"}
 
 
 @pytest.mark.parametrize(("language", "text"), [
@@ -414,3 +416,182 @@ def test_a_long_explanation_is_read_word_by_word_near_each_cue(monkeypatch):
     monkeypatch.setattr(checks, "_nearest", counted)
     assert leaks(first, stages, "en")
     assert seen and max(seen) <= 2 * checks.LEAK_WINDOW + 1
+
+
+def test_an_option_of_function_words_only_does_not_stop_the_check(tmp_path):
+    """A distractor without a meaningful word ("The") has a share of 0 in the paraphrase test:
+    a sentence with the other question's cues used to divide by its zero words."""
+    long_answer = question(
+        "long", opt("Which pipeline schedule splits microbatches?", "ह", "Ε"),
+        [opt("interleaved pipeline schedule with microbatches", "क", "Α"),
+         opt("The", "ख", "Β")], 0, opt("Some words.", "ग", "Γ"))
+    data = make_bank(long_answer)
+    data["questions"][0]["explanation"]["en"] = "The microbatches schedule splits."
+    assert [(f.question_id, f.rule) for f in findings_of(tmp_path, data)] == [
+        ("clean", "answer-leak"), ("long", "longest-correct"), ("long", "uneven-lengths")]
+
+
+ADVERSARIAL_HEAD = ("id: worst\nversion: 1\ndefault_language: en\nlanguages: [en]\nlevel: easy\n"
+                    "title: {en: Worst}\ndescription: {en: Worst}\nquestions:\n")
+
+
+def adversarial(questions: int, repeats: int, *, leaking: bool = False) -> Bank:
+    """The worst-files benchmark's answer-leak quiz, small: two halves whose explanations are
+    the other half's cues between both its options' words, over and over, so that every cue is
+    as near to a distractor as to the answer (no leak ends the search). ``leaking`` ends the
+    first explanation with a cue next to the answer alone, and a later answer named."""
+    out = [ADVERSARIAL_HEAD]
+    for n in range(questions):
+        mine, theirs = ("alpha bravo", "delta echo") if n % 2 else ("delta echo", "alpha bravo")
+        first, second = theirs.split()
+        words = f"lima {first} mike lima {second} mike " * repeats
+        if leaking and n == 0:
+            words += "; alpha lima. Lima 4."
+        out.append(
+            f"- id: q{n}\n  prompt: {{en: 'What does {mine} {n} mean here?'}}\n"
+            f"  options:\n  - text: {{en: 'lima {n}'}}\n    correct: true\n"
+            f"  - text: {{en: 'mike {n}'}}\n"
+            f"  explanation: {{en: '{words.strip()}'}}\n"
+            f"  source: {{title: Atlas, url: 'https://example.org/atlas'}}\n")
+    return parse_bank("".join(out))
+
+
+def test_an_adversarial_quiz_has_the_findings_it_had():
+    """The adversarial quiz's findings are those of the check before it compared all pairs at
+    once (commit 8290bfc): the same questions, wording and order."""
+    assert check_bank(adversarial(8, 3)) == []
+    assert [(f.question_id, f.field, f.message) for f in check_bank(
+        adversarial(8, 3, leaking=True))] == [
+        ("q0", "explanation.en", f"gives away the answer of question 'q{n}' ('lima {n}')")
+        for n in (1, 3, 4, 5, 7)]
+
+
+def reference_pairs(bank: Bank, language: str) -> set[tuple[int, int]]:
+    """:func:`checks.leaking_pairs` asked pair by pair, as the check did before."""
+    return {(k, j) for k, q in enumerate(bank.questions) for j, o in enumerate(bank.questions)
+            if o is not q and o.kind != TRUE_FALSE and (
+                leaks(q, o, language) or (j > k and checks.names_answer(q, o, language)))}
+
+
+def test_all_pairs_at_once_agree_with_each_pair_asked():
+    """:func:`checks.leaking_pairs` finds the pairs :func:`leaks` and ``names_answer`` find,
+    on the shipped bank, the adversarial quiz and random quizzes of a few shared words where
+    every test fires (short answers, paraphrases, verbatim answers, named answers)."""
+    shipped = load_bank(REAL_BANK)
+    for language in shipped.languages:
+        assert checks.leaking_pairs(shipped, language) == reference_pairs(shipped, language)
+    quiz = adversarial(8, 3, leaking=True)
+    assert checks.leaking_pairs(quiz, "en") == reference_pairs(quiz, "en") != set()
+    found = 0
+    for seed in range(300):
+        bank = random_bank(random.Random(seed))
+        expected = reference_pairs(bank, "en")
+        assert checks.leaking_pairs(bank, "en") == expected, seed
+        found += len(expected)
+    assert found > 500
+
+
+RANDOM_WORDS = ["stage", "stages", "1", "2", "ZeRO", "optimizer", "states", "the", "of",
+                "gradients", "pipeline", "layers", "GPUs", "lima", "mike", "1.5", "memory",
+                "shard", "first"]
+RANDOM_BETWEEN = [" ", " ", " ", ", ", "; ", ": ", " (", ") ", "-", ". "]
+
+
+def random_text(rng: random.Random, low: int, high: int) -> str:
+    """``low`` to ``high`` words of :data:`RANDOM_WORDS` with spaces and marks between."""
+    count = rng.randint(low, high)
+    return "".join(rng.choice(RANDOM_WORDS) + (rng.choice(RANDOM_BETWEEN) if i < count - 1
+                                                else "") for i in range(count))
+
+
+def random_bank(rng: random.Random) -> Bank:
+    """2 to 7 questions (some true/false, some with several right options, some without an
+    explanation) of :data:`RANDOM_WORDS`; half the explanations end with another question's
+    answer, in capitals, inside a word or not."""
+    made: list[Question] = []
+    for n in range(rng.randint(2, 7)):
+        explanation = None if rng.random() < 0.1 else Text({"en": " ".join(
+            random_text(rng, 2, 12) + rng.choice([".", "", "!"])
+            for _ in range(rng.randint(1, 4)))})
+        prompt = Text({"en": random_text(rng, 2, 8) + "?"})
+        if rng.random() < 0.15:
+            made.append(Question(f"q{n}", prompt, true_false_options(rng.random() < 0.5, ("en",)),
+                                 explanation, None, TRUE_FALSE))
+            continue
+        texts: list[str] = []
+        while len(texts) < rng.randint(2, 4):
+            text = random_text(rng, 1, 5)
+            if text not in texts:
+                texts.append(text)
+        right = set(rng.sample(range(len(texts)), rng.choice([1, 1, 1, 2])))
+        made.append(Question(f"q{n}", prompt, tuple(
+            Option(Text({"en": text}), i in right) for i, text in enumerate(texts)),
+            explanation, None))
+    for n, q in enumerate(made):
+        if q.explanation is not None and rng.random() < 0.5:
+            other = rng.choice(made)
+            answer = (rng.choice(["", "x", " "]) + _option_text(other).upper()
+                      + rng.choice(["", "s", ".", " and"]))
+            made[n] = replace(q, explanation=Text({"en": q.explanation.by_language["en"]
+                                                         + rng.choice([" ", ". ", ""]) + answer}))
+    return Bank("random", 1, "en", ("en",), "easy", Text({"en": "T"}), Text({"en": "D"}),
+                tuple(made))
+
+
+def _option_text(q: Question) -> str:
+    return q.options[q.correct_index].text.by_language["en"]
+
+
+def test_the_leak_check_work_grows_with_the_quiz_not_its_square():
+    """The work of the answer-leak check (words read, sentences and questions compared,
+    searches: :class:`checks.LeakWork`) on the adversarial quiz doubles, no more, when its
+    questions double or its explanations do; every pair of 200 questions compared, each
+    reading the other's explanation, took 21 s of CPU for a 638 kB file."""
+    def work(questions: int, repeats: int) -> int:
+        counted = checks.LeakWork()
+        assert checks.leaking_pairs(adversarial(questions, repeats), "en", counted) == set()
+        return counted.total
+
+    base = work(20, 10)
+    assert base <= 20 * 10 * 6 * 2  # each explanation word read twice (words, sentences)
+    assert work(40, 10) <= 2.1 * base
+    assert work(20, 20) <= 2.1 * base
+    assert work(200, 10) <= 10.5 * base
+
+
+def paraphrasing(questions: int, sentences: int) -> Bank:
+    """A quiz whose explanations are sentences of the other half's cues and most of every
+    long answer's words, but as many of a distractor's: every sentence is compared with
+    every question of the other half, and none paraphrases an answer."""
+    out = [ADVERSARIAL_HEAD]
+    for n in range(questions):
+        mine, theirs = ("alpha bravo", "delta echo") if n % 2 else ("delta echo", "alpha bravo")
+        said = " ".join(f"{theirs} lima mike november {k}." for k in range(sentences))
+        out.append(
+            f"- id: q{n}\n  prompt: {{en: 'What does {mine} {n} mean here?'}}\n"
+            f"  options:\n  - text: {{en: 'lima mike november {n}'}}\n    correct: true\n"
+            f"  - text: {{en: 'lima mike november oscar {n}'}}\n"
+            f"  explanation: {{en: '{said}'}}\n"
+            f"  source: {{title: Atlas, url: 'https://example.org/atlas'}}\n")
+    return parse_bank("".join(out))
+
+
+def test_the_paraphrase_test_stops_at_its_limit_and_says_where(monkeypatch):
+    """Sentences with words of many long answers are compared with each (the work of the
+    questions times the sentences): at LEAK_COMPARISONS the check compares no more and says
+    so, at the explanation where it stopped, in a finding that cannot be waived."""
+    quiz = paraphrasing(12, 6)
+    counted = checks.LeakWork()
+    everything = checks.leaking_pairs(quiz, "en", counted)
+    assert counted.comparisons == 12 * 6 * 6 and counted.stopped is None  # each, the other half
+    assert not any(f.rule == "leak-check-stopped" for f in check_bank(quiz))
+
+    limited = checks.LeakWork(limit=100)
+    assert checks.leaking_pairs(quiz, "en", limited) <= everything
+    assert (limited.comparisons, limited.stopped) == (100, (2, "en"))  # 36 a question
+    monkeypatch.setattr(checks, "LEAK_COMPARISONS", 100)
+    found = check_bank(quiz)
+    [stop] = [f for f in found if f.rule == "leak-check-stopped"]
+    assert (stop.question_id, stop.field) == ("q2", "explanation.en")
+    assert "stopped here, after 100 comparisons" in stop.message
+    assert "leak-check-stopped" not in checks.WAIVABLE

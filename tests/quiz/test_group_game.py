@@ -10,7 +10,7 @@ import pytest
 from bot.quiz import group, settings
 from bot.quiz.engine import Plan
 from bot.quiz.group import GroupAnswer, GroupSession, Step
-from bot.telegram.limits import GroupMinute
+from bot.telegram.groupminute import GroupMinute
 
 QUESTIONS = ("q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8")
 

@@ -27,9 +27,9 @@ CHAT = -1001
 
 def crash(learner: LearningService) -> None:
     """What a ``kill -9`` does to the service: its queued ratings are gone, never written."""
-    learner._queued.clear()
-    if learner._writer is not None:
-        learner._writer.cancel()
+    learner._ratings._queued.clear()
+    if learner._ratings._writer is not None:
+        learner._ratings._writer.cancel()
 
 
 async def play(store, banks, clock: FakeClock, learner: LearningService, *,
@@ -74,8 +74,8 @@ async def play(store, banks, clock: FakeClock, learner: LearningService, *,
             await learner.drain()
     crash(learner)
     with contextlib.suppress(asyncio.CancelledError):
-        if learner._writer is not None:
-            await learner._writer
+        if learner._ratings._writer is not None:
+            await learner._ratings._writer
     return [UnratedAnswer(user, BANK_ID, answer.question_id, answer.correct,
                           answer.answered_at) for _s, _o, answer, user in recorded]
 
@@ -152,7 +152,7 @@ async def test_a_failed_card_write_is_tried_again(engine, banks):
     clock = FakeClock(T0)
     store = await engine.open()
     retries = _Retries()
-    logging.getLogger("bot.quiz.review").addHandler(retries)
+    logging.getLogger("bot.quiz.ratings").addHandler(retries)
     try:
         learner = LearningService(store, banks, clock=clock)
         question = banks[BANK_ID].questions[0].id
@@ -164,7 +164,7 @@ async def test_a_failed_card_write_is_tried_again(engine, banks):
         [card] = await store.cards(7)
         assert card.reps == 1 and card.last_review == T0
     finally:
-        logging.getLogger("bot.quiz.review").removeHandler(retries)
+        logging.getLogger("bot.quiz.ratings").removeHandler(retries)
         await store.close()
 
 

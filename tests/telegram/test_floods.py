@@ -9,12 +9,12 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot import i18n
+from bot.telegram.groupminute import GROUP_MAX_RATE
+from bot.telegram.jobsends import job_calls
 from bot.telegram.limits import (
-    GROUP_MAX_RATE,
     SESSION_RESERVE,
     Dropped,
     QuizRateLimiter,
-    job_calls,
     session_calls,
 )
 from bot.telegram.ordering import MAX_QUEUED_PER_KEY, PerUserOrderedProcessor

@@ -10,8 +10,8 @@ import pytest
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 
 from bot import i18n
+from bot.telegram.groupminute import GROUP_MAX_RATE
 from bot.telegram.limits import (
-    GROUP_MAX_RATE,
     RATE_LIMIT_RETRIES,
     TRANSIENT_ATTEMPTS,
     QuizRateLimiter,

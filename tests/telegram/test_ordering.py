@@ -9,7 +9,8 @@ from telegram import CallbackQuery, Chat, InlineQuery, Message, MessageEntity, U
 from telegram.constants import ChatID
 
 from bot import i18n
-from bot.telegram.ordering import PerUserOrderedProcessor, sender_id
+from bot.telegram.arrivals import sender_id
+from bot.telegram.ordering import PerUserOrderedProcessor
 from tests.support.banks import BANK_ID
 from tests.support.person import Person
 from tests.support.screens import buttons, correct_label

@@ -12,15 +12,15 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram.ext import ExtBot
 
-from bot.telegram.limits import (
+from bot.telegram.jobsends import (
     BATCH_SECONDS,
     JOB_FIRST,
     JOB_LATER,
     JOB_SOON,
-    QuizRateLimiter,
     TurnGate,
     job_calls,
 )
+from bot.telegram.limits import QuizRateLimiter
 from storage.postgres.store import PostgresStore
 from tests.support.fakebotapi import FakeBotAPI
 

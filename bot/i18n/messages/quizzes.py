@@ -80,6 +80,9 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("check.picture-format",
        "Telegram cannot send this kind of picture from its link: link a JPEG, PNG or WebP "
        "picture"),
+    N_("check.leak-check-stopped",
+       "the check for answers given away stopped here: the explanations share too many words "
+       "with the other questions' answers to compare them all; make them less alike"),
     NP_("quizzes.problems",
         "I didn't save the quiz: {count} thing to fix.",
         "I didn't save the quiz: {count} things to fix."),

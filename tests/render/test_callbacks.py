@@ -1,0 +1,130 @@
+"""The callback-data codec's wire format, kind by kind (bot/render/callbacks.py): what each kind
+of button sends Telegram is pinned here byte for byte, since buttons already sent in chats
+carry it; and callback data the bot did not make is refused the same way for every kind."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+import pytest
+
+from bot import render
+from bot.render import callbacks
+
+WIRE = [
+    (render.AnswerButton(42, 3, 1), "a:42:3:1"),
+    (render.NextButton(42, 3), "n:42:3"),
+    (render.RetakeButton("007"), "r:007"),
+    (render.ReviewButton(9), "v:9"),
+    (render.LanguageButton("el"), "l:el"),
+    (render.BankButton("quiz-1"), "b:quiz-1"),
+    (render.GroupAnswerButton(7, 0, 11), "g:7:0:11"),
+    (render.PlaceButton(7), "p:7"),
+    (render.DeleteDataButton(2, "0123456789012345"), "d:2:0123456789012345"),
+    (render.CardAnswerButton(5, 3, 2, 0), "c:5:3:2:0"),
+    (render.CardNextButton(5, 4, 12), "k:5:4:12"),
+    (render.StartReviewButton(), "w"),
+    (render.ShownButton(), "x"),
+    (render.SettingButton(3, "count", "10"), "s:3:count:10"),
+    (render.DraftButton(1, 1700000000000), "nd:1:1700000000000"),
+    (render.UndoButton(1700000000000, 4), "nu:1700000000000:4"),
+    (render.RightOptionButton(1700000000000, 4, 11), "no:1700000000000:4:11"),
+    (render.RightDoneButton(1700000000000, 4), "nc:1700000000000:4"),
+    (render.QuizButton("question", "c-0a1b2c3d4e", 6, 2), "m:question:c-0a1b2c3d4e:6:2"),
+    (render.HomeworkButton("by", 31, 86400), "h:by:31:86400"),
+    (render.AssignButton("2024", 0), "ha:2024:0"),
+    (render.TickButton(42, 3, 1, 5), "at:42:3:1:5"),
+    (render.SubmitButton(42, 3, 4095), "as:42:3:4095"),
+    (render.GroupTickButton(7, 2, 3), "gt:7:2:3"),
+    (render.GroupSubmitButton(7, 2), "gs:7:2"),
+    (render.CardTickButton(5, 999999, 11, 2048, 0), "ct:5:999999:11:2048:0"),
+    (render.CardSubmitButton(5, 0, 3, 8), "cs:5:0:3:8"),
+    (render.FlowButton("one_tap"), "af:one_tap"),
+    (render.DailyAnswerButton(12, 0), "da:12:0"),
+    (render.DailySettingButton(-1001234567890, "board", "0"), "ds:-1001234567890:board:0"),
+    (render.DailyChannelButton(-1001234567890, "on", "1439", "-"),
+     "dc:-1001234567890:on:1439:-"),
+]
+"""One button of every kind and its callback data, as the bot has always sent it (text fields
+of digits only among them: they stay text)."""
+
+
+def test_the_wire_examples_cover_every_kind():
+    """A new kind of button gets its line in :data:`WIRE`."""
+    assert [type(button) for button, _ in WIRE] == list(render.BUTTON_KINDS)
+
+
+@pytest.mark.parametrize(("button", "data"), WIRE, ids=[data for _, data in WIRE])
+def test_every_kind_encodes_as_it_always_has_and_round_trips(button, data):
+    """Each kind's encoding is byte for byte the pinned one; decoding it gives back an equal
+    button with each field of its declared type, and its route's pattern takes it."""
+    assert render.encode(button) == data
+    decoded = render.decode(data)
+    assert decoded == button and type(decoded) is type(button)
+    assert [type(getattr(decoded, f.name)) for f in dataclasses.fields(decoded)] == [
+        type(getattr(button, f.name)) for f in dataclasses.fields(button)]
+    assert render.callback_pattern(type(button)).match(data)
+
+
+def forgeries(data: str) -> list[str]:
+    """Callback data a client could send in place of ``data``: each field emptied, made
+    negative, padded with a zero, given a letter or a non-ASCII digit; a field added or
+    dropped; the prefix in capitals."""
+    prefix, *fields = data.split(":")
+    forged = [f"{data}:1", f"{data}:", prefix.upper() + data[len(prefix):], f"{data} "]
+    if fields:
+        forged.append(":".join([prefix, *fields[:-1]]))
+    for i, field in enumerate(fields):
+        for bad in ("", f"0{field}", f"{field}x", "-" + field.lstrip("-"), "\u0663", "X"):
+            if bad != field:
+                forged.append(":".join([prefix, *fields[:i], bad, *fields[i + 1:]]))
+    return forged
+
+
+@pytest.mark.parametrize(("button", "data"), WIRE, ids=[data for _, data in WIRE])
+def test_forged_data_of_every_kind_is_refused(button, data):
+    """Callback data next to each kind's own raises :class:`~bot.render.InvalidCallbackData`
+    (the router answers it as invalid) unless it is exactly what some button would send (a
+    bank id with a letter more, another slot): nothing is read loosely."""
+    refused = 0
+    for forged in forgeries(data):
+        try:
+            decoded = render.decode(forged)
+        except render.InvalidCallbackData:
+            refused += 1
+            continue
+        assert render.encode(decoded) == forged, forged
+    assert refused >= 3
+
+
+@pytest.mark.parametrize("data", [None, "", ":", "garbage", "zz:1", "é" * 40, "a" * 65,
+                                  "b:" + "a" * 63, "x:1", "w:", "\x00"])
+def test_garbage_is_refused(data):
+    """Garbage, unknown prefixes and data over 64 bytes raise InvalidCallbackData."""
+    with pytest.raises(render.InvalidCallbackData):
+        render.decode(data)
+
+
+def test_a_kind_whose_fields_the_codec_cannot_read_fails_at_once():
+    """A kind with a field of a type the codec has no reader for, or whose pattern captures
+    another number of fields than it declares, is refused when the codec reads it."""
+
+    @dataclasses.dataclass(frozen=True)
+    class FloatButton:
+        PREFIX: ClassVar[str] = "zf"
+        FIELDS: ClassVar[str | None] = r"([0-9.]+)"
+        ratio: float
+
+    @dataclasses.dataclass(frozen=True)
+    class ShortButton:
+        PREFIX: ClassVar[str] = "zs"
+        FIELDS: ClassVar[str | None] = r"([0-9]+)"
+        first: int
+        second: int
+
+    with pytest.raises(TypeError, match="FloatButton"):
+        callbacks._field_readers(FloatButton)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="ShortButton"):
+        callbacks._field_readers(ShortButton)  # type: ignore[arg-type]
+    assert callbacks._field_readers(render.DailyChannelButton) == (int, str, str, str)
