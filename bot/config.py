@@ -198,7 +198,7 @@ class Settings:
         return urlsplit(self.webhook_url or "").path or "/"
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, *, strict: bool = True,
+    def from_env(cls, env: Mapping[str, str] | None = None, *, strict: bool = True,  # noqa: C901 - one branch per setting of the environment
                  **flags: object) -> Settings:
         """Read settings from ``env`` (default ``os.environ``); non-None ``flags`` win.
 

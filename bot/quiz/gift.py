@@ -114,7 +114,7 @@ def parse_gift(text: str) -> Parsed:
     return parsed
 
 
-def _gift_question(parsed: Parsed, block: list[tuple[int, str]]) -> None:
+def _gift_question(parsed: Parsed, block: list[tuple[int, str]]) -> None:  # noqa: C901 - GIFT's question forms, one branch each
     first = block[0][0]
     joined = "\n".join(line for _, line in block)
     starts = []

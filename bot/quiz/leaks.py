@@ -279,7 +279,7 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def leaking_pairs(bank: Bank, language: str,
+def leaking_pairs(bank: Bank, language: str,  # noqa: C901 - indexes every question in one pass
                   work: LeakWork | None = None) -> set[tuple[int, int]]:
     """Every ``(index, other)`` pair of question indices of ``bank`` where the explanation of
     the first gives away the answer of the second in ``language``, as :func:`check_bank`

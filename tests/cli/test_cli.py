@@ -21,7 +21,6 @@ from bot.config import BUNDLED_BANKS
 from bot.play import play, print_plain
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
-from tests.conftest import BANK_ID, Person, correct_label, start_bot_process, wrong_label
 from tests.support.bankedit import (
     NEW_OPTION,
     copy_bank,
@@ -29,6 +28,10 @@ from tests.support.bankedit import (
     remove_question,
     replace_correct_option,
 )
+from tests.support.banks import BANK_ID
+from tests.support.person import Person
+from tests.support.processes import start_bot_process
+from tests.support.screens import correct_label, wrong_label
 
 BROKEN = """\
 id: broken

@@ -23,9 +23,13 @@ from bot.quiz.ports import StorageError
 from bot.quiz.privacy import PrivacyService
 from storage import SQLiteStore, migrations
 from storage.backup import DatabaseLock, backup, restore
-from tests.conftest import BANK_ID, MODES, Person, buttons, start_bot_process
+from tests.support.banks import BANK_ID
+from tests.support.botrun import MODES
 from tests.support.engines import record
 from tests.support.loadgen import LoadGenerator
+from tests.support.person import Person
+from tests.support.processes import start_bot_process
+from tests.support.screens import buttons
 
 PLAN = Plan(("q1", "q2"), ((0, 1, 2, 3), (3, 2, 1, 0)))
 

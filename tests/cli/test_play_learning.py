@@ -13,7 +13,7 @@ from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
 from bot.play import read_label, wrap
 from tests.cli.test_cli import quizbot
-from tests.conftest import BANK_ID
+from tests.support.banks import BANK_ID
 
 
 def flat(text: str) -> str:

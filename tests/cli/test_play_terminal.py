@@ -22,7 +22,8 @@ from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
 from tests.cli.test_cli import quizbot
-from tests.conftest import BANK_ID, correct_label, wrong_label
+from tests.support.banks import BANK_ID
+from tests.support.screens import correct_label, wrong_label
 
 
 def flat(text: str) -> str:

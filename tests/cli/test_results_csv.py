@@ -16,7 +16,7 @@ from bot.quiz import group
 from bot.quiz.engine import plan_attempt
 from bot.quiz.group import GroupAnswer, GroupSession
 from bot.results import FORMULA_START, safe_cell, session_csv
-from tests.conftest import BANK_ID
+from tests.support.banks import BANK_ID
 
 HOSTILE = ["x;=1+1;", "=1+1", " =1+1", "\u200f@SUM(A1)", "\u202e+1", "a, -2", "\uff1d1+1",
            "\tx", "\r=1", "Ana;\u200b\u200b=cmd|'/C calc'!A0", "@", "-", "x,@y;+z",

@@ -17,9 +17,11 @@ from bot.quiz.library import Visibility
 from bot.telegram.services import services_of
 from storage import SQLiteStore
 from tests.cli.test_cli import quizbot
-from tests.conftest import Person, RunningBot, answer_buttons, buttons, correct_label
+from tests.support.botrun import RunningBot
 from tests.support.created import quiz_document, store_quiz, store_version
 from tests.support.fakebotapi import FakeBotAPI
+from tests.support.person import Person
+from tests.support.screens import answer_buttons, buttons, correct_label
 
 QUIZ, LINK_ONLY = "c-abcdefghij", "c-linkonly00"
 CREATOR, PLAYER, SAM = 801, 802, 803

@@ -13,8 +13,11 @@ import pytest
 
 from bot import i18n
 from bot.render.daily import DAILY_SYNTAX
-from tests.conftest import BANK_ID, MODES, FakeClock, RunningBot, buttons
+from tests.support.banks import BANK_ID
+from tests.support.botrun import MODES, RunningBot
+from tests.support.clock import FakeClock
 from tests.support.fakebotapi import FakeBotAPI
+from tests.support.screens import buttons
 
 GROUP, BASIC, CHANNEL = -1001234567890, -4001, -1001987654321
 FRIDAY_8AM = datetime(2026, 12, 4, 8, 0, tzinfo=UTC).timestamp()

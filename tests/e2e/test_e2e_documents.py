@@ -11,7 +11,8 @@ from bot import i18n
 from bot.bankload import parse_bank
 from bot.bankload.dump import dump_bank
 from bot.quiz import importing
-from tests.conftest import Person, buttons
+from tests.support.person import Person
+from tests.support.screens import buttons
 
 SOURCE = {"title": "World atlas", "url": "https://example.org/atlas"}
 

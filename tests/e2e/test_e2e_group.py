@@ -10,17 +10,11 @@ from datetime import UTC, datetime
 import pytest
 
 from bot import i18n
-from tests.conftest import (
-    BANK_ID,
-    MODES,
-    FakeClock,
-    RunningBot,
-    answer_buttons,
-    buttons,
-    correct_label,
-    wrong_label,
-)
+from tests.support.banks import BANK_ID
+from tests.support.botrun import MODES, RunningBot
+from tests.support.clock import FakeClock
 from tests.support.fakebotapi import FakeBotAPI
+from tests.support.screens import answer_buttons, buttons, correct_label, wrong_label
 
 GROUP = -1001234567890
 WINDOW = 1.5  # seconds per question in the tests on real time

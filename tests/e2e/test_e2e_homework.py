@@ -16,17 +16,12 @@ import pytest
 from bot import i18n
 from bot.bankload import load_banks
 from bot.quiz.bank import Bank
-from tests.conftest import (
-    FakeClock,
-    Person,
-    RunningBot,
-    buttons,
-    correct_label,
-    shown_options,
-    wrong_label,
-)
 from tests.support import bankgen
+from tests.support.botrun import RunningBot
+from tests.support.clock import FakeClock
 from tests.support.fakebotapi import FakeBotAPI
+from tests.support.person import Person
+from tests.support.screens import buttons, correct_label, shown_options, wrong_label
 
 GROUP, OTHER = -1001234567890, -1009876543210
 BASIC, UPGRADED = -4242, -1004242424242

@@ -14,9 +14,12 @@ from bot import i18n
 from bot.bankload import load_bank
 from bot.config import BUNDLED_BANKS
 from bot.quiz.bank import Bank
-from tests.conftest import BANK_ID, MODES, Person, RunningBot, answer_buttons, buttons
 from tests.support import optionbanks
+from tests.support.banks import BANK_ID
+from tests.support.botrun import MODES, RunningBot
 from tests.support.fakebotapi import FakeBotAPI
+from tests.support.person import Person
+from tests.support.screens import answer_buttons, buttons
 
 GROUP = -1001234567890
 ELENI, ARJUN, SAM = 701, 702, 703

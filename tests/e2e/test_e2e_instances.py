@@ -16,10 +16,12 @@ import asyncpg
 import pytest
 
 from bot import i18n
-from tests.conftest import BANK_ID, Person, buttons, correct_label, free_port, wrong_label
 from tests.e2e.test_e2e_group import Member, answer_buttons, bot_messages, next_question
 from tests.support.balancer import Balancer
-from tests.support.processes import start_bot_process
+from tests.support.banks import BANK_ID
+from tests.support.person import Person
+from tests.support.processes import free_port, start_bot_process
+from tests.support.screens import buttons, correct_label, wrong_label
 
 EN, EL = i18n.catalog("en"), i18n.catalog("el")
 SECRET = "instances-secret"

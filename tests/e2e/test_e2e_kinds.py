@@ -13,7 +13,9 @@ from PIL import Image
 
 from bot import i18n
 from bot.bankload import load_bank
-from tests.conftest import Person, RunningBot, buttons
+from tests.support.botrun import RunningBot
+from tests.support.person import Person
+from tests.support.screens import buttons
 
 PICTURE = "https://example.org/pictures/gpu.png"
 T = i18n.catalog("en")
@@ -236,8 +238,8 @@ async def test_group_members_tick_then_submit_and_only_exact_sets_score(fake, tm
     set is right, and the reveal counts every ticked option."""
     import time
 
-    from tests.conftest import FakeClock
     from tests.e2e.test_e2e_group import ClockedBot, open_question
+    from tests.support.clock import FakeClock
 
     folder = tmp_path / "banks"
     folder.mkdir()

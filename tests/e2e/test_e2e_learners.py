@@ -5,7 +5,9 @@ Application and the fake Bot API: the language each answer was shown in reaches
 from __future__ import annotations
 
 from bot import report
-from tests.conftest import BANK_ID, Person, correct_label, wrong_label
+from tests.support.banks import BANK_ID
+from tests.support.person import Person
+from tests.support.screens import correct_label, wrong_label
 
 
 async def test_private_answers_keep_their_language_for_the_report(fake, running_bot, banks):

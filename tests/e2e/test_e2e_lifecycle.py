@@ -13,8 +13,9 @@ import pytest
 from bot import i18n
 from bot.telegram import sessions
 from bot.telegram.services import services_of
-from tests.conftest import RunningBot, answer_buttons, buttons, correct_label
+from tests.support.botrun import RunningBot
 from tests.support.fakebotapi import FakeBotAPI
+from tests.support.screens import answer_buttons, buttons, correct_label
 
 WINDOW = 1.5
 BASIC = -123

@@ -15,9 +15,11 @@ from bot import i18n, render
 from bot.bankload import load_bank
 from bot.quiz.bank import Bank
 from bot.render import HTML
-from tests.conftest import Person, RunningBot, buttons, wrong_label
 from tests.support import bankgen
+from tests.support.botrun import RunningBot
 from tests.support.fakebotapi import FakeBotAPI, utf16_len
+from tests.support.person import Person
+from tests.support.screens import buttons, wrong_label
 
 GROUP = -1009876543210
 

@@ -10,8 +10,9 @@ from bot import i18n
 from bot.bankload import parse_bank
 from bot.bankload.dump import dump_bank
 from bot.quiz.library import Visibility
-from tests.conftest import Person, buttons, correct_label, wrong_label
 from tests.e2e.test_e2e_documents import quiz_data
+from tests.support.person import Person
+from tests.support.screens import buttons, correct_label, wrong_label
 
 EN = i18n.catalog("en")
 CREATOR, PLAYER, STRANGER = 701, 702, 703

@@ -12,7 +12,10 @@ from bot import i18n
 from bot.quiz import creating
 from bot.quiz.draft import Draft, DraftQuestion, Step
 from bot.telegram.services import services_of
-from tests.conftest import FakeClock, Person, RunningBot, buttons
+from tests.support.botrun import RunningBot
+from tests.support.clock import FakeClock
+from tests.support.person import Person
+from tests.support.screens import buttons
 
 T = i18n.catalog("en")
 LINK = re.compile(r"https://t\.me/quizbot_test_bot\?start=(c-[a-z0-9]{10})")

@@ -7,8 +7,10 @@ import pytest
 
 from bot import i18n
 from bot.bankload import load_bank
-from tests.conftest import Person, RunningBot, answer_buttons, buttons
+from tests.support.botrun import RunningBot
 from tests.support.optionbanks import correct_label, shown_options, write_bank
+from tests.support.person import Person
+from tests.support.screens import answer_buttons, buttons
 
 GROUP = -1009876543210
 

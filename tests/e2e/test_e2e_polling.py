@@ -10,8 +10,8 @@ import sqlite3
 from pathlib import Path
 
 from bot import i18n
-from tests.conftest import Person, start_bot_process
-from tests.support.processes import HeldCalls
+from tests.support.person import Person
+from tests.support.processes import HeldCalls, start_bot_process
 
 T = i18n.catalog("en")
 

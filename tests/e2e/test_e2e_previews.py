@@ -4,8 +4,10 @@ read the parameters each call carried to the server."""
 
 from __future__ import annotations
 
-from tests.conftest import Person, RunningBot, answer_buttons, buttons
+from tests.support.botrun import RunningBot
 from tests.support.fakebotapi import Call, FakeBotAPI
+from tests.support.person import Person
+from tests.support.screens import answer_buttons, buttons
 
 NO_PREVIEW = {"is_disabled": True}
 """``LinkPreviewOptions(is_disabled=True)`` as a request carries it."""

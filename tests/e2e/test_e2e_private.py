@@ -9,17 +9,11 @@ import pytest
 
 from bot import i18n
 from bot.bankload import load_banks
-from tests.conftest import (
-    BANK_ID,
-    MODES,
-    Person,
-    RunningBot,
-    buttons,
-    correct_label,
-    shown_options,
-    wrong_label,
-)
 from tests.support.bankedit import NEW_OPTION, copy_bank, edit_bank, replace_correct_option
+from tests.support.banks import BANK_ID
+from tests.support.botrun import MODES, RunningBot
+from tests.support.person import Person
+from tests.support.screens import buttons, correct_label, shown_options, wrong_label
 
 
 @pytest.mark.parametrize("running_bot", MODES, indirect=True)

@@ -12,8 +12,9 @@ import pytest
 
 from bot import i18n
 from bot.quiz import group
-from tests.conftest import RunningBot, answer_buttons, buttons, correct_label
+from tests.support.botrun import RunningBot
 from tests.support.fakebotapi import FakeBotAPI
+from tests.support.screens import answer_buttons, buttons, correct_label
 
 GROUP = -1001234567890
 BASIC = -4242

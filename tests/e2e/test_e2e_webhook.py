@@ -9,7 +9,9 @@ import aiohttp
 import pytest
 
 from bot.app import ALLOWED_UPDATES
-from tests.conftest import Person, RunningBot, free_port, start_bot_process
+from tests.support.botrun import RunningBot
+from tests.support.person import Person
+from tests.support.processes import free_port, start_bot_process
 
 
 @pytest.fixture

@@ -15,17 +15,13 @@ from pathlib import Path
 from bot import i18n
 from bot.telegram.services import services_of
 from storage.shared import UNRATED_ANSWERS
-from tests.conftest import (
-    BANK_ID,
-    Person,
-    RunningBot,
-    answer_buttons,
-    buttons,
-    correct_label,
-    start_bot_process,
-)
+from tests.support.banks import BANK_ID
+from tests.support.botrun import RunningBot
 from tests.support.fakebotapi import Chaos
 from tests.support.loadgen import LoadGenerator
+from tests.support.person import Person
+from tests.support.processes import start_bot_process
+from tests.support.screens import answer_buttons, buttons, correct_label
 
 QUESTIONS = 8
 

@@ -17,7 +17,8 @@ import pytest
 from bot import i18n, render
 from bot.quiz.engine import plan_attempt
 from bot.quiz.group import GroupSession
-from tests.conftest import BANK_ID, RunningBot
+from tests.support.banks import BANK_ID
+from tests.support.botrun import RunningBot
 from tests.support.grouploadgen import GroupLoadGenerator, reveal_counts
 
 WINDOW = 12.0

@@ -4,7 +4,9 @@ answer's message turns into the feedback and the next question comes at once bel
 from __future__ import annotations
 
 from bot import i18n
-from tests.conftest import BANK_ID, Person, buttons, correct_label, wrong_label
+from tests.support.banks import BANK_ID
+from tests.support.person import Person
+from tests.support.screens import buttons, correct_label, wrong_label
 
 ANSWER_CALLS = ("answerCallbackQuery", "editMessageText", "sendMessage")
 

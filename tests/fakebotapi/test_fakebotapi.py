@@ -27,7 +27,7 @@ from telegram.ext import (
     filters,
 )
 
-from tests.conftest import FakeClock
+from tests.support.clock import FakeClock
 from tests.support.fakebotapi import (
     BLOCKED,
     BUTTON_TEXT_EMPTY,

@@ -16,7 +16,7 @@ from telegram import (
 )
 from telegram.error import BadRequest
 
-from tests.conftest import FakeClock
+from tests.support.clock import FakeClock
 from tests.support.fakebotapi import (
     QUERY_TOO_OLD,
     RESULT_ID_DUPLICATE,

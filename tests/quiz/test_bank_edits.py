@@ -11,7 +11,6 @@ from bot.bankload import load_banks
 from bot.quiz import engine
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
-from tests.conftest import BANK_ID
 from tests.support.bankedit import (
     NEW_OPTION,
     copy_bank,
@@ -19,6 +18,7 @@ from tests.support.bankedit import (
     remove_question,
     replace_correct_option,
 )
+from tests.support.banks import BANK_ID
 
 USER = 11
 

@@ -13,7 +13,7 @@ from bot.quiz.creating import Added, PollSent, Refused, Stale
 from bot.quiz.creator_service import Changed, CreatorService, DraftOpen, Flooded, NoDraft, Opened
 from bot.quiz.draft import Step
 from bot.quiz.quizzes import Published, QuizzesService, Rejected
-from tests.conftest import FakeClock
+from tests.support.clock import FakeClock
 
 ADA, BO = 901, 902
 

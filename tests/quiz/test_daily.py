@@ -26,7 +26,7 @@ from bot.quiz.daily import (
 from bot.quiz.daily_service import DailyService
 from bot.quiz.engine import AlreadyAnswered, UnknownBank
 from storage import SQLiteStore
-from tests.conftest import FakeClock
+from tests.support.clock import FakeClock
 
 CHAT = -1001234567890
 MONDAY_8AM_UTC = datetime(2026, 12, 7, 8, 0, tzinfo=ZoneInfo("UTC")).timestamp()

@@ -27,7 +27,7 @@ from bot.quiz.homework_service import HomeworkService
 from bot.quiz.service import QuizService
 from bot.quiz.zones import UnknownZone
 from storage import SQLiteStore
-from tests.conftest import FakeClock
+from tests.support.clock import FakeClock
 
 GROUP, SUPERGROUP, ADMIN = -100, -1001234567890, 1
 ANN, BO, CY, DI = 11, 12, 13, 14

@@ -21,16 +21,12 @@ from bot.quiz.learning import DAY, Card, CardGone, CardReviewed, NoSuchCard
 from bot.quiz.ports import ScorePoint
 from bot.quiz.review import LearningService, Progress
 from storage import SQLiteStore
-from tests.conftest import (
-    BANK_ID,
-    FakeClock,
-    Person,
-    RunningBot,
-    buttons,
-    correct_label,
-    wrong_label,
-)
+from tests.support.banks import BANK_ID
+from tests.support.botrun import RunningBot
+from tests.support.clock import FakeClock
 from tests.support.engines import record
+from tests.support.person import Person
+from tests.support.screens import buttons, correct_label, wrong_label
 
 T0 = 1_780_000_000.0  # a Tuesday, 06:13:20 UTC
 

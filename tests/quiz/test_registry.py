@@ -12,7 +12,7 @@ from bot.quiz.group_service import GroupService
 from bot.quiz.registry import BankRegistry
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
-from tests.conftest import FakeClock
+from tests.support.clock import FakeClock
 
 BANK_ID = "deepspeed-megatron"
 

@@ -17,7 +17,7 @@ from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
 from bot.quiz.settings import GroupSettings
 from bot.quiz.starting import Started, pick_bank, resume_or_start
-from tests.conftest import FakeClock
+from tests.support.clock import FakeClock
 from tests.support.created import store_quiz, store_version
 
 QUIZ = "c-abcdefghij"

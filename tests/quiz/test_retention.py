@@ -16,7 +16,8 @@ from bot.quiz.service import DAY, QuizService, Retention
 from bot.telegram.common import AnsweredQueries
 from bot.telegram.router import TOASTS
 from storage import SQLiteStore
-from tests.conftest import BANK_ID, FakeClock
+from tests.support.banks import BANK_ID
+from tests.support.clock import FakeClock
 
 NOW = 1_750_000_000.0
 

@@ -17,7 +17,9 @@ from bot.quiz.ports import UnratedAnswer
 from bot.quiz.review import LearningService
 from bot.quiz.service import QuizService
 from storage import SQLiteStore
-from tests.conftest import BANK_ID, FakeClock, RunningBot
+from tests.support.banks import BANK_ID
+from tests.support.botrun import RunningBot
+from tests.support.clock import FakeClock
 
 T0 = 1_780_000_000.0
 CHAT = -1001

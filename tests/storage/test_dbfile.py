@@ -22,7 +22,9 @@ from bot.config import Address
 from bot.quiz.ports import StorageError
 from storage import SQLiteStore, migrations
 from storage.backup import backup, restore
-from tests.conftest import Person, RunningBot, free_port, start_bot_process
+from tests.support.botrun import RunningBot
+from tests.support.person import Person
+from tests.support.processes import free_port, start_bot_process
 
 
 def answers(db: Path) -> int:

@@ -16,8 +16,11 @@ import pytest
 from bot import i18n
 from bot.telegram.services import services_of
 from storage.leases import PostgresLeases
-from tests.conftest import BANK_ID, Person, RunningBot, buttons, correct_label
+from tests.support.banks import BANK_ID
+from tests.support.botrun import RunningBot
+from tests.support.person import Person
 from tests.support.pgserver import RUN_AS, PgServer, PgUnavailable, find_bin
+from tests.support.screens import buttons, correct_label
 
 
 async def test_a_new_users_start_during_a_storage_fault_is_answered(fake, tmp_path):

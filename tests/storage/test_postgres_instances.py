@@ -23,10 +23,12 @@ from bot.quiz.group import GroupAnswer
 from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED
 from storage import PostgresStore
 from storage.leases import POLLER_NAMESPACE, SESSION_NAMESPACE
-from tests.conftest import BANK_ID, Person, buttons, correct_label
+from tests.support.banks import BANK_ID
 from tests.support.engines import record
 from tests.support.fakebotapi import FakeBotAPI
+from tests.support.person import Person
 from tests.support.processes import HeldCalls
+from tests.support.screens import buttons, correct_label
 
 PLAN = Plan(("q1", "q2", "q3"), ((0, 1, 2, 3),) * 3)
 GROUP = -1009876543210

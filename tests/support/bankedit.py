@@ -10,7 +10,7 @@ from typing import Any
 import yaml
 
 from bot.config import BUNDLED_BANKS
-from tests.conftest import BANK_ID
+from tests.support.banks import BANK_ID
 
 NEW_OPTION = {"en": "A brand-new correct answer", "hi": "एक बिल्कुल नया सही उत्तर",
               "el": "Μια ολοκαίνουργια σωστή απάντηση"}

@@ -17,8 +17,11 @@ from bot.quiz.privacy import PrivacyService
 from bot.quiz.review import LearningService
 from storage import SQLiteStore
 from tests.cli.test_ops import quizbot
-from tests.conftest import BANK_ID, MODES, Person, RunningBot, buttons
 from tests.e2e.test_e2e_group import GROUP
+from tests.support.banks import BANK_ID
+from tests.support.botrun import MODES, RunningBot
+from tests.support.person import Person
+from tests.support.screens import buttons
 
 NAME = "Zephyrine"  # a name found nowhere else in the database or its WAL
 

@@ -12,8 +12,10 @@ from bot.quiz.library import QuizSummary, Visibility
 from bot.quiz.privacy import CreatedQuizzes, Creations, PrivacyService
 from storage import SQLiteStore
 from tests.cli.test_ops import quizbot
-from tests.conftest import Person, RunningBot, buttons
+from tests.support.botrun import RunningBot
 from tests.support.created import quiz_document
+from tests.support.person import Person
+from tests.support.screens import buttons
 from tests.telegram.test_deletemydata import button
 
 

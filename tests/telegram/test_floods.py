@@ -18,7 +18,7 @@ from bot.telegram.limits import (
     session_calls,
 )
 from bot.telegram.ordering import MAX_QUEUED_PER_KEY, PerUserOrderedProcessor
-from tests.conftest import RunningBot
+from tests.support.botrun import RunningBot
 from tests.support.fakebotapi import FakeBotAPI
 
 GROUP = -1001234567890

@@ -18,7 +18,9 @@ from bot.telegram.limits import (
     session_calls,
 )
 from bot.telegram.outcomes import ConnectFailed
-from tests.conftest import BANK_ID, Person, correct_label
+from tests.support.banks import BANK_ID
+from tests.support.person import Person
+from tests.support.screens import correct_label
 
 
 class Calls:

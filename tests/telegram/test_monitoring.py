@@ -9,7 +9,9 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.config import Address
-from tests.conftest import MODES, Person, RunningBot, free_port
+from tests.support.botrun import MODES, RunningBot
+from tests.support.person import Person
+from tests.support.processes import free_port
 
 GROUP = -1009876543210
 

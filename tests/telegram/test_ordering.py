@@ -11,7 +11,9 @@ from telegram.constants import ChatID
 from bot import i18n
 from bot.telegram.arrivals import sender_id
 from bot.telegram.ordering import PerUserOrderedProcessor
-from tests.conftest import BANK_ID, Person, buttons, correct_label
+from tests.support.banks import BANK_ID
+from tests.support.person import Person
+from tests.support.screens import buttons, correct_label
 
 
 def _update(update_id: int, user_id: int, chat_id: int) -> Update:

@@ -13,8 +13,11 @@ from bot import i18n
 from bot.bankload import load_banks
 from bot.config import ConfigError
 from bot.telegram.admin import admins_from_env, load_changes
-from tests.conftest import Person, RunningBot, buttons, start_bot_process
+from tests.support.botrun import RunningBot
 from tests.support.optionbanks import write_bank
+from tests.support.person import Person
+from tests.support.processes import start_bot_process
+from tests.support.screens import buttons
 
 ADMIN, STRANGER = 5001, 5002
 BROKEN_LINE = 2

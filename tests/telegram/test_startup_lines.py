@@ -10,7 +10,7 @@ from aiohttp import web
 from bot.config import ConfigError, Settings
 from bot.redaction import PLACEHOLDER, Redactor, redact_tokens
 from tests.cli.test_cli import SECRET, quizbot, run_env, run_until_exit
-from tests.conftest import free_port
+from tests.support.processes import free_port
 
 OTHER = "1234567:AAEotherTOKENother_-0123456789abcd"  # an old token pasted into the URL
 

@@ -17,8 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BANK_ID, Person, correct_label, free_port
+from tests.support.banks import BANK_ID
 from tests.support.fakebotapi import FakeBotAPI
+from tests.support.person import Person
+from tests.support.processes import free_port
+from tests.support.screens import correct_label
 
 HANG_SECONDS = 60.0
 """Only a hang detector: a stop takes a few seconds (``bot.app.STOP_SECONDS`` bounds each of

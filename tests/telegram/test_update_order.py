@@ -19,10 +19,14 @@ from storage import PostgresStore
 from storage.leases import POLLER_NAMESPACE, SESSION_NAMESPACE, PostgresLeases
 from storage.order import ORDER_NAMESPACE, PostgresUpdateOrder, order_key
 from storage.postgres import MIGRATION_LOCK, PSEUDONYM_LOCK
-from tests.conftest import BANK_ID, Person, RunningBot, buttons, correct_label, free_port
 from tests.storage.test_postgres_instances import until
 from tests.support.balancer import Balancer
+from tests.support.banks import BANK_ID
+from tests.support.botrun import RunningBot
 from tests.support.engines import READ_ONLY_OFF, READ_ONLY_ON
+from tests.support.person import Person
+from tests.support.processes import free_port
+from tests.support.screens import buttons, correct_label
 
 GROUP = -1001234567890
 

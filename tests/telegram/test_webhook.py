@@ -18,7 +18,9 @@ from telegram.ext import TypeHandler
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.webhook import MAX_BODY_BYTES, SECRET_HEADER
 from tests.cli.test_cli import run_env, run_until_exit
-from tests.conftest import Person, RunningBot, free_port
+from tests.support.botrun import RunningBot
+from tests.support.person import Person
+from tests.support.processes import free_port
 from tests.telegram.test_update_order import Balancer, Instance, two_instances  # noqa: F401 (fixture)
 
 SECRET = "test-secret_0123456789"  # RunningBot's webhook secret
@@ -244,7 +246,7 @@ async def test_a_metrics_port_in_use_is_one_line_naming_the_setting(fake, tmp_pa
 async def test_the_process_drops_a_repeated_delivery_and_stops_on_sigterm(fake, tmp_path):
     """The real `quizbot run` in webhook mode: a delivery repeated by raw HTTP is dropped, and
     SIGTERM ends the process with status 0."""
-    from tests.conftest import start_bot_process
+    from tests.support.processes import start_bot_process
 
     port = free_port()
     url = f"http://127.0.0.1:{port}/tg"

@@ -55,7 +55,7 @@ def _decode_entity(s: str, i: int) -> tuple[str | None, int]:
     return char, j + (j < n and s[j] == ";")
 
 
-def parse_html(source: str, *, strict_ampersand: bool = True) -> tuple[str, list[dict[str, Any]]]:
+def parse_html(source: str, *, strict_ampersand: bool = True) -> tuple[str, list[dict[str, Any]]]:  # noqa: C901 - Telegram's HTML parser, tag by tag
     """Parse text sent with ``parse_mode="HTML"`` the way Telegram (TDLib) does.
 
     Supported (https://core.telegram.org/bots/api#html-style): b, strong, i, em, u, ins, s,
@@ -152,7 +152,7 @@ def parse_html(source: str, *, strict_ampersand: bool = True) -> tuple[str, list
     return "".join(out), entities
 
 
-def _parse_attributes(
+def _parse_attributes(  # noqa: C901 - attribute syntax per tag
     s: str, i: int, tag: str, begin: int,
     fail: Callable[[str], ApiError], at: Callable[[int], str],
 ) -> tuple[str, int]:
@@ -257,7 +257,7 @@ def _trim(text: str, entities: list[dict]) -> tuple[str, list[dict]]:
     return text, kept
 
 
-def _inline_keyboard(markup: Any, *, edit: bool) -> dict | None:
+def _inline_keyboard(markup: Any, *, edit: bool) -> dict | None:  # noqa: C901 - one check per Bot API rule
     """Validate a reply_markup; return the InlineKeyboardMarkup a Message echoes, or None.
 
     Enforces https://core.telegram.org/bots/api#inlinekeyboardbutton: exactly one action

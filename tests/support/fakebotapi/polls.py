@@ -163,7 +163,7 @@ class PollsMixin:
 
     # -- the bot's sendPoll ------------------------------------------------------------------
 
-    def _send_poll(self, p: dict) -> dict:
+    def _send_poll(self, p: dict) -> dict:  # noqa: C901 - one check per Bot API rule
         """sendPoll: a question of 1-300 characters, 1-12 options of 1-100 characters
         (strings or InputPollOption), type "regular" (default) or "quiz"; a quiz needs
         increasing ``correct_option_ids`` among its options and takes an explanation of 0-200
