@@ -37,10 +37,10 @@ import yaml
 
 from benchmarks.group_load import git_commit, machine
 from bot.bankload import load_banks, parse_bank
-from bot.quiz import sharing
-from bot.quiz.library import QuizSummary, Visibility
-from bot.quiz.registry import BankRegistry
-from bot.quiz.service import QuizService
+from bot.features.private.service import QuizService
+from bot.features.sharing import rules as sharing
+from bot.kernel.library import QuizSummary, Visibility
+from bot.kernel.registry import BankRegistry
 from storage import open_store
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -139,8 +139,8 @@ async def play_homework(db: Path, tokens: dict[int, str], members: dict[int, lis
     """Play each group's homework for ``players`` of its members through the core on the
     (stopped) bot's database: each answer right with probability 0.6, one player in five
     stopping halfway. Returns how many attempts finished and stopped."""
-    from bot.quiz.homework_service import HomeworkService
-    from bot.quiz.service import QuizService
+    from bot.features.homework.service import HomeworkService
+    from bot.features.private.service import QuizService
     from storage import SQLiteStore
 
     store = await SQLiteStore.open(db)

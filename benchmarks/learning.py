@@ -31,9 +31,9 @@ from pathlib import Path
 
 from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
-from bot.quiz.learning import DAY, reminder_time
-from bot.quiz.review import LearningService
-from bot.quiz.service import QuizService
+from bot.features.learning.rules import DAY, reminder_time
+from bot.features.learning.service import LearningService
+from bot.features.private.service import QuizService
 from storage import SQLiteStore
 
 ROOT = Path(__file__).resolve().parent.parent

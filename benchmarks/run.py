@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
 
-from bot.quiz.engine import Answer, Plan, with_answer
+from bot.kernel.engine import Answer, Plan, with_answer
 from storage import SQLiteStore
 from tests.support.fakebotapi import FakeBotAPI
 from tests.support.loadgen import LoadGenerator, percentile

@@ -15,7 +15,7 @@ In the one-tap flow (``--one-tap``; a quizbot user's /settings choice) an option
 (:attr:`Screens.one_tap_feedbacks`), then ``sendMessage`` of the next question or the score:
 three calls and one update per answer instead of four and two.
 
-That is quizbot's private-chat interaction (``bot/telegram/handlers.py``); what the comparison
+That is quizbot's private-chat interaction (``bot/features/private/handlers.py``); what the comparison
 measures is quizbot's logic, storage and transport against a framework's bare cost. Texts are
 HTML; every message is sent with link previews disabled, as quizbot does.
 """
@@ -25,10 +25,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot import i18n, render
+from bot import i18n
 from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
-from bot.quiz import engine
+from bot.features.private import screens as private_screens
+from bot.kernel import engine
+from bot.render import callbacks as render_callbacks
+from bot.render import screen as render_screen
+from bot.render import text as render_text
 
 Keyboard = tuple[tuple[tuple[str, str, str], ...], ...]
 """Rows of buttons ``(label, kind, value)``: kind ``"data"`` (callback data) or ``"url"``."""
@@ -53,11 +57,11 @@ class Screens:
     one_tap_feedbacks: list[tuple[str, Keyboard]]
 
 
-def _plain(screen: render.Screen) -> tuple[str, Keyboard]:
+def _plain(screen: render_screen.Screen) -> tuple[str, Keyboard]:
     """A rendered screen as text and ``(label, kind, value)`` rows."""
     rows = tuple(
-        tuple((b.label, "url", b.action.url) if isinstance(b.action, render.UrlButton)
-              else (b.label, "data", render.encode(b.action)) for b in row)
+        tuple((b.label, "url", b.action.url) if isinstance(b.action, render_screen.UrlButton)
+              else (b.label, "data", render_callbacks.encode(b.action)) for b in row)
         for row in screen.keyboard)
     return screen.text, rows
 
@@ -71,15 +75,15 @@ def render_screens() -> Screens:
     questions, feedbacks, one_tap = [], [], []
     for position in range(len(bank.questions)):
         t = i18n.catalog(i18n.SUPPORTED[position % len(i18n.SUPPORTED)])
-        questions.append(_plain(render.attempt_question(bank, attempt, t, render.HTML)))
+        questions.append(_plain(private_screens.attempt_question(bank, attempt, t, render_text.HTML)))
         answer = engine.grade(attempt, bank, 1, position, 0, 0.0)
         attempt = engine.with_answer(attempt, answer)
-        feedbacks.append(_plain(render.feedback(bank, attempt, position, t, render.HTML)))
-        one_tap.append(_plain(render.feedback(bank, attempt, position, t, render.HTML,
+        feedbacks.append(_plain(private_screens.feedback(bank, attempt, position, t, render_text.HTML)))
+        one_tap.append(_plain(private_screens.feedback(bank, attempt, position, t, render_text.HTML,
                                               one_tap=True)))
     t = i18n.catalog(i18n.DEFAULT)
-    outcome = render.outcome(bank, attempt, t, render.HTML)[-1]
-    return Screens(_plain(render.intro(bank, t, render.HTML)), questions, feedbacks,
+    outcome = private_screens.outcome(bank, attempt, t, render_text.HTML)[-1]
+    return Screens(_plain(private_screens.intro(bank, t, render_text.HTML)), questions, feedbacks,
                    _plain(outcome), one_tap)
 
 

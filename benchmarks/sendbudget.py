@@ -141,9 +141,9 @@ class Observed:
 
 async def seed(url: str, args: argparse.Namespace, at: float, bank_id: str) -> None:
     """Store what falls due at ``at``: homework, daily schedules, learners with a due card."""
-    from bot.quiz.daily_service import DailyService
-    from bot.quiz.homework_service import HomeworkService
-    from bot.quiz.service import QuizService
+    from bot.features.daily.service import DailyService
+    from bot.features.homework.service import HomeworkService
+    from bot.features.private.service import QuizService
     from storage.postgres.store import PostgresStore
 
     banks = load_banks([BUNDLED_BANKS])

@@ -78,7 +78,7 @@ def _paraphrasing(size: int) -> str:
     """200 valid questions in two halves whose explanations are sentences of the other half's
     prompt words and most words of its long answers, but as many of a distractor's: every
     sentence is compared with every question of the other half for a paraphrase of its answer
-    (the comparisons stop at ``bot.quiz.leaks.LEAK_COMPARISONS``), and names one's answer."""
+    (the comparisons stop at ``bot.kernel.leaks.LEAK_COMPARISONS``), and names one's answer."""
     per = min(size // 200 - 400, 3300)
     out = [_bank_head()]
     for n in range(200):

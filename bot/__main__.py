@@ -14,12 +14,14 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from bot import bankimport, banks_cli, play_cli, redaction, report
+from bot import banks_cli, redaction, report
 from bot.bankload import BankError, load_banks
 from bot.config import ConfigError, Settings
-from bot.quiz.bank import Bank
-from bot.quiz.checks import check_bank, counted
-from bot.quiz.ports import StorageError
+from bot.features.importing import files as bankimport
+from bot.kernel.bank import Bank
+from bot.kernel.checks import check_bank, counted
+from bot.kernel.ports import StorageError
+from bot.terminal import cli as play_cli
 
 log = logging.getLogger("quizbot")
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -82,7 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     validate = sub.add_parser(
         "validate", help="check bank files; exit 1 if any is invalid",
         description="Check bank files: errors (the bank cannot be loaded) and item-writing "
-                    "warnings (the questions give their answers away; see bot/quiz/checks.py).")
+                    "warnings (the questions give their answers away; see bot/kernel/checks.py).")
     validate.add_argument("paths", nargs="*", metavar="PATH",
                           help="bank files or folders (default: the configured banks)")
     validate.add_argument("--strict", action="store_true",
@@ -300,7 +302,7 @@ def _operate(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _delete_user(settings: Settings, user_id: int, quizzes: str) -> int:
-    from bot.quiz.privacy import CreatedQuizzes, PrivacyService
+    from bot.features.privacy.service import CreatedQuizzes, PrivacyService
     from storage import open_store
 
     store = await open_store(settings.db)
@@ -366,7 +368,7 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
 def _run(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str], *,
          hold_logs: bool) -> int:
     """Run the bot until a stop signal (SIGTERM, SIGINT); SIGHUP reloads the banks
-    (:mod:`bot.telegram.admin`). Returns the exit status: 0 after a stop signal, non-zero
+    (:mod:`bot.features.admin.handlers`). Returns the exit status: 0 after a stop signal, non-zero
     when the bot stopped because of a fault it could not get over (``bot.app.request_stop``).
 
     Everything runs in one ``asyncio.Runner`` whose stop signals only set an event
@@ -390,7 +392,7 @@ async def _serve(settings: Settings, banks: dict[str, Bank], redact: Callable[[s
     from telegram.error import InvalidToken, NetworkError, TelegramError
 
     from bot.app import StopRequest, build_application, close_transports, serve, unless_stopped
-    from bot.telegram import admin
+    from bot.features.admin import handlers as admin
 
     app = build_application(settings, banks)
     where = redact(settings.base_url or "https://api.telegram.org")

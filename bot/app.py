@@ -36,26 +36,25 @@ from telegram.ext import (
 from tenacity import RetryCallState
 
 from bot import i18n
+from bot import routes as router
 from bot.config import ConfigError, Settings
-from bot.quiz.bank import Bank
-from bot.quiz.ports import StorageError
-from bot.telegram import (
-    admin,
-    creators,
-    daily,
-    documents,
-    group,
-    handlers,
-    homework,
-    homework_jobs,
-    inline,
-    learning,
-    privacy,
-    private_settings,
-    quizzes,
-    router,
-    teachers,
-)
+from bot.features.admin import handlers as admin
+from bot.features.daily import handlers as daily
+from bot.features.groups import handlers as group
+from bot.features.groups import teachers
+from bot.features.homework import handlers as homework
+from bot.features.homework import jobs as homework_jobs
+from bot.features.importing import handlers as documents
+from bot.features.learning import handlers as learning
+from bot.features.myquizzes import handlers as quizzes
+from bot.features.newquiz import handlers as creators
+from bot.features.privacy import handlers as privacy
+from bot.features.private import handlers
+from bot.features.private import settings_handlers as private_settings
+from bot.features.sharing import handlers as inline
+from bot.kernel.bank import Bank
+from bot.kernel.ports import StorageError
+from bot.services import open_services, services, services_of, take_services
 from bot.telegram.arrivals import OrderedQueue
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.jobpass import job_pass
@@ -65,7 +64,6 @@ from bot.telegram.metrics import Metrics
 from bot.telegram.monitoring import MeteredProcessor, MeteredRequest
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.polling import PolledUpdates
-from bot.telegram.services import open_services, services, services_of, take_services
 from bot.telegram.webhook import WebhookServer
 from storage import PostgresStore, SQLiteStore, is_postgres_url, open_store, outage
 from storage.postgres import redact_dsn
@@ -106,14 +104,14 @@ POOL_TIMEOUT = 30.0
 """Seconds a call may wait for a free connection before PTB gives up (PTB's default: 1)."""
 
 GROUP_COMMANDS = ("quiz", "stop", "language", "help")
-"""The group commands of :mod:`bot.telegram.group`; with :data:`TEACHER_COMMANDS`, the group
+"""The group commands of :mod:`bot.features.groups.handlers`; with :data:`TEACHER_COMMANDS`, the group
 commands registered with ``setMyCommands`` (scope: all group chats), in menu order."""
 
 TEACHER_COMMANDS = ("settings", "results", "daily")
-"""The group commands of :mod:`bot.telegram.teachers` (admins)."""
+"""The group commands of :mod:`bot.features.groups.teachers` (admins)."""
 
 HOMEWORK_COMMANDS = ("assign", "assignments", "timezone")
-"""The group commands of :mod:`bot.telegram.homework`."""
+"""The group commands of :mod:`bot.features.homework.handlers`."""
 
 PRUNE_SECONDS = 86_400.0
 """How often the retention job runs (daily; the first run a minute after the start)."""
@@ -142,7 +140,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
         banks: Validated banks by id.
 
     The operator's user ids come from ``QUIZBOT_ADMINS`` (``/reload``, see
-    :mod:`bot.telegram.admin`).
+    :mod:`bot.features.admin.handlers`).
 
     Raises:
         ConfigError: no token, or ``QUIZBOT_ADMINS`` is not a list of user ids.
@@ -180,7 +178,7 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
     )
     if settings.base_url:
         builder = builder.base_url(settings.base_url)
-    if settings.file_url:  # files sent to the bot (bot/telegram/documents.py)
+    if settings.file_url:  # files sent to the bot (bot/features/importing/handlers.py)
         builder = builder.base_file_url(settings.file_url)
     if settings.webhook_url:  # the bot's own webhook server (bot/telegram/webhook.py)
         builder = builder.updater(None)
@@ -221,7 +219,7 @@ def add_handlers(app: QuizApplication) -> None:
                                    filters=private))
     app.add_handler(CommandHandler("stop", handlers.cmd_stop, filters=private))
     app.add_handler(CommandHandler("help", handlers.cmd_help, filters=private))
-    # /newquiz: making a quiz by chatting (bot/telegram/creators.py); the draft's polls,
+    # /newquiz: making a quiz by chatting (bot/features/newquiz/handlers.py); the draft's polls,
     # photos and texts come through on_other_message below
     app.add_handler(CommandHandler("newquiz", creators.cmd_newquiz, filters=private))
     app.add_handler(CommandHandler("skip", creators.cmd_skip, filters=private))
@@ -243,16 +241,16 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(CommandHandler("help", group.cmd_group_help, filters=groups))
     app.add_handler(CommandHandler("settings", teachers.cmd_group_settings, filters=groups))
     app.add_handler(CommandHandler("results", teachers.cmd_group_results, filters=groups))
-    # the question of the day (bot/telegram/daily.py): in groups, and in private for channels
+    # the question of the day (bot/features/daily/handlers.py): in groups, and in private for channels
     app.add_handler(CommandHandler("daily", daily.cmd_group_daily, filters=groups))
     app.add_handler(CommandHandler("daily", daily.cmd_private_daily, filters=private))
-    # homework (bot/telegram/homework.py); its deep link goes through handlers.cmd_start
+    # homework (bot/features/homework/handlers.py); its deep link goes through handlers.cmd_start
     app.add_handler(CommandHandler("assign", homework.cmd_assign, filters=groups))
     app.add_handler(CommandHandler("assignments", homework.cmd_assignments, filters=groups))
     app.add_handler(CommandHandler("timezone", homework.cmd_timezone, filters=groups))
     # /start in a group: a shared card's "Start in this group" link (/start@<bot> <bank id>)
     app.add_handler(CommandHandler("start", group.cmd_group_start, filters=groups))
-    # "@<bot> text" in any chat: the banks, to share one (bot/telegram/inline.py)
+    # "@<bot> text" in any chat: the banks, to share one (bot/features/sharing/handlers.py)
     app.add_handler(InlineQueryHandler(inline.on_inline_query))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.on_migrate))
     app.add_handler(ChatMemberHandler(group.on_my_chat_member,
@@ -277,7 +275,7 @@ def add_handlers(app: QuizApplication) -> None:
 
 
 async def _post_init(app: QuizApplication) -> None:
-    """Open storage, make the services (:func:`~bot.telegram.services.open_services`),
+    """Open storage, make the services (:func:`~bot.services.open_services`),
     register the command menu per language,
     restore group sessions. With a webhook, keep each (chat, sender)'s updates in order across
     the instances sharing the storage (:mod:`storage.order`; a no-op on SQLite). With polling

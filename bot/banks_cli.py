@@ -1,5 +1,5 @@
 """``quizbot banks``: the operator's view of the quizzes creators made in Telegram (created
-quizzes, :mod:`bot.quiz.library`), on the configured database (SQLite or PostgreSQL).
+quizzes, :mod:`bot.kernel.library`), on the configured database (SQLite or PostgreSQL).
 
 - ``quizbot banks list``: every created quiz, newest first: id, owner, latest version,
   questions, visibility, disabled, title.
@@ -21,8 +21,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.quiz.library import QuizLibrary, QuizRecord
-from bot.quiz.ports import StorageError
+from bot.kernel.library import QuizLibrary, QuizRecord
+from bot.kernel.ports import StorageError
 
 COLUMNS = ("id", "owner", "version", "questions", "visibility", "disabled", "title")
 """The columns of ``quizbot banks list``, in order."""

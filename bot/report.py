@@ -1,4 +1,4 @@
-"""``quizbot report``: item analysis over everything stored (see :mod:`bot.quiz.analysis`),
+"""``quizbot report``: item analysis over everything stored (see :mod:`bot.kernel.analysis`),
 as CSV, Markdown or JSON."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from bot.quiz.analysis import ItemStats, analyse
-from bot.quiz.bank import Bank
-from bot.results import safe_row
+from bot.features.groups.results import safe_row
+from bot.kernel.analysis import ItemStats, analyse
+from bot.kernel.bank import Bank
 
 COLUMNS = ("bank_id", "question_id", "question", "language", "answers", "difficulty",
            "discrimination", "options", "correct_option", "flags")
@@ -33,7 +33,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Per question and language: answers, difficulty (proportion right), "
                     "discrimination (corrected point-biserial correlation with the rest score), "
                     "how often each option was chosen, and flags (too_easy, too_hard, negative, "
-                    "few_answers). See bot/quiz/analysis.py for the definitions and sources.")
+                    "few_answers). See bot/kernel/analysis.py for the definitions and sources.")
     report.add_argument("--db", help="SQLite database file, or a PostgreSQL URL "
                                      "postgresql://user@host/db (env QUIZBOT_DB; "
                                      "default quizbot.sqlite3)")
@@ -155,7 +155,7 @@ async def build(db: str | Path, banks: Mapping[str, Bank], *, bank_id: str | Non
         StorageError: the database cannot be opened.
     """
     from bot.bankload.creators import parse_document
-    from bot.quiz.registry import BankRegistry
+    from bot.kernel.registry import BankRegistry
     from storage import open_store
 
     store = await open_store(db)

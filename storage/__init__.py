@@ -12,8 +12,8 @@ from storage.postgres import PostgresStore, is_postgres_url
 from storage.sqlite import SQLiteStore, migrations
 
 if TYPE_CHECKING:
-    from bot.quiz.library import DraftStore, QuizLibrary
-    from bot.quiz.ports import (
+    from bot.kernel.library import DraftStore, QuizLibrary
+    from bot.kernel.ports import (
         CardStore,
         GroupStore,
         PreferenceStore,

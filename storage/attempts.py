@@ -1,4 +1,4 @@
-"""SQLite statements of the quiz's private attempts (:class:`bot.quiz.ports.QuizStore`), mixed
+"""SQLite statements of the quiz's private attempts (:class:`bot.kernel.ports.QuizStore`), mixed
 into :class:`storage.sqlite.SQLiteStore`: users' language choices, attempts and their answers,
 statistics and retention. Those that are the same in both dialects are written once
 (:class:`storage.shared.SharedAttemptStatements`); SQLite's own are here.
@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.quiz.engine import Answer, Attempt
-from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, RecordOutcome
-from bot.quiz.stats import COUNTED_ATTEMPT, COUNTED_SESSION, bank_stats
+from bot.features.learning.stats import COUNTED_ATTEMPT, COUNTED_SESSION, bank_stats
+from bot.kernel.engine import Answer, Attempt
+from bot.kernel.ports import CLOSED, DUPLICATE, RECORDED, BankStats, RecordOutcome
 from storage.rows import chosen_text, moved_on
 from storage.shared import SharedAttemptStatements
 from storage.writer import SQLiteWriter
 
 
 class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
-    """The :class:`~bot.quiz.ports.QuizStore` methods."""
+    """The :class:`~bot.kernel.ports.QuizStore` methods."""
 
     _ANSWERS = ("(SELECT json_group_array(json_array(question_id, option_index, correct,"
                 " answered_at, chosen)) FROM answers s WHERE s.attempt_id = a.attempt_id)")
@@ -29,7 +29,7 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer,
                             moved: Attempt, language: str | None = None) -> RecordOutcome:
-        """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
+        """See :meth:`bot.kernel.ports.QuizStore.record_answer`."""
         moved_position, status, ended_at = moved_on(attempt_id, moved)
 
         def op(db: sqlite3.Connection) -> RecordOutcome:
@@ -61,8 +61,8 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
     # --- statistics ----------------------------------------------------------------------
 
     async def stats(self, user_id: int) -> list[BankStats]:
-        """See :meth:`bot.quiz.ports.QuizStore.stats`; which attempts and sessions count, and
-        the record made of them, are :mod:`bot.quiz.stats`'s rules."""
+        """See :meth:`bot.kernel.ports.QuizStore.stats`; which attempts and sessions count, and
+        the record made of them, are :mod:`bot.features.learning.stats`'s rules."""
         counted = (user_id, COUNTED_ATTEMPT, user_id, COUNTED_SESSION)
         finished = [tuple(r) for r in await self._read(
                 "SELECT bank_id, total, score FROM ("

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 
 try:
     import fcntl

@@ -1,4 +1,4 @@
-"""Statements of the question of the day (:class:`bot.quiz.daily_ports.DailyStore`), the same in
+"""Statements of the question of the day (:class:`bot.features.daily.ports.DailyStore`), the same in
 both dialects: written once, mixed into :class:`storage.sqlite.SQLiteStore` and
 :class:`storage.postgres.store.PostgresStore` after their writers, which run them (see
 :mod:`storage.shared`: ``?`` placeholders, numbered for PostgreSQL).
@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from bot.quiz.daily import (
+from bot.features.daily.ports import Claimed, NewPost
+from bot.features.daily.rules import (
     BotChat,
     DailyAnswer,
     DailyPost,
@@ -22,7 +23,6 @@ from bot.quiz.daily import (
     RunOut,
     Status,
 )
-from bot.quiz.daily_ports import Claimed, NewPost
 from storage.rows import Row
 from storage.shared import Statements, Transaction
 
@@ -63,10 +63,10 @@ def chat_of(row: Row) -> BotChat:
 
 
 class DailyStatements(Statements):
-    """The :class:`~bot.quiz.daily_ports.DailyStore` methods."""
+    """The :class:`~bot.features.daily.ports.DailyStore` methods."""
 
     async def save_schedule(self, schedule: DailySchedule) -> None:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.save_schedule`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.save_schedule`."""
         s = schedule
         await self._write(
             f"INSERT INTO daily_schedules ({SCHEDULE_COLUMNS})"
@@ -83,13 +83,13 @@ class DailyStatements(Statements):
              float(s.next_at), s.set_by, float(s.updated_at)))
 
     async def schedule(self, chat_id: int) -> DailySchedule | None:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.schedule`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.schedule`."""
         rows = await self._read(
             f"SELECT {SCHEDULE_COLUMNS} FROM daily_schedules WHERE chat_id = ?", (chat_id,))
         return schedule_of(rows[0]) if rows else None
 
     async def due_schedules(self, now: float, limit: int) -> list[DailySchedule]:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.due_schedules` (the partial index
+        """See :meth:`bot.features.daily.ports.DailyStore.due_schedules` (the partial index
         ``daily_schedules_due``)."""
         return [schedule_of(row) for row in await self._read(
             f"SELECT {SCHEDULE_COLUMNS} FROM daily_schedules WHERE status = 'on'"
@@ -97,7 +97,7 @@ class DailyStatements(Statements):
 
     async def claim_post(self, chat_id: int, due_at: float, *, next_at: float, round: int,
                          position: int, post: NewPost | None, now: float) -> Claimed | None:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.claim_post` (one transaction)."""
+        """See :meth:`bot.features.daily.ports.DailyStore.claim_post` (one transaction)."""
         status = str(Status.ON if post is not None else Status.DONE)
 
         async def op(db: Transaction) -> Claimed | None:
@@ -125,7 +125,7 @@ class DailyStatements(Statements):
 
     async def unclaim_post(self, post_id: int, schedule: DailySchedule, *,
                            claimed_next_at: float) -> bool:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.unclaim_post` (one transaction)."""
+        """See :meth:`bot.features.daily.ports.DailyStore.unclaim_post` (one transaction)."""
 
         async def op(db: Transaction) -> bool:
             restored = await db.fetch(
@@ -143,44 +143,44 @@ class DailyStatements(Statements):
         return await self._transaction(op)
 
     async def reclose_posts(self, chat_id: int, closes_at: float) -> int:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.reclose_posts`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.reclose_posts`."""
         return await self._write(
             "UPDATE daily_posts SET closes_at = ? WHERE chat_id = ?"
             " AND status IN ('sending', 'open') AND closes_at > ?",
             (float(closes_at), chat_id, float(closes_at)))
 
     async def set_post_message(self, post_id: int, message_id: int) -> None:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.set_post_message`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.set_post_message`."""
         await self._write(
             "UPDATE daily_posts SET message_id = ?, status = 'open' WHERE post_id = ?",
             (message_id, post_id))
 
     async def set_post_status(self, post_id: int, status: PostStatus) -> None:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.set_post_status`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.set_post_status`."""
         await self._write("UPDATE daily_posts SET status = ? WHERE post_id = ?",
                           (str(status), post_id))
 
     async def post(self, post_id: int) -> DailyPost | None:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.post`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.post`."""
         rows = await self._read(f"SELECT {POST_COLUMNS} FROM daily_posts WHERE post_id = ?",
                                 (post_id,))
         return post_of(rows[0]) if rows else None
 
     async def posts_to_reveal(self, now: float, limit: int) -> list[DailyPost]:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.posts_to_reveal` (the partial index
+        """See :meth:`bot.features.daily.ports.DailyStore.posts_to_reveal` (the partial index
         ``daily_posts_open``)."""
         return [post_of(row) for row in await self._read(
             f"SELECT {POST_COLUMNS} FROM daily_posts WHERE status = 'open' AND closes_at <= ?"
             " ORDER BY closes_at, post_id LIMIT ?", (float(now), limit))]
 
     async def mark_post_revealed(self, post_id: int) -> bool:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.mark_post_revealed`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.mark_post_revealed`."""
         return await self._write(
             "UPDATE daily_posts SET status = 'revealed' WHERE post_id = ? AND status = 'open'",
             (post_id,)) == 1
 
     async def record_daily_answer(self, answer: DailyAnswer) -> bool:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.record_daily_answer`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.record_daily_answer`."""
         a = answer
         return await self._write(
             f"INSERT INTO daily_answers ({ANSWER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
@@ -189,13 +189,13 @@ class DailyStatements(Statements):
              float(a.answered_at))) == 1
 
     async def daily_answers(self, post_id: int) -> list[DailyAnswer]:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.daily_answers`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.daily_answers`."""
         return [answer_of(row) for row in await self._read(
             f"SELECT {ANSWER_COLUMNS} FROM daily_answers WHERE post_id = ?"
             " ORDER BY answered_at, user_id", (post_id,))]
 
     async def week_answers(self, chat_id: int, since: float, until: float) -> list[DailyAnswer]:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.week_answers`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.week_answers`."""
         columns = ", ".join(f"a.{c.strip()}" for c in ANSWER_COLUMNS.split(","))
         return [answer_of(row) for row in await self._read(
             f"SELECT {columns} FROM daily_answers a JOIN daily_posts p"
@@ -205,13 +205,13 @@ class DailyStatements(Statements):
             (chat_id, float(since), float(until), float(until)))]
 
     async def set_lost(self, chat_id: int, now: float) -> bool:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.set_lost`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.set_lost`."""
         return await self._write(
             "UPDATE daily_schedules SET status = 'lost', updated_at = ?"
             " WHERE chat_id = ? AND status = 'on'", (float(now), chat_id)) == 1
 
     async def save_bot_chat(self, chat: BotChat) -> None:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.save_bot_chat`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.save_bot_chat`."""
         c = chat
         await self._write(
             f"INSERT INTO bot_chats ({CHAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -223,7 +223,7 @@ class DailyStatements(Statements):
              float(c.updated_at)))
 
     async def bot_chats(self, added_by: int, chat_types: Sequence[str]) -> list[BotChat]:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.bot_chats`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.bot_chats`."""
         if not chat_types:
             return []
         marks = ", ".join("?" * len(chat_types))
@@ -233,13 +233,13 @@ class DailyStatements(Statements):
             (added_by, *chat_types))]
 
     async def bot_chat(self, chat_id: int) -> BotChat | None:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.bot_chat`."""
+        """See :meth:`bot.features.daily.ports.DailyStore.bot_chat`."""
         rows = await self._read(f"SELECT {CHAT_COLUMNS} FROM bot_chats WHERE chat_id = ?",
                                 (chat_id,))
         return chat_of(rows[0]) if rows else None
 
     async def move_daily(self, old_chat_id: int, new_chat_id: int) -> int:
-        """See :meth:`bot.quiz.daily_ports.DailyStore.move_daily` (one transaction; a
+        """See :meth:`bot.features.daily.ports.DailyStore.move_daily` (one transaction; a
         schedule the new chat has already is kept)."""
         async def op(db: Transaction) -> int:
             await db.execute(

@@ -1,4 +1,4 @@
-"""SQLite statements of group quiz sessions (:class:`bot.quiz.ports.GroupStore`), mixed into
+"""SQLite statements of group quiz sessions (:class:`bot.kernel.ports.GroupStore`), mixed into
 :class:`storage.sqlite.SQLiteStore`: group chats' languages and settings, sessions, their
 answers and players. Those that are the same in both dialects are written once
 (:class:`storage.shared_groups.SharedGroupStatements`); SQLite's own are here.
@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.quiz.group import GroupAnswer
-from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
+from bot.features.groups.rules import GroupAnswer
+from bot.kernel.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
 from storage.rows import chosen_text
 from storage.shared_groups import SharedGroupStatements
 from storage.writer import SQLiteWriter
 
 
 class GroupStatements(SQLiteWriter, SharedGroupStatements):
-    """The :class:`~bot.quiz.ports.GroupStore` methods."""
+    """The :class:`~bot.kernel.ports.GroupStore` methods."""
 
     async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
                                   name: str, language: str | None = None) -> GroupTally:
-        """See :meth:`bot.quiz.ports.GroupStore.record_group_answer`."""
+        """See :meth:`bot.kernel.ports.GroupStore.record_group_answer`."""
         def op(db: sqlite3.Connection) -> GroupTally:
             # the window check and the insert are one statement: a tap racing the reveal is
             # either in the tally or told it was too late, never both

@@ -28,7 +28,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 
 HANDLED_SECONDS = 2 * 86_400.0
 """How long an update stays marked as handled: longer than the 24 hours Telegram keeps an

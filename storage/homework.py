@@ -1,5 +1,5 @@
-"""Statements of homework and chats' time zones (:class:`bot.quiz.homework_ports.HomeworkStore`,
-:class:`bot.quiz.homework_ports.TimeZoneStore`), the same in both dialects: written once, mixed
+"""Statements of homework and chats' time zones (:class:`bot.features.homework.ports.HomeworkStore`,
+:class:`bot.features.homework.ports.TimeZoneStore`), the same in both dialects: written once, mixed
 into :class:`storage.sqlite.SQLiteStore` and :class:`storage.postgres.store.PostgresStore` after
 their writers (see :mod:`storage.shared`: ``?`` placeholders, numbered for PostgreSQL).
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.quiz.homework import Assignment, HomeworkAnswer, HomeworkStatus, Member
-from bot.quiz.homework_ports import NewAssignment, TokenTaken
+from bot.features.homework.ports import NewAssignment, TokenTaken
+from bot.features.homework.rules import Assignment, HomeworkAnswer, HomeworkStatus, Member
 from storage.rows import Row, chosen_of
 from storage.shared import Args, Statements, Transaction
 
@@ -71,8 +71,8 @@ def member_of(row: Row) -> Member:
 
 
 class HomeworkStatements(Statements):
-    """The :class:`~bot.quiz.homework_ports.HomeworkStore` and
-    :class:`~bot.quiz.homework_ports.TimeZoneStore` methods."""
+    """The :class:`~bot.features.homework.ports.HomeworkStore` and
+    :class:`~bot.features.homework.ports.TimeZoneStore` methods."""
 
     async def _assignments(self, where: str, args: Args, *, tail: str = "") -> list[Assignment]:
         return [assignment_of(row) for row in await self._read(
@@ -87,13 +87,13 @@ class HomeworkStatements(Statements):
     # --- time zones ----------------------------------------------------------------------
 
     async def time_zone(self, chat_id: int) -> str | None:
-        """See :meth:`bot.quiz.homework_ports.TimeZoneStore.time_zone`."""
+        """See :meth:`bot.features.homework.ports.TimeZoneStore.time_zone`."""
         rows = await self._read("SELECT time_zone FROM chat_time_zones WHERE chat_id = ?",
                                 (chat_id,))
         return str(rows[0][0]) if rows else None
 
     async def set_time_zone(self, chat_id: int, zone: str, now: float) -> None:
-        """See :meth:`bot.quiz.homework_ports.TimeZoneStore.set_time_zone`."""
+        """See :meth:`bot.features.homework.ports.TimeZoneStore.set_time_zone`."""
         await self._write(
             "INSERT INTO chat_time_zones (chat_id, time_zone, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT (chat_id) DO UPDATE SET time_zone = excluded.time_zone,"
@@ -102,7 +102,7 @@ class HomeworkStatements(Statements):
     # --- assignments -----------------------------------------------------------------------
 
     async def create_assignment(self, new: NewAssignment, now: float) -> Assignment:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.create_assignment`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.create_assignment`."""
         async def op(db: Transaction) -> Assignment | None:
             rows = await db.fetch(
                 "INSERT INTO assignments (chat_id, thread_id, token, bank_id, bank_version,"
@@ -119,17 +119,17 @@ class HomeworkStatements(Statements):
         return created
 
     async def assignment(self, assignment_id: int) -> Assignment | None:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.assignment`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.assignment`."""
         found = await self._assignments("a.assignment_id = ?", (assignment_id,))
         return found[0] if found else None
 
     async def assignment_by_token(self, token: str) -> Assignment | None:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.assignment_by_token`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.assignment_by_token`."""
         found = await self._assignments("a.token = ?", (token,))
         return found[0] if found else None
 
     async def assignments_of(self, chat_id: int, *, limit: int) -> list[Assignment]:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.assignments_of`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.assignments_of`."""
         return await self._assignments(
             "a.chat_id = ? AND a.status IN ('open', 'closed')", (chat_id, limit),
             tail=" ORDER BY CASE WHEN a.status = 'open' THEN 0 ELSE 1 END,"
@@ -139,7 +139,7 @@ class HomeworkStatements(Statements):
 
     async def set_assignment_message(self, assignment_id: int, message_id: int,
                                      now: float) -> bool:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.set_assignment_message`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.set_assignment_message`."""
         return await self._write(
             f"UPDATE assignments AS a SET message_id = ?, shown_at = ?,"
             f" shown_finished = ({FINISHED}) WHERE a.assignment_id = ? AND a.status = 'open'",
@@ -148,14 +148,14 @@ class HomeworkStatements(Statements):
     # --- members -------------------------------------------------------------------------
 
     async def member(self, assignment_id: int, user_id: int) -> Member | None:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.member`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.member`."""
         rows = await self._read(
             f"SELECT {MEMBER_COLUMNS} FROM {MEMBERS}"
             " WHERE m.assignment_id = ? AND m.user_id = ?", (assignment_id, user_id))
         return member_of(rows[0]) if rows else None
 
     async def members(self, assignment_id: int) -> list[Member]:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.members`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.members`."""
         return [member_of(row) for row in await self._read(
             f"SELECT {MEMBER_COLUMNS} FROM {MEMBERS} WHERE m.assignment_id = ?"
             " ORDER BY m.opened_at, m.user_id", (assignment_id,))]
@@ -163,7 +163,7 @@ class HomeworkStatements(Statements):
     async def link_attempt(self, assignment_id: int, user_id: int, attempt_id: int, *,
                            name: str, language: str, now: float,
                            replacing: int | None) -> bool:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.link_attempt`. The assignment's
+        """See :meth:`bot.features.homework.ports.HomeworkStore.link_attempt`. The assignment's
         row is locked first (a no-op update), so that a close or cancel waits for the link or
         comes first."""
         async def op(db: Transaction) -> bool:
@@ -186,7 +186,7 @@ class HomeworkStatements(Statements):
 
     async def refresh_member(self, assignment_id: int, user_id: int, *, name: str,
                              language: str) -> None:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.refresh_member`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.refresh_member`."""
         await self._write(
             "UPDATE homework_members SET name = ?, language = ?"
             " WHERE assignment_id = ? AND user_id = ? AND (name <> ? OR language <> ?)",
@@ -195,14 +195,14 @@ class HomeworkStatements(Statements):
     # --- the pass --------------------------------------------------------------------------
 
     async def due_closing(self, now: float, *, limit: int) -> list[Assignment]:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.due_closing`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.due_closing`."""
         return await self._assignments(
             "a.status = 'open' AND a.deadline <= ?", (now, limit),
             tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
 
     async def due_announcing(self, *, limit: int,
                              stale_before: float | None = None) -> list[Assignment]:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.due_announcing`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.due_announcing`."""
         return await self._assignments(
             "a.status = 'closed' AND a.announce_sent_at IS NULL"
             " AND (a.announced_at IS NULL OR a.announced_at <= ?)",
@@ -210,14 +210,14 @@ class HomeworkStatements(Statements):
 
     async def due_reporting(self, *, limit: int,
                             stale_before: float | None = None) -> list[Assignment]:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.due_reporting`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.due_reporting`."""
         return await self._assignments(
             "a.status = 'closed' AND a.announced_at IS NOT NULL AND a.report_sent_at IS NULL"
             " AND (a.reported_at IS NULL OR a.reported_at <= ?)",
             (stale_before, limit), tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
 
     async def due_finals(self, *, limit: int) -> list[Assignment]:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.due_finals`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.due_finals`."""
         return await self._assignments(
             "a.status <> 'open' AND a.final_at IS NULL AND a.message_id IS NOT NULL"
             " AND (a.status = 'cancelled' OR a.announced_at IS NOT NULL)", (limit,),
@@ -225,7 +225,7 @@ class HomeworkStatements(Statements):
 
     async def due_progress(self, now: float, *, min_seconds: float,
                            limit: int) -> list[Assignment]:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.due_progress`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.due_progress`."""
         return await self._assignments(
             "a.status = 'open' AND a.message_id IS NOT NULL"
             f" AND (a.shown_at IS NULL OR a.shown_at <= ?) AND ({FINISHED}) <> a.shown_finished",
@@ -233,9 +233,9 @@ class HomeworkStatements(Statements):
 
     async def due_reminders(self, now: float, thresholds: Sequence[float], *,
                             limit: int) -> list[tuple[Assignment, Member]]:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.due_reminders`: a member is read
+        """See :meth:`bot.features.homework.ports.HomeworkStore.due_reminders`: a member is read
         when the nearest threshold passed is due to them (the rule of
-        :func:`bot.quiz.homework.reminder_due`, written in SQL so that those reminded already
+        :func:`bot.features.homework.rules.reminder_due`, written in SQL so that those reminded already
         are not read again every pass)."""
         ordered = sorted(thresholds)  # nearest first
         cases, args = [], []
@@ -261,14 +261,14 @@ class HomeworkStatements(Statements):
 
     async def mark_progress(self, assignment_id: int, finished: int, now: float, *,
                             shown_at: float | None) -> bool:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.mark_progress`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.mark_progress`."""
         return await self._write(
             "UPDATE assignments SET shown_finished = ?, shown_at = ?"
             " WHERE assignment_id = ? AND status = 'open' AND COALESCE(shown_at, -1) = ?",
             (finished, now, assignment_id, -1.0 if shown_at is None else shown_at)) == 1
 
     async def mark_reminded(self, assignment_id: int, user_id: int, left: float) -> bool:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.mark_reminded`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.mark_reminded`."""
         return await self._write(
             "UPDATE homework_members SET reminded = ? WHERE assignment_id = ? AND user_id = ?"
             " AND (reminded IS NULL OR reminded > ?)",
@@ -285,7 +285,7 @@ class HomeworkStatements(Statements):
 
     async def close_assignment(self, assignment_id: int, now: float, *,
                                due_by: float | None) -> Assignment | None:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.close_assignment` (an early close
+        """See :meth:`bot.features.homework.ports.HomeworkStore.close_assignment` (an early close
         moves the deadline to ``now``)."""
         due = "" if due_by is None else " AND deadline <= ?"
         return await self._claim_assignment(
@@ -295,14 +295,14 @@ class HomeworkStatements(Statements):
             (now, now, now, assignment_id, *(() if due_by is None else (due_by,))))
 
     async def cancel_assignment(self, assignment_id: int, now: float) -> Assignment | None:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.cancel_assignment`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.cancel_assignment`."""
         return await self._claim_assignment(
             "UPDATE assignments SET status = 'cancelled', closed_at = ?"
             " WHERE assignment_id = ? AND status = 'open' RETURNING assignment_id",
             (now, assignment_id))
 
     async def extend_assignment(self, assignment_id: int, deadline: float) -> Assignment | None:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.extend_assignment`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.extend_assignment`."""
         async def op(db: Transaction) -> Assignment | None:
             rows = await db.fetch(
                 "UPDATE assignments SET deadline = ? WHERE assignment_id = ? AND status = 'open'"
@@ -317,7 +317,7 @@ class HomeworkStatements(Statements):
 
     async def mark_announced(self, assignment_id: int, now: float,
                              stale_before: float | None = None) -> bool:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.mark_announced`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.mark_announced`."""
         return await self._write(
             "UPDATE assignments SET announced_at = ? WHERE assignment_id = ?"
             " AND status = 'closed' AND announce_sent_at IS NULL"
@@ -326,7 +326,7 @@ class HomeworkStatements(Statements):
 
     async def mark_reported(self, assignment_id: int, now: float,
                             stale_before: float | None = None) -> bool:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.mark_reported`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.mark_reported`."""
         return await self._write(
             "UPDATE assignments SET reported_at = ? WHERE assignment_id = ?"
             " AND status = 'closed' AND announced_at IS NOT NULL AND report_sent_at IS NULL"
@@ -335,7 +335,7 @@ class HomeworkStatements(Statements):
 
     async def settle_send(self, assignment_id: int, what: str, *, sent: bool,
                           now: float) -> bool:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.settle_send`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.settle_send`."""
         claimed, confirmed = _SENDS[what]
         if sent:
             return await self._write(
@@ -347,7 +347,7 @@ class HomeworkStatements(Statements):
             f" AND {confirmed} IS NULL", (assignment_id,)) == 1
 
     async def mark_final(self, assignment_id: int, now: float) -> bool:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.mark_final`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.mark_final`."""
         return await self._write(
             "UPDATE assignments SET final_at = ? WHERE assignment_id = ? AND status <> 'open'"
             " AND final_at IS NULL AND message_id IS NOT NULL"
@@ -355,7 +355,7 @@ class HomeworkStatements(Statements):
             (now, assignment_id)) == 1
 
     async def homework_answers(self, assignment_id: int) -> list[HomeworkAnswer]:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.homework_answers`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.homework_answers`."""
         rows = await self._read(
             "SELECT m.user_id, m.name, m.attempt_id, t.started_at,"
             f" CASE WHEN {COUNTED} THEN t.ended_at END, s.question_id, s.option_index,"
@@ -372,7 +372,7 @@ class HomeworkStatements(Statements):
             language=row[10]) for row in rows]
 
     async def move_assignments(self, old_chat_id: int, new_chat_id: int) -> list[Assignment]:
-        """See :meth:`bot.quiz.homework_ports.HomeworkStore.move_assignments`."""
+        """See :meth:`bot.features.homework.ports.HomeworkStore.move_assignments`."""
         async def op(db: Transaction) -> list[Assignment]:
             rows = await db.fetch(
                 "UPDATE assignments SET chat_id = ?, message_id = NULL WHERE chat_id = ?"

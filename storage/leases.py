@@ -32,7 +32,7 @@ from collections.abc import Callable
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 from storage.backup import InstanceLock
 from storage.outage import outage_seconds, reconnecting
 

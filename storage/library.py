@@ -1,5 +1,5 @@
-"""Statements of created quizzes and drafts (:class:`bot.quiz.library.QuizLibrary`,
-:class:`bot.quiz.library.DraftStore`), the same in both dialects: written once, mixed into
+"""Statements of created quizzes and drafts (:class:`bot.kernel.library.QuizLibrary`,
+:class:`bot.kernel.library.DraftStore`), the same in both dialects: written once, mixed into
 :class:`storage.sqlite.SQLiteStore` and :class:`storage.postgres.store.PostgresStore` after
 their writers, which run them (see :mod:`storage.shared`: ``?`` placeholders, numbered for
 PostgreSQL).
@@ -23,7 +23,7 @@ from collections.abc import Mapping
 
 import yaml
 
-from bot.quiz.library import (
+from bot.kernel.library import (
     QuizIdTaken,
     QuizRecord,
     QuizSummary,
@@ -95,7 +95,7 @@ def _checked(quiz_id: str, document: str) -> int:
 
 
 class LibraryStatements(Statements):
-    """The :class:`~bot.quiz.library.QuizLibrary` and :class:`~bot.quiz.library.DraftStore`
+    """The :class:`~bot.kernel.library.QuizLibrary` and :class:`~bot.kernel.library.DraftStore`
     methods."""
 
     # --- quizzes -------------------------------------------------------------------------
@@ -103,7 +103,7 @@ class LibraryStatements(Statements):
     async def create_quiz(self, quiz_id: str, owner_id: int, document: str,
                           summary: QuizSummary, *, visibility: Visibility,
                           now: float) -> QuizRecord:
-        """See :meth:`bot.quiz.library.QuizLibrary.create_quiz`.
+        """See :meth:`bot.kernel.library.QuizLibrary.create_quiz`.
 
         Raises:
             QuizIdTaken: a quiz with ``quiz_id`` exists.
@@ -133,7 +133,7 @@ class LibraryStatements(Statements):
 
     async def add_version(self, quiz_id: str, document: str, summary: QuizSummary, *,
                           now: float) -> QuizRecord | None:
-        """See :meth:`bot.quiz.library.QuizLibrary.add_version`. One compare-and-set: the
+        """See :meth:`bot.kernel.library.QuizLibrary.add_version`. One compare-and-set: the
         quiz moves to the document's version only from the one before it (in PostgreSQL's
         READ COMMITTED a concurrent edit waits for the row, then finds it moved on).
 
@@ -159,12 +159,12 @@ class LibraryStatements(Statements):
         return await self._transaction(op)
 
     async def quiz(self, quiz_id: str) -> QuizRecord | None:
-        """See :meth:`bot.quiz.library.QuizLibrary.quiz`."""
+        """See :meth:`bot.kernel.library.QuizLibrary.quiz`."""
         rows = await self._read(f"SELECT {QUIZ_COLUMNS} FROM quizzes WHERE id = ?", (quiz_id,))
         return quiz_of(rows[0]) if rows else None
 
     async def quiz_version(self, quiz_id: str, version: int | None = None) -> QuizVersion | None:
-        """See :meth:`bot.quiz.library.QuizLibrary.quiz_version`."""
+        """See :meth:`bot.kernel.library.QuizLibrary.quiz_version`."""
         if version is None:
             rows = await self._read(
                 "SELECT quiz_id, version, document, created_at FROM quiz_versions"
@@ -176,18 +176,18 @@ class LibraryStatements(Statements):
         return QuizVersion(rows[0][0], rows[0][1], rows[0][2], rows[0][3]) if rows else None
 
     async def quizzes_of(self, owner_id: int) -> list[QuizRecord]:
-        """See :meth:`bot.quiz.library.QuizLibrary.quizzes_of`."""
+        """See :meth:`bot.kernel.library.QuizLibrary.quizzes_of`."""
         return [quiz_of(row) for row in await self._read(
             f"SELECT {QUIZ_COLUMNS} FROM quizzes WHERE owner_id = ?"
             " ORDER BY updated_at DESC, id DESC", (owner_id,))]
 
     async def count_quizzes(self, owner_id: int) -> int:
-        """See :meth:`bot.quiz.library.QuizLibrary.count_quizzes`."""
+        """See :meth:`bot.kernel.library.QuizLibrary.count_quizzes`."""
         rows = await self._read("SELECT COUNT(*) FROM quizzes WHERE owner_id = ?", (owner_id,))
         return int(rows[0][0])
 
     async def search_quizzes(self, query: str, *, limit: int) -> list[QuizRecord]:
-        """See :meth:`bot.quiz.library.QuizLibrary.search_quizzes` (the index
+        """See :meth:`bot.kernel.library.QuizLibrary.search_quizzes` (the index
         ``quizzes_public``, walked newest first)."""
         if limit <= 0:
             return []
@@ -198,25 +198,25 @@ class LibraryStatements(Statements):
             " ORDER BY updated_at DESC, id DESC LIMIT ?", (contains_pattern(query), limit))]
 
     async def all_quizzes(self) -> list[QuizRecord]:
-        """See :meth:`bot.quiz.library.QuizLibrary.all_quizzes`."""
+        """See :meth:`bot.kernel.library.QuizLibrary.all_quizzes`."""
         return [quiz_of(row) for row in await self._read(
             f"SELECT {QUIZ_COLUMNS} FROM quizzes ORDER BY created_at DESC, id DESC")]
 
     async def set_visibility(self, quiz_id: str, visibility: Visibility, *,
                              now: float) -> bool:
-        """See :meth:`bot.quiz.library.QuizLibrary.set_visibility`."""
+        """See :meth:`bot.kernel.library.QuizLibrary.set_visibility`."""
         return await self._write(
             "UPDATE quizzes SET visibility = ?, updated_at = ? WHERE id = ?",
             (str(visibility), now, quiz_id)) == 1
 
     async def set_disabled(self, quiz_id: str, disabled: bool, *, now: float) -> bool:
-        """See :meth:`bot.quiz.library.QuizLibrary.set_disabled`."""
+        """See :meth:`bot.kernel.library.QuizLibrary.set_disabled`."""
         return await self._write(
             "UPDATE quizzes SET disabled = ?, updated_at = ? WHERE id = ?",
             (int(disabled), now, quiz_id)) == 1
 
     async def delete_quiz(self, quiz_id: str) -> bool:
-        """See :meth:`bot.quiz.library.QuizLibrary.delete_quiz` (the versions first, then the
+        """See :meth:`bot.kernel.library.QuizLibrary.delete_quiz` (the versions first, then the
         quiz, in one transaction)."""
         async def op(db: Transaction) -> bool:
             await db.execute("DELETE FROM quiz_versions WHERE quiz_id = ?", (quiz_id,))
@@ -225,12 +225,12 @@ class LibraryStatements(Statements):
         return await self._transaction(op)
 
     async def release_quizzes(self, owner_id: int) -> int:
-        """See :meth:`bot.quiz.library.QuizLibrary.release_quizzes`."""
+        """See :meth:`bot.kernel.library.QuizLibrary.release_quizzes`."""
         return await self._write("UPDATE quizzes SET owner_id = NULL WHERE owner_id = ?",
                                  (owner_id,))
 
     async def delete_quizzes_of(self, owner_id: int) -> int:
-        """See :meth:`bot.quiz.library.QuizLibrary.delete_quizzes_of` (one transaction)."""
+        """See :meth:`bot.kernel.library.QuizLibrary.delete_quizzes_of` (one transaction)."""
         async def op(db: Transaction) -> int:
             await db.execute(
                 "DELETE FROM quiz_versions WHERE quiz_id IN"
@@ -242,13 +242,13 @@ class LibraryStatements(Statements):
     # --- drafts --------------------------------------------------------------------------
 
     async def draft(self, user_id: int) -> StoredDraft | None:
-        """See :meth:`bot.quiz.library.DraftStore.draft`."""
+        """See :meth:`bot.kernel.library.DraftStore.draft`."""
         rows = await self._read("SELECT data, updated_at FROM drafts WHERE user_id = ?",
                                 (user_id,))
         return StoredDraft(user_id, json.loads(rows[0][0]), rows[0][1]) if rows else None
 
     async def save_draft(self, user_id: int, data: Mapping[str, object], *, now: float) -> None:
-        """See :meth:`bot.quiz.library.DraftStore.save_draft`.
+        """See :meth:`bot.kernel.library.DraftStore.save_draft`.
 
         Raises:
             TypeError: ``data`` is not JSON-compatible (nothing is stored).
@@ -260,9 +260,9 @@ class LibraryStatements(Statements):
             (user_id, json.dumps(dict(data), ensure_ascii=False), now))
 
     async def drop_draft(self, user_id: int) -> bool:
-        """See :meth:`bot.quiz.library.DraftStore.drop_draft`."""
+        """See :meth:`bot.kernel.library.DraftStore.drop_draft`."""
         return await self._write("DELETE FROM drafts WHERE user_id = ?", (user_id,)) == 1
 
     async def drop_drafts(self, *, before: float) -> int:
-        """See :meth:`bot.quiz.library.DraftStore.drop_drafts`."""
+        """See :meth:`bot.kernel.library.DraftStore.drop_drafts`."""
         return await self._write("DELETE FROM drafts WHERE updated_at < ?", (before,))

@@ -70,7 +70,7 @@ from collections.abc import AsyncIterator, Callable
 
 import asyncpg
 
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 from storage.handled import HANDLED_SECONDS, Pruning, Read, Write
 
 log = logging.getLogger(__name__)

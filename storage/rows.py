@@ -8,9 +8,9 @@ import json
 from collections.abc import Iterator
 from typing import Any, Protocol
 
-from bot.quiz.engine import Answer, Attempt, AttemptStatus, Plan
-from bot.quiz.group import GroupSession, Scoring, SessionStatus
-from bot.quiz.settings import GroupSettings, WhoStarts
+from bot.features.groups.rules import GroupSession, Scoring, SessionStatus
+from bot.features.groups.settings import GroupSettings, WhoStarts
+from bot.kernel.engine import Answer, Attempt, AttemptStatus, Plan
 
 SESSION_COLUMNS = (
     "session_id, chat_id, bank_id, bank_version, language, starter_id, question_order,"
@@ -68,7 +68,7 @@ def chosen_of(text: str | None) -> tuple[int, ...]:
 
 def moved_on(attempt_id: int, moved: Attempt) -> tuple[int, str, float | None]:
     """The ``position, status, ended_at`` to store for an answered attempt: those of ``moved``,
-    the attempt as the core moved it on (see :meth:`bot.quiz.ports.QuizStore.record_answer`).
+    the attempt as the core moved it on (see :meth:`bot.kernel.ports.QuizStore.record_answer`).
 
     Checked before anything is written, so that the write that stores them cannot be refused
     halfway (the answer stored, the attempt not moved) by the table's status check.

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 from storage.writer import WriterConnection
 
 

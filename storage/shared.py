@@ -24,10 +24,10 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from bot.quiz.analysis import Response
-from bot.quiz.engine import ABANDONED, ACTIVE, Attempt, Plan
-from bot.quiz.learning import Card
-from bot.quiz.ports import Learner, Pruned, ScorePoint, UnratedAnswer
+from bot.features.learning.rules import Card
+from bot.kernel.analysis import Response
+from bot.kernel.engine import ABANDONED, ACTIVE, Attempt, Plan
+from bot.kernel.ports import Learner, Pruned, ScorePoint, UnratedAnswer
 from storage.rows import Row, attempt_of, chosen_of
 
 T = TypeVar("T")
@@ -82,7 +82,7 @@ ATTEMPT_COLUMNS = ("attempt_id, user_id, bank_id, bank_version, question_order, 
 
 
 class SharedAttemptStatements(Statements):
-    """The :class:`~bot.quiz.ports.QuizStore` methods whose statements are the same in
+    """The :class:`~bot.kernel.ports.QuizStore` methods whose statements are the same in
     both dialects."""
 
     _ANSWERS: str
@@ -90,24 +90,24 @@ class SharedAttemptStatements(Statements):
     array of ``[question_id, option_index, correct, answered_at]`` (``[]`` for none)."""
 
     async def user_language(self, user_id: int) -> str | None:
-        """See :meth:`bot.quiz.ports.PreferenceStore.user_language`."""
+        """See :meth:`bot.kernel.ports.PreferenceStore.user_language`."""
         rows = await self._read("SELECT language FROM users WHERE user_id = ?", (user_id,))
         return rows[0][0] if rows else None
 
     async def set_user_language(self, user_id: int, language: str) -> None:
-        """See :meth:`bot.quiz.ports.PreferenceStore.set_user_language`."""
+        """See :meth:`bot.kernel.ports.PreferenceStore.set_user_language`."""
         await self._write(
             "INSERT INTO users (user_id, language, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
             " updated_at = excluded.updated_at", (user_id, language, time.time()))
 
     async def answer_flow(self, user_id: int) -> str | None:
-        """See :meth:`bot.quiz.ports.PreferenceStore.answer_flow`."""
+        """See :meth:`bot.kernel.ports.PreferenceStore.answer_flow`."""
         rows = await self._read("SELECT answer_flow FROM users WHERE user_id = ?", (user_id,))
         return rows[0][0] if rows else None
 
     async def set_answer_flow(self, user_id: int, flow: str, now: float) -> None:
-        """See :meth:`bot.quiz.ports.PreferenceStore.set_answer_flow`."""
+        """See :meth:`bot.kernel.ports.PreferenceStore.set_answer_flow`."""
         await self._write(
             "INSERT INTO users (user_id, language, answer_flow, updated_at) VALUES (?, NULL, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET answer_flow = excluded.answer_flow,"
@@ -115,7 +115,7 @@ class SharedAttemptStatements(Statements):
 
     async def start_attempt(self, user_id: int, bank_id: str, bank_version: int, plan: Plan,
                             now: float, fingerprints: Mapping[str, str] | None = None) -> Attempt:
-        """See :meth:`bot.quiz.ports.QuizStore.start_attempt`.
+        """See :meth:`bot.kernel.ports.QuizStore.start_attempt`.
 
         Without ``fingerprints`` the column is left out (NULL), so that tests of upgrades can
         start attempts in a database older than migration 0005.
@@ -143,11 +143,11 @@ class SharedAttemptStatements(Statements):
                        fingerprints=fingerprints or {})
 
     async def attempt(self, attempt_id: int) -> Attempt | None:
-        """See :meth:`bot.quiz.ports.QuizStore.attempt`."""
+        """See :meth:`bot.kernel.ports.QuizStore.attempt`."""
         return await self._load_attempt("attempt_id = ?", (attempt_id,))
 
     async def active_attempt(self, user_id: int) -> Attempt | None:
-        """See :meth:`bot.quiz.ports.QuizStore.active_attempt`."""
+        """See :meth:`bot.kernel.ports.QuizStore.active_attempt`."""
         return await self._load_attempt("user_id = ? AND status = 'active'", (user_id,))
 
     async def _load_attempt(self, where: str, args: Args) -> Attempt | None:
@@ -158,7 +158,7 @@ class SharedAttemptStatements(Statements):
 
     async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
                              fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
-        """See :meth:`bot.quiz.ports.QuizStore.revise_attempt`."""
+        """See :meth:`bot.kernel.ports.QuizStore.revise_attempt`."""
         # the CAST gives PostgreSQL the parameter's type (it cannot tell it from IS NULL)
         return await self._write(
             "UPDATE attempts SET question_order = ?, option_orders = ?, fingerprints = ?,"
@@ -170,14 +170,14 @@ class SharedAttemptStatements(Statements):
              position)) == 1
 
     async def abandon(self, attempt_id: int, now: float) -> bool:
-        """See :meth:`bot.quiz.ports.QuizStore.abandon`."""
+        """See :meth:`bot.kernel.ports.QuizStore.abandon`."""
         return await self._write(
             "UPDATE attempts SET status = ?, ended_at = ? WHERE attempt_id = ? AND status = ?",
             (ABANDONED, now, attempt_id, ACTIVE)) == 1
 
     async def prune(self, *, abandoned_before: float, names_before: float,
                     prompts_before: float | None = None) -> Pruned:
-        """See :meth:`bot.quiz.ports.QuizStore.prune`."""
+        """See :meth:`bot.kernel.ports.QuizStore.prune`."""
         async def op(db: Transaction) -> Pruned:
             old = "SELECT attempt_id FROM attempts WHERE status = 'abandoned' AND ended_at < ?"
             answers = await db.execute(
@@ -198,30 +198,30 @@ class SharedAttemptStatements(Statements):
 # --- prompts (PromptStore) ----------------------------------------------------------------
 
 class SharedPromptStatements(Statements):
-    """The :class:`~bot.quiz.ports.PromptStore` methods: one statement each."""
+    """The :class:`~bot.kernel.ports.PromptStore` methods: one statement each."""
 
     async def set_prompt(self, user_id: int, kind: str, payload: str, now: float) -> None:
-        """See :meth:`bot.quiz.ports.PromptStore.set_prompt`."""
+        """See :meth:`bot.kernel.ports.PromptStore.set_prompt`."""
         await self._write(
             "INSERT INTO prompts (user_id, kind, payload, asked_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (user_id, kind) DO UPDATE SET payload = excluded.payload,"
             " asked_at = excluded.asked_at", (user_id, kind, payload, now))
 
     async def prompt(self, user_id: int, kind: str, *, since: float) -> str | None:
-        """See :meth:`bot.quiz.ports.PromptStore.prompt`."""
+        """See :meth:`bot.kernel.ports.PromptStore.prompt`."""
         rows = await self._read("SELECT payload FROM prompts WHERE user_id = ? AND kind = ?"
                                 " AND asked_at >= ?", (user_id, kind, since))
         return str(rows[0][0]) if rows else None
 
     async def take_prompt(self, user_id: int, kind: str, payload: str, *,
                           since: float) -> bool:
-        """See :meth:`bot.quiz.ports.PromptStore.take_prompt`."""
+        """See :meth:`bot.kernel.ports.PromptStore.take_prompt`."""
         return await self._write(
             "DELETE FROM prompts WHERE user_id = ? AND kind = ? AND payload = ?"
             " AND asked_at >= ?", (user_id, kind, payload, since)) == 1
 
     async def drop_prompt(self, user_id: int, kind: str) -> bool:
-        """See :meth:`bot.quiz.ports.PromptStore.drop_prompt`."""
+        """See :meth:`bot.kernel.ports.PromptStore.drop_prompt`."""
         return await self._write("DELETE FROM prompts WHERE user_id = ? AND kind = ?",
                                  (user_id, kind)) == 1
 
@@ -230,7 +230,7 @@ class SharedPromptStatements(Statements):
 
 CARD_COLUMNS = ("card_id, user_id, bank_id, question_id, state, step, stability, difficulty,"
                 " due, last_review, reps, lapses")
-"""The columns of ``cards``, in :class:`~bot.quiz.learning.Card`'s order."""
+"""The columns of ``cards``, in :class:`~bot.features.learning.rules.Card`'s order."""
 MOVED_AT_ONCE = 200
 """Learners whose reminder one statement moves at most (:meth:`move_reminders`)."""
 
@@ -257,7 +257,7 @@ SAVE_LEARNER = (
     " SET remind = excluded.remind, next_remind_at = excluded.next_remind_at,"
     " last_reminded_at = excluded.last_reminded_at, blocked = excluded.blocked,"
     " language = excluded.language")
-"""The statement of :meth:`bot.quiz.ports.CardStore.save_learner` (also run inside
+"""The statement of :meth:`bot.kernel.ports.CardStore.save_learner` (also run inside
 ``update_learner``'s transaction); its arguments are :func:`saved_learner`'s."""
 
 
@@ -279,12 +279,12 @@ UNRATED_ANSWERS = (
     "  AND c.bank_id = n.bank_id AND c.question_id = n.question_id"
     "  AND COALESCE(c.last_review, c.due) >= n.answered_at)"
     " ORDER BY n.answered_at")
-"""The statement of :meth:`bot.quiz.ports.CardStore.unrated_answers`: one look-up in the
+"""The statement of :meth:`bot.kernel.ports.CardStore.unrated_answers`: one look-up in the
 cards' unique index per stored answer."""
 
 
 class SharedLearningStatements(Statements):
-    """The :class:`~bot.quiz.ports.CardStore` methods whose statements are the same in both
+    """The :class:`~bot.kernel.ports.CardStore` methods whose statements are the same in both
     dialects. Those that differ: the read-modify-write of cards and learners (PostgreSQL locks
     rows, SQLite has one writer), and the reads given a list of banks (an array parameter on
     PostgreSQL, however many banks; ``IN (?, ...)`` on SQLite)."""
@@ -294,29 +294,29 @@ class SharedLearningStatements(Statements):
     ``{}`` standing for the column (a JSON array stored as text)."""
 
     async def unrated_answers(self) -> list[UnratedAnswer]:
-        """See :meth:`bot.quiz.ports.CardStore.unrated_answers`."""
+        """See :meth:`bot.kernel.ports.CardStore.unrated_answers`."""
         return [UnratedAnswer(int(r[0]), r[1], r[2], bool(r[3]), float(r[4]))
                 for r in await self._read(UNRATED_ANSWERS)]
 
     async def card(self, card_id: int) -> Card | None:
-        """See :meth:`bot.quiz.ports.CardStore.card`."""
+        """See :meth:`bot.kernel.ports.CardStore.card`."""
         rows = await self._read(f"SELECT {CARD_COLUMNS} FROM cards WHERE card_id = ?",
                                 (card_id,))
         return card_of(rows[0]) if rows else None
 
     async def learner(self, user_id: int) -> Learner:
-        """See :meth:`bot.quiz.ports.CardStore.learner`."""
+        """See :meth:`bot.kernel.ports.CardStore.learner`."""
         rows = await self._read(f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id = ?",
                                 (user_id,))
         return learner_of(rows[0]) if rows else Learner(user_id)
 
     async def save_learner(self, learner: Learner) -> None:
-        """See :meth:`bot.quiz.ports.CardStore.save_learner`."""
+        """See :meth:`bot.kernel.ports.CardStore.save_learner`."""
         await self._write(SAVE_LEARNER, saved_learner(learner))
 
     async def move_reminders(self, planned: Sequence[tuple[int, float]],
                              to: float) -> set[int]:
-        """See :meth:`bot.quiz.ports.CardStore.move_reminders` (a write per
+        """See :meth:`bot.kernel.ports.CardStore.move_reminders` (a write per
         :data:`MOVED_AT_ONCE` learners)."""
         moved: set[int] = set()
         for start in range(0, len(planned), MOVED_AT_ONCE):
@@ -329,11 +329,11 @@ class SharedLearningStatements(Statements):
         return moved
 
     async def blocked_users(self) -> list[int]:
-        """See :meth:`bot.quiz.ports.CardStore.blocked_users`."""
+        """See :meth:`bot.kernel.ports.CardStore.blocked_users`."""
         return [r[0] for r in await self._read("SELECT user_id FROM learners WHERE blocked = 1")]
 
     async def score_history(self, user_id: int) -> list[ScorePoint]:
-        """See :meth:`bot.quiz.ports.CardStore.score_history`."""
+        """See :meth:`bot.kernel.ports.CardStore.score_history`."""
         questions = self._QUESTIONS_OF
         return [ScorePoint(r[0], r[1], int(r[2]), int(r[3])) for r in await self._read(
             "SELECT bank_id, ended_at, score, total FROM ("
@@ -349,11 +349,11 @@ class SharedLearningStatements(Statements):
 
 
 class SharedReportStatements(Statements):
-    """The :class:`~bot.quiz.ports.ReportStore` method, the same in both dialects."""
+    """The :class:`~bot.kernel.ports.ReportStore` method, the same in both dialects."""
 
     async def item_responses(self, *, bank_id: str | None = None, chat_id: int | None = None,
                              since: float | None = None) -> list[Response]:
-        """See :meth:`bot.quiz.ports.ReportStore.item_responses` (one statement: one
+        """See :meth:`bot.kernel.ports.ReportStore.item_responses` (one statement: one
         snapshot). The casts give PostgreSQL the type of a parameter that may be NULL."""
         since = since or 0.0
         rows = await self._read(

@@ -1,4 +1,4 @@
-"""The :class:`~bot.quiz.ports.GroupStore` statements that are the same in both dialects
+"""The :class:`~bot.kernel.ports.GroupStore` statements that are the same in both dialects
 (group sessions, their answers and players, groups' settings and language), written once for
 the two stores and mixed into both engines' group statements (:mod:`storage.groups`,
 :mod:`storage.postgres.groups`); the conventions are :mod:`storage.shared`'s (``?``
@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import time
 
-from bot.quiz.engine import Plan
-from bot.quiz.group import RIGHT, GroupAnswer, GroupSession, Scoring, SessionStatus
-from bot.quiz.settings import GroupSettings
+from bot.features.groups.rules import RIGHT, GroupAnswer, GroupSession, Scoring, SessionStatus
+from bot.features.groups.settings import GroupSettings
+from bot.kernel.engine import Plan
 from storage.rows import SESSION_COLUMNS, chosen_of, session_of, settings_of
 from storage.shared import Args, Statements, Transaction
 
 SETTINGS_COLUMNS = "who_starts, question_seconds, scoring, bank_id, question_count, version"
-"""The columns of ``group_settings`` a :class:`~bot.quiz.settings.GroupSettings` is made of,
+"""The columns of ``group_settings`` a :class:`~bot.features.groups.settings.GroupSettings` is made of,
 in its order."""
 
 ADMIN_LANGUAGE = (
@@ -28,17 +28,17 @@ ADMIN_LANGUAGE = (
 
 
 class SharedGroupStatements(Statements):
-    """The :class:`~bot.quiz.ports.GroupStore` methods whose statements are the same in
+    """The :class:`~bot.kernel.ports.GroupStore` methods whose statements are the same in
     both dialects."""
 
     async def group_language(self, chat_id: int) -> str | None:
-        """See :meth:`bot.quiz.ports.GroupStore.group_language`."""
+        """See :meth:`bot.kernel.ports.GroupStore.group_language`."""
         rows = await self._read("SELECT language FROM group_chats WHERE chat_id = ?",
                                 (chat_id,))
         return rows[0][0] if rows else None
 
     async def set_group_language(self, chat_id: int, language: str, *, by_admin: bool) -> None:
-        """See :meth:`bot.quiz.ports.GroupStore.set_group_language`."""
+        """See :meth:`bot.kernel.ports.GroupStore.set_group_language`."""
         if by_admin:
             await self._write(ADMIN_LANGUAGE, (chat_id, language, time.time()))
             return
@@ -51,7 +51,7 @@ class SharedGroupStatements(Statements):
                             starter_id: int, plan: Plan, question_seconds: float,
                             now: float, *, message_thread_id: int | None = None,
                             scoring: Scoring = RIGHT) -> GroupSession | None:
-        """See :meth:`bot.quiz.ports.GroupStore.start_session`."""
+        """See :meth:`bot.kernel.ports.GroupStore.start_session`."""
         rows = await self._write_returning(
             "INSERT INTO group_sessions (chat_id, bank_id, bank_version, language,"
             " starter_id, question_order, option_orders, question_seconds, started_at,"
@@ -72,21 +72,21 @@ class SharedGroupStatements(Statements):
             " ORDER BY session_id", args)]
 
     async def session(self, session_id: int) -> GroupSession | None:
-        """See :meth:`bot.quiz.ports.GroupStore.session`."""
+        """See :meth:`bot.kernel.ports.GroupStore.session`."""
         found = await self._sessions("session_id = ?", (session_id,))
         return found[0] if found else None
 
     async def active_session(self, chat_id: int) -> GroupSession | None:
-        """See :meth:`bot.quiz.ports.GroupStore.active_session`."""
+        """See :meth:`bot.kernel.ports.GroupStore.active_session`."""
         found = await self._sessions("chat_id = ? AND status = 'active'", (chat_id,))
         return found[0] if found else None
 
     async def active_sessions(self) -> list[GroupSession]:
-        """See :meth:`bot.quiz.ports.GroupStore.active_sessions`."""
+        """See :meth:`bot.kernel.ports.GroupStore.active_sessions`."""
         return await self._sessions("status = 'active'", ())
 
     async def last_session(self, chat_id: int, *, ended: bool = True) -> GroupSession | None:
-        """See :meth:`bot.quiz.ports.GroupStore.last_session`."""
+        """See :meth:`bot.kernel.ports.GroupStore.last_session`."""
         rows = await self._read(
             f"SELECT {SESSION_COLUMNS} FROM group_sessions WHERE chat_id = ?"
             + (" AND status <> 'active'" if ended else "")
@@ -94,7 +94,7 @@ class SharedGroupStatements(Statements):
         return session_of(rows[0]) if rows else None
 
     async def group_settings(self, chat_id: int) -> GroupSettings | None:
-        """See :meth:`bot.quiz.ports.GroupStore.group_settings`."""
+        """See :meth:`bot.kernel.ports.GroupStore.group_settings`."""
         rows = await self._read(
             f"SELECT {SETTINGS_COLUMNS} FROM group_settings WHERE chat_id = ?", (chat_id,))
         return settings_of(rows[0]) if rows else None
@@ -102,7 +102,7 @@ class SharedGroupStatements(Statements):
     async def save_group_settings(self, chat_id: int, settings: GroupSettings,
                                   expected_version: int, *,
                                   language: str | None = None) -> bool:
-        """See :meth:`bot.quiz.ports.GroupStore.save_group_settings`."""
+        """See :meth:`bot.kernel.ports.GroupStore.save_group_settings`."""
         async def op(db: Transaction) -> bool:
             # one statement decides: the first settings (none stored, or stored at version 0),
             # or an update of the expected version (in PostgreSQL's READ COMMITTED a concurrent
@@ -132,7 +132,7 @@ class SharedGroupStatements(Statements):
         return await self._transaction(op)
 
     async def open_question(self, session_id: int, position: int, deadline: float) -> bool:
-        """See :meth:`bot.quiz.ports.GroupStore.open_question`."""
+        """See :meth:`bot.kernel.ports.GroupStore.open_question`."""
         return await self._write(
             "UPDATE group_sessions SET message_id = NULL, deadline = ?, answered = 0, joined = 0"
             " WHERE session_id = ? AND status = 'active' AND position = ? AND deadline IS NULL",
@@ -140,19 +140,19 @@ class SharedGroupStatements(Statements):
 
     async def set_question_message(self, session_id: int, position: int,
                                    message_id: int) -> bool:
-        """See :meth:`bot.quiz.ports.GroupStore.set_question_message`."""
+        """See :meth:`bot.kernel.ports.GroupStore.set_question_message`."""
         return await self._write(
             "UPDATE group_sessions SET message_id = ? WHERE session_id = ? AND position = ?"
             " AND deadline IS NOT NULL", (message_id, session_id, position)) == 1
 
     async def unopen_question(self, session_id: int, position: int) -> bool:
-        """See :meth:`bot.quiz.ports.GroupStore.unopen_question`."""
+        """See :meth:`bot.kernel.ports.GroupStore.unopen_question`."""
         return await self._write(
             "UPDATE group_sessions SET deadline = NULL WHERE session_id = ? AND position = ?"
             " AND status = 'active' AND message_id IS NULL", (session_id, position)) == 1
 
     async def close_question(self, session_id: int, position: int) -> GroupSession | None:
-        """See :meth:`bot.quiz.ports.GroupStore.close_question`."""
+        """See :meth:`bot.kernel.ports.GroupStore.close_question`."""
         rows = await self._write_returning(
             "UPDATE group_sessions SET position = position + 1, deadline = NULL"
             " WHERE session_id = ? AND status = 'active' AND position = ?"
@@ -161,14 +161,14 @@ class SharedGroupStatements(Statements):
         return session_of(rows[0]) if rows else None
 
     async def mark_revealed(self, session_id: int, position: int, message_id: int) -> bool:
-        """See :meth:`bot.quiz.ports.GroupStore.mark_revealed`."""
+        """See :meth:`bot.kernel.ports.GroupStore.mark_revealed`."""
         return await self._write(
             "UPDATE group_sessions SET message_id = NULL WHERE session_id = ?"
             " AND status = 'active' AND position = ? AND deadline IS NULL AND message_id = ?",
             (session_id, position, message_id)) == 1
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
-        """See :meth:`bot.quiz.ports.GroupStore.move_chat`."""
+        """See :meth:`bot.kernel.ports.GroupStore.move_chat`."""
         async def op(db: Transaction) -> int:
             moved = await db.execute(
                 "UPDATE group_sessions SET chat_id = ?,"
@@ -194,7 +194,7 @@ class SharedGroupStatements(Statements):
         return await self._transaction(op)
 
     async def end_session(self, session_id: int, status: SessionStatus, now: float) -> bool:
-        """See :meth:`bot.quiz.ports.GroupStore.end_session`."""
+        """See :meth:`bot.kernel.ports.GroupStore.end_session`."""
         ended = await self._write(
             "UPDATE group_sessions SET status = ?, deadline = NULL, ended_at = ?"
             " WHERE session_id = ? AND status = 'active'", (str(status), now, session_id)) == 1
@@ -204,7 +204,7 @@ class SharedGroupStatements(Statements):
 
     async def tick_group_pick(self, session_id: int, position: int, user_id: int,
                               slot: int) -> int:
-        """See :meth:`bot.quiz.ports.GroupStore.tick_group_pick` (the exclusive or of the
+        """See :meth:`bot.kernel.ports.GroupStore.tick_group_pick` (the exclusive or of the
         ticks, written as ``(a | b) - (a & b)``: SQLite has no XOR operator)."""
         rows = await self._write_returning(
             "INSERT INTO group_picks (session_id, position, user_id, slots) VALUES (?, ?, ?, ?)"
@@ -214,21 +214,21 @@ class SharedGroupStatements(Statements):
         return int(rows[0][0])
 
     async def group_pick(self, session_id: int, position: int, user_id: int) -> int:
-        """See :meth:`bot.quiz.ports.GroupStore.group_pick`."""
+        """See :meth:`bot.kernel.ports.GroupStore.group_pick`."""
         rows = await self._read(
             "SELECT slots FROM group_picks WHERE session_id = ? AND position = ?"
             " AND user_id = ?", (session_id, position, user_id))
         return int(rows[0][0]) if rows else 0
 
     async def group_answers(self, session_id: int) -> list[GroupAnswer]:
-        """See :meth:`bot.quiz.ports.GroupStore.group_answers`."""
+        """See :meth:`bot.kernel.ports.GroupStore.group_answers`."""
         return [GroupAnswer(r[0], r[1], r[2], bool(r[3]), r[4], r[5], chosen_of(r[6]))
                 for r in await self._read(
             "SELECT user_id, question_id, option_index, correct, elapsed, answered_at, chosen"
             " FROM group_answers WHERE session_id = ?", (session_id,))]
 
     async def group_players(self, session_id: int) -> dict[int, str]:
-        """See :meth:`bot.quiz.ports.GroupStore.group_players`."""
+        """See :meth:`bot.kernel.ports.GroupStore.group_players`."""
         return {r[0]: r[1] for r in await self._read(
             "SELECT user_id, name FROM group_players WHERE session_id = ?", (session_id,))}
 

@@ -1,6 +1,6 @@
-"""SQLite storage (aiosqlite) implementing :class:`bot.quiz.ports.QuizStore`,
-:class:`bot.quiz.ports.GroupStore`, :class:`bot.quiz.ports.CardStore`,
-:class:`bot.quiz.ports.PrivacyStore` and :class:`bot.quiz.ports.ReportStore`.
+"""SQLite storage (aiosqlite) implementing :class:`bot.kernel.ports.QuizStore`,
+:class:`bot.kernel.ports.GroupStore`, :class:`bot.kernel.ports.CardStore`,
+:class:`bot.kernel.ports.PrivacyStore` and :class:`bot.kernel.ports.ReportStore`.
 
 One long-lived connection per process, in WAL mode with ``synchronous=FULL``: every write is
 committed (and fsynced) before the awaited call returns, so an answer the user was told about
@@ -27,8 +27,8 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.quiz.ports import DeletedData, StorageError
-from bot.quiz.privacy import DELETED_NAME, pseudonyms
+from bot.features.privacy.service import DELETED_NAME, pseudonyms
+from bot.kernel.ports import DeletedData, StorageError
 from storage.attempts import AttemptStatements
 from storage.backup import DatabaseLock, InstanceLock
 from storage.daily import DailyStatements
@@ -309,7 +309,7 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
     # --- users' data ---------------------------------------------------------------------
 
     async def delete_user(self, user_id: int) -> DeletedData:
-        """See :meth:`bot.quiz.ports.PrivacyStore.delete_user`. One transaction: all of it or
+        """See :meth:`bot.kernel.ports.PrivacyStore.delete_user`. One transaction: all of it or
         nothing."""
         async def op(db: WriterConnection) -> DeletedData:
             async def changed(sql: str) -> int:  # rows of the user's other data
@@ -365,7 +365,7 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
         return await self._submit(op)
 
     async def checkpoint(self) -> bool:
-        """See :meth:`bot.quiz.ports.PrivacyStore.checkpoint`: ``PRAGMA
+        """See :meth:`bot.kernel.ports.PrivacyStore.checkpoint`: ``PRAGMA
         wal_checkpoint(TRUNCATE)`` on the reading connection (the writer's may be in a
         transaction), which waits for the writer through the busy timeout.
 

@@ -10,7 +10,7 @@ opens the two connections; the statements of each port (:mod:`storage.attempts`,
 Before each batch and again after its commit, before acknowledging it, the writer checks that
 the database file it writes is still the file its path names (:class:`DatabaseFile`): a file
 deleted, replaced or overwritten under the bot would otherwise take acknowledged answers with it
-silently. Once it is not, every write is refused with :class:`~bot.quiz.ports.StorageError`.
+silently. Once it is not, every write is refused with :class:`~bot.kernel.ports.StorageError`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ import pytest
 
 from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
-from bot.quiz.bank import Bank
+from bot.kernel.bank import Bank
 from tests.support.botrun import RunningBot
 from tests.support.engines import Engine
 from tests.support.fakebotapi import FakeBotAPI

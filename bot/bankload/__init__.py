@@ -1,4 +1,4 @@
-"""Bank files: read and validate the YAML of a question bank into a :class:`bot.quiz.bank.Bank`.
+"""Bank files: read and validate the YAML of a question bank into a :class:`bot.kernel.bank.Bank`.
 
 An adapter outside the pure core (it reads files and parses YAML). The schema is documented in
 ``banks/README.md``. :func:`load_bank` checks a file completely and raises one

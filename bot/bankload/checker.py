@@ -13,7 +13,7 @@ from typing import Any
 from bot.bankload.problems import BankProblem, show
 from bot.bankload.values import MAX_KEY_SHOWN, described, got
 from bot.bankload.yaml_positions import Pos, YamlMapping
-from bot.quiz.bank import CONTROL_CHARACTERS, Text, blank
+from bot.kernel.bank import CONTROL_CHARACTERS, Text, blank
 
 MAX_PROBLEMS = 100
 """Problems a check records before it stops: a creator reads the first few (a reply shows 15)

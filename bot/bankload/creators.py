@@ -1,13 +1,13 @@
 """The check of a created quiz's document: the rules of ``quizbot validate --strict``.
 
 The loader's schema (:func:`bot.bankload.parse_bank`), then the item-writing checks
-(:func:`bot.quiz.checks.check_bank`), which ``--strict`` makes errors; every finding becomes a
+(:func:`bot.kernel.checks.check_bank`), which ``--strict`` makes errors; every finding becomes a
 :class:`BankProblem` with a catalog key (``check.<rule>``) so that a creator reads it in their
 language, by question number and field. The wiring hands :func:`check_document` to
-:class:`bot.quiz.quizzes.QuizzesService`, and :func:`parse_document` to it and to the bank
+:class:`bot.features.myquizzes.service.QuizzesService`, and :func:`parse_document` to it and to the bank
 registry for the stored versions.
 
-A creator's file is limited in size as sent (``bot.telegram.documents.MAX_FILE_BYTES``): the
+A creator's file is limited in size as sent (``bot.features.importing.handlers.MAX_FILE_BYTES``): the
 YAML the bot writes of a converted GIFT, Aiken or CSV file is larger than the file, and is
 bounded by :data:`~bot.bankload.schema.MAX_DOCUMENT_BYTES` instead of the bank file's limit.
 """
@@ -19,8 +19,8 @@ import re
 from bot.bankload.checker import MAX_PROBLEMS, too_many_problems
 from bot.bankload.problems import BankError, BankProblem
 from bot.bankload.schema import MAX_DOCUMENT_BYTES, parse_bank
-from bot.quiz.bank import Bank
-from bot.quiz.checks import Finding, check_bank
+from bot.kernel.bank import Bank
+from bot.kernel.checks import Finding, check_bank
 
 _OTHER_QUESTION = re.compile(r"question '([^']+)'")
 """How an ``answer-leak`` finding names the question whose answer it gives away."""

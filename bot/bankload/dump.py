@@ -8,8 +8,8 @@ from collections.abc import Mapping
 
 import yaml
 
-from bot.quiz.bank import Bank
-from bot.quiz.bankdata import bank_data
+from bot.kernel.bank import Bank
+from bot.kernel.bankdata import bank_data
 
 
 class _Dumper(yaml.SafeDumper):
@@ -30,7 +30,7 @@ _Dumper.add_representer(str, _text)
 
 def dump_bank(bank: Bank | Mapping[str, object]) -> str:
     """The YAML document of ``bank``: a :class:`Bank`, or the mapping of the bank format (bank
-    data, e.g. from :func:`bot.quiz.bankdata.bank_data` or an importer), keys in its order.
+    data, e.g. from :func:`bot.kernel.bankdata.bank_data` or an importer), keys in its order.
 
     Texts are written as YAML must have them to read back as the same text (``no``, ``1:30``
     and ``on`` quoted, line breaks kept); Unicode is written as is (UTF-8), not escaped.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bot.bankload.problems import BankError, BankProblem
 from bot.bankload.schema import MAX_BANK_BYTES, parse_bank, too_large_problem
-from bot.quiz.bank import Bank
+from bot.kernel.bank import Bank
 
 
 def load_bank(path: str | Path) -> Bank:

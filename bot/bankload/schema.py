@@ -1,5 +1,5 @@
 """The schema of bank files (``banks/README.md``): check a parsed file completely and build
-the core's :class:`~bot.quiz.bank.Bank`, listing every problem with its place, question and field
+the core's :class:`~bot.kernel.bank.Bank`, listing every problem with its place, question and field
 (recorded by :class:`~bot.bankload.checker.Checker`).
 """
 
@@ -16,7 +16,7 @@ from bot.bankload.locate import yaml_problem
 from bot.bankload.problems import BankError, BankProblem, show
 from bot.bankload.values import described, got, is_id, is_picture, never
 from bot.bankload.yaml_positions import Pos, YamlMapping, load_yaml
-from bot.quiz.bank import (
+from bot.kernel.bank import (
     ID_PATTERN,
     LANGUAGE_PATTERN,
     LEVELS,
@@ -37,7 +37,7 @@ from bot.quiz.bank import (
     blank,
     true_false_options,
 )
-from bot.quiz.checks import WAIVABLE
+from bot.kernel.checks import WAIVABLE
 
 MAX_BANK_BYTES = 1024 * 1024
 """Largest bank file, in bytes (1 MiB): a full bank of 100 questions in a few languages is a
@@ -45,7 +45,7 @@ tenth of that, and ``quizbot validate`` runs on contributed files."""
 MAX_DOCUMENT_BYTES = 8 * MAX_BANK_BYTES
 """Largest YAML document the bot parses of its own writing (8 MiB): a created quiz's version,
 made from a file a creator sent. The limit on a creator's file is on the file as sent
-(``bot.telegram.documents.MAX_FILE_BYTES``, :data:`MAX_BANK_BYTES`); a GIFT, Aiken or CSV file
+(``bot.features.importing.handlers.MAX_FILE_BYTES``, :data:`MAX_BANK_BYTES`); a GIFT, Aiken or CSV file
 is converted, and its YAML is larger than the file (each text indented under its keys, each
 line of a text indented again, a control character written as a four-byte escape), at most a
 few times. This bound keeps the parse of what the bot wrote bounded too."""
@@ -399,7 +399,7 @@ def _shuffle(check: Checker, node: YamlMapping) -> bool:
 
 def _waived(check: Checker, node: YamlMapping) -> frozenset[str]:
     """The item-writing rules the question waives (``waive``: a list of rule names of
-    :data:`bot.quiz.checks.WAIVABLE`); empty, reported, when the list is not one."""
+    :data:`bot.kernel.checks.WAIVABLE`); empty, reported, when the list is not one."""
     if "waive" not in node:
         return frozenset()
     value = node["waive"]

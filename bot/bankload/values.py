@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.bankload.problems import show
 from bot.bankload.yaml_positions import YamlMapping
-from bot.quiz.bank import ID_PATTERN, MAX_PICTURE, PICTURE_PATTERN
+from bot.kernel.bank import ID_PATTERN, MAX_PICTURE, PICTURE_PATTERN
 
 MAX_KEY_SHOWN = 40
 """Longest key, or unquoted value, quoted in a problem, in characters."""

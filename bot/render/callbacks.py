@@ -23,7 +23,7 @@ _INT = r"(0|[1-9][0-9]{0,17})"
 _ID = r"([a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)"
 """A field that is a bank id."""
 _SLOT = r"(1[01]|[0-9])"
-"""A field that is an option slot: 0 ("A") to 11 ("L"), :data:`bot.quiz.bank.MAX_OPTIONS`."""
+"""A field that is an option slot: 0 ("A") to 11 ("L"), :data:`bot.kernel.bank.MAX_OPTIONS`."""
 _TICKS = r"(0|[1-9][0-9]{0,3})"
 """A field that is a set of ticked slots: bit ``s`` set for slot ``s`` (0 to 4095 for twelve
 slots)."""
@@ -62,7 +62,7 @@ class NextButton:
 @dataclass(frozen=True)
 class FlowButton:
     """A private ``/settings`` choice of what follows an answer (a
-    :class:`~bot.quiz.flow.AnswerFlow` value)."""
+    :class:`~bot.features.private.flow.AnswerFlow` value)."""
 
     PREFIX: ClassVar[str] = "af"
     FIELDS: ClassVar[str | None] = r"(next|one_tap)"
@@ -138,7 +138,7 @@ class DeleteDataButton:
     question asked nothing about created quizzes: any are kept without owner); 2 deletes the
     user's created quizzes too; 3 keeps them without owner;
     ``nonce`` is the question's one-time nonce (16 hex digits,
-    :meth:`bot.quiz.privacy.PrivacyService.ask`).
+    :meth:`bot.features.privacy.service.PrivacyService.ask`).
     """
 
     PREFIX: ClassVar[str] = "d"
@@ -204,7 +204,7 @@ class SettingButton:
     value: str
 
 
-# --- /newquiz (bot/telegram/creators.py): each names its draft by when it was opened (ms) ---
+# --- /newquiz (bot/features/newquiz/handlers.py): each names its draft by when it was opened (ms) ---
 
 @dataclass(frozen=True)
 class DraftButton:
@@ -256,13 +256,13 @@ class RightDoneButton:
 QUIZ_ACTIONS = ("list", "open", "edit", "export", "results", "public", "link", "delete",
                 "confirm", "add", "rename", "question", "up", "down", "replace", "drop",
                 "page")
-"""What a :class:`QuizButton` does (``bot.telegram.quizzes`` handles each)."""
+"""What a :class:`QuizButton` does (``bot.features.myquizzes.handlers`` handles each)."""
 
 
 @dataclass(frozen=True)
 class QuizButton:
     """A /myquizzes button on the creator's quiz ``quiz_id`` (a created quiz's id, ``c-`` and
-    10 characters: ``bot.quiz.quizzes``) as it was at ``version``: ``action`` is what it does
+    10 characters: ``bot.features.myquizzes.service``) as it was at ``version``: ``action`` is what it does
     (:data:`QUIZ_ACTIONS`), ``number`` a question's 1-based number or a page (0 where it has
     none). A tap on a version that moved on is stale."""
 
@@ -355,7 +355,7 @@ class CardSubmitButton:
     attempt_id: int
 
 
-# --- the question of the day (bot/telegram/daily.py) ---------------------------------------
+# --- the question of the day (bot/features/daily/handlers.py) ---------------------------------------
 
 _CHAT = r"(-[1-9][0-9]{0,15})"
 """A field that is a group's or channel's chat id (negative)."""
@@ -401,7 +401,7 @@ class DailyChannelButton:
     bank: str
 
 
-# --- homework in a group (bot/telegram/homework.py) ----------------------------------------
+# --- homework in a group (bot/features/homework/handlers.py) ----------------------------------------
 
 HOMEWORK_ACTIONS = ("close", "extend", "by", "cancel", "confirm", "keep", "report", "list")
 """What a :class:`HomeworkButton` does: ``close`` early, ``extend`` (the choice of how long),

@@ -58,7 +58,7 @@ an inline query's empty results). Bank ids never contain ``_``, so it is never t
 
 def bank_link(bot_username: str, bank_id: str) -> str:
     """The deep link that starts ``bank_id`` in the bot's private chat (payload: the bank id,
-    1-32 characters of ``a-z0-9-``, which always fits: :data:`bot.quiz.bank.ID_PATTERN`)."""
+    1-32 characters of ``a-z0-9-``, which always fits: :data:`bot.kernel.bank.ID_PATTERN`)."""
     return deep_link(bot_username, bank_id)
 
 

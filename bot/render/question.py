@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.i18n import Catalog
-from bot.quiz.bank import TRUE_FALSE, Bank, Question
-from bot.quiz.engine import LABELS, QuestionView
+from bot.kernel.bank import TRUE_FALSE, Bank, Question
+from bot.kernel.engine import LABELS, QuestionView
 from bot.render.callbacks import CallbackButton, ShownButton
 from bot.render.screen import Button, ButtonStyle, Screen
 from bot.render.text import Markup

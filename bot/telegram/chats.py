@@ -12,10 +12,10 @@ from telegram.error import TelegramError
 
 from bot import i18n
 from bot.i18n import Catalog
-from bot.render import HTML
+from bot.render.text import HTML
+from bot.services import services
 from bot.telegram.common import Context
 from bot.telegram.ordering import PerUserOrderedProcessor
-from bot.telegram.services import services
 
 
 async def group_catalog(context: Context, chat_id: int) -> Catalog:

@@ -23,14 +23,15 @@ from telegram.error import TelegramError
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot, JobQueue
 from telegram.request import BaseRequest
 
-from bot import i18n, render
+from bot import i18n
 from bot.config import Settings
+from bot.features.daily.ports import DailyStore
+from bot.features.homework.ports import HomeworkStore, TimeZoneStore
+from bot.features.preferences.service import PreferencesService
 from bot.i18n import Catalog
-from bot.quiz.bank import Bank
-from bot.quiz.daily_ports import DailyStore
-from bot.quiz.homework_ports import HomeworkStore, TimeZoneStore
-from bot.quiz.library import DraftStore, QuizLibrary
-from bot.quiz.ports import (
+from bot.kernel.bank import Bank
+from bot.kernel.library import DraftStore, QuizLibrary
+from bot.kernel.ports import (
     CardStore,
     GroupStore,
     PreferenceStore,
@@ -39,8 +40,11 @@ from bot.quiz.ports import (
     ReportStore,
     SessionLeases,
 )
-from bot.quiz.preferences import PreferencesService
-from bot.render import Screen
+from bot.render import callbacks as render_callbacks
+from bot.render import limits as render_limits
+from bot.render import screen as render_screen
+from bot.render import text as render_text
+from bot.render.screen import Screen
 from bot.telegram.jobsends import SharedSends
 from bot.telegram.metrics import Metrics
 from bot.telegram.outcomes import Kind, classify
@@ -88,7 +92,7 @@ class BotData:
 
     Holds no quiz state: everything that must survive a restart is in storage. Typed only with
     what this module's imports already know: the services, made in post_init, are a
-    :class:`bot.telegram.services.Services`, read with ``services(context)``.
+    :class:`bot.services.Services`, read with ``services(context)``.
     """
 
     # set by build_application
@@ -113,8 +117,8 @@ class BotData:
     """Seconds between homework passes; None: ``homework_jobs.HOMEWORK_INTERVAL``."""
     # set in post_init, cleared in post_shutdown
     services: object = None
-    """The :class:`~bot.telegram.services.Services` (None before post_init and after
-    post_shutdown); read it with :func:`bot.telegram.services.services`."""
+    """The :class:`~bot.services.Services` (None before post_init and after
+    post_shutdown); read it with :func:`bot.services.services`."""
     reload_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """One bank reload at a time (``admin.reload``)."""
 
@@ -138,7 +142,7 @@ CONTEXT_TYPES: ContextTypes[Context, UserData, ChatData, BotData] = ContextTypes
 class StartLink:
     """A kind of private ``/start`` payload (a deep link's, ``t.me/<bot>?start=<payload>``:
     :mod:`bot.render.links`) and what opens it, declared by its feature beside its handler.
-    ``bot.telegram.handlers.START_LINKS`` is the table: the first entry that ``takes`` a
+    ``bot.features.private.handlers.START_LINKS`` is the table: the first entry that ``takes`` a
     payload opens it, as ``open(context, chat_id, user, payload, t)`` in the private chat
     ``chat_id``, in the user's catalog ``t``."""
 
@@ -187,16 +191,16 @@ def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
     for row in screen.keyboard:
         buttons, api_row = [], []
         for button in row:
-            if isinstance(button.action, render.UrlButton):
+            if isinstance(button.action, render_screen.UrlButton):
                 value = button.action.url
                 buttons.append(InlineKeyboardButton(button.label, url=value))
                 api_row.append({"text": button.label, "url": value})
-            elif isinstance(button.action, render.ShareButton):
+            elif isinstance(button.action, render_screen.ShareButton):
                 value = button.action.query
                 buttons.append(InlineKeyboardButton(button.label, switch_inline_query=value))
                 api_row.append({"text": button.label, "switch_inline_query": value})
             else:
-                value = render.encode(button.action)
+                value = render_callbacks.encode(button.action)
                 buttons.append(InlineKeyboardButton(button.label, callback_data=value,
                                                     style=button.style))
                 api_row.append({"text": button.label, "callback_data": value})
@@ -271,7 +275,7 @@ def _picture_refused(picture: str, exc: TelegramError) -> None:
 def fits_caption(text: str) -> bool:
     """Whether HTML ``text`` fits a photo's caption (Bot API: 0-1024 characters after entities
     parsing)."""
-    return render.html_length(text) <= render.MAX_CAPTION_UTF16
+    return render_text.html_length(text) <= render_limits.MAX_CAPTION_UTF16
 
 
 def is_photo(message: object) -> bool:
@@ -391,7 +395,7 @@ async def toast(query: CallbackQuery, text: str | None = None) -> None:
     """
     ANSWERED.add(query.id)
     if text is not None:
-        text = render.clip_utf16(text, render.MAX_TOAST_UTF16)
+        text = render_text.clip_utf16(text, render_limits.MAX_TOAST_UTF16)
     try:
         await query.answer(text)
     except TelegramError as exc:

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 from bot.telegram.common import Context
 from bot.telegram.jobsends import JOB_SOON, job_calls
 

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextvars import ContextVar
 from typing import Protocol
 
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 
 log = logging.getLogger(__name__)
 

@@ -43,7 +43,7 @@ It also tries transient failures again (5xx answers, dropped connections, time-o
 exponential back-off through tenacity, as :func:`outcomes.retryable` allows: a call that posts
 a message only when it surely did not reach Telegram, anything else on any transient failure.
 A group session's own calls are the exception: their step is retried by the session runner
-(:mod:`bot.telegram.sessions`, bounded there), so they are tried once here, 429s included (the
+(:mod:`bot.features.groups.sessions`, bounded there), so they are tried once here, 429s included (the
 429's flood wait holds the chat, and the runner's next try waits it out before its call): the
 tries of a step are bounded once, not multiplied.
 """
@@ -66,7 +66,7 @@ from telegram.ext import BaseRateLimiter
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_never, wait_exponential
 
 from bot.config import DEFAULT_JOB_SENDS_PER_SECOND
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 from bot.telegram.groupminute import (
     GROUP_MAX_RATE,
     GROUP_TIME_PERIOD,

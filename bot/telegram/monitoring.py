@@ -33,7 +33,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from telegram import Update
 
 from bot.config import Address
-from bot.quiz.ports import AnswerHook, StorageError
+from bot.kernel.ports import AnswerHook, StorageError
 from bot.telegram.common import OpenStore, QuizApplication
 from bot.telegram.metrics import Metrics
 from bot.telegram.ordering import PerUserOrderedProcessor

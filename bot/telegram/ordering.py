@@ -56,7 +56,7 @@ from aiolimiter import AsyncLimiter
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 from bot.telegram.arrivals import limited, sender_id, update_key
 from bot.telegram.polling import PolledUpdates
 from bot.telegram.updateorder import UpdateOrder

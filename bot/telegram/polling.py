@@ -49,8 +49,8 @@ import logging
 from collections import OrderedDict
 from typing import Any
 
-from bot import render
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
+from bot.render import callbacks as render_callbacks
 from bot.telegram.updateorder import HandledUpdates
 
 log = logging.getLogger(__name__)
@@ -70,9 +70,9 @@ sent meanwhile is fetched, while one update takes long (a file being checked, a 
 
 
 REPLAYABLE = frozenset(kind.PREFIX for kind in (
-    render.AnswerButton, render.NextButton, render.ShownButton, render.TickButton,
-    render.SubmitButton, render.GroupAnswerButton, render.GroupTickButton,
-    render.GroupSubmitButton, render.DailyAnswerButton))
+    render_callbacks.AnswerButton, render_callbacks.NextButton, render_callbacks.ShownButton, render_callbacks.TickButton,
+    render_callbacks.SubmitButton, render_callbacks.GroupAnswerButton, render_callbacks.GroupTickButton,
+    render_callbacks.GroupSubmitButton, render_callbacks.DailyAnswerButton))
 """The buttons of answering (a quiz's options, ticks and Submit, "Next"; a group's, a day's
 question's): a tap on one handled twice stores nothing twice (each answer is stored once, per
 question and attempt, member or post, and a tap on a question answered already shows what was

@@ -40,7 +40,7 @@ from telegram.error import BadRequest
 from telegram.ext import ExtBot
 
 from bot.config import ConfigError, Settings
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 from bot.telegram.common import QuizApplication
 
 log = logging.getLogger(__name__)

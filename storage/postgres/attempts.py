@@ -1,4 +1,4 @@
-"""PostgreSQL statements of the quiz's private attempts (:class:`bot.quiz.ports.QuizStore`),
+"""PostgreSQL statements of the quiz's private attempts (:class:`bot.kernel.ports.QuizStore`),
 mixed into :class:`storage.postgres.store.PostgresStore`: users' language choices, attempts and
 their answers, statistics and retention (the twins of :mod:`storage.attempts`). Those that are
 the same in both dialects are written once (:class:`storage.shared.SharedAttemptStatements`);
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import time
 
-from bot.quiz.engine import Answer, Attempt
-from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, BankStats, RecordOutcome
-from bot.quiz.stats import COUNTED_ATTEMPT, COUNTED_SESSION, bank_stats
+from bot.features.learning.stats import COUNTED_ATTEMPT, COUNTED_SESSION, bank_stats
+from bot.kernel.engine import Answer, Attempt
+from bot.kernel.ports import CLOSED, DUPLICATE, RECORDED, BankStats, RecordOutcome
 from storage.order import USERS_CHANNEL
 from storage.postgres.writer import PostgresWriter
 from storage.rows import chosen_text, moved_on
@@ -22,7 +22,7 @@ from storage.shared import SharedAttemptStatements
 
 
 class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
-    """The :class:`~bot.quiz.ports.QuizStore` methods."""
+    """The :class:`~bot.kernel.ports.QuizStore` methods."""
 
     _ANSWERS = ("(SELECT COALESCE(json_agg(json_build_array(question_id, option_index, correct,"
                 " answered_at, chosen)), '[]')::text FROM answers s"
@@ -31,7 +31,7 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
     # --- users: their choices, cached by every instance ------------------------------------
 
     async def set_user_language(self, user_id: int, language: str) -> None:
-        """See :meth:`bot.quiz.ports.PreferenceStore.set_user_language`; the instances are told to
+        """See :meth:`bot.kernel.ports.PreferenceStore.set_user_language`; the instances are told to
         read the user's choices again (:data:`storage.order.USERS_CHANNEL`), in the same
         statement."""
         await self._write_returning(
@@ -42,7 +42,7 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
             (user_id, language, time.time(), USERS_CHANNEL))
 
     async def set_answer_flow(self, user_id: int, flow: str, now: float) -> None:
-        """See :meth:`bot.quiz.ports.PreferenceStore.set_answer_flow`; the instances are told as by
+        """See :meth:`bot.kernel.ports.PreferenceStore.set_answer_flow`; the instances are told as by
         :meth:`set_user_language`."""
         await self._write_returning(
             "WITH stored AS (INSERT INTO users (user_id, language, answer_flow, updated_at)"
@@ -55,7 +55,7 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
 
     async def record_answer(self, attempt_id: int, position: int, answer: Answer,
                             moved: Attempt, language: str | None = None) -> RecordOutcome:
-        """See :meth:`bot.quiz.ports.QuizStore.record_answer`."""
+        """See :meth:`bot.kernel.ports.QuizStore.record_answer`."""
         moved_position, status, ended_at = moved_on(attempt_id, moved)
         # one statement: the attempt must be active and asking this question (its row locked,
         # so a concurrent answer from another instance waits and then sees it moved on); the
@@ -81,8 +81,8 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
     # --- statistics ----------------------------------------------------------------------
 
     async def stats(self, user_id: int) -> list[BankStats]:
-        """See :meth:`bot.quiz.ports.QuizStore.stats`; which attempts and sessions count, and
-        the record made of them, are :mod:`bot.quiz.stats`'s rules."""
+        """See :meth:`bot.kernel.ports.QuizStore.stats`; which attempts and sessions count, and
+        the record made of them, are :mod:`bot.features.learning.stats`'s rules."""
         finished = [tuple(r) for r in await self._read(
             "SELECT bank_id, total, score FROM ("
             " SELECT a.bank_id, json_array_length(a.question_order::json) AS total,"

@@ -1,4 +1,4 @@
-"""PostgreSQL statements of group quiz sessions (:class:`bot.quiz.ports.GroupStore`), mixed
+"""PostgreSQL statements of group quiz sessions (:class:`bot.kernel.ports.GroupStore`), mixed
 into :class:`storage.postgres.store.PostgresStore`: group chats' languages and settings,
 sessions, their answers and players (the twins of :mod:`storage.groups`). Those that are the
 same in both dialects are written once (:class:`storage.shared_groups.SharedGroupStatements`);
@@ -10,19 +10,19 @@ every read is one statement run to completion.
 
 from __future__ import annotations
 
-from bot.quiz.group import GroupAnswer
-from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
+from bot.features.groups.rules import GroupAnswer
+from bot.kernel.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
 from storage.postgres.writer import PostgresWriter
 from storage.rows import chosen_text
 from storage.shared_groups import SharedGroupStatements
 
 
 class PostgresGroupStatements(PostgresWriter, SharedGroupStatements):
-    """The :class:`~bot.quiz.ports.GroupStore` methods."""
+    """The :class:`~bot.kernel.ports.GroupStore` methods."""
 
     async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
                                   name: str, language: str | None = None) -> GroupTally:
-        """See :meth:`bot.quiz.ports.GroupStore.record_group_answer`.
+        """See :meth:`bot.kernel.ports.GroupStore.record_group_answer`.
 
         One statement: the window check locks the session's row (so a close from another
         instance either waits for this answer or is seen by it: a tap racing the reveal is in

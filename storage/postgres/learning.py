@@ -1,4 +1,4 @@
-"""PostgreSQL statements of spaced review (:class:`bot.quiz.ports.CardStore`), mixed into
+"""PostgreSQL statements of spaced review (:class:`bot.kernel.ports.CardStore`), mixed into
 :class:`storage.postgres.store.PostgresStore`: those of PostgreSQL alone (the twins of
 :mod:`storage.learning`; the statements the same in both dialects are
 :class:`storage.shared.SharedLearningStatements`).
@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 
 import asyncpg
 
-from bot.quiz.learning import Card
-from bot.quiz.ports import CardUpdate, Learner
+from bot.features.learning.rules import Card
+from bot.kernel.ports import CardUpdate, Learner
 from storage.postgres.writer import PostgresWriter, numbered
 from storage.shared import (
     CARD_COLUMNS,
@@ -33,14 +33,14 @@ _SAVE_LEARNER = numbered(SAVE_LEARNER)
 
 
 class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
-    """The :class:`~bot.quiz.ports.CardStore` methods of PostgreSQL alone."""
+    """The :class:`~bot.kernel.ports.CardStore` methods of PostgreSQL alone."""
 
     _QUESTIONS_OF = "json_array_length({}::json)"
 
     async def update_card(self, user_id: int, bank_id: str, question_id: str,
                           update: Callable[[Card], Card | None],
                           study: Callable[[Learner], Learner] | None = None) -> Card | None:
-        """See :meth:`bot.quiz.ports.CardStore.update_card`.
+        """See :meth:`bot.kernel.ports.CardStore.update_card`.
 
         The card's row is read ``FOR UPDATE``; a card not stored yet is inserted with ``ON
         CONFLICT DO NOTHING``, and if another instance inserted it meanwhile (its insert is
@@ -91,7 +91,7 @@ class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
         return result
 
     async def update_cards(self, updates: Sequence[CardUpdate]) -> None:
-        """See :meth:`bot.quiz.ports.CardStore.update_cards`.
+        """See :meth:`bot.kernel.ports.CardStore.update_cards`.
 
         Each rating is :meth:`update_card`'s transaction, in order: its row locks and its
         retry when another instance makes the card first keep instances from overwriting
@@ -102,7 +102,7 @@ class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
 
     async def cards(self, user_id: int, bank_id: str | None = None,
                     question_ids: Sequence[str] = ()) -> list[Card]:
-        """See :meth:`bot.quiz.ports.CardStore.cards`."""
+        """See :meth:`bot.kernel.ports.CardStore.cards`."""
         return [card_of(r) for r in await self._read(
             f"SELECT {CARD_COLUMNS} FROM cards WHERE user_id = $1"
             " AND ($2::text IS NULL OR bank_id = $2)"
@@ -111,7 +111,7 @@ class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
 
     async def due_cards(self, user_id: int, bank_ids: Sequence[str], now: float,
                         limit: int, count_upto: int) -> tuple[list[Card], int]:
-        """See :meth:`bot.quiz.ports.CardStore.due_cards`. One statement (one snapshot): the
+        """See :meth:`bot.kernel.ports.CardStore.due_cards`. One statement (one snapshot): the
         cards, each row carrying the capped count."""
         rows = await self._read(
             f"SELECT {CARD_COLUMNS}, (SELECT COUNT(*) FROM (SELECT 1 FROM cards"
@@ -121,7 +121,7 @@ class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
         return [card_of(tuple(r)[:12]) for r in rows], (int(rows[0][12]) if rows else 0)
 
     async def next_due(self, user_id: int, bank_ids: Sequence[str]) -> float | None:
-        """See :meth:`bot.quiz.ports.CardStore.next_due`."""
+        """See :meth:`bot.kernel.ports.CardStore.next_due`."""
         rows = await self._read(
             "SELECT due FROM cards WHERE user_id = $1 AND bank_id = ANY($2::text[])"
             " ORDER BY due LIMIT 1", (user_id, list(bank_ids)))
@@ -129,7 +129,7 @@ class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
 
     async def update_learner(self, user_id: int,
                              change: Callable[[Learner], Learner]) -> Learner:
-        """See :meth:`bot.quiz.ports.CardStore.update_learner`.
+        """See :meth:`bot.kernel.ports.CardStore.update_learner`.
 
         In one transaction: the learner's row is made if it is missing (``ON CONFLICT DO
         NOTHING``: a row another instance made meanwhile is waited for), then read ``FOR
@@ -150,7 +150,7 @@ class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
 
     async def reminders_due(self, now: float, bank_ids: Sequence[str],
                             limit: int) -> list[tuple[Learner, bool]]:
-        """See :meth:`bot.quiz.ports.CardStore.reminders_due` (index ``learners_reminders``,
+        """See :meth:`bot.kernel.ports.CardStore.reminders_due` (index ``learners_reminders``,
         and ``cards_due`` per learner found)."""
         rows = await self._read(
             f"SELECT {LEARNER_COLUMNS}, EXISTS (SELECT 1 FROM cards c"

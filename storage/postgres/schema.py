@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import asyncpg
 
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 from storage.schema import Migration, bundled, refuse_newer
 from storage.schema import migrations as sqlite_migrations
 

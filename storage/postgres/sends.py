@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 from storage.postgres.writer import FAILURES
 
 _NOW = "extract(epoch FROM clock_timestamp())::float8"

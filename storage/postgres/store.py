@@ -1,6 +1,6 @@
-"""PostgreSQL storage (asyncpg) implementing :class:`bot.quiz.ports.QuizStore`,
-:class:`bot.quiz.ports.GroupStore`, :class:`bot.quiz.ports.CardStore`,
-:class:`bot.quiz.ports.PrivacyStore` and :class:`bot.quiz.ports.ReportStore`, for one or
+"""PostgreSQL storage (asyncpg) implementing :class:`bot.kernel.ports.QuizStore`,
+:class:`bot.kernel.ports.GroupStore`, :class:`bot.kernel.ports.CardStore`,
+:class:`bot.kernel.ports.PrivacyStore` and :class:`bot.kernel.ports.ReportStore`, for one or
 several quizbot instances sharing a database.
 
 The same semantics as :mod:`storage.sqlite`:
@@ -36,8 +36,8 @@ import asyncio
 
 import asyncpg
 
-from bot.quiz.ports import DeletedData, StorageError
-from bot.quiz.privacy import DELETED_NAME, pseudonyms
+from bot.features.privacy.service import DELETED_NAME, pseudonyms
+from bot.kernel.ports import DeletedData, StorageError
 from storage.daily import DailyStatements
 from storage.handled import HandledMarks
 from storage.homework import HomeworkStatements
@@ -153,11 +153,11 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
     # --- users' data ---------------------------------------------------------------------
 
     async def checkpoint(self) -> bool:
-        """See :meth:`bot.quiz.ports.PrivacyStore.checkpoint`: the WAL is the server's."""
+        """See :meth:`bot.kernel.ports.PrivacyStore.checkpoint`: the WAL is the server's."""
         return True
 
     async def delete_user(self, user_id: int) -> DeletedData:
-        """See :meth:`bot.quiz.ports.PrivacyStore.delete_user`. One transaction: all of it or
+        """See :meth:`bot.kernel.ports.PrivacyStore.delete_user`. One transaction: all of it or
         nothing; the pseudonyms are picked under :data:`PSEUDONYM_LOCK`."""
         async def op(db: asyncpg.Connection) -> DeletedData:
             async def changed(sql: str) -> int:  # rows of the user's other data

@@ -23,7 +23,7 @@ from typing import Any, TypeVar, cast
 
 import asyncpg
 
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 
 T = TypeVar("T")
 WriteOp = Callable[[asyncpg.Connection], Awaitable[T]]
@@ -44,7 +44,7 @@ _RETRYABLE = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
 FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
             OSError, asyncio.TimeoutError)
 """What a statement raises when the server failed it, or could not be reached (answered as
-:class:`~bot.quiz.ports.StorageError`)."""
+:class:`~bot.kernel.ports.StorageError`)."""
 
 
 def numbered(sql: str) -> str:

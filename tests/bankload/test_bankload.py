@@ -17,7 +17,7 @@ from bot.bankload import (
     parse_bank,
 )
 from bot.bankload.yaml_positions import MAX_YAML_NODES
-from bot.quiz.bank import MAX_QUESTION_UTF16
+from bot.kernel.bank import MAX_QUESTION_UTF16
 
 REAL_BANK = Path(__file__).resolve().parents[2] / "banks" / "deepspeed-megatron.yaml"
 

@@ -10,11 +10,11 @@ from bot.bankload.checker import MAX_PROBLEMS
 from bot.bankload.creators import check_document, parse_document
 from bot.bankload.dump import dump_bank
 from bot.bankload.schema import MAX_BANK_BYTES, MAX_DOCUMENT_BYTES
+from bot.features.importing.rules import PARSERS
+from bot.features.importing.rules import bank_data as imported_bank_data
 from bot.i18n import SUPPORTED, catalog, placeholders
 from bot.i18n.messages import MESSAGES
-from bot.quiz.bankdata import bank_data
-from bot.quiz.importing import PARSERS
-from bot.quiz.importing import bank_data as imported_bank_data
+from bot.kernel.bankdata import bank_data
 
 TRICKY = ["no", "yes", "on", "1:30", "0x1F", "- a dash", "# not a comment", "a: colon",
           "'quoted'", '"double"', "<b>HTML</b> & *stars*", "line one\nline two",
@@ -126,7 +126,7 @@ def test_every_problem_key_is_a_message_with_its_params():
     source = "".join(Path(f"bot/bankload/{name}.py").read_text()
                      for name in ("schema", "locate", "files", "creators"))
     keys = set(re.findall(r'"(problem\.[a-z_]+)"', source))
-    from bot.quiz.checks import RULES
+    from bot.kernel.checks import RULES
     keys |= {f"check.{rule}" for rule in RULES}
     for key in keys:
         assert key in MESSAGES, key

@@ -14,11 +14,10 @@ import pytest
 import yaml
 
 from bot import i18n
-from bot.bankimport import SCHEMA_LINE, schema_line
 from bot.bankload import load_bank, parse_bank
 from bot.config import BUNDLED_BANKS
-from bot.play import play
-from bot.quiz.importing import (
+from bot.features.importing.files import SCHEMA_LINE, schema_line
+from bot.features.importing.rules import (
     EXPLANATION_PLACEHOLDER,
     Parsed,
     bank_data,
@@ -26,7 +25,8 @@ from bot.quiz.importing import (
     parse_csv,
     parse_gift,
 )
-from bot.quiz.service import QuizService
+from bot.features.private.service import QuizService
+from bot.terminal.play import play
 from storage import SQLiteStore
 from tests.support.optionbanks import correct_label, shown_options
 

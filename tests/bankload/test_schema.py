@@ -15,8 +15,8 @@ import yaml
 
 from bot.bankload import BankError, bank_files, parse_bank
 from bot.config import BUNDLED_BANKS
-from bot.quiz.bank import MAX_QUESTIONS
-from bot.quiz.checks import WAIVABLE
+from bot.kernel.bank import MAX_QUESTIONS
+from bot.kernel.checks import WAIVABLE
 from tests.bankload.test_bankload import make_bank
 from tests.support import bankgen, optionbanks
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.quiz.library import QuizSummary, Visibility
+from bot.kernel.library import QuizSummary, Visibility
 from storage import SQLiteStore
 from storage.backup import backup, restore
 from storage.schema import migrations

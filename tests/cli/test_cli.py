@@ -18,8 +18,8 @@ import pytest
 from bot import i18n
 from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
-from bot.play import play, print_plain
-from bot.quiz.service import QuizService
+from bot.features.private.service import QuizService
+from bot.terminal.play import play, print_plain
 from storage import SQLiteStore
 from tests.support.bankedit import (
     NEW_OPTION,
@@ -567,7 +567,7 @@ async def test_the_input_thread_leaves_ctrl_c_to_the_main_thread(monkeypatch):
     """The thread that waits in ``input()`` blocks SIGINT, so the kernel gives a Ctrl-C to the
     main thread, which wakes the event loop (a signal the kernel gave the input thread would
     leave the main thread asleep in the event loop's select until the next line)."""
-    from bot.play import read_line
+    from bot.terminal.play import read_line
 
     waiting, release = threading.Event(), threading.Event()
 

@@ -15,12 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from bot import i18n, render
+from bot import i18n
 from bot.config import BUNDLED_BANKS
-from bot.quiz.engine import Answer, Plan, with_answer
-from bot.quiz.group import GroupAnswer, GroupSession, Standing
-from bot.quiz.ports import StorageError
-from bot.quiz.privacy import PrivacyService
+from bot.features.groups import screens as groups_screens
+from bot.features.groups.rules import GroupAnswer, GroupSession, Standing
+from bot.features.privacy.service import PrivacyService
+from bot.kernel.engine import Answer, Plan, with_answer
+from bot.kernel.ports import StorageError
+from bot.render import text as render_text
 from storage import SQLiteStore, migrations
 from storage.backup import DatabaseLock, backup, restore
 from tests.support.banks import BANK_ID
@@ -289,7 +291,7 @@ def test_a_deleted_user_is_shown_as_such_on_the_leaderboard(banks):
     session = GroupSession(1, -100, bank.id, bank.version, "hi", 0, PLAN, 30.0)
     standings = [Standing(1, 8, "Bob", 2, 2, 3.0), Standing(2, -1, "", 1, 2, 4.0)]
     t = i18n.catalog("hi")
-    screen = render.group_leaderboard(bank, session, standings, t, render.PLAIN)
+    screen = groups_screens.group_leaderboard(bank, session, standings, t, render_text.PLAIN)
     assert f"🥈 {t('deleted_user')} — 1/2" in screen.text
 
 

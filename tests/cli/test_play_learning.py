@@ -11,7 +11,7 @@ import wcwidth
 from bot import i18n
 from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
-from bot.play import read_label, wrap
+from bot.terminal.play import read_label, wrap
 from tests.cli.test_cli import quizbot
 from tests.support.banks import BANK_ID
 
@@ -87,7 +87,7 @@ def test_play_review_serves_due_cards(tmp_path):
     import asyncio
     import random
 
-    from bot.quiz.engine import plan_attempt
+    from bot.kernel.engine import plan_attempt
     from storage import SQLiteStore
 
     path = tmp_path / "old.sqlite3"

@@ -14,12 +14,16 @@ import sqlite3
 import pytest
 import yaml
 
-from bot import i18n, play, render, termtext
+from bot import i18n
 from bot.bankload import load_banks, parse_bank
 from bot.config import BUNDLED_BANKS
-from bot.play import yes_word
-from bot.quiz.review import LearningService
-from bot.quiz.service import QuizService
+from bot.features.learning import screens as learning_screens
+from bot.features.learning.service import LearningService
+from bot.features.private.service import QuizService
+from bot.render import text as render_text
+from bot.terminal import play
+from bot.terminal import text as termtext
+from bot.terminal.play import yes_word
 from storage import SQLiteStore
 from tests.cli.test_cli import quizbot
 from tests.support.banks import BANK_ID
@@ -232,7 +236,7 @@ def test_lc_all_picks_the_language_of_the_real_command(tmp_path):
 # --- playing in process --------------------------------------------------------------------
 
 class Terminal:
-    """Scripted replies and the text written, for :func:`bot.play.play`."""
+    """Scripted replies and the text written, for :func:`bot.terminal.play.play`."""
 
     def __init__(self, replies: list[str]) -> None:
         self.replies = list(replies)
@@ -332,8 +336,8 @@ async def test_review_right_after_a_quiz_serves_the_misses(services):
         assert t("feedback_correct") in feedback
         left = count - n - 1  # the feedback counts what is left, as the next question does
         assert (t("review_due", count=left) if left else t("review_title")) in feedback
-    assert reviewing.written[-1] == "\n" + render.review_done(
-        await learning.next_due(0) - learning.now(), t, render.PLAIN).text
+    assert reviewing.written[-1] == "\n" + learning_screens.review_done(
+        await learning.next_due(0) - learning.now(), t, render_text.PLAIN).text
 
 
 async def test_review_waits_for_enter_after_feedback_and_quitting_names_review(services):
@@ -479,7 +483,7 @@ def test_the_command_named_carries_the_options_typed():
     typed (quoted for the shell), and a PostgreSQL password is not shown."""
     from argparse import Namespace
 
-    from bot.play_cli import play_command
+    from bot.terminal.cli import play_command
 
     assert play_command(Namespace(db=None, banks=None, skip_invalid_banks=None)) == play.COMMAND
     typed = Namespace(db="my db.sqlite3", banks=["a.yaml", "b dir"], skip_invalid_banks=True)

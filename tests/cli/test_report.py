@@ -1,4 +1,4 @@
-"""Item analysis (bot.quiz.analysis) and ``quizbot report`` over a stored database."""
+"""Item analysis (bot.kernel.analysis) and ``quizbot report`` over a stored database."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from bot import report
 from bot.__main__ import main
-from bot.quiz.analysis import Response, analyse
+from bot.kernel.analysis import Response, analyse
 from storage import SQLiteStore
 
 BANK = "deepspeed-megatron"
@@ -113,7 +113,7 @@ def test_report_cli_filters_and_formats(tmp_path, capsys):
 async def test_a_created_quiz_without_answers_is_an_empty_report(tmp_path, capsys):
     """``--bank`` of a quiz created in Telegram that nobody has answered yet is an empty
     report (exit 0), not "no such bank"; an id that is neither installed nor created is."""
-    from bot.quiz.library import QuizSummary, Visibility
+    from bot.kernel.library import QuizSummary, Visibility
     from tests.storage.test_library_storage import document
 
     db = tmp_path / "quiz.sqlite3"
@@ -158,7 +158,7 @@ def test_report_out_is_not_overwritten_without_force(tmp_path, capsys):
 def test_report_rows_follow_the_bank_order(banks):
     """Rows come in the bank's question order (then by language), whatever order the analysis
     gives them; a question no longer in the bank comes after the bank's, without text."""
-    from bot.quiz.analysis import ItemStats
+    from bot.kernel.analysis import ItemStats
 
     bank = banks[BANK]
     ids = [q.id for q in bank.questions]
@@ -176,9 +176,9 @@ async def test_answers_keep_the_language_they_were_shown_in(engine, banks):
     session's, so the report's language column names them (never "-"), on both engines."""
     import random
 
-    from bot.quiz.engine import plan_attempt
-    from bot.quiz.group import GroupAnswer
-    from bot.quiz.service import QuizService
+    from bot.features.groups.rules import GroupAnswer
+    from bot.features.private.service import QuizService
+    from bot.kernel.engine import plan_attempt
 
     store = await engine.open()
     try:

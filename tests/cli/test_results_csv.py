@@ -1,5 +1,5 @@
 """CSV cells neutralised against formula injection (OWASP, "CSV Injection") in every CSV quizbot
-writes: /results (:func:`bot.results.session_csv`) and ``quizbot report``
+writes: /results (:func:`bot.features.groups.results.session_csv`) and ``quizbot report``
 (:func:`bot.report.render`), read back as spreadsheets split them, at ``,`` and at ``;``."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import re
 import pytest
 
 from bot import report
-from bot.quiz import group
-from bot.quiz.engine import plan_attempt
-from bot.quiz.group import GroupAnswer, GroupSession
-from bot.results import FORMULA_START, safe_cell, session_csv
+from bot.features.groups import rules as group
+from bot.features.groups.results import FORMULA_START, safe_cell, session_csv
+from bot.features.groups.rules import GroupAnswer, GroupSession
+from bot.kernel.engine import plan_attempt
 from tests.support.banks import BANK_ID
 
 HOSTILE = ["x;=1+1;", "=1+1", " =1+1", "\u200f@SUM(A1)", "\u202e+1", "a, -2", "\uff1d1+1",
@@ -118,7 +118,7 @@ def test_unneutralised_cells_would_be_caught():
 def test_homework_rows_go_through_the_same_guard():
     """A homework results row's typed texts (the member's name, the option) are made safe by
     the same rule as every other CSV: a tab before ``=`` is caught there too."""
-    from bot.quiz.homework import CsvRow
+    from bot.features.homework.rules import CsvRow
 
     row = CsvRow(7, "Ann\t=1+1", 1, "q1", "Lyon\t=HYPERLINK(\"x\")", False,
                  "2026-12-03T10:00:00Z", "2026-12-03T09:59:00Z", "")

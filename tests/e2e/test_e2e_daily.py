@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot import i18n
-from bot.render.daily import DAILY_SYNTAX
+from bot.features.daily.screens import DAILY_SYNTAX
 from tests.support.banks import BANK_ID
 from tests.support.botrun import MODES, RunningBot
 from tests.support.clock import FakeClock

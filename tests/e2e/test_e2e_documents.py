@@ -10,7 +10,7 @@ from typing import Any
 from bot import i18n
 from bot.bankload import parse_bank
 from bot.bankload.dump import dump_bank
-from bot.quiz import importing
+from bot.features.importing import rules as importing
 from tests.support.person import Person
 from tests.support.screens import buttons
 

@@ -15,7 +15,7 @@ import pytest
 
 from bot import i18n
 from bot.bankload import load_banks
-from bot.quiz.bank import Bank
+from bot.kernel.bank import Bank
 from tests.support import bankgen
 from tests.support.botrun import RunningBot
 from tests.support.clock import FakeClock
@@ -406,7 +406,7 @@ async def test_results_whose_send_failed_are_posted_by_a_later_pass_once(school)
     """The group results' send is answered 502 by Telegram's front end (it may or may not have
     been posted): they are not marked sent, and once the claim's lease has run out a later pass
     posts them, once (issue 31, item 10: they were claimed, then never posted)."""
-    from bot.quiz.homework import SEND_LEASE
+    from bot.features.homework.rules import SEND_LEASE
 
     fake, clock = school.fake, school.clock
     post = await set_homework(school, f"/assign {BANK_ID} 1h")

@@ -13,7 +13,7 @@ import pytest
 from bot import i18n
 from bot.bankload import load_bank
 from bot.config import BUNDLED_BANKS
-from bot.quiz.bank import Bank
+from bot.kernel.bank import Bank
 from tests.support import optionbanks
 from tests.support.banks import BANK_ID
 from tests.support.botrun import MODES, RunningBot

@@ -11,8 +11,8 @@ import sqlite3
 import pytest
 
 from bot import i18n
-from bot.telegram import sessions
-from bot.telegram.services import services_of
+from bot.features.groups import sessions
+from bot.services import services_of
 from tests.support.botrun import RunningBot
 from tests.support.fakebotapi import FakeBotAPI
 from tests.support.screens import answer_buttons, buttons, correct_label

@@ -11,10 +11,13 @@ import re
 
 import pytest
 
-from bot import i18n, render
+from bot import i18n
 from bot.bankload import load_bank
-from bot.quiz.bank import Bank
-from bot.render import HTML
+from bot.features.groups import screens as groups_screens
+from bot.features.private import screens as private_screens
+from bot.kernel.bank import Bank
+from bot.render import limits as render_limits
+from bot.render.text import HTML
 from tests.support import bankgen
 from tests.support.botrun import RunningBot
 from tests.support.fakebotapi import FakeBotAPI, utf16_len
@@ -55,7 +58,7 @@ async def test_preview_of_100_long_questions_arrives_in_several_messages(fake, l
     """/preview of the 100-question bank: several messages, all accepted, every prompt shown
     in order, the guide button under the last one."""
     person = Person(fake, 501, "Maya", "el")
-    expected = render.preview(long_bank, i18n.catalog("el"), HTML)
+    expected = private_screens.preview(long_bank, i18n.catalog("el"), HTML)
     assert len(expected) > 1
     replies = await person.say("/preview", replies=len(expected))
     assert failed_calls(fake) == []
@@ -154,8 +157,8 @@ async def test_leaderboard_of_300_players_with_my_place(fake, slow_group_bot):
     t = i18n.catalog("en")
     lines = board["text"].split("\n")
     ranked = [line for line in lines if " — " in line and "/8 " in line]
-    assert len(ranked) == render.LEADERBOARD_PLACES
-    assert lines[-1] == t("group_more_players", count=PLAYERS - render.LEADERBOARD_PLACES)
+    assert len(ranked) == groups_screens.LEADERBOARD_PLACES
+    assert lines[-1] == t("group_more_players", count=PLAYERS - groups_screens.LEADERBOARD_PLACES)
     assert "&lt;" in fake.raw_text(GROUP, board["message_id"])  # names escaped, shown verbatim
     [place_button] = buttons(board)
     assert place_button["text"] == t("button_my_place")
@@ -184,8 +187,8 @@ async def test_leaderboard_of_300_players_with_my_place(fake, slow_group_bot):
         pattern = pattern.replace(re.escape("{" + name + "}"), r"([\d.,]+)")
     found = re.fullmatch(pattern, text)
     assert found, text
-    assert render.LEADERBOARD_PLACES < int(found[1]) <= PLAYERS == int(found[2])
-    assert utf16_len(text) <= render.MAX_TOAST_UTF16
+    assert groups_screens.LEADERBOARD_PLACES < int(found[1]) <= PLAYERS == int(found[2])
+    assert utf16_len(text) <= render_limits.MAX_TOAST_UTF16
     # a member who did not play is told so, in their language
     assert await my_place(fake, lurker, board, place_button["callback_data"]) == t_el(
         "group_not_played")

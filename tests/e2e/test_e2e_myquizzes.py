@@ -9,7 +9,7 @@ from typing import Any
 from bot import i18n
 from bot.bankload import parse_bank
 from bot.bankload.dump import dump_bank
-from bot.quiz.library import Visibility
+from bot.kernel.library import Visibility
 from tests.e2e.test_e2e_documents import quiz_data
 from tests.support.person import Person
 from tests.support.screens import buttons, correct_label, wrong_label

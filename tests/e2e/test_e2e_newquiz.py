@@ -9,9 +9,9 @@ import re
 import pytest
 
 from bot import i18n
-from bot.quiz import creating
-from bot.quiz.draft import Draft, DraftQuestion, Step
-from bot.telegram.services import services_of
+from bot.features.newquiz import rules as creating
+from bot.features.newquiz.draft import Draft, DraftQuestion, Step
+from bot.services import services_of
 from tests.support.botrun import RunningBot
 from tests.support.clock import FakeClock
 from tests.support.person import Person

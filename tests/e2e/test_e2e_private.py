@@ -531,7 +531,7 @@ async def test_next_after_a_bank_edit_without_a_version_bump(fake, tmp_path, cap
 
         edit_bank(path, replace_correct_option(1))
         bank = load_banks([path])[BANK_ID]
-        caplog.set_level(logging.WARNING, logger="bot.quiz.service")
+        caplog.set_level(logging.WARNING, logger="bot.features.private.service")
         await runner.restart()
         question = await person.next(feedback)
         assert question["text"].startswith(t("question_updated"))

@@ -11,7 +11,7 @@ import sqlite3
 import pytest
 
 from bot import i18n
-from bot.quiz import group
+from bot.features.groups import rules as group
 from tests.support.botrun import RunningBot
 from tests.support.fakebotapi import FakeBotAPI
 from tests.support.screens import answer_buttons, buttons, correct_label

@@ -14,9 +14,11 @@ import json
 
 import pytest
 
-from bot import i18n, render
-from bot.quiz.engine import plan_attempt
-from bot.quiz.group import GroupSession
+from bot import i18n
+from bot.features.groups import screens as groups_screens
+from bot.features.groups.rules import GroupSession
+from bot.kernel.engine import plan_attempt
+from bot.render import text as render_text
 from tests.support.banks import BANK_ID
 from tests.support.botrun import RunningBot
 from tests.support.grouploadgen import GroupLoadGenerator, reveal_counts
@@ -36,8 +38,8 @@ def test_reveal_counts_reads_the_rendered_reveal(banks):
     bank = banks[BANK_ID]
     session = GroupSession(1, -100, bank.id, bank.version, "el", 7,
                            plan_attempt(bank, random.Random(3)), WINDOW)
-    screen = render.group_reveal(bank, session, 2, [3, 0, 11, 1], i18n.catalog("el"),
-                                 render.PLAIN)
+    screen = groups_screens.group_reveal(bank, session, 2, [3, 0, 11, 1], i18n.catalog("el"),
+                                 render_text.PLAIN)
     assert reveal_counts(screen.text) == [3, 0, 11, 1]
     with pytest.raises(ValueError):
         reveal_counts("🏆 Leaderboard")

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import tests.support.fakebotapi as fakebotapi
-from bot import termtext
+from bot.terminal import text as termtext
 from tests.support.fakebotapi import DEFAULT_SPEC
 
 ROOT = Path(__file__).resolve().parents[2]

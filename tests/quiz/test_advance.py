@@ -1,23 +1,23 @@
-"""Tests for bot.quiz.advance: an answer tap and a "Next" tap, each decided in one core call, on
+"""Tests for bot.features.private.advance: an answer tap and a "Next" tap, each decided in one core call, on
 a real SQLite file."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.quiz.advance import (
+from bot.features.learning.service import LearningService
+from bot.features.preferences.service import PreferencesService
+from bot.features.private.advance import (
     AnsweredBefore,
     NotRecorded,
     Recorded,
     answer_tap,
     next_question,
 )
-from bot.quiz.engine import FINISHED, StaleQuestion
-from bot.quiz.flow import AnswerFlow
-from bot.quiz.ports import StorageError
-from bot.quiz.preferences import PreferencesService
-from bot.quiz.review import LearningService
-from bot.quiz.service import QuizService
+from bot.features.private.flow import AnswerFlow
+from bot.features.private.service import QuizService
+from bot.kernel.engine import FINISHED, StaleQuestion
+from bot.kernel.ports import StorageError
 from storage import SQLiteStore
 
 USER = 7

@@ -1,5 +1,5 @@
 """QuizService over real SQLite when the bank file is edited without a version bump between
-two runs of the bot (see ``bot.quiz.engine.revise``)."""
+two runs of the bot (see ``bot.kernel.engine.revise``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import logging
 import pytest
 
 from bot.bankload import load_banks
-from bot.quiz import engine
-from bot.quiz.service import QuizService
+from bot.features.private.service import QuizService
+from bot.kernel import engine
 from storage import SQLiteStore
 from tests.support.bankedit import (
     NEW_OPTION,
@@ -62,7 +62,7 @@ async def test_an_edited_question_is_shown_afresh_and_graded_as_it_is_now(tmp_pa
     edit_bank(path, replace_correct_option(0))  # answered already: its answer stays wrong
     banks = load_banks([path])
     second = QuizService(store, banks)
-    caplog.set_level(logging.WARNING, logger="bot.quiz.service")
+    caplog.set_level(logging.WARNING, logger="bot.features.private.service")
     resumed = await second.active(USER)
     assert resumed is not None and resumed.id == attempt.id
     with pytest.raises(engine.QuestionChanged):  # a tap on the question shown before the edit
@@ -108,7 +108,7 @@ async def test_removed_questions_are_skipped_and_logged_once_per_question(tmp_pa
     edit_bank(path, remove_question(5))
     edit_bank(path, remove_question(1))
     second = QuizService(store, load_banks([path]))
-    caplog.set_level(logging.WARNING, logger="bot.quiz.service")
+    caplog.set_level(logging.WARNING, logger="bot.features.private.service")
     for user in (1, 2):
         current, updated = await second.current(await second.active(user))
         assert not updated

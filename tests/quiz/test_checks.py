@@ -1,4 +1,4 @@
-"""Tests for bot.quiz.checks: the item-writing warnings of ``quizbot validate``."""
+"""Tests for bot.kernel.checks: the item-writing warnings of ``quizbot validate``."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ import pytest
 import yaml
 
 from bot.bankload import load_bank, parse_bank
-from bot.quiz import checks, itemtext
-from bot.quiz import leaks as leak_check
-from bot.quiz.bank import TRUE_FALSE, Bank, Option, Question, Text, true_false_options
-from bot.quiz.checks import Finding, check_bank, visible_length
-from bot.quiz.leaks import leaks
+from bot.kernel import checks, itemtext
+from bot.kernel import leaks as leak_check
+from bot.kernel.bank import TRUE_FALSE, Bank, Option, Question, Text, true_false_options
+from bot.kernel.checks import Finding, check_bank, visible_length
+from bot.kernel.leaks import leaks
 
 REAL_BANK = Path(__file__).resolve().parents[2] / "banks" / "deepspeed-megatron.yaml"
 

@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from bot.quiz import creating, draftbank
-from bot.quiz.bank import MAX_OPTIONS, MAX_QUESTION_UTF16
-from bot.quiz.creating import (
+from bot.features.newquiz import draftbank
+from bot.features.newquiz import rules as creating
+from bot.features.newquiz.draft import Draft, Step
+from bot.features.newquiz.rules import (
     Added,
     AskRight,
     ExplanationAdded,
@@ -19,8 +20,8 @@ from bot.quiz.creating import (
     Stale,
     Undone,
 )
-from bot.quiz.draft import Draft, Step
-from bot.quiz.textformat import parse_question
+from bot.kernel.bank import MAX_OPTIONS, MAX_QUESTION_UTF16
+from bot.kernel.textformat import parse_question
 
 
 def collecting(language: str = "en") -> Draft:

@@ -8,11 +8,18 @@ import pytest
 from bot.bankload import parse_bank
 from bot.bankload.creators import check_document
 from bot.bankload.dump import dump_bank
-from bot.quiz import creating
-from bot.quiz.creating import Added, PollSent, Refused, Stale
-from bot.quiz.creator_service import Changed, CreatorService, DraftOpen, Flooded, NoDraft, Opened
-from bot.quiz.draft import Step
-from bot.quiz.quizzes import Published, QuizzesService, Rejected
+from bot.features.myquizzes.service import Published, QuizzesService, Rejected
+from bot.features.newquiz import rules as creating
+from bot.features.newquiz.draft import Step
+from bot.features.newquiz.rules import Added, PollSent, Refused, Stale
+from bot.features.newquiz.service import (
+    Changed,
+    CreatorService,
+    DraftOpen,
+    Flooded,
+    NoDraft,
+    Opened,
+)
 from tests.support.clock import FakeClock
 
 ADA, BO = 901, 902

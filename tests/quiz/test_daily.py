@@ -1,5 +1,5 @@
-"""The question of the day's rules (bot/quiz/daily.py) and its service over a real SQLite store
-(bot/quiz/daily_service.py): times of day in a chat's zone, the next question and the run-out
+"""The question of the day's rules (bot/features/daily/rules.py) and its service over a real SQLite store
+(bot/features/daily/service.py): times of day in a chat's zone, the next question and the run-out
 setting, grading, the reveal's figures, the weekly leaderboard, claims and taps."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 
 from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
-from bot.quiz import daily
-from bot.quiz.daily import (
+from bot.features.daily import rules as daily
+from bot.features.daily.rules import (
     DailyAnswer,
     DailyClosed,
     DailyPost,
@@ -23,8 +23,8 @@ from bot.quiz.daily import (
     TimeUnreadable,
     UnknownPost,
 )
-from bot.quiz.daily_service import DailyService
-from bot.quiz.engine import AlreadyAnswered, UnknownBank
+from bot.features.daily.service import DailyService
+from bot.kernel.engine import AlreadyAnswered, UnknownBank
 from storage import SQLiteStore
 from tests.support.clock import FakeClock
 

@@ -1,4 +1,4 @@
-"""Tests for bot.quiz.engine: planning, viewing, grading and scoring an attempt."""
+"""Tests for bot.kernel.engine: planning, viewing, grading and scoring an attempt."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.bankload import load_bank
-from bot.quiz import engine
-from bot.quiz.bank import Bank, Option, Source, Text
+from bot.kernel import engine
+from bot.kernel.bank import Bank, Option, Source, Text
 
 REAL_BANK = Path(__file__).resolve().parents[2] / "banks" / "deepspeed-megatron.yaml"
 USER = 42

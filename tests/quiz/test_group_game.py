@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from bot.quiz import group, settings
-from bot.quiz.engine import Plan
-from bot.quiz.group import GroupAnswer, GroupSession, Step
+from bot.features.groups import rules as group
+from bot.features.groups import settings
+from bot.features.groups.rules import GroupAnswer, GroupSession, Step
+from bot.kernel.engine import Plan
 from bot.telegram.groupminute import GroupMinute
 
 QUESTIONS = ("q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8")

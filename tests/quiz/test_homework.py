@@ -1,5 +1,5 @@
-"""Tests for bot.quiz.homework's pure rules (deadlines, reminders, progress) and
-bot.quiz.zones (time zone names)."""
+"""Tests for bot.features.homework.rules's pure rules (deadlines, reminders, progress) and
+bot.kernel.zones (time zone names)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.quiz.homework import (
+from bot.features.homework.rules import (
     MAX_DAYS,
     OPEN,
     Assignment,
@@ -20,7 +20,7 @@ from bot.quiz.homework import (
     progress_due,
     reminder_due,
 )
-from bot.quiz.zones import DEFAULT_ZONE, UnknownZone, parse_zone, zone_info
+from bot.kernel.zones import DEFAULT_ZONE, UnknownZone, parse_zone, zone_info
 
 HOUR, DAY = 3_600.0, 86_400.0
 

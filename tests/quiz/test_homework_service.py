@@ -1,4 +1,4 @@
-"""Tests for bot.quiz.homework_service: homework set, played privately, counted, reminded,
+"""Tests for bot.features.homework.service: homework set, played privately, counted, reminded,
 closed, extended, cancelled and moved, over the private quiz's service on a real SQLite file
 and a fake clock."""
 
@@ -9,10 +9,7 @@ import io
 
 import pytest
 
-from bot.quiz import engine
-from bot.quiz.bank import Bank, Option, Question, Text
-from bot.quiz.engine import UnknownBank
-from bot.quiz.homework import (
+from bot.features.homework.rules import (
     CANCELLED,
     CLOSED,
     TOKEN_PATTERN,
@@ -23,9 +20,12 @@ from bot.quiz.homework import (
     HomeworkClosed,
     UnknownHomework,
 )
-from bot.quiz.homework_service import HomeworkService
-from bot.quiz.service import QuizService
-from bot.quiz.zones import UnknownZone
+from bot.features.homework.service import HomeworkService
+from bot.features.private.service import QuizService
+from bot.kernel import engine
+from bot.kernel.bank import Bank, Option, Question, Text
+from bot.kernel.engine import UnknownBank
+from bot.kernel.zones import UnknownZone
 from storage import SQLiteStore
 from tests.support.clock import FakeClock
 

@@ -14,12 +14,16 @@ import fsrs
 import pytest
 from PIL import Image
 
-from bot import chart, i18n, render
-from bot.quiz import learning
-from bot.quiz.engine import Answer, InvalidOption, plan_attempt
-from bot.quiz.learning import DAY, Card, CardGone, CardReviewed, NoSuchCard
-from bot.quiz.ports import ScorePoint
-from bot.quiz.review import LearningService, Progress
+from bot import i18n
+from bot.features.learning import chart
+from bot.features.learning import rules as learning
+from bot.features.learning import screens as learning_screens
+from bot.features.learning.rules import DAY, Card, CardGone, CardReviewed, NoSuchCard
+from bot.features.learning.service import LearningService, Progress
+from bot.kernel.engine import Answer, InvalidOption, plan_attempt
+from bot.kernel.ports import ScorePoint
+from bot.render import callbacks as render_callbacks
+from bot.render import text as render_text
 from storage import SQLiteStore
 from tests.support.banks import BANK_ID
 from tests.support.botrun import RunningBot
@@ -291,7 +295,7 @@ async def test_progress_shows_days_until_due_per_question(engine, banks):
             [(BANK_ID, q.id) for q in bank.questions[:3]]
         days = [d for _, _, d in progress.cards]
         assert days[1] == 0.0 and days[0] == days[2] == pytest.approx(2 - 30 / DAY)
-        text = render.known_text(progress, i18n.catalog("en"), render.PLAIN)
+        text = learning_screens.known_text(progress, i18n.catalog("en"), render_text.PLAIN)
         lines = text.split("\n")
         assert lines[0] == i18n.catalog("en")("known_header")
         assert lines[1] == f"• {i18n.catalog('en')('known_due_now')}: " \
@@ -685,12 +689,12 @@ async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, ban
 
 
 def test_reminder_screen_fits_and_starts_review():
-    screen = render.reminder(250, i18n.catalog("hi"), render.HTML)
+    screen = learning_screens.reminder(250, i18n.catalog("hi"), render_text.HTML)
     assert screen.text == i18n.catalog("hi")("reminder_many")
-    assert render.decode(render.encode(screen.keyboard[0][0].action)) == \
-        render.StartReviewButton()
-    data = render.encode(render.CardAnswerButton(10**17, 10**17, 9, 10**17))
-    assert len(data.encode()) <= 64 and render.decode(data).slot == 9
+    assert render_callbacks.decode(render_callbacks.encode(screen.keyboard[0][0].action)) == \
+        render_callbacks.StartReviewButton()
+    data = render_callbacks.encode(render_callbacks.CardAnswerButton(10**17, 10**17, 9, 10**17))
+    assert len(data.encode()) <= 64 and render_callbacks.decode(data).slot == 9
 
 
 def test_relative_times_are_localized_and_plural_correct():

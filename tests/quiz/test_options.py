@@ -7,14 +7,20 @@ import random
 
 import pytest
 
-from bot import i18n, render
+from bot import i18n
 from bot.bankload import load_bank
-from bot.play import play
-from bot.quiz import engine, group
-from bot.quiz.bank import MAX_OPTIONS, MIN_OPTIONS, Bank
-from bot.quiz.group import GroupAnswer, GroupSession
-from bot.quiz.service import QuizService
-from bot.render import HTML, PLAIN, AnswerButton, GroupAnswerButton, decode, encode
+from bot.features.groups import rules as group
+from bot.features.groups import screens as groups_screens
+from bot.features.groups.rules import GroupAnswer, GroupSession
+from bot.features.private import screens as private_screens
+from bot.features.private.service import QuizService
+from bot.kernel import engine
+from bot.kernel.bank import MAX_OPTIONS, MIN_OPTIONS, Bank
+from bot.render import limits as render_limits
+from bot.render import question as render_question
+from bot.render.callbacks import AnswerButton, GroupAnswerButton, decode, encode
+from bot.render.text import HTML, PLAIN
+from bot.terminal.play import play
 from storage import SQLiteStore
 from tests.support.optionbanks import correct_label, shown_options, write_bank
 
@@ -70,7 +76,7 @@ def test_the_codec_carries_every_slot(slot):
     """Answer and group-answer buttons encode slots 0-11 (A-L) and decode to the same."""
     for button in (AnswerButton(10**17, 99, slot), GroupAnswerButton(5, 0, slot)):
         data = encode(button)
-        assert len(data.encode()) <= render.MAX_CALLBACK_DATA_BYTES
+        assert len(data.encode()) <= render_limits.MAX_CALLBACK_DATA_BYTES
         assert decode(data) == button
 
 
@@ -80,13 +86,13 @@ def test_a_question_shows_every_label_and_a_button_each(banks, count):
     in reading order, at most five a row."""
     bank = banks[count]
     attempt = attempt_on(bank)
-    screen = render.attempt_question(bank, attempt, i18n.catalog("en"), HTML)
+    screen = private_screens.attempt_question(bank, attempt, i18n.catalog("en"), HTML)
     labels = list(engine.LABELS[:count])
     assert list(shown_options(screen.text)) == labels
     assert [b.label for row in screen.keyboard for b in row] == labels
     assert [b.action.slot for row in screen.keyboard for b in row] == list(range(count))
-    assert all(len(row) <= render.MAX_ANSWER_BUTTONS_PER_ROW for row in screen.keyboard)
-    assert len(screen.keyboard) == -(-count // render.MAX_ANSWER_BUTTONS_PER_ROW)
+    assert all(len(row) <= render_question.MAX_ANSWER_BUTTONS_PER_ROW for row in screen.keyboard)
+    assert len(screen.keyboard) == -(-count // render_question.MAX_ANSWER_BUTTONS_PER_ROW)
 
 
 def test_feedback_names_a_late_label(banks):
@@ -99,7 +105,7 @@ def test_feedback_names_a_late_label(banks):
     wrong = 9 if right != "J" else 0
     attempt = engine.with_answer(attempt, engine.grade(attempt, bank, USER, 0, wrong, 1.0))
     t = i18n.catalog("en")
-    screen = render.feedback(bank, attempt, 0, t, PLAIN)
+    screen = private_screens.feedback(bank, attempt, 0, t, PLAIN)
     assert t("feedback_wrong", label=right) in screen.text
     assert f"❌ {engine.LABELS[wrong]}. " in screen.text and f"✅ {right}. " in screen.text
 
@@ -161,12 +167,12 @@ def test_group_taps_tally_and_reveal(banks, count):
         group.grade_tap(session, bank, -100, 0, count, 1, 90.0)
     counts = group.tally(session, 0, answers)
     assert counts == [slot + 1 for slot in range(count)]
-    screen = render.group_reveal(bank, session, 0, counts, i18n.catalog("en"), HTML)
+    screen = groups_screens.group_reveal(bank, session, 0, counts, i18n.catalog("en"), HTML)
     lines = [line for line in screen.text.splitlines() if line[:1] in "✅ABCDEFGHIJKL"
              and ". " in line[:5]]
     assert len(lines) == count
     for slot, line in enumerate(lines):
         assert line.endswith(f" — {slot + 1}")
     assert sum(line.startswith("✅") for line in lines) == 1
-    question = render.group_question(bank, session, i18n.catalog("en"), HTML)
+    question = groups_screens.group_question(bank, session, i18n.catalog("en"), HTML)
     assert [b.label for row in question.keyboard for b in row] == list(engine.LABELS[:count])

@@ -1,10 +1,10 @@
-"""Tests for bot.quiz.preferences: users' and groups' choices, cached per user, on a real SQLite
+"""Tests for bot.features.preferences.service: users' and groups' choices, cached per user, on a real SQLite
 file."""
 
 from __future__ import annotations
 
-from bot.quiz.flow import AnswerFlow
-from bot.quiz.preferences import PreferencesService
+from bot.features.preferences.service import PreferencesService
+from bot.features.private.flow import AnswerFlow
 from storage import SQLiteStore
 
 

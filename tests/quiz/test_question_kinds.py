@@ -1,5 +1,5 @@
 """Tests for the question kinds (several right options, true/false, pictures, 12 options): the
-bank format's rules (bot.bankload) and how the engine plans and grades them (bot.quiz.engine)."""
+bank format's rules (bot.bankload) and how the engine plans and grades them (bot.kernel.engine)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,12 @@ from typing import Any
 import pytest
 
 from bot.bankload import BankError, parse_bank
-from bot.quiz import engine
-from bot.quiz.bank import CHOICE, TRUE_FALSE, Bank
+from bot.features.private import screens as private_screens
+from bot.kernel import engine
+from bot.kernel.bank import CHOICE, TRUE_FALSE, Bank
+from bot.render import callbacks as render_callbacks
+from bot.render import question as render_question
+from bot.render import text as render_text
 from tests.bankload.test_bankload import dump, line_of, make_bank
 
 USER = 42
@@ -270,14 +274,15 @@ def test_the_twelfth_option_is_graded():
 def test_the_terminal_asks_for_letters_where_telegram_asks_for_taps():
     """In the terminal a question with several right options says to type the letters (no
     "tap Submit": there is nothing to tap), and Greek capitals name all twelve labels A-L."""
-    from bot import i18n, play, render
+    from bot import i18n
+    from bot.terminal import play
     bank = kinds_bank()
     attempt = attempt_on(bank)
     for language in i18n.SUPPORTED:
         t = i18n.catalog(language)
-        text = render.attempt_question(bank, attempt, t, render.PLAIN).text
+        text = private_screens.attempt_question(bank, attempt, t, render_text.PLAIN).text
         assert t("play.select_all") in text and t("select_all") not in text
-        assert t("select_all") in render.attempt_question(bank, attempt, t, render.HTML).text
+        assert t("select_all") in private_screens.attempt_question(bank, attempt, t, render_text.HTML).text
     labels = "ABCDEFGHIJKL"
     assert [play.read_label(c, labels) for c in "ΑΒΓΔΕΖΗΘΙΚΛΜ"] == list(labels)
     assert play.read_labels("α λ", labels) == "AK"
@@ -286,30 +291,30 @@ def test_the_terminal_asks_for_letters_where_telegram_asks_for_taps():
 def test_a_several_right_question_shows_ticks_and_submit():
     """"Select all that apply", a ☐/☑ button per option (the ticks carried by every button),
     then Submit; the screen carries no picture."""
-    from bot import i18n, render
+    from bot import i18n
     bank = kinds_bank()
     attempt = attempt_on(bank)
     t = i18n.catalog("en")
-    screen = render.ticked_question(bank, attempt, mask(1), t, render.HTML)
+    screen = private_screens.ticked_question(bank, attempt, mask(1), t, render_text.HTML)
     assert t("select_all") in screen.text and screen.photo is None
     labels = [b.label for row in screen.keyboard for b in row]
     assert labels == ["☐ A", "☑ B", "☐ C", "☐ D", t("button_submit")]
     ticks = [b.action for row in screen.keyboard[:-1] for b in row]
-    assert all(isinstance(a, render.TickButton) and a.ticked == 2 for a in ticks)
-    assert screen.keyboard[-1][0].action == render.SubmitButton(attempt.id, 0, 2)
+    assert all(isinstance(a, render_callbacks.TickButton) and a.ticked == 2 for a in ticks)
+    assert screen.keyboard[-1][0].action == render_callbacks.SubmitButton(attempt.id, 0, 2)
 
 
 def test_the_feedback_of_a_wrong_set_marks_every_right_option_and_each_choice():
     """Right options ✅ (with "your answer" when chosen), a wrong choice ❌, the verdict names
     every right option."""
-    from bot import i18n, render
+    from bot import i18n
     bank = kinds_bank()
     attempt = attempt_on(bank)
     t = i18n.catalog("en")
     right = sorted(engine.view(attempt, bank).correct_slots)
     wrong = next(s for s in range(4) if s not in right)
     answer = engine.grade_choice(attempt, bank, USER, 0, mask(right[0], wrong), 2000.0)
-    text = render.feedback(bank, engine.with_answer(attempt, answer), 0, t, render.PLAIN).text
+    text = private_screens.feedback(bank, engine.with_answer(attempt, answer), 0, t, render_text.PLAIN).text
     labels = ", ".join(engine.LABELS[s] for s in right)
     assert t("feedback_wrong_several", labels=labels) in text
     lines = text.splitlines()
@@ -323,21 +328,21 @@ def test_the_feedback_of_a_wrong_set_marks_every_right_option_and_each_choice():
 @pytest.mark.parametrize("language", ["en", "hi", "el"])
 def test_true_false_buttons_speak_the_players_language(language):
     """True and False come from the catalog, not from the bank."""
-    from bot import i18n, render
+    from bot import i18n
     bank = kinds_bank()
     attempt = attempt_on(bank)
     v = engine.view(engine.with_answer(attempt, engine.grade_choice(
         attempt, bank, USER, 0, mask(*engine.view(attempt, bank).correct_slots), 2000.0)),
         bank)
     t = i18n.catalog(language)
-    keyboard = render.question_keyboard(v, t, lambda slot: render.AnswerButton(1, 1, slot))
+    keyboard = render_question.question_keyboard(v, t, lambda slot: render_callbacks.AnswerButton(1, 1, slot))
     assert [b.label for row in keyboard for b in row] == [t("option_true"), t("option_false")]
 
 
 def test_a_question_with_a_picture_carries_it_and_one_without_notes_shows_none():
     """The screen of a question with a picture carries it; a question without explanation and
     source shows only the verdict in its feedback."""
-    from bot import i18n, render
+    from bot import i18n
     data = make_bank()
     data["questions"][0]["picture"] = "https://example.org/a.png"
     for key in ("explanation", "source"):
@@ -345,11 +350,11 @@ def test_a_question_with_a_picture_carries_it_and_one_without_notes_shows_none()
     bank = parse_bank(dump(data))
     attempt = attempt_on(bank)
     t = i18n.catalog("en")
-    assert render.attempt_question(bank, attempt, t, render.HTML).photo == (
+    assert private_screens.attempt_question(bank, attempt, t, render_text.HTML).photo == (
         "https://example.org/a.png")
     v = engine.view(attempt, bank)
     answer = engine.grade(attempt, bank, USER, 0, v.correct_slot, 2000.0)
-    text = render.feedback(bank, engine.with_answer(attempt, answer), 0, t, render.PLAIN).text
+    text = private_screens.feedback(bank, engine.with_answer(attempt, answer), 0, t, render_text.PLAIN).text
     assert text.rstrip().endswith(t("feedback_correct"))
     assert "Source" not in text
 
@@ -359,5 +364,5 @@ def test_a_question_with_a_picture_carries_it_and_one_without_notes_shows_none()
 def test_the_terminal_reads_several_letters(reply, read):
     """``quizbot play`` takes "A C", "a,c" or "AC" (Latin or Greek letters) for a question
     with several right options; an unknown letter makes the whole reply invalid."""
-    from bot.play import read_labels
+    from bot.terminal.play import read_labels
     assert read_labels(reply.upper(), "ABCD") == read

@@ -1,5 +1,5 @@
 """The quiz rules storage used to hold, now the core's: which attempts count in /stats and the
-record made of them (bot.quiz.stats), the deleted user's pseudonyms (bot.quiz.privacy), and the
+record made of them (bot.features.learning.stats), the deleted user's pseudonyms (bot.features.privacy.service), and the
 enums for record outcomes, scoring and who may start, kept as such through storage (both
 engines)."""
 
@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.quiz import settings
-from bot.quiz.engine import Answer, Plan
-from bot.quiz.group import RIGHT, SPEED, GroupAnswer, Scoring, SessionStatus
-from bot.quiz.ports import CLOSED, RECORDED, RecordOutcome
-from bot.quiz.privacy import is_deleted, pseudonyms
-from bot.quiz.settings import ADMINS, EVERYONE, GroupSettings, WhoStarts
-from bot.quiz.stats import MOST_MISSED, bank_stats
+from bot.features.groups import settings
+from bot.features.groups.rules import RIGHT, SPEED, GroupAnswer, Scoring, SessionStatus
+from bot.features.groups.settings import ADMINS, EVERYONE, GroupSettings, WhoStarts
+from bot.features.learning.stats import MOST_MISSED, bank_stats
+from bot.features.privacy.service import is_deleted, pseudonyms
+from bot.kernel.engine import Answer, Plan
+from bot.kernel.ports import CLOSED, RECORDED, RecordOutcome
 from tests.support.engines import record
 
 PLAN = Plan(("q1", "q2"), ((0, 1, 2, 3), (3, 2, 1, 0)))

@@ -1,4 +1,4 @@
-"""The creator-side service of created quizzes (bot/quiz/quizzes.py) over real storage, on each
+"""The creator-side service of created quizzes (bot/features/myquizzes/service.py) over real storage, on each
 engine: publish, update, edits, visibility, export, delete, limits and ownership."""
 
 from __future__ import annotations
@@ -11,12 +11,9 @@ import pytest
 from bot.bankload import parse_bank
 from bot.bankload.creators import check_document
 from bot.bankload.dump import dump_bank
-from bot.quiz import quizzes
-from bot.quiz.analysis import Response
-from bot.quiz.bankdata import bank_data
-from bot.quiz.library import Visibility
-from bot.quiz.quizresults import summarize
-from bot.quiz.quizzes import (
+from bot.features.myquizzes import service as quizzes
+from bot.features.myquizzes.results import summarize
+from bot.features.myquizzes.service import (
     ID_LENGTH,
     ID_PREFIX,
     VERSION_TRIES,
@@ -27,6 +24,9 @@ from bot.quiz.quizzes import (
     QuizzesService,
     Rejected,
 )
+from bot.kernel.analysis import Response
+from bot.kernel.bankdata import bank_data
+from bot.kernel.library import Visibility
 
 OWNER, OTHER = 7, 8
 

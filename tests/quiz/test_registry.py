@@ -7,11 +7,11 @@ import dataclasses
 
 import pytest
 
-from bot.quiz.engine import BankChanged, UnknownBank
-from bot.quiz.group_service import GroupService
-from bot.quiz.registry import BankRegistry
-from bot.quiz.review import LearningService
-from bot.quiz.service import QuizService
+from bot.features.groups.service import GroupService
+from bot.features.learning.service import LearningService
+from bot.features.private.service import QuizService
+from bot.kernel.engine import BankChanged, UnknownBank
+from bot.kernel.registry import BankRegistry
 from tests.support.clock import FakeClock
 
 BANK_ID = "deepspeed-megatron"

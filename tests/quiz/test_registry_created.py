@@ -7,16 +7,16 @@ from __future__ import annotations
 import pytest
 
 from bot.bankload import parse_bank
-from bot.quiz import engine as rules
-from bot.quiz import sharing
-from bot.quiz.engine import BankChanged, UnknownBank
-from bot.quiz.group_service import GroupService
-from bot.quiz.library import Visibility
-from bot.quiz.registry import BankRegistry, BankUnavailable
-from bot.quiz.review import LearningService
-from bot.quiz.service import QuizService
-from bot.quiz.settings import GroupSettings
-from bot.quiz.starting import Started, pick_bank, resume_or_start
+from bot.features.groups.service import GroupService
+from bot.features.groups.settings import GroupSettings
+from bot.features.learning.service import LearningService
+from bot.features.private.service import QuizService
+from bot.features.private.starting import Started, pick_bank, resume_or_start
+from bot.features.sharing import rules as sharing
+from bot.kernel import engine as rules
+from bot.kernel.engine import BankChanged, UnknownBank
+from bot.kernel.library import Visibility
+from bot.kernel.registry import BankRegistry, BankUnavailable
 from tests.support.clock import FakeClock
 from tests.support.created import store_quiz, store_version
 

@@ -7,14 +7,15 @@ import sqlite3
 
 import pytest
 
-from bot.quiz import engine, group
-from bot.quiz.engine import StaleQuestion, UnknownAttempt
-from bot.quiz.group_service import GroupService
-from bot.quiz.ports import Pruned
-from bot.quiz.preferences import PreferencesService
-from bot.quiz.service import DAY, QuizService, Retention
+from bot.features.groups import rules as group
+from bot.features.groups.service import GroupService
+from bot.features.preferences.service import PreferencesService
+from bot.features.private.service import DAY, QuizService, Retention
+from bot.kernel import engine
+from bot.kernel.engine import StaleQuestion, UnknownAttempt
+from bot.kernel.ports import Pruned
+from bot.routes import TOASTS
 from bot.telegram.common import AnsweredQueries
-from bot.telegram.router import TOASTS
 from storage import SQLiteStore
 from tests.support.banks import BANK_ID
 from tests.support.clock import FakeClock

@@ -10,12 +10,12 @@ import logging
 import random
 from dataclasses import astuple
 
-from bot.quiz import learning
-from bot.quiz.group_service import GroupService
-from bot.quiz.learning import Card
-from bot.quiz.ports import UnratedAnswer
-from bot.quiz.review import LearningService
-from bot.quiz.service import QuizService
+from bot.features.groups.service import GroupService
+from bot.features.learning import rules as learning
+from bot.features.learning.rules import Card
+from bot.features.learning.service import LearningService
+from bot.features.private.service import QuizService
+from bot.kernel.ports import UnratedAnswer
 from storage import SQLiteStore
 from tests.support.banks import BANK_ID
 from tests.support.botrun import RunningBot
@@ -152,7 +152,7 @@ async def test_a_failed_card_write_is_tried_again(engine, banks):
     clock = FakeClock(T0)
     store = await engine.open()
     retries = _Retries()
-    logging.getLogger("bot.quiz.ratings").addHandler(retries)
+    logging.getLogger("bot.features.learning.ratings").addHandler(retries)
     try:
         learner = LearningService(store, banks, clock=clock)
         question = banks[BANK_ID].questions[0].id
@@ -164,7 +164,7 @@ async def test_a_failed_card_write_is_tried_again(engine, banks):
         [card] = await store.cards(7)
         assert card.reps == 1 and card.last_review == T0
     finally:
-        logging.getLogger("bot.quiz.ratings").removeHandler(retries)
+        logging.getLogger("bot.features.learning.ratings").removeHandler(retries)
         await store.close()
 
 

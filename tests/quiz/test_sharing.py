@@ -1,4 +1,4 @@
-"""Sharing a quiz, without Telegram: matching inline queries (bot.quiz.sharing), the pages of
+"""Sharing a quiz, without Telegram: matching inline queries (bot.features.sharing.rules), the pages of
 results, and the rendered results, cards, links and "Share" buttons (bot.render)."""
 
 from __future__ import annotations
@@ -10,12 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from bot import render
 from bot.bankload import load_bank
+from bot.features.private import screens as private_screens
+from bot.features.sharing import rules as sharing
+from bot.features.sharing import screens as sharing_screens
 from bot.i18n import SUPPORTED, catalog
-from bot.quiz import engine, sharing
-from bot.quiz.bank import ID_PATTERN, Bank, Text
-from bot.render import HTML, ShareButton, UrlButton
+from bot.kernel import engine
+from bot.kernel.bank import ID_PATTERN, Bank, Text
+from bot.render import limits as render_limits
+from bot.render import links as render_links
+from bot.render import screen as render_screen
+from bot.render.screen import ShareButton, UrlButton
+from bot.render.text import HTML
 from tests.support import bankgen
 from tests.support.fakebotapi import parse_html, utf16_len
 
@@ -100,19 +106,19 @@ def test_bank_ids_always_fit_a_deep_link(bank: Bank) -> None:
     its own deep-link payload (1-64 of A-Za-z0-9_-) and inline result id (1-64 bytes)."""
     longest = "a" + "-" * 30 + "z"
     assert ID_PATTERN.fullmatch(longest) and not ID_PATTERN.fullmatch("a" * 33)
-    assert render.bank_link(BOT, longest) == f"https://t.me/{BOT}?start={longest}"
-    assert render.group_bank_link(BOT, longest) == f"https://t.me/{BOT}?startgroup={longest}"
-    assert not ID_PATTERN.fullmatch(render.LIST_PAYLOAD)  # never taken for a bank
-    assert render.parse_question_payload(render.LIST_PAYLOAD) is None
+    assert render_links.bank_link(BOT, longest) == f"https://t.me/{BOT}?start={longest}"
+    assert render_links.group_bank_link(BOT, longest) == f"https://t.me/{BOT}?startgroup={longest}"
+    assert not ID_PATTERN.fullmatch(render_links.LIST_PAYLOAD)  # never taken for a bank
+    assert render_links.parse_question_payload(render_links.LIST_PAYLOAD) is None
     for bad in ("", "x" * 65, "with space", "ünï"):
         with pytest.raises(ValueError):
-            render.group_deep_link(BOT, bad)
+            render_links.group_deep_link(BOT, bad)
 
 
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_articles_in_the_users_language(bank: Bank, language: str) -> None:
     t = catalog(language)
-    (article,) = render.inline_articles([bank], t, HTML, BOT, in_group=False)
+    (article,) = sharing_screens.inline_articles([bank], t, HTML, BOT, in_group=False)
     assert article.id == bank.id
     assert article.title == bank.title.by_language[language]
     assert t("level." + bank.level) in article.description
@@ -128,7 +134,7 @@ def test_articles_in_the_users_language(bank: Bank, language: str) -> None:
 
 def test_in_a_group_the_card_can_start_the_quiz_there(bank: Bank) -> None:
     t = catalog("el")
-    (article,) = render.inline_articles([bank], t, HTML, BOT, in_group=True)
+    (article,) = sharing_screens.inline_articles([bank], t, HTML, BOT, in_group=True)
     (start,), (group_start,) = article.card.keyboard
     assert start.action == UrlButton(f"https://t.me/{BOT}?start={bank.id}")
     assert group_start.label == t("inline.button_start_group")
@@ -144,19 +150,19 @@ def test_results_stay_within_telegrams_limits(tmp_path: Path) -> None:
     huge = "𝔸<&>" * 3000  # astral characters count two UTF-16 units
     long = replace(long, description=Text({"en": huge, "hi": huge, "el": huge}))
     for language in SUPPORTED:
-        (article,) = render.inline_articles([long], catalog(language), HTML, BOT,
+        (article,) = sharing_screens.inline_articles([long], catalog(language), HTML, BOT,
                                             in_group=True)
-        assert len(article.title) <= render.MAX_RESULT_TITLE and article.title.endswith("…")
-        assert utf16_len(article.description) <= render.MAX_RESULT_DESCRIPTION
+        assert len(article.title) <= sharing_screens.MAX_RESULT_TITLE and article.title.endswith("…")
+        assert utf16_len(article.description) <= sharing_screens.MAX_RESULT_DESCRIPTION
         assert "\n" not in article.description
         text, _ = parse_html(article.card.text)
-        assert utf16_len(text) < 2 * render.MAX_CARD_DESCRIPTION < render.MAX_MESSAGE_UTF16
+        assert utf16_len(text) < 2 * sharing_screens.MAX_CARD_DESCRIPTION < render_limits.MAX_MESSAGE_UTF16
         assert html.unescape(re.sub("<[^>]+>", "", article.card.text)) == text
 
 
 def test_no_match_button_is_short() -> None:
     for language in SUPPORTED:
-        assert 1 <= utf16_len(render.no_match_button(catalog(language))) <= 64
+        assert 1 <= utf16_len(sharing_screens.no_match_button(catalog(language))) <= 64
 
 
 # --- "Share" buttons -------------------------------------------------------------------------
@@ -168,12 +174,12 @@ def test_end_screen_and_preview_share_the_bank_only_when_asked(bank: Bank) -> No
     attempt = engine.Attempt(1, 42, bank.id, bank.version, plan, 0, engine.ACTIVE, 0.0)
     for position in range(len(bank.questions)):
         attempt = engine.with_answer(attempt, engine.grade(attempt, bank, 42, position, 0, 0.0))
-    for screens in (render.outcome(bank, attempt, t, HTML, share=True),
-                    render.preview(bank, t, HTML, share=True)):
+    for screens in (private_screens.outcome(bank, attempt, t, HTML, share=True),
+                    private_screens.preview(bank, t, HTML, share=True)):
         last = screens[-1].keyboard
-        assert last[-1] == (render.Button(t("inline.button_share"), ShareButton(bank.id)),)
-        assert sum(map(len, last)) <= render.MAX_KEYBOARD_BUTTONS
-    for screens in (render.outcome(bank, attempt, t, HTML),
-                    render.preview(bank, t, HTML)):  # the terminal, or inline mode off
+        assert last[-1] == (render_screen.Button(t("inline.button_share"), ShareButton(bank.id)),)
+        assert sum(map(len, last)) <= render_limits.MAX_KEYBOARD_BUTTONS
+    for screens in (private_screens.outcome(bank, attempt, t, HTML),
+                    private_screens.preview(bank, t, HTML)):  # the terminal, or inline mode off
         assert not any(isinstance(b.action, ShareButton)
                        for s in screens for row in s.keyboard for b in row)

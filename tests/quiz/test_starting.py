@@ -1,4 +1,4 @@
-"""Tests for bot.quiz.starting: who starts what (pure rules, no event loop)."""
+"""Tests for bot.features.private.starting: who starts what (pure rules, no event loop)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,15 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.quiz.settings import ADMINS, EVERYONE, GroupSettings
-from bot.quiz.starting import BankPick, Permission, may_start, may_stop, resolve_bank, resumes
+from bot.features.groups.settings import ADMINS, EVERYONE, GroupSettings
+from bot.features.private.starting import (
+    BankPick,
+    Permission,
+    may_start,
+    may_stop,
+    resolve_bank,
+    resumes,
+)
 
 
 @pytest.mark.parametrize(("requested", "expected"), [(None, True), ("alpha", True),

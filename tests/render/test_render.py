@@ -16,18 +16,24 @@ from typing import Any, ClassVar
 import pytest
 import yaml
 
-from bot import render
 from bot.bankload import load_bank, parse_bank
+from bot.features.groups import rules as group
+from bot.features.groups import screens as groups_screens
+from bot.features.groups.rules import GroupAnswer, GroupSession
+from bot.features.learning import screens as learning_screens
+from bot.features.private import screens as private_screens
 from bot.i18n import SUPPORTED, Catalog, catalog
-from bot.quiz import engine, group
-from bot.quiz.bank import Bank, Question
-from bot.quiz.group import GroupAnswer, GroupSession
-from bot.quiz.ports import BankStats
-from bot.render import (
-    HTML,
+from bot.kernel import engine
+from bot.kernel.bank import Bank, Question
+from bot.kernel.ports import BankStats
+from bot.render import callbacks as render_callbacks
+from bot.render import limits as render_limits
+from bot.render import question as render_question
+from bot.render import screen as render_screen
+from bot.render import text as render_text
+from bot.render.callbacks import (
     AnswerButton,
     BankButton,
-    ButtonStyle,
     InvalidCallbackData,
     LanguageButton,
     NextButton,
@@ -37,6 +43,8 @@ from bot.render import (
     decode,
     encode,
 )
+from bot.render.screen import ButtonStyle
+from bot.render.text import HTML
 from tests.support import bankgen
 from tests.support.fakebotapi import parse_html, utf16_len
 
@@ -52,7 +60,7 @@ def bank() -> Bank:
     return load_bank(REAL_BANK)
 
 
-def only(screens: list[render.Screen]) -> render.Screen:
+def only(screens: list[render_screen.Screen]) -> render_screen.Screen:
     """The one screen of a list (fails if a screen that should fit one message was split)."""
     (screen,) = screens
     return screen
@@ -143,7 +151,7 @@ def test_html_checker_catches_bad_markup():
 
 # --- callback data ------------------------------------------------------------------------
 
-BUTTON_TYPES = typing.get_args(render.CallbackButton)
+BUTTON_TYPES = typing.get_args(render_callbacks.CallbackButton)
 
 
 def field_values(field: dataclasses.Field) -> list[Any]:  # noqa: C901 - one case per button field
@@ -174,7 +182,7 @@ def field_values(field: dataclasses.Field) -> list[Any]:  # noqa: C901 - one cas
         return ["up", "question"]
     if field.name == "step":  # HomeworkButton: what it does
         return ["close", "report"]
-    if field.name == "flow":  # FlowButton: what follows an answer (bot/quiz/flow.py)
+    if field.name == "flow":  # FlowButton: what follows an answer (bot/features/private/flow.py)
         return ["next", "one_tap"]
     if field.name == "quiz_id":  # QuizButton: a created quiz's id
         return ["c-0000000000", "c-zzzzzzzzzz"]
@@ -250,8 +258,8 @@ def test_callback_data_format():
 
 def test_place_button_format():
     """"My place" on a leaderboard is ``p:<session id>``."""
-    assert encode(render.PlaceButton(7)) == "p:7"
-    assert decode("p:7") == render.PlaceButton(7)
+    assert encode(render_callbacks.PlaceButton(7)) == "p:7"
+    assert decode("p:7") == render_callbacks.PlaceButton(7)
 
 
 @pytest.mark.parametrize("button", MAXIMA, ids=repr)
@@ -259,7 +267,7 @@ def test_callback_data_of_realistic_maxima_fits_64_bytes(button):
     """Callback data for the largest ids, positions and slots is at most 64 bytes of UTF-8."""
     data = encode(button)
     assert data.isascii()
-    assert len(data.encode("utf-8")) <= render.MAX_CALLBACK_DATA_BYTES == 64
+    assert len(data.encode("utf-8")) <= render_limits.MAX_CALLBACK_DATA_BYTES == 64
 
 
 def test_encode_refuses_over_64_bytes():
@@ -351,7 +359,7 @@ def test_decode_rejects_non_ascii_digits_after_the_first(data):
 ])
 def test_utf16_length(text, units):
     """Length counts UTF-16 code units: astral-plane characters count 2."""
-    assert render.utf16_length(text) == units
+    assert render_text.utf16_length(text) == units
 
 
 @pytest.mark.parametrize(("done", "total", "width", "bar"), [
@@ -368,7 +376,7 @@ def test_utf16_length(text, units):
 ])
 def test_progress_bar(done, total, width, bar):
     """The bar shows done/total filled, scaled to width; no bar without questions."""
-    assert render.progress_bar(done, total, width) == bar
+    assert render_question.progress_bar(done, total, width) == bar
 
 
 @pytest.mark.parametrize("total", [1, 3, 7, 8, 13, 100])
@@ -376,7 +384,7 @@ def test_progress_bar_has_a_fixed_width(total):
     """Whatever the progress, the bar is as wide as asked and fills monotonically."""
     filled = []
     for done in range(total + 1):
-        bar = render.progress_bar(done, total)
+        bar = render_question.progress_bar(done, total)
         assert len(bar) == 8
         filled.append(bar.count("▰"))
     assert filled == sorted(filled)
@@ -387,24 +395,24 @@ def test_progress_bar_has_a_fixed_width(total):
 
 def test_pack_joins_small_blocks():
     """Blocks that fit together are joined with a blank line into one text."""
-    assert render.pack(["one", "two", "three"]) == ["one\n\ntwo\n\nthree"]
+    assert render_text.pack(["one", "two", "three"]) == ["one\n\ntwo\n\nthree"]
 
 
 def test_pack_counts_astral_characters_as_two_units():
     """Emoji count 2 UTF-16 units: blocks that fit by code points but not by units are split."""
     blocks = ["😀" * 1500, "😀" * 600]  # 2102 code points, but 4202 UTF-16 units with "\n\n"
-    texts = render.pack(blocks)
+    texts = render_text.pack(blocks)
     assert texts == blocks
-    assert all(render.utf16_length(t) <= 4096 for t in texts)
+    assert all(render_text.utf16_length(t) <= 4096 for t in texts)
 
 
 def test_pack_limit_is_inclusive():
     """Texts of exactly 4096 units are allowed; one more unit starts a new text."""
-    assert render.pack(["x" * 2047, "y" * 2047]) == ["x" * 2047 + "\n\n" + "y" * 2047]
-    assert render.pack(["x" * 2047, "y" * 2048]) == ["x" * 2047, "y" * 2048]
+    assert render_text.pack(["x" * 2047, "y" * 2047]) == ["x" * 2047 + "\n\n" + "y" * 2047]
+    assert render_text.pack(["x" * 2047, "y" * 2048]) == ["x" * 2047, "y" * 2048]
     a, b = "😀" * 1023 + "a", "😀" * 1023 + "b"  # 2047 units each
-    assert render.pack([a, b]) == [a + "\n\n" + b]
-    assert render.pack([a, b + "c"]) == [a, b + "c"]
+    assert render_text.pack([a, b]) == [a + "\n\n" + b]
+    assert render_text.pack([a, b + "c"]) == [a, b + "c"]
 
 
 def test_pack_keeps_order_and_never_splits_a_block():
@@ -412,25 +420,25 @@ def test_pack_keeps_order_and_never_splits_a_block():
     rng = random.Random(11)
     blocks = [f"<b>{i}</b> " + "".join(rng.choice("aé😀ह") for _ in range(rng.randint(50, 1500)))
               for i in range(30)]
-    texts = render.pack(blocks)
+    texts = render_text.pack(blocks)
     assert len(texts) > 1
-    assert all(render.utf16_length(t) <= 4096 for t in texts)
+    assert all(render_text.utf16_length(t) <= 4096 for t in texts)
     assert "\n\n".join(texts) == "\n\n".join(blocks)
     assert [b for t in texts for b in t.split("\n\n")] == blocks
     # greedy: the next text's first block would not have fitted in the previous text
     for before, after in itertools.pairwise(texts):
-        assert render.utf16_length(before + "\n\n" + after.split("\n\n")[0]) > 4096
+        assert render_text.utf16_length(before + "\n\n" + after.split("\n\n")[0]) > 4096
 
 
 def test_pack_splits_an_oversized_block():
     """A block over the limit on its own is split (by the markup's splitter) into texts within
     the limit; the blocks around it are packed as usual."""
-    assert render.pack(["a", "x" * 5000, "b"]) == ["a", "x" * 4096, "x" * 904 + "\n\nb"]
+    assert render_text.pack(["a", "x" * 5000, "b"]) == ["a", "x" * 4096, "x" * 904 + "\n\nb"]
 
 
 def test_pack_with_a_custom_limit_and_separator():
     """The limit and separator are parameters."""
-    assert render.pack(["ab", "cd", "ef"], limit=5, separator="|") == ["ab|cd", "ef"]
+    assert render_text.pack(["ab", "cd", "ef"], limit=5, separator="|") == ["ab|cd", "ef"]
 
 
 # --- question screen ----------------------------------------------------------------------
@@ -441,7 +449,7 @@ def test_question_screen_in_the_users_language(bank, language):
     the attempt's slot order, with one button per slot carrying attempt, position and slot."""
     attempt = make_attempt(bank, seed=9, position=2)
     t = catalog(language)
-    screen = render.attempt_question(bank, attempt, t, HTML)
+    screen = private_screens.attempt_question(bank, attempt, t, HTML)
     question = bank.questions[2]
     slots = attempt.plan.option_orders[2]
 
@@ -476,14 +484,14 @@ def test_question_screen_follows_the_shuffle(bank):
     other = next(make_attempt(bank, seed=s) for s in range(2, 50)
                  if make_attempt(bank, seed=s).plan.option_orders[0]
                  != first.plan.option_orders[0])
-    assert (render.attempt_question(bank, first, t, HTML).text
-            != render.attempt_question(bank, other, t, HTML).text)
+    assert (private_screens.attempt_question(bank, first, t, HTML).text
+            != private_screens.attempt_question(bank, other, t, HTML).text)
 
 
 def test_question_screen_refuses_a_changed_bank(bank):
     """Rendering an attempt against a newer bank version raises BankChanged."""
     with pytest.raises(engine.BankChanged):
-        render.attempt_question(replace(bank, version=bank.version + 1), make_attempt(bank),
+        private_screens.attempt_question(replace(bank, version=bank.version + 1), make_attempt(bank),
                                 catalog("en"), HTML)
 
 
@@ -513,7 +521,7 @@ def test_feedback_after_a_wrong_answer(bank, language):
     attempt = answered(bank, make_attempt(bank, seed=4), 1, correct=False)
     t = catalog(language)
     v = engine.view(attempt, bank, 1)
-    screen = render.feedback(bank, attempt, 1, t, HTML)
+    screen = private_screens.feedback(bank, attempt, 1, t, HTML)
     correct, chosen = "ABCD"[v.correct_slot], "ABCD"[v.chosen_slot]
     assert correct != chosen
     assert option_line(screen.text, correct) == (
@@ -552,7 +560,7 @@ def test_feedback_after_a_right_answer(bank):
     attempt = answered(bank, make_attempt(bank, seed=4), 0, correct=True)
     t = catalog("en")
     v = engine.view(attempt, bank, 0)
-    screen = render.feedback(bank, attempt, 0, t, HTML)
+    screen = private_screens.feedback(bank, attempt, 0, t, HTML)
     correct = "ABCD"[v.correct_slot]
     assert v.chosen_slot == v.correct_slot
     assert option_line(screen.text, correct) == (
@@ -572,7 +580,7 @@ def test_feedback_after_a_right_answer(bank):
 def test_feedback_on_the_last_question_offers_the_score(bank, language, label):
     """After the last question, the button says "See my score" (in the user's language)."""
     attempt = answered(bank, make_attempt(bank), 7, correct=False)
-    screen = render.feedback(bank, attempt, 7, catalog(language), HTML)
+    screen = private_screens.feedback(bank, attempt, 7, catalog(language), HTML)
     _options, (button,) = screen.keyboard
     assert button.label == label
     assert button.action == NextButton(attempt.id, 7)
@@ -581,7 +589,7 @@ def test_feedback_on_the_last_question_offers_the_score(bank, language, label):
 def test_feedback_before_the_last_question_offers_next(bank):
     """Before the last question, the button is "Next question"."""
     attempt = answered(bank, make_attempt(bank), 6, correct=True)
-    *_options, row = render.feedback(bank, attempt, 6, catalog("en"), HTML).keyboard
+    *_options, row = private_screens.feedback(bank, attempt, 6, catalog("en"), HTML).keyboard
     assert row[0].label == "Next question ▶"
 
 
@@ -592,7 +600,7 @@ def test_outcome_with_missed_questions(bank):
     and review."""
     attempt = finished(bank, correct={0, 1, 2, 4, 5, 7})
     t = catalog("en")
-    (screen,) = render.outcome(bank, attempt, t, HTML)
+    (screen,) = private_screens.outcome(bank, attempt, t, HTML)
     assert "Your score: 6/8" in screen.text
     assert t("result_missed") in screen.text
     missed_lines = [line for line in screen.text.split("\n") if re.match(r"\d+\. ", line)]
@@ -609,7 +617,7 @@ def test_outcome_when_perfect_has_no_review(bank):
     """A perfect score congratulates and offers only a retake."""
     attempt = finished(bank, correct=set(range(8)))
     t = catalog("en")
-    (screen,) = render.outcome(bank, attempt, t, HTML)
+    (screen,) = private_screens.outcome(bank, attempt, t, HTML)
     assert "Your score: 8/8" in screen.text
     assert t("result_perfect") in screen.text
     assert t("result_missed") not in screen.text
@@ -621,7 +629,7 @@ def test_outcome_in_the_users_language(bank, language):
     """Score line, title and missed prompts are in the user's language."""
     attempt = finished(bank, correct={1, 2, 3, 4, 5, 6, 7})
     t = catalog(language)
-    (screen,) = render.outcome(bank, attempt, t, HTML)
+    (screen,) = private_screens.outcome(bank, attempt, t, HTML)
     assert html.escape(t("result_score", score=7, total=8)) in screen.text
     assert html.escape(bank.title.by_language[language]) in screen.text
     assert f"1. {html.escape(bank.questions[0].prompt.by_language[language])}" in screen.text
@@ -636,10 +644,10 @@ def test_review_splits_into_messages_within_the_limit(bank, language):
     units, each valid HTML, covering every missed question once, in order."""
     attempt = finished(bank, correct=set())
     t = catalog(language)
-    screens = render.review(bank, attempt, t, HTML)
+    screens = private_screens.review(bank, attempt, t, HTML)
     assert len(screens) > 1
     for screen in screens:
-        assert render.html_length(screen.text) <= render.MAX_MESSAGE_UTF16
+        assert render_text.html_length(screen.text) <= render_limits.MAX_MESSAGE_UTF16
         assert_telegram_html(screen.text)
     assert screens[0].text.startswith(f"<b>{html.escape(t('review_header'))}</b>")
     joined = "\n\n".join(s.text for s in screens)
@@ -658,7 +666,7 @@ def test_review_splits_into_messages_within_the_limit(bank, language):
 def test_review_lists_only_missed_questions(bank):
     """Questions answered correctly are not in the review."""
     attempt = finished(bank, correct={0, 1, 2, 3, 4, 5, 6})
-    (screen,) = render.review(bank, attempt, catalog("en"), HTML)
+    (screen,) = private_screens.review(bank, attempt, catalog("en"), HTML)
     assert "<b>8. " in screen.text
     assert not re.search(r"<b>[1-7]\. ", screen.text)
 
@@ -667,7 +675,7 @@ def test_review_when_nothing_was_missed(bank):
     """A perfect attempt has a single 'nothing to review' message."""
     attempt = finished(bank, correct=set(range(8)))
     t = catalog("el")
-    assert render.review(bank, attempt, t, HTML) == [render.Screen(t("review_none"))]
+    assert private_screens.review(bank, attempt, t, HTML) == [render_screen.Screen(t("review_none"))]
 
 
 # --- HTML escaping ------------------------------------------------------------------------
@@ -704,20 +712,20 @@ def markup_screens() -> dict[str, str]:
     t = catalog("en")
     attempt = engine.Attempt(1, USER, bank.id, bank.version,
                              engine.Plan(("q1",), ((3, 2, 1, 0),)), 0, engine.ACTIVE, 0.0)
-    question_text = render.attempt_question(bank, attempt, t, HTML).text
+    question_text = private_screens.attempt_question(bank, attempt, t, HTML).text
     attempt = engine.with_answer(attempt, engine.grade(attempt, bank, USER, 0, 0, 1.0))
     assert (attempt.position, attempt.status) == (1, engine.FINISHED)
     done = attempt
     stats = [BankStats(bank.id, 2, 0, 0, 1, (("q1", 2),))]
     return {
-        "intro": render.intro(bank, t, HTML, name="<Bob & Alice>").text,
+        "intro": private_screens.intro(bank, t, HTML, name="<Bob & Alice>").text,
         "question": question_text,
-        "feedback": render.feedback(bank, attempt, 0, t, HTML).text,
-        "outcome": only(render.outcome(bank, done, t, HTML)).text,
-        "review": "\n\n".join(s.text for s in render.review(bank, done, t, HTML)),
-        "preview": only(render.preview(bank, t, HTML)).text,
-        "stats": only(render.stats(stats, {bank.id: bank}, t, HTML)).text,
-        "bank_choice": render.bank_choice([bank], t, HTML, header="Pick <one> & go").text,
+        "feedback": private_screens.feedback(bank, attempt, 0, t, HTML).text,
+        "outcome": only(private_screens.outcome(bank, done, t, HTML)).text,
+        "review": "\n\n".join(s.text for s in private_screens.review(bank, done, t, HTML)),
+        "preview": only(private_screens.preview(bank, t, HTML)).text,
+        "stats": only(learning_screens.stats(stats, {bank.id: bank}, t, HTML)).text,
+        "bank_choice": private_screens.bank_choice([bank], t, HTML, header="Pick <one> & go").text,
     }
 
 
@@ -758,11 +766,11 @@ def test_bank_text_is_escaped():
 def test_button_labels_are_not_escaped():
     """Button labels are plain text (Telegram does not parse them): no entities in them."""
     bank = markup_bank()
-    screen = render.bank_choice([bank], catalog("en"), HTML, header="x")
+    screen = private_screens.bank_choice([bank], catalog("en"), HTML, header="x")
     assert screen.keyboard[0][0].label == "Tags <b>not bold</b> & *stars*"
-    (guide_row,) = render.intro(bank, catalog("en"), HTML).keyboard
+    (guide_row,) = private_screens.intro(bank, catalog("en"), HTML).keyboard
     assert guide_row[0].label == "📘 Guide <&>"
-    assert guide_row[0].action == render.UrlButton("https://example.org/?a=1&b=2")
+    assert guide_row[0].action == render_screen.UrlButton("https://example.org/?a=1&b=2")
 
 
 def test_plain_markup_leaves_text_as_is():
@@ -770,11 +778,11 @@ def test_plain_markup_leaves_text_as_is():
     bank = markup_bank()
     attempt = engine.Attempt(1, USER, bank.id, bank.version,
                              engine.Plan(("q1",), ((0, 1, 2, 3),)), 0, engine.ACTIVE, 0.0)
-    text = render.attempt_question(bank, attempt, catalog("en"), render.PLAIN).text
+    text = private_screens.attempt_question(bank, attempt, catalog("en"), render_text.PLAIN).text
     assert "Is a<b && c>d for *all* x?" in text
     assert "A. <i>one</i>" in text.split("\n")
     assert "<b>A.</b>" not in text
-    assert render.PLAIN.link("Paper", "https://x.org") == "Paper (https://x.org)"
+    assert render_text.PLAIN.link("Paper", "https://x.org") == "Paper (https://x.org)"
 
 
 # --- language picker ----------------------------------------------------------------------
@@ -783,7 +791,7 @@ def test_plain_markup_leaves_text_as_is():
 def test_language_picker(current):
     """One button per language, named in its own script, the current one marked with ✓."""
     t = catalog(current)
-    screen = render.language_picker(current, t, HTML)
+    screen = private_screens.language_picker(current, t, HTML)
     assert screen.text == html.escape(t("language_prompt"))
     (row,) = screen.keyboard
     names = {"en": "English", "hi": "हिन्दी", "el": "Ελληνικά"}
@@ -795,8 +803,8 @@ def test_language_picker(current):
 
 def test_language_picker_prompt_is_in_the_ui_language():
     """The picker's prompt is in the user's current language."""
-    assert render.language_picker("el", catalog("el"), HTML).text == "Διάλεξε γλώσσα:"
-    assert render.language_picker("hi", catalog("hi"), HTML).text == "अपनी भाषा चुनें:"
+    assert private_screens.language_picker("el", catalog("el"), HTML).text == "Διάλεξε γλώσσα:"
+    assert private_screens.language_picker("hi", catalog("hi"), HTML).text == "अपनी भाषा चुनें:"
 
 
 # --- stats --------------------------------------------------------------------------------
@@ -805,7 +813,7 @@ def test_language_picker_prompt_is_in_the_ui_language():
 def test_stats_without_records(language):
     """No finished attempts: the 'no quiz yet' message and no keyboard."""
     t = catalog(language)
-    (screen,) = render.stats([], {}, t, HTML)
+    (screen,) = learning_screens.stats([], {}, t, HTML)
     assert screen.text == html.escape(t("stats_none"))
     assert screen.keyboard == ()
 
@@ -814,7 +822,7 @@ def test_stats_with_records(bank):
     """Each bank shows attempts (plural), best and last score and the most-missed prompts."""
     q4, q1 = bank.questions[3], bank.questions[0]
     records = [BankStats(bank.id, 3, 7, 5, 8, ((q4.id, 2), (q1.id, 1)))]
-    text = only(render.stats(records, {bank.id: bank}, catalog("en"), HTML)).text
+    text = only(learning_screens.stats(records, {bank.id: bank}, catalog("en"), HTML)).text
     lines = text.split("\n")
     assert lines[0] == "<b>📊 Your scores</b>"
     assert f"<b>{html.escape(bank.title.by_language['en'])}</b>" in lines
@@ -838,7 +846,7 @@ def test_stats_plural_forms_and_language(bank, language, attempts, expected):
     q = bank.questions[5]
     records = [BankStats(bank.id, attempts, 6, 6, 8, ((q.id, 1),))]
     t = catalog(language)
-    text = only(render.stats(records, {bank.id: bank}, t, HTML)).text
+    text = only(learning_screens.stats(records, {bank.id: bank}, t, HTML)).text
     assert expected in text.split("\n")
     assert html.escape(bank.title.by_language[language]) in text
     times = t("stats_missed_times", count=1)
@@ -849,7 +857,7 @@ def test_stats_of_a_removed_bank_or_question(bank):
     """A bank no longer loaded shows its id; questions no longer in a bank are left out."""
     records = [BankStats("gone-bank", 1, 3, 3, 4, (("old-question", 3),)),
                BankStats(bank.id, 2, 8, 8, 8, (("removed-question", 1),))]
-    text = only(render.stats(records, {bank.id: bank}, catalog("en"), HTML)).text
+    text = only(learning_screens.stats(records, {bank.id: bank}, catalog("en"), HTML)).text
     assert "<b>gone-bank</b>" in text
     assert "1 attempt · best 3/4, last 3/4" in text
     assert "old-question" not in text and "removed-question" not in text
@@ -869,7 +877,7 @@ def test_group_reveal_lines_are_plain(bank):
                            position=3)
     t = catalog("en")
     counts = [3, 0, 11, 1]
-    screen = render.group_reveal(bank, session, 2, counts, t, HTML)
+    screen = groups_screens.group_reveal(bank, session, 2, counts, t, HTML)
     question = bank.questions[2]
     slots = plan.option_orders[2]
     correct_slot = slots.index(question.correct_index)
@@ -943,8 +951,8 @@ def random_html(rng: random.Random, lines: int) -> str:
 def test_html_length_is_the_length_after_entity_parsing(seed):
     """html_length counts what Telegram counts: tags nothing, &amp; one unit, 😀 two."""
     text = random_html(random.Random(seed), 30)
-    assert render.html_length(text) == visible(text)
-    assert render.html_length("<b>a&amp;b</b> &lt;😀&gt; &#x27;") == 10
+    assert render_text.html_length(text) == visible(text)
+    assert render_text.html_length("<b>a&amp;b</b> &lt;😀&gt; &#x27;") == 10
 
 
 @pytest.mark.parametrize("limit", [2, 3, 7, 50, 333, 4096])
@@ -954,7 +962,7 @@ def test_split_html_keeps_every_chunk_valid_and_within_the_limit(seed, limit):
     ``limit`` units after parsing and is not blank; together the chunks show the same
     characters with the same formatting, in order (only line breaks at cuts go)."""
     text = random_html(random.Random(seed), 200 if limit > 100 else 40)
-    chunks = render.split_html(text, limit)
+    chunks = render_text.split_html(text, limit)
     assert chunks
     for chunk in chunks:
         assert_telegram_html(chunk)
@@ -966,14 +974,14 @@ def test_split_html_keeps_every_chunk_valid_and_within_the_limit(seed, limit):
 def test_split_html_leaves_a_fitting_text_alone():
     """A text within the limit comes back as it is, in one chunk; a blank one as none."""
     text = "<b>a &amp; b</b>\n" + "x" * 4000
-    assert render.split_html(text) == [text]
-    assert render.split_html(" \n \n") == []
+    assert render_text.split_html(text) == [text]
+    assert render_text.split_html(" \n \n") == []
 
 
 def test_split_html_cuts_at_line_boundaries():
     """Whole lines fill each chunk; the line break at a cut is dropped."""
     lines = [f"<b>{n:02d}</b> " + "&amp;" * 5 for n in range(10)]  # 8 units a line
-    chunks = render.split_html("\n".join(lines), 26)  # three lines and two breaks
+    chunks = render_text.split_html("\n".join(lines), 26)  # three lines and two breaks
     assert chunks == ["\n".join(lines[i:i + 3]) for i in (0, 3, 6)] + [lines[9]]
 
 
@@ -982,8 +990,8 @@ def test_split_html_measures_after_entity_parsing():
     more and it is split."""
     text = "<b>" + "&amp;" * 4096 + "</b>"
     assert len(text) > 4096 * 5
-    assert render.split_html(text) == [text]
-    chunks = render.split_html("<b>" + "&amp;" * 4097 + "</b>")
+    assert render_text.split_html(text) == [text]
+    chunks = render_text.split_html("<b>" + "&amp;" * 4097 + "</b>")
     assert chunks == ["<b>" + "&amp;" * 4096 + "</b>", "<b>&amp;</b>"]
 
 
@@ -992,34 +1000,34 @@ def test_split_html_reopens_tags_across_a_cut():
     with its attributes."""
     link = '<a href="https://example.org/?q=1&amp;r=2">'
     text = f"<b>{link}{'ab' * 5}</a></b>"
-    assert render.split_html(text, 4) == [f"<b>{link}abab</a></b>", f"<b>{link}abab</a></b>",
+    assert render_text.split_html(text, 4) == [f"<b>{link}abab</a></b>", f"<b>{link}abab</a></b>",
                                           f"<b>{link}ab</a></b>"]
 
 
 def test_split_html_never_halves_an_astral_character():
     """😀 is two UTF-16 units: with three units left it goes whole into the next chunk."""
-    assert render.split_html("😀😀😀", 3) == ["😀", "😀", "😀"]
-    assert render.split_html("a😀b", 2) == ["a", "😀", "b"]
+    assert render_text.split_html("😀😀😀", 3) == ["😀", "😀", "😀"]
+    assert render_text.split_html("a😀b", 2) == ["a", "😀", "b"]
 
 
 def test_split_html_refuses_a_limit_below_two():
     """A limit below two units cannot hold an astral character."""
     with pytest.raises(ValueError, match="at least 2"):
-        render.split_html("abc", 1)
+        render_text.split_html("abc", 1)
 
 
 def test_plain_markup_is_never_split():
     """The terminal has no message length limit: plain text is one chunk."""
     text = "<b>" + "x" * 10_000
-    assert render.PLAIN.chunks(text, 4096) == [text]
-    assert render.PLAIN.length("a😀") == 3
+    assert render_text.PLAIN.chunks(text, 4096) == [text]
+    assert render_text.PLAIN.length("a😀") == 3
 
 
 def test_pack_measures_html_after_entity_parsing():
     """Blocks of many character references are packed by visible length, not raw length."""
     block = "&amp;" * 2000
-    assert render.pack([block, block]) == [block + "\n\n" + block]
-    assert render.pack([block, block + "&amp;" * 95]) == [block, block + "&amp;" * 95]
+    assert render_text.pack([block, block]) == [block + "\n\n" + block]
+    assert render_text.pack([block, block + "&amp;" * 95]) == [block, block + "&amp;" * 95]
 
 
 @pytest.mark.parametrize(("text", "limit", "clipped"), [
@@ -1028,8 +1036,8 @@ def test_pack_measures_html_after_entity_parsing():
 ])
 def test_clip_utf16(text, limit, clipped):
     """Clipping counts UTF-16 units and never halves a surrogate pair."""
-    assert render.clip_utf16(text, limit) == clipped
-    assert utf16_len(render.clip_utf16(text, limit)) <= limit
+    assert render_text.clip_utf16(text, limit) == clipped
+    assert utf16_len(render_text.clip_utf16(text, limit)) <= limit
 
 
 # --- long messages: a 100-question bank ---------------------------------------------------
@@ -1040,13 +1048,13 @@ def long_bank(tmp_path_factory) -> Bank:
     return load_bank(bankgen.write_bank(tmp_path_factory.mktemp("banks")))
 
 
-def assert_fits_telegram(screens: list[render.Screen]) -> str:
+def assert_fits_telegram(screens: list[render_screen.Screen]) -> str:
     """Every screen is valid Telegram HTML of 1-4096 units after parsing, and only the last
     may have a keyboard; return the visible texts joined."""
     assert screens
     for screen in screens:
         assert_telegram_html(screen.text)
-        assert 0 < visible(screen.text) <= render.MAX_MESSAGE_UTF16
+        assert 0 < visible(screen.text) <= render_limits.MAX_MESSAGE_UTF16
     assert all(screen.keyboard == () for screen in screens[:-1])
     return "\n".join(parse_html(screen.text)[0] for screen in screens)
 
@@ -1061,13 +1069,13 @@ def test_preview_of_a_long_bank_is_split(long_bank, language):
     """/preview of 100 long questions: several messages, every prompt in order, the guide
     button under the last."""
     t = catalog(language)
-    screens = render.preview(long_bank, t, HTML)
+    screens = private_screens.preview(long_bank, t, HTML)
     assert len(screens) > 1
     text = assert_fits_telegram(screens)
     prompts = [q.prompt.by_language[language] for q in long_bank.questions]
     positions = [text.index(f"{n}. {p}") for n, p in enumerate(prompts, start=1)]
     assert positions == sorted(positions)
-    assert screens[-1].keyboard[0][0].action == render.UrlButton("https://example.org/guide")
+    assert screens[-1].keyboard[0][0].action == render_screen.UrlButton("https://example.org/guide")
 
 
 @pytest.mark.parametrize("language", SUPPORTED)
@@ -1076,7 +1084,7 @@ def test_outcome_with_everything_missed_is_split(long_bank, language):
     listed, retake and review buttons under the last."""
     t = catalog(language)
     attempt = all_missed(long_bank)
-    screens = render.outcome(long_bank, attempt, t, HTML)
+    screens = private_screens.outcome(long_bank, attempt, t, HTML)
     assert len(screens) > 1
     text = assert_fits_telegram(screens)
     assert t("result_score", score=0, total=100) in text
@@ -1094,7 +1102,7 @@ def test_review_of_a_long_bank_keeps_each_question_whole(long_bank, language):
     of them, every explanation shown."""
     t = catalog(language)
     attempt = all_missed(long_bank)
-    screens = render.review(long_bank, attempt, t, HTML)
+    screens = private_screens.review(long_bank, attempt, t, HTML)
     assert len(screens) > 5
     assert_fits_telegram(screens)
     texts = [parse_html(screen.text)[0] for screen in screens]
@@ -1110,7 +1118,7 @@ def test_stats_with_100_most_missed_questions_is_split(long_bank, language):
     t = catalog(language)
     missed = tuple((q.id, 3) for q in long_bank.questions)
     records = [BankStats(long_bank.id, 3, 0, 0, 100, missed)]
-    screens = render.stats(records, {long_bank.id: long_bank}, t, HTML)
+    screens = learning_screens.stats(records, {long_bank.id: long_bank}, t, HTML)
     assert len(screens) > 1
     text = assert_fits_telegram(screens)
     for question in long_bank.questions:
@@ -1120,14 +1128,14 @@ def test_stats_with_100_most_missed_questions_is_split(long_bank, language):
 def test_bank_buttons_clip_long_titles_and_stop_at_100(long_bank):
     """A bank choice button shows at most 64 characters of the title, ending in "…"; at most
     100 buttons (Telegram's limit for an inline keyboard)."""
-    screen = render.bank_choice([long_bank], catalog("hi"), HTML, header="x")
+    screen = private_screens.bank_choice([long_bank], catalog("hi"), HTML, header="x")
     label = screen.keyboard[0][0].label
     assert len(long_bank.title.by_language["hi"]) > 64
     assert len(label) == 64 and label.endswith("…")
     assert long_bank.title.by_language["hi"].startswith(label[:-1])
     many = [replace(long_bank, id=f"b{n}") for n in range(150)]
-    screen = render.bank_choice(many, catalog("en"), HTML, header="x")
-    assert sum(len(row) for row in screen.keyboard) == render.MAX_KEYBOARD_BUTTONS == 100
+    screen = private_screens.bank_choice(many, catalog("en"), HTML, header="x")
+    assert sum(len(row) for row in screen.keyboard) == render_limits.MAX_KEYBOARD_BUTTONS == 100
 
 
 # --- long messages: the group leaderboard -------------------------------------------------
@@ -1167,24 +1175,24 @@ def test_leaderboard_of_300_players_fits_one_message(bank, language, stopped_by)
     answers, names = crowd(300)
     standings = group.leaderboard(answers, names)
     session = group_session(bank)
-    screen = render.group_leaderboard(bank, session, standings, t, HTML, stopped_by=stopped_by)
+    screen = groups_screens.group_leaderboard(bank, session, standings, t, HTML, stopped_by=stopped_by)
     assert_telegram_html(screen.text)
-    assert visible(screen.text) <= render.MAX_MESSAGE_UTF16
+    assert visible(screen.text) <= render_limits.MAX_MESSAGE_UTF16
     lines = parse_html(screen.text)[0].split("\n")
     header = 5 if stopped_by else 3
     assert lines[header - 1] == ""
     if stopped_by:
-        assert lines[0] == t("group_stopped", name=render.clip(stopped_by, render.MAX_NAME))
+        assert lines[0] == t("group_stopped", name=render_text.clip(stopped_by, groups_screens.MAX_NAME))
     shown = lines[header:]
-    assert len(shown) == render.LEADERBOARD_PLACES + 1
+    assert len(shown) == groups_screens.LEADERBOARD_PLACES + 1
     for standing, line in zip(standings, shown[:-1], strict=False):
-        name = render.clip(standing.name, render.MAX_NAME)
+        name = render_text.clip(standing.name, groups_screens.MAX_NAME)
         score = t("group_score_line", score=standing.score, total=8,
                   seconds=t.decimal(standing.seconds))
         assert line.endswith(f" {name} — {score}")
     assert any("… — " in line for line in shown[:-1])  # a long name was clipped
     assert shown[-1] == t("group_more_players", count=280)
-    assert screen.keyboard == ((render.Button(t("button_my_place"), render.PlaceButton(99)),),)
+    assert screen.keyboard == ((render_screen.Button(t("button_my_place"), render_callbacks.PlaceButton(99)),),)
     assert encode(screen.keyboard[0][0].action) == "p:99"
 
 
@@ -1193,7 +1201,7 @@ def test_leaderboard_of_300_players_fits_one_message(bank, language, stopped_by)
 def test_leaderboard_counts_the_players_not_shown(bank, players, more):
     """Up to 20 players all listed; beyond, one line counts the rest (CLDR one/other)."""
     answers, names = crowd(players)
-    screen = render.group_leaderboard(bank, group_session(bank), group.leaderboard(
+    screen = groups_screens.group_leaderboard(bank, group_session(bank), group.leaderboard(
         answers, names), catalog("en"), HTML)
     last = parse_html(screen.text)[0].split("\n")[-1]
     assert (last == more) if more else ("more" not in last and last.endswith(" s"))
@@ -1201,7 +1209,7 @@ def test_leaderboard_counts_the_players_not_shown(bank, players, more):
 
 def test_leaderboard_without_players_has_no_button(bank):
     """Nobody played: the "nobody answered" line and no "My place" button."""
-    screen = render.group_leaderboard(bank, group_session(bank), [], catalog("en"), HTML)
+    screen = groups_screens.group_leaderboard(bank, group_session(bank), [], catalog("en"), HTML)
     assert catalog("en")("group_no_players") in screen.text
     assert screen.keyboard == ()
 
@@ -1215,12 +1223,12 @@ def test_my_place_toast(bank, language):
     standings = group.leaderboard(answers, names)
     session = group_session(bank)
     mine = standings[136]
-    text = render.group_place(session, standings, mine.user_id, t)
+    text = groups_screens.group_place(session, standings, mine.user_id, t)
     assert text == t("group_your_place", rank=137, players=300, score=mine.score, total=8,
                      seconds=t.decimal(mine.seconds))
     assert ("," if language == "el" else ".") in t.decimal(mine.seconds)
-    assert utf16_len(text) <= render.MAX_TOAST_UTF16
-    assert render.group_place(session, standings, 5, t) == t("group_not_played")
+    assert utf16_len(text) <= render_limits.MAX_TOAST_UTF16
+    assert groups_screens.group_place(session, standings, 5, t) == t("group_not_played")
 
 
 # --- answer buttons in rows that fit a phone --------------------------------------------------
@@ -1231,9 +1239,9 @@ def test_my_place_toast(bank, language):
 def test_answer_rows_fit_a_phone(count, rows):
     """2-5 answer buttons take one row; 6-10 two rows of at most five, the longer first, in
     reading order (A-E on top for ten)."""
-    buttons = [render.Button(engine.LABELS[slot], AnswerButton(1, 0, slot))
+    buttons = [render_screen.Button(engine.LABELS[slot], AnswerButton(1, 0, slot))
                for slot in range(count)]
-    layout = render.answer_rows(buttons)
+    layout = render_question.answer_rows(buttons)
     assert [len(row) for row in layout] == rows
     assert [b for row in layout for b in row] == buttons
 
@@ -1255,7 +1263,7 @@ def test_a_wrong_true_false_answer_says_whether_the_statement_is_true(language, 
     wrong = 1 - v.correct_slot
     attempt = engine.with_answer(attempt, engine.grade(attempt, bank, USER, 0, wrong, 5.0))
     t = catalog(language)
-    text = render.feedback(bank, attempt, 0, t, HTML).text
+    text = private_screens.feedback(bank, attempt, 0, t, HTML).text
     assert html.escape(t("feedback_wrong_true" if answer else "feedback_wrong_false")) in text
     for label in (t("option_true"), t("option_false")):
         assert html.escape(t("feedback_wrong", label=label)) not in text

@@ -1,12 +1,15 @@
-"""The /newquiz screens (bot/render/creators.py): texts as typed, buttons, the publish card."""
+"""The /newquiz screens (bot/features/newquiz/screens.py): texts as typed, buttons, the publish card."""
 
 from __future__ import annotations
 
-from bot import i18n, render
-from bot.quiz import creating
-from bot.quiz.creating import PollSent
-from bot.quiz.draft import Step
-from bot.render import HTML
+from bot import i18n
+from bot.features.newquiz import rules as creating
+from bot.features.newquiz import screens as newquiz_screens
+from bot.features.newquiz.draft import Step
+from bot.features.newquiz.rules import PollSent
+from bot.render import callbacks as render_callbacks
+from bot.render import screen as render_screen
+from bot.render.text import HTML
 
 T = i18n.catalog("en")
 
@@ -23,11 +26,11 @@ def test_a_question_added_is_shown_as_typed_with_its_undo():
     draft, added = creating.take_text(_collecting(), "Is <i>this</i> **bold**?\n*yes\nno",
                                       message_id=2)
     assert isinstance(added, creating.Added)
-    screen = render.newquiz_added(draft, added, T, HTML)
+    screen = newquiz_screens.newquiz_added(draft, added, T, HTML)
     assert "Is &lt;i&gt;this&lt;/i&gt; **bold**?" in screen.text
     assert T("newquiz.added_no_explanation") in screen.text
     [[undo]] = screen.keyboard
-    assert undo.action == render.UndoButton(draft.started, added.question.serial)
+    assert undo.action == render_callbacks.UndoButton(draft.started, added.question.serial)
 
 
 def test_the_right_option_question_checks_the_chosen_options():
@@ -38,43 +41,43 @@ def test_the_right_option_question_checks_the_chosen_options():
     serial = asked.pending.question.serial
     draft, asked = creating.choose(draft, serial, 2)
     assert isinstance(asked, creating.AskRight)
-    screen = render.newquiz_ask_right(draft, asked.pending, T, HTML)
+    screen = newquiz_screens.newquiz_ask_right(draft, asked.pending, T, HTML)
     assert "C. 5" in screen.text and T("newquiz.ask_right_several") in screen.text
     options, [done] = screen.keyboard
     assert [b.label for b in options] == ["A", "B", "✅ C"]
-    assert done.action == render.RightDoneButton(draft.started, serial)
+    assert done.action == render_callbacks.RightDoneButton(draft.started, serial)
 
 
 def test_the_publish_card_links_and_shares():
     """The card has the deep link, Play, Share and "Start in a group"; no Share without
     inline mode; the first message removes the reply keyboard."""
-    head, card = render.newquiz_published("c-abcdefghij", "<Q>", 3, "quizbot", T, HTML)
+    head, card = newquiz_screens.newquiz_published("c-abcdefghij", "<Q>", 3, "quizbot", T, HTML)
     assert head.remove_keyboard and "&lt;Q&gt;" in head.screen.text
     assert "https://t.me/quizbot?start=c-abcdefghij" in card.screen.text
     actions = [b.action for row in card.screen.keyboard for b in row]
-    assert actions == [render.UrlButton("https://t.me/quizbot?start=c-abcdefghij"),
-                       render.ShareButton("c-abcdefghij"),
-                       render.UrlButton("https://t.me/quizbot?startgroup=c-abcdefghij")]
-    _, unshared = render.newquiz_published("c-abcdefghij", "Q", 3, "quizbot", T, HTML,
+    assert actions == [render_screen.UrlButton("https://t.me/quizbot?start=c-abcdefghij"),
+                       render_screen.ShareButton("c-abcdefghij"),
+                       render_screen.UrlButton("https://t.me/quizbot?startgroup=c-abcdefghij")]
+    _, unshared = newquiz_screens.newquiz_published("c-abcdefghij", "Q", 3, "quizbot", T, HTML,
                                            share=False)
-    assert render.ShareButton("c-abcdefghij") not in [
+    assert render_screen.ShareButton("c-abcdefghij") not in [
         b.action for row in unshared.screen.keyboard for b in row]
 
 
 def test_the_prompts_set_and_remove_the_poll_button():
     """The questions' prompt offers the quiz-poll button; the title's removes it."""
-    questions = render.newquiz_prompt(Step.QUESTIONS, T, HTML)
+    questions = newquiz_screens.newquiz_prompt(Step.QUESTIONS, T, HTML)
     assert questions.poll_button == T("newquiz.button_poll")
     assert "*Athens" in questions.screen.text
-    assert render.newquiz_prompt(Step.TITLE, T, HTML).remove_keyboard
+    assert newquiz_screens.newquiz_prompt(Step.TITLE, T, HTML).remove_keyboard
 
 
 def test_problems_by_question_number_and_every_problem_has_a_message():
     """Rejected problems are listed by question number; each draft problem has a message in
     every language."""
-    screens = render.newquiz_rejected(
-        [render.PublishProblem(2, "newquiz.problem.option_empty", {"number": 1}),
-         render.PublishProblem(None, "newquiz.problem.no_questions", {})], T, HTML)
+    screens = newquiz_screens.newquiz_rejected(
+        [newquiz_screens.PublishProblem(2, "newquiz.problem.option_empty", {"number": 1}),
+         newquiz_screens.PublishProblem(None, "newquiz.problem.no_questions", {})], T, HTML)
     [screen] = screens
     lines = screen.text.splitlines()
     assert lines.index("• " + T("newquiz.problem.no_questions")) < lines.index(
@@ -82,5 +85,5 @@ def test_problems_by_question_number_and_every_problem_has_a_message():
                  problem=T("newquiz.problem.option_empty", number=1)))
     for language in i18n.SUPPORTED:
         t = i18n.catalog(language)
-        for key in render.NEWQUIZ_PROBLEM_KEYS:
+        for key in newquiz_screens.NEWQUIZ_PROBLEM_KEYS:
             assert key in t.messages, (language, key)

@@ -1,4 +1,4 @@
-"""Homework's screens (bot/render/homework.py): the deadline in the group's language and zone,
+"""Homework's screens (bot/features/homework/screens.py): the deadline in the group's language and zone,
 progress, the deep-link button, names escaped and never mentions, the item analysis, the
 admins' list and its buttons, all within Telegram's limits."""
 
@@ -10,14 +10,28 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot import i18n, render
+from bot import i18n
 from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
-from bot.quiz.analysis import ItemStats
-from bot.quiz.bank import Text
-from bot.quiz.homework import CLOSED, OPEN, Assignment, HomeworkResults, Missed, Opened, Place
-from bot.render import HTML, MAX_MESSAGE_UTF16, AssignButton, HomeworkButton, UrlButton
-from bot.render import homework as screens
+from bot.features.homework import screens
+from bot.features.homework.rules import (
+    CLOSED,
+    OPEN,
+    Assignment,
+    HomeworkResults,
+    Missed,
+    Opened,
+    Place,
+)
+from bot.kernel.analysis import ItemStats
+from bot.kernel.bank import Text
+from bot.render import callbacks as render_callbacks
+from bot.render import screen as render_screen
+from bot.render import text as render_text
+from bot.render.callbacks import AssignButton, HomeworkButton
+from bot.render.limits import MAX_MESSAGE_UTF16
+from bot.render.screen import UrlButton
+from bot.render.text import HTML
 from tests.support.fakebotapi import parse_html, utf16_len
 
 EN, HI, EL = i18n.catalog("en"), i18n.catalog("hi"), i18n.catalog("el")
@@ -33,7 +47,7 @@ def assignment(**changes: object) -> Assignment:
     return replace(base, **changes)  # type: ignore[arg-type]
 
 
-def buttons(screen: render.Screen) -> list[render.Button]:
+def buttons(screen: render_screen.Screen) -> list[render_screen.Button]:
     return [button for row in screen.keyboard for button in row]
 
 
@@ -63,7 +77,7 @@ def test_the_deadline_is_a_date_time_entity_that_reads_right_without_it():
     assert entity == {"type": "date_time", "offset": utf16_len(text[:text.index(date)]),
                       "length": utf16_len(date), "unix_time": int(DEADLINE)}
     plain = screens.homework_post(assignment(), BANK, 7, zone="Europe/Athens", now=NOW,
-                                  bot_username="quizbot", t=EL, m=render.PLAIN)
+                                  bot_username="quizbot", t=EL, m=render_text.PLAIN)
     assert f"{date} (Europe/Athens)" in plain.text and "tg-time" not in plain.text
 
 
@@ -118,7 +132,7 @@ def test_results_fit_one_message_with_top_places_and_the_most_missed(t):
     """300 finishers: one message, the first five places, the rest counted, names escaped and
     never mentions, the most missed question named, and a practice button."""
     screen = screens.homework_results(results(300), BANK, bot_username="quizbot", t=t, m=HTML)
-    assert render.html_length(screen.text) <= MAX_MESSAGE_UTF16
+    assert render_text.html_length(screen.text) <= MAX_MESSAGE_UTF16
     assert screen.text.count("@\u2060user") == screens.HOMEWORK_TOP_PLACES
     assert "@user" not in screen.text and "&lt;i&gt;x&lt;/i&gt;" in screen.text
     assert t("hw.results_more", count=295) in screen.text
@@ -153,7 +167,7 @@ def test_the_admins_list_has_buttons_for_open_and_closed_homework():
     actions = [b.action for b in buttons(screen)]
     assert actions == [HomeworkButton("close", 7, 0), HomeworkButton("extend", 7, 0),
                        HomeworkButton("cancel", 7, 0), HomeworkButton("report", 8, 0)]
-    assert all(render.decode(render.encode(a)) == a for a in actions)
+    assert all(render_callbacks.decode(render_callbacks.encode(a)) == a for a in actions)
     assert EN("hw.finished", count=2) in screen.text
 
 
@@ -178,7 +192,7 @@ def test_the_admins_list_of_many_long_titled_homework_fits_one_message(t):
     listed = [assignment(id=n, bank_id=BANK.id) for n in range(1, 41)]
     screen = screens.assignments_list(listed, {BANK.id: long_titled}, zone="Asia/Kolkata",
                                       now=NOW, t=t, m=HTML)
-    assert render.html_length(screen.text) <= MAX_MESSAGE_UTF16
+    assert render_text.html_length(screen.text) <= MAX_MESSAGE_UTF16
     assert len(buttons(screen)) <= 100
     shown = len(screen.keyboard)
     assert 0 < shown < 40

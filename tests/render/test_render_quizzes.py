@@ -1,13 +1,15 @@
-"""The creator's screens (bot/render/quizzes.py) stay within Telegram's limits and show the
+"""The creator's screens (bot/features/myquizzes/screens.py) stay within Telegram's limits and show the
 creator's texts as typed."""
 
 from __future__ import annotations
 
 from bot import i18n
 from bot.bankload.problems import BankProblem
-from bot.quiz.library import QuizRecord, Visibility
-from bot.render import HTML, MAX_BUTTON_LABEL, MAX_CAPTION_UTF16, MAX_MESSAGE_UTF16, html_length
-from bot.render import quizzes as screens
+from bot.features.myquizzes import screens
+from bot.kernel.library import QuizRecord, Visibility
+from bot.render.limits import MAX_CAPTION_UTF16, MAX_MESSAGE_UTF16
+from bot.render.screen import MAX_BUTTON_LABEL
+from bot.render.text import HTML, html_length
 
 EN, HI = i18n.catalog("en"), i18n.catalog("hi")
 

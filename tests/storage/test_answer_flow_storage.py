@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.quiz.engine import Answer, Plan, with_answer
-from bot.quiz.flow import AnswerFlow
-from bot.quiz.ports import CLOSED, RECORDED
+from bot.features.private.flow import AnswerFlow
+from bot.kernel.engine import Answer, Plan, with_answer
+from bot.kernel.ports import CLOSED, RECORDED
 from storage import SQLiteStore
 
 PLAN = Plan(("q1", "q2"), ((0, 1, 2, 3), (0, 1, 2, 3)))

@@ -1,4 +1,4 @@
-"""Storage of the question of the day (:class:`bot.quiz.daily_ports.DailyStore`) against a real
+"""Storage of the question of the day (:class:`bot.features.daily.ports.DailyStore`) against a real
 database, on each engine (a SQLite file, and PostgreSQL: the ``engine`` fixture): schedules,
 claims as compare-and-sets, answers once per user, reveals, the week's answers, the chats the
 bot may post in, a supergroup upgrade and a deletion."""
@@ -9,8 +9,8 @@ import asyncio
 
 import pytest
 
-from bot.quiz.daily import BotChat, DailyAnswer, DailySchedule, PostStatus, RunOut, Status
-from bot.quiz.daily_ports import NewPost
+from bot.features.daily.ports import NewPost
+from bot.features.daily.rules import BotChat, DailyAnswer, DailySchedule, PostStatus, RunOut, Status
 
 CHAT, OTHER = -1001234567890, -1009876543210
 

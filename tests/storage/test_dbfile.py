@@ -19,7 +19,7 @@ import pytest
 
 from bot import i18n
 from bot.config import Address
-from bot.quiz.ports import StorageError
+from bot.kernel.ports import StorageError
 from storage import SQLiteStore, migrations
 from storage.backup import backup, restore
 from tests.support.botrun import RunningBot

@@ -1,5 +1,5 @@
-"""Storage of homework and chats' time zones (:class:`bot.quiz.homework_ports.HomeworkStore`,
-:class:`bot.quiz.homework_ports.TimeZoneStore`) against a real database, on each engine (a
+"""Storage of homework and chats' time zones (:class:`bot.features.homework.ports.HomeworkStore`,
+:class:`bot.features.homework.ports.TimeZoneStore`) against a real database, on each engine (a
 SQLite file, and PostgreSQL: the ``engine`` fixture)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import asyncio
 
 import pytest
 
-from bot.quiz.engine import Answer, Plan
-from bot.quiz.homework import CANCELLED, CLOSED, OPEN, REMINDERS, reminder_due
-from bot.quiz.homework_ports import NewAssignment, TokenTaken
+from bot.features.homework.ports import NewAssignment, TokenTaken
+from bot.features.homework.rules import CANCELLED, CLOSED, OPEN, REMINDERS, reminder_due
+from bot.kernel.engine import Answer, Plan
 from tests.support.engines import record
 
 GROUP, SUPERGROUP = -100, -1001234567890
@@ -367,7 +367,7 @@ def test_the_operations_guide_states_the_send_lease():
     """docs/operations.md says how long a homework send's claim holds: the code's lease."""
     from pathlib import Path
 
-    from bot.quiz.homework import SEND_LEASE
+    from bot.features.homework.rules import SEND_LEASE
 
     docs = " ".join((Path(__file__).resolve().parents[2] / "docs" / "operations.md")
                     .read_text().split())

@@ -1,5 +1,5 @@
-"""Storage of created quizzes and drafts (:class:`bot.quiz.library.QuizLibrary`,
-:class:`bot.quiz.library.DraftStore`) against a real database, on each engine (a SQLite file,
+"""Storage of created quizzes and drafts (:class:`bot.kernel.library.QuizLibrary`,
+:class:`bot.kernel.library.DraftStore`) against a real database, on each engine (a SQLite file,
 and PostgreSQL: the ``engine`` fixture)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-from bot.quiz.library import QuizIdTaken, QuizSummary, Visibility
+from bot.kernel.library import QuizIdTaken, QuizSummary, Visibility
 from storage.library import contains_pattern
 
 PUBLIC, LINK = Visibility.PUBLIC, Visibility.LINK
@@ -284,7 +284,7 @@ async def test_deleting_a_user_drops_their_draft_and_keeps_their_quizzes(store):
 async def test_upgrading_an_existing_database_adds_the_tables_and_keeps_its_data(engine):
     """A database at version 11 is migrated to 12: its attempts stay, and created quizzes and
     drafts can be stored."""
-    from bot.quiz.engine import Plan
+    from bot.kernel.engine import Plan
 
     old = await engine.open(upto=11)
     assert await old.schema_version() == 11

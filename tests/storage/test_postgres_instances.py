@@ -17,10 +17,10 @@ import asyncpg
 import pytest
 
 from bot import i18n
-from bot.quiz import group
-from bot.quiz.engine import Answer, Plan
-from bot.quiz.group import GroupAnswer
-from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED
+from bot.features.groups import rules as group
+from bot.features.groups.rules import GroupAnswer
+from bot.kernel.engine import Answer, Plan
+from bot.kernel.ports import CLOSED, DUPLICATE, RECORDED
 from storage import PostgresStore
 from storage.leases import POLLER_NAMESPACE, SESSION_NAMESPACE
 from tests.support.banks import BANK_ID

@@ -15,9 +15,9 @@ from dataclasses import replace
 
 import pytest
 
-from bot.quiz.engine import ABANDONED, ACTIVE, FINISHED, Answer, Plan, with_answer
-from bot.quiz.group import GroupAnswer
-from bot.quiz.ports import CLOSED, DUPLICATE, RECORDED, Pruned, StorageError
+from bot.features.groups.rules import GroupAnswer
+from bot.kernel.engine import ABANDONED, ACTIVE, FINISHED, Answer, Plan, with_answer
+from bot.kernel.ports import CLOSED, DUPLICATE, RECORDED, Pruned, StorageError
 from storage import SQLiteStore, migrations
 from storage.postgres import migrations as pg_migrations
 from tests.support.engines import record
@@ -347,7 +347,7 @@ async def test_acknowledged_answer_survives_kill_9(engine):
     """An answer whose record_answer returned is stored after the process is SIGKILLed."""
     script = textwrap.dedent(f"""
         import asyncio, os, signal, sys
-        from bot.quiz.engine import Answer, Plan, with_answer
+        from bot.kernel.engine import Answer, Plan, with_answer
         from storage import open_store
         async def main():
             store = await open_store({engine.target!r})
@@ -524,7 +524,7 @@ async def test_revise_only_an_active_attempt_at_the_given_position(store):
 async def test_group_settings_compare_and_set_and_move_with_the_chat(store):
     """The first save (version 0) and each change at the expected version win; a stale one is
     refused; settings and language move with a chat upgraded to a supergroup."""
-    from bot.quiz.settings import GroupSettings
+    from bot.features.groups.settings import GroupSettings
 
     assert await store.group_settings(-1) is None
     first = GroupSettings(who_starts="admins", question_seconds=20, scoring="right",
@@ -618,7 +618,7 @@ async def test_update_cards_rates_in_order_like_update_card(engine):
     one would (for users 1000 higher): new and existing cards, two ratings of one card in one
     batch (the second sees the first), a declined rating, learners studied once per rating;
     more than one chunk of rows."""
-    from bot.quiz.ports import CardUpdate, Learner
+    from bot.kernel.ports import CardUpdate, Learner
 
     store = await engine.open()
     try:

@@ -8,8 +8,8 @@ import asyncio
 
 import pytest
 
-from bot.quiz.engine import Answer, Plan
-from bot.quiz.group import GroupAnswer
+from bot.features.groups.rules import GroupAnswer
+from bot.kernel.engine import Answer, Plan
 from storage import PostgresStore, SQLiteStore
 from tests.support.engines import record
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.quiz.analysis import analyse, most_chosen_wrong
-from bot.quiz.engine import Answer, Plan
-from bot.quiz.group import GroupAnswer
-from bot.quiz.ports import RECORDED
+from bot.features.groups.rules import GroupAnswer
+from bot.kernel.analysis import analyse, most_chosen_wrong
+from bot.kernel.engine import Answer, Plan
+from bot.kernel.ports import RECORDED
 from tests.support.engines import record
 
 PLAN = Plan(("q1", "q2"), ((0, 1, 2, 3), (3, 2, 1, 0)))

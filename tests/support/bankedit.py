@@ -1,5 +1,5 @@
 """Editing a copy of the bundled bank without a version bump, for tests of attempts that outlive
-the edit (see ``bot.quiz.engine.revise``)."""
+the edit (see ``bot.kernel.engine.revise``)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """Created quizzes for tests: a valid bank document of a created quiz, stored through the
-library (:meth:`bot.quiz.library.QuizLibrary.create_quiz` / ``add_version``) as the
+library (:meth:`bot.kernel.library.QuizLibrary.create_quiz` / ``add_version``) as the
 creator-side service stores it."""
 
 from __future__ import annotations
 
-from bot.quiz.library import QuizLibrary, QuizRecord, QuizSummary, Visibility
+from bot.kernel.library import QuizLibrary, QuizRecord, QuizSummary, Visibility
 
 
 def quiz_document(quiz_id: str, version: int = 1, *, title: str = "Capitals of Europe",

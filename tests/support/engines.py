@@ -13,8 +13,8 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.quiz.engine import Answer, Attempt, with_answer
-from bot.quiz.ports import QuizStore
+from bot.kernel.engine import Answer, Attempt, with_answer
+from bot.kernel.ports import QuizStore
 from storage import PostgresStore, SQLiteStore, migrations
 from storage import postgres as pg
 
@@ -33,7 +33,7 @@ READ_ONLY_OFF = _database_setting("RESET default_transaction_read_only")
 
 async def record(store: QuizStore, attempt: Attempt, answer: Answer) -> str:
     """Record ``answer`` to the question ``attempt`` is asking as the service does: the attempt
-    moved on by the core's rule (:func:`bot.quiz.engine.with_answer`); the outcome."""
+    moved on by the core's rule (:func:`bot.kernel.engine.with_answer`); the outcome."""
     return await store.record_answer(attempt.id, attempt.position, answer,
                                      with_answer(attempt, answer))
 

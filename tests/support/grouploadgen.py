@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot import i18n
-from bot.quiz.engine import LABELS
+from bot.kernel.engine import LABELS
 from tests.support.fakebotapi import Call, FakeBotAPI
 from tests.support.loadgen import LANGUAGE_CODES, percentile
 

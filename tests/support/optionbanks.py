@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from bot.quiz.bank import Bank
+from bot.kernel.bank import Bank
 
 LANGUAGES = ("en", "el")
 

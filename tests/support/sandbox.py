@@ -39,7 +39,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bot import termtext
+from bot.terminal import text as termtext
 from tests.support.fakebotapi import Call, FakeBotAPI
 from tests.support.processes import start_bot_process
 
@@ -117,7 +117,7 @@ def columns() -> int:
 
 
 def say(text: str) -> None:
-    """Print ``text`` wrapped to the terminal's width (:func:`bot.termtext.wrap`: continuation
+    """Print ``text`` wrapped to the terminal's width (:func:`bot.terminal.text.wrap`: continuation
     lines indented as their line, or under a list item's text)."""
     print(termtext.wrap(text, columns()), flush=True)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.quiz.bank import Bank
+from bot.kernel.bank import Bank
 
 OPTION_LINE = re.compile(r"^(?:[✅❌] )?([A-D])\. (.*?)(?: \(.*\))?$")
 """An option line of a question or feedback message: its label and its text (a mark before it

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot import i18n
-from bot.quiz.privacy import PrivacyService
-from bot.quiz.review import LearningService
+from bot.features.learning.service import LearningService
+from bot.features.privacy.service import PrivacyService
 from storage import SQLiteStore
 from tests.cli.test_ops import quizbot
 from tests.e2e.test_e2e_group import GROUP

@@ -8,8 +8,8 @@ from __future__ import annotations
 import sqlite3
 
 from bot import i18n
-from bot.quiz.library import QuizSummary, Visibility
-from bot.quiz.privacy import CreatedQuizzes, Creations, PrivacyService
+from bot.features.privacy.service import CreatedQuizzes, Creations, PrivacyService
+from bot.kernel.library import QuizSummary, Visibility
 from storage import SQLiteStore
 from tests.cli.test_ops import quizbot
 from tests.support.botrun import RunningBot

@@ -9,13 +9,12 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 
-from bot import render
-from bot.render import Button, Screen
-from bot.render.screen import ShareButton, UrlButton
+from bot.render import callbacks as render_callbacks
+from bot.render.screen import Button, Screen, ShareButton, UrlButton
 from bot.telegram.common import Keyboard, keyboard
 
 SCREEN = Screen("Q", (
-    (Button("A", render.AnswerButton(7, 0, 0)), Button("Β", render.AnswerButton(7, 0, 1))),
+    (Button("A", render_callbacks.AnswerButton(7, 0, 0)), Button("Β", render_callbacks.AnswerButton(7, 0, 1))),
     (Button("Open", UrlButton("https://t.me/quizbot?start=x")),
      Button("Share", ShareButton("quiz 1"))),
 ))
@@ -41,5 +40,5 @@ def test_it_equals_the_markup_parsed_from_telegrams_answer():
     parsed = InlineKeyboardMarkup.de_json(PLAIN.to_dict(), None)
     made = keyboard(SCREEN)
     assert parsed == made and made == parsed
-    assert keyboard(Screen("Q", ((Button("A", render.AnswerButton(7, 0, 1)),),))) != parsed
+    assert keyboard(Screen("Q", ((Button("A", render_callbacks.AnswerButton(7, 0, 1)),),))) != parsed
     assert keyboard(Screen("no buttons")) is None

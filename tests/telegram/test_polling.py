@@ -9,7 +9,7 @@ import asyncio
 
 from telegram import Update
 
-from bot import render
+from bot.render import callbacks as render_callbacks
 from bot.telegram.polling import PolledUpdates, held
 
 BOT = 1000
@@ -52,8 +52,8 @@ def test_taps_of_answering_and_inline_queries_are_not_held_other_updates_are():
         return update(None, callback_query={"id": "1", "from": user, "chat_instance": "c",
                                             "data": data, "message": message})
 
-    answering = [render.encode(render.AnswerButton(3, 1, 0)), render.encode(
-        render.NextButton(3, 1)), render.encode(render.GroupAnswerButton(4, 0, 1))]
+    answering = [render_callbacks.encode(render_callbacks.AnswerButton(3, 1, 0)), render_callbacks.encode(
+        render_callbacks.NextButton(3, 1)), render_callbacks.encode(render_callbacks.GroupAnswerButton(4, 0, 1))]
     assert not any(held(tap(data)) for data in answering)
     assert not held(update(None, inline_query={"id": "1", "from": user, "query": "",
                                                 "offset": ""}))

@@ -12,7 +12,7 @@ import pytest
 from bot import i18n
 from bot.bankload import load_banks
 from bot.config import ConfigError
-from bot.telegram.admin import admins_from_env, load_changes
+from bot.features.admin.handlers import admins_from_env, load_changes
 from tests.support.botrun import RunningBot
 from tests.support.optionbanks import write_bank
 from tests.support.person import Person

@@ -1,29 +1,31 @@
-"""The private ``/start`` payloads' table (``bot.telegram.handlers.START_LINKS``): which
+"""The private ``/start`` payloads' table (``bot.features.private.handlers.START_LINKS``): which
 feature opens each kind of deep link, in the order they are tried."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot import render
-from bot.telegram import handlers, homework, teachers
+from bot.features.groups import teachers
+from bot.features.homework import handlers as homework
+from bot.features.private import handlers
+from bot.render import links as render_links
 
 
 def opener(payload: str):
-    """The link of :data:`~bot.telegram.handlers.START_LINKS` that opens ``payload``."""
+    """The link of :data:`~bot.features.private.handlers.START_LINKS` that opens ``payload``."""
     return next(link for link in handlers.START_LINKS if link.takes(payload))
 
 
 @pytest.mark.parametrize(("payload", "link"), [
-    (render.question_link("quizbot", 12, 3).split("=", 1)[1], teachers.QUESTION_LINK),
+    (render_links.question_link("quizbot", 12, 3).split("=", 1)[1], teachers.QUESTION_LINK),
     ("q_0_0", teachers.QUESTION_LINK),
     ("q_1_10000", handlers.BANK_LINK),  # a position out of range: taken for a bank id
     ("q_x_1", handlers.BANK_LINK),
     ("hwAbC-d_e", homework.HOMEWORK_LINK),
     ("hw", homework.HOMEWORK_LINK),
     ("hw-bank", homework.HOMEWORK_LINK),  # as it always was: "hw" begins a homework token
-    (render.LIST_PAYLOAD, handlers.LIST_LINK),
-    (render.LIST_PAYLOAD + "s", handlers.BANK_LINK),
+    (render_links.LIST_PAYLOAD, handlers.LIST_LINK),
+    (render_links.LIST_PAYLOAD + "s", handlers.BANK_LINK),
     ("deepspeed-megatron", handlers.BANK_LINK),
     ("c-0a1b2c3d4e", handlers.BANK_LINK),  # a shared created quiz
     ("garbage!*", handlers.BANK_LINK),  # refused by name as an unknown bank

@@ -290,7 +290,7 @@ async def test_a_job_meeting_a_storage_outage_says_so_once_a_minute_without_a_tr
     ERROR tracebacks a second during a PostgreSQL outage)."""
     import logging
 
-    from bot.quiz.ports import StorageError
+    from bot.kernel.ports import StorageError
     from bot.telegram.jobpass import OUTAGE_LOG_SECONDS, job_pass
 
     now = [1000.0]

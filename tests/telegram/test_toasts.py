@@ -9,8 +9,8 @@ import pytest
 
 import bot.quiz
 from bot import i18n
-from bot.quiz.engine import QuizError
-from bot.telegram.router import TOASTS, merge_toasts
+from bot.kernel.engine import QuizError
+from bot.routes import TOASTS, merge_toasts
 
 
 def refusal_classes() -> set[type[QuizError]]:

@@ -191,7 +191,7 @@ def test_the_handlers_read_no_unread_field_of_a_callback_querys_message():
     reads a message's ``entities`` is one known to read a message a user sent (not a callback
     query's), and its ``reply_markup`` is read only by ``common.sent_keyboard``; a new one must
     be checked, and the field kept if it reads a query's message."""
-    known = {("bot/telegram/arrivals.py", "entities"), ("bot/telegram/quizzes.py", "entities"),
+    known = {("bot/telegram/arrivals.py", "entities"), ("bot/features/myquizzes/handlers.py", "entities"),
              ("bot/telegram/common.py", "reply_markup")}
     root = Path(__file__).resolve().parents[2]
     reads = set()

@@ -249,7 +249,7 @@ async def test_without_the_database_registration_fails_and_turns_go_ahead(pg_url
     """The database unreachable: registering raises StorageError (the webhook answers 500, so
     Telegram sends the update again); a turn is not had, and the update is handled anyway;
     forgetting and closing do not raise."""
-    from bot.quiz.ports import StorageError
+    from bot.kernel.ports import StorageError
 
     order = PostgresUpdateOrder("postgresql://quizbot@/quizbot?host=/nonexistent-folder")
     with pytest.raises(StorageError):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.i18n.declare import N_, NP_, Plural, Text
 
 MESSAGES: tuple[Text | Plural, ...] = (
-    # --- the question of the day: /daily (bot/telegram/daily.py) ---------------------------
+    # --- the question of the day: /daily (bot/features/daily/handlers.py) ---------------------------
     N_("command_daily", "A question of the day for your channel"),
     # Translators: to a group (its members, in the plural)
     N_("command_group_daily", "A question of the day for the group (admins)"),

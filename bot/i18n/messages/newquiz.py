@@ -1,11 +1,11 @@
-"""The messages of /newquiz: making a quiz by chatting (``bot/telegram/creators.py``)."""
+"""The messages of /newquiz: making a quiz by chatting (``bot/features/newquiz/handlers.py``)."""
 
 from __future__ import annotations
 
 from bot.i18n.declare import N_, NP_, Plural, Text
 
 MESSAGES: tuple[Text | Plural, ...] = (
-    # /newquiz: making a quiz by chatting (bot/telegram/creators.py, bot/render/creators.py)
+    # /newquiz: making a quiz by chatting (bot/features/newquiz/handlers.py, bot/features/newquiz/screens.py)
     N_("command_newquiz", "Make a quiz of your own"),
     N_("newquiz.ask_title",
        "Let's make a quiz! First, send me its title.\n"

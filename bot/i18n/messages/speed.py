@@ -1,4 +1,4 @@
-"""The messages of the private /settings: what follows an answer (bot/quiz/flow.py)."""
+"""The messages of the private /settings: what follows an answer (bot/features/private/flow.py)."""
 
 from __future__ import annotations
 

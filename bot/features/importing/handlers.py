@@ -1,0 +1,164 @@
+"""Files sent to the bot in a private chat (no command): a quiz YAML, GIFT, Aiken or CSV file
+becomes a created quiz (or, a YAML with the id of one of the sender's quizzes, its next
+version), checked as ``quizbot validate --strict`` checks a bank file; nothing is stored
+unless it passes.
+
+The file is fetched with ``getFile`` from the Bot API server the bot talks to, and downloaded
+from its file URL (``TELEGRAM_BASE_FILE_URL``, PTB's ``base_file_url``). Files over
+:data:`MAX_FILE_BYTES` are refused before the download (the Document's ``file_size``) and
+after it (a size Telegram did not give, or got wrong).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import PurePosixPath
+from typing import Any, cast
+
+from telegram import Document, Message, Update
+from telegram.error import NetworkError, TelegramError
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential
+
+from bot.features.importing.rules import (
+    EXPLANATION_PLACEHOLDER,
+    PARSERS,
+    SOURCE_PLACEHOLDER,
+    bank_data,
+)
+from bot.features.myquizzes import screens
+from bot.features.myquizzes.service import MAX_QUIZ_QUESTIONS, Published
+from bot.i18n import Catalog
+from bot.kernel.library import QuizRecord
+from bot.render.screen import Screen
+from bot.render.text import HTML
+from bot.services import catalog_for, services
+from bot.telegram.common import Context, send
+
+log = logging.getLogger(__name__)
+
+MAX_FILE_BYTES = 1024 * 1024
+"""Largest file taken, in bytes (1 MB; as a bank file, ``bot.bankload.MAX_BANK_BYTES``)."""
+
+DOWNLOAD_TRIES = 3
+"""Tries of a file download that failed on the network (``getFile`` itself is retried by the
+rate limiter, as every Bot API call)."""
+
+FORMATS = {".yaml": "yaml", ".yml": "yaml", ".gift": "gift", ".csv": "csv", ".aiken": "aiken"}
+"""File name ending -> format; ``.txt`` is Aiken when it has an ``ANSWER:`` line, else GIFT."""
+
+
+def file_format(name: str, text: str | None = None) -> str | None:
+    """The format of a file called ``name`` (its text tells Aiken from GIFT in a ``.txt``);
+    None if it is none of them."""
+    suffix = PurePosixPath(name).suffix.lower()
+    if suffix == ".txt":
+        if text is None:
+            return "txt"
+        aiken = any(line.strip().upper().startswith("ANSWER:") for line in text.splitlines())
+        return "aiken" if aiken else "gift"
+    return FORMATS.get(suffix)
+
+
+async def on_document(update: Update, context: Context) -> None:
+    """A file in a private chat: make a quiz of it, or say why not."""
+    message, user = update.effective_message, update.effective_user
+    assert message is not None and user is not None and message.document is not None
+    t = await catalog_for(context, user)
+    document = message.document
+    name = document.file_name or ""
+    if file_format(name) is None:
+        await _reply(message, t("documents.unknown_format"))
+        return
+    if document.file_size is not None and document.file_size > MAX_FILE_BYTES:
+        await _reply(message, t("documents.too_large"))
+        return
+    data = await _download(document)
+    if data is None:
+        await _reply(message, t("documents.download_failed"))
+        return
+    if len(data) > MAX_FILE_BYTES:
+        await _reply(message, t("documents.too_large"))
+        return
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        await _reply(message, t("documents.not_text"))
+        return
+    # off the event loop: a file is up to a megabyte of anyone's text, and every other chat
+    # waits while the loop works (the YAML check is run in a thread by the quiz service)
+    kind = await asyncio.to_thread(file_format, name, text)
+    service = services(context).quizzes
+    if kind == "yaml":
+        outcome = await service.submit(user.id, text, language=t.language)
+    else:
+        assert kind is not None
+        imported = await asyncio.to_thread(_imported, kind, text, PurePosixPath(name).stem, t)
+        if isinstance(imported, str):
+            await _reply(message, imported)
+            return
+        data_, skipped = imported
+        if skipped:
+            await _reply(message, t("documents.skipped", count=skipped))
+        outcome = await service.submit(user.id, data_, language=t.language)
+    if not isinstance(outcome.result, Published):
+        await message.reply_text(screens.problems_text(outcome.result.problems, t, HTML))
+        return
+    record = outcome.result.record
+    if outcome.not_yours is not None:
+        await _reply(message, t("documents.new_not_yours", id=outcome.not_yours))
+    await message.reply_text(screens.saved_text(record, outcome.result.created, t, HTML))
+    await send(context, message.chat_id,
+               _quiz_screen(context, record, t))
+
+
+async def _download(document: Document) -> bytes | None:
+    """The file's bytes (``getFile``, then the file URL); None if Telegram would not give
+    them (the creator is asked to send the file again)."""
+    try:
+        file = await document.get_file()
+        async for attempt in AsyncRetrying(
+                retry=retry_if_exception_type(NetworkError),
+                stop=stop_after_attempt(DOWNLOAD_TRIES),
+                wait=wait_exponential(multiplier=0.5, max=4), reraise=True):
+            with attempt:
+                return bytes(await file.download_as_bytearray())
+    except (TelegramError, OSError) as exc:
+        log.warning("could not download document %s: %r", document.file_unique_id, exc)
+    return None
+
+
+def _imported(kind: str, text: str, stem: str, t: Catalog
+              ) -> tuple[dict[str, Any], int] | str:
+    """A GIFT, Aiken or CSV file as bank data in the creator's language, and how many of its
+    questions were left out; or what to say when none could be converted, or more than a quiz
+    may hold (:data:`MAX_QUIZ_QUESTIONS`). Run in a thread: linear in the file. Placeholders the
+    importer writes for a missing explanation or source are left out (a created quiz needs
+    neither; the check names what a bank requires)."""
+    parsed = PARSERS[kind](text)
+    if not parsed.questions:
+        return t("documents.none_converted", count=parsed.found)
+    if len(parsed.questions) > MAX_QUIZ_QUESTIONS:  # refused before a bank is made of them
+        return t("quizzes.problem_file", problem=t(
+            "problem.too_many_questions", count=len(parsed.questions), limit=MAX_QUIZ_QUESTIONS))
+    name = stem.replace("_", " ").replace("-", " ").strip() or stem
+    data, _ = bank_data(parsed, language=t.language, bank_id="imported",
+                        title=t("documents.imported_title", name=name),
+                        description=t("documents.imported_description", name=name))
+    # cast: bank_data's "questions" is the list of question mappings (edited in place)
+    for question in cast(list[dict[str, Any]], data["questions"]):
+        if question["explanation"] == {t.language: EXPLANATION_PLACEHOLDER}:
+            del question["explanation"]
+        if (question["source"]["title"], question["source"]["url"]) == SOURCE_PLACEHOLDER:
+            del question["source"]
+    return data, sum(1 for note in parsed.notes if note.skipped)
+
+
+async def _reply(message: Message, text: str) -> None:
+    await message.reply_text(HTML.escape(text))
+
+
+def _quiz_screen(context: Context, record: QuizRecord, t: Catalog) -> Screen:
+    """A quiz's screen, with Share only when the bot's inline mode is on."""
+    return screens.quiz_screen(record, t, HTML, context.bot.username,
+                               share=bool(context.bot.supports_inline_queries))

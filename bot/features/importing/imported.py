@@ -1,0 +1,83 @@
+"""What the converters of :mod:`bot.features.importing.rules` find: converted questions and notes.
+
+Pure data and the small rules every converter shares (counting questions, the option count).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.kernel.bank import MAX_OPTIONS, MIN_OPTIONS
+
+
+@dataclass(frozen=True)
+class Imported:
+    """One converted multiple-choice question, in plain text.
+
+    Attributes:
+        line: 1-based line where it starts in the source file.
+        number: 1-based position among the file's questions (converted or not): the default
+            id is ``q<number>``, stable when a question before it is fixed and imported again.
+        name: Its name in the file (GIFT ``::title::``, the CSV ``id``), if any.
+        prompt: The question.
+        options: (text, correct) per option, in the file's order; exactly one correct.
+        explanation: Why the correct option is right, if the file says.
+        source: (title, URL) of the explanation's source, if the file gives one.
+    """
+
+    line: int
+    number: int
+    name: str | None
+    prompt: str
+    options: tuple[tuple[str, bool], ...]
+    explanation: str | None = None
+    source: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the converter could not carry over.
+
+    Attributes:
+        line: 1-based line in the source file, or None for the whole file.
+        message: What and why.
+        skipped: True when a whole question was left out; False when only a part was (a
+            feedback text, a partial credit) or a placeholder was written.
+    """
+
+    line: int | None
+    message: str
+    skipped: bool = True
+
+
+@dataclass
+class Parsed:
+    """What a parser found: the questions it converted and its notes, in file order."""
+
+    questions: list[Imported] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    found: int = 0
+    """Questions found in the file (converted or not)."""
+
+
+def counted(parsed: Parsed) -> int:
+    """Count one more question found in the file; return its 1-based number."""
+    parsed.found += 1
+    return parsed.found
+
+
+NOT_MULTIPLE_CHOICE = "quizbot asks multiple-choice questions with exactly one correct option"
+
+
+def option_count_problem(count: int) -> str | None:
+    """Why ``count`` options cannot make a bank question, or None when they can."""
+    if MIN_OPTIONS <= count <= MAX_OPTIONS:
+        return None
+    return f"{count} options: a bank question has {MIN_OPTIONS} to {MAX_OPTIONS}"
+
+
+
+
+def short(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a note, cut to ``limit`` characters."""
+    return repr(text if len(text) <= limit else text[:limit - 1] + "…")

@@ -1,0 +1,282 @@
+"""Converters from other quiz formats to banks: Moodle GIFT, Aiken, and a CSV layout.
+
+Pure: each parser takes the file's text and returns the multiple-choice questions it could
+convert and a :class:`Note` for everything it could not (with the line), and
+:func:`bank_data` turns them into a bank mapping (one language) ready to be written as YAML and
+checked by the loader. Reading and writing files is the CLI's (``quizbot import``).
+
+Formats (``banks/README.md`` has the details and the CSV layout):
+
+- GIFT, as Moodle's ``qformat_gift`` reads it: questions separated by blank lines; ``//``
+  comment lines; ``::title::``; ``{=right ~wrong}`` answers (also in the middle of the text,
+  shown as ``_____``); ``#`` feedback per answer, ``####`` general feedback; ``[html]``,
+  ``[moodle]``, ``[plain]``, ``[markdown]`` text formats; ``\\~ \\= \\# \\{ \\} \\:`` escapes,
+  ``\\n`` a line break. Other question types (true/false, short answer, matching, numerical,
+  essay, descriptions, several right answers) are reported, not converted.
+- Aiken: the question, then options ``A. text`` or ``A) text``, then ``ANSWER: X``.
+- CSV: a header row, then one row per question (columns ``id``, ``prompt``, ``A`` to ``L``,
+  ``correct``, ``explanation``, ``source_title``, ``source_url``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections import Counter
+
+from bot.features.importing.gift import parse_gift
+from bot.features.importing.imported import Imported, Note, Parsed, counted, option_count_problem
+from bot.kernel.bank import ID_PATTERN, MAX_OPTIONS
+
+EXPLANATION_PLACEHOLDER = "TODO: explain why the correct option is right."
+"""Written where the source gives no explanation (Aiken never does): the loader accepts it, so
+the bank can be tried at once, and a search for "TODO" finds what is left to write."""
+
+SOURCE_PLACEHOLDER = ("TODO: the source of the explanation", "https://example.org/TODO")
+"""Title and URL written where neither the file nor the command gives a source."""
+
+
+# --- Aiken ---------------------------------------------------------------------------------
+
+_AIKEN_OPTION = re.compile(r"^([A-Z])[.)][ \t]+(.*)$")
+_AIKEN_ANSWER = re.compile(r"^ANSWER:(.*)$")
+
+
+def parse_aiken(text: str) -> Parsed:
+    """Convert an Aiken file: a question (one line, or several before the first option),
+    options ``A. text`` or ``A) text`` (a letter, a period or bracket, a space), then
+    ``ANSWER: X``. Blank lines are ignored, as Moodle ignores them. Aiken has no feedback:
+    the explanation is left to write."""
+    parsed = Parsed()
+    prompt: list[str] = []
+    options: list[tuple[int, str, str]] = []  # (line, label, text)
+    start = 0
+
+    def reset() -> None:
+        prompt.clear()
+        options.clear()
+
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        answer = _AIKEN_ANSWER.match(line)
+        option = _AIKEN_OPTION.match(line)
+        if answer:
+            if not prompt:
+                parsed.notes.append(Note(number, "an ANSWER: line without a question"))
+            else:
+                _aiken_question(parsed, start, " ".join(prompt), options, answer[1].strip(),
+                                number)
+            reset()
+        elif option and prompt:
+            options.append((number, option[1], option[2].strip()))
+        elif option:
+            parsed.notes.append(Note(number, "an option without a question before it"))
+        else:
+            if options:  # a new question while the last one still waits for its ANSWER:
+                counted(parsed)
+                parsed.notes.append(Note(start, "no ANSWER: line after the options"))
+                reset()
+            if not prompt:
+                start = number
+            prompt.append(line)
+    if prompt:
+        counted(parsed)
+        parsed.notes.append(Note(start, "no ANSWER: line after the options"
+                                 if options else "a question without options"))
+    return parsed
+
+
+def _aiken_question(parsed: Parsed, start: int, prompt: str,
+                    options: list[tuple[int, str, str]], answer: str, answer_line: int) -> None:
+    number = counted(parsed)
+    labels = [label for _, label, _ in options]
+    repeated = sorted(label for label, count in Counter(labels).items() if count > 1)
+    letter = answer[:1].upper()
+    problem: str | None
+    if repeated:
+        problem = f"option label {', '.join(repeated)} used twice"
+    elif not letter or letter not in labels:
+        problem = (f"ANSWER: {answer!r} (line {answer_line}) names no option "
+                   f"(options: {', '.join(labels) or 'none'})")
+    else:
+        problem = option_count_problem(len(options))
+    if problem:
+        parsed.notes.append(Note(start, problem))
+        return
+    parsed.questions.append(Imported(
+        start, number, None, prompt,
+        tuple((text, label == letter) for _, label, text in options)))
+
+
+# --- CSV -----------------------------------------------------------------------------------
+
+CSV_LABELS = tuple("ABCDEFGHIJKL")[:MAX_OPTIONS]
+CSV_COLUMNS = ("id", "prompt", *CSV_LABELS, "correct", "explanation", "source_title",
+               "source_url")
+CSV_REQUIRED = ("prompt", "A", "B", "correct")
+MAX_CSV_COLUMNS = 2 * len(CSV_COLUMNS)
+"""A header row with more cells than this is refused before its names are read: no file
+needs more (each column once, with room for a few the layout does not know)."""
+
+
+def parse_csv(text: str) -> Parsed:
+    """Convert a CSV file (RFC 4180, comma-separated, stdlib ``csv``) with a header row naming
+    its columns (in any order; letters in either case): ``prompt``, option columns ``A`` to
+    ``J`` (``A`` and ``B`` required; empty cells are no option), ``correct`` (the letter of the
+    correct option), and optionally ``id``, ``explanation``, ``source_title``, ``source_url``.
+    One row per question; a cell may span lines inside quotes."""
+    parsed = Parsed()
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except StopIteration:
+        parsed.notes.append(Note(None, "the file is empty"))
+        return parsed
+    except csv.Error as exc:
+        parsed.notes.append(Note(1, f"not CSV: {exc}"))
+        return parsed
+    if len(header) > MAX_CSV_COLUMNS:
+        parsed.notes.append(Note(1, f"bad header row: {len(header)} columns, at most "
+                                    f"{MAX_CSV_COLUMNS} (columns: {', '.join(CSV_COLUMNS)})"))
+        return parsed
+    names = [_csv_column(name) for name in header]
+    unknown = [raw for raw, name in zip(header, names, strict=True) if name not in CSV_COLUMNS]
+    missing = [name for name in CSV_REQUIRED if name not in names]
+    twice = sorted(name for name, count in Counter(names).items() if count > 1)
+    if unknown or missing or twice:
+        problems = ([f"unknown column(s) {', '.join(map(repr, unknown))}"] if unknown else []) + (
+            [f"missing column(s) {', '.join(missing)}"] if missing else []) + (
+            [f"column(s) {', '.join(twice)} given twice"] if twice else [])
+        parsed.notes.append(Note(1, "bad header row: " + "; ".join(problems)
+                                 + f" (columns: {', '.join(CSV_COLUMNS)})"))
+        return parsed
+    while True:
+        line = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            parsed.notes.append(Note(line, f"not CSV: {exc}"))
+            break
+        if not any(cell.strip() for cell in row):
+            continue
+        _csv_question(parsed, line, dict(zip(names, row, strict=False)), len(row) > len(names))
+    return parsed
+
+
+def _csv_column(name: str) -> str:
+    name = name.strip().lstrip("\ufeff").strip()
+    return name.upper() if name.upper() in CSV_LABELS else name.lower()
+
+
+def _csv_question(parsed: Parsed, line: int, row: dict[str, str], extra: bool) -> None:
+    number = counted(parsed)
+
+    def cell(name: str) -> str:
+        return " ".join((row.get(name) or "").split())
+
+    if extra:
+        parsed.notes.append(Note(line, "more cells than columns"))
+        return
+    options = [(label, cell(label)) for label in CSV_LABELS if cell(label)]
+    correct = cell("correct").upper()
+    if not cell("prompt"):
+        problem: str | None = "no prompt"
+    elif correct not in [label for label, _ in options]:
+        problem = (f"correct is {cell('correct')!r}: it must be the letter of a non-empty "
+                   f"option ({', '.join(label for label, _ in options) or 'none'})")
+    else:
+        problem = option_count_problem(len(options))
+    if problem:
+        parsed.notes.append(Note(line, problem))
+        return
+    title, url = cell("source_title"), cell("source_url")
+    if bool(title) != bool(url):
+        parsed.notes.append(Note(line, "a source needs both source_title and source_url"))
+        return
+    parsed.questions.append(Imported(
+        line, number, cell("id") or None, cell("prompt"),
+        tuple((text, label == correct) for label, text in options),
+        cell("explanation") or None, (title, url) if url else None))
+
+
+PARSERS = {"gift": parse_gift, "aiken": parse_aiken, "csv": parse_csv}
+"""Format name (``quizbot import --format``) -> parser."""
+
+
+# --- to a bank -----------------------------------------------------------------------------
+
+def slug(text: str) -> str:
+    """``text`` as an id: lower case a-z, 0-9 and single dashes, at most 32 characters
+    (:data:`~bot.kernel.bank.ID_PATTERN`); empty when nothing is left."""
+    value = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:32].rstrip("-")
+    return value if ID_PATTERN.fullmatch(value) else ""
+
+
+def bank_data(parsed: Parsed, *, language: str, bank_id: str, title: str, description: str,
+              level: str = "medium", source: tuple[str, str] | None = None,
+              ) -> tuple[dict[str, object], dict[str, int]]:
+    """The bank mapping (``banks/README.md`` schema, one language) for the converted questions.
+
+    Missing explanations and sources get placeholders (:data:`EXPLANATION_PLACEHOLDER`,
+    :data:`SOURCE_PLACEHOLDER`), each noted in ``parsed.notes`` (not skipped).
+
+    Args:
+        parsed: A parser's result; its notes are extended.
+        language: The bank's one language (its code).
+        bank_id, title, description, level: The bank's fields.
+        source: (title, URL) for questions without a source of their own.
+
+    Returns:
+        The mapping, and the source line of each question id (for reporting).
+    """
+    lines: dict[str, int] = {}
+    copies: dict[str, int] = {}  # an id given twice -> the next copy number to try
+    questions = []
+    unsourced = 0
+    for question in parsed.questions:
+        question_id = slug(question.name or "") or f"q{question.number}"
+        base = question_id
+        while question_id in lines:  # each copy number is tried once per base: linear
+            copy = copies.get(base, 2)
+            copies[base] = copy + 1
+            suffix = f"-{copy}"
+            question_id = base[:32 - len(suffix)].rstrip("-") + suffix
+        lines[question_id] = question.line
+        explanation = question.explanation
+        if explanation is None:
+            explanation = EXPLANATION_PLACEHOLDER
+            parsed.notes.append(Note(question.line, "no explanation in the file: wrote a TODO "
+                                                    "placeholder", skipped=False))
+        cited = question.source or source
+        if cited is None:
+            cited = SOURCE_PLACEHOLDER
+            unsourced += 1
+        options: list[dict[str, object]] = []
+        for text, correct in question.options:
+            option: dict[str, object] = {"text": {language: text}}
+            if correct:
+                option["correct"] = True
+            options.append(option)
+        questions.append({
+            "id": question_id,
+            "prompt": {language: question.prompt},
+            "options": options,
+            "explanation": {language: explanation},
+            "source": {"title": cited[0], "url": cited[1]},
+        })
+    if unsourced:
+        parsed.notes.append(Note(None, f"{unsourced} question(s) without a source: wrote a TODO "
+                                       "placeholder (--source-title and --source-url set one "
+                                       "for all)", skipped=False))
+    data: dict[str, object] = {
+        "id": bank_id, "version": 1, "default_language": language, "languages": [language],
+        "level": level, "title": {language: title}, "description": {language: description},
+        "questions": questions,
+    }
+    return data, lines
+

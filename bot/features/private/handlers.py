@@ -1,0 +1,525 @@
+"""Thin PTB callbacks for private chats (their buttons are routed by :mod:`bot.routes`).
+
+No quiz rules and no user-facing literals live here: the engine decides, the catalogs speak.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from telegram import CallbackQuery, Chat, ReplyParameters, Update, User
+from telegram.error import TelegramError
+
+from bot import i18n
+from bot.features.groups import teachers
+from bot.features.homework import handlers as homework
+from bot.features.myquizzes import handlers as quizzes
+from bot.features.myquizzes.service import CREATED_ID
+from bot.features.newquiz import handlers as creators
+from bot.features.private import screens as private_screens
+from bot.features.private.advance import (
+    Acknowledge,
+    AnsweredBefore,
+    AnswerOutcome,
+    NextShown,
+    NotRecorded,
+    QuestionEdited,
+    answer_tap,
+    next_question,
+)
+from bot.features.private.starting import Resumed, Started, resume_or_start
+from bot.features.sharing.handlers import sharing_on
+from bot.i18n import Catalog
+from bot.kernel import engine
+from bot.kernel.bank import Bank
+from bot.kernel.ports import StorageError
+from bot.kernel.registry import BankUnavailable
+from bot.render import callbacks as render_callbacks
+from bot.render import links as render_links
+from bot.render import text as render_text
+from bot.render.screen import Screen
+from bot.render.text import HTML
+from bot.services import catalog_for, services, services_of
+from bot.telegram.chats import thread_of
+from bot.telegram.common import (
+    ANSWERED,
+    SHARED_SENDERS,
+    Context,
+    QuizApplication,
+    StartLink,
+    edit,
+    edit_keyboard,
+    send,
+    shows,
+    toast,
+    user_catalog,
+)
+from bot.telegram.limits import Dropped
+from bot.telegram.outcomes import Kind, classify
+from bot.telegram.transport import results_unread
+
+log = logging.getLogger(__name__)
+
+TOASTS: dict[type[engine.QuizError], str] = {
+    engine.StaleQuestion: "toast_stale",
+    engine.AlreadyAnswered: "toast_answered",
+    engine.AttemptClosed: "toast_closed",
+    engine.BankChanged: "toast_bank_changed",
+    # someone else's attempt is refused as one that does not exist: attempt ids can't be probed
+    engine.NotYourAttempt: "toast_invalid",
+    engine.NotAnswered: "toast_not_answered",
+    engine.InvalidOption: "toast_invalid",
+    engine.NotFinished: "toast_invalid",
+    engine.UnknownAttempt: "toast_invalid",
+    engine.UnknownBank: "toast_invalid",
+    BankUnavailable: "toast_invalid",  # a created quiz taken down
+    engine.NothingChosen: "toast_nothing_chosen",
+    engine.QuestionChanged: "toast_invalid",  # a tap shows the question as it is now, first
+}
+"""The engine's refusals (a private quiz's, and those the other features share) -> the catalog
+key of the toast that answers a tap they refuse (merged by :data:`bot.routes.TOASTS`)."""
+
+# --- commands ------------------------------------------------------------------------------
+
+async def cmd_start(update: Update, context: Context) -> None:
+    """/start [payload]: a deep link's payload opened by the first of :data:`START_LINKS` that
+    takes it (a bank's id when no other does); without one, greet and resume the active
+    attempt or start one."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    t = await catalog_for(context, user)
+    payload = context.args[0] if context.args else None
+    if payload is None:
+        await open_bank(context, chat.id, user, None, t)
+        return
+    link = next(link for link in START_LINKS if link.takes(payload))
+    await link.open(context, chat.id, user, payload, t)
+
+
+async def open_bank(context: Context, chat_id: int, user: User, bank_id: str | None,
+                    t: Catalog) -> None:
+    """``/start <bank id>`` (:func:`bot.render.bank_link`, a shared quiz's link; None: a bare
+    /start): resume the active attempt or start the bank; a bank that may not be started is
+    refused (:func:`refused_unknown_bank`)."""
+    service = services(context).quiz
+    if await refused_unknown_bank(context, chat_id, t, bank_id):
+        return
+    outcome = await resume_or_start(service, user.id, bank_id)
+    if isinstance(outcome, Resumed):
+        attempt = outcome.attempt
+        for screen in private_screens.resume_screens(await service.bank_of(attempt), attempt,
+                                            outcome.updated, t, HTML, share=sharing_on(context)):
+            await send(context, chat_id, screen)
+    elif isinstance(outcome, Started):
+        await show_start(context, chat_id, user, outcome, t, greet=True)
+    else:  # several banks and none asked for
+        await send(context, chat_id, Screen(HTML.escape(t("greeting", name=user.first_name))))
+        await send(context, chat_id, private_screens.bank_choice(service.registry.featured.values(), t, HTML,
+                                                        header=t("choose_bank")))
+
+
+async def open_list(context: Context, chat_id: int, user: User, payload: str,
+                    t: Catalog) -> None:
+    """``/start list_quizzes`` (:data:`bot.render.LIST_PAYLOAD`, the button above an inline
+    query's empty results): the featured banks to choose from."""
+    service = services(context).quiz
+    await send(context, chat_id, private_screens.bank_choice(service.registry.featured.values(), t, HTML,
+                                                    header=t("choose_bank")))
+
+
+LIST_LINK = StartLink(lambda payload: payload == render_links.LIST_PAYLOAD, open_list)
+"""The list of quizzes (``list_quizzes``)."""
+BANK_LINK = StartLink(lambda payload: True, open_bank)
+"""A bank's id: any payload no other link takes (an unknown one is refused by name)."""
+
+START_LINKS: tuple[StartLink, ...] = (
+    teachers.QUESTION_LINK,  # q_<session>_<position>: a group reveal's "in my language"
+    homework.HOMEWORK_LINK,  # hw<token>: a homework's button
+    LIST_LINK,  # list_quizzes: the button above an inline query's empty results
+    BANK_LINK,  # anything else: a bank's id (last: it takes every payload)
+)
+"""The private ``/start`` payloads, in the order they are tried: each feature declares its
+:class:`~bot.telegram.common.StartLink` beside its handler and adds it here."""
+
+
+async def cmd_quiz(update: Update, context: Context) -> None:
+    """/quiz [bank]: start a bank from the beginning (a choice when several are installed)."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    service = services(context).quiz
+    t = await catalog_for(context, user)
+    bank_id = context.args[0] if context.args else None
+    if await refused_unknown_bank(context, chat.id, t, bank_id):
+        return
+    bank = await service.bank(bank_id) if bank_id else service.default_bank
+    if bank is None:
+        await send(context, chat.id, private_screens.bank_choice(service.registry.featured.values(), t, HTML,
+                                                        header=t("choose_bank")))
+        return
+    await start_bank(context, chat.id, user, bank, t, greet=False)
+
+
+async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
+                               bank_id: str | None) -> bool:
+    """If ``bank_id`` (a command argument or deep-link payload) names no bank that may be
+    started (featured, or a created quiz not taken down), say so with the list of featured
+    banks and return True; nothing else changes. A created quiz's id (a shared link) is not
+    named back: the quiz is said to be no longer available (deleted or taken down)."""
+    service = services(context).quiz
+    if bank_id is None or await service.registry.startable(bank_id):
+        return False
+    gone = CREATED_ID.fullmatch(bank_id) is not None  # a shared link to a created quiz
+    await send(context, chat_id, private_screens.bank_choice(
+        service.registry.featured.values(), t, HTML,
+        header=t("quiz_gone") if gone else t("unknown_bank", name=render_text.clip(bank_id))))
+    return True
+
+
+async def start_bank(context: Context, chat_id: int, user: User, bank: Bank, t: Catalog, *,
+                     greet: bool) -> None:
+    """Start a fresh attempt: send the bank's intro, then the first question."""
+    attempt = await services(context).quiz.start(user.id, bank.id)
+    await show_start(context, chat_id, user, Started(attempt, bank), t, greet=greet)
+
+
+async def show_start(context: Context, chat_id: int, user: User, started: Started, t: Catalog,
+                     *, greet: bool) -> None:
+    """Send a started attempt's intro (greeting the user by name when ``greet``), then its
+    first question."""
+    with results_unread():  # the messages are not read back: PTB builds no objects of them
+        await send(context, chat_id, private_screens.intro(started.bank, t, HTML,
+                                                  name=user.first_name if greet else None))
+        await send(context, chat_id, private_screens.attempt_question(started.bank, started.attempt, t,
+                                                             HTML))
+
+
+async def cmd_preview(update: Update, context: Context) -> None:
+    """/preview [bank]: title, level, description and the questions, without answers."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    service = services(context).quiz
+    t = await catalog_for(context, user)
+    bank_id = context.args[0] if context.args else None
+    if await refused_unknown_bank(context, chat.id, t, bank_id):
+        return
+    banks: Sequence[Bank] = ([await service.bank(bank_id)] if bank_id
+                            else list(service.registry.featured.values()))
+    for bank in banks:
+        for screen in private_screens.preview(bank, t, HTML, share=sharing_on(context)):
+            await send(context, chat.id, screen)
+
+
+async def cmd_language(update: Update, context: Context) -> None:
+    """/language: a picker of the supported languages, each named in its own script."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    t = await catalog_for(context, user)
+    await send(context, chat.id, private_screens.language_picker(t.language, t, HTML))
+
+
+async def cmd_stop(update: Update, context: Context) -> None:
+    """/stop: abandon the active attempt (answers given so far stay recorded)."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    t = await catalog_for(context, user)
+    stopped = await services(context).quiz.stop(user.id)
+    await send(context, chat.id, Screen(HTML.escape(t("stop_done" if stopped else "stop_none"))))
+
+
+async def cmd_help(update: Update, context: Context) -> None:
+    """/help: what the bot does and its commands."""
+    user, chat = update.effective_user, update.effective_chat
+    assert chat is not None
+    t = await catalog_for(context, user)
+    await send(context, chat.id, Screen(HTML.escape(t("help") + "\n\n" + t("help_creators"))))
+
+
+async def on_other_message(update: Update, context: Context) -> None:
+    """Text, stickers or unknown commands in a private chat: a short hint, nothing changes.
+    A quiz card the user shared into this chat (a message ``via_bot`` this bot) needs none;
+    a text, poll or photo while the user has a /newquiz draft open is a step of the draft."""
+    user, chat, message = update.effective_user, update.effective_chat, update.effective_message
+    assert chat is not None
+    if message is not None and message.via_bot is not None and (
+            message.via_bot.id == context.bot.id):
+        return
+    if await creators.on_draft_message(update, context):  # a step of an open /newquiz draft
+        return
+    t = await catalog_for(context, user)
+    await send(context, chat.id, Screen(HTML.escape(t("unknown_text"))))
+
+
+async def on_private_text(update: Update, context: Context) -> None:
+    """A text (not a command, but /cancel) or a poll in a private chat: the answer to a
+    /myquizzes prompt when one waits for the sender (stored: the prompt may have been asked
+    on another instance); else /cancel drops the /newquiz draft, and anything else goes as
+    :func:`on_other_message` (a step of the draft, or the hint)."""
+    if await quizzes.on_edit_text(update, context):
+        return
+    message = update.effective_message
+    cancel = quizzes.CANCEL.match(message.text.strip()) if message and message.text else None
+    if cancel is not None and (cancel[1] is None
+                               or cancel[1][1:].lower() == context.bot.username.lower()):
+        await creators.cmd_cancel(update, context)  # as its CommandHandler: this bot's only
+        return
+    await on_other_message(update, context)
+
+
+# --- callback queries ----------------------------------------------------------------------
+
+async def on_answer(query: CallbackQuery, context: Context, button: render_callbacks.AnswerButton,
+                    t: Catalog) -> None:
+    """An option tap: the core checks it, records it durably and says what to show
+    (:func:`bot.features.private.advance.answer_tap`, which has the query answered once the tap is accepted,
+    before the write); this shows it: the feedback (and, in the user's one-tap flow, the next
+    question or the score at once below it).
+
+    A tap on a question answered already (a double tap, or a tap Telegram delivers again after
+    a crash that came between recording and showing) shows the recorded feedback again when
+    the query's message does not show it yet (a lost edit is made good); when it does, no
+    edit is made (Telegram would refuse it "message is not modified"). In the one-tap flow
+    such a tap also sends what follows when it was never sent (its send failed), so a learner
+    without a "Next" button is never stuck.
+    """
+    made = services(context)
+    outcome = await answer_tap(made.quiz, made.learning, made.preferences, query.from_user.id,
+                               button.attempt_id, button.position, slot=button.slot,
+                               language=t.language, acknowledge=_acknowledge(query, t))
+    await _show_answer(query, context, outcome, button.position, t)
+
+
+async def on_submit(query: CallbackQuery, context: Context, button: render_callbacks.SubmitButton,
+                    t: Catalog) -> None:
+    """Submit on a question with several right options: the ticked slots (carried by the
+    button) are graded, recorded and shown as an option tap's (:func:`on_answer`); Submit with
+    nothing ticked is refused with a toast (``NothingChosen``)."""
+    made = services(context)
+    outcome = await answer_tap(made.quiz, made.learning, made.preferences, query.from_user.id,
+                               button.attempt_id, button.position, ticked=button.ticked,
+                               language=t.language, acknowledge=_acknowledge(query, t))
+    await _show_answer(query, context, outcome, button.position, t)
+
+
+async def on_tick(query: CallbackQuery, context: Context, button: render_callbacks.TickButton,
+                  t: Catalog) -> None:
+    """A tick on a question with several right options: checked as a tap would be (another
+    user's, stale or forged buttons are refused and change nothing), then the keyboard is
+    edited in place with the slot ticked or unticked. Nothing is stored: the ticks live in
+    the buttons, so a restart between a tick and Submit loses nothing."""
+    ticked = button.ticked ^ (1 << button.slot)
+    service = services(context).quiz
+    attempt, bank = await service.tick(query.from_user.id, button.attempt_id, button.position,
+                                       ticked)
+    await toast(query)
+    await edit_keyboard(query, private_screens.ticked_question(bank, attempt, ticked, t, HTML))
+
+
+def _acknowledge(query: CallbackQuery, t: Catalog) -> Acknowledge:
+    """Answer an answer tap's query as soon as the core accepted the tap (before it records):
+    "answered already" for a question answered before, else without a text."""
+    async def acknowledge(answered_before: bool) -> None:
+        await toast(query, t("toast_answered") if answered_before else None)
+    return acknowledge
+
+
+async def _show_answer(query: CallbackQuery, context: Context, outcome: AnswerOutcome,
+                       position: int, t: Catalog) -> None:
+    """Show what the answer tap on the question at ``position`` came to (its query was answered
+    by :func:`_acknowledge`); what follows is noted shown once it was sent (:func:`show_next`),
+    and a recorded answer's review card is let go once its feedback is out (or could not be
+    shown)."""
+    if isinstance(outcome, NotRecorded):
+        if outcome.failed:
+            await send_to_query_chat(query, context, Screen(HTML.escape(t("storage_failed"))))
+        return
+    if isinstance(outcome, QuestionEdited):
+        for screen in private_screens.current_screens(outcome.bank, outcome.attempt, outcome.updated, t,
+                                             HTML):
+            await send_to_query_chat(query, context, screen)
+        return
+    if isinstance(outcome, AnsweredBefore):
+        feedback = private_screens.feedback(outcome.bank, outcome.attempt, position, t, HTML,
+                                   one_tap=outcome.one_tap)
+        if not shows(query, feedback):
+            await edit(query, feedback)
+        if outcome.next is not None:
+            await show_next(query, context, outcome.next, position, t)
+        return
+    try:
+        with results_unread():  # the edited message is not read back
+            await edit(query, private_screens.feedback(outcome.bank, outcome.attempt, position, t, HTML,
+                                              one_tap=outcome.one_tap))
+        if outcome.next is not None:  # the next question (or the score) at once, below it
+            try:
+                await show_next(query, context, outcome.next, position, t)
+            except TelegramError:  # it may not have come, and the feedback has no button
+                await _offer_next(query, outcome.bank, outcome.attempt, position, t)
+                raise
+    finally:  # the review card, once the feedback is out (or could not be shown)
+        await services(context).quiz.answered(outcome.attempt, outcome.answer)
+
+
+async def _offer_next(query: CallbackQuery, bank: Bank, attempt: engine.Attempt, position: int,
+                      t: Catalog) -> None:
+    """The one-tap flow's next question could not be sent (a send that may have reached
+    Telegram is not repeated): the feedback, which has no button in this flow, gets "Next", so
+    the learner can ask for it (:func:`on_next` sends it until it is noted shown)."""
+    try:
+        await edit(query, private_screens.feedback(bank, attempt, position, t, HTML, one_tap=False))
+    except TelegramError as exc:
+        log.info("user %s: the Next button could not be added: %s", query.from_user.id, exc)
+
+
+async def on_next(query: CallbackQuery, context: Context, button: render_callbacks.NextButton,
+                  t: Catalog) -> None:
+    """"Next": answer the query, send the next question (or the score). Nothing is stored:
+    the answer moved the attempt on already.
+
+    When the send fails in a way that may have left the question unposted (a transient
+    failure: sends are not retried once they may have reached Telegram), another tap on "next"
+    sends it again rather than being refused as stale.
+    """
+    quiz = services(context).quiz
+    shown = await next_question(quiz, services(context).learning, query.from_user.id,
+                                button.attempt_id, button.position)
+    await toast(query)
+    # the feedback stays as it is (a second tap on its button is answered as stale): one edit
+    # less per question keeps the bot further from Telegram's limits
+    await show_next(query, context, shown, button.position, t)
+
+
+async def show_next(query: CallbackQuery, context: Context, shown: NextShown, position: int,
+                    t: Catalog) -> None:
+    """Send what comes after the question at ``position`` (its next question, or the score),
+    then note it shown (``QuizService.shown``): until it is, the same "Next" or a tap on the
+    answered question (one-tap flow) sends it again, so a send that failed leaves no user
+    stuck."""
+    with results_unread():  # the messages are not read back: PTB builds no objects of them
+        for screen in private_screens.current_screens(shown.bank, shown.attempt, shown.updated, t, HTML,
+                                             shown.previous_best, share=sharing_on(context)):
+            await send_to_query_chat(query, context, screen)
+    services(context).quiz.shown(shown.attempt.id, position)
+
+
+async def on_language(query: CallbackQuery, context: Context,
+                      button: render_callbacks.LanguageButton) -> None:
+    """A language choice (checked to be supported by the router): store it and confirm in the
+    new language. A shared placeholder user (never the sender of a tap) is nobody."""
+    if query.from_user.id in SHARED_SENDERS:
+        raise engine.NotYourAttempt(0)
+    await services(context).preferences.choose_language(query.from_user.id, button.language)
+    t = i18n.catalog(button.language)
+    await toast(query)
+    await edit(query, Screen(HTML.escape(t("language_set"))))
+
+
+async def on_bank(query: CallbackQuery, context: Context, bank_id: str, t: Catalog) -> None:
+    """"Retake" or a bank choice: start that bank from the beginning."""
+    bank = await services(context).quiz.bank(bank_id)
+    await toast(query)
+    await start_bank(context, query_chat_id(query), query.from_user, bank, t, greet=False)
+
+
+async def slow_down(app: QuizApplication, update: Update) -> None:
+    """The first update dropped in a sender's flood (``PerUserOrderedProcessor``): ask them
+    politely to slow down, once per burst: as the toast of a tap, else as a message in the
+    chat (in a group, a reply to their message, which the rate limiter drops when the group got
+    a reply moments ago or its budget is kept for a session). Dropped updates change nothing;
+    the other taps of the burst are answered without a text (:func:`dropped_tap`)."""
+    made = services_of(app)
+    preferences = made.preferences
+    query = update.callback_query
+    if query is not None:
+        await toast(query, (await user_catalog(preferences, query.from_user))("slow_down"))
+        return
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or message is None:
+        return
+    if chat.type == Chat.PRIVATE:
+        t = await user_catalog(preferences, update.effective_user)
+    else:
+        t = i18n.catalog(await preferences.group_language(chat.id) or i18n.DEFAULT)
+    try:
+        await app.bot.send_message(
+            chat.id, HTML.escape(t("slow_down")),
+            message_thread_id=thread_of(message),
+            reply_parameters=ReplyParameters(message.message_id,
+                                             allow_sending_without_reply=True))
+    except Dropped as exc:
+        log.debug("slow-down notice not sent: %s", exc.reason)
+
+
+async def dropped_tap(app: QuizApplication, update: Update) -> None:
+    """A tap dropped in a sender's flood after the first (``PerUserOrderedProcessor``): its
+    callback query is answered, without a text (the burst's first got the "slow down"), so
+    that no spinner is left turning; nothing else is read or changed."""
+    if update.callback_query is not None:
+        await toast(update.callback_query)
+
+
+def query_chat_id(query: CallbackQuery) -> int:
+    """The chat of the query's message (the user's private chat when the message is gone)."""
+    return query.message.chat.id if query.message else query.from_user.id
+
+
+async def send_to_query_chat(query: CallbackQuery, context: Context, screen: Screen) -> None:
+    """Send ``screen`` to the chat of the query's message."""
+    await send(context, query_chat_id(query), screen)
+
+
+async def on_error(update: object, context: Context) -> None:
+    """The one error handler: log by what went wrong; answer a callback query left unanswered.
+
+    A Telegram failure is classified (``outcomes.classify``): an expected one (the user blocked
+    the bot, a message is gone, a group migrated) is INFO without a traceback; a transient one
+    that outlasted the retries a WARNING; anything else (a refused request, a bug) an ERROR
+    with the traceback. A reply to a group that the rate limiter left out on purpose
+    (:class:`~bot.telegram.limits.Dropped`) is DEBUG. The bot keeps running.
+    """
+    error = context.error
+    query = update.callback_query if isinstance(update, Update) else None
+    where = describe(update)
+    if isinstance(error, Dropped):  # a reply to a group left out on purpose (limits.py)
+        log.debug("%s: %s", where, error)
+    elif isinstance(error, TelegramError):
+        outcome = classify(error)
+        if outcome.expected:
+            log.info("%s: %s (%s)", where, error.message, outcome.kind.value)
+        elif outcome.kind is Kind.TRANSIENT:
+            log.warning("%s: gave up after a transient failure: %r", where, error)
+        else:
+            log.error("%s: Telegram refused a call", where, exc_info=error)
+    else:
+        log.error("%s: error while handling it", where, exc_info=error)
+    if isinstance(error, StorageError) and isinstance(update, Update):
+        await _storage_failed(update, context, query)
+    elif query is not None and not ANSWERED.pop(query.id):
+        await toast(query)  # leave no spinner: every callback query gets an answer, once
+
+
+async def _storage_failed(update: Update, context: Context, query: CallbackQuery | None) -> None:
+    """A storage fault stopped an update before it was answered (a new user's /start, whose
+    language choice could not be read, say): never silence. The polite "couldn't record
+    that, tap again" in the user's app language (their stored choice is out of reach), as a
+    toast on a button's spinner (a message in a private chat if the query was answered
+    already); nothing in a group (its session tells the group itself)."""
+    user, chat = update.effective_user, update.effective_chat
+    t = i18n.catalog(i18n.negotiate(user.language_code if user else None))
+    try:
+        if query is not None and not ANSWERED.pop(query.id):
+            await toast(query, t("storage_failed"))
+        elif chat is not None and chat.type == Chat.PRIVATE:
+            await send(context, chat.id, Screen(HTML.escape(t("storage_failed"))))
+    except TelegramError as exc:
+        log.info("%s: the storage fault notice could not be sent: %s", describe(update), exc)
+
+
+def describe(update: object) -> str:
+    """A short description of an update for log lines: its kind, user and chat ids."""
+    if not isinstance(update, Update):
+        return "update"
+    user, chat = update.effective_user, update.effective_chat
+    kind = "callback query" if update.callback_query is not None else "update"
+    return (f"{kind} {update.update_id} from user {user.id if user else None}"
+            f" in chat {chat.id if chat else None}")

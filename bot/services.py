@@ -1,0 +1,270 @@
+"""The services that live as long as the process: made once in post_init
+(:func:`open_services`), closed in post_shutdown (:meth:`Services.close`), and the one way a
+callback reaches them (:func:`services`).
+
+The callbacks never build or look up a service any other way; the session runner, the health
+server and the core services take what they need as arguments.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from telegram import User
+
+from bot import i18n
+from bot.bankload.creators import check_document, parse_document
+from bot.bankload.dump import dump_bank
+from bot.features.daily.service import DailyService
+from bot.features.groups.service import GroupService
+from bot.features.groups.sessions import SessionRunner
+from bot.features.homework.service import HomeworkService
+from bot.features.learning import chart
+from bot.features.learning.service import LearningService
+from bot.features.myquizzes.service import QuizzesService
+from bot.features.newquiz.service import CreatorService
+from bot.features.preferences.service import PreferencesService
+from bot.features.privacy.service import PrivacyService
+from bot.features.private.service import QuizService
+from bot.i18n import Catalog
+from bot.kernel.ports import PromptStore
+from bot.kernel.registry import BankRegistry
+from bot.telegram.common import (
+    Context,
+    Leases,
+    OpenStore,
+    QuizApplication,
+    app_of,
+    user_catalog,
+)
+from bot.telegram.limits import QuizRateLimiter
+from bot.telegram.monitoring import MonitoringServer, counted
+from bot.telegram.ordering import PerUserOrderedProcessor
+
+log = logging.getLogger(__name__)
+
+EDIT_PROMPT_SECONDS = 15 * 60
+"""How long a /myquizzes prompt ("send the new question") waits for the creator's message."""
+
+
+@dataclass(frozen=True)
+class QuizEdit:
+    """What a creator was asked to send for one of their quizzes: ``action`` ``add``,
+    ``replace`` (question ``number``) or ``rename``, on ``quiz_id`` at ``version``."""
+
+    action: str
+    quiz_id: str
+    version: int
+    number: int
+
+
+class QuizEdits:
+    """The /myquizzes prompts waiting for the creator's next text message, per user id, for
+    :data:`EDIT_PROMPT_SECONDS`: stored (a prompt of kind ``edit``,
+    :class:`~bot.kernel.ports.PromptStore`), so that the message may reach any instance, or come
+    after a restart.
+
+    Args:
+        store: Where the prompts are kept.
+        clock: Seconds since the epoch.
+    """
+
+    KIND = "edit"
+    """The kind of prompt that holds a waiting edit."""
+
+    def __init__(self, store: PromptStore, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._clock = clock
+
+    async def ask(self, user_id: int, edit: QuizEdit) -> None:
+        """Wait for ``user_id``'s next text message for ``edit`` (replacing an older prompt).
+
+        Raises:
+            StorageError: it could not be stored (the creator is not asked).
+        """
+        payload = f"{edit.action}:{edit.quiz_id}:{edit.version}:{edit.number}"
+        await self._store.set_prompt(user_id, self.KIND, payload, self._clock())
+
+    async def waiting(self, user_id: int) -> QuizEdit | None:
+        """The prompt ``user_id`` is answering, if any (asked within
+        :data:`EDIT_PROMPT_SECONDS`).
+
+        Raises:
+            StorageError: the prompts could not be read.
+        """
+        payload = await self._store.prompt(user_id, self.KIND,
+                                           since=self._clock() - EDIT_PROMPT_SECONDS)
+        if payload is None:
+            return None
+        action, quiz_id, version, number = payload.split(":")
+        return QuizEdit(action, quiz_id, int(version), int(number))
+
+    async def done(self, user_id: int) -> None:
+        """Stop waiting for ``user_id``.
+
+        Raises:
+            StorageError: the prompt could not be dropped.
+        """
+        await self._store.drop_prompt(user_id, self.KIND)
+
+
+@dataclass(frozen=True)
+class Services:
+    """The long-lived services of one application (``context.bot_data.services``)."""
+
+    banks: BankRegistry
+    """Every bank, shared by the services: the featured ones (swapped on a reload) and the
+    created quizzes. Whoever publishes, updates, takes down or deletes a created quiz calls
+    ``banks.forget(quiz_id)`` after storing it, so that the change is seen at once."""
+    quiz: QuizService
+    """Private quizzes: attempts, answers, retention."""
+    preferences: PreferencesService
+    """Users' language and answer flow, groups' language."""
+    groups: GroupService
+    """Group sessions and their settings."""
+    learning: LearningService
+    """Spaced review: cards, reminders, /stats."""
+    privacy: PrivacyService
+    """/deletemydata."""
+    quizzes: QuizzesService
+    """Created quizzes from their creator's side: /myquizzes and the files sent to the bot."""
+    quiz_edits: QuizEdits
+    """The /myquizzes prompts waiting for a creator's message."""
+    store: OpenStore
+    """The open storage (closed last)."""
+    leases: Leases
+    """The session and poller leases of the open storage."""
+    sessions: SessionRunner
+    """Moves the group sessions on (:mod:`bot.features.groups.sessions`)."""
+    creators: CreatorService
+    """/newquiz drafts."""
+    homework: HomeworkService
+    """Homework in groups: /assign, its deep links, the homework pass; chats' time zones."""
+    monitoring: MonitoringServer | None
+    """``/healthz`` and ``/metrics`` (``--metrics``), not started yet when made."""
+    chart_warm_up: asyncio.Task[None]
+    """matplotlib's import and font loading, in a thread (the first /stats chart would pay it)."""
+    daily: DailyService
+    """The question of the day in groups and channels (:mod:`bot.features.daily.handlers`)."""
+
+    def changed_elsewhere(self, user_id: int | None) -> None:
+        """Another instance changed what is stored about ``user_id`` (None: anyone may have):
+        drop what the quiz and the preferences cache about them (told by the store's news of
+        changes, ``storage.order``)."""
+        self.quiz.changed_elsewhere(user_id)
+        self.preferences.changed_elsewhere(user_id)
+
+    async def close(self) -> None:
+        """Stop the health server, write the review cards the last answers queued, close the
+        storage (leases included); each is done even if one before it fails."""
+        try:
+            if self.monitoring is not None:
+                await self.monitoring.stop()
+        finally:
+            try:
+                await self.learning.drain()
+            finally:
+                await self.store.close()
+
+
+async def open_services(app: QuizApplication, store: OpenStore) -> Services:
+    """Make the services of ``app`` over the open ``store`` (its settings, banks, metrics and
+    clock are ``app.bot_data``'s). The store is closed if this fails.
+
+    Raises:
+        StorageError: the review cards could not be read.
+    """
+    data = app.bot_data
+    settings, metrics = data.settings, data.metrics
+    assert settings is not None and metrics is not None  # set by build_application
+    assert app.job_queue is not None  # build_application gives one
+    try:
+        leases = store.leases()
+        shared = store.send_budget(app.bot.id)
+        limiter = app.bot.rate_limiter
+        if shared is not None and isinstance(limiter, QuizRateLimiter):
+            limiter.share(shared, app.bot.id)  # one budget for every instance of the bot
+        banks = BankRegistry(data.banks, store, parse=parse_document)  # created quizzes: the store
+        quiz = QuizService(store, banks, clock=data.clock)
+        preferences = PreferencesService(store, clock=data.clock)
+        groups = GroupService(store, banks, question_seconds=settings.question_seconds,
+                              languages=i18n.SUPPORTED, clock=data.clock)
+        learning = LearningService(store, banks, clock=data.clock)
+        await learning.load()
+        await learning.rebuild()  # the review cards of answers whose queued rating was lost
+    except BaseException:
+        await store.close()
+        raise
+    # ratings are queued and written in batches, after the feedback (see answered_soon); each
+    # recorded answer is counted on its way there
+    quiz.on_answer = counted(metrics, "private", learning.answered_soon)
+    groups.on_answer = counted(metrics, "group", learning.answered_soon)
+    processor = app.update_processor
+    runner = SessionRunner(app.bot, app.job_queue, groups, leases,
+                           processor if isinstance(processor, PerUserOrderedProcessor) else None)
+    monitoring = (MonitoringServer(app, store, metrics, settings.metrics)
+                  if settings.metrics is not None else None)
+    # a deletion forgets the user in every cache, queue and in-flight state first, and the
+    # registry the quizzes they made
+    privacy = PrivacyService(store, library=store, drafts=store,
+                             forget=(quiz.forget, preferences.forget, learning.forget,
+                                     runner.forget_starter),
+                             quiz_changed=(banks.forget,), clock=data.clock)
+    # created quizzes: checked as `quizbot validate --strict` checks a bank file; each change
+    # makes the registry load the quiz afresh
+    quizzes = QuizzesService(store, store, check=check_document, parse=parse_document,
+                             dump=dump_bank, clock=data.clock, forget=banks.forget,
+                             featured=lambda bank_id: bank_id in banks.featured)
+    # /newquiz drafts, published through the quizzes service at /done
+    creators = CreatorService(
+        store, lambda owner, bank, language: quizzes.publish(owner, bank, language=language),
+        clock=data.clock)
+    # homework: its attempts are private attempts of the quiz service; the store keeps both
+    # homework and the chats' time zones
+    homework = HomeworkService(store, store, quiz, clock=data.clock)
+    return Services(banks=banks, quiz=quiz, preferences=preferences, groups=groups,
+                    learning=learning, privacy=privacy, quizzes=quizzes,
+                    quiz_edits=QuizEdits(store, data.clock), creators=creators, homework=homework,
+                    store=store, leases=leases, sessions=runner, monitoring=monitoring,
+                    chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)),
+                    daily=DailyService(store, banks, clock=data.clock, zones=store))
+
+
+def services_of(app: QuizApplication) -> Services:
+    """The services of ``app``.
+
+    Raises:
+        RuntimeError: used before post_init made them, or after post_shutdown closed them.
+    """
+    made = app.bot_data.services
+    if not isinstance(made, Services):
+        raise RuntimeError("services not initialised (post_init has not run)")
+    return made
+
+
+def services(context: Context) -> Services:
+    """The services, from a callback's or a job's context (see :func:`services_of`)."""
+    return services_of(app_of(context))
+
+
+def take_services(app: QuizApplication) -> Services | None:
+    """Remove the services from ``app`` for closing them; None if post_init never made them."""
+    made, app.bot_data.services = app.bot_data.services, None
+    return made if isinstance(made, Services) else None
+
+
+async def catalog_for(context: Context, user: User | None) -> Catalog:
+    """The user's catalog: their /language choice, else Telegram's language_code, else English
+    (English for no user or a shared placeholder user: ``common.user_catalog``)."""
+    return await user_catalog(services(context).preferences, user)
+
+
+async def group_catalog(context: Context, chat_id: int) -> Catalog:
+    """The group's catalog: its language if set, else English."""
+    language = await services(context).preferences.group_language(chat_id)
+    return i18n.catalog(language or i18n.DEFAULT)
+
