@@ -46,19 +46,34 @@ CONDITIONS = ("quiet", "start_spam", "held_chat", "group_floods")
 
 
 @contextlib.asynccontextmanager
-async def bot_process(fake: FakeBotAPI, workdir: Path,
-                      question_seconds: float = 600.0) -> AsyncIterator[asyncio.subprocess.Process]:
+async def bot_process(
+    fake: FakeBotAPI, workdir: Path, question_seconds: float = 600.0
+) -> AsyncIterator[asyncio.subprocess.Process]:
     """The real ``quizbot run`` polling ``fake``; stopped with SIGINT at the end."""
-    env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
-           "QUIZBOT_DB": str(workdir / "bench.sqlite3"), "PYTHONUNBUFFERED": "1",
-           "QUIZBOT_QUESTION_SECONDS": str(question_seconds)}
+    env = {
+        **os.environ,
+        "TELEGRAM_BOT_TOKEN": fake.token,
+        "TELEGRAM_BASE_URL": fake.base_url,
+        "QUIZBOT_DB": str(workdir / "bench.sqlite3"),
+        "PYTHONUNBUFFERED": "1",
+        "QUIZBOT_QUESTION_SECONDS": str(question_seconds),
+    }
     log = (workdir / "bot.log").open("wb")
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "run", env=env, stdout=log, stderr=log,
-        stdin=subprocess.DEVNULL, cwd=ROOT)
+        sys.executable,
+        "-m",
+        "bot",
+        "run",
+        env=env,
+        stdout=log,
+        stderr=log,
+        stdin=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
     try:
-        await fake.wait_for(lambda: fake.polling or process.returncode is not None, timeout=60,
-                            recheck=0.05)
+        await fake.wait_for(
+            lambda: fake.polling or process.returncode is not None, timeout=60, recheck=0.05
+        )
         if process.returncode is not None:
             raise RuntimeError(f"quizbot did not start: {(workdir / 'bot.log').read_text()}")
         yield process
@@ -74,8 +89,15 @@ async def bot_process(fake: FakeBotAPI, workdir: Path,
 
 # --- (a) floods ----------------------------------------------------------------------------
 
-async def _repeat(push: Callable[[], None], per_tick: int, tick: float,
-                  stop: asyncio.Event, fake: FakeBotAPI, backlog: int | None) -> int:
+
+async def _repeat(
+    push: Callable[[], None],
+    per_tick: int,
+    tick: float,
+    stop: asyncio.Event,
+    fake: FakeBotAPI,
+    backlog: int | None,
+) -> int:
     """Call ``push`` ``per_tick`` times every ``tick`` seconds until ``stop``; how many.
     With ``backlog``, skip a tick while that many updates wait at the server (a flood the bot
     can drain on a slow machine: the CI-sized test's, not the benchmark's)."""
@@ -90,21 +112,24 @@ async def _repeat(push: Callable[[], None], per_tick: int, tick: float,
     return pushed
 
 
-async def flood(fake: FakeBotAPI, condition: str, round_: int,
-                stop: asyncio.Event, backlog: int | None = None) -> int:
+async def flood(
+    fake: FakeBotAPI, condition: str, round_: int, stop: asyncio.Event, backlog: int | None = None
+) -> int:
     """Run one flood until ``stop``; how many updates it pushed (``backlog``: see
     :func:`_repeat`)."""
     base = 900_000 + round_ * 1_000
     if condition == "start_spam":
         fake.add_user(base, "Spammer")
-        return await _repeat(lambda: fake.send_message(base, "/start"), 100, 0.05, stop,
-                             fake, backlog)
+        return await _repeat(
+            lambda: fake.send_message(base, "/start"), 100, 0.05, stop, fake, backlog
+        )
     if condition == "held_chat":
         fake.add_user(base + 1, "Held")
         fake.flood(base + 1, retry_after=5, times=1_000_000)
         try:
-            return await _repeat(lambda: fake.send_message(base + 1, "/help"), 1, 0.05, stop,
-                                 fake, backlog)
+            return await _repeat(
+                lambda: fake.send_message(base + 1, "/help"), 1, 0.05, stop, fake, backlog
+            )
         finally:
             fake.flood(base + 1, retry_after=1, times=1)  # the next call ends the flood waits
     if condition == "group_floods":
@@ -124,12 +149,24 @@ async def flood(fake: FakeBotAPI, condition: str, round_: int,
     return 0
 
 
-async def probe(fake: FakeBotAPI, condition: str, round_: int, users: int,
-                think_ms: float, backlog: int | None = None) -> dict[str, float | int | str]:
+async def probe(
+    fake: FakeBotAPI,
+    condition: str,
+    round_: int,
+    users: int,
+    think_ms: float,
+    backlog: int | None = None,
+) -> dict[str, float | int | str]:
     """Probe users play while ``condition``'s flood runs; their tap-to-ack figures."""
     first = 100_000 + (round_ * len(CONDITIONS) + CONDITIONS.index(condition)) * 1_000
-    generator = LoadGenerator(fake, users, questions=QUESTIONS, think=think_ms / 1000,
-                              first_user_id=first, step_timeout=60)
+    generator = LoadGenerator(
+        fake,
+        users,
+        questions=QUESTIONS,
+        think=think_ms / 1000,
+        first_user_id=first,
+        step_timeout=60,
+    )
     stop = asyncio.Event()
     flooding = asyncio.create_task(flood(fake, condition, round_, stop, backlog))
     try:
@@ -140,16 +177,22 @@ async def probe(fake: FakeBotAPI, condition: str, round_: int, users: int,
     # let the bot take the rest of the flood before the next condition
     await fake.wait_for(lambda: fake.pending_updates() == 0, timeout=120)
     latencies = report.callback_latencies
-    return {"condition": condition, "round": round_, "taps": len(latencies),
-            "flood_updates": pushed,
-            "p50_ms": round(percentile(latencies, 50) * 1000, 1),
-            "p99_ms": round(percentile(latencies, 99) * 1000, 1),
-            "max_ms": round(max(latencies, default=float("nan")) * 1000, 1),
-            "unanswered": report.unanswered_queries, "stalled": report.stalled}
+    return {
+        "condition": condition,
+        "round": round_,
+        "taps": len(latencies),
+        "flood_updates": pushed,
+        "p50_ms": round(percentile(latencies, 50) * 1000, 1),
+        "p99_ms": round(percentile(latencies, 99) * 1000, 1),
+        "max_ms": round(max(latencies, default=float("nan")) * 1000, 1),
+        "unanswered": report.unanswered_queries,
+        "stalled": report.stalled,
+    }
 
 
-async def floods(rounds: int, users: int, think_ms: float,
-                 backlog: int | None = None) -> dict[str, object]:
+async def floods(
+    rounds: int, users: int, think_ms: float, backlog: int | None = None
+) -> dict[str, object]:
     """Benchmark (a) in one bot process (``backlog``: see :func:`_repeat`; None in the
     benchmark)."""
     fake = FakeBotAPI()
@@ -163,23 +206,35 @@ async def floods(rounds: int, users: int, think_ms: float,
                     fake.group_limit_per_minute = None
                     row = await probe(fake, condition, round_, users, think_ms, backlog)
                     rows.append(row)
-                    print(f"  round {round_ + 1}/{rounds} {condition:12}: p99 {row['p99_ms']} ms,"
-                          f" p50 {row['p50_ms']} ms, {row['flood_updates']} flood updates,"
-                          f" stalled {row['stalled']}", flush=True)
+                    print(
+                        f"  round {round_ + 1}/{rounds} {condition:12}: p99 {row['p99_ms']} ms,"
+                        f" p50 {row['p50_ms']} ms, {row['flood_updates']} flood updates,"
+                        f" stalled {row['stalled']}",
+                        flush=True,
+                    )
             rss = peak_rss_mb(process.pid)
     finally:
         await fake.stop()
     shutil.rmtree(workdir, ignore_errors=True)  # kept only when the run failed (its bot.log)
-    medians = {c: statistics.median(r["p99_ms"] for r in rows if r["condition"] == c)
-               for c in CONDITIONS}
-    return {"probe_users": users, "think_ms": think_ms, "rounds": rows,
-            "median_p99_ms": medians, "peak_rss_mb": round(rss, 1),
-            "p99_ratio_vs_quiet": {c: round(medians[c] / medians["quiet"], 2)
-                                   if medians["quiet"] else None
-                                   for c in CONDITIONS if c != "quiet"}}
+    medians = {
+        c: statistics.median(r["p99_ms"] for r in rows if r["condition"] == c) for c in CONDITIONS
+    }
+    return {
+        "probe_users": users,
+        "think_ms": think_ms,
+        "rounds": rows,
+        "median_p99_ms": medians,
+        "peak_rss_mb": round(rss, 1),
+        "p99_ratio_vs_quiet": {
+            c: round(medians[c] / medians["quiet"], 2) if medians["quiet"] else None
+            for c in CONDITIONS
+            if c != "quiet"
+        },
+    }
 
 
 # --- (b) group tap cost ----------------------------------------------------------------------
+
 
 async def _session(fake: FakeBotAPI, chat_id: int, members: list[int]) -> dict:
     """Add the group, start a session; the first question's message."""
@@ -187,10 +242,21 @@ async def _session(fake: FakeBotAPI, chat_id: int, members: list[int]) -> dict:
         fake.add_user(user_id, f"P{user_id}")
     fake.add_group(chat_id, f"Group {chat_id}", admins=members[:1], members=members[1:])
     fake.send_message(members[0], "/quiz", chat_id=chat_id)
-    return await fake.wait_for(lambda: next(
-        (m for m in reversed(fake.messages(chat_id)) if any(
-            b.get("callback_data", "").startswith("g:") for row in m.get("reply_markup", {})
-            .get("inline_keyboard", []) for b in row)), None), timeout=30)
+    return await fake.wait_for(
+        lambda: next(
+            (
+                m
+                for m in reversed(fake.messages(chat_id))
+                if any(
+                    b.get("callback_data", "").startswith("g:")
+                    for row in m.get("reply_markup", {}).get("inline_keyboard", [])
+                    for b in row
+                )
+            ),
+            None,
+        ),
+        timeout=30,
+    )
 
 
 async def _taps(fake: FakeBotAPI, taps: list[tuple[int, int, dict]]) -> None:
@@ -210,8 +276,9 @@ async def _measured(pid: int, work: Awaitable[None]) -> float:
     return cpu_seconds(pid) - before
 
 
-async def tap_cost(rounds: int, big: int, small: int, small_groups: int,
-                   measured: int) -> dict[str, object]:
+async def tap_cost(
+    rounds: int, big: int, small: int, small_groups: int, measured: int
+) -> dict[str, object]:
     """Benchmark (b) in one bot process: CPU per tap with ``big`` players against ``small``."""
     fake = FakeBotAPI()
     await fake.start()
@@ -227,79 +294,113 @@ async def tap_cost(rounds: int, big: int, small: int, small_groups: int,
                         chat_id = -(1_008_000_000_000 + round_)
                         members = list(range(base, base + big))
                         question = await _session(fake, chat_id, members)
-                        warm = [(u, chat_id, question) for u in members[:big - measured]]
+                        warm = [(u, chat_id, question) for u in members[: big - measured]]
                         await _taps(fake, warm)  # the session has big - measured players now
-                        timed = [(u, chat_id, question) for u in members[big - measured:]]
+                        timed = [(u, chat_id, question) for u in members[big - measured :]]
                     else:
                         timed = []
                         for g in range(small_groups):
                             chat_id = -(1_007_000_000_000 + round_ * 100 + g)
-                            members = list(range(base + 50_000 + g * small,
-                                                 base + 50_000 + (g + 1) * small))
+                            members = list(
+                                range(base + 50_000 + g * small, base + 50_000 + (g + 1) * small)
+                            )
                             question = await _session(fake, chat_id, members)
                             timed += [(u, chat_id, question) for u in members]
                     cpu = await _measured(process.pid, _taps(fake, timed))
                     results[kind] = (cpu, len(timed))
-                row = {"round": round_,
-                       "big_cpu_ms_per_tap": round(results["big"][0] / results["big"][1] * 1000, 3),
-                       "small_cpu_ms_per_tap": round(
-                           results["small"][0] / results["small"][1] * 1000, 3),
-                       "big_taps": results["big"][1], "small_taps": results["small"][1]}
-                row["ratio"] = (round(row["big_cpu_ms_per_tap"] / row["small_cpu_ms_per_tap"], 2)
-                                if row["small_cpu_ms_per_tap"] else None)  # below a clock tick
+                row = {
+                    "round": round_,
+                    "big_cpu_ms_per_tap": round(results["big"][0] / results["big"][1] * 1000, 3),
+                    "small_cpu_ms_per_tap": round(
+                        results["small"][0] / results["small"][1] * 1000, 3
+                    ),
+                    "big_taps": results["big"][1],
+                    "small_taps": results["small"][1],
+                }
+                row["ratio"] = (
+                    round(row["big_cpu_ms_per_tap"] / row["small_cpu_ms_per_tap"], 2)
+                    if row["small_cpu_ms_per_tap"]
+                    else None
+                )  # below a clock tick
                 rows.append(row)
-                print(f"  round {round_ + 1}/{rounds}: {big} players "
-                      f"{row['big_cpu_ms_per_tap']} ms CPU/tap, {small} players "
-                      f"{row['small_cpu_ms_per_tap']} ms CPU/tap, ratio {row['ratio']}",
-                      flush=True)
+                print(
+                    f"  round {round_ + 1}/{rounds}: {big} players "
+                    f"{row['big_cpu_ms_per_tap']} ms CPU/tap, {small} players "
+                    f"{row['small_cpu_ms_per_tap']} ms CPU/tap, ratio {row['ratio']}",
+                    flush=True,
+                )
     finally:
         await fake.stop()
     shutil.rmtree(workdir, ignore_errors=True)  # kept only when the run failed (its bot.log)
-    return {"big_players": big, "small_players": small, "small_groups": small_groups,
-            "rounds": rows,
-            "median_big_cpu_ms_per_tap": statistics.median(r["big_cpu_ms_per_tap"] for r in rows),
-            "median_small_cpu_ms_per_tap": statistics.median(
-                r["small_cpu_ms_per_tap"] for r in rows),
-            "median_ratio": statistics.median(r["ratio"] for r in rows if r["ratio"] is not None)
-            if any(r["ratio"] is not None for r in rows) else None}
+    return {
+        "big_players": big,
+        "small_players": small,
+        "small_groups": small_groups,
+        "rounds": rows,
+        "median_big_cpu_ms_per_tap": statistics.median(r["big_cpu_ms_per_tap"] for r in rows),
+        "median_small_cpu_ms_per_tap": statistics.median(r["small_cpu_ms_per_tap"] for r in rows),
+        "median_ratio": statistics.median(r["ratio"] for r in rows if r["ratio"] is not None)
+        if any(r["ratio"] is not None for r in rows)
+        else None,
+    }
 
 
 # --- output ----------------------------------------------------------------------------------
+
 
 def markdown(results: dict) -> str:
     """The README tables, from a results JSON."""
     lines = []
     a = results.get("floods")
     if a:
-        lines += [f"Tap-to-acknowledgement p99 of {a['probe_users']} probe users playing the "
-                  f"quiz, median of {len(a['rounds']) // len(CONDITIONS)} round(s):", "",
-                  "| while | p99 (ms) | vs no flood, same run |", "|---|---|---|"]
+        lines += [
+            f"Tap-to-acknowledgement p99 of {a['probe_users']} probe users playing the "
+            f"quiz, median of {len(a['rounds']) // len(CONDITIONS)} round(s):",
+            "",
+            "| while | p99 (ms) | vs no flood, same run |",
+            "|---|---|---|",
+        ]
         for condition in CONDITIONS:
             ratio = a["p99_ratio_vs_quiet"].get(condition)
-            lines.append(f"| {condition.replace('_', ' ')} | {a['median_p99_ms'][condition]} | "
-                         f"{'baseline' if condition == 'quiet' else f'{ratio}x'} |")
+            lines.append(
+                f"| {condition.replace('_', ' ')} | {a['median_p99_ms'][condition]} | "
+                f"{'baseline' if condition == 'quiet' else f'{ratio}x'} |"
+            )
         lines.append("")
     b = results.get("tap_cost")
     if b:
-        lines += ["| group session | bot CPU per tap (ms) |", "|---|---|",
-                  f"| {b['small_players']} players ({b['small_groups']} groups) | "
-                  f"{b['median_small_cpu_ms_per_tap']} |",
-                  f"| {b['big_players']} players | {b['median_big_cpu_ms_per_tap']} |", "",
-                  f"Ratio {b['big_players']}/{b['small_players']} players: "
-                  f"{b['median_ratio']}x (median of {len(b['rounds'])} round(s)).", ""]
+        lines += [
+            "| group session | bot CPU per tap (ms) |",
+            "|---|---|",
+            f"| {b['small_players']} players ({b['small_groups']} groups) | "
+            f"{b['median_small_cpu_ms_per_tap']} |",
+            f"| {b['big_players']} players | {b['median_big_cpu_ms_per_tap']} |",
+            "",
+            f"Ratio {b['big_players']}/{b['small_players']} players: "
+            f"{b['median_ratio']}x (median of {len(b['rounds'])} round(s)).",
+            "",
+        ]
     meta = results["meta"]
-    lines.append(f"Measured {meta['date']} at commit {meta['commit'][:10]} on "
-                 f"{meta['machine']['cores']} cores, Python {meta['machine']['python']}: "
-                 f"`{meta['command']}`.")
+    lines.append(
+        f"Measured {meta['date']} at commit {meta['commit'][:10]} on "
+        f"{meta['machine']['cores']} cores, Python {meta['machine']['python']}: "
+        f"`{meta['command']}`."
+    )
     return "\n".join(lines)
 
 
 def git_commit() -> str:
     """The commit measured (with "-dirty" when the tree has changes)."""
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True, check=False).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                           capture_output=True, text=True, check=False).stdout.strip()
+    commit = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
     return commit + ("-dirty" if dirty else "")
 
 
@@ -308,16 +409,22 @@ async def main(args: argparse.Namespace, argv: list[str]) -> int:
     if args.markdown:
         print(markdown(json.loads(Path(args.markdown).read_text())))
         return 0
-    results: dict[str, object] = {"meta": {
-        "command": " ".join(["python -m benchmarks.abuse", *argv]), "commit": git_commit(),
-        "machine": machine(), "date": time.strftime("%Y-%m-%d")}}
+    results: dict[str, object] = {
+        "meta": {
+            "command": " ".join(["python -m benchmarks.abuse", *argv]),
+            "commit": git_commit(),
+            "machine": machine(),
+            "date": time.strftime("%Y-%m-%d"),
+        }
+    }
     if not args.skip_floods:
         print("(a) floods")
         results["floods"] = await floods(args.rounds, args.probe_users, args.think)
     if not args.skip_taps:
         print("(b) group tap cost")
-        results["tap_cost"] = await tap_cost(args.rounds, args.big, args.small,
-                                             args.small_groups, args.measured)
+        results["tap_cost"] = await tap_cost(
+            args.rounds, args.big, args.small, args.small_groups, args.measured
+        )
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n")
@@ -327,8 +434,11 @@ async def main(args: argparse.Namespace, argv: list[str]) -> int:
 
 def parse(argv: list[str]) -> argparse.Namespace:
     """Command-line flags."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.abuse", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.abuse",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--probe-users", type=int, default=30)
     parser.add_argument("--think", type=float, default=50.0, help="ms before each tap")

@@ -44,18 +44,29 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 def markup(rows: Keyboard) -> InlineKeyboardMarkup:
     """aiogram's inline keyboard of ``(label, kind, value)`` rows."""
-    return InlineKeyboardMarkup(inline_keyboard=[
-        [InlineKeyboardButton(text=label, url=value) if kind == "url"
-         else InlineKeyboardButton(text=label, callback_data=value)
-         for label, kind, value in row]
-        for row in rows])
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=label, url=value)
+                if kind == "url"
+                else InlineKeyboardButton(text=label, callback_data=value)
+                for label, kind, value in row
+            ]
+            for row in rows
+        ]
+    )
 
 
 async def send(bot: Bot, chat_id: int, screen: tuple[str, Keyboard]) -> None:
     """Send a screen as a new HTML message without link preview."""
     text, rows = screen
-    await bot.send_message(chat_id, text, reply_markup=markup(rows), parse_mode=ParseMode.HTML,
-                           link_preview_options=NO_PREVIEW)
+    await bot.send_message(
+        chat_id,
+        text,
+        reply_markup=markup(rows),
+        parse_mode=ParseMode.HTML,
+        link_preview_options=NO_PREVIEW,
+    )
 
 
 async def on_start(message: Message, bot: Bot) -> None:
@@ -72,10 +83,14 @@ async def on_tap(query: CallbackQuery, bot: Bot) -> None:
     kind, position = parse_tap(query.data)
     if kind == "a":
         text, rows = (SCREENS.one_tap_feedbacks if ONE_TAP else SCREENS.feedbacks)[position]
-        await bot.edit_message_text(text=text, chat_id=query.message.chat.id,
-                                    message_id=query.message.message_id,
-                                    reply_markup=markup(rows) if rows else None,
-                                    parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW)
+        await bot.edit_message_text(
+            text=text,
+            chat_id=query.message.chat.id,
+            message_id=query.message.message_id,
+            reply_markup=markup(rows) if rows else None,
+            parse_mode=ParseMode.HTML,
+            link_preview_options=NO_PREVIEW,
+        )
         if not ONE_TAP:
             return
     if position + 1 < len(SCREENS.questions):

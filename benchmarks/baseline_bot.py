@@ -37,18 +37,31 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 def markup(rows: Keyboard) -> InlineKeyboardMarkup:
     """PTB's inline keyboard of ``(label, kind, value)`` rows."""
-    return InlineKeyboardMarkup([
-        [InlineKeyboardButton(label, url=value) if kind == "url"
-         else InlineKeyboardButton(label, callback_data=value) for label, kind, value in row]
-        for row in rows])
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(label, url=value)
+                if kind == "url"
+                else InlineKeyboardButton(label, callback_data=value)
+                for label, kind, value in row
+            ]
+            for row in rows
+        ]
+    )
 
 
-async def send(context: ContextTypes.DEFAULT_TYPE, chat_id: int,
-               screen: tuple[str, Keyboard]) -> None:
+async def send(
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, screen: tuple[str, Keyboard]
+) -> None:
     """Send a screen as a new HTML message without link preview."""
     text, rows = screen
-    await context.bot.send_message(chat_id, text, reply_markup=markup(rows),
-                                   parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW)
+    await context.bot.send_message(
+        chat_id,
+        text,
+        reply_markup=markup(rows),
+        parse_mode=ParseMode.HTML,
+        link_preview_options=NO_PREVIEW,
+    )
 
 
 async def on_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -67,8 +80,12 @@ async def on_tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     kind, position = parse_tap(query.data)
     if kind == "a":
         text, rows = (SCREENS.one_tap_feedbacks if ONE_TAP else SCREENS.feedbacks)[position]
-        await query.edit_message_text(text, reply_markup=markup(rows) if rows else None,
-                                      parse_mode=ParseMode.HTML, link_preview_options=NO_PREVIEW)
+        await query.edit_message_text(
+            text,
+            reply_markup=markup(rows) if rows else None,
+            parse_mode=ParseMode.HTML,
+            link_preview_options=NO_PREVIEW,
+        )
         if not ONE_TAP:
             return
     if position + 1 < len(SCREENS.questions):
@@ -80,13 +97,18 @@ async def on_tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 def main() -> None:
     """Poll the Bot API at TELEGRAM_BASE_URL until interrupted."""
     concurrent = "--concurrent" in sys.argv
-    builder = (ApplicationBuilder().token(os.environ["TELEGRAM_BOT_TOKEN"])
-               .base_url(os.environ["TELEGRAM_BASE_URL"]).concurrent_updates(concurrent))
+    builder = (
+        ApplicationBuilder()
+        .token(os.environ["TELEGRAM_BOT_TOKEN"])
+        .base_url(os.environ["TELEGRAM_BASE_URL"])
+        .concurrent_updates(concurrent)
+    )
     if "--aiohttp" in sys.argv:  # quizbot's transport, to separate its effect from the logic's
         from bot.telegram.transport import AiohttpRequest
 
         builder = builder.request(AiohttpRequest()).get_updates_request(
-            AiohttpRequest(connection_pool_size=1))
+            AiohttpRequest(connection_pool_size=1)
+        )
     app = builder.build()
     app.add_handler(CommandHandler("start", on_start))
     app.add_handler(CallbackQueryHandler(on_tap))

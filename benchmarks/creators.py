@@ -45,8 +45,20 @@ from storage import open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "creators.json"
-WORDS = ("algebra", "biology", "chemistry", "history", "geography", "physics", "music",
-         "grammar", "football", "cinema", "coding", "poetry")
+WORDS = (
+    "algebra",
+    "biology",
+    "chemistry",
+    "history",
+    "geography",
+    "physics",
+    "music",
+    "grammar",
+    "football",
+    "cinema",
+    "coding",
+    "poetry",
+)
 """Words the created quizzes' titles are made of (what the inline searches look for)."""
 OWNERS = 100
 """Creators the quizzes are spread over (100 quizzes each at most, issue 21's quota)."""
@@ -67,12 +79,17 @@ def spread(values: list[float]) -> dict[str, float]:
     return {"p50": round(percentile(values, 0.5), 2), "p99": round(percentile(values, 0.99), 2)}
 
 
-def created_document(featured: dict[str, Any], quiz_id: str, title: str,
-                     questions: int | None = None) -> str:
+def created_document(
+    featured: dict[str, Any], quiz_id: str, title: str, questions: int | None = None
+) -> str:
     """A created quiz's document (version 1): the featured bank's data with another id and
     title, and its first ``questions`` questions (all when None)."""
-    data = dict(featured, id=quiz_id, version=1,
-                title={language: title for language in featured["languages"]})
+    data = dict(
+        featured,
+        id=quiz_id,
+        version=1,
+        title={language: title for language in featured["languages"]},
+    )
     if questions is not None:
         data["questions"] = featured["questions"][:questions]
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
@@ -85,9 +102,13 @@ async def fill(store: Any, featured: dict[str, Any], count: int, rng: random.Ran
     async def one(n: int, quiz_id: str) -> None:
         title = " ".join(rng.sample(WORDS, 3)) + f" {n}"
         await store.create_quiz(
-            quiz_id, 1000 + n % OWNERS, created_document(featured, quiz_id, title, 1),
+            quiz_id,
+            1000 + n % OWNERS,
+            created_document(featured, quiz_id, title, 1),
             QuizSummary(title, featured["default_language"], 1),
-            visibility=Visibility.PUBLIC if n % 2 else Visibility.LINK, now=time.time())
+            visibility=Visibility.PUBLIC if n % 2 else Visibility.LINK,
+            now=time.time(),
+        )
 
     for start in range(0, count, 500):  # one group commit per few hundred
         await asyncio.gather(*(one(n, ids[n]) for n in range(start, min(count, start + 500))))
@@ -106,8 +127,9 @@ async def play(quiz: QuizService, user_id: int, bank_id: str) -> list[float]:
     return times
 
 
-async def run(*, quizzes: int, attempts: int, probes: int, db: str | None,
-              seed: int = 7) -> dict[str, Any]:
+async def run(
+    *, quizzes: int, attempts: int, probes: int, db: str | None, seed: int = 7
+) -> dict[str, Any]:
     """Measure (see the module); the results as stored in the JSON file."""
     rng = random.Random(seed)
     banks = load_banks([ROOT / "banks"])
@@ -121,18 +143,21 @@ async def run(*, quizzes: int, attempts: int, probes: int, db: str | None,
             ids = await fill(store, featured, quizzes, rng)
             fill_s = time.perf_counter() - began
             copy_id = "c-copyofbank"
-            await store.create_quiz(copy_id, 1, created_document(featured, copy_id, "copy"),
-                                    QuizSummary("copy", featured["default_language"],
-                                                len(bank.questions)),
-                                    visibility=Visibility.LINK, now=time.time())
+            await store.create_quiz(
+                copy_id,
+                1,
+                created_document(featured, copy_id, "copy"),
+                QuizSummary("copy", featured["default_language"], len(bank.questions)),
+                visibility=Visibility.LINK,
+                now=time.time(),
+            )
             registry = BankRegistry(banks, store, parse=parse_bank)
             quiz = QuizService(store, registry)
             bundled: list[float] = []
             created: list[float] = []
             for n in range(attempts):  # alternately, so that drift hits both alike
-                for bank_id, times in ((bank.id, bundled), (copy_id, created))[::1 - 2 * (n % 2)]:
-                    times.extend(await play(quiz, 10_000 + 2 * n + (bank_id == copy_id),
-                                            bank_id))
+                for bank_id, times in ((bank.id, bundled), (copy_id, created))[:: 1 - 2 * (n % 2)]:
+                    times.extend(await play(quiz, 10_000 + 2 * n + (bank_id == copy_id), bank_id))
             cold, warm, reads, searches = [], [], [], []
             for n, quiz_id in enumerate(rng.sample(ids, probes)):
                 began = time.perf_counter()
@@ -157,20 +182,28 @@ async def run(*, quizzes: int, attempts: int, probes: int, db: str | None,
                 parses.append(1000 * (time.perf_counter() - began))
         finally:
             await store.close()
-    bundled_ms, created_ms = (1000 * statistics.median(bundled),
-                              1000 * statistics.median(created))
+    bundled_ms, created_ms = (1000 * statistics.median(bundled), 1000 * statistics.median(created))
     return {
         "command": " ".join(["python -m benchmarks.creators", *sys.argv[1:]]),
-        "git_commit": git_commit(), "machine": machine(), "date": time.strftime("%Y-%m-%d"),
-        "cpus": os.cpu_count(), "engine": "postgresql" if db and "://" in db else "sqlite",
-        "quizzes": quizzes, "fill_s": round(fill_s, 1),
-        "answer": {"attempts_each": attempts, "answers_each": len(bundled),
-                   "bundled_median_ms": round(bundled_ms, 3),
-                   "created_median_ms": round(created_ms, 3),
-                   "ratio": round(created_ms / bundled_ms, 3)},
+        "git_commit": git_commit(),
+        "machine": machine(),
+        "date": time.strftime("%Y-%m-%d"),
+        "cpus": os.cpu_count(),
+        "engine": "postgresql" if db and "://" in db else "sqlite",
+        "quizzes": quizzes,
+        "fill_s": round(fill_s, 1),
+        "answer": {
+            "attempts_each": attempts,
+            "answers_each": len(bundled),
+            "bundled_median_ms": round(bundled_ms, 3),
+            "created_median_ms": round(created_ms, 3),
+            "ratio": round(created_ms / bundled_ms, 3),
+        },
         "probes": probes,
-        "start_cold_ms": spread(cold), "start_warm_ms": spread(warm),
-        "start_reads_ms": spread(reads), "search_ms": spread(searches),
+        "start_cold_ms": spread(cold),
+        "start_warm_ms": spread(warm),
+        "start_reads_ms": spread(reads),
+        "search_ms": spread(searches),
         "parse_median_ms": round(statistics.median(parses), 2),
         "document_bytes": len(document.encode()),
     }
@@ -179,8 +212,9 @@ async def run(*, quizzes: int, attempts: int, probes: int, db: str | None,
 def readme_paragraph(results: dict[str, Any]) -> str:
     """The README's figures of created quizzes, written from a results JSON."""
     a = results["answer"]
-    cold, warm, reads, search = (results[k] for k in (
-        "start_cold_ms", "start_warm_ms", "start_reads_ms", "search_ms"))
+    cold, warm, reads, search = (
+        results[k] for k in ("start_cold_ms", "start_warm_ms", "start_reads_ms", "search_ms")
+    )
 
     def bound(p99: float) -> str:
         return "within" if p99 <= P99_BOUND_MS else "over"
@@ -200,7 +234,8 @@ def readme_paragraph(results: dict[str, Any]) -> str:
         f"first start in all {cold['p50']:.1f} / {cold['p99']:.1f} ms "
         f"({bound(cold['p99'])} 50 ms), most of it parsing the quiz's document "
         f"({results['parse_median_ms']:.1f} ms for {results['document_bytes']:,} bytes of "
-        "YAML, whatever the number of quizzes stored).")
+        "YAML, whatever the number of quizzes stored)."
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -210,14 +245,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--probes", type=int, default=200, help="quiz starts and searches")
     parser.add_argument("--db", help="a PostgreSQL URL (default: a SQLite file)")
     parser.add_argument("--json", default=str(RESULTS))
-    parser.add_argument("--markdown", metavar="JSON",
-                        help="print the README paragraph from a results file and exit")
+    parser.add_argument(
+        "--markdown", metavar="JSON", help="print the README paragraph from a results file and exit"
+    )
     args = parser.parse_args(argv)
     if args.markdown:
         print(readme_paragraph(json.loads(Path(args.markdown).read_text())))
         return
-    results = asyncio.run(run(quizzes=args.quizzes, attempts=args.attempts,
-                              probes=args.probes, db=args.db))
+    results = asyncio.run(
+        run(quizzes=args.quizzes, attempts=args.attempts, probes=args.probes, db=args.db)
+    )
     Path(args.json).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(readme_paragraph(results))
 

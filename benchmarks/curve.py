@@ -36,8 +36,13 @@ def series(results: Mapping[str, Any]) -> Series:
     for row in results["medians"]:
         if row["bot"] in BOTS:
             found.setdefault((row["bot"], float(row["api_delay_ms"])), []).append(
-                (int(row["users"]), float(row["p50_ms"]), float(row["p99_ms"]),
-                 float(row["cpu_seconds_per_1000_answers"])))
+                (
+                    int(row["users"]),
+                    float(row["p50_ms"]),
+                    float(row["p99_ms"]),
+                    float(row["cpu_seconds_per_1000_answers"]),
+                )
+            )
     if not found or any(len(points) < 2 for points in found.values()):
         raise ValueError("a curve needs at least two loads per bot and round trip")
     return {key: sorted(points) for key, points in sorted(found.items())}
@@ -63,8 +68,7 @@ def render_png(results: Mapping[str, Any]) -> bytes:
                 continue
             users = [p[0] for p in points]
             latency.plot(users, [p[1] for p in points], "-o", color=colour, label=f"{label} p50")
-            latency.plot(users, [p[2] for p in points], "--o", color=colour,
-                         label=f"{label} p99")
+            latency.plot(users, [p[2] for p in points], "--o", color=colour, label=f"{label} p99")
             cpu.plot(users, [p[3] for p in points], "-o", color=colour, label=label)
         for axis in (latency, cpu):
             axis.set_xscale("log")
@@ -88,11 +92,16 @@ def render_png(results: Mapping[str, Any]) -> bytes:
 def table(results: Mapping[str, Any]) -> str:
     """The curve's points as a markdown table (users, round trip, then per bot p50, p99, CPU)."""
     curves = series(results)
-    lines = ["| users | RTT ms | " + " | ".join(
-        f"{BOTS[b][0]} p50 ms | p99 ms | CPU s/1k" for b in BOTS) + " |",
-        "|---|---|" + "---|---|---|" * len(BOTS)]
-    keys = sorted({(p[0], delay) for (_, delay), pts in curves.items() for p in pts},
-                  key=lambda k: (k[1], k[0]))
+    lines = [
+        "| users | RTT ms | "
+        + " | ".join(f"{BOTS[b][0]} p50 ms | p99 ms | CPU s/1k" for b in BOTS)
+        + " |",
+        "|---|---|" + "---|---|---|" * len(BOTS),
+    ]
+    keys = sorted(
+        {(p[0], delay) for (_, delay), pts in curves.items() for p in pts},
+        key=lambda k: (k[1], k[0]),
+    )
     for users, delay in keys:
         cells = []
         for bot in BOTS:

@@ -82,9 +82,17 @@ def stored_answers(db: Path) -> int | None:
         return None
 
 
-async def measure_groups(groups: int, members: int, *, window: float, taps: tuple[float, float],
-                         api_delay_ms: float, spread: float, slack: float,
-                         seed: int) -> dict[str, object]:
+async def measure_groups(
+    groups: int,
+    members: int,
+    *,
+    window: float,
+    taps: tuple[float, float],
+    api_delay_ms: float,
+    spread: float,
+    slack: float,
+    seed: int,
+) -> dict[str, object]:
     """One group-session run against the real bot process.
 
     Args:
@@ -111,9 +119,17 @@ async def measure_groups(groups: int, members: int, *, window: float, taps: tupl
         try:
             if api_delay_ms:
                 fake.delay(api_delay_ms / 1000)
-            generator = GroupLoadGenerator(fake, groups=groups, members=members, tap_window=taps,
-                                           window=window, questions=QUESTIONS,
-                                           start_spread=spread, slack=slack, seed=seed)
+            generator = GroupLoadGenerator(
+                fake,
+                groups=groups,
+                members=members,
+                tap_window=taps,
+                window=window,
+                questions=QUESTIONS,
+                start_spread=spread,
+                slack=slack,
+                seed=seed,
+            )
             own_cpu = time.process_time()
             report = await generator.run(cpu_clock=lambda: cpu_seconds(process.pid))
             own_cpu = time.process_time() - own_cpu
@@ -122,9 +138,14 @@ async def measure_groups(groups: int, members: int, *, window: float, taps: tupl
             await stop_process(process)
     finally:
         await fake.stop()
-    row = {"api_delay_ms": api_delay_ms, **report.summary(), "tap_window_s": list(taps),
-           "peak_rss_mb": round(rss, 1), "stored_answers": stored_answers(db),
-           "generator_cpu_seconds": round(own_cpu, 2)}
+    row = {
+        "api_delay_ms": api_delay_ms,
+        **report.summary(),
+        "tap_window_s": list(taps),
+        "peak_rss_mb": round(rss, 1),
+        "stored_answers": stored_answers(db),
+        "generator_cpu_seconds": round(own_cpu, 2),
+    }
     row.update(log_problems(log))
     shutil.rmtree(workdir, ignore_errors=True)
     return row
@@ -139,18 +160,28 @@ def log_problems(log: Path) -> dict[str, object]:
     last line of its traceback) with how often it came."""
     lines = log.read_text(errors="replace").splitlines()
     exceptions = Counter(line for line in lines if EXCEPTION_LINE.match(line))
-    return {"bot_log_errors": sum(" ERROR " in line for line in lines),
-            "bot_log_exceptions": dict(exceptions.most_common(10))}
+    return {
+        "bot_log_errors": sum(" ERROR " in line for line in lines),
+        "bot_log_exceptions": dict(exceptions.most_common(10)),
+    }
 
 
-COLUMNS = [("shape", "groups x members"), ("api_delay_ms", "RTT ms"),
-           ("finished_stuck", "finished / stuck"), ("taps", "taps"),
-           ("refused_in_time", "in-time taps refused"), ("lost_doubled", "lost / doubled"),
-           ("wrong_reveals", "wrong reveals"), ("closes", "early / premature closes"),
-           ("lag", "reveal lag p95 / max ms"), ("ack", "ack p50 / p95 / p99 ms"),
-           ("unanswered_queries", "unanswered"), ("cpu_ms_per_tap", "CPU ms per tap"),
-           ("private_cpu_ms_per_answer", "CPU ms per private answer"),
-           ("cpu_ratio", "tap / private CPU")]
+COLUMNS = [
+    ("shape", "groups x members"),
+    ("api_delay_ms", "RTT ms"),
+    ("finished_stuck", "finished / stuck"),
+    ("taps", "taps"),
+    ("refused_in_time", "in-time taps refused"),
+    ("lost_doubled", "lost / doubled"),
+    ("wrong_reveals", "wrong reveals"),
+    ("closes", "early / premature closes"),
+    ("lag", "reveal lag p95 / max ms"),
+    ("ack", "ack p50 / p95 / p99 ms"),
+    ("unanswered_queries", "unanswered"),
+    ("cpu_ms_per_tap", "CPU ms per tap"),
+    ("private_cpu_ms_per_answer", "CPU ms per private answer"),
+    ("cpu_ratio", "tap / private CPU"),
+]
 
 
 def _cell(row: dict[str, object], key: str) -> str:
@@ -175,8 +206,7 @@ def _cell(row: dict[str, object], key: str) -> str:
 def table(rows: list[dict[str, object]], *, label: bool = False) -> str:
     """A markdown table of result rows (``label``: first column names the results file)."""
     columns = ([("file", "results")] if label else []) + COLUMNS
-    lines = ["| " + " | ".join(title for _, title in columns) + " |",
-             "|" + "---|" * len(columns)]
+    lines = ["| " + " | ".join(title for _, title in columns) + " |", "|" + "---|" * len(columns)]
     for row in rows:
         lines.append("| " + " | ".join(_cell(row, key) for key, _ in columns) + " |")
     return "\n".join(lines)
@@ -187,8 +217,10 @@ def committed_table(folder: Path = RESULTS) -> str:
     rows = []
     for path in sorted(folder.glob("group-load-*.json")):
         data = json.loads(path.read_text())
-        rows += [{"file": f"`{path.name}` ({data['git_commit'][:7]}, {data['date'][:10]})",
-                  **row} for row in data["rows"]]
+        rows += [
+            {"file": f"`{path.name}` ({data['git_commit'][:7]}, {data['date'][:10]})", **row}
+            for row in data["rows"]
+        ]
     return table(rows, label=True)
 
 
@@ -197,14 +229,16 @@ SUMMARY_BEGIN, SUMMARY_END = "<!-- group-load-summary:begin -->", "<!-- group-lo
 
 def _ceil(value: float, digits: int = 2) -> str:
     """``value`` rounded up to ``digits`` decimals (a bound is never understated)."""
-    scale = 10 ** digits
+    scale = 10**digits
     return f"{math.ceil(value * scale - 1e-9) / scale:.{digits}f}"
 
 
 def _shapes(rows: list[dict[str, object]]) -> str:
     """``100 groups of 50, one group of 2,000 and one of 5,000``: the shapes of ``rows``."""
-    shapes = sorted({(int(r["groups"]), int(r["members"])) for r in rows},  # type: ignore[call-overload]
-                    key=lambda shape: (-shape[0], shape[1]))
+    shapes = sorted(
+        {(int(r["groups"]), int(r["members"])) for r in rows},  # type: ignore[call-overload]
+        key=lambda shape: (-shape[0], shape[1]),
+    )
     words: list[str] = []
     for groups, members in shapes:
         if groups > 1:
@@ -239,20 +273,30 @@ def committed_summary(folder: Path = RESULTS) -> str:
 
     delays = sorted({float(r["api_delay_ms"]) for r in rows})  # type: ignore[arg-type]
     where = " and ".join("on loopback" if d == 0 else f"with {d:g} ms per call" for d in delays)
-    busiest = max(rows, key=lambda r: int(r["groups"]) * int(r["members"])  # type: ignore[call-overload]
-                  / (float(r["tap_window_s"][1]) - float(r["tap_window_s"][0])))  # type: ignore[index]
+    busiest = max(
+        rows,
+        key=lambda r: (
+            int(r["groups"])
+            * int(r["members"])  # type: ignore[call-overload]
+            / (float(r["tap_window_s"][1]) - float(r["tap_window_s"][0]))
+        ),
+    )  # type: ignore[index]
     spread = float(busiest["tap_window_s"][1]) - float(busiest["tap_window_s"][0])  # type: ignore[index]
     rate = int(busiest["groups"]) * int(busiest["members"]) / spread  # type: ignore[call-overload]
     return (
         "The other rows are the current bot, each file at the commit it names: "
-        + ", ".join([
-            counted(total("stuck"), "every session finished", "sessions stuck"),
-            counted(total("refused_in_time"), "no in-time tap refused", "in-time taps refused"),
-            counted(total("lost", "doubled"), "no answer lost or doubled",
-                    "answers lost or doubled"),
-            counted(total("wrong_reveals"), "no wrong reveal", "wrong reveals"),
-            f"every reveal within {_ceil(high('reveal_lag_max_ms') / 1000)} s of its deadline "
-            "(or early, once every member had answered)"])
+        + ", ".join(
+            [
+                counted(total("stuck"), "every session finished", "sessions stuck"),
+                counted(total("refused_in_time"), "no in-time tap refused", "in-time taps refused"),
+                counted(
+                    total("lost", "doubled"), "no answer lost or doubled", "answers lost or doubled"
+                ),
+                counted(total("wrong_reveals"), "no wrong reveal", "wrong reveals"),
+                f"every reveal within {_ceil(high('reveal_lag_max_ms') / 1000)} s of its deadline "
+                "(or early, once every member had answered)",
+            ]
+        )
         + f", and the acknowledgement p99 at most {_ceil(high('ack_p99_ms') / 1000)} s, "
         f"{where}, for {_shapes(rows)}. A tap costs {low('cpu_ratio'):.2f} to "
         f"{high('cpu_ratio'):.2f} of the CPU of a private answer (one Bot API call and one "
@@ -262,14 +306,17 @@ def committed_summary(folder: Path = RESULTS) -> str:
         f"bot's CPU is {low('cpu_ms_per_tap'):.1f} to {high('cpu_ms_per_tap'):.1f} ms a tap, so "
         "one process keeps up with a few hundred taps a second on one core; "
         f"{_shapes([busiest])} tapping within the same {spread:g} s reach about "
-        f"{rate:.0f} a second.")
+        f"{rate:.0f} a second."
+    )
 
 
 def git_commit() -> str:
     """``git rev-parse HEAD`` of the repository (with ``-dirty`` when files are changed)."""
+
     def git(*args: str) -> str:
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
-                              check=False).stdout.strip()
+        return subprocess.run(
+            ["git", *args], cwd=ROOT, capture_output=True, text=True, check=False
+        ).stdout.strip()
 
     head = git("rev-parse", "HEAD") or "unknown"
     dirty = git("status", "--porcelain", "--untracked-files=no", "--", "bot", "storage")
@@ -278,9 +325,13 @@ def git_commit() -> str:
 
 def machine() -> dict[str, object]:
     """The machine the numbers come from."""
-    return {"platform": platform.platform(), "python": platform.python_version(),
-            "nproc": len(os.sched_getaffinity(0)), "cpu_count": os.cpu_count(),
-            "processor": platform.processor() or platform.machine()}
+    return {
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "nproc": len(os.sched_getaffinity(0)),
+        "cpu_count": os.cpu_count(),
+        "processor": platform.processor() or platform.machine(),
+    }
 
 
 async def main(args: argparse.Namespace, argv: list[str]) -> int:
@@ -291,28 +342,57 @@ async def main(args: argparse.Namespace, argv: list[str]) -> int:
     lo, hi = (float(x) for x in args.taps.split(","))
     rows = []
     for delay in [float(x) for x in str(args.api_delay).split(",")]:
-        row = await measure_groups(args.groups, args.members, window=args.window, taps=(lo, hi),
-                                   api_delay_ms=delay, spread=args.spread, slack=args.slack,
-                                   seed=args.seed)
-        print(f"  groups {args.groups}x{args.members} RTT {delay} ms: finished {row['finished']},"
-              f" stuck {row['stuck']}, taps {row['taps']}, refused in time "
-              f"{row['refused_in_time']}, lost {row['lost']}, doubled {row['doubled']}, "
-              f"CPU {row['cpu_ms_per_tap']} ms/tap", flush=True)
-        private = await measure("quizbot", args.private_users, api_delay_ms=delay,
-                                think_ms=args.private_think, preload=0, step_timeout=60.0)
-        per_answer = (private.cpu_seconds_per_1000_answers
-                      if private.answers else None)  # CPU s per 1k answers = ms per answer
-        row.update(private_users=args.private_users, private_think_ms=args.private_think,
-                   private_answers=private.answers, private_stalled=private.stalled_users,
-                   private_cpu_ms_per_answer=per_answer,
-                   cpu_ratio=_ratio(row["cpu_ms_per_tap"], per_answer))
-        print(f"  private {args.private_users} users RTT {delay} ms: CPU {per_answer} ms/answer;"
-              f" group tap / private answer: {row['cpu_ratio']}x", flush=True)
+        row = await measure_groups(
+            args.groups,
+            args.members,
+            window=args.window,
+            taps=(lo, hi),
+            api_delay_ms=delay,
+            spread=args.spread,
+            slack=args.slack,
+            seed=args.seed,
+        )
+        print(
+            f"  groups {args.groups}x{args.members} RTT {delay} ms: finished {row['finished']},"
+            f" stuck {row['stuck']}, taps {row['taps']}, refused in time "
+            f"{row['refused_in_time']}, lost {row['lost']}, doubled {row['doubled']}, "
+            f"CPU {row['cpu_ms_per_tap']} ms/tap",
+            flush=True,
+        )
+        private = await measure(
+            "quizbot",
+            args.private_users,
+            api_delay_ms=delay,
+            think_ms=args.private_think,
+            preload=0,
+            step_timeout=60.0,
+        )
+        per_answer = (
+            private.cpu_seconds_per_1000_answers if private.answers else None
+        )  # CPU s per 1k answers = ms per answer
+        row.update(
+            private_users=args.private_users,
+            private_think_ms=args.private_think,
+            private_answers=private.answers,
+            private_stalled=private.stalled_users,
+            private_cpu_ms_per_answer=per_answer,
+            cpu_ratio=_ratio(row["cpu_ms_per_tap"], per_answer),
+        )
+        print(
+            f"  private {args.private_users} users RTT {delay} ms: CPU {per_answer} ms/answer;"
+            f" group tap / private answer: {row['cpu_ratio']}x",
+            flush=True,
+        )
         rows.append(row)
     print("\n" + table(rows))
-    results = {"command": "python -m benchmarks.group_load " + shlex.join(argv),
-               "git_commit": git_commit(), "machine": machine(),
-               "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "args": vars(args), "rows": rows}
+    results = {
+        "command": "python -m benchmarks.group_load " + shlex.join(argv),
+        "git_commit": git_commit(),
+        "machine": machine(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "args": vars(args),
+        "rows": rows,
+    }
     suffix = f"-{args.label}" if args.label else ""
     out = Path(args.json or RESULTS / f"group-load-{args.groups}x{args.members}{suffix}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -323,33 +403,63 @@ async def main(args: argparse.Namespace, argv: list[str]) -> int:
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line flags."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.group_load", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.group_load",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--groups", type=int, default=100, help="supergroups (default 100)")
     parser.add_argument("--members", type=int, default=50, help="members per group (default 50)")
-    parser.add_argument("--window", type=float, default=20.0,
-                        help="answer window per question, seconds (default 20)")
-    parser.add_argument("--taps", default="2,15",
-                        help="lo,hi: seconds after a question appears within which each member"
-                             " taps (default 2,15)")
-    parser.add_argument("--api-delay", default="0",
-                        help="ms added to every Bot API call but getUpdates; a comma-separated"
-                             " list runs each (default 0)")
-    parser.add_argument("--spread", type=float, default=5.0,
-                        help="seconds within which all sessions start (default 5)")
-    parser.add_argument("--slack", type=float, default=30.0,
-                        help="seconds to wait for leaderboards beyond spread + 8 x window before"
-                             " counting sessions stuck (default 30)")
-    parser.add_argument("--private-users", type=int, default=200,
-                        help="users of the private-chat baseline run (default 200)")
-    parser.add_argument("--private-think", type=float, default=1000.0,
-                        help="ms each private user reads a question (default 1000)")
+    parser.add_argument(
+        "--window",
+        type=float,
+        default=20.0,
+        help="answer window per question, seconds (default 20)",
+    )
+    parser.add_argument(
+        "--taps",
+        default="2,15",
+        help="lo,hi: seconds after a question appears within which each member taps (default 2,15)",
+    )
+    parser.add_argument(
+        "--api-delay",
+        default="0",
+        help="ms added to every Bot API call but getUpdates; a comma-separated"
+        " list runs each (default 0)",
+    )
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=5.0,
+        help="seconds within which all sessions start (default 5)",
+    )
+    parser.add_argument(
+        "--slack",
+        type=float,
+        default=30.0,
+        help="seconds to wait for leaderboards beyond spread + 8 x window before"
+        " counting sessions stuck (default 30)",
+    )
+    parser.add_argument(
+        "--private-users",
+        type=int,
+        default=200,
+        help="users of the private-chat baseline run (default 200)",
+    )
+    parser.add_argument(
+        "--private-think",
+        type=float,
+        default=1000.0,
+        help="ms each private user reads a question (default 1000)",
+    )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--label", default="",
-                        help="suffix of the results file, e.g. 'before'")
+    parser.add_argument("--label", default="", help="suffix of the results file, e.g. 'before'")
     parser.add_argument("--json", default="", help="results file (default from the shape)")
-    parser.add_argument("--table", action="store_true",
-                        help="print the committed results as a markdown table and exit")
+    parser.add_argument(
+        "--table",
+        action="store_true",
+        help="print the committed results as a markdown table and exit",
+    )
     return parser.parse_args(argv)
 
 

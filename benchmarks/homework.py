@@ -50,8 +50,18 @@ from tests.support.fakebotapi import Call, FakeBotAPI
 from tests.support.loadgen import percentile
 from tests.support.processes import start_bot_process
 
-SENDING = frozenset({"sendMessage", "editMessageText", "sendDocument", "sendPhoto",
-                     "editMessageReplyMarkup", "sendPoll", "copyMessage", "forwardMessage"})
+SENDING = frozenset(
+    {
+        "sendMessage",
+        "editMessageText",
+        "sendDocument",
+        "sendPhoto",
+        "editMessageReplyMarkup",
+        "sendPoll",
+        "copyMessage",
+        "forwardMessage",
+    }
+)
 """The Bot API calls that are messages for Telegram's flood limits (sends and edits)."""
 TOKEN = re.compile(r"start=(hw[A-Za-z0-9_-]{16})")
 """A homework deep link in a URL button."""
@@ -134,8 +144,9 @@ class Observed:
                 self.replies.add(chat)
 
 
-async def play_homework(db: Path, tokens: dict[int, str], members: dict[int, list[int]],
-                        players: int, seed: int) -> dict[str, int]:
+async def play_homework(
+    db: Path, tokens: dict[int, str], members: dict[int, list[int]], players: int, seed: int
+) -> dict[str, int]:
     """Play each group's homework for ``players`` of its members through the core on the
     (stopped) bot's database: each answer right with probability 0.6, one player in five
     stopping halfway. Returns how many attempts finished and stopped."""
@@ -175,8 +186,16 @@ async def play_homework(db: Path, tokens: dict[int, str], members: dict[int, lis
     return counts
 
 
-async def measure(groups: int, members: int, players: int, *, lead: float, patience: float,
-                  seed: int, bank_id: str) -> dict[str, Any]:
+async def measure(
+    groups: int,
+    members: int,
+    players: int,
+    *,
+    lead: float,
+    patience: float,
+    seed: int,
+    bank_id: str,
+) -> dict[str, Any]:
     """One run; the figures (see the module docstring). ``patience``: seconds to wait for each
     phase (after the deadline: for every result and report)."""
     fake = FakeBotAPI()
@@ -186,14 +205,14 @@ async def measure(groups: int, members: int, players: int, *, lead: float, patie
     db, log = workdir / "bench.sqlite3", workdir / "bot.log"
     chat_ids = [FIRST_GROUP - n for n in range(groups)]
     admin_of = {chat: ADMINS + n for n, chat in enumerate(chat_ids)}
-    members_of = {chat: [MEMBERS + n * members + m for m in range(members)]
-                  for n, chat in enumerate(chat_ids)}
+    members_of = {
+        chat: [MEMBERS + n * members + m for m in range(members)] for n, chat in enumerate(chat_ids)
+    }
     for chat in chat_ids:
         fake.add_user(admin_of[chat], f"Teacher {admin_of[chat]}", language_code="en")
         for user_id in members_of[chat]:
             fake.add_user(user_id, f"Member {user_id}", language_code="en")
-        fake.add_group(chat, f"Class {chat}", admins=[admin_of[chat]],
-                       members=members_of[chat])
+        fake.add_group(chat, f"Class {chat}", admins=[admin_of[chat]], members=members_of[chat])
     seen = Observed(fake, chat_ids, admin_of.values())
     started = time.time()
     deadline = math.ceil((started + lead) / 60) * 60
@@ -213,14 +232,16 @@ async def measure(groups: int, members: int, players: int, *, lead: float, patie
         process = await start_bot_process(fake, db, log)
         setup_seconds = time.time() - started
         if time.time() >= deadline:
-            raise RuntimeError(f"the setup took {setup_seconds:.0f} s, past the deadline: "
-                               "give a longer --lead")
+            raise RuntimeError(
+                f"the setup took {setup_seconds:.0f} s, past the deadline: give a longer --lead"
+            )
         seen.deadline = deadline
         try:
             cpu_before = cpu_seconds(process.pid)
             await fake.wait_for(
                 lambda: len(seen.results) == groups and len(seen.reports) == groups,
-                timeout=deadline - time.time() + patience)
+                timeout=deadline - time.time() + patience,
+            )
             done_at = time.time()
             cpu = cpu_seconds(process.pid) - cpu_before
             rss = peak_rss_mb(process.pid)
@@ -236,24 +257,30 @@ async def measure(groups: int, members: int, players: int, *, lead: float, patie
             by_group[chat].append(at)
     minute = [at for at, _ in seen.sends if at >= deadline]
     row = {
-        "groups": groups, "members": members, "players": players, "bank": bank_id,
+        "groups": groups,
+        "members": members,
+        "players": players,
+        "bank": bank_id,
         "deadline": datetime.fromtimestamp(deadline, UTC).isoformat(),
-        "setup_seconds": round(setup_seconds, 1), **played,
-        "results_posted": len(seen.results), "reports_sent": len(seen.reports),
+        "setup_seconds": round(setup_seconds, 1),
+        **played,
+        "results_posted": len(seen.results),
+        "reports_sent": len(seen.reports),
         "closed_edits": seen.closed_edits,
         "results_lag_p50_s": round(percentile(lags, 50), 2),
         "results_lag_p95_s": round(percentile(lags, 95), 2),
         "results_lag_max_s": round(lags[-1], 2),
         "reports_lag_max_s": round(report_lags[-1], 2),
         "all_done_s": round(done_at - deadline, 2),
-        "group_most_per_minute": max(most_in_window(sorted(v), 60.0)
-                                     for v in by_group.values()),
+        "group_most_per_minute": max(most_in_window(sorted(v), 60.0) for v in by_group.values()),
         "overall_most_per_second": most_in_window(sorted(minute), 1.0),
         "overall_mean_per_second": round(len(minute) / max(done_at - deadline, 1e-9), 1),
         "messages_after_deadline": len(minute),
         "refused_429": seen.refused,
-        "bot_cpu_seconds_after_deadline": round(cpu, 2), "peak_rss_mb": round(rss, 1),
-        **log_problems(log)}
+        "bot_cpu_seconds_after_deadline": round(cpu, 2),
+        "peak_rss_mb": round(rss, 1),
+        **log_problems(log),
+    }
     shutil.rmtree(workdir, ignore_errors=True)
     return row
 
@@ -274,7 +301,7 @@ def readme_paragraph(results: dict[str, Any]) -> str:
         f"{row['results_lag_p50_s']:g} s after the deadline at the median, "
         f"{row['results_lag_p95_s']:g} s at the 95th percentile and "
         f"{row['results_lag_max_s']:g} s at the latest; {row['closed_edits']:,} group messages "
-        f"were edited into \"closed\", and {every(row['reports_sent'], 'admin')} got the "
+        f'were edited into "closed", and {every(row["reports_sent"], "admin")} got the '
         f"results file within {row['reports_lag_max_s']:g} s (the group results go first). "
         f"No group got more than {row['group_most_per_minute']} messages in any minute "
         f"({row['refused_429']} answered 429 by the fake, which allows {GROUP_LIMIT}); the bot "
@@ -283,7 +310,8 @@ def readme_paragraph(results: dict[str, Any]) -> str:
         f"report (Telegram: about {OVERALL_LIMIT}). The bot's CPU from the deadline on: "
         f"{row['bot_cpu_seconds_after_deadline']:g} s for {row['messages_after_deadline']:,} "
         f"messages (`{results['command']}`, commit {results['git_commit'][:7]}, "
-        f"{results['machine']['nproc']} cores, {results['date'][:10]}).")
+        f"{results['machine']['nproc']} cores, {results['date'][:10]})."
+    )
 
 
 async def main(args: argparse.Namespace, argv: list[str]) -> int:
@@ -292,12 +320,24 @@ async def main(args: argparse.Namespace, argv: list[str]) -> int:
         print(readme_paragraph(json.loads(Path(args.markdown).read_text())))
         return 0
     bank_id = args.bank or next(iter(load_banks([BUNDLED_BANKS])))
-    row = await measure(args.groups, args.members, args.players, lead=args.lead,
-                        patience=args.timeout, seed=args.seed, bank_id=bank_id)
+    row = await measure(
+        args.groups,
+        args.members,
+        args.players,
+        lead=args.lead,
+        patience=args.timeout,
+        seed=args.seed,
+        bank_id=bank_id,
+    )
     print(json.dumps(row, indent=2))
-    results = {"command": "python -m benchmarks.homework " + shlex.join(argv),
-               "git_commit": git_commit(), "machine": machine(),
-               "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "args": vars(args), "row": row}
+    results = {
+        "command": "python -m benchmarks.homework " + shlex.join(argv),
+        "git_commit": git_commit(),
+        "machine": machine(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "args": vars(args),
+        "row": row,
+    }
     out = Path(args.json or RESULTS / "homework.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
@@ -307,25 +347,41 @@ async def main(args: argparse.Namespace, argv: list[str]) -> int:
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line flags."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.homework", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.homework",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--groups", type=int, default=1000, help="groups (default 1000)")
-    parser.add_argument("--members", type=int, default=4,
-                        help="members per group besides the admin (default 4)")
-    parser.add_argument("--players", type=int, default=3,
-                        help="members per group who play the homework (default 3)")
+    parser.add_argument(
+        "--members", type=int, default=4, help="members per group besides the admin (default 4)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=3, help="members per group who play the homework (default 3)"
+    )
     parser.add_argument("--bank", default="", help="the quiz (default: the first bundled bank)")
-    parser.add_argument("--lead", type=float, default=240.0,
-                        help="least seconds from the start to the deadline, for the setup"
-                             " (default 240)")
-    parser.add_argument("--timeout", type=float, default=300.0,
-                        help="seconds to wait for each phase (after the deadline: for every"
-                             " result and report; default 300)")
+    parser.add_argument(
+        "--lead",
+        type=float,
+        default=240.0,
+        help="least seconds from the start to the deadline, for the setup (default 240)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=300.0,
+        help="seconds to wait for each phase (after the deadline: for every"
+        " result and report; default 300)",
+    )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--json", default="", help="results file (default"
-                                                   " benchmarks/results/homework.json)")
-    parser.add_argument("--markdown", default="",
-                        help="print the documentation paragraph of this results file and exit")
+    parser.add_argument(
+        "--json", default="", help="results file (default benchmarks/results/homework.json)"
+    )
+    parser.add_argument(
+        "--markdown",
+        default="",
+        help="print the documentation paragraph of this results file and exit",
+    )
     return parser.parse_args(argv)
 
 

@@ -103,15 +103,26 @@ async def pg_check_answers(url: str, user_ids: list[int]) -> tuple[int, int]:
         rows = await db.fetch(
             "SELECT a.user_id, s.question_id, COUNT(*) FROM answers s JOIN attempts a"
             " USING (attempt_id) WHERE a.user_id BETWEEN $1 AND $2"
-            " GROUP BY a.user_id, s.question_id", min(user_ids), max(user_ids))
+            " GROUP BY a.user_id, s.question_id",
+            min(user_ids),
+            max(user_ids),
+        )
     finally:
         await db.close()
     doubled = sum(count - 1 for _, _, count in rows if count > 1)
     return len(user_ids) * QUESTIONS - len(rows), doubled
 
 
-async def measure(config: str, users: int, *, think_ms: float, step_timeout: float,
-                  server: PgServer, tag: str, webhook: bool = False) -> dict[str, object]:
+async def measure(
+    config: str,
+    users: int,
+    *,
+    think_ms: float,
+    step_timeout: float,
+    server: PgServer,
+    tag: str,
+    webhook: bool = False,
+) -> dict[str, object]:
     """Run one configuration under one load and measure it (updates by long polling, or by
     webhook)."""
     instances = 2 if config == "postgres-2" else 1
@@ -120,38 +131,72 @@ async def measure(config: str, users: int, *, think_ms: float, step_timeout: flo
         db = str(workdir / "bench.sqlite3")
     else:
         db = await new_database(server, f"bench_{tag}")
-    fakes = [FakeBotAPI(token=f"{700000 + i}:BENCH", bot_id=700000 + i,
-                        bot_username=f"quizbot_bench_{i}_bot") for i in range(instances)]
+    fakes = [
+        FakeBotAPI(
+            token=f"{700000 + i}:BENCH", bot_id=700000 + i, bot_username=f"quizbot_bench_{i}_bot"
+        )
+        for i in range(instances)
+    ]
     processes: list[asyncio.subprocess.Process] = []
     logs = []
     try:
         for i, fake in enumerate(fakes):
             await fake.start()
-            env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token,
-                   "TELEGRAM_BASE_URL": fake.base_url, "QUIZBOT_DB": db,
-                   "PYTHONUNBUFFERED": "1"}
+            env = {
+                **os.environ,
+                "TELEGRAM_BOT_TOKEN": fake.token,
+                "TELEGRAM_BASE_URL": fake.base_url,
+                "QUIZBOT_DB": db,
+                "PYTHONUNBUFFERED": "1",
+            }
             if webhook:
                 port = free_port()
-                env.update({"QUIZBOT_WEBHOOK_URL": f"http://127.0.0.1:{port}/tg",
-                            "QUIZBOT_LISTEN": f"127.0.0.1:{port}",
-                            "QUIZBOT_WEBHOOK_SECRET": "bench-secret"})
+                env.update(
+                    {
+                        "QUIZBOT_WEBHOOK_URL": f"http://127.0.0.1:{port}/tg",
+                        "QUIZBOT_LISTEN": f"127.0.0.1:{port}",
+                        "QUIZBOT_WEBHOOK_SECRET": "bench-secret",
+                    }
+                )
             log = (workdir / f"bot{i}.log").open("wb")
             logs.append(log)
-            processes.append(await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", "run", env=env, stdout=log, stderr=log,
-                stdin=subprocess.DEVNULL, cwd=ROOT))
+            processes.append(
+                await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "bot",
+                    "run",
+                    env=env,
+                    stdout=log,
+                    stderr=log,
+                    stdin=subprocess.DEVNULL,
+                    cwd=ROOT,
+                )
+            )
         for fake, process in zip(fakes, processes, strict=True):
-            await fake.wait_for(lambda f=fake, p=process: (
-                f.webhook_delivering if webhook else f.polling) or p.returncode is not None,
-                timeout=60, recheck=0.05)
+            await fake.wait_for(
+                lambda f=fake, p=process: (
+                    (f.webhook_delivering if webhook else f.polling) or p.returncode is not None
+                ),
+                timeout=60,
+                recheck=0.05,
+            )
             if process.returncode is not None:
                 raise RuntimeError(f"{config} did not start: see {workdir}")
-        shares = [users // instances + (1 if i < users % instances else 0)
-                  for i in range(instances)]
-        generators = [LoadGenerator(fake, share, questions=QUESTIONS, think=think_ms / 1000,
-                                    first_user_id=FIRST_USER + sum(shares[:i]),
-                                    step_timeout=step_timeout)
-                      for i, (fake, share) in enumerate(zip(fakes, shares, strict=True))]
+        shares = [
+            users // instances + (1 if i < users % instances else 0) for i in range(instances)
+        ]
+        generators = [
+            LoadGenerator(
+                fake,
+                share,
+                questions=QUESTIONS,
+                think=think_ms / 1000,
+                first_user_id=FIRST_USER + sum(shares[:i]),
+                step_timeout=step_timeout,
+            )
+            for i, (fake, share) in enumerate(zip(fakes, shares, strict=True))
+        ]
         bot_pids = [p.pid for p in processes]
         db_pids = server_pids(server) if config != "sqlite-1" else []
         bots_before, db_before = cpu_of(bot_pids), cpu_of(db_pids)
@@ -185,8 +230,12 @@ async def measure(config: str, users: int, *, think_ms: float, step_timeout: flo
     db_cpu = sum(db_after[p] - db_before.get(p, 0.0) for p in db_after)
     per_1k = 1000 / answers if answers else float("nan")
     return {
-        "config": config, "instances": instances, "users": users, "think_ms": think_ms,
-        "delivery": "webhook" if webhook else "polling", "answers": answers,
+        "config": config,
+        "instances": instances,
+        "users": users,
+        "think_ms": think_ms,
+        "delivery": "webhook" if webhook else "polling",
+        "answers": answers,
         "seconds": round(seconds, 2),
         "answers_per_second": round(answers / seconds, 1) if seconds else 0.0,
         "p50_ms": round(percentile(latencies, 50) * 1000, 1),
@@ -194,13 +243,22 @@ async def measure(config: str, users: int, *, think_ms: float, step_timeout: flo
         "bot_cpu_s_per_1k": round(bot_cpu * per_1k, 2),
         "db_cpu_s_per_1k": round(db_cpu * per_1k, 2),
         "total_cpu_s_per_1k": round((bot_cpu + db_cpu) * per_1k, 2),
-        "peak_rss_mb": round(rss, 1), "stalled_users": sum(r.stalled for r in reports),
-        "missing_answers": missing, "doubled_answers": doubled,
+        "peak_rss_mb": round(rss, 1),
+        "stalled_users": sum(r.stalled for r in reports),
+        "missing_answers": missing,
+        "doubled_answers": doubled,
     }
 
 
-NUMBERS = ("answers_per_second", "p50_ms", "p99_ms", "bot_cpu_s_per_1k", "db_cpu_s_per_1k",
-           "total_cpu_s_per_1k", "peak_rss_mb")
+NUMBERS = (
+    "answers_per_second",
+    "p50_ms",
+    "p99_ms",
+    "bot_cpu_s_per_1k",
+    "db_cpu_s_per_1k",
+    "total_cpu_s_per_1k",
+    "peak_rss_mb",
+)
 WORST = ("stalled_users", "missing_answers", "doubled_answers")
 
 
@@ -218,19 +276,27 @@ def medians(rows: list[dict[str, object]]) -> dict[str, object]:
 def table(rows: list[dict[str, object]]) -> str:
     """The markdown table of the README (from the results' medians and ratios)."""
     base = next((r for r in rows if r["config"] == "sqlite-1"), None)
-    lines = ["| configuration | answers/s | p50 ms | p99 ms | CPU s per 1k answers: bots"
-             " + database = total | vs SQLite: throughput, total CPU per answer |"
-             " missing / doubled | stalled |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| configuration | answers/s | p50 ms | p99 ms | CPU s per 1k answers: bots"
+        " + database = total | vs SQLite: throughput, total CPU per answer |"
+        " missing / doubled | stalled |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        ratio = "-" if base is None or r is base else (
-            f"{float(r['answers_per_second']) / float(base['answers_per_second']):.2f}x, "  # type: ignore[arg-type]
-            f"{float(r['total_cpu_s_per_1k']) / float(base['total_cpu_s_per_1k']):.2f}x")  # type: ignore[arg-type]
+        ratio = (
+            "-"
+            if base is None or r is base
+            else (
+                f"{float(r['answers_per_second']) / float(base['answers_per_second']):.2f}x, "  # type: ignore[arg-type]
+                f"{float(r['total_cpu_s_per_1k']) / float(base['total_cpu_s_per_1k']):.2f}x"
+            )
+        )  # type: ignore[arg-type]
         lines.append(
             f"| {r['config']} | {r['answers_per_second']} | {r['p50_ms']} | {r['p99_ms']} |"
             f" {r['bot_cpu_s_per_1k']} + {r['db_cpu_s_per_1k']} = {r['total_cpu_s_per_1k']} |"
             f" {ratio} | {r['missing_answers']} / {r['doubled_answers']} |"
-            f" {r['stalled_users']} |")
+            f" {r['stalled_users']} |"
+        )
     return "\n".join(lines)
 
 
@@ -246,7 +312,11 @@ def readme_section(results: dict) -> str:  # type: ignore[type-arg]
         f"**Figures** ({m['date']}; {m['cores']} cores, Python {m['python']}; "
         f"`{results['command'].strip()}` at commit {results['commit'][:10]}; medians of "
         f"{rows[0]['runs']} runs alternating the configurations; {rows[0]['users']} users "
-        "tapping without pause, so latency is mostly queueing):", "", table(rows), ""]
+        "tapping without pause, so latency is mostly queueing):",
+        "",
+        table(rows),
+        "",
+    ]
     load = results.get("load_average")
     if load:
         lines += [
@@ -254,11 +324,15 @@ def readme_section(results: dict) -> str:  # type: ignore[type-arg]
             f"the runs and {load['after'][0]} after, on {m['cores']} cores (other work ran "
             "beside the benchmark); single runs varied widely"
             + _spread(results.get("measurements", []))
-            + ", so read the ratios as rough.", ""]
+            + ", so read the ratios as rough.",
+            "",
+        ]
     base, one, two = by.get("sqlite-1"), by.get("postgres-1"), by.get("postgres-2")
     if base and one and two:
+
         def x(a: dict, b: dict, key: str) -> str:  # type: ignore[type-arg]
             return f"{float(a[key]) / float(b[key]):.2f}x"
+
         problems = sum(int(r[k]) for r in rows for k in WORST)
         lines += [
             "What these figures show: on this machine one instance on PostgreSQL answers "
@@ -272,8 +346,11 @@ def readme_section(results: dict) -> str:  # type: ignore[type-arg]
             "bot processes and PostgreSQL, a second instance brings no cores of its own, only "
             "a second process to schedule: these runs show the cost of PostgreSQL and that "
             "sharing it stays correct ("
-            + ("no answer missing or doubled, no user stalled, in any run"
-               if problems == 0 else f"{problems} problems counted: see the JSON")
+            + (
+                "no answer missing or doubled, no user stalled, in any run"
+                if problems == 0
+                else f"{problems} problems counted: see the JSON"
+            )
             + "), not scaling.",
             "",
             "On a bigger machine (on paper, not measured here): quizbot's own work is one "
@@ -294,12 +371,17 @@ def _spread(measurements: list[dict]) -> str:  # type: ignore[type-arg]
     ranges = {}
     for row in measurements:
         low, high = ranges.get(row["config"], (float("inf"), 0.0))
-        ranges[row["config"]] = (min(low, row["answers_per_second"]),
-                                 max(high, row["answers_per_second"]))
+        ranges[row["config"]] = (
+            min(low, row["answers_per_second"]),
+            max(high, row["answers_per_second"]),
+        )
     if not ranges:
         return ""
-    return " (answers/s from low to high: " + "; ".join(
-        f"{config} {low:g} to {high:g}" for config, (low, high) in ranges.items()) + ")"
+    return (
+        " (answers/s from low to high: "
+        + "; ".join(f"{config} {low:g} to {high:g}" for config, (low, high) in ranges.items())
+        + ")"
+    )
 
 
 def update_readme(readme: Path, results: dict) -> None:  # type: ignore[type-arg]
@@ -310,15 +392,19 @@ def update_readme(readme: Path, results: dict) -> None:  # type: ignore[type-arg
     """
     text = readme.read_text(encoding="utf-8")
     start, end = text.index(README_BEGIN) + len(README_BEGIN), text.index(README_END)
-    readme.write_text(text[:start] + "\n" + readme_section(results) + "\n" + text[end:],
-                      encoding="utf-8")
+    readme.write_text(
+        text[:start] + "\n" + readme_section(results) + "\n" + text[end:], encoding="utf-8"
+    )
 
 
 def git_commit() -> str:
     """The checked-out commit (with ``+dirty`` when the tree has changes)."""
+
     def git(*args: str) -> str:
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
-                              check=False).stdout.strip()
+        return subprocess.run(
+            ["git", *args], cwd=ROOT, capture_output=True, text=True, check=False
+        ).stdout.strip()
+
     return git("rev-parse", "HEAD") + ("+dirty" if git("status", "--porcelain") else "")
 
 
@@ -331,7 +417,10 @@ async def main(args: argparse.Namespace) -> int:
     configs = args.configs.split(",")
     results: dict[str, object] = {
         "command": "python -m benchmarks.instances " + " ".join(sys.argv[1:]),
-        "commit": git_commit(), "machine": machine(), "args": vars(args)}
+        "commit": git_commit(),
+        "machine": machine(),
+        "args": vars(args),
+    }
     print(f"machine: {results['machine']}\n")
     load_before = os.getloadavg()
     server = await asyncio.to_thread(PgServer.start)
@@ -339,19 +428,30 @@ async def main(args: argparse.Namespace) -> int:
     try:
         for run in range(args.runs):
             for number, config in enumerate(configs if run % 2 == 0 else configs[::-1]):
-                m = await measure(config, args.users, think_ms=args.think,
-                                  step_timeout=args.step_timeout, server=server,
-                                  tag=f"{run}_{number}", webhook=args.webhook)
+                m = await measure(
+                    config,
+                    args.users,
+                    think_ms=args.think,
+                    step_timeout=args.step_timeout,
+                    server=server,
+                    tag=f"{run}_{number}",
+                    webhook=args.webhook,
+                )
                 runs[config].append(m)
-                print(f"  run {run + 1}/{args.runs} {config:10} {m['answers_per_second']}"
-                      f" answers/s, p99 {m['p99_ms']} ms, CPU {m['bot_cpu_s_per_1k']} +"
-                      f" {m['db_cpu_s_per_1k']} s/1k, missing {m['missing_answers']},"
-                      f" doubled {m['doubled_answers']}", flush=True)
+                print(
+                    f"  run {run + 1}/{args.runs} {config:10} {m['answers_per_second']}"
+                    f" answers/s, p99 {m['p99_ms']} ms, CPU {m['bot_cpu_s_per_1k']} +"
+                    f" {m['db_cpu_s_per_1k']} s/1k, missing {m['missing_answers']},"
+                    f" doubled {m['doubled_answers']}",
+                    flush=True,
+                )
     finally:
         await asyncio.to_thread(server.stop)
     rows = [medians(runs[c]) for c in configs]
-    results["load_average"] = {"before": [round(x, 2) for x in load_before],
-                               "after": [round(x, 2) for x in os.getloadavg()]}
+    results["load_average"] = {
+        "before": [round(x, 2) for x in load_before],
+        "after": [round(x, 2) for x in os.getloadavg()],
+    }
     results["measurements"] = [m for c in configs for m in runs[c]]
     results["medians"] = rows
     print("\n" + table(rows))
@@ -364,24 +464,43 @@ async def main(args: argparse.Namespace) -> int:
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line flags."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.instances", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.instances",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--users", type=int, default=400, help="simulated users (default 400)")
     parser.add_argument("--runs", type=int, default=3, help="runs per configuration (default 3)")
-    parser.add_argument("--think", type=float, default=0.0,
-                        help="ms each user reads a question before tapping (default 0)")
-    parser.add_argument("--configs", default=",".join(CONFIGS),
-                        help=f"comma-separated, of {', '.join(CONFIGS)} (default all)")
-    parser.add_argument("--webhook", action="store_true",
-                        help="updates by webhook instead of long polling (on PostgreSQL: each "
-                             "update in its user's turn across instances)")
-    parser.add_argument("--step-timeout", type=float, default=60.0,
-                        help="seconds a user waits for the bot before counting as stalled")
-    parser.add_argument("--json",
-                        default=str(ROOT / "benchmarks" / "results" / "instances.json"))
-    parser.add_argument("--readme-from", metavar="JSON",
-                        help="run nothing: rewrite docs/operations.md's figures of several "
-                             "instances from this results file")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="ms each user reads a question before tapping (default 0)",
+    )
+    parser.add_argument(
+        "--configs",
+        default=",".join(CONFIGS),
+        help=f"comma-separated, of {', '.join(CONFIGS)} (default all)",
+    )
+    parser.add_argument(
+        "--webhook",
+        action="store_true",
+        help="updates by webhook instead of long polling (on PostgreSQL: each "
+        "update in its user's turn across instances)",
+    )
+    parser.add_argument(
+        "--step-timeout",
+        type=float,
+        default=60.0,
+        help="seconds a user waits for the bot before counting as stalled",
+    )
+    parser.add_argument("--json", default=str(ROOT / "benchmarks" / "results" / "instances.json"))
+    parser.add_argument(
+        "--readme-from",
+        metavar="JSON",
+        help="run nothing: rewrite docs/operations.md's figures of several "
+        "instances from this results file",
+    )
     return parser.parse_args(argv)
 
 

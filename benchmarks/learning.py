@@ -55,12 +55,29 @@ def _banks(folder: Path, count: int = 100, questions: int = 100) -> dict:
 def _seed_cards(path: Path, cards: dict[int, list[tuple[str, str]]], now: float) -> None:
     """Insert cards directly (fast), due spread over 30 days around ``now``."""
     rng = random.Random(1)
-    rows = [(user, bank_id, question, 2, None, 3.0, 5.0, now + rng.uniform(-15, 15) * DAY,
-             now - DAY, 1, 0) for user, keys in cards.items() for bank_id, question in keys]
+    rows = [
+        (
+            user,
+            bank_id,
+            question,
+            2,
+            None,
+            3.0,
+            5.0,
+            now + rng.uniform(-15, 15) * DAY,
+            now - DAY,
+            1,
+            0,
+        )
+        for user, keys in cards.items()
+        for bank_id, question in keys
+    ]
     with sqlite3.connect(path) as db:
         db.executemany(
             "INSERT INTO cards (user_id, bank_id, question_id, state, step, stability,"
-            " difficulty, due, last_review, reps, lapses) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows)
+            " difficulty, due, last_review, reps, lapses) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            rows,
+        )
 
 
 async def review_benchmark(runs: int = 200) -> dict[str, float]:
@@ -93,17 +110,20 @@ async def review_benchmark(runs: int = 200) -> dict[str, float]:
                 answer.append(time.perf_counter() - started)
         finally:
             await store.close()
-    result = {"cards": len(keys[:10_000]),
-              "due_10000_cards_s": statistics.median(big),
-              "due_10_cards_s": statistics.median(small),
-              "quiz_answer_s": statistics.median(answer)}
+    result = {
+        "cards": len(keys[:10_000]),
+        "due_10000_cards_s": statistics.median(big),
+        "due_10_cards_s": statistics.median(small),
+        "quiz_answer_s": statistics.median(answer),
+    }
     result["due_10000_over_answer"] = result["due_10000_cards_s"] / result["quiz_answer_s"]
     result["due_10000_over_10"] = result["due_10000_cards_s"] / result["due_10_cards_s"]
     return result
 
 
-async def reminder_benchmark(learners: int = 100_000, seconds: int = 3600,
-                             per_pass: int = 5) -> dict[str, float]:
+async def reminder_benchmark(
+    learners: int = 100_000, seconds: int = 3600, per_pass: int = 5
+) -> dict[str, float]:
     """CPU seconds of ``seconds`` one-second reminder passes over ``learners`` learners."""
     banks = load_banks([BUNDLED_BANKS])
     question = banks[BANK_ID].questions[0].id
@@ -116,12 +136,15 @@ async def reminder_benchmark(learners: int = 100_000, seconds: int = 3600,
             db.executemany(
                 "INSERT INTO cards (user_id, bank_id, question_id, state, stability, difficulty,"
                 " due, last_review, reps) VALUES (?, ?, ?, 2, 1.0, 5.0, ?, ?, 1)",
-                [(u, BANK_ID, question, T0 - DAY * (u % 2), T0 - 2 * DAY)
-                 for u in range(1, learners + 1)])
+                [
+                    (u, BANK_ID, question, T0 - DAY * (u % 2), T0 - 2 * DAY)
+                    for u in range(1, learners + 1)
+                ],
+            )
             db.executemany(
-                "INSERT INTO learners (user_id, remind, hours, next_remind_at) VALUES"
-                " (?, 1, ?, ?)",
-                [(u, hours, reminder_time(u, u % 24, T0)) for u in range(1, learners + 1)])
+                "INSERT INTO learners (user_id, remind, hours, next_remind_at) VALUES (?, 1, ?, ?)",
+                [(u, hours, reminder_time(u, u % 24, T0)) for u in range(1, learners + 1)],
+            )
         store = await SQLiteStore.open(path)
         now = T0
         try:
@@ -139,8 +162,14 @@ async def reminder_benchmark(learners: int = 100_000, seconds: int = 3600,
             wall = time.perf_counter() - wall
         finally:
             await store.close()
-    return {"learners": learners, "passes": seconds, "reminders_sent": sent,
-            "cpu_s": cpu, "wall_s": wall, "cpu_per_pass_ms": 1000 * cpu / seconds}
+    return {
+        "learners": learners,
+        "passes": seconds,
+        "reminders_sent": sent,
+        "cpu_s": cpu,
+        "wall_s": wall,
+        "cpu_per_pass_ms": 1000 * cpu / seconds,
+    }
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, object]:
@@ -148,10 +177,16 @@ async def main_async(args: argparse.Namespace) -> dict[str, object]:
     reminders = await reminder_benchmark(args.learners, args.seconds)
     from benchmarks.group_load import git_commit, machine
 
-    return {"command": " ".join(["python -m benchmarks.learning", *sys.argv[1:]]),
-            "git_commit": git_commit(), "machine": machine(),
-            "date": time.strftime("%Y-%m-%d"), "python": platform.python_version(),
-            "cpus": __import__("os").cpu_count(), "review": review, "reminders": reminders}
+    return {
+        "command": " ".join(["python -m benchmarks.learning", *sys.argv[1:]]),
+        "git_commit": git_commit(),
+        "machine": machine(),
+        "date": time.strftime("%Y-%m-%d"),
+        "python": platform.python_version(),
+        "cpus": __import__("os").cpu_count(),
+        "review": review,
+        "reminders": reminders,
+    }
 
 
 README_BEGIN, README_END = "<!-- learning:begin -->", "<!-- learning:end -->"
@@ -168,7 +203,8 @@ def readme_paragraph(results: dict) -> str:  # type: ignore[type-arg]
         "its attempt's move, two statements) in the same run (10 cards: "
         f"{1000 * r['due_10_cards_s']:.2f} ms); an hour of passes ({m['passes']:,}, one a "
         f"second) over {m['learners']:,} learners with {m['reminders_sent']:,} reminders due "
-        f"cost {m['cpu_s']:.2f} CPU seconds ({m['cpu_per_pass_ms']:.2f} ms a pass).")
+        f"cost {m['cpu_s']:.2f} CPU seconds ({m['cpu_per_pass_ms']:.2f} ms a pass)."
+    )
 
 
 def main() -> None:
@@ -185,9 +221,11 @@ def main() -> None:
     print(f"| due card, 10 cards (median) | {1000 * r['due_10_cards_s']:.3f} ms |")  # type: ignore[index]
     print(f"| quiz answer (grade + durable write, median) | {1000 * r['quiz_answer_s']:.3f} ms |")  # type: ignore[index]
     print(f"| 10,000 cards / quiz answer | {r['due_10000_over_answer']:.2f}x |")  # type: ignore[index]
-    print(f"| reminder passes: {m['passes']} over {m['learners']:,} learners | "  # type: ignore[index]
-          f"{m['cpu_s']:.2f} CPU s ({m['cpu_per_pass_ms']:.3f} ms a pass), "  # type: ignore[index]
-          f"{m['reminders_sent']} reminders |")  # type: ignore[index]
+    print(
+        f"| reminder passes: {m['passes']} over {m['learners']:,} learners | "  # type: ignore[index]
+        f"{m['cpu_s']:.2f} CPU s ({m['cpu_per_pass_ms']:.3f} ms a pass), "  # type: ignore[index]
+        f"{m['reminders_sent']} reminders |"
+    )  # type: ignore[index]
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 

@@ -21,31 +21,45 @@ PACKAGES = (
     ("quizbot (bot/, storage/)", re.compile(r"(^|/)(bot|storage)/")),
     ("aiohttp, yarl, multidict", re.compile(r"(^|/)(aiohttp|yarl|multidict|propcache)/")),
     ("SQLite (sqlite3, aiosqlite)", re.compile(r"sqlite3|aiosqlite")),
-    ("the event loop (asyncio; uvloop's C code shows as asyncio/runners.py)",
-     re.compile(r"(^|/)asyncio/|uvloop")),
+    (
+        "the event loop (asyncio; uvloop's C code shows as asyncio/runners.py)",
+        re.compile(r"(^|/)asyncio/|uvloop"),
+    ),
     ("json", re.compile(r"(^|/)json/")),
-    ("prometheus-client, cachetools, aiolimiter, tenacity",
-     re.compile(r"(^|/)(prometheus_client|cachetools|aiolimiter|tenacity)/")),
+    (
+        "prometheus-client, cachetools, aiolimiter, tenacity",
+        re.compile(r"(^|/)(prometheus_client|cachetools|aiolimiter|tenacity)/"),
+    ),
 )
 """Where a frame belongs, by its file (the first that matches)."""
 
 MARKERS = (
-    ("the database threads (SQLite's work, each statement or batch)",
-     re.compile(r"_connection_worker_thread|concurrent/futures/thread\.py")),
+    (
+        "the database threads (SQLite's work, each statement or batch)",
+        re.compile(r"_connection_worker_thread|concurrent/futures/thread\.py"),
+    ),
     ("PTB objects from responses and updates (de_json)", re.compile(r"de_json|de_list")),
-    ("request bodies (RequestData, json_parameters, urlencode, json_body)",
-     re.compile(r"json_parameters|url_encoded|urlencode|json_body|RequestParameter|"
-                r"RequestData")),
+    (
+        "request bodies (RequestData, json_parameters, urlencode, json_body)",
+        re.compile(
+            r"json_parameters|url_encoded|urlencode|json_body|RequestParameter|"
+            r"RequestData"
+        ),
+    ),
     ("the rate limiter with the calls it passes on (limits.py)", re.compile(r"limits\.py")),
     ("getUpdates (the updater's polling)", re.compile(r"polling_action_cb")),
-    ("handling updates (the handlers, the router)",
-     re.compile(r"bot/telegram/(handlers|router)\.py")),
+    (
+        "handling updates (the handlers, the router)",
+        re.compile(r"bot/telegram/(handlers|router)\.py"),
+    ),
 )
 """Inclusive counts: samples whose stack passes through a frame matching these."""
 
-IDLE = re.compile(r"^_worker \(concurrent/futures/thread\.py:81\)$|"
-                  r"^_connection_worker_thread \(aiosqlite/core\.py:59\)$|"
-                  r"^(wait|_wait_for_tstate_lock) \(threading\.py")
+IDLE = re.compile(
+    r"^_worker \(concurrent/futures/thread\.py:81\)$|"
+    r"^_connection_worker_thread \(aiosqlite/core\.py:59\)$|"
+    r"^(wait|_wait_for_tstate_lock) \(threading\.py"
+)
 """Innermost frames of a thread waiting for work (not CPU): left out."""
 
 _FRAME_FILE = re.compile(r"\(([^():]+)(?::\d+)?\)$")
@@ -86,9 +100,12 @@ def summarise(paths: list[Path]) -> str:
             for name, pattern in MARKERS:
                 if any(pattern.search(f) for f in stack_frames):
                     through[name] += count
-    lines = [f"samples: {total} busy, {idle} of threads waiting for work left out (py-spy, "
-             f"{len(paths)} profile(s): {', '.join(p.name for p in paths)})", "",
-             "Self time by package (the innermost frame of each sample):"]
+    lines = [
+        f"samples: {total} busy, {idle} of threads waiting for work left out (py-spy, "
+        f"{len(paths)} profile(s): {', '.join(p.name for p in paths)})",
+        "",
+        "Self time by package (the innermost frame of each sample):",
+    ]
     for name, count in own.most_common():
         lines.append(f"  {100 * count / max(total, 1):5.1f} %  {name}")
     lines += ["", "Inclusive time (samples whose stack passes through):"]
@@ -99,9 +116,11 @@ def summarise(paths: list[Path]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Print the summary of the profiles named on the command line."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.profile_summary",
-                                     description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.profile_summary",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("profiles", nargs="+", type=Path, help="py-spy raw profiles")
     args = parser.parse_args(argv)
     sys.stdout.write(summarise(args.profiles))

@@ -35,15 +35,27 @@ MEASURES = ("throughput_ratio", "cpu_per_answer_ratio")
 
 def commit_of(tree: Path) -> str:
     """The commit checked out in ``tree``."""
-    return subprocess.run(["git", "-C", str(tree), "rev-parse", "HEAD"], check=True,
-                          capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(tree), "rev-parse", "HEAD"], check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def invoke(tree: Path, users: int, out: Path) -> dict:  # type: ignore[type-arg]
     """One ``python -m benchmarks.run`` in ``tree`` (its own code, its own bare bots); its
     results JSON, with the load average before and after."""
-    command = [sys.executable, "-m", "benchmarks.run", "--users", str(users), "--runs", "1",
-               "--bots", ",".join(("quizbot", *AGAINST)), "--json", str(out)]
+    command = [
+        sys.executable,
+        "-m",
+        "benchmarks.run",
+        "--users",
+        str(users),
+        "--runs",
+        "1",
+        "--bots",
+        ",".join(("quizbot", *AGAINST)),
+        "--json",
+        str(out),
+    ]
     load_before = os.getloadavg()[0]
     subprocess.run(command, cwd=tree, check=True, stdout=subprocess.DEVNULL)
     data: dict = json.loads(out.read_text())  # type: ignore[type-arg]
@@ -65,10 +77,14 @@ def summarise(runs: list[dict]) -> dict[str, dict[str, dict[str, float | None]]]
         for against in AGAINST:
             out[side][against] = {}
             for measure in MEASURES:
-                values = [r["ratios"][against][measure] for r in runs
-                          if r["side"] == side and r["ratios"].get(against, {}).get(measure)]
-                out[side][against][measure] = (round(statistics.median(values), 3)
-                                               if values else None)
+                values = [
+                    r["ratios"][against][measure]
+                    for r in runs
+                    if r["side"] == side and r["ratios"].get(against, {}).get(measure)
+                ]
+                out[side][against][measure] = (
+                    round(statistics.median(values), 3) if values else None
+                )
     return out
 
 
@@ -93,21 +109,35 @@ def main_run(args: argparse.Namespace) -> dict[str, object]:
                 print(f"  failed ({exc}); left out", flush=True)
                 failed += 1
                 continue
-            runs.append({"side": side, "commit": data["git_commit"], "date": data["date"],
-                         "load_before": data["load_before"], "load_after": data["load_after"],
-                         "ratios": ratios_of(data),
-                         "answers_per_second": {m["bot"]: m["answers_per_second"]
-                                                for m in data["medians"]},
-                         "stalled_users": {m["bot"]: m["stalled_users"]
-                                           for m in data["medians"]}})
+            runs.append(
+                {
+                    "side": side,
+                    "commit": data["git_commit"],
+                    "date": data["date"],
+                    "load_before": data["load_before"],
+                    "load_after": data["load_after"],
+                    "ratios": ratios_of(data),
+                    "answers_per_second": {
+                        m["bot"]: m["answers_per_second"] for m in data["medians"]
+                    },
+                    "stalled_users": {m["bot"]: m["stalled_users"] for m in data["medians"]},
+                }
+            )
     summary = summarise(runs)
-    return {"command": " ".join(["python -m benchmarks.restructure", *sys.argv[1:]]),
-            "benchmark": f"python -m benchmarks.run --users {args.users} --runs 1 --bots "
-                         + ",".join(("quizbot", *AGAINST)),
-            "before": commit_of(before), "after": commit_of(after),
-            "date": time.strftime("%Y-%m-%d"), "cpus": os.cpu_count(), "users": args.users,
-            "runs": runs, "failed_invocations": failed, "medians": summary,
-            "change": {a: {m: change(summary, a, m) for m in MEASURES} for a in AGAINST}}
+    return {
+        "command": " ".join(["python -m benchmarks.restructure", *sys.argv[1:]]),
+        "benchmark": f"python -m benchmarks.run --users {args.users} --runs 1 --bots "
+        + ",".join(("quizbot", *AGAINST)),
+        "before": commit_of(before),
+        "after": commit_of(after),
+        "date": time.strftime("%Y-%m-%d"),
+        "cpus": os.cpu_count(),
+        "users": args.users,
+        "runs": runs,
+        "failed_invocations": failed,
+        "medians": summary,
+        "change": {a: {m: change(summary, a, m) for m in MEASURES} for a in AGAINST},
+    }
 
 
 def markdown(results: dict) -> str:  # type: ignore[type-arg]
@@ -118,30 +148,36 @@ def markdown(results: dict) -> str:  # type: ignore[type-arg]
         b, a = med["before"][against], med["after"][against]
         if not (b["throughput_ratio"] and a["throughput_ratio"]):
             return f"against {label}: no ratio (the bare bot stalled)"
-        return (f"against {label} {b['throughput_ratio']:.2f}x before and "
-                f"{a['throughput_ratio']:.2f}x after the answers/s "
-                f"({ch[against]['throughput_ratio']:.2f} of it), "
-                f"{b['cpu_per_answer_ratio']:.2f}x and {a['cpu_per_answer_ratio']:.2f}x the CPU "
-                f"per answer")
+        return (
+            f"against {label} {b['throughput_ratio']:.2f}x before and "
+            f"{a['throughput_ratio']:.2f}x after the answers/s "
+            f"({ch[against]['throughput_ratio']:.2f} of it), "
+            f"{b['cpu_per_answer_ratio']:.2f}x and {a['cpu_per_answer_ratio']:.2f}x the CPU "
+            f"per answer"
+        )
 
     loads = [r["load_before"] for r in results["runs"]]
-    return (f"Before and after the restructuring ({results['date']}, {results['cpus']} cores, "
-            f"`{results['benchmark']}` alternately at commits {results['before'][:7]} and "
-            f"{results['after'][:7]}, {len(results['runs'])} invocations, load average "
-            f"{min(loads):.1f} to {max(loads):.1f}): quizbot's median ratios "
-            f"{part('baseline', 'bare PTB')}; {part('aiogram', 'bare aiogram')}.")
+    return (
+        f"Before and after the restructuring ({results['date']}, {results['cpus']} cores, "
+        f"`{results['benchmark']}` alternately at commits {results['before'][:7]} and "
+        f"{results['after'][:7]}, {len(results['runs'])} invocations, load average "
+        f"{min(loads):.1f} to {max(loads):.1f}): quizbot's median ratios "
+        f"{part('baseline', 'bare PTB')}; {part('aiogram', 'bare aiogram')}."
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", help="the checkout before (its own benchmarks/ run)")
     parser.add_argument("--after", default=str(ROOT), help="the checkout after (default: this)")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="invocations per side, alternating (default 3)")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="invocations per side, alternating (default 3)"
+    )
     parser.add_argument("--users", type=int, default=200, help="simulated users (default 200)")
     parser.add_argument("--json", default=str(RESULTS), help="results file")
-    parser.add_argument("--markdown", metavar="JSON",
-                        help="print the README line from a results file and exit")
+    parser.add_argument(
+        "--markdown", metavar="JSON", help="print the README line from a results file and exit"
+    )
     args = parser.parse_args(argv)
     if args.markdown:
         print(markdown(json.loads(Path(args.markdown).read_text())))

@@ -15,9 +15,9 @@ In the one-tap flow (``--one-tap``; a quizbot user's /settings choice) an option
 (:attr:`Screens.one_tap_feedbacks`), then ``sendMessage`` of the next question or the score:
 three calls and one update per answer instead of four and two.
 
-That is quizbot's private-chat interaction (``bot/features/private/handlers.py``); what the comparison
-measures is quizbot's logic, storage and transport against a framework's bare cost. Texts are
-HTML; every message is sent with link previews disabled, as quizbot does.
+That is quizbot's private-chat interaction (``bot/features/private/handlers.py``); what the
+comparison measures is quizbot's logic, storage and transport against a framework's bare cost. Texts
+are HTML; every message is sent with link previews disabled, as quizbot does.
 """
 
 from __future__ import annotations
@@ -60,9 +60,14 @@ class Screens:
 def _plain(screen: render_screen.Screen) -> tuple[str, Keyboard]:
     """A rendered screen as text and ``(label, kind, value)`` rows."""
     rows = tuple(
-        tuple((b.label, "url", b.action.url) if isinstance(b.action, render_screen.UrlButton)
-              else (b.label, "data", render_callbacks.encode(b.action)) for b in row)
-        for row in screen.keyboard)
+        tuple(
+            (b.label, "url", b.action.url)
+            if isinstance(b.action, render_screen.UrlButton)
+            else (b.label, "data", render_callbacks.encode(b.action))
+            for b in row
+        )
+        for row in screen.keyboard
+    )
     return screen.text, rows
 
 
@@ -75,16 +80,28 @@ def render_screens() -> Screens:
     questions, feedbacks, one_tap = [], [], []
     for position in range(len(bank.questions)):
         t = i18n.catalog(i18n.SUPPORTED[position % len(i18n.SUPPORTED)])
-        questions.append(_plain(private_screens.attempt_question(bank, attempt, t, render_text.HTML)))
+        questions.append(
+            _plain(private_screens.attempt_question(bank, attempt, t, render_text.HTML))
+        )
         answer = engine.grade(attempt, bank, 1, position, 0, 0.0)
         attempt = engine.with_answer(attempt, answer)
-        feedbacks.append(_plain(private_screens.feedback(bank, attempt, position, t, render_text.HTML)))
-        one_tap.append(_plain(private_screens.feedback(bank, attempt, position, t, render_text.HTML,
-                                              one_tap=True)))
+        feedbacks.append(
+            _plain(private_screens.feedback(bank, attempt, position, t, render_text.HTML))
+        )
+        one_tap.append(
+            _plain(
+                private_screens.feedback(bank, attempt, position, t, render_text.HTML, one_tap=True)
+            )
+        )
     t = i18n.catalog(i18n.DEFAULT)
     outcome = private_screens.outcome(bank, attempt, t, render_text.HTML)[-1]
-    return Screens(_plain(private_screens.intro(bank, t, render_text.HTML)), questions, feedbacks,
-                   _plain(outcome), one_tap)
+    return Screens(
+        _plain(private_screens.intro(bank, t, render_text.HTML)),
+        questions,
+        feedbacks,
+        _plain(outcome),
+        one_tap,
+    )
 
 
 def parse_tap(data: str) -> tuple[str, int]:

@@ -50,8 +50,10 @@ def _fill(size: int, piece: Callable[[int], str], head: str = "", tail: str = ""
 
 
 def _bank_head() -> str:
-    return ("id: worst\nversion: 1\ndefault_language: en\nlanguages: [en]\nlevel: easy\n"
-            "title: {en: Worst}\ndescription: {en: Worst}\nquestions:\n")
+    return (
+        "id: worst\nversion: 1\ndefault_language: en\nlanguages: [en]\nlevel: easy\n"
+        "title: {en: Worst}\ndescription: {en: Worst}\nquestions:\n"
+    )
 
 
 def _leaking(size: int) -> str:
@@ -70,7 +72,8 @@ def _leaking(size: int) -> str:
             f"  options:\n  - text: {{en: 'lima {n}'}}\n    correct: true\n"
             f"  - text: {{en: 'mike {n}'}}\n"
             f"  explanation: {{en: '{words.strip()}'}}\n"
-            f"  source: {{title: Atlas, url: 'https://example.org/atlas'}}\n")
+            f"  source: {{title: Atlas, url: 'https://example.org/atlas'}}\n"
+        )
     return "".join(out)
 
 
@@ -89,7 +92,8 @@ def _paraphrasing(size: int) -> str:
             f"  options:\n  - text: {{en: 'lima mike november {n}'}}\n    correct: true\n"
             f"  - text: {{en: 'lima mike november oscar {n}'}}\n"
             f"  explanation: {{en: '{said}'}}\n"
-            f"  source: {{title: Atlas, url: 'https://example.org/atlas'}}\n")
+            f"  source: {{title: Atlas, url: 'https://example.org/atlas'}}\n"
+        )
     return "".join(out)
 
 
@@ -103,32 +107,50 @@ def files(scale: float = 1.0) -> dict[str, tuple[str, str]]:
         "yaml unknown keys": ("keys.yaml", _fill(size, lambda n: f"unknown-key-{n:09d}: 1\n")),
         "yaml answer leaks": ("leaks.yaml", _leaking(size)),
         "yaml paraphrases": ("paraphrases.yaml", _paraphrasing(size)),
-        "yaml syntax error at the end": ("late.yaml", _fill(
-            size, lambda n: f"- id: q{n}\n  prompt: {{en: 'Question {n}'}}\n", _bank_head(),
-            "- id: x\n  prompt: {en: 'a': b}\n")),
+        "yaml syntax error at the end": (
+            "late.yaml",
+            _fill(
+                size,
+                lambda n: f"- id: q{n}\n  prompt: {{en: 'Question {n}'}}\n",
+                _bank_head(),
+                "- id: x\n  prompt: {en: 'a': b}\n",
+            ),
+        ),
         "yaml nesting": ("deep.yaml", "a: " + "[" * (size - 10) + "\n"),
         # GIFT
         "gift open tags": ("tags.gift", _fill(size, lambda n: "<a ", "[html]Q", "{=yes ~no}\n")),
-        "gift long texts": ("long.gift", "".join(
-            "::same::" + "\x01 " * (long_text // 2) + "{=a ~b}\n\n" for _ in range(questions))),
+        "gift long texts": (
+            "long.gift",
+            "".join(
+                "::same::" + "\x01 " * (long_text // 2) + "{=a ~b}\n\n" for _ in range(questions)
+            ),
+        ),
         "gift options": ("options.gift", _fill(size, lambda n: f"~o{n} ", "Q {=a ", "}\n")),
         "gift problems": ("notes.gift", _fill(size, lambda n: f"::same::Q{n} {{=a ~b ~b}}\n\n")),
         # Aiken
         "aiken options": ("options.aiken", _fill(size, lambda n: "A. x\n", "Q\n", "ANSWER: A\n")),
-        "aiken long texts": ("long.aiken", "".join(
-            "\x01" * long_text + "\nA. a\nB. b\nANSWER: A\n" for _ in range(questions))),
+        "aiken long texts": (
+            "long.aiken",
+            "".join("\x01" * long_text + "\nA. a\nB. b\nANSWER: A\n" for _ in range(questions)),
+        ),
         "aiken problems": ("notes.aiken", _fill(size, lambda n: "Q\nA. x\nA. y\nANSWER: Z\n")),
         # CSV
-        "csv long texts": ("long.csv", "prompt,A,B,correct\n" + "".join(
-            "\x01" * long_text + ",a,b,A\n" for _ in range(questions))),
-        "csv wide rows": ("wide.csv", _fill(size, lambda n: "x," * 2000 + "x\n",
-                                            "prompt,A,B,correct\n")),
+        "csv long texts": (
+            "long.csv",
+            "prompt,A,B,correct\n"
+            + "".join("\x01" * long_text + ",a,b,A\n" for _ in range(questions)),
+        ),
+        "csv wide rows": (
+            "wide.csv",
+            _fill(size, lambda n: "x," * 2000 + "x\n", "prompt,A,B,correct\n"),
+        ),
         "csv problems": ("notes.csv", _fill(size, lambda n: "q,a,a,Z\n", "prompt,A,B,correct\n")),
     }
 
 
-async def _probe(fake: FakeBotAPI, first_user: int, until: Callable[[], bool],
-                 minimum: float) -> tuple[list[float], int]:
+async def _probe(
+    fake: FakeBotAPI, first_user: int, until: Callable[[], bool], minimum: float
+) -> tuple[list[float], int]:
     """A probe user plays private quizzes (one after another, no pause) until ``until()`` and
     ``minimum`` seconds have passed; its tap-to-feedback latencies, and the quizzes played."""
     latencies: list[float] = []
@@ -144,10 +166,12 @@ async def _probe(fake: FakeBotAPI, first_user: int, until: Callable[[], bool],
 
 
 def _figures(latencies: list[float]) -> dict[str, float]:
-    return {"taps": len(latencies),
-            "p50_ms": round(percentile(latencies, 50) * 1000, 1),
-            "p99_ms": round(percentile(latencies, 99) * 1000, 1),
-            "max_ms": round(max(latencies, default=float("nan")) * 1000, 1)}
+    return {
+        "taps": len(latencies),
+        "p50_ms": round(percentile(latencies, 50) * 1000, 1),
+        "p99_ms": round(percentile(latencies, 99) * 1000, 1),
+        "max_ms": round(max(latencies, default=float("nan")) * 1000, 1),
+    }
 
 
 async def measure(scale: float = 1.0, baseline_seconds: float = 5.0) -> dict[str, object]:
@@ -162,8 +186,11 @@ async def measure(scale: float = 1.0, baseline_seconds: float = 5.0) -> dict[str
             await _probe(fake, 10_000_000, lambda: True, 0)  # warm up: banks, first plays
             quiet, _ = await _probe(fake, 11_000_000, lambda: True, baseline_seconds)
             baseline = _figures(quiet)
-            print(f"  no file: p50 {baseline['p50_ms']} ms, p99 {baseline['p99_ms']} ms, "
-                  f"max {baseline['max_ms']} ms ({baseline['taps']} taps)", flush=True)
+            print(
+                f"  no file: p50 {baseline['p50_ms']} ms, p99 {baseline['p99_ms']} ms, "
+                f"max {baseline['max_ms']} ms ({baseline['taps']} taps)",
+                flush=True,
+            )
             for index, (name, (file_name, text)) in enumerate(files(scale).items()):
                 data = text.encode()
                 before = len(fake.messages(CREATOR))
@@ -173,22 +200,36 @@ async def measure(scale: float = 1.0, baseline_seconds: float = 5.0) -> dict[str
                 answered: list[float] = []
 
                 def replied(before: int = before, answered: list[float] = answered) -> bool:
-                    if not answered and any(m.get("from", {}).get("id") == fake.bot_id
-                                            for m in fake.messages(CREATOR)[before:]):
+                    if not answered and any(
+                        m.get("from", {}).get("id") == fake.bot_id
+                        for m in fake.messages(CREATOR)[before:]
+                    ):
                         answered.append(time.monotonic())
                     return bool(answered)
 
                 latencies, _ = await _probe(fake, 20_000_000 + index * 10_000, replied, 0)
                 cpu = cpu_seconds(process.pid) - cpu
-                reply = next(m for m in fake.messages(CREATOR)[before:]
-                             if m.get("from", {}).get("id") == fake.bot_id)
-                row = {"file": name, "name": file_name, "bytes": len(data),
-                       "check_s": round(answered[0] - pushed, 2), "bot_cpu_s": round(cpu, 2),
-                       "reply": reply.get("text", "")[:80], **_figures(latencies)}
+                reply = next(
+                    m
+                    for m in fake.messages(CREATOR)[before:]
+                    if m.get("from", {}).get("id") == fake.bot_id
+                )
+                row = {
+                    "file": name,
+                    "name": file_name,
+                    "bytes": len(data),
+                    "check_s": round(answered[0] - pushed, 2),
+                    "bot_cpu_s": round(cpu, 2),
+                    "reply": reply.get("text", "")[:80],
+                    **_figures(latencies),
+                }
                 rows.append(row)
-                print(f"  {name:30} {len(data):>9} B: check {row['check_s']} s, "
-                      f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms, max {row['max_ms']} ms "
-                      f"({row['taps']} taps) | {row['reply'][:40]!r}", flush=True)
+                print(
+                    f"  {name:30} {len(data):>9} B: check {row['check_s']} s, "
+                    f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms, max {row['max_ms']} ms "
+                    f"({row['taps']} taps) | {row['reply'][:40]!r}",
+                    flush=True,
+                )
                 await fake.wait_for(lambda: fake.pending_updates() == 0, timeout=120)
     finally:
         await fake.stop()
@@ -199,18 +240,26 @@ async def measure(scale: float = 1.0, baseline_seconds: float = 5.0) -> dict[str
 def markdown(results: dict) -> str:
     """The docs table, from a results JSON."""
     base = results["baseline"]
-    lines = ["| file sent | bytes | check (s) | bot CPU (s) | probe taps | p50 (ms) | p99 (ms) "
-             "| max (ms) |", "|---|---|---|---|---|---|---|---|",
-             f"| none (baseline) | | | | {base['taps']} | {base['p50_ms']} | {base['p99_ms']} "
-             f"| {base['max_ms']} |"]
+    lines = [
+        "| file sent | bytes | check (s) | bot CPU (s) | probe taps | p50 (ms) | p99 (ms) "
+        "| max (ms) |",
+        "|---|---|---|---|---|---|---|---|",
+        f"| none (baseline) | | | | {base['taps']} | {base['p50_ms']} | {base['p99_ms']} "
+        f"| {base['max_ms']} |",
+    ]
     for row in results["files"]:
-        lines.append(f"| {row['file']} | {row['bytes']:,} | {row['check_s']} | "
-                     f"{row['bot_cpu_s']} | {row['taps']} | {row['p50_ms']} | {row['p99_ms']} "
-                     f"| {row['max_ms']} |")
+        lines.append(
+            f"| {row['file']} | {row['bytes']:,} | {row['check_s']} | "
+            f"{row['bot_cpu_s']} | {row['taps']} | {row['p50_ms']} | {row['p99_ms']} "
+            f"| {row['max_ms']} |"
+        )
     meta = results["meta"]
-    lines += ["", f"Measured {meta['date']} at commit {meta['commit'][:10]} on "
-              f"{meta['machine']['nproc']} cores, Python {meta['machine']['python']}: "
-              f"`{meta['command']}`."]
+    lines += [
+        "",
+        f"Measured {meta['date']} at commit {meta['commit'][:10]} on "
+        f"{meta['machine']['nproc']} cores, Python {meta['machine']['python']}: "
+        f"`{meta['command']}`.",
+    ]
     return "\n".join(lines)
 
 
@@ -219,9 +268,14 @@ async def main(args: argparse.Namespace, argv: list[str]) -> int:
     if args.markdown:
         print(markdown(json.loads(Path(args.markdown).read_text())))
         return 0
-    results: dict[str, object] = {"meta": {
-        "command": " ".join(["python -m benchmarks.worst_files", *argv]),
-        "commit": git_commit(), "machine": machine(), "date": time.strftime("%Y-%m-%d")}}
+    results: dict[str, object] = {
+        "meta": {
+            "command": " ".join(["python -m benchmarks.worst_files", *argv]),
+            "commit": git_commit(),
+            "machine": machine(),
+            "date": time.strftime("%Y-%m-%d"),
+        }
+    }
     results.update(await measure(args.scale, args.baseline))
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -232,8 +286,11 @@ async def main(args: argparse.Namespace, argv: list[str]) -> int:
 
 def parse(argv: list[str]) -> argparse.Namespace:
     """Command-line flags."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.worst_files", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.worst_files",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--scale", type=float, default=1.0, help="file size, in MB")
     parser.add_argument("--baseline", type=float, default=5.0, help="seconds of play, no file")
     parser.add_argument("--json", default=str(RESULTS))

@@ -29,85 +29,148 @@ LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="quizbot", description="An async Telegram quiz bot (and its terminal twin).")
+        prog="quizbot", description="An async Telegram quiz bot (and its terminal twin)."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     # each command is offered the options that mean something for it
     database = argparse.ArgumentParser(add_help=False)
-    database.add_argument("--db", help="SQLite database file, or a PostgreSQL URL "
-                                       "postgresql://user@host/db (env QUIZBOT_DB; "
-                                       "default quizbot.sqlite3)")
+    database.add_argument(
+        "--db",
+        help="SQLite database file, or a PostgreSQL URL "
+        "postgresql://user@host/db (env QUIZBOT_DB; "
+        "default quizbot.sqlite3)",
+    )
     database.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     bank_files = argparse.ArgumentParser(add_help=False)
-    bank_files.add_argument("--banks", nargs="+", metavar="PATH",
-                            help="bank files or folders (env QUIZBOT_BANKS; default: bundled "
-                                 "banks/)")
-    bank_files.add_argument("--skip-invalid-banks", dest="skip_invalid_banks",
-                            action="store_true", default=None,
-                            help="start without the bank files that fail to load, logging each "
-                                 "(env QUIZBOT_SKIP_INVALID_BANKS=1; default: refuse to start)")
+    bank_files.add_argument(
+        "--banks",
+        nargs="+",
+        metavar="PATH",
+        help="bank files or folders (env QUIZBOT_BANKS; default: bundled banks/)",
+    )
+    bank_files.add_argument(
+        "--skip-invalid-banks",
+        dest="skip_invalid_banks",
+        action="store_true",
+        default=None,
+        help="start without the bank files that fail to load, logging each "
+        "(env QUIZBOT_SKIP_INVALID_BANKS=1; default: refuse to start)",
+    )
     creating = argparse.ArgumentParser(add_help=False)
-    creating.add_argument("--create-db", dest="create_db", action="store_true", default=None,
-                          help="create a new, empty SQLite database although the lock files "
-                               "beside it show one was used there and is gone (env "
-                               "QUIZBOT_CREATE_DB=1; default: refuse to start)")
+    creating.add_argument(
+        "--create-db",
+        dest="create_db",
+        action="store_true",
+        default=None,
+        help="create a new, empty SQLite database although the lock files "
+        "beside it show one was used there and is gone (env "
+        "QUIZBOT_CREATE_DB=1; default: refuse to start)",
+    )
     common = [database, bank_files, creating]
 
-    run = sub.add_parser("run", parents=common,
-                         help="run the bot (long polling, or a webhook with --webhook-url)")
+    run = sub.add_parser(
+        "run", parents=common, help="run the bot (long polling, or a webhook with --webhook-url)"
+    )
     token = run.add_mutually_exclusive_group()
-    token.add_argument("--token", help="bot token (env TELEGRAM_BOT_TOKEN); visible to every "
-                                       "local user in `ps`: prefer the variable or --token-file")
-    token.add_argument("--token-file", dest="token_file", metavar="PATH",
-                       help="file holding the bot token (env TELEGRAM_BOT_TOKEN_FILE)")
-    run.add_argument("--base-url", dest="base_url",
-                     help="Bot API base URL (env TELEGRAM_BASE_URL), e.g. "
-                          "http://127.0.0.1:8081/bot for a local Bot API server")
-    run.add_argument("--question-seconds", dest="question_seconds", type=float,
-                     help="answer window of a group question in seconds "
-                          "(env QUIZBOT_QUESTION_SECONDS; default 30)")
-    run.add_argument("--webhook-url", dest="webhook_url", metavar="URL",
-                     help="receive updates by webhook at this public https URL instead of long "
-                          "polling (env QUIZBOT_WEBHOOK_URL); TLS is terminated by a reverse "
-                          "proxy that forwards to --listen")
-    run.add_argument("--listen", metavar="HOST:PORT",
-                     help="where the webhook server listens (env QUIZBOT_LISTEN; default "
-                          "127.0.0.1:8443); the secret comes from env QUIZBOT_WEBHOOK_SECRET "
-                          "(default: a random one per start)")
-    run.add_argument("--metrics", metavar="HOST:PORT",
-                     help="serve /healthz and Prometheus /metrics there "
-                          "(env QUIZBOT_METRICS), e.g. 127.0.0.1:9090")
+    token.add_argument(
+        "--token",
+        help="bot token (env TELEGRAM_BOT_TOKEN); visible to every "
+        "local user in `ps`: prefer the variable or --token-file",
+    )
+    token.add_argument(
+        "--token-file",
+        dest="token_file",
+        metavar="PATH",
+        help="file holding the bot token (env TELEGRAM_BOT_TOKEN_FILE)",
+    )
+    run.add_argument(
+        "--base-url",
+        dest="base_url",
+        help="Bot API base URL (env TELEGRAM_BASE_URL), e.g. "
+        "http://127.0.0.1:8081/bot for a local Bot API server",
+    )
+    run.add_argument(
+        "--question-seconds",
+        dest="question_seconds",
+        type=float,
+        help="answer window of a group question in seconds "
+        "(env QUIZBOT_QUESTION_SECONDS; default 30)",
+    )
+    run.add_argument(
+        "--webhook-url",
+        dest="webhook_url",
+        metavar="URL",
+        help="receive updates by webhook at this public https URL instead of long "
+        "polling (env QUIZBOT_WEBHOOK_URL); TLS is terminated by a reverse "
+        "proxy that forwards to --listen",
+    )
+    run.add_argument(
+        "--listen",
+        metavar="HOST:PORT",
+        help="where the webhook server listens (env QUIZBOT_LISTEN; default "
+        "127.0.0.1:8443); the secret comes from env QUIZBOT_WEBHOOK_SECRET "
+        "(default: a random one per start)",
+    )
+    run.add_argument(
+        "--metrics",
+        metavar="HOST:PORT",
+        help="serve /healthz and Prometheus /metrics there "
+        "(env QUIZBOT_METRICS), e.g. 127.0.0.1:9090",
+    )
 
     play_cli.add_parser(sub, parents=common)
 
     validate = sub.add_parser(
-        "validate", help="check bank files; exit 1 if any is invalid",
+        "validate",
+        help="check bank files; exit 1 if any is invalid",
         description="Check bank files: errors (the bank cannot be loaded) and item-writing "
-                    "warnings (the questions give their answers away; see bot/kernel/checks.py).")
-    validate.add_argument("paths", nargs="*", metavar="PATH",
-                          help="bank files or folders (default: the configured banks)")
-    validate.add_argument("--strict", action="store_true",
-                          help="treat item-writing warnings as errors (exit 1), as CI does")
+        "warnings (the questions give their answers away; see bot/kernel/checks.py).",
+    )
+    validate.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="bank files or folders (default: the configured banks)",
+    )
+    validate.add_argument(
+        "--strict",
+        action="store_true",
+        help="treat item-writing warnings as errors (exit 1), as CI does",
+    )
     backup = sub.add_parser(
-        "backup", parents=[database], help="copy the live database consistently to PATH",
+        "backup",
+        parents=[database],
+        help="copy the live database consistently to PATH",
         description="Copy the database (QUIZBOT_DB / --db) to a new file with SQLite's online "
-                    "backup API: safe while the bot runs.")
+        "backup API: safe while the bot runs.",
+    )
     backup.add_argument("path", metavar="PATH", help="the backup file to create")
     restore = sub.add_parser(
-        "restore", parents=[database], help="replace the database by a backup (bot stopped)",
+        "restore",
+        parents=[database],
+        help="replace the database by a backup (bot stopped)",
         description="Replace the database (QUIZBOT_DB / --db) by BACKUP. Refused while any "
-                    "quizbot process has the database open; the current database is kept as "
-                    "<database>.before-restore.")
+        "quizbot process has the database open; the current database is kept as "
+        "<database>.before-restore.",
+    )
     restore.add_argument("backup", metavar="BACKUP", help="a file made by `quizbot backup`")
     delete = sub.add_parser(
-        "delete-user", parents=[database], help="delete one user's data (by Telegram user id)",
+        "delete-user",
+        parents=[database],
+        help="delete one user's data (by Telegram user id)",
         description="Delete a user's answers, attempts, settings and language, and make them "
-                    "a \"deleted user\" on group leaderboards, as /deletemydata does.")
+        'a "deleted user" on group leaderboards, as /deletemydata does.',
+    )
     delete.add_argument("user_id", metavar="ID", type=_user_id, help="the Telegram user id")
-    delete.add_argument("--quizzes", choices=("keep", "delete"), default="keep",
-                        help="the quizzes the user made in Telegram: keep them playable "
-                             "without an owner (default), or delete them")
+    delete.add_argument(
+        "--quizzes",
+        choices=("keep", "delete"),
+        default="keep",
+        help="the quizzes the user made in Telegram: keep them playable "
+        "without an owner (default), or delete them",
+    )
     bankimport.add_parser(sub)
     report.add_parser(sub)
     banks_cli.add_parser(sub, parents=[database])
@@ -164,19 +227,36 @@ def main(argv: Sequence[str] | None = None) -> int:  # noqa: C901 - one branch p
     verbose = getattr(args, "verbose", False)
     # an operator command prints its own summary: its services' INFO lines would repeat it
     quiet = args.command in ("backup", "restore", "delete-user", "banks")
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING if quiet
-                        else logging.INFO, format=LOG_FORMAT)
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.WARNING if quiet else logging.INFO,
+        format=LOG_FORMAT,
+    )
     if not verbose:  # APScheduler logs every run of every job (the reminders' each second)
         logging.getLogger("apscheduler").setLevel(logging.WARNING)
     redact: Callable[[str], str] = str
     try:
         if getattr(args, "token", None):
             redact = redaction.install(args.token, LOG_FORMAT)
-            _say("warning: --token shows the token to every user of this machine (ps, "
-                 "/proc/<pid>/cmdline); set TELEGRAM_BOT_TOKEN or --token-file instead")
-        flags = {k: getattr(args, k, None) for k in
-                 ("token", "token_file", "base_url", "db", "banks", "question_seconds",
-                  "webhook_url", "listen", "metrics", "skip_invalid_banks", "create_db")}
+            _say(
+                "warning: --token shows the token to every user of this machine (ps, "
+                "/proc/<pid>/cmdline); set TELEGRAM_BOT_TOKEN or --token-file instead"
+            )
+        flags = {
+            k: getattr(args, k, None)
+            for k in (
+                "token",
+                "token_file",
+                "base_url",
+                "db",
+                "banks",
+                "question_seconds",
+                "webhook_url",
+                "listen",
+                "metrics",
+                "skip_invalid_banks",
+                "create_db",
+            )
+        }
         settings = Settings.from_env(strict=args.command == "run", **flags)
         if settings.token and settings.token != getattr(args, "token", None):
             redact = redaction.install(settings.token, LOG_FORMAT)
@@ -186,8 +266,11 @@ def main(argv: Sequence[str] | None = None) -> int:  # noqa: C901 - one branch p
             return _operate(args, settings)
         if args.command == "banks":
             return banks_cli.run(settings.db, args)
-        banks = (load_valid_banks(settings.banks) if settings.skip_invalid_banks
-                 else load_banks(settings.banks))
+        banks = (
+            load_valid_banks(settings.banks)
+            if settings.skip_invalid_banks
+            else load_banks(settings.banks)
+        )
         if args.command == "report":
             from storage import is_postgres_url
 
@@ -198,13 +281,21 @@ def main(argv: Sequence[str] | None = None) -> int:  # noqa: C901 - one branch p
             if not is_postgres_url(settings.db) and not Path(settings.db).is_file():
                 _say(f"no database at {shown_db(settings.db)}: nothing to report")
                 return 1
-            table = asyncio.run(report.build(settings.db, banks, bank_id=args.bank,
-                                             chat_id=args.chat, since=args.since))
-            if not table and args.bank is not None and not asyncio.run(
-                    report.known(settings.db, banks, args.bank)):
-                _say(f"no answers of bank {args.bank!r} are stored, no bank of that id is "
-                     f"installed (installed: {', '.join(sorted(banks))}) and no quiz of that "
-                     "id was created in Telegram (see `quizbot banks list`)")
+            table = asyncio.run(
+                report.build(
+                    settings.db, banks, bank_id=args.bank, chat_id=args.chat, since=args.since
+                )
+            )
+            if (
+                not table
+                and args.bank is not None
+                and not asyncio.run(report.known(settings.db, banks, args.bank))
+            ):
+                _say(
+                    f"no answers of bank {args.bank!r} are stored, no bank of that id is "
+                    f"installed (installed: {', '.join(sorted(banks))}) and no quiz of that "
+                    "id was created in Telegram (see `quizbot banks list`)"
+                )
                 return 1
             report.write(report.render(table, args.format), args.out, force=args.force)
             return 0
@@ -251,17 +342,34 @@ def load_valid_banks(paths: Sequence[object]) -> dict[str, Bank]:
         try:
             bank = load_bank(file)
         except BankError as exc:
-            log.warning("skipped the invalid bank file %s (--skip-invalid-banks), %d "
-                        "problem(s):\n%s", file, len(exc.problems), exc)
+            log.warning(
+                "skipped the invalid bank file %s (--skip-invalid-banks), %d problem(s):\n%s",
+                file,
+                len(exc.problems),
+                exc,
+            )
             continue
         if bank.id in banks:
-            log.warning("skipped the bank file %s (--skip-invalid-banks): bank id %r is also "
-                        "used by %s", file, bank.id, banks[bank.id].path)
+            log.warning(
+                "skipped the bank file %s (--skip-invalid-banks): bank id %r is also used by %s",
+                file,
+                bank.id,
+                banks[bank.id].path,
+            )
             continue
         banks[bank.id] = bank
     if not banks:
-        raise BankError([BankProblem(", ".join(map(str, paths)), None, None, "(file)",
-                                     "no valid bank files (*.yaml) found")])
+        raise BankError(
+            [
+                BankProblem(
+                    ", ".join(map(str, paths)),
+                    None,
+                    None,
+                    "(file)",
+                    "no valid bank files (*.yaml) found",
+                )
+            ]
+        )
     return banks
 
 
@@ -282,18 +390,22 @@ def _operate(args: argparse.Namespace, settings: Settings) -> int:
     if args.command in ("backup", "restore") and is_postgres_url(settings.db):
         raise StorageError(
             f"quizbot {args.command} copies SQLite databases; {shown_db(settings.db)} is "
-            "PostgreSQL: use pg_dump / pg_restore (docs/operations.md, Backups)")
+            "PostgreSQL: use pg_dump / pg_restore (docs/operations.md, Backups)"
+        )
     if args.command == "backup":
         info = files.backup(settings.db, args.path)
-        print(f"backed up {settings.db} to {info.path}: schema version {info.schema_version}, "
-              f"{info.answers} answers, {info.group_answers} group answers, {info.size} bytes")
+        print(
+            f"backed up {settings.db} to {info.path}: schema version {info.schema_version}, "
+            f"{info.answers} answers, {info.group_answers} group answers, {info.size} bytes"
+        )
     elif args.command == "restore":
         info = files.restore(args.backup, settings.db, known_version=len(migrations()))
-        kept = (f" (the database before is kept as {info.kept})" if info.kept is not None
-                else "")
-        print(f"restored {args.backup} to {settings.db}: schema version "
-              f"{info.schema_version}, {info.answers} answers, {info.group_answers} group "
-              f"answers{kept}")
+        kept = f" (the database before is kept as {info.kept})" if info.kept is not None else ""
+        print(
+            f"restored {args.backup} to {settings.db}: schema version "
+            f"{info.schema_version}, {info.answers} answers, {info.group_answers} group "
+            f"answers{kept}"
+        )
     else:
         if not is_postgres_url(settings.db) and not Path(settings.db).is_file():
             raise StorageError(f"no database at {shown_db(settings.db)} (QUIZBOT_DB / --db)")
@@ -308,12 +420,15 @@ async def _delete_user(settings: Settings, user_id: int, quizzes: str) -> int:
     store = await open_store(settings.db)
     try:
         deleted = await PrivacyService(store, library=store, drafts=store).delete_user(
-            user_id, CreatedQuizzes(quizzes))
+            user_id, CreatedQuizzes(quizzes)
+        )
     finally:
         await store.close()
     if deleted.nothing:
-        _say(f"no data of user {user_id} is stored (deleted already, or they never used the "
-             "bot): nothing was deleted")
+        _say(
+            f"no data of user {user_id} is stored (deleted already, or they never used the "
+            "bot): nothing was deleted"
+        )
         return 1
     print(f"deleted user {user_id}: {deleted}")
     return 0
@@ -336,9 +451,11 @@ def _validate(paths: Sequence[object], *, strict: bool = False) -> int:
             print(f"{kind}: {finding}", file=sys.stderr)
         failed = failed or (strict and bool(findings))
         verdict = "ok" if not findings else counted(len(findings), kind)
-        print(f"{verdict}: {bank.path}: {bank.id} v{bank.version}, "
-              f"{counted(len(bank.questions), 'question')}, "
-              f"languages {', '.join(bank.languages)}")
+        print(
+            f"{verdict}: {bank.path}: {bank.id} v{bank.version}, "
+            f"{counted(len(bank.questions), 'question')}, "
+            f"languages {', '.join(bank.languages)}"
+        )
     return 1 if failed else 0
 
 
@@ -365,8 +482,9 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
     return asyncio.new_event_loop()
 
 
-def _run(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str], *,
-         hold_logs: bool) -> int:
+def _run(
+    settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str], *, hold_logs: bool
+) -> int:
     """Run the bot until a stop signal (SIGTERM, SIGINT); SIGHUP reloads the banks
     (:mod:`bot.features.admin.handlers`). Returns the exit status: 0 after a stop signal, non-zero
     when the bot stopped because of a fault it could not get over (``bot.app.request_stop``).
@@ -380,8 +498,9 @@ def _run(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str
         return runner.run(_serve(settings, banks, redact, hold_logs=hold_logs))
 
 
-async def _serve(settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str], *,
-                 hold_logs: bool) -> int:
+async def _serve(
+    settings: Settings, banks: dict[str, Bank], redact: Callable[[str], str], *, hold_logs: bool
+) -> int:
     """:func:`_run` in the loop.
 
     It first initializes PTB itself (``getMe``, with the transient retries of
@@ -435,11 +554,15 @@ def _rejected(exc: Exception, where: str, *, custom: bool) -> str:
     checked before: Telegram answers 404 only to a malformed one, or to an unknown method)."""
     answer = str(exc.__cause__ or exc)
     if "unauthorized" in answer.lower() or not custom:
-        return ("Telegram rejected the token: check TELEGRAM_BOT_TOKEN or the token file "
-                "(@BotFather gives the token)")
-    return (f"the Bot API at {where} (TELEGRAM_BASE_URL / --base-url) answered getMe with "
-            f"{answer!r}, not Unauthorized: no Bot API server answers at that URL (a local "
-            "telegram-bot-api server's is http://HOST:8081/bot); the token was not refused")
+        return (
+            "Telegram rejected the token: check TELEGRAM_BOT_TOKEN or the token file "
+            "(@BotFather gives the token)"
+        )
+    return (
+        f"the Bot API at {where} (TELEGRAM_BASE_URL / --base-url) answered getMe with "
+        f"{answer!r}, not Unauthorized: no Bot API server answers at that URL (a local "
+        "telegram-bot-api server's is http://HOST:8081/bot); the token was not refused"
+    )
 
 
 class _HeldLogs(logging.Handler):

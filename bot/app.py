@@ -70,8 +70,21 @@ from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "myquizzes",
-            "daily", "language", "settings", "stop", "help")
+COMMANDS = (
+    "start",
+    "quiz",
+    "review",
+    "stats",
+    "remind",
+    "preview",
+    "newquiz",
+    "myquizzes",
+    "daily",
+    "language",
+    "settings",
+    "stop",
+    "help",
+)
 """The private-chat commands registered with ``setMyCommands``, in menu order (their handlers:
 :func:`add_handlers`)."""
 
@@ -81,8 +94,9 @@ CONNECTION_POOL_SIZE = 256
 for a connection (calls per second x round trip)."""
 
 
-def poll_pace(processor: MeteredProcessor, queue: OrderedQueue,
-              polled: PolledUpdates | None = None) -> Callable[[], Awaitable[None]]:
+def poll_pace(
+    processor: MeteredProcessor, queue: OrderedQueue, polled: PolledUpdates | None = None
+) -> Callable[[], Awaitable[None]]:
     """The getUpdates transport's pace, awaited before each getUpdates: none while the bot has
     room (fewer updates queued in ``queue``, PTB's update queue, and in flight in
     ``processor`` than its slots), so an update that reaches Telegram while the bot is busy is
@@ -92,6 +106,7 @@ def poll_pace(processor: MeteredProcessor, queue: OrderedQueue,
     parse, costs about what handling an update does) and nothing waits on a timer. After an
     answer that brought only updates in hand (``polled``: the offset confirms only handled
     updates), it waits as :meth:`PolledUpdates.pace` says."""
+
     async def pace() -> None:
         if polled is not None:
             await polled.pace()
@@ -100,12 +115,13 @@ def poll_pace(processor: MeteredProcessor, queue: OrderedQueue,
 
     return pace
 
+
 POOL_TIMEOUT = 30.0
 """Seconds a call may wait for a free connection before PTB gives up (PTB's default: 1)."""
 
 GROUP_COMMANDS = ("quiz", "stop", "language", "help")
-"""The group commands of :mod:`bot.features.groups.handlers`; with :data:`TEACHER_COMMANDS`, the group
-commands registered with ``setMyCommands`` (scope: all group chats), in menu order."""
+"""The group commands of :mod:`bot.features.groups.handlers`; with :data:`TEACHER_COMMANDS`, the
+group commands registered with ``setMyCommands`` (scope: all group chats), in menu order."""
 
 TEACHER_COMMANDS = ("settings", "results", "daily")
 """The group commands of :mod:`bot.features.groups.teachers` (admins)."""
@@ -152,10 +168,17 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
     # polling: each update confirmed once handled, and marked (bot/telegram/polling.py)
     polled = None if settings.webhook_url else PolledUpdates()
     processor.polled = queue.polled = polled
-    requests = (MeteredRequest(metrics, connection_pool_size=CONNECTION_POOL_SIZE,
-                               pool_timeout=POOL_TIMEOUT),
-                MeteredRequest(metrics, connection_pool_size=1, confirm=polled,
-                               pace=poll_pace(processor, queue, polled)))
+    requests = (
+        MeteredRequest(
+            metrics, connection_pool_size=CONNECTION_POOL_SIZE, pool_timeout=POOL_TIMEOUT
+        ),
+        MeteredRequest(
+            metrics,
+            connection_pool_size=1,
+            confirm=polled,
+            pace=poll_pace(processor, queue, polled),
+        ),
+    )
     # the job queue PTB would make, given here so that its type is the bot's (PTB's builder
     # keeps its default context type for the job queue whatever context_types says)
     jobs: JobQueue[Context] = JobQueue()
@@ -166,9 +189,13 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
         .context_types(CONTEXT_TYPES)
         .job_queue(jobs)
         # a call that waits for a flood wait or a group's budget gives its update's slot up
-        .rate_limiter(QuizRateLimiter(waiting=processor.released,
-                                      job_sends_per_second=settings.job_sends_per_second,
-                                      paid_broadcast=settings.paid_broadcast))
+        .rate_limiter(
+            QuizRateLimiter(
+                waiting=processor.released,
+                job_sends_per_second=settings.job_sends_per_second,
+                paid_broadcast=settings.paid_broadcast,
+            )
+        )
         .concurrent_updates(processor)
         .update_queue(queue)
         .request(requests[0])
@@ -215,8 +242,7 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(CommandHandler("remind", learning.cmd_remind, filters=private))
     app.add_handler(CommandHandler("preview", handlers.cmd_preview, filters=private))
     app.add_handler(CommandHandler("language", handlers.cmd_language, filters=private))
-    app.add_handler(CommandHandler("settings", private_settings.cmd_settings,
-                                   filters=private))
+    app.add_handler(CommandHandler("settings", private_settings.cmd_settings, filters=private))
     app.add_handler(CommandHandler("stop", handlers.cmd_stop, filters=private))
     app.add_handler(CommandHandler("help", handlers.cmd_help, filters=private))
     # /newquiz: making a quiz by chatting (bot/features/newquiz/handlers.py); the draft's polls,
@@ -228,20 +254,28 @@ def add_handlers(app: QuizApplication) -> None:
     admins = app.bot_data.admins
     app.add_handler(CommandHandler("deletemydata", privacy.cmd_deletemydata, filters=private))
     if admins:  # for anyone else, /reload falls through to the unknown-command hint below
-        app.add_handler(CommandHandler("reload", admin.cmd_reload,
-                                       filters=private & filters.User(user_id=admins)))
+        app.add_handler(
+            CommandHandler(
+                "reload", admin.cmd_reload, filters=private & filters.User(user_id=admins)
+            )
+        )
     # in groups, commands from people only: a message sent on behalf of a channel, or the
     # linked channel's automatic forward, never starts, stops or configures a session (an
     # anonymous admin, whose sender_chat is the group itself, is no channel and is let in)
-    groups = (filters.ChatType.GROUPS & filters.UpdateType.MESSAGE
-              & ~filters.SenderChat.CHANNEL & ~filters.IS_AUTOMATIC_FORWARD)
+    groups = (
+        filters.ChatType.GROUPS
+        & filters.UpdateType.MESSAGE
+        & ~filters.SenderChat.CHANNEL
+        & ~filters.IS_AUTOMATIC_FORWARD
+    )
     app.add_handler(CommandHandler("quiz", group.cmd_group_quiz, filters=groups))
     app.add_handler(CommandHandler("stop", group.cmd_group_stop, filters=groups))
     app.add_handler(CommandHandler("language", group.cmd_group_language, filters=groups))
     app.add_handler(CommandHandler("help", group.cmd_group_help, filters=groups))
     app.add_handler(CommandHandler("settings", teachers.cmd_group_settings, filters=groups))
     app.add_handler(CommandHandler("results", teachers.cmd_group_results, filters=groups))
-    # the question of the day (bot/features/daily/handlers.py): in groups, and in private for channels
+    # the question of the day (bot/features/daily/handlers.py): in groups, and in private for
+    # channels
     app.add_handler(CommandHandler("daily", daily.cmd_group_daily, filters=groups))
     app.add_handler(CommandHandler("daily", daily.cmd_private_daily, filters=private))
     # homework (bot/features/homework/handlers.py); its deep link goes through handlers.cmd_start
@@ -253,18 +287,19 @@ def add_handlers(app: QuizApplication) -> None:
     # "@<bot> text" in any chat: the banks, to share one (bot/features/sharing/handlers.py)
     app.add_handler(InlineQueryHandler(inline.on_inline_query))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, group.on_migrate))
-    app.add_handler(ChatMemberHandler(group.on_my_chat_member,
-                                      ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(ChatMemberHandler(group.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER))
     # homework moves with an upgraded group too, and stays open when the bot is removed
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, homework.on_migrate), group=1)
-    app.add_handler(ChatMemberHandler(homework.on_removed, ChatMemberHandler.MY_CHAT_MEMBER),
-                    group=1)
+    app.add_handler(
+        ChatMemberHandler(homework.on_removed, ChatMemberHandler.MY_CHAT_MEMBER), group=1
+    )
     router.add_routes(app)  # button taps: one CallbackQueryHandler per kind of button
     # the question of the day keeps where the bot may post, and follows upgrades (its own
     # handler group: in one group PTB runs only the first handler that matches, and the group
     # sessions' (group 0) and homework's (group 1) handlers must see the same updates)
-    app.add_handler(ChatMemberHandler(daily.on_my_chat_member,
-                                      ChatMemberHandler.MY_CHAT_MEMBER), group=2)
+    app.add_handler(
+        ChatMemberHandler(daily.on_my_chat_member, ChatMemberHandler.MY_CHAT_MEMBER), group=2
+    )
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, daily.on_migrate), group=2)
     # a user who blocked the bot and writes again gets reminders again (before any handler)
     app.add_handler(TypeHandler(Update, learning.on_any_update), group=-1)
@@ -291,43 +326,69 @@ async def _post_init(app: QuizApplication) -> None:
             interval = learning.REMINDER_INTERVAL
         # a pass takes a second's budget of reminders and so lasts about a second: the next
         # starts on time beside it (each reminder is claimed, so two passes never share one)
-        app.job_queue.run_repeating(job_pass(learning.remind_pass, turn=JOB_LATER),
-                                    interval=interval,
-                                    first=interval, name="reminders",
-                                    job_kwargs={"coalesce": True, "max_instances": 2})
+        app.job_queue.run_repeating(
+            job_pass(learning.remind_pass, turn=JOB_LATER),
+            interval=interval,
+            first=interval,
+            name="reminders",
+            job_kwargs={"coalesce": True, "max_instances": 2},
+        )
         # homework: deadlines, results, reports, progress and reminders, all stored; a pass
         # started while one still runs returns at once (homework_jobs.homework_pass)
         interval = app.bot_data.homework_interval or homework_jobs.HOMEWORK_INTERVAL
-        app.job_queue.run_repeating(job_pass(homework_jobs.homework_pass), interval=interval,
-                                    first=0.0, name="homework",
-                                    job_kwargs={"coalesce": True, "max_instances": 2})
+        app.job_queue.run_repeating(
+            job_pass(homework_jobs.homework_pass),
+            interval=interval,
+            first=0.0,
+            name="homework",
+            job_kwargs={"coalesce": True, "max_instances": 2},
+        )
     if app.job_queue is not None:  # the question of the day: stored schedules too
         every = app.bot_data.daily_interval  # shorter in tests
         if every is None:
             every = daily.DAILY_INTERVAL
-        app.job_queue.run_repeating(job_pass(daily.daily_pass, turn=JOB_FIRST),
-                                    interval=every, first=every,
-                                    name="daily", job_kwargs={"coalesce": True})
+        app.job_queue.run_repeating(
+            job_pass(daily.daily_pass, turn=JOB_FIRST),
+            interval=every,
+            first=every,
+            name="daily",
+            job_kwargs={"coalesce": True},
+        )
     if made.monitoring is not None:
         try:
             await made.monitoring.start()
         except OSError as exc:  # one line naming the setting, as for the webhook's port
-            raise ConfigError(f"cannot serve /healthz and /metrics on {settings.metrics} "
-                              f"(QUIZBOT_METRICS / --metrics): "
-                              f"{os.strerror(exc.errno) if exc.errno else exc}") from None
+            raise ConfigError(
+                f"cannot serve /healthz and /metrics on {settings.metrics} "
+                f"(QUIZBOT_METRICS / --metrics): "
+                f"{os.strerror(exc.errno) if exc.errno else exc}"
+            ) from None
     await set_commands(app)
     if not app.bot.supports_inline_queries:
-        log.info("inline mode is off: turn it on with @BotFather (/setinline) to let users "
-                 "share quizzes (\"@%s\" in any chat, and the Share buttons)", app.bot.username)
+        log.info(
+            "inline mode is off: turn it on with @BotFather (/setinline) to let users "
+            'share quizzes ("@%s" in any chat, and the Share buttons)',
+            app.bot.username,
+        )
     assert app.job_queue is not None
-    app.job_queue.run_repeating(prune, interval=PRUNE_SECONDS, first=60.0, name="retention",
-                                job_kwargs={"coalesce": True})
+    app.job_queue.run_repeating(
+        prune, interval=PRUNE_SECONDS, first=60.0, name="retention", job_kwargs={"coalesce": True}
+    )
     # /newquiz drafts left a week: dropped at the start, then daily
-    app.job_queue.run_repeating(creators.drop_old_drafts, interval=PRUNE_SECONDS, first=0.0,
-                                name="drafts", job_kwargs={"coalesce": True})
+    app.job_queue.run_repeating(
+        creators.drop_old_drafts,
+        interval=PRUNE_SECONDS,
+        first=0.0,
+        name="drafts",
+        job_kwargs={"coalesce": True},
+    )
     restored = await made.sessions.restore()
-    log.info("quizbot ready: %d bank(s), database %s, %d group session(s) restored",
-             len(banks), redact_dsn(str(settings.db)), restored)
+    log.info(
+        "quizbot ready: %d bank(s), database %s, %d group session(s) restored",
+        len(banks),
+        redact_dsn(str(settings.db)),
+        restored,
+    )
     if settings.webhook_url:
         order = store.update_order()
         # what this instance caches about a user is dropped when another changes it
@@ -373,8 +434,11 @@ async def _open_retrying(db: str | Path, *, create: bool) -> SQLiteStore | Postg
     tries = 0
 
     def waiting(state: RetryCallState) -> None:
-        log.warning("the database is unreachable (%s): trying again for up to %.0f s",
-                    state.outcome.exception() if state.outcome else None, seconds)
+        log.warning(
+            "the database is unreachable (%s): trying again for up to %.0f s",
+            state.outcome.exception() if state.outcome else None,
+            seconds,
+        )
 
     retrying = outage.reconnecting(seconds)
     retrying.before_sleep = waiting
@@ -385,8 +449,9 @@ async def _open_retrying(db: str | Path, *, create: bool) -> SQLiteStore | Postg
                 return await open_store(db, create=create)
     except StorageError as exc:
         if tries > 1 and outage.unreachable(exc):
-            raise StorageError(f"{exc} (still unreachable after {seconds:.0f} s: giving up)"
-                               ) from exc
+            raise StorageError(
+                f"{exc} (still unreachable after {seconds:.0f} s: giving up)"
+            ) from exc
         raise
     raise AssertionError("unreachable: tenacity re-raises the last failure")
 
@@ -405,8 +470,7 @@ async def wait_to_poll(app: QuizApplication) -> None:
     assert app.job_queue is not None
     await app.job_queue.start()  # idempotent: app.start() starts it again (a no-op)
     log.info("waiting for the poller lease (another instance may be polling)")
-    await made.leases.wait_poller(app.bot.id,
-                                  on_lost=lambda: _poller_lost(app))
+    await made.leases.wait_poller(app.bot.id, on_lost=lambda: _poller_lost(app))
     log.info("this instance polls now")
     await made.sessions.check_all()
 
@@ -422,8 +486,12 @@ async def prune(context: Context) -> None:
     except Exception:  # tried again tomorrow
         log.exception("retention: pruning failed")
         return
-    log.info("retention: %d abandoned attempt(s) and %d answer(s) deleted, %d player name(s) "
-             "blanked", pruned.attempts, pruned.answers, pruned.names)
+    log.info(
+        "retention: %d abandoned attempt(s) and %d answer(s) deleted, %d player name(s) blanked",
+        pruned.attempts,
+        pruned.answers,
+        pruned.names,
+    )
 
 
 async def set_commands(app: QuizApplication) -> None:
@@ -433,11 +501,17 @@ async def set_commands(app: QuizApplication) -> None:
         t = i18n.catalog(language or i18n.DEFAULT)
         await app.bot.set_my_commands(
             [BotCommand(name, t(f"command_{name}")) for name in COMMANDS],
-            scope=BotCommandScopeAllPrivateChats(), language_code=language)
+            scope=BotCommandScopeAllPrivateChats(),
+            language_code=language,
+        )
         await app.bot.set_my_commands(
-            [BotCommand(name, t(f"command_group_{name}"))
-             for name in (*GROUP_COMMANDS, *TEACHER_COMMANDS, *HOMEWORK_COMMANDS)],
-            scope=BotCommandScopeAllGroupChats(), language_code=language)
+            [
+                BotCommand(name, t(f"command_group_{name}"))
+                for name in (*GROUP_COMMANDS, *TEACHER_COMMANDS, *HOMEWORK_COMMANDS)
+            ],
+            scope=BotCommandScopeAllGroupChats(),
+            language_code=language,
+        )
 
 
 async def _post_shutdown(app: QuizApplication) -> None:
@@ -450,9 +524,12 @@ async def _post_shutdown(app: QuizApplication) -> None:
     made = take_services(app)
     polled = getattr(app.update_processor, "polled", None)
     steps: list[tuple[str, Callable[[], Awaitable[object]] | None]] = [
-        ("stopping the job queue",
-         (lambda: jobs.stop(wait=False)) if jobs is not None and jobs.scheduler.running
-         else None),
+        (
+            "stopping the job queue",
+            (lambda: jobs.stop(wait=False))
+            if jobs is not None and jobs.scheduler.running
+            else None,
+        ),
         # the marks of the updates handled last, while the storage is open
         ("marking the updates handled", polled.flush if polled is not None else None),
         # the health server, the review ratings of the last answers, storage: each is done
@@ -564,8 +641,7 @@ async def unless_stopped(step: Awaitable[object], stop: asyncio.Event) -> bool:
     return True
 
 
-async def serve(app: QuizApplication, stop: asyncio.Event, *,
-                poll_timeout: float = 10.0) -> None:
+async def serve(app: QuizApplication, stop: asyncio.Event, *, poll_timeout: float = 10.0) -> None:
     """Run ``app`` until ``stop`` is set (what ``run_polling`` does, with the stop signals left
     to the caller): with the bot's webhook server when its settings have a ``webhook_url``
     (:func:`webhook_server`), else with long polling.
@@ -609,8 +685,9 @@ async def _relay(source: asyncio.Event, target: asyncio.Event) -> None:
     target.set()
 
 
-async def _start(app: QuizApplication, settings: Settings, webhook: WebhookServer | None,
-                 poll_timeout: float) -> None:
+async def _start(
+    app: QuizApplication, settings: Settings, webhook: WebhookServer | None, poll_timeout: float
+) -> None:
     """PTB's start: initialize, post_init, the updates (the bot's webhook server, or PTB's
     updater polling), the application. The webhook's port is bound before post_init, so that
     a port in use fails before the bot says it is ready."""
@@ -624,8 +701,11 @@ async def _start(app: QuizApplication, settings: Settings, webhook: WebhookServe
     else:
         assert app.updater is not None  # build_application's polling application has one
         await app.updater.start_polling(
-            poll_interval=0.0, timeout=int(poll_timeout), drop_pending_updates=False,
-            allowed_updates=list(ALLOWED_UPDATES))
+            poll_interval=0.0,
+            timeout=int(poll_timeout),
+            drop_pending_updates=False,
+            allowed_updates=list(ALLOWED_UPDATES),
+        )
     await app.start()
 
 
@@ -642,9 +722,11 @@ class PollAfterStop(logging.Filter):
         """Rewrite PTB's record in place; keep every record."""
         if record.levelno == logging.CRITICAL and str(record.msg).startswith(self.PTB_TEXT):
             record.levelno, record.levelname = logging.INFO, "INFO"
-            record.msg = ("stop: the updates of the last poll came after the stop began; "
-                          "they are left unconfirmed, so Telegram sends them again at the next "
-                          "start")
+            record.msg = (
+                "stop: the updates of the last poll came after the stop began; "
+                "they are left unconfirmed, so Telegram sends them again at the next "
+                "start"
+            )
             record.args = None
         return True
 
@@ -660,11 +742,14 @@ async def _stop(app: QuizApplication, webhook: WebhookServer | None) -> None:
     logging.getLogger("telegram.ext.Updater").addFilter(_POLL_AFTER_STOP)  # once: a set
     steps: list[tuple[str, Callable[[], Awaitable[object]], float | None]] = [
         ("stopping the webhook server", webhook.stop, STOP_SECONDS)
-        if webhook is not None else ("", _nothing, None),
+        if webhook is not None
+        else ("", _nothing, None),
         ("stopping the updates", updater.stop, STOP_SECONDS)
-        if updater is not None and updater.running else ("", _nothing, None),
+        if updater is not None and updater.running
+        else ("", _nothing, None),
         ("finishing the updates in flight", app.stop, STOP_SECONDS)
-        if app.running else ("", _nothing, None),
+        if app.running
+        else ("", _nothing, None),
         ("shutting the application down", app.shutdown, STOP_SECONDS),
     ]
     for what, step, seconds in steps:

@@ -28,27 +28,37 @@ COLUMNS = ("id", "owner", "version", "questions", "visibility", "disabled", "tit
 """The columns of ``quizbot banks list``, in order."""
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser],
-               parents: Sequence[argparse.ArgumentParser] = ()) -> None:
+def add_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    parents: Sequence[argparse.ArgumentParser] = (),
+) -> None:
     """Add the ``banks`` subcommand and its actions (``parents``: the common options, such
     as ``--db``, taken by each action: ``quizbot banks list --db PATH``)."""
     common = list(parents)
     banks = sub.add_parser(
-        "banks", help="the quizzes creators made in Telegram: list, export, disable, enable",
+        "banks",
+        help="the quizzes creators made in Telegram: list, export, disable, enable",
         description="The quizzes made by users in Telegram (stored in the database; the "
-                    "featured bank files of banks/ are not among them).")
+        "featured bank files of banks/ are not among them).",
+    )
     actions = banks.add_subparsers(dest="action", required=True, metavar="ACTION")
-    actions.add_parser("list", parents=common,
-                       help="every created quiz, newest first: " + ", ".join(COLUMNS))
-    export = actions.add_parser("export", parents=common,
-                                help="write a version's bank document (YAML)")
+    actions.add_parser(
+        "list", parents=common, help="every created quiz, newest first: " + ", ".join(COLUMNS)
+    )
+    export = actions.add_parser(
+        "export", parents=common, help="write a version's bank document (YAML)"
+    )
     export.add_argument("quiz_id", metavar="ID", help="the quiz's id (c-...)")
-    export.add_argument("--version", type=_version, metavar="N",
-                        help="this version (default: the latest)")
-    export.add_argument("-o", "--out", metavar="FILE", type=Path,
-                        help="write here (default: standard output)")
-    for name, text in (("disable", "take a quiz down: not playable, listed or searchable"),
-                       ("enable", "put a quiz taken down back")):
+    export.add_argument(
+        "--version", type=_version, metavar="N", help="this version (default: the latest)"
+    )
+    export.add_argument(
+        "-o", "--out", metavar="FILE", type=Path, help="write here (default: standard output)"
+    )
+    for name, text in (
+        ("disable", "take a quiz down: not playable, listed or searchable"),
+        ("enable", "put a quiz taken down back"),
+    ):
         action = actions.add_parser(name, parents=common, help=text)
         action.add_argument("quiz_id", metavar="ID", help="the quiz's id (c-...)")
 
@@ -67,8 +77,9 @@ def _version(text: str) -> int:
 def shown(text: str) -> str:
     """``text`` safe for a terminal: characters that are not printable (control characters,
     escape sequences a creator may have typed into a title) shown escaped, as ``\\x1b``."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
-                   for c in text)
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
 
 
 def table(quizzes: Sequence[QuizRecord]) -> str:
@@ -78,9 +89,19 @@ def table(quizzes: Sequence[QuizRecord]) -> str:
     lines = ["\t".join(COLUMNS)]
     for quiz in quizzes:
         owner = "-" if quiz.owner_id is None else str(quiz.owner_id)
-        lines.append("\t".join((quiz.id, owner, str(quiz.version), str(quiz.questions),
-                                str(quiz.visibility), "yes" if quiz.disabled else "no",
-                                shown(quiz.title))))
+        lines.append(
+            "\t".join(
+                (
+                    quiz.id,
+                    owner,
+                    str(quiz.version),
+                    str(quiz.questions),
+                    str(quiz.visibility),
+                    "yes" if quiz.disabled else "no",
+                    shown(quiz.title),
+                )
+            )
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -113,8 +134,10 @@ async def act(library: QuizLibrary, args: argparse.Namespace) -> int:
 
 def _missing(quiz_id: str, version: int | None = None) -> int:
     what = f"version {version} of quiz" if version is not None else "quiz"
-    print(f"quizbot: no {what} {shown(quiz_id)!r} is stored (see `quizbot banks list`)",
-          file=sys.stderr)
+    print(
+        f"quizbot: no {what} {shown(quiz_id)!r} is stored (see `quizbot banks list`)",
+        file=sys.stderr,
+    )
     return 1
 
 

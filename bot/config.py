@@ -94,8 +94,10 @@ def parse_address(value: str, what: str, token: str | None = None) -> Address:
         except ValueError:
             port = 0
     if not 1 <= port <= 65535:
-        raise ConfigError(f"{what} must be HOST:PORT with a port from 1 to 65535, like "
-                          f"127.0.0.1:8443; got {_shown(value, token)}")
+        raise ConfigError(
+            f"{what} must be HOST:PORT with a port from 1 to 65535, like "
+            f"127.0.0.1:8443; got {_shown(value, token)}"
+        )
     return Address(host, port)
 
 
@@ -198,8 +200,13 @@ class Settings:
         return urlsplit(self.webhook_url or "").path or "/"
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, *, strict: bool = True,  # noqa: C901 - one branch per setting of the environment
-                 **flags: object) -> Settings:
+    def from_env(  # noqa: C901 - one branch per setting of the environment
+        cls,
+        env: Mapping[str, str] | None = None,
+        *,
+        strict: bool = True,
+        **flags: object,
+    ) -> Settings:
         """Read settings from ``env`` (default ``os.environ``); non-None ``flags`` win.
 
         The token comes from ``TELEGRAM_BOT_TOKEN`` or, with ``strict``, from the file named
@@ -229,17 +236,26 @@ class Settings:
             token_flag = env.get("TELEGRAM_BOT_TOKEN") or None
             token_file = env.get("TELEGRAM_BOT_TOKEN_FILE") or None
             if token_flag and token_file and strict:
-                raise ConfigError("TELEGRAM_BOT_TOKEN and TELEGRAM_BOT_TOKEN_FILE are both set: "
-                                  "set only one")
-        token = (str(token_flag) if token_flag else
-                 _read_token_file(Path(str(token_file))) if token_file and strict else None)
+                raise ConfigError(
+                    "TELEGRAM_BOT_TOKEN and TELEGRAM_BOT_TOKEN_FILE are both set: set only one"
+                )
+        token = (
+            str(token_flag)
+            if token_flag
+            else _read_token_file(Path(str(token_file)))
+            if token_file and strict
+            else None
+        )
         values: dict[str, object] = {
             "token": token,
             "base_url": env.get("TELEGRAM_BASE_URL") or None,
             "base_file_url": env.get("TELEGRAM_BASE_FILE_URL") or None,
             "db": env.get("QUIZBOT_DB") or "quizbot.sqlite3",
-            "banks": (tuple(Path(p) for p in banks_env.split(os.pathsep) if p)
-                      if banks_env else (BUNDLED_BANKS,)),
+            "banks": (
+                tuple(Path(p) for p in banks_env.split(os.pathsep) if p)
+                if banks_env
+                else (BUNDLED_BANKS,)
+            ),
             "question_seconds": env.get("QUIZBOT_QUESTION_SECONDS") or DEFAULT_QUESTION_SECONDS,
             "webhook_url": env.get("QUIZBOT_WEBHOOK_URL") or None,
             "listen": env.get("QUIZBOT_LISTEN") or None,
@@ -247,8 +263,9 @@ class Settings:
             "metrics": env.get("QUIZBOT_METRICS") or None,
             "skip_invalid_banks": _flag(env.get("QUIZBOT_SKIP_INVALID_BANKS")),
             "create_db": _flag(env.get("QUIZBOT_CREATE_DB")),
-            "job_sends_per_second": (env.get("QUIZBOT_JOB_SENDS_PER_SECOND")
-                                     or DEFAULT_JOB_SENDS_PER_SECOND),
+            "job_sends_per_second": (
+                env.get("QUIZBOT_JOB_SENDS_PER_SECOND") or DEFAULT_JOB_SENDS_PER_SECOND
+            ),
             "paid_broadcast": _flag(env.get("QUIZBOT_PAID_BROADCAST")),
         }
         for name, value in flags.items():
@@ -267,7 +284,8 @@ class Settings:
             if strict:
                 raise ConfigError(
                     "QUIZBOT_QUESTION_SECONDS / --question-seconds must be a number of seconds "
-                    f"from {low:g} to {high:g}, got {values['question_seconds']!r}")
+                    f"from {low:g} to {high:g}, got {values['question_seconds']!r}"
+                )
             seconds = DEFAULT_QUESTION_SECONDS
         values["question_seconds"] = seconds
         try:
@@ -279,28 +297,36 @@ class Settings:
             if strict:
                 raise ConfigError(
                     f"QUIZBOT_JOB_SENDS_PER_SECOND must be a number from {low:g} to {high:g} "
-                    + ("(paid broadcasts allow up to 1000 messages a second), got "
-                       if values["paid_broadcast"] else
-                       "(Telegram allows a bot about 30 messages a second in all; more needs "
-                       "QUIZBOT_PAID_BROADCAST=1), got ")
-                    + repr(values["job_sends_per_second"]))
+                    + (
+                        "(paid broadcasts allow up to 1000 messages a second), got "
+                        if values["paid_broadcast"]
+                        else "(Telegram allows a bot about 30 messages a second in all; more needs "
+                        "QUIZBOT_PAID_BROADCAST=1), got "
+                    )
+                    + repr(values["job_sends_per_second"])
+                )
             rate = DEFAULT_JOB_SENDS_PER_SECOND
         values["job_sends_per_second"] = rate
         if strict and values["base_url"] is not None:
             _check_base_url(str(values["base_url"]), token)
         if strict and values["base_file_url"] is not None:
             _check_base_url(str(values["base_file_url"]), token, "TELEGRAM_BASE_FILE_URL")
-        values["listen"] = (Address(*DEFAULT_LISTEN) if values["listen"] is None
-                            else _address(values["listen"], "QUIZBOT_LISTEN / --listen", token))
+        values["listen"] = (
+            Address(*DEFAULT_LISTEN)
+            if values["listen"] is None
+            else _address(values["listen"], "QUIZBOT_LISTEN / --listen", token)
+        )
         if values["metrics"] is not None:
             values["metrics"] = _address(values["metrics"], "QUIZBOT_METRICS / --metrics", token)
         if strict and values["webhook_url"] is not None:
             _check_webhook_url(str(values["webhook_url"]), token)
         secret = values["webhook_secret"]
         if strict and secret is not None and not WEBHOOK_SECRET_PATTERN.fullmatch(str(secret)):
-            raise ConfigError("QUIZBOT_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, "
-                              "'_' and '-' (Telegram's rule for secret_token); the value is not "
-                              "shown here")
+            raise ConfigError(
+                "QUIZBOT_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, "
+                "'_' and '-' (Telegram's rule for secret_token); the value is not "
+                "shown here"
+            )
         if strict and values["webhook_url"] is not None and secret is None:
             values["webhook_secret"] = secrets.token_urlsafe(32)  # 43 of [A-Za-z0-9_-]
         # each field's value, converted and checked above (the dict holds objects, to mypy)
@@ -318,11 +344,13 @@ class Settings:
                 "TELEGRAM_BOT_TOKEN is not set: get a token from @BotFather and run\n"
                 "  TELEGRAM_BOT_TOKEN=<your token> quizbot run\n"
                 "(or put it in a file readable by the bot only and set TELEGRAM_BOT_TOKEN_FILE; "
-                "`quizbot play` runs the quiz in this terminal without one)")
+                "`quizbot play` runs the quiz in this terminal without one)"
+            )
         if not TOKEN_PATTERN.fullmatch(self.token):
             raise ConfigError(
                 "the bot token is malformed: @BotFather gives digits, a colon, then letters, "
-                "digits, '_' and '-' (the value is not shown here)")
+                "digits, '_' and '-' (the value is not shown here)"
+            )
         return self.token
 
 
@@ -349,13 +377,18 @@ def _check_webhook_url(url: str, token: str | None = None) -> None:
     except ValueError:
         good = False
     else:
-        good = (parts.scheme in ("http", "https") and bool(parts.hostname)
-                and not parts.fragment
-                and not any(c.isspace() or not c.isprintable() for c in url))
+        good = (
+            parts.scheme in ("http", "https")
+            and bool(parts.hostname)
+            and not parts.fragment
+            and not any(c.isspace() or not c.isprintable() for c in url)
+        )
     if not good:
-        raise ConfigError("QUIZBOT_WEBHOOK_URL / --webhook-url must be the public https URL "
-                          f"Telegram posts updates to, like https://example.org/tg; got "
-                          f"{_shown(url, token)}")
+        raise ConfigError(
+            "QUIZBOT_WEBHOOK_URL / --webhook-url must be the public https URL "
+            f"Telegram posts updates to, like https://example.org/tg; got "
+            f"{_shown(url, token)}"
+        )
 
 
 def _read_token_file(path: Path) -> str:
@@ -401,25 +434,33 @@ def _check_base_url(url: str, token: str | None, name: str = "TELEGRAM_BASE_URL"
     except ValueError:
         good = False
     else:
-        good = (parts.scheme in ("http", "https") and bool(parts.hostname)
-                and not parts.query and not parts.fragment
-                and not any(c.isspace() or not c.isprintable() for c in url))
+        good = (
+            parts.scheme in ("http", "https")
+            and bool(parts.hostname)
+            and not parts.query
+            and not parts.fragment
+            and not any(c.isspace() or not c.isprintable() for c in url)
+        )
     shown = _shown(url, token)
     if not good:
         raise ConfigError(
             f"{_setting(name)} must be an http or https URL with a host, like "
-            f"http://127.0.0.1:8081/{_path(name)} for a local Bot API server; got {shown}")
-    if ((token and any(secret in url for secret in Redactor(token).secrets))
-            or TOKEN_SHAPE.search(url)):
+            f"http://127.0.0.1:8081/{_path(name)} for a local Bot API server; got {shown}"
+        )
+    if (token and any(secret in url for secret in Redactor(token).secrets)) or TOKEN_SHAPE.search(
+        url
+    ):
         raise ConfigError(
             f"{_setting(name)} holds a bot token: give the URL up to /bot, like "
             f"http://127.0.0.1:8081/{_path(name)} (the token comes from TELEGRAM_BOT_TOKEN or "
-            f"TELEGRAM_BOT_TOKEN_FILE); got {shown}")
+            f"TELEGRAM_BOT_TOKEN_FILE); got {shown}"
+        )
     if not parts.path.endswith("/bot") and "{token}" not in url:
         raise ConfigError(
             f"{_setting(name)} must end in /bot (the bot appends <token>/<method> "
             f"to it), like http://127.0.0.1:8081/{_path(name)}; or hold {{token}} where the token "
-            f"goes; got {shown}")
+            f"goes; got {shown}"
+        )
 
 
 def _setting(name: str) -> str:

@@ -104,21 +104,29 @@ def install(secret: str, fmt: str | None = None) -> Redactor:
         handler.setFormatter(RedactingFormatter(fmt, redact))
     logging.captureWarnings(True)
 
-    def excepthook(kind: type[BaseException], value: BaseException,
-                   tb: types.TracebackType | None) -> None:
+    def excepthook(
+        kind: type[BaseException], value: BaseException, tb: types.TracebackType | None
+    ) -> None:
         log.critical("uncaught exception", exc_info=(kind, value, tb))
 
     def thread_excepthook(args: threading.ExceptHookArgs) -> None:
         if args.exc_type is SystemExit:  # as threading's own hook: a thread may exit so
             return
         name = args.thread.name if args.thread is not None else "?"
-        log.error("uncaught exception in thread %s", name,
-                  exc_info=(args.exc_type, args.exc_value or args.exc_type(), args.exc_traceback))
+        log.error(
+            "uncaught exception in thread %s",
+            name,
+            exc_info=(args.exc_type, args.exc_value or args.exc_type(), args.exc_traceback),
+        )
 
     def unraisablehook(unraisable: sys.UnraisableHookArgs) -> None:
         value = unraisable.exc_value or unraisable.exc_type()
-        log.error("%s: %r", unraisable.err_msg or "Exception ignored in", unraisable.object,
-                  exc_info=(unraisable.exc_type, value, unraisable.exc_traceback))
+        log.error(
+            "%s: %r",
+            unraisable.err_msg or "Exception ignored in",
+            unraisable.object,
+            exc_info=(unraisable.exc_type, value, unraisable.exc_traceback),
+        )
 
     sys.excepthook = excepthook
     threading.excepthook = thread_excepthook

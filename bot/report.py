@@ -17,8 +17,18 @@ from bot.features.groups.results import safe_row
 from bot.kernel.analysis import ItemStats, analyse
 from bot.kernel.bank import Bank
 
-COLUMNS = ("bank_id", "question_id", "question", "language", "answers", "difficulty",
-           "discrimination", "options", "correct_option", "flags")
+COLUMNS = (
+    "bank_id",
+    "question_id",
+    "question",
+    "language",
+    "answers",
+    "difficulty",
+    "discrimination",
+    "options",
+    "correct_option",
+    "flags",
+)
 """The report's columns: ``question`` is the question's text in the row's language (the
 bank's default language where it has none); ``language`` the one the questions were shown in;
 ``options`` how often each option was chosen, option 1 first (bank order, as in the bank
@@ -29,24 +39,41 @@ file): a JSON array, in CSV and Markdown separated by ``|``; ``correct_option`` 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``report`` subcommand."""
     report = sub.add_parser(
-        "report", help="item analysis of every stored answer (private and group)",
+        "report",
+        help="item analysis of every stored answer (private and group)",
         description="Per question and language: answers, difficulty (proportion right), "
-                    "discrimination (corrected point-biserial correlation with the rest score), "
-                    "how often each option was chosen, and flags (too_easy, too_hard, negative, "
-                    "few_answers). See bot/kernel/analysis.py for the definitions and sources.")
-    report.add_argument("--db", help="SQLite database file, or a PostgreSQL URL "
-                                     "postgresql://user@host/db (env QUIZBOT_DB; "
-                                     "default quizbot.sqlite3)")
-    report.add_argument("--banks", nargs="+", metavar="PATH",
-                        help="bank files or folders (env QUIZBOT_BANKS; default: bundled banks/)")
+        "discrimination (corrected point-biserial correlation with the rest score), "
+        "how often each option was chosen, and flags (too_easy, too_hard, negative, "
+        "few_answers). See bot/kernel/analysis.py for the definitions and sources.",
+    )
+    report.add_argument(
+        "--db",
+        help="SQLite database file, or a PostgreSQL URL "
+        "postgresql://user@host/db (env QUIZBOT_DB; "
+        "default quizbot.sqlite3)",
+    )
+    report.add_argument(
+        "--banks",
+        nargs="+",
+        metavar="PATH",
+        help="bank files or folders (env QUIZBOT_BANKS; default: bundled banks/)",
+    )
     report.add_argument("--bank", metavar="ID", help="only this bank")
-    report.add_argument("--chat", metavar="ID", type=int,
-                        help="only this group chat's sessions (no private answers)")
-    report.add_argument("--since", metavar="DATE", type=parse_date,
-                        help="only answers from this day on (YYYY-MM-DD, UTC) or time "
-                             "(ISO 8601)")
-    report.add_argument("--format", choices=("csv", "md", "json"), default="csv",
-                        help="output format (default csv)")
+    report.add_argument(
+        "--chat",
+        metavar="ID",
+        type=int,
+        help="only this group chat's sessions (no private answers)",
+    )
+    report.add_argument(
+        "--since",
+        metavar="DATE",
+        type=parse_date,
+        help="only answers from this day on (YYYY-MM-DD, UTC) or time (ISO 8601)",
+    )
+    report.add_argument(
+        "--format", choices=("csv", "md", "json"), default="csv", help="output format (default csv)"
+    )
     report.add_argument("--out", metavar="PATH", type=Path, help="write here (default: stdout)")
     report.add_argument("--force", action="store_true", help="overwrite --out if it exists")
 
@@ -89,8 +116,9 @@ def _text(banks: Mapping[str, Bank], bank_id: str, question_id: str, language: s
     if bank is None or not any(q.id == question_id for q in bank.questions):
         return ""
     prompt = bank.question(question_id).prompt
-    return prompt.get(language if language in bank.languages else bank.default_language,
-                      bank.default_language)
+    return prompt.get(
+        language if language in bank.languages else bank.default_language, bank.default_language
+    )
 
 
 def rows(items: Sequence[ItemStats], banks: Mapping[str, Bank]) -> list[dict[str, object]]:
@@ -102,17 +130,23 @@ def rows(items: Sequence[ItemStats], banks: Mapping[str, Bank]) -> list[dict[str
     last = len(place)
 
     def order(i: ItemStats) -> tuple[str, int, str, str]:
-        return (i.bank_id, place.get((i.bank_id, i.question_id), last), i.question_id,
-                i.language)
+        return (i.bank_id, place.get((i.bank_id, i.question_id), last), i.question_id, i.language)
 
-    return [{
-        "bank_id": i.bank_id, "question_id": i.question_id,
-        "question": _text(banks, i.bank_id, i.question_id, i.language),
-        "language": i.language or "-",
-        "answers": i.answers, "difficulty": round(i.difficulty, 3),
-        "discrimination": None if i.discrimination is None else round(i.discrimination, 3),
-        "options": list(i.options), "correct_option": correct.get((i.bank_id, i.question_id)),
-        "flags": list(i.flags)} for i in sorted(items, key=order)]
+    return [
+        {
+            "bank_id": i.bank_id,
+            "question_id": i.question_id,
+            "question": _text(banks, i.bank_id, i.question_id, i.language),
+            "language": i.language or "-",
+            "answers": i.answers,
+            "difficulty": round(i.difficulty, 3),
+            "discrimination": None if i.discrimination is None else round(i.discrimination, 3),
+            "options": list(i.options),
+            "correct_option": correct.get((i.bank_id, i.question_id)),
+            "flags": list(i.flags),
+        }
+        for i in sorted(items, key=order)
+    ]
 
 
 def _cell(value: object, separator: str) -> object:
@@ -131,8 +165,9 @@ def render(table: Sequence[Mapping[str, object]], fmt: str) -> str:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(safe_row(COLUMNS))
-        writer.writerows(safe_row(_cell(row[c], separators.get(c, "")) for c in COLUMNS)
-                         for row in table)
+        writer.writerows(
+            safe_row(_cell(row[c], separators.get(c, "")) for c in COLUMNS) for row in table
+        )
         return out.getvalue()
 
     def cell(column: str, value: object) -> str:
@@ -144,8 +179,14 @@ def render(table: Sequence[Mapping[str, object]], fmt: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-async def build(db: str | Path, banks: Mapping[str, Bank], *, bank_id: str | None,
-                chat_id: int | None, since: float | None) -> list[dict[str, object]]:
+async def build(
+    db: str | Path,
+    banks: Mapping[str, Bank],
+    *,
+    bank_id: str | None,
+    chat_id: int | None,
+    since: float | None,
+) -> list[dict[str, object]]:
     """Read the answers from ``db`` (a SQLite file or a PostgreSQL URL) and analyse them.
     Answers on created quizzes are analysed against the quiz's latest version in ``db`` (as
     those of a featured bank against its file now); a created quiz taken down or deleted has
@@ -163,8 +204,11 @@ async def build(db: str | Path, banks: Mapping[str, Bank], *, bank_id: str | Non
         responses = await store.item_responses(bank_id=bank_id, chat_id=chat_id, since=since)
         registry = BankRegistry(banks, store, parse=parse_document)
         named = dict(banks)
-        named.update(await registry.loaded(
-            [i for i in dict.fromkeys(r.bank_id for r in responses) if i not in named]))
+        named.update(
+            await registry.loaded(
+                [i for i in dict.fromkeys(r.bank_id for r in responses) if i not in named]
+            )
+        )
     finally:
         await store.close()
     return rows(analyse(responses, option_counts(named)), named)

@@ -93,14 +93,23 @@ def merge_toasts(*maps: Mapping[type[QuizError], str]) -> dict[type[QuizError], 
     for toasts in maps:
         for refusal, key in toasts.items():
             if refusal in merged:
-                raise ValueError(f"{refusal.__module__}.{refusal.__qualname__} has a toast in "
-                                 "two features' maps")
+                raise ValueError(
+                    f"{refusal.__module__}.{refusal.__qualname__} has a toast in two features' maps"
+                )
             merged[refusal] = key
     return merged
 
 
-TOASTS = merge_toasts(handlers.TOASTS, group.TOASTS, teachers.TOASTS, learning.TOASTS,
-                      homework.TOASTS, daily.TOASTS, privacy.TOASTS, quizzes.TOASTS)
+TOASTS = merge_toasts(
+    handlers.TOASTS,
+    group.TOASTS,
+    teachers.TOASTS,
+    learning.TOASTS,
+    homework.TOASTS,
+    daily.TOASTS,
+    privacy.TOASTS,
+    quizzes.TOASTS,
+)
 """Every refusal the core raises (the class itself, not its bases) -> the catalog key of the
 toast that answers a tap it refuses; any other :class:`~bot.kernel.engine.QuizError` is answered
 ``toast_invalid``."""
@@ -111,79 +120,176 @@ def _supported(button: render_callbacks.LanguageButton) -> bool:
 
 
 _ROUTES = (
-    Route(render_callbacks.AnswerButton, Chats.PRIVATE,
-          lambda tap: handlers.on_answer(tap.query, tap.context, tap.button, tap.t)),
+    Route(
+        render_callbacks.AnswerButton,
+        Chats.PRIVATE,
+        lambda tap: handlers.on_answer(tap.query, tap.context, tap.button, tap.t),
+    ),
     # questions with several right options: ticks, then Submit
-    Route(render_callbacks.TickButton, Chats.PRIVATE,
-          lambda tap: handlers.on_tick(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.SubmitButton, Chats.PRIVATE,
-          lambda tap: handlers.on_submit(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.GroupTickButton, Chats.GROUPS,
-          lambda tap: group.on_group_tick(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.GroupSubmitButton, Chats.GROUPS,
-          lambda tap: group.on_group_submit(tap.query, tap.context, tap.button, tap.t,
-                                            received_at(tap.context, tap.update))),
-    Route(render_callbacks.CardTickButton, Chats.PRIVATE,
-          lambda tap: learning.on_card_tick(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.CardSubmitButton, Chats.PRIVATE,
-          lambda tap: learning.on_card_submit(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.NextButton, Chats.PRIVATE,
-          lambda tap: handlers.on_next(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.RetakeButton, Chats.PRIVATE,
-          lambda tap: handlers.on_bank(tap.query, tap.context, tap.button.bank_id, tap.t)),
-    Route(render_callbacks.BankButton, Chats.PRIVATE,
-          lambda tap: handlers.on_bank(tap.query, tap.context, tap.button.bank_id, tap.t)),
-    Route(render_callbacks.LanguageButton, Chats.PRIVATE,
-          lambda tap: handlers.on_language(tap.query, tap.context, tap.button),
-          when=_supported),
-    Route(render_callbacks.FlowButton, Chats.PRIVATE,  # the private /settings
-          lambda tap: private_settings.on_flow(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.ReviewButton, Chats.PRIVATE,  # "review what I missed": a review session
-          lambda tap: learning.on_missed(tap.query, tap.context, tap.button.attempt_id, tap.t)),
-    Route(render_callbacks.CardAnswerButton, Chats.PRIVATE,
-          lambda tap: learning.on_card_answer(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.CardNextButton, Chats.PRIVATE,
-          lambda tap: learning.on_card_next(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.ShownButton, Chats.ANY,  # an option marked under its answer: nothing to do
-          lambda tap: toast(tap.query)),
-    Route(render_callbacks.StartReviewButton, Chats.PRIVATE,
-          lambda tap: learning.on_start(tap.query, tap.context, tap.t)),
-    Route(render_callbacks.DeleteDataButton, Chats.PRIVATE,
-          lambda tap: privacy.on_delete_data(tap.query, tap.context, tap.button, tap.t)),
+    Route(
+        render_callbacks.TickButton,
+        Chats.PRIVATE,
+        lambda tap: handlers.on_tick(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.SubmitButton,
+        Chats.PRIVATE,
+        lambda tap: handlers.on_submit(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.GroupTickButton,
+        Chats.GROUPS,
+        lambda tap: group.on_group_tick(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.GroupSubmitButton,
+        Chats.GROUPS,
+        lambda tap: group.on_group_submit(
+            tap.query, tap.context, tap.button, tap.t, received_at(tap.context, tap.update)
+        ),
+    ),
+    Route(
+        render_callbacks.CardTickButton,
+        Chats.PRIVATE,
+        lambda tap: learning.on_card_tick(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.CardSubmitButton,
+        Chats.PRIVATE,
+        lambda tap: learning.on_card_submit(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.NextButton,
+        Chats.PRIVATE,
+        lambda tap: handlers.on_next(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.RetakeButton,
+        Chats.PRIVATE,
+        lambda tap: handlers.on_bank(tap.query, tap.context, tap.button.bank_id, tap.t),
+    ),
+    Route(
+        render_callbacks.BankButton,
+        Chats.PRIVATE,
+        lambda tap: handlers.on_bank(tap.query, tap.context, tap.button.bank_id, tap.t),
+    ),
+    Route(
+        render_callbacks.LanguageButton,
+        Chats.PRIVATE,
+        lambda tap: handlers.on_language(tap.query, tap.context, tap.button),
+        when=_supported,
+    ),
+    Route(
+        render_callbacks.FlowButton,
+        Chats.PRIVATE,  # the private /settings
+        lambda tap: private_settings.on_flow(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.ReviewButton,
+        Chats.PRIVATE,  # "review what I missed": a review session
+        lambda tap: learning.on_missed(tap.query, tap.context, tap.button.attempt_id, tap.t),
+    ),
+    Route(
+        render_callbacks.CardAnswerButton,
+        Chats.PRIVATE,
+        lambda tap: learning.on_card_answer(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.CardNextButton,
+        Chats.PRIVATE,
+        lambda tap: learning.on_card_next(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.ShownButton,
+        Chats.ANY,  # an option marked under its answer: nothing to do
+        lambda tap: toast(tap.query),
+    ),
+    Route(
+        render_callbacks.StartReviewButton,
+        Chats.PRIVATE,
+        lambda tap: learning.on_start(tap.query, tap.context, tap.t),
+    ),
+    Route(
+        render_callbacks.DeleteDataButton,
+        Chats.PRIVATE,
+        lambda tap: privacy.on_delete_data(tap.query, tap.context, tap.button, tap.t),
+    ),
     # /newquiz (bot/features/newquiz/handlers.py)
-    Route(render_callbacks.DraftButton, Chats.PRIVATE,
-          lambda tap: creators.on_draft_choice(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.UndoButton, Chats.PRIVATE,
-          lambda tap: creators.on_undo(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.RightOptionButton, Chats.PRIVATE,
-          lambda tap: creators.on_right_option(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.RightDoneButton, Chats.PRIVATE,
-          lambda tap: creators.on_right_done(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.QuizButton, Chats.PRIVATE,  # /myquizzes (bot/features/myquizzes/handlers.py)
-          lambda tap: quizzes.on_quiz_button(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.GroupAnswerButton, Chats.GROUPS,
-          lambda tap: group.on_group_answer(tap.query, tap.context, tap.button, tap.t,
-                                            received_at(tap.context, tap.update))),
-    Route(render_callbacks.PlaceButton, Chats.GROUPS,
-          lambda tap: group.on_group_place(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.SettingButton, Chats.GROUPS,
-          lambda tap: teachers.on_setting(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.LanguageButton, Chats.GROUPS,
-          lambda tap: group.on_group_language(tap.query, tap.context, tap.button.language,
-                                              tap.t),
-          when=_supported),
+    Route(
+        render_callbacks.DraftButton,
+        Chats.PRIVATE,
+        lambda tap: creators.on_draft_choice(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.UndoButton,
+        Chats.PRIVATE,
+        lambda tap: creators.on_undo(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.RightOptionButton,
+        Chats.PRIVATE,
+        lambda tap: creators.on_right_option(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.RightDoneButton,
+        Chats.PRIVATE,
+        lambda tap: creators.on_right_done(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.QuizButton,
+        Chats.PRIVATE,  # /myquizzes (bot/features/myquizzes/handlers.py)
+        lambda tap: quizzes.on_quiz_button(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.GroupAnswerButton,
+        Chats.GROUPS,
+        lambda tap: group.on_group_answer(
+            tap.query, tap.context, tap.button, tap.t, received_at(tap.context, tap.update)
+        ),
+    ),
+    Route(
+        render_callbacks.PlaceButton,
+        Chats.GROUPS,
+        lambda tap: group.on_group_place(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.SettingButton,
+        Chats.GROUPS,
+        lambda tap: teachers.on_setting(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.LanguageButton,
+        Chats.GROUPS,
+        lambda tap: group.on_group_language(tap.query, tap.context, tap.button.language, tap.t),
+        when=_supported,
+    ),
     # the question of the day (bot/features/daily/handlers.py): taps on a group's or channel's post
-    Route(render_callbacks.DailyAnswerButton, Chats.GROUPS,
-          lambda tap: daily.on_daily_answer(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.DailySettingButton, Chats.ANY,
-          lambda tap: daily.on_setting(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.DailyChannelButton, Chats.PRIVATE,
-          lambda tap: daily.on_channel(tap.query, tap.context, tap.button, tap.t)),
+    Route(
+        render_callbacks.DailyAnswerButton,
+        Chats.GROUPS,
+        lambda tap: daily.on_daily_answer(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.DailySettingButton,
+        Chats.ANY,
+        lambda tap: daily.on_setting(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.DailyChannelButton,
+        Chats.PRIVATE,
+        lambda tap: daily.on_channel(tap.query, tap.context, tap.button, tap.t),
+    ),
     # homework (bot/features/homework/handlers.py): /assign's menu, /assignments' buttons
-    Route(render_callbacks.AssignButton, Chats.GROUPS,
-          lambda tap: homework.on_assign_button(tap.query, tap.context, tap.button, tap.t)),
-    Route(render_callbacks.HomeworkButton, Chats.GROUPS,
-          lambda tap: homework.on_homework_button(tap.query, tap.context, tap.button, tap.t)),
+    Route(
+        render_callbacks.AssignButton,
+        Chats.GROUPS,
+        lambda tap: homework.on_assign_button(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.HomeworkButton,
+        Chats.GROUPS,
+        lambda tap: homework.on_homework_button(tap.query, tap.context, tap.button, tap.t),
+    ),
 )
 ROUTES: tuple[Route[Any], ...] = _ROUTES
 """Every route; each kind of button (:data:`bot.render.BUTTON_KINDS`) has one per kind of
@@ -242,4 +348,3 @@ def add_routes(app: QuizApplication) -> None:
     for route in ROUTES:
         app.add_handler(ButtonHandler(route))
     app.add_handler(CallbackQueryHandler(on_unknown_button))
-

@@ -96,8 +96,9 @@ class QuizEdits:
         Raises:
             StorageError: the prompts could not be read.
         """
-        payload = await self._store.prompt(user_id, self.KIND,
-                                           since=self._clock() - EDIT_PROMPT_SECONDS)
+        payload = await self._store.prompt(
+            user_id, self.KIND, since=self._clock() - EDIT_PROMPT_SECONDS
+        )
         if payload is None:
             return None
         action, quiz_id, version, number = payload.split(":")
@@ -191,8 +192,13 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
         banks = BankRegistry(data.banks, store, parse=parse_document)  # created quizzes: the store
         quiz = QuizService(store, banks, clock=data.clock)
         preferences = PreferencesService(store, clock=data.clock)
-        groups = GroupService(store, banks, question_seconds=settings.question_seconds,
-                              languages=i18n.SUPPORTED, clock=data.clock)
+        groups = GroupService(
+            store,
+            banks,
+            question_seconds=settings.question_seconds,
+            languages=i18n.SUPPORTED,
+            clock=data.clock,
+        )
         learning = LearningService(store, banks, clock=data.clock)
         await learning.load()
         await learning.rebuild()  # the review cards of answers whose queued rating was lost
@@ -204,34 +210,67 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     quiz.on_answer = counted(metrics, "private", learning.answered_soon)
     groups.on_answer = counted(metrics, "group", learning.answered_soon)
     processor = app.update_processor
-    runner = SessionRunner(app.bot, app.job_queue, groups, leases,
-                           processor if isinstance(processor, PerUserOrderedProcessor) else None)
-    monitoring = (MonitoringServer(app, store, metrics, settings.metrics)
-                  if settings.metrics is not None else None)
+    runner = SessionRunner(
+        app.bot,
+        app.job_queue,
+        groups,
+        leases,
+        processor if isinstance(processor, PerUserOrderedProcessor) else None,
+    )
+    monitoring = (
+        MonitoringServer(app, store, metrics, settings.metrics)
+        if settings.metrics is not None
+        else None
+    )
     # a deletion forgets the user in every cache, queue and in-flight state first, and the
     # registry the quizzes they made
-    privacy = PrivacyService(store, library=store, drafts=store,
-                             forget=(quiz.forget, preferences.forget, learning.forget,
-                                     runner.forget_starter),
-                             quiz_changed=(banks.forget,), clock=data.clock)
+    privacy = PrivacyService(
+        store,
+        library=store,
+        drafts=store,
+        forget=(quiz.forget, preferences.forget, learning.forget, runner.forget_starter),
+        quiz_changed=(banks.forget,),
+        clock=data.clock,
+    )
     # created quizzes: checked as `quizbot validate --strict` checks a bank file; each change
     # makes the registry load the quiz afresh
-    quizzes = QuizzesService(store, store, check=check_document, parse=parse_document,
-                             dump=dump_bank, clock=data.clock, forget=banks.forget,
-                             featured=lambda bank_id: bank_id in banks.featured)
+    quizzes = QuizzesService(
+        store,
+        store,
+        check=check_document,
+        parse=parse_document,
+        dump=dump_bank,
+        clock=data.clock,
+        forget=banks.forget,
+        featured=lambda bank_id: bank_id in banks.featured,
+    )
     # /newquiz drafts, published through the quizzes service at /done
     creators = CreatorService(
-        store, lambda owner, bank, language: quizzes.publish(owner, bank, language=language),
-        clock=data.clock)
+        store,
+        lambda owner, bank, language: quizzes.publish(owner, bank, language=language),
+        clock=data.clock,
+    )
     # homework: its attempts are private attempts of the quiz service; the store keeps both
     # homework and the chats' time zones
     homework = HomeworkService(store, store, quiz, clock=data.clock)
-    return Services(banks=banks, quiz=quiz, preferences=preferences, groups=groups,
-                    learning=learning, privacy=privacy, quizzes=quizzes,
-                    quiz_edits=QuizEdits(store, data.clock), creators=creators, homework=homework,
-                    store=store, leases=leases, sessions=runner, monitoring=monitoring,
-                    chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)),
-                    daily=DailyService(store, banks, clock=data.clock, zones=store))
+    return Services(
+        banks=banks,
+        quiz=quiz,
+        preferences=preferences,
+        groups=groups,
+        learning=learning,
+        privacy=privacy,
+        quizzes=quizzes,
+        quiz_edits=QuizEdits(store, data.clock),
+        creators=creators,
+        homework=homework,
+        store=store,
+        leases=leases,
+        sessions=runner,
+        monitoring=monitoring,
+        chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)),
+        daily=DailyService(store, banks, clock=data.clock, zones=store),
+    )
 
 
 def services_of(app: QuizApplication) -> Services:
@@ -267,4 +306,3 @@ async def group_catalog(context: Context, chat_id: int) -> Catalog:
     """The group's catalog: its language if set, else English."""
     language = await services(context).preferences.group_language(chat_id)
     return i18n.catalog(language or i18n.DEFAULT)
-

@@ -22,15 +22,32 @@ if TYPE_CHECKING:
         ReportStore,
     )
 
-    def _serves_the_ports(store: SQLiteStore | PostgresStore) -> tuple[
-            QuizStore, PreferenceStore, GroupStore, CardStore, PrivacyStore, ReportStore,
-            QuizLibrary, DraftStore]:
+    def _serves_the_ports(
+        store: SQLiteStore | PostgresStore,
+    ) -> tuple[
+        QuizStore,
+        PreferenceStore,
+        GroupStore,
+        CardStore,
+        PrivacyStore,
+        ReportStore,
+        QuizLibrary,
+        DraftStore,
+    ]:
         """Never called: the type checker checks here that each engine's store has every
         method of every port it serves, with the port's signature."""
         return store, store, store, store, store, store, store, store
 
-__all__ = ["LocalLeases", "PostgresLeases", "PostgresStore", "SQLiteStore", "is_postgres_url",
-           "migrations", "open_store"]
+
+__all__ = [
+    "LocalLeases",
+    "PostgresLeases",
+    "PostgresStore",
+    "SQLiteStore",
+    "is_postgres_url",
+    "migrations",
+    "open_store",
+]
 
 
 async def open_store(db: str | Path, *, create: bool = False) -> SQLiteStore | PostgresStore:

@@ -22,13 +22,21 @@ from storage.writer import SQLiteWriter
 class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
     """The :class:`~bot.kernel.ports.QuizStore` methods."""
 
-    _ANSWERS = ("(SELECT json_group_array(json_array(question_id, option_index, correct,"
-                " answered_at, chosen)) FROM answers s WHERE s.attempt_id = a.attempt_id)")
+    _ANSWERS = (
+        "(SELECT json_group_array(json_array(question_id, option_index, correct,"
+        " answered_at, chosen)) FROM answers s WHERE s.attempt_id = a.attempt_id)"
+    )
 
     # --- attempts ------------------------------------------------------------------------
 
-    async def record_answer(self, attempt_id: int, position: int, answer: Answer,
-                            moved: Attempt, language: str | None = None) -> RecordOutcome:
+    async def record_answer(
+        self,
+        attempt_id: int,
+        position: int,
+        answer: Answer,
+        moved: Attempt,
+        language: str | None = None,
+    ) -> RecordOutcome:
         """See :meth:`bot.kernel.ports.QuizStore.record_answer`."""
         moved_position, status, ended_at = moved_on(attempt_id, moved)
 
@@ -42,15 +50,26 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
                 " chosen, language) SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM attempts"
                 " WHERE attempt_id = ? AND status = 'active' AND position = ?"
                 " AND json_extract(question_order, '$[' || ? || ']') = ?)",
-                (attempt_id, answer.question_id, answer.option_index, int(answer.correct),
-                 answer.answered_at, chosen_text(answer.chosen), language, attempt_id, position,
-                 position,
-                 answer.question_id))
+                (
+                    attempt_id,
+                    answer.question_id,
+                    answer.option_index,
+                    int(answer.correct),
+                    answer.answered_at,
+                    chosen_text(answer.chosen),
+                    language,
+                    attempt_id,
+                    position,
+                    position,
+                    answer.question_id,
+                ),
+            )
             if cursor.rowcount != 1:
                 return CLOSED
             db.execute(
                 "UPDATE attempts SET position = ?, status = ?, ended_at = ? WHERE attempt_id = ?",
-                (moved_position, status, ended_at, attempt_id))
+                (moved_position, status, ended_at, attempt_id),
+            )
             return RECORDED
 
         try:
@@ -64,7 +83,9 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
         """See :meth:`bot.kernel.ports.QuizStore.stats`; which attempts and sessions count, and
         the record made of them, are :mod:`bot.features.learning.stats`'s rules."""
         counted = (user_id, COUNTED_ATTEMPT, user_id, COUNTED_SESSION)
-        finished = [tuple(r) for r in await self._read(
+        finished = [
+            tuple(r)
+            for r in await self._read(
                 "SELECT bank_id, total, score FROM ("
                 " SELECT a.bank_id, json_array_length(a.question_order) AS total,"
                 "  (SELECT COUNT(*) FROM answers s WHERE s.attempt_id = a.attempt_id"
@@ -75,8 +96,13 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
                 "  g.ended_at"
                 "  FROM group_sessions g JOIN group_answers x ON x.session_id = g.session_id"
                 "  WHERE x.user_id = ? AND g.status = ? GROUP BY g.session_id"
-                ") ORDER BY ended_at", counted)]
-        misses = [tuple(r) for r in await self._read(
+                ") ORDER BY ended_at",
+                counted,
+            )
+        ]
+        misses = [
+            tuple(r)
+            for r in await self._read(
                 "SELECT bank_id, question_id, COUNT(*) AS misses FROM ("
                 " SELECT a.bank_id, s.question_id"
                 "  FROM answers s JOIN attempts a ON a.attempt_id = s.attempt_id"
@@ -85,5 +111,8 @@ class AttemptStatements(SQLiteWriter, SharedAttemptStatements):
                 " SELECT g.bank_id, x.question_id"
                 "  FROM group_answers x JOIN group_sessions g ON g.session_id = x.session_id"
                 "  WHERE x.user_id = ? AND g.status = ? AND x.correct = 0"
-                ") GROUP BY bank_id, question_id ORDER BY misses DESC, question_id", counted)]
+                ") GROUP BY bank_id, question_id ORDER BY misses DESC, question_id",
+                counted,
+            )
+        ]
         return bank_stats(finished, misses)

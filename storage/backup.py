@@ -66,9 +66,11 @@ class DatabaseLock:
             if exclusive:
                 raise StorageError(
                     f"database {db} is in use (a quizbot process has it open): stop the bot "
-                    "(and any `quizbot play`) first, then restore") from None
-            raise StorageError(f"database {db} is being restored: start again once the "
-                               "restore is done") from None
+                    "(and any `quizbot play`) first, then restore"
+                ) from None
+            raise StorageError(
+                f"database {db} is being restored: start again once the restore is done"
+            ) from None
 
     def release(self) -> None:
         """Release the lock (idempotent)."""
@@ -104,7 +106,8 @@ class InstanceLock:
             self._fd = None
             raise StorageError(
                 f"another quizbot run already uses {db}: a SQLite database serves one bot; "
-                "stop the other one, or use PostgreSQL for several instances") from None
+                "stop the other one, or use PostgreSQL for several instances"
+            ) from None
 
     def release(self) -> None:
         """Release the lock (idempotent)."""
@@ -150,8 +153,9 @@ def _kept_name(db: Path) -> Path:
 
 
 def _count(db: sqlite3.Connection, table: str) -> int:
-    exists = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                        (table,)).fetchone()
+    exists = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+    ).fetchone()
     return int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]) if exists else 0
 
 
@@ -166,8 +170,9 @@ def _inspect(db: sqlite3.Connection, path: Path) -> BackupInfo:
         if problems != ["ok"]:
             raise StorageError(f"{path} is damaged: {'; '.join(problems[:3])}")
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
-        return BackupInfo(path, version, _count(db, "answers"), _count(db, "group_answers"),
-                          path.stat().st_size)
+        return BackupInfo(
+            path, version, _count(db, "answers"), _count(db, "group_answers"), path.stat().st_size
+        )
     except sqlite3.DatabaseError as exc:
         raise StorageError(f"{path} is not a quizbot database: {exc}") from exc
 
@@ -222,8 +227,9 @@ def backup(db: str | Path, target: str | Path) -> BackupInfo:
     if target.exists():
         raise StorageError(f"{target} exists: give a new file name for the backup")
     if not target.parent.is_dir():
-        raise StorageError(f"cannot back up to {target}: there is no folder {target.parent} "
-                           "(create it first)")
+        raise StorageError(
+            f"cannot back up to {target}: there is no folder {target.parent} (create it first)"
+        )
     partial = target.with_name(f".{target.name}.partial")
     try:
         partial.unlink(missing_ok=True)
@@ -244,8 +250,9 @@ def backup(db: str | Path, target: str | Path) -> BackupInfo:
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
-    return BackupInfo(target, info.schema_version, info.answers, info.group_answers,
-                      target.stat().st_size)
+    return BackupInfo(
+        target, info.schema_version, info.answers, info.group_answers, target.stat().st_size
+    )
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -261,8 +268,10 @@ def _check_target(db: Path) -> None:
     """
     try:
         if db.is_dir():
-            raise StorageError(f"cannot restore to {db}: it is a folder (QUIZBOT_DB / --db "
-                               "names the database file)")
+            raise StorageError(
+                f"cannot restore to {db}: it is a folder (QUIZBOT_DB / --db "
+                "names the database file)"
+            )
         if not db.exists() or not db.stat().st_size:
             return
         if not db.is_file():
@@ -272,8 +281,10 @@ def _check_target(db: Path) -> None:
     except OSError as exc:
         raise StorageError(f"cannot restore to {db}: {exc.strerror}") from exc
     if header != SQLITE_HEADER:
-        raise StorageError(f"cannot restore to {db}: it is not a SQLite database (QUIZBOT_DB / "
-                           "--db names the database file): nothing was changed")
+        raise StorageError(
+            f"cannot restore to {db}: it is not a SQLite database (QUIZBOT_DB / "
+            "--db names the database file): nothing was changed"
+        )
 
 
 def restore(source: str | Path, db: str | Path, *, known_version: int) -> BackupInfo:
@@ -310,14 +321,18 @@ def restore(source: str | Path, db: str | Path, *, known_version: int) -> Backup
             if info.schema_version > known_version:
                 raise StorageError(
                     f"{source} has schema version {info.schema_version}, newer than this "
-                    f"quizbot knows ({known_version}): restore it with the quizbot that made it")
-            tables = {row[0] for row in backup_db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+                    f"quizbot knows ({known_version}): restore it with the quizbot that made it"
+                )
+            tables = {
+                row[0]
+                for row in backup_db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
             if info.schema_version < 1 or not set(QUIZBOT_TABLES) <= tables:
                 raise StorageError(
                     f"{source} is not a quizbot database (schema version "
                     f"{info.schema_version}, tables: {', '.join(sorted(tables)) or 'none'}): "
-                    "nothing was changed")
+                    "nothing was changed"
+                )
             keep: Path | None = None
             if db.exists():
                 keep = _kept_name(db)

@@ -65,11 +65,15 @@ Write = Callable[[str, tuple[object, ...]], Awaitable[int]]
 
 _MARK_MANY = {
     # ``WHERE true``: SQLite would read an ON CONFLICT right after the FROM as a join's
-    False: ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
-            " SELECT ?, value, ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING"),
-    True: ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
-           " SELECT ?::bigint, u, ?::float8 FROM unnest(?::bigint[]) AS u"
-           " ON CONFLICT (bot_id, update_id) DO NOTHING"),
+    False: (
+        "INSERT INTO handled_updates (bot_id, update_id, handled_at)"
+        " SELECT ?, value, ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING"
+    ),
+    True: (
+        "INSERT INTO handled_updates (bot_id, update_id, handled_at)"
+        " SELECT ?::bigint, u, ?::float8 FROM unnest(?::bigint[]) AS u"
+        " ON CONFLICT (bot_id, update_id) DO NOTHING"
+    ),
 }
 """The statement that marks a batch of updates handled (bot id, time, the ids), by engine
 (True: PostgreSQL, the ids a list; SQLite: a JSON array)."""
@@ -89,8 +93,9 @@ class HandledMarks:
         clock: Seconds since the epoch (marks' time, pruning).
     """
 
-    def __init__(self, read: Read, write: Write, *, postgres: bool,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, read: Read, write: Write, *, postgres: bool, clock: Callable[[], float] = time.time
+    ) -> None:
         self._read, self._write, self._clock = read, write, clock
         self._postgres = postgres
         self._pruning = Pruning(clock)
@@ -103,9 +108,11 @@ class HandledMarks:
             StorageError: the database could not be read.
         """
         try:
-            rows = await self._read("SELECT 1 FROM handled_updates WHERE bot_id = ?"
-                                    " AND update_id = ? AND handled_at >= ?",
-                                    (bot_id, update_id, self._clock() - HANDLED_SECONDS))
+            rows = await self._read(
+                "SELECT 1 FROM handled_updates WHERE bot_id = ?"
+                " AND update_id = ? AND handled_at >= ?",
+                (bot_id, update_id, self._clock() - HANDLED_SECONDS),
+            )
         except _FAILED as exc:
             raise StorageError(f"handled updates: {exc}") from exc
         return bool(rows)
@@ -124,8 +131,11 @@ class HandledMarks:
         ids: object = list(update_ids) if self._postgres else json.dumps(list(update_ids))
         writes = [self._write(_MARK_MANY[self._postgres], (bot_id, now, ids))]
         if self._pruning.due():  # queued together: one commit
-            writes.append(self._write("DELETE FROM handled_updates WHERE handled_at < ?",
-                                      (now - HANDLED_SECONDS,)))
+            writes.append(
+                self._write(
+                    "DELETE FROM handled_updates WHERE handled_at < ?", (now - HANDLED_SECONDS,)
+                )
+            )
         try:
             await asyncio.gather(*writes)
         except _FAILED as exc:
@@ -141,11 +151,10 @@ class HandledMarks:
             StorageError: the database could not be read.
         """
         try:
-            rows = await self._read("SELECT MAX(update_id) FROM handled_updates"
-                                    " WHERE bot_id = ? AND handled_at >= ?",
-                                    (bot_id, self._clock() - HANDLED_SECONDS))
+            rows = await self._read(
+                "SELECT MAX(update_id) FROM handled_updates WHERE bot_id = ? AND handled_at >= ?",
+                (bot_id, self._clock() - HANDLED_SECONDS),
+            )
         except _FAILED as exc:
             raise StorageError(f"handled updates: {exc}") from exc
         return int(rows[0][0]) if rows and rows[0][0] is not None else None
-
-

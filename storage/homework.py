@@ -20,20 +20,25 @@ from bot.features.homework.rules import Assignment, HomeworkAnswer, HomeworkStat
 from storage.rows import Row, chosen_of
 from storage.shared import Args, Statements, Transaction
 
-FINISHED = ("SELECT COUNT(*) FROM homework_members m JOIN attempts t"
-            " ON t.attempt_id = m.attempt_id WHERE m.assignment_id = a.assignment_id"
-            " AND t.status = 'finished' AND t.ended_at <= a.deadline")
+FINISHED = (
+    "SELECT COUNT(*) FROM homework_members m JOIN attempts t"
+    " ON t.attempt_id = m.attempt_id WHERE m.assignment_id = a.assignment_id"
+    " AND t.status = 'finished' AND t.ended_at <= a.deadline"
+)
 """The finished count of an assignment ``a``: a correlated subquery."""
 
 ASSIGNMENT_COLUMNS = (
     "a.assignment_id, a.chat_id, a.thread_id, a.token, a.bank_id, a.bank_version,"
     " a.language, a.set_by, a.set_by_name, a.created_at, a.deadline, a.status, a.message_id,"
     f" a.shown_finished, a.shown_at, a.closed_at, a.announced_at, a.reported_at, ({FINISHED}),"
-    " a.final_at")
+    " a.final_at"
+)
 """What :func:`assignment_of` decodes, in its order, from ``assignments a``."""
 
-_SENDS = {"results": ("announced_at", "announce_sent_at"),
-          "report": ("reported_at", "report_sent_at")}
+_SENDS = {
+    "results": ("announced_at", "announce_sent_at"),
+    "report": ("reported_at", "report_sent_at"),
+}
 """A claimed send's columns: its claim (a lease) and its confirmation."""
 
 COUNTED = "t.status = 'finished' AND t.ended_at <= a.deadline"
@@ -44,30 +49,58 @@ UNCOUNTED = "(t.status IS NULL OR t.status <> 'finished' OR t.ended_at > a.deadl
 MEMBER_COLUMNS = (
     "m.assignment_id, m.user_id, m.name, m.language, m.opened_at, m.attempt_id,"
     " COALESCE(t.status, ''), COALESCE(t.started_at, m.opened_at),"
-    f" CASE WHEN {COUNTED} THEN t.ended_at END, m.reminded")
+    f" CASE WHEN {COUNTED} THEN t.ended_at END, m.reminded"
+)
 """What :func:`member_of` decodes, from ``homework_members m`` joined to its assignment ``a``
 and (left) to its attempt ``t``."""
 
-MEMBERS = ("homework_members m JOIN assignments a ON a.assignment_id = m.assignment_id"
-           " LEFT JOIN attempts t ON t.attempt_id = m.attempt_id")
+MEMBERS = (
+    "homework_members m JOIN assignments a ON a.assignment_id = m.assignment_id"
+    " LEFT JOIN attempts t ON t.attempt_id = m.attempt_id"
+)
 """The tables :data:`MEMBER_COLUMNS` read."""
 
 
 def assignment_of(row: Row) -> Assignment:
     """The assignment of a row of :data:`ASSIGNMENT_COLUMNS`."""
     return Assignment(
-        id=row[0], chat_id=row[1], thread_id=row[2], token=row[3], bank_id=row[4],
-        bank_version=row[5], language=row[6], set_by=row[7], set_by_name=row[8],
-        created_at=row[9], deadline=row[10], status=HomeworkStatus(row[11]),
-        message_id=row[12], shown_finished=row[13], shown_at=row[14], closed_at=row[15],
-        announced_at=row[16], reported_at=row[17], finished=int(row[18]), final_at=row[19])
+        id=row[0],
+        chat_id=row[1],
+        thread_id=row[2],
+        token=row[3],
+        bank_id=row[4],
+        bank_version=row[5],
+        language=row[6],
+        set_by=row[7],
+        set_by_name=row[8],
+        created_at=row[9],
+        deadline=row[10],
+        status=HomeworkStatus(row[11]),
+        message_id=row[12],
+        shown_finished=row[13],
+        shown_at=row[14],
+        closed_at=row[15],
+        announced_at=row[16],
+        reported_at=row[17],
+        finished=int(row[18]),
+        final_at=row[19],
+    )
 
 
 def member_of(row: Row) -> Member:
     """The member of a row of :data:`MEMBER_COLUMNS`."""
-    return Member(assignment_id=row[0], user_id=row[1], name=row[2], language=row[3],
-                  opened_at=row[4], attempt_id=row[5], attempt_status=row[6],
-                  started_at=row[7], finished_at=row[8], reminded=row[9])
+    return Member(
+        assignment_id=row[0],
+        user_id=row[1],
+        name=row[2],
+        language=row[3],
+        opened_at=row[4],
+        attempt_id=row[5],
+        attempt_status=row[6],
+        started_at=row[7],
+        finished_at=row[8],
+        reminded=row[9],
+    )
 
 
 class HomeworkStatements(Statements):
@@ -75,21 +108,28 @@ class HomeworkStatements(Statements):
     :class:`~bot.features.homework.ports.TimeZoneStore` methods."""
 
     async def _assignments(self, where: str, args: Args, *, tail: str = "") -> list[Assignment]:
-        return [assignment_of(row) for row in await self._read(
-            f"SELECT {ASSIGNMENT_COLUMNS} FROM assignments a WHERE {where}{tail}", args)]
+        return [
+            assignment_of(row)
+            for row in await self._read(
+                f"SELECT {ASSIGNMENT_COLUMNS} FROM assignments a WHERE {where}{tail}", args
+            )
+        ]
 
     @staticmethod
     async def _reread(db: Transaction, assignment_id: int) -> Assignment:
-        rows = await db.fetch(f"SELECT {ASSIGNMENT_COLUMNS} FROM assignments a"
-                              " WHERE a.assignment_id = ?", (assignment_id,))
+        rows = await db.fetch(
+            f"SELECT {ASSIGNMENT_COLUMNS} FROM assignments a WHERE a.assignment_id = ?",
+            (assignment_id,),
+        )
         return assignment_of(rows[0])
 
     # --- time zones ----------------------------------------------------------------------
 
     async def time_zone(self, chat_id: int) -> str | None:
         """See :meth:`bot.features.homework.ports.TimeZoneStore.time_zone`."""
-        rows = await self._read("SELECT time_zone FROM chat_time_zones WHERE chat_id = ?",
-                                (chat_id,))
+        rows = await self._read(
+            "SELECT time_zone FROM chat_time_zones WHERE chat_id = ?", (chat_id,)
+        )
         return str(rows[0][0]) if rows else None
 
     async def set_time_zone(self, chat_id: int, zone: str, now: float) -> None:
@@ -97,20 +137,34 @@ class HomeworkStatements(Statements):
         await self._write(
             "INSERT INTO chat_time_zones (chat_id, time_zone, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT (chat_id) DO UPDATE SET time_zone = excluded.time_zone,"
-            " updated_at = excluded.updated_at", (chat_id, zone, now))
+            " updated_at = excluded.updated_at",
+            (chat_id, zone, now),
+        )
 
     # --- assignments -----------------------------------------------------------------------
 
     async def create_assignment(self, new: NewAssignment, now: float) -> Assignment:
         """See :meth:`bot.features.homework.ports.HomeworkStore.create_assignment`."""
+
         async def op(db: Transaction) -> Assignment | None:
             rows = await db.fetch(
                 "INSERT INTO assignments (chat_id, thread_id, token, bank_id, bank_version,"
                 " language, set_by, set_by_name, created_at, deadline, status)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open')"
                 " ON CONFLICT (token) DO NOTHING RETURNING assignment_id",
-                (new.chat_id, new.thread_id, new.token, new.bank_id, new.bank_version,
-                 new.language, new.set_by, new.set_by_name, now, new.deadline))
+                (
+                    new.chat_id,
+                    new.thread_id,
+                    new.token,
+                    new.bank_id,
+                    new.bank_version,
+                    new.language,
+                    new.set_by,
+                    new.set_by_name,
+                    now,
+                    new.deadline,
+                ),
+            )
             return await self._reread(db, int(rows[0][0])) if rows else None
 
         created = await self._transaction(op)
@@ -131,118 +185,168 @@ class HomeworkStatements(Statements):
     async def assignments_of(self, chat_id: int, *, limit: int) -> list[Assignment]:
         """See :meth:`bot.features.homework.ports.HomeworkStore.assignments_of`."""
         return await self._assignments(
-            "a.chat_id = ? AND a.status IN ('open', 'closed')", (chat_id, limit),
+            "a.chat_id = ? AND a.status IN ('open', 'closed')",
+            (chat_id, limit),
             tail=" ORDER BY CASE WHEN a.status = 'open' THEN 0 ELSE 1 END,"
-                 " CASE WHEN a.status = 'open' THEN a.deadline ELSE -a.deadline END,"
-                 " CASE WHEN a.status = 'open' THEN a.assignment_id ELSE -a.assignment_id END"
-                 " LIMIT ?")
+            " CASE WHEN a.status = 'open' THEN a.deadline ELSE -a.deadline END,"
+            " CASE WHEN a.status = 'open' THEN a.assignment_id ELSE -a.assignment_id END"
+            " LIMIT ?",
+        )
 
-    async def set_assignment_message(self, assignment_id: int, message_id: int,
-                                     now: float) -> bool:
+    async def set_assignment_message(self, assignment_id: int, message_id: int, now: float) -> bool:
         """See :meth:`bot.features.homework.ports.HomeworkStore.set_assignment_message`."""
-        return await self._write(
-            f"UPDATE assignments AS a SET message_id = ?, shown_at = ?,"
-            f" shown_finished = ({FINISHED}) WHERE a.assignment_id = ? AND a.status = 'open'",
-            (message_id, now, assignment_id)) == 1
+        return (
+            await self._write(
+                f"UPDATE assignments AS a SET message_id = ?, shown_at = ?,"
+                f" shown_finished = ({FINISHED}) WHERE a.assignment_id = ? AND a.status = 'open'",
+                (message_id, now, assignment_id),
+            )
+            == 1
+        )
 
     # --- members -------------------------------------------------------------------------
 
     async def member(self, assignment_id: int, user_id: int) -> Member | None:
         """See :meth:`bot.features.homework.ports.HomeworkStore.member`."""
         rows = await self._read(
-            f"SELECT {MEMBER_COLUMNS} FROM {MEMBERS}"
-            " WHERE m.assignment_id = ? AND m.user_id = ?", (assignment_id, user_id))
+            f"SELECT {MEMBER_COLUMNS} FROM {MEMBERS} WHERE m.assignment_id = ? AND m.user_id = ?",
+            (assignment_id, user_id),
+        )
         return member_of(rows[0]) if rows else None
 
     async def members(self, assignment_id: int) -> list[Member]:
         """See :meth:`bot.features.homework.ports.HomeworkStore.members`."""
-        return [member_of(row) for row in await self._read(
-            f"SELECT {MEMBER_COLUMNS} FROM {MEMBERS} WHERE m.assignment_id = ?"
-            " ORDER BY m.opened_at, m.user_id", (assignment_id,))]
+        return [
+            member_of(row)
+            for row in await self._read(
+                f"SELECT {MEMBER_COLUMNS} FROM {MEMBERS} WHERE m.assignment_id = ?"
+                " ORDER BY m.opened_at, m.user_id",
+                (assignment_id,),
+            )
+        ]
 
-    async def link_attempt(self, assignment_id: int, user_id: int, attempt_id: int, *,
-                           name: str, language: str, now: float,
-                           replacing: int | None) -> bool:
+    async def link_attempt(
+        self,
+        assignment_id: int,
+        user_id: int,
+        attempt_id: int,
+        *,
+        name: str,
+        language: str,
+        now: float,
+        replacing: int | None,
+    ) -> bool:
         """See :meth:`bot.features.homework.ports.HomeworkStore.link_attempt`. The assignment's
         row is locked first (a no-op update), so that a close or cancel waits for the link or
         comes first."""
+
         async def op(db: Transaction) -> bool:
-            if await db.execute("UPDATE assignments SET status = status"
-                                " WHERE assignment_id = ? AND status = 'open'",
-                                (assignment_id,)) != 1:
+            if (
+                await db.execute(
+                    "UPDATE assignments SET status = status"
+                    " WHERE assignment_id = ? AND status = 'open'",
+                    (assignment_id,),
+                )
+                != 1
+            ):
                 return False
             if replacing is None:
-                return await db.execute(
-                    "INSERT INTO homework_members (assignment_id, user_id, attempt_id, name,"
-                    " language, opened_at) VALUES (?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT (assignment_id, user_id) DO NOTHING",
-                    (assignment_id, user_id, attempt_id, name, language, now)) == 1
-            return await db.execute(
-                "UPDATE homework_members SET attempt_id = ?, name = ?, language = ?"
-                " WHERE assignment_id = ? AND user_id = ? AND attempt_id = ?",
-                (attempt_id, name, language, assignment_id, user_id, replacing)) == 1
+                return (
+                    await db.execute(
+                        "INSERT INTO homework_members (assignment_id, user_id, attempt_id, name,"
+                        " language, opened_at) VALUES (?, ?, ?, ?, ?, ?)"
+                        " ON CONFLICT (assignment_id, user_id) DO NOTHING",
+                        (assignment_id, user_id, attempt_id, name, language, now),
+                    )
+                    == 1
+                )
+            return (
+                await db.execute(
+                    "UPDATE homework_members SET attempt_id = ?, name = ?, language = ?"
+                    " WHERE assignment_id = ? AND user_id = ? AND attempt_id = ?",
+                    (attempt_id, name, language, assignment_id, user_id, replacing),
+                )
+                == 1
+            )
 
         return await self._transaction(op)
 
-    async def refresh_member(self, assignment_id: int, user_id: int, *, name: str,
-                             language: str) -> None:
+    async def refresh_member(
+        self, assignment_id: int, user_id: int, *, name: str, language: str
+    ) -> None:
         """See :meth:`bot.features.homework.ports.HomeworkStore.refresh_member`."""
         await self._write(
             "UPDATE homework_members SET name = ?, language = ?"
             " WHERE assignment_id = ? AND user_id = ? AND (name <> ? OR language <> ?)",
-            (name, language, assignment_id, user_id, name, language))
+            (name, language, assignment_id, user_id, name, language),
+        )
 
     # --- the pass --------------------------------------------------------------------------
 
     async def due_closing(self, now: float, *, limit: int) -> list[Assignment]:
         """See :meth:`bot.features.homework.ports.HomeworkStore.due_closing`."""
         return await self._assignments(
-            "a.status = 'open' AND a.deadline <= ?", (now, limit),
-            tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
+            "a.status = 'open' AND a.deadline <= ?",
+            (now, limit),
+            tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?",
+        )
 
-    async def due_announcing(self, *, limit: int,
-                             stale_before: float | None = None) -> list[Assignment]:
+    async def due_announcing(
+        self, *, limit: int, stale_before: float | None = None
+    ) -> list[Assignment]:
         """See :meth:`bot.features.homework.ports.HomeworkStore.due_announcing`."""
         return await self._assignments(
             "a.status = 'closed' AND a.announce_sent_at IS NULL"
             " AND (a.announced_at IS NULL OR a.announced_at <= ?)",
-            (stale_before, limit), tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
+            (stale_before, limit),
+            tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?",
+        )
 
-    async def due_reporting(self, *, limit: int,
-                            stale_before: float | None = None) -> list[Assignment]:
+    async def due_reporting(
+        self, *, limit: int, stale_before: float | None = None
+    ) -> list[Assignment]:
         """See :meth:`bot.features.homework.ports.HomeworkStore.due_reporting`."""
         return await self._assignments(
             "a.status = 'closed' AND a.announced_at IS NOT NULL AND a.report_sent_at IS NULL"
             " AND (a.reported_at IS NULL OR a.reported_at <= ?)",
-            (stale_before, limit), tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
+            (stale_before, limit),
+            tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?",
+        )
 
     async def due_finals(self, *, limit: int) -> list[Assignment]:
         """See :meth:`bot.features.homework.ports.HomeworkStore.due_finals`."""
         return await self._assignments(
             "a.status <> 'open' AND a.final_at IS NULL AND a.message_id IS NOT NULL"
-            " AND (a.status = 'cancelled' OR a.announced_at IS NOT NULL)", (limit,),
-            tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
+            " AND (a.status = 'cancelled' OR a.announced_at IS NOT NULL)",
+            (limit,),
+            tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?",
+        )
 
-    async def due_progress(self, now: float, *, min_seconds: float,
-                           limit: int) -> list[Assignment]:
+    async def due_progress(self, now: float, *, min_seconds: float, limit: int) -> list[Assignment]:
         """See :meth:`bot.features.homework.ports.HomeworkStore.due_progress`."""
         return await self._assignments(
             "a.status = 'open' AND a.message_id IS NOT NULL"
             f" AND (a.shown_at IS NULL OR a.shown_at <= ?) AND ({FINISHED}) <> a.shown_finished",
-            (now - min_seconds, limit), tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?")
+            (now - min_seconds, limit),
+            tail=" ORDER BY a.deadline, a.assignment_id LIMIT ?",
+        )
 
-    async def due_reminders(self, now: float, thresholds: Sequence[float], *,
-                            limit: int) -> list[tuple[Assignment, Member]]:
+    async def due_reminders(
+        self, now: float, thresholds: Sequence[float], *, limit: int
+    ) -> list[tuple[Assignment, Member]]:
         """See :meth:`bot.features.homework.ports.HomeworkStore.due_reminders`: a member is read
         when the nearest threshold passed is due to them (the rule of
-        :func:`bot.features.homework.rules.reminder_due`, written in SQL so that those reminded already
-        are not read again every pass)."""
+        :func:`bot.features.homework.rules.reminder_due`, written in SQL so that those reminded
+        already are not read again every pass)."""
         ordered = sorted(thresholds)  # nearest first
         cases, args = [], []
         for index, left in enumerate(ordered):
             nearer = ordered[:index]
-            clause = ["a.deadline - ? <= ?", "m.opened_at < a.deadline - ?",
-                      "(m.reminded IS NULL OR m.reminded > ?)"]
+            clause = [
+                "a.deadline - ? <= ?",
+                "m.opened_at < a.deadline - ?",
+                "(m.reminded IS NULL OR m.reminded > ?)",
+            ]
             args += [left, now, left, left]
             for near in nearer:  # a nearer threshold has not passed yet
                 clause.append("a.deadline - ? > ?")
@@ -255,36 +359,48 @@ class HomeworkStatements(Statements):
             f" WHERE a.status = 'open' AND a.deadline > ? AND {UNCOUNTED}"
             f" AND ({' OR '.join(cases)})"
             " ORDER BY a.deadline, a.assignment_id, m.opened_at LIMIT ?",
-            (now, *args, limit))
+            (now, *args, limit),
+        )
         width = ASSIGNMENT_COLUMNS.count(",") + 1
         return [(assignment_of(row), member_of(tuple(row)[width:])) for row in rows]
 
-    async def mark_progress(self, assignment_id: int, finished: int, now: float, *,
-                            shown_at: float | None) -> bool:
+    async def mark_progress(
+        self, assignment_id: int, finished: int, now: float, *, shown_at: float | None
+    ) -> bool:
         """See :meth:`bot.features.homework.ports.HomeworkStore.mark_progress`."""
-        return await self._write(
-            "UPDATE assignments SET shown_finished = ?, shown_at = ?"
-            " WHERE assignment_id = ? AND status = 'open' AND COALESCE(shown_at, -1) = ?",
-            (finished, now, assignment_id, -1.0 if shown_at is None else shown_at)) == 1
+        return (
+            await self._write(
+                "UPDATE assignments SET shown_finished = ?, shown_at = ?"
+                " WHERE assignment_id = ? AND status = 'open' AND COALESCE(shown_at, -1) = ?",
+                (finished, now, assignment_id, -1.0 if shown_at is None else shown_at),
+            )
+            == 1
+        )
 
     async def mark_reminded(self, assignment_id: int, user_id: int, left: float) -> bool:
         """See :meth:`bot.features.homework.ports.HomeworkStore.mark_reminded`."""
-        return await self._write(
-            "UPDATE homework_members SET reminded = ? WHERE assignment_id = ? AND user_id = ?"
-            " AND (reminded IS NULL OR reminded > ?)",
-            (left, assignment_id, user_id, left)) == 1
+        return (
+            await self._write(
+                "UPDATE homework_members SET reminded = ? WHERE assignment_id = ? AND user_id = ?"
+                " AND (reminded IS NULL OR reminded > ?)",
+                (left, assignment_id, user_id, left),
+            )
+            == 1
+        )
 
     async def _claim_assignment(self, sql: str, args: Args) -> Assignment | None:
         """Run one compare-and-set update of an assignment ``... RETURNING assignment_id``;
         the assignment after it, or None if it changed nothing."""
+
         async def op(db: Transaction) -> Assignment | None:
             rows = await db.fetch(sql, args)
             return await self._reread(db, int(rows[0][0])) if rows else None
 
         return await self._transaction(op)
 
-    async def close_assignment(self, assignment_id: int, now: float, *,
-                               due_by: float | None) -> Assignment | None:
+    async def close_assignment(
+        self, assignment_id: int, now: float, *, due_by: float | None
+    ) -> Assignment | None:
         """See :meth:`bot.features.homework.ports.HomeworkStore.close_assignment` (an early close
         moves the deadline to ``now``)."""
         due = "" if due_by is None else " AND deadline <= ?"
@@ -292,67 +408,96 @@ class HomeworkStatements(Statements):
             "UPDATE assignments SET status = 'closed', closed_at = ?,"
             " deadline = CASE WHEN deadline > ? THEN ? ELSE deadline END"
             f" WHERE assignment_id = ? AND status = 'open'{due} RETURNING assignment_id",
-            (now, now, now, assignment_id, *(() if due_by is None else (due_by,))))
+            (now, now, now, assignment_id, *(() if due_by is None else (due_by,))),
+        )
 
     async def cancel_assignment(self, assignment_id: int, now: float) -> Assignment | None:
         """See :meth:`bot.features.homework.ports.HomeworkStore.cancel_assignment`."""
         return await self._claim_assignment(
             "UPDATE assignments SET status = 'cancelled', closed_at = ?"
             " WHERE assignment_id = ? AND status = 'open' RETURNING assignment_id",
-            (now, assignment_id))
+            (now, assignment_id),
+        )
 
     async def extend_assignment(self, assignment_id: int, deadline: float) -> Assignment | None:
         """See :meth:`bot.features.homework.ports.HomeworkStore.extend_assignment`."""
+
         async def op(db: Transaction) -> Assignment | None:
             rows = await db.fetch(
                 "UPDATE assignments SET deadline = ? WHERE assignment_id = ? AND status = 'open'"
-                " RETURNING assignment_id", (deadline, assignment_id))
+                " RETURNING assignment_id",
+                (deadline, assignment_id),
+            )
             if not rows:
                 return None
-            await db.execute("UPDATE homework_members SET reminded = NULL"
-                             " WHERE assignment_id = ?", (assignment_id,))
+            await db.execute(
+                "UPDATE homework_members SET reminded = NULL WHERE assignment_id = ?",
+                (assignment_id,),
+            )
             return await self._reread(db, assignment_id)
 
         return await self._transaction(op)
 
-    async def mark_announced(self, assignment_id: int, now: float,
-                             stale_before: float | None = None) -> bool:
+    async def mark_announced(
+        self, assignment_id: int, now: float, stale_before: float | None = None
+    ) -> bool:
         """See :meth:`bot.features.homework.ports.HomeworkStore.mark_announced`."""
-        return await self._write(
-            "UPDATE assignments SET announced_at = ? WHERE assignment_id = ?"
-            " AND status = 'closed' AND announce_sent_at IS NULL"
-            " AND (announced_at IS NULL OR announced_at <= ?)",
-            (now, assignment_id, stale_before)) == 1
+        return (
+            await self._write(
+                "UPDATE assignments SET announced_at = ? WHERE assignment_id = ?"
+                " AND status = 'closed' AND announce_sent_at IS NULL"
+                " AND (announced_at IS NULL OR announced_at <= ?)",
+                (now, assignment_id, stale_before),
+            )
+            == 1
+        )
 
-    async def mark_reported(self, assignment_id: int, now: float,
-                            stale_before: float | None = None) -> bool:
+    async def mark_reported(
+        self, assignment_id: int, now: float, stale_before: float | None = None
+    ) -> bool:
         """See :meth:`bot.features.homework.ports.HomeworkStore.mark_reported`."""
-        return await self._write(
-            "UPDATE assignments SET reported_at = ? WHERE assignment_id = ?"
-            " AND status = 'closed' AND announced_at IS NOT NULL AND report_sent_at IS NULL"
-            " AND (reported_at IS NULL OR reported_at <= ?)",
-            (now, assignment_id, stale_before)) == 1
+        return (
+            await self._write(
+                "UPDATE assignments SET reported_at = ? WHERE assignment_id = ?"
+                " AND status = 'closed' AND announced_at IS NOT NULL AND report_sent_at IS NULL"
+                " AND (reported_at IS NULL OR reported_at <= ?)",
+                (now, assignment_id, stale_before),
+            )
+            == 1
+        )
 
-    async def settle_send(self, assignment_id: int, what: str, *, sent: bool,
-                          now: float) -> bool:
+    async def settle_send(self, assignment_id: int, what: str, *, sent: bool, now: float) -> bool:
         """See :meth:`bot.features.homework.ports.HomeworkStore.settle_send`."""
         claimed, confirmed = _SENDS[what]
         if sent:
-            return await self._write(
-                f"UPDATE assignments SET {confirmed} = ? WHERE assignment_id = ?"
-                f" AND {claimed} IS NOT NULL AND {confirmed} IS NULL",
-                (now, assignment_id)) == 1
-        return await self._write(
-            f"UPDATE assignments SET {claimed} = NULL WHERE assignment_id = ?"
-            f" AND {confirmed} IS NULL", (assignment_id,)) == 1
+            return (
+                await self._write(
+                    f"UPDATE assignments SET {confirmed} = ? WHERE assignment_id = ?"
+                    f" AND {claimed} IS NOT NULL AND {confirmed} IS NULL",
+                    (now, assignment_id),
+                )
+                == 1
+            )
+        return (
+            await self._write(
+                f"UPDATE assignments SET {claimed} = NULL WHERE assignment_id = ?"
+                f" AND {confirmed} IS NULL",
+                (assignment_id,),
+            )
+            == 1
+        )
 
     async def mark_final(self, assignment_id: int, now: float) -> bool:
         """See :meth:`bot.features.homework.ports.HomeworkStore.mark_final`."""
-        return await self._write(
-            "UPDATE assignments SET final_at = ? WHERE assignment_id = ? AND status <> 'open'"
-            " AND final_at IS NULL AND message_id IS NOT NULL"
-            " AND (status = 'cancelled' OR announced_at IS NOT NULL)",
-            (now, assignment_id)) == 1
+        return (
+            await self._write(
+                "UPDATE assignments SET final_at = ? WHERE assignment_id = ? AND status <> 'open'"
+                " AND final_at IS NULL AND message_id IS NOT NULL"
+                " AND (status = 'cancelled' OR announced_at IS NOT NULL)",
+                (now, assignment_id),
+            )
+            == 1
+        )
 
     async def homework_answers(self, assignment_id: int) -> list[HomeworkAnswer]:
         """See :meth:`bot.features.homework.ports.HomeworkStore.homework_answers`."""
@@ -364,21 +509,39 @@ class HomeworkStatements(Statements):
             " JOIN attempts t ON t.attempt_id = m.attempt_id"
             " JOIN answers s ON s.attempt_id = m.attempt_id"
             " WHERE m.assignment_id = ? AND s.answered_at <= a.deadline"
-            " ORDER BY m.opened_at, m.user_id, s.answered_at, s.question_id", (assignment_id,))
-        return [HomeworkAnswer(
-            user_id=row[0], name=row[1], attempt_id=row[2], started_at=row[3],
-            finished_at=row[4], question_id=row[5], option_index=row[6],
-            chosen=chosen_of(row[7]), correct=bool(row[8]), answered_at=row[9],
-            language=row[10]) for row in rows]
+            " ORDER BY m.opened_at, m.user_id, s.answered_at, s.question_id",
+            (assignment_id,),
+        )
+        return [
+            HomeworkAnswer(
+                user_id=row[0],
+                name=row[1],
+                attempt_id=row[2],
+                started_at=row[3],
+                finished_at=row[4],
+                question_id=row[5],
+                option_index=row[6],
+                chosen=chosen_of(row[7]),
+                correct=bool(row[8]),
+                answered_at=row[9],
+                language=row[10],
+            )
+            for row in rows
+        ]
 
     async def move_assignments(self, old_chat_id: int, new_chat_id: int) -> list[Assignment]:
         """See :meth:`bot.features.homework.ports.HomeworkStore.move_assignments`."""
+
         async def op(db: Transaction) -> list[Assignment]:
             rows = await db.fetch(
                 "UPDATE assignments SET chat_id = ?, message_id = NULL WHERE chat_id = ?"
-                " RETURNING assignment_id, status, deadline", (new_chat_id, old_chat_id))
-            return [await self._reread(db, int(row[0]))
-                    for row in sorted(rows, key=lambda row: (row[2], row[0]))
-                    if row[1] == "open"]
+                " RETURNING assignment_id, status, deadline",
+                (new_chat_id, old_chat_id),
+            )
+            return [
+                await self._reread(db, int(row[0]))
+                for row in sorted(rows, key=lambda row: (row[2], row[0]))
+                if row[1] == "open"
+            ]
 
         return await self._transaction(op)

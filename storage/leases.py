@@ -53,13 +53,21 @@ lease found that everyone had answered."""
 RECONNECT_SECONDS = 1.0
 """Pause before reconnecting the poller's waiting connection after it failed."""
 
-_KEEPALIVE = {"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5",
-              "tcp_keepalives_count": "3"}
+_KEEPALIVE = {
+    "tcp_keepalives_idle": "10",
+    "tcp_keepalives_interval": "5",
+    "tcp_keepalives_count": "3",
+}
 """Server-side keepalive on lease connections: the server notices an instance whose machine
 vanished within about 25 s and frees its leases."""
 
-_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
-             OSError, asyncio.TimeoutError)
+_FAILURES = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+    asyncio.TimeoutError,
+)
 
 
 def _key(session_id: int) -> int:
@@ -155,11 +163,13 @@ class PostgresLeases:
         async with self._lock:
             try:
                 db = await self._connection()
-                await db.execute("SELECT pg_notify($1, $2)", EARLY_CHANNEL,
-                                 f"{session_id}:{position}")
+                await db.execute(
+                    "SELECT pg_notify($1, $2)", EARLY_CHANNEL, f"{session_id}:{position}"
+                )
             except _FAILURES as exc:
-                log.warning("group session %s: could not ask for an early close (%s)",
-                            session_id, exc)
+                log.warning(
+                    "group session %s: could not ask for an early close (%s)", session_id, exc
+                )
 
     async def claim(self, session_id: int) -> bool:
         """Hold the session's lease: True if this instance holds it (now or already, checked
@@ -177,21 +187,28 @@ class PostgresLeases:
                     # gone; try once more on a new one
                     self._drop()
                     if last_try:
-                        raise StorageError(f"could not claim the lease of session "
-                                           f"{session_id}: {exc}") from exc
+                        raise StorageError(
+                            f"could not claim the lease of session {session_id}: {exc}"
+                        ) from exc
             raise AssertionError("unreachable")
 
     async def _claim(self, session_id: int) -> bool:
         db = await self._connection()
         if session_id in self._held:
             if await db.fetchval(
-                    "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
-                    " AND pid = pg_backend_pid() AND classid = $1 AND objid = $2"
-                    " AND objsubid = 2 AND granted)", SESSION_NAMESPACE, _key(session_id)):
+                "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
+                " AND pid = pg_backend_pid() AND classid = $1 AND objid = $2"
+                " AND objsubid = 2 AND granted)",
+                SESSION_NAMESPACE,
+                _key(session_id),
+            ):
                 return True
             self._held.discard(session_id)
-        got = bool(await db.fetchval("SELECT pg_try_advisory_lock($1, $2)",
-                                     SESSION_NAMESPACE, _key(session_id)))
+        got = bool(
+            await db.fetchval(
+                "SELECT pg_try_advisory_lock($1, $2)", SESSION_NAMESPACE, _key(session_id)
+            )
+        )
         if got:
             self._held.add(session_id)
         return got
@@ -214,8 +231,9 @@ class PostgresLeases:
             if self._conn is None or self._conn.is_closed():
                 return
             try:
-                await self._conn.fetchval("SELECT pg_advisory_unlock($1, $2)",
-                                          SESSION_NAMESPACE, _key(session_id))
+                await self._conn.fetchval(
+                    "SELECT pg_advisory_unlock($1, $2)", SESSION_NAMESPACE, _key(session_id)
+                )
             except _FAILURES as exc:
                 log.warning("could not release the lease of session %s: %s", session_id, exc)
 
@@ -231,8 +249,9 @@ class PostgresLeases:
         while True:
             try:
                 self._poller = await asyncpg.connect(self._dsn, server_settings=_KEEPALIVE)
-                await self._poller.execute("SELECT pg_advisory_lock($1, $2)",
-                                           POLLER_NAMESPACE, _key(bot_id))
+                await self._poller.execute(
+                    "SELECT pg_advisory_lock($1, $2)", POLLER_NAMESPACE, _key(bot_id)
+                )
             except _FAILURES as exc:
                 log.warning("waiting for the poller lease: %s; trying again", exc)
                 if self._poller is not None:
@@ -251,7 +270,8 @@ class PostgresLeases:
             self.poller_held.clear()
             if self._keeper is None or self._keeper.done():
                 self._keeper = asyncio.get_running_loop().create_task(
-                    self._retake_poller(bot_id, on_lost), name="poller lease")
+                    self._retake_poller(bot_id, on_lost), name="poller lease"
+                )
 
         self._on_lost = dropped
         self._poller.add_termination_listener(dropped)
@@ -261,22 +281,33 @@ class PostgresLeases:
         for up to ``outage_seconds()`` and take the lease again without waiting for it;
         ``on_lost()`` if another instance holds it by then, or the server stayed away."""
         seconds = outage_seconds()
-        log.warning("the poller lease's database connection was lost: reconnecting (for up "
-                    "to %.0f s); polling goes on meanwhile", seconds)
+        log.warning(
+            "the poller lease's database connection was lost: reconnecting (for up "
+            "to %.0f s); polling goes on meanwhile",
+            seconds,
+        )
         conn: asyncpg.Connection | None = None
         try:
             async for attempt in reconnecting(seconds):
                 with attempt:
                     conn = await asyncpg.connect(self._dsn, server_settings=_KEEPALIVE)
                     try:
-                        got = bool(await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)",
-                                                       POLLER_NAMESPACE, _key(bot_id)))
+                        got = bool(
+                            await conn.fetchval(
+                                "SELECT pg_try_advisory_lock($1, $2)",
+                                POLLER_NAMESPACE,
+                                _key(bot_id),
+                            )
+                        )
                     except BaseException:
                         conn.terminate()
                         raise
         except _FAILURES as exc:
-            log.error("the database stayed unreachable for %.0f s (%s): the poller lease is "
-                      "lost", seconds, exc)
+            log.error(
+                "the database stayed unreachable for %.0f s (%s): the poller lease is lost",
+                seconds,
+                exc,
+            )
             on_lost()
             return
         assert conn is not None

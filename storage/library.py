@@ -34,8 +34,10 @@ from bot.kernel.library import (
 from storage.rows import Row
 from storage.shared import Statements, Transaction
 
-QUIZ_COLUMNS = ("id, owner_id, version, title, language, questions, visibility, disabled,"
-                " created_at, updated_at")
+QUIZ_COLUMNS = (
+    "id, owner_id, version, title, language, questions, visibility, disabled,"
+    " created_at, updated_at"
+)
 """The columns of ``quizzes`` that :func:`quiz_of` decodes, in its order."""
 
 _LIKE_ESCAPE = "\\"
@@ -46,9 +48,18 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def quiz_of(row: Row) -> QuizRecord:
     """The quiz of a row of :data:`QUIZ_COLUMNS`."""
-    return QuizRecord(id=row[0], owner_id=row[1], version=row[2], title=row[3],
-                      language=row[4], questions=row[5], visibility=Visibility(row[6]),
-                      disabled=bool(row[7]), created_at=row[8], updated_at=row[9])
+    return QuizRecord(
+        id=row[0],
+        owner_id=row[1],
+        version=row[2],
+        title=row[3],
+        language=row[4],
+        questions=row[5],
+        visibility=Visibility(row[6]),
+        disabled=bool(row[7]),
+        created_at=row[8],
+        updated_at=row[9],
+    )
 
 
 def title_key(text: str) -> str:
@@ -59,8 +70,7 @@ def title_key(text: str) -> str:
 def contains_pattern(query: str) -> str:
     """A LIKE pattern matching every casefolded title that contains ``query``: its ``%`` and
     ``_`` (and the escape character) match themselves."""
-    escaped = "".join(_LIKE_ESCAPE + c if c in "%_" + _LIKE_ESCAPE else c
-                      for c in title_key(query))
+    escaped = "".join(_LIKE_ESCAPE + c if c in "%_" + _LIKE_ESCAPE else c for c in title_key(query))
     return f"%{escaped}%"
 
 
@@ -100,9 +110,16 @@ class LibraryStatements(Statements):
 
     # --- quizzes -------------------------------------------------------------------------
 
-    async def create_quiz(self, quiz_id: str, owner_id: int, document: str,
-                          summary: QuizSummary, *, visibility: Visibility,
-                          now: float) -> QuizRecord:
+    async def create_quiz(
+        self,
+        quiz_id: str,
+        owner_id: int,
+        document: str,
+        summary: QuizSummary,
+        *,
+        visibility: Visibility,
+        now: float,
+    ) -> QuizRecord:
         """See :meth:`bot.kernel.library.QuizLibrary.create_quiz`.
 
         Raises:
@@ -117,13 +134,25 @@ class LibraryStatements(Statements):
                 f"INSERT INTO quizzes ({QUIZ_COLUMNS}, title_key)"
                 " VALUES (?, ?, 1, ?, ?, ?, ?, 0, ?, ?, ?)"
                 f" ON CONFLICT (id) DO NOTHING RETURNING {QUIZ_COLUMNS}",
-                (quiz_id, owner_id, summary.title, summary.language, summary.questions,
-                 str(visibility), now, now, title_key(summary.title)))
+                (
+                    quiz_id,
+                    owner_id,
+                    summary.title,
+                    summary.language,
+                    summary.questions,
+                    str(visibility),
+                    now,
+                    now,
+                    title_key(summary.title),
+                ),
+            )
             if not rows:
                 return None  # taken: raised outside the batch's transaction
             await db.execute(
                 "INSERT INTO quiz_versions (quiz_id, version, document, created_at)"
-                " VALUES (?, 1, ?, ?)", (quiz_id, document, now))
+                " VALUES (?, 1, ?, ?)",
+                (quiz_id, document, now),
+            )
             return quiz_of(rows[0])
 
         created = await self._transaction(op)
@@ -131,8 +160,9 @@ class LibraryStatements(Statements):
             raise QuizIdTaken(quiz_id)
         return created
 
-    async def add_version(self, quiz_id: str, document: str, summary: QuizSummary, *,
-                          now: float) -> QuizRecord | None:
+    async def add_version(
+        self, quiz_id: str, document: str, summary: QuizSummary, *, now: float
+    ) -> QuizRecord | None:
         """See :meth:`bot.kernel.library.QuizLibrary.add_version`. One compare-and-set: the
         quiz moves to the document's version only from the one before it (in PostgreSQL's
         READ COMMITTED a concurrent edit waits for the row, then finds it moved on).
@@ -147,13 +177,24 @@ class LibraryStatements(Statements):
                 "UPDATE quizzes SET version = ?, title = ?, title_key = ?, language = ?,"
                 " questions = ?, updated_at = ? WHERE id = ? AND version = ?"
                 f" RETURNING {QUIZ_COLUMNS}",
-                (version, summary.title, title_key(summary.title), summary.language,
-                 summary.questions, now, quiz_id, version - 1))
+                (
+                    version,
+                    summary.title,
+                    title_key(summary.title),
+                    summary.language,
+                    summary.questions,
+                    now,
+                    quiz_id,
+                    version - 1,
+                ),
+            )
             if not rows:
                 return None
             await db.execute(
                 "INSERT INTO quiz_versions (quiz_id, version, document, created_at)"
-                " VALUES (?, ?, ?, ?)", (quiz_id, version, document, now))
+                " VALUES (?, ?, ?, ?)",
+                (quiz_id, version, document, now),
+            )
             return quiz_of(rows[0])
 
         return await self._transaction(op)
@@ -168,18 +209,27 @@ class LibraryStatements(Statements):
         if version is None:
             rows = await self._read(
                 "SELECT quiz_id, version, document, created_at FROM quiz_versions"
-                " WHERE quiz_id = ? ORDER BY version DESC LIMIT 1", (quiz_id,))
+                " WHERE quiz_id = ? ORDER BY version DESC LIMIT 1",
+                (quiz_id,),
+            )
         else:
             rows = await self._read(
                 "SELECT quiz_id, version, document, created_at FROM quiz_versions"
-                " WHERE quiz_id = ? AND version = ?", (quiz_id, version))
+                " WHERE quiz_id = ? AND version = ?",
+                (quiz_id, version),
+            )
         return QuizVersion(rows[0][0], rows[0][1], rows[0][2], rows[0][3]) if rows else None
 
     async def quizzes_of(self, owner_id: int) -> list[QuizRecord]:
         """See :meth:`bot.kernel.library.QuizLibrary.quizzes_of`."""
-        return [quiz_of(row) for row in await self._read(
-            f"SELECT {QUIZ_COLUMNS} FROM quizzes WHERE owner_id = ?"
-            " ORDER BY updated_at DESC, id DESC", (owner_id,))]
+        return [
+            quiz_of(row)
+            for row in await self._read(
+                f"SELECT {QUIZ_COLUMNS} FROM quizzes WHERE owner_id = ?"
+                " ORDER BY updated_at DESC, id DESC",
+                (owner_id,),
+            )
+        ]
 
     async def count_quizzes(self, owner_id: int) -> int:
         """See :meth:`bot.kernel.library.QuizLibrary.count_quizzes`."""
@@ -191,33 +241,50 @@ class LibraryStatements(Statements):
         ``quizzes_public``, walked newest first)."""
         if limit <= 0:
             return []
-        return [quiz_of(row) for row in await self._read(
-            f"SELECT {QUIZ_COLUMNS} FROM quizzes"
-            " WHERE visibility = 'public' AND disabled = 0"
-            f" AND title_key LIKE ? ESCAPE '{_LIKE_ESCAPE}'"
-            " ORDER BY updated_at DESC, id DESC LIMIT ?", (contains_pattern(query), limit))]
+        return [
+            quiz_of(row)
+            for row in await self._read(
+                f"SELECT {QUIZ_COLUMNS} FROM quizzes"
+                " WHERE visibility = 'public' AND disabled = 0"
+                f" AND title_key LIKE ? ESCAPE '{_LIKE_ESCAPE}'"
+                " ORDER BY updated_at DESC, id DESC LIMIT ?",
+                (contains_pattern(query), limit),
+            )
+        ]
 
     async def all_quizzes(self) -> list[QuizRecord]:
         """See :meth:`bot.kernel.library.QuizLibrary.all_quizzes`."""
-        return [quiz_of(row) for row in await self._read(
-            f"SELECT {QUIZ_COLUMNS} FROM quizzes ORDER BY created_at DESC, id DESC")]
+        return [
+            quiz_of(row)
+            for row in await self._read(
+                f"SELECT {QUIZ_COLUMNS} FROM quizzes ORDER BY created_at DESC, id DESC"
+            )
+        ]
 
-    async def set_visibility(self, quiz_id: str, visibility: Visibility, *,
-                             now: float) -> bool:
+    async def set_visibility(self, quiz_id: str, visibility: Visibility, *, now: float) -> bool:
         """See :meth:`bot.kernel.library.QuizLibrary.set_visibility`."""
-        return await self._write(
-            "UPDATE quizzes SET visibility = ?, updated_at = ? WHERE id = ?",
-            (str(visibility), now, quiz_id)) == 1
+        return (
+            await self._write(
+                "UPDATE quizzes SET visibility = ?, updated_at = ? WHERE id = ?",
+                (str(visibility), now, quiz_id),
+            )
+            == 1
+        )
 
     async def set_disabled(self, quiz_id: str, disabled: bool, *, now: float) -> bool:
         """See :meth:`bot.kernel.library.QuizLibrary.set_disabled`."""
-        return await self._write(
-            "UPDATE quizzes SET disabled = ?, updated_at = ? WHERE id = ?",
-            (int(disabled), now, quiz_id)) == 1
+        return (
+            await self._write(
+                "UPDATE quizzes SET disabled = ?, updated_at = ? WHERE id = ?",
+                (int(disabled), now, quiz_id),
+            )
+            == 1
+        )
 
     async def delete_quiz(self, quiz_id: str) -> bool:
         """See :meth:`bot.kernel.library.QuizLibrary.delete_quiz` (the versions first, then the
         quiz, in one transaction)."""
+
         async def op(db: Transaction) -> bool:
             await db.execute("DELETE FROM quiz_versions WHERE quiz_id = ?", (quiz_id,))
             return await db.execute("DELETE FROM quizzes WHERE id = ?", (quiz_id,)) == 1
@@ -226,15 +293,19 @@ class LibraryStatements(Statements):
 
     async def release_quizzes(self, owner_id: int) -> int:
         """See :meth:`bot.kernel.library.QuizLibrary.release_quizzes`."""
-        return await self._write("UPDATE quizzes SET owner_id = NULL WHERE owner_id = ?",
-                                 (owner_id,))
+        return await self._write(
+            "UPDATE quizzes SET owner_id = NULL WHERE owner_id = ?", (owner_id,)
+        )
 
     async def delete_quizzes_of(self, owner_id: int) -> int:
         """See :meth:`bot.kernel.library.QuizLibrary.delete_quizzes_of` (one transaction)."""
+
         async def op(db: Transaction) -> int:
             await db.execute(
                 "DELETE FROM quiz_versions WHERE quiz_id IN"
-                " (SELECT id FROM quizzes WHERE owner_id = ?)", (owner_id,))
+                " (SELECT id FROM quizzes WHERE owner_id = ?)",
+                (owner_id,),
+            )
             return await db.execute("DELETE FROM quizzes WHERE owner_id = ?", (owner_id,))
 
         return await self._transaction(op)
@@ -243,8 +314,7 @@ class LibraryStatements(Statements):
 
     async def draft(self, user_id: int) -> StoredDraft | None:
         """See :meth:`bot.kernel.library.DraftStore.draft`."""
-        rows = await self._read("SELECT data, updated_at FROM drafts WHERE user_id = ?",
-                                (user_id,))
+        rows = await self._read("SELECT data, updated_at FROM drafts WHERE user_id = ?", (user_id,))
         return StoredDraft(user_id, json.loads(rows[0][0]), rows[0][1]) if rows else None
 
     async def save_draft(self, user_id: int, data: Mapping[str, object], *, now: float) -> None:
@@ -257,7 +327,8 @@ class LibraryStatements(Statements):
             "INSERT INTO drafts (user_id, data, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET data = excluded.data,"
             " updated_at = excluded.updated_at",
-            (user_id, json.dumps(dict(data), ensure_ascii=False), now))
+            (user_id, json.dumps(dict(data), ensure_ascii=False), now),
+        )
 
     async def drop_draft(self, user_id: int) -> bool:
         """See :meth:`bot.kernel.library.DraftStore.drop_draft`."""

@@ -105,20 +105,30 @@ RETRY_SECONDS = 1.0
 the server freed its lock, but no ``NOTIFY`` came; or the waiter registered in the instant the
 holder's ending statement ran, so that statement did not see anyone to wake)."""
 
-_SETTINGS = {"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5",
-             "tcp_keepalives_count": "3", "synchronous_commit": "off"}
+_SETTINGS = {
+    "tcp_keepalives_idle": "10",
+    "tcp_keepalives_interval": "5",
+    "tcp_keepalives_count": "3",
+    "synchronous_commit": "off",
+}
 """Keepalive as on the lease connections (:mod:`storage.leases`): the server notices an
 instance whose machine vanished within about 25 s and frees its locks. No waiting for the WAL
 at commit: registrations matter only while their instance lives (the table is unlogged)."""
 
-_FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
-             OSError, asyncio.TimeoutError)
+_FAILURES = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+    asyncio.TimeoutError,
+)
 
 _REGISTER = (
     "INSERT INTO pending_updates (lock_key, update_id, asking, received_at)"
     " VALUES ($1, $2, $3, EXTRACT(EPOCH FROM clock_timestamp())::float8)"
     " ON CONFLICT (lock_key, update_id) DO UPDATE"
-    " SET asking = EXCLUDED.asking, received_at = EXCLUDED.received_at")
+    " SET asking = EXCLUDED.asking, received_at = EXCLUDED.received_at"
+)
 
 # Mark the update as asking, and take the lock unless a lower update of the key asks too (a
 # CASE evaluates its branch only when it is chosen: no lock is taken only to be given back).
@@ -128,7 +138,8 @@ _ASK = (
     " earlier AS (SELECT EXISTS (SELECT 1 FROM pending_updates"
     "             WHERE lock_key = $2 AND update_id < $3 AND asking"
     "             AND received_at > EXTRACT(EPOCH FROM clock_timestamp())::float8 - $4) AS yes)"
-    " SELECT yes, CASE WHEN yes THEN FALSE ELSE pg_try_advisory_lock($1, $2) END FROM earlier")
+    " SELECT yes, CASE WHEN yes THEN FALSE ELSE pg_try_advisory_lock($1, $2) END FROM earlier"
+)
 
 # End a turn: forget the update (and the key's registrations too old to matter), make the
 # next update of the key on this instance ask for its turn (so that the waiters woken now see
@@ -141,16 +152,20 @@ _DONE = (
     " next AS (UPDATE pending_updates SET asking = TRUE WHERE lock_key = $2 AND update_id = $7)"
     " SELECT CASE WHEN $5 THEN pg_advisory_unlock($1, $2) END,"
     " CASE WHEN EXISTS (SELECT 1 FROM pending_updates WHERE lock_key = $2 AND update_id <> $3)"
-    "      THEN pg_notify($6, $2::text) END")
+    "      THEN pg_notify($6, $2::text) END"
+)
 
 
 _HANDLED = "SELECT 1 FROM handled_updates WHERE bot_id = $1 AND update_id = $2"
-_MARK = ("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
-         " VALUES ($1, $2, EXTRACT(EPOCH FROM clock_timestamp())::float8)"
-         " ON CONFLICT (bot_id, update_id) DO NOTHING")
-_PRUNE = ("DELETE FROM handled_updates"
-          " WHERE handled_at < EXTRACT(EPOCH FROM clock_timestamp())::float8 - $1")
-
+_MARK = (
+    "INSERT INTO handled_updates (bot_id, update_id, handled_at)"
+    " VALUES ($1, $2, EXTRACT(EPOCH FROM clock_timestamp())::float8)"
+    " ON CONFLICT (bot_id, update_id) DO NOTHING"
+)
+_PRUNE = (
+    "DELETE FROM handled_updates"
+    " WHERE handled_at < EXTRACT(EPOCH FROM clock_timestamp())::float8 - $1"
+)
 
 
 def order_key(chat_id: int | None, sender_id: int | None) -> int:
@@ -185,8 +200,13 @@ class LocalUpdateOrder:
     on_user_changed: Callable[[int | None], None] | None = None
     """Never called: no other instance changes what this one caches."""
 
-    def __init__(self, read: Read | None = None, write: Write | None = None, *,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        read: Read | None = None,
+        write: Write | None = None,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._read, self._write, self._clock = read, write, clock
         self._pruning = Pruning(clock)
 
@@ -199,8 +219,10 @@ class LocalUpdateOrder:
         if self._read is None:
             return False
         try:
-            rows = await self._read("SELECT 1 FROM handled_updates WHERE bot_id = ?"
-                                    " AND update_id = ?", (bot_id, update_id))
+            rows = await self._read(
+                "SELECT 1 FROM handled_updates WHERE bot_id = ? AND update_id = ?",
+                (bot_id, update_id),
+            )
         except sqlite3.Error as exc:
             raise StorageError(f"handled updates: {exc}") from exc
         return bool(rows)
@@ -216,22 +238,25 @@ class LocalUpdateOrder:
             return
         now = self._clock()
         try:
-            await self._write("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
-                              " VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                              (bot_id, update_id, now))
+            await self._write(
+                "INSERT INTO handled_updates (bot_id, update_id, handled_at)"
+                " VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (bot_id, update_id, now),
+            )
             if self._pruning.due():
-                await self._write("DELETE FROM handled_updates WHERE handled_at < ?",
-                                  (now - HANDLED_SECONDS,))
+                await self._write(
+                    "DELETE FROM handled_updates WHERE handled_at < ?", (now - HANDLED_SECONDS,)
+                )
         except sqlite3.Error as exc:
             raise StorageError(f"handled updates: {exc}") from exc
 
-    async def register(self, chat_id: int | None, sender_id: int | None,
-                       update_id: int) -> None:
+    async def register(self, chat_id: int | None, sender_id: int | None, update_id: int) -> None:
         """Nothing to register."""
 
     @contextlib.asynccontextmanager
-    async def turn(self, chat_id: int | None, sender_id: int | None,
-                   update_id: int) -> AsyncIterator[bool]:
+    async def turn(
+        self, chat_id: int | None, sender_id: int | None, update_id: int
+    ) -> AsyncIterator[bool]:
         """The turn is this instance's at once.
 
         Yields:
@@ -239,8 +264,7 @@ class LocalUpdateOrder:
         """
         yield True
 
-    async def forget(self, chat_id: int | None, sender_id: int | None,
-                     update_id: int) -> None:
+    async def forget(self, chat_id: int | None, sender_id: int | None, update_id: int) -> None:
         """Nothing to forget."""
 
     async def close(self) -> None:
@@ -257,8 +281,9 @@ class PostgresUpdateOrder:
         retry_seconds: See :data:`RETRY_SECONDS`.
     """
 
-    def __init__(self, dsn: str, *, turn_seconds: float = TURN_SECONDS,
-                 retry_seconds: float = RETRY_SECONDS) -> None:
+    def __init__(
+        self, dsn: str, *, turn_seconds: float = TURN_SECONDS, retry_seconds: float = RETRY_SECONDS
+    ) -> None:
         self._dsn = dsn
         self.turn_seconds = turn_seconds
         self.retry_seconds = retry_seconds
@@ -302,8 +327,10 @@ class PostgresUpdateOrder:
         """Forget a broken connection, and with it every lock it held (the server freed them:
         another instance may now handle those keys' updates at the same time as this one)."""
         if self._held:
-            log.error("update order: connection lost while holding the turns of %d key(s)",
-                      len(self._held))
+            log.error(
+                "update order: connection lost while holding the turns of %d key(s)",
+                len(self._held),
+            )
         self._held.clear()
         if self._conn is not None and not self._conn.is_closed():
             self._conn.terminate()
@@ -330,8 +357,7 @@ class PostgresUpdateOrder:
                         raise StorageError(f"update order: {exc}") from exc
             raise AssertionError("unreachable")
 
-    async def register(self, chat_id: int | None, sender_id: int | None,
-                       update_id: int) -> None:
+    async def register(self, chat_id: int | None, sender_id: int | None, update_id: int) -> None:
         """Record that update ``update_id`` of (chat, sender) reached this instance; it asks
         for its turn at once when no other update of the key is registered here (it is the
         head of this instance's queue for the key).
@@ -368,8 +394,9 @@ class PostgresUpdateOrder:
         return queue[0] if head else None
 
     @contextlib.asynccontextmanager
-    async def turn(self, chat_id: int | None, sender_id: int | None,
-                   update_id: int) -> AsyncIterator[bool]:
+    async def turn(
+        self, chat_id: int | None, sender_id: int | None, update_id: int
+    ) -> AsyncIterator[bool]:
         """Wait (at most :attr:`turn_seconds`) until update ``update_id`` of (chat, sender) may
         be handled: this instance holds the key's lock, and no lower update of the key asks
         for its turn; hold the turn inside the block.
@@ -397,11 +424,15 @@ class PostgresUpdateOrder:
                 self._waiters.setdefault(key, set()).add(event)
                 try:
                     try:
-                        row = await self._run(_ASK, ORDER_NAMESPACE, key, update_id,
-                                              self.turn_seconds)
+                        row = await self._run(
+                            _ASK, ORDER_NAMESPACE, key, update_id, self.turn_seconds
+                        )
                     except StorageError as exc:
-                        log.warning("update %s: no turn across instances (%s); handling it "
-                                    "anyway", update_id, exc)
+                        log.warning(
+                            "update %s: no turn across instances (%s); handling it anyway",
+                            update_id,
+                            exc,
+                        )
                         return False
                     assert row is not None
                     if row[1]:
@@ -409,8 +440,12 @@ class PostgresUpdateOrder:
                         return True
                     left = deadline - loop.time()
                     if left <= 0:
-                        log.warning("update %s: waited %.0f s for its turn across instances; "
-                                    "handling it anyway", update_id, self.turn_seconds)
+                        log.warning(
+                            "update %s: waited %.0f s for its turn across instances; "
+                            "handling it anyway",
+                            update_id,
+                            self.turn_seconds,
+                        )
                         return False
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(event.wait(), min(left, self.retry_seconds))
@@ -431,8 +466,16 @@ class PostgresUpdateOrder:
                     db = await self._connection()
                     # unlock only on the connection that took the lock (a lost one freed it)
                     unlock = held and self._held[key] > 0
-                    await db.execute(_DONE, ORDER_NAMESPACE, key, update_id,
-                                     self.turn_seconds, unlock, CHANNEL, following)
+                    await db.execute(
+                        _DONE,
+                        ORDER_NAMESPACE,
+                        key,
+                        update_id,
+                        self.turn_seconds,
+                        unlock,
+                        CHANNEL,
+                        following,
+                    )
                 except _FAILURES as exc:
                     self._drop()
                     if last_try:  # the row holds nobody back after TURN_SECONDS
@@ -444,8 +487,7 @@ class PostgresUpdateOrder:
                         del self._held[key]
                 return
 
-    async def forget(self, chat_id: int | None, sender_id: int | None,
-                     update_id: int) -> None:
+    async def forget(self, chat_id: int | None, sender_id: int | None, update_id: int) -> None:
         """Unregister an update that will not be handled (dropped by the flood limits), so
         that nobody waits for it. Never raises (a failure is logged)."""
         await self._done(order_key(chat_id, sender_id), update_id, held=False)

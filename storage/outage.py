@@ -30,9 +30,15 @@ it gives up and exits non-zero, so that its supervisor restarts it, in seconds."
 MAX_WAIT = 5.0
 """Longest pause between two reconnects, in seconds (the pauses grow from 0.2 s)."""
 
-_UNREACHABLE = (OSError, asyncio.TimeoutError, asyncpg.PostgresConnectionError,
-                asyncpg.CannotConnectNowError, asyncpg.AdminShutdownError,
-                asyncpg.CrashShutdownError, asyncpg.InterfaceError)
+_UNREACHABLE = (
+    OSError,
+    asyncio.TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.InterfaceError,
+)
 """What a server that is down, restarting or out of reach raises (08xxx connection errors,
 57P01-57P03: shut down, crashed, starting up; a connection closed under a query)."""
 
@@ -69,6 +75,9 @@ def unreachable(exc: BaseException) -> bool:
 def reconnecting(seconds: float) -> AsyncRetrying:
     """Tenacity's retrying of an unreachable server for up to ``seconds``, with exponential
     back-off (0.2 s doubling up to :data:`MAX_WAIT`); the last failure is re-raised."""
-    return AsyncRetrying(retry=retry_if_exception(unreachable),
-                         wait=wait_exponential(multiplier=0.2, max=MAX_WAIT),
-                         stop=stop_after_delay(seconds), reraise=True)
+    return AsyncRetrying(
+        retry=retry_if_exception(unreachable),
+        wait=wait_exponential(multiplier=0.2, max=MAX_WAIT),
+        stop=stop_after_delay(seconds),
+        reraise=True,
+    )

@@ -15,7 +15,8 @@ from bot.kernel.engine import Answer, Attempt, AttemptStatus, Plan
 SESSION_COLUMNS = (
     "session_id, chat_id, bank_id, bank_version, language, starter_id, question_order,"
     " option_orders, question_seconds, position, message_id, deadline, status, started_at,"
-    " ended_at, message_thread_id, scoring")
+    " ended_at, message_thread_id, scoring"
+)
 """The columns of ``group_sessions`` that :func:`session_of` decodes, in its order."""
 
 
@@ -31,10 +32,23 @@ def session_of(row: Row) -> GroupSession:
     """The group session of a row of :data:`SESSION_COLUMNS`."""
     plan = Plan(tuple(json.loads(row[6])), tuple(tuple(o) for o in json.loads(row[7])))
     return GroupSession(
-        id=row[0], chat_id=row[1], bank_id=row[2], bank_version=row[3], language=row[4],
-        starter_id=row[5], plan=plan, question_seconds=row[8], position=row[9],
-        message_id=row[10], deadline=row[11], status=SessionStatus(row[12]),
-        started_at=row[13], ended_at=row[14], message_thread_id=row[15], scoring=Scoring(row[16]))
+        id=row[0],
+        chat_id=row[1],
+        bank_id=row[2],
+        bank_version=row[3],
+        language=row[4],
+        starter_id=row[5],
+        plan=plan,
+        question_seconds=row[8],
+        position=row[9],
+        message_id=row[10],
+        deadline=row[11],
+        status=SessionStatus(row[12]),
+        started_at=row[13],
+        ended_at=row[14],
+        message_thread_id=row[15],
+        scoring=Scoring(row[16]),
+    )
 
 
 def settings_of(row: Row) -> GroupSettings:
@@ -47,12 +61,24 @@ def attempt_of(row: Row) -> Attempt:
     """The attempt of a row of ``attempt_id, user_id, bank_id, bank_version, question_order,
     option_orders, position, status, started_at, ended_at``, its answers as a JSON array of
     ``[question_id, option_index, correct, answered_at, chosen]``, and ``fingerprints``."""
-    answers = {q: Answer(q, option, bool(correct), float(at), chosen_of(chosen))
-               for q, option, correct, at, chosen in json.loads(row[10])}
+    answers = {
+        q: Answer(q, option, bool(correct), float(at), chosen_of(chosen))
+        for q, option, correct, at, chosen in json.loads(row[10])
+    }
     plan = Plan(tuple(json.loads(row[4])), tuple(tuple(o) for o in json.loads(row[5])))
-    return Attempt(id=row[0], user_id=row[1], bank_id=row[2], bank_version=row[3], plan=plan,
-                   position=row[6], status=AttemptStatus(row[7]), started_at=row[8],
-                   ended_at=row[9], answers=answers, fingerprints=json.loads(row[11] or "{}"))
+    return Attempt(
+        id=row[0],
+        user_id=row[1],
+        bank_id=row[2],
+        bank_version=row[3],
+        plan=plan,
+        position=row[6],
+        status=AttemptStatus(row[7]),
+        started_at=row[8],
+        ended_at=row[9],
+        answers=answers,
+        fingerprints=json.loads(row[11] or "{}"),
+    )
 
 
 def chosen_text(chosen: tuple[int, ...]) -> str | None:

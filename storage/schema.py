@@ -89,7 +89,8 @@ def _statements(script: str) -> list[str]:
                 statements.append(buffer.strip())
             buffer = ""
     if buffer.strip() and not all(
-            ln.strip().startswith("--") or not ln.strip() for ln in buffer.splitlines()):
+        ln.strip().startswith("--") or not ln.strip() for ln in buffer.splitlines()
+    ):
         raise RuntimeError(f"incomplete statement in migration: {buffer!r}")
     return statements
 
@@ -111,4 +112,5 @@ def refuse_newer(current: int, known: int, where: str, undo: str) -> None:
         raise StorageError(
             f"{where} has schema version {current}, but this quizbot knows versions up to "
             f"{known} only: it was used by a newer quizbot. Run that version (or newer), or "
-            f"{undo}; migrations only go forward")
+            f"{undo}; migrations only go forward"
+        )

@@ -43,8 +43,15 @@ from storage.schema import Migration, migrate, migrations, refuse_newer
 from storage.shared import SharedPromptStatements, SharedReportStatements
 from storage.writer import SQLITE_WAL_HEADER, DatabaseFile, FileChange, WriterConnection
 
-__all__ = ["BUSY_TIMEOUT_MS", "Migration", "SQLiteStore", "check_path", "migrations",
-           "refuse_recreating", "traces_of"]
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "Migration",
+    "SQLiteStore",
+    "check_path",
+    "migrations",
+    "refuse_recreating",
+    "traces_of",
+]
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +63,16 @@ BUSY_TIMEOUT_MS = 5000
 """How long a write waits for another process's lock before failing, in milliseconds."""
 
 
-class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, LibraryStatements,
-                  HomeworkStatements, SharedReportStatements, DailyStatements,
-                  SharedPromptStatements):
+class SQLiteStore(
+    AttemptStatements,
+    GroupStatements,
+    LearningStatements,
+    LibraryStatements,
+    HomeworkStatements,
+    SharedReportStatements,
+    DailyStatements,
+    SharedPromptStatements,
+):
     """The quiz's storage in one SQLite file. Create with :meth:`open`; close with :meth:`close`.
 
     Writes go through one writer connection with **group commit** (:mod:`storage.writer`): every
@@ -76,8 +90,9 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
         self._path = Path()
 
     @classmethod
-    async def open(cls, path: str | Path, *, upto: int | None = None,
-                   create: bool = False) -> SQLiteStore:
+    async def open(
+        cls, path: str | Path, *, upto: int | None = None, create: bool = False
+    ) -> SQLiteStore:
         """Open the database at ``path`` and migrate it; create it if there is none and none
         was there before (see :func:`check_path` and :func:`traces_of`; a new database is said
         in the log).
@@ -124,10 +139,14 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
             current = await store.schema_version()
             if current == 0:
                 await store._refuse_foreign(path)
-            refuse_newer(current, len(known), f"database {path}",
-                         "restore a backup made before the upgrade")
-            await migrate(store._writer_db, current, known if upto is None
-                          else [m for m in known if m.version <= upto])
+            refuse_newer(
+                current, len(known), f"database {path}", "restore a backup made before the upgrade"
+            )
+            await migrate(
+                store._writer_db,
+                current,
+                known if upto is None else [m for m in known if m.version <= upto],
+            )
             store._file = file  # watched from here on: WAL mode, so its header says so
         except BaseException as exc:
             for connection in connections:
@@ -142,12 +161,18 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
                 raise StorageError(f"cannot open database {path}: {exc.strerror}") from exc
             raise
         if new:
-            log.info("created a new database at %s (schema version %d)", path,
-                     await store.schema_version())
+            log.info(
+                "created a new database at %s (schema version %d)",
+                path,
+                await store.schema_version(),
+            )
         elif create:
-            log.warning("QUIZBOT_CREATE_DB is set but %s exists, so it was opened as it is: "
-                        "unset it, so that a database lost later is refused rather than "
-                        "replaced by an empty one", path)
+            log.warning(
+                "QUIZBOT_CREATE_DB is set but %s exists, so it was opened as it is: "
+                "unset it, so that a database lost later is refused rather than "
+                "replaced by an empty one",
+                path,
+            )
         return store
 
     async def _refuse_foreign(self, path: Path) -> None:
@@ -157,15 +182,17 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
         Raises:
             StorageError: it holds tables.
         """
-        rows = await self._read("SELECT name FROM sqlite_master WHERE type = 'table'"
-                                " AND name NOT LIKE 'sqlite_%' ORDER BY name LIMIT 4")
+        rows = await self._read(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"
+            " AND name NOT LIKE 'sqlite_%' ORDER BY name LIMIT 4"
+        )
         if rows:
-            names = ", ".join(str(row[0]) for row in rows[:3]) + (", ..." if len(rows) > 3
-                                                                   else "")
+            names = ", ".join(str(row[0]) for row in rows[:3]) + (", ..." if len(rows) > 3 else "")
             raise StorageError(
                 f"database {path} is not quizbot's: it holds other tables ({names}) and no "
                 "quizbot schema; nothing was changed. Set QUIZBOT_DB to a new file or to "
-                "quizbot's own database")
+                "quizbot's own database"
+            )
 
     @staticmethod
     def _create_private(path: Path) -> None:
@@ -191,14 +218,14 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
         copy now, which SQLite's cache no longer matches: nothing sound is left to save."""
         if change is not FileChange.OVERWRITTEN and self._rescue_task is None:
             self._rescue_task = asyncio.get_running_loop().create_task(
-                self._rescue(), name="sqlite-rescue")
+                self._rescue(), name="sqlite-rescue"
+            )
 
     async def _rescue(self) -> None:
         """Copy the open database (a consistent snapshot, SQLite's backup API on the reader
         connection) to ``<db>.rescued-<UTC time>`` beside the path, mode 0600, in rollback
         journal mode (one self-contained file), and log where; a failure is logged."""
-        target = self._path.with_name(
-            f"{self._path.name}.rescued-{_stamp()}")
+        target = self._path.with_name(f"{self._path.name}.rescued-{_stamp()}")
         try:
             self._create_private(target)
             copy = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
@@ -208,14 +235,22 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
             finally:
                 copy.close()
         except (StorageError, OSError, sqlite3.Error) as exc:
-            log.error("could not save the database the bot had open to %s: %s; it stays "
-                      "readable while this process runs (ls -l /proc/%d/fd)", target, exc,
-                      os.getpid())
+            log.error(
+                "could not save the database the bot had open to %s: %s; it stays "
+                "readable while this process runs (ls -l /proc/%d/fd)",
+                target,
+                exc,
+                os.getpid(),
+            )
             return
-        log.error("saved the database the bot had open (answers: %d) to %s: stop the bot, "
-                  "check it, and put it in place with `quizbot restore %s`, or set "
-                  "QUIZBOT_CREATE_DB=1 to start with a new, empty database", answers, target,
-                  target)
+        log.error(
+            "saved the database the bot had open (answers: %d) to %s: stop the bot, "
+            "check it, and put it in place with `quizbot restore %s`, or set "
+            "QUIZBOT_CREATE_DB=1 to start with a new, empty database",
+            answers,
+            target,
+            target,
+        )
 
     async def close(self) -> None:
         """Finish queued writes, then close both connections (idempotent).
@@ -246,8 +281,13 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
             try:
                 os.rename(hidden, self._path)
             except OSError as exc:
-                log.error("could not move the database file back from %s to %s (%s): move it "
-                          "back by hand", hidden, self._path, exc.strerror)
+                log.error(
+                    "could not move the database file back from %s to %s (%s): move it "
+                    "back by hand",
+                    hidden,
+                    self._path,
+                    exc.strerror,
+                )
         if self._file is not None:
             self._file.close()  # after SQLite's connections: see DatabaseFile
             self._file = None
@@ -267,12 +307,20 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
         try:
             if wal.exists():
                 os.rename(wal, aside)
-                log.warning("moved the write-ahead log of the lost database file to %s, so "
-                            "that it is not applied to the file at %s", aside, self._path)
+                log.warning(
+                    "moved the write-ahead log of the lost database file to %s, so "
+                    "that it is not applied to the file at %s",
+                    aside,
+                    self._path,
+                )
             self._path.with_name(self._path.name + "-shm").unlink(missing_ok=True)
         except OSError as exc:
-            log.error("could not move %s aside (%s): remove it (and %s-shm) before the next "
-                      "start", wal, exc.strerror, self._path)
+            log.error(
+                "could not move %s aside (%s): remove it (and %s-shm) before the next start",
+                wal,
+                exc.strerror,
+                self._path,
+            )
 
     def leases(self) -> LocalLeases:
         """Session and poller leases: a SQLite file has one instance, which holds them all.
@@ -311,56 +359,84 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
     async def delete_user(self, user_id: int) -> DeletedData:
         """See :meth:`bot.kernel.ports.PrivacyStore.delete_user`. One transaction: all of it or
         nothing."""
+
         async def op(db: WriterConnection) -> DeletedData:
             async def changed(sql: str) -> int:  # rows of the user's other data
                 return int((await db.execute(sql, (user_id,))).rowcount)
 
-            answers = (await db.execute(
-                "DELETE FROM answers WHERE attempt_id IN"
-                " (SELECT attempt_id FROM attempts WHERE user_id = ?)", (user_id,))).rowcount
-            attempts = (await db.execute(
-                "DELETE FROM attempts WHERE user_id = ?", (user_id,))).rowcount
-            settings = (await db.execute(
-                "DELETE FROM users WHERE user_id = ?", (user_id,))).rowcount
+            answers = (
+                await db.execute(
+                    "DELETE FROM answers WHERE attempt_id IN"
+                    " (SELECT attempt_id FROM attempts WHERE user_id = ?)",
+                    (user_id,),
+                )
+            ).rowcount
+            attempts = (
+                await db.execute("DELETE FROM attempts WHERE user_id = ?", (user_id,))
+            ).rowcount
+            settings = (
+                await db.execute("DELETE FROM users WHERE user_id = ?", (user_id,))
+            ).rowcount
             # spaced review: the user's cards, study hours and reminder setting
             other = await changed("DELETE FROM cards WHERE user_id = ?")
             # ticks not yet submitted on a question with several right options
             other += await changed("DELETE FROM group_picks WHERE user_id = ?")
-            settings += (await db.execute(
-                "DELETE FROM learners WHERE user_id = ?", (user_id,))).rowcount
+            settings += (
+                await db.execute("DELETE FROM learners WHERE user_id = ?", (user_id,))
+            ).rowcount
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
-            drafts = (await db.execute(
-                "DELETE FROM drafts WHERE user_id = ?", (user_id,))).rowcount
+            drafts = (await db.execute("DELETE FROM drafts WHERE user_id = ?", (user_id,))).rowcount
             # what they were asked and had not answered (a /myquizzes prompt)
             await db.execute("DELETE FROM prompts WHERE user_id = ?", (user_id,))
             # the question of the day: their answers; their id leaves what they set up
             other += await changed("DELETE FROM daily_answers WHERE user_id = ?")
-            other += await changed(
-                "UPDATE daily_schedules SET set_by = 0 WHERE set_by = ?")
-            other += await changed(
-                "UPDATE bot_chats SET added_by = NULL WHERE added_by = ?")
+            other += await changed("UPDATE daily_schedules SET set_by = 0 WHERE set_by = ?")
+            other += await changed("UPDATE bot_chats SET added_by = NULL WHERE added_by = ?")
             # homework: which attempts were theirs (deleted above); the homework they set stays
             # for its group, no longer linked to them (no report is sent to anyone)
             other += await changed("DELETE FROM homework_members WHERE user_id = ?")
-            other += await changed("UPDATE assignments SET set_by = 0, set_by_name = ''"
-                                    " WHERE set_by = ?")
-            sessions = [row[0] for row in await db.execute_fetchall(
-                "SELECT session_id FROM group_players WHERE user_id = ? UNION"
-                " SELECT session_id FROM group_answers WHERE user_id = ?", (user_id, user_id))]
+            other += await changed(
+                "UPDATE assignments SET set_by = 0, set_by_name = '' WHERE set_by = ?"
+            )
+            sessions = [
+                row[0]
+                for row in await db.execute_fetchall(
+                    "SELECT session_id FROM group_players WHERE user_id = ? UNION"
+                    " SELECT session_id FROM group_answers WHERE user_id = ?",
+                    (user_id, user_id),
+                )
+            ]
             rows = list(await db.execute_fetchall("SELECT MIN(user_id) FROM group_players"))
             group_answers = 0
             for session_id, pseudonym in pseudonyms(rows[0][0], sessions).items():
-                group_answers += (await db.execute(
-                    "UPDATE group_answers SET user_id = ? WHERE session_id = ? AND user_id = ?",
-                    (pseudonym, session_id, user_id))).rowcount
+                group_answers += (
+                    await db.execute(
+                        "UPDATE group_answers SET user_id = ? WHERE session_id = ? AND user_id = ?",
+                        (pseudonym, session_id, user_id),
+                    )
+                ).rowcount
                 await db.execute(
                     "UPDATE group_players SET user_id = ?, name = ? WHERE session_id = ?"
-                    " AND user_id = ?", (pseudonym, DELETED_NAME, session_id, user_id))
-            started = {row[0] for row in await db.execute_fetchall(
-                "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = ?"
-                " RETURNING session_id", (user_id,))}
-            return DeletedData(answers, attempts, settings, group_answers,
-                               len(started | set(sessions)), drafts=drafts, other=other)
+                    " AND user_id = ?",
+                    (pseudonym, DELETED_NAME, session_id, user_id),
+                )
+            started = {
+                row[0]
+                for row in await db.execute_fetchall(
+                    "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = ?"
+                    " RETURNING session_id",
+                    (user_id,),
+                )
+            }
+            return DeletedData(
+                answers,
+                attempts,
+                settings,
+                group_answers,
+                len(started | set(sessions)),
+                drafts=drafts,
+                other=other,
+            )
 
         return await self._submit(op)
 
@@ -386,6 +462,7 @@ class SQLiteStore(AttemptStatements, GroupStatements, LearningStatements, Librar
             StorageError: the write failed (read-only, locked, full disk, closed), or the
                 database file is no longer the path's (deleted, replaced, overwritten).
         """
+
         async def op(db: WriterConnection) -> None:
             rows = list(await db.execute_fetchall("PRAGMA user_version"))
             await db.execute(f"PRAGMA user_version = {int(rows[0][0])}")
@@ -424,8 +501,10 @@ def check_path(path: Path) -> DatabaseFile | None:
     setting = f"QUIZBOT_DB / --db is {str(path)!r}"
     folder = path.parent
     if not folder.is_dir():
-        raise StorageError(f"{setting}, but the folder {folder} does not exist: create it, or "
-                           "name a file in an existing folder")
+        raise StorageError(
+            f"{setting}, but the folder {folder} does not exist: create it, or "
+            "name a file in an existing folder"
+        )
     try:
         found: os.stat_result | None = path.stat()
     except FileNotFoundError:
@@ -433,16 +512,20 @@ def check_path(path: Path) -> DatabaseFile | None:
     except OSError as exc:
         raise StorageError(f"{setting}, which cannot be read: {exc.strerror}") from exc
     if found is not None and stat.S_ISDIR(found.st_mode):
-        raise StorageError(f"{setting}, which is a folder: name a database file in it, "
-                           f"like {str(path / 'quizbot.sqlite3')!r}")
+        raise StorageError(
+            f"{setting}, which is a folder: name a database file in it, "
+            f"like {str(path / 'quizbot.sqlite3')!r}"
+        )
     if found is not None and not stat.S_ISREG(found.st_mode):
         raise StorageError(f"{setting}, which is not a regular file: name a database file")
     if not os.access(folder, os.W_OK | os.X_OK) or (
-            found is not None and not os.access(path, os.R_OK | os.W_OK)):
+        found is not None and not os.access(path, os.R_OK | os.W_OK)
+    ):
         raise StorageError(
             f"{setting}, but {'the folder ' + str(folder) if found is None else 'it'} is not "
             "writable by this user (SQLite also writes its -wal and -shm files beside it): "
-            "change the owner or mode, or name a file in a folder the bot may write")
+            "change the owner or mode, or name a file in a folder the bot may write"
+        )
     if found is None or not found.st_size:
         return None
     file: DatabaseFile | None = None
@@ -457,7 +540,8 @@ def check_path(path: Path) -> DatabaseFile | None:
         file.close()
         raise StorageError(
             f"{setting}, which is not a SQLite database (it does not start with "
-            "'SQLite format 3'): name a quizbot database, or a new file to create one")
+            "'SQLite format 3'): name a quizbot database, or a new file to create one"
+        )
     return file
 
 
@@ -465,8 +549,11 @@ def traces_of(path: Path) -> list[Path]:
     """The files beside ``path`` telling a database was used there: its :data:`TRACES`, and
     the copies the bot saved of it (``<db>.rescued-*``, :meth:`SQLiteStore._rescue`: they are
     made after the file is gone, so they are left even when everything else was deleted)."""
-    return [trace for trace in (path.with_name(path.name + suffix) for suffix in TRACES)
-            if trace.exists()] + _rescued_copies(path)
+    return [
+        trace
+        for trace in (path.with_name(path.name + suffix) for suffix in TRACES)
+        if trace.exists()
+    ] + _rescued_copies(path)
 
 
 def _rescued_copies(path: Path) -> list[Path]:
@@ -481,12 +568,16 @@ def refuse_recreating(path: Path, traces: list[Path]) -> None:
         StorageError: always; the message names the setting, the files, and what to do.
     """
     rescued = _rescued_copies(path)
-    hint = (f"; `quizbot restore {rescued[-1]}` puts the copy the bot saved last in place"
-            if rescued else "")
+    hint = (
+        f"; `quizbot restore {rescued[-1]}` puts the copy the bot saved last in place"
+        if rescued
+        else ""
+    )
     raise StorageError(
         f"QUIZBOT_DB / --db is {str(path)!r}, but "
         f"{'it is empty' if path.exists() else 'there is no database there'}, while "
         f"{', '.join(map(str, traces))} {'shows' if len(traces) == 1 else 'show'} one was used "
         f"(deleted or moved?): put it back, or restore a backup (`quizbot restore BACKUP`)"
         f"{hint}. To start with a new, empty database instead, set QUIZBOT_CREATE_DB=1 (or "
-        "pass --create-db) once")
+        "pass --create-db) once"
+    )

@@ -73,8 +73,11 @@ class WriterConnection:
         thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
         try:
             connection = await asyncio.get_running_loop().run_in_executor(
-                thread, functools.partial(sqlite3.connect, path, isolation_level=None,
-                                          check_same_thread=False))
+                thread,
+                functools.partial(
+                    sqlite3.connect, path, isolation_level=None, check_same_thread=False
+                ),
+            )
         except BaseException:
             thread.shutdown(wait=False)
             raise
@@ -89,19 +92,20 @@ class WriterConnection:
         """
         if self._thread is None:
             raise ValueError("no active connection: the writer's connection is closed")
-        return await asyncio.get_running_loop().run_in_executor(self._thread, fn,
-                                                                self._connection)
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, self._connection)
 
     async def execute(self, sql: str, args: Sequence[Any] | Mapping[str, Any] = ()) -> Changed:
         """Run one statement; the rows it changed."""
+
         def run(db: sqlite3.Connection) -> Changed:
             cursor = db.execute(sql, args)
             return Changed(cursor.rowcount, cursor.lastrowid)
 
         return await self.run(run)
 
-    async def execute_fetchall(self, sql: str,
-                               args: Sequence[Any] | Mapping[str, Any] = ()) -> list[Any]:
+    async def execute_fetchall(
+        self, sql: str, args: Sequence[Any] | Mapping[str, Any] = ()
+    ) -> list[Any]:
         """Run one statement to its end; its rows."""
         return await self.run(lambda db: db.execute(sql, args).fetchall())
 
@@ -202,14 +206,22 @@ class DatabaseFile:
             return FileChange.REPLACED, (
                 f"the path now names another file (device {now.st_dev}, inode {now.st_ino}; "
                 f"the open file is device {self._identity[0]}, inode {self._identity[1]}, "
-                f"{'deleted' if opened.st_nlink == 0 else 'still linked elsewhere'})")
+                f"{'deleted' if opened.st_nlink == 0 else 'still linked elsewhere'})"
+            )
         header = self.header()
         if header[:16] != SQLITE_WAL_HEADER or header[18:20] != b"\x02\x02":
-            shown = "empty" if not header else (
-                "a SQLite database not in WAL mode (a backup copied onto it?)"
-                if header[:16] == SQLITE_WAL_HEADER else f"starts with {header[:16]!r}")
+            shown = (
+                "empty"
+                if not header
+                else (
+                    "a SQLite database not in WAL mode (a backup copied onto it?)"
+                    if header[:16] == SQLITE_WAL_HEADER
+                    else f"starts with {header[:16]!r}"
+                )
+            )
             return FileChange.OVERWRITTEN, (
-                f"it was overwritten in place and is now {shown}, {opened.st_size} bytes")
+                f"it was overwritten in place and is now {shown}, {opened.st_size} bytes"
+            )
         return None
 
     def header(self) -> bytes:
@@ -235,7 +247,8 @@ FILE_ADVICE = {
     FileChange.REPLACED: "the file the bot had open keeps the latest answers",
     FileChange.OVERWRITTEN: (
         "the bot's log of recent writes (the -wal file) no longer matches it: it is set aside "
-        "when the bot stops, so that the file at the path is left as it is now"),
+        "when the bot stops, so that the file at the path is left as it is now"
+    ),
 }
 """What the log adds about each change (the store may add where it saved a rescue copy)."""
 
@@ -279,9 +292,13 @@ class SQLiteWriter:
         self._change = change
         self._lost = StorageError(
             f"the database file {self._file.path} was {change} while the bot had it open: "
-            f"{details}; writes are refused until the bot is restarted on a sound database")
-        log.error("%s. Answers are no longer recorded and /healthz fails; %s.", self._lost,
-                  FILE_ADVICE[change])
+            f"{details}; writes are refused until the bot is restarted on a sound database"
+        )
+        log.error(
+            "%s. Answers are no longer recorded and /healthz fails; %s.",
+            self._lost,
+            FILE_ADVICE[change],
+        )
         self._file_changed(change)
         raise self._lost
 
@@ -334,8 +351,9 @@ class SQLiteWriter:
                 if db.in_transaction:
                     with contextlib.suppress(sqlite3.Error):
                         await db.execute("ROLLBACK")
-                error: BaseException | None = (StorageError(str(exc))
-                                               if isinstance(exc, sqlite3.Error) else exc)
+                error: BaseException | None = (
+                    StorageError(str(exc)) if isinstance(exc, sqlite3.Error) else exc
+                )
                 results = [(future, error, None) for _, future, _ in batch]
             for future, error, value in results:
                 if future.done():
@@ -345,8 +363,9 @@ class SQLiteWriter:
                 else:
                     future.set_result(value)
 
-    async def _run_batch(self, batch: list[tuple[Callable[..., Any], asyncio.Future[Any], bool]]
-                         ) -> list[tuple[asyncio.Future[Any], BaseException | None, Any]]:
+    async def _run_batch(
+        self, batch: list[tuple[Callable[..., Any], asyncio.Future[Any], bool]]
+    ) -> list[tuple[asyncio.Future[Any], BaseException | None, Any]]:
         """Run a batch in one transaction, in order: each run of consecutive statement ops in
         one trip to the writer's thread (the first with ``BEGIN``, the last with ``COMMIT``),
         each awaited op statement by statement.
@@ -374,8 +393,10 @@ class SQLiteWriter:
             run = [op for op, _, _ in batch[index:end]]
             begin, commit = index == 0, end == len(batch)
             outcomes = await db.run(functools.partial(_statement_ops, run, begin, commit))
-            results.extend((future, error, value) for (_, future, _), (error, value)
-                           in zip(batch[index:end], outcomes, strict=True))
+            results.extend(
+                (future, error, value)
+                for (_, future, _), (error, value) in zip(batch[index:end], outcomes, strict=True)
+            )
             index = end
         if not batch[-1][2]:
             await db.execute("COMMIT")
@@ -409,13 +430,15 @@ class SQLiteWriter:
             sqlite3.IntegrityError: a constraint refused the write (its first statement).
             StorageError: the write could not be committed (locked, read-only, full).
         """
+
         async def run(db: WriterConnection) -> T:
             return await op(_Transaction(db))
 
         return await self._submit(run)
 
-    async def _read(self, sql: str,
-                    args: tuple[object, ...] | Mapping[str, object] = ()) -> list[Any]:
+    async def _read(
+        self, sql: str, args: tuple[object, ...] | Mapping[str, object] = ()
+    ) -> list[Any]:
         """Run one read statement to completion on the reader connection; its rows.
 
         Every read is a single statement stepped to its end in one job on the connection's
@@ -441,8 +464,9 @@ class _Transaction:
         return list(await self._db.execute_fetchall(sql, args))
 
 
-def _statement_ops(ops: list[StatementOp[Any]], begin: bool, commit: bool,
-                   db: sqlite3.Connection) -> list[tuple[BaseException | None, Any]]:
+def _statement_ops(
+    ops: list[StatementOp[Any]], begin: bool, commit: bool, db: sqlite3.Connection
+) -> list[tuple[BaseException | None, Any]]:
     """On the writer's thread: ``BEGIN`` (when ``begin``), each op (a constraint error is that
     op's outcome; SQLite undid its statement alone), ``COMMIT`` (when ``commit``).
 

@@ -48,14 +48,14 @@ def banks() -> dict[str, Bank]:
 async def running_bot(request, fake, tmp_path) -> AsyncIterator[RunningBot]:
     """The bot, running against ``fake`` with a fresh database file; polling unless the test
     asks for a mode by indirect parametrization (see :data:`tests.support.botrun.MODES`)."""
-    runner = RunningBot(fake, tmp_path / "quiz.sqlite3",
-                        mode=getattr(request, "param", "polling"))
+    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", mode=getattr(request, "param", "polling"))
     await runner.start()
     yield runner
     await runner.stop()
 
 
 # --- storage engines: SQLite, and a throwaway PostgreSQL ---------------------------------------
+
 
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:

@@ -32,9 +32,14 @@ def conftest_imports(source: str) -> list[int]:
 
 
 def test_the_check_sees_every_spelling():
-    for source in ("import tests.conftest", "from tests.conftest import BANK_ID",
-                   "from tests import conftest", "from . import conftest",
-                   "from ..conftest import x", "def f():\n    from tests.conftest import y\n"):
+    for source in (
+        "import tests.conftest",
+        "from tests.conftest import BANK_ID",
+        "from tests import conftest",
+        "from . import conftest",
+        "from ..conftest import x",
+        "def f():\n    from tests.conftest import y\n",
+    ):
         assert conftest_imports(source), source
     assert not conftest_imports("from tests.support.botrun import RunningBot\nimport contest")
 
@@ -42,10 +47,12 @@ def test_the_check_sees_every_spelling():
 def test_no_file_imports_conftest_as_a_library():
     """Fixtures reach tests through pytest; helpers, classes and constants are imported from
     ``tests/support/`` (botrun, person, screens, clock, banks, processes ...)."""
-    offenders = [f"{path.relative_to(ROOT)}:{line}"
-                 for folder in ("tests", "benchmarks")
-                 for path in sorted((ROOT / folder).rglob("*.py"))
-                 for line in conftest_imports(path.read_text(encoding="utf-8"))]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for folder in ("tests", "benchmarks")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for line in conftest_imports(path.read_text(encoding="utf-8"))
+    ]
     assert not offenders, offenders
 
 

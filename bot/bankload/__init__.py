@@ -20,5 +20,12 @@ from bot.bankload.files import bank_files, load_bank, load_banks
 from bot.bankload.problems import BankError, BankProblem
 from bot.bankload.schema import MAX_BANK_BYTES, parse_bank
 
-__all__ = ["MAX_BANK_BYTES", "BankError", "BankProblem", "bank_files", "load_bank", "load_banks",
-           "parse_bank"]
+__all__ = [
+    "MAX_BANK_BYTES",
+    "BankError",
+    "BankProblem",
+    "bank_files",
+    "load_bank",
+    "load_banks",
+    "parse_bank",
+]

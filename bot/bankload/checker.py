@@ -26,9 +26,16 @@ class TooManyProblems(Exception):
 
 def too_many_problems(file: str) -> BankProblem:
     """The last problem of a check stopped at :data:`MAX_PROBLEMS`."""
-    return BankProblem(file, None, None, "(file)",
-                       f"the check stopped after {MAX_PROBLEMS} problems: fix these first",
-                       None, "problem.too_many_problems", {"count": MAX_PROBLEMS})
+    return BankProblem(
+        file,
+        None,
+        None,
+        "(file)",
+        f"the check stopped after {MAX_PROBLEMS} problems: fix these first",
+        None,
+        "problem.too_many_problems",
+        {"count": MAX_PROBLEMS},
+    )
 
 
 class Checker:
@@ -49,8 +56,14 @@ class Checker:
         reported again (a set, so that each problem is recorded in time of its field's depth,
         however many there are)."""
 
-    def problem(self, at: Pos | None, field_path: str, message: str,
-                key: str = "problem.invalid", **params: object) -> None:
+    def problem(
+        self,
+        at: Pos | None,
+        field_path: str,
+        message: str,
+        key: str = "problem.invalid",
+        **params: object,
+    ) -> None:
         """Record a problem, unless the field was already reported missing; ``key`` and
         ``params`` say the same for the UI catalogs (:class:`BankProblem`).
 
@@ -58,8 +71,10 @@ class Checker:
             TooManyProblems: :data:`MAX_PROBLEMS` are recorded already (the walk stops).
         """
         parts = field_path.split(".")
-        if any((self.question_number, ".".join(parts[:depth])) in self.missing
-               for depth in range(1, len(parts) + 1)):
+        if any(
+            (self.question_number, ".".join(parts[:depth])) in self.missing
+            for depth in range(1, len(parts) + 1)
+        ):
             return
         if len(self.problems) >= MAX_PROBLEMS:
             raise TooManyProblems
@@ -67,15 +82,32 @@ class Checker:
             self.missing.add((self.question_number, field_path))
         line, column = at if at is not None else (None, None)
         self.problems.append(
-            BankProblem(self.file, line, self.question_id, field_path, message, column,
-                        key, params, self.question_number))
+            BankProblem(
+                self.file,
+                line,
+                self.question_id,
+                field_path,
+                message,
+                column,
+                key,
+                params,
+                self.question_number,
+            )
+        )
 
-    def mapping(self, value: Any, at: Pos | None, field_path: str,
-                required: Iterable[str], optional: Iterable[str] = ()) -> YamlMapping | None:
+    def mapping(
+        self,
+        value: Any,
+        at: Pos | None,
+        field_path: str,
+        required: Iterable[str],
+        optional: Iterable[str] = (),
+    ) -> YamlMapping | None:
         """Check ``value`` is a mapping with the required keys and no unknown ones."""
         if not isinstance(value, YamlMapping):
-            self.problem(at, field_path, f"must be a mapping, got {described(value)}",
-            "problem.not_mapping")
+            self.problem(
+                at, field_path, f"must be a mapping, got {described(value)}", "problem.not_mapping"
+            )
             return None
         required = tuple(required)
         allowed = set(required) | set(optional)
@@ -85,13 +117,18 @@ class Checker:
         for key in value:
             if key not in allowed:
                 shown = key if len(key) <= MAX_KEY_SHOWN else key[:MAX_KEY_SHOWN] + "…"
-                self.problem(value.at(key), _join(field_path, shown),
-                             f"unknown key (allowed: {', '.join(sorted(allowed))})",
-                             "problem.unknown_key", allowed=", ".join(sorted(allowed)))
+                self.problem(
+                    value.at(key),
+                    _join(field_path, shown),
+                    f"unknown key (allowed: {', '.join(sorted(allowed))})",
+                    "problem.unknown_key",
+                    allowed=", ".join(sorted(allowed)),
+                )
         return value
 
-    def text(self, value: Any, at: Pos | None, field_path: str,
-             languages: Sequence[str]) -> Text | None:
+    def text(
+        self, value: Any, at: Pos | None, field_path: str, languages: Sequence[str]
+    ) -> Text | None:
         """Check a localized text: exactly ``languages`` as keys, each a non-empty string."""
         node = self.mapping(value, at, field_path, required=languages)
         if node is None:
@@ -103,9 +140,12 @@ class Checker:
             text = node[language]
             path = _join(field_path, language)
             if not isinstance(text, str) or blank(text):
-                self.problem(node.value_at(language), path,
-                             f"must be non-empty text, got {got(node, language)}",
-                             "problem.not_text")
+                self.problem(
+                    node.value_at(language),
+                    path,
+                    f"must be non-empty text, got {got(node, language)}",
+                    "problem.not_text",
+                )
                 continue
             if self.plain(text, node.value_at(language), path):
                 texts[language] = text.strip()
@@ -115,8 +155,9 @@ class Checker:
     def url(self, value: Any, at: Pos | None, field_path: str) -> str | None:
         """Check an http(s) URL without spaces or control characters."""
         if not isinstance(value, str) or not re.fullmatch(r"https?://\S+", value):
-            self.problem(at, field_path, f"must be an http(s) URL, got {show(value)}",
-            "problem.not_url")
+            self.problem(
+                at, field_path, f"must be an http(s) URL, got {show(value)}", "problem.not_url"
+            )
             return None
         return value if self.plain(value, at, field_path) else None
 
@@ -125,14 +166,17 @@ class Checker:
         (:data:`CONTROL_CHARACTERS`); report the first one found."""
         found = CONTROL_CHARACTERS.search(text)
         if found:
-            self.problem(at, field_path,
-                         f"contains the control character U+{ord(found[0]):04X} at character "
-                         f"{found.start() + 1}; only plain text, tabs and line breaks are allowed",
-                         "problem.control_character", code=f"{ord(found[0]):04X}",
-                         position=found.start() + 1)
+            self.problem(
+                at,
+                field_path,
+                f"contains the control character U+{ord(found[0]):04X} at character "
+                f"{found.start() + 1}; only plain text, tabs and line breaks are allowed",
+                "problem.control_character",
+                code=f"{ord(found[0]):04X}",
+                position=found.start() + 1,
+            )
         return not found
 
 
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path and path != "(bank)" else key
-

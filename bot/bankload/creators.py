@@ -4,11 +4,11 @@ The loader's schema (:func:`bot.bankload.parse_bank`), then the item-writing che
 (:func:`bot.kernel.checks.check_bank`), which ``--strict`` makes errors; every finding becomes a
 :class:`BankProblem` with a catalog key (``check.<rule>``) so that a creator reads it in their
 language, by question number and field. The wiring hands :func:`check_document` to
-:class:`bot.features.myquizzes.service.QuizzesService`, and :func:`parse_document` to it and to the bank
-registry for the stored versions.
+:class:`bot.features.myquizzes.service.QuizzesService`, and :func:`parse_document` to it and to the
+bank registry for the stored versions.
 
-A creator's file is limited in size as sent (``bot.features.importing.handlers.MAX_FILE_BYTES``): the
-YAML the bot writes of a converted GIFT, Aiken or CSV file is larger than the file, and is
+A creator's file is limited in size as sent (``bot.features.importing.handlers.MAX_FILE_BYTES``):
+the YAML the bot writes of a converted GIFT, Aiken or CSV file is larger than the file, and is
 bounded by :data:`~bot.bankload.schema.MAX_DOCUMENT_BYTES` instead of the bank file's limit.
 """
 
@@ -69,6 +69,14 @@ def finding_problem(bank: Bank, finding: Finding, file: str) -> BankProblem:
     if finding.rule == "answer-leak":
         named = _OTHER_QUESTION.search(finding.message)
         params["other"] = numbers.get(named[1], 0) if named else 0
-    return BankProblem(file, finding.line, finding.question_id, finding.field, finding.message,
-                       finding.column, f"check.{finding.rule}", params,
-                       numbers.get(finding.question_id))
+    return BankProblem(
+        file,
+        finding.line,
+        finding.question_id,
+        finding.field,
+        finding.message,
+        finding.column,
+        f"check.{finding.rule}",
+        params,
+        numbers.get(finding.question_id),
+    )

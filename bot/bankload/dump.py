@@ -19,8 +19,11 @@ class _Dumper(yaml.SafeDumper):
 
 def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     # a literal block cannot keep trailing spaces before a line break, nor a tab: quote those
-    if "\n" in value and not any(line != line.rstrip() for line in value.split("\n")) \
-            and "\t" not in value:
+    if (
+        "\n" in value
+        and not any(line != line.rstrip() for line in value.split("\n"))
+        and "\t" not in value
+    ):
         return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
     return dumper.represent_str(value)
 
@@ -36,5 +39,11 @@ def dump_bank(bank: Bank | Mapping[str, object]) -> str:
     and ``on`` quoted, line breaks kept); Unicode is written as is (UTF-8), not escaped.
     """
     data = bank_data(bank) if isinstance(bank, Bank) else dict(bank)
-    return yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100,
-                     default_flow_style=False)
+    return yaml.dump(
+        data,
+        Dumper=_Dumper,
+        allow_unicode=True,
+        sort_keys=False,
+        width=100,
+        default_flow_style=False,
+    )

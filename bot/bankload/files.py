@@ -28,8 +28,9 @@ def load_bank(path: str | Path) -> Bank:
             raise BankError([too_large_problem(str(path), size)])
         document = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        problem = BankProblem(str(path), None, None, "(file)", f"cannot read: {exc}",
-                              key="problem.unreadable")
+        problem = BankProblem(
+            str(path), None, None, "(file)", f"cannot read: {exc}", key="problem.unreadable"
+        )
         raise BankError([problem]) from exc
     bank = parse_bank(document, str(path))
     return Bank(**{**bank.__dict__, "path": path})
@@ -64,14 +65,23 @@ def load_banks(paths: Iterable[str | Path]) -> dict[str, Bank]:
             problems.extend(exc.problems)
             continue
         if bank.id in banks:
-            problems.append(BankProblem(
-                str(file), None, None, "id",
-                f"bank id {bank.id!r} is also used by {banks[bank.id].path}"))
+            problems.append(
+                BankProblem(
+                    str(file),
+                    None,
+                    None,
+                    "id",
+                    f"bank id {bank.id!r} is also used by {banks[bank.id].path}",
+                )
+            )
             continue
         banks[bank.id] = bank
     if not files:
-        problems.append(BankProblem(", ".join(map(str, paths)), None, None, "(file)",
-                                    "no bank files (*.yaml) found"))
+        problems.append(
+            BankProblem(
+                ", ".join(map(str, paths)), None, None, "(file)", "no bank files (*.yaml) found"
+            )
+        )
     if problems:
         raise BankError(problems)
     return banks

@@ -15,24 +15,33 @@ MAX_REASON = 150
 """Longest YAML parser message quoted in a problem, in characters (it may quote the file)."""
 
 _YAML_HINTS = (
-    ("mapping values are not allowed here",
-     "check the indentation of this line or the one before; a value containing ': ' must be "
-     "quoted"),
-    ("could not find expected ':'",
-     "put ': ' after the key on this line, or quote a value that goes on over several lines"),
-    ("cannot start any token",
-     "indent with spaces, not tabs, and quote a value that starts with a character such as "
-     "@, ` or %"),
-    ("expected <block end>",
-     "check the indentation of this line: it must line up with the keys it belongs with"),
+    (
+        "mapping values are not allowed here",
+        "check the indentation of this line or the one before; a value containing ': ' must be "
+        "quoted",
+    ),
+    (
+        "could not find expected ':'",
+        "put ': ' after the key on this line, or quote a value that goes on over several lines",
+    ),
+    (
+        "cannot start any token",
+        "indent with spaces, not tabs, and quote a value that starts with a character such as "
+        "@, ` or %",
+    ),
+    (
+        "expected <block end>",
+        "check the indentation of this line: it must line up with the keys it belongs with",
+    ),
     ("found duplicate key", "remove one of the two, or rename it"),
     ("end of stream", "close the quote or bracket opened here"),
 )
 """Plain-words hints for the usual YAML slips, keyed by a phrase of PyYAML's message."""
 
 
-def yaml_problem(exc: yaml.YAMLError, document: str, file: str,
-                 keys: Collection[str] = ()) -> BankProblem:
+def yaml_problem(
+    exc: yaml.YAMLError, document: str, file: str, keys: Collection[str] = ()
+) -> BankProblem:
     """Report a YAML syntax error where the slip is, with a hint and the field it is in.
 
     PyYAML's problem mark is where the parser gave up. For an unclosed quote or bracket that is
@@ -48,33 +57,41 @@ def yaml_problem(exc: yaml.YAMLError, document: str, file: str,
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
     at_context = "end of stream" in problem or "could not find expected ':'" in problem
-    mark = (context_mark if context_mark is not None and at_context
-            else problem_mark or context_mark)
+    mark = context_mark if context_mark is not None and at_context else problem_mark or context_mark
     reason = " ".join(filter(None, (context, problem)))
     if len(reason) > MAX_REASON:
         reason = reason[:MAX_REASON] + "…"
     hint = next((hint for phrase, hint in _YAML_HINTS if phrase in problem), None)
-    if hint is None and context_mark is not None and mark is not context_mark and context and (
-            "flow" in context):
-        hint = (f"close the bracket opened at line {context_mark.line + 1}, column "
-                f"{context_mark.column + 1}, or quote a value containing ',', ':' or brackets")
+    if (
+        hint is None
+        and context_mark is not None
+        and mark is not context_mark
+        and context
+        and ("flow" in context)
+    ):
+        hint = (
+            f"close the bracket opened at line {context_mark.line + 1}, column "
+            f"{context_mark.column + 1}, or quote a value containing ',', ':' or brackets"
+        )
     message = f"bad YAML: {reason}" + (f"; {hint}" if hint else "")
     if mark is None:
         return BankProblem(file, None, None, "(file)", message, key="problem.yaml")
     keyless = "could not find expected ':'" in problem
     question_id, field_path, stray = _locate(document, mark.line + 1, keys if keyless else None)
     if stray:
-        message += (f"; this line is in a list item (\"- \") inside {field_path}, where no list"
-                    " belongs: line it up with the items or keys it belongs with")
-    return BankProblem(file, mark.line + 1, question_id, field_path, message, mark.column + 1,
-                       key="problem.yaml")
+        message += (
+            f'; this line is in a list item ("- ") inside {field_path}, where no list'
+            " belongs: line it up with the items or keys it belongs with"
+        )
+    return BankProblem(
+        file, mark.line + 1, question_id, field_path, message, mark.column + 1, key="problem.yaml"
+    )
 
 
 _KEY = re.compile(r"""(?:"([^"]*)"|'([^']*)'|([\w-]+))\s*:(?:\s|$)""")
 
 
-def locate(document: str, line: int, keys: Collection[str] | None = None
-           ) -> tuple[str | None, str]:
+def locate(document: str, line: int, keys: Collection[str] | None = None) -> tuple[str | None, str]:
     """Guess the question id and the field of ``line`` (1-based) from the text's layout alone.
 
     For YAML syntax errors, when there is no parsed tree: walking up from ``line``, each line
@@ -101,8 +118,7 @@ _LISTS = {None: ("questions", "languages"), "question": ("options",)}
 """The keys that hold a list in the bank format, at the top level and in a question."""
 
 
-def _locate(document: str, line: int, keys: Collection[str] | None
-            ) -> tuple[str | None, str, bool]:
+def _locate(document: str, line: int, keys: Collection[str] | None) -> tuple[str | None, str, bool]:
     """:func:`locate`, and whether the line is in a list item where no list belongs."""
     lines = [text.expandtabs(8) for text in document.splitlines()]
     lost = _lost_key(lines, line, keys) if keys is not None else None
@@ -122,8 +138,9 @@ def _locate(document: str, line: int, keys: Collection[str] | None
         inner = indent + len(stripped) - len(rest)  # where the key starts
         if limit is None and key is None and (lost or re.fullmatch(r"[\w-]+", rest)):
             path.insert(0, lost or rest)  # the line of the error is a key without its ':'
-        elif key and (limit is None or (_opens_block(rest, key) and (
-                inner < limit or (in_item and not item)))):
+        elif key and (
+            limit is None or (_opens_block(rest, key) and (inner < limit or (in_item and not item)))
+        ):
             path.insert(0, next(filter(None, key.groups())))
         elif not item:
             continue  # a value going on over several lines, or a key that holds no block
@@ -162,15 +179,18 @@ def _lost_key(lines: Sequence[str], line: int, keys: Collection[str]) -> str | N
         return None
     if word[1] in keys:
         return word[1]
-    written = (_KEY.match(text.strip().removeprefix("- ").lstrip())
-               for j, text in enumerate(lines) if j != line - 1)
+    written = (
+        _KEY.match(text.strip().removeprefix("- ").lstrip())
+        for j, text in enumerate(lines)
+        if j != line - 1
+    )
     return word[1] if any(key and word[1] in key.groups() for key in written) else None
 
 
 def _opens_block(text: str, key: re.Match[str]) -> bool:
     """Whether the ``key:`` at the start of ``text`` holds an indented block (no value on its
     line, or a ``|``/``>`` block scalar)."""
-    value = text[key.end():].strip()
+    value = text[key.end() :].strip()
     return not value or value.startswith(("#", "|", ">"))
 
 

@@ -38,8 +38,10 @@ class BankProblem:
     question: int | None = None
 
     def __str__(self) -> str:
-        return f"{_where(self.file, self.line, self.column)}:{_question(self.question_id)} " \
-               f"field {self.field!r}: {self.message}"
+        return (
+            f"{_where(self.file, self.line, self.column)}:{_question(self.question_id)} "
+            f"field {self.field!r}: {self.message}"
+        )
 
 
 def _where(file: str, line: int | None, column: int | None) -> str:
@@ -84,4 +86,4 @@ MAX_SHOWN = 100
 def show(value: Any) -> str:
     """The ``repr`` of a value from a bank file, cut for an error message."""
     shown = _short_repr(value)
-    return shown if len(shown) <= MAX_SHOWN else shown[:MAX_SHOWN - 1] + "…"
+    return shown if len(shown) <= MAX_SHOWN else shown[: MAX_SHOWN - 1] + "…"

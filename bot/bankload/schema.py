@@ -45,25 +45,51 @@ tenth of that, and ``quizbot validate`` runs on contributed files."""
 MAX_DOCUMENT_BYTES = 8 * MAX_BANK_BYTES
 """Largest YAML document the bot parses of its own writing (8 MiB): a created quiz's version,
 made from a file a creator sent. The limit on a creator's file is on the file as sent
-(``bot.features.importing.handlers.MAX_FILE_BYTES``, :data:`MAX_BANK_BYTES`); a GIFT, Aiken or CSV file
-is converted, and its YAML is larger than the file (each text indented under its keys, each
+(``bot.features.importing.handlers.MAX_FILE_BYTES``, :data:`MAX_BANK_BYTES`); a GIFT, Aiken or CSV
+file is converted, and its YAML is larger than the file (each text indented under its keys, each
 line of a text indented again, a control character written as a four-byte escape), at most a
 few times. This bound keeps the parse of what the bot wrote bounded too."""
 
-_BANK_KEYS = ("id", "version", "default_language", "languages", "level", "title",
-              "description", "questions")
+_BANK_KEYS = (
+    "id",
+    "version",
+    "default_language",
+    "languages",
+    "level",
+    "title",
+    "description",
+    "questions",
+)
 _QUESTION_KEYS = ("id", "prompt")
-_QUESTION_OPTIONAL = ("kind", "options", "answer", "shuffle", "picture", "explanation", "source",
-                      "waive")
+_QUESTION_OPTIONAL = (
+    "kind",
+    "options",
+    "answer",
+    "shuffle",
+    "picture",
+    "explanation",
+    "source",
+    "waive",
+)
 _KINDS = tuple(str(kind) for kind in QuestionKind)
-_FIELDS = frozenset((*_BANK_KEYS, "guide", "url", "label", *_QUESTION_KEYS, *_QUESTION_OPTIONAL,
-                     "text", "correct", "title"))
+_FIELDS = frozenset(
+    (
+        *_BANK_KEYS,
+        "guide",
+        "url",
+        "label",
+        *_QUESTION_KEYS,
+        *_QUESTION_OPTIONAL,
+        "text",
+        "correct",
+        "title",
+    )
+)
 """Every key the format has, at any level but a language's: how a key that lost its colon is
 told from a value's words (:func:`bot.bankload.locate.locate`)."""
 
 
-def parse_bank(document: str, file: str = "<string>", *,
-               max_bytes: int = MAX_BANK_BYTES) -> Bank:
+def parse_bank(document: str, file: str = "<string>", *, max_bytes: int = MAX_BANK_BYTES) -> Bank:
     """Parse and validate a bank from YAML text.
 
     Args:
@@ -114,73 +140,104 @@ def _checked(check: Checker, data: Any) -> Bank:  # noqa: C901 - the bank's keys
 
     bank_id = root.get("id")
     if not isinstance(bank_id, str) or not ID_PATTERN.fullmatch(bank_id):
-        check.problem(root.value_at("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {got(root, 'id', is_id)}",
-                      "problem.bad_id")
+        check.problem(
+            root.value_at("id"),
+            "id",
+            f"must be 1-32 chars of a-z, 0-9 and '-', got {got(root, 'id', is_id)}",
+            "problem.bad_id",
+        )
     version = root.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        check.problem(root.value_at("version"), "version",
-                      f"must be a positive integer, got {got(root, 'version', never)}",
-                      "problem.bad_version")
+        check.problem(
+            root.value_at("version"),
+            "version",
+            f"must be a positive integer, got {got(root, 'version', never)}",
+            "problem.bad_version",
+        )
 
     languages_value = root.get("languages")
     languages: tuple[str, ...] = ()
-    if (not isinstance(languages_value, list) or not languages_value
-            or not all(isinstance(x, str) and LANGUAGE_PATTERN.fullmatch(x)
-                       for x in languages_value)):
-        check.problem(line_of("languages"), "languages",
-                      "must be a non-empty list of language codes like 'en',"
-                      f" got {show(languages_value)}", "problem.bad_languages")
+    if (
+        not isinstance(languages_value, list)
+        or not languages_value
+        or not all(isinstance(x, str) and LANGUAGE_PATTERN.fullmatch(x) for x in languages_value)
+    ):
+        check.problem(
+            line_of("languages"),
+            "languages",
+            f"must be a non-empty list of language codes like 'en', got {show(languages_value)}",
+            "problem.bad_languages",
+        )
     elif len(set(languages_value)) != len(languages_value):
-        check.problem(line_of("languages"), "languages", "lists a language twice",
-        "problem.language_twice")
+        check.problem(
+            line_of("languages"), "languages", "lists a language twice", "problem.language_twice"
+        )
     else:
         languages = tuple(languages_value)
 
     default_language = root.get("default_language")
     if languages and default_language not in languages:
-        check.problem(line_of("default_language"), "default_language",
-                      f"must be one of the bank's languages {list(languages)},"
-                      f" got {show(default_language)}",
-                      "problem.bad_default_language", languages=", ".join(languages))
+        check.problem(
+            line_of("default_language"),
+            "default_language",
+            f"must be one of the bank's languages {list(languages)}, got {show(default_language)}",
+            "problem.bad_default_language",
+            languages=", ".join(languages),
+        )
     level = root.get("level")
     if level not in LEVELS:
-        check.problem(root.value_at("level"), "level",
-                      f"must be one of {', '.join(LEVELS)}, "
-                      f"got {got(root, 'level', LEVELS.__contains__)}",
-                      "problem.bad_level", levels=", ".join(LEVELS))
+        check.problem(
+            root.value_at("level"),
+            "level",
+            f"must be one of {', '.join(LEVELS)}, got {got(root, 'level', LEVELS.__contains__)}",
+            "problem.bad_level",
+            levels=", ".join(LEVELS),
+        )
 
     if not languages:  # every text below depends on the language list
         raise BankError(check.problems)
 
     title = check.text(root.get("title"), line_of("title"), "title", languages)
-    description = check.text(root.get("description"), line_of("description"), "description",
-                             languages)
+    description = check.text(
+        root.get("description"), line_of("description"), "description", languages
+    )
     guide = None
     if "guide" in root:
         node = check.mapping(root["guide"], line_of("guide"), "guide", required=("url", "label"))
         if node is not None:
             url = check.url(node.get("url"), node.value_at("url"), "guide.url")
-            label = check.text(node.get("label"), node.at("label"), "guide.label",
-                               languages)
+            label = check.text(node.get("label"), node.at("label"), "guide.label", languages)
             if label is not None:
                 for language, text in label.by_language.items():
                     if len(text) > MAX_GUIDE_LABEL:
-                        check.problem(node["label"].value_at(language), f"guide.label.{language}",
-                                      f"must be at most {MAX_GUIDE_LABEL} characters (a button)",
-                                      "problem.guide_label_long", limit=MAX_GUIDE_LABEL)
+                        check.problem(
+                            node["label"].value_at(language),
+                            f"guide.label.{language}",
+                            f"must be at most {MAX_GUIDE_LABEL} characters (a button)",
+                            "problem.guide_label_long",
+                            limit=MAX_GUIDE_LABEL,
+                        )
             if url and label:
                 guide = Guide(url, label)
 
     questions: list[Question] = []
     questions_value = root.get("questions")
     if not isinstance(questions_value, list) or not questions_value:
-        check.problem(line_of("questions"), "questions", "must be a non-empty list of questions",
-        "problem.no_questions")
+        check.problem(
+            line_of("questions"),
+            "questions",
+            "must be a non-empty list of questions",
+            "problem.no_questions",
+        )
     elif len(questions_value) > MAX_QUESTIONS:
-        check.problem(line_of("questions"), "questions",
-                      f"has {len(questions_value)} questions; at most {MAX_QUESTIONS}",
-                      "problem.too_many_questions", count=len(questions_value), limit=MAX_QUESTIONS)
+        check.problem(
+            line_of("questions"),
+            "questions",
+            f"has {len(questions_value)} questions; at most {MAX_QUESTIONS}",
+            "problem.too_many_questions",
+            count=len(questions_value),
+            limit=MAX_QUESTIONS,
+        )
     else:
         seen: dict[str, int] = {}
         for number, value in enumerate(questions_value, start=1):
@@ -192,62 +249,108 @@ def _checked(check: Checker, data: Any) -> Bank:  # noqa: C901 - the bank's keys
     if check.problems:
         raise BankError(_in_order(check.problems))
     assert title and description and isinstance(bank_id, str) and isinstance(version, int)
-    return Bank(id=bank_id, version=version, default_language=str(default_language),
-                languages=languages, level=str(level), title=title, description=description,
-                questions=tuple(questions), guide=guide, positions=check.positions)
+    return Bank(
+        id=bank_id,
+        version=version,
+        default_language=str(default_language),
+        languages=languages,
+        level=str(level),
+        title=title,
+        description=description,
+        questions=tuple(questions),
+        guide=guide,
+        positions=check.positions,
+    )
 
 
 def too_large(size: int, limit: int = MAX_BANK_BYTES) -> str:
-    return (f"is {size:,} bytes; a bank file may have at most {limit:,} bytes "
-            f"({limit // MAX_BANK_BYTES} MiB)")
+    return (
+        f"is {size:,} bytes; a bank file may have at most {limit:,} bytes "
+        f"({limit // MAX_BANK_BYTES} MiB)"
+    )
 
 
 def too_large_problem(file: str, size: int, limit: int = MAX_BANK_BYTES) -> BankProblem:
     """The problem of a file of ``size`` bytes, over ``limit`` (:data:`MAX_BANK_BYTES`)."""
-    return BankProblem(file, None, None, "(file)", too_large(size, limit), None,
-                       "problem.too_large", {"size": size, "limit": limit})
+    return BankProblem(
+        file,
+        None,
+        None,
+        "(file)",
+        too_large(size, limit),
+        None,
+        "problem.too_large",
+        {"size": size, "limit": limit},
+    )
 
 
-def _parse_question(check: Checker, value: Any, number: int, languages: Sequence[str],  # noqa: C901 - a question's keys checked in file order
-                    seen: dict[str, int]) -> Question | None:
+def _parse_question(  # noqa: C901 - a question's keys checked in file order
+    check: Checker,
+    value: Any,
+    number: int,
+    languages: Sequence[str],
+    seen: dict[str, int],
+) -> Question | None:
     """Validate one question (``number`` is 1-based); None if it has problems."""
     check.question_id, check.question_number = f"#{number}", number
     before = len(check.problems)
-    node = check.mapping(value, value.pos if isinstance(value, YamlMapping) else None, "",
-                         required=_QUESTION_KEYS, optional=_QUESTION_OPTIONAL)
+    node = check.mapping(
+        value,
+        value.pos if isinstance(value, YamlMapping) else None,
+        "",
+        required=_QUESTION_KEYS,
+        optional=_QUESTION_OPTIONAL,
+    )
     if node is None:
         return None
     line_of = node.at
 
     question_id = node.get("id")
     if not isinstance(question_id, str) or not ID_PATTERN.fullmatch(question_id):
-        check.problem(node.value_at("id"), "id",
-                      f"must be 1-32 chars of a-z, 0-9 and '-', got {got(node, 'id', is_id)}",
-                      "problem.bad_id")
+        check.problem(
+            node.value_at("id"),
+            "id",
+            f"must be 1-32 chars of a-z, 0-9 and '-', got {got(node, 'id', is_id)}",
+            "problem.bad_id",
+        )
     else:
         if question_id in seen:
-            check.problem(line_of("id"), "id",
-                          f"duplicate question id (question #{seen[question_id]} has it too)",
-                          "problem.duplicate_id", number=seen[question_id])
+            check.problem(
+                line_of("id"),
+                "id",
+                f"duplicate question id (question #{seen[question_id]} has it too)",
+                "problem.duplicate_id",
+                number=seen[question_id],
+            )
         seen.setdefault(question_id, number)
         check.question_id = question_id
         # problems found before the id was known are re-attributed to it
         check.problems[before:] = [
-            dataclasses.replace(p, question_id=question_id) for p in check.problems[before:]]
+            dataclasses.replace(p, question_id=question_id) for p in check.problems[before:]
+        ]
 
     prompt = check.text(node.get("prompt"), line_of("prompt"), "prompt", languages)
-    explanation = check.text(node.get("explanation"), line_of("explanation"), "explanation",
-                             languages) if "explanation" in node else None
+    explanation = (
+        check.text(node.get("explanation"), line_of("explanation"), "explanation", languages)
+        if "explanation" in node
+        else None
+    )
     source = None
-    source_node = check.mapping(node.get("source"), line_of("source"), "source",
-                                required=("title", "url")) if "source" in node else None
+    source_node = (
+        check.mapping(node.get("source"), line_of("source"), "source", required=("title", "url"))
+        if "source" in node
+        else None
+    )
     if source_node is not None:
         title = source_node.get("title")
         title_ok = False
         if not isinstance(title, str) or blank(title):
-            check.problem(source_node.value_at("title"), "source.title",
-                          f"must be non-empty text, got {got(source_node, 'title')}",
-                          "problem.not_text")
+            check.problem(
+                source_node.value_at("title"),
+                "source.title",
+                f"must be non-empty text, got {got(source_node, 'title')}",
+                "problem.not_text",
+            )
         else:
             title_ok = check.plain(title, source_node.value_at("title"), "source.title")
         url = check.url(source_node.get("url"), source_node.value_at("url"), "source.url")
@@ -265,9 +368,13 @@ def _parse_question(check: Checker, value: Any, number: int, languages: Sequence
         options = _true_false(check, node, languages)
     else:
         if "answer" in node:
-            check.problem(line_of("answer"), "answer",
-                          "is only for a question with 'kind: true-false'; mark the right"
-                          " options with 'correct: true'", "problem.answer_not_true_false")
+            check.problem(
+                line_of("answer"),
+                "answer",
+                "is only for a question with 'kind: true-false'; mark the right"
+                " options with 'correct: true'",
+                "problem.answer_not_true_false",
+            )
         if kind is not None:
             options = _choice_options(check, node, languages)
 
@@ -275,24 +382,32 @@ def _parse_question(check: Checker, value: Any, number: int, languages: Sequence
         return None
     assert prompt and isinstance(question_id, str)
     for language in languages:
-        texts = [prompt.by_language[language], *(o.text.by_language[language] for o in options),
-                 *([explanation.by_language[language]] if explanation else []),
-                 *([source.title] if source else [])]
+        texts = [
+            prompt.by_language[language],
+            *(o.text.by_language[language] for o in options),
+            *([explanation.by_language[language]] if explanation else []),
+            *([source.title] if source else []),
+        ]
         size = sum(len(text.encode("utf-16-le")) // 2 for text in texts)
         if size > MAX_QUESTION_UTF16:
-            check.problem(line_of("prompt"), f"(all texts).{language}",
-                          f"prompt, options, explanation and source are {size} UTF-16 units "
-                          f"together; at most {MAX_QUESTION_UTF16} fit in one Telegram message",
-                          "problem.question_too_long", size=size, limit=MAX_QUESTION_UTF16)
+            check.problem(
+                line_of("prompt"),
+                f"(all texts).{language}",
+                f"prompt, options, explanation and source are {size} UTF-16 units "
+                f"together; at most {MAX_QUESTION_UTF16} fit in one Telegram message",
+                "problem.question_too_long",
+                size=size,
+                limit=MAX_QUESTION_UTF16,
+            )
     if len(check.problems) > before:
         return None
     assert kind is not None
-    return Question(question_id, prompt, tuple(options), explanation, source, kind, picture,
-                    waived, shuffle)
+    return Question(
+        question_id, prompt, tuple(options), explanation, source, kind, picture, waived, shuffle
+    )
 
 
-def _choice_options(check: Checker, node: YamlMapping,
-                    languages: Sequence[str]) -> list[Option]:
+def _choice_options(check: Checker, node: YamlMapping, languages: Sequence[str]) -> list[Option]:
     """A choice question's options: :data:`MIN_OPTIONS` to :data:`MAX_OPTIONS`, one or more of
     them right but not all, no two with the same text; problems are reported."""
     line_of = node.at
@@ -300,50 +415,81 @@ def _choice_options(check: Checker, node: YamlMapping,
     options_value = node.get("options")
     if "options" not in node:
         check.problem(node.pos, "options", "is missing", "problem.missing")
-    elif (not isinstance(options_value, list)
-            or not MIN_OPTIONS <= len(options_value) <= MAX_OPTIONS):
+    elif (
+        not isinstance(options_value, list) or not MIN_OPTIONS <= len(options_value) <= MAX_OPTIONS
+    ):
         found = len(options_value) if isinstance(options_value, list) else described(options_value)
-        check.problem(line_of("options"), "options",
-                      f"must be a list of {MIN_OPTIONS} to {MAX_OPTIONS} options, got {found}",
-                      "problem.option_count", low=MIN_OPTIONS, high=MAX_OPTIONS)
+        check.problem(
+            line_of("options"),
+            "options",
+            f"must be a list of {MIN_OPTIONS} to {MAX_OPTIONS} options, got {found}",
+            "problem.option_count",
+            low=MIN_OPTIONS,
+            high=MAX_OPTIONS,
+        )
     else:
         unclear = False  # an option whose `correct` is not a boolean: the count would mislead
         for index, option_value in enumerate(options_value):
             path = f"option {index + 1}"  # counted from 1, as the bank's authors count
             option_node = check.mapping(
-                option_value, option_value.pos if isinstance(option_value, YamlMapping)
-                else line_of("options"), path, required=("text",), optional=("correct",))
+                option_value,
+                option_value.pos if isinstance(option_value, YamlMapping) else line_of("options"),
+                path,
+                required=("text",),
+                optional=("correct",),
+            )
             if option_node is None:
                 continue
             correct = option_node.get("correct", False)
             if not isinstance(correct, bool):
                 unclear = True
-                _not_boolean(check, option_node.value_at("correct"), f"{path}.correct",
-                             correct, got(option_node, "correct", never))
-            text = check.text(option_node.get("text"), option_node.at("text"),
-                              f"{path}.text", languages)
+                _not_boolean(
+                    check,
+                    option_node.value_at("correct"),
+                    f"{path}.correct",
+                    correct,
+                    got(option_node, "correct", never),
+                )
+            text = check.text(
+                option_node.get("text"), option_node.at("text"), f"{path}.text", languages
+            )
             if text is not None:
                 options.append(Option(text, correct is True))
-        flagged = [i for i, v in enumerate(options_value)
-                   if isinstance(v, dict) and v.get("correct") is True]
+        flagged = [
+            i
+            for i, v in enumerate(options_value)
+            if isinstance(v, dict) and v.get("correct") is True
+        ]
         if not flagged and not unclear:
-            check.problem(line_of("options"), "options",
-                          "must have at least one option with 'correct: true', got 0",
-                          "problem.no_correct")
+            check.problem(
+                line_of("options"),
+                "options",
+                "must have at least one option with 'correct: true', got 0",
+                "problem.no_correct",
+            )
         elif len(flagged) == len(options_value) and not unclear:
-            check.problem(line_of("options"), "options",
-                          f"has all {len(flagged)} options marked 'correct: true'; at least one"
-                          " must be wrong, or there is nothing to choose", "problem.all_correct")
+            check.problem(
+                line_of("options"),
+                "options",
+                f"has all {len(flagged)} options marked 'correct: true'; at least one"
+                " must be wrong, or there is nothing to choose",
+                "problem.all_correct",
+            )
         elif flagged and len(options) == len(options_value):
             for language in languages:
                 shown = [o.text.by_language.get(language) for o in options]
                 for i, text_i in enumerate(shown):
                     if text_i in shown[:i]:
                         field_path = f"option {i + 1}.text.{language}"
-                        check.problem(check.positions.get((check.question_id, field_path),
-                                                          line_of("options")), field_path,
-                                      f"has the same text as option {shown.index(text_i) + 1}",
-                                      "problem.same_option", number=shown.index(text_i) + 1)
+                        check.problem(
+                            check.positions.get(
+                                (check.question_id, field_path), line_of("options")
+                            ),
+                            field_path,
+                            f"has the same text as option {shown.index(text_i) + 1}",
+                            "problem.same_option",
+                            number=shown.index(text_i) + 1,
+                        )
     return options
 
 
@@ -351,10 +497,13 @@ def _kind_of(check: Checker, node: YamlMapping) -> QuestionKind | None:
     """The question's ``kind`` (default ``choice``); None, reported, if it is not a kind."""
     value = node.get("kind", "choice")
     if value not in _KINDS:
-        check.problem(node.value_at("kind"), "kind",
-                      f"must be one of {', '.join(_KINDS)}, "
-                      f"got {got(node, 'kind', _KINDS.__contains__)}",
-                      "problem.bad_kind", kinds=", ".join(_KINDS))
+        check.problem(
+            node.value_at("kind"),
+            "kind",
+            f"must be one of {', '.join(_KINDS)}, got {got(node, 'kind', _KINDS.__contains__)}",
+            "problem.bad_kind",
+            kinds=", ".join(_KINDS),
+        )
         return None
     return QuestionKind(value)
 
@@ -363,10 +512,13 @@ def _true_false(check: Checker, node: YamlMapping, languages: Sequence[str]) -> 
     """A true/false question's two options, from its ``answer``; none when it has problems
     (options given, the answer missing or not a boolean)."""
     if "options" in node:
-        check.problem(node.at("options"), "options",
-                      "must not be given for 'kind: true-false': the bot shows its own True"
-                      " and False; give 'answer: true' or 'answer: false'",
-                      "problem.options_true_false")
+        check.problem(
+            node.at("options"),
+            "options",
+            "must not be given for 'kind: true-false': the bot shows its own True"
+            " and False; give 'answer: true' or 'answer: false'",
+            "problem.options_true_false",
+        )
     if "answer" not in node:
         check.problem(node.pos, "answer", "is missing", "problem.missing")
         return []
@@ -380,8 +532,11 @@ def _true_false(check: Checker, node: YamlMapping, languages: Sequence[str]) -> 
 def _not_boolean(check: Checker, at: Pos, field: str, value: object, other: str) -> None:
     """Report ``field`` (at ``at``) as not a boolean: a quoted ``true``/``false`` is told to
     lose its quotes, anything else is described as ``other`` says."""
-    hint = (f"the text {show(value)}: remove the quotes"
-            if isinstance(value, str) and value.lower() in ("true", "false") else other)
+    hint = (
+        f"the text {show(value)}: remove the quotes"
+        if isinstance(value, str) and value.lower() in ("true", "false")
+        else other
+    )
     check.problem(at, field, f"must be true or false, got {hint}", "problem.not_boolean")
 
 
@@ -405,20 +560,29 @@ def _waived(check: Checker, node: YamlMapping) -> frozenset[str]:
     value = node["waive"]
     allowed = ", ".join(WAIVABLE)
     if isinstance(value, str) and value in WAIVABLE:
-        check.problem(node.at("waive"), "waive",
-                      f"must be a list of rule names: write [{value}]",
-                      "problem.invalid")
+        check.problem(
+            node.at("waive"),
+            "waive",
+            f"must be a list of rule names: write [{value}]",
+            "problem.invalid",
+        )
         return frozenset()
     if not isinstance(value, list) or not value:
-        check.problem(node.at("waive"), "waive",
-                      f"must be a list of rule names (of: {allowed}), got {described(value)}",
-                      "problem.invalid")
+        check.problem(
+            node.at("waive"),
+            "waive",
+            f"must be a list of rule names (of: {allowed}), got {described(value)}",
+            "problem.invalid",
+        )
         return frozenset()
     unknown = [rule for rule in value if rule not in WAIVABLE]
     if unknown:
-        check.problem(node.at("waive"), "waive",
-                      f"names no rule that can be waived: {show(unknown[0])} (rules: {allowed})",
-                      "problem.invalid")
+        check.problem(
+            node.at("waive"),
+            "waive",
+            f"names no rule that can be waived: {show(unknown[0])} (rules: {allowed})",
+            "problem.invalid",
+        )
         return frozenset()
     return frozenset(value)
 
@@ -428,12 +592,19 @@ def _picture(check: Checker, node: YamlMapping) -> str | None:
     if "picture" not in node:
         return None
     value = node["picture"]
-    if (not isinstance(value, str) or len(value) > MAX_PICTURE
-            or not PICTURE_PATTERN.fullmatch(value)):
-        check.problem(node.value_at("picture"), "picture",
-                      "must be an https URL of a photo or a Telegram file_id (at most"
-                      f" {MAX_PICTURE} characters), got {got(node, 'picture', is_picture)}",
-                      "problem.bad_picture", limit=MAX_PICTURE)
+    if (
+        not isinstance(value, str)
+        or len(value) > MAX_PICTURE
+        or not PICTURE_PATTERN.fullmatch(value)
+    ):
+        check.problem(
+            node.value_at("picture"),
+            "picture",
+            "must be an https URL of a photo or a Telegram file_id (at most"
+            f" {MAX_PICTURE} characters), got {got(node, 'picture', is_picture)}",
+            "problem.bad_picture",
+            limit=MAX_PICTURE,
+        )
         return None
     if not check.plain(value, node.value_at("picture"), "picture"):
         return None

@@ -14,8 +14,9 @@ MAX_KEY_SHOWN = 40
 """Longest key, or unquoted value, quoted in a problem, in characters."""
 
 
-def got(node: YamlMapping, key: str,
-        valid: Callable[[str], bool] = lambda text: bool(text.strip())) -> str:
+def got(
+    node: YamlMapping, key: str, valid: Callable[[str], bool] = lambda text: bool(text.strip())
+) -> str:
     """Describe the value of ``key`` for a "got ..." message. An unquoted scalar that YAML
     read as something other than text (``no`` as false, ``1:30`` as 90: YAML 1.1 booleans and
     base-60 numbers, which PyYAML follows) is shown as written, and what YAML made of it; the
@@ -24,13 +25,21 @@ def got(node: YamlMapping, key: str,
     value = node.get(key)
     source = node.plain_source.get(key, "")
     if source and not isinstance(value, str | list | dict):
-        read = ("nothing" if value is None else str(value).lower() if isinstance(value, bool)
-                else f"the number {value}" if isinstance(value, int | float)
-                else f"a {type(value).__name__}")
+        read = (
+            "nothing"
+            if value is None
+            else str(value).lower()
+            if isinstance(value, bool)
+            else f"the number {value}"
+            if isinstance(value, int | float)
+            else f"a {type(value).__name__}"
+        )
         if not valid(source):
             return f"{show(source)}, which YAML reads as {read}"
-        return (f"{show(source)}, which YAML reads as {read} when it is not quoted: "
-                f"quote it (\"{source if len(source) <= MAX_KEY_SHOWN else '…'}\")")
+        return (
+            f"{show(source)}, which YAML reads as {read} when it is not quoted: "
+            f'quote it ("{source if len(source) <= MAX_KEY_SHOWN else "…"}")'
+        )
     return described(value)
 
 
@@ -47,7 +56,6 @@ def is_picture(text: str) -> bool:
 def never(text: str) -> bool:
     """For :func:`got`: no quoted text is valid for the field (a number or a boolean)."""
     return False
-
 
 
 def described(value: Any) -> str:

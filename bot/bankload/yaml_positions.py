@@ -121,20 +121,26 @@ def _weigh(root: yaml.Node) -> None:
             weights[key] = weight
             if weight > MAX_YAML_NODES:
                 raise _OverBudget(
-                    None, None, f"the document expands to more than {MAX_YAML_NODES:,} values "
-                    "(through aliases?); a bank needs far fewer", node.start_mark)
+                    None,
+                    None,
+                    f"the document expands to more than {MAX_YAML_NODES:,} values "
+                    "(through aliases?); a bank needs far fewer",
+                    node.start_mark,
+                )
             continue
         if key in weights:
             continue
         if key in open_nodes:
             raise _OverBudget(
-                None, None, "found an alias to a node that contains it", node.start_mark)
+                None, None, "found an alias to a node that contains it", node.start_mark
+            )
         open_nodes.add(key)
         stack.append((node, True))
         for child in _children(node):
             if id(child) in open_nodes:
                 raise _OverBudget(
-                    None, None, "found an alias to a node that contains it", child.start_mark)
+                    None, None, "found an alias to a node that contains it", child.start_mark
+                )
             if id(child) not in weights:
                 stack.append((child, False))
 
@@ -156,13 +162,19 @@ def _construct_mapping(loader: LineLoader, node: yaml.MappingNode) -> YamlMappin
         key = loader.construct_object(key_node, deep=True)
         if not isinstance(key, str | int | float | bool) or key is None:
             raise yaml.constructor.ConstructorError(
-                "while constructing a mapping", node.start_mark,
-                "found an unhashable or null key", key_node.start_mark)
+                "while constructing a mapping",
+                node.start_mark,
+                "found an unhashable or null key",
+                key_node.start_mark,
+            )
         key = str(key)
         if key in mapping:
             raise yaml.constructor.ConstructorError(
-                "while constructing a mapping", node.start_mark,
-                f"found duplicate key {show(key)}", key_node.start_mark)
+                "while constructing a mapping",
+                node.start_mark,
+                f"found duplicate key {show(key)}",
+                key_node.start_mark,
+            )
         mapping[key] = loader.construct_object(value_node, deep=True)
         mapping.key_pos[key] = _pos(key_node.start_mark)
         mapping.key_lines[key] = mapping.key_pos[key][0]
@@ -178,9 +190,7 @@ def _pos(mark: yaml.Mark) -> Pos:
 
 
 LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_PureLineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-                                _construct_mapping)
-
+_PureLineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def load_yaml(document: str) -> Any:
@@ -207,13 +217,14 @@ def load_yaml(document: str) -> Any:
             if mark is not None and mark.index > REREAD_LIMIT:
                 raise  # as libyaml puts it: the same place, in its own words
             if mark is not None:  # PyYAML's own parser is slow: it reads up to the error only
-                prefix = document[:mark.index + REREAD_MARGIN]
+                prefix = document[: mark.index + REREAD_MARGIN]
                 try:
                     yaml.load(prefix, Loader=_PureLineLoader)
                 except yaml.YAMLError as again:
                     place = getattr(again, "problem_mark", None)
                     if len(prefix) == len(document) or (
-                            place is not None and place.index < len(prefix) - REREAD_MARGIN // 2):
+                        place is not None and place.index < len(prefix) - REREAD_MARGIN // 2
+                    ):
                         raise
         return yaml.load(document, Loader=_PureLineLoader)
     except RecursionError:

@@ -91,16 +91,24 @@ class Catalog:
         # singular texts resolved once (the hot path is then a dict look-up and str.format);
         # plural ones keep their English forms for npgettext, which needs the count
         self._texts: dict[str, str | tuple[str, str]] = {
-            key: (message.singular, message.plural) if isinstance(message, Plural)
+            key: (message.singular, message.plural)
+            if isinstance(message, Plural)
             else self._translations.pgettext(key, message.text)
-            for key, message in MESSAGES.items()}
-        self._numbers = {key: message.number for key, message in MESSAGES.items()
-                         if isinstance(message, Plural)}
+            for key, message in MESSAGES.items()
+        }
+        self._numbers = {
+            key: message.number for key, message in MESSAGES.items() if isinstance(message, Plural)
+        }
         samples = _plural_samples(language)
         self.messages: dict[str, str | dict[str, str]] = {
-            key: {category: self._translations.npgettext(key, *text, n)
-                  for category, n in samples.items()} if isinstance(text, tuple) else text
-            for key, text in self._texts.items()}
+            key: {
+                category: self._translations.npgettext(key, *text, n)
+                for category, n in samples.items()
+            }
+            if isinstance(text, tuple)
+            else text
+            for key, text in self._texts.items()
+        }
 
     def __call__(self, key: str, /, **params: object) -> str:
         """Format the message ``key`` with ``params``.
@@ -121,8 +129,9 @@ class Catalog:
             return self._unknown(key)
         if isinstance(text, tuple):
             # cast: a plural message's number is an int (see above); gettext picks the form
-            text = self._translations.npgettext(key, text[0], text[1],
-                                                cast(int, params[self._numbers[key]]))
+            text = self._translations.npgettext(
+                key, text[0], text[1], cast(int, params[self._numbers[key]])
+            )
         try:
             return text.format(**params)
         except (KeyError, IndexError, ValueError, AttributeError):
@@ -138,27 +147,36 @@ class Catalog:
 
     def _in_english(self, key: str, translated: str, params: Mapping[str, object]) -> str:
         message = MESSAGES[key]
-        english = message.text if not isinstance(message, Plural) else (
-            message.singular if params[message.number] == 1 else message.plural)
+        english = (
+            message.text
+            if not isinstance(message, Plural)
+            else (message.singular if params[message.number] == 1 else message.plural)
+        )
         result = english.format(**params)  # raises if the caller's parameters are wrong
         if key not in self._warned:
             self._warned.add(key)
-            log.error("i18n: %s: the translation of %r cannot be formatted (%r); shown in "
-                      "English", self.language, key, translated)
+            log.error(
+                "i18n: %s: the translation of %r cannot be formatted (%r); shown in English",
+                self.language,
+                key,
+                translated,
+            )
         return result
 
     def decimal(self, value: float, digits: int = 1) -> str:
         """``value`` with ``digits`` decimals in the language's notation (Babel/CLDR: ``41.2``
         in English, ``41,2`` in Greek)."""
-        return format_decimal(value, format="0." + "0" * digits if digits else "0",
-                              locale=self._locale)
+        return format_decimal(
+            value, format="0." + "0" * digits if digits else "0", locale=self._locale
+        )
 
     def relative(self, seconds: float) -> str:
         """A time ``seconds`` from now, in words of the language ("in 2 days", "σε 2 ημέρες",
         "2 दिन में"): Babel's ``format_timedelta`` with CLDR's plural forms, rounded to the
         largest unit that fits (at least a minute)."""
-        return format_timedelta(timedelta(seconds=max(seconds, 60.0)), add_direction=True,
-                                locale=self._locale)
+        return format_timedelta(
+            timedelta(seconds=max(seconds, 60.0)), add_direction=True, locale=self._locale
+        )
 
     def language_name(self, code: str) -> str:
         """The name of language ``code`` in that language itself (``hi`` -> ``हिन्दी``)."""
@@ -193,8 +211,11 @@ def translations(language: str) -> gettext.NullTranslations:
         with mo.open("rb") as file:
             return Translations(file, domain=DOMAIN)
     except FileNotFoundError:
-        log.error("i18n: no compiled catalog for %s (%s): showing English; run pybabel compile",
-                  language, mo)
+        log.error(
+            "i18n: no compiled catalog for %s (%s): showing English; run pybabel compile",
+            language,
+            mo,
+        )
         return NullTranslations()
 
 
@@ -219,5 +240,6 @@ def placeholders(message: str | Mapping[str, str] | Iterable[str]) -> frozenset[
         texts = message.values()
     else:
         texts = message
-    return frozenset(name for text in texts
-                     for _, name, _, _ in string.Formatter().parse(text) if name)
+    return frozenset(
+        name for text in texts for _, name, _, _ in string.Formatter().parse(text) if name
+    )

@@ -17,11 +17,15 @@ def main(argv: list[str] | None = None) -> int:
     Returns:
         The exit status: 0 when the check passes, 1 when it finds problems.
     """
-    parser = argparse.ArgumentParser(prog="python -m bot.i18n",
-                                     description="quizbot's gettext catalogs")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.i18n", description="quizbot's gettext catalogs"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("check", help="every catalog complete; messages.pot and the .mo files "
-                                      "up to date (see bot/i18n/check.py)")
+    commands.add_parser(
+        "check",
+        help="every catalog complete; messages.pot and the .mo files "
+        "up to date (see bot/i18n/check.py)",
+    )
     parser.parse_args(argv)
     return check.main()
 

@@ -55,16 +55,23 @@ def _texts(message: Message) -> tuple[str, ...]:
 
 
 def _forms(message: Message) -> tuple[str, ...]:
-    return tuple(message.string) if isinstance(message.string, (list, tuple)) \
-        else (message.string or "",)  # None (Babel's type allows it) is no translation
+    return (
+        tuple(message.string)
+        if isinstance(message.string, (list, tuple))
+        else (message.string or "",)
+    )  # None (Babel's type allows it) is no translation
 
 
 def _names(texts: Iterable[str]) -> frozenset[str] | str:
     """The replacement fields of ``texts`` (``name``; ``""`` for ``{}``; ``0`` for ``{0}``;
     ``name.attribute``), or why they are not valid format strings."""
     try:
-        return frozenset(field for text in texts
-                         for _, field, _, _ in string.Formatter().parse(text) if field is not None)
+        return frozenset(
+            field
+            for text in texts
+            for _, field, _, _ in string.Formatter().parse(text)
+            if field is not None
+        )
     except ValueError as error:
         return f"not a valid format string ({error})"
 
@@ -77,18 +84,25 @@ def check_english() -> list[str]:
     """Problems of :data:`bot.i18n.messages.MESSAGES` (the English texts)."""
     problems = []
     for key, message in MESSAGES.items():
-        texts = (message.singular, message.plural) if isinstance(message, Plural) \
-            else (message.text,)
+        texts = (
+            (message.singular, message.plural) if isinstance(message, Plural) else (message.text,)
+        )
         names = [_names([text]) for text in texts]
         for found in names:
             if isinstance(found, str):
                 problems.append(f"en: {key}: {found}")
             elif bad := frozenset(name for name in found if not name.isidentifier()):
                 problems.append(f"en: {key}: placeholders must be names, not {_shown(bad)}")
-        if (len(names) == 2 and isinstance(names[0], frozenset)
-                and isinstance(names[1], frozenset) and names[0] != names[1]):
-            problems.append(f"en: {key}: the singular has placeholders {_shown(names[0])}, "
-                            f"the plural {_shown(names[1])}")
+        if (
+            len(names) == 2
+            and isinstance(names[0], frozenset)
+            and isinstance(names[1], frozenset)
+            and names[0] != names[1]
+        ):
+            problems.append(
+                f"en: {key}: the singular has placeholders {_shown(names[0])}, "
+                f"the plural {_shown(names[1])}"
+            )
     return problems
 
 
@@ -107,33 +121,44 @@ def check_template(root: Path = ROOT) -> list[str]:
     pyproject = root / "pyproject.toml"
     template = root / TEMPLATE.relative_to(ROOT)
     if not pyproject.is_file():
-        return [f"messages.pot: cannot re-extract it: no {pyproject} (run the check in a "
-                "source checkout)"]
+        return [
+            f"messages.pot: cannot re-extract it: no {pyproject} (run the check in a "
+            "source checkout)"
+        ]
     with tempfile.TemporaryDirectory() as folder:
         fresh = Path(folder) / f"{DOMAIN}.pot"
         run = subprocess.run(
             [sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "-o", str(fresh)],
-            cwd=root, capture_output=True, text=True,
-            env={**os.environ, "BABEL_PYPROJECT_TOML": str(pyproject)})
+            cwd=root,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "BABEL_PYPROJECT_TOML": str(pyproject)},
+        )
         if run.returncode:
             return [f"messages.pot: pybabel extract failed: {run.stderr.strip()}"]
         if not template.is_file():
             return [f"messages.pot: missing ({template}): run pybabel extract"]
-        if _without_dates(fresh.read_text("utf-8")) == _without_dates(
-                template.read_text("utf-8")):
+        if _without_dates(fresh.read_text("utf-8")) == _without_dates(template.read_text("utf-8")):
             return []
         new, old = _read(fresh), _read(template)
     new_ids = {m.context: _texts(m) for m in new if m.id}
     old_ids = {m.context: _texts(m) for m in old if m.id}
-    problems = [f"messages.pot: {key}: "
-                + ("new in the messages" if key not in old_ids else
-                   "no longer in the messages" if key not in new_ids else
-                   "its English text changed in the messages")
-                for key in sorted(new_ids.keys() | old_ids.keys(), key=str)  # context: str | None
-                if new_ids.get(key) != old_ids.get(key)]
+    problems = [
+        f"messages.pot: {key}: "
+        + (
+            "new in the messages"
+            if key not in old_ids
+            else "no longer in the messages"
+            if key not in new_ids
+            else "its English text changed in the messages"
+        )
+        for key in sorted(new_ids.keys() | old_ids.keys(), key=str)  # context: str | None
+        if new_ids.get(key) != old_ids.get(key)
+    ]
     return [f"{problem}: run pybabel extract, then pybabel update" for problem in problems] or [
         "messages.pot: differs from what pybabel extract makes of the messages (comments, flags, "
-        "header or order): run pybabel extract"]
+        "header or order): run pybabel extract"
+    ]
 
 
 def check_plural_forms(language: str, catalog: PoCatalog) -> list[str]:
@@ -152,9 +177,11 @@ def check_plural_forms(language: str, catalog: PoCatalog) -> list[str]:
     if shared or unused or max(categories) >= catalog.num_plurals:
         detail = ", ".join(f"form {i} serves CLDR's {' and '.join(c)}" for i, c in shared.items())
         detail += "".join(f", form {i} is never used" for i in unused)
-        return [f"{language}: Plural-Forms {catalog.plural_forms!r} disagrees with CLDR's plural "
-                f"rules ({detail.strip(', ') or 'a form beyond nplurals'}); Babel's (which "
-                f"pybabel init writes) is {get_plural(language).plural_forms!r}"]
+        return [
+            f"{language}: Plural-Forms {catalog.plural_forms!r} disagrees with CLDR's plural "
+            f"rules ({detail.strip(', ') or 'a form beyond nplurals'}); Babel's (which "
+            f"pybabel init writes) is {get_plural(language).plural_forms!r}"
+        ]
     return []
 
 
@@ -166,8 +193,10 @@ def check_catalog(language: str, po: Path, template: PoCatalog) -> list[str]:
         return [f"{language}: {po.name} cannot be read: {error}"]
     problems = []
     if catalog.fuzzy:
-        problems.append(f"{language}: the header is marked fuzzy (pybabel compile skips the "
-                        "whole catalog): remove the flag")
+        problems.append(
+            f"{language}: the header is marked fuzzy (pybabel compile skips the "
+            "whole catalog): remove the flag"
+        )
     if str(catalog.locale) != language:
         problems.append(f"{language}: its header says Language: {catalog.locale}")
     problems += check_plural_forms(language, catalog)
@@ -182,20 +211,30 @@ def check_catalog(language: str, po: Path, template: PoCatalog) -> list[str]:
         if message is None:
             continue
         if _texts(message) != _texts(english):
-            problems.append(f"{language}: {key}: translates an older English text: run pybabel "
-                            "update")
+            problems.append(
+                f"{language}: {key}: translates an older English text: run pybabel update"
+            )
             continue
         if message.fuzzy:
-            problems.append(f"{language}: {key}: marked fuzzy (English is shown until a "
-                            "translator reviews it and removes the flag)")
+            problems.append(
+                f"{language}: {key}: marked fuzzy (English is shown until a "
+                "translator reviews it and removes the flag)"
+            )
         forms = _forms(message)
         if english.pluralizable and len(forms) != catalog.num_plurals:
-            problems.append(f"{language}: {key}: {len(forms)} plural forms, Plural-Forms says "
-                            f"{catalog.num_plurals}")
+            problems.append(
+                f"{language}: {key}: {len(forms)} plural forms, Plural-Forms says "
+                f"{catalog.num_plurals}"
+            )
         if not all(forms):
-            problems.append(f"{language}: {key}: " + (
-                "not translated" if not any(forms) else
-                f"plural form {[i for i, f in enumerate(forms) if not f]} not translated"))
+            problems.append(
+                f"{language}: {key}: "
+                + (
+                    "not translated"
+                    if not any(forms)
+                    else f"plural form {[i for i, f in enumerate(forms) if not f]} not translated"
+                )
+            )
             continue
         want = _names(_texts(english))
         for index, form in enumerate(forms):
@@ -203,9 +242,14 @@ def check_catalog(language: str, po: Path, template: PoCatalog) -> list[str]:
             if got == want or isinstance(want, str):  # an English problem: check_english's
                 continue
             where = f" (plural form {index})" if english.pluralizable else ""
-            problems.append(f"{language}: {key}{where}: " + (
-                got if isinstance(got, str) else
-                f"placeholders {_shown(got)}, the English text has {_shown(want)}"))
+            problems.append(
+                f"{language}: {key}{where}: "
+                + (
+                    got
+                    if isinstance(got, str)
+                    else f"placeholders {_shown(got)}, the English text has {_shown(want)}"
+                )
+            )
     return problems
 
 
@@ -237,14 +281,17 @@ def check_compiled(language: str, po: Path) -> list[str]:
         have_rule, have = _content(mo.read_bytes())
     except Exception as error:  # a truncated or foreign file
         return [f"{language}: {mo.name} cannot be read ({error}): run pybabel compile"]
-    differ = sorted({str(key[0]) for key in want.keys() ^ have.keys()}
-                    | {str(key[0]) for key in want.keys() & have.keys() if want[key] != have[key]})
+    differ = sorted(
+        {str(key[0]) for key in want.keys() ^ have.keys()}
+        | {str(key[0]) for key in want.keys() & have.keys() if want[key] != have[key]}
+    )
     if have_rule != want_rule:
         differ.insert(0, "Plural-Forms")
     if differ:
         shown = ", ".join(differ[:5]) + (f" and {len(differ) - 5} more" if len(differ) > 5 else "")
-        return [f"{language}: {mo.name} is not the compiled {po.name} ({shown}): run pybabel "
-                "compile"]
+        return [
+            f"{language}: {mo.name} is not the compiled {po.name} ({shown}): run pybabel compile"
+        ]
     return []
 
 
@@ -268,9 +315,11 @@ def problems(root: Path = ROOT, locales: Path | None = None) -> list[str]:
     catalogs = {p.parent.parent.name: p for p in sorted(locales.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))}
     for language in SUPPORTED:
         if language != DEFAULT and language not in catalogs:
-            found.append(f"{language}: in SUPPORTED but has no catalog "
-                         f"(locales/{language}/LC_MESSAGES/{DOMAIN}.po): run pybabel init -l "
-                         f"{language}")
+            found.append(
+                f"{language}: in SUPPORTED but has no catalog "
+                f"(locales/{language}/LC_MESSAGES/{DOMAIN}.po): run pybabel init -l "
+                f"{language}"
+            )
     for language, po in catalogs.items():
         if language not in SUPPORTED:
             found.append(f"{language}: has a catalog but is not in bot.i18n.SUPPORTED")
@@ -290,10 +339,15 @@ def main() -> int:
     for problem in found:
         print(f"i18n check: {problem}", file=sys.stderr)
     if found:
-        print(f"i18n check: FAILED: {len(found)} problem(s); the workflow is in "
-              "docs/development.md (Translating)", file=sys.stderr)
+        print(
+            f"i18n check: FAILED: {len(found)} problem(s); the workflow is in "
+            "docs/development.md (Translating)",
+            file=sys.stderr,
+        )
         return 1
     languages = ", ".join(language for language in SUPPORTED if language != DEFAULT)
-    print(f"i18n check: OK: {len(MESSAGES)} messages, complete in {languages}; messages.pot "
-          "and the .mo files up to date")
+    print(
+        f"i18n check: OK: {len(MESSAGES)} messages, complete in {languages}; messages.pot "
+        "and the .mo files up to date"
+    )
     return 0

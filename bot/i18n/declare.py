@@ -2,7 +2,6 @@
 plural), read by ``pybabel extract`` (keywords ``N_:1c,2`` and ``NP_:1c,2,3``).
 """
 
-
 from __future__ import annotations
 
 from typing import NamedTuple

@@ -38,8 +38,9 @@ def _fields(texts: Iterable[str]) -> frozenset[str]:
     """The placeholder names of ``texts`` (none for a text that is not a format string: the
     completeness check reports it)."""
     try:
-        return frozenset(name for text in texts
-                         for _, name, _, _ in string.Formatter().parse(text) if name)
+        return frozenset(
+            name for text in texts for _, name, _, _ in string.Formatter().parse(text) if name
+        )
     except ValueError:
         return frozenset()
 
@@ -117,8 +118,10 @@ def load_style(path: Path) -> tuple[Style, list[str]]:
     """The wording rules of ``path`` (``locales/style.toml``) and the problems of the file
     itself (missing, unreadable, a bad entry: that entry is left out)."""
     if not path.is_file():
-        return Style(), [f"{STYLE}: missing ({path}): the wording rules (counted words, terms, "
-                         "forms of address) are not checked"]
+        return Style(), [
+            f"{STYLE}: missing ({path}): the wording rules (counted words, terms, "
+            "forms of address) are not checked"
+        ]
     try:
         data: dict[str, Any] = tomllib.loads(path.read_text("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
@@ -142,8 +145,9 @@ def load_style(path: Path) -> tuple[Style, list[str]]:
             problems.append(f"{STYLE}: {language}: not a language of bot.i18n.SUPPORTED")
             continue
         if not isinstance(table, dict) or set(table) - {"term", "address"}:
-            problems.append(f"{STYLE}: {language}: only [[{language}.term]] and "
-                            f"[[{language}.address]] entries")
+            problems.append(
+                f"{STYLE}: {language}: only [[{language}.term]] and [[{language}.address]] entries"
+            )
             continue
         found = []
         for kind in ("term", "address"):
@@ -185,35 +189,48 @@ def check_counts(style: Style) -> list[str]:
     counted = counted_words(style.counted)
     problems = []
     for key, message in MESSAGES.items():
-        texts = (message.singular, message.plural) if isinstance(message, Plural) \
-            else (message.text,)
-        shown = {(name, word) for text in texts for name, word in _COUNTED.findall(text)
-                 if word.lower() in counted}
+        texts = (
+            (message.singular, message.plural) if isinstance(message, Plural) else (message.text,)
+        )
+        shown = {
+            (name, word)
+            for text in texts
+            for name, word in _COUNTED.findall(text)
+            if word.lower() in counted
+        }
         if not isinstance(message, Plural):
             if "count" in _fields(texts):
-                problems.append(f"en: {key}: has {{count}} but is not a plural message: "
-                                "declare it with NP_")
+                problems.append(
+                    f"en: {key}: has {{count}} but is not a plural message: declare it with NP_"
+                )
             for name in sorted({name for name, _ in shown} - {"count"}):
                 words = "/".join(sorted({w for n, w in shown if n == name}))
-                problems.append(f"en: {key}: shows a count ({{{name}}} {words}) but is not a "
-                                f"plural message: declare it with NP_(..., number=\"{name}\")")
+                problems.append(
+                    f"en: {key}: shows a count ({{{name}}} {words}) but is not a "
+                    f'plural message: declare it with NP_(..., number="{name}")'
+                )
             continue
         others = sorted({name for name, _ in shown} - {message.number})
         if message.number not in _fields(texts) and others:
             others = others[1:]  # the number, shown formatted under another name
         for name in others:
             words = "/".join(sorted({w for n, w in shown if n == name}))
-            problems.append(f"en: {key}: shows a second count ({{{name}}} {words}) besides its "
-                            f"number {{{message.number}}}, which picks the form: show it "
-                            "through a plural message of its own")
+            problems.append(
+                f"en: {key}: shows a second count ({{{name}}} {words}) besides its "
+                f"number {{{message.number}}}, which picks the form: show it "
+                "through a plural message of its own"
+            )
     return problems
 
 
 def audiences(template: PoCatalog, marker: str) -> dict[str | None, str]:
     """Each message key of ``template`` -> ``a group`` when a translator comment of it says
     ``marker``, else ``a person``."""
-    return {m.context: "a group" if marker and any(marker in c for c in m.auto_comments)
-            else "a person" for m in template if m.id}
+    return {
+        m.context: "a group" if marker and any(marker in c for c in m.auto_comments) else "a person"
+        for m in template
+        if m.id
+    }
 
 
 def check_wording(language: str, po: Path, template: PoCatalog, style: Style) -> list[str]:
@@ -232,8 +249,7 @@ def check_wording(language: str, po: Path, template: PoCatalog, style: Style) ->
     for message in catalog:
         if not message.id:
             continue
-        strings = message.string if isinstance(message.string, (list, tuple)) \
-            else (message.string,)
+        strings = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
         forms = [unicodedata.normalize("NFC", form) for form in strings if form]
         to = audience.get(message.context, "a person")
         for rule in rules:
@@ -243,7 +259,12 @@ def check_wording(language: str, po: Path, template: PoCatalog, style: Style) ->
             if not found:
                 continue
             shown = ", ".join(f"“{word}”" for word in found)
-            problems.append(f"{language}: {message.context}: " + (
-                f"addresses {to} as {shown}: write {rule.use}" if rule.kind == "address"
-                else f"{shown}: one term for one thing: write {rule.use}"))
+            problems.append(
+                f"{language}: {message.context}: "
+                + (
+                    f"addresses {to} as {shown}: write {rule.use}"
+                    if rule.kind == "address"
+                    else f"{shown}: one term for one thing: write {rule.use}"
+                )
+            )
     return problems

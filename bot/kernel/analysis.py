@@ -85,8 +85,9 @@ class ItemStats:
     flags: list[str] = field(default_factory=list)
 
 
-def analyse(responses: Iterable[Response], option_counts: dict[tuple[str, str], int]
-            ) -> list[ItemStats]:
+def analyse(
+    responses: Iterable[Response], option_counts: dict[tuple[str, str], int]
+) -> list[ItemStats]:
     """Item statistics per (bank, question, language), in that order.
 
     Args:
@@ -124,8 +125,18 @@ def analyse(responses: Iterable[Response], option_counts: dict[tuple[str, str], 
             flags.append("negative")
         if len(group) < MIN_ANSWERS:
             flags.append("few_answers")
-        result.append(ItemStats(bank_id, question_id, language, len(group), difficulty,
-                                discrimination, options, flags))
+        result.append(
+            ItemStats(
+                bank_id,
+                question_id,
+                language,
+                len(group),
+                difficulty,
+                discrimination,
+                options,
+                flags,
+            )
+        )
     return result
 
 
@@ -140,6 +151,9 @@ def most_chosen_wrong(item: ItemStats, right: Iterable[int]) -> int | None:
             set of several is not a wrong option.
     """
     right = set(right)
-    wrong = [(count, -index) for index, count in enumerate(item.options)
-             if index not in right and count > 0]
+    wrong = [
+        (count, -index)
+        for index, count in enumerate(item.options)
+        if index not in right and count > 0
+    ]
     return -max(wrong)[1] if wrong else None

@@ -154,7 +154,8 @@ class QuestionView:
         if self.answer_correct is not None:
             return self.answer_correct
         chosen = self.chosen_slots or (
-            frozenset((self.chosen_slot,)) if self.chosen_slot is not None else frozenset())
+            frozenset((self.chosen_slot,)) if self.chosen_slot is not None else frozenset()
+        )
         return chosen == self.correct_slots
 
 

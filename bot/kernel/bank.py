@@ -105,8 +105,10 @@ def true_false_options(answer: bool, languages: tuple[str, ...]) -> tuple[Option
     """The two options of a true/false question: True (index 0), then False (index 1), the
     right one being ``answer``. Their texts ("True", "False" in every language of the bank)
     stand in for the bot's own localized words, which the screens show instead."""
-    return (Option(Text({language: "True" for language in languages}), answer),
-            Option(Text({language: "False" for language in languages}), not answer))
+    return (
+        Option(Text({language: "True" for language in languages}), answer),
+        Option(Text({language: "False" for language in languages}), not answer),
+    )
 
 
 @dataclass(frozen=True)
@@ -190,8 +192,7 @@ class Question:
         """
         content: dict[str, object] = {
             "prompt": dict(self.prompt.by_language),
-            "options": [[dict(option.text.by_language), option.correct]
-                        for option in self.options],
+            "options": [[dict(option.text.by_language), option.correct] for option in self.options],
             "explanation": dict(self.explanation.by_language) if self.explanation else {},
         }
         if self.kind != CHOICE or self.picture is not None:  # older fingerprints stay the same
@@ -199,8 +200,7 @@ class Question:
             content["picture"] = self.picture
         if not self.shuffle:
             content["shuffle"] = False
-        canonical = json.dumps(content, ensure_ascii=False, sort_keys=True,
-                               separators=(",", ":"))
+        canonical = json.dumps(content, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
         return hashlib.blake2b(canonical.encode("utf-8"), digest_size=8).hexdigest()
 
 
@@ -227,7 +227,8 @@ class Bank:
     guide: Guide | None = None
     path: Path | None = field(default=None, compare=False)
     positions: Mapping[tuple[str | None, str], tuple[int, int]] = field(
-        default_factory=dict, compare=False, repr=False)
+        default_factory=dict, compare=False, repr=False
+    )
     """(question id or None, field) -> (line, column) of each localized text in the file, e.g.
     ``("zero-purpose", "option 2.text.hi")``; for reports on the bank's content
     (:mod:`bot.kernel.checks`). Empty for a bank not parsed from YAML."""

@@ -103,9 +103,10 @@ def typed_question_data(typed: TypedQuestion, language: str) -> dict[str, Any]:
         item["kind"] = TRUE_FALSE
         item["answer"] = typed.answer
     else:
-        item["options"] = [{"text": {language: text}, **({"correct": True}
-                                                          if i in typed.correct else {})}
-                           for i, text in enumerate(typed.options)]
+        item["options"] = [
+            {"text": {language: text}, **({"correct": True} if i in typed.correct else {})}
+            for i, text in enumerate(typed.options)
+        ]
     if typed.explanation:
         item["explanation"] = {language: typed.explanation}
     return item

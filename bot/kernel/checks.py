@@ -87,28 +87,54 @@ UNEVEN_RATIO = 2.0
 UNEVEN_MIN_WORDS = 2
 """...and the longest option has at least this many more meaningful words than the shortest:
 one-word answers of different lengths ("Oslo", "Trondheim") are not uneven in content."""
-RULES = ("longest-correct", "uneven-lengths", "all-none-of-the-above", "option-in-stem",
-         "import-placeholder", "answer-leak", "picture-format", "leak-check-stopped")
+RULES = (
+    "longest-correct",
+    "uneven-lengths",
+    "all-none-of-the-above",
+    "option-in-stem",
+    "import-placeholder",
+    "answer-leak",
+    "picture-format",
+    "leak-check-stopped",
+)
 """Every rule, in the order the module's docstring describes them."""
-WAIVABLE = tuple(rule for rule in RULES
-                 if rule not in ("import-placeholder", "picture-format", "leak-check-stopped"))
+WAIVABLE = tuple(
+    rule
+    for rule in RULES
+    if rule not in ("import-placeholder", "picture-format", "leak-check-stopped")
+)
 """The rules a question may waive (``waive:`` in the bank format): all but
 ``import-placeholder`` (a "TODO" shown to learners is never right), ``picture-format`` (a
 picture that cannot be sent is never shown) and ``leak-check-stopped`` (the check of the other
 questions is not done)."""
-UNSENDABLE_PICTURES = frozenset({".svg", ".svgz", ".pdf", ".tif", ".tiff", ".heic", ".heif",
-                                 ".avif", ".ico", ".eps", ".psd"})
+UNSENDABLE_PICTURES = frozenset(
+    {".svg", ".svgz", ".pdf", ".tif", ".tiff", ".heic", ".heif", ".avif", ".ico", ".eps", ".psd"}
+)
 """Extensions of picture URLs Telegram does not send as a photo (it takes JPEG, PNG and WebP;
 ``sendPhoto``'s "photo" by URL)."""
 
 ABOVE_PHRASES = {
-    "en": (r"\ball of the above\b", r"\bnone of the above\b", r"\bboth of the above\b",
-           r"\ball the above\b"),
-    "hi": (r"उपरोक्त सभी", r"उपर्युक्त सभी", r"ऊपर के सभी", r"ऊपर दिए गए सभी", r"इनमें से सभी",
-           r"उपरोक्त में से कोई (?:भी )?नहीं", r"उपर्युक्त में से कोई (?:भी )?नहीं",
-           r"इनमें से कोई (?:भी )?नहीं", r"ऊपर (?:दिए गए |के )?में से कोई (?:भी )?नहीं"),
-    "el": (r"\b(?:ολα|ολες|ολοι) (?:τα|οι) (?:παραπανω|ανωτερω)\b",
-           r"\b(?:κανενα|καμια|κανενας|τιποτα) (?:απο )?(?:τα |τις |τους )?(?:παραπανω|ανωτερω)\b"),
+    "en": (
+        r"\ball of the above\b",
+        r"\bnone of the above\b",
+        r"\bboth of the above\b",
+        r"\ball the above\b",
+    ),
+    "hi": (
+        r"उपरोक्त सभी",
+        r"उपर्युक्त सभी",
+        r"ऊपर के सभी",
+        r"ऊपर दिए गए सभी",
+        r"इनमें से सभी",
+        r"उपरोक्त में से कोई (?:भी )?नहीं",
+        r"उपर्युक्त में से कोई (?:भी )?नहीं",
+        r"इनमें से कोई (?:भी )?नहीं",
+        r"ऊपर (?:दिए गए |के )?में से कोई (?:भी )?नहीं",
+    ),
+    "el": (
+        r"\b(?:ολα|ολες|ολοι) (?:τα|οι) (?:παραπανω|ανωτερω)\b",
+        r"\b(?:κανενα|καμια|κανενας|τιποτα) (?:απο )?(?:τα |τις |τους )?(?:παραπανω|ανωτερω)\b",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are
@@ -143,10 +169,13 @@ class Finding:
         where = self.file
         if self.line:
             where += f":{self.line}" + (f":{self.column}" if self.column else "")
-        language = (f" language {self.language!r},"
-                    if self.field.endswith(f".{self.language}") else "")  # not the source's
-        return (f"{where}: question {self.question_id!r},{language} "
-                f"field {self.field!r}: {self.message} [{self.rule}]")
+        language = (
+            f" language {self.language!r}," if self.field.endswith(f".{self.language}") else ""
+        )  # not the source's
+        return (
+            f"{where}: question {self.question_id!r},{language} "
+            f"field {self.field!r}: {self.message} [{self.rule}]"
+        )
 
 
 def visible_length(text: str) -> int:
@@ -165,15 +194,21 @@ def check_bank(bank: Bank) -> list[Finding]:
     work = LeakWork()
     leaked = {language: leaking_pairs(bank, language, work) for language in bank.languages}
     for index, question in enumerate(bank.questions):
-        findings += [finding for finding in _question_findings(bank, index, question, leaked,
-                                                               work.stopped)
-                     if finding.rule not in question.waived or finding.rule not in WAIVABLE]
+        findings += [
+            finding
+            for finding in _question_findings(bank, index, question, leaked, work.stopped)
+            if finding.rule not in question.waived or finding.rule not in WAIVABLE
+        ]
     return findings
 
 
-def _question_findings(bank: Bank, index: int, question: Question,
-                       leaked: dict[str, set[tuple[int, int]]],
-                       stopped: tuple[int, str] | None = None) -> list[Finding]:
+def _question_findings(
+    bank: Bank,
+    index: int,
+    question: Question,
+    leaked: dict[str, set[tuple[int, int]]],
+    stopped: tuple[int, str] | None = None,
+) -> list[Finding]:
     """Every rule's findings for the question at ``index`` of ``bank``, waived ones too;
     ``leaked`` is :func:`leaking_pairs` per language, ``stopped`` where it stopped."""
     findings: list[Finding] = [*_placeholders(bank, question), *_picture_format(bank, question)]
@@ -184,17 +219,31 @@ def _question_findings(bank: Bank, index: int, question: Question,
             findings += _in_stem(bank, question, language)
         for number, other in enumerate(bank.questions):
             if (index, number) in leaked[language]:
-                findings.append(_finding(
-                    bank, question, language, "explanation", "answer-leak",
-                    f"gives away the answer of question {other.id!r} "
-                    f"({_option(other, language, other.correct_index)!r})"))
+                findings.append(
+                    _finding(
+                        bank,
+                        question,
+                        language,
+                        "explanation",
+                        "answer-leak",
+                        f"gives away the answer of question {other.id!r} "
+                        f"({_option(other, language, other.correct_index)!r})",
+                    )
+                )
         if stopped == (index, language):
-            findings.append(_finding(
-                bank, question, language, "explanation", "leak-check-stopped",
-                f"the answer-leak check stopped here, after {leak_check.LEAK_COMPARISONS} "
-                "comparisons of sentences with other questions' answers: the explanations "
-                "share too many words with the answers to compare them all; make them less "
-                "alike"))
+            findings.append(
+                _finding(
+                    bank,
+                    question,
+                    language,
+                    "explanation",
+                    "leak-check-stopped",
+                    f"the answer-leak check stopped here, after {leak_check.LEAK_COMPARISONS} "
+                    "comparisons of sentences with other questions' answers: the explanations "
+                    "share too many words with the answers to compare them all; make them less "
+                    "alike",
+                )
+            )
     return findings
 
 
@@ -203,35 +252,67 @@ def _picture_format(bank: Bank, question: Question) -> Iterable[Finding]:
     if picture is None or not picture.startswith("https://"):
         return
     path = urlsplit(picture).path.lower()
-    extension = path[path.rfind("."):] if "." in path.rsplit("/", 1)[-1] else ""
+    extension = path[path.rfind(".") :] if "." in path.rsplit("/", 1)[-1] else ""
     if extension in UNSENDABLE_PICTURES:
-        yield _finding(bank, question, bank.default_language, "picture", "picture-format",
-                       f"is a {extension[1:].upper()} picture, which Telegram does not send as a "
-                       "photo: link a JPEG, PNG or WebP picture", localized=False)
+        yield _finding(
+            bank,
+            question,
+            bank.default_language,
+            "picture",
+            "picture-format",
+            f"is a {extension[1:].upper()} picture, which Telegram does not send as a "
+            "photo: link a JPEG, PNG or WebP picture",
+            localized=False,
+        )
 
 
 def _placeholders(bank: Bank, question: Question) -> Iterable[Finding]:
     for language in bank.languages:
-        if (question.explanation is not None
-                and question.explanation.by_language[language] == EXPLANATION_PLACEHOLDER):
-            yield _finding(bank, question, language, "explanation", "import-placeholder",
-                           "still the placeholder `quizbot import` wrote: explain why the "
-                           "correct option is right")
+        if (
+            question.explanation is not None
+            and question.explanation.by_language[language] == EXPLANATION_PLACEHOLDER
+        ):
+            yield _finding(
+                bank,
+                question,
+                language,
+                "explanation",
+                "import-placeholder",
+                "still the placeholder `quizbot import` wrote: explain why the "
+                "correct option is right",
+            )
     if question.source is None:
         return
-    for field, value, placeholder in (("title", question.source.title, SOURCE_PLACEHOLDER[0]),
-                                      ("url", question.source.url, SOURCE_PLACEHOLDER[1])):
+    for field, value, placeholder in (
+        ("title", question.source.title, SOURCE_PLACEHOLDER[0]),
+        ("url", question.source.url, SOURCE_PLACEHOLDER[1]),
+    ):
         if value == placeholder:
             path = f"source.{field}"
             line, column = bank.positions.get((question.id, path), (None, None))
-            yield Finding(str(bank.path) if bank.path else f"<{bank.id}>", line, column,
-                          question.id, bank.languages[0], path, "import-placeholder",
-                          "still the placeholder `quizbot import` wrote: cite the paper or "
-                          "document the explanation comes from")
+            yield Finding(
+                str(bank.path) if bank.path else f"<{bank.id}>",
+                line,
+                column,
+                question.id,
+                bank.languages[0],
+                path,
+                "import-placeholder",
+                "still the placeholder `quizbot import` wrote: cite the paper or "
+                "document the explanation comes from",
+            )
 
 
-def _finding(bank: Bank, question: Question, language: str, field: str, rule: str,
-             message: str, *, localized: bool = True) -> Finding:
+def _finding(
+    bank: Bank,
+    question: Question,
+    language: str,
+    field: str,
+    rule: str,
+    message: str,
+    *,
+    localized: bool = True,
+) -> Finding:
     path = f"{field}.{language}" if localized else field
     line, column = bank.positions.get((question.id, path), (None, None))
     file = str(bank.path) if bank.path else f"<{bank.id}>"
@@ -239,26 +320,39 @@ def _finding(bank: Bank, question: Question, language: str, field: str, rule: st
 
 
 def _lengths(bank: Bank, question: Question, language: str) -> Iterable[Finding]:
-    lengths = [visible_length(_option(question, language, i))
-               for i in range(len(question.options))]
+    lengths = [visible_length(_option(question, language, i)) for i in range(len(question.options))]
     correct = question.correct_index
     longest_other = max(n for i, n in enumerate(lengths) if i != correct)
-    if (not question.several and lengths[correct] >= LONGEST_RATIO * longest_other
-            and lengths[correct] - longest_other >= LONGEST_MIN_EXTRA):
-        yield _finding(bank, question, language, f"option {correct + 1}.text", "longest-correct",
-                       f"the correct option is the longest by far ({lengths[correct]} characters;"
-                       f" the longest other option has {longest_other}): shorten it or lengthen"
-                       " the others")
+    if (
+        not question.several
+        and lengths[correct] >= LONGEST_RATIO * longest_other
+        and lengths[correct] - longest_other >= LONGEST_MIN_EXTRA
+    ):
+        yield _finding(
+            bank,
+            question,
+            language,
+            f"option {correct + 1}.text",
+            "longest-correct",
+            f"the correct option is the longest by far ({lengths[correct]} characters;"
+            f" the longest other option has {longest_other}): shorten it or lengthen"
+            " the others",
+        )
     short, long = lengths.index(min(lengths)), lengths.index(max(lengths))
     counts = [len(words(_option(question, language, i), language)) for i in (short, long)]
-    if (max(lengths) >= UNEVEN_RATIO * min(lengths)
-            and counts[1] - counts[0] >= UNEVEN_MIN_WORDS):
-        yield _finding(bank, question, language, f"option {short + 1}.text", "uneven-lengths",
-                       f"options are very uneven in length: option {short + 1} has {min(lengths)}"
-                       f" characters ({counted(counts[0], 'word')}), option {long + 1} has"
-                       f" {max(lengths)} ({counted(counts[1], 'word')}): say no more in one option"
-                       " than in the others, or, if they are right as they are, add"
-                       " 'waive: [uneven-lengths]' to the question")
+    if max(lengths) >= UNEVEN_RATIO * min(lengths) and counts[1] - counts[0] >= UNEVEN_MIN_WORDS:
+        yield _finding(
+            bank,
+            question,
+            language,
+            f"option {short + 1}.text",
+            "uneven-lengths",
+            f"options are very uneven in length: option {short + 1} has {min(lengths)}"
+            f" characters ({counted(counts[0], 'word')}), option {long + 1} has"
+            f" {max(lengths)} ({counted(counts[1], 'word')}): say no more in one option"
+            " than in the others, or, if they are right as they are, add"
+            " 'waive: [uneven-lengths]' to the question",
+        )
 
 
 def counted(number: int, noun: str) -> str:
@@ -272,10 +366,15 @@ def _above(bank: Bank, question: Question, language: str) -> Iterable[Finding]:
     for index in range(len(question.options)):
         text = _fold(_option(question, language, index))
         if any(re.search(pattern, text) for pattern in patterns):
-            yield _finding(bank, question, language, f"option {index + 1}.text",
-                           "all-none-of-the-above",
-                           "\"all/none of the above\" means nothing once options are shuffled: "
-                           "write a real option")
+            yield _finding(
+                bank,
+                question,
+                language,
+                f"option {index + 1}.text",
+                "all-none-of-the-above",
+                '"all/none of the above" means nothing once options are shuffled: '
+                "write a real option",
+            )
 
 
 def _in_stem(bank: Bank, question: Question, language: str) -> Iterable[Finding]:
@@ -283,9 +382,15 @@ def _in_stem(bank: Bank, question: Question, language: str) -> Iterable[Finding]
     for index in range(len(question.options)):
         option = set(words(_option(question, language, index), language))
         if option and option <= stem:
-            yield _finding(bank, question, language, f"option {index + 1}.text", "option-in-stem",
-                           "every word of this option is in the prompt: it points to itself (or "
-                           "is ruled out by it)")
+            yield _finding(
+                bank,
+                question,
+                language,
+                f"option {index + 1}.text",
+                "option-in-stem",
+                "every word of this option is in the prompt: it points to itself (or "
+                "is ruled out by it)",
+            )
 
 
 # --- words ------------------------------------------------------------------------------------
@@ -295,5 +400,3 @@ def _in_stem(bank: Bank, question: Question, language: str) -> Iterable[Finding]
 
 
 # --- leaks of a whole bank --------------------------------------------------------------------
-
-

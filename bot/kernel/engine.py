@@ -66,7 +66,7 @@ class AlreadyAnswered(QuizError):
 
 
 class NotAnswered(QuizError):
-    """"Next" was asked for before the shown question was answered."""
+    """ "Next" was asked for before the shown question was answered."""
 
 
 class NotFinished(QuizError):
@@ -78,7 +78,7 @@ class InvalidOption(QuizError):
 
 
 class NothingChosen(QuizError):
-    """"Submit" on a question with several right options before any option was chosen."""
+    """ "Submit" on a question with several right options before any option was chosen."""
 
 
 class UnknownAttempt(QuizError):
@@ -181,8 +181,9 @@ def revise(attempt: Attempt, bank: Bank | None, now: float) -> Revision | None:
     order = list(attempt.plan.question_order[:head])
     options = list(attempt.plan.option_orders[:head])
     removed = []
-    for question_id, slots in zip(attempt.plan.question_order[head:],
-                                  attempt.plan.option_orders[head:], strict=True):
+    for question_id, slots in zip(
+        attempt.plan.question_order[head:], attempt.plan.option_orders[head:], strict=True
+    ):
         if question_id in present:
             order.append(question_id)
             options.append(slots)
@@ -195,9 +196,11 @@ def revise(attempt: Attempt, bank: Bank | None, now: float) -> Revision | None:
         if not fits(revised, question, head):
             options[head] = replan_options(revised, question)
             updated = question.id
-            revised = replace(revised, plan=Plan(tuple(order), tuple(options)),
-                              fingerprints={**attempt.fingerprints,
-                                            question.id: question.fingerprint})
+            revised = replace(
+                revised,
+                plan=Plan(tuple(order), tuple(options)),
+                fingerprints={**attempt.fingerprints, question.id: question.fingerprint},
+            )
     elif removed:
         revised = replace(revised, status=FINISHED, ended_at=now)
     if not removed and updated is None:
@@ -258,10 +261,15 @@ def view(attempt: Attempt, bank: Bank, position: int | None = None) -> QuestionV
     if fits(attempt, question, position):
         chosen = frozenset(slots.index(i) for i in answer.choice) if answer else frozenset()
         return QuestionView(
-            question=question, position=position, total=attempt.total, slots=slots,
+            question=question,
+            position=position,
+            total=attempt.total,
+            slots=slots,
             correct_slot=slots.index(question.correct_index),
             chosen_slot=slots.index(answer.option_index) if answer else None,
-            answer_correct=answer.correct if answer else None, chosen_slots=chosen)
+            answer_correct=answer.correct if answer else None,
+            chosen_slots=chosen,
+        )
     if answer is None:
         raise QuestionChanged(question_id)
     if sorted(slots) != list(range(len(question.options))):
@@ -269,14 +277,20 @@ def view(attempt: Attempt, bank: Bank, position: int | None = None) -> QuestionV
     correct_slot = slots.index(question.correct_index)
     correct_slots = frozenset(slots.index(i) for i in question.correct_indices)
     return QuestionView(
-        question=question, position=position, total=attempt.total, slots=slots,
-        correct_slot=correct_slot, chosen_slot=correct_slot if answer.correct else None,
+        question=question,
+        position=position,
+        total=attempt.total,
+        slots=slots,
+        correct_slot=correct_slot,
+        chosen_slot=correct_slot if answer.correct else None,
         answer_correct=answer.correct,
-        chosen_slots=correct_slots if answer.correct else frozenset())
+        chosen_slots=correct_slots if answer.correct else frozenset(),
+    )
 
 
-def grade(attempt: Attempt, bank: Bank | None, user_id: int, position: int, slot: int,
-          now: float) -> Answer:
+def grade(
+    attempt: Attempt, bank: Bank | None, user_id: int, position: int, slot: int, now: float
+) -> Answer:
     """Grade ``user_id``'s choice of ``slot`` for the question at ``position``.
 
     Returns:
@@ -292,8 +306,9 @@ def grade(attempt: Attempt, bank: Bank | None, user_id: int, position: int, slot
     return grade_choice(attempt, bank, user_id, position, mask, now)
 
 
-def grade_choice(attempt: Attempt, bank: Bank | None, user_id: int, position: int, mask: int,
-                 now: float) -> Answer:
+def grade_choice(
+    attempt: Attempt, bank: Bank | None, user_id: int, position: int, mask: int, now: float
+) -> Answer:
     """Grade ``user_id``'s chosen slots (``mask``: bit ``s`` set for slot ``s``) for the
     question at ``position``: right only when they are exactly the right options' slots.
 
@@ -313,8 +328,13 @@ def grade_choice(attempt: Attempt, bank: Bank | None, user_id: int, position: in
     if len(chosen) > 1 and not question.several:
         raise InvalidOption(mask)
     indices = tuple(sorted(slots[slot] for slot in chosen))
-    return Answer(question.id, indices[0], frozenset(indices) == question.correct_indices, now,
-                  indices if question.several else ())
+    return Answer(
+        question.id,
+        indices[0],
+        frozenset(indices) == question.correct_indices,
+        now,
+        indices if question.several else (),
+    )
 
 
 def chosen_slots(mask: int, count: int) -> frozenset[int]:
@@ -328,8 +348,9 @@ def chosen_slots(mask: int, count: int) -> frozenset[int]:
     return frozenset(slot for slot in range(count) if mask >> slot & 1)
 
 
-def asking(attempt: Attempt, bank: Bank | None, user_id: int,
-           position: int) -> tuple[Question, tuple[int, ...]]:
+def asking(
+    attempt: Attempt, bank: Bank | None, user_id: int, position: int
+) -> tuple[Question, tuple[int, ...]]:
     """Check that ``user_id``'s attempt is asking the question at ``position`` (the checks of
     :func:`grade`, also made for a toggle of a question with several right options, which
     changes nothing stored).
@@ -409,14 +430,20 @@ def with_answer(attempt: Attempt, answer: Answer) -> Attempt:
     """
     position = attempt.position + 1
     finished = position >= attempt.total
-    return replace(attempt, answers={**attempt.answers, answer.question_id: answer},
-                   position=position, status=FINISHED if finished else attempt.status,
-                   ended_at=answer.answered_at if finished else attempt.ended_at)
+    return replace(
+        attempt,
+        answers={**attempt.answers, answer.question_id: answer},
+        position=position,
+        status=FINISHED if finished else attempt.status,
+        ended_at=answer.answered_at if finished else attempt.ended_at,
+    )
 
 
 def result(attempt: Attempt) -> Result:
     """Score an attempt: correct answers, and the questions missed (wrong or unanswered)."""
-    missed = tuple(q for q in attempt.plan.question_order
-                   if not (q in attempt.answers and attempt.answers[q].correct))
+    missed = tuple(
+        q
+        for q in attempt.plan.question_order
+        if not (q in attempt.answers and attempt.answers[q].correct)
+    )
     return Result(attempt.total - len(missed), attempt.total, missed)
-

@@ -11,22 +11,28 @@ import unicodedata
 from bot.kernel.bank import Question
 
 STOPWORDS = {
-    "en": frozenset("""a an the of to in on at by for from with without and or but not no is are
+    "en": frozenset(
+        """a an the of to in on at by for from with without and or but not no is are
         was were be been being it its this that these those as so than then into onto over under
         each every all any some one two does do did done what which who whom how why when where
         only also their there they them he she his her we you your i our us can may must will
         would should could such via per up down out off about across between more most less
-        very just same other own""".split()),
-    "hi": frozenset("""का के की को में से पर है हैं था थे थी और या भी तो ही एक यह वह ये वे इस उस इन
+        very just same other own""".split()
+    ),
+    "hi": frozenset(
+        """का के की को में से पर है हैं था थे थी और या भी तो ही एक यह वह ये वे इस उस इन
         उन जो कि लिए साथ तक नहीं न कर करके करता करती करते किया किए गया गए होता होती होते हो
         कैसे क्या कौन सा सी किस किसी हर सब सभी अपने अपनी अपना बीच द्वारा जैसे जैसा बजाय करना
         इसलिए वाला वाले वाली रूप जाता जाती जाते जाना रहा रही रहे रहता रहती सकता सकती सकते
-        होना होने""".split()),
-    "el": frozenset("""ο η το οι τα του της των τον την τους τις ενα ενας μια μιας ενος και ή η
+        होना होने""".split()
+    ),
+    "el": frozenset(
+        """ο η το οι τα του της των τον την τους τις ενα ενας μια μιας ενος και ή η
         να σε στο στη στην στον στα στους στις στου στης απο με για ως προς κατα μετα χωρις
         δεν μη μην ειναι ηταν που ποιο ποια ποιος πως τι οτι αυτο αυτη αυτος αυτα αυτες
         αυτους αυτον αυτων κάθε καθε ολο ολα ολες ολοι μονο επισης αλλα ενω οπως οταν αν
-        ομως""".split()),
+        ομως""".split()
+    ),
 }
 """Function words, not counted as words of a text by :func:`leaks` and ``option-in-stem``
 (Greek ones written without accents, as :func:`_fold` leaves them)."""
@@ -50,7 +56,8 @@ def _fold(text: str) -> str:
     """Case-fold and drop Greek accents and diaeresis (not Devanagari signs, which are letters)."""
     decomposed = unicodedata.normalize("NFD", text.casefold())
     return unicodedata.normalize(
-        "NFC", "".join(c for c in decomposed if c not in "\u0301\u0308\u0344\u0342"))
+        "NFC", "".join(c for c in decomposed if c not in "\u0301\u0308\u0344\u0342")
+    )
 
 
 @functools.cache
@@ -84,8 +91,9 @@ def _tokens(text: str, language: str) -> tuple[tuple[str, bool, int], ...]:
         if language == "en" and len(folded) > 3 and folded.endswith("s"):
             folded = folded[:-1]
         position += 1
-        found.append((folded if folded[0].isdigit() else folded[:STEM], bool(_NAME.match(word)),
-                      position))
+        found.append(
+            (folded if folded[0].isdigit() else folded[:STEM], bool(_NAME.match(word)), position)
+        )
     return tuple(found)
 
 

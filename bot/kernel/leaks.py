@@ -90,14 +90,19 @@ def leaks(question: Question, other: Question, language: str) -> bool:
                 return True
     # 3. short answers: the nearest option-specific word to a cue
     if 1 <= len(options[correct]) <= 2 and cues:
-        own_words = [set(option) - {w for j, o in enumerate(options) if j != i for w in o}
-                     for i, option in enumerate(options)]
+        own_words = [
+            set(option) - {w for j, o in enumerate(options) if j != i for w in o}
+            for i, option in enumerate(options)
+        ]
         said_words = [(word, position) for word, _, position in tokens(explanation, language)]
         positions = [position for _, position in said_words]  # increasing
         for word, position in said_words:
             if word in cues:
-                near = said_words[bisect.bisect_left(positions, position - LEAK_WINDOW):
-                                  bisect.bisect_right(positions, position + LEAK_WINDOW)]
+                near = said_words[
+                    bisect.bisect_left(positions, position - LEAK_WINDOW) : bisect.bisect_right(
+                        positions, position + LEAK_WINDOW
+                    )
+                ]
                 if _nearest(near, position, own_words) == correct:
                     return True
     return False
@@ -125,8 +130,10 @@ def names_answer(question: Question, other: Question, language: str) -> bool:
     if question is other or question.explanation is None:
         return False
     explanation = _fold(question.explanation.by_language[language])
-    named = [_names(explanation, _option(other, language, i), language)
-             for i in range(len(other.options))]
+    named = [
+        _names(explanation, _option(other, language, i), language)
+        for i in range(len(other.options))
+    ]
     right = [named[i] for i in other.correct_indices]
     wrong = [named[i] for i in range(len(other.options)) if i not in other.correct_indices]
     return any(right) and not all(wrong)
@@ -142,8 +149,9 @@ def _names(folded_text: str, option: str, language: str) -> bool:
     return re.search(pattern, folded_text) is not None
 
 
-def _nearest(said: Sequence[tuple[str, int]], position: int,
-             own_words: Sequence[set[str]]) -> int | None:
+def _nearest(
+    said: Sequence[tuple[str, int]], position: int, own_words: Sequence[set[str]]
+) -> int | None:
     """Index of the option whose own word stands nearest to ``position`` among the ``said``
     (word, position) pairs, within :data:`LEAK_WINDOW`; None if none does or two options are
     as near. :func:`leaks` hands it only the words within the window (positions increase), so
@@ -197,8 +205,7 @@ class LeakWork:
     @property
     def total(self) -> int:
         """Every unit counted."""
-        return (self.positions + self.sentence_words + self.comparisons + self.pairs
-                + self.scans)
+        return self.positions + self.sentence_words + self.comparisons + self.pairs + self.scans
 
 
 @dataclass
@@ -215,8 +222,14 @@ class _Other:
     phrases: list[tuple[str, list[str], list[tuple[str, str, str]]] | None]
     patterns: dict[int, re.Pattern[str]]  # the phrases' searches, compiled when first needed
 
-    def named(self, index: int, folded: str, runs: set[str],
-              pairs: set[tuple[str, str, str]], work: LeakWork) -> bool:
+    def named(
+        self,
+        index: int,
+        folded: str,
+        runs: set[str],
+        pairs: set[tuple[str, str, str]],
+        work: LeakWork,
+    ) -> bool:
         """:func:`_names` of option ``index`` in the folded explanation whose runs and
         adjacent runs (with what stands between) are ``runs`` and ``pairs``."""
         phrase = self.phrases[index]
@@ -229,19 +242,23 @@ class _Other:
             return False
         if index not in self.patterns:
             self.patterns[index] = re.compile(
-                rf"(?<![\w\u0900-\u097f]){re.escape(text)}(?![\w\u0900-\u097f])")
+                rf"(?<![\w\u0900-\u097f]){re.escape(text)}(?![\w\u0900-\u097f])"
+            )
         work.scans += 1
         return self.patterns[index].search(folded) is not None
 
 
 def _other(question: Question, language: str) -> _Other:
-    options = [tuple(words(_option(question, language, i), language))
-               for i in range(len(question.options))]
+    options = [
+        tuple(words(_option(question, language, i), language)) for i in range(len(question.options))
+    ]
     in_options = {word for option in options for word in option}
     prompt = tokens(question.prompt.by_language[language], language)
     names = {word for word, name, _ in prompt if name}
-    own = [set(option) - {w for j, o in enumerate(options) if j != i for w in o}
-           for i, option in enumerate(options)]
+    own = [
+        set(option) - {w for j, o in enumerate(options) if j != i for w in o}
+        for i, option in enumerate(options)
+    ]
     phrases: list[tuple[str, list[str], list[tuple[str, str, str]]] | None] = []
     for index, option in enumerate(options):
         if not option:
@@ -249,20 +266,29 @@ def _other(question: Question, language: str) -> _Other:
             continue
         text = _fold(_option(question, language, index)).strip().rstrip(".")
         phrases.append((text, *_runs(text)))
-    return _Other(options, question.correct_index,
-                  {word for word, _, _ in prompt} - names - in_options, own,
-                  [frozenset(option) for option in options],
-                  _fold(_option(question, language, question.correct_index)).strip(" ."),
-                  phrases, {})
+    return _Other(
+        options,
+        question.correct_index,
+        {word for word, _, _ in prompt} - names - in_options,
+        own,
+        [frozenset(option) for option in options],
+        _fold(_option(question, language, question.correct_index)).strip(" ."),
+        phrases,
+        {},
+    )
 
 
 def _runs(folded: str) -> tuple[list[str], list[tuple[str, str, str]]]:
     """The runs of word characters of ``folded`` (:data:`_RUN`), and each two adjacent ones
     with what stands between them."""
     found = list(_RUN.finditer(folded))
-    return ([match[0] for match in found],
-            [(first[0], folded[first.end():second.start()], second[0])
-             for first, second in itertools.pairwise(found)])
+    return (
+        [match[0] for match in found],
+        [
+            (first[0], folded[first.end() : second.start()], second[0])
+            for first, second in itertools.pairwise(found)
+        ],
+    )
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -273,8 +299,11 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def leaking_pairs(bank: Bank, language: str,  # noqa: C901 - indexes every question in one pass
-                  work: LeakWork | None = None) -> set[tuple[int, int]]:
+def leaking_pairs(  # noqa: C901 - indexes every question in one pass
+    bank: Bank,
+    language: str,
+    work: LeakWork | None = None,
+) -> set[tuple[int, int]]:
     """Every ``(index, other)`` pair of question indices of ``bank`` where the explanation of
     the first gives away the answer of the second in ``language``, as :func:`check_bank`
     reports them: :func:`leaks`, or :func:`names_answer` for a question that comes later; a
@@ -290,8 +319,9 @@ def leaking_pairs(bank: Bank, language: str,  # noqa: C901 - indexes every quest
     """
     work = work if work is not None else LeakWork()
     questions = bank.questions
-    others = {j: _other(other, language) for j, other in enumerate(questions)
-              if other.kind != TRUE_FALSE}
+    others = {
+        j: _other(other, language) for j, other in enumerate(questions) if other.kind != TRUE_FALSE
+    }
     short_cue: dict[str, int] = {}  # word -> questions it is a cue of (short answers)
     short_right: dict[str, int] = {}  # word -> questions only its correct option has
     short_wrong: dict[str, int] = {}  # word -> questions only one of its distractors has
@@ -330,10 +360,12 @@ def leaking_pairs(bank: Bank, language: str,  # noqa: C901 - indexes every quest
         own = set(words(question.prompt.by_language[language], language))
         for index in range(len(question.options)):
             own |= set(words(_option(question, language, index), language))
-        found = _short_answers(explanation, language, own, ~(1 << k), work,
-                               short_cue, short_right, short_wrong)
-        found |= _paraphrases(explanation, (k, language), own, ~(1 << k) & ~found, work,
-                              long_cue, long_answer, others)
+        found = _short_answers(
+            explanation, language, own, ~(1 << k), work, short_cue, short_right, short_wrong
+        )
+        found |= _paraphrases(
+            explanation, (k, language), own, ~(1 << k) & ~found, work, long_cue, long_answer, others
+        )
         folded = _fold(explanation)
         runs_of, adjacent = _runs(folded)
         runs, pairs = set(runs_of), set(adjacent)
@@ -353,16 +385,25 @@ def leaking_pairs(bank: Bank, language: str,  # noqa: C901 - indexes every quest
             other = others[j]
             right = sorted(questions[j].correct_indices)
             if any(other.named(i, folded, runs, pairs, work) for i in right) and not all(
-                    other.named(i, folded, runs, pairs, work)
-                    for i in range(len(other.options)) if i not in right):
+                other.named(i, folded, runs, pairs, work)
+                for i in range(len(other.options))
+                if i not in right
+            ):
                 found |= 1 << j
         leaked.update((k, j) for j in _bits(found))
     return leaked
 
 
-def _short_answers(explanation: str, language: str, own: set[str], allowed: int,
-                   work: LeakWork, cue: dict[str, int], right: dict[str, int],
-                   wrong: dict[str, int]) -> int:
+def _short_answers(
+    explanation: str,
+    language: str,
+    own: set[str],
+    allowed: int,
+    work: LeakWork,
+    cue: dict[str, int],
+    right: dict[str, int],
+    wrong: dict[str, int],
+) -> int:
     """The questions (bits) whose short answer ``explanation`` gives away (:func:`leaks`'s
     third test) among ``allowed``: for each word of the explanation that is a cue of some, the
     words one, two and three apart, nearest first; a question's answer is given away where a
@@ -390,9 +431,16 @@ def _short_answers(explanation: str, language: str, own: set[str], allowed: int,
     return found
 
 
-def _paraphrases(explanation: str, where: tuple[int, str], own: set[str], allowed: int,
-                 work: LeakWork, cue: dict[str, int], answer: dict[str, int],
-                 others: dict[int, _Other]) -> int:
+def _paraphrases(
+    explanation: str,
+    where: tuple[int, str],
+    own: set[str],
+    allowed: int,
+    work: LeakWork,
+    cue: dict[str, int],
+    answer: dict[str, int],
+    others: dict[int, _Other],
+) -> int:
     """The questions (bits) among ``allowed`` whose long answer a sentence of ``explanation``
     (of the question and language ``where``) paraphrases (:func:`leaks`'s second test),
     comparing a sentence only with the questions it has a cue and an answer word of, and no
@@ -421,8 +469,9 @@ def _paraphrases(explanation: str, where: tuple[int, str], own: set[str], allowe
             work.comparisons += 1
             if len(said & theirs) < needed:
                 continue
-            shares = [len(option & said) / len(option) if option else 0.0
-                      for option in other.sets]  # as _share
+            shares = [
+                len(option & said) / len(option) if option else 0.0 for option in other.sets
+            ]  # as _share
             right = shares[other.correct]
             rest = max(share for i, share in enumerate(shares) if i != other.correct)
             if right >= LEAK_COVERAGE and right >= 2 * rest:

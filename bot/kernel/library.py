@@ -97,9 +97,16 @@ class QuizSummary:
 class QuizLibrary(Protocol):
     """Storage of created quizzes (``storage/`` implements it on SQLite and PostgreSQL)."""
 
-    async def create_quiz(self, quiz_id: str, owner_id: int, document: str,
-                          summary: QuizSummary, *, visibility: Visibility,
-                          now: float) -> QuizRecord:
+    async def create_quiz(
+        self,
+        quiz_id: str,
+        owner_id: int,
+        document: str,
+        summary: QuizSummary,
+        *,
+        visibility: Visibility,
+        now: float,
+    ) -> QuizRecord:
         """Store a new quiz with ``document`` as its version 1.
 
         Raises:
@@ -107,8 +114,9 @@ class QuizLibrary(Protocol):
         """
         ...
 
-    async def add_version(self, quiz_id: str, document: str, summary: QuizSummary, *,
-                          now: float) -> QuizRecord | None:
+    async def add_version(
+        self, quiz_id: str, document: str, summary: QuizSummary, *, now: float
+    ) -> QuizRecord | None:
         """Store ``document`` as the quiz's next version (its ``version`` field must be the
         latest + 1); older versions are kept. None if there is no such quiz, or the latest
         version moved on meanwhile (a concurrent edit: the caller reads and tries again)."""
@@ -139,8 +147,7 @@ class QuizLibrary(Protocol):
         """Every created quiz, for the operator (``quizbot banks list``), newest first."""
         ...
 
-    async def set_visibility(self, quiz_id: str, visibility: Visibility, *,
-                             now: float) -> bool:
+    async def set_visibility(self, quiz_id: str, visibility: Visibility, *, now: float) -> bool:
         """Change who finds the quiz; False if there is no such quiz."""
         ...
 
@@ -169,8 +176,9 @@ class StoredDraft:
 
     Attributes:
         user_id: The creator.
-        data: The draft as JSON-compatible data (its shape belongs to ``bot.features.newquiz.rules``).
-        updated_at: Seconds since the epoch of its last change (drafts left longer than a
+        data: The draft as JSON-compatible data (its shape belongs to
+        ``bot.features.newquiz.rules``). updated_at: Seconds since the epoch of its last change
+        (drafts left longer than a
             week are dropped).
     """
 

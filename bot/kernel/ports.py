@@ -93,8 +93,8 @@ class StorageError(Exception):
 
 
 class PreferenceStore(Protocol):
-    """What the preferences keep (:mod:`bot.features.preferences.service`): users' language and answer
-    flow, groups' language (the rows of users and of groups' settings).
+    """What the preferences keep (:mod:`bot.features.preferences.service`): users' language and
+    answer flow, groups' language (the rows of users and of groups' settings).
 
     Every write is durable when the awaited call returns. Implementations raise
     :class:`StorageError` when a read or write could not be made.
@@ -135,8 +135,15 @@ class QuizStore(Protocol):
     :class:`StorageError` when a write could not be made.
     """
 
-    async def start_attempt(self, user_id: int, bank_id: str, bank_version: int, plan: Plan,
-                            now: float, fingerprints: Mapping[str, str] | None = None) -> Attempt:
+    async def start_attempt(
+        self,
+        user_id: int,
+        bank_id: str,
+        bank_version: int,
+        plan: Plan,
+        now: float,
+        fingerprints: Mapping[str, str] | None = None,
+    ) -> Attempt:
         """Abandon the user's active attempt, if any, and start a new one at position 0.
 
         Args:
@@ -145,8 +152,14 @@ class QuizStore(Protocol):
         """
         ...
 
-    async def revise_attempt(self, attempt_id: int, position: int, plan: Plan,
-                             fingerprints: Mapping[str, str], finished_at: float | None) -> bool:
+    async def revise_attempt(
+        self,
+        attempt_id: int,
+        position: int,
+        plan: Plan,
+        fingerprints: Mapping[str, str],
+        finished_at: float | None,
+    ) -> bool:
         """Replace an active attempt's plan and fingerprints (see :func:`bot.kernel.engine.revise`),
         finishing it at ``finished_at`` (seconds since the epoch) unless that is None; only if it
         is still active at ``position`` (checked atomically with the write).
@@ -164,8 +177,14 @@ class QuizStore(Protocol):
         """The user's active attempt (at most one), or None."""
         ...
 
-    async def record_answer(self, attempt_id: int, position: int, answer: Answer,
-                            moved: Attempt, language: str | None = None) -> RecordOutcome:
+    async def record_answer(
+        self,
+        attempt_id: int,
+        position: int,
+        answer: Answer,
+        moved: Attempt,
+        language: str | None = None,
+    ) -> RecordOutcome:
         """Store an answer to the question at ``position``, if the attempt is active and
         asking it (checked atomically with the insert), and in the same write move the attempt
         to where the core moved it: storage applies no rule of its own.
@@ -197,8 +216,9 @@ class QuizStore(Protocol):
         """The user's record per bank, banks ordered by their most recent finished attempt."""
         ...
 
-    async def prune(self, *, abandoned_before: float, names_before: float,
-                    prompts_before: float | None = None) -> Pruned:
+    async def prune(
+        self, *, abandoned_before: float, names_before: float, prompts_before: float | None = None
+    ) -> Pruned:
         """Delete abandoned attempts that ended before ``abandoned_before`` with their answers,
         blank (``""``) the display names of the players of group sessions that ended
         (finished or stopped) before ``names_before``, and delete the prompts
@@ -222,22 +242,38 @@ class GroupStore(Protocol):
         fills in a group that has none."""
         ...
 
-    async def start_session(self, chat_id: int, bank_id: str, bank_version: int, language: str,
-                            starter_id: int, plan: Plan, question_seconds: float,
-                            now: float, *, message_thread_id: int | None = None,
-                            scoring: Scoring = RIGHT) -> GroupSession | None:
+    async def start_session(
+        self,
+        chat_id: int,
+        bank_id: str,
+        bank_version: int,
+        language: str,
+        starter_id: int,
+        plan: Plan,
+        question_seconds: float,
+        now: float,
+        *,
+        message_thread_id: int | None = None,
+        scoring: Scoring = RIGHT,
+    ) -> GroupSession | None:
         """Create a session at position 0 with nothing posted; None if the chat has one running.
         ``message_thread_id``: the forum topic every message of the session goes to;
-        ``scoring``: :data:`~bot.features.groups.rules.SPEED` or :data:`~bot.features.groups.rules.RIGHT`."""
+        ``scoring``: :data:`~bot.features.groups.rules.SPEED` or
+        :data:`~bot.features.groups.rules.RIGHT`."""
         ...
 
     async def group_settings(self, chat_id: int) -> GroupSettings | None:
         """The group's settings, or None if it never changed any."""
         ...
 
-    async def save_group_settings(self, chat_id: int, settings: GroupSettings,
-                                  expected_version: int, *,
-                                  language: str | None = None) -> bool:
+    async def save_group_settings(
+        self,
+        chat_id: int,
+        settings: GroupSettings,
+        expected_version: int,
+        *,
+        language: str | None = None,
+    ) -> bool:
         """Store ``settings`` (and the group's ``language``, set by an admin, unless None) if
         the stored version is still ``expected_version`` (0 when none is stored), checked
         atomically with the write.
@@ -269,8 +305,7 @@ class GroupStore(Protocol):
         none open."""
         ...
 
-    async def set_question_message(self, session_id: int, position: int,
-                                   message_id: int) -> bool:
+    async def set_question_message(self, session_id: int, position: int, message_id: int) -> bool:
         """Record the message that shows the open question ``position``."""
         ...
 
@@ -278,8 +313,14 @@ class GroupStore(Protocol):
         """Undo :meth:`open_question` when posting the question failed (no message recorded)."""
         ...
 
-    async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
-                                  name: str, language: str | None = None) -> GroupTally:
+    async def record_group_answer(
+        self,
+        session_id: int,
+        position: int,
+        answer: GroupAnswer,
+        name: str,
+        language: str | None = None,
+    ) -> GroupTally:
         """Store a member's answer if question ``position`` is still open at
         ``answer.answered_at`` (checked atomically with the insert), and count it in the
         session's counts in the same write; ``language`` is the one the question was shown in
@@ -291,8 +332,7 @@ class GroupStore(Protocol):
         """
         ...
 
-    async def tick_group_pick(self, session_id: int, position: int, user_id: int,
-                              slot: int) -> int:
+    async def tick_group_pick(self, session_id: int, position: int, user_id: int, slot: int) -> int:
         """Tick or untick ``slot`` in a member's choice on question ``position`` of a session
         (a question with several right options, before Submit), durably.
 
@@ -323,8 +363,7 @@ class GroupStore(Protocol):
         to ``new_chat_id``. Returns how many sessions moved."""
         ...
 
-    async def end_session(self, session_id: int, status: SessionStatus,
-                          now: float) -> bool:
+    async def end_session(self, session_id: int, status: SessionStatus, now: float) -> bool:
         """Finish or stop an active session; False if it was not active."""
         ...
 
@@ -372,14 +411,16 @@ class DeletedData:
         return not any(astuple(self))
 
     def __str__(self) -> str:
-        return (f"{_count(self.answers, 'answer')}, {_count(self.attempts, 'attempt')}, "
-                f"{_count(self.settings, 'setting')} deleted; "
-                f"{_count(self.group_answers, 'group answer')} in "
-                f"{_count(self.sessions, 'session')} made anonymous; "
-                f"{_count(self.drafts, 'draft')} and "
-                f"{_count(self.quizzes_deleted, 'created quiz', 'created quizzes')} deleted, "
-                f"{self.quizzes_kept} kept without their owner; "
-                f"{_count(self.other, 'other record')} deleted or unlinked")
+        return (
+            f"{_count(self.answers, 'answer')}, {_count(self.attempts, 'attempt')}, "
+            f"{_count(self.settings, 'setting')} deleted; "
+            f"{_count(self.group_answers, 'group answer')} in "
+            f"{_count(self.sessions, 'session')} made anonymous; "
+            f"{_count(self.drafts, 'draft')} and "
+            f"{_count(self.quizzes_deleted, 'created quiz', 'created quizzes')} deleted, "
+            f"{self.quizzes_kept} kept without their owner; "
+            f"{_count(self.other, 'other record')} deleted or unlinked"
+        )
 
 
 def _count(number: int, noun: str, plural: str | None = None) -> str:
@@ -403,8 +444,7 @@ class PromptStore(Protocol):
         there is none (never asked, answered, or older)."""
         ...
 
-    async def take_prompt(self, user_id: int, kind: str, payload: str, *,
-                          since: float) -> bool:
+    async def take_prompt(self, user_id: int, kind: str, payload: str, *, since: float) -> bool:
         """Use the user's prompt of ``kind`` up, if it is ``payload`` and was asked at
         ``since`` or later: True once (a compare-and-delete: of two instances taking it at
         once, one gets it). A prompt with another payload stays."""
@@ -523,9 +563,14 @@ class CardStore(Protocol):
     Every write is durable when the awaited call returns; failures raise :class:`StorageError`.
     """
 
-    async def update_card(self, user_id: int, bank_id: str, question_id: str,
-                          update: Callable[[Card], Card | None],
-                          study: Callable[[Learner], Learner] | None = None) -> Card | None:
+    async def update_card(
+        self,
+        user_id: int,
+        bank_id: str,
+        question_id: str,
+        update: Callable[[Card], Card | None],
+        study: Callable[[Learner], Learner] | None = None,
+    ) -> Card | None:
         """Apply ``update`` to the user's card of the question (a new card, ``id`` 0, if there
         is none) and store what it returns, with ``study`` applied to the user's
         :class:`Learner` row, in one transaction: no other write comes between the read and
@@ -554,13 +599,15 @@ class CardStore(Protocol):
         """The card with ``card_id``, or None."""
         ...
 
-    async def cards(self, user_id: int, bank_id: str | None = None,
-                    question_ids: Sequence[str] = ()) -> list[Card]:
+    async def cards(
+        self, user_id: int, bank_id: str | None = None, question_ids: Sequence[str] = ()
+    ) -> list[Card]:
         """The user's cards (of ``bank_id`` and ``question_ids`` when given), in no order."""
         ...
 
-    async def due_cards(self, user_id: int, bank_ids: Sequence[str], now: float,
-                        limit: int, count_upto: int) -> tuple[list[Card], int]:
+    async def due_cards(
+        self, user_id: int, bank_ids: Sequence[str], now: float, limit: int, count_upto: int
+    ) -> tuple[list[Card], int]:
         """Up to ``limit`` of the user's cards of ``bank_ids`` due at ``now``, earliest due
         first, and how many are due in all, counted up to ``count_upto``."""
         ...
@@ -579,21 +626,20 @@ class CardStore(Protocol):
         which only :meth:`update_card` changes)."""
         ...
 
-    async def update_learner(self, user_id: int,
-                             change: Callable[[Learner], Learner]) -> Learner:
+    async def update_learner(self, user_id: int, change: Callable[[Learner], Learner]) -> Learner:
         """Read the user's learner (defaults when never stored), store what ``change`` makes
         of it as :meth:`save_learner` does, and return that; atomically: no other write to
         the learner comes between the read and the write."""
         ...
 
-    async def reminders_due(self, now: float, bank_ids: Sequence[str],
-                            limit: int) -> list[tuple[Learner, bool]]:
+    async def reminders_due(
+        self, now: float, bank_ids: Sequence[str], limit: int
+    ) -> list[tuple[Learner, bool]]:
         """Up to ``limit`` learners with reminders on, not blocked, whose reminder is due at
         ``now``, earliest first; each with whether a card of ``bank_ids`` is due for them."""
         ...
 
-    async def move_reminders(self, planned: Sequence[tuple[int, float]],
-                             to: float) -> set[int]:
+    async def move_reminders(self, planned: Sequence[tuple[int, float]], to: float) -> set[int]:
         """Move the next reminder of each (user id, planned time) of ``planned`` to ``to`` if
         it is still planned then (compare-and-set, in one write: of instances sharing the
         storage, one claims a due reminder); the users whose reminder was moved."""
@@ -611,8 +657,9 @@ class CardStore(Protocol):
 class ReportStore(Protocol):
     """What ``quizbot report`` reads: every stored answer, private and group."""
 
-    async def item_responses(self, *, bank_id: str | None = None, chat_id: int | None = None,
-                             since: float | None = None) -> list[Response]:
+    async def item_responses(
+        self, *, bank_id: str | None = None, chat_id: int | None = None, since: float | None = None
+    ) -> list[Response]:
         """Every answer (private attempts and group sessions), optionally only of one bank,
         only of one group chat's sessions (``chat_id``: no private answers then), and only
         those given at or after ``since`` (seconds since the epoch)."""

@@ -68,10 +68,16 @@ class BankRegistry:
         timer: The clock of the record cache, in seconds (monotonic).
     """
 
-    def __init__(self, featured: Mapping[str, Bank], library: QuizLibrary | None = None, *,
-                 parse: Parse | None = None, cache_size: int = BANK_CACHE,
-                 record_seconds: float = RECORD_SECONDS,
-                 timer: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        featured: Mapping[str, Bank],
+        library: QuizLibrary | None = None,
+        *,
+        parse: Parse | None = None,
+        cache_size: int = BANK_CACHE,
+        record_seconds: float = RECORD_SECONDS,
+        timer: Callable[[], float] = time.monotonic,
+    ) -> None:
         if library is not None and parse is None:
             raise ValueError("a library of created quizzes needs a parse function")
         self._featured: Mapping[str, Bank] = MappingProxyType(dict(featured))
@@ -79,7 +85,8 @@ class BankRegistry:
         self._parse = parse
         self._banks: LRUCache[tuple[str, int], Bank] = LRUCache(cache_size)
         self._records: TTLCache[str, QuizRecord | None] = TTLCache(
-            max(cache_size, 1), record_seconds, timer=timer)
+            max(cache_size, 1), record_seconds, timer=timer
+        )
 
     # --- featured banks (in memory: sync) ------------------------------------------------
 
@@ -235,15 +242,22 @@ class BankRegistry:
         try:
             # in a thread: a parse takes milliseconds of CPU, which the event loop (every
             # other update) would otherwise wait for
-            bank = await asyncio.to_thread(self._parse, stored.document,
-                                           f"quiz {record.id} v{version}")
+            bank = await asyncio.to_thread(
+                self._parse, stored.document, f"quiz {record.id} v{version}"
+            )
         except Exception:  # any refusal of the parser: unplayable, not fatal
-            log.exception("created quiz %s version %d no longer parses: not served",
-                          record.id, version)
+            log.exception(
+                "created quiz %s version %d no longer parses: not served", record.id, version
+            )
             return None
         if bank.id != record.id or bank.version != version:
-            log.error("created quiz %s version %d is stored as bank %s version %d: not served",
-                      record.id, version, bank.id, bank.version)
+            log.error(
+                "created quiz %s version %d is stored as bank %s version %d: not served",
+                record.id,
+                version,
+                bank.id,
+                bank.version,
+            )
             return None
         self._banks[key] = bank
         return bank

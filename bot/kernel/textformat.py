@@ -38,10 +38,12 @@ EXPLANATION_MARK = ">"
 _LABEL = re.compile(r"^([A-La-l])\s*[.)]\s+")
 _BULLET = re.compile(r"^[-•–]\s+")
 
-TRUE_WORDS = frozenset(word.casefold() for word in (
-    "True", "सही", "Σωστό", "Σωστο", "Αληθές", "Αληθες"))
-FALSE_WORDS = frozenset(word.casefold() for word in (
-    "False", "गलत", "ग़लत", "Λάθος", "Λαθος", "Ψευδές", "Ψευδες"))
+TRUE_WORDS = frozenset(
+    word.casefold() for word in ("True", "सही", "Σωστό", "Σωστο", "Αληθές", "Αληθες")
+)
+FALSE_WORDS = frozenset(
+    word.casefold() for word in ("False", "गलत", "ग़लत", "Λάθος", "Λαθος", "Ψευδές", "Ψευδες")
+)
 """Option texts read as True and False (casefolded: Greek's final ς folds to σ), in the bot's
 languages."""
 
@@ -89,7 +91,7 @@ def parse_question(text: str, quotes: Sequence[str] = ()) -> TypedQuestion | Non
         if not line:
             continue
         if line.startswith(EXPLANATION_MARK) and lines:
-            explanation.append(line[len(EXPLANATION_MARK):].strip())
+            explanation.append(line[len(EXPLANATION_MARK) :].strip())
         else:
             lines.append(line)
     if len(lines) < 2:
@@ -129,13 +131,13 @@ def _folded(text: str) -> str:
 def _marked(line: str) -> tuple[bool, str]:
     """Whether an option line is marked right, and its text without the mark."""
     if line.startswith(MARK):
-        return True, line[len(MARK):].strip()
+        return True, line[len(MARK) :].strip()
     for mark in TRAILING_MARKS:
         if line.endswith(mark):
-            return True, line[:-len(mark)].strip()
+            return True, line[: -len(mark)].strip()
     label = _LABEL.match(line) or _BULLET.match(line)  # "B) *Paris"
-    if label is not None and line[label.end():].startswith(MARK):
-        return True, line[:label.end()] + line[label.end() + len(MARK):].strip()
+    if label is not None and line[label.end() :].startswith(MARK):
+        return True, line[: label.end()] + line[label.end() + len(MARK) :].strip()
     return False, line
 
 
@@ -144,13 +146,14 @@ def _unlabelled(texts: list[str], marked: list[bool]) -> list[str]:
     every option has one; as typed otherwise ("A. Lincoln" among unlabelled options stays)."""
     labels = [_LABEL.match(text) for text in texts]
     if all(labels) and [m[1].upper() for m in labels if m] == [
-            chr(ord("A") + i) for i in range(len(texts))]:
-        return [_unmarked(text[m.end():]) for text, m in zip(texts, labels, strict=True) if m]
+        chr(ord("A") + i) for i in range(len(texts))
+    ]:
+        return [_unmarked(text[m.end() :]) for text, m in zip(texts, labels, strict=True) if m]
     bullets = [_BULLET.match(text) for text in texts]
     if all(bullets):
-        return [_unmarked(text[m.end():]) for text, m in zip(texts, bullets, strict=True) if m]
+        return [_unmarked(text[m.end() :]) for text, m in zip(texts, bullets, strict=True) if m]
     return texts
 
 
 def _unmarked(text: str) -> str:
-    return text[len(MARK):].strip() if text.startswith(MARK) else text.strip()
+    return text[len(MARK) :].strip() if text.startswith(MARK) else text.strip()

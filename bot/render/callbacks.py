@@ -124,7 +124,7 @@ class GroupAnswerButton:
 
 @dataclass(frozen=True)
 class PlaceButton:
-    """"My place" on a group session's leaderboard: the tapper's own rank, as a toast."""
+    """ "My place" on a group session's leaderboard: the tapper's own rank, as a toast."""
 
     PREFIX: ClassVar[str] = "p"
     FIELDS: ClassVar[str | None] = _INT
@@ -197,14 +197,17 @@ class SettingButton:
 
     PREFIX: ClassVar[str] = "s"
     FIELDS: ClassVar[str | None] = (
-        rf"{_INT}:(who|seconds|scoring|bank|language|count):([a-z0-9-]{{1,32}})")
+        rf"{_INT}:(who|seconds|scoring|bank|language|count):([a-z0-9-]{{1,32}})"
+    )
 
     version: int
     field: str
     value: str
 
 
-# --- /newquiz (bot/features/newquiz/handlers.py): each names its draft by when it was opened (ms) ---
+# --- /newquiz (bot/features/newquiz/handlers.py): each names its draft by when it was opened (ms)
+# ---
+
 
 @dataclass(frozen=True)
 class DraftButton:
@@ -253,17 +256,33 @@ class RightDoneButton:
     serial: int
 
 
-QUIZ_ACTIONS = ("list", "open", "edit", "export", "results", "public", "link", "delete",
-                "confirm", "add", "rename", "question", "up", "down", "replace", "drop",
-                "page")
+QUIZ_ACTIONS = (
+    "list",
+    "open",
+    "edit",
+    "export",
+    "results",
+    "public",
+    "link",
+    "delete",
+    "confirm",
+    "add",
+    "rename",
+    "question",
+    "up",
+    "down",
+    "replace",
+    "drop",
+    "page",
+)
 """What a :class:`QuizButton` does (``bot.features.myquizzes.handlers`` handles each)."""
 
 
 @dataclass(frozen=True)
 class QuizButton:
     """A /myquizzes button on the creator's quiz ``quiz_id`` (a created quiz's id, ``c-`` and
-    10 characters: ``bot.features.myquizzes.service``) as it was at ``version``: ``action`` is what it does
-    (:data:`QUIZ_ACTIONS`), ``number`` a question's 1-based number or a page (0 where it has
+    10 characters: ``bot.features.myquizzes.service``) as it was at ``version``: ``action`` is what
+    it does (:data:`QUIZ_ACTIONS`), ``number`` a question's 1-based number or a page (0 where it has
     none). A tap on a version that moved on is stale."""
 
     PREFIX: ClassVar[str] = "m"
@@ -275,6 +294,7 @@ class QuizButton:
 
 
 # --- questions with several right options: tick options, then Submit ------------------------
+
 
 @dataclass(frozen=True)
 class TickButton:
@@ -355,7 +375,8 @@ class CardSubmitButton:
     attempt_id: int
 
 
-# --- the question of the day (bot/features/daily/handlers.py) ---------------------------------------
+# --- the question of the day (bot/features/daily/handlers.py)
+# ---------------------------------------
 
 _CHAT = r"(-[1-9][0-9]{0,15})"
 """A field that is a group's or channel's chat id (negative)."""
@@ -392,8 +413,10 @@ class DailyChannelButton:
     ``off``."""
 
     PREFIX: ClassVar[str] = "dc"
-    FIELDS: ClassVar[str | None] = (rf"{_CHAT}:(on|off):(k|[0-9]{{1,4}})"
-                                    r":(-|[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)")
+    FIELDS: ClassVar[str | None] = (
+        rf"{_CHAT}:(on|off):(k|[0-9]{{1,4}})"
+        r":(-|[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)"
+    )
 
     chat_id: int
     mode: str
@@ -401,7 +424,8 @@ class DailyChannelButton:
     bank: str
 
 
-# --- homework in a group (bot/features/homework/handlers.py) ----------------------------------------
+# --- homework in a group (bot/features/homework/handlers.py)
+# ----------------------------------------
 
 HOMEWORK_ACTIONS = ("close", "extend", "by", "cancel", "confirm", "keep", "report", "list")
 """What a :class:`HomeworkButton` does: ``close`` early, ``extend`` (the choice of how long),
@@ -434,14 +458,39 @@ class AssignButton:
     seconds: int
 
 
-CallbackButton = (AnswerButton | NextButton | RetakeButton | ReviewButton | LanguageButton
-                  | BankButton | GroupAnswerButton | PlaceButton | DeleteDataButton
-                  | CardAnswerButton | CardNextButton | StartReviewButton | ShownButton
-                  | SettingButton | DraftButton | UndoButton | RightOptionButton
-                  | RightDoneButton | QuizButton | HomeworkButton | AssignButton | TickButton
-                  | SubmitButton | GroupTickButton | GroupSubmitButton | CardTickButton
-                  | CardSubmitButton | FlowButton | DailyAnswerButton | DailySettingButton
-                  | DailyChannelButton)
+CallbackButton = (
+    AnswerButton
+    | NextButton
+    | RetakeButton
+    | ReviewButton
+    | LanguageButton
+    | BankButton
+    | GroupAnswerButton
+    | PlaceButton
+    | DeleteDataButton
+    | CardAnswerButton
+    | CardNextButton
+    | StartReviewButton
+    | ShownButton
+    | SettingButton
+    | DraftButton
+    | UndoButton
+    | RightOptionButton
+    | RightDoneButton
+    | QuizButton
+    | HomeworkButton
+    | AssignButton
+    | TickButton
+    | SubmitButton
+    | GroupTickButton
+    | GroupSubmitButton
+    | CardTickButton
+    | CardSubmitButton
+    | FlowButton
+    | DailyAnswerButton
+    | DailySettingButton
+    | DailyChannelButton
+)
 
 BUTTON_KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)
 """Every kind of button: each owns its prefix (``PREFIX``, unique) and the pattern of its
@@ -454,7 +503,8 @@ assert len(_BY_PREFIX) == len(BUTTON_KINDS), "two kinds of button share a prefix
 
 _PATTERNS: dict[type[CallbackButton], re.Pattern[str]] = {
     kind: re.compile(kind.PREFIX + (f":{kind.FIELDS}" if kind.FIELDS else "") + r"\Z")
-    for kind in BUTTON_KINDS}
+    for kind in BUTTON_KINDS
+}
 
 
 def callback_pattern(kind: type[CallbackButton]) -> re.Pattern[str]:
@@ -481,7 +531,8 @@ def _field_readers(kind: type[CallbackButton]) -> tuple[Callable[[str], Any], ..
 
 
 _READERS: dict[type[CallbackButton], tuple[Callable[[str], Any], ...]] = {
-    kind: _field_readers(kind) for kind in BUTTON_KINDS}
+    kind: _field_readers(kind) for kind in BUTTON_KINDS
+}
 
 
 def encode(button: CallbackButton) -> str:

@@ -43,8 +43,9 @@ def slot_label(question: Question, slot: int) -> str:
     return f"{LABELS[slot]}. "
 
 
-def _question_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup, *,
-                    marks: bool, closed: bool = False) -> list[str]:
+def _question_lines(
+    bank: Bank, v: QuestionView, t: Catalog, m: Markup, *, marks: bool, closed: bool = False
+) -> list[str]:
     """The title, header, prompt (with "Select all that apply" for several right options),
     then the options; with ``marks``, every right option ✅ and each wrong choice ❌. The
     first four lines are the title, the header, a blank line and the prompt. A true/false
@@ -55,8 +56,10 @@ def _question_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup, *,
     question = v.question
     lines = [
         m.bold(bank.title.get(lang, bank.default_language)),
-        m.escape(f"{t('question_header', number=v.position + 1, total=v.total)}  "
-                 f"{progress_bar(done, v.total)}"),
+        m.escape(
+            f"{t('question_header', number=v.position + 1, total=v.total)}  "
+            f"{progress_bar(done, v.total)}"
+        ),
         "",
         m.bold(question.prompt.get(lang, bank.default_language)),
     ]
@@ -64,7 +67,8 @@ def _question_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup, *,
         lines.append(m.italic(t(m.several_hint)))
     lines.append("")
     chosen = v.chosen_slots or (
-        frozenset((v.chosen_slot,)) if v.chosen_slot is not None else frozenset())
+        frozenset((v.chosen_slot,)) if v.chosen_slot is not None else frozenset()
+    )
     right = v.correct_slots
     for slot, option_index in enumerate(v.slots):
         shown = m.escape(option_text(bank, question, option_index, t))
@@ -112,8 +116,14 @@ class Ticks:
     submit: CallbackButton
 
 
-def question(bank: Bank, v: QuestionView, t: Catalog, m: Markup,
-             make_button: Callable[[int], CallbackButton], ticks: Ticks | None = None) -> Screen:
+def question(
+    bank: Bank,
+    v: QuestionView,
+    t: Catalog,
+    m: Markup,
+    make_button: Callable[[int], CallbackButton],
+    ticks: Ticks | None = None,
+) -> Screen:
     """A question with its options labelled A, B, ... (up to L), and one button per label in
     rows that fit a phone (:func:`answer_rows`); True and False buttons for a true/false
     question; for a question with several right options (given ``ticks``) a ☑/☐ button per
@@ -124,8 +134,12 @@ def question(bank: Bank, v: QuestionView, t: Catalog, m: Markup,
         ticks: The tick and Submit buttons, for a question with several right options.
     """
     text = "\n".join(_question_lines(bank, v, t, m, marks=False))
-    return Screen(text, question_keyboard(v, t, make_button, ticks), photo=v.question.picture,
-                  photo_note=picture_note(v.question.picture, t, m))
+    return Screen(
+        text,
+        question_keyboard(v, t, make_button, ticks),
+        photo=v.question.picture,
+        photo_note=picture_note(v.question.picture, t, m),
+    )
 
 
 def picture_note(picture: str | None, t: Catalog, m: Markup) -> str:
@@ -133,15 +147,24 @@ def picture_note(picture: str | None, t: Catalog, m: Markup) -> str:
     return m.escape(t("picture_not_shown")) if picture else ""
 
 
-def question_keyboard(v: QuestionView, t: Catalog, make_button: Callable[[int], CallbackButton],
-                      ticks: Ticks | None = None) -> tuple[tuple[Button, ...], ...]:
+def question_keyboard(
+    v: QuestionView,
+    t: Catalog,
+    make_button: Callable[[int], CallbackButton],
+    ticks: Ticks | None = None,
+) -> tuple[tuple[Button, ...], ...]:
     """The answer buttons of :func:`question` (also the keyboard edited in place by a tick)."""
     if v.question.kind == TRUE_FALSE:
-        return ((Button(t("option_true"), make_button(0)),
-                 Button(t("option_false"), make_button(1))),)
+        return (
+            (Button(t("option_true"), make_button(0)), Button(t("option_false"), make_button(1))),
+        )
     if v.question.several and ticks is not None:
-        boxes = [Button(("☑ " if ticks.ticked >> slot & 1 else "☐ ") + LABELS[slot],
-                        ticks.make_tick(slot)) for slot in range(len(v.slots))]
+        boxes = [
+            Button(
+                ("☑ " if ticks.ticked >> slot & 1 else "☐ ") + LABELS[slot], ticks.make_tick(slot)
+            )
+            for slot in range(len(v.slots))
+        ]
         return (*answer_rows(boxes), (Button(t("button_submit"), ticks.submit),))
     buttons = [Button(LABELS[slot], make_button(slot)) for slot in range(len(v.slots))]
     return answer_rows(buttons)
@@ -154,7 +177,8 @@ def marked_keyboard(v: QuestionView, t: Catalog) -> tuple[tuple[Button, ...], ..
     They only show the answer (:class:`ShownButton`); the marks say it where an app shows no
     style."""
     chosen = v.chosen_slots or (
-        frozenset((v.chosen_slot,)) if v.chosen_slot is not None else frozenset())
+        frozenset((v.chosen_slot,)) if v.chosen_slot is not None else frozenset()
+    )
     if v.question.kind == TRUE_FALSE:
         labels = [t("option_true"), t("option_false")]
     else:
@@ -181,8 +205,9 @@ def explanation_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup) -> lis
     if v.is_correct:
         verdict = t("feedback_correct")
     elif v.question.kind == TRUE_FALSE:  # a sentence of its own: "the answer is False" misreads
-        verdict = t("feedback_wrong_true" if v.slots[v.correct_slot] == 0
-                    else "feedback_wrong_false")
+        verdict = t(
+            "feedback_wrong_true" if v.slots[v.correct_slot] == 0 else "feedback_wrong_false"
+        )
     elif v.question.several:
         verdict = t("feedback_wrong_several", labels=right_labels(v))
     else:
@@ -190,16 +215,21 @@ def explanation_lines(bank: Bank, v: QuestionView, t: Catalog, m: Markup) -> lis
     return [m.bold(verdict), *notes_lines(bank, v.question, t, m, gap=False)]
 
 
-def notes_lines(bank: Bank, question: Question, t: Catalog, m: Markup, *,
-                gap: bool = True) -> list[str]:
+def notes_lines(
+    bank: Bank, question: Question, t: Catalog, m: Markup, *, gap: bool = True
+) -> list[str]:
     """The question's explanation and its source, each when it has one (both are optional);
     a blank line before each (but before the explanation when ``gap`` is False)."""
     lang = bank.language_for(t.language)
     lines = []
     if question.explanation is not None:
-        lines += [*([""] if gap else []),
-                  m.escape(question.explanation.get(lang, bank.default_language))]
+        lines += [
+            *([""] if gap else []),
+            m.escape(question.explanation.get(lang, bank.default_language)),
+        ]
     if question.source is not None:
-        lines += ["", m.escape(t("source", source=""))
-                  + m.link(question.source.title, question.source.url)]
+        lines += [
+            "",
+            m.escape(t("source", source="")) + m.link(question.source.title, question.source.url),
+        ]
     return lines

@@ -63,8 +63,12 @@ class Screen:
     """Put above the text when the photo cannot be sent (Telegram could not fetch it)."""
 
 
-def as_screens(text: str, m: Markup, keyboard: tuple[tuple[Button, ...], ...] = (),
-               limit: int = MAX_MESSAGE_UTF16) -> list[Screen]:
+def as_screens(
+    text: str,
+    m: Markup,
+    keyboard: tuple[tuple[Button, ...], ...] = (),
+    limit: int = MAX_MESSAGE_UTF16,
+) -> list[Screen]:
     """``text`` as one or more screens of at most ``limit`` visible UTF-16 units each (split
     by ``m.chunks``), the keyboard on the last one (it follows what the user read)."""
     texts = m.chunks(text, limit) or [text]

@@ -137,7 +137,7 @@ def timed(m: Markup, text: str, shown: str, when: float) -> str:
 def clip(text: str, limit: int = 64) -> str:
     """``text`` cut to ``limit`` characters with an ellipsis: for echoing what a user typed
     (a deep-link payload, a bank name) without overflowing a message."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def utf16_length(text: str) -> int:
@@ -242,8 +242,10 @@ def split_html(text: str, limit: int = MAX_MESSAGE_UTF16) -> list[str]:  # noqa:
     def flush() -> None:
         nonlocal parts, size, started, blank
         if not blank:
-            closing = (f"</{_TAG_NAME.match(tag)[1]}>"  # type: ignore[index]
-                       for tag in reversed(open_tags))
+            closing = (
+                f"</{_TAG_NAME.match(tag)[1]}>"  # type: ignore[index]
+                for tag in reversed(open_tags)
+            )
             texts.append("".join(parts) + "".join(closing))
         parts, size, started, blank = list(open_tags), 0, False, True
 
@@ -269,8 +271,9 @@ def split_html(text: str, limit: int = MAX_MESSAGE_UTF16) -> list[str]:  # noqa:
     return texts
 
 
-def pack(blocks: Iterable[str], limit: int = MAX_MESSAGE_UTF16, separator: str = "\n\n",
-         m: Markup = HTML) -> list[str]:
+def pack(
+    blocks: Iterable[str], limit: int = MAX_MESSAGE_UTF16, separator: str = "\n\n", m: Markup = HTML
+) -> list[str]:
     """Join blocks into as few texts as possible, each at most ``limit`` UTF-16 units as
     measured by ``m.length`` (for HTML: after entity parsing, as Telegram counts).
 

@@ -52,6 +52,7 @@ class OrderedQueue(asyncio.Queue):  # type: ignore[type-arg]
                 await self.order.register(chat_id, sender, item.update_id)
         await super().put(item)
 
+
 def sender_id(update: Update) -> int | None:
     """Who sent the update: the chat a message was sent on behalf of (a channel, a linked
     channel's forward, an anonymous admin's group) when it has one, else the user."""

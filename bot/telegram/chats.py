@@ -45,8 +45,9 @@ def thread_of(message: Message | None) -> int | None:
     return message.message_thread_id
 
 
-async def is_admin(context: Context, chat: Chat, user: User | None,
-                   message: Message | None = None) -> bool:
+async def is_admin(
+    context: Context, chat: Chat, user: User | None, message: Message | None = None
+) -> bool:
     """Whether ``user`` administers ``chat`` (an anonymous admin posts as the chat itself)."""
     if message is not None and message.sender_chat is not None:
         return message.sender_chat.id == chat.id
@@ -59,14 +60,20 @@ async def is_admin(context: Context, chat: Chat, user: User | None,
 async def reply(update: Update, context: Context, text: str) -> None:
     """A short plain reply in the group, in the topic the command came from."""
     assert update.effective_chat is not None
-    await context.bot.send_message(update.effective_chat.id, HTML.escape(text),
-                                   message_thread_id=thread_of(update.effective_message))
+    await context.bot.send_message(
+        update.effective_chat.id,
+        HTML.escape(text),
+        message_thread_id=thread_of(update.effective_message),
+    )
 
 
 def actor_name(update: Update) -> str:
     """Who sent a command: the member's name, or the group's title for an anonymous admin."""
-    if update.effective_user is not None and update.effective_message is not None and (
-            update.effective_message.sender_chat is None):
+    if (
+        update.effective_user is not None
+        and update.effective_message is not None
+        and (update.effective_message.sender_chat is None)
+    ):
         return display_name(update.effective_user)
     chat = update.effective_chat
     return (chat.title if chat is not None else None) or ""
@@ -92,8 +99,11 @@ async def is_member(context: Context, chat_id: int, user_id: int) -> bool | None
         return None
     if member.status == ChatMemberStatus.RESTRICTED:
         return bool(getattr(member, "is_member", False))
-    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER,
-                             ChatMemberStatus.MEMBER)
+    return member.status in (
+        ChatMemberStatus.ADMINISTRATOR,
+        ChatMemberStatus.OWNER,
+        ChatMemberStatus.MEMBER,
+    )
 
 
 def migration(message: Message) -> tuple[int, int]:

@@ -62,8 +62,20 @@ class Leases(SessionLeases, Protocol):
         ...
 
 
-class OpenStore(QuizStore, PreferenceStore, GroupStore, CardStore, PrivacyStore, QuizLibrary,
-                DraftStore, ReportStore, DailyStore, HomeworkStore, TimeZoneStore, Protocol):
+class OpenStore(
+    QuizStore,
+    PreferenceStore,
+    GroupStore,
+    CardStore,
+    PrivacyStore,
+    QuizLibrary,
+    DraftStore,
+    ReportStore,
+    DailyStore,
+    HomeworkStore,
+    TimeZoneStore,
+    Protocol,
+):
     """The open storage: the services' ports, and what the front end does with it besides
     (``storage``: ``SQLiteStore``, ``PostgresStore``; the handlers may not import it)."""
 
@@ -135,7 +147,8 @@ Context = CallbackContext[Bot, UserData, ChatData, BotData]
 QuizApplication = Application[Bot, Context, UserData, ChatData, BotData, JobQueue[Context]]
 """The application, as ``bot.app.build_application`` builds it."""
 CONTEXT_TYPES: ContextTypes[Context, UserData, ChatData, BotData] = ContextTypes(
-    context=CallbackContext, bot_data=BotData)
+    context=CallbackContext, bot_data=BotData
+)
 
 
 @dataclass(frozen=True)
@@ -172,8 +185,9 @@ class Keyboard(InlineKeyboardMarkup):
 
     __slots__ = ("_api",)
 
-    def __init__(self, rows: list[list[InlineKeyboardButton]],
-                 api: dict[str, list[list[dict[str, str]]]]) -> None:
+    def __init__(
+        self, rows: list[list[InlineKeyboardButton]], api: dict[str, list[list[dict[str, str]]]]
+    ) -> None:
         super().__init__(rows)
         self._api = api  # a protected attribute: settable on PTB's frozen objects
 
@@ -201,8 +215,9 @@ def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
                 api_row.append({"text": button.label, "switch_inline_query": value})
             else:
                 value = render_callbacks.encode(button.action)
-                buttons.append(InlineKeyboardButton(button.label, callback_data=value,
-                                                    style=button.style))
+                buttons.append(
+                    InlineKeyboardButton(button.label, callback_data=value, style=button.style)
+                )
                 api_row.append({"text": button.label, "callback_data": value})
                 if button.style is not None:  # Bot API 9.4
                     api_row[-1]["style"] = str(button.style)
@@ -241,8 +256,9 @@ async def send(context: Context, chat_id: int, screen: Screen) -> Message:
     if screen.photo is not None:
         try:
             if fits_caption(text):
-                return await context.bot.send_photo(chat_id, photo_input(screen.photo),
-                                                    caption=text, reply_markup=keyboard(screen))
+                return await context.bot.send_photo(
+                    chat_id, photo_input(screen.photo), caption=text, reply_markup=keyboard(screen)
+                )
             await context.bot.send_photo(chat_id, photo_input(screen.photo))
         except TelegramError as exc:
             if classify(exc).kind is not Kind.INVALID:
@@ -268,8 +284,7 @@ def _picture_refused(picture: str, exc: TelegramError) -> None:
     """Log, once per picture, that Telegram refused it (the question goes as text)."""
     if picture not in _REFUSED_PICTURES:
         _REFUSED_PICTURES[picture] = True
-        log.warning("picture %s not sent, its question goes without it: %s", picture,
-                    exc.message)
+        log.warning("picture %s not sent, its question goes without it: %s", picture, exc.message)
 
 
 def fits_caption(text: str) -> bool:
@@ -305,17 +320,23 @@ async def edit(query: CallbackQuery, screen: Screen) -> None:
         else:
             await query.edit_message_reply_markup(reply_markup=None)
             await query.get_bot().send_message(
-                query.message.chat.id if query.message else query.from_user.id, screen.text,
-                reply_markup=keyboard(screen))
+                query.message.chat.id if query.message else query.from_user.id,
+                screen.text,
+                reply_markup=keyboard(screen),
+            )
     except TelegramError as exc:
         kind = classify(exc).kind
         if kind is Kind.NOT_MODIFIED:
-            log.debug("edit skipped: message %s not modified",
-                      query.message and query.message.message_id)
+            log.debug(
+                "edit skipped: message %s not modified", query.message and query.message.message_id
+            )
         elif kind is Kind.GONE:
-            log.info("edit skipped: message %s of user %s is gone: %s",
-                     query.message and query.message.message_id, query.from_user.id,
-                     exc.message)
+            log.info(
+                "edit skipped: message %s of user %s is gone: %s",
+                query.message and query.message.message_id,
+                query.from_user.id,
+                exc.message,
+            )
         else:
             raise
 
@@ -329,11 +350,16 @@ async def edit_keyboard(query: CallbackQuery, screen: Screen) -> None:
     except TelegramError as exc:
         kind = classify(exc).kind
         if kind is Kind.NOT_MODIFIED:
-            log.debug("keyboard edit skipped: message %s not modified",
-                      query.message and query.message.message_id)
+            log.debug(
+                "keyboard edit skipped: message %s not modified",
+                query.message and query.message.message_id,
+            )
         elif kind is Kind.GONE:
-            log.info("keyboard edit skipped: message %s is gone: %s",
-                     query.message and query.message.message_id, exc.message)
+            log.info(
+                "keyboard edit skipped: message %s is gone: %s",
+                query.message and query.message.message_id,
+                exc.message,
+            )
         else:
             raise
 

@@ -35,13 +35,15 @@ class GroupMinute:
         groups: At most this many groups are kept (:data:`GROUPS_COUNTED`).
     """
 
-    def __init__(self, window: float = GROUP_TIME_PERIOD,
-                 clock: Callable[[], float] = time.monotonic,
-                 groups: int = GROUPS_COUNTED) -> None:
+    def __init__(
+        self,
+        window: float = GROUP_TIME_PERIOD,
+        clock: Callable[[], float] = time.monotonic,
+        groups: int = GROUPS_COUNTED,
+    ) -> None:
         self.window = window
         self._clock = clock
-        self._calls: TTLCache[Hashable, deque[float]] = TTLCache(groups, ttl=window,
-                                                                 timer=clock)
+        self._calls: TTLCache[Hashable, deque[float]] = TTLCache(groups, ttl=window, timer=clock)
 
     def _recent(self, group: Hashable) -> deque[float]:
         calls = self._calls.get(group)
@@ -72,4 +74,3 @@ def group_key(chat: Hashable | None, endpoint: str) -> Hashable | None:
     if (isinstance(chat, int) and chat < 0) or isinstance(chat, str):
         return chat
     return None
-

@@ -24,9 +24,12 @@ at its next interval, which is what retrying it means)."""
 _OUTAGE_LOGGED: dict[str, float] = {}
 
 
-def job_pass(callback: Callable[[Context], Coroutine[Any, Any, object]],
-             clock: Callable[[], float] = time.monotonic, *, turn: int = JOB_SOON,
-             ) -> Callable[[Context], Coroutine[Any, Any, None]]:
+def job_pass(
+    callback: Callable[[Context], Coroutine[Any, Any, object]],
+    clock: Callable[[], float] = time.monotonic,
+    *,
+    turn: int = JOB_SOON,
+) -> Callable[[Context], Coroutine[Any, Any, None]]:
     """A JobQueue pass: its sends are a job's own (``jobsends.job_calls``, in ``turn``), and a
     storage outage (``StorageError``: PostgreSQL down, a locked SQLite) ends the pass with one
     WARNING line per :data:`OUTAGE_LOG_SECONDS`, without a traceback; the next interval tries
@@ -41,7 +44,11 @@ def job_pass(callback: Callable[[Context], Coroutine[Any, Any, object]],
             name, now = callback.__name__, clock()
             if now - _OUTAGE_LOGGED.get(name, -OUTAGE_LOG_SECONDS) >= OUTAGE_LOG_SECONDS:
                 _OUTAGE_LOGGED[name] = now
-                log.warning("%s: storage unavailable, trying again at the next pass (said "
-                            "once a minute while it lasts): %s", name, exc)
+                log.warning(
+                    "%s: storage unavailable, trying again at the next pass (said "
+                    "once a minute while it lasts): %s",
+                    name,
+                    exc,
+                )
 
     return run

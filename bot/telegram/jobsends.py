@@ -22,9 +22,18 @@ from bot.kernel.ports import StorageError
 
 log = logging.getLogger(__name__)
 
-JOB_PACED = frozenset({"sendMessage", "sendPhoto", "sendDocument", "editMessageText",
-                       "editMessageCaption", "editMessageReplyMarkup", "copyMessage",
-                       "forwardMessage"})
+JOB_PACED = frozenset(
+    {
+        "sendMessage",
+        "sendPhoto",
+        "sendDocument",
+        "editMessageText",
+        "editMessageCaption",
+        "editMessageReplyMarkup",
+        "copyMessage",
+        "forwardMessage",
+    }
+)
 """The Bot API methods of a job that spend its send budget (what Telegram's message limits
 count); a job's reads (getChatMember) do not."""
 
@@ -63,6 +72,7 @@ def job_calls(turn: int = JOB_SOON) -> Iterator[None]:
         yield
     finally:
         _JOB_CALL.reset(token)
+
 
 def job_turn() -> int | None:
     """The turn of the job whose call this is (:func:`job_calls`), or None: not a job's call."""
@@ -206,8 +216,12 @@ class SendBudget:
                 self._outage_logged = False
             except StorageError as exc:
                 if not self._outage_logged:
-                    log.warning("send budget %s: storage unreachable, pacing this instance "
-                                "alone meanwhile: %s", self.name, exc)
+                    log.warning(
+                        "send budget %s: storage unreachable, pacing this instance "
+                        "alone meanwhile: %s",
+                        self.name,
+                        exc,
+                    )
                     self._outage_logged = True
         if start is None:
             start = max(self._next, loop.time(), earliest)

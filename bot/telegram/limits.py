@@ -43,8 +43,8 @@ It also tries transient failures again (5xx answers, dropped connections, time-o
 exponential back-off through tenacity, as :func:`outcomes.retryable` allows: a call that posts
 a message only when it surely did not reach Telegram, anything else on any transient failure.
 A group session's own calls are the exception: their step is retried by the session runner
-(:mod:`bot.features.groups.sessions`, bounded there), so they are tried once here, 429s included (the
-429's flood wait holds the chat, and the runner's next try waits it out before its call): the
+(:mod:`bot.features.groups.sessions`, bounded there), so they are tried once here, 429s included
+(the 429's flood wait holds the chat, and the runner's next try waits it out before its call): the
 tries of a step are bounded once, not multiplied.
 """
 
@@ -203,12 +203,17 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         dropped: How many replies were dropped.
     """
 
-    def __init__(self, *, transient_attempts: int = TRANSIENT_ATTEMPTS,
-                 max_wait: float = 2.0, flood_retries: int = RATE_LIMIT_RETRIES,
-                 waiting: Callable[[], AbstractAsyncContextManager[None]] | None = None,
-                 reply_seconds: float = REPLY_SECONDS,
-                 job_sends_per_second: float = DEFAULT_JOB_SENDS_PER_SECOND,
-                 paid_broadcast: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        transient_attempts: int = TRANSIENT_ATTEMPTS,
+        max_wait: float = 2.0,
+        flood_retries: int = RATE_LIMIT_RETRIES,
+        waiting: Callable[[], AbstractAsyncContextManager[None]] | None = None,
+        reply_seconds: float = REPLY_SECONDS,
+        job_sends_per_second: float = DEFAULT_JOB_SENDS_PER_SECOND,
+        paid_broadcast: bool = False,
+    ) -> None:
         self._transient_attempts = transient_attempts
         self._flood_retries = flood_retries
         self._exponential = wait_exponential(multiplier=0.2, max=max_wait)
@@ -222,14 +227,18 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         self._sessionless: TTLCache[Hashable, bool] = TTLCache(GROUPS_COUNTED, GROUP_TIME_PERIOD)
         """Groups whose session this instance ended in the last minute, without a session call
         since: replies there need not keep the session's reserve."""
-        free = (min(job_sends_per_second, DEFAULT_JOB_SENDS_PER_SECOND) if paid_broadcast
-                else job_sends_per_second)
+        free = (
+            min(job_sends_per_second, DEFAULT_JOB_SENDS_PER_SECOND)
+            if paid_broadcast
+            else job_sends_per_second
+        )
         self.jobs = SendBudget("jobs", free)
         """The jobs' one send budget (``job_sends_per_second``), one send at a time: replies to
         what users do never wait for it. With paid broadcasts, the budget of the jobs' calls
         that cannot be paid for (:data:`PAID_BROADCAST`), at most the default rate."""
-        self.paid: SendBudget | None = (SendBudget("paid", job_sends_per_second)
-                                        if paid_broadcast else None)
+        self.paid: SendBudget | None = (
+            SendBudget("paid", job_sends_per_second) if paid_broadcast else None
+        )
         """With paid broadcasts (``Settings.paid_broadcast``): the budget of the jobs' sends
         that go with ``allow_paid_broadcast`` (``job_sends_per_second``); else None."""
         self._private_sent: TTLCache[int, float] = TTLCache(GROUPS_COUNTED, GROUP_TIME_PERIOD)
@@ -282,9 +291,13 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             # a session's own call is tried once (a 429 or a transient failure): its step is
             # tried again by the session runner, with its own back-off and bound (retries do
             # not multiply)
-            budget = (_Budget(endpoint, 0, 0) if session else
-                      _Budget(endpoint, rate_limit_args or self._flood_retries,
-                              self._transient_attempts - 1))
+            budget = (
+                _Budget(endpoint, 0, 0)
+                if session
+                else _Budget(
+                    endpoint, rate_limit_args or self._flood_retries, self._transient_attempts - 1
+                )
+            )
             if not budget.allows(exc):
                 raise
             self._log_retry(endpoint, chat, exc)
@@ -294,7 +307,8 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             wait=self._backoff,
             sleep=self._sleep,
             before_sleep=lambda state: self._log_retry(
-                endpoint, chat, state.outcome.exception() if state.outcome else None),
+                endpoint, chat, state.outcome.exception() if state.outcome else None
+            ),
             reraise=True,
         )
         async for attempt in retrying:
@@ -302,16 +316,26 @@ class QuizRateLimiter(BaseRateLimiter[int]):
                 return await self._once(chat, callback, args, kwargs, endpoint, data)
         raise AssertionError("unreachable: tenacity reraises the last failure")
 
-    async def _once(self, chat: Hashable | None,
-                    callback: Callable[..., Coroutine[Any, Any, Result]], args: Any,
-                    kwargs: dict[str, Any], endpoint: str, data: dict[str, Any]) -> Result:
+    async def _once(
+        self,
+        chat: Hashable | None,
+        callback: Callable[..., Coroutine[Any, Any, Result]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+    ) -> Result:
         """One try: wait out the chat's flood wait, then the group's budget, then the call."""
         if self._held_until and self._held(chat):
             async with self._waiting():
                 await self._wait_for_floods(chat)
         group = group_key(chat, endpoint)
-        if group is not None and self.shared is not None and isinstance(group, int) \
-                and job_turn() is not None:
+        if (
+            group is not None
+            and self.shared is not None
+            and isinstance(group, int)
+            and job_turn() is not None
+        ):
             await self._take_group(group)
         if group is not None:
             bucket = self._bucket(group)
@@ -323,9 +347,13 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             self.minute.note(group)
         return await self._call(chat, callback, args, kwargs)
 
-    async def _call(self, chat: Hashable | None,
-                    callback: Callable[..., Coroutine[Any, Any, Result]], args: Any,
-                    kwargs: dict[str, Any]) -> Result:
+    async def _call(
+        self,
+        chat: Hashable | None,
+        callback: Callable[..., Coroutine[Any, Any, Result]],
+        args: Any,
+        kwargs: dict[str, Any],
+    ) -> Result:
         """The call itself; a 429 holds ``chat`` (every chat for a call without one) for the
         ``retry_after`` Telegram gave, and is raised."""
         try:
@@ -375,8 +403,9 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             try:
                 wait = await self.shared.take_group(group, GROUP_MAX_RATE, GROUP_TIME_PERIOD)
             except StorageError as exc:
-                log.warning("group %s: storage unreachable, its minute counted here alone: %s",
-                            group, exc)
+                log.warning(
+                    "group %s: storage unreachable, its minute counted here alone: %s", group, exc
+                )
                 return
             if wait <= 0:
                 return
@@ -405,8 +434,9 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             else:
                 self._replied.pop(key, None)
                 self._replied[key] = now  # the latest last
-                while (self._replied
-                       and now - next(iter(self._replied.values())) >= self.reply_seconds):
+                while (
+                    self._replied and now - next(iter(self._replied.values())) >= self.reply_seconds
+                ):
                     self._replied.popitem(last=False)  # forget replies long past
         if reason is not None:
             self.dropped += 1
@@ -441,8 +471,9 @@ class QuizRateLimiter(BaseRateLimiter[int]):
     def _held(self, chat: Hashable | None) -> bool:
         """Whether calls to ``chat`` are in a flood wait right now."""
         now = asyncio.get_running_loop().time()
-        return (self._held_until.get(_ALL_CHATS, now) > now
-                or (chat is not None and self._held_until.get(chat, now) > now))
+        return self._held_until.get(_ALL_CHATS, now) > now or (
+            chat is not None and self._held_until.get(chat, now) > now
+        )
 
     async def _sleep(self, seconds: float) -> None:
         """The back-off between tries, without holding a processing slot."""
@@ -464,8 +495,10 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             now = loop.time()
             for key in [key for key, until in self._held_until.items() if until <= now]:
                 del self._held_until[key]
-            until = max(self._held_until.get(_ALL_CHATS, now),
-                        self._held_until.get(chat, now) if chat is not None else now)
+            until = max(
+                self._held_until.get(_ALL_CHATS, now),
+                self._held_until.get(chat, now) if chat is not None else now,
+            )
             if until <= now:
                 return
             await asyncio.sleep(until - now)
@@ -480,7 +513,11 @@ class QuizRateLimiter(BaseRateLimiter[int]):
     @staticmethod
     def _log_retry(endpoint: str, chat: Hashable | None, exc: BaseException | None) -> None:
         if isinstance(exc, RetryAfter):
-            log.info("%s (chat %s): flood control, waiting %.1f s to try again", endpoint, chat,
-                     retry_after_seconds(exc))
+            log.info(
+                "%s (chat %s): flood control, waiting %.1f s to try again",
+                endpoint,
+                chat,
+                retry_after_seconds(exc),
+            )
         else:
             log.info("%s (chat %s) failed (%r); trying again", endpoint, chat, exc)

@@ -45,11 +45,19 @@ HEALTH_TIMEOUT = 10.0
 """Seconds the health check waits for its test write before answering 503 (longer than
 storage's busy timeout, so that a locked database is reported as such)."""
 
+
 def update_type(update: object) -> str:
     """The update's type (``message``, ``callback_query``, ...), ``other`` if none."""
     if isinstance(update, Update):
-        for name in ("message", "callback_query", "my_chat_member", "inline_query",
-                     "edited_message", "channel_post", "chat_member"):
+        for name in (
+            "message",
+            "callback_query",
+            "my_chat_member",
+            "inline_query",
+            "edited_message",
+            "channel_post",
+            "chat_member",
+        ):
             if getattr(update, name, None) is not None:
                 return name
     return "other"
@@ -83,8 +91,9 @@ class MeteredRequest(AiohttpRequest):
         self.metrics = metrics
         self._calls: dict[str, Any] = {}  # method -> its counter (prometheus' labels())
 
-    async def do_request(self, url: str, method: str, *args: Any,
-                         **kwargs: Any) -> tuple[int, bytes]:
+    async def do_request(
+        self, url: str, method: str, *args: Any, **kwargs: Any
+    ) -> tuple[int, bytes]:
         """Send the request (see :meth:`AiohttpRequest.do_request`) and count it; the method
         is the URL's last part (the URL holds the token: it is never used as a label)."""
         name = url.rsplit("/", 1)[-1] or "unknown"
@@ -109,8 +118,9 @@ def counted(metrics: Metrics, chat: str, hook: AnswerHook) -> AnswerHook:
     answer in ``quizbot_answers_recorded`` under ``chat`` (``private`` or ``group``) first."""
     answers = metrics.answers.labels(chat)
 
-    async def on_answer(user_id: int, bank_id: str, question_id: str, correct: bool,
-                        answered_at: float) -> object:
+    async def on_answer(
+        user_id: int, bank_id: str, question_id: str, correct: bool, answered_at: float
+    ) -> object:
         answers.inc()
         return await hook(user_id, bank_id, question_id, correct, answered_at)
 
@@ -127,8 +137,9 @@ class MonitoringServer:
         address: Where to listen.
     """
 
-    def __init__(self, app: QuizApplication, store: OpenStore, metrics: Metrics,
-                 address: Address) -> None:
+    def __init__(
+        self, app: QuizApplication, store: OpenStore, metrics: Metrics, address: Address
+    ) -> None:
         self.app = app
         self.store = store
         self.metrics = metrics
@@ -170,14 +181,18 @@ class MonitoringServer:
         except (StorageError, TimeoutError) as exc:
             database = f"not writable: {exc or 'timed out'}"
         healthy = running and database == "writable"
-        return healthy, {"status": "ok" if healthy else "unhealthy",
-                         "updates": mode if running else "stopped", "database": database}
+        return healthy, {
+            "status": "ok" if healthy else "unhealthy",
+            "updates": mode if running else "stopped",
+            "database": database,
+        }
 
     async def healthz(self, request: web.Request) -> web.Response:
         """GET /healthz: 200 or 503 with the JSON of :meth:`health`."""
         healthy, body = await self.health()
-        return web.Response(status=200 if healthy else 503, text=json.dumps(body),
-                            content_type="application/json")
+        return web.Response(
+            status=200 if healthy else 503, text=json.dumps(body), content_type="application/json"
+        )
 
     async def metrics_page(self, request: web.Request) -> web.Response:
         """GET /metrics: Prometheus's text format."""

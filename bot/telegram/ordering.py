@@ -122,13 +122,17 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
             dropped update that is a button tap (a callback query), so that each is answered.
     """
 
-    def __init__(self, max_concurrent_updates: int = DEFAULT_MAX_CONCURRENT_UPDATES, *,
-                 clock: Callable[[], float] = time.time,
-                 max_queued: int = MAX_QUEUED_PER_KEY,
-                 user_rate: tuple[float, float] = USER_RATE,
-                 burst_seconds: float = BURST_SECONDS,
-                 on_refused: Refused | None = None,
-                 on_dropped_tap: Refused | None = None) -> None:
+    def __init__(
+        self,
+        max_concurrent_updates: int = DEFAULT_MAX_CONCURRENT_UPDATES,
+        *,
+        clock: Callable[[], float] = time.time,
+        max_queued: int = MAX_QUEUED_PER_KEY,
+        user_rate: tuple[float, float] = USER_RATE,
+        burst_seconds: float = BURST_SECONDS,
+        on_refused: Refused | None = None,
+        on_dropped_tap: Refused | None = None,
+    ) -> None:
         super().__init__(PTB_SLOTS)
         self._slots = asyncio.Semaphore(max_concurrent_updates)
         self.slots = max_concurrent_updates
@@ -185,8 +189,12 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         key = self.key(update)
         polled = self.polled if isinstance(update, Update) else None
         update_id = update.update_id if isinstance(update, Update) else 0
-        if key is not None and isinstance(update, Update) and limited(update) and (
-                not await self._admit(update, key)):
+        if (
+            key is not None
+            and isinstance(update, Update)
+            and limited(update)
+            and (not await self._admit(update, key))
+        ):
             if inspect.iscoroutine(coroutine):
                 coroutine.close()  # never started: nothing to undo
             if self.order is not None:
@@ -278,16 +286,20 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
                 except Exception:  # the answer is a courtesy
                     log.exception("could not answer a dropped tap of sender %s", sender)
             return
-        log.info("sender %s in chat %s is flooding: dropping their updates beyond the limits",
-                 sender, key[0] if isinstance(key, tuple) else None)
+        log.info(
+            "sender %s in chat %s is flooding: dropping their updates beyond the limits",
+            sender,
+            key[0] if isinstance(key, tuple) else None,
+        )
         if self.on_refused is not None:
             try:
                 await self.on_refused(update)
             except Exception:  # the notice is a courtesy
                 log.exception("could not tell sender %s to slow down", sender)
 
-    async def _in_turn(self, update: object, key: tuple[int | None, int | None],
-                       coroutine: Awaitable[Any]) -> None:
+    async def _in_turn(
+        self, update: object, key: tuple[int | None, int | None], coroutine: Awaitable[Any]
+    ) -> None:
         """Await ``coroutine`` in the update's turn across instances (when there is an
         :attr:`order`), holding a slot."""
         if self.order is None or not isinstance(update, Update):
@@ -305,8 +317,11 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
     async def _polled_in_slot(self, update: object, coroutine: Awaitable[Any]) -> None:
         """Await ``coroutine`` holding a slot, unless :attr:`polled` says the update was
         handled before this start (then it is dropped unstarted)."""
-        if self.polled is not None and isinstance(update, Update) and (
-                await self.polled.handled_before(update.update_id)):
+        if (
+            self.polled is not None
+            and isinstance(update, Update)
+            and (await self.polled.handled_before(update.update_id))
+        ):
             self.repeated += 1
             if inspect.iscoroutine(coroutine):
                 coroutine.close()  # never started: nothing to undo
@@ -321,13 +336,15 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         try:
             handled = await self.order.handled(self.bot_id, update.update_id)
         except StorageError as exc:
-            log.warning("update %s: could not check whether it was handled already (%s); "
-                        "handling it", update.update_id, exc)
+            log.warning(
+                "update %s: could not check whether it was handled already (%s); handling it",
+                update.update_id,
+                exc,
+            )
             return False
         if handled:
             self.repeated += 1
-            log.info("update %s was delivered again: handled already, dropped",
-                     update.update_id)
+            log.info("update %s was delivered again: handled already, dropped", update.update_id)
         return handled
 
     async def _mark_handled(self, update: Update) -> None:
@@ -392,6 +409,7 @@ class PerUserOrderedProcessor(BaseUpdateProcessor):
         Returns:
             True when they were all processed; False when ``at_most`` seconds passed first.
         """
+
         def settled_now() -> bool:
             return all(received > before for received in self._in_chat.get(chat_id, {}).values())
 

@@ -33,8 +33,15 @@ from telegram.error import (
     TimedOut,
 )
 
-__all__ = ["ConnectFailed", "ConnectTimedOut", "Kind", "Outcome", "classify", "posts_message",
-           "retryable"]
+__all__ = [
+    "ConnectFailed",
+    "ConnectTimedOut",
+    "Kind",
+    "Outcome",
+    "classify",
+    "posts_message",
+    "retryable",
+]
 
 
 class ConnectFailed(NetworkError):
@@ -168,16 +175,16 @@ def retry_after_seconds(exc: RetryAfter) -> float:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
-_POSTING_METHODS = frozenset({"copyMessage", "copyMessages", "forwardMessage",
-                              "forwardMessages"})
+_POSTING_METHODS = frozenset({"copyMessage", "copyMessages", "forwardMessage", "forwardMessages"})
 _HARMLESS_SENDS = frozenset({"sendChatAction"})
 
 
 def posts_message(endpoint: str) -> bool:
     """Whether a Bot API method posts a new message (sendMessage, sendPhoto, sendPoll, ...,
     copyMessage, forwardMessage): doing it twice posts twice."""
-    return (endpoint.startswith("send") and endpoint not in _HARMLESS_SENDS
-            ) or endpoint in _POSTING_METHODS
+    return (
+        endpoint.startswith("send") and endpoint not in _HARMLESS_SENDS
+    ) or endpoint in _POSTING_METHODS
 
 
 def retryable(exc: BaseException, endpoint: str) -> bool:

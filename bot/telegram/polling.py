@@ -69,10 +69,20 @@ hand), when the lowest of those is not handled sooner: how much later than at on
 sent meanwhile is fetched, while one update takes long (a file being checked, a flood wait)."""
 
 
-REPLAYABLE = frozenset(kind.PREFIX for kind in (
-    render_callbacks.AnswerButton, render_callbacks.NextButton, render_callbacks.ShownButton, render_callbacks.TickButton,
-    render_callbacks.SubmitButton, render_callbacks.GroupAnswerButton, render_callbacks.GroupTickButton,
-    render_callbacks.GroupSubmitButton, render_callbacks.DailyAnswerButton))
+REPLAYABLE = frozenset(
+    kind.PREFIX
+    for kind in (
+        render_callbacks.AnswerButton,
+        render_callbacks.NextButton,
+        render_callbacks.ShownButton,
+        render_callbacks.TickButton,
+        render_callbacks.SubmitButton,
+        render_callbacks.GroupAnswerButton,
+        render_callbacks.GroupTickButton,
+        render_callbacks.GroupSubmitButton,
+        render_callbacks.DailyAnswerButton,
+    )
+)
 """The buttons of answering (a quiz's options, ticks and Submit, "Next"; a group's, a day's
 question's): a tap on one handled twice stores nothing twice (each answer is stored once, per
 question and attempt, member or post, and a tap on a question answered already shows what was
@@ -105,8 +115,7 @@ class PolledUpdates:
         stale_seconds: See :data:`STALE_SECONDS`.
     """
 
-    def __init__(self, *, hold_back: int = HOLD_BACK,
-                 stale_seconds: float = STALE_SECONDS) -> None:
+    def __init__(self, *, hold_back: int = HOLD_BACK, stale_seconds: float = STALE_SECONDS) -> None:
         self.hold_back = hold_back
         self.stale_seconds = stale_seconds
         self._open: OrderedDict[int, None] = OrderedDict()  # fetched, not handled: ascending
@@ -135,8 +144,11 @@ class PolledUpdates:
         try:
             last = await store.last_handled(bot_id)
         except StorageError as exc:
-            log.warning("could not read which updates were handled before this start (%s): "
-                        "an update handled just before it may be handled again", exc)
+            log.warning(
+                "could not read which updates were handled before this start (%s): "
+                "an update handled just before it may be handled again",
+                exc,
+            )
             return
         self._marked_before = last or 0
 
@@ -198,8 +210,12 @@ class PolledUpdates:
         try:
             handled = await self._store.handled(self._bot_id, update_id)
         except StorageError as exc:
-            log.warning("update %s: could not check whether it was handled before this start "
-                        "(%s); handling it", update_id, exc)
+            log.warning(
+                "update %s: could not check whether it was handled before this start "
+                "(%s); handling it",
+                update_id,
+                exc,
+            )
             return False
         if handled:
             self.repeated += 1
@@ -233,8 +249,12 @@ class PolledUpdates:
             try:
                 await self._store.mark_many(self._bot_id, batch)
             except StorageError as exc:
-                log.warning("%d handled update(s) could not be marked (%s): after a crash "
-                            "they may be handled again", len(batch), exc)
+                log.warning(
+                    "%d handled update(s) could not be marked (%s): after a crash "
+                    "they may be handled again",
+                    len(batch),
+                    exc,
+                )
             except Exception:
                 log.exception("%d handled update(s) could not be marked", len(batch))
 

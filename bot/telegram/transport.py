@@ -158,16 +158,25 @@ class AiohttpRequest(BaseRequest):
         pool_timeout: Seconds to wait for a free connection, default 1 (PTB's default).
     """
 
-    def __init__(self, connection_pool_size: int = 16, read_timeout: float | None = 5.0,
-                 write_timeout: float | None = 5.0, connect_timeout: float | None = 5.0,
-                 pool_timeout: float | None = 1.0,
-                 pace: Callable[[], Awaitable[None]] | None = None,
-                 confirm: Confirming | None = None) -> None:
+    def __init__(
+        self,
+        connection_pool_size: int = 16,
+        read_timeout: float | None = 5.0,
+        write_timeout: float | None = 5.0,
+        connect_timeout: float | None = 5.0,
+        pool_timeout: float | None = 1.0,
+        pace: Callable[[], Awaitable[None]] | None = None,
+        confirm: Confirming | None = None,
+    ) -> None:
         self._pool_size = connection_pool_size
         self._pace = pace
         self._confirm = confirm
-        self._defaults = {"read": read_timeout, "write": write_timeout,
-                          "connect": connect_timeout, "pool": pool_timeout}
+        self._defaults = {
+            "read": read_timeout,
+            "write": write_timeout,
+            "connect": connect_timeout,
+            "pool": pool_timeout,
+        }
         self._session: aiohttp.ClientSession | None = None
         self._targets: dict[str, tuple[URL, URL | None, aiohttp.BasicAuth | None]] = {}
         self._timeouts: dict[tuple[float | None, ...], aiohttp.ClientTimeout] = {}
@@ -183,7 +192,8 @@ class AiohttpRequest(BaseRequest):
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=self._pool_size),
                 headers={"User-Agent": self.USER_AGENT},
-                cookie_jar=aiohttp.DummyCookieJar())  # the Bot API sets no cookies
+                cookie_jar=aiohttp.DummyCookieJar(),
+            )  # the Bot API sets no cookies
             self._targets.clear()
 
     def parse_json_payload(self, payload: bytes) -> JSONDict:  # type: ignore[override]
@@ -198,8 +208,12 @@ class AiohttpRequest(BaseRequest):
         except orjson.JSONDecodeError:
             return BaseRequest.parse_json_payload(payload)
         result = answer.get("result") if isinstance(answer, dict) else None
-        if isinstance(result, list) and result and isinstance(result[0], dict) \
-                and "update_id" in result[0]:
+        if (
+            isinstance(result, list)
+            and result
+            and isinstance(result[0], dict)
+            and "update_id" in result[0]
+        ):
             if self._confirm is not None:
                 result = answer["result"] = self._confirm.fresh(result)
             slim_updates(result)
@@ -220,8 +234,9 @@ class AiohttpRequest(BaseRequest):
             target = self._targets[url] = (parsed, *proxy)
         return target
 
-    def _timeout(self, connect: float | None, pool: float | None, write: float | None,
-                 read: float | None) -> aiohttp.ClientTimeout:
+    def _timeout(
+        self, connect: float | None, pool: float | None, write: float | None, read: float | None
+    ) -> aiohttp.ClientTimeout:
         """The ``aiohttp.ClientTimeout`` for these four timeouts (seconds, None: no limit): a
         write timeout bounds the whole exchange (``total`` = their sum), connecting includes
         the wait for a free connection. Made once per combination."""
@@ -233,9 +248,9 @@ class AiohttpRequest(BaseRequest):
                 total=None if write is None else sum(parts),
                 connect=None if connect is None or pool is None else connect + pool,
                 sock_connect=connect,
-                sock_read=read)
+                sock_read=read,
+            )
         return timeout
-
 
     async def shutdown(self) -> None:
         """Close the session (idempotent)."""
@@ -274,8 +289,12 @@ class AiohttpRequest(BaseRequest):
         def pick(value: Any, kind: str) -> float | None:
             return self._defaults[kind] if value is BaseRequest.DEFAULT_NONE else value
 
-        timeout = self._timeout(pick(connect_timeout, "connect"), pick(pool_timeout, "pool"),
-                                pick(write_timeout, "write"), pick(read_timeout, "read"))
+        timeout = self._timeout(
+            pick(connect_timeout, "connect"),
+            pick(pool_timeout, "pool"),
+            pick(write_timeout, "write"),
+            pick(read_timeout, "read"),
+        )
         body: aiohttp.FormData | BytesPayload | None = None
         if request_data is not None:
             if request_data.multipart_data:
@@ -293,9 +312,9 @@ class AiohttpRequest(BaseRequest):
                 body = BytesPayload(orjson.dumps(parameters), content_type="application/json")
         target, proxy, proxy_auth = self._target(url)
         try:
-            async with self._session.request(method, target, data=body,
-                                             timeout=timeout, proxy=proxy,
-                                             proxy_auth=proxy_auth) as response:
+            async with self._session.request(
+                method, target, data=body, timeout=timeout, proxy=proxy, proxy_auth=proxy_auth
+            ) as response:
                 payload = await response.read()
                 if response.status == 200 and _UNREAD.get():
                     return 200, UNREAD_RESULT

@@ -13,23 +13,22 @@ class UpdateOrder(Protocol):
     :class:`storage.order.PostgresUpdateOrder`, or :class:`storage.order.LocalUpdateOrder`
     (one instance: it does nothing)."""
 
-    async def register(self, chat_id: int | None, sender_id: int | None,
-                       update_id: int) -> None:
+    async def register(self, chat_id: int | None, sender_id: int | None, update_id: int) -> None:
         """Record that the update reached this instance (before Telegram is answered).
 
         Raises:
             StorageError: not recorded (the update must not be acknowledged).
         """
 
-    def turn(self, chat_id: int | None, sender_id: int | None,
-             update_id: int) -> AbstractAsyncContextManager[bool]:
+    def turn(
+        self, chat_id: int | None, sender_id: int | None, update_id: int
+    ) -> AbstractAsyncContextManager[bool]:
         """Wait (bounded) for the update's turn among its key's updates on every instance;
         hold it inside the block, which gets True, or False when it could not be had (the
         update is handled anyway). Never raises for a storage failure."""
         ...
 
-    async def forget(self, chat_id: int | None, sender_id: int | None,
-                     update_id: int) -> None:
+    async def forget(self, chat_id: int | None, sender_id: int | None, update_id: int) -> None:
         """Unregister an update that will not be handled. Never raises."""
 
     async def handled(self, bot_id: int, update_id: int) -> bool:

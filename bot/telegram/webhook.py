@@ -68,8 +68,9 @@ class WebhookServer:
         allowed_updates: The update types asked of Telegram (setWebhook).
     """
 
-    def __init__(self, app: QuizApplication, settings: Settings,
-                 allowed_updates: list[str]) -> None:
+    def __init__(
+        self, app: QuizApplication, settings: Settings, allowed_updates: list[str]
+    ) -> None:
         self.app = app
         self.settings = settings
         self.allowed_updates = allowed_updates
@@ -87,13 +88,16 @@ class WebhookServer:
         """
         address = self.settings.listen
         try:
-            infos = socket.getaddrinfo(address.host or None, address.port,
-                                       type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+            infos = socket.getaddrinfo(
+                address.host or None, address.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+            )
             family, kind, proto, _name, where = infos[0]
             sock = socket.socket(family, kind, proto)
         except OSError as exc:
-            raise ConfigError(f"cannot listen for webhooks on {address} (QUIZBOT_LISTEN / "
-                              f"--listen): {exc.strerror or exc}") from None
+            raise ConfigError(
+                f"cannot listen for webhooks on {address} (QUIZBOT_LISTEN / "
+                f"--listen): {exc.strerror or exc}"
+            ) from None
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind(where)
@@ -101,8 +105,10 @@ class WebhookServer:
             sock.setblocking(False)
         except OSError as exc:
             sock.close()
-            raise ConfigError(f"cannot listen for webhooks on {address} (QUIZBOT_LISTEN / "
-                              f"--listen): {exc.strerror or exc}") from None
+            raise ConfigError(
+                f"cannot listen for webhooks on {address} (QUIZBOT_LISTEN / "
+                f"--listen): {exc.strerror or exc}"
+            ) from None
         self._socket = sock
 
     async def start(self) -> None:
@@ -120,18 +126,24 @@ class WebhookServer:
         server.router.add_post(self.settings.webhook_path, self.on_request)
         # lingering_time 0: the unread body of a refused request is not read and dropped for
         # 10 s (aiohttp's default): the connection is closed once answered
-        self._runner = web.AppRunner(server, handle_signals=False, access_log=None,
-                                     lingering_time=0)
+        self._runner = web.AppRunner(
+            server, handle_signals=False, access_log=None, lingering_time=0
+        )
         await self._runner.setup()
         await web.SockSite(self._runner, self._socket).start()
         url = self.settings.webhook_url or ""
         try:
             await self.app.bot.set_webhook(
-                url=url, secret_token=self.settings.webhook_secret,
-                allowed_updates=self.allowed_updates, drop_pending_updates=False)
+                url=url,
+                secret_token=self.settings.webhook_secret,
+                allowed_updates=self.allowed_updates,
+                drop_pending_updates=False,
+            )
         except BadRequest as exc:  # e.g. "bad webhook: An HTTPS URL must be provided"
-            raise ConfigError(f"Telegram refused the webhook URL {url} (QUIZBOT_WEBHOOK_URL / "
-                              f"--webhook-url): {exc.message}") from None
+            raise ConfigError(
+                f"Telegram refused the webhook URL {url} (QUIZBOT_WEBHOOK_URL / "
+                f"--webhook-url): {exc.message}"
+            ) from None
 
     async def stop(self) -> None:
         """Stop serving and close the socket (idempotent). The webhook stays set: Telegram
@@ -150,7 +162,8 @@ class WebhookServer:
         when it is malformed (logged, dropped); 500 when the store could not register it."""
         secret = self.settings.webhook_secret
         if secret is not None and not hmac.compare_digest(
-                request.headers.get(SECRET_HEADER, "").encode(), secret.encode()):
+            request.headers.get(SECRET_HEADER, "").encode(), secret.encode()
+        ):
             return web.Response(status=HTTPStatus.FORBIDDEN)
         if (request.content_length or 0) > MAX_BODY_BYTES:
             return web.Response(status=HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
@@ -167,8 +180,11 @@ class WebhookServer:
         try:
             await self.app.update_queue.put(update)
         except StorageError as exc:
-            log.warning("update %s not registered (%s): answered 500, Telegram sends it again",
-                        update.update_id, exc)
+            log.warning(
+                "update %s not registered (%s): answered 500, Telegram sends it again",
+                update.update_id,
+                exc,
+            )
             return web.Response(status=HTTPStatus.INTERNAL_SERVER_ERROR)
         return web.Response(status=HTTPStatus.OK)
 
@@ -181,8 +197,11 @@ class WebhookServer:
             update = Update.de_json(data, self.app.bot)
         except Exception as exc:  # anything the body does to the parser: one malformed update
             self.malformed += 1
-            log.warning("webhook: a malformed update was answered 200 and dropped (%s: %s): "
-                        "%r", type(exc).__name__, exc,
-                        body[:SHOWN_BODY].decode("utf-8", "replace"))
+            log.warning(
+                "webhook: a malformed update was answered 200 and dropped (%s: %s): %r",
+                type(exc).__name__,
+                exc,
+                body[:SHOWN_BODY].decode("utf-8", "replace"),
+            )
             return None
         return update

@@ -15,27 +15,42 @@ from bot.config import Settings
 from bot.kernel.bank import Bank
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser],
-               parents: Sequence[argparse.ArgumentParser] = ()) -> None:
+def add_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    parents: Sequence[argparse.ArgumentParser] = (),
+) -> None:
     """Add the ``play`` subcommand (``parents``: the options of the database and the banks).
     ``--chart`` without ``--stats`` is refused by :func:`check` with play's usage."""
     play = sub.add_parser("play", parents=list(parents), help="play a quiz in this terminal")
-    play.add_argument("--lang", default=None,
-                      help=f"language: {', '.join(i18n.SUPPORTED)} (default: from LANGUAGE, "
-                           "LC_ALL, LC_MESSAGES or LANG as gettext reads them, else en)")
-    play.add_argument("--bank", help="bank id (default: the unfinished quiz, else the first "
-                                     "bank installed); leaving an unfinished quiz of another "
-                                     "bank is asked first")
+    play.add_argument(
+        "--lang",
+        default=None,
+        help=f"language: {', '.join(i18n.SUPPORTED)} (default: from LANGUAGE, "
+        "LC_ALL, LC_MESSAGES or LANG as gettext reads them, else en)",
+    )
+    play.add_argument(
+        "--bank",
+        help="bank id (default: the unfinished quiz, else the first "
+        "bank installed); leaving an unfinished quiz of another "
+        "bank is asked first",
+    )
     mode = play.add_mutually_exclusive_group()
-    mode.add_argument("--review", action="store_true",
-                      help="review the questions that are due (spaced repetition)")
-    mode.add_argument("--stats", action="store_true",
-                      help="your scores and when each question is due for review")
-    mode.add_argument("--reset", action="store_true",
-                      help="delete this terminal's progress (attempts, scores, review cards), "
-                           "after asking")
-    play.add_argument("--chart", metavar="PATH",
-                      help="with --stats: also write the progress chart to PATH (PNG)")
+    mode.add_argument(
+        "--review",
+        action="store_true",
+        help="review the questions that are due (spaced repetition)",
+    )
+    mode.add_argument(
+        "--stats", action="store_true", help="your scores and when each question is due for review"
+    )
+    mode.add_argument(
+        "--reset",
+        action="store_true",
+        help="delete this terminal's progress (attempts, scores, review cards), after asking",
+    )
+    play.add_argument(
+        "--chart", metavar="PATH", help="with --stats: also write the progress chart to PATH (PNG)"
+    )
     play.set_defaults(usage_error=play.error)  # exits with play's usage, status 2
 
 
@@ -92,13 +107,15 @@ async def run(settings: Settings, banks: dict[str, Bank], args: argparse.Namespa
     from storage import open_store
 
     language, bank_id, chart = args.lang, args.bank, args.chart
-    mode = ("review" if args.review else "stats" if args.stats else
-            "reset" if args.reset else "play")
+    mode = "review" if args.review else "stats" if args.stats else "reset" if args.reset else "play"
     if language is None:
         language = terminal.terminal_language(os.environ)
     elif i18n.negotiate(language) != language.split("-")[0].split("_")[0].lower():
-        print(f"quizbot: no catalog for {language!r}; using {i18n.negotiate(language)} "
-              f"(available: {', '.join(i18n.SUPPORTED)})", file=sys.stderr)
+        print(
+            f"quizbot: no catalog for {language!r}; using {i18n.negotiate(language)} "
+            f"(available: {', '.join(i18n.SUPPORTED)})",
+            file=sys.stderr,
+        )
     language = i18n.negotiate(language)
     if bank_id is not None and bank_id not in banks and not _has_database(settings.db):
         print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}", file=sys.stderr)
@@ -109,8 +126,7 @@ async def run(settings: Settings, banks: dict[str, Bank], args: argparse.Namespa
         # a bank id that is not featured may name a created quiz in the database
         registry = BankRegistry(banks, store, parse=parse_document)
         if bank_id is not None and not await registry.startable(bank_id):
-            print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}",
-                  file=sys.stderr)
+            print(f"quizbot: no bank {bank_id!r}; installed: {', '.join(banks)}", file=sys.stderr)
             return 2
         quiz, learning = QuizService(store, registry), LearningService(store, registry)
         quiz.on_answer = learning.answered  # terminal answers make review cards too
@@ -122,8 +138,13 @@ async def run(settings: Settings, banks: dict[str, Bank], args: argparse.Namespa
         elif mode == "stats":
             await terminal.stats(quiz, learning, language, chart_path=chart, command=command)
         else:
-            await terminal.play(quiz, None if bank_id is None else await registry.bank(bank_id),
-                                language, learning=learning, command=command)
+            await terminal.play(
+                quiz,
+                None if bank_id is None else await registry.bank(bank_id),
+                language,
+                learning=learning,
+                command=command,
+            )
     finally:
         await store.close()
     return 0

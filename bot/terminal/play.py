@@ -60,7 +60,7 @@ def prompt_text(prompt: str, width: int | None = None) -> str:
     """``prompt`` as :func:`read_line` shows it: without control characters, wrapped as
     :func:`wrap` wraps text, and ending in the spaces it ends in (where the reply is typed)."""
     body = prompt.rstrip(" ")
-    return wrap(CONTROL_CHARACTERS.sub("", body), width) + prompt[len(body):]
+    return wrap(CONTROL_CHARACTERS.sub("", body), width) + prompt[len(body) :]
 
 
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
@@ -171,10 +171,17 @@ async def read_line(prompt: str) -> str:
     return await future
 
 
-async def play(service: QuizService, bank: Bank | None, language: str, *,
-               learning: LearningService | None = None, ask: Ask | None = None,
-               write: Callable[[str], None] = print_plain,
-               user_id: int = TERMINAL_USER_ID, command: str = COMMAND) -> engine.Result | None:
+async def play(
+    service: QuizService,
+    bank: Bank | None,
+    language: str,
+    *,
+    learning: LearningService | None = None,
+    ask: Ask | None = None,
+    write: Callable[[str], None] = print_plain,
+    user_id: int = TERMINAL_USER_ID,
+    command: str = COMMAND,
+) -> engine.Result | None:
     """Play in the terminal: resume the active attempt, or start ``bank``.
 
     Args:
@@ -225,14 +232,17 @@ async def play(service: QuizService, bank: Bank | None, language: str, *,
                 write("\n" + picture_line(screen.photo, t))
             write("\n" + screen.text)
             order = attempt.plan.option_orders[position]
-            labels = engine.LABELS[:len(order)]  # this question's
+            labels = engine.LABELS[: len(order)]  # this question's
             question = bank.question(attempt.plan.question_order[position])
             words = true_false_words(t, order) if question.kind == TRUE_FALSE else {}
             chosen = await _choice(ask, write, t, labels, question.several, words)
             # several right options: "A C" ticks A and C, then submits them
             attempt, answer = await service.grade_choice(
-                user_id, attempt.id, position,
-                sum(1 << engine.LABELS.index(label) for label in set(chosen)))
+                user_id,
+                attempt.id,
+                position,
+                sum(1 << engine.LABELS.index(label) for label in set(chosen)),
+            )
             attempt = await service.record(attempt, answer, language=t.language)
             write("\n" + private_screens.feedback(bank, attempt, position, t, PLAIN).text)
             await service.answered(attempt, answer)
@@ -247,8 +257,15 @@ async def play(service: QuizService, bank: Bank | None, language: str, *,
     return engine.result(attempt)
 
 
-async def _leave(service: QuizService, active: engine.Attempt, bank: Bank, t: i18n.Catalog,
-                 ask: Ask, write: Callable[[str], None], command: str) -> bool:
+async def _leave(
+    service: QuizService,
+    active: engine.Attempt,
+    bank: Bank,
+    t: i18n.Catalog,
+    ask: Ask,
+    write: Callable[[str], None],
+    command: str,
+) -> bool:
     """Ask whether to leave the unfinished ``active`` attempt for ``bank``; say how to go on
     with it when not (end of input is a no)."""
     current = await service.bank_of(active)
@@ -256,9 +273,16 @@ async def _leave(service: QuizService, active: engine.Attempt, bank: Bank, t: i1
     name = current.title.get(lang, current.default_language)
     new = bank.title.get(bank.language_for(t.language), bank.default_language)
     try:
-        reply = await ask(t("play.other_bank", name=name, new=new, yes=yes_word(t),
-                            number=min(active.position + 1, active.total),
-                            total=active.total))
+        reply = await ask(
+            t(
+                "play.other_bank",
+                name=name,
+                new=new,
+                yes=yes_word(t),
+                number=min(active.position + 1, active.total),
+                total=active.total,
+            )
+        )
     except EOFError:
         reply = ""
     if is_yes(reply, t):
@@ -267,8 +291,14 @@ async def _leave(service: QuizService, active: engine.Attempt, bank: Bank, t: i1
     return False
 
 
-async def _choice(ask: Ask, write: Callable[[str], None], t: i18n.Catalog, labels: str,
-                  several: bool, words: Mapping[str, str] | None = None) -> str:
+async def _choice(
+    ask: Ask,
+    write: Callable[[str], None],
+    t: i18n.Catalog,
+    labels: str,
+    several: bool,
+    words: Mapping[str, str] | None = None,
+) -> str:
     """The option label(s) typed for a question with ``labels`` (``words``: other replies a
     true/false question takes, :func:`true_false_words`); asked again until valid, saying
     what was wrong: several letters for a question with one right answer get their own note.
@@ -292,9 +322,15 @@ async def _choice(ask: Ask, write: Callable[[str], None], t: i18n.Catalog, label
         write(t("play_invalid_letters", last=labels[-1]))
 
 
-async def review(learning: LearningService, language: str, *, ask: Ask | None = None,
-                 write: Callable[[str], None] = print_plain,
-                 user_id: int = TERMINAL_USER_ID, command: str = COMMAND) -> int:
+async def review(
+    learning: LearningService,
+    language: str,
+    *,
+    ask: Ask | None = None,
+    write: Callable[[str], None] = print_plain,
+    user_id: int = TERMINAL_USER_ID,
+    command: str = COMMAND,
+) -> int:
     """``quizbot play --review``: the due cards one at a time, as in Telegram's /review, until
     none is due; then when the next one is. Answers rate the cards only; a question with
     several right options takes several letters (``A C``), right only for the exact set. Each
@@ -315,20 +351,32 @@ async def review(learning: LearningService, language: str, *, ask: Ask | None = 
             if screen.photo:
                 write("\n" + picture_line(screen.photo, t))
             write("\n" + screen.text)
-            labels = engine.LABELS[:len(item.slots)]
+            labels = engine.LABELS[: len(item.slots)]
             several = item.question.several
-            words = (true_false_words(t, item.slots) if item.question.kind == TRUE_FALSE
-                     else {})
+            words = true_false_words(t, item.slots) if item.question.kind == TRUE_FALSE else {}
             chosen = await _choice(ask, write, t, labels, several, words)
             slot = engine.LABELS.index(chosen[0])
             ticked = sum(1 << engine.LABELS.index(c) for c in set(chosen)) if several else None
-            shown, correct, _ = await learning.review(user_id, item.card.id, item.card.reps, slot,
-                                                      ticked=ticked)
+            shown, correct, _ = await learning.review(
+                user_id, item.card.id, item.card.reps, slot, ticked=ticked
+            )
             done += 1
             item = await learning.due(user_id)
-            write("\n" + learning_screens.review_feedback(
-                shown, slot, correct, t, PLAIN, next_card=None, next_in=None, closing=False,
-                left=0 if item is None else item.due_count, ticked=ticked or 0).text)
+            write(
+                "\n"
+                + learning_screens.review_feedback(
+                    shown,
+                    slot,
+                    correct,
+                    t,
+                    PLAIN,
+                    next_card=None,
+                    next_in=None,
+                    closing=False,
+                    left=0 if item is None else item.due_count,
+                    ticked=ticked or 0,
+                ).text
+            )
             if (await ask(t("play_continue"))).strip().upper() in QUIT:
                 raise EOFError
     except EOFError:
@@ -342,9 +390,16 @@ async def review(learning: LearningService, language: str, *, ask: Ask | None = 
     return done
 
 
-async def stats(service: QuizService, learning: LearningService, language: str, *,
-                chart_path: str | None = None, write: Callable[[str], None] = print_plain,
-                user_id: int = TERMINAL_USER_ID, command: str = COMMAND) -> None:
+async def stats(
+    service: QuizService,
+    learning: LearningService,
+    language: str,
+    *,
+    chart_path: str | None = None,
+    write: Callable[[str], None] = print_plain,
+    user_id: int = TERMINAL_USER_ID,
+    command: str = COMMAND,
+) -> None:
     """``quizbot play --stats``: the /stats summary as text, when each question is due for
     review, and with ``chart_path`` the /stats chart written there as a PNG. A bank that is
     not loaded (its file not given with ``--banks`` this time) is named by its id and said to
@@ -357,6 +412,7 @@ async def stats(service: QuizService, learning: LearningService, language: str, 
     if not records:
         write(t("play.stats_none", command=command))
     else:
+
         def unnamed(bank_id: str) -> str:
             return t("play.bank_not_loaded", bank=bank_id)
 
@@ -371,9 +427,14 @@ async def stats(service: QuizService, learning: LearningService, language: str, 
         write("\n" + str(await asyncio.to_thread(chart.write_png, progress, t, chart_path)))
 
 
-async def reset(store: PrivacyStore, language: str, *, ask: Ask | None = None,
-                write: Callable[[str], None] = print_plain,
-                user_id: int = TERMINAL_USER_ID) -> bool:
+async def reset(
+    store: PrivacyStore,
+    language: str,
+    *,
+    ask: Ask | None = None,
+    write: Callable[[str], None] = print_plain,
+    user_id: int = TERMINAL_USER_ID,
+) -> bool:
     """``quizbot play --reset``: delete the terminal player's attempts, answers, scores,
     review cards and habits, once they confirm (typing the catalog's yes; anything else, or
     end of input, deletes nothing). Telegram users' data is untouched.

@@ -11,8 +11,14 @@ from bot.kernel.ports import ScorePoint
 from bot.render.text import Markup
 
 
-def end_screen(bank: Bank, attempt: Attempt, t: Catalog, m: Markup,
-               previous_best: ScorePoint | None = None, command: str = "quizbot play") -> str:
+def end_screen(
+    bank: Bank,
+    attempt: Attempt,
+    t: Catalog,
+    m: Markup,
+    previous_best: ScorePoint | None = None,
+    command: str = "quizbot play",
+) -> str:
     """The end of a finished attempt in the terminal: the score compared with the best earlier
     attempt (``previous_best``), then each missed question once, with its right answer and
     explanation, and the command that reviews them (``command``, the one that played, with

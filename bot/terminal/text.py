@@ -32,8 +32,7 @@ EMOJI_PRESENTATION = "\ufe0f"
 ZERO_WIDTH_CATEGORIES = frozenset({"Mn", "Me", "Cf", "Cc"})
 """Unicode general categories a terminal draws in no column of their own."""
 
-LIST_MARKER = re.compile(
-    r"(\s*)(?:(?:[✅❌☑☐]\s+)?[A-L1-9][0-9]?[.)]|[•✅❌☑☐▶🔹·-])\s+(?=\S)")
+LIST_MARKER = re.compile(r"(\s*)(?:(?:[✅❌☑☐]\s+)?[A-L1-9][0-9]?[.)]|[•✅❌☑☐▶🔹·-])\s+(?=\S)")
 """The start of an item of a list (an option "A) ", a numbered question "3. ", a mark "✅ ",
 an answered option "✅ C. "): its continuation lines hang under the text after it."""
 
@@ -77,7 +76,7 @@ def _hang(line: str) -> str:
     found = LIST_MARKER.match(line)
     if found is not None:
         return " " * width(found.group(0))
-    return line[:len(line) - len(line.lstrip(" "))]
+    return line[: len(line) - len(line.lstrip(" "))]
 
 
 def _split_word(word: str, room: int) -> tuple[str, str]:
@@ -92,7 +91,7 @@ def _split_word(word: str, room: int) -> tuple[str, str]:
         taken.append(cluster)
         used += cells
     head = "".join(taken)
-    return head, word[len(head):]
+    return head, word[len(head) :]
 
 
 NUMBER = re.compile(r"[^\w\s]*[-+−±~≈]?\d(?:[\d.,:]*\d)?[%×]?")
@@ -107,8 +106,9 @@ COMMAND = "quizbot"
 """The first word of a command named in a text; the command is kept on one line (see
 :func:`_command_end`)."""
 
-SUBCOMMANDS = frozenset({"play", "run", "validate", "banks", "report", "backup", "restore",
-                         "delete-user"})
+SUBCOMMANDS = frozenset(
+    {"play", "run", "validate", "banks", "report", "backup", "restore", "delete-user"}
+)
 """The words of ``quizbot``'s subcommands (:mod:`bot.__main__`)."""
 
 VALUE_OPTIONS = frozenset({"--bank", "--banks", "--db", "--lang", "--chart"})
@@ -136,9 +136,11 @@ def _command_end(words: list[str], start: int) -> int:
         if option != words[end] or option not in VALUE_OPTIONS:
             continue  # no value, or the sentence ends with it
         values = 0
-        while end + 1 < len(words) and not words[end + 1].startswith("-") and (
-                values == 0 or (option == "--banks" and any(c in words[end + 1]
-                                                             for c in "/."))):
+        while (
+            end + 1 < len(words)
+            and not words[end + 1].startswith("-")
+            and (values == 0 or (option == "--banks" and any(c in words[end + 1] for c in "/.")))
+        ):
             end += 1
             values += 1
             if words[end].rstrip(PUNCTUATION) != words[end]:
@@ -160,8 +162,11 @@ def kept_together(words: list[str]) -> list[list[str]]:
             j = i + 1
             while j < len(words) - 1 and j - i <= 2 and words[j] in COUNT_WORDS:
                 j += 1
-            if j > i + 1 and j + 1 < len(words) and not NUMBER.fullmatch(
-                    words[j].rstrip(PUNCTUATION)):
+            if (
+                j > i + 1
+                and j + 1 < len(words)
+                and not NUMBER.fullmatch(words[j].rstrip(PUNCTUATION))
+            ):
                 j += 1  # the noun counted, before its number: "8 में से प्रश्न 7"
             if j > i + 1 and NUMBER.fullmatch(words[j].rstrip(PUNCTUATION)):
                 for k in range(i, j):  # "7 of 8"
@@ -190,7 +195,7 @@ def wrap_line(line: str, columns: int) -> list[str]:
     indent = _hang(line)
     if width(indent) > columns // 2:
         indent = ""
-    start = line[:len(line) - len(line.lstrip(" "))]
+    start = line[: len(line) - len(line.lstrip(" "))]
     runs = kept_together(line.split())
     lines: list[str] = []
     current, used = start, width(start)
@@ -230,5 +235,4 @@ def wrap_line(line: str, columns: int) -> list[str]:
 def wrap(text: str, columns: int) -> str:
     """``text`` wrapped to ``columns`` columns as a terminal draws it (:func:`wrap_line` per
     line); line breaks and blank lines are kept."""
-    return "\n".join(wrapped for line in text.split("\n")
-                     for wrapped in wrap_line(line, columns))
+    return "\n".join(wrapped for line in text.split("\n") for wrapped in wrap_line(line, columns))

@@ -21,5 +21,11 @@ from storage.postgres.dsn import is_postgres_url, redact_dsn
 from storage.postgres.schema import MIGRATION_LOCK, migrations
 from storage.postgres.store import PSEUDONYM_LOCK, PostgresStore
 
-__all__ = ["MIGRATION_LOCK", "PSEUDONYM_LOCK", "PostgresStore", "is_postgres_url",
-           "migrations", "redact_dsn"]
+__all__ = [
+    "MIGRATION_LOCK",
+    "PSEUDONYM_LOCK",
+    "PostgresStore",
+    "is_postgres_url",
+    "migrations",
+    "redact_dsn",
+]

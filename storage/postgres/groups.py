@@ -20,8 +20,14 @@ from storage.shared_groups import SharedGroupStatements
 class PostgresGroupStatements(PostgresWriter, SharedGroupStatements):
     """The :class:`~bot.kernel.ports.GroupStore` methods."""
 
-    async def record_group_answer(self, session_id: int, position: int, answer: GroupAnswer,
-                                  name: str, language: str | None = None) -> GroupTally:
+    async def record_group_answer(
+        self,
+        session_id: int,
+        position: int,
+        answer: GroupAnswer,
+        name: str,
+        language: str | None = None,
+    ) -> GroupTally:
         """See :meth:`bot.kernel.ports.GroupStore.record_group_answer`.
 
         One statement: the window check locks the session's row (so a close from another
@@ -47,9 +53,20 @@ class PostgresGroupStatements(PostgresWriter, SharedGroupStatements):
             "  RETURNING g.answered, g.players, g.joined)"
             " SELECT EXISTS (SELECT 1 FROM open), counts.answered, counts.players,"
             "  counts.joined FROM (SELECT 1) AS one LEFT JOIN counts ON true",
-            (session_id, position, answer.answered_at, answer.question_id, answer.user_id,
-             answer.option_index, int(answer.correct), answer.elapsed, name,
-             chosen_text(answer.chosen), language))
+            (
+                session_id,
+                position,
+                answer.answered_at,
+                answer.question_id,
+                answer.user_id,
+                answer.option_index,
+                int(answer.correct),
+                answer.elapsed,
+                name,
+                chosen_text(answer.chosen),
+                language,
+            ),
+        )
         is_open, answered, players, joined = rows[0]
         if answered is not None:
             return GroupTally(RECORDED, answered, players, joined)

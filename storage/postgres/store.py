@@ -58,9 +58,16 @@ PSEUDONYM_LOCK = (0x71756979, 1)
 two instances deleting users at once never pick the same pseudonyms."""
 
 
-class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
-                    PostgresLearningStatements, LibraryStatements, HomeworkStatements,
-                    SharedReportStatements, DailyStatements, SharedPromptStatements):
+class PostgresStore(
+    PostgresAttemptStatements,
+    PostgresGroupStatements,
+    PostgresLearningStatements,
+    LibraryStatements,
+    HomeworkStatements,
+    SharedReportStatements,
+    DailyStatements,
+    SharedPromptStatements,
+):
     """The quiz's storage in a PostgreSQL database. Create with :meth:`open`; close with
     :meth:`close`.
 
@@ -76,8 +83,9 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
         self._order: PostgresUpdateOrder | None = None
 
     @classmethod
-    async def open(cls, dsn: str, *, upto: int | None = None,
-                   pool_size: tuple[int, int] = POOL_SIZE) -> PostgresStore:
+    async def open(
+        cls, dsn: str, *, upto: int | None = None, pool_size: tuple[int, int] = POOL_SIZE
+    ) -> PostgresStore:
         """Connect to the database ``dsn`` and migrate it.
 
         Args:
@@ -94,14 +102,19 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
         """
         try:
             pool = await asyncpg.create_pool(
-                dsn, min_size=pool_size[0], max_size=pool_size[1],
-                server_settings={"synchronous_commit": "on"})
+                dsn,
+                min_size=pool_size[0],
+                max_size=pool_size[1],
+                server_settings={"synchronous_commit": "on"},
+            )
         except (*FAILURES, ValueError) as exc:
             raise StorageError(f"cannot open database {redact_dsn(dsn)}: {exc}") from exc
         store = cls(pool, dsn)
         try:
-            await migrate(pool, migrations() if upto is None
-                          else [m for m in migrations() if m.version <= upto])
+            await migrate(
+                pool,
+                migrations() if upto is None else [m for m in migrations() if m.version <= upto],
+            )
         except BaseException as exc:
             await pool.close()
             if isinstance(exc, FAILURES):
@@ -159,60 +172,96 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
     async def delete_user(self, user_id: int) -> DeletedData:
         """See :meth:`bot.kernel.ports.PrivacyStore.delete_user`. One transaction: all of it or
         nothing; the pseudonyms are picked under :data:`PSEUDONYM_LOCK`."""
+
         async def op(db: asyncpg.Connection) -> DeletedData:
             async def changed(sql: str) -> int:  # rows of the user's other data
                 return rows_changed(await db.execute(sql, user_id))
 
-            answers = rows_changed(await db.execute(
-                "DELETE FROM answers WHERE attempt_id IN"
-                " (SELECT attempt_id FROM attempts WHERE user_id = $1)", user_id))
-            attempts = rows_changed(await db.execute(
-                "DELETE FROM attempts WHERE user_id = $1", user_id))
-            settings = rows_changed(await db.execute(
-                "DELETE FROM users WHERE user_id = $1", user_id))
+            answers = rows_changed(
+                await db.execute(
+                    "DELETE FROM answers WHERE attempt_id IN"
+                    " (SELECT attempt_id FROM attempts WHERE user_id = $1)",
+                    user_id,
+                )
+            )
+            attempts = rows_changed(
+                await db.execute("DELETE FROM attempts WHERE user_id = $1", user_id)
+            )
+            settings = rows_changed(
+                await db.execute("DELETE FROM users WHERE user_id = $1", user_id)
+            )
             # spaced review: the user's cards, study hours and reminder setting
             other = await changed("DELETE FROM cards WHERE user_id = $1")
             # ticks not yet submitted on a question with several right options
             other += await changed("DELETE FROM group_picks WHERE user_id = $1")
-            settings += rows_changed(await db.execute(
-                "DELETE FROM learners WHERE user_id = $1", user_id))
+            settings += rows_changed(
+                await db.execute("DELETE FROM learners WHERE user_id = $1", user_id)
+            )
             # created quizzes: the draft in the making (the quizzes are the caller's choice)
-            drafts = rows_changed(await db.execute(
-                "DELETE FROM drafts WHERE user_id = $1", user_id))
+            drafts = rows_changed(
+                await db.execute("DELETE FROM drafts WHERE user_id = $1", user_id)
+            )
             # what they were asked and had not answered (a /myquizzes prompt)
             await db.execute("DELETE FROM prompts WHERE user_id = $1", user_id)
             # every instance drops what it caches about them, at the commit
             await db.execute("SELECT pg_notify($1, $2)", USERS_CHANNEL, str(user_id))
             # the question of the day: their answers; their id leaves what they set up
             other += await changed("DELETE FROM daily_answers WHERE user_id = $1")
-            other += await changed(
-                "UPDATE daily_schedules SET set_by = 0 WHERE set_by = $1")
-            other += await changed(
-                "UPDATE bot_chats SET added_by = NULL WHERE added_by = $1")
+            other += await changed("UPDATE daily_schedules SET set_by = 0 WHERE set_by = $1")
+            other += await changed("UPDATE bot_chats SET added_by = NULL WHERE added_by = $1")
             # homework: which attempts were theirs (deleted above); the homework they set stays
             # for its group, no longer linked to them (no report is sent to anyone)
             other += await changed("DELETE FROM homework_members WHERE user_id = $1")
-            other += await changed("UPDATE assignments SET set_by = 0, set_by_name = ''"
-                                    " WHERE set_by = $1")
-            sessions = [row[0] for row in await db.fetch(
-                "SELECT session_id FROM group_players WHERE user_id = $1 UNION"
-                " SELECT session_id FROM group_answers WHERE user_id = $1", user_id)]
+            other += await changed(
+                "UPDATE assignments SET set_by = 0, set_by_name = '' WHERE set_by = $1"
+            )
+            sessions = [
+                row[0]
+                for row in await db.fetch(
+                    "SELECT session_id FROM group_players WHERE user_id = $1 UNION"
+                    " SELECT session_id FROM group_answers WHERE user_id = $1",
+                    user_id,
+                )
+            ]
             group_answers = 0
             if sessions:
                 await db.execute("SELECT pg_advisory_xact_lock($1, $2)", *PSEUDONYM_LOCK)
                 lowest = await db.fetchval("SELECT MIN(user_id) FROM group_players")
                 for session_id, pseudonym in pseudonyms(lowest, sessions).items():
-                    group_answers += rows_changed(await db.execute(
-                        "UPDATE group_answers SET user_id = $1 WHERE session_id = $2"
-                        " AND user_id = $3", pseudonym, session_id, user_id))
+                    group_answers += rows_changed(
+                        await db.execute(
+                            "UPDATE group_answers SET user_id = $1 WHERE session_id = $2"
+                            " AND user_id = $3",
+                            pseudonym,
+                            session_id,
+                            user_id,
+                        )
+                    )
                     await db.execute(
                         "UPDATE group_players SET user_id = $1, name = $4 WHERE session_id = $2"
-                        " AND user_id = $3", pseudonym, session_id, user_id, DELETED_NAME)
-            started = {row[0] for row in await db.fetch(
-                "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = $1"
-                " RETURNING session_id", user_id)}
-            return DeletedData(answers, attempts, settings, group_answers,
-                               len(started | set(sessions)), drafts=drafts, other=other)
+                        " AND user_id = $3",
+                        pseudonym,
+                        session_id,
+                        user_id,
+                        DELETED_NAME,
+                    )
+            started = {
+                row[0]
+                for row in await db.fetch(
+                    "UPDATE group_sessions SET starter_id = 0 WHERE starter_id = $1"
+                    " RETURNING session_id",
+                    user_id,
+                )
+            }
+            return DeletedData(
+                answers,
+                attempts,
+                settings,
+                group_answers,
+                len(started | set(sessions)),
+                drafts=drafts,
+                other=other,
+            )
 
         return await self._submit(op)
 
@@ -227,7 +276,7 @@ class PostgresStore(PostgresAttemptStatements, PostgresGroupStatements,
         try:
             await self._write(
                 "UPDATE quizbot_schema SET version = version"
-                " WHERE version = (SELECT MAX(version) FROM quizbot_schema)")
+                " WHERE version = (SELECT MAX(version) FROM quizbot_schema)"
+            )
         except asyncpg.PostgresError as exc:
             raise StorageError(str(exc)) from exc
-

@@ -41,8 +41,13 @@ BATCH_RETRIES = 5
 _PLACEHOLDER = re.compile(r"\?")
 
 _RETRYABLE = (asyncpg.DeadlockDetectedError, asyncpg.SerializationError)
-FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
-            OSError, asyncio.TimeoutError)
+FAILURES = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+    asyncio.TimeoutError,
+)
 """What a statement raises when the server failed it, or could not be reached (answered as
 :class:`~bot.kernel.ports.StorageError`)."""
 
@@ -125,7 +130,7 @@ class PostgresWriter:
                 future = batch[index][1]
                 if not future.done():
                     future.set_exception(error)
-                batch = batch[:index] + batch[index + 1:]
+                batch = batch[:index] + batch[index + 1 :]
                 continue
             except _RETRYABLE as exc:  # another instance's transaction: run it again
                 retries += 1
@@ -157,13 +162,15 @@ class PostgresWriter:
             asyncpg.IntegrityConstraintViolationError: a constraint refused the write.
             StorageError: the write could not be committed.
         """
+
         async def op(db: asyncpg.Connection) -> int:
             return rows_changed(await db.execute(numbered(sql), *args))
 
         return await self._submit(op)
 
-    async def _write_returning(self, sql: str,
-                               args: tuple[object, ...] = ()) -> list[asyncpg.Record]:
+    async def _write_returning(
+        self, sql: str, args: tuple[object, ...] = ()
+    ) -> list[asyncpg.Record]:
         """One write statement with a RETURNING clause (placeholders ``?`` or ``$n``,
         :func:`numbered`), group-committed; the rows it returned.
 
@@ -171,6 +178,7 @@ class PostgresWriter:
             asyncpg.IntegrityConstraintViolationError: a constraint refused the write.
             StorageError: the write could not be committed.
         """
+
         async def op(db: asyncpg.Connection) -> list[asyncpg.Record]:
             return list(await db.fetch(numbered(sql), *args))
 
@@ -186,6 +194,7 @@ class PostgresWriter:
             asyncpg.IntegrityConstraintViolationError: a constraint refused the write.
             StorageError: the write could not be committed.
         """
+
         async def run(db: asyncpg.Connection) -> T:
             return await op(_Transaction(db))
 

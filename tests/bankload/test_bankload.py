@@ -24,12 +24,14 @@ REAL_BANK = Path(__file__).resolve().parents[2] / "banks" / "deepspeed-megatron.
 
 # --- helpers -------------------------------------------------------------------------------
 
+
 def make_question(question_id: str, correct: int) -> dict[str, Any]:
     """A valid question (languages en and hi) whose option ``correct`` is the right one."""
     options: list[dict[str, Any]] = []
     for index in range(4):
-        option: dict[str, Any] = {"text": {"en": f"Option {question_id} {index}",
-                                           "hi": f"विकल्प {question_id} {index}"}}
+        option: dict[str, Any] = {
+            "text": {"en": f"Option {question_id} {index}", "hi": f"विकल्प {question_id} {index}"}
+        }
         if index == correct:
             option["correct"] = True
         options.append(option)
@@ -93,8 +95,9 @@ def find(problems: tuple[BankProblem, ...], field: str) -> BankProblem:
     return matching[0]
 
 
-def check(problem: BankProblem, path: Path, *, question_id: str | None,
-          line: int | set[int] | None) -> None:
+def check(
+    problem: BankProblem, path: Path, *, question_id: str | None, line: int | set[int] | None
+) -> None:
     """Assert ``problem`` names the file, question and line, and its text says so too."""
     assert problem.file == str(path)
     assert problem.question_id == question_id
@@ -110,6 +113,7 @@ def check(problem: BankProblem, path: Path, *, question_id: str | None,
 
 
 # --- the helper and the real bank -----------------------------------------------------------
+
 
 def test_minimal_bank_is_valid(tmp_path):
     """The test helper's minimal bank loads, so each test below breaks exactly one thing."""
@@ -136,9 +140,13 @@ def test_real_bank_loads():
             assert question.correct_index == index % 4, question.id  # seed key: A, B, C, D, A..
         else:  # the ZeRO stage questions keep their options in the stages' order
             assert [o.text.by_language["en"] for o in question.options] == [
-                f"Stage {n}" for n in range(4)], question.id
-        for text in (question.prompt, question.explanation,
-                     *(option.text for option in question.options)):
+                f"Stage {n}" for n in range(4)
+            ], question.id
+        for text in (
+            question.prompt,
+            question.explanation,
+            *(option.text for option in question.options),
+        ):
             assert set(text.by_language) == {"en", "hi", "el"}
 
 
@@ -164,6 +172,7 @@ def test_markup_characters_load_verbatim(tmp_path):
 
 
 # --- localized texts ----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("where", "field", "question_id", "anchor"),
@@ -239,6 +248,7 @@ def test_null_text(tmp_path):
 
 # --- options ------------------------------------------------------------------------------
 
+
 def test_every_option_correct(tmp_path):
     """A question whose options are all marked correct is refused, naming the question and its
     options line (two or more right options are fine: see test_question_kinds.py)."""
@@ -272,8 +282,9 @@ def test_wrong_option_count(tmp_path, count):
     if count < 4:
         del options[count:]
     else:
-        options.extend({"text": {"en": f"Extra {i}", "hi": f"अतिरिक्त {i}"}}
-                       for i in range(count - 4))
+        options.extend(
+            {"text": {"en": f"Extra {i}", "hi": f"अतिरिक्त {i}"}} for i in range(count - 4)
+        )
     assert len(options) == count
     text = dump(data)
     path = write(tmp_path, text)
@@ -292,8 +303,7 @@ def test_two_options_with_the_same_text(tmp_path):
     path = write(tmp_path, text)
     problems = problems_of(path)
     problem = find(problems, "option 3.text.hi")
-    check(problem, path, question_id="q-one", line=line_of(text, "hi: विकल्प q-one 1",
-                                                           occurrence=2))
+    check(problem, path, question_id="q-one", line=line_of(text, "hi: विकल्प q-one 1", occurrence=2))
     assert problem.message == "has the same text as option 2"
     assert not [p for p in problems if p.field.endswith(".text.en")]
 
@@ -329,6 +339,7 @@ def test_correct_must_be_a_boolean(tmp_path):
 
 # --- ids ----------------------------------------------------------------------------------
 
+
 def test_duplicate_question_ids(tmp_path):
     """A question id used twice is reported at the second use, naming the first question."""
     data = make_bank()
@@ -343,8 +354,10 @@ def test_duplicate_question_ids(tmp_path):
     assert len(problems) == 1
 
 
-@pytest.mark.parametrize("bad_id", ["Test", "under_score", "-lead", "trail-", "a" * 33, "",
-                                    "dots.in.id", "é", "with space", 12])
+@pytest.mark.parametrize(
+    "bad_id",
+    ["Test", "under_score", "-lead", "trail-", "a" * 33, "", "dots.in.id", "é", "with space", 12],
+)
 def test_bad_bank_id(tmp_path, bad_id):
     """A bank id that is not 1-32 chars of a-z, 0-9 and inner '-' is refused."""
     data = make_bank()
@@ -391,6 +404,7 @@ def test_id_with_a_trailing_newline_is_refused(tmp_path, where):
 
 
 # --- bank-level fields --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("version", [0, -1, "1", True, 1.5, None])
 def test_version_must_be_a_positive_integer(tmp_path, version):
@@ -475,6 +489,7 @@ def test_a_missing_bank_key(tmp_path):
 
 # --- unknown keys in questions and options ------------------------------------------------
 
+
 def test_unknown_key_in_a_question(tmp_path):
     """The typo ``explaination`` is reported at its line (``explanation`` itself is optional)."""
     data = make_bank()
@@ -497,7 +512,9 @@ def test_unknown_key_in_a_question_names_the_question_id(tmp_path):
     del question["prompt"]
     problems = problems_of(write(tmp_path, dump(data)))
     assert {(p.question_id, p.field) for p in problems} == {
-        ("q-two", "explaination"), ("q-two", "prompt")}
+        ("q-two", "explaination"),
+        ("q-two", "prompt"),
+    }
 
 
 def test_unknown_key_in_an_option(tmp_path):
@@ -529,8 +546,12 @@ def test_unknown_key_in_a_localized_text(tmp_path):
 
 def question_size(question: dict[str, Any], language: str) -> int:
     """UTF-16 units of a question's prompt, options, explanation and source title."""
-    texts = [question["prompt"][language], question["explanation"][language],
-             question["source"]["title"], *(o["text"][language] for o in question["options"])]
+    texts = [
+        question["prompt"][language],
+        question["explanation"][language],
+        question["source"]["title"],
+        *(o["text"][language] for o in question["options"]),
+    ]
     return sum(len(text.encode("utf-16-le")) // 2 for text in texts)
 
 
@@ -557,12 +578,12 @@ def test_question_too_long_for_one_message(tmp_path):
     path = write(tmp_path, text)
     problems = problems_of(path)
     assert [p.field for p in problems] == ["(all texts).hi"]
-    check(problems[0], path, question_id="q-two",
-          line=line_of(text, "prompt:", after="id: q-two"))
+    check(problems[0], path, question_id="q-two", line=line_of(text, "prompt:", after="id: q-two"))
     assert str(MAX_QUESTION_UTF16) in problems[0].message
 
 
 # --- guide and source ---------------------------------------------------------------------
+
 
 def with_guide(url: str = "https://example.org/guide", label: str = "Read the guide"):
     """The minimal bank with a guide."""
@@ -579,8 +600,16 @@ def test_valid_guide_loads(tmp_path):
     assert bank.guide.label.by_language["en"] == "x" * 40
 
 
-@pytest.mark.parametrize("url", ["ftp://example.org/guide", "javascript:alert(1)",
-                                 "www.example.org", "https://exa mple.org", ""])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://example.org/guide",
+        "javascript:alert(1)",
+        "www.example.org",
+        "https://exa mple.org",
+        "",
+    ],
+)
 def test_guide_url_must_be_http(tmp_path, url):
     """A guide URL that is not http(s) is refused at its line."""
     text = dump(with_guide(url=url))
@@ -611,15 +640,18 @@ def test_source_missing_url(tmp_path):
     assert "missing" in problem.message
 
 
-@pytest.mark.parametrize(("where", "key", "field"), [
-    (("questions", 1, "source"), "url", "source.url"),
-    (("questions", 1, "source"), "title", "source.title"),
-    (("questions", 1), "prompt", "prompt"),
-    (("questions", 1), "options", "options"),
-    ((), "title", "title"),
-    (("guide",), "url", "guide.url"),
-    (("guide",), "label", "guide.label"),
-])
+@pytest.mark.parametrize(
+    ("where", "key", "field"),
+    [
+        (("questions", 1, "source"), "url", "source.url"),
+        (("questions", 1, "source"), "title", "source.title"),
+        (("questions", 1), "prompt", "prompt"),
+        (("questions", 1), "options", "options"),
+        ((), "title", "title"),
+        (("guide",), "url", "guide.url"),
+        (("guide",), "label", "guide.label"),
+    ],
+)
 def test_a_missing_field_is_reported_once(tmp_path, where, key, field):
     """One missing field is one problem ('is missing'), not also a complaint about its value."""
     data = with_guide()
@@ -642,6 +674,7 @@ def test_source_url_must_be_http(tmp_path):
 
 
 # --- YAML-level problems ------------------------------------------------------------------
+
 
 def test_duplicate_yaml_key(tmp_path):
     """A key given twice in one mapping is a YAML problem reported at the second key."""
@@ -686,13 +719,15 @@ def test_bad_indentation_reports_the_line(tmp_path):
     assert "check the indentation of this line" in problems[0].message
 
 
-@pytest.mark.parametrize(("original", "broken", "question_id", "field"), [
-    ("en: Prompt q-one?", 'en: "Prompt q-one?', "q-one", "prompt.en"),
-    ("en: Test bank", "en: 'Test bank", None, "title.en"),
-    ("hi: विकल्प q-two 3", 'hi: "विकल्प q-two 3', "q-two", "option 4.text.hi"),
-])
-def test_unclosed_quote_is_reported_where_it_opens(tmp_path, original, broken, question_id,
-                                                   field):
+@pytest.mark.parametrize(
+    ("original", "broken", "question_id", "field"),
+    [
+        ("en: Prompt q-one?", 'en: "Prompt q-one?', "q-one", "prompt.en"),
+        ("en: Test bank", "en: 'Test bank", None, "title.en"),
+        ("hi: विकल्प q-two 3", 'hi: "विकल्प q-two 3', "q-two", "option 4.text.hi"),
+    ],
+)
+def test_unclosed_quote_is_reported_where_it_opens(tmp_path, original, broken, question_id, field):
     """An unclosed quote is bad YAML reported at the line and column of the quote, not the end
     of file, with the question and field it is in."""
     text = dump(make_bank()).replace(original, broken)
@@ -735,6 +770,7 @@ def test_unreadable_file(tmp_path):
 
 # --- reporting every problem --------------------------------------------------------------
 
+
 def test_all_problems_of_a_file_are_reported_together(tmp_path):
     """A file with three distinct problems raises one error listing all three."""
     data = make_bank()
@@ -749,8 +785,9 @@ def test_all_problems_of_a_file_are_reported_together(tmp_path):
     assert sorted(p.field for p in problems) == ["level", "option 3.text.hi", "version"]
     check(find(problems, "version"), path, question_id=None, line=line_of(text, "version:"))
     check(find(problems, "level"), path, question_id=None, line=line_of(text, "level:"))
-    check(find(problems, "option 3.text.hi"), path, question_id="q-two",
-          line=line_of(text, "hi: ''"))
+    check(
+        find(problems, "option 3.text.hi"), path, question_id="q-two", line=line_of(text, "hi: ''")
+    )
     assert len(str(info.value).splitlines()) == 3
 
 
@@ -761,7 +798,9 @@ def test_problems_in_several_questions_are_all_reported(tmp_path):
     data["questions"][1]["explanation"]["en"] = " "
     problems = problems_of(write(tmp_path, dump(data)))
     assert {(p.question_id, p.field) for p in problems} == {
-        ("q-one", "options"), ("q-two", "explanation.en")}
+        ("q-one", "options"),
+        ("q-two", "explanation.en"),
+    }
 
 
 def test_duplicate_options_are_reported_even_with_a_bad_prompt(tmp_path):
@@ -775,6 +814,7 @@ def test_duplicate_options_are_reported_even_with_a_bad_prompt(tmp_path):
 
 
 # --- load_banks ---------------------------------------------------------------------------
+
 
 def test_two_files_with_the_same_bank_id(tmp_path):
     """Two bank files sharing an id are refused, naming the second file and the first."""
@@ -811,7 +851,9 @@ def test_load_banks_lists_the_problems_of_every_file(tmp_path):
     with pytest.raises(BankError) as info:
         load_banks([tmp_path])
     assert {(Path(p.file).name, p.field) for p in info.value.problems} == {
-        ("a.yaml", "version"), ("b.yml", "level")}
+        ("a.yaml", "version"),
+        ("b.yml", "level"),
+    }
 
 
 def test_load_banks_keys_banks_by_id(tmp_path):
@@ -828,6 +870,7 @@ def test_load_banks_keys_banks_by_id(tmp_path):
 
 
 # --- hostile files (issue "Abuse and privacy", item 8) ----------------------------------------
+
 
 def alias_bomb(levels: int) -> str:
     """A bank whose title is ``10**levels`` leaves through nested aliases ("billion laughs")."""
@@ -859,9 +902,12 @@ def test_aliases_within_the_budget_still_load(tmp_path):
     """Anchors and aliases are ordinary YAML: a bank sharing its source through one loads."""
     text = dump(make_bank()).replace(
         "source:\n    title: Paper q-one\n    url: https://example.org/paper",
-        "source: &paper\n    title: Paper q-one\n    url: https://example.org/paper", 1)
-    text = text.replace("source:\n    title: Paper q-two\n    url: https://example.org/paper",
-                        "source: *paper", 1)
+        "source: &paper\n    title: Paper q-one\n    url: https://example.org/paper",
+        1,
+    )
+    text = text.replace(
+        "source:\n    title: Paper q-two\n    url: https://example.org/paper", "source: *paper", 1
+    )
     assert "*paper" in text
     bank = load_bank(write(tmp_path, text))
     assert bank.questions[1].source == bank.questions[0].source
@@ -886,12 +932,15 @@ def test_a_file_at_the_size_cap_is_read(tmp_path):
     assert load_bank(write(tmp_path, text)).id == "test-bank"
 
 
-@pytest.mark.parametrize("field, value", [
-    ("id", "x" * 100_000),
-    ("version", ["y" * 500] * 1000),
-    ("languages", [{"k": "z" * 100_000}] * 1000),
-    ("level", "w" * 100_000),
-])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("id", "x" * 100_000),
+        ("version", ["y" * 500] * 1000),
+        ("languages", [{"k": "z" * 100_000}] * 1000),
+        ("level", "w" * 100_000),
+    ],
+)
 def test_a_long_bad_value_gives_a_short_message(tmp_path, field, value):
     """A huge bad value is quoted cut short: no problem line passes a few hundred characters."""
     data = make_bank()
@@ -940,7 +989,8 @@ def test_an_escape_anywhere_in_the_text_is_refused(tmp_path, where):
         data["questions"][0]["source"]["url"] = "https://example.org/\x1b[2J"
     problems = problems_of(write(tmp_path, dump(data)))
     assert [p.field for p in problems] == [
-        f"{where}.en" if where in ("title", "explanation") else where]
+        f"{where}.en" if where in ("title", "explanation") else where
+    ]
     assert "control character U+001B" in problems[0].message
 
 
@@ -953,6 +1003,7 @@ def test_tabs_and_line_breaks_are_plain_text(tmp_path):
 
 
 # --- messages for bank authors: place, field and a hint ----------------------------------------
+
 
 def test_every_problem_gives_line_and_column(tmp_path):
     """Each problem is written as ``file:line:column:`` and the column points at the value."""
@@ -967,9 +1018,10 @@ def test_every_problem_gives_line_and_column(tmp_path):
     assert str(level).startswith(f"{path}:{level.line}:{level.column}: field 'level': ")
     empty = find(problems, "option 3.text.hi")
     row = text.splitlines()[empty.line - 1]
-    assert row[empty.column - 1:].startswith("''")
-    assert str(empty).startswith(f"{path}:{empty.line}:{empty.column}: question 'q-two', "
-                                 "field 'option 3.text.hi': ")
+    assert row[empty.column - 1 :].startswith("''")
+    assert str(empty).startswith(
+        f"{path}:{empty.line}:{empty.column}: question 'q-two', field 'option 3.text.hi': "
+    )
 
 
 def test_options_are_counted_from_1_in_every_message(tmp_path):
@@ -1033,8 +1085,10 @@ def test_a_value_with_colon_space_gets_the_indentation_and_quoting_hint(tmp_path
     assert (problem.line, problem.column) == (row, text.splitlines()[row - 1].index(": the") + 1)
     assert (problem.question_id, problem.field) == ("q-two", "option 3.text.en")
     assert "mapping values are not allowed here" in problem.message
-    assert ("check the indentation of this line or the one before; a value containing ': ' "
-            "must be quoted") in problem.message
+    assert (
+        "check the indentation of this line or the one before; a value containing ': ' "
+        "must be quoted"
+    ) in problem.message
 
 
 def test_a_mis_indented_key_gets_the_indentation_hint(tmp_path):
@@ -1047,8 +1101,10 @@ def test_a_mis_indented_key_gets_the_indentation_hint(tmp_path):
     assert "indentation" in problem.message
 
 
-@pytest.mark.parametrize(("written", "reading"), [
-    ("no", "false"), ("yes", "true"), ("1:30", "the number 90"), ("3.0", "the number 3.0")])
+@pytest.mark.parametrize(
+    ("written", "reading"),
+    [("no", "false"), ("yes", "true"), ("1:30", "the number 90"), ("3.0", "the number 3.0")],
+)
 def test_an_unquoted_value_yaml_reads_as_no_text_says_quote_it(tmp_path, written, reading):
     """YAML 1.1 reads unquoted ``no``/``yes`` as booleans and ``1:30`` as 90 (base 60): the
     problem shows the value as written, what YAML made of it, and says to quote it."""
@@ -1085,17 +1141,21 @@ def test_the_bank_records_where_each_text_is():
     bank = load_bank(REAL_BANK)
     text = REAL_BANK.read_text(encoding="utf-8").splitlines()
     line, column = bank.positions[("zero-stage-params", "option 4.text.el")]
-    assert text[line - 1][column - 1:].startswith('"Στάδιο 3"')
+    assert text[line - 1][column - 1 :].startswith('"Στάδιο 3"')
     line, column = bank.positions[(None, "title.hi")]
     assert text[line - 1].lstrip().startswith("hi:")
 
 
 # --- advice that is itself valid, fields as an author reads them, waivers -------------------
 
-@pytest.mark.parametrize(("field", "written", "reading"), [
-    ("version", "1.5", "the number 1.5"), ("level", "2", "the number 2")])
-def test_no_advice_to_quote_a_value_that_quoted_would_still_be_wrong(tmp_path, field, written,
-                                                                     reading):
+
+@pytest.mark.parametrize(
+    ("field", "written", "reading"),
+    [("version", "1.5", "the number 1.5"), ("level", "2", "the number 2")],
+)
+def test_no_advice_to_quote_a_value_that_quoted_would_still_be_wrong(
+    tmp_path, field, written, reading
+):
     """``version: 1.5`` or ``level: 2`` quoted would be text, still no version or level: the
     problem says what YAML read, and does not advise quoting it."""
     data = make_bank()
@@ -1109,8 +1169,9 @@ def test_an_unquoted_number_id_is_advised_to_be_quoted(tmp_path):
     """``id: 2`` is the number 2; quoted, "2" is a valid question id: the advice stands."""
     text = dump(make_bank()).replace("- id: q-two", "- id: 2", 1)
     problem = find(problems_of(write(tmp_path, text)), "id")
-    assert problem.message.endswith('got \'2\', which YAML reads as the number 2 when it is not '
-                                    'quoted: quote it ("2")')
+    assert problem.message.endswith(
+        "got '2', which YAML reads as the number 2 when it is not quoted: quote it (\"2\")"
+    )
 
 
 def test_a_stray_list_item_under_an_option_is_named_as_the_author_reads_it(tmp_path):
@@ -1124,13 +1185,15 @@ def test_a_stray_list_item_under_an_option_is_named_as_the_author_reads_it(tmp_p
     assert problem.question_id == "q-two"
     assert "[" not in problem.field
     assert 'this line is in a list item ("- ") inside option 2, where no list belongs' in (
-        problem.message)
+        problem.message
+    )
 
 
 def test_a_question_may_waive_rules_by_name(tmp_path):
     """``waive: [uneven-lengths, answer-leak]`` loads as the question's waived rules, and the
     dumped bank keeps them."""
     from bot.bankload.dump import dump_bank
+
     data = make_bank()
     data["questions"][0]["waive"] = ["uneven-lengths", "answer-leak"]
     bank = load_bank(write(tmp_path, dump(data)))
@@ -1139,13 +1202,19 @@ def test_a_question_may_waive_rules_by_name(tmp_path):
     assert parse_bank(dump_bank(bank)) == bank
 
 
-@pytest.mark.parametrize(("waive", "says"), [
-    ("uneven-lengths", "must be a list of rule names: write [uneven-lengths]"),
-    ([], "must be a list of rule names (of: longest-correct, uneven-lengths, "
-         "all-none-of-the-above, option-in-stem, answer-leak), got a list"),
-    (["uneven"], "names no rule that can be waived: 'uneven' (rules: longest-correct, "),
-    (["import-placeholder"], "names no rule that can be waived: 'import-placeholder'"),
-])
+@pytest.mark.parametrize(
+    ("waive", "says"),
+    [
+        ("uneven-lengths", "must be a list of rule names: write [uneven-lengths]"),
+        (
+            [],
+            "must be a list of rule names (of: longest-correct, uneven-lengths, "
+            "all-none-of-the-above, option-in-stem, answer-leak), got a list",
+        ),
+        (["uneven"], "names no rule that can be waived: 'uneven' (rules: longest-correct, "),
+        (["import-placeholder"], "names no rule that can be waived: 'import-placeholder'"),
+    ],
+)
 def test_a_waiver_that_is_not_a_list_of_rules_is_a_problem(tmp_path, waive, says):
     """A waived rule must be named exactly, in a list; the placeholder rule is not one."""
     data = make_bank()
@@ -1180,7 +1249,9 @@ def test_a_slip_near_the_start_of_a_large_file_is_read_again_only_up_to_it(monke
     bomb = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
         f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
-        f"*{chr(97 + i)}, *{chr(97 + i)}]\n" for i in range(6))
+        f"*{chr(97 + i)}, *{chr(97 + i)}]\n"
+        for i in range(6)
+    )
     assert [p.key for p in parse_problems(bomb)] == ["problem.yaml"]
     assert lengths == []
 

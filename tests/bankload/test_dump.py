@@ -16,26 +16,59 @@ from bot.i18n import SUPPORTED, catalog, placeholders
 from bot.i18n.messages import MESSAGES
 from bot.kernel.bankdata import bank_data
 
-TRICKY = ["no", "yes", "on", "1:30", "0x1F", "- a dash", "# not a comment", "a: colon",
-          "'quoted'", '"double"', "<b>HTML</b> & *stars*", "line one\nline two",
-          "ending in a break\n\nand a gap", "tab\there", "trailing space \nnext", "null", "~",
-          "100", "3.0", "Ελληνικά και हिन्दी", "@at", "`tick`", "%percent", "[bracket", "{brace"]
+TRICKY = [
+    "no",
+    "yes",
+    "on",
+    "1:30",
+    "0x1F",
+    "- a dash",
+    "# not a comment",
+    "a: colon",
+    "'quoted'",
+    '"double"',
+    "<b>HTML</b> & *stars*",
+    "line one\nline two",
+    "ending in a break\n\nand a gap",
+    "tab\there",
+    "trailing space \nnext",
+    "null",
+    "~",
+    "100",
+    "3.0",
+    "Ελληνικά και हिन्दी",
+    "@at",
+    "`tick`",
+    "%percent",
+    "[bracket",
+    "{brace",
+]
 
 
 def bank_with(texts: list[str]) -> dict[str, object]:
     """A one-language bank whose option texts are ``texts``, two per question."""
     questions = []
     for n in range(0, len(texts), 2):
-        pair = texts[n:n + 2] if n + 1 < len(texts) else [texts[n], "other option"]
-        questions.append({
-            "id": f"q{n}", "prompt": {"en": f"Which one is question {n} about?"},
-            "options": [{"text": {"en": pair[0]}, "correct": True}, {"text": {"en": pair[1]}}],
-            "explanation": {"en": f"Because {pair[1]}."},
-            "source": {"title": "A title: with a colon", "url": "https://example.org/a?b=1#c"},
-        })
-    return {"id": "c-abcdefghij", "version": 1, "default_language": "en", "languages": ["en"],
-            "level": "easy", "title": {"en": "no"}, "description": {"en": "1:30"},
-            "questions": questions}
+        pair = texts[n : n + 2] if n + 1 < len(texts) else [texts[n], "other option"]
+        questions.append(
+            {
+                "id": f"q{n}",
+                "prompt": {"en": f"Which one is question {n} about?"},
+                "options": [{"text": {"en": pair[0]}, "correct": True}, {"text": {"en": pair[1]}}],
+                "explanation": {"en": f"Because {pair[1]}."},
+                "source": {"title": "A title: with a colon", "url": "https://example.org/a?b=1#c"},
+            }
+        )
+    return {
+        "id": "c-abcdefghij",
+        "version": 1,
+        "default_language": "en",
+        "languages": ["en"],
+        "level": "easy",
+        "title": {"en": "no"},
+        "description": {"en": "1:30"},
+        "questions": questions,
+    }
 
 
 def test_the_bundled_bank_round_trips():
@@ -52,7 +85,7 @@ def test_texts_yaml_would_misread_round_trip():
     data = bank_with(TRICKY)
     bank = parse_bank(dump_bank(data))
     shown = [o.text.by_language["en"] for q in bank.questions for o in q.options]
-    assert shown[:len(TRICKY)] == [t.strip() for t in TRICKY]
+    assert shown[: len(TRICKY)] == [t.strip() for t in TRICKY]
     assert bank.title.by_language["en"] == "no"
     assert bank.description.by_language["en"] == "1:30"
     assert parse_bank(dump_bank(bank)) == bank
@@ -62,8 +95,17 @@ def test_bank_data_and_bank_dump_the_same_document():
     """A bank and its bank data dump to the same document, keys in the documented order."""
     bank = load_bank("banks/deepspeed-megatron.yaml")
     assert dump_bank(bank) == dump_bank(bank_data(bank))
-    assert list(bank_data(bank)) == ["id", "version", "default_language", "languages", "level",
-                                     "title", "description", "guide", "questions"]
+    assert list(bank_data(bank)) == [
+        "id",
+        "version",
+        "default_language",
+        "languages",
+        "level",
+        "title",
+        "description",
+        "guide",
+        "questions",
+    ]
 
 
 def test_unicode_is_written_as_is():
@@ -79,7 +121,10 @@ def test_schema_problems_carry_a_key_params_and_question_number():
         parse_bank(dump_bank(data))
     (problem,) = raised.value.problems
     assert (problem.key, dict(problem.params), problem.question) == (
-        "problem.same_option", {"number": 1}, 1)
+        "problem.same_option",
+        {"number": 1},
+        1,
+    )
     assert problem.field == "option 2.text.en" and problem.line
 
 
@@ -93,7 +138,11 @@ def test_problems_after_the_id_keep_their_key():
         parse_bank(dump_bank(data))
     (problem,) = raised.value.problems
     assert (problem.key, problem.question, problem.question_id, problem.field) == (
-        "problem.missing", 2, "q2", "prompt")
+        "problem.missing",
+        2,
+        "q2",
+        "prompt",
+    )
 
 
 def test_yaml_slips_and_large_files_have_keys():
@@ -123,17 +172,33 @@ def test_every_problem_key_is_a_message_with_its_params():
     the parameters given."""
     import re
     from pathlib import Path
-    source = "".join(Path(f"bot/bankload/{name}.py").read_text()
-                     for name in ("schema", "locate", "files", "creators"))
+
+    source = "".join(
+        Path(f"bot/bankload/{name}.py").read_text()
+        for name in ("schema", "locate", "files", "creators")
+    )
     keys = set(re.findall(r'"(problem\.[a-z_]+)"', source))
     from bot.kernel.checks import RULES
+
     keys |= {f"check.{rule}" for rule in RULES}
     for key in keys:
         assert key in MESSAGES, key
         for language in SUPPORTED:
             assert placeholders(catalog(language).messages[key]) <= {
-                "allowed", "code", "position", "languages", "levels", "limit", "count",
-                "number", "low", "high", "size", "other", "kinds"}
+                "allowed",
+                "code",
+                "position",
+                "languages",
+                "levels",
+                "limit",
+                "count",
+                "number",
+                "low",
+                "high",
+                "size",
+                "other",
+                "kinds",
+            }
 
 
 def test_question_kinds_round_trip():
@@ -142,16 +207,30 @@ def test_question_kinds_round_trip():
     data = bank_with(["Paris", "Lyon"])
     questions = data["questions"]
     assert isinstance(questions, list)
-    questions.append({"id": "tf", "kind": "true-false", "prompt": {"en": "The sky is green."},
-                      "answer": False, "explanation": {"en": "It is blue by day."},
-                      "source": {"title": "Sky", "url": "https://example.org/sky"}})
-    questions.append({"id": "many", "prompt": {"en": "Which are prime numbers?"},
-                      "picture": "https://example.org/primes.png",
-                      "options": [{"text": {"en": "2"}, "correct": True},
-                                  {"text": {"en": "3"}, "correct": True},
-                                  {"text": {"en": "4"}}],
-                      "explanation": {"en": "Four is two times two."},
-                      "source": {"title": "Primes", "url": "https://example.org/primes"}})
+    questions.append(
+        {
+            "id": "tf",
+            "kind": "true-false",
+            "prompt": {"en": "The sky is green."},
+            "answer": False,
+            "explanation": {"en": "It is blue by day."},
+            "source": {"title": "Sky", "url": "https://example.org/sky"},
+        }
+    )
+    questions.append(
+        {
+            "id": "many",
+            "prompt": {"en": "Which are prime numbers?"},
+            "picture": "https://example.org/primes.png",
+            "options": [
+                {"text": {"en": "2"}, "correct": True},
+                {"text": {"en": "3"}, "correct": True},
+                {"text": {"en": "4"}},
+            ],
+            "explanation": {"en": "Four is two times two."},
+            "source": {"title": "Primes", "url": "https://example.org/primes"},
+        }
+    )
     bank = parse_bank(dump_bank(data))
     assert parse_bank(dump_bank(bank)) == bank
     assert bank_data(bank)["questions"][1:] == questions[1:]
@@ -160,8 +239,11 @@ def test_question_kinds_round_trip():
 def _padded(kind: str, filler: str) -> str:
     """A file of ``kind`` just under 1 MiB: 200 questions (a quiz's most) whose prompts are
     ``filler`` repeated, the rest what the format needs."""
-    shapes = {"gift": "::q{n}::{text}{{=a ~b}}\n\n", "aiken": "{text}\nA. a\nB. b\nANSWER: A\n",
-              "csv": "{text},a,b,A\n"}
+    shapes = {
+        "gift": "::q{n}::{text}{{=a ~b}}\n\n",
+        "aiken": "{text}\nA. a\nB. b\nANSWER: A\n",
+        "csv": "{text},a,b,A\n",
+    }
     head = "prompt,A,B,correct\n" if kind == "csv" else ""
     size = (MAX_BANK_BYTES - 200 * 40) // 200 // len(filler.encode())
     return head + "".join(shapes[kind].format(n=n, text=filler * size) for n in range(200))
@@ -177,8 +259,9 @@ def test_the_yaml_of_a_converted_file_stays_within_the_document_bound(kind, fill
     assert len(text.encode()) <= MAX_BANK_BYTES
     parsed = PARSERS[kind](text)
     assert len(parsed.questions) == 200
-    data, _ = imported_bank_data(parsed, language="en", bank_id="imported", title="T",
-                                 description="D")
+    data, _ = imported_bank_data(
+        parsed, language="en", bank_id="imported", title="T", description="D"
+    )
     document = dump_bank(data)
     assert len(document.encode()) <= MAX_DOCUMENT_BYTES
     problems = check_document(document)

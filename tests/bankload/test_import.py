@@ -32,14 +32,20 @@ from tests.support.optionbanks import correct_label, shown_options
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "import"
 GIFT = DATA / "computing.gift"
-SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "banks" / "schema.json")
-                    .read_text(encoding="utf-8"))
+SCHEMA = json.loads(
+    (Path(__file__).resolve().parents[2] / "banks" / "schema.json").read_text(encoding="utf-8")
+)
 
 
 def quizbot(*args: str) -> subprocess.CompletedProcess[str]:
     """Run `quizbot` (this checkout's) to its end."""
-    return subprocess.run([sys.executable, "-m", "bot", *args], capture_output=True, text=True,
-                          timeout=120, env={**os.environ})
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ},
+    )
 
 
 def line_of(path: Path, needle: str) -> int:
@@ -55,29 +61,44 @@ def options_of(parsed: Parsed, number: int) -> list[tuple[str, bool]]:
 
 # --- the 20-question GIFT file, through the real command ---------------------------------------
 
+
 async def test_a_gift_file_imports_validates_and_plays(tmp_path):
     """The GIFT file's 20 multiple-choice questions become a bank that `quizbot validate`
     accepts, that passes the schema, and that plays to 20/20; each question type quizbot cannot
     ask is reported with its line, and the exit status is 0."""
     out = tmp_path / "computing.yaml"
-    proc = quizbot("import", str(GIFT), "--format", "gift", "--lang", "en", "--out", str(out),
-                   "--source-title", "Computing notes", "--source-url",
-                   "https://example.org/computing")
+    proc = quizbot(
+        "import",
+        str(GIFT),
+        "--format",
+        "gift",
+        "--lang",
+        "en",
+        "--out",
+        str(out),
+        "--source-title",
+        "Computing notes",
+        "--source-url",
+        "https://example.org/computing",
+    )
     assert proc.returncode == 0, proc.stderr
     assert f"wrote {out}: bank 'computing', 20 of 28 question(s) converted" in proc.stdout
-    for needle, kind in [("::tf::", "a true/false question"),
-                         ("::short::", "a short answer question"),
-                         ("::match::", "a matching question"),
-                         ("::numeric::", "a numerical question"),
-                         ("::essay::", "an essay question"),
-                         ("::description::", "a description"),
-                         ("::multi::", "no answer starts with '='"),
-                         ("::broken::", "unbalanced braces")]:
+    for needle, kind in [
+        ("::tf::", "a true/false question"),
+        ("::short::", "a short answer question"),
+        ("::match::", "a matching question"),
+        ("::numeric::", "a numerical question"),
+        ("::essay::", "an essay question"),
+        ("::description::", "a description"),
+        ("::multi::", "no answer starts with '='"),
+        ("::broken::", "unbalanced braces"),
+    ]:
         assert f"{GIFT}:{line_of(GIFT, needle)}: skipped: {kind}" in proc.stderr, needle
-    assert (f"{GIFT}:{line_of(GIFT, '~4 #That is a nibble.')}: note: feedback of answer 2 "
-            "('That is a nibble.') dropped") in proc.stderr
-    assert f"{GIFT}:{line_of(GIFT, '~%50%9')}: note: partial credit (50%) dropped" in (
-        proc.stderr)
+    assert (
+        f"{GIFT}:{line_of(GIFT, '~4 #That is a nibble.')}: note: feedback of answer 2 "
+        "('That is a nibble.') dropped"
+    ) in proc.stderr
+    assert f"{GIFT}:{line_of(GIFT, '~%50%9')}: note: partial credit (50%) dropped" in (proc.stderr)
 
     validated = quizbot("validate", str(out))
     assert validated.returncode == 0, validated.stderr
@@ -99,8 +120,9 @@ async def test_a_gift_file_imports_validates_and_plays(tmp_path):
 
     store = await SQLiteStore.open(tmp_path / "play.sqlite3")
     try:
-        result = await play(QuizService(store, {bank.id: bank}), bank, "en", ask=ask,
-                            write=shown.append)
+        result = await play(
+            QuizService(store, {bank.id: bank}), bank, "en", ask=ask, write=shown.append
+        )
     finally:
         await store.close()
     assert result is not None and (result.score, result.total) == (20, 20)
@@ -131,15 +153,18 @@ def test_gift_texts_escapes_feedback_and_formats():
     assert by_name["html-question"].options[0] == ("<b>", True)
     # general feedback wins; else the correct answer's own feedback is the explanation
     assert by_name["bits-in-byte"].explanation == (
-        "A byte has 8 bits on every machine in use today.")
+        "A byte has 8 bits on every machine in use today."
+    )
     assert by_name["ssh"].explanation == "Twenty-two: SSH's well-known port."
     assert by_name["binary"].explanation == "Yes: 8 + 2."
     assert by_name["Hex Digits"].explanation is None
     assert by_name["partial"].options == (("7", True), ("9", False), ("4", False), ("6", False))
     assert len(by_name["ten-options"].options) == 10
     assert parsed.found == 28
-    assert [q.line for q in parsed.questions][:2] == [line_of(GIFT, "::bits-in-byte::"),
-                                                       line_of(GIFT, "::Hex Digits::")]
+    assert [q.line for q in parsed.questions][:2] == [
+        line_of(GIFT, "::bits-in-byte::"),
+        line_of(GIFT, "::Hex Digits::"),
+    ]
 
 
 def test_gift_line_breaks_comments_and_weights():
@@ -152,7 +177,8 @@ def test_gift_line_breaks_comments_and_weights():
         "~%100%yes\n"
         "~no}\n"
         "\n"
-        "Two right?{=a =b ~c}\n")
+        "Two right?{=a =b ~c}\n"
+    )
     [question] = parsed.questions
     assert question.prompt == "First line\nsecond line, with a back\\slash?"
     assert question.options == (("yes", True), ("no", False))
@@ -165,8 +191,9 @@ def test_bank_data_ids_placeholders_and_sources():
     """Ids come from titles (slugged, made unique) or the question's number; missing
     explanations and sources get placeholders, each noted; the bank loads."""
     parsed = parse_gift("::Same Name::A?{=x ~y}\n\n::same name::B?{=x ~y}\n\nC?{=x #why ~y}")
-    data, lines = bank_data(parsed, language="el", bank_id="greek", title="Τίτλος",
-                            description="Περιγραφή.")
+    data, lines = bank_data(
+        parsed, language="el", bank_id="greek", title="Τίτλος", description="Περιγραφή."
+    )
     questions = data["questions"]
     assert [q["id"] for q in questions] == ["same-name", "same-name-2", "q3"]
     assert lines == {"same-name": 1, "same-name-2": 3, "q3": 5}
@@ -221,12 +248,14 @@ def test_aiken_questions_and_problems():
     assert [q.prompt for q in parsed.questions] == [
         "What is the correct answer to this question?",
         "Which LMS has the most quiz import formats?",
-        "A question that wraps onto a second line?"]
+        "A question that wraps onto a second line?",
+    ]
     assert parsed.questions[0].options[3] == ("Must be this one!", True)
     assert [correct for _, correct in parsed.questions[1].options] == [True] + [False] * 5
     assert [(n.line, n.message) for n in parsed.notes] == [
         (23, "no ANSWER: line after the options"),
-        (27, "ANSWER: 'C' (line 30) names no option (options: A, B)")]
+        (27, "ANSWER: 'C' (line 30) names no option (options: A, B)"),
+    ]
     assert parsed.found == 5
 
 
@@ -236,8 +265,20 @@ def test_aiken_through_the_command(tmp_path):
     source = tmp_path / "lms.txt"
     source.write_text(AIKEN, encoding="utf-8")
     out = tmp_path / "lms.yaml"
-    proc = quizbot("import", str(source), "--format", "aiken", "--out", str(out),
-                   "--id", "lms-quiz", "--title", "LMS", "--level", "easy")
+    proc = quizbot(
+        "import",
+        str(source),
+        "--format",
+        "aiken",
+        "--out",
+        str(out),
+        "--id",
+        "lms-quiz",
+        "--title",
+        "LMS",
+        "--level",
+        "easy",
+    )
     assert proc.returncode == 0, proc.stderr
     assert "3 of 5 question(s) converted" in proc.stdout
     assert f"{source}:23: skipped: no ANSWER: line after the options" in proc.stderr
@@ -249,12 +290,16 @@ def test_aiken_through_the_command(tmp_path):
     assert lenient.returncode == 0, lenient.stderr
     strict = quizbot("validate", "--strict", str(out))
     assert strict.returncode == 1
-    placeholders = [line for line in (strict.stdout + strict.stderr).splitlines()
-                    if "[import-placeholder]" in line]
+    placeholders = [
+        line
+        for line in (strict.stdout + strict.stderr).splitlines()
+        if "[import-placeholder]" in line
+    ]
     assert len(placeholders) == 3 * 3  # explanation, source title and url of 3 questions
     # each names the line and column of the text to write (the source's too)
-    assert all(re.match(rf"error: {re.escape(str(out))}:\d+:\d+: ", line)
-               for line in placeholders), placeholders
+    assert all(
+        re.match(rf"error: {re.escape(str(out))}:\d+:\d+: ", line) for line in placeholders
+    ), placeholders
     assert any("field 'source.url'" in line for line in placeholders)
     assert any("field 'explanation.en'" in line for line in placeholders)
 
@@ -277,13 +322,18 @@ def test_csv_rows_and_problems():
     parsed = parse_csv(CSV)
     first, second = parsed.questions[:2]
     assert (first.name, first.options, first.source) == (
-        "bits", (("8", True), ("4", False), ("16", False)), ("Notes", "https://example.org/notes"))
+        "bits",
+        (("8", True), ("4", False), ("16", False)),
+        ("Notes", "https://example.org/notes"),
+    )
     assert first.explanation == "Eight bits."
     assert second.prompt == "A prompt with a comma, and a line break?"
-    assert (second.line, second.options[1], second.explanation) == (3, ("no", True),
-                                                                      'Because "yes".')
-    assert [(n.line, n.message.split(":")[0]) for n in parsed.notes] == [
-        (5, "correct is 'C'")]
+    assert (second.line, second.options[1], second.explanation) == (
+        3,
+        ("no", True),
+        'Because "yes".',
+    )
+    assert [(n.line, n.message.split(":")[0]) for n in parsed.notes] == [(5, "correct is 'C'")]
 
 
 def test_csv_takes_up_to_twelve_options_a_to_l():
@@ -316,12 +366,15 @@ def test_csv_through_the_command_drops_what_the_loader_refuses(tmp_path):
     proc = quizbot("import", str(source), "--format", "csv", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     assert "2 of 4 question(s) converted" in proc.stdout
-    assert (f"{source}:6: skipped: refused by the loader: option 2.text.en: has the same text "
-            "as option 1") in proc.stderr
+    assert (
+        f"{source}:6: skipped: refused by the loader: option 2.text.en: has the same text "
+        "as option 1"
+    ) in proc.stderr
     assert [q.id for q in load_bank(out).questions] == ["bits", "q2"]
 
 
 # --- exit statuses ---------------------------------------------------------------------------
+
 
 def test_nothing_converted_is_exit_1_and_writes_nothing(tmp_path):
     """A file with no multiple-choice question: every question reported, exit 1, no file."""
@@ -376,24 +429,26 @@ def test_repeated_option_labels_and_ids_are_found_and_numbered_in_one_pass():
     assert note.message == "option label A, B used twice"
     rows = "id,prompt,A,B,correct\n" + "".join(f"same,p{i},a,b,A\n" for i in range(5))
     rows += "same-3,named,a,b,A\n"
-    data, lines = bank_data(parse_csv(rows), language="en", bank_id="x", title="t",
-                            description="d")
+    data, lines = bank_data(parse_csv(rows), language="en", bank_id="x", title="t", description="d")
     ids = [q["id"] for q in data["questions"]]
     assert ids == ["same", "same-2", "same-3", "same-4", "same-5", "same-3-2"]
     assert len(set(ids)) == len(ids) == len(lines)
 
 
-@pytest.mark.parametrize("markup, text", [
-    ("a <b>bold</b> word", "a bold word"),
-    ("one<br>two<p>three</p>", "one two three"),
-    ("x <!-- a comment --> y", "x y"),
-    ("x <!-- never closed", "x"),
-    ("a < b and c > d", "a < b and c > d"),
-    ("a <b", "a <b"),
-    ("a <![ b", "a <![ b"),
-    ("&lt;b&gt; &amp; &#65;", "<b> & A"),
-    ("<![CDATA[x]]> y <!DOCTYPE html> <?php z ?>", "y"),
-])
+@pytest.mark.parametrize(
+    "markup, text",
+    [
+        ("a <b>bold</b> word", "a bold word"),
+        ("one<br>two<p>three</p>", "one two three"),
+        ("x <!-- a comment --> y", "x y"),
+        ("x <!-- never closed", "x"),
+        ("a < b and c > d", "a < b and c > d"),
+        ("a <b", "a <b"),
+        ("a <![ b", "a <![ b"),
+        ("&lt;b&gt; &amp; &#65;", "<b> & A"),
+        ("<![CDATA[x]]> y <!DOCTYPE html> <?php z ?>", "y"),
+    ],
+)
 def test_gift_html_text(markup, text):
     """[html] text loses its markup as a browser shows it; a '<' that opens no tag is text."""
     (question,) = parse_gift(f"[html]{markup}{{=yes ~no}}").questions

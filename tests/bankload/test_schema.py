@@ -33,8 +33,10 @@ def dump(data: dict[str, Any]) -> str:
 
 def schema_errors(document: str) -> list[str]:
     """The schema's complaints about a YAML document (none: it is accepted)."""
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
-            for e in VALIDATOR.iter_errors(yaml.safe_load(document))]
+    return [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+        for e in VALIDATOR.iter_errors(yaml.safe_load(document))
+    ]
 
 
 def test_the_schema_is_a_valid_draft_2020_12_schema():
@@ -54,9 +56,14 @@ def test_every_shipped_bank_names_the_schema_on_its_first_line():
 ACCEPTED: dict[str, Callable[[], str]] = {
     "test fixture (tests/bankload/test_bankload.make_bank)": lambda: dump(make_bank()),
     "generated 100-question bank with a guide (tests/support/bankgen)": lambda: dump(
-        bankgen.bank_data(100)),
-    **{f"{count}-option bank (tests/optionbanks)": (lambda count=count: dump(
-        optionbanks.bank_data(count, questions=3))) for count in range(2, 11)},
+        bankgen.bank_data(100)
+    ),
+    **{
+        f"{count}-option bank (tests/optionbanks)": (
+            lambda count=count: dump(optionbanks.bank_data(count, questions=3))
+        )
+        for count in range(2, 11)
+    },
 }
 
 
@@ -78,6 +85,7 @@ def test_the_schema_accepts_what_the_loader_accepts(name):
 
 def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
     """A change that sets the field at a dotted path (list indices as numbers)."""
+
     def change(data: dict[str, Any]) -> None:
         *parents, last = path.split(".")
         node: Any = data
@@ -87,27 +95,35 @@ def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
             node[int(last)] = value
         else:
             node[last] = value
+
     return change
 
 
 def _delete(path: str) -> Callable[[dict[str, Any]], None]:
     """A change that removes the field at a dotted path."""
+
     def change(data: dict[str, Any]) -> None:
         *parents, last = path.split(".")
         node: Any = data
         for key in parents:
             node = node[int(key)] if isinstance(node, list) else node[key]
         del node[last]
+
     return change
 
 
 def _options(count: int) -> Callable[[dict[str, Any]], None]:
     """A change that gives the first question ``count`` options (the first correct)."""
+
     def change(data: dict[str, Any]) -> None:
         data["questions"][0]["options"] = [
-            {"text": {"en": f"Option {i}", "hi": f"विकल्प {i}"}, **({"correct": True} if not i
-                                                                  else {})}
-            for i in range(count)]
+            {
+                "text": {"en": f"Option {i}", "hi": f"विकल्प {i}"},
+                **({"correct": True} if not i else {}),
+            }
+            for i in range(count)
+        ]
+
     return change
 
 
@@ -123,12 +139,14 @@ def _all_correct(data: dict[str, Any]) -> None:
 
 def _true_false(answer: Any) -> Callable[[dict[str, Any]], None]:
     """A change that makes the first question true/false with ``answer`` (None: none)."""
+
     def change(data: dict[str, Any]) -> None:
         question = data["questions"][0]
         question.pop("options")
         question["kind"] = "true-false"
         if answer is not None:
             question["answer"] = answer
+
     return change
 
 
@@ -148,8 +166,9 @@ ACCEPTED_KINDS: dict[str, Callable[[dict[str, Any]], None]] = {
     "a true-false question": _true_false(False),
     "a picture by URL": _set("questions.0.picture", "https://example.org/a.png"),
     "a picture by file_id": _set("questions.0.picture", "AgACAgIAAxkBAAIBY2ZfakeFileId0123"),
-    "no explanation and no source": lambda data: [data["questions"][0].pop(key)
-                                                  for key in ("explanation", "source")],
+    "no explanation and no source": lambda data: [
+        data["questions"][0].pop(key) for key in ("explanation", "source")
+    ],
     "a waived rule": _set("questions.0.waive", ["uneven-lengths"]),
     "every rule that can be waived": _set("questions.0.waive", list(WAIVABLE)),
     "options that keep their order": _set("questions.0.shuffle", False),
@@ -197,7 +216,8 @@ REFUSED: dict[str, Callable[[dict[str, Any]], None]] = {
     "no questions": _set("questions", []),
     "too many questions": _too_many_questions,
     "a guide label over 40 characters": _set(
-        "guide", {"url": "https://example.org", "label": {"en": "x" * 41, "hi": "य"}}),
+        "guide", {"url": "https://example.org", "label": {"en": "x" * 41, "hi": "य"}}
+    ),
     "a guide without a label": _set("guide", {"url": "https://example.org"}),
     "a waived rule not in a list": _set("questions.0.waive", "uneven-lengths"),
     "an empty list of waived rules": _set("questions.0.waive", []),

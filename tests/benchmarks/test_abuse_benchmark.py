@@ -13,7 +13,11 @@ async def test_floods_and_tap_cost_run_and_render():
     assert all(r["stalled"] == 0 and r["unanswered"] == 0 for r in a["rounds"])  # type: ignore[union-attr]
     b = await tap_cost(rounds=1, big=20, small=5, small_groups=1, measured=10)
     assert b["rounds"][0]["big_taps"] == 10 and b["rounds"][0]["small_taps"] == 5  # type: ignore[index]
-    meta = {"command": "x", "commit": "0" * 40, "date": "today",
-            "machine": {"cores": 2, "python": "3"}}
+    meta = {
+        "command": "x",
+        "commit": "0" * 40,
+        "date": "today",
+        "machine": {"cores": 2, "python": "3"},
+    }
     text = markdown({"meta": meta, "floods": a, "tap_cost": b})
     assert "| start spam |" in text and "20 players" in text

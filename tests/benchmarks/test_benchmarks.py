@@ -41,7 +41,8 @@ async def test_measure_plays_every_bot(bot):
     assert (m.answers, m.stalled_users, m.unanswered_queries) == (24, 0, 0), m
     assert m.calls is not None
     assert {k: v for k, v in m.calls.items() if k != "getUpdates"} == {
-        method: 3 * n for method, n in CALLS.items()}, m.calls
+        method: 3 * n for method, n in CALLS.items()
+    }, m.calls
     if bot == "quizbot":
         assert (m.missing_answers, m.doubled_answers) == (0, 0)
 
@@ -55,12 +56,12 @@ async def test_measure_plays_the_one_tap_flow(bot):
     """One tiny measurement of the one-tap flow (quizbot's users chose it in /settings, the
     bare bot plays it): all users finish with three calls per answer; quizbot stores every
     answer once."""
-    m = await measure(bot, 3, api_delay_ms=0, think_ms=0, preload=0, step_timeout=30,
-                      one_tap=True)
+    m = await measure(bot, 3, api_delay_ms=0, think_ms=0, preload=0, step_timeout=30, one_tap=True)
     assert (m.answers, m.stalled_users, m.unanswered_queries) == (24, 0, 0), m
     assert m.calls is not None
     assert {k: v for k, v in m.calls.items() if k != "getUpdates"} == {
-        method: 3 * n for method, n in ONE_TAP_CALLS.items()}, m.calls
+        method: 3 * n for method, n in ONE_TAP_CALLS.items()
+    }, m.calls
     if bot == "quizbot":
         assert (m.missing_answers, m.doubled_answers) == (0, 0)
 
@@ -97,8 +98,9 @@ def test_readme_has_the_tables_of_the_committed_results():
 def documentation() -> str:
     """The README and the pages of ``docs/`` it links, one after the other (the benchmark
     figures are in ``docs/benchmarks.md``, those of several instances in ``docs/operations.md``)."""
-    return "\n".join(path.read_text() for path in [ROOT / "README.md",
-                                                    *sorted((ROOT / "docs").glob("*.md"))])
+    return "\n".join(
+        path.read_text() for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    )
 
 
 def readme_block(name: str) -> str:
@@ -106,7 +108,7 @@ def readme_block(name: str) -> str:
     readme = documentation()
     begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
     assert readme.count(begin) == readme.count(end) == 1, f"README: no {name} block"
-    return readme[readme.index(begin) + len(begin):readme.index(end)].strip("\n")
+    return readme[readme.index(begin) + len(begin) : readme.index(end)].strip("\n")
 
 
 def results(name: str) -> dict:
@@ -142,19 +144,24 @@ def test_readme_prose_figures_match_the_code_and_results():
     assert f"members, {WINDOW:g} s windows, through the in-process bot" in readme
     slow = results("private-200u-rtt50ms-think5000ms.json")
     [aiogram] = [r for r in slow["ratios"] if r["against"] == "aiogram"]
-    assert (f"quizbot spends {aiogram['cpu_per_answer_ratio']:g}x aiogram's CPU per answer"
-            in readme)
+    assert f"quizbot spends {aiogram['cpu_per_answer_ratio']:g}x aiogram's CPU per answer" in readme
     fast = results("private-1000u-rtt0ms-think0ms-quizbot-aiogram.json")
     [aiogram] = [r for r in fast["ratios"] if r["against"] == "aiogram"]
-    assert (f"quizbot answered {aiogram['throughput_ratio']:g}x as fast at "
-            f"{aiogram['cpu_per_answer_ratio']:g}x aiogram's CPU per answer") in readme
+    assert (
+        f"quizbot answered {aiogram['throughput_ratio']:g}x as fast at "
+        f"{aiogram['cpu_per_answer_ratio']:g}x aiogram's CPU per answer"
+    ) in readme
     one_tap = results("private-1000u-rtt0ms-think0ms-onetap-quizbot-aiogram.json")
     [aiogram] = [r for r in one_tap["ratios"] if r["against"] == "aiogram"]
-    assert (f"answers {aiogram['throughput_ratio']:g}x as fast as aiogram doing the "
-            f"same, at {aiogram['cpu_per_answer_ratio']:g}x its CPU per answer") in readme
+    assert (
+        f"answers {aiogram['throughput_ratio']:g}x as fast as aiogram doing the "
+        f"same, at {aiogram['cpu_per_answer_ratio']:g}x its CPU per answer"
+    ) in readme
     storage = fast["storage"]["median"]
-    assert (f"{storage['ratio']:g}x in this one, where the plain loop reached "
-            f"{round(storage['plain_sqlite3_answers_per_second']):,} commits a second") in readme
+    assert (
+        f"{storage['ratio']:g}x in this one, where the plain loop reached "
+        f"{round(storage['plain_sqlite3_answers_per_second']):,} commits a second"
+    ) in readme
 
 
 def test_committed_results_name_their_bots_and_origin():
@@ -176,8 +183,10 @@ def test_check_answers_counts_missing_and_doubled(tmp_path):
         conn.execute("CREATE TABLE attempts (attempt_id INTEGER, user_id INTEGER)")
         conn.execute("CREATE TABLE answers (attempt_id INTEGER, question_id TEXT)")
         conn.executemany("INSERT INTO attempts VALUES (?, ?)", [(1, 10), (2, 11)])
-        conn.executemany("INSERT INTO answers VALUES (?, ?)",
-                         [(1, f"q{i}") for i in range(8)] + [(2, "q0"), (2, "q0")])
+        conn.executemany(
+            "INSERT INTO answers VALUES (?, ?)",
+            [(1, f"q{i}") for i in range(8)] + [(2, "q0"), (2, "q0")],
+        )
     assert check_answers(db, [10, 11]) == (7, 1)
 
 
@@ -193,17 +202,30 @@ async def test_instances_benchmark_plays_each_configuration(pg_url):
 
     server = await asyncio.to_thread(PgServer.start)
     try:
-        rows = [await measure_instances(config, 4, think_ms=0, step_timeout=30, server=server,
-                                        tag=f"t{n}") for n, config in enumerate(CONFIGS)]
+        rows = [
+            await measure_instances(
+                config, 4, think_ms=0, step_timeout=30, server=server, tag=f"t{n}"
+            )
+            for n, config in enumerate(CONFIGS)
+        ]
     finally:
         await asyncio.to_thread(server.stop)
     for row in rows:
-        assert (row["answers"], row["stalled_users"], row["missing_answers"],
-                row["doubled_answers"]) == (32, 0, 0, 0), row
+        assert (
+            row["answers"],
+            row["stalled_users"],
+            row["missing_answers"],
+            row["doubled_answers"],
+        ) == (32, 0, 0, 0), row
     assert [row["instances"] for row in rows] == [1, 1, 2]
-    section = readme_section({"medians": [medians([row]) for row in rows], "command": "x",
-                              "commit": "0" * 40, "machine": {"date": "d", "cores": 2,
-                                                              "python": "3"}})
+    section = readme_section(
+        {
+            "medians": [medians([row]) for row in rows],
+            "command": "x",
+            "commit": "0" * 40,
+            "machine": {"date": "d", "cores": 2, "python": "3"},
+        }
+    )
     assert "| postgres-2 | " in section and "no answer missing or doubled" in section
 
 
@@ -218,8 +240,9 @@ async def test_instances_benchmark_by_webhook(pg_url):
 
     server = await asyncio.to_thread(PgServer.start)
     try:
-        row = await measure_instances("postgres-2", 4, think_ms=0, step_timeout=30,
-                                      server=server, tag="webhook", webhook=True)
+        row = await measure_instances(
+            "postgres-2", 4, think_ms=0, step_timeout=30, server=server, tag="webhook", webhook=True
+        )
         import asyncpg
 
         db = await asyncpg.connect(server.url.replace("/quizbot?", "/bench_webhook?"))
@@ -229,8 +252,13 @@ async def test_instances_benchmark_by_webhook(pg_url):
             await db.close()
     finally:
         await asyncio.to_thread(server.stop)
-    assert (row["answers"], row["stalled_users"], row["missing_answers"],
-            row["doubled_answers"], row["delivery"]) == (32, 0, 0, 0, "webhook"), row
+    assert (
+        row["answers"],
+        row["stalled_users"],
+        row["missing_answers"],
+        row["doubled_answers"],
+        row["delivery"],
+    ) == (32, 0, 0, 0, "webhook"), row
     assert left == 0
 
 
@@ -253,12 +281,20 @@ def test_restructure_summary_takes_medians_per_side_and_their_quotient():
     from benchmarks import restructure
 
     def invocation(side: str, baseline: float | None, aiogram: float) -> dict:
-        return {"side": side, "ratios": {
-            "baseline": {"throughput_ratio": baseline, "cpu_per_answer_ratio": baseline},
-            "aiogram": {"throughput_ratio": aiogram, "cpu_per_answer_ratio": aiogram}}}
+        return {
+            "side": side,
+            "ratios": {
+                "baseline": {"throughput_ratio": baseline, "cpu_per_answer_ratio": baseline},
+                "aiogram": {"throughput_ratio": aiogram, "cpu_per_answer_ratio": aiogram},
+            },
+        }
 
-    runs = [invocation("before", 2.0, 1.0), invocation("after", 2.2, 1.1),
-            invocation("after", None, 0.9), invocation("before", 1.8, 1.2)]
+    runs = [
+        invocation("before", 2.0, 1.0),
+        invocation("after", 2.2, 1.1),
+        invocation("after", None, 0.9),
+        invocation("before", 1.8, 1.2),
+    ]
     summary = restructure.summarise(runs)
     assert summary["before"]["baseline"]["throughput_ratio"] == 1.9
     assert summary["after"]["baseline"]["throughput_ratio"] == 2.2  # the stalled run left out
@@ -284,8 +320,7 @@ async def test_homework_benchmark_runs(tmp_path):
     from benchmarks import homework
 
     out = tmp_path / "homework.json"
-    argv = ["--groups", "3", "--members", "2", "--players", "2", "--lead", "10",
-            "--json", str(out)]
+    argv = ["--groups", "3", "--members", "2", "--players", "2", "--lead", "10", "--json", str(out)]
     assert await homework.main(homework.parse(argv), argv) == 0
     data = json.loads(out.read_text())
     row = data["row"]
@@ -293,8 +328,7 @@ async def test_homework_benchmark_runs(tmp_path):
     assert row["finished"] + row["stopped"] == 6 and row["bot_log_errors"] == 0, row
     assert row["group_most_per_minute"] <= homework.GROUP_LIMIT, row
     assert data["command"] == "python -m benchmarks.homework " + " ".join(argv)
-    assert "3 groups with homework due at the same minute" in (
-        homework.readme_paragraph(data))
+    assert "3 groups with homework due at the same minute" in (homework.readme_paragraph(data))
 
 
 def test_readme_homework_block_is_written_from_its_results_file():
@@ -314,14 +348,32 @@ async def test_sendbudget_benchmark_runs(tmp_path, pg_url):
     from benchmarks import sendbudget
 
     out = tmp_path / "sendbudget.json"
-    argv = ["--groups", "3", "--reminders", "30", "--daily", "2", "--repliers", "2",
-            "--lead", "15", "--json", str(out)]
+    argv = [
+        "--groups",
+        "3",
+        "--reminders",
+        "30",
+        "--daily",
+        "2",
+        "--repliers",
+        "2",
+        "--lead",
+        "15",
+        "--json",
+        str(out),
+    ]
     assert await sendbudget.main(sendbudget.parse(argv), argv) == 0
     data = json.loads(out.read_text())
     for row in data["rows"]:
-        assert (row["homework_results"], row["homework_reports"], row["daily_posts"],
-                row["reminders_sent"], row["reminders_doubled"], row["refused_429"],
-                row["bot_log_errors"]) == (3, 3, 2, 30, 0, 0, 0), row
+        assert (
+            row["homework_results"],
+            row["homework_reports"],
+            row["daily_posts"],
+            row["reminders_sent"],
+            row["reminders_doubled"],
+            row["refused_429"],
+            row["bot_log_errors"],
+        ) == (3, 3, 2, 30, 0, 0, 0), row
         assert row["most_per_second"] <= sendbudget.OVERALL_LIMIT and row["replies"] > 0, row
     assert [row["instances"] for row in data["rows"]] == [1, 2]
     assert "3 groups' homework at its deadline" in sendbudget.readme_paragraph(data)

@@ -19,18 +19,37 @@ async def stored(engine):
     a terminal escape sequence and a tab."""
     store = await engine.open()
     try:
-        await store.create_quiz("c-edited0000", 7, document("c-edited0000"),
-                                QuizSummary("Capitals", "en", 3), visibility=Visibility.LINK,
-                                now=100.0)
-        await store.add_version("c-edited0000", document("c-edited0000", 2, "Capitals II"),
-                                QuizSummary("Capitals II", "en", 4), now=150.0)
-        await store.create_quiz("c-ownerless0", 8, document("c-ownerless0"),
-                                QuizSummary("Ιστορία", "el", 2), visibility=Visibility.PUBLIC,
-                                now=200.0)
+        await store.create_quiz(
+            "c-edited0000",
+            7,
+            document("c-edited0000"),
+            QuizSummary("Capitals", "en", 3),
+            visibility=Visibility.LINK,
+            now=100.0,
+        )
+        await store.add_version(
+            "c-edited0000",
+            document("c-edited0000", 2, "Capitals II"),
+            QuizSummary("Capitals II", "en", 4),
+            now=150.0,
+        )
+        await store.create_quiz(
+            "c-ownerless0",
+            8,
+            document("c-ownerless0"),
+            QuizSummary("Ιστορία", "el", 2),
+            visibility=Visibility.PUBLIC,
+            now=200.0,
+        )
         await store.release_quizzes(8)
-        await store.create_quiz("c-escapes000", 9, document("c-escapes000"),
-                                QuizSummary("Red\x1b[31m\talert", "en", 1),
-                                visibility=Visibility.LINK, now=300.0)
+        await store.create_quiz(
+            "c-escapes000",
+            9,
+            document("c-escapes000"),
+            QuizSummary("Red\x1b[31m\talert", "en", 1),
+            visibility=Visibility.LINK,
+            now=300.0,
+        )
     finally:
         await store.close()
 
@@ -48,7 +67,8 @@ async def test_the_operator_lists_exports_disables_and_enables(engine, tmp_path)
         "id\towner\tversion\tquestions\tvisibility\tdisabled\ttitle",
         "c-escapes000\t9\t1\t1\tlink\tno\tRed\\x1b[31m\\talert",
         "c-ownerless0\t-\t1\t2\tpublic\tno\tΙστορία",
-        "c-edited0000\t7\t2\t4\tlink\tno\tCapitals II"]
+        "c-edited0000\t7\t2\t4\tlink\tno\tCapitals II",
+    ]
 
     latest = quizbot("banks", "export", "c-edited0000", db=db)
     assert (latest.returncode, latest.stdout) == (0, document("c-edited0000", 2, "Capitals II"))
@@ -61,19 +81,21 @@ async def test_the_operator_lists_exports_disables_and_enables(engine, tmp_path)
 
     down = quizbot("banks", "disable", "c-ownerless0", db=db)
     assert (down.returncode, down.stdout) == (0, "c-ownerless0: disabled\n")
-    assert await engine.fetchval("SELECT disabled FROM quizzes WHERE id = ?",
-                                 "c-ownerless0") == 1
+    assert await engine.fetchval("SELECT disabled FROM quizzes WHERE id = ?", "c-ownerless0") == 1
     assert "c-ownerless0\t-\t1\t2\tpublic\tyes\t" in quizbot("banks", "list", db=db).stdout
     up = quizbot("banks", "enable", "c-ownerless0", db=db)
     assert (up.returncode, up.stdout) == (0, "c-ownerless0: enabled\n")
-    assert await engine.fetchval("SELECT disabled FROM quizzes WHERE id = ?",
-                                 "c-ownerless0") == 0
+    assert await engine.fetchval("SELECT disabled FROM quizzes WHERE id = ?", "c-ownerless0") == 0
 
-    for args in (("disable", "c-nothere000"), ("export", "c-nothere000"),
-                 ("export", "c-edited0000", "--version", "3")):
+    for args in (
+        ("disable", "c-nothere000"),
+        ("export", "c-nothere000"),
+        ("export", "c-edited0000", "--version", "3"),
+    ):
         missing = quizbot("banks", *args, db=db)
-        assert missing.returncode == 1 and "is stored (see `quizbot banks list`)" in \
-            missing.stderr, missing.stderr
+        assert (
+            missing.returncode == 1 and "is stored (see `quizbot banks list`)" in missing.stderr
+        ), missing.stderr
     assert (await engine.fetchval("SELECT COUNT(*) FROM quizzes WHERE disabled = 1")) == 0
 
 
@@ -86,8 +108,10 @@ def test_the_operations_guide_shows_what_list_prints():
 
     guide = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text("utf-8")
     said = " ".join(guide.split("`list` prints", 1)[1].split(".", 1)[0].split())
-    assert said.startswith("a header line, `" + " ".join(COLUMNS) + "` separated by tabs, "
-                           "then one tab-separated line per quiz"), said
+    assert said.startswith(
+        "a header line, `" + " ".join(COLUMNS) + "` separated by tabs, "
+        "then one tab-separated line per quiz"
+    ), said
 
 
 def test_without_a_database_banks_says_so_and_creates_none(tmp_path):
@@ -105,11 +129,17 @@ async def test_a_backup_carries_created_quizzes_and_drafts(tmp_path):
     db, copy = tmp_path / "quiz.sqlite3", tmp_path / "backup.sqlite3"
     store = await SQLiteStore.open(db)
     try:
-        await store.create_quiz("c-backedup00", 7, document("c-backedup00"),
-                                QuizSummary("Capitals", "en", 3), visibility=Visibility.PUBLIC,
-                                now=1.0)
-        await store.add_version("c-backedup00", document("c-backedup00", 2), QuizSummary(
-            "Capitals", "en", 3), now=2.0)
+        await store.create_quiz(
+            "c-backedup00",
+            7,
+            document("c-backedup00"),
+            QuizSummary("Capitals", "en", 3),
+            visibility=Visibility.PUBLIC,
+            now=1.0,
+        )
+        await store.add_version(
+            "c-backedup00", document("c-backedup00", 2), QuizSummary("Capitals", "en", 3), now=2.0
+        )
         await store.save_draft(7, {"title": "draft"}, now=3.0)
         backup(db, copy)
     finally:

@@ -58,14 +58,20 @@ questions:
 """
 
 
-def quizbot(*args: str, env: dict[str, str] | None = None,
-            stdin: str = "") -> subprocess.CompletedProcess[str]:
+def quizbot(
+    *args: str, env: dict[str, str] | None = None, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
     """Run the installed CLI entry point in a subprocess."""
-    return subprocess.run([sys.executable, "-m", "bot", *args], input=stdin, text=True,
-                          capture_output=True, timeout=120,
-                          # `play` wraps its output to the terminal's width (COLUMNS when it
-                          # is not a terminal): wide enough here that lines compare whole
-                          env={**os.environ, "COLUMNS": "1000", **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        text=True,
+        capture_output=True,
+        timeout=120,
+        # `play` wraps its output to the terminal's width (COLUMNS when it
+        # is not a terminal): wide enough here that lines compare whole
+        env={**os.environ, "COLUMNS": "1000", **(env or {})},
+    )
 
 
 def test_validate_accepts_the_bundled_banks():
@@ -82,15 +88,19 @@ def test_validate_names_file_line_question_and_field(tmp_path):
     proc = quizbot("validate", str(path))
     assert proc.returncode == 1
     assert f"{path}:10:13: question 'q1', field 'prompt.hi': is missing" in proc.stderr
-    assert f"{path}:11:5: question 'q1', field 'options': has all 4 options marked" in (
-        proc.stderr)
+    assert f"{path}:11:5: question 'q1', field 'options': has all 4 options marked" in (proc.stderr)
 
 
 def test_run_without_token_is_a_clear_error(tmp_path):
     """`quizbot run` without TELEGRAM_BOT_TOKEN says how to set it."""
     env = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
-    proc = subprocess.run([sys.executable, "-m", "bot", "run", "--db", str(tmp_path / "x.db")],
-                          capture_output=True, text=True, timeout=60, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "run", "--db", str(tmp_path / "x.db")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert proc.returncode == 2
     assert "TELEGRAM_BOT_TOKEN is not set" in proc.stderr
 
@@ -98,8 +108,9 @@ def test_run_without_token_is_a_clear_error(tmp_path):
 def test_run_refuses_an_invalid_bank(tmp_path):
     """The bot does not start when a bank is invalid."""
     (tmp_path / "broken.yaml").write_text(BROKEN, encoding="utf-8")
-    proc = quizbot("run", "--token", "1:x", "--banks", str(tmp_path),
-                   "--db", str(tmp_path / "x.db"))
+    proc = quizbot(
+        "run", "--token", "1:x", "--banks", str(tmp_path), "--db", str(tmp_path / "x.db")
+    )
     assert proc.returncode == 1
     assert "field 'prompt.hi': is missing" in proc.stderr
 
@@ -124,8 +135,7 @@ async def test_play_the_whole_bank_in_the_terminal(tmp_path, language):
 
     store = await SQLiteStore.open(tmp_path / "play.sqlite3")
     try:
-        result = await play(QuizService(store, banks), bank, language, ask=ask,
-                            write=shown.append)
+        result = await play(QuizService(store, banks), bank, language, ask=ask, write=shown.append)
     finally:
         await store.close()
     assert result is not None and (result.score, result.total) == (6, 8)
@@ -156,8 +166,10 @@ async def test_quizbot_run_plays_each_language_and_survives_kill_9(fake, tmp_pat
     `kill -9` in the middle; every acknowledged answer is kept; the token is never logged."""
     bank = banks[BANK_ID]
     db, log = tmp_path / "run.sqlite3", tmp_path / "bot.log"
-    people = [Person(fake, 600 + i, name, code)
-              for i, (name, code) in enumerate([("Ann", "en"), ("Anil", "hi"), ("Eleni", "el")])]
+    people = [
+        Person(fake, 600 + i, name, code)
+        for i, (name, code) in enumerate([("Ann", "en"), ("Anil", "hi"), ("Eleni", "el")])
+    ]
     languages = ["en", "hi", "el"]
     proc = await start_bot_process(fake, db, log)
     try:
@@ -182,8 +194,9 @@ async def test_quizbot_run_plays_each_language_and_survives_kill_9(fake, tmp_pat
             await asyncio.wait_for(proc.wait(), timeout=30)
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*), SUM(correct) FROM answers").fetchone() == (24, 21)
-        assert conn.execute("SELECT COUNT(*) FROM attempts WHERE status = 'finished'"
-                            ).fetchone() == (3,)
+        assert conn.execute(
+            "SELECT COUNT(*) FROM attempts WHERE status = 'finished'"
+        ).fetchone() == (3,)
     text = log.read_text(errors="replace")
     assert "quizbot ready" in text
     assert fake.token not in text and fake.token.split(":")[1] not in text
@@ -194,9 +207,15 @@ def test_ctrl_c_in_play_exits_at_once(tmp_path):
     env = {**os.environ, "QUIZBOT_DB": str(tmp_path / "c.sqlite3")}
     # as in a terminal's foreground: a shell starts a background job (`cmd &` without job
     # control, as CI may be run) with SIGINT ignored, and a child would inherit that
-    proc = subprocess.Popen([sys.executable, "-m", "bot", "play"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "play"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         assert proc.stdout is not None
         seen = ""
@@ -216,16 +235,29 @@ def test_storage_and_window_errors_are_one_line(tmp_path):
     assert proc.stderr.strip().splitlines() == [
         f"quizbot: QUIZBOT_DB / --db is {str(tmp_path / 'no' / 'such' / 'q.sqlite3')!r}, but "
         f"the folder {tmp_path / 'no' / 'such'} does not exist: create it, or name a file in an "
-        "existing folder"]
+        "existing folder"
+    ]
     for bad in ("abc", "inf", "0.5", "nan"):
-        proc = quizbot("run", "--token", "1:x", "--question-seconds", bad,
-                       "--db", str(tmp_path / "x.db")) if bad != "abc" else quizbot(
-            "run", "--token", "1:x", "--db", str(tmp_path / "x.db"),
-            env={"QUIZBOT_QUESTION_SECONDS": bad})
+        proc = (
+            quizbot(
+                "run", "--token", "1:x", "--question-seconds", bad, "--db", str(tmp_path / "x.db")
+            )
+            if bad != "abc"
+            else quizbot(
+                "run",
+                "--token",
+                "1:x",
+                "--db",
+                str(tmp_path / "x.db"),
+                env={"QUIZBOT_QUESTION_SECONDS": bad},
+            )
+        )
         assert proc.returncode == 2, bad
         assert "must be a number of seconds from 1 to 3600" in proc.stderr
-    assert quizbot("validate", str(BUNDLED_BANKS),
-                   env={"QUIZBOT_QUESTION_SECONDS": "abc"}).returncode == 0
+    assert (
+        quizbot("validate", str(BUNDLED_BANKS), env={"QUIZBOT_QUESTION_SECONDS": "abc"}).returncode
+        == 0
+    )
 
 
 def run_env(**settings: str) -> dict[str, str]:
@@ -239,8 +271,15 @@ async def run_until_exit(*args: str, env: dict[str, str]) -> tuple[int, str, str
     """Run `quizbot` with ``args`` to its end, without blocking the event loop (the fake server
     answers in it); return the exit status, standard output and standard error."""
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", *args, env=env, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        sys.executable,
+        "-m",
+        "bot",
+        *args,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
     out, err = await asyncio.wait_for(proc.communicate(), timeout=60)
     assert proc.returncode is not None
     return proc.returncode, out.decode(), err.decode()
@@ -251,11 +290,16 @@ async def test_a_rejected_token_is_one_line_that_never_prints_it(fake, tmp_path)
     PTB traceback, no unclosed session, no token."""
     token = "999999:WRONG-token-value-0123456789"
     code, out, err = await run_until_exit(
-        "run", "--db", str(tmp_path / "t.sqlite3"),
-        env=run_env(TELEGRAM_BOT_TOKEN=token, TELEGRAM_BASE_URL=fake.base_url))
+        "run",
+        "--db",
+        str(tmp_path / "t.sqlite3"),
+        env=run_env(TELEGRAM_BOT_TOKEN=token, TELEGRAM_BASE_URL=fake.base_url),
+    )
     assert code == 2, err
-    assert err.splitlines() == ["quizbot: Telegram rejected the token: check TELEGRAM_BOT_TOKEN "
-                                "or the token file (@BotFather gives the token)"]
+    assert err.splitlines() == [
+        "quizbot: Telegram rejected the token: check TELEGRAM_BOT_TOKEN "
+        "or the token file (@BotFather gives the token)"
+    ]
     assert out == ""
     assert [call.status for call in fake.calls_to("getMe")] == [401]  # tried once: no retry
     assert token.split(":")[1] not in out + err
@@ -273,8 +317,12 @@ def test_an_unreachable_bot_api_is_one_clear_line(tmp_path):
     """With no Bot API listening (connection refused), `quizbot run` retries, then prints one
     line, nothing else (no PTB traceback, no unclosed session), and exits 1."""
     base_url = f"http://127.0.0.1:{refused_port()}/bot"
-    proc = quizbot("run", "--db", str(tmp_path / "u.sqlite3"),
-                   env=run_env(TELEGRAM_BOT_TOKEN="1:x", TELEGRAM_BASE_URL=base_url))
+    proc = quizbot(
+        "run",
+        "--db",
+        str(tmp_path / "u.sqlite3"),
+        env=run_env(TELEGRAM_BOT_TOKEN="1:x", TELEGRAM_BASE_URL=base_url),
+    )
     assert proc.returncode == 1
     [line] = proc.stderr.splitlines()
     assert line.startswith(f"quizbot: cannot reach the Bot API at {base_url} (")
@@ -285,8 +333,13 @@ def test_an_unreachable_bot_api_is_one_clear_line(tmp_path):
 def test_verbose_start_failure_keeps_the_details(tmp_path):
     """With -v the start's log lines (the retries) are shown, and the clear line ends them."""
     base_url = f"http://127.0.0.1:{refused_port()}/bot"
-    proc = quizbot("run", "-v", "--db", str(tmp_path / "u.sqlite3"),
-                   env=run_env(TELEGRAM_BOT_TOKEN="1:x", TELEGRAM_BASE_URL=base_url))
+    proc = quizbot(
+        "run",
+        "-v",
+        "--db",
+        str(tmp_path / "u.sqlite3"),
+        env=run_env(TELEGRAM_BOT_TOKEN="1:x", TELEGRAM_BASE_URL=base_url),
+    )
     assert proc.returncode == 1
     assert "getMe (chat None) failed" in proc.stderr and "trying again" in proc.stderr
     assert proc.stderr.splitlines()[-1].startswith("quizbot: cannot reach the Bot API")
@@ -295,19 +348,30 @@ def test_verbose_start_failure_keeps_the_details(tmp_path):
 SECRET = "7654321:AAHsecretSECRETsecret_-0123456789ab"
 
 
-@pytest.mark.parametrize("base_url", ["127.0.0.1:1/bot", "ftp://x/bot", "http://[::1/bot",
-                                      "http://127.0.0.1:99999/bot", "http:///bot",
-                                      f"https://api.telegram.org/bot{SECRET}/x?y"])
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "127.0.0.1:1/bot",
+        "ftp://x/bot",
+        "http://[::1/bot",
+        "http://127.0.0.1:99999/bot",
+        "http:///bot",
+        f"https://api.telegram.org/bot{SECRET}/x?y",
+    ],
+)
 def test_a_malformed_base_url_is_refused_without_the_token(tmp_path, base_url):
     """A base URL that is not http(s) with a host is refused before any request, in one line
     naming the setting; the token is in neither output, even when the URL holds it."""
-    for env, args in [(run_env(TELEGRAM_BOT_TOKEN=SECRET, TELEGRAM_BASE_URL=base_url), ()),
-                      (run_env(TELEGRAM_BOT_TOKEN=SECRET), ("--base-url", base_url))]:
+    for env, args in [
+        (run_env(TELEGRAM_BOT_TOKEN=SECRET, TELEGRAM_BASE_URL=base_url), ()),
+        (run_env(TELEGRAM_BOT_TOKEN=SECRET), ("--base-url", base_url)),
+    ]:
         proc = quizbot("run", "--db", str(tmp_path / "b.sqlite3"), *args, env=env)
         assert proc.returncode == 2, proc.stderr
         [line] = proc.stderr.splitlines()
-        assert line.startswith("quizbot: TELEGRAM_BASE_URL / --base-url must be an http or "
-                               "https URL with a host"), line
+        assert line.startswith(
+            "quizbot: TELEGRAM_BASE_URL / --base-url must be an http or https URL with a host"
+        ), line
         assert SECRET.split(":")[1] not in proc.stdout + proc.stderr
         assert not (tmp_path / "b.sqlite3").exists()
 
@@ -317,14 +381,25 @@ async def test_the_token_can_come_from_a_file(fake, tmp_path):
     polls, and the log never shows it."""
     token_file = tmp_path / "token"
     token_file.write_text(f"  {fake.token}\n\n", encoding="utf-8")
-    env = run_env(TELEGRAM_BOT_TOKEN_FILE=str(token_file), TELEGRAM_BASE_URL=fake.base_url,
-                  QUIZBOT_DB=str(tmp_path / "f.sqlite3"))
+    env = run_env(
+        TELEGRAM_BOT_TOKEN_FILE=str(token_file),
+        TELEGRAM_BASE_URL=fake.base_url,
+        QUIZBOT_DB=str(tmp_path / "f.sqlite3"),
+    )
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "run", env=env, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        sys.executable,
+        "-m",
+        "bot",
+        "run",
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
     try:
-        await fake.wait_for(lambda: fake.polling or proc.returncode is not None, timeout=30,
-                            recheck=0.05)
+        await fake.wait_for(
+            lambda: fake.polling or proc.returncode is not None, timeout=30, recheck=0.05
+        )
         assert proc.returncode is None
     finally:
         if proc.returncode is None:
@@ -354,14 +429,13 @@ def test_token_problems_are_one_clear_line(tmp_path, case):
     [line] = proc.stderr.splitlines()
     expected = {
         "missing": f"cannot read the token file {token_file} (TELEGRAM_BOT_TOKEN_FILE / "
-                   "--token-file): No such file or directory",
+        "--token-file): No such file or directory",
         "folder": f"cannot read the token file {token_file} (TELEGRAM_BOT_TOKEN_FILE / "
-                  "--token-file): Is a directory",
-        "empty": f"the token file {token_file} (TELEGRAM_BOT_TOKEN_FILE / --token-file) is "
-                 "empty",
+        "--token-file): Is a directory",
+        "empty": f"the token file {token_file} (TELEGRAM_BOT_TOKEN_FILE / --token-file) is empty",
         "both": "TELEGRAM_BOT_TOKEN and TELEGRAM_BOT_TOKEN_FILE are both set: set only one",
         "malformed": "the bot token is malformed: @BotFather gives digits, a colon, then "
-                     "letters, digits, '_' and '-' (the value is not shown here)",
+        "letters, digits, '_' and '-' (the value is not shown here)",
     }[case]
     assert line == f"quizbot: {expected}"
     assert "secretvalue" not in proc.stderr and SECRET not in proc.stderr
@@ -370,12 +444,22 @@ def test_token_problems_are_one_clear_line(tmp_path, case):
 def test_token_on_the_command_line_warns_and_is_redacted(tmp_path):
     """--token works but warns that `ps` shows it; the warning and errors do not repeat it."""
     base_url = f"http://127.0.0.1:{refused_port()}/bot"
-    proc = quizbot("run", "--token", SECRET, "--base-url", base_url,
-                   "--db", str(tmp_path / "w.sqlite3"), env=run_env())
+    proc = quizbot(
+        "run",
+        "--token",
+        SECRET,
+        "--base-url",
+        base_url,
+        "--db",
+        str(tmp_path / "w.sqlite3"),
+        env=run_env(),
+    )
     assert proc.returncode == 1
     warning, error = proc.stderr.splitlines()
-    assert warning.startswith("quizbot: warning: --token shows the token to every user of this "
-                              "machine (ps, /proc/<pid>/cmdline)")
+    assert warning.startswith(
+        "quizbot: warning: --token shows the token to every user of this "
+        "machine (ps, /proc/<pid>/cmdline)"
+    )
     assert error.startswith("quizbot: cannot reach the Bot API")
     assert SECRET.split(":")[1] not in proc.stderr
 
@@ -387,15 +471,18 @@ def test_an_escape_in_a_bank_never_reaches_the_terminal(tmp_path, banks, capsys)
     text = BUNDLED_BANKS.joinpath(f"{BANK_ID}.yaml").read_text(encoding="utf-8")
     first_option = banks[BANK_ID].questions[0].options[0].text.by_language["en"]
     assert text.count(f'en: "{first_option}"') == 1
-    bank_file.write_text(text.replace(f'en: "{first_option}"', f'en: "\\e[2J{first_option}"'),
-                         encoding="utf-8")
-    proc = quizbot("play", "--banks", str(bank_file), "--db", str(tmp_path / "e.sqlite3"),
-                   stdin="A\n")
+    bank_file.write_text(
+        text.replace(f'en: "{first_option}"', f'en: "\\e[2J{first_option}"'), encoding="utf-8"
+    )
+    proc = quizbot(
+        "play", "--banks", str(bank_file), "--db", str(tmp_path / "e.sqlite3"), stdin="A\n"
+    )
     assert proc.returncode == 1
     assert "\x1b" not in proc.stdout + proc.stderr
     question_id = banks[BANK_ID].questions[0].id
-    assert (f"question {question_id!r}, field 'option 1.text.en': contains the control "
-            "character U+001B") in proc.stderr
+    assert (
+        f"question {question_id!r}, field 'option 1.text.en': contains the control character U+001B"
+    ) in proc.stderr
     print_plain("a\x1b[31mred\x9b0m\tcell\nline\r")
     assert capsys.readouterr().out == "a[31mred0m\tcell\nline\n"
 
@@ -443,19 +530,27 @@ def test_validate_counts_in_words(tmp_path):
     """Counts are written as English writes them: "1 problem", "2 problems", "3 warnings",
     "1 question" (never "1 questions" or "problem(s)")."""
     path = tmp_path / "telling.yaml"
-    path.write_text(TELLING.replace('{en: "365 days, as in a common year"}',
-                                    '{en: "365 days, as in a common year", hi: x}'),
-                    encoding="utf-8")
+    path.write_text(
+        TELLING.replace(
+            '{en: "365 days, as in a common year"}', '{en: "365 days, as in a common year", hi: x}'
+        ),
+        encoding="utf-8",
+    )
     proc = quizbot("validate", str(path))
     assert proc.returncode == 1
     assert proc.stderr.startswith("1 problem:\n")
-    path.write_text(TELLING.replace("version: 1", "version: 0").replace("level: easy",
-                                                                       "level: expert"),
-                    encoding="utf-8")
+    path.write_text(
+        TELLING.replace("version: 1", "version: 0").replace("level: easy", "level: expert"),
+        encoding="utf-8",
+    )
     assert quizbot("validate", str(path)).stderr.startswith("2 problems:\n")
-    path.write_text(TELLING.replace("      - text: {en: \"360 days, twelve months of 30\"}\n",
-                                    "      - text: {en: None of the above}\n"),
-                    encoding="utf-8")
+    path.write_text(
+        TELLING.replace(
+            '      - text: {en: "360 days, twelve months of 30"}\n',
+            "      - text: {en: None of the above}\n",
+        ),
+        encoding="utf-8",
+    )
     proc = quizbot("validate", str(path))
     assert proc.returncode == 0, proc.stderr
     assert "3 warnings: " in proc.stdout and "1 question," in proc.stdout
@@ -473,13 +568,17 @@ def test_validate_reports_a_yaml_slip_with_column_question_and_hint(tmp_path):
     """An unquoted ': ' in a flow-style text: line, column, question, field and the hint to
     close the bracket or quote the value."""
     path = tmp_path / "slip.yaml"
-    path.write_text(TELLING.replace('"365 days, as in a common year"',
-                                    "365 days: as in a common year"), encoding="utf-8")
+    path.write_text(
+        TELLING.replace('"365 days, as in a common year"', "365 days: as in a common year"),
+        encoding="utf-8",
+    )
     proc = quizbot("validate", str(path))
     assert proc.returncode == 1
     assert f"{path}:14:28: question 'q1', field 'option 2.text': bad YAML: " in proc.stderr
-    assert ("close the bracket opened at line 14, column 15, or quote a value containing ',', "
-            "':' or brackets") in proc.stderr
+    assert (
+        "close the bracket opened at line 14, column 15, or quote a value containing ',', "
+        "':' or brackets"
+    ) in proc.stderr
 
 
 def test_play_resumes_after_the_bank_file_was_edited_without_a_version_bump(tmp_path):
@@ -500,8 +599,9 @@ def test_play_resumes_after_the_bank_file_was_edited_without_a_version_bump(tmp_
     assert t("resume", number=2, total=8) in second.stdout
     notice = second.stdout.index(t("question_updated"))
     assert notice < second.stdout.index(t("question_header", number=2, total=8))
-    [label] = re.findall(rf"^([A-D])\. {re.escape(NEW_OPTION['el'])}$", second.stdout,
-                         flags=re.MULTILINE)
+    [label] = re.findall(
+        rf"^([A-D])\. {re.escape(NEW_OPTION['el'])}$", second.stdout, flags=re.MULTILINE
+    )
 
     third = quizbot("play", "--lang", "el", env=env, stdin=f"{label}\n\nq\n")
     assert third.returncode == 0, third.stderr
@@ -561,8 +661,10 @@ def test_operator_mistakes_end_in_one_line(tmp_path):
     assert f"{out}: No such file or directory" in imported.stderr
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").is_dir() or not hasattr(signal, "pthread_sigmask"),
-                    reason="reads a thread's signal mask from Linux's /proc")
+@pytest.mark.skipif(
+    not Path("/proc/self/task").is_dir() or not hasattr(signal, "pthread_sigmask"),
+    reason="reads a thread's signal mask from Linux's /proc",
+)
 async def test_the_input_thread_leaves_ctrl_c_to_the_main_thread(monkeypatch):
     """The thread that waits in ``input()`` blocks SIGINT, so the kernel gives a Ctrl-C to the
     main thread, which wakes the event loop (a signal the kernel gave the input thread would
@@ -581,8 +683,9 @@ async def test_the_input_thread_leaves_ctrl_c_to_the_main_thread(monkeypatch):
     await asyncio.to_thread(waiting.wait)
     [thread] = [t for t in threading.enumerate() if t.name == "quizbot-input"]
     status = Path(f"/proc/self/task/{thread.native_id}/status").read_text()
-    blocked = int(next(line for line in status.splitlines()
-                       if line.startswith("SigBlk:")).split()[1], 16)
+    blocked = int(
+        next(line for line in status.splitlines() if line.startswith("SigBlk:")).split()[1], 16
+    )
     release.set()
     assert await reading == "a"
     assert blocked & (1 << (signal.SIGINT - 1))

@@ -38,8 +38,13 @@ PLAN = Plan(("q1", "q2"), ((0, 1, 2, 3), (3, 2, 1, 0)))
 
 def quizbot(*args: str, db) -> subprocess.CompletedProcess[str]:
     """Run the real `quizbot` command on database ``db``."""
-    return subprocess.run([sys.executable, "-m", "bot", *args, "--db", str(db)],
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args, "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 async def test_a_database_newer_than_the_code_is_refused(tmp_path):
@@ -125,8 +130,10 @@ async def test_a_backup_into_a_missing_folder_names_that_folder(tmp_path):
     target = tmp_path / "nowhere" / "copy.sqlite3"
     done = quizbot("backup", str(target), db=db)
     assert done.returncode == 1
-    assert done.stderr == (f"quizbot: cannot back up to {target}: there is no folder "
-                           f"{target.parent} (create it first)\n")
+    assert done.stderr == (
+        f"quizbot: cannot back up to {target}: there is no folder "
+        f"{target.parent} (create it first)\n"
+    )
     if os.geteuid() != 0:  # root writes anywhere
         locked = tmp_path / "locked"
         locked.mkdir(mode=0o500)
@@ -148,8 +155,16 @@ async def test_backup_under_load_restores_every_acknowledged_answer(fake, tmp_pa
         await fake.wait_for(lambda: len(fake.calls_to("editMessageText")) >= 150, timeout=60)
         acknowledged = {u.user_id: list(u.feedback_seen) for u in generator.runs}
         made = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "backup", str(copy), "--db", str(db),
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-m",
+            "bot",
+            "backup",
+            str(copy),
+            "--db",
+            str(db),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         out, err = await made.communicate()
         assert made.returncode == 0, err
         assert b"backed up" in out
@@ -165,11 +180,17 @@ async def test_backup_under_load_restores_every_acknowledged_answer(fake, tmp_pa
     done = quizbot("restore", str(copy), db=db)
     assert done.returncode == 0, done.stderr
     with sqlite3.connect(db) as conn:
-        order = {u: json.loads(q) for u, q in conn.execute(
-            "SELECT user_id, question_order FROM attempts")}
-        counts = {(u, q): n for u, q, n in conn.execute(
-            "SELECT a.user_id, s.question_id, COUNT(*) FROM answers s JOIN attempts a"
-            " USING (attempt_id) GROUP BY a.user_id, s.question_id")}
+        order = {
+            u: json.loads(q)
+            for u, q in conn.execute("SELECT user_id, question_order FROM attempts")
+        }
+        counts = {
+            (u, q): n
+            for u, q, n in conn.execute(
+                "SELECT a.user_id, s.question_id, COUNT(*) FROM answers s JOIN attempts a"
+                " USING (attempt_id) GROUP BY a.user_id, s.question_id"
+            )
+        }
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     for user_id, positions in acknowledged.items():
         for position in positions:
@@ -194,15 +215,20 @@ async def test_delete_user_deletes_private_data_and_anonymises_group_answers(eng
             session_ids.append(session.id)
             await store.open_question(session.id, 0, 100.0)
             for user in (7, 8):
-                await store.record_group_answer(session.id, 0,
-                                                GroupAnswer(user, "q1", 0, True, 1.5, 2.0),
-                                                f"User {user}")
+                await store.record_group_answer(
+                    session.id, 0, GroupAnswer(user, "q1", 0, True, 1.5, 2.0), f"User {user}"
+                )
             await store.end_session(session.id, "finished", 3.0)
         for user in (7, 8):  # a review card each
             assert await store.update_card(user, "bank", "q1", lambda card: card) is not None
         deleted = await privacy.delete_user(7)
-        assert (deleted.answers, deleted.attempts, deleted.settings, deleted.group_answers,
-                deleted.sessions) == (1, 1, 1, 2, 2)
+        assert (
+            deleted.answers,
+            deleted.attempts,
+            deleted.settings,
+            deleted.group_answers,
+            deleted.sessions,
+        ) == (1, 1, 1, 2, 2)
         assert await store.cards(7) == [] and len(await store.cards(8)) == 1
         assert await store.user_language(7) is None and await store.stats(7) == []
         assert await store.active_attempt(7) is None
@@ -240,15 +266,19 @@ def test_quizbot_delete_user_command(tmp_path):
     asyncio.run(fill())
     done = quizbot("delete-user", "42", db=db)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == ("deleted user 42: 1 answer, 1 attempt, 1 setting deleted; 0 group "
-                           "answers in 0 sessions made anonymous; 0 drafts and 0 created "
-                           "quizzes deleted, 0 kept without their owner; 0 other records "
-                           "deleted or unlinked\n")
+    assert done.stdout == (
+        "deleted user 42: 1 answer, 1 attempt, 1 setting deleted; 0 group "
+        "answers in 0 sessions made anonymous; 0 drafts and 0 created "
+        "quizzes deleted, 0 kept without their owner; 0 other records "
+        "deleted or unlinked\n"
+    )
     assert done.stderr == ""  # the summary is not repeated by a log line
     again = quizbot("delete-user", "42", db=db)
     assert (again.returncode, again.stdout) == (1, "")
-    assert ("no data of user 42 is stored (deleted already, or they never used the bot): "
-            "nothing was deleted") in again.stderr
+    assert (
+        "no data of user 42 is stored (deleted already, or they never used the bot): "
+        "nothing was deleted"
+    ) in again.stderr
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM users").fetchone() == (0,)
     missing = quizbot("delete-user", "42", db=tmp_path / "none.sqlite3")
@@ -269,18 +299,21 @@ async def test_deletemydata_asks_then_deletes(fake, running_bot):
     assert question["text"].startswith(t("deletemydata_confirm").splitlines()[0])
     delete, keep = (b["callback_data"] for b in buttons(question))
     await ada.tap(question, keep)
-    await fake.wait_for(lambda: fake.message(501, question["message_id"])["text"] ==
-                        t("deletemydata_cancelled"))
+    await fake.wait_for(
+        lambda: fake.message(501, question["message_id"])["text"] == t("deletemydata_cancelled")
+    )
     with sqlite3.connect(running_bot.db) as db:
         assert db.execute("SELECT COUNT(*) FROM attempts WHERE user_id = 501").fetchone() == (1,)
     [question] = await ada.say("/deletemydata")
     delete = buttons(question)[0]["callback_data"]  # each question has a nonce of its own
     await ada.tap(question, delete)
-    await fake.wait_for(lambda: fake.message(501, question["message_id"])["text"] ==
-                        t("deletemydata_done"))
+    await fake.wait_for(
+        lambda: fake.message(501, question["message_id"])["text"] == t("deletemydata_done")
+    )
     with sqlite3.connect(running_bot.db) as db:
-        assert db.execute("SELECT user_id, COUNT(*) FROM attempts GROUP BY user_id").fetchall(
-            ) == [(502, 1)]
+        assert db.execute("SELECT user_id, COUNT(*) FROM attempts GROUP BY user_id").fetchall() == [
+            (502, 1)
+        ]
         assert db.execute("SELECT COUNT(*) FROM answers").fetchone() == (1,)  # Bob's
         assert db.execute("SELECT COUNT(*) FROM users WHERE user_id = 501").fetchone() == (0,)
 
@@ -303,13 +336,29 @@ async def test_skip_invalid_banks_starts_with_the_valid_ones(fake, tmp_path):
     shutil.copy(BUNDLED_BANKS / f"{BANK_ID}.yaml", folder)
     (folder / "broken.yaml").write_text("id: broken\nversion: x\n", encoding="utf-8")
     refused = subprocess.run(
-        [sys.executable, "-m", "bot", "run", "--banks", str(folder), "--db",
-         str(tmp_path / "x.sqlite3")], capture_output=True, text=True, timeout=120,
-        env={**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url})
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "run",
+            "--banks",
+            str(folder),
+            "--db",
+            str(tmp_path / "x.sqlite3"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url},
+    )
     assert refused.returncode == 1 and "broken.yaml" in refused.stderr
     log = tmp_path / "bot.log"
-    proc = await start_bot_process(fake, tmp_path / "quiz.sqlite3", log, env={
-        "QUIZBOT_BANKS": str(folder), "QUIZBOT_SKIP_INVALID_BANKS": "1"})
+    proc = await start_bot_process(
+        fake,
+        tmp_path / "quiz.sqlite3",
+        log,
+        env={"QUIZBOT_BANKS": str(folder), "QUIZBOT_SKIP_INVALID_BANKS": "1"},
+    )
     try:
         greeting, _question = await Person(fake, 501, "Ada").say("/start", replies=2)
         assert greeting["chat"]["id"] == 501
@@ -336,8 +385,9 @@ async def test_quizbot_delete_user_command_on_either_engine(engine):
     finally:
         await store.close()
     if engine.name == "postgres":
-        gone = await asyncio.to_thread(quizbot, "delete-user", "42",
-                                       db="postgresql://quizbot:s3cret@127.0.0.1:1/none")
+        gone = await asyncio.to_thread(
+            quizbot, "delete-user", "42", db="postgresql://quizbot:s3cret@127.0.0.1:1/none"
+        )
         assert gone.returncode == 1 and "s3cret" not in gone.stderr + gone.stdout
         assert "quizbot:***@127.0.0.1:1/none" in gone.stderr
 
@@ -384,12 +434,22 @@ async def test_a_second_bot_on_one_sqlite_database_is_refused(fake, tmp_path):
     first bot stops, a bot starts again."""
     db, log = tmp_path / "one.sqlite3", tmp_path / "bot.log"
     first = await start_bot_process(fake, db, log)
-    env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
-           "QUIZBOT_DB": str(db)}
+    env = {
+        **os.environ,
+        "TELEGRAM_BOT_TOKEN": fake.token,
+        "TELEGRAM_BASE_URL": fake.base_url,
+        "QUIZBOT_DB": str(db),
+    }
     try:
         second = await asyncio.to_thread(
-            subprocess.run, [sys.executable, "-m", "bot", "run"], capture_output=True,
-            text=True, timeout=120, env=env, stdin=subprocess.DEVNULL)
+            subprocess.run,
+            [sys.executable, "-m", "bot", "run"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+            stdin=subprocess.DEVNULL,
+        )
         assert second.returncode == 1, second.stderr
         assert f"another quizbot run already uses {db}" in second.stderr
         assert "Traceback" not in second.stderr
@@ -452,9 +512,13 @@ async def test_the_files_beside_the_database_are_ignored_by_git(tmp_path):
     restore(copy, path, known_version=len(migrations()))
     names = {p.name for p in tmp_path.iterdir()}
     assert {"quizbot.sqlite3.before-restore", "quizbot.sqlite3.before-restore.2"} <= names
-    names |= {"quizbot.sqlite3.rescued-20261207T143000Z", ".quizbot.sqlite3.closing",
-              ".quizbot-backup.sqlite3.partial"}
+    names |= {
+        "quizbot.sqlite3.rescued-20261207T143000Z",
+        ".quizbot.sqlite3.closing",
+        ".quizbot-backup.sqlite3.partial",
+    }
     for name in sorted(names):
-        ignored = subprocess.run(["git", "check-ignore", "--no-index", "-q", name], cwd=root,
-                                 check=False)
+        ignored = subprocess.run(
+            ["git", "check-ignore", "--no-index", "-q", name], cwd=root, check=False
+        )
         assert ignored.returncode == 0, f"{name} is not in .gitignore"

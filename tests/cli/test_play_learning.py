@@ -69,8 +69,9 @@ def test_play_review_and_stats_through_the_real_command(tmp_path):
     reviewed = quizbot("play", "--lang", "el", "--review", env=env, stdin="")
     assert reviewed.returncode == 0, reviewed.stderr
     if due - before > 20 * 60:  # answered right ("Β" may be either: the options are shuffled)
-        expected = {flat(t("review_nothing_due", when=t.relative(due - at)))
-                    for at in (before, time.time())}
+        expected = {
+            flat(t("review_nothing_due", when=t.relative(due - at))) for at in (before, time.time())
+        }
         assert any(text in flat(reviewed.stdout) for text in expected), reviewed.stdout
     else:  # missed: due for review at once
         assert flat(t("review_due", count=1)) in flat(reviewed.stdout)
@@ -95,21 +96,24 @@ def test_play_review_serves_due_cards(tmp_path):
 
     async def seed() -> None:
         store = await SQLiteStore.open(path, upto=5)
-        attempt = await store.start_attempt(0, BANK_ID, banks[BANK_ID].version,
-                                            plan_attempt(banks[BANK_ID], random.Random(3)), 1.0)
+        attempt = await store.start_attempt(
+            0, BANK_ID, banks[BANK_ID].version, plan_attempt(banks[BANK_ID], random.Random(3)), 1.0
+        )
         await store.close()
         # answered as version 5 stored answers: the insert, which its trigger moved the attempt
         # on with
         with sqlite3.connect(path) as db:
-            db.executemany("INSERT INTO answers VALUES (?, ?, 0, 0, 1.0)",
-                           [(attempt.id, question)
-                            for question in attempt.plan.question_order[:2]])
+            db.executemany(
+                "INSERT INTO answers VALUES (?, ?, 0, 0, 1.0)",
+                [(attempt.id, question) for question in attempt.plan.question_order[:2]],
+            )
         db.close()
 
     asyncio.run(seed())
     t = i18n.catalog("en")
-    reviewed = quizbot("play", "--lang", "en", "--review", env={"QUIZBOT_DB": str(path)},
-                       stdin="B\n\n")
+    reviewed = quizbot(
+        "play", "--lang", "en", "--review", env={"QUIZBOT_DB": str(path)}, stdin="B\n\n"
+    )
     assert reviewed.returncode == 0, reviewed.stderr
     out = flat(reviewed.stdout)
     # "B" misses the first card (this plan's order): it comes back in the same sitting (a

@@ -37,14 +37,35 @@ def flat(text: str) -> str:
 
 # --- widths and wrapping -------------------------------------------------------------------
 
-@pytest.mark.parametrize(("text", "columns"), [
-    ("का", 2), ("कि", 2), ("की", 2), ("को", 2),  # a spacing vowel sign (Mc) takes a column
-    ("के", 1), ("कं", 1), ("कु", 1),  # a vowel sign above or below (Mn) none
-    ("क्ष", 2), ("त्रि", 3), ("प्रश्न", 4),  # the virama takes none
-    ("ά", 1), ("α\u0301", 1), ("Ελληνικά", 8),  # Greek, precomposed or combining
-    ("😀", 2), ("👩\u200d💻", 2), ("❤\ufe0f", 2), ("❤", 1), ("🇬🇷", 2), ("👍🏽", 2),
-    ("中文", 4), ("ｱ", 1), ("Ａ", 2), ("a\u200bb", 2),
-])
+
+@pytest.mark.parametrize(
+    ("text", "columns"),
+    [
+        ("का", 2),
+        ("कि", 2),
+        ("की", 2),
+        ("को", 2),  # a spacing vowel sign (Mc) takes a column
+        ("के", 1),
+        ("कं", 1),
+        ("कु", 1),  # a vowel sign above or below (Mn) none
+        ("क्ष", 2),
+        ("त्रि", 3),
+        ("प्रश्न", 4),  # the virama takes none
+        ("ά", 1),
+        ("α\u0301", 1),
+        ("Ελληνικά", 8),  # Greek, precomposed or combining
+        ("😀", 2),
+        ("👩\u200d💻", 2),
+        ("❤\ufe0f", 2),
+        ("❤", 1),
+        ("🇬🇷", 2),
+        ("👍🏽", 2),
+        ("中文", 4),
+        ("ｱ", 1),
+        ("Ａ", 2),
+        ("a\u200bb", 2),
+    ],
+)
 def test_widths_are_the_columns_a_terminal_draws(text, columns):
     """Spacing vowel signs take one column, combining marks and format characters none,
     CJK, fullwidth forms and emoji (sequences included) two."""
@@ -53,11 +74,11 @@ def test_widths_are_the_columns_a_terminal_draws(text, columns):
 
 TEXTS = {
     "hi": "A. ऑप्टिमाइज़र स्टेट, ग्रेडिएंट और पैरामीटर को शार्ड करके GPU मेमोरी बचाना, ताकि "
-          "हर प्रश्न का उत्तर सही क्रम में दिखे और कोई मात्रा अपने व्यंजन से अलग न हो",
+    "हर प्रश्न का उत्तर सही क्रम में दिखे और कोई मात्रा अपने व्यंजन से अलग न हो",
     "el": "B. Η εξοικονόμηση μνήμης GPU με διαμέριση καταστάσεων βελτιστοποιητή, κλίσεων και "
-          "παραμέτρων, χωρίς να χάνεται η αποδοτικότητα",
+    "παραμέτρων, χωρίς να χάνεται η αποδοτικότητα",
     "emoji": "✅ Σωστά! 🎉 Well done 👩\u200d💻 with emoji 🇬🇷 and hearts ❤\ufe0f between words "
-             "that wrap 😀 over several lines",
+    "that wrap 😀 over several lines",
     "cjk": "• 中文的文本没有空格所以必须在字素之间断行而不能超出终端的宽度范围之外",
 }
 
@@ -85,8 +106,10 @@ def test_wrapped_lines_fit_and_hang_under_the_item(kind, columns):
 def test_a_marked_options_continuation_hangs_under_its_text(mark):
     """An answered option, "✅ C. text" or "❌ B. text": its continuation lines are indented
     under the option's text (6 columns, after the mark and the label), not under the label."""
-    text = (f"{mark} C. Η εξοικονόμηση μνήμης GPU με διαμέριση καταστάσεων "
-            "βελτιστοποιητή, κλίσεων και παραμέτρων (η απάντησή σου)")
+    text = (
+        f"{mark} C. Η εξοικονόμηση μνήμης GPU με διαμέριση καταστάσεων "
+        "βελτιστοποιητή, κλίσεων και παραμέτρων (η απάντησή σου)"
+    )
     lines = termtext.wrap(text, 60).split("\n")
     assert len(lines) > 1 and lines[1].startswith(" " * 6 + "βελτ"), lines
     assert all(line.startswith(" " * 6) and line[6] != " " for line in lines[1:]), lines
@@ -113,8 +136,14 @@ def test_play_wraps_hindi_within_the_width_through_the_real_command(tmp_path):
     assert max(termtext.width(line) for line in written.splitlines()) <= 40
 
 
-KEPT = ("8.3 बिलियन", "8,3 δισ.", "15.1 PFLOP/s", "(Narayanan et al.,", "Huang et al.,",
-        "quizbot play --review")
+KEPT = (
+    "8.3 बिलियन",
+    "8,3 δισ.",
+    "15.1 PFLOP/s",
+    "(Narayanan et al.,",
+    "Huang et al.,",
+    "quizbot play --review",
+)
 
 
 @pytest.mark.parametrize("language", ["en", "hi", "el"])
@@ -138,7 +167,7 @@ def test_numbers_names_and_commands_keep_together(language):
 
 
 def test_a_number_is_not_kept_with_a_bracket_or_a_link():
-    """"Table 1 (https://...)": the number stays on its line; the link may start the next."""
+    """ "Table 1 (https://...)": the number stays on its line; the link may start the next."""
     url = "(https://arxiv.org/abs/2104.04473)"
     lines = termtext.wrap(f"abstract and Table 1 {url}", 30).split("\n")
     assert lines == ["abstract and Table 1", url]
@@ -152,7 +181,7 @@ def test_a_count_out_of_a_total_stays_on_one_line(language):
     text = i18n.catalog(language)("resume", number=7, total=8)
     words = text.split()
     at, end = (i for i, word in enumerate(words) if word.startswith(("7", "8")))
-    count = " ".join(words[at:end + 1]).rstrip(".।")
+    count = " ".join(words[at : end + 1]).rstrip(".।")
     for columns in range(30, 61):
         lines = termtext.wrap(text, columns).split("\n")
         assert any(count in line for line in lines), (columns, count, lines)
@@ -183,11 +212,13 @@ def test_prompts_are_wrapped_to_the_terminal(tmp_path, language, columns):
     env = {"QUIZBOT_DB": str(tmp_path / "p.sqlite3"), "COLUMNS": str(columns)}
     banks = ("--banks", str(BUNDLED_BANKS), str(second_bank(tmp_path)))
     t = i18n.catalog(language)
-    started = quizbot("play", *banks, "--lang", language, "--bank", BANK_ID, env=env,
-                      stdin="A\n\nq\n")
+    started = quizbot(
+        "play", *banks, "--lang", language, "--bank", BANK_ID, env=env, stdin="A\n\nq\n"
+    )
     assert started.returncode == 0, started.stderr
-    asked = quizbot("play", *banks, "--lang", language, "--bank", "second-bank", env=env,
-                    stdin="\n")
+    asked = quizbot(
+        "play", *banks, "--lang", language, "--bank", "second-bank", env=env, stdin="\n"
+    )
     reset = quizbot("play", "--lang", language, "--reset", env=env, stdin="\n")
     for shown, prompt in ((asked, "play.other_bank"), (reset, "play.reset_prompt")):
         assert shown.returncode == 0, shown.stderr
@@ -208,17 +239,21 @@ def test_a_prompt_keeps_its_trailing_space_and_loses_control_characters():
 
 # --- the language from the environment -----------------------------------------------------
 
-@pytest.mark.parametrize(("environ", "language"), [
-    ({}, "en"),
-    ({"LANG": "el_GR.UTF-8"}, "el"),
-    ({"LANG": "el_GR.UTF-8", "LC_MESSAGES": "hi_IN.UTF-8"}, "hi"),
-    ({"LANG": "hi_IN.UTF-8", "LC_ALL": "el_GR.UTF-8"}, "el"),
-    ({"LC_ALL": "en_US.UTF-8", "LANGUAGE": "hi:el"}, "hi"),  # LANGUAGE first
-    ({"LANG": "en_US.UTF-8", "LANGUAGE": "de:fr:el"}, "el"),  # the first supported one
-    ({"LC_ALL": "C", "LANGUAGE": "el"}, "en"),  # the C locale: LANGUAGE is ignored
-    ({"LC_ALL": "", "LANG": "hi_IN", "LANGUAGE": ""}, "hi"),  # empty is unset
-    ({"LANG": "de_DE.UTF-8"}, "en"),
-])
+
+@pytest.mark.parametrize(
+    ("environ", "language"),
+    [
+        ({}, "en"),
+        ({"LANG": "el_GR.UTF-8"}, "el"),
+        ({"LANG": "el_GR.UTF-8", "LC_MESSAGES": "hi_IN.UTF-8"}, "hi"),
+        ({"LANG": "hi_IN.UTF-8", "LC_ALL": "el_GR.UTF-8"}, "el"),
+        ({"LC_ALL": "en_US.UTF-8", "LANGUAGE": "hi:el"}, "hi"),  # LANGUAGE first
+        ({"LANG": "en_US.UTF-8", "LANGUAGE": "de:fr:el"}, "el"),  # the first supported one
+        ({"LC_ALL": "C", "LANGUAGE": "el"}, "en"),  # the C locale: LANGUAGE is ignored
+        ({"LC_ALL": "", "LANG": "hi_IN", "LANGUAGE": ""}, "hi"),  # empty is unset
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+    ],
+)
 def test_the_language_is_read_as_gettext_reads_it(environ, language):
     """LANGUAGE (a list) first unless the locale is C; then LC_ALL, LC_MESSAGES, LANG."""
     assert play.terminal_language(environ) == language
@@ -226,14 +261,19 @@ def test_the_language_is_read_as_gettext_reads_it(environ, language):
 
 def test_lc_all_picks_the_language_of_the_real_command(tmp_path):
     """`quizbot play` without --lang speaks the language LC_ALL names over LANG's."""
-    env = {"QUIZBOT_DB": str(tmp_path / "l.sqlite3"), "LANG": "en_US.UTF-8",
-           "LC_ALL": "el_GR.UTF-8", "LANGUAGE": ""}
+    env = {
+        "QUIZBOT_DB": str(tmp_path / "l.sqlite3"),
+        "LANG": "en_US.UTF-8",
+        "LC_ALL": "el_GR.UTF-8",
+        "LANGUAGE": "",
+    }
     played = quizbot("play", env=env, stdin="q\n")
     assert played.returncode == 0, played.stderr
     assert flat(i18n.catalog("el")("play_quit", command=play.COMMAND)) in flat(played.stdout)
 
 
 # --- playing in process --------------------------------------------------------------------
+
 
 class Terminal:
     """Scripted replies and the text written, for :func:`bot.terminal.play.play`."""
@@ -261,8 +301,13 @@ class Terminal:
 async def services(tmp_path, banks):
     """A quiz and a learning service over a fresh SQLite store, with a second bank."""
     first = banks[BANK_ID]
-    second = dataclasses.replace(first, id="second-bank", title=dataclasses.replace(
-        first.title, by_language={**first.title.by_language, "en": "The second bank"}))
+    second = dataclasses.replace(
+        first,
+        id="second-bank",
+        title=dataclasses.replace(
+            first.title, by_language={**first.title.by_language, "en": "The second bank"}
+        ),
+    )
     all_banks = {first.id: first, second.id: second}
     store = await SQLiteStore.open(tmp_path / "t.sqlite3")
     quiz = QuizService(store, all_banks, rng=random.Random(5))
@@ -282,19 +327,30 @@ async def test_the_end_screen_compares_lists_each_miss_once_and_points_to_review
     runs = []
     for _ in range(2):
         terminal = Terminal(["A", ""] * len(bank.questions))
-        result = await play.play(quiz, bank, "en", learning=learning, ask=terminal.ask,
-                                 write=terminal.write)
+        result = await play.play(
+            quiz, bank, "en", learning=learning, ask=terminal.ask, write=terminal.write
+        )
         assert result is not None
         runs.append((terminal, result))
     (first, first_result), (second, second_result) = runs
     end = second.written[-1]
     assert t("result_score", score=second_result.score, total=8) in end
     better = second_result.score > first_result.score
-    assert (t("result_improved", before=first_result.score, before_total=8,
-              score=second_result.score, total=8) if better
-            else t("result_best", best=first_result.score, best_total=8)) in end
-    assert "→" not in first.written[-1] and t("result_best", best=0, best_total=8) \
-        not in first.written[-1]  # a first attempt has nothing to compare with
+    assert (
+        t(
+            "result_improved",
+            before=first_result.score,
+            before_total=8,
+            score=second_result.score,
+            total=8,
+        )
+        if better
+        else t("result_best", best=first_result.score, best_total=8)
+    ) in end
+    assert (
+        "→" not in first.written[-1]
+        and t("result_best", best=0, best_total=8) not in first.written[-1]
+    )  # a first attempt has nothing to compare with
     for terminal, result in runs:
         end = terminal.written[-1]
         assert result.missed  # "A" for every question misses some
@@ -311,8 +367,9 @@ async def test_review_right_after_a_quiz_serves_the_misses(services):
     quiz, learning, _store, banks = services
     bank = banks[BANK_ID]
     quizzed = Terminal(["A", ""] * len(bank.questions))
-    result = await play.play(quiz, bank, "en", learning=learning, ask=quizzed.ask,
-                             write=quizzed.write)
+    result = await play.play(
+        quiz, bank, "en", learning=learning, ask=quizzed.ask, write=quizzed.write
+    )
     assert result is not None and result.missed
     t = i18n.catalog("en")
     count = len(result.missed)
@@ -336,8 +393,13 @@ async def test_review_right_after_a_quiz_serves_the_misses(services):
         assert t("feedback_correct") in feedback
         left = count - n - 1  # the feedback counts what is left, as the next question does
         assert (t("review_due", count=left) if left else t("review_title")) in feedback
-    assert reviewing.written[-1] == "\n" + learning_screens.review_done(
-        await learning.next_due(0) - learning.now(), t, render_text.PLAIN).text
+    assert (
+        reviewing.written[-1]
+        == "\n"
+        + learning_screens.review_done(
+            await learning.next_due(0) - learning.now(), t, render_text.PLAIN
+        ).text
+    )
 
 
 async def test_review_waits_for_enter_after_feedback_and_quitting_names_review(services):
@@ -348,8 +410,9 @@ async def test_review_waits_for_enter_after_feedback_and_quitting_names_review(s
     quiz, learning, _store, banks = services
     bank = banks[BANK_ID]
     quizzed = Terminal(["A", ""] * len(bank.questions))
-    result = await play.play(quiz, bank, "en", learning=learning, ask=quizzed.ask,
-                             write=quizzed.write)
+    result = await play.play(
+        quiz, bank, "en", learning=learning, ask=quizzed.ask, write=quizzed.write
+    )
     assert result is not None and len(result.missed) >= 2
     t = i18n.catalog("en")
     command = "quizbot play --db my.sqlite3"
@@ -362,8 +425,7 @@ async def test_review_waits_for_enter_after_feedback_and_quitting_names_review(s
             return "" if len(asked) == 2 else "q"
         return correct_label({"text": reviewing.written[-1]}, bank, "en")
 
-    reviewed = await play.review(learning, "en", ask=ask, write=reviewing.write,
-                                 command=command)
+    reviewed = await play.review(learning, "en", ask=ask, write=reviewing.write, command=command)
     assert reviewed == 2
     assert [prompt for prompt, _ in asked][1::2] == [t("play_continue")] * 2
     assert asked[1][1] == 2 and t("feedback_correct") in reviewing.written[1]  # no question yet
@@ -383,10 +445,24 @@ async def test_another_bank_asks_before_leaving_an_unfinished_quiz(services):
     for replies in (["n"], []):
         asked = Terminal(replies)
         assert await play.play(quiz, second, "en", ask=asked.ask, write=asked.write) is None
-        assert asked.prompts == [t("play.other_bank", name=first.title.by_language["en"],
-                                   new="The second bank", number=2, total=8, yes="yes")]
-        assert asked.written == [t("play.other_bank_kept", command=play.COMMAND, bank=BANK_ID,
-                                   name=first.title.by_language["en"])]
+        assert asked.prompts == [
+            t(
+                "play.other_bank",
+                name=first.title.by_language["en"],
+                new="The second bank",
+                number=2,
+                total=8,
+                yes="yes",
+            )
+        ]
+        assert asked.written == [
+            t(
+                "play.other_bank_kept",
+                command=play.COMMAND,
+                bank=BANK_ID,
+                name=first.title.by_language["en"],
+            )
+        ]
         assert (await quiz.active(0)).bank_id == BANK_ID
     resumed = Terminal(["q"])  # no --bank: the unfinished quiz goes on
     await play.play(quiz, None, "en", ask=resumed.ask, write=resumed.write)
@@ -406,17 +482,34 @@ async def test_a_questions_picture_is_named_in_the_quiz_and_in_review(tmp_path, 
     link when it is a URL, else a note that only Telegram can show it, in the player's
     language, above the question in the quiz and in review (issue 35, item 3)."""
     langs = ("en", "hi", "el")
-    data = {"id": "pictures", "version": 1, "default_language": "en", "languages": list(langs),
-            "level": "easy", "title": dict.fromkeys(langs, "P"),
-            "description": dict.fromkeys(langs, "D"),
-            "questions": [{"id": qid, "prompt": dict.fromkeys(langs, prompt),
-                           **({"picture": picture} if picture else {}),
-                           "options": [{"text": dict.fromkeys(langs, name),
-                                        **({"correct": True} if name == "Yes" else {})}
-                                       for name in ("Yes", "No")]}
-                          for qid, prompt, picture in (("url", "Linked?", PICTURE_URL),
-                                                       ("id", "On Telegram?", FILE_ID),
-                                                       ("none", "Plain?", None))]}
+    data = {
+        "id": "pictures",
+        "version": 1,
+        "default_language": "en",
+        "languages": list(langs),
+        "level": "easy",
+        "title": dict.fromkeys(langs, "P"),
+        "description": dict.fromkeys(langs, "D"),
+        "questions": [
+            {
+                "id": qid,
+                "prompt": dict.fromkeys(langs, prompt),
+                **({"picture": picture} if picture else {}),
+                "options": [
+                    {
+                        "text": dict.fromkeys(langs, name),
+                        **({"correct": True} if name == "Yes" else {}),
+                    }
+                    for name in ("Yes", "No")
+                ],
+            }
+            for qid, prompt, picture in (
+                ("url", "Linked?", PICTURE_URL),
+                ("id", "On Telegram?", FILE_ID),
+                ("none", "Plain?", None),
+            )
+        ],
+    }
     bank = parse_bank(yaml.safe_dump(data, allow_unicode=True))
     t = i18n.catalog(language)
     store = await SQLiteStore.open(tmp_path / "p.sqlite3")
@@ -428,8 +521,12 @@ async def test_a_questions_picture_is_named_in_the_quiz_and_in_review(tmp_path, 
             terminal = Terminal([])
             shown: list[str] = []  # the question answered at each letter prompt
 
-            async def ask(prompt: str, terminal: Terminal = terminal,
-                          shown: list[str] = shown, mode: str = mode) -> str:
+            async def ask(
+                prompt: str,
+                terminal: Terminal = terminal,
+                shown: list[str] = shown,
+                mode: str = mode,
+            ) -> str:
                 if prompt == t("play_continue"):
                     return ""
                 shown.append(terminal.written[-1])
@@ -459,8 +556,7 @@ def test_the_end_screens_advice_runs_and_stats_names_a_bank_not_loaded(tmp_path)
     env = {"QUIZBOT_DB": str(tmp_path / "b.sqlite3")}
     path = second_bank(tmp_path)
     t = i18n.catalog("en")
-    played = quizbot("play", "--banks", str(path), "--lang", "en", env=env,
-                     stdin="A\n\n" * 8)
+    played = quizbot("play", "--banks", str(path), "--lang", "en", env=env, stdin="A\n\n" * 8)
     assert played.returncode == 0, played.stderr
     assert t("result_perfect") not in played.stdout  # "A" throughout misses some
     advice = re.search(r"run (quizbot play .*--review)\.$", flat(played.stdout))
@@ -487,12 +583,13 @@ def test_the_command_named_carries_the_options_typed():
 
     assert play_command(Namespace(db=None, banks=None, skip_invalid_banks=None)) == play.COMMAND
     typed = Namespace(db="my db.sqlite3", banks=["a.yaml", "b dir"], skip_invalid_banks=True)
-    assert play_command(typed) == ("quizbot play --db 'my db.sqlite3' --banks a.yaml 'b dir' "
-                                   "--skip-invalid-banks")
+    assert play_command(typed) == (
+        "quizbot play --db 'my db.sqlite3' --banks a.yaml 'b dir' --skip-invalid-banks"
+    )
     assert play_command(Namespace(db=None, banks=None, skip_invalid_banks=None, lang="el")) == (
-        "quizbot play --lang el")
-    secret = Namespace(db="postgresql://quiz:s3cret@db/quiz", banks=None,
-                       skip_invalid_banks=None)
+        "quizbot play --lang el"
+    )
+    secret = Namespace(db="postgresql://quiz:s3cret@db/quiz", banks=None, skip_invalid_banks=None)
     assert "s3cret" not in play_command(secret)
 
 
@@ -514,14 +611,14 @@ async def test_terminal_messages_name_commands_to_run(services):
         await play.stats(quiz, learning, language, write=shown.write, command=command)
         assert shown.written == [t("play.stats_none", command=command)]
         reviewed = Terminal([])
-        assert await play.review(learning, language, write=reviewed.write,
-                                 command=command) == 0
+        assert await play.review(learning, language, write=reviewed.write, command=command) == 0
         assert reviewed.written == ["\n" + t("play.review_none_yet", command=command)]
         assert command in shown.text and command in reviewed.text
         assert "/quiz" not in shown.text + reviewed.text
 
 
 # --- the command line ----------------------------------------------------------------------
+
 
 def test_reset_asks_and_deletes_only_the_terminals_progress(tmp_path):
     """`play --reset` deletes nothing unless "yes" is typed; then the terminal player's
@@ -530,16 +627,23 @@ def test_reset_asks_and_deletes_only_the_terminals_progress(tmp_path):
     env = {"QUIZBOT_DB": str(db)}
     assert quizbot("play", env=env, stdin="A\n\nq\n").returncode == 0
     with sqlite3.connect(db) as conn:
-        conn.execute("INSERT INTO cards (user_id, bank_id, question_id, state, due, reps,"
-                     " lapses) VALUES (77, ?, 'q', 1, 0, 0, 0)", (BANK_ID,))
+        conn.execute(
+            "INSERT INTO cards (user_id, bank_id, question_id, state, due, reps,"
+            " lapses) VALUES (77, ?, 'q', 1, 0, 0, 0)",
+            (BANK_ID,),
+        )
     t = i18n.catalog("en")
 
     def counts() -> tuple[int, ...]:
         with sqlite3.connect(db) as conn:
-            return tuple(conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {column}").fetchone()[0]
-                         for table, column in (("attempts", "user_id = 0"),
-                                               ("cards", "user_id = 0"),
-                                               ("cards", "user_id = 77")))
+            return tuple(
+                conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {column}").fetchone()[0]
+                for table, column in (
+                    ("attempts", "user_id = 0"),
+                    ("cards", "user_id = 0"),
+                    ("cards", "user_id = 77"),
+                )
+            )
 
     assert counts() == (1, 1, 1)
     for stdin in ("no\n", ""):
@@ -582,33 +686,56 @@ async def test_true_false_takes_its_words_and_two_letters_get_their_own_note(tmp
     """A true/false question takes T, true and the language's own True and False words as
     well as its letters; "AB" on a question with one right answer is told that it has one
     (issue 35, item 7: "Please type a letter from A to B" for T, the generic note for AB)."""
-    data = {"id": "tf", "version": 1, "default_language": "en",
-            "languages": ["en", "hi", "el"], "level": "easy",
-            "title": {lang: "T" for lang in ("en", "hi", "el")},
-            "description": {lang: "D" for lang in ("en", "hi", "el")},
-            "questions": [
-                {"id": "sky", "kind": "true-false", "answer": True,
-                 "prompt": {lang: "The sky is blue." for lang in ("en", "hi", "el")}},
-                {"id": "sea", "kind": "true-false", "answer": False,
-                 "prompt": {lang: "The sea is dry." for lang in ("en", "hi", "el")}},
-                {"id": "city", "prompt": {lang: "Capital?" for lang in ("en", "hi", "el")},
-                 "options": [{"text": {lang: name for lang in ("en", "hi", "el")},
-                              **({"correct": True} if name == "Paris" else {})}
-                             for name in ("Paris", "Lyon", "Nice")]}]}
+    data = {
+        "id": "tf",
+        "version": 1,
+        "default_language": "en",
+        "languages": ["en", "hi", "el"],
+        "level": "easy",
+        "title": {lang: "T" for lang in ("en", "hi", "el")},
+        "description": {lang: "D" for lang in ("en", "hi", "el")},
+        "questions": [
+            {
+                "id": "sky",
+                "kind": "true-false",
+                "answer": True,
+                "prompt": {lang: "The sky is blue." for lang in ("en", "hi", "el")},
+            },
+            {
+                "id": "sea",
+                "kind": "true-false",
+                "answer": False,
+                "prompt": {lang: "The sea is dry." for lang in ("en", "hi", "el")},
+            },
+            {
+                "id": "city",
+                "prompt": {lang: "Capital?" for lang in ("en", "hi", "el")},
+                "options": [
+                    {
+                        "text": {lang: name for lang in ("en", "hi", "el")},
+                        **({"correct": True} if name == "Paris" else {}),
+                    }
+                    for name in ("Paris", "Lyon", "Nice")
+                ],
+            },
+        ],
+    }
     bank = parse_bank(yaml.safe_dump(data, allow_unicode=True))
     store = await SQLiteStore.open(tmp_path / "t.sqlite3")
     try:
         quiz = QuizService(store, {bank.id: bank}, rng=random.Random(1))
         t = i18n.catalog(language)
         terminal = Terminal([])
-        replies = {"The sky is blue.": ["t"], "The sea is dry.": [t("option_false").lower()],
-                   "Capital?": ["AB", "A"]}
+        replies = {
+            "The sky is blue.": ["t"],
+            "The sea is dry.": [t("option_false").lower()],
+            "Capital?": ["AB", "A"],
+        }
 
         async def ask(prompt: str) -> str:  # the questions come in the plan's order
             if prompt == t("play_continue"):
                 return ""
-            shown = next(q for block in reversed(terminal.written) for q in replies
-                         if q in block)
+            shown = next(q for block in reversed(terminal.written) for q in replies if q in block)
             return replies[shown].pop(0)
 
         result = await play.play(quiz, bank, language, ask=ask, write=terminal.write)

@@ -49,8 +49,14 @@ def test_right_below_the_commands_the_readme_says_what_the_tests_need():
 
 def test_quizbot_play_ends_cleanly_without_a_terminal(tmp_path):
     """`quizbot play` with its input closed (pasted, then Ctrl-D) exits 0 in an empty folder."""
-    run = subprocess.run([sys.executable, "-m", "bot", "play"], cwd=tmp_path,
-                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "bot", "play"],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     assert "Question 1/" in run.stdout
 

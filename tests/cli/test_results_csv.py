@@ -18,20 +18,51 @@ from bot.features.groups.rules import GroupAnswer, GroupSession
 from bot.kernel.engine import plan_attempt
 from tests.support.banks import BANK_ID
 
-HOSTILE = ["x;=1+1;", "=1+1", " =1+1", "\u200f@SUM(A1)", "\u202e+1", "a, -2", "\uff1d1+1",
-           "\tx", "\r=1", "Ana;\u200b\u200b=cmd|'/C calc'!A0", "@", "-", "x,@y;+z",
-           "\ufeff=HYPERLINK(\"http://e.example\")", "a\n=1", "Ann\t=1+1",
-           "Lyon\t=HYPERLINK(\"http://e.example\")"]
+HOSTILE = [
+    "x;=1+1;",
+    "=1+1",
+    " =1+1",
+    "\u200f@SUM(A1)",
+    "\u202e+1",
+    "a, -2",
+    "\uff1d1+1",
+    "\tx",
+    "\r=1",
+    "Ana;\u200b\u200b=cmd|'/C calc'!A0",
+    "@",
+    "-",
+    "x,@y;+z",
+    '\ufeff=HYPERLINK("http://e.example")',
+    "a\n=1",
+    "Ann\t=1+1",
+    'Lyon\t=HYPERLINK("http://e.example")',
+]
 """Names and texts that a spreadsheet could read as a formula, whole or after a separator."""
 
 
-@pytest.mark.parametrize(("text", "safe"), [
-    ("x;=1+1;", "x;'=1+1;"), ("=1+1", "'=1+1"), (" =1", "' =1"),
-    ("\u200f@x", "'\u200f@x"), ("\u202e+1", "'\u202e+1"), ("a, -2", "a,' -2"),
-    ("\uff1d1", "'\uff1d1"), ("\tx", "'\tx"), ("x,@y;+z", "x,'@y;'+z"),
-    ("Ana", "Ana"), ("Ana-Maria", "Ana-Maria"), ("a=b; c+d", "a=b; c+d"), ("", ""),
-    ("'=1", "'=1"), ("1,5; 2", "1,5; 2"), ("a\n=1", "a\n'=1"),
-    ("Ann\t=1+1", "Ann\t'=1+1"), ("Lyon\t=HYPERLINK(\"x\")", "Lyon\t'=HYPERLINK(\"x\")")])
+@pytest.mark.parametrize(
+    ("text", "safe"),
+    [
+        ("x;=1+1;", "x;'=1+1;"),
+        ("=1+1", "'=1+1"),
+        (" =1", "' =1"),
+        ("\u200f@x", "'\u200f@x"),
+        ("\u202e+1", "'\u202e+1"),
+        ("a, -2", "a,' -2"),
+        ("\uff1d1", "'\uff1d1"),
+        ("\tx", "'\tx"),
+        ("x,@y;+z", "x,'@y;'+z"),
+        ("Ana", "Ana"),
+        ("Ana-Maria", "Ana-Maria"),
+        ("a=b; c+d", "a=b; c+d"),
+        ("", ""),
+        ("'=1", "'=1"),
+        ("1,5; 2", "1,5; 2"),
+        ("a\n=1", "a\n'=1"),
+        ("Ann\t=1+1", "Ann\t'=1+1"),
+        ('Lyon\t=HYPERLINK("x")', 'Lyon\t\'=HYPERLINK("x")'),
+    ],
+)
 def test_a_quote_goes_before_each_part_a_spreadsheet_could_read_as_a_formula(text, safe):
     """The cell, and each part after a ``,`` or ``;``, whose first visible character could
     start a formula gets a ``'`` before it (before its invisible characters too); other text is
@@ -67,11 +98,11 @@ def assert_no_formula(text: str) -> None:
 
 def _session(bank) -> tuple[GroupSession, list[GroupAnswer], dict[int, str]]:
     plan = plan_attempt(bank, random.Random(1))
-    session = GroupSession(1, -100, bank.id, bank.version, "en", 7, plan, 30.0,
-                           status=group.FINISHED)
+    session = GroupSession(
+        1, -100, bank.id, bank.version, "en", 7, plan, 30.0, status=group.FINISHED
+    )
     names = {1000 + i: name for i, name in enumerate(HOSTILE)}
-    answers = [GroupAnswer(user_id, plan.question_order[0], 0, True, 1.0, 0.0)
-               for user_id in names]
+    answers = [GroupAnswer(user_id, plan.question_order[0], 0, True, 1.0, 0.0) for user_id in names]
     return session, answers, names
 
 
@@ -93,10 +124,22 @@ def test_the_report_csv_neutralises_text_cells_and_leaves_numbers(banks):
     """``quizbot report --format csv``: a hostile bank or question id (as a stored answer may
     name one) or question text (a created quiz's) is neutralised; negative figures (a
     discrimination) stay numbers."""
-    table = [{"bank_id": text, "question_id": "q;=2", "question": text, "language": "-",
-              "answers": 3, "difficulty": 0.5, "discrimination": -0.25, "options": [1, 2],
-              "correct_option": 1, "flags": ["too_hard"]}
-             for text in HOSTILE if "\r" not in text]  # the report's rows end in \n alone
+    table = [
+        {
+            "bank_id": text,
+            "question_id": "q;=2",
+            "question": text,
+            "language": "-",
+            "answers": 3,
+            "difficulty": 0.5,
+            "discrimination": -0.25,
+            "options": [1, 2],
+            "correct_option": 1,
+            "flags": ["too_hard"],
+        }
+        for text in HOSTILE
+        if "\r" not in text
+    ]  # the report's rows end in \n alone
     text = report.render(table, "csv")
     assert_no_formula(text)
     rows = list(csv.DictReader(io.StringIO(text, newline="")))
@@ -120,10 +163,19 @@ def test_homework_rows_go_through_the_same_guard():
     the same rule as every other CSV: a tab before ``=`` is caught there too."""
     from bot.features.homework.rules import CsvRow
 
-    row = CsvRow(7, "Ann\t=1+1", 1, "q1", "Lyon\t=HYPERLINK(\"x\")", False,
-                 "2026-12-03T10:00:00Z", "2026-12-03T09:59:00Z", "")
+    row = CsvRow(
+        7,
+        "Ann\t=1+1",
+        1,
+        "q1",
+        'Lyon\t=HYPERLINK("x")',
+        False,
+        "2026-12-03T10:00:00Z",
+        "2026-12-03T09:59:00Z",
+        "",
+    )
     cells = row.cells()
-    assert cells[1] == "Ann\t'=1+1" and cells[4] == "Lyon\t'=HYPERLINK(\"x\")"
+    assert cells[1] == "Ann\t'=1+1" and cells[4] == 'Lyon\t\'=HYPERLINK("x")'
     out = io.StringIO()
     csv.writer(out).writerow(cells)
     assert_no_formula(out.getvalue())

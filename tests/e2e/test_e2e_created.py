@@ -39,8 +39,9 @@ async def bot(fake: FakeBotAPI, tmp_path):
     db = tmp_path / "quiz.sqlite3"
     store = await SQLiteStore.open(db)
     try:
-        await store_quiz(store, QUIZ, owner_id=CREATOR, title="Capitals of Europe",
-                         visibility=Visibility.PUBLIC)
+        await store_quiz(
+            store, QUIZ, owner_id=CREATOR, title="Capitals of Europe", visibility=Visibility.PUBLIC
+        )
         await store_quiz(store, LINK_ONLY, owner_id=CREATOR, title="Capitals of Asia")
     finally:
         await store.close()
@@ -136,22 +137,25 @@ async def test_a_group_runs_a_created_quiz_with_quiz_id(fake, bot):
     assert EN("group_announce", name="Pia") in question["text"]
     bank = parse_bank(quiz_document(QUIZ, 1))
     right = correct_label(question, bank, "en")
-    toast = await sam.tap(question, next(b["callback_data"] for b in answer_buttons(question)
-                                         if b["text"] == right))
+    toast = await sam.tap(
+        question, next(b["callback_data"] for b in answer_buttons(question) if b["text"] == right)
+    )
     assert fake.callback_answers[toast]["text"] == EN("group_recorded", label=right)
     session = await services_of(bot.app).groups.active(GROUP)
     assert session is not None and (session.bank_id, session.bank_version) == (QUIZ, 1)
 
 
 async def test_inline_search_finds_a_public_quiz_and_not_a_link_only_one(fake, bot):
-    """"@<bot> capitals" offers the public created quiz (its card links to its deep link),
+    """ "@<bot> capitals" offers the public created quiz (its card links to its deep link),
     never the link-only one; an empty query lists the featured banks first."""
     query = fake.inline_query(SAM, "capitals")["inline_query"]["id"]
     await fake.wait_for(lambda: query in fake.inline_answers)
     results = fake.inline_answers[query]["results"]
     assert [r["id"] for r in results] == [QUIZ]
-    assert any(b.get("url") == f"https://t.me/{fake.bot_username}?start={QUIZ}"
-               for b in buttons({"reply_markup": results[0]["reply_markup"]}))
+    assert any(
+        b.get("url") == f"https://t.me/{fake.bot_username}?start={QUIZ}"
+        for b in buttons({"reply_markup": results[0]["reply_markup"]})
+    )
     query = fake.inline_query(SAM, "")["inline_query"]["id"]
     await fake.wait_for(lambda: query in fake.inline_answers)
     ids = [r["id"] for r in fake.inline_answers[query]["results"]]

@@ -19,19 +19,39 @@ SOURCE = {"title": "World atlas", "url": "https://example.org/atlas"}
 
 def quiz_data(title: str = "Capitals", quiz_id: str = "capitals") -> dict[str, Any]:
     """A valid two-question bank mapping in English."""
-    return {"id": quiz_id, "version": 1, "default_language": "en", "languages": ["en"],
-            "level": "easy", "title": {"en": title}, "description": {"en": "Two capitals."},
-            "questions": [
-                {"id": "fr", "prompt": {"en": "What is the capital of France?"},
-                 "options": [{"text": {"en": "Paris"}, "correct": True},
-                             {"text": {"en": "Lyon"}}, {"text": {"en": "Nice"}}],
-                 "explanation": {"en": "The seat of government has been there since 987."},
-                 "source": SOURCE},
-                {"id": "it", "prompt": {"en": "What is the capital of Italy?"},
-                 "options": [{"text": {"en": "Rome"}, "correct": True},
-                             {"text": {"en": "Milan"}}, {"text": {"en": "Turin"}}],
-                 "explanation": {"en": "It became the capital in 1871."},
-                 "source": SOURCE}]}
+    return {
+        "id": quiz_id,
+        "version": 1,
+        "default_language": "en",
+        "languages": ["en"],
+        "level": "easy",
+        "title": {"en": title},
+        "description": {"en": "Two capitals."},
+        "questions": [
+            {
+                "id": "fr",
+                "prompt": {"en": "What is the capital of France?"},
+                "options": [
+                    {"text": {"en": "Paris"}, "correct": True},
+                    {"text": {"en": "Lyon"}},
+                    {"text": {"en": "Nice"}},
+                ],
+                "explanation": {"en": "The seat of government has been there since 987."},
+                "source": SOURCE,
+            },
+            {
+                "id": "it",
+                "prompt": {"en": "What is the capital of Italy?"},
+                "options": [
+                    {"text": {"en": "Rome"}, "correct": True},
+                    {"text": {"en": "Milan"}},
+                    {"text": {"en": "Turin"}},
+                ],
+                "explanation": {"en": "It became the capital in 1871."},
+                "source": SOURCE,
+            },
+        ],
+    }
 
 
 async def stored(running_bot, owner_id: int) -> list:
@@ -44,8 +64,9 @@ async def test_a_yaml_file_makes_a_quiz(fake, running_bot):
     stored as a new quiz with a c- id; the bot answers with the quiz's screen."""
     person = Person(fake, 601, "Grace")
     t = i18n.catalog("en")
-    saved, screen = await person.send_document(dump_bank(quiz_data()).encode(), "capitals.yaml",
-                                               replies=2)
+    saved, screen = await person.send_document(
+        dump_bank(quiz_data()).encode(), "capitals.yaml", replies=2
+    )
     assert fake.calls_to("getFile")
     (record,) = await stored(running_bot, 601)
     assert record.id.startswith("c-") and record.version == 1 and record.questions == 2
@@ -57,27 +78,32 @@ async def test_a_yaml_file_makes_a_quiz(fake, running_bot):
 async def test_a_csv_file_makes_a_quiz_in_the_senders_language(fake, running_bot):
     """A CSV file becomes a quiz in the sender's language, its columns its questions."""
     person = Person(fake, 602, "Eleni", "el")
-    csv = ("prompt,A,B,C,correct,explanation,source_title,source_url\n"
-           "Ποια είναι η πρωτεύουσα της Ελλάδας;,Αθήνα,Σπάρτη,Θήβα,A,"
-           "Είναι πρωτεύουσα από το 1834.,Άτλας,https://example.org/atlas\n"
-           "Ποιο είναι το μεγαλύτερο νησί;,Κρήτη,Ρόδος,Κως,A,"
-           "Η Κρήτη έχει 8.336 τετραγωνικά χιλιόμετρα.,Άτλας,https://example.org/atlas\n")
+    csv = (
+        "prompt,A,B,C,correct,explanation,source_title,source_url\n"
+        "Ποια είναι η πρωτεύουσα της Ελλάδας;,Αθήνα,Σπάρτη,Θήβα,A,"
+        "Είναι πρωτεύουσα από το 1834.,Άτλας,https://example.org/atlas\n"
+        "Ποιο είναι το μεγαλύτερο νησί;,Κρήτη,Ρόδος,Κως,A,"
+        "Η Κρήτη έχει 8.336 τετραγωνικά χιλιόμετρα.,Άτλας,https://example.org/atlas\n"
+    )
     saved, _ = await person.send_document(csv.encode(), "ellada.csv", replies=2)
     (record,) = await stored(running_bot, 602)
     assert (record.language, record.questions) == ("el", 2)
     t = i18n.catalog("el")
-    assert saved["text"] == t("quizzes.created", title=t("documents.imported_title",
-                                                         name="ellada"), count=2)
+    assert saved["text"] == t(
+        "quizzes.created", title=t("documents.imported_title", name="ellada"), count=2
+    )
 
 
 async def test_a_gift_file_makes_a_quiz(fake, running_bot):
     """A GIFT file with general feedback becomes a quiz; nothing asks for a source it cannot
     give."""
     person = Person(fake, 603, "Ada")
-    gift = ("::fr:: What is the capital of France? {=Paris ~Lyon ~Nice "
-            "####The seat of government has been there since 987.}\n\n"
-            "::it:: What is the capital of Italy? {=Rome ~Milan ~Turin "
-            "####It became the capital in 1871.}\n")
+    gift = (
+        "::fr:: What is the capital of France? {=Paris ~Lyon ~Nice "
+        "####The seat of government has been there since 987.}\n\n"
+        "::it:: What is the capital of Italy? {=Rome ~Milan ~Turin "
+        "####It became the capital in 1871.}\n"
+    )
     saved, _ = await person.send_document(gift.encode(), "capitals.gift", replies=2)
     records = await stored(running_bot, 603)
     assert [r.questions for r in records] == [2], saved["text"]
@@ -144,8 +170,7 @@ async def test_a_yaml_with_someone_elses_id_makes_a_new_quiz(fake, running_bot):
     assert (unchanged.version, unchanged.title) == (1, "Capitals")
     featured = quiz_data(quiz_id="deepspeed-megatron")
     said, _, _ = await other.send_document(dump_bank(featured).encode(), "d.yaml", replies=3)
-    assert said["text"] == i18n.catalog("en")("documents.new_not_yours",
-                                              id="deepspeed-megatron")
+    assert said["text"] == i18n.catalog("en")("documents.new_not_yours", id="deepspeed-megatron")
 
 
 async def test_a_yaml_with_the_senders_id_updates_the_quiz(fake, running_bot):
@@ -166,8 +191,9 @@ async def test_a_yaml_with_the_senders_id_updates_the_quiz(fake, running_bot):
         for option in q["options"]:
             option["text"]["hi"] = option["text"]["en"] + " हि"
     saved, _ = await person.send_document(dump_bank(data).encode(), "q.yaml", replies=2)
-    assert saved["text"] == i18n.catalog("en")("quizzes.updated", title="Capitals", version=2,
-                                               count=2)
+    assert saved["text"] == i18n.catalog("en")(
+        "quizzes.updated", title="Capitals", version=2, count=2
+    )
     (updated,) = await stored(running_bot, 610)
     assert (updated.id, updated.version) == (record.id, 2)
 
@@ -175,8 +201,10 @@ async def test_a_yaml_with_the_senders_id_updates_the_quiz(fake, running_bot):
 async def test_an_aiken_file_makes_a_quiz(fake, running_bot):
     """An Aiken file (a .txt with ANSWER: lines) becomes a quiz without explanations."""
     person = Person(fake, 611, "Ada")
-    aiken = ("What is the capital of France?\nA. Paris\nB. Lyon\nC. Nice\nANSWER: A\n\n"
-             "What is the capital of Italy?\nA. Milan\nB. Rome\nC. Turin\nANSWER: B\n")
+    aiken = (
+        "What is the capital of France?\nA. Paris\nB. Lyon\nC. Nice\nANSWER: A\n\n"
+        "What is the capital of Italy?\nA. Milan\nB. Rome\nC. Turin\nANSWER: B\n"
+    )
     await person.send_document(aiken.encode(), "capitals.txt", replies=2)
     (record,) = await stored(running_bot, 611)
     assert record.questions == 2
@@ -229,15 +257,17 @@ async def test_a_file_being_converted_holds_up_no_other_chat(fake, running_bot, 
 
 
 async def test_a_file_with_more_questions_than_a_quiz_holds_is_refused_before_a_bank(
-        fake, running_bot):
+    fake, running_bot
+):
     """A CSV of 10,000 rows sharing one id is refused by its number of questions, in the
     sender's language, before a bank is made of it; nothing is stored."""
     person = Person(fake, 613, "Ada")
     rows = "id,prompt,A,B,correct\n" + "".join(f"same,Q{i}?,a,b,A\n" for i in range(10_000))
     (answer,) = await person.send_document(rows.encode(), "many.csv")
     t = i18n.catalog("en")
-    assert answer["text"] == t("quizzes.problem_file", problem=t(
-        "problem.too_many_questions", count=10_000, limit=200))
+    assert answer["text"] == t(
+        "quizzes.problem_file", problem=t("problem.too_many_questions", count=10_000, limit=200)
+    )
     assert await stored(running_bot, 613) == []
 
 
@@ -252,7 +282,8 @@ async def test_a_yaml_of_nested_brackets_gets_an_answer(fake, running_bot):
 
 
 async def test_a_stop_with_a_file_being_checked_is_prompt_and_touches_no_closed_storage(
-        fake, running_bot, monkeypatch, caplog):
+    fake, running_bot, monkeypatch, caplog
+):
     """A stop while a maker's file is being converted (held here past the stop's bound for
     the updates in flight) ends within its bound: the update is cancelled before storage is
     closed, so nothing runs against closed storage once the conversion ends (issue 31, item
@@ -278,8 +309,9 @@ async def test_a_stop_with_a_file_being_checked_is_prompt_and_touches_no_closed_
     with caplog.at_level(logging.INFO):
         await running_bot.stop()  # returns: the held update did not hold the stop
         release.set()
-        assert any(r.getMessage() == "stop: 1 update(s) still in flight cancelled"
-                   for r in caplog.records)
+        assert any(
+            r.getMessage() == "stop: 1 update(s) still in flight cancelled" for r in caplog.records
+        )
         assert any(r.name == "bot.app" and r.getMessage() == "stopped" for r in caplog.records)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
 
@@ -287,9 +319,12 @@ async def test_a_stop_with_a_file_being_checked_is_prompt_and_touches_no_closed_
 def long_gift(questions: int, lines: int) -> str:
     """A GIFT file of ``questions`` questions whose prompts are ``lines`` short lines (``\\n``):
     small as GIFT, several times larger as the YAML of the quiz (each line indented there)."""
-    return "".join(f"::poem {number}:: Which word ends poem {number}?\\n"
-                   + "la\\n" * lines + "{=alpha ~gamma ~delta}\n\n"
-                   for number in range(1, questions + 1))
+    return "".join(
+        f"::poem {number}:: Which word ends poem {number}?\\n"
+        + "la\\n" * lines
+        + "{=alpha ~gamma ~delta}\n\n"
+        for number in range(1, questions + 1)
+    )
 
 
 async def test_a_gift_under_the_limit_is_taken_whatever_the_size_of_its_yaml(fake, running_bot):

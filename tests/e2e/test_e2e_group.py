@@ -35,8 +35,9 @@ class Member:
     async def tap(self, message: dict, label: str, *, chat_id: int = GROUP) -> dict:
         """Tap option ``label`` of a group question; return the callback query's answer."""
         data = next(b["callback_data"] for b in buttons(message) if b["text"] == label)
-        update = self.fake.tap(self.user_id, chat_id, message["message_id"], data,
-                               check_button=False)
+        update = self.fake.tap(
+            self.user_id, chat_id, message["message_id"], data, check_button=False
+        )
         query_id = update["callback_query"]["id"]
         await self.fake.wait_for(lambda: query_id in self.fake.callback_answers)
         return self.fake.callback_answers[query_id]
@@ -57,8 +58,12 @@ def open_question(fake: FakeBotAPI, chat_id: int = GROUP) -> dict | None:
 
 async def next_question(fake: FakeBotAPI, after: int | None, chat_id: int = GROUP) -> dict:
     """Wait for an open question with a message id other than ``after``."""
-    return await fake.wait_for(lambda: (lambda m: m if m and m["message_id"] != after else None)(
-        open_question(fake, chat_id)), timeout=10)
+    return await fake.wait_for(
+        lambda: (lambda m: m if m and m["message_id"] != after else None)(
+            open_question(fake, chat_id)
+        ),
+        timeout=10,
+    )
 
 
 async def say(fake: FakeBotAPI, user_id: int, text: str, chat_id: int = GROUP) -> dict:
@@ -72,15 +77,20 @@ async def say(fake: FakeBotAPI, user_id: int, text: str, chat_id: int = GROUP) -
 def session_statuses(runner: RunningBot) -> list[str]:
     """The status of every group session in the bot's database, oldest first."""
     with sqlite3.connect(runner.db) as db:
-        return [row[0] for row in db.execute(
-            "SELECT status FROM group_sessions ORDER BY session_id")]
+        return [
+            row[0] for row in db.execute("SELECT status FROM group_sessions ORDER BY session_id")
+        ]
 
 
 @pytest.fixture
 def members(fake) -> list[Member]:
     """Four members: an admin (Greek), two members (Hindi, English) and one without language."""
-    people = [Member(fake, 701, "Eleni", "el"), Member(fake, 702, "Arjun", "hi"),
-              Member(fake, 703, "Sam <admin>", "en"), Member(fake, 704, "Kim", None)]
+    people = [
+        Member(fake, 701, "Eleni", "el"),
+        Member(fake, 702, "Arjun", "hi"),
+        Member(fake, 703, "Sam <admin>", "en"),
+        Member(fake, 704, "Kim", None),
+    ]
     for person in people:
         fake.add_user(person.user_id, person.name, language_code=person.language)
     fake.add_group(GROUP, "Study group", admins=[701], members=[702, 703, 704])
@@ -90,16 +100,19 @@ def members(fake) -> list[Member]:
 @pytest.fixture
 async def group_bot(request, fake, tmp_path):
     """The bot with a short answer window (polling, unless parametrized with a mode)."""
-    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", question_seconds=WINDOW,
-                        mode=getattr(request, "param", "polling"))
+    runner = RunningBot(
+        fake,
+        tmp_path / "quiz.sqlite3",
+        question_seconds=WINDOW,
+        mode=getattr(request, "param", "polling"),
+    )
     await runner.start()
     yield runner
     await runner.stop()
 
 
 @pytest.mark.parametrize("group_bot", MODES, indirect=True)
-async def test_full_session_in_three_languages_with_leaderboard(fake, group_bot, members,
-                                                                banks):
+async def test_full_session_in_three_languages_with_leaderboard(fake, group_bot, members, banks):
     """Three members in el, hi and en play all 8 questions; toasts speak each tapper's language,
     the group speaks the starter's; reveals count answers; the leaderboard ranks; the group
     never gets more than 20 bot messages a minute."""
@@ -130,29 +143,37 @@ async def test_full_session_in_three_languages_with_leaderboard(fake, group_bot,
         # nothing revealed in the group while the question is open, except by the early close
         if number == 1:
             assert len(fake.calls_to("editMessageText")) == edits_before
-        revealed = await fake.wait_for(lambda q=question: (lambda m: m if not answer_buttons(m)
-                                       else None)(fake.message(GROUP, q["message_id"])),
-                                       timeout=10)
+        revealed = await fake.wait_for(
+            lambda q=question: (lambda m: m if not answer_buttons(m) else None)(
+                fake.message(GROUP, q["message_id"])
+            ),
+            timeout=10,
+        )
         assert f"✅ {right}. " in revealed["text"]
         # the options stay as buttons: the right one marked and green (Bot API 9.4 style)
         shown = [b for b in buttons(revealed) if b.get("callback_data") == "x"]
         assert [(b["text"], b.get("style")) for b in shown if b.get("style")] == [
-            (f"✅ {right}", "success")]
+            (f"✅ {right}", "success")
+        ]
         assert len(shown) == 4
         assert bank.questions[number - 1].explanation.by_language["el"] in revealed["text"]
         answers = 3 if number <= 6 else 2
         assert t_group("group_answer_count", count=answers) in revealed["text"]
         previous = question["message_id"]
 
-    board = await fake.wait_for(lambda: next((m for m in bot_messages(fake)
-                                              if t_group("group_leaderboard") in m["text"]),
-                                             None), timeout=10)
+    board = await fake.wait_for(
+        lambda: next(
+            (m for m in bot_messages(fake) if t_group("group_leaderboard") in m["text"]), None
+        ),
+        timeout=10,
+    )
     lines = board["text"].splitlines()
     ranked = [line for line in lines if "—" in line]
 
     def figures(right: int, streak: int) -> str:  # the line after the points
-        return t_group("group_points_line", count=2, points="#", right=right, total=8,
-                       streak=streak).split("#", 1)[1]
+        return t_group(
+            "group_points_line", count=2, points="#", right=right, total=8, streak=streak
+        ).split("#", 1)[1]
 
     # speed scoring (the default): points, right answers, the longest streak
     assert ranked[0].startswith("🥇 Eleni — ") and ranked[0].endswith(figures(8, 8))
@@ -175,22 +196,28 @@ async def test_full_session_in_three_languages_with_leaderboard(fake, group_bot,
     # item 11: the reserve kept for a session that had ended left it without a reply)
     fake.send_message(arjun.user_id, "/stop", chat_id=GROUP)
     await fake.wait_for(lambda: len(bot_messages(fake)) == 10, timeout=10)
-    assert bot_messages(fake)[-1]["text"] in {i18n.catalog(language)("stop_none")
-                                              for language in i18n.SUPPORTED}
+    assert bot_messages(fake)[-1]["text"] in {
+        i18n.catalog(language)("stop_none") for language in i18n.SUPPORTED
+    }
 
     # group answers count in each member's /stats (asked in private)
     fake.send_message(arjun.user_id, "/stats")
-    stats = await fake.wait_for(lambda: next((m for m in fake.messages(arjun.user_id)
-                                              if m.get("from", {}).get("id") == fake.bot_id),
-                                             None))
+    stats = await fake.wait_for(
+        lambda: next(
+            (m for m in fake.messages(arjun.user_id) if m.get("from", {}).get("id") == fake.bot_id),
+            None,
+        )
+    )
     t_hi = i18n.catalog("hi")
     assert t_hi("stats_scores", best=4, last=4, total=8) in stats["caption"]  # under the chart
+
     def cards() -> int:
         with sqlite3.connect(group_bot.db) as db:
             return db.execute("SELECT COUNT(*) FROM cards").fetchone()[0]
 
-    await fake.wait_for(lambda: cards() >= 22,
-                        recheck=0.05)  # every group answer made a review card
+    await fake.wait_for(
+        lambda: cards() >= 22, recheck=0.05
+    )  # every group answer made a review card
     assert cards() == 22  # (written in batches after the acknowledgements)
 
 
@@ -206,8 +233,11 @@ class ClockedBot:
         sessions' pending jobs (their deadlines) now, instead of in LONG_WINDOW seconds."""
         self.clock.advance(LONG_WINDOW)
         assert self.runner.app is not None and self.runner.app.job_queue is not None
-        jobs = [job for job in self.runner.app.job_queue.jobs()
-                if job.name and job.name.startswith("group-session-")]
+        jobs = [
+            job
+            for job in self.runner.app.job_queue.jobs()
+            if job.name and job.name.startswith("group-session-")
+        ]
         assert jobs, "no session waits for its deadline"
         for job in jobs:
             job.job.modify(next_run_time=datetime.now(UTC))
@@ -218,8 +248,13 @@ async def clocked_bot(request, fake, tmp_path):
     """The bot on a fake clock that starts at the real time (the update processor stamps taps
     with the real one: they agree until the test moves the clock on)."""
     clock = FakeClock(time.time())
-    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", question_seconds=LONG_WINDOW,
-                        mode=getattr(request, "param", "polling"), clock=clock)
+    runner = RunningBot(
+        fake,
+        tmp_path / "quiz.sqlite3",
+        question_seconds=LONG_WINDOW,
+        mode=getattr(request, "param", "polling"),
+        clock=clock,
+    )
     await runner.start()
     yield ClockedBot(runner, clock)
     await runner.stop()
@@ -245,16 +280,18 @@ async def test_double_late_and_old_taps(fake, clocked_bot, members, banks):
     toast = await kim.tap(first, right)  # after the reveal, on the old question
     assert toast["text"] == t("group_too_late")
     toast = await eleni.tap(second, correct_label(second, bank, "en"))
-    assert toast["text"] == i18n.catalog("el")("group_recorded",
-                                                label=correct_label(second, bank, "en"))
+    assert toast["text"] == i18n.catalog("el")(
+        "group_recorded", label=correct_label(second, bank, "en")
+    )
     toast = await kim.tap(first, "A")  # an old question while a newer one is open
     assert toast["text"] == t("group_too_late")
     with sqlite3.connect(clocked_bot.runner.db) as db:
         assert db.execute("SELECT COUNT(*) FROM group_answers").fetchone() == (3,)
 
 
-async def test_stop_by_member_is_refused_and_by_admin_ends_the_session(fake, group_bot,
-                                                                        members, banks):
+async def test_stop_by_member_is_refused_and_by_admin_ends_the_session(
+    fake, group_bot, members, banks
+):
     """/stop from a member who did not start it is refused; from an admin it ends the session."""
     eleni, arjun, sam, _ = members
     fake.send_message(arjun.user_id, "/quiz", chat_id=GROUP)
@@ -268,8 +305,10 @@ async def test_stop_by_member_is_refused_and_by_admin_ends_the_session(fake, gro
     board = await say(fake, eleni.user_id, "/stop")
     assert t("group_stopped", name="Eleni") in board["text"]
     assert "🥇 Sam <admin> — " in board["text"]
-    assert t("group_points_line", count=2, points="#", right=1, total=8,
-             streak=1).split("#")[1] in board["text"]
+    assert (
+        t("group_points_line", count=2, points="#", right=1, total=8, streak=1).split("#")[1]
+        in board["text"]
+    )
     assert session_statuses(group_bot) == ["stopped"]
     assert not buttons(fake.message(GROUP, first["message_id"]))  # nothing left to tap
     # the deadline job is gone: nothing will be posted for the stopped session
@@ -336,8 +375,10 @@ async def test_two_groups_at_once(fake, clocked_bot, members, banks):
     await next_question(fake, here["message_id"])
     await next_question(fake, there["message_id"], chat_id=other)
     with sqlite3.connect(clocked_bot.runner.db) as db:
-        rows = db.execute("SELECT chat_id, COUNT(*) FROM group_answers JOIN group_sessions"
-                          " USING (session_id) GROUP BY chat_id ORDER BY chat_id").fetchall()
+        rows = db.execute(
+            "SELECT chat_id, COUNT(*) FROM group_answers JOIN group_sessions"
+            " USING (session_id) GROUP BY chat_id ORDER BY chat_id"
+        ).fetchall()
     assert rows == [(other, 1), (GROUP, 1)]
 
 
@@ -350,11 +391,16 @@ async def test_group_language_is_set_by_admins_only(fake, group_bot, members):
     hindi = next(b for b in buttons(picker) if b["text"] == "हिन्दी")
     update = fake.tap(arjun.user_id, GROUP, picker["message_id"], hindi["callback_data"])
     await fake.wait_for(lambda: update["callback_query"]["id"] in fake.callback_answers)
-    assert fake.callback_answers[update["callback_query"]["id"]]["text"] == i18n.catalog(
-        "hi")("toast_not_admin")
+    assert fake.callback_answers[update["callback_query"]["id"]]["text"] == i18n.catalog("hi")(
+        "toast_not_admin"
+    )
     update = fake.tap(eleni.user_id, GROUP, picker["message_id"], hindi["callback_data"])
-    await fake.wait_for(lambda: fake.message(GROUP, picker["message_id"])["text"]
-                        == i18n.catalog("hi")("group_language_set"))
+    await fake.wait_for(
+        lambda: (
+            fake.message(GROUP, picker["message_id"])["text"]
+            == i18n.catalog("hi")("group_language_set")
+        )
+    )
     fake.send_message(eleni.user_id, "/quiz", chat_id=GROUP)  # Greek starter, Hindi group
     question = await next_question(fake, None)
     assert i18n.catalog("hi")("question_header", number=1, total=8) in question["text"]
@@ -368,6 +414,17 @@ async def test_group_commands_menu(fake, group_bot):
         t = i18n.catalog(language or "en")
         commands = fake.commands[("all_group_chats", language)]
         assert [(c["command"], c["description"]) for c in commands] == [
-            (name, t(f"command_group_{name}")) for name in ("quiz", "stop", "language", "help",
-                                                            "settings", "results", "daily",
-                                                            "assign", "assignments", "timezone")]
+            (name, t(f"command_group_{name}"))
+            for name in (
+                "quiz",
+                "stop",
+                "language",
+                "help",
+                "settings",
+                "results",
+                "daily",
+                "assign",
+                "assignments",
+                "timezone",
+            )
+        ]

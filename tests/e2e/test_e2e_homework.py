@@ -53,17 +53,23 @@ async def school(fake, tmp_path):
     outsider in another group; the bot with a three-question bank in three languages."""
     folder = tmp_path / "banks"
     folder.mkdir()
-    bankgen.write_bank(folder, QUESTIONS, bank_id=BANK_ID, prompt_words=5, option_words=2,
-                       explanation_words=5)
-    people = [Person(fake, ELENI, "Eleni", "el"), Person(fake, ARJUN, "Arjun <@arj>", "hi"),
-              Person(fake, NIKOS, "Nikos", "el"), Person(fake, SAM, "Sam", "en")]
+    bankgen.write_bank(
+        folder, QUESTIONS, bank_id=BANK_ID, prompt_words=5, option_words=2, explanation_words=5
+    )
+    people = [
+        Person(fake, ELENI, "Eleni", "el"),
+        Person(fake, ARJUN, "Arjun <@arj>", "hi"),
+        Person(fake, NIKOS, "Nikos", "el"),
+        Person(fake, SAM, "Sam", "en"),
+    ]
     fake.add_user(OUTSIDER, "Olga", language_code="en")
     fake.add_group(GROUP, "Class 7B", admins=[ELENI], members=[ARJUN, NIKOS, SAM])
     fake.add_group(OTHER, "Another class", admins=[OUTSIDER])
     fake.add_group(BASIC, "Old class", type="group", admins=[ELENI], members=[ARJUN])
     clock = FakeClock(time.time())
-    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", bank_paths=(folder,), clock=clock,
-                        homework_interval=0.2)
+    runner = RunningBot(
+        fake, tmp_path / "quiz.sqlite3", bank_paths=(folder,), clock=clock, homework_interval=0.2
+    )
     await runner.start()
     bank = load_banks([folder])[BANK_ID]
     yield Class(fake, runner, clock, bank, *people)
@@ -74,8 +80,7 @@ def group_messages(fake: FakeBotAPI, chat_id: int = GROUP) -> list[dict]:
     return [m for m in fake.messages(chat_id) if m.get("from", {}).get("id") == fake.bot_id]
 
 
-async def say_in_group(fake: FakeBotAPI, user_id: int, text: str,
-                       chat_id: int = GROUP) -> dict:
+async def say_in_group(fake: FakeBotAPI, user_id: int, text: str, chat_id: int = GROUP) -> dict:
     """A member writes in the group; the bot's next message there."""
     before = len(group_messages(fake, chat_id))
     fake.send_message(user_id, text, chat_id=chat_id)
@@ -85,10 +90,12 @@ async def say_in_group(fake: FakeBotAPI, user_id: int, text: str,
 
 async def edited(fake: FakeBotAPI, message: dict, text: str) -> dict:
     """``message`` once the bot has edited it into one with ``text`` in its text or buttons."""
+
     def find() -> dict | None:
         now = fake.message(message["chat"]["id"], message["message_id"])
         shown = now.get("text", "") + "".join(b["text"] for b in buttons(now))
         return now if text in shown else None
+
     return await fake.wait_for(find)
 
 
@@ -115,8 +122,11 @@ async def play(school: Class, person: Person, language: str, answers: int) -> No
     """Answer ``answers`` questions of the current attempt right (the last one wrong)."""
     for number in range(answers):
         message = person.question_message()
-        label = (correct_label(message, school.bank, language) if number < answers - 1
-                 or answers < QUESTIONS else wrong_label(message, school.bank, language))
+        label = (
+            correct_label(message, school.bank, language)
+            if number < answers - 1 or answers < QUESTIONS
+            else wrong_label(message, school.bank, language)
+        )
         feedback = await person.answer(label)
         await person.next(feedback)
 
@@ -145,8 +155,9 @@ async def test_homework_over_two_days_with_reminders_results_and_the_csv(school)
     assert "पहले पूरा करेंगे, वही गिना जाएगा" in first[0]["text"]  # in Hindi, what counts
     await play(school, school.arjun, "hi", QUESTIONS)
     clock.advance(61)  # the first progress edit may come a minute after the post
-    await fake.wait_for(lambda: EN("hw.finished", count=1) in fake.message(
-        GROUP, post["message_id"])["text"])
+    await fake.wait_for(
+        lambda: EN("hw.finished", count=1) in fake.message(GROUP, post["message_id"])["text"]
+    )
 
     await open_homework(school, school.nikos, url_of(post), replies=3)
     await play(school, school.nikos, "el", 1)  # one question, then he stops
@@ -169,13 +180,18 @@ async def test_homework_over_two_days_with_reminders_results_and_the_csv(school)
     clock.advance(HOUR)  # past the deadline
     await fake.wait_for(lambda: len(group_messages(fake)) > posts)
     results = group_messages(fake)[posts]
-    assert "📚" in results["text"] and EN("hw.results_finished", count=1, opened=2) in (
-        results["text"])
+    assert (
+        "📚" in results["text"]
+        and EN("hw.results_finished", count=1, opened=2) in (results["text"])
+    )
     assert "Arjun <@\u2060arj>" in results["text"] and "@arj" not in results["text"]
     assert not any(e["type"] in ("mention", "text_mention") for e in results.get("entities", []))
-    document = await fake.wait_for(lambda: next(
-        (c for c in fake.calls_to("sendDocument") if str(c.params["chat_id"]) == str(ELENI)),
-        None))
+    document = await fake.wait_for(
+        lambda: next(
+            (c for c in fake.calls_to("sendDocument") if str(c.params["chat_id"]) == str(ELENI)),
+            None,
+        )
+    )
     upload = document.params["document"]
     rows = list(csv.reader(io.StringIO(upload["data"].decode("utf-8-sig"))))
     assert rows[0][:3] == ["user_id", "name", "question"]
@@ -185,10 +201,18 @@ async def test_homework_over_two_days_with_reminders_results_and_the_csv(school)
     assert all(r[8] for r in rows[1:] if int(r[0]) == ARJUN)  # finished before the deadline
     assert all(not r[8] for r in rows[1:] if int(r[0]) == NIKOS)
     assert all("+02:00" in r[6] for r in rows[1:])  # times in Athens
-    await fake.wait_for(lambda: any(EN("hw.items_title", title="")[:10] in m.get("text", "")
-                                    for m in school.eleni.bot_messages()))
-    await fake.wait_for(lambda: EN("hw.button_practice") in str(
-        fake.message(GROUP, post["message_id"]).get("reply_markup")))
+    await fake.wait_for(
+        lambda: any(
+            EN("hw.items_title", title="")[:10] in m.get("text", "")
+            for m in school.eleni.bot_messages()
+        )
+    )
+    await fake.wait_for(
+        lambda: (
+            EN("hw.button_practice")
+            in str(fake.message(GROUP, post["message_id"]).get("reply_markup"))
+        )
+    )
 
     late = await open_homework(school, school.nikos, url_of(post), replies=1)
     assert late[0]["text"].startswith(EL("hw.closed", date="X", zone="Y").split("X")[0])
@@ -213,20 +237,27 @@ async def test_extend_and_cancel_from_assignments(school):
     choices = await edited(fake, listing, "+1 day")
     by_day = next(b["callback_data"] for b in buttons(choices) if b["text"] == "+1 day")
     await school.eleni.tap(choices, by_day)
-    await fake.wait_for(lambda: EN.relative(4 * DAY) in fake.message(
-        GROUP, post["message_id"])["text"])
+    await fake.wait_for(
+        lambda: EN.relative(4 * DAY) in fake.message(GROUP, post["message_id"])["text"]
+    )
     listing = await edited(fake, listing, "Cancel #")
     cancel = next(b["callback_data"] for b in buttons(listing) if b["text"].startswith("Cancel"))
     await school.eleni.tap(listing, cancel)
     question = await edited(fake, listing, EN("hw.button_confirm_cancel"))
     assert EN("hw.cancel_ask", title="", count=1).split("“")[0] in question["text"]
-    confirm = next(b["callback_data"] for b in buttons(question)
-                   if b["text"] == EN("hw.button_confirm_cancel"))
+    confirm = next(
+        b["callback_data"] for b in buttons(question) if b["text"] == EN("hw.button_confirm_cancel")
+    )
     await school.eleni.tap(question, confirm)
-    await fake.wait_for(lambda: any(HI("hw.cancelled_member", title="")[:20] in m["text"]
-                                    for m in school.arjun.bot_messages()))
-    await fake.wait_for(lambda: EN("hw.post_cancelled") in fake.message(
-        GROUP, post["message_id"])["text"])
+    await fake.wait_for(
+        lambda: any(
+            HI("hw.cancelled_member", title="")[:20] in m["text"]
+            for m in school.arjun.bot_messages()
+        )
+    )
+    await fake.wait_for(
+        lambda: EN("hw.post_cancelled") in fake.message(GROUP, post["message_id"])["text"]
+    )
     toast = await school.eleni.tap(question, confirm, check_button=False)  # again: stale
     assert fake.callback_answers[toast]["text"] == EL("hw.toast_cancelled")
     stale = await open_homework(school, school.nikos, url_of(post), replies=1)
@@ -238,7 +269,8 @@ async def test_bad_input_gets_a_clear_answer_and_changes_nothing(school):
     token, another group's token and a forged button: each is answered, nothing is set."""
     fake = school.fake
     assert (await say_in_group(fake, SAM, f"/assign {BANK_ID} 2d"))["text"] == EN(
-        "hw.assign_denied")
+        "hw.assign_denied"
+    )
     reply = await say_in_group(fake, ELENI, "/assign nosuchquiz 2d")
     assert "nosuchquiz" in reply["text"] and BANK_ID in reply["text"]
     reply = await say_in_group(fake, ELENI, f"/assign {BANK_ID} 2020-01-01 10:00")
@@ -247,8 +279,9 @@ async def test_bad_input_gets_a_clear_answer_and_changes_nothing(school):
     assert "90" in reply["text"]
     reply = await say_in_group(fake, ELENI, f"/assign {BANK_ID} someday")
     assert "someday" in reply["text"]
-    forged = await open_homework(school, school.sam, f"https://t.me/{fake.bot_username}"
-                                 "?start=hwAAAAAAAAAAAAAAAA", replies=1)
+    forged = await open_homework(
+        school, school.sam, f"https://t.me/{fake.bot_username}?start=hwAAAAAAAAAAAAAAAA", replies=1
+    )
     assert forged[0]["text"] == EN("hw.unknown")
     post = await set_homework(school, f"/assign {BANK_ID} 1d")
     outsider = Person(fake, OUTSIDER, "Olga", "en")
@@ -261,8 +294,9 @@ async def test_bad_input_gets_a_clear_answer_and_changes_nothing(school):
     assert listing["text"] == EN("hw.list_none")
     homework_id = re.search(r"#(\d+)", (await say_in_group(fake, SAM, "/assignments"))["text"])
     assert homework_id
-    update = fake.tap(OUTSIDER, OTHER, listing["message_id"],
-                      f"h:close:{homework_id[1]}:0", check_button=False)  # another group's
+    update = fake.tap(
+        OUTSIDER, OTHER, listing["message_id"], f"h:close:{homework_id[1]}:0", check_button=False
+    )  # another group's
     query = update["callback_query"]["id"]
     await fake.wait_for(lambda: query in fake.callback_answers)
     assert fake.callback_answers[query]["text"] in (EN("toast_invalid"), EN("toast_not_admin"))
@@ -280,8 +314,11 @@ async def test_the_menu_sets_homework_and_an_anonymous_admin_may_use_it(school):
     deadlines = await edited(fake, menu, "1 day")
     day = next(b["callback_data"] for b in buttons(deadlines) if b["text"] == "1 day")
     await school.eleni.tap(deadlines, day)
-    post = await fake.wait_for(lambda: (lambda m: m if "url" in str(m.get("reply_markup"))
-                                        else None)(fake.message(GROUP, menu["message_id"])))
+    post = await fake.wait_for(
+        lambda: (lambda m: m if "url" in str(m.get("reply_markup")) else None)(
+            fake.message(GROUP, menu["message_id"])
+        )
+    )
     assert EN.relative(DAY) in post["text"]
     started = await open_homework(school, school.sam, url_of(post), replies=3)
     assert started[0]["text"].startswith("📚")
@@ -303,8 +340,10 @@ async def test_a_deadline_passed_while_the_bot_was_down_is_closed_at_start(schoo
     await school.runner.restart()
     clock.advance(60)
     await school.eleni.say("/start", replies=2)  # a round trip after the restart's first pass
-    assert len([m for m in group_messages(fake)
-                if EN("hw.results_title", title="")[:12] in m["text"]]) == 1
+    assert (
+        len([m for m in group_messages(fake) if EN("hw.results_title", title="")[:12] in m["text"]])
+        == 1
+    )
 
 
 async def test_homework_moves_with_an_upgraded_group(school):
@@ -318,9 +357,17 @@ async def test_homework_moves_with_an_upgraded_group(school):
     assert token_of(moved) == token_of(post) and EN("hw.button_start") in str(moved)
     await play(school, school.arjun, "hi", QUESTIONS)
     clock.advance(DAY + 1)
-    results = await fake.wait_for(lambda: next(
-        (m for m in group_messages(fake, UPGRADED) if m["text"].startswith("📚 ")
-         and EN("hw.results_finished", count=1, opened=1) in m["text"]), None))
+    results = await fake.wait_for(
+        lambda: next(
+            (
+                m
+                for m in group_messages(fake, UPGRADED)
+                if m["text"].startswith("📚 ")
+                and EN("hw.results_finished", count=1, opened=1) in m["text"]
+            ),
+            None,
+        )
+    )
     assert results["chat"]["id"] == UPGRADED
 
 
@@ -335,11 +382,13 @@ async def test_the_admin_gets_the_results_after_the_bot_was_removed(school):
     assert started[0]["text"].startswith("📚")
     await play(school, school.arjun, "hi", QUESTIONS)
     clock.advance(2 * HOUR + 1)
-    document = await fake.wait_for(lambda: next(
-        (c for c in fake.calls_to("sendDocument") if str(c.params["chat_id"]) == str(ELENI)),
-        None))
-    rows = list(csv.reader(io.StringIO(document.params["document"]["data"].decode(
-        "utf-8-sig"))))
+    document = await fake.wait_for(
+        lambda: next(
+            (c for c in fake.calls_to("sendDocument") if str(c.params["chat_id"]) == str(ELENI)),
+            None,
+        )
+    )
+    rows = list(csv.reader(io.StringIO(document.params["document"]["data"].decode("utf-8-sig"))))
     assert len(rows) == 1 + QUESTIONS
 
 
@@ -361,9 +410,13 @@ async def test_two_homework_at_once_and_a_member_who_blocked_the_bot(school):
     clock.advance(DAY + 60)
     await fake.wait_for(lambda: len(school.nikos.bot_messages()) > before)
     assert "⏰" in school.nikos.bot_messages()[-1]["text"]
-    refused = await fake.wait_for(lambda: [c for c in fake.calls_to("sendMessage")
-                                           if str(c.params["chat_id"]) == str(ARJUN)
-                                           and "⏰" in str(c.params.get("text"))])
+    refused = await fake.wait_for(
+        lambda: [
+            c
+            for c in fake.calls_to("sendMessage")
+            if str(c.params["chat_id"]) == str(ARJUN) and "⏰" in str(c.params.get("text"))
+        ]
+    )
     assert refused[0].status == 403
 
 
@@ -392,12 +445,17 @@ async def test_a_quiz_made_in_telegram_can_be_homework(fake, tmp_path):
         await fake.wait_for(lambda: len(sam.bot_messages()) >= before + 3)
         for _ in range(3):  # the right option is "Answer 1 to ..." (the options are shuffled)
             shown = shown_options(sam.question_message())
-            feedback = await sam.answer(next(label for label, text in shown.items()
-                                             if text.startswith("Answer 1 to")))
+            feedback = await sam.answer(
+                next(label for label, text in shown.items() if text.startswith("Answer 1 to"))
+            )
             await sam.next(feedback)
         clock.advance(DAY + 1)
-        await fake.wait_for(lambda: any(EN("hw.results_finished", count=1, opened=1) in m["text"]
-                                        for m in group_messages(fake)))
+        await fake.wait_for(
+            lambda: any(
+                EN("hw.results_finished", count=1, opened=1) in m["text"]
+                for m in group_messages(fake)
+            )
+        )
     finally:
         await runner.stop()
 

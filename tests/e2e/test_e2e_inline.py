@@ -43,9 +43,13 @@ def other_bank(tmp_path) -> Bank:
 
 
 async def start_bot(request, fake, tmp_path, other_bank: Bank) -> RunningBot:
-    return await RunningBot(fake, tmp_path / "quiz.sqlite3", question_seconds=30.0,
-                            bank_paths=(BUNDLED_BANKS, other_bank.path),
-                            mode=getattr(request, "param", "polling")).start()
+    return await RunningBot(
+        fake,
+        tmp_path / "quiz.sqlite3",
+        question_seconds=30.0,
+        bank_paths=(BUNDLED_BANKS, other_bank.path),
+        mode=getattr(request, "param", "polling"),
+    ).start()
 
 
 @pytest.fixture
@@ -76,14 +80,16 @@ async def said(fake: FakeBotAPI, chat_id: int, before: int) -> dict:
 def sessions(runner: RunningBot) -> list[tuple[str, int]]:
     """(bank, starter) of every group session in the bot's database, oldest first."""
     with sqlite3.connect(runner.db) as db:
-        return db.execute("SELECT bank_id, starter_id FROM group_sessions"
-                          " ORDER BY session_id").fetchall()
+        return db.execute(
+            "SELECT bank_id, starter_id FROM group_sessions ORDER BY session_id"
+        ).fetchall()
 
 
 def running(runner: RunningBot) -> int:
     with sqlite3.connect(runner.db) as db:
-        return db.execute("SELECT count(*) FROM group_sessions"
-                          " WHERE status = 'running'").fetchone()[0]
+        return db.execute(
+            "SELECT count(*) FROM group_sessions WHERE status = 'running'"
+        ).fetchone()[0]
 
 
 def open_question(fake: FakeBotAPI, chat_id: int = GROUP) -> dict | None:
@@ -95,9 +101,9 @@ def open_question(fake: FakeBotAPI, chat_id: int = GROUP) -> dict | None:
 
 # --- the inline list ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("bot", MODES, indirect=True)
-async def test_the_banks_listed_in_each_users_language_and_filtered(fake, bot, banks,
-                                                                    other_bank):
+async def test_the_banks_listed_in_each_users_language_and_filtered(fake, bot, banks, other_bank):
     """An empty query lists both banks, in the asker's language (Greek for Eleni, English for
     Sam), per user and cached a minute; text filters them; polling and webhook alike."""
     bundled = banks[BANK_ID]
@@ -109,10 +115,13 @@ async def test_the_banks_listed_in_each_users_language_and_filtered(fake, bot, b
         assert first["title"] == bundled.title.by_language[t.language]
         assert second["title"] == other_bank.title.by_language[t.language]
         assert first["description"].startswith(
-            f"{t('level.hard')} · {t('question_count', count=8)} · ")
+            f"{t('level.hard')} · {t('question_count', count=8)} · "
+        )
         assert t("question_count", count=2) in second["description"]
-        assert html.escape(bundled.description.by_language[t.language][:20]) in (
-            first["input_message_content"]["message_text"])  # HTML: "ZeRO's" as "ZeRO&#x27;s"
+        assert (
+            html.escape(bundled.description.by_language[t.language][:20])
+            in (first["input_message_content"]["message_text"])
+        )  # HTML: "ZeRO's" as "ZeRO&#x27;s"
         assert "button" not in answer
     _, answer = await ask(fake, ARJUN, "ट्रेनिंग स्टैक")  # Hindi words of the bundled title
     assert [r["id"] for r in answer["results"]] == [BANK_ID]
@@ -142,8 +151,10 @@ async def test_long_and_odd_queries_get_a_list_or_a_hint(fake, bot, banks):
         if expected:
             assert "button" not in answer
         else:
-            assert answer["button"] == {"text": EN("inline.no_match"),
-                                        "start_parameter": "list_quizzes"}
+            assert answer["button"] == {
+                "text": EN("inline.no_match"),
+                "start_parameter": "list_quizzes",
+            }
     assert all(call.ok for call in fake.calls_to("answerInlineQuery"))
     sam = Person(fake, SAM, "Sam", "en")
     (choice,) = await sam.say("/start list_quizzes")  # the button's deep link
@@ -173,6 +184,7 @@ async def test_more_than_50_banks_come_in_pages(fake, tmp_path, people):
 
 # --- the card and its deep links ---------------------------------------------------------------
 
+
 async def test_the_card_starts_the_quiz_privately_or_in_the_group(fake, bot, banks):
     """Chosen in a group, the card has "Start quiz" (t.me/<bot>?start=<bank>) and "Start in this
     group" (?startgroup=<bank>); the first starts the quiz in the private chat, the second a
@@ -184,10 +196,13 @@ async def test_the_card_starts_the_quiz_privately_or_in_the_group(fake, bot, ban
     assert EL("inline.card_hint_group", bot=fake.bot_username) in card["text"]
     start, start_group = buttons(card)
     assert (start["text"], start["url"]) == (
-        EL("inline.button_start"), f"https://t.me/{fake.bot_username}?start={BANK_ID}")
+        EL("inline.button_start"),
+        f"https://t.me/{fake.bot_username}?start={BANK_ID}",
+    )
     assert (start_group["text"], start_group["url"]) == (
         EL("inline.button_start_group"),
-        f"https://t.me/{fake.bot_username}?startgroup={BANK_ID}")
+        f"https://t.me/{fake.bot_username}?startgroup={BANK_ID}",
+    )
     # Sam opens the private link: the bank's intro, then its first question
     fake.follow_link(SAM, start["url"])
     intro = await said(fake, SAM, 0)
@@ -222,8 +237,9 @@ async def test_start_in_group_obeys_who_may_start(fake, bot):
     menu_before = len(bot_messages(fake, GROUP))
     fake.send_message(ELENI, "/settings", chat_id=GROUP)
     menu = await said(fake, GROUP, menu_before)
-    data = next(b["callback_data"] for b in buttons(menu) if ":who:admins" in
-                b.get("callback_data", ""))
+    data = next(
+        b["callback_data"] for b in buttons(menu) if ":who:admins" in b.get("callback_data", "")
+    )
     query_id = fake.tap(ELENI, GROUP, menu["message_id"], data)["callback_query"]["id"]
     await fake.wait_for(lambda: query_id in fake.callback_answers)
     link = f"https://t.me/{fake.bot_username}?startgroup={OTHER_ID}"
@@ -232,10 +248,12 @@ async def test_start_in_group_obeys_who_may_start(fake, bot):
     assert (await said(fake, GROUP, before))["text"] == EN("group_start_denied")
     assert sessions(bot) == []
     before = len(bot_messages(fake, GROUP))
-    fake.follow_link(ELENI, f"https://t.me/{fake.bot_username}?startgroup=no-such-quiz",
-                     chat_id=GROUP)
+    fake.follow_link(
+        ELENI, f"https://t.me/{fake.bot_username}?startgroup=no-such-quiz", chat_id=GROUP
+    )
     assert (await said(fake, GROUP, before))["text"] == EN(
-        "inline.group_unknown_bank", name="no-such-quiz", banks=f"{BANK_ID}, {OTHER_ID}")
+        "inline.group_unknown_bank", name="no-such-quiz", banks=f"{BANK_ID}, {OTHER_ID}"
+    )
     assert sessions(bot) == []
     fake.follow_link(ELENI, link, chat_id=GROUP)
     first = await fake.wait_for(lambda: open_question(fake))
@@ -244,15 +262,15 @@ async def test_start_in_group_obeys_who_may_start(fake, bot):
 
 
 async def test_start_in_a_group_the_bot_was_removed_from(fake, bot):
-    """"Start in this group" into a group without the bot adds it back, then starts."""
+    """ "Start in this group" into a group without the bot adds it back, then starts."""
     fake.remove_bot(GROUP, by=ELENI)
-    fake.follow_link(SAM, f"https://t.me/{fake.bot_username}?startgroup={BANK_ID}",
-                     chat_id=GROUP)
+    fake.follow_link(SAM, f"https://t.me/{fake.bot_username}?startgroup={BANK_ID}", chat_id=GROUP)
     await fake.wait_for(lambda: open_question(fake))
     assert sessions(bot) == [(BANK_ID, SAM)]
 
 
 # --- Share buttons -----------------------------------------------------------------------------
+
 
 def share_buttons(message: dict) -> list[dict]:
     return [b for b in buttons(message) if "switch_inline_query" in b]
@@ -263,27 +281,31 @@ async def test_share_buttons_on_the_end_screen_and_in_preview(fake, bot, other_b
     bank id; the query it types lists that bank."""
     sam = Person(fake, SAM, "Sam", "en")
     previews = await sam.say(f"/preview {OTHER_ID}")
-    assert share_buttons(previews[-1]) == [{"text": EN("inline.button_share"),
-                                            "switch_inline_query": OTHER_ID}]
+    assert share_buttons(previews[-1]) == [
+        {"text": EN("inline.button_share"), "switch_inline_query": OTHER_ID}
+    ]
     await sam.say(f"/quiz {OTHER_ID}", replies=2)
     for _ in other_bank.questions:
         feedback = await sam.answer("A")
         end = await sam.next(feedback)
     assert EN("result_title") in end["text"]
-    assert share_buttons(end) == [{"text": EN("inline.button_share"),
-                                   "switch_inline_query": OTHER_ID}]
+    assert share_buttons(end) == [
+        {"text": EN("inline.button_share"), "switch_inline_query": OTHER_ID}
+    ]
     _, answer = await ask(fake, SAM, share_buttons(end)[0]["switch_inline_query"])
     assert [r["id"] for r in answer["results"]] == [OTHER_ID]
 
 
-async def test_no_share_buttons_while_inline_mode_is_off(fake, tmp_path, people, other_bank,
-                                                         caplog):
+async def test_no_share_buttons_while_inline_mode_is_off(
+    fake, tmp_path, people, other_bank, caplog
+):
     """A bot whose inline mode is off (BotFather's /setinline) says so in its log and shows no
     Share button: it would do nothing."""
     fake.inline_mode = False
     caplog.set_level(logging.INFO, logger="bot.app")
-    runner = await RunningBot(fake, tmp_path / "quiz.sqlite3",
-                              bank_paths=(BUNDLED_BANKS, other_bank.path)).start()
+    runner = await RunningBot(
+        fake, tmp_path / "quiz.sqlite3", bank_paths=(BUNDLED_BANKS, other_bank.path)
+    ).start()
     try:
         assert "inline mode is off" in caplog.text and "/setinline" in caplog.text
         sam = Person(fake, SAM, "Sam", "en")
@@ -295,18 +317,24 @@ async def test_no_share_buttons_while_inline_mode_is_off(fake, tmp_path, people,
 
 # --- the bank in a group's /settings -------------------------------------------------------------
 
+
 async def settings_tap(fake: FakeBotAPI, menu: dict, field: str, value: str) -> dict:
     """Eleni taps the menu's button for ``field`` = ``value``; the menu as edited."""
-    data = next(b["callback_data"] for b in buttons(menu)
-                if b.get("callback_data", "").split(":")[2:] == [field, value])
+    data = next(
+        b["callback_data"]
+        for b in buttons(menu)
+        if b.get("callback_data", "").split(":")[2:] == [field, value]
+    )
     query_id = fake.tap(ELENI, GROUP, menu["message_id"], data)["callback_query"]["id"]
     await fake.wait_for(lambda: query_id in fake.callback_answers)
-    return await fake.wait_for(lambda: (lambda m: m if m != menu else None)(
-        fake.message(GROUP, menu["message_id"])))
+    return await fake.wait_for(
+        lambda: (lambda m: m if m != menu else None)(fake.message(GROUP, menu["message_id"]))
+    )
 
 
-async def test_the_group_bank_setting_with_two_banks(request, fake, tmp_path, people,
-                                                     other_bank, banks):
+async def test_the_group_bank_setting_with_two_banks(
+    request, fake, tmp_path, people, other_bank, banks
+):
     """With two banks the menu offers both; the choice is stored and the next /quiz without a
     bank starts it; once it is removed, /quiz names it and says how to choose (two banks
     left), or starts the only bank left saying so; with one bank the choice is hidden."""
@@ -315,8 +343,10 @@ async def test_the_group_bank_setting_with_two_banks(request, fake, tmp_path, pe
         fake.send_message(ELENI, "/settings", chat_id=GROUP)
         menu = await said(fake, GROUP, 0)
         bank_buttons = [b["text"] for b in buttons(menu) if ":bank:" in b["callback_data"]]
-        assert bank_buttons == [banks[BANK_ID].title.by_language["en"],
-                                other_bank.title.by_language["en"]]
+        assert bank_buttons == [
+            banks[BANK_ID].title.by_language["en"],
+            other_bank.title.by_language["en"],
+        ]
         assert EN("settings_bank", value=EN("settings_bank_ask")) in menu["text"]
         menu = await settings_tap(fake, menu, "bank", OTHER_ID)
         assert f"✓ {other_bank.title.by_language['en']}" in [b["text"] for b in buttons(menu)]
@@ -335,7 +365,8 @@ async def test_the_group_bank_setting_with_two_banks(request, fake, tmp_path, pe
         before = len(bot_messages(fake, GROUP))
         fake.send_message(SAM, "/quiz", chat_id=GROUP)
         assert (await said(fake, GROUP, before))["text"] == EN(
-            "settings.bank_gone", name=OTHER_ID, banks=f"{BANK_ID}, options-4")
+            "settings.bank_gone", name=OTHER_ID, banks=f"{BANK_ID}, options-4"
+        )
         assert len(sessions(bot)) == 1
         fake.send_message(ELENI, "/settings", chat_id=GROUP)
         menu = await said(fake, GROUP, before + 1)
@@ -347,10 +378,15 @@ async def test_the_group_bank_setting_with_two_banks(request, fake, tmp_path, pe
         before = len(bot_messages(fake, GROUP))
         fake.send_message(SAM, "/quiz", chat_id=GROUP)
         assert (await said(fake, GROUP, before))["text"] == EN(
-            "settings.bank_gone_started", name=OTHER_ID,
-            title=banks[BANK_ID].title.by_language["en"])
-        second = await fake.wait_for(lambda: (lambda m: m if m and m["message_id"] != (
-            first["message_id"]) else None)(open_question(fake)))
+            "settings.bank_gone_started",
+            name=OTHER_ID,
+            title=banks[BANK_ID].title.by_language["en"],
+        )
+        second = await fake.wait_for(
+            lambda: (lambda m: m if m and m["message_id"] != (first["message_id"]) else None)(
+                open_question(fake)
+            )
+        )
         assert banks[BANK_ID].title.by_language["en"] in second["text"]
         assert sessions(bot)[-1] == (BANK_ID, SAM)
         before = len(bot_messages(fake, GROUP))

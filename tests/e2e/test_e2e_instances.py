@@ -63,13 +63,24 @@ async def instances(fake, pg_db, tmp_path) -> AsyncIterator[Instances]:
     try:
         for log in logs:
             port = free_port()
-            processes.append(await start_bot_process(
-                fake, pg_db, log, ready=lambda log=log: (  # its sessions restored, listening
-                    log.exists() and "quizbot ready" in log.read_text()
-                    and "Application started" in log.read_text()),
-                env={"QUIZBOT_WEBHOOK_URL": balancer.url, "QUIZBOT_LISTEN": f"127.0.0.1:{port}",
-                     "QUIZBOT_WEBHOOK_SECRET": SECRET,
-                     "QUIZBOT_QUESTION_SECONDS": str(QUESTION_SECONDS)}))
+            processes.append(
+                await start_bot_process(
+                    fake,
+                    pg_db,
+                    log,
+                    ready=lambda log=log: (  # its sessions restored, listening
+                        log.exists()
+                        and "quizbot ready" in log.read_text()
+                        and "Application started" in log.read_text()
+                    ),
+                    env={
+                        "QUIZBOT_WEBHOOK_URL": balancer.url,
+                        "QUIZBOT_LISTEN": f"127.0.0.1:{port}",
+                        "QUIZBOT_WEBHOOK_SECRET": SECRET,
+                        "QUIZBOT_QUESTION_SECONDS": str(QUESTION_SECONDS),
+                    },
+                )
+            )
             balancer.targets.append(f"http://127.0.0.1:{port}/tg-hook")
         yield Instances(balancer, processes, logs)
     finally:
@@ -88,8 +99,11 @@ async def _tapped(person: Person, message: dict, data: str) -> str | None:
 
 
 def _button(message: dict, prefix: str) -> str:
-    return next(b["callback_data"] for b in buttons(message)
-                if b.get("callback_data", "").startswith(prefix))
+    return next(
+        b["callback_data"]
+        for b in buttons(message)
+        if b.get("callback_data", "").startswith(prefix)
+    )
 
 
 def _labelled(message: dict, label: str) -> str:
@@ -109,20 +123,28 @@ async def test_a_private_quiz_with_every_tap_on_the_other_instance(fake, banks, 
     for number in range(1, 4):
         question = ada.question_message()
         assert EN("question_header", number=number, total=8) in question["text"]
-        label = correct_label(question, bank, "en") if number % 2 else wrong_label(
-            question, bank, "en")
+        label = (
+            correct_label(question, bank, "en") if number % 2 else wrong_label(question, bank, "en")
+        )
         assert await _tapped(ada, question, _labelled(question, label)) is None
-        feedback = await fake.wait_for(lambda q=question: (lambda m: m if any(
-            b.get("callback_data", "").startswith("n:") for b in buttons(m)) else None)(
-            fake.message(ada.user_id, q["message_id"])))
+        feedback = await fake.wait_for(
+            lambda q=question: (
+                lambda m: (
+                    m
+                    if any(b.get("callback_data", "").startswith("n:") for b in buttons(m))
+                    else None
+                )
+            )(fake.message(ada.user_id, q["message_id"]))
+        )
         before = len(ada.bot_messages())
         assert await _tapped(ada, feedback, _button(feedback, "n:")) is None
         await fake.wait_for(lambda b=before: len(ada.bot_messages()) > b)
     # the language chosen on one instance, then an answer on each
     [menu] = await ada.say("/language")
     assert await _tapped(ada, menu, "l:el") is None
-    await fake.wait_for(lambda: fake.message(ada.user_id, menu["message_id"])["text"]
-                        == EL("language_set"))
+    await fake.wait_for(
+        lambda: fake.message(ada.user_id, menu["message_id"])["text"] == EL("language_set")
+    )
     for _ in range(2):
         [help_text] = await ada.say("/help")
         assert help_text["text"].startswith(EL("help")[:20])
@@ -137,8 +159,7 @@ async def test_a_private_quiz_with_every_tap_on_the_other_instance(fake, banks, 
         label = correct_label(question, bank, language.language)
         assert await _tapped(ada, question, _labelled(question, label)) is None
         await fake.wait_for(lambda b=before: len(ada.bot_messages()) > b)
-        assert EL("question_header", number=number + 1, total=8) in ada.bot_messages()[-1][
-            "text"]
+        assert EL("question_header", number=number + 1, total=8) in ada.bot_messages()[-1]["text"]
     assert instances.both_took(since)
 
 
@@ -150,12 +171,14 @@ async def test_deletemydata_confirmed_on_the_other_instance(fake, pg_db, instanc
     [question] = await bo.say("/deletemydata")
     delete = _button(question, "d:1:")
     assert await _tapped(bo, question, delete) is None
-    await fake.wait_for(lambda: fake.message(bo.user_id, question["message_id"])["text"]
-                        == EN("deletemydata_done"))
+    await fake.wait_for(
+        lambda: fake.message(bo.user_id, question["message_id"])["text"] == EN("deletemydata_done")
+    )
     db = await asyncpg.connect(pg_db)
     try:
-        assert await db.fetchval("SELECT COUNT(*) FROM attempts WHERE user_id = $1",
-                                 bo.user_id) == 0
+        assert (
+            await db.fetchval("SELECT COUNT(*) FROM attempts WHERE user_id = $1", bo.user_id) == 0
+        )
     finally:
         await db.close()
     assert instances.last_two_apart()  # asked on one, confirmed on the other
@@ -173,20 +196,29 @@ async def test_a_draft_and_a_myquizzes_edit_across_the_instances(fake, instances
     [ask] = await cy.say("Capitals")
     assert ask["text"] == EN("newquiz.ask_description")
     await cy.say("/skip")
-    for text in ("What is the capital of Spain?\nMadrid ✅\nSeville\nValencia",
-                 "What is the capital of Italy?\nRome ✅\nMilan\nTurin"):
+    for text in (
+        "What is the capital of Spain?\nMadrid ✅\nSeville\nValencia",
+        "What is the capital of Italy?\nRome ✅\nMilan\nTurin",
+    ):
         [added] = await cy.say(text)
-        assert added["text"].startswith(EN("newquiz.added", number=1 if "Spain" in text else 2,
-                                           prompt=text.split("\n")[0]))
+        assert added["text"].startswith(
+            EN("newquiz.added", number=1 if "Spain" in text else 2, prompt=text.split("\n")[0])
+        )
     head, _card = await cy.say("/done", replies=2)
     assert "🎉" in head["text"]
     (listing,) = await cy.say("/myquizzes")
     await cy.tap(listing, _labelled(listing, "1. Capitals"))
-    screen = await fake.wait_for(lambda: (lambda m: m if m["text"] != listing["text"] else None)(
-        fake.message(cy.user_id, listing["message_id"])))
+    screen = await fake.wait_for(
+        lambda: (lambda m: m if m["text"] != listing["text"] else None)(
+            fake.message(cy.user_id, listing["message_id"])
+        )
+    )
     await cy.tap(screen, _labelled(screen, EN("quizzes.button_edit")))
-    editing = await fake.wait_for(lambda: (lambda m: m if m["text"] != screen["text"] else None)(
-        fake.message(cy.user_id, listing["message_id"])))
+    editing = await fake.wait_for(
+        lambda: (lambda m: m if m["text"] != screen["text"] else None)(
+            fake.message(cy.user_id, listing["message_id"])
+        )
+    )
     before = len(cy.bot_messages())
     assert await _tapped(cy, editing, _labelled(editing, EN("quizzes.button_rename"))) is None
     await fake.wait_for(lambda: len(cy.bot_messages()) > before)
@@ -220,14 +252,19 @@ async def test_a_group_session_with_taps_on_both_instances(fake, banks, instance
         assert (await dee.tap(question, right))["text"] == EN("group_recorded", label=right)
         wrong = wrong_label(question, bank, "en")
         assert (await eli.tap(question, wrong))["text"] == EN("group_recorded", label=wrong)
-        await fake.wait_for(lambda q=question: not answer_buttons(
-            fake.message(GROUP, q["message_id"])), timeout=30)
+        await fake.wait_for(
+            lambda q=question: not answer_buttons(fake.message(GROUP, q["message_id"])), timeout=30
+        )
         previous = question["message_id"]
-    board = await fake.wait_for(lambda: next((m for m in bot_messages(fake)
-                                              if EN("group_leaderboard") in m["text"]), None),
-                                timeout=30)
+    board = await fake.wait_for(
+        lambda: next((m for m in bot_messages(fake) if EN("group_leaderboard") in m["text"]), None),
+        timeout=30,
+    )
     ranked = [line for line in board["text"].splitlines() if "—" in line]
     assert ranked[0].startswith("🥇 Dee — ") and "Eli — " in ranked[1]
-    asked = instances.logs[0].read_text().count("closes early (everyone answered, as another "
-                                                "instance found)")
+    asked = (
+        instances.logs[0]
+        .read_text()
+        .count("closes early (everyone answered, as another instance found)")
+    )
     assert asked == 7  # questions 2 to 8, completed on instance 1

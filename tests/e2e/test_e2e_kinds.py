@@ -30,21 +30,34 @@ def png() -> bytes:
 
 def question(qid: str, prompt: str, **fields) -> dict:
     """A question of the kinds bank, with an explanation."""
-    return {"id": qid, "prompt": {"en": prompt},
-            "explanation": {"en": f"Because of {qid}."}, **fields}
+    return {
+        "id": qid,
+        "prompt": {"en": prompt},
+        "explanation": {"en": f"Because of {qid}."},
+        **fields,
+    }
 
 
 def options(*right: int, count: int = 4) -> list[dict]:
     """``count`` options, those at ``right`` (0-based) right."""
-    return [{"text": {"en": f"Option {i}"}, **({"correct": True} if i in right else {})}
-            for i in range(count)]
+    return [
+        {"text": {"en": f"Option {i}"}, **({"correct": True} if i in right else {})}
+        for i in range(count)
+    ]
 
 
 def write_bank(folder: Path, questions: list[dict]) -> Path:
     """A bank file of ``questions`` (English only) in ``folder``."""
-    data = {"id": "kinds", "version": 1, "default_language": "en", "languages": ["en"],
-            "level": "easy", "title": {"en": "Kinds"}, "description": {"en": "Question kinds."},
-            "questions": questions}
+    data = {
+        "id": "kinds",
+        "version": 1,
+        "default_language": "en",
+        "languages": ["en"],
+        "level": "easy",
+        "title": {"en": "Kinds"},
+        "description": {"en": "Question kinds."},
+        "questions": questions,
+    }
     path = folder / "kinds.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return path
@@ -57,12 +70,15 @@ async def kinds_bot(fake, tmp_path):
     fake.web_files[PICTURE] = png()
     folder = tmp_path / "banks"
     folder.mkdir()
-    write_bank(folder, [
-        question("several", "Which are right?", options=options(0, 2)),
-        question("statement", "The sky is blue.", kind="true-false", answer=True),
-        question("short-picture", "What is pictured?", picture=PICTURE, options=options(1)),
-        question("long-picture", "Long " + "x" * 1100, picture=PICTURE, options=options(3)),
-    ])
+    write_bank(
+        folder,
+        [
+            question("several", "Which are right?", options=options(0, 2)),
+            question("statement", "The sky is blue.", kind="true-false", answer=True),
+            question("short-picture", "What is pictured?", picture=PICTURE, options=options(1)),
+            question("long-picture", "Long " + "x" * 1100, picture=PICTURE, options=options(3)),
+        ],
+    )
     runner = RunningBot(fake, tmp_path / "quiz.sqlite3", bank_paths=(folder,))
     await runner.start()
     yield runner
@@ -83,12 +99,18 @@ def right_letters(runner: RunningBot, db_attempt: int, position: int) -> list[st
     """The labels of the right options of the question at ``position``, as the attempt shows
     them (its stored option order)."""
     import json
+
     with sqlite3.connect(runner.db) as db:
-        orders = json.loads(db.execute("SELECT option_orders FROM attempts WHERE attempt_id = ?",
-                                       (db_attempt,)).fetchone()[0])
-        question_id = json.loads(db.execute(
-            "SELECT question_order FROM attempts WHERE attempt_id = ?",
-            (db_attempt,)).fetchone()[0])[position]
+        orders = json.loads(
+            db.execute(
+                "SELECT option_orders FROM attempts WHERE attempt_id = ?", (db_attempt,)
+            ).fetchone()[0]
+        )
+        question_id = json.loads(
+            db.execute(
+                "SELECT question_order FROM attempts WHERE attempt_id = ?", (db_attempt,)
+            ).fetchone()[0]
+        )[position]
     right = bank_of(runner).question(question_id).correct_indices
     return ["ABCDEFGHIJKL"[slot] for slot, index in enumerate(orders[position]) if index in right]
 
@@ -100,13 +122,19 @@ def attempt_id_of(message: dict) -> int:
 
 async def tick(person: Person, fake, letter: str) -> dict:
     """Tick ``letter`` on the current question; the message once its keyboard shows it."""
-    message = next(m for m in reversed(person.bot_messages())
-                   if any(b.get("callback_data", "").startswith("at:") for b in buttons(m)))
+    message = next(
+        m
+        for m in reversed(person.bot_messages())
+        if any(b.get("callback_data", "").startswith("at:") for b in buttons(m))
+    )
     before = buttons(message)
     box = next(b for b in before if b["text"].endswith(f" {letter}"))
     await person.tap(message, box["callback_data"])
-    return await fake.wait_for(lambda: (lambda m: m if buttons(m) != before else None)(
-        fake.message(message["chat"]["id"], message["message_id"])))
+    return await fake.wait_for(
+        lambda: (lambda m: m if buttons(m) != before else None)(
+            fake.message(message["chat"]["id"], message["message_id"])
+        )
+    )
 
 
 async def test_several_right_options_ticked_and_submitted(fake, kinds_bot):
@@ -116,8 +144,7 @@ async def test_several_right_options_ticked_and_submitted(fake, kinds_bot):
     person = Person(fake, 701, "Ada")
     _, first = await person.say("/start", replies=2)
     assert T("select_all") in first["text"]
-    assert [b["text"] for b in buttons(first)] == ["☐ A", "☐ B", "☐ C", "☐ D",
-                                                   T("button_submit")]
+    assert [b["text"] for b in buttons(first)] == ["☐ A", "☐ B", "☐ C", "☐ D", T("button_submit")]
     query = await person.tap(first, data_of(first, T("button_submit")))
     assert fake.callback_answers[query].get("text") == T("toast_nothing_chosen")
     right = right_letters(kinds_bot, attempt_id_of(first), 0)
@@ -125,14 +152,18 @@ async def test_several_right_options_ticked_and_submitted(fake, kinds_bot):
         shown = await tick(person, fake, letter)
     assert shown["message_id"] == first["message_id"]
     assert sorted(b["text"] for b in buttons(shown) if b["text"].startswith("☑")) == [
-        f"☑ {letter}" for letter in right]
+        f"☑ {letter}" for letter in right
+    ]
     await person.tap(shown, data_of(shown, T("button_submit")))
-    feedback = await fake.wait_for(lambda: (lambda m: m if "✅ Correct" in m.get("text", "")
-                                            else None)(fake.message(701, first["message_id"])))
+    feedback = await fake.wait_for(
+        lambda: (lambda m: m if "✅ Correct" in m.get("text", "") else None)(
+            fake.message(701, first["message_id"])
+        )
+    )
     for letter in right:
         assert f"✅ {letter}." in feedback["text"]
     with sqlite3.connect(kinds_bot.db) as db:
-        (chosen, correct), = db.execute("SELECT chosen, correct FROM answers").fetchall()
+        ((chosen, correct),) = db.execute("SELECT chosen, correct FROM answers").fetchall()
     assert correct == 1 and len(yaml.safe_load(chosen)) == 2
 
 
@@ -143,8 +174,11 @@ async def test_a_wrong_set_shows_every_right_option(fake, kinds_bot):
     right = right_letters(kinds_bot, attempt_id_of(first), 0)
     shown = await tick(person, fake, right[0])
     await person.tap(shown, data_of(shown, T("button_submit")))
-    feedback = await fake.wait_for(lambda: (lambda m: m if "❌" in m.get("text", "") else None)(
-        fake.message(702, first["message_id"])))
+    feedback = await fake.wait_for(
+        lambda: (lambda m: m if "❌" in m.get("text", "") else None)(
+            fake.message(702, first["message_id"])
+        )
+    )
     assert T("feedback_wrong_several", labels=", ".join(right)) in feedback["text"]
     assert f"✅ {right[0]}. " in feedback["text"] and T("your_answer") in feedback["text"]
 
@@ -158,8 +192,11 @@ async def test_a_restart_between_ticks_and_submit_keeps_the_ticks(fake, kinds_bo
         shown = await tick(person, fake, letter)
     await kinds_bot.restart()
     await person.tap(shown, data_of(shown, T("button_submit")))
-    feedback = await fake.wait_for(lambda: (lambda m: m if "✅ Correct" in m.get("text", "")
-                                            else None)(fake.message(703, first["message_id"])))
+    feedback = await fake.wait_for(
+        lambda: (lambda m: m if "✅ Correct" in m.get("text", "") else None)(
+            fake.message(703, first["message_id"])
+        )
+    )
     assert T("feedback_correct") in feedback["text"]
 
 
@@ -170,8 +207,12 @@ async def test_a_forged_tick_changes_nothing(fake, kinds_bot):
     intruder = Person(fake, 705, "Eve")
     _, first = await person.say("/start", replies=2)
     attempt = attempt_id_of(first)
-    for who, data in ((intruder, f"at:{attempt}:0:0:0"), (person, f"at:{attempt}:0:9:0"),
-                      (person, f"at:{attempt}:1:0:0"), (person, f"as:{attempt}:0:4095")):
+    for who, data in (
+        (intruder, f"at:{attempt}:0:0:0"),
+        (person, f"at:{attempt}:0:9:0"),
+        (person, f"at:{attempt}:1:0:0"),
+        (person, f"as:{attempt}:0:4095"),
+    ):
         query = await who.tap(first, data, check_button=False)
         assert fake.callback_answers[query].get("text"), data
     assert buttons(fake.message(704, first["message_id"])) == buttons(first)
@@ -185,9 +226,13 @@ async def answer_first(person: Person, fake, runner: RunningBot) -> dict:
     for letter in right_letters(runner, attempt_id_of(first), 0):
         shown = await tick(person, fake, letter)
     await person.tap(shown, data_of(shown, T("button_submit")))
-    feedback = await fake.wait_for(lambda: (lambda m: m if any(
-        b.get("callback_data", "").startswith("n:") for b in buttons(m)) else None)(
-            fake.message(person.user_id, first["message_id"])))
+    feedback = await fake.wait_for(
+        lambda: (
+            lambda m: (
+                m if any(b.get("callback_data", "").startswith("n:") for b in buttons(m)) else None
+            )
+        )(fake.message(person.user_id, first["message_id"]))
+    )
     return await person.next(feedback)
 
 
@@ -198,8 +243,11 @@ async def test_true_false_has_two_buttons_and_grades_one_tap(fake, kinds_bot):
     statement = await answer_first(person, fake, kinds_bot)
     assert [b["text"] for b in buttons(statement)] == [T("option_true"), T("option_false")]
     await person.tap(statement, data_of(statement, T("option_false")))
-    feedback = await fake.wait_for(lambda: (lambda m: m if "❌" in m.get("text", "") else None)(
-        fake.message(706, statement["message_id"])))
+    feedback = await fake.wait_for(
+        lambda: (lambda m: m if "❌" in m.get("text", "") else None)(
+            fake.message(706, statement["message_id"])
+        )
+    )
     assert T("feedback_wrong_true") in feedback["text"]
 
 
@@ -210,19 +258,25 @@ async def test_pictures_as_caption_or_first_and_the_feedback_edits_the_caption(f
     person = Person(fake, 707, "Hedy")
     statement = await answer_first(person, fake, kinds_bot)
     await person.tap(statement, data_of(statement, T("option_true")))
-    feedback = await fake.wait_for(lambda: (lambda m: m if "✅" in m.get("text", "") else None)(
-        fake.message(707, statement["message_id"])))
+    feedback = await fake.wait_for(
+        lambda: (lambda m: m if "✅" in m.get("text", "") else None)(
+            fake.message(707, statement["message_id"])
+        )
+    )
     photo = await person.next(feedback)
     assert photo.get("photo") and "What is pictured?" in photo["caption"]
     assert [b["text"] for b in buttons(photo)] == ["A", "B", "C", "D"]
     await person.tap(photo, buttons(photo)[0]["callback_data"])
-    edited = await fake.wait_for(lambda: (lambda m: m if T("button_next") in str(
-        m.get("reply_markup")) else None)(fake.message(707, photo["message_id"])))
+    edited = await fake.wait_for(
+        lambda: (lambda m: m if T("button_next") in str(m.get("reply_markup")) else None)(
+            fake.message(707, photo["message_id"])
+        )
+    )
     assert "Because of short-picture." in edited["caption"]
     before = len(person.bot_messages())
     await person.tap(edited, data_of(edited, T("button_next")))
     await fake.wait_for(lambda: len(person.bot_messages()) >= before + 2)
-    picture, long_question = person.bot_messages()[before:before + 2]
+    picture, long_question = person.bot_messages()[before : before + 2]
     assert picture.get("photo") and not picture.get("caption")
     assert long_question["text"].count("x") > 1024 and buttons(long_question)
 
@@ -243,26 +297,39 @@ async def test_group_members_tick_then_submit_and_only_exact_sets_score(fake, tm
 
     folder = tmp_path / "banks"
     folder.mkdir()
-    write_bank(folder, [question("several", "Which are right?", options=options(0, 2)),
-                        question("statement", "The sky is blue.", kind="true-false",
-                                 answer=True)])
+    write_bank(
+        folder,
+        [
+            question("several", "Which are right?", options=options(0, 2)),
+            question("statement", "The sky is blue.", kind="true-false", answer=True),
+        ],
+    )
     clock = FakeClock(time.time())
-    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", bank_paths=(folder,),
-                        question_seconds=600.0, clock=clock)
+    runner = RunningBot(
+        fake, tmp_path / "quiz.sqlite3", bank_paths=(folder,), question_seconds=600.0, clock=clock
+    )
     for user_id, name in ((801, "Ann"), (802, "Ben"), (803, "Cy")):
         fake.add_user(user_id, name, language_code="en")
     fake.add_group(GROUP, "Kinds group", admins=[801], members=[802, 803])
     await runner.start()
     try:
         fake.send_message(801, "/quiz kinds", chat_id=GROUP)
-        first = await fake.wait_for(lambda: (lambda m: m if m and any(
-            b.get("callback_data", "").startswith("gt:") for b in buttons(m)) else None)(
-                _newest_with(fake, "gt:")), timeout=10)
+        first = await fake.wait_for(
+            lambda: (
+                lambda m: (
+                    m
+                    if m and any(b.get("callback_data", "").startswith("gt:") for b in buttons(m))
+                    else None
+                )
+            )(_newest_with(fake, "gt:")),
+            timeout=10,
+        )
         assert T("select_all") in first["text"]
         session_id = int(buttons(first)[0]["callback_data"].split(":")[1])
         with sqlite3.connect(runner.db) as db:
-            order = yaml.safe_load(db.execute(
-                "SELECT option_orders FROM group_sessions").fetchone()[0])[0]
+            order = yaml.safe_load(
+                db.execute("SELECT option_orders FROM group_sessions").fetchone()[0]
+            )[0]
         right = [slot for slot, index in enumerate(order) if index in (0, 2)]
         wrong = next(slot for slot in range(4) if slot not in right)
 
@@ -286,18 +353,30 @@ async def test_group_members_tick_then_submit_and_only_exact_sets_score(fake, tm
         await tap(802, submit)
         with sqlite3.connect(runner.db) as db:
             rows = dict(db.execute("SELECT user_id, correct FROM group_answers").fetchall())
-            chosen = db.execute("SELECT chosen FROM group_answers WHERE user_id = 802"
-                                ).fetchone()[0]
+            chosen = db.execute("SELECT chosen FROM group_answers WHERE user_id = 802").fetchone()[
+                0
+            ]
         assert rows == {801: 1, 802: 0}
         assert sorted(yaml.safe_load(chosen)) == sorted(order[s] for s in (right[0], wrong))
         ClockedBot(runner, clock).end_window()
-        revealed = await fake.wait_for(lambda: (lambda m: m if not any(
-            b.get("callback_data", "").startswith("gt:") for b in buttons(m)) else None)(
-                fake.message(GROUP, first["message_id"])), timeout=10)
+        revealed = await fake.wait_for(
+            lambda: (
+                lambda m: (
+                    m
+                    if not any(b.get("callback_data", "").startswith("gt:") for b in buttons(m))
+                    else None
+                )
+            )(fake.message(GROUP, first["message_id"])),
+            timeout=10,
+        )
         assert f"✅ {'ABCD'[right[0]]}. " in revealed["text"]
         assert f"{'ABCD'[right[0]]}. Option {order[right[0]]} — 2" in revealed["text"]
-        statement = await fake.wait_for(lambda: (lambda m: m if m and m["message_id"] != first[
-            "message_id"] else None)(open_question(fake, GROUP)), timeout=10)
+        statement = await fake.wait_for(
+            lambda: (lambda m: m if m and m["message_id"] != first["message_id"] else None)(
+                open_question(fake, GROUP)
+            ),
+            timeout=10,
+        )
         assert [b["text"] for b in buttons(statement)] == [T("option_true"), T("option_false")]
     finally:
         await runner.stop()
@@ -313,8 +392,10 @@ def _newest_with(fake, prefix: str) -> dict | None:
 
 # --- a picture Telegram cannot send (issue 31, items 1 and 15) ---------------------------------
 
+
 async def test_a_picture_telegram_refuses_is_skipped_with_a_note_and_the_quiz_goes_on(
-        fake, tmp_path, monkeypatch):
+    fake, tmp_path, monkeypatch
+):
     """A question whose picture Telegram cannot fetch (a URL it fails to get) comes as text with
     a note that its picture could not be shown, buttons and all, and is answered as usual; a
     picture that is a file id naming a file in the bot's working folder is sent as a file id
@@ -324,11 +405,15 @@ async def test_a_picture_telegram_refuses_is_skipped_with_a_note_and_the_quiz_go
     (tmp_path / local).write_bytes(png())  # a local file whose name looks like a file id
     folder = tmp_path / "banks"
     folder.mkdir()
-    write_bank(folder, [
-        question("unfetchable", "What is pictured?", picture=PICTURE + "?gone",
-                 options=options(1)),
-        question("local", "And here?", picture=local, options=options(0)),
-    ])
+    write_bank(
+        folder,
+        [
+            question(
+                "unfetchable", "What is pictured?", picture=PICTURE + "?gone", options=options(1)
+            ),
+            question("local", "And here?", picture=local, options=options(0)),
+        ],
+    )
     runner = RunningBot(fake, tmp_path / "quiz.sqlite3", bank_paths=(folder,))
     await runner.start()
     try:
@@ -337,8 +422,11 @@ async def test_a_picture_telegram_refuses_is_skipped_with_a_note_and_the_quiz_go
         assert T("picture_not_shown") in first["text"] and "What is pictured?" in first["text"]
         assert [b["text"] for b in buttons(first)] == ["A", "B", "C", "D"]
         await person.tap(first, buttons(first)[1]["callback_data"])
-        feedback = await fake.wait_for(lambda: (lambda m: m if "✅" in m.get("text", "") else
-                                                 None)(fake.message(708, first["message_id"])))
+        feedback = await fake.wait_for(
+            lambda: (lambda m: m if "✅" in m.get("text", "") else None)(
+                fake.message(708, first["message_id"])
+            )
+        )
         second = await person.next(feedback)
         assert T("picture_not_shown") in second["text"] and "And here?" in second["text"]
         photos = [call.params.get("photo") for call in fake.calls if call.method == "sendPhoto"]

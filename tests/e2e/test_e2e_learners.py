@@ -25,6 +25,5 @@ async def test_private_answers_keep_their_language_for_the_report(fake, running_
     assert sorted({row["language"] for row in table}) == ["el", "hi"]
     assert all(row["answers"] == 1 for row in table)
     first = bank.questions[0]
-    hindi = next(row for row in table
-                 if row["language"] == "hi" and row["question_id"] == first.id)
+    hindi = next(row for row in table if row["language"] == "hi" and row["question_id"] == first.id)
     assert hindi["question"] == first.prompt.by_language["hi"]

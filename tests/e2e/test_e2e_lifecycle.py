@@ -49,22 +49,29 @@ def bot_messages(fake: FakeBotAPI, chat_id: int) -> list[dict]:
 
 def questions(fake: FakeBotAPI, chat_id: int) -> list[dict]:
     """The bot's group question messages in a chat that still have answer buttons."""
-    return [m for m in bot_messages(fake, chat_id)
-            if any(b.get("callback_data", "").startswith("g:") for b in buttons(m))]
+    return [
+        m
+        for m in bot_messages(fake, chat_id)
+        if any(b.get("callback_data", "").startswith("g:") for b in buttons(m))
+    ]
 
 
 async def new_question(fake: FakeBotAPI, chat_id: int, after: int | None = None) -> dict:
     """Wait for an open question in ``chat_id`` with a message id other than ``after``."""
-    return await fake.wait_for(lambda: next(
-        (m for m in reversed(questions(fake, chat_id)) if m["message_id"] != after), None),
-        timeout=15)
+    return await fake.wait_for(
+        lambda: next(
+            (m for m in reversed(questions(fake, chat_id)) if m["message_id"] != after), None
+        ),
+        timeout=15,
+    )
 
 
 async def tap(fake: FakeBotAPI, user_id: int, message: dict, label: str) -> dict:
     """Tap option ``label`` of a group question; the callback query's answer."""
     data = next(b["callback_data"] for b in buttons(message) if b["text"] == label)
-    update = fake.tap(user_id, message["chat"]["id"], message["message_id"], data,
-                      check_button=False)
+    update = fake.tap(
+        user_id, message["chat"]["id"], message["message_id"], data, check_button=False
+    )
     query_id = update["callback_query"]["id"]
     await fake.wait_for(lambda: query_id in fake.callback_answers)
     return fake.callback_answers[query_id]
@@ -98,6 +105,7 @@ def runner_of(bot: RunningBot) -> sessions.SessionRunner:
 
 # --- a basic group becomes a supergroup --------------------------------------------------
 
+
 async def test_a_group_upgraded_mid_session_goes_on_in_the_supergroup(fake, bot, banks):
     """Upgraded after question 1 is posted: the session, the group's language and its history
     move to the new id; the quiz goes on there; a later /quiz there works; nothing stays keyed
@@ -106,7 +114,8 @@ async def test_a_group_upgraded_mid_session_goes_on_in_the_supergroup(fake, bot,
     fake.send_message(ELENI, "/quiz", chat_id=BASIC)
     first = await new_question(fake, BASIC)
     assert (await tap(fake, ARJUN, first, "A"))["text"] == i18n.catalog("hi")(
-        "group_recorded", label="A")
+        "group_recorded", label="A"
+    )
     fake.migrate_group(BASIC, SUPER)
     second = await new_question(fake, SUPER)  # the next question comes in the supergroup
     t = i18n.catalog("el")  # the group's language (Eleni started it) moved along
@@ -114,8 +123,11 @@ async def test_a_group_upgraded_mid_session_goes_on_in_the_supergroup(fake, bot,
     await tap(fake, ARJUN, second, "B")
     assert fake.calls_to("sendMessage")[-1].params["chat_id"] == SUPER
     fake.send_message(ELENI, "/stop", chat_id=SUPER)
-    board = await fake.wait_for(lambda: next(
-        (m for m in bot_messages(fake, SUPER) if t("group_leaderboard") in m["text"]), None))
+    board = await fake.wait_for(
+        lambda: next(
+            (m for m in bot_messages(fake, SUPER) if t("group_leaderboard") in m["text"]), None
+        )
+    )
     assert "Arjun — " in board["text"]
     fake.send_message(SAM, "/quiz", chat_id=SUPER)
     third = await new_question(fake, SUPER, after=second["message_id"])
@@ -127,7 +139,8 @@ async def test_a_group_upgraded_mid_session_goes_on_in_the_supergroup(fake, bot,
 
 
 async def test_a_group_upgraded_while_the_bot_was_down_moves_on_the_first_refusal(
-        fake, tmp_path, people):
+    fake, tmp_path, people
+):
     """The service messages never reached the bot (it was down and they were dropped): the
     first call to the old id answers "group chat was upgraded" (ChatMigrated), and the session
     moves there and goes on, without retrying the old id."""
@@ -144,14 +157,18 @@ async def test_a_group_upgraded_while_the_bot_was_down_moves_on_the_first_refusa
         await runner.start()
         second = await new_question(fake, SUPER)
         assert i18n.catalog("el")("question_header", number=2, total=8) in second["text"]
-        to_old = [c for c in fake.calls if c.params.get("chat_id") == BASIC
-                  and c.method in ("sendMessage", "editMessageText")]
+        to_old = [
+            c
+            for c in fake.calls
+            if c.params.get("chat_id") == BASIC and c.method in ("sendMessage", "editMessageText")
+        ]
         assert len([c for c in to_old if c.status == 400]) == 1  # refused once, not retried
     finally:
         await runner.stop()
 
 
 # --- forum topics --------------------------------------------------------------------------
+
 
 async def test_a_session_in_a_forum_topic_stays_in_its_topic(fake, bot, banks):
     """/quiz in topic 42-like thread: every message of the session, including those sent from
@@ -165,32 +182,51 @@ async def test_a_session_in_a_forum_topic_stays_in_its_topic(fake, bot, banks):
     first = await new_question(fake, FORUM)
     assert first["message_thread_id"] == topic
     fake.send_message(ARJUN, "/quiz", chat_id=FORUM, message_thread_id=other)
-    refusal = await fake.wait_for(lambda: next(
-        (m for m in fake.topic_messages(FORUM, other)
-         if m.get("from", {}).get("id") == fake.bot_id), None))
+    refusal = await fake.wait_for(
+        lambda: next(
+            (
+                m
+                for m in fake.topic_messages(FORUM, other)
+                if m.get("from", {}).get("id") == fake.bot_id
+            ),
+            None,
+        )
+    )
     assert refusal["text"] == i18n.catalog("en")("group_running")
     await tap(fake, ARJUN, first, correct_label(first, bank, "en"))
     second = await new_question(fake, FORUM, after=first["message_id"])  # posted by a timer
     assert second["message_thread_id"] == topic
     fake.send_message(SAM, "/stop", chat_id=FORUM, message_thread_id=topic)
-    await fake.wait_for(lambda: any(
-        i18n.catalog("en")("group_leaderboard") in m.get("text", "")
-        for m in fake.topic_messages(FORUM, topic)))
+    await fake.wait_for(
+        lambda: any(
+            i18n.catalog("en")("group_leaderboard") in m.get("text", "")
+            for m in fake.topic_messages(FORUM, topic)
+        )
+    )
     sends = [c for c in fake.calls_to("sendMessage") if c.params.get("chat_id") == FORUM]
     assert len(sends) == 4  # question 1, the refusal, question 2, the leaderboard
     assert [c.params.get("message_thread_id") for c in sends] == [topic, other, topic, topic]
-    assert [m for m in fake.topic_messages(FORUM, None)
-            if m.get("from", {}).get("id") == fake.bot_id] == []  # nothing landed in General
+    assert [
+        m for m in fake.topic_messages(FORUM, None) if m.get("from", {}).get("id") == fake.bot_id
+    ] == []  # nothing landed in General
 
     fake.send_message(SAM, "/quiz", chat_id=FORUM)  # in General
-    in_general = await fake.wait_for(lambda: next(
-        (m for m in fake.topic_messages(FORUM, None) if m.get("from", {}).get("id")
-         == fake.bot_id), None))
+    in_general = await fake.wait_for(
+        lambda: next(
+            (
+                m
+                for m in fake.topic_messages(FORUM, None)
+                if m.get("from", {}).get("id") == fake.bot_id
+            ),
+            None,
+        )
+    )
     assert "message_thread_id" not in in_general
     assert "message_thread_id" not in fake.calls_to("sendMessage")[-1].params
 
 
 # --- the bot removed -----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("status", ["kicked", "left"])
 async def test_the_bot_removed_ends_the_session_at_once(fake, bot, status):
@@ -202,8 +238,9 @@ async def test_the_bot_removed_ends_the_session_at_once(fake, bot, status):
     await tap(fake, ARJUN, first, "C")
     calls_before = len(fake.calls)
     fake.remove_bot(SUPER, by=ELENI, status=status)
-    await fake.wait_for(lambda: rows(bot, "SELECT status FROM group_sessions") == [("stopped",)],
-                        recheck=0.05)
+    await fake.wait_for(
+        lambda: rows(bot, "SELECT status FROM group_sessions") == [("stopped",)], recheck=0.05
+    )
     assert not runner_of(bot).has_job(1)
     assert rows(bot, "SELECT COUNT(*) FROM group_answers") == [(1,)]
     # nothing more reaches the chat (a deadline racing the removal is refused once at most)
@@ -230,8 +267,10 @@ async def test_the_bot_removed_unnoticed_ends_on_the_first_refusal(fake, tmp_pat
         pass_deadlines(runner)
         calls_before = len(fake.calls)
         await runner.start()
-        await fake.wait_for(lambda: rows(runner, "SELECT status FROM group_sessions")
-                            == [("stopped",)], recheck=0.05)
+        await fake.wait_for(
+            lambda: rows(runner, "SELECT status FROM group_sessions") == [("stopped",)],
+            recheck=0.05,
+        )
         refused = [c for c in fake.calls[calls_before:] if c.params.get("chat_id") == SUPER]
         assert [c.status for c in refused] == [403]
     finally:
@@ -239,6 +278,7 @@ async def test_the_bot_removed_unnoticed_ends_on_the_first_refusal(fake, tmp_pat
 
 
 # --- channel senders -----------------------------------------------------------------------
+
 
 async def test_channel_senders_never_start_or_stop_a_session(fake, bot):
     """The linked channel's automatic forward of "/quiz" and a member posting as a channel are
@@ -259,14 +299,15 @@ async def test_channel_senders_never_start_or_stop_a_session(fake, bot):
     await idle(fake, bot)
     assert rows(bot, "SELECT status FROM group_sessions") == [("active",)]
     fake.send_as_anonymous_admin(SUPER, "/stop")
-    await fake.wait_for(lambda: rows(bot, "SELECT status FROM group_sessions") == [("stopped",)],
-                        recheck=0.05)
+    await fake.wait_for(
+        lambda: rows(bot, "SELECT status FROM group_sessions") == [("stopped",)], recheck=0.05
+    )
 
 
 # --- the workflow's own failures -------------------------------------------------------------
 
-async def test_a_tap_that_came_in_time_counts_however_late_it_is_handled(
-        fake, bot, monkeypatch):
+
+async def test_a_tap_that_came_in_time_counts_however_late_it_is_handled(fake, bot, monkeypatch):
     """Arjun's tap reaches the bot before the deadline but waits behind his own slow /language
     (a 3 s getChatMember) until after it: it is recorded, told so, and in the reveal."""
     monkeypatch.setattr(sessions, "SETTLE_SECONDS", 10.0)
@@ -277,12 +318,19 @@ async def test_a_tap_that_came_in_time_counts_however_late_it_is_handled(
     fake.send_message(ARJUN, "/language", chat_id=SUPER)
     toast = await tap(fake, ARJUN, first, "B")
     assert toast["text"] == i18n.catalog("hi")("group_recorded", label="B")
-    revealed = await fake.wait_for(lambda: (lambda m: m if not answer_buttons(m) else None)(
-        fake.message(SUPER, first["message_id"])), timeout=15)
+    revealed = await fake.wait_for(
+        lambda: (lambda m: m if not answer_buttons(m) else None)(
+            fake.message(SUPER, first["message_id"])
+        ),
+        timeout=15,
+    )
     assert i18n.catalog("el")("group_answer_count", count=1) in revealed["text"]
     # it was handled after the deadline: only once /language's getChatMember was answered
-    posted = next(c for c in fake.calls_to("sendMessage") if c.result["message_id"]
-                  == first["message_id"] and c.params["chat_id"] == SUPER)
+    posted = next(
+        c
+        for c in fake.calls_to("sendMessage")
+        if c.result["message_id"] == first["message_id"] and c.params["chat_id"] == SUPER
+    )
     [member] = fake.calls_to("getChatMember")
     assert member.at > posted.at + WINDOW
 
@@ -315,12 +363,16 @@ async def test_a_question_telegram_refuses_ends_the_session_with_a_notice(fake, 
     fake.add_group(SUPER, "Study", admins=[ELENI], members=[ARJUN])
     fake.send_message(ELENI, "/quiz", chat_id=SUPER)
     first = await new_question(fake, SUPER)
-    fake.fail_next("sendMessage", error_code=400, description="Bad Request: message thread "
-                   "not found")
+    fake.fail_next(
+        "sendMessage", error_code=400, description="Bad Request: message thread not found"
+    )
     failed_before = len([c for c in fake.calls_to("sendMessage") if c.status == 400])
     with caplog.at_level(logging.INFO):
-        await fake.wait_for(lambda: rows(bot, "SELECT status FROM group_sessions")
-                            == [("stopped",)], timeout=10, recheck=0.05)
+        await fake.wait_for(
+            lambda: rows(bot, "SELECT status FROM group_sessions") == [("stopped",)],
+            timeout=10,
+            recheck=0.05,
+        )
     notice = i18n.catalog("el")("group_ended_error")
     await fake.wait_for(lambda: bot_messages(fake, SUPER)[-1]["text"] == notice)
     refused = [c for c in fake.calls_to("sendMessage") if c.status == 400]
@@ -329,8 +381,7 @@ async def test_a_question_telegram_refuses_ends_the_session_with_a_notice(fake, 
     await new_question(fake, SUPER, after=first["message_id"])
 
 
-async def test_transient_failures_are_retried_a_bounded_number_of_times(
-        fake, bot, monkeypatch):
+async def test_transient_failures_are_retried_a_bounded_number_of_times(fake, bot, monkeypatch):
     """Every call about the group is refused with a flood wait (429): the step is tried a
     bounded number of times with back-off, then the session ends (its notice is refused too,
     and not retried); nothing keeps trying after that."""
@@ -340,8 +391,11 @@ async def test_transient_failures_are_retried_a_bounded_number_of_times(
     fake.send_message(ELENI, "/quiz", chat_id=SUPER)
     await new_question(fake, SUPER)
     fake.flood(SUPER, retry_after=1, times=1000)
-    await fake.wait_for(lambda: rows(bot, "SELECT status FROM group_sessions")
-                        == [("stopped",)], timeout=60, recheck=0.05)
+    await fake.wait_for(
+        lambda: rows(bot, "SELECT status FROM group_sessions") == [("stopped",)],
+        timeout=60,
+        recheck=0.05,
+    )
     refused = len([c for c in fake.calls if c.status == 429])
     await idle(fake, bot)
     assert not runner_of(bot).has_job(1)
@@ -362,17 +416,27 @@ async def test_a_question_that_may_have_been_posted_is_never_posted_twice(fake, 
     t = i18n.catalog("el")
     assert t("question_header", number=2, total=8) in second["text"]
     await tap(fake, ARJUN, second, "A")  # the session is open at question 2: it counts
-    third = await fake.wait_for(lambda: next(
-        (m for m in questions(fake, SUPER)
-         if t("question_header", number=3, total=8) in m["text"]), None), timeout=15)
+    third = await fake.wait_for(
+        lambda: next(
+            (
+                m
+                for m in questions(fake, SUPER)
+                if t("question_header", number=3, total=8) in m["text"]
+            ),
+            None,
+        ),
+        timeout=15,
+    )
     assert third["message_id"] == second["message_id"] + 1
-    posted_second = [m for m in bot_messages(fake, SUPER)
-                     if t("question_header", number=2, total=8) in m["text"]]
+    posted_second = [
+        m for m in bot_messages(fake, SUPER) if t("question_header", number=2, total=8) in m["text"]
+    ]
     assert len(posted_second) == 1
     assert rows(bot, "SELECT COUNT(*) FROM group_answers") == [(1,)]
 
 
 # --- buttons only where they belong --------------------------------------------------------
+
 
 async def test_private_quiz_buttons_forged_on_a_group_message_change_nothing(fake, bot, banks):
     """A member forges private-quiz callbacks (answer, next, start a bank) on the group's open
@@ -393,8 +457,7 @@ async def test_private_quiz_buttons_forged_on_a_group_message_change_nothing(fak
     assert fake.message(SUPER, question["message_id"]) == question
     assert len(bot_messages(fake, SUPER)) == sent_before
     private_question = bot_messages(fake, ARJUN)[-1]
-    update = fake.tap(ARJUN, ARJUN, private_question["message_id"], "g:1:0:0",
-                      check_button=False)
+    update = fake.tap(ARJUN, ARJUN, private_question["message_id"], "g:1:0:0", check_button=False)
     query_id = update["callback_query"]["id"]
     await fake.wait_for(lambda: query_id in fake.callback_answers)
     assert fake.callback_answers[query_id]["text"] == refused

@@ -53,8 +53,7 @@ def failed_calls(fake: FakeBotAPI) -> list[str]:
     return [f"{c.method}: {c.response.get('description')}" for c in fake.calls if not c.ok]
 
 
-async def test_preview_of_100_long_questions_arrives_in_several_messages(fake, long_bot,
-                                                                         long_bank):
+async def test_preview_of_100_long_questions_arrives_in_several_messages(fake, long_bot, long_bank):
     """/preview of the 100-question bank: several messages, all accepted, every prompt shown
     in order, the guide button under the last one."""
     person = Person(fake, 501, "Maya", "el")
@@ -84,14 +83,19 @@ async def test_final_score_and_review_of_100_missed_questions(fake, long_bot, lo
         assert t("question_header", number=number, total=100) in question["text"]
         feedback = await person.answer(wrong_label(question, long_bank, "hi"))
         before = len(person.bot_messages())
-        data = next(b["callback_data"] for b in buttons(feedback)
-                    if b["callback_data"].startswith("n:"))
+        data = next(
+            b["callback_data"] for b in buttons(feedback) if b["callback_data"].startswith("n:")
+        )
         await person.tap(feedback, data)
         if number < 100:
             await fake.wait_for(lambda n=before: len(person.bot_messages()) > n)
-    final = await fake.wait_for(lambda: (lambda m: m if any(
-        b.get("callback_data", "").startswith("v:") for b in buttons(m)) else None)(
-            person.bot_messages()[-1]))
+    final = await fake.wait_for(
+        lambda: (
+            lambda m: (
+                m if any(b.get("callback_data", "").startswith("v:") for b in buttons(m)) else None
+            )
+        )(person.bot_messages()[-1])
+    )
     outcome = person.bot_messages()[before:]
     assert len(outcome) > 1 and outcome[-1] == final
     assert all(not buttons(message) for message in outcome[:-1])
@@ -113,8 +117,11 @@ async def test_final_score_and_review_of_100_missed_questions(fake, long_bot, lo
 # --- a group of 300 -----------------------------------------------------------------------
 
 PLAYERS = 300
-FIRST_NAMES = ["<देवनागरी & " + "विश्वनाथ" * 6, 'Ευάγγελος "<b>" ' + "Χριστοφόρος" * 4,
-               "Sam & <i>" + "Alexander" * 6]
+FIRST_NAMES = [
+    "<देवनागरी & " + "विश्वनाथ" * 6,
+    'Ευάγγελος "<b>" ' + "Χριστοφόρος" * 4,
+    "Sam & <i>" + "Alexander" * 6,
+]
 LAST_NAMES = ["प्रसादश्रीवास्तव" * 4, "Παπαδόπουλος" * 5, "Montgomery-Smith" * 4]
 LANGUAGES = ["hi", "el", "en"]
 
@@ -135,24 +142,44 @@ async def test_leaderboard_of_300_players_with_my_place(fake, slow_group_bot):
     ids = list(range(10_000, 10_000 + PLAYERS))
     for n, user_id in enumerate(ids):
         first = f"{n:03d} {FIRST_NAMES[n % 3]}"[:64]
-        fake.add_user(user_id, first, last_name=LAST_NAMES[n % 3][:64],
-                      language_code=LANGUAGES[n % 3])
+        fake.add_user(
+            user_id, first, last_name=LAST_NAMES[n % 3][:64], language_code=LANGUAGES[n % 3]
+        )
     lurker = 20_000
     fake.add_user(lurker, "Lurker", language_code="el")
     fake.add_group(GROUP, "Big study group", admins=[ids[0]], members=[*ids[1:], lurker])
 
     fake.send_message(ids[2], "/quiz", chat_id=GROUP)  # an English speaker starts it
-    question = await fake.wait_for(lambda: next((m for m in fake.messages(GROUP) if any(
-        b.get("callback_data", "").startswith("g:") for b in buttons(m))), None))
+    question = await fake.wait_for(
+        lambda: next(
+            (
+                m
+                for m in fake.messages(GROUP)
+                if any(b.get("callback_data", "").startswith("g:") for b in buttons(m))
+            ),
+            None,
+        )
+    )
     data = [b["callback_data"] for b in buttons(question)]
-    taps = [fake.tap(user_id, GROUP, question["message_id"], data[n % len(data)])
-            for n, user_id in enumerate(ids)]
+    taps = [
+        fake.tap(user_id, GROUP, question["message_id"], data[n % len(data)])
+        for n, user_id in enumerate(ids)
+    ]
     query_ids = [tap["callback_query"]["id"] for tap in taps]
     await fake.wait_for(lambda: all(q in fake.callback_answers for q in query_ids), timeout=60)
 
     fake.send_message(ids[2], "/stop", chat_id=GROUP)
-    board = await fake.wait_for(lambda: next((m for m in fake.messages(GROUP) if any(
-        b.get("callback_data", "").startswith("p:") for b in buttons(m))), None), timeout=10)
+    board = await fake.wait_for(
+        lambda: next(
+            (
+                m
+                for m in fake.messages(GROUP)
+                if any(b.get("callback_data", "").startswith("p:") for b in buttons(m))
+            ),
+            None,
+        ),
+        timeout=10,
+    )
     assert failed_calls(fake) == []
     t = i18n.catalog("en")
     lines = board["text"].split("\n")
@@ -172,9 +199,15 @@ async def test_leaderboard_of_300_players_with_my_place(fake, slow_group_bot):
     tapper = ids[n]
     t_tapper = i18n.catalog(LANGUAGES[n % 3])
     assert await my_place(fake, tapper, board, place_button["callback_data"]) == t_tapper(
-        "group_your_place_points", rank=5, players=PLAYERS, count=int(match[2].replace(",", "")),
-        points=t_tapper.decimal(int(match[2].replace(",", "")), 0), right=int(match[3]),
-        total=8, streak=int(match[4]))
+        "group_your_place_points",
+        rank=5,
+        players=PLAYERS,
+        count=int(match[2].replace(",", "")),
+        points=t_tapper.decimal(int(match[2].replace(",", "")), 0),
+        right=int(match[3]),
+        total=8,
+        streak=int(match[4]),
+    )
 
     # one of the last to tap, far below the list, learns their place too (in Greek)
     last = ids[-2]
@@ -191,7 +224,8 @@ async def test_leaderboard_of_300_players_with_my_place(fake, slow_group_bot):
     assert utf16_len(text) <= render_limits.MAX_TOAST_UTF16
     # a member who did not play is told so, in their language
     assert await my_place(fake, lurker, board, place_button["callback_data"]) == t_el(
-        "group_not_played")
+        "group_not_played"
+    )
 
 
 async def my_place(fake: FakeBotAPI, user_id: int, board: dict, data: str) -> str:

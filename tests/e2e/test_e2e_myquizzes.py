@@ -29,9 +29,11 @@ async def tap_and_see(person: Person, message: dict, label: str) -> tuple[str, d
     before = person.fake.message(message["chat"]["id"], message["message_id"])
     snapshot = (before.get("text"), before.get("reply_markup"))
     query = await person.tap(message, button(message, label))
-    changed = await person.fake.wait_for(lambda: (lambda m: m if (
-        m.get("text"), m.get("reply_markup")) != snapshot else None)(
-        person.fake.message(message["chat"]["id"], message["message_id"])))
+    changed = await person.fake.wait_for(
+        lambda: (lambda m: m if (m.get("text"), m.get("reply_markup")) != snapshot else None)(
+            person.fake.message(message["chat"]["id"], message["message_id"])
+        )
+    )
     return person.fake.callback_answers[query].get("text"), changed
 
 
@@ -60,12 +62,20 @@ async def test_the_list_and_a_quizs_screen(fake, running_bot):
     await creator.send_document(dump_bank(quiz_data()).encode(), "q.yaml", replies=2)
     (listing,) = await creator.say("/myquizzes")
     quiz = await record(running_bot)
-    assert EN("quizzes.list_line", number=1, title="Capitals",
-              questions=EN("quizzes.questions", count=2),
-              visibility=EN("quizzes.visibility_link")) in listing["text"]
+    assert (
+        EN(
+            "quizzes.list_line",
+            number=1,
+            title="Capitals",
+            questions=EN("quizzes.questions", count=2),
+            visibility=EN("quizzes.visibility_link"),
+        )
+        in listing["text"]
+    )
     _, screen = await tap_and_see(creator, listing, "1. Capitals")
     assert button(screen, EN("quizzes.button_play")) == (
-        f"https://t.me/{fake.bot_username}?start={quiz.id}")
+        f"https://t.me/{fake.bot_username}?start={quiz.id}"
+    )
     assert button(screen, EN("quizzes.button_share")) == quiz.id
 
 
@@ -86,9 +96,8 @@ async def test_export_then_a_language_added_is_version_2(fake, running_bot):
     hindi = document.replace("- en\n", "- en\n- hi\n")
     for line in document.splitlines():
         if line.lstrip().startswith("en: "):
-            indent = line[:len(line) - len(line.lstrip())]
-            hindi = hindi.replace(line + "\n", f"{line}\n{indent}hi: हिन्दी {line.strip()[4:]}\n",
-                                  1)
+            indent = line[: len(line) - len(line.lstrip())]
+            hindi = hindi.replace(line + "\n", f"{line}\n{indent}hi: हिन्दी {line.strip()[4:]}\n", 1)
     saved, _ = await creator.send_document(hindi.encode(), f"{quiz.id}.yaml", replies=2)
     assert saved["text"] == EN("quizzes.updated", title="Capitals", version=2, count=2)
     updated = await record(running_bot)
@@ -105,8 +114,9 @@ async def test_rename_move_and_delete_a_question(fake, running_bot):
     _, editing = await tap_and_see(creator, screen, EN("quizzes.button_edit"))
     assert "1. What is the capital of France?" in editing["text"]
     await creator.tap(editing, button(editing, EN("quizzes.button_rename")))
-    await fake.wait_for(lambda: creator.bot_messages()[-1]["text"] == EN(
-        "quizzes.ask_title", title="Capitals"))
+    await fake.wait_for(
+        lambda: creator.bot_messages()[-1]["text"] == EN("quizzes.ask_title", title="Capitals")
+    )
     said, _ = await creator.say("Capitals <b>of</b> Europe", replies=2)
     assert said["text"] == EN("quizzes.renamed", title="Capitals <b>of</b> Europe", version=2)
     (listing,) = await creator.say("/myquizzes")
@@ -133,8 +143,11 @@ async def test_add_and_replace_a_question_by_text(fake, running_bot):
     await fake.wait_for(lambda: creator.bot_messages()[-1]["text"] == EN("quizzes.ask_question"))
     (again,) = await creator.say("just some words")
     assert again["text"] == EN("quizzes.bad_question")
-    said, _ = await creator.say("What is the capital of Spain?\nMadrid ✅\nSeville\nValencia\n"
-                                "> It has been the capital since 1561.", replies=2)
+    said, _ = await creator.say(
+        "What is the capital of Spain?\nMadrid ✅\nSeville\nValencia\n"
+        "> It has been the capital since 1561.",
+        replies=2,
+    )
     assert said["text"] == EN("quizzes.question_added", number=3, version=2)
     (listing,) = await creator.say("/myquizzes")
     _, screen = await tap_and_see(creator, listing, "1. Capitals")
@@ -143,8 +156,11 @@ async def test_add_and_replace_a_question_by_text(fake, running_bot):
     _, question = await tap_and_see(creator, editing, "1")
     await creator.tap(question, button(question, EN("quizzes.button_replace")))
     await fake.wait_for(lambda: creator.bot_messages()[-1]["text"] == EN("quizzes.ask_question"))
-    said, screen = await creator.say("What is the capital of Portugal?\n*Lisbon\nPorto\n"
-                                     "> Lisbon has been the capital since 1255.", replies=2)
+    said, screen = await creator.say(
+        "What is the capital of Portugal?\n*Lisbon\nPorto\n"
+        "> Lisbon has been the capital since 1255.",
+        replies=2,
+    )
     assert said["text"] == EN("quizzes.question_replaced", number=1, version=3)
     _, editing = await tap_and_see(creator, screen, EN("quizzes.button_edit"))
     assert "1. What is the capital of Portugal?" in editing["text"]
@@ -163,8 +179,10 @@ async def test_results_after_plays(fake, running_bot):
     quiz = await record(running_bot)
     bank = (await running_bot.app.bot_data.services.quizzes.quiz(CREATOR, quiz.id)).bank
     _, empty = await tap_and_see(creator, screen, EN("quizzes.button_results"))
-    assert EN("quizzes.results_none", link=f"https://t.me/{fake.bot_username}?start={quiz.id}"
-              ) in empty["text"]
+    assert (
+        EN("quizzes.results_none", link=f"https://t.me/{fake.bot_username}?start={quiz.id}")
+        in empty["text"]
+    )
     for user_id, right in ((PLAYER, True), (STRANGER, False)):
         player = Person(fake, user_id, f"Player {user_id}")
         await player.say(f"/start {quiz.id}", replies=2)
@@ -176,10 +194,25 @@ async def test_results_after_plays(fake, running_bot):
     (listing,) = await creator.say("/myquizzes")
     _, screen = await tap_and_see(creator, listing, "1. Capitals")
     _, results = await tap_and_see(creator, screen, EN("quizzes.button_results"))
-    assert EN("quizzes.results_totals", attempts=EN("quizzes.results_attempts", count=2),
-              players=EN("quizzes.results_players", count=2), average="50") in results["text"]
-    assert EN("quizzes.results_question", number=1, prompt="What is the capital of France?",
-              right="50%", answers=EN("quizzes.results_answers", count=2)) in results["text"]
+    assert (
+        EN(
+            "quizzes.results_totals",
+            attempts=EN("quizzes.results_attempts", count=2),
+            players=EN("quizzes.results_players", count=2),
+            average="50",
+        )
+        in results["text"]
+    )
+    assert (
+        EN(
+            "quizzes.results_question",
+            number=1,
+            prompt="What is the capital of France?",
+            right="50%",
+            answers=EN("quizzes.results_answers", count=2),
+        )
+        in results["text"]
+    )
     assert "most chosen wrong option" in results["text"]
 
 
@@ -227,8 +260,9 @@ async def test_a_prompt_for_a_quiz_deleted_meanwhile_is_answered_and_over(fake, 
     creator, screen = await made(fake, running_bot)
     _, editing = await tap_and_see(creator, screen, EN("quizzes.button_edit"))
     await creator.tap(editing, button(editing, EN("quizzes.button_rename")))
-    await fake.wait_for(lambda: creator.bot_messages()[-1]["text"] == EN(
-        "quizzes.ask_title", title="Capitals"))
+    await fake.wait_for(
+        lambda: creator.bot_messages()[-1]["text"] == EN("quizzes.ask_title", title="Capitals")
+    )
     quizzes = running_bot.app.bot_data.services.quizzes
     await quizzes.delete(CREATOR, (await record(running_bot)).id)
     (said,) = await creator.say("Capitals of Europe")
@@ -243,12 +277,17 @@ async def test_add_a_question_by_a_quiz_poll(fake, running_bot):
     _, editing = await tap_and_see(creator, screen, EN("quizzes.button_edit"))
     await creator.tap(editing, button(editing, EN("quizzes.button_add")))
     await fake.wait_for(lambda: creator.bot_messages()[-1]["text"] == EN("quizzes.ask_question"))
-    (hidden,) = await creator.send_poll("Which are Baltic capitals?", ["Riga", "Oslo", "Vilnius"],
-                                        type="regular")
+    (hidden,) = await creator.send_poll(
+        "Which are Baltic capitals?", ["Riga", "Oslo", "Vilnius"], type="regular"
+    )
     assert hidden["text"] == EN("quizzes.poll_no_answer")
-    said, _ = await creator.send_poll("Which are Baltic capitals?", ["Riga", "Oslo", "Vilnius"],
-                                      correct_option_ids=[0, 2],
-                                      explanation="Oslo is Norway's capital.", replies=2)
+    said, _ = await creator.send_poll(
+        "Which are Baltic capitals?",
+        ["Riga", "Oslo", "Vilnius"],
+        correct_option_ids=[0, 2],
+        explanation="Oslo is Norway's capital.",
+        replies=2,
+    )
     assert said["text"] == EN("quizzes.question_added", number=3, version=2)
     quiz = await record(running_bot)
     bank = (await running_bot.app.bot_data.services.quizzes.quiz(CREATOR, quiz.id)).bank

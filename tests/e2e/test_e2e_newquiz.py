@@ -54,13 +54,17 @@ async def _edited(person: Person, message: dict, data: str) -> dict:
     """Tap a button that edits its message; return the edited message."""
     await person.tap(message, data)
     chat_id, message_id = message["chat"]["id"], message["message_id"]
-    return await person.fake.wait_for(lambda: (lambda m: m if m != message else None)(
-        person.fake.message(chat_id, message_id)))
+    return await person.fake.wait_for(
+        lambda: (lambda m: m if m != message else None)(person.fake.message(chat_id, message_id))
+    )
 
 
 def _data(message: dict, prefix: str) -> list[str]:
-    return [b["callback_data"] for b in buttons(message)
-            if b.get("callback_data", "").startswith(prefix)]
+    return [
+        b["callback_data"]
+        for b in buttons(message)
+        if b.get("callback_data", "").startswith(prefix)
+    ]
 
 
 async def _publish(person: Person) -> str:
@@ -71,7 +75,8 @@ async def _publish(person: Person) -> str:
 
 
 async def test_quiz_polls_one_and_several_right_then_played_through_the_deep_link(
-        fake, running_bot):
+    fake, running_bot
+):
     """Quiz polls from the reply keyboard's button become questions (one and several right,
     with a long explanation as a reply); /done publishes them with the deep link, Share and
     "Start in a group"; another user plays the quiz through the link."""
@@ -83,20 +88,34 @@ async def test_quiz_polls_one_and_several_right_then_played_through_the_deep_lin
     [[button]] = keyboard["keyboard"]
     assert button == {"text": T("newquiz.button_poll"), "request_poll": {"type": "quiz"}}
 
-    [added] = await _sent(ada, lambda: fake.press(
-        ada.user_id, T("newquiz.button_poll"), question="Capital of France?",
-        options=["Berlin", "Paris", "Rome"], correct_option_ids=(1,),
-        explanation="Paris, since 508."))
+    [added] = await _sent(
+        ada,
+        lambda: fake.press(
+            ada.user_id,
+            T("newquiz.button_poll"),
+            question="Capital of France?",
+            options=["Berlin", "Paris", "Rome"],
+            correct_option_ids=(1,),
+            explanation="Paris, since 508.",
+        ),
+    )
     assert added["text"].startswith(T("newquiz.added", number=1, prompt="Capital of France?"))
     assert _data(added, "nu:")
     long = "Clovis made Paris his capital in 508; " * 8
-    [saved] = await _sent(ada, lambda: fake.send_message(ada.user_id, long,
-                                                         reply_to=added["message_id"]))
+    [saved] = await _sent(
+        ada, lambda: fake.send_message(ada.user_id, long, reply_to=added["message_id"])
+    )
     assert saved["text"] == T("newquiz.explanation_added", number=1)
 
-    [added] = await _sent(ada, lambda: fake.send_poll(
-        ada.user_id, "Which are in Europe?", ["Spain", "Peru", "Italy", "Chad"],
-        correct_option_ids=(0, 2)))
+    [added] = await _sent(
+        ada,
+        lambda: fake.send_poll(
+            ada.user_id,
+            "Which are in Europe?",
+            ["Spain", "Peru", "Italy", "Chad"],
+            correct_option_ids=(0, 2),
+        ),
+    )
     assert T("newquiz.added_several") in added["text"]
     draft = await _creators(running_bot).draft(ada.user_id)
     assert draft is not None and draft.questions[0].explanation == long.strip()
@@ -106,10 +125,13 @@ async def test_quiz_polls_one_and_several_right_then_played_through_the_deep_lin
     assert fake.reply_keyboard(ada.user_id) is None  # removed with the draft
     quiz_id = LINK.search(card["text"])[1]
     urls = [b.get("url") for b in buttons(card) if b.get("url")]
-    assert urls == [f"https://t.me/quizbot_test_bot?start={quiz_id}",
-                    f"https://t.me/quizbot_test_bot?startgroup={quiz_id}"]
-    assert [b.get("switch_inline_query") for b in buttons(card)
-            if "switch_inline_query" in b] == [quiz_id]
+    assert urls == [
+        f"https://t.me/quizbot_test_bot?start={quiz_id}",
+        f"https://t.me/quizbot_test_bot?startgroup={quiz_id}",
+    ]
+    assert [b.get("switch_inline_query") for b in buttons(card) if "switch_inline_query" in b] == [
+        quiz_id
+    ]
     assert await _creators(running_bot).draft(ada.user_id) is None
 
     bo = Person(fake, 802, "Bo")
@@ -117,8 +139,11 @@ async def test_quiz_polls_one_and_several_right_then_played_through_the_deep_lin
     assert "Capitals" in replies[0]["text"]
     question = bo.question_message()
     assert "Capital of France?" in question["text"]
-    [label] = [line.split(". ", 1)[0][-1] for line in question["text"].splitlines()
-               if line.endswith(". Paris")]
+    [label] = [
+        line.split(". ", 1)[0][-1]
+        for line in question["text"].splitlines()
+        if line.endswith(". Paris")
+    ]
     feedback = await bo.answer(label)
     assert T("feedback_correct") in feedback["text"] and long.strip() in feedback["text"]
 
@@ -128,8 +153,12 @@ async def test_a_regular_poll_asks_which_option_is_right(fake, running_bot):
     and a second tap on the old buttons changes nothing."""
     ada = Person(fake, 803, "Ada")
     await _collecting(ada)
-    [ask] = await _sent(ada, lambda: fake.send_poll(
-        ada.user_id, "Largest ocean?", ["Atlantic", "Pacific", "Indian"], type="regular"))
+    [ask] = await _sent(
+        ada,
+        lambda: fake.send_poll(
+            ada.user_id, "Largest ocean?", ["Atlantic", "Pacific", "Indian"], type="regular"
+        ),
+    )
     assert T("newquiz.ask_right") in ask["text"] and "B. Pacific" in ask["text"]
     [_, right, _] = _data(ask, "no:")
     edited = await _edited(ada, ask, right)
@@ -146,9 +175,18 @@ async def test_a_forwarded_quiz_with_a_hidden_answer_and_several_right(fake, run
     ada = Person(fake, 804, "Ada")
     Person(fake, 805, "Cy")
     await _collecting(ada)
-    [ask] = await _sent(ada, lambda: fake.send_poll(
-        ada.user_id, "Primes?", ["2", "4", "5", "9"], correct_option_ids=(0, 2),
-        allows_multiple_answers=True, forward_from=805, answer_visible=False))
+    [ask] = await _sent(
+        ada,
+        lambda: fake.send_poll(
+            ada.user_id,
+            "Primes?",
+            ["2", "4", "5", "9"],
+            correct_option_ids=(0, 2),
+            allows_multiple_answers=True,
+            forward_from=805,
+            answer_visible=False,
+        ),
+    )
     assert T("newquiz.ask_right_several") in ask["text"]
     [refused] = await ada.say("/done")
     assert refused["text"] == T("newquiz.problem.answer_pending")
@@ -194,8 +232,9 @@ async def test_undo_and_a_stale_undo(fake, running_bot):
     [second] = await ada.say("Two?\n*a\nb")
     [undo_second] = _data(second, "nu:")
     assert (await _edited(ada, second, undo_second))["text"] == T("newquiz.undone", number=2)
-    assert (await _edited(ada, first, _data(first, "nu:")[0]))["text"] == T("newquiz.undone",
-                                                                            number=1)
+    assert (await _edited(ada, first, _data(first, "nu:")[0]))["text"] == T(
+        "newquiz.undone", number=1
+    )
     [third] = await ada.say("Three?\n*a\nb")
     stale = await ada.tap(second, undo_second, check_button=False)  # a second time
     assert fake.callback_answers[stale]["text"] == T("newquiz.undo_stale")
@@ -222,22 +261,25 @@ async def test_limits_too_long_texts_empty_and_duplicate_options(fake, running_b
     ada = Person(fake, 809, "Ada")
     await ada.say("/newquiz")
     [refused] = await ada.say("T" * 200)
-    assert refused["text"] == T("newquiz.problem.title_too_long", size=200,
-                                limit=creating.MAX_TITLE)
+    assert refused["text"] == T(
+        "newquiz.problem.title_too_long", size=200, limit=creating.MAX_TITLE
+    )
     await ada.say("Title")
     await ada.say("/skip")
     [refused] = await ada.say("/done")
     assert refused["text"] == T("newquiz.problem.no_questions")
     [refused] = await ada.say("Q?\n*a\n" + "b" * 101)
-    assert refused["text"] == T("newquiz.problem.option_too_long", number=2, size=101,
-                                limit=creating.MAX_OPTION)
+    assert refused["text"] == T(
+        "newquiz.problem.option_too_long", number=2, size=101, limit=creating.MAX_OPTION
+    )
     [refused] = await ada.say("Q?\n*Paris\nparis")
     assert refused["text"] == T("newquiz.problem.options_duplicate", number=2, other=1)
     [refused] = await ada.say("Q?\n*\nb")
     assert refused["text"] == T("newquiz.problem.option_empty", number=1)
     [refused] = await ada.say("Q" * 3600 + "\n*a\nb")
-    assert refused["text"].startswith(T("newquiz.problem.question_too_long", size=3602,
-                                        limit=3500)[:20])
+    assert refused["text"].startswith(
+        T("newquiz.problem.question_too_long", size=3602, limit=3500)[:20]
+    )
     [refused] = await ada.say("hello")
     assert refused["text"] == T("newquiz.problem.not_a_question", example=T("newquiz.example"))
     draft = await _creators(running_bot).draft(ada.user_id)
@@ -251,11 +293,18 @@ async def test_two_hundred_questions_then_no_more(fake, running_bot):
     service = _creators(running_bot)
     draft = await service.draft(ada.user_id)
     assert draft is not None
-    full = Draft(draft.language, draft.started, Step.QUESTIONS, draft.title, "", tuple(
-        DraftQuestion(n, f"Question {n}?", ("yes", "no"), (0,)) for n in range(1, 201)),
-        next_serial=201)
+    full = Draft(
+        draft.language,
+        draft.started,
+        Step.QUESTIONS,
+        draft.title,
+        "",
+        tuple(DraftQuestion(n, f"Question {n}?", ("yes", "no"), (0,)) for n in range(1, 201)),
+        next_serial=201,
+    )
     await running_bot.app.bot_data.services.store.save_draft(  # type: ignore[union-attr]
-        ada.user_id, full.to_data(), now=running_bot.app.bot_data.clock())
+        ada.user_id, full.to_data(), now=running_bot.app.bot_data.clock()
+    )
     [refused] = await ada.say("One more?\n*a\nb")
     assert refused["text"] == T("newquiz.problem.too_many_questions", limit=200)
     assert len((await service.draft(ada.user_id)).questions) == 200
@@ -269,14 +318,16 @@ async def test_a_flood_of_questions_gets_one_answer(fake, running_bot):
     await _collecting(ada)
     for number in range(1, creating.QUESTIONS_PER_MINUTE + 1):
         [added] = await ada.say(f"Question {number}?\n*a\nb")
-        assert added["text"].startswith(T("newquiz.added", number=number,
-                                          prompt=f"Question {number}?"))
+        assert added["text"].startswith(
+            T("newquiz.added", number=number, prompt=f"Question {number}?")
+        )
     [flooded] = await ada.say("Question 21?\n*a\nb")
     assert flooded["text"] == T("newquiz.flooded")
     fake.send_message(ada.user_id, "Question 22?\n*a\nb")  # no answer: the same burst
     [again] = await ada.say("/newquiz")  # handled after it (each user's updates in order)
-    assert again["text"].startswith(T("newquiz.draft_open", title="Capitals",
-                                      questions=T("question_count", count=20))[:20])
+    assert again["text"].startswith(
+        T("newquiz.draft_open", title="Capitals", questions=T("question_count", count=20))[:20]
+    )
     assert [m.get("text") for m in ada.bot_messages()].count(T("newquiz.flooded")) == 1
     draft = await _creators(running_bot).draft(ada.user_id)
     assert draft is not None and len(draft.questions) == 20
@@ -290,13 +341,15 @@ async def test_newquiz_over_an_open_draft_continue_or_start_over(fake, running_b
     await ada.say("One?\n*a\nb")
     [choice] = await ada.say("/newquiz")
     go_on, restart = _data(choice, "nd:")
-    replies = await _sent(ada, lambda: fake.tap(ada.user_id, ada.user_id,
-                                                choice["message_id"], go_on))
+    replies = await _sent(
+        ada, lambda: fake.tap(ada.user_id, ada.user_id, choice["message_id"], go_on)
+    )
     assert replies[-1]["text"] == T("newquiz.ask_questions", example=T("newquiz.example"))
     [choice] = await ada.say("/newquiz")
     go_on, restart = _data(choice, "nd:")
-    replies = await _sent(ada, lambda: fake.tap(ada.user_id, ada.user_id,
-                                                choice["message_id"], restart))
+    replies = await _sent(
+        ada, lambda: fake.tap(ada.user_id, ada.user_id, choice["message_id"], restart)
+    )
     assert replies[-1]["text"].startswith(T("newquiz.ask_title").split("\n")[0])
     draft = await _creators(running_bot).draft(ada.user_id)
     assert draft is not None and draft.step is Step.TITLE and draft.questions == ()
@@ -341,9 +394,14 @@ async def test_done_with_problems_names_the_question(fake, running_bot):
     assert t("newquiz.rejected_question", number=2, problem="") not in rejected["text"]
     assert await _creators(running_bot).draft(ada.user_id) is not None
     first = ada.bot_messages()[-3]
-    [replaced] = await _sent(ada, lambda: fake.send_message(
-        ada.user_id, "पानी किससे बनता है?\nनाइट्रोजन और कार्बन\n*हाइड्रोजन और ऑक्सीजन",
-        reply_to=first["message_id"]))
+    [replaced] = await _sent(
+        ada,
+        lambda: fake.send_message(
+            ada.user_id,
+            "पानी किससे बनता है?\nनाइट्रोजन और कार्बन\n*हाइड्रोजन और ऑक्सीजन",
+            reply_to=first["message_id"],
+        ),
+    )
     assert replaced["text"] == t("newquiz.replaced", number=1)
     assert (await _publish(ada)).startswith("c-")
     assert added
@@ -395,8 +453,9 @@ async def test_an_album_is_answered_once_and_its_first_photo_is_the_picture(fake
     before = len(ada.bot_messages())
     fake.send_album(ada.user_id, 3)
     album_text = T("newquiz.album", count=3)
-    answer = await fake.wait_for(lambda: next(
-        (m for m in ada.bot_messages()[before:] if m.get("text") == album_text), None))
+    answer = await fake.wait_for(
+        lambda: next((m for m in ada.bot_messages()[before:] if m.get("text") == album_text), None)
+    )
     assert len(ada.bot_messages()) == before + 1  # one answer for the album
     first_photo = next(m for m in fake.messages(ada.user_id) if m.get("photo"))
     draft = await _creators(running_bot).draft(ada.user_id)
@@ -406,15 +465,20 @@ async def test_an_album_is_answered_once_and_its_first_photo_is_the_picture(fake
 
     before = len(ada.bot_messages())
     fake.send_album(ada.user_id, 2, caption="Which sea?\n*Aegean\nBaltic")
-    await fake.wait_for(lambda: any(m.get("text") == T("newquiz.album", count=2)
-                                    for m in ada.bot_messages()[before:]))
+    await fake.wait_for(
+        lambda: any(
+            m.get("text") == T("newquiz.album", count=2) for m in ada.bot_messages()[before:]
+        )
+    )
     replies = ada.bot_messages()[before:]
     assert len(replies) == 2 and T("newquiz.added_picture") in replies[0]["text"]
     draft = await _creators(running_bot).draft(ada.user_id)
     assert draft is not None and draft.picture is None
     photos = [m for m in fake.messages(ada.user_id) if m.get("photo")]
     assert [q.picture for q in draft.questions] == [
-        first_photo["photo"][-1]["file_id"], photos[-2]["photo"][-1]["file_id"]]
+        first_photo["photo"][-1]["file_id"],
+        photos[-2]["photo"][-1]["file_id"],
+    ]
     assert answer["message_id"] != replies[1]["message_id"]
 
 

@@ -17,8 +17,10 @@ GROUP = -1009876543210
 
 def keyboard_labels(message: dict) -> list[list[str]]:
     """The labels of a message's inline keyboard, row by row."""
-    return [[b["text"] for b in row]
-            for row in message.get("reply_markup", {}).get("inline_keyboard", [])]
+    return [
+        [b["text"] for b in row]
+        for row in message.get("reply_markup", {}).get("inline_keyboard", [])
+    ]
 
 
 def revealed_message(fake, question: dict) -> dict | None:
@@ -34,15 +36,15 @@ async def option_bot(fake, tmp_path):
     folder = tmp_path / "banks"
     folder.mkdir()
     paths = [write_bank(folder, 2), write_bank(folder, 10)]
-    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", bank_paths=(folder,),
-                        question_seconds=1.5)
+    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", bank_paths=(folder,), question_seconds=1.5)
     await runner.start()
     yield runner, {bank.id: bank for bank in map(load_bank, paths)}
     await runner.stop()
 
 
-@pytest.mark.parametrize(("count", "rows"), [(2, [["A", "B"]]),
-                                             (10, [list("ABCDE"), list("FGHIJ")])])
+@pytest.mark.parametrize(
+    ("count", "rows"), [(2, [["A", "B"]]), (10, [list("ABCDE"), list("FGHIJ")])]
+)
 async def test_private_quiz_with_2_and_10_options(fake, option_bot, count, rows):
     """/quiz on each bank: every question shows its labels and buttons in rows that fit a
     phone; a wrong tap names the correct label, a right one scores; the last letter's button
@@ -67,8 +69,10 @@ async def test_private_quiz_with_2_and_10_options(fake, option_bot, count, rows)
     assert t("feedback_correct") in feedback["text"]
     score = await person.next(feedback)
     assert t("result_score", score=1, total=2) in score["text"]
-    assert any(b["callback_data"].endswith(f":{count - 1}") and b["text"] == last
-               for b in buttons(question))
+    assert any(
+        b["callback_data"].endswith(f":{count - 1}") and b["text"] == last
+        for b in buttons(question)
+    )
 
 
 async def test_group_session_with_10_then_2_options(fake, option_bot):
@@ -85,10 +89,18 @@ async def test_group_session_with_10_then_2_options(fake, option_bot):
         bank = banks[f"options-{count}"]
         before = {m["message_id"] for m in fake.messages(GROUP)}
         fake.send_message(811, f"/quiz {bank.id}", chat_id=GROUP)
-        question = await fake.wait_for(lambda before=before: next(
-            (m for m in fake.messages(GROUP) if m["message_id"] not in before
-             and any(b.get("callback_data", "").startswith("g:") for b in buttons(m))), None),
-            timeout=10)
+        question = await fake.wait_for(
+            lambda before=before: next(
+                (
+                    m
+                    for m in fake.messages(GROUP)
+                    if m["message_id"] not in before
+                    and any(b.get("callback_data", "").startswith("g:") for b in buttons(m))
+                ),
+                None,
+            ),
+            timeout=10,
+        )
         labels = [label for row in keyboard_labels(question) for label in row]
         assert labels == list("ABCDEFGHIJKL"[:count])
         assert max(len(row) for row in keyboard_labels(question)) <= 5
@@ -101,12 +113,10 @@ async def test_group_session_with_10_then_2_options(fake, option_bot):
             query_id = update["callback_query"]["id"]
             await fake.wait_for(lambda q=query_id: q in fake.callback_answers)
             assert fake.callback_answers[query_id]["text"] == t("group_recorded", label=label)
-        revealed = await fake.wait_for(lambda q=question: revealed_message(fake, q),
-                                       timeout=10)
+        revealed = await fake.wait_for(lambda q=question: revealed_message(fake, q), timeout=10)
         shown = shown_options(revealed["text"])
         assert list(shown) == labels
-        counts = {label: sum(1 for chosen in taps.values() if chosen == label)
-                  for label in labels}
+        counts = {label: sum(1 for chosen in taps.values() if chosen == label) for label in labels}
         for line in revealed["text"].splitlines():
             for label in labels:
                 if line.removeprefix("✅ ").startswith(f"{label}. "):
@@ -114,6 +124,11 @@ async def test_group_session_with_10_then_2_options(fake, option_bot):
                     assert line.startswith("✅") == (label == right), line
         assert t("group_answer_count", count=3) in revealed["text"]
         fake.send_message(811, "/stop", chat_id=GROUP)
-        await fake.wait_for(lambda q=question: any(
-            t("group_stopped", name="Ann") in m.get("text", "") and
-            m["message_id"] > q["message_id"] for m in fake.messages(GROUP)), timeout=10)
+        await fake.wait_for(
+            lambda q=question: any(
+                t("group_stopped", name="Ann") in m.get("text", "")
+                and m["message_id"] > q["message_id"]
+                for m in fake.messages(GROUP)
+            ),
+            timeout=10,
+        )

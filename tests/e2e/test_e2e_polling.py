@@ -19,8 +19,12 @@ T = i18n.catalog("en")
 def marked(db: Path, update_id: int) -> bool:
     """Whether the bot's file marks update ``update_id`` handled (committed)."""
     with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT 1 FROM handled_updates WHERE update_id = ?",
-                            (update_id,)).fetchone() is not None
+        return (
+            conn.execute(
+                "SELECT 1 FROM handled_updates WHERE update_id = ?", (update_id,)
+            ).fetchone()
+            is not None
+        )
 
 
 async def collecting(person: Person) -> None:

@@ -19,8 +19,11 @@ TEXT_METHODS = ("sendMessage", "editMessageText")
 
 def text_calls(fake: FakeBotAPI, chat_id: int) -> list[Call]:
     """The bot's successful sendMessage and editMessageText calls in a chat, in order."""
-    return [call for call in fake.calls if call.method in TEXT_METHODS and call.ok
-            and call.params.get("chat_id") == chat_id]
+    return [
+        call
+        for call in fake.calls
+        if call.method in TEXT_METHODS and call.ok and call.params.get("chat_id") == chat_id
+    ]
 
 
 async def test_private_quiz_messages_carry_no_preview(fake, running_bot):
@@ -45,24 +48,30 @@ async def test_group_session_messages_carry_no_preview(fake, tmp_path):
     runner = await RunningBot(fake, tmp_path / "quiz.sqlite3", question_seconds=1.5).start()
     try:
         fake.send_message(USER, f"/quiz@{fake.bot_username}", chat_id=GROUP)
-        question = await fake.wait_for(lambda: next(
-            (m for m in fake.messages(GROUP) if answer_buttons(m)), None), timeout=10)
+        question = await fake.wait_for(
+            lambda: next((m for m in fake.messages(GROUP) if answer_buttons(m)), None), timeout=10
+        )
         tap = answer_buttons(question)[0]["callback_data"]
         fake.tap(USER, GROUP, question["message_id"], tap)
-        await fake.wait_for(lambda: not answer_buttons(
-            fake.message(GROUP, question["message_id"])), timeout=10)  # revealed
+        await fake.wait_for(
+            lambda: not answer_buttons(fake.message(GROUP, question["message_id"])), timeout=10
+        )  # revealed
     finally:
         await runner.stop()
 
     calls = text_calls(fake, GROUP)
     assert "sendMessage" in {c.method for c in calls}
-    reveal = next(c for c in calls if c.method == "editMessageText"
-                  and c.params["message_id"] == question["message_id"]
-                  and not any(b.get("callback_data", "").startswith("g:")
-                              for b in buttons(c.params)))
+    reveal = next(
+        c
+        for c in calls
+        if c.method == "editMessageText"
+        and c.params["message_id"] == question["message_id"]
+        and not any(b.get("callback_data", "").startswith("g:") for b in buttons(c.params))
+    )
     assert '<a href="' in reveal.params["text"]
     assert all(call.params.get("link_preview_options") == NO_PREVIEW for call in calls), [
-        (call.method, call.params.get("link_preview_options")) for call in calls]
+        (call.method, call.params.get("link_preview_options")) for call in calls
+    ]
 
 
 async def test_inline_cards_carry_no_preview(fake, tmp_path):
@@ -81,4 +90,5 @@ async def test_inline_cards_carry_no_preview(fake, tmp_path):
     contents = [result["input_message_content"] for result in answer.params["results"]]
     assert contents
     assert [content.get("link_preview_options") for content in contents] == (
-        [NO_PREVIEW] * len(contents))
+        [NO_PREVIEW] * len(contents)
+    )

@@ -17,8 +17,10 @@ from tests.support.screens import buttons, correct_label, shown_options, wrong_l
 
 
 @pytest.mark.parametrize("running_bot", MODES, indirect=True)
-@pytest.mark.parametrize(("language_code", "language"), [
-    ("en", "en"), ("hi", "hi"), ("el-GR", "el"), ("de", "en"), (None, "en")])
+@pytest.mark.parametrize(
+    ("language_code", "language"),
+    [("en", "en"), ("hi", "hi"), ("el-GR", "el"), ("de", "en"), (None, "en")],
+)
 async def test_full_quiz_in_each_language(fake, running_bot, banks, language_code, language):
     """A user plays the whole bank with right and wrong answers, all in their language."""
     bank = banks[BANK_ID]
@@ -42,9 +44,11 @@ async def test_full_quiz_in_each_language(fake, running_bot, banks, language_cod
         feedback = await person.answer(label)
         expected_score += right
         assert feedback["message_id"] == question["message_id"]  # edited in place
-        verdict = t("feedback_correct") if right else t("feedback_wrong",
-                                                        label=correct_label(question, bank,
-                                                                            language))
+        verdict = (
+            t("feedback_correct")
+            if right
+            else t("feedback_wrong", label=correct_label(question, bank, language))
+        )
         assert verdict in feedback["text"]
         assert q.explanation.by_language[lang] in feedback["text"]
         assert q.source.title in feedback["text"]
@@ -124,7 +128,8 @@ async def test_restart_after_an_answer_resumes_at_the_next_question(fake, runnin
 
 
 async def test_deep_link_starts_the_bank_and_unknown_payload_changes_nothing(
-        fake, running_bot, banks):
+    fake, running_bot, banks
+):
     """/start <bank> starts that bank; an unknown payload gets the list and starts nothing."""
     person = Person(fake, 504, "Edsger")
     [reply] = await person.say("/start no-such-quiz")
@@ -138,7 +143,8 @@ async def test_deep_link_starts_the_bank_and_unknown_payload_changes_nothing(
 
 @pytest.mark.parametrize("running_bot", MODES, indirect=True)
 async def test_double_tap_and_stale_buttons_are_answered_and_change_nothing(
-        fake, running_bot, banks):
+    fake, running_bot, banks
+):
     """A second tap on an answered question, and taps on an earlier question, only get a toast."""
     bank = banks[BANK_ID]
     t = i18n.catalog("en")
@@ -159,8 +165,9 @@ async def test_double_tap_and_stale_buttons_are_answered_and_change_nothing(
     attempt_id = original[0].split(":")[1]
     query = await person.tap(question, f"a:{attempt_id}:5:0", check_button=False)  # ahead
     assert fake.callback_answers[query]["text"] == t("toast_stale")
-    next_data = next(b["callback_data"] for b in buttons(feedback)
-                     if b["callback_data"].startswith("n:"))
+    next_data = next(
+        b["callback_data"] for b in buttons(feedback) if b["callback_data"].startswith("n:")
+    )
     query = await person.tap(feedback, next_data, check_button=False)  # "next" twice
     assert fake.callback_answers[query]["text"] == t("toast_stale")
     assert fake.message(person.user_id, second["message_id"]) == second  # untouched
@@ -170,7 +177,8 @@ async def test_double_tap_and_stale_buttons_are_answered_and_change_nothing(
 
 
 async def test_the_feedback_marks_the_right_and_the_chosen_option_with_styles(
-        fake, running_bot, banks):
+    fake, running_bot, banks
+):
     """A wrong answer: the feedback keeps the options as buttons, the right one "✅" and green
     (style "success"), the choice "❌" and red ("danger"), the others plain, then "Next"; in the
     same one edit as before (the answer costs no extra call); a tap on a marked option only
@@ -182,12 +190,19 @@ async def test_the_feedback_marks_the_right_and_the_chosen_option_with_styles(
     before = len(fake.calls)
     feedback = await person.answer(wrong)
     assert [c.method for c in fake.calls[before:] if c.method != "getUpdates"] == [
-        "answerCallbackQuery", "editMessageText"]
+        "answerCallbackQuery",
+        "editMessageText",
+    ]
     *options, (next_button,) = feedback["reply_markup"]["inline_keyboard"]
     shown = [button for row in options for button in row]
     assert [(b["text"], b.get("style")) for b in shown] == [
-        (f"✅ {label}", "success") if label == right else
-        (f"❌ {label}", "danger") if label == wrong else (label, None) for label in "ABCD"]
+        (f"✅ {label}", "success")
+        if label == right
+        else (f"❌ {label}", "danger")
+        if label == wrong
+        else (label, None)
+        for label in "ABCD"
+    ]
     assert {b["callback_data"] for b in shown} == {"x"}
     assert next_button["callback_data"].startswith("n:")
     assert f"✅ {right}. " in feedback["text"] and f"❌ {wrong}. " in feedback["text"]
@@ -196,8 +211,7 @@ async def test_the_feedback_marks_the_right_and_the_chosen_option_with_styles(
     assert fake.message(person.user_id, feedback["message_id"]) == feedback
 
 
-async def test_a_lost_feedback_edit_is_made_good_by_the_next_tap(fake, running_bot, banks,
-                                                                  caplog):
+async def test_a_lost_feedback_edit_is_made_good_by_the_next_tap(fake, running_bot, banks, caplog):
     """The feedback edit is refused "message to edit not found" (skipped, logged at INFO): the
     answer is recorded; a second tap on the question, which still shows its options, shows the
     recorded feedback."""
@@ -206,8 +220,9 @@ async def test_a_lost_feedback_edit_is_made_good_by_the_next_tap(fake, running_b
     _greeting, question = await person.say("/start", replies=2)
     label = correct_label(question, banks[BANK_ID], "en")
     data = next(b["callback_data"] for b in buttons(question) if b["text"] == label)
-    fake.fail_next("editMessageText", error_code=400,
-                   description="Bad Request: message to edit not found")
+    fake.fail_next(
+        "editMessageText", error_code=400, description="Bad Request: message to edit not found"
+    )
     before = len(fake.calls)
     await person.tap(question, data)
     await fake.wait_for_call("editMessageText", after=before)
@@ -227,8 +242,9 @@ async def test_a_user_who_blocks_the_bot_right_after_tapping(fake, running_bot, 
     _greeting, question = await person.say("/start", replies=2)
     label = correct_label(question, banks[BANK_ID], "en")
     data = next(b["callback_data"] for b in buttons(question) if b["text"] == label)
-    fake.fail_next("editMessageText", error_code=403,
-                   description="Forbidden: bot was blocked by the user")
+    fake.fail_next(
+        "editMessageText", error_code=403, description="Forbidden: bot was blocked by the user"
+    )
     before = len(fake.calls)
     query = await person.tap(question, data)
     blocked = await fake.wait_for_call("editMessageText", after=before)
@@ -242,9 +258,24 @@ async def test_a_user_who_blocks_the_bot_right_after_tapping(fake, running_bot, 
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
 
 
-@pytest.mark.parametrize("data", [
-    "garbage", "a:1", "a:1:0:12", "a:-1:0:0", "a:01:0:0", "a:1:0:0:0", "x" * 64, "l:xx", "r:Nope",
-    "b:no-such-bank", "v:424242", "a:424242:0:0", "n:424242:0"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        "garbage",
+        "a:1",
+        "a:1:0:12",
+        "a:-1:0:0",
+        "a:01:0:0",
+        "a:1:0:0:0",
+        "x" * 64,
+        "l:xx",
+        "r:Nope",
+        "b:no-such-bank",
+        "v:424242",
+        "a:424242:0:0",
+        "n:424242:0",
+    ],
+)
 async def test_forged_or_garbage_callback_data(fake, running_bot, banks, data):
     """Callback data the bot never made is answered politely; nothing is stored or sent."""
     person = Person(fake, 506, "Mallory")
@@ -296,7 +327,8 @@ async def test_buttons_of_an_older_bank_version(fake, running_bot, banks, tmp_pa
     text = banks[BANK_ID].path.read_text(encoding="utf-8")
     version = banks[BANK_ID].version
     (newer / "bank.yaml").write_text(
-        text.replace(f"version: {version}\n", f"version: {version + 1}\n", 1), "utf-8")
+        text.replace(f"version: {version}\n", f"version: {version + 1}\n", 1), "utf-8"
+    )
     running_bot.bank_paths = (newer,)
     await running_bot.restart()
     query = await person.tap(question, buttons(question)[0]["callback_data"])
@@ -305,8 +337,9 @@ async def test_buttons_of_an_older_bank_version(fake, running_bot, banks, tmp_pa
     _intro, fresh = await person.say("/start", replies=2)
     assert i18n.catalog("en")("question_header", number=1, total=8) in fresh["text"]
     with sqlite3.connect(running_bot.db) as db:
-        assert db.execute("SELECT bank_version, status FROM attempts ORDER BY attempt_id"
-                          ).fetchall() == [(version, "abandoned"), (version + 1, "active")]
+        assert db.execute(
+            "SELECT bank_version, status FROM attempts ORDER BY attempt_id"
+        ).fetchall() == [(version, "abandoned"), (version + 1, "active")]
 
 
 async def test_updates_the_bot_does_not_handle(fake, running_bot):
@@ -332,23 +365,29 @@ async def test_updates_the_bot_does_not_handle(fake, running_bot):
 
 
 async def test_telegram_errors_are_survived(fake, running_bot, banks):
-    """"not modified", "query is too old" and 429 retry_after are handled; nothing is lost."""
+    """ "not modified", "query is too old" and 429 retry_after are handled; nothing is lost."""
     bank = banks[BANK_ID]
     person = Person(fake, 512, "Margaret")
-    fake.fail_next("sendMessage", error_code=429, description="Too Many Requests: retry after 1",
-                   retry_after=1)
+    fake.fail_next(
+        "sendMessage", error_code=429, description="Too Many Requests: retry after 1", retry_after=1
+    )
     _greeting, question = await person.say("/start", replies=2)  # delivered after the retry
     assert len([c for c in fake.calls_to("sendMessage") if c.status == 429]) == 1
 
-    fake.fail_next("answerCallbackQuery", error_code=400,
-                   description="Bad Request: query is too old and response timeout expired "
-                               "or query ID is invalid")
+    fake.fail_next(
+        "answerCallbackQuery",
+        error_code=400,
+        description="Bad Request: query is too old and response timeout expired "
+        "or query ID is invalid",
+    )
     label = correct_label(question, bank, "en")
     data = next(b["callback_data"] for b in buttons(question) if b["text"] == label)
     fake.tap(person.user_id, person.user_id, question["message_id"], data)
-    feedback = await fake.wait_for(lambda: (lambda m: m if "n:" in str(m.get("reply_markup"))
-                                            else None)(fake.message(person.user_id,
-                                                                    question["message_id"])))
+    feedback = await fake.wait_for(
+        lambda: (lambda m: m if "n:" in str(m.get("reply_markup")) else None)(
+            fake.message(person.user_id, question["message_id"])
+        )
+    )
     assert _answer_count(running_bot.db) == 1  # recorded and shown despite the old query
 
     second = await person.next(feedback)
@@ -357,16 +396,23 @@ async def test_telegram_errors_are_survived(fake, running_bot, banks):
     fake.drop_next("editMessageText", after_carrying_out=True)
     feedback = await person.answer(correct_label(second, bank, "en"))
     assert _answer_count(running_bot.db) == 2
-    edits = await fake.wait_for(lambda: (lambda e: e if len(e) == 2 else None)(
-        [c for c in fake.calls_to("editMessageText")
-         if c.params.get("message_id") == second["message_id"]]))
+    edits = await fake.wait_for(
+        lambda: (lambda e: e if len(e) == 2 else None)(
+            [
+                c
+                for c in fake.calls_to("editMessageText")
+                if c.params.get("message_id") == second["message_id"]
+            ]
+        )
+    )
     assert [c.status for c in edits] == [0, 400]
     assert "not modified" in edits[1].response["description"]
     # a send that may have reached Telegram is not tried again (the question could be posted
     # twice, with live buttons): after a dropped connection, and after a 502, the user's next
     # tap on "next" sends it
-    next_data = next(b["callback_data"] for b in buttons(feedback)
-                     if b["callback_data"].startswith("n:"))
+    next_data = next(
+        b["callback_data"] for b in buttons(feedback) if b["callback_data"].startswith("n:")
+    )
     fake.drop_next("sendMessage", after_carrying_out=False)
     before = len(fake.calls)
     await person.tap(feedback, next_data)
@@ -382,8 +428,11 @@ async def test_telegram_errors_are_survived(fake, running_bot, banks):
     fake.fail_next("editMessageText", error_code=502, description="Bad Gateway")
     fake.drop_next("editMessageText", after_carrying_out=False)
     await person.answer(correct_label(third, bank, "en"))
-    edits = [c.status for c in fake.calls_to("editMessageText")
-             if c.params.get("message_id") == third["message_id"]]
+    edits = [
+        c.status
+        for c in fake.calls_to("editMessageText")
+        if c.params.get("message_id") == third["message_id"]
+    ]
     assert edits == [0, 502, 200]
     assert _answer_count(running_bot.db) == 3
     assert running_bot._task is not None and not running_bot._task.done()
@@ -396,8 +445,12 @@ async def test_language_choice_wins_over_telegram_language(fake, running_bot):
     assert [b["text"] for b in buttons(picker)] == ["✓ English", "हिन्दी", "Ελληνικά"]
     greek = next(b for b in buttons(picker) if b["text"] == "Ελληνικά")
     await person.tap(picker, greek["callback_data"])
-    await fake.wait_for(lambda: fake.message(person.user_id, picker["message_id"])["text"]
-                        == i18n.catalog("el")("language_set"))
+    await fake.wait_for(
+        lambda: (
+            fake.message(person.user_id, picker["message_id"])["text"]
+            == i18n.catalog("el")("language_set")
+        )
+    )
     [reply] = await person.say("/help")
     el = i18n.catalog("el")
     assert reply["text"] == el("help") + "\n\n" + el("help_creators")
@@ -423,9 +476,23 @@ async def test_preview_help_and_commands_menu(fake, running_bot, banks):
         commands = fake.commands[("all_private_chats", language)]
         t = i18n.catalog(language or "en")
         assert [(c["command"], c["description"]) for c in commands] == [
-            (name, t(f"command_{name}")) for name in
-            ("start", "quiz", "review", "stats", "remind", "preview", "newquiz", "myquizzes",
-             "daily", "language", "settings", "stop", "help")]
+            (name, t(f"command_{name}"))
+            for name in (
+                "start",
+                "quiz",
+                "review",
+                "stats",
+                "remind",
+                "preview",
+                "newquiz",
+                "myquizzes",
+                "daily",
+                "language",
+                "settings",
+                "stop",
+                "help",
+            )
+        ]
 
 
 async def test_retake_starts_a_new_attempt(fake, running_bot, banks):
@@ -447,7 +514,10 @@ async def test_retake_starts_a_new_attempt(fake, running_bot, banks):
     assert "1/8" in question["text"]
     with sqlite3.connect(running_bot.db) as db:
         assert db.execute("SELECT status FROM attempts ORDER BY attempt_id").fetchall() == [
-            ("finished",), ("abandoned",), ("active",)]
+            ("finished",),
+            ("abandoned",),
+            ("active",),
+        ]
 
 
 SPECIAL = """\
@@ -485,7 +555,11 @@ async def test_text_with_html_special_characters_displays_verbatim(fake, tmp_pat
         assert "Is 2 < 3 && 5 > 4? *Yes*." in intro["text"]
         assert "Which is <b>true</b> & right?" in question["text"]
         assert set(shown_options(question).values()) == {
-            "a < b & c > d", "*not* this", "_nor_ `this`", "&amp; or &lt;"}
+            "a < b & c > d",
+            "*not* this",
+            "_nor_ `this`",
+            "&amp; or &lt;",
+        }
         label = next(k for k, v in shown_options(question).items() if v == "a < b & c > d")
         feedback = await person.answer(label)
         assert "Because <i> & </i> are just text here; *stars* too." in feedback["text"]
@@ -545,8 +619,10 @@ async def test_next_after_a_bank_edit_without_a_version_bump(fake, tmp_path, cap
         feedback = await person.answer(label)
         assert t("feedback_correct") in feedback["text"]
         with sqlite3.connect(runner.db) as db:
-            assert db.execute("SELECT option_index, correct FROM answers WHERE question_id = ?",
-                              (bank.questions[1].id,)).fetchall() == [(0, 1)]
+            assert db.execute(
+                "SELECT option_index, correct FROM answers WHERE question_id = ?",
+                (bank.questions[1].id,),
+            ).fetchall() == [(0, 1)]
         third = await person.next(feedback)
         assert t("question_updated") not in third["text"]
         assert t("question_header", number=3, total=8) in third["text"]

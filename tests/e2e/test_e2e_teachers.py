@@ -57,8 +57,9 @@ async def say(fake: FakeBotAPI, user_id: int, text: str, chat_id: int = GROUP) -
 
 async def tap(fake: FakeBotAPI, user_id: int, message: dict, data: str) -> str:
     """Tap callback ``data`` on ``message`` (forged data allowed); the toast's text."""
-    update = fake.tap(user_id, message["chat"]["id"], message["message_id"], data,
-                      check_button=False)
+    update = fake.tap(
+        user_id, message["chat"]["id"], message["message_id"], data, check_button=False
+    )
     query_id = update["callback_query"]["id"]
     await fake.wait_for(lambda: query_id in fake.callback_answers)
     return fake.callback_answers[query_id].get("text", "")
@@ -66,15 +67,20 @@ async def tap(fake: FakeBotAPI, user_id: int, message: dict, data: str) -> str:
 
 def data_of(message: dict, label_part: str, field: str) -> str:
     """The callback data of the settings button of ``field`` whose label holds ``label_part``."""
-    return next(b["callback_data"] for b in buttons(message)
-                if f":{field}:" in b.get("callback_data", "") and label_part in b["text"])
+    return next(
+        b["callback_data"]
+        for b in buttons(message)
+        if f":{field}:" in b.get("callback_data", "") and label_part in b["text"]
+    )
 
 
 def settings_row(db, chat_id: int) -> tuple | None:
     with sqlite3.connect(db) as conn:
         return conn.execute(
             "SELECT who_starts, question_seconds, scoring, bank_id, question_count, version"
-            " FROM group_settings WHERE chat_id = ?", (chat_id,)).fetchone()
+            " FROM group_settings WHERE chat_id = ?",
+            (chat_id,),
+        ).fetchone()
 
 
 def open_question(fake: FakeBotAPI, chat_id: int = GROUP) -> dict | None:
@@ -85,8 +91,12 @@ def open_question(fake: FakeBotAPI, chat_id: int = GROUP) -> dict | None:
 
 
 async def next_question(fake: FakeBotAPI, after: int | None, chat_id: int = GROUP) -> dict:
-    return await fake.wait_for(lambda: (lambda m: m if m and m["message_id"] != after else None)(
-        open_question(fake, chat_id)), timeout=15)
+    return await fake.wait_for(
+        lambda: (lambda m: m if m and m["message_id"] != after else None)(
+            open_question(fake, chat_id)
+        ),
+        timeout=15,
+    )
 
 
 async def test_settings_menu_for_admins_only_and_applied_to_the_next_session(fake, bot, banks):
@@ -98,25 +108,36 @@ async def test_settings_menu_for_admins_only_and_applied_to_the_next_session(fak
     assert EN("settings_seconds", count=2) in menu["text"]  # the bot's default, 1.5 s rounded
     # a member's tap on the admin's menu: told in their own language, nothing stored
     assert await tap(fake, ARJUN, menu, data_of(menu, EN("settings_who_admins"), "who")) == (
-        HI("settings_denied"))
+        HI("settings_denied")
+    )
     assert settings_row(bot.db, GROUP) is None
     old = menu
-    for field, label in (("scoring", EN("settings_scoring_right")), ("count", "5"),
-                         ("seconds", EN("settings_seconds_button", count=5)),
-                         ("who", EN("settings_who_admins"))):
+    for field, label in (
+        ("scoring", EN("settings_scoring_right")),
+        ("count", "5"),
+        ("seconds", EN("settings_seconds_button", count=5)),
+        ("who", EN("settings_who_admins")),
+    ):
         toast = await tap(fake, ELENI, menu, data_of(menu, label, field))
         assert toast == EL("settings_saved")
-        menu = await fake.wait_for(lambda m=menu: (lambda new: new if new["text"] != m["text"]
-                                   or buttons(new) != buttons(m) else None)(
-                                       fake.message(GROUP, m["message_id"])))
+        menu = await fake.wait_for(
+            lambda m=menu: (
+                lambda new: new if new["text"] != m["text"] or buttons(new) != buttons(m) else None
+            )(fake.message(GROUP, m["message_id"]))
+        )
     assert settings_row(bot.db, GROUP)[:5] == ("admins", 5, "right", None, 5)
     assert "✓ 5" in [b["text"] for b in buttons(menu)]
     # the first menu's buttons are stale now; forged values are refused
     assert await tap(fake, ELENI, old, data_of(old, EN("settings_who_everyone"), "who")) == (
-        EL("settings_stale"))
+        EL("settings_stale")
+    )
     version = settings_row(bot.db, GROUP)[5]
-    for forged in (f"s:{version}:seconds:301", f"s:{version}:seconds:4",
-                   f"s:{version}:bank:removed-bank", f"s:{version}:who:nobody"):
+    for forged in (
+        f"s:{version}:seconds:301",
+        f"s:{version}:seconds:4",
+        f"s:{version}:bank:removed-bank",
+        f"s:{version}:who:nobody",
+    ):
         assert await tap(fake, ELENI, menu, forged) == EL("settings_invalid")
     assert await tap(fake, ELENI, menu, "s:1:seconds:" + "9" * 40) == EL("toast_invalid")
     assert settings_row(bot.db, GROUP) == ("admins", 5, "right", None, 5, version)
@@ -126,8 +147,10 @@ async def test_settings_menu_for_admins_only_and_applied_to_the_next_session(fak
     first = await next_question(fake, None)
     assert "1/5" in first["text"] and EL("group_clock", count=5) in first["text"]  # her language
     with sqlite3.connect(bot.db) as conn:
-        assert conn.execute("SELECT question_seconds, scoring, json_array_length(question_order)"
-                            " FROM group_sessions").fetchone() == (5.0, "right", 5)
+        assert conn.execute(
+            "SELECT question_seconds, scoring, json_array_length(question_order)"
+            " FROM group_sessions"
+        ).fetchone() == (5.0, "right", 5)
     assert (await say(fake, SAM, "/stop"))["text"] == EL("group_stop_denied")  # admins only
 
 
@@ -153,8 +176,12 @@ async def test_results_for_admins_privately_as_csv_with_a_summary(fake, bot, ban
     question = await next_question(fake, None)
     bank = next(iter(banks.values()))
     right = correct_label(question, bank, "en")
-    await tap(fake, ARJUN, question, next(b["callback_data"] for b in answer_buttons(question)
-                                         if b["text"] == right))
+    await tap(
+        fake,
+        ARJUN,
+        question,
+        next(b["callback_data"] for b in answer_buttons(question) if b["text"] == right),
+    )
     board = await say(fake, SAM, "/stop")
     assert EN("group_leaderboard") in board["text"]
     anonymous_before = len(bot_messages(fake, GROUP))
@@ -169,25 +196,40 @@ async def test_results_for_admins_privately_as_csv_with_a_summary(fake, bot, ban
     fake.send_message(ELENI, "/start")
     await fake.wait_for(lambda: bot_messages(fake, ELENI))
     assert (await say(fake, ELENI, "/results"))["text"] == EN("results_sent", name="Eleni")
-    document = await fake.wait_for(lambda: next((m for m in bot_messages(fake, ELENI)
-                                                 if "document" in m), None))
+    document = await fake.wait_for(
+        lambda: next((m for m in bot_messages(fake, ELENI) if "document" in m), None)
+    )
     assert document["document"]["file_name"].endswith(".csv")
     assert document["caption"] == EL("results_caption")
-    rows = list(csv.DictReader(io.StringIO(
-        fake.documents[document["document"]["file_id"]].decode("utf-8-sig"))))
-    assert [(r["user_id"], r["question_number"], r["option"], r["result"])
-            for r in rows] == [(str(ARJUN), "1", right, "right")]
+    rows = list(
+        csv.DictReader(
+            io.StringIO(fake.documents[document["document"]["file_id"]].decode("utf-8-sig"))
+        )
+    )
+    assert [(r["user_id"], r["question_number"], r["option"], r["result"]) for r in rows] == [
+        (str(ARJUN), "1", right, "right")
+    ]
     with sqlite3.connect(bot.db) as conn:  # the answer time the bot stored with the tap
         [(elapsed,)] = conn.execute("SELECT elapsed FROM group_answers").fetchall()
     assert 0 <= elapsed <= 1.5  # a tap counts only within the question's 1.5 s window
     assert (rows[0]["answer_ms"], rows[0]["points"]) == (
-        str(round(elapsed * 1000)), str(group.answer_points(True, elapsed, 1.5)))
-    summary = await fake.wait_for(lambda: next((m for m in bot_messages(fake, ELENI)
-                                                if m.get("text", "").startswith("📊")), None))
-    assert EL("results_meta", date=re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC",
-                                             summary["text"])[0],
-              players=EL("quizzes.results_players", count=1),
-              questions=EL("question_count", count=1)) in summary["text"]
+        str(round(elapsed * 1000)),
+        str(group.answer_points(True, elapsed, 1.5)),
+    )
+    summary = await fake.wait_for(
+        lambda: next(
+            (m for m in bot_messages(fake, ELENI) if m.get("text", "").startswith("📊")), None
+        )
+    )
+    assert (
+        EL(
+            "results_meta",
+            date=re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", summary["text"])[0],
+            players=EL("quizzes.results_players", count=1),
+            questions=EL("question_count", count=1),
+        )
+        in summary["text"]
+    )
     assert "1 παίκτης · 1 ερώτηση" in summary["text"]  # the counts agree with their nouns
     assert "1/1" in summary["text"]
 
@@ -195,8 +237,13 @@ async def test_results_for_admins_privately_as_csv_with_a_summary(fake, bot, ban
 async def test_reveal_links_each_member_to_the_question_in_their_language(fake, bot, banks):
     fake.send_message(SAM, "/quiz", chat_id=GROUP)
     question = await next_question(fake, None)
-    link = await fake.wait_for(lambda: next((b["url"] for b in buttons(
-        fake.message(GROUP, question["message_id"])) if "url" in b), None), timeout=10)
+    link = await fake.wait_for(
+        lambda: next(
+            (b["url"] for b in buttons(fake.message(GROUP, question["message_id"])) if "url" in b),
+            None,
+        ),
+        timeout=10,
+    )
     match = re.fullmatch(rf"https://t\.me/{fake.bot_username}\?start=(q_\d+_0)", link)
     assert match, link
     shown = await say(fake, ARJUN, f"/start {match[1]}", chat_id=ARJUN)
@@ -212,8 +259,9 @@ async def test_reveal_links_each_member_to_the_question_in_their_language(fake, 
     assert garbage["text"] == HI("question_not_available")
 
 
-async def test_clock_edit_counts_in_the_budget_and_is_skipped_beyond_it(fake, tmp_path, people,
-                                                                        banks):
+async def test_clock_edit_counts_in_the_budget_and_is_skipped_beyond_it(
+    fake, tmp_path, people, banks
+):
     """A 3 s window: each question is edited once to "1 s left" (answer buttons kept) while
     the group's 20 a minute allow it with the reveal and the next question; beyond that the
     edit is skipped; no rolling minute ever holds more than 20 sends and edits."""
@@ -221,17 +269,22 @@ async def test_clock_edit_counts_in_the_budget_and_is_skipped_beyond_it(fake, tm
     runner = await start_bot(fake, tmp_path, 3.0)
     try:
         fake.send_message(SAM, "/quiz", chat_id=GROUP)
-        board = await fake.wait_for(lambda: next((m for m in bot_messages(fake, GROUP)
-                                                  if EN("group_leaderboard") in m["text"]),
-                                                 None), timeout=60)
+        board = await fake.wait_for(
+            lambda: next(
+                (m for m in bot_messages(fake, GROUP) if EN("group_leaderboard") in m["text"]), None
+            ),
+            timeout=60,
+        )
         assert board
     finally:
         await runner.stop()
     clock_text = EN("group_clock_left", count=1)
-    clock_edits = [c for c in fake.calls_to("editMessageText")
-                   if clock_text in str(c.params.get("text"))]
-    reveals = [c for c in fake.calls_to("editMessageText")
-               if clock_text not in str(c.params.get("text"))]
+    clock_edits = [
+        c for c in fake.calls_to("editMessageText") if clock_text in str(c.params.get("text"))
+    ]
+    reveals = [
+        c for c in fake.calls_to("editMessageText") if clock_text not in str(c.params.get("text"))
+    ]
     assert len(reveals) == 8
     # 8 questions + 8 reveals + the leaderboard = 17 in about 30 s: room for 3 clock edits,
     # made while the calls still to come in the minute leave room (questions 1-3)

@@ -24,24 +24,30 @@ async def webhook_bot(fake, tmp_path):
 
 
 def _update(user_id: int, text: str) -> dict:
-    return {"update_id": 9_000_000, "message": {
-        "message_id": 1, "date": 0, "text": text,
-        "chat": {"id": user_id, "type": "private", "first_name": "Eve"},
-        "from": {"id": user_id, "is_bot": False, "first_name": "Eve"},
-        "entities": [{"type": "bot_command", "offset": 0, "length": len(text)}]}}
+    return {
+        "update_id": 9_000_000,
+        "message": {
+            "message_id": 1,
+            "date": 0,
+            "text": text,
+            "chat": {"id": user_id, "type": "private", "first_name": "Eve"},
+            "from": {"id": user_id, "is_bot": False, "first_name": "Eve"},
+            "entities": [{"type": "bot_command", "offset": 0, "length": len(text)}],
+        },
+    }
 
 
 @pytest.mark.parametrize("secret", [None, "wrong-secret", ""])
-async def test_a_request_without_the_secret_gets_403_and_changes_nothing(
-        fake, webhook_bot, secret):
+async def test_a_request_without_the_secret_gets_403_and_changes_nothing(fake, webhook_bot, secret):
     """A forged update (no secret header, a wrong one, an empty one) is refused with 403 by the
     webhook server; the bot neither answers it nor stores anything. The real one still works."""
     headers = {} if secret is None else {"X-Telegram-Bot-Api-Secret-Token": secret}
     fake.add_user(666, "Eve")
     calls_before = len(fake.calls)
     async with aiohttp.ClientSession() as session:
-        async with session.post(webhook_bot.webhook_url, json=_update(666, "/start"),
-                                headers=headers) as response:
+        async with session.post(
+            webhook_bot.webhook_url, json=_update(666, "/start"), headers=headers
+        ) as response:
             assert response.status == 403
     ada = Person(fake, 501, "Ada")
     greeting, _question = await ada.say("/start", replies=2)  # a genuine update after it
@@ -80,11 +86,15 @@ async def test_the_quizbot_run_process_in_webhook_mode(fake, tmp_path):
     the webhook with that secret and answers what the fake POSTs; SIGTERM stops it cleanly."""
     port = free_port()
     url = f"http://127.0.0.1:{port}/tg"
-    env = {"QUIZBOT_WEBHOOK_URL": url, "QUIZBOT_LISTEN": f"127.0.0.1:{port}",
-           "QUIZBOT_WEBHOOK_SECRET": "process-secret"}
+    env = {
+        "QUIZBOT_WEBHOOK_URL": url,
+        "QUIZBOT_LISTEN": f"127.0.0.1:{port}",
+        "QUIZBOT_WEBHOOK_SECRET": "process-secret",
+    }
     log = tmp_path / "bot.log"
-    proc = await start_bot_process(fake, tmp_path / "quiz.sqlite3", log, env=env,
-                                   ready=lambda: fake.webhook_url == url)
+    proc = await start_bot_process(
+        fake, tmp_path / "quiz.sqlite3", log, env=env, ready=lambda: fake.webhook_url == url
+    )
     try:
         assert fake.webhook_secret == "process-secret"
         ada = Person(fake, 501, "Ada")

@@ -32,7 +32,9 @@ def answers_by_user(db: Path, user_ids: list[int]) -> dict[int, dict[str, int]]:
         rows = conn.execute(
             "SELECT a.user_id, s.question_id, COUNT(*) FROM answers s JOIN attempts a"
             " USING (attempt_id) WHERE a.user_id BETWEEN ? AND ?"
-            " GROUP BY a.user_id, s.question_id", (min(user_ids), max(user_ids))).fetchall()
+            " GROUP BY a.user_id, s.question_id",
+            (min(user_ids), max(user_ids)),
+        ).fetchall()
     found: dict[int, dict[str, int]] = {}
     for user_id, question_id, count in rows:
         found.setdefault(user_id, {})[question_id] = count
@@ -45,8 +47,16 @@ async def test_every_user_finishes_despite_injected_faults(fake, tmp_path, banks
     a send that may have reached Telegram is not repeated), every answer is stored exactly
     once, every callback query is answered, and the bot keeps running."""
     runner = await RunningBot(fake, tmp_path / "quiz.sqlite3").start()
-    fake.chaos = Chaos(rate_limited=0.0015, server_error=0.02, drop_before=0.01,
-                       drop_after=0.01, slow=0.02, slow_seconds=0.3, retry_after=1, seed=7)
+    fake.chaos = Chaos(
+        rate_limited=0.0015,
+        server_error=0.02,
+        drop_before=0.01,
+        drop_after=0.01,
+        slow=0.02,
+        slow_seconds=0.3,
+        retry_after=1,
+        seed=7,
+    )
     try:
         generator = LoadGenerator(fake, 200, step_timeout=60, retap_after=3.0)
         report = await generator.run()
@@ -56,8 +66,10 @@ async def test_every_user_finishes_despite_injected_faults(fake, tmp_path, banks
         alive = runner._task is not None and not runner._task.done()
         await runner.stop()
     assert alive
-    assert all(injected.get(kind, 0) > 0 for kind in
-               ("rate_limited", "server_error", "drop_before", "drop_after", "slow")), injected
+    assert all(
+        injected.get(kind, 0) > 0
+        for kind in ("rate_limited", "server_error", "drop_before", "drop_after", "slow")
+    ), injected
     assert report.stalled == 0, [u for u in report.users if u.stalled][:3]
     assert report.finished == 200 and report.answers == 200 * QUESTIONS
     stored = answers_by_user(runner.db, generator.user_ids)
@@ -94,8 +106,7 @@ async def test_kill_9_mid_load_loses_no_answer_the_user_saw(fake, tmp_path):
     stored = answers_by_user(db, generator.user_ids)
     order = {}  # the question id of each position, per user, from the users' attempts
     with sqlite3.connect(db) as conn:
-        for user_id, question_order in conn.execute(
-                "SELECT user_id, question_order FROM attempts"):
+        for user_id, question_order in conn.execute("SELECT user_id, question_order FROM attempts"):
             order[user_id] = json.loads(question_order)
     for user_id, positions in seen_at_crash.items():
         for position in positions:
@@ -170,24 +181,38 @@ async def test_two_hundred_members_tap_within_a_second(fake, tmp_path, banks):
     await runner.start()
     try:
         fake.send_message(members[0], "/quiz", chat_id=group)
-        question = await fake.wait_for(lambda: next(
-            (m for m in fake.messages(group) if buttons(m)), None))
-        taps = [fake.tap(user_id, group, question["message_id"],
-                         buttons(question)[number % 4]["callback_data"])
-                for number, user_id in enumerate(members)]
-        taps += [fake.tap(user_id, group, question["message_id"],
-                          buttons(question)[0]["callback_data"]) for user_id in members[:20]]
+        question = await fake.wait_for(
+            lambda: next((m for m in fake.messages(group) if buttons(m)), None)
+        )
+        taps = [
+            fake.tap(
+                user_id,
+                group,
+                question["message_id"],
+                buttons(question)[number % 4]["callback_data"],
+            )
+            for number, user_id in enumerate(members)
+        ]
+        taps += [
+            fake.tap(user_id, group, question["message_id"], buttons(question)[0]["callback_data"])
+            for user_id in members[:20]
+        ]
         ids = [t["callback_query"]["id"] for t in taps]
         await fake.wait_for(lambda: all(i in fake.callback_answers for i in ids), timeout=30)
         with sqlite3.connect(runner.db) as conn:
-            assert conn.execute("SELECT COUNT(*), COUNT(DISTINCT user_id) FROM group_answers"
-                                ).fetchone() == (200, 200)
+            assert conn.execute(
+                "SELECT COUNT(*), COUNT(DISTINCT user_id) FROM group_answers"
+            ).fetchone() == (200, 200)
         recorded = [fake.callback_answers[i]["text"] for i in ids[:200]]
         assert all("✅" not in text for text in recorded)
         again = {fake.callback_answers[i]["text"] for i in ids[200:]}
         assert again <= {i18n.catalog(lang)("toast_answered") for lang in ("en", "hi", "el")}
-        revealed = await fake.wait_for(lambda: (lambda m: m if not answer_buttons(m) else None)(
-            fake.message(group, question["message_id"])), timeout=15)
+        revealed = await fake.wait_for(
+            lambda: (lambda m: m if not answer_buttons(m) else None)(
+                fake.message(group, question["message_id"])
+            ),
+            timeout=15,
+        )
         assert i18n.catalog("en")("group_answer_count", count=200) in revealed["text"]
         assert fake.bot_messages_in_window(group, 60.0) <= 20
     finally:

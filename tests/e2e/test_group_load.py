@@ -36,10 +36,12 @@ def test_reveal_counts_reads_the_rendered_reveal(banks):
     import random
 
     bank = banks[BANK_ID]
-    session = GroupSession(1, -100, bank.id, bank.version, "el", 7,
-                           plan_attempt(bank, random.Random(3)), WINDOW)
-    screen = groups_screens.group_reveal(bank, session, 2, [3, 0, 11, 1], i18n.catalog("el"),
-                                 render_text.PLAIN)
+    session = GroupSession(
+        1, -100, bank.id, bank.version, "el", 7, plan_attempt(bank, random.Random(3)), WINDOW
+    )
+    screen = groups_screens.group_reveal(
+        bank, session, 2, [3, 0, 11, 1], i18n.catalog("el"), render_text.PLAIN
+    )
     assert reveal_counts(screen.text) == [3, 0, 11, 1]
     with pytest.raises(ValueError):
         reveal_counts("🏆 Leaderboard")
@@ -49,9 +51,17 @@ async def test_twenty_groups_of_twenty_members(fake, tmp_path, banks):
     """20 sessions at once, 20 members each tapping every question: nothing stuck, lost,
     doubled, refused or unanswered."""
     runner = RunningBot(fake, tmp_path / "quiz.sqlite3", question_seconds=WINDOW)
-    generator = GroupLoadGenerator(fake, groups=20, members=20, tap_window=TAPS, window=WINDOW,
-                                   questions=len(banks[BANK_ID].questions),
-                                   start_spread=1.0, slack=10.0, seed=7)
+    generator = GroupLoadGenerator(
+        fake,
+        groups=20,
+        members=20,
+        tap_window=TAPS,
+        window=WINDOW,
+        questions=len(banks[BANK_ID].questions),
+        start_spread=1.0,
+        slack=10.0,
+        seed=7,
+    )
     await runner.start()
     try:
         report = await generator.run()

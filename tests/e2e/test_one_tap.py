@@ -17,9 +17,17 @@ async def choose(person: Person, t, label_key: str) -> dict:
     data = next(b["callback_data"] for b in buttons(screen) if t(label_key) in b["text"])
     await person.tap(screen, data)
     chat_id, message_id = screen["chat"]["id"], screen["message_id"]
-    return await person.fake.wait_for(lambda: (lambda m: m if any(  # the screen edited
-        b["text"] == "✓ " + t(label_key) for b in buttons(m)) else None)(
-            person.fake.message(chat_id, message_id)))
+    return await person.fake.wait_for(
+        lambda: (
+            lambda m: (
+                m
+                if any(  # the screen edited
+                    b["text"] == "✓ " + t(label_key) for b in buttons(m)
+                )
+                else None
+            )
+        )(person.fake.message(chat_id, message_id))
+    )
 
 
 def calls(fake, before: int) -> list[str]:
@@ -28,7 +36,8 @@ def calls(fake, before: int) -> list[str]:
 
 
 async def test_one_tap_in_greek_from_settings_to_the_score_and_after_a_restart(
-        fake, running_bot, banks):
+    fake, running_bot, banks
+):
     """A Greek user's /settings is in Greek with "Next" ticked; after choosing one tap, each
     answer is three calls (the query answered, the message edited into the feedback without a
     button, the next question sent below it) and one update, to the score; the choice is kept
@@ -43,8 +52,12 @@ async def test_one_tap_in_greek_from_settings_to_the_score_and_after_a_restart(
     query_id = await person.tap(screen, data)
     assert fake.callback_answers[query_id].get("text") == t("flow_saved")
     ticked = [t("flow_next"), "✓ " + t("flow_one_tap")]
-    await fake.wait_for(lambda: [b["text"] for b in buttons(fake.message(
-        screen["chat"]["id"], screen["message_id"]))] == ticked)  # the screen edited
+    await fake.wait_for(
+        lambda: (
+            [b["text"] for b in buttons(fake.message(screen["chat"]["id"], screen["message_id"]))]
+            == ticked
+        )
+    )  # the screen edited
 
     await person.say("/start", replies=2)
     lang = bank.language_for("el")
@@ -77,8 +90,11 @@ async def test_back_to_next_and_a_lost_send_made_good_by_a_second_tap(fake, runn
     await choose(person, t, "flow_one_tap")
     await person.say("/start", replies=2)
     question = person.question_message()
-    data = next(b["callback_data"] for b in buttons(question)
-                if b["text"] == correct_label(question, bank, "en"))
+    data = next(
+        b["callback_data"]
+        for b in buttons(question)
+        if b["text"] == correct_label(question, bank, "en")
+    )
     fake.fail_next("sendMessage", error_code=403, description="Forbidden: bot was blocked")
     seen = len(person.bot_messages())
     await person.tap(question, data)
@@ -105,11 +121,20 @@ async def test_a_next_question_lost_to_a_502_page_leaves_a_next_button(fake, run
     question = person.question_message()
     fake.fail_next("sendMessage", error_code=502, description="Bad Gateway", front_end=True)
     before = len(fake.calls)
-    await person.tap(question, next(b["callback_data"] for b in buttons(question)
-                                    if b["text"] == correct_label(question, bank, "en")))
+    await person.tap(
+        question,
+        next(
+            b["callback_data"]
+            for b in buttons(question)
+            if b["text"] == correct_label(question, bank, "en")
+        ),
+    )
     await fake.wait_for_call("sendMessage", after=before, where=lambda c: c.status == 502)
-    feedback = await fake.wait_for(lambda: (lambda m: m if [b["text"] for b in buttons(m)][-1:] == [
-        t("button_next")] else None)(fake.message(703, question["message_id"])))
+    feedback = await fake.wait_for(
+        lambda: (
+            lambda m: m if [b["text"] for b in buttons(m)][-1:] == [t("button_next")] else None
+        )(fake.message(703, question["message_id"]))
+    )
     assert "✅" in feedback["text"]  # the feedback kept, the button added
     following = await person.next(feedback)
     assert t("question_header", number=2, total=8) in following["text"]

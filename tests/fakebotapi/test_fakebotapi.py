@@ -232,9 +232,13 @@ class WebhookReceiver:
         self._runner: aiohttp.web.AppRunner | None = None
 
     async def _handle(self, request: aiohttp.web.Request) -> aiohttp.web.Response:
-        self.requests.append((await request.json(),
-                              request.headers.get("X-Telegram-Bot-Api-Secret-Token"),
-                              request.headers.get("Content-Type", "")))
+        self.requests.append(
+            (
+                await request.json(),
+                request.headers.get("X-Telegram-Bot-Api-Secret-Token"),
+                request.headers.get("Content-Type", ""),
+            )
+        )
         status = self.statuses.pop(0) if self.statuses else 200
         return aiohttp.web.Response(status=status)
 
@@ -253,28 +257,31 @@ class WebhookReceiver:
 
 
 async def test_webhook_delivers_each_update_in_order_with_the_secret(
-        bot: Bot, fake: FakeBotAPI) -> None:
+    bot: Bot, fake: FakeBotAPI
+) -> None:
     """After setWebhook, updates (queued before and after) are POSTed as JSON, in order, with
     the secret token header; each leaves the queue once answered 2xx; getUpdates is 409."""
     fake.send_message(USER, "queued before")
     async with WebhookReceiver() as hook:
-        assert await bot.set_webhook(hook.url, secret_token="s3cret_-X",
-                                     allowed_updates=["message"])
+        assert await bot.set_webhook(
+            hook.url, secret_token="s3cret_-X", allowed_updates=["message"]
+        )
         fake.send_message(USER, "after")
         await fake.wait_for(lambda: len(hook.requests) == 2)
         assert [u["message"]["text"] for u, _, _ in hook.requests] == ["queued before", "after"]
         assert {(secret, ctype) for _, secret, ctype in hook.requests} == {
-            ("s3cret_-X", "application/json")}
+            ("s3cret_-X", "application/json")
+        }
         await fake.wait_for(lambda: fake.pending_updates() == 0)
         info = await bot.get_webhook_info()
-        assert (info.url, info.pending_update_count, info.last_error_message) == (
-            hook.url, 0, None)
+        assert (info.url, info.pending_update_count, info.last_error_message) == (hook.url, 0, None)
         with pytest.raises(Conflict):
             await bot.get_updates(timeout=0)
 
 
 async def test_webhook_retries_an_update_until_it_is_answered_2xx(
-        bot: Bot, fake: FakeBotAPI) -> None:
+    bot: Bot, fake: FakeBotAPI
+) -> None:
     """A 403 (or any non-2xx) leaves the update queued: getWebhookInfo shows it pending with the
     last error, and it is POSTed again until a 2xx; the next update waits its turn."""
     async with WebhookReceiver(statuses=[403, 500]) as hook:
@@ -333,7 +340,8 @@ async def test_send_message_parses_html_and_keeps_the_raw_text(bot: Bot, fake: F
     sent = await bot.send_message(GROUP, html, parse_mode="HTML", reply_markup=keyboard)
     assert sent.text == "Ερώτηση 😀 <1> & done"
     assert [(e.type, e.offset, e.length) for e in sent.entities] == [
-        ("bold", 0, 7), ("italic", utf16_len("Ερώτηση 😀 <1> & "), 4),
+        ("bold", 0, 7),
+        ("italic", utf16_len("Ερώτηση 😀 <1> & "), 4),
     ]
     assert sent.text_html == "<b>Ερώτηση</b> 😀 &lt;1&gt; &amp; <i>done</i>"
     assert sent.reply_markup == keyboard
@@ -354,22 +362,39 @@ async def test_message_ids_count_per_chat_and_replies(bot: Bot, fake: FakeBotAPI
 @pytest.mark.parametrize(
     ("html", "text", "entities"),
     [
-        ("<b>b</b><strong>s</strong><i>i</i><em>e</em><u>u</u><ins>n</ins><s>s</s>", "bsieuns",
-         ["bold", "bold", "italic", "italic", "underline", "underline", "strikethrough"]),
-        ("<strike>s</strike><del>d</del><tg-spoiler>t</tg-spoiler>", "sdt",
-         ["strikethrough", "strikethrough", "spoiler"]),
-        ('<span class="tg-spoiler">x</span><a href="https://example.org/?a=1&amp;b=2">l</a>',
-         "xl", ["spoiler", "text_link"]),
-        ('<code>c</code><pre>p</pre><pre><code class="language-python">x = 1</code></pre>',
-         "cpx = 1", ["code", "pre", "pre"]),
-        ("<blockquote>q</blockquote><blockquote expandable>e</blockquote><B>caps</B>", "qecaps",
-         ["blockquote", "expandable_blockquote", "bold"]),
-        ('<tg-emoji emoji-id="5368324170671202286">👍</tg-emoji> &#128512; &#x1F600; &quot;',
-         '👍 😀 😀 "', ["custom_emoji"]),
+        (
+            "<b>b</b><strong>s</strong><i>i</i><em>e</em><u>u</u><ins>n</ins><s>s</s>",
+            "bsieuns",
+            ["bold", "bold", "italic", "italic", "underline", "underline", "strikethrough"],
+        ),
+        (
+            "<strike>s</strike><del>d</del><tg-spoiler>t</tg-spoiler>",
+            "sdt",
+            ["strikethrough", "strikethrough", "spoiler"],
+        ),
+        (
+            '<span class="tg-spoiler">x</span><a href="https://example.org/?a=1&amp;b=2">l</a>',
+            "xl",
+            ["spoiler", "text_link"],
+        ),
+        (
+            '<code>c</code><pre>p</pre><pre><code class="language-python">x = 1</code></pre>',
+            "cpx = 1",
+            ["code", "pre", "pre"],
+        ),
+        (
+            "<blockquote>q</blockquote><blockquote expandable>e</blockquote><B>caps</B>",
+            "qecaps",
+            ["blockquote", "expandable_blockquote", "bold"],
+        ),
+        (
+            '<tg-emoji emoji-id="5368324170671202286">👍</tg-emoji> &#128512; &#x1F600; &quot;',
+            '👍 😀 😀 "',
+            ["custom_emoji"],
+        ),
     ],
 )
-async def test_valid_html_is_accepted(bot: Bot, html: str, text: str,
-                                      entities: list[str]) -> None:
+async def test_valid_html_is_accepted(bot: Bot, html: str, text: str, entities: list[str]) -> None:
     """Every tag and entity of the Bot API's HTML style is accepted: the message's text is the
     markup's text, each tag an entity of its kind (Bot API, "HTML style")."""
     message = await bot.send_message(GROUP, html, parse_mode="HTML")
@@ -426,8 +451,10 @@ async def test_text_limits_count_utf16_units_after_parsing(bot: Bot, fake: FakeB
         ({"text": "x", "callback_data": "é" * 33}, "Bad Request: BUTTON_DATA_INVALID"),
         ({"text": "x", "callback_data": ""}, "Bad Request: BUTTON_DATA_INVALID"),
         ({"text": "x", "url": "ftp://example.org"}, "Bad Request: BUTTON_URL_INVALID"),
-        ({"text": "x", "url": "https://a", "callback_data": "a"},
-         "Bad Request: BUTTON_TYPE_INVALID"),
+        (
+            {"text": "x", "url": "https://a", "callback_data": "a"},
+            "Bad Request: BUTTON_TYPE_INVALID",
+        ),
         ({"text": "x"}, "Bad Request: text buttons are unallowed in the inline keyboard"),
         ({"text": "", "callback_data": "a"}, BUTTON_TEXT_EMPTY),
     ],
@@ -452,7 +479,7 @@ async def test_callback_data_of_64_bytes_is_fine(bot: Bot) -> None:
 def grid(buttons: int, per_row: int = 8) -> InlineKeyboardMarkup:
     """An inline keyboard of ``buttons`` callback buttons, ``per_row`` to a row."""
     flat = [InlineKeyboardButton(str(n), callback_data=str(n)) for n in range(buttons)]
-    return InlineKeyboardMarkup([flat[i:i + per_row] for i in range(0, buttons, per_row)])
+    return InlineKeyboardMarkup([flat[i : i + per_row] for i in range(0, buttons, per_row)])
 
 
 async def test_an_inline_keyboard_has_at_most_100_buttons(bot: Bot, fake: FakeBotAPI) -> None:
@@ -532,8 +559,9 @@ async def test_edits_and_not_modified(bot: Bot, fake: FakeBotAPI) -> None:
     with pytest.raises(BadRequest, match="Message is not modified"):
         await bot.edit_message_reply_markup(GROUP, sent.message_id)
     await bot.edit_message_reply_markup(GROUP, sent.message_id, reply_markup=keyboard)
-    await bot.edit_message_text("<i>Q1</i>", GROUP, sent.message_id, parse_mode="HTML",
-                                reply_markup=keyboard)  # other entities: modified
+    await bot.edit_message_text(
+        "<i>Q1</i>", GROUP, sent.message_id, parse_mode="HTML", reply_markup=keyboard
+    )  # other entities: modified
     assert fake.message(GROUP, sent.message_id)["entities"][0]["type"] == "italic"
     assert fake.raw_text(GROUP, sent.message_id) == "<i>Q1</i>"
 
@@ -561,9 +589,7 @@ async def test_delete_message(bot: Bot, fake: FakeBotAPI) -> None:
 # -- callback queries -------------------------------------------------------------------------
 
 
-async def test_tap_and_answer_callback_query(
-    bot: Bot, fake: FakeBotAPI, clock: FakeClock
-) -> None:
+async def test_tap_and_answer_callback_query(bot: Bot, fake: FakeBotAPI, clock: FakeClock) -> None:
     """A tap carries the bot's message; it is answered once, within query_ttl seconds."""
     keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("A", callback_data="ans:a")]])
     sent = await bot.send_message(GROUP, "Q", reply_markup=keyboard)
@@ -598,8 +624,9 @@ async def test_fail_next_maps_to_ptb_exceptions(
 ) -> None:
     """Injected 429/409/502 answers surface as RetryAfter, Conflict and NetworkError."""
     monkeypatch.setenv("PTB_TIMEDELTA", "true")
-    fake.fail_next("sendMessage", error_code=429, description="Too Many Requests: retry after 3",
-                   retry_after=3)
+    fake.fail_next(
+        "sendMessage", error_code=429, description="Too Many Requests: retry after 3", retry_after=3
+    )
     with pytest.raises(RetryAfter) as caught:
         await bot.send_message(GROUP, "x")
     assert caught.value.retry_after == dtm.timedelta(seconds=3)
@@ -620,8 +647,9 @@ async def test_a_front_end_failure_is_an_html_page_not_carried_out(
     raises NetworkError naming the status and the unparsable page); nothing was sent."""
     fake.fail_next("sendMessage", error_code=502, description="Bad Gateway", front_end=True)
     async with aiohttp.ClientSession() as http:
-        async with http.post(f"{fake.base_url}{fake.token}/sendMessage",
-                             json={"chat_id": GROUP, "text": "x"}) as response:
+        async with http.post(
+            f"{fake.base_url}{fake.token}/sendMessage", json={"chat_id": GROUP, "text": "x"}
+        ) as response:
             assert (response.status, response.content_type) == (502, "text/html")
             assert "<h1>502 Bad Gateway</h1>" in await response.text()
     fake.fail_next("sendMessage", error_code=502, description="Bad Gateway", front_end=True)
@@ -673,8 +701,9 @@ async def test_bot_flood_limit_counts_every_chat_and_paid_broadcasts_apart(
     await bot.send_message(-100777, "4")
 
 
-async def test_open_private_lets_the_bot_write_without_an_update(bot: Bot,
-                                                                  fake: FakeBotAPI) -> None:
+async def test_open_private_lets_the_bot_write_without_an_update(
+    bot: Bot, fake: FakeBotAPI
+) -> None:
     """A user's private chat opened by open_private takes the bot's messages at once (403
     before), and no update is queued for the bot."""
     fake.add_user(55, "Eve")
@@ -874,7 +903,9 @@ async def test_group_upgraded_to_supergroup(
             await attempt()
         assert caught.value.new_chat_id == NEW_SUPERGROUP
         assert fake.calls[-1].response == {
-            "ok": False, "error_code": 400, "description": GROUP_MIGRATED,
+            "ok": False,
+            "error_code": 400,
+            "description": GROUP_MIGRATED,
             "parameters": {"migrate_to_chat_id": NEW_SUPERGROUP},
         }
     assert fake.message(OLD_GROUP, old_message.message_id)["text"] == "before"
@@ -918,7 +949,9 @@ async def test_forum_topics(bot: Bot, fake: FakeBotAPI) -> None:
     with pytest.raises(BadRequest, match=r"^Message thread not found$"):
         await bot.send_message(GROUP, "x", message_thread_id=thread)  # not a forum
     assert [m["message_id"] for m in fake.topic_messages(FORUM, thread)] == [
-        thread, in_topic.message_id, sent.message_id,
+        thread,
+        in_topic.message_id,
+        sent.message_id,
     ]
     assert [m.get("text") for m in fake.topic_messages(FORUM, None)] == ["in general", "Scores"]
     assert len(fake.messages(FORUM)) == 5
@@ -950,7 +983,9 @@ async def test_bot_removed_from_a_group_and_added_back(
     change = (await bot.get_updates())[-1].my_chat_member
     assert (change.chat.id, change.from_user.id) == (chat_id, 7)
     assert (change.old_chat_member.status, change.new_chat_member.status) == (
-        "administrator", status)
+        "administrator",
+        status,
+    )
     assert change.new_chat_member.user.id == fake.bot_id
     new_member = pushed["my_chat_member"]["new_chat_member"]
     assert new_member.get("until_date") == (0 if status == "kicked" else None)
@@ -971,8 +1006,10 @@ async def test_bot_removed_from_a_group_and_added_back(
         fake.send_message(USER, "anyone?", chat_id=chat_id)
     fake.add_bot(chat_id, by=USER)
     back, joined = (u for u in await bot.get_updates(offset=-2))
-    assert (back.my_chat_member.old_chat_member.status,
-            back.my_chat_member.new_chat_member.status) == (status, "member")
+    assert (
+        back.my_chat_member.old_chat_member.status,
+        back.my_chat_member.new_chat_member.status,
+    ) == (status, "member")
     assert [u.id for u in joined.message.new_chat_members] == [fake.bot_id]
     assert await bot.send_message(chat_id, "back")
     assert (await bot.get_chat_member(chat_id, fake.bot_id)).status == "member"  # not admin now
@@ -995,7 +1032,9 @@ async def test_channel_anonymous_admin_and_automatic_forward_senders(
     assert (as_channel.sender_chat.id, as_channel.sender_chat.type) == (CHANNEL, "channel")
     assert as_channel.entities[0].length == len("/quiz@quizbot_test_bot")
     assert (anonymous.from_user.id, anonymous.from_user.username) == (
-        1087968824, "GroupAnonymousBot")
+        1087968824,
+        "GroupAnonymousBot",
+    )
     assert anonymous.sender_chat.id == GROUP and anonymous.chat.id == GROUP
     assert anonymous.entities[0].type == "bot_command"
     assert (automatic.from_user.id, automatic.from_user.first_name) == (777000, "Telegram")
@@ -1023,7 +1062,9 @@ async def test_private_chat_flood_limit(
         await bot.send_message(USER, "2")
     assert caught.value.retry_after == dtm.timedelta(seconds=1)
     assert fake.calls[-1].response == {
-        "ok": False, "error_code": 429, "description": "Too Many Requests: retry after 1",
+        "ok": False,
+        "error_code": 429,
+        "description": "Too Many Requests: retry after 1",
         "parameters": {"retry_after": 1},
     }
     assert await bot.send_message(8, "another chat is fine")
@@ -1091,6 +1132,7 @@ async def test_a_callback_can_be_forged_on_any_bot_message(bot: Bot, fake: FakeB
 
 # -- sendPhoto --------------------------------------------------------------------------------
 
+
 def _png(width: int, height: int) -> bytes:
     import io
 
@@ -1113,10 +1155,12 @@ async def test_send_photo_uploads_checks_dimensions_and_caption(bot: Bot, fake: 
     assert (message.photo[-1].width, message.photo[-1].height) == (80, 60)
     assert message.caption == "Hi 😀" and message.caption_entities[0].type == "bold"
     assert await bot.send_photo(GROUP, _png(8, 8), caption="😀" * 512)  # 1,024 units
-    refusals = [(_png(5001, 5000), {}, PHOTO_INVALID_DIMENSIONS),
-                (_png(21, 1), {}, PHOTO_INVALID_DIMENSIONS),
-                (b"not an image", {}, PHOTO_NOT_IMAGE),
-                (png, {"caption": "😀" * 512 + "a"}, CAPTION_TOO_LONG)]
+    refusals = [
+        (_png(5001, 5000), {}, PHOTO_INVALID_DIMENSIONS),
+        (_png(21, 1), {}, PHOTO_INVALID_DIMENSIONS),
+        (b"not an image", {}, PHOTO_NOT_IMAGE),
+        (png, {"caption": "😀" * 512 + "a"}, CAPTION_TOO_LONG),
+    ]
     for photo, kwargs, description in refusals:
         with pytest.raises(BadRequest) as caught:
             await bot.send_photo(GROUP, photo, **kwargs)

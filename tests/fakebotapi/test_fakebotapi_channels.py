@@ -55,10 +55,10 @@ async def test_posts_have_no_sender_and_taps_come_from_anyone(bot: Bot, fake: Fa
     query = update["callback_query"]
     assert query["from"]["id"] == STRANGER and query["message"]["chat"]["type"] == "channel"
     assert await bot.answer_callback_query(query["id"], "Recorded")
-    edited = await bot.edit_message_text("Answer: A", chat_id=CHANNEL,
-                                         message_id=post.message_id)
+    edited = await bot.edit_message_text("Answer: A", chat_id=CHANNEL, message_id=post.message_id)
     assert edited.text == "Answer: A" and "reply_markup" not in fake.message(
-        CHANNEL, post.message_id)
+        CHANNEL, post.message_id
+    )
 
 
 async def test_members_read_in_a_channel(bot: Bot, fake: FakeBotAPI):
@@ -79,8 +79,7 @@ async def test_a_bot_without_the_right_to_post_is_refused(bot: Bot, fake: FakeBo
         await bot.send_message(CHANNEL, "Question?")
 
 
-async def test_a_demoted_bot_can_neither_post_nor_edit_nor_read_members(
-        bot: Bot, fake: FakeBotAPI):
+async def test_a_demoted_bot_can_neither_post_nor_edit_nor_read_members(bot: Bot, fake: FakeBotAPI):
     """Demoted, the bot is a subscriber (my_chat_member to "member"); posts, edits of its
     earlier post and member lists answer Telegram's refusals."""
     fake.add_channel(CHANNEL, "Daily facts", owner=OWNER)

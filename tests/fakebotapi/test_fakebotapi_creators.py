@@ -63,14 +63,19 @@ def _png(width: int, height: int) -> bytes:
 
 # -- polls users send ---------------------------------------------------------------------------
 
+
 async def test_a_quiz_sent_to_the_private_chat_shows_its_right_options(bot: Bot, fake: FakeBotAPI):
     """A quiz made in the app and sent to the bot carries correct_option_ids and explanation."""
-    fake.send_poll(USER, "2 + 2?", ["3", "4", "5"], correct_option_ids=(1,),
-                   explanation="Count <b>them</b>")
+    fake.send_poll(
+        USER, "2 + 2?", ["3", "4", "5"], correct_option_ids=(1,), explanation="Count <b>them</b>"
+    )
     message = await _received(bot)
     poll = message.poll
     assert (poll.type, poll.question, [o.text for o in poll.options]) == (
-        "quiz", "2 + 2?", ["3", "4", "5"])
+        "quiz",
+        "2 + 2?",
+        ["3", "4", "5"],
+    )
     assert poll.correct_option_ids == (1,) and poll.explanation == "Count <b>them</b>"
     assert not poll.is_closed and poll.is_anonymous and not poll.allows_multiple_answers
     assert poll.allows_revoting is False and poll.total_voter_count == 0
@@ -81,7 +86,8 @@ async def test_a_quiz_sent_to_the_private_chat_shows_its_right_options(bot: Bot,
 
 
 async def test_a_quiz_with_several_right_options_allows_multiple_answers(
-        bot: Bot, fake: FakeBotAPI):
+    bot: Bot, fake: FakeBotAPI
+):
     """Several correct_option_ids make a quiz that allows multiple answers."""
     fake.send_poll(USER, "Primes?", ["2", "4", "5", "9"], correct_option_ids=(0, 2))
     poll = (await _received(bot)).poll
@@ -99,8 +105,14 @@ async def test_a_regular_poll_has_no_right_option(bot: Bot, fake: FakeBotAPI):
 
 async def test_a_forwarded_open_quiz_hides_its_answer(bot: Bot, fake: FakeBotAPI):
     """A forwarded open quiz has a user forward_origin and neither right options nor explanation."""
-    fake.send_poll(USER, "Capital of Peru?", ["Lima", "Quito"], explanation="Lima",
-                   forward_from=OTHER, answer_visible=False)
+    fake.send_poll(
+        USER,
+        "Capital of Peru?",
+        ["Lima", "Quito"],
+        explanation="Lima",
+        forward_from=OTHER,
+        answer_visible=False,
+    )
     message = await _received(bot)
     assert message.forward_origin.type == "user"
     assert message.forward_origin.sender_user.id == OTHER
@@ -111,8 +123,14 @@ async def test_a_forwarded_open_quiz_hides_its_answer(bot: Bot, fake: FakeBotAPI
 
 async def test_a_forwarded_quiz_with_a_visible_answer_is_a_closed_one(bot: Bot, fake: FakeBotAPI):
     """A forwarded quiz whose answer the bot sees is closed; a channel is its origin."""
-    fake.send_poll(USER, "H2O is?", ["Water", "Salt"], correct_option_ids=(0,),
-                   explanation="Two hydrogens", forward_from="channel")
+    fake.send_poll(
+        USER,
+        "H2O is?",
+        ["Water", "Salt"],
+        correct_option_ids=(0,),
+        explanation="Two hydrogens",
+        forward_from="channel",
+    )
     message = await _received(bot)
     assert message.forward_origin.type == "channel"
     assert message.forward_origin.chat.type == "channel"
@@ -144,6 +162,7 @@ def test_polls_telegrams_apps_cannot_make_are_refused(fake: FakeBotAPI):
 
 # -- documents, photos, getFile --------------------------------------------------------------
 
+
 async def test_a_users_document_is_downloaded_through_getfile(bot: Bot, fake: FakeBotAPI):
     """A user's document has its name, MIME type and size; getFile and the URL serve its bytes."""
     data = b"title: Birds\nquestions: []\n"
@@ -151,7 +170,10 @@ async def test_a_users_document_is_downloaded_through_getfile(bot: Bot, fake: Fa
     message = await _received(bot)
     document = message.document
     assert (document.file_name, document.mime_type, document.file_size) == (
-        "birds.yaml", "application/x-yaml", len(data))
+        "birds.yaml",
+        "application/x-yaml",
+        len(data),
+    )
     assert message.caption == "/import mine" and message.caption_entities[0].type == "bot_command"
     file = await bot.get_file(document.file_id)
     assert file.file_size == len(data) and file.file_unique_id == document.file_unique_id
@@ -180,10 +202,12 @@ async def test_the_download_url_checks_the_token_and_the_path(bot: Bot, fake: Fa
     path = file.file_path.removeprefix(f"{fake.base_file_url}{fake.token}/")
     base = fake.base_file_url
     async with aiohttp.ClientSession() as session:
-        for url, status in [(f"{base}{fake.token}/{path}", 200),
-                            (f"{base}{fake.token}/documents/nothing.csv", 404),
-                            (f"{base}999:OTHER/{path}", 401),
-                            (f"{base}not-a-token/{path}", 404)]:
+        for url, status in [
+            (f"{base}{fake.token}/{path}", 200),
+            (f"{base}{fake.token}/documents/nothing.csv", 404),
+            (f"{base}999:OTHER/{path}", 401),
+            (f"{base}not-a-token/{path}", 404),
+        ]:
             async with session.get(url) as response:
                 assert response.status == status, url
                 if status == 200:
@@ -210,8 +234,7 @@ async def test_a_users_photo_comes_in_several_sizes(bot: Bot, fake: FakeBotAPI):
         fake.send_photo(USER, b"not a picture")
 
 
-async def test_an_album_is_one_message_a_photo_sharing_a_media_group_id(bot: Bot,
-                                                                       fake: FakeBotAPI):
+async def test_an_album_is_one_message_a_photo_sharing_a_media_group_id(bot: Bot, fake: FakeBotAPI):
     """An album of three photos is three message Updates, each its own picture, sharing one
     media_group_id (another album has another), the caption on the first only."""
     fake.send_album(USER, 3, caption="Which one?")
@@ -257,6 +280,7 @@ async def test_the_bots_uploads_are_gettable(bot: Bot, fake: FakeBotAPI):
 
 # -- the bot's photos ------------------------------------------------------------------------
 
+
 async def test_the_bot_resends_a_users_photo_by_file_id(bot: Bot, fake: FakeBotAPI):
     """sendPhoto with a user's photo file id sends the same PhotoSizes; unknown ids are refused."""
     fake.send_photo(USER)
@@ -298,19 +322,27 @@ async def test_photo_captions_keyboards_and_edits(bot: Bot, fake: FakeBotAPI):
     can be edited, its text cannot."""
     keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("A", callback_data="a")]])
     with pytest.raises(BadRequest, match=r"(?i)caption is too long"):
-        await bot.send_photo(USER, sample_jpeg(), caption="<b>x</b>" + "y" * 1024,
-                             parse_mode="HTML")
-    sent = await bot.send_photo(USER, sample_jpeg(), caption="<b>Q1</b> " + "y" * 1021,
-                                parse_mode="HTML", reply_markup=keyboard)
+        await bot.send_photo(
+            USER, sample_jpeg(), caption="<b>x</b>" + "y" * 1024, parse_mode="HTML"
+        )
+    sent = await bot.send_photo(
+        USER,
+        sample_jpeg(),
+        caption="<b>Q1</b> " + "y" * 1021,
+        parse_mode="HTML",
+        reply_markup=keyboard,
+    )
     assert sent.caption_entities[0].type == "bold" and sent.reply_markup == keyboard
     with pytest.raises(BadRequest, match=r"(?i)there is no text in the message to edit"):
         await bot.edit_message_text("new", chat_id=USER, message_id=sent.message_id)
-    edited = await bot.edit_message_caption(USER, sent.message_id, caption="Answered",
-                                            reply_markup=keyboard)
+    edited = await bot.edit_message_caption(
+        USER, sent.message_id, caption="Answered", reply_markup=keyboard
+    )
     assert edited.caption == "Answered" and edited.reply_markup == keyboard
     with pytest.raises(BadRequest, match=r"(?i)message is not modified"):
-        await bot.edit_message_caption(USER, sent.message_id, caption="Answered",
-                                       reply_markup=keyboard)
+        await bot.edit_message_caption(
+            USER, sent.message_id, caption="Answered", reply_markup=keyboard
+        )
     bare = await bot.edit_message_reply_markup(USER, sent.message_id)
     assert bare.reply_markup is None and bare.caption == "Answered"
     text = await bot.send_message(USER, "plain")
@@ -320,17 +352,27 @@ async def test_photo_captions_keyboards_and_edits(bot: Bot, fake: FakeBotAPI):
 
 # -- reply keyboards ---------------------------------------------------------------------------
 
+
 def _quiz_keyboard(**kwargs: object) -> ReplyKeyboardMarkup:
     return ReplyKeyboardMarkup(
-        [[KeyboardButton("Make a quiz question", request_poll=KeyboardButtonPollType("quiz"))],
-         ["/done", "/undo"]], **kwargs)
+        [
+            [KeyboardButton("Make a quiz question", request_poll=KeyboardButtonPollType("quiz"))],
+            ["/done", "/undo"],
+        ],
+        **kwargs,
+    )
 
 
 async def test_a_quiz_poll_button_is_kept_and_pressed(bot: Bot, fake: FakeBotAPI):
     """A reply keyboard with a quiz-poll button is kept per message and shown; pressing it
     sends a quiz poll, a text button sends its text, a one-time keyboard hides."""
-    sent = await bot.send_message(USER, "Send a question", reply_markup=_quiz_keyboard(
-        one_time_keyboard=True, resize_keyboard=True, input_field_placeholder="A quiz poll"))
+    sent = await bot.send_message(
+        USER,
+        "Send a question",
+        reply_markup=_quiz_keyboard(
+            one_time_keyboard=True, resize_keyboard=True, input_field_placeholder="A quiz poll"
+        ),
+    )
     assert sent.reply_markup is None  # a Message echoes inline keyboards only
     markup = fake.reply_markups[(USER, sent.message_id)]
     assert markup["keyboard"][0][0]["request_poll"] == {"type": "quiz"}
@@ -341,8 +383,7 @@ async def test_a_quiz_poll_button_is_kept_and_pressed(bot: Bot, fake: FakeBotAPI
     assert poll.type == "quiz" and poll.correct_option_ids == (0,)
     assert fake.keyboard_hidden(USER)
     with pytest.raises(ValueError, match="only quiz polls"):
-        fake.press(USER, "Make a quiz question", question="Q?", options=["a", "b"],
-                   type="regular")
+        fake.press(USER, "Make a quiz question", question="Q?", options=["a", "b"], type="regular")
     fake.press(USER, "/done")
     assert (await _received(bot)).text == "/done"
     with pytest.raises(ValueError, match="no button"):
@@ -357,8 +398,9 @@ async def test_reply_keyboard_remove_and_force_reply(bot: Bot, fake: FakeBotAPI)
     assert fake.reply_markups[(USER, removed.message_id)]["remove_keyboard"] is True
     with pytest.raises(ValueError, match="no reply keyboard"):
         fake.press(USER, "/done")
-    forced = await bot.send_message(USER, "Title?", reply_markup=ForceReply(
-        input_field_placeholder="Title"))
+    forced = await bot.send_message(
+        USER, "Title?", reply_markup=ForceReply(input_field_placeholder="Title")
+    )
     assert fake.reply_markups[(USER, forced.message_id)]["force_reply"] is True
 
 
@@ -371,15 +413,16 @@ async def test_reply_keyboards_are_checked_as_telegram_checks_them(bot: Bot, fak
     with pytest.raises(BadRequest, match=r"(?i)keyboard button text must be non-empty"):
         await bot.send_message(USER, "x", reply_markup=ReplyKeyboardMarkup([[""]]))
     with pytest.raises(BadRequest, match=r"(?i)input_field_placeholder"):
-        await bot.send_message(USER, "x", reply_markup=_quiz_keyboard(
-            input_field_placeholder="p" * 65))
-    assert await bot.send_message(USER, "x", reply_markup=_quiz_keyboard(
-        input_field_placeholder="p" * 64))
+        await bot.send_message(
+            USER, "x", reply_markup=_quiz_keyboard(input_field_placeholder="p" * 65)
+        )
+    assert await bot.send_message(
+        USER, "x", reply_markup=_quiz_keyboard(input_field_placeholder="p" * 64)
+    )
     photo = await bot.send_photo(USER, sample_jpeg(), reply_markup=_quiz_keyboard())
     assert fake.reply_keyboard(USER)["keyboard"][1] == [{"text": "/done"}, {"text": "/undo"}]
     with pytest.raises(BadRequest, match=r"(?i)inline keyboard expected"):
-        await bot.edit_message_reply_markup(
-            USER, photo.message_id, reply_markup=_quiz_keyboard())  # type: ignore[arg-type]
+        await bot.edit_message_reply_markup(USER, photo.message_id, reply_markup=_quiz_keyboard())  # type: ignore[arg-type]
 
 
 async def test_updates_decode_as_ptb_objects(bot: Bot, fake: FakeBotAPI):
@@ -392,11 +435,19 @@ async def test_updates_decode_as_ptb_objects(bot: Bot, fake: FakeBotAPI):
 
 # -- the bot's sendPoll ------------------------------------------------------------------------
 
+
 async def test_the_bot_sends_a_quiz_poll(bot: Bot, fake: FakeBotAPI):
     """sendPoll makes a quiz showing its right options and HTML-parsed explanation."""
-    sent = await bot.send_poll(USER, "Owls hunt at?", ["Night", "Noon", "Both"], type="quiz",
-                               correct_option_ids=[0, 2], explanation="<i>Mostly</i> night",
-                               explanation_parse_mode="HTML", is_anonymous=False)
+    sent = await bot.send_poll(
+        USER,
+        "Owls hunt at?",
+        ["Night", "Noon", "Both"],
+        type="quiz",
+        correct_option_ids=[0, 2],
+        explanation="<i>Mostly</i> night",
+        explanation_parse_mode="HTML",
+        is_anonymous=False,
+    )
     poll = sent.poll
     assert poll.correct_option_ids == (0, 2) and poll.allows_multiple_answers
     assert poll.explanation == "Mostly night" and not poll.is_anonymous
@@ -407,20 +458,38 @@ async def test_the_bot_sends_a_quiz_poll(bot: Bot, fake: FakeBotAPI):
 
 async def test_send_poll_limits(bot: Bot, fake: FakeBotAPI):
     """sendPoll refuses what Telegram refuses: 300/100/200 characters, 1-12 options, right ids."""
-    assert await bot.send_poll(USER, "Q" * 300, ["o" * 100] * 12, type="quiz",
-                               correct_option_ids=[11], explanation="e" * 200)
+    assert await bot.send_poll(
+        USER,
+        "Q" * 300,
+        ["o" * 100] * 12,
+        type="quiz",
+        correct_option_ids=[11],
+        explanation="e" * 200,
+    )
     refused = [
         (dict(question="Q" * 301, options=["a", "b"]), "poll question length must not exceed 300"),
-        (dict(question="Q?", options=[str(n) for n in range(13)]),
-         "poll can't have more than 12 options"),
+        (
+            dict(question="Q?", options=[str(n) for n in range(13)]),
+            "poll can't have more than 12 options",
+        ),
         (dict(question="Q?", options=[]), "poll must have at least one answer option"),
         (dict(question="Q?", options=["a", "o" * 101]), "poll options length must not exceed 100"),
         (dict(question="Q?", options=["a", " "]), "text must be non-empty"),
-        (dict(question="Q?", options=["a", "b"], type="quiz", correct_option_ids=[2]),
-         "wrong correct option ID specified"),
+        (
+            dict(question="Q?", options=["a", "b"], type="quiz", correct_option_ids=[2]),
+            "wrong correct option ID specified",
+        ),
         (dict(question="Q?", options=["a", "b"], type="quiz"), "wrong correct option ID specified"),
-        (dict(question="Q?", options=["a", "b"], type="quiz", correct_option_ids=[0],
-              explanation="e" * 201), "explanation is too long"),
+        (
+            dict(
+                question="Q?",
+                options=["a", "b"],
+                type="quiz",
+                correct_option_ids=[0],
+                explanation="e" * 201,
+            ),
+            "explanation is too long",
+        ),
     ]
     for kwargs, description in refused:
         with pytest.raises(BadRequest) as caught:
@@ -430,6 +499,7 @@ async def test_send_poll_limits(bot: Bot, fake: FakeBotAPI):
 
 
 # -- the objects against the Bot API description -----------------------------------------------
+
 
 def _check_object(types: dict, name: str, value: dict) -> None:
     """``value`` has every required field of Bot API type ``name`` and no field it lacks."""
@@ -453,19 +523,24 @@ async def test_objects_have_the_fields_the_bot_api_describes(bot: Bot, fake: Fak
     fake.send_document(USER, b"x", "a.csv")
     fake.send_photo(USER)
     await bot.send_poll(USER, "Q?", ["a", "b"], type="quiz", correct_option_ids=[1])
-    origins = {"user": "MessageOriginUser", "channel": "MessageOriginChannel",
-               "hidden_user": "MessageOriginHiddenUser"}
+    origins = {
+        "user": "MessageOriginUser",
+        "channel": "MessageOriginChannel",
+        "hidden_user": "MessageOriginHiddenUser",
+    }
     for message in fake.messages(USER):
         if "poll" in message:
             _check_object(types, "Poll", message["poll"])
             for option in message["poll"]["options"]:
                 _check_object(types, "PollOption", option)
         if "forward_origin" in message:
-            _check_object(types, origins[message["forward_origin"]["type"]],
-                          message["forward_origin"])
+            _check_object(
+                types, origins[message["forward_origin"]["type"]], message["forward_origin"]
+            )
         if "document" in message:
             _check_object(types, "Document", message["document"])
-            _check_object(types, "File", (await bot.get_file(
-                message["document"]["file_id"])).to_dict())
+            _check_object(
+                types, "File", (await bot.get_file(message["document"]["file_id"])).to_dict()
+            )
         for size in message.get("photo", []):
             _check_object(types, "PhotoSize", size)

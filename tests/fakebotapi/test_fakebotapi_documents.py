@@ -25,8 +25,12 @@ async def bot(fake: FakeBotAPI):
 
 
 async def test_upload_is_stored_with_its_caption(bot: Bot, fake: FakeBotAPI):
-    sent = await bot.send_document(USER, InputFile(b"a,b\r\n1,2\r\n", filename="r.csv"),
-                                   caption="<b>Results</b>", parse_mode="HTML")
+    sent = await bot.send_document(
+        USER,
+        InputFile(b"a,b\r\n1,2\r\n", filename="r.csv"),
+        caption="<b>Results</b>",
+        parse_mode="HTML",
+    )
     assert sent.document.file_name == "r.csv" and sent.document.file_size == 10
     assert sent.caption == "Results" and sent.caption_entities[0].type == "bold"
     assert fake.documents[sent.document.file_id] == b"a,b\r\n1,2\r\n"

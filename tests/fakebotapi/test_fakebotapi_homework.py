@@ -44,10 +44,12 @@ async def test_a_deep_link_url_button_is_sent_edited_and_followed(bot: Bot, fake
     url = f"https://t.me/{fake.bot_username}?start={TOKEN}"
     markup = InlineKeyboardMarkup([[InlineKeyboardButton("Start the homework", url=url)]])
     sent = await bot.send_message(GROUP, "Homework", reply_markup=markup)
-    assert fake.message(GROUP, sent.message_id)["reply_markup"]["inline_keyboard"][0][0][
-        "url"] == url
-    await bot.edit_message_text("Homework: 1 has finished.", chat_id=GROUP,
-                                message_id=sent.message_id, reply_markup=markup)
+    assert (
+        fake.message(GROUP, sent.message_id)["reply_markup"]["inline_keyboard"][0][0]["url"] == url
+    )
+    await bot.edit_message_text(
+        "Homework: 1 has finished.", chat_id=GROUP, message_id=sent.message_id, reply_markup=markup
+    )
     update = fake.follow_link(MEMBER, url)
     assert update["message"]["text"] == f"/start {TOKEN}"
     assert update["message"]["chat"]["id"] == MEMBER

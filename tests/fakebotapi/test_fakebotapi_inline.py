@@ -54,8 +54,9 @@ async def bot(fake: FakeBotAPI):
 
 
 def article(result_id: str, text: str = "<b>Quiz</b>", **kwargs) -> InlineQueryResultArticle:
-    return InlineQueryResultArticle(result_id, f"Title {result_id}",
-                                    InputTextMessageContent(text, parse_mode="HTML"), **kwargs)
+    return InlineQueryResultArticle(
+        result_id, f"Title {result_id}", InputTextMessageContent(text, parse_mode="HTML"), **kwargs
+    )
 
 
 def message(description: str) -> str:
@@ -81,7 +82,8 @@ async def test_inline_mode_is_off_unless_turned_on(fake: FakeBotAPI, bot: Bot) -
 
 
 async def test_an_inline_query_reaches_the_bot_with_its_sender_and_chat_type(
-        fake: FakeBotAPI, bot: Bot) -> None:
+    fake: FakeBotAPI, bot: Bot
+) -> None:
     fake.inline_query(USER, "zero ✨", chat_type="supergroup")
     fake.inline_query(USER, "", offset="50", chat_type=None)  # from a secret chat
     first, second = (update.inline_query for update in await received(bot))
@@ -103,12 +105,14 @@ async def test_only_allowed_update_types_are_delivered(fake: FakeBotAPI, bot: Bo
     assert await received(bot) == []
 
 
-async def test_answer_once_within_the_time_limit(fake: FakeBotAPI, bot: Bot,
-                                                 clock: FakeClock) -> None:
+async def test_answer_once_within_the_time_limit(
+    fake: FakeBotAPI, bot: Bot, clock: FakeClock
+) -> None:
     """One answer per query, within query_ttl seconds; the results are kept for the test."""
     query_id = fake.inline_query(USER, "zero")["inline_query"]["id"]
-    assert await bot.answer_inline_query(query_id, [article("a"), article("b")], cache_time=60,
-                                         is_personal=True)
+    assert await bot.answer_inline_query(
+        query_id, [article("a"), article("b")], cache_time=60, is_personal=True
+    )
     answer = fake.inline_answers[query_id]
     assert [r["id"] for r in fake.inline_results(query_id)] == ["a", "b"]
     assert (answer["cache_time"], answer["is_personal"]) == (60, True)
@@ -134,12 +138,24 @@ async def test_results_are_refused_as_telegram_refuses_them(fake: FakeBotAPI, bo
         ([article("é" * 33)], {}, RESULT_ID_INVALID),  # 66 bytes in UTF-8
         ([article("a", text="<b>open")], {}, "Bad Request: can't parse entities"),
         ([article("a", text="x" * 4097)], {}, "Bad Request: message is too long"),
-        ([article("a", reply_markup=InlineKeyboardMarkup(
-            [[InlineKeyboardButton("x", callback_data="y" * 65)]]))], {},
-         "Bad Request: BUTTON_DATA_INVALID"),
+        (
+            [
+                article(
+                    "a",
+                    reply_markup=InlineKeyboardMarkup(
+                        [[InlineKeyboardButton("x", callback_data="y" * 65)]]
+                    ),
+                )
+            ],
+            {},
+            "Bad Request: BUTTON_DATA_INVALID",
+        ),
         ([article("a")], {"next_offset": "9" * 65}, "Bad Request: NEXT_OFFSET_INVALID"),
-        ([], {"button": InlineQueryResultsButton("Open", start_parameter="no spaces")},
-         START_PARAM_INVALID),
+        (
+            [],
+            {"button": InlineQueryResultsButton("Open", start_parameter="no spaces")},
+            START_PARAM_INVALID,
+        ),
     ]
     for results, extra, description in refusals:
         with pytest.raises(BadRequest) as caught:
@@ -147,8 +163,11 @@ async def test_results_are_refused_as_telegram_refuses_them(fake: FakeBotAPI, bo
         assert caught.value.message.startswith(message(description)), (description, caught.value)
     assert query_id not in fake.inline_answers
     assert await bot.answer_inline_query(  # 50 results, a 64-byte id, an empty page: fine
-        query_id, [article("z" * 64), *(article(str(n)) for n in range(49))], next_offset="",
-        button=InlineQueryResultsButton("Open the bot", start_parameter="from_inline-1"))
+        query_id,
+        [article("z" * 64), *(article(str(n)) for n in range(49))],
+        next_offset="",
+        button=InlineQueryResultsButton("Open the bot", start_parameter="from_inline-1"),
+    )
     assert len(fake.inline_results(query_id)) == 50
 
 
@@ -158,8 +177,9 @@ async def test_the_chosen_article_is_posted_via_the_bot(fake: FakeBotAPI, bot: B
     await bot.get_updates(allowed_updates=["message", "inline_query", "chosen_inline_result"])
     query_id = fake.inline_query(USER, "", chat_type="supergroup")["inline_query"]["id"]
     keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("Go", url="https://t.me/x_bot")]])
-    await bot.answer_inline_query(query_id, [article("a", "<b>Quiz</b> &amp; more",
-                                                     reply_markup=keyboard)])
+    await bot.answer_inline_query(
+        query_id, [article("a", "<b>Quiz</b> &amp; more", reply_markup=keyboard)]
+    )
     await received(bot)
     posted = fake.choose_inline_result(USER, query_id, "a", chat_id=GROUP)
     assert posted["text"] == "Quiz & more" and posted["entities"][0]["type"] == "bold"
@@ -197,8 +217,12 @@ async def test_deep_links_send_start_with_the_payload(fake: FakeBotAPI, bot: Bot
     fake.follow_link(OTHER, f"{base}?startgroup=q1", chat_id=GROUP)
     kinds = [next(k for k in u.to_dict() if k != "update_id") for u in await received(bot)]
     assert kinds == ["my_chat_member", "message", "message"]  # added back, joined, /start
-    for bad, chat_id in ((f"{base}?start=has%20space", None), ("https://t.me/other_bot", None),
-                         (f"{base}?start={'x' * 65}", None), (f"{base}?startgroup=x", None),
-                         (f"{base}?startgroup=x", USER)):
+    for bad, chat_id in (
+        (f"{base}?start=has%20space", None),
+        ("https://t.me/other_bot", None),
+        (f"{base}?start={'x' * 65}", None),
+        (f"{base}?startgroup=x", None),
+        (f"{base}?startgroup=x", USER),
+    ):
         with pytest.raises(ValueError):
             fake.follow_link(USER, bad, chat_id=chat_id)

@@ -42,17 +42,23 @@ def test_the_fields_are_those_of_the_bot_api_description():
 async def test_a_style_goes_out_and_comes_back_on_sends_and_edits(bot: Bot, fake: FakeBotAPI):
     """Each of the three styles is accepted and kept in the stored keyboard; an edit may
     change it; a button without one has none."""
-    markup = InlineKeyboardMarkup([[
-        InlineKeyboardButton(value, callback_data=value, style=value) for value in BUTTON_STYLES
-    ] + [InlineKeyboardButton("plain", callback_data="plain")]])
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(value, callback_data=value, style=value)
+                for value in BUTTON_STYLES
+            ]
+            + [InlineKeyboardButton("plain", callback_data="plain")]
+        ]
+    )
     sent = await bot.send_message(GROUP, "Styles", reply_markup=markup)
     row = fake.message(GROUP, sent.message_id)["reply_markup"]["inline_keyboard"][0]
     assert [b.get("style") for b in row] == [*BUTTON_STYLES, None]
     assert [b.style for b in sent.reply_markup.inline_keyboard[0]] == [*BUTTON_STYLES, None]
-    edited = InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="x",
-                                                         style="success")]])
-    await bot.edit_message_text("Edited", chat_id=GROUP, message_id=sent.message_id,
-                                reply_markup=edited)
+    edited = InlineKeyboardMarkup([[InlineKeyboardButton("x", callback_data="x", style="success")]])
+    await bot.edit_message_text(
+        "Edited", chat_id=GROUP, message_id=sent.message_id, reply_markup=edited
+    )
     row = fake.message(GROUP, sent.message_id)["reply_markup"]["inline_keyboard"][0]
     assert row == [{"text": "x", "callback_data": "x", "style": "success"}]
 
@@ -66,16 +72,35 @@ async def test_another_style_is_refused(bot: Bot, fake: FakeBotAPI, style: str):
     assert fake.calls[-1].response["description"] == BUTTON_STYLE_INVALID
 
 
-@pytest.mark.parametrize(("html", "entity"), [
-    ('Due <tg-time unix="1765184400">Dec 8, 9:00</tg-time>!',
-     {"type": "date_time", "offset": 4, "length": 11, "unix_time": 1765184400}),
-    ("<tg-time format='wDT' unix='1765184400'>Dec 8</tg-time>",
-     {"type": "date_time", "offset": 0, "length": 5, "unix_time": 1765184400,
-      "date_time_format": "wDT"}),
-    ('<tg-time unix="0" format="r">then</tg-time>',
-     {"type": "date_time", "offset": 0, "length": 4, "unix_time": 0,
-      "date_time_format": "r"}),
-])
+@pytest.mark.parametrize(
+    ("html", "entity"),
+    [
+        (
+            'Due <tg-time unix="1765184400">Dec 8, 9:00</tg-time>!',
+            {"type": "date_time", "offset": 4, "length": 11, "unix_time": 1765184400},
+        ),
+        (
+            "<tg-time format='wDT' unix='1765184400'>Dec 8</tg-time>",
+            {
+                "type": "date_time",
+                "offset": 0,
+                "length": 5,
+                "unix_time": 1765184400,
+                "date_time_format": "wDT",
+            },
+        ),
+        (
+            '<tg-time unix="0" format="r">then</tg-time>',
+            {
+                "type": "date_time",
+                "offset": 0,
+                "length": 4,
+                "unix_time": 0,
+                "date_time_format": "r",
+            },
+        ),
+    ],
+)
 def test_tg_time_becomes_a_date_time_entity(html: str, entity: dict):
     """``<tg-time unix format>``: the text stays as written, the entity carries the Unix time
     and the format (none when not given)."""
@@ -84,14 +109,17 @@ def test_tg_time_becomes_a_date_time_entity(html: str, entity: dict):
     assert "tg-time" not in text
 
 
-@pytest.mark.parametrize("html", [
-    "<tg-time>Dec 8</tg-time>",
-    '<tg-time unix="soon">Dec 8</tg-time>',
-    '<tg-time unix="-5">Dec 8</tg-time>',
-    '<tg-time unix="1765184400" format="rT">Dec 8</tg-time>',
-    '<tg-time unix="1765184400" format="Tw">Dec 8</tg-time>',
-    '<tg-time unix="1765184400" format="x">Dec 8</tg-time>',
-])
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<tg-time>Dec 8</tg-time>",
+        '<tg-time unix="soon">Dec 8</tg-time>',
+        '<tg-time unix="-5">Dec 8</tg-time>',
+        '<tg-time unix="1765184400" format="rT">Dec 8</tg-time>',
+        '<tg-time unix="1765184400" format="Tw">Dec 8</tg-time>',
+        '<tg-time unix="1765184400" format="x">Dec 8</tg-time>',
+    ],
+)
 async def test_a_bad_tg_time_is_refused(bot: Bot, fake: FakeBotAPI, html: str):
     """No Unix time, one that is not a whole non-negative number, or a format of another shape
     than "r" or ``w?[dD]?[tT]?``: "can't parse entities"."""
@@ -101,8 +129,9 @@ async def test_a_bad_tg_time_is_refused(bot: Bot, fake: FakeBotAPI, html: str):
 
 async def test_a_date_time_entity_reaches_the_bot_in_the_message(bot: Bot, fake: FakeBotAPI):
     """The sent message carries the entity as Telegram returns it (PTB reads its time)."""
-    sent = await bot.send_message(GROUP, 'Due <tg-time unix="1765184400">Dec 8</tg-time>',
-                                  parse_mode="HTML")
+    sent = await bot.send_message(
+        GROUP, 'Due <tg-time unix="1765184400">Dec 8</tg-time>', parse_mode="HTML"
+    )
     [entity] = sent.entities
     assert entity.type == "date_time" and int(entity.unix_time.timestamp()) == 1765184400
     assert fake.message(GROUP, sent.message_id)["entities"][0]["unix_time"] == 1765184400

@@ -18,9 +18,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def sandbox(script: str, columns: int = 100) -> str:
     """Run the real sandbox command on ``script`` at ``columns`` columns; its output (exit 0)."""
-    done = subprocess.run([sys.executable, "-m", "tests.support.sandbox"], input=script,
-                          capture_output=True, text=True, cwd=ROOT, timeout=180, check=False,
-                          env={**os.environ, "COLUMNS": str(columns)})
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.support.sandbox"],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=180,
+        check=False,
+        env={**os.environ, "COLUMNS": str(columns)},
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
@@ -71,7 +78,8 @@ def test_the_docs_name_the_sandbox_and_the_spec_the_fake_reads():
     """docs/development.md gives the sandbox's command; the fake's docstring names the Bot API
     description it reads by default, a file of the repository."""
     assert "python -m tests.support.sandbox" in (ROOT / "docs" / "development.md").read_text(
-        "utf-8")
+        "utf-8"
+    )
     named = re.search(r"by default ``([^`]+)``", fakebotapi.__doc__ or "")
     assert named and (ROOT / named[1]).resolve() == DEFAULT_SPEC.resolve()
     assert DEFAULT_SPEC.is_file()

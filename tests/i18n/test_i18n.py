@@ -41,10 +41,42 @@ SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK"}
 """The Unicode script (as in character names) each non-English catalog is written in."""
 
 LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"} | {
-    "Telegram", "inline", "YAML", "GIFT", "Aiken", "CSV", "UTF", "MB", "bytes", "U", "http",
-    "https", "s", "a", "z", "byte", "en", "TODO", "yaml", "gift", "txt", "csv", "id", "file_id",
-    "languages", "correct", "true", "false", "kind", "answer", "yes", "y", "JPEG", "PNG",
-    "WebP"}
+    "Telegram",
+    "inline",
+    "YAML",
+    "GIFT",
+    "Aiken",
+    "CSV",
+    "UTF",
+    "MB",
+    "bytes",
+    "U",
+    "http",
+    "https",
+    "s",
+    "a",
+    "z",
+    "byte",
+    "en",
+    "TODO",
+    "yaml",
+    "gift",
+    "txt",
+    "csv",
+    "id",
+    "file_id",
+    "languages",
+    "correct",
+    "true",
+    "false",
+    "kind",
+    "answer",
+    "yes",
+    "y",
+    "JPEG",
+    "PNG",
+    "WebP",
+}
 """Latin words a translated catalog may keep: option letters, the quit key, a key name, the
 ``quizbot play`` command and the word "bot" (used as is in Greek); for created quizzes,
 Telegram's name and its inline mode, file formats and endings, units, and the keys and values
@@ -65,8 +97,9 @@ def letters_left(text: str) -> str:
     text = re.sub(r"`[^`]*`", " ", text)
     text = re.sub(r"/\w+", " ", text)
     text = re.sub(r"--\w+", " ", text)
-    return " ".join(w for w in re.findall(r"\w+", text) if w not in LATIN_ALLOWED
-                    and not w.isdigit())
+    return " ".join(
+        w for w in re.findall(r"\w+", text) if w not in LATIN_ALLOWED and not w.isdigit()
+    )
 
 
 def in_script(char: str, script: str) -> bool:
@@ -100,8 +133,9 @@ def compiled(po: PoCatalog) -> Translations:
     return Translations(out, domain="messages")
 
 
-def made_catalog(language: str, strings: Mapping[str, str | tuple[str, ...]],
-                 fuzzy: frozenset[str] = frozenset()) -> Catalog:
+def made_catalog(
+    language: str, strings: Mapping[str, str | tuple[str, ...]], fuzzy: frozenset[str] = frozenset()
+) -> Catalog:
     """A Catalog of ``language`` whose gettext catalog translates just ``strings`` (key ->
     text or plural forms), marking the keys in ``fuzzy`` fuzzy; Plural-Forms: Babel's."""
     po = PoCatalog(locale=language, fuzzy=False)
@@ -119,6 +153,7 @@ def committed_with(language: str, key: str, string: tuple[str, ...]) -> Catalog:
 
 
 # --- catalogs -----------------------------------------------------------------------------
+
 
 def test_a_compiled_catalog_per_translated_language():
     """locales/ has a .po and its .mo for each supported language but English, and no other."""
@@ -191,8 +226,7 @@ def test_every_message_formats(language):
 def test_placeholders_of_plain_and_plural_messages():
     """placeholders() finds the names in a text and in all plural forms together."""
     assert placeholders("Question {number}/{total}") == {"number", "total"}
-    assert placeholders({"one": "{count} x", "other": "{count} xs of {name}"}) == {
-        "count", "name"}
+    assert placeholders({"one": "{count} x", "other": "{count} xs of {name}"}) == {"count", "name"}
     assert placeholders(("{count} x", "{count} xs of {name}")) == {"count", "name"}
     assert placeholders("no placeholders") == frozenset()
     with pytest.raises(ValueError):
@@ -250,8 +284,12 @@ def test_call_sites_use_known_keys():
 
     for path in BOT.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in {"t", "new"} and node.args):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in {"t", "new"}
+                and node.args
+            ):
                 keys(node.args[0], f"{path.relative_to(BOT)}:{node.lineno}")
     assert not unknown
     assert {"level.", "command_"} <= prefixes  # the scan sees the dynamic keys too
@@ -272,14 +310,17 @@ def test_dotted_keys():
 
 # --- falling back to English --------------------------------------------------------------
 
+
 def test_a_missing_translation_falls_back_to_english():
     """A message the catalog lacks is shown in English, singular and plural (with the English
     plural rule), while the translated ones are translated."""
     t = made_catalog("hi", {"button_next": "अगला ▶", "stats_attempts": ("{count} प्रयास",) * 2})
     assert t("button_next") == "अगला ▶"
     assert t("button_results") == catalog("en")("button_results")
-    assert t("greeting", name="Ada") == "Hi, Ada! I ask multiple-choice questions and explain " \
-                                        "every answer."
+    assert (
+        t("greeting", name="Ada") == "Hi, Ada! I ask multiple-choice questions and explain "
+        "every answer."
+    )
     assert t("question_count", count=1) == "1 question"
     assert t("question_count", count=0) == "0 questions"
     assert t("stats_attempts", count=0) == "0 प्रयास"
@@ -288,16 +329,24 @@ def test_a_missing_translation_falls_back_to_english():
 def test_a_fuzzy_translation_falls_back_to_english():
     """A translation marked fuzzy (not reviewed since its English text changed) is left out
     by the compiler, so English is shown."""
-    t = made_catalog("el", {"button_next": "Επόμενη ▶", "button_results": "Βαθμολογία"},
-                     fuzzy=frozenset({"button_results"}))
+    t = made_catalog(
+        "el",
+        {"button_next": "Επόμενη ▶", "button_results": "Βαθμολογία"},
+        fuzzy=frozenset({"button_results"}),
+    )
     assert t("button_next") == "Επόμενη ▶"
     assert t("button_results") == "See my score 🏁"
 
 
 def test_a_broken_translation_falls_back_to_english(caplog):
     """A translation with a placeholder the English text lacks shows English, logged."""
-    t = made_catalog("el", {"result_score": "Βαθμολογία: {scor}/{total}",
-                            "group_more_players": ("{count} {oops}", "{count} {oops}")})
+    t = made_catalog(
+        "el",
+        {
+            "result_score": "Βαθμολογία: {scor}/{total}",
+            "group_more_players": ("{count} {oops}", "{count} {oops}"),
+        },
+    )
     with caplog.at_level(logging.ERROR, logger="bot.i18n"):
         assert t("result_score", score=7, total=8) == "Your score: 7/8"
         assert t("group_more_players", count=1) == "… and 1 more player"
@@ -316,6 +365,7 @@ def test_a_missing_compiled_catalog_falls_back_to_english(caplog):
 
 
 # --- translations -------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("language", OTHERS)
 def test_no_untranslated_english_left(language):
@@ -356,6 +406,7 @@ def test_script_check_catches_english():
 
 # --- negotiation --------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("language_code", "expected"),
     [
@@ -387,6 +438,7 @@ def test_negotiate_only_picks_available_languages():
 
 
 # --- plural forms -------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("language", "key", "count", "expected"),
@@ -427,14 +479,26 @@ def test_plural_forms(language, key, count, expected):
 @pytest.mark.parametrize(
     ("language", "params", "expected"),
     [
-        ("en", {"size": 1, "limit": 100},
-         "That title is 1 character long; a title has at most 100."),
-        ("en", {"size": 120, "limit": 100},
-         "That title is 120 characters long; a title has at most 100."),
-        ("el", {"size": 1, "limit": 100},
-         "Αυτός ο τίτλος έχει 1 χαρακτήρα· ένας τίτλος έχει το πολύ 100."),
-        ("el", {"size": 120, "limit": 100},
-         "Αυτός ο τίτλος έχει 120 χαρακτήρες· ένας τίτλος έχει το πολύ 100."),
+        (
+            "en",
+            {"size": 1, "limit": 100},
+            "That title is 1 character long; a title has at most 100.",
+        ),
+        (
+            "en",
+            {"size": 120, "limit": 100},
+            "That title is 120 characters long; a title has at most 100.",
+        ),
+        (
+            "el",
+            {"size": 1, "limit": 100},
+            "Αυτός ο τίτλος έχει 1 χαρακτήρα· ένας τίτλος έχει το πολύ 100.",
+        ),
+        (
+            "el",
+            {"size": 120, "limit": 100},
+            "Αυτός ο τίτλος έχει 120 χαρακτήρες· ένας τίτλος έχει το πολύ 100.",
+        ),
     ],
 )
 def test_a_plural_picked_by_its_named_number(language, params, expected):
@@ -448,14 +512,20 @@ def test_a_plural_picked_by_its_named_number(language, params, expected):
 
 @pytest.mark.parametrize(
     ("language", "count", "expected"),
-    [("en", 1, "1 pt"), ("en", 2, "2 pts"), ("el", 1, "1 πόντος"), ("el", 0, "0 πόντοι"),
-     ("el", 7, "7 πόντοι")],
+    [
+        ("en", 1, "1 pt"),
+        ("en", 2, "2 pts"),
+        ("el", 1, "1 πόντος"),
+        ("el", 0, "0 πόντοι"),
+        ("el", 7, "7 πόντοι"),
+    ],
 )
 def test_points_have_a_plural_form(language, count, expected):
     """A leaderboard line's points agree with their number ("1 πόντος", "7 πόντοι"): the form
     is picked by ``count`` while ``points`` shows the number formatted."""
-    line = catalog(language)("group_points_line", count=count, points=str(count), right=1,
-                             total=8, streak=1)
+    line = catalog(language)(
+        "group_points_line", count=count, points=str(count), right=1, total=8, streak=1
+    )
     assert line.startswith(expected + " ·"), line
 
 
@@ -472,8 +542,10 @@ def test_plural_category_per_count(language, categories):
     catalog's Plural-Forms rule, with forms that tell which one was picked."""
     if language == "en":
         t = catalog("en")
-        chosen = {n: "one" if t("question_count", count=n) == f"{n} question" else "other"
-                  for n in categories}
+        chosen = {
+            n: "one" if t("question_count", count=n) == f"{n} question" else "other"
+            for n in categories
+        }
     else:
         t = committed_with(language, "question_count", ("one:{count}", "other:{count}"))
         chosen = {n: t("question_count", count=n).split(":")[0] for n in categories}
@@ -482,8 +554,8 @@ def test_plural_category_per_count(language, categories):
 
 # --- language names -----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("code", "name"), [("en", "English"), ("hi", "हिन्दी"),
-                                            ("el", "Ελληνικά")])
+
+@pytest.mark.parametrize(("code", "name"), [("en", "English"), ("hi", "हिन्दी"), ("el", "Ελληνικά")])
 def test_language_name_in_its_own_script(code, name):
     """Each language is named in itself, whatever the catalog's language."""
     for language in SUPPORTED:

@@ -26,8 +26,11 @@ def repo(tmp_path: Path) -> Path:
     """A copy of what the check reads: pyproject.toml, the messages and the catalogs."""
     shutil.copy(check.ROOT / "pyproject.toml", tmp_path)
     (tmp_path / "bot/i18n").mkdir(parents=True)
-    shutil.copytree(check.HERE / "messages", tmp_path / "bot/i18n/messages",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        check.HERE / "messages",
+        tmp_path / "bot/i18n/messages",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     shutil.copytree(check.LOCALES, tmp_path / "bot/i18n/locales")
     return tmp_path
 
@@ -57,8 +60,9 @@ def test_a_copy_passes_until_edited(repo):
 
 def test_the_command():
     """``python -m bot.i18n check`` exits 0 with a summary when everything is in order."""
-    run = subprocess.run([sys.executable, "-m", "bot.i18n", "check"], cwd=check.ROOT,
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "bot.i18n", "check"], cwd=check.ROOT, capture_output=True, text=True
+    )
     assert run.returncode == 0, run.stderr
     assert "i18n check: OK" in run.stdout
 
@@ -74,39 +78,65 @@ def test_the_command_fails_naming_the_problems(monkeypatch, capsys):
 Edit = Callable[[Path], None]
 
 CATALOG_EDITS: dict[str, tuple[Edit, str]] = {
-    "untranslated": (lambda po: edit(po, 'msgstr "कठिन"', 'msgstr ""'),
-                     "hi: level.hard: not translated"),
-    "fuzzy": (lambda po: edit(po, '#, python-brace-format\nmsgctxt "question_header"',
-                              '#, fuzzy, python-brace-format\nmsgctxt "question_header"'),
-              "hi: question_header: marked fuzzy"),
-    "placeholder": (lambda po: edit(po, 'msgstr "स्तर: {level}"', 'msgstr "स्तर: {levl}"'),
-                    "hi: level_line: placeholders {levl}, the English text has {level}"),
-    "placeholder dropped": (lambda po: edit(po, 'msgstr "स्रोत: {source}"', 'msgstr "स्रोत"'),
-                            "hi: source: placeholders none, the English text has {source}"),
-    "bad format": (lambda po: edit(po, 'msgstr "स्तर: {level}"', 'msgstr "स्तर: {level"'),
-                   "hi: level_line: not a valid format string"),
+    "untranslated": (
+        lambda po: edit(po, 'msgstr "कठिन"', 'msgstr ""'),
+        "hi: level.hard: not translated",
+    ),
+    "fuzzy": (
+        lambda po: edit(
+            po,
+            '#, python-brace-format\nmsgctxt "question_header"',
+            '#, fuzzy, python-brace-format\nmsgctxt "question_header"',
+        ),
+        "hi: question_header: marked fuzzy",
+    ),
+    "placeholder": (
+        lambda po: edit(po, 'msgstr "स्तर: {level}"', 'msgstr "स्तर: {levl}"'),
+        "hi: level_line: placeholders {levl}, the English text has {level}",
+    ),
+    "placeholder dropped": (
+        lambda po: edit(po, 'msgstr "स्रोत: {source}"', 'msgstr "स्रोत"'),
+        "hi: source: placeholders none, the English text has {source}",
+    ),
+    "bad format": (
+        lambda po: edit(po, 'msgstr "स्तर: {level}"', 'msgstr "स्तर: {level"'),
+        "hi: level_line: not a valid format string",
+    ),
     "plural form missing": (
         lambda po: edit(po, 'msgstr[1] "{count} प्रश्न"', 'msgstr[1] ""'),
-        "hi: question_count: plural form [1] not translated"),
+        "hi: question_count: plural form [1] not translated",
+    ),
     "plural form placeholder": (
         lambda po: edit(po, 'msgstr[1] "{count} प्रश्न"', 'msgstr[1] "कई प्रश्न"'),
-        "hi: question_count (plural form 1): placeholders none, the English text has {count}"),
+        "hi: question_count (plural form 1): placeholders none, the English text has {count}",
+    ),
     # Poedit's default rule for Hindi: 0 would take the plural form, CLDR says "one"
-    "Plural-Forms": (lambda po: edit(po, "plural=(n > 1);", "plural=(n != 1);"),
-                     "hi: Plural-Forms 'nplurals=2; plural=(n != 1);' disagrees with CLDR"),
-    "header fuzzy": (lambda po: edit(po, '\nmsgid ""\nmsgstr ""\n',
-                                     '\n#, fuzzy\nmsgid ""\nmsgstr ""\n'),
-                     "hi: the header is marked fuzzy"),
-    "Language": (lambda po: edit(po, '"Language: hi\\n"', '"Language: el\\n"'),
-                 "hi: its header says Language: el"),
-    "message missing": (lambda po: edit(po, 'msgctxt "level.easy"\nmsgid "Easy"\nmsgstr "आसान"\n',
-                                        ""),
-                        "hi: level.easy: not in the catalog: run pybabel update"),
-    "older English": (lambda po: edit(po, 'msgid "Easy"', 'msgid "Simple"'),
-                      "hi: level.easy: translates an older English text: run pybabel update"),
-    "obsolete message": (lambda po: po.write_text(po.read_text("utf-8") + (
-        '\nmsgctxt "gone"\nmsgid "Gone"\nmsgstr "गया"\n'), "utf-8"),
-                         "hi: gone: no longer in messages.pot: run pybabel update"),
+    "Plural-Forms": (
+        lambda po: edit(po, "plural=(n > 1);", "plural=(n != 1);"),
+        "hi: Plural-Forms 'nplurals=2; plural=(n != 1);' disagrees with CLDR",
+    ),
+    "header fuzzy": (
+        lambda po: edit(po, '\nmsgid ""\nmsgstr ""\n', '\n#, fuzzy\nmsgid ""\nmsgstr ""\n'),
+        "hi: the header is marked fuzzy",
+    ),
+    "Language": (
+        lambda po: edit(po, '"Language: hi\\n"', '"Language: el\\n"'),
+        "hi: its header says Language: el",
+    ),
+    "message missing": (
+        lambda po: edit(po, 'msgctxt "level.easy"\nmsgid "Easy"\nmsgstr "आसान"\n', ""),
+        "hi: level.easy: not in the catalog: run pybabel update",
+    ),
+    "older English": (
+        lambda po: edit(po, 'msgid "Easy"', 'msgid "Simple"'),
+        "hi: level.easy: translates an older English text: run pybabel update",
+    ),
+    "obsolete message": (
+        lambda po: po.write_text(
+            po.read_text("utf-8") + ('\nmsgctxt "gone"\nmsgid "Gone"\nmsgstr "गया"\n'), "utf-8"
+        ),
+        "hi: gone: no longer in messages.pot: run pybabel update",
+    ),
 }
 
 
@@ -127,8 +157,10 @@ def test_a_stale_mo_is_reported(repo):
     compiling it clears the problem; a missing .mo is reported."""
     edit(repo / HI, 'msgstr "कठिन"', 'msgstr "बहुत कठिन"')
     edit(repo / HI, 'msgstr "आसान"', 'msgstr "बहुत आसान"')
-    assert check.problems(repo) == ["hi: messages.mo is not the compiled messages.po (level.easy, "
-                                    "level.hard): run pybabel compile"]
+    assert check.problems(repo) == [
+        "hi: messages.mo is not the compiled messages.po (level.easy, "
+        "level.hard): run pybabel compile"
+    ]
     recompile(repo)
     assert check.problems(repo) == []
     (repo / HI).with_suffix(".mo").unlink()
@@ -151,21 +183,28 @@ def test_a_mo_compiled_by_another_tool_passes(repo):
     out = io.BytesIO()
     write_mo(out, read_po(io.StringIO(poedit_rule), locale="hi"))
     po.with_suffix(".mo").write_bytes(out.getvalue())
-    assert check.problems(repo) == ["hi: messages.mo is not the compiled messages.po "
-                                    "(Plural-Forms): run pybabel compile"]
+    assert check.problems(repo) == [
+        "hi: messages.mo is not the compiled messages.po (Plural-Forms): run pybabel compile"
+    ]
 
 
 def test_a_stale_template_is_reported(repo):
     """A message changed but not extracted again: the template's keys that differ are named."""
     messages = repo / "bot/i18n/messages/players.py"
-    edit(messages, 'N_("level.hard", "Hard"),', 'N_("level.hard", "Difficult"),\n'
-                   '    N_("level.expert", "Expert"),')
+    edit(
+        messages,
+        'N_("level.hard", "Hard"),',
+        'N_("level.hard", "Difficult"),\n    N_("level.expert", "Expert"),',
+    )
     edit(messages, 'N_("level.easy", "Easy"),\n', "")
     assert check.problems(repo) == [
         f"messages.pot: {key}: {what}: run pybabel extract, then pybabel update"
-        for key, what in [("level.easy", "no longer in the messages"),
-                          ("level.expert", "new in the messages"),
-                          ("level.hard", "its English text changed in the messages")]]
+        for key, what in [
+            ("level.easy", "no longer in the messages"),
+            ("level.expert", "new in the messages"),
+            ("level.hard", "its English text changed in the messages"),
+        ]
+    ]
 
 
 def test_a_template_differing_otherwise_is_reported(repo):
@@ -178,7 +217,7 @@ def test_a_template_differing_otherwise_is_reported(repo):
     pot = repo / "bot/i18n/locales/messages.pot"
     text = pot.read_text("utf-8")
     date = next(line for line in text.splitlines() if line.startswith('"POT-Creation-Date:'))
-    edit(messages, '    # Translators: of a question\n', "")
+    edit(messages, "    # Translators: of a question\n", "")
     edit(pot, date, '"POT-Creation-Date: 2000-01-01 00:00+0000\\n"')
     assert check.problems(repo) == []
 
@@ -198,13 +237,17 @@ def test_languages_must_match_supported(repo):
 def test_english_problems_are_reported(monkeypatch):
     """The English texts: placeholders that are not names, invalid format strings, and plural
     forms whose placeholders differ."""
-    monkeypatch.setattr(check, "MESSAGES", {
-        "good": N_("good", "Hi, {name}"),
-        "positional": N_("positional", "Hi, {}"),
-        "brace": N_("brace", "Hi, {name"),
-        "plural": NP_("plural", "{count} thing", "{count} things of {name}"),
-        "plural_ok": NP_("plural_ok", "one thing", "{count} things"),
-    })
+    monkeypatch.setattr(
+        check,
+        "MESSAGES",
+        {
+            "good": N_("good", "Hi, {name}"),
+            "positional": N_("positional", "Hi, {}"),
+            "brace": N_("brace", "Hi, {name"),
+            "plural": NP_("plural", "{count} thing", "{count} things of {name}"),
+            "plural_ok": NP_("plural_ok", "one thing", "{count} things"),
+        },
+    )
     assert check.check_english() == [
         "en: positional: placeholders must be names, not {}",
         "en: brace: not a valid format string (expected '}' before end of string)",
@@ -227,30 +270,49 @@ EL = Path("bot/i18n/locales/el/LC_MESSAGES/messages.po")
 
 WORDING_EDITS: dict[str, tuple[Path, str, str, str]] = {
     "a Hindi term written otherwise": (
-        HI, 'msgstr "⚙️ ग्रुप की सेटिंग"', 'msgstr "⚙️ समूह की सेटिंग"',
-        "hi: settings_title: “समूह”: one term for one thing: write ग्रुप"),
+        HI,
+        'msgstr "⚙️ ग्रुप की सेटिंग"',
+        'msgstr "⚙️ समूह की सेटिंग"',
+        "hi: settings_title: “समूह”: one term for one thing: write ग्रुप",
+    ),
     "seconds abbreviated": (
-        HI, 'msgstr[0] "{count} सेकंड"\nmsgstr[1] "{count} सेकंड"\n\n#, python-brace-format\n'
-            'msgctxt "settings_scoring"',
+        HI,
+        'msgstr[0] "{count} सेकंड"\nmsgstr[1] "{count} सेकंड"\n\n#, python-brace-format\n'
+        'msgctxt "settings_scoring"',
         'msgstr[0] "{count} से."\nmsgstr[1] "{count} से."\n\n#, python-brace-format\n'
         'msgctxt "settings_scoring"',
-        "hi: settings_seconds_button: “से.”: one term for one thing: write सेकंड"),
+        "hi: settings_seconds_button: “से.”: one term for one thing: write सेकंड",
+    ),
     "a feminine quiz": (
-        HI, "बदलाव अगले क्विज़ से लागू होंगे।", "बदलाव अगली क्विज़ से लागू होंगे।",
-        "hi: settings_hint: “अगली क्विज़”: one term for one thing"),
+        HI,
+        "बदलाव अगले क्विज़ से लागू होंगे।",
+        "बदलाव अगली क्विज़ से लागू होंगे।",
+        "hi: settings_hint: “अगली क्विज़”: one term for one thing",
+    ),
     "तुम in Hindi": (
-        HI, 'msgstr "अपनी भाषा चुनें:"', 'msgstr "अपनी भाषा चुनो:"',
-        "hi: language_prompt: addresses a person as “चुनो”: write the imperative of आप"),
+        HI,
+        'msgstr "अपनी भाषा चुनें:"',
+        'msgstr "अपनी भाषा चुनो:"',
+        "hi: language_prompt: addresses a person as “चुनो”: write the imperative of आप",
+    ),
     "Greek polite plural to a person": (
-        EL, "Στείλε /quiz για να ξεκινήσεις.", "Στείλτε /quiz για να ξεκινήσετε.",
-        "el: stats_none: addresses a person as “Στείλτε”: write the informal singular"),
+        EL,
+        "Στείλε /quiz για να ξεκινήσεις.",
+        "Στείλτε /quiz για να ξεκινήσετε.",
+        "el: stats_none: addresses a person as “Στείλτε”: write the informal singular",
+    ),
     "Greek singular to a group": (
-        EL, "πατήστε ένα γράμμα για να απαντήσετε", "πάτησε ένα γράμμα για να απαντήσεις",
-        "el: group_help: addresses a group as “πάτησε”: write the plural"),
+        EL,
+        "πατήστε ένα γράμμα για να απαντήσετε",
+        "πάτησε ένα γράμμα για να απαντήσεις",
+        "el: group_help: addresses a group as “πάτησε”: write the plural",
+    ),
     "a Greek place not written as an ordinal": (
-        EL, "Η θέση σου: {rank}η από {players}. Βαθμολογία",
+        EL,
+        "Η θέση σου: {rank}η από {players}. Βαθμολογία",
         "Η θέση σου: {rank} από {players}. Βαθμολογία",
-        "el: group_your_place: “{rank}”: one term for one thing: write {rank}η"),
+        "el: group_your_place: “{rank}”: one term for one thing: write {rank}η",
+    ),
 }
 
 
@@ -283,15 +345,23 @@ def test_a_message_to_a_group_is_told_by_its_translator_comment(repo):
     """Without its "to a group" translator comment, group_help (in the plural) reads as a
     message to a person, and its plural is reported."""
     messages = repo / "bot/i18n/messages/players.py"
-    edit(messages, '    # Translators: to a group (its members, in the plural)\n'
-                   '    N_("group_help",', '    N_("group_help",')
+    edit(
+        messages,
+        '    # Translators: to a group (its members, in the plural)\n    N_(\n        "group_help",',
+        '    N_(\n        "group_help",',
+    )
     for name in ("extract", "update"):
-        subprocess.run([sys.executable, "-m", "babel.messages.frontend", "-q", name], cwd=repo,
-                       check=True, capture_output=True,
-                       env={**os.environ, "BABEL_PYPROJECT_TOML": str(repo / "pyproject.toml")})
+        subprocess.run(
+            [sys.executable, "-m", "babel.messages.frontend", "-q", name],
+            cwd=repo,
+            check=True,
+            capture_output=True,
+            env={**os.environ, "BABEL_PYPROJECT_TOML": str(repo / "pyproject.toml")},
+        )
     found = check.problems(repo)
-    assert any(p.startswith("el: group_help: addresses a person as “πατήστε”")
-               for p in found), found
+    assert any(p.startswith("el: group_help: addresses a person as “πατήστε”") for p in found), (
+        found
+    )
 
 
 def test_the_style_file_is_checked(repo):
@@ -303,40 +373,59 @@ def test_the_style_file_is_checked(repo):
     style.unlink()
     assert check.problems(repo) == [
         f"style.toml: missing ({style}): the wording rules (counted words, terms, forms of "
-        "address) are not checked"]
+        "address) are not checked"
+    ]
     style.write_text("[hi\n", "utf-8")
     assert check.problems(repo)[0].startswith("style.toml: cannot be read")
-    style.write_text(text + '\n[[hi.term]]\navoid = "(a"\nuse = "b"\n'
-                     '[[hi.term]]\navoid = "x*"\nuse = "b"\n'
-                     '[[hi.term]]\navoid = "y"\nuse = "b"\nto = "a crowd"\n'
-                     '[[hi.term]]\navoid = "z"\nuse = "b"\nwhy = "c"\n'
-                     '[[pt.term]]\navoid = "z"\nuse = "b"\n', "utf-8")
+    style.write_text(
+        text + '\n[[hi.term]]\navoid = "(a"\nuse = "b"\n'
+        '[[hi.term]]\navoid = "x*"\nuse = "b"\n'
+        '[[hi.term]]\navoid = "y"\nuse = "b"\nto = "a crowd"\n'
+        '[[hi.term]]\navoid = "z"\nuse = "b"\nwhy = "c"\n'
+        '[[pt.term]]\navoid = "z"\nuse = "b"\n',
+        "utf-8",
+    )
     edit(repo / HI, 'msgstr "⚙️ ग्रुप की सेटिंग"', 'msgstr "⚙️ समूह की सेटिंग"')
     recompile(repo)
     found = check.problems(repo)
     shipped = text.count("[[hi.term]]")  # the four added terms are numbered after these
     assert [p.split(":")[1].strip() for p in found] == [
-        *(f"hi.term[{shipped + i}]" for i in range(4)), "pt", "settings_title"]
+        *(f"hi.term[{shipped + i}]" for i in range(4)),
+        "pt",
+        "settings_title",
+    ]
     assert "not a regular expression" in found[0] and "empty text" in found[1]
 
 
 COUNT_CASES: dict[str, tuple[Text | Plural, list[str]]] = {
     "count in a plain message": (
-        N_("k", "{count} options"), ["en: k: has {count} but is not a plural message: declare "
-                                     "it with NP_"]),
-    "a named count": (N_("k", "That is {size} characters long."), [
-        'en: k: shows a count ({size} characters) but is not a plural message: declare it with '
-        'NP_(..., number="size")']),
-    "a counted word of the plural messages": (N_("k", "{n} more players"), [
-        "en: k: shows a count ({n} players)"]),
-    "a second count": (NP_("k", "{count} byte of {limit} bytes", "{count} bytes of {limit} bytes"),
-                       ["en: k: shows a second count ({limit} bytes) besides its number {count}"]),
-    "picked by its named number": (NP_("k", "{size} character", "{size} characters",
-                                       number="size"), []),
-    "its number shown formatted": (NP_("k", "{points} pt · {streak}", "{points} pts · {streak}"),
-                                   []),
-    "a unit and a preformatted count": (N_("k", "{seconds} s · {players} · {title} is long"),
-                                        []),
+        N_("k", "{count} options"),
+        ["en: k: has {count} but is not a plural message: declare it with NP_"],
+    ),
+    "a named count": (
+        N_("k", "That is {size} characters long."),
+        [
+            "en: k: shows a count ({size} characters) but is not a plural message: declare it with "
+            'NP_(..., number="size")'
+        ],
+    ),
+    "a counted word of the plural messages": (
+        N_("k", "{n} more players"),
+        ["en: k: shows a count ({n} players)"],
+    ),
+    "a second count": (
+        NP_("k", "{count} byte of {limit} bytes", "{count} bytes of {limit} bytes"),
+        ["en: k: shows a second count ({limit} bytes) besides its number {count}"],
+    ),
+    "picked by its named number": (
+        NP_("k", "{size} character", "{size} characters", number="size"),
+        [],
+    ),
+    "its number shown formatted": (
+        NP_("k", "{points} pt · {streak}", "{points} pts · {streak}"),
+        [],
+    ),
+    "a unit and a preformatted count": (N_("k", "{seconds} s · {players} · {title} is long"), []),
 }
 
 
@@ -345,10 +434,15 @@ def test_a_count_must_be_a_plural_message(monkeypatch, name):
     """An English text that shows a count ({count}, or a number followed by a counted word)
     must be a plural message, picked by that number, and a plural message shows one count."""
     message, expected = COUNT_CASES[name]
-    monkeypatch.setattr(wording, "MESSAGES", {
-        "k": message, "question_count": NP_("question_count", "{count} question",
-                                            "{count} questions"),
-        "players": NP_("players", "… and {count} more player", "… and {count} more players")})
+    monkeypatch.setattr(
+        wording,
+        "MESSAGES",
+        {
+            "k": message,
+            "question_count": NP_("question_count", "{count} question", "{count} questions"),
+            "players": NP_("players", "… and {count} more player", "… and {count} more players"),
+        },
+    )
     style, _ = wording.load_style(check.LOCALES / wording.STYLE)
     found = wording.check_counts(style)
     assert len(found) == len(expected), found

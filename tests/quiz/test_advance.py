@@ -1,5 +1,5 @@
-"""Tests for bot.features.private.advance: an answer tap and a "Next" tap, each decided in one core call, on
-a real SQLite file."""
+"""Tests for bot.features.private.advance: an answer tap and a "Next" tap, each decided in one core
+call, on a real SQLite file."""
 
 from __future__ import annotations
 
@@ -55,7 +55,9 @@ async def test_the_last_next_shows_the_score_with_the_best_earlier_attempt(tmp_p
         assert shown.attempt.status == FINISHED and shown.bank.id == bank_id
         assert shown.previous_best is not None
         assert (shown.previous_best.ended_at, shown.previous_best.total) == (
-            first.attempt.ended_at, first.attempt.total)
+            first.attempt.ended_at,
+            first.attempt.total,
+        )
         quiz.shown(second_id, last)
         with pytest.raises(StaleQuestion):
             await next_question(quiz, learning, USER, second_id, last)
@@ -105,7 +107,8 @@ async def test_a_next_whose_outcome_could_not_be_read_may_be_tapped_again(tmp_pa
 
 
 async def test_an_answer_tap_is_recorded_then_what_follows_is_ready_in_the_one_tap_flow(
-        tmp_path, banks):
+    tmp_path, banks
+):
     """In the "Next" flow, a tap is recorded and nothing follows; in the one-tap flow the next
     question comes with it, and a second tap on the answered question is answered before:
     with what follows while it was not noted shown, without once it was."""
@@ -119,8 +122,17 @@ async def test_an_answer_tap_is_recorded_then_what_follows_is_ready_in_the_one_t
         async def acknowledge(answered_before: bool) -> None:  # before the write
             told.append((answered_before, len(await _stored_answers(store, attempt.id))))
 
-        outcome = await answer_tap(quiz, learning, preferences, USER, attempt.id, 0, slot=0,
-                                   language="el", acknowledge=acknowledge)
+        outcome = await answer_tap(
+            quiz,
+            learning,
+            preferences,
+            USER,
+            attempt.id,
+            0,
+            slot=0,
+            language="el",
+            acknowledge=acknowledge,
+        )
         assert isinstance(outcome, Recorded) and not outcome.one_tap and outcome.next is None
         assert told == [(False, 0)]
         assert outcome.attempt.position == 1 and len(await _stored_answers(store, attempt.id)) == 1
@@ -128,8 +140,9 @@ async def test_an_answer_tap_is_recorded_then_what_follows_is_ready_in_the_one_t
         outcome = await answer_tap(quiz, learning, preferences, USER, attempt.id, 1, slot=0)
         assert isinstance(outcome, Recorded) and outcome.one_tap and outcome.next is not None
         assert outcome.next.attempt.position == 2
-        again = await answer_tap(quiz, learning, preferences, USER, attempt.id, 1, slot=1,
-                                 acknowledge=acknowledge)
+        again = await answer_tap(
+            quiz, learning, preferences, USER, attempt.id, 1, slot=1, acknowledge=acknowledge
+        )
         assert isinstance(again, AnsweredBefore) and again.one_tap and told[-1] == (True, 2)
         assert again.next is not None and again.next.attempt.position == 2  # never sent
         quiz.shown(attempt.id, 1)

@@ -33,12 +33,19 @@ async def store(tmp_path):
 def state(attempt: engine.Attempt) -> tuple[object, ...]:
     """What a revision may change (answer times are not compared: SQLite's JSON functions keep
     15 significant digits of a REAL)."""
-    return (attempt.id, attempt.plan, attempt.fingerprints, attempt.position, attempt.status,
-            {q: (a.option_index, a.correct) for q, a in attempt.answers.items()})
+    return (
+        attempt.id,
+        attempt.plan,
+        attempt.fingerprints,
+        attempt.position,
+        attempt.status,
+        {q: (a.option_index, a.correct) for q, a in attempt.answers.items()},
+    )
 
 
-async def answer_current(service: QuizService, user_id: int, attempt: engine.Attempt, *,
-                         correct: bool = True) -> engine.Attempt:
+async def answer_current(
+    service: QuizService, user_id: int, attempt: engine.Attempt, *, correct: bool = True
+) -> engine.Attempt:
     """Answer the attempt's current question through the service; return it moved on."""
     bank = await service.bank(attempt.bank_id)
     v = engine.view(attempt, bank)
@@ -47,8 +54,7 @@ async def answer_current(service: QuizService, user_id: int, attempt: engine.Att
     return await service.record(attempt, answer)
 
 
-async def test_an_edited_question_is_shown_afresh_and_graded_as_it_is_now(tmp_path, store,
-                                                                         caplog):
+async def test_an_edited_question_is_shown_afresh_and_graded_as_it_is_now(tmp_path, store, caplog):
     """Run 1 answers question 1; run 2 loads the edited file: the edited question 2 is revised
     once (stored, with a notice and one WARNING), graded against its new content; question 1
     keeps its recorded answer."""
@@ -95,15 +101,15 @@ async def test_an_edited_question_is_shown_afresh_and_graded_as_it_is_now(tmp_pa
     assert engine.result(current) == engine.Result(7, 8, (banks[BANK_ID].questions[0].id,))
 
 
-async def test_removed_questions_are_skipped_and_logged_once_per_question(tmp_path, store,
-                                                                         caplog):
+async def test_removed_questions_are_skipped_and_logged_once_per_question(tmp_path, store, caplog):
     """Two users mid-attempt; the current and a later question are removed: each user skips
     them (stored), and each removed question is logged once."""
     path = copy_bank(tmp_path / "banks")
     first = QuizService(store, load_banks([path]))
     attempts = [await first.start(user, BANK_ID) for user in (1, 2)]
-    attempts = [await answer_current(first, user, a) for user, a in zip((1, 2), attempts,
-                                                                        strict=True)]
+    attempts = [
+        await answer_current(first, user, a) for user, a in zip((1, 2), attempts, strict=True)
+    ]
     original = await first.bank(BANK_ID)
     edit_bank(path, remove_question(5))
     edit_bank(path, remove_question(1))

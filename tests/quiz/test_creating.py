@@ -32,12 +32,21 @@ def collecting(language: str = "en") -> Draft:
     return draft
 
 
-def poll(question="Capital of France?", options=("Berlin", "Paris", "Rome"), *, quiz=True,
-         correct=(1,), explanation="", several=False, message_id=10) -> PollSent:
+def poll(
+    question="Capital of France?",
+    options=("Berlin", "Paris", "Rome"),
+    *,
+    quiz=True,
+    correct=(1,),
+    explanation="",
+    several=False,
+    message_id=10,
+) -> PollSent:
     return PollSent(question, tuple(options), quiz, correct, explanation, several, message_id)
 
 
 # --- the text format ----------------------------------------------------------------------------
+
 
 def test_text_format_reads_question_options_mark_and_explanation():
     """The first line is the question, a leading * marks the right option, > the explanation."""
@@ -57,7 +66,7 @@ def test_text_format_is_forgiving_about_labels_bullets_blank_lines_and_trailing_
 
 
 def test_text_format_keeps_a_label_like_text_when_not_every_option_has_one():
-    """"A. Lincoln" among unlabelled options is an option text, not a label."""
+    """ "A. Lincoln" among unlabelled options is an option text, not a label."""
     typed = parse_question("Who wrote the Gettysburg Address?\n*A. Lincoln\nG. Washington")
     assert typed is not None and typed.options == ("A. Lincoln", "G. Washington")
 
@@ -70,11 +79,14 @@ def test_text_format_quote_blocks_are_the_explanation():
     assert typed.options == ("Athens", "Sparta") and typed.explanation == "It has been since 1834."
 
 
-@pytest.mark.parametrize(("text", "answer"), [
-    ("The Sun is a star.\n*True\nFalse", True),
-    ("Η Γη είναι επίπεδη.\nΣωστό\n*Λάθος", False),
-    ("पृथ्वी गोल है।\n*सही\nगलत", True),
-])
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("The Sun is a star.\n*True\nFalse", True),
+        ("Η Γη είναι επίπεδη.\nΣωστό\n*Λάθος", False),
+        ("पृथ्वी गोल है।\n*सही\nगलत", True),
+    ],
+)
 def test_text_format_true_false(text, answer):
     """Two options True and False (in any of the bot's languages), one marked: true/false."""
     typed = parse_question(text)
@@ -91,11 +103,11 @@ def test_markup_is_kept_as_typed():
     """HTML and Markdown are plain text in the format: nothing is interpreted or stripped."""
     typed = parse_question("<b>Bold</b> **or** _not_?\n*<i>yes</i>\n&amp;")
     assert typed is not None
-    assert typed.prompt == "<b>Bold</b> **or** _not_?" and typed.options == ("<i>yes</i>",
-                                                                             "&amp;")
+    assert typed.prompt == "<b>Bold</b> **or** _not_?" and typed.options == ("<i>yes</i>", "&amp;")
 
 
 # --- the steps ----------------------------------------------------------------------------------
+
 
 def test_steps_title_description_questions():
     """/newquiz asks a title, then a description, then questions."""
@@ -119,7 +131,9 @@ def test_title_limits():
     draft, _ = creating.start("en", now=0.0)
     assert creating.take_text(draft, "   ", message_id=1) == (draft, Refused("title_empty"))
     assert creating.take_text(draft, "\u200b\ufeff\u200e", message_id=1) == (
-        draft, Refused("title_empty"))  # zero-width and direction marks show nothing
+        draft,
+        Refused("title_empty"),
+    )  # zero-width and direction marks show nothing
     same, refused = creating.take_text(draft, "x" * 129, message_id=1)
     assert same is draft and isinstance(refused, Refused) and refused.problem == "title_too_long"
 
@@ -129,7 +143,8 @@ def test_polls_and_photos_before_the_questions_are_refused():
     draft, _ = creating.start("en", now=0.0)
     assert creating.take_poll(draft, poll())[1] == Refused("questions_first")
     assert creating.take_photo(draft, "F" * 30, caption="", message_id=3)[1] == Refused(
-        "questions_first")
+        "questions_first"
+    )
 
 
 def test_quiz_poll_becomes_a_question():
@@ -138,14 +153,19 @@ def test_quiz_poll_becomes_a_question():
     assert isinstance(added, Added) and added.number == 1
     q = draft.questions[0]
     assert (q.prompt, q.options, q.correct, q.explanation) == (
-        "Capital of France?", ("Berlin", "Paris", "Rome"), (1,), "Since 508.")
+        "Capital of France?",
+        ("Berlin", "Paris", "Rome"),
+        (1,),
+        "Since 508.",
+    )
     assert q.messages == (10,)
 
 
 def test_quiz_poll_with_several_right_options():
     """correct_option_ids with two ids: a question with several right options."""
-    _, added = creating.take_poll(collecting(), poll(
-        "Primes?", ("2", "3", "4"), correct=(1, 0), several=True))
+    _, added = creating.take_poll(
+        collecting(), poll("Primes?", ("2", "3", "4"), correct=(1, 0), several=True)
+    )
     assert isinstance(added, Added) and added.question.correct == (0, 1)
     assert added.question.several
 
@@ -181,8 +201,9 @@ def test_hidden_quiz_answer_with_several_options_toggles_then_confirms():
 
 def test_all_options_right_is_refused_at_confirm():
     """Every option right leaves nothing to choose: refused, the poll still waits."""
-    draft, asked = creating.take_poll(collecting(), poll(
-        options=("a", "b"), correct=None, several=True))
+    draft, asked = creating.take_poll(
+        collecting(), poll(options=("a", "b"), correct=None, several=True)
+    )
     assert isinstance(asked, AskRight)
     serial = asked.pending.question.serial
     draft, _ = creating.choose(draft, serial, 0)
@@ -193,8 +214,7 @@ def test_all_options_right_is_refused_at_confirm():
 
 def test_typed_question_with_a_photo_before_it():
     """A photo without caption is the picture of the next question; then it is used up."""
-    draft, kept = creating.take_photo(collecting(), "AgAD" + "x" * 30, caption="",
-                                      message_id=4)
+    draft, kept = creating.take_photo(collecting(), "AgAD" + "x" * 30, caption="", message_id=4)
     assert kept == PictureKept()
     draft, added = creating.take_text(draft, "Where?\n*Here\nThere", message_id=5)
     assert isinstance(added, Added) and added.question.picture == "AgAD" + "x" * 30
@@ -204,8 +224,7 @@ def test_typed_question_with_a_photo_before_it():
 
 def test_photo_with_a_caption_is_a_question_with_its_picture():
     """A photo whose caption is a question in the text format is that question."""
-    _, added = creating.take_photo(collecting(), "P" * 30, caption="What?\n*A\nB",
-                                       message_id=4)
+    _, added = creating.take_photo(collecting(), "P" * 30, caption="What?\n*A\nB", message_id=4)
     assert isinstance(added, Added) and added.question.picture == "P" * 30
 
 
@@ -237,20 +256,25 @@ def test_undo_takes_out_the_last_question_and_a_stale_undo_changes_nothing():
     assert creating.undo(draft, second.question.serial)[1] == Stale()
 
 
-@pytest.mark.parametrize(("text", "problem"), [
-    ("Q?\n*a\na", "options_duplicate"),
-    ("Q?\n*Paris\nPARIS", "options_duplicate"),
-    ("Q?\na\nb", "no_right_option"),
-    ("Q?\n*a\n*b", "all_right"),
-    ("Q?\n*\nb", "option_empty"),
-    ("Q?\n*a\n\u200b\u200d", "option_empty"),  # zero-width characters only: invisible
-    ("Q?\n*a\n" + "b" * 101, "option_too_long"),
-    ("Q?\n" + "\n".join(f"*o{i}" if i == 0 else f"o{i}" for i in range(MAX_OPTIONS + 1)),
-     "too_many_options"),
-    ("just one line", "not_a_question"),
-    ("Q" * 4097 + "\n*a\nb", "question_too_long"),
-    ("Q" * 3500 + "\n*a\nb", "question_too_long"),
-])
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("Q?\n*a\na", "options_duplicate"),
+        ("Q?\n*Paris\nPARIS", "options_duplicate"),
+        ("Q?\na\nb", "no_right_option"),
+        ("Q?\n*a\n*b", "all_right"),
+        ("Q?\n*\nb", "option_empty"),
+        ("Q?\n*a\n\u200b\u200d", "option_empty"),  # zero-width characters only: invisible
+        ("Q?\n*a\n" + "b" * 101, "option_too_long"),
+        (
+            "Q?\n" + "\n".join(f"*o{i}" if i == 0 else f"o{i}" for i in range(MAX_OPTIONS + 1)),
+            "too_many_options",
+        ),
+        ("just one line", "not_a_question"),
+        ("Q" * 4097 + "\n*a\nb", "question_too_long"),
+        ("Q" * 3500 + "\n*a\nb", "question_too_long"),
+    ],
+)
 def test_typed_question_limits(text, problem):
     """Each bad question is refused with its problem; the draft is unchanged."""
     draft = collecting()
@@ -264,7 +288,8 @@ def test_poll_limits():
     refused = creating.take_poll(draft, poll("Q" * 301))[1]
     assert isinstance(refused, Refused) and refused.problem == "prompt_too_long"
     assert creating.take_poll(draft, poll(options=("only",), correct=(0,)))[1] == Refused(
-        "too_few_options", {"limit": 2})
+        "too_few_options", {"limit": 2}
+    )
 
 
 def test_two_hundred_questions_at_most():
@@ -303,8 +328,9 @@ def test_bank_data_in_the_creators_language():
     draft, _ = creating.start("el", now=0.0)
     draft, _ = creating.take_text(draft, "Κουίζ", message_id=1)
     draft, _ = creating.take_text(draft, "Για όλους.", message_id=2)
-    draft, _ = creating.take_text(draft, "Πρώτοι;\n*2\n*3\n4\n> Διαιρούνται μόνο με το 1.",
-                                  message_id=3)
+    draft, _ = creating.take_text(
+        draft, "Πρώτοι;\n*2\n*3\n4\n> Διαιρούνται μόνο με το 1.", message_id=3
+    )
     draft, _ = creating.take_photo(draft, "F" * 25, caption="", message_id=4)
     draft, _ = creating.take_text(draft, "Η Γη γυρίζει.\n*Σωστό\nΛάθος", message_id=5)
     data = draftbank.bank_data(draft)
@@ -313,8 +339,13 @@ def test_bank_data_in_the_creators_language():
     first, second = data["questions"]
     assert first["id"] == "q1" and first["explanation"] == {"el": "Διαιρούνται μόνο με το 1."}
     assert [o.get("correct", False) for o in first["options"]] == [True, True, False]
-    assert second == {"id": "q2", "prompt": {"el": "Η Γη γυρίζει."}, "kind": "true-false",
-                      "answer": True, "picture": "F" * 25}
+    assert second == {
+        "id": "q2",
+        "prompt": {"el": "Η Γη γυρίζει."},
+        "kind": "true-false",
+        "answer": True,
+        "picture": "F" * 25,
+    }
 
 
 def test_bank_data_description_when_skipped():
@@ -346,8 +377,7 @@ def test_a_corrected_question_as_a_reply_replaces_it():
     draft, replaced = creating.take_text(draft, "First?\n*a\nb\nc", message_id=3, reply_to=1)
     assert replaced == creating.Replaced(1)
     first = draft.questions[0]
-    assert (first.prompt, first.options, first.explanation) == ("First?", ("a", "b", "c"),
-                                                                "Why.")
+    assert (first.prompt, first.options, first.explanation) == ("First?", ("a", "b", "c"), "Why.")
     assert first.serial == serial and 3 in first.messages and len(draft.questions) == 2
     same, refused = creating.take_text(draft, "Bad?\n*a\na", message_id=4, reply_to=3)
     assert same is draft and isinstance(refused, Refused)

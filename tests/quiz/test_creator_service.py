@@ -33,10 +33,14 @@ async def store(engine):
 
 
 def make(store, clock) -> CreatorService:
-    quizzes = QuizzesService(store, store, check=check_document, parse=parse_bank,
-                             dump=dump_bank, clock=clock)
-    return CreatorService(store, lambda owner, data, language: quizzes.publish(
-        owner, data, language=language), clock=clock)
+    quizzes = QuizzesService(
+        store, store, check=check_document, parse=parse_bank, dump=dump_bank, clock=clock
+    )
+    return CreatorService(
+        store,
+        lambda owner, data, language: quizzes.publish(owner, data, language=language),
+        clock=clock,
+    )
 
 
 async def collecting(service: CreatorService, user_id: int = ADA) -> None:
@@ -109,8 +113,9 @@ async def test_a_flood_gets_one_answer_and_nothing_is_lost(store):
         result = await service.text(ADA, f"Q{number}?\n*a\nb", message_id=10 + number)
         assert isinstance(result, Changed) and isinstance(result.outcome, Added)
     assert await service.text(ADA, "Q20?\n*a\nb", message_id=40) == Flooded(first=True)
-    assert await service.poll(ADA, PollSent("Q21?", ("a", "b"), True, (0,), "", False, 41)
-                              ) == Flooded(first=False)
+    assert await service.poll(
+        ADA, PollSent("Q21?", ("a", "b"), True, (0,), "", False, 41)
+    ) == Flooded(first=False)
     other = await service.text(BO, "not in a draft", message_id=1)
     assert other == NoDraft()
     explained = await service.text(ADA, "Why.", message_id=42, reply_to=10)
@@ -122,8 +127,11 @@ async def test_done_publishes_and_drops_the_draft(store):
     """/done stores the quiz (a c- id, the creator's language) and drops the draft."""
     service = make(store, FakeClock())
     await collecting(service)
-    await service.text(ADA, "Ποια είναι η πρωτεύουσα της Ελλάδας;\nΣπάρτη\n*Αθήνα\nΠάτρα\n"
-                            "> Από το 1834.", message_id=2)
+    await service.text(
+        ADA,
+        "Ποια είναι η πρωτεύουσα της Ελλάδας;\nΣπάρτη\n*Αθήνα\nΠάτρα\n> Από το 1834.",
+        message_id=2,
+    )
     published = await service.done(ADA, description="Ένα κουίζ.")
     assert isinstance(published, Published), published
     assert published.bank.id.startswith("c-") and published.bank.default_language == "el"
@@ -138,8 +146,7 @@ async def test_done_with_problems_keeps_the_draft_and_names_the_question(store):
     service = make(store, FakeClock())
     await collecting(service)
     await service.text(ADA, "Πρώτη;\n*Αθήνα\nΣπάρτη", message_id=2)
-    await service.text(ADA, "Δεύτερη;\n*Η σωστή και πολύ πιο μακριά απάντηση\nΌχι",
-                       message_id=3)
+    await service.text(ADA, "Δεύτερη;\n*Η σωστή και πολύ πιο μακριά απάντηση\nΌχι", message_id=3)
     rejected = await service.done(ADA, description="")
     assert isinstance(rejected, Rejected)
     assert {p.question for p in rejected.problems} == {2}

@@ -1,6 +1,6 @@
-"""The question of the day's rules (bot/features/daily/rules.py) and its service over a real SQLite store
-(bot/features/daily/service.py): times of day in a chat's zone, the next question and the run-out
-setting, grading, the reveal's figures, the weekly leaderboard, claims and taps."""
+"""The question of the day's rules (bot/features/daily/rules.py) and its service over a real SQLite
+store (bot/features/daily/service.py): times of day in a chat's zone, the next question and the
+run-out setting, grading, the reveal's figures, the weekly leaderboard, claims and taps."""
 
 from __future__ import annotations
 
@@ -41,7 +41,12 @@ def test_times_of_day_are_read():
     """HH:MM, H:MM, H.MM and HhMM are read as minutes after midnight; anything else is
     refused."""
     assert [daily.parse_time(t) for t in ("09:00", "9:05", "21.30", "7h05", "23:59")] == [
-        540, 545, 1290, 425, 1439]
+        540,
+        545,
+        1290,
+        425,
+        1439,
+    ]
     for bad in ("24:00", "9", "09:60", "nine", ""):
         with pytest.raises(TimeUnreadable):
             daily.parse_time(bad)
@@ -52,7 +57,8 @@ def test_the_next_time_is_in_the_chats_zone():
     Monday 09:00; exactly at the time, it is the next day's."""
     kolkata = daily.next_time(MONDAY_8AM_UTC, 540, "Asia/Kolkata")
     assert datetime.fromtimestamp(kolkata, ZoneInfo("UTC")) == datetime(
-        2026, 12, 8, 3, 30, tzinfo=ZoneInfo("UTC"))
+        2026, 12, 8, 3, 30, tzinfo=ZoneInfo("UTC")
+    )
     utc = daily.next_time(MONDAY_8AM_UTC, 540, None)
     assert utc == MONDAY_8AM_UTC + 3600
     assert daily.next_time(utc, 540, "UTC") == utc + 86_400
@@ -60,10 +66,22 @@ def test_the_next_time_is_in_the_chats_zone():
 
 
 def _schedule(**changes) -> daily.DailySchedule:
-    fields = dict(chat_id=CHAT, chat_type="supergroup", thread_id=None,
-                  bank_id="deepspeed-megatron", language="en", minute=540,
-                  run_out=RunOut.AGAIN, board_day=6, status=Status.ON, round=0, position=0,
-                  next_at=0.0, set_by=7, updated_at=0.0)
+    fields = dict(
+        chat_id=CHAT,
+        chat_type="supergroup",
+        thread_id=None,
+        bank_id="deepspeed-megatron",
+        language="en",
+        minute=540,
+        run_out=RunOut.AGAIN,
+        board_day=6,
+        status=Status.ON,
+        round=0,
+        position=0,
+        next_at=0.0,
+        set_by=7,
+        updated_at=0.0,
+    )
     fields.update(changes)
     return daily.DailySchedule(**fields)
 
@@ -78,8 +96,10 @@ def test_the_quiz_starts_over_or_stops_when_it_runs_out(bank):
     again = daily.next_question(_schedule(position=end), bank, random.Random(2))
     assert (again.question, again.round, again.position) == (questions[0], 1, 0)
     assert sorted(again.slots) == list(range(len(questions[0].options)))
-    assert daily.next_question(_schedule(position=end, run_out=RunOut.STOP), bank,
-                               random.Random(3)) is None
+    assert (
+        daily.next_question(_schedule(position=end, run_out=RunOut.STOP), bank, random.Random(3))
+        is None
+    )
     assert all(not q.several for q in questions)
 
 
@@ -91,14 +111,28 @@ def test_a_question_that_keeps_its_order_is_posted_in_it(bank):
     for seed in range(10):
         post = daily.next_question(_schedule(position=kept), bank, random.Random(seed))
         assert post is not None and post.slots == (0, 1, 2, 3)
-    assert {daily.next_question(_schedule(), bank, random.Random(seed)).slots  # type: ignore[union-attr]
-            for seed in range(10)} != {(0, 1, 2, 3)}
+    assert {
+        daily.next_question(_schedule(), bank, random.Random(seed)).slots  # type: ignore[union-attr]
+        for seed in range(10)
+    } != {(0, 1, 2, 3)}
 
 
 def _post(**changes) -> DailyPost:
-    fields = dict(post_id=1, chat_id=CHAT, bank_id="b", bank_version=1, question_id="q",
-                  slots=(2, 0, 1), round=0, position=0, language="en", due_at=0.0,
-                  closes_at=100.0, message_id=5, status=PostStatus.OPEN)
+    fields = dict(
+        post_id=1,
+        chat_id=CHAT,
+        bank_id="b",
+        bank_version=1,
+        question_id="q",
+        slots=(2, 0, 1),
+        round=0,
+        position=0,
+        language="en",
+        due_at=0.0,
+        closes_at=100.0,
+        message_id=5,
+        status=PostStatus.OPEN,
+    )
     fields.update(changes)
     return DailyPost(**fields)
 
@@ -124,12 +158,22 @@ def test_grading_and_the_reveals_figures(bank):
 def test_the_weekly_leaderboard_ranks_right_answers_then_fewest_answered():
     """Most right first; with equal right answers, fewer answered first; ties share a rank;
     nobody without a right answer; the latest name is shown."""
-    rows = [(1, True, "Ann"), (1, True, "Ann B"), (2, True, "Bo"), (2, True, "Bo"),
-            (3, True, "Cy"), (3, False, "Cy"), (4, False, "Di")]
+    rows = [
+        (1, True, "Ann"),
+        (1, True, "Ann B"),
+        (2, True, "Bo"),
+        (2, True, "Bo"),
+        (3, True, "Cy"),
+        (3, False, "Cy"),
+        (4, False, "Di"),
+    ]
     answers = [DailyAnswer(i, u, n, 0, c, float(i)) for i, (u, c, n) in enumerate(rows)]
     places = daily.board(answers)
     assert [(p.rank, p.user_id, p.name, p.right, p.answered) for p in places] == [
-        (1, 1, "Ann B", 2, 2), (1, 2, "Bo", 2, 2), (3, 3, "Cy", 1, 2)]
+        (1, 1, "Ann B", 2, 2),
+        (1, 2, "Bo", 2, 2),
+        (3, 3, "Cy", 1, 2),
+    ]
 
 
 def test_the_leaderboard_day_is_the_chats_weekday():
@@ -151,6 +195,7 @@ def test_where_the_bot_may_post():
 
 # --- the service over a real store ---------------------------------------------------------
 
+
 @pytest.fixture
 async def service(tmp_path, bank):
     store = await SQLiteStore.open(tmp_path / "quiz.sqlite3")
@@ -163,8 +208,9 @@ async def test_a_day_claimed_once_tapped_once_per_user_and_revealed(service, ban
     """Set at 09:00, the post is due at 09:00 and claimed once; each user's first tap counts,
     a second is refused; at the next day's time it is due for its reveal with its figures."""
     svc, clock = service
-    schedule = await svc.set_daily(CHAT, "supergroup", bank_id=None, minute=540,
-                                   language="en", set_by=7)
+    schedule = await svc.set_daily(
+        CHAT, "supergroup", bank_id=None, minute=540, language="en", set_by=7
+    )
     assert schedule.next_at == MONDAY_8AM_UTC + 3600 and schedule.bank_id == bank.id
     assert await svc.due() == []
     clock.advance(3600)
@@ -197,8 +243,9 @@ async def test_unknown_quiz_off_and_lost(service):
     """An unknown quiz is refused; /daily off stops the posts; a lost chat's schedule stops."""
     svc, clock = service
     with pytest.raises(UnknownBank):
-        await svc.set_daily(CHAT, "supergroup", bank_id="nope", minute=None, language="en",
-                            set_by=7)
+        await svc.set_daily(
+            CHAT, "supergroup", bank_id="nope", minute=None, language="en", set_by=7
+        )
     await svc.set_daily(CHAT, "supergroup", bank_id=None, minute=None, language="en", set_by=7)
     assert (await svc.turn_off(CHAT)).status is Status.OFF
     assert await svc.turn_off(CHAT) is None
@@ -214,11 +261,11 @@ async def test_the_schedule_follows_the_chats_time_zone(tmp_path, bank):
     store = await SQLiteStore.open(tmp_path / "quiz.sqlite3")
     try:
         await store.set_time_zone(CHAT, "Asia/Kolkata", MONDAY_8AM_UTC)
-        svc = DailyService(store, {bank.id: bank}, clock=FakeClock(MONDAY_8AM_UTC),
-                           zones=store)
+        svc = DailyService(store, {bank.id: bank}, clock=FakeClock(MONDAY_8AM_UTC), zones=store)
         assert await svc.zone(CHAT) == "Asia/Kolkata"
-        schedule = await svc.set_daily(CHAT, "supergroup", bank_id=None, minute=540,
-                                       language="hi", set_by=7)
+        schedule = await svc.set_daily(
+            CHAT, "supergroup", bank_id=None, minute=540, language="hi", set_by=7
+        )
         assert schedule.next_at == datetime(2026, 12, 8, 3, 30, tzinfo=ZoneInfo("UTC")).timestamp()
     finally:
         await store.close()
@@ -233,8 +280,9 @@ async def test_an_earlier_time_of_day_reveals_the_open_question_first(service):
     [due] = await svc.due()
     run = await svc.claim(due)
     await svc.posted(run.post.post_id, 77)
-    moved = await svc.set_daily(CHAT, "supergroup", bank_id=None, minute=600, language="en",
-                                set_by=7)  # 10:00, today still
+    moved = await svc.set_daily(
+        CHAT, "supergroup", bank_id=None, minute=600, language="en", set_by=7
+    )  # 10:00, today still
     assert moved.next_at == MONDAY_8AM_UTC + 2 * 3600 and moved.position == 1
     clock.advance(3600)
     [reveal] = await svc.reveals_due()

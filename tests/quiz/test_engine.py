@@ -26,9 +26,15 @@ def bank() -> Bank:
 def make_attempt(bank: Bank, plan: engine.Plan | None = None, **changes) -> engine.Attempt:
     """An active attempt of USER at position 0, planned with seed 7 unless ``plan`` is given."""
     attempt = engine.Attempt(
-        id=1, user_id=USER, bank_id=bank.id, bank_version=bank.version,
-        plan=plan or engine.plan_attempt(bank, random.Random(7)), position=0,
-        status=engine.ACTIVE, started_at=1000.0)
+        id=1,
+        user_id=USER,
+        bank_id=bank.id,
+        bank_version=bank.version,
+        plan=plan or engine.plan_attempt(bank, random.Random(7)),
+        position=0,
+        status=engine.ACTIVE,
+        started_at=1000.0,
+    )
     return replace(attempt, **changes)
 
 
@@ -47,10 +53,12 @@ def answer_all(bank: Bank, attempt: engine.Attempt, correct: set[int]) -> engine
 
 # --- plan_attempt ---------------------------------------------------------------------------
 
+
 def test_plan_is_deterministic_for_a_seed(bank):
     """The same seed gives the same plan."""
     assert engine.plan_attempt(bank, random.Random(123)) == engine.plan_attempt(
-        bank, random.Random(123))
+        bank, random.Random(123)
+    )
 
 
 def test_plan_asks_questions_in_bank_order(bank):
@@ -79,16 +87,20 @@ def test_a_question_that_keeps_its_order_is_never_shuffled(bank):
     """The bank's ``shuffle: false`` questions (the ZeRO stages) keep the bank's order in every
     plan and re-plan; the other questions are still shuffled."""
     kept = [i for i, q in enumerate(bank.questions) if not q.shuffle]
-    assert [bank.questions[i].id for i in kept] == ["zero-stage-params",
-                                                     "zero-stage-optimizer-state"]
+    assert [bank.questions[i].id for i in kept] == [
+        "zero-stage-params",
+        "zero-stage-optimizer-state",
+    ]
     for seed in range(20):
         plan = engine.plan_attempt(bank, random.Random(seed))
         assert [plan.option_orders[i] for i in kept] == [(0, 1, 2, 3)] * 2
         attempt = make_attempt(bank, plan, id=seed)
         assert [engine.replan_options(attempt, bank.questions[i]) for i in kept] == [
-            (0, 1, 2, 3)] * 2
+            (0, 1, 2, 3)
+        ] * 2
     assert {engine.plan_attempt(bank, random.Random(s)).option_orders[0] for s in range(5)} != {
-        (0, 1, 2, 3)}
+        (0, 1, 2, 3)
+    }
 
 
 def test_shuffle_false_counts_in_the_fingerprint(bank):
@@ -117,10 +129,13 @@ def test_shuffle_hides_the_seed_answer_pattern(bank):
 
 # --- view -----------------------------------------------------------------------------------
 
+
 def test_view_maps_slots_to_bank_options(bank):
     """The view's slots are the plan's option order, and correct_slot is where the answer is."""
-    plan = engine.Plan(tuple(q.id for q in bank.questions),
-                       ((2, 0, 3, 1),) + ((3, 2, 1, 0),) * (len(bank.questions) - 1))
+    plan = engine.Plan(
+        tuple(q.id for q in bank.questions),
+        ((2, 0, 3, 1),) + ((3, 2, 1, 0),) * (len(bank.questions) - 1),
+    )
     attempt = make_attempt(bank, plan)
     v = engine.view(attempt, bank)
     assert v.question is bank.questions[0]
@@ -202,13 +217,15 @@ def test_view_refuses_another_bank_version(bank):
 
 # --- grade ----------------------------------------------------------------------------------
 
+
 def test_grade_correct_answer_through_the_shuffled_slot(bank):
     """Choosing the slot that shows the correct option gives a correct answer for that option."""
     attempt = make_attempt(bank, position=1)
     v = engine.view(attempt, bank)
     answer = engine.grade(attempt, bank, USER, 1, v.correct_slot, now=1234.5)
-    assert answer == engine.Answer(bank.questions[1].id, bank.questions[1].correct_index,
-                                   True, 1234.5)
+    assert answer == engine.Answer(
+        bank.questions[1].id, bank.questions[1].correct_index, True, 1234.5
+    )
 
 
 def test_grade_wrong_answer_records_the_bank_option(bank):
@@ -226,8 +243,9 @@ def test_grade_every_slot(bank):
     attempt = make_attempt(bank)
     for position in range(attempt.total):
         at = replace(attempt, position=position)
-        verdicts = [engine.grade(at, bank, USER, position, slot, now=0.0).correct
-                    for slot in range(4)]
+        verdicts = [
+            engine.grade(at, bank, USER, position, slot, now=0.0).correct for slot in range(4)
+        ]
         assert verdicts.count(True) == 1
         assert verdicts.index(True) == engine.view(at, bank).correct_slot
 
@@ -353,13 +371,20 @@ def test_grade_refuses_a_slot_that_does_not_exist(bank, slot):
 
 def test_refusals_are_quiz_errors():
     """Every refusal is a QuizError, so handlers can catch them together."""
-    for error in (engine.AttemptClosed, engine.BankChanged, engine.NotYourAttempt,
-                  engine.StaleQuestion, engine.AlreadyAnswered, engine.NotAnswered,
-                  engine.InvalidOption):
+    for error in (
+        engine.AttemptClosed,
+        engine.BankChanged,
+        engine.NotYourAttempt,
+        engine.StaleQuestion,
+        engine.AlreadyAnswered,
+        engine.NotAnswered,
+        engine.InvalidOption,
+    ):
         assert issubclass(error, engine.QuizError)
 
 
 # --- check_next -----------------------------------------------------------------------------
+
 
 def answered_up_to(bank: Bank, position: int) -> engine.Attempt:
     """An attempt of USER with the questions before ``position`` answered (so at ``position``)."""
@@ -397,11 +422,19 @@ def test_check_next_from_the_last_question_returns_total(bank):
     assert engine.check_next(attempt, bank, USER, 7) == attempt.total == 8
 
 
-@pytest.mark.parametrize(("at", "position"), [
-    (3, 0), (3, 1),  # older feedback: the attempt is further on
-    (3, 4), (3, 7), (0, 5),  # questions not reached yet
-    (8, 0), (8, 6), (8, 8),  # finished: only the last question's feedback leads on
-])
+@pytest.mark.parametrize(
+    ("at", "position"),
+    [
+        (3, 0),
+        (3, 1),  # older feedback: the attempt is further on
+        (3, 4),
+        (3, 7),
+        (0, 5),  # questions not reached yet
+        (8, 0),
+        (8, 6),
+        (8, 8),  # finished: only the last question's feedback leads on
+    ],
+)
 def test_check_next_refuses_any_other_position(bank, at, position):
     """Next from feedback other than that of the last answered question raises StaleQuestion
     (also on a finished attempt)."""
@@ -471,6 +504,7 @@ def test_a_whole_attempt_moves_through_every_question(bank):
 
 # --- with_answer and result ----------------------------------------------------------------
 
+
 def test_with_answer_returns_a_new_attempt(bank):
     """with_answer adds the answer to a moved-on copy and leaves the original attempt
     unchanged."""
@@ -499,7 +533,11 @@ def test_with_answer_finishes_the_attempt_after_the_last_question(bank, position
     assert updated.position == position + 1
     assert updated.answers == {answer.question_id: answer}
     assert (updated.id, updated.user_id, updated.plan, updated.started_at) == (
-        attempt.id, attempt.user_id, attempt.plan, attempt.started_at)
+        attempt.id,
+        attempt.user_id,
+        attempt.plan,
+        attempt.started_at,
+    )
     if position == 7:
         assert updated.status == engine.FINISHED
         assert updated.ended_at == 4321.5
@@ -527,8 +565,10 @@ def test_result_perfect_score(bank):
 def test_result_unanswered_counts_as_missed(bank):
     """Questions without an answer are missed, like wrong ones."""
     attempt = make_attempt(bank)
-    attempt = engine.with_answer(attempt, engine.grade(
-        attempt, bank, USER, 0, engine.view(attempt, bank).correct_slot, now=1.0))
+    attempt = engine.with_answer(
+        attempt,
+        engine.grade(attempt, bank, USER, 0, engine.view(attempt, bank).correct_slot, now=1.0),
+    )
     res = engine.result(attempt)
     assert (res.score, res.total) == (1, 8)
     assert res.missed == tuple(q.id for q in bank.questions[1:])
@@ -541,7 +581,8 @@ def test_result_lists_missed_questions_in_attempt_order(bank):
     right = [bank.questions[i] for i in (1, 6, 3)]  # answered correctly, in neither order
     for question in right:
         attempt = engine.with_answer(
-            attempt, engine.Answer(question.id, question.correct_index, True, 1.0))
+            attempt, engine.Answer(question.id, question.correct_index, True, 1.0)
+        )
     wrong = bank.questions[0]
     attempt = engine.with_answer(attempt, engine.Answer(wrong.id, 3, False, 1.0))
     res = engine.result(attempt)
@@ -557,6 +598,7 @@ def test_result_of_nothing_answered(bank):
 
 
 # --- a bank edited without a version bump: fingerprints and revise ---------------------------
+
 
 def edit_question(bank: Bank, index: int, **changes) -> Bank:
     """``bank`` with question ``index`` changed (same id, same bank version)."""
@@ -575,8 +617,9 @@ def with_new_correct_option(bank: Bank, index: int) -> Bank:
 
 def without_question(bank: Bank, *indexes: int) -> Bank:
     """``bank`` without the questions at ``indexes``."""
-    return replace(bank, questions=tuple(q for i, q in enumerate(bank.questions)
-                                         if i not in indexes))
+    return replace(
+        bank, questions=tuple(q for i, q in enumerate(bank.questions) if i not in indexes)
+    )
 
 
 def fresh_attempt(bank: Bank, **changes) -> engine.Attempt:
@@ -584,14 +627,16 @@ def fresh_attempt(bank: Bank, **changes) -> engine.Attempt:
     return make_attempt(bank, fingerprints=engine.fingerprints(bank), **changes)
 
 
-def answered(bank: Bank, attempt: engine.Attempt, count: int, *,
-             correct: bool = True) -> engine.Attempt:
+def answered(
+    bank: Bank, attempt: engine.Attempt, count: int, *, correct: bool = True
+) -> engine.Attempt:
     """``attempt`` with its next ``count`` questions answered (correctly unless told)."""
     for _ in range(count):
         v = engine.view(attempt, bank)
         slot = v.correct_slot if correct else (v.correct_slot + 1) % len(v.slots)
         attempt = engine.with_answer(
-            attempt, engine.grade(attempt, bank, USER, attempt.position, slot, now=50.0))
+            attempt, engine.grade(attempt, bank, USER, attempt.position, slot, now=50.0)
+        )
     return attempt
 
 
@@ -612,7 +657,8 @@ def test_fingerprint_counts_prompt_options_correctness_and_explanation(bank):
     ]
     assert len({q.fingerprint for q in [question, *edits]}) == len(edits) + 1
     assert replace(question, source=Source("Other", "https://example.org")).fingerprint == (
-        question.fingerprint)
+        question.fingerprint
+    )
 
 
 def test_an_unchanged_bank_needs_no_revision(bank):
@@ -648,8 +694,7 @@ def test_an_edited_question_is_refused_until_revised_then_graded_as_it_is_now(ba
 
     v = engine.view(revised, edited)
     assert v.question.options[v.slots[v.correct_slot]].text.get("en", "en") == "New option (en)"
-    verdicts = [engine.grade(revised, edited, USER, 1, slot, now=62.0).correct
-                for slot in range(4)]
+    verdicts = [engine.grade(revised, edited, USER, 1, slot, now=62.0).correct for slot in range(4)]
     assert verdicts == [slot == v.correct_slot for slot in range(4)]
     assert engine.grade(revised, edited, USER, 1, v.correct_slot, now=62.0).option_index == 0
 
@@ -723,7 +768,7 @@ def test_an_answer_recorded_before_an_edit_keeps_its_correctness(bank, correct):
     question = bank.questions[0]
     options = tuple(replace(o, correct=i == chosen) for i, o in enumerate(question.options))
     keep = [i for i in range(4) if i in (chosen, question.correct_index)]
-    keep += [i for i in range(4) if i not in keep][:3 - len(keep)]
+    keep += [i for i in range(4) if i not in keep][: 3 - len(keep)]
     edited = edit_question(bank, 0, options=tuple(options[i] for i in sorted(keep)))
     v = engine.view(attempt, edited, 0)
     assert v.answered and v.is_correct is correct

@@ -37,18 +37,28 @@ def test_points_fall_with_answer_time_from_1000_to_500():
 
 
 def test_streak_bonus_grows_by_100_up_to_500():
-    assert [group.streak_bonus(n) for n in range(0, 9)] == [0, 0, 100, 200, 300, 400, 500,
-                                                            500, 500]
+    assert [group.streak_bonus(n) for n in range(0, 9)] == [0, 0, 100, 200, 300, 400, 500, 500, 500]
 
 
 def test_a_wrong_or_missing_answer_earns_nothing_and_ends_the_streak():
     s = session()
-    answers = [answer(1, "q1", True), answer(1, "q2", True), answer(1, "q3", False),
-               answer(1, "q4", True), answer(1, "q5", True),  # q6 missed
-               answer(1, "q7", True)]
+    answers = [
+        answer(1, "q1", True),
+        answer(1, "q2", True),
+        answer(1, "q3", False),
+        answer(1, "q4", True),
+        answer(1, "q5", True),  # q6 missed
+        answer(1, "q7", True),
+    ]
     points = group.points(s, answers)
     assert [points[1, q] for q in ("q1", "q2", "q3", "q4", "q5", "q7")] == [
-        1000, 1100, 0, 1000, 1100, 1000]
+        1000,
+        1100,
+        0,
+        1000,
+        1100,
+        1000,
+    ]
     assert group.best_streaks(s, answers) == {1: 2}
 
 
@@ -56,14 +66,19 @@ def test_right_answers_scoring_counts_right_answers():
     s = session(group.RIGHT)
     answers = [answer(1, "q1", True, 29.0), answer(1, "q2", False), answer(2, "q1", True, 1.0)]
     board = group.leaderboard(answers, {1: "Ann", 2: "Bo"}, s)
-    assert [(x.user_id, x.score, x.right, x.answered) for x in board] == [(2, 1, 1, 1),
-                                                                         (1, 1, 1, 2)]
+    assert [(x.user_id, x.score, x.right, x.answered) for x in board] == [
+        (2, 1, 1, 1),
+        (1, 1, 1, 2),
+    ]
 
 
 def test_leaderboard_shows_points_right_answers_and_longest_streak():
     s = session()
-    answers = [answer(1, q, True, 3.0) for q in QUESTIONS[:4]] + [
-        answer(2, q, True, 0.0) for q in QUESTIONS[:2]] + [answer(2, "q3", False)]
+    answers = (
+        [answer(1, q, True, 3.0) for q in QUESTIONS[:4]]
+        + [answer(2, q, True, 0.0) for q in QUESTIONS[:2]]
+        + [answer(2, "q3", False)]
+    )
     first, second = group.leaderboard(answers, {1: "Ann", 2: "Bo"}, s)
     assert (first.user_id, first.right, first.best_streak) == (1, 4, 4)
     assert first.score == 4 * 950 + 100 + 200 + 300
@@ -74,8 +89,12 @@ def test_ties_are_broken_by_right_answers_then_time_then_user_id():
     """Same points: more right answers first; then less total time; then the lower user id
     (names change, ids don't): the order never depends on the answers' order."""
     s = session(group.RIGHT)
-    answers = [answer(5, "q1", True, 2.0), answer(4, "q1", True, 2.0), answer(3, "q1", True, 1.0),
-               answer(9, "q2", False, 0.5)]
+    answers = [
+        answer(5, "q1", True, 2.0),
+        answer(4, "q1", True, 2.0),
+        answer(3, "q1", True, 1.0),
+        answer(9, "q2", False, 0.5),
+    ]
     for order in (answers, answers[::-1]):
         board = group.leaderboard(order, {}, s)
         assert [x.user_id for x in board] == [3, 4, 5, 9]
@@ -139,10 +158,22 @@ def test_every_change_bumps_the_version():
     assert settings.change(s, 6, "count", "0", BANKS, LANGS).question_count is None
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    ("seconds", "4"), ("seconds", "301"), ("seconds", "-5"), ("seconds", "abc"),
-    ("who", "nobody"), ("scoring", "fastest"), ("bank", "gone"), ("language", "de"),
-    ("count", "7"), ("count", "-1"), ("colour", "red")])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("seconds", "4"),
+        ("seconds", "301"),
+        ("seconds", "-5"),
+        ("seconds", "abc"),
+        ("who", "nobody"),
+        ("scoring", "fastest"),
+        ("bank", "gone"),
+        ("language", "de"),
+        ("count", "7"),
+        ("count", "-1"),
+        ("colour", "red"),
+    ],
+)
 def test_out_of_range_or_unknown_values_change_nothing(field, value):
     with pytest.raises(settings.InvalidSetting):
         settings.change(settings.GroupSettings(), 0, field, value, BANKS, LANGS)

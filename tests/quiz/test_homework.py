@@ -38,9 +38,18 @@ def wall(moment: float, zone: str) -> str:
 NOW = at("2026-03-05 10:00", "Europe/Athens")  # a Thursday
 
 
-@pytest.mark.parametrize(("text", "seconds"), [
-    ("90m", 90 * 60), ("12h", 12 * HOUR), ("3d", 3 * DAY), ("1w", 7 * DAY),
-    (" 1D 12H ", 36 * HOUR), ("2h30m", 2.5 * HOUR), ("90d", 90 * DAY)])
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("90m", 90 * 60),
+        ("12h", 12 * HOUR),
+        ("3d", 3 * DAY),
+        ("1w", 7 * DAY),
+        (" 1D 12H ", 36 * HOUR),
+        ("2h30m", 2.5 * HOUR),
+        ("90d", 90 * DAY),
+    ],
+)
 def test_durations_count_from_now(text, seconds):
     """A duration (minutes, hours, days, weeks, or several of them) is that long after now,
     whatever the zone."""
@@ -58,19 +67,27 @@ def test_a_date_and_time_is_read_in_the_chats_zone():
 
 def test_a_date_alone_is_the_end_of_that_day_in_the_zone():
     """``YYYY-MM-DD`` means 23:59 of that day where the chat is."""
-    assert wall(parse_deadline("2026-03-09", "America/New_York", NOW),
-                "America/New_York") == "2026-03-09T23:59-04:00"
+    assert (
+        wall(parse_deadline("2026-03-09", "America/New_York", NOW), "America/New_York")
+        == "2026-03-09T23:59-04:00"
+    )
 
 
 def test_a_time_alone_is_its_next_occurrence():
     """``HH:MM`` is today's if it is still ahead in the chat's zone, else tomorrow's."""
-    assert wall(parse_deadline("18:00", "Europe/Athens", NOW),
-                "Europe/Athens") == "2026-03-05T18:00+02:00"
-    assert wall(parse_deadline("09:00", "Europe/Athens", NOW),
-                "Europe/Athens") == "2026-03-06T09:00+02:00"
+    assert (
+        wall(parse_deadline("18:00", "Europe/Athens", NOW), "Europe/Athens")
+        == "2026-03-05T18:00+02:00"
+    )
+    assert (
+        wall(parse_deadline("09:00", "Europe/Athens", NOW), "Europe/Athens")
+        == "2026-03-06T09:00+02:00"
+    )
     # 10:00 in Athens is 13:30 in Kolkata: 12:00 there is tomorrow's
-    assert wall(parse_deadline("12:00", "Asia/Kolkata", NOW),
-                "Asia/Kolkata") == "2026-03-06T12:00+05:30"
+    assert (
+        wall(parse_deadline("12:00", "Asia/Kolkata", NOW), "Asia/Kolkata")
+        == "2026-03-06T12:00+05:30"
+    )
 
 
 def test_daylight_saving_gaps_and_repeats_are_read_as_documented():
@@ -108,9 +125,24 @@ def test_a_deadline_over_ninety_days_away_is_refused():
         parse_deadline("2026-06-05", "Europe/Athens", NOW)
 
 
-@pytest.mark.parametrize("text", [
-    "", "soon", "friday", "12", "3 days", "25:00", "12:60", "2026-02-30", "2026-13-01 10:00",
-    "05/03/2026", "-3d", "1.5d", "99999d"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "soon",
+        "friday",
+        "12",
+        "3 days",
+        "25:00",
+        "12:60",
+        "2026-02-30",
+        "2026-13-01 10:00",
+        "05/03/2026",
+        "-3d",
+        "1.5d",
+        "99999d",
+    ],
+)
 def test_unreadable_deadlines_are_refused(text):
     """Anything but the documented forms (and impossible dates and times) raises
     DeadlineUnreadable with the text typed."""
@@ -139,29 +171,51 @@ def test_reminders_come_at_the_nearest_threshold_passed_once():
 def test_progress_is_due_when_the_count_changed_and_a_minute_passed():
     """A posted message is edited when its count differs from the finished count and its last
     edit is at least 60 s old; never before it is posted."""
-    homework = Assignment(1, -1, None, "hwAAAAAAAAAAAAAAAA", "b", 1, "en", 1, "T", 0.0, DAY,
-                          OPEN, message_id=5, shown_finished=2, shown_at=100.0)
+    homework = Assignment(
+        1,
+        -1,
+        None,
+        "hwAAAAAAAAAAAAAAAA",
+        "b",
+        1,
+        "en",
+        1,
+        "T",
+        0.0,
+        DAY,
+        OPEN,
+        message_id=5,
+        shown_finished=2,
+        shown_at=100.0,
+    )
     assert not progress_due(homework, 2, 1_000.0)
     assert not progress_due(homework, 3, 159.0)
     assert progress_due(homework, 3, 160.0)
-    unposted = Assignment(1, -1, None, "hwAAAAAAAAAAAAAAAA", "b", 1, "en", 1, "T", 0.0, DAY,
-                          OPEN)
+    unposted = Assignment(1, -1, None, "hwAAAAAAAAAAAAAAAA", "b", 1, "en", 1, "T", 0.0, DAY, OPEN)
     assert not progress_due(unposted, 3, 1_000.0)
 
 
 def test_csv_cells_defuse_spreadsheet_formulas():
     """A name or option that a spreadsheet would run as a formula is written with a leading
     apostrophe; other text is written as typed."""
-    row = CsvRow(1, "=HYPERLINK(\"x\")", 2, "q2", "+1", True, "t", "s", "")
-    assert row.cells() == ("1", "'=HYPERLINK(\"x\")", "2", "q2", "'+1", "right", "t", "s", "")
+    row = CsvRow(1, '=HYPERLINK("x")', 2, "q2", "+1", True, "t", "s", "")
+    assert row.cells() == ("1", '\'=HYPERLINK("x")', "2", "q2", "'+1", "right", "t", "s", "")
     plain = CsvRow(1, "Ann <b>", 1, "q1", "Paris", False, "t", "s", "f")
     assert plain.cells()[1:6] == ("Ann <b>", "1", "q1", "Paris", "wrong")
 
 
-@pytest.mark.parametrize(("text", "zone"), [
-    ("Europe/Athens", "Europe/Athens"), ("america/new york", "America/New_York"),
-    ("Kolkata", "Asia/Kolkata"), (" ATHENS ", "Europe/Athens"), ("utc", "UTC"),
-    ("GMT", "UTC"), ("Asia/Calcutta", "Asia/Calcutta")])
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("Europe/Athens", "Europe/Athens"),
+        ("america/new york", "America/New_York"),
+        ("Kolkata", "Asia/Kolkata"),
+        (" ATHENS ", "Europe/Athens"),
+        ("utc", "UTC"),
+        ("GMT", "UTC"),
+        ("Asia/Calcutta", "Asia/Calcutta"),
+    ],
+)
 def test_zones_are_read_by_name_or_city(text, zone):
     """A full IANA name, a city only one zone ends with, or UTC is read case-insensitively."""
     assert parse_zone(text) == zone

@@ -42,11 +42,18 @@ def text(en: str) -> Text:
 def make_bank(bank_id: str = "hw-bank") -> Bank:
     """A bank of three questions of three options; option 0 is right in each."""
     questions = tuple(
-        Question(f"q{n}", text(f"Question {n}?"),
-                 tuple(Option(text(f"Option {n}{c}"), c == "a") for c in "abc"), None, None)
-        for n in (1, 2, 3))
-    return Bank(bank_id, 2, "en", ("en", "el"), "intro", text("Homework bank"),
-                text("For tests"), questions)
+        Question(
+            f"q{n}",
+            text(f"Question {n}?"),
+            tuple(Option(text(f"Option {n}{c}"), c == "a") for c in "abc"),
+            None,
+            None,
+        )
+        for n in (1, 2, 3)
+    )
+    return Bank(
+        bank_id, 2, "en", ("en", "el"), "intro", text("Homework bank"), text("For tests"), questions
+    )
 
 
 @pytest.fixture
@@ -72,8 +79,14 @@ def homework(store, quiz, clock) -> HomeworkService:
     return HomeworkService(store, store, quiz, clock=clock)
 
 
-async def answer(quiz: QuizService, attempt: engine.Attempt, options: list[int],
-                 clock: FakeClock, *, seconds: float = 10.0) -> engine.Attempt:
+async def answer(
+    quiz: QuizService,
+    attempt: engine.Attempt,
+    options: list[int],
+    clock: FakeClock,
+    *,
+    seconds: float = 10.0,
+) -> engine.Attempt:
     """Answer the attempt's next questions with the bank options ``options`` (0 is right),
     ``seconds`` apart on the clock; the attempt as recorded."""
     for option in options:
@@ -97,8 +110,9 @@ async def test_assigning_checks_the_bank_and_the_deadline(homework, clock):
     assert TOKEN_PATTERN.fullmatch(first.token) and first.token != second.token
     assert (first.bank_version, first.thread_id, first.deadline) == (2, 5, T0 + 3 * DAY)
     with pytest.raises(UnknownBank):
-        await homework.assign(GROUP, "no-such-bank", T0 + DAY, language="en", set_by=ADMIN,
-                              set_by_name="T")
+        await homework.assign(
+            GROUP, "no-such-bank", T0 + DAY, language="en", set_by=ADMIN, set_by_name="T"
+        )
     with pytest.raises(DeadlinePast):
         await assign(homework, deadline=0.0)
     with pytest.raises(DeadlineTooFar):
@@ -106,8 +120,7 @@ async def test_assigning_checks_the_bank_and_the_deadline(homework, clock):
     assert [a.id for a in await homework.assignments(GROUP)] == [first.id, second.id]
 
 
-async def test_the_first_finished_attempt_counts_and_later_ones_are_practice(homework, quiz,
-                                                                             clock):
+async def test_the_first_finished_attempt_counts_and_later_ones_are_practice(homework, quiz, clock):
     """Opening starts the homework attempt; opening again resumes it; once finished, opening
     gives practice (resumed while it runs) that leaves the counted result alone."""
     set_ = await assign(homework)
@@ -124,14 +137,18 @@ async def test_the_first_finished_attempt_counts_and_later_ones_are_practice(hom
     await answer(quiz, practice.attempt, [1], clock)
     resumed = await homework.open(set_.token, ANN, "Ann", "el")
     assert (resumed.counts, resumed.resumed, resumed.attempt.id) == (
-        False, True, practice.attempt.id)
+        False,
+        True,
+        practice.attempt.id,
+    )
     await answer(quiz, resumed.attempt, [1, 1], clock)
     results = await homework.results(set_.id)
     assert (results.finished, results.places[0].score) == (1, 2)
 
 
-async def test_an_attempt_replaced_by_another_quiz_starts_again_and_still_counts(homework,
-                                                                               quiz, clock):
+async def test_an_attempt_replaced_by_another_quiz_starts_again_and_still_counts(
+    homework, quiz, clock
+):
     """A member who started another quiz meanwhile gets a new homework attempt (``restarted``),
     which counts when finished."""
     set_ = await assign(homework)
@@ -173,23 +190,24 @@ async def test_the_pass_closes_due_homework_then_announces_then_reports_once(tmp
     claimed once, then its report claimed once."""
     path = tmp_path / "restart.sqlite3"
     store = await SQLiteStore.open(path)
-    service = HomeworkService(store, store, QuizService(store, {"hw-bank": make_bank()},
-                                                        clock=clock), clock=clock)
+    service = HomeworkService(
+        store, store, QuizService(store, {"hw-bank": make_bank()}, clock=clock), clock=clock
+    )
     set_ = await assign(service, deadline=DAY)
     await store.close()
     clock.advance(2 * DAY)  # the bot was down over the deadline
     store = await SQLiteStore.open(path)
     try:
-        service = HomeworkService(store, store, QuizService(store, {"hw-bank": make_bank()},
-                                                            clock=clock), clock=clock)
+        service = HomeworkService(
+            store, store, QuizService(store, {"hw-bank": make_bank()}, clock=clock), clock=clock
+        )
         due = await service.due()
         assert [a.id for a in due.closing] == [set_.id] and not due.announcing
         closed = await service.close(set_.id, early=False)
         assert (closed.status, closed.deadline) == (CLOSED, T0 + DAY)
         assert await service.close(set_.id, early=False) is None
         due = await service.due()
-        assert (due.closing, [a.id for a in due.announcing], due.reporting) == (
-            [], [set_.id], [])
+        assert (due.closing, [a.id for a in due.announcing], due.reporting) == ([], [set_.id], [])
         assert await service.mark_announced(set_.id)
         assert not await service.mark_announced(set_.id)
         due = await service.due()
@@ -242,7 +260,10 @@ async def test_reminders_go_to_members_who_opened_and_did_not_finish(homework, q
     clock.now = set_.deadline - DAY
     due = (await homework.due()).reminders
     assert sorted((r.member.user_id, r.member.language, r.left) for r in due) == [
-        (ANN, "el", DAY), (BO, "hi", DAY), (CY, "en", DAY)]
+        (ANN, "el", DAY),
+        (BO, "hi", DAY),
+        (CY, "en", DAY),
+    ]
     for reminder in due:
         assert await homework.mark_reminded(reminder)
         assert not await homework.mark_reminded(reminder)
@@ -271,17 +292,21 @@ async def test_results_rank_the_counted_attempts_and_list_every_answer(homework,
     assert (results.opened, results.finished, results.total) == (4, 3, 3)
     assert results.average == pytest.approx(2.0)
     assert [(p.rank, p.user_id, p.name, p.score, p.seconds) for p in results.places] == [
-        (1, ANN, "<b>11</b>", 3, 30.0), (2, BO, "<b>12</b>", 2, 15.0),
-        (3, CY, "<b>13</b>", 1, 60.0)]
+        (1, ANN, "<b>11</b>", 3, 30.0),
+        (2, BO, "<b>12</b>", 2, 15.0),
+        (3, CY, "<b>13</b>", 1, 60.0),
+    ]
     assert [(m.question_id, m.number, m.wrong, m.answers) for m in results.missed] == [
-        ("q2", 2, 2, 3), ("q1", 1, 1, 3)]
-    assert {(i.question_id, i.answers) for i in results.items} == {
-        ("q1", 3), ("q2", 3), ("q3", 3)}
+        ("q2", 2, 2, 3),
+        ("q1", 1, 1, 3),
+    ]
+    assert {(i.question_id, i.answers) for i in results.items} == {("q1", 3), ("q2", 3), ("q3", 3)}
     assert [i.options for i in results.items if i.question_id == "q2"] == [[1, 2, 0]]
     assert len(results.rows) == 10  # nine counted answers and Di's one before the deadline
     di = [r for r in results.rows if r.user_id == DI]
     assert [(r.name, r.question, r.option, r.correct, r.finished_at) for r in di] == [
-        ("=Di", 1, "Option 1c", False, "")]
+        ("=Di", 1, "Option 1c", False, "")
+    ]
     first = results.rows[0]
     assert (first.user_id, first.option, first.correct) == (ANN, "Option 1a (el)", True)
     assert first.answered_at.endswith("+05:30") and first.finished_at.endswith("+05:30")
@@ -307,8 +332,7 @@ async def test_an_early_close_counts_what_finished_until_then(homework, quiz, cl
         await homework.open(set_.token, BO, "Bo", "en")
 
 
-async def test_extend_moves_the_deadline_and_cancel_tells_who_was_playing(homework, quiz,
-                                                                        clock):
+async def test_extend_moves_the_deadline_and_cancel_tells_who_was_playing(homework, quiz, clock):
     """Extending checks the new deadline and reminds again before it; cancelling returns the
     members with an attempt in progress, and neither works on homework no longer open."""
     set_ = await assign(homework, deadline=DAY)
@@ -342,8 +366,7 @@ async def test_extend_moves_the_deadline_and_cancel_tells_who_was_playing(homewo
         await homework.cancel(closed.id + 100)
 
 
-async def test_time_zones_and_deadlines_follow_the_group_to_a_supergroup(homework, store,
-                                                                       clock):
+async def test_time_zones_and_deadlines_follow_the_group_to_a_supergroup(homework, store, clock):
     """A group's zone reads deadlines; an unknown zone is refused; after an upgrade the zone
     and the open homework are the supergroup's, the homework to be posted again."""
     assert await homework.zone(GROUP) == "UTC"

@@ -37,6 +37,7 @@ T0 = 1_780_000_000.0  # a Tuesday, 06:13:20 UTC
 
 # --- scheduling ----------------------------------------------------------------------------
 
+
 def test_a_missed_question_comes_back_in_ten_minutes_and_counts_as_due_at_once():
     """A wrong first answer rates *Again*: the card stays in its 10-minute learning step, and
     it is due for review at once (within the learn-ahead limit); a right one leaves the steps
@@ -57,11 +58,23 @@ def test_cards_stored_before_the_steps_go_on_as_scheduled():
     """A card rated by the scheduler without steps (in review, step None, due a day after a
     miss) keeps its due date, and its next ratings use the steps: nothing to migrate."""
     old = fsrs.Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False)
-    theirs, _ = old.review_card(fsrs.Card(card_id=1), fsrs.Rating.Again,
-                                datetime.fromtimestamp(T0, UTC))
-    stored = Card(1, 1, "b", "q", state=int(theirs.state), step=theirs.step,
-                  stability=theirs.stability, difficulty=theirs.difficulty,
-                  due=theirs.due.timestamp(), last_review=T0, reps=1, lapses=1)
+    theirs, _ = old.review_card(
+        fsrs.Card(card_id=1), fsrs.Rating.Again, datetime.fromtimestamp(T0, UTC)
+    )
+    stored = Card(
+        1,
+        1,
+        "b",
+        "q",
+        state=int(theirs.state),
+        step=theirs.step,
+        stability=theirs.stability,
+        difficulty=theirs.difficulty,
+        due=theirs.due.timestamp(),
+        last_review=T0,
+        reps=1,
+        lapses=1,
+    )
     assert stored.state == fsrs.State.Review and stored.due == T0 + DAY
     assert learning.due_in_days(stored, T0) == pytest.approx(1.0)
     again = learning.rate(stored, False, stored.due)
@@ -71,7 +84,7 @@ def test_cards_stored_before_the_steps_go_on_as_scheduled():
 
 
 def test_days_until_due_are_what_stats_show_never_full_marks_for_a_miss():
-    """"How well you know each question" is the days until the card is due: 0 for a question
+    """ "How well you know each question" is the days until the card is due: 0 for a question
     just missed (and for one never rated), FSRS's interval for one answered right."""
     missed = learning.rate(Card(0, 1, "b", "q"), False, T0)
     right = learning.rate(Card(0, 1, "b", "r"), True, T0)
@@ -85,16 +98,21 @@ def test_days_until_due_are_what_stats_show_never_full_marks_for_a_miss():
 def test_due_dates_advance_as_fsrs_says():
     """Right answers at each due date push the card out as the fsrs package computes it
     (Good), with a fake clock; the intervals grow."""
-    reference = fsrs.Scheduler(learning_steps=(timedelta(minutes=10),),
-                               relearning_steps=(timedelta(minutes=10),), enable_fuzzing=False)
+    reference = fsrs.Scheduler(
+        learning_steps=(timedelta(minutes=10),),
+        relearning_steps=(timedelta(minutes=10),),
+        enable_fuzzing=False,
+    )
     ours, theirs = Card(0, 1, "b", "q"), fsrs.Card(card_id=1)
     clock = FakeClock(T0)
     intervals = []
     for correct in (True, True, True, False, True):
         ours = learning.rate(ours, correct, clock.now)
         theirs, _ = reference.review_card(
-            theirs, fsrs.Rating.Good if correct else fsrs.Rating.Again,
-            datetime.fromtimestamp(clock.now, UTC))
+            theirs,
+            fsrs.Rating.Good if correct else fsrs.Rating.Again,
+            datetime.fromtimestamp(clock.now, UTC),
+        )
         assert ours.due == theirs.due.timestamp()
         assert ours.stability == pytest.approx(theirs.stability)
         intervals.append(ours.due - clock.now)
@@ -106,8 +124,9 @@ def test_due_dates_advance_as_fsrs_says():
 
 def test_review_slots_are_shuffled_afresh_each_review(banks):
     question = banks[BANK_ID].questions[0]
-    orders = {learning.review_slots(Card(7, 1, BANK_ID, question.id, reps=n), question)
-              for n in range(12)}
+    orders = {
+        learning.review_slots(Card(7, 1, BANK_ID, question.id, reps=n), question) for n in range(12)
+    }
     assert len(orders) > 3
     card = Card(7, 1, BANK_ID, question.id, reps=3)
     assert learning.review_slots(card, question) == learning.review_slots(card, question)
@@ -116,8 +135,9 @@ def test_review_slots_are_shuffled_afresh_each_review(banks):
 def test_review_slots_keep_the_order_of_a_question_that_keeps_it(banks):
     """A ``shuffle: false`` question is reviewed with its options in the bank's order."""
     question = banks[BANK_ID].question("zero-stage-params")
-    assert {learning.review_slots(Card(7, 1, BANK_ID, question.id, reps=n), question)
-            for n in range(12)} == {(0, 1, 2, 3)}
+    assert {
+        learning.review_slots(Card(7, 1, BANK_ID, question.id, reps=n), question) for n in range(12)
+    } == {(0, 1, 2, 3)}
 
 
 def test_grade_refuses_stale_foreign_and_gone(banks):
@@ -157,6 +177,7 @@ def test_usual_hour_follows_the_answers():
 
 
 # --- storage and service -------------------------------------------------------------------
+
 
 async def _store(tmp_path) -> SQLiteStore:
     return await SQLiteStore.open(tmp_path / "cards.sqlite3")
@@ -216,8 +237,12 @@ async def test_queued_ratings_are_written_in_order_in_batches(engine, banks):
     try:
         bank = banks[BANK_ID]
         first, second = bank.questions[0].id, bank.questions[1].id
-        answers = [(first, False, 0.0), (second, True, 1.0), (first, True, 2.0),
-                   (second, False, 3.0)]
+        answers = [
+            (first, False, 0.0),
+            (second, True, 1.0),
+            (first, True, 2.0),
+            (second, False, 3.0),
+        ]
         for question, correct, later in answers[:3]:
             await service.answered_soon(5, BANK_ID, question, correct, clock.now + later)
         await writing.wait()  # the first batch is being written
@@ -291,15 +316,18 @@ async def test_progress_shows_days_until_due_per_question(engine, banks):
             await service.answered(5, BANK_ID, question.id, number != 1, clock.now)
         clock.advance(30)
         progress = await service.progress(5)
-        assert [(b.id, q) for b, q, _ in progress.cards] == \
-            [(BANK_ID, q.id) for q in bank.questions[:3]]
+        assert [(b.id, q) for b, q, _ in progress.cards] == [
+            (BANK_ID, q.id) for q in bank.questions[:3]
+        ]
         days = [d for _, _, d in progress.cards]
         assert days[1] == 0.0 and days[0] == days[2] == pytest.approx(2 - 30 / DAY)
         text = learning_screens.known_text(progress, i18n.catalog("en"), render_text.PLAIN)
         lines = text.split("\n")
         assert lines[0] == i18n.catalog("en")("known_header")
-        assert lines[1] == f"• {i18n.catalog('en')('known_due_now')}: " \
+        assert (
+            lines[1] == f"• {i18n.catalog('en')('known_due_now')}: "
             f"{bank.questions[1].prompt.by_language['en']}"
+        )
         assert i18n.catalog("en").relative(days[0] * DAY) in lines[2]
     finally:
         await store.close()
@@ -312,8 +340,10 @@ async def test_review_never_changes_attempts_or_scores(engine, banks):
     try:
         bank = banks[BANK_ID]
         import random
-        attempt = await store.start_attempt(5, BANK_ID, bank.version,
-                                            plan_attempt(bank, random.Random(1)), clock.now)
+
+        attempt = await store.start_attempt(
+            5, BANK_ID, bank.version, plan_attempt(bank, random.Random(1)), clock.now
+        )
         question = attempt.plan.question_order[0]
         await record(store, attempt, Answer(question, 0, False, clock.now))
         await service.answered(5, BANK_ID, question, False, clock.now)
@@ -329,15 +359,21 @@ async def test_review_never_changes_attempts_or_scores(engine, banks):
 async def test_migration_makes_cards_of_earlier_answers(engine, banks):
     """Answers given before the cards existed become cards due at once (never rated)."""
     import random
+
     store = await engine.open(upto=5)
     bank = banks[BANK_ID]
-    attempt = await store.start_attempt(9, BANK_ID, bank.version,
-                                        plan_attempt(bank, random.Random(2)), T0)
+    attempt = await store.start_attempt(
+        9, BANK_ID, bank.version, plan_attempt(bank, random.Random(2)), T0
+    )
     await store.close()
     # answered as version 5 stored answers: the insert, which its trigger moved the attempt on
     for position in range(2):
-        await engine.execute("INSERT INTO answers VALUES (?, ?, 0, 0, ?)", attempt.id,
-                             attempt.plan.question_order[position], T0 + position)
+        await engine.execute(
+            "INSERT INTO answers VALUES (?, ?, 0, 0, ?)",
+            attempt.id,
+            attempt.plan.question_order[position],
+            T0 + position,
+        )
     store = await engine.open()
     try:
         service = LearningService(store, banks, clock=FakeClock(T0 + 10))
@@ -353,13 +389,23 @@ async def test_due_cards_of_a_big_collection_are_found_by_index(tmp_path):
     """10,000 cards: the due query reads the earliest through index cards_due."""
     store = await _store(tmp_path)
     try:
-        plan = [row[3] for row in await store._read(
-            "EXPLAIN QUERY PLAN SELECT card_id FROM cards WHERE user_id = ? AND due <= ?"
-            " AND bank_id IN (?) ORDER BY due LIMIT 20", (1, T0, BANK_ID))]
+        plan = [
+            row[3]
+            for row in await store._read(
+                "EXPLAIN QUERY PLAN SELECT card_id FROM cards WHERE user_id = ? AND due <= ?"
+                " AND bank_id IN (?) ORDER BY due LIMIT 20",
+                (1, T0, BANK_ID),
+            )
+        ]
         assert any("cards_due" in step for step in plan), plan
-        plan = [row[3] for row in await store._read(
-            "EXPLAIN QUERY PLAN SELECT user_id FROM learners WHERE remind = 1 AND blocked = 0"
-            " AND next_remind_at <= ? ORDER BY next_remind_at LIMIT 5", (T0,))]
+        plan = [
+            row[3]
+            for row in await store._read(
+                "EXPLAIN QUERY PLAN SELECT user_id FROM learners WHERE remind = 1 AND blocked = 0"
+                " AND next_remind_at <= ? ORDER BY next_remind_at LIMIT 5",
+                (T0,),
+            )
+        ]
         assert any("learners_reminders" in step for step in plan), plan
     finally:
         await store.close()
@@ -442,14 +488,16 @@ async def test_remind_toggles_in_one_write(engine, banks):
         assert not learner.remind and learner.next_remind_at is None
         assert learner.language == "hi"
         assert await service.toggle_reminders(4) is True  # never stored: off before
-        assert sorted(await asyncio.gather(service.toggle_reminders(4),
-                                           service.toggle_reminders(4))) == [False, True]
+        assert sorted(
+            await asyncio.gather(service.toggle_reminders(4), service.toggle_reminders(4))
+        ) == [False, True]
         assert (await service.learner(4)).remind
     finally:
         await store.close()
 
 
 # --- chart ---------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("language", ["en", "hi", "el"])
 def test_chart_for_each_language(banks, language):
@@ -480,8 +528,10 @@ def test_chart_titles_fit_the_figure(banks, language):
     renderer = figure.canvas.get_renderer()
     edge = figure.bbox
     scores_ax, known_ax = figure.axes
-    titles = [next(a for a in ax.artists if isinstance(a, AnnotationBbox) and a.xy[1] > 1)
-              for ax in (scores_ax, known_ax)]
+    titles = [
+        next(a for a in ax.artists if isinstance(a, AnnotationBbox) and a.xy[1] > 1)
+        for ax in (scores_ax, known_ax)
+    ]
     for title in titles:
         box = title.get_window_extent(renderer)
         assert edge.x0 <= box.x0 and box.x1 <= edge.x1, (box, edge)
@@ -505,6 +555,7 @@ def test_devanagari_labels_are_shaped():
 
 # --- end to end through the fake Bot API ---------------------------------------------------
 
+
 async def _play_with_misses(person: Person, bank, language: str, misses: set[int]) -> dict:
     """Play the whole bank, wrong on the questions numbered in ``misses``; the end screen."""
     await person.say("/quiz", replies=2)
@@ -525,15 +576,24 @@ def _review_message(person: Person) -> dict:
     raise AssertionError("no review question on screen")
 
 
-async def _review_tap(fake, person: Person, question: dict, bank, language: str,
-                     right: bool) -> dict:
+async def _review_tap(
+    fake, person: Person, question: dict, bank, language: str, right: bool
+) -> dict:
     """Answer a review question right or wrong; its feedback (the question message edited)."""
     label = (correct_label if right else wrong_label)(question, bank, language)
-    await person.tap(question, next(b["callback_data"] for b in buttons(question)
-                                    if b["text"] == label))
-    return await fake.wait_for(lambda: (lambda m: m if "reply_markup" not in m or any(
-        b.get("callback_data", "").startswith("k:") for b in buttons(m)) else None)(
-            fake.message(person.user_id, question["message_id"])))
+    await person.tap(
+        question, next(b["callback_data"] for b in buttons(question) if b["text"] == label)
+    )
+    return await fake.wait_for(
+        lambda: (
+            lambda m: (
+                m
+                if "reply_markup" not in m
+                or any(b.get("callback_data", "").startswith("k:") for b in buttons(m))
+                else None
+            )
+        )(fake.message(person.user_id, question["message_id"]))
+    )
 
 
 async def _tap_next(fake, person: Person, feedback: dict) -> dict:
@@ -568,8 +628,9 @@ async def test_review_end_to_end(fake, tmp_path, banks, language):
         assert t("feedback_correct") in feedback["text"]
         assert t("review_due", count=2) in feedback["text"]  # left after this answer
         # a second tap on the reviewed question changes nothing
-        query = await person.tap(question, buttons(question)[0]["callback_data"],
-                                 check_button=False)
+        query = await person.tap(
+            question, buttons(question)[0]["callback_data"], check_button=False
+        )
         assert fake.callback_answers[query]["text"] == t("toast_card_reviewed")
         second = await _tap_next(fake, person, feedback)
         assert t("review_due", count=2) in second["text"]
@@ -577,13 +638,17 @@ async def test_review_end_to_end(fake, tmp_path, banks, language):
         assert t("review_due", count=2) in again["text"]  # missed again: still due
         third = await _tap_next(fake, person, again)
         assert t("review_due", count=2) in third["text"]
-        fourth = await _tap_next(fake, person, await _review_tap(fake, person, third, bank,
-                                                                 language, right=True))
+        fourth = await _tap_next(
+            fake, person, await _review_tap(fake, person, third, bank, language, right=True)
+        )
         assert t("review_due", count=1) in fourth["text"]
         assert next(p for p in missed if p in second["text"]) in fourth["text"]  # missed again
         await _review_tap(fake, person, fourth, bank, language, right=True)
-        done = await fake.wait_for(lambda: (lambda m: m if not buttons(m) else None)(
-            fake.message(700, fourth["message_id"])))
+        done = await fake.wait_for(
+            lambda: (lambda m: m if not buttons(m) else None)(
+                fake.message(700, fourth["message_id"])
+            )
+        )
         assert t("review_all_done") in done["text"] and t("review_title") in done["text"]
         with sqlite3.connect(runner.db) as db:
             [(soonest,)] = db.execute("SELECT MIN(due) FROM cards").fetchall()
@@ -640,8 +705,7 @@ async def test_stats_sends_a_chart_with_the_summary(fake, running_bot, banks):
 
 async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, banks):
     clock = FakeClock(T0)
-    runner = RunningBot(fake, tmp_path / "r.sqlite3",
-                        clock=clock, reminder_interval=0.05)
+    runner = RunningBot(fake, tmp_path / "r.sqlite3", clock=clock, reminder_interval=0.05)
     await runner.start()
     bank = banks[BANK_ID]
     ada, bob = Person(fake, 801, "Ada", "el"), Person(fake, 802, "Bob", "en")
@@ -665,15 +729,30 @@ async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, ban
     assert not fake.calls_to("sendMessage")[-1].params.get("reply_markup")  # none was sent
     clock.now = schedule()[801]  # Ada's next reminder time: question 1 is due
     try:
-        reminder = await fake.wait_for(lambda: next(
-            (m for m in ada.bot_messages() if buttons(m) and
-             buttons(m)[0].get("callback_data") == "w"), None))
+        reminder = await fake.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in ada.bot_messages()
+                    if buttons(m) and buttons(m)[0].get("callback_data") == "w"
+                ),
+                None,
+            )
+        )
         assert reminder["text"] == i18n.catalog("el")("reminder", count=1)
-        await fake.wait_for(lambda: schedule()[801] == clock.now + DAY,
-                            recheck=0.05)  # the next: tomorrow
+        await fake.wait_for(
+            lambda: schedule()[801] == clock.now + DAY, recheck=0.05
+        )  # the next: tomorrow
         clock.now = schedule()[802]  # Bob's: he blocked the bot
-        await fake.wait_for(lambda: sqlite3.connect(runner.db).execute(
-            "SELECT blocked FROM learners WHERE user_id = 802").fetchone() == (1,), recheck=0.05)
+        await fake.wait_for(
+            lambda: (
+                sqlite3.connect(runner.db)
+                .execute("SELECT blocked FROM learners WHERE user_id = 802")
+                .fetchone()
+                == (1,)
+            ),
+            recheck=0.05,
+        )
         # the button starts the review
         before = len(ada.bot_messages())
         await ada.tap(reminder, "w")
@@ -682,8 +761,15 @@ async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, ban
         # Bob comes back: reminders resume
         fake.block(802, False)
         await bob.say("/help")
-        await fake.wait_for(lambda: sqlite3.connect(runner.db).execute(
-            "SELECT blocked FROM learners WHERE user_id = 802").fetchone() == (0,), recheck=0.05)
+        await fake.wait_for(
+            lambda: (
+                sqlite3.connect(runner.db)
+                .execute("SELECT blocked FROM learners WHERE user_id = 802")
+                .fetchone()
+                == (0,)
+            ),
+            recheck=0.05,
+        )
     finally:
         await runner.stop()
 
@@ -691,8 +777,10 @@ async def test_reminders_across_a_restart_and_a_blocked_user(fake, tmp_path, ban
 def test_reminder_screen_fits_and_starts_review():
     screen = learning_screens.reminder(250, i18n.catalog("hi"), render_text.HTML)
     assert screen.text == i18n.catalog("hi")("reminder_many")
-    assert render_callbacks.decode(render_callbacks.encode(screen.keyboard[0][0].action)) == \
-        render_callbacks.StartReviewButton()
+    assert (
+        render_callbacks.decode(render_callbacks.encode(screen.keyboard[0][0].action))
+        == render_callbacks.StartReviewButton()
+    )
     data = render_callbacks.encode(render_callbacks.CardAnswerButton(10**17, 10**17, 9, 10**17))
     assert len(data.encode()) <= 64 and render_callbacks.decode(data).slot == 9
 

@@ -37,9 +37,16 @@ def banks(tmp_path_factory) -> dict[int, Bank]:
 
 def attempt_on(bank: Bank, seed: int = 1) -> engine.Attempt:
     """A fresh attempt of USER on ``bank``, options shuffled with ``seed``."""
-    return engine.Attempt(id=7, user_id=USER, bank_id=bank.id, bank_version=bank.version,
-                          plan=engine.plan_attempt(bank, random.Random(seed)), position=0,
-                          status=engine.ACTIVE, started_at=0.0)
+    return engine.Attempt(
+        id=7,
+        user_id=USER,
+        bank_id=bank.id,
+        bank_version=bank.version,
+        plan=engine.plan_attempt(bank, random.Random(seed)),
+        position=0,
+        status=engine.ACTIVE,
+        started_at=0.0,
+    )
 
 
 @pytest.mark.parametrize("count", COUNTS)
@@ -98,8 +105,7 @@ def test_a_question_shows_every_label_and_a_button_each(banks, count):
 def test_feedback_names_a_late_label(banks):
     """A wrong answer's feedback names the correct label, also when it is past D."""
     bank = banks[10]
-    seed = next(s for s in range(100)
-                if engine.view(attempt_on(bank, s), bank).correct_slot >= 4)
+    seed = next(s for s in range(100) if engine.view(attempt_on(bank, s), bank).correct_slot >= 4)
     attempt = attempt_on(bank, seed)
     right = engine.LABELS[engine.view(attempt, bank).correct_slot]
     wrong = 9 if right != "J" else 0
@@ -135,8 +141,9 @@ async def test_play_accepts_the_letters_of_the_question(tmp_path, banks, count):
 
     store = await SQLiteStore.open(tmp_path / "play.sqlite3")
     try:
-        result = await play(QuizService(store, {bank.id: bank}), bank, "en", ask=ask,
-                            write=shown.append)
+        result = await play(
+            QuizService(store, {bank.id: bank}), bank, "en", ask=ask, write=shown.append
+        )
     finally:
         await store.close()
     assert result is not None and (result.score, result.total) == (2, 2)
@@ -146,10 +153,18 @@ async def test_play_accepts_the_letters_of_the_question(tmp_path, banks, count):
 
 def session_on(bank: Bank, seed: int = 2) -> GroupSession:
     """A group session on ``bank`` with its first question open until t=100."""
-    return GroupSession(id=3, chat_id=-100, bank_id=bank.id, bank_version=bank.version,
-                        language="en", starter_id=USER,
-                        plan=engine.plan_attempt(bank, random.Random(seed)),
-                        question_seconds=30.0, position=0, deadline=100.0)
+    return GroupSession(
+        id=3,
+        chat_id=-100,
+        bank_id=bank.id,
+        bank_version=bank.version,
+        language="en",
+        starter_id=USER,
+        plan=engine.plan_attempt(bank, random.Random(seed)),
+        question_seconds=30.0,
+        position=0,
+        deadline=100.0,
+    )
 
 
 @pytest.mark.parametrize("count", [2, 10])
@@ -161,15 +176,19 @@ def test_group_taps_tally_and_reveal(banks, count):
     answers: list[GroupAnswer] = []
     for slot in range(count):  # slot s chosen by s + 1 members
         for member in range(slot + 1):
-            answers.append(group.grade_tap(session, bank, -100, 0, slot, 1000 * slot + member,
-                                           90.0))
+            answers.append(
+                group.grade_tap(session, bank, -100, 0, slot, 1000 * slot + member, 90.0)
+            )
     with pytest.raises(engine.InvalidOption):
         group.grade_tap(session, bank, -100, 0, count, 1, 90.0)
     counts = group.tally(session, 0, answers)
     assert counts == [slot + 1 for slot in range(count)]
     screen = groups_screens.group_reveal(bank, session, 0, counts, i18n.catalog("en"), HTML)
-    lines = [line for line in screen.text.splitlines() if line[:1] in "✅ABCDEFGHIJKL"
-             and ". " in line[:5]]
+    lines = [
+        line
+        for line in screen.text.splitlines()
+        if line[:1] in "✅ABCDEFGHIJKL" and ". " in line[:5]
+    ]
     assert len(lines) == count
     for slot, line in enumerate(lines):
         assert line.endswith(f" — {slot + 1}")

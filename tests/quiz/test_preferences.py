@@ -1,5 +1,5 @@
-"""Tests for bot.features.preferences.service: users' and groups' choices, cached per user, on a real SQLite
-file."""
+"""Tests for bot.features.preferences.service: users' and groups' choices, cached per user, on a
+real SQLite file."""
 
 from __future__ import annotations
 

@@ -51,13 +51,16 @@ def kinds_bank() -> Bank:
     several(data)
     true_false(data)
     third = dict(data["questions"][0], id="q-three", picture="https://example.org/a.png")
-    third["options"] = [{"text": {"en": f"Opt {i}", "hi": f"विकल्प {i}"},
-                         **({"correct": True} if i == 11 else {})} for i in range(12)]
+    third["options"] = [
+        {"text": {"en": f"Opt {i}", "hi": f"विकल्प {i}"}, **({"correct": True} if i == 11 else {})}
+        for i in range(12)
+    ]
     data["questions"].append(third)
     return parse_bank(dump(data))
 
 
 # --- the bank format --------------------------------------------------------------------------
+
 
 def test_several_right_options_load_as_one_question_with_every_right_index():
     """Two options with ``correct: true`` make a question with several right options."""
@@ -93,8 +96,9 @@ def test_a_true_false_question_with_options_is_refused_on_its_options_line():
     assert "true-false" in problem.message
 
 
-@pytest.mark.parametrize(("answer", "hint"), [("true", "remove the quotes"), (3, "int 3"),
-                                              (None, "nothing")])
+@pytest.mark.parametrize(
+    ("answer", "hint"), [("true", "remove the quotes"), (3, "int 3"), (None, "nothing")]
+)
 def test_a_true_false_answer_that_is_not_a_boolean_is_refused(answer, hint):
     """``answer: "true"``, a number or nothing: refused, naming the question and the field."""
     data = make_bank()
@@ -113,7 +117,8 @@ def test_a_true_false_question_without_an_answer_is_refused():
     del data["questions"][1]["answer"]
     _, found = problems(data)
     assert [(p.question_id, p.field, p.message) for p in found] == [
-        ("q-two", "answer", "is missing")]
+        ("q-two", "answer", "is missing")
+    ]
 
 
 def test_an_answer_on_a_choice_question_is_refused():
@@ -137,8 +142,9 @@ def test_several_right_options_all_right_are_refused():
     assert "all 4 options" in problem.message
 
 
-@pytest.mark.parametrize("picture", ["http://example.org/a.png", "ftp://x", "short", 12,
-                                     "https://example.org/a b.png"])
+@pytest.mark.parametrize(
+    "picture", ["http://example.org/a.png", "ftp://x", "short", 12, "https://example.org/a b.png"]
+)
 def test_a_picture_that_is_no_https_url_nor_file_id_is_refused(picture):
     """A picture must be an https URL (no spaces) or a Telegram file_id."""
     data = make_bank()
@@ -169,17 +175,28 @@ def test_the_fingerprint_counts_the_kind_and_the_picture():
     true_false(data, answer=True)
     other = make_bank()
     true_false(other, answer=False)
-    assert (parse_bank(dump(data)).question("q-two").fingerprint
-            != parse_bank(dump(other)).question("q-two").fingerprint)
+    assert (
+        parse_bank(dump(data)).question("q-two").fingerprint
+        != parse_bank(dump(other)).question("q-two").fingerprint
+    )
 
 
 # --- the engine -------------------------------------------------------------------------------
 
+
 def attempt_on(bank: Bank, seed: int = 3) -> engine.Attempt:
     """An active attempt of USER at position 0 on ``bank``."""
-    return engine.Attempt(1, USER, bank.id, bank.version,
-                          engine.plan_attempt(bank, random.Random(seed)), 0, engine.ACTIVE,
-                          1000.0, fingerprints=engine.fingerprints(bank))
+    return engine.Attempt(
+        1,
+        USER,
+        bank.id,
+        bank.version,
+        engine.plan_attempt(bank, random.Random(seed)),
+        0,
+        engine.ACTIVE,
+        1000.0,
+        fingerprints=engine.fingerprints(bank),
+    )
 
 
 def mask(*slots: int) -> int:
@@ -223,8 +240,7 @@ def test_submit_without_a_choice_and_a_forged_mask_are_refused():
         engine.grade_choice(attempt, bank, USER, 0, 0, 2000.0)
     with pytest.raises(engine.InvalidOption):
         engine.grade_choice(attempt, bank, USER, 0, mask(4), 2000.0)
-    one_right = engine.with_answer(attempt, engine.grade_choice(attempt, bank, USER, 0, 1,
-                                                                2000.0))
+    one_right = engine.with_answer(attempt, engine.grade_choice(attempt, bank, USER, 0, 1, 2000.0))
     one_right = engine.with_answer(one_right, engine.grade(one_right, bank, USER, 1, 0, 2001.0))
     with pytest.raises(engine.InvalidOption):
         engine.grade_choice(one_right, bank, USER, 2, mask(0, 1), 2002.0)
@@ -246,8 +262,12 @@ def test_true_false_keeps_true_then_false_and_grades_one_tap(seed):
     bank = kinds_bank()
     attempt = attempt_on(bank, seed)
     assert attempt.plan.option_orders[1] == (0, 1)
-    attempt = engine.with_answer(attempt, engine.grade_choice(
-        attempt, bank, USER, 0, mask(*engine.view(attempt, bank).correct_slots), 2000.0))
+    attempt = engine.with_answer(
+        attempt,
+        engine.grade_choice(
+            attempt, bank, USER, 0, mask(*engine.view(attempt, bank).correct_slots), 2000.0
+        ),
+    )
     assert engine.grade(attempt, bank, USER, 1, 1, 2001.0).correct  # False is right
     assert not engine.grade(attempt, bank, USER, 1, 0, 2001.0).correct
 
@@ -258,8 +278,12 @@ def test_the_twelfth_option_is_graded():
     attempt = attempt_on(bank)
     for position in range(2):
         v = engine.view(attempt, bank)
-        attempt = engine.with_answer(attempt, engine.grade_choice(
-            attempt, bank, USER, position, mask(*v.correct_slots), 2000.0 + position))
+        attempt = engine.with_answer(
+            attempt,
+            engine.grade_choice(
+                attempt, bank, USER, position, mask(*v.correct_slots), 2000.0 + position
+            ),
+        )
     v = engine.view(attempt, bank)
     answer = engine.grade(attempt, bank, USER, 2, v.correct_slot, 2003.0)
     assert answer.correct and engine.result(engine.with_answer(attempt, answer)).score == 3
@@ -267,31 +291,35 @@ def test_the_twelfth_option_is_graded():
         engine.grade(attempt, bank, USER, 2, 12, 2003.0)
 
 
-
-
 # --- screens ----------------------------------------------------------------------------------
+
 
 def test_the_terminal_asks_for_letters_where_telegram_asks_for_taps():
     """In the terminal a question with several right options says to type the letters (no
     "tap Submit": there is nothing to tap), and Greek capitals name all twelve labels A-L."""
     from bot import i18n
     from bot.terminal import play
+
     bank = kinds_bank()
     attempt = attempt_on(bank)
     for language in i18n.SUPPORTED:
         t = i18n.catalog(language)
         text = private_screens.attempt_question(bank, attempt, t, render_text.PLAIN).text
         assert t("play.select_all") in text and t("select_all") not in text
-        assert t("select_all") in private_screens.attempt_question(bank, attempt, t, render_text.HTML).text
+        assert (
+            t("select_all")
+            in private_screens.attempt_question(bank, attempt, t, render_text.HTML).text
+        )
     labels = "ABCDEFGHIJKL"
     assert [play.read_label(c, labels) for c in "ΑΒΓΔΕΖΗΘΙΚΛΜ"] == list(labels)
     assert play.read_labels("α λ", labels) == "AK"
 
 
 def test_a_several_right_question_shows_ticks_and_submit():
-    """"Select all that apply", a ☐/☑ button per option (the ticks carried by every button),
+    """ "Select all that apply", a ☐/☑ button per option (the ticks carried by every button),
     then Submit; the screen carries no picture."""
     from bot import i18n
+
     bank = kinds_bank()
     attempt = attempt_on(bank)
     t = i18n.catalog("en")
@@ -308,20 +336,27 @@ def test_the_feedback_of_a_wrong_set_marks_every_right_option_and_each_choice():
     """Right options ✅ (with "your answer" when chosen), a wrong choice ❌, the verdict names
     every right option."""
     from bot import i18n
+
     bank = kinds_bank()
     attempt = attempt_on(bank)
     t = i18n.catalog("en")
     right = sorted(engine.view(attempt, bank).correct_slots)
     wrong = next(s for s in range(4) if s not in right)
     answer = engine.grade_choice(attempt, bank, USER, 0, mask(right[0], wrong), 2000.0)
-    text = private_screens.feedback(bank, engine.with_answer(attempt, answer), 0, t, render_text.PLAIN).text
+    text = private_screens.feedback(
+        bank, engine.with_answer(attempt, answer), 0, t, render_text.PLAIN
+    ).text
     labels = ", ".join(engine.LABELS[s] for s in right)
     assert t("feedback_wrong_several", labels=labels) in text
     lines = text.splitlines()
-    assert any(line.startswith(f"✅ {engine.LABELS[right[0]]}. ") and t("your_answer") in line
-               for line in lines)
-    assert any(line.startswith(f"✅ {engine.LABELS[right[1]]}. ")
-               and t("your_answer") not in line for line in lines)
+    assert any(
+        line.startswith(f"✅ {engine.LABELS[right[0]]}. ") and t("your_answer") in line
+        for line in lines
+    )
+    assert any(
+        line.startswith(f"✅ {engine.LABELS[right[1]]}. ") and t("your_answer") not in line
+        for line in lines
+    )
     assert any(line.startswith(f"❌ {engine.LABELS[wrong]}. ") for line in lines)
 
 
@@ -329,13 +364,22 @@ def test_the_feedback_of_a_wrong_set_marks_every_right_option_and_each_choice():
 def test_true_false_buttons_speak_the_players_language(language):
     """True and False come from the catalog, not from the bank."""
     from bot import i18n
+
     bank = kinds_bank()
     attempt = attempt_on(bank)
-    v = engine.view(engine.with_answer(attempt, engine.grade_choice(
-        attempt, bank, USER, 0, mask(*engine.view(attempt, bank).correct_slots), 2000.0)),
-        bank)
+    v = engine.view(
+        engine.with_answer(
+            attempt,
+            engine.grade_choice(
+                attempt, bank, USER, 0, mask(*engine.view(attempt, bank).correct_slots), 2000.0
+            ),
+        ),
+        bank,
+    )
     t = i18n.catalog(language)
-    keyboard = render_question.question_keyboard(v, t, lambda slot: render_callbacks.AnswerButton(1, 1, slot))
+    keyboard = render_question.question_keyboard(
+        v, t, lambda slot: render_callbacks.AnswerButton(1, 1, slot)
+    )
     assert [b.label for row in keyboard for b in row] == [t("option_true"), t("option_false")]
 
 
@@ -343,6 +387,7 @@ def test_a_question_with_a_picture_carries_it_and_one_without_notes_shows_none()
     """The screen of a question with a picture carries it; a question without explanation and
     source shows only the verdict in its feedback."""
     from bot import i18n
+
     data = make_bank()
     data["questions"][0]["picture"] = "https://example.org/a.png"
     for key in ("explanation", "source"):
@@ -351,18 +396,24 @@ def test_a_question_with_a_picture_carries_it_and_one_without_notes_shows_none()
     attempt = attempt_on(bank)
     t = i18n.catalog("en")
     assert private_screens.attempt_question(bank, attempt, t, render_text.HTML).photo == (
-        "https://example.org/a.png")
+        "https://example.org/a.png"
+    )
     v = engine.view(attempt, bank)
     answer = engine.grade(attempt, bank, USER, 0, v.correct_slot, 2000.0)
-    text = private_screens.feedback(bank, engine.with_answer(attempt, answer), 0, t, render_text.PLAIN).text
+    text = private_screens.feedback(
+        bank, engine.with_answer(attempt, answer), 0, t, render_text.PLAIN
+    ).text
     assert text.rstrip().endswith(t("feedback_correct"))
     assert "Source" not in text
 
 
-@pytest.mark.parametrize(("reply", "read"), [("A C", "AC"), ("a,c", "AC"), ("CA", "CA"),
-                                             ("Α Γ", "AC"), ("A Z", None), ("", None)])
+@pytest.mark.parametrize(
+    ("reply", "read"),
+    [("A C", "AC"), ("a,c", "AC"), ("CA", "CA"), ("Α Γ", "AC"), ("A Z", None), ("", None)],
+)
 def test_the_terminal_reads_several_letters(reply, read):
     """``quizbot play`` takes "A C", "a,c" or "AC" (Latin or Greek letters) for a question
     with several right options; an unknown letter makes the whole reply invalid."""
     from bot.terminal.play import read_labels
+
     assert read_labels(reply.upper(), "ABCD") == read

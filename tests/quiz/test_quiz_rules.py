@@ -1,7 +1,7 @@
 """The quiz rules storage used to hold, now the core's: which attempts count in /stats and the
-record made of them (bot.features.learning.stats), the deleted user's pseudonyms (bot.features.privacy.service), and the
-enums for record outcomes, scoring and who may start, kept as such through storage (both
-engines)."""
+record made of them (bot.features.learning.stats), the deleted user's pseudonyms
+(bot.features.privacy.service), and the enums for record outcomes, scoring and who may start, kept
+as such through storage (both engines)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,13 @@ def test_bank_stats_last_played_first_with_the_most_missed_capped():
     assert (a.bank_id, a.attempts, a.best, a.last, a.total) == ("a", 3, 7, 6, 12)
     assert a.most_missed == tuple((f"q{i}", 9 - i) for i in range(MOST_MISSED))
     assert (b.bank_id, b.attempts, b.best, b.last, b.total, b.most_missed) == (
-        "b", 1, 5, 5, 5, (("x", 1),))
+        "b",
+        1,
+        5,
+        5,
+        5,
+        (("x", 1),),
+    )
     assert bank_stats([], []) == []
 
 
@@ -60,7 +66,8 @@ async def test_storage_keeps_the_enums_and_counts_only_finished_plays(engine):
     store = await engine.open()
     try:
         assert await store.save_group_settings(
-            -1, GroupSettings(who_starts=ADMINS, scoring=RIGHT, version=1), 0)
+            -1, GroupSettings(who_starts=ADMINS, scoring=RIGHT, version=1), 0
+        )
         stored = await store.group_settings(-1)
         assert stored is not None
         assert type(stored.who_starts) is WhoStarts and stored.who_starts is ADMINS
@@ -78,13 +85,15 @@ async def test_storage_keeps_the_enums_and_counts_only_finished_plays(engine):
         assert await store.abandon(abandoned.id, 6.0)
 
         for status in (SessionStatus.FINISHED, SessionStatus.STOPPED):
-            session = await store.start_session(-100, "bank", 1, "en", 7, PLAN, 30.0, 7.0,
-                                                scoring=SPEED)
+            session = await store.start_session(
+                -100, "bank", 1, "en", 7, PLAN, 30.0, 7.0, scoring=SPEED
+            )
             assert session is not None and type(session.scoring) is Scoring
             assert (await store.session(session.id)).scoring is SPEED
             await store.open_question(session.id, 0, 100.0)
             tally = await store.record_group_answer(
-                session.id, 0, GroupAnswer(7, "q1", 0, True, 7.5, 8.0), "User 7")
+                session.id, 0, GroupAnswer(7, "q1", 0, True, 7.5, 8.0), "User 7"
+            )
             assert type(tally.outcome) is RecordOutcome and tally.outcome is RECORDED
             await store.end_session(session.id, status, 9.0)
 

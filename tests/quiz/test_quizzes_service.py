@@ -1,5 +1,6 @@
-"""The creator-side service of created quizzes (bot/features/myquizzes/service.py) over real storage, on each
-engine: publish, update, edits, visibility, export, delete, limits and ownership."""
+"""The creator-side service of created quizzes (bot/features/myquizzes/service.py) over real
+storage, on each engine: publish, update, edits, visibility, export, delete, limits and
+ownership."""
 
 from __future__ import annotations
 
@@ -33,18 +34,27 @@ OWNER, OTHER = 7, 8
 
 def question(n: int, right: str = "Paris", wrong: str = "Lyon") -> dict[str, Any]:
     """A question mapping in English, its explanation not giving another's answer away."""
-    return {"id": f"q{n}", "prompt": {"en": f"Which city is answer number {n}?"},
-            "options": [{"text": {"en": right}, "correct": True}, {"text": {"en": wrong}}],
-            "explanation": {"en": f"Reason number {n}."},
-            "source": {"title": "Atlas", "url": "https://example.org/atlas"}}
+    return {
+        "id": f"q{n}",
+        "prompt": {"en": f"Which city is answer number {n}?"},
+        "options": [{"text": {"en": right}, "correct": True}, {"text": {"en": wrong}}],
+        "explanation": {"en": f"Reason number {n}."},
+        "source": {"title": "Atlas", "url": "https://example.org/atlas"},
+    }
 
 
 def quiz_data(questions: int = 2, title: str = "Capitals") -> dict[str, Any]:
     """A valid one-language bank mapping of ``questions`` questions."""
-    return {"id": "draft", "version": 1, "default_language": "en", "languages": ["en"],
-            "level": "easy", "title": {"en": title}, "description": {"en": "Made in a chat."},
-            "questions": [question(n, f"City {n}a", f"City {n}b")
-                          for n in range(1, questions + 1)]}
+    return {
+        "id": "draft",
+        "version": 1,
+        "default_language": "en",
+        "languages": ["en"],
+        "level": "easy",
+        "title": {"en": title},
+        "description": {"en": "Made in a chat."},
+        "questions": [question(n, f"City {n}a", f"City {n}b") for n in range(1, questions + 1)],
+    }
 
 
 @pytest.fixture
@@ -61,9 +71,16 @@ def forgotten() -> list[str]:
 
 @pytest.fixture
 def service(store, forgotten) -> QuizzesService:
-    return QuizzesService(store, store, check=check_document, parse=parse_bank, dump=dump_bank,
-                          clock=lambda: 1000.0, forget=forgotten.append,
-                          rng=random.Random(4))
+    return QuizzesService(
+        store,
+        store,
+        check=check_document,
+        parse=parse_bank,
+        dump=dump_bank,
+        clock=lambda: 1000.0,
+        forget=forgotten.append,
+        rng=random.Random(4),
+    )
 
 
 async def published(service: QuizzesService, **kwargs: Any) -> Published:
@@ -77,8 +94,13 @@ async def test_publish_stores_version_1_under_a_fresh_id(service, store, forgott
     outcome = await published(service)
     record = outcome.record
     assert record.id.startswith(ID_PREFIX) and len(record.id) == len(ID_PREFIX) + ID_LENGTH
-    assert (record.owner_id, record.version, record.title, record.questions,
-            record.visibility) == (OWNER, 1, "Capitals", 2, Visibility.LINK)
+    assert (record.owner_id, record.version, record.title, record.questions, record.visibility) == (
+        OWNER,
+        1,
+        "Capitals",
+        2,
+        Visibility.LINK,
+    )
     stored = await store.quiz_version(record.id)
     bank = parse_bank(stored.document)
     assert (bank.id, bank.version) == (record.id, 1)
@@ -108,7 +130,8 @@ async def test_an_invalid_document_stores_nothing(service, store):
     outcome = await service.publish(OWNER, dump_bank(data), language="en")
     assert isinstance(outcome, Rejected)
     assert [(p.key, p.question, p.field) for p in outcome.problems] == [
-        ("problem.same_option", 2, "option 2.text.en")]
+        ("problem.same_option", 2, "option 2.text.en")
+    ]
     assert await store.quizzes_of(OWNER) == []
 
 
@@ -160,8 +183,7 @@ async def test_update_makes_a_new_version_with_the_same_id(service, store, forgo
     assert isinstance(outcome, Published) and not outcome.created
     assert (outcome.record.id, outcome.record.version) == (first.record.id, 2)
     assert outcome.bank.languages == ("en", "hi")
-    assert parse_bank((await store.quiz_version(first.record.id, 1)).document).languages == (
-        "en",)
+    assert parse_bank((await store.quiz_version(first.record.id, 1)).document).languages == ("en",)
     assert forgotten == [first.record.id, first.record.id]
 
 
@@ -212,8 +234,14 @@ async def test_a_version_that_never_gets_in_is_refused_as_busy(service, store):
     a sent document naming the quiz is rejected as busy instead."""
     quiz_id = (await published(service)).record.id
     contended = Contended(store)
-    busy = QuizzesService(contended, store, check=check_document, parse=parse_bank,
-                          dump=dump_bank, clock=lambda: 1000.0)
+    busy = QuizzesService(
+        contended,
+        store,
+        check=check_document,
+        parse=parse_bank,
+        dump=dump_bank,
+        clock=lambda: 1000.0,
+    )
     with pytest.raises(QuizBusy):
         await busy.rename(OWNER, quiz_id, "New title")
     assert contended.tries == VERSION_TRIES
@@ -231,9 +259,11 @@ async def test_edits_each_make_a_version(service):
     renamed = await service.rename(OWNER, quiz_id, "World capitals")
     assert isinstance(renamed, Published)
     assert (renamed.record.version, renamed.record.title) == (2, "World capitals")
-    typed = {"prompt": {"en": "Which river flows through Cairo?"},
-             "options": [{"text": {"en": "Nile"}, "correct": True}, {"text": {"en": "Niger"}}],
-             "explanation": {"en": "Cairo lies on its banks."}}
+    typed = {
+        "prompt": {"en": "Which river flows through Cairo?"},
+        "options": [{"text": {"en": "Nile"}, "correct": True}, {"text": {"en": "Niger"}}],
+        "explanation": {"en": "Cairo lies on its banks."},
+    }
     added = await service.add_question(OWNER, quiz_id, {**typed, "source": question(0)["source"]})
     assert isinstance(added, Published)
     assert [q.id for q in added.bank.questions] == ["q1", "q2", "q3", "q4"]
@@ -266,7 +296,9 @@ async def test_a_question_in_one_language_fills_every_language(service):
     added = await service.add_question(OWNER, first.record.id, question(2, "Athens", "Sparta"))
     assert isinstance(added, Published)
     assert added.bank.questions[1].prompt.by_language == {
-        "en": "Which city is answer number 2?", "el": "Which city is answer number 2?"}
+        "en": "Which city is answer number 2?",
+        "el": "Which city is answer number 2?",
+    }
 
 
 async def test_edits_refuse_impossible_numbers_and_the_last_question(service):
@@ -310,19 +342,38 @@ async def test_results_without_answers(service):
 def test_summarize_counts_sittings_players_and_the_most_chosen_wrong_option():
     """Results: sittings and players over private and group plays, the mean score, and per
     question the share right and the wrong option chosen most."""
-    bank = parse_bank(dump_bank({**quiz_data(), "questions": [
-        question(1), {**question(2), "options": [
-            {"text": {"en": "Rome"}, "correct": True}, {"text": {"en": "Milan"}},
-            {"text": {"en": "Turin"}}]}]}))
+    bank = parse_bank(
+        dump_bank(
+            {
+                **quiz_data(),
+                "questions": [
+                    question(1),
+                    {
+                        **question(2),
+                        "options": [
+                            {"text": {"en": "Rome"}, "correct": True},
+                            {"text": {"en": "Milan"}},
+                            {"text": {"en": "Turin"}},
+                        ],
+                    },
+                ],
+            }
+        )
+    )
 
     def r(kind: str, sitting: int, user: int, qid: str, option: int) -> Response:
         correct = option == 0
         return Response(kind, sitting, user, bank.id, qid, option, correct, "en")
 
-    responses = [r("private", 1, 10, "q1", 0), r("private", 1, 10, "q2", 2),
-                 r("group", 5, 10, "q1", 1), r("group", 5, 10, "q2", 2),
-                 r("group", 5, 11, "q1", 0), r("group", 5, 11, "q2", 1),
-                 r("private", 2, 12, "gone", 0)]
+    responses = [
+        r("private", 1, 10, "q1", 0),
+        r("private", 1, 10, "q2", 2),
+        r("group", 5, 10, "q1", 1),
+        r("group", 5, 10, "q2", 2),
+        r("group", 5, 11, "q1", 0),
+        r("group", 5, 11, "q2", 1),
+        r("private", 2, 12, "gone", 0),
+    ]
     results = summarize(bank, responses)
     assert (results.attempts, results.players) == (4, 3)
     assert results.average == pytest.approx((0.5 + 0.0 + 0.5 + 1.0) / 4)

@@ -53,8 +53,7 @@ async def test_one_swap_on_reload_is_seen_by_every_service(engine, banks):
     clock = FakeClock(1_780_000_000.0)
     registry = BankRegistry(banks)
     quiz = QuizService(store, registry, clock=clock)
-    groups = GroupService(store, registry, question_seconds=30.0, languages=("en",),
-                          clock=clock)
+    groups = GroupService(store, registry, question_seconds=30.0, languages=("en",), clock=clock)
     learning = LearningService(store, registry, clock=clock)
     try:
         bank = banks[BANK_ID]

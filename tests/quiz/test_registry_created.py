@@ -47,8 +47,7 @@ async def answer_all(quiz: QuizService, user_id: int, attempt: rules.Attempt) ->
     while attempt.status == rules.ACTIVE:
         bank = await quiz.bank_of(attempt)
         view = rules.view(attempt, bank)
-        attempt, answer = await quiz.grade(user_id, attempt.id, attempt.position,
-                                           view.correct_slot)
+        attempt, answer = await quiz.grade(user_id, attempt.id, attempt.position, view.correct_slot)
         attempt = await quiz.record(attempt, answer)
         attempt, _ = await quiz.current(attempt)
     return attempt
@@ -79,8 +78,9 @@ async def test_an_attempt_on_version_1_finishes_on_it_after_version_2(store, reg
     quiz = QuizService(store, registry, clock=FakeClock(T0))
     started = await resume_or_start(quiz, 5, QUIZ)
     assert isinstance(started, Started) and started.attempt.bank_version == 1
-    attempt, answer = await quiz.grade(5, started.attempt.id, 0, rules.view(
-        started.attempt, started.bank).correct_slot)
+    attempt, answer = await quiz.grade(
+        5, started.attempt.id, 0, rules.view(started.attempt, started.bank).correct_slot
+    )
     attempt = await quiz.record(attempt, answer)
 
     await store_version(store, record, questions=2)
@@ -90,16 +90,20 @@ async def test_an_attempt_on_version_1_finishes_on_it_after_version_2(store, reg
     resumed = await resume_or_start(quiz, 5, QUIZ)
     assert not isinstance(resumed, Started) and resumed.attempt.id == attempt.id
     bank = await quiz.bank_of(resumed.attempt)
-    assert bank.version == 1 and rules.view(resumed.attempt, bank).question.prompt.get(
-        "en", "en") == "Question 2 of version 1?"
+    assert (
+        bank.version == 1
+        and rules.view(resumed.attempt, bank).question.prompt.get("en", "en")
+        == "Question 2 of version 1?"
+    )
     finished = await answer_all(quiz, 5, resumed.attempt)
     assert finished.status == rules.FINISHED and rules.result(finished).score == 3
     assert finished.total == 3 and finished.bank_version == 1
     assert (await quiz.start(6, QUIZ)).bank_version == 2
 
 
-async def test_a_taken_down_quiz_starts_nothing_and_ends_what_is_in_progress(store, registry,
-                                                                             timer):
+async def test_a_taken_down_quiz_starts_nothing_and_ends_what_is_in_progress(
+    store, registry, timer
+):
     """A disabled quiz is not startable (BankUnavailable); an attempt in progress on it is
     refused as a changed bank and abandoned when resumed. A takedown made elsewhere (another
     process) is seen once the record is read again; forget makes it immediate."""
@@ -138,8 +142,9 @@ async def test_a_group_session_on_a_created_quiz_finishes_on_its_version(store, 
     """A group session starts on the latest version and goes on with its own after an edit;
     the group's bank setting takes a created quiz, and /quiz then starts it."""
     record = await store_quiz(store, QUIZ, questions=3)
-    groups = GroupService(store, registry, question_seconds=30.0, languages=("en",),
-                          clock=FakeClock(T0))
+    groups = GroupService(
+        store, registry, question_seconds=30.0, languages=("en",), clock=FakeClock(T0)
+    )
     session = await groups.start(-100, QUIZ, 5, "en")
     assert session.bank_version == 1
     await store_version(store, record, questions=2)
@@ -194,22 +199,25 @@ async def test_review_cards_of_a_created_quiz_come_due(store, registry):
     assert await restarted.due(5) is None  # a taken-down quiz's cards are not served
 
 
-async def test_inline_search_offers_featured_banks_then_public_created_quizzes(store,
-                                                                              registry, banks):
+async def test_inline_search_offers_featured_banks_then_public_created_quizzes(
+    store, registry, banks
+):
     """The search finds the featured banks and the public created quizzes whose title
     contains the text, never a link-only or taken-down one, at most 10 created ones a page."""
     await store_quiz(store, QUIZ, title="Capitals of Europe", visibility=Visibility.PUBLIC)
     await store_quiz(store, "c-linkonly00", title="Capitals of Asia")
-    await store_quiz(store, "c-takendown0", title="Capitals of Africa",
-                     visibility=Visibility.PUBLIC)
+    await store_quiz(
+        store, "c-takendown0", title="Capitals of Africa", visibility=Visibility.PUBLIC
+    )
     await store.set_disabled("c-takendown0", True, now=T0)
     found = await sharing.find(registry, "capitals", "")
     assert [b.id for b in found.page] == [QUIZ] and found.next_offset == ""
     everything = await sharing.find(registry, "", "")
     assert [b.id for b in everything.page] == [*banks, QUIZ]
     for n in range(60):
-        await store_quiz(store, f"c-many{n:06d}", title=f"Many {n}",
-                         visibility=Visibility.PUBLIC, now=2000.0 + n)
+        await store_quiz(
+            store, f"c-many{n:06d}", title=f"Many {n}", visibility=Visibility.PUBLIC, now=2000.0 + n
+        )
     first = await sharing.find(registry, "many", "")
     assert len(first.page) == sharing.CREATED_PER_PAGE and first.next_offset == "10"
     assert first.page[0].id == "c-many000059"  # most recently updated first

@@ -83,8 +83,9 @@ def test_answered_queries_keep_the_latest_ids():
     assert answered.pop("c")
 
 
-async def test_prune_deletes_old_abandoned_attempts_and_blanks_old_player_names(store, banks,
-                                                                                tmp_path):
+async def test_prune_deletes_old_abandoned_attempts_and_blanks_old_player_names(
+    store, banks, tmp_path
+):
     """With a fake clock: an abandoned attempt older than its retention goes with its answers;
     a recent abandoned one, finished ones and active ones stay. Player names of a session that
     ended long ago are blanked (its scores stay); a recent session's leaderboard keeps them."""
@@ -116,12 +117,14 @@ async def test_prune_deletes_old_abandoned_attempts_and_blanks_old_player_names(
     assert [s.bank_id for s in await store.stats(2)] == [BANK_ID]
     assert await service.prune() == Pruned()  # nothing more to do
     with sqlite3.connect(tmp_path / "quiz.sqlite3") as db:
-        assert db.execute("SELECT COUNT(*) FROM answers WHERE attempt_id = ?",
-                          (old.id,)).fetchone() == (0,)
+        assert db.execute(
+            "SELECT COUNT(*) FROM answers WHERE attempt_id = ?", (old.id,)
+        ).fetchone() == (0,)
 
 
-async def play_session(groups: GroupService, chat_id: int,
-                       players: list[tuple[int, str]]) -> group.GroupSession:
+async def play_session(
+    groups: GroupService, chat_id: int, players: list[tuple[int, str]]
+) -> group.GroupSession:
     """A session in which each player answers the first question; then it finishes."""
     session = await groups.start(chat_id, BANK_ID, players[0][0], "en")
     opened = await groups.open(session)
@@ -173,8 +176,9 @@ async def test_the_bot_prunes_daily(running_bot, caplog):
     assert job.trigger.interval.total_seconds() == PRUNE_SECONDS == DAY
     caplog.set_level("INFO", logger="bot.app")
     await job.run(running_bot.app)
-    assert "retention: 0 abandoned attempt(s) and 0 answer(s) deleted, 0 player name(s)" \
-        in caplog.text
+    assert (
+        "retention: 0 abandoned attempt(s) and 0 answer(s) deleted, 0 player name(s)" in caplog.text
+    )
 
 
 async def test_a_tap_the_cached_attempt_refuses_is_checked_against_the_stored_one(store, banks):

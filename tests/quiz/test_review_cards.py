@@ -32,24 +32,27 @@ def crash(learner: LearningService) -> None:
         learner._ratings._writer.cancel()
 
 
-async def play(store, banks, clock: FakeClock, learner: LearningService, *,
-               crash_after: int) -> list[UnratedAnswer]:
+async def play(
+    store, banks, clock: FakeClock, learner: LearningService, *, crash_after: int
+) -> list[UnratedAnswer]:
     """Two users take a private quiz and four members play a group session (one of them
     both), every answer rated through ``learner.answered_soon`` as the bot does, one second
     apart; after ``crash_after`` answers the ratings of the rest are queued at once and
     dropped (:func:`crash`): the batch the writer took last is in flight, the rest never
     leaves memory. Returns every answer, in order."""
     quiz = QuizService(store, banks, clock=clock, rng=random.Random(1))
-    groups = GroupService(store, banks, question_seconds=30.0, languages=("en",), clock=clock,
-                          rng=random.Random(2))
+    groups = GroupService(
+        store, banks, question_seconds=30.0, languages=("en",), clock=clock, rng=random.Random(2)
+    )
     quiz.on_answer = groups.on_answer = learner.answered_soon
     recorded: list = []  # (service, attempt or session, answer, user id)
     rng = random.Random(3)
     for user_id in (11, 12):
         attempt = await quiz.start(user_id, BANK_ID)
         for _ in range(3):
-            attempt, answer = await quiz.grade(user_id, attempt.id, attempt.position,
-                                               rng.randrange(4))
+            attempt, answer = await quiz.grade(
+                user_id, attempt.id, attempt.position, rng.randrange(4)
+            )
             moved = await quiz.record(attempt, answer)
             recorded.append((quiz, attempt, answer, user_id))
             attempt = moved
@@ -59,8 +62,9 @@ async def play(store, banks, clock: FakeClock, learner: LearningService, *,
         opened = await groups.open(session)
         assert opened is not None
         for user_id in (21, 22, 23, 11):
-            session, answer, _early = await groups.tap(opened.id, CHAT, opened.position,
-                                                       rng.randrange(4), user_id, f"u{user_id}")
+            session, answer, _early = await groups.tap(
+                opened.id, CHAT, opened.position, rng.randrange(4), user_id, f"u{user_id}"
+            )
             recorded.append((groups, session, answer, user_id))
             clock.advance(1.0)
         closed = await groups.close(opened.id, opened.position)
@@ -76,8 +80,10 @@ async def play(store, banks, clock: FakeClock, learner: LearningService, *,
     with contextlib.suppress(asyncio.CancelledError):
         if learner._ratings._writer is not None:
             await learner._ratings._writer
-    return [UnratedAnswer(user, BANK_ID, answer.question_id, answer.correct,
-                          answer.answered_at) for _s, _o, answer, user in recorded]
+    return [
+        UnratedAnswer(user, BANK_ID, answer.question_id, answer.correct, answer.answered_at)
+        for _s, _o, answer, user in recorded
+    ]
 
 
 def one_by_one(answers: list[UnratedAnswer]) -> dict[int, tuple[list[tuple], list[float]]]:
@@ -89,8 +95,10 @@ def one_by_one(answers: list[UnratedAnswer]) -> dict[int, tuple[list[tuple], lis
         key = (a.user_id, a.bank_id, a.question_id)
         cards[key] = learning.rate(cards.get(key) or Card(0, *key), a.correct, a.answered_at)
         hours[a.user_id] = learning.study_hours(hours.get(a.user_id, []), a.answered_at)
-    return {user: (sorted(astuple(c)[1:] for k, c in cards.items() if k[0] == user),
-                   hours[user]) for user in sorted(hours)}
+    return {
+        user: (sorted(astuple(c)[1:] for k, c in cards.items() if k[0] == user), hours[user])
+        for user in sorted(hours)
+    }
 
 
 async def as_stored(store) -> dict[int, tuple[list[tuple], list[float]]]:
@@ -125,8 +133,7 @@ async def test_a_crash_mid_batch_loses_no_review_card(engine, banks):
         assert await store.unrated_answers() == []
         late = LearningService(store, banks, clock=clock)
         for a in lost:
-            await late.answered_soon(a.user_id, a.bank_id, a.question_id, a.correct,
-                                     a.answered_at)
+            await late.answered_soon(a.user_id, a.bank_id, a.question_id, a.correct, a.answered_at)
         await late.drain()
         assert await as_stored(store) == one_by_one(answers)
         assert await restarted.rebuild() == 0
@@ -175,8 +182,9 @@ async def test_the_bot_rebuilds_lost_cards_when_it_starts(fake, tmp_path, banks)
     store = await SQLiteStore.open(db)
     try:
         clock = FakeClock(T0)
-        answers = await play(store, banks, clock, LearningService(store, banks, clock=clock),
-                             crash_after=0)
+        answers = await play(
+            store, banks, clock, LearningService(store, banks, clock=clock), crash_after=0
+        )
         assert len(await store.unrated_answers()) == len(answers)
     finally:
         await store.close()
@@ -186,6 +194,7 @@ async def test_the_bot_rebuilds_lost_cards_when_it_starts(fake, tmp_path, banks)
     try:
         assert await store.unrated_answers() == []
         assert [cards for cards, _hours in (await as_stored(store)).values()] == [
-            cards for cards, _hours in one_by_one(answers).values()]
+            cards for cards, _hours in one_by_one(answers).values()
+        ]
     finally:
         await store.close()

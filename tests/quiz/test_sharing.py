@@ -1,5 +1,5 @@
-"""Sharing a quiz, without Telegram: matching inline queries (bot.features.sharing.rules), the pages of
-results, and the rendered results, cards, links and "Share" buttons (bot.render)."""
+"""Sharing a quiz, without Telegram: matching inline queries (bot.features.sharing.rules), the pages
+of results, and the rendered results, cards, links and "Share" buttons (bot.render)."""
 
 from __future__ import annotations
 
@@ -41,34 +41,46 @@ def many(bank: Bank, count: int) -> list[Bank]:
 
 # --- matching --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("typed", "folded"), [
-    ("DeepSpeed", "deepspeed"),
-    ("ΜΕΓΆΛΑ Μοντέλα", "μεγαλα μοντελα"),  # case and accents
-    ("Ｍｅｇａｔｒｏｎ", "megatron"),  # full-width forms
-    ("Deep\u200bSpeed\u200d", "deepspeed"),  # zero-width space and joiner
-    ("\u202eZeRO\u200f\ufeff", "zero"),  # right-to-left override and mark, BOM
-    ("e\u0301\u0308\u0327", "e"),  # stacked combining marks
-    ("deepspeed-megatron!", "deepspeed megatron"),  # punctuation separates words
-    ("🚀🔥 zero  \t3D 🧠", "zero 3d"),  # emoji and spaces
-    ("ट्रेनिंग", "ट्रेनिंग"),  # Devanagari keeps its letters and spacing vowel signs
-])
+
+@pytest.mark.parametrize(
+    ("typed", "folded"),
+    [
+        ("DeepSpeed", "deepspeed"),
+        ("ΜΕΓΆΛΑ Μοντέλα", "μεγαλα μοντελα"),  # case and accents
+        ("Ｍｅｇａｔｒｏｎ", "megatron"),  # full-width forms
+        ("Deep\u200bSpeed\u200d", "deepspeed"),  # zero-width space and joiner
+        ("\u202eZeRO\u200f\ufeff", "zero"),  # right-to-left override and mark, BOM
+        ("e\u0301\u0308\u0327", "e"),  # stacked combining marks
+        ("deepspeed-megatron!", "deepspeed megatron"),  # punctuation separates words
+        ("🚀🔥 zero  \t3D 🧠", "zero 3d"),  # emoji and spaces
+        ("ट्रेनिंग", "ट्रेनिंग"),  # Devanagari keeps its letters and spacing vowel signs
+    ],
+)
 def test_normalize(typed: str, folded: str) -> None:
     assert sharing.normalize(typed) == folded
 
 
 def test_search_matches_ids_titles_and_descriptions_in_every_language(bank: Bank) -> None:
-    other = replace(bank, id="other",
-                    title=Text({"en": "Cooking", "hi": "खाना", "el": "Μαγειρική"}),
-                    description=Text({"en": "Pasta.", "hi": "पास्ता।", "el": "Ζυμαρικά."}))
+    other = replace(
+        bank,
+        id="other",
+        title=Text({"en": "Cooking", "hi": "खाना", "el": "Μαγειρική"}),
+        description=Text({"en": "Pasta.", "hi": "पास्ता।", "el": "Ζυμαρικά."}),
+    )
     banks = [bank, other]
     for query in ("", "   ", "\u200b\u200f", "🚀", "\u0301"):  # nothing to filter by: all
         assert sharing.search(banks, query) == banks, query
     cases = {
-        "megatron": [bank], "MEGATRON": [bank], "deepspeed-megatron": [bank],
+        "megatron": [bank],
+        "MEGATRON": [bank],
+        "deepspeed-megatron": [bank],
         "Megatron ZeRO": [bank],  # every word, title and description
         "πλαισια εκπαιδευσης": [bank],  # Greek without accents
-        "ट्रेनिंग": [bank], "μαγειρ": [other],  # a word being typed
-        "खाना": [other], "pasta": [other], "megatron pasta": [],
+        "ट्रेनिंग": [bank],
+        "μαγειρ": [other],  # a word being typed
+        "खाना": [other],
+        "pasta": [other],
+        "megatron pasta": [],
         "Mega\u200btron": [bank],  # an invisible character inside a word
     }
     for query, expected in cases.items():
@@ -78,8 +90,16 @@ def test_search_matches_ids_titles_and_descriptions_in_every_language(bank: Bank
 def test_any_text_is_a_query(bank: Bank) -> None:
     """500 characters, right-to-left text, combining marks, emoji, control characters: a list
     (empty when nothing matches), never an error."""
-    weird = ["x" * 500, "א" * 300 + "megatron", "\u202e" * 40 + "ZeRO", "e" + "\u0301" * 300,
-             "👨‍👩‍👧‍👦" * 60, "\x00\x1b[31m", "\ufffd" * 10, "megatron" + "\u0300" * 1000]
+    weird = [
+        "x" * 500,
+        "א" * 300 + "megatron",
+        "\u202e" * 40 + "ZeRO",
+        "e" + "\u0301" * 300,
+        "👨‍👩‍👧‍👦" * 60,
+        "\x00\x1b[31m",
+        "\ufffd" * 10,
+        "megatron" + "\u0300" * 1000,
+    ]
     for query in weird:
         assert isinstance(sharing.search([bank], query), list), query
     assert sharing.search([bank], "x" * 500) == []
@@ -100,6 +120,7 @@ def test_pages_of_at_most_50(bank: Bank) -> None:
 
 
 # --- results, cards and links ----------------------------------------------------------------
+
 
 def test_bank_ids_always_fit_a_deep_link(bank: Bank) -> None:
     """A bank id is 1-32 characters of a-z, 0-9 and "-" (the loader refuses others), so it is
@@ -150,13 +171,20 @@ def test_results_stay_within_telegrams_limits(tmp_path: Path) -> None:
     huge = "𝔸<&>" * 3000  # astral characters count two UTF-16 units
     long = replace(long, description=Text({"en": huge, "hi": huge, "el": huge}))
     for language in SUPPORTED:
-        (article,) = sharing_screens.inline_articles([long], catalog(language), HTML, BOT,
-                                            in_group=True)
-        assert len(article.title) <= sharing_screens.MAX_RESULT_TITLE and article.title.endswith("…")
+        (article,) = sharing_screens.inline_articles(
+            [long], catalog(language), HTML, BOT, in_group=True
+        )
+        assert len(article.title) <= sharing_screens.MAX_RESULT_TITLE and article.title.endswith(
+            "…"
+        )
         assert utf16_len(article.description) <= sharing_screens.MAX_RESULT_DESCRIPTION
         assert "\n" not in article.description
         text, _ = parse_html(article.card.text)
-        assert utf16_len(text) < 2 * sharing_screens.MAX_CARD_DESCRIPTION < render_limits.MAX_MESSAGE_UTF16
+        assert (
+            utf16_len(text)
+            < 2 * sharing_screens.MAX_CARD_DESCRIPTION
+            < render_limits.MAX_MESSAGE_UTF16
+        )
         assert html.unescape(re.sub("<[^>]+>", "", article.card.text)) == text
 
 
@@ -167,19 +195,27 @@ def test_no_match_button_is_short() -> None:
 
 # --- "Share" buttons -------------------------------------------------------------------------
 
+
 def test_end_screen_and_preview_share_the_bank_only_when_asked(bank: Bank) -> None:
     t = catalog("hi")
-    plan = engine.Plan(tuple(q.id for q in bank.questions),
-                       tuple(tuple(range(len(q.options))) for q in bank.questions))
+    plan = engine.Plan(
+        tuple(q.id for q in bank.questions),
+        tuple(tuple(range(len(q.options))) for q in bank.questions),
+    )
     attempt = engine.Attempt(1, 42, bank.id, bank.version, plan, 0, engine.ACTIVE, 0.0)
     for position in range(len(bank.questions)):
         attempt = engine.with_answer(attempt, engine.grade(attempt, bank, 42, position, 0, 0.0))
-    for screens in (private_screens.outcome(bank, attempt, t, HTML, share=True),
-                    private_screens.preview(bank, t, HTML, share=True)):
+    for screens in (
+        private_screens.outcome(bank, attempt, t, HTML, share=True),
+        private_screens.preview(bank, t, HTML, share=True),
+    ):
         last = screens[-1].keyboard
         assert last[-1] == (render_screen.Button(t("inline.button_share"), ShareButton(bank.id)),)
         assert sum(map(len, last)) <= render_limits.MAX_KEYBOARD_BUTTONS
-    for screens in (private_screens.outcome(bank, attempt, t, HTML),
-                    private_screens.preview(bank, t, HTML)):  # the terminal, or inline mode off
-        assert not any(isinstance(b.action, ShareButton)
-                       for s in screens for row in s.keyboard for b in row)
+    for screens in (
+        private_screens.outcome(bank, attempt, t, HTML),
+        private_screens.preview(bank, t, HTML),
+    ):  # the terminal, or inline mode off
+        assert not any(
+            isinstance(b.action, ShareButton) for s in screens for row in s.keyboard for b in row
+        )

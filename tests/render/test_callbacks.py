@@ -42,9 +42,14 @@ WIRE = [
     (render_callbacks.CardSubmitButton(5, 0, 3, 8), "cs:5:0:3:8"),
     (render_callbacks.FlowButton("one_tap"), "af:one_tap"),
     (render_callbacks.DailyAnswerButton(12, 0), "da:12:0"),
-    (render_callbacks.DailySettingButton(-1001234567890, "board", "0"), "ds:-1001234567890:board:0"),
-    (render_callbacks.DailyChannelButton(-1001234567890, "on", "1439", "-"),
-     "dc:-1001234567890:on:1439:-"),
+    (
+        render_callbacks.DailySettingButton(-1001234567890, "board", "0"),
+        "ds:-1001234567890:board:0",
+    ),
+    (
+        render_callbacks.DailyChannelButton(-1001234567890, "on", "1439", "-"),
+        "dc:-1001234567890:on:1439:-",
+    ),
 ]
 """One button of every kind and its callback data, as the bot has always sent it (text fields
 of digits only among them: they stay text)."""
@@ -63,7 +68,8 @@ def test_every_kind_encodes_as_it_always_has_and_round_trips(button, data):
     decoded = render_callbacks.decode(data)
     assert decoded == button and type(decoded) is type(button)
     assert [type(getattr(decoded, f.name)) for f in dataclasses.fields(decoded)] == [
-        type(getattr(button, f.name)) for f in dataclasses.fields(button)]
+        type(getattr(button, f.name)) for f in dataclasses.fields(button)
+    ]
     assert render_callbacks.callback_pattern(type(button)).match(data)
 
 
@@ -72,13 +78,13 @@ def forgeries(data: str) -> list[str]:
     negative, padded with a zero, given a letter or a non-ASCII digit; a field added or
     dropped; the prefix in capitals."""
     prefix, *fields = data.split(":")
-    forged = [f"{data}:1", f"{data}:", prefix.upper() + data[len(prefix):], f"{data} "]
+    forged = [f"{data}:1", f"{data}:", prefix.upper() + data[len(prefix) :], f"{data} "]
     if fields:
         forged.append(":".join([prefix, *fields[:-1]]))
     for i, field in enumerate(fields):
         for bad in ("", f"0{field}", f"{field}x", "-" + field.lstrip("-"), "\u0663", "X"):
             if bad != field:
-                forged.append(":".join([prefix, *fields[:i], bad, *fields[i + 1:]]))
+                forged.append(":".join([prefix, *fields[:i], bad, *fields[i + 1 :]]))
     return forged
 
 
@@ -98,8 +104,10 @@ def test_forged_data_of_every_kind_is_refused(button, data):
     assert refused >= 3
 
 
-@pytest.mark.parametrize("data", [None, "", ":", "garbage", "zz:1", "é" * 40, "a" * 65,
-                                  "b:" + "a" * 63, "x:1", "w:", "\x00"])
+@pytest.mark.parametrize(
+    "data",
+    [None, "", ":", "garbage", "zz:1", "é" * 40, "a" * 65, "b:" + "a" * 63, "x:1", "w:", "\x00"],
+)
 def test_garbage_is_refused(data):
     """Garbage, unknown prefixes and data over 64 bytes raise InvalidCallbackData."""
     with pytest.raises(render_callbacks.InvalidCallbackData):

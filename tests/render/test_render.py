@@ -69,13 +69,20 @@ def only(screens: list[render_screen.Screen]) -> render_screen.Screen:
 def make_attempt(bank: Bank, *, seed: int = 3, position: int = 0) -> engine.Attempt:
     """An active attempt of USER on ``bank``, options shuffled with ``seed``."""
     return engine.Attempt(
-        id=77, user_id=USER, bank_id=bank.id, bank_version=bank.version,
-        plan=engine.plan_attempt(bank, random.Random(seed)), position=position,
-        status=engine.ACTIVE, started_at=1000.0)
+        id=77,
+        user_id=USER,
+        bank_id=bank.id,
+        bank_version=bank.version,
+        plan=engine.plan_attempt(bank, random.Random(seed)),
+        position=position,
+        status=engine.ACTIVE,
+        started_at=1000.0,
+    )
 
 
-def answered(bank: Bank, attempt: engine.Attempt, position: int, *,
-             correct: bool) -> engine.Attempt:
+def answered(
+    bank: Bank, attempt: engine.Attempt, position: int, *, correct: bool
+) -> engine.Attempt:
     """``attempt`` with the question at ``position`` answered rightly or wrongly (and so moved
     on to position + 1)."""
     attempt = replace(attempt, position=position)
@@ -136,14 +143,23 @@ def assert_telegram_html(text: str) -> None:
     assert not parser.errors, parser.errors
     assert not parser.stack, f"unclosed tags {parser.stack}"
     for match in re.finditer(r"&", text):
-        assert re.match(r"&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);", text[match.start():]), (
-            f"bare & at {match.start()} in {text!r}")
+        assert re.match(r"&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);", text[match.start() :]), (
+            f"bare & at {match.start()} in {text!r}"
+        )
 
 
 def test_html_checker_catches_bad_markup():
     """The checker above rejects raw <, bare &, unknown tags and unbalanced tags."""
-    for bad in ["a < b", "a & b", "<u>x</u>", "<b>x", "<b>x</i>", "x</b>", "&nbsp;",
-                '<a title="x">y</a>']:
+    for bad in [
+        "a < b",
+        "a & b",
+        "<u>x</u>",
+        "<b>x",
+        "<b>x</i>",
+        "x</b>",
+        "&nbsp;",
+        '<a title="x">y</a>',
+    ]:
         with pytest.raises(AssertionError):
             assert_telegram_html(bad)
     assert_telegram_html('<b>x</b> <i>&lt;y&gt; &amp; &quot;</i> <a href="https://x">z</a>')
@@ -207,8 +223,10 @@ def field_values(field: dataclasses.Field) -> list[Any]:  # noqa: C901 - one cas
 def extremes(kind: type) -> list[Any]:
     """The smallest and the largest realistic button of ``kind``, built from its fields."""
     fields = dataclasses.fields(kind)
-    return [kind(*(field_values(f)[0] for f in fields)),
-            kind(*(field_values(f)[-1] for f in fields))]
+    return [
+        kind(*(field_values(f)[0] for f in fields)),
+        kind(*(field_values(f)[-1] for f in fields)),
+    ]
 
 
 BUTTONS = [
@@ -225,8 +243,14 @@ MAXIMA = [extremes(kind)[-1] for kind in BUTTON_TYPES]
 
 def test_examples_cover_every_button_type():
     """The round-trip examples include every callback button type the codec knows."""
-    assert {AnswerButton, NextButton, RetakeButton, ReviewButton, LanguageButton,
-            BankButton} <= set(BUTTON_TYPES)
+    assert {
+        AnswerButton,
+        NextButton,
+        RetakeButton,
+        ReviewButton,
+        LanguageButton,
+        BankButton,
+    } <= set(BUTTON_TYPES)
     assert {type(b) for b in BUTTONS} == set(BUTTON_TYPES)
 
 
@@ -243,7 +267,8 @@ def test_callback_data_round_trip(button):
     assert decoded == button
     assert type(decoded) is type(button)
     assert [type(v) for v in decoded.__dict__.values()] == [
-        type(v) for v in button.__dict__.values()]
+        type(v) for v in button.__dict__.values()
+    ]
 
 
 def test_callback_data_format():
@@ -257,7 +282,7 @@ def test_callback_data_format():
 
 
 def test_place_button_format():
-    """"My place" on a leaderboard is ``p:<session id>``."""
+    """ "My place" on a leaderboard is ``p:<session id>``."""
     assert encode(render_callbacks.PlaceButton(7)) == "p:7"
     assert decode("p:7") == render_callbacks.PlaceButton(7)
 
@@ -276,62 +301,65 @@ def test_encode_refuses_over_64_bytes():
         encode(RetakeButton("x" * 70))
 
 
-@pytest.mark.parametrize("data", [
-    None,
-    "",
-    "garbage",
-    ":",
-    "a",
-    "a:",
-    "a:1:2",
-    "a:1:2:3:4",
-    "n:1:2:3",
-    "v:1:2",
-    "r:deepspeed-megatron:extra",
-    "x:1:0:0",
-    "A:1:0:0",
-    "q:1",
-    "a:-1:0:0",
-    "a:1:-1:0",
-    "a:1:0:-1",
-    "n:-5:0",
-    "v:-1",
-    "a:01:0:0",
-    "a:1:00:0",
-    "n:007:1",
-    "v:00",
-    "a:١:0:0",
-    "a:1:٠:0",
-    "v:٣",
-    "a:1:0:12",
-    "a:1:0:99",
-    "a:1000000000000000000:0:0",
-    "a:1.0:0:0",
-    "a: 1:0:0",
-    "a:1:0:0 ",
-    "a:1:0:0\n",
-    "r:Deepspeed",
-    "r:-lead",
-    "r:trail-",
-    "r:" + "b" * 33,
-    "r:under_score",
-    "b:",
-    "l:e",
-    "l:EN",
-    "l:engl",
-    "r:" + "a" * 63,
-    "é" * 40,
-    "a:1:0:0" + "\x00",
-    "g:1:0:12",
-    "g:-1:0:0",
-    "g:1:0",
-    "p:",
-    "p:01",
-    "p:-1",
-    "p:1:2",
-    "p:x",
-    "P:1",
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        "",
+        "garbage",
+        ":",
+        "a",
+        "a:",
+        "a:1:2",
+        "a:1:2:3:4",
+        "n:1:2:3",
+        "v:1:2",
+        "r:deepspeed-megatron:extra",
+        "x:1:0:0",
+        "A:1:0:0",
+        "q:1",
+        "a:-1:0:0",
+        "a:1:-1:0",
+        "a:1:0:-1",
+        "n:-5:0",
+        "v:-1",
+        "a:01:0:0",
+        "a:1:00:0",
+        "n:007:1",
+        "v:00",
+        "a:١:0:0",
+        "a:1:٠:0",
+        "v:٣",
+        "a:1:0:12",
+        "a:1:0:99",
+        "a:1000000000000000000:0:0",
+        "a:1.0:0:0",
+        "a: 1:0:0",
+        "a:1:0:0 ",
+        "a:1:0:0\n",
+        "r:Deepspeed",
+        "r:-lead",
+        "r:trail-",
+        "r:" + "b" * 33,
+        "r:under_score",
+        "b:",
+        "l:e",
+        "l:EN",
+        "l:engl",
+        "r:" + "a" * 63,
+        "é" * 40,
+        "a:1:0:0" + "\x00",
+        "g:1:0:12",
+        "g:-1:0:0",
+        "g:1:0",
+        "p:",
+        "p:01",
+        "p:-1",
+        "p:1:2",
+        "p:x",
+        "P:1",
+    ],
+)
 def test_decode_rejects(data):
     """Anything encode() did not make raises InvalidCallbackData."""
     with pytest.raises(InvalidCallbackData):
@@ -353,27 +381,41 @@ def test_decode_rejects_non_ascii_digits_after_the_first(data):
 
 # --- small helpers ------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("text", "units"), [
-    ("", 0), ("abc", 3), ("é", 1), ("हिन्दी", 6), ("Ελληνικά", 8), ("😀", 2), ("a😀b", 4),
-    ("👍🏽", 4), ("\U00010000", 2),
-])
+
+@pytest.mark.parametrize(
+    ("text", "units"),
+    [
+        ("", 0),
+        ("abc", 3),
+        ("é", 1),
+        ("हिन्दी", 6),
+        ("Ελληνικά", 8),
+        ("😀", 2),
+        ("a😀b", 4),
+        ("👍🏽", 4),
+        ("\U00010000", 2),
+    ],
+)
 def test_utf16_length(text, units):
     """Length counts UTF-16 code units: astral-plane characters count 2."""
     assert render_text.utf16_length(text) == units
 
 
-@pytest.mark.parametrize(("done", "total", "width", "bar"), [
-    (0, 8, 8, "▱▱▱▱▱▱▱▱"),
-    (1, 8, 8, "▰▱▱▱▱▱▱▱"),
-    (4, 8, 8, "▰▰▰▰▱▱▱▱"),
-    (8, 8, 8, "▰▰▰▰▰▰▰▰"),
-    (1, 3, 8, "▰▰▰▱▱▱▱▱"),  # 2.67 rounds to 3
-    (5, 6, 8, "▰▰▰▰▰▰▰▱"),  # 6.67 rounds to 7
-    (1, 2, 4, "▰▰▱▱"),
-    (2, 4, 8, "▰▰▰▰▱▱▱▱"),
-    (3, 3, 5, "▰▰▰▰▰"),
-    (0, 0, 8, ""),
-])
+@pytest.mark.parametrize(
+    ("done", "total", "width", "bar"),
+    [
+        (0, 8, 8, "▱▱▱▱▱▱▱▱"),
+        (1, 8, 8, "▰▱▱▱▱▱▱▱"),
+        (4, 8, 8, "▰▰▰▰▱▱▱▱"),
+        (8, 8, 8, "▰▰▰▰▰▰▰▰"),
+        (1, 3, 8, "▰▰▰▱▱▱▱▱"),  # 2.67 rounds to 3
+        (5, 6, 8, "▰▰▰▰▰▰▰▱"),  # 6.67 rounds to 7
+        (1, 2, 4, "▰▰▱▱"),
+        (2, 4, 8, "▰▰▰▰▱▱▱▱"),
+        (3, 3, 5, "▰▰▰▰▰"),
+        (0, 0, 8, ""),
+    ],
+)
 def test_progress_bar(done, total, width, bar):
     """The bar shows done/total filled, scaled to width; no bar without questions."""
     assert render_question.progress_bar(done, total, width) == bar
@@ -392,6 +434,7 @@ def test_progress_bar_has_a_fixed_width(total):
 
 
 # --- pack ---------------------------------------------------------------------------------
+
 
 def test_pack_joins_small_blocks():
     """Blocks that fit together are joined with a blank line into one text."""
@@ -418,8 +461,10 @@ def test_pack_limit_is_inclusive():
 def test_pack_keeps_order_and_never_splits_a_block():
     """Long mixed blocks are packed in order, each text within the limit, blocks whole."""
     rng = random.Random(11)
-    blocks = [f"<b>{i}</b> " + "".join(rng.choice("aé😀ह") for _ in range(rng.randint(50, 1500)))
-              for i in range(30)]
+    blocks = [
+        f"<b>{i}</b> " + "".join(rng.choice("aé😀ह") for _ in range(rng.randint(50, 1500)))
+        for i in range(30)
+    ]
     texts = render_text.pack(blocks)
     assert len(texts) > 1
     assert all(render_text.utf16_length(t) <= 4096 for t in texts)
@@ -443,6 +488,7 @@ def test_pack_with_a_custom_limit_and_separator():
 
 # --- question screen ----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_question_screen_in_the_users_language(bank, language):
     """The question shows title, header, prompt and options in the user's language, A-D in
@@ -462,8 +508,10 @@ def test_question_screen_in_the_users_language(bank, language):
     assert lines[0] == f"<b>{html.escape(bank.title.by_language[language])}</b>"
     assert lines[1].startswith(html.escape(t("question_header", number=3, total=8)))
     assert f"<b>{html.escape(question.prompt.by_language[language])}</b>" in lines
-    expected = [f"{'ABCD'[slot]}. {html.escape(question.options[index].text.by_language[language])}"
-                for slot, index in enumerate(slots)]
+    expected = [
+        f"{'ABCD'[slot]}. {html.escape(question.options[index].text.by_language[language])}"
+        for slot, index in enumerate(slots)
+    ]
     assert [line for line in lines if re.match(r"[A-D]\. ", line)] == expected
     assert lines[-4:] == expected  # the options end the question, in slot order
     assert "<b>A." not in screen.text and "<b>" not in "".join(lines[-4:])
@@ -471,7 +519,8 @@ def test_question_screen_in_the_users_language(bank, language):
         if other != language:
             assert html.escape(question.prompt.by_language[other]) not in screen.text
             assert t("question_header", number=3, total=8) != catalog(other)(
-                "question_header", number=3, total=8)
+                "question_header", number=3, total=8
+            )
             assert catalog(other)("question_header", number=3, total=8) not in screen.text
     assert "✅" not in screen.text and "❌" not in screen.text
     assert_telegram_html(screen.text)
@@ -481,21 +530,27 @@ def test_question_screen_follows_the_shuffle(bank):
     """Two attempts whose shuffles differ list the same question's options differently."""
     t = catalog("en")
     first = make_attempt(bank, seed=1)
-    other = next(make_attempt(bank, seed=s) for s in range(2, 50)
-                 if make_attempt(bank, seed=s).plan.option_orders[0]
-                 != first.plan.option_orders[0])
-    assert (private_screens.attempt_question(bank, first, t, HTML).text
-            != private_screens.attempt_question(bank, other, t, HTML).text)
+    other = next(
+        make_attempt(bank, seed=s)
+        for s in range(2, 50)
+        if make_attempt(bank, seed=s).plan.option_orders[0] != first.plan.option_orders[0]
+    )
+    assert (
+        private_screens.attempt_question(bank, first, t, HTML).text
+        != private_screens.attempt_question(bank, other, t, HTML).text
+    )
 
 
 def test_question_screen_refuses_a_changed_bank(bank):
     """Rendering an attempt against a newer bank version raises BankChanged."""
     with pytest.raises(engine.BankChanged):
-        private_screens.attempt_question(replace(bank, version=bank.version + 1), make_attempt(bank),
-                                catalog("en"), HTML)
+        private_screens.attempt_question(
+            replace(bank, version=bank.version + 1), make_attempt(bank), catalog("en"), HTML
+        )
 
 
 # --- feedback -----------------------------------------------------------------------------
+
 
 def option_line(text: str, label: str) -> str:
     """The line of ``text`` that shows option ``label``."""
@@ -510,8 +565,10 @@ def option_text(bank: Bank, v: engine.QuestionView, slot: int, language: str) ->
 
 def source_line(question: Question, t: Catalog) -> str:
     """The plain, escaped "Source:" prefix followed by the source link."""
-    return (html.escape(t("source", source="")) + f'<a href="{html.escape(question.source.url)}">'
-            f"{html.escape(question.source.title)}</a>")
+    return (
+        html.escape(t("source", source="")) + f'<a href="{html.escape(question.source.url)}">'
+        f"{html.escape(question.source.title)}</a>"
+    )
 
 
 @pytest.mark.parametrize("language", SUPPORTED)
@@ -525,14 +582,17 @@ def test_feedback_after_a_wrong_answer(bank, language):
     correct, chosen = "ABCD"[v.correct_slot], "ABCD"[v.chosen_slot]
     assert correct != chosen
     assert option_line(screen.text, correct) == (
-        f"✅ {correct}. {option_text(bank, v, v.correct_slot, language)}")
+        f"✅ {correct}. {option_text(bank, v, v.correct_slot, language)}"
+    )
     assert option_line(screen.text, chosen) == (
         f"❌ {chosen}. {option_text(bank, v, v.chosen_slot, language)} "
-        f"({html.escape(t('your_answer'))})")
+        f"({html.escape(t('your_answer'))})"
+    )
     for slot, label in enumerate("ABCD"):
         if label not in (correct, chosen):
             assert option_line(screen.text, label) == (
-                f"{label}. {option_text(bank, v, slot, language)}")
+                f"{label}. {option_text(bank, v, slot, language)}"
+            )
     assert "<b>" not in "".join(option_line(screen.text, label) for label in "ABCD")
     assert html.escape(t("feedback_wrong", label=correct)) in screen.text
     question = bank.questions[1]
@@ -546,9 +606,13 @@ def test_feedback_after_a_wrong_answer(bank, language):
     options, (button,) = screen.keyboard
     # the options again, marked as the text marks them, green the right one, red the choice
     assert [(b.label, b.style, b.action) for b in options] == [
-        (f"✅ {label}", ButtonStyle.SUCCESS, ShownButton()) if label == correct
-        else (f"❌ {label}", ButtonStyle.DANGER, ShownButton()) if label == chosen
-        else (label, None, ShownButton()) for label in "ABCD"]
+        (f"✅ {label}", ButtonStyle.SUCCESS, ShownButton())
+        if label == correct
+        else (f"❌ {label}", ButtonStyle.DANGER, ShownButton())
+        if label == chosen
+        else (label, None, ShownButton())
+        for label in "ABCD"
+    ]
     assert button.action == NextButton(attempt.id, 1)
     assert decode(encode(button.action)) == NextButton(attempt.id, 1)
     assert button.label == t("button_next")
@@ -564,7 +628,8 @@ def test_feedback_after_a_right_answer(bank):
     correct = "ABCD"[v.correct_slot]
     assert v.chosen_slot == v.correct_slot
     assert option_line(screen.text, correct) == (
-        f"✅ {correct}. {option_text(bank, v, v.correct_slot, 'en')}")
+        f"✅ {correct}. {option_text(bank, v, v.correct_slot, 'en')}"
+    )
     for slot, label in enumerate("ABCD"):
         if slot != v.correct_slot:
             assert option_line(screen.text, label) == f"{label}. {option_text(bank, v, slot, 'en')}"
@@ -575,8 +640,10 @@ def test_feedback_after_a_right_answer(bank):
     assert_telegram_html(screen.text)
 
 
-@pytest.mark.parametrize(("language", "label"), [
-    ("en", "See my score 🏁"), ("hi", "मेरा स्कोर देखें 🏁"), ("el", "Η βαθμολογία μου 🏁")])
+@pytest.mark.parametrize(
+    ("language", "label"),
+    [("en", "See my score 🏁"), ("hi", "मेरा स्कोर देखें 🏁"), ("el", "Η βαθμολογία μου 🏁")],
+)
 def test_feedback_on_the_last_question_offers_the_score(bank, language, label):
     """After the last question, the button says "See my score" (in the user's language)."""
     attempt = answered(bank, make_attempt(bank), 7, correct=False)
@@ -595,6 +662,7 @@ def test_feedback_before_the_last_question_offers_next(bank):
 
 # --- outcome ------------------------------------------------------------------------------
 
+
 def test_outcome_with_missed_questions(bank):
     """The outcome shows "6/8", lists the two missed questions by number, and offers retake
     and review."""
@@ -604,11 +672,15 @@ def test_outcome_with_missed_questions(bank):
     assert "Your score: 6/8" in screen.text
     assert t("result_missed") in screen.text
     missed_lines = [line for line in screen.text.split("\n") if re.match(r"\d+\. ", line)]
-    assert missed_lines == [f"4. {html.escape(bank.questions[3].prompt.by_language['en'])}",
-                            f"7. {html.escape(bank.questions[6].prompt.by_language['en'])}"]
+    assert missed_lines == [
+        f"4. {html.escape(bank.questions[3].prompt.by_language['en'])}",
+        f"7. {html.escape(bank.questions[6].prompt.by_language['en'])}",
+    ]
     assert t("result_perfect") not in screen.text
     assert [[b.action for b in row] for row in screen.keyboard] == [
-        [RetakeButton(bank.id)], [ReviewButton(attempt.id)]]
+        [RetakeButton(bank.id)],
+        [ReviewButton(attempt.id)],
+    ]
     assert [row[0].label for row in screen.keyboard] == [t("button_retake"), t("button_review")]
     assert_telegram_html(screen.text)
 
@@ -637,6 +709,7 @@ def test_outcome_in_the_users_language(bank, language):
 
 
 # --- review -------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_review_splits_into_messages_within_the_limit(bank, language):
@@ -675,10 +748,13 @@ def test_review_when_nothing_was_missed(bank):
     """A perfect attempt has a single 'nothing to review' message."""
     attempt = finished(bank, correct=set(range(8)))
     t = catalog("el")
-    assert private_screens.review(bank, attempt, t, HTML) == [render_screen.Screen(t("review_none"))]
+    assert private_screens.review(bank, attempt, t, HTML) == [
+        render_screen.Screen(t("review_none"))
+    ]
 
 
 # --- HTML escaping ------------------------------------------------------------------------
+
 
 def markup_bank() -> Bank:
     """A one-language bank whose texts are full of <, >, &, quotes and *."""
@@ -689,19 +765,26 @@ def markup_bank() -> Bank:
         "explanation": "Because <script>alert(1)</script> & more *.",
     }
     data: dict[str, Any] = {
-        "id": "markup", "version": 1, "default_language": "en", "languages": ["en"],
+        "id": "markup",
+        "version": 1,
+        "default_language": "en",
+        "languages": ["en"],
         "level": "medium",
         "title": {"en": texts["title"]},
         "description": {"en": "Describes <tags> & things."},
         "guide": {"url": "https://example.org/?a=1&b=2", "label": {"en": "Guide <&>"}},
-        "questions": [{
-            "id": "q1",
-            "prompt": {"en": texts["prompt"]},
-            "options": [{"text": {"en": text}, **({"correct": True} if i == 0 else {})}
-                        for i, text in enumerate(texts["options"])],
-            "explanation": {"en": texts["explanation"]},
-            "source": {"title": "Smith & Jones <2020>", "url": "https://example.org/?p=1&q=2"},
-        }],
+        "questions": [
+            {
+                "id": "q1",
+                "prompt": {"en": texts["prompt"]},
+                "options": [
+                    {"text": {"en": text}, **({"correct": True} if i == 0 else {})}
+                    for i, text in enumerate(texts["options"])
+                ],
+                "explanation": {"en": texts["explanation"]},
+                "source": {"title": "Smith & Jones <2020>", "url": "https://example.org/?p=1&q=2"},
+            }
+        ],
     }
     return parse_bank(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
 
@@ -710,8 +793,9 @@ def markup_screens() -> dict[str, str]:
     """Every screen for the markup bank, with the first question answered wrongly."""
     bank = markup_bank()
     t = catalog("en")
-    attempt = engine.Attempt(1, USER, bank.id, bank.version,
-                             engine.Plan(("q1",), ((3, 2, 1, 0),)), 0, engine.ACTIVE, 0.0)
+    attempt = engine.Attempt(
+        1, USER, bank.id, bank.version, engine.Plan(("q1",), ((3, 2, 1, 0),)), 0, engine.ACTIVE, 0.0
+    )
     question_text = private_screens.attempt_question(bank, attempt, t, HTML).text
     attempt = engine.with_answer(attempt, engine.grade(attempt, bank, USER, 0, 0, 1.0))
     assert (attempt.position, attempt.status) == (1, engine.FINISHED)
@@ -729,8 +813,10 @@ def markup_screens() -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize("name", ["intro", "question", "feedback", "outcome", "review",
-                                  "preview", "stats", "bank_choice"])
+@pytest.mark.parametrize(
+    "name",
+    ["intro", "question", "feedback", "outcome", "review", "preview", "stats", "bank_choice"],
+)
 def test_screens_are_valid_telegram_html(name):
     """Every screen of a bank full of <, & and * is valid Telegram HTML (b, i, a only)."""
     assert_telegram_html(markup_screens()[name])
@@ -748,8 +834,9 @@ def test_bank_text_is_escaped():
     assert "✅ D. &lt;i&gt;one&lt;/i&gt;" in feedback_lines  # slot D shows option 0, correct
     assert "❌ A. x &lt; y &gt; &quot;z&quot; (your answer)" in feedback_lines
     assert "B. *star* &#x27;quote&#x27;" in feedback_lines and "C. a &amp; b" in feedback_lines
-    assert ("Source: <a href=\"https://example.org/?p=1&amp;q=2\">Smith &amp; Jones &lt;2020&gt;"
-            "</a>") in feedback_lines
+    assert (
+        'Source: <a href="https://example.org/?p=1&amp;q=2">Smith &amp; Jones &lt;2020&gt;</a>'
+    ) in feedback_lines
     assert "Smith &amp; Jones &lt;2020&gt;" in screens["feedback"]
     assert 'href="https://example.org/?p=1&amp;q=2"' in screens["feedback"]
     assert "&lt;Bob &amp; Alice&gt;" in screens["intro"]
@@ -776,8 +863,9 @@ def test_button_labels_are_not_escaped():
 def test_plain_markup_leaves_text_as_is():
     """The terminal markup neither escapes nor formats, and shows link URLs."""
     bank = markup_bank()
-    attempt = engine.Attempt(1, USER, bank.id, bank.version,
-                             engine.Plan(("q1",), ((0, 1, 2, 3),)), 0, engine.ACTIVE, 0.0)
+    attempt = engine.Attempt(
+        1, USER, bank.id, bank.version, engine.Plan(("q1",), ((0, 1, 2, 3),)), 0, engine.ACTIVE, 0.0
+    )
     text = private_screens.attempt_question(bank, attempt, catalog("en"), render_text.PLAIN).text
     assert "Is a<b && c>d for *all* x?" in text
     assert "A. <i>one</i>" in text.split("\n")
@@ -786,6 +874,7 @@ def test_plain_markup_leaves_text_as_is():
 
 
 # --- language picker ----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("current", SUPPORTED)
 def test_language_picker(current):
@@ -797,7 +886,8 @@ def test_language_picker(current):
     names = {"en": "English", "hi": "हिन्दी", "el": "Ελληνικά"}
     assert [b.action for b in row] == [LanguageButton(code) for code in SUPPORTED]
     assert [b.label for b in row] == [
-        ("✓ " if code == current else "") + names[code] for code in SUPPORTED]
+        ("✓ " if code == current else "") + names[code] for code in SUPPORTED
+    ]
     assert sum(b.label.startswith("✓") for b in row) == 1
 
 
@@ -808,6 +898,7 @@ def test_language_picker_prompt_is_in_the_ui_language():
 
 
 # --- stats --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_stats_without_records(language):
@@ -831,16 +922,20 @@ def test_stats_with_records(bank):
     assert f"• {html.escape(q4.prompt.by_language['en'])} (missed 2 times)" in lines
     assert f"• {html.escape(q1.prompt.by_language['en'])} (missed 1 time)" in lines
     assert lines.index(f"• {html.escape(q4.prompt.by_language['en'])} (missed 2 times)") < (
-        lines.index(f"• {html.escape(q1.prompt.by_language['en'])} (missed 1 time)"))
+        lines.index(f"• {html.escape(q1.prompt.by_language['en'])} (missed 1 time)")
+    )
     assert_telegram_html(text)
 
 
-@pytest.mark.parametrize(("language", "attempts", "expected"), [
-    ("en", 1, "1 attempt · best 6/8, last 6/8"),
-    ("el", 1, "1 προσπάθεια · καλύτερη 6/8, τελευταία 6/8"),
-    ("el", 4, "4 προσπάθειες · καλύτερη 6/8, τελευταία 6/8"),
-    ("hi", 1, "1 प्रयास · सबसे अच्छा 6/8, पिछली बार 6/8"),
-])
+@pytest.mark.parametrize(
+    ("language", "attempts", "expected"),
+    [
+        ("en", 1, "1 attempt · best 6/8, last 6/8"),
+        ("el", 1, "1 προσπάθεια · καλύτερη 6/8, τελευταία 6/8"),
+        ("el", 4, "4 προσπάθειες · καλύτερη 6/8, τελευταία 6/8"),
+        ("hi", 1, "1 प्रयास · सबसे अच्छा 6/8, पिछली बार 6/8"),
+    ],
+)
 def test_stats_plural_forms_and_language(bank, language, attempts, expected):
     """The attempts count uses the language's plural form; title and prompts are localized."""
     q = bank.questions[5]
@@ -855,26 +950,36 @@ def test_stats_plural_forms_and_language(bank, language, attempts, expected):
 
 def test_stats_of_a_removed_bank_or_question(bank):
     """A bank no longer loaded shows its id; questions no longer in a bank are left out."""
-    records = [BankStats("gone-bank", 1, 3, 3, 4, (("old-question", 3),)),
-               BankStats(bank.id, 2, 8, 8, 8, (("removed-question", 1),))]
+    records = [
+        BankStats("gone-bank", 1, 3, 3, 4, (("old-question", 3),)),
+        BankStats(bank.id, 2, 8, 8, 8, (("removed-question", 1),)),
+    ]
     text = only(learning_screens.stats(records, {bank.id: bank}, catalog("en"), HTML)).text
     assert "<b>gone-bank</b>" in text
     assert "1 attempt · best 3/4, last 3/4" in text
     assert "old-question" not in text and "removed-question" not in text
     assert "Most missed:" not in text
-    assert text.index("<b>gone-bank</b>") < text.index(
-        html.escape(bank.title.by_language["en"]))
+    assert text.index("<b>gone-bank</b>") < text.index(html.escape(bank.title.by_language["en"]))
 
 
 # --- group reveal -------------------------------------------------------------------------
+
 
 def test_group_reveal_lines_are_plain(bank):
     """A revealed group question: ✅ and the count on the correct option, the count on the
     others, labels and texts without markup, and the plain "Source:" prefix before the link."""
     plan = engine.plan_attempt(bank, random.Random(6))
-    session = GroupSession(id=5, chat_id=-100, bank_id=bank.id, bank_version=bank.version,
-                           language="en", starter_id=USER, plan=plan, question_seconds=30.0,
-                           position=3)
+    session = GroupSession(
+        id=5,
+        chat_id=-100,
+        bank_id=bank.id,
+        bank_version=bank.version,
+        language="en",
+        starter_id=USER,
+        plan=plan,
+        question_seconds=30.0,
+        position=3,
+    )
     t = catalog("en")
     counts = [3, 0, 11, 1]
     screen = groups_screens.group_reveal(bank, session, 2, counts, t, HTML)
@@ -886,7 +991,8 @@ def test_group_reveal_lines_are_plain(bank):
         ("✅ " if slot == correct_slot else "")
         + f"{'ABCD'[slot]}. {html.escape(question.options[index].text.by_language['en'])}"
         + f" — {counts[slot]}"
-        for slot, index in enumerate(slots)]
+        for slot, index in enumerate(slots)
+    ]
     assert [line for line in lines if re.match(r"(?:✅ )?[A-D]\. ", line)] == expected
     assert sum(line.startswith("✅") for line in lines) == 1
     assert source_line(question, t) in lines
@@ -894,11 +1000,13 @@ def test_group_reveal_lines_are_plain(bank):
     (options,) = screen.keyboard  # the right one marked and green; no one's choice in a group
     assert [(b.label, b.style) for b in options] == [
         (f"✅ {label}", ButtonStyle.SUCCESS) if slot == correct_slot else (label, None)
-        for slot, label in enumerate("ABCD")]
+        for slot, label in enumerate("ABCD")
+    ]
     assert_telegram_html(screen.text)
 
 
 # --- long messages: measuring and splitting -------------------------------------------------
+
 
 def visible(text: str) -> int:
     """Visible length of Telegram HTML as the fake Bot API (like Telegram) measures it."""
@@ -935,8 +1043,9 @@ def random_html(rng: random.Random, lines: int) -> str:
             roll = rng.random()
             if roll < 0.08 and len(open_tags) < 2:
                 tag = rng.choice(["b", "i", "a"])
-                out.append('<a href="https://example.org/?a=1&amp;b=2">' if tag == "a"
-                           else f"<{tag}>")
+                out.append(
+                    '<a href="https://example.org/?a=1&amp;b=2">' if tag == "a" else f"<{tag}>"
+                )
                 open_tags.append(tag)
             elif roll < 0.14 and open_tags:
                 out.append(f"</{open_tags.pop()}>")
@@ -982,7 +1091,7 @@ def test_split_html_cuts_at_line_boundaries():
     """Whole lines fill each chunk; the line break at a cut is dropped."""
     lines = [f"<b>{n:02d}</b> " + "&amp;" * 5 for n in range(10)]  # 8 units a line
     chunks = render_text.split_html("\n".join(lines), 26)  # three lines and two breaks
-    assert chunks == ["\n".join(lines[i:i + 3]) for i in (0, 3, 6)] + [lines[9]]
+    assert chunks == ["\n".join(lines[i : i + 3]) for i in (0, 3, 6)] + [lines[9]]
 
 
 def test_split_html_measures_after_entity_parsing():
@@ -1000,8 +1109,11 @@ def test_split_html_reopens_tags_across_a_cut():
     with its attributes."""
     link = '<a href="https://example.org/?q=1&amp;r=2">'
     text = f"<b>{link}{'ab' * 5}</a></b>"
-    assert render_text.split_html(text, 4) == [f"<b>{link}abab</a></b>", f"<b>{link}abab</a></b>",
-                                          f"<b>{link}ab</a></b>"]
+    assert render_text.split_html(text, 4) == [
+        f"<b>{link}abab</a></b>",
+        f"<b>{link}abab</a></b>",
+        f"<b>{link}ab</a></b>",
+    ]
 
 
 def test_split_html_never_halves_an_astral_character():
@@ -1030,10 +1142,17 @@ def test_pack_measures_html_after_entity_parsing():
     assert render_text.pack([block, block + "&amp;" * 95]) == [block, block + "&amp;" * 95]
 
 
-@pytest.mark.parametrize(("text", "limit", "clipped"), [
-    ("abc", 3, "abc"), ("abcd", 3, "ab…"), ("a😀b", 3, "a…"), ("😀😀", 4, "😀😀"),
-    ("😀😀😀", 4, "😀…"), ("x" * 300, 200, "x" * 199 + "…"),
-])
+@pytest.mark.parametrize(
+    ("text", "limit", "clipped"),
+    [
+        ("abc", 3, "abc"),
+        ("abcd", 3, "ab…"),
+        ("a😀b", 3, "a…"),
+        ("😀😀", 4, "😀😀"),
+        ("😀😀😀", 4, "😀…"),
+        ("x" * 300, 200, "x" * 199 + "…"),
+    ],
+)
 def test_clip_utf16(text, limit, clipped):
     """Clipping counts UTF-16 units and never halves a surrogate pair."""
     assert render_text.clip_utf16(text, limit) == clipped
@@ -1041,6 +1160,7 @@ def test_clip_utf16(text, limit, clipped):
 
 
 # --- long messages: a 100-question bank ---------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def long_bank(tmp_path_factory) -> Bank:
@@ -1093,7 +1213,9 @@ def test_outcome_with_everything_missed_is_split(long_bank, language):
         prompt = long_bank.question(question_id).prompt.by_language[language]
         assert f"{number}. {prompt}" in text
     assert [row[0].action for row in screens[-1].keyboard] == [
-        RetakeButton(long_bank.id), ReviewButton(attempt.id)]
+        RetakeButton(long_bank.id),
+        ReviewButton(attempt.id),
+    ]
 
 
 @pytest.mark.parametrize("language", SUPPORTED)
@@ -1160,9 +1282,16 @@ def crowd(players: int) -> tuple[list[GroupAnswer], dict[int, str]]:
 
 def group_session(bank: Bank) -> GroupSession:
     """A session on ``bank`` (8 questions)."""
-    return GroupSession(id=99, chat_id=-100, bank_id=bank.id, bank_version=bank.version,
-                        language="en", starter_id=USER,
-                        plan=engine.plan_attempt(bank, random.Random(1)), question_seconds=30.0)
+    return GroupSession(
+        id=99,
+        chat_id=-100,
+        bank_id=bank.id,
+        bank_version=bank.version,
+        language="en",
+        starter_id=USER,
+        plan=engine.plan_attempt(bank, random.Random(1)),
+        question_seconds=30.0,
+    )
 
 
 @pytest.mark.parametrize("stopped_by", [None, LONG_NAMES[1] * 2])
@@ -1175,34 +1304,43 @@ def test_leaderboard_of_300_players_fits_one_message(bank, language, stopped_by)
     answers, names = crowd(300)
     standings = group.leaderboard(answers, names)
     session = group_session(bank)
-    screen = groups_screens.group_leaderboard(bank, session, standings, t, HTML, stopped_by=stopped_by)
+    screen = groups_screens.group_leaderboard(
+        bank, session, standings, t, HTML, stopped_by=stopped_by
+    )
     assert_telegram_html(screen.text)
     assert visible(screen.text) <= render_limits.MAX_MESSAGE_UTF16
     lines = parse_html(screen.text)[0].split("\n")
     header = 5 if stopped_by else 3
     assert lines[header - 1] == ""
     if stopped_by:
-        assert lines[0] == t("group_stopped", name=render_text.clip(stopped_by, groups_screens.MAX_NAME))
+        assert lines[0] == t(
+            "group_stopped", name=render_text.clip(stopped_by, groups_screens.MAX_NAME)
+        )
     shown = lines[header:]
     assert len(shown) == groups_screens.LEADERBOARD_PLACES + 1
     for standing, line in zip(standings, shown[:-1], strict=False):
         name = render_text.clip(standing.name, groups_screens.MAX_NAME)
-        score = t("group_score_line", score=standing.score, total=8,
-                  seconds=t.decimal(standing.seconds))
+        score = t(
+            "group_score_line", score=standing.score, total=8, seconds=t.decimal(standing.seconds)
+        )
         assert line.endswith(f" {name} — {score}")
     assert any("… — " in line for line in shown[:-1])  # a long name was clipped
     assert shown[-1] == t("group_more_players", count=280)
-    assert screen.keyboard == ((render_screen.Button(t("button_my_place"), render_callbacks.PlaceButton(99)),),)
+    assert screen.keyboard == (
+        (render_screen.Button(t("button_my_place"), render_callbacks.PlaceButton(99)),),
+    )
     assert encode(screen.keyboard[0][0].action) == "p:99"
 
 
-@pytest.mark.parametrize(("players", "more"), [(20, None), (21, "… and 1 more player"),
-                                                (22, "… and 2 more players")])
+@pytest.mark.parametrize(
+    ("players", "more"), [(20, None), (21, "… and 1 more player"), (22, "… and 2 more players")]
+)
 def test_leaderboard_counts_the_players_not_shown(bank, players, more):
     """Up to 20 players all listed; beyond, one line counts the rest (CLDR one/other)."""
     answers, names = crowd(players)
-    screen = groups_screens.group_leaderboard(bank, group_session(bank), group.leaderboard(
-        answers, names), catalog("en"), HTML)
+    screen = groups_screens.group_leaderboard(
+        bank, group_session(bank), group.leaderboard(answers, names), catalog("en"), HTML
+    )
     last = parse_html(screen.text)[0].split("\n")[-1]
     assert (last == more) if more else ("more" not in last and last.endswith(" s"))
 
@@ -1224,8 +1362,14 @@ def test_my_place_toast(bank, language):
     session = group_session(bank)
     mine = standings[136]
     text = groups_screens.group_place(session, standings, mine.user_id, t)
-    assert text == t("group_your_place", rank=137, players=300, score=mine.score, total=8,
-                     seconds=t.decimal(mine.seconds))
+    assert text == t(
+        "group_your_place",
+        rank=137,
+        players=300,
+        score=mine.score,
+        total=8,
+        seconds=t.decimal(mine.seconds),
+    )
     assert ("," if language == "el" else ".") in t.decimal(mine.seconds)
     assert utf16_len(text) <= render_limits.MAX_TOAST_UTF16
     assert groups_screens.group_place(session, standings, 5, t) == t("group_not_played")
@@ -1233,14 +1377,27 @@ def test_my_place_toast(bank, language):
 
 # --- answer buttons in rows that fit a phone --------------------------------------------------
 
-@pytest.mark.parametrize(("count", "rows"), [
-    (2, [2]), (3, [3]), (4, [4]), (5, [5]), (6, [3, 3]), (7, [4, 3]), (8, [4, 4]), (9, [5, 4]),
-    (10, [5, 5])])
+
+@pytest.mark.parametrize(
+    ("count", "rows"),
+    [
+        (2, [2]),
+        (3, [3]),
+        (4, [4]),
+        (5, [5]),
+        (6, [3, 3]),
+        (7, [4, 3]),
+        (8, [4, 4]),
+        (9, [5, 4]),
+        (10, [5, 5]),
+    ],
+)
 def test_answer_rows_fit_a_phone(count, rows):
     """2-5 answer buttons take one row; 6-10 two rows of at most five, the longer first, in
     reading order (A-E on top for ten)."""
-    buttons = [render_screen.Button(engine.LABELS[slot], AnswerButton(1, 0, slot))
-               for slot in range(count)]
+    buttons = [
+        render_screen.Button(engine.LABELS[slot], AnswerButton(1, 0, slot)) for slot in range(count)
+    ]
     layout = render_question.answer_rows(buttons)
     assert [len(row) for row in layout] == rows
     assert [b for row in layout for b in row] == buttons
@@ -1252,11 +1409,23 @@ def test_a_wrong_true_false_answer_says_whether_the_statement_is_true(language, 
     """A wrong answer to a true/false question gets a sentence of its own, whether the statement
     is true or false: never "the correct answer is False" ("सही उत्तर ग़लत है", "η Λάθος",
     issue 35, item 1)."""
-    data = {"id": "tf", "version": 1, "default_language": "en", "languages": list(SUPPORTED),
-            "level": "easy", "title": {lang: "T" for lang in SUPPORTED},
-            "description": {lang: "D" for lang in SUPPORTED},
-            "questions": [{"id": "s", "kind": "true-false", "answer": answer,
-                           "prompt": {lang: "The sky is blue." for lang in SUPPORTED}}]}
+    data = {
+        "id": "tf",
+        "version": 1,
+        "default_language": "en",
+        "languages": list(SUPPORTED),
+        "level": "easy",
+        "title": {lang: "T" for lang in SUPPORTED},
+        "description": {lang: "D" for lang in SUPPORTED},
+        "questions": [
+            {
+                "id": "s",
+                "kind": "true-false",
+                "answer": answer,
+                "prompt": {lang: "The sky is blue." for lang in SUPPORTED},
+            }
+        ],
+    }
     bank = parse_bank(yaml.safe_dump(data, allow_unicode=True))
     attempt = make_attempt(bank)
     v = engine.view(attempt, bank)

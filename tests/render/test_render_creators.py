@@ -1,4 +1,5 @@
-"""The /newquiz screens (bot/features/newquiz/screens.py): texts as typed, buttons, the publish card."""
+"""The /newquiz screens (bot/features/newquiz/screens.py): texts as typed, buttons, the publish
+card."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ def _collecting():
 
 def test_a_question_added_is_shown_as_typed_with_its_undo():
     """The confirmation escapes the creator's text and carries Undo naming the question."""
-    draft, added = creating.take_text(_collecting(), "Is <i>this</i> **bold**?\n*yes\nno",
-                                      message_id=2)
+    draft, added = creating.take_text(
+        _collecting(), "Is <i>this</i> **bold**?\n*yes\nno", message_id=2
+    )
     assert isinstance(added, creating.Added)
     screen = newquiz_screens.newquiz_added(draft, added, T, HTML)
     assert "Is &lt;i&gt;this&lt;/i&gt; **bold**?" in screen.text
@@ -35,8 +37,9 @@ def test_a_question_added_is_shown_as_typed_with_its_undo():
 
 def test_the_right_option_question_checks_the_chosen_options():
     """Which options are right: a button per option, the chosen ones checked, then Done."""
-    draft, asked = creating.take_poll(_collecting(), PollSent(
-        "Primes?", ("2", "4", "5"), True, None, "", True, 3))
+    draft, asked = creating.take_poll(
+        _collecting(), PollSent("Primes?", ("2", "4", "5"), True, None, "", True, 3)
+    )
     assert isinstance(asked, creating.AskRight)
     serial = asked.pending.question.serial
     draft, asked = creating.choose(draft, serial, 2)
@@ -55,13 +58,17 @@ def test_the_publish_card_links_and_shares():
     assert head.remove_keyboard and "&lt;Q&gt;" in head.screen.text
     assert "https://t.me/quizbot?start=c-abcdefghij" in card.screen.text
     actions = [b.action for row in card.screen.keyboard for b in row]
-    assert actions == [render_screen.UrlButton("https://t.me/quizbot?start=c-abcdefghij"),
-                       render_screen.ShareButton("c-abcdefghij"),
-                       render_screen.UrlButton("https://t.me/quizbot?startgroup=c-abcdefghij")]
-    _, unshared = newquiz_screens.newquiz_published("c-abcdefghij", "Q", 3, "quizbot", T, HTML,
-                                           share=False)
+    assert actions == [
+        render_screen.UrlButton("https://t.me/quizbot?start=c-abcdefghij"),
+        render_screen.ShareButton("c-abcdefghij"),
+        render_screen.UrlButton("https://t.me/quizbot?startgroup=c-abcdefghij"),
+    ]
+    _, unshared = newquiz_screens.newquiz_published(
+        "c-abcdefghij", "Q", 3, "quizbot", T, HTML, share=False
+    )
     assert render_screen.ShareButton("c-abcdefghij") not in [
-        b.action for row in unshared.screen.keyboard for b in row]
+        b.action for row in unshared.screen.keyboard for b in row
+    ]
 
 
 def test_the_prompts_set_and_remove_the_poll_button():
@@ -76,13 +83,23 @@ def test_problems_by_question_number_and_every_problem_has_a_message():
     """Rejected problems are listed by question number; each draft problem has a message in
     every language."""
     screens = newquiz_screens.newquiz_rejected(
-        [newquiz_screens.PublishProblem(2, "newquiz.problem.option_empty", {"number": 1}),
-         newquiz_screens.PublishProblem(None, "newquiz.problem.no_questions", {})], T, HTML)
+        [
+            newquiz_screens.PublishProblem(2, "newquiz.problem.option_empty", {"number": 1}),
+            newquiz_screens.PublishProblem(None, "newquiz.problem.no_questions", {}),
+        ],
+        T,
+        HTML,
+    )
     [screen] = screens
     lines = screen.text.splitlines()
     assert lines.index("• " + T("newquiz.problem.no_questions")) < lines.index(
-        "• " + T("newquiz.rejected_question", number=2,
-                 problem=T("newquiz.problem.option_empty", number=1)))
+        "• "
+        + T(
+            "newquiz.rejected_question",
+            number=2,
+            problem=T("newquiz.problem.option_empty", number=1),
+        )
+    )
     for language in i18n.SUPPORTED:
         t = i18n.catalog(language)
         for key in newquiz_screens.NEWQUIZ_PROBLEM_KEYS:

@@ -1,5 +1,5 @@
-"""The creator's screens (bot/features/myquizzes/screens.py) stay within Telegram's limits and show the
-creator's texts as typed."""
+"""The creator's screens (bot/features/myquizzes/screens.py) stay within Telegram's limits and show
+the creator's texts as typed."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ EN, HI = i18n.catalog("en"), i18n.catalog("hi")
 
 
 def record(n: int, title: str, *, disabled: bool = False) -> QuizRecord:
-    return QuizRecord(f"c-{n:010d}", 7, 3, title, "en", 200, Visibility.PUBLIC, disabled,
-                      0.0, 0.0)
+    return QuizRecord(f"c-{n:010d}", 7, 3, title, "en", 200, Visibility.PUBLIC, disabled, 0.0, 0.0)
 
 
 def test_a_hundred_long_titles_fit_one_message_and_one_keyboard():
@@ -47,8 +46,18 @@ def test_the_export_caption_fits_a_caption():
 def test_problems_are_listed_in_the_creators_language_then_counted():
     """Problems show in Hindi by question number, field (options counted from 1) and line;
     past 15 the rest are counted."""
-    problems = [BankProblem("quiz", 10 + n, f"q{n}", "option 2.text.en", "is missing",
-                            key="problem.missing", question=n) for n in range(1, 21)]
+    problems = [
+        BankProblem(
+            "quiz",
+            10 + n,
+            f"q{n}",
+            "option 2.text.en",
+            "is missing",
+            key="problem.missing",
+            question=n,
+        )
+        for n in range(1, 21)
+    ]
     text = screens.problems_text(problems, HI, HTML)
     assert HI("quizzes.problems", count=20) in text
     assert "• प्रश्न 1, विकल्प 2.text.en (पंक्ति 11): नहीं दिया गया है" in text

@@ -42,8 +42,10 @@ async def test_a_batch_of_answers_is_one_trip_to_the_writers_thread(tmp_path):
     try:
         attempts = [await store.start_attempt(user, "bank", 1, PLAN, 0.0) for user in range(20)]
         first = Answer("q1", 1, True, 1.0)
-        assert await store.record_answer(attempts[0].id, 0, first,
-                                         with_answer(attempts[0], first)) == RECORDED
+        assert (
+            await store.record_answer(attempts[0].id, 0, first, with_answer(attempts[0], first))
+            == RECORDED
+        )
         trips = 0
         writer = store._writer_db
         run = writer.run
@@ -55,8 +57,9 @@ async def test_a_batch_of_answers_is_one_trip_to_the_writers_thread(tmp_path):
 
         writer.run = counted  # type: ignore[method-assign]
         commits = store.commits
-        outcomes = await asyncio.gather(*(
-            store.record_answer(a.id, 0, first, with_answer(a, first)) for a in attempts))
+        outcomes = await asyncio.gather(
+            *(store.record_answer(a.id, 0, first, with_answer(a, first)) for a in attempts)
+        )
         assert outcomes == [CLOSED] + [RECORDED] * 19  # the first had moved on already
         assert (trips, store.commits - commits) == (1, 1)
         moved = await store.attempt(attempts[5].id)

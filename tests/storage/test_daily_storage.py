@@ -16,17 +16,28 @@ CHAT, OTHER = -1001234567890, -1009876543210
 
 
 def schedule(chat_id: int = CHAT, next_at: float = 1000.0, **changes) -> DailySchedule:
-    fields = dict(chat_id=chat_id, chat_type="supergroup", thread_id=None,
-                  bank_id="deepspeed-megatron", language="en", minute=540,
-                  run_out=RunOut.AGAIN, board_day=6, status=Status.ON, round=0, position=0,
-                  next_at=next_at, set_by=7, updated_at=10.0)
+    fields = dict(
+        chat_id=chat_id,
+        chat_type="supergroup",
+        thread_id=None,
+        bank_id="deepspeed-megatron",
+        language="en",
+        minute=540,
+        run_out=RunOut.AGAIN,
+        board_day=6,
+        status=Status.ON,
+        round=0,
+        position=0,
+        next_at=next_at,
+        set_by=7,
+        updated_at=10.0,
+    )
     fields.update(changes)
     return DailySchedule(**fields)
 
 
 def new_post(closes_at: float = 87_400.0, position: int = 0) -> NewPost:
-    return NewPost("deepspeed-megatron", 3, f"q{position}", (2, 0, 1), 0, position, "en",
-                   closes_at)
+    return NewPost("deepspeed-megatron", 3, f"q{position}", (2, 0, 1), 0, position, "en", closes_at)
 
 
 @pytest.fixture
@@ -54,10 +65,13 @@ async def test_a_post_is_claimed_once(store):
     gets None; the post is open once its message is set."""
     await store.save_schedule(schedule())
     first, second = await asyncio.gather(
-        store.claim_post(CHAT, 1000.0, next_at=87_400.0, round=0, position=1,
-                         post=new_post(), now=1000.0),
-        store.claim_post(CHAT, 1000.0, next_at=87_400.0, round=0, position=1,
-                         post=new_post(), now=1000.0))
+        store.claim_post(
+            CHAT, 1000.0, next_at=87_400.0, round=0, position=1, post=new_post(), now=1000.0
+        ),
+        store.claim_post(
+            CHAT, 1000.0, next_at=87_400.0, round=0, position=1, post=new_post(), now=1000.0
+        ),
+    )
     claimed = [c for c in (first, second) if c is not None]
     assert len(claimed) == 1
     post = claimed[0].post
@@ -74,15 +88,33 @@ async def test_a_claim_surely_never_sent_is_undone_once(store):
     nothing."""
     before = schedule(position=3)
     await store.save_schedule(before)
-    post = (await store.claim_post(CHAT, 1000.0, next_at=87_400.0, round=0, position=4,
-                                   post=new_post(position=3), now=1000.0)).post
+    post = (
+        await store.claim_post(
+            CHAT,
+            1000.0,
+            next_at=87_400.0,
+            round=0,
+            position=4,
+            post=new_post(position=3),
+            now=1000.0,
+        )
+    ).post
     assert await store.unclaim_post(post.post_id, before, claimed_next_at=87_400.0)
     assert await store.post(post.post_id) is None
     again = await store.schedule(CHAT)
     assert (again.next_at, again.position, again.status) == (1000.0, 3, Status.ON)
     assert not await store.unclaim_post(post.post_id, before, claimed_next_at=87_400.0)
-    sent = (await store.claim_post(CHAT, 1000.0, next_at=87_400.0, round=0, position=4,
-                                   post=new_post(position=3), now=1001.0)).post
+    sent = (
+        await store.claim_post(
+            CHAT,
+            1000.0,
+            next_at=87_400.0,
+            round=0,
+            position=4,
+            post=new_post(position=3),
+            now=1001.0,
+        )
+    ).post
     await store.set_post_message(sent.post_id, 56)
     assert not await store.unclaim_post(sent.post_id, before, claimed_next_at=87_400.0)
     assert (await store.post(sent.post_id)).status is PostStatus.OPEN
@@ -92,8 +124,9 @@ async def test_a_claim_surely_never_sent_is_undone_once(store):
 async def test_a_claim_without_a_post_stops_the_schedule(store):
     """Claiming with no post (the quiz ran out, run-out "stop") marks the schedule done."""
     await store.save_schedule(schedule())
-    claimed = await store.claim_post(CHAT, 1000.0, next_at=87_400.0, round=0, position=5,
-                                     post=None, now=1000.0)
+    claimed = await store.claim_post(
+        CHAT, 1000.0, next_at=87_400.0, round=0, position=5, post=None, now=1000.0
+    )
     assert claimed.post is None and claimed.schedule.status is Status.DONE
     assert await store.due_schedules(10**9, 10) == []
 
@@ -102,15 +135,18 @@ async def test_answers_once_per_user_and_reveals_once(store):
     """A user's second answer to a post is refused; the open post is due for its reveal at
     its closing time and is marked revealed once."""
     await store.save_schedule(schedule())
-    post = (await store.claim_post(CHAT, 1000.0, next_at=87_400.0, round=0, position=1,
-                                   post=new_post(), now=1000.0)).post
+    post = (
+        await store.claim_post(
+            CHAT, 1000.0, next_at=87_400.0, round=0, position=1, post=new_post(), now=1000.0
+        )
+    ).post
     await store.set_post_message(post.post_id, 55)
     assert await store.record_daily_answer(DailyAnswer(post.post_id, 1, "Ann", 2, True, 1001))
-    assert not await store.record_daily_answer(
-        DailyAnswer(post.post_id, 1, "Ann", 0, False, 1002))
+    assert not await store.record_daily_answer(DailyAnswer(post.post_id, 1, "Ann", 0, False, 1002))
     assert await store.record_daily_answer(DailyAnswer(post.post_id, 2, "Bo", 0, False, 1003))
-    assert [(a.user_id, a.option_index, a.correct) for a in
-            await store.daily_answers(post.post_id)] == [(1, 2, True), (2, 0, False)]
+    assert [
+        (a.user_id, a.option_index, a.correct) for a in await store.daily_answers(post.post_id)
+    ] == [(1, 2, True), (2, 0, False)]
     assert await store.posts_to_reveal(87_399.0, 10) == []
     [due] = await store.posts_to_reveal(87_400.0, 10)
     assert due.post_id == post.post_id
@@ -140,8 +176,9 @@ async def test_a_supergroup_upgrade_moves_the_schedule_and_posts(store):
     old = -4000
     await store.save_schedule(schedule(old, chat_type="group"))
     await store.save_bot_chat(BotChat(old, "group", "Class", "member", True, 7, 1.0))
-    await store.claim_post(old, 1000.0, next_at=87_400.0, round=0, position=1,
-                           post=new_post(), now=1000.0)
+    await store.claim_post(
+        old, 1000.0, next_at=87_400.0, round=0, position=1, post=new_post(), now=1000.0
+    )
     assert await store.move_daily(old, CHAT) == 1
     assert await store.schedule(old) is None
     moved = await store.schedule(CHAT)
@@ -154,8 +191,11 @@ async def test_deleting_a_user_removes_their_daily_answers(store):
     set up, counting them (as ``other``: a user with nothing else is not "nothing stored")."""
     await store.save_schedule(schedule())
     await store.save_bot_chat(BotChat(CHAT, "channel", "Facts", "administrator", True, 7, 1.0))
-    post = (await store.claim_post(CHAT, 1000.0, next_at=87_400.0, round=0, position=1,
-                                   post=new_post(), now=1000.0)).post
+    post = (
+        await store.claim_post(
+            CHAT, 1000.0, next_at=87_400.0, round=0, position=1, post=new_post(), now=1000.0
+        )
+    ).post
     await store.record_daily_answer(DailyAnswer(post.post_id, 7, "Ann", 2, True, 1001))
     await store.record_daily_answer(DailyAnswer(post.post_id, 8, "Bo", 2, True, 1001))
     deleted = await store.delete_user(7)
@@ -177,8 +217,11 @@ async def test_a_backup_keeps_the_question_of_the_day(tmp_path):
     try:
         await store.save_schedule(schedule())
         await store.save_bot_chat(BotChat(CHAT, "channel", "Facts", "administrator", True, 7, 1.0))
-        post = (await store.claim_post(CHAT, 1000.0, next_at=87_400.0, round=0, position=1,
-                                       post=new_post(), now=1000.0)).post
+        post = (
+            await store.claim_post(
+                CHAT, 1000.0, next_at=87_400.0, round=0, position=1, post=new_post(), now=1000.0
+            )
+        ).post
         await store.record_daily_answer(DailyAnswer(post.post_id, 7, "Ann", 2, True, 1001))
         backup(path, copy)
     finally:

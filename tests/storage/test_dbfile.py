@@ -50,12 +50,14 @@ async def tap_is_refused(person: Person) -> None:
     assert sorry[0]["text"] == i18n.catalog("en")("storage_failed")
 
 
-def logged(caplog: pytest.LogCaptureFixture, text: str,
-           logger: str | None = None) -> list[logging.LogRecord]:
+def logged(
+    caplog: pytest.LogCaptureFixture, text: str, logger: str | None = None
+) -> list[logging.LogRecord]:
     """The records whose message holds ``text`` (of ``logger`` only, if given: the review
     cards' retries quote the storage error too)."""
-    return [r for r in caplog.records
-            if text in r.getMessage() and (logger is None or r.name == logger)]
+    return [
+        r for r in caplog.records if text in r.getMessage() and (logger is None or r.name == logger)
+    ]
 
 
 async def bot_with_health(fake, db: Path) -> RunningBot:
@@ -105,8 +107,9 @@ async def test_database_deleted_mid_session_is_refused_told_and_saved(fake, tmp_
 
 
 @pytest.mark.parametrize("how", ["moved", "copied"])
-async def test_database_replaced_by_a_copy_is_refused_and_the_copy_kept(fake, tmp_path, caplog,
-                                                                        how):
+async def test_database_replaced_by_a_copy_is_refused_and_the_copy_kept(
+    fake, tmp_path, caplog, how
+):
     """A backup put in place of the live file while the bot runs, moved over it (a new file)
     or copied onto it (the same file overwritten): /healthz fails, the next tap gets "couldn't
     record that", the log says what changed once, and after the stop the file at the path is
@@ -150,8 +153,9 @@ async def test_a_path_that_is_not_a_database_is_refused_before_any_file_is_made(
     passwd.write_text("root:x:0:0:root:/root:/bin/bash\n")
     with pytest.raises(StorageError) as refused:
         await SQLiteStore.open(passwd)
-    assert str(refused.value).startswith(f"QUIZBOT_DB / --db is {str(passwd)!r}, which is not "
-                                         "a SQLite database")
+    assert str(refused.value).startswith(
+        f"QUIZBOT_DB / --db is {str(passwd)!r}, which is not a SQLite database"
+    )
     with pytest.raises(StorageError, match="which is a folder"):
         await SQLiteStore.open(tmp_path)
     with pytest.raises(StorageError, match="does not exist"):
@@ -159,9 +163,14 @@ async def test_a_path_that_is_not_a_database_is_refused_before_any_file_is_made(
     assert list(tmp_path.iterdir()) == [passwd]
     assert passwd.read_text() == "root:x:0:0:root:/root:/bin/bash\n"
 
-    proc = subprocess.run([sys.executable, "-m", "bot", "play"], text=True,
-                          capture_output=True, stdin=subprocess.DEVNULL,
-                          env={**os.environ, "QUIZBOT_DB": str(passwd)}, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", "play"],
+        text=True,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "QUIZBOT_DB": str(passwd)},
+        timeout=60,
+    )
     assert proc.returncode == 1
     assert f"quizbot: QUIZBOT_DB / --db is {str(passwd)!r}, which is not a SQLite" in proc.stderr
     assert list(tmp_path.iterdir()) == [passwd]
@@ -198,8 +207,9 @@ async def test_another_applications_postgresql_schema_is_refused_and_left_unchan
         await db.execute("CREATE TABLE orders (id SERIAL PRIMARY KEY)")
         with pytest.raises(StorageError, match=r"not quizbot's: .* other tables \(orders\)"):
             await PostgresStore.open(pg_db)
-        tables = await db.fetch("SELECT table_name FROM information_schema.tables"
-                                " WHERE table_schema = current_schema()")
+        tables = await db.fetch(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        )
     finally:
         await db.close()
     assert [row[0] for row in tables] == ["orders"]
@@ -214,11 +224,22 @@ async def test_restart_after_deletion_refuses_until_told_to_create(fake, tmp_pat
     store.leases()  # what `quizbot run` does: <db>.run.lock too
     await store.close()
     db.unlink()
-    env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
-           "QUIZBOT_DB": str(db)}
+    env = {
+        **os.environ,
+        "TELEGRAM_BOT_TOKEN": fake.token,
+        "TELEGRAM_BASE_URL": fake.base_url,
+        "QUIZBOT_DB": str(db),
+    }
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "run", env=env, stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        sys.executable,
+        "-m",
+        "bot",
+        "run",
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     output, _ = await asyncio.wait_for(proc.communicate(), timeout=60)
     assert proc.returncode == 1, output
     text = output.decode()

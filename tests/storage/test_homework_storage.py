@@ -25,10 +25,14 @@ async def store(engine):
     await s.close()
 
 
-def new(token: str = "hwAAAAAAAAAAAAAAAA", *, chat_id: int = GROUP, deadline: float = 10 * DAY,
-        set_by: int = 1) -> NewAssignment:
-    return NewAssignment(chat_id, None, token, "bank", 3, "en", set_by, "Teacher <b>",
-                         deadline)
+def new(
+    token: str = "hwAAAAAAAAAAAAAAAA",
+    *,
+    chat_id: int = GROUP,
+    deadline: float = 10 * DAY,
+    set_by: int = 1,
+) -> NewAssignment:
+    return NewAssignment(chat_id, None, token, "bank", 3, "en", set_by, "Teacher <b>", deadline)
 
 
 async def play(store, user_id: int, *, answers: int = 2, at: float = 100.0, right: bool = True):
@@ -37,28 +41,62 @@ async def play(store, user_id: int, *, answers: int = 2, at: float = 100.0, righ
     attempt = await store.start_attempt(user_id, "bank", 3, PLAN, at)
     for n in range(answers):
         question = PLAN.question_order[n]
-        outcome = await record(store, attempt, Answer(question, 0 if right else 1, right,
-                                                      at + n + 1))
+        outcome = await record(
+            store, attempt, Answer(question, 0 if right else 1, right, at + n + 1)
+        )
         assert outcome == "recorded"
         attempt = await store.attempt(attempt.id)
     return attempt
 
 
-async def join(store, assignment, user_id: int, attempt, *, now: float = 100.0,
-               name: str = "Ann", language: str = "en") -> None:
-    assert await store.link_attempt(assignment.id, user_id, attempt.id, name=name,
-                                    language=language, now=now, replacing=None)
+async def join(
+    store,
+    assignment,
+    user_id: int,
+    attempt,
+    *,
+    now: float = 100.0,
+    name: str = "Ann",
+    language: str = "en",
+) -> None:
+    assert await store.link_attempt(
+        assignment.id, user_id, attempt.id, name=name, language=language, now=now, replacing=None
+    )
 
 
 async def test_an_assignment_is_stored_and_read_by_id_and_token(store):
     """create_assignment stores an open assignment with nothing posted; it reads back by id and
     by token, and unknown ones read as None."""
     made = await store.create_assignment(new(), now=5.0)
-    assert (made.chat_id, made.token, made.bank_id, made.bank_version, made.language,
-            made.set_by, made.set_by_name, made.created_at, made.deadline, made.status,
-            made.message_id, made.shown_finished, made.finished) == (
-        GROUP, "hwAAAAAAAAAAAAAAAA", "bank", 3, "en", 1, "Teacher <b>", 5.0, 10 * DAY, OPEN,
-        None, 0, 0)
+    assert (
+        made.chat_id,
+        made.token,
+        made.bank_id,
+        made.bank_version,
+        made.language,
+        made.set_by,
+        made.set_by_name,
+        made.created_at,
+        made.deadline,
+        made.status,
+        made.message_id,
+        made.shown_finished,
+        made.finished,
+    ) == (
+        GROUP,
+        "hwAAAAAAAAAAAAAAAA",
+        "bank",
+        3,
+        "en",
+        1,
+        "Teacher <b>",
+        5.0,
+        10 * DAY,
+        OPEN,
+        None,
+        0,
+        0,
+    )
     assert await store.assignment(made.id) == made
     assert await store.assignment_by_token(made.token) == made
     assert await store.assignment(made.id + 1) is None
@@ -71,7 +109,9 @@ async def test_a_taken_token_is_refused_and_the_first_assignment_stays(store):
     first = await store.create_assignment(new(), now=5.0)
     taken, other = await asyncio.gather(
         store.create_assignment(new(chat_id=-200), now=6.0),
-        store.create_assignment(new("hwCCCCCCCCCCCCCCCC"), now=6.0), return_exceptions=True)
+        store.create_assignment(new("hwCCCCCCCCCCCCCCCC"), now=6.0),
+        return_exceptions=True,
+    )
     assert isinstance(taken, TokenTaken)
     assert other.token == "hwCCCCCCCCCCCCCCCC"
     assert await store.assignment_by_token(first.token) == first
@@ -82,16 +122,19 @@ async def test_only_linked_attempts_finished_by_the_deadline_count(store):
     at or before the deadline counts; unfinished, finished late, or an unlinked attempt does
     not."""
     homework = await store.create_assignment(new(deadline=1_000.0), now=5.0)
-    await join(store, homework, 1, await play(store, 1, at=100.0))           # finished at 102
-    await join(store, homework, 2, await play(store, 2, answers=1))          # unfinished
-    await join(store, homework, 3, await play(store, 3, at=999.0))           # finished at 1001
-    await play(store, 4)                                                     # never opened it
+    await join(store, homework, 1, await play(store, 1, at=100.0))  # finished at 102
+    await join(store, homework, 2, await play(store, 2, answers=1))  # unfinished
+    await join(store, homework, 3, await play(store, 3, at=999.0))  # finished at 1001
+    await play(store, 4)  # never opened it
     assert (await store.assignment(homework.id)).finished == 1
     members = {m.user_id: m for m in await store.members(homework.id)}
     assert sorted(members) == [1, 2, 3]
     assert [members[u].counted for u in (1, 2, 3)] == [True, False, False]
     assert (members[1].finished_at, members[1].started_at, members[1].attempt_status) == (
-        102.0, 100.0, "finished")
+        102.0,
+        100.0,
+        "finished",
+    )
     assert members[2].attempt_status == "active"
     assert await store.member(homework.id, 4) is None
 
@@ -103,21 +146,29 @@ async def test_linking_is_a_compare_and_set_on_the_linked_attempt(store):
     first = await play(store, 1, answers=0)
     await join(store, homework, 1, first, name="Ann")
     second = await play(store, 1, answers=0, at=200.0)
-    assert not await store.link_attempt(homework.id, 1, second.id, name="Ann", language="en",
-                                        now=200.0, replacing=None)
-    assert not await store.link_attempt(homework.id, 1, second.id, name="Ann", language="en",
-                                        now=200.0, replacing=second.id)
-    assert await store.link_attempt(homework.id, 1, second.id, name="Ann B", language="el",
-                                    now=200.0, replacing=first.id)
+    assert not await store.link_attempt(
+        homework.id, 1, second.id, name="Ann", language="en", now=200.0, replacing=None
+    )
+    assert not await store.link_attempt(
+        homework.id, 1, second.id, name="Ann", language="en", now=200.0, replacing=second.id
+    )
+    assert await store.link_attempt(
+        homework.id, 1, second.id, name="Ann B", language="el", now=200.0, replacing=first.id
+    )
     member = await store.member(homework.id, 1)
     assert (member.attempt_id, member.name, member.language, member.opened_at) == (
-        second.id, "Ann B", "el", 100.0)
+        second.id,
+        "Ann B",
+        "el",
+        100.0,
+    )
     await store.refresh_member(homework.id, 1, name="Ann C", language="hi")
     assert (await store.member(homework.id, 1)).name == "Ann C"
     assert await store.cancel_assignment(homework.id, now=300.0) is not None
     third = await play(store, 2, answers=0)
-    assert not await store.link_attempt(homework.id, 2, third.id, name="Bo", language="en",
-                                        now=300.0, replacing=None)
+    assert not await store.link_attempt(
+        homework.id, 2, third.id, name="Bo", language="en", now=300.0, replacing=None
+    )
     assert await store.member(homework.id, 2) is None
 
 
@@ -215,14 +266,20 @@ async def test_reminders_are_read_as_the_core_rule_says_and_claimed_once(store):
     homework = await store.create_assignment(new(deadline=deadline), now=0.0)
     opened = {1: 100.0, 2: deadline - 20 * HOUR, 3: deadline - 0.5 * HOUR, 4: 100.0}
     for user_id, at in opened.items():
-        await join(store, homework, user_id, await play(store, user_id, answers=0, at=at),
-                   now=at)
+        await join(store, homework, user_id, await play(store, user_id, answers=0, at=at), now=at)
     await join(store, homework, 5, await play(store, 5, at=200.0), now=200.0)  # finished
-    for now in (deadline - 30 * HOUR, deadline - 24 * HOUR, deadline - 2 * HOUR,
-                deadline - HOUR, deadline - 0.1 * HOUR, deadline):
+    for now in (
+        deadline - 30 * HOUR,
+        deadline - 24 * HOUR,
+        deadline - 2 * HOUR,
+        deadline - HOUR,
+        deadline - 0.1 * HOUR,
+        deadline,
+    ):
         read = await store.due_reminders(now, REMINDERS, limit=100)
-        expected = {u for u, at in opened.items()
-                    if reminder_due(deadline, at, None, now) is not None}
+        expected = {
+            u for u, at in opened.items() if reminder_due(deadline, at, None, now) is not None
+        }
         assert {member.user_id for _, member in read} == expected, now
     assert await store.mark_reminded(homework.id, 1, DAY)
     assert not await store.mark_reminded(homework.id, 1, DAY)
@@ -239,15 +296,29 @@ async def test_homework_answers_are_those_of_linked_attempts_before_the_deadline
     the attempt's start and its finish only if it counts."""
     homework = await store.create_assignment(new(deadline=1_000.0), now=5.0)
     await join(store, homework, 1, await play(store, 1, at=100.0, right=False), name="Ann")
-    await join(store, homework, 2, await play(store, 2, at=998.5), now=150.0, name="Bo",
-               language="el")  # its second answer comes after the deadline
+    await join(
+        store, homework, 2, await play(store, 2, at=998.5), now=150.0, name="Bo", language="el"
+    )  # its second answer comes after the deadline
     await play(store, 3)
     answers = await store.homework_answers(homework.id)
-    assert [(a.user_id, a.name, a.question_id, a.option_index, a.correct, a.answered_at,
-             a.started_at, a.finished_at, a.language) for a in answers] == [
+    assert [
+        (
+            a.user_id,
+            a.name,
+            a.question_id,
+            a.option_index,
+            a.correct,
+            a.answered_at,
+            a.started_at,
+            a.finished_at,
+            a.language,
+        )
+        for a in answers
+    ] == [
         (1, "Ann", "q1", 1, False, 101.0, 100.0, 102.0, "en"),
         (1, "Ann", "q2", 1, False, 102.0, 100.0, 102.0, "en"),
-        (2, "Bo", "q1", 0, True, 999.5, 998.5, None, "el")]
+        (2, "Bo", "q1", 0, True, 999.5, 998.5, None, "el"),
+    ]
 
 
 async def test_time_zones_are_stored_and_move_with_the_group(store):
@@ -263,20 +334,26 @@ async def test_time_zones_are_stored_and_move_with_the_group(store):
     await store.set_assignment_message(homework.id, 77, now=7.0)
     await store.move_chat(GROUP, SUPERGROUP)
     assert (await store.time_zone(GROUP), await store.time_zone(SUPERGROUP)) == (
-        None, "Asia/Kolkata")
+        None,
+        "Asia/Kolkata",
+    )
     moved = await store.move_assignments(GROUP, SUPERGROUP)
     assert [(a.id, a.chat_id, a.message_id) for a in moved] == [(homework.id, SUPERGROUP, None)]
     assert await store.move_assignments(GROUP, SUPERGROUP) == []
     assert [a.id for a in await store.assignments_of(SUPERGROUP, limit=10)] == [
-        homework.id, closed.id]
+        homework.id,
+        closed.id,
+    ]
     assert await store.assignments_of(GROUP, limit=10) == []
 
 
 async def test_assignments_of_lists_open_then_closed_without_cancelled(store):
     """assignments_of gives open homework by deadline, then closed homework latest first,
     leaves cancelled homework out, and stops at its limit."""
-    made = [await store.create_assignment(new(f"hw{n:016d}", deadline=deadline), now=5.0)
-            for n, deadline in enumerate((900.0, 500.0, 800.0, 300.0, 700.0))]
+    made = [
+        await store.create_assignment(new(f"hw{n:016d}", deadline=deadline), now=5.0)
+        for n, deadline in enumerate((900.0, 500.0, 800.0, 300.0, 700.0))
+    ]
     await store.close_assignment(made[3].id, 1.0, due_by=None)
     await store.close_assignment(made[2].id, 2.0, due_by=None)
     await store.cancel_assignment(made[4].id, 3.0)
@@ -340,8 +417,7 @@ async def test_a_backup_keeps_homework_links_and_time_zones(tmp_path):
         await restored.close()
 
 
-async def test_the_last_edit_of_a_group_message_is_due_after_the_results_and_claimed_once(
-        store):
+async def test_the_last_edit_of_a_group_message_is_due_after_the_results_and_claimed_once(store):
     """A closed homework's group message is due its last edit once its results were claimed,
     a cancelled one's at once; never without a message; each claimed once."""
     closed = await store.create_assignment(new(deadline=500.0), now=5.0)
@@ -369,6 +445,7 @@ def test_the_operations_guide_states_the_send_lease():
 
     from bot.features.homework.rules import SEND_LEASE
 
-    docs = " ".join((Path(__file__).resolve().parents[2] / "docs" / "operations.md")
-                    .read_text().split())
+    docs = " ".join(
+        (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text().split()
+    )
     assert f"repeated after {SEND_LEASE / 60:g} minutes for homework results" in docs

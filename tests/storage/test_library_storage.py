@@ -17,18 +17,33 @@ PUBLIC, LINK = Visibility.PUBLIC, Visibility.LINK
 
 def document(quiz_id: str, version: int = 1, title: str = "Capitals") -> str:
     """A bank document of ``quiz_id`` at ``version`` (what the creator-side service stores)."""
-    return (f"id: {quiz_id}\nversion: {version}\ndefault_language: en\n"
-            f"title: {{en: {title!r}}}\ndescription: {{en: made in Telegram}}\nquestions: []\n")
+    return (
+        f"id: {quiz_id}\nversion: {version}\ndefault_language: en\n"
+        f"title: {{en: {title!r}}}\ndescription: {{en: made in Telegram}}\nquestions: []\n"
+    )
 
 
 def summary(title: str = "Capitals", questions: int = 3, language: str = "en") -> QuizSummary:
     return QuizSummary(title=title, language=language, questions=questions)
 
 
-async def create(store, quiz_id: str, owner_id: int = 7, *, title: str = "Capitals",
-                 visibility: Visibility = LINK, now: float = 100.0):
-    return await store.create_quiz(quiz_id, owner_id, document(quiz_id, title=title),
-                                   summary(title), visibility=visibility, now=now)
+async def create(
+    store,
+    quiz_id: str,
+    owner_id: int = 7,
+    *,
+    title: str = "Capitals",
+    visibility: Visibility = LINK,
+    now: float = 100.0,
+):
+    return await store.create_quiz(
+        quiz_id,
+        owner_id,
+        document(quiz_id, title=title),
+        summary(title),
+        visibility=visibility,
+        now=now,
+    )
 
 
 @pytest.fixture
@@ -42,9 +57,18 @@ async def test_a_new_quiz_is_stored_with_its_first_version(store):
     """create_quiz stores the record (version 1, owner, summary, visibility) and the document,
     both read back as stored."""
     made = await create(store, "c-abcdefghij", title="Capitals <b>&", visibility=PUBLIC)
-    assert (made.id, made.owner_id, made.version, made.title, made.language, made.questions,
-            made.visibility, made.disabled, made.created_at, made.updated_at) == (
-        "c-abcdefghij", 7, 1, "Capitals <b>&", "en", 3, PUBLIC, False, 100.0, 100.0)
+    assert (
+        made.id,
+        made.owner_id,
+        made.version,
+        made.title,
+        made.language,
+        made.questions,
+        made.visibility,
+        made.disabled,
+        made.created_at,
+        made.updated_at,
+    ) == ("c-abcdefghij", 7, 1, "Capitals <b>&", "en", 3, PUBLIC, False, 100.0, 100.0)
     assert await store.quiz("c-abcdefghij") == made
     stored = await store.quiz_version("c-abcdefghij")
     assert (stored.quiz_id, stored.version, stored.created_at) == ("c-abcdefghij", 1, 100.0)
@@ -59,7 +83,9 @@ async def test_a_taken_id_is_refused_and_the_first_quiz_stays(store):
     first = await create(store, "c-samesame00")
     others = await asyncio.gather(
         create(store, "c-samesame00", owner_id=8, title="Other"),
-        store.save_draft(8, {"title": "x"}, now=1.0), return_exceptions=True)
+        store.save_draft(8, {"title": "x"}, now=1.0),
+        return_exceptions=True,
+    )
     assert isinstance(others[0], QuizIdTaken) and others[1] is None
     assert await store.quiz("c-samesame00") == first
     assert (await store.quiz_version("c-samesame00")).document == document("c-samesame00")
@@ -70,11 +96,13 @@ async def test_a_document_of_another_quiz_or_version_is_refused(store):
     """The stored document must name the quiz's id and the version being stored: a mismatch
     raises ValueError and stores nothing."""
     with pytest.raises(ValueError):
-        await store.create_quiz("c-aaaaaaaaaa", 7, document("c-bbbbbbbbbb"), summary(),
-                                visibility=LINK, now=1.0)
+        await store.create_quiz(
+            "c-aaaaaaaaaa", 7, document("c-bbbbbbbbbb"), summary(), visibility=LINK, now=1.0
+        )
     with pytest.raises(ValueError):
-        await store.create_quiz("c-aaaaaaaaaa", 7, document("c-aaaaaaaaaa", 2), summary(),
-                                visibility=LINK, now=1.0)
+        await store.create_quiz(
+            "c-aaaaaaaaaa", 7, document("c-aaaaaaaaaa", 2), summary(), visibility=LINK, now=1.0
+        )
     assert await store.all_quizzes() == []
     await create(store, "c-aaaaaaaaaa")
     with pytest.raises(ValueError):
@@ -86,12 +114,20 @@ async def test_each_edit_is_a_new_version_and_older_ones_are_kept(store):
     """add_version stores latest + 1 and moves the summary; every earlier version stays
     readable by number, the latest is the default."""
     await create(store, "c-versions00")
-    second = await store.add_version("c-versions00", document("c-versions00", 2, "Rivers"),
-                                     summary("Rivers", 5, "el"), now=200.0)
-    assert (second.version, second.title, second.language, second.questions,
-            second.created_at, second.updated_at) == (2, "Rivers", "el", 5, 100.0, 200.0)
-    third = await store.add_version("c-versions00", document("c-versions00", 3, "Seas"),
-                                    summary("Seas", 6), now=300.0)
+    second = await store.add_version(
+        "c-versions00", document("c-versions00", 2, "Rivers"), summary("Rivers", 5, "el"), now=200.0
+    )
+    assert (
+        second.version,
+        second.title,
+        second.language,
+        second.questions,
+        second.created_at,
+        second.updated_at,
+    ) == (2, "Rivers", "el", 5, 100.0, 200.0)
+    third = await store.add_version(
+        "c-versions00", document("c-versions00", 3, "Seas"), summary("Seas", 6), now=300.0
+    )
     assert third.version == 3 and await store.quiz("c-versions00") == third
     for version, title in ((1, "Capitals"), (2, "Rivers"), (3, "Seas")):
         stored = await store.quiz_version("c-versions00", version)
@@ -99,10 +135,14 @@ async def test_each_edit_is_a_new_version_and_older_ones_are_kept(store):
     assert (await store.quiz_version("c-versions00")).version == 3
     assert await store.quiz_version("c-versions00", 4) is None
     # a version that skips one, or of a quiz that is not there, is not stored
-    assert await store.add_version("c-versions00", document("c-versions00", 5), summary(),
-                                   now=400.0) is None
-    assert await store.add_version("c-nothere00", document("c-nothere00", 2), summary(),
-                                   now=400.0) is None
+    assert (
+        await store.add_version("c-versions00", document("c-versions00", 5), summary(), now=400.0)
+        is None
+    )
+    assert (
+        await store.add_version("c-nothere00", document("c-nothere00", 2), summary(), now=400.0)
+        is None
+    )
     assert (await store.quiz("c-versions00")).version == 3
 
 
@@ -112,17 +152,22 @@ async def test_of_two_concurrent_edits_of_one_version_one_is_stored(engine, stor
     await create(store, "c-race000000")
     other = await engine.open()
     try:
-        results = await asyncio.gather(*(
-            s.add_version("c-race000000", document("c-race000000", 2, title), summary(title),
-                          now=200.0)
-            for s, title in ((store, "Mine"), (other, "Theirs"))))
+        results = await asyncio.gather(
+            *(
+                s.add_version(
+                    "c-race000000", document("c-race000000", 2, title), summary(title), now=200.0
+                )
+                for s, title in ((store, "Mine"), (other, "Theirs"))
+            )
+        )
     finally:
         await other.close()
     stored = [r for r in results if r is not None]
     assert len(stored) == 1 and results.count(None) == 1
     assert (await store.quiz("c-race000000")).title == stored[0].title
     assert (await store.quiz_version("c-race000000", 2)).document == document(
-        "c-race000000", 2, stored[0].title)
+        "c-race000000", 2, stored[0].title
+    )
 
 
 async def test_search_finds_public_enabled_quizzes_by_title_newest_first(store):
@@ -132,8 +177,7 @@ async def test_search_finds_public_enabled_quizzes_by_title_newest_first(store):
     await create(store, "c-greek00000", title="ΜΑΘΗΜΑΤΙΚΑ Α΄", visibility=PUBLIC, now=1.0)
     await create(store, "c-latin00000", title="Basic Mathematics", visibility=PUBLIC, now=2.0)
     await create(store, "c-hidden0000", title="Mathematics, link only", now=3.0)
-    await create(store, "c-down000000", title="Mathematics taken down", visibility=PUBLIC,
-                 now=4.0)
+    await create(store, "c-down000000", title="Mathematics taken down", visibility=PUBLIC, now=4.0)
     await store.set_disabled("c-down000000", True, now=5.0)
     await create(store, "c-percent000", title="100% maths_fun", visibility=PUBLIC, now=6.0)
 
@@ -142,18 +186,21 @@ async def test_search_finds_public_enabled_quizzes_by_title_newest_first(store):
 
     assert ids(await store.search_quizzes("μαθη", limit=10)) == ["c-greek00000"]
     assert ids(await store.search_quizzes("MATHEM", limit=10)) == ["c-latin00000"]
-    assert ids(await store.search_quizzes("math", limit=10)) == [
-        "c-percent000", "c-latin00000"]
+    assert ids(await store.search_quizzes("math", limit=10)) == ["c-percent000", "c-latin00000"]
     assert ids(await store.search_quizzes("0% m", limit=10)) == ["c-percent000"]
     assert ids(await store.search_quizzes("s_f", limit=10)) == ["c-percent000"]
     assert ids(await store.search_quizzes("_", limit=10)) == ["c-percent000"]
     assert ids(await store.search_quizzes("", limit=10)) == [
-        "c-percent000", "c-latin00000", "c-greek00000"]
+        "c-percent000",
+        "c-latin00000",
+        "c-greek00000",
+    ]
     assert ids(await store.search_quizzes("", limit=2)) == ["c-percent000", "c-latin00000"]
     assert await store.search_quizzes("", limit=0) == []
     # an edit moves a quiz up; making it public puts it in, link-only takes it out
-    await store.add_version("c-greek00000", document("c-greek00000", 2), summary("Γεωμετρία"),
-                            now=7.0)
+    await store.add_version(
+        "c-greek00000", document("c-greek00000", 2), summary("Γεωμετρία"), now=7.0
+    )
     assert ids(await store.search_quizzes("", limit=1)) == ["c-greek00000"]
     assert ids(await store.search_quizzes("γεωμ", limit=5)) == ["c-greek00000"]
     await store.set_visibility("c-hidden0000", PUBLIC, now=8.0)
@@ -175,10 +222,15 @@ async def test_a_search_walks_the_public_index_on_sqlite(tmp_path):
     store = await SQLiteStore.open(path)
     await store.close()
     with sqlite3.connect(path) as db:
-        plan = " ".join(row[3] for row in db.execute(
-            "EXPLAIN QUERY PLAN SELECT id FROM quizzes WHERE visibility = 'public'"
-            " AND disabled = 0 AND title_key LIKE ? ESCAPE '\\'"
-            " ORDER BY updated_at DESC, id DESC LIMIT ?", ("%a%", 10)))
+        plan = " ".join(
+            row[3]
+            for row in db.execute(
+                "EXPLAIN QUERY PLAN SELECT id FROM quizzes WHERE visibility = 'public'"
+                " AND disabled = 0 AND title_key LIKE ? ESCAPE '\\'"
+                " ORDER BY updated_at DESC, id DESC LIMIT ?",
+                ("%a%", 10),
+            )
+        )
     assert "quizzes_public" in plan and "TEMP B-TREE" not in plan
 
 
@@ -191,10 +243,16 @@ async def test_owners_lists_counts_and_the_operators_list(store):
     await store.set_disabled("c-one0000000", True, now=4.0)
     assert [q.id for q in await store.quizzes_of(7)] == ["c-one0000000", "c-two0000000"]
     assert (await store.quizzes_of(7))[0].disabled is True
-    assert (await store.count_quizzes(7), await store.count_quizzes(8),
-            await store.count_quizzes(9)) == (2, 1, 0)
+    assert (
+        await store.count_quizzes(7),
+        await store.count_quizzes(8),
+        await store.count_quizzes(9),
+    ) == (2, 1, 0)
     assert [q.id for q in await store.all_quizzes()] == [
-        "c-three00000", "c-two0000000", "c-one0000000"]
+        "c-three00000",
+        "c-two0000000",
+        "c-one0000000",
+    ]
     assert await store.quizzes_of(9) == []
 
 
@@ -221,8 +279,12 @@ async def test_deleting_a_quiz_deletes_every_version(engine, store):
     assert await store.delete_quiz("c-delete0000")
     assert await store.quiz("c-delete0000") is None
     assert await store.quiz_version("c-delete0000", 1) is None
-    assert await engine.fetchval(
-        "SELECT COUNT(*) FROM quiz_versions WHERE quiz_id = ?", "c-delete0000") == 0
+    assert (
+        await engine.fetchval(
+            "SELECT COUNT(*) FROM quiz_versions WHERE quiz_id = ?", "c-delete0000"
+        )
+        == 0
+    )
     assert not await store.delete_quiz("c-delete0000")
     assert await store.quiz("c-stays00000") is not None
 
@@ -241,8 +303,12 @@ async def test_release_keeps_quizzes_without_owner_and_delete_of_removes_them(en
     assert await store.quizzes_of(7) == [] and await store.count_quizzes(7) == 0
     assert await store.delete_quizzes_of(8) == 1
     assert await store.quiz("c-gone000000") is None
-    assert await engine.fetchval(
-        "SELECT COUNT(*) FROM quiz_versions WHERE quiz_id = ?", "c-gone000000") == 0
+    assert (
+        await engine.fetchval(
+            "SELECT COUNT(*) FROM quiz_versions WHERE quiz_id = ?", "c-gone000000"
+        )
+        == 0
+    )
     assert (await store.release_quizzes(8), await store.delete_quizzes_of(8)) == (0, 0)
     assert (await store.quiz("c-other00000")).owner_id == 9
 
@@ -250,8 +316,11 @@ async def test_release_keeps_quizzes_without_owner_and_delete_of_removes_them(en
 async def test_drafts_are_saved_replaced_dropped_and_expired(store):
     """A draft is read back as saved (JSON data, any script), a save replaces it, drop_draft
     deletes it once, and drop_drafts deletes those last changed before a time."""
-    data = {"title": "Ερωτήσεις <i>", "questions": [{"text": "प्रश्न?", "options": ["a", "b"]}],
-            "step": 2}
+    data = {
+        "title": "Ερωτήσεις <i>",
+        "questions": [{"text": "प्रश्न?", "options": ["a", "b"]}],
+        "step": 2,
+    }
     await store.save_draft(7, data, now=10.0)
     stored = await store.draft(7)
     assert (stored.user_id, stored.data, stored.updated_at) == (7, data, 10.0)

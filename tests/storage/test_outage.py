@@ -50,9 +50,23 @@ def _pg_ctl(server: PgServer, action: str) -> None:
     """``pg_ctl stop`` (fast: connections are ended, as a restart ends them) or ``start``."""
     as_user = ["runuser", "-u", RUN_AS, "--"] if os.geteuid() == 0 else []
     extra = ["-m", "fast"] if action == "stop" else ["-l", str(server.folder / "server.log")]
-    subprocess.run([*as_user, find_bin("pg_ctl"), "-D", str(server.folder / "data"), *extra,
-                    "-w", "-t", "60", action], check=True, capture_output=True, timeout=120,
-                   stdin=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            *as_user,
+            find_bin("pg_ctl"),
+            "-D",
+            str(server.folder / "data"),
+            *extra,
+            "-w",
+            "-t",
+            "60",
+            action,
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.fixture
@@ -111,12 +125,23 @@ async def test_a_start_while_postgresql_is_down_retries_then_exits_non_zero(fake
     """`quizbot run` with PostgreSQL unreachable: it tries again for the outage bound
     (``QUIZBOT_DB_OUTAGE_SECONDS``), then exits 1 with one line saying so."""
     url = f"postgresql://quizbot@/quizbot?host={tmp_path}&port=5999"  # no server there
-    env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token,
-           "TELEGRAM_BASE_URL": fake.base_url, "QUIZBOT_DB": url,
-           "QUIZBOT_DB_OUTAGE_SECONDS": "1"}
+    env = {
+        **os.environ,
+        "TELEGRAM_BOT_TOKEN": fake.token,
+        "TELEGRAM_BASE_URL": fake.base_url,
+        "QUIZBOT_DB": url,
+        "QUIZBOT_DB_OUTAGE_SECONDS": "1",
+    }
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "run", env=env, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        sys.executable,
+        "-m",
+        "bot",
+        "run",
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
     _out, err = await asyncio.wait_for(proc.communicate(), 120)
     assert proc.returncode == 1, err
     assert "still unreachable after 1 s: giving up" in err.decode()

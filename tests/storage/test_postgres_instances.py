@@ -87,9 +87,13 @@ async def test_one_answer_per_question_across_instances(two):
     each: exactly one is recorded; the rest are told it was answered or moved on."""
     first, second = two
     attempt = await first.start_attempt(1, "bank", 1, PLAN, now=1.0)
-    results = await asyncio.gather(*(
-        record(store, attempt, Answer("q1", i % 4, False, float(i)))
-        for i in range(25) for store in (first, second)))
+    results = await asyncio.gather(
+        *(
+            record(store, attempt, Answer("q1", i % 4, False, float(i)))
+            for i in range(25)
+            for store in (first, second)
+        )
+    )
     assert results.count(RECORDED) == 1
     assert set(results) <= {RECORDED, DUPLICATE, CLOSED}
     for store in (first, second):
@@ -100,8 +104,9 @@ async def test_one_answer_per_question_across_instances(two):
 async def test_one_running_session_per_chat_across_instances(two):
     """Two instances start a session in the same chat at once: one gets it."""
     first, second = two
-    started = await asyncio.gather(*(
-        store.start_session(-5, "bank", 1, "en", 1, PLAN, 30.0, 0.0) for store in two))
+    started = await asyncio.gather(
+        *(store.start_session(-5, "bank", 1, "en", 1, PLAN, 30.0, 0.0) for store in two)
+    )
     assert sum(s is not None for s in started) == 1
     assert (await first.active_session(-5)) == (await second.active_session(-5))
 
@@ -117,7 +122,8 @@ async def test_taps_racing_a_close_from_another_instance_are_counted_or_refused(
         outcomes = []
         for user in range(200):
             tally = await first.record_group_answer(
-                session.id, 0, GroupAnswer(user, "q1", 0, True, 1.0, 1.0), f"m{user}")
+                session.id, 0, GroupAnswer(user, "q1", 0, True, 1.0, 1.0), f"m{user}"
+            )
             outcomes.append(tally.outcome)
         return outcomes
 
@@ -133,7 +139,8 @@ async def test_taps_racing_a_close_from_another_instance_are_counted_or_refused(
     db = await asyncpg.connect(pg_db)
     try:
         answered, players = await db.fetchrow(
-            "SELECT answered, players FROM group_sessions WHERE session_id = $1", session.id)
+            "SELECT answered, players FROM group_sessions WHERE session_id = $1", session.id
+        )
     finally:
         await db.close()
     assert answered == players == recorded
@@ -156,7 +163,9 @@ async def test_a_session_lease_is_held_by_one_instance_until_it_dies(two, pg_db)
     try:
         pids = await admin.fetch(
             "SELECT DISTINCT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1"
-            " AND objid = 44 AND granted", SESSION_NAMESPACE)
+            " AND objid = 44 AND granted",
+            SESSION_NAMESPACE,
+        )
         assert len(pids) == 1
         await admin.execute("SELECT pg_terminate_backend($1)", pids[0][0])
         await until(lambda: _gone(admin, pids[0][0]))  # the backend is gone once its locks are
@@ -174,13 +183,17 @@ async def test_one_instance_polls_and_the_next_takes_over_when_it_dies(two, pg_d
     lost: list[str] = []
     first_lost = asyncio.Event()
     await first.wait_poller(1000, on_lost=lambda: (lost.append("first"), first_lost.set()))
-    waiting = asyncio.create_task(second.wait_poller(1000,
-                                                     on_lost=lambda: lost.append("second")))
+    waiting = asyncio.create_task(second.wait_poller(1000, on_lost=lambda: lost.append("second")))
     admin = await asyncpg.connect(pg_db)
     try:
+
         async def waiting_for_lock() -> bool:
-            return bool(await admin.fetchval(
-                "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"))
+            return bool(
+                await admin.fetchval(
+                    "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                )
+            )
+
         await until(waiting_for_lock)
         assert not waiting.done()
         # an instance of another bot on the same database polls at once
@@ -191,7 +204,9 @@ async def test_one_instance_polls_and_the_next_takes_over_when_it_dies(two, pg_d
             await other.close()
         holder = await admin.fetchval(
             "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
-            " AND objid = 1000 AND classid = $1", POLLER_NAMESPACE)
+            " AND objid = 1000 AND classid = $1",
+            POLLER_NAMESPACE,
+        )
         await admin.execute("SELECT pg_terminate_backend($1)", holder)  # the first one dies
         await asyncio.wait_for(waiting, timeout=30)
     finally:
@@ -204,41 +219,66 @@ async def test_one_instance_polls_and_the_next_takes_over_when_it_dies(two, pg_d
 
 # --- end to end: two `quizbot run` processes, one killed mid-session -------------------------
 
+
 async def _start(fake: FakeBotAPI, url: str, log: Path) -> asyncio.subprocess.Process:
-    env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
-           "QUIZBOT_DB": url, "QUIZBOT_QUESTION_SECONDS": str(WINDOW)}
+    env = {
+        **os.environ,
+        "TELEGRAM_BOT_TOKEN": fake.token,
+        "TELEGRAM_BASE_URL": fake.base_url,
+        "QUIZBOT_DB": url,
+        "QUIZBOT_QUESTION_SECONDS": str(WINDOW),
+    }
     with log.open("ab") as out:
         return await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run", env=env, stdout=out, stderr=out,
-            stdin=subprocess.DEVNULL)
+            sys.executable,
+            "-m",
+            "bot",
+            "run",
+            env=env,
+            stdout=out,
+            stderr=out,
+            stdin=subprocess.DEVNULL,
+        )
 
 
 def _group_questions(fake: FakeBotAPI) -> list[dict]:
-    return [c.params for c in fake.calls_to("sendMessage")
-            if c.params.get("chat_id") == GROUP and c.response.get("ok") and any(
-                b.get("callback_data", "").startswith("g:")
-                for row in c.params.get("reply_markup", {}).get("inline_keyboard", [])
-                for b in row)]
+    return [
+        c.params
+        for c in fake.calls_to("sendMessage")
+        if c.params.get("chat_id") == GROUP
+        and c.response.get("ok")
+        and any(
+            b.get("callback_data", "").startswith("g:")
+            for row in c.params.get("reply_markup", {}).get("inline_keyboard", [])
+            for b in row
+        )
+    ]
 
 
 def _open_question(fake: FakeBotAPI) -> dict | None:
     for message in reversed(fake.messages(GROUP)):
         if message.get("from", {}).get("id") == fake.bot_id and any(
-                b.get("callback_data", "").startswith("g:") for b in buttons(message)):
+            b.get("callback_data", "").startswith("g:") for b in buttons(message)
+        ):
             return message
     return None
 
 
-async def _standby(fake: FakeBotAPI, url: str, tmp_path: Path,
-                   first: asyncio.subprocess.Process) -> asyncio.subprocess.Process:
+async def _standby(
+    fake: FakeBotAPI, url: str, tmp_path: Path, first: asyncio.subprocess.Process
+) -> asyncio.subprocess.Process:
     """Once ``first`` polls, a second instance, started and waiting for the poller lease."""
-    await fake.wait_for(lambda: fake.polling or first.returncode is not None, timeout=60,
-                        recheck=0.05)
+    await fake.wait_for(
+        lambda: fake.polling or first.returncode is not None, timeout=60, recheck=0.05
+    )
     assert first.returncode is None, (tmp_path / "first.log").read_text()
     second = await _start(fake, url, tmp_path / "second.log")
     try:
-        await fake.wait_for(lambda: "waiting for the poller lease" in (
-            tmp_path / "second.log").read_text(), timeout=60, recheck=0.05)
+        await fake.wait_for(
+            lambda: "waiting for the poller lease" in (tmp_path / "second.log").read_text(),
+            timeout=60,
+            recheck=0.05,
+        )
     except BaseException:
         second.kill()
         await second.wait()
@@ -247,8 +287,10 @@ async def _standby(fake: FakeBotAPI, url: str, tmp_path: Path,
 
 
 async def _question(fake: FakeBotAPI, after: int | None) -> dict:
-    return await fake.wait_for(lambda: (lambda m: m if m and m["message_id"] != after else None)(
-        _open_question(fake)), timeout=60)
+    return await fake.wait_for(
+        lambda: (lambda m: m if m and m["message_id"] != after else None)(_open_question(fake)),
+        timeout=60,
+    )
 
 
 async def _tap(fake: FakeBotAPI, user_id: int, message: dict, label: str) -> dict:
@@ -260,7 +302,8 @@ async def _tap(fake: FakeBotAPI, user_id: int, message: dict, label: str) -> dic
 
 
 async def test_kill_9_of_the_polling_instance_mid_session_loses_nothing(
-        fake, pg_db, tmp_path, banks):
+    fake, pg_db, tmp_path, banks
+):
     """Two instances on one database: the first polls and runs the session, the second waits.
     The first is killed (-9) while question 1 is open with two taps recorded; the second takes
     over polling, fires question 1's deadline, and carries the session to its leaderboard.
@@ -281,7 +324,8 @@ async def test_kill_9_of_the_polling_instance_mid_session_loses_nothing(
         right = correct_label(question, bank, "en")
         for user in (801, 802):
             assert (await _tap(fake, user, question, right))["text"] == t(
-                "group_recorded", label=right)
+                "group_recorded", label=right
+            )
         conflicts_before_kill = [c for c in fake.calls_to("getUpdates") if c.status == 409]
         first.send_signal(signal.SIGKILL)
         await first.wait()
@@ -292,11 +336,21 @@ async def test_kill_9_of_the_polling_instance_mid_session_loses_nothing(
             right = correct_label(question, bank, "en")
             for user in (801, 802):
                 assert (await _tap(fake, user, question, right))["text"] == t(
-                    "group_recorded", label=right)
+                    "group_recorded", label=right
+                )
             previous = question["message_id"]
-        leaderboard = await fake.wait_for(lambda: next((
-            m for m in fake.messages(GROUP) if m.get("from", {}).get("id") == fake.bot_id
-            and t("group_leaderboard") in m.get("text", "")), None), timeout=60)
+        leaderboard = await fake.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in fake.messages(GROUP)
+                    if m.get("from", {}).get("id") == fake.bot_id
+                    and t("group_leaderboard") in m.get("text", "")
+                ),
+                None,
+            ),
+            timeout=60,
+        )
         assert "Ana" in leaderboard["text"] and "Ben" in leaderboard["text"]
     finally:
         for proc in (first, second):
@@ -310,8 +364,11 @@ async def test_kill_9_of_the_polling_instance_mid_session_loses_nothing(
     # the edits of the group's messages are the reveals, and the cosmetic mid-window clock
     # edits (at most one per question)
     clock_text = t("group_clock_left", count=round(WINDOW * group.CLOCK_FRACTION))
-    edits = [c for c in fake.calls_to("editMessageText")
-             if c.params.get("chat_id") == GROUP and c.response.get("ok")]
+    edits = [
+        c
+        for c in fake.calls_to("editMessageText")
+        if c.params.get("chat_id") == GROUP and c.response.get("ok")
+    ]
     reveals = [c.params["message_id"] for c in edits if clock_text not in c.params["text"]]
     clocks = [c.params["message_id"] for c in edits if clock_text in c.params["text"]]
     assert len(reveals) == len(set(reveals)) == 8  # each question revealed once
@@ -369,5 +426,6 @@ async def test_a_standby_taking_over_polling_handles_each_update_once(fake, pg_d
 
 
 async def _marked(db: asyncpg.Connection, update_id: int) -> bool:
-    return bool(await db.fetchval("SELECT COUNT(*) FROM handled_updates WHERE update_id = $1",
-                                  update_id))
+    return bool(
+        await db.fetchval("SELECT COUNT(*) FROM handled_updates WHERE update_id = $1", update_id)
+    )

@@ -77,8 +77,7 @@ def test_migrations_are_numbered_without_gaps():
     """Migration files are 0001.. in order, each with SQL; PostgreSQL's are their twins."""
     found = migrations()
     assert [m.version for m in found] == list(range(1, len(found) + 1))
-    assert all(any(verb in m.sql.upper() for verb in ("CREATE", "ALTER", "DROP"))
-               for m in found)
+    assert all(any(verb in m.sql.upper() for verb in ("CREATE", "ALTER", "DROP")) for m in found)
     twins = pg_migrations()
     assert [(m.version, m.name) for m in twins] == [(m.version, m.name) for m in found]
 
@@ -108,9 +107,11 @@ async def test_database_refuses_two_active_attempts(engine, store):
     """The partial unique index enforces one active attempt per user, even for raw SQL."""
     await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
     with pytest.raises(engine.integrity_error):
-        await engine.execute("INSERT INTO attempts (user_id, bank_id, bank_version,"
-                             " question_order, option_orders, started_at)"
-                             " VALUES (1, 'bank', 1, '[]', '[]', 5)")
+        await engine.execute(
+            "INSERT INTO attempts (user_id, bank_id, bank_version,"
+            " question_order, option_orders, started_at)"
+            " VALUES (1, 'bank', 1, '[]', '[]', 5)"
+        )
 
 
 async def test_one_answer_per_question_per_attempt(engine, store):
@@ -121,8 +122,11 @@ async def test_one_answer_per_question_per_attempt(engine, store):
     # primary key refuses a second answer even where the position check would let it through
     assert await record(store, attempt, Answer("q1", 0, True, 3.0)) == CLOSED
     with pytest.raises(engine.integrity_error):
-        await engine.execute("INSERT INTO answers (attempt_id, question_id, option_index, correct,"
-            " answered_at, chosen) VALUES (?, 'q1', 0, 1, 4.0, NULL)", attempt.id)
+        await engine.execute(
+            "INSERT INTO answers (attempt_id, question_id, option_index, correct,"
+            " answered_at, chosen) VALUES (?, 'q1', 0, 1, 4.0, NULL)",
+            attempt.id,
+        )
     loaded = await store.attempt(attempt.id)
     assert loaded.answers == {"q1": Answer("q1", 2, False, 2.0)}
 
@@ -143,8 +147,9 @@ async def test_answers_only_to_the_shown_question_of_an_active_attempt(store):
 async def test_concurrent_answers_to_one_question_record_exactly_one(store):
     """Fifty concurrent writers of the same answer: one wins, the rest are told no."""
     attempt = await store.start_attempt(1, "bank", 1, PLAN, now=1.0)
-    results = await asyncio.gather(*(
-        record(store, attempt, Answer("q1", i % 4, False, float(i))) for i in range(50)))
+    results = await asyncio.gather(
+        *(record(store, attempt, Answer("q1", i % 4, False, float(i))) for i in range(50))
+    )
     assert results.count(RECORDED) == 1
     assert set(results) <= {RECORDED, DUPLICATE, CLOSED}
     loaded = await store.attempt(attempt.id)
@@ -155,8 +160,9 @@ async def test_concurrent_writes_share_commits(store):
     """Group commit: 200 concurrent answers are all stored, in far fewer transactions."""
     attempts = [await store.start_attempt(user, "bank", 1, PLAN, now=1.0) for user in range(200)]
     commits_before = store.commits
-    results = await asyncio.gather(*(
-        record(store, a, Answer("q1", 1, True, 2.0)) for a in attempts))
+    results = await asyncio.gather(
+        *(record(store, a, Answer("q1", 1, True, 2.0)) for a in attempts)
+    )
     assert results == [RECORDED] * 200
     assert store.commits - commits_before < 20
     for a in attempts[:5] + attempts[-5:]:
@@ -174,7 +180,9 @@ async def test_a_failed_commit_fails_every_write_of_the_batch(engine):
     async with asyncio.timeout(60):  # a guard against a hang: callers must hear, either way
         results = await asyncio.gather(  # queued together: one batch, one transaction
             record(store, attempt, Answer("q1", 0, True, 2.0)),
-            store.set_user_language(2, "xx"), return_exceptions=True)
+            store.set_user_language(2, "xx"),
+            return_exceptions=True,
+        )
     assert all(isinstance(r, StorageError) for r in results), results
     assert all("foreign key" in str(r).lower() for r in results), results
     assert store.commits == commits
@@ -196,7 +204,9 @@ async def test_a_refused_write_fails_every_write_of_the_batch(engine):
     async with engine.refusing_writes(store):  # as if the disk went read-only
         results = await asyncio.gather(
             record(store, attempt, Answer("q1", 0, True, 2.0)),
-            store.set_user_language(1, "hi"), return_exceptions=True)
+            store.set_user_language(1, "hi"),
+            return_exceptions=True,
+        )
         assert all(isinstance(r, StorageError) for r in results), results
     assert (await store.attempt(attempt.id)).answers == {}
     assert await record(store, attempt, Answer("q1", 0, True, 3.0)) == RECORDED
@@ -229,11 +239,17 @@ async def test_the_store_keeps_no_rule_of_its_own(engine, store):
     assert await store.attempt(attempt.id) == early
 
     other = await store.start_attempt(2, "bank", 1, PLAN, now=1.0)
-    await engine.execute("INSERT INTO answers (attempt_id, question_id, option_index, correct,"
-            " answered_at, chosen) VALUES (?, 'q1', 1, 0, 3.0, NULL)", other.id)
+    await engine.execute(
+        "INSERT INTO answers (attempt_id, question_id, option_index, correct,"
+        " answered_at, chosen) VALUES (?, 'q1', 1, 0, 3.0, NULL)",
+        other.id,
+    )
     raw = await store.attempt(other.id)
-    assert (raw.position, raw.status, raw.answers) == (0, ACTIVE,
-                                                      {"q1": Answer("q1", 1, False, 3.0)})
+    assert (raw.position, raw.status, raw.answers) == (
+        0,
+        ACTIVE,
+        {"q1": Answer("q1", 1, False, 3.0)},
+    )
     assert await record(store, other, answer) == DUPLICATE
     assert await store.attempt(other.id) == raw
 
@@ -266,8 +282,7 @@ async def test_a_stale_answer_stores_nothing_and_moves_nothing(store):
     abandoned = await store.start_attempt(2, "bank", 1, PLAN, now=1.0)
     assert await store.abandon(abandoned.id, 5.0)
     assert await record(store, abandoned, Answer("q1", 0, True, 6.0)) == CLOSED
-    assert await store.attempt(abandoned.id) == replace(abandoned, status=ABANDONED,
-                                                        ended_at=5.0)
+    assert await store.attempt(abandoned.id) == replace(abandoned, status=ABANDONED, ended_at=5.0)
 
 
 async def test_an_answer_must_move_its_own_attempt_to_a_status_an_answer_leaves(store):
@@ -279,8 +294,9 @@ async def test_an_answer_must_move_its_own_attempt_to_a_status_an_answer_leaves(
     with pytest.raises(ValueError, match="cannot move"):
         await store.record_answer(first.id, 0, answer, with_answer(second, answer))
     with pytest.raises(ValueError, match="abandoned"):
-        await store.record_answer(first.id, 0, answer,
-                                  replace(with_answer(first, answer), status=ABANDONED))
+        await store.record_answer(
+            first.id, 0, answer, replace(with_answer(first, answer), status=ABANDONED)
+        )
     assert await store.attempt(first.id) == first
     assert await store.attempt(second.id) == second
 
@@ -360,8 +376,9 @@ async def test_acknowledged_answer_survives_kill_9(engine):
             os.kill(os.getpid(), signal.SIGKILL)
         asyncio.run(main())
     """)
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == -9, proc.stderr
     attempt_id = int(proc.stdout.split()[0])
     store = await engine.open()
@@ -381,8 +398,12 @@ async def test_database_files_are_private(tmp_path):
         try:
             await store.set_user_language(1, "el")  # a write: SQLite has made -wal and -shm
             names = sorted(p.name for p in tmp_path.iterdir())
-            assert names == ["private.sqlite3", "private.sqlite3-shm", "private.sqlite3-wal",
-                             "private.sqlite3.lock"]
+            assert names == [
+                "private.sqlite3",
+                "private.sqlite3-shm",
+                "private.sqlite3-wal",
+                "private.sqlite3.lock",
+            ]
             for name in names:
                 assert stat.S_IMODE(os.stat(tmp_path / name).st_mode) == 0o600, name
         finally:
@@ -404,7 +425,6 @@ async def test_an_existing_database_keeps_its_mode(tmp_path):
     store = await SQLiteStore.open(path)
     assert await store.user_language(1) == "hi"
     await store.close()
-
 
 
 # --- fingerprints (migration 0005) and revised plans ------------------------------------------
@@ -433,8 +453,7 @@ async def test_upgrade_from_version_4_keeps_an_active_attempt_playable(engine):
         revised = Plan(("q1", "q3"), (PLAN.option_orders[0], (2, 0, 1)))
         assert await new.revise_attempt(again.id, 1, revised, {"q3": "ff"}, None)
         loaded = await new.attempt(again.id)
-        assert (loaded.plan, loaded.fingerprints, loaded.status) == (revised, {"q3": "ff"},
-                                                                     ACTIVE)
+        assert (loaded.plan, loaded.fingerprints, loaded.status) == (revised, {"q3": "ff"}, ACTIVE)
         assert await record(new, loaded, Answer("q3", 0, True, 102.0)) == RECORDED
         done = await new.attempt(again.id)
         assert (done.status, done.ended_at, done.position) == (FINISHED, 102.0, 2)
@@ -445,7 +464,8 @@ async def test_upgrade_from_version_4_keeps_an_active_attempt_playable(engine):
 TRIGGERS_ON_ANSWERS = {
     "sqlite": "SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'answers'",
     "postgres": "SELECT COUNT(*) FROM pg_trigger WHERE tgrelid = 'answers'::regclass"
-                " AND NOT tgisinternal"}
+    " AND NOT tgisinternal",
+}
 
 
 async def test_upgrade_from_version_8_drops_the_trigger_and_keeps_attempts(engine):
@@ -459,14 +479,19 @@ async def test_upgrade_from_version_8_drops_the_trigger_and_keeps_attempts(engin
     # answered as version 8 stored answers: the insert, which its trigger moved the attempt on
     await engine.execute("INSERT INTO answers VALUES (?, 'q1', 2, 0, 101.0)", playing.id)
     for at, question_id in enumerate(PLAN.question_order):
-        await engine.execute("INSERT INTO answers VALUES (?, ?, 0, 1, ?)", done.id, question_id,
-                             110.0 + at)
+        await engine.execute(
+            "INSERT INTO answers VALUES (?, ?, 0, 1, ?)", done.id, question_id, 110.0 + at
+        )
     await old.close()
     # read as version 8 has them (the store's own reads are those of the latest version)
-    moved = [(await engine.fetchval("SELECT position FROM attempts WHERE attempt_id = ?", i),
-              await engine.fetchval("SELECT status FROM attempts WHERE attempt_id = ?", i),
-              await engine.fetchval("SELECT ended_at FROM attempts WHERE attempt_id = ?", i))
-             for i in (playing.id, done.id)]
+    moved = [
+        (
+            await engine.fetchval("SELECT position FROM attempts WHERE attempt_id = ?", i),
+            await engine.fetchval("SELECT status FROM attempts WHERE attempt_id = ?", i),
+            await engine.fetchval("SELECT ended_at FROM attempts WHERE attempt_id = ?", i),
+        )
+        for i in (playing.id, done.id)
+    ]
     assert moved == [(1, ACTIVE, None), (3, FINISHED, 112.0)]
     assert await engine.fetchval(TRIGGERS_ON_ANSWERS[engine.name]) == 1
     function = "SELECT to_regproc('answers_move_attempt_on') IS NOT NULL"
@@ -486,8 +511,11 @@ async def test_upgrade_from_version_8_drops_the_trigger_and_keeps_attempts(engin
         assert await record(new, stored[0], answer) == RECORDED
         assert await new.attempt(playing.id) == with_answer(stored[0], answer)
         # an answer inserted behind the store's back moves nothing any more
-        await engine.execute("INSERT INTO answers (attempt_id, question_id, option_index, correct,"
-            " answered_at, chosen) VALUES (?, 'q3', 0, 1, 103.0, NULL)", playing.id)
+        await engine.execute(
+            "INSERT INTO answers (attempt_id, question_id, option_index, correct,"
+            " answered_at, chosen) VALUES (?, 'q3', 0, 1, 103.0, NULL)",
+            playing.id,
+        )
         raw = await new.attempt(playing.id)
         assert (raw.position, raw.status, len(raw.answers)) == (2, ACTIVE, 3)
     finally:
@@ -511,7 +539,8 @@ async def test_revise_only_an_active_attempt_at_the_given_position(store):
     shorter = Plan(("q1",), PLAN.option_orders[:1])
     assert not await store.revise_attempt(attempt.id, 0, shorter, {}, 3.0)
     assert await store.attempt(attempt.id) == replace(
-        attempt, position=1, answers={"q1": Answer("q1", 0, True, 2.0)})
+        attempt, position=1, answers={"q1": Answer("q1", 0, True, 2.0)}
+    )
     assert await store.revise_attempt(attempt.id, 1, shorter, {"q1": "aa"}, 3.0)
     finished = await store.attempt(attempt.id)
     assert (finished.status, finished.ended_at, finished.plan) == (FINISHED, 3.0, shorter)
@@ -521,20 +550,26 @@ async def test_revise_only_an_active_attempt_at_the_given_position(store):
 
 # --- group settings, retention, health and reports: the same on both engines -------------------
 
+
 async def test_group_settings_compare_and_set_and_move_with_the_chat(store):
     """The first save (version 0) and each change at the expected version win; a stale one is
     refused; settings and language move with a chat upgraded to a supergroup."""
     from bot.features.groups.settings import GroupSettings
 
     assert await store.group_settings(-1) is None
-    first = GroupSettings(who_starts="admins", question_seconds=20, scoring="right",
-                          bank_id="bank", question_count=5, version=1)
+    first = GroupSettings(
+        who_starts="admins",
+        question_seconds=20,
+        scoring="right",
+        bank_id="bank",
+        question_count=5,
+        version=1,
+    )
     assert await store.save_group_settings(-1, first, 0, language="el")
     assert not await store.save_group_settings(-1, replace(first, version=1), 0)  # stale
     assert await store.group_settings(-1) == first and await store.group_language(-1) == "el"
     second = replace(first, question_seconds=None, question_count=None, version=2)
-    results = await asyncio.gather(*(store.save_group_settings(-1, second, 1)
-                                     for _ in range(4)))
+    results = await asyncio.gather(*(store.save_group_settings(-1, second, 1) for _ in range(4)))
     assert sorted(results) == [False, False, False, True]
     assert await store.group_settings(-1) == second
     assert await store.move_chat(-1, -1001) == 0
@@ -570,13 +605,15 @@ async def test_prune_item_responses_and_check_writable(engine, store):
     await store.set_user_language(2, "hi")
     session = await store.start_session(-9, "other", 1, "el", 7, PLAN, 30.0, 1.0)
     await store.open_question(session.id, 0, 100.0)
-    await store.record_group_answer(session.id, 0, GroupAnswer(5, "q1", 0, True, 1.0, 4.0),
-                                    "Ana")
+    await store.record_group_answer(session.id, 0, GroupAnswer(5, "q1", 0, True, 1.0, 4.0), "Ana")
     await store.end_session(session.id, "finished", 5.0)
 
     everything = await store.item_responses()
     assert sorted((r.kind, r.user_id, r.bank_id, r.language) for r in everything) == [
-        ("group", 5, "other", "el"), ("private", 1, "bank", ""), ("private", 2, "bank", "hi")]
+        ("group", 5, "other", "el"),
+        ("private", 1, "bank", ""),
+        ("private", 2, "bank", "hi"),
+    ]
     assert [r.user_id for r in await store.item_responses(chat_id=-9)] == [5]
     assert sorted(r.user_id for r in await store.item_responses(bank_id="bank")) == [1, 2]
     assert [r.user_id for r in await store.item_responses(since=3.0)] == [5]
@@ -600,11 +637,13 @@ async def test_concurrent_ratings_of_one_new_card_make_one_card(engine):
     if engine.name == "postgres":
         stores.append(await engine.open())
     try:
+
         def rate(card):
             return replace(card, reps=card.reps + 1, due=card.due + 1.0)
 
-        rated = await asyncio.gather(*(stores[i % len(stores)].update_card(3, "bank", "q1", rate)
-                                       for i in range(6)))
+        rated = await asyncio.gather(
+            *(stores[i % len(stores)].update_card(3, "bank", "q1", rate) for i in range(6))
+        )
         assert sorted(c.reps for c in rated) == [1, 2, 3, 4, 5, 6]
         [card] = await stores[0].cards(3)
         assert card.reps == 6 and len({c.id for c in rated}) == 1
@@ -622,6 +661,7 @@ async def test_update_cards_rates_in_order_like_update_card(engine):
 
     store = await engine.open()
     try:
+
         def bump(step: float):
             return lambda card: replace(card, reps=card.reps + 1, due=card.due + step)
 
@@ -630,23 +670,25 @@ async def test_update_cards_rates_in_order_like_update_card(engine):
 
         for user in (1, 1001):  # an existing card and learner
             await store.update_card(user, "bank", "q0", bump(1.0), study)
-        updates = [CardUpdate(1, "bank", "q0", bump(10.0), study),
-                   CardUpdate(1, "bank", "q1", bump(100.0), study),
-                   CardUpdate(1, "bank", "q0", bump(1000.0)),
-                   CardUpdate(2, "bank", "q0", lambda card: None, study),  # declined
-                   *(CardUpdate(3 + n, "other", f"q{n}", bump(1.0), study) for n in range(400))]
+        updates = [
+            CardUpdate(1, "bank", "q0", bump(10.0), study),
+            CardUpdate(1, "bank", "q1", bump(100.0), study),
+            CardUpdate(1, "bank", "q0", bump(1000.0)),
+            CardUpdate(2, "bank", "q0", lambda card: None, study),  # declined
+            *(CardUpdate(3 + n, "other", f"q{n}", bump(1.0), study) for n in range(400)),
+        ]
         await store.update_cards(updates)
         for u in updates:
-            await store.update_card(u.user_id + 1000, u.bank_id, u.question_id, u.update,
-                                    u.study)
+            await store.update_card(u.user_id + 1000, u.bank_id, u.question_id, u.update, u.study)
 
         def shape(cards):
             return sorted((c.bank_id, c.question_id, c.reps, c.due) for c in cards)
 
         for user in (1, 2, 3, 402):
             assert shape(await store.cards(user)) == shape(await store.cards(user + 1000))
-            assert (replace(await store.learner(user), user_id=0)
-                    == replace(await store.learner(user + 1000), user_id=0))
+            assert replace(await store.learner(user), user_id=0) == replace(
+                await store.learner(user + 1000), user_id=0
+            )
         [q0, _q1] = sorted(await store.cards(1), key=lambda c: c.question_id)
         assert (q0.reps, q0.due) == (3, 1011.0)
         assert (await store.learner(1)).hours == (0.0, 1.0, 2.0)
@@ -681,7 +723,8 @@ def test_postgres_numbers_the_placeholders_of_the_statements_written_once():
     from storage.postgres.writer import numbered
 
     assert numbered("UPDATE t SET a = ? WHERE b = ? AND c IN (?, ?)") == (
-        "UPDATE t SET a = $1 WHERE b = $2 AND c IN ($3, $4)")
+        "UPDATE t SET a = $1 WHERE b = $2 AND c IN ($3, $4)"
+    )
     own = "SELECT 1 WHERE ($1::bigint IS NULL OR chat_id = $1)"
     assert numbered(own) is own
 
@@ -697,13 +740,18 @@ async def test_a_rating_batch_reads_its_cards_by_the_unique_index_on_sqlite(tmp_
     await store.close()
     with sqlite3.connect(path) as db:
         for keys in (1, CHUNK):
-            plan = [row[3] for row in db.execute(
-                f"EXPLAIN QUERY PLAN {cards_of_keys_sql(keys)}", [1, "bank", "q"] * keys)]
+            plan = [
+                row[3]
+                for row in db.execute(
+                    f"EXPLAIN QUERY PLAN {cards_of_keys_sql(keys)}", [1, "bank", "q"] * keys
+                )
+            ]
             assert not any(step.startswith("SCAN c") or step == "SCAN cards" for step in plan)
             assert any(step.startswith("SEARCH c USING INDEX") for step in plan), plan
 
 
 # --- prompts (PromptStore) ---------------------------------------------------------------------
+
 
 async def test_a_prompt_is_replaced_read_while_fresh_and_taken_once(engine, store):
     """A prompt replaces the user's older one of its kind (another kind stays); it is read only
@@ -719,8 +767,10 @@ async def test_a_prompt_is_replaced_read_while_fresh_and_taken_once(engine, stor
     assert not await store.take_prompt(7, "delete", "bbbb", since=250.0)  # expired
     other = await engine.open()
     try:
-        taken = await asyncio.gather(store.take_prompt(7, "delete", "bbbb", since=150.0),
-                                     other.take_prompt(7, "delete", "bbbb", since=150.0))
+        taken = await asyncio.gather(
+            store.take_prompt(7, "delete", "bbbb", since=150.0),
+            other.take_prompt(7, "delete", "bbbb", since=150.0),
+        )
     finally:
         await other.close()
     assert sorted(taken) == [False, True]

@@ -24,9 +24,15 @@ async def store(engine):
     await opened.close()
 
 
-async def _readers(store: SQLiteStore | PostgresStore, session_id: int, user_id: int,
-                   stop: asyncio.Event, count: int) -> None:
+async def _readers(
+    store: SQLiteStore | PostgresStore,
+    session_id: int,
+    user_id: int,
+    stop: asyncio.Event,
+    count: int,
+) -> None:
     """``count`` coroutines reading every kind of data until ``stop`` is set."""
+
     async def one(i: int) -> None:
         while not stop.is_set():
             await store.session(session_id)
@@ -34,6 +40,7 @@ async def _readers(store: SQLiteStore | PostgresStore, session_id: int, user_id:
             await store.group_answers(session_id)
             await store.stats(user_id)
             await asyncio.sleep(0)
+
     await asyncio.gather(*(one(i) for i in range(count)))
 
 
@@ -57,8 +64,9 @@ async def test_a_read_after_a_committed_write_sees_it(store, readers):
                 seen = await store.session(session.id)
                 if seen is None or seen.deadline != 1e12:
                     stale.append(("open", round_, position))
-                answer = GroupAnswer(round_ * 10 + 1, PLAN.question_order[position], 0, True,
-                                     1.0, 1.0)
+                answer = GroupAnswer(
+                    round_ * 10 + 1, PLAN.question_order[position], 0, True, 1.0, 1.0
+                )
                 await store.record_group_answer(session.id, position, answer, "A")
                 if answer not in await store.group_answers(session.id):
                     stale.append(("answer", round_, position))

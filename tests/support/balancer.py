@@ -47,11 +47,13 @@ class Balancer:
         else:
             index, self._next = self._next % len(self.targets), self._next + 1
         self.routed.append((json.loads(body)["update_id"], index))
-        headers = {k: v for k, v in request.headers.items()
-                   if k.lower() in ("content-type", "x-telegram-bot-api-secret-token")}
+        headers = {
+            k: v
+            for k, v in request.headers.items()
+            if k.lower() in ("content-type", "x-telegram-bot-api-secret-token")
+        }
         assert self._session is not None
-        async with self._session.post(self.targets[index], data=body,
-                                      headers=headers) as response:
+        async with self._session.post(self.targets[index], data=body, headers=headers) as response:
             return web.Response(status=response.status, body=await response.read())
 
     def instances_of(self, update_ids: set[int]) -> set[int]:

@@ -12,8 +12,11 @@ import yaml
 from bot.config import BUNDLED_BANKS
 from tests.support.banks import BANK_ID
 
-NEW_OPTION = {"en": "A brand-new correct answer", "hi": "एक बिल्कुल नया सही उत्तर",
-              "el": "Μια ολοκαίνουργια σωστή απάντηση"}
+NEW_OPTION = {
+    "en": "A brand-new correct answer",
+    "hi": "एक बिल्कुल नया सही उत्तर",
+    "el": "Μια ολοκαίνουργια σωστή απάντηση",
+}
 """The text :func:`replace_correct_option` gives the new correct option."""
 
 
@@ -21,8 +24,9 @@ def copy_bank(folder: Path) -> Path:
     """Copy the bundled bank file into ``folder`` (created); return the copy's path."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{BANK_ID}.yaml"
-    path.write_text((BUNDLED_BANKS / f"{BANK_ID}.yaml").read_text(encoding="utf-8"),
-                    encoding="utf-8")
+    path.write_text(
+        (BUNDLED_BANKS / f"{BANK_ID}.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     return path
 
 
@@ -33,23 +37,26 @@ def edit_bank(path: Path, edit: Callable[[dict[str, Any]], None]) -> None:
     version = document["version"]
     edit(document)
     assert document["version"] == version
-    path.write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False),
-                    encoding="utf-8")
+    path.write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False), encoding="utf-8")
 
 
 def replace_correct_option(index: int) -> Callable[[dict[str, Any]], None]:
     """An edit: question ``index`` (0-based) gets :data:`NEW_OPTION` as its first option, which
     becomes the correct one (the old first option's text is gone)."""
+
     def edit(document: dict[str, Any]) -> None:
         options = document["questions"][index]["options"]
         for option in options:
             option.pop("correct", None)
         options[0] = {"text": dict(NEW_OPTION), "correct": True}
+
     return edit
 
 
 def remove_question(index: int) -> Callable[[dict[str, Any]], None]:
     """An edit: question ``index`` (0-based) is deleted."""
+
     def edit(document: dict[str, Any]) -> None:
         del document["questions"][index]
+
     return edit

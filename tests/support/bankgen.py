@@ -16,15 +16,60 @@ import yaml
 LANGUAGES = ("en", "hi", "el")
 
 WORDS = {
-    "en": ("gradient", "pipeline", "shard", "tensor", "optimizer", "memory", "bandwidth",
-           "checkpoint", "stage", "parallel", "activation", "batch", "<kernel>", "R&D",
-           '"fused"', "NVMe"),
-    "hi": ("ग्रेडिएंट", "पाइपलाइन", "शार्ड", "टेंसर", "ऑप्टिमाइज़र", "मेमोरी", "बैंडविड्थ",
-           "चेकपॉइंट", "स्टेज", "समानांतर", "एक्टिवेशन", "बैच", "<कर्नेल>", "अनुसंधान&विकास",
-           '"फ़्यूज़्ड"', "NVMe"),
-    "el": ("κλίση", "διοχέτευση", "θραύσμα", "τανυστής", "βελτιστοποιητής", "μνήμη",
-           "εύρος ζώνης", "σημείο ελέγχου", "στάδιο", "παράλληλος", "ενεργοποίηση", "παρτίδα",
-           "<πυρήνας>", "Ε&Α", '"συγχωνευμένος"', "NVMe"),
+    "en": (
+        "gradient",
+        "pipeline",
+        "shard",
+        "tensor",
+        "optimizer",
+        "memory",
+        "bandwidth",
+        "checkpoint",
+        "stage",
+        "parallel",
+        "activation",
+        "batch",
+        "<kernel>",
+        "R&D",
+        '"fused"',
+        "NVMe",
+    ),
+    "hi": (
+        "ग्रेडिएंट",
+        "पाइपलाइन",
+        "शार्ड",
+        "टेंसर",
+        "ऑप्टिमाइज़र",
+        "मेमोरी",
+        "बैंडविड्थ",
+        "चेकपॉइंट",
+        "स्टेज",
+        "समानांतर",
+        "एक्टिवेशन",
+        "बैच",
+        "<कर्नेल>",
+        "अनुसंधान&विकास",
+        '"फ़्यूज़्ड"',
+        "NVMe",
+    ),
+    "el": (
+        "κλίση",
+        "διοχέτευση",
+        "θραύσμα",
+        "τανυστής",
+        "βελτιστοποιητής",
+        "μνήμη",
+        "εύρος ζώνης",
+        "σημείο ελέγχου",
+        "στάδιο",
+        "παράλληλος",
+        "ενεργοποίηση",
+        "παρτίδα",
+        "<πυρήνας>",
+        "Ε&Α",
+        '"συγχωνευμένος"',
+        "NVMe",
+    ),
 }
 """Words per language, some with characters that Telegram HTML must escape."""
 
@@ -40,29 +85,44 @@ def prompt(language: str, number: int, words: int = 40) -> str:
     return f"[{number:03d}] {sentence(language, number, words)[:-1]}?"
 
 
-def question(number: int, *, prompt_words: int, option_words: int,
-             explanation_words: int) -> dict:
+def question(number: int, *, prompt_words: int, option_words: int, explanation_words: int) -> dict:
     """One question: long prompt, four distinct long options (the first correct), a long
     explanation and a source."""
     options = []
     for slot in range(4):
-        options.append({"text": {
-            lang: f"{'ABCD'[slot]}{number}: {sentence(lang, number * 4 + slot, option_words)}"
-            for lang in LANGUAGES}})
+        options.append(
+            {
+                "text": {
+                    lang: f"{'ABCD'[slot]}{number}: "
+                    + sentence(lang, number * 4 + slot, option_words)
+                    for lang in LANGUAGES
+                }
+            }
+        )
     options[0]["correct"] = True
     return {
         "id": f"q{number:03d}",
         "prompt": {lang: prompt(lang, number, prompt_words) for lang in LANGUAGES},
         "options": options,
-        "explanation": {lang: f"[E{number:03d}] {sentence(lang, number, explanation_words)}"
-                        for lang in LANGUAGES},
-        "source": {"title": f"Source <{number}> & \"notes\"",
-                   "url": f"https://example.org/q{number}?a=1&b=2"},
+        "explanation": {
+            lang: f"[E{number:03d}] {sentence(lang, number, explanation_words)}"
+            for lang in LANGUAGES
+        },
+        "source": {
+            "title": f'Source <{number}> & "notes"',
+            "url": f"https://example.org/q{number}?a=1&b=2",
+        },
     }
 
 
-def bank_data(questions: int = 100, *, bank_id: str = "long-bank", prompt_words: int = 40,
-              option_words: int = 12, explanation_words: int = 80) -> dict:
+def bank_data(
+    questions: int = 100,
+    *,
+    bank_id: str = "long-bank",
+    prompt_words: int = 40,
+    option_words: int = 12,
+    explanation_words: int = 80,
+) -> dict:
     """The bank as a mapping, ready to dump as YAML.
 
     Args:
@@ -79,11 +139,19 @@ def bank_data(questions: int = 100, *, bank_id: str = "long-bank", prompt_words:
         "level": "hard",
         "title": long_title,
         "description": {lang: sentence(lang, 2, 60) for lang in LANGUAGES},
-        "guide": {"url": "https://example.org/guide",
-                  "label": {"en": "Guide", "hi": "गाइड", "el": "Οδηγός"}},
-        "questions": [question(n, prompt_words=prompt_words, option_words=option_words,
-                               explanation_words=explanation_words)
-                      for n in range(1, questions + 1)],
+        "guide": {
+            "url": "https://example.org/guide",
+            "label": {"en": "Guide", "hi": "गाइड", "el": "Οδηγός"},
+        },
+        "questions": [
+            question(
+                n,
+                prompt_words=prompt_words,
+                option_words=option_words,
+                explanation_words=explanation_words,
+            )
+            for n in range(1, questions + 1)
+        ],
     }
 
 
@@ -91,6 +159,7 @@ def write_bank(folder: Path, questions: int = 100, **kwargs: object) -> Path:
     """Write a generated bank (see :func:`bank_data`) to ``folder/<id>.yaml``; return its path."""
     data = bank_data(questions, **kwargs)  # type: ignore[arg-type]
     path = folder / f"{data['id']}.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000),
-                    encoding="utf-8")
+    path.write_text(
+        yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000), encoding="utf-8"
+    )
     return path

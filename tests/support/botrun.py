@@ -65,11 +65,17 @@ class RunningBot:
         set and the bot is running."""
         assert self.mode in MODES, self.mode
         url = self.webhook_url
-        settings = Settings(token=self.fake.token, base_url=self.fake.base_url, db=self.db,
-                            banks=self.bank_paths, question_seconds=self.question_seconds,
-                            webhook_url=url, metrics=self.metrics,
-                            listen=Address("127.0.0.1", self._port or 8443),
-                            webhook_secret="test-secret_0123456789" if url else None)
+        settings = Settings(
+            token=self.fake.token,
+            base_url=self.fake.base_url,
+            db=self.db,
+            banks=self.bank_paths,
+            question_seconds=self.question_seconds,
+            webhook_url=url,
+            metrics=self.metrics,
+            listen=Address("127.0.0.1", self._port or 8443),
+            webhook_secret="test-secret_0123456789" if url else None,
+        )
         app = self.app = build_application(settings, load_banks(self.bank_paths))
         if self.clock is not None:
             app.bot_data.clock = self.clock
@@ -82,8 +88,11 @@ class RunningBot:
         if url is None:
             await self.fake.wait_for(lambda: self.fake.polling or task.done(), timeout=10)
         else:
-            await self.fake.wait_for(lambda: task.done() or (
-                app.running and self.fake.webhook_url == url), timeout=10, recheck=0.05)
+            await self.fake.wait_for(
+                lambda: task.done() or (app.running and self.fake.webhook_url == url),
+                timeout=10,
+                recheck=0.05,
+            )
         if task.done():
             task.result()  # raise what went wrong
         return self

@@ -20,8 +20,9 @@ from storage import postgres as pg
 
 
 def _database_setting(value: str) -> str:
-    return ("DO $$ BEGIN EXECUTE format('ALTER DATABASE %I " + value
-            + "', current_database()); END $$")
+    return (
+        "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I " + value + "', current_database()); END $$"
+    )
 
 
 READ_ONLY_ON = _database_setting("SET default_transaction_read_only = on")
@@ -34,8 +35,9 @@ READ_ONLY_OFF = _database_setting("RESET default_transaction_read_only")
 async def record(store: QuizStore, attempt: Attempt, answer: Answer) -> str:
     """Record ``answer`` to the question ``attempt`` is asking as the service does: the attempt
     moved on by the core's rule (:func:`bot.kernel.engine.with_answer`); the outcome."""
-    return await store.record_answer(attempt.id, attempt.position, answer,
-                                     with_answer(attempt, answer))
+    return await store.record_answer(
+        attempt.id, attempt.position, answer, with_answer(attempt, answer)
+    )
 
 
 @dataclass
@@ -54,8 +56,11 @@ class Engine:
     @property
     def integrity_error(self) -> type[Exception]:
         """The driver's exception for a write a constraint refused."""
-        return (sqlite3.IntegrityError if self.name == "sqlite"
-                else asyncpg.IntegrityConstraintViolationError)
+        return (
+            sqlite3.IntegrityError
+            if self.name == "sqlite"
+            else asyncpg.IntegrityConstraintViolationError
+        )
 
     def migrations(self) -> list:
         """This engine's migrations."""
@@ -101,18 +106,21 @@ class Engine:
         statements = [
             "CREATE TABLE commit_trap_parent (id BIGINT PRIMARY KEY)",
             "CREATE TABLE commit_trap (parent BIGINT"
-            " REFERENCES commit_trap_parent (id) DEFERRABLE INITIALLY DEFERRED)"]
+            " REFERENCES commit_trap_parent (id) DEFERRABLE INITIALLY DEFERRED)",
+        ]
         if self.name == "sqlite":
             statements.append(
                 "CREATE TRIGGER commit_trap AFTER INSERT ON users"
                 f" WHEN NEW.language = '{language}'"
-                " BEGIN INSERT INTO commit_trap VALUES (NEW.user_id); END")
+                " BEGIN INSERT INTO commit_trap VALUES (NEW.user_id); END"
+            )
         else:
             statements += [
                 "CREATE FUNCTION commit_trap() RETURNS trigger LANGUAGE plpgsql AS"
                 " $$ BEGIN INSERT INTO commit_trap VALUES (NEW.user_id); RETURN NULL; END $$",
                 "CREATE TRIGGER commit_trap AFTER INSERT ON users FOR EACH ROW"
-                f" WHEN (NEW.language = '{language}') EXECUTE FUNCTION commit_trap()"]
+                f" WHEN (NEW.language = '{language}') EXECUTE FUNCTION commit_trap()",
+            ]
         for statement in statements:
             await self.execute(statement)
 
@@ -133,8 +141,9 @@ class Engine:
             await store._pool.expire_connections()
             yield
         finally:
-            db = await asyncpg.connect(self.target,
-                                       server_settings={"default_transaction_read_only": "off"})
+            db = await asyncpg.connect(
+                self.target, server_settings={"default_transaction_read_only": "off"}
+            )
             try:
                 await db.execute(READ_ONLY_OFF)
             finally:

@@ -46,7 +46,7 @@ def reveal_counts(text: str) -> list[int]:
         ValueError: the text has no option lines with counts, or they are not A, B, ... in order.
     """
     found = REVEAL_OPTION.findall(text)
-    if not found or [label for label, _ in found] != list(LABELS[:len(found)]):
+    if not found or [label for label, _ in found] != list(LABELS[: len(found)]):
         raise ValueError(f"not a group reveal: {text[:200]!r}")
     return [int(count) for _, count in found]
 
@@ -205,34 +205,45 @@ class GroupLoadReport:
 
     def summary(self) -> dict[str, object]:
         """The figures as a flat dict (milliseconds for latencies, rounded) for JSON/tables."""
+
         def ms(values: list[float], q: float) -> float | None:
             return round(percentile(values, q) * 1000, 1) if values else None
 
         return {
-            "groups": self.groups, "members": self.members, "window_s": self.window,
-            "finished": self.finished, "stuck": self.stuck,
+            "groups": self.groups,
+            "members": self.members,
+            "window_s": self.window,
+            "finished": self.finished,
+            "stuck": self.stuck,
             "questions_posted": self.questions_posted,
             "questions_revealed": self.questions_revealed,
-            "taps": self.taps, "skipped_taps": self.skipped_taps,
-            "acknowledged": self.acknowledged, "refused_in_time": self.refused_in_time,
+            "taps": self.taps,
+            "skipped_taps": self.skipped_taps,
+            "acknowledged": self.acknowledged,
+            "refused_in_time": self.refused_in_time,
             "refused_late": self.refused_late,
             "other_answers": dict(self.other_answers),
             "unanswered_queries": self.unanswered_queries,
-            "lost": self.lost, "doubled": self.doubled,
+            "lost": self.lost,
+            "doubled": self.doubled,
             "acknowledged_unrevealed": self.acknowledged_unrevealed,
             "wrong_reveals": self.wrong_reveals,
-            "early_closes": self.early_closes, "premature_closes": self.premature_closes,
+            "early_closes": self.early_closes,
+            "premature_closes": self.premature_closes,
             "deadline_reveals": len(self.reveal_lags),
             "reveal_lag_p50_ms": ms(self.reveal_lags, 50),
             "reveal_lag_p95_ms": ms(self.reveal_lags, 95),
-            "reveal_lag_max_ms": (round(max(self.reveal_lags) * 1000, 1)
-                                  if self.reveal_lags else None),
-            "ack_p50_ms": ms(self.ack_latencies, 50), "ack_p95_ms": ms(self.ack_latencies, 95),
+            "reveal_lag_max_ms": (
+                round(max(self.reveal_lags) * 1000, 1) if self.reveal_lags else None
+            ),
+            "ack_p50_ms": ms(self.ack_latencies, 50),
+            "ack_p95_ms": ms(self.ack_latencies, 95),
             "ack_p99_ms": ms(self.ack_latencies, 99),
             "seconds": round(self.seconds, 2),
             "cpu_seconds": None if self.cpu_seconds is None else round(self.cpu_seconds, 2),
-            "cpu_ms_per_tap": (None if self.cpu_per_tap is None
-                               else round(self.cpu_per_tap * 1000, 3)),
+            "cpu_ms_per_tap": (
+                None if self.cpu_per_tap is None else round(self.cpu_per_tap * 1000, 3)
+            ),
         }
 
 
@@ -261,11 +272,23 @@ class GroupLoadGenerator:
         ValueError: ``tap_window`` does not lie inside [0, window).
     """
 
-    def __init__(self, fake: FakeBotAPI, *, groups: int, members: int,
-                 tap_window: tuple[float, float], window: float, questions: int = 8,
-                 start_spread: float = 5.0, slack: float = 30.0, answer_grace: float = 5.0,
-                 early_margin: float = 1.0, first_group_id: int = -1002000000000,
-                 first_user_id: int = 300_000, seed: int = 0) -> None:
+    def __init__(
+        self,
+        fake: FakeBotAPI,
+        *,
+        groups: int,
+        members: int,
+        tap_window: tuple[float, float],
+        window: float,
+        questions: int = 8,
+        start_spread: float = 5.0,
+        slack: float = 30.0,
+        answer_grace: float = 5.0,
+        early_margin: float = 1.0,
+        first_group_id: int = -1002000000000,
+        first_user_id: int = 300_000,
+        seed: int = 0,
+    ) -> None:
         lo, hi = tap_window
         if not 0 <= lo <= hi < window:
             raise ValueError(f"tap_window {tap_window} must lie inside [0, {window})")
@@ -319,12 +342,16 @@ class GroupLoadGenerator:
         group = self.groups.get(message.get("chat", {}).get("id"))
         if group is None:
             return
-        datas = [b.get("callback_data", "") for row in message.get("reply_markup", {}).get(
-            "inline_keyboard", []) for b in row]
+        datas = [
+            b.get("callback_data", "")
+            for row in message.get("reply_markup", {}).get("inline_keyboard", [])
+            for b in row
+        ]
         if call.method == "sendMessage" and datas and all(d.startswith("g:") for d in datas):
             self._posted(group, message, datas, call.at)
-        elif call.method == "sendMessage" and any(t in message.get("text", "")
-                                                  for t in LEADERBOARD_TITLES):
+        elif call.method == "sendMessage" and any(
+            t in message.get("text", "") for t in LEADERBOARD_TITLES
+        ):
             if group.leaderboard is None:
                 group.leaderboard = call.at
                 self._unfinished -= 1
@@ -342,8 +369,9 @@ class GroupLoadGenerator:
 
     def _posted(self, group: Group, message: dict, datas: list[str], at: float) -> None:
         """A question appeared: every member taps one option within ``tap_window``."""
-        question = Question(group.chat_id, message["message_id"], int(datas[0].split(":")[2]),
-                            datas, at)
+        question = Question(
+            group.chat_id, message["message_id"], int(datas[0].split(":")[2]), datas, at
+        )
         group.questions.append(question)
         self._questions[(group.chat_id, question.message_id)] = question
         loop = asyncio.get_running_loop()
@@ -351,15 +379,23 @@ class GroupLoadGenerator:
         for user_id in group.members:
             slot = self._random.randrange(len(datas))
             when = at + self._random.uniform(lo, hi)
-            self._handles.append(loop.call_at(loop.time() + (when - time.monotonic()),
-                                              self._tap, question, user_id, slot))
+            self._handles.append(
+                loop.call_at(
+                    loop.time() + (when - time.monotonic()), self._tap, question, user_id, slot
+                )
+            )
 
     def _tap(self, question: Question, user_id: int, slot: int) -> None:
         if question.revealed is not None:  # the buttons are gone: nothing to tap
             question.skipped += 1
             return
-        update = self.fake.tap(user_id, question.chat_id, question.message_id,
-                               question.buttons[slot], check_button=False)
+        update = self.fake.tap(
+            user_id,
+            question.chat_id,
+            question.message_id,
+            question.buttons[slot],
+            check_button=False,
+        )
         query_id = update["callback_query"]["id"]
         tap = Tap(user_id, self.languages[user_id], slot, query_id, time.monotonic())
         question.taps.append(tap)
@@ -369,8 +405,9 @@ class GroupLoadGenerator:
 
     def _start(self, group: Group) -> None:
         group.started = time.monotonic()
-        self.fake.send_message(group.members[0], f"/quiz@{self.fake.bot_username}",
-                               chat_id=group.chat_id)
+        self.fake.send_message(
+            group.members[0], f"/quiz@{self.fake.bot_username}", chat_id=group.chat_id
+        )
 
     # -- the run --------------------------------------------------------------------------------
 
@@ -390,8 +427,9 @@ class GroupLoadGenerator:
         started = time.monotonic()
         try:
             for group in self.groups.values():
-                self._handles.append(loop.call_later(
-                    self._random.uniform(0, self.start_spread), self._start, group))
+                self._handles.append(
+                    loop.call_later(self._random.uniform(0, self.start_spread), self._start, group)
+                )
             limit = self.start_spread + self.questions * self.window + self.slack
             try:
                 await asyncio.wait_for(self._done.wait(), limit)
@@ -430,35 +468,56 @@ class GroupLoadGenerator:
                 unrevealed += sum(acked)
                 continue
             counts = question.counts or [0] * len(acked)
-            headers = {i18n.catalog(code)("question_header", number=question.position + 1,
-                                          total=self.questions) for code in i18n.SUPPORTED}
+            headers = {
+                i18n.catalog(code)(
+                    "question_header", number=question.position + 1, total=self.questions
+                )
+                for code in i18n.SUPPORTED
+            }
             if not any(h in (question.reveal_text or "") for h in headers):
                 wrong += 1
             lost += sum(max(0, a - c) for a, c in zip(acked, counts, strict=False))
             doubled += sum(max(0, c - a) for a, c in zip(acked, counts, strict=False))
             deadline = question.posted + self.window
-            all_in = sum(1 for t in question.taps if t.answered is not None
-                         and t.answered <= question.revealed) == members
+            all_in = (
+                sum(
+                    1
+                    for t in question.taps
+                    if t.answered is not None and t.answered <= question.revealed
+                )
+                == members
+            )
             if question.revealed < deadline - self.early_margin:
                 early += all_in
                 premature += not all_in
             else:
                 lags.append(question.revealed - deadline)
-        others = Counter(t.text for t in taps
-                         if t.text is not None and not t.acknowledged and not t.refused)
+        others = Counter(
+            t.text for t in taps if t.text is not None and not t.acknowledged and not t.refused
+        )
         return GroupLoadReport(
-            groups=len(self.groups), members=members, window=self.window,
+            groups=len(self.groups),
+            members=members,
+            window=self.window,
             finished=sum(g.leaderboard is not None for g in self.groups.values()),
             stuck=sum(g.leaderboard is None for g in self.groups.values()),
             questions_posted=len(questions),
             questions_revealed=sum(q.revealed is not None for q in questions),
-            taps=len(taps), skipped_taps=sum(q.skipped for q in questions),
+            taps=len(taps),
+            skipped_taps=sum(q.skipped for q in questions),
             acknowledged=sum(t.acknowledged for t in taps),
-            refused_in_time=refused_in_time, refused_late=refused_late,
+            refused_in_time=refused_in_time,
+            refused_late=refused_late,
             other_answers=dict(others),  # type: ignore[arg-type]
             unanswered_queries=sum(t.answered is None for t in taps),
-            lost=lost, doubled=doubled, acknowledged_unrevealed=unrevealed, wrong_reveals=wrong,
-            early_closes=early, premature_closes=premature,
+            lost=lost,
+            doubled=doubled,
+            acknowledged_unrevealed=unrevealed,
+            wrong_reveals=wrong,
+            early_closes=early,
+            premature_closes=premature,
             reveal_lags=lags,
             ack_latencies=[t.answered - t.pushed for t in taps if t.answered is not None],
-            seconds=seconds, cpu_seconds=cpu)
+            seconds=seconds,
+            cpu_seconds=cpu,
+        )

@@ -118,10 +118,20 @@ class LoadGenerator:
             the score) instead of tapping "next" on the feedback.
     """
 
-    def __init__(self, fake: FakeBotAPI, users: int, *, questions: int = 8, think: float = 0.0,
-                 first_user_id: int = 100_000, step_timeout: float = 30.0,
-                 query_deadline: float = 15.0, retap_after: float | None = None,
-                 seed: int = 0, one_tap: bool = False) -> None:
+    def __init__(
+        self,
+        fake: FakeBotAPI,
+        users: int,
+        *,
+        questions: int = 8,
+        think: float = 0.0,
+        first_user_id: int = 100_000,
+        step_timeout: float = 30.0,
+        query_deadline: float = 15.0,
+        retap_after: float | None = None,
+        seed: int = 0,
+        one_tap: bool = False,
+    ) -> None:
         self.fake = fake
         self.one_tap = one_tap
         self.user_ids = list(range(first_user_id, first_user_id + users))
@@ -141,8 +151,11 @@ class LoadGenerator:
         self._pending: dict[tuple[int, int], float] = {}  # (chat, message) -> tap pushed
         self._latencies: list[float] = []
         for number, user_id in enumerate(self.user_ids):
-            fake.add_user(user_id, f"User {number}",
-                          language_code=LANGUAGE_CODES[number % len(LANGUAGE_CODES)])
+            fake.add_user(
+                user_id,
+                f"User {number}",
+                language_code=LANGUAGE_CODES[number % len(LANGUAGE_CODES)],
+            )
 
     def _observe(self, call: Call) -> None:
         """Wake the user whose chat a call touched; note callback query answers and edits."""
@@ -161,8 +174,12 @@ class LoadGenerator:
         if event is not None:
             event.set()
 
-    async def _until(self, user_id: int, predicate: object,
-                     retap: tuple[dict, str] | Callable[[], object] | None = None) -> object:
+    async def _until(
+        self,
+        user_id: int,
+        predicate: object,
+        retap: tuple[dict, str] | Callable[[], object] | None = None,
+    ) -> object:
         """Wait until ``predicate()`` is truthy, waking on every call about the user's chat;
         tap ``retap`` (message, data) again, or call it, every ``retap_after`` seconds meanwhile.
 
@@ -193,8 +210,11 @@ class LoadGenerator:
                 pass
 
     def _bot_messages(self, user_id: int) -> list[dict]:
-        return [m for m in self.fake.peek_messages(user_id)
-                if m.get("from", {}).get("id") == self.fake.bot_id]
+        return [
+            m
+            for m in self.fake.peek_messages(user_id)
+            if m.get("from", {}).get("id") == self.fake.bot_id
+        ]
 
     def _with_button(self, user_id: int, prefix: str, position: int | None = None) -> dict | None:
         """The newest bot message with a button ``prefix...`` (for ``position`` if given)."""
@@ -203,48 +223,71 @@ class LoadGenerator:
                 for button in row:
                     data = button.get("callback_data", "")
                     if data.startswith(prefix) and (
-                            position is None or data.split(":")[2] == str(position)):
+                        position is None or data.split(":")[2] == str(position)
+                    ):
                         return message
         return None
 
     async def _play(self, run: UserRun) -> None:
         user_id = run.user_id
         self.fake.send_message(user_id, "/start")
-        await self._until(user_id, lambda: self._with_button(user_id, "a:", 0),
-                          retap=lambda: self.fake.send_message(user_id, "/start"))
+        await self._until(
+            user_id,
+            lambda: self._with_button(user_id, "a:", 0),
+            retap=lambda: self.fake.send_message(user_id, "/start"),
+        )
         for position in range(self.questions):
             question = await self._until(
-                user_id, lambda p=position: self._with_button(user_id, "a:", p))
+                user_id, lambda p=position: self._with_button(user_id, "a:", p)
+            )
             assert isinstance(question, dict)
             if self.think:
                 await asyncio.sleep(self.think * self._random.uniform(0.5, 1.5))
-            answers = [b["callback_data"] for row in question["reply_markup"]["inline_keyboard"]
-                       for b in row]
+            answers = [
+                b["callback_data"]
+                for row in question["reply_markup"]["inline_keyboard"]
+                for b in row
+            ]
             data = self._random.choice(answers)
             self._tap(user_id, question, data)
             if self.one_tap:  # the feedback is edited in, and what follows sent below it
-                await self._until(user_id, lambda p=position: (
-                    self._with_button(user_id, "a:", p + 1) if p + 1 < self.questions
-                    else self._with_button(user_id, "r:")), retap=(question, data))
+                await self._until(
+                    user_id,
+                    lambda p=position: (
+                        self._with_button(user_id, "a:", p + 1)
+                        if p + 1 < self.questions
+                        else self._with_button(user_id, "r:")
+                    ),
+                    retap=(question, data),
+                )
                 run.answers += 1
                 run.feedback_seen.append(position)
                 continue
             feedback = await self._until(
-                user_id, lambda p=position: self._with_button(user_id, "n:", p),
-                retap=(question, data))
+                user_id,
+                lambda p=position: self._with_button(user_id, "n:", p),
+                retap=(question, data),
+            )
             assert isinstance(feedback, dict)
             run.answers += 1
             run.feedback_seen.append(position)
-            next_data = next(b["callback_data"] for row in feedback["reply_markup"][
-                "inline_keyboard"] for b in row if b["callback_data"].startswith("n:"))
+            next_data = next(
+                b["callback_data"]
+                for row in feedback["reply_markup"]["inline_keyboard"]
+                for b in row
+                if b["callback_data"].startswith("n:")
+            )
             self._tap(user_id, feedback, next_data)
             if position + 1 < self.questions:
                 await self._until(
-                    user_id, lambda p=position + 1: self._with_button(user_id, "a:", p),
-                    retap=(feedback, next_data))
+                    user_id,
+                    lambda p=position + 1: self._with_button(user_id, "a:", p),
+                    retap=(feedback, next_data),
+                )
         if not self.one_tap:
-            await self._until(user_id, lambda: self._with_button(user_id, "r:"),
-                              retap=(feedback, next_data))
+            await self._until(
+                user_id, lambda: self._with_button(user_id, "r:"), retap=(feedback, next_data)
+            )
         run.finished = True
 
     def _tap(self, user_id: int, message: dict, data: str) -> str:
@@ -283,10 +326,13 @@ class LoadGenerator:
                         await self._answered.wait()
         finally:
             self.fake.observers.remove(self._observe)
-        callback_latencies = [self._query_answered[q] - pushed
-                              for q, pushed in self._query_pushed.items()
-                              if q in self._query_answered]
+        callback_latencies = [
+            self._query_answered[q] - pushed
+            for q, pushed in self._query_pushed.items()
+            if q in self._query_answered
+        ]
         unanswered = sum(1 for q in self._query_pushed if q not in self._query_answered)
         late = sum(1 for value in callback_latencies if value > self.query_deadline)
-        return LoadReport(runs, self._latencies, callback_latencies, unanswered, late, started,
-                          ended)
+        return LoadReport(
+            runs, self._latencies, callback_latencies, unanswered, late, started, ended
+        )

@@ -12,8 +12,9 @@ from bot.kernel.bank import Bank
 LANGUAGES = ("en", "el")
 
 
-def bank_data(options: int, *, bank_id: str | None = None, questions: int = 2,
-              version: int = 1) -> dict:
+def bank_data(
+    options: int, *, bank_id: str | None = None, questions: int = 2, version: int = 1
+) -> dict:
     """A bank (as a mapping to dump as YAML) whose every question has ``options`` options;
     question ``n`` (1-based) has its correct option at index ``n * 3 % options``, so the correct
     one is not always first."""
@@ -26,18 +27,31 @@ def bank_data(options: int, *, bank_id: str | None = None, questions: int = 2,
         "level": "easy",
         "title": {"en": f"{options} options", "el": f"{options} επιλογές"},
         "description": {"en": "Option counts.", "el": "Πλήθος επιλογών."},
-        "questions": [{
-            "id": f"q{number}",
-            "prompt": {"en": f"Question {number} of the {options}-option bank?",
-                       "el": f"Ερώτηση {number} της τράπεζας με {options} επιλογές;"},
-            "options": [{"text": {"en": f"Choice {number}.{index}",
-                                  "el": f"Επιλογή {number}.{index}"},
-                         **({"correct": True} if index == number * 3 % options else {})}
-                        for index in range(options)],
-            "explanation": {"en": f"Choice {number}.{number * 3 % options} is right.",
-                            "el": f"Σωστή είναι η επιλογή {number}.{number * 3 % options}."},
-            "source": {"title": "Test source", "url": "https://example.org/source"},
-        } for number in range(1, questions + 1)],
+        "questions": [
+            {
+                "id": f"q{number}",
+                "prompt": {
+                    "en": f"Question {number} of the {options}-option bank?",
+                    "el": f"Ερώτηση {number} της τράπεζας με {options} επιλογές;",
+                },
+                "options": [
+                    {
+                        "text": {
+                            "en": f"Choice {number}.{index}",
+                            "el": f"Επιλογή {number}.{index}",
+                        },
+                        **({"correct": True} if index == number * 3 % options else {}),
+                    }
+                    for index in range(options)
+                ],
+                "explanation": {
+                    "en": f"Choice {number}.{number * 3 % options} is right.",
+                    "el": f"Σωστή είναι η επιλογή {number}.{number * 3 % options}.",
+                },
+                "source": {"title": "Test source", "url": "https://example.org/source"},
+            }
+            for number in range(1, questions + 1)
+        ],
     }
 
 
@@ -45,8 +59,9 @@ def write_bank(folder: Path, options: int, **kwargs: object) -> Path:
     """Write :func:`bank_data` to ``folder/<id>.yaml``; return the path."""
     data = bank_data(options, **kwargs)  # type: ignore[arg-type]
     path = folder / f"{data['id']}.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000),
-                    encoding="utf-8")
+    path.write_text(
+        yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000), encoding="utf-8"
+    )
     return path
 
 

@@ -34,29 +34,36 @@ class Person:
     async def say(self, text: str, *, replies: int = 1, reply_to: int | None = None) -> list[dict]:
         """Send ``text`` (replying to message ``reply_to``); wait for ``replies`` new bot
         messages and return them."""
-        return await self._expect(lambda: self.fake.send_message(
-            self.user_id, text, reply_to=reply_to), replies)
+        return await self._expect(
+            lambda: self.fake.send_message(self.user_id, text, reply_to=reply_to), replies
+        )
 
-    async def send_poll(self, question: str, options: list[str], *, replies: int = 1,
-                        **poll: Any) -> list[dict]:
+    async def send_poll(
+        self, question: str, options: list[str], *, replies: int = 1, **poll: Any
+    ) -> list[dict]:
         """Send (or forward) a poll, as :meth:`FakeBotAPI.send_poll` takes it; wait for
         ``replies`` new bot messages and return them."""
-        return await self._expect(lambda: self.fake.send_poll(
-            self.user_id, question, options, **poll), replies)
+        return await self._expect(
+            lambda: self.fake.send_poll(self.user_id, question, options, **poll), replies
+        )
 
-    async def send_document(self, data: bytes, file_name: str, *, replies: int = 1,
-                            **fields: Any) -> list[dict]:
+    async def send_document(
+        self, data: bytes, file_name: str, *, replies: int = 1, **fields: Any
+    ) -> list[dict]:
         """Send a file as a document (see :meth:`FakeBotAPI.send_document`); wait for
         ``replies`` new bot messages and return them."""
-        return await self._expect(lambda: self.fake.send_document(
-            self.user_id, data, file_name, **fields), replies)
+        return await self._expect(
+            lambda: self.fake.send_document(self.user_id, data, file_name, **fields), replies
+        )
 
-    async def send_photo(self, data: bytes | None = None, *, replies: int = 1,
-                         **fields: Any) -> list[dict]:
+    async def send_photo(
+        self, data: bytes | None = None, *, replies: int = 1, **fields: Any
+    ) -> list[dict]:
         """Send a photo (see :meth:`FakeBotAPI.send_photo`); wait for ``replies`` new bot
         messages and return them."""
-        return await self._expect(lambda: self.fake.send_photo(
-            self.user_id, data, **fields), replies)
+        return await self._expect(
+            lambda: self.fake.send_photo(self.user_id, data, **fields), replies
+        )
 
     async def press(self, text: str, *, replies: int = 1, **poll: Any) -> list[dict]:
         """Press a reply-keyboard button (see :meth:`FakeBotAPI.press`); wait for ``replies``
@@ -78,8 +85,13 @@ class Person:
 
     async def tap(self, message: dict, data: str, *, check_button: bool = True) -> str:
         """Tap a button and wait until the callback query is answered; return the query id."""
-        update = self.fake.tap(self.user_id, message["chat"]["id"], message["message_id"], data,
-                               check_button=check_button)
+        update = self.fake.tap(
+            self.user_id,
+            message["chat"]["id"],
+            message["message_id"],
+            data,
+            check_button=check_button,
+        )
         query_id = update["callback_query"]["id"]
         await self.fake.wait_for(lambda: query_id in self.fake.callback_answers)
         return query_id
@@ -90,15 +102,24 @@ class Person:
         data = next(b["callback_data"] for b in buttons(message) if b["text"] == label)
         await self.tap(message, data)
         chat_id, message_id = message["chat"]["id"], message["message_id"]
-        return await self.fake.wait_for(lambda: (lambda m: m if any(
-            b.get("callback_data", "").startswith("n:") for b in buttons(m)) else None)(
-                self.fake.message(chat_id, message_id)))
+        return await self.fake.wait_for(
+            lambda: (
+                lambda m: (
+                    m
+                    if any(b.get("callback_data", "").startswith("n:") for b in buttons(m))
+                    else None
+                )
+            )(self.fake.message(chat_id, message_id))
+        )
 
     async def next(self, feedback: dict) -> dict:
         """Tap the "next" button of a feedback message; return the bot's next message."""
         before = len(self.bot_messages())
-        data = next(b["callback_data"] for b in buttons(feedback)
-                    if b.get("callback_data", "").startswith("n:"))
+        data = next(
+            b["callback_data"]
+            for b in buttons(feedback)
+            if b.get("callback_data", "").startswith("n:")
+        )
         await self.tap(feedback, data)
         await self.fake.wait_for(lambda: len(self.bot_messages()) > before)
         return self.bot_messages()[-1]

@@ -50,7 +50,8 @@ def find_bin(name: str) -> str:
     raise PgUnavailable(
         f"PostgreSQL's {name} was not found (on PATH or in /usr/lib/postgresql/*/bin): install "
         "PostgreSQL 15 or newer (Debian: apt-get install postgresql), or set QUIZBOT_TEST_PG "
-        "to a server's URL, or set QUIZBOT_SKIP_PG=1 to skip the PostgreSQL tests")
+        "to a server's URL, or set QUIZBOT_SKIP_PG=1 to skip the PostgreSQL tests"
+    )
 
 
 @dataclass
@@ -89,27 +90,60 @@ class PgServer:
         folder.chmod(0o700)
         port = random.randrange(20000, 60000)
         data, log = folder / "data", folder / "server.log"
-        cls._run([*as_user, initdb, "-D", str(data), "-U", ROLE, "--auth=trust",
-                  "--encoding=UTF8", "--no-sync"], log)
+        cls._run(
+            [
+                *as_user,
+                initdb,
+                "-D",
+                str(data),
+                "-U",
+                ROLE,
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--no-sync",
+            ],
+            log,
+        )
         with (data / "postgresql.conf").open("a", encoding="utf-8") as conf:
-            conf.write(f"listen_addresses = ''\nunix_socket_directories = '{folder}'\n"
-                       f"port = {port}\n")
-        cls._run([*as_user, pg_ctl, "-D", str(data), "-l", str(log), "-w", "-t", "60",
-                  "start"], log)
+            conf.write(
+                f"listen_addresses = ''\nunix_socket_directories = '{folder}'\nport = {port}\n"
+            )
+        cls._run(
+            [*as_user, pg_ctl, "-D", str(data), "-l", str(log), "-w", "-t", "60", "start"], log
+        )
         server = cls(folder, port)
-        cls._run([*as_user, find_bin("createdb"), "-h", str(folder), "-p", str(port), "-U",
-                  ROLE, DATABASE], log)
+        cls._run(
+            [
+                *as_user,
+                find_bin("createdb"),
+                "-h",
+                str(folder),
+                "-p",
+                str(port),
+                "-U",
+                ROLE,
+                DATABASE,
+            ],
+            log,
+        )
         return server
 
     @staticmethod
     def _run(command: list[str], log: Path) -> None:
-        proc = subprocess.run(command, capture_output=True, text=True, timeout=120,
-                              stdin=subprocess.DEVNULL, check=False)
+        proc = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
         if proc.returncode != 0:
             server_log = log.read_text(errors="replace")[-2000:] if log.exists() else ""
             raise PgUnavailable(
                 f"PostgreSQL could not start: {' '.join(command)} exited {proc.returncode}:\n"
-                f"{proc.stdout}{proc.stderr}{server_log}")
+                f"{proc.stdout}{proc.stderr}{server_log}"
+            )
 
     def stop(self) -> None:
         """Stop the server at once and remove its folder (idempotent)."""
@@ -121,9 +155,13 @@ def stop_folder(folder: Path) -> None:
     data = folder / "data"
     if (data / "postmaster.pid").exists():
         as_user = ["runuser", "-u", RUN_AS, "--"] if os.geteuid() == 0 else []
-        subprocess.run([*as_user, find_bin("pg_ctl"), "-D", str(data), "-m", "immediate",
-                        "-w", "stop"], capture_output=True, timeout=60, check=False,
-                       stdin=subprocess.DEVNULL)
+        subprocess.run(
+            [*as_user, find_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
     shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -22,10 +22,14 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def start_bot_process(fake: FakeBotAPI, db: Path | str, log: Path, *,
-                            env: dict[str, str] | None = None,
-                            ready: Callable[[], object] | None = None,
-                            ) -> asyncio.subprocess.Process:
+async def start_bot_process(
+    fake: FakeBotAPI,
+    db: Path | str,
+    log: Path,
+    *,
+    env: dict[str, str] | None = None,
+    ready: Callable[[], object] | None = None,
+) -> asyncio.subprocess.Process:
     """Start the real `quizbot run` process against ``fake``; return once it is polling (or
     once ``ready()`` is true). ``db``: a SQLite file or a PostgreSQL URL; ``env``: more
     environment variables (webhook, metrics).
@@ -33,15 +37,28 @@ async def start_bot_process(fake: FakeBotAPI, db: Path | str, log: Path, *,
     Raises:
         AssertionError: the process ended first (with its log), or was not ready in 30 s.
     """
-    env = {**os.environ, "TELEGRAM_BOT_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
-           "QUIZBOT_DB": str(db), **(env or {})}
+    env = {
+        **os.environ,
+        "TELEGRAM_BOT_TOKEN": fake.token,
+        "TELEGRAM_BASE_URL": fake.base_url,
+        "QUIZBOT_DB": str(db),
+        **(env or {}),
+    }
     with log.open("ab") as out:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run", env=env, stdout=out, stderr=out,
-            stdin=subprocess.DEVNULL)
+            sys.executable,
+            "-m",
+            "bot",
+            "run",
+            env=env,
+            stdout=out,
+            stderr=out,
+            stdin=subprocess.DEVNULL,
+        )
     ready = ready or (lambda: fake.polling)
-    await fake.wait_for(lambda: ready() or proc.returncode is not None, timeout=30,
-                        recheck=0.1)  # the process may exit without a call
+    await fake.wait_for(
+        lambda: ready() or proc.returncode is not None, timeout=30, recheck=0.1
+    )  # the process may exit without a call
     assert proc.returncode is None, log.read_text()
     return proc
 

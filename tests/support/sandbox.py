@@ -56,9 +56,18 @@ REPLY_SECONDS = 30.0
 """How long a line waits for the bot's answer before the next is read, in seconds: a bound
 for a bot that never answers, not a pace."""
 
-MESSAGE_METHODS = frozenset({
-    "sendMessage", "editMessageText", "editMessageReplyMarkup", "editMessageCaption",
-    "sendPhoto", "sendDocument", "sendPoll", "stopPoll"})
+MESSAGE_METHODS = frozenset(
+    {
+        "sendMessage",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "editMessageCaption",
+        "sendPhoto",
+        "sendDocument",
+        "sendPoll",
+        "stopPoll",
+    }
+)
 """Bot API methods whose result is a message shown to the user."""
 
 HELP = """\
@@ -75,8 +84,9 @@ def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     return list(itertools.chain.from_iterable(rows))
 
 
-def shown(message: dict[str, Any], what: str, photo: str | None = None,
-          columns: int | None = None) -> str:
+def shown(
+    message: dict[str, Any], what: str, photo: str | None = None, columns: int | None = None
+) -> str:
     """A bot message for the terminal: what happened to it, its text (``photo``, a note of its
     picture, before its caption) and numbered buttons (in lines of ``columns`` columns, a
     button's label never cut)."""
@@ -85,7 +95,8 @@ def shown(message: dict[str, Any], what: str, photo: str | None = None,
         text = f"{photo}\n{text}" if text else photo
     if "poll" in message:
         text = message["poll"]["question"] + "".join(
-            f"\n  ( ) {option['text']}" for option in message["poll"]["options"])
+            f"\n  ( ) {option['text']}" for option in message["poll"]["options"]
+        )
     lines = [f"bot {what} #{message['message_id']}:"]
     lines += [f"  {line}" for line in text.splitlines() or [""]]
     labels = [f"[{n}] {button['text']}" for n, button in enumerate(buttons(message), 1)]
@@ -141,7 +152,7 @@ class Sandbox:
 
     def news(self) -> Iterator[str]:
         """What the bot did in the user's chats since the last call, for the terminal."""
-        for call in self.fake.calls[self.seen:]:
+        for call in self.fake.calls[self.seen :]:
             self.seen += 1
             if call.ok:
                 yield from self._told(call)
@@ -158,8 +169,9 @@ class Sandbox:
                     what = "sent" if call.method.startswith("send") else "edited"
                     photo = None
                     if call.method == "sendPhoto":
-                        photo = photo_note(self.fake.photos.get(
-                            (chat_id, call.result["message_id"])))
+                        photo = photo_note(
+                            self.fake.photos.get((chat_id, call.result["message_id"]))
+                        )
                     yield shown(message, what, photo, columns())
         elif call.method == "deleteMessage" and call.params.get("chat_id") in chats:
             yield f"bot deleted #{call.params.get('message_id')}"
@@ -171,9 +183,10 @@ class Sandbox:
         if self.pending is None:
             return True
         kind, value = self.pending
-        later = self.fake.calls[self.since:]
-        in_chat = any(c.method in MESSAGE_METHODS and c.params.get("chat_id") == self.chat_id
-                      for c in later)
+        later = self.fake.calls[self.since :]
+        in_chat = any(
+            c.method in MESSAGE_METHODS and c.params.get("chat_id") == self.chat_id for c in later
+        )
         if kind == "text":
             return in_chat
         answer = self.fake.callback_answers.get(value)
@@ -182,12 +195,18 @@ class Sandbox:
     def keyboard(self, fresh: bool = False) -> dict[str, Any] | None:
         """The bot's newest message with buttons to tap (callback buttons) in the chat, else
         None; with ``fresh``, only one sent or edited since the last line."""
-        touched = {c.result.get("message_id") for c in self.fake.calls[self.since:]
-                   if c.ok and c.method in MESSAGE_METHODS and isinstance(c.result, dict)
-                   and c.result.get("chat", {}).get("id") == self.chat_id}
+        touched = {
+            c.result.get("message_id")
+            for c in self.fake.calls[self.since :]
+            if c.ok
+            and c.method in MESSAGE_METHODS
+            and isinstance(c.result, dict)
+            and c.result.get("chat", {}).get("id") == self.chat_id
+        }
         for message in reversed(self.fake.messages(self.chat_id)):
             if (not fresh or message["message_id"] in touched) and any(
-                    "callback_data" in button for button in buttons(message)):
+                "callback_data" in button for button in buttons(message)
+            ):
                 return message
         return None
 
@@ -226,8 +245,9 @@ class Sandbox:
         if "callback_data" not in button:
             return f"(button {number} opens {button.get('url') or 'something else'}: not a tap)"
         self.since = len(self.fake.calls)
-        update = self.fake.tap(USER_ID, self.chat_id, message["message_id"],
-                               button["callback_data"])
+        update = self.fake.tap(
+            USER_ID, self.chat_id, message["message_id"], button["callback_data"]
+        )
         self.pending = ("tap", update["callback_query"]["id"])
         return None
 
@@ -252,15 +272,17 @@ async def _printer(sandbox: Sandbox, done: asyncio.Event) -> None:
     ``asyncio.wait_for``, which the fake's waits use)."""
     while not done.is_set():
         await sandbox.fake.wait_for(
-            lambda: done.is_set() or len(sandbox.fake.calls) > sandbox.seen, 10**9)
+            lambda: done.is_set() or len(sandbox.fake.calls) > sandbox.seen, 10**9
+        )
         for text in sandbox.news():
             say(text)
 
 
 async def main(argv: list[str] | None = None) -> int:
     """Start the fake and the bot, run the session, stop both; the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m tests.support.sandbox",
-                                     description=__doc__.split("\n\n", 1)[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.support.sandbox", description=__doc__.split("\n\n", 1)[0]
+    )
     parser.add_argument("--lang", default="en", help="your Telegram language (default en)")
     parser.add_argument("--db", type=Path, help="the bot's database (default: a new one)")
     parser.add_argument("--banks", help="bank files or folders (QUIZBOT_BANKS)")
@@ -272,14 +294,17 @@ async def main(argv: list[str] | None = None) -> int:
     log = folder / "bot.log"
     env = {"QUIZBOT_BANKS": args.banks} if args.banks else {}
     proc = await start_bot_process(fake, args.db or folder / "quiz.sqlite3", log, env=env)
-    say(f"quizbot is running against the fake Bot API at {fake.base_url}; its log: {log}\n"
-        f"You are {FIRST_NAME}, user {USER_ID}; type /start, or :help.")
+    say(
+        f"quizbot is running against the fake Bot API at {fake.base_url}; its log: {log}\n"
+        f"You are {FIRST_NAME}, user {USER_ID}; type /start, or :help."
+    )
     echo = not sys.stdin.isatty()  # a script's lines, shown where they act
     done = asyncio.Event()
     printer = asyncio.create_task(_printer(sandbox, done))
     queue: asyncio.Queue[str | None] = asyncio.Queue()
-    threading.Thread(target=_read_lines, args=(asyncio.get_running_loop(), queue),
-                     daemon=True).start()
+    threading.Thread(
+        target=_read_lines, args=(asyncio.get_running_loop(), queue), daemon=True
+    ).start()
     try:
         while (text := await queue.get()) is not None and text != ":quit":
             if not text.strip():

@@ -16,14 +16,21 @@ ADMIN = 7
 """The sender of the test commands, an operator (``QUIZBOT_ADMINS``), so /reload is wired."""
 
 OFF_MENU = {
-    ChatType.PRIVATE: {"deletemydata", "reload",  # asked for by name (privacy); the operator's
-                       "skip", "done", "cancel"},  # /newquiz's steps, named in its prompts
+    ChatType.PRIVATE: {
+        "deletemydata",
+        "reload",  # asked for by name (privacy); the operator's
+        "skip",
+        "done",
+        "cancel",
+    },  # /newquiz's steps, named in its prompts
     ChatType.SUPERGROUP: {"start"},  # a shared card's "Start in this group" link sends it
 }
 """Commands handled in a chat but, on purpose, not offered in its menu."""
 
-MENU = {ChatType.PRIVATE: COMMANDS,
-        ChatType.SUPERGROUP: GROUP_COMMANDS + TEACHER_COMMANDS + HOMEWORK_COMMANDS}
+MENU = {
+    ChatType.PRIVATE: COMMANDS,
+    ChatType.SUPERGROUP: GROUP_COMMANDS + TEACHER_COMMANDS + HOMEWORK_COMMANDS,
+}
 """The commands ``setMyCommands`` offers in each kind of chat (bot.app.set_commands)."""
 
 
@@ -38,13 +45,17 @@ def handled_commands(app: Application, chat_type: str) -> set[str]:  # type: ign
     """The commands some registered ``CommandHandler`` takes in a chat of ``chat_type`` (its
     filters accept a new message from :data:`ADMIN` there)."""
     chat = Chat(ADMIN if chat_type == ChatType.PRIVATE else -1001, chat_type)
-    message = Message(1, dt.datetime.now(dt.UTC), chat, from_user=User(ADMIN, "Ada", False),
-                      text="/help")
+    message = Message(
+        1, dt.datetime.now(dt.UTC), chat, from_user=User(ADMIN, "Ada", False), text="/help"
+    )
     update = Update(1, message=message)
-    return {command
-            for handlers in app.handlers.values() for handler in handlers
-            if isinstance(handler, CommandHandler) and handler.filters.check_update(update)
-            for command in handler.commands}
+    return {
+        command
+        for handlers in app.handlers.values()
+        for handler in handlers
+        if isinstance(handler, CommandHandler) and handler.filters.check_update(update)
+        for command in handler.commands
+    }
 
 
 @pytest.mark.parametrize("chat_type", list(MENU))

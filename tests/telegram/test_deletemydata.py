@@ -39,31 +39,40 @@ def count(db: Path, sql: str, *args: object) -> int:
 
 
 def button(message: dict, prefix: str) -> str:
-    return next(b["callback_data"] for b in buttons(message)
-                if b["callback_data"].startswith(prefix))
+    return next(
+        b["callback_data"] for b in buttons(message) if b["callback_data"].startswith(prefix)
+    )
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_deletemydata_forgets_everywhere_and_needs_a_fresh_confirmation(fake, tmp_path,
-                                                                              mode):
+async def test_deletemydata_forgets_everywhere_and_needs_a_fresh_confirmation(fake, tmp_path, mode):
     """After the deletion: the WAL holds neither the name nor a frame of the deleted rows; the
     old "Next" of the deleted attempt gets a toast and sends nothing; /stats, /review and
     /start answer in Telegram's language, not the deleted choice; the confirm button tapped
     again, a forged one and one superseded by a newer question delete nothing (the user's new
     attempt stays); the newer one, asked before a restart, confirms after it."""
-    runner = await RunningBot(fake, tmp_path / "quiz.sqlite3", question_seconds=600.0,
-                              mode=mode).start()
+    runner = await RunningBot(
+        fake, tmp_path / "quiz.sqlite3", question_seconds=600.0, mode=mode
+    ).start()
     try:
         ada, bob = Person(fake, 601, NAME, "en"), Person(fake, 602, "Bob", "en")
         fake.add_group(GROUP, "Study group", admins=[601], members=[602])
         en, el = i18n.catalog("en"), i18n.catalog("el")
         # a group session started by Ada, answered by her: her name is stored
         fake.send_message(ada.user_id, "/quiz", chat_id=GROUP)
-        first = await fake.wait_for(lambda: next(
-            (m for m in reversed(fake.messages(GROUP)) if any(
-                b.get("callback_data", "").startswith("g:") for b in buttons(m))), None))
-        update = fake.tap(ada.user_id, GROUP, first["message_id"], button(first, "g:"),
-                          check_button=False)
+        first = await fake.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in reversed(fake.messages(GROUP))
+                    if any(b.get("callback_data", "").startswith("g:") for b in buttons(m))
+                ),
+                None,
+            )
+        )
+        update = fake.tap(
+            ada.user_id, GROUP, first["message_id"], button(first, "g:"), check_button=False
+        )
         await fake.wait_for(lambda: update["callback_query"]["id"] in fake.callback_answers)
         assert count(runner.db, "SELECT COUNT(*) FROM group_players WHERE name = ?", NAME) == 1
         # a private quiz in Greek, chosen with /language, two questions answered
@@ -77,8 +86,9 @@ async def test_deletemydata_forgets_everywhere_and_needs_a_fresh_confirmation(fa
         assert question["text"].startswith(el("deletemydata_confirm").splitlines()[0])
         delete = button(question, "d:1:")
         await ada.tap(question, delete)
-        await fake.wait_for(lambda: fake.message(601, question["message_id"])["text"] ==
-                            el("deletemydata_done"))
+        await fake.wait_for(
+            lambda: fake.message(601, question["message_id"])["text"] == el("deletemydata_done")
+        )
         assert NAME.encode() not in wal(runner.db)
         assert count(runner.db, "SELECT COUNT(*) FROM attempts WHERE user_id = 601") == 0
         assert count(runner.db, "SELECT COUNT(*) FROM group_players WHERE name = ?", NAME) == 0
@@ -114,8 +124,9 @@ async def test_deletemydata_forgets_everywhere_and_needs_a_fresh_confirmation(fa
         assert fake.callback_answers[query_id].get("text") == en("deletemydata_expired")
         assert count(runner.db, "SELECT COUNT(*) FROM attempts WHERE user_id = 601") == 1
         await ada.tap(again, button(again, "d:1:"))
-        await fake.wait_for(lambda: fake.message(601, again["message_id"])["text"] ==
-                            en("deletemydata_done"))
+        await fake.wait_for(
+            lambda: fake.message(601, again["message_id"])["text"] == en("deletemydata_done")
+        )
         assert count(runner.db, "SELECT COUNT(*) FROM attempts WHERE user_id = 601") == 0
         assert count(runner.db, "SELECT COUNT(*) FROM attempts WHERE user_id = 602") == 1
     finally:
@@ -152,7 +163,9 @@ async def test_quizbot_delete_user_checkpoints_the_wal(tmp_path, banks):
         holder.execute(
             "INSERT INTO group_sessions (session_id, chat_id, bank_id, bank_version, language,"
             " starter_id, question_order, option_orders, question_seconds, started_at)"
-            " VALUES (1, -5, ?, 1, 'en', 42, '[]', '[]', 30, 0)", (BANK_ID,))
+            " VALUES (1, -5, ?, 1, 'en', 42, '[]', '[]', 30, 0)",
+            (BANK_ID,),
+        )
         holder.execute("INSERT INTO group_players VALUES (1, 42, ?)", (NAME,))
         assert NAME.encode() in wal(db)
         done = await asyncio.to_thread(quizbot, "delete-user", "42", db=db)

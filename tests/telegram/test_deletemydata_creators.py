@@ -26,9 +26,14 @@ def count(db, sql: str, *args: object) -> int:
 
 async def make_quizzes(store, owner_id: int, ids: list[str]) -> None:
     for quiz_id in ids:
-        await store.create_quiz(quiz_id, owner_id, quiz_document(quiz_id),
-                                QuizSummary("Capitals", "en", 3), visibility=Visibility.PUBLIC,
-                                now=100.0)
+        await store.create_quiz(
+            quiz_id,
+            owner_id,
+            quiz_document(quiz_id),
+            QuizSummary("Capitals", "en", 3),
+            visibility=Visibility.PUBLIC,
+            now=100.0,
+        )
 
 
 async def test_creators_choose_to_delete_or_keep_their_quizzes(fake, tmp_path):
@@ -54,19 +59,24 @@ async def test_creators_choose_to_delete_or_keep_their_quizzes(fake, tmp_path):
         await cleo.say("/start c-ada0000000", replies=2)  # the bot has the quiz in memory
         assert "Question 1 of version 1?" in cleo.question_message()["text"]
         [question] = await ada.say("/deletemydata")
-        assert question["text"] == "\n\n".join((
-            en("deletemydata_confirm"), en("deletemydata_draft"),
-            en("deletemydata_quizzes", count=2)))
+        assert question["text"] == "\n\n".join(
+            (
+                en("deletemydata_confirm"),
+                en("deletemydata_draft"),
+                en("deletemydata_quizzes", count=2),
+            )
+        )
         labels = [(b["text"], b["callback_data"][:4]) for b in buttons(question)]
-        assert labels == [(en("button_delete_with_quizzes"), "d:2:"),
-                          (en("button_delete_keep_quizzes"), "d:3:"),
-                          (en("button_delete_cancel"), "d:0:")]
+        assert labels == [
+            (en("button_delete_with_quizzes"), "d:2:"),
+            (en("button_delete_keep_quizzes"), "d:3:"),
+            (en("button_delete_cancel"), "d:0:"),
+        ]
         query_id = await ada.tap(question, "d:2:0123456789abcdef", check_button=False)
         assert fake.callback_answers[query_id].get("text") == en("deletemydata_expired")
         assert count(db, "SELECT COUNT(*) FROM quizzes WHERE owner_id = 701") == 2
         await ada.tap(question, button(question, "d:2:"))
-        done = "\n\n".join((en("deletemydata_done"),
-                            en("deletemydata_quizzes_deleted", count=2)))
+        done = "\n\n".join((en("deletemydata_done"), en("deletemydata_quizzes_deleted", count=2)))
         await fake.wait_for(lambda: fake.message(701, question["message_id"])["text"] == done)
         assert count(db, "SELECT COUNT(*) FROM quizzes WHERE id LIKE 'c-ada%'") == 0
         assert count(db, "SELECT COUNT(*) FROM quiz_versions WHERE quiz_id LIKE 'c-ada%'") == 0
@@ -75,13 +85,20 @@ async def test_creators_choose_to_delete_or_keep_their_quizzes(fake, tmp_path):
         assert en("quiz_gone") in refused[0]["text"]  # deleted with its maker's data
 
         [asked] = await bob.say("/deletemydata")
-        assert asked["text"] == "\n\n".join((en("deletemydata_confirm"),
-                                             en("deletemydata_quizzes", count=1)))
+        assert asked["text"] == "\n\n".join(
+            (en("deletemydata_confirm"), en("deletemydata_quizzes", count=1))
+        )
         await bob.tap(asked, button(asked, "d:3:"))
         kept = "\n\n".join((en("deletemydata_done"), en("deletemydata_quizzes_kept", count=1)))
         await fake.wait_for(lambda: fake.message(702, asked["message_id"])["text"] == kept)
-        assert count(db, "SELECT COUNT(*) FROM quizzes WHERE id = 'c-bob0000000'"
-                         " AND owner_id IS NULL AND disabled = 0") == 1
+        assert (
+            count(
+                db,
+                "SELECT COUNT(*) FROM quizzes WHERE id = 'c-bob0000000'"
+                " AND owner_id IS NULL AND disabled = 0",
+            )
+            == 1
+        )
         assert count(db, "SELECT COUNT(*) FROM quiz_versions WHERE quiz_id = 'c-bob0000000'") == 1
 
         [plain] = await cleo.say("/deletemydata")
@@ -98,8 +115,7 @@ async def test_the_service_settles_quizzes_as_chosen_and_tells_who_caches_them(e
     store = await engine.open()
     try:
         told: list[str] = []
-        privacy = PrivacyService(store, library=store, drafts=store,
-                                 quiz_changed=(told.append,))
+        privacy = PrivacyService(store, library=store, drafts=store, quiz_changed=(told.append,))
         await make_quizzes(store, 31, ["c-gone000000", "c-gone000001"])
         await make_quizzes(store, 32, ["c-kept000000"])
         await store.save_draft(31, {"step": 1}, now=1.0)
@@ -130,11 +146,15 @@ async def test_quizbot_delete_user_keeps_or_deletes_the_created_quizzes(tmp_path
     finally:
         await store.close()
     kept = quizbot("delete-user", "41", db=db)
-    assert kept.returncode == 0 and "0 created quizzes deleted, 1 kept without their owner" \
-        in kept.stdout, kept.stderr
+    assert (
+        kept.returncode == 0
+        and "0 created quizzes deleted, 1 kept without their owner" in kept.stdout
+    ), kept.stderr
     gone = quizbot("delete-user", "42", "--quizzes", "delete", db=db)
     assert gone.returncode == 0 and "1 created quiz deleted, 0 kept" in gone.stdout
-    assert count(db, "SELECT COUNT(*) FROM quizzes WHERE id = 'c-kept000000'"
-                     " AND owner_id IS NULL") == 1
+    assert (
+        count(db, "SELECT COUNT(*) FROM quizzes WHERE id = 'c-kept000000' AND owner_id IS NULL")
+        == 1
+    )
     assert count(db, "SELECT COUNT(*) FROM quizzes WHERE id = 'c-gone000000'") == 0
     assert count(db, "SELECT COUNT(*) FROM drafts") == 0

@@ -31,8 +31,13 @@ class Recorder:
     def __init__(self) -> None:
         self.made: list[tuple[str, object, object]] = []
 
-    async def run(self, limiter: QuizRateLimiter, chat: object, text: str = "hi",
-                  endpoint: str = "sendMessage") -> bool:
+    async def run(
+        self,
+        limiter: QuizRateLimiter,
+        chat: object,
+        text: str = "hi",
+        endpoint: str = "sendMessage",
+    ) -> bool:
         data = {"chat_id": chat, "text": text}
 
         async def callback() -> bool:
@@ -56,8 +61,13 @@ async def test_a_repeated_reply_to_a_group_is_sent_once_and_a_session_call_alway
     with session_calls():
         assert await calls.run(limiter, GROUP, "help")
     assert [c[1:] for c in calls.made] == [
-        (GROUP, "help"), (GROUP, "a session is running"), (-100777, "help"), (42, "help"),
-        (42, "help"), (GROUP, "help")]
+        (GROUP, "help"),
+        (GROUP, "a session is running"),
+        (-100777, "help"),
+        (42, "help"),
+        (42, "help"),
+        (GROUP, "help"),
+    ]
     assert limiter.dropped == 1
 
 
@@ -76,8 +86,13 @@ async def test_a_jobs_messages_are_never_dropped_as_replies_and_topics_count_apa
 
     async def reply(topic: int) -> bool:
         return await limiter.process_request(
-            lambda: asyncio.sleep(0, True), (), {}, "sendMessage",
-            {"chat_id": GROUP, "text": "help", "message_thread_id": topic}, None)
+            lambda: asyncio.sleep(0, True),
+            (),
+            {},
+            "sendMessage",
+            {"chat_id": GROUP, "text": "help", "message_thread_id": topic},
+            None,
+        )
 
     assert await reply(7) and await reply(8)
     with pytest.raises(Dropped, match="same reply"):
@@ -161,6 +176,7 @@ async def test_a_call_waiting_for_a_flood_wait_releases_its_slot():
         b_done.set()
 
     from tests.telegram.test_ordering import _update
+
     task_a = asyncio.create_task(processor.process_update(_update(1, 1, 1), a()))
     task_b = asyncio.create_task(processor.process_update(_update(2, 2, 2), b()))
     async with asyncio.timeout(10):
@@ -174,17 +190,24 @@ async def test_a_call_waiting_for_a_flood_wait_releases_its_slot():
 
 # --- end to end ----------------------------------------------------------------------------
 
+
 def _bot_sends(fake: FakeBotAPI, chat_id: int, after: int = 0) -> list[tuple[int, str]]:
     """(index in fake.calls, text) of the bot's successful sendMessage calls to a chat."""
-    return [(i, c.result["text"]) for i, c in enumerate(fake.calls) if i >= after
-            and c.method == "sendMessage" and c.ok and c.params.get("chat_id") == chat_id]
+    return [
+        (i, c.result["text"])
+        for i, c in enumerate(fake.calls)
+        if i >= after and c.method == "sendMessage" and c.ok and c.params.get("chat_id") == chat_id
+    ]
 
 
 async def _quiet(fake: FakeBotAPI, processor: PerUserOrderedProcessor, updates: int) -> None:
     """Wait until the processor has seen ``updates`` updates (since the bot started) and
     finished them all."""
-    await fake.wait_for(lambda: processor.admitted + processor.refused >= updates
-                        and processor.keys_in_flight == 0, timeout=30, recheck=0.05)
+    await fake.wait_for(
+        lambda: processor.admitted + processor.refused >= updates and processor.keys_in_flight == 0,
+        timeout=30,
+        recheck=0.05,
+    )
 
 
 @pytest.fixture
@@ -215,14 +238,17 @@ async def test_a_help_flood_in_a_group_does_not_delay_the_next_question(fake, fl
         fake.add_user(user_id, f"M{user_id}", language_code="en")
     fake.add_group(GROUP, "Study group", admins=[901], members=[902])
     fake.send_message(901, "/quiz", chat_id=GROUP)
-    first = await fake.wait_for(lambda: next(
-        (text for _, text in _bot_sends(fake, GROUP) if "1/8" in text), None), timeout=10)
+    first = await fake.wait_for(
+        lambda: next((text for _, text in _bot_sends(fake, GROUP) if "1/8" in text), None),
+        timeout=10,
+    )
     assert first
     flood_from = len(fake.calls)
     for _ in range(35):
         fake.send_message(902, f"/help@{fake.bot_username}", chat_id=GROUP)
-    await fake.wait_for(lambda: any("2/8" in text for _, text in _bot_sends(fake, GROUP)),
-                        timeout=10)
+    await fake.wait_for(
+        lambda: any("2/8" in text for _, text in _bot_sends(fake, GROUP)), timeout=10
+    )
     await _quiet(fake, processor, 36)
     sends = _bot_sends(fake, GROUP, flood_from)
     question = next(i for i, text in sends if "2/8" in text)
@@ -293,21 +319,35 @@ async def test_every_jobs_sends_share_one_budget_and_replies_do_not_wait_for_it(
         with job_calls():
             for n in range(30):
                 await limiter.process_request(
-                    lambda: asyncio.sleep(0, stamps.append(loop.time()) or True), (), {},
-                    "sendMessage", {"chat_id": chat_base + n, "text": "due"}, None)
+                    lambda: asyncio.sleep(0, stamps.append(loop.time()) or True),
+                    (),
+                    {},
+                    "sendMessage",
+                    {"chat_id": chat_base + n, "text": "due"},
+                    None,
+                )
 
     jobs = asyncio.gather(job(10_000), job(20_000))
     await asyncio.sleep(0)  # both jobs are under way
-    assert await limiter.process_request(lambda: asyncio.sleep(0, True), (), {}, "sendMessage",
-                                         {"chat_id": 42, "text": "hi"}, None)
+    assert await limiter.process_request(
+        lambda: asyncio.sleep(0, True), (), {}, "sendMessage", {"chat_id": 42, "text": "hi"}, None
+    )
     with job_calls():  # a read of a job: not paced
-        await limiter.process_request(lambda: asyncio.sleep(0, True), (), {}, "getChatMember",
-                                      {"chat_id": GROUP, "user_id": 1}, None)
+        await limiter.process_request(
+            lambda: asyncio.sleep(0, True),
+            (),
+            {},
+            "getChatMember",
+            {"chat_id": GROUP, "user_id": 1},
+            None,
+        )
     sent_meanwhile = len(stamps)  # the reply and the read did not queue behind the sends
     await jobs
     assert sent_meanwhile < 3
     assert len(stamps) == 60
     window = 0.05  # seconds: at most rate * window sends in any such window, plus one
-    assert all(sum(1 for t in stamps if start <= t < start + window) <= rate * window + 1
-               for start in stamps)
+    assert all(
+        sum(1 for t in stamps if start <= t < start + window) <= rate * window + 1
+        for start in stamps
+    )
     assert stamps[-1] - stamps[0] >= (len(stamps) - 1) / rate * 0.9

@@ -13,17 +13,31 @@ from bot.render import callbacks as render_callbacks
 from bot.render.screen import Button, Screen, ShareButton, UrlButton
 from bot.telegram.common import Keyboard, keyboard
 
-SCREEN = Screen("Q", (
-    (Button("A", render_callbacks.AnswerButton(7, 0, 0)), Button("Β", render_callbacks.AnswerButton(7, 0, 1))),
-    (Button("Open", UrlButton("https://t.me/quizbot?start=x")),
-     Button("Share", ShareButton("quiz 1"))),
-))
-PLAIN = InlineKeyboardMarkup([
-    [InlineKeyboardButton("A", callback_data="a:7:0:0"),
-     InlineKeyboardButton("Β", callback_data="a:7:0:1")],
-    [InlineKeyboardButton("Open", url="https://t.me/quizbot?start=x"),
-     InlineKeyboardButton("Share", switch_inline_query="quiz 1")],
-])
+SCREEN = Screen(
+    "Q",
+    (
+        (
+            Button("A", render_callbacks.AnswerButton(7, 0, 0)),
+            Button("Β", render_callbacks.AnswerButton(7, 0, 1)),
+        ),
+        (
+            Button("Open", UrlButton("https://t.me/quizbot?start=x")),
+            Button("Share", ShareButton("quiz 1")),
+        ),
+    ),
+)
+PLAIN = InlineKeyboardMarkup(
+    [
+        [
+            InlineKeyboardButton("A", callback_data="a:7:0:0"),
+            InlineKeyboardButton("Β", callback_data="a:7:0:1"),
+        ],
+        [
+            InlineKeyboardButton("Open", url="https://t.me/quizbot?start=x"),
+            InlineKeyboardButton("Share", switch_inline_query="quiz 1"),
+        ],
+    ]
+)
 
 
 def test_a_screens_keyboard_is_sent_as_ptb_would_send_its_buttons():
@@ -40,5 +54,7 @@ def test_it_equals_the_markup_parsed_from_telegrams_answer():
     parsed = InlineKeyboardMarkup.de_json(PLAIN.to_dict(), None)
     made = keyboard(SCREEN)
     assert parsed == made and made == parsed
-    assert keyboard(Screen("Q", ((Button("A", render_callbacks.AnswerButton(7, 0, 1)),),))) != parsed
+    assert (
+        keyboard(Screen("Q", ((Button("A", render_callbacks.AnswerButton(7, 0, 1)),),))) != parsed
+    )
     assert keyboard(Screen("no buttons")) is None

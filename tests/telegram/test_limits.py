@@ -34,8 +34,9 @@ class Calls:
     def fail(self, chat: object, *errors: Exception) -> None:
         self.failures.setdefault(chat, []).extend(errors)
 
-    async def run(self, limiter: QuizRateLimiter, endpoint: str = "sendMessage",
-                  chat: object = 1) -> bool:
+    async def run(
+        self, limiter: QuizRateLimiter, endpoint: str = "sendMessage", chat: object = 1
+    ) -> bool:
         data = {"chat_id": chat} if chat is not None else {"callback_query_id": "1"}
 
         async def callback() -> bool:
@@ -58,8 +59,11 @@ async def test_a_send_is_retried_only_when_it_surely_did_not_reach_telegram():
     calls.fail(1, ConnectFailed("refused"), ConnectFailed("refused"))
     assert await calls.run(limiter()) is True
     assert len(calls.made) == 3
-    for error in (TimedOut(), NetworkError("aiohttp.ServerDisconnectedError"),
-                  NetworkError("Bad Gateway")):
+    for error in (
+        TimedOut(),
+        NetworkError("aiohttp.ServerDisconnectedError"),
+        NetworkError("Bad Gateway"),
+    ):
         calls = Calls()
         calls.fail(1, error)
         with pytest.raises(type(error)):
@@ -111,8 +115,7 @@ async def test_a_flood_wait_holds_its_chat_only():
     assert await calls.run(rate_limiter, chat=2) is True
     assert await calls.run(rate_limiter, "answerCallbackQuery", chat=None) is True
     assert await flooded is True and await also_chat_1 is True
-    assert calls.made[:3] == [("sendMessage", 1), ("sendMessage", 2),
-                              ("answerCallbackQuery", None)]
+    assert calls.made[:3] == [("sendMessage", 1), ("sendMessage", 2), ("answerCallbackQuery", None)]
     assert sorted(calls.made[3:]) == [("editMessageText", 1), ("sendMessage", 1)]
 
     calls = Calls()
@@ -135,8 +138,9 @@ async def test_a_429_in_one_chat_does_not_hold_another_users_tap(fake, running_b
     bob = Person(fake, 601, "Bob")
     _greeting, question = await bob.say("/start", replies=2)
     ada = Person(fake, 602, "Ada")
-    fake.fail_next("sendMessage", error_code=429, description="Too Many Requests: retry after 5",
-                   retry_after=5)
+    fake.fail_next(
+        "sendMessage", error_code=429, description="Too Many Requests: retry after 5", retry_after=5
+    )
     before = len(fake.calls)
     fake.send_message(ada.user_id, "/help")
     flood = await fake.wait_for_call("sendMessage", after=before)
@@ -149,14 +153,25 @@ async def test_a_429_in_one_chat_does_not_hold_another_users_tap(fake, running_b
     assert reply["text"] == en("help") + "\n\n" + en("help_creators")
 
     def index(method: str, chat_id: int) -> int:
-        return next(i for i, c in enumerate(fake.calls) if i > before and c.method == method
-                    and c.ok and c.params.get("chat_id", chat_id) == chat_id)
+        return next(
+            i
+            for i, c in enumerate(fake.calls)
+            if i > before
+            and c.method == method
+            and c.ok
+            and c.params.get("chat_id", chat_id) == chat_id
+        )
 
     answered = index("answerCallbackQuery", bob.user_id)
-    assert fake.calls.index(flood) < answered < index("editMessageText", bob.user_id) \
+    assert (
+        fake.calls.index(flood)
+        < answered
+        < index("editMessageText", bob.user_id)
         < index("sendMessage", ada.user_id)
-    assert [c.status for c in fake.calls_to("sendMessage")
-            if c.params["chat_id"] == ada.user_id] == [429, 200]
+    )
+    assert [
+        c.status for c in fake.calls_to("sendMessage") if c.params["chat_id"] == ada.user_id
+    ] == [429, 200]
 
 
 async def test_a_sessions_own_call_is_tried_once_on_a_429_and_its_chat_held():

@@ -23,8 +23,11 @@ async def scrape(runner: RunningBot) -> dict[tuple[str, tuple], float]:
         async with session.get(f"http://{runner.metrics}/metrics") as response:
             assert response.status == 200
             text = await response.text()
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
 
 
 async def health(runner: RunningBot) -> tuple[int, dict]:
@@ -35,8 +38,12 @@ async def health(runner: RunningBot) -> tuple[int, dict]:
 
 @pytest.fixture
 async def metered_bot(request, fake, tmp_path):
-    runner = RunningBot(fake, tmp_path / "quiz.sqlite3", mode=getattr(request, "param", "polling"),
-                        metrics=Address("127.0.0.1", free_port()))
+    runner = RunningBot(
+        fake,
+        tmp_path / "quiz.sqlite3",
+        mode=getattr(request, "param", "polling"),
+        metrics=Address("127.0.0.1", free_port()),
+    )
     await runner.start()
     yield runner
     await runner.stop()
@@ -48,16 +55,18 @@ async def test_metrics_count_updates_answers_calls_errors_and_latency(fake, mete
     calls and errors by method, the 429 and the tap's latency are all in /metrics; a group
     session running shows in the gauge."""
     ada = Person(fake, 501, "Ada")
-    fake.fail_next("sendMessage", error_code=429, description="Too Many Requests: retry after 1",
-                   retry_after=1)
+    fake.fail_next(
+        "sendMessage", error_code=429, description="Too Many Requests: retry after 1", retry_after=1
+    )
     await ada.say("/start", replies=2)
     await ada.answer("B")
     for user_id in (701, 702):
         fake.add_user(user_id, f"M{user_id}")
     fake.add_group(GROUP, "Group", admins=[701], members=[702])
     fake.send_message(701, "/quiz", chat_id=GROUP)
-    await fake.wait_for(lambda: any(m.get("from", {}).get("id") == fake.bot_id
-                                    for m in fake.messages(GROUP)))
+    await fake.wait_for(
+        lambda: any(m.get("from", {}).get("id") == fake.bot_id for m in fake.messages(GROUP))
+    )
     processor = metered_bot.app.update_processor  # counted once handled: wait for that
     await fake.wait_for(lambda: processor.keys_in_flight == 0, recheck=0.05)
     metrics = await scrape(metered_bot)
@@ -65,13 +74,16 @@ async def test_metrics_count_updates_answers_calls_errors_and_latency(fake, mete
     assert metrics[("quizbot_updates_handled_total", (("type", "callback_query"),))] == 1
     assert metrics[("quizbot_answers_recorded_total", (("chat", "private"),))] == 1
     assert metrics[("quizbot_bot_api_calls_total", (("method", "sendMessage"),))] >= 3
-    assert metrics[("quizbot_bot_api_errors_total",
-                    (("method", "sendMessage"), ("status", "429")))] == 1
+    assert (
+        metrics[("quizbot_bot_api_errors_total", (("method", "sendMessage"), ("status", "429")))]
+        == 1
+    )
     assert metrics[("quizbot_bot_api_rate_limited_total", (("method", "sendMessage"),))] == 1
     assert metrics[("quizbot_tap_to_feedback_seconds_count", ())] == 1
     assert metrics[("quizbot_group_sessions_active", ())] == 1
-    assert not any(fake.token in name or any(fake.token in v for _, v in labels)
-                   for name, labels in metrics)
+    assert not any(
+        fake.token in name or any(fake.token in v for _, v in labels) for name, labels in metrics
+    )
 
 
 @pytest.mark.parametrize("metered_bot", MODES, indirect=True)

@@ -20,8 +20,10 @@ def _update(update_id: int, user_id: int, chat_id: int) -> Update:
     user = User(user_id, "U", False)
     chat = Chat(chat_id, Chat.PRIVATE if chat_id == user_id else Chat.SUPERGROUP)
     message = Message(update_id, None, chat)  # type: ignore[arg-type]
-    return Update(update_id, callback_query=CallbackQuery(str(update_id), user, "ci",
-                                                          message=message, data="x"))
+    return Update(
+        update_id,
+        callback_query=CallbackQuery(str(update_id), user, "ci", message=message, data="x"),
+    )
 
 
 class Gate:
@@ -59,8 +61,9 @@ class Gate:
 
 def feed(processor: PerUserOrderedProcessor, gate: Gate, updates: list[Update]) -> asyncio.Future:
     """Feed updates the way PTB does: a task per update, in order."""
-    return asyncio.gather(*(asyncio.create_task(processor.process_update(u, gate.handle(u)))
-                            for u in updates))
+    return asyncio.gather(
+        *(asyncio.create_task(processor.process_update(u, gate.handle(u))) for u in updates)
+    )
 
 
 async def test_one_users_updates_run_one_after_the_other_in_order():
@@ -78,8 +81,11 @@ async def test_different_users_and_group_members_overlap():
     """Updates of different users, and of different members of one group, run concurrently:
     all four start before any of them may end."""
     processor, gate = PerUserOrderedProcessor(), Gate()
-    done = feed(processor, gate, [_update(1, 1, 1), _update(2, 2, 2), _update(3, 10, -100),
-                                  _update(4, 11, -100)])
+    done = feed(
+        processor,
+        gate,
+        [_update(1, 1, 1), _update(2, 2, 2), _update(3, 10, -100), _update(4, 11, -100)],
+    )
     await gate.until(lambda: len(gate.started()) == 4)
     assert gate.ended() == []
     for i in range(1, 5):
@@ -116,7 +122,8 @@ async def test_received_at_is_when_the_update_came_not_when_its_turn_came():
 
     done = asyncio.gather(
         asyncio.create_task(processor.process_update(first, handle(first))),
-        asyncio.create_task(processor.process_update(second, handle(second))))
+        asyncio.create_task(processor.process_update(second, handle(second))),
+    )
     await gate.until(lambda: gate.started() == [1])
     clock[0] = 105.0  # time passes while the second update waits for its turn
     assert not await processor.settled(-100, before=101.0, at_most=0.01)
@@ -153,18 +160,26 @@ async def test_double_tap_and_quick_next_are_handled_in_order(fake, running_bot,
     attempt_id, position = data.split(":")[1:3]
     # pushed without yielding to the event loop: the bot's waiting getUpdates returns all three
     # in one batch, and PTB starts them concurrently
-    taps = [fake.tap(person.user_id, person.user_id, question["message_id"], data),
-            fake.tap(person.user_id, person.user_id, question["message_id"], data),
-            fake.tap(person.user_id, person.user_id, question["message_id"],
-                     f"n:{attempt_id}:{position}", check_button=False)]
+    taps = [
+        fake.tap(person.user_id, person.user_id, question["message_id"], data),
+        fake.tap(person.user_id, person.user_id, question["message_id"], data),
+        fake.tap(
+            person.user_id,
+            person.user_id,
+            question["message_id"],
+            f"n:{attempt_id}:{position}",
+            check_button=False,
+        ),
+    ]
     ids = [t["callback_query"]["id"] for t in taps]
     await fake.wait_for(lambda: all(i in fake.callback_answers for i in ids), timeout=10)
     t = i18n.catalog("en")
     assert fake.callback_answers[ids[0]].get("text") is None
     assert fake.callback_answers[ids[1]]["text"] == t("toast_answered")
     assert fake.callback_answers[ids[2]].get("text") is None  # "next" after the answer: fine
-    await fake.wait_for(lambda: t("question_header", number=2, total=8)
-                        in person.bot_messages()[-1]["text"])
+    await fake.wait_for(
+        lambda: t("question_header", number=2, total=8) in person.bot_messages()[-1]["text"]
+    )
     with sqlite3.connect(running_bot.db) as db:
         assert db.execute("SELECT COUNT(*) FROM answers").fetchone() == (1,)
         assert db.execute("SELECT position FROM attempts").fetchone() == (1,)
@@ -172,13 +187,30 @@ async def test_double_tap_and_quick_next_are_handled_in_order(fake, running_bot,
 
 # --- senders, floods and slots -------------------------------------------------------------
 
-def _message_update(update_id: int, user_id: int, chat_id: int, text: str = "/help", *,
-                    sender_chat: Chat | None = None) -> Update:
+
+def _message_update(
+    update_id: int,
+    user_id: int,
+    chat_id: int,
+    text: str = "/help",
+    *,
+    sender_chat: Chat | None = None,
+) -> Update:
     chat = Chat(chat_id, Chat.PRIVATE if chat_id == user_id else Chat.SUPERGROUP)
-    entities = ((MessageEntity(MessageEntity.BOT_COMMAND, 0, len(text.split()[0])),)
-                if text.startswith("/") else ())
-    message = Message(update_id, None, chat, from_user=User(user_id, "U", False),  # type: ignore[arg-type]
-                      text=text, entities=entities, sender_chat=sender_chat)
+    entities = (
+        (MessageEntity(MessageEntity.BOT_COMMAND, 0, len(text.split()[0])),)
+        if text.startswith("/")
+        else ()
+    )
+    message = Message(
+        update_id,
+        None,
+        chat,
+        from_user=User(user_id, "U", False),  # type: ignore[arg-type]
+        text=text,
+        entities=entities,
+        sender_chat=sender_chat,
+    )
     return Update(update_id, message=message)
 
 
@@ -189,8 +221,9 @@ def test_messages_sent_on_behalf_of_a_chat_are_keyed_by_that_chat():
     one = _message_update(1, ChatID.FAKE_CHANNEL, group, sender_chat=Chat(-1001, Chat.CHANNEL))
     two = _message_update(2, ChatID.FAKE_CHANNEL, group, sender_chat=Chat(-1002, Chat.CHANNEL))
     forward = _message_update(3, ChatID.SERVICE_CHAT, group, sender_chat=Chat(-1001, "channel"))
-    anonymous = _message_update(4, ChatID.ANONYMOUS_ADMIN, group,
-                                sender_chat=Chat(group, Chat.SUPERGROUP))
+    anonymous = _message_update(
+        4, ChatID.ANONYMOUS_ADMIN, group, sender_chat=Chat(group, Chat.SUPERGROUP)
+    )
     person = _message_update(5, 7, group)
     keys = [PerUserOrderedProcessor.key(u) for u in (one, two, forward, anonymous, person)]
     assert keys == [(group, -1001), (group, -1002), (group, -1001), (group, group), (group, 7)]
@@ -209,8 +242,9 @@ async def test_updates_beyond_the_queue_cap_are_dropped_with_one_notice():
     gate = Gate()
     done = feed(processor, gate, [_update(i, 7, 7) for i in range(10)])
     await gate.until(lambda: gate.started() == [0])
-    other = asyncio.create_task(processor.process_update(_update(99, 8, 8), gate.handle(
-        _update(99, 8, 8))))  # another user is not held by user 7's cap
+    other = asyncio.create_task(
+        processor.process_update(_update(99, 8, 8), gate.handle(_update(99, 8, 8)))
+    )  # another user is not held by user 7's cap
     await gate.until(lambda: 99 in gate.started())
     for i in (0, 1, 2, 99):
         gate.open(i)
@@ -234,8 +268,9 @@ async def test_every_dropped_tap_is_handed_on_to_be_answered():
     async def on_dropped_tap(update: Update) -> None:
         dropped.append(update.update_id)
 
-    processor = PerUserOrderedProcessor(max_queued=2, burst_seconds=3600, on_refused=on_refused,
-                                        on_dropped_tap=on_dropped_tap)
+    processor = PerUserOrderedProcessor(
+        max_queued=2, burst_seconds=3600, on_refused=on_refused, on_dropped_tap=on_dropped_tap
+    )
     gate = Gate()
     done = feed(processor, gate, [_update(i, 7, 7) for i in range(6)])
     await gate.until(lambda: gate.started() == [0])
@@ -255,9 +290,14 @@ async def test_a_senders_rate_limit_counts_across_chats_and_spares_taps_and_chat
     async def run(update: Update) -> None:
         ran.append(update.update_id)
 
-    updates = [_message_update(1, 7, 7, "/start"), _message_update(2, 7, -100, "/help"),
-               _update(3, 7, 7), _message_update(4, 7, -100, "hello all"),
-               _message_update(5, 7, 7, "/stats"), _message_update(6, 8, 8, "/start")]
+    updates = [
+        _message_update(1, 7, 7, "/start"),
+        _message_update(2, 7, -100, "/help"),
+        _update(3, 7, 7),
+        _message_update(4, 7, -100, "hello all"),
+        _message_update(5, 7, 7, "/stats"),
+        _message_update(6, 8, 8, "/start"),
+    ]
     for update in updates:
         await processor.process_update(update, run(update))
     assert ran == [1, 2, 3, 4, 6]

@@ -50,42 +50,55 @@ EVERY_CLASS: dict[type[TelegramError], tuple[TelegramError, Kind]] = {
 
 def test_every_class_of_telegram_error_is_classified():
     """Walk telegram.error: a class PTB adds fails here until it is given a kind."""
-    found = {value for value in vars(telegram.error).values()
-             if isinstance(value, type) and issubclass(value, TelegramError)}
+    found = {
+        value
+        for value in vars(telegram.error).values()
+        if isinstance(value, type) and issubclass(value, TelegramError)
+    }
     assert found == set(EVERY_CLASS), "classify the new classes in bot/telegram/outcomes.py"
     for cls, (error, kind) in EVERY_CLASS.items():
         assert type(error) is cls
         assert classify(error).kind is kind, cls
 
 
-@pytest.mark.parametrize(("description", "kind"), [
-    ("Bad Request: message is not modified: specified new message content and reply markup "
-     "are exactly the same as a current content and reply markup of the message",
-     Kind.NOT_MODIFIED),
-    ("Bad Request: message to edit not found", Kind.GONE),
-    ("Bad Request: message to delete not found", Kind.GONE),
-    ("Bad Request: message can't be edited", Kind.GONE),
-    ("Bad Request: message can't be deleted", Kind.GONE),
-    ("Bad Request: MESSAGE_ID_INVALID", Kind.GONE),
-    ("Bad Request: query is too old and response timeout expired or query ID is invalid",
-     Kind.GONE),
-    ("Bad Request: chat not found", Kind.FORBIDDEN),
-    ("Bad Request: not enough rights to send text messages to the chat", Kind.FORBIDDEN),
-    ("Bad Request: have no rights to send a message", Kind.FORBIDDEN),
-    ("Bad Request: message text is empty", Kind.INVALID),
-    ("Bad Request: BUTTON_DATA_INVALID", Kind.INVALID),
-])
+@pytest.mark.parametrize(
+    ("description", "kind"),
+    [
+        (
+            "Bad Request: message is not modified: specified new message content and reply markup "
+            "are exactly the same as a current content and reply markup of the message",
+            Kind.NOT_MODIFIED,
+        ),
+        ("Bad Request: message to edit not found", Kind.GONE),
+        ("Bad Request: message to delete not found", Kind.GONE),
+        ("Bad Request: message can't be edited", Kind.GONE),
+        ("Bad Request: message can't be deleted", Kind.GONE),
+        ("Bad Request: MESSAGE_ID_INVALID", Kind.GONE),
+        (
+            "Bad Request: query is too old and response timeout expired or query ID is invalid",
+            Kind.GONE,
+        ),
+        ("Bad Request: chat not found", Kind.FORBIDDEN),
+        ("Bad Request: not enough rights to send text messages to the chat", Kind.FORBIDDEN),
+        ("Bad Request: have no rights to send a message", Kind.FORBIDDEN),
+        ("Bad Request: message text is empty", Kind.INVALID),
+        ("Bad Request: BUTTON_DATA_INVALID", Kind.INVALID),
+    ],
+)
 def test_bad_requests_by_description(description, kind):
     assert classify(BadRequest(description)).kind is kind
 
 
-@pytest.mark.parametrize("description", [
-    "Forbidden: bot was blocked by the user",
-    "Forbidden: bot was kicked from the group chat",
-    "Forbidden: bot is not a member of the supergroup chat",
-    "Forbidden: bot can't initiate conversation with a user",
-    "Forbidden: user is deactivated",
-])
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Forbidden: bot was blocked by the user",
+        "Forbidden: bot was kicked from the group chat",
+        "Forbidden: bot is not a member of the supergroup chat",
+        "Forbidden: bot can't initiate conversation with a user",
+        "Forbidden: user is deactivated",
+    ],
+)
 def test_forbidden_is_the_end_of_the_chat(description):
     outcome = classify(Forbidden(description))
     assert outcome.kind is Kind.FORBIDDEN and outcome.expected
@@ -107,28 +120,41 @@ def test_outcome_details():
         classify(ValueError("not from Telegram"))  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("endpoint", "posts"), [
-    ("sendMessage", True), ("sendPhoto", True), ("sendPoll", True), ("copyMessage", True),
-    ("forwardMessage", True), ("sendChatAction", False), ("editMessageText", False),
-    ("answerCallbackQuery", False), ("deleteMessage", False), ("setMyCommands", False),
-])
+@pytest.mark.parametrize(
+    ("endpoint", "posts"),
+    [
+        ("sendMessage", True),
+        ("sendPhoto", True),
+        ("sendPoll", True),
+        ("copyMessage", True),
+        ("forwardMessage", True),
+        ("sendChatAction", False),
+        ("editMessageText", False),
+        ("answerCallbackQuery", False),
+        ("deleteMessage", False),
+        ("setMyCommands", False),
+    ],
+)
 def test_which_methods_post_a_message(endpoint, posts):
     assert posts_message(endpoint) is posts
 
 
-@pytest.mark.parametrize(("error", "send", "edit"), [
-    (ConnectFailed("refused"), True, True),
-    (ConnectTimedOut("connect timed out"), True, True),
-    (RetryAfter(timedelta(seconds=1)), True, True),
-    (TimedOut(), False, True),
-    (NetworkError("aiohttp.ServerDisconnectedError: Server disconnected"), False, True),
-    (NetworkError("Bad Gateway"), False, True),
-    (BadRequest("Bad Request: message to edit not found"), False, False),
-    (Forbidden("Forbidden: bot was blocked by the user"), False, False),
-    (ChatMigrated(-1001), False, False),
-    (InvalidToken(), False, False),
-    (ValueError("a bug"), False, False),
-])
+@pytest.mark.parametrize(
+    ("error", "send", "edit"),
+    [
+        (ConnectFailed("refused"), True, True),
+        (ConnectTimedOut("connect timed out"), True, True),
+        (RetryAfter(timedelta(seconds=1)), True, True),
+        (TimedOut(), False, True),
+        (NetworkError("aiohttp.ServerDisconnectedError: Server disconnected"), False, True),
+        (NetworkError("Bad Gateway"), False, True),
+        (BadRequest("Bad Request: message to edit not found"), False, False),
+        (Forbidden("Forbidden: bot was blocked by the user"), False, False),
+        (ChatMigrated(-1001), False, False),
+        (InvalidToken(), False, False),
+        (ValueError("a bug"), False, False),
+    ],
+)
 def test_what_is_retried(error, send, edit):
     """Only transient failures; a send only when it surely did not reach Telegram."""
     assert retryable(error, "sendMessage") is send
@@ -137,6 +163,7 @@ def test_what_is_retried(error, send, edit):
 
 
 # --- the transport tells a connection that was never made from one that dropped -------------
+
 
 def free_port() -> int:
     """A loopback port nothing listens on."""

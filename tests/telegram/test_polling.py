@@ -45,18 +45,33 @@ def test_taps_of_answering_and_inline_queries_are_not_held_other_updates_are():
     are not held back nor marked; a message and any other button (one that acts: setting
     homework, publishing a quiz) are."""
     user = {"id": 7, "is_bot": False, "first_name": "A"}
-    message = {"message_id": 1, "date": 0, "chat": {"id": 7, "type": "private"}, "from": user,
-               "text": "/start"}
+    message = {
+        "message_id": 1,
+        "date": 0,
+        "chat": {"id": 7, "type": "private"},
+        "from": user,
+        "text": "/start",
+    }
 
     def tap(data: str) -> Update:
-        return update(None, callback_query={"id": "1", "from": user, "chat_instance": "c",
-                                            "data": data, "message": message})
+        return update(
+            None,
+            callback_query={
+                "id": "1",
+                "from": user,
+                "chat_instance": "c",
+                "data": data,
+                "message": message,
+            },
+        )
 
-    answering = [render_callbacks.encode(render_callbacks.AnswerButton(3, 1, 0)), render_callbacks.encode(
-        render_callbacks.NextButton(3, 1)), render_callbacks.encode(render_callbacks.GroupAnswerButton(4, 0, 1))]
+    answering = [
+        render_callbacks.encode(render_callbacks.AnswerButton(3, 1, 0)),
+        render_callbacks.encode(render_callbacks.NextButton(3, 1)),
+        render_callbacks.encode(render_callbacks.GroupAnswerButton(4, 0, 1)),
+    ]
     assert not any(held(tap(data)) for data in answering)
-    assert not held(update(None, inline_query={"id": "1", "from": user, "query": "",
-                                                "offset": ""}))
+    assert not held(update(None, inline_query={"id": "1", "from": user, "query": "", "offset": ""}))
     assert held(update(None, message=message))
     assert held(tap("h:1"))  # a homework button (and garbage) is held
     assert held(tap(""))
@@ -113,8 +128,12 @@ async def test_marks_are_one_write_per_batch_and_looked_up_after_a_start(engine)
         assert store.commits == commits + 1
         # a mark older than the marks are kept (not pruned yet): after a week without updates
         # Telegram picks the next update_id at random, and it may be this one
-        await engine.execute("INSERT INTO handled_updates (bot_id, update_id, handled_at)"
-                             " VALUES (?, ?, ?)", BOT, 5000, 0.0)
+        await engine.execute(
+            "INSERT INTO handled_updates (bot_id, update_id, handled_at) VALUES (?, ?, ?)",
+            BOT,
+            5000,
+            0.0,
+        )
         again = PolledUpdates()
         await again.start(store.handled_marks(), BOT)
         assert await again.handled_before(1) and await again.handled_before(100)

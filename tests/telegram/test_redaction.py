@@ -17,7 +17,8 @@ def test_the_token_and_its_secret_part_are_replaced():
     a secret part too short to be told from ordinary text is replaced only in the whole token."""
     redact = Redactor(TOKEN)
     assert redact(f"GET /bot{TOKEN}/getMe and /bot7654321%3A{SECRET_PART}/x") == (
-        f"GET /bot{PLACEHOLDER}/getMe and /bot7654321%3A{PLACEHOLDER}/x")
+        f"GET /bot{PLACEHOLDER}/getMe and /bot7654321%3A{PLACEHOLDER}/x"
+    )
     short = Redactor("1:x")
     assert short("bot1:x/getMe, x marks the spot") == f"bot{PLACEHOLDER}/getMe, x marks the spot"
 
@@ -50,8 +51,9 @@ def test_every_channel_of_the_interpreter_is_redacted():
         print("printed through the program's redactor:", redaction.Redactor(TOKEN)(TOKEN))
         raise SystemError("uncaught " + TOKEN)
     """)
-    proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
-                          timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 1
     assert SECRET_PART not in proc.stdout + proc.stderr
     for what in ("logged", "warned", "thread", "finalizer", "uncaught"):

@@ -58,7 +58,10 @@ def test_a_reload_updates_adds_removes_and_keeps(folder):
     assert [b.id for b in report.kept] == ["options-4"]
     [problem] = report.problems
     assert (problem.file, problem.line, problem.field) == (
-        str(folder / "options-4.yaml"), BROKEN_LINE, "version")
+        str(folder / "options-4.yaml"),
+        BROKEN_LINE,
+        "version",
+    )
 
     (folder / "options-10.yaml").unlink()
     again = load_changes([folder], report.banks)
@@ -79,15 +82,17 @@ def test_a_reload_with_no_files_left_keeps_everything(folder, tmp_path):
 def test_a_second_file_with_the_same_id_is_a_problem(folder):
     """A copy of a bank under another name does not replace it."""
     current = load_banks([folder])
-    (folder / "zz-copy.yaml").write_text((folder / "options-2.yaml").read_text("utf-8"),
-                                         encoding="utf-8")
+    (folder / "zz-copy.yaml").write_text(
+        (folder / "options-2.yaml").read_text("utf-8"), encoding="utf-8"
+    )
     report = load_changes([folder], current)
     assert report.banks["options-2"].path == folder / "options-2.yaml"
     assert "also used by" in report.problems[0].message
 
 
-@pytest.mark.parametrize(("value", "ids"), [("", set()), ("5001", {5001}),
-                                             (" 5001, 42 ,", {5001, 42})])
+@pytest.mark.parametrize(
+    ("value", "ids"), [("", set()), ("5001", {5001}), (" 5001, 42 ,", {5001, 42})]
+)
 def test_admins_from_the_environment(value, ids):
     """QUIZBOT_ADMINS: comma-separated user ids; blank items are ignored."""
     assert admins_from_env({"QUIZBOT_ADMINS": value}) == ids
@@ -140,7 +145,8 @@ async def test_reload_command_for_the_operator_only(fake, tmp_path, folder, monk
 
 
 async def test_reload_of_a_change_without_a_version_bump_advises_the_operator(
-        fake, tmp_path, folder, monkeypatch):
+    fake, tmp_path, folder, monkeypatch
+):
     """A bank changed under the same version: the operator's /reload answer says so, in their
     language, with the advice to bump the version (it read "version 1 → 1", the advice only
     in the log)."""
@@ -172,18 +178,19 @@ async def test_sighup_reloads_the_banks_of_quizbot_run(fake, tmp_path, folder, m
 
         write_bank(folder, 10, bank_id="options-2", version=2)
         proc.send_signal(signal.SIGHUP)
-        await fake.wait_for(lambda: "banks reloaded (SIGHUP)" in log.read_text(), timeout=20,
-                            recheck=0.05)
+        await fake.wait_for(
+            lambda: "banks reloaded (SIGHUP)" in log.read_text(), timeout=20, recheck=0.05
+        )
         await person.say("/quiz options-2", replies=2)
         assert len(buttons(person.question_message())) == 10
 
         break_bank(folder / "options-2.yaml")
         proc.send_signal(signal.SIGHUP)
-        await fake.wait_for(lambda: log.read_text().count("banks reloaded (SIGHUP)") == 2,
-                            timeout=20, recheck=0.05)
+        await fake.wait_for(
+            lambda: log.read_text().count("banks reloaded (SIGHUP)") == 2, timeout=20, recheck=0.05
+        )
         text = log.read_text()
-        assert (f"bank reload: {folder / 'options-2.yaml'}:{BROKEN_AT}: field 'version'"
-                in text)
+        assert f"bank reload: {folder / 'options-2.yaml'}:{BROKEN_AT}: field 'version'" in text
         await person.say("/quiz options-2", replies=2)
         assert len(buttons(person.question_message())) == 10
         assert proc.returncode is None

@@ -30,8 +30,11 @@ def test_each_kind_owns_a_distinct_prefix():
 def test_the_callback_data_of_a_button_matches_its_own_route_pattern_only(button):
     """The pattern a route's handler matches takes the buttons of its kind and no other."""
     data = render_callbacks.encode(button)
-    matching = [kind for kind in render_callbacks.BUTTON_KINDS
-                if render_callbacks.callback_pattern(kind).match(data) is not None]
+    matching = [
+        kind
+        for kind in render_callbacks.BUTTON_KINDS
+        if render_callbacks.callback_pattern(kind).match(data) is not None
+    ]
     assert matching == [type(button)]
     assert render_callbacks.decode(data) == button
 
@@ -40,4 +43,7 @@ def test_the_callback_data_of_a_button_matches_its_own_route_pattern_only(button
 def test_route_patterns_take_the_whole_callback_data(data):
     """PTB matches a handler's pattern at the start of the data (``re.match``): a route's
     pattern is anchored at the end too, so trailing junk is routed nowhere."""
-    assert not any(render_callbacks.callback_pattern(kind).match(data) for kind in render_callbacks.BUTTON_KINDS)
+    assert not any(
+        render_callbacks.callback_pattern(kind).match(data)
+        for kind in render_callbacks.BUTTON_KINDS
+    )

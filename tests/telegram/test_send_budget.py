@@ -181,10 +181,9 @@ async def test_the_question_of_the_day_goes_before_reminders_waiting_in_the_budg
     await bot.shutdown()
     texts = [c.params["text"] for c in fake.calls if c.method == "sendMessage"]
     first_post = texts.index(f"daily {groups[0]}")
-    assert texts[first_post:first_post + 5] == [f"daily {g}" for g in groups]
-    assert sum(1 for t in texts[first_post + 5:] if t.startswith("reminder")) > 10
-    assert [t for t in texts if t.startswith("reminder")] == [
-        f"reminder {u}" for u in USERS[:40]]
+    assert texts[first_post : first_post + 5] == [f"daily {g}" for g in groups]
+    assert sum(1 for t in texts[first_post + 5 :] if t.startswith("reminder")) > 10
+    assert [t for t in texts if t.startswith("reminder")] == [f"reminder {u}" for u in USERS[:40]]
 
 
 async def test_a_turn_gate_lets_an_earlier_turn_go_first_and_survives_cancellation():
@@ -197,9 +196,16 @@ async def test_a_turn_gate_lets_an_earlier_turn_go_first_and_survives_cancellati
             order.append(name)
 
     async with gate.turn(JOB_SOON):  # held: everyone below waits
-        tasks = {name: asyncio.create_task(take(name, turn)) for name, turn in (
-            ("late-1", JOB_LATER), ("soon", JOB_SOON), ("late-2", JOB_LATER),
-            ("first", JOB_FIRST), ("gone", JOB_FIRST))}
+        tasks = {
+            name: asyncio.create_task(take(name, turn))
+            for name, turn in (
+                ("late-1", JOB_LATER),
+                ("soon", JOB_SOON),
+                ("late-2", JOB_LATER),
+                ("first", JOB_FIRST),
+                ("gone", JOB_FIRST),
+            )
+        }
         await asyncio.sleep(0)  # one turn of the loop: each task runs up to its wait
         assert gate.waiting == 5
         tasks["gone"].cancel()

@@ -16,21 +16,24 @@ def opener(payload: str):
     return next(link for link in handlers.START_LINKS if link.takes(payload))
 
 
-@pytest.mark.parametrize(("payload", "link"), [
-    (render_links.question_link("quizbot", 12, 3).split("=", 1)[1], teachers.QUESTION_LINK),
-    ("q_0_0", teachers.QUESTION_LINK),
-    ("q_1_10000", handlers.BANK_LINK),  # a position out of range: taken for a bank id
-    ("q_x_1", handlers.BANK_LINK),
-    ("hwAbC-d_e", homework.HOMEWORK_LINK),
-    ("hw", homework.HOMEWORK_LINK),
-    ("hw-bank", homework.HOMEWORK_LINK),  # as it always was: "hw" begins a homework token
-    (render_links.LIST_PAYLOAD, handlers.LIST_LINK),
-    (render_links.LIST_PAYLOAD + "s", handlers.BANK_LINK),
-    ("deepspeed-megatron", handlers.BANK_LINK),
-    ("c-0a1b2c3d4e", handlers.BANK_LINK),  # a shared created quiz
-    ("garbage!*", handlers.BANK_LINK),  # refused by name as an unknown bank
-    ("é", handlers.BANK_LINK),
-])
+@pytest.mark.parametrize(
+    ("payload", "link"),
+    [
+        (render_links.question_link("quizbot", 12, 3).split("=", 1)[1], teachers.QUESTION_LINK),
+        ("q_0_0", teachers.QUESTION_LINK),
+        ("q_1_10000", handlers.BANK_LINK),  # a position out of range: taken for a bank id
+        ("q_x_1", handlers.BANK_LINK),
+        ("hwAbC-d_e", homework.HOMEWORK_LINK),
+        ("hw", homework.HOMEWORK_LINK),
+        ("hw-bank", homework.HOMEWORK_LINK),  # as it always was: "hw" begins a homework token
+        (render_links.LIST_PAYLOAD, handlers.LIST_LINK),
+        (render_links.LIST_PAYLOAD + "s", handlers.BANK_LINK),
+        ("deepspeed-megatron", handlers.BANK_LINK),
+        ("c-0a1b2c3d4e", handlers.BANK_LINK),  # a shared created quiz
+        ("garbage!*", handlers.BANK_LINK),  # refused by name as an unknown bank
+        ("é", handlers.BANK_LINK),
+    ],
+)
 def test_each_payload_is_opened_by_its_feature(payload, link):
     """Each payload goes to the feature that made it; anything else is taken for a bank id."""
     assert opener(payload) is link

@@ -27,9 +27,11 @@ HANG_SECONDS = 60.0
 """Only a hang detector: a stop takes a few seconds (``bot.app.STOP_SECONDS`` bounds each of
 its network steps); a process still running after this long is dumped and killed."""
 
-_ENTRY = ("import faulthandler, signal, sys; "
-          "faulthandler.register(signal.SIGUSR2, all_threads=True); "
-          "from bot.__main__ import main; sys.exit(main())")
+_ENTRY = (
+    "import faulthandler, signal, sys; "
+    "faulthandler.register(signal.SIGUSR2, all_threads=True); "
+    "from bot.__main__ import main; sys.exit(main())"
+)
 """`quizbot run`, with every thread's stack written to the log on SIGUSR2 (a hang's dump)."""
 
 
@@ -69,23 +71,38 @@ class Bot:
     async def start(self, *, held: asyncio.Event | None = None) -> None:
         """Start the process; wait until it polls (or the webhook is set), or until ``held``
         is set (a :class:`Gate` holds a call of its start)."""
-        self.env = {**os.environ, "TELEGRAM_BOT_TOKEN": self.fake.token,
-                    "TELEGRAM_BASE_URL": self.fake.base_url, "QUIZBOT_DB": str(self.db)}
+        self.env = {
+            **os.environ,
+            "TELEGRAM_BOT_TOKEN": self.fake.token,
+            "TELEGRAM_BASE_URL": self.fake.base_url,
+            "QUIZBOT_DB": str(self.db),
+        }
         if self.webhook:
             port = free_port()
-            self.env |= {"QUIZBOT_WEBHOOK_URL": f"http://127.0.0.1:{port}/tg",
-                         "QUIZBOT_LISTEN": f"127.0.0.1:{port}"}
+            self.env |= {
+                "QUIZBOT_WEBHOOK_URL": f"http://127.0.0.1:{port}/tg",
+                "QUIZBOT_LISTEN": f"127.0.0.1:{port}",
+            }
         with self.log.open("ab") as out:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-c", _ENTRY, "run", env=self.env, stdout=out, stderr=out,
-                stdin=subprocess.DEVNULL)
+                sys.executable,
+                "-c",
+                _ENTRY,
+                "run",
+                env=self.env,
+                stdout=out,
+                stderr=out,
+                stdin=subprocess.DEVNULL,
+            )
         if held is not None:
             await asyncio.wait_for(held.wait(), HANG_SECONDS)
             return
-        ready = ((lambda: self.fake.webhook_delivering) if self.webhook
-                 else (lambda: self.fake.polling))
-        await self.fake.wait_for(lambda: ready() or self.proc.returncode is not None,
-                                 timeout=HANG_SECONDS)
+        ready = (
+            (lambda: self.fake.webhook_delivering) if self.webhook else (lambda: self.fake.polling)
+        )
+        await self.fake.wait_for(
+            lambda: ready() or self.proc.returncode is not None, timeout=HANG_SECONDS
+        )
         assert self.proc.returncode is None, self.log.read_text()
 
     def signal(self, number: int = signal.SIGTERM) -> None:
@@ -132,10 +149,12 @@ async def _busy(bot: Bot) -> Callable[[], None]:
 _STOP_MOMENTS: dict[str, Callable[[Bot], Awaitable[object]]] = {"idle": _idle, "busy": _busy}
 
 
-@pytest.mark.parametrize(("webhook", "moment"), [(False, "idle"), (True, "idle"), (True, "busy")],
-                         ids=["polling-idle", "webhook-idle", "webhook-busy"])
-async def test_a_stop_signal_ends_the_process_with_storage_closed(fake, tmp_path, webhook,
-                                                                  moment):
+@pytest.mark.parametrize(
+    ("webhook", "moment"),
+    [(False, "idle"), (True, "idle"), (True, "busy")],
+    ids=["polling-idle", "webhook-idle", "webhook-busy"],
+)
+async def test_a_stop_signal_ends_the_process_with_storage_closed(fake, tmp_path, webhook, moment):
     """SIGTERM while idle, or while an update is in flight: exit 0, the update finished,
     storage closed (polling with an update in flight: the tests below)."""
     bot = Bot(fake, tmp_path / "quiz.sqlite3", tmp_path / "bot.log", webhook=webhook)
@@ -148,8 +167,9 @@ async def test_a_stop_signal_ends_the_process_with_storage_closed(fake, tmp_path
     bot.assert_closed_cleanly()
     if moment == "busy":
         with sqlite3.connect(bot.db) as conn:
-            assert conn.execute("SELECT COUNT(*) FROM attempts WHERE user_id = 801"
-                                ).fetchone() == (1,)
+            assert conn.execute("SELECT COUNT(*) FROM attempts WHERE user_id = 801").fetchone() == (
+                1,
+            )
 
 
 async def test_a_second_signal_during_the_stop_still_closes_storage(fake, tmp_path):
@@ -163,9 +183,12 @@ async def test_a_second_signal_during_the_stop_still_closes_storage(fake, tmp_pa
     polls = len(fake.calls)
     bot.signal(signal.SIGTERM)
     # the updater's last getUpdates (timeout 0) confirms the updates fetched: it has stopped
-    await fake.wait_for_call("getUpdates", after=polls,
-                             where=lambda call: not int(call.params.get("timeout") or 0),
-                             timeout=HANG_SECONDS)
+    await fake.wait_for_call(
+        "getUpdates",
+        after=polls,
+        where=lambda call: not int(call.params.get("timeout") or 0),
+        timeout=HANG_SECONDS,
+    )
     bot.signal(signal.SIGINT)
     release()
     assert await bot.exit_status() == 0, bot.log.read_text()
@@ -223,7 +246,8 @@ async def test_a_stop_whatever_the_last_poll_meets(fake, tmp_path, fault):
 
 
 async def test_ratings_queued_by_the_last_answers_are_written_before_the_exit(
-        fake, tmp_path, banks):
+    fake, tmp_path, banks
+):
     """An answer whose feedback is in flight when SIGTERM comes: the answer and its review
     card are stored before the process exits."""
     bot = Bot(fake, tmp_path / "quiz.sqlite3", tmp_path / "bot.log")
@@ -233,8 +257,12 @@ async def test_ratings_queued_by_the_last_answers_are_written_before_the_exit(
     question = ann.question_message()
     gate = Gate(fake, "editMessageText")
     label = correct_label(question, banks[BANK_ID], "en")
-    data = next(b["callback_data"] for row in question["reply_markup"]["inline_keyboard"]
-                for b in row if b["text"] == label)
+    data = next(
+        b["callback_data"]
+        for row in question["reply_markup"]["inline_keyboard"]
+        for b in row
+        if b["text"] == label
+    )
     fake.tap(802, 802, question["message_id"], data)
     await gate.held.wait()
     bot.signal(signal.SIGTERM)
@@ -242,8 +270,9 @@ async def test_ratings_queued_by_the_last_answers_are_written_before_the_exit(
     assert await bot.exit_status() == 0, bot.log.read_text()
     bot.assert_closed_cleanly()
     with sqlite3.connect(bot.db) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM answers JOIN attempts USING (attempt_id)"
-                            " WHERE user_id = 802").fetchone() == (1,)
+        assert conn.execute(
+            "SELECT COUNT(*) FROM answers JOIN attempts USING (attempt_id) WHERE user_id = 802"
+        ).fetchone() == (1,)
         assert conn.execute("SELECT COUNT(*) FROM cards WHERE user_id = 802").fetchone() == (1,)
 
 
@@ -272,10 +301,14 @@ def test_the_last_poll_after_a_stop_is_logged_as_info_not_critical(caplog):
     updater_log.addFilter(_POLL_AFTER_STOP)
     try:
         with caplog.at_level(logging.DEBUG, logger="telegram.ext.Updater"):
-            updater_log.critical("Updater stopped unexpectedly. Pulled updates will be ignored "
-                                 "and pulled again on restart.")
-            updater_log.critical("Something went wrong processing the data received from "
-                                 "Telegram. Received data was *not* processed!")
+            updater_log.critical(
+                "Updater stopped unexpectedly. Pulled updates will be ignored "
+                "and pulled again on restart."
+            )
+            updater_log.critical(
+                "Something went wrong processing the data received from "
+                "Telegram. Received data was *not* processed!"
+            )
     finally:
         updater_log.removeFilter(_POLL_AFTER_STOP)
     (race, other) = caplog.records
@@ -283,8 +316,7 @@ def test_the_last_poll_after_a_stop_is_logged_as_info_not_critical(caplog):
     assert "sends them again at the next start" in race.getMessage()
 
 
-async def test_a_job_meeting_a_storage_outage_says_so_once_a_minute_without_a_traceback(
-        caplog):
+async def test_a_job_meeting_a_storage_outage_says_so_once_a_minute_without_a_traceback(caplog):
     """A job pass that meets a storage outage ends with one WARNING line (no traceback) per
     minute however often it runs, and runs again at its next interval (issue 31, item 19: two
     ERROR tracebacks a second during a PostgreSQL outage)."""

@@ -7,22 +7,24 @@ import pkgutil
 
 import pytest
 
-import bot.quiz
+import bot.features
+import bot.kernel
 from bot import i18n
 from bot.kernel.engine import QuizError
 from bot.routes import TOASTS, merge_toasts
 
 
 def refusal_classes() -> set[type[QuizError]]:
-    """Every subclass of :class:`QuizError` defined in ``bot.quiz`` (each of its modules
-    imported first, so that none is missed)."""
-    for info in pkgutil.walk_packages(bot.quiz.__path__, "bot.quiz."):
-        importlib.import_module(info.name)
+    """Every subclass of :class:`QuizError` defined in the kernel or a feature (each of their
+    modules imported first, so that none is missed)."""
+    for package in (bot.kernel, bot.features):
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            importlib.import_module(info.name)
     found: set[type[QuizError]] = set()
     todo = [QuizError]
     while todo:
         for sub in todo.pop().__subclasses__():
-            if sub not in found and sub.__module__.startswith("bot.quiz."):
+            if sub not in found and sub.__module__.startswith(("bot.kernel.", "bot.features.")):
                 found.add(sub)
                 todo.append(sub)
     return found

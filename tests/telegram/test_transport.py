@@ -21,8 +21,9 @@ TOKEN = "123:abc"
 MESSAGE = {"message_id": 5, "date": 0, "chat": {"id": 1, "type": "private"}}
 
 
-async def serve(handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-                ) -> tuple[web.AppRunner, str]:
+async def serve(
+    handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+) -> tuple[web.AppRunner, str]:
     """Serve ``handler`` for every path on 127.0.0.1; the runner and the server's origin."""
     app = web.Application()
     app.router.add_route("*", "/{tail:.*}", handler)
@@ -52,17 +53,23 @@ async def test_a_file_upload_arrives_as_multipart_with_its_fields(transport):
         received["content_type"] = request.content_type
         form = await request.post()
         for name, value in form.items():
-            received[name] = ((value.filename, value.content_type, value.file.read())
-                              if isinstance(value, web.FileField) else value)
-        return web.json_response({"ok": True, "result": {
-            **MESSAGE, "document": {"file_id": "f", "file_unique_id": "u"}}})
+            received[name] = (
+                (value.filename, value.content_type, value.file.read())
+                if isinstance(value, web.FileField)
+                else value
+            )
+        return web.json_response(
+            {"ok": True, "result": {**MESSAGE, "document": {"file_id": "f", "file_unique_id": "u"}}}
+        )
 
     runner, origin = await serve(handler)
     try:
-        bot = Bot(TOKEN, base_url=f"{origin}/bot", request=transport,
-                  get_updates_request=AiohttpRequest())
-        message = await bot.send_document(1, b"col1,col2\n1,2\n", filename="results.csv",
-                                          caption="Results")
+        bot = Bot(
+            TOKEN, base_url=f"{origin}/bot", request=transport, get_updates_request=AiohttpRequest()
+        )
+        message = await bot.send_document(
+            1, b"col1,col2\n1,2\n", filename="results.csv", caption="Results"
+        )
     finally:
         await runner.cleanup()
     assert message.message_id == 5
@@ -89,9 +96,14 @@ async def test_the_write_timeout_bounds_a_request_even_without_a_read_timeout(tr
     try:
         async with asyncio.timeout(30):  # a hang fails the test instead of stalling the suite
             with pytest.raises(TimedOut):
-                await transport.do_request(f"{origin}/bot{TOKEN}/getMe", "POST",
-                                           read_timeout=None, write_timeout=0.3,
-                                           connect_timeout=0.5, pool_timeout=0.5)
+                await transport.do_request(
+                    f"{origin}/bot{TOKEN}/getMe",
+                    "POST",
+                    read_timeout=None,
+                    write_timeout=0.3,
+                    connect_timeout=0.5,
+                    pool_timeout=0.5,
+                )
         assert arrived.is_set()
     finally:
         never.set()
@@ -113,8 +125,9 @@ async def test_proxies_come_from_the_environment(monkeypatch):
     request = AiohttpRequest()
     await request.initialize()
     try:
-        status, body = await request.do_request(f"http://api.example.invalid/bot{TOKEN}/close",
-                                                "POST")
+        status, body = await request.do_request(
+            f"http://api.example.invalid/bot{TOKEN}/close", "POST"
+        )
     finally:
         await request.shutdown()
         await runner.cleanup()
@@ -148,7 +161,9 @@ def test_answers_orjson_refuses_are_read_as_ptb_reads_them():
     """Invalid UTF-8 in an answer is replaced, as PTB's own ``parse_json_payload`` does; a body
     that is not JSON is PTB's ``TelegramError("Invalid server response")``."""
     assert AiohttpRequest().parse_json_payload(b'{"ok":true,"result":"a\xffb"}') == {
-        "ok": True, "result": "a\ufffdb"}
+        "ok": True,
+        "result": "a\ufffdb",
+    }
     with pytest.raises(TelegramError, match="Invalid server response"):
         AiohttpRequest().parse_json_payload(b"<html>502 Bad Gateway</html>")
 
@@ -160,13 +175,30 @@ async def test_polled_callback_queries_come_without_the_unread_fields(transport)
     keyboard = {"inline_keyboard": [[{"text": "A", "callback_data": "a:1"}]]}
     bold = [{"type": "bold", "offset": 0, "length": 2}]
     updates = [
-        {"update_id": 1, "callback_query": {
-            "id": "q1", "from": {"id": 7, "is_bot": False, "first_name": "A"},
-            "chat_instance": "c", "data": "a:1",
-            "message": {**MESSAGE, "text": "Q1 text", "entities": bold,
-                        "reply_markup": keyboard}}},
-        {"update_id": 2, "message": {**MESSAGE, "text": "/quiz", "entities": [
-            {"type": "bot_command", "offset": 0, "length": 5}], "reply_markup": keyboard}},
+        {
+            "update_id": 1,
+            "callback_query": {
+                "id": "q1",
+                "from": {"id": 7, "is_bot": False, "first_name": "A"},
+                "chat_instance": "c",
+                "data": "a:1",
+                "message": {
+                    **MESSAGE,
+                    "text": "Q1 text",
+                    "entities": bold,
+                    "reply_markup": keyboard,
+                },
+            },
+        },
+        {
+            "update_id": 2,
+            "message": {
+                **MESSAGE,
+                "text": "/quiz",
+                "entities": [{"type": "bot_command", "offset": 0, "length": 5}],
+                "reply_markup": keyboard,
+            },
+        },
     ]
 
     async def api(request: web.Request) -> web.Response:
@@ -191,18 +223,29 @@ def test_the_handlers_read_no_unread_field_of_a_callback_querys_message():
     reads a message's ``entities`` is one known to read a message a user sent (not a callback
     query's), and its ``reply_markup`` is read only by ``common.sent_keyboard``; a new one must
     be checked, and the field kept if it reads a query's message."""
-    known = {("bot/telegram/arrivals.py", "entities"), ("bot/features/myquizzes/handlers.py", "entities"),
-             ("bot/telegram/common.py", "reply_markup")}
+    known = {
+        ("bot/telegram/arrivals.py", "entities"),
+        ("bot/features/myquizzes/handlers.py", "entities"),
+        ("bot/telegram/common.py", "reply_markup"),
+    }
     root = Path(__file__).resolve().parents[2]
     reads = set()
     fields = (*UNREAD_FIELDS, "reply_markup")
     for path in sorted((root / "bot").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)
-                    and node.attr in fields):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Load)
+                and node.attr in fields
+            ):
                 reads.add((path.relative_to(root).as_posix(), node.attr))
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                  and node.func.id == "getattr" and len(node.args) >= 2
-                  and isinstance(node.args[1], ast.Constant) and node.args[1].value in fields):
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "getattr"
+                and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+                and node.args[1].value in fields
+            ):
                 reads.add((path.relative_to(root).as_posix(), node.args[1].value))
     assert reads == known

@@ -33,6 +33,7 @@ GROUP = -1001234567890
 
 # --- the lock key ------------------------------------------------------------------------------
 
+
 def test_the_order_key_is_deterministic_and_in_a_namespace_of_its_own():
     """The key of a (chat, sender) is the same in every process and version (these values are
     fixed here), fits an int4, tells a chat's members apart, and its namespace is none of the
@@ -43,9 +44,9 @@ def test_the_order_key_is_deterministic_and_in_a_namespace_of_its_own():
     assert order_key(7, None) == -1009027626
     keys = {order_key(-100 - i // 100, i) for i in range(100_000)}
     assert len(keys) == 100_000  # no two of these share a lock
-    assert all(-2**31 <= k < 2**31 for k in keys)
+    assert all(-(2**31) <= k < 2**31 for k in keys)
     others = {MIGRATION_LOCK[0], PSEUDONYM_LOCK[0], SESSION_NAMESPACE, POLLER_NAMESPACE}
-    assert ORDER_NAMESPACE not in others and -2**31 <= ORDER_NAMESPACE < 2**31
+    assert ORDER_NAMESPACE not in others and -(2**31) <= ORDER_NAMESPACE < 2**31
 
 
 @pytest.fixture
@@ -75,6 +76,7 @@ async def test_a_turn_never_blocks_a_session_lease_with_the_same_number(stores, 
 
 
 # --- what one instance tells the others ---------------------------------------------------------
+
 
 async def test_a_users_change_reaches_the_other_instances_order_connection(stores):
     """A language choice, an answer flow and a deletion stored through one instance are told
@@ -118,11 +120,13 @@ async def test_an_early_close_is_asked_of_the_lease_holder_only(pg_db):
 
 # --- turns between two instances ---------------------------------------------------------------
 
+
 async def _pending(pg_db: str) -> list[int]:
     db = await asyncpg.connect(pg_db)
     try:
-        return [r[0] for r in await db.fetch(
-            "SELECT update_id FROM pending_updates ORDER BY update_id")]
+        return [
+            r[0] for r in await db.fetch("SELECT update_id FROM pending_updates ORDER BY update_id")
+        ]
     finally:
         await db.close()
 
@@ -221,7 +225,10 @@ async def test_a_dead_instance_holds_a_key_back_no_longer_than_the_turn_wait(sto
         try:
             pid = await admin.fetchval(
                 "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1"
-                " AND objid = $2 AND granted", ORDER_NAMESPACE, order_key(GROUP, 42) % 2**32)
+                " AND objid = $2 AND granted",
+                ORDER_NAMESPACE,
+                order_key(GROUP, 42) % 2**32,
+            )
             await admin.execute("SELECT pg_terminate_backend($1)", pid)
         finally:
             await admin.close()
@@ -264,8 +271,12 @@ async def test_without_the_database_registration_fails_and_turns_go_ahead(pg_url
 def _tap(update_id: int, user_id: int, chat_id: int) -> Update:
     chat = Chat(chat_id, Chat.PRIVATE if chat_id == user_id else Chat.SUPERGROUP)
     message = Message(update_id, None, chat)  # type: ignore[arg-type]
-    return Update(update_id, callback_query=CallbackQuery(
-        str(update_id), User(user_id, "U", False), "ci", message=message, data="x"))
+    return Update(
+        update_id,
+        callback_query=CallbackQuery(
+            str(update_id), User(user_id, "U", False), "ci", message=message, data="x"
+        ),
+    )
 
 
 async def test_updates_dropped_by_the_flood_limits_are_unregistered(stores, pg_db):
@@ -299,6 +310,7 @@ async def test_updates_dropped_by_the_flood_limits_are_unregistered(stores, pg_d
 
 # --- end to end: two bots behind one webhook URL ------------------------------------------------
 
+
 @dataclass
 class Instance(RunningBot):
     """The bot in webhook mode, listening on a port of its own, with Telegram told the
@@ -320,8 +332,10 @@ class Instance(RunningBot):
 async def two_instances(fake, pg_db) -> AsyncIterator[tuple[Balancer, Instance, Instance]]:
     """Two bots on one PostgreSQL database behind one webhook URL."""
     balancer = await Balancer().start()
-    instances = [Instance(fake, pg_db, mode="webhook", public_url=balancer.url)  # type: ignore[arg-type]
-                 for _ in range(2)]
+    instances = [
+        Instance(fake, pg_db, mode="webhook", public_url=balancer.url)  # type: ignore[arg-type]
+        for _ in range(2)
+    ]
     try:
         for instance in instances:
             await instance.start()
@@ -335,7 +349,8 @@ async def two_instances(fake, pg_db) -> AsyncIterator[tuple[Balancer, Instance, 
 
 @pytest.mark.parametrize("later", ["another option", "next"])
 async def test_one_users_taps_reaching_two_instances_are_handled_in_update_order(
-        fake, pg_db, banks, two_instances, later):
+    fake, pg_db, banks, two_instances, later
+):
     """A user taps a (wrong) option, then, while the instance that got that tap is still
     handling it, taps again: another option, or "next" (a tap delivered back to back). The
     balancer sends the second tap to the other instance, which waits for the first tap's turn:
@@ -370,14 +385,19 @@ async def test_one_users_taps_reaching_two_instances_are_handled_in_update_order
             await entered.wait()  # instance A is handling the first tap (in its turn)
         balancer.plan = [1]
         second = fake.tap(
-            person.user_id, person.user_id, question["message_id"],
+            person.user_id,
+            person.user_id,
+            question["message_id"],
             data[right] if later == "another option" else f"n:{attempt_id}:{position}",
-            check_button=False)
+            check_button=False,
+        )
         ids = [first["callback_query"]["id"], second["callback_query"]["id"]]
         order_b = b.app.update_processor.order  # type: ignore[attr-defined]
         # B waits for the first tap's turn, or (without the order) has handled the second tap
-        await fake.wait_for(lambda: (order_b is not None and order_b.waiting)
-                            or ids[1] in fake.callback_answers, timeout=30)
+        await fake.wait_for(
+            lambda: (order_b is not None and order_b.waiting) or ids[1] in fake.callback_answers,
+            timeout=30,
+        )
     finally:
         go.set()
     await fake.wait_for(lambda: all(i in fake.callback_answers for i in ids), timeout=30)
@@ -394,13 +414,22 @@ async def test_one_users_taps_reaching_two_instances_are_handled_in_update_order
         assert fake.callback_answers[ids[1]]["text"] == t("toast_answered")
     else:
         assert fake.callback_answers[ids[1]].get("text") is None  # not "answer first"
-        await fake.wait_for(lambda: t("question_header", number=2, total=8)
-                            in person.bot_messages()[-1]["text"], timeout=30)
+        await fake.wait_for(
+            lambda: t("question_header", number=2, total=8) in person.bot_messages()[-1]["text"],
+            timeout=30,
+        )
     # a turn ends (its pending row deleted) after its callback query was answered: both
     # instances done, without a Bot API call to wake the wait, so rechecked
-    await fake.wait_for(lambda: not (a.app.update_processor.updates_in_flight  # type: ignore[attr-defined]
-                                     or b.app.update_processor.updates_in_flight),  # type: ignore[attr-defined]
-                        timeout=30, recheck=0.02)
+    await fake.wait_for(
+        lambda: (
+            not (
+                a.app.update_processor.updates_in_flight  # type: ignore[attr-defined]
+                or b.app.update_processor.updates_in_flight
+            )
+        ),  # type: ignore[attr-defined]
+        timeout=30,
+        recheck=0.02,
+    )
     assert await _pending(pg_db) == []
 
 
@@ -415,8 +444,9 @@ async def test_an_update_the_database_cannot_register_is_delivered_again(fake, p
         await admin.execute(READ_ONLY_ON)
         person = Person(fake, 902, "Ben", language_code="en")
         update = fake.send_message(person.user_id, "/help")
-        await fake.wait_for(lambda: (update["update_id"], 500) in fake.webhook_deliveries,
-                            timeout=30)
+        await fake.wait_for(
+            lambda: (update["update_id"], 500) in fake.webhook_deliveries, timeout=30
+        )
         assert person.bot_messages() == []
         await admin.execute(READ_ONLY_OFF)
         await fake.wait_for(lambda: person.bot_messages(), timeout=30)

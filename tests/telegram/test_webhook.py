@@ -41,8 +41,10 @@ async def post(url: str, body: bytes | dict, *, secret: str | None = SECRET) -> 
     if secret is not None:
         headers[SECRET_HEADER] = secret
     data = json.dumps(body).encode() if isinstance(body, dict) else body
-    async with aiohttp.ClientSession() as session, session.post(
-            url, data=data, headers=headers) as response:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url, data=data, headers=headers) as response,
+    ):
         return response.status
 
 
@@ -81,15 +83,24 @@ async def test_a_delivery_repeated_after_a_restart_is_dropped(fake, webhook_bot)
 
 def _message(update_id: int, user_id: int) -> Update:
     chat = Chat(user_id, Chat.PRIVATE)
-    message = Message(update_id, None, chat, from_user=User(user_id, "U", False),  # type: ignore[arg-type]
-                      text="/remind")
+    message = Message(
+        update_id,
+        None,
+        chat,
+        from_user=User(user_id, "U", False),  # type: ignore[arg-type]
+        text="/remind",
+    )
     return Update(update_id, message=message)
 
 
 def _tap(update_id: int, user_id: int) -> Update:
     message = Message(update_id, None, Chat(user_id, Chat.PRIVATE))  # type: ignore[arg-type]
-    return Update(update_id, callback_query=CallbackQuery(
-        str(update_id), User(user_id, "U", False), "ci", message=message, data="x"))
+    return Update(
+        update_id,
+        callback_query=CallbackQuery(
+            str(update_id), User(user_id, "U", False), "ci", message=message, data="x"
+        ),
+    )
 
 
 async def test_an_update_not_handled_to_its_end_is_handled_when_delivered_again(engine):
@@ -133,8 +144,7 @@ async def test_an_update_not_handled_to_its_end_is_handled_when_delivered_again(
         await second.close()
 
 
-async def test_a_delivery_repeated_to_another_instance_is_handled_once(
-        fake, pg_db, two_instances):  # noqa: F811 (the fixture imported above)
+async def test_a_delivery_repeated_to_another_instance_is_handled_once(fake, pg_db, two_instances):  # noqa: F811 (the fixture imported above)
     """Two instances on PostgreSQL: /start reaches A, and while A is still handling it the
     same update reaches B (Telegram repeated it, the balancer chose B). B waits for A's turn,
     then finds it handled and drops it: the greeting and question 1 are sent once. A later
@@ -176,12 +186,18 @@ async def test_a_body_without_the_secret_is_refused_before_it_is_read(webhook_bo
     body is sent (so nothing of it is buffered); with the secret, a body over the cap is
     answered 413 the same way, and a chunked one (no length given) once the cap is reached."""
     port = int(webhook_bot.webhook_url.split(":")[2].split("/")[0])
-    for secret, length, status in ((None, 99_000_000, 403), ("wrong", 99_000_000, 403),
-                                   (SECRET, MAX_BODY_BYTES + 1, 413)):
+    for secret, length, status in (
+        (None, 99_000_000, 403),
+        ("wrong", 99_000_000, 403),
+        (SECRET, MAX_BODY_BYTES + 1, 413),
+    ):
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        headers = (f"POST /tg-hook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                   f"Content-Length: {length}\r\n"
-                   + (f"{SECRET_HEADER}: {secret}\r\n" if secret else "") + "\r\n")
+        headers = (
+            f"POST /tg-hook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {length}\r\n"
+            + (f"{SECRET_HEADER}: {secret}\r\n" if secret else "")
+            + "\r\n"
+        )
         writer.write(headers.encode())
         await writer.drain()
         status_line = await asyncio.wait_for(reader.readline(), 30)  # no body byte sent
@@ -192,15 +208,28 @@ async def test_a_body_without_the_secret_is_refused_before_it_is_read(webhook_bo
         for _ in range(MAX_BODY_BYTES // 65536 + 2):
             yield b" " * 65536
 
-    async with aiohttp.ClientSession() as session, session.post(
-            webhook_bot.webhook_url, data=chunks(),
-            headers={SECRET_HEADER: SECRET, "Content-Type": "application/json"}) as response:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            webhook_bot.webhook_url,
+            data=chunks(),
+            headers={SECRET_HEADER: SECRET, "Content-Type": "application/json"},
+        ) as response,
+    ):
         assert response.status == 413
 
 
-@pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b'{"message": {}}',
-                                  b'{"update_id": "1"}', b"\xff\xfe",
-                                  b'{"update_id": 5, "message": {"chat": 1}}'])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"not json",
+        b"[1, 2]",
+        b'{"message": {}}',
+        b'{"update_id": "1"}',
+        b"\xff\xfe",
+        b'{"update_id": 5, "message": {"chat": 1}}',
+    ],
+)
 async def test_a_malformed_update_is_answered_200_and_logged(fake, webhook_bot, body, caplog):
     """A body that is not an update is logged and answered 200 (Telegram would repeat a 4xx
     or 5xx answer forever); the next real update is answered."""
@@ -218,13 +247,21 @@ async def test_a_port_in_use_is_one_line_naming_the_setting(fake, tmp_path):
         taken.listen()
         port = taken.getsockname()[1]
         code, _out, err = await run_until_exit(
-            "run", "--db", str(tmp_path / "p.sqlite3"), env=run_env(
-                TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_BASE_URL=fake.base_url,
+            "run",
+            "--db",
+            str(tmp_path / "p.sqlite3"),
+            env=run_env(
+                TELEGRAM_BOT_TOKEN=fake.token,
+                TELEGRAM_BASE_URL=fake.base_url,
                 QUIZBOT_WEBHOOK_URL=f"http://127.0.0.1:{port}/tg",
-                QUIZBOT_LISTEN=f"127.0.0.1:{port}"))
+                QUIZBOT_LISTEN=f"127.0.0.1:{port}",
+            ),
+        )
     assert code == 2, err
-    assert err.splitlines()[-1] == (f"quizbot: cannot listen for webhooks on 127.0.0.1:{port} "
-                                    "(QUIZBOT_LISTEN / --listen): Address already in use")
+    assert err.splitlines()[-1] == (
+        f"quizbot: cannot listen for webhooks on 127.0.0.1:{port} "
+        "(QUIZBOT_LISTEN / --listen): Address already in use"
+    )
     assert "quizbot ready" not in err and not fake.calls_to("setWebhook")
 
 
@@ -235,12 +272,20 @@ async def test_a_metrics_port_in_use_is_one_line_naming_the_setting(fake, tmp_pa
         taken.listen()
         port = taken.getsockname()[1]
         code, _out, err = await run_until_exit(
-            "run", "--db", str(tmp_path / "m.sqlite3"), env=run_env(
-                TELEGRAM_BOT_TOKEN=fake.token, TELEGRAM_BASE_URL=fake.base_url,
-                QUIZBOT_METRICS=f"127.0.0.1:{port}"))
+            "run",
+            "--db",
+            str(tmp_path / "m.sqlite3"),
+            env=run_env(
+                TELEGRAM_BOT_TOKEN=fake.token,
+                TELEGRAM_BASE_URL=fake.base_url,
+                QUIZBOT_METRICS=f"127.0.0.1:{port}",
+            ),
+        )
     assert code == 2, err
-    assert (f"quizbot: cannot serve /healthz and /metrics on 127.0.0.1:{port} "
-            "(QUIZBOT_METRICS / --metrics): Address already in use") in err.splitlines()
+    assert (
+        f"quizbot: cannot serve /healthz and /metrics on 127.0.0.1:{port} "
+        "(QUIZBOT_METRICS / --metrics): Address already in use"
+    ) in err.splitlines()
 
 
 async def test_the_process_drops_a_repeated_delivery_and_stops_on_sigterm(fake, tmp_path):
@@ -252,9 +297,16 @@ async def test_the_process_drops_a_repeated_delivery_and_stops_on_sigterm(fake, 
     url = f"http://127.0.0.1:{port}/tg"
     log = tmp_path / "bot.log"
     proc = await start_bot_process(
-        fake, tmp_path / "r.sqlite3", log, ready=lambda: fake.webhook_url == url,
-        env={"QUIZBOT_WEBHOOK_URL": url, "QUIZBOT_LISTEN": f"127.0.0.1:{port}",
-             "QUIZBOT_WEBHOOK_SECRET": "process-secret"})
+        fake,
+        tmp_path / "r.sqlite3",
+        log,
+        ready=lambda: fake.webhook_url == url,
+        env={
+            "QUIZBOT_WEBHOOK_URL": url,
+            "QUIZBOT_LISTEN": f"127.0.0.1:{port}",
+            "QUIZBOT_WEBHOOK_SECRET": "process-secret",
+        },
+    )
     try:
         ada = Person(fake, 505, "Ada")
         update = fake.send_message(ada.user_id, "/start")
@@ -272,13 +324,16 @@ async def test_health_in_webhook_mode(fake, tmp_path):
     """/healthz of a bot receiving webhooks: 200, updates by webhook."""
     from bot.config import Address
 
-    bot = RunningBot(fake, tmp_path / "h.sqlite3", mode="webhook",
-                     metrics=Address("127.0.0.1", free_port()))
+    bot = RunningBot(
+        fake, tmp_path / "h.sqlite3", mode="webhook", metrics=Address("127.0.0.1", free_port())
+    )
     await bot.start()
     try:
         assert bot.metrics is not None
-        async with aiohttp.ClientSession() as session, session.get(
-                f"http://127.0.0.1:{bot.metrics.port}/healthz") as response:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(f"http://127.0.0.1:{bot.metrics.port}/healthz") as response,
+        ):
             assert response.status == 200
             assert (await response.json())["updates"] == "webhook"
     finally:
@@ -291,12 +346,16 @@ async def test_a_webhook_url_telegram_refuses_is_one_line_naming_it(fake, tmp_pa
     from bot.config import ConfigError
 
     bot = RunningBot(fake, tmp_path / "w.sqlite3", mode="webhook")
-    fake.fail_next("setWebhook", error_code=400,
-                   description="Bad Request: bad webhook: An HTTPS URL must be provided for "
-                               "webhook")
+    fake.fail_next(
+        "setWebhook",
+        error_code=400,
+        description="Bad Request: bad webhook: An HTTPS URL must be provided for webhook",
+    )
     with pytest.raises(ConfigError) as refused:
         await bot.start()
     message = str(refused.value)
-    assert message.startswith(f"Telegram refused the webhook URL {bot.webhook_url} "
-                              "(QUIZBOT_WEBHOOK_URL / --webhook-url): "), message
+    assert message.startswith(
+        f"Telegram refused the webhook URL {bot.webhook_url} "
+        "(QUIZBOT_WEBHOOK_URL / --webhook-url): "
+    ), message
     assert "https url must be provided" in message.lower()

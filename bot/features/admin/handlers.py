@@ -49,8 +49,10 @@ def admins_from_env(env: Mapping[str, str]) -> frozenset[int]:
         if not item:
             continue
         if not item.isdigit() or not item.isascii() or int(item) < 1:
-            raise ConfigError(f"{ADMINS_VARIABLE} must be Telegram user ids separated by "
-                              f"commas, like 12345,67890; got {render_text.clip(item, 20)!r}")
+            raise ConfigError(
+                f"{ADMINS_VARIABLE} must be Telegram user ids separated by "
+                f"commas, like 12345,67890; got {render_text.clip(item, 20)!r}"
+            )
         ids.add(int(item))
     return frozenset(ids)
 
@@ -103,9 +105,15 @@ def load_changes(paths: Iterable[Path], current: Mapping[str, Bank]) -> Reload:
             report.problems.extend(exc.problems)
             bank = None
         if bank is not None and bank.id in report.banks:
-            report.problems.append(BankProblem(
-                str(file), None, None, "id",
-                f"bank id {bank.id!r} is also used by {report.banks[bank.id].path}"))
+            report.problems.append(
+                BankProblem(
+                    str(file),
+                    None,
+                    None,
+                    "id",
+                    f"bank id {bank.id!r} is also used by {report.banks[bank.id].path}",
+                )
+            )
             bank = None
         if bank is None:
             for held in by_file.get(str(file), []):
@@ -122,10 +130,16 @@ def load_changes(paths: Iterable[Path], current: Mapping[str, Bank]) -> Reload:
         else:
             report.updated.append((old, bank))
     if not report.banks:
-        report.problems.append(BankProblem(", ".join(map(str, paths)), None, None, "(file)",
-                                           "no bank files (*.yaml) found; nothing changed"))
-        return Reload(banks=dict(current), kept=list(current.values()),
-                      problems=report.problems)
+        report.problems.append(
+            BankProblem(
+                ", ".join(map(str, paths)),
+                None,
+                None,
+                "(file)",
+                "no bank files (*.yaml) found; nothing changed",
+            )
+        )
+        return Reload(banks=dict(current), kept=list(current.values()), problems=report.problems)
     report.removed = [bank for bank in current.values() if bank.id not in report.banks]
     return report
 
@@ -161,14 +175,24 @@ async def reload(app: QuizApplication, reason: str) -> Reload | None:
         log.error("bank reload: %s (the previous version stays in service)", problem)
     for old, new in report.updated:
         if old.version == new.version:
-            log.warning("bank reload: %s changed without a version bump (v%d): bump `version` "
-                        "when questions change", new.id, new.version)
-    log.info("banks reloaded (%s): %d in service; added %s, updated %s, removed %s, kept %s, "
-             "%d unchanged, %d problem(s)", reason, len(report.banks),
-             [b.id for b in report.added] or "none",
-             [f"{new.id} v{old.version}->v{new.version}" for old, new in report.updated]
-             or "none", [b.id for b in report.removed] or "none",
-             [b.id for b in report.kept] or "none", report.unchanged, len(report.problems))
+            log.warning(
+                "bank reload: %s changed without a version bump (v%d): bump `version` "
+                "when questions change",
+                new.id,
+                new.version,
+            )
+    log.info(
+        "banks reloaded (%s): %d in service; added %s, updated %s, removed %s, kept %s, "
+        "%d unchanged, %d problem(s)",
+        reason,
+        len(report.banks),
+        [b.id for b in report.added] or "none",
+        [f"{new.id} v{old.version}->v{new.version}" for old, new in report.updated] or "none",
+        [b.id for b in report.removed] or "none",
+        [b.id for b in report.kept] or "none",
+        report.unchanged,
+        len(report.problems),
+    )
     return report
 
 
@@ -185,10 +209,12 @@ def reload_screens(report: Reload, t: Catalog) -> list[Screen]:
     file and line; split into messages that fit Telegram's limit."""
     lines = [t("reload_done", count=len(report.banks))]
     lines += [t("reload_added", bank=b.id, version=b.version) for b in report.added]
-    lines += [t("reload_updated", bank=new.id, old=old.version, new=new.version)
-              if old.version != new.version else t("reload_unbumped", bank=new.id,
-                                                   version=new.version)
-              for old, new in report.updated]
+    lines += [
+        t("reload_updated", bank=new.id, old=old.version, new=new.version)
+        if old.version != new.version
+        else t("reload_unbumped", bank=new.id, version=new.version)
+        for old, new in report.updated
+    ]
     lines += [t("reload_removed", bank=b.id) for b in report.removed]
     lines += [t("reload_kept", bank=b.id, version=b.version) for b in report.kept]
     if report.unchanged:

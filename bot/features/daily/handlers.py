@@ -2,8 +2,8 @@
 private chat for channels, the taps on a day's question, its settings, the bot's membership
 changes (where it may post), a group's upgrade, and the daily pass on PTB's JobQueue.
 
-The rules are in :mod:`bot.features.daily.rules` and :class:`bot.features.daily.service.DailyService`; the
-screens in :mod:`bot.features.daily.screens`.
+The rules are in :mod:`bot.features.daily.rules` and
+:class:`bot.features.daily.service.DailyService`; the screens in :mod:`bot.features.daily.screens`.
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ this of its time, plus the time the posts due before it take (the jobs' one send
 
 # --- /daily --------------------------------------------------------------------------------
 
+
 def _parse(args: list[str]) -> tuple[str | None, int | None]:
     """``/daily [quiz] [HH:MM]`` in any order: the quiz id and the minute of day.
 
@@ -84,10 +85,12 @@ async def _refusal(context: Context, exc: Exception, t: Catalog) -> str:
     return t("daily_unknown_quiz", quiz=str(exc), banks=banks)
 
 
-async def _send(context: Context, chat_id: int, screen: Screen,
-                thread_id: int | None = None) -> Message:
-    return await context.bot.send_message(chat_id, screen.text, reply_markup=keyboard(screen),
-                                          message_thread_id=thread_id)
+async def _send(
+    context: Context, chat_id: int, screen: Screen, thread_id: int | None = None
+) -> Message:
+    return await context.bot.send_message(
+        chat_id, screen.text, reply_markup=keyboard(screen), message_thread_id=thread_id
+    )
 
 
 async def cmd_group_daily(update: Update, context: Context) -> None:
@@ -105,34 +108,43 @@ async def cmd_group_daily(update: Update, context: Context) -> None:
     title = chat.title or ""
     if args == ["off"]:
         done = await service.turn_off(chat.id)
-        text = (t("daily_off", chat=title) if done is not None
-                else t("daily_not_on", chat=title, syntax=screens.DAILY_SYNTAX))
+        text = (
+            t("daily_off", chat=title)
+            if done is not None
+            else t("daily_not_on", chat=title, syntax=screens.DAILY_SYNTAX)
+        )
         await _send(context, chat.id, Screen(HTML.escape(text)), thread)
         return
     zone = await service.zone(chat.id)
     if not args:
         current = await service.schedule(chat.id)
         if current is None or current.status != "on":
-            await _send(context, chat.id, screens.daily_usage(service.banks(), zone, t, HTML),
-                        thread)
+            await _send(
+                context, chat.id, screens.daily_usage(service.banks(), zone, t, HTML), thread
+            )
             return
         try:
             screen = await _status(context, current, title, t)
         except UnknownBank as exc:  # its quiz was deleted or taken down: how to choose another
             usage = screens.daily_usage(service.banks(), zone, t, HTML)
-            screen = Screen(HTML.escape(await _refusal(context, exc, t)) + "\n\n" + usage.text,
-                            usage.keyboard)
+            screen = Screen(
+                HTML.escape(await _refusal(context, exc, t)) + "\n\n" + usage.text, usage.keyboard
+            )
         await _send(context, chat.id, screen, thread)
         return
     try:
         bank_id, minute = _parse(args)
-        schedule = await service.set_daily(chat.id, chat.type, bank_id=bank_id, minute=minute,
-                                           language=t.language,
-                                           set_by=_setter(update),
-                                           thread_id=thread)
+        schedule = await service.set_daily(
+            chat.id,
+            chat.type,
+            bank_id=bank_id,
+            minute=minute,
+            language=t.language,
+            set_by=_setter(update),
+            thread_id=thread,
+        )
     except (TimeUnreadable, UnknownBank, NoDailyQuestions) as exc:
-        await _send(context, chat.id, Screen(HTML.escape(await _refusal(context, exc, t))),
-                    thread)
+        await _send(context, chat.id, Screen(HTML.escape(await _refusal(context, exc, t))), thread)
         return
     await _send(context, chat.id, await _status(context, schedule, title, t, new=True), thread)
 
@@ -144,12 +156,14 @@ def _setter(update: Update) -> int:
     return user.id if user is not None and user.id not in SHARED_SENDERS else 0
 
 
-async def _status(context: Context, schedule: daily.DailySchedule, title: str, t: Catalog, *,
-                  new: bool = False) -> Screen:
+async def _status(
+    context: Context, schedule: daily.DailySchedule, title: str, t: Catalog, *, new: bool = False
+) -> Screen:
     service = services(context).daily
     bank = await service.registry.bank(schedule.bank_id)
-    return screens.daily_status(schedule, bank, title, await service.zone(schedule.chat_id),
-                                service.now(), t, HTML, new=new)
+    return screens.daily_status(
+        schedule, bank, title, await service.zone(schedule.chat_id), service.now(), t, HTML, new=new
+    )
 
 
 async def cmd_private_daily(update: Update, context: Context) -> None:
@@ -163,8 +177,11 @@ async def cmd_private_daily(update: Update, context: Context) -> None:
     args = list(context.args or [])
     channels = await service.channels_of(user.id)
     if args == ["off"]:
-        await _send(context, chat.id, screens.daily_channels(
-            channels, t, HTML, action="off", minute=None, bank_id=None))
+        await _send(
+            context,
+            chat.id,
+            screens.daily_channels(channels, t, HTML, action="off", minute=None, bank_id=None),
+        )
         return
     try:
         bank_id, minute = _parse(args)
@@ -173,8 +190,11 @@ async def cmd_private_daily(update: Update, context: Context) -> None:
     except (TimeUnreadable, UnknownBank) as exc:
         await _send(context, chat.id, Screen(HTML.escape(await _refusal(context, exc, t))))
         return
-    await _send(context, chat.id, screens.daily_channels(
-        channels, t, HTML, action="on", minute=minute, bank_id=bank_id))
+    await _send(
+        context,
+        chat.id,
+        screens.daily_channels(channels, t, HTML, action="on", minute=minute, bank_id=bank_id),
+    )
 
 
 async def _channel_admin(context: Context, chat_id: int, user_id: int) -> bool | None:
@@ -187,8 +207,9 @@ async def _channel_admin(context: Context, chat_id: int, user_id: int) -> bool |
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 
-async def on_channel(query: CallbackQuery, context: Context,
-                     button: render_callbacks.DailyChannelButton, t: Catalog) -> None:
+async def on_channel(
+    query: CallbackQuery, context: Context, button: render_callbacks.DailyChannelButton, t: Catalog
+) -> None:
     """The channel chosen for ``/daily`` in the private chat: the user must administer it and
     the bot may post there; then set (or turn off) its question of the day, in the user's
     language."""
@@ -206,15 +227,22 @@ async def on_channel(query: CallbackQuery, context: Context,
         return
     if button.mode == "off":
         done = await service.turn_off(button.chat_id)
-        text = (t("daily_off", chat=known.title) if done is not None
-                else t("daily_not_on", chat=known.title, syntax=screens.DAILY_SYNTAX))
+        text = (
+            t("daily_off", chat=known.title)
+            if done is not None
+            else t("daily_not_on", chat=known.title, syntax=screens.DAILY_SYNTAX)
+        )
         await _edit(query, Screen(HTML.escape(text)))
         return
     try:
         schedule = await service.set_daily(
-            button.chat_id, "channel", bank_id=None if button.bank == "-" else button.bank,
-            minute=None if button.minute == "k" else int(button.minute), language=t.language,
-            set_by=query.from_user.id)
+            button.chat_id,
+            "channel",
+            bank_id=None if button.bank == "-" else button.bank,
+            minute=None if button.minute == "k" else int(button.minute),
+            language=t.language,
+            set_by=query.from_user.id,
+        )
     except (UnknownBank, NoDailyQuestions) as exc:
         await _edit(query, Screen(HTML.escape(await _refusal(context, exc, t))))
         return
@@ -229,14 +257,14 @@ async def _edit(query: CallbackQuery, screen: Screen) -> None:
             raise
 
 
-async def on_setting(query: CallbackQuery, context: Context,
-                     button: render_callbacks.DailySettingButton, t: Catalog) -> None:
+async def on_setting(
+    query: CallbackQuery, context: Context, button: render_callbacks.DailySettingButton, t: Catalog
+) -> None:
     """A tap on a question of the day's settings (in its group, or in the private chat for a
     channel): admins of that chat only; then the run-out setting, the leaderboard's weekday or
     off is stored and the screen shows the new settings."""
     message = query.message
-    if message is None or (message.chat.type != Chat.PRIVATE
-                           and message.chat.id != button.chat_id):
+    if message is None or (message.chat.type != Chat.PRIVATE and message.chat.id != button.chat_id):
         raise UnknownPost(button.chat_id)  # a button forged onto another chat's message
     service = services(context).daily
     schedule = await service.schedule(button.chat_id)
@@ -244,8 +272,13 @@ async def on_setting(query: CallbackQuery, context: Context,
         raise UnknownPost(button.chat_id)
     if message.chat.type == Chat.PRIVATE:
         allowed = bool(await _channel_admin(context, button.chat_id, query.from_user.id))
-        screen_t, title = t, ((await service.bot_chat(button.chat_id)) or daily.BotChat(
-            button.chat_id, "channel", "", "", False, None, 0.0)).title
+        screen_t, title = (
+            t,
+            (
+                (await service.bot_chat(button.chat_id))
+                or daily.BotChat(button.chat_id, "channel", "", "", False, None, 0.0)
+            ).title,
+        )
     else:
         allowed = await is_admin(context, message.chat, query.from_user)
         screen_t, title = await group_catalog(context, message.chat.id), message.chat.title or ""
@@ -255,10 +288,12 @@ async def on_setting(query: CallbackQuery, context: Context,
     if button.setting == "off":
         schedule = await service.turn_off(button.chat_id) or schedule
     elif button.setting == "then" and button.choice in ("again", "stop"):
-        schedule = await service.set_options(button.chat_id,
-                                             run_out=RunOut(button.choice)) or schedule
-    elif button.setting == "board" and (button.choice == "none" or (
-            button.choice.isdigit() and int(button.choice) <= 6)):
+        schedule = (
+            await service.set_options(button.chat_id, run_out=RunOut(button.choice)) or schedule
+        )
+    elif button.setting == "board" and (
+        button.choice == "none" or (button.choice.isdigit() and int(button.choice) <= 6)
+    ):
         day = None if button.choice == "none" else int(button.choice)
         schedule = await service.set_options(button.chat_id, board_day=day) or schedule
     else:
@@ -267,8 +302,9 @@ async def on_setting(query: CallbackQuery, context: Context,
     await _edit(query, await _status(context, schedule, title, screen_t))
 
 
-async def on_daily_answer(query: CallbackQuery, context: Context,
-                          button: render_callbacks.DailyAnswerButton, t: Catalog) -> None:
+async def on_daily_answer(
+    query: CallbackQuery, context: Context, button: render_callbacks.DailyAnswerButton, t: Catalog
+) -> None:
     """A tap on a day's question (a group's or a channel's post: anyone, counted by user id,
     once): acknowledged privately in the tapper's language with the option chosen. A second
     tap, a closed or unknown post are refused (toasted by the router from :data:`TOASTS`)."""
@@ -277,20 +313,29 @@ async def on_daily_answer(query: CallbackQuery, context: Context,
         raise UnknownPost(button.post_id)
     service = services(context).daily
     try:
-        post, _ = await service.tap(button.post_id, message.chat.id, message.message_id,
-                                    button.slot, query.from_user.id,
-                                    display_name(query.from_user))
+        post, _ = await service.tap(
+            button.post_id,
+            message.chat.id,
+            message.message_id,
+            button.slot,
+            query.from_user.id,
+            display_name(query.from_user),
+        )
     except StorageError:
         log.exception("could not record a daily answer of user %s", query.from_user.id)
         await toast(query, t("storage_failed"))
         return
     bank = await service.bank_of(post)
-    label = LABELS[button.slot] if bank is None else screens.daily_option_label(
-        bank.question(post.question_id), post, button.slot, bank, t)
+    label = (
+        LABELS[button.slot]
+        if bank is None
+        else screens.daily_option_label(bank.question(post.question_id), post, button.slot, bank, t)
+    )
     await toast(query, t("daily_recorded", label=label))
 
 
 # --- membership and upgrades ---------------------------------------------------------------
+
 
 async def on_my_chat_member(update: Update, context: Context) -> None:
     """The bot's membership changed in a group or channel: remember whether it may post there
@@ -305,19 +350,30 @@ async def on_my_chat_member(update: Update, context: Context) -> None:
     can_post = member.can_post_messages if isinstance(member, ChatMemberAdministrator) else None
     service = services(context).daily
     before = await service.schedule(chat.id)
-    if await service.chat_member(chat.id, chat.type, chat.title or "", member.status,
-                                 can_post, change.from_user.id if change.from_user else None):
-        log.info("daily: the bot may no longer post in %s (%s): its question of the day stops",
-                 chat.id, member.status)
+    if await service.chat_member(
+        chat.id,
+        chat.type,
+        chat.title or "",
+        member.status,
+        can_post,
+        change.from_user.id if change.from_user else None,
+    ):
+        log.info(
+            "daily: the bot may no longer post in %s (%s): its question of the day stops",
+            chat.id,
+            member.status,
+        )
         if before is not None and before.set_by:
             by = change.from_user
-            fallback = (i18n.negotiate(by.language_code) if by is not None
-                        and by.id == before.set_by else before.language)
+            fallback = (
+                i18n.negotiate(by.language_code)
+                if by is not None and by.id == before.set_by
+                else before.language
+            )
             await _tell(context, before.set_by, fallback, "daily_lost", chat=chat.title or "")
 
 
-async def _tell(context: Context, user_id: int, fallback: str, key: str,
-                **params: object) -> None:
+async def _tell(context: Context, user_id: int, fallback: str, key: str, **params: object) -> None:
     """A private note to ``user_id`` in their language (their /language choice, else
     ``fallback``); nothing if they never started the bot or blocked it."""
     language = await services(context).preferences.chosen_language(user_id)
@@ -337,6 +393,7 @@ async def on_migrate(update: Update, context: Context) -> None:
 
 
 # --- the daily pass ------------------------------------------------------------------------
+
 
 def _room(context: Context, chat_id: int) -> int:
     limiter = context.bot.rate_limiter
@@ -386,12 +443,14 @@ async def _reveal(context: Context, reveal: Reveal) -> bool:
     if _room(context, post.chat_id) < 1:
         return False
     t = i18n.catalog(post.language)
-    screen = screens.daily_reveal(reveal.bank, post, reveal.question, reveal.tally, t, HTML,
-                                  last=reveal.last)
+    screen = screens.daily_reveal(
+        reveal.bank, post, reveal.question, reveal.tally, t, HTML, last=reveal.last
+    )
     assert post.message_id is not None
     try:
-        await context.bot.edit_message_text(screen.text, chat_id=post.chat_id,
-                                            message_id=post.message_id, reply_markup=None)
+        await context.bot.edit_message_text(
+            screen.text, chat_id=post.chat_id, message_id=post.message_id, reply_markup=None
+        )
     except TelegramError as exc:
         kind = classify(exc).kind
         if kind is Kind.TRANSIENT:
@@ -427,13 +486,21 @@ async def _post(context: Context, run: Run, before: daily.DailySchedule) -> bool
         except TelegramError as exc:
             outcome = classify(exc)
             if outcome.kind is Kind.TRANSIENT and not outcome.unsent:
-                log.warning("daily: question of post %s may not have been sent (%r): not sent "
-                            "again; a tap on it opens it", post.post_id, exc)
+                log.warning(
+                    "daily: question of post %s may not have been sent (%r): not sent "
+                    "again; a tap on it opens it",
+                    post.post_id,
+                    exc,
+                )
                 return False
             if outcome.kind is Kind.TRANSIENT and chat_id == post.chat_id:
                 again = await service.not_sent(run, before)
-                log.warning("daily: question of post %s not sent (%r)%s", post.post_id, exc,
-                            ": a later pass sends it" if again else "")
+                log.warning(
+                    "daily: question of post %s not sent (%r)%s",
+                    post.post_id,
+                    exc,
+                    ": a later pass sends it" if again else "",
+                )
                 return False
             await service.not_posted(post)
             if outcome.kind is Kind.FORBIDDEN:
@@ -452,19 +519,27 @@ async def _lost(context: Context, chat_id: int) -> None:
     schedule = await service.schedule(chat_id)
     if await service.lost(chat_id) and schedule is not None and schedule.set_by:
         known = await service.bot_chat(chat_id)
-        await _tell(context, schedule.set_by, schedule.language, "daily_lost",
-                    chat=known.title if known else str(chat_id))
+        await _tell(
+            context,
+            schedule.set_by,
+            schedule.language,
+            "daily_lost",
+            chat=known.title if known else str(chat_id),
+        )
 
 
 async def _board(context: Context, run: Run, board: Board) -> None:
     """The weekly leaderboard after the day's question (optional: within the budget)."""
     if _room(context, board.chat_id) < 1:
-        log.info("daily: leaderboard of %s skipped (the group's budget is spent)",
-                 board.chat_id)
+        log.info("daily: leaderboard of %s skipped (the group's budget is spent)", board.chat_id)
         return
     t = i18n.catalog(board.language)
     try:
-        await _send(context, board.chat_id, screens.daily_board(board.bank, board.places, t,
-                                                                HTML), run.schedule.thread_id)
+        await _send(
+            context,
+            board.chat_id,
+            screens.daily_board(board.bank, board.places, t, HTML),
+            run.schedule.thread_id,
+        )
     except TelegramError as exc:
         log.warning("daily: leaderboard of %s not sent: %r", board.chat_id, exc)

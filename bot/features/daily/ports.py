@@ -66,16 +66,26 @@ class DailyStore(Protocol):
         """Schedules that are on and whose next post is due at ``now``, earliest first."""
         ...
 
-    async def claim_post(self, chat_id: int, due_at: float, *, next_at: float, round: int,
-                         position: int, post: NewPost | None, now: float) -> Claimed | None:
+    async def claim_post(
+        self,
+        chat_id: int,
+        due_at: float,
+        *,
+        next_at: float,
+        round: int,
+        position: int,
+        post: NewPost | None,
+        now: float,
+    ) -> Claimed | None:
         """Claim the post of ``chat_id`` due at ``due_at``: only if the schedule is on and its
         next post is still due then, move it on (``next_at``, and ``round``/``position`` past
         the question ``post`` asks) and store ``post`` as sending; with ``post`` None, mark the
         schedule done. None: someone claimed it first (nothing to send)."""
         ...
 
-    async def unclaim_post(self, post_id: int, schedule: DailySchedule, *,
-                           claimed_next_at: float) -> bool:
+    async def unclaim_post(
+        self, post_id: int, schedule: DailySchedule, *, claimed_next_at: float
+    ) -> bool:
         """Undo :meth:`claim_post` of a post surely never sent: delete the post (only while it
         is sending, without a message) and put ``schedule`` back as it was before the claim
         (only while its ``next_at`` is still ``claimed_next_at``), in one transaction; whether

@@ -236,6 +236,7 @@ class BotChat:
 
 # --- rules -------------------------------------------------------------------------------
 
+
 def parse_time(text: str) -> int:
     """The time of day ``text`` names (``09:00``, ``9:00``, ``21.30``, ``7h05``), in minutes
     after midnight.
@@ -272,8 +273,9 @@ def next_time(after: float, minute: int, zone: str | None) -> float:
     day = local.date()
     for offset in range(3):
         date = day + timedelta(days=offset)
-        candidate = datetime(date.year, date.month, date.day, minute // 60, minute % 60,
-                             tzinfo=tz).timestamp()
+        candidate = datetime(
+            date.year, date.month, date.day, minute // 60, minute % 60, tzinfo=tz
+        ).timestamp()
         if candidate > after:
             return candidate
     raise AssertionError("unreachable: a day later is always later")
@@ -302,8 +304,7 @@ class NextQuestion:
     slots: tuple[int, ...]
 
 
-def next_question(schedule: DailySchedule, bank: Bank,
-                  rng: random.Random) -> NextQuestion | None:
+def next_question(schedule: DailySchedule, bank: Bank, rng: random.Random) -> NextQuestion | None:
     """The question the next post asks: the schedule's position in the bank's daily
     questions; once they ran out, the first again with the round moved on and the options
     shuffled anew (:attr:`RunOut.AGAIN`), or None (:attr:`RunOut.STOP`).
@@ -328,8 +329,7 @@ def next_question(schedule: DailySchedule, bank: Bank,
 
 def is_last(schedule: DailySchedule, bank: Bank) -> bool:
     """Whether the question just posted was the quiz's last and the schedule stops after it."""
-    return (schedule.run_out is RunOut.STOP
-            and schedule.position >= len(daily_questions(bank)))
+    return schedule.run_out is RunOut.STOP and schedule.position >= len(daily_questions(bank))
 
 
 def grade(post: DailyPost, question: Question, slot: int, now: float) -> tuple[int, bool]:
@@ -373,16 +373,15 @@ def board(answers: Sequence[DailyAnswer], places: int = BOARD_PLACES) -> list[Bo
         answered[answer.user_id] = answered.get(answer.user_id, 0) + 1
         if answer.user_id not in names or names[answer.user_id][0] <= answer.answered_at:
             names[answer.user_id] = (answer.answered_at, answer.name)
-    order = sorted((u for u in right if right[u] > 0),
-                   key=lambda u: (-right[u], answered[u], u))
+    order = sorted((u for u in right if right[u] > 0), key=lambda u: (-right[u], answered[u], u))
     lines: list[BoardPlace] = []
     for index, user_id in enumerate(order[:places]):
         rank = index + 1
-        if lines and (right[user_id], answered[user_id]) == (lines[-1].right,
-                                                               lines[-1].answered):
+        if lines and (right[user_id], answered[user_id]) == (lines[-1].right, lines[-1].answered):
             rank = lines[-1].rank
-        lines.append(BoardPlace(rank, user_id, names[user_id][1], right[user_id],
-                                answered[user_id]))
+        lines.append(
+            BoardPlace(rank, user_id, names[user_id][1], right[user_id], answered[user_id])
+        )
     return lines
 
 

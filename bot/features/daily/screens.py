@@ -42,33 +42,54 @@ MAX_CHAT_TITLE = 64
 
 def _view(post: DailyPost, question: Question) -> QuestionView:
     correct = next((s for s, o in enumerate(post.slots) if o in question.correct_indices), 0)
-    return QuestionView(question=question, position=post.position, total=post.position + 1,
-                        slots=post.slots, correct_slot=correct)
+    return QuestionView(
+        question=question,
+        position=post.position,
+        total=post.position + 1,
+        slots=post.slots,
+        correct_slot=correct,
+    )
 
 
 def _head(bank: Bank, question: Question, t: Catalog, m: Markup, title: str) -> list[str]:
     lang = bank.language_for(t.language)
-    return [m.bold(t(title)), m.escape(clip(bank.title.get(lang, bank.default_language),
-                                            MAX_TITLE)),
-            "", m.bold(question.prompt.get(lang, bank.default_language)), ""]
+    return [
+        m.bold(t(title)),
+        m.escape(clip(bank.title.get(lang, bank.default_language), MAX_TITLE)),
+        "",
+        m.bold(question.prompt.get(lang, bank.default_language)),
+        "",
+    ]
 
 
-def daily_question(bank: Bank, post: DailyPost, question: Question, t: Catalog,
-                   m: Markup) -> Screen:
+def daily_question(
+    bank: Bank, post: DailyPost, question: Question, t: Catalog, m: Markup
+) -> Screen:
     """The day's question in the chat's language: the quiz, the prompt, the options A, B, ...
     and one answer button each (True and False for a true/false question)."""
     v = _view(post, question)
     lines = _head(bank, question, t, m, "daily_title")
     for slot, option_index in enumerate(post.slots):
-        lines.append(f"{slot_label(question, slot)}"
-                     f"{m.escape(option_text(bank, question, option_index, t))}")
+        lines.append(
+            f"{slot_label(question, slot)}{m.escape(option_text(bank, question, option_index, t))}"
+        )
     lines += ["", m.italic(t("daily_answer_hint"))]
-    return Screen("\n".join(lines), question_keyboard(
-        v, t, lambda slot: DailyAnswerButton(post.post_id, slot)))
+    return Screen(
+        "\n".join(lines),
+        question_keyboard(v, t, lambda slot: DailyAnswerButton(post.post_id, slot)),
+    )
 
 
-def daily_reveal(bank: Bank | None, post: DailyPost, question: Question | None, tally: Tally,
-                 t: Catalog, m: Markup, *, last: bool = False) -> Screen:
+def daily_reveal(
+    bank: Bank | None,
+    post: DailyPost,
+    question: Question | None,
+    tally: Tally,
+    t: Catalog,
+    m: Markup,
+    *,
+    last: bool = False,
+) -> Screen:
     """The day's question closed (an edit of its post, without buttons): the right option ✅,
     how many chose each option, how many answered and were right, the explanation and its
     source; with ``last``, that the quiz ended. Without the bank (gone), only that it closed."""
@@ -76,13 +97,20 @@ def daily_reveal(bank: Bank | None, post: DailyPost, question: Question | None, 
         return Screen(m.escape(t("daily_gone")))
     lines = _head(bank, question, t, m, "daily_reveal_title")
     for slot, option_index in enumerate(post.slots):
-        text = (f"{slot_label(question, slot)}"
-                f"{m.escape(option_text(bank, question, option_index, t))}"
-                f" — {tally.counts[slot]}")
+        text = (
+            f"{slot_label(question, slot)}"
+            f"{m.escape(option_text(bank, question, option_index, t))}"
+            f" — {tally.counts[slot]}"
+        )
         lines.append(f"✅ {text}" if option_index in question.correct_indices else text)
     lines.append("")
-    lines.append(m.escape(t("daily_answered", count=tally.answered, right=tally.right)
-                          if tally.answered else t("daily_nobody")))
+    lines.append(
+        m.escape(
+            t("daily_answered", count=tally.answered, right=tally.right)
+            if tally.answered
+            else t("daily_nobody")
+        )
+    )
     lines += notes_lines(bank, question, t, m)
     if last:
         lines += ["", m.italic(t("daily_last"))]
@@ -91,11 +119,14 @@ def daily_reveal(bank: Bank | None, post: DailyPost, question: Question | None, 
 
 def daily_board(bank: Bank, places: Sequence[BoardPlace], t: Catalog, m: Markup) -> Screen:
     """The weekly leaderboard: rank, name (escaped, never a mention, so nobody is notified)
-    and right answers of those answered, at most :data:`bot.features.daily.rules.BOARD_PLACES` places;
-    one message whatever the names (each clipped to :data:`MAX_NAME` characters)."""
+    and right answers of those answered, at most :data:`bot.features.daily.rules.BOARD_PLACES`
+    places; one message whatever the names (each clipped to :data:`MAX_NAME` characters)."""
     lang = bank.language_for(t.language)
-    lines = [m.bold(t("daily_board_title")),
-             m.escape(clip(bank.title.get(lang, bank.default_language), MAX_TITLE)), ""]
+    lines = [
+        m.bold(t("daily_board_title")),
+        m.escape(clip(bank.title.get(lang, bank.default_language), MAX_TITLE)),
+        "",
+    ]
     if not places:
         lines.append(m.escape(t("daily_board_empty")))
     for place in places:
@@ -114,12 +145,22 @@ def weekday_name(day: int, t: Catalog) -> str:
 def daily_when(when: float, zone: str, t: Catalog) -> str:
     """A date and time in the chat's zone and the reader's language ("Dec 8, 2026, 9:00:00
     AM": Babel's medium format)."""
-    return str(format_datetime(datetime.fromtimestamp(when, zone_of(zone)), "medium",
-                               locale=t.language))
+    return str(
+        format_datetime(datetime.fromtimestamp(when, zone_of(zone)), "medium", locale=t.language)
+    )
 
 
-def daily_status(schedule: DailySchedule, bank: Bank, chat_title: str, zone: str, now: float,
-                 t: Catalog, m: Markup, *, new: bool = False) -> Screen:
+def daily_status(
+    schedule: DailySchedule,
+    bank: Bank,
+    chat_title: str,
+    zone: str,
+    now: float,
+    t: Catalog,
+    m: Markup,
+    *,
+    new: bool = False,
+) -> Screen:
     """A chat's question of the day and its settings: the quiz, the time in the chat's zone,
     when the next question comes; buttons for the run-out setting, the leaderboard's weekday
     (each tap the next day, then none) and turning it off. ``new``: it was just set."""
@@ -128,39 +169,79 @@ def daily_status(schedule: DailySchedule, bank: Bank, chat_title: str, zone: str
     if schedule.status != "on":
         return Screen(m.escape(t("daily_status_off", chat=chat)))
     when = f"{TIME_SLOT} ({t.relative(schedule.next_at - now)})"
-    text = t("daily_set" if new else "daily_changed", chat=chat,
-             title=clip(bank.title.get(lang, bank.default_language), MAX_TITLE),
-             time=schedule.hhmm, zone=zone, when=when)
+    text = t(
+        "daily_set" if new else "daily_changed",
+        chat=chat,
+        title=clip(bank.title.get(lang, bank.default_language), MAX_TITLE),
+        time=schedule.hhmm,
+        zone=zone,
+        when=when,
+    )
     then = t("daily_then_again" if schedule.run_out is RunOut.AGAIN else "daily_then_stop")
-    board = (t("daily_board_day", day=weekday_name(schedule.board_day, t))
-             if schedule.board_day is not None else t("daily_board_none"))
-    lines = [timed(m, text, daily_when(schedule.next_at, zone, t), schedule.next_at), "",
-             m.escape(then), m.escape(board)]
+    board = (
+        t("daily_board_day", day=weekday_name(schedule.board_day, t))
+        if schedule.board_day is not None
+        else t("daily_board_none")
+    )
+    lines = [
+        timed(m, text, daily_when(schedule.next_at, zone, t), schedule.next_at),
+        "",
+        m.escape(then),
+        m.escape(board),
+    ]
     chat_id = schedule.chat_id
     flip = "stop" if schedule.run_out is RunOut.AGAIN else "again"
-    next_day = ("0" if schedule.board_day is None else "none" if schedule.board_day == 6
-                else str(schedule.board_day + 1))
+    next_day = (
+        "0"
+        if schedule.board_day is None
+        else "none"
+        if schedule.board_day == 6
+        else str(schedule.board_day + 1)
+    )
     keyboard = (
-        (Button(t(f"button_daily_then_{schedule.run_out}"),
-                DailySettingButton(chat_id, "then", flip)),),
-        (Button(t("button_daily_board", day=weekday_name(schedule.board_day, t))
-                if schedule.board_day is not None else t("button_daily_board_none"),
-                DailySettingButton(chat_id, "board", next_day)),),
+        (
+            Button(
+                t(f"button_daily_then_{schedule.run_out}"),
+                DailySettingButton(chat_id, "then", flip),
+            ),
+        ),
+        (
+            Button(
+                t("button_daily_board", day=weekday_name(schedule.board_day, t))
+                if schedule.board_day is not None
+                else t("button_daily_board_none"),
+                DailySettingButton(chat_id, "board", next_day),
+            ),
+        ),
         (Button(t("button_daily_off"), DailySettingButton(chat_id, "off", "1")),),
     )
     return Screen("\n".join(lines), keyboard)
 
 
-def daily_channels(chats: Sequence[BotChat], t: Catalog, m: Markup, *, action: str,
-                   minute: int | None, bank_id: str | None) -> Screen:
+def daily_channels(
+    chats: Sequence[BotChat],
+    t: Catalog,
+    m: Markup,
+    *,
+    action: str,
+    minute: int | None,
+    bank_id: str | None,
+) -> Screen:
     """``/daily`` in the private chat: one button per channel where the bot may post (the
     user added it there), or how to add the bot to one."""
     if not chats:
         return Screen(m.escape(t("daily_no_channels")))
     keyboard = tuple(
-        (Button(clip(chat.title, MAX_CHAT_TITLE), DailyChannelButton(
-            chat.chat_id, action, "k" if minute is None else str(minute), bank_id or "-")),)
-        for chat in chats)
+        (
+            Button(
+                clip(chat.title, MAX_CHAT_TITLE),
+                DailyChannelButton(
+                    chat.chat_id, action, "k" if minute is None else str(minute), bank_id or "-"
+                ),
+            ),
+        )
+        for chat in chats
+    )
     key = "daily_choose_channel" if action == "on" else "daily_choose_channel_off"
     return Screen(m.escape(t(key)), keyboard)
 
@@ -169,12 +250,23 @@ def daily_usage(banks: Sequence[Bank], zone: str, t: Catalog, m: Markup) -> Scre
     """How to use ``/daily``, with the quizzes it takes."""
     ids = [bank.id for bank in banks]
     example = f"/daily {ids[0] if ids else 'quiz'} 09:00"
-    return Screen(m.escape(t("daily_usage", syntax=DAILY_SYNTAX, example=example, zone=zone,
-                             off="/daily off", banks=", ".join(ids))))
+    return Screen(
+        m.escape(
+            t(
+                "daily_usage",
+                syntax=DAILY_SYNTAX,
+                example=example,
+                zone=zone,
+                off="/daily off",
+                banks=", ".join(ids),
+            )
+        )
+    )
 
 
-def daily_option_label(question: Question, post: DailyPost, slot: int, bank: Bank,
-                 t: Catalog) -> str:
+def daily_option_label(
+    question: Question, post: DailyPost, slot: int, bank: Bank, t: Catalog
+) -> str:
     """What a tap's toast calls the chosen option: its letter, or True/False."""
     if question.kind == "true-false":
         return option_text(bank, question, post.slots[slot], t)

@@ -1,7 +1,7 @@
-"""The question of the day's use cases over its rules (:mod:`bot.features.daily.rules`) and its storage
-port (:class:`bot.features.daily.ports.DailyStore`): set, change and turn off a chat's schedule,
-the due pass's work (what to reveal, what to post, the weekly leaderboard), taps, the chats the
-bot may post in. No Telegram, no SQL.
+"""The question of the day's use cases over its rules (:mod:`bot.features.daily.rules`) and its
+storage port (:class:`bot.features.daily.ports.DailyStore`): set, change and turn off a chat's
+schedule, the due pass's work (what to reveal, what to post, the weekly leaderboard), taps, the
+chats the bot may post in. No Telegram, no SQL.
 
 Everything due later is stored (a schedule's next post time, a post's closing time), so a
 restart loses nothing: the first pass after it finds what came due meanwhile. What is done is
@@ -86,9 +86,15 @@ class DailyService:
         rng: Random generator of the option shuffles.
     """
 
-    def __init__(self, store: DailyStore, banks: BankRegistry | Mapping[str, Bank], *,
-                 clock: Callable[[], float] = time.time, zones: ZoneSource | None = None,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        store: DailyStore,
+        banks: BankRegistry | Mapping[str, Bank],
+        *,
+        clock: Callable[[], float] = time.time,
+        zones: ZoneSource | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
         self.store = store
         self.registry = BankRegistry.of(banks)
         self._clock = clock
@@ -106,13 +112,21 @@ class DailyService:
 
     # --- the schedule ----------------------------------------------------------------------
 
-    async def set_daily(self, chat_id: int, chat_type: str, *, bank_id: str | None,
-                        minute: int | None, language: str, set_by: int,
-                        thread_id: int | None = None) -> DailySchedule:
+    async def set_daily(
+        self,
+        chat_id: int,
+        chat_type: str,
+        *,
+        bank_id: str | None,
+        minute: int | None,
+        language: str,
+        set_by: int,
+        thread_id: int | None = None,
+    ) -> DailySchedule:
         """Turn the chat's question of the day on (or change it): ``bank_id`` (None: the one
         set before, else the default bank) every day at ``minute`` (None: the time set before,
-        else :data:`~bot.features.daily.rules.DEFAULT_MINUTE`) in the chat's time zone. The same quiz
-        goes on where it was; another one starts at its first question.
+        else :data:`~bot.features.daily.rules.DEFAULT_MINUTE`) in the chat's time zone. The same
+        quiz goes on where it was; another one starts at its first question.
 
         Raises:
             UnknownBank: no such quiz (or none at all), or a created quiz taken down.
@@ -121,8 +135,9 @@ class DailyService:
         before = await self.store.schedule(chat_id)
         if bank_id is None:
             first = next(iter(self.registry.featured.values()), None)
-            bank_id = before.bank_id if before is not None else (
-                first.id if first is not None else "")
+            bank_id = (
+                before.bank_id if before is not None else (first.id if first is not None else "")
+            )
         bank = await self.registry.bank(bank_id)
         if not daily.daily_questions(bank):
             raise daily.NoDailyQuestions(bank.id)
@@ -132,13 +147,21 @@ class DailyService:
         next_at = daily.next_time(now, minute, await self.zone(chat_id))
         same = before is not None and before.bank_id == bank.id
         schedule = DailySchedule(
-            chat_id=chat_id, chat_type=chat_type, thread_id=thread_id, bank_id=bank.id,
-            language=language, minute=minute,
+            chat_id=chat_id,
+            chat_type=chat_type,
+            thread_id=thread_id,
+            bank_id=bank.id,
+            language=language,
+            minute=minute,
             run_out=before.run_out if before is not None else RunOut.AGAIN,
             board_day=before.board_day if before is not None else 6,
-            status=Status.ON, round=before.round if same and before else 0,
-            position=before.position if same and before else 0, next_at=next_at,
-            set_by=set_by, updated_at=now)
+            status=Status.ON,
+            round=before.round if same and before else 0,
+            position=before.position if same and before else 0,
+            next_at=next_at,
+            set_by=set_by,
+            updated_at=now,
+        )
         await self.store.save_schedule(schedule)
         await self.store.reclose_posts(chat_id, next_at)  # revealed before the next one
         return schedule
@@ -157,8 +180,9 @@ class DailyService:
         await self.store.save_schedule(schedule)
         return schedule
 
-    async def set_options(self, chat_id: int, *, run_out: RunOut | None = None,
-                          board_day: int | str | None = "keep") -> DailySchedule | None:
+    async def set_options(
+        self, chat_id: int, *, run_out: RunOut | None = None, board_day: int | str | None = "keep"
+    ) -> DailySchedule | None:
         """Change the run-out setting and the leaderboard's weekday (0-6, None for none;
         ``"keep"`` leaves it). None: the chat has no schedule."""
         schedule = await self.store.schedule(chat_id)
@@ -168,8 +192,7 @@ class DailyService:
         if run_out is not None:
             changed = replace(changed, run_out=run_out)
             if schedule.status is Status.DONE and run_out is RunOut.AGAIN:
-                next_at = daily.next_time(self.now(), schedule.minute,
-                                          await self.zone(chat_id))
+                next_at = daily.next_time(self.now(), schedule.minute, await self.zone(chat_id))
                 changed = replace(changed, status=Status.ON, next_at=next_at)
         if board_day != "keep":
             assert board_day is None or isinstance(board_day, int)
@@ -196,10 +219,15 @@ class DailyService:
                 question = None
         answers = await self.store.daily_answers(post.post_id)
         schedule = await self.store.schedule(post.chat_id)
-        last = schedule is not None and schedule.status is Status.DONE and (
-            schedule.position >= post.position) and schedule.round == post.round
-        return Reveal(post, bank if question is not None else None, question,
-                      daily.tally(post, answers), last)
+        last = (
+            schedule is not None
+            and schedule.status is Status.DONE
+            and (schedule.position >= post.position)
+            and schedule.round == post.round
+        )
+        return Reveal(
+            post, bank if question is not None else None, question, daily.tally(post, answers), last
+        )
 
     async def mark_post_revealed(self, post_id: int) -> bool:
         """The reveal was shown (or cannot be): False if someone marked it first."""
@@ -222,24 +250,40 @@ class DailyService:
         except QuizError:  # an unknown or taken-down quiz, or one without daily questions
             await self.store.set_lost(schedule.chat_id, self.now())
             return None
-        new = None if upcoming is None else NewPost(
-            bank_id=bank.id, bank_version=bank.version, question_id=upcoming.question.id,
-            slots=upcoming.slots, round=upcoming.round, position=upcoming.position,
-            language=schedule.language, closes_at=next_at)
+        new = (
+            None
+            if upcoming is None
+            else NewPost(
+                bank_id=bank.id,
+                bank_version=bank.version,
+                question_id=upcoming.question.id,
+                slots=upcoming.slots,
+                round=upcoming.round,
+                position=upcoming.position,
+                language=schedule.language,
+                closes_at=next_at,
+            )
+        )
         claimed: Claimed | None = await self.store.claim_post(
-            schedule.chat_id, due_at, next_at=next_at,
+            schedule.chat_id,
+            due_at,
+            next_at=next_at,
             round=upcoming.round if upcoming else schedule.round,
             position=upcoming.position + 1 if upcoming else schedule.position,
-            post=new, now=self.now())
+            post=new,
+            now=self.now(),
+        )
         if claimed is None:
             return None
         board = None
         if claimed.post is not None and daily.board_due(schedule, due_at, zone):
-            answers = await self.store.week_answers(schedule.chat_id,
-                                                    due_at - daily.WEEK_SECONDS, due_at)
+            answers = await self.store.week_answers(
+                schedule.chat_id, due_at - daily.WEEK_SECONDS, due_at
+            )
             board = Board(schedule.chat_id, bank, daily.board(answers), schedule.language)
-        return Run(claimed.schedule, bank, claimed.post,
-                   upcoming.question if upcoming else None, board)
+        return Run(
+            claimed.schedule, bank, claimed.post, upcoming.question if upcoming else None, board
+        )
 
     async def posted(self, post_id: int, message_id: int) -> None:
         """The day's question went out as ``message_id``: taps on it count from now."""
@@ -257,7 +301,8 @@ class DailyService:
         post = run.post
         assert post is not None
         if self.now() < run.schedule.next_at and await self.store.unclaim_post(
-                post.post_id, before, claimed_next_at=run.schedule.next_at):
+            post.post_id, before, claimed_next_at=run.schedule.next_at
+        ):
             return True
         await self.not_posted(post)
         return False
@@ -269,8 +314,9 @@ class DailyService:
 
     # --- taps ------------------------------------------------------------------------------
 
-    async def tap(self, post_id: int, chat_id: int, message_id: int, slot: int, user_id: int,
-                  name: str) -> tuple[DailyPost, DailyAnswer]:
+    async def tap(
+        self, post_id: int, chat_id: int, message_id: int, slot: int, user_id: int, name: str
+    ) -> tuple[DailyPost, DailyAnswer]:
         """A tap on ``slot`` of a day's question: recorded once per user (by user id: taps on
         channel posts come without a member list).
 
@@ -307,13 +353,21 @@ class DailyService:
 
     # --- the chats the bot may post in -----------------------------------------------------
 
-    async def chat_member(self, chat_id: int, chat_type: str, title: str, status: str,
-                          can_post_messages: bool | None, by: int | None) -> bool:
+    async def chat_member(
+        self,
+        chat_id: int,
+        chat_type: str,
+        title: str,
+        status: str,
+        can_post_messages: bool | None,
+        by: int | None,
+    ) -> bool:
         """A my_chat_member update: remember whether the bot may post in the chat; when it
         may no longer, the chat's schedule is lost. Whether a schedule was lost."""
         allowed = daily.can_post(chat_type, status, can_post_messages)
-        await self.store.save_bot_chat(BotChat(chat_id, chat_type, title, status, allowed,
-                                               by, self.now()))
+        await self.store.save_bot_chat(
+            BotChat(chat_id, chat_type, title, status, allowed, by, self.now())
+        )
         if not allowed:
             return await self.lost(chat_id)
         return False

@@ -4,8 +4,8 @@ Telegram lets a bot send about 20 messages a minute to one group (Bot API FAQ, "
 a session sends two per question (the question, then its reveal as an edit), at most one more
 (the mid-window clock edit), plus the leaderboard, and nothing per answer: each member's answer
 is acknowledged privately by the callback query's toast, in that member's own language. The
-session's progress is :class:`bot.features.groups.sessions.SessionRunner`'s; these callbacks read the
-update, ask the group service, and hand the session to the runner.
+session's progress is :class:`bot.features.groups.sessions.SessionRunner`'s; these callbacks read
+the update, ask the group service, and hand the session to the runner.
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ TOASTS: dict[type[QuizError], str] = {
 (merged by :data:`bot.routes.TOASTS`)."""
 
 
-
 # --- commands ------------------------------------------------------------------------------
+
 
 async def cmd_group_quiz(update: Update, context: Context) -> None:
     """/quiz [bank] in a group: start a session for everyone (one per chat)."""
@@ -78,8 +78,15 @@ async def cmd_group_start(update: Update, context: Context) -> None:
     if not await registry.startable(payload):
         assert update.effective_chat is not None
         t = await group_catalog(context, update.effective_chat.id)
-        await reply(update, context, t("inline.group_unknown_bank", name=render_text.clip(payload),
-                                       banks=", ".join(registry.featured)))
+        await reply(
+            update,
+            context,
+            t(
+                "inline.group_unknown_bank",
+                name=render_text.clip(payload),
+                banks=", ".join(registry.featured),
+            ),
+        )
         return
     await start_session(update, context, payload)
 
@@ -95,7 +102,8 @@ async def start_session(update: Update, context: Context, requested: str | None)
     service = services(context).groups
     chosen = await service.settings(chat.id)
     if may_start(chosen) is Permission.IF_ADMIN and not await is_admin(
-            context, chat, user, update.effective_message):
+        context, chat, user, update.effective_message
+    ):
         t = await group_catalog(context, chat.id)
         await reply(update, context, t("group_start_denied"))
         return
@@ -104,13 +112,23 @@ async def start_session(update: Update, context: Context, requested: str | None)
     if bank_id is None:
         t = await group_catalog(context, chat.id)
         banks = ", ".join(service.registry.featured)
-        await reply(update, context, t("settings.bank_gone", name=pick.gone, banks=banks)
-                    if pick.gone else t("group_choose_bank", banks=banks))
+        await reply(
+            update,
+            context,
+            t("settings.bank_gone", name=pick.gone, banks=banks)
+            if pick.gone
+            else t("group_choose_bank", banks=banks),
+        )
         return
     starter_language = (await catalog_for(context, user)).language
     try:
-        session = await service.start(chat.id, bank_id, user.id, starter_language,
-                                      message_thread_id=thread_of(update.effective_message))
+        session = await service.start(
+            chat.id,
+            bank_id,
+            user.id,
+            starter_language,
+            message_thread_id=thread_of(update.effective_message),
+        )
     except SessionRunning:
         t = await group_catalog(context, chat.id)
         await reply(update, context, t("group_running"))
@@ -120,8 +138,15 @@ async def start_session(update: Update, context: Context, requested: str | None)
         bank = await service.bank_of(session)
         title = bank.title.get(bank.language_for(t.language), bank.default_language)
         with contextlib.suppress(Dropped):
-            await reply(update, context, t("settings.bank_gone_started", name=pick.gone,
-                                           title=render_text.clip(title, groups_screens.MAX_TITLE)))
+            await reply(
+                update,
+                context,
+                t(
+                    "settings.bank_gone_started",
+                    name=pick.gone,
+                    title=render_text.clip(title, groups_screens.MAX_TITLE),
+                ),
+            )
     runner = services(context).sessions
     runner.starter_names[session.id] = actor_name(update)
     await runner.drive(session.id)
@@ -139,9 +164,12 @@ async def cmd_group_stop(update: Update, context: Context) -> None:
         await reply(update, context, t("stop_none"))
         return
     message = update.effective_message
-    permission = may_stop(await service.settings(chat.id), session,
-                          user.id if user is not None else None,
-                          as_person=message is not None and message.sender_chat is None)
+    permission = may_stop(
+        await service.settings(chat.id),
+        session,
+        user.id if user is not None else None,
+        as_person=message is not None and message.sender_chat is None,
+    )
     if permission is Permission.IF_ADMIN and not await is_admin(context, chat, user, message):
         await reply(update, context, t("group_stop_denied"))
         return
@@ -157,8 +185,12 @@ async def cmd_group_language(update: Update, context: Context) -> None:
         await reply(update, context, t("group_language_denied"))
         return
     screen = private_screens.language_picker(t.language, t, HTML)
-    await context.bot.send_message(chat.id, screen.text, reply_markup=keyboard(screen),
-                                   message_thread_id=thread_of(update.effective_message))
+    await context.bot.send_message(
+        chat.id,
+        screen.text,
+        reply_markup=keyboard(screen),
+        message_thread_id=thread_of(update.effective_message),
+    )
 
 
 async def cmd_group_help(update: Update, context: Context) -> None:
@@ -170,6 +202,7 @@ async def cmd_group_help(update: Update, context: Context) -> None:
 
 
 # --- chat events ---------------------------------------------------------------------------
+
 
 async def on_migrate(update: Update, context: Context) -> None:
     """A group became a supergroup (service message with ``migrate_to_chat_id`` in the old
@@ -189,16 +222,24 @@ async def on_my_chat_member(update: Update, context: Context) -> None:
     if change.chat.type == Chat.PRIVATE:
         return
     if change.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
-        log.info("removed from chat %s (%s): ending its session", change.chat.id,
-                 change.new_chat_member.status)
+        log.info(
+            "removed from chat %s (%s): ending its session",
+            change.chat.id,
+            change.new_chat_member.status,
+        )
         await services(context).sessions.chat_gone(change.chat.id)
 
 
 # --- callback queries ----------------------------------------------------------------------
 
-async def on_group_answer(query: CallbackQuery, context: Context,
-                          button: render_callbacks.GroupAnswerButton, t: Catalog,
-                          received_at: float | None = None) -> None:
+
+async def on_group_answer(
+    query: CallbackQuery,
+    context: Context,
+    button: render_callbacks.GroupAnswerButton,
+    t: Catalog,
+    received_at: float | None = None,
+) -> None:
     """A member's tap: record it once (it counts if it reached the bot before the deadline),
     acknowledge privately; close early when everyone who took part so far has answered."""
     if query.message is None:
@@ -206,38 +247,55 @@ async def on_group_answer(query: CallbackQuery, context: Context,
     service = services(context).groups
     try:
         session, answer, close_now = await service.tap(
-            button.session_id, query.message.chat.id, button.position, button.slot,
-            query.from_user.id, display_name(query.from_user), received_at=received_at)
+            button.session_id,
+            query.message.chat.id,
+            button.position,
+            button.slot,
+            query.from_user.id,
+            display_name(query.from_user),
+            received_at=received_at,
+        )
     except StorageError:
         log.exception("could not record a group answer of user %s", query.from_user.id)
         await toast(query, t("storage_failed"))
         return
     bank = await service.bank_of(session)
     question = bank.question(answer.question_id)
-    await toast(query, t("group_recorded", label=render_question.option_text(
-        bank, question, answer.option_index, t) if question.kind == TRUE_FALSE
-        else LABELS[button.slot]))
+    await toast(
+        query,
+        t(
+            "group_recorded",
+            label=render_question.option_text(bank, question, answer.option_index, t)
+            if question.kind == TRUE_FALSE
+            else LABELS[button.slot],
+        ),
+    )
     if close_now:  # in a job: the tap's slot and turn are not held for the reveal
         services(context).sessions.schedule(session.id, 0.0, early=button.position)
     await service.answered(session, answer)  # the review card, after the acknowledgement
 
 
-async def on_group_tick(query: CallbackQuery, context: Context,
-                        button: render_callbacks.GroupTickButton, t: Catalog) -> None:
+async def on_group_tick(
+    query: CallbackQuery, context: Context, button: render_callbacks.GroupTickButton, t: Catalog
+) -> None:
     """A member's tick on an open question with several right options: stored per member (the
     keyboard is the group's), acknowledged privately with the choice so far."""
     if query.message is None:
         raise group.WrongChat(0)
     _, ticked = await services(context).groups.tick(
-        button.session_id, query.message.chat.id, button.position, button.slot,
-        query.from_user.id)
+        button.session_id, query.message.chat.id, button.position, button.slot, query.from_user.id
+    )
     labels = ", ".join(LABELS[slot] for slot in range(len(LABELS)) if ticked >> slot & 1)
     await toast(query, t("group_ticked", labels=labels) if labels else t("group_ticked_none"))
 
 
-async def on_group_submit(query: CallbackQuery, context: Context,
-                          button: render_callbacks.GroupSubmitButton, t: Catalog,
-                          received_at: float | None = None) -> None:
+async def on_group_submit(
+    query: CallbackQuery,
+    context: Context,
+    button: render_callbacks.GroupSubmitButton,
+    t: Catalog,
+    received_at: float | None = None,
+) -> None:
     """A member's Submit of their ticks: recorded once, as a tap is (:func:`on_group_answer`),
     right only for the exact set of right options; nothing ticked is refused with a toast."""
     if query.message is None:
@@ -245,8 +303,13 @@ async def on_group_submit(query: CallbackQuery, context: Context,
     service = services(context).groups
     try:
         session, answer, close_now = await service.submit(
-            button.session_id, query.message.chat.id, button.position, query.from_user.id,
-            display_name(query.from_user), received_at=received_at)
+            button.session_id,
+            query.message.chat.id,
+            button.position,
+            query.from_user.id,
+            display_name(query.from_user),
+            received_at=received_at,
+        )
     except StorageError:
         log.exception("could not record a group answer of user %s", query.from_user.id)
         await toast(query, t("storage_failed"))
@@ -259,8 +322,9 @@ async def on_group_submit(query: CallbackQuery, context: Context,
     await service.answered(session, answer)
 
 
-async def on_group_language(query: CallbackQuery, context: Context, language: str,
-                            t: Catalog) -> None:
+async def on_group_language(
+    query: CallbackQuery, context: Context, language: str, t: Catalog
+) -> None:
     """A language choice on a group's picker: admins only."""
     assert query.message is not None
     chat = query.message.chat
@@ -273,9 +337,10 @@ async def on_group_language(query: CallbackQuery, context: Context, language: st
     await edit(query, Screen(HTML.escape(new("group_language_set"))))
 
 
-async def on_group_place(query: CallbackQuery, context: Context, button: render_callbacks.PlaceButton,
-                         t: Catalog) -> None:
-    """"My place" on a leaderboard: the tapper's own rank, score and time (or that they did
+async def on_group_place(
+    query: CallbackQuery, context: Context, button: render_callbacks.PlaceButton, t: Catalog
+) -> None:
+    """ "My place" on a leaderboard: the tapper's own rank, score and time (or that they did
     not play), privately as the callback query's toast in their language.
 
     Raises:
@@ -287,5 +352,9 @@ async def on_group_place(query: CallbackQuery, context: Context, button: render_
     if query.message is None or query.message.chat.id != session.chat_id:
         raise group.WrongChat(query.message.chat.id if query.message else 0)
     answers, names = await service.results(session)
-    await toast(query, groups_screens.group_place(session, group.leaderboard(answers, names, session),
-                                          query.from_user.id, t))
+    await toast(
+        query,
+        groups_screens.group_place(
+            session, group.leaderboard(answers, names, session), query.from_user.id, t
+        ),
+    )

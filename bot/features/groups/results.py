@@ -19,11 +19,22 @@ from bot.kernel.csvsafe import safe_cell as safe_cell
 from bot.kernel.csvsafe import safe_row as safe_row
 from bot.kernel.engine import LABELS
 
-CSV_COLUMNS = ("session_id", "question_number", "question_id", "user_id", "name", "option",
-               "option_text", "result", "answer_ms", "points")
+CSV_COLUMNS = (
+    "session_id",
+    "question_number",
+    "question_id",
+    "user_id",
+    "name",
+    "option",
+    "option_text",
+    "result",
+    "answer_ms",
+    "points",
+)
 """The CSV's header. ``option`` is the letter the member saw (A-L), ``result`` ``right``,
 ``wrong`` or ``none`` (no answer), ``answer_ms`` the time from the question being posted to the
 tap, in milliseconds, ``points`` under the session's scoring."""
+
 
 @dataclass(frozen=True)
 class QuestionSummary:
@@ -53,14 +64,21 @@ def asked(session: GroupSession, answers: Iterable[GroupAnswer] = ()) -> int:
     if session.status == group.FINISHED:
         return session.total
     order = session.plan.question_order
-    answered = max((order.index(a.question_id) + 1 for a in answers
-                    if a.question_id in order), default=0)
-    return min(session.total, max(answered,
-                                  session.position + (1 if session.deadline is not None else 0)))
+    answered = max(
+        (order.index(a.question_id) + 1 for a in answers if a.question_id in order), default=0
+    )
+    return min(
+        session.total, max(answered, session.position + (1 if session.deadline is not None else 0))
+    )
 
 
-def session_csv(bank: Bank, session: GroupSession, answers: Iterable[GroupAnswer],
-                names: Mapping[int, str], language: str) -> str:
+def session_csv(
+    bank: Bank,
+    session: GroupSession,
+    answers: Iterable[GroupAnswer],
+    names: Mapping[int, str],
+    language: str,
+) -> str:
     """The CSV (RFC 4180, ``\\r\\n`` line ends, header first): one row per player and asked
     question, a row with ``result`` ``none`` for a question the player did not answer; players
     in leaderboard order, questions in session order; option texts in ``language``."""
@@ -79,19 +97,33 @@ def session_csv(bank: Bank, session: GroupSession, answers: Iterable[GroupAnswer
             option = text = ""
             if answer is not None:
                 slots = session.plan.option_orders[position]
-                chosen = sorted(answer.choice, key=lambda i: (
-                    slots.index(i) if i in slots else len(slots), i))
+                chosen = sorted(
+                    answer.choice, key=lambda i: (slots.index(i) if i in slots else len(slots), i)
+                )
                 option = " ".join(LABELS[slots.index(i)] for i in chosen if i in slots)  # "A C"
                 question = next((q for q in bank.questions if q.id == question_id), None)
                 if question is not None:
-                    text = " | ".join(question.options[i].text.get(lang, bank.default_language)
-                                      for i in chosen if i < len(question.options))
-            writer.writerow(safe_row([
-                session.id, position + 1, question_id, standing.user_id,
-                standing.name, option, text,
-                "none" if answer is None else "right" if answer.correct else "wrong",
-                "" if answer is None else round(answer.elapsed * 1000),
-                points.get((standing.user_id, question_id), 0)]))
+                    text = " | ".join(
+                        question.options[i].text.get(lang, bank.default_language)
+                        for i in chosen
+                        if i < len(question.options)
+                    )
+            writer.writerow(
+                safe_row(
+                    [
+                        session.id,
+                        position + 1,
+                        question_id,
+                        standing.user_id,
+                        standing.name,
+                        option,
+                        text,
+                        "none" if answer is None else "right" if answer.correct else "wrong",
+                        "" if answer is None else round(answer.elapsed * 1000),
+                        points.get((standing.user_id, question_id), 0),
+                    ]
+                )
+            )
     return out.getvalue()
 
 
@@ -104,15 +136,23 @@ def summary(session: GroupSession, answers: Iterable[GroupAnswer]) -> list[Quest
         mine = [a for a in answers if a.question_id == question_id]
         right = sum(a.correct for a in mine)
         mean = sum(a.elapsed for a in mine) / len(mine) if mine else 0.0
-        result.append(QuestionSummary(position + 1, question_id, len(mine), right, mean,
-                                      tuple(group.tally(session, position, mine))))
+        result.append(
+            QuestionSummary(
+                position + 1,
+                question_id,
+                len(mine),
+                right,
+                mean,
+                tuple(group.tally(session, position, mine)),
+            )
+        )
     return result
 
 
 def homework_csv(rows: Iterable[CsvRow]) -> str:
     """The CSV of a homework's answers (RFC 4180, ``\\r\\n`` line ends, the header
-    :attr:`~bot.features.homework.rules.CsvRow.HEADER` first): one row per member and question answered,
-    each cell made safe (:func:`safe_row`)."""
+    :attr:`~bot.features.homework.rules.CsvRow.HEADER` first): one row per member and question
+    answered, each cell made safe (:func:`safe_row`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(safe_row(CsvRow.HEADER))

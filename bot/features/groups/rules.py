@@ -52,6 +52,7 @@ class SessionStatus(StrEnum):
 
 ACTIVE, FINISHED, STOPPED = SessionStatus
 
+
 class Scoring(StrEnum):
     """A session's scoring rule, as stored (``group_sessions.scoring``, a group's setting)."""
 
@@ -226,8 +227,15 @@ class Standing:
     best_streak: int = 0
 
 
-def grade_tap(session: GroupSession, bank: Bank | None, chat_id: int, position: int, slot: int,
-              user_id: int, now: float) -> GroupAnswer:
+def grade_tap(
+    session: GroupSession,
+    bank: Bank | None,
+    chat_id: int,
+    position: int,
+    slot: int,
+    user_id: int,
+    now: float,
+) -> GroupAnswer:
     """Grade a member's tap on the session's open question.
 
     Returns:
@@ -240,8 +248,15 @@ def grade_tap(session: GroupSession, bank: Bank | None, chat_id: int, position: 
     return grade_choice(session, bank, chat_id, position, mask, user_id, now)
 
 
-def grade_choice(session: GroupSession, bank: Bank | None, chat_id: int, position: int,
-                 mask: int, user_id: int, now: float) -> GroupAnswer:
+def grade_choice(
+    session: GroupSession,
+    bank: Bank | None,
+    chat_id: int,
+    position: int,
+    mask: int,
+    user_id: int,
+    now: float,
+) -> GroupAnswer:
     """Grade a member's chosen slots (``mask``: bit ``s`` for slot ``s``) for the session's open
     question: right only when they are exactly the right options' slots (as
     :func:`bot.kernel.engine.grade_choice`).
@@ -260,13 +275,20 @@ def grade_choice(session: GroupSession, bank: Bank | None, chat_id: int, positio
         raise InvalidOption(mask)
     indices = tuple(sorted(slots[slot] for slot in chosen))
     opened = session.opened_at or now
-    return GroupAnswer(user_id, question.id, indices[0],
-                       frozenset(indices) == question.correct_indices,
-                       max(0.0, now - opened), now, indices if question.several else ())
+    return GroupAnswer(
+        user_id,
+        question.id,
+        indices[0],
+        frozenset(indices) == question.correct_indices,
+        max(0.0, now - opened),
+        now,
+        indices if question.several else (),
+    )
 
 
-def open_question(session: GroupSession, bank: Bank | None, chat_id: int, position: int,
-                  now: float) -> tuple[Question, tuple[int, ...]]:
+def open_question(
+    session: GroupSession, bank: Bank | None, chat_id: int, position: int, now: float
+) -> tuple[Question, tuple[int, ...]]:
     """Check that the session's question at ``position`` is open to taps at ``now`` (the checks
     of :func:`grade_tap`, also made for a tick of a question with several right options).
 
@@ -285,8 +307,10 @@ def open_question(session: GroupSession, bank: Bank | None, chat_id: int, positi
         raise StaleQuestion(position) if position > session.position else TooLate(position)
     if session.deadline is None or now > session.deadline:
         raise TooLate(position)
-    return (bank.question(session.plan.question_order[position]),
-            session.plan.option_orders[position])
+    return (
+        bank.question(session.plan.question_order[position]),
+        session.plan.option_orders[position],
+    )
 
 
 def clock_at(session: GroupSession) -> float | None:
@@ -319,7 +343,8 @@ def revealable(session: GroupSession, position: int) -> bool:
     """Whether the question at ``position`` may be shown with its answer (a reveal's private
     link): it was closed, or the session ended; never while it is open."""
     return 0 <= position < session.total and (
-        session.status != ACTIVE or position < session.position)
+        session.status != ACTIVE or position < session.position
+    )
 
 
 def everyone_answered(answered: int, players: int, joined: int) -> bool:
@@ -337,8 +362,9 @@ def everyone_answered(answered: int, players: int, joined: int) -> bool:
     return players - joined > 0 and answered >= players
 
 
-def next_step(session: GroupSession, now: float, *, close_early: bool = False,
-              clocked: bool = True) -> Step:
+def next_step(
+    session: GroupSession, now: float, *, close_early: bool = False, clocked: bool = True
+) -> Step:
     """The one next step of a session's workflow, from its stored state alone.
 
     The workflow is open -> (window) -> close -> reveal -> open the next ... -> finish; each
@@ -370,8 +396,11 @@ def next_step(session: GroupSession, now: float, *, close_early: bool = False,
 
 def overdue(session: GroupSession, now: float) -> bool:
     """Whether an open question's deadline passed :data:`OVERDUE_WINDOWS` windows ago."""
-    return (session.status == ACTIVE and session.deadline is not None
-            and now > session.deadline + OVERDUE_WINDOWS * session.question_seconds)
+    return (
+        session.status == ACTIVE
+        and session.deadline is not None
+        and now > session.deadline + OVERDUE_WINDOWS * session.question_seconds
+    )
 
 
 def tally(session: GroupSession, position: int, answers: Iterable[GroupAnswer]) -> list[int]:
@@ -423,9 +452,9 @@ def points(session: GroupSession, answers: Iterable[GroupAnswer]) -> dict[tuple[
             if session.scoring == RIGHT:
                 result[user_id, question_id] = int(answer.correct)
             else:
-                result[user_id, question_id] = (
-                    answer_points(answer.correct, answer.elapsed, session.question_seconds)
-                    + (streak_bonus(streak) if answer.correct else 0))
+                result[user_id, question_id] = answer_points(
+                    answer.correct, answer.elapsed, session.question_seconds
+                ) + (streak_bonus(streak) if answer.correct else 0)
     return result
 
 
@@ -447,8 +476,9 @@ def best_streaks(session: GroupSession, answers: Iterable[GroupAnswer]) -> dict[
     return best
 
 
-def leaderboard(answers: Iterable[GroupAnswer], names: Mapping[int, str],
-                session: GroupSession | None = None) -> list[Standing]:
+def leaderboard(
+    answers: Iterable[GroupAnswer], names: Mapping[int, str], session: GroupSession | None = None
+) -> list[Standing]:
     """Rank the players.
 
     The order (stable, documented in the README): score, high first (points with
@@ -475,7 +505,18 @@ def leaderboard(answers: Iterable[GroupAnswer], names: Mapping[int, str],
         entry[2] += answer.elapsed
         entry[3] += int(answer.correct)
     ordered: Sequence[tuple[int, list[float]]] = sorted(
-        totals.items(), key=lambda item: (-item[1][0], -item[1][3], item[1][2], item[0]))
-    return [Standing(rank, user_id, names.get(user_id, str(user_id)), int(s), int(n), t,
-                     int(r), streaks.get(user_id, 0))
-            for rank, (user_id, (s, n, t, r)) in enumerate(ordered, start=1)]
+        totals.items(), key=lambda item: (-item[1][0], -item[1][3], item[1][2], item[0])
+    )
+    return [
+        Standing(
+            rank,
+            user_id,
+            names.get(user_id, str(user_id)),
+            int(s),
+            int(n),
+            t,
+            int(r),
+            streaks.get(user_id, 0),
+        )
+        for rank, (user_id, (s, n, t, r)) in enumerate(ordered, start=1)
+    ]

@@ -49,10 +49,16 @@ class GroupService:
         languages: The UI languages a group may choose (the application's catalogs).
     """
 
-    def __init__(self, store: GroupStore, banks: BankRegistry | Mapping[str, Bank], *,
-                 question_seconds: float, clock: Callable[[], float] = time.time,
-                 rng: random.Random | None = None,
-                 languages: tuple[str, ...] = ("en", "hi", "el")) -> None:
+    def __init__(
+        self,
+        store: GroupStore,
+        banks: BankRegistry | Mapping[str, Bank],
+        *,
+        question_seconds: float,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        languages: tuple[str, ...] = ("en", "hi", "el"),
+    ) -> None:
         self.store = store
         self.languages = tuple(languages)
         self.registry = BankRegistry.of(banks)
@@ -89,8 +95,11 @@ class GroupService:
         """
         offered = dict(self.registry.featured)
         last = await self.store.last_session(chat_id)
-        extra = [bank_id for bank_id in (chosen.bank_id, last.bank_id if last else None)
-                 if bank_id is not None and bank_id not in offered]
+        extra = [
+            bank_id
+            for bank_id in (chosen.bank_id, last.bank_id if last else None)
+            if bank_id is not None and bank_id not in offered
+        ]
         offered.update(await self.registry.loaded(extra))
         return list(offered.values())
 
@@ -98,8 +107,9 @@ class GroupService:
         """The group's settings (the defaults if it never changed any)."""
         return await self.store.group_settings(chat_id) or settings.GroupSettings()
 
-    async def change_setting(self, chat_id: int, version: int, field: str,
-                             value: str) -> GroupSettings:
+    async def change_setting(
+        self, chat_id: int, version: int, field: str, value: str
+    ) -> GroupSettings:
         """Apply an admin's settings-menu tap (see :func:`bot.features.groups.settings.change`).
 
         Returns:
@@ -118,8 +128,8 @@ class GroupService:
             banks.add(value)  # a created quiz may be the group's bank too
         new = settings.change(current, version, field, value, banks, self.languages)
         if not await self.store.save_group_settings(
-                chat_id, new, current.version,
-                language=value if field == "language" else None):
+            chat_id, new, current.version, language=value if field == "language" else None
+        ):
             raise settings.StaleSettings(version)
         return new
 
@@ -131,9 +141,15 @@ class GroupService:
         """The chat's most recent ended session (finished or stopped), or None."""
         return await self.store.last_session(chat_id)
 
-    async def start(self, chat_id: int, bank_id: str, starter_id: int,
-                    starter_language: str, *,
-                    message_thread_id: int | None = None) -> GroupSession:
+    async def start(
+        self,
+        chat_id: int,
+        bank_id: str,
+        starter_id: int,
+        starter_language: str,
+        *,
+        message_thread_id: int | None = None,
+    ) -> GroupSession:
         """Start a session with the group's settings (window, scoring, a random selection of
         questions); the group's language is the starter's when the group has none.
         ``message_thread_id``: the forum topic it runs in (None: none, or General).
@@ -146,11 +162,21 @@ class GroupService:
         chosen = await self.settings(chat_id)
         await self.store.set_group_language(chat_id, starter_language, by_admin=False)
         language = await self.store.group_language(chat_id) or starter_language
-        plan = settings.select(engine.plan_attempt(bank, self._rng), chosen.question_count,
-                               self._rng)
+        plan = settings.select(
+            engine.plan_attempt(bank, self._rng), chosen.question_count, self._rng
+        )
         session = await self.store.start_session(
-            chat_id, bank.id, bank.version, language, starter_id, plan, self.window(chosen),
-            self._clock(), message_thread_id=message_thread_id, scoring=chosen.scoring)
+            chat_id,
+            bank.id,
+            bank.version,
+            language,
+            starter_id,
+            plan,
+            self.window(chosen),
+            self._clock(),
+            message_thread_id=message_thread_id,
+            scoring=chosen.scoring,
+        )
         if session is None:
             raise SessionRunning(chat_id)
         return session
@@ -194,9 +220,17 @@ class GroupService:
         self._open.pop(session.id, None)
         await self.store.unopen_question(session.id, session.position)
 
-    async def tap(self, session_id: int, chat_id: int, position: int, slot: int, user_id: int,
-                  name: str, *, received_at: float | None = None
-                  ) -> tuple[GroupSession, GroupAnswer, bool]:
+    async def tap(
+        self,
+        session_id: int,
+        chat_id: int,
+        position: int,
+        slot: int,
+        user_id: int,
+        name: str,
+        *,
+        received_at: float | None = None,
+    ) -> tuple[GroupSession, GroupAnswer, bool]:
         """Record a member's answer to the open question.
 
         Args:
@@ -217,19 +251,21 @@ class GroupService:
         if session is None or session.position != position or session.chat_id != chat_id:
             session = await self.session(session_id)
         now = self._clock() if received_at is None else min(received_at, self._clock())
-        answer = group.grade_tap(session, await self._planned(session), chat_id, position,
-                                 slot, user_id, now)
-        tally = await self.store.record_group_answer(session.id, position, answer, name,
-                                                     session.language)
+        answer = group.grade_tap(
+            session, await self._planned(session), chat_id, position, slot, user_id, now
+        )
+        tally = await self.store.record_group_answer(
+            session.id, position, answer, name, session.language
+        )
         if tally.outcome == DUPLICATE:
             raise AlreadyAnswered(answer.question_id)
         if tally.outcome == CLOSED:
             raise group.TooLate(position)
-        return session, answer, group.everyone_answered(tally.answered, tally.players,
-                                                        tally.joined)
+        return session, answer, group.everyone_answered(tally.answered, tally.players, tally.joined)
 
-    async def tick(self, session_id: int, chat_id: int, position: int, slot: int,
-                   user_id: int) -> tuple[GroupSession, int]:
+    async def tick(
+        self, session_id: int, chat_id: int, position: int, slot: int, user_id: int
+    ) -> tuple[GroupSession, int]:
         """Tick or untick ``slot`` in a member's choice on the open question with several right
         options (stored: a restart before Submit loses nothing).
 
@@ -242,15 +278,23 @@ class GroupService:
             nothing changes.
         """
         session = await self._current(session_id, chat_id, position)
-        question, slots = group.open_question(session, await self._planned(session),
-                                              chat_id, position, self._clock())
+        question, slots = group.open_question(
+            session, await self._planned(session), chat_id, position, self._clock()
+        )
         if not question.several or not 0 <= slot < len(slots):
             raise InvalidOption(slot)
         return session, await self.store.tick_group_pick(session.id, position, user_id, slot)
 
-    async def submit(self, session_id: int, chat_id: int, position: int, user_id: int,
-                     name: str, *, received_at: float | None = None
-                     ) -> tuple[GroupSession, GroupAnswer, bool]:
+    async def submit(
+        self,
+        session_id: int,
+        chat_id: int,
+        position: int,
+        user_id: int,
+        name: str,
+        *,
+        received_at: float | None = None,
+    ) -> tuple[GroupSession, GroupAnswer, bool]:
         """Record a member's ticked choice (:meth:`tick`) as their answer: as :meth:`tap`,
         graded right only for the exact set of right options.
 
@@ -260,8 +304,9 @@ class GroupService:
         session = await self._current(session_id, chat_id, position)
         mask = await self.store.group_pick(session.id, position, user_id)
         now = self._clock() if received_at is None else min(received_at, self._clock())
-        answer = group.grade_choice(session, await self._planned(session), chat_id,
-                                    position, mask, user_id, now)
+        answer = group.grade_choice(
+            session, await self._planned(session), chat_id, position, mask, user_id, now
+        )
         return await self._record(session, position, answer, name)
 
     async def _current(self, session_id: int, chat_id: int, position: int) -> GroupSession:
@@ -271,26 +316,32 @@ class GroupService:
             session = await self.session(session_id)
         return session
 
-    async def _record(self, session: GroupSession, position: int, answer: GroupAnswer,
-                      name: str) -> tuple[GroupSession, GroupAnswer, bool]:
+    async def _record(
+        self, session: GroupSession, position: int, answer: GroupAnswer, name: str
+    ) -> tuple[GroupSession, GroupAnswer, bool]:
         """Store a graded answer; the session, the answer and whether the question may close
         early (as :meth:`tap`, which keeps its own copy of these lines). Raises
         AlreadyAnswered or TooLate when the store refused it."""
-        tally = await self.store.record_group_answer(session.id, position, answer, name,
-                                                     session.language)
+        tally = await self.store.record_group_answer(
+            session.id, position, answer, name, session.language
+        )
         if tally.outcome == DUPLICATE:
             raise AlreadyAnswered(answer.question_id)
         if tally.outcome == CLOSED:
             raise group.TooLate(position)
-        return session, answer, group.everyone_answered(tally.answered, tally.players,
-                                                        tally.joined)
+        return session, answer, group.everyone_answered(tally.answered, tally.players, tally.joined)
 
     async def answered(self, session: GroupSession, answer: GroupAnswer) -> None:
         """After a recorded tap was acknowledged: let :attr:`on_answer` (spaced review) rate the
         member's card. Kept out of :meth:`tap`, so the acknowledgement never waits for it."""
         if self.on_answer is not None:
-            await self.on_answer(answer.user_id, session.bank_id, answer.question_id,
-                                 answer.correct, answer.answered_at)
+            await self.on_answer(
+                answer.user_id,
+                session.bank_id,
+                answer.question_id,
+                answer.correct,
+                answer.answered_at,
+            )
 
     async def close(self, session_id: int, position: int) -> GroupSession | None:
         """Close question ``position`` (compare-and-set); the session as the close left it, or
@@ -318,8 +369,10 @@ class GroupService:
 
     async def results(self, session: GroupSession) -> tuple[list[GroupAnswer], dict[int, str]]:
         """Every answer of the session and the players' names."""
-        return (await self.store.group_answers(session.id),
-                await self.store.group_players(session.id))
+        return (
+            await self.store.group_answers(session.id),
+            await self.store.group_players(session.id),
+        )
 
     async def end(self, session: GroupSession, status: group.SessionStatus) -> bool:
         """Finish or stop the session; False if it had ended already."""

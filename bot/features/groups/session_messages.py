@@ -64,25 +64,44 @@ class SessionMessages:
         bank = await service.bank_of(session)
         answers, _ = await service.results(session)
         t = i18n.catalog(session.language)
-        screen = groups_screens.group_reveal(bank, session, position,
-                                     group.tally(session, position, answers), t, HTML,
-                                     bot_username=self.bot.username)
+        screen = groups_screens.group_reveal(
+            bank,
+            session,
+            position,
+            group.tally(session, position, answers),
+            t,
+            HTML,
+            bot_username=self.bot.username,
+        )
         assert session.message_id is not None
-        await self.bot.edit_message_text(screen.text, chat_id=session.chat_id,
-                                         message_id=session.message_id,
-                                         reply_markup=keyboard(screen))
+        await self.bot.edit_message_text(
+            screen.text,
+            chat_id=session.chat_id,
+            message_id=session.message_id,
+            reply_markup=keyboard(screen),
+        )
 
-    async def post_leaderboard(self, session: GroupSession, *,
-                               stopped_by: str | None = None) -> None:
+    async def post_leaderboard(
+        self, session: GroupSession, *, stopped_by: str | None = None
+    ) -> None:
         """Post the standings (final, or so far when stopped) in the session's topic."""
         service = self.service
         answers, names = await service.results(session)
         t = i18n.catalog(session.language)
-        screen = groups_screens.group_leaderboard(await service.bank_of(session), session,
-                                          group.leaderboard(answers, names, session), t, HTML,
-                                          stopped_by=stopped_by)
-        await self.bot.send_message(session.chat_id, screen.text, reply_markup=keyboard(screen),
-                                    message_thread_id=session.message_thread_id)
+        screen = groups_screens.group_leaderboard(
+            await service.bank_of(session),
+            session,
+            group.leaderboard(answers, names, session),
+            t,
+            HTML,
+            stopped_by=stopped_by,
+        )
+        await self.bot.send_message(
+            session.chat_id,
+            screen.text,
+            reply_markup=keyboard(screen),
+            message_thread_id=session.message_thread_id,
+        )
 
     async def clock(self, session: GroupSession) -> None:
         """The open question's one mid-window edit ("⏱ 10 s left"), if the group's budget has
@@ -93,21 +112,34 @@ class SessionMessages:
         limiter = self.bot.rate_limiter
         room = limiter.room(session.chat_id) if isinstance(limiter, QuizRateLimiter) else 0
         if room < 1 + group.calls_ahead(session, GROUP_TIME_PERIOD):
-            log.info("group session %s: clock edit of question %s skipped (room for %s calls "
-                     "in the group's budget)", session.id, session.position + 1, room)
+            log.info(
+                "group session %s: clock edit of question %s skipped (room for %s calls "
+                "in the group's budget)",
+                session.id,
+                session.position + 1,
+                room,
+            )
             return
         assert session.message_id is not None and session.deadline is not None
         t = i18n.catalog(session.language)
-        screen = groups_screens.group_question(await self.service.bank_of(session), session, t, HTML,
-                                       left=group.clock_left(session))
+        screen = groups_screens.group_question(
+            await self.service.bank_of(session), session, t, HTML, left=group.clock_left(session)
+        )
         try:
             async with asyncio.timeout(max(0.1, session.deadline - self.service.now())):
                 await self.bot.edit_message_text(
-                    screen.text, chat_id=session.chat_id, message_id=session.message_id,
-                    reply_markup=keyboard(screen))
+                    screen.text,
+                    chat_id=session.chat_id,
+                    message_id=session.message_id,
+                    reply_markup=keyboard(screen),
+                )
         except (TelegramError, TimeoutError) as exc:
-            log.info("group session %s: clock edit of question %s not made: %s", session.id,
-                     session.position + 1, describe(exc))
+            log.info(
+                "group session %s: clock edit of question %s not made: %s",
+                session.id,
+                session.position + 1,
+                describe(exc),
+            )
 
     async def reveal_closed(self, session: GroupSession) -> None:
         """Edit the closed question's message into its reveal; a message that is gone or
@@ -117,8 +149,12 @@ class SessionMessages:
         except TelegramError as exc:
             if classify(exc).kind not in (Kind.GONE, Kind.NOT_MODIFIED):
                 raise
-            log.info("group session %s: reveal of question %s skipped: %s", session.id,
-                     session.position, exc.message)
+            log.info(
+                "group session %s: reveal of question %s skipped: %s",
+                session.id,
+                session.position,
+                exc.message,
+            )
 
     async def post_question(self, session: GroupSession) -> GroupSession:
         """Open the question at ``session.position``, post it; the session as it is then.
@@ -132,27 +168,47 @@ class SessionMessages:
         if opened is None:  # stopped or moved on meanwhile
             return await service.session(session.id)
         t = i18n.catalog(session.language)
-        screen = groups_screens.group_question(await service.bank_of(session), opened, t, HTML,
-                                       starter_name=self.starter_names.pop(session.id, None)
-                                       if session.position == 0 else None)
+        screen = groups_screens.group_question(
+            await service.bank_of(session),
+            opened,
+            t,
+            HTML,
+            starter_name=self.starter_names.pop(session.id, None)
+            if session.position == 0
+            else None,
+        )
         if screen.photo is not None:  # in a group the picture goes first, on its own: the
             # question's message stays a text message that the clock edit and reveal edit
             try:
-                await self.bot.send_photo(session.chat_id, photo_input(screen.photo),
-                                          message_thread_id=session.message_thread_id)
+                await self.bot.send_photo(
+                    session.chat_id,
+                    photo_input(screen.photo),
+                    message_thread_id=session.message_thread_id,
+                )
             except TelegramError as exc:  # the question still goes out, without it
-                log.info("group session %s: picture of question %s not sent: %s", session.id,
-                         session.position + 1, describe(exc))
+                log.info(
+                    "group session %s: picture of question %s not sent: %s",
+                    session.id,
+                    session.position + 1,
+                    describe(exc),
+                )
         try:
             message = await self.bot.send_message(
-                session.chat_id, screen.text, reply_markup=keyboard(screen),
-                message_thread_id=session.message_thread_id)
+                session.chat_id,
+                screen.text,
+                reply_markup=keyboard(screen),
+                message_thread_id=session.message_thread_id,
+            )
         except Exception as exc:
             if surely_not_sent(exc):
                 await service.unopen(opened)
                 raise
-            log.warning("group session %s: question %s may not have been posted (%s); "
-                        "its window runs", session.id, session.position + 1, describe(exc))
+            log.warning(
+                "group session %s: question %s may not have been posted (%s); its window runs",
+                session.id,
+                session.position + 1,
+                describe(exc),
+            )
             return opened
         return await service.posted(opened, message.message_id)
 

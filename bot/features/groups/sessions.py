@@ -84,9 +84,14 @@ class SessionRunner:
             waits for the taps that reached the bot before the deadline).
     """
 
-    def __init__(self, bot: Bot, job_queue: JobQueue[Context], service: GroupService,
-                 leases: SessionLeases | None = None,
-                 processor: PerUserOrderedProcessor | None = None) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        job_queue: JobQueue[Context],
+        service: GroupService,
+        leases: SessionLeases | None = None,
+        processor: PerUserOrderedProcessor | None = None,
+    ) -> None:
         self.bot = bot
         self.job_queue = job_queue
         self.service = service
@@ -106,14 +111,18 @@ class SessionRunner:
     def _asked_early(self, session_id: int, position: int) -> None:
         """Another instance's tap found everyone answered question ``position`` of a session
         run here (its lease is held here): close it now."""
-        log.info("group session %s: question %s closes early (everyone answered, as another "
-                 "instance found)", session_id, position + 1)
+        log.info(
+            "group session %s: question %s closes early (everyone answered, as another "
+            "instance found)",
+            session_id,
+            position + 1,
+        )
         self.schedule(session_id, 0.0, early=position)
 
     async def forget_starter(self, user_id: int) -> None:
         """Drop the name of ``user_id`` from the group sessions they started that are running
-        here (the first question's announcement), as :data:`bot.features.privacy.service.Forget` for their
-        deletion.
+        here (the first question's announcement), as :data:`bot.features.privacy.service.Forget` for
+        their deletion.
 
         Raises:
             StorageError: the running sessions could not be read (nothing is deleted then).
@@ -157,8 +166,13 @@ class SessionRunner:
         name = job_name(session_id) + ("-early" if early is not None else "")
         for job in job_queue.get_jobs_by_name(name):
             job.schedule_removal()
-        job_queue.run_once(self._on_job, when=max(0.0, delay), data=(session_id, early),
-                           name=name, job_kwargs={"misfire_grace_time": None, "coalesce": True})
+        job_queue.run_once(
+            self._on_job,
+            when=max(0.0, delay),
+            data=(session_id, early),
+            name=name,
+            job_kwargs={"misfire_grace_time": None, "coalesce": True},
+        )
 
     def cancel(self, session_id: int) -> None:
         """Remove the session's pending jobs, if any."""
@@ -169,14 +183,17 @@ class SessionRunner:
 
     def has_job(self, session_id: int) -> bool:
         """Whether the session has a pending job."""
-        return any(
-            not job.removed for job in self.job_queue.get_jobs_by_name(job_name(session_id)))
+        return any(not job.removed for job in self.job_queue.get_jobs_by_name(job_name(session_id)))
 
     def start_watchdog(self) -> None:
         """Start the repeating watchdog job (:meth:`check_all`)."""
-        self.job_queue.run_repeating(self._on_watchdog, interval=WATCHDOG_SECONDS,
-                                         first=WATCHDOG_SECONDS, name="group-watchdog",
-                                         job_kwargs={"coalesce": True})
+        self.job_queue.run_repeating(
+            self._on_watchdog,
+            interval=WATCHDOG_SECONDS,
+            first=WATCHDOG_SECONDS,
+            name="group-watchdog",
+            job_kwargs={"coalesce": True},
+        )
 
     async def _on_job(self, context: Context) -> None:
         """Job: a session's deadline, an early close, a retry or a watchdog nudge."""
@@ -254,8 +271,9 @@ class SessionRunner:
         session = await service.session(session_id)
         while True:
             clocked = self._clocked.get(session_id) == session.position
-            step = group.next_step(session, service.now(),
-                                   close_early=early == session.position, clocked=clocked)
+            step = group.next_step(
+                session, service.now(), close_early=early == session.position, clocked=clocked
+            )
             if step is Step.DONE:
                 self.cancel(session_id)
                 self.starter_names.pop(session_id, None)
@@ -265,8 +283,11 @@ class SessionRunner:
             if step is Step.WAIT:
                 assert session.deadline is not None
                 due = group.clock_at(session)
-                wake = (due if due is not None and not clocked and session.message_id is not None
-                        else session.deadline)
+                wake = (
+                    due
+                    if due is not None and not clocked and session.message_id is not None
+                    else session.deadline
+                )
                 self.schedule(session_id, wake - service.now())
                 return
             if step is Step.CLOCK:
@@ -278,8 +299,11 @@ class SessionRunner:
                     await self._settle(session)
                 closed = await service.close(session.id, session.position)
                 if closed is None:  # it moved on meanwhile: act on the state as it is now
-                    log.info("group session %s: question %s was closed already", session_id,
-                             session.position + 1)
+                    log.info(
+                        "group session %s: question %s was closed already",
+                        session_id,
+                        session.position + 1,
+                    )
                     closed = await service.session(session_id)
                 session, early = closed, None
             elif step is Step.REVEAL:
@@ -298,8 +322,12 @@ class SessionRunner:
         processor = self.processor
         if processor is not None and session.deadline is not None:
             if not await processor.settled(session.chat_id, session.deadline, SETTLE_SECONDS):
-                log.warning("group session %s: taps from before the deadline still in progress "
-                            "after %s s; closing", session.id, SETTLE_SECONDS)
+                log.warning(
+                    "group session %s: taps from before the deadline still in progress "
+                    "after %s s; closing",
+                    session.id,
+                    SETTLE_SECONDS,
+                )
 
     async def _failed(self, session_id: int, exc: Exception) -> None:
         """Sort a failed step (``outcomes.classify`` for Telegram's): move a migrated chat and
@@ -326,18 +354,27 @@ class SessionRunner:
         transient = kind is Kind.TRANSIENT or isinstance(exc, StorageError)
         failures = self._failures[session_id] = self._failures.get(session_id, 0) + 1
         if not transient:  # a request Telegram refuses, or a bug: retrying won't help
-            log.error("group session %s: could not move on; ending it", session_id,
-                      exc_info=exc)
+            log.error("group session %s: could not move on; ending it", session_id, exc_info=exc)
             await self._end(session_id, notice=True)
             return
         if failures >= MAX_FAILURES:
-            log.error("group session %s: %s failures in a row (last: %s); ending it",
-                      session_id, failures, describe(exc))
+            log.error(
+                "group session %s: %s failures in a row (last: %s); ending it",
+                session_id,
+                failures,
+                describe(exc),
+            )
             await self._end(session_id, notice=True)
             return
         delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS)) - 1]
-        log.warning("group session %s: could not move on (%s); try %s of %s in %s s",
-                    session_id, describe(exc), failures + 1, MAX_FAILURES, delay)
+        log.warning(
+            "group session %s: could not move on (%s); try %s of %s in %s s",
+            session_id,
+            describe(exc),
+            failures + 1,
+            MAX_FAILURES,
+            delay,
+        )
         self.schedule(session_id, delay)
 
     async def _chat_of(self, session_id: int) -> int | None:
@@ -355,8 +392,11 @@ class SessionRunner:
             session = await self.service.session(session_id)
             ended = await self.service.end(session, group.STOPPED)
         except (StorageError, QuizError) as exc:
-            log.error("group session %s: could not be ended (%s); the watchdog tries again",
-                      session_id, describe(exc))
+            log.error(
+                "group session %s: could not be ended (%s); the watchdog tries again",
+                session_id,
+                describe(exc),
+            )
             return
         await self._release(session_id)
         if not ended:
@@ -365,11 +405,14 @@ class SessionRunner:
             t = i18n.catalog(session.language)
             try:
                 await self.bot.send_message(
-                    session.chat_id, HTML.escape(t("group_ended_error")),
-                    message_thread_id=session.message_thread_id)
+                    session.chat_id,
+                    HTML.escape(t("group_ended_error")),
+                    message_thread_id=session.message_thread_id,
+                )
             except TelegramError as exc:
-                log.info("group session %s: the notice could not be sent: %s", session_id,
-                         describe(exc))
+                log.info(
+                    "group session %s: the notice could not be sent: %s", session_id, describe(exc)
+                )
         self._over(session.chat_id)
 
     # -- events -------------------------------------------------------------------------
@@ -386,10 +429,10 @@ class SessionRunner:
             if session.is_open and session.message_id is not None:  # its buttons answer nothing
                 try:
                     await self.bot.edit_message_reply_markup(
-                        session.chat_id, session.message_id, reply_markup=None)
+                        session.chat_id, session.message_id, reply_markup=None
+                    )
                 except TelegramError as exc:  # cosmetic: taps on them are refused anyway
-                    log.info("group session %s: buttons not cleared: %s", session_id,
-                             exc.message)
+                    log.info("group session %s: buttons not cleared: %s", session_id, exc.message)
             await self.messages.post_leaderboard(session, stopped_by=stopped_by)
             self._over(session.chat_id)
 
@@ -410,14 +453,15 @@ class SessionRunner:
         and language; a running session goes on in the new chat."""
         moved = await self.service.move_chat(old_chat_id, new_chat_id)
         if moved:
-            log.info("chat %s became supergroup %s: %s session(s) moved", old_chat_id,
-                     new_chat_id, moved)
+            log.info(
+                "chat %s became supergroup %s: %s session(s) moved", old_chat_id, new_chat_id, moved
+            )
 
     async def check_all(self) -> None:
         """The watchdog: a running session without a pending job (and not being moved on) is
-        moved on now; one whose deadline passed :data:`~bot.features.groups.rules.OVERDUE_WINDOWS` answer
-        windows ago is ended with a notice. Sessions another instance holds are left to it; one
-        nobody holds (its instance died) is claimed here and so moved on from here."""
+        moved on now; one whose deadline passed :data:`~bot.features.groups.rules.OVERDUE_WINDOWS`
+        answer windows ago is ended with a notice. Sessions another instance holds are left to it;
+        one nobody holds (its instance died) is claimed here and so moved on from here."""
         now = self.service.now()
         for session in await self.service.running():
             if self.busy(session.id):
@@ -429,13 +473,15 @@ class SessionRunner:
                 log.warning("watchdog: could not claim group session %s (%s)", session.id, exc)
                 continue
             if group.overdue(session, now):
-                log.error("group session %s: its deadline passed %.0f s ago; ending it",
-                          session.id, now - (session.deadline or now))
+                log.error(
+                    "group session %s: its deadline passed %.0f s ago; ending it",
+                    session.id,
+                    now - (session.deadline or now),
+                )
                 await self._end(session.id, notice=True)
             elif not self.has_job(session.id):
                 log.warning("group session %s had no pending job; moving it on", session.id)
                 self.schedule(session.id, 0.0)
-
 
 
 class _Solo:
@@ -458,6 +504,3 @@ class _Solo:
 
 
 _SOLO = _Solo()
-
-
-

@@ -55,10 +55,11 @@ class GroupSettings:
         who_starts: :data:`EVERYONE` or :data:`ADMINS`.
         question_seconds: Answer window per question, :data:`MIN_SECONDS` to
             :data:`MAX_SECONDS`; None: the bot's default (``QUIZBOT_QUESTION_SECONDS``).
-        scoring: :data:`~bot.features.groups.rules.SPEED` or :data:`~bot.features.groups.rules.RIGHT`.
-        bank_id: The bank ``/quiz`` starts without an argument; None: ask (or the only one).
-        question_count: Questions per session, a random selection; None: all of them.
-        version: Bumped by every change (menus older than it are stale).
+        scoring: :data:`~bot.features.groups.rules.SPEED` or
+        :data:`~bot.features.groups.rules.RIGHT`. bank_id: The bank ``/quiz`` starts without an
+        argument; None: ask (or the only one). question_count: Questions per session, a random
+        selection; None: all of them. version: Bumped by every change (menus older than it are
+        stale).
     """
 
     who_starts: WhoStarts = EVERYONE
@@ -69,8 +70,14 @@ class GroupSettings:
     version: int = 0
 
 
-def change(settings: GroupSettings, version: int, field: str, value: str,
-           banks: frozenset[str] | set[str], languages: tuple[str, ...]) -> GroupSettings:
+def change(
+    settings: GroupSettings,
+    version: int,
+    field: str,
+    value: str,
+    banks: frozenset[str] | set[str],
+    languages: tuple[str, ...],
+) -> GroupSettings:
     """The settings after a menu tap (language changes keep the settings, bump the version).
 
     Args:
@@ -112,9 +119,21 @@ def select(plan: Plan, count: int | None, rng: random.Random) -> Plan:
     if count is None or count >= total:
         return plan
     keep = sorted(rng.sample(range(total), count))
-    return Plan(tuple(plan.question_order[i] for i in keep),
-                tuple(plan.option_orders[i] for i in keep))
+    return Plan(
+        tuple(plan.question_order[i] for i in keep), tuple(plan.option_orders[i] for i in keep)
+    )
 
 
-__all__ = ["ADMINS", "EVERYONE", "RIGHT", "SPEED", "GroupSettings", "InvalidSetting",
-           "Scoring", "StaleSettings", "WhoStarts", "change", "select"]
+__all__ = [
+    "ADMINS",
+    "EVERYONE",
+    "RIGHT",
+    "SPEED",
+    "GroupSettings",
+    "InvalidSetting",
+    "Scoring",
+    "StaleSettings",
+    "WhoStarts",
+    "change",
+    "select",
+]

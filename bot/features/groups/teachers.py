@@ -41,11 +41,16 @@ async def settings_screen(context: Context, chat_id: int) -> Screen:
     chosen = await service.settings(chat_id)
     language = await services(context).preferences.group_language(chat_id) or i18n.DEFAULT
     t = i18n.catalog(language)
-    menu = groups_teacher_screens.settings_menu(chosen, service.question_seconds,
-                                await service.choosable(chat_id, chosen), language, t, HTML)
+    menu = groups_teacher_screens.settings_menu(
+        chosen,
+        service.question_seconds,
+        await service.choosable(chat_id, chosen),
+        language,
+        t,
+        HTML,
+    )
     zone = await services(context).homework.zone(chat_id)  # homework's deadlines: /timezone
-    return Screen(f"{menu.text}\n{HTML.escape(t('hw.settings_zone', zone=zone))}",
-                  menu.keyboard)
+    return Screen(f"{menu.text}\n{HTML.escape(t('hw.settings_zone', zone=zone))}", menu.keyboard)
 
 
 async def cmd_group_settings(update: Update, context: Context) -> None:
@@ -57,23 +62,29 @@ async def cmd_group_settings(update: Update, context: Context) -> None:
         await reply(update, context, t("settings_denied"))
         return
     screen = await settings_screen(context, chat.id)
-    await context.bot.send_message(chat.id, screen.text, reply_markup=keyboard(screen),
-                                   message_thread_id=thread_of(update.effective_message))
+    await context.bot.send_message(
+        chat.id,
+        screen.text,
+        reply_markup=keyboard(screen),
+        message_thread_id=thread_of(update.effective_message),
+    )
 
 
-async def on_setting(query: CallbackQuery, context: Context, button: render_callbacks.SettingButton,
-                     t: Catalog) -> None:
+async def on_setting(
+    query: CallbackQuery, context: Context, button: render_callbacks.SettingButton, t: Catalog
+) -> None:
     """A tap on a settings menu: admins only; a stale menu or a forged value changes nothing
-    (:class:`~bot.features.groups.settings.StaleSettings`, :class:`~bot.features.groups.settings.InvalidSetting`,
-    toasted by the router from :data:`TOASTS`); else stored, and the menu shows the new
-    settings."""
+    (:class:`~bot.features.groups.settings.StaleSettings`,
+    :class:`~bot.features.groups.settings.InvalidSetting`, toasted by the router from
+    :data:`TOASTS`); else stored, and the menu shows the new settings."""
     assert query.message is not None
     chat = query.message.chat
     if not await is_admin(context, chat, query.from_user):
         await toast(query, t("settings_denied"))
         return
-    await services(context).groups.change_setting(chat.id, button.version, button.field,
-                                                  button.value)
+    await services(context).groups.change_setting(
+        chat.id, button.version, button.field, button.value
+    )
     await toast(query, t("settings_saved"))
     await edit(query, await settings_screen(context, chat.id))
 
@@ -102,16 +113,23 @@ async def cmd_group_results(update: Update, context: Context) -> None:
     try:
         await send_results(context, user.id, session, mine)
     except Forbidden:
-        button = Button(t("button_open_bot"), UrlButton(render_links.deep_link(context.bot.username)))
+        button = Button(
+            t("button_open_bot"), UrlButton(render_links.deep_link(context.bot.username))
+        )
         screen = Screen(HTML.escape(t("results_open_bot", name=name)), ((button,),))
-        await context.bot.send_message(chat.id, screen.text, reply_markup=keyboard(screen),
-                                       message_thread_id=thread_of(message))
+        await context.bot.send_message(
+            chat.id,
+            screen.text,
+            reply_markup=keyboard(screen),
+            message_thread_id=thread_of(message),
+        )
         return
     await reply(update, context, t("results_sent", name=name))
 
 
-async def send_results(context: Context, user_id: int, session: rules.GroupSession,
-                       t: Catalog) -> None:
+async def send_results(
+    context: Context, user_id: int, session: rules.GroupSession, t: Catalog
+) -> None:
     """Send a session's CSV (sendDocument) and its per-question summary to ``user_id``.
 
     Raises:
@@ -124,15 +142,24 @@ async def send_results(context: Context, user_id: int, session: rules.GroupSessi
     started = datetime.datetime.fromtimestamp(session.started_at, datetime.UTC)
     data = results.session_csv(bank, session, answers, names, t.language).encode("utf-8-sig")
     filename = f"quiz-{session.id}-{bank.id}-{started:%Y%m%d-%H%M}.csv"
-    await context.bot.send_document(user_id, InputFile(data, filename=filename),
-                                    caption=t("results_caption"))
-    for screen in groups_teacher_screens.results_summary(bank, session, results.summary(session, answers),
-                                         len(names), f"{started:%Y-%m-%d %H:%M} UTC", t, HTML):
+    await context.bot.send_document(
+        user_id, InputFile(data, filename=filename), caption=t("results_caption")
+    )
+    for screen in groups_teacher_screens.results_summary(
+        bank,
+        session,
+        results.summary(session, answers),
+        len(names),
+        f"{started:%Y-%m-%d %H:%M} UTC",
+        t,
+        HTML,
+    ):
         await send(context, user_id, screen)
 
 
-async def show_group_question(context: Context, chat_id: int, session_id: int, position: int,
-                              t: Catalog) -> None:
+async def show_group_question(
+    context: Context, chat_id: int, session_id: int, position: int, t: Catalog
+) -> None:
     """A reveal's deep link in the member's private chat: the question, its right answer and
     explanation in their language; refused while the question is open (or when the session,
     its bank version or the question is gone)."""
@@ -141,8 +168,9 @@ async def show_group_question(context: Context, chat_id: int, session_id: int, p
         session = await service.session(session_id)
         if not rules.revealable(session, position):
             raise rules.TooLate(position)
-        screen = groups_screens.private_question(await service.bank_of(session), session, position, t,
-                                         HTML)
+        screen = groups_screens.private_question(
+            await service.bank_of(session), session, position, t, HTML
+        )
     except (QuizError, KeyError) as exc:
         log.info("question link %s/%s refused: %r", session_id, position, exc)
         await send(context, chat_id, Screen(HTML.escape(t("question_not_available"))))
@@ -150,8 +178,9 @@ async def show_group_question(context: Context, chat_id: int, session_id: int, p
     await send(context, chat_id, screen)
 
 
-async def open_question_link(context: Context, chat_id: int, user: User, payload: str,
-                             t: Catalog) -> None:
+async def open_question_link(
+    context: Context, chat_id: int, user: User, payload: str, t: Catalog
+) -> None:
     """``/start q_<session>_<position>`` (:func:`bot.render.question_link`): the question, as
     :func:`show_group_question`."""
     link = render_links.parse_question_payload(payload)
@@ -159,6 +188,7 @@ async def open_question_link(context: Context, chat_id: int, user: User, payload
     await show_group_question(context, chat_id, *link, t)
 
 
-QUESTION_LINK = StartLink(lambda payload: render_links.parse_question_payload(payload) is not None,
-                          open_question_link)
+QUESTION_LINK = StartLink(
+    lambda payload: render_links.parse_question_payload(payload) is not None, open_question_link
+)
 """A group reveal's "in my language" link (``q_<session>_<position>``)."""

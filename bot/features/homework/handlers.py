@@ -84,6 +84,7 @@ it names the deadline read)."""
 
 # --- /assign -------------------------------------------------------------------------------
 
+
 async def cmd_assign(update: Update, context: Context) -> None:
     """/assign [quiz] [deadline] in a group (admins): set homework. Without a quiz, a menu of
     the quizzes; without a deadline, deadline buttons and how to type one."""
@@ -100,8 +101,15 @@ async def cmd_assign(update: Update, context: Context) -> None:
         return
     bank_id = args[0]
     if not await registry.startable(bank_id):
-        await reply(update, context, t("hw.unknown_quiz", name=render_text.clip(bank_id),
-                                       banks=", ".join(registry.featured)))
+        await reply(
+            update,
+            context,
+            t(
+                "hw.unknown_quiz",
+                name=render_text.clip(bank_id),
+                banks=", ".join(registry.featured),
+            ),
+        )
         return
     bank = await services(context).quiz.bank(bank_id)
     zone = await hw.zone(chat.id)
@@ -112,12 +120,16 @@ async def cmd_assign(update: Update, context: Context) -> None:
     try:
         deadline = await hw.deadline(chat.id, text)
     except DeadlineUnreadable:
-        await reply(update, context, screens.deadline_refusal(
-            "hw.deadline_unreadable", None, text, zone, t))
+        await reply(
+            update, context, screens.deadline_refusal("hw.deadline_unreadable", None, text, zone, t)
+        )
         return
     except DeadlineRefused as exc:
-        await reply(update, context, screens.deadline_refusal(
-            REFUSAL_KEYS[type(exc)], exc.deadline, text, zone, t))
+        await reply(
+            update,
+            context,
+            screens.deadline_refusal(REFUSAL_KEYS[type(exc)], exc.deadline, text, zone, t),
+        )
         return
     anonymous = message is not None and message.sender_chat is not None
     user = update.effective_user
@@ -132,13 +144,23 @@ async def cmd_assign(update: Update, context: Context) -> None:
 async def _send(update: Update, context: Context, screen: Screen) -> None:
     """Send a screen in the group, in the topic of the command."""
     assert update.effective_chat is not None
-    await context.bot.send_message(update.effective_chat.id, screen.text,
-                                   reply_markup=keyboard(screen),
-                                   message_thread_id=thread_of(update.effective_message))
+    await context.bot.send_message(
+        update.effective_chat.id,
+        screen.text,
+        reply_markup=keyboard(screen),
+        message_thread_id=thread_of(update.effective_message),
+    )
 
 
-async def _assign(context: Context, chat_id: int, thread_id: int | None, bank_id: str,
-                  deadline: float, setter: tuple[int, str], t: Catalog) -> Assignment:
+async def _assign(
+    context: Context,
+    chat_id: int,
+    thread_id: int | None,
+    bank_id: str,
+    deadline: float,
+    setter: tuple[int, str],
+    t: Catalog,
+) -> Assignment:
     """Store the homework and post its group message; homework whose message the group's
     budget would not let out is cancelled again (nothing half-set stays).
 
@@ -146,8 +168,15 @@ async def _assign(context: Context, chat_id: int, thread_id: int | None, bank_id
         Dropped: the group's budget had no room for the message.
     """
     hw = services(context).homework
-    assignment = await hw.assign(chat_id, bank_id, deadline, language=t.language,
-                                 set_by=setter[0], set_by_name=setter[1], thread_id=thread_id)
+    assignment = await hw.assign(
+        chat_id,
+        bank_id,
+        deadline,
+        language=t.language,
+        set_by=setter[0],
+        set_by_name=setter[1],
+        thread_id=thread_id,
+    )
     try:
         await jobs.post(context, assignment)
     except (Dropped, TelegramError):
@@ -156,8 +185,9 @@ async def _assign(context: Context, chat_id: int, thread_id: int | None, bank_id
     return assignment
 
 
-async def on_assign_button(query: CallbackQuery, context: Context,
-                           button: render_callbacks.AssignButton, t: Catalog) -> None:
+async def on_assign_button(
+    query: CallbackQuery, context: Context, button: render_callbacks.AssignButton, t: Catalog
+) -> None:
     """A tap on /assign's menu (admins): a quiz, then a deadline; the menu message becomes
     the homework's group message."""
     assert query.message is not None
@@ -173,10 +203,15 @@ async def on_assign_button(query: CallbackQuery, context: Context,
         await toast(query)
         await edit(query, screens.assign_deadline(bank, await hw.zone(chat.id), group_t, HTML))
         return
-    assignment = await hw.assign(chat.id, bank.id, hw.now() + button.seconds,
-                                 language=group_t.language, set_by=query.from_user.id,
-                                 set_by_name=display_name(query.from_user),
-                                 thread_id=_thread(query))
+    assignment = await hw.assign(
+        chat.id,
+        bank.id,
+        hw.now() + button.seconds,
+        language=group_t.language,
+        set_by=query.from_user.id,
+        set_by_name=display_name(query.from_user),
+        thread_id=_thread(query),
+    )
     await toast(query, t("hw.toast_set"))
     await edit(query, await jobs.post_screen(context, assignment))
     await hw.posted(assignment.id, query.message.message_id)
@@ -184,13 +219,15 @@ async def on_assign_button(query: CallbackQuery, context: Context,
 
 # --- /assignments --------------------------------------------------------------------------
 
+
 async def list_screen(context: Context, chat_id: int, t: Catalog) -> Screen:
     """The group's homework (open, then closed) with the admins' buttons."""
     hw = services(context).homework
     listed = await hw.assignments(chat_id)
     banks = {a.bank_id: await jobs.bank_or_none(context, a) for a in listed}
-    return screens.assignments_list(listed, banks, zone=await hw.zone(chat_id), now=hw.now(),
-                                    t=t, m=HTML)
+    return screens.assignments_list(
+        listed, banks, zone=await hw.zone(chat_id), now=hw.now(), t=t, m=HTML
+    )
 
 
 async def cmd_assignments(update: Update, context: Context) -> None:
@@ -202,8 +239,9 @@ async def cmd_assignments(update: Update, context: Context) -> None:
     await _send(update, context, await list_screen(context, chat.id, t))
 
 
-async def on_homework_button(query: CallbackQuery, context: Context,
-                             button: render_callbacks.HomeworkButton, t: Catalog) -> None:
+async def on_homework_button(
+    query: CallbackQuery, context: Context, button: render_callbacks.HomeworkButton, t: Catalog
+) -> None:
     """A tap on /assignments' buttons (admins only): close early, extend (a choice, then by
     how long), cancel (a question, then the confirmation), the results file, back to the list;
     what each step does is its entry of :data:`STEPS`, answered in the group's language.
@@ -222,8 +260,9 @@ async def on_homework_button(query: CallbackQuery, context: Context,
     await STEPS[button.step](query, context, button, group_t)
 
 
-HomeworkStep = Callable[[CallbackQuery, Context, render_callbacks.HomeworkButton, Catalog],
-                        Awaitable[None]]
+HomeworkStep = Callable[
+    [CallbackQuery, Context, render_callbacks.HomeworkButton, Catalog], Awaitable[None]
+]
 """What an /assignments button does, tapped by an admin (with the group's catalog)."""
 
 
@@ -237,8 +276,9 @@ class Tapped:
     zone: str
 
 
-OnHomework = Callable[[CallbackQuery, Context, render_callbacks.HomeworkButton, Tapped, Catalog],
-                      Awaitable[None]]
+OnHomework = Callable[
+    [CallbackQuery, Context, render_callbacks.HomeworkButton, Tapped, Catalog], Awaitable[None]
+]
 """What an /assignments button does to its homework."""
 
 
@@ -251,8 +291,9 @@ def _on_homework(run: OnHomework, *, open_only: bool = True) -> HomeworkStep:
             :func:`on_homework_button`.
     """
 
-    async def on_homework(query: CallbackQuery, context: Context,
-                          button: render_callbacks.HomeworkButton, t: Catalog) -> None:
+    async def on_homework(
+        query: CallbackQuery, context: Context, button: render_callbacks.HomeworkButton, t: Catalog
+    ) -> None:
         assert query.message is not None
         chat_id = query.message.chat.id
         hw = services(context).homework
@@ -263,61 +304,95 @@ def _on_homework(run: OnHomework, *, open_only: bool = True) -> HomeworkStep:
         zone = await hw.zone(chat_id)
         if open_only and assignment.status != OPEN:
             raise (HomeworkCancelled if assignment.status == "cancelled" else HomeworkClosed)(
-                assignment)
+                assignment
+            )
         await run(query, context, button, Tapped(assignment, bank, zone), t)
 
     return on_homework
 
 
-async def _list(query: CallbackQuery, context: Context, button: render_callbacks.HomeworkButton,
-                t: Catalog) -> None:
+async def _list(
+    query: CallbackQuery, context: Context, button: render_callbacks.HomeworkButton, t: Catalog
+) -> None:
     """/assignments again."""
     assert query.message is not None
     await toast(query)
     await edit(query, await list_screen(context, query.message.chat.id, t))
 
 
-async def _report(query: CallbackQuery, context: Context, button: render_callbacks.HomeworkButton,
-                  tapped: Tapped, t: Catalog) -> None:
+async def _report(
+    query: CallbackQuery,
+    context: Context,
+    button: render_callbacks.HomeworkButton,
+    tapped: Tapped,
+    t: Catalog,
+) -> None:
     """The results file, privately to the admin who tapped (open or not)."""
     await toast(query)
     await _report_to(query, context, tapped.assignment, t)
 
 
-async def _extend_choice(query: CallbackQuery, context: Context,
-                         button: render_callbacks.HomeworkButton, tapped: Tapped, t: Catalog) -> None:
+async def _extend_choice(
+    query: CallbackQuery,
+    context: Context,
+    button: render_callbacks.HomeworkButton,
+    tapped: Tapped,
+    t: Catalog,
+) -> None:
     """How long to extend by."""
     await toast(query)
-    await edit(query, screens.extend_choice(tapped.assignment, tapped.bank, tapped.zone, t,
-                                            HTML))
+    await edit(query, screens.extend_choice(tapped.assignment, tapped.bank, tapped.zone, t, HTML))
 
 
-async def _extend_by(query: CallbackQuery, context: Context, button: render_callbacks.HomeworkButton,
-                     tapped: Tapped, t: Catalog) -> None:
+async def _extend_by(
+    query: CallbackQuery,
+    context: Context,
+    button: render_callbacks.HomeworkButton,
+    tapped: Tapped,
+    t: Catalog,
+) -> None:
     """Extend the deadline by ``value`` seconds; the group's post and the list say so."""
     hw, bank, zone = services(context).homework, tapped.bank, tapped.zone
     assignment = tapped.assignment
     extended = await hw.extend(assignment.id, assignment.deadline + button.value)
     await toast(query)
     await jobs.edit_post(context, extended)
-    line = t("hw.extended", title=screens.homework_title(bank, extended, t),
-             date=screens.local_time(extended.deadline, zone, t), zone=zone,
-             relative=t.relative(extended.deadline - hw.now()))
+    line = t(
+        "hw.extended",
+        title=screens.homework_title(bank, extended, t),
+        date=screens.local_time(extended.deadline, zone, t),
+        zone=zone,
+        relative=t.relative(extended.deadline - hw.now()),
+    )
     await edit(query, _headed(line, await list_screen(context, assignment.chat_id, t)))
 
 
-async def _ask_cancel(query: CallbackQuery, context: Context, button: render_callbacks.HomeworkButton,
-                      tapped: Tapped, t: Catalog) -> None:
+async def _ask_cancel(
+    query: CallbackQuery,
+    context: Context,
+    button: render_callbacks.HomeworkButton,
+    tapped: Tapped,
+    t: Catalog,
+) -> None:
     """Ask whether to cancel, saying how many members are part-way through."""
-    members = [m for m in await services(context).homework.members(tapped.assignment.id)
-               if not m.counted and m.attempt_status == "active"]
+    members = [
+        m
+        for m in await services(context).homework.members(tapped.assignment.id)
+        if not m.counted and m.attempt_status == "active"
+    ]
     await toast(query)
-    await edit(query, screens.cancel_question(tapped.assignment, tapped.bank, len(members), t,
-                                              HTML))
+    await edit(
+        query, screens.cancel_question(tapped.assignment, tapped.bank, len(members), t, HTML)
+    )
 
 
-async def _cancel(query: CallbackQuery, context: Context, button: render_callbacks.HomeworkButton,
-                  tapped: Tapped, t: Catalog) -> None:
+async def _cancel(
+    query: CallbackQuery,
+    context: Context,
+    button: render_callbacks.HomeworkButton,
+    tapped: Tapped,
+    t: Catalog,
+) -> None:
     """Cancel the homework (the answer to :func:`_ask_cancel`); each member part-way through
     is told privately, in their language."""
     hw, bank = services(context).homework, tapped.bank
@@ -330,15 +405,27 @@ async def _cancel(query: CallbackQuery, context: Context, button: render_callbac
     for member in members:  # each privately, in their language
         member_t = _catalog(member.language)
         try:
-            await send(context, member.user_id, screens.homework_cancelled_member(
-                cancelled, bank, member_t, HTML))
+            await send(
+                context,
+                member.user_id,
+                screens.homework_cancelled_member(cancelled, bank, member_t, HTML),
+            )
         except TelegramError as exc:
-            log.info("homework %s: user %s not told of the cancellation: %r",
-                     cancelled.id, member.user_id, exc)
+            log.info(
+                "homework %s: user %s not told of the cancellation: %r",
+                cancelled.id,
+                member.user_id,
+                exc,
+            )
 
 
-async def _close(query: CallbackQuery, context: Context, button: render_callbacks.HomeworkButton,
-                 tapped: Tapped, t: Catalog) -> None:
+async def _close(
+    query: CallbackQuery,
+    context: Context,
+    button: render_callbacks.HomeworkButton,
+    tapped: Tapped,
+    t: Catalog,
+) -> None:
     """Close the homework early: the list says so, the group gets the results.
 
     Raises:
@@ -353,8 +440,13 @@ async def _close(query: CallbackQuery, context: Context, button: render_callback
     await jobs.close_and_announce(context, closed)
 
 
-async def _keep(query: CallbackQuery, context: Context, button: render_callbacks.HomeworkButton,
-                tapped: Tapped, t: Catalog) -> None:
+async def _keep(
+    query: CallbackQuery,
+    context: Context,
+    button: render_callbacks.HomeworkButton,
+    tapped: Tapped,
+    t: Catalog,
+) -> None:
     """Nothing (the question's "Keep" button is ``list``'s; a ``keep`` button changes
     nothing)."""
 
@@ -372,7 +464,9 @@ STEPS: dict[str, HomeworkStep] = {
 """What each /assignments step does (:data:`bot.render.callbacks.HOMEWORK_ACTIONS`); all but
 ``list`` on homework of the tapper's group, and all but ``list`` and ``report`` on open
 homework only."""
-assert STEPS.keys() == set(render_callbacks.HOMEWORK_ACTIONS), "an /assignments step without its entry"
+assert STEPS.keys() == set(render_callbacks.HOMEWORK_ACTIONS), (
+    "an /assignments step without its entry"
+)
 
 
 def _thread(query: CallbackQuery) -> int | None:
@@ -389,8 +483,9 @@ def _headed(line: str, screen: Screen) -> Screen:
     return Screen(f"{HTML.escape(line)}\n\n{screen.text}", screen.keyboard)
 
 
-async def _report_to(query: CallbackQuery, context: Context, assignment: Assignment,
-                     t: Catalog) -> None:
+async def _report_to(
+    query: CallbackQuery, context: Context, assignment: Assignment, t: Catalog
+) -> None:
     """The results file of homework, privately to the admin who tapped "Results"; one who
     never started the bot is told in the group how to."""
     user = query.from_user
@@ -401,14 +496,17 @@ async def _report_to(query: CallbackQuery, context: Context, assignment: Assignm
         await jobs.tell_open_bot(context, assignment.chat_id, _thread(query), name, t)
         return
     try:
-        await context.bot.send_message(assignment.chat_id, HTML.escape(t(
-            "hw.report_sent", name=screens.unmention(name))),
-            message_thread_id=_thread(query))
+        await context.bot.send_message(
+            assignment.chat_id,
+            HTML.escape(t("hw.report_sent", name=screens.unmention(name))),
+            message_thread_id=_thread(query),
+        )
     except (Dropped, TelegramError) as exc:
         log.info("chat %s: report note not sent: %r", assignment.chat_id, exc)
 
 
 # --- /timezone -----------------------------------------------------------------------------
+
 
 async def cmd_timezone(update: Update, context: Context) -> None:
     """/timezone [zone] in a group: show the group's time zone, or set it (admins)."""
@@ -418,8 +516,16 @@ async def cmd_timezone(update: Update, context: Context) -> None:
     hw = services(context).homework
     if not context.args:
         zone = await hw.zone(chat.id)
-        await reply(update, context, t("hw.zone_show", zone=zone, time=screens.local_time(
-            hw.now(), zone, t), examples="/timezone Europe/Athens, /timezone Kolkata"))
+        await reply(
+            update,
+            context,
+            t(
+                "hw.zone_show",
+                zone=zone,
+                time=screens.local_time(hw.now(), zone, t),
+                examples="/timezone Europe/Athens, /timezone Kolkata",
+            ),
+        )
         return
     if not await is_admin(context, chat, update.effective_user, update.effective_message):
         await reply(update, context, t("hw.zone_denied"))
@@ -428,17 +534,21 @@ async def cmd_timezone(update: Update, context: Context) -> None:
     try:
         zone = await hw.set_zone(chat.id, text)
     except UnknownZone:
-        await reply(update, context, t("hw.zone_unknown", text=render_text.clip(text),
-                                       examples=screens.ZONE_EXAMPLES))
+        await reply(
+            update,
+            context,
+            t("hw.zone_unknown", text=render_text.clip(text), examples=screens.ZONE_EXAMPLES),
+        )
         return
-    await reply(update, context, t("hw.zone_set", zone=zone, time=screens.local_time(hw.now(), zone,
-                                                                                t)))
+    await reply(
+        update, context, t("hw.zone_set", zone=zone, time=screens.local_time(hw.now(), zone, t))
+    )
 
 
 # --- the deep link, in a member's private chat ---------------------------------------------
 
-async def open_link(context: Context, chat_id: int, user: User, token: str,
-                    t: Catalog) -> None:
+
+async def open_link(context: Context, chat_id: int, user: User, token: str, t: Catalog) -> None:
     """``/start hw...`` in private: the member's homework attempt, started or resumed (the
     first screen says that the first finished attempt counts), or practice after they
     finished; a forged or garbage token, another group's homework, closed or cancelled
@@ -467,7 +577,9 @@ async def open_link(context: Context, chat_id: int, user: User, token: str,
     bank = await quiz.bank_of(opened.attempt)
     await send(context, chat_id, screens.homework_opened(opened, zone, hw.now(), t, HTML))
     if opened.resumed:
-        for screen in private_screens.current_screens(bank, opened.attempt, opened.updated, t, HTML):
+        for screen in private_screens.current_screens(
+            bank, opened.attempt, opened.updated, t, HTML
+        ):
             await send(context, chat_id, screen)
         return
     await send(context, chat_id, private_screens.intro(bank, t, HTML))
@@ -480,6 +592,7 @@ a forged one told plainly (:func:`open_link`)."""
 
 
 # --- chat events ---------------------------------------------------------------------------
+
 
 async def on_migrate(update: Update, context: Context) -> None:
     """A group became a supergroup: its homework moves to the new chat id, and each open one
@@ -505,9 +618,20 @@ async def on_removed(update: Update, context: Context) -> None:
         listed = await services(context).homework.assignments(change.chat.id)
         open_ = [a.id for a in listed if a.status == OPEN]
         if open_:
-            log.info("removed from chat %s with open homework %s: it stays open",
-                     change.chat.id, open_)
+            log.info(
+                "removed from chat %s with open homework %s: it stays open", change.chat.id, open_
+            )
 
 
-__all__ = ["HOMEWORK_LINK", "STEPS", "cmd_assign", "cmd_assignments", "cmd_timezone",
-           "on_assign_button", "on_homework_button", "on_migrate", "on_removed", "open_link"]
+__all__ = [
+    "HOMEWORK_LINK",
+    "STEPS",
+    "cmd_assign",
+    "cmd_assignments",
+    "cmd_timezone",
+    "on_assign_button",
+    "on_homework_button",
+    "on_migrate",
+    "on_removed",
+    "open_link",
+]

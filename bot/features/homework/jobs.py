@@ -68,16 +68,22 @@ async def bank_or_none(context: Context, assignment: Assignment) -> Bank | None:
         return None
 
 
-async def post_screen(context: Context, assignment: Assignment,
-                      finished: int | None = None) -> Screen:
+async def post_screen(
+    context: Context, assignment: Assignment, finished: int | None = None
+) -> Screen:
     """The group message of ``assignment`` as it stands (its language, the chat's zone)."""
     hw = services(context).homework
     t = i18n.catalog(assignment.language)
     return screens.homework_post(
-        assignment, await bank_or_none(context, assignment),
+        assignment,
+        await bank_or_none(context, assignment),
         assignment.finished if finished is None else finished,
-        zone=await hw.zone(assignment.chat_id), now=hw.now(), bot_username=context.bot.username,
-        t=t, m=HTML)
+        zone=await hw.zone(assignment.chat_id),
+        now=hw.now(),
+        bot_username=context.bot.username,
+        t=t,
+        m=HTML,
+    )
 
 
 async def post(context: Context, assignment: Assignment) -> Message:
@@ -88,15 +94,17 @@ async def post(context: Context, assignment: Assignment) -> Message:
         TelegramError: Telegram refused it.
     """
     screen = await post_screen(context, assignment)
-    message = await context.bot.send_message(assignment.chat_id, screen.text,
-                                             reply_markup=keyboard(screen),
-                                             message_thread_id=assignment.thread_id)
+    message = await context.bot.send_message(
+        assignment.chat_id,
+        screen.text,
+        reply_markup=keyboard(screen),
+        message_thread_id=assignment.thread_id,
+    )
     await services(context).homework.posted(assignment.id, message.message_id)
     return message
 
 
-async def edit_post(context: Context, assignment: Assignment,
-                    finished: int | None = None) -> bool:
+async def edit_post(context: Context, assignment: Assignment, finished: int | None = None) -> bool:
     """Edit the group message of ``assignment`` into what it shows now (progress, closed,
     cancelled, a new deadline); False when it could not be (no message, gone, the bot
     removed, no room in the group's budget). Never raises for Telegram's refusals."""
@@ -104,9 +112,12 @@ async def edit_post(context: Context, assignment: Assignment,
         return False
     screen = await post_screen(context, assignment, finished)
     try:
-        await context.bot.edit_message_text(screen.text, chat_id=assignment.chat_id,
-                                            message_id=assignment.message_id,
-                                            reply_markup=keyboard(screen))
+        await context.bot.edit_message_text(
+            screen.text,
+            chat_id=assignment.chat_id,
+            message_id=assignment.message_id,
+            reply_markup=keyboard(screen),
+        )
     except Dropped as exc:
         log.info("homework %s: group message not edited: %s", assignment.id, exc.reason)
         return False
@@ -114,8 +125,9 @@ async def edit_post(context: Context, assignment: Assignment,
         kind = classify(exc).kind
         if kind is Kind.NOT_MODIFIED:
             return True
-        log.info("homework %s: group message not edited (%s): %s", assignment.id, kind.value,
-                 exc.message)
+        log.info(
+            "homework %s: group message not edited (%s): %s", assignment.id, kind.value, exc.message
+        )
         return False
     return True
 
@@ -128,12 +140,14 @@ async def announce(context: Context, assignment: Assignment) -> bool:
     outcome = await hw.results(assignment.id)
     bank = await bank_or_none(context, assignment)
     t = i18n.catalog(assignment.language)
-    screen = screens.homework_results(outcome, bank, bot_username=context.bot.username, t=t,
-                                      m=HTML)
+    screen = screens.homework_results(outcome, bank, bot_username=context.bot.username, t=t, m=HTML)
     try:
-        await context.bot.send_message(assignment.chat_id, screen.text,
-                                       reply_markup=keyboard(screen),
-                                       message_thread_id=assignment.thread_id)
+        await context.bot.send_message(
+            assignment.chat_id,
+            screen.text,
+            reply_markup=keyboard(screen),
+            message_thread_id=assignment.thread_id,
+        )
     except (Dropped, TelegramError) as exc:
         await _settle_failed(hw, assignment, "results", exc)
         return False
@@ -141,30 +155,44 @@ async def announce(context: Context, assignment: Assignment) -> bool:
     return True
 
 
-async def _settle_failed(hw: HomeworkService, assignment: Assignment, what: str,
-                         exc: Exception) -> None:
+async def _settle_failed(
+    hw: HomeworkService, assignment: Assignment, what: str, exc: Exception
+) -> None:
     """Settle a claimed send that failed: surely not sent (a flood wait or no connection that
     outlasted the retries, a reply dropped on purpose): released, a later pass sends it; its
     result unknown (a time-out, a dropped connection, a 5xx): left to its lease, so it is sent
-    again after :data:`~bot.features.homework.rules.SEND_LEASE` (twice, at worst, never lost); refused
-    for good (the chat out of reach, a bad request): settled, nothing more to do."""
+    again after :data:`~bot.features.homework.rules.SEND_LEASE` (twice, at worst, never lost);
+    refused for good (the chat out of reach, a bad request): settled, nothing more to do."""
     outcome = classify(exc) if isinstance(exc, TelegramError) else None
     if outcome is None or (outcome.kind is Kind.TRANSIENT and outcome.unsent):
         await hw.settle(assignment.id, what, sent=False)
-        log.warning("homework %s: %s not sent to chat %s (%r): a later pass sends them",
-                    assignment.id, what, assignment.chat_id, exc)
+        log.warning(
+            "homework %s: %s not sent to chat %s (%r): a later pass sends them",
+            assignment.id,
+            what,
+            assignment.chat_id,
+            exc,
+        )
     elif outcome.kind is Kind.TRANSIENT:
-        log.warning("homework %s: %s may not have reached chat %s (%r): sent again after %.0f s"
-                    " unless confirmed", assignment.id, what, assignment.chat_id, exc,
-                    SEND_LEASE)
+        log.warning(
+            "homework %s: %s may not have reached chat %s (%r): sent again after %.0f s"
+            " unless confirmed",
+            assignment.id,
+            what,
+            assignment.chat_id,
+            exc,
+            SEND_LEASE,
+        )
     else:
         await hw.settle(assignment.id, what, sent=True)
-        log.warning("homework %s: %s not sent to chat %s: %r", assignment.id, what,
-                    assignment.chat_id, exc)
+        log.warning(
+            "homework %s: %s not sent to chat %s: %r", assignment.id, what, assignment.chat_id, exc
+        )
 
 
-async def send_report(context: Context, assignment: Assignment, user_id: int,
-                      t: Catalog | None = None) -> None:
+async def send_report(
+    context: Context, assignment: Assignment, user_id: int, t: Catalog | None = None
+) -> None:
     """Send the homework's CSV (sendDocument) and item analysis to ``user_id`` privately, in
     ``t``'s language (None: their /language choice, else the group's language).
 
@@ -181,8 +209,11 @@ async def send_report(context: Context, assignment: Assignment, user_id: int,
     data = results.homework_csv(outcome.rows).encode("utf-8-sig")
     filename = f"homework-{assignment.id}-{assignment.bank_id}.csv"
     caption = t("hw.report_caption", title=screens.homework_title(bank, assignment, t), zone=zone)
-    await context.bot.send_document(user_id, InputFile(data, filename=filename),
-                                    caption=HTML.escape(render_text.clip(caption, 900)))
+    await context.bot.send_document(
+        user_id,
+        InputFile(data, filename=filename),
+        caption=HTML.escape(render_text.clip(caption, 900)),
+    )
     for screen in screens.item_analysis(outcome, bank, t, HTML):
         await send(context, user_id, screen)
 
@@ -196,32 +227,43 @@ async def report(context: Context, assignment: Assignment) -> None:
     hw = services(context).homework
     user_id = assignment.set_by
     if not user_id or await is_admin_id(context, assignment.chat_id, user_id) is False:
-        log.info("homework %s: no report sent (set by %s, not an admin now)", assignment.id,
-                 user_id or "an anonymous admin")
+        log.info(
+            "homework %s: no report sent (set by %s, not an admin now)",
+            assignment.id,
+            user_id or "an anonymous admin",
+        )
         await hw.settle(assignment.id, "report", sent=True)
         return
     try:
         await send_report(context, assignment, user_id)
     except Forbidden:
         await hw.settle(assignment.id, "report", sent=True)
-        await tell_open_bot(context, assignment.chat_id, assignment.thread_id,
-                            assignment.set_by_name, i18n.catalog(assignment.language))
+        await tell_open_bot(
+            context,
+            assignment.chat_id,
+            assignment.thread_id,
+            assignment.set_by_name,
+            i18n.catalog(assignment.language),
+        )
     except TelegramError as exc:
         await _settle_failed(hw, assignment, "report", exc)
     else:
         await hw.settle(assignment.id, "report", sent=True)
 
 
-async def tell_open_bot(context: Context, chat_id: int, thread_id: int | None, name: str,
-                        t: Catalog) -> None:
+async def tell_open_bot(
+    context: Context, chat_id: int, thread_id: int | None, name: str, t: Catalog
+) -> None:
     """Tell ``name`` in the group to start a chat with the bot to get the results file (a
     button opens it); skipped when the group's budget has no room."""
     button = Button(t("button_open_bot"), UrlButton(render_links.deep_link(context.bot.username)))
-    screen = Screen(HTML.escape(t("hw.report_open_bot", name=screens.unmention(name))),
-                    ((button,),))
+    screen = Screen(
+        HTML.escape(t("hw.report_open_bot", name=screens.unmention(name))), ((button,),)
+    )
     try:
-        await context.bot.send_message(chat_id, screen.text, reply_markup=keyboard(screen),
-                                       message_thread_id=thread_id)
+        await context.bot.send_message(
+            chat_id, screen.text, reply_markup=keyboard(screen), message_thread_id=thread_id
+        )
     except (Dropped, TelegramError) as exc:
         log.info("chat %s: not told how to get the results: %r", chat_id, exc)
 
@@ -232,14 +274,21 @@ async def remind(context: Context, reminder: Reminder) -> None:
     assignment, member = reminder.assignment, reminder.member
     hw = services(context).homework
     t = i18n.catalog(member.language if member.language in i18n.SUPPORTED else i18n.DEFAULT)
-    screen = screens.homework_reminder(assignment, await bank_or_none(context, assignment),
-                                       zone=await hw.zone(assignment.chat_id), now=hw.now(),
-                                       bot_username=context.bot.username, t=t, m=HTML)
+    screen = screens.homework_reminder(
+        assignment,
+        await bank_or_none(context, assignment),
+        zone=await hw.zone(assignment.chat_id),
+        now=hw.now(),
+        bot_username=context.bot.username,
+        t=t,
+        m=HTML,
+    )
     try:
         await send(context, member.user_id, screen)
     except TelegramError as exc:
-        log.info("homework %s: reminder to user %s not sent: %r", assignment.id,
-                 member.user_id, exc)
+        log.info(
+            "homework %s: reminder to user %s not sent: %r", assignment.id, member.user_id, exc
+        )
 
 
 async def close_and_announce(context: Context, assignment: Assignment) -> None:

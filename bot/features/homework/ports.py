@@ -57,8 +57,8 @@ class HomeworkStore(Protocol):
     """What homework keeps: assignments, which attempt is whose homework, what was shown,
     reminded, announced and reported.
 
-    An :class:`~bot.features.homework.rules.Assignment` read from here has ``finished`` filled in: the
-    members whose linked attempt finished at or before the deadline.
+    An :class:`~bot.features.homework.rules.Assignment` read from here has ``finished`` filled in:
+    the members whose linked attempt finished at or before the deadline.
     """
 
     async def create_assignment(self, new: NewAssignment, now: float) -> Assignment:
@@ -82,8 +82,7 @@ class HomeworkStore(Protocol):
         ones first, by deadline, then closed ones, the latest closed first."""
         ...
 
-    async def set_assignment_message(self, assignment_id: int, message_id: int,
-                                     now: float) -> bool:
+    async def set_assignment_message(self, assignment_id: int, message_id: int, now: float) -> bool:
         """Record the group message that shows the open assignment (``shown_at`` = ``now``,
         ``shown_finished`` the finished count now); False if it is not open."""
         ...
@@ -96,17 +95,26 @@ class HomeworkStore(Protocol):
         """Every member who opened the assignment, by when they first opened it."""
         ...
 
-    async def link_attempt(self, assignment_id: int, user_id: int, attempt_id: int, *,
-                           name: str, language: str, now: float,
-                           replacing: int | None) -> bool:
+    async def link_attempt(
+        self,
+        assignment_id: int,
+        user_id: int,
+        attempt_id: int,
+        *,
+        name: str,
+        language: str,
+        now: float,
+        replacing: int | None,
+    ) -> bool:
         """Make ``attempt_id`` the member's homework attempt (name and language updated),
         if the assignment is still open and the member's linked attempt is still
         ``replacing`` (None: they have none yet, the record is made with ``opened_at`` =
         ``now``). False: another open came first, or it closed (nothing changed)."""
         ...
 
-    async def refresh_member(self, assignment_id: int, user_id: int, *, name: str,
-                             language: str) -> None:
+    async def refresh_member(
+        self, assignment_id: int, user_id: int, *, name: str, language: str
+    ) -> None:
         """Update the member's name and language (they opened it again)."""
         ...
 
@@ -115,14 +123,16 @@ class HomeworkStore(Protocol):
         first."""
         ...
 
-    async def due_announcing(self, *, limit: int,
-                             stale_before: float | None = None) -> list[Assignment]:
+    async def due_announcing(
+        self, *, limit: int, stale_before: float | None = None
+    ) -> list[Assignment]:
         """Up to ``limit`` closed assignments whose results were not sent and are not claimed
         (or were claimed at or before ``stale_before``), earliest deadline first."""
         ...
 
-    async def due_reporting(self, *, limit: int,
-                            stale_before: float | None = None) -> list[Assignment]:
+    async def due_reporting(
+        self, *, limit: int, stale_before: float | None = None
+    ) -> list[Assignment]:
         """Up to ``limit`` closed assignments whose results were claimed and whose report was
         neither sent nor claimed (or claimed at or before ``stale_before``), earliest deadline
         first."""
@@ -133,24 +143,25 @@ class HomeworkStore(Protocol):
         closed ones whose results were claimed, and cancelled ones; earliest deadline first."""
         ...
 
-    async def due_progress(self, now: float, *, min_seconds: float,
-                           limit: int) -> list[Assignment]:
+    async def due_progress(self, now: float, *, min_seconds: float, limit: int) -> list[Assignment]:
         """Up to ``limit`` open assignments with a group message whose finished count is not
         the one shown and whose last edit is at least ``min_seconds`` before ``now``, earliest
         deadline first."""
         ...
 
-    async def due_reminders(self, now: float, thresholds: Sequence[float], *,
-                            limit: int) -> list[tuple[Assignment, Member]]:
+    async def due_reminders(
+        self, now: float, thresholds: Sequence[float], *, limit: int
+    ) -> list[tuple[Assignment, Member]]:
         """Up to ``limit`` (assignment, member) pairs that may be due a reminder at ``now``:
         the assignment open with its deadline after ``now`` and within the farthest of
         ``thresholds`` (seconds before it), the member's attempt not counted, and the member
-        not reminded of the nearest threshold passed (:func:`bot.features.homework.rules.reminder_due`
-        decides). Earliest deadline first."""
+        not reminded of the nearest threshold passed
+        (:func:`bot.features.homework.rules.reminder_due` decides). Earliest deadline first."""
         ...
 
-    async def mark_progress(self, assignment_id: int, finished: int, now: float, *,
-                            shown_at: float | None) -> bool:
+    async def mark_progress(
+        self, assignment_id: int, finished: int, now: float, *, shown_at: float | None
+    ) -> bool:
         """Record that the group message shows ``finished`` since ``now``, if the assignment
         is open and its ``shown_at`` is still ``shown_at`` (as read)."""
         ...
@@ -160,8 +171,9 @@ class HomeworkStore(Protocol):
         of it or a nearer one."""
         ...
 
-    async def close_assignment(self, assignment_id: int, now: float, *,
-                               due_by: float | None) -> Assignment | None:
+    async def close_assignment(
+        self, assignment_id: int, now: float, *, due_by: float | None
+    ) -> Assignment | None:
         """Close the open assignment at ``now`` (only if its deadline is at or before
         ``due_by`` unless that is None); the closed assignment, or None if it was not open (or
         not due)."""
@@ -176,21 +188,22 @@ class HomeworkStore(Protocol):
         (the thresholds are before the new deadline); None if it was not open."""
         ...
 
-    async def mark_announced(self, assignment_id: int, now: float,
-                             stale_before: float | None = None) -> bool:
+    async def mark_announced(
+        self, assignment_id: int, now: float, stale_before: float | None = None
+    ) -> bool:
         """Claim the closed assignment's results for the group: if not sent, and not claimed
         (or claimed at or before ``stale_before``: a lease that ran out)."""
         ...
 
-    async def mark_reported(self, assignment_id: int, now: float,
-                            stale_before: float | None = None) -> bool:
+    async def mark_reported(
+        self, assignment_id: int, now: float, stale_before: float | None = None
+    ) -> bool:
         """Claim the closed assignment's report for its setter, if its results were claimed
         and its report was neither sent nor claimed (or claimed at or before
         ``stale_before``)."""
         ...
 
-    async def settle_send(self, assignment_id: int, what: str, *, sent: bool,
-                          now: float) -> bool:
+    async def settle_send(self, assignment_id: int, what: str, *, sent: bool, now: float) -> bool:
         """A claimed send (``what``: "results" or "report") went out (``sent``: confirmed,
         never sent again) or surely did not (the claim is released for a later pass);
         whether anything changed."""

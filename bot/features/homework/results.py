@@ -44,7 +44,8 @@ class _Times:
         text = self._done.get(moment)
         if text is None:
             text = self._done[moment] = datetime.fromtimestamp(moment, self._zone).isoformat(
-                timespec="seconds")
+                timespec="seconds"
+            )
         return text
 
 
@@ -55,8 +56,12 @@ def _option_text(bank: Bank | None, question: Question | None, answer: HomeworkA
     if bank is None or question is None:
         return " | ".join(str(i + 1) for i in chosen)
     language = bank.language_for(answer.language)
-    return " | ".join(question.options[i].text.get(language, bank.default_language)
-                      if 0 <= i < len(question.options) else str(i + 1) for i in chosen)
+    return " | ".join(
+        question.options[i].text.get(language, bank.default_language)
+        if 0 <= i < len(question.options)
+        else str(i + 1)
+        for i in chosen
+    )
 
 
 def _seconds(answer: HomeworkAnswer) -> float:
@@ -64,8 +69,13 @@ def _seconds(answer: HomeworkAnswer) -> float:
     return (answer.finished_at - answer.started_at) if answer.finished_at is not None else 0.0
 
 
-def summarize(assignment: Assignment, opened: int, answers: Sequence[HomeworkAnswer],
-              bank: Bank | None, zone: str) -> HomeworkResults:
+def summarize(
+    assignment: Assignment,
+    opened: int,
+    answers: Sequence[HomeworkAnswer],
+    bank: Bank | None,
+    zone: str,
+) -> HomeworkResults:
     """The results of ``assignment``.
 
     Args:
@@ -86,15 +96,20 @@ def summarize(assignment: Assignment, opened: int, answers: Sequence[HomeworkAns
             counted[answer.user_id].append(answer)
     ranked = sorted(
         ((sum(a.correct for a in given), len(given), given[0]) for given in counted.values()),
-        key=lambda entry: (-entry[0], _seconds(entry[2]), entry[2].user_id))
+        key=lambda entry: (-entry[0], _seconds(entry[2]), entry[2].user_id),
+    )
     places: list[Place] = []
     for score, total, first in ranked:
         seconds = _seconds(first)
-        rank = (places[-1].rank if places and places[-1].score == score
-                and int(places[-1].seconds) == int(seconds) else len(places) + 1)
+        rank = (
+            places[-1].rank
+            if places and places[-1].score == score and int(places[-1].seconds) == int(seconds)
+            else len(places) + 1
+        )
         places.append(Place(rank, first.user_id, first.name, score, total, seconds))
-    questions = ({q.id: (n, q) for n, q in enumerate(bank.questions, start=1)}
-                 if bank is not None else {})
+    questions = (
+        {q.id: (n, q) for n, q in enumerate(bank.questions, start=1)} if bank is not None else {}
+    )
     wrong: dict[str, int] = defaultdict(int)
     asked: dict[str, int] = defaultdict(int)
     for given in counted.values():
@@ -103,25 +118,56 @@ def summarize(assignment: Assignment, opened: int, answers: Sequence[HomeworkAns
             wrong[answer.question_id] += not answer.correct
     last = len(questions) + 1
     missed = sorted(
-        (Missed(q, questions[q][0] if q in questions else 0, wrong[q], asked[q])
-         for q in asked if wrong[q] > 0),
-        key=lambda m: (-m.wrong, m.number or last, m.question_id))
-    responses = [Response("private", a.attempt_id, a.user_id, assignment.bank_id,
-                          a.question_id, a.option_index, a.correct, a.language, a.chosen)
-                 for given in counted.values() for a in given]
-    option_counts = ({(bank.id, q.id): len(q.options) for q in bank.questions}
-                     if bank is not None else {})
+        (
+            Missed(q, questions[q][0] if q in questions else 0, wrong[q], asked[q])
+            for q in asked
+            if wrong[q] > 0
+        ),
+        key=lambda m: (-m.wrong, m.number or last, m.question_id),
+    )
+    responses = [
+        Response(
+            "private",
+            a.attempt_id,
+            a.user_id,
+            assignment.bank_id,
+            a.question_id,
+            a.option_index,
+            a.correct,
+            a.language,
+            a.chosen,
+        )
+        for given in counted.values()
+        for a in given
+    ]
+    option_counts = (
+        {(bank.id, q.id): len(q.options) for q in bank.questions} if bank is not None else {}
+    )
     iso = _Times(zone_info(zone))
     rows = []
     for answer in answers:
         number, question = questions.get(answer.question_id, (0, None))
-        rows.append(CsvRow(answer.user_id, answer.name, number, answer.question_id,
-                           _option_text(bank, question, answer), answer.correct,
-                           iso(answer.answered_at), iso(answer.started_at),
-                           iso(answer.finished_at)))
+        rows.append(
+            CsvRow(
+                answer.user_id,
+                answer.name,
+                number,
+                answer.question_id,
+                _option_text(bank, question, answer),
+                answer.correct,
+                iso(answer.answered_at),
+                iso(answer.started_at),
+                iso(answer.finished_at),
+            )
+        )
     return HomeworkResults(
-        assignment=assignment, opened=opened, finished=len(places),
+        assignment=assignment,
+        opened=opened,
+        finished=len(places),
         average=statistics.fmean(p.score for p in places) if places else 0.0,
-        total=max((p.total for p in places), default=0), places=tuple(places),
-        missed=tuple(missed[:MISSED]), items=tuple(analyse(responses, option_counts)),
-        rows=tuple(rows))
+        total=max((p.total for p in places), default=0),
+        places=tuple(places),
+        missed=tuple(missed[:MISSED]),
+        items=tuple(analyse(responses, option_counts)),
+        rows=tuple(rows),
+    )

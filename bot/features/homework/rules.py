@@ -201,7 +201,8 @@ class Opened:
         resumed: Whether an attempt in progress goes on (False: it starts at its first question;
             with ``counts`` the first screen says that the first finished attempt counts).
         updated: With ``resumed``: the question at its position was edited since it was shown
-            (show it with a notice, as :meth:`bot.features.private.service.QuizService.current` says).
+            (show it with a notice, as :meth:`bot.features.private.service.QuizService.current`
+            says).
         restarted: The member's earlier homework attempt was replaced by another quiz (or its
             bank changed), so this new one counts in its place.
     """
@@ -273,8 +274,16 @@ class Due:
     finals: Sequence[Assignment] = ()
 
     def __bool__(self) -> bool:
-        return any((self.closing, self.announcing, self.reporting, self.progress,
-                    self.reminders, self.finals))
+        return any(
+            (
+                self.closing,
+                self.announcing,
+                self.reporting,
+                self.progress,
+                self.reminders,
+                self.finals,
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -368,17 +377,34 @@ class CsvRow:
     started_at: str
     finished_at: str
 
-    HEADER = ("user_id", "name", "question", "question_id", "option", "correct",
-              "answered_at", "attempt_started_at", "attempt_finished_at")
+    HEADER = (
+        "user_id",
+        "name",
+        "question",
+        "question_id",
+        "option",
+        "correct",
+        "answered_at",
+        "attempt_started_at",
+        "attempt_finished_at",
+    )
     """The CSV's header row (column names: data, not translated)."""
 
     def cells(self) -> tuple[str, ...]:
         """The row as CSV cells, in :attr:`HEADER`'s order; a typed text (name, option) that a
         spreadsheet would run as a formula starts with an apostrophe (OWASP, "CSV
         Injection")."""
-        return (str(self.user_id), safe_cell(self.name), str(self.question), self.question_id,
-                safe_cell(self.option), "right" if self.correct else "wrong", self.answered_at,
-                self.started_at, self.finished_at)
+        return (
+            str(self.user_id),
+            safe_cell(self.name),
+            str(self.question),
+            self.question_id,
+            safe_cell(self.option),
+            "right" if self.correct else "wrong",
+            self.answered_at,
+            self.started_at,
+            self.finished_at,
+        )
 
 
 @dataclass(frozen=True)
@@ -414,8 +440,10 @@ class HomeworkResults:
 
 # --- rules ---------------------------------------------------------------------------------
 
-def reminder_due(deadline: float, opened_at: float, reminded: float | None,
-                 now: float) -> float | None:
+
+def reminder_due(
+    deadline: float, opened_at: float, reminded: float | None, now: float
+) -> float | None:
     """The reminder threshold due to a member at ``now``, or None.
 
     The nearest threshold of :data:`REMINDERS` that has passed (``now >= deadline - left``),
@@ -443,6 +471,8 @@ def progress_due(assignment: Assignment, finished: int, now: float) -> bool:
     """Whether the group message of ``assignment`` is due for a progress edit showing
     ``finished``: it is posted, the count changed, and the last edit is at least
     :data:`PROGRESS_SECONDS` old."""
-    return (assignment.message_id is not None and finished != assignment.shown_finished
-            and (assignment.shown_at is None
-                 or now - assignment.shown_at >= PROGRESS_SECONDS))
+    return (
+        assignment.message_id is not None
+        and finished != assignment.shown_finished
+        and (assignment.shown_at is None or now - assignment.shown_at >= PROGRESS_SECONDS)
+    )

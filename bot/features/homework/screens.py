@@ -59,8 +59,10 @@ def local_time(moment: float, zone: str, t: Catalog) -> str:
     """``moment`` (seconds since the epoch) as a date and time in ``zone``, in ``t``'s
     language ("Saturday, December 5, 2026, 5:00 PM")."""
     local = datetime.fromtimestamp(moment, zone_info(zone))
-    return (f"{format_date(local, 'full', locale=t.language)}, "
-            f"{format_time(local, 'short', locale=t.language)}")
+    return (
+        f"{format_date(local, 'full', locale=t.language)}, "
+        f"{format_time(local, 'short', locale=t.language)}"
+    )
 
 
 def span_text(seconds: float, t: Catalog) -> str:
@@ -82,12 +84,21 @@ def homework_title(bank: Bank | None, assignment: Assignment, t: Catalog) -> str
 
 
 def finished_line(finished: int, t: Catalog) -> str:
-    """"7 have finished." (or that nobody has yet)."""
+    """ "7 have finished." (or that nobody has yet)."""
     return t("hw.finished", count=finished) if finished else t("hw.finished_none")
 
 
-def homework_post(assignment: Assignment, bank: Bank | None, finished: int, *, zone: str,
-                  now: float, bot_username: str, t: Catalog, m: Markup) -> Screen:
+def homework_post(
+    assignment: Assignment,
+    bank: Bank | None,
+    finished: int,
+    *,
+    zone: str,
+    now: float,
+    bot_username: str,
+    t: Catalog,
+    m: Markup,
+) -> Screen:
     """The group message of homework: the quiz, the deadline (the group's language and time
     zone, and how far off it is), who set it, the progress, and a URL button that opens the
     homework's deep link (a callback button cannot open a private chat with someone who never
@@ -97,18 +108,33 @@ def homework_post(assignment: Assignment, bank: Bank | None, finished: int, *, z
     link = deep_link(bot_username, assignment.token)
     keyboard: tuple[tuple[Button, ...], ...] = ()
     if assignment.status == OPEN:
-        lines.append(timed(m, t("hw.post_deadline", date=TIME_SLOT, zone=zone,
-                                relative=t.relative(assignment.deadline - now)),
-                           local_time(assignment.deadline, zone, t), assignment.deadline))
+        lines.append(
+            timed(
+                m,
+                t(
+                    "hw.post_deadline",
+                    date=TIME_SLOT,
+                    zone=zone,
+                    relative=t.relative(assignment.deadline - now),
+                ),
+                local_time(assignment.deadline, zone, t),
+                assignment.deadline,
+            )
+        )
         if assignment.set_by_name and not is_deleted(assignment.set_by):
-            lines.append(m.escape(t("hw.post_set_by",
-                                    name=unmention(clip(assignment.set_by_name, MAX_NAME)))))
+            lines.append(
+                m.escape(
+                    t("hw.post_set_by", name=unmention(clip(assignment.set_by_name, MAX_NAME)))
+                )
+            )
         lines += ["", m.escape(t("hw.post_how")), "", m.escape(finished_line(finished, t))]
         keyboard = ((Button(t("hw.button_start"), UrlButton(link)),),)
     elif assignment.status == CLOSED:
         closed = assignment.closed_at or assignment.deadline
-        lines += [m.escape(t("hw.post_closed", date=local_time(closed, zone, t), zone=zone)),
-                  m.escape(finished_line(finished, t))]
+        lines += [
+            m.escape(t("hw.post_closed", date=local_time(closed, zone, t), zone=zone)),
+            m.escape(finished_line(finished, t)),
+        ]
         keyboard = ((Button(t("hw.button_practice"), UrlButton(link)),),)
     else:
         lines.append(m.escape(t("hw.post_cancelled")))
@@ -136,8 +162,10 @@ def homework_closed(assignment: Assignment, zone: str, t: Catalog, m: Markup) ->
     """The deep link of closed homework: when it closed, and a button that starts the quiz as
     practice."""
     closed = assignment.closed_at or assignment.deadline
-    return Screen(m.escape(t("hw.closed", date=local_time(closed, zone, t), zone=zone)),
-                  ((Button(t("hw.button_practice_private"), BankButton(assignment.bank_id)),),))
+    return Screen(
+        m.escape(t("hw.closed", date=local_time(closed, zone, t), zone=zone)),
+        ((Button(t("hw.button_practice_private"), BankButton(assignment.bank_id)),),),
+    )
 
 
 def homework_notice(key: str, t: Catalog, m: Markup, **params: object) -> Screen:
@@ -145,19 +173,34 @@ def homework_notice(key: str, t: Catalog, m: Markup, **params: object) -> Screen
     return Screen(m.escape(t(key, **params)))
 
 
-def homework_reminder(assignment: Assignment, bank: Bank | None, *, zone: str, now: float,
-                      bot_username: str, t: Catalog, m: Markup) -> Screen:
+def homework_reminder(
+    assignment: Assignment,
+    bank: Bank | None,
+    *,
+    zone: str,
+    now: float,
+    bot_username: str,
+    t: Catalog,
+    m: Markup,
+) -> Screen:
     """A member's private reminder: the quiz, how long is left and until when, and a button
     that resumes the homework (its deep link: the attempt goes on where it stands)."""
-    text = t("hw.reminder", title=homework_title(bank, assignment, t),
-             relative=t.relative(assignment.deadline - now),
-             date=local_time(assignment.deadline, zone, t), zone=zone)
-    return Screen(m.escape(text), ((Button(t("hw.button_resume"), UrlButton(
-        deep_link(bot_username, assignment.token))),),))
+    text = t(
+        "hw.reminder",
+        title=homework_title(bank, assignment, t),
+        relative=t.relative(assignment.deadline - now),
+        date=local_time(assignment.deadline, zone, t),
+        zone=zone,
+    )
+    return Screen(
+        m.escape(text),
+        ((Button(t("hw.button_resume"), UrlButton(deep_link(bot_username, assignment.token))),),),
+    )
 
 
-def homework_cancelled_member(assignment: Assignment, bank: Bank | None, t: Catalog,
-                              m: Markup) -> Screen:
+def homework_cancelled_member(
+    assignment: Assignment, bank: Bank | None, t: Catalog, m: Markup
+) -> Screen:
     """What a member with an attempt in progress is told privately when homework is
     cancelled."""
     return homework_notice("hw.cancelled_member", t, m, title=homework_title(bank, assignment, t))
@@ -168,13 +211,16 @@ def _prompt(bank: Bank | None, question_id: str, t: Catalog) -> str:
         return question_id
     for question in bank.questions:
         if question.id == question_id:
-            return clip(question.prompt.get(bank.language_for(t.language), bank.default_language),
-                        MAX_MISSED_PROMPT)
+            return clip(
+                question.prompt.get(bank.language_for(t.language), bank.default_language),
+                MAX_MISSED_PROMPT,
+            )
     return question_id
 
 
-def homework_results(results: HomeworkResults, bank: Bank | None, *, bot_username: str,
-                     t: Catalog, m: Markup) -> Screen:
+def homework_results(
+    results: HomeworkResults, bank: Bank | None, *, bot_username: str, t: Catalog, m: Markup
+) -> Screen:
     """The results posted in the group at the deadline: how many finished (of those who
     opened it), the average, the first :data:`HOMEWORK_TOP_PLACES` places (names escaped, never a
     mention) and the questions most got wrong; a button offers the quiz as practice. One
@@ -184,17 +230,28 @@ def homework_results(results: HomeworkResults, bank: Bank | None, *, bot_usernam
     if not results.finished:
         lines.append(m.escape(t("hw.results_nobody")))
     else:
-        lines.append(m.escape(t("hw.results_finished", count=results.finished,
-                                opened=results.opened)))
-        lines.append(m.escape(t("hw.results_average", average=t.decimal(results.average),
-                                total=results.total)))
+        lines.append(
+            m.escape(t("hw.results_finished", count=results.finished, opened=results.opened))
+        )
+        lines.append(
+            m.escape(
+                t("hw.results_average", average=t.decimal(results.average), total=results.total)
+            )
+        )
         lines += ["", m.bold(t("hw.results_top"))]
         for place in results.places[:HOMEWORK_TOP_PLACES]:
-            medal = MEDALS[place.rank - 1] if place.rank <= len(MEDALS) and place.score else (
-                f"{place.rank}.")
+            medal = (
+                MEDALS[place.rank - 1]
+                if place.rank <= len(MEDALS) and place.score
+                else (f"{place.rank}.")
+            )
             name = t("deleted_user") if is_deleted(place.user_id) else unmention(place.name)
-            figures = t("hw.results_place", score=place.score, total=place.total,
-                        time=span_text(place.seconds, t))
+            figures = t(
+                "hw.results_place",
+                score=place.score,
+                total=place.total,
+                time=span_text(place.seconds, t),
+            )
             lines.append(f"{medal} {m.bold(clip(name, MAX_NAME))} — {m.escape(figures)}")
         more = len(results.places) - HOMEWORK_TOP_PLACES
         if more > 0:
@@ -202,16 +259,24 @@ def homework_results(results: HomeworkResults, bank: Bank | None, *, bot_usernam
         if results.missed:
             lines += ["", m.bold(t("hw.results_missed"))]
             for missed in results.missed:
-                lines.append(m.escape(t("hw.results_missed_line", number=missed.number or "?",
-                                        prompt=_prompt(bank, missed.question_id, t),
-                                        count=missed.wrong, answers=missed.answers)))
-    button = Button(t("hw.button_practice"), UrlButton(deep_link(bot_username,
-                                                                  assignment.token)))
+                lines.append(
+                    m.escape(
+                        t(
+                            "hw.results_missed_line",
+                            number=missed.number or "?",
+                            prompt=_prompt(bank, missed.question_id, t),
+                            count=missed.wrong,
+                            answers=missed.answers,
+                        )
+                    )
+                )
+    button = Button(t("hw.button_practice"), UrlButton(deep_link(bot_username, assignment.token)))
     return Screen("\n".join(lines), ((button,),))
 
 
-def item_analysis(results: HomeworkResults, bank: Bank | None, t: Catalog,
-                  m: Markup) -> list[Screen]:
+def item_analysis(
+    results: HomeworkResults, bank: Bank | None, t: Catalog, m: Markup
+) -> list[Screen]:
     """The per-question item analysis sent privately with the CSV: per question (and language
     it was shown in) its answers, proportion right, discrimination and what stands out; split
     into messages within Telegram's limit."""
@@ -221,13 +286,16 @@ def item_analysis(results: HomeworkResults, bank: Bank | None, t: Catalog,
         return as_screens("\n".join(lines), m)
     numbers = {q.id: n for n, q in enumerate(bank.questions, start=1)} if bank else {}
     several = len({item.language for item in results.items}) > 1
-    for item in sorted(results.items, key=lambda i: (numbers.get(i.question_id, 0),
-                                                     i.language)):
+    for item in sorted(results.items, key=lambda i: (numbers.get(i.question_id, 0), i.language)):
         disc = "–" if item.discrimination is None else t.decimal(item.discrimination, 2)
-        line = t("hw.items_line", number=numbers.get(item.question_id, "?"),
-                 prompt=_prompt(bank, item.question_id, t), count=item.answers,
-                 right=format_percent(item.difficulty, locale=t.language),
-                 discrimination=disc)
+        line = t(
+            "hw.items_line",
+            number=numbers.get(item.question_id, "?"),
+            prompt=_prompt(bank, item.question_id, t),
+            count=item.answers,
+            right=format_percent(item.difficulty, locale=t.language),
+            discrimination=disc,
+        )
         if several and item.language:
             line += " " + t("hw.items_language", language=t.language_name(item.language))
         flags = [t(f"hw.flag.{flag}") for flag in item.flags]
@@ -236,8 +304,15 @@ def item_analysis(results: HomeworkResults, bank: Bank | None, t: Catalog,
     return as_screens("\n".join(lines), m)
 
 
-def assignments_list(assignments: Sequence[Assignment], banks: Mapping[str, Bank | None], *,
-                     zone: str, now: float, t: Catalog, m: Markup) -> Screen:
+def assignments_list(
+    assignments: Sequence[Assignment],
+    banks: Mapping[str, Bank | None],
+    *,
+    zone: str,
+    now: float,
+    t: Catalog,
+    m: Markup,
+) -> Screen:
     """/assignments: open homework (by deadline) then closed, each with its progress; for
     open ones the buttons to close it early, extend it or cancel it, for closed ones the
     results file. As many as fit one message (:data:`MAX_MESSAGE_UTF16`) and one keyboard
@@ -247,24 +322,41 @@ def assignments_list(assignments: Sequence[Assignment], banks: Mapping[str, Bank
     lines = [m.bold(t("hw.list_title")), ""]
     footer = ["", m.italic(t("hw.list_zone", zone=zone))]
     # room kept for the footer and the "and N more" line (a count of at most 5 digits)
-    room = MAX_MESSAGE_UTF16 - sum(html_length(line) + 1 for line in (*lines, *footer)) \
-        - html_length(m.escape(t("quizzes.problems_more", count=99_999))) - 1
+    room = (
+        MAX_MESSAGE_UTF16
+        - sum(html_length(line) + 1 for line in (*lines, *footer))
+        - html_length(m.escape(t("quizzes.problems_more", count=99_999)))
+        - 1
+    )
     rows: list[tuple[Button, ...]] = []
     for a in assignments:
         title = homework_title(banks.get(a.bank_id), a, t)
         if a.status == OPEN:
-            line = m.escape(t("hw.list_open", number=a.id, title=title,
-                              date=local_time(a.deadline, zone, t),
-                              relative=t.relative(a.deadline - now),
-                              finished=finished_line(a.finished, t)))
+            line = m.escape(
+                t(
+                    "hw.list_open",
+                    number=a.id,
+                    title=title,
+                    date=local_time(a.deadline, zone, t),
+                    relative=t.relative(a.deadline - now),
+                    finished=finished_line(a.finished, t),
+                )
+            )
             row: tuple[Button, ...] = (
                 Button(t("hw.button_close", number=a.id), HomeworkButton("close", a.id, 0)),
                 Button(t("hw.button_extend", number=a.id), HomeworkButton("extend", a.id, 0)),
-                Button(t("hw.button_cancel", number=a.id), HomeworkButton("cancel", a.id, 0)))
+                Button(t("hw.button_cancel", number=a.id), HomeworkButton("cancel", a.id, 0)),
+            )
         else:
-            line = m.escape(t("hw.list_closed", number=a.id, title=title,
-                              date=local_time(a.closed_at or a.deadline, zone, t),
-                              finished=finished_line(a.finished, t)))
+            line = m.escape(
+                t(
+                    "hw.list_closed",
+                    number=a.id,
+                    title=title,
+                    date=local_time(a.closed_at or a.deadline, zone, t),
+                    finished=finished_line(a.finished, t),
+                )
+            )
             row = (Button(t("hw.button_report", number=a.id), HomeworkButton("report", a.id, 0)),)
         room -= html_length(line) + 1
         if room < 0 or len(rows) == MAX_LISTED:
@@ -276,32 +368,55 @@ def assignments_list(assignments: Sequence[Assignment], banks: Mapping[str, Bank
     return Screen("\n".join(lines + footer), tuple(rows))
 
 
-def extend_choice(assignment: Assignment, bank: Bank | None, zone: str, t: Catalog,
-                  m: Markup) -> Screen:
+def extend_choice(
+    assignment: Assignment, bank: Bank | None, zone: str, t: Catalog, m: Markup
+) -> Screen:
     """How long to extend homework by (:data:`EXTEND_CHOICES`), and "Back" to the list."""
-    text = t("hw.extend_ask", title=homework_title(bank, assignment, t),
-             date=local_time(assignment.deadline, zone, t), zone=zone)
-    choices = tuple(Button(t("hw.extend_by", span=span_text(seconds, t)),
-                           HomeworkButton("by", assignment.id, seconds))
-                    for seconds in EXTEND_CHOICES)
-    return Screen(m.escape(text), (choices, (Button(t("hw.button_back"),
-                                                    HomeworkButton("list", 0, 0)),)))
+    text = t(
+        "hw.extend_ask",
+        title=homework_title(bank, assignment, t),
+        date=local_time(assignment.deadline, zone, t),
+        zone=zone,
+    )
+    choices = tuple(
+        Button(
+            t("hw.extend_by", span=span_text(seconds, t)),
+            HomeworkButton("by", assignment.id, seconds),
+        )
+        for seconds in EXTEND_CHOICES
+    )
+    return Screen(
+        m.escape(text), (choices, (Button(t("hw.button_back"), HomeworkButton("list", 0, 0)),))
+    )
 
 
-def cancel_question(assignment: Assignment, bank: Bank | None, in_progress: int, t: Catalog,
-                    m: Markup) -> Screen:
+def cancel_question(
+    assignment: Assignment, bank: Bank | None, in_progress: int, t: Catalog, m: Markup
+) -> Screen:
     """Cancel homework? (how many members with an attempt in progress will be told)."""
     text = t("hw.cancel_ask", title=homework_title(bank, assignment, t), count=in_progress)
-    return Screen(m.escape(text), ((
-        Button(t("hw.button_confirm_cancel"), HomeworkButton("confirm", assignment.id, 0)),
-        Button(t("hw.button_keep"), HomeworkButton("list", 0, 0))),))
+    return Screen(
+        m.escape(text),
+        (
+            (
+                Button(t("hw.button_confirm_cancel"), HomeworkButton("confirm", assignment.id, 0)),
+                Button(t("hw.button_keep"), HomeworkButton("list", 0, 0)),
+            ),
+        ),
+    )
 
 
 def assign_menu(banks: Iterable[Bank], t: Catalog, m: Markup) -> Screen:
     """/assign without arguments: a button per quiz (at most :data:`MAX_ASSIGN_BANKS`)."""
-    rows = tuple((Button(clip(b.title.get(b.language_for(t.language), b.default_language),
-                              MAX_BUTTON_LABEL), AssignButton(b.id, 0)),)
-                 for b in list(banks)[:MAX_ASSIGN_BANKS])
+    rows = tuple(
+        (
+            Button(
+                clip(b.title.get(b.language_for(t.language), b.default_language), MAX_BUTTON_LABEL),
+                AssignButton(b.id, 0),
+            ),
+        )
+        for b in list(banks)[:MAX_ASSIGN_BANKS]
+    )
     return Screen(m.escape(t("hw.assign_choose")), rows)
 
 
@@ -309,20 +424,31 @@ def assign_deadline(bank: Bank, zone: str, t: Catalog, m: Markup) -> Screen:
     """/assign's second step: deadline buttons (:data:`DEADLINE_CHOICES`), and how to type
     any other one."""
     title = clip(bank.title.get(bank.language_for(t.language), bank.default_language), MAX_TITLE)
-    choices = tuple(Button(span_text(seconds, t), AssignButton(bank.id, seconds))
-                    for seconds in DEADLINE_CHOICES)
-    return Screen(m.escape(t("hw.assign_deadline", title=title, bank=bank.id, zone=zone,
-                             durations=DURATION_EXAMPLES)),
-                  (choices,))
+    choices = tuple(
+        Button(span_text(seconds, t), AssignButton(bank.id, seconds))
+        for seconds in DEADLINE_CHOICES
+    )
+    return Screen(
+        m.escape(
+            t(
+                "hw.assign_deadline",
+                title=title,
+                bank=bank.id,
+                zone=zone,
+                durations=DURATION_EXAMPLES,
+            )
+        ),
+        (choices,),
+    )
 
 
-def deadline_refusal(key: str, deadline: float | None, text: str, zone: str,
-                     t: Catalog) -> str:
+def deadline_refusal(key: str, deadline: float | None, text: str, zone: str, t: Catalog) -> str:
     """The reply to a deadline refused: ``hw.deadline_unreadable`` (``text`` as typed),
     ``hw.deadline_past`` or ``hw.deadline_far`` (``deadline`` as read). Plain text."""
     if key == "hw.deadline_unreadable" or deadline is None:
-        return t("hw.deadline_unreadable", text=clip(text, 64), zone=zone,
-                 durations=DURATION_EXAMPLES)
+        return t(
+            "hw.deadline_unreadable", text=clip(text, 64), zone=zone, durations=DURATION_EXAMPLES
+        )
     if key == "hw.deadline_far":
         return t(key, date=local_time(deadline, zone, t), zone=zone, count=MAX_DAYS)
     return t(key, date=local_time(deadline, zone, t), zone=zone)

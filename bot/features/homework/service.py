@@ -1,5 +1,6 @@
 """Homework's use cases over :class:`~bot.features.homework.ports.HomeworkStore` and the private
-quiz's :class:`~bot.features.private.service.QuizService` (the rules are :mod:`bot.features.homework.rules`).
+quiz's :class:`~bot.features.private.service.QuizService` (the rules are
+:mod:`bot.features.homework.rules`).
 
 The front end sets homework (:meth:`HomeworkService.assign`, then :meth:`~HomeworkService.
 posted` once the group message is out), opens it for a member from the deep link
@@ -74,9 +75,16 @@ class HomeworkService:
         due_limit: :data:`DUE_LIMIT`.
     """
 
-    def __init__(self, store: HomeworkStore, zones: TimeZoneStore, quiz: QuizService, *,
-                 clock: Callable[[], float] = time.time,
-                 tokens: Callable[[], str] = new_token, due_limit: int = DUE_LIMIT) -> None:
+    def __init__(
+        self,
+        store: HomeworkStore,
+        zones: TimeZoneStore,
+        quiz: QuizService,
+        *,
+        clock: Callable[[], float] = time.time,
+        tokens: Callable[[], str] = new_token,
+        due_limit: int = DUE_LIMIT,
+    ) -> None:
         self.store = store
         self.zones = zones
         self.quiz = quiz
@@ -115,9 +123,17 @@ class HomeworkService:
 
     # --- setting homework --------------------------------------------------------------------
 
-    async def assign(self, chat_id: int, bank_id: str, deadline: float, *, language: str,
-                     set_by: int, set_by_name: str,
-                     thread_id: int | None = None) -> Assignment:
+    async def assign(
+        self,
+        chat_id: int,
+        bank_id: str,
+        deadline: float,
+        *,
+        language: str,
+        set_by: int,
+        set_by_name: str,
+        thread_id: int | None = None,
+    ) -> Assignment:
         """Set homework in a group: ``bank_id`` (at its latest version) until ``deadline``.
         Who may set it (the group's admins, the "who may start" setting) is the front end's
         check. Several homework may be open in one group at once.
@@ -139,8 +155,17 @@ class HomeworkService:
         now = self._clock()
         check_deadline(deadline, now)
         for _ in range(3):
-            new = NewAssignment(chat_id, thread_id, self._tokens(), bank.id, bank.version,
-                                language, set_by, set_by_name, deadline)
+            new = NewAssignment(
+                chat_id,
+                thread_id,
+                self._tokens(),
+                bank.id,
+                bank.version,
+                language,
+                set_by,
+                set_by_name,
+                deadline,
+            )
             try:
                 return await self.store.create_assignment(new, now)
             except TokenTaken:
@@ -150,8 +175,7 @@ class HomeworkService:
     async def posted(self, assignment_id: int, message_id: int) -> bool:
         """Record the group message showing the homework (after it was sent); False if the
         homework is no longer open."""
-        return await self.store.set_assignment_message(assignment_id, message_id,
-                                                       self._clock())
+        return await self.store.set_assignment_message(assignment_id, message_id, self._clock())
 
     async def assignment(self, assignment_id: int) -> Assignment:
         """The homework with ``assignment_id``.
@@ -170,8 +194,9 @@ class HomeworkService:
         Raises:
             UnknownHomework: no such homework (a forged or garbage token).
         """
-        found = (await self.store.assignment_by_token(token)
-                 if TOKEN_PATTERN.fullmatch(token) else None)
+        found = (
+            await self.store.assignment_by_token(token) if TOKEN_PATTERN.fullmatch(token) else None
+        )
         if found is None:
             raise UnknownHomework(token)
         return found
@@ -224,24 +249,31 @@ class HomeworkService:
             self._check_open(assignment, self._clock())
             member = await self.store.member(assignment.id, user_id)
             if member is not None and member.counted:
-                await self.store.refresh_member(assignment.id, user_id, name=name,
-                                                language=language)
+                await self.store.refresh_member(
+                    assignment.id, user_id, name=name, language=language
+                )
                 return await self._practice(assignment, user_id)
             if member is not None:
                 active = await self.quiz.active(user_id)  # abandoned if its bank changed
                 if active is not None and active.id == member.attempt_id:
-                    await self.store.refresh_member(assignment.id, user_id, name=name,
-                                                    language=language)
+                    await self.store.refresh_member(
+                        assignment.id, user_id, name=name, language=language
+                    )
                     attempt, updated = await self.quiz.current(active)
-                    return Opened(assignment, attempt, counts=True, resumed=True,
-                                  updated=updated)
+                    return Opened(assignment, attempt, counts=True, resumed=True, updated=updated)
             attempt = await self.quiz.start(user_id, assignment.bank_id)
             if await self.store.link_attempt(
-                    assignment.id, user_id, attempt.id, name=name, language=language,
-                    now=self._clock(),
-                    replacing=None if member is None else member.attempt_id):
-                return Opened(assignment, attempt, counts=True, resumed=False,
-                              restarted=member is not None)
+                assignment.id,
+                user_id,
+                attempt.id,
+                name=name,
+                language=language,
+                now=self._clock(),
+                replacing=None if member is None else member.attempt_id,
+            ):
+                return Opened(
+                    assignment, attempt, counts=True, resumed=False, restarted=member is not None
+                )
             # closed meanwhile, or another open linked first: look again at what is stored
             assignment = await self.assignment(assignment.id)
         raise HomeworkClosed(assignment)  # the link kept losing: treat it as ended
@@ -263,19 +295,28 @@ class HomeworkService:
         :class:`~bot.features.homework.rules.Due`; up to :attr:`due_limit` items of each kind."""
         now = self._clock() if now is None else now
         limit, stale = self.due_limit, now - homework.SEND_LEASE  # older claims may be retaken
-        progress = [Progress(a, a.finished) for a in await self.store.due_progress(
-            now, min_seconds=PROGRESS_SECONDS, limit=limit) if progress_due(a, a.finished, now)]
+        progress = [
+            Progress(a, a.finished)
+            for a in await self.store.due_progress(now, min_seconds=PROGRESS_SECONDS, limit=limit)
+            if progress_due(a, a.finished, now)
+        ]
         reminders = []
         for assignment, member in await self.store.due_reminders(now, REMINDERS, limit=limit):
-            left = (None if member.counted else
-                    reminder_due(assignment.deadline, member.opened_at, member.reminded, now))
+            left = (
+                None
+                if member.counted
+                else reminder_due(assignment.deadline, member.opened_at, member.reminded, now)
+            )
             if left is not None:
                 reminders.append(Reminder(assignment, member, left))
-        return Due(closing=await self.store.due_closing(now, limit=limit),
-                   announcing=await self.store.due_announcing(limit=limit, stale_before=stale),
-                   reporting=await self.store.due_reporting(limit=limit, stale_before=stale),
-                   progress=progress, reminders=reminders,
-                   finals=await self.store.due_finals(limit=limit))
+        return Due(
+            closing=await self.store.due_closing(now, limit=limit),
+            announcing=await self.store.due_announcing(limit=limit, stale_before=stale),
+            reporting=await self.store.due_reporting(limit=limit, stale_before=stale),
+            progress=progress,
+            reminders=reminders,
+            finals=await self.store.due_finals(limit=limit),
+        )
 
     async def close(self, assignment_id: int, *, early: bool) -> Assignment | None:
         """Close open homework: at its deadline (``early`` False: only if the deadline passed),
@@ -287,25 +328,26 @@ class HomeworkService:
             with ``early`` False not due yet): whoever closed it posts the results.
         """
         now = self._clock()
-        return await self.store.close_assignment(assignment_id, now,
-                                                 due_by=None if early else now)
+        return await self.store.close_assignment(assignment_id, now, due_by=None if early else now)
 
     async def mark_progress(self, progress: Progress) -> bool:
         """Claim a progress edit of :attr:`Due.progress` (do it only when True): the group
         message shows ``progress.finished`` from now on."""
         assignment = progress.assignment
-        return await self.store.mark_progress(assignment.id, progress.finished, self._clock(),
-                                              shown_at=assignment.shown_at)
+        return await self.store.mark_progress(
+            assignment.id, progress.finished, self._clock(), shown_at=assignment.shown_at
+        )
 
     async def mark_reminded(self, reminder: Reminder) -> bool:
         """Claim a reminder of :attr:`Due.reminders` (send it only when True)."""
-        return await self.store.mark_reminded(reminder.assignment.id, reminder.member.user_id,
-                                              reminder.left)
+        return await self.store.mark_reminded(
+            reminder.assignment.id, reminder.member.user_id, reminder.left
+        )
 
     async def mark_announced(self, assignment_id: int) -> bool:
         """Claim the group results of closed homework (post them only when True, then
-        :meth:`settle`): a claim not settled within :data:`~bot.features.homework.rules.SEND_LEASE` (the
-        process died, or the send's result is unknown) may be claimed again."""
+        :meth:`settle`): a claim not settled within :data:`~bot.features.homework.rules.SEND_LEASE`
+        (the process died, or the send's result is unknown) may be claimed again."""
         now = self._clock()
         return await self.store.mark_announced(assignment_id, now, now - homework.SEND_LEASE)
 
@@ -327,8 +369,8 @@ class HomeworkService:
 
     async def results(self, assignment_id: int) -> HomeworkResults:
         """The homework's results as they stand (final once it is closed): see
-        :class:`~bot.features.homework.rules.HomeworkResults`; the CSV's times are in the chat's time
-        zone, its options in each member's language.
+        :class:`~bot.features.homework.rules.HomeworkResults`; the CSV's times are in the chat's
+        time zone, its options in each member's language.
 
         Raises:
             UnknownHomework: no such homework.
@@ -385,8 +427,11 @@ class HomeworkService:
         if cancelled is None:
             self._check_open(await self.assignment(assignment_id), float("-inf"))
             raise HomeworkClosed(assignment)
-        members = [m for m in await self.store.members(assignment.id)
-                   if not m.counted and m.attempt_status == engine.ACTIVE]
+        members = [
+            m
+            for m in await self.store.members(assignment.id)
+            if not m.counted and m.attempt_status == engine.ACTIVE
+        ]
         return cancelled, members
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[Assignment]:

@@ -1,7 +1,7 @@
 """``quizbot import``: convert a GIFT, Aiken or CSV file into a bank file.
 
-The parsers are pure (:mod:`bot.features.importing.rules`); this module reads the file, writes the YAML
-and checks it with the loader that ``quizbot validate`` and the bot use: a question the loader
+The parsers are pure (:mod:`bot.features.importing.rules`); this module reads the file, writes the
+YAML and checks it with the loader that ``quizbot validate`` and the bot use: a question the loader
 refuses (two options with the same text, a question too long for one Telegram message) is left
 out and reported, so the file written always loads.
 """
@@ -39,6 +39,7 @@ def schema_line(out: Path) -> str:
         return f"# yaml-language-server: $schema={schema.resolve().as_uri()}"
     return "# yaml-language-server: $schema=" + (path if path.startswith("../") else f"./{path}")
 
+
 MAX_INPUT_BYTES = 4 * MAX_BANK_BYTES
 """Largest file ``quizbot import`` reads, in bytes (4 MiB): a source with HTML and feedback is
 larger than the bank it becomes, which may have at most 1 MiB."""
@@ -47,25 +48,34 @@ larger than the bank it becomes, which may have at most 1 MiB."""
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``import`` subcommand to the ``quizbot`` parser."""
     parser = sub.add_parser(
-        "import", help="convert a GIFT, Aiken or CSV file into a bank file",
+        "import",
+        help="convert a GIFT, Aiken or CSV file into a bank file",
         description="Convert the multiple-choice questions of a Moodle GIFT, Aiken or CSV file "
-                    "into a bank (banks/README.md); everything that could not be converted is "
-                    "listed with its line. Exit 1 if no question could be converted.")
+        "into a bank (banks/README.md); everything that could not be converted is "
+        "listed with its line. Exit 1 if no question could be converted.",
+    )
     parser.add_argument("file", metavar="FILE", help="the file to convert (UTF-8)")
-    parser.add_argument("--format", required=True, choices=sorted(PARSERS),
-                        help="the file's format")
-    parser.add_argument("--out", required=True, metavar="PATH",
-                        help="the bank file to write, e.g. banks/NEW.yaml")
+    parser.add_argument(
+        "--format", required=True, choices=sorted(PARSERS), help="the file's format"
+    )
+    parser.add_argument(
+        "--out", required=True, metavar="PATH", help="the bank file to write, e.g. banks/NEW.yaml"
+    )
     parser.add_argument("--lang", default="en", help="the language of the texts (default en)")
-    parser.add_argument("--id", dest="bank_id",
-                        help="the bank's id (default: from the --out file name)")
+    parser.add_argument(
+        "--id", dest="bank_id", help="the bank's id (default: from the --out file name)"
+    )
     parser.add_argument("--title", help="the bank's title (default: from FILE's name)")
     parser.add_argument("--description", help="the bank's description")
     parser.add_argument("--level", choices=LEVELS, default="medium", help="default medium")
-    parser.add_argument("--source-title", dest="source_title",
-                        help="source title for questions without one (with --source-url)")
-    parser.add_argument("--source-url", dest="source_url",
-                        help="source URL for questions without one")
+    parser.add_argument(
+        "--source-title",
+        dest="source_title",
+        help="source title for questions without one (with --source-url)",
+    )
+    parser.add_argument(
+        "--source-url", dest="source_url", help="source URL for questions without one"
+    )
     parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
 
 
@@ -90,14 +100,24 @@ def run(args: argparse.Namespace) -> int:
     title = args.title or source_file.stem.replace("_", " ").replace("-", " ").strip() or bank_id
     description = args.description or f"Questions imported from {source_file.name}."
     source = (args.source_title or args.source_url, args.source_url) if args.source_url else None
-    data, lines = bank_data(parsed, language=args.lang, bank_id=bank_id, title=title,
-                            description=description, level=args.level, source=source)
+    data, lines = bank_data(
+        parsed,
+        language=args.lang,
+        bank_id=bank_id,
+        title=title,
+        description=description,
+        level=args.level,
+        source=source,
+    )
     # cast: bank_data's "questions" is the list of question mappings (edited in place below)
     questions = cast(list[dict[str, object]], data["questions"])
     document = ""
     while questions:
-        document = schema_line(out) + "\n" + yaml.safe_dump(
-            data, allow_unicode=True, sort_keys=False, width=100)
+        document = (
+            schema_line(out)
+            + "\n"
+            + yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
+        )
         try:
             parse_bank(document, str(out))
             break
@@ -107,21 +127,28 @@ def run(args: argparse.Namespace) -> int:
             if bank_level:
                 return _fail("; ".join(f"{p.field}: {p.message}" for p in bank_level))
             for question_id, problem in refused.items():
-                parsed.notes.append(Note(lines[question_id],
-                                         f"refused by the loader: {problem.field}: "
-                                         f"{problem.message}"))
+                parsed.notes.append(
+                    Note(
+                        lines[question_id],
+                        f"refused by the loader: {problem.field}: {problem.message}",
+                    )
+                )
             questions[:] = [q for q in questions if q["id"] not in refused]
     for note in sorted(parsed.notes, key=lambda n: n.line or 0):
         where = f"{source_file}:{note.line}" if note.line else str(source_file)
-        print(f"{where}: {'skipped' if note.skipped else 'note'}: {note.message}",
-              file=sys.stderr)
+        print(f"{where}: {'skipped' if note.skipped else 'note'}: {note.message}", file=sys.stderr)
     if not questions:
-        print(f"quizbot: no question of {source_file} could be converted "
-              f"({parsed.found} found); nothing written", file=sys.stderr)
+        print(
+            f"quizbot: no question of {source_file} could be converted "
+            f"({parsed.found} found); nothing written",
+            file=sys.stderr,
+        )
         return 1
     out.write_text(document, encoding="utf-8")
-    print(f"wrote {out}: bank {bank_id!r}, {len(questions)} of {parsed.found} question(s) "
-          f"converted; check it with `quizbot validate {out}`")
+    print(
+        f"wrote {out}: bank {bank_id!r}, {len(questions)} of {parsed.found} question(s) "
+        f"converted; check it with `quizbot validate {out}`"
+    )
     return 0
 
 

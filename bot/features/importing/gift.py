@@ -1,5 +1,5 @@
-"""Moodle GIFT files to :class:`~bot.features.importing.imported.Parsed` questions (``qformat_gift``'s reading;
-the formats' overview is :mod:`bot.features.importing.rules`)."""
+"""Moodle GIFT files to :class:`~bot.features.importing.imported.Parsed` questions
+(``qformat_gift``'s reading; the formats' overview is :mod:`bot.features.importing.rules`)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,15 @@ from bot.features.importing.imported import (
     short,
 )
 
-_GIFT_ESCAPES = {":": "\ue000", "#": "\ue001", "=": "\ue002", "{": "\ue003", "}": "\ue004",
-                 "~": "\ue005", "n": "\ue006"}
+_GIFT_ESCAPES = {
+    ":": "\ue000",
+    "#": "\ue001",
+    "=": "\ue002",
+    "{": "\ue003",
+    "}": "\ue004",
+    "~": "\ue005",
+    "n": "\ue006",
+}
 """GIFT's escaped characters (``\\:`` ...) -> private-use placeholders while parsing, as Moodle
 does with its ``&&058;`` placeholders; ``\\n`` becomes a line break."""
 _BACKSLASH = "\ue007"
@@ -77,7 +84,7 @@ def _split_format(text: str, default: str) -> tuple[str, str]:
     if stripped.startswith("["):
         end = stripped.find("]")
         if end > 0 and stripped[1:end] in _GIFT_FORMATS:
-            return stripped[1:end], stripped[end + 1:]
+            return stripped[1:end], stripped[end + 1 :]
     return default, text
 
 
@@ -135,7 +142,7 @@ def _gift_question(parsed: Parsed, block: list[tuple[int, str]]) -> None:  # noq
         opening = joined.index("::")
         closing = joined.find("::", opening + 2)
         if closing >= 0:
-            name = _gift_plain(joined[opening + 2:closing], "plain")
+            name = _gift_plain(joined[opening + 2 : closing], "plain")
             body_start = closing + 2
         else:
             body_start = opening + 2
@@ -149,17 +156,19 @@ def _gift_question(parsed: Parsed, block: list[tuple[int, str]]) -> None:  # noq
         skip("a description (no answers in braces), not a question")
         return
     if answers_open < 0 or answers_close < answers_open:
-        skip("unbalanced braces: the answers go between '{' and '}' (write \\{ and \\} "
-             "for braces in the text)")
+        skip(
+            "unbalanced braces: the answers go between '{' and '}' (write \\{ and \\} "
+            "for braces in the text)"
+        )
         return
-    answers = body[answers_open + 1:answers_close]
+    answers = body[answers_open + 1 : answers_close]
     answers_at = body_start + answers_open + 1
-    after = body[answers_close + 1:]
+    after = body[answers_close + 1 :]
     prompt_raw = body[:answers_open] + ("_____" + after if after.strip() else "")
     general = None
     separator = answers.rfind("####")
     if separator >= 0:
-        general = answers[separator + 4:]
+        general = answers[separator + 4 :]
         answers = answers[:separator]
     text_format, prompt_raw = _split_format(prompt_raw, "moodle")
     prompt = _gift_plain(prompt_raw, text_format)
@@ -180,13 +189,18 @@ def _gift_question(parsed: Parsed, block: list[tuple[int, str]]) -> None:  # noq
         correct = marker == "="
         weight = _WEIGHT.match(content)
         if weight:
-            content = content[weight.end():]
+            content = content[weight.end() :]
             credit = float(weight[1])
             if credit >= 100:  # full credit: the right answer
                 correct = True
             elif credit > 0 and not correct:
-                notes.append(Note(where, f"partial credit ({weight[1]}%) dropped: the option "
-                                         "counts as wrong", skipped=False))
+                notes.append(
+                    Note(
+                        where,
+                        f"partial credit ({weight[1]}%) dropped: the option counts as wrong",
+                        skipped=False,
+                    )
+                )
         text, _, said = content.partition("#")
         option_format, text = _split_format(text, text_format)
         option = _gift_plain(text, option_format)
@@ -199,9 +213,12 @@ def _gift_question(parsed: Parsed, block: list[tuple[int, str]]) -> None:  # noq
 
     right = sum(correct for _, correct in options)
     if right != 1:
-        skip(f"{right} correct answers: {NOT_MULTIPLE_CHOICE}" if right
-             else "no answer starts with '=' (several right answers with % weights, or "
-                  f"none): {NOT_MULTIPLE_CHOICE}")
+        skip(
+            f"{right} correct answers: {NOT_MULTIPLE_CHOICE}"
+            if right
+            else "no answer starts with '=' (several right answers with % weights, or "
+            f"none): {NOT_MULTIPLE_CHOICE}"
+        )
         return
     problem = option_count_problem(len(options))
     if problem:
@@ -212,9 +229,14 @@ def _gift_question(parsed: Parsed, block: list[tuple[int, str]]) -> None:  # noq
         if correct and explanation is None:
             explanation = said
             continue
-        notes.append(Note(where, f"feedback of answer {index + 1} ({short(said)}) dropped: a "
-                                 "bank question has one explanation, for its correct option",
-                          skipped=False))
+        notes.append(
+            Note(
+                where,
+                f"feedback of answer {index + 1} ({short(said)}) dropped: a "
+                "bank question has one explanation, for its correct option",
+                skipped=False,
+            )
+        )
     parsed.notes.extend(notes)
     parsed.questions.append(Imported(first, number, name, prompt, tuple(options), explanation))
 
@@ -241,11 +263,9 @@ def _gift_answers(answers: str) -> list[tuple[int, str, str]]:
     ``~``), as in Moodle."""
     marks = [i for i, char in enumerate(answers) if char in "~="]
     found = []
-    if answers[:marks[0]].strip():
-        found.append((0, "~", answers[:marks[0]]))
+    if answers[: marks[0]].strip():
+        found.append((0, "~", answers[: marks[0]]))
     for i, start in enumerate(marks):
         end = marks[i + 1] if i + 1 < len(marks) else len(answers)
-        found.append((start + 1, answers[start], answers[start + 1:end]))
+        found.append((start + 1, answers[start], answers[start + 1 : end]))
     return found
-
-

@@ -108,8 +108,7 @@ async def on_document(update: Update, context: Context) -> None:
     if outcome.not_yours is not None:
         await _reply(message, t("documents.new_not_yours", id=outcome.not_yours))
     await message.reply_text(screens.saved_text(record, outcome.result.created, t, HTML))
-    await send(context, message.chat_id,
-               _quiz_screen(context, record, t))
+    await send(context, message.chat_id, _quiz_screen(context, record, t))
 
 
 async def _download(document: Document) -> bytes | None:
@@ -118,9 +117,11 @@ async def _download(document: Document) -> bytes | None:
     try:
         file = await document.get_file()
         async for attempt in AsyncRetrying(
-                retry=retry_if_exception_type(NetworkError),
-                stop=stop_after_attempt(DOWNLOAD_TRIES),
-                wait=wait_exponential(multiplier=0.5, max=4), reraise=True):
+            retry=retry_if_exception_type(NetworkError),
+            stop=stop_after_attempt(DOWNLOAD_TRIES),
+            wait=wait_exponential(multiplier=0.5, max=4),
+            reraise=True,
+        ):
             with attempt:
                 return bytes(await file.download_as_bytearray())
     except (TelegramError, OSError) as exc:
@@ -128,8 +129,7 @@ async def _download(document: Document) -> bytes | None:
     return None
 
 
-def _imported(kind: str, text: str, stem: str, t: Catalog
-              ) -> tuple[dict[str, Any], int] | str:
+def _imported(kind: str, text: str, stem: str, t: Catalog) -> tuple[dict[str, Any], int] | str:
     """A GIFT, Aiken or CSV file as bank data in the creator's language, and how many of its
     questions were left out; or what to say when none could be converted, or more than a quiz
     may hold (:data:`MAX_QUIZ_QUESTIONS`). Run in a thread: linear in the file. Placeholders the
@@ -139,12 +139,20 @@ def _imported(kind: str, text: str, stem: str, t: Catalog
     if not parsed.questions:
         return t("documents.none_converted", count=parsed.found)
     if len(parsed.questions) > MAX_QUIZ_QUESTIONS:  # refused before a bank is made of them
-        return t("quizzes.problem_file", problem=t(
-            "problem.too_many_questions", count=len(parsed.questions), limit=MAX_QUIZ_QUESTIONS))
+        return t(
+            "quizzes.problem_file",
+            problem=t(
+                "problem.too_many_questions", count=len(parsed.questions), limit=MAX_QUIZ_QUESTIONS
+            ),
+        )
     name = stem.replace("_", " ").replace("-", " ").strip() or stem
-    data, _ = bank_data(parsed, language=t.language, bank_id="imported",
-                        title=t("documents.imported_title", name=name),
-                        description=t("documents.imported_description", name=name))
+    data, _ = bank_data(
+        parsed,
+        language=t.language,
+        bank_id="imported",
+        title=t("documents.imported_title", name=name),
+        description=t("documents.imported_description", name=name),
+    )
     # cast: bank_data's "questions" is the list of question mappings (edited in place)
     for question in cast(list[dict[str, Any]], data["questions"]):
         if question["explanation"] == {t.language: EXPLANATION_PLACEHOLDER}:
@@ -160,5 +168,6 @@ async def _reply(message: Message, text: str) -> None:
 
 def _quiz_screen(context: Context, record: QuizRecord, t: Catalog) -> Screen:
     """A quiz's screen, with Share only when the bot's inline mode is on."""
-    return screens.quiz_screen(record, t, HTML, context.bot.username,
-                               share=bool(context.bot.supports_inline_queries))
+    return screens.quiz_screen(
+        record, t, HTML, context.bot.username, share=bool(context.bot.supports_inline_queries)
+    )

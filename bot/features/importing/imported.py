@@ -76,8 +76,6 @@ def option_count_problem(count: int) -> str | None:
     return f"{count} options: a bank question has {MIN_OPTIONS} to {MAX_OPTIONS}"
 
 
-
-
 def short(text: str, limit: int = 40) -> str:
     """``text`` quoted for a note, cut to ``limit`` characters."""
-    return repr(text if len(text) <= limit else text[:limit - 1] + "…")
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")

@@ -67,8 +67,7 @@ def parse_aiken(text: str) -> Parsed:
             if not prompt:
                 parsed.notes.append(Note(number, "an ANSWER: line without a question"))
             else:
-                _aiken_question(parsed, start, " ".join(prompt), options, answer[1].strip(),
-                                number)
+                _aiken_question(parsed, start, " ".join(prompt), options, answer[1].strip(), number)
             reset()
         elif option and prompt:
             options.append((number, option[1], option[2].strip()))
@@ -84,13 +83,23 @@ def parse_aiken(text: str) -> Parsed:
             prompt.append(line)
     if prompt:
         counted(parsed)
-        parsed.notes.append(Note(start, "no ANSWER: line after the options"
-                                 if options else "a question without options"))
+        parsed.notes.append(
+            Note(
+                start,
+                "no ANSWER: line after the options" if options else "a question without options",
+            )
+        )
     return parsed
 
 
-def _aiken_question(parsed: Parsed, start: int, prompt: str,
-                    options: list[tuple[int, str, str]], answer: str, answer_line: int) -> None:
+def _aiken_question(
+    parsed: Parsed,
+    start: int,
+    prompt: str,
+    options: list[tuple[int, str, str]],
+    answer: str,
+    answer_line: int,
+) -> None:
     number = counted(parsed)
     labels = [label for _, label, _ in options]
     repeated = sorted(label for label, count in Counter(labels).items() if count > 1)
@@ -99,23 +108,30 @@ def _aiken_question(parsed: Parsed, start: int, prompt: str,
     if repeated:
         problem = f"option label {', '.join(repeated)} used twice"
     elif not letter or letter not in labels:
-        problem = (f"ANSWER: {answer!r} (line {answer_line}) names no option "
-                   f"(options: {', '.join(labels) or 'none'})")
+        problem = (
+            f"ANSWER: {answer!r} (line {answer_line}) names no option "
+            f"(options: {', '.join(labels) or 'none'})"
+        )
     else:
         problem = option_count_problem(len(options))
     if problem:
         parsed.notes.append(Note(start, problem))
         return
-    parsed.questions.append(Imported(
-        start, number, None, prompt,
-        tuple((text, label == letter) for _, label, text in options)))
+    parsed.questions.append(
+        Imported(
+            start,
+            number,
+            None,
+            prompt,
+            tuple((text, label == letter) for _, label, text in options),
+        )
+    )
 
 
 # --- CSV -----------------------------------------------------------------------------------
 
 CSV_LABELS = tuple("ABCDEFGHIJKL")[:MAX_OPTIONS]
-CSV_COLUMNS = ("id", "prompt", *CSV_LABELS, "correct", "explanation", "source_title",
-               "source_url")
+CSV_COLUMNS = ("id", "prompt", *CSV_LABELS, "correct", "explanation", "source_title", "source_url")
 CSV_REQUIRED = ("prompt", "A", "B", "correct")
 MAX_CSV_COLUMNS = 2 * len(CSV_COLUMNS)
 """A header row with more cells than this is refused before its names are read: no file
@@ -139,19 +155,30 @@ def parse_csv(text: str) -> Parsed:
         parsed.notes.append(Note(1, f"not CSV: {exc}"))
         return parsed
     if len(header) > MAX_CSV_COLUMNS:
-        parsed.notes.append(Note(1, f"bad header row: {len(header)} columns, at most "
-                                    f"{MAX_CSV_COLUMNS} (columns: {', '.join(CSV_COLUMNS)})"))
+        parsed.notes.append(
+            Note(
+                1,
+                f"bad header row: {len(header)} columns, at most "
+                f"{MAX_CSV_COLUMNS} (columns: {', '.join(CSV_COLUMNS)})",
+            )
+        )
         return parsed
     names = [_csv_column(name) for name in header]
     unknown = [raw for raw, name in zip(header, names, strict=True) if name not in CSV_COLUMNS]
     missing = [name for name in CSV_REQUIRED if name not in names]
     twice = sorted(name for name, count in Counter(names).items() if count > 1)
     if unknown or missing or twice:
-        problems = ([f"unknown column(s) {', '.join(map(repr, unknown))}"] if unknown else []) + (
-            [f"missing column(s) {', '.join(missing)}"] if missing else []) + (
-            [f"column(s) {', '.join(twice)} given twice"] if twice else [])
-        parsed.notes.append(Note(1, "bad header row: " + "; ".join(problems)
-                                 + f" (columns: {', '.join(CSV_COLUMNS)})"))
+        problems = (
+            ([f"unknown column(s) {', '.join(map(repr, unknown))}"] if unknown else [])
+            + ([f"missing column(s) {', '.join(missing)}"] if missing else [])
+            + ([f"column(s) {', '.join(twice)} given twice"] if twice else [])
+        )
+        parsed.notes.append(
+            Note(
+                1,
+                "bad header row: " + "; ".join(problems) + f" (columns: {', '.join(CSV_COLUMNS)})",
+            )
+        )
         return parsed
     while True:
         line = reader.line_num + 1
@@ -187,8 +214,10 @@ def _csv_question(parsed: Parsed, line: int, row: dict[str, str], extra: bool) -
     if not cell("prompt"):
         problem: str | None = "no prompt"
     elif correct not in [label for label, _ in options]:
-        problem = (f"correct is {cell('correct')!r}: it must be the letter of a non-empty "
-                   f"option ({', '.join(label for label, _ in options) or 'none'})")
+        problem = (
+            f"correct is {cell('correct')!r}: it must be the letter of a non-empty "
+            f"option ({', '.join(label for label, _ in options) or 'none'})"
+        )
     else:
         problem = option_count_problem(len(options))
     if problem:
@@ -198,10 +227,17 @@ def _csv_question(parsed: Parsed, line: int, row: dict[str, str], extra: bool) -
     if bool(title) != bool(url):
         parsed.notes.append(Note(line, "a source needs both source_title and source_url"))
         return
-    parsed.questions.append(Imported(
-        line, number, cell("id") or None, cell("prompt"),
-        tuple((text, label == correct) for label, text in options),
-        cell("explanation") or None, (title, url) if url else None))
+    parsed.questions.append(
+        Imported(
+            line,
+            number,
+            cell("id") or None,
+            cell("prompt"),
+            tuple((text, label == correct) for label, text in options),
+            cell("explanation") or None,
+            (title, url) if url else None,
+        )
+    )
 
 
 PARSERS = {"gift": parse_gift, "aiken": parse_aiken, "csv": parse_csv}
@@ -210,6 +246,7 @@ PARSERS = {"gift": parse_gift, "aiken": parse_aiken, "csv": parse_csv}
 
 # --- to a bank -----------------------------------------------------------------------------
 
+
 def slug(text: str) -> str:
     """``text`` as an id: lower case a-z, 0-9 and single dashes, at most 32 characters
     (:data:`~bot.kernel.bank.ID_PATTERN`); empty when nothing is left."""
@@ -217,9 +254,16 @@ def slug(text: str) -> str:
     return value if ID_PATTERN.fullmatch(value) else ""
 
 
-def bank_data(parsed: Parsed, *, language: str, bank_id: str, title: str, description: str,
-              level: str = "medium", source: tuple[str, str] | None = None,
-              ) -> tuple[dict[str, object], dict[str, int]]:
+def bank_data(
+    parsed: Parsed,
+    *,
+    language: str,
+    bank_id: str,
+    title: str,
+    description: str,
+    level: str = "medium",
+    source: tuple[str, str] | None = None,
+) -> tuple[dict[str, object], dict[str, int]]:
     """The bank mapping (``banks/README.md`` schema, one language) for the converted questions.
 
     Missing explanations and sources get placeholders (:data:`EXPLANATION_PLACEHOLDER`,
@@ -245,13 +289,18 @@ def bank_data(parsed: Parsed, *, language: str, bank_id: str, title: str, descri
             copy = copies.get(base, 2)
             copies[base] = copy + 1
             suffix = f"-{copy}"
-            question_id = base[:32 - len(suffix)].rstrip("-") + suffix
+            question_id = base[: 32 - len(suffix)].rstrip("-") + suffix
         lines[question_id] = question.line
         explanation = question.explanation
         if explanation is None:
             explanation = EXPLANATION_PLACEHOLDER
-            parsed.notes.append(Note(question.line, "no explanation in the file: wrote a TODO "
-                                                    "placeholder", skipped=False))
+            parsed.notes.append(
+                Note(
+                    question.line,
+                    "no explanation in the file: wrote a TODO placeholder",
+                    skipped=False,
+                )
+            )
         cited = question.source or source
         if cited is None:
             cited = SOURCE_PLACEHOLDER
@@ -262,21 +311,33 @@ def bank_data(parsed: Parsed, *, language: str, bank_id: str, title: str, descri
             if correct:
                 option["correct"] = True
             options.append(option)
-        questions.append({
-            "id": question_id,
-            "prompt": {language: question.prompt},
-            "options": options,
-            "explanation": {language: explanation},
-            "source": {"title": cited[0], "url": cited[1]},
-        })
+        questions.append(
+            {
+                "id": question_id,
+                "prompt": {language: question.prompt},
+                "options": options,
+                "explanation": {language: explanation},
+                "source": {"title": cited[0], "url": cited[1]},
+            }
+        )
     if unsourced:
-        parsed.notes.append(Note(None, f"{unsourced} question(s) without a source: wrote a TODO "
-                                       "placeholder (--source-title and --source-url set one "
-                                       "for all)", skipped=False))
+        parsed.notes.append(
+            Note(
+                None,
+                f"{unsourced} question(s) without a source: wrote a TODO "
+                "placeholder (--source-title and --source-url set one "
+                "for all)",
+                skipped=False,
+            )
+        )
     data: dict[str, object] = {
-        "id": bank_id, "version": 1, "default_language": language, "languages": [language],
-        "level": level, "title": {language: title}, "description": {language: description},
+        "id": bank_id,
+        "version": 1,
+        "default_language": language,
+        "languages": [language],
+        "level": level,
+        "title": {language: title},
+        "description": {language: description},
         "questions": questions,
     }
     return data, lines
-

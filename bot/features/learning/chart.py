@@ -62,8 +62,10 @@ def font_path(language: str) -> Path:
     """The Noto font file for ``language``'s script (Devanagari for Hindi, else Noto Sans)."""
     if language == "hi":
         import fontpkg_noto_sans_devanagari as devanagari
+
         return devanagari.ROOT / "files" / "NotoSansDevanagari[wdth,wght].ttf"
     import fontpkg_noto_sans as noto_sans
+
     return noto_sans.ROOT / "files" / "NotoSans[wdth,wght].ttf"
 
 
@@ -71,8 +73,7 @@ def font_path(language: str) -> Path:
 def _font(language: str, size: int) -> FreeTypeFont:
     from PIL import ImageFont
 
-    font = ImageFont.truetype(str(font_path(language)), size,
-                              layout_engine=ImageFont.Layout.RAQM)
+    font = ImageFont.truetype(str(font_path(language)), size, layout_engine=ImageFont.Layout.RAQM)
     font.set_variation_by_name("Bold")
     return font
 
@@ -110,8 +111,14 @@ def wrap_label(text: str, language: str, width: float, *, size: int = LABEL_PX) 
     return lines or [""]
 
 
-def label_image(text: str, language: str, *, size: int = LABEL_PX, rotate: bool = False,
-                width: float | None = None) -> NDArray[np.uint8]:
+def label_image(
+    text: str,
+    language: str,
+    *,
+    size: int = LABEL_PX,
+    rotate: bool = False,
+    width: float | None = None,
+) -> NDArray[np.uint8]:
     """``text`` shaped by Raqm (HarfBuzz) in the language's Noto font: an RGBA numpy array,
     dark grey on transparent, rotated a quarter turn when ``rotate`` (a vertical axis label).
     Given ``width`` (pixels), the text is wrapped to lines that fit it (:func:`wrap_label`),
@@ -138,12 +145,18 @@ def label_image(text: str, language: str, *, size: int = LABEL_PX, rotate: bool 
     image = Image.new("RGBA", (right - left + 2 * pad, bottom - top + 2 * pad), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     for n, line in enumerate(lines):
-        draw.text((pad - left, pad - top + n * step), line, font=font,
-                  fill=(40, 40, 40, 255), language=language)
+        draw.text(
+            (pad - left, pad - top + n * step),
+            line,
+            font=font,
+            fill=(40, 40, 40, 255),
+            language=language,
+        )
     image = image.resize((image.width // 2, image.height // 2), Image.Resampling.LANCZOS)
     if width is not None and image.width > width:  # a word alone is wider than the line
-        image = image.resize((int(width), max(1, int(image.height * width / image.width))),
-                             Image.Resampling.LANCZOS)
+        image = image.resize(
+            (int(width), max(1, int(image.height * width / image.width))), Image.Resampling.LANCZOS
+        )
     if rotate:
         image = image.rotate(90, expand=True)
     return np.asarray(image)
@@ -186,14 +199,24 @@ def figure(progress: Progress, t: Catalog) -> Figure:
     due_lines = len(wrap_label(t("chart_due"), language, title_width - LABEL_PX // 2))
     chart = Figure(figsize=(WIDTH, HEIGHT), dpi=DPI)
     FigureCanvasAgg(chart)
-    scores_ax, known_ax = chart.subplots(2, 1, gridspec_kw={
-        "height_ratios": (1, 1.3), "hspace": HSPACE + TITLE_LINE_SPACE * (due_lines - 1)})
+    scores_ax, known_ax = chart.subplots(
+        2,
+        1,
+        gridspec_kw={
+            "height_ratios": (1, 1.3),
+            "hspace": HSPACE + TITLE_LINE_SPACE * (due_lines - 1),
+        },
+    )
     chart.subplots_adjust(left=LEFT, right=RIGHT, top=TOP, bottom=BOTTOM)
 
     def title(ax: Axes, key: str) -> None:
-        box = AnnotationBbox(OffsetImage(label_image(t(key), language, width=title_width)),
-                             (0.0, 1.02), xycoords="axes fraction", box_alignment=(0.0, 0.0),
-                             frameon=False)
+        box = AnnotationBbox(
+            OffsetImage(label_image(t(key), language, width=title_width)),
+            (0.0, 1.02),
+            xycoords="axes fraction",
+            box_alignment=(0.0, 0.0),
+            frameon=False,
+        )
         ax.add_artist(box)
 
     points = progress.scores[-MAX_ATTEMPTS:]
@@ -210,8 +233,12 @@ def figure(progress: Progress, t: Catalog) -> Figure:
     known = sorted(progress.cards, key=lambda c: c[2])[:MAX_QUESTIONS]
     many_banks = len({bank.id for bank, _, _ in known}) > 1
     labels, values, colours = [], [], []
-    bank_numbers = {bank_id: n for n, bank_id in enumerate(
-        dict.fromkeys(bank.id for bank, _, _ in progress.cards), start=1)}
+    bank_numbers = {
+        bank_id: n
+        for n, bank_id in enumerate(
+            dict.fromkeys(bank.id for bank, _, _ in progress.cards), start=1
+        )
+    }
     longest = max((days for _, _, days in known), default=0.0)
     right = max(WEEK, longest * 1.05)
     for bank, question_id, days in known:
@@ -227,9 +254,15 @@ def figure(progress: Progress, t: Catalog) -> Figure:
     known_ax.set_xlim(0, right)
     known_ax.grid(axis="x", alpha=0.3)
     title(known_ax, "chart_due")
-    known_ax.add_artist(AnnotationBbox(
-        OffsetImage(label_image(t("chart_question"), language, size=16, rotate=True)),
-        (-0.06, 0.5), xycoords="axes fraction", box_alignment=(1.0, 0.5), frameon=False))
+    known_ax.add_artist(
+        AnnotationBbox(
+            OffsetImage(label_image(t("chart_question"), language, size=16, rotate=True)),
+            (-0.06, 0.5),
+            xycoords="axes fraction",
+            box_alignment=(1.0, 0.5),
+            frameon=False,
+        )
+    )
     return chart
 
 

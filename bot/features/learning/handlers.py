@@ -1,8 +1,9 @@
 """Thin PTB callbacks of spaced review: /review, /remind, /stats with its chart, review buttons,
 and the daily reminders on PTB's JobQueue.
 
-The rules are in :mod:`bot.features.learning.rules` and :class:`bot.features.learning.service.LearningService`; the
-screens in :mod:`bot.render`; the chart in :mod:`bot.features.learning.chart`.
+The rules are in :mod:`bot.features.learning.rules` and
+:class:`bot.features.learning.service.LearningService`; the screens in :mod:`bot.render`; the chart
+in :mod:`bot.features.learning.chart`.
 """
 
 from __future__ import annotations
@@ -44,18 +45,19 @@ TOASTS: dict[type[engine.QuizError], str] = {
 REMINDER_INTERVAL = 1.0
 """Seconds between two reminder passes (a PTB JobQueue job)."""
 
+
 def reminders_per_pass(context: Context) -> int:
     """Reminders a pass takes at most: what the jobs' send budget allows in one interval
     (``Settings.job_sends_per_second``; the budget, shared with the other jobs, paces them);
     :func:`bot.features.learning.rules.reminder_time` spreads the due ones over each hour first."""
     settings = context.bot_data.settings
-    rate = (settings.job_sends_per_second if settings is not None
-            else DEFAULT_JOB_SENDS_PER_SECOND)
+    rate = settings.job_sends_per_second if settings is not None else DEFAULT_JOB_SENDS_PER_SECOND
     interval = context.bot_data.reminder_interval or REMINDER_INTERVAL
     return max(1, math.ceil(rate * interval))
 
 
 # --- commands ------------------------------------------------------------------------------
+
 
 async def cmd_review(update: Update, context: Context) -> None:
     """/review: the earliest due card, or when the next one is due."""
@@ -86,8 +88,9 @@ async def cmd_stats(update: Update, context: Context) -> None:
     item = await service.due(user.id)
     due = item.due_count if item is not None else 0
     records = await quiz.stats(user.id)
-    screens = learning_screens.stats_with_review(records, await quiz.named_banks(r.bank_id for r in records),
-                                       due, t, HTML)
+    screens = learning_screens.stats_with_review(
+        records, await quiz.named_banks(r.bank_id for r in records), due, t, HTML
+    )
     progress = await service.progress(user.id)
     png = None
     if not progress.empty:
@@ -99,9 +102,13 @@ async def cmd_stats(update: Update, context: Context) -> None:
         for screen in screens:
             await send(context, chat.id, screen)
         return
-    if len(screens) == 1 and render_text.html_length(screens[0].text) <= render_limits.MAX_CAPTION_UTF16:
-        await context.bot.send_photo(chat.id, png, caption=screens[0].text,
-                                     reply_markup=keyboard(screens[0]))
+    if (
+        len(screens) == 1
+        and render_text.html_length(screens[0].text) <= render_limits.MAX_CAPTION_UTF16
+    ):
+        await context.bot.send_photo(
+            chat.id, png, caption=screens[0].text, reply_markup=keyboard(screens[0])
+        )
         return
     await context.bot.send_photo(chat.id, png)
     for screen in screens:
@@ -110,8 +117,10 @@ async def cmd_stats(update: Update, context: Context) -> None:
 
 # --- buttons -------------------------------------------------------------------------------
 
-async def send_next(context: Context, chat_id: int, user: User, t: Catalog, *,
-                    attempt: engine.Attempt | None) -> None:
+
+async def send_next(
+    context: Context, chat_id: int, user: User, t: Catalog, *, attempt: engine.Attempt | None
+) -> None:
     """Send what a review session shows next: a card's question, or when the next is due."""
     service = services(context).learning
     item = await service.next_item(user.id, attempt)
@@ -120,17 +129,19 @@ async def send_next(context: Context, chat_id: int, user: User, t: Catalog, *,
         next_in = None if next_due is None else next_due - service.now()
         await send(context, chat_id, learning_screens.review_done(next_in, t, HTML))
         return
-    await send(context, chat_id, learning_screens.review_question(item, t, HTML,
-                                                        attempt.id if attempt else 0))
+    await send(
+        context,
+        chat_id,
+        learning_screens.review_question(item, t, HTML, attempt.id if attempt else 0),
+    )
 
 
 def _chat_id(query: CallbackQuery) -> int:
     return query.message.chat.id if query.message else query.from_user.id
 
 
-async def on_missed(query: CallbackQuery, context: Context, attempt_id: int,
-                    t: Catalog) -> None:
-    """"Review what I missed" on an end screen: a review session of the attempt's missed
+async def on_missed(query: CallbackQuery, context: Context, attempt_id: int, t: Catalog) -> None:
+    """ "Review what I missed" on an end screen: a review session of the attempt's missed
     questions (then of whatever else is due); once per end screen (a second tap is refused as
     stale), unless sending failed transiently."""
     service = services(context).quiz
@@ -145,7 +156,7 @@ async def on_missed(query: CallbackQuery, context: Context, attempt_id: int,
 
 
 async def on_start(query: CallbackQuery, context: Context, t: Catalog) -> None:
-    """"Review now" (in /stats or on a reminder, however old): like /review."""
+    """ "Review now" (in /stats or on a reminder, however old): like /review."""
     await toast(query)
     await send_next(context, _chat_id(query), query.from_user, t, attempt=None)
 
@@ -159,16 +170,22 @@ async def _session_attempt(context: Context, attempt_id: int) -> engine.Attempt 
         return None
 
 
-async def on_card_answer(query: CallbackQuery, context: Context,
-                         button: render_callbacks.CardAnswerButton, t: Catalog, *,
-                         ticked: int | None = None) -> None:
+async def on_card_answer(
+    query: CallbackQuery,
+    context: Context,
+    button: render_callbacks.CardAnswerButton,
+    t: Catalog,
+    *,
+    ticked: int | None = None,
+) -> None:
     """A review tap: rate the card, answer the query, edit the question into its feedback.
     Refusals (reviewed meanwhile, bank removed, someone else's) raise a QuizError, answered
     with a toast by the router; nothing changes. With ``ticked``: a Submit of those slots."""
     service = services(context).learning
     try:
-        item, correct, rated = await service.review(query.from_user.id, button.card_id,
-                                                    button.reps, button.slot, ticked=ticked)
+        item, correct, rated = await service.review(
+            query.from_user.id, button.card_id, button.reps, button.slot, ticked=ticked
+        )
     except StorageError:
         await toast(query)
         log.exception("could not record a review of user %s", query.from_user.id)
@@ -177,41 +194,64 @@ async def on_card_answer(query: CallbackQuery, context: Context,
     await toast(query)
     attempt = await _session_attempt(context, button.attempt_id)
     more = await service.next_item(query.from_user.id, attempt)
-    next_card = None if more is None else render_callbacks.CardNextButton(rated.id, rated.reps,
-                                                                  button.attempt_id)
+    next_card = (
+        None
+        if more is None
+        else render_callbacks.CardNextButton(rated.id, rated.reps, button.attempt_id)
+    )
     next_in = None
     if more is None:
         next_due = await service.next_due(query.from_user.id)
         next_in = None if next_due is None else next_due - service.now()
-    await edit(query, learning_screens.review_feedback(item, button.slot, correct, t, HTML,
-                                             next_card=next_card, next_in=next_in,
-                                             left=0 if more is None else more.due_count,
-                                             ticked=ticked or 0))
+    await edit(
+        query,
+        learning_screens.review_feedback(
+            item,
+            button.slot,
+            correct,
+            t,
+            HTML,
+            next_card=next_card,
+            next_in=next_in,
+            left=0 if more is None else more.due_count,
+            ticked=ticked or 0,
+        ),
+    )
 
 
-async def on_card_tick(query: CallbackQuery, context: Context,
-                       button: render_callbacks.CardTickButton, t: Catalog) -> None:
+async def on_card_tick(
+    query: CallbackQuery, context: Context, button: render_callbacks.CardTickButton, t: Catalog
+) -> None:
     """A tick on a card's question with several right options: checked, then the keyboard is
     edited in place; nothing is stored (the ticks live in the buttons until Submit)."""
     ticked = button.ticked ^ (1 << button.slot)
-    item = await services(context).learning.tick(query.from_user.id, button.card_id,
-                                                  button.reps, ticked)
+    item = await services(context).learning.tick(
+        query.from_user.id, button.card_id, button.reps, ticked
+    )
     await toast(query)
-    await edit_keyboard(query, learning_screens.review_question(item, t, HTML, button.attempt_id,
-                                                      ticked))
+    await edit_keyboard(
+        query, learning_screens.review_question(item, t, HTML, button.attempt_id, ticked)
+    )
 
 
-async def on_card_submit(query: CallbackQuery, context: Context,
-                         button: render_callbacks.CardSubmitButton, t: Catalog) -> None:
+async def on_card_submit(
+    query: CallbackQuery, context: Context, button: render_callbacks.CardSubmitButton, t: Catalog
+) -> None:
     """Submit on a card's question with several right options: rated as a review tap is
     (:func:`on_card_answer`), right only for the exact set of right options."""
-    await on_card_answer(query, context, render_callbacks.CardAnswerButton(
-        button.card_id, button.reps, 0, button.attempt_id), t, ticked=button.ticked)
+    await on_card_answer(
+        query,
+        context,
+        render_callbacks.CardAnswerButton(button.card_id, button.reps, 0, button.attempt_id),
+        t,
+        ticked=button.ticked,
+    )
 
 
-async def on_card_next(query: CallbackQuery, context: Context,
-                       button: render_callbacks.CardNextButton, t: Catalog) -> None:
-    """"Next question" on a review's feedback: the next card (once per feedback)."""
+async def on_card_next(
+    query: CallbackQuery, context: Context, button: render_callbacks.CardNextButton, t: Catalog
+) -> None:
+    """ "Next question" on a review's feedback: the next card (once per feedback)."""
     card = await services(context).learning.card(button.card_id)
     if card.user_id != query.from_user.id:
         raise engine.NotYourAttempt(button.card_id)
@@ -224,6 +264,7 @@ async def on_card_next(query: CallbackQuery, context: Context,
 
 # --- reminders -----------------------------------------------------------------------------
 
+
 async def remind_pass(context: Context) -> int:
     """One reminder pass (a JobQueue job): send the reminders due now, at most
     :func:`reminders_per_pass`, all at once (the jobs' send budget paces them; each waits for
@@ -235,9 +276,12 @@ async def remind_pass(context: Context) -> int:
         How many reminders were sent.
     """
     service = services(context).learning
-    sent = await asyncio.gather(*(_remind(context, learner)
-                                  for learner in await service.reminders_due(
-                                      reminders_per_pass(context))))
+    sent = await asyncio.gather(
+        *(
+            _remind(context, learner)
+            for learner in await service.reminders_due(reminders_per_pass(context))
+        )
+    )
     return sum(sent)
 
 
@@ -253,8 +297,7 @@ async def _remind(context: Context, learner: Learner) -> bool:
     try:
         await send(context, learner.user_id, learning_screens.reminder(item.due_count, t, HTML))
     except Forbidden:
-        log.info("user %s blocked the bot: reminders stop until they come back",
-                 learner.user_id)
+        log.info("user %s blocked the bot: reminders stop until they come back", learner.user_id)
         await service.blocked(learner)
         return False
     except TelegramError as exc:

@@ -25,9 +25,11 @@ from bot.kernel.ports import CardStore, CardUpdate, StorageError
 log = logging.getLogger(__name__)
 
 CARD_WRITE_ATTEMPTS = 5
-"""Tries of one batch of review cards (:meth:`bot.features.learning.service.LearningService.answered_soon`)
-before it is left to the start-up rebuild (:meth:`bot.features.learning.service.LearningService.rebuild`);
-waits between them grow exponentially (:data:`CARD_WRITE_WAIT`)."""
+"""Tries of one batch of review cards
+(:meth:`bot.features.learning.service.LearningService.answered_soon`) before it is left to the
+start-up rebuild (:meth:`bot.features.learning.service.LearningService.rebuild`); waits between them
+grow
+exponentially (:data:`CARD_WRITE_WAIT`)."""
 
 CARD_WRITE_WAIT = (0.2, 5.0)
 """Seconds of the first wait between two tries of a batch of review cards, and of any wait at
@@ -43,10 +45,12 @@ def rating(correct: bool, at: float) -> Callable[[Card], Card | None]:
     ``at``), so an answer is rated once, whoever rates it first: the queue of
     :meth:`bot.features.learning.service.LearningService.answered_soon` or the start-up rebuild
     (:meth:`bot.features.learning.service.LearningService.rebuild`, on another instance too)."""
+
     def rate(card: Card) -> Card | None:
         if card.last_review is not None and card.last_review >= at:
             return None
         return learning.rate(card, correct, at)
+
     return rate
 
 
@@ -79,9 +83,12 @@ class RatingQueue:
             try:
                 await self.write(self._writing)
             except StorageError:
-                log.exception("could not update %d review card(s) after %d tries: they are "
-                              "rated from their answers at the next start", len(self._writing),
-                              CARD_WRITE_ATTEMPTS)
+                log.exception(
+                    "could not update %d review card(s) after %d tries: they are "
+                    "rated from their answers at the next start",
+                    len(self._writing),
+                    CARD_WRITE_ATTEMPTS,
+                )
             finally:
                 self._writing = []
                 self._batch_over.set()  # wakes those waiting now; the next wait is new
@@ -98,7 +105,9 @@ class RatingQueue:
             retry=retry_if_exception_type(StorageError),
             stop=stop_after_attempt(CARD_WRITE_ATTEMPTS),
             wait=wait_exponential(multiplier=CARD_WRITE_WAIT[0], max=CARD_WRITE_WAIT[1]),
-            before_sleep=_log_retry, reraise=True)
+            before_sleep=_log_retry,
+            reraise=True,
+        )
         async for attempt in retrying:
             with attempt:
                 await self.store.update_cards(list(batch))
@@ -114,7 +123,8 @@ class RatingQueue:
         tries and logged); batches of other users' ratings queued after theirs are not waited
         for."""
         while any(u.user_id == user_id for u in (*self._writing, *self._queued)) and (
-                self._writer is not None and not self._writer.done()):
+            self._writer is not None and not self._writer.done()
+        ):
             await self._batch_over.wait()
 
     def forget(self, user_id: int) -> None:
@@ -126,6 +136,10 @@ class RatingQueue:
 
 def _log_retry(state: RetryCallState) -> None:
     error = state.outcome.exception() if state.outcome is not None else None
-    log.warning("could not update review cards (try %d of %d: %s): trying again in %.1f s",
-                state.attempt_number, CARD_WRITE_ATTEMPTS, error,
-                state.next_action.sleep if state.next_action is not None else 0.0)
+    log.warning(
+        "could not update review cards (try %d of %d: %s): trying again in %.1f s",
+        state.attempt_number,
+        CARD_WRITE_ATTEMPTS,
+        error,
+        state.next_action.sleep if state.next_action is not None else 0.0,
+    )

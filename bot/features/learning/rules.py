@@ -49,8 +49,9 @@ LEARN_AHEAD = 20 * 60.0
 """Seconds ahead a card counts as due for review (Anki's "learn ahead limit", 20 minutes by
 default): a card in a 10-minute step is served at once rather than after a wait."""
 
-SCHEDULER = fsrs.Scheduler(learning_steps=LEARNING_STEPS, relearning_steps=RELEARNING_STEPS,
-                           enable_fuzzing=False)
+SCHEDULER = fsrs.Scheduler(
+    learning_steps=LEARNING_STEPS, relearning_steps=RELEARNING_STEPS, enable_fuzzing=False
+)
 """The FSRS scheduler with its default parameters (desired retention 0.9). Cards stored before
 the steps existed (in review, ``step`` None) are scheduled by it as they are: nothing to
 migrate."""
@@ -112,9 +113,15 @@ def _dt(seconds: float) -> datetime:
 
 
 def _fsrs_card(card: Card) -> fsrs.Card:
-    return fsrs.Card(card_id=card.id or 1, state=fsrs.State(card.state), step=card.step,
-                     stability=card.stability, difficulty=card.difficulty, due=_dt(card.due),
-                     last_review=None if card.last_review is None else _dt(card.last_review))
+    return fsrs.Card(
+        card_id=card.id or 1,
+        state=fsrs.State(card.state),
+        step=card.step,
+        stability=card.stability,
+        difficulty=card.difficulty,
+        due=_dt(card.due),
+        last_review=None if card.last_review is None else _dt(card.last_review),
+    )
 
 
 def rate(card: Card, correct: bool, at: float) -> Card:
@@ -124,9 +131,17 @@ def rate(card: Card, correct: bool, at: float) -> Card:
     # a rating dated before the card's last one (clocks of two processes) counts as at it
     at = max(at, card.last_review or at)
     new, _ = SCHEDULER.review_card(_fsrs_card(card), rating, _dt(at))
-    return replace(card, state=int(new.state), step=new.step, stability=new.stability,
-                   difficulty=new.difficulty, due=new.due.timestamp(), last_review=at,
-                   reps=card.reps + 1, lapses=card.lapses + (0 if correct else 1))
+    return replace(
+        card,
+        state=int(new.state),
+        step=new.step,
+        stability=new.stability,
+        difficulty=new.difficulty,
+        due=new.due.timestamp(),
+        last_review=at,
+        reps=card.reps + 1,
+        lapses=card.lapses + (0 if correct else 1),
+    )
 
 
 def due_in_days(card: Card, now: float) -> float:
@@ -197,8 +212,15 @@ def item(card: Card, banks: Mapping[str, Bank], due_count: int = 1) -> ReviewIte
     return ReviewItem(card, bank, question, review_slots(card, question), due_count)
 
 
-def grade(card: Card, banks: Mapping[str, Bank], user_id: int, reps: int,
-          slot: int, *, ticked: int | None = None) -> tuple[ReviewItem, bool]:
+def grade(
+    card: Card,
+    banks: Mapping[str, Bank],
+    user_id: int,
+    reps: int,
+    slot: int,
+    *,
+    ticked: int | None = None,
+) -> tuple[ReviewItem, bool]:
     """Check and grade a review tap on ``card`` shown at rating count ``reps``: the option at
     ``slot``, or with ``ticked`` (a Submit on a question with several right options) the
     slots ticked (bit ``s`` for slot ``s``), right only when they are exactly the right

@@ -46,7 +46,8 @@ class Progress:
 
     Attributes:
         scores: Finished attempts and group sessions, oldest first.
-        cards: Each card with the days until it is due (:func:`bot.features.learning.rules.due_in_days`:
+        cards: Each card with the days until it is due
+        (:func:`bot.features.learning.rules.due_in_days`:
             0 when due now), in bank and question order of the featured banks, then of the
             created quizzes (cards of removed banks or questions are left out).
     """
@@ -78,8 +79,14 @@ class LearningService:
         cache_size: Users whose created quizzes with cards are kept in memory.
     """
 
-    def __init__(self, store: CardStore, banks: BankRegistry | Mapping[str, Bank], *,
-                 clock: Callable[[], float] = time.time, cache_size: int = 50_000) -> None:
+    def __init__(
+        self,
+        store: CardStore,
+        banks: BankRegistry | Mapping[str, Bank],
+        *,
+        clock: Callable[[], float] = time.time,
+        cache_size: int = 50_000,
+    ) -> None:
         self.store = store
         self.registry = BankRegistry.of(banks)
         self._created: LRUCache[int, frozenset[str]] = LRUCache(cache_size)
@@ -99,8 +106,11 @@ class LearningService:
             return frozenset()
         known = self._created.get(user_id)
         if known is None:
-            known = frozenset(c.bank_id for c in await self.store.cards(user_id)
-                              if not self.registry.is_featured(c.bank_id))
+            known = frozenset(
+                c.bank_id
+                for c in await self.store.cards(user_id)
+                if not self.registry.is_featured(c.bank_id)
+            )
             self._created[user_id] = known
         return known
 
@@ -135,6 +145,7 @@ class LearningService:
             hours = tuple(learning.study_hours(learner.hours, at))
             learner = replace(learner, hours=hours)
             return replace(learner, next_remind_at=self._plan(learner, self.now()))
+
         return study
 
     def _plan(self, learner: Learner, now: float) -> float | None:
@@ -146,36 +157,41 @@ class LearningService:
             after = max(after, learner.last_reminded_at + MIN_REMINDER_GAP)
         return learning.next_reminder(learner.user_id, learner.hours, after)
 
-    async def answered(self, user_id: int, bank_id: str, question_id: str, correct: bool,
-                       at: float) -> Card | None:
+    async def answered(
+        self, user_id: int, bank_id: str, question_id: str, correct: bool, at: float
+    ) -> Card | None:
         """Rate the user's card of a question answered in a quiz or a group session (a new
         card for a first answer). A storage failure is logged, not raised: the answer itself
         is recorded already, and :meth:`rebuild` rates it at the next start.
         """
         try:
             card = await self.store.update_card(
-                user_id, bank_id, question_id, rating(correct, at), self._study(at))
+                user_id, bank_id, question_id, rating(correct, at), self._study(at)
+            )
             self._carded(user_id, bank_id)
             return card
         except StorageError:
-            log.exception("could not update the card of user %s, %s/%s", user_id, bank_id,
-                          question_id)
+            log.exception(
+                "could not update the card of user %s, %s/%s", user_id, bank_id, question_id
+            )
             return None
 
-    async def answered_soon(self, user_id: int, bank_id: str, question_id: str, correct: bool,
-                            at: float) -> None:
+    async def answered_soon(
+        self, user_id: int, bank_id: str, question_id: str, correct: bool, at: float
+    ) -> None:
         """Queue the rating :meth:`answered` makes, and return at once: the ratings queued
         meanwhile are written together, in their order, by one background writer
         (:meth:`bot.kernel.ports.CardStore.update_cards`), while the first batch is being written
         the next one gathers. What the bot's handlers use, so that neither a tap's
         acknowledgement nor its update's slot waits for the card; :meth:`drain` before closing
         the store. A batch that fails is tried again
-        (:data:`~bot.features.learning.ratings.CARD_WRITE_ATTEMPTS`); one lost anyway (a crash, a long
-        outage) is rated from its stored answer by :meth:`rebuild` at the next start, as it
+        (:data:`~bot.features.learning.ratings.CARD_WRITE_ATTEMPTS`); one lost anyway (a crash, a
+        long outage) is rated from its stored answer by :meth:`rebuild` at the next start, as it
         would have been.
         """
-        self._ratings.put(CardUpdate(user_id, bank_id, question_id, rating(correct, at),
-                                     self._study(at)))
+        self._ratings.put(
+            CardUpdate(user_id, bank_id, question_id, rating(correct, at), self._study(at))
+        )
         self._carded(user_id, bank_id)
 
     async def rebuild(self) -> int:
@@ -186,18 +202,27 @@ class LearningService:
 
         Raises:
             StorageError: the answers could not be read, or a batch not written after
-                :data:`~bot.features.learning.ratings.CARD_WRITE_ATTEMPTS` tries (the rest is rated at
-                the next start).
+                :data:`~bot.features.learning.ratings.CARD_WRITE_ATTEMPTS` tries (the rest is rated
+                at the next start).
         """
         answers: list[UnratedAnswer] = await self.store.unrated_answers()
-        updates = [CardUpdate(a.user_id, a.bank_id, a.question_id,
-                              rating(a.correct, a.answered_at), self._study(a.answered_at))
-                   for a in answers]
+        updates = [
+            CardUpdate(
+                a.user_id,
+                a.bank_id,
+                a.question_id,
+                rating(a.correct, a.answered_at),
+                self._study(a.answered_at),
+            )
+            for a in answers
+        ]
         for start in range(0, len(updates), REBUILD_BATCH):
-            await self._ratings.write(updates[start:start + REBUILD_BATCH])
+            await self._ratings.write(updates[start : start + REBUILD_BATCH])
         if answers:
-            log.info("rated %d answer(s) whose review card was not written before the last "
-                     "stop", len(answers))
+            log.info(
+                "rated %d answer(s) whose review card was not written before the last stop",
+                len(answers),
+            )
         return len(answers)
 
     async def drain(self) -> None:
@@ -226,13 +251,14 @@ class LearningService:
 
     async def due(self, user_id: int) -> ReviewItem | None:
         """The user's earliest due card that can still be shown, or None. Due means due within
-        :data:`bot.features.learning.rules.LEARN_AHEAD` (a question missed minutes ago is served)."""
+        :data:`bot.features.learning.rules.LEARN_AHEAD` (a question missed minutes ago is
+        served)."""
         banks = await self._banks(user_id)
         if not banks:  # nothing installed (the store takes no empty list of banks)
             return None
-        cards, count = await self.store.due_cards(user_id, list(banks),
-                                                  self.now() + learning.LEARN_AHEAD,
-                                                  DUE_PAGE, DUE_COUNT_UPTO)
+        cards, count = await self.store.due_cards(
+            user_id, list(banks), self.now() + learning.LEARN_AHEAD, DUE_PAGE, DUE_COUNT_UPTO
+        )
         for card in cards:
             try:
                 return learning.item(card, banks, count)
@@ -248,7 +274,8 @@ class LearningService:
             NotYourAttempt, BankChanged, NotFinished: see :func:`bot.kernel.engine.check_review`.
         """
         bank = engine.check_review(
-            attempt, await self.registry.find(attempt.bank_id, attempt.bank_version), user_id)
+            attempt, await self.registry.find(attempt.bank_id, attempt.bank_version), user_id
+        )
         missed = engine.result(attempt).missed
         if not missed:
             return None
@@ -274,8 +301,9 @@ class LearningService:
             found = await self.missed(user_id, attempt)
             if found is not None:
                 due = await self.due(user_id)
-                return replace(found, due_count=max(found.due_count,
-                                                    due.due_count if due is not None else 0))
+                return replace(
+                    found, due_count=max(found.due_count, due.due_count if due is not None else 0)
+                )
         return await self.due(user_id)
 
     async def card(self, card_id: int) -> Card:
@@ -303,8 +331,9 @@ class LearningService:
             raise engine.InvalidOption(ticked)
         return shown
 
-    async def review(self, user_id: int, card_id: int, reps: int,
-                     slot: int, *, ticked: int | None = None) -> tuple[ReviewItem, bool, Card]:
+    async def review(
+        self, user_id: int, card_id: int, reps: int, slot: int, *, ticked: int | None = None
+    ) -> tuple[ReviewItem, bool, Card]:
         """Grade and record a review tap (or, with ``ticked``, a Submit of ticked slots: see
         :func:`bot.features.learning.rules.grade`): the card is rated, nothing else changes.
 
@@ -316,15 +345,17 @@ class LearningService:
             StorageError: it could not be stored.
         """
         card = await self.card(card_id)
-        shown, correct = learning.grade(card, await self._with([card.bank_id]), user_id, reps,
-                                        slot, ticked=ticked)
+        shown, correct = learning.grade(
+            card, await self._with([card.bank_id]), user_id, reps, slot, ticked=ticked
+        )
         now = self.now()
 
         def update(stored: Card) -> Card | None:
             return learning.rate(stored, correct, now) if stored.reps == reps else None
 
-        rated = await self.store.update_card(user_id, card.bank_id, card.question_id, update,
-                                             self._study(now))
+        rated = await self.store.update_card(
+            user_id, card.bank_id, card.question_id, update, self._study(now)
+        )
         if rated is None:
             raise CardReviewed(card_id)  # a concurrent tap rated it first
         return shown, correct, rated
@@ -354,8 +385,9 @@ class LearningService:
         """Turn the daily reminder on or off, to be written in ``language``; returns the
         learner as stored (with the time of the next reminder when on and the usual hour is
         known)."""
-        learner = replace(await self.store.learner(user_id), remind=on, blocked=False,
-                          language=language)
+        learner = replace(
+            await self.store.learner(user_id), remind=on, blocked=False, language=language
+        )
         self._blocked.discard(user_id)
         learner = replace(learner, next_remind_at=self._plan(learner, self.now()))
         await self.store.save_learner(learner)
@@ -368,8 +400,7 @@ class LearningService:
         now = self.now()
 
         def toggled(learner: Learner) -> Learner:
-            learner = replace(learner, remind=not learner.remind, blocked=False,
-                              language=language)
+            learner = replace(learner, remind=not learner.remind, blocked=False, language=language)
             return replace(learner, next_remind_at=self._plan(learner, now))
 
         self._blocked.discard(user_id)
@@ -388,14 +419,17 @@ class LearningService:
             if has_due and not late and learner.next_remind_at is not None:
                 due.append(learner)
             else:
-                await self.store.save_learner(replace(
-                    learner, next_remind_at=self._plan(learner, now)))
+                await self.store.save_learner(
+                    replace(learner, next_remind_at=self._plan(learner, now))
+                )
         # claimed in one write: those another instance sharing the storage took first are left
         claimed = now + REMINDER_CLAIM
         taken = await self.store.move_reminders(
-            [(learner.user_id, learner.next_remind_at or now) for learner in due], claimed)
-        return [replace(learner, next_remind_at=claimed) for learner in due
-                if learner.user_id in taken]
+            [(learner.user_id, learner.next_remind_at or now) for learner in due], claimed
+        )
+        return [
+            replace(learner, next_remind_at=claimed) for learner in due if learner.user_id in taken
+        ]
 
     async def reminded(self, learner: Learner) -> None:
         """Note that ``learner`` was sent their reminder now; plan the next one."""
@@ -407,8 +441,7 @@ class LearningService:
         """The reminder of ``learner`` (as :meth:`reminders_due` gave it, claimed) could not
         be sent for now: due again at once, for the next pass (unless changed meanwhile)."""
         if learner.next_remind_at is not None:
-            await self.store.move_reminders([(learner.user_id, learner.next_remind_at)],
-                                            self.now())
+            await self.store.move_reminders([(learner.user_id, learner.next_remind_at)], self.now())
 
     async def blocked(self, learner: Learner) -> None:
         """The user blocked the bot (403): no reminders until they come back."""
@@ -422,8 +455,9 @@ class LearningService:
             return False
         self._blocked.discard(user_id)
         learner = replace(await self.store.learner(user_id), blocked=False)
-        await self.store.save_learner(replace(learner,
-                                              next_remind_at=self._plan(learner, self.now())))
+        await self.store.save_learner(
+            replace(learner, next_remind_at=self._plan(learner, self.now()))
+        )
         return True
 
     # --- progress --------------------------------------------------------------------------
@@ -445,8 +479,11 @@ class LearningService:
         """The user's best finished attempt or session on the attempt's bank before it (by
         share of correct answers), or None for a first one."""
         ended = attempt.ended_at if attempt.ended_at is not None else self.now()
-        earlier = [p for p in await self.store.score_history(attempt.user_id)
-                   if p.bank_id == attempt.bank_id and p.ended_at < ended and p.total]
+        earlier = [
+            p
+            for p in await self.store.score_history(attempt.user_id)
+            if p.bank_id == attempt.bank_id and p.ended_at < ended and p.total
+        ]
         return max(earlier, key=lambda p: (p.score / p.total, p.score), default=None)
 
 

@@ -23,8 +23,9 @@ MOST_MISSED = 3
 """How many of the questions missed most often a bank's record names."""
 
 
-def bank_stats(finished: Iterable[Sequence[Any]],
-               misses: Iterable[Sequence[Any]]) -> list[BankStats]:
+def bank_stats(
+    finished: Iterable[Sequence[Any]], misses: Iterable[Sequence[Any]]
+) -> list[BankStats]:
     """A user's record per bank, the bank played last first.
 
     Args:
@@ -43,9 +44,15 @@ def bank_stats(finished: Iterable[Sequence[Any]],
         per_bank.setdefault(bank_id, []).append((int(score), int(total)))
     result = []
     for bank_id, scores in per_bank.items():
-        result.append(BankStats(
-            bank_id=bank_id, attempts=len(scores), best=max(s for s, _ in scores),
-            last=scores[-1][0], total=scores[-1][1],
-            most_missed=tuple((q, int(n)) for b, q, n in misses if b == bank_id)[:MOST_MISSED]))
+        result.append(
+            BankStats(
+                bank_id=bank_id,
+                attempts=len(scores),
+                best=max(s for s, _ in scores),
+                last=scores[-1][0],
+                total=scores[-1][1],
+                most_missed=tuple((q, int(n)) for b, q, n in misses if b == bank_id)[:MOST_MISSED],
+            )
+        )
     order = {bank_id: i for i, (bank_id, _, _) in enumerate(finished)}
     return sorted(result, key=lambda s: order[s.bank_id], reverse=True)

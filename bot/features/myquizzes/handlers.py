@@ -62,8 +62,9 @@ async def cmd_myquizzes(update: Update, context: Context) -> None:
     await send(context, chat.id, screens.quiz_list(records, t, HTML))
 
 
-async def on_quiz_button(query: CallbackQuery, context: Context, button: QuizButton,
-                         t: Catalog) -> None:
+async def on_quiz_button(
+    query: CallbackQuery, context: Context, button: QuizButton, t: Catalog
+) -> None:
     """A /myquizzes button: show, change or ask for something, for the quiz's owner only; what
     each action does is its entry of :data:`ACTIONS`."""
     await ACTIONS[button.action](query, context, button, t)
@@ -80,8 +81,7 @@ def _owned(run: OwnedAction, *, change: bool = False) -> QuizAction:
     gets the refusal's toast. A ``change`` tapped on a version that moved on is stale: the quiz
     is shown as it is now, unchanged."""
 
-    async def owned(query: CallbackQuery, context: Context, button: QuizButton,
-                    t: Catalog) -> None:
+    async def owned(query: CallbackQuery, context: Context, button: QuizButton, t: Catalog) -> None:
         user_id = query.from_user.id
         record = await services(context).quizzes.owned(user_id, button.quiz_id)
         if change and button.version != record.version:
@@ -93,30 +93,34 @@ def _owned(run: OwnedAction, *, change: bool = False) -> QuizAction:
     return owned
 
 
-async def _list(query: CallbackQuery, context: Context, button: QuizButton,
-                t: Catalog) -> None:
+async def _list(query: CallbackQuery, context: Context, button: QuizButton, t: Catalog) -> None:
     """The creator's quizzes again."""
     await toast(query)
-    await edit(query, screens.quiz_list(await services(context).quizzes.quizzes(
-        query.from_user.id), t, HTML))
+    await edit(
+        query,
+        screens.quiz_list(await services(context).quizzes.quizzes(query.from_user.id), t, HTML),
+    )
 
 
-async def _open(query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord,
-                t: Catalog) -> None:
+async def _open(
+    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
+) -> None:
     """The quiz's screen (its buttons)."""
     await toast(query)
     await edit(query, _quiz_screen(context, record, t))
 
 
-async def _ask_delete(query: CallbackQuery, context: Context, button: QuizButton,
-                      record: QuizRecord, t: Catalog) -> None:
+async def _ask_delete(
+    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
+) -> None:
     """Ask whether to delete the quiz."""
     await toast(query)
     await edit(query, screens.delete_confirm(record, t, HTML))
 
 
-async def _delete(query: CallbackQuery, context: Context, button: QuizButton,
-                  record: QuizRecord, t: Catalog) -> None:
+async def _delete(
+    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
+) -> None:
     """Delete the quiz (the answer to :func:`_ask_delete`)."""
     deleted = await services(context).quizzes.delete(query.from_user.id, record.id)
     await toast(query)
@@ -126,19 +130,24 @@ async def _delete(query: CallbackQuery, context: Context, button: QuizButton,
 def _set_visibility(visibility: Visibility) -> OwnedAction:
     """Make the quiz public (in the inline list) or reachable by its link only."""
 
-    async def set_visibility(query: CallbackQuery, context: Context, button: QuizButton,
-                             record: QuizRecord, t: Catalog) -> None:
-        changed = await services(context).quizzes.set_visibility(query.from_user.id,
-                                                                 record.id, visibility)
-        await toast(query, t("quizzes.toast_public" if visibility is Visibility.PUBLIC
-                             else "quizzes.toast_link"))
+    async def set_visibility(
+        query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
+    ) -> None:
+        changed = await services(context).quizzes.set_visibility(
+            query.from_user.id, record.id, visibility
+        )
+        await toast(
+            query,
+            t("quizzes.toast_public" if visibility is Visibility.PUBLIC else "quizzes.toast_link"),
+        )
         await edit(query, _quiz_screen(context, changed, t))
 
     return set_visibility
 
 
-async def _questions_of(query: CallbackQuery, context: Context, record: QuizRecord,
-                        t: Catalog) -> Owned | None:
+async def _questions_of(
+    query: CallbackQuery, context: Context, record: QuizRecord, t: Catalog
+) -> Owned | None:
     """The quiz with its questions, this time; the tap answered.
 
     Raises:
@@ -149,8 +158,9 @@ async def _questions_of(query: CallbackQuery, context: Context, record: QuizReco
     return owned
 
 
-async def _edit(query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord,
-                t: Catalog) -> None:
+async def _edit(
+    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
+) -> None:
     """The quiz's questions, to edit: the first page, or (``page``) page ``number``."""
     owned = await _questions_of(query, context, record, t)
     if owned is not None:
@@ -158,33 +168,39 @@ async def _edit(query: CallbackQuery, context: Context, button: QuizButton, reco
         await edit(query, screens.edit_screen(owned.record, owned.bank, t, HTML, page))
 
 
-async def _question(query: CallbackQuery, context: Context, button: QuizButton,
-                    record: QuizRecord, t: Catalog) -> None:
+async def _question(
+    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
+) -> None:
     """Question ``number`` with its buttons (the quiz's screen when this version has no such
     question)."""
     owned = await _questions_of(query, context, record, t)
     if owned is None:
         return
     if 1 <= button.number <= len(owned.bank.questions):
-        await edit(query, screens.question_screen(owned.record, owned.bank, button.number, t,
-                                                  HTML))
+        await edit(query, screens.question_screen(owned.record, owned.bank, button.number, t, HTML))
     else:
         await edit(query, _quiz_screen(context, owned.record, t))
 
 
-async def _ask(query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord,
-               t: Catalog) -> None:
+async def _ask(
+    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
+) -> None:
     """Wait for the creator's next text message: a question (add, replace) or a title."""
-    await services(context).quiz_edits.ask(query.from_user.id, QuizEdit(
-        button.action, record.id, record.version, button.number))
+    await services(context).quiz_edits.ask(
+        query.from_user.id, QuizEdit(button.action, record.id, record.version, button.number)
+    )
     await toast(query)
-    text = (t("quizzes.ask_title", title=record.title) if button.action == "rename"
-            else t("quizzes.ask_question"))
+    text = (
+        t("quizzes.ask_title", title=record.title)
+        if button.action == "rename"
+        else t("quizzes.ask_question")
+    )
     await send(context, query.from_user.id, Screen(HTML.escape(text)))
 
 
-async def _move_or_drop(query: CallbackQuery, context: Context, button: QuizButton,
-                        record: QuizRecord, t: Catalog) -> None:
+async def _move_or_drop(
+    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
+) -> None:
     """Move question ``number`` up or down, or delete it; show where it is now."""
     service = services(context).quizzes
     user_id, number = query.from_user.id, button.number
@@ -211,8 +227,9 @@ async def _refused(query: CallbackQuery, outcome: Outcome, t: Catalog) -> None:
         await toast(query, screens.problem_line(outcome.problems[0], t).lstrip("• "))
 
 
-async def _export(query: CallbackQuery, context: Context, button: QuizButton,
-                  record: QuizRecord, t: Catalog) -> None:
+async def _export(
+    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
+) -> None:
     """Send the quiz's latest version as a YAML document (Bot API ``sendDocument``)."""
     await toast(query)
     user_id = query.from_user.id
@@ -222,18 +239,18 @@ async def _export(query: CallbackQuery, context: Context, button: QuizButton,
         return
     caption = screens.export_caption(record, t, HTML)
     await context.bot.send_document(
-        user_id, InputFile(document.encode("utf-8"), filename=f"{record.id}.yaml"),
-        caption=caption)
+        user_id, InputFile(document.encode("utf-8"), filename=f"{record.id}.yaml"), caption=caption
+    )
 
 
-async def _results(query: CallbackQuery, context: Context, button: QuizButton,
-                   record: QuizRecord, t: Catalog) -> None:
+async def _results(
+    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
+) -> None:
     """The quiz's results: in place when they fit one message, else as new messages."""
     user_id = query.from_user.id
     owned, results = await services(context).quizzes.results(user_id, record.id)
     await toast(query)
-    text = screens.results_screen(owned.record, owned.bank, results, t, HTML,
-                                  context.bot.username)
+    text = screens.results_screen(owned.record, owned.bank, results, t, HTML, context.bot.username)
     parts = as_screens(text, HTML, screens.back_row(owned.record, t))
     if len(parts) == 1:
         await edit(query, parts[0])
@@ -302,19 +319,21 @@ async def on_edit_text(update: Update, context: Context) -> bool:
         return True
     await made.quiz_edits.done(user.id)
     record = outcome.record
-    said = (t("quizzes.renamed", title=record.title, version=record.version)
-            if pending.action == "rename" else
-            t("quizzes.question_added", number=record.questions, version=record.version)
-            if pending.action == "add" else
-            t("quizzes.question_replaced", number=pending.number, version=record.version))
+    said = (
+        t("quizzes.renamed", title=record.title, version=record.version)
+        if pending.action == "rename"
+        else t("quizzes.question_added", number=record.questions, version=record.version)
+        if pending.action == "add"
+        else t("quizzes.question_replaced", number=pending.number, version=record.version)
+    )
     await message.reply_text(HTML.escape(said))
-    await send(context, message.chat_id,
-               _quiz_screen(context, record, t))
+    await send(context, message.chat_id, _quiz_screen(context, record, t))
     return True
 
 
-async def _change(service: QuizzesService, user_id: int, pending: QuizEdit, message: Message,
-                  t: Catalog) -> Outcome | None:
+async def _change(
+    service: QuizzesService, user_id: int, pending: QuizEdit, message: Message, t: Catalog
+) -> Outcome | None:
     """Make the change a reply to a prompt asks for; None when the reply cannot be read (a
     title too long, a question or poll without its answer: the reply says so).
 
@@ -352,18 +371,26 @@ def poll_question_data(poll: Poll, language: str) -> dict[str, object] | None:
     right = set(poll.correct_option_ids or ())
     if poll.type != Poll.QUIZ or not right:
         return None
-    typed = TypedQuestion(poll.question, tuple(option.text for option in poll.options),
-                          tuple(sorted(right)), poll.explanation or "")
+    typed = TypedQuestion(
+        poll.question,
+        tuple(option.text for option in poll.options),
+        tuple(sorted(right)),
+        poll.explanation or "",
+    )
     return typed_question_data(typed, language)
 
 
 def _quotes(message: Message) -> list[str]:
     """The texts of the message's quote blocks (an explanation typed after ``>``)."""
-    return [message.parse_entity(entity) for entity in message.entities
-            if entity.type in ("blockquote", "expandable_blockquote")]
+    return [
+        message.parse_entity(entity)
+        for entity in message.entities
+        if entity.type in ("blockquote", "expandable_blockquote")
+    ]
 
 
 def _quiz_screen(context: Context, record: QuizRecord, t: Catalog) -> Screen:
     """A quiz's screen, with Share only when the bot's inline mode is on."""
-    return screens.quiz_screen(record, t, HTML, context.bot.username,
-                               share=bool(context.bot.supports_inline_queries))
+    return screens.quiz_screen(
+        record, t, HTML, context.bot.username, share=bool(context.bot.supports_inline_queries)
+    )

@@ -58,8 +58,9 @@ class QuizResults:
 class Responses(Protocol):
     """What results read: the stored answers (``bot.kernel.ports.ReportStore``)."""
 
-    async def item_responses(self, *, bank_id: str | None = None, chat_id: int | None = None,
-                             since: float | None = None) -> list[Response]: ...
+    async def item_responses(
+        self, *, bank_id: str | None = None, chat_id: int | None = None, since: float | None = None
+    ) -> list[Response]: ...
 
 
 def summarize(bank: Bank, responses: Sequence[Response]) -> QuizResults:
@@ -70,18 +71,30 @@ def summarize(bank: Bank, responses: Sequence[Response]) -> QuizResults:
     for response in responses:
         sittings[response.kind, response.sitting, response.user_id].append(response.correct)
         by_question[response.question_id].append(response)
-    average = statistics.fmean(sum(marks) / len(marks) for marks in sittings.values()) \
-        if sittings else 0.0
+    average = (
+        statistics.fmean(sum(marks) / len(marks) for marks in sittings.values())
+        if sittings
+        else 0.0
+    )
     results = []
     for number, question in enumerate(bank.questions, start=1):
         answers = by_question.get(question.id, [])
-        wrong = Counter(r.option_index for r in answers
-                        if not r.correct and 0 <= r.option_index < len(question.options)
-                        and not question.options[r.option_index].correct)
+        wrong = Counter(
+            r.option_index
+            for r in answers
+            if not r.correct
+            and 0 <= r.option_index < len(question.options)
+            and not question.options[r.option_index].correct
+        )
         most = wrong.most_common(1)
-        results.append(QuestionResult(
-            number, question.id, len(answers),
-            sum(r.correct for r in answers) / len(answers) if answers else 0.0,
-            most[0][0] if most else None, most[0][1] if most else 0))
-    return QuizResults(len(sittings), len({r.user_id for r in responses}), average,
-                       tuple(results))
+        results.append(
+            QuestionResult(
+                number,
+                question.id,
+                len(answers),
+                sum(r.correct for r in answers) / len(answers) if answers else 0.0,
+                most[0][0] if most else None,
+                most[0][1] if most else 0,
+            )
+        )
+    return QuizResults(len(sittings), len({r.user_id for r in responses}), average, tuple(results))

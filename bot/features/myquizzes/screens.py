@@ -38,8 +38,11 @@ def _button(label: str, action: str, record: QuizRecord, number: int = 0) -> But
 
 
 def _visibility(record: QuizRecord, t: Catalog) -> str:
-    label = t("quizzes.visibility_public" if record.visibility is Visibility.PUBLIC
-              else "quizzes.visibility_link")
+    label = t(
+        "quizzes.visibility_public"
+        if record.visibility is Visibility.PUBLIC
+        else "quizzes.visibility_link"
+    )
     return label + (f" · {t('quizzes.disabled')}" if record.disabled else "")
 
 
@@ -51,25 +54,42 @@ def quiz_list(records: Sequence[QuizRecord], t: Catalog, m: Markup) -> Screen:
     rows = []
     for number, record in enumerate(records, start=1):
         if number <= LIST_LINES:
-            lines.append(m.escape(t("quizzes.list_line", number=number,
-                                    title=clip(record.title, MAX_TITLE_SHOWN),
-                                    questions=t("quizzes.questions", count=record.questions),
-                                    visibility=_visibility(record, t))))
+            lines.append(
+                m.escape(
+                    t(
+                        "quizzes.list_line",
+                        number=number,
+                        title=clip(record.title, MAX_TITLE_SHOWN),
+                        questions=t("quizzes.questions", count=record.questions),
+                        visibility=_visibility(record, t),
+                    )
+                )
+            )
         mark = "⛔ " if record.disabled else ""
-        rows.append((_button(clip(f"{number}. {mark}{record.title}", MAX_BUTTON_LABEL), "open",
-                             record),))
+        rows.append(
+            (_button(clip(f"{number}. {mark}{record.title}", MAX_BUTTON_LABEL), "open", record),)
+        )
     return Screen("\n".join(lines), tuple(rows))
 
 
-def quiz_screen(record: QuizRecord, t: Catalog, m: Markup, bot_username: str, *,
-                share: bool = True) -> Screen:
+def quiz_screen(
+    record: QuizRecord, t: Catalog, m: Markup, bot_username: str, *, share: bool = True
+) -> Screen:
     """One quiz: its title, size, version and visibility, its link, and what can be done
     (``share``: the Share button, only when the bot's inline mode is on)."""
     link = bank_link(bot_username, record.id)
-    lines = [m.bold("📝 " + record.title),
-             m.escape(t("quizzes.quiz_meta",
-                        questions=t("quizzes.questions", count=record.questions),
-                        version=record.version, visibility=_visibility(record, t))), ""]
+    lines = [
+        m.bold("📝 " + record.title),
+        m.escape(
+            t(
+                "quizzes.quiz_meta",
+                questions=t("quizzes.questions", count=record.questions),
+                version=record.version,
+                visibility=_visibility(record, t),
+            )
+        ),
+        "",
+    ]
     if record.disabled:
         lines.append(m.escape(t("quizzes.disabled_hint")))
     else:
@@ -79,77 +99,110 @@ def quiz_screen(record: QuizRecord, t: Catalog, m: Markup, bot_username: str, *,
     rows: list[tuple[Button, ...]] = []
     if not record.disabled:
         play = Button(t("quizzes.button_play"), UrlButton(link))
-        rows.append((play, Button(t("quizzes.button_share"), ShareButton(record.id)))
-                    if share else (play,))
-    rows.append((_button(t("quizzes.button_edit"), "edit", record),
-                 _button(t("quizzes.button_export"), "export", record)))
-    rows.append((_button(t("quizzes.button_results"), "results", record),
-                 _button(t("quizzes.button_make_link"), "link", record)
-                 if record.visibility is Visibility.PUBLIC
-                 else _button(t("quizzes.button_make_public"), "public", record)))
-    rows.append((_button(t("quizzes.button_delete"), "delete", record),
-                 _button(t("quizzes.button_list"), "list", record)))
+        rows.append(
+            (play, Button(t("quizzes.button_share"), ShareButton(record.id))) if share else (play,)
+        )
+    rows.append(
+        (
+            _button(t("quizzes.button_edit"), "edit", record),
+            _button(t("quizzes.button_export"), "export", record),
+        )
+    )
+    rows.append(
+        (
+            _button(t("quizzes.button_results"), "results", record),
+            _button(t("quizzes.button_make_link"), "link", record)
+            if record.visibility is Visibility.PUBLIC
+            else _button(t("quizzes.button_make_public"), "public", record),
+        )
+    )
+    rows.append(
+        (
+            _button(t("quizzes.button_delete"), "delete", record),
+            _button(t("quizzes.button_list"), "list", record),
+        )
+    )
     return Screen("\n".join(lines), tuple(rows))
 
 
 def delete_confirm(record: QuizRecord, t: Catalog, m: Markup) -> Screen:
     """Are you sure? Delete, or keep."""
-    return Screen(m.escape(t("quizzes.delete_confirm", title=record.title)),
-                  ((_button(t("quizzes.button_delete_confirm"), "confirm", record),
-                    _button(t("quizzes.button_delete_keep"), "open", record)),))
+    return Screen(
+        m.escape(t("quizzes.delete_confirm", title=record.title)),
+        (
+            (
+                _button(t("quizzes.button_delete_confirm"), "confirm", record),
+                _button(t("quizzes.button_delete_keep"), "open", record),
+            ),
+        ),
+    )
 
 
 def prompt_of(question: Question, bank: Bank, language: str) -> str:
     """A question's text in ``language`` (else the bank's default), clipped for a list."""
-    return clip(question.prompt.get(bank.language_for(language), bank.default_language),
-                MAX_PROMPT_SHOWN)
+    return clip(
+        question.prompt.get(bank.language_for(language), bank.default_language), MAX_PROMPT_SHOWN
+    )
 
 
 def edit_screen(record: QuizRecord, bank: Bank, t: Catalog, m: Markup, page: int = 0) -> Screen:
     """The questions, numbered, with a button each (:data:`QUESTIONS_PER_PAGE` a page), then
     Add a question, Rename and Back."""
     start = page * QUESTIONS_PER_PAGE
-    shown = bank.questions[start:start + QUESTIONS_PER_PAGE]
-    lines = [m.escape(t("quizzes.edit_header", title=record.title, version=record.version)),
-             ""]
+    shown = bank.questions[start : start + QUESTIONS_PER_PAGE]
+    lines = [m.escape(t("quizzes.edit_header", title=record.title, version=record.version)), ""]
     numbers = []
     for number, question in enumerate(shown, start=start + 1):
         lines.append(m.escape(f"{number}. {prompt_of(question, bank, t.language)}"))
         numbers.append(_button(str(number), "question", record, number))
-    rows = [tuple(numbers[i:i + _PER_ROW]) for i in range(0, len(numbers), _PER_ROW)]
+    rows = [tuple(numbers[i : i + _PER_ROW]) for i in range(0, len(numbers), _PER_ROW)]
     if start + QUESTIONS_PER_PAGE < len(bank.questions):
         rows.append((_button(t("quizzes.button_more"), "page", record, page + 1),))
-    rows.append((_button(t("quizzes.button_add"), "add", record),
-                 _button(t("quizzes.button_rename"), "rename", record)))
+    rows.append(
+        (
+            _button(t("quizzes.button_add"), "add", record),
+            _button(t("quizzes.button_rename"), "rename", record),
+        )
+    )
     rows.append((_button(t("quizzes.button_back"), "open", record),))
     return Screen("\n".join(lines), tuple(rows))
 
 
-def question_screen(record: QuizRecord, bank: Bank, number: int, t: Catalog,
-                    m: Markup) -> Screen:
+def question_screen(record: QuizRecord, bank: Bank, number: int, t: Catalog, m: Markup) -> Screen:
     """Question ``number``: its text and options (the right ones marked), and Move up, Move
     down, Replace, Delete, Back."""
     question = bank.questions[number - 1]
     lang = bank.language_for(t.language)
-    lines = [m.bold(t("quizzes.question_header", number=number, total=len(bank.questions))),
-             m.escape(question.prompt.get(lang, bank.default_language)), ""]
+    lines = [
+        m.bold(t("quizzes.question_header", number=number, total=len(bank.questions))),
+        m.escape(question.prompt.get(lang, bank.default_language)),
+        "",
+    ]
     for option in question.options:
-        lines.append(m.escape(("✅ " if option.correct else "▫️ ")
-                              + option.text.get(lang, bank.default_language)))
+        lines.append(
+            m.escape(
+                ("✅ " if option.correct else "▫️ ") + option.text.get(lang, bank.default_language)
+            )
+        )
     moves = []
     if number > 1:
         moves.append(_button(t("quizzes.button_up"), "up", record, number))
     if number < len(bank.questions):
         moves.append(_button(t("quizzes.button_down"), "down", record, number))
     rows = [tuple(moves)] if moves else []
-    rows.append((_button(t("quizzes.button_replace"), "replace", record, number),
-                 _button(t("quizzes.button_delete_question"), "drop", record, number)))
+    rows.append(
+        (
+            _button(t("quizzes.button_replace"), "replace", record, number),
+            _button(t("quizzes.button_delete_question"), "drop", record, number),
+        )
+    )
     rows.append((_button(t("quizzes.button_back"), "edit", record),))
     return Screen("\n".join(lines), tuple(rows))
 
 
-def results_screen(record: QuizRecord, bank: Bank, results: QuizResults, t: Catalog,
-                   m: Markup, bot_username: str) -> str:
+def results_screen(
+    record: QuizRecord, bank: Bank, results: QuizResults, t: Catalog, m: Markup, bot_username: str
+) -> str:
     """Attempts, players and the average score, then per question the share right and the
     wrong option chosen most (HTML; may be longer than one message: split it)."""
     lines = [m.bold(t("quizzes.results_header", title=record.title))]
@@ -157,34 +210,53 @@ def results_screen(record: QuizRecord, bank: Bank, results: QuizResults, t: Cata
         lines.append(m.escape(t("quizzes.results_none", link=bank_link(bot_username, record.id))))
         return "\n".join(lines)
     lang = bank.language_for(t.language)
-    lines.append(m.escape(t(
-        "quizzes.results_totals",
-        attempts=t("quizzes.results_attempts", count=results.attempts),
-        players=t("quizzes.results_players", count=results.players),
-        average=t.decimal(100 * results.average, 0))))
+    lines.append(
+        m.escape(
+            t(
+                "quizzes.results_totals",
+                attempts=t("quizzes.results_attempts", count=results.attempts),
+                players=t("quizzes.results_players", count=results.players),
+                average=t.decimal(100 * results.average, 0),
+            )
+        )
+    )
     lines.append(m.italic(t("quizzes.results_hint")))
     lines.append("")
     for item in results.questions:
         question = bank.questions[item.number - 1]
         prompt = prompt_of(question, bank, t.language)
         if not item.answers:
-            lines.append(m.escape(t("quizzes.results_unanswered", number=item.number,
-                                    prompt=prompt)))
+            lines.append(
+                m.escape(t("quizzes.results_unanswered", number=item.number, prompt=prompt))
+            )
             continue
-        lines.append(m.escape(t("quizzes.results_question", number=item.number, prompt=prompt,
-                                right=t.decimal(100 * item.right, 0) + "%",
-                                answers=t("quizzes.results_answers", count=item.answers))))
+        lines.append(
+            m.escape(
+                t(
+                    "quizzes.results_question",
+                    number=item.number,
+                    prompt=prompt,
+                    right=t.decimal(100 * item.right, 0) + "%",
+                    answers=t("quizzes.results_answers", count=item.answers),
+                )
+            )
+        )
         if item.wrong_option is not None:
             option = question.options[item.wrong_option].text.get(lang, bank.default_language)
-            lines.append(m.escape(t("quizzes.results_wrong", option=clip(option, 60),
-                                    count=item.wrong_count)))
+            lines.append(
+                m.escape(
+                    t("quizzes.results_wrong", option=clip(option, 60), count=item.wrong_count)
+                )
+            )
     return "\n".join(lines)
 
 
 def deleted_screen(record: QuizRecord, t: Catalog, m: Markup) -> Screen:
     """The quiz is deleted; back to the list."""
-    return Screen(m.escape(t("quizzes.deleted", title=record.title)),
-                  ((_button(t("quizzes.button_list"), "list", record),),))
+    return Screen(
+        m.escape(t("quizzes.deleted", title=record.title)),
+        ((_button(t("quizzes.button_list"), "list", record),),),
+    )
 
 
 def back_row(record: QuizRecord, t: Catalog) -> tuple[tuple[Button, ...], ...]:
@@ -199,8 +271,7 @@ def problems_text(problems: Sequence[Problem], t: Catalog, m: Markup) -> str:
     for problem in problems[:MAX_PROBLEMS_SHOWN]:
         lines.append(m.escape(problem_line(problem, t)))
     if len(problems) > MAX_PROBLEMS_SHOWN:
-        lines.append(m.escape(t("quizzes.problems_more",
-                                count=len(problems) - MAX_PROBLEMS_SHOWN)))
+        lines.append(m.escape(t("quizzes.problems_more", count=len(problems) - MAX_PROBLEMS_SHOWN)))
     return "\n".join(lines)
 
 
@@ -230,13 +301,19 @@ def _field(path: str, t: Catalog) -> str:
 def export_caption(record: QuizRecord, t: Catalog, m: Markup) -> str:
     """The caption of an exported quiz: how to add a language and send it back (well within
     the 1,024 characters of a caption: the title is clipped)."""
-    return m.escape(t("quizzes.export_caption", title=clip(record.title, MAX_TITLE_SHOWN),
-                      version=record.version))
+    return m.escape(
+        t(
+            "quizzes.export_caption",
+            title=clip(record.title, MAX_TITLE_SHOWN),
+            version=record.version,
+        )
+    )
 
 
 def saved_text(record: QuizRecord, created: bool, t: Catalog, m: Markup) -> str:
     """A quiz saved: new, or a new version."""
     if created:
         return m.escape(t("quizzes.created", title=record.title, count=record.questions))
-    return m.escape(t("quizzes.updated", title=record.title, version=record.version,
-                      count=record.questions))
+    return m.escape(
+        t("quizzes.updated", title=record.title, version=record.version, count=record.questions)
+    )

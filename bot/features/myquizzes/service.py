@@ -170,11 +170,19 @@ class QuizzesService:
         featured: Whether an id is a featured bank's (the operator's files).
     """
 
-    def __init__(self, library: QuizLibrary, responses: Responses, *, check: Check,
-                 parse: Parse, dump: Dump, clock: Callable[[], float],
-                 forget: Callable[[str], object] = lambda quiz_id: None,
-                 rng: random.Random | None = None,
-                 featured: Callable[[str], bool] = lambda bank_id: False) -> None:
+    def __init__(
+        self,
+        library: QuizLibrary,
+        responses: Responses,
+        *,
+        check: Check,
+        parse: Parse,
+        dump: Dump,
+        clock: Callable[[], float],
+        forget: Callable[[str], object] = lambda quiz_id: None,
+        rng: random.Random | None = None,
+        featured: Callable[[str], bool] = lambda bank_id: False,
+    ) -> None:
         self._library = library
         self._responses = responses
         self._check = check
@@ -191,9 +199,14 @@ class QuizzesService:
         """A fresh random id: :data:`ID_PREFIX` and :data:`ID_LENGTH` characters."""
         return ID_PREFIX + "".join(self._rng.choice(ID_ALPHABET) for _ in range(ID_LENGTH))
 
-    async def publish(self, owner_id: int, document: str | Mapping[str, object], *,
-                      language: str, visibility: Visibility = Visibility.LINK,
-                      ) -> Published | Rejected:
+    async def publish(
+        self,
+        owner_id: int,
+        document: str | Mapping[str, object],
+        *,
+        language: str,
+        visibility: Visibility = Visibility.LINK,
+    ) -> Published | Rejected:
         """Store a new quiz of ``owner_id`` with ``document`` as its version 1.
 
         The document's ``id`` and ``version`` are replaced (a new id, version 1); bank data
@@ -208,12 +221,20 @@ class QuizzesService:
             return Rejected(tuple(checked))
         return await self._create(owner_id, checked, visibility)
 
-    async def _create(self, owner_id: int, checked: Bank, visibility: Visibility
-                      ) -> Published | Rejected:
+    async def _create(
+        self, owner_id: int, checked: Bank, visibility: Visibility
+    ) -> Published | Rejected:
         """Store the checked bank as version 1 of a new quiz, under a fresh id."""
         if await self._library.count_quizzes(owner_id) >= MAX_QUIZZES:
-            return Rejected((QuizProblem("quizzes.too_many", {"limit": MAX_QUIZZES},
-                                         f"at most {MAX_QUIZZES} quizzes per creator"),))
+            return Rejected(
+                (
+                    QuizProblem(
+                        "quizzes.too_many",
+                        {"limit": MAX_QUIZZES},
+                        f"at most {MAX_QUIZZES} quizzes per creator",
+                    ),
+                )
+            )
         data = bank_data(checked)
         for _ in range(ID_TRIES):
             quiz_id = self.new_id()
@@ -222,16 +243,22 @@ class QuizzesService:
             bank = dataclasses.replace(checked, id=quiz_id, version=1)
             try:
                 record = await self._library.create_quiz(
-                    bank.id, owner_id, text, _summary(bank), visibility=visibility,
-                    now=self._clock())
+                    bank.id,
+                    owner_id,
+                    text,
+                    _summary(bank),
+                    visibility=visibility,
+                    now=self._clock(),
+                )
             except QuizIdTaken:
                 continue  # draw another id
             self._forget(bank.id)
             return Published(record, bank, created=True)
         raise QuizIdTaken(f"{ID_TRIES} random ids in a row were taken")
 
-    async def submit(self, owner_id: int, document: str | Mapping[str, object], *,
-                     language: str) -> Submitted:
+    async def submit(
+        self, owner_id: int, document: str | Mapping[str, object], *, language: str
+    ) -> Submitted:
         """A document sent by a creator: the next version of their quiz when its ``id`` is
         one of theirs, else a new quiz (bank data always makes a new one)."""
         if isinstance(document, str):
@@ -243,16 +270,20 @@ class QuizzesService:
                 try:
                     outcome = await self._store(owner_id, checked.id, checked=checked)
                 except (QuizGone, NotYourQuiz, QuizBusy):  # edited elsewhere all along
-                    outcome = Rejected((QuizProblem("quizzes.toast_busy", {},
-                                                    "edited concurrently"),))
+                    outcome = Rejected(
+                        (QuizProblem("quizzes.toast_busy", {}, "edited concurrently"),)
+                    )
                 return Submitted(outcome)
-            not_yours = (checked.id if record is not None or self._featured(checked.id)
-                         else None)
+            not_yours = checked.id if record is not None or self._featured(checked.id) else None
             return Submitted(await self._create(owner_id, checked, Visibility.LINK), not_yours)
         return Submitted(await self.publish(owner_id, document, language=language))
 
-    async def update(self, owner_id: int, quiz_id: str, document: str | Mapping[str, object],
-                     ) -> Outcome:
+    async def update(
+        self,
+        owner_id: int,
+        quiz_id: str,
+        document: str | Mapping[str, object],
+    ) -> Outcome:
         """Store ``document`` as the next version of the owner's quiz ``quiz_id`` (its ``id``
         and ``version`` are replaced by the quiz's); nothing is stored unless it passes the
         strict check.
@@ -268,9 +299,14 @@ class QuizzesService:
             return Rejected(tuple(checked))
         return await self._store(owner_id, quiz_id, checked=checked)
 
-    async def _store(self, owner_id: int, quiz_id: str,
-                     edit: Callable[[dict[str, Any]], dict[str, Any] | Rejected] | None = None,
-                     *, checked: Bank | None = None) -> Outcome:
+    async def _store(
+        self,
+        owner_id: int,
+        quiz_id: str,
+        edit: Callable[[dict[str, Any]], dict[str, Any] | Rejected] | None = None,
+        *,
+        checked: Bank | None = None,
+    ) -> Outcome:
         """Apply ``edit`` to the latest version's bank data (or take the ``checked`` bank as
         it is) and store the result as the next version; re-read and apply again when a
         concurrent edit got there first.
@@ -291,8 +327,9 @@ class QuizzesService:
                 latest = await self._library.quiz_version(quiz_id, record.version)
                 if latest is None:
                     raise QuizGone(quiz_id)
-                data = edit(bank_data(await asyncio.to_thread(self._parse, latest.document,
-                                                              quiz_id)))
+                data = edit(
+                    bank_data(await asyncio.to_thread(self._parse, latest.document, quiz_id))
+                )
                 if isinstance(data, Rejected):
                     return data
                 data.update(id=quiz_id, version=version)
@@ -301,8 +338,9 @@ class QuizzesService:
                 if not isinstance(found, Bank):
                     return Rejected(tuple(found))
                 bank = found
-            stored = await self._library.add_version(quiz_id, text, _summary(bank),
-                                                     now=self._clock())
+            stored = await self._library.add_version(
+                quiz_id, text, _summary(bank), now=self._clock()
+            )
             if stored is not None:
                 self._forget(quiz_id)
                 return Published(stored, bank, created=False)
@@ -362,8 +400,9 @@ class QuizzesService:
         """
         return await self._owned_record(owner_id, quiz_id)
 
-    async def set_visibility(self, owner_id: int, quiz_id: str,
-                             visibility: Visibility) -> QuizRecord:
+    async def set_visibility(
+        self, owner_id: int, quiz_id: str, visibility: Visibility
+    ) -> QuizRecord:
         """Make the owner's quiz link-only or public; the quiz as stored now.
 
         Raises:
@@ -402,8 +441,9 @@ class QuizzesService:
 
         return await self._store(owner_id, quiz_id, edit)
 
-    async def add_question(self, owner_id: int, quiz_id: str,
-                           question: Mapping[str, Any]) -> Outcome:
+    async def add_question(
+        self, owner_id: int, quiz_id: str, question: Mapping[str, Any]
+    ) -> Outcome:
         """Append a question (bank data; texts in one language are given in every language
         of the quiz, for the creator to translate in an export; a free id is chosen)."""
 
@@ -416,8 +456,9 @@ class QuizzesService:
 
         return await self._store(owner_id, quiz_id, edit)
 
-    async def replace_question(self, owner_id: int, quiz_id: str, number: int,
-                               question: Mapping[str, Any]) -> Outcome:
+    async def replace_question(
+        self, owner_id: int, quiz_id: str, number: int, question: Mapping[str, Any]
+    ) -> Outcome:
         """Replace question ``number`` (1-based) by ``question``, under a new id (answers to
         the old question stay apart from the new one's)."""
 
@@ -430,8 +471,7 @@ class QuizzesService:
 
         return await self._store(owner_id, quiz_id, edit)
 
-    async def move_question(self, owner_id: int, quiz_id: str, number: int,
-                            to: int) -> Outcome:
+    async def move_question(self, owner_id: int, quiz_id: str, number: int, to: int) -> Outcome:
         """Move question ``number`` to place ``to`` (both 1-based)."""
 
         def edit(data: dict[str, Any]) -> dict[str, Any] | Rejected:
@@ -451,8 +491,13 @@ class QuizzesService:
             if not 1 <= number <= len(questions):
                 return _no_question(number)
             if len(questions) == 1:
-                return Rejected((QuizProblem("quizzes.last_question", {},
-                                             "a quiz keeps at least one question"),))
+                return Rejected(
+                    (
+                        QuizProblem(
+                            "quizzes.last_question", {}, "a quiz keeps at least one question"
+                        ),
+                    )
+                )
             del questions[number - 1]
             return data
 
@@ -473,8 +518,9 @@ class QuizzesService:
 
 
 def _summary(bank: Bank) -> QuizSummary:
-    return QuizSummary(bank.title.by_language[bank.default_language], bank.default_language,
-                       len(bank.questions))
+    return QuizSummary(
+        bank.title.by_language[bank.default_language], bank.default_language, len(bank.questions)
+    )
 
 
 def _with_language(data: Mapping[str, object], language: str) -> dict[str, object]:
@@ -486,22 +532,30 @@ def _with_language(data: Mapping[str, object], language: str) -> dict[str, objec
 
 def _free_id(questions: Sequence[Mapping[str, Any]]) -> str:
     taken = {q.get("id") for q in questions}
-    return next(f"q{n}" for n in range(len(questions) + 1, 10 * MAX_QUIZ_QUESTIONS)
-                if f"q{n}" not in taken)
+    return next(
+        f"q{n}" for n in range(len(questions) + 1, 10 * MAX_QUIZ_QUESTIONS) if f"q{n}" not in taken
+    )
 
 
-def _fitted(question: Mapping[str, Any], data: Mapping[str, Any], free_id: str
-            ) -> dict[str, Any]:
+def _fitted(question: Mapping[str, Any], data: Mapping[str, Any], free_id: str) -> dict[str, Any]:
     fitted = localized(question, data["languages"])
     fitted["id"] = free_id
     return fitted
 
 
 def _no_question(number: int) -> Rejected:
-    return Rejected((QuizProblem("quizzes.no_question", {"number": number},
-                                 f"there is no question {number}"),))
+    return Rejected(
+        (QuizProblem("quizzes.no_question", {"number": number}, f"there is no question {number}"),)
+    )
 
 
 def _too_many_questions() -> Rejected:
-    return Rejected((QuizProblem("quizzes.too_many_questions", {"limit": MAX_QUIZ_QUESTIONS},
-                                 f"at most {MAX_QUIZ_QUESTIONS} questions per quiz"),))
+    return Rejected(
+        (
+            QuizProblem(
+                "quizzes.too_many_questions",
+                {"limit": MAX_QUIZ_QUESTIONS},
+                f"at most {MAX_QUIZ_QUESTIONS} questions per quiz",
+            ),
+        )
+    )

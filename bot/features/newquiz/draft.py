@@ -99,14 +99,23 @@ class Draft:
 
     def to_data(self) -> dict[str, Any]:
         """The draft as JSON-compatible data (for ``DraftStore.save_draft``)."""
-        return {"v": DATA_VERSION, "language": self.language, "started": self.started,
-                "step": str(self.step), "title": self.title, "description": self.description,
-                "questions": [_question_data(q) for q in self.questions],
-                "picture": self.picture, "next_serial": self.next_serial,
-                "album": self.album, "album_photos": self.album_photos,
-                "album_note": self.album_note,
-                "pending": [{"several": p.several, "question": _question_data(p.question)}
-                            for p in self.pending]}
+        return {
+            "v": DATA_VERSION,
+            "language": self.language,
+            "started": self.started,
+            "step": str(self.step),
+            "title": self.title,
+            "description": self.description,
+            "questions": [_question_data(q) for q in self.questions],
+            "picture": self.picture,
+            "next_serial": self.next_serial,
+            "album": self.album,
+            "album_photos": self.album_photos,
+            "album_note": self.album_note,
+            "pending": [
+                {"several": p.several, "question": _question_data(p.question)} for p in self.pending
+            ],
+        }
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Draft:
@@ -119,15 +128,22 @@ class Draft:
             if data["v"] != DATA_VERSION:
                 raise ValueError(f"draft data version {data['v']!r}")
             return cls(
-                language=str(data["language"]), started=int(data["started"]),
-                step=Step(data["step"]), title=str(data["title"]),
+                language=str(data["language"]),
+                started=int(data["started"]),
+                step=Step(data["step"]),
+                title=str(data["title"]),
                 description=str(data["description"]),
                 questions=tuple(_question_of(q) for q in data["questions"]),
-                picture=data["picture"], next_serial=int(data["next_serial"]),
-                album=data.get("album"), album_photos=int(data.get("album_photos", 0)),
+                picture=data["picture"],
+                next_serial=int(data["next_serial"]),
+                album=data.get("album"),
+                album_photos=int(data.get("album_photos", 0)),
                 album_note=data.get("album_note"),
-                pending=tuple(Pending(_question_of(p["question"]), bool(p["several"]))
-                              for p in data["pending"]))
+                pending=tuple(
+                    Pending(_question_of(p["question"]), bool(p["several"]))
+                    for p in data["pending"]
+                ),
+            )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"not a draft: {exc!r}") from None
 
@@ -140,15 +156,26 @@ class Draft:
 
 
 def _question_data(q: DraftQuestion) -> dict[str, Any]:
-    return {"serial": q.serial, "prompt": q.prompt, "options": list(q.options),
-            "correct": list(q.correct), "explanation": q.explanation, "picture": q.picture,
-            "answer": q.answer, "messages": list(q.messages)}
+    return {
+        "serial": q.serial,
+        "prompt": q.prompt,
+        "options": list(q.options),
+        "correct": list(q.correct),
+        "explanation": q.explanation,
+        "picture": q.picture,
+        "answer": q.answer,
+        "messages": list(q.messages),
+    }
 
 
 def _question_of(data: Mapping[str, Any]) -> DraftQuestion:
     return DraftQuestion(
-        serial=int(data["serial"]), prompt=str(data["prompt"]),
+        serial=int(data["serial"]),
+        prompt=str(data["prompt"]),
         options=tuple(str(o) for o in data["options"]),
-        correct=tuple(int(i) for i in data["correct"]), explanation=str(data["explanation"]),
-        picture=data["picture"], answer=data["answer"],
-        messages=tuple(int(m) for m in data["messages"]))
+        correct=tuple(int(i) for i in data["correct"]),
+        explanation=str(data["explanation"]),
+        picture=data["picture"],
+        answer=data["answer"],
+        messages=tuple(int(m) for m in data["messages"]),
+    )

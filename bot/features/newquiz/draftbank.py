@@ -33,13 +33,20 @@ def bank_data(draft: Draft, *, description: str = "") -> dict[str, Any]:
         else:
             item["options"] = [
                 {"text": {lang: text}, **({"correct": True} if i in q.correct else {})}
-                for i, text in enumerate(q.options)]
+                for i, text in enumerate(q.options)
+            ]
         if q.explanation:
             item["explanation"] = {lang: q.explanation}
         if q.picture:
             item["picture"] = q.picture
         questions.append(item)
-    return {"id": DRAFT_BANK_ID, "version": 1, "default_language": lang, "languages": [lang],
-            "level": LEVEL, "title": {lang: draft.title},
-            "description": {lang: draft.description or description or draft.title},
-            "questions": questions}
+    return {
+        "id": DRAFT_BANK_ID,
+        "version": 1,
+        "default_language": lang,
+        "languages": [lang],
+        "level": LEVEL,
+        "title": {lang: draft.title},
+        "description": {lang: draft.description or description or draft.title},
+        "questions": questions,
+    }

@@ -62,9 +62,16 @@ async def show(context: Context, chat_id: int, shown: CreatorScreen) -> Message:
     markup: ReplyKeyboardMarkup | ReplyKeyboardRemove | None
     if shown.poll_button is not None:
         markup = ReplyKeyboardMarkup(
-            [[KeyboardButton(shown.poll_button,
-                             request_poll=KeyboardButtonPollType(type=Poll.QUIZ))]],
-            resize_keyboard=True, is_persistent=True)
+            [
+                [
+                    KeyboardButton(
+                        shown.poll_button, request_poll=KeyboardButtonPollType(type=Poll.QUIZ)
+                    )
+                ]
+            ],
+            resize_keyboard=True,
+            is_persistent=True,
+        )
     elif shown.remove_keyboard:
         markup = ReplyKeyboardRemove()
     else:
@@ -73,6 +80,7 @@ async def show(context: Context, chat_id: int, shown: CreatorScreen) -> Message:
 
 
 # --- commands ------------------------------------------------------------------------------
+
 
 async def cmd_newquiz(update: Update, context: Context) -> None:
     """/newquiz: start a draft (asked for its title), or ask whether to go on with the open one."""
@@ -124,17 +132,18 @@ async def cmd_done(update: Update, context: Context) -> None:
         await _show_published(context, chat.id, outcome, t)
 
 
-async def _show_published(context: Context, chat_id: int, published: Published,
-                          t: Catalog) -> None:
+async def _show_published(context: Context, chat_id: int, published: Published, t: Catalog) -> None:
     bank = published.bank
     title = bank.title.get(t.language, bank.default_language)
     share = bool(context.bot.supports_inline_queries)  # else a Share button does nothing
-    for shown in screens.newquiz_published(bank.id, title, len(bank.questions),
-                                           context.bot.username, t, HTML, share=share):
+    for shown in screens.newquiz_published(
+        bank.id, title, len(bank.questions), context.bot.username, t, HTML, share=share
+    ):
         await show(context, chat_id, shown)
 
 
 # --- messages while a draft is open --------------------------------------------------------
+
 
 async def on_draft_message(update: Update, context: Context) -> bool:
     """A poll, photo or text in a private chat: a step of the open draft; False (nothing
@@ -149,9 +158,14 @@ async def on_draft_message(update: Update, context: Context) -> bool:
     elif message.photo:
         caption = message.caption or ""
         quotes = list(message.parse_caption_entities(list(QUOTES)).values())
-        result = await service.photo(user.id, message.photo[-1].file_id, caption=caption,
-                                     message_id=message.message_id, quotes=quotes,
-                                     album=message.media_group_id)
+        result = await service.photo(
+            user.id,
+            message.photo[-1].file_id,
+            caption=caption,
+            message_id=message.message_id,
+            quotes=quotes,
+            album=message.media_group_id,
+        )
         if message.media_group_id is not None and isinstance(result, Changed):
             t = await catalog_for(context, user)
             if await _show_album(context, chat.id, user.id, message.media_group_id, result, t):
@@ -160,8 +174,9 @@ async def on_draft_message(update: Update, context: Context) -> bool:
         if message.text.startswith("/"):  # an unknown command is no title nor question
             return False
         quotes = list(message.parse_entities(list(QUOTES)).values())
-        result = await service.text(user.id, message.text, message_id=message.message_id,
-                                    quotes=quotes, reply_to=reply_to)
+        result = await service.text(
+            user.id, message.text, message_id=message.message_id, quotes=quotes, reply_to=reply_to
+        )
     else:
         return False
     if isinstance(result, NoDraft):
@@ -171,8 +186,9 @@ async def on_draft_message(update: Update, context: Context) -> bool:
     return True
 
 
-async def _show_album(context: Context, chat_id: int, user_id: int, album: str,
-                      result: Changed, t: Catalog) -> bool:
+async def _show_album(
+    context: Context, chat_id: int, user_id: int, album: str, result: Changed, t: Catalog
+) -> bool:
     """Answer a photo of an album once for the whole album: its first photo kept for the next
     question is answered as usual, then that answer is edited, as more photos come, into one
     that says how many came and that the first is the picture (when the first photo made a
@@ -186,13 +202,15 @@ async def _show_album(context: Context, chat_id: int, user_id: int, album: str,
             message = await send(context, chat_id, screen)
         else:
             try:
-                await context.bot.edit_message_text(screen.text, chat_id=chat_id,
-                                                    message_id=outcome.note)
+                await context.bot.edit_message_text(
+                    screen.text, chat_id=chat_id, message_id=outcome.note
+                )
             except TelegramError as exc:
                 if not classify(exc).expected:
                     raise
-                log.info("album answer %s of user %s not edited: %s", outcome.note, user_id,
-                         exc.message)
+                log.info(
+                    "album answer %s of user %s not edited: %s", outcome.note, user_id, exc.message
+                )
             return True
     else:
         return False
@@ -204,20 +222,31 @@ def poll_sent(poll: Poll, message_id: int) -> PollSent:
     """A poll as the draft machine takes it: its ``correct_option_ids`` (Bot API 9.6), None
     when Telegram hides them (a forwarded open quiz) or it is a regular poll."""
     correct = tuple(poll.correct_option_ids) if poll.correct_option_ids else None
-    return PollSent(poll.question, tuple(o.text for o in poll.options), poll.type == Poll.QUIZ,
-                    correct, poll.explanation or "", poll.allows_multiple_answers, message_id)
+    return PollSent(
+        poll.question,
+        tuple(o.text for o in poll.options),
+        poll.type == Poll.QUIZ,
+        correct,
+        poll.explanation or "",
+        poll.allows_multiple_answers,
+        message_id,
+    )
 
 
 async def _show_opened(context: Context, chat_id: int, opened: Opened, t: Catalog) -> None:
     if isinstance(opened.outcome, creating.AskRight):
-        await send(context, chat_id, screens.newquiz_ask_right(
-            opened.draft, opened.outcome.pending, t, HTML))
+        await send(
+            context,
+            chat_id,
+            screens.newquiz_ask_right(opened.draft, opened.outcome.pending, t, HTML),
+        )
     else:
         await show(context, chat_id, screens.newquiz_prompt(opened.outcome.step, t, HTML))
 
 
-async def _show_step(context: Context, chat_id: int,
-                     result: Changed | Flooded | NoDraft, t: Catalog) -> None:
+async def _show_step(
+    context: Context, chat_id: int, result: Changed | Flooded | NoDraft, t: Catalog
+) -> None:
     """Answer a step with its screen (a flood only on its first message)."""
     if isinstance(result, NoDraft):
         await send(context, chat_id, screens.newquiz_note("no_draft", t, HTML))
@@ -234,11 +263,15 @@ async def _show_step(context: Context, chat_id: int,
     elif isinstance(outcome, creating.AskRight):
         await send(context, chat_id, screens.newquiz_ask_right(draft, outcome.pending, t, HTML))
     elif isinstance(outcome, creating.ExplanationAdded):
-        await send(context, chat_id, screens.newquiz_note("explanation_added", t, HTML,
-                                                  number=outcome.number))
+        await send(
+            context,
+            chat_id,
+            screens.newquiz_note("explanation_added", t, HTML, number=outcome.number),
+        )
     elif isinstance(outcome, creating.Replaced):
-        await send(context, chat_id, screens.newquiz_note("replaced", t, HTML,
-                                                          number=outcome.number))
+        await send(
+            context, chat_id, screens.newquiz_note("replaced", t, HTML, number=outcome.number)
+        )
     elif isinstance(outcome, creating.PictureKept):
         await send(context, chat_id, screens.newquiz_note("picture_kept", t, HTML))
     elif isinstance(outcome, creating.Refused):
@@ -247,9 +280,15 @@ async def _show_step(context: Context, chat_id: int,
         log.warning("unexpected draft outcome %r", outcome)
 
 
-async def _show_added(context: Context, chat_id: int, draft: Draft, outcome: creating.Added,
-                      t: Catalog, query: CallbackQuery | None = None) -> None:
-    """"Question N added" with Undo (as an edit of the query's message, for a right option
+async def _show_added(
+    context: Context,
+    chat_id: int,
+    draft: Draft,
+    outcome: creating.Added,
+    t: Catalog,
+    query: CallbackQuery | None = None,
+) -> None:
+    """ "Question N added" with Undo (as an edit of the query's message, for a right option
     chosen); its message stands for the question (a reply to it explains the question)."""
     screen = screens.newquiz_added(draft, outcome, t, HTML)
     message_id: int | None
@@ -264,13 +303,18 @@ async def _show_added(context: Context, chat_id: int, draft: Draft, outcome: cre
 
 # --- buttons -------------------------------------------------------------------------------
 
-async def on_draft_choice(query: CallbackQuery, context: Context, button: render_callbacks.DraftButton,
-                          t: Catalog) -> None:
-    """"Go on" or "Start over" under /newquiz's question about the open draft."""
+
+async def on_draft_choice(
+    query: CallbackQuery, context: Context, button: render_callbacks.DraftButton, t: Catalog
+) -> None:
+    """ "Go on" or "Start over" under /newquiz's question about the open draft."""
     service = _service(context)
     user_id = query.from_user.id
-    opened = (await service.restart(user_id, t.language, button.started) if button.restart
-              else await service.resume(user_id, button.started))
+    opened = (
+        await service.restart(user_id, t.language, button.started)
+        if button.restart
+        else await service.resume(user_id, button.started)
+    )
     if isinstance(opened, creating.Stale):
         await toast(query, t("newquiz.stale"))
         return
@@ -280,8 +324,9 @@ async def on_draft_choice(query: CallbackQuery, context: Context, button: render
     await _show_opened(context, _chat_of(query), opened, t)
 
 
-async def on_undo(query: CallbackQuery, context: Context, button: render_callbacks.UndoButton,
-                  t: Catalog) -> None:
+async def on_undo(
+    query: CallbackQuery, context: Context, button: render_callbacks.UndoButton, t: Catalog
+) -> None:
     """Undo: take the question out while it is the last one; a stale Undo changes nothing."""
     result = await _service(context).undo(query.from_user.id, button.started, button.serial)
     if isinstance(result, Changed) and isinstance(result.outcome, creating.Undone):
@@ -291,24 +336,28 @@ async def on_undo(query: CallbackQuery, context: Context, button: render_callbac
         await toast(query, t("newquiz.undo_stale"))
 
 
-async def on_right_option(query: CallbackQuery, context: Context,
-                          button: render_callbacks.RightOptionButton, t: Catalog) -> None:
+async def on_right_option(
+    query: CallbackQuery, context: Context, button: render_callbacks.RightOptionButton, t: Catalog
+) -> None:
     """An option tapped as right for a pending poll: the question is added (or, with several
     right, the option toggled)."""
-    result = await _service(context).choose(query.from_user.id, button.started, button.serial,
-                                            button.option)
+    result = await _service(context).choose(
+        query.from_user.id, button.started, button.serial, button.option
+    )
     await _answer_right(query, context, result, t)
 
 
-async def on_right_done(query: CallbackQuery, context: Context, button: render_callbacks.RightDoneButton,
-                        t: Catalog) -> None:
-    """"Done" under a pending poll of several right options."""
+async def on_right_done(
+    query: CallbackQuery, context: Context, button: render_callbacks.RightDoneButton, t: Catalog
+) -> None:
+    """ "Done" under a pending poll of several right options."""
     result = await _service(context).confirm(query.from_user.id, button.started, button.serial)
     await _answer_right(query, context, result, t)
 
 
-async def _answer_right(query: CallbackQuery, context: Context,
-                        result: Changed | Flooded | NoDraft, t: Catalog) -> None:
+async def _answer_right(
+    query: CallbackQuery, context: Context, result: Changed | Flooded | NoDraft, t: Catalog
+) -> None:
     if not isinstance(result, Changed) or isinstance(result.outcome, creating.Stale):
         await toast(query, t("newquiz.stale"))
         return
@@ -329,6 +378,7 @@ def _chat_of(query: CallbackQuery) -> int:
 
 # --- the job -------------------------------------------------------------------------------
 
+
 async def drop_old_drafts(context: Context) -> None:
     """Job (at the start, then daily): drop the drafts left longer than
     :data:`~bot.features.newquiz.rules.DRAFT_DAYS` days."""
@@ -338,4 +388,3 @@ async def drop_old_drafts(context: Context) -> None:
         log.exception("drafts: dropping old drafts failed")
         return
     log.info("drafts: %d left for %d days dropped", dropped, creating.DRAFT_DAYS)
-

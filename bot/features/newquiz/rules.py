@@ -10,8 +10,8 @@ replying to a question is its (longer) explanation, or, when it is a question in
 format with its right option marked, its correction.
 
 A draft (:mod:`bot.features.newquiz.draft`) is JSON-compatible data, stored after each change
-(``DraftStore``), and becomes bank data (:func:`bot.features.newquiz.draftbank.bank_data`) in its creator's
-language at ``/done``.
+(``DraftStore``), and becomes bank data (:func:`bot.features.newquiz.draftbank.bank_data`) in its
+creator's language at ``/done``.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ DRAFT_SECONDS = DRAFT_DAYS * 86_400.0
 QUESTIONS_PER_MINUTE = 20
 """New questions a creator may add in a minute (a flood gets one polite answer)."""
 # --- what the creator sends, and what comes of it --------------------------------------------
+
 
 @dataclass(frozen=True)
 class PollSent:
@@ -137,18 +138,45 @@ class Refused:
     params: Mapping[str, object] = field(default_factory=dict)
 
 
-Outcome = (Prompt | Added | AskRight | ExplanationAdded | Replaced | PictureKept | AlbumGrew
-           | Undone | Stale | Refused)
+Outcome = (
+    Prompt
+    | Added
+    | AskRight
+    | ExplanationAdded
+    | Replaced
+    | PictureKept
+    | AlbumGrew
+    | Undone
+    | Stale
+    | Refused
+)
 
-PROBLEMS = ("title_empty", "title_too_long", "description_too_long", "not_a_question",
-            "prompt_too_long", "too_few_options", "too_many_options", "option_empty",
-            "option_too_long", "options_duplicate", "no_right_option", "all_right",
-            "question_too_long", "too_many_questions", "answer_pending", "questions_first",
-            "no_questions", "explanation_too_long", "choose_one")
+PROBLEMS = (
+    "title_empty",
+    "title_too_long",
+    "description_too_long",
+    "not_a_question",
+    "prompt_too_long",
+    "too_few_options",
+    "too_many_options",
+    "option_empty",
+    "option_too_long",
+    "options_duplicate",
+    "no_right_option",
+    "all_right",
+    "question_too_long",
+    "too_many_questions",
+    "answer_pending",
+    "questions_first",
+    "no_questions",
+    "explanation_too_long",
+    "choose_one",
+)
 """Every :class:`Refused` problem code (the screens have a message for each)."""
 
 
 # --- the steps -------------------------------------------------------------------------------
+
 
 def start(language: str, *, now: float) -> tuple[Draft, Prompt]:
     """A new draft in ``language`` (one of the bot's), opened at ``now`` (seconds)."""
@@ -163,8 +191,14 @@ def resume(draft: Draft) -> Prompt | AskRight:
     return Prompt(draft.step)
 
 
-def take_text(draft: Draft, text: str, *, message_id: int, quotes: Sequence[str] = (),
-              reply_to: int | None = None) -> tuple[Draft, Outcome]:
+def take_text(
+    draft: Draft,
+    text: str,
+    *,
+    message_id: int,
+    quotes: Sequence[str] = (),
+    reply_to: int | None = None,
+) -> tuple[Draft, Outcome]:
     """A text message: the title, the description, a question in the text format, or, as a
     reply to a question, its explanation."""
     text = text.strip()
@@ -174,11 +208,13 @@ def take_text(draft: Draft, text: str, *, message_id: int, quotes: Sequence[str]
         if _utf16(text) > MAX_TITLE:
             return draft, Refused("title_too_long", {"limit": MAX_TITLE, "size": _utf16(text)})
         return replace(draft, title=" ".join(text.split()), step=Step.DESCRIPTION), Prompt(
-            Step.DESCRIPTION)
+            Step.DESCRIPTION
+        )
     if draft.step is Step.DESCRIPTION:
         if _utf16(text) > MAX_DESCRIPTION:
-            return draft, Refused("description_too_long",
-                                  {"limit": MAX_DESCRIPTION, "size": _utf16(text)})
+            return draft, Refused(
+                "description_too_long", {"limit": MAX_DESCRIPTION, "size": _utf16(text)}
+            )
         return replace(draft, description=text, step=Step.QUESTIONS), Prompt(Step.QUESTIONS)
     if reply_to is not None:
         for number, question in enumerate(draft.questions, start=1):
@@ -190,8 +226,14 @@ def take_text(draft: Draft, text: str, *, message_id: int, quotes: Sequence[str]
     return take_typed(draft, text, message_id=message_id, quotes=quotes)
 
 
-def take_typed(draft: Draft, text: str, *, message_id: int, quotes: Sequence[str] = (),
-               picture: str | None = None) -> tuple[Draft, Outcome]:
+def take_typed(
+    draft: Draft,
+    text: str,
+    *,
+    message_id: int,
+    quotes: Sequence[str] = (),
+    picture: str | None = None,
+) -> tuple[Draft, Outcome]:
     """A question in the text format (a message, or a photo's caption with its ``picture``)."""
     if draft.step is not Step.QUESTIONS:
         return draft, Refused("questions_first")
@@ -200,10 +242,16 @@ def take_typed(draft: Draft, text: str, *, message_id: int, quotes: Sequence[str
     typed = parse_question(text, quotes)
     if typed is None:
         return draft, Refused("not_a_question")
-    question = DraftQuestion(serial=draft.next_serial, prompt=typed.prompt,
-                             options=typed.options, correct=typed.correct,
-                             explanation=typed.explanation, answer=typed.answer,
-                             picture=picture, messages=(message_id,))
+    question = DraftQuestion(
+        serial=draft.next_serial,
+        prompt=typed.prompt,
+        options=typed.options,
+        correct=typed.correct,
+        explanation=typed.explanation,
+        answer=typed.answer,
+        picture=picture,
+        messages=(message_id,),
+    )
     return _add(draft, question, prompt_limit=MAX_MESSAGE)
 
 
@@ -212,24 +260,34 @@ def take_poll(draft: Draft, poll: PollSent) -> tuple[Draft, Outcome]:
     question which option is right."""
     if draft.step is not Step.QUESTIONS:
         return draft, Refused("questions_first")
-    question = DraftQuestion(serial=draft.next_serial, prompt=poll.question.strip(),
-                             options=tuple(o.strip() for o in poll.options),
-                             correct=tuple(sorted(set(poll.correct or ()))),
-                             explanation=poll.explanation.strip(),
-                             messages=(poll.message_id,))
+    question = DraftQuestion(
+        serial=draft.next_serial,
+        prompt=poll.question.strip(),
+        options=tuple(o.strip() for o in poll.options),
+        correct=tuple(sorted(set(poll.correct or ()))),
+        explanation=poll.explanation.strip(),
+        messages=(poll.message_id,),
+    )
     if poll.quiz and poll.correct:
         return _add(draft, _as_true_false(question), prompt_limit=MAX_POLL_QUESTION)
     problem = _check(draft, question, prompt_limit=MAX_POLL_QUESTION, answered=False)
     if problem is not None:
         return draft, problem
-    pending = Pending(replace(question, correct=(), picture=draft.picture),
-                      several=poll.several)
-    return replace(draft, pending=(*draft.pending, pending), next_serial=draft.next_serial + 1,
-                   picture=None), AskRight(pending)
+    pending = Pending(replace(question, correct=(), picture=draft.picture), several=poll.several)
+    return replace(
+        draft, pending=(*draft.pending, pending), next_serial=draft.next_serial + 1, picture=None
+    ), AskRight(pending)
 
 
-def take_photo(draft: Draft, file_id: str, *, caption: str, message_id: int,
-               quotes: Sequence[str] = (), album: str | None = None) -> tuple[Draft, Outcome]:
+def take_photo(
+    draft: Draft,
+    file_id: str,
+    *,
+    caption: str,
+    message_id: int,
+    quotes: Sequence[str] = (),
+    album: str | None = None,
+) -> tuple[Draft, Outcome]:
     """A photo: with a caption in the text format, a question with that picture; without, the
     picture of the next question.
 
@@ -248,8 +306,9 @@ def take_photo(draft: Draft, file_id: str, *, caption: str, message_id: int,
             return grown, outcome
         return grown, AlbumGrew(grown.album_photos, draft.album_note)
     if caption.strip():
-        changed, outcome = take_typed(draft, caption, message_id=message_id, quotes=quotes,
-                                      picture=file_id)
+        changed, outcome = take_typed(
+            draft, caption, message_id=message_id, quotes=quotes, picture=file_id
+        )
     else:
         changed, outcome = replace(draft, picture=file_id), PictureKept()
     if isinstance(outcome, Refused):
@@ -273,12 +332,14 @@ def choose(draft: Draft, serial: int, option: int) -> tuple[Draft, Outcome]:
         return _resolve(draft, found, (option,))
     chosen = set(question.correct) ^ {option}
     toggled = replace(found, question=replace(question, correct=tuple(sorted(chosen))))
-    return (replace(draft, pending=tuple(toggled if p is found else p for p in draft.pending)),
-            AskRight(toggled))
+    return (
+        replace(draft, pending=tuple(toggled if p is found else p for p in draft.pending)),
+        AskRight(toggled),
+    )
 
 
 def confirm(draft: Draft, serial: int) -> tuple[Draft, Outcome]:
-    """"Done" under a pending poll of several right options: its chosen options are right."""
+    """ "Done" under a pending poll of several right options: its chosen options are right."""
     found = _pending(draft, serial)
     if found is None:
         return draft, Stale()
@@ -306,9 +367,13 @@ def skip(draft: Draft) -> tuple[Draft, Outcome]:
 def noted(draft: Draft, serial: int, message_id: int) -> Draft:
     """Remember that message ``message_id`` (the bot's confirmation) stands for question
     ``serial`` too."""
-    return replace(draft, questions=tuple(
-        replace(q, messages=(*q.messages, message_id)) if q.serial == serial else q
-        for q in draft.questions))
+    return replace(
+        draft,
+        questions=tuple(
+            replace(q, messages=(*q.messages, message_id)) if q.serial == serial else q
+            for q in draft.questions
+        ),
+    )
 
 
 def finish(draft: Draft) -> Refused | None:
@@ -328,13 +393,18 @@ def expired(updated_at: float, now: float) -> bool:
 
 # --- rules ------------------------------------------------------------------------------------
 
+
 def _add(draft: Draft, question: DraftQuestion, *, prompt_limit: int) -> tuple[Draft, Outcome]:
     question = replace(question, picture=question.picture or draft.picture)
     problem = _check(draft, question, prompt_limit=prompt_limit, answered=True)
     if problem is not None:
         return draft, problem
-    added = replace(draft, questions=(*draft.questions, question), picture=None,
-                    next_serial=max(draft.next_serial, question.serial + 1))
+    added = replace(
+        draft,
+        questions=(*draft.questions, question),
+        picture=None,
+        next_serial=max(draft.next_serial, question.serial + 1),
+    )
     return added, Added(len(added.questions), question)
 
 
@@ -359,8 +429,7 @@ def _as_true_false(question: DraftQuestion) -> DraftQuestion:
     return replace(question, options=(), correct=(), answer=answer)
 
 
-def _check(draft: Draft, q: DraftQuestion, *, prompt_limit: int,
-           answered: bool) -> Refused | None:
+def _check(draft: Draft, q: DraftQuestion, *, prompt_limit: int, answered: bool) -> Refused | None:
     """Why ``q`` cannot be added to ``draft``, or None."""
     if len(draft.questions) + len(draft.pending) >= MAX_DRAFT_QUESTIONS:
         return Refused("too_many_questions", {"limit": MAX_DRAFT_QUESTIONS})
@@ -372,15 +441,16 @@ def _check(draft: Draft, q: DraftQuestion, *, prompt_limit: int,
         if len(q.options) < MIN_OPTIONS:
             return Refused("too_few_options", {"limit": MIN_OPTIONS})
         if len(q.options) > MAX_OPTIONS:
-            return Refused("too_many_options",
-                           {"limit": MAX_OPTIONS, "count": len(q.options)})
+            return Refused("too_many_options", {"limit": MAX_OPTIONS, "count": len(q.options)})
         seen: dict[str, int] = {}
         for number, option in enumerate(q.options, start=1):
             if blank(option):
                 return Refused("option_empty", {"number": number})
             if _utf16(option) > MAX_OPTION:
-                return Refused("option_too_long", {"number": number, "limit": MAX_OPTION,
-                                                   "size": _utf16(option)})
+                return Refused(
+                    "option_too_long",
+                    {"number": number, "limit": MAX_OPTION, "size": _utf16(option)},
+                )
             key = " ".join(option.casefold().split())
             if key in seen:
                 return Refused("options_duplicate", {"number": number, "other": seen[key]})
@@ -395,22 +465,28 @@ def _check(draft: Draft, q: DraftQuestion, *, prompt_limit: int,
     return None
 
 
-def _replace(draft: Draft, number: int, text: str, message_id: int,
-             quotes: Sequence[str]) -> tuple[Draft, Outcome]:
+def _replace(
+    draft: Draft, number: int, text: str, message_id: int, quotes: Sequence[str]
+) -> tuple[Draft, Outcome]:
     """A question in the text format replying to question ``number``: it replaces it (same
     place, same picture, its explanation kept unless the new one has one)."""
     old = draft.questions[number - 1]
-    others = replace(draft, questions=draft.questions[:number - 1] + draft.questions[number:],
-                     picture=None)
-    _, outcome = take_typed(others, text, message_id=message_id, quotes=quotes,
-                                picture=old.picture)
+    others = replace(
+        draft, questions=draft.questions[: number - 1] + draft.questions[number:], picture=None
+    )
+    _, outcome = take_typed(others, text, message_id=message_id, quotes=quotes, picture=old.picture)
     if not isinstance(outcome, Added):
         return draft, outcome
-    new = replace(outcome.question, serial=old.serial, messages=(*old.messages, message_id),
-                  explanation=outcome.question.explanation or old.explanation)
+    new = replace(
+        outcome.question,
+        serial=old.serial,
+        messages=(*old.messages, message_id),
+        explanation=outcome.question.explanation or old.explanation,
+    )
     if _size(new) > MAX_QUESTION_UTF16:
-        return draft, Refused("question_too_long", {"limit": MAX_QUESTION_UTF16,
-                                                    "size": _size(new)})
+        return draft, Refused(
+            "question_too_long", {"limit": MAX_QUESTION_UTF16, "size": _size(new)}
+        )
     questions = list(draft.questions)
     questions[number - 1] = new
     return replace(draft, questions=tuple(questions)), Replaced(number)
@@ -421,9 +497,13 @@ def _explain(draft: Draft, number: int, text: str) -> tuple[Draft, Outcome]:
     if not text:
         return draft, Refused("not_a_question")
     if _size(question) > MAX_QUESTION_UTF16:
-        return draft, Refused("explanation_too_long", {
-            "number": number, "limit": MAX_QUESTION_UTF16 - _size(replace(question,
-                                                                          explanation=""))})
+        return draft, Refused(
+            "explanation_too_long",
+            {
+                "number": number,
+                "limit": MAX_QUESTION_UTF16 - _size(replace(question, explanation="")),
+            },
+        )
     questions = list(draft.questions)
     questions[number - 1] = question
     return replace(draft, questions=tuple(questions)), ExplanationAdded(number)

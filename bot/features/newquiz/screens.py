@@ -57,18 +57,34 @@ def newquiz_prompt(step: Step, t: Catalog, m: Markup) -> CreatorScreen:
 def newquiz_draft_open(draft: Draft, t: Catalog, m: Markup) -> Screen:
     """/newquiz over an open draft: go on with it, or start over."""
     title = draft.title or t("newquiz.untitled")
-    text = t("newquiz.draft_open", title=clip(title, MAX_DRAFT_PROMPT_SHOWN),
-             questions=t("question_count", count=len(draft.questions)))
-    return Screen(m.escape(text), (
-        (Button(t("newquiz.button_continue"), DraftButton(0, draft.started)),
-         Button(t("newquiz.button_restart"), DraftButton(1, draft.started))),))
+    text = t(
+        "newquiz.draft_open",
+        title=clip(title, MAX_DRAFT_PROMPT_SHOWN),
+        questions=t("question_count", count=len(draft.questions)),
+    )
+    return Screen(
+        m.escape(text),
+        (
+            (
+                Button(t("newquiz.button_continue"), DraftButton(0, draft.started)),
+                Button(t("newquiz.button_restart"), DraftButton(1, draft.started)),
+            ),
+        ),
+    )
 
 
 def newquiz_added(draft: Draft, outcome: Added, t: Catalog, m: Markup) -> Screen:
-    """"Question 3 added", what kind it is, and an Undo button."""
+    """ "Question 3 added", what kind it is, and an Undo button."""
     q = outcome.question
-    lines = [m.escape(t("newquiz.added", number=outcome.number,
-                        prompt=clip(" ".join(q.prompt.split()), MAX_DRAFT_PROMPT_SHOWN)))]
+    lines = [
+        m.escape(
+            t(
+                "newquiz.added",
+                number=outcome.number,
+                prompt=clip(" ".join(q.prompt.split()), MAX_DRAFT_PROMPT_SHOWN),
+            )
+        )
+    ]
     if q.answer is not None:
         lines.append(m.escape(t("newquiz.added_true_false")))
     elif q.several:
@@ -78,8 +94,10 @@ def newquiz_added(draft: Draft, outcome: Added, t: Catalog, m: Markup) -> Screen
     if not q.explanation:
         lines.append(m.italic(t("newquiz.added_no_explanation")))
     lines.append(m.escape(t("newquiz.added_hint")))
-    return Screen("\n".join(lines), (
-        (Button(t("newquiz.button_undo"), UndoButton(draft.started, q.serial)),),))
+    return Screen(
+        "\n".join(lines),
+        ((Button(t("newquiz.button_undo"), UndoButton(draft.started, q.serial)),),),
+    )
 
 
 def newquiz_ask_right(draft: Draft, pending: Pending, t: Catalog, m: Markup) -> Screen:
@@ -89,13 +107,18 @@ def newquiz_ask_right(draft: Draft, pending: Pending, t: Catalog, m: Markup) -> 
     head = t("newquiz.ask_right_several" if pending.several else "newquiz.ask_right")
     lines = [m.bold(head), "", m.escape(q.prompt), ""]
     lines += [m.escape(f"{_LABELS[i]}. {text}") for i, text in enumerate(q.options)]
-    buttons = [Button(f"{_CHECKED} {_LABELS[i]}" if i in q.correct else _LABELS[i],
-                      RightOptionButton(draft.started, q.serial, i))
-               for i in range(len(q.options))]
-    rows = [tuple(buttons[i:i + 6]) for i in range(0, len(buttons), 6)]
+    buttons = [
+        Button(
+            f"{_CHECKED} {_LABELS[i]}" if i in q.correct else _LABELS[i],
+            RightOptionButton(draft.started, q.serial, i),
+        )
+        for i in range(len(q.options))
+    ]
+    rows = [tuple(buttons[i : i + 6]) for i in range(0, len(buttons), 6)]
     if pending.several:
-        rows.append((Button(t("newquiz.button_right_done"),
-                            RightDoneButton(draft.started, q.serial)),))
+        rows.append(
+            (Button(t("newquiz.button_right_done"), RightDoneButton(draft.started, q.serial)),)
+        )
     return Screen("\n".join(lines), tuple(rows))
 
 
@@ -116,23 +139,39 @@ def newquiz_problem(problem: str, params: Mapping[str, object], t: Catalog, m: M
     return m.escape(t(f"newquiz.problem.{problem}", **params))
 
 
-def newquiz_published(quiz_id: str, title: str, questions: int, bot_username: str, t: Catalog,
-                      m: Markup, *, share: bool = True) -> list[CreatorScreen]:
+def newquiz_published(
+    quiz_id: str,
+    title: str,
+    questions: int,
+    bot_username: str,
+    t: Catalog,
+    m: Markup,
+    *,
+    share: bool = True,
+) -> list[CreatorScreen]:
     """The quiz is stored: a first message that removes the reply keyboard, then its deep
     link with Play, Share (inline mode: "@<bot> <id>"; only with ``share``, when the bot's
     inline mode is on) and "Start in a group"."""
     link = bank_link(bot_username, quiz_id)
-    head = m.bold(t("newquiz.published", title=title,
-                    questions=t("question_count", count=questions)))
-    lines = [m.escape(t("newquiz.published_link", link=link)), "",
-             m.escape(t("newquiz.published_hint"))]
+    head = m.bold(
+        t("newquiz.published", title=title, questions=t("question_count", count=questions))
+    )
+    lines = [
+        m.escape(t("newquiz.published_link", link=link)),
+        "",
+        m.escape(t("newquiz.published_hint")),
+    ]
     first = [Button(t("newquiz.button_play"), UrlButton(link))]
     if share:
         first.append(Button(t("newquiz.button_share"), ShareButton(quiz_id)))
-    rows = (tuple(first), (Button(t("newquiz.button_group"),
-                                  UrlButton(group_bank_link(bot_username, quiz_id))),))
-    return [CreatorScreen(Screen(head), remove_keyboard=True),
-            CreatorScreen(Screen("\n".join(lines), rows))]
+    rows = (
+        tuple(first),
+        (Button(t("newquiz.button_group"), UrlButton(group_bank_link(bot_username, quiz_id))),),
+    )
+    return [
+        CreatorScreen(Screen(head), remove_keyboard=True),
+        CreatorScreen(Screen("\n".join(lines), rows)),
+    ]
 
 
 @dataclass(frozen=True)
@@ -149,7 +188,7 @@ def newquiz_rejected(problems: Iterable[PublishProblem], t: Catalog, m: Markup) 
     """What to fix before the quiz can be published, by question number, in the creator's
     language (at most one message; the rest of a long list is cut, the first ones matter)."""
     lines = [m.bold(t("newquiz.rejected")), ""]
-    for problem in sorted(problems, key=lambda p: (p.question or 0)):
+    for problem in sorted(problems, key=lambda p: p.question or 0):
         text = t(problem.key, **problem.params)
         if problem.question is not None:
             text = t("newquiz.rejected_question", number=problem.question, problem=text)

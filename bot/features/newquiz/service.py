@@ -5,8 +5,8 @@ step of the draft machine (:mod:`bot.features.newquiz.rules`), and published at 
 Each method reads the creator's draft, applies one step and stores the result when it changed,
 so a draft survives a restart; a draft left :data:`~bot.features.newquiz.rules.DRAFT_DAYS` days is
 dropped (when read, and by :meth:`CreatorService.prune`). New questions are rate-limited per
-creator (:data:`~bot.features.newquiz.rules.QUESTIONS_PER_MINUTE`, aiolimiter's leaky bucket): a flood
-gets one polite answer, not one per message.
+creator (:data:`~bot.features.newquiz.rules.QUESTIONS_PER_MINUTE`, aiolimiter's leaky bucket): a
+flood gets one polite answer, not one per message.
 """
 
 from __future__ import annotations
@@ -86,8 +86,14 @@ class CreatorService:
         rate: (new questions, seconds) per creator.
     """
 
-    def __init__(self, drafts: DraftStore, publish: Publish, *, clock: Callable[[], float],
-                 rate: tuple[float, float] = (creating.QUESTIONS_PER_MINUTE, 60.0)) -> None:
+    def __init__(
+        self,
+        drafts: DraftStore,
+        publish: Publish,
+        *,
+        clock: Callable[[], float],
+        rate: tuple[float, float] = (creating.QUESTIONS_PER_MINUTE, 60.0),
+    ) -> None:
         self._drafts = drafts
         self._publish = publish
         self._clock = clock
@@ -127,7 +133,7 @@ class CreatorService:
         return Opened(draft, prompt, fresh=True)
 
     async def restart(self, user_id: int, language: str, started: int) -> Opened | Stale:
-        """"Start over": drop the draft opened at ``started`` and open a new one (a stale
+        """ "Start over": drop the draft opened at ``started`` and open a new one (a stale
         button, of a draft replaced since, changes nothing)."""
         draft = await self.draft(user_id)
         if draft is not None and draft.started != started:
@@ -135,7 +141,7 @@ class CreatorService:
         return await self._fresh(user_id, language)
 
     async def resume(self, user_id: int, started: int) -> Opened | Stale:
-        """"Continue" the draft opened at ``started``."""
+        """ "Continue" the draft opened at ``started``."""
         draft = await self.draft(user_id)
         if draft is None or draft.started != started:
             return Stale()
@@ -145,24 +151,47 @@ class CreatorService:
         """/cancel: drop the draft; False if there was none."""
         return await self._drafts.drop_draft(user_id)
 
-    async def text(self, user_id: int, text: str, *, message_id: int,
-                   quotes: Sequence[str] = (), reply_to: int | None = None) -> StepResult:
+    async def text(
+        self,
+        user_id: int,
+        text: str,
+        *,
+        message_id: int,
+        quotes: Sequence[str] = (),
+        reply_to: int | None = None,
+    ) -> StepResult:
         """A text message (a title, a description, a question, an explanation)."""
-        return await self._apply(user_id, lambda d: creating.take_text(
-            d, text, message_id=message_id, quotes=quotes, reply_to=reply_to),
-            adds=reply_to is None)
+        return await self._apply(
+            user_id,
+            lambda d: creating.take_text(
+                d, text, message_id=message_id, quotes=quotes, reply_to=reply_to
+            ),
+            adds=reply_to is None,
+        )
 
     async def poll(self, user_id: int, poll: PollSent) -> StepResult:
         """A poll sent or forwarded."""
         return await self._apply(user_id, lambda d: creating.take_poll(d, poll), adds=True)
 
-    async def photo(self, user_id: int, file_id: str, *, caption: str, message_id: int,
-                    quotes: Sequence[str] = (), album: str | None = None) -> StepResult:
+    async def photo(
+        self,
+        user_id: int,
+        file_id: str,
+        *,
+        caption: str,
+        message_id: int,
+        quotes: Sequence[str] = (),
+        album: str | None = None,
+    ) -> StepResult:
         """A photo (with or without a question as its caption), of the album ``album`` (its
         ``media_group_id``) or alone."""
-        return await self._apply(user_id, lambda d: creating.take_photo(
-            d, file_id, caption=caption, message_id=message_id, quotes=quotes, album=album),
-            adds=bool(caption.strip()))
+        return await self._apply(
+            user_id,
+            lambda d: creating.take_photo(
+                d, file_id, caption=caption, message_id=message_id, quotes=quotes, album=album
+            ),
+            adds=bool(caption.strip()),
+        )
 
     async def album_noted(self, user_id: int, album: str, message_id: int) -> None:
         """The bot's answer ``message_id`` stands for the album (edited as more photos come)."""
@@ -179,13 +208,13 @@ class CreatorService:
     async def choose(self, user_id: int, started: int, serial: int, option: int) -> StepResult:
         """A tap on an option of the pending poll ``serial`` of the draft opened at
         ``started`` (a button of another draft is stale)."""
-        return await self._apply(user_id, lambda d: creating.choose(d, serial, option),
-                                 started=started)
+        return await self._apply(
+            user_id, lambda d: creating.choose(d, serial, option), started=started
+        )
 
     async def confirm(self, user_id: int, started: int, serial: int) -> StepResult:
-        """"Done" under a pending poll of several right options."""
-        return await self._apply(user_id, lambda d: creating.confirm(d, serial),
-                                 started=started)
+        """ "Done" under a pending poll of several right options."""
+        return await self._apply(user_id, lambda d: creating.confirm(d, serial), started=started)
 
     async def undo(self, user_id: int, started: int, serial: int) -> StepResult:
         """Undo of question ``serial`` of the draft opened at ``started``."""
@@ -198,8 +227,9 @@ class CreatorService:
         if draft is not None:
             await self._save(user_id, creating.noted(draft, serial, message_id))
 
-    async def done(self, user_id: int, *, description: str) -> (
-            Published | Rejected | Refused | NoDraft):
+    async def done(
+        self, user_id: int, *, description: str
+    ) -> Published | Rejected | Refused | NoDraft:
         """/done: publish the draft (``description`` stands in for a skipped one); the draft
         is dropped once the quiz is stored, and kept when it has problems to fix."""
         draft = await self.draft(user_id)
@@ -209,7 +239,8 @@ class CreatorService:
         if refused is not None:
             return refused
         outcome = await self._publish(
-            user_id, draftbank.bank_data(draft, description=description), draft.language)
+            user_id, draftbank.bank_data(draft, description=description), draft.language
+        )
         if isinstance(outcome, Published):
             await self._drafts.drop_draft(user_id)
         return outcome
@@ -219,9 +250,14 @@ class CreatorService:
         returns how many."""
         return await self._drafts.drop_drafts(before=self._clock() - creating.DRAFT_SECONDS)
 
-    async def _apply(self, user_id: int,
-                     step: Callable[[Draft], tuple[Draft, Outcome]], *,
-                     adds: bool = False, started: int | None = None) -> StepResult:
+    async def _apply(
+        self,
+        user_id: int,
+        step: Callable[[Draft], tuple[Draft, Outcome]],
+        *,
+        adds: bool = False,
+        started: int | None = None,
+    ) -> StepResult:
         """Read the draft, apply ``step``, store the draft if it changed. With ``adds`` (the
         step may add a question), the creator's rate of new questions is checked first; with
         ``started`` (a button's), a draft opened at another time is not the button's: stale."""

@@ -1,6 +1,6 @@
 """Users' and groups' preferences: the language a user chose with /language, what follows their
-answers in a private quiz (their ``/settings`` choice, :mod:`bot.features.private.flow`), and a group's
-language (an admin's choice).
+answers in a private quiz (their ``/settings`` choice, :mod:`bot.features.private.flow`), and a
+group's language (an admin's choice).
 
 A user's choices are cached in memory after the first read (both are read on every tap); the
 cache drops a user when their data is deleted (:meth:`PreferencesService.forget`) and when
@@ -31,8 +31,13 @@ class PreferencesService:
             many users ever wrote.
     """
 
-    def __init__(self, store: PreferenceStore, *, clock: Callable[[], float] = time.time,
-                 cache_size: int = 50_000) -> None:
+    def __init__(
+        self,
+        store: PreferenceStore,
+        *,
+        clock: Callable[[], float] = time.time,
+        cache_size: int = 50_000,
+    ) -> None:
         self.store = store
         self._clock = clock
         self._languages: LRUCache[int, str | None] = LRUCache(cache_size)

@@ -1,5 +1,6 @@
 """``/deletemydata``: a user deletes what the bot keeps about them, after confirming with a
-button of a question of its own (thin handlers over :class:`bot.features.privacy.service.PrivacyService`)."""
+button of a question of its own (thin handlers over
+:class:`bot.features.privacy.service.PrivacyService`)."""
 
 from __future__ import annotations
 
@@ -45,8 +46,9 @@ async def cmd_deletemydata(update: Update, context: Context) -> None:
     await send(context, chat.id, private_screens.delete_data_question(t, HTML, nonce, made))
 
 
-async def on_delete_data(query: CallbackQuery, context: Context,
-                         button: render_callbacks.DeleteDataButton, t: Catalog) -> None:
+async def on_delete_data(
+    query: CallbackQuery, context: Context, button: render_callbacks.DeleteDataButton, t: Catalog
+) -> None:
     """The answer to the question: delete the tapper's data (their own: the user id is the
     tapper's, whoever's message it is) with their created quizzes or keeping those without
     their name, or keep it all. The question turns into the outcome, in the language the user
@@ -62,8 +64,9 @@ async def on_delete_data(query: CallbackQuery, context: Context,
         await edit(query, Screen(HTML.escape(t("deletemydata_cancelled"))))
         return
     try:
-        deleted = await service.confirm(query.from_user.id, button.nonce,
-                                        QUIZZES_CHOSEN[button.confirm])
+        deleted = await service.confirm(
+            query.from_user.id, button.nonce, QUIZZES_CHOSEN[button.confirm]
+        )
     except StorageError:
         log.exception("could not delete the data of user %s", query.from_user.id)
         await toast(query, t("deletemydata_failed"))

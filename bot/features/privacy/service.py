@@ -112,10 +112,16 @@ class PrivacyService:
         clock: Returns the time in seconds since the epoch.
     """
 
-    def __init__(self, store: PrivacyStore, *, library: QuizLibrary | None = None,
-                 drafts: DraftStore | None = None, forget: Sequence[Forget] = (),
-                 quiz_changed: Sequence[QuizChanged] = (),
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: PrivacyStore,
+        *,
+        library: QuizLibrary | None = None,
+        drafts: DraftStore | None = None,
+        forget: Sequence[Forget] = (),
+        quiz_changed: Sequence[QuizChanged] = (),
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self._store = store
         self._library = library
         self._drafts = drafts
@@ -145,8 +151,9 @@ class PrivacyService:
         return nonce
 
     async def _take(self, user_id: int, nonce: str) -> bool:
-        return await self._store.take_prompt(user_id, PROMPT, nonce,
-                                             since=self._clock() - CONFIRM_SECONDS)
+        return await self._store.take_prompt(
+            user_id, PROMPT, nonce, since=self._clock() - CONFIRM_SECONDS
+        )
 
     async def cancel(self, user_id: int, nonce: str) -> bool:
         """The user kept their data: ``nonce`` confirms nothing any more. Whether it was the
@@ -157,8 +164,9 @@ class PrivacyService:
         """
         return await self._take(user_id, nonce)
 
-    async def confirm(self, user_id: int, nonce: str,
-                      quizzes: CreatedQuizzes = CreatedQuizzes.KEEP) -> DeletedData:
+    async def confirm(
+        self, user_id: int, nonce: str, quizzes: CreatedQuizzes = CreatedQuizzes.KEEP
+    ) -> DeletedData:
         """The user confirmed with ``nonce``: delete their data (:meth:`delete_user`), and
         their created quizzes as ``quizzes`` says. The nonce is used up, whatever happens
         next.
@@ -171,8 +179,9 @@ class PrivacyService:
             raise NotConfirmed(user_id)
         return await self.delete_user(user_id, quizzes)
 
-    async def delete_user(self, user_id: int,
-                          quizzes: CreatedQuizzes = CreatedQuizzes.KEEP) -> DeletedData:
+    async def delete_user(
+        self, user_id: int, quizzes: CreatedQuizzes = CreatedQuizzes.KEEP
+    ) -> DeletedData:
         """Delete the data of ``user_id``: what the process keeps about them (the ``forget``
         callbacks); their created quizzes, deleted or kept
         without owner as ``quizzes`` says (each one's id told to ``quiz_changed``);
@@ -199,12 +208,17 @@ class PrivacyService:
             for forget in self._forget:
                 await forget(user_id)
             if not await self._store.checkpoint():
-                log.warning("the write-ahead log still holds deleted rows: another connection "
-                            "reads the database; it is emptied at the next checkpoint")
+                log.warning(
+                    "the write-ahead log still holds deleted rows: another connection "
+                    "reads the database; it is emptied at the next checkpoint"
+                )
         except StorageError:
-            log.exception("user %s: deleted, but then forgetting them in memory again or "
-                          "emptying the write-ahead log failed (the next checkpoint empties "
-                          "it)", user_id)
+            log.exception(
+                "user %s: deleted, but then forgetting them in memory again or "
+                "emptying the write-ahead log failed (the next checkpoint empties "
+                "it)",
+                user_id,
+            )
         return deleted
 
     async def _settle_quizzes(self, user_id: int, quizzes: CreatedQuizzes) -> dict[str, int]:

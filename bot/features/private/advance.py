@@ -2,19 +2,21 @@
 shows, decided in one call.
 
 An answer (:func:`answer_tap`) is checked and graded by the quiz service
-(:meth:`~bot.features.private.service.QuizService.grade`, a refusal checked again on the stored attempt),
-recorded durably (:meth:`~bot.features.private.service.QuizService.record`), and, in the user's one-tap
-flow (:mod:`bot.features.private.flow`, :class:`~bot.features.preferences.service.PreferencesService`), what follows
-it made ready (:func:`after_answer`); the front end shows the outcome (the feedback only after
-the answer was stored), then calls :meth:`~bot.features.private.service.QuizService.shown` for what
-followed and :meth:`~bot.features.private.service.QuizService.answered` for the review card.
+(:meth:`~bot.features.private.service.QuizService.grade`, a refusal checked again on the stored
+attempt), recorded durably (:meth:`~bot.features.private.service.QuizService.record`), and, in the
+user's one-tap flow (:mod:`bot.features.private.flow`,
+:class:`~bot.features.preferences.service.PreferencesService`), what follows it made ready
+(:func:`after_answer`); the front end shows the outcome (the feedback only after the answer was
+stored), then calls :meth:`~bot.features.private.service.QuizService.shown` for what followed and
+:meth:`~bot.features.private.service.QuizService.answered` for the review card.
 
-A "Next" tap is checked by the quiz service (:meth:`~bot.features.private.service.QuizService.next`), the
-attempt made fit to show (:meth:`~bot.features.private.service.QuizService.current`), and, when that was
-the last question, the user's best earlier score on the bank looked up
-(:meth:`~bot.features.learning.service.LearningService.previous_best`) for the score screen. The front end
-shows the outcome, then calls :meth:`~bot.features.private.service.QuizService.shown` (a later tap on the
-same "Next" is stale); until then the same tap may be tried again. The one-tap flow
+A "Next" tap is checked by the quiz service
+(:meth:`~bot.features.private.service.QuizService.next`), the attempt made fit to show
+(:meth:`~bot.features.private.service.QuizService.current`), and, when that was the last question,
+the user's best earlier score on the bank looked up
+(:meth:`~bot.features.learning.service.LearningService.previous_best`) for the score screen. The
+front end shows the outcome, then calls :meth:`~bot.features.private.service.QuizService.shown` (a
+later tap on the same "Next" is stale); until then the same tap may be tried again. The one-tap flow
 (:func:`after_answer`) asks the same right after an answer is recorded.
 """
 
@@ -55,8 +57,9 @@ class NextShown:
     previous_best: ScorePoint | None = None
 
 
-async def next_question(quiz: QuizService, learning: LearningService, user_id: int,
-                        attempt_id: int, position: int) -> NextShown:
+async def next_question(
+    quiz: QuizService, learning: LearningService, user_id: int, attempt_id: int, position: int
+) -> NextShown:
     """The outcome of ``user_id``'s "Next" tap on the feedback of question ``position``;
     nothing is stored but a revision of the attempt's plan after a bank edit. The tap is spent
     only once its outcome was shown (:meth:`QuizService.shown`): a tap whose outcome could not
@@ -70,8 +73,7 @@ async def next_question(quiz: QuizService, learning: LearningService, user_id: i
     return await after_answer(quiz, learning, await quiz.next(user_id, attempt_id, position))
 
 
-async def after_answer(quiz: QuizService, learning: LearningService,
-                       attempt: Attempt) -> NextShown:
+async def after_answer(quiz: QuizService, learning: LearningService, attempt: Attempt) -> NextShown:
     """What comes after ``attempt``'s last recorded answer (``attempt`` as recorded, or as a
     "Next" tap found it): its question at ``attempt.position`` made fit to show, or its score
     with the best earlier one. Nothing is stored but a revision of the plan after a bank edit.
@@ -81,8 +83,7 @@ async def after_answer(quiz: QuizService, learning: LearningService,
         StorageError: the storage could not be reached (nothing was spent).
     """
     attempt, updated = await quiz.current(attempt)
-    best = (await learning.previous_best(attempt) if attempt.status == engine.FINISHED
-            else None)
+    best = await learning.previous_best(attempt) if attempt.status == engine.FINISHED else None
     return NextShown(attempt, await quiz.bank_of(attempt), updated, best)
 
 
@@ -168,11 +169,19 @@ question was answered before (the front end answers the tap's query then, so tha
 however slow, holds it past Telegram's deadline)."""
 
 
-async def answer_tap(quiz: QuizService, learning: LearningService,
-                     preferences: PreferencesService, user_id: int, attempt_id: int,
-                     position: int, *, slot: int | None = None, ticked: int | None = None,
-                     language: str | None = None,
-                     acknowledge: Acknowledge | None = None) -> AnswerOutcome:
+async def answer_tap(
+    quiz: QuizService,
+    learning: LearningService,
+    preferences: PreferencesService,
+    user_id: int,
+    attempt_id: int,
+    position: int,
+    *,
+    slot: int | None = None,
+    ticked: int | None = None,
+    language: str | None = None,
+    acknowledge: Acknowledge | None = None,
+) -> AnswerOutcome:
     """``user_id``'s answer to the question at ``position``: an option ``slot``, or a Submit of
     the ``ticked`` slots (bit ``s`` for slot ``s``) on a question with several right options.
     Checked and graded on the attempt as cached (a refusal checked again on the stored one:
@@ -203,8 +212,11 @@ async def answer_tap(quiz: QuizService, learning: LearningService,
             await acknowledge(True)
         attempt = await quiz.attempt(attempt_id)
         bank = await quiz.bank_of(attempt)
-        if one_tap and attempt.position == position + 1 and not quiz.was_shown(
-                attempt.id, position):  # what follows was never sent (a send that failed)
+        if (
+            one_tap
+            and attempt.position == position + 1
+            and not quiz.was_shown(attempt.id, position)
+        ):  # what follows was never sent (a send that failed)
             follows = await _follows(quiz, learning, attempt)
             return AnsweredBefore(attempt, bank, follows is not None, follows)
         return AnsweredBefore(attempt, bank, one_tap, None)
@@ -227,13 +239,18 @@ async def answer_tap(quiz: QuizService, learning: LearningService,
     return Recorded(attempt, bank, answer, follows is not None, follows)
 
 
-async def _follows(quiz: QuizService, learning: LearningService,
-                   attempt: Attempt) -> NextShown | None:
+async def _follows(
+    quiz: QuizService, learning: LearningService, attempt: Attempt
+) -> NextShown | None:
     """:func:`after_answer`, or None when it could not be made (logged): the feedback then
     gets its "Next" button, which asks for it again."""
     try:
         return await after_answer(quiz, learning, attempt)
     except (StorageError, QuizError) as exc:
-        log.warning("user %s: what follows question %s could not be made: %r",
-                    attempt.user_id, attempt.position, exc)
+        log.warning(
+            "user %s: what follows question %s could not be made: %r",
+            attempt.user_id,
+            attempt.position,
+            exc,
+        )
         return None

@@ -82,6 +82,7 @@ key of the toast that answers a tap they refuse (merged by :data:`bot.routes.TOA
 
 # --- commands ------------------------------------------------------------------------------
 
+
 async def cmd_start(update: Update, context: Context) -> None:
     """/start [payload]: a deep link's payload opened by the first of :data:`START_LINKS` that
     takes it (a bank's id when no other does); without one, greet and resume the active
@@ -97,8 +98,9 @@ async def cmd_start(update: Update, context: Context) -> None:
     await link.open(context, chat.id, user, payload, t)
 
 
-async def open_bank(context: Context, chat_id: int, user: User, bank_id: str | None,
-                    t: Catalog) -> None:
+async def open_bank(
+    context: Context, chat_id: int, user: User, bank_id: str | None, t: Catalog
+) -> None:
     """``/start <bank id>`` (:func:`bot.render.bank_link`, a shared quiz's link; None: a bare
     /start): resume the active attempt or start the bank; a bank that may not be started is
     refused (:func:`refused_unknown_bank`)."""
@@ -108,24 +110,39 @@ async def open_bank(context: Context, chat_id: int, user: User, bank_id: str | N
     outcome = await resume_or_start(service, user.id, bank_id)
     if isinstance(outcome, Resumed):
         attempt = outcome.attempt
-        for screen in private_screens.resume_screens(await service.bank_of(attempt), attempt,
-                                            outcome.updated, t, HTML, share=sharing_on(context)):
+        for screen in private_screens.resume_screens(
+            await service.bank_of(attempt),
+            attempt,
+            outcome.updated,
+            t,
+            HTML,
+            share=sharing_on(context),
+        ):
             await send(context, chat_id, screen)
     elif isinstance(outcome, Started):
         await show_start(context, chat_id, user, outcome, t, greet=True)
     else:  # several banks and none asked for
         await send(context, chat_id, Screen(HTML.escape(t("greeting", name=user.first_name))))
-        await send(context, chat_id, private_screens.bank_choice(service.registry.featured.values(), t, HTML,
-                                                        header=t("choose_bank")))
+        await send(
+            context,
+            chat_id,
+            private_screens.bank_choice(
+                service.registry.featured.values(), t, HTML, header=t("choose_bank")
+            ),
+        )
 
 
-async def open_list(context: Context, chat_id: int, user: User, payload: str,
-                    t: Catalog) -> None:
+async def open_list(context: Context, chat_id: int, user: User, payload: str, t: Catalog) -> None:
     """``/start list_quizzes`` (:data:`bot.render.LIST_PAYLOAD`, the button above an inline
     query's empty results): the featured banks to choose from."""
     service = services(context).quiz
-    await send(context, chat_id, private_screens.bank_choice(service.registry.featured.values(), t, HTML,
-                                                    header=t("choose_bank")))
+    await send(
+        context,
+        chat_id,
+        private_screens.bank_choice(
+            service.registry.featured.values(), t, HTML, header=t("choose_bank")
+        ),
+    )
 
 
 LIST_LINK = StartLink(lambda payload: payload == render_links.LIST_PAYLOAD, open_list)
@@ -154,14 +171,20 @@ async def cmd_quiz(update: Update, context: Context) -> None:
         return
     bank = await service.bank(bank_id) if bank_id else service.default_bank
     if bank is None:
-        await send(context, chat.id, private_screens.bank_choice(service.registry.featured.values(), t, HTML,
-                                                        header=t("choose_bank")))
+        await send(
+            context,
+            chat.id,
+            private_screens.bank_choice(
+                service.registry.featured.values(), t, HTML, header=t("choose_bank")
+            ),
+        )
         return
     await start_bank(context, chat.id, user, bank, t, greet=False)
 
 
-async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
-                               bank_id: str | None) -> bool:
+async def refused_unknown_bank(
+    context: Context, chat_id: int, t: Catalog, bank_id: str | None
+) -> bool:
     """If ``bank_id`` (a command argument or deep-link payload) names no bank that may be
     started (featured, or a created quiz not taken down), say so with the list of featured
     banks and return True; nothing else changes. A created quiz's id (a shared link) is not
@@ -170,28 +193,43 @@ async def refused_unknown_bank(context: Context, chat_id: int, t: Catalog,
     if bank_id is None or await service.registry.startable(bank_id):
         return False
     gone = CREATED_ID.fullmatch(bank_id) is not None  # a shared link to a created quiz
-    await send(context, chat_id, private_screens.bank_choice(
-        service.registry.featured.values(), t, HTML,
-        header=t("quiz_gone") if gone else t("unknown_bank", name=render_text.clip(bank_id))))
+    await send(
+        context,
+        chat_id,
+        private_screens.bank_choice(
+            service.registry.featured.values(),
+            t,
+            HTML,
+            header=t("quiz_gone") if gone else t("unknown_bank", name=render_text.clip(bank_id)),
+        ),
+    )
     return True
 
 
-async def start_bank(context: Context, chat_id: int, user: User, bank: Bank, t: Catalog, *,
-                     greet: bool) -> None:
+async def start_bank(
+    context: Context, chat_id: int, user: User, bank: Bank, t: Catalog, *, greet: bool
+) -> None:
     """Start a fresh attempt: send the bank's intro, then the first question."""
     attempt = await services(context).quiz.start(user.id, bank.id)
     await show_start(context, chat_id, user, Started(attempt, bank), t, greet=greet)
 
 
-async def show_start(context: Context, chat_id: int, user: User, started: Started, t: Catalog,
-                     *, greet: bool) -> None:
+async def show_start(
+    context: Context, chat_id: int, user: User, started: Started, t: Catalog, *, greet: bool
+) -> None:
     """Send a started attempt's intro (greeting the user by name when ``greet``), then its
     first question."""
     with results_unread():  # the messages are not read back: PTB builds no objects of them
-        await send(context, chat_id, private_screens.intro(started.bank, t, HTML,
-                                                  name=user.first_name if greet else None))
-        await send(context, chat_id, private_screens.attempt_question(started.bank, started.attempt, t,
-                                                             HTML))
+        await send(
+            context,
+            chat_id,
+            private_screens.intro(started.bank, t, HTML, name=user.first_name if greet else None),
+        )
+        await send(
+            context,
+            chat_id,
+            private_screens.attempt_question(started.bank, started.attempt, t, HTML),
+        )
 
 
 async def cmd_preview(update: Update, context: Context) -> None:
@@ -203,8 +241,9 @@ async def cmd_preview(update: Update, context: Context) -> None:
     bank_id = context.args[0] if context.args else None
     if await refused_unknown_bank(context, chat.id, t, bank_id):
         return
-    banks: Sequence[Bank] = ([await service.bank(bank_id)] if bank_id
-                            else list(service.registry.featured.values()))
+    banks: Sequence[Bank] = (
+        [await service.bank(bank_id)] if bank_id else list(service.registry.featured.values())
+    )
     for bank in banks:
         for screen in private_screens.preview(bank, t, HTML, share=sharing_on(context)):
             await send(context, chat.id, screen)
@@ -241,8 +280,11 @@ async def on_other_message(update: Update, context: Context) -> None:
     a text, poll or photo while the user has a /newquiz draft open is a step of the draft."""
     user, chat, message = update.effective_user, update.effective_chat, update.effective_message
     assert chat is not None
-    if message is not None and message.via_bot is not None and (
-            message.via_bot.id == context.bot.id):
+    if (
+        message is not None
+        and message.via_bot is not None
+        and (message.via_bot.id == context.bot.id)
+    ):
         return
     if await creators.on_draft_message(update, context):  # a step of an open /newquiz draft
         return
@@ -259,8 +301,9 @@ async def on_private_text(update: Update, context: Context) -> None:
         return
     message = update.effective_message
     cancel = quizzes.CANCEL.match(message.text.strip()) if message and message.text else None
-    if cancel is not None and (cancel[1] is None
-                               or cancel[1][1:].lower() == context.bot.username.lower()):
+    if cancel is not None and (
+        cancel[1] is None or cancel[1][1:].lower() == context.bot.username.lower()
+    ):
         await creators.cmd_cancel(update, context)  # as its CommandHandler: this bot's only
         return
     await on_other_message(update, context)
@@ -268,12 +311,14 @@ async def on_private_text(update: Update, context: Context) -> None:
 
 # --- callback queries ----------------------------------------------------------------------
 
-async def on_answer(query: CallbackQuery, context: Context, button: render_callbacks.AnswerButton,
-                    t: Catalog) -> None:
+
+async def on_answer(
+    query: CallbackQuery, context: Context, button: render_callbacks.AnswerButton, t: Catalog
+) -> None:
     """An option tap: the core checks it, records it durably and says what to show
-    (:func:`bot.features.private.advance.answer_tap`, which has the query answered once the tap is accepted,
-    before the write); this shows it: the feedback (and, in the user's one-tap flow, the next
-    question or the score at once below it).
+    (:func:`bot.features.private.advance.answer_tap`, which has the query answered once the tap is
+    accepted, before the write); this shows it: the feedback (and, in the user's one-tap flow, the
+    next question or the score at once below it).
 
     A tap on a question answered already (a double tap, or a tap Telegram delivers again after
     a crash that came between recording and showing) shows the recorded feedback again when
@@ -283,34 +328,53 @@ async def on_answer(query: CallbackQuery, context: Context, button: render_callb
     without a "Next" button is never stuck.
     """
     made = services(context)
-    outcome = await answer_tap(made.quiz, made.learning, made.preferences, query.from_user.id,
-                               button.attempt_id, button.position, slot=button.slot,
-                               language=t.language, acknowledge=_acknowledge(query, t))
+    outcome = await answer_tap(
+        made.quiz,
+        made.learning,
+        made.preferences,
+        query.from_user.id,
+        button.attempt_id,
+        button.position,
+        slot=button.slot,
+        language=t.language,
+        acknowledge=_acknowledge(query, t),
+    )
     await _show_answer(query, context, outcome, button.position, t)
 
 
-async def on_submit(query: CallbackQuery, context: Context, button: render_callbacks.SubmitButton,
-                    t: Catalog) -> None:
+async def on_submit(
+    query: CallbackQuery, context: Context, button: render_callbacks.SubmitButton, t: Catalog
+) -> None:
     """Submit on a question with several right options: the ticked slots (carried by the
     button) are graded, recorded and shown as an option tap's (:func:`on_answer`); Submit with
     nothing ticked is refused with a toast (``NothingChosen``)."""
     made = services(context)
-    outcome = await answer_tap(made.quiz, made.learning, made.preferences, query.from_user.id,
-                               button.attempt_id, button.position, ticked=button.ticked,
-                               language=t.language, acknowledge=_acknowledge(query, t))
+    outcome = await answer_tap(
+        made.quiz,
+        made.learning,
+        made.preferences,
+        query.from_user.id,
+        button.attempt_id,
+        button.position,
+        ticked=button.ticked,
+        language=t.language,
+        acknowledge=_acknowledge(query, t),
+    )
     await _show_answer(query, context, outcome, button.position, t)
 
 
-async def on_tick(query: CallbackQuery, context: Context, button: render_callbacks.TickButton,
-                  t: Catalog) -> None:
+async def on_tick(
+    query: CallbackQuery, context: Context, button: render_callbacks.TickButton, t: Catalog
+) -> None:
     """A tick on a question with several right options: checked as a tap would be (another
     user's, stale or forged buttons are refused and change nothing), then the keyboard is
     edited in place with the slot ticked or unticked. Nothing is stored: the ticks live in
     the buttons, so a restart between a tick and Submit loses nothing."""
     ticked = button.ticked ^ (1 << button.slot)
     service = services(context).quiz
-    attempt, bank = await service.tick(query.from_user.id, button.attempt_id, button.position,
-                                       ticked)
+    attempt, bank = await service.tick(
+        query.from_user.id, button.attempt_id, button.position, ticked
+    )
     await toast(query)
     await edit_keyboard(query, private_screens.ticked_question(bank, attempt, ticked, t, HTML))
 
@@ -318,13 +382,16 @@ async def on_tick(query: CallbackQuery, context: Context, button: render_callbac
 def _acknowledge(query: CallbackQuery, t: Catalog) -> Acknowledge:
     """Answer an answer tap's query as soon as the core accepted the tap (before it records):
     "answered already" for a question answered before, else without a text."""
+
     async def acknowledge(answered_before: bool) -> None:
         await toast(query, t("toast_answered") if answered_before else None)
+
     return acknowledge
 
 
-async def _show_answer(query: CallbackQuery, context: Context, outcome: AnswerOutcome,
-                       position: int, t: Catalog) -> None:
+async def _show_answer(
+    query: CallbackQuery, context: Context, outcome: AnswerOutcome, position: int, t: Catalog
+) -> None:
     """Show what the answer tap on the question at ``position`` came to (its query was answered
     by :func:`_acknowledge`); what follows is noted shown once it was sent (:func:`show_next`),
     and a recorded answer's review card is let go once its feedback is out (or could not be
@@ -334,13 +401,15 @@ async def _show_answer(query: CallbackQuery, context: Context, outcome: AnswerOu
             await send_to_query_chat(query, context, Screen(HTML.escape(t("storage_failed"))))
         return
     if isinstance(outcome, QuestionEdited):
-        for screen in private_screens.current_screens(outcome.bank, outcome.attempt, outcome.updated, t,
-                                             HTML):
+        for screen in private_screens.current_screens(
+            outcome.bank, outcome.attempt, outcome.updated, t, HTML
+        ):
             await send_to_query_chat(query, context, screen)
         return
     if isinstance(outcome, AnsweredBefore):
-        feedback = private_screens.feedback(outcome.bank, outcome.attempt, position, t, HTML,
-                                   one_tap=outcome.one_tap)
+        feedback = private_screens.feedback(
+            outcome.bank, outcome.attempt, position, t, HTML, one_tap=outcome.one_tap
+        )
         if not shows(query, feedback):
             await edit(query, feedback)
         if outcome.next is not None:
@@ -348,8 +417,12 @@ async def _show_answer(query: CallbackQuery, context: Context, outcome: AnswerOu
         return
     try:
         with results_unread():  # the edited message is not read back
-            await edit(query, private_screens.feedback(outcome.bank, outcome.attempt, position, t, HTML,
-                                              one_tap=outcome.one_tap))
+            await edit(
+                query,
+                private_screens.feedback(
+                    outcome.bank, outcome.attempt, position, t, HTML, one_tap=outcome.one_tap
+                ),
+            )
         if outcome.next is not None:  # the next question (or the score) at once, below it
             try:
                 await show_next(query, context, outcome.next, position, t)
@@ -360,8 +433,9 @@ async def _show_answer(query: CallbackQuery, context: Context, outcome: AnswerOu
         await services(context).quiz.answered(outcome.attempt, outcome.answer)
 
 
-async def _offer_next(query: CallbackQuery, bank: Bank, attempt: engine.Attempt, position: int,
-                      t: Catalog) -> None:
+async def _offer_next(
+    query: CallbackQuery, bank: Bank, attempt: engine.Attempt, position: int, t: Catalog
+) -> None:
     """The one-tap flow's next question could not be sent (a send that may have reached
     Telegram is not repeated): the feedback, which has no button in this flow, gets "Next", so
     the learner can ask for it (:func:`on_next` sends it until it is noted shown)."""
@@ -371,9 +445,10 @@ async def _offer_next(query: CallbackQuery, bank: Bank, attempt: engine.Attempt,
         log.info("user %s: the Next button could not be added: %s", query.from_user.id, exc)
 
 
-async def on_next(query: CallbackQuery, context: Context, button: render_callbacks.NextButton,
-                  t: Catalog) -> None:
-    """"Next": answer the query, send the next question (or the score). Nothing is stored:
+async def on_next(
+    query: CallbackQuery, context: Context, button: render_callbacks.NextButton, t: Catalog
+) -> None:
+    """ "Next": answer the query, send the next question (or the score). Nothing is stored:
     the answer moved the attempt on already.
 
     When the send fails in a way that may have left the question unposted (a transient
@@ -381,29 +456,39 @@ async def on_next(query: CallbackQuery, context: Context, button: render_callbac
     sends it again rather than being refused as stale.
     """
     quiz = services(context).quiz
-    shown = await next_question(quiz, services(context).learning, query.from_user.id,
-                                button.attempt_id, button.position)
+    shown = await next_question(
+        quiz, services(context).learning, query.from_user.id, button.attempt_id, button.position
+    )
     await toast(query)
     # the feedback stays as it is (a second tap on its button is answered as stale): one edit
     # less per question keeps the bot further from Telegram's limits
     await show_next(query, context, shown, button.position, t)
 
 
-async def show_next(query: CallbackQuery, context: Context, shown: NextShown, position: int,
-                    t: Catalog) -> None:
+async def show_next(
+    query: CallbackQuery, context: Context, shown: NextShown, position: int, t: Catalog
+) -> None:
     """Send what comes after the question at ``position`` (its next question, or the score),
     then note it shown (``QuizService.shown``): until it is, the same "Next" or a tap on the
     answered question (one-tap flow) sends it again, so a send that failed leaves no user
     stuck."""
     with results_unread():  # the messages are not read back: PTB builds no objects of them
-        for screen in private_screens.current_screens(shown.bank, shown.attempt, shown.updated, t, HTML,
-                                             shown.previous_best, share=sharing_on(context)):
+        for screen in private_screens.current_screens(
+            shown.bank,
+            shown.attempt,
+            shown.updated,
+            t,
+            HTML,
+            shown.previous_best,
+            share=sharing_on(context),
+        ):
             await send_to_query_chat(query, context, screen)
     services(context).quiz.shown(shown.attempt.id, position)
 
 
-async def on_language(query: CallbackQuery, context: Context,
-                      button: render_callbacks.LanguageButton) -> None:
+async def on_language(
+    query: CallbackQuery, context: Context, button: render_callbacks.LanguageButton
+) -> None:
     """A language choice (checked to be supported by the router): store it and confirm in the
     new language. A shared placeholder user (never the sender of a tap) is nobody."""
     if query.from_user.id in SHARED_SENDERS:
@@ -415,7 +500,7 @@ async def on_language(query: CallbackQuery, context: Context,
 
 
 async def on_bank(query: CallbackQuery, context: Context, bank_id: str, t: Catalog) -> None:
-    """"Retake" or a bank choice: start that bank from the beginning."""
+    """ "Retake" or a bank choice: start that bank from the beginning."""
     bank = await services(context).quiz.bank(bank_id)
     await toast(query)
     await start_bank(context, query_chat_id(query), query.from_user, bank, t, greet=False)
@@ -442,10 +527,11 @@ async def slow_down(app: QuizApplication, update: Update) -> None:
         t = i18n.catalog(await preferences.group_language(chat.id) or i18n.DEFAULT)
     try:
         await app.bot.send_message(
-            chat.id, HTML.escape(t("slow_down")),
+            chat.id,
+            HTML.escape(t("slow_down")),
             message_thread_id=thread_of(message),
-            reply_parameters=ReplyParameters(message.message_id,
-                                             allow_sending_without_reply=True))
+            reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
+        )
     except Dropped as exc:
         log.debug("slow-down notice not sent: %s", exc.reason)
 
@@ -521,5 +607,7 @@ def describe(update: object) -> str:
         return "update"
     user, chat = update.effective_user, update.effective_chat
     kind = "callback query" if update.callback_query is not None else "update"
-    return (f"{kind} {update.update_id} from user {user.id if user else None}"
-            f" in chat {chat.id if chat else None}")
+    return (
+        f"{kind} {update.update_id} from user {user.id if user else None}"
+        f" in chat {chat.id if chat else None}"
+    )

@@ -56,8 +56,10 @@ def intro(bank: Bank, t: Catalog, m: Markup, *, name: str | None = None) -> Scre
         lines += [m.escape(t("greeting", name=name)), ""]
     lines += [
         m.bold(bank.title.get(lang, bank.default_language)),
-        m.escape(f"{t('level_line', level=t('level.' + bank.level))} · "
-                 f"{t('question_count', count=len(bank.questions))}"),
+        m.escape(
+            f"{t('level_line', level=t('level.' + bank.level))} · "
+            f"{t('question_count', count=len(bank.questions))}"
+        ),
         "",
         m.escape(bank.description.get(lang, bank.default_language)),
     ]
@@ -73,8 +75,7 @@ def attempt_question(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> Scr
     return ticked_question(bank, attempt, 0, t, m)
 
 
-def ticked_question(bank: Bank, attempt: Attempt, ticked: int, t: Catalog,
-                    m: Markup) -> Screen:
+def ticked_question(bank: Bank, attempt: Attempt, ticked: int, t: Catalog, m: Markup) -> Screen:
     """The attempt's current question with the slots ``ticked`` (bit ``s`` for slot ``s``)
     shown ☑ (a question with several right options: the ticks live in the buttons, each
     tick button carrying the ticks it was drawn with, until Submit).
@@ -83,17 +84,27 @@ def ticked_question(bank: Bank, attempt: Attempt, ticked: int, t: Catalog,
         BankChanged: the attempt was planned on another bank version.
     """
     v = view(attempt, bank)
-    ticks = Ticks(ticked, lambda slot: TickButton(attempt.id, v.position, slot, ticked),
-                  SubmitButton(attempt.id, v.position, ticked))
-    return question(bank, v, t, m, lambda slot: AnswerButton(attempt.id, v.position, slot),
-                    ticks)
+    ticks = Ticks(
+        ticked,
+        lambda slot: TickButton(attempt.id, v.position, slot, ticked),
+        SubmitButton(attempt.id, v.position, ticked),
+    )
+    return question(bank, v, t, m, lambda slot: AnswerButton(attempt.id, v.position, slot), ticks)
 
 
-def current_screens(bank: Bank, attempt: Attempt, updated: bool, t: Catalog, m: Markup,
-            previous_best: ScorePoint | None = None, *, share: bool = False) -> list[Screen]:
+def current_screens(
+    bank: Bank,
+    attempt: Attempt,
+    updated: bool,
+    t: Catalog,
+    m: Markup,
+    previous_best: ScorePoint | None = None,
+    *,
+    share: bool = False,
+) -> list[Screen]:
     """The attempt's question at its position (after :meth:`QuizService.current
-    <bot.features.private.service.QuizService.current>`), headed by a notice if it was ``updated`` since the
-    attempt started; the score (one or more messages) if the attempt is finished, compared
+    <bot.features.private.service.QuizService.current>`), headed by a notice if it was ``updated``
+    since the attempt started; the score (one or more messages) if the attempt is finished, compared
     with ``previous_best``, with a "Share" button when ``share``."""
     if attempt.status == FINISHED:
         return outcome(bank, attempt, t, m, previous_best, share=share)
@@ -103,17 +114,20 @@ def current_screens(bank: Bank, attempt: Attempt, updated: bool, t: Catalog, m: 
     return [screen]
 
 
-def resume_screens(bank: Bank, attempt: Attempt, updated: bool, t: Catalog, m: Markup, *,
-            share: bool = False) -> list[Screen]:
+def resume_screens(
+    bank: Bank, attempt: Attempt, updated: bool, t: Catalog, m: Markup, *, share: bool = False
+) -> list[Screen]:
     """An attempt resumed by /start: where it stands ("question 3 of 10"), then
     :func:`current_screens`."""
-    notice = Screen(m.escape(t("resume", number=min(attempt.position + 1, attempt.total),
-                                total=attempt.total)))
+    notice = Screen(
+        m.escape(t("resume", number=min(attempt.position + 1, attempt.total), total=attempt.total))
+    )
     return [notice, *current_screens(bank, attempt, updated, t, m, share=share)]
 
 
-def feedback(bank: Bank, attempt: Attempt, position: int, t: Catalog, m: Markup, *,
-             one_tap: bool = False) -> Screen:
+def feedback(
+    bank: Bank, attempt: Attempt, position: int, t: Catalog, m: Markup, *, one_tap: bool = False
+) -> Screen:
     """The answered question: the choice marked ✅/❌, the correct option, the explanation;
     the option buttons marked the same and styled (:func:`marked_keyboard`), and a button to
     go on (or to see the score after the last question), none in the one-tap flow
@@ -125,12 +139,18 @@ def feedback(bank: Bank, attempt: Attempt, position: int, t: Catalog, m: Markup,
         return Screen("\n".join(lines), marked)
     last = position + 1 >= attempt.total
     label = t("button_results") if last else t("button_next")
-    return Screen("\n".join(lines),
-                  (*marked, (Button(label, NextButton(attempt.id, position)),)))
+    return Screen("\n".join(lines), (*marked, (Button(label, NextButton(attempt.id, position)),)))
 
 
-def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup,
-            previous_best: ScorePoint | None = None, *, share: bool = False) -> list[Screen]:
+def outcome(
+    bank: Bank,
+    attempt: Attempt,
+    t: Catalog,
+    m: Markup,
+    previous_best: ScorePoint | None = None,
+    *,
+    share: bool = False,
+) -> list[Screen]:
     """The end of an attempt: the score, the missed questions, retake and review buttons.
 
     Args:
@@ -160,22 +180,36 @@ def outcome(bank: Bank, attempt: Attempt, t: Catalog, m: Markup,
     return as_screens("\n".join(lines), m, rows)
 
 
-def score_lines(bank: Bank, attempt: Attempt, t: Catalog, m: Markup,
-                previous_best: ScorePoint | None = None) -> list[str]:
+def score_lines(
+    bank: Bank, attempt: Attempt, t: Catalog, m: Markup, previous_best: ScorePoint | None = None
+) -> list[str]:
     """The head of an end screen: the title, the bank, the score and its comparison with
     ``previous_best`` (the user's best earlier attempt on the bank, if any)."""
     lang = bank.language_for(t.language)
     res: Result = result(attempt)
-    lines = [m.bold(f"🏁 {t('result_title')}"), m.bold(bank.title.get(lang, bank.default_language)),
-             "", m.escape(t("result_score", score=res.score, total=res.total))]
+    lines = [
+        m.bold(f"🏁 {t('result_title')}"),
+        m.bold(bank.title.get(lang, bank.default_language)),
+        "",
+        m.escape(t("result_score", score=res.score, total=res.total)),
+    ]
     if previous_best is not None:
         if res.score * previous_best.total > previous_best.score * res.total:
-            lines.append(m.bold(t("result_improved", before=previous_best.score,
-                                  before_total=previous_best.total, score=res.score,
-                                  total=res.total)))
+            lines.append(
+                m.bold(
+                    t(
+                        "result_improved",
+                        before=previous_best.score,
+                        before_total=previous_best.total,
+                        score=res.score,
+                        total=res.total,
+                    )
+                )
+            )
         else:
-            lines.append(m.escape(t("result_best", best=previous_best.score,
-                                    best_total=previous_best.total)))
+            lines.append(
+                m.escape(t("result_best", best=previous_best.score, best_total=previous_best.total))
+            )
     return lines
 
 
@@ -198,11 +232,15 @@ def review(bank: Bank, attempt: Attempt, t: Catalog, m: Markup) -> list[Screen]:
         position = attempt.plan.question_order.index(question_id)
         v = view(attempt, bank, position)
         right = [option_text(bank, v.question, i, t) for i in sorted(v.question.correct_indices)]
-        blocks.append("\n".join([
-            m.bold(f"{position + 1}. {v.question.prompt.get(lang, bank.default_language)}"),
-            *(f"✅ {m.escape(text)}" for text in right),
-            *(line for line in notes_lines(bank, v.question, t, m, gap=False) if line),
-        ]))
+        blocks.append(
+            "\n".join(
+                [
+                    m.bold(f"{position + 1}. {v.question.prompt.get(lang, bank.default_language)}"),
+                    *(f"✅ {m.escape(text)}" for text in right),
+                    *(line for line in notes_lines(bank, v.question, t, m, gap=False) if line),
+                ]
+            )
+        )
     return [Screen(text) for text in pack(blocks, m=m)]
 
 
@@ -222,19 +260,27 @@ def preview(bank: Bank, t: Catalog, m: Markup, *, share: bool = False) -> list[S
     for number, q in enumerate(bank.questions, start=1):
         lines.append(f"{number}. {m.escape(q.prompt.get(lang, bank.default_language))}")
     lines += ["", m.italic(t("preview_footer"))]
-    return as_screens("\n".join(lines), m,
-                      head.keyboard + (share_row(bank, t) if share else ()))
+    return as_screens("\n".join(lines), m, head.keyboard + (share_row(bank, t) if share else ()))
 
 
 def answer_flow_screen(current: AnswerFlow, t: Catalog, m: Markup) -> Screen:
     """The private /settings: what follows an answer, both ways explained, one button each
     (the current one ticked)."""
-    lines = [m.bold(t("flow_title")), "", m.escape(t("flow_next_about")), "",
-             m.escape(t("flow_one_tap_about"))]
+    lines = [
+        m.bold(t("flow_title")),
+        "",
+        m.escape(t("flow_next_about")),
+        "",
+        m.escape(t("flow_one_tap_about")),
+    ]
     buttons = tuple(
-        (Button(("✓ " if flow is current else "") + t(f"flow_{flow.value}"),
-                FlowButton(flow.value)),)
-        for flow in AnswerFlow)
+        (
+            Button(
+                ("✓ " if flow is current else "") + t(f"flow_{flow.value}"), FlowButton(flow.value)
+            ),
+        )
+        for flow in AnswerFlow
+    )
     return Screen("\n".join(lines), buttons)
 
 
@@ -242,7 +288,8 @@ def language_picker(current: str, t: Catalog, m: Markup) -> Screen:
     """A prompt with one button per supported language, named in its own script."""
     buttons = tuple(
         Button(("✓ " if code == current else "") + t.language_name(code), LanguageButton(code))
-        for code in SUPPORTED)
+        for code in SUPPORTED
+    )
     return Screen(m.escape(t("language_prompt")), (buttons,))
 
 
@@ -250,14 +297,21 @@ def bank_choice(banks: Iterable[Bank], t: Catalog, m: Markup, *, header: str) ->
     """``header`` and one button per bank: its title in the user's language, clipped to
     :data:`MAX_BUTTON_LABEL` characters; at most :data:`MAX_KEYBOARD_BUTTONS` banks (the others
     are still reachable with ``/quiz <id>``)."""
-    rows = tuple((Button(clip(b.title.get(b.language_for(t.language), b.default_language),
-                              MAX_BUTTON_LABEL), BankButton(b.id)),)
-                 for b in itertools.islice(banks, MAX_KEYBOARD_BUTTONS))
+    rows = tuple(
+        (
+            Button(
+                clip(b.title.get(b.language_for(t.language), b.default_language), MAX_BUTTON_LABEL),
+                BankButton(b.id),
+            ),
+        )
+        for b in itertools.islice(banks, MAX_KEYBOARD_BUTTONS)
+    )
     return Screen(m.escape(header), rows)
 
 
-def delete_data_question(t: Catalog, m: Markup, nonce: str,
-                         made: Creations | None = None) -> Screen:
+def delete_data_question(
+    t: Catalog, m: Markup, nonce: str, made: Creations | None = None
+) -> Screen:
     """/deletemydata's question: what would be deleted, with "delete" and "keep" buttons that
     carry the question's one-time ``nonce``. A user who made quizzes (``made``) chooses
     between deleting them too and keeping them without their name; their draft is named."""
@@ -266,14 +320,24 @@ def delete_data_question(t: Catalog, m: Markup, nonce: str,
     if made.draft:
         text.append(t("deletemydata_draft"))
     if not made.quizzes:
-        return Screen(m.escape("\n\n".join(text)),
-                      ((Button(t("button_delete_confirm"), DeleteDataButton(1, nonce)),
-                        Button(t("button_delete_cancel"), DeleteDataButton(0, nonce))),))
+        return Screen(
+            m.escape("\n\n".join(text)),
+            (
+                (
+                    Button(t("button_delete_confirm"), DeleteDataButton(1, nonce)),
+                    Button(t("button_delete_cancel"), DeleteDataButton(0, nonce)),
+                ),
+            ),
+        )
     text.append(t("deletemydata_quizzes", count=made.quizzes))
-    return Screen(m.escape("\n\n".join(text)),
-                  ((Button(t("button_delete_with_quizzes"), DeleteDataButton(2, nonce)),),
-                   (Button(t("button_delete_keep_quizzes"), DeleteDataButton(3, nonce)),),
-                   (Button(t("button_delete_cancel"), DeleteDataButton(0, nonce)),)))
+    return Screen(
+        m.escape("\n\n".join(text)),
+        (
+            (Button(t("button_delete_with_quizzes"), DeleteDataButton(2, nonce)),),
+            (Button(t("button_delete_keep_quizzes"), DeleteDataButton(3, nonce)),),
+            (Button(t("button_delete_cancel"), DeleteDataButton(0, nonce)),),
+        ),
+    )
 
 
 def delete_data_done(t: Catalog, m: Markup, deleted: DeletedData) -> Screen:

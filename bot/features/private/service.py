@@ -52,6 +52,7 @@ class Retention:
     abandoned_attempt_days: float = 90.0
     player_name_days: float = 30.0
 
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -70,6 +71,7 @@ class _AttemptCache(LRUCache[int, Attempt]):
         attempt_id, attempt = super().popitem()
         self._on_evicted(attempt_id, attempt)
         return attempt_id, attempt
+
 
 class QuizService:
     """The quiz's use cases.
@@ -94,10 +96,16 @@ class QuizService:
         retention: What :meth:`prune` deletes.
     """
 
-    def __init__(self, store: QuizStore, banks: BankRegistry | Mapping[str, Bank], *,
-                 clock: Callable[[], float] = time.time,
-                 rng: random.Random | None = None, cache_size: int = 50_000,
-                 retention: Retention | None = None) -> None:
+    def __init__(
+        self,
+        store: QuizStore,
+        banks: BankRegistry | Mapping[str, Bank],
+        *,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        cache_size: int = 50_000,
+        retention: Retention | None = None,
+    ) -> None:
         self.store = store
         self.registry = BankRegistry.of(banks)
         self.retention = retention or Retention()
@@ -137,8 +145,9 @@ class QuizService:
     async def forget(self, user_id: int) -> None:
         """Drop everything cached about ``user_id`` (their data is being deleted): their
         attempts and what was shown or reviewed of them (their choices are
-        :meth:`PreferencesService.forget <bot.features.preferences.service.PreferencesService.forget>`'s).
-        Their old buttons then read storage, which has nothing: they are refused."""
+        :meth:`PreferencesService.forget
+        <bot.features.preferences.service.PreferencesService.forget>`'s). Their old buttons then
+        read storage, which has nothing: they are refused."""
         for attempt_id in self._by_user.get(user_id, set()):
             self._reviewed.pop(attempt_id, None)
         self._forget_user(user_id)
@@ -157,9 +166,12 @@ class QuizService:
     @property
     def cached(self) -> dict[str, int]:
         """Entries per in-memory cache (for tests and benchmarks)."""
-        return {"attempts": len(self._attempts), "users": len(self._by_user),
-                "shown": len(self._shown),
-                "reviewed": len(self._reviewed)}
+        return {
+            "attempts": len(self._attempts),
+            "users": len(self._by_user),
+            "shown": len(self._shown),
+            "reviewed": len(self._reviewed),
+        }
 
     async def bank(self, bank_id: str) -> Bank:
         """The bank ``bank_id`` at its latest version (featured, or a created quiz that may be
@@ -200,8 +212,9 @@ class QuizService:
         """
         bank = await self.bank(bank_id)
         plan = engine.plan_attempt(bank, self._rng)
-        attempt = await self.store.start_attempt(user_id, bank.id, bank.version, plan,
-                                                 self._clock(), engine.fingerprints(bank))
+        attempt = await self.store.start_attempt(
+            user_id, bank.id, bank.version, plan, self._clock(), engine.fingerprints(bank)
+        )
         self._forget_user(user_id)
         return self._remember(attempt)
 
@@ -243,8 +256,12 @@ class QuizService:
             self._warn(attempt, revision)
             revised = revision.attempt
             if await self.store.revise_attempt(
-                    attempt.id, attempt.position, revised.plan, revised.fingerprints,
-                    revised.ended_at if revised.status == engine.FINISHED else None):
+                attempt.id,
+                attempt.position,
+                revised.plan,
+                revised.fingerprints,
+                revised.ended_at if revised.status == engine.FINISHED else None,
+            ):
                 return self._remember(revised), revision.updated is not None
             # it moved on or ended meanwhile (another tap, /stop): look again at what is stored
             stored = await self.store.attempt(attempt.id)
@@ -261,10 +278,15 @@ class QuizService:
             self._warned.add((attempt.bank_id, question_id))
             log.warning(
                 "bank %s version %s: question %s was %s without a version bump; attempt %s %s",
-                attempt.bank_id, attempt.bank_version, question_id,
-                "removed" if question_id in revision.removed else "edited", attempt.id,
-                "skips it" if question_id in revision.removed
-                else "shows it as it is now, with new option order")
+                attempt.bank_id,
+                attempt.bank_version,
+                question_id,
+                "removed" if question_id in revision.removed else "edited",
+                attempt.id,
+                "skips it"
+                if question_id in revision.removed
+                else "shows it as it is now, with new option order",
+            )
 
     async def attempt(self, attempt_id: int) -> Attempt:
         """The attempt with ``attempt_id`` (from the cache when it is there).
@@ -280,8 +302,9 @@ class QuizService:
             raise UnknownAttempt(attempt_id)
         return self._remember(attempt)
 
-    async def grade(self, user_id: int, attempt_id: int, position: int,
-                    slot: int) -> tuple[Attempt, Answer]:
+    async def grade(
+        self, user_id: int, attempt_id: int, position: int, slot: int
+    ) -> tuple[Attempt, Answer]:
         """Check and grade an answer without recording it (no write; usually no read).
 
         Raises:
@@ -290,11 +313,16 @@ class QuizService:
             QuestionChanged: the question was edited since it was shown: show it again after
                 :meth:`current`.
         """
-        return await self._checked(attempt_id, lambda attempt, bank: engine.grade(
-            attempt, bank, user_id, position, slot, self._clock()))
+        return await self._checked(
+            attempt_id,
+            lambda attempt, bank: engine.grade(
+                attempt, bank, user_id, position, slot, self._clock()
+            ),
+        )
 
-    async def _checked(self, attempt_id: int,
-                       check: Callable[[Attempt, Bank | None], T]) -> tuple[Attempt, T]:
+    async def _checked(
+        self, attempt_id: int, check: Callable[[Attempt, Bank | None], T]
+    ) -> tuple[Attempt, T]:
         """``check`` (an engine rule, which raises a :class:`~bot.kernel.engine.QuizError` to
         refuse) on the attempt and its planned bank: on the cached attempt first, and when that
         refuses, once more on the stored one (another instance may have moved it on since this
@@ -318,19 +346,25 @@ class QuizService:
 
     # --- questions with several right options: ticks, then Submit ---------------------------
 
-    async def grade_choice(self, user_id: int, attempt_id: int, position: int,
-                           mask: int) -> tuple[Attempt, Answer]:
+    async def grade_choice(
+        self, user_id: int, attempt_id: int, position: int, mask: int
+    ) -> tuple[Attempt, Answer]:
         """Check and grade a Submit of the ticked slots ``mask`` (bit ``s`` for slot ``s``),
         without recording it (see :func:`bot.kernel.engine.grade_choice`).
 
         Raises:
             NothingChosen: nothing ticked. The refusals of :meth:`grade`.
         """
-        return await self._checked(attempt_id, lambda attempt, bank: engine.grade_choice(
-            attempt, bank, user_id, position, mask, self._clock()))
+        return await self._checked(
+            attempt_id,
+            lambda attempt, bank: engine.grade_choice(
+                attempt, bank, user_id, position, mask, self._clock()
+            ),
+        )
 
-    async def tick(self, user_id: int, attempt_id: int, position: int,
-                   mask: int) -> tuple[Attempt, Bank]:
+    async def tick(
+        self, user_id: int, attempt_id: int, position: int, mask: int
+    ) -> tuple[Attempt, Bank]:
         """Check a tick that makes the ticked slots ``mask`` on the question at ``position``;
         nothing is stored (the ticks live in the question's buttons until Submit).
 
@@ -341,6 +375,7 @@ class QuizService:
             InvalidOption: a slot the question lacks, or the question has one right option.
             The refusals of :meth:`grade`.
         """
+
         def check(attempt: Attempt, bank: Bank | None) -> Bank:
             question, slots = engine.asking(attempt, bank, user_id, position)
             engine.chosen_slots(mask, len(slots))
@@ -350,8 +385,9 @@ class QuizService:
 
         return await self._checked(attempt_id, check)
 
-    async def record(self, attempt: Attempt, answer: Answer, *,
-                     language: str | None = None) -> Attempt:
+    async def record(
+        self, attempt: Attempt, answer: Answer, *, language: str | None = None
+    ) -> Attempt:
         """Record a graded answer durably, with the attempt moved on by the core's rule
         (:func:`bot.kernel.engine.with_answer`) in the same write; return that attempt.
         ``language`` is the one the question was shown in (for ``quizbot report``).
@@ -362,8 +398,9 @@ class QuizService:
             StorageError: the answer could not be stored.
         """
         moved = engine.with_answer(attempt, answer)
-        outcome = await self.store.record_answer(attempt.id, attempt.position, answer, moved,
-                                                 language)
+        outcome = await self.store.record_answer(
+            attempt.id, attempt.position, answer, moved, language
+        )
         if outcome == DUPLICATE:
             raise AlreadyAnswered(answer.question_id)
         if outcome == CLOSED:
@@ -377,8 +414,13 @@ class QuizService:
         """After a recorded answer's feedback was shown: let :attr:`on_answer` (spaced review)
         rate the user's card. Kept out of :meth:`record`, so the feedback never waits for it."""
         if self.on_answer is not None:
-            await self.on_answer(attempt.user_id, attempt.bank_id, answer.question_id,
-                                 answer.correct, answer.answered_at)
+            await self.on_answer(
+                attempt.user_id,
+                attempt.bank_id,
+                answer.question_id,
+                answer.correct,
+                answer.answered_at,
+            )
 
     async def next(self, user_id: int, attempt_id: int, position: int) -> Attempt:
         """Check a "next" tap on the feedback of the question at ``position``; nothing is stored
@@ -393,8 +435,9 @@ class QuizService:
             UnknownAttempt, NotYourAttempt, BankChanged, AttemptClosed, StaleQuestion,
             NotAnswered: refused; nothing changes.
         """
-        attempt, shown = await self._checked(attempt_id, lambda attempt, bank: engine.check_next(
-            attempt, bank, user_id, position))
+        attempt, shown = await self._checked(
+            attempt_id, lambda attempt, bank: engine.check_next(attempt, bank, user_id, position)
+        )
         if self._shown.get(attempt.id, -1) >= shown:
             raise StaleQuestion(position)  # "next" tapped twice: shown already
         return attempt
@@ -427,7 +470,8 @@ class QuizService:
             StaleQuestion: reviewed already.
         """
         attempt, bank = await self._checked(
-            attempt_id, lambda attempt, planned: engine.check_review(attempt, planned, user_id))
+            attempt_id, lambda attempt, planned: engine.check_review(attempt, planned, user_id)
+        )
         if attempt.id in self._reviewed:
             raise StaleQuestion(attempt.total)
         self._reviewed[attempt.id] = None
@@ -449,7 +493,8 @@ class QuizService:
         return await self.store.prune(
             abandoned_before=now - self.retention.abandoned_attempt_days * DAY,
             names_before=now - self.retention.player_name_days * DAY,
-            prompts_before=now - DAY)  # a prompt is answered within minutes, or never
+            prompts_before=now - DAY,
+        )  # a prompt is answered within minutes, or never
 
     async def stop(self, user_id: int) -> bool:
         """Abandon the user's active attempt; False if there was none."""
@@ -470,6 +515,7 @@ class QuizService:
             StorageError: the library of created quizzes could not be read.
         """
         named = dict(self.registry.featured)
-        named.update(await self.registry.loaded([i for i in dict.fromkeys(bank_ids)
-                                                 if i not in named]))
+        named.update(
+            await self.registry.loaded([i for i in dict.fromkeys(bank_ids) if i not in named])
+        )
         return named

@@ -1,5 +1,6 @@
-"""The private /settings: each user's choice of what follows an answer (``bot/features/private/flow.py``:
-a "Next" button, or the next question at once), kept in storage."""
+"""The private /settings: each user's choice of what follows an answer
+(``bot/features/private/flow.py``: a "Next" button, or the next question at once), kept in
+storage."""
 
 from __future__ import annotations
 
@@ -25,8 +26,9 @@ async def cmd_settings(update: Update, context: Context) -> None:
     await send(context, chat.id, private_screens.answer_flow_screen(flow, t, HTML))
 
 
-async def on_flow(query: CallbackQuery, context: Context, button: render_callbacks.FlowButton,
-                  t: Catalog) -> None:
+async def on_flow(
+    query: CallbackQuery, context: Context, button: render_callbacks.FlowButton, t: Catalog
+) -> None:
     """A choice on the /settings screen: stored, confirmed by a toast, the screen ticked anew.
     A shared placeholder user (never the sender of a tap) is nobody."""
     if query.from_user.id in SHARED_SENDERS:

@@ -1,8 +1,8 @@
 """Who starts what: a private quiz resumed or started, who may start or stop a group session,
 and which bank a group session starts when the chosen one is gone.
 
-Each rule returns a small outcome; the front ends (``bot.telegram``, ``bot.terminal.play``) turn it into
-a screen.
+Each rule returns a small outcome; the front ends (``bot.telegram``, ``bot.terminal.play``) turn it
+into a screen.
 """
 
 from __future__ import annotations
@@ -43,8 +43,9 @@ class Started:
     bank: Bank
 
 
-async def resume_or_start(service: QuizService, user_id: int,
-                          bank_id: str | None) -> Resumed | Started | None:
+async def resume_or_start(
+    service: QuizService, user_id: int, bank_id: str | None
+) -> Resumed | Started | None:
     """/start [bank] and the terminal's play: resume the user's active attempt when
     :func:`resumes` says so, else start ``bank_id`` (None: the only bank installed).
 
@@ -83,12 +84,17 @@ def may_start(settings: GroupSettings) -> Permission:
     return Permission.IF_ADMIN if settings.who_starts == ADMINS else Permission.ALLOWED
 
 
-def may_stop(settings: GroupSettings, session: GroupSession, sender_id: int | None, *,
-             as_person: bool) -> Permission:
+def may_stop(
+    settings: GroupSettings, session: GroupSession, sender_id: int | None, *, as_person: bool
+) -> Permission:
     """Who may stop a running session: its starter (writing as themselves, not as the group or
     a channel) unless only admins may start sessions; the group's admins always."""
-    by_starter = (settings.who_starts != ADMINS and as_person and sender_id is not None
-                  and sender_id == session.starter_id)
+    by_starter = (
+        settings.who_starts != ADMINS
+        and as_person
+        and sender_id is not None
+        and sender_id == session.starter_id
+    )
     return Permission.ALLOWED if by_starter else Permission.IF_ADMIN
 
 
@@ -106,13 +112,17 @@ class BankPick:
     gone: str | None
 
 
-def resolve_bank(requested: str | None, settings: GroupSettings,
-                 banks: Collection[str]) -> BankPick:
+def resolve_bank(
+    requested: str | None, settings: GroupSettings, banks: Collection[str]
+) -> BankPick:
     """The bank ``/quiz [requested]`` starts: the one named (if installed), else the group's
     choice (if still installed), else the only bank installed; a choice that is gone is named
     in the outcome."""
-    gone = (settings.bank_id if requested is None and settings.bank_id is not None
-            and settings.bank_id not in banks else None)
+    gone = (
+        settings.bank_id
+        if requested is None and settings.bank_id is not None and settings.bank_id not in banks
+        else None
+    )
     if requested is not None:
         bank_id: str | None = requested
     elif settings.bank_id in banks:
@@ -122,8 +132,9 @@ def resolve_bank(requested: str | None, settings: GroupSettings,
     return BankPick(bank_id if bank_id in banks else None, gone)
 
 
-async def pick_bank(registry: BankRegistry, requested: str | None,
-                    settings: GroupSettings) -> BankPick:
+async def pick_bank(
+    registry: BankRegistry, requested: str | None, settings: GroupSettings
+) -> BankPick:
     """:func:`resolve_bank` over the registry: the featured banks, and the bank named or the
     group's choice when it is a created quiz that may be started (one taken down or deleted
     is gone, as a removed bank file).

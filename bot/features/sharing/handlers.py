@@ -47,8 +47,8 @@ def sharing_on(context: Context) -> bool:
 
 
 async def on_inline_query(update: Update, context: Context) -> None:
-    """An inline query: the banks matching its text (:func:`bot.features.sharing.rules.find`: featured
-    banks, then public created quizzes; all of them for an empty text), in the
+    """An inline query: the banks matching its text (:func:`bot.features.sharing.rules.find`:
+    featured banks, then public created quizzes; all of them for an empty text), in the
     user's language, one page of at most 50 (Bot API answerInlineQuery), each an article that
     posts the bank's card; with a "Start in this group" button when the query was typed in a
     group. No match: no results, and a button above them that opens the private chat on the
@@ -62,22 +62,38 @@ async def on_inline_query(update: Update, context: Context) -> None:
     t = await catalog_for(context, query.from_user)
     found = await sharing.find(services(context).banks, query.query, query.offset)
     shown, next_offset, matches = found.page, found.next_offset, found.matches
-    articles = sharing_screens.inline_articles(shown, t, HTML, context.bot.username,
-                                      in_group=query.chat_type in GROUP_CHAT_TYPES)
+    articles = sharing_screens.inline_articles(
+        shown, t, HTML, context.bot.username, in_group=query.chat_type in GROUP_CHAT_TYPES
+    )
     results = [
         InlineQueryResultArticle(
-            article.id, article.title,
+            article.id,
+            article.title,
             InputTextMessageContent(article.card.text, parse_mode=ParseMode.HTML),
-            reply_markup=keyboard(article.card), description=article.description)
-        for article in articles]
+            reply_markup=keyboard(article.card),
+            description=article.description,
+        )
+        for article in articles
+    ]
     button = None
     if not matches:
-        button = InlineQueryResultsButton(sharing_screens.no_match_button(t),
-                                          start_parameter=render_links.LIST_PAYLOAD)
-    log.debug("inline query %s from user %s: %d of %s bank(s)", query.id, query.from_user.id,
-              len(results), matches)
+        button = InlineQueryResultsButton(
+            sharing_screens.no_match_button(t), start_parameter=render_links.LIST_PAYLOAD
+        )
+    log.debug(
+        "inline query %s from user %s: %d of %s bank(s)",
+        query.id,
+        query.from_user.id,
+        len(results),
+        matches,
+    )
     # the last page omits next_offset, which Telegram reads as "" (no more results): PTB 22.8's
     # Defaults turn an empty-string parameter into "[]" (ExtBot._insert_defaults takes "" for
     # an empty sequence of poll options), which would make the client ask for a next page
-    await query.answer(results, cache_time=CACHE_SECONDS, is_personal=True,
-                       next_offset=next_offset or None, button=button)
+    await query.answer(
+        results,
+        cache_time=CACHE_SECONDS,
+        is_personal=True,
+        next_offset=next_offset or None,
+        button=button,
+    )

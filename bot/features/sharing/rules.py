@@ -35,8 +35,13 @@ _DROPPED = frozenset({"Me", "Cf", "Cc", "Cs", "Co", "Cn"})
 spaces and joiners, right-to-left and left-to-right marks, the BOM), control, surrogate,
 private-use and unassigned code points."""
 
-_DIACRITICS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF),
-               (0xFE20, 0xFE2F))
+_DIACRITICS = (
+    (0x0300, 0x036F),
+    (0x1AB0, 0x1AFF),
+    (0x1DC0, 0x1DFF),
+    (0x20D0, 0x20FF),
+    (0xFE20, 0xFE2F),
+)
 """The Combining Diacritical Marks blocks (and their extensions, supplement, marks for symbols
 and half marks): the accents that NFKD splits off Latin, Greek and Cyrillic letters, left out
 so that "Μεγαλα" finds "Μεγάλα". The marks of scripts such as Devanagari (the virama, vowel
@@ -87,12 +92,10 @@ def search(banks: Iterable[Bank], query: str) -> list[Bank]:
     Never raises, whatever the text: any string is a query.
     """
     words = query_words(query)
-    return [bank for bank in banks
-            if all(word in haystack(bank) for word in words)]
+    return [bank for bank in banks if all(word in haystack(bank) for word in words)]
 
 
-def page(items: Sequence[Bank], offset: str, size: int = PAGE_SIZE
-         ) -> tuple[Sequence[Bank], str]:
+def page(items: Sequence[Bank], offset: str, size: int = PAGE_SIZE) -> tuple[Sequence[Bank], str]:
     """One page of results and the ``next_offset`` for the next one.
 
     Args:
@@ -134,8 +137,7 @@ class Found:
     matches: int
 
 
-async def find(registry: BankRegistry, query: str, offset: str,
-               size: int = PAGE_SIZE) -> Found:
+async def find(registry: BankRegistry, query: str, offset: str, size: int = PAGE_SIZE) -> Found:
     """The page ``offset`` of what the inline query ``query`` finds: the featured banks that
     :func:`search` matches, then the public, enabled created quizzes whose title contains the
     query's text (its first :data:`MAX_QUERY` characters, spaces collapsed; every public one
@@ -158,11 +160,12 @@ async def find(registry: BankRegistry, query: str, offset: str,
     start = _start(offset)
     end = start + min(size, PAGE_SIZE)
     end = min(end, max(len(featured), start) + CREATED_PER_PAGE)
-    records = await registry.search(" ".join(query[:MAX_QUERY].split()),
-                                    limit=end + 1 - len(featured))
+    records = await registry.search(
+        " ".join(query[:MAX_QUERY].split()), limit=end + 1 - len(featured)
+    )
     total = len(featured) + len(records)
     shown = list(featured[start:end])
-    for record in records[max(start - len(featured), 0):end - len(featured)]:
+    for record in records[max(start - len(featured), 0) : end - len(featured)]:
         bank = await registry.find(record.id, record.version)
         if bank is not None:  # else deleted or taken down since it was found
             shown.append(bank)

@@ -51,42 +51,62 @@ def share_row(bank: Bank, t: Catalog) -> tuple[tuple[Button, ...], ...]:
     return ((Button(t("inline.button_share"), ShareButton(bank.id)),),)
 
 
-def bank_card(bank: Bank, t: Catalog, m: Markup, bot_username: str, *,
-              in_group: bool) -> Screen:
+def bank_card(bank: Bank, t: Catalog, m: Markup, bot_username: str, *, in_group: bool) -> Screen:
     """The card a chosen inline result posts: the bank's title, level, question count and
     description, with a "Start quiz" button (:func:`bank_link`) and, ``in_group``, a "Start in
     this group" button (:func:`group_bank_link`). The card is in the sharer's language."""
     lang = bank.language_for(t.language)
-    description = clip_utf16(bank.description.get(lang, bank.default_language),
-                             MAX_CARD_DESCRIPTION)
+    description = clip_utf16(
+        bank.description.get(lang, bank.default_language), MAX_CARD_DESCRIPTION
+    )
     hint = t("inline.card_hint_group" if in_group else "inline.card_hint", bot=bot_username)
-    lines = [m.bold(bank.title.get(lang, bank.default_language)),
-             m.escape(f"{t('level_line', level=t('level.' + bank.level))} · "
-                      f"{t('question_count', count=len(bank.questions))}"),
-             "", m.escape(description), "", m.italic(hint)]
+    lines = [
+        m.bold(bank.title.get(lang, bank.default_language)),
+        m.escape(
+            f"{t('level_line', level=t('level.' + bank.level))} · "
+            f"{t('question_count', count=len(bank.questions))}"
+        ),
+        "",
+        m.escape(description),
+        "",
+        m.italic(hint),
+    ]
     rows: list[tuple[Button, ...]] = [
-        (Button(t("inline.button_start"), UrlButton(bank_link(bot_username, bank.id))),)]
+        (Button(t("inline.button_start"), UrlButton(bank_link(bot_username, bank.id))),)
+    ]
     if in_group:
-        rows.append((Button(t("inline.button_start_group"),
-                            UrlButton(group_bank_link(bot_username, bank.id))),))
+        rows.append(
+            (
+                Button(
+                    t("inline.button_start_group"),
+                    UrlButton(group_bank_link(bot_username, bank.id)),
+                ),
+            )
+        )
     return Screen("\n".join(lines), tuple(rows))
 
 
-def inline_articles(banks: Iterable[Bank], t: Catalog, m: Markup, bot_username: str, *,
-                    in_group: bool) -> list[Article]:
+def inline_articles(
+    banks: Iterable[Bank], t: Catalog, m: Markup, bot_username: str, *, in_group: bool
+) -> list[Article]:
     """One :class:`Article` per bank: its title in the user's language, "level · questions ·
     description" as the description, and its :func:`bank_card`."""
     articles = []
     for bank in banks:
         lang = bank.language_for(t.language)
-        summary = (f"{t('level.' + bank.level)} · "
-                   f"{t('question_count', count=len(bank.questions))} · "
-                   f"{bank.description.get(lang, bank.default_language)}")
-        articles.append(Article(
-            id=bank.id,
-            title=clip(bank.title.get(lang, bank.default_language), MAX_RESULT_TITLE),
-            description=clip_utf16(" ".join(summary.split()), MAX_RESULT_DESCRIPTION),
-            card=bank_card(bank, t, m, bot_username, in_group=in_group)))
+        summary = (
+            f"{t('level.' + bank.level)} · "
+            f"{t('question_count', count=len(bank.questions))} · "
+            f"{bank.description.get(lang, bank.default_language)}"
+        )
+        articles.append(
+            Article(
+                id=bank.id,
+                title=clip(bank.title.get(lang, bank.default_language), MAX_RESULT_TITLE),
+                description=clip_utf16(" ".join(summary.split()), MAX_RESULT_DESCRIPTION),
+                card=bank_card(bank, t, m, bot_username, in_group=in_group),
+            )
+        )
     return articles
 
 

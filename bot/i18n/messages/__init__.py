@@ -37,6 +37,12 @@ def _by_key(*messages: Text | Plural) -> dict[str, Text | Plural]:
 
 
 MESSAGES: dict[str, Text | Plural] = _by_key(
-    *players.MESSAGES, *newquiz.MESSAGES, *quizzes.MESSAGES, *daily.MESSAGES,
-    *learners.MESSAGES, *homework.MESSAGES, *speed.MESSAGES)
+    *players.MESSAGES,
+    *newquiz.MESSAGES,
+    *quizzes.MESSAGES,
+    *daily.MESSAGES,
+    *learners.MESSAGES,
+    *homework.MESSAGES,
+    *speed.MESSAGES,
+)
 """Every message of the user interface by key."""

@@ -48,9 +48,16 @@ class ChannelsMixin:
     """Channels: the bot as an administrator, its rights, its posts, taps and edits."""
 
     def add_channel(
-        self, chat_id: int, title: str, *, owner: int, admins: list[int] | tuple[int, ...] = (),
-        subscribers: list[int] | tuple[int, ...] = (), bot_admin: bool = True,
-        can_post: bool = True, can_edit: bool = True,
+        self,
+        chat_id: int,
+        title: str,
+        *,
+        owner: int,
+        admins: list[int] | tuple[int, ...] = (),
+        subscribers: list[int] | tuple[int, ...] = (),
+        bot_admin: bool = True,
+        can_post: bool = True,
+        can_edit: bool = True,
     ) -> dict:
         """Register a channel; with ``bot_admin`` the owner adds the bot as an administrator
         (a my_chat_member Update).
@@ -67,14 +74,16 @@ class ChannelsMixin:
         Returns:
             The Chat dict.
         """
-        chat = self.add_group(chat_id, title, type="channel", admins=[owner, *admins],
-                              members=list(subscribers))
+        chat = self.add_group(
+            chat_id, title, type="channel", admins=[owner, *admins], members=list(subscribers)
+        )
         if bot_admin:
             self.promote_bot(chat_id, by=owner, can_post=can_post, can_edit=can_edit)
         return chat
 
-    def promote_bot(self, chat_id: int, *, by: int, can_post: bool = True,
-                    can_edit: bool = True) -> dict:
+    def promote_bot(
+        self, chat_id: int, *, by: int, can_post: bool = True, can_edit: bool = True
+    ) -> dict:
         """An admin adds the bot to a channel as an administrator, or changes its rights: a
         my_chat_member Update (old status "left", "member" or "administrator").
 
@@ -85,8 +94,11 @@ class ChannelsMixin:
         if chat.bot_status is not None:
             raise ValueError(f"the bot was removed from channel {chat_id}: add_bot() first")
         old = self._channel_member(chat, self.bot_id)
-        rights = {"can_post_messages": can_post, "can_edit_messages": can_edit,
-                  "can_delete_messages": True}
+        rights = {
+            "can_post_messages": can_post,
+            "can_edit_messages": can_edit,
+            "can_delete_messages": True,
+        }
         self._bot_rights[chat_id] = rights
         if self.bot_id not in chat.admins:
             chat.admins.append(self.bot_id)
@@ -159,22 +171,41 @@ class ChannelsMixin:
             raise _bad("user not found")
         user = self._user(user_id)
         if user_id == self.bot_id and user_id in chat.admins:
-            return {"status": "administrator", "user": user, "can_be_edited": False,
-                    "is_anonymous": False, "can_manage_chat": True, "can_change_info": False,
-                    "can_invite_users": False, "can_restrict_members": False,
-                    "can_promote_members": False, "can_manage_video_chats": False,
-                    "can_post_stories": False, "can_edit_stories": False,
-                    "can_delete_stories": False,
-                    **{right: bool(self._rights(chat).get(right)) for right in CHANNEL_RIGHTS}}
+            return {
+                "status": "administrator",
+                "user": user,
+                "can_be_edited": False,
+                "is_anonymous": False,
+                "can_manage_chat": True,
+                "can_change_info": False,
+                "can_invite_users": False,
+                "can_restrict_members": False,
+                "can_promote_members": False,
+                "can_manage_video_chats": False,
+                "can_post_stories": False,
+                "can_edit_stories": False,
+                "can_delete_stories": False,
+                **{right: bool(self._rights(chat).get(right)) for right in CHANNEL_RIGHTS},
+            }
         if chat.admins and user_id == chat.admins[0]:
             return {"status": "creator", "user": user, "is_anonymous": False}
         if user_id in chat.admins:
-            return {"status": "administrator", "user": user, "can_be_edited": False,
-                    "is_anonymous": False, "can_manage_chat": True, "can_change_info": True,
-                    "can_invite_users": True, "can_restrict_members": True,
-                    "can_promote_members": False, "can_manage_video_chats": True,
-                    "can_post_stories": True, "can_edit_stories": True,
-                    "can_delete_stories": True, **dict.fromkeys(CHANNEL_RIGHTS, True)}
+            return {
+                "status": "administrator",
+                "user": user,
+                "can_be_edited": False,
+                "is_anonymous": False,
+                "can_manage_chat": True,
+                "can_change_info": True,
+                "can_invite_users": True,
+                "can_restrict_members": True,
+                "can_promote_members": False,
+                "can_manage_video_chats": True,
+                "can_post_stories": True,
+                "can_edit_stories": True,
+                "can_delete_stories": True,
+                **dict.fromkeys(CHANNEL_RIGHTS, True),
+            }
         return {"status": "member" if user_id in chat.members else "left", "user": user}
 
     def _channel_admin_read(self, chat: _Chat, user_id: int | None) -> None:

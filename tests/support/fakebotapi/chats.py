@@ -19,10 +19,22 @@ class ChatsMixin:
     def _get_chat(self, p: dict) -> dict:
         """getChat: a ChatFullInfo with the fields Bot API 10.0 requires."""
         chat = self._chat_of(p)
-        gifts = dict.fromkeys(("unlimited_gifts", "limited_gifts", "unique_gifts",
-                               "premium_subscription", "gifts_from_channels"), False)
-        return {**chat.chat, "accent_color_id": 0, "max_reaction_count": 11,
-                "accepted_gift_types": gifts}
+        gifts = dict.fromkeys(
+            (
+                "unlimited_gifts",
+                "limited_gifts",
+                "unique_gifts",
+                "premium_subscription",
+                "gifts_from_channels",
+            ),
+            False,
+        )
+        return {
+            **chat.chat,
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": gifts,
+        }
 
     def _get_chat_member(self, p: dict) -> dict:
         """getChatMember: creator/administrator/member per add_group, "left" otherwise."""
@@ -52,13 +64,28 @@ class ChatsMixin:
         if chat.admins and user_id == chat.admins[0] and user_id != self.bot_id:
             return {"status": "creator", "user": user, "is_anonymous": False}
         if user_id in chat.admins:
-            rights = dict.fromkeys((
-                "can_manage_chat", "can_delete_messages", "can_manage_video_chats",
-                "can_restrict_members", "can_change_info", "can_invite_users",
-                "can_post_stories", "can_edit_stories", "can_delete_stories",
-            ), True)
-            return {"status": "administrator", "user": user, "can_be_edited": False,
-                    "is_anonymous": False, "can_promote_members": False, **rights}
+            rights = dict.fromkeys(
+                (
+                    "can_manage_chat",
+                    "can_delete_messages",
+                    "can_manage_video_chats",
+                    "can_restrict_members",
+                    "can_change_info",
+                    "can_invite_users",
+                    "can_post_stories",
+                    "can_edit_stories",
+                    "can_delete_stories",
+                ),
+                True,
+            )
+            return {
+                "status": "administrator",
+                "user": user,
+                "can_be_edited": False,
+                "is_anonymous": False,
+                "can_promote_members": False,
+                **rights,
+            }
         in_chat = user_id in chat.members or user_id == self.bot_id
         return {"status": "member" if in_chat else "left", "user": user}
 

@@ -42,8 +42,13 @@ class DrivingMixin:
         return update
 
     def send_message(
-        self, user_id: int, text: str, *, chat_id: int | None = None,
-        message_thread_id: int | None = None, sender_chat_id: int | None = None,
+        self,
+        user_id: int,
+        text: str,
+        *,
+        chat_id: int | None = None,
+        message_thread_id: int | None = None,
+        sender_chat_id: int | None = None,
         reply_to: int | None = None,
     ) -> dict:
         """A user sends a text message, in their private chat (chat_id None) or in a group.
@@ -89,8 +94,9 @@ class DrivingMixin:
             ValueError: for a chat that is no group the bot is in.
         """
         chat = self._group_for_driver(chat_id)
-        message = self._store(chat, {"from": GROUP_ANONYMOUS_BOT, "sender_chat": chat.chat,
-                                     **_user_text(text)})
+        message = self._store(
+            chat, {"from": GROUP_ANONYMOUS_BOT, "sender_chat": chat.chat, **_user_text(text)}
+        )
         return self.push_update({"message": copy.deepcopy(message)})
 
     def auto_forward(self, group_id: int, channel_id: int, text: str) -> dict:
@@ -110,12 +116,22 @@ class DrivingMixin:
         group = self._group_for_driver(group_id)
         channel = self._channel(channel_id)
         post = self._store(channel, {"sender_chat": channel.chat, "text": text})
-        origin = {"type": "channel", "chat": channel.chat, "message_id": post["message_id"],
-                  "date": post["date"]}
-        message = self._store(group, {
-            "from": TELEGRAM_SERVICE, "sender_chat": channel.chat, "forward_origin": origin,
-            "is_automatic_forward": True, **_user_text(text),
-        })
+        origin = {
+            "type": "channel",
+            "chat": channel.chat,
+            "message_id": post["message_id"],
+            "date": post["date"],
+        }
+        message = self._store(
+            group,
+            {
+                "from": TELEGRAM_SERVICE,
+                "sender_chat": channel.chat,
+                "forward_origin": origin,
+                "is_automatic_forward": True,
+                **_user_text(text),
+            },
+        )
         return self.push_update({"message": copy.deepcopy(message)})
 
     def delete_message(self, chat_id: int, message_id: int) -> None:
@@ -169,9 +185,14 @@ class DrivingMixin:
         """A user sends a sticker (a message without text). Returns the Update."""
         chat, user = self._user_in_chat(user_id, chat_id)
         sticker = {
-            "file_id": "CAACAgIAAxkBAAEBsticker", "file_unique_id": "AgADsticker",
-            "type": "regular", "width": 512, "height": 512, "is_animated": False,
-            "is_video": False, "emoji": "👍",
+            "file_id": "CAACAgIAAxkBAAEBsticker",
+            "file_unique_id": "AgADsticker",
+            "type": "regular",
+            "width": 512,
+            "height": 512,
+            "is_animated": False,
+            "is_video": False,
+            "emoji": "👍",
         }
         message = self._store(chat, {"from": user, "sticker": sticker})
         return self.push_update({"message": copy.deepcopy(message)})
@@ -197,7 +218,12 @@ class DrivingMixin:
         return self.push_update({"channel_post": copy.deepcopy(message)})
 
     def tap(
-        self, user_id: int, chat_id: int, message_id: int, data: str, *,
+        self,
+        user_id: int,
+        chat_id: int,
+        message_id: int,
+        data: str,
+        *,
         check_button: bool = True,
     ) -> dict:
         """A user taps an inline button of a message the bot sent: a callback_query Update.
@@ -220,7 +246,14 @@ class DrivingMixin:
             raise ValueError(f"no button with callback_data {data!r} on the message: {datas}")
         query_id = str(next(self._query_ids))
         self._queries[query_id] = self._clock()
-        return self.push_update({"callback_query": {
-            "id": query_id, "from": user, "message": copy.deepcopy(message),
-            "chat_instance": str(abs(chat_id) * 7919 + 31), "data": data,
-        }})
+        return self.push_update(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user,
+                    "message": copy.deepcopy(message),
+                    "chat_instance": str(abs(chat_id) * 7919 + 31),
+                    "data": data,
+                }
+            }
+        )

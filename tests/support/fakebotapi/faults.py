@@ -15,8 +15,14 @@ class FaultsMixin:
     """Fault injection: errors, dropped connections, latency and flood waits."""
 
     def fail_next(
-        self, method: str, *, error_code: int, description: str,
-        retry_after: int | None = None, times: int = 1, front_end: bool = False,
+        self,
+        method: str,
+        *,
+        error_code: int,
+        description: str,
+        retry_after: int | None = None,
+        times: int = 1,
+        front_end: bool = False,
     ) -> None:
         """Answer the next ``times`` calls of ``method`` with this error instead of handling them.
 
@@ -28,8 +34,7 @@ class FaultsMixin:
         if name is None:
             raise ValueError(f"unknown Bot API method {method!r}")
         parameters = {"retry_after": retry_after} if retry_after is not None else None
-        page = (FRONT_END_PAGE.format(status=f"{error_code} {description}") if front_end
-                else None)
+        page = FRONT_END_PAGE.format(status=f"{error_code} {description}") if front_end else None
         error = ApiError(error_code, description, parameters, page=page)
         self._failures.setdefault(name, []).append([error, times])
 

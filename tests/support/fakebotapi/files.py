@@ -35,8 +35,12 @@ from tests.support.fakebotapi.protocol import (
 )
 
 # What Telegram's apps put in Document.mime_type for the quiz formats Python does not know.
-_MIME_TYPES = {".yaml": "application/x-yaml", ".yml": "application/x-yaml",
-               ".gift": "text/plain", ".aiken": "text/plain"}
+_MIME_TYPES = {
+    ".yaml": "application/x-yaml",
+    ".yml": "application/x-yaml",
+    ".gift": "text/plain",
+    ".aiken": "text/plain",
+}
 
 
 @dataclass
@@ -59,8 +63,12 @@ class StoredFile:
 
     def as_file(self) -> dict[str, Any]:
         """The File object getFile answers."""
-        return {"file_id": self.file_id, "file_unique_id": self.file_unique_id,
-                "file_size": len(self.data), "file_path": self.file_path}
+        return {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_unique_id,
+            "file_size": len(self.data),
+            "file_path": self.file_path,
+        }
 
 
 def sample_jpeg(width: int = 640, height: int = 480) -> bytes:
@@ -88,8 +96,15 @@ class FilesMixin:
     # -- users send files ----------------------------------------------------------------
 
     def send_document(
-        self, user_id: int, data: bytes, file_name: str, *, mime_type: str | None = None,
-        caption: str | None = None, reply_to: int | None = None, chat_id: int | None = None,
+        self,
+        user_id: int,
+        data: bytes,
+        file_name: str,
+        *,
+        mime_type: str | None = None,
+        caption: str | None = None,
+        reply_to: int | None = None,
+        chat_id: int | None = None,
     ) -> dict:
         """A user sends a file as a document: a message Update with a Document.
 
@@ -111,19 +126,36 @@ class FilesMixin:
         chat, user = self._user_in_chat(user_id, chat_id)
         suffix = PurePosixPath(file_name).suffix.lower()
         if mime_type is None:
-            mime_type = (_MIME_TYPES.get(suffix) or mimetypes.guess_type(file_name)[0]
-                         or "application/octet-stream")
+            mime_type = (
+                _MIME_TYPES.get(suffix)
+                or mimetypes.guess_type(file_name)[0]
+                or "application/octet-stream"
+            )
         stored = self._keep_file(data, kind="document", extension=suffix)
-        document = {"file_id": stored.file_id, "file_unique_id": stored.file_unique_id,
-                    "file_name": file_name, "mime_type": mime_type, "file_size": len(data)}
-        fields = {"from": user, **self._reply_fields(chat, reply_to), "document": document,
-                  **self._user_caption(caption)}
+        document = {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.file_unique_id,
+            "file_name": file_name,
+            "mime_type": mime_type,
+            "file_size": len(data),
+        }
+        fields = {
+            "from": user,
+            **self._reply_fields(chat, reply_to),
+            "document": document,
+            **self._user_caption(caption),
+        }
         message = self._store(chat, fields)
         return self.push_update({"message": copy.deepcopy(message)})
 
     def send_photo(
-        self, user_id: int, data: bytes | None = None, *, caption: str | None = None,
-        reply_to: int | None = None, chat_id: int | None = None,
+        self,
+        user_id: int,
+        data: bytes | None = None,
+        *,
+        caption: str | None = None,
+        reply_to: int | None = None,
+        chat_id: int | None = None,
         media_group_id: str | None = None,
     ) -> dict:
         """A user sends a picture as a photo: a message Update with several PhotoSize.
@@ -147,14 +179,19 @@ class FilesMixin:
             sizes = self._photo_sizes(sample_jpeg() if data is None else data)
         except ApiError as error:
             raise ValueError(f"not a picture Telegram's apps would send: {error}") from None
-        fields = {"from": user, **self._reply_fields(chat, reply_to),
-                  **({"media_group_id": media_group_id} if media_group_id else {}),
-                  "photo": sizes, **self._user_caption(caption)}
+        fields = {
+            "from": user,
+            **self._reply_fields(chat, reply_to),
+            **({"media_group_id": media_group_id} if media_group_id else {}),
+            "photo": sizes,
+            **self._user_caption(caption),
+        }
         message = self._store(chat, fields)
         return self.push_update({"message": copy.deepcopy(message)})
 
-    def send_album(self, user_id: int, count: int, *, caption: str | None = None,
-                   chat_id: int | None = None) -> list[dict]:
+    def send_album(
+        self, user_id: int, count: int, *, caption: str | None = None, chat_id: int | None = None
+    ) -> list[dict]:
         """A user sends ``count`` (2-10) photos at once, as an album: Telegram delivers one
         message Update each, sharing a new ``media_group_id`` (Bot API ``Message``: "The unique
         identifier of a media message group this message belongs to"), the caption on the
@@ -162,9 +199,16 @@ class FilesMixin:
         if not 2 <= count <= 10:
             raise ValueError("an album has 2 to 10 items")
         album = str(next(self._album_ids))
-        return [self.send_photo(user_id, sample_jpeg(640 + 16 * index), chat_id=chat_id,
-                                caption=caption if index == 0 else None, media_group_id=album)
-                for index in range(count)]
+        return [
+            self.send_photo(
+                user_id,
+                sample_jpeg(640 + 16 * index),
+                chat_id=chat_id,
+                caption=caption if index == 0 else None,
+                media_group_id=album,
+            )
+            for index in range(count)
+        ]
 
     @staticmethod
     def _user_caption(caption: str | None) -> dict[str, Any]:
@@ -195,8 +239,12 @@ class FilesMixin:
         prefix = {"document": "BQACAgIAAxkBAAI", "photo": "AgACAgIAAxkBAAI"}[kind]
         folder = {"document": "documents", "photo": "photos"}[kind]
         stored = StoredFile(
-            file_id=f"{prefix}{number:06d}", file_unique_id=f"AQAD{number:06d}", data=data,
-            file_path=f"{folder}/file_{number}{extension}", kind=kind)
+            file_id=f"{prefix}{number:06d}",
+            file_unique_id=f"AQAD{number:06d}",
+            data=data,
+            file_path=f"{folder}/file_{number}{extension}",
+            kind=kind,
+        )
         self.files[stored.file_id] = stored
         self._file_paths[stored.file_path] = stored
         return stored
@@ -225,9 +273,15 @@ class FilesMixin:
             out = io.BytesIO()
             scaled.save(out, format="JPEG", quality=85)
             stored = self._keep_file(out.getvalue(), kind="photo", extension=".jpg")
-            sizes.append({"file_id": stored.file_id, "file_unique_id": stored.file_unique_id,
-                          "file_size": len(stored.data), "width": scaled.width,
-                          "height": scaled.height})
+            sizes.append(
+                {
+                    "file_id": stored.file_id,
+                    "file_unique_id": stored.file_unique_id,
+                    "file_size": len(stored.data),
+                    "width": scaled.width,
+                    "height": scaled.height,
+                }
+            )
         for size in sizes:  # a photo re-sent by any of its file ids is the same photo
             self._photo_groups[size["file_id"]] = sizes
         return sizes
@@ -262,4 +316,5 @@ class FilesMixin:
         self.downloads.append((path, status))
         self.signal()
         return web.json_response(
-            {"ok": False, "error_code": status, "description": description}, status=status)
+            {"ok": False, "error_code": status, "description": description}, status=status
+        )

@@ -60,8 +60,9 @@ class HttpMixin:
                 await self.sleep(self.chaos.slow_seconds)  # type: ignore[union-attr]
             elif fault == "rate_limited":
                 seconds = self.chaos.retry_after  # type: ignore[union-attr]
-                raise ApiError(429, f"Too Many Requests: retry after {seconds}",
-                               {"retry_after": seconds})
+                raise ApiError(
+                    429, f"Too Many Requests: retry after {seconds}", {"retry_after": seconds}
+                )
             elif fault == "server_error":
                 raise ApiError(502, "Bad Gateway")
             elif fault == "drop_before":
@@ -91,8 +92,9 @@ class HttpMixin:
             observer(call)
         self.signal()
 
-    def _drop(self, request: web.Request, method: str, params: dict[str, Any],
-              arrived: float) -> web.Response:
+    def _drop(
+        self, request: web.Request, method: str, params: dict[str, Any], arrived: float
+    ) -> web.Response:
         """Close the connection without an answer (the client sees a network error)."""
         self.calls.append(Call(method, params, 0, {"ok": False, "dropped": True}, arrived))
         self.signal()
@@ -111,14 +113,19 @@ class HttpMixin:
                 raise _bad("can't parse JSON encoded request") from None
             if not isinstance(body, dict):
                 raise _bad("JSON object expected")
-            raw.update({k: json.dumps(v) if isinstance(v, (dict, list)) else v
-                        for k, v in body.items()})
+            raw.update(
+                {k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in body.items()}
+            )
         elif request.method == "POST":
             for key, value in (await request.post()).items():
                 if isinstance(value, web.FileField):
                     data = value.file.read()
-                    value = {"filename": value.filename, "content_type": value.content_type,
-                             "size": len(data), "data": data}
+                    value = {
+                        "filename": value.filename,
+                        "content_type": value.content_type,
+                        "size": len(data),
+                        "data": data,
+                    }
                 raw[key] = value
         params = {}
         for key, value in raw.items():
@@ -179,8 +186,9 @@ class HttpMixin:
             retry_after, flood[1] = flood[0], flood[1] - 1
             if flood[1] <= 0:
                 del self._chat_floods[chat_id]
-            raise ApiError(429, f"Too Many Requests: retry after {retry_after}",
-                           {"retry_after": retry_after})
+            raise ApiError(
+                429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
+            )
         chat = self._chats.get(chat_id)
         if chat is None:
             return

@@ -24,7 +24,12 @@ class InlineMixin:
     """Inline mode: inline queries, chosen results, t.me deep links, and the update queue's"""
 
     def inline_query(
-        self, user_id: int, query: str, *, offset: str = "", chat_type: str | None = "sender",
+        self,
+        user_id: int,
+        query: str,
+        *,
+        offset: str = "",
+        chat_type: str | None = "sender",
         check_length: bool = True,
     ) -> dict:
         """A user types "@<bot> <query>" in a chat's input field: an inline_query Update.
@@ -69,7 +74,12 @@ class InlineMixin:
         return copy.deepcopy(self.inline_answers[query_id]["results"])
 
     def choose_inline_result(
-        self, user_id: int, query_id: str, result_id: str, *, chat_id: int | None = None,
+        self,
+        user_id: int,
+        query_id: str,
+        result_id: str,
+        *,
+        chat_id: int | None = None,
     ) -> dict:
         """The user taps one of the bot's answers to their inline query: it is sent to the
         chat where they typed, as their own message ``via_bot`` the bot.
@@ -103,13 +113,19 @@ class InlineMixin:
             raise ValueError(f"inline query {query_id} was not answered")
         result = next((r for r in answer["results"] if r.get("id") == result_id), None)
         if result is None or result.get("type") != "article":
-            raise ValueError(f"no article {result_id!r} among the answers: "
-                             f"{[r.get('id') for r in answer['results']]}")
+            raise ValueError(
+                f"no article {result_id!r} among the answers: "
+                f"{[r.get('id') for r in answer['results']]}"
+            )
         chat, user = self._user_in_chat(user_id, chat_id)
         content = result["input_message_content"]
-        text, entities = self._text({"text": content["message_text"],
-                                     "parse_mode": content.get("parse_mode"),
-                                     "entities": content.get("entities")})
+        text, entities = self._text(
+            {
+                "text": content["message_text"],
+                "parse_mode": content.get("parse_mode"),
+                "entities": content.get("entities"),
+            }
+        )
         fields: dict[str, Any] = {"from": user, "via_bot": self.bot_user, "text": text}
         if entities:
             fields["entities"] = entities
@@ -118,8 +134,11 @@ class InlineMixin:
             fields["reply_markup"] = markup
         message = self._store(chat, fields)
         if self.inline_feedback:
-            chosen: dict[str, Any] = {"result_id": result_id, "from": user,
-                                      "query": asked[1]["query"]}
+            chosen: dict[str, Any] = {
+                "result_id": result_id,
+                "from": user,
+                "query": asked[1]["query"],
+            }
             if markup:
                 chosen["inline_message_id"] = f"inline-{chat.id}-{message['message_id']}"
             self.push_update({"chosen_inline_result": chosen})
@@ -162,8 +181,9 @@ class InlineMixin:
         if chat.bot_status is not None:
             self.add_bot(chat_id, by=user_id)
         command = f"/start@{self.bot_username}"
-        return self.send_message(user_id, f"{command} {payload}" if payload else command,
-                                 chat_id=chat_id)
+        return self.send_message(
+            user_id, f"{command} {payload}" if payload else command, chat_id=chat_id
+        )
 
     def pending_updates(self) -> int:
         """Number of queued updates not yet confirmed by a getUpdates offset."""
@@ -172,9 +192,12 @@ class InlineMixin:
     def fetched(self, update_id: int) -> bool:
         """Whether a getUpdates answer carried update ``update_id`` (the bot has it, whether
         it confirmed it yet or not)."""
-        return any(update.get("update_id") == update_id for call in self.calls
-                   if call.method == "getUpdates" and call.response.get("ok")
-                   for update in call.response["result"])
+        return any(
+            update.get("update_id") == update_id
+            for call in self.calls
+            if call.method == "getUpdates" and call.response.get("ok")
+            for update in call.response["result"]
+        )
 
     def drop_pending_updates(self) -> int:
         """Forget the queued updates, as Telegram does after 24 hours or when a bot sets
@@ -186,8 +209,11 @@ class InlineMixin:
     @property
     def webhook_delivering(self) -> bool:
         """Whether a webhook is set and its deliveries are running."""
-        return bool(self.webhook_url) and self._webhook_task is not None and (
-            not self._webhook_task.done())
+        return (
+            bool(self.webhook_url)
+            and self._webhook_task is not None
+            and (not self._webhook_task.done())
+        )
 
     @property
     def polling(self) -> bool:

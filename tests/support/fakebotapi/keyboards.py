@@ -152,8 +152,7 @@ class KeyboardsMixin:
         chat = self._chats.get(chat_id)
         return bool(chat and chat.keyboard_hidden)
 
-    def press(self, user_id: int, text: str, *, chat_id: int | None = None,
-              **poll: Any) -> dict:
+    def press(self, user_id: int, text: str, *, chat_id: int | None = None, **poll: Any) -> dict:
         """A user presses a button of the reply keyboard the chat shows.
 
         A text button sends its text (:meth:`send_message`); a request_poll button opens
@@ -171,8 +170,9 @@ class KeyboardsMixin:
         keyboard = chat.keyboard if chat else None
         if keyboard is None:
             raise ValueError(f"chat {chat_id or user_id} shows no reply keyboard")
-        buttons = [b for b in itertools.chain.from_iterable(keyboard["keyboard"])
-                   if b["text"] == text]
+        buttons = [
+            b for b in itertools.chain.from_iterable(keyboard["keyboard"]) if b["text"] == text
+        ]
         if not buttons:
             texts = [b["text"] for b in itertools.chain.from_iterable(keyboard["keyboard"])]
             raise ValueError(f"no button {text!r} on the keyboard: {texts}")

@@ -49,7 +49,7 @@ def _decode_entity(s: str, i: int) -> tuple[str | None, int]:
     else:
         while j < n and s[j].isascii() and s[j].isalpha():
             j += 1
-        char = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}.get(s[i + 1:j])
+        char = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}.get(s[i + 1 : j])
         if char is None:
             return None, i
     return char, j + (j < n and s[j] == ";")
@@ -100,7 +100,7 @@ def parse_html(source: str, *, strict_ampersand: bool = True) -> tuple[str, list
                 i = end
                 continue
             if strict_ampersand:
-                raise fail(f"Character entity expected {at(i)}; escape \"&\" as \"&amp;\"")
+                raise fail(f'Character entity expected {at(i)}; escape "&" as "&amp;"')
         if c != "<":
             out.append(c)
             offset += utf16_len(c)
@@ -113,16 +113,14 @@ def parse_html(source: str, *, strict_ampersand: bool = True) -> tuple[str, list
             j = i + 1
             while j < n and source[j] not in _SPACES and source[j] != ">":
                 j += 1
-            name = source[i + 1:j]
+            name = source[i + 1 : j]
             while j < n and source[j] in _SPACES:
                 j += 1
             if j >= n or source[j] != ">":
                 raise fail(f"Unclosed end tag {at(begin)}")
             tag, argument, start, out_start = stack.pop()
             if name and name.lower() != tag:
-                raise fail(
-                    f'Unmatched end tag {at(begin)}, expected "</{tag}>", found "</{name}>"'
-                )
+                raise fail(f'Unmatched end tag {at(begin)}, expected "</{tag}>", found "</{name}>"')
             _add_entity(entities, tag, argument, start, offset, "".join(out[out_start:]))
             i = j + 1
             continue
@@ -153,8 +151,12 @@ def parse_html(source: str, *, strict_ampersand: bool = True) -> tuple[str, list
 
 
 def _parse_attributes(  # noqa: C901 - attribute syntax per tag
-    s: str, i: int, tag: str, begin: int,
-    fail: Callable[[str], ApiError], at: Callable[[int], str],
+    s: str,
+    i: int,
+    tag: str,
+    begin: int,
+    fail: Callable[[str], ApiError],
+    at: Callable[[int], str],
 ) -> tuple[str, int]:
     """Parse the attributes of a start tag from ``s[i]``; return (argument, index after ">")."""
     n, argument = len(s), ""
@@ -324,5 +326,3 @@ def _user_text(text: str) -> dict[str, Any]:
         length = utf16_len(command.group())
         fields["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
     return fields
-
-

@@ -76,8 +76,12 @@ class MediaMixin:
         self._check_flood(chat, "sendPhoto")
         if sizes is None:
             sizes = self._photo_sizes(data)
-        fields: dict[str, Any] = {"from": self.bot_user, **topic, "photo": copy.deepcopy(sizes),
-                                  **caption}
+        fields: dict[str, Any] = {
+            "from": self.bot_user,
+            **topic,
+            "photo": copy.deepcopy(sizes),
+            **caption,
+        }
         return self._post_media(chat, p, fields, markup, reply_to, data=data)
 
     def _send_document(self, p: dict) -> dict:
@@ -118,17 +122,27 @@ class MediaMixin:
                 if mime not in _URL_DOCUMENT_TYPES:
                     raise ApiError(400, URL_NOT_MEDIA)
             self._check_flood(chat, "sendDocument")
-            stored = self._keep_file(data, kind="document",
-                                     extension=PurePosixPath(name).suffix.lower())
+            stored = self._keep_file(
+                data, kind="document", extension=PurePosixPath(name).suffix.lower()
+            )
             if isinstance(upload, dict):
                 self.documents[stored.file_id] = data
-            document = {"file_id": stored.file_id, "file_unique_id": stored.file_unique_id,
-                        "file_name": name, "mime_type": mime, "file_size": len(data)}
+            document = {
+                "file_id": stored.file_id,
+                "file_unique_id": stored.file_unique_id,
+                "file_name": name,
+                "mime_type": mime,
+                "file_size": len(data),
+            }
             self._document_meta[stored.file_id] = document
         else:
             self._check_flood(chat, "sendDocument")
-        fields: dict[str, Any] = {"from": self.bot_user, **topic,
-                                  "document": copy.deepcopy(document), **caption}
+        fields: dict[str, Any] = {
+            "from": self.bot_user,
+            **topic,
+            "document": copy.deepcopy(document),
+            **caption,
+        }
         return self._post_media(chat, p, fields, markup, reply_to)
 
     def _edit_message_caption(self, p: dict) -> dict:
@@ -142,8 +156,10 @@ class MediaMixin:
         caption = self._caption(p)
         markup = _inline_keyboard(p.get("reply_markup"), edit=True)
         if (caption.get("caption"), caption.get("caption_entities", []), markup) == (
-                message.get("caption"), message.get("caption_entities", []),
-                message.get("reply_markup")):
+            message.get("caption"),
+            message.get("caption_entities", []),
+            message.get("reply_markup"),
+        ):
             raise ApiError(400, NOT_MODIFIED)
         self._check_flood(chat, "editMessageCaption")
         message.pop("caption", None)
@@ -158,9 +174,15 @@ class MediaMixin:
         if p.get("caption") in (None, ""):
             return {}
         text, entities = self._text(
-            {"text": p["caption"], "parse_mode": p.get("parse_mode"),
-             "entities": p.get("caption_entities")},
-            limit=MAX_CAPTION_UTF16, too_long=CAPTION_TOO_LONG, allow_empty=True)
+            {
+                "text": p["caption"],
+                "parse_mode": p.get("parse_mode"),
+                "entities": p.get("caption_entities"),
+            },
+            limit=MAX_CAPTION_UTF16,
+            too_long=CAPTION_TOO_LONG,
+            allow_empty=True,
+        )
         fields: dict[str, Any] = {}
         if text:
             fields["caption"] = text
@@ -181,8 +203,16 @@ class MediaMixin:
             return data
         raise ApiError(400, WRONG_FILE)
 
-    def _post_media(self, chat: _Chat, p: dict, fields: dict[str, Any], markup: dict | None,
-                    reply_to: dict | None, *, data: bytes | None = None) -> dict:
+    def _post_media(
+        self,
+        chat: _Chat,
+        p: dict,
+        fields: dict[str, Any],
+        markup: dict | None,
+        reply_to: dict | None,
+        *,
+        data: bytes | None = None,
+    ) -> dict:
         """Store a bot's media message (with its inline keyboard and replied-to message)."""
         if markup:
             fields["reply_markup"] = markup
@@ -214,6 +244,10 @@ def _check_picture(data: bytes) -> None:
             width, height = image.size
     except (UnidentifiedImageError, OSError):
         raise ApiError(400, PHOTO_NOT_IMAGE) from None
-    if (width + height > MAX_PHOTO_SIDES or not width or not height
-            or max(width, height) / min(width, height) > MAX_PHOTO_RATIO):
+    if (
+        width + height > MAX_PHOTO_SIDES
+        or not width
+        or not height
+        or max(width, height) / min(width, height) > MAX_PHOTO_RATIO
+    ):
         raise ApiError(400, PHOTO_INVALID_DIMENSIONS)

@@ -76,7 +76,9 @@ class MessagesMixin:
         text, entities = self._text(p)
         markup = _inline_keyboard(p.get("reply_markup"), edit=True)
         if (text, entities, markup) == (
-            message["text"], message.get("entities", []), message.get("reply_markup")
+            message["text"],
+            message.get("entities", []),
+            message.get("reply_markup"),
         ):
             raise ApiError(400, NOT_MODIFIED)
         self._check_flood(chat, "editMessageText")
@@ -131,8 +133,11 @@ class MessagesMixin:
         """answerCallbackQuery: once per query, within query_ttl s, text <= 200 UTF-16 units."""
         query_id = str(p["callback_query_id"])
         tapped = self._queries.get(query_id)
-        if (tapped is None or query_id in self.callback_answers
-                or self._clock() - tapped > self.query_ttl):
+        if (
+            tapped is None
+            or query_id in self.callback_answers
+            or self._clock() - tapped > self.query_ttl
+        ):
             raise ApiError(400, QUERY_TOO_OLD)
         if utf16_len(str(p.get("text", ""))) > MAX_CALLBACK_ANSWER_UTF16:
             raise _bad("MESSAGE_TOO_LONG")
@@ -162,10 +167,14 @@ class MessagesMixin:
             self._int(p["cache_time"], "cache_time")
         button = p.get("button")
         if button is not None:
-            if not isinstance(button, dict) or not isinstance(button.get("text"), str) or (
-                    not button["text"]):
-                raise _bad("can't parse InlineQueryResultsButton: field \"text\" must be a "
-                           "non-empty String")
+            if (
+                not isinstance(button, dict)
+                or not isinstance(button.get("text"), str)
+                or (not button["text"])
+            ):
+                raise _bad(
+                    'can\'t parse InlineQueryResultsButton: field "text" must be a non-empty String'
+                )
             if ("start_parameter" in button) == ("web_app" in button):
                 raise _bad("InlineQueryResultsButton must have exactly one optional field")
             start = button.get("start_parameter")
@@ -173,8 +182,11 @@ class MessagesMixin:
                 raise ApiError(400, START_PARAM_INVALID)
         query_id = str(p["inline_query_id"])
         asked = self._inline_queries.get(query_id)
-        if (asked is None or query_id in self.inline_answers
-                or self._clock() - asked[0] > self.query_ttl):
+        if (
+            asked is None
+            or query_id in self.inline_answers
+            or self._clock() - asked[0] > self.query_ttl
+        ):
             raise ApiError(400, QUERY_TOO_OLD)
         if len(results) > MAX_INLINE_RESULTS:
             raise ApiError(400, RESULTS_TOO_MUCH)
@@ -190,28 +202,36 @@ class MessagesMixin:
             raise _bad("can't parse inline query result: expected an Object")
         kind = result.get("type")
         if kind != "article":
-            raise ApiError(501, f"Not Implemented: FakeBotAPI only takes article results, "
-                                f"not {kind!r}")
+            raise ApiError(
+                501, f"Not Implemented: FakeBotAPI only takes article results, not {kind!r}"
+            )
         result_id = result.get("id")
         if not isinstance(result_id, str) or not (
-                1 <= len(result_id.encode()) <= MAX_RESULT_ID_BYTES):
+            1 <= len(result_id.encode()) <= MAX_RESULT_ID_BYTES
+        ):
             raise ApiError(400, RESULT_ID_INVALID)
         if not isinstance(result.get("title"), str) or not result["title"]:
-            raise _bad('can\'t parse inline query result: field "title" must be a non-empty '
-                       'String')
+            raise _bad('can\'t parse inline query result: field "title" must be a non-empty String')
         content = result.get("input_message_content")
         if not isinstance(content, dict) or "message_text" not in content:
-            raise _bad('can\'t parse inline query result: can\'t find field '
-                       '"input_message_content"')
-        self._text({"text": content["message_text"], "parse_mode": content.get("parse_mode"),
-                    "entities": content.get("entities")})
+            raise _bad(
+                "can't parse inline query result: can't find field \"input_message_content\""
+            )
+        self._text(
+            {
+                "text": content["message_text"],
+                "parse_mode": content.get("parse_mode"),
+                "entities": content.get("entities"),
+            }
+        )
         markup = result.get("reply_markup")
         if markup is not None and not (isinstance(markup, dict) and "inline_keyboard" in markup):
             raise _bad("inline keyboard expected")
         _inline_keyboard(markup, edit=False)
 
-    def _text(self, p: dict, *, limit: int = MAX_TEXT_UTF16, too_long: str = "",
-              allow_empty: bool = False) -> tuple[str, list[dict]]:
+    def _text(
+        self, p: dict, *, limit: int = MAX_TEXT_UTF16, too_long: str = "", allow_empty: bool = False
+    ) -> tuple[str, list[dict]]:
         """Parse ``text`` per parse_mode, trim it and check it is 1-4096 UTF-16 units long
         (a caption: 0-``limit``, refused as ``too_long``)."""
         raw = str(p.get("text", ""))
@@ -235,8 +255,10 @@ class MessagesMixin:
         """The replied-to message of reply_parameters (or legacy reply_to_message_id)."""
         params = p.get("reply_parameters")
         if not isinstance(params, dict):
-            params = {"message_id": p.get("reply_to_message_id"),
-                      "allow_sending_without_reply": p.get("allow_sending_without_reply")}
+            params = {
+                "message_id": p.get("reply_to_message_id"),
+                "allow_sending_without_reply": p.get("allow_sending_without_reply"),
+            }
         if params.get("message_id") in (None, ""):
             return None
         target = chat.messages.get(self._int(params["message_id"], "message_id"))
@@ -277,8 +299,9 @@ class MessagesMixin:
         recent = [moment for moment in chat.activity if now - moment < window]
         if len(recent) >= limit:
             retry_after = max(1, math.ceil(recent[len(recent) - limit] + window - now))
-            raise ApiError(429, f"Too Many Requests: retry after {retry_after}",
-                           {"retry_after": retry_after})
+            raise ApiError(
+                429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
+            )
 
     def _store(self, chat: _Chat, fields: dict) -> dict:
         """Add a message with the chat's next message_id and the current date."""

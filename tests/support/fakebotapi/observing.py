@@ -124,14 +124,16 @@ class ObservingMixin:
         return value
 
     async def wait_for_call(
-        self, method: str, *, after: int = 0, where: Callable[[Call], bool] = lambda call: True,
+        self,
+        method: str,
+        *,
+        after: int = 0,
+        where: Callable[[Call], bool] = lambda call: True,
         timeout: float = 5.0,  # noqa: ASYNC109 - as in wait_for
     ) -> Call:
         """Wait for the first call to ``method`` at index >= ``after`` in :attr:`calls`."""
 
         def find() -> Call | None:
-            return next(
-                (c for c in self.calls[after:] if c.method == method and where(c)), None
-            )
+            return next((c for c in self.calls[after:] if c.method == method and where(c)), None)
 
         return await self.wait_for(find, timeout)

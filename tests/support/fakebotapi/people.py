@@ -21,8 +21,14 @@ class PeopleMixin:
     """Simulated users and chats: users, groups, supergroups, channels, topics, the bot"""
 
     def add_user(
-        self, user_id: int, first_name: str, *, language_code: str | None = None,
-        username: str | None = None, last_name: str | None = None, is_bot: bool = False,
+        self,
+        user_id: int,
+        first_name: str,
+        *,
+        language_code: str | None = None,
+        username: str | None = None,
+        last_name: str | None = None,
+        is_bot: bool = False,
     ) -> dict:
         """Register a Telegram user; their private chat (id == user_id) opens when they write.
 
@@ -46,8 +52,13 @@ class PeopleMixin:
         return chat.chat
 
     def add_group(
-        self, chat_id: int, title: str, *, type: str = "supergroup",
-        admins: list[int] | tuple[int, ...] = (), members: list[int] | tuple[int, ...] = (),
+        self,
+        chat_id: int,
+        title: str,
+        *,
+        type: str = "supergroup",
+        admins: list[int] | tuple[int, ...] = (),
+        members: list[int] | tuple[int, ...] = (),
         is_forum: bool = False,
     ) -> dict:
         """Register a group, supergroup or channel the bot is in.
@@ -76,8 +87,9 @@ class PeopleMixin:
         chat: dict[str, Any] = {"id": chat_id, "type": type, "title": title}
         if is_forum:
             chat["is_forum"] = True
-        self._chats[chat_id] = _Chat(chat, admins=list(admins), members=list(members),
-                                     next_id=2 if is_forum else 1)
+        self._chats[chat_id] = _Chat(
+            chat, admins=list(admins), members=list(members), next_id=2 if is_forum else 1
+        )
         return chat
 
     def migrate_group(
@@ -110,14 +122,19 @@ class PeopleMixin:
         if new_id in self._chats or new_id >= 0:
             raise ValueError(f"{new_id} is not a free negative chat id")
         user = self._user(by if by is not None else self._creator(old))
-        new = _Chat({"id": new_id, "type": "supergroup", "title": old.chat["title"]},
-                    admins=list(old.admins), members=list(old.members))
+        new = _Chat(
+            {"id": new_id, "type": "supergroup", "title": old.chat["title"]},
+            admins=list(old.admins),
+            members=list(old.members),
+        )
         self._chats[new_id] = new
         to_message = self._store(old, {"from": user, "migrate_to_chat_id": new_id})
         old.migrated_to = new_id
         from_message = self._store(new, {"from": user, "migrate_from_chat_id": old_id})
-        return (self.push_update({"message": copy.deepcopy(to_message)}),
-                self.push_update({"message": copy.deepcopy(from_message)}))
+        return (
+            self.push_update({"message": copy.deepcopy(to_message)}),
+            self.push_update({"message": copy.deepcopy(from_message)}),
+        )
 
     def create_topic(self, chat_id: int, name: str, *, by: int | None = None) -> int:
         """A user creates a forum topic; return its message_thread_id.
@@ -142,11 +159,15 @@ class PeopleMixin:
             raise ValueError(f"{chat_id} is not a forum: add_group(..., is_forum=True)")
         user = self._user(by if by is not None else self._creator(chat))
         thread_id = chat.next_id
-        message = self._store(chat, {
-            "from": user, "message_thread_id": thread_id,
-            "forum_topic_created": {"name": name, "icon_color": TOPIC_ICON_COLOR},
-            "is_topic_message": True,
-        })
+        message = self._store(
+            chat,
+            {
+                "from": user,
+                "message_thread_id": thread_id,
+                "forum_topic_created": {"name": name, "icon_color": TOPIC_ICON_COLOR},
+                "is_topic_message": True,
+            },
+        )
         chat.topics[thread_id] = name
         self.push_update({"message": copy.deepcopy(message)})
         return thread_id
@@ -206,16 +227,24 @@ class PeopleMixin:
         chat.bot_status = None
         update = self._my_chat_member(chat, by, old, {"status": "member", "user": self.bot_user})
         if chat.type != "channel":
-            joined = self._store(chat, {"from": self._user(by),
-                                        "new_chat_members": [self.bot_user]})
+            joined = self._store(
+                chat, {"from": self._user(by), "new_chat_members": [self.bot_user]}
+            )
             self.push_update({"message": copy.deepcopy(joined)})
         return update
 
     def _my_chat_member(self, chat: _Chat, by: int, old: dict, new: dict) -> dict:
-        return self.push_update({"my_chat_member": {
-            "chat": copy.deepcopy(chat.chat), "from": self._user(by), "date": int(time.time()),
-            "old_chat_member": old, "new_chat_member": new,
-        }})
+        return self.push_update(
+            {
+                "my_chat_member": {
+                    "chat": copy.deepcopy(chat.chat),
+                    "from": self._user(by),
+                    "date": int(time.time()),
+                    "old_chat_member": old,
+                    "new_chat_member": new,
+                }
+            }
+        )
 
     def _creator(self, chat: _Chat) -> int:
         if not chat.admins:

@@ -30,8 +30,12 @@ from tests.support.fakebotapi.protocol import (
     utf16_len,
 )
 
-FORWARD_CHANNEL = {"id": -1001987654321, "type": "channel", "title": "Quiz Channel",
-                   "username": "quiz_channel"}
+FORWARD_CHANNEL = {
+    "id": -1001987654321,
+    "type": "channel",
+    "title": "Quiz Channel",
+    "username": "quiz_channel",
+}
 """The channel a poll forwarded with ``forward_from="channel"`` comes from."""
 
 
@@ -39,10 +43,18 @@ class PollsMixin:
     """Polls users send or forward to the bot, and the bot's sendPoll."""
 
     def send_poll(
-        self, user_id: int, question: str, options: Sequence[str], *, type: str = "quiz",
-        correct_option_ids: Sequence[int] = (0,), explanation: str | None = None,
-        allows_multiple_answers: bool = False, forward_from: int | str | None = None,
-        answer_visible: bool = True, chat_id: int | None = None,
+        self,
+        user_id: int,
+        question: str,
+        options: Sequence[str],
+        *,
+        type: str = "quiz",
+        correct_option_ids: Sequence[int] = (0,),
+        explanation: str | None = None,
+        allows_multiple_answers: bool = False,
+        forward_from: int | str | None = None,
+        answer_visible: bool = True,
+        chat_id: int | None = None,
     ) -> dict:
         """A user sends (made in the app, e.g. with a request_poll button) or forwards a poll.
 
@@ -86,11 +98,15 @@ class PollsMixin:
         if type == "quiz" and not answer_visible and shown:
             raise ValueError("a quiz sent to the bot's private chat always shows its answer")
         poll = self._poll_object(
-            question, options, type=type, is_closed=type == "quiz" and answer_visible and not shown,
-            allows_multiple_answers=allows_multiple_answers or (
-                type == "quiz" and len(correct_option_ids) > 1),
+            question,
+            options,
+            type=type,
+            is_closed=type == "quiz" and answer_visible and not shown,
+            allows_multiple_answers=allows_multiple_answers
+            or (type == "quiz" and len(correct_option_ids) > 1),
             correct_option_ids=correct_option_ids if type == "quiz" and answer_visible else None,
-            explanation=explanation if answer_visible else None)
+            explanation=explanation if answer_visible else None,
+        )
         fields: dict[str, Any] = {"from": user}
         if forward is not None:
             fields["forward_origin"] = forward
@@ -99,17 +115,31 @@ class PollsMixin:
         return self.push_update({"message": copy.deepcopy(message)})
 
     def _poll_object(
-        self, question: str, options: list[str], *, type: str, is_closed: bool,
-        allows_multiple_answers: bool, correct_option_ids: Sequence[int] | None,
-        explanation: str | None, is_anonymous: bool = True, allows_revoting: bool | None = None,
+        self,
+        question: str,
+        options: list[str],
+        *,
+        type: str,
+        is_closed: bool,
+        allows_multiple_answers: bool,
+        correct_option_ids: Sequence[int] | None,
+        explanation: str | None,
+        is_anonymous: bool = True,
+        allows_revoting: bool | None = None,
     ) -> dict[str, Any]:
         """A Poll dict with no votes yet."""
         poll: dict[str, Any] = {
-            "id": str(next(self._poll_ids)), "question": question,
-            "options": [{"persistent_id": str(index), "text": text, "voter_count": 0}
-                        for index, text in enumerate(options)],
-            "total_voter_count": 0, "is_closed": is_closed, "is_anonymous": is_anonymous,
-            "type": type, "allows_multiple_answers": allows_multiple_answers,
+            "id": str(next(self._poll_ids)),
+            "question": question,
+            "options": [
+                {"persistent_id": str(index), "text": text, "voter_count": 0}
+                for index, text in enumerate(options)
+            ],
+            "total_voter_count": 0,
+            "is_closed": is_closed,
+            "is_anonymous": is_anonymous,
+            "type": type,
+            "allows_multiple_answers": allows_multiple_answers,
             "allows_revoting": type != "quiz" if allows_revoting is None else allows_revoting,
             "members_only": False,
         }
@@ -120,8 +150,13 @@ class PollsMixin:
         return poll
 
     @staticmethod
-    def _check_user_poll(question: str, options: list[str], type: str,
-                         correct: Sequence[int], explanation: str | None) -> None:
+    def _check_user_poll(
+        question: str,
+        options: list[str],
+        type: str,
+        correct: Sequence[int],
+        explanation: str | None,
+    ) -> None:
         """ValueError for a poll Telegram's apps cannot make."""
         if type not in ("quiz", "regular"):
             raise ValueError('type must be "quiz" or "regular"')
@@ -139,10 +174,13 @@ class PollsMixin:
         if not ids or ids != sorted(set(ids)) or ids[0] < 0 or ids[-1] >= len(options):
             raise ValueError("a quiz has increasing correct_option_ids among its options")
         if explanation is not None and (
-                utf16_len(explanation) > MAX_POLL_EXPLANATION
-                or explanation.count("\n") > MAX_EXPLANATION_LINE_FEEDS):
-            raise ValueError(f"an explanation has 0-{MAX_POLL_EXPLANATION} characters and at "
-                             f"most {MAX_EXPLANATION_LINE_FEEDS} line feeds")
+            utf16_len(explanation) > MAX_POLL_EXPLANATION
+            or explanation.count("\n") > MAX_EXPLANATION_LINE_FEEDS
+        ):
+            raise ValueError(
+                f"an explanation has 0-{MAX_POLL_EXPLANATION} characters and at "
+                f"most {MAX_EXPLANATION_LINE_FEEDS} line feeds"
+            )
 
     def _forward_origin(self, forward_from: int | str | None) -> dict[str, Any] | None:
         """The MessageOrigin of a forwarded message, or None for the user's own."""
@@ -152,13 +190,23 @@ class PollsMixin:
         if forward_from == "hidden":
             return {"type": "hidden_user", "date": date, "sender_user_name": "Hidden Sender"}
         if forward_from == "channel" or (isinstance(forward_from, int) and forward_from < 0):
-            channel = (FORWARD_CHANNEL if forward_from == "channel"
-                       else self._channel(int(forward_from)).chat)
-            return {"type": "channel", "date": date, "chat": copy.deepcopy(channel),
-                    "message_id": 100 + next(self._forward_ids)}
+            channel = (
+                FORWARD_CHANNEL
+                if forward_from == "channel"
+                else self._channel(int(forward_from)).chat
+            )
+            return {
+                "type": "channel",
+                "date": date,
+                "chat": copy.deepcopy(channel),
+                "message_id": 100 + next(self._forward_ids),
+            }
         if isinstance(forward_from, int):
-            return {"type": "user", "date": date, "sender_user": copy.deepcopy(
-                self._user(forward_from))}
+            return {
+                "type": "user",
+                "date": date,
+                "sender_user": copy.deepcopy(self._user(forward_from)),
+            }
         raise ValueError('forward_from is a user id, a channel id, "hidden" or "channel"')
 
     # -- the bot's sendPoll ------------------------------------------------------------------
@@ -188,8 +236,7 @@ class PollsMixin:
         for option in raw_options:
             text = option.get("text") if isinstance(option, dict) else option
             if not isinstance(text, str):
-                raise _bad("can't parse InputPollOption: Expected InputPollOption to be an "
-                           "Object")
+                raise _bad("can't parse InputPollOption: Expected InputPollOption to be an Object")
             text = text.strip()
             if not text:
                 raise ApiError(400, _OPTION_EMPTY)
@@ -203,16 +250,29 @@ class PollsMixin:
         explanation = ""
         if kind == "quiz":
             ids = p.get("correct_option_ids")
-            if not isinstance(ids, list) or not ids or not all(isinstance(i, int) for i in ids) \
-                    or ids != sorted(set(ids)) or ids[0] < 0 or ids[-1] >= len(options):
+            if (
+                not isinstance(ids, list)
+                or not ids
+                or not all(isinstance(i, int) for i in ids)
+                or ids != sorted(set(ids))
+                or ids[0] < 0
+                or ids[-1] >= len(options)
+            ):
                 raise _bad("wrong correct option ID specified")
             correct = ids
             if p.get("explanation") not in (None, ""):
                 explanation, _ = self._text(
-                    {"text": p["explanation"], "parse_mode": p.get("explanation_parse_mode"),
-                     "entities": p.get("explanation_entities")}, allow_empty=True)
-                if (utf16_len(explanation) > MAX_POLL_EXPLANATION
-                        or explanation.count("\n") > MAX_EXPLANATION_LINE_FEEDS):
+                    {
+                        "text": p["explanation"],
+                        "parse_mode": p.get("explanation_parse_mode"),
+                        "entities": p.get("explanation_entities"),
+                    },
+                    allow_empty=True,
+                )
+                if (
+                    utf16_len(explanation) > MAX_POLL_EXPLANATION
+                    or explanation.count("\n") > MAX_EXPLANATION_LINE_FEEDS
+                ):
                     raise _bad("explanation is too long")
         markup = self._send_markup(chat, p)
         reply_to = self._reply_to(chat, p)
@@ -220,12 +280,17 @@ class PollsMixin:
         self._check_flood(chat, "sendPoll")
         revoting = p.get("allows_revoting")
         poll = self._poll_object(
-            question, options, type=kind, is_closed=_flag(p.get("is_closed")),
-            allows_multiple_answers=_flag(p.get("allows_multiple_answers")) or (
-                kind == "quiz" and len(correct or ()) > 1),
-            correct_option_ids=correct, explanation=explanation or None,
+            question,
+            options,
+            type=kind,
+            is_closed=_flag(p.get("is_closed")),
+            allows_multiple_answers=_flag(p.get("allows_multiple_answers"))
+            or (kind == "quiz" and len(correct or ()) > 1),
+            correct_option_ids=correct,
+            explanation=explanation or None,
             is_anonymous=p.get("is_anonymous") is None or _flag(p.get("is_anonymous")),
-            allows_revoting=None if revoting is None else _flag(revoting))
+            allows_revoting=None if revoting is None else _flag(revoting),
+        )
         fields: dict[str, Any] = {"from": self.bot_user, **topic, "poll": poll}
         if markup:
             fields["reply_markup"] = markup

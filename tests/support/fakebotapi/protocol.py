@@ -96,7 +96,10 @@ _REMOVED = {
 CHANNEL_BOT = {"id": 136817688, "is_bot": True, "first_name": "Channel", "username": "Channel_Bot"}
 """``from`` of a message a member sends on behalf of a channel (sender_chat is the channel)."""
 GROUP_ANONYMOUS_BOT = {
-    "id": 1087968824, "is_bot": True, "first_name": "Group", "username": "GroupAnonymousBot",
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
 }
 """``from`` of a message by an anonymous group admin (sender_chat is the group itself)."""
 TELEGRAM_SERVICE = {"id": 777000, "is_bot": False, "first_name": "Telegram"}
@@ -115,22 +118,55 @@ _MISSING = {
 # Update types Telegram leaves out unless allowed_updates names them.
 _OPT_IN_UPDATES = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
 # Calls that post or change a message, counted by group_limit_per_minute.
-_FLOOD_METHODS = frozenset({
-    "sendMessage", "editMessageText", "editMessageReplyMarkup", "editMessageCaption",
-    "editMessageMedia", "sendPhoto", "sendDocument", "sendSticker", "sendPoll", "copyMessage",
-    "forwardMessage",
-})
-_CHAT_ACTIONS = frozenset({
-    "typing", "upload_photo", "record_video", "upload_video", "record_voice", "upload_voice",
-    "upload_document", "choose_sticker", "find_location", "record_video_note",
-    "upload_video_note",
-})
+_FLOOD_METHODS = frozenset(
+    {
+        "sendMessage",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "editMessageCaption",
+        "editMessageMedia",
+        "sendPhoto",
+        "sendDocument",
+        "sendSticker",
+        "sendPoll",
+        "copyMessage",
+        "forwardMessage",
+    }
+)
+_CHAT_ACTIONS = frozenset(
+    {
+        "typing",
+        "upload_photo",
+        "record_video",
+        "upload_video",
+        "record_voice",
+        "upload_voice",
+        "upload_document",
+        "choose_sticker",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
+)
 # HTML tag -> MessageEntity type (https://core.telegram.org/bots/api#html-style).
 _HTML_TAGS = {
-    "b": "bold", "strong": "bold", "i": "italic", "em": "italic", "u": "underline",
-    "ins": "underline", "s": "strikethrough", "strike": "strikethrough", "del": "strikethrough",
-    "span": "spoiler", "tg-spoiler": "spoiler", "a": "text_link", "code": "code", "pre": "pre",
-    "blockquote": "blockquote", "tg-emoji": "custom_emoji", "tg-time": "date_time",
+    "b": "bold",
+    "strong": "bold",
+    "i": "italic",
+    "em": "italic",
+    "u": "underline",
+    "ins": "underline",
+    "s": "strikethrough",
+    "strike": "strikethrough",
+    "del": "strikethrough",
+    "span": "spoiler",
+    "tg-spoiler": "spoiler",
+    "a": "text_link",
+    "code": "code",
+    "pre": "pre",
+    "blockquote": "blockquote",
+    "tg-emoji": "custom_emoji",
+    "tg-time": "date_time",
 }
 BUTTON_STYLES = ("danger", "success", "primary")
 """InlineKeyboardButton.style (Bot API 9.4): "Must be one of "danger" (red), "success" (green)
@@ -144,9 +180,16 @@ time), or an optional weekday "w", then an optional short "d" or long "D" date, 
 short "t" or long "T" time; empty: the text as written."""
 # The fields of InlineKeyboardButton of which a button must have exactly one.
 _BUTTON_KINDS = (
-    "url", "callback_data", "web_app", "login_url", "switch_inline_query",
-    "switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "copy_text",
-    "callback_game", "pay",
+    "url",
+    "callback_data",
+    "web_app",
+    "login_url",
+    "switch_inline_query",
+    "switch_inline_query_current_chat",
+    "switch_inline_query_chosen_chat",
+    "copy_text",
+    "callback_game",
+    "pay",
 )
 _SPACES = " \t\n\r\v\f"
 _TOKEN_RE = re.compile(r"\d+:[A-Za-z0-9_-]+")
@@ -156,8 +199,10 @@ _COMMAND_RE = re.compile(r"/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{1,64})?")
 _COMMAND_NAME_RE = re.compile(r"[a-z0-9_]{1,32}")
 _START_PARAMETER_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """A deep link's start parameter (Bot API "Deep linking"; InlineQueryResultsButton)."""
-_LINK_RE = re.compile(r"https://t\.me/(?P<bot>[A-Za-z0-9_]{5,32})"
-                      r"(?:\?(?P<kind>start|startgroup)=(?P<payload>[^&#]*))?")
+_LINK_RE = re.compile(
+    r"https://t\.me/(?P<bot>[A-Za-z0-9_]{5,32})"
+    r"(?:\?(?P<kind>start|startgroup)=(?P<payload>[^&#]*))?"
+)
 
 
 def utf16_len(text: str) -> int:
@@ -174,8 +219,14 @@ class ApiError(Exception):
         parameters: Optional ResponseParameters, e.g. ``{"retry_after": 5}`` (seconds).
     """
 
-    def __init__(self, error_code: int, description: str, parameters: dict | None = None, *,
-                 page: str | None = None):
+    def __init__(
+        self,
+        error_code: int,
+        description: str,
+        parameters: dict | None = None,
+        *,
+        page: str | None = None,
+    ):
         super().__init__(description)
         self.error_code = error_code
         self.description = description
@@ -187,16 +238,20 @@ class ApiError(Exception):
     def body(self) -> dict[str, Any]:
         """The JSON answer Telegram would send."""
         body: dict[str, Any] = {
-            "ok": False, "error_code": self.error_code, "description": self.description,
+            "ok": False,
+            "error_code": self.error_code,
+            "description": self.description,
         }
         if self.parameters:
             body["parameters"] = self.parameters
         return body
 
 
-FRONT_END_PAGE = ("<html>\r\n<head><title>{status}</title></head>\r\n<body>\r\n"
-                  "<center><h1>{status}</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n"
-                  "</body>\r\n</html>\r\n")
+FRONT_END_PAGE = (
+    "<html>\r\n<head><title>{status}</title></head>\r\n<body>\r\n"
+    "<center><h1>{status}</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n"
+    "</body>\r\n</html>\r\n"
+)
 """The page Telegram's front end answers when the Bot API server behind it fails."""
 
 
@@ -320,9 +375,5 @@ def _load_spec(path: str) -> tuple[dict[str, dict[str, dict]], tuple[str, ...]]:
     return methods, updates
 
 
-
-
 def _flag(value: Any) -> bool:
     return value is True or str(value).lower() in ("true", "1")
-
-

@@ -129,14 +129,19 @@ class FakeBotAPI(
         self.bot_limit_per_second: int | None = None
         self.paid_limit_per_second = 1000
         self._bot_sends: dict[bool, collections.deque[float]] = {
-            False: collections.deque(), True: collections.deque()}  # paid? -> clock times
+            False: collections.deque(),
+            True: collections.deque(),
+        }  # paid? -> clock times
         self.calls: list[Call] = []
         self.callback_answers: dict[str, dict] = {}
         self.commands: dict[tuple[str, str], list[dict]] = {}
         self.photos: dict[tuple[int, int], bytes] = {}
         """(chat id, message id) -> the bytes of a photo uploaded with sendPhoto."""
         self.bot_user = {
-            "id": bot_id, "is_bot": True, "first_name": "Quizbot Test", "username": bot_username,
+            "id": bot_id,
+            "is_bot": True,
+            "first_name": "Quizbot Test",
+            "username": bot_username,
         }
         self.base_url = ""
         self.webhook_url = ""
@@ -203,7 +208,9 @@ class FakeBotAPI(
         self._runner: web.AppRunner | None = None
         self._handlers: dict[str, Callable[[dict], Any]] = {
             "getMe": lambda p: {
-                **self.bot_user, "can_join_groups": True, "can_read_all_group_messages": False,
+                **self.bot_user,
+                "can_join_groups": True,
+                "can_read_all_group_messages": False,
                 "supports_inline_queries": self.inline_mode,
             },
             "logOut": lambda p: True,
@@ -241,7 +248,10 @@ class FakeBotAPI(
         app.router.add_route("*", "/file/bot{token}/{file_path:.+}", self._download)
         app.router.add_route("*", "/{path:.*}", self._handle)
         self._runner = web.AppRunner(
-            app, handle_signals=False, access_log=None, handler_cancellation=True,
+            app,
+            handle_signals=False,
+            access_log=None,
+            handler_cancellation=True,
             shutdown_timeout=1.0,
         )
         await self._runner.setup()

@@ -77,7 +77,8 @@ class UpdatesMixin:
             self._allowed = frozenset(p["allowed_updates"]) or None
         if self.webhook_url and (self._webhook_task is None or self._webhook_task.done()):
             self._webhook_task = asyncio.get_running_loop().create_task(
-                self._deliver_webhooks(), name="fakebotapi-webhook")
+                self._deliver_webhooks(), name="fakebotapi-webhook"
+            )
         self._notify()
         return True
 
@@ -90,8 +91,11 @@ class UpdatesMixin:
         return True
 
     def _get_webhook_info(self, p: dict) -> dict:
-        info: dict[str, Any] = {"url": self.webhook_url, "has_custom_certificate": False,
-                                "pending_update_count": len(self._updates)}
+        info: dict[str, Any] = {
+            "url": self.webhook_url,
+            "has_custom_certificate": False,
+            "pending_update_count": len(self._updates),
+        }
         if self.webhook_url:
             info["max_connections"] = 40
         if self.last_webhook_error is not None:
@@ -113,21 +117,32 @@ class UpdatesMixin:
                 await wakeup.wait()
                 continue
             url, update = self.webhook_url, self._updates[0]
-            headers = ({"X-Telegram-Bot-Api-Secret-Token": self.webhook_secret}
-                       if self.webhook_secret is not None else {})
+            headers = (
+                {"X-Telegram-Bot-Api-Secret-Token": self.webhook_secret}
+                if self.webhook_secret is not None
+                else {}
+            )
             try:
                 async with self._webhook_session.post(
-                        url, json=update, headers=headers,
-                        timeout=aiohttp.ClientTimeout(total=self.webhook_timeout)) as response:
+                    url,
+                    json=update,
+                    headers=headers,
+                    timeout=aiohttp.ClientTimeout(total=self.webhook_timeout),
+                ) as response:
                     await response.read()
                     status: int | str = response.status
-                    error = (None if 200 <= response.status < 300 else
-                             f"Wrong response from the webhook: {response.status} "
-                             f"{response.reason}")
+                    error = (
+                        None
+                        if 200 <= response.status < 300
+                        else f"Wrong response from the webhook: {response.status} {response.reason}"
+                    )
             except (aiohttp.ClientConnectionError, TimeoutError) as exc:
                 status = type(exc).__name__
-                error = ("Read timeout expired" if isinstance(exc, TimeoutError)
-                         else "Connection refused")
+                error = (
+                    "Read timeout expired"
+                    if isinstance(exc, TimeoutError)
+                    else "Connection refused"
+                )
             self.webhook_deliveries.append((update["update_id"], status))
             self.signal()
             if error is None:
