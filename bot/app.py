@@ -54,9 +54,16 @@ from bot.features.private import settings_handlers as private_settings
 from bot.features.sharing import handlers as inline
 from bot.kernel.bank import Bank
 from bot.kernel.ports import StorageError
-from bot.services import open_services, services, services_of, take_services
+from bot.services import open_services
 from bot.telegram.arrivals import OrderedQueue
-from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
+from bot.telegram.common import (
+    CONTEXT_TYPES,
+    Context,
+    QuizApplication,
+    services,
+    services_of,
+    take_services,
+)
 from bot.telegram.jobpass import job_pass
 from bot.telegram.jobsends import JOB_FIRST, JOB_LATER
 from bot.telegram.limits import QuizRateLimiter
@@ -232,10 +239,10 @@ def add_handlers(app: QuizApplication) -> None:
     private = filters.ChatType.PRIVATE & filters.UpdateType.MESSAGE
     # created quizzes: a creator's answer to a /myquizzes prompt comes before anything else
     # (texts, polls and /cancel are the prompt's when one waits, else go where they would)
-    app.add_handler(MessageHandler(quizzes.edit_filter(), handlers.on_private_text))
+    app.add_handler(MessageHandler(quizzes.edit_filter(), router.on_private_text))
     app.add_handler(CommandHandler("myquizzes", quizzes.cmd_myquizzes, filters=private))
     app.add_handler(MessageHandler(private & filters.Document.ALL, documents.on_document))
-    app.add_handler(CommandHandler("start", handlers.cmd_start, filters=private))
+    app.add_handler(CommandHandler("start", router.cmd_start, filters=private))
     app.add_handler(CommandHandler("quiz", handlers.cmd_quiz, filters=private))
     app.add_handler(CommandHandler("review", learning.cmd_review, filters=private))
     app.add_handler(CommandHandler("stats", learning.cmd_stats, filters=private))
@@ -278,7 +285,7 @@ def add_handlers(app: QuizApplication) -> None:
     # channels
     app.add_handler(CommandHandler("daily", daily.cmd_group_daily, filters=groups))
     app.add_handler(CommandHandler("daily", daily.cmd_private_daily, filters=private))
-    # homework (bot/features/homework/handlers.py); its deep link goes through handlers.cmd_start
+    # homework (bot/features/homework/handlers.py); its deep link goes through router.cmd_start
     app.add_handler(CommandHandler("assign", homework.cmd_assign, filters=groups))
     app.add_handler(CommandHandler("assignments", homework.cmd_assignments, filters=groups))
     app.add_handler(CommandHandler("timezone", homework.cmd_timezone, filters=groups))
@@ -305,7 +312,7 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(TypeHandler(Update, learning.on_any_update), group=-1)
     # anything else a person sends in a private chat (text, stickers, unknown commands) gets a
     # hint; edited messages, channel posts and group chatter are left alone
-    app.add_handler(MessageHandler(private, handlers.on_other_message))
+    app.add_handler(MessageHandler(private, router.on_other_message))
     app.add_error_handler(handlers.on_error)
 
 

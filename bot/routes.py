@@ -32,12 +32,21 @@ from bot.features.newquiz import handlers as creators
 from bot.features.privacy import handlers as privacy
 from bot.features.private import handlers
 from bot.features.private import settings_handlers as private_settings
+from bot.features.private.handlers import BANK_LINK, LIST_LINK, open_bank
 from bot.i18n import Catalog
 from bot.kernel.engine import QuizError
 from bot.render import callbacks as render_callbacks
-from bot.services import catalog_for
+from bot.render.screen import Screen
+from bot.render.text import HTML
 from bot.telegram.chats import received_at
-from bot.telegram.common import Context, QuizApplication, toast
+from bot.telegram.common import (
+    Context,
+    QuizApplication,
+    StartLink,
+    catalog_for,
+    send,
+    toast,
+)
 
 log = logging.getLogger(__name__)
 
@@ -348,3 +357,63 @@ def add_routes(app: QuizApplication) -> None:
     for route in ROUTES:
         app.add_handler(ButtonHandler(route))
     app.add_handler(CallbackQueryHandler(on_unknown_button))
+
+
+async def cmd_start(update: Update, context: Context) -> None:
+    """/start [payload]: a deep link's payload opened by the first of :data:`START_LINKS` that
+    takes it (a bank's id when no other does); without one, greet and resume the active
+    attempt or start one."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    t = await catalog_for(context, user)
+    payload = context.args[0] if context.args else None
+    if payload is None:
+        await open_bank(context, chat.id, user, None, t)
+        return
+    link = next(link for link in START_LINKS if link.takes(payload))
+    await link.open(context, chat.id, user, payload, t)
+
+
+START_LINKS: tuple[StartLink, ...] = (
+    teachers.QUESTION_LINK,  # q_<session>_<position>: a group reveal's "in my language"
+    homework.HOMEWORK_LINK,  # hw<token>: a homework's button
+    LIST_LINK,  # list_quizzes: the button above an inline query's empty results
+    BANK_LINK,  # anything else: a bank's id (last: it takes every payload)
+)
+"""The private ``/start`` payloads, in the order they are tried: each feature declares its
+:class:`~bot.telegram.common.StartLink` beside its handler and adds it here."""
+
+
+async def on_other_message(update: Update, context: Context) -> None:
+    """Text, stickers or unknown commands in a private chat: a short hint, nothing changes.
+    A quiz card the user shared into this chat (a message ``via_bot`` this bot) needs none;
+    a text, poll or photo while the user has a /newquiz draft open is a step of the draft."""
+    user, chat, message = update.effective_user, update.effective_chat, update.effective_message
+    assert chat is not None
+    if (
+        message is not None
+        and message.via_bot is not None
+        and (message.via_bot.id == context.bot.id)
+    ):
+        return
+    if await creators.on_draft_message(update, context):  # a step of an open /newquiz draft
+        return
+    t = await catalog_for(context, user)
+    await send(context, chat.id, Screen(HTML.escape(t("unknown_text"))))
+
+
+async def on_private_text(update: Update, context: Context) -> None:
+    """A text (not a command, but /cancel) or a poll in a private chat: the answer to a
+    /myquizzes prompt when one waits for the sender (stored: the prompt may have been asked
+    on another instance); else /cancel drops the /newquiz draft, and anything else goes as
+    :func:`on_other_message` (a step of the draft, or the hint)."""
+    if await quizzes.on_edit_text(update, context):
+        return
+    message = update.effective_message
+    cancel = quizzes.CANCEL.match(message.text.strip()) if message and message.text else None
+    if cancel is not None and (
+        cancel[1] is None or cancel[1][1:].lower() == context.bot.username.lower()
+    ):
+        await creators.cmd_cancel(update, context)  # as its CommandHandler: this bot's only
+        return
+    await on_other_message(update, context)

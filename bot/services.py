@@ -10,107 +10,41 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from telegram import User
+from typing import Protocol
 
 from bot import i18n
 from bot.bankload.creators import check_document, parse_document
 from bot.bankload.dump import dump_bank
+from bot.features.daily.ports import DailyStore
 from bot.features.daily.service import DailyService
+from bot.features.groups.ports import GroupStore, SessionLeases
 from bot.features.groups.service import GroupService
 from bot.features.groups.sessions import SessionRunner
+from bot.features.homework.ports import HomeworkStore, TimeZoneStore
 from bot.features.homework.service import HomeworkService
 from bot.features.learning import chart
+from bot.features.learning.ports import CardStore
 from bot.features.learning.service import LearningService
+from bot.features.myquizzes.edits import QuizEdits
 from bot.features.myquizzes.service import QuizzesService
 from bot.features.newquiz.service import CreatorService
+from bot.features.preferences.ports import PreferenceStore
 from bot.features.preferences.service import PreferencesService
+from bot.features.privacy.ports import PrivacyStore
 from bot.features.privacy.service import PrivacyService
 from bot.features.private.service import QuizService
-from bot.i18n import Catalog
-from bot.kernel.ports import PromptStore
+from bot.kernel.library import DraftStore, QuizLibrary
+from bot.kernel.ports import QuizStore, ReportStore
 from bot.kernel.registry import BankRegistry
-from bot.telegram.common import (
-    Context,
-    Leases,
-    OpenStore,
-    QuizApplication,
-    app_of,
-    user_catalog,
-)
+from bot.telegram.common import QuizApplication
+from bot.telegram.jobsends import SharedSends
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.monitoring import MonitoringServer, counted
 from bot.telegram.ordering import PerUserOrderedProcessor
 
 log = logging.getLogger(__name__)
-
-EDIT_PROMPT_SECONDS = 15 * 60
-"""How long a /myquizzes prompt ("send the new question") waits for the creator's message."""
-
-
-@dataclass(frozen=True)
-class QuizEdit:
-    """What a creator was asked to send for one of their quizzes: ``action`` ``add``,
-    ``replace`` (question ``number``) or ``rename``, on ``quiz_id`` at ``version``."""
-
-    action: str
-    quiz_id: str
-    version: int
-    number: int
-
-
-class QuizEdits:
-    """The /myquizzes prompts waiting for the creator's next text message, per user id, for
-    :data:`EDIT_PROMPT_SECONDS`: stored (a prompt of kind ``edit``,
-    :class:`~bot.kernel.ports.PromptStore`), so that the message may reach any instance, or come
-    after a restart.
-
-    Args:
-        store: Where the prompts are kept.
-        clock: Seconds since the epoch.
-    """
-
-    KIND = "edit"
-    """The kind of prompt that holds a waiting edit."""
-
-    def __init__(self, store: PromptStore, clock: Callable[[], float] = time.time) -> None:
-        self._store = store
-        self._clock = clock
-
-    async def ask(self, user_id: int, edit: QuizEdit) -> None:
-        """Wait for ``user_id``'s next text message for ``edit`` (replacing an older prompt).
-
-        Raises:
-            StorageError: it could not be stored (the creator is not asked).
-        """
-        payload = f"{edit.action}:{edit.quiz_id}:{edit.version}:{edit.number}"
-        await self._store.set_prompt(user_id, self.KIND, payload, self._clock())
-
-    async def waiting(self, user_id: int) -> QuizEdit | None:
-        """The prompt ``user_id`` is answering, if any (asked within
-        :data:`EDIT_PROMPT_SECONDS`).
-
-        Raises:
-            StorageError: the prompts could not be read.
-        """
-        payload = await self._store.prompt(
-            user_id, self.KIND, since=self._clock() - EDIT_PROMPT_SECONDS
-        )
-        if payload is None:
-            return None
-        action, quiz_id, version, number = payload.split(":")
-        return QuizEdit(action, quiz_id, int(version), int(number))
-
-    async def done(self, user_id: int) -> None:
-        """Stop waiting for ``user_id``.
-
-        Raises:
-            StorageError: the prompt could not be dropped.
-        """
-        await self._store.drop_prompt(user_id, self.KIND)
 
 
 @dataclass(frozen=True)
@@ -273,36 +207,45 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     )
 
 
-def services_of(app: QuizApplication) -> Services:
-    """The services of ``app``.
+class OpenStore(
+    QuizStore,
+    PreferenceStore,
+    GroupStore,
+    CardStore,
+    PrivacyStore,
+    QuizLibrary,
+    DraftStore,
+    ReportStore,
+    DailyStore,
+    HomeworkStore,
+    TimeZoneStore,
+    Protocol,
+):
+    """The open storage: the services' ports, and what the front end does with it besides
+    (``storage``: ``SQLiteStore``, ``PostgresStore``; the handlers may not import it)."""
 
-    Raises:
-        RuntimeError: used before post_init made them, or after post_shutdown closed them.
-    """
-    made = app.bot_data.services
-    if not isinstance(made, Services):
-        raise RuntimeError("services not initialised (post_init has not run)")
-    return made
+    def leases(self) -> Leases:
+        """The session and poller leases over this storage."""
+        ...
+
+    def send_budget(self, bot_id: int) -> SharedSends | None:
+        """The send budgets the instances sharing this storage keep together (None: this
+        instance is the only one)."""
+        ...
+
+    async def check_writable(self) -> None:
+        """Raise ``StorageError`` unless the database takes a write."""
+        ...
+
+    async def close(self) -> None:
+        """Close the database (and the leases)."""
+        ...
 
 
-def services(context: Context) -> Services:
-    """The services, from a callback's or a job's context (see :func:`services_of`)."""
-    return services_of(app_of(context))
+class Leases(SessionLeases, Protocol):
+    """The session leases and the poller lease of the open storage (``storage/leases.py``:
+    ``LocalLeases``, ``PostgresLeases``)."""
 
-
-def take_services(app: QuizApplication) -> Services | None:
-    """Remove the services from ``app`` for closing them; None if post_init never made them."""
-    made, app.bot_data.services = app.bot_data.services, None
-    return made if isinstance(made, Services) else None
-
-
-async def catalog_for(context: Context, user: User | None) -> Catalog:
-    """The user's catalog: their /language choice, else Telegram's language_code, else English
-    (English for no user or a shared placeholder user: ``common.user_catalog``)."""
-    return await user_catalog(services(context).preferences, user)
-
-
-async def group_catalog(context: Context, chat_id: int) -> Catalog:
-    """The group's catalog: its language if set, else English."""
-    language = await services(context).preferences.group_language(chat_id)
-    return i18n.catalog(language or i18n.DEFAULT)
+    async def wait_poller(self, bot_id: int, on_lost: Callable[[], None]) -> None:
+        """Return once this instance holds the poller lease; ``on_lost()`` if it loses it."""
+        ...

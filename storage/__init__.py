@@ -12,15 +12,12 @@ from storage.postgres import PostgresStore, is_postgres_url
 from storage.sqlite import SQLiteStore, migrations
 
 if TYPE_CHECKING:
+    from bot.features.groups.ports import GroupStore
+    from bot.features.learning.ports import CardStore
+    from bot.features.preferences.ports import PreferenceStore
+    from bot.features.privacy.ports import PrivacyStore
     from bot.kernel.library import DraftStore, QuizLibrary
-    from bot.kernel.ports import (
-        CardStore,
-        GroupStore,
-        PreferenceStore,
-        PrivacyStore,
-        QuizStore,
-        ReportStore,
-    )
+    from bot.kernel.ports import QuizStore, ReportStore
 
     def _serves_the_ports(
         store: SQLiteStore | PostgresStore,

@@ -1,5 +1,5 @@
-"""SQLite statements of group quiz sessions (:class:`bot.kernel.ports.GroupStore`), mixed into
-:class:`storage.sqlite.SQLiteStore`: group chats' languages and settings, sessions, their
+"""SQLite statements of group quiz sessions (:class:`bot.features.groups.ports.GroupStore`), mixed
+into :class:`storage.sqlite.SQLiteStore`: group chats' languages and settings, sessions, their
 answers and players. Those that are the same in both dialects are written once
 (:class:`storage.shared_groups.SharedGroupStatements`); SQLite's own are here.
 
@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import sqlite3
 
+from bot.features.groups.ports import GroupTally
 from bot.features.groups.rules import GroupAnswer
-from bot.kernel.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
+from bot.kernel.ports import CLOSED, DUPLICATE, RECORDED
 from storage.rows import chosen_text
 from storage.shared_groups import SharedGroupStatements
 from storage.writer import SQLiteWriter
 
 
 class GroupStatements(SQLiteWriter, SharedGroupStatements):
-    """The :class:`~bot.kernel.ports.GroupStore` methods."""
+    """The :class:`~bot.features.groups.ports.GroupStore` methods."""
 
     async def record_group_answer(
         self,
@@ -29,7 +30,7 @@ class GroupStatements(SQLiteWriter, SharedGroupStatements):
         name: str,
         language: str | None = None,
     ) -> GroupTally:
-        """See :meth:`bot.kernel.ports.GroupStore.record_group_answer`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.record_group_answer`."""
 
         def op(db: sqlite3.Connection) -> GroupTally:
             # the window check and the insert are one statement: a tap racing the reveal is

@@ -1,4 +1,4 @@
-"""SQLite statements of spaced review (:class:`bot.kernel.ports.CardStore`), mixed into
+"""SQLite statements of spaced review (:class:`bot.features.learning.ports.CardStore`), mixed into
 :class:`storage.sqlite.SQLiteStore`: those of SQLite alone (the statements the same in both
 dialects are :class:`storage.shared.SharedLearningStatements`).
 
@@ -14,8 +14,8 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.features.learning.ports import CardUpdate, Learner
 from bot.features.learning.rules import Card
-from bot.kernel.ports import CardUpdate, Learner
 from storage.shared import (
     CARD_COLUMNS,
     LEARNER_COLUMNS,
@@ -81,7 +81,7 @@ def _in(values: Sequence[str]) -> str:
 
 
 class LearningStatements(SQLiteWriter, SharedLearningStatements):
-    """The :class:`~bot.kernel.ports.CardStore` methods of SQLite alone."""
+    """The :class:`~bot.features.learning.ports.CardStore` methods of SQLite alone."""
 
     _QUESTIONS_OF = "json_array_length({})"
 
@@ -93,7 +93,7 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
         update: Callable[[Card], Card | None],
         study: Callable[[Learner], Learner] | None = None,
     ) -> Card | None:
-        """See :meth:`bot.kernel.ports.CardStore.update_card`."""
+        """See :meth:`bot.features.learning.ports.CardStore.update_card`."""
 
         def op(db: sqlite3.Connection) -> Card | None:
             rows = db.execute(
@@ -130,7 +130,7 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
         return result
 
     async def update_cards(self, updates: Sequence[CardUpdate]) -> None:
-        """See :meth:`bot.kernel.ports.CardStore.update_cards`.
+        """See :meth:`bot.features.learning.ports.CardStore.update_cards`.
 
         One trip to the writer's thread (a statement op, run beside the other writes of its
         batch), with four statements whatever the number of ratings (per 300): the cards and
@@ -201,7 +201,7 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
     async def cards(
         self, user_id: int, bank_id: str | None = None, question_ids: Sequence[str] = ()
     ) -> list[Card]:
-        """See :meth:`bot.kernel.ports.CardStore.cards`."""
+        """See :meth:`bot.features.learning.ports.CardStore.cards`."""
         args: list[object]
         where, args = "user_id = ?", [user_id]
         if bank_id is not None:
@@ -219,8 +219,8 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
     async def due_cards(
         self, user_id: int, bank_ids: Sequence[str], now: float, limit: int, count_upto: int
     ) -> tuple[list[Card], int]:
-        """See :meth:`bot.kernel.ports.CardStore.due_cards`. One statement (one snapshot): the
-        cards, each row carrying the capped count."""
+        """See :meth:`bot.features.learning.ports.CardStore.due_cards`. One statement (one
+        snapshot): the cards, each row carrying the capped count."""
         banks = _in(bank_ids)
         rows = await self._read(
             f"SELECT {CARD_COLUMNS}, (SELECT COUNT(*) FROM (SELECT 1 FROM cards"
@@ -232,7 +232,7 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
         return [card_of(r[:12]) for r in rows], (rows[0][12] if rows else 0)
 
     async def next_due(self, user_id: int, bank_ids: Sequence[str]) -> float | None:
-        """See :meth:`bot.kernel.ports.CardStore.next_due`."""
+        """See :meth:`bot.features.learning.ports.CardStore.next_due`."""
         rows = await self._read(
             f"SELECT due FROM cards WHERE user_id = ? AND bank_id IN {_in(bank_ids)}"
             " ORDER BY due LIMIT 1",
@@ -241,8 +241,8 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
         return rows[0][0] if rows else None
 
     async def update_learner(self, user_id: int, change: Callable[[Learner], Learner]) -> Learner:
-        """See :meth:`bot.kernel.ports.CardStore.update_learner` (the read and the write are one
-        job of the writer, in its transaction)."""
+        """See :meth:`bot.features.learning.ports.CardStore.update_learner` (the read and the write
+        are one job of the writer, in its transaction)."""
 
         def op(db: sqlite3.Connection) -> Learner:
             rows = db.execute(
@@ -258,8 +258,8 @@ class LearningStatements(SQLiteWriter, SharedLearningStatements):
     async def reminders_due(
         self, now: float, bank_ids: Sequence[str], limit: int
     ) -> list[tuple[Learner, bool]]:
-        """See :meth:`bot.kernel.ports.CardStore.reminders_due` (index ``learners_reminders``,
-        and ``cards_due`` per learner found)."""
+        """See :meth:`bot.features.learning.ports.CardStore.reminders_due` (index
+        ``learners_reminders``, and ``cards_due`` per learner found)."""
         rows = await self._read(
             f"SELECT {LEARNER_COLUMNS}, EXISTS (SELECT 1 FROM cards c"
             f"  WHERE c.user_id = l.user_id AND c.due <= ? AND c.bank_id IN {_in(bank_ids)})"

@@ -24,10 +24,11 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from bot.features.learning.ports import Learner, ScorePoint, UnratedAnswer
 from bot.features.learning.rules import Card
 from bot.kernel.analysis import Response
 from bot.kernel.engine import ABANDONED, ACTIVE, Attempt, Plan
-from bot.kernel.ports import Learner, Pruned, ScorePoint, UnratedAnswer
+from bot.kernel.ports import Pruned
 from storage.rows import Row, attempt_of, chosen_of
 
 T = TypeVar("T")
@@ -93,12 +94,12 @@ class SharedAttemptStatements(Statements):
     array of ``[question_id, option_index, correct, answered_at]`` (``[]`` for none)."""
 
     async def user_language(self, user_id: int) -> str | None:
-        """See :meth:`bot.kernel.ports.PreferenceStore.user_language`."""
+        """See :meth:`bot.features.preferences.ports.PreferenceStore.user_language`."""
         rows = await self._read("SELECT language FROM users WHERE user_id = ?", (user_id,))
         return rows[0][0] if rows else None
 
     async def set_user_language(self, user_id: int, language: str) -> None:
-        """See :meth:`bot.kernel.ports.PreferenceStore.set_user_language`."""
+        """See :meth:`bot.features.preferences.ports.PreferenceStore.set_user_language`."""
         await self._write(
             "INSERT INTO users (user_id, language, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
@@ -107,12 +108,12 @@ class SharedAttemptStatements(Statements):
         )
 
     async def answer_flow(self, user_id: int) -> str | None:
-        """See :meth:`bot.kernel.ports.PreferenceStore.answer_flow`."""
+        """See :meth:`bot.features.preferences.ports.PreferenceStore.answer_flow`."""
         rows = await self._read("SELECT answer_flow FROM users WHERE user_id = ?", (user_id,))
         return rows[0][0] if rows else None
 
     async def set_answer_flow(self, user_id: int, flow: str, now: float) -> None:
-        """See :meth:`bot.kernel.ports.PreferenceStore.set_answer_flow`."""
+        """See :meth:`bot.features.preferences.ports.PreferenceStore.set_answer_flow`."""
         await self._write(
             "INSERT INTO users (user_id, language, answer_flow, updated_at) VALUES (?, NULL, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET answer_flow = excluded.answer_flow,"
@@ -338,7 +339,7 @@ SAVE_LEARNER = (
     " last_reminded_at = excluded.last_reminded_at, blocked = excluded.blocked,"
     " language = excluded.language"
 )
-"""The statement of :meth:`bot.kernel.ports.CardStore.save_learner` (also run inside
+"""The statement of :meth:`bot.features.learning.ports.CardStore.save_learner` (also run inside
 ``update_learner``'s transaction); its arguments are :func:`saved_learner`'s."""
 
 
@@ -367,13 +368,13 @@ UNRATED_ANSWERS = (
     "  AND COALESCE(c.last_review, c.due) >= n.answered_at)"
     " ORDER BY n.answered_at"
 )
-"""The statement of :meth:`bot.kernel.ports.CardStore.unrated_answers`: one look-up in the
-cards' unique index per stored answer."""
+"""The statement of :meth:`bot.features.learning.ports.CardStore.unrated_answers`: one look-up in
+the cards' unique index per stored answer."""
 
 
 class SharedLearningStatements(Statements):
-    """The :class:`~bot.kernel.ports.CardStore` methods whose statements are the same in both
-    dialects. Those that differ: the read-modify-write of cards and learners (PostgreSQL locks
+    """The :class:`~bot.features.learning.ports.CardStore` methods whose statements are the same in
+    both dialects. Those that differ: the read-modify-write of cards and learners (PostgreSQL locks
     rows, SQLite has one writer), and the reads given a list of banks (an array parameter on
     PostgreSQL, however many banks; ``IN (?, ...)`` on SQLite)."""
 
@@ -382,30 +383,30 @@ class SharedLearningStatements(Statements):
     ``{}`` standing for the column (a JSON array stored as text)."""
 
     async def unrated_answers(self) -> list[UnratedAnswer]:
-        """See :meth:`bot.kernel.ports.CardStore.unrated_answers`."""
+        """See :meth:`bot.features.learning.ports.CardStore.unrated_answers`."""
         return [
             UnratedAnswer(int(r[0]), r[1], r[2], bool(r[3]), float(r[4]))
             for r in await self._read(UNRATED_ANSWERS)
         ]
 
     async def card(self, card_id: int) -> Card | None:
-        """See :meth:`bot.kernel.ports.CardStore.card`."""
+        """See :meth:`bot.features.learning.ports.CardStore.card`."""
         rows = await self._read(f"SELECT {CARD_COLUMNS} FROM cards WHERE card_id = ?", (card_id,))
         return card_of(rows[0]) if rows else None
 
     async def learner(self, user_id: int) -> Learner:
-        """See :meth:`bot.kernel.ports.CardStore.learner`."""
+        """See :meth:`bot.features.learning.ports.CardStore.learner`."""
         rows = await self._read(
             f"SELECT {LEARNER_COLUMNS} FROM learners WHERE user_id = ?", (user_id,)
         )
         return learner_of(rows[0]) if rows else Learner(user_id)
 
     async def save_learner(self, learner: Learner) -> None:
-        """See :meth:`bot.kernel.ports.CardStore.save_learner`."""
+        """See :meth:`bot.features.learning.ports.CardStore.save_learner`."""
         await self._write(SAVE_LEARNER, saved_learner(learner))
 
     async def move_reminders(self, planned: Sequence[tuple[int, float]], to: float) -> set[int]:
-        """See :meth:`bot.kernel.ports.CardStore.move_reminders` (a write per
+        """See :meth:`bot.features.learning.ports.CardStore.move_reminders` (a write per
         :data:`MOVED_AT_ONCE` learners)."""
         moved: set[int] = set()
         for start in range(0, len(planned), MOVED_AT_ONCE):
@@ -420,11 +421,11 @@ class SharedLearningStatements(Statements):
         return moved
 
     async def blocked_users(self) -> list[int]:
-        """See :meth:`bot.kernel.ports.CardStore.blocked_users`."""
+        """See :meth:`bot.features.learning.ports.CardStore.blocked_users`."""
         return [r[0] for r in await self._read("SELECT user_id FROM learners WHERE blocked = 1")]
 
     async def score_history(self, user_id: int) -> list[ScorePoint]:
-        """See :meth:`bot.kernel.ports.CardStore.score_history`."""
+        """See :meth:`bot.features.learning.ports.CardStore.score_history`."""
         questions = self._QUESTIONS_OF
         return [
             ScorePoint(r[0], r[1], int(r[2]), int(r[3]))

@@ -1,4 +1,4 @@
-"""The :class:`~bot.kernel.ports.GroupStore` statements that are the same in both dialects
+"""The :class:`~bot.features.groups.ports.GroupStore` statements that are the same in both dialects
 (group sessions, their answers and players, groups' settings and language), written once for
 the two stores and mixed into both engines' group statements (:mod:`storage.groups`,
 :mod:`storage.postgres.groups`); the conventions are :mod:`storage.shared`'s (``?``
@@ -29,16 +29,16 @@ ADMIN_LANGUAGE = (
 
 
 class SharedGroupStatements(Statements):
-    """The :class:`~bot.kernel.ports.GroupStore` methods whose statements are the same in
+    """The :class:`~bot.features.groups.ports.GroupStore` methods whose statements are the same in
     both dialects."""
 
     async def group_language(self, chat_id: int) -> str | None:
-        """See :meth:`bot.kernel.ports.GroupStore.group_language`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.group_language`."""
         rows = await self._read("SELECT language FROM group_chats WHERE chat_id = ?", (chat_id,))
         return rows[0][0] if rows else None
 
     async def set_group_language(self, chat_id: int, language: str, *, by_admin: bool) -> None:
-        """See :meth:`bot.kernel.ports.GroupStore.set_group_language`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.set_group_language`."""
         if by_admin:
             await self._write(ADMIN_LANGUAGE, (chat_id, language, time.time()))
             return
@@ -62,7 +62,7 @@ class SharedGroupStatements(Statements):
         message_thread_id: int | None = None,
         scoring: Scoring = RIGHT,
     ) -> GroupSession | None:
-        """See :meth:`bot.kernel.ports.GroupStore.start_session`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.start_session`."""
         rows = await self._write_returning(
             "INSERT INTO group_sessions (chat_id, bank_id, bank_version, language,"
             " starter_id, question_order, option_orders, question_seconds, started_at,"
@@ -108,21 +108,21 @@ class SharedGroupStatements(Statements):
         ]
 
     async def session(self, session_id: int) -> GroupSession | None:
-        """See :meth:`bot.kernel.ports.GroupStore.session`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.session`."""
         found = await self._sessions("session_id = ?", (session_id,))
         return found[0] if found else None
 
     async def active_session(self, chat_id: int) -> GroupSession | None:
-        """See :meth:`bot.kernel.ports.GroupStore.active_session`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.active_session`."""
         found = await self._sessions("chat_id = ? AND status = 'active'", (chat_id,))
         return found[0] if found else None
 
     async def active_sessions(self) -> list[GroupSession]:
-        """See :meth:`bot.kernel.ports.GroupStore.active_sessions`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.active_sessions`."""
         return await self._sessions("status = 'active'", ())
 
     async def last_session(self, chat_id: int, *, ended: bool = True) -> GroupSession | None:
-        """See :meth:`bot.kernel.ports.GroupStore.last_session`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.last_session`."""
         rows = await self._read(
             f"SELECT {SESSION_COLUMNS} FROM group_sessions WHERE chat_id = ?"
             + (" AND status <> 'active'" if ended else "")
@@ -132,7 +132,7 @@ class SharedGroupStatements(Statements):
         return session_of(rows[0]) if rows else None
 
     async def group_settings(self, chat_id: int) -> GroupSettings | None:
-        """See :meth:`bot.kernel.ports.GroupStore.group_settings`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.group_settings`."""
         rows = await self._read(
             f"SELECT {SETTINGS_COLUMNS} FROM group_settings WHERE chat_id = ?", (chat_id,)
         )
@@ -146,7 +146,7 @@ class SharedGroupStatements(Statements):
         *,
         language: str | None = None,
     ) -> bool:
-        """See :meth:`bot.kernel.ports.GroupStore.save_group_settings`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.save_group_settings`."""
 
         async def op(db: Transaction) -> bool:
             # one statement decides: the first settings (none stored, or stored at version 0),
@@ -188,7 +188,7 @@ class SharedGroupStatements(Statements):
         return await self._transaction(op)
 
     async def open_question(self, session_id: int, position: int, deadline: float) -> bool:
-        """See :meth:`bot.kernel.ports.GroupStore.open_question`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.open_question`."""
         return (
             await self._write(
                 "UPDATE group_sessions"
@@ -200,7 +200,7 @@ class SharedGroupStatements(Statements):
         )
 
     async def set_question_message(self, session_id: int, position: int, message_id: int) -> bool:
-        """See :meth:`bot.kernel.ports.GroupStore.set_question_message`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.set_question_message`."""
         return (
             await self._write(
                 "UPDATE group_sessions SET message_id = ? WHERE session_id = ? AND position = ?"
@@ -211,7 +211,7 @@ class SharedGroupStatements(Statements):
         )
 
     async def unopen_question(self, session_id: int, position: int) -> bool:
-        """See :meth:`bot.kernel.ports.GroupStore.unopen_question`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.unopen_question`."""
         return (
             await self._write(
                 "UPDATE group_sessions SET deadline = NULL WHERE session_id = ? AND position = ?"
@@ -222,7 +222,7 @@ class SharedGroupStatements(Statements):
         )
 
     async def close_question(self, session_id: int, position: int) -> GroupSession | None:
-        """See :meth:`bot.kernel.ports.GroupStore.close_question`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.close_question`."""
         rows = await self._write_returning(
             "UPDATE group_sessions SET position = position + 1, deadline = NULL"
             " WHERE session_id = ? AND status = 'active' AND position = ?"
@@ -232,7 +232,7 @@ class SharedGroupStatements(Statements):
         return session_of(rows[0]) if rows else None
 
     async def mark_revealed(self, session_id: int, position: int, message_id: int) -> bool:
-        """See :meth:`bot.kernel.ports.GroupStore.mark_revealed`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.mark_revealed`."""
         return (
             await self._write(
                 "UPDATE group_sessions SET message_id = NULL WHERE session_id = ?"
@@ -243,7 +243,7 @@ class SharedGroupStatements(Statements):
         )
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
-        """See :meth:`bot.kernel.ports.GroupStore.move_chat`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.move_chat`."""
 
         async def op(db: Transaction) -> int:
             moved = await db.execute(
@@ -278,7 +278,7 @@ class SharedGroupStatements(Statements):
         return await self._transaction(op)
 
     async def end_session(self, session_id: int, status: SessionStatus, now: float) -> bool:
-        """See :meth:`bot.kernel.ports.GroupStore.end_session`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.end_session`."""
         ended = (
             await self._write(
                 "UPDATE group_sessions SET status = ?, deadline = NULL, ended_at = ?"
@@ -292,7 +292,7 @@ class SharedGroupStatements(Statements):
         return ended
 
     async def tick_group_pick(self, session_id: int, position: int, user_id: int, slot: int) -> int:
-        """See :meth:`bot.kernel.ports.GroupStore.tick_group_pick` (the exclusive or of the
+        """See :meth:`bot.features.groups.ports.GroupStore.tick_group_pick` (the exclusive or of the
         ticks, written as ``(a | b) - (a & b)``: SQLite has no XOR operator)."""
         rows = await self._write_returning(
             "INSERT INTO group_picks (session_id, position, user_id, slots) VALUES (?, ?, ?, ?)"
@@ -304,7 +304,7 @@ class SharedGroupStatements(Statements):
         return int(rows[0][0])
 
     async def group_pick(self, session_id: int, position: int, user_id: int) -> int:
-        """See :meth:`bot.kernel.ports.GroupStore.group_pick`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.group_pick`."""
         rows = await self._read(
             "SELECT slots FROM group_picks WHERE session_id = ? AND position = ? AND user_id = ?",
             (session_id, position, user_id),
@@ -312,7 +312,7 @@ class SharedGroupStatements(Statements):
         return int(rows[0][0]) if rows else 0
 
     async def group_answers(self, session_id: int) -> list[GroupAnswer]:
-        """See :meth:`bot.kernel.ports.GroupStore.group_answers`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.group_answers`."""
         return [
             GroupAnswer(r[0], r[1], r[2], bool(r[3]), r[4], r[5], chosen_of(r[6]))
             for r in await self._read(
@@ -323,7 +323,7 @@ class SharedGroupStatements(Statements):
         ]
 
     async def group_players(self, session_id: int) -> dict[int, str]:
-        """See :meth:`bot.kernel.ports.GroupStore.group_players`."""
+        """See :meth:`bot.features.groups.ports.GroupStore.group_players`."""
         return {
             r[0]: r[1]
             for r in await self._read(

@@ -1,6 +1,6 @@
 """SQLite storage (aiosqlite) implementing :class:`bot.kernel.ports.QuizStore`,
-:class:`bot.kernel.ports.GroupStore`, :class:`bot.kernel.ports.CardStore`,
-:class:`bot.kernel.ports.PrivacyStore` and :class:`bot.kernel.ports.ReportStore`.
+:class:`bot.features.groups.ports.GroupStore`, :class:`bot.features.learning.ports.CardStore`,
+:class:`bot.features.privacy.ports.PrivacyStore` and :class:`bot.kernel.ports.ReportStore`.
 
 One long-lived connection per process, in WAL mode with ``synchronous=FULL``: every write is
 committed (and fsynced) before the awaited call returns, so an answer the user was told about
@@ -27,8 +27,9 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.features.privacy.service import DELETED_NAME, pseudonyms
-from bot.kernel.ports import DeletedData, StorageError
+from bot.features.privacy.ports import DeletedData
+from bot.kernel.members import DELETED_NAME, pseudonyms
+from bot.kernel.ports import StorageError
 from storage.attempts import AttemptStatements
 from storage.backup import DatabaseLock, InstanceLock
 from storage.daily import DailyStatements
@@ -357,8 +358,8 @@ class SQLiteStore(
     # --- users' data ---------------------------------------------------------------------
 
     async def delete_user(self, user_id: int) -> DeletedData:
-        """See :meth:`bot.kernel.ports.PrivacyStore.delete_user`. One transaction: all of it or
-        nothing."""
+        """See :meth:`bot.features.privacy.ports.PrivacyStore.delete_user`. One transaction: all of
+        it or nothing."""
 
         async def op(db: WriterConnection) -> DeletedData:
             async def changed(sql: str) -> int:  # rows of the user's other data
@@ -441,7 +442,7 @@ class SQLiteStore(
         return await self._submit(op)
 
     async def checkpoint(self) -> bool:
-        """See :meth:`bot.kernel.ports.PrivacyStore.checkpoint`: ``PRAGMA
+        """See :meth:`bot.features.privacy.ports.PrivacyStore.checkpoint`: ``PRAGMA
         wal_checkpoint(TRUNCATE)`` on the reading connection (the writer's may be in a
         transaction), which waits for the writer through the busy timeout.
 

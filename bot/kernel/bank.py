@@ -247,3 +247,12 @@ class Bank:
     def language_for(self, language: str) -> str:
         """Return ``language`` if this bank has it, else the bank's default language."""
         return language if language in self.languages else self.default_language
+
+
+EXPLANATION_PLACEHOLDER = "TODO: explain why the correct option is right."
+"""Written where the source gives no explanation (Aiken never does): the loader accepts it, so
+the bank can be tried at once, and a search for "TODO" finds what is left to write."""
+
+
+SOURCE_PLACEHOLDER = ("TODO: the source of the explanation", "https://example.org/TODO")
+"""Title and URL written where neither the file nor the command gives a source."""

@@ -31,8 +31,8 @@ Rules (the ``rule`` of a :class:`Finding`):
     Every word of an option is in the prompt (guideline 28b, "clang associations").
 ``import-placeholder``
     An explanation, or the source, still holds the placeholder ``quizbot import`` wrote where
-    the file it converted had none (:data:`bot.features.importing.rules.EXPLANATION_PLACEHOLDER`,
-    :data:`~bot.features.importing.rules.SOURCE_PLACEHOLDER`): learners would be shown "TODO".
+    the file it converted had none (:data:`bot.kernel.bank.EXPLANATION_PLACEHOLDER`,
+    :data:`~bot.kernel.bank.SOURCE_PLACEHOLDER`): learners would be shown "TODO".
 ``answer-leak``
     The explanation of one question gives away the answer of another: the bot shows each
     explanation as soon as the question is answered, and the preview shows them all (guideline
@@ -69,9 +69,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from bot.features.importing.rules import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER
 from bot.kernel import leaks as leak_check
-from bot.kernel.bank import TRUE_FALSE, Bank, Question
+from bot.kernel.bank import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER, TRUE_FALSE, Bank, Question
 from bot.kernel.itemtext import _fold, _option, words
 from bot.kernel.leaks import LeakWork, leaking_pairs
 

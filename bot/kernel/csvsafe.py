@@ -5,6 +5,7 @@ results, homework results, ``quizbot report``) goes through :func:`safe_cell`. P
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from bot.kernel.bank import invisible
 
@@ -47,3 +48,57 @@ def safe_row(values: Iterable[object]) -> list[object]:
     """A CSV row's values with each text made safe (:func:`safe_cell`); numbers and None (an
     empty cell) are left as they are (a number is written as digits, a sign and a point)."""
     return [safe_cell(v) if isinstance(v, str) else v for v in values]
+
+
+@dataclass(frozen=True)
+class CsvRow:
+    """One row of the admin's CSV: one member and question.
+
+    Attributes:
+        user_id, name: The member.
+        question: The question's 1-based place in the bank (0 if gone) and ``question_id``.
+        option: The chosen option's text (the member's language; several joined by " | ").
+        correct: Whether it was right.
+        answered_at: When (ISO 8601 in the chat's time zone).
+        started_at: When the attempt started (ISO 8601).
+        finished_at: When it finished before the deadline (ISO 8601), "" if it did not.
+    """
+
+    user_id: int
+    name: str
+    question: int
+    question_id: str
+    option: str
+    correct: bool
+    answered_at: str
+    started_at: str
+    finished_at: str
+
+    HEADER = (
+        "user_id",
+        "name",
+        "question",
+        "question_id",
+        "option",
+        "correct",
+        "answered_at",
+        "attempt_started_at",
+        "attempt_finished_at",
+    )
+    """The CSV's header row (column names: data, not translated)."""
+
+    def cells(self) -> tuple[str, ...]:
+        """The row as CSV cells, in :attr:`HEADER`'s order; a typed text (name, option) that a
+        spreadsheet would run as a formula starts with an apostrophe (OWASP, "CSV
+        Injection")."""
+        return (
+            str(self.user_id),
+            safe_cell(self.name),
+            str(self.question),
+            self.question_id,
+            safe_cell(self.option),
+            "right" if self.correct else "wrong",
+            self.answered_at,
+            self.started_at,
+            self.finished_at,
+        )

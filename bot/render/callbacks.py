@@ -62,7 +62,7 @@ class NextButton:
 @dataclass(frozen=True)
 class FlowButton:
     """A private ``/settings`` choice of what follows an answer (a
-    :class:`~bot.features.private.flow.AnswerFlow` value)."""
+    :class:`~bot.features.preferences.flow.AnswerFlow` value)."""
 
     PREFIX: ClassVar[str] = "af"
     FIELDS: ClassVar[str | None] = r"(next|one_tap)"

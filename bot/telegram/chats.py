@@ -13,8 +13,7 @@ from telegram.error import TelegramError
 from bot import i18n
 from bot.i18n import Catalog
 from bot.render.text import HTML
-from bot.services import services
-from bot.telegram.common import Context
+from bot.telegram.common import Context, services
 from bot.telegram.ordering import PerUserOrderedProcessor
 
 

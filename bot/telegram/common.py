@@ -7,7 +7,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from cachetools import LRUCache
 from telegram import (
@@ -25,76 +25,22 @@ from telegram.request import BaseRequest
 
 from bot import i18n
 from bot.config import Settings
-from bot.features.daily.ports import DailyStore
-from bot.features.homework.ports import HomeworkStore, TimeZoneStore
-from bot.features.preferences.service import PreferencesService
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank
-from bot.kernel.library import DraftStore, QuizLibrary
-from bot.kernel.ports import (
-    CardStore,
-    GroupStore,
-    PreferenceStore,
-    PrivacyStore,
-    QuizStore,
-    ReportStore,
-    SessionLeases,
-)
 from bot.render import callbacks as render_callbacks
 from bot.render import limits as render_limits
 from bot.render import screen as render_screen
 from bot.render import text as render_text
 from bot.render.screen import Screen
-from bot.telegram.jobsends import SharedSends
 from bot.telegram.metrics import Metrics
 from bot.telegram.outcomes import Kind, classify
 from bot.telegram.transport import SENT_KEYBOARD
 
+if TYPE_CHECKING:  # the wiring imports this module: its types only, nothing at run time
+    from bot.features.preferences.service import PreferencesService
+    from bot.services import Services
+
 log = logging.getLogger(__name__)
-
-
-class Leases(SessionLeases, Protocol):
-    """The session leases and the poller lease of the open storage (``storage/leases.py``:
-    ``LocalLeases``, ``PostgresLeases``)."""
-
-    async def wait_poller(self, bot_id: int, on_lost: Callable[[], None]) -> None:
-        """Return once this instance holds the poller lease; ``on_lost()`` if it loses it."""
-        ...
-
-
-class OpenStore(
-    QuizStore,
-    PreferenceStore,
-    GroupStore,
-    CardStore,
-    PrivacyStore,
-    QuizLibrary,
-    DraftStore,
-    ReportStore,
-    DailyStore,
-    HomeworkStore,
-    TimeZoneStore,
-    Protocol,
-):
-    """The open storage: the services' ports, and what the front end does with it besides
-    (``storage``: ``SQLiteStore``, ``PostgresStore``; the handlers may not import it)."""
-
-    def leases(self) -> Leases:
-        """The session and poller leases over this storage."""
-        ...
-
-    def send_budget(self, bot_id: int) -> SharedSends | None:
-        """The send budgets the instances sharing this storage keep together (None: this
-        instance is the only one)."""
-        ...
-
-    async def check_writable(self) -> None:
-        """Raise ``StorageError`` unless the database takes a write."""
-        ...
-
-    async def close(self) -> None:
-        """Close the database (and the leases)."""
-        ...
 
 
 @dataclass
@@ -130,7 +76,7 @@ class BotData:
     # set in post_init, cleared in post_shutdown
     services: object = None
     """The :class:`~bot.services.Services` (None before post_init and after
-    post_shutdown); read it with :func:`bot.services.services`."""
+    post_shutdown); read it with :func:`bot.telegram.common.services`."""
     reload_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """One bank reload at a time (``admin.reload``)."""
 
@@ -155,7 +101,7 @@ CONTEXT_TYPES: ContextTypes[Context, UserData, ChatData, BotData] = ContextTypes
 class StartLink:
     """A kind of private ``/start`` payload (a deep link's, ``t.me/<bot>?start=<payload>``:
     :mod:`bot.render.links`) and what opens it, declared by its feature beside its handler.
-    ``bot.features.private.handlers.START_LINKS`` is the table: the first entry that ``takes`` a
+    ``bot.routes.START_LINKS`` is the table: the first entry that ``takes`` a
     payload opens it, as ``open(context, chat_id, user, payload, t)`` in the private chat
     ``chat_id``, in the user's catalog ``t``."""
 
@@ -432,3 +378,38 @@ async def toast(query: CallbackQuery, text: str | None = None) -> None:
             log.warning("callback query %s not answered: %r", query.id, exc)
         else:
             log.error("callback query %s not answered", query.id, exc_info=exc)
+
+
+def services_of(app: QuizApplication) -> Services:
+    """The services of ``app``.
+
+    Raises:
+        RuntimeError: used before post_init made them, or after post_shutdown closed them.
+    """
+    made = app.bot_data.services
+    if made is None:
+        raise RuntimeError("services not initialised (post_init has not run)")
+    return cast("Services", made)
+
+
+def services(context: Context) -> Services:
+    """The services, from a callback's or a job's context (see :func:`services_of`)."""
+    return services_of(app_of(context))
+
+
+def take_services(app: QuizApplication) -> Services | None:
+    """Remove the services from ``app`` for closing them; None if post_init never made them."""
+    made, app.bot_data.services = app.bot_data.services, None
+    return cast("Services | None", made)
+
+
+async def catalog_for(context: Context, user: User | None) -> Catalog:
+    """The user's catalog: their /language choice, else Telegram's language_code, else English
+    (English for no user or a shared placeholder user: ``common.user_catalog``)."""
+    return await user_catalog(services(context).preferences, user)
+
+
+async def group_catalog(context: Context, chat_id: int) -> Catalog:
+    """The group's catalog: its language if set, else English."""
+    language = await services(context).preferences.group_language(chat_id)
+    return i18n.catalog(language or i18n.DEFAULT)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -34,10 +34,13 @@ from telegram import Update
 
 from bot.config import Address
 from bot.kernel.ports import AnswerHook, StorageError
-from bot.telegram.common import OpenStore, QuizApplication
+from bot.telegram.common import QuizApplication
 from bot.telegram.metrics import Metrics
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.transport import AiohttpRequest
+
+if TYPE_CHECKING:  # the wiring imports this module: the store's type only
+    from bot.services import OpenStore
 
 log = logging.getLogger(__name__)
 

@@ -10,12 +10,12 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from bot import i18n
 from bot.features.learning import screens as learning_screens
 from bot.features.learning.service import LearningService
+from bot.features.privacy.ports import PrivacyStore
 from bot.features.private import screens as private_screens
 from bot.features.private.service import QuizService
 from bot.features.private.starting import Resumed, resume_or_start
 from bot.kernel import engine
 from bot.kernel.bank import CONTROL_CHARACTERS, TRUE_FALSE, Bank
-from bot.kernel.ports import PrivacyStore
 from bot.render.text import PLAIN
 from bot.terminal import screens as terminal_screens
 from bot.terminal import text as termtext

@@ -3,11 +3,11 @@ an attempt, whose buttons a terminal cannot show, says what to run instead."""
 
 from __future__ import annotations
 
+from bot.features.learning.ports import ScorePoint
 from bot.features.private.screens import review, score_lines
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank
 from bot.kernel.engine import Attempt, result
-from bot.kernel.ports import ScorePoint
 from bot.render.text import Markup
 
 

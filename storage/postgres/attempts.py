@@ -33,9 +33,9 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
     # --- users: their choices, cached by every instance ------------------------------------
 
     async def set_user_language(self, user_id: int, language: str) -> None:
-        """See :meth:`bot.kernel.ports.PreferenceStore.set_user_language`; the instances are told to
-        read the user's choices again (:data:`storage.order.USERS_CHANNEL`), in the same
-        statement."""
+        """See :meth:`bot.features.preferences.ports.PreferenceStore.set_user_language`; the
+        instances are told to read the user's choices again (:data:`storage.order.USERS_CHANNEL`),
+        in the same statement."""
         await self._write_returning(
             "WITH stored AS (INSERT INTO users (user_id, language, updated_at)"
             " VALUES ($1, $2, $3) ON CONFLICT (user_id) DO UPDATE"
@@ -45,8 +45,8 @@ class PostgresAttemptStatements(PostgresWriter, SharedAttemptStatements):
         )
 
     async def set_answer_flow(self, user_id: int, flow: str, now: float) -> None:
-        """See :meth:`bot.kernel.ports.PreferenceStore.set_answer_flow`; the instances are told as
-        by :meth:`set_user_language`."""
+        """See :meth:`bot.features.preferences.ports.PreferenceStore.set_answer_flow`; the instances
+        are told as by :meth:`set_user_language`."""
         await self._write_returning(
             "WITH stored AS (INSERT INTO users (user_id, language, answer_flow, updated_at)"
             " VALUES ($1, NULL, $2, $3) ON CONFLICT (user_id) DO UPDATE"

@@ -1,5 +1,5 @@
-"""PostgreSQL statements of group quiz sessions (:class:`bot.kernel.ports.GroupStore`), mixed
-into :class:`storage.postgres.store.PostgresStore`: group chats' languages and settings,
+"""PostgreSQL statements of group quiz sessions (:class:`bot.features.groups.ports.GroupStore`),
+mixed into :class:`storage.postgres.store.PostgresStore`: group chats' languages and settings,
 sessions, their answers and players (the twins of :mod:`storage.groups`). Those that are the
 same in both dialects are written once (:class:`storage.shared_groups.SharedGroupStatements`);
 PostgreSQL's own are here.
@@ -10,15 +10,16 @@ every read is one statement run to completion.
 
 from __future__ import annotations
 
+from bot.features.groups.ports import GroupTally
 from bot.features.groups.rules import GroupAnswer
-from bot.kernel.ports import CLOSED, DUPLICATE, RECORDED, GroupTally
+from bot.kernel.ports import CLOSED, DUPLICATE, RECORDED
 from storage.postgres.writer import PostgresWriter
 from storage.rows import chosen_text
 from storage.shared_groups import SharedGroupStatements
 
 
 class PostgresGroupStatements(PostgresWriter, SharedGroupStatements):
-    """The :class:`~bot.kernel.ports.GroupStore` methods."""
+    """The :class:`~bot.features.groups.ports.GroupStore` methods."""
 
     async def record_group_answer(
         self,
@@ -28,7 +29,7 @@ class PostgresGroupStatements(PostgresWriter, SharedGroupStatements):
         name: str,
         language: str | None = None,
     ) -> GroupTally:
-        """See :meth:`bot.kernel.ports.GroupStore.record_group_answer`.
+        """See :meth:`bot.features.groups.ports.GroupStore.record_group_answer`.
 
         One statement: the window check locks the session's row (so a close from another
         instance either waits for this answer or is seen by it: a tap racing the reveal is in

@@ -1,5 +1,5 @@
-"""PostgreSQL statements of spaced review (:class:`bot.kernel.ports.CardStore`), mixed into
-:class:`storage.postgres.store.PostgresStore`: those of PostgreSQL alone (the twins of
+"""PostgreSQL statements of spaced review (:class:`bot.features.learning.ports.CardStore`), mixed
+into :class:`storage.postgres.store.PostgresStore`: those of PostgreSQL alone (the twins of
 :mod:`storage.learning`; the statements the same in both dialects are
 :class:`storage.shared.SharedLearningStatements`).
 
@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 
 import asyncpg
 
+from bot.features.learning.ports import CardUpdate, Learner
 from bot.features.learning.rules import Card
-from bot.kernel.ports import CardUpdate, Learner
 from storage.postgres.writer import PostgresWriter, numbered
 from storage.shared import (
     CARD_COLUMNS,
@@ -33,7 +33,7 @@ _SAVE_LEARNER = numbered(SAVE_LEARNER)
 
 
 class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
-    """The :class:`~bot.kernel.ports.CardStore` methods of PostgreSQL alone."""
+    """The :class:`~bot.features.learning.ports.CardStore` methods of PostgreSQL alone."""
 
     _QUESTIONS_OF = "json_array_length({}::json)"
 
@@ -45,7 +45,7 @@ class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
         update: Callable[[Card], Card | None],
         study: Callable[[Learner], Learner] | None = None,
     ) -> Card | None:
-        """See :meth:`bot.kernel.ports.CardStore.update_card`.
+        """See :meth:`bot.features.learning.ports.CardStore.update_card`.
 
         The card's row is read ``FOR UPDATE``; a card not stored yet is inserted with ``ON
         CONFLICT DO NOTHING``, and if another instance inserted it meanwhile (its insert is
@@ -122,7 +122,7 @@ class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
         return result
 
     async def update_cards(self, updates: Sequence[CardUpdate]) -> None:
-        """See :meth:`bot.kernel.ports.CardStore.update_cards`.
+        """See :meth:`bot.features.learning.ports.CardStore.update_cards`.
 
         Each rating is :meth:`update_card`'s transaction, in order: its row locks and its
         retry when another instance makes the card first keep instances from overwriting
@@ -134,7 +134,7 @@ class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
     async def cards(
         self, user_id: int, bank_id: str | None = None, question_ids: Sequence[str] = ()
     ) -> list[Card]:
-        """See :meth:`bot.kernel.ports.CardStore.cards`."""
+        """See :meth:`bot.features.learning.ports.CardStore.cards`."""
         return [
             card_of(r)
             for r in await self._read(
@@ -148,8 +148,8 @@ class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
     async def due_cards(
         self, user_id: int, bank_ids: Sequence[str], now: float, limit: int, count_upto: int
     ) -> tuple[list[Card], int]:
-        """See :meth:`bot.kernel.ports.CardStore.due_cards`. One statement (one snapshot): the
-        cards, each row carrying the capped count."""
+        """See :meth:`bot.features.learning.ports.CardStore.due_cards`. One statement (one
+        snapshot): the cards, each row carrying the capped count."""
         rows = await self._read(
             f"SELECT {CARD_COLUMNS}, (SELECT COUNT(*) FROM (SELECT 1 FROM cards"
             "  WHERE user_id = $1 AND due <= $2 AND bank_id = ANY($3::text[]) LIMIT $4) AS d)"
@@ -160,7 +160,7 @@ class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
         return [card_of(tuple(r)[:12]) for r in rows], (int(rows[0][12]) if rows else 0)
 
     async def next_due(self, user_id: int, bank_ids: Sequence[str]) -> float | None:
-        """See :meth:`bot.kernel.ports.CardStore.next_due`."""
+        """See :meth:`bot.features.learning.ports.CardStore.next_due`."""
         rows = await self._read(
             "SELECT due FROM cards WHERE user_id = $1 AND bank_id = ANY($2::text[])"
             " ORDER BY due LIMIT 1",
@@ -169,7 +169,7 @@ class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
         return rows[0][0] if rows else None
 
     async def update_learner(self, user_id: int, change: Callable[[Learner], Learner]) -> Learner:
-        """See :meth:`bot.kernel.ports.CardStore.update_learner`.
+        """See :meth:`bot.features.learning.ports.CardStore.update_learner`.
 
         In one transaction: the learner's row is made if it is missing (``ON CONFLICT DO
         NOTHING``: a row another instance made meanwhile is waited for), then read ``FOR
@@ -194,8 +194,8 @@ class PostgresLearningStatements(PostgresWriter, SharedLearningStatements):
     async def reminders_due(
         self, now: float, bank_ids: Sequence[str], limit: int
     ) -> list[tuple[Learner, bool]]:
-        """See :meth:`bot.kernel.ports.CardStore.reminders_due` (index ``learners_reminders``,
-        and ``cards_due`` per learner found)."""
+        """See :meth:`bot.features.learning.ports.CardStore.reminders_due` (index
+        ``learners_reminders``, and ``cards_due`` per learner found)."""
         rows = await self._read(
             f"SELECT {LEARNER_COLUMNS}, EXISTS (SELECT 1 FROM cards c"
             "  WHERE c.user_id = l.user_id AND c.due <= $1 AND c.bank_id = ANY($2::text[]))"

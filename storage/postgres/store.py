@@ -1,7 +1,7 @@
 """PostgreSQL storage (asyncpg) implementing :class:`bot.kernel.ports.QuizStore`,
-:class:`bot.kernel.ports.GroupStore`, :class:`bot.kernel.ports.CardStore`,
-:class:`bot.kernel.ports.PrivacyStore` and :class:`bot.kernel.ports.ReportStore`, for one or
-several quizbot instances sharing a database.
+:class:`bot.features.groups.ports.GroupStore`, :class:`bot.features.learning.ports.CardStore`,
+:class:`bot.features.privacy.ports.PrivacyStore` and :class:`bot.kernel.ports.ReportStore`, for one
+or several quizbot instances sharing a database.
 
 The same semantics as :mod:`storage.sqlite`:
 
@@ -36,8 +36,9 @@ import asyncio
 
 import asyncpg
 
-from bot.features.privacy.service import DELETED_NAME, pseudonyms
-from bot.kernel.ports import DeletedData, StorageError
+from bot.features.privacy.ports import DeletedData
+from bot.kernel.members import DELETED_NAME, pseudonyms
+from bot.kernel.ports import StorageError
 from storage.daily import DailyStatements
 from storage.handled import HandledMarks
 from storage.homework import HomeworkStatements
@@ -166,12 +167,13 @@ class PostgresStore(
     # --- users' data ---------------------------------------------------------------------
 
     async def checkpoint(self) -> bool:
-        """See :meth:`bot.kernel.ports.PrivacyStore.checkpoint`: the WAL is the server's."""
+        """See :meth:`bot.features.privacy.ports.PrivacyStore.checkpoint`: the WAL is the
+        server's."""
         return True
 
     async def delete_user(self, user_id: int) -> DeletedData:
-        """See :meth:`bot.kernel.ports.PrivacyStore.delete_user`. One transaction: all of it or
-        nothing; the pseudonyms are picked under :data:`PSEUDONYM_LOCK`."""
+        """See :meth:`bot.features.privacy.ports.PrivacyStore.delete_user`. One transaction: all of
+        it or nothing; the pseudonyms are picked under :data:`PSEUDONYM_LOCK`."""
 
         async def op(db: asyncpg.Connection) -> DeletedData:
             async def changed(sql: str) -> int:  # rows of the user's other data

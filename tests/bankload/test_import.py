@@ -17,15 +17,9 @@ from bot import i18n
 from bot.bankload import load_bank, parse_bank
 from bot.config import BUNDLED_BANKS
 from bot.features.importing.files import SCHEMA_LINE, schema_line
-from bot.features.importing.rules import (
-    EXPLANATION_PLACEHOLDER,
-    Parsed,
-    bank_data,
-    parse_aiken,
-    parse_csv,
-    parse_gift,
-)
+from bot.features.importing.rules import Parsed, bank_data, parse_aiken, parse_csv, parse_gift
 from bot.features.private.service import QuizService
+from bot.kernel.bank import EXPLANATION_PLACEHOLDER
 from bot.terminal.play import play
 from storage import SQLiteStore
 from tests.support.optionbanks import correct_label, shown_options

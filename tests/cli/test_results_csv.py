@@ -161,7 +161,7 @@ def test_unneutralised_cells_would_be_caught():
 def test_homework_rows_go_through_the_same_guard():
     """A homework results row's typed texts (the member's name, the option) are made safe by
     the same rule as every other CSV: a tab before ``=`` is caught there too."""
-    from bot.features.homework.rules import CsvRow
+    from bot.kernel.csvsafe import CsvRow
 
     row = CsvRow(
         7,

@@ -347,7 +347,8 @@ def test_a_message_to_a_group_is_told_by_its_translator_comment(repo):
     messages = repo / "bot/i18n/messages/players.py"
     edit(
         messages,
-        '    # Translators: to a group (its members, in the plural)\n    N_(\n        "group_help",',
+        "    # Translators: to a group (its members, in the plural)\n"
+        '    N_(\n        "group_help",',
         '    N_(\n        "group_help",',
     )
     for name in ("extract", "update"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.features.learning.service import LearningService
+from bot.features.preferences.flow import AnswerFlow
 from bot.features.preferences.service import PreferencesService
 from bot.features.private.advance import (
     AnsweredBefore,
@@ -14,7 +15,6 @@ from bot.features.private.advance import (
     answer_tap,
     next_question,
 )
-from bot.features.private.flow import AnswerFlow
 from bot.features.private.service import QuizService
 from bot.kernel.engine import FINISHED, StaleQuestion
 from bot.kernel.ports import StorageError

@@ -12,7 +12,6 @@ from bot.features.homework.rules import (
     MAX_DAYS,
     OPEN,
     Assignment,
-    CsvRow,
     DeadlinePast,
     DeadlineTooFar,
     DeadlineUnreadable,
@@ -20,6 +19,7 @@ from bot.features.homework.rules import (
     progress_due,
     reminder_due,
 )
+from bot.kernel.csvsafe import CsvRow
 from bot.kernel.zones import DEFAULT_ZONE, UnknownZone, parse_zone, zone_info
 
 HOUR, DAY = 3_600.0, 86_400.0

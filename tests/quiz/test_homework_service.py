@@ -13,7 +13,6 @@ from bot.features.homework.rules import (
     CANCELLED,
     CLOSED,
     TOKEN_PATTERN,
-    CsvRow,
     DeadlinePast,
     DeadlineTooFar,
     HomeworkCancelled,
@@ -24,6 +23,7 @@ from bot.features.homework.service import HomeworkService
 from bot.features.private.service import QuizService
 from bot.kernel import engine
 from bot.kernel.bank import Bank, Option, Question, Text
+from bot.kernel.csvsafe import CsvRow
 from bot.kernel.engine import UnknownBank
 from bot.kernel.zones import UnknownZone
 from storage import SQLiteStore

@@ -18,10 +18,10 @@ from bot import i18n
 from bot.features.learning import chart
 from bot.features.learning import rules as learning
 from bot.features.learning import screens as learning_screens
+from bot.features.learning.ports import ScorePoint
 from bot.features.learning.rules import DAY, Card, CardGone, CardReviewed, NoSuchCard
 from bot.features.learning.service import LearningService, Progress
 from bot.kernel.engine import Answer, InvalidOption, plan_attempt
-from bot.kernel.ports import ScorePoint
 from bot.render import callbacks as render_callbacks
 from bot.render import text as render_text
 from storage import SQLiteStore

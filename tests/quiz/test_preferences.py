@@ -3,8 +3,8 @@ real SQLite file."""
 
 from __future__ import annotations
 
+from bot.features.preferences.flow import AnswerFlow
 from bot.features.preferences.service import PreferencesService
-from bot.features.private.flow import AnswerFlow
 from storage import SQLiteStore
 
 

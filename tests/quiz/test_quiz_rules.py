@@ -11,8 +11,8 @@ from bot.features.groups import settings
 from bot.features.groups.rules import RIGHT, SPEED, GroupAnswer, Scoring, SessionStatus
 from bot.features.groups.settings import ADMINS, EVERYONE, GroupSettings, WhoStarts
 from bot.features.learning.stats import MOST_MISSED, bank_stats
-from bot.features.privacy.service import is_deleted, pseudonyms
 from bot.kernel.engine import Answer, Plan
+from bot.kernel.members import is_deleted, pseudonyms
 from bot.kernel.ports import CLOSED, RECORDED, RecordOutcome
 from tests.support.engines import record
 

@@ -9,9 +9,10 @@ import pytest
 from bot.bankload import parse_bank
 from bot.features.groups.service import GroupService
 from bot.features.groups.settings import GroupSettings
+from bot.features.groups.starting import pick_bank
 from bot.features.learning.service import LearningService
 from bot.features.private.service import QuizService
-from bot.features.private.starting import Started, pick_bank, resume_or_start
+from bot.features.private.starting import Started, resume_or_start
 from bot.features.sharing import rules as sharing
 from bot.kernel import engine as rules
 from bot.kernel.engine import BankChanged, UnknownBank

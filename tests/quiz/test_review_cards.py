@@ -12,10 +12,10 @@ from dataclasses import astuple
 
 from bot.features.groups.service import GroupService
 from bot.features.learning import rules as learning
+from bot.features.learning.ports import UnratedAnswer
 from bot.features.learning.rules import Card
 from bot.features.learning.service import LearningService
 from bot.features.private.service import QuizService
-from bot.kernel.ports import UnratedAnswer
 from storage import SQLiteStore
 from tests.support.banks import BANK_ID
 from tests.support.botrun import RunningBot

@@ -7,14 +7,8 @@ from types import SimpleNamespace
 import pytest
 
 from bot.features.groups.settings import ADMINS, EVERYONE, GroupSettings
-from bot.features.private.starting import (
-    BankPick,
-    Permission,
-    may_start,
-    may_stop,
-    resolve_bank,
-    resumes,
-)
+from bot.features.groups.starting import BankPick, Permission, may_start, may_stop, resolve_bank
+from bot.features.private.starting import resumes
 
 
 @pytest.mark.parametrize(

@@ -198,7 +198,9 @@ def field_values(field: dataclasses.Field) -> list[Any]:  # noqa: C901 - one cas
         return ["up", "question"]
     if field.name == "step":  # HomeworkButton: what it does
         return ["close", "report"]
-    if field.name == "flow":  # FlowButton: what follows an answer (bot/features/private/flow.py)
+    if (
+        field.name == "flow"
+    ):  # FlowButton: what follows an answer (bot/features/preferences/flow.py)
         return ["next", "one_tap"]
     if field.name == "quiz_id":  # QuizButton: a created quiz's id
         return ["c-0000000000", "c-zzzzzzzzzz"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.features.private.flow import AnswerFlow
+from bot.features.preferences.flow import AnswerFlow
 from bot.kernel.engine import Answer, Plan, with_answer
 from bot.kernel.ports import CLOSED, RECORDED
 from storage import SQLiteStore

@@ -657,7 +657,7 @@ async def test_update_cards_rates_in_order_like_update_card(engine):
     one would (for users 1000 higher): new and existing cards, two ratings of one card in one
     batch (the second sees the first), a declined rating, learners studied once per rating;
     more than one chunk of rows."""
-    from bot.kernel.ports import CardUpdate, Learner
+    from bot.features.learning.ports import CardUpdate, Learner
 
     store = await engine.open()
     try:

@@ -1,4 +1,4 @@
-"""The private ``/start`` payloads' table (``bot.features.private.handlers.START_LINKS``): which
+"""The private ``/start`` payloads' table (``bot.routes.START_LINKS``): which
 feature opens each kind of deep link, in the order they are tried."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from bot.render import links as render_links
 
 
 def opener(payload: str):
-    """The link of :data:`~bot.features.private.handlers.START_LINKS` that opens ``payload``."""
+    """The link of :data:`~bot.routes.START_LINKS` that opens ``payload``."""
     return next(link for link in handlers.START_LINKS if link.takes(payload))
 
 

@@ -28,8 +28,7 @@ from bot.render import screen as render_screen
 from bot.render import text as render_text
 from bot.render.screen import Screen
 from bot.render.text import HTML
-from bot.services import catalog_for, services_of
-from bot.telegram.common import Context, QuizApplication, app_of, send
+from bot.telegram.common import Context, QuizApplication, app_of, catalog_for, send, services_of
 
 log = logging.getLogger(__name__)
 

@@ -32,9 +32,8 @@ from bot.kernel.ports import StorageError
 from bot.render import callbacks as render_callbacks
 from bot.render.screen import Screen
 from bot.render.text import HTML
-from bot.services import catalog_for, services
 from bot.telegram.chats import display_name, group_catalog, is_admin, migration, thread_of
-from bot.telegram.common import SHARED_SENDERS, Context, keyboard, toast
+from bot.telegram.common import SHARED_SENDERS, Context, catalog_for, keyboard, services, toast
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.outcomes import Kind, classify
 

@@ -22,10 +22,10 @@ from bot.features.daily.rules import (
     zone_of,
 )
 from bot.features.groups.screens import MAX_NAME, MAX_TITLE, MEDALS
-from bot.features.privacy.service import is_deleted
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank, Question
 from bot.kernel.engine import LABELS, QuestionView
+from bot.kernel.members import is_deleted
 from bot.render.callbacks import DailyAnswerButton, DailyChannelButton, DailySettingButton
 from bot.render.question import notes_lines, option_text, question_keyboard, slot_label
 from bot.render.screen import Button, Screen

@@ -20,8 +20,8 @@ from bot import i18n
 from bot.features.groups import rules as group
 from bot.features.groups import screens as groups_screens
 from bot.features.groups.service import SessionRunning
+from bot.features.groups.starting import Permission, may_start, may_stop, pick_bank
 from bot.features.private import screens as private_screens
-from bot.features.private.starting import Permission, may_start, may_stop, pick_bank
 from bot.i18n import Catalog
 from bot.kernel.bank import TRUE_FALSE
 from bot.kernel.engine import LABELS, QuizError
@@ -31,7 +31,6 @@ from bot.render import question as render_question
 from bot.render import text as render_text
 from bot.render.screen import Screen
 from bot.render.text import HTML
-from bot.services import catalog_for, services
 from bot.telegram.chats import (
     actor_name,
     display_name,
@@ -41,7 +40,7 @@ from bot.telegram.chats import (
     reply,
     thread_of,
 )
-from bot.telegram.common import Context, edit, keyboard, toast
+from bot.telegram.common import Context, catalog_for, edit, keyboard, services, toast
 from bot.telegram.limits import Dropped
 
 log = logging.getLogger(__name__)

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 from bot.features.groups import rules as group
 from bot.features.groups.rules import GroupAnswer, GroupSession
-from bot.features.homework.rules import CsvRow
 from bot.kernel.bank import Bank
 from bot.kernel.csvsafe import FORMULA_START as FORMULA_START
 from bot.kernel.csvsafe import SEPARATORS as SEPARATORS
+from bot.kernel.csvsafe import CsvRow
 from bot.kernel.csvsafe import safe_cell as safe_cell
 from bot.kernel.csvsafe import safe_row as safe_row
 from bot.kernel.engine import LABELS
@@ -151,7 +151,7 @@ def summary(session: GroupSession, answers: Iterable[GroupAnswer]) -> list[Quest
 
 def homework_csv(rows: Iterable[CsvRow]) -> str:
     """The CSV of a homework's answers (RFC 4180, ``\\r\\n`` line ends, the header
-    :attr:`~bot.features.homework.rules.CsvRow.HEADER` first): one row per member and question
+    :attr:`~bot.kernel.csvsafe.CsvRow.HEADER` first): one row per member and question
     answered, each cell made safe (:func:`safe_row`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.features.groups.rules import SPEED, GroupSession, Standing
-from bot.features.privacy.service import is_deleted
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank
 from bot.kernel.engine import LABELS, QuestionView
+from bot.kernel.members import is_deleted
 from bot.render.callbacks import (
     GroupAnswerButton,
     GroupSubmitButton,

@@ -3,8 +3,9 @@
 
 Each method takes plain data (chat ids, session ids, positions), applies the rules of
 :mod:`bot.features.groups.rules` and :mod:`bot.features.groups.settings` and persists through
-:class:`~bot.kernel.ports.GroupStore`. Refusals are raised as :class:`~bot.kernel.engine.QuizError`
-subclasses; storage failures as :class:`~bot.kernel.ports.StorageError`. No Telegram, no SQL.
+:class:`~bot.features.groups.ports.GroupStore`. Refusals are raised as
+:class:`~bot.kernel.engine.QuizError` subclasses; storage failures as
+:class:`~bot.kernel.ports.StorageError`. No Telegram, no SQL.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import replace
 
 from bot.features.groups import rules as group
 from bot.features.groups import settings
+from bot.features.groups.ports import GroupStore
 from bot.features.groups.rules import GroupAnswer, GroupSession
 from bot.features.groups.settings import (
     GroupSettings,  # annotations: the method settings() hides the module
@@ -23,7 +25,7 @@ from bot.features.groups.settings import (
 from bot.kernel import engine
 from bot.kernel.bank import Bank
 from bot.kernel.engine import AlreadyAnswered, InvalidOption, QuizError, UnknownAttempt
-from bot.kernel.ports import CLOSED, DUPLICATE, AnswerHook, GroupStore
+from bot.kernel.ports import CLOSED, DUPLICATE, AnswerHook
 from bot.kernel.registry import BankRegistry
 
 

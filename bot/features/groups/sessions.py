@@ -14,10 +14,10 @@ never left active without a pending job; a watchdog job checks that.
 
 Several instances sharing the storage (PostgreSQL) run each session's steps on exactly one of
 them: a step runs only while its instance holds the session's lease
-(:class:`~bot.kernel.ports.SessionLeases`, claimed at the start of every :meth:`SessionRunner.drive`
-and checked with the storage); an instance that does not hold it drops its job. The watchdog
-of every instance claims the running sessions nobody holds (their instance died) and moves them
-on from their stored state.
+(:class:`~bot.features.groups.ports.SessionLeases`, claimed at the start of every
+:meth:`SessionRunner.drive` and checked with the storage); an instance that does not hold it drops
+its job. The watchdog of every instance claims the running sessions nobody holds (their instance
+died) and moves them on from their stored state.
 """
 
 from __future__ import annotations
@@ -34,11 +34,12 @@ from telegram.ext import JobQueue
 
 from bot import i18n
 from bot.features.groups import rules as group
+from bot.features.groups.ports import SessionLeases
 from bot.features.groups.rules import GroupSession, Step
 from bot.features.groups.service import GroupService
 from bot.features.groups.session_messages import SessionMessages, describe
 from bot.kernel.engine import QuizError
-from bot.kernel.ports import SessionLeases, StorageError
+from bot.kernel.ports import StorageError
 from bot.render.text import HTML
 from bot.telegram.common import Bot, Context
 from bot.telegram.limits import QuizRateLimiter, session_calls

@@ -21,9 +21,17 @@ from bot.render import callbacks as render_callbacks
 from bot.render import links as render_links
 from bot.render.screen import Button, Screen, UrlButton
 from bot.render.text import HTML
-from bot.services import catalog_for, services
 from bot.telegram.chats import group_catalog, is_admin, reply, thread_of
-from bot.telegram.common import Context, StartLink, edit, keyboard, send, toast
+from bot.telegram.common import (
+    Context,
+    StartLink,
+    catalog_for,
+    edit,
+    keyboard,
+    send,
+    services,
+    toast,
+)
 
 log = logging.getLogger(__name__)
 

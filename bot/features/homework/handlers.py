@@ -44,7 +44,6 @@ from bot.render import callbacks as render_callbacks
 from bot.render import text as render_text
 from bot.render.screen import Screen
 from bot.render.text import HTML
-from bot.services import catalog_for, services
 from bot.telegram.chats import (
     actor_name,
     display_name,
@@ -55,7 +54,16 @@ from bot.telegram.chats import (
     reply,
     thread_of,
 )
-from bot.telegram.common import Context, StartLink, edit, keyboard, send, toast
+from bot.telegram.common import (
+    Context,
+    StartLink,
+    catalog_for,
+    edit,
+    keyboard,
+    send,
+    services,
+    toast,
+)
 from bot.telegram.limits import Dropped
 
 log = logging.getLogger(__name__)

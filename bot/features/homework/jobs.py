@@ -37,9 +37,8 @@ from bot.render import links as render_links
 from bot.render import text as render_text
 from bot.render.screen import Button, Screen, UrlButton
 from bot.render.text import HTML
-from bot.services import services
 from bot.telegram.chats import is_admin_id
-from bot.telegram.common import Context, keyboard, send
+from bot.telegram.common import Context, keyboard, send, services
 from bot.telegram.limits import SESSION_RESERVE, Dropped, QuizRateLimiter
 from bot.telegram.outcomes import Kind, classify
 

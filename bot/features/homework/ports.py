@@ -49,7 +49,7 @@ class TimeZoneStore(Protocol):
     async def set_time_zone(self, chat_id: int, zone: str, now: float) -> None:
         """Store the chat's time zone (``zone`` checked by :func:`bot.kernel.zones.parse_zone`);
         ``now`` in seconds since the epoch. A supergroup upgrade moves it with the chat
-        (:meth:`bot.kernel.ports.GroupStore.move_chat`)."""
+        (:meth:`bot.features.groups.ports.GroupStore.move_chat`)."""
         ...
 
 

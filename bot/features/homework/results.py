@@ -14,16 +14,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
 
-from bot.features.homework.rules import (
-    Assignment,
-    CsvRow,
-    HomeworkAnswer,
-    HomeworkResults,
-    Missed,
-    Place,
-)
+from bot.features.homework.rules import Assignment, HomeworkAnswer, HomeworkResults, Missed, Place
 from bot.kernel.analysis import Response, analyse
 from bot.kernel.bank import Bank, Question
+from bot.kernel.csvsafe import CsvRow
 from bot.kernel.zones import zone_info
 
 MISSED = 3

@@ -38,7 +38,7 @@ from bot.features.homework.deadlines import DeadlineUnreadable as DeadlineUnread
 from bot.features.homework.deadlines import check_deadline as check_deadline
 from bot.features.homework.deadlines import parse_deadline as parse_deadline
 from bot.kernel.analysis import ItemStats
-from bot.kernel.csvsafe import safe_cell
+from bot.kernel.csvsafe import CsvRow
 from bot.kernel.engine import Attempt, QuizError
 
 PROGRESS_SECONDS = 60.0
@@ -351,60 +351,6 @@ class Missed:
     number: int
     wrong: int
     answers: int
-
-
-@dataclass(frozen=True)
-class CsvRow:
-    """One row of the admin's CSV: one member and question.
-
-    Attributes:
-        user_id, name: The member.
-        question: The question's 1-based place in the bank (0 if gone) and ``question_id``.
-        option: The chosen option's text (the member's language; several joined by " | ").
-        correct: Whether it was right.
-        answered_at: When (ISO 8601 in the chat's time zone).
-        started_at: When the attempt started (ISO 8601).
-        finished_at: When it finished before the deadline (ISO 8601), "" if it did not.
-    """
-
-    user_id: int
-    name: str
-    question: int
-    question_id: str
-    option: str
-    correct: bool
-    answered_at: str
-    started_at: str
-    finished_at: str
-
-    HEADER = (
-        "user_id",
-        "name",
-        "question",
-        "question_id",
-        "option",
-        "correct",
-        "answered_at",
-        "attempt_started_at",
-        "attempt_finished_at",
-    )
-    """The CSV's header row (column names: data, not translated)."""
-
-    def cells(self) -> tuple[str, ...]:
-        """The row as CSV cells, in :attr:`HEADER`'s order; a typed text (name, option) that a
-        spreadsheet would run as a formula starts with an apostrophe (OWASP, "CSV
-        Injection")."""
-        return (
-            str(self.user_id),
-            safe_cell(self.name),
-            str(self.question),
-            self.question_id,
-            safe_cell(self.option),
-            "right" if self.correct else "wrong",
-            self.answered_at,
-            self.started_at,
-            self.finished_at,
-        )
 
 
 @dataclass(frozen=True)

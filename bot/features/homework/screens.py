@@ -19,9 +19,9 @@ from babel.numbers import format_percent
 
 from bot.features.groups.screens import MAX_NAME, MAX_TITLE, MEDALS
 from bot.features.homework.rules import CLOSED, MAX_DAYS, OPEN, Assignment, HomeworkResults, Opened
-from bot.features.privacy.service import is_deleted
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank
+from bot.kernel.members import is_deleted
 from bot.kernel.zones import zone_info
 from bot.render.callbacks import AssignButton, BankButton, HomeworkButton
 from bot.render.limits import MAX_MESSAGE_UTF16

@@ -436,7 +436,7 @@ class HomeworkService:
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> list[Assignment]:
         """A group became a supergroup: its homework moves to ``new_chat_id`` (the chat's time
-        zone moves with the group's other settings, :meth:`bot.kernel.ports.GroupStore.
+        zone moves with the group's other settings, :meth:`bot.features.groups.ports.GroupStore.
         move_chat`). The group messages stay behind in the old chat: re-post the open ones
         (returned, with no message) and record them with :meth:`posted`."""
         return await self.store.move_assignments(old_chat_id, new_chat_id)

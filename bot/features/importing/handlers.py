@@ -20,20 +20,15 @@ from telegram import Document, Message, Update
 from telegram.error import NetworkError, TelegramError
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
-from bot.features.importing.rules import (
-    EXPLANATION_PLACEHOLDER,
-    PARSERS,
-    SOURCE_PLACEHOLDER,
-    bank_data,
-)
+from bot.features.importing.rules import PARSERS, bank_data
 from bot.features.myquizzes import screens
 from bot.features.myquizzes.service import MAX_QUIZ_QUESTIONS, Published
 from bot.i18n import Catalog
+from bot.kernel.bank import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER
 from bot.kernel.library import QuizRecord
 from bot.render.screen import Screen
 from bot.render.text import HTML
-from bot.services import catalog_for, services
-from bot.telegram.common import Context, send
+from bot.telegram.common import Context, catalog_for, send, services
 
 log = logging.getLogger(__name__)
 

@@ -27,15 +27,7 @@ from collections import Counter
 
 from bot.features.importing.gift import parse_gift
 from bot.features.importing.imported import Imported, Note, Parsed, counted, option_count_problem
-from bot.kernel.bank import ID_PATTERN, MAX_OPTIONS
-
-EXPLANATION_PLACEHOLDER = "TODO: explain why the correct option is right."
-"""Written where the source gives no explanation (Aiken never does): the loader accepts it, so
-the bank can be tried at once, and a search for "TODO" finds what is left to write."""
-
-SOURCE_PLACEHOLDER = ("TODO: the source of the explanation", "https://example.org/TODO")
-"""Title and URL written where neither the file nor the command gives a source."""
-
+from bot.kernel.bank import EXPLANATION_PLACEHOLDER, ID_PATTERN, MAX_OPTIONS, SOURCE_PLACEHOLDER
 
 # --- Aiken ---------------------------------------------------------------------------------
 

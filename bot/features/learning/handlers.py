@@ -20,16 +20,25 @@ from bot.config import DEFAULT_JOB_SENDS_PER_SECOND
 from bot.features.learning import chart
 from bot.features.learning import rules as learning
 from bot.features.learning import screens as learning_screens
+from bot.features.learning.ports import Learner
 from bot.i18n import Catalog
 from bot.kernel import engine
-from bot.kernel.ports import Learner, StorageError
+from bot.kernel.ports import StorageError
 from bot.render import callbacks as render_callbacks
 from bot.render import limits as render_limits
 from bot.render import text as render_text
 from bot.render.screen import Screen
 from bot.render.text import HTML
-from bot.services import catalog_for, services
-from bot.telegram.common import Context, edit, edit_keyboard, keyboard, send, toast
+from bot.telegram.common import (
+    Context,
+    catalog_for,
+    edit,
+    edit_keyboard,
+    keyboard,
+    send,
+    services,
+    toast,
+)
 from bot.telegram.outcomes import Kind, classify
 
 log = logging.getLogger(__name__)

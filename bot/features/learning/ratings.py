@@ -19,8 +19,9 @@ from tenacity import (
 )
 
 from bot.features.learning import rules as learning
+from bot.features.learning.ports import CardStore, CardUpdate
 from bot.features.learning.rules import Card
-from bot.kernel.ports import CardStore, CardUpdate, StorageError
+from bot.kernel.ports import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +57,8 @@ def rating(correct: bool, at: float) -> Callable[[Card], Card | None]:
 
 class RatingQueue:
     """Ratings queued (:meth:`put`) and written together, in their order, by one background
-    writer (:meth:`bot.kernel.ports.CardStore.update_cards`): while the first batch is being
-    written the next one gathers. A batch that fails is tried again
+    writer (:meth:`bot.features.learning.ports.CardStore.update_cards`): while the first batch is
+    being written the next one gathers. A batch that fails is tried again
     (:data:`CARD_WRITE_ATTEMPTS`), then logged.
 
     Args:

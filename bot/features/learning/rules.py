@@ -1,8 +1,8 @@
 """Spaced review: every answered question is a review card of its user, scheduled with FSRS.
 
 Pure and Telegram-free: the rules of cards, review taps and reminders, over the
-:class:`~bot.kernel.ports.CardStore` port. Scheduling is the ``fsrs`` package (the Free Spaced
-Repetition Scheduler, which Anki uses), with these choices:
+:class:`~bot.features.learning.ports.CardStore` port. Scheduling is the ``fsrs`` package (the Free
+Spaced Repetition Scheduler, which Anki uses), with these choices:
 
 - **Ratings.** A wrong answer rates *Again*, a right one *Good*. A fast right answer is *not*
   rated *Easy*: in a multiple-choice question a quick tap is as often recognition or a lucky

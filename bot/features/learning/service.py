@@ -1,5 +1,5 @@
-"""Use cases of spaced review and reminders over :class:`~bot.kernel.ports.CardStore`, shared by
-the Telegram and terminal front ends. No Telegram, no SQL: the rules are in
+"""Use cases of spaced review and reminders over :class:`~bot.features.learning.ports.CardStore`,
+shared by the Telegram and terminal front ends. No Telegram, no SQL: the rules are in
 :mod:`bot.features.learning.rules`.
 """
 
@@ -13,12 +13,13 @@ from dataclasses import dataclass, replace
 from cachetools import LRUCache
 
 from bot.features.learning import rules as learning
+from bot.features.learning.ports import CardStore, CardUpdate, Learner, ScorePoint, UnratedAnswer
 from bot.features.learning.ratings import REBUILD_BATCH, RatingQueue, rating
 from bot.features.learning.rules import Card, CardGone, CardReviewed, NoSuchCard, ReviewItem
 from bot.kernel import engine
 from bot.kernel.bank import Bank
 from bot.kernel.engine import Attempt
-from bot.kernel.ports import CardStore, CardUpdate, Learner, ScorePoint, StorageError, UnratedAnswer
+from bot.kernel.ports import StorageError
 from bot.kernel.registry import BankRegistry
 
 log = logging.getLogger(__name__)
@@ -181,8 +182,8 @@ class LearningService:
     ) -> None:
         """Queue the rating :meth:`answered` makes, and return at once: the ratings queued
         meanwhile are written together, in their order, by one background writer
-        (:meth:`bot.kernel.ports.CardStore.update_cards`), while the first batch is being written
-        the next one gathers. What the bot's handlers use, so that neither a tap's
+        (:meth:`bot.features.learning.ports.CardStore.update_cards`), while the first batch is being
+        written the next one gathers. What the bot's handlers use, so that neither a tap's
         acknowledgement nor its update's slot waits for the card; :meth:`drain` before closing
         the store. A batch that fails is tried again
         (:data:`~bot.features.learning.ratings.CARD_WRITE_ATTEMPTS`); one lost anyway (a crash, a

@@ -6,7 +6,7 @@ The service refuses anyone but the owner (a forged or forwarded button): it rais
 refusal, the router answers the tap with its toast from :data:`TOASTS`, and nothing changes.
 A change tapped on a version that moved on is stale: the quiz is shown as it is now,
 unchanged. Adding, replacing a question and renaming ask for the
-creator's next text message (:class:`~bot.services.QuizEdits`).
+creator's next text message (:class:`~bot.features.myquizzes.edits.QuizEdits`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from telegram import CallbackQuery, InputFile, Message, Poll, Update
 from telegram.ext import filters
 
 from bot.features.myquizzes import screens
+from bot.features.myquizzes.edits import QuizEdit
 from bot.features.myquizzes.service import (
     NotYourQuiz,
     Outcome,
@@ -36,8 +37,7 @@ from bot.kernel.textformat import TypedQuestion, parse_question
 from bot.render.callbacks import QUIZ_ACTIONS, QuizButton
 from bot.render.screen import Screen, as_screens
 from bot.render.text import HTML
-from bot.services import QuizEdit, catalog_for, services
-from bot.telegram.common import Context, edit, send, toast
+from bot.telegram.common import Context, catalog_for, edit, send, services, toast
 
 TOASTS: dict[type[QuizError], str] = {
     NotYourQuiz: "quizzes.toast_not_yours",

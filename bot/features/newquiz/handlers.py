@@ -41,8 +41,7 @@ from bot.features.newquiz.service import (
 from bot.i18n import Catalog
 from bot.render import callbacks as render_callbacks
 from bot.render.text import HTML
-from bot.services import catalog_for, services
-from bot.telegram.common import Context, edit, send, toast
+from bot.telegram.common import Context, catalog_for, edit, send, services, toast
 from bot.telegram.outcomes import classify
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
 """Users' and groups' preferences: the language a user chose with /language, what follows their
-answers in a private quiz (their ``/settings`` choice, :mod:`bot.features.private.flow`), and a
+answers in a private quiz (their ``/settings`` choice, :mod:`bot.features.preferences.flow`), and a
 group's language (an admin's choice).
 
 A user's choices are cached in memory after the first read (both are read on every tap); the
@@ -16,17 +16,18 @@ from collections.abc import Callable
 
 from cachetools import LRUCache
 
-from bot.features.private.flow import AnswerFlow, flow_of
-from bot.kernel.ports import PreferenceStore
+from bot.features.preferences.flow import AnswerFlow, flow_of
+from bot.features.preferences.ports import PreferenceStore
 
 
 class PreferencesService:
     """The users' and groups' choices of language and answer flow.
 
     Args:
-        store: Where the choices are kept (:class:`~bot.kernel.ports.PreferenceStore`).
-        clock: Returns the time in seconds since the epoch (when an answer flow was chosen).
-        cache_size: How many users' language choices, and how many users' answer flows, to
+        store: Where the choices are kept
+        (:class:`~bot.features.preferences.ports.PreferenceStore`). clock: Returns the time in
+        seconds since the epoch (when an answer flow was chosen). cache_size: How many users'
+        language choices, and how many users' answer flows, to
             keep in memory (least recently used go first): the caches stay bounded however
             many users ever wrote.
     """
@@ -71,7 +72,7 @@ class PreferencesService:
 
     async def answer_flow(self, user_id: int) -> AnswerFlow:
         """What follows the user's answers (their ``/settings`` choice, else the default:
-        :mod:`bot.features.private.flow`); cached after the first read.
+        :mod:`bot.features.preferences.flow`); cached after the first read.
 
         Raises:
             StorageError: it could not be read.

@@ -8,16 +8,15 @@ import logging
 
 from telegram import CallbackQuery, Update
 
+from bot.features.privacy import screens as privacy_screens
 from bot.features.privacy.service import CreatedQuizzes, NotConfirmed
-from bot.features.private import screens as private_screens
 from bot.i18n import Catalog
 from bot.kernel.engine import QuizError
 from bot.kernel.ports import StorageError
 from bot.render import callbacks as render_callbacks
 from bot.render.screen import Screen
 from bot.render.text import HTML
-from bot.services import catalog_for, services
-from bot.telegram.common import Context, edit, send, toast
+from bot.telegram.common import Context, catalog_for, edit, send, services, toast
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +42,7 @@ async def cmd_deletemydata(update: Update, context: Context) -> None:
     service = services(context).privacy
     made = await service.creations(user.id)
     nonce = await service.ask(user.id)
-    await send(context, chat.id, private_screens.delete_data_question(t, HTML, nonce, made))
+    await send(context, chat.id, privacy_screens.delete_data_question(t, HTML, nonce, made))
 
 
 async def on_delete_data(
@@ -72,4 +71,4 @@ async def on_delete_data(
         await toast(query, t("deletemydata_failed"))
         return
     await toast(query)
-    await edit(query, private_screens.delete_data_done(t, HTML, deleted))
+    await edit(query, privacy_screens.delete_data_done(t, HTML, deleted))

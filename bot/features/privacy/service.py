@@ -2,7 +2,7 @@
 ``quizbot delete-user ID`` for operators).
 
 What is deleted, and what is made anonymous instead, is described in the README's "Security and
-privacy" section (the bot's data policy) and in :class:`bot.kernel.ports.PrivacyStore`.
+privacy" section (the bot's data policy) and in :class:`bot.features.privacy.ports.PrivacyStore`.
 """
 
 from __future__ import annotations
@@ -10,18 +10,17 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from bot.features.privacy.ports import DeletedData, PrivacyStore
 from bot.kernel.engine import QuizError
 from bot.kernel.library import DraftStore, QuizLibrary
-from bot.kernel.ports import DeletedData, PrivacyStore, StorageError
+from bot.kernel.ports import StorageError
 
 log = logging.getLogger(__name__)
 
-DELETED_NAME = ""
-"""The name a deleted user has on the leaderboards of group sessions (shown as "deleted user")."""
 
 CONFIRM_SECONDS = 15 * 60.0
 """How long the buttons of ``/deletemydata``'s question stay valid: a confirmation is fresh."""
@@ -33,28 +32,6 @@ Forget = Callable[[int], Awaitable[None]]
 """Drops what one part of the process keeps in memory about a user (caches, queues, state of
 work in flight): called with the user id before their stored data is deleted, and again
 after."""
-
-
-def is_deleted(user_id: int) -> bool:
-    """Whether ``user_id`` is the pseudonym of a deleted user in a group session (Telegram user
-    ids are positive; pseudonyms are negative)."""
-    return user_id < 0
-
-
-def pseudonyms(lowest: int | None, sessions: Iterable[int]) -> dict[int, int]:
-    """The pseudonym a deleted user takes in each group session they played: a new one per
-    session (nothing links them), each below every id already among the sessions' players.
-
-    Args:
-        lowest: The lowest user id among all group sessions' players (earlier pseudonyms are
-            negative), or None when there are none.
-        sessions: The ids of the sessions the user played in.
-
-    Returns:
-        Session id to pseudonym (negative: :func:`is_deleted` is true of it).
-    """
-    start = min(lowest or 0, 0)
-    return {session_id: start - n for n, session_id in enumerate(sessions, start=1)}
 
 
 class CreatedQuizzes(StrEnum):

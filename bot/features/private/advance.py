@@ -4,7 +4,7 @@ shows, decided in one call.
 An answer (:func:`answer_tap`) is checked and graded by the quiz service
 (:meth:`~bot.features.private.service.QuizService.grade`, a refusal checked again on the stored
 attempt), recorded durably (:meth:`~bot.features.private.service.QuizService.record`), and, in the
-user's one-tap flow (:mod:`bot.features.private.flow`,
+user's one-tap flow (:mod:`bot.features.preferences.flow`,
 :class:`~bot.features.preferences.service.PreferencesService`), what follows it made ready
 (:func:`after_answer`); the front end shows the outcome (the feedback only after the answer was
 stored), then calls :meth:`~bot.features.private.service.QuizService.shown` for what followed and
@@ -26,14 +26,15 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.features.learning.ports import ScorePoint
 from bot.features.learning.service import LearningService
+from bot.features.preferences.flow import AnswerFlow
 from bot.features.preferences.service import PreferencesService
-from bot.features.private.flow import AnswerFlow
 from bot.features.private.service import QuizService
 from bot.kernel import engine
 from bot.kernel.bank import Bank
 from bot.kernel.engine import Answer, Attempt, QuizError
-from bot.kernel.ports import ScorePoint, StorageError
+from bot.kernel.ports import StorageError
 
 log = logging.getLogger(__name__)
 

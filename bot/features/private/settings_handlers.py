@@ -1,19 +1,18 @@
 """The private /settings: each user's choice of what follows an answer
-(``bot/features/private/flow.py``: a "Next" button, or the next question at once), kept in
+(``bot/features/preferences/flow.py``: a "Next" button, or the next question at once), kept in
 storage."""
 
 from __future__ import annotations
 
 from telegram import CallbackQuery, Update
 
+from bot.features.preferences.flow import AnswerFlow
 from bot.features.private import screens as private_screens
-from bot.features.private.flow import AnswerFlow
 from bot.i18n import Catalog
 from bot.kernel import engine
 from bot.render import callbacks as render_callbacks
 from bot.render.text import HTML
-from bot.services import catalog_for, services
-from bot.telegram.common import SHARED_SENDERS, Context, edit, send, toast
+from bot.telegram.common import SHARED_SENDERS, Context, catalog_for, edit, send, services, toast
 
 
 async def cmd_settings(update: Update, context: Context) -> None:

@@ -24,8 +24,7 @@ from bot.features.sharing import rules as sharing
 from bot.features.sharing import screens as sharing_screens
 from bot.render import links as render_links
 from bot.render.text import HTML
-from bot.services import catalog_for, services
-from bot.telegram.common import Context, keyboard
+from bot.telegram.common import Context, catalog_for, keyboard, services
 
 log = logging.getLogger(__name__)
 

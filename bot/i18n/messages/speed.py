@@ -1,4 +1,5 @@
-"""The messages of the private /settings: what follows an answer (bot/features/private/flow.py)."""
+"""The messages of the private /settings: what follows an answer
+(bot/features/preferences/flow.py)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,83 @@
+"""ports: moved from :mod:`bot.kernel.ports`."""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass
+from typing import Protocol
+
+from bot.kernel.ports import (
+    PromptStore,
+)
+
+
+@dataclass(frozen=True)
+class DeletedData:
+    """What deleting a user's data removed (:meth:`PrivacyStore.delete_user`).
+
+    Attributes:
+        answers: Answers of private quizzes deleted.
+        attempts: Private quiz attempts deleted.
+        settings: Rows of settings (the language choice) deleted.
+        group_answers: Group answers made anonymous (kept for the other players' standings,
+            no longer linked to the user: the leaderboard shows "deleted user").
+        sessions: Group sessions in which the user was made anonymous, or was the starter.
+        drafts: Drafts of a quiz in the making deleted (0 or 1).
+        quizzes_deleted: Created quizzes deleted (the user chose to delete them).
+        quizzes_kept: Created quizzes kept without an owner (the user chose to keep them).
+        other: Rows of the user's other data deleted or no longer linked to them (review
+            cards, unsubmitted ticks, answers to the question of the day, homework
+            memberships, the schedules, chats and homework they set up).
+    """
+
+    answers: int = 0
+    attempts: int = 0
+    settings: int = 0
+    group_answers: int = 0
+    sessions: int = 0
+    drafts: int = 0
+    quizzes_deleted: int = 0
+    quizzes_kept: int = 0
+    other: int = 0
+
+    @property
+    def nothing(self) -> bool:
+        """Whether nothing was stored about the user (deleted already, or never seen)."""
+        return not any(astuple(self))
+
+    def __str__(self) -> str:
+        return (
+            f"{_count(self.answers, 'answer')}, {_count(self.attempts, 'attempt')}, "
+            f"{_count(self.settings, 'setting')} deleted; "
+            f"{_count(self.group_answers, 'group answer')} in "
+            f"{_count(self.sessions, 'session')} made anonymous; "
+            f"{_count(self.drafts, 'draft')} and "
+            f"{_count(self.quizzes_deleted, 'created quiz', 'created quizzes')} deleted, "
+            f"{self.quizzes_kept} kept without their owner; "
+            f"{_count(self.other, 'other record')} deleted or unlinked"
+        )
+
+
+def _count(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 answer``, ``2 answers``: a count for an operator's summary (English only)."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
+class PrivacyStore(PromptStore, Protocol):
+    """Deleting what is kept about one user (``/deletemydata``, ``quizbot delete-user``); its
+    confirmation's nonce is a prompt (:class:`PromptStore`)."""
+
+    async def checkpoint(self) -> bool:
+        """Leave no copy of deleted rows in a write-ahead log this process can clear: SQLite
+        moves its WAL into the database file and truncates it; on PostgreSQL the WAL is the
+        server's (nothing to do here). Returns False when the log could not be emptied now
+        (another connection reads an older snapshot: the next checkpoint, or the last close,
+        empties it)."""
+        ...
+
+    async def delete_user(self, user_id: int) -> DeletedData:
+        """In one durable write: delete the user's attempts, answers and settings, and in
+        group sessions replace the user by a pseudonym (a negative id, a new one per session,
+        see :func:`bot.kernel.members.is_deleted`) with no name, and clear them as starter
+        (``starter_id`` 0); their prompts go too. Deleting a user with no data changes
+        nothing."""
+        ...
