@@ -1,4 +1,5 @@
-"""members: moved from :mod:`bot.features.privacy.service`."""
+"""Members as the screens show them: a deleted user's pseudonyms in group sessions (negative
+ids, one per session) and the name they have there. Pure."""
 
 from __future__ import annotations
 

@@ -1,1 +1,1 @@
-"""admin."""
+"""The operator's /reload (and SIGHUP): banks reloaded without a restart."""

@@ -1,1 +1,2 @@
-"""groups."""
+"""Live group quiz sessions: the rules, the session runner and its jobs, the group's settings
+and the results for its teachers."""

@@ -1,4 +1,6 @@
-"""ports: moved from :mod:`bot.kernel.ports`."""
+"""The storage ports of group sessions (:class:`GroupStore`: sessions, answers, settings,
+results) and of their leases (:class:`SessionLeases`: one instance moves a session on);
+``storage/`` implements them on both engines."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""starting: moved from :mod:`bot.features.private.starting`."""
+"""Who may start or stop a group session (the group's settings: anyone, or admins only), and
+which bank a session starts when the chosen one is gone. Pure."""
 
 from __future__ import annotations
 

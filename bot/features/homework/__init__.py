@@ -1,1 +1,2 @@
-"""homework."""
+"""Homework in a group: a quiz set with a deadline, played privately by each member, with
+reminders and results."""

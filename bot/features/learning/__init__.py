@@ -1,1 +1,1 @@
-"""learning."""
+"""Spaced review, reminders and /stats with its chart."""

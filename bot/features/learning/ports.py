@@ -1,4 +1,6 @@
-"""ports: moved from :mod:`bot.kernel.ports`."""
+"""The storage port of spaced review and /stats (:class:`CardStore`: review cards, learners
+and their reminders, the score points of the chart) and its records; ``storage/learning.py``
+and ``storage/postgres/learning.py`` implement it."""
 
 from __future__ import annotations
 

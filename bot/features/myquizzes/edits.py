@@ -1,4 +1,6 @@
-"""edits: moved from :mod:`bot.services`."""
+"""The /myquizzes prompts ("send the new question", "send the new title") waiting for the
+creator's next text message: stored as prompts (:class:`~bot.kernel.ports.PromptStore`), so
+that the reply may reach any instance, or come after a restart."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""ports: moved from :mod:`bot.kernel.ports`."""
+"""The storage port of users' and groups' preferences (:class:`PreferenceStore`: a user's
+language and what follows their answers, a group's language); ``storage/`` implements it on
+both engines."""
 
 from __future__ import annotations
 

@@ -1,1 +1,1 @@
-"""privacy."""
+"""Users' data: ``/deletemydata`` and ``quizbot delete-user``."""

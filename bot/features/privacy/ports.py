@@ -1,4 +1,5 @@
-"""ports: moved from :mod:`bot.kernel.ports`."""
+"""The storage port of deleting a user's data (:class:`PrivacyStore`) and what a deletion
+reports (:class:`DeletedData`); ``storage/`` implements it on both engines."""
 
 from __future__ import annotations
 

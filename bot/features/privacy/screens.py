@@ -1,4 +1,5 @@
-"""screens: moved from :mod:`bot.features.private.screens`."""
+"""Screens of ``/deletemydata``: the question with its confirming button, and what was
+deleted."""
 
 from __future__ import annotations
 

@@ -1,1 +1,1 @@
-"""sharing."""
+"""Sharing a quiz in inline mode ("@<bot> text" in any chat)."""
