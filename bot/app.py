@@ -54,16 +54,9 @@ from bot.features.private import settings_handlers as private_settings
 from bot.features.sharing import handlers as inline
 from bot.kernel.bank import Bank
 from bot.kernel.ports import StorageError
-from bot.services import open_services
+from bot.services import install, open_services, services, services_of, take_services
 from bot.telegram.arrivals import OrderedQueue
-from bot.telegram.common import (
-    CONTEXT_TYPES,
-    Context,
-    QuizApplication,
-    services,
-    services_of,
-    take_services,
-)
+from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
 from bot.telegram.jobpass import job_pass
 from bot.telegram.jobsends import JOB_FIRST, JOB_LATER
 from bot.telegram.limits import QuizRateLimiter
@@ -326,7 +319,8 @@ async def _post_init(app: QuizApplication) -> None:
     settings, banks = app.bot_data.settings, app.bot_data.banks
     assert settings is not None  # set by build_application
     store = await _open_store(settings.db, create=settings.create_db)
-    made = app.bot_data.services = await open_services(app, store)  # closes store if it fails
+    made = await open_services(app, store)  # closes store if it fails
+    install(app, made)
     if app.job_queue is not None:  # reminders: stored schedules, so they survive restarts
         interval = app.bot_data.reminder_interval  # shorter in tests
         if interval is None:

@@ -29,6 +29,7 @@ from bot.features.homework import handlers as homework
 from bot.features.learning import handlers as learning
 from bot.features.myquizzes import handlers as quizzes
 from bot.features.newquiz import handlers as creators
+from bot.features.preferences.catalogs import catalog_for
 from bot.features.privacy import handlers as privacy
 from bot.features.private import handlers
 from bot.features.private import settings_handlers as private_settings
@@ -39,14 +40,7 @@ from bot.render import callbacks as render_callbacks
 from bot.render.screen import Screen
 from bot.render.text import HTML
 from bot.telegram.chats import received_at
-from bot.telegram.common import (
-    Context,
-    QuizApplication,
-    StartLink,
-    catalog_for,
-    send,
-    toast,
-)
+from bot.telegram.common import Context, QuizApplication, StartLink, send, toast
 
 log = logging.getLogger(__name__)
 

@@ -38,7 +38,7 @@ from bot.features.private.service import QuizService
 from bot.kernel.library import DraftStore, QuizLibrary
 from bot.kernel.ports import QuizStore, ReportStore
 from bot.kernel.registry import BankRegistry
-from bot.telegram.common import QuizApplication
+from bot.telegram.common import Context, QuizApplication, app_of
 from bot.telegram.jobsends import SharedSends
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.monitoring import MonitoringServer, counted
@@ -249,3 +249,51 @@ class Leases(SessionLeases, Protocol):
     async def wait_poller(self, bot_id: int, on_lost: Callable[[], None]) -> None:
         """Return once this instance holds the poller lease; ``on_lost()`` if it loses it."""
         ...
+
+
+def install(app: QuizApplication, made: Services) -> None:
+    """Put the services ``made`` in ``app.bot_data``: whole for the wiring
+    (:func:`services_of`), and each by its type for the handlers
+    (:func:`bot.telegram.common.reach`)."""
+    app.bot_data.services = made
+    app.bot_data.reachable = {
+        type(service): service
+        for service in (
+            made.banks,
+            made.quiz,
+            made.preferences,
+            made.groups,
+            made.learning,
+            made.privacy,
+            made.quizzes,
+            made.quiz_edits,
+            made.creators,
+            made.homework,
+            made.sessions,
+            made.daily,
+        )
+    }
+
+
+def services_of(app: QuizApplication) -> Services:
+    """The services of ``app``.
+
+    Raises:
+        RuntimeError: used before post_init made them, or after post_shutdown closed them.
+    """
+    made = app.bot_data.services
+    if not isinstance(made, Services):
+        raise RuntimeError("services not initialised (post_init has not run)")
+    return made
+
+
+def services(context: Context) -> Services:
+    """The services, from a callback's or a job's context (see :func:`services_of`)."""
+    return services_of(app_of(context))
+
+
+def take_services(app: QuizApplication) -> Services | None:
+    """Remove the services from ``app`` for closing them; None if post_init never made them."""
+    made, app.bot_data.services = app.bot_data.services, None
+    app.bot_data.reachable = {}
+    return made if isinstance(made, Services) else None

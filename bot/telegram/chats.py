@@ -10,16 +10,9 @@ from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
-from bot import i18n
-from bot.i18n import Catalog
 from bot.render.text import HTML
-from bot.telegram.common import Context, services
+from bot.telegram.common import Context
 from bot.telegram.ordering import PerUserOrderedProcessor
-
-
-async def group_catalog(context: Context, chat_id: int) -> Catalog:
-    """The group's catalog: its language if set, else English."""
-    return i18n.catalog(await services(context).preferences.group_language(chat_id) or i18n.DEFAULT)
 
 
 def display_name(user: User) -> str:

@@ -7,7 +7,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, TypeVar, cast
 
 from cachetools import LRUCache
 from telegram import (
@@ -23,7 +23,6 @@ from telegram.error import TelegramError
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot, JobQueue
 from telegram.request import BaseRequest
 
-from bot import i18n
 from bot.config import Settings
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank
@@ -36,9 +35,7 @@ from bot.telegram.metrics import Metrics
 from bot.telegram.outcomes import Kind, classify
 from bot.telegram.transport import SENT_KEYBOARD
 
-if TYPE_CHECKING:  # the wiring imports this module: its types only, nothing at run time
-    from bot.features.preferences.service import PreferencesService
-    from bot.services import Services
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +73,10 @@ class BotData:
     # set in post_init, cleared in post_shutdown
     services: object = None
     """The :class:`~bot.services.Services` (None before post_init and after
-    post_shutdown); read it with :func:`bot.telegram.common.services`."""
+    post_shutdown): the wiring's (:func:`bot.services.services_of`)."""
+    reachable: dict[type[Any], object] = field(default_factory=dict)
+    """The same services by their type, as the handlers reach them (:func:`reach`); empty
+    before post_init and after post_shutdown."""
     reload_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     """One bank reload at a time (``admin.reload``)."""
 
@@ -107,6 +107,27 @@ class StartLink:
 
     takes: Callable[[str], bool]
     open: Callable[[Context, int, User, str, Catalog], Awaitable[None]]
+
+
+def reach_of(app: QuizApplication, kind: type[T]) -> T:
+    """The long-lived service of type ``kind`` the wiring made for ``app``
+    (:func:`bot.services.open_services`), so that a feature's handlers depend on the services
+    they use, not on the wiring that makes all of them.
+
+    Raises:
+        RuntimeError: used before post_init made the services, after post_shutdown closed
+            them, or for a type the wiring does not make.
+    """
+    made = app.bot_data.reachable.get(kind)
+    if made is None:
+        raise RuntimeError(f"no {kind.__name__} (post_init has not run, or it is not a service)")
+    return cast(T, made)
+
+
+def reach(context: Context, kind: type[T]) -> T:
+    """The service of type ``kind``, from a callback's or a job's context (see
+    :func:`reach_of`)."""
+    return reach_of(app_of(context), kind)
 
 
 def app_of(context: Context) -> QuizApplication:
@@ -177,15 +198,6 @@ SHARED_SENDERS = frozenset({ChatID.FAKE_CHANNEL, ChatID.SERVICE_CHAT, ChatID.ANO
 777000 for a linked channel's automatic forwards, 1087968824 for a group's anonymous admins
 (Bot API, ``Message.from``: "a fake sender user in non-channel chats"; PTB's ``ChatID``). They
 are nobody's identity: no language choice is read or stored for them."""
-
-
-async def user_catalog(preferences: PreferencesService, user: User | None) -> Catalog:
-    """The user's catalog: their /language choice, else Telegram's language_code, else
-    English; English for no user or a shared placeholder user."""
-    if user is None or user.id in SHARED_SENDERS:
-        return i18n.catalog(i18n.DEFAULT)
-    chosen = await preferences.chosen_language(user.id)
-    return i18n.catalog(chosen or i18n.negotiate(user.language_code))
 
 
 async def send(context: Context, chat_id: int, screen: Screen) -> Message:
@@ -378,38 +390,3 @@ async def toast(query: CallbackQuery, text: str | None = None) -> None:
             log.warning("callback query %s not answered: %r", query.id, exc)
         else:
             log.error("callback query %s not answered", query.id, exc_info=exc)
-
-
-def services_of(app: QuizApplication) -> Services:
-    """The services of ``app``.
-
-    Raises:
-        RuntimeError: used before post_init made them, or after post_shutdown closed them.
-    """
-    made = app.bot_data.services
-    if made is None:
-        raise RuntimeError("services not initialised (post_init has not run)")
-    return cast("Services", made)
-
-
-def services(context: Context) -> Services:
-    """The services, from a callback's or a job's context (see :func:`services_of`)."""
-    return services_of(app_of(context))
-
-
-def take_services(app: QuizApplication) -> Services | None:
-    """Remove the services from ``app`` for closing them; None if post_init never made them."""
-    made, app.bot_data.services = app.bot_data.services, None
-    return cast("Services | None", made)
-
-
-async def catalog_for(context: Context, user: User | None) -> Catalog:
-    """The user's catalog: their /language choice, else Telegram's language_code, else English
-    (English for no user or a shared placeholder user: ``common.user_catalog``)."""
-    return await user_catalog(services(context).preferences, user)
-
-
-async def group_catalog(context: Context, chat_id: int) -> Catalog:
-    """The group's catalog: its language if set, else English."""
-    language = await services(context).preferences.group_language(chat_id)
-    return i18n.catalog(language or i18n.DEFAULT)

@@ -26,7 +26,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sized
+from typing import Any, Protocol
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -39,8 +40,19 @@ from bot.telegram.metrics import Metrics
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.transport import AiohttpRequest
 
-if TYPE_CHECKING:  # the wiring imports this module: the store's type only
-    from bot.services import OpenStore
+
+class HealthStore(Protocol):
+    """What ``/healthz`` and ``/metrics`` ask of the open storage (``bot.services.OpenStore``
+    has it)."""
+
+    async def check_writable(self) -> None:
+        """Raise ``StorageError`` unless the database takes a write."""
+        ...
+
+    async def active_sessions(self) -> Sized:
+        """The group sessions under way (counted for ``/metrics``)."""
+        ...
+
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +153,7 @@ class MonitoringServer:
     """
 
     def __init__(
-        self, app: QuizApplication, store: OpenStore, metrics: Metrics, address: Address
+        self, app: QuizApplication, store: HealthStore, metrics: Metrics, address: Address
     ) -> None:
         self.app = app
         self.store = store

@@ -14,7 +14,7 @@ from bot import i18n
 from bot.bankload import parse_bank
 from bot.config import BUNDLED_BANKS
 from bot.kernel.library import Visibility
-from bot.telegram.common import services_of
+from bot.services import services_of
 from storage import SQLiteStore
 from tests.cli.test_cli import quizbot
 from tests.support.botrun import RunningBot

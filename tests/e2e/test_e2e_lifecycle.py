@@ -12,7 +12,7 @@ import pytest
 
 from bot import i18n
 from bot.features.groups import sessions
-from bot.telegram.common import services_of
+from bot.services import services_of
 from tests.support.botrun import RunningBot
 from tests.support.fakebotapi import FakeBotAPI
 from tests.support.screens import answer_buttons, buttons, correct_label

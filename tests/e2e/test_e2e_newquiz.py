@@ -11,7 +11,7 @@ import pytest
 from bot import i18n
 from bot.features.newquiz import rules as creating
 from bot.features.newquiz.draft import Draft, DraftQuestion, Step
-from bot.telegram.common import services_of
+from bot.services import services_of
 from tests.support.botrun import RunningBot
 from tests.support.clock import FakeClock
 from tests.support.person import Person

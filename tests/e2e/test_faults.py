@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 
 from bot import i18n
-from bot.telegram.common import services_of
+from bot.services import services_of
 from storage.shared import UNRATED_ANSWERS
 from tests.support.banks import BANK_ID
 from tests.support.botrun import RunningBot

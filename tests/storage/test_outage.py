@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 
 from bot import i18n
-from bot.telegram.common import services_of
+from bot.services import services_of
 from storage.leases import PostgresLeases
 from tests.support.banks import BANK_ID
 from tests.support.botrun import RunningBot

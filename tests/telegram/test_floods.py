@@ -295,7 +295,7 @@ async def test_placeholder_senders_have_no_language_of_their_own():
     get the default catalog; no language is read for them (it would be everyone's)."""
     from telegram import User
 
-    from bot.telegram.common import user_catalog
+    from bot.features.preferences.catalogs import user_catalog
 
     class Service:
         async def chosen_language(self, user_id: int) -> str | None:

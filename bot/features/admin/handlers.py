@@ -22,13 +22,15 @@ from telegram import Update
 
 from bot.bankload import BankError, BankProblem, bank_files, load_bank
 from bot.config import ConfigError
+from bot.features.preferences.catalogs import catalog_for
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank
+from bot.kernel.registry import BankRegistry
 from bot.render import screen as render_screen
 from bot.render import text as render_text
 from bot.render.screen import Screen
 from bot.render.text import HTML
-from bot.telegram.common import Context, QuizApplication, app_of, catalog_for, send, services_of
+from bot.telegram.common import Context, QuizApplication, app_of, reach_of, send
 
 log = logging.getLogger(__name__)
 
@@ -159,16 +161,16 @@ async def reload(app: QuizApplication, reason: str) -> Reload | None:
     """
     data = app.bot_data
     try:
-        made = services_of(app)
+        banks = reach_of(app, BankRegistry)
     except RuntimeError:
         log.warning("bank reload (%s) ignored: the bot is still starting", reason)
         return None
     async with data.reload_lock:
         settings = data.settings
         assert settings is not None  # set by build_application
-        report = await asyncio.to_thread(load_changes, settings.banks, made.banks.featured)
+        report = await asyncio.to_thread(load_changes, settings.banks, banks.featured)
         # one swap, seen by every service (review cards of a removed bank are not served)
-        made.banks.replace(report.banks)
+        banks.replace(report.banks)
         data.banks = report.banks
     for problem in report.problems:
         log.error("bank reload: %s (the previous version stays in service)", problem)

@@ -25,15 +25,17 @@ from bot.features.daily.rules import (
     TimeUnreadable,
     UnknownPost,
 )
-from bot.features.daily.service import Board, Reveal, Run
+from bot.features.daily.service import Board, DailyService, Reveal, Run
+from bot.features.preferences.catalogs import catalog_for, group_catalog
+from bot.features.preferences.service import PreferencesService
 from bot.i18n import Catalog
 from bot.kernel.engine import LABELS, QuizError, UnknownBank
 from bot.kernel.ports import StorageError
 from bot.render import callbacks as render_callbacks
 from bot.render.screen import Screen
 from bot.render.text import HTML
-from bot.telegram.chats import display_name, group_catalog, is_admin, migration, thread_of
-from bot.telegram.common import SHARED_SENDERS, Context, catalog_for, keyboard, services, toast
+from bot.telegram.chats import display_name, is_admin, migration, thread_of
+from bot.telegram.common import SHARED_SENDERS, Context, keyboard, reach, toast
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.outcomes import Kind, classify
 
@@ -75,7 +77,7 @@ def _parse(args: list[str]) -> tuple[str | None, int | None]:
 
 async def _refusal(context: Context, exc: Exception, t: Catalog) -> str:
     """The reply to a refused ``/daily``."""
-    banks = ", ".join(bank.id for bank in services(context).daily.banks())
+    banks = ", ".join(bank.id for bank in reach(context, DailyService).banks())
     if isinstance(exc, TimeUnreadable):
         return t("daily_bad_time", text=exc.text, format=screens.DAILY_TIME_FORMAT)
     if isinstance(exc, NoDailyQuestions):
@@ -102,7 +104,7 @@ async def cmd_group_daily(update: Update, context: Context) -> None:
     if not await is_admin(context, chat, update.effective_user, message):
         await _send(context, chat.id, Screen(HTML.escape(t("daily_admins_only"))), thread)
         return
-    service = services(context).daily
+    service = reach(context, DailyService)
     args = list(context.args or [])
     title = chat.title or ""
     if args == ["off"]:
@@ -158,7 +160,7 @@ def _setter(update: Update) -> int:
 async def _status(
     context: Context, schedule: daily.DailySchedule, title: str, t: Catalog, *, new: bool = False
 ) -> Screen:
-    service = services(context).daily
+    service = reach(context, DailyService)
     bank = await service.registry.bank(schedule.bank_id)
     return screens.daily_status(
         schedule, bank, title, await service.zone(schedule.chat_id), service.now(), t, HTML, new=new
@@ -172,7 +174,7 @@ async def cmd_private_daily(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
     t = await catalog_for(context, user)
-    service = services(context).daily
+    service = reach(context, DailyService)
     args = list(context.args or [])
     channels = await service.channels_of(user.id)
     if args == ["off"]:
@@ -212,7 +214,7 @@ async def on_channel(
     """The channel chosen for ``/daily`` in the private chat: the user must administer it and
     the bot may post there; then set (or turn off) its question of the day, in the user's
     language."""
-    service = services(context).daily
+    service = reach(context, DailyService)
     known = await service.bot_chat(button.chat_id)
     if known is None or known.chat_type != "channel":
         raise UnknownPost(button.chat_id)
@@ -265,7 +267,7 @@ async def on_setting(
     message = query.message
     if message is None or (message.chat.type != Chat.PRIVATE and message.chat.id != button.chat_id):
         raise UnknownPost(button.chat_id)  # a button forged onto another chat's message
-    service = services(context).daily
+    service = reach(context, DailyService)
     schedule = await service.schedule(button.chat_id)
     if schedule is None:
         raise UnknownPost(button.chat_id)
@@ -310,7 +312,7 @@ async def on_daily_answer(
     message = query.message
     if message is None:
         raise UnknownPost(button.post_id)
-    service = services(context).daily
+    service = reach(context, DailyService)
     try:
         post, _ = await service.tap(
             button.post_id,
@@ -347,7 +349,7 @@ async def on_my_chat_member(update: Update, context: Context) -> None:
         return
     member = change.new_chat_member
     can_post = member.can_post_messages if isinstance(member, ChatMemberAdministrator) else None
-    service = services(context).daily
+    service = reach(context, DailyService)
     before = await service.schedule(chat.id)
     if await service.chat_member(
         chat.id,
@@ -375,7 +377,7 @@ async def on_my_chat_member(update: Update, context: Context) -> None:
 async def _tell(context: Context, user_id: int, fallback: str, key: str, **params: object) -> None:
     """A private note to ``user_id`` in their language (their /language choice, else
     ``fallback``); nothing if they never started the bot or blocked it."""
-    language = await services(context).preferences.chosen_language(user_id)
+    language = await reach(context, PreferencesService).chosen_language(user_id)
     t = i18n.catalog(language or fallback)
     try:
         await context.bot.send_message(user_id, HTML.escape(t(key, **params)))
@@ -388,7 +390,7 @@ async def on_migrate(update: Update, context: Context) -> None:
     message = update.effective_message
     assert message is not None
     old, new = migration(message)
-    await services(context).daily.move_chat(old, new)
+    await reach(context, DailyService).move_chat(old, new)
 
 
 # --- the daily pass ------------------------------------------------------------------------
@@ -410,7 +412,7 @@ async def daily_pass(context: Context) -> int:
     Returns:
         How many questions were posted.
     """
-    service = services(context).daily
+    service = reach(context, DailyService)
     waiting: set[int] = set()
     posted = 0
     while True:
@@ -459,7 +461,7 @@ async def _reveal(context: Context, reveal: Reveal) -> bool:
             await _lost(context, post.chat_id)
         elif kind not in (Kind.NOT_MODIFIED, Kind.GONE, Kind.MIGRATED):
             log.error("daily: reveal of post %s refused", post.post_id, exc_info=exc)
-    await services(context).daily.mark_post_revealed(post.post_id)
+    await reach(context, DailyService).mark_post_revealed(post.post_id)
     return True
 
 
@@ -470,7 +472,7 @@ async def _post(context: Context, run: Run, before: daily.DailySchedule) -> bool
     again by a later pass (``before``: the schedule as it was before the claim); one whose
     result is unknown (a time-out, a dropped connection, a 5xx) is never sent twice: the post
     stays "sending", and the first member's tap on it tells its message."""
-    post, schedule, service = run.post, run.schedule, services(context).daily
+    post, schedule, service = run.post, run.schedule, reach(context, DailyService)
     assert post is not None and run.question is not None
     t = i18n.catalog(post.language)
     screen = screens.daily_question(run.bank, post, run.question, t, HTML)
@@ -514,7 +516,7 @@ async def _post(context: Context, run: Run, before: daily.DailySchedule) -> bool
 
 
 async def _lost(context: Context, chat_id: int) -> None:
-    service = services(context).daily
+    service = reach(context, DailyService)
     schedule = await service.schedule(chat_id)
     if await service.lost(chat_id) and schedule is not None and schedule.set_by:
         known = await service.bot_chat(chat_id)

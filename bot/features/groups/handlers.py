@@ -19,8 +19,11 @@ from telegram.constants import ChatMemberStatus
 from bot import i18n
 from bot.features.groups import rules as group
 from bot.features.groups import screens as groups_screens
-from bot.features.groups.service import SessionRunning
+from bot.features.groups.service import GroupService, SessionRunning
+from bot.features.groups.sessions import SessionRunner
 from bot.features.groups.starting import Permission, may_start, may_stop, pick_bank
+from bot.features.preferences.catalogs import catalog_for, group_catalog
+from bot.features.preferences.service import PreferencesService
 from bot.features.private import screens as private_screens
 from bot.i18n import Catalog
 from bot.kernel.bank import TRUE_FALSE
@@ -31,16 +34,8 @@ from bot.render import question as render_question
 from bot.render import text as render_text
 from bot.render.screen import Screen
 from bot.render.text import HTML
-from bot.telegram.chats import (
-    actor_name,
-    display_name,
-    group_catalog,
-    is_admin,
-    migration,
-    reply,
-    thread_of,
-)
-from bot.telegram.common import Context, catalog_for, edit, keyboard, services, toast
+from bot.telegram.chats import actor_name, display_name, is_admin, migration, reply, thread_of
+from bot.telegram.common import Context, edit, keyboard, reach, toast
 from bot.telegram.limits import Dropped
 
 log = logging.getLogger(__name__)
@@ -73,7 +68,7 @@ async def cmd_group_start(update: Update, context: Context) -> None:
         await cmd_group_help(update, context)
         return
     payload = context.args[0]
-    registry = services(context).groups.registry
+    registry = reach(context, GroupService).registry
     if not await registry.startable(payload):
         assert update.effective_chat is not None
         t = await group_catalog(context, update.effective_chat.id)
@@ -98,7 +93,7 @@ async def start_session(update: Update, context: Context, requested: str | None)
     choose one."""
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None and user is not None
-    service = services(context).groups
+    service = reach(context, GroupService)
     chosen = await service.settings(chat.id)
     if may_start(chosen) is Permission.IF_ADMIN and not await is_admin(
         context, chat, user, update.effective_message
@@ -146,7 +141,7 @@ async def start_session(update: Update, context: Context, requested: str | None)
                     title=render_text.clip(title, groups_screens.MAX_TITLE),
                 ),
             )
-    runner = services(context).sessions
+    runner = reach(context, SessionRunner)
     runner.starter_names[session.id] = actor_name(update)
     await runner.drive(session.id)
 
@@ -156,7 +151,7 @@ async def cmd_group_stop(update: Update, context: Context) -> None:
     settings say so); show the standings."""
     chat, user = update.effective_chat, update.effective_user
     assert chat is not None
-    service = services(context).groups
+    service = reach(context, GroupService)
     t = await group_catalog(context, chat.id)
     session = await service.active(chat.id)
     if session is None:
@@ -172,7 +167,7 @@ async def cmd_group_stop(update: Update, context: Context) -> None:
     if permission is Permission.IF_ADMIN and not await is_admin(context, chat, user, message):
         await reply(update, context, t("group_stop_denied"))
         return
-    await services(context).sessions.stop(session.id, stopped_by=actor_name(update))
+    await reach(context, SessionRunner).stop(session.id, stopped_by=actor_name(update))
 
 
 async def cmd_group_language(update: Update, context: Context) -> None:
@@ -210,7 +205,7 @@ async def on_migrate(update: Update, context: Context) -> None:
     message = update.effective_message
     assert message is not None
     old, new = migration(message)
-    await services(context).sessions.move_chat(old, new)
+    await reach(context, SessionRunner).move_chat(old, new)
 
 
 async def on_my_chat_member(update: Update, context: Context) -> None:
@@ -226,7 +221,7 @@ async def on_my_chat_member(update: Update, context: Context) -> None:
             change.chat.id,
             change.new_chat_member.status,
         )
-        await services(context).sessions.chat_gone(change.chat.id)
+        await reach(context, SessionRunner).chat_gone(change.chat.id)
 
 
 # --- callback queries ----------------------------------------------------------------------
@@ -243,7 +238,7 @@ async def on_group_answer(
     acknowledge privately; close early when everyone who took part so far has answered."""
     if query.message is None:
         raise group.WrongChat(0)
-    service = services(context).groups
+    service = reach(context, GroupService)
     try:
         session, answer, close_now = await service.tap(
             button.session_id,
@@ -270,7 +265,7 @@ async def on_group_answer(
         ),
     )
     if close_now:  # in a job: the tap's slot and turn are not held for the reveal
-        services(context).sessions.schedule(session.id, 0.0, early=button.position)
+        reach(context, SessionRunner).schedule(session.id, 0.0, early=button.position)
     await service.answered(session, answer)  # the review card, after the acknowledgement
 
 
@@ -281,7 +276,7 @@ async def on_group_tick(
     keyboard is the group's), acknowledged privately with the choice so far."""
     if query.message is None:
         raise group.WrongChat(0)
-    _, ticked = await services(context).groups.tick(
+    _, ticked = await reach(context, GroupService).tick(
         button.session_id, query.message.chat.id, button.position, button.slot, query.from_user.id
     )
     labels = ", ".join(LABELS[slot] for slot in range(len(LABELS)) if ticked >> slot & 1)
@@ -299,7 +294,7 @@ async def on_group_submit(
     right only for the exact set of right options; nothing ticked is refused with a toast."""
     if query.message is None:
         raise group.WrongChat(0)
-    service = services(context).groups
+    service = reach(context, GroupService)
     try:
         session, answer, close_now = await service.submit(
             button.session_id,
@@ -317,7 +312,7 @@ async def on_group_submit(
     labels = ", ".join(LABELS[slots.index(i)] for i in sorted(answer.choice, key=slots.index))
     await toast(query, t("group_recorded", label=labels))
     if close_now:
-        services(context).sessions.schedule(session.id, 0.0, early=button.position)
+        reach(context, SessionRunner).schedule(session.id, 0.0, early=button.position)
     await service.answered(session, answer)
 
 
@@ -330,7 +325,7 @@ async def on_group_language(
     if not await is_admin(context, chat, query.from_user):
         await toast(query, t("toast_not_admin"))
         return
-    await services(context).preferences.set_group_language(chat.id, language)
+    await reach(context, PreferencesService).set_group_language(chat.id, language)
     await toast(query)
     new = i18n.catalog(language)
     await edit(query, Screen(HTML.escape(new("group_language_set"))))
@@ -346,7 +341,7 @@ async def on_group_place(
         UnknownAttempt: no such session (a forged button).
         WrongChat: the button was tapped outside the session's chat (a forwarded message).
     """
-    service = services(context).groups
+    service = reach(context, GroupService)
     session = await service.session(button.session_id)
     if query.message is None or query.message.chat.id != session.chat_id:
         raise group.WrongChat(query.message.chat.id if query.message else 0)

@@ -14,24 +14,19 @@ from bot import i18n
 from bot.features.groups import results, rules
 from bot.features.groups import screens as groups_screens
 from bot.features.groups import teacher_screens as groups_teacher_screens
+from bot.features.groups.service import GroupService
 from bot.features.groups.settings import InvalidSetting, StaleSettings
+from bot.features.homework.service import HomeworkService
+from bot.features.preferences.catalogs import catalog_for, group_catalog
+from bot.features.preferences.service import PreferencesService
 from bot.i18n import Catalog
 from bot.kernel.engine import QuizError
 from bot.render import callbacks as render_callbacks
 from bot.render import links as render_links
 from bot.render.screen import Button, Screen, UrlButton
 from bot.render.text import HTML
-from bot.telegram.chats import group_catalog, is_admin, reply, thread_of
-from bot.telegram.common import (
-    Context,
-    StartLink,
-    catalog_for,
-    edit,
-    keyboard,
-    send,
-    services,
-    toast,
-)
+from bot.telegram.chats import is_admin, reply, thread_of
+from bot.telegram.common import Context, StartLink, edit, keyboard, reach, send, toast
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +40,9 @@ TOASTS: dict[type[QuizError], str] = {
 
 async def settings_screen(context: Context, chat_id: int) -> Screen:
     """The group's settings menu, in the group's language, with its time zone."""
-    service = services(context).groups
+    service = reach(context, GroupService)
     chosen = await service.settings(chat_id)
-    language = await services(context).preferences.group_language(chat_id) or i18n.DEFAULT
+    language = await reach(context, PreferencesService).group_language(chat_id) or i18n.DEFAULT
     t = i18n.catalog(language)
     menu = groups_teacher_screens.settings_menu(
         chosen,
@@ -57,7 +52,7 @@ async def settings_screen(context: Context, chat_id: int) -> Screen:
         t,
         HTML,
     )
-    zone = await services(context).homework.zone(chat_id)  # homework's deadlines: /timezone
+    zone = await reach(context, HomeworkService).zone(chat_id)  # homework's deadlines: /timezone
     return Screen(f"{menu.text}\n{HTML.escape(t('hw.settings_zone', zone=zone))}", menu.keyboard)
 
 
@@ -90,7 +85,7 @@ async def on_setting(
     if not await is_admin(context, chat, query.from_user):
         await toast(query, t("settings_denied"))
         return
-    await services(context).groups.change_setting(
+    await reach(context, GroupService).change_setting(
         chat.id, button.version, button.field, button.value
     )
     await toast(query, t("settings_saved"))
@@ -111,7 +106,7 @@ async def cmd_group_results(update: Update, context: Context) -> None:
     if user is None or not await is_admin(context, chat, user, message):
         await reply(update, context, t("results_denied"))
         return
-    service = services(context).groups
+    service = reach(context, GroupService)
     session = await service.last_session(chat.id)
     if session is None:
         await reply(update, context, t("results_none"))
@@ -144,7 +139,7 @@ async def send_results(
         Forbidden: the user never started the bot (or blocked it).
         BankChanged: the session's bank is gone or has another version.
     """
-    service = services(context).groups
+    service = reach(context, GroupService)
     bank = await service.bank_of(session)
     answers, names = await service.results(session)
     started = datetime.datetime.fromtimestamp(session.started_at, datetime.UTC)
@@ -171,7 +166,7 @@ async def show_group_question(
     """A reveal's deep link in the member's private chat: the question, its right answer and
     explanation in their language; refused while the question is open (or when the session,
     its bank version or the question is gone)."""
-    service = services(context).groups
+    service = reach(context, GroupService)
     try:
         session = await service.session(session_id)
         if not rules.revealable(session, position):

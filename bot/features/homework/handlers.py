@@ -35,7 +35,10 @@ from bot.features.homework.rules import (
     HomeworkEnded,
     UnknownHomework,
 )
+from bot.features.homework.service import HomeworkService
+from bot.features.preferences.catalogs import catalog_for, group_catalog
 from bot.features.private import screens as private_screens
+from bot.features.private.service import QuizService
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank
 from bot.kernel.engine import QuizError, UnknownBank
@@ -47,23 +50,13 @@ from bot.render.text import HTML
 from bot.telegram.chats import (
     actor_name,
     display_name,
-    group_catalog,
     is_admin,
     is_member,
     migration,
     reply,
     thread_of,
 )
-from bot.telegram.common import (
-    Context,
-    StartLink,
-    catalog_for,
-    edit,
-    keyboard,
-    send,
-    services,
-    toast,
-)
+from bot.telegram.common import Context, StartLink, edit, keyboard, reach, send, toast
 from bot.telegram.limits import Dropped
 
 log = logging.getLogger(__name__)
@@ -102,7 +95,7 @@ async def cmd_assign(update: Update, context: Context) -> None:
     if not await is_admin(context, chat, update.effective_user, message):
         await reply(update, context, t("hw.assign_denied"))
         return
-    hw, registry = services(context).homework, services(context).quiz.registry
+    hw, registry = reach(context, HomeworkService), reach(context, QuizService).registry
     args = context.args or []
     if not args:
         await _send(update, context, screens.assign_menu(registry.featured.values(), t, HTML))
@@ -119,7 +112,7 @@ async def cmd_assign(update: Update, context: Context) -> None:
             ),
         )
         return
-    bank = await services(context).quiz.bank(bank_id)
+    bank = await reach(context, QuizService).bank(bank_id)
     zone = await hw.zone(chat.id)
     if len(args) == 1:
         await _send(update, context, screens.assign_deadline(bank, zone, t, HTML))
@@ -175,7 +168,7 @@ async def _assign(
     Raises:
         Dropped: the group's budget had no room for the message.
     """
-    hw = services(context).homework
+    hw = reach(context, HomeworkService)
     assignment = await hw.assign(
         chat_id,
         bank_id,
@@ -204,9 +197,9 @@ async def on_assign_button(
     if not await is_admin(context, chat, query.from_user):
         await toast(query, t("toast_not_admin"))
         return
-    quiz = services(context).quiz
+    quiz = reach(context, QuizService)
     bank = await quiz.bank(button.bank_id)  # UnknownBank: the router's toast
-    hw = services(context).homework
+    hw = reach(context, HomeworkService)
     if not button.seconds:
         await toast(query)
         await edit(query, screens.assign_deadline(bank, await hw.zone(chat.id), group_t, HTML))
@@ -230,7 +223,7 @@ async def on_assign_button(
 
 async def list_screen(context: Context, chat_id: int, t: Catalog) -> Screen:
     """The group's homework (open, then closed) with the admins' buttons."""
-    hw = services(context).homework
+    hw = reach(context, HomeworkService)
     listed = await hw.assignments(chat_id)
     banks = {a.bank_id: await jobs.bank_or_none(context, a) for a in listed}
     return screens.assignments_list(
@@ -304,7 +297,7 @@ def _on_homework(run: OnHomework, *, open_only: bool = True) -> HomeworkStep:
     ) -> None:
         assert query.message is not None
         chat_id = query.message.chat.id
-        hw = services(context).homework
+        hw = reach(context, HomeworkService)
         assignment = await hw.assignment(button.assignment_id)
         if assignment.chat_id != chat_id:
             raise rules.WrongChat(chat_id)
@@ -360,7 +353,7 @@ async def _extend_by(
     t: Catalog,
 ) -> None:
     """Extend the deadline by ``value`` seconds; the group's post and the list say so."""
-    hw, bank, zone = services(context).homework, tapped.bank, tapped.zone
+    hw, bank, zone = reach(context, HomeworkService), tapped.bank, tapped.zone
     assignment = tapped.assignment
     extended = await hw.extend(assignment.id, assignment.deadline + button.value)
     await toast(query)
@@ -385,7 +378,7 @@ async def _ask_cancel(
     """Ask whether to cancel, saying how many members are part-way through."""
     members = [
         m
-        for m in await services(context).homework.members(tapped.assignment.id)
+        for m in await reach(context, HomeworkService).members(tapped.assignment.id)
         if not m.counted and m.attempt_status == "active"
     ]
     await toast(query)
@@ -403,7 +396,7 @@ async def _cancel(
 ) -> None:
     """Cancel the homework (the answer to :func:`_ask_cancel`); each member part-way through
     is told privately, in their language."""
-    hw, bank = services(context).homework, tapped.bank
+    hw, bank = reach(context, HomeworkService), tapped.bank
     cancelled, members = await hw.cancel(tapped.assignment.id)
     await toast(query)
     if await hw.mark_final(cancelled.id):  # claimed: the pass won't edit it again
@@ -439,7 +432,7 @@ async def _close(
     Raises:
         HomeworkClosed: it closed meanwhile.
     """
-    closed = await services(context).homework.close(tapped.assignment.id, early=True)
+    closed = await reach(context, HomeworkService).close(tapped.assignment.id, early=True)
     if closed is None:
         raise HomeworkClosed(tapped.assignment)
     await toast(query)
@@ -521,7 +514,7 @@ async def cmd_timezone(update: Update, context: Context) -> None:
     chat = update.effective_chat
     assert chat is not None
     t = await group_catalog(context, chat.id)
-    hw = services(context).homework
+    hw = reach(context, HomeworkService)
     if not context.args:
         zone = await hw.zone(chat.id)
         await reply(
@@ -561,7 +554,7 @@ async def open_link(context: Context, chat_id: int, user: User, token: str, t: C
     first screen says that the first finished attempt counts), or practice after they
     finished; a forged or garbage token, another group's homework, closed or cancelled
     homework, or a quiz taken down: each told plainly, nothing started."""
-    hw, quiz = services(context).homework, services(context).quiz
+    hw, quiz = reach(context, HomeworkService), reach(context, QuizService)
     try:
         assignment = await hw.by_token(token)
     except UnknownHomework:
@@ -608,7 +601,7 @@ async def on_migrate(update: Update, context: Context) -> None:
     message = update.effective_message
     assert message is not None
     old, new = migration(message)
-    for assignment in await services(context).homework.move_chat(old, new):
+    for assignment in await reach(context, HomeworkService).move_chat(old, new):
         try:
             await jobs.post(context, assignment)
         except (Dropped, TelegramError) as exc:
@@ -623,7 +616,7 @@ async def on_removed(update: Update, context: Context) -> None:
     if change is None or change.chat.type == Chat.PRIVATE:
         return
     if change.new_chat_member.status in ("left", "kicked"):
-        listed = await services(context).homework.assignments(change.chat.id)
+        listed = await reach(context, HomeworkService).assignments(change.chat.id)
         open_ = [a.id for a in listed if a.status == OPEN]
         if open_:
             log.info(

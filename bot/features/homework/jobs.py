@@ -30,6 +30,8 @@ from bot.features.groups import results
 from bot.features.homework import screens
 from bot.features.homework.rules import SEND_LEASE, Assignment, Progress, Reminder
 from bot.features.homework.service import HomeworkService
+from bot.features.preferences.service import PreferencesService
+from bot.features.private.service import QuizService
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank
 from bot.kernel.engine import UnknownBank
@@ -38,7 +40,7 @@ from bot.render import text as render_text
 from bot.render.screen import Button, Screen, UrlButton
 from bot.render.text import HTML
 from bot.telegram.chats import is_admin_id
-from bot.telegram.common import Context, keyboard, send, services
+from bot.telegram.common import Context, keyboard, reach, send
 from bot.telegram.limits import SESSION_RESERVE, Dropped, QuizRateLimiter
 from bot.telegram.outcomes import Kind, classify
 
@@ -62,7 +64,7 @@ def room(context: Context, chat_id: int) -> bool:
 async def bank_or_none(context: Context, assignment: Assignment) -> Bank | None:
     """The homework's quiz at its latest version, or None when it is gone."""
     try:
-        return await services(context).quiz.bank(assignment.bank_id)
+        return await reach(context, QuizService).bank(assignment.bank_id)
     except UnknownBank:
         return None
 
@@ -71,7 +73,7 @@ async def post_screen(
     context: Context, assignment: Assignment, finished: int | None = None
 ) -> Screen:
     """The group message of ``assignment`` as it stands (its language, the chat's zone)."""
-    hw = services(context).homework
+    hw = reach(context, HomeworkService)
     t = i18n.catalog(assignment.language)
     return screens.homework_post(
         assignment,
@@ -99,7 +101,7 @@ async def post(context: Context, assignment: Assignment) -> Message:
         reply_markup=keyboard(screen),
         message_thread_id=assignment.thread_id,
     )
-    await services(context).homework.posted(assignment.id, message.message_id)
+    await reach(context, HomeworkService).posted(assignment.id, message.message_id)
     return message
 
 
@@ -135,7 +137,7 @@ async def announce(context: Context, assignment: Assignment) -> bool:
     """Post the results of closed homework in its group (claimed by the caller with
     ``mark_announced``; the group message's edit into "closed" is a later step, ``finals``).
     False when the group is out of reach (the bot removed: the admin's report still goes)."""
-    hw = services(context).homework
+    hw = reach(context, HomeworkService)
     outcome = await hw.results(assignment.id)
     bank = await bank_or_none(context, assignment)
     t = i18n.catalog(assignment.language)
@@ -198,11 +200,11 @@ async def send_report(
     Raises:
         Forbidden: they never started the bot, or blocked it.
     """
-    hw = services(context).homework
+    hw = reach(context, HomeworkService)
     outcome = await hw.results(assignment.id)
     bank = await bank_or_none(context, assignment)
     if t is None:
-        chosen = await services(context).preferences.chosen_language(user_id)
+        chosen = await reach(context, PreferencesService).chosen_language(user_id)
         t = i18n.catalog(chosen or assignment.language)
     zone = await hw.zone(assignment.chat_id)
     data = results.homework_csv(outcome.rows).encode("utf-8-sig")
@@ -223,7 +225,7 @@ async def report(context: Context, assignment: Assignment) -> None:
     the bot removed from it, they get it: they were an admin when they set it). An admin who
     never started the bot (Telegram refuses a bot's first message) is told in the group how to
     get it (the "Results" button under /assignments), when the group's budget has room."""
-    hw = services(context).homework
+    hw = reach(context, HomeworkService)
     user_id = assignment.set_by
     if not user_id or await is_admin_id(context, assignment.chat_id, user_id) is False:
         log.info(
@@ -271,7 +273,7 @@ async def remind(context: Context, reminder: Reminder) -> None:
     """A member's private reminder (claimed by the caller), in their language, with a button
     that resumes the homework. A member who blocked the bot is skipped (logged)."""
     assignment, member = reminder.assignment, reminder.member
-    hw = services(context).homework
+    hw = reach(context, HomeworkService)
     t = i18n.catalog(member.language if member.language in i18n.SUPPORTED else i18n.DEFAULT)
     screen = screens.homework_reminder(
         assignment,
@@ -294,7 +296,7 @@ async def close_and_announce(context: Context, assignment: Assignment) -> None:
     """Closed homework's results in the group (if not claimed yet), its group message edited
     into "closed", and the report to the admin (if not claimed yet): what an early close does
     at once and the pass does at the deadline."""
-    hw = services(context).homework
+    hw = reach(context, HomeworkService)
     if await hw.mark_announced(assignment.id):
         await announce(context, assignment)
         if await hw.mark_final(assignment.id):
@@ -327,7 +329,7 @@ async def _each(items: Iterable[Awaitable[bool]]) -> int:
 
 
 async def _pass(context: Context) -> int:
-    hw = services(context).homework
+    hw = reach(context, HomeworkService)
     due = await hw.due()
     done = sum([await hw.close(a.id, early=False) is not None for a in due.closing])
     announced = await _each(_announce(context, a) for a in due.announcing)
@@ -344,7 +346,7 @@ async def _announce(context: Context, assignment: Assignment) -> bool:
     """The results of ``assignment`` if its group's budget has room (asked before the claim)."""
     if not room(context, assignment.chat_id):
         return False  # the next pass
-    if not await services(context).homework.mark_announced(assignment.id):
+    if not await reach(context, HomeworkService).mark_announced(assignment.id):
         return False
     await announce(context, assignment)
     return True
@@ -352,7 +354,7 @@ async def _announce(context: Context, assignment: Assignment) -> bool:
 
 async def _final(context: Context, assignment: Assignment) -> bool:
     """The last edit of a group message (closed or cancelled), if the group has room."""
-    hw = services(context).homework
+    hw = reach(context, HomeworkService)
     if not room(context, assignment.chat_id) or not await hw.mark_final(assignment.id):
         return False
     await edit_post(context, await hw.assignment(assignment.id))
@@ -360,7 +362,7 @@ async def _final(context: Context, assignment: Assignment) -> bool:
 
 
 async def _report(context: Context, assignment: Assignment) -> bool:
-    if not await services(context).homework.mark_reported(assignment.id):
+    if not await reach(context, HomeworkService).mark_reported(assignment.id):
         return False
     await report(context, assignment)
     return True
@@ -372,14 +374,14 @@ async def _progress(context: Context, progress: Progress) -> bool:
     assignment = progress.assignment
     if not room(context, assignment.chat_id):
         return False
-    if not await services(context).homework.mark_progress(progress):
+    if not await reach(context, HomeworkService).mark_progress(progress):
         return False
     await edit_post(context, assignment, progress.finished)
     return True
 
 
 async def _remind(context: Context, reminder: Reminder) -> bool:
-    if not await services(context).homework.mark_reminded(reminder):
+    if not await reach(context, HomeworkService).mark_reminded(reminder):
         return False
     await remind(context, reminder)
     return True

@@ -22,13 +22,14 @@ from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt,
 
 from bot.features.importing.rules import PARSERS, bank_data
 from bot.features.myquizzes import screens
-from bot.features.myquizzes.service import MAX_QUIZ_QUESTIONS, Published
+from bot.features.myquizzes.service import MAX_QUIZ_QUESTIONS, Published, QuizzesService
+from bot.features.preferences.catalogs import catalog_for
 from bot.i18n import Catalog
 from bot.kernel.bank import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER
 from bot.kernel.library import QuizRecord
 from bot.render.screen import Screen
 from bot.render.text import HTML
-from bot.telegram.common import Context, catalog_for, send, services
+from bot.telegram.common import Context, reach, send
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +84,7 @@ async def on_document(update: Update, context: Context) -> None:
     # off the event loop: a file is up to a megabyte of anyone's text, and every other chat
     # waits while the loop works (the YAML check is run in a thread by the quiz service)
     kind = await asyncio.to_thread(file_format, name, text)
-    service = services(context).quizzes
+    service = reach(context, QuizzesService)
     if kind == "yaml":
         outcome = await service.submit(user.id, text, language=t.language)
     else:

@@ -21,6 +21,9 @@ from bot.features.learning import chart
 from bot.features.learning import rules as learning
 from bot.features.learning import screens as learning_screens
 from bot.features.learning.ports import Learner
+from bot.features.learning.service import LearningService
+from bot.features.preferences.catalogs import catalog_for
+from bot.features.private.service import QuizService
 from bot.i18n import Catalog
 from bot.kernel import engine
 from bot.kernel.ports import StorageError
@@ -29,16 +32,7 @@ from bot.render import limits as render_limits
 from bot.render import text as render_text
 from bot.render.screen import Screen
 from bot.render.text import HTML
-from bot.telegram.common import (
-    Context,
-    catalog_for,
-    edit,
-    edit_keyboard,
-    keyboard,
-    send,
-    services,
-    toast,
-)
+from bot.telegram.common import Context, edit, edit_keyboard, keyboard, reach, send, toast
 from bot.telegram.outcomes import Kind, classify
 
 log = logging.getLogger(__name__)
@@ -81,7 +75,7 @@ async def cmd_remind(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
     t = await catalog_for(context, user)
-    on = await services(context).learning.toggle_reminders(user.id, t.language)
+    on = await reach(context, LearningService).toggle_reminders(user.id, t.language)
     await send(context, chat.id, learning_screens.remind_status(on, t, HTML))
 
 
@@ -91,7 +85,7 @@ async def cmd_stats(update: Update, context: Context) -> None:
     allows follows the chart as messages."""
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
-    quiz, service = services(context).quiz, services(context).learning
+    quiz, service = reach(context, QuizService), reach(context, LearningService)
     t = await catalog_for(context, user)
     await service.settled(user.id)  # the answers just given are in the chart and the counts
     item = await service.due(user.id)
@@ -131,7 +125,7 @@ async def send_next(
     context: Context, chat_id: int, user: User, t: Catalog, *, attempt: engine.Attempt | None
 ) -> None:
     """Send what a review session shows next: a card's question, or when the next is due."""
-    service = services(context).learning
+    service = reach(context, LearningService)
     item = await service.next_item(user.id, attempt)
     if item is None:
         next_due = await service.next_due(user.id)
@@ -153,7 +147,7 @@ async def on_missed(query: CallbackQuery, context: Context, attempt_id: int, t: 
     """ "Review what I missed" on an end screen: a review session of the attempt's missed
     questions (then of whatever else is due); once per end screen (a second tap is refused as
     stale), unless sending failed transiently."""
-    service = services(context).quiz
+    service = reach(context, QuizService)
     attempt, _ = await service.review(query.from_user.id, attempt_id)
     await toast(query)
     try:
@@ -174,7 +168,7 @@ async def _session_attempt(context: Context, attempt_id: int) -> engine.Attempt 
     if not attempt_id:
         return None
     try:
-        return await services(context).quiz.attempt(attempt_id)
+        return await reach(context, QuizService).attempt(attempt_id)
     except engine.QuizError:
         return None
 
@@ -190,7 +184,7 @@ async def on_card_answer(
     """A review tap: rate the card, answer the query, edit the question into its feedback.
     Refusals (reviewed meanwhile, bank removed, someone else's) raise a QuizError, answered
     with a toast by the router; nothing changes. With ``ticked``: a Submit of those slots."""
-    service = services(context).learning
+    service = reach(context, LearningService)
     try:
         item, correct, rated = await service.review(
             query.from_user.id, button.card_id, button.reps, button.slot, ticked=ticked
@@ -234,7 +228,7 @@ async def on_card_tick(
     """A tick on a card's question with several right options: checked, then the keyboard is
     edited in place; nothing is stored (the ticks live in the buttons until Submit)."""
     ticked = button.ticked ^ (1 << button.slot)
-    item = await services(context).learning.tick(
+    item = await reach(context, LearningService).tick(
         query.from_user.id, button.card_id, button.reps, ticked
     )
     await toast(query)
@@ -261,10 +255,10 @@ async def on_card_next(
     query: CallbackQuery, context: Context, button: render_callbacks.CardNextButton, t: Catalog
 ) -> None:
     """ "Next question" on a review's feedback: the next card (once per feedback)."""
-    card = await services(context).learning.card(button.card_id)
+    card = await reach(context, LearningService).card(button.card_id)
     if card.user_id != query.from_user.id:
         raise engine.NotYourAttempt(button.card_id)
-    if not services(context).learning.take_next(button.card_id, button.reps):
+    if not reach(context, LearningService).take_next(button.card_id, button.reps):
         raise engine.StaleQuestion(button.reps)
     await toast(query)
     attempt = await _session_attempt(context, button.attempt_id)
@@ -284,7 +278,7 @@ async def remind_pass(context: Context) -> int:
     Returns:
         How many reminders were sent.
     """
-    service = services(context).learning
+    service = reach(context, LearningService)
     sent = await asyncio.gather(
         *(
             _remind(context, learner)
@@ -297,7 +291,7 @@ async def remind_pass(context: Context) -> int:
 async def _remind(context: Context, learner: Learner) -> bool:
     """Send one learner's reminder (claimed by
     :meth:`bot.features.learning.service.LearningService.reminders_due`); whether it was sent."""
-    service = services(context).learning
+    service = reach(context, LearningService)
     t = i18n.catalog(learner.language or i18n.DEFAULT)
     item = await service.due(learner.user_id)
     if item is None:
@@ -323,4 +317,4 @@ async def on_any_update(update: object, context: Context) -> None:
     """Every update from a person (handler group -1): a user who had blocked the bot and
     writes again gets reminders again. A set lookup for everyone else."""
     if isinstance(update, Update) and update.effective_user is not None:
-        await services(context).learning.came_back(update.effective_user.id)
+        await reach(context, LearningService).came_back(update.effective_user.id)

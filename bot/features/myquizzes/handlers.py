@@ -18,7 +18,7 @@ from telegram import CallbackQuery, InputFile, Message, Poll, Update
 from telegram.ext import filters
 
 from bot.features.myquizzes import screens
-from bot.features.myquizzes.edits import QuizEdit
+from bot.features.myquizzes.edits import QuizEdit, QuizEdits
 from bot.features.myquizzes.service import (
     NotYourQuiz,
     Outcome,
@@ -29,6 +29,7 @@ from bot.features.myquizzes.service import (
     QuizzesService,
     Rejected,
 )
+from bot.features.preferences.catalogs import catalog_for
 from bot.i18n import Catalog
 from bot.kernel.bankdata import typed_question_data
 from bot.kernel.engine import QuizError
@@ -37,7 +38,7 @@ from bot.kernel.textformat import TypedQuestion, parse_question
 from bot.render.callbacks import QUIZ_ACTIONS, QuizButton
 from bot.render.screen import Screen, as_screens
 from bot.render.text import HTML
-from bot.telegram.common import Context, catalog_for, edit, send, services, toast
+from bot.telegram.common import Context, edit, reach, send, toast
 
 TOASTS: dict[type[QuizError], str] = {
     NotYourQuiz: "quizzes.toast_not_yours",
@@ -58,7 +59,7 @@ async def cmd_myquizzes(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
     t = await catalog_for(context, user)
-    records = await services(context).quizzes.quizzes(user.id)
+    records = await reach(context, QuizzesService).quizzes(user.id)
     await send(context, chat.id, screens.quiz_list(records, t, HTML))
 
 
@@ -83,7 +84,7 @@ def _owned(run: OwnedAction, *, change: bool = False) -> QuizAction:
 
     async def owned(query: CallbackQuery, context: Context, button: QuizButton, t: Catalog) -> None:
         user_id = query.from_user.id
-        record = await services(context).quizzes.owned(user_id, button.quiz_id)
+        record = await reach(context, QuizzesService).owned(user_id, button.quiz_id)
         if change and button.version != record.version:
             await toast(query, t("quizzes.toast_stale"))
             await edit(query, _quiz_screen(context, record, t))
@@ -98,7 +99,9 @@ async def _list(query: CallbackQuery, context: Context, button: QuizButton, t: C
     await toast(query)
     await edit(
         query,
-        screens.quiz_list(await services(context).quizzes.quizzes(query.from_user.id), t, HTML),
+        screens.quiz_list(
+            await reach(context, QuizzesService).quizzes(query.from_user.id), t, HTML
+        ),
     )
 
 
@@ -122,7 +125,7 @@ async def _delete(
     query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
 ) -> None:
     """Delete the quiz (the answer to :func:`_ask_delete`)."""
-    deleted = await services(context).quizzes.delete(query.from_user.id, record.id)
+    deleted = await reach(context, QuizzesService).delete(query.from_user.id, record.id)
     await toast(query)
     await edit(query, screens.deleted_screen(deleted, t, HTML))
 
@@ -133,7 +136,7 @@ def _set_visibility(visibility: Visibility) -> OwnedAction:
     async def set_visibility(
         query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
     ) -> None:
-        changed = await services(context).quizzes.set_visibility(
+        changed = await reach(context, QuizzesService).set_visibility(
             query.from_user.id, record.id, visibility
         )
         await toast(
@@ -153,7 +156,7 @@ async def _questions_of(
     Raises:
         QuizGone, NotYourQuiz: its refusals (the router toasts them).
     """
-    owned = await services(context).quizzes.quiz(query.from_user.id, record.id)
+    owned = await reach(context, QuizzesService).quiz(query.from_user.id, record.id)
     await toast(query)
     return owned
 
@@ -186,7 +189,7 @@ async def _ask(
     query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
 ) -> None:
     """Wait for the creator's next text message: a question (add, replace) or a title."""
-    await services(context).quiz_edits.ask(
+    await reach(context, QuizEdits).ask(
         query.from_user.id, QuizEdit(button.action, record.id, record.version, button.number)
     )
     await toast(query)
@@ -202,7 +205,7 @@ async def _move_or_drop(
     query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
 ) -> None:
     """Move question ``number`` up or down, or delete it; show where it is now."""
-    service = services(context).quizzes
+    service = reach(context, QuizzesService)
     user_id, number = query.from_user.id, button.number
     if button.action == "drop":
         outcome = await service.delete_question(user_id, button.quiz_id, number)
@@ -234,7 +237,7 @@ async def _export(
     await toast(query)
     user_id = query.from_user.id
     try:
-        record, document = await services(context).quizzes.export(user_id, record.id)
+        record, document = await reach(context, QuizzesService).export(user_id, record.id)
     except (QuizGone, NotYourQuiz):  # refused meanwhile: the tap is answered already
         return
     caption = screens.export_caption(record, t, HTML)
@@ -248,7 +251,7 @@ async def _results(
 ) -> None:
     """The quiz's results: in place when they fit one message, else as new messages."""
     user_id = query.from_user.id
-    owned, results = await services(context).quizzes.results(user_id, record.id)
+    owned, results = await reach(context, QuizzesService).results(user_id, record.id)
     await toast(query)
     text = screens.results_screen(owned.record, owned.bank, results, t, HTML, context.bot.username)
     parts = as_screens(text, HTML, screens.back_row(owned.record, t))
@@ -297,19 +300,18 @@ async def on_edit_text(update: Update, context: Context) -> bool:
     a change is a new version. False (nothing done) when no prompt waits for the sender."""
     message, user = update.effective_message, update.effective_user
     assert message is not None and user is not None
-    made = services(context)
-    pending = await made.quiz_edits.waiting(user.id)
+    pending = await reach(context, QuizEdits).waiting(user.id)
     if pending is None:
         return False
     t = await catalog_for(context, user)
     if message.text is not None and CANCEL.match(message.text.strip()):
-        await made.quiz_edits.done(user.id)
+        await reach(context, QuizEdits).done(user.id)
         await message.reply_text(HTML.escape(t("quizzes.cancelled")))
         return True
     try:
-        outcome = await _change(made.quizzes, user.id, pending, message, t)
+        outcome = await _change(reach(context, QuizzesService), user.id, pending, message, t)
     except (QuizGone, NotYourQuiz, QuizBusy) as exc:  # the prompt is over: said as a toast
-        await made.quiz_edits.done(user.id)
+        await reach(context, QuizEdits).done(user.id)
         await message.reply_text(HTML.escape(t(TOASTS[type(exc)])))
         return True
     if outcome is None:  # the reply could not be read, and was told so: the prompt stays
@@ -317,7 +319,7 @@ async def on_edit_text(update: Update, context: Context) -> bool:
     if isinstance(outcome, Rejected):  # the prompt stays: the creator sends a fixed version
         await message.reply_text(screens.problems_text(outcome.problems, t, HTML))
         return True
-    await made.quiz_edits.done(user.id)
+    await reach(context, QuizEdits).done(user.id)
     record = outcome.record
     said = (
         t("quizzes.renamed", title=record.title, version=record.version)

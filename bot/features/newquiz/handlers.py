@@ -38,10 +38,11 @@ from bot.features.newquiz.service import (
     NoDraft,
     Opened,
 )
+from bot.features.preferences.catalogs import catalog_for
 from bot.i18n import Catalog
 from bot.render import callbacks as render_callbacks
 from bot.render.text import HTML
-from bot.telegram.common import Context, catalog_for, edit, send, services, toast
+from bot.telegram.common import Context, edit, reach, send, toast
 from bot.telegram.outcomes import classify
 
 log = logging.getLogger(__name__)
@@ -51,7 +52,7 @@ QUOTES = (MessageEntity.BLOCKQUOTE, MessageEntity.EXPANDABLE_BLOCKQUOTE)
 
 
 def _service(context: Context) -> CreatorService:
-    return services(context).creators
+    return reach(context, CreatorService)
 
 
 async def show(context: Context, chat_id: int, shown: CreatorScreen) -> Message:

@@ -8,15 +8,16 @@ import logging
 
 from telegram import CallbackQuery, Update
 
+from bot.features.preferences.catalogs import catalog_for
 from bot.features.privacy import screens as privacy_screens
-from bot.features.privacy.service import CreatedQuizzes, NotConfirmed
+from bot.features.privacy.service import CreatedQuizzes, NotConfirmed, PrivacyService
 from bot.i18n import Catalog
 from bot.kernel.engine import QuizError
 from bot.kernel.ports import StorageError
 from bot.render import callbacks as render_callbacks
 from bot.render.screen import Screen
 from bot.render.text import HTML
-from bot.telegram.common import Context, catalog_for, edit, send, services, toast
+from bot.telegram.common import Context, edit, reach, send, toast
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ async def cmd_deletemydata(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     assert chat is not None and user is not None
     t = await catalog_for(context, user)
-    service = services(context).privacy
+    service = reach(context, PrivacyService)
     made = await service.creations(user.id)
     nonce = await service.ask(user.id)
     await send(context, chat.id, privacy_screens.delete_data_question(t, HTML, nonce, made))
@@ -56,7 +57,7 @@ async def on_delete_data(
     service raises :class:`~bot.features.privacy.service.NotConfirmed`, toasted by the router from
     :data:`TOASTS`.
     """
-    service = services(context).privacy
+    service = reach(context, PrivacyService)
     if not button.confirm:
         await service.cancel(query.from_user.id, button.nonce)
         await toast(query)

@@ -12,7 +12,10 @@ from telegram import CallbackQuery, Chat, ReplyParameters, Update, User
 from telegram.error import TelegramError
 
 from bot import i18n
+from bot.features.learning.service import LearningService
 from bot.features.myquizzes.service import CREATED_ID
+from bot.features.preferences.catalogs import catalog_for, user_catalog
+from bot.features.preferences.service import PreferencesService
 from bot.features.private import screens as private_screens
 from bot.features.private.advance import (
     Acknowledge,
@@ -24,6 +27,7 @@ from bot.features.private.advance import (
     answer_tap,
     next_question,
 )
+from bot.features.private.service import QuizService
 from bot.features.private.starting import Resumed, Started, resume_or_start
 from bot.features.sharing.handlers import sharing_on
 from bot.i18n import Catalog
@@ -43,15 +47,13 @@ from bot.telegram.common import (
     Context,
     QuizApplication,
     StartLink,
-    catalog_for,
     edit,
     edit_keyboard,
+    reach,
+    reach_of,
     send,
-    services,
-    services_of,
     shows,
     toast,
-    user_catalog,
 )
 from bot.telegram.limits import Dropped
 from bot.telegram.outcomes import Kind, classify
@@ -87,7 +89,7 @@ async def open_bank(
     """``/start <bank id>`` (:func:`bot.render.bank_link`, a shared quiz's link; None: a bare
     /start): resume the active attempt or start the bank; a bank that may not be started is
     refused (:func:`refused_unknown_bank`)."""
-    service = services(context).quiz
+    service = reach(context, QuizService)
     if await refused_unknown_bank(context, chat_id, t, bank_id):
         return
     outcome = await resume_or_start(service, user.id, bank_id)
@@ -118,7 +120,7 @@ async def open_bank(
 async def open_list(context: Context, chat_id: int, user: User, payload: str, t: Catalog) -> None:
     """``/start list_quizzes`` (:data:`bot.render.LIST_PAYLOAD`, the button above an inline
     query's empty results): the featured banks to choose from."""
-    service = services(context).quiz
+    service = reach(context, QuizService)
     await send(
         context,
         chat_id,
@@ -138,7 +140,7 @@ async def cmd_quiz(update: Update, context: Context) -> None:
     """/quiz [bank]: start a bank from the beginning (a choice when several are installed)."""
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
-    service = services(context).quiz
+    service = reach(context, QuizService)
     t = await catalog_for(context, user)
     bank_id = context.args[0] if context.args else None
     if await refused_unknown_bank(context, chat.id, t, bank_id):
@@ -163,7 +165,7 @@ async def refused_unknown_bank(
     started (featured, or a created quiz not taken down), say so with the list of featured
     banks and return True; nothing else changes. A created quiz's id (a shared link) is not
     named back: the quiz is said to be no longer available (deleted or taken down)."""
-    service = services(context).quiz
+    service = reach(context, QuizService)
     if bank_id is None or await service.registry.startable(bank_id):
         return False
     gone = CREATED_ID.fullmatch(bank_id) is not None  # a shared link to a created quiz
@@ -184,7 +186,7 @@ async def start_bank(
     context: Context, chat_id: int, user: User, bank: Bank, t: Catalog, *, greet: bool
 ) -> None:
     """Start a fresh attempt: send the bank's intro, then the first question."""
-    attempt = await services(context).quiz.start(user.id, bank.id)
+    attempt = await reach(context, QuizService).start(user.id, bank.id)
     await show_start(context, chat_id, user, Started(attempt, bank), t, greet=greet)
 
 
@@ -210,7 +212,7 @@ async def cmd_preview(update: Update, context: Context) -> None:
     """/preview [bank]: title, level, description and the questions, without answers."""
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
-    service = services(context).quiz
+    service = reach(context, QuizService)
     t = await catalog_for(context, user)
     bank_id = context.args[0] if context.args else None
     if await refused_unknown_bank(context, chat.id, t, bank_id):
@@ -236,7 +238,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
     t = await catalog_for(context, user)
-    stopped = await services(context).quiz.stop(user.id)
+    stopped = await reach(context, QuizService).stop(user.id)
     await send(context, chat.id, Screen(HTML.escape(t("stop_done" if stopped else "stop_none"))))
 
 
@@ -266,11 +268,10 @@ async def on_answer(
     such a tap also sends what follows when it was never sent (its send failed), so a learner
     without a "Next" button is never stuck.
     """
-    made = services(context)
     outcome = await answer_tap(
-        made.quiz,
-        made.learning,
-        made.preferences,
+        reach(context, QuizService),
+        reach(context, LearningService),
+        reach(context, PreferencesService),
         query.from_user.id,
         button.attempt_id,
         button.position,
@@ -287,11 +288,10 @@ async def on_submit(
     """Submit on a question with several right options: the ticked slots (carried by the
     button) are graded, recorded and shown as an option tap's (:func:`on_answer`); Submit with
     nothing ticked is refused with a toast (``NothingChosen``)."""
-    made = services(context)
     outcome = await answer_tap(
-        made.quiz,
-        made.learning,
-        made.preferences,
+        reach(context, QuizService),
+        reach(context, LearningService),
+        reach(context, PreferencesService),
         query.from_user.id,
         button.attempt_id,
         button.position,
@@ -310,7 +310,7 @@ async def on_tick(
     edited in place with the slot ticked or unticked. Nothing is stored: the ticks live in
     the buttons, so a restart between a tick and Submit loses nothing."""
     ticked = button.ticked ^ (1 << button.slot)
-    service = services(context).quiz
+    service = reach(context, QuizService)
     attempt, bank = await service.tick(
         query.from_user.id, button.attempt_id, button.position, ticked
     )
@@ -369,7 +369,7 @@ async def _show_answer(
                 await _offer_next(query, outcome.bank, outcome.attempt, position, t)
                 raise
     finally:  # the review card, once the feedback is out (or could not be shown)
-        await services(context).quiz.answered(outcome.attempt, outcome.answer)
+        await reach(context, QuizService).answered(outcome.attempt, outcome.answer)
 
 
 async def _offer_next(
@@ -394,9 +394,13 @@ async def on_next(
     failure: sends are not retried once they may have reached Telegram), another tap on "next"
     sends it again rather than being refused as stale.
     """
-    quiz = services(context).quiz
+    quiz = reach(context, QuizService)
     shown = await next_question(
-        quiz, services(context).learning, query.from_user.id, button.attempt_id, button.position
+        quiz,
+        reach(context, LearningService),
+        query.from_user.id,
+        button.attempt_id,
+        button.position,
     )
     await toast(query)
     # the feedback stays as it is (a second tap on its button is answered as stale): one edit
@@ -422,7 +426,7 @@ async def show_next(
             share=sharing_on(context),
         ):
             await send_to_query_chat(query, context, screen)
-    services(context).quiz.shown(shown.attempt.id, position)
+    reach(context, QuizService).shown(shown.attempt.id, position)
 
 
 async def on_language(
@@ -432,7 +436,7 @@ async def on_language(
     new language. A shared placeholder user (never the sender of a tap) is nobody."""
     if query.from_user.id in SHARED_SENDERS:
         raise engine.NotYourAttempt(0)
-    await services(context).preferences.choose_language(query.from_user.id, button.language)
+    await reach(context, PreferencesService).choose_language(query.from_user.id, button.language)
     t = i18n.catalog(button.language)
     await toast(query)
     await edit(query, Screen(HTML.escape(t("language_set"))))
@@ -440,7 +444,7 @@ async def on_language(
 
 async def on_bank(query: CallbackQuery, context: Context, bank_id: str, t: Catalog) -> None:
     """ "Retake" or a bank choice: start that bank from the beginning."""
-    bank = await services(context).quiz.bank(bank_id)
+    bank = await reach(context, QuizService).bank(bank_id)
     await toast(query)
     await start_bank(context, query_chat_id(query), query.from_user, bank, t, greet=False)
 
@@ -451,8 +455,7 @@ async def slow_down(app: QuizApplication, update: Update) -> None:
     chat (in a group, a reply to their message, which the rate limiter drops when the group got
     a reply moments ago or its budget is kept for a session). Dropped updates change nothing;
     the other taps of the burst are answered without a text (:func:`dropped_tap`)."""
-    made = services_of(app)
-    preferences = made.preferences
+    preferences = reach_of(app, PreferencesService)
     query = update.callback_query
     if query is not None:
         await toast(query, (await user_catalog(preferences, query.from_user))("slow_down"))

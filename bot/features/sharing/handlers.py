@@ -20,11 +20,13 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 
+from bot.features.preferences.catalogs import catalog_for
 from bot.features.sharing import rules as sharing
 from bot.features.sharing import screens as sharing_screens
+from bot.kernel.registry import BankRegistry
 from bot.render import links as render_links
 from bot.render.text import HTML
-from bot.telegram.common import Context, catalog_for, keyboard, services
+from bot.telegram.common import Context, keyboard, reach
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +61,7 @@ async def on_inline_query(update: Update, context: Context) -> None:
     query = update.inline_query
     assert query is not None
     t = await catalog_for(context, query.from_user)
-    found = await sharing.find(services(context).banks, query.query, query.offset)
+    found = await sharing.find(reach(context, BankRegistry), query.query, query.offset)
     shown, next_offset, matches = found.page, found.next_offset, found.matches
     articles = sharing_screens.inline_articles(
         shown, t, HTML, context.bot.username, in_group=query.chat_type in GROUP_CHAT_TYPES
