@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot import routes
 from bot.features.groups import teachers
 from bot.features.homework import handlers as homework
 from bot.features.private import handlers
@@ -13,7 +14,7 @@ from bot.render import links as render_links
 
 def opener(payload: str):
     """The link of :data:`~bot.routes.START_LINKS` that opens ``payload``."""
-    return next(link for link in handlers.START_LINKS if link.takes(payload))
+    return next(link for link in routes.START_LINKS if link.takes(payload))
 
 
 @pytest.mark.parametrize(
@@ -41,6 +42,6 @@ def test_each_payload_is_opened_by_its_feature(payload, link):
 
 def test_the_bank_link_comes_last_and_takes_everything():
     """A bank's id is the fallback: last in the table, so no other link is shadowed."""
-    assert handlers.START_LINKS[-1] is handlers.BANK_LINK
-    assert handlers.START_LINKS.count(handlers.BANK_LINK) == 1
+    assert routes.START_LINKS[-1] is handlers.BANK_LINK
+    assert routes.START_LINKS.count(handlers.BANK_LINK) == 1
     assert all(handlers.BANK_LINK.takes(payload) for payload in ("", "x", "q_1_2", "hw1"))
