@@ -487,10 +487,10 @@ def _run(
 ) -> int:
     """Run the bot until a stop signal (SIGTERM, SIGINT); SIGHUP reloads the banks
     (:mod:`bot.features.admin.handlers`). Returns the exit status: 0 after a stop signal, non-zero
-    when the bot stopped because of a fault it could not get over (``bot.app.request_stop``).
+    when the bot stopped because of a fault it could not get over (``bot.lifecycle.request_stop``).
 
     Everything runs in one ``asyncio.Runner`` whose stop signals only set an event
-    (``bot.app.serve`` stops in bounded steps and always closes storage), so that a stop ends
+    (``bot.lifecycle.serve`` stops in bounded steps and always closes storage), so that a stop ends
     the process within seconds whenever it comes; tasks left over are cancelled and the
     default executor's threads joined before the loop closes.
     """
@@ -510,8 +510,9 @@ async def _serve(
     """
     from telegram.error import InvalidToken, NetworkError, TelegramError
 
-    from bot.app import StopRequest, build_application, close_transports, serve, unless_stopped
+    from bot.app import build_application
     from bot.features.admin import handlers as admin
+    from bot.lifecycle import StopRequest, close_transports, serve, unless_stopped
 
     app = build_application(settings, banks)
     where = redact(settings.base_url or "https://api.telegram.org")

@@ -98,8 +98,8 @@ def test_the_systemd_unit_runs_the_bot_with_the_settings_it_reads(tmp_path):
 def test_supervisors_restart_on_failure_and_wait_out_a_stop():
     """Both supervisors restart the bot when it exits non-zero (it does when it cannot go on:
     a database outage past its bound, the poller lease lost), stop it with SIGTERM, and wait
-    longer than its bounded stop (``bot.app.MAX_STOP_SECONDS``) before killing it."""
-    from bot.app import MAX_STOP_SECONDS
+    longer than its bounded stop (``bot.lifecycle.MAX_STOP_SECONDS``) before killing it."""
+    from bot.lifecycle import MAX_STOP_SECONDS
     from storage.outage import OUTAGE_ENV, outage_seconds
 
     settings = unit()

@@ -290,9 +290,9 @@ async def test_a_stop_with_a_file_being_checked_is_prompt_and_touches_no_closed_
     17: the process waited for the checks, then logged tracebacks from closed storage)."""
     import logging
 
-    from bot import app as bot_app
+    from bot import lifecycle
 
-    monkeypatch.setattr(bot_app, "STOP_SECONDS", 0.2)  # the bound, not a pause to wait out
+    monkeypatch.setattr(lifecycle, "STOP_SECONDS", 0.2)  # the bound, not a pause to wait out
     release, entered = threading.Event(), threading.Event()
     convert = importing.PARSERS["csv"]
 
@@ -312,7 +312,9 @@ async def test_a_stop_with_a_file_being_checked_is_prompt_and_touches_no_closed_
         assert any(
             r.getMessage() == "stop: 1 update(s) still in flight cancelled" for r in caplog.records
         )
-        assert any(r.name == "bot.app" and r.getMessage() == "stopped" for r in caplog.records)
+        assert any(
+            r.name == "bot.lifecycle" and r.getMessage() == "stopped" for r in caplog.records
+        )
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
 
 

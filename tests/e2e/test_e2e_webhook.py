@@ -8,7 +8,7 @@ import sqlite3
 import aiohttp
 import pytest
 
-from bot.app import ALLOWED_UPDATES
+from bot.lifecycle import ALLOWED_UPDATES
 from tests.support.botrun import RunningBot
 from tests.support.person import Person
 from tests.support.processes import free_port, start_bot_process

@@ -8,9 +8,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.app import build_application, serve
+from bot.app import build_application
 from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS, Address, Settings
+from bot.lifecycle import serve
 from bot.telegram.common import QuizApplication
 from tests.support.fakebotapi import FakeBotAPI
 from tests.support.processes import free_port

@@ -24,7 +24,7 @@ from tests.support.processes import free_port
 from tests.support.screens import correct_label
 
 HANG_SECONDS = 60.0
-"""Only a hang detector: a stop takes a few seconds (``bot.app.STOP_SECONDS`` bounds each of
+"""Only a hang detector: a stop takes a few seconds (``bot.lifecycle.STOP_SECONDS`` bounds each of
 its network steps); a process still running after this long is dumped and killed."""
 
 _ENTRY = (
@@ -128,7 +128,7 @@ class Bot:
         and the stop said so."""
         text = self.log.read_text()
         assert not Path(f"{self.db}-wal").exists(), text
-        assert "bot.app: stopped" in text, text
+        assert "bot.lifecycle: stopped" in text, text
         assert "CRITICAL" not in text, text  # PTB's "Updater stopped unexpectedly" among them
 
 
@@ -277,14 +277,14 @@ async def test_ratings_queued_by_the_last_answers_are_written_before_the_exit(
 
 
 def test_ptb_still_logs_the_race_it_is_filtered_for():
-    """The text :class:`bot.app.PollAfterStop` looks for is PTB's own (its polling loop logs it
-    when a getUpdates answered with updates returns after ``Updater.stop`` began): a PTB that
-    rewords it fails here rather than bringing the CRITICAL line back."""
+    """The text :class:`bot.lifecycle.PollAfterStop` looks for is PTB's own (its polling loop
+    logs it when a getUpdates answered with updates returns after ``Updater.stop`` began): a PTB
+    that rewords it fails here rather than bringing the CRITICAL line back."""
     import inspect
 
     from telegram.ext import _updater
 
-    from bot.app import PollAfterStop
+    from bot.lifecycle import PollAfterStop
 
     assert f'"{PollAfterStop.PTB_TEXT}.' in inspect.getsource(_updater)
 
@@ -295,7 +295,7 @@ def test_the_last_poll_after_a_stop_is_logged_as_info_not_critical(caplog):
     stay CRITICAL."""
     import logging
 
-    from bot.app import _POLL_AFTER_STOP
+    from bot.lifecycle import _POLL_AFTER_STOP
 
     updater_log = logging.getLogger("telegram.ext.Updater")
     updater_log.addFilter(_POLL_AFTER_STOP)
