@@ -37,7 +37,7 @@ from storage.homework import HomeworkStatements
 from storage.learning import LearningStatements
 from storage.leases import LocalLeases
 from storage.library import LibraryStatements
-from storage.order import LocalUpdateOrder
+from storage.order_local import LocalUpdateOrder
 from storage.schema import Migration, migrate, migrations, refuse_newer
 from storage.shared import SharedPromptStatements, SharedReportStatements
 from storage.sqlite_files import check_path, refuse_recreating, traces_of
