@@ -53,8 +53,8 @@ trips would buy nothing. The marks serve polling too (:mod:`bot.telegram.polling
 :class:`storage.handled.HandledMarks` writes them a batch at a time through the store's own
 group-committed writes (either engine), and looks up only the updates at or below the highest
 mark found when polling starts, the ones Telegram may send again after a crash or a failover. A
-single instance on SQLite needs no registration or turn either: :class:`LocalUpdateOrder`'s do
-nothing.
+single instance on SQLite needs no registration or turn either:
+:class:`~storage.order_local.LocalUpdateOrder`'s do nothing.
 """
 
 from __future__ import annotations
@@ -63,7 +63,6 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import sqlite3
 import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
@@ -71,7 +70,7 @@ from collections.abc import AsyncIterator, Callable
 import asyncpg
 
 from bot.kernel.ports import StorageError
-from storage.handled import HANDLED_SECONDS, Pruning, Read, Write
+from storage.handled import HANDLED_SECONDS, Pruning
 
 log = logging.getLogger(__name__)
 
@@ -180,95 +179,6 @@ def order_key(chat_id: int | None, sender_id: int | None) -> int:
     """
     digest = hashlib.blake2b(f"{chat_id}:{sender_id}".encode(), digest_size=4).digest()
     return int.from_bytes(digest, "big", signed=True)
-
-
-class LocalUpdateOrder:
-    """The order of a single instance (SQLite): its update processor alone keeps each user's
-    updates in order, so registration and turns do nothing; the handled updates are marked in
-    the database file (see the module's docstring), so that a repetition after a restart is
-    dropped too.
-
-    Args:
-        read: The store's read (its reader connection); None: nothing is marked.
-        write: The store's group-committed write.
-        clock: Seconds since the epoch (marks' time, pruning).
-    """
-
-    waiting = 0
-    """Updates waiting for their turn right now (never any)."""
-
-    on_user_changed: Callable[[int | None], None] | None = None
-    """Never called: no other instance changes what this one caches."""
-
-    def __init__(
-        self,
-        read: Read | None = None,
-        write: Write | None = None,
-        *,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self._read, self._write, self._clock = read, write, clock
-        self._pruning = Pruning(clock)
-
-    async def handled(self, bot_id: int, update_id: int) -> bool:
-        """Whether update ``update_id`` of bot ``bot_id`` was handled already.
-
-        Raises:
-            StorageError: the database could not be read.
-        """
-        if self._read is None:
-            return False
-        try:
-            rows = await self._read(
-                "SELECT 1 FROM handled_updates WHERE bot_id = ? AND update_id = ?",
-                (bot_id, update_id),
-            )
-        except sqlite3.Error as exc:
-            raise StorageError(f"handled updates: {exc}") from exc
-        return bool(rows)
-
-    async def mark_handled(self, bot_id: int, update_id: int) -> None:
-        """Mark update ``update_id`` of bot ``bot_id`` handled (durably: group-committed);
-        now and then, forget the marks older than :data:`HANDLED_SECONDS`.
-
-        Raises:
-            StorageError: the mark could not be written.
-        """
-        if self._write is None:
-            return
-        now = self._clock()
-        try:
-            await self._write(
-                "INSERT INTO handled_updates (bot_id, update_id, handled_at)"
-                " VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                (bot_id, update_id, now),
-            )
-            if self._pruning.due():
-                await self._write(
-                    "DELETE FROM handled_updates WHERE handled_at < ?", (now - HANDLED_SECONDS,)
-                )
-        except sqlite3.Error as exc:
-            raise StorageError(f"handled updates: {exc}") from exc
-
-    async def register(self, chat_id: int | None, sender_id: int | None, update_id: int) -> None:
-        """Nothing to register."""
-
-    @contextlib.asynccontextmanager
-    async def turn(
-        self, chat_id: int | None, sender_id: int | None, update_id: int
-    ) -> AsyncIterator[bool]:
-        """The turn is this instance's at once.
-
-        Yields:
-            True.
-        """
-        yield True
-
-    async def forget(self, chat_id: int | None, sender_id: int | None, update_id: int) -> None:
-        """Nothing to forget."""
-
-    async def close(self) -> None:
-        """Nothing to close."""
 
 
 class PostgresUpdateOrder:

@@ -23,10 +23,10 @@ every 3 s, up to 40 in a minute's first burst, which Telegram answers with a lon
 The limiter applies them itself so that
 
 * a group session's own messages (question, reveal, leaderboard: calls made inside
-  :func:`session_calls`) come first: a reply to a command in a group is never queued behind
-  them or in front of them. It is sent at once or dropped (:class:`Dropped`): dropped when the
-  chat is in a flood wait, when the group's budget is down to what a session needs
-  (:data:`SESSION_RESERVE`), or when the chat got the same reply less than
+  :func:`~bot.telegram.calls.session_calls`) come first: a reply to a command in a group is
+  never queued behind them or in front of them. It is sent at once or dropped
+  (:class:`Dropped`): dropped when the chat is in a flood wait, when the group's budget is down
+  to what a session needs (:data:`SESSION_RESERVE`), or when the chat got the same reply less than
   :data:`REPLY_SECONDS` ago (a member repeating /help, or a refused /quiz, gets one answer);
 * a call that must wait (a flood wait, the group's budget, a back-off) gives its update's
   processing slot up meanwhile (the ``waiting`` hook, :meth:`PerUserOrderedProcessor.released`).
@@ -54,9 +54,8 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Hashable, Iterator
+from collections.abc import Callable, Coroutine, Hashable
 from contextlib import AbstractAsyncContextManager
-from contextvars import ContextVar
 from typing import Any
 
 from aiolimiter import AsyncLimiter
@@ -67,6 +66,14 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_nev
 
 from bot.config import DEFAULT_JOB_SENDS_PER_SECOND
 from bot.kernel.ports import StorageError
+from bot.telegram.calls import (
+    FLOOD_MARGIN,
+    RATE_LIMIT_RETRIES,
+    SESSION_CALL,
+    TRANSIENT_ATTEMPTS,
+    RetryBudget,
+    chat_key,
+)
 from bot.telegram.groupminute import (
     GROUP_MAX_RATE,
     GROUP_TIME_PERIOD,
@@ -82,18 +89,10 @@ from bot.telegram.jobsends import (
     SharedSends,
     job_turn,
 )
-from bot.telegram.outcomes import retry_after_seconds, retryable
+from bot.telegram.outcomes import retry_after_seconds
 
 log = logging.getLogger(__name__)
 
-TRANSIENT_ATTEMPTS = 4
-"""Tries of a call that fails transiently (the first one included)."""
-
-RATE_LIMIT_RETRIES = 3
-"""Retries after a 429 (each waits the ``retry_after`` Telegram gave); then the 429 is raised."""
-
-FLOOD_MARGIN = 0.1
-"""Seconds waited beyond Telegram's ``retry_after`` (as PTB's limiter does)."""
 
 SESSION_RESERVE = 3
 """Of a group's budget, what replies to commands leave for the session's own messages (a
@@ -107,20 +106,6 @@ _ALL_CHATS = object()
 """The key of a flood wait that holds every call (a 429 on a call without a chat)."""
 
 Result = bool | dict[str, Any] | list[dict[str, Any]]
-
-_SESSION_CALL: ContextVar[bool] = ContextVar("quizbot_session_call", default=False)
-
-
-@contextlib.contextmanager
-def session_calls() -> Iterator[None]:
-    """Mark the Bot API calls made inside the block as a group session's own (they wait for
-    the group's budget, replies to commands are dropped instead; a transient failure is not
-    retried here but by the session runner)."""
-    token = _SESSION_CALL.set(True)
-    try:
-        yield
-    finally:
-        _SESSION_CALL.reset(token)
 
 
 class Dropped(Exception):
@@ -137,35 +122,6 @@ class Dropped(Exception):
         self.endpoint = endpoint
         self.chat = chat
         self.reason = reason
-
-
-class _Budget:
-    """The retries left to one call: RetryAfter and transient failures counted apart."""
-
-    def __init__(self, endpoint: str, floods: int, transient: int) -> None:
-        self.endpoint = endpoint
-        self.floods = floods
-        self.transient = transient
-
-    def allows(self, exc: BaseException) -> bool:
-        """Whether ``exc`` may be tried again (and count it)."""
-        if isinstance(exc, RetryAfter):
-            self.floods -= 1
-            return self.floods >= 0
-        if retryable(exc, self.endpoint):
-            self.transient -= 1
-            return self.transient >= 0
-        return False
-
-
-def chat_key(data: dict[str, Any]) -> Hashable | None:
-    """The chat a call is about (its ``chat_id``, an int when it is one), or None."""
-    chat_id = data.get("chat_id")
-    if chat_id is None:
-        return None
-    with contextlib.suppress(ValueError, TypeError):
-        return int(chat_id)
-    return str(chat_id)
 
 
 class QuizRateLimiter(BaseRateLimiter[int]):
@@ -266,7 +222,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         """
         chat = chat_key(data)
         group = group_key(chat, endpoint)
-        session = _SESSION_CALL.get()
+        session = SESSION_CALL.get()
         turn = job_turn()
         if turn is not None:
             if endpoint in JOB_PACED:  # one budget for every job's sends (replies go first)
@@ -292,9 +248,9 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             # tried again by the session runner, with its own back-off and bound (retries do
             # not multiply)
             budget = (
-                _Budget(endpoint, 0, 0)
+                RetryBudget(endpoint, 0, 0)
                 if session
-                else _Budget(
+                else RetryBudget(
                     endpoint, rate_limit_args or self._flood_retries, self._transient_attempts - 1
                 )
             )
@@ -364,8 +320,8 @@ class QuizRateLimiter(BaseRateLimiter[int]):
 
     async def _private_turn(self, chat: int, sends: SendBudget, turn: int) -> None:
         """Take a job's turn to send to the private chat ``chat``: :data:`PRIVATE_SECONDS`
-        (and :data:`FLOOD_MARGIN`) after its last job send began, then a slot of ``sends``;
-        a chat's job sends take their turns one after another."""
+        (and :data:`~bot.telegram.calls.FLOOD_MARGIN`) after its last job send began, then a
+        slot of ``sends``; a chat's job sends take their turns one after another."""
         loop = asyncio.get_running_loop()
         turns = self._private_turns.get(chat)
         if turns is None:

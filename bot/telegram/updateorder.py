@@ -10,7 +10,7 @@ from typing import Protocol
 
 class UpdateOrder(Protocol):
     """The order of each (chat, sender)'s updates across the instances sharing the storage:
-    :class:`storage.order.PostgresUpdateOrder`, or :class:`storage.order.LocalUpdateOrder`
+    :class:`storage.order.PostgresUpdateOrder`, or :class:`storage.order_local.LocalUpdateOrder`
     (one instance: it does nothing)."""
 
     async def register(self, chat_id: int | None, sender_id: int | None, update_id: int) -> None:

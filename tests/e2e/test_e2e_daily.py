@@ -418,7 +418,7 @@ async def test_a_post_refused_for_a_flood_is_posted_by_a_later_pass_the_same_day
     """The day's question meets flood waits beyond the bot's retries (surely not posted): a
     later pass claims it again and posts it that day, once; the day is not skipped (issue 31,
     item 13)."""
-    from bot.telegram.limits import RATE_LIMIT_RETRIES
+    from bot.telegram.calls import RATE_LIMIT_RETRIES
 
     fake.send_message(group["eleni"], "/daily deepspeed-megatron 09:00", chat_id=GROUP)
     await fake.wait_for(lambda: next((m for m in bot_posts(fake, GROUP) if buttons(m)), None))

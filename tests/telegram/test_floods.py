@@ -9,14 +9,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot import i18n
+from bot.telegram.calls import session_calls
 from bot.telegram.groupminute import GROUP_MAX_RATE
 from bot.telegram.jobsends import job_calls
-from bot.telegram.limits import (
-    SESSION_RESERVE,
-    Dropped,
-    QuizRateLimiter,
-    session_calls,
-)
+from bot.telegram.limits import SESSION_RESERVE, Dropped, QuizRateLimiter
 from bot.telegram.ordering import MAX_QUEUED_PER_KEY, PerUserOrderedProcessor
 from tests.support.botrun import RunningBot
 from tests.support.fakebotapi import FakeBotAPI

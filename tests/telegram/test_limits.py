@@ -10,13 +10,9 @@ import pytest
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 
 from bot import i18n
+from bot.telegram.calls import RATE_LIMIT_RETRIES, TRANSIENT_ATTEMPTS, session_calls
 from bot.telegram.groupminute import GROUP_MAX_RATE
-from bot.telegram.limits import (
-    RATE_LIMIT_RETRIES,
-    TRANSIENT_ATTEMPTS,
-    QuizRateLimiter,
-    session_calls,
-)
+from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.outcomes import ConnectFailed
 from tests.support.banks import BANK_ID
 from tests.support.person import Person

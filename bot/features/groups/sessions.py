@@ -41,8 +41,9 @@ from bot.features.groups.session_messages import SessionMessages, describe
 from bot.kernel.engine import QuizError
 from bot.kernel.ports import StorageError
 from bot.render.text import HTML
+from bot.telegram.calls import session_calls
 from bot.telegram.common import Bot, Context
-from bot.telegram.limits import QuizRateLimiter, session_calls
+from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.ordering import PerUserOrderedProcessor
 from bot.telegram.outcomes import Kind, classify
 
