@@ -41,6 +41,7 @@ from bot.features.admin import handlers as admin
 from bot.features.daily import handlers as daily
 from bot.features.groups import handlers as group
 from bot.features.groups import teachers
+from bot.features.homework import assignment_handlers as assignments
 from bot.features.homework import handlers as homework
 from bot.features.homework import jobs as homework_jobs
 from bot.features.importing import handlers as documents
@@ -272,7 +273,7 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(CommandHandler("daily", daily.cmd_private_daily, filters=private))
     # homework (bot/features/homework/handlers.py); its deep link goes through router.cmd_start
     app.add_handler(CommandHandler("assign", homework.cmd_assign, filters=groups))
-    app.add_handler(CommandHandler("assignments", homework.cmd_assignments, filters=groups))
+    app.add_handler(CommandHandler("assignments", assignments.cmd_assignments, filters=groups))
     app.add_handler(CommandHandler("timezone", homework.cmd_timezone, filters=groups))
     # /start in a group: a shared card's "Start in this group" link (/start@<bot> <bank id>)
     app.add_handler(CommandHandler("start", group.cmd_group_start, filters=groups))

@@ -25,6 +25,7 @@ from bot import i18n
 from bot.features.daily import handlers as daily
 from bot.features.groups import handlers as group
 from bot.features.groups import teachers
+from bot.features.homework import assignment_handlers as assignments
 from bot.features.homework import handlers as homework
 from bot.features.learning import handlers as learning
 from bot.features.myquizzes import handlers as quizzes
@@ -291,7 +292,7 @@ _ROUTES = (
     Route(
         render_callbacks.HomeworkButton,
         Chats.GROUPS,
-        lambda tap: homework.on_homework_button(tap.query, tap.context, tap.button, tap.t),
+        lambda tap: assignments.on_homework_button(tap.query, tap.context, tap.button, tap.t),
     ),
 )
 ROUTES: tuple[Route[Any], ...] = _ROUTES
