@@ -34,11 +34,12 @@ from telegram.ext import (
 )
 from tenacity import RetryCallState
 
-from bot import i18n
+from bot import faults, i18n
 from bot import routes as router
 from bot.config import ConfigError, Settings
 from bot.features.admin import handlers as admin
 from bot.features.daily import handlers as daily
+from bot.features.daily import jobs as daily_jobs
 from bot.features.groups import handlers as group
 from bot.features.groups import teachers
 from bot.features.homework import assignment_handlers as assignments
@@ -203,8 +204,8 @@ def build_application(settings: Settings, banks: Mapping[str, Bank]) -> QuizAppl
     if settings.webhook_url:  # the bot's own webhook server (bot/telegram/webhook.py)
         builder = builder.updater(None)
     app = builder.build()
-    processor.on_refused = functools.partial(handlers.slow_down, app)
-    processor.on_dropped_tap = functools.partial(handlers.dropped_tap, app)
+    processor.on_refused = functools.partial(faults.slow_down, app)
+    processor.on_dropped_tap = functools.partial(faults.dropped_tap, app)
     app.bot_data.settings = settings
     app.bot_data.banks = dict(banks)
     app.bot_data.transports = requests
@@ -299,7 +300,7 @@ def add_handlers(app: QuizApplication) -> None:
     # anything else a person sends in a private chat (text, stickers, unknown commands) gets a
     # hint; edited messages, channel posts and group chatter are left alone
     app.add_handler(MessageHandler(private, router.on_other_message))
-    app.add_error_handler(handlers.on_error)
+    app.add_error_handler(faults.on_error)
 
 
 async def _post_init(app: QuizApplication) -> None:
@@ -340,9 +341,9 @@ async def _post_init(app: QuizApplication) -> None:
     if app.job_queue is not None:  # the question of the day: stored schedules too
         every = app.bot_data.daily_interval  # shorter in tests
         if every is None:
-            every = daily.DAILY_INTERVAL
+            every = daily_jobs.DAILY_INTERVAL
         app.job_queue.run_repeating(
-            job_pass(daily.daily_pass, turn=JOB_FIRST),
+            job_pass(daily_jobs.daily_pass, turn=JOB_FIRST),
             interval=every,
             first=every,
             name="daily",

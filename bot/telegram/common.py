@@ -66,8 +66,8 @@ class BotData:
     reminder_interval: float | None = None
     """Seconds between reminder passes; None: ``learning.REMINDER_INTERVAL`` (shorter in tests)."""
     daily_interval: float | None = None
-    """Seconds between question-of-the-day passes; None: ``daily.DAILY_INTERVAL`` (shorter in
-    tests)."""
+    """Seconds between question-of-the-day passes; None:
+    ``bot.features.daily.jobs.DAILY_INTERVAL`` (shorter in tests)."""
     homework_interval: float | None = None
     """Seconds between homework passes; None: ``homework_jobs.HOMEWORK_INTERVAL``."""
     # set in post_init, cleared in post_shutdown
@@ -390,3 +390,13 @@ async def toast(query: CallbackQuery, text: str | None = None) -> None:
             log.warning("callback query %s not answered: %r", query.id, exc)
         else:
             log.error("callback query %s not answered", query.id, exc_info=exc)
+
+
+def query_chat_id(query: CallbackQuery) -> int:
+    """The chat of the query's message (the user's private chat when the message is gone)."""
+    return query.message.chat.id if query.message else query.from_user.id
+
+
+async def send_to_query_chat(query: CallbackQuery, context: Context, screen: Screen) -> None:
+    """Send ``screen`` to the chat of the query's message."""
+    await send(context, query_chat_id(query), screen)
