@@ -14,9 +14,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 
 from telegram import (
-    BotCommand,
-    BotCommandScopeAllGroupChats,
-    BotCommandScopeAllPrivateChats,
     LinkPreviewOptions,
     Update,
 )
@@ -34,8 +31,9 @@ from telegram.ext import (
 )
 from tenacity import RetryCallState
 
-from bot import faults, i18n
+from bot import faults
 from bot import routes as router
+from bot.commands import set_commands
 from bot.config import ConfigError, Settings
 from bot.features.admin import handlers as admin
 from bot.features.daily import handlers as daily
@@ -72,23 +70,6 @@ from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
 
-COMMANDS = (
-    "start",
-    "quiz",
-    "review",
-    "stats",
-    "remind",
-    "preview",
-    "newquiz",
-    "myquizzes",
-    "daily",
-    "language",
-    "settings",
-    "stop",
-    "help",
-)
-"""The private-chat commands registered with ``setMyCommands``, in menu order (their handlers:
-:func:`add_handlers`)."""
 
 CONNECTION_POOL_SIZE = 256
 """HTTP connections to the Bot API for everything but getUpdates: one per update in flight
@@ -121,15 +102,6 @@ def poll_pace(
 POOL_TIMEOUT = 30.0
 """Seconds a call may wait for a free connection before PTB gives up (PTB's default: 1)."""
 
-GROUP_COMMANDS = ("quiz", "stop", "language", "help")
-"""The group commands of :mod:`bot.features.groups.handlers`; with :data:`TEACHER_COMMANDS`, the
-group commands registered with ``setMyCommands`` (scope: all group chats), in menu order."""
-
-TEACHER_COMMANDS = ("settings", "results", "daily")
-"""The group commands of :mod:`bot.features.groups.teachers` (admins)."""
-
-HOMEWORK_COMMANDS = ("assign", "assignments", "timezone")
-"""The group commands of :mod:`bot.features.homework.handlers`."""
 
 PRUNE_SECONDS = 86_400.0
 """How often the retention job runs (daily; the first run a minute after the start)."""
@@ -464,26 +436,6 @@ async def prune(context: Context) -> None:
         pruned.answers,
         pruned.names,
     )
-
-
-async def set_commands(app: QuizApplication) -> None:
-    """``setMyCommands`` for private and group chats: English by default, and per supported
-    language (Telegram shows each user the list of their app's language)."""
-    for language in (None, *i18n.SUPPORTED):
-        t = i18n.catalog(language or i18n.DEFAULT)
-        await app.bot.set_my_commands(
-            [BotCommand(name, t(f"command_{name}")) for name in COMMANDS],
-            scope=BotCommandScopeAllPrivateChats(),
-            language_code=language,
-        )
-        await app.bot.set_my_commands(
-            [
-                BotCommand(name, t(f"command_group_{name}"))
-                for name in (*GROUP_COMMANDS, *TEACHER_COMMANDS, *HOMEWORK_COMMANDS)
-            ],
-            scope=BotCommandScopeAllGroupChats(),
-            language_code=language,
-        )
 
 
 async def _post_shutdown(app: QuizApplication) -> None:

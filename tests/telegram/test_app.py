@@ -9,7 +9,8 @@ from telegram import Chat, Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import Application, CommandHandler
 
-from bot.app import COMMANDS, GROUP_COMMANDS, HOMEWORK_COMMANDS, TEACHER_COMMANDS, build_application
+from bot.app import build_application
+from bot.commands import COMMANDS, GROUP_COMMANDS, HOMEWORK_COMMANDS, TEACHER_COMMANDS
 from bot.config import Settings
 
 ADMIN = 7
@@ -31,7 +32,7 @@ MENU = {
     ChatType.PRIVATE: COMMANDS,
     ChatType.SUPERGROUP: GROUP_COMMANDS + TEACHER_COMMANDS + HOMEWORK_COMMANDS,
 }
-"""The commands ``setMyCommands`` offers in each kind of chat (bot.app.set_commands)."""
+"""The commands ``setMyCommands`` offers in each kind of chat (bot.commands.set_commands)."""
 
 
 @pytest.fixture
