@@ -5,7 +5,7 @@ Telegram's 20 a minute to a group) are sent by
 :class:`~bot.features.groups.session_messages.SessionMessages`.
 
 The session's progress (close -> reveal -> post the next question ... -> leaderboard) is decided
-by :func:`bot.features.groups.rules.next_step` from the stored state alone and carried out by
+by :func:`bot.features.groups.pacing.next_step` from the stored state alone and carried out by
 :class:`SessionRunner`, one step at a time under a per-session lock; every step's write is a
 compare-and-set, and every way a step can fail ends in exactly one of: a retry job (transient,
 bounded), the chat moved (a group upgraded to a supergroup), the step skipped (a message that is
@@ -33,9 +33,11 @@ from telegram.error import TelegramError
 from telegram.ext import JobQueue
 
 from bot import i18n
+from bot.features.groups import pacing
 from bot.features.groups import rules as group
+from bot.features.groups.pacing import Step
 from bot.features.groups.ports import SessionLeases
-from bot.features.groups.rules import GroupSession, Step
+from bot.features.groups.rules import GroupSession
 from bot.features.groups.service import GroupService
 from bot.features.groups.session_messages import SessionMessages, describe
 from bot.kernel.engine import QuizError
@@ -73,7 +75,7 @@ class SessionRunner:
 
     One step at a time per session (an ``asyncio.Lock`` per session: the deadline job, an early
     close, /stop and the watchdog never interleave), each step decided from the state as stored
-    (:func:`bot.features.groups.rules.next_step`). Failures are sorted once, in :meth:`_failed`.
+    (:func:`bot.features.groups.pacing.next_step`). Failures are sorted once, in :meth:`_failed`.
 
     Args:
         bot: The application's bot.
@@ -272,7 +274,7 @@ class SessionRunner:
         session = await service.session(session_id)
         while True:
             clocked = self._clocked.get(session_id) == session.position
-            step = group.next_step(
+            step = pacing.next_step(
                 session, service.now(), close_early=early == session.position, clocked=clocked
             )
             if step is Step.DONE:
@@ -283,7 +285,7 @@ class SessionRunner:
                 return
             if step is Step.WAIT:
                 assert session.deadline is not None
-                due = group.clock_at(session)
+                due = pacing.clock_at(session)
                 wake = (
                     due
                     if due is not None and not clocked and session.message_id is not None
@@ -460,7 +462,7 @@ class SessionRunner:
 
     async def check_all(self) -> None:
         """The watchdog: a running session without a pending job (and not being moved on) is
-        moved on now; one whose deadline passed :data:`~bot.features.groups.rules.OVERDUE_WINDOWS`
+        moved on now; one whose deadline passed :data:`~bot.features.groups.pacing.OVERDUE_WINDOWS`
         answer windows ago is ended with a notice. Sessions another instance holds are left to it;
         one nobody holds (its instance died) is claimed here and so moved on from here."""
         now = self.service.now()
@@ -473,7 +475,7 @@ class SessionRunner:
             except StorageError as exc:
                 log.warning("watchdog: could not claim group session %s (%s)", session.id, exc)
                 continue
-            if group.overdue(session, now):
+            if pacing.overdue(session, now):
                 log.error(
                     "group session %s: its deadline passed %.0f s ago; ending it",
                     session.id,
