@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import cast
 
@@ -35,6 +35,7 @@ from telegram.ext import JobQueue
 from bot import i18n
 from bot.features.groups import pacing
 from bot.features.groups import rules as group
+from bot.features.groups.leases import SOLO
 from bot.features.groups.pacing import Step
 from bot.features.groups.ports import SessionLeases
 from bot.features.groups.rules import GroupSession
@@ -99,7 +100,7 @@ class SessionRunner:
         self.job_queue = job_queue
         self.service = service
         """The group service."""
-        self.leases: SessionLeases = leases if leases is not None else _SOLO
+        self.leases: SessionLeases = leases if leases is not None else SOLO
         """The session leases (one instance alone holds them all when none are given)."""
         self.processor = processor
         self.messages = SessionMessages(bot, service)
@@ -485,25 +486,3 @@ class SessionRunner:
             elif not self.has_job(session.id):
                 log.warning("group session %s had no pending job; moving it on", session.id)
                 self.schedule(session.id, 0.0)
-
-
-class _Solo:
-    """The leases of an instance alone with its storage: it holds them all."""
-
-    shared = False
-
-    on_early: Callable[[int, int], None] | None = None
-    """Never told: no other instance asks this one anything."""
-
-    async def claim(self, session_id: int) -> bool:
-        """Always True."""
-        return True
-
-    async def release(self, session_id: int) -> None:
-        """Nothing to release."""
-
-    async def ask_early(self, session_id: int, position: int) -> None:
-        """Nothing to ask: this instance holds every lease."""
-
-
-_SOLO = _Solo()
