@@ -177,8 +177,8 @@ class StoredDraft:
     Attributes:
         user_id: The creator.
         data: The draft as JSON-compatible data (its shape belongs to
-        ``bot.features.newquiz.rules``). updated_at: Seconds since the epoch of its last change
-        (drafts left longer than a
+            ``bot.features.newquiz.draft``).
+        updated_at: Seconds since the epoch of its last change (drafts left longer than a
             week are dropped).
     """
 

@@ -17,8 +17,9 @@ contract in pyproject.toml keeps it so):
 
 - :mod:`~bot.render.question`: a question's layout, shared by every kind of quiz.
 - :mod:`~bot.render.screen`: :class:`~bot.render.screen.Screen` and its buttons.
-- :mod:`~bot.render.callbacks`: the callback-data codec and its button dataclasses.
+- :mod:`~bot.render.callbacks`: the button dataclasses, one per kind, and their codec.
   :mod:`~bot.render.links`: deep links and their payloads. :mod:`~bot.render.text`: HTML and
   plain markup, UTF-16 lengths, clipping, splitting.
+- :mod:`~bot.render.codec`: how a kind's declaration becomes callback data and back.
 - :mod:`~bot.render.limits`: Telegram's size limits (UTF-16 units, bytes, characters).
 """

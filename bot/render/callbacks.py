@@ -1,39 +1,19 @@
-"""The callback-data codec: one frozen dataclass per kind of button, encoded as a short prefix
-and its fields (``a:42:3:1``) within Telegram's 64 bytes
-(:data:`~bot.render.limits.MAX_CALLBACK_DATA_BYTES`).
+"""The kinds of button: one frozen dataclass per kind, encoded as a short prefix and its fields
+(``a:42:3:1``) within Telegram's 64 bytes (:data:`~bot.render.limits.MAX_CALLBACK_DATA_BYTES`).
 
 Each kind owns its prefix, the pattern of its fields and their types (``PREFIX``, ``FIELDS``, its
-annotations): encoding, decoding (no branch per kind) and the Telegram layer's routes (one
-``CallbackQueryHandler`` per kind, matching :func:`callback_pattern`) read that one declaration.
+annotations): encoding, decoding (no branch per kind, :class:`~bot.render.codec.Codec`) and the
+Telegram layer's routes (one ``CallbackQueryHandler`` per kind, matching :func:`callback_pattern`)
+read that one declaration.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import re
 import typing
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from bot.render.limits import MAX_CALLBACK_DATA_BYTES
-
-_INT = r"(0|[1-9][0-9]{0,17})"
-"""A field that is a whole number (an id, a position, a version)."""
-_ID = r"([a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)"
-"""A field that is a bank id."""
-_SLOT = r"(1[01]|[0-9])"
-"""A field that is an option slot: 0 ("A") to 11 ("L"), :data:`bot.kernel.bank.MAX_OPTIONS`."""
-_TICKS = r"(0|[1-9][0-9]{0,3})"
-"""A field that is a set of ticked slots: bit ``s`` set for slot ``s`` (0 to 4095 for twelve
-slots)."""
-_REPS = r"(0|[1-9][0-9]{0,5})"
-"""A review card's count of ratings, in the buttons of a card's ticks (at most 999,999: the
-card's tick buttons carry the ticks too, and all must fit in 64 bytes)."""
-
-
-class InvalidCallbackData(ValueError):
-    """Callback data that this bot did not make (garbage, forged or from an old format)."""
+from bot.render.codec import BANK_ID, CHAT, INT, REPS, SLOT, TICKS, Codec
 
 
 @dataclass(frozen=True)
@@ -41,7 +21,7 @@ class AnswerButton:
     """Choose ``slot`` (0 = "A") for the question at ``position`` of an attempt."""
 
     PREFIX: ClassVar[str] = "a"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:{_SLOT}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}:{SLOT}"
 
     attempt_id: int
     position: int
@@ -53,7 +33,7 @@ class NextButton:
     """Go on from the answered question at ``position`` of an attempt."""
 
     PREFIX: ClassVar[str] = "n"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}"
 
     attempt_id: int
     position: int
@@ -75,7 +55,7 @@ class RetakeButton:
     """Start the bank again."""
 
     PREFIX: ClassVar[str] = "r"
-    FIELDS: ClassVar[str | None] = _ID
+    FIELDS: ClassVar[str | None] = BANK_ID
 
     bank_id: str
 
@@ -85,7 +65,7 @@ class ReviewButton:
     """Review the questions missed in a finished attempt."""
 
     PREFIX: ClassVar[str] = "v"
-    FIELDS: ClassVar[str | None] = _INT
+    FIELDS: ClassVar[str | None] = INT
 
     attempt_id: int
 
@@ -105,7 +85,7 @@ class BankButton:
     """Start the chosen bank."""
 
     PREFIX: ClassVar[str] = "b"
-    FIELDS: ClassVar[str | None] = _ID
+    FIELDS: ClassVar[str | None] = BANK_ID
 
     bank_id: str
 
@@ -115,7 +95,7 @@ class GroupAnswerButton:
     """A member's choice of ``slot`` for the question at ``position`` of a group session."""
 
     PREFIX: ClassVar[str] = "g"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:{_SLOT}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}:{SLOT}"
 
     session_id: int
     position: int
@@ -127,7 +107,7 @@ class PlaceButton:
     """ "My place" on a group session's leaderboard: the tapper's own rank, as a toast."""
 
     PREFIX: ClassVar[str] = "p"
-    FIELDS: ClassVar[str | None] = _INT
+    FIELDS: ClassVar[str | None] = INT
 
     session_id: int
 
@@ -154,7 +134,7 @@ class CardAnswerButton:
     ``attempt_id`` is the attempt whose missed questions the session reviews first (0: none)."""
 
     PREFIX: ClassVar[str] = "c"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:{_SLOT}:{_INT}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}:{SLOT}:{INT}"
 
     card_id: int
     reps: int
@@ -167,7 +147,7 @@ class CardNextButton:
     """Go on from the feedback of a review card rated to ``reps`` ratings."""
 
     PREFIX: ClassVar[str] = "k"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:{_INT}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}:{INT}"
 
     card_id: int
     reps: int
@@ -197,7 +177,7 @@ class SettingButton:
 
     PREFIX: ClassVar[str] = "s"
     FIELDS: ClassVar[str | None] = (
-        rf"{_INT}:(who|seconds|scoring|bank|language|count):([a-z0-9-]{{1,32}})"
+        rf"{INT}:(who|seconds|scoring|bank|language|count):([a-z0-9-]{{1,32}})"
     )
 
     version: int
@@ -215,7 +195,7 @@ class DraftButton:
     at ``started``."""
 
     PREFIX: ClassVar[str] = "nd"
-    FIELDS: ClassVar[str | None] = rf"([01]):{_INT}"
+    FIELDS: ClassVar[str | None] = rf"([01]):{INT}"
 
     restart: int
     started: int
@@ -226,7 +206,7 @@ class UndoButton:
     """Undo question ``serial`` of the draft opened at ``started``."""
 
     PREFIX: ClassVar[str] = "nu"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}"
 
     started: int
     serial: int
@@ -238,7 +218,7 @@ class RightOptionButton:
     of the draft opened at ``started``."""
 
     PREFIX: ClassVar[str] = "no"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:([0-9]|1[01])"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}:([0-9]|1[01])"
 
     started: int
     serial: int
@@ -250,7 +230,7 @@ class RightDoneButton:
     """The options chosen for the pending poll ``serial`` (several right) are the right ones."""
 
     PREFIX: ClassVar[str] = "nc"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}"
 
     started: int
     serial: int
@@ -286,7 +266,7 @@ class QuizButton:
     none). A tap on a version that moved on is stale."""
 
     PREFIX: ClassVar[str] = "m"
-    FIELDS: ClassVar[str | None] = rf"({'|'.join(QUIZ_ACTIONS)}):(c-[a-z0-9]{{10}}):{_INT}:{_INT}"
+    FIELDS: ClassVar[str | None] = rf"({'|'.join(QUIZ_ACTIONS)}):(c-[a-z0-9]{{10}}):{INT}:{INT}"
     action: str
     quiz_id: str
     version: int
@@ -303,7 +283,7 @@ class TickButton:
     live in the buttons until Submit: nothing is stored, and a restart loses nothing."""
 
     PREFIX: ClassVar[str] = "at"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:{_SLOT}:{_TICKS}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}:{SLOT}:{TICKS}"
 
     attempt_id: int
     position: int
@@ -316,7 +296,7 @@ class SubmitButton:
     """Submit the ticked slots ``ticked`` as the answer to the question at ``position``."""
 
     PREFIX: ClassVar[str] = "as"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:{_TICKS}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}:{TICKS}"
 
     attempt_id: int
     position: int
@@ -329,7 +309,7 @@ class GroupTickButton:
     (each member's ticks are stored: the keyboard is the group's)."""
 
     PREFIX: ClassVar[str] = "gt"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}:{_SLOT}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}:{SLOT}"
 
     session_id: int
     position: int
@@ -341,7 +321,7 @@ class GroupSubmitButton:
     """A member's Submit of their ticks on the open question at ``position``."""
 
     PREFIX: ClassVar[str] = "gs"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_INT}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}"
 
     session_id: int
     position: int
@@ -353,7 +333,7 @@ class CardTickButton:
     :class:`CardAnswerButton`, with the ticked slots ``ticked`` before the tap."""
 
     PREFIX: ClassVar[str] = "ct"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_REPS}:{_SLOT}:{_TICKS}:{_INT}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{REPS}:{SLOT}:{TICKS}:{INT}"
 
     card_id: int
     reps: int
@@ -367,7 +347,7 @@ class CardSubmitButton:
     """Submit the ticked slots ``ticked`` as the answer to a review card's question."""
 
     PREFIX: ClassVar[str] = "cs"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_REPS}:{_TICKS}:{_INT}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{REPS}:{TICKS}:{INT}"
 
     card_id: int
     reps: int
@@ -378,16 +358,13 @@ class CardSubmitButton:
 # --- the question of the day (bot/features/daily/handlers.py)
 # ---------------------------------------
 
-_CHAT = r"(-[1-9][0-9]{0,15})"
-"""A field that is a group's or channel's chat id (negative)."""
-
 
 @dataclass(frozen=True)
 class DailyAnswerButton:
     """Anyone's choice of ``slot`` on a day's question ``post_id`` (in a group or channel)."""
 
     PREFIX: ClassVar[str] = "da"
-    FIELDS: ClassVar[str | None] = rf"{_INT}:{_SLOT}"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{SLOT}"
 
     post_id: int
     slot: int
@@ -399,7 +376,7 @@ class DailySettingButton:
     ``again``/``stop``), ``board`` (a weekday 0-6, or ``none``) or ``off``."""
 
     PREFIX: ClassVar[str] = "ds"
-    FIELDS: ClassVar[str | None] = rf"{_CHAT}:(then|board|off):([a-z0-9]{{1,5}})"
+    FIELDS: ClassVar[str | None] = rf"{CHAT}:(then|board|off):([a-z0-9]{{1,5}})"
 
     chat_id: int
     setting: str
@@ -414,7 +391,7 @@ class DailyChannelButton:
 
     PREFIX: ClassVar[str] = "dc"
     FIELDS: ClassVar[str | None] = (
-        rf"{_CHAT}:(on|off):(k|[0-9]{{1,4}})"
+        rf"{CHAT}:(on|off):(k|[0-9]{{1,4}})"
         r":(-|[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?)"
     )
 
@@ -439,7 +416,7 @@ class HomeworkButton:
     (:data:`HOMEWORK_ACTIONS`), ``value`` seconds for ``by`` (0 otherwise)."""
 
     PREFIX: ClassVar[str] = "h"
-    FIELDS: ClassVar[str | None] = rf"({'|'.join(HOMEWORK_ACTIONS)}):{_INT}:{_INT}"
+    FIELDS: ClassVar[str | None] = rf"({'|'.join(HOMEWORK_ACTIONS)}):{INT}:{INT}"
 
     step: str
     assignment_id: int
@@ -452,7 +429,7 @@ class AssignButton:
     (that many seconds from the tap)."""
 
     PREFIX: ClassVar[str] = "ha"
-    FIELDS: ClassVar[str | None] = rf"{_ID}:{_INT}"
+    FIELDS: ClassVar[str | None] = rf"{BANK_ID}:{INT}"
 
     bank_id: str
     seconds: int
@@ -497,67 +474,17 @@ BUTTON_KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)
 fields (``FIELDS``, a group per field; None: it has none), read by :func:`encode`, :func:`decode`
 (with the fields' types) and :func:`callback_pattern`."""
 
-_BY_PREFIX: dict[str, type[CallbackButton]] = {kind.PREFIX: kind for kind in BUTTON_KINDS}
-assert len(_BY_PREFIX) == len(BUTTON_KINDS), "two kinds of button share a prefix"
+_CODEC: Codec[CallbackButton] = Codec(BUTTON_KINDS)
 
+callback_pattern = _CODEC.pattern
+"""The whole callback data of buttons of a kind (its prefix, then its fields), for ``re.match``
+(PTB's ``CallbackQueryHandler`` pattern) or ``fullmatch``."""
 
-_PATTERNS: dict[type[CallbackButton], re.Pattern[str]] = {
-    kind: re.compile(kind.PREFIX + (f":{kind.FIELDS}" if kind.FIELDS else "") + r"\Z")
-    for kind in BUTTON_KINDS
-}
+encode = _CODEC.encode
+"""Encode a button as callback data, e.g. ``a:42:3:1`` (its prefix, then its fields); raises
+ValueError over 64 bytes (Bot API limit on callback_data)."""
 
-
-def callback_pattern(kind: type[CallbackButton]) -> re.Pattern[str]:
-    """The whole callback data of buttons of ``kind`` (its prefix, then its fields), for
-    ``re.match`` (PTB's ``CallbackQueryHandler`` pattern) or ``fullmatch``."""
-    return _PATTERNS[kind]
-
-
-_CODECS: dict[type, Callable[[str], Any]] = {int: int, str: str}
-"""How a field of each type reads back from its text (written as ``str(value)``)."""
-
-
-def _field_readers(kind: type[CallbackButton]) -> tuple[Callable[[str], Any], ...]:
-    """The reader of each of ``kind``'s fields, in order, from their declared types.
-
-    Raises:
-        TypeError: a type without a codec, or ``FIELDS`` capturing another number of fields.
-    """
-    hints = typing.get_type_hints(kind)
-    readers = tuple(_CODECS.get(hints[field.name]) for field in dataclasses.fields(kind))
-    if None in readers or re.compile(kind.FIELDS or "").groups != len(readers):
-        raise TypeError(f"{kind.__name__}: fields {hints} don't fit codecs or FIELDS")
-    return typing.cast(tuple[Callable[[str], Any], ...], readers)
-
-
-_READERS: dict[type[CallbackButton], tuple[Callable[[str], Any], ...]] = {
-    kind: _field_readers(kind) for kind in BUTTON_KINDS
-}
-
-
-def encode(button: CallbackButton) -> str:
-    """Encode a button as callback data, e.g. ``a:42:3:1`` (its prefix, then its fields).
-
-    Raises:
-        ValueError: the encoding would exceed 64 bytes (Bot API limit on callback_data).
-    """
-    fields = [str(v) for v in button.__dict__.values()]  # the fields, in declared order
-    data = ":".join([button.PREFIX, *fields])
-    if len(data.encode()) > MAX_CALLBACK_DATA_BYTES:
-        raise ValueError(f"callback data over {MAX_CALLBACK_DATA_BYTES} bytes: {data!r}")
-    return data
-
-
-def decode(data: str | None) -> CallbackButton:
-    """Decode callback data made by :func:`encode`, each field as its declared type.
-
-    Raises:
-        InvalidCallbackData: anything else (empty, garbage, forged, over 64 bytes).
-    """
-    if not data or len(data.encode()) > MAX_CALLBACK_DATA_BYTES:
-        raise InvalidCallbackData(data)
-    kind = _BY_PREFIX.get(data.split(":", 1)[0])
-    match = _PATTERNS[kind].match(data) if kind is not None else None
-    if kind is None or match is None:
-        raise InvalidCallbackData(data)
-    return kind(*(read(text) for read, text in zip(_READERS[kind], match.groups(), strict=True)))
+decode = _CODEC.decode
+"""Decode callback data made by :func:`encode`, each field as its declared type; raises
+:class:`~bot.render.codec.InvalidCallbackData` on anything else (empty, garbage, forged, over 64
+bytes)."""

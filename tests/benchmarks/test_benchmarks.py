@@ -134,7 +134,7 @@ def test_readme_prose_figures_match_the_code_and_results():
     """Figures the README's prose states are the code's constants and the committed results'
     numbers: updates in flight, the clock edit's moment, the CI group load window, and the
     ratios the benchmark discussion quotes."""
-    from bot.features.groups.rules import CLOCK_FRACTION
+    from bot.features.groups.pacing import CLOCK_FRACTION
     from bot.telegram.ordering import DEFAULT_MAX_CONCURRENT_UPDATES
     from tests.e2e.test_group_load import WINDOW
 

@@ -7,9 +7,10 @@ import random
 
 import pytest
 
+from bot.features.groups import pacing, settings
 from bot.features.groups import rules as group
-from bot.features.groups import settings
-from bot.features.groups.rules import GroupAnswer, GroupSession, Step
+from bot.features.groups.pacing import Step
+from bot.features.groups.rules import GroupAnswer, GroupSession
 from bot.kernel.engine import Plan
 from bot.telegram.groupminute import GroupMinute
 
@@ -103,24 +104,24 @@ def test_ties_are_broken_by_right_answers_then_time_then_user_id():
 
 def test_the_clock_edit_is_due_once_at_a_third_of_the_window_left():
     s = session(seconds=30.0, deadline=1030.0, message_id=5)
-    assert group.clock_at(s) == 1020.0 and group.clock_left(s) == 10
-    assert group.next_step(s, 1019.0, clocked=False) is Step.WAIT
-    assert group.next_step(s, 1020.0, clocked=False) is Step.CLOCK
-    assert group.next_step(s, 1020.0, clocked=True) is Step.WAIT
-    assert group.next_step(s, 1030.0, clocked=False) is Step.CLOSE
-    assert group.next_step(s, 1020.0, clocked=False, close_early=True) is Step.CLOSE
+    assert pacing.clock_at(s) == 1020.0 and pacing.clock_left(s) == 10
+    assert pacing.next_step(s, 1019.0, clocked=False) is Step.WAIT
+    assert pacing.next_step(s, 1020.0, clocked=False) is Step.CLOCK
+    assert pacing.next_step(s, 1020.0, clocked=True) is Step.WAIT
+    assert pacing.next_step(s, 1030.0, clocked=False) is Step.CLOSE
+    assert pacing.next_step(s, 1020.0, clocked=False, close_early=True) is Step.CLOSE
     unposted = session(seconds=30.0, deadline=1030.0)  # no message to edit
-    assert group.next_step(unposted, 1025.0, clocked=False) is Step.WAIT
+    assert pacing.next_step(unposted, 1025.0, clocked=False) is Step.WAIT
     short = session(seconds=1.4, deadline=1001.4, message_id=5)  # under a second left
-    assert group.clock_at(short) is None
-    assert group.next_step(short, 1001.0, clocked=False) is Step.WAIT
+    assert pacing.clock_at(short) is None
+    assert pacing.next_step(short, 1001.0, clocked=False) is Step.WAIT
 
 
 def test_revealable_only_once_closed_or_ended():
     s = session(position=3, deadline=1030.0)
-    assert group.revealable(s, 2) and not group.revealable(s, 3)
-    assert not group.revealable(s, 8) and not group.revealable(s, -1)
-    assert group.revealable(session(position=3, status=group.STOPPED), 3)
+    assert pacing.revealable(s, 2) and not pacing.revealable(s, 3)
+    assert not pacing.revealable(s, 8) and not pacing.revealable(s, -1)
+    assert pacing.revealable(session(position=3, status=group.STOPPED), 3)
 
 
 def test_a_groups_minute_counts_a_sliding_minute_per_group():
@@ -199,7 +200,7 @@ def test_calls_ahead_keeps_back_what_the_next_minute_needs():
     """3 s windows, 8 questions: at question 1 the reveal, 7 more posts and reveals and the
     leaderboard (16); at the last, its reveal and the leaderboard; 30 s windows: 2 more
     questions fit in a minute (1 + 2 * 2), no leaderboard yet."""
-    assert group.calls_ahead(session(seconds=3.0, position=0), 60.0) == 16
-    assert group.calls_ahead(session(seconds=3.0, position=7), 60.0) == 2
-    assert group.calls_ahead(session(seconds=30.0, position=0), 60.0) == 5
-    assert group.calls_ahead(session(seconds=30.0, position=6), 60.0) == 4
+    assert pacing.calls_ahead(session(seconds=3.0, position=0), 60.0) == 16
+    assert pacing.calls_ahead(session(seconds=3.0, position=7), 60.0) == 2
+    assert pacing.calls_ahead(session(seconds=30.0, position=0), 60.0) == 5
+    assert pacing.calls_ahead(session(seconds=30.0, position=6), 60.0) == 4

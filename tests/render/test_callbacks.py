@@ -9,8 +9,8 @@ from typing import ClassVar
 
 import pytest
 
-from bot.render import callbacks
 from bot.render import callbacks as render_callbacks
+from bot.render import codec
 
 WIRE = [
     (render_callbacks.AnswerButton(42, 3, 1), "a:42:3:1"),
@@ -90,14 +90,14 @@ def forgeries(data: str) -> list[str]:
 
 @pytest.mark.parametrize(("button", "data"), WIRE, ids=[data for _, data in WIRE])
 def test_forged_data_of_every_kind_is_refused(button, data):
-    """Callback data next to each kind's own raises :class:`~bot.render.InvalidCallbackData`
+    """Callback data next to each kind's own raises :class:`~bot.render.codec.InvalidCallbackData`
     (the router answers it as invalid) unless it is exactly what some button would send (a
     bank id with a letter more, another slot): nothing is read loosely."""
     refused = 0
     for forged in forgeries(data):
         try:
             decoded = render_callbacks.decode(forged)
-        except render_callbacks.InvalidCallbackData:
+        except codec.InvalidCallbackData:
             refused += 1
             continue
         assert render_callbacks.encode(decoded) == forged, forged
@@ -110,7 +110,7 @@ def test_forged_data_of_every_kind_is_refused(button, data):
 )
 def test_garbage_is_refused(data):
     """Garbage, unknown prefixes and data over 64 bytes raise InvalidCallbackData."""
-    with pytest.raises(render_callbacks.InvalidCallbackData):
+    with pytest.raises(codec.InvalidCallbackData):
         render_callbacks.decode(data)
 
 
@@ -132,7 +132,7 @@ def test_a_kind_whose_fields_the_codec_cannot_read_fails_at_once():
         second: int
 
     with pytest.raises(TypeError, match="FloatButton"):
-        callbacks._field_readers(FloatButton)  # type: ignore[arg-type]
+        codec.field_readers(FloatButton)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="ShortButton"):
-        callbacks._field_readers(ShortButton)  # type: ignore[arg-type]
-    assert callbacks._field_readers(render_callbacks.DailyChannelButton) == (int, str, str, str)
+        codec.field_readers(ShortButton)  # type: ignore[arg-type]
+    assert codec.field_readers(render_callbacks.DailyChannelButton) == (int, str, str, str)

@@ -34,7 +34,6 @@ from bot.render import text as render_text
 from bot.render.callbacks import (
     AnswerButton,
     BankButton,
-    InvalidCallbackData,
     LanguageButton,
     NextButton,
     RetakeButton,
@@ -43,6 +42,7 @@ from bot.render.callbacks import (
     decode,
     encode,
 )
+from bot.render.codec import InvalidCallbackData
 from bot.render.screen import ButtonStyle
 from bot.render.text import HTML
 from tests.support import bankgen

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot import i18n
 from bot.features.newquiz import rules as creating
 from bot.features.newquiz import screens as newquiz_screens
+from bot.features.newquiz import steps
 from bot.features.newquiz.draft import Step
 from bot.features.newquiz.rules import PollSent
 from bot.render import callbacks as render_callbacks
@@ -16,15 +17,15 @@ T = i18n.catalog("en")
 
 
 def _collecting():
-    draft, _ = creating.start("en", now=1.0)
-    draft, _ = creating.take_text(draft, "<b>Quiz</b> & co", message_id=1)
-    draft, _ = creating.skip(draft)
+    draft, _ = steps.start("en", now=1.0)
+    draft, _ = steps.take_text(draft, "<b>Quiz</b> & co", message_id=1)
+    draft, _ = steps.skip(draft)
     return draft
 
 
 def test_a_question_added_is_shown_as_typed_with_its_undo():
     """The confirmation escapes the creator's text and carries Undo naming the question."""
-    draft, added = creating.take_text(
+    draft, added = steps.take_text(
         _collecting(), "Is <i>this</i> **bold**?\n*yes\nno", message_id=2
     )
     assert isinstance(added, creating.Added)
@@ -37,12 +38,12 @@ def test_a_question_added_is_shown_as_typed_with_its_undo():
 
 def test_the_right_option_question_checks_the_chosen_options():
     """Which options are right: a button per option, the chosen ones checked, then Done."""
-    draft, asked = creating.take_poll(
+    draft, asked = steps.take_poll(
         _collecting(), PollSent("Primes?", ("2", "4", "5"), True, None, "", True, 3)
     )
     assert isinstance(asked, creating.AskRight)
     serial = asked.pending.question.serial
-    draft, asked = creating.choose(draft, serial, 2)
+    draft, asked = steps.choose(draft, serial, 2)
     assert isinstance(asked, creating.AskRight)
     screen = newquiz_screens.newquiz_ask_right(draft, asked.pending, T, HTML)
     assert "C. 5" in screen.text and T("newquiz.ask_right_several") in screen.text

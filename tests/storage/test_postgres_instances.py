@@ -17,7 +17,7 @@ import asyncpg
 import pytest
 
 from bot import i18n
-from bot.features.groups import rules as group
+from bot.features.groups import pacing
 from bot.features.groups.rules import GroupAnswer
 from bot.kernel.engine import Answer, Plan
 from bot.kernel.ports import CLOSED, DUPLICATE, RECORDED
@@ -363,7 +363,7 @@ async def test_kill_9_of_the_polling_instance_mid_session_loses_nothing(
     assert len(posted) == 8  # each question once
     # the edits of the group's messages are the reveals, and the cosmetic mid-window clock
     # edits (at most one per question)
-    clock_text = t("group_clock_left", count=round(WINDOW * group.CLOCK_FRACTION))
+    clock_text = t("group_clock_left", count=round(WINDOW * pacing.CLOCK_FRACTION))
     edits = [
         c
         for c in fake.calls_to("editMessageText")

@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
+from bot.features.groups import pacing, settings
 from bot.features.groups import rules as group
-from bot.features.groups import settings
 from bot.features.groups.ports import GroupStore
 from bot.features.groups.rules import GroupAnswer, GroupSession
 from bot.features.groups.settings import (
@@ -263,7 +263,11 @@ class GroupService:
             raise AlreadyAnswered(answer.question_id)
         if tally.outcome == CLOSED:
             raise group.TooLate(position)
-        return session, answer, group.everyone_answered(tally.answered, tally.players, tally.joined)
+        return (
+            session,
+            answer,
+            pacing.everyone_answered(tally.answered, tally.players, tally.joined),
+        )
 
     async def tick(
         self, session_id: int, chat_id: int, position: int, slot: int, user_id: int
@@ -331,7 +335,11 @@ class GroupService:
             raise AlreadyAnswered(answer.question_id)
         if tally.outcome == CLOSED:
             raise group.TooLate(position)
-        return session, answer, group.everyone_answered(tally.answered, tally.players, tally.joined)
+        return (
+            session,
+            answer,
+            pacing.everyone_answered(tally.answered, tally.players, tally.joined),
+        )
 
     async def answered(self, session: GroupSession, answer: GroupAnswer) -> None:
         """After a recorded tap was acknowledged: let :attr:`on_answer` (spaced review) rate the

@@ -20,6 +20,7 @@ import logging
 from telegram.error import TelegramError
 
 from bot import i18n
+from bot.features.groups import pacing
 from bot.features.groups import rules as group
 from bot.features.groups import screens as groups_screens
 from bot.features.groups.rules import GroupSession
@@ -106,12 +107,12 @@ class SessionMessages:
     async def clock(self, session: GroupSession) -> None:
         """The open question's one mid-window edit ("⏱ 10 s left"), if the group's budget has
         room for it besides what the session must send in the next minute
-        (:func:`~bot.features.groups.rules.calls_ahead`); skipped otherwise, and when the bot has no
-        :class:`~bot.telegram.limits.QuizRateLimiter` to ask. Cosmetic: a failure is logged,
+        (:func:`~bot.features.groups.pacing.calls_ahead`); skipped otherwise, and when the bot has
+        no :class:`~bot.telegram.limits.QuizRateLimiter` to ask. Cosmetic: a failure is logged,
         never retried, and it never holds the session past the question's deadline."""
         limiter = self.bot.rate_limiter
         room = limiter.room(session.chat_id) if isinstance(limiter, QuizRateLimiter) else 0
-        if room < 1 + group.calls_ahead(session, GROUP_TIME_PERIOD):
+        if room < 1 + pacing.calls_ahead(session, GROUP_TIME_PERIOD):
             log.info(
                 "group session %s: clock edit of question %s skipped (room for %s calls "
                 "in the group's budget)",
@@ -123,7 +124,7 @@ class SessionMessages:
         assert session.message_id is not None and session.deadline is not None
         t = i18n.catalog(session.language)
         screen = groups_screens.group_question(
-            await self.service.bank_of(session), session, t, HTML, left=group.clock_left(session)
+            await self.service.bank_of(session), session, t, HTML, left=pacing.clock_left(session)
         )
         try:
             async with asyncio.timeout(max(0.1, session.deadline - self.service.now())):

@@ -5,7 +5,7 @@ Telegram's 20 a minute to a group) are sent by
 :class:`~bot.features.groups.session_messages.SessionMessages`.
 
 The session's progress (close -> reveal -> post the next question ... -> leaderboard) is decided
-by :func:`bot.features.groups.rules.next_step` from the stored state alone and carried out by
+by :func:`bot.features.groups.pacing.next_step` from the stored state alone and carried out by
 :class:`SessionRunner`, one step at a time under a per-session lock; every step's write is a
 compare-and-set, and every way a step can fail ends in exactly one of: a retry job (transient,
 bounded), the chat moved (a group upgraded to a supergroup), the step skipped (a message that is
@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import cast
 
@@ -33,9 +33,12 @@ from telegram.error import TelegramError
 from telegram.ext import JobQueue
 
 from bot import i18n
+from bot.features.groups import pacing
 from bot.features.groups import rules as group
+from bot.features.groups.leases import SOLO
+from bot.features.groups.pacing import Step
 from bot.features.groups.ports import SessionLeases
-from bot.features.groups.rules import GroupSession, Step
+from bot.features.groups.rules import GroupSession
 from bot.features.groups.service import GroupService
 from bot.features.groups.session_messages import SessionMessages, describe
 from bot.kernel.engine import QuizError
@@ -74,7 +77,7 @@ class SessionRunner:
 
     One step at a time per session (an ``asyncio.Lock`` per session: the deadline job, an early
     close, /stop and the watchdog never interleave), each step decided from the state as stored
-    (:func:`bot.features.groups.rules.next_step`). Failures are sorted once, in :meth:`_failed`.
+    (:func:`bot.features.groups.pacing.next_step`). Failures are sorted once, in :meth:`_failed`.
 
     Args:
         bot: The application's bot.
@@ -98,7 +101,7 @@ class SessionRunner:
         self.job_queue = job_queue
         self.service = service
         """The group service."""
-        self.leases: SessionLeases = leases if leases is not None else _SOLO
+        self.leases: SessionLeases = leases if leases is not None else SOLO
         """The session leases (one instance alone holds them all when none are given)."""
         self.processor = processor
         self.messages = SessionMessages(bot, service)
@@ -273,7 +276,7 @@ class SessionRunner:
         session = await service.session(session_id)
         while True:
             clocked = self._clocked.get(session_id) == session.position
-            step = group.next_step(
+            step = pacing.next_step(
                 session, service.now(), close_early=early == session.position, clocked=clocked
             )
             if step is Step.DONE:
@@ -284,7 +287,7 @@ class SessionRunner:
                 return
             if step is Step.WAIT:
                 assert session.deadline is not None
-                due = group.clock_at(session)
+                due = pacing.clock_at(session)
                 wake = (
                     due
                     if due is not None and not clocked and session.message_id is not None
@@ -461,7 +464,7 @@ class SessionRunner:
 
     async def check_all(self) -> None:
         """The watchdog: a running session without a pending job (and not being moved on) is
-        moved on now; one whose deadline passed :data:`~bot.features.groups.rules.OVERDUE_WINDOWS`
+        moved on now; one whose deadline passed :data:`~bot.features.groups.pacing.OVERDUE_WINDOWS`
         answer windows ago is ended with a notice. Sessions another instance holds are left to it;
         one nobody holds (its instance died) is claimed here and so moved on from here."""
         now = self.service.now()
@@ -474,7 +477,7 @@ class SessionRunner:
             except StorageError as exc:
                 log.warning("watchdog: could not claim group session %s (%s)", session.id, exc)
                 continue
-            if group.overdue(session, now):
+            if pacing.overdue(session, now):
                 log.error(
                     "group session %s: its deadline passed %.0f s ago; ending it",
                     session.id,
@@ -484,25 +487,3 @@ class SessionRunner:
             elif not self.has_job(session.id):
                 log.warning("group session %s had no pending job; moving it on", session.id)
                 self.schedule(session.id, 0.0)
-
-
-class _Solo:
-    """The leases of an instance alone with its storage: it holds them all."""
-
-    shared = False
-
-    on_early: Callable[[int, int], None] | None = None
-    """Never told: no other instance asks this one anything."""
-
-    async def claim(self, session_id: int) -> bool:
-        """Always True."""
-        return True
-
-    async def release(self, session_id: int) -> None:
-        """Nothing to release."""
-
-    async def ask_early(self, session_id: int, position: int) -> None:
-        """Nothing to ask: this instance holds every lease."""
-
-
-_SOLO = _Solo()

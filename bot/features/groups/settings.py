@@ -56,10 +56,10 @@ class GroupSettings:
         question_seconds: Answer window per question, :data:`MIN_SECONDS` to
             :data:`MAX_SECONDS`; None: the bot's default (``QUIZBOT_QUESTION_SECONDS``).
         scoring: :data:`~bot.features.groups.rules.SPEED` or
-        :data:`~bot.features.groups.rules.RIGHT`. bank_id: The bank ``/quiz`` starts without an
-        argument; None: ask (or the only one). question_count: Questions per session, a random
-        selection; None: all of them. version: Bumped by every change (menus older than it are
-        stale).
+            :data:`~bot.features.groups.rules.RIGHT`.
+        bank_id: The bank ``/quiz`` starts without an argument; None: ask (or the only one).
+        question_count: Questions per session, a random selection; None: all of them.
+        version: Bumped by every change (menus older than it are stale).
     """
 
     who_starts: WhoStarts = EVERYONE

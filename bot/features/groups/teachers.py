@@ -11,7 +11,7 @@ from telegram import CallbackQuery, InputFile, Update, User
 from telegram.error import Forbidden
 
 from bot import i18n
-from bot.features.groups import results, rules
+from bot.features.groups import pacing, results, rules
 from bot.features.groups import screens as groups_screens
 from bot.features.groups import teacher_screens as groups_teacher_screens
 from bot.features.groups.service import GroupService
@@ -169,7 +169,7 @@ async def show_group_question(
     service = reach(context, GroupService)
     try:
         session = await service.session(session_id)
-        if not rules.revealable(session, position):
+        if not pacing.revealable(session, position):
             raise rules.TooLate(position)
         screen = groups_screens.private_question(
             await service.bank_of(session), session, position, t, HTML

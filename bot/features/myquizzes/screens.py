@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.features.myquizzes.problems import Problem
 from bot.features.myquizzes.results import QuizResults
-from bot.features.myquizzes.service import Problem
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank, Question
 from bot.kernel.library import QuizRecord, Visibility

@@ -19,14 +19,23 @@ import random
 import re
 import string
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
+from bot.features.myquizzes.documents import fitted, free_id, summary, with_language
+from bot.features.myquizzes.problems import (
+    Problem,
+    edited_concurrently,
+    last_question,
+    no_question,
+    too_many_questions,
+    too_many_quizzes,
+)
 from bot.features.myquizzes.results import QuizResults, Responses, summarize
 from bot.kernel.bank import MAX_QUESTIONS, Bank
-from bot.kernel.bankdata import bank_data, localized
+from bot.kernel.bankdata import bank_data
 from bot.kernel.engine import QuizError
-from bot.kernel.library import QuizIdTaken, QuizLibrary, QuizRecord, QuizSummary, Visibility
+from bot.kernel.library import QuizIdTaken, QuizLibrary, QuizRecord, Visibility
 
 MAX_QUIZZES = 100
 """Created quizzes per creator (issue 21's limit)."""
@@ -44,39 +53,6 @@ ID_TRIES = 5
 """Fresh ids drawn when one is taken, before giving up (a collision is all but impossible)."""
 VERSION_TRIES = 3
 """Attempts at storing a new version when a concurrent edit moved the latest version on."""
-
-
-class Problem(Protocol):
-    """What is wrong with a document, for the creator (``bot.bankload.BankProblem`` fits).
-
-    ``key`` and ``params`` name the message in the UI catalogs; ``message`` is the English
-    text for logs; ``question`` is the 1-based question number (None for the quiz itself).
-    """
-
-    @property
-    def line(self) -> int | None: ...
-    @property
-    def question(self) -> int | None: ...
-    @property
-    def field(self) -> str: ...
-    @property
-    def key(self) -> str: ...
-    @property
-    def params(self) -> Mapping[str, object]: ...
-    @property
-    def message(self) -> str: ...
-
-
-@dataclass(frozen=True)
-class QuizProblem:
-    """A problem the service itself finds (a limit), in the shape of :class:`Problem`."""
-
-    key: str
-    params: Mapping[str, object] = field(default_factory=dict)
-    message: str = ""
-    field: str = "(quiz)"
-    line: int | None = None
-    question: int | None = None
 
 
 Check = Callable[[str, str], Bank | Sequence[Problem]]
@@ -215,7 +191,7 @@ class QuizzesService:
         :data:`MAX_QUIZZES` quizzes.
         """
         if not isinstance(document, str):
-            document = await asyncio.to_thread(self._dump, _with_language(document, language))
+            document = await asyncio.to_thread(self._dump, with_language(document, language))
         checked = await asyncio.to_thread(self._check, document, "quiz")
         if not isinstance(checked, Bank):
             return Rejected(tuple(checked))
@@ -226,15 +202,7 @@ class QuizzesService:
     ) -> Published | Rejected:
         """Store the checked bank as version 1 of a new quiz, under a fresh id."""
         if await self._library.count_quizzes(owner_id) >= MAX_QUIZZES:
-            return Rejected(
-                (
-                    QuizProblem(
-                        "quizzes.too_many",
-                        {"limit": MAX_QUIZZES},
-                        f"at most {MAX_QUIZZES} quizzes per creator",
-                    ),
-                )
-            )
+            return Rejected((too_many_quizzes(MAX_QUIZZES),))
         data = bank_data(checked)
         for _ in range(ID_TRIES):
             quiz_id = self.new_id()
@@ -246,7 +214,7 @@ class QuizzesService:
                     bank.id,
                     owner_id,
                     text,
-                    _summary(bank),
+                    summary(bank),
                     visibility=visibility,
                     now=self._clock(),
                 )
@@ -270,9 +238,7 @@ class QuizzesService:
                 try:
                     outcome = await self._store(owner_id, checked.id, checked=checked)
                 except (QuizGone, NotYourQuiz, QuizBusy):  # edited elsewhere all along
-                    outcome = Rejected(
-                        (QuizProblem("quizzes.toast_busy", {}, "edited concurrently"),)
-                    )
+                    outcome = Rejected((edited_concurrently(),))
                 return Submitted(outcome)
             not_yours = checked.id if record is not None or self._featured(checked.id) else None
             return Submitted(await self._create(owner_id, checked, Visibility.LINK), not_yours)
@@ -339,7 +305,7 @@ class QuizzesService:
                     return Rejected(tuple(found))
                 bank = found
             stored = await self._library.add_version(
-                quiz_id, text, _summary(bank), now=self._clock()
+                quiz_id, text, summary(bank), now=self._clock()
             )
             if stored is not None:
                 self._forget(quiz_id)
@@ -450,8 +416,8 @@ class QuizzesService:
         def edit(data: dict[str, Any]) -> dict[str, Any] | Rejected:
             questions = data["questions"]
             if len(questions) >= MAX_QUIZ_QUESTIONS:
-                return _too_many_questions()
-            questions.append(_fitted(question, data, _free_id(questions)))
+                return Rejected((too_many_questions(MAX_QUIZ_QUESTIONS),))
+            questions.append(fitted(question, data, free_id(questions)))
             return data
 
         return await self._store(owner_id, quiz_id, edit)
@@ -465,8 +431,8 @@ class QuizzesService:
         def edit(data: dict[str, Any]) -> dict[str, Any] | Rejected:
             questions = data["questions"]
             if not 1 <= number <= len(questions):
-                return _no_question(number)
-            questions[number - 1] = _fitted(question, data, _free_id(questions))
+                return Rejected((no_question(number),))
+            questions[number - 1] = fitted(question, data, free_id(questions))
             return data
 
         return await self._store(owner_id, quiz_id, edit)
@@ -477,7 +443,7 @@ class QuizzesService:
         def edit(data: dict[str, Any]) -> dict[str, Any] | Rejected:
             questions = data["questions"]
             if not (1 <= number <= len(questions) and 1 <= to <= len(questions)):
-                return _no_question(number if not 1 <= number <= len(questions) else to)
+                return Rejected((no_question(number if not 1 <= number <= len(questions) else to),))
             questions.insert(to - 1, questions.pop(number - 1))
             return data
 
@@ -489,15 +455,9 @@ class QuizzesService:
         def edit(data: dict[str, Any]) -> dict[str, Any] | Rejected:
             questions = data["questions"]
             if not 1 <= number <= len(questions):
-                return _no_question(number)
+                return Rejected((no_question(number),))
             if len(questions) == 1:
-                return Rejected(
-                    (
-                        QuizProblem(
-                            "quizzes.last_question", {}, "a quiz keeps at least one question"
-                        ),
-                    )
-                )
+                return Rejected((last_question(),))
             del questions[number - 1]
             return data
 
@@ -515,47 +475,3 @@ class QuizzesService:
         owned = await self.quiz(owner_id, quiz_id)
         responses = await self._responses.item_responses(bank_id=quiz_id)
         return owned, summarize(owned.bank, responses)
-
-
-def _summary(bank: Bank) -> QuizSummary:
-    return QuizSummary(
-        bank.title.by_language[bank.default_language], bank.default_language, len(bank.questions)
-    )
-
-
-def _with_language(data: Mapping[str, object], language: str) -> dict[str, object]:
-    filled = dict(data)
-    filled.setdefault("default_language", language)
-    filled.setdefault("languages", [filled["default_language"]])
-    return filled
-
-
-def _free_id(questions: Sequence[Mapping[str, Any]]) -> str:
-    taken = {q.get("id") for q in questions}
-    return next(
-        f"q{n}" for n in range(len(questions) + 1, 10 * MAX_QUIZ_QUESTIONS) if f"q{n}" not in taken
-    )
-
-
-def _fitted(question: Mapping[str, Any], data: Mapping[str, Any], free_id: str) -> dict[str, Any]:
-    fitted = localized(question, data["languages"])
-    fitted["id"] = free_id
-    return fitted
-
-
-def _no_question(number: int) -> Rejected:
-    return Rejected(
-        (QuizProblem("quizzes.no_question", {"number": number}, f"there is no question {number}"),)
-    )
-
-
-def _too_many_questions() -> Rejected:
-    return Rejected(
-        (
-            QuizProblem(
-                "quizzes.too_many_questions",
-                {"limit": MAX_QUIZ_QUESTIONS},
-                f"at most {MAX_QUIZ_QUESTIONS} questions per quiz",
-            ),
-        )
-    )

@@ -1,5 +1,5 @@
 """A quiz in the making (``/newquiz``): the draft as data, and as JSON-compatible data for
-``DraftStore`` (the rules that change it: :mod:`bot.features.newquiz.rules`)."""
+``DraftStore`` (the steps that change it: :mod:`bot.features.newquiz.steps`)."""
 
 from __future__ import annotations
 

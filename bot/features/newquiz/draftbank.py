@@ -1,5 +1,5 @@
 """A draft as bank data: the document format of ``banks/README.md``, in the creator's language
-(``/newquiz``'s ``/done``; :mod:`bot.features.newquiz.rules`)."""
+(``/newquiz``'s ``/done``; :mod:`bot.features.newquiz.steps`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The /newquiz use cases: a creator's draft, read and stored through ``DraftStore`` around each
-step of the draft machine (:mod:`bot.features.newquiz.rules`), and published at ``/done`` through
+step of the draft machine (:mod:`bot.features.newquiz.steps`), and published at ``/done`` through
 :class:`~bot.features.myquizzes.service.QuizzesService`.
 
 Each method reads the creator's draft, applies one step and stores the result when it changed,
@@ -19,7 +19,7 @@ from aiolimiter import AsyncLimiter
 from cachetools import LRUCache
 
 from bot.features.myquizzes.service import Published, Rejected
-from bot.features.newquiz import draftbank
+from bot.features.newquiz import draftbank, steps
 from bot.features.newquiz import rules as creating
 from bot.features.newquiz.draft import Draft, Step
 from bot.features.newquiz.rules import Outcome, PollSent, Refused, Stale
@@ -107,7 +107,7 @@ class CreatorService:
         stored = await self._drafts.draft(user_id)
         if stored is None:
             return None
-        if creating.expired(stored.updated_at, self._clock()):
+        if steps.expired(stored.updated_at, self._clock()):
             await self._drafts.drop_draft(user_id)
             return None
         try:
@@ -128,7 +128,7 @@ class CreatorService:
         return await self._fresh(user_id, language)
 
     async def _fresh(self, user_id: int, language: str) -> Opened:
-        draft, prompt = creating.start(language, now=self._clock())
+        draft, prompt = steps.start(language, now=self._clock())
         await self._save(user_id, draft)
         return Opened(draft, prompt, fresh=True)
 
@@ -145,7 +145,7 @@ class CreatorService:
         draft = await self.draft(user_id)
         if draft is None or draft.started != started:
             return Stale()
-        return Opened(draft, creating.resume(draft), fresh=False)
+        return Opened(draft, steps.resume(draft), fresh=False)
 
     async def cancel(self, user_id: int) -> bool:
         """/cancel: drop the draft; False if there was none."""
@@ -163,7 +163,7 @@ class CreatorService:
         """A text message (a title, a description, a question, an explanation)."""
         return await self._apply(
             user_id,
-            lambda d: creating.take_text(
+            lambda d: steps.take_text(
                 d, text, message_id=message_id, quotes=quotes, reply_to=reply_to
             ),
             adds=reply_to is None,
@@ -171,7 +171,7 @@ class CreatorService:
 
     async def poll(self, user_id: int, poll: PollSent) -> StepResult:
         """A poll sent or forwarded."""
-        return await self._apply(user_id, lambda d: creating.take_poll(d, poll), adds=True)
+        return await self._apply(user_id, lambda d: steps.take_poll(d, poll), adds=True)
 
     async def photo(
         self,
@@ -187,7 +187,7 @@ class CreatorService:
         ``media_group_id``) or alone."""
         return await self._apply(
             user_id,
-            lambda d: creating.take_photo(
+            lambda d: steps.take_photo(
                 d, file_id, caption=caption, message_id=message_id, quotes=quotes, album=album
             ),
             adds=bool(caption.strip()),
@@ -197,35 +197,35 @@ class CreatorService:
         """The bot's answer ``message_id`` stands for the album (edited as more photos come)."""
         draft = await self.draft(user_id)
         if draft is not None:
-            changed = creating.album_noted(draft, album, message_id)
+            changed = steps.album_noted(draft, album, message_id)
             if changed != draft:
                 await self._save(user_id, changed)
 
     async def skip(self, user_id: int) -> StepResult:
         """/skip."""
-        return await self._apply(user_id, creating.skip)
+        return await self._apply(user_id, steps.skip)
 
     async def choose(self, user_id: int, started: int, serial: int, option: int) -> StepResult:
         """A tap on an option of the pending poll ``serial`` of the draft opened at
         ``started`` (a button of another draft is stale)."""
         return await self._apply(
-            user_id, lambda d: creating.choose(d, serial, option), started=started
+            user_id, lambda d: steps.choose(d, serial, option), started=started
         )
 
     async def confirm(self, user_id: int, started: int, serial: int) -> StepResult:
         """ "Done" under a pending poll of several right options."""
-        return await self._apply(user_id, lambda d: creating.confirm(d, serial), started=started)
+        return await self._apply(user_id, lambda d: steps.confirm(d, serial), started=started)
 
     async def undo(self, user_id: int, started: int, serial: int) -> StepResult:
         """Undo of question ``serial`` of the draft opened at ``started``."""
-        return await self._apply(user_id, lambda d: creating.undo(d, serial), started=started)
+        return await self._apply(user_id, lambda d: steps.undo(d, serial), started=started)
 
     async def noted(self, user_id: int, serial: int, message_id: int) -> None:
         """The bot's confirmation ``message_id`` stands for question ``serial`` (a reply to it
         explains the question)."""
         draft = await self.draft(user_id)
         if draft is not None:
-            await self._save(user_id, creating.noted(draft, serial, message_id))
+            await self._save(user_id, steps.noted(draft, serial, message_id))
 
     async def done(
         self, user_id: int, *, description: str
@@ -235,7 +235,7 @@ class CreatorService:
         draft = await self.draft(user_id)
         if draft is None:
             return NoDraft()
-        refused = creating.finish(draft)
+        refused = steps.finish(draft)
         if refused is not None:
             return refused
         outcome = await self._publish(

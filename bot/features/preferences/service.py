@@ -25,9 +25,9 @@ class PreferencesService:
 
     Args:
         store: Where the choices are kept
-        (:class:`~bot.features.preferences.ports.PreferenceStore`). clock: Returns the time in
-        seconds since the epoch (when an answer flow was chosen). cache_size: How many users'
-        language choices, and how many users' answer flows, to
+            (:class:`~bot.features.preferences.ports.PreferenceStore`).
+        clock: Returns the time in seconds since the epoch (when an answer flow was chosen).
+        cache_size: How many users' language choices, and how many users' answer flows, to
             keep in memory (least recently used go first): the caches stay bounded however
             many users ever wrote.
     """

@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from cachetools import LRUCache
 
+from bot.features.private.cache import AttemptCache
 from bot.kernel import engine
 from bot.kernel.bank import Bank
 from bot.kernel.engine import (
@@ -58,30 +59,16 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-class _AttemptCache(LRUCache[int, Attempt]):
-    """Cached attempts by id, the least recently used let go first; ``evicted`` is told of each
-    one let go (to drop what is kept beside it)."""
-
-    def __init__(self, size: int, evicted: Callable[[int, Attempt], None]) -> None:
-        super().__init__(size)
-        self._on_evicted = evicted
-
-    def popitem(self) -> tuple[int, Attempt]:
-        """Let the least recently used attempt go (cachetools calls this when full)."""
-        attempt_id, attempt = super().popitem()
-        self._on_evicted(attempt_id, attempt)
-        return attempt_id, attempt
-
-
 class QuizService:
     """The quiz's use cases.
 
-    Attempts are cached in memory (write-through: the cache changes only after storage
-    acknowledged the write), so checking a tap needs no database read; storage re-checks every
-    write atomically, so a stale cache entry can never record a wrong answer. A tap that the
-    cached attempt refuses is checked again against the stored one (:meth:`_checked`): with
-    several instances, another one may have moved the attempt on (an answer, a "next"), so
-    the cache is behind and only a refusal can tell; the read costs nothing on the usual path.
+    Attempts are cached in memory (:class:`~bot.features.private.cache.AttemptCache`; write-through:
+    the cache changes only after storage acknowledged the write), so checking a tap needs no
+    database read; storage re-checks every write atomically, so a stale cache entry can never record
+    a wrong answer. A tap that the cached attempt refuses is checked again against the stored one
+    (:meth:`_checked`): with several instances, another one may have moved the attempt on (an
+    answer, a "next"), so the cache is behind and only a refusal can tell; the read costs nothing on
+    the usual path.
 
     Args:
         store: Where attempts and answers are kept.
@@ -111,36 +98,10 @@ class QuizService:
         self.retention = retention or Retention()
         self._clock = clock
         self._rng = rng or random.Random()
-        self._attempts: _AttemptCache = _AttemptCache(cache_size, self._evicted)
-        self._shown: dict[int, int] = {}  # attempt id -> the furthest position "next" showed
-        self._by_user: dict[int, set[int]] = {}  # user id -> ids of their cached attempts
+        self._cache = AttemptCache(cache_size)
         self._warned: set[tuple[str, str]] = set()  # (bank id, question id) logged as changed
         self._reviewed: LRUCache[int, None] = LRUCache(cache_size)  # attempt ids reviewed
         self.on_answer: AnswerHook | None = None
-
-    def _remember(self, attempt: Attempt) -> Attempt:
-        self._attempts[attempt.id] = attempt  # the least recently used go, see _evicted
-        self._by_user.setdefault(attempt.user_id, set()).add(attempt.id)
-        return attempt
-
-    def _evicted(self, attempt_id: int, attempt: Attempt) -> None:
-        """Forget what is kept beside an attempt the cache let go of."""
-        self._shown.pop(attempt_id, None)
-        self._unindex(attempt.user_id, attempt_id)
-
-    def _unindex(self, user_id: int, attempt_id: int) -> None:
-        """Drop ``attempt_id`` from the user's cached attempts (and the user, once none)."""
-        cached = self._by_user.get(user_id)
-        if cached is not None:
-            cached.discard(attempt_id)
-            if not cached:
-                del self._by_user[user_id]
-
-    def _forget_user(self, user_id: int) -> None:
-        """Drop the user's cached attempts (their active one is about to change)."""
-        for attempt_id in self._by_user.pop(user_id, set()):
-            self._attempts.pop(attempt_id, None)
-            self._shown.pop(attempt_id, None)
 
     async def forget(self, user_id: int) -> None:
         """Drop everything cached about ``user_id`` (their data is being deleted): their
@@ -148,9 +109,9 @@ class QuizService:
         :meth:`PreferencesService.forget
         <bot.features.preferences.service.PreferencesService.forget>`'s). Their old buttons then
         read storage, which has nothing: they are refused."""
-        for attempt_id in self._by_user.get(user_id, set()):
+        for attempt_id in self._cache.of_user(user_id):
             self._reviewed.pop(attempt_id, None)
-        self._forget_user(user_id)
+        self._cache.forget_user(user_id)
 
     def changed_elsewhere(self, user_id: int | None) -> None:
         """Another instance changed what is stored about ``user_id`` (their attempts, their
@@ -159,19 +120,14 @@ class QuizService:
         choices: :meth:`PreferencesService.changed_elsewhere
         <bot.features.preferences.service.PreferencesService.changed_elsewhere>`.)"""
         if user_id is None:
-            self._attempts.clear()
+            self._cache.clear()
             return
-        self._forget_user(user_id)
+        self._cache.forget_user(user_id)
 
     @property
     def cached(self) -> dict[str, int]:
         """Entries per in-memory cache (for tests and benchmarks)."""
-        return {
-            "attempts": len(self._attempts),
-            "users": len(self._by_user),
-            "shown": len(self._shown),
-            "reviewed": len(self._reviewed),
-        }
+        return {**self._cache.sizes, "reviewed": len(self._reviewed)}
 
     async def bank(self, bank_id: str) -> Bank:
         """The bank ``bank_id`` at its latest version (featured, or a created quiz that may be
@@ -215,8 +171,8 @@ class QuizService:
         attempt = await self.store.start_attempt(
             user_id, bank.id, bank.version, plan, self._clock(), engine.fingerprints(bank)
         )
-        self._forget_user(user_id)
-        return self._remember(attempt)
+        self._cache.forget_user(user_id)
+        return self._cache.remember(attempt)
 
     async def active(self, user_id: int) -> Attempt | None:
         """The user's active attempt, if it can still be played (its bank version is loaded).
@@ -230,9 +186,9 @@ class QuizService:
             engine.check_bank(attempt, await self._planned(attempt))
         except engine.BankChanged:
             await self.store.abandon(attempt.id, self._clock())
-            self._forget_user(user_id)
+            self._cache.forget_user(user_id)
             return None
-        return self._remember(attempt)
+        return self._cache.remember(attempt)
 
     async def current(self, attempt: Attempt) -> tuple[Attempt, bool]:
         """Make the attempt's question at its position fit to show, after a bank edit without a
@@ -262,12 +218,12 @@ class QuizService:
                 revised.fingerprints,
                 revised.ended_at if revised.status == engine.FINISHED else None,
             ):
-                return self._remember(revised), revision.updated is not None
+                return self._cache.remember(revised), revision.updated is not None
             # it moved on or ended meanwhile (another tap, /stop): look again at what is stored
             stored = await self.store.attempt(attempt.id)
             if stored is None:
                 raise UnknownAttempt(attempt.id)
-            attempt = self._remember(stored)
+            attempt = self._cache.remember(stored)
         return attempt, False
 
     def _warn(self, attempt: Attempt, revision: engine.Revision) -> None:
@@ -294,13 +250,13 @@ class QuizService:
         Raises:
             UnknownAttempt: no such attempt.
         """
-        cached = self._attempts.get(attempt_id)
+        cached = self._cache.get(attempt_id)
         if cached is not None:
             return cached
         attempt = await self.store.attempt(attempt_id)
         if attempt is None:
             raise UnknownAttempt(attempt_id)
-        return self._remember(attempt)
+        return self._cache.remember(attempt)
 
     async def grade(
         self, user_id: int, attempt_id: int, position: int, slot: int
@@ -332,7 +288,7 @@ class QuizService:
             UnknownAttempt: no such attempt.
             QuizError: ``check`` refused the stored attempt.
         """
-        cached = self._attempts.get(attempt_id)
+        cached = self._cache.get(attempt_id)
         if cached is not None:
             try:
                 return cached, check(cached, await self._planned(cached))
@@ -341,7 +297,7 @@ class QuizService:
         stored = await self.store.attempt(attempt_id)
         if stored is None:
             raise UnknownAttempt(attempt_id)
-        attempt = self._remember(stored)
+        attempt = self._cache.remember(stored)
         return attempt, check(attempt, await self._planned(attempt))
 
     # --- questions with several right options: ticks, then Submit ---------------------------
@@ -404,11 +360,9 @@ class QuizService:
         if outcome == DUPLICATE:
             raise AlreadyAnswered(answer.question_id)
         if outcome == CLOSED:
-            if self._attempts.pop(attempt.id, None) is not None:
-                self._shown.pop(attempt.id, None)
-                self._unindex(attempt.user_id, attempt.id)
+            self._cache.drop(attempt)
             raise engine.AttemptClosed(attempt.id)
-        return self._remember(moved)
+        return self._cache.remember(moved)
 
     async def answered(self, attempt: Attempt, answer: Answer) -> None:
         """After a recorded answer's feedback was shown: let :attr:`on_answer` (spaced review)
@@ -438,7 +392,7 @@ class QuizService:
         attempt, shown = await self._checked(
             attempt_id, lambda attempt, bank: engine.check_next(attempt, bank, user_id, position)
         )
-        if self._shown.get(attempt.id, -1) >= shown:
+        if self._cache.shown.get(attempt.id, -1) >= shown:
             raise StaleQuestion(position)  # "next" tapped twice: shown already
         return attempt
 
@@ -447,19 +401,19 @@ class QuizService:
         the score) was sent: a later "next" on that question's feedback is stale. Noted only
         once it was sent, so a tap whose showing failed, or was cut short, can be tried
         again: never a user left without a way on."""
-        if self._shown.get(attempt_id, -1) < position + 1:
-            self._shown[attempt_id] = position + 1
+        if self._cache.shown.get(attempt_id, -1) < position + 1:
+            self._cache.shown[attempt_id] = position + 1
 
     def was_shown(self, attempt_id: int, position: int) -> bool:
         """Whether what comes after the question at ``position`` was sent (:meth:`shown`;
         this process only)."""
-        return self._shown.get(attempt_id, -1) >= position + 1
+        return self._cache.shown.get(attempt_id, -1) >= position + 1
 
     def not_shown(self, attempt_id: int, position: int) -> None:
         """Forget :meth:`shown` for the feedback at ``position``: what came after it may not
         have reached the user, so another "next" tap on it is not stale."""
-        if self._shown.get(attempt_id) == position + 1:
-            del self._shown[attempt_id]
+        if self._cache.shown.get(attempt_id) == position + 1:
+            del self._cache.shown[attempt_id]
 
     async def review(self, user_id: int, attempt_id: int) -> tuple[Attempt, Bank]:
         """Check a "review" tap on a finished attempt's end screen; once per attempt (while
@@ -499,7 +453,7 @@ class QuizService:
     async def stop(self, user_id: int) -> bool:
         """Abandon the user's active attempt; False if there was none."""
         attempt = await self.store.active_attempt(user_id)
-        self._forget_user(user_id)
+        self._cache.forget_user(user_id)
         return attempt is not None and await self.store.abandon(attempt.id, self._clock())
 
     async def stats(self, user_id: int) -> list[BankStats]:
