@@ -7,7 +7,7 @@ context (``msgctxt``) and the English text the message id. :func:`catalog` loads
 :class:`babel.support.Translations`; a message the catalog does not translate (missing, or marked
 fuzzy, which ``pybabel compile`` leaves out) is shown in English. ``python -m bot.i18n check``
 (run by CI) makes sure no committed catalog lacks a translation. The workflow (``pybabel
-extract``/``update``/``compile``) is in the README's "Translating" section.
+extract``/``update``/``compile``) is in docs/development.md, "Translating".
 
 Texts use ``{name}`` placeholders (``str.format``). A plural message's form is picked by its
 ``count`` argument (or the one its ``number`` names) with the ``Plural-Forms`` rule in its

@@ -8,7 +8,7 @@ translate. Texts are plain text (the renderer escapes them) with ``{name}`` plac
 and is chosen by its ``count`` parameter with the Plural-Forms rule of each language's catalog.
 
 ``pybabel extract`` (configured in pyproject.toml: keywords ``N_:1c,2`` and ``NP_:1c,2,3``) reads
-this package into ``locales/messages.pot``; see the README's "Translating" section. Each
+this package into ``locales/messages.pot``; see docs/development.md, "Translating". Each
 feature has its module here (``players``, ``newquiz``, ``quizzes``, ...), its messages in one
 ``MESSAGES`` tuple; a new feature adds a module and names it below. A comment starting with
 ``Translators:`` just above a message reaches the translators in the catalogs.
