@@ -18,17 +18,25 @@ from bot.kernel.ports import QuizStore
 from storage import PostgresStore, SQLiteStore, migrations
 from storage import postgres as pg
 
+_TABLES = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
 
-def _database_setting(value: str) -> str:
-    return (
-        "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I " + value + "', current_database()); END $$"
-    )
-
-
-READ_ONLY_ON = _database_setting("SET default_transaction_read_only = on")
-"""Make the connection's own database refuse writes in new sessions (a disk gone read-only):
-the database's setting, not the role's, which would reach every test's database at once."""
-READ_ONLY_OFF = _database_setting("RESET default_transaction_read_only")
+READ_ONLY_ON = (
+    "CREATE FUNCTION refuse_write() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN"
+    " RAISE EXCEPTION 'cannot execute % in a read-only transaction', TG_OP"
+    " USING ERRCODE = 'read_only_sql_transaction'; END $f$;"
+    " DO $$ DECLARE t text; BEGIN FOR t IN " + _TABLES + " LOOP EXECUTE format("
+    "'CREATE TRIGGER refuse_write BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON %I"
+    " FOR EACH STATEMENT EXECUTE FUNCTION refuse_write()', t); END LOOP; END $$"
+)
+"""Make the tables of the connection's schema (one test's database, ``pg_db``) refuse every
+write as a database gone read-only does (SQLSTATE 25006, its message), whatever the
+connection: a trigger per table, so that no other test's schema is touched (the database's
+``default_transaction_read_only`` would reach every test's new connections at once)."""
+READ_ONLY_OFF = (
+    "DO $$ DECLARE t text; BEGIN FOR t IN " + _TABLES + " LOOP EXECUTE format("
+    "'DROP TRIGGER IF EXISTS refuse_write ON %I', t); END LOOP; END $$;"
+    " DROP FUNCTION IF EXISTS refuse_write()"
+)
 """Undo :data:`READ_ONLY_ON`."""
 
 
@@ -127,8 +135,8 @@ class Engine:
     @contextlib.asynccontextmanager
     async def refusing_writes(self, store: SQLiteStore | PostgresStore) -> AsyncIterator[None]:
         """While inside, the database refuses every write of ``store`` (as a disk gone
-        read-only would): SQLite's ``query_only``; PostgreSQL's
-        ``default_transaction_read_only`` for the role, on fresh pooled connections."""
+        read-only would): SQLite's ``query_only``; on PostgreSQL, :data:`READ_ONLY_ON` on the
+        store's schema."""
         if isinstance(store, SQLiteStore):
             await store._writer_db.execute("PRAGMA query_only = ON")
             try:
