@@ -1,9 +1,11 @@
 """The services that live as long as the process: made once in post_init
-(:func:`open_services`), closed in post_shutdown (:meth:`Services.close`), and the one way a
-callback reaches them (:func:`services`).
+(:func:`open_services`), installed in the application by :func:`install` (whole for the wiring,
+:func:`services_of`; each by its type for the handlers, :func:`bot.telegram.common.reach`), and
+closed in post_shutdown (:meth:`Services.close`).
 
-The callbacks never build or look up a service any other way; the session runner, the health
-server and the core services take what they need as arguments.
+The callbacks never build a service: they reach the ones they use by type, so that a feature's
+handlers depend on its services, not on this module, which knows them all; the session runner,
+the health server and the core services take what they need as arguments.
 """
 
 from __future__ import annotations

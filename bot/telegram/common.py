@@ -47,7 +47,8 @@ class BotData:
 
     Holds no quiz state: everything that must survive a restart is in storage. Typed only with
     what this module's imports already know: the services, made in post_init, are a
-    :class:`bot.services.Services`, read with ``services(context)``.
+    :class:`bot.services.Services` (the wiring's), and each of them is reachable by its type
+    (:func:`reach`).
     """
 
     # set by build_application
