@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot import i18n
-from bot.bankload.creators import check_document, parse_document
+from bot.bankload.creators import parse_document
 from bot.bankload.dump import dump_bank
+from bot.checkpool import CheckPool
 from bot.features.daily.ports import DailyStore
 from bot.features.daily.service import DailyService
 from bot.features.groups.ports import GroupStore, SessionLeases
@@ -87,6 +88,8 @@ class Services:
     """matplotlib's import and font loading, in a thread (the first /stats chart would pay it)."""
     daily: DailyService
     """The question of the day in groups and channels (:mod:`bot.features.daily.handlers`)."""
+    checks: CheckPool
+    """The created quizzes' checks, in a worker process (started on the first one)."""
 
     def changed_elsewhere(self, user_id: int | None) -> None:
         """Another instance changed what is stored about ``user_id`` (None: anyone may have):
@@ -99,6 +102,7 @@ class Services:
         """Stop the health server, write the review cards the last answers queued, close the
         storage (leases included); each is done even if one before it fails."""
         try:
+            self.checks.close()
             if self.monitoring is not None:
                 await self.monitoring.stop()
         finally:
@@ -168,12 +172,14 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
         quiz_changed=(banks.forget,),
         clock=data.clock,
     )
-    # created quizzes: checked as `quizbot validate --strict` checks a bank file; each change
-    # makes the registry load the quiz afresh
+    # created quizzes: checked as `quizbot validate --strict` checks a bank file, in a worker
+    # process (a large file holds no one's taps); each change makes the registry load the quiz
+    # afresh
+    checks = CheckPool()
     quizzes = QuizzesService(
         store,
         store,
-        check=check_document,
+        check=checks.check,
         parse=parse_document,
         dump=dump_bank,
         clock=data.clock,
@@ -206,6 +212,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
         monitoring=monitoring,
         chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)),
         daily=DailyService(store, banks, clock=data.clock, zones=store),
+        checks=checks,
     )
 
 
