@@ -263,18 +263,7 @@ async def on_answer(
     such a tap also sends what follows when it was never sent (its send failed), so a learner
     without a "Next" button is never stuck.
     """
-    outcome = await answer_tap(
-        reach(context, QuizService),
-        reach(context, LearningService),
-        reach(context, PreferencesService),
-        query.from_user.id,
-        button.attempt_id,
-        button.position,
-        slot=button.slot,
-        language=t.language,
-        acknowledge=_acknowledge(query, t),
-    )
-    await _show_answer(query, context, outcome, button.position, t)
+    await _answer(query, context, button.attempt_id, button.position, t, slot=button.slot)
 
 
 async def on_submit(
@@ -283,18 +272,34 @@ async def on_submit(
     """Submit on a question with several right options: the ticked slots (carried by the
     button) are graded, recorded and shown as an option tap's (:func:`on_answer`); Submit with
     nothing ticked is refused with a toast (``NothingChosen``)."""
+    await _answer(query, context, button.attempt_id, button.position, t, ticked=button.ticked)
+
+
+async def _answer(
+    query: CallbackQuery,
+    context: Context,
+    attempt_id: int,
+    position: int,
+    t: Catalog,
+    *,
+    slot: int | None = None,
+    ticked: int | None = None,
+) -> None:
+    """The answer (an option ``slot``, or the ``ticked`` slots) made by the one use-case call,
+    then shown (:func:`on_answer`)."""
     outcome = await answer_tap(
         reach(context, QuizService),
         reach(context, LearningService),
         reach(context, PreferencesService),
         query.from_user.id,
-        button.attempt_id,
-        button.position,
-        ticked=button.ticked,
+        attempt_id,
+        position,
+        slot=slot,
+        ticked=ticked,
         language=t.language,
         acknowledge=_acknowledge(query, t),
     )
-    await _show_answer(query, context, outcome, button.position, t)
+    await _show_answer(query, context, outcome, position, t)
 
 
 async def on_tick(
