@@ -354,10 +354,11 @@ def _lengths(bank: Bank, question: Question, language: str) -> Iterable[Finding]
         )
 
 
-def counted(number: int, noun: str) -> str:
-    """``1 word``, ``2 words``: a count with a regular English noun, singular or plural (the
-    messages of ``quizbot validate``, which are English only)."""
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 word``, ``2 words``: a count with an English noun, singular or plural (``plural``
+    for an irregular one; the messages of ``quizbot validate`` and the operator's summaries,
+    which are English only)."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 def _above(bank: Bank, question: Question, language: str) -> Iterable[Finding]:

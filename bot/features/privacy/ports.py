@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import astuple, dataclass
 from typing import Protocol
 
+from bot.kernel.checks import counted
 from bot.kernel.ports import (
     PromptStore,
 )
@@ -47,20 +48,15 @@ class DeletedData:
 
     def __str__(self) -> str:
         return (
-            f"{_count(self.answers, 'answer')}, {_count(self.attempts, 'attempt')}, "
-            f"{_count(self.settings, 'setting')} deleted; "
-            f"{_count(self.group_answers, 'group answer')} in "
-            f"{_count(self.sessions, 'session')} made anonymous; "
-            f"{_count(self.drafts, 'draft')} and "
-            f"{_count(self.quizzes_deleted, 'created quiz', 'created quizzes')} deleted, "
+            f"{counted(self.answers, 'answer')}, {counted(self.attempts, 'attempt')}, "
+            f"{counted(self.settings, 'setting')} deleted; "
+            f"{counted(self.group_answers, 'group answer')} in "
+            f"{counted(self.sessions, 'session')} made anonymous; "
+            f"{counted(self.drafts, 'draft')} and "
+            f"{counted(self.quizzes_deleted, 'created quiz', 'created quizzes')} deleted, "
             f"{self.quizzes_kept} kept without their owner; "
-            f"{_count(self.other, 'other record')} deleted or unlinked"
+            f"{counted(self.other, 'other record')} deleted or unlinked"
         )
-
-
-def _count(number: int, noun: str, plural: str | None = None) -> str:
-    """``1 answer``, ``2 answers``: a count for an operator's summary (English only)."""
-    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 class PrivacyStore(PromptStore, Protocol):
