@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -14,6 +15,7 @@ from bot.features.privacy.ports import PrivacyStore
 from bot.features.private import screens as private_screens
 from bot.features.private.service import QuizService
 from bot.features.private.starting import Resumed, resume_or_start
+from bot.i18n import bidi
 from bot.kernel import engine
 from bot.kernel.bank import CONTROL_CHARACTERS, TRUE_FALSE, Bank
 from bot.render.text import PLAIN
@@ -39,14 +41,27 @@ QUIT = ("Q", ";")
 """Replies that quit: "q", or ";" (the q key of a Greek keyboard layout types ";")."""
 
 
-def wrap(text: str, width: int | None = None) -> str:
+TERMINAL_BIDI_ENV = "QUIZBOT_TERMINAL_BIDI"
+"""Environment variable: ``1`` when the terminal lays right-to-left text out itself (VTE's
+GNOME Terminal with BiDi on, Konsole, mlterm): ``quizbot play`` then writes Persian and Arabic
+lines in logical order, as stored, instead of in visual order (:func:`wrap`)."""
+
+
+def wrap(text: str, width: int | None = None, environ: Mapping[str, str] = os.environ) -> str:
     """``text`` wrapped to ``width`` columns (default: the terminal's, else 80) as a terminal
     draws it (:func:`bot.terminal.text.wrap`: spacing vowel signs take a column, combining marks
     none, CJK and emoji two; continuation lines indented). Line breaks and blank lines are
-    kept."""
+    kept. A mostly right-to-left text (Persian, Arabic) is wrapped first, then each line put in
+    visual order (:func:`bot.i18n.bidi.visual`), unless :data:`TERMINAL_BIDI_ENV` says the
+    terminal reorders by itself."""
     import shutil
 
-    return termtext.wrap(text, width or shutil.get_terminal_size((80, 24)).columns)
+    wrapped = termtext.wrap(text, width or shutil.get_terminal_size((80, 24)).columns)
+    if environ.get(TERMINAL_BIDI_ENV) == "1":
+        return wrapped
+    if not bidi.mostly_right_to_left(text):
+        return bidi.CONTROLS.sub("", wrapped)
+    return "\n".join(bidi.visual(line) for line in wrapped.split("\n"))
 
 
 def print_plain(text: str) -> None:
