@@ -137,7 +137,8 @@ ABOVE_PHRASES = {
     "id": (
         r"\bsemua (?:jawaban |pilihan )?(?:yang )?(?:di )?atas\b",
         r"\bsemuanya benar\b",
-        r"\btidak ada (?:satu pun )?(?:jawaban |pilihan )?(?:yang benar )?(?:dari |di )?(?:yang )?(?:di )?atas\b",
+        r"\btidak ada (?:satu pun )?(?:jawaban |pilihan )?(?:yang benar )?"
+        r"(?:dari |di )?(?:yang )?(?:di )?atas\b",
         r"\bbukan salah satu (?:dari )?(?:yang )?(?:di )?atas\b",
     ),
 }
