@@ -134,6 +134,13 @@ ABOVE_PHRASES = {
         r"\b(?:ολα|ολες|ολοι) (?:τα|οι) (?:παραπανω|ανωτερω)\b",
         r"\b(?:κανενα|καμια|κανενας|τιποτα) (?:απο )?(?:τα |τις |τους )?(?:παραπανω|ανωτερω)\b",
     ),
+    "id": (
+        r"\bsemua (?:jawaban |pilihan )?(?:yang )?(?:di )?atas\b",
+        r"\bsemuanya benar\b",
+        r"\btidak ada (?:satu pun )?(?:jawaban |pilihan )?(?:yang benar )?"
+        r"(?:dari |di )?(?:yang )?(?:di )?atas\b",
+        r"\bbukan salah satu (?:dari )?(?:yang )?(?:di )?atas\b",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are

@@ -33,6 +33,14 @@ STOPWORDS = {
         αυτους αυτον αυτων κάθε καθε ολο ολα ολες ολοι μονο επισης αλλα ενω οπως οταν αν
         ομως""".split()
     ),
+    "id": frozenset(
+        """yang di ke dari dan atau dengan untuk pada dalam oleh adalah ialah ini itu tersebut
+        sebagai juga tidak tak bukan belum akan sudah telah sedang masih karena sehingga agar
+        supaya bagi atas antara setiap tiap semua seluruh para sebuah suatu seorang ada apa
+        bagaimana mana berapa mengapa siapa kapan jika bila kalau maka namun tetapi tapi
+        sedangkan serta lalu kemudian hanya saja pun lebih paling sangat seperti yaitu yakni
+        dapat bisa harus perlu tanpa hingga sampai sejak selama tentang terhadap per nya""".split()
+    ),
 }
 """Function words, not counted as words of a text by :func:`leaks` and ``option-in-stem``
 (Greek ones written without accents, as :func:`_fold` leaves them)."""
