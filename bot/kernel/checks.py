@@ -141,6 +141,12 @@ ABOVE_PHRASES = {
         r"(?:dari |di )?(?:yang )?(?:di )?atas\b",
         r"\bbukan salah satu (?:dari )?(?:yang )?(?:di )?atas\b",
     ),
+    "uk": (
+        r"\b(?:усе|все|усі|всі) (?:з )?(?:вище)?(?:перелічене|переліченого|перелічені|наведене|"
+        r"наведеного|наведені|зазначене|зазначеного|зазначені)\b",
+        r"\b(?:жоден|жодне|жодна|жодного|жодної|нічого|ніщо) (?:з |із )?(?:вище)?(?:переліченого|"
+        r"перелічених|наведеного|наведених|зазначеного|зазначених)\b",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are
