@@ -16,7 +16,7 @@ One message is one question::
   quote block (Telegram's apps turn a typed ``>`` line into one);
 - options may carry labels ``A)``, ``B.``, ... or bullets ``-``, ``•`` (when every option has
   one, they are dropped); blank lines are ignored;
-- two options "True" and "False" (or सही/गलत, Σωστό/Λάθος), one marked, make a true/false
+- two options "True" and "False" (or सही/गलत, Σωστό/Λάθος, صواب/خطأ), one marked, make a true/false
   question.
 
 The text is plain: ``<b>``, ``**`` or ``&amp;`` stay as typed (the screens escape them).
@@ -39,10 +39,12 @@ _LABEL = re.compile(r"^([A-La-l])\s*[.)]\s+")
 _BULLET = re.compile(r"^[-•–]\s+")
 
 TRUE_WORDS = frozenset(
-    word.casefold() for word in ("True", "सही", "Σωστό", "Σωστο", "Αληθές", "Αληθες")
+    word.casefold()
+    for word in ("True", "सही", "Σωστό", "Σωστο", "Αληθές", "Αληθες", "صواب", "صحيح")
 )
 FALSE_WORDS = frozenset(
-    word.casefold() for word in ("False", "गलत", "ग़लत", "Λάθος", "Λαθος", "Ψευδές", "Ψευδες")
+    word.casefold()
+    for word in ("False", "गलत", "ग़लत", "Λάθος", "Λαθος", "Ψευδές", "Ψευδες", "خطأ", "خاطئ")
 )
 """Option texts read as True and False (casefolded: Greek's final ς folds to σ), in the bot's
 languages."""

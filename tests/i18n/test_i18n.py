@@ -37,7 +37,7 @@ OTHERS = [language for language in SUPPORTED if language != "en"]
 COUNTS = (0, 1, 2, 5)
 PLURALS = [key for key, message in MESSAGES.items() if isinstance(message, Plural)]
 
-SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK"}
+SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK", "ar": "ARABIC"}
 """The Unicode script (as in character names) each non-English catalog is written in."""
 
 LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"} | {
@@ -204,8 +204,9 @@ def test_plural_forms_rule_is_babels(language):
 
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_plural_categories_of_the_supported_languages(language):
-    """en, hi and el use CLDR's 'one' and 'other' only."""
-    assert catalog(language).plural_categories() == {"one", "other"}
+    """en, hi and el use CLDR's 'one' and 'other' only; ar all six."""
+    six = {"zero", "one", "two", "few", "many", "other"}
+    assert catalog(language).plural_categories() == (six if language == "ar" else {"one", "other"})
 
 
 @pytest.mark.parametrize("language", SUPPORTED)
