@@ -18,6 +18,7 @@ NEW_OPTION = {
     "el": "Μια ολοκαίνουργια σωστή απάντηση",
     "id": "Jawaban benar yang sama sekali baru",
     "uk": "Цілком нова правильна відповідь",
+    "ar": "إجابة صحيحة جديدة تمامًا",
 }
 """The text :func:`replace_correct_option` gives the new correct option."""
 
