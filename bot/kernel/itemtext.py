@@ -33,6 +33,14 @@ STOPWORDS = {
         αυτους αυτον αυτων κάθε καθε ολο ολα ολες ολοι μονο επισης αλλα ενω οπως οταν αν
         ομως""".split()
     ),
+    "id": frozenset(
+        """yang di ke dari dan atau dengan untuk pada dalam oleh adalah ialah ini itu tersebut
+        sebagai juga tidak tak bukan belum akan sudah telah sedang masih karena sehingga agar
+        supaya bagi atas antara setiap tiap semua seluruh para sebuah suatu seorang ada apa
+        bagaimana mana berapa mengapa siapa kapan jika bila kalau maka namun tetapi tapi
+        sedangkan serta lalu kemudian hanya saja pun lebih paling sangat seperti yaitu yakni
+        dapat bisa harus perlu tanpa hingga sampai sejak selama tentang terhadap per nya""".split()
+    ),
     "ru": frozenset(
         """и в во не что как а то все всё так его её ее но да к ко у же за бы по только
         от о об обо из ли если уже или ни быть был была было были будет до для без под над
