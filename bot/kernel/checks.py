@@ -153,6 +153,12 @@ ABOVE_PHRASES = {
         r"(?:سبق|الخيارات السابقة|الإجابات السابقة|ذكر)",
         r"(?:كلا|كلتا) (?:الإجابتين|الخيارين) (?:السابقتين|السابقين)",
     ),
+    "ru": (
+        r"\b(?:все|оба) (?:выше|перечисленн|указанн)\w*",
+        r"\b(?:ни (?:один|одна|одно)|ничего|никакие) из (?:выше|перечисленн|указанн)\w*",
+        r"\bвсе (?:ответы|варианты) (?:верны|правильны)\w*",
+        r"\bнет (?:верного|правильного) (?:ответа|варианта)\b",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are

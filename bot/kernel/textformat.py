@@ -51,6 +51,7 @@ TRUE_WORDS = frozenset(
         "Правда",
         "صواب",
         "صحيح",
+        "Верно",
     )
 )
 FALSE_WORDS = frozenset(
@@ -67,6 +68,8 @@ FALSE_WORDS = frozenset(
         "Неправда",
         "خطأ",
         "خاطئ",
+        "Неверно",
+        "Ложь",
     )
 )
 """Option texts read as True and False (casefolded: Greek's final ς folds to σ), in the bot's

@@ -38,7 +38,14 @@ OTHERS = [language for language in SUPPORTED if language != "en"]
 COUNTS = (0, 1, 2, 5)
 PLURALS = [key for key, message in MESSAGES.items() if isinstance(message, Plural)]
 
-SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK", "id": "LATIN", "uk": "CYRILLIC", "ar": "ARABIC"}
+SCRIPT = {
+    "hi": "DEVANAGARI",
+    "el": "GREEK",
+    "id": "LATIN",
+    "uk": "CYRILLIC",
+    "ar": "ARABIC",
+    "ru": "CYRILLIC",
+}
 """The Unicode script (as in character names) each non-English catalog is written in."""
 
 ENGLISH_WORDS = {"the", "and", "or", "of", "to", "for", "with", "is", "are", "you", "your"}
