@@ -463,6 +463,37 @@ def test_negotiate(language_code, expected):
     assert negotiate(language_code) == expected
 
 
+TWELVE = ("en", "hi", "el", "ru", "uk", "es", "pt", "id", "tr", "uz", "fa", "ar")
+
+
+@pytest.mark.parametrize(
+    ("language_code", "expected"),
+    [
+        ("pt-br", "pt"),  # Telegram's Brazilian Portuguese
+        ("pt-PT", "pt"),  # European Portuguese reads the Brazilian catalog (CLDR's pt)
+        ("pt", "pt"),
+        ("uz", "uz"),
+        ("uz-Cyrl", "uz"),  # Uzbek in Cyrillic: the Latin catalog, the script Uzbekistan uses
+        ("fa-IR", "fa"),
+        ("fa-AF", "fa"),  # Dari
+        ("ar-EG", "ar"),
+        ("ar", "ar"),
+        ("uk-UA", "uk"),
+        ("ru", "ru"),
+        ("es-419", "es"),
+        ("es-ES", "es"),
+        ("id", "id"),
+        ("tr-TR", "tr"),
+        ("kk", "en"),  # not a catalog: English, not a neighbour's language
+        ("be", "en"),
+    ],
+)
+def test_negotiate_maps_telegrams_codes_onto_the_twelve_catalogs(language_code, expected):
+    """A language_code (IETF, as Telegram sends it) goes to its catalog by its primary subtag;
+    a language without a catalog gets English (docs/translating.md, "The right language")."""
+    assert negotiate(language_code, available=TWELVE) == expected
+
+
 def test_negotiate_only_picks_available_languages():
     """With a narrower list of available languages, a missing one falls back to English."""
     assert negotiate("el-GR", available=["en", "hi"]) == "en"
