@@ -134,6 +134,11 @@ ABOVE_PHRASES = {
         r"\b(?:ολα|ολες|ολοι) (?:τα|οι) (?:παραπανω|ανωτερω)\b",
         r"\b(?:κανενα|καμια|κανενας|τιποτα) (?:απο )?(?:τα |τις |τους )?(?:παραπανω|ανωτερω)\b",
     ),
+    "tr": (
+        r"\byukarıdaki(?:ler)?(?:in|den)? (?:hepsi|tümü|hiçbiri)\b",
+        r"\b(?:hepsi|tümü|hiçbiri) doğru\b",
+        r"^(?:hepsi|tümü|hiçbiri)$",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are
