@@ -1,9 +1,10 @@
 """A generator of large, valid question banks for tests of long messages.
 
-:func:`write_bank` writes a bank YAML (schema: banks/README.md) in English, Hindi and Greek with
-up to 100 questions whose prompts, options and explanations are long and full of characters
-Telegram HTML must escape (``<``, ``>``, ``&``, ``"``), so that every screen that lists
-questions (preview, stats, the final score, the review) outgrows one Telegram message.
+:func:`write_bank` writes a bank YAML (schema: banks/README.md) in English, Hindi, Greek and
+Turkish (short Turkish words: the four languages stay under a bank file's 1 MiB) with up to 100
+questions whose prompts, options and explanations are long and full of characters Telegram HTML
+must escape (``<``, ``>``, ``&``, ``"``), so that every screen that lists questions (preview,
+stats, the final score, the review) outgrows one Telegram message.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-LANGUAGES = ("en", "hi", "el")
+LANGUAGES = ("en", "hi", "el", "tr")
 
 WORDS = {
     "en": (
@@ -68,6 +69,24 @@ WORDS = {
         "<πυρήνας>",
         "Ε&Α",
         '"συγχωνευμένος"',
+        "NVMe",
+    ),
+    "tr": (
+        "gradyan",
+        "hat",
+        "parça",
+        "tensör",
+        "optimizer",
+        "bellek",
+        "bant",
+        "nokta",
+        "aşama",
+        "paralel",
+        "aktivasyon",
+        "yığın",
+        "<çekirdek>",
+        "Ar&Ge",
+        '"birleşik"',
         "NVMe",
     ),
 }
@@ -141,7 +160,7 @@ def bank_data(
         "description": {lang: sentence(lang, 2, 60) for lang in LANGUAGES},
         "guide": {
             "url": "https://example.org/guide",
-            "label": {"en": "Guide", "hi": "गाइड", "el": "Οδηγός"},
+            "label": {"en": "Guide", "hi": "गाइड", "el": "Οδηγός", "tr": "Kılavuz"},
         },
         "questions": [
             question(
