@@ -16,8 +16,8 @@ One message is one question::
   quote block (Telegram's apps turn a typed ``>`` line into one);
 - options may carry labels ``A)``, ``B.``, ... or bullets ``-``, ``•`` (when every option has
   one, they are dropped); blank lines are ignored;
-- two options "True" and "False" (or सही/गलत, Σωστό/Λάθος, Benar/Salah), one marked, make a
-  true/false question.
+- two options "True" and "False" (or सही/गलत, Σωστό/Λάθος, Benar/Salah, Правда/Неправда,
+  صواب/خطأ), one marked, make a true/false question.
 
 The text is plain: ``<b>``, ``**`` or ``&amp;`` stay as typed (the screens escape them).
 """
@@ -49,6 +49,9 @@ TRUE_WORDS = frozenset(
         "Αληθες",
         "Benar",
         "Правда",
+        "صواب",
+        "صحيح",
+        "Верно",
         "Doğru",
         "Dogru",
     )
@@ -65,6 +68,10 @@ FALSE_WORDS = frozenset(
         "Ψευδες",
         "Salah",
         "Неправда",
+        "خطأ",
+        "خاطئ",
+        "Неверно",
+        "Ложь",
         "Yanlış",
         "YANLIŞ",
         "Yanlis",

@@ -18,6 +18,8 @@ NEW_OPTION = {
     "el": "Μια ολοκαίνουργια σωστή απάντηση",
     "id": "Jawaban benar yang sama sekali baru",
     "uk": "Цілком нова правильна відповідь",
+    "ar": "إجابة صحيحة جديدة تمامًا",
+    "ru": "Совершенно новый верный ответ",
     "tr": "Yepyeni bir doğru cevap",
 }
 """The text :func:`replace_correct_option` gives the new correct option."""
