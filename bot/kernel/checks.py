@@ -159,6 +159,11 @@ ABOVE_PHRASES = {
         r"\bвсе (?:ответы|варианты) (?:верны|правильны)\w*",
         r"\bнет (?:верного|правильного) (?:ответа|варианта)\b",
     ),
+    "tr": (
+        r"\byukarıdaki(?:ler)?(?:in|den)? (?:hepsi|tümü|hiçbiri)\b",
+        r"\b(?:hepsi|tümü|hiçbiri) doğru\b",
+        r"^(?:hepsi|tümü|hiçbiri)$",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are

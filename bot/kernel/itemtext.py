@@ -72,6 +72,15 @@ STOPWORDS = {
         даже себя свой своя своё свое свои своих чтобы потому поэтому является один одна одно
         одного одной одном вместе сколько столько более менее очень""".split()
     ),
+    "tr": frozenset(
+        """ve veya ya da de ile ki bir bu şu o bunlar şunlar onlar bunu bunun buna bunda
+        bundan bunları onu onun ona onda ondan onları için gibi kadar daha en çok az her hangi
+        hangisi ne neyi nasıl neden mi mı mu mü değil ise ama fakat ancak yani olarak olan olur
+        olduğu olması yalnızca sadece tüm bütün diğer başka aynı kendi yerine göre arasında
+        üzerinde içinde sonra önce bile hem hiç bazı biri birlikte böylece çünkü eğer değildir
+        dır dir dur dür tır tir tur tür ın in un ün nın nin nun nün ı i u ü a e ya ye yı yi yu
+        yü ta te dan den tan ten lar ler ları leri lara lere larda lerde ların lerin""".split()
+    ),
 }
 """Function words, not counted as words of a text by :func:`leaks` and ``option-in-stem``
 (Greek ones written without accents, as :func:`_fold` leaves them)."""

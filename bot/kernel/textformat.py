@@ -52,6 +52,8 @@ TRUE_WORDS = frozenset(
         "صواب",
         "صحيح",
         "Верно",
+        "Doğru",
+        "Dogru",
     )
 )
 FALSE_WORDS = frozenset(
@@ -70,6 +72,9 @@ FALSE_WORDS = frozenset(
         "خاطئ",
         "Неверно",
         "Ложь",
+        "Yanlış",
+        "YANLIŞ",
+        "Yanlis",
     )
 )
 """Option texts read as True and False (casefolded: Greek's final ς folds to σ), in the bot's
