@@ -17,6 +17,7 @@ plural rules by the tests).
 
 from __future__ import annotations
 
+import functools
 import gettext
 import logging
 import os
@@ -103,8 +104,14 @@ class Catalog:
         self._numbers = {
             key: message.number for key, message in MESSAGES.items() if isinstance(message, Plural)
         }
-        samples = _plural_samples(language)
-        self.messages: dict[str, str | dict[str, str]] = {
+
+    @functools.cached_property
+    def messages(self) -> dict[str, str | dict[str, str]]:
+        """Each message key -> its text as this catalog shows it, or for a plural message, CLDR
+        plural category -> its form (see the class); made on first use (it samples CLDR's
+        plural rules: start-up does not pay for it)."""
+        samples = _plural_samples(self.language)
+        return {
             key: {
                 category: self._translations.npgettext(key, *text, n)
                 for category, n in samples.items()

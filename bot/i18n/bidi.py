@@ -15,9 +15,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
-
-from babel import Locale
 
 FSI, PDI = "\u2068", "\u2069"
 """FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: what is between them takes its own
@@ -41,14 +38,19 @@ _RIGHT = frozenset({"R", "AL"})
 _STRONG = frozenset({"L", "R", "AL"})
 
 
-@cache
+RIGHT_TO_LEFT_LANGUAGES = frozenset(
+    {
+        *("apc", "ar", "ary", "bal", "bgn", "bqi", "brh", "ckb", "dv", "fa", "he", "ks", "lrc"),
+        *("mzn", "nqo", "ps", "rhg", "sd", "sdh", "skr", "syr", "trw", "ug", "ur", "yi"),
+    }
+)
+"""The languages CLDR writes right to left (its character order ``right-to-left``), listed so
+that no locale data is loaded to know it (a test compares the list with Babel's CLDR)."""
+
+
 def right_to_left(language: str) -> bool:
-    """Whether ``language`` (a code Babel knows, e.g. ``fa``) is written right to left
-    (CLDR's character order)."""
-    try:
-        return Locale.parse(language).character_order == "right-to-left"
-    except (ValueError, LookupError):
-        return False
+    """Whether ``language`` (a code, e.g. ``fa``, ``fa-IR``) is written right to left."""
+    return language.replace("_", "-").split("-")[0].lower() in RIGHT_TO_LEFT_LANGUAGES
 
 
 def _strong(text: str) -> str | None:
