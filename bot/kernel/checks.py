@@ -134,6 +134,11 @@ ABOVE_PHRASES = {
         r"\b(?:ολα|ολες|ολοι) (?:τα|οι) (?:παραπανω|ανωτερω)\b",
         r"\b(?:κανενα|καμια|κανενας|τιποτα) (?:απο )?(?:τα |τις |τους )?(?:παραπανω|ανωτερω)\b",
     ),
+    "fa": (
+        r"\bهمه(?:\u0654|\u200cی| ی)? ?(?:موارد|گزینه(?:\u200c| )?ها)(?:ی)? ?(?:بالا|فوق|یادشده)\b",
+        r"^\s*هیچ(?:\u200c| )?(?:کدام|یک)\s*[.!]?\s*$",
+        r"\bهیچ(?:\u200c| )?(?:کدام|یک) از (?:موارد|گزینه(?:\u200c| )?ها)(?!\w)",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are
