@@ -87,7 +87,9 @@ def test_play_review_serves_due_cards(tmp_path):
     first of two, answered, leaves one due (or both, when it was missed)."""
     import asyncio
     import random
+    from types import SimpleNamespace
 
+    from bot.features.learning.rules import review_slots
     from bot.kernel.engine import plan_attempt
     from storage import SQLiteStore
 
@@ -110,13 +112,21 @@ def test_play_review_serves_due_cards(tmp_path):
         db.close()
 
     asyncio.run(seed())
+    # a letter that misses the first card (card 1, of either question): the order of its
+    # options is seeded by the card and the question's fingerprint, which each language's
+    # text changes
+    right = {
+        "ABCD"[review_slots(SimpleNamespace(id=1, reps=0), q).index(q.correct_index)]
+        for q in banks[BANK_ID].questions[:2]
+    }
+    miss = next(letter for letter in "ABCD" if letter not in right)
     t = i18n.catalog("en")
     reviewed = quizbot(
-        "play", "--lang", "en", "--review", env={"QUIZBOT_DB": str(path)}, stdin="B\n\n"
+        "play", "--lang", "en", "--review", env={"QUIZBOT_DB": str(path)}, stdin=f"{miss}\n\n"
     )
     assert reviewed.returncode == 0, reviewed.stderr
     out = flat(reviewed.stdout)
-    # "B" misses the first card (this plan's order): it comes back in the same sitting (a
+    # the letter misses the first card: it comes back in the same sitting (a
     # relearning step), so the first question, its feedback and the next question (after
     # Enter, which is not taken for an answer) all count 2
     assert t("review_due", count=2) in out.partition("Your answer")[0]

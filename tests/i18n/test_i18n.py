@@ -37,7 +37,7 @@ OTHERS = [language for language in SUPPORTED if language != "en"]
 COUNTS = (0, 1, 2, 5)
 PLURALS = [key for key, message in MESSAGES.items() if isinstance(message, Plural)]
 
-SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK"}
+SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK", "fa": "ARABIC"}
 """The Unicode script (as in character names) each non-English catalog is written in."""
 
 LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"} | {
