@@ -134,6 +134,13 @@ ABOVE_PHRASES = {
         r"\b(?:ολα|ολες|ολοι) (?:τα|οι) (?:παραπανω|ανωτερω)\b",
         r"\b(?:κανενα|καμια|κανενας|τιποτα) (?:απο )?(?:τα |τις |τους )?(?:παραπανω|ανωτερω)\b",
     ),
+    "id": (
+        r"\bsemua (?:jawaban |pilihan )?(?:yang )?(?:di )?atas\b",
+        r"\bsemuanya benar\b",
+        r"\btidak ada (?:satu pun )?(?:jawaban |pilihan )?(?:yang benar )?"
+        r"(?:dari |di )?(?:yang )?(?:di )?atas\b",
+        r"\bbukan salah satu (?:dari )?(?:yang )?(?:di )?atas\b",
+    ),
     "fa": (
         r"\bهمه(?:\u0654|\u200cی| ی)? ?(?:موارد|گزینه(?:\u200c| )?ها)(?:ی)? ?(?:بالا|فوق|یادشده)\b",
         r"^\s*هیچ(?:\u200c| )?(?:کدام|یک)\s*[.!]?\s*$",

@@ -33,6 +33,14 @@ STOPWORDS = {
         αυτους αυτον αυτων κάθε καθε ολο ολα ολες ολοι μονο επισης αλλα ενω οπως οταν αν
         ομως""".split()
     ),
+    "id": frozenset(
+        """yang di ke dari dan atau dengan untuk pada dalam oleh adalah ialah ini itu tersebut
+        sebagai juga tidak tak bukan belum akan sudah telah sedang masih karena sehingga agar
+        supaya bagi atas antara setiap tiap semua seluruh para sebuah suatu seorang ada apa
+        bagaimana mana berapa mengapa siapa kapan jika bila kalau maka namun tetapi tapi
+        sedangkan serta lalu kemudian hanya saja pun lebih paling sangat seperti yaitu yakni
+        dapat bisa harus perlu tanpa hingga sampai sejak selama tentang terhadap per nya""".split()
+    ),
     "fa": frozenset(
         """و در به از که را با بی این آن برای تا یا هم نیز است هست نیست بود
         باشد شد شده شود شوند می نمی ها های ای ی اند ام ایم اید تر ترین هر همه یک چه چگونه

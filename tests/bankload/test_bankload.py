@@ -127,7 +127,8 @@ def test_minimal_bank_is_valid(tmp_path):
 
 
 def test_real_bank_loads():
-    """The bundled bank has 8 questions in every supported language, each with one correct option, keyed A-D."""
+    """The bundled bank has 8 questions in every supported language, each with one correct
+    option, keyed A-D."""
     bank = load_bank(REAL_BANK)
     assert bank.id == "deepspeed-megatron"
     assert bank.languages == SUPPORTED
