@@ -24,6 +24,7 @@ from bot.i18n import (
     STRICT_ENV,
     SUPPORTED,
     Catalog,
+    bidi,
     catalog,
     negotiate,
     placeholders,
@@ -199,7 +200,8 @@ def test_plural_forms_rule_agrees_with_cldr(language):
         assert set(t.messages[key]) == t.plural_categories(), key
         for count in range(1001):
             params = fill(key, t.messages[key], count)
-            assert t(key, **params) == t.messages[key][rule(count)].format(**params), (key, count)
+            shown = bidi.CONTROLS.sub("", t(key, **params))  # a right-to-left one isolates
+            assert shown == t.messages[key][rule(count)].format(**params), (key, count)
 
 
 @pytest.mark.parametrize("language", OTHERS)
