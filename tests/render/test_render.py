@@ -885,7 +885,7 @@ def test_language_picker(current):
     screen = private_screens.language_picker(current, t, HTML)
     assert screen.text == html.escape(t("language_prompt"))
     (row,) = screen.keyboard
-    names = {"en": "English", "hi": "हिन्दी", "el": "Ελληνικά", "id": "Indonesia"}
+    names = {"en": "English", "hi": "हिन्दी", "el": "Ελληνικά", "id": "Indonesia", "fa": "فارسی"}
     assert [b.action for b in row] == [LanguageButton(code) for code in SUPPORTED]
     assert [b.label for b in row] == [
         ("✓ " if code == current else "") + names[code] for code in SUPPORTED

@@ -1,9 +1,10 @@
 """A generator of large, valid question banks for tests of long messages.
 
-:func:`write_bank` writes a bank YAML (schema: banks/README.md) in English, Hindi, Greek and
-Indonesian with up to 100 questions whose prompts, options and explanations are long and full
-of characters Telegram HTML must escape (``<``, ``>``, ``&``, ``"``), so that every screen that
-lists questions (preview, stats, the final score, the review) outgrows one Telegram message.
+:func:`write_bank` writes a bank YAML (schema: banks/README.md) in English, Hindi, Greek,
+Indonesian and Persian with up to 100 questions whose prompts, options and explanations are long
+and full of characters Telegram HTML must escape (``<``, ``>``, ``&``, ``"``), so that every
+screen that lists questions (preview, stats, the final score, the review) outgrows one Telegram
+message.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-LANGUAGES = ("en", "hi", "el", "id")
+LANGUAGES = ("en", "hi", "el", "id", "fa")
 
 WORDS = {
     "en": (
@@ -88,6 +89,24 @@ WORDS = {
         '"digabung"',
         "NVMe",
     ),
+    "fa": (
+        "گرادیان",
+        "خط لوله",
+        "بخش",
+        "تنسور",
+        "بهینه‌ساز",
+        "حافظه",
+        "پهنای باند",
+        "چک‌پوینت",
+        "مرحله",
+        "موازی",
+        "فعال‌سازی",
+        "دسته",
+        "<هسته>",
+        "تحقیق&توسعه",
+        '"ادغام‌شده"',
+        "NVMe",
+    ),
 }
 """Words per language, some with characters that Telegram HTML must escape."""
 
@@ -137,16 +156,17 @@ def bank_data(
     questions: int = 100,
     *,
     bank_id: str = "long-bank",
-    prompt_words: int = 40,
+    prompt_words: int = 30,
     option_words: int = 12,
-    explanation_words: int = 80,
+    explanation_words: int = 50,
 ) -> dict:
     """The bank as a mapping, ready to dump as YAML.
 
     Args:
         questions: 1-100 (the schema's maximum is 100).
         bank_id: The bank's id.
-        prompt_words, option_words, explanation_words: Length of those texts, in words.
+        prompt_words, option_words, explanation_words: Length of those texts, in words (the
+            defaults keep 100 questions in five languages within a bank file's 1 MiB).
     """
     long_title = {lang: f"{sentence(lang, 1, 30)} <&>" for lang in LANGUAGES}
     return {
@@ -159,7 +179,7 @@ def bank_data(
         "description": {lang: sentence(lang, 2, 60) for lang in LANGUAGES},
         "guide": {
             "url": "https://example.org/guide",
-            "label": {"en": "Guide", "hi": "गाइड", "el": "Οδηγός", "id": "Panduan"},
+            "label": {"en": "Guide", "hi": "गाइड", "el": "Οδηγός", "id": "Panduan", "fa": "راهنما"},
         },
         "questions": [
             question(
