@@ -36,7 +36,7 @@ from babel.support import NullTranslations, Translations
 from bot.i18n import bidi
 from bot.i18n.messages import MESSAGES, Plural
 
-SUPPORTED: tuple[str, ...] = ("en", "hi", "el", "id", "uk", "ar", "ru", "tr")
+SUPPORTED: tuple[str, ...] = ("en", "hi", "el", "id", "uk", "ar", "ru", "tr", "fa")
 """Languages with a UI catalog (and in which the bundled bank is written). English is the source
 language (its texts are in :mod:`bot.i18n.messages`); every other one has a gettext catalog."""
 
@@ -143,13 +143,18 @@ class Catalog:
             text = self._translations.npgettext(
                 key, text[0], text[1], cast(int, params[self._numbers[key]])
             )
+        shown: Mapping[str, object] = params
         if self.right_to_left:
-            params = {
-                name: bidi.isolate(value) if isinstance(value, str) else value
-                for name, value in params.items()
-            }
+            isolated: dict[str, object] = {}
+            for name, value in params.items():
+                if isinstance(value, str) and f"@{{{name}}}" in text:
+                    # a @username: isolated with its @, which Telegram needs right before it
+                    text = text.replace(f"@{{{name}}}", f"{{{name}}}")
+                    value = f"@{value}"
+                isolated[name] = bidi.isolate(value) if isinstance(value, str) else value
+            shown = isolated
         try:
-            return text.format(**params)
+            return text.format(**shown)
         except (KeyError, IndexError, ValueError, AttributeError):
             return self._in_english(key, text, params)
 

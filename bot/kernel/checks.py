@@ -164,6 +164,11 @@ ABOVE_PHRASES = {
         r"\b(?:hepsi|tümü|hiçbiri) doğru\b",
         r"^(?:hepsi|tümü|hiçbiri)$",
     ),
+    "fa": (
+        r"\bهمه(?:\u0654|\u200cی| ی)? ?(?:موارد|گزینه(?:\u200c| )?ها)(?:ی)? ?(?:بالا|فوق|یادشده)\b",
+        r"^\s*هیچ(?:\u200c| )?(?:کدام|یک)\s*[.!]?\s*$",
+        r"\bهیچ(?:\u200c| )?(?:کدام|یک) از (?:موارد|گزینه(?:\u200c| )?ها)(?!\w)",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are

@@ -81,12 +81,20 @@ STOPWORDS = {
         dır dir dur dür tır tir tur tür ın in un ün nın nin nun nün ı i u ü a e ya ye yı yi yu
         yü ta te dan den tan ten lar ler ları leri lara lere larda lerde ların lerin""".split()
     ),
+    "fa": frozenset(
+        """و در به از که را با بی این آن برای تا یا هم نیز است هست نیست بود
+        باشد شد شده شود شوند می نمی ها های ای ی اند ام ایم اید تر ترین هر همه یک چه چگونه
+        کدام چرا کجا آیا اما ولی اگر پس چون روی زیر بر نه یعنی همان همین خود او ما شما
+        کند کنند کرد کرده کردن دارد دارند داشت باید تواند بین میان جای وقتی چیزی فقط
+        سازی""".split()
+    ),
 }
 """Function words, not counted as words of a text by :func:`leaks` and ``option-in-stem``
-(Greek ones written without accents, as :func:`_fold` leaves them)."""
+(Greek ones written without accents, as :func:`_fold` leaves them; Persian ones as the parts
+that a zero-width non-joiner separates: "می", "ها" of "می‌شود", "گرادیان‌ها")."""
 
 
-_WORD = re.compile(r"\d+(?:[.,]\d+)+|[\w\u0900-\u0963\u0966-\u097f]+|[,;:]")
+_WORD = re.compile(r"\d+(?:[.,\u066b\u066c]\d+)+|[\w\u0900-\u0963\u0966-\u097f]+|[,;:]")
 """A word (Devanagari signs included, the danda not), a decimal number, or a clause mark."""
 
 

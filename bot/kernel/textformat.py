@@ -54,6 +54,8 @@ TRUE_WORDS = frozenset(
         "Верно",
         "Doğru",
         "Dogru",
+        "درست",
+        "صحیح",
     )
 )
 FALSE_WORDS = frozenset(
@@ -75,6 +77,8 @@ FALSE_WORDS = frozenset(
         "Yanlış",
         "YANLIŞ",
         "Yanlis",
+        "نادرست",
+        "غلط",
     )
 )
 """Option texts read as True and False (casefolded: Greek's final ς folds to σ), in the bot's

@@ -46,6 +46,7 @@ SCRIPT = {
     "ar": "ARABIC",
     "ru": "CYRILLIC",
     "tr": "LATIN",
+    "fa": "ARABIC",
 }
 """The Unicode script (as in character names) each non-English catalog is written in."""
 

@@ -21,6 +21,7 @@ NEW_OPTION = {
     "ar": "إجابة صحيحة جديدة تمامًا",
     "ru": "Совершенно новый верный ответ",
     "tr": "Yepyeni bir doğru cevap",
+    "fa": "یک پاسخ درست کاملاً تازه",
 }
 """The text :func:`replace_correct_option` gives the new correct option."""
 
