@@ -112,12 +112,27 @@ def isolate(value: str) -> str:
     return f"{FSI}{value}{PDI}"
 
 
+_ISOLATE = re.compile("([\u2066\u2067\u2068])([^\u2066-\u2069]*)\u2069")
+
+
+def _embedded(match: re.Match[str]) -> str:
+    """An isolate as the embedding of its direction (LRE or RLE ... PDF)."""
+    kind, inner = match[1], match[2]
+    left = kind == "\u2066" or (kind == "\u2068" and _strong(inner) != "R")
+    return ("\u202a" if left else "\u202b") + inner + "\u202c"
+
+
 def visual(line: str) -> str:
     """One line of a right-to-left paragraph in visual order (left to right as drawn, UAX #9
-    with the paragraph's direction right to left), its formatting characters removed: for a
-    terminal that does not reorder."""
-    from bidi import get_display  # python-bidi: only `quizbot play` needs it
+    with the paragraph's direction right to left, brackets and quotation marks mirrored where
+    they read right to left), its formatting characters removed: for a terminal that does not
+    reorder. python-bidi's pure-Python algorithm mirrors but predates isolates: an isolate is
+    given to it as the embedding of its direction (the same order for what is inside)."""
+    from bidi.algorithm import get_display  # python-bidi: only `quizbot play` needs it
 
+    previous = None
+    while previous != line:  # innermost isolates first
+        previous, line = line, _ISOLATE.sub(_embedded, line)
     shown = get_display(line, base_dir="R")
     assert isinstance(shown, str)  # a str in, a str out
     return CONTROLS.sub("", shown)
