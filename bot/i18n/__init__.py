@@ -34,7 +34,7 @@ from babel.support import NullTranslations, Translations
 
 from bot.i18n.messages import MESSAGES, Plural
 
-SUPPORTED: tuple[str, ...] = ("en", "hi", "el")
+SUPPORTED: tuple[str, ...] = ("en", "hi", "el", "es")
 """Languages with a UI catalog (and in which the bundled bank is written). English is the source
 language (its texts are in :mod:`bot.i18n.messages`); every other one has a gettext catalog."""
 
@@ -191,10 +191,11 @@ class Catalog:
 @cache
 def _plural_samples(language: str) -> dict[str, int]:
     """A whole number of each CLDR plural category of ``language`` that has one (the first of
-    1, 2 ... 999, then 0), in CLDR's order of categories."""
+    1, 2 ... 999, then 0, then 1000000: Spanish's 'many' is exact millions), in CLDR's order
+    of categories."""
     rule = Locale.parse(language).plural_form
     samples: dict[str, int] = {}
-    for n in (*range(1, 1000), 0):
+    for n in (*range(1, 1000), 0, 1_000_000):
         samples.setdefault(rule(n), n)
     order = ("zero", "one", "two", "few", "many", "other")
     return {category: samples[category] for category in order if category in samples}

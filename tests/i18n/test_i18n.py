@@ -37,7 +37,7 @@ OTHERS = [language for language in SUPPORTED if language != "en"]
 COUNTS = (0, 1, 2, 5)
 PLURALS = [key for key, message in MESSAGES.items() if isinstance(message, Plural)]
 
-SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK"}
+SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK", "es": "LATIN"}
 """The Unicode script (as in character names) each non-English catalog is written in."""
 
 LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"} | {
@@ -204,8 +204,10 @@ def test_plural_forms_rule_is_babels(language):
 
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_plural_categories_of_the_supported_languages(language):
-    """en, hi and el use CLDR's 'one' and 'other' only."""
-    assert catalog(language).plural_categories() == {"one", "other"}
+    """en, hi and el use CLDR's 'one' and 'other' only; es also 'many' (exact millions)."""
+    expected = {"one", "many", "other"} if language == "es" else {"one", "other"}
+    assert catalog(language).plural_categories() == expected
+    assert set(catalog(language).messages["question_count"]) == expected
 
 
 @pytest.mark.parametrize("language", SUPPORTED)
@@ -378,10 +380,16 @@ def test_no_untranslated_english_left(language):
 
 @pytest.mark.parametrize("language", OTHERS)
 def test_no_english_words_left(language):
-    """Apart from commands, option letters and product names, no Latin-script word remains."""
+    """Apart from commands, option letters and product names, no Latin-script word remains
+    (in a catalog written in the Latin script: no English function word)."""
+    english = {"the", "and", "of", "to", "is", "are", "you", "your", "with", "this", "that"}
     for key, message in catalog(language).messages.items():
         for text in forms(message):
-            latin = [w for w in letters_left(text).split() if re.search(r"[A-Za-z]", w)]
+            words = letters_left(text).split()
+            if SCRIPT[language] == "LATIN":
+                latin = [w for w in words if w.lower() in english]
+            else:
+                latin = [w for w in words if re.search(r"[A-Za-z]", w)]
             assert not latin, (key, latin)
 
 
@@ -469,6 +477,12 @@ def test_negotiate_only_picks_available_languages():
         ("el", "group_more_players", 1, "… και 1 ακόμη παίκτης"),
         ("el", "group_more_players", 280, "… και 280 ακόμη παίκτες"),
         ("hi", "group_more_players", 280, "… और 280 अन्य खिलाड़ी"),
+        ("es", "question_count", 0, "0 preguntas"),
+        ("es", "question_count", 1, "1 pregunta"),
+        ("es", "question_count", 5, "5 preguntas"),
+        ("es", "question_count", 1_000_000, "1000000 de preguntas"),
+        ("es", "question_count", 1_000_001, "1000001 preguntas"),
+        ("es", "group_more_players", 2_000_000, "… y 2000000 de participantes más"),
     ],
 )
 def test_plural_forms(language, key, count, expected):
