@@ -134,6 +134,13 @@ ABOVE_PHRASES = {
         r"\b(?:ολα|ολες|ολοι) (?:τα|οι) (?:παραπανω|ανωτερω)\b",
         r"\b(?:κανενα|καμια|κανενας|τιποτα) (?:απο )?(?:τα |τις |τους )?(?:παραπανω|ανωτερω)\b",
     ),
+    "es": (
+        r"\b(?:todas|todos) (?:las |los )?(?:opciones |respuestas )?anteriores\b",
+        r"\btodo lo anterior\b",
+        r"\b(?:ninguna|ninguno) de (?:las |los )?(?:opciones |respuestas )?anteriores\b",
+        r"\bnada de lo anterior\b",
+        r"\b(?:ambas|ambos) (?:opciones |respuestas )?anteriores\b",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are
