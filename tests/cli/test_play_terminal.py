@@ -146,7 +146,7 @@ KEPT = (
 )
 
 
-@pytest.mark.parametrize("language", ["en", "hi", "el"])
+@pytest.mark.parametrize("language", i18n.SUPPORTED)
 def test_numbers_names_and_commands_keep_together(language):
     """A number stays with its unit, a name with its "et al." and a command with its options
     on whatever line the wrapping puts them (issue 35, item 6: "8.3\\nबिलियन", "Narayanan
