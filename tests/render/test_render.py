@@ -885,7 +885,7 @@ def test_language_picker(current):
     screen = private_screens.language_picker(current, t, HTML)
     assert screen.text == html.escape(t("language_prompt"))
     (row,) = screen.keyboard
-    names = {"en": "English", "hi": "हिन्दी", "el": "Ελληνικά"}
+    names = {"en": "English", "hi": "हिन्दी", "el": "Ελληνικά", "es": "Español"}
     assert [b.action for b in row] == [LanguageButton(code) for code in SUPPORTED]
     assert [b.label for b in row] == [
         ("✓ " if code == current else "") + names[code] for code in SUPPORTED
@@ -1357,7 +1357,7 @@ def test_leaderboard_without_players_has_no_button(bank):
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_my_place_toast(bank, language):
     """The toast names the tapper's rank of all players, score and time in their language (a
-    decimal comma in Greek), or that they did not play; at most 200 UTF-16 units."""
+    decimal comma in Greek and Spanish), or that they did not play; at most 200 UTF-16 units."""
     t = catalog(language)
     answers, names = crowd(300)
     standings = group.leaderboard(answers, names)
@@ -1372,7 +1372,7 @@ def test_my_place_toast(bank, language):
         total=8,
         seconds=t.decimal(mine.seconds),
     )
-    assert ("," if language == "el" else ".") in t.decimal(mine.seconds)
+    assert ("," if language in ("el", "es") else ".") in t.decimal(mine.seconds)
     assert utf16_len(text) <= render_limits.MAX_TOAST_UTF16
     assert groups_screens.group_place(session, standings, 5, t) == t("group_not_played")
 

@@ -1,6 +1,7 @@
 """A generator of large, valid question banks for tests of long messages.
 
-:func:`write_bank` writes a bank YAML (schema: banks/README.md) in English, Hindi and Greek with
+:func:`write_bank` writes a bank YAML (schema: banks/README.md) in English, Hindi, Greek and
+Spanish with
 up to 100 questions whose prompts, options and explanations are long and full of characters
 Telegram HTML must escape (``<``, ``>``, ``&``, ``"``), so that every screen that lists
 questions (preview, stats, the final score, the review) outgrows one Telegram message.
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-LANGUAGES = ("en", "hi", "el")
+LANGUAGES = ("en", "hi", "el", "es")
 
 WORDS = {
     "en": (
@@ -68,6 +69,24 @@ WORDS = {
         "<πυρήνας>",
         "Ε&Α",
         '"συγχωνευμένος"',
+        "NVMe",
+    ),
+    "es": (
+        "gradiente",
+        "pipeline",
+        "fragmento",
+        "tensor",
+        "optimizador",
+        "memoria",
+        "ancho de banda",
+        "punto de control",
+        "etapa",
+        "paralelo",
+        "activación",
+        "lote",
+        "<núcleo>",
+        "I&D",
+        '"fusionado"',
         "NVMe",
     ),
 }
@@ -141,7 +160,7 @@ def bank_data(
         "description": {lang: sentence(lang, 2, 60) for lang in LANGUAGES},
         "guide": {
             "url": "https://example.org/guide",
-            "label": {"en": "Guide", "hi": "गाइड", "el": "Οδηγός"},
+            "label": {"en": "Guide", "hi": "गाइड", "el": "Οδηγός", "es": "Guía"},
         },
         "questions": [
             question(
