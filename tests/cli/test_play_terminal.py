@@ -176,8 +176,8 @@ def test_a_number_is_not_kept_with_a_bracket_or_a_link():
 @pytest.mark.parametrize("language", i18n.SUPPORTED)
 def test_a_count_out_of_a_total_stays_on_one_line(language):
     """The resume message at 60 columns: "question 7 of 8" never leaves "8." alone at the
-    start of a line ("7 of 8", "7 από 8", "8 में से प्रश्न 7" are kept together), in every
-    language and at every width from 30 columns."""
+    start of a line ("7 of 8", "7 από 8", "7 de 8", "8 में से प्रश्न 7" are kept together), in
+    every language and at every width from 30 columns."""
     text = i18n.catalog(language)("resume", number=7, total=8)
     words = text.split()
     at, end = (i for i, word in enumerate(words) if word.startswith(("7", "8")))
