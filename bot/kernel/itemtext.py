@@ -33,6 +33,34 @@ STOPWORDS = {
         αυτους αυτον αυτων κάθε καθε ολο ολα ολες ολοι μονο επισης αλλα ενω οπως οταν αν
         ομως""".split()
     ),
+    "id": frozenset(
+        """yang di ke dari dan atau dengan untuk pada dalam oleh adalah ialah ini itu tersebut
+        sebagai juga tidak tak bukan belum akan sudah telah sedang masih karena sehingga agar
+        supaya bagi atas antara setiap tiap semua seluruh para sebuah suatu seorang ada apa
+        bagaimana mana berapa mengapa siapa kapan jika bila kalau maka namun tetapi tapi
+        sedangkan serta lalu kemudian hanya saja pun lebih paling sangat seperti yaitu yakni
+        dapat bisa harus perlu tanpa hingga sampai sejak selama tentang terhadap per nya""".split()
+    ),
+    "uk": frozenset(
+        """і й та а але або чи не ні ж же що як який яка яке які якого якої якому якій яким
+        яких цей ця це ці цього цієї цьому цій цим цих той те ті того тієї тому тим тих в у на
+        з із зі зо до від за під над між при про по для без через перед після біля серед його
+        її їх їхній їхня їхнє їхні їм їй йому ним нею них він вона воно вони ми ви я свій своя
+        своє свої свого своєї своїх кожен кожна кожне кожні кожного кожної кожному кожній
+        кожним кожних весь вся все всі усе усі всього усього всієї всіх усіх лише тільки також
+        теж ще вже уже так тож бо щоб якщо коли де чому хто кого чим є був була було були бути
+        буде може можна має мають один одна одне одні одного одної одному одній два дві тут
+        там ніж саме ось більше більш менше інший інша інше інші іншого іншої іншому інших
+        самий сама самі самого самої тощо навіть""".split()
+    ),
+    "ar": frozenset(
+        """من إلى الى عن على في مع و أو ثم أن إن أنه أنها كان كانت يكون تكون هو هي هم هما
+        هذا هذه ذلك تلك هذان هاتان التي الذي الذين اللذان اللتان ما ماذا لا لم لن ليس ليست قد
+        كل لكل بكل وكل أي كيف متى أين لماذا هل بين عند عندما حتى أيضا فقط مثل كما لكن بل إذا
+        أما فإن بعد قبل دون بدل غير نحو حسب ذو ذات ذي منها منه فيها فيه عليها عليه به بها له
+        لها لهم إلا كي لأن لذا لذلك ولذا هنا هناك وهو وهي وفي ومن وعلى وإلى أي أحد إحدى أو
+        بين وبين كلها كله معا أخرى آخر""".split()
+    ),
     "es": frozenset(
         """el la los las lo un una unos unas al del de a en con sin por para sobre entre hasta
         desde hacia y e o u ni pero sino no es son era eran fue fueron ser sido está están

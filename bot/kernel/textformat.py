@@ -16,8 +16,8 @@ One message is one question::
   quote block (Telegram's apps turn a typed ``>`` line into one);
 - options may carry labels ``A)``, ``B.``, ... or bullets ``-``, ``•`` (when every option has
   one, they are dropped); blank lines are ignored;
-- two options "True" and "False" (or सही/गलत, Σωστό/Λάθος), one marked, make a true/false
-  question.
+- two options "True" and "False" (or सही/गलत, Σωστό/Λάθος, Benar/Salah, Правда/Неправда,
+  صواب/خطأ), one marked, make a true/false question.
 
 The text is plain: ``<b>``, ``**`` or ``&amp;`` stay as typed (the screens escape them).
 """
@@ -40,11 +40,37 @@ _BULLET = re.compile(r"^[-•–]\s+")
 
 TRUE_WORDS = frozenset(
     word.casefold()
-    for word in ("True", "सही", "Σωστό", "Σωστο", "Αληθές", "Αληθες", "Verdadero", "Cierto")
+    for word in (
+        "True",
+        "सही",
+        "Σωστό",
+        "Σωστο",
+        "Αληθές",
+        "Αληθες",
+        "Benar",
+        "Правда",
+        "صواب",
+        "صحيح",
+        "Verdadero",
+        "Cierto",
+    )
 )
 FALSE_WORDS = frozenset(
     word.casefold()
-    for word in ("False", "गलत", "ग़लत", "Λάθος", "Λαθος", "Ψευδές", "Ψευδες", "Falso")
+    for word in (
+        "False",
+        "गलत",
+        "ग़लत",
+        "Λάθος",
+        "Λαθος",
+        "Ψευδές",
+        "Ψευδες",
+        "Salah",
+        "Неправда",
+        "خطأ",
+        "خاطئ",
+        "Falso",
+    )
 )
 """Option texts read as True and False (casefolded: Greek's final ς folds to σ), in the bot's
 languages."""

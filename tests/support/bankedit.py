@@ -16,6 +16,9 @@ NEW_OPTION = {
     "en": "A brand-new correct answer",
     "hi": "एक बिल्कुल नया सही उत्तर",
     "el": "Μια ολοκαίνουργια σωστή απάντηση",
+    "id": "Jawaban benar yang sama sekali baru",
+    "uk": "Цілком нова правильна відповідь",
+    "ar": "إجابة صحيحة جديدة تمامًا",
     "es": "Una respuesta correcta totalmente nueva",
 }
 """The text :func:`replace_correct_option` gives the new correct option."""
