@@ -169,6 +169,13 @@ ABOVE_PHRASES = {
         r"^\s*هیچ(?:\u200c| )?(?:کدام|یک)\s*[.!]?\s*$",
         r"\bهیچ(?:\u200c| )?(?:کدام|یک) از (?:موارد|گزینه(?:\u200c| )?ها)(?!\w)",
     ),
+    "es": (
+        r"\b(?:todas|todos) (?:las |los )?(?:opciones |respuestas )?anteriores\b",
+        r"\btodo lo anterior\b",
+        r"\b(?:ninguna|ninguno) de (?:las |los )?(?:opciones |respuestas )?anteriores\b",
+        r"\bnada de lo anterior\b",
+        r"\b(?:ambas|ambos) (?:opciones |respuestas )?anteriores\b",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are

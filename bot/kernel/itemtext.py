@@ -88,6 +88,14 @@ STOPWORDS = {
         کند کنند کرد کرده کردن دارد دارند داشت باید تواند بین میان جای وقتی چیزی فقط
         سازی""".split()
     ),
+    "es": frozenset(
+        """el la los las lo un una unos unas al del de a en con sin por para sobre entre hasta
+        desde hacia y e o u ni pero sino no es son era eran fue fueron ser sido está están
+        esta este esto estos estas ese esa eso esos esas que qué cual cuál cuales cuáles como
+        cómo cuando cuándo donde dónde quien quién se su sus le les lo ya más muy también
+        solo cada todo toda todos todas otro otra otros otras mismo misma así aunque mientras
+        si porque""".split()
+    ),
 }
 """Function words, not counted as words of a text by :func:`leaks` and ``option-in-stem``
 (Greek ones written without accents, as :func:`_fold` leaves them; Persian ones as the parts

@@ -56,6 +56,8 @@ TRUE_WORDS = frozenset(
         "Dogru",
         "درست",
         "صحیح",
+        "Verdadero",
+        "Cierto",
     )
 )
 FALSE_WORDS = frozenset(
@@ -79,6 +81,7 @@ FALSE_WORDS = frozenset(
         "Yanlis",
         "نادرست",
         "غلط",
+        "Falso",
     )
 )
 """Option texts read as True and False (casefolded: Greek's final ς folds to σ), in the bot's

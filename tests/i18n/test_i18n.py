@@ -47,12 +47,13 @@ SCRIPT = {
     "ru": "CYRILLIC",
     "tr": "LATIN",
     "fa": "ARABIC",
+    "es": "LATIN",
 }
 """The Unicode script (as in character names) each non-English catalog is written in."""
 
 ENGLISH_WORDS = {"the", "and", "or", "of", "to", "for", "with", "is", "are", "you", "your"}
 ENGLISH_WORDS |= {"this", "that", "question", "questions", "answer", "send", "tap", "quiz"}
-"""English words a catalog in the Latin script (id) must not have: there every word is Latin,
+"""English words a catalog in the Latin script (id, es) must not have: there every word is Latin,
 so the check for Latin words left looks for these instead."""
 
 PLURAL_CATEGORIES = {
@@ -534,6 +535,12 @@ def test_negotiate_only_picks_available_languages():
         ("el", "group_more_players", 1, "… και 1 ακόμη παίκτης"),
         ("el", "group_more_players", 280, "… και 280 ακόμη παίκτες"),
         ("hi", "group_more_players", 280, "… और 280 अन्य खिलाड़ी"),
+        ("es", "question_count", 0, "0 preguntas"),
+        ("es", "question_count", 1, "1 pregunta"),
+        ("es", "question_count", 5, "5 preguntas"),
+        ("es", "question_count", 1_000_000, "1000000 de preguntas"),
+        ("es", "question_count", 1_000_001, "1000001 preguntas"),
+        ("es", "group_more_players", 2_000_000, "… y 2000000 de participantes más"),
     ],
 )
 def test_plural_forms(language, key, count, expected):

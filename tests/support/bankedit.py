@@ -22,6 +22,7 @@ NEW_OPTION = {
     "ru": "Совершенно новый верный ответ",
     "tr": "Yepyeni bir doğru cevap",
     "fa": "یک پاسخ درست کاملاً تازه",
+    "es": "Una respuesta correcta totalmente nueva",
 }
 """The text :func:`replace_correct_option` gives the new correct option."""
 
