@@ -82,6 +82,22 @@ def mostly_right_to_left(text: str) -> bool:
     return right > left
 
 
+LRM = "\u200e"
+"""LEFT-TO-RIGHT MARK: a strong left-to-right character that is not drawn."""
+
+_LEADING_SIGN = re.compile(r"(?<![^\s(«\"'>])(?=[/\-−+]{1,2}[\w.])")
+"""Where a command, an option or a signed number starts ("/quiz", "--lang", "-0.35", "+4") at
+the start of a word: its slash or sign is neutral (or weak) and would be laid out on the far
+side of what follows it in right-to-left text ("quiz/", "review--", "0.35-")."""
+
+
+def anchored(text: str) -> str:
+    """``text`` with LEFT-TO-RIGHT MARK before each command, option or signed number
+    (:data:`_LEADING_SIGN`), so that its slash or sign stays at its start in a right-to-left
+    line (for right-to-left text only; Telegram's apps still see the command)."""
+    return _LEADING_SIGN.sub(LRM, text)
+
+
 def directed(text: str, *, html: bool = False, mostly: bool = True) -> str:
     """``text`` with RIGHT-TO-LEFT MARK at the start of each line that would otherwise be laid
     out left to right (its first strong character is a Latin one, or it has none: "ZeRO ...",
@@ -94,7 +110,7 @@ def directed(text: str, *, html: bool = False, mostly: bool = True) -> str:
         return text
     if mostly and not mostly_right_to_left(_TAG.sub("", text) if html else text):
         return text
-    lines = text.split("\n")
+    lines = anchored(text).split("\n")
     for number, line in enumerate(lines):
         shown = _TAG.sub("", line) if html else line
         if shown.strip() and _strong(shown) != "R":
@@ -110,6 +126,24 @@ def isolate(value: str) -> str:
     if "://" in value or _strong(value) is None:
         return value
     return f"{FSI}{value}{PDI}"
+
+
+def balanced(lines: list[str]) -> list[str]:
+    """``lines`` (one text wrapped) with each isolate a wrap cut in two closed at the end of its
+    first line and opened again at the start of the next, so that each line can be laid out on
+    its own (UAX #9 takes an unmatched initiator to the end of its paragraph)."""
+    out, open_ = [], ""
+    for line in lines:
+        line = open_ + line
+        stack: list[str] = []
+        for char in line:
+            if char in "\u2066\u2067\u2068":
+                stack.append(char)
+            elif char == PDI and stack:
+                stack.pop()
+        open_ = "".join(stack)
+        out.append(line + PDI * len(stack))
+    return out
 
 
 _ISOLATE = re.compile("([\u2066\u2067\u2068])([^\u2066-\u2069]*)\u2069")
