@@ -134,6 +134,13 @@ ABOVE_PHRASES = {
         r"\b(?:ολα|ολες|ολοι) (?:τα|οι) (?:παραπανω|ανωτερω)\b",
         r"\b(?:κανενα|καμια|κανενας|τιποτα) (?:απο )?(?:τα |τις |τους )?(?:παραπανω|ανωτερω)\b",
     ),
+    "pt": (
+        r"\b(?:todas|todos) (?:as |os )?(?:anteriores|acima)\b",
+        r"\b(?:todas|todos) (?:as |os )?(?:alternativas|opções|respostas) (?:anteriores|acima)\b",
+        r"\b(?:nenhuma|nenhum) (?:das |dos )?(?:anteriores|acima)\b",
+        r"\b(?:nenhuma|nenhum) (?:das |dos )?(?:alternativas|opções|respostas) (?:anteriores|acima)\b",
+        r"\bambas as (?:anteriores|alternativas acima|opções acima)\b",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are
