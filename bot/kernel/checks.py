@@ -136,9 +136,11 @@ ABOVE_PHRASES = {
     ),
     "pt": (
         r"\b(?:todas|todos) (?:as |os )?(?:anteriores|acima)\b",
-        r"\b(?:todas|todos) (?:as |os )?(?:alternativas|opções|respostas) (?:anteriores|acima)\b",
+        r"\b(?:todas|todos) (?:as |os )?(?:alternativas|opções|respostas) "
+        r"(?:anteriores|acima)\b",
         r"\b(?:nenhuma|nenhum) (?:das |dos )?(?:anteriores|acima)\b",
-        r"\b(?:nenhuma|nenhum) (?:das |dos )?(?:alternativas|opções|respostas) (?:anteriores|acima)\b",
+        r"\b(?:nenhuma|nenhum) (?:das |dos )?(?:alternativas|opções|respostas) "
+        r"(?:anteriores|acima)\b",
         r"\bambas as (?:anteriores|alternativas acima|opções acima)\b",
     ),
 }
