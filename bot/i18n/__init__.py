@@ -191,10 +191,11 @@ class Catalog:
 @cache
 def _plural_samples(language: str) -> dict[str, int]:
     """A whole number of each CLDR plural category of ``language`` that has one (the first of
-    1, 2 ... 999, then 0), in CLDR's order of categories."""
+    1, 2 ... 999, then 0, then a million: the "many" of Portuguese), in CLDR's order of
+    categories."""
     rule = Locale.parse(language).plural_form
     samples: dict[str, int] = {}
-    for n in (*range(1, 1000), 0):
+    for n in (*range(1, 1000), 0, 1_000_000):
         samples.setdefault(rule(n), n)
     order = ("zero", "one", "two", "few", "many", "other")
     return {category: samples[category] for category in order if category in samples}

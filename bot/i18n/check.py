@@ -7,9 +7,10 @@ Checks, each problem naming the language and message key:
 * ``messages.pot`` is what ``pybabel extract`` makes of them now (the date aside).
 * each ``<language>/LC_MESSAGES/messages.po``: the language is in :data:`bot.i18n.SUPPORTED`
   (and every supported language but English has one); its ``Plural-Forms`` rule agrees with
-  CLDR's plural categories of the language for 0 to 1000 and exact millions; it has exactly the messages of the
-  template, with the same English texts (else ``pybabel update`` is due); none fuzzy, none
-  untranslated, every plural form given; every form uses exactly the English placeholders.
+  CLDR's plural categories of the language for 0 to 1000 and exact millions; it has exactly
+  the messages of the template, with the same English texts (else ``pybabel update`` is
+  due); none fuzzy, none untranslated, every plural form given; every form uses exactly the
+  English placeholders.
 * each ``messages.mo`` holds what ``pybabel compile`` makes of its ``.po``: the same
   translations and Plural-Forms rule.
 

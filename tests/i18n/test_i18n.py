@@ -37,7 +37,7 @@ OTHERS = [language for language in SUPPORTED if language != "en"]
 COUNTS = (0, 1, 2, 5)
 PLURALS = [key for key, message in MESSAGES.items() if isinstance(message, Plural)]
 
-SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK"}
+SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK", "pt": "LATIN"}
 """The Unicode script (as in character names) each non-English catalog is written in."""
 
 LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"} | {
@@ -88,6 +88,12 @@ terminal's confirmations accept on any keyboard. Commands like /quiz, command-li
 def forms(message: str | Mapping[str, str]) -> list[str]:
     """The texts of a message: itself, or each plural form."""
     return list(message.values()) if isinstance(message, Mapping) else [message]
+
+
+ENGLISH_WORDS = frozenset(
+    "the and of to is are you your with this that for not from what which have has".split()
+)
+"""Common English words, none of them a word of a Latin-script catalog's language."""
 
 
 def letters_left(text: str) -> str:
@@ -204,8 +210,9 @@ def test_plural_forms_rule_is_babels(language):
 
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_plural_categories_of_the_supported_languages(language):
-    """en, hi and el use CLDR's 'one' and 'other' only."""
-    assert catalog(language).plural_categories() == {"one", "other"}
+    """en, hi and el use CLDR's 'one' and 'other' only; pt also 'many' (exact millions)."""
+    expected = {"pt": {"one", "many", "other"}}.get(language, {"one", "other"})
+    assert catalog(language).plural_categories() == expected
 
 
 @pytest.mark.parametrize("language", SUPPORTED)
@@ -297,8 +304,8 @@ def test_call_sites_use_known_keys():
 
 def test_unsupported_language_gets_the_default_catalog():
     """catalog() of a language without a catalog returns the English one."""
-    assert catalog("pt").language == DEFAULT
-    assert catalog("pt")("button_next") == catalog("en")("button_next")
+    assert catalog("kl").language == DEFAULT
+    assert catalog("kl")("button_next") == catalog("en")("button_next")
 
 
 def test_dotted_keys():
@@ -359,9 +366,9 @@ def test_a_broken_translation_falls_back_to_english(caplog):
 def test_a_missing_compiled_catalog_falls_back_to_english(caplog):
     """A language without a .mo gets the English texts (and an error in the log)."""
     with caplog.at_level(logging.ERROR, logger="bot.i18n"):
-        t = Catalog("pt", translations("pt"))
+        t = Catalog("kl", translations("kl"))
     assert t("button_next") == catalog("en")("button_next")
-    assert any("pt" in r.getMessage() for r in caplog.records)
+    assert any("kl" in r.getMessage() for r in caplog.records)
 
 
 # --- translations -------------------------------------------------------------------------
@@ -378,10 +385,15 @@ def test_no_untranslated_english_left(language):
 
 @pytest.mark.parametrize("language", OTHERS)
 def test_no_english_words_left(language):
-    """Apart from commands, option letters and product names, no Latin-script word remains."""
+    """Apart from commands, option letters and product names, no Latin-script word remains
+    (in a language written in Latin script: no common English word)."""
     for key, message in catalog(language).messages.items():
         for text in forms(message):
-            latin = [w for w in letters_left(text).split() if re.search(r"[A-Za-z]", w)]
+            words = letters_left(text).split()
+            if SCRIPT[language] == "LATIN":
+                latin = [w for w in words if w.lower() in ENGLISH_WORDS]
+            else:
+                latin = [w for w in words if re.search(r"[A-Za-z]", w)]
             assert not latin, (key, latin)
 
 
@@ -418,7 +430,9 @@ def test_script_check_catches_english():
         ("hi-IN", "hi"),
         ("en-US", "en"),
         ("en", "en"),
-        ("pt-BR", "en"),
+        ("pt-BR", "pt"),
+        ("pt-pt", "pt"),
+        ("kl-GL", "en"),
         ("de", "en"),
         (None, "en"),
         ("", "en"),
