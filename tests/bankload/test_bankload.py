@@ -16,6 +16,7 @@ from bot.bankload import (
     load_banks,
     parse_bank,
 )
+from bot.i18n import SUPPORTED
 from bot.bankload.yaml_positions import MAX_YAML_NODES
 from bot.kernel.bank import MAX_QUESTION_UTF16
 
@@ -126,10 +127,11 @@ def test_minimal_bank_is_valid(tmp_path):
 
 
 def test_real_bank_loads():
-    """The bundled bank has 8 questions in en/hi/el, each with one correct option, keyed A-D."""
+    """The bundled bank has 8 questions in every supported language, each with one correct
+    option, keyed A-D."""
     bank = load_bank(REAL_BANK)
     assert bank.id == "deepspeed-megatron"
-    assert bank.languages == ("en", "hi", "el")
+    assert bank.languages == SUPPORTED
     assert bank.default_language == "en"
     assert len(bank.questions) == 8
     assert len({q.id for q in bank.questions}) == 8
@@ -147,7 +149,7 @@ def test_real_bank_loads():
             question.explanation,
             *(option.text for option in question.options),
         ):
-            assert set(text.by_language) == {"en", "hi", "el"}
+            assert set(text.by_language) == set(SUPPORTED)
 
 
 def test_real_bank_loads_from_its_folder():
