@@ -16,8 +16,8 @@ from bot.bankload import (
     load_banks,
     parse_bank,
 )
-from bot.i18n import SUPPORTED
 from bot.bankload.yaml_positions import MAX_YAML_NODES
+from bot.i18n import SUPPORTED
 from bot.kernel.bank import MAX_QUESTION_UTF16
 
 REAL_BANK = Path(__file__).resolve().parents[2] / "banks" / "deepspeed-megatron.yaml"
