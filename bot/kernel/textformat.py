@@ -39,10 +39,12 @@ _LABEL = re.compile(r"^([A-La-l])\s*[.)]\s+")
 _BULLET = re.compile(r"^[-•–]\s+")
 
 TRUE_WORDS = frozenset(
-    word.casefold() for word in ("True", "सही", "Σωστό", "Σωστο", "Αληθές", "Αληθες")
+    word.casefold()
+    for word in ("True", "सही", "Σωστό", "Σωστο", "Αληθές", "Αληθες", "Verdadeiro", "Certo")
 )
 FALSE_WORDS = frozenset(
-    word.casefold() for word in ("False", "गलत", "ग़लत", "Λάθος", "Λαθος", "Ψευδές", "Ψευδες")
+    word.casefold()
+    for word in ("False", "गलत", "ग़लत", "Λάθος", "Λαθος", "Ψευδές", "Ψευδες", "Falso", "Errado")
 )
 """Option texts read as True and False (casefolded: Greek's final ς folds to σ), in the bot's
 languages."""
