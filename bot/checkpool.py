@@ -1,7 +1,8 @@
-"""A created quiz's check in a process of its own: a large file sent to the bot is read and
-checked (:func:`bot.bankload.creators.check_document`) without holding the bot's interpreter,
-so that the other users' taps are answered meanwhile (issue 31: the check of a large valid file
-held every tap while it ran in a thread).
+"""A created quiz's check, and a sent file's conversion, in a process of its own: a large file
+sent to the bot is converted (:func:`bot.features.importing.rules.convert`), read and checked
+(:func:`bot.bankload.creators.check_document`) without holding the bot's interpreter, so that
+the other users' taps are answered meanwhile (issue 31: the check of a large valid file held
+every tap while it ran in a thread).
 
 One worker process, started on the first check (``forkserver``: a clean process, none of the
 bot's threads or sockets), used one check at a time, replaced if it dies.
@@ -12,14 +13,18 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from bot.bankload.creators import check_document
 from bot.bankload.problems import BankProblem
 from bot.kernel.bank import Bank
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class CheckPool:
@@ -45,11 +50,23 @@ class CheckPool:
             BrokenProcessPool: the worker died during the check (it is replaced for the next
                 one).
         """
+        return self.run(check_document, document, file)
+
+    def run(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``function(*args, **kwargs)`` (a module-level function, picklable arguments and
+        result), run in the worker process, one call at a time.
+
+        Raises:
+            BrokenProcessPool: the worker died during the call (it is replaced for the next
+                one); what ``function`` raises.
+        """
         pool = self._executor()
         try:
-            return pool.submit(check_document, document, file).result()
+            return pool.submit(function, *args, **kwargs).result()
         except BrokenProcessPool:
-            log.error("the check's worker process died (file %s); starting another", file)
+            log.error(
+                "the worker process died (%s); starting another", getattr(function, "__name__", "?")
+            )
             with self._lock:
                 if self._pool is pool:
                     self._pool = None

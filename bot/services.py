@@ -27,6 +27,7 @@ from bot.features.groups.service import GroupService
 from bot.features.groups.sessions import SessionRunner
 from bot.features.homework.ports import HomeworkStore, TimeZoneStore
 from bot.features.homework.service import HomeworkService
+from bot.features.importing.service import ImportService
 from bot.features.learning import chart
 from bot.features.learning.ports import CardStore
 from bot.features.learning.service import LearningService
@@ -90,6 +91,8 @@ class Services:
     """The question of the day in groups and channels (:mod:`bot.features.daily.handlers`)."""
     checks: CheckPool
     """The created quizzes' checks, in a worker process (started on the first one)."""
+    imports: ImportService
+    """GIFT, Aiken and CSV files converted to created quizzes, in the checks' worker process."""
 
     def changed_elsewhere(self, user_id: int | None) -> None:
         """Another instance changed what is stored about ``user_id`` (None: anyone may have):
@@ -213,6 +216,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
         chart_warm_up=asyncio.create_task(asyncio.to_thread(chart.warm)),
         daily=DailyService(store, banks, clock=data.clock, zones=store),
         checks=checks,
+        imports=ImportService(run=checks.run),
     )
 
 
@@ -280,6 +284,7 @@ def install(app: QuizApplication, made: Services) -> None:
             made.homework,
             made.sessions,
             made.daily,
+            made.imports,
         )
     }
 

@@ -32,9 +32,10 @@ from babel.dates import format_timedelta
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
+from bot.i18n import bidi
 from bot.i18n.messages import MESSAGES, Plural
 
-SUPPORTED: tuple[str, ...] = ("en", "hi", "el", "pt")
+SUPPORTED: tuple[str, ...] = ("en", "hi", "el", "id", "pt")
 """Languages with a UI catalog (and in which the bundled bank is written). English is the source
 language (its texts are in :mod:`bot.i18n.messages`); every other one has a gettext catalog."""
 
@@ -86,6 +87,9 @@ class Catalog:
     def __init__(self, language: str, translations: gettext.NullTranslations | None = None) -> None:
         self.language = language
         self._locale = Locale.parse(language)
+        self.right_to_left = bidi.right_to_left(language)
+        """Whether the language is written right to left: each text value put into a message
+        is then isolated (:func:`bot.i18n.bidi.isolate`)."""
         self._translations = translations if translations is not None else NullTranslations()
         self._warned: set[str] = set()
         # singular texts resolved once (the hot path is then a dict look-up and str.format);
@@ -132,6 +136,11 @@ class Catalog:
             text = self._translations.npgettext(
                 key, text[0], text[1], cast(int, params[self._numbers[key]])
             )
+        if self.right_to_left:
+            params = {
+                name: bidi.isolate(value) if isinstance(value, str) else value
+                for name, value in params.items()
+            }
         try:
             return text.format(**params)
         except (KeyError, IndexError, ValueError, AttributeError):

@@ -134,6 +134,13 @@ ABOVE_PHRASES = {
         r"\b(?:ολα|ολες|ολοι) (?:τα|οι) (?:παραπανω|ανωτερω)\b",
         r"\b(?:κανενα|καμια|κανενας|τιποτα) (?:απο )?(?:τα |τις |τους )?(?:παραπανω|ανωτερω)\b",
     ),
+    "id": (
+        r"\bsemua (?:jawaban |pilihan )?(?:yang )?(?:di )?atas\b",
+        r"\bsemuanya benar\b",
+        r"\btidak ada (?:satu pun )?(?:jawaban |pilihan )?(?:yang benar )?"
+        r"(?:dari |di )?(?:yang )?(?:di )?atas\b",
+        r"\bbukan salah satu (?:dari )?(?:yang )?(?:di )?atas\b",
+    ),
     "pt": (
         r"\b(?:todas|todos) (?:as |os )?(?:anteriores|acima)\b",
         r"\b(?:todas|todos) (?:as |os )?(?:alternativas|opções|respostas) "

@@ -33,6 +33,14 @@ STOPWORDS = {
         αυτους αυτον αυτων κάθε καθε ολο ολα ολες ολοι μονο επισης αλλα ενω οπως οταν αν
         ομως""".split()
     ),
+    "id": frozenset(
+        """yang di ke dari dan atau dengan untuk pada dalam oleh adalah ialah ini itu tersebut
+        sebagai juga tidak tak bukan belum akan sudah telah sedang masih karena sehingga agar
+        supaya bagi atas antara setiap tiap semua seluruh para sebuah suatu seorang ada apa
+        bagaimana mana berapa mengapa siapa kapan jika bila kalau maka namun tetapi tapi
+        sedangkan serta lalu kemudian hanya saja pun lebih paling sangat seperti yaitu yakni
+        dapat bisa harus perlu tanpa hingga sampai sejak selama tentang terhadap per nya""".split()
+    ),
     "pt": frozenset(
         """o a os as um uma uns umas de do da dos das em no na nos nas num numa ao aos à às
         por pelo pela pelos pelas para com sem e ou mas não nem é são era eram foi foram ser

@@ -16,8 +16,8 @@ One message is one question::
   quote block (Telegram's apps turn a typed ``>`` line into one);
 - options may carry labels ``A)``, ``B.``, ... or bullets ``-``, ``•`` (when every option has
   one, they are dropped); blank lines are ignored;
-- two options "True" and "False" (or सही/गलत, Σωστό/Λάθος), one marked, make a true/false
-  question.
+- two options "True" and "False" (or सही/गलत, Σωστό/Λάθος, Benar/Salah), one marked, make a
+  true/false question.
 
 The text is plain: ``<b>``, ``**`` or ``&amp;`` stay as typed (the screens escape them).
 """
@@ -40,11 +40,32 @@ _BULLET = re.compile(r"^[-•–]\s+")
 
 TRUE_WORDS = frozenset(
     word.casefold()
-    for word in ("True", "सही", "Σωστό", "Σωστο", "Αληθές", "Αληθες", "Verdadeiro", "Certo")
+    for word in (
+        "True",
+        "सही",
+        "Σωστό",
+        "Σωστο",
+        "Αληθές",
+        "Αληθες",
+        "Benar",
+        "Verdadeiro",
+        "Certo",
+    )
 )
 FALSE_WORDS = frozenset(
     word.casefold()
-    for word in ("False", "गलत", "ग़लत", "Λάθος", "Λαθος", "Ψευδές", "Ψευδες", "Falso", "Errado")
+    for word in (
+        "False",
+        "गलत",
+        "ग़लत",
+        "Λάθος",
+        "Λαθος",
+        "Ψευδές",
+        "Ψευδες",
+        "Salah",
+        "Falso",
+        "Errado",
+    )
 )
 """Option texts read as True and False (casefolded: Greek's final ς folds to σ), in the bot's
 languages."""

@@ -24,7 +24,7 @@ from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot, Job
 from telegram.request import BaseRequest
 
 from bot.config import Settings
-from bot.i18n import Catalog
+from bot.i18n import Catalog, bidi
 from bot.kernel.bank import Bank
 from bot.render import callbacks as render_callbacks
 from bot.render import limits as render_limits
@@ -173,20 +173,19 @@ def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
     for row in screen.keyboard:
         buttons, api_row = [], []
         for button in row:
+            label = bidi.directed(button.label, mostly=False)  # a Persian "ZeRO ..." label
             if isinstance(button.action, render_screen.UrlButton):
                 value = button.action.url
-                buttons.append(InlineKeyboardButton(button.label, url=value))
-                api_row.append({"text": button.label, "url": value})
+                buttons.append(InlineKeyboardButton(label, url=value))
+                api_row.append({"text": label, "url": value})
             elif isinstance(button.action, render_screen.ShareButton):
                 value = button.action.query
-                buttons.append(InlineKeyboardButton(button.label, switch_inline_query=value))
-                api_row.append({"text": button.label, "switch_inline_query": value})
+                buttons.append(InlineKeyboardButton(label, switch_inline_query=value))
+                api_row.append({"text": label, "switch_inline_query": value})
             else:
                 value = render_callbacks.encode(button.action)
-                buttons.append(
-                    InlineKeyboardButton(button.label, callback_data=value, style=button.style)
-                )
-                api_row.append({"text": button.label, "callback_data": value})
+                buttons.append(InlineKeyboardButton(label, callback_data=value, style=button.style))
+                api_row.append({"text": label, "callback_data": value})
                 if button.style is not None:  # Bot API 9.4
                     api_row[-1]["style"] = str(button.style)
         rows.append(buttons)

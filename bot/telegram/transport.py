@@ -58,6 +58,7 @@ before, still in hand) are dropped there too, before PTB builds them.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from typing import Any, Protocol
@@ -71,6 +72,8 @@ from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 from yarl import URL
 
+from bot.i18n import bidi
+from bot.render.limits import MAX_CAPTION_UTF16, MAX_MESSAGE_UTF16, MAX_TOAST_UTF16
 from bot.telegram.outcomes import ConnectFailed, ConnectTimedOut
 
 _UNREAD: ContextVar[bool] = ContextVar("quizbot_results_unread", default=False)
@@ -299,13 +302,16 @@ class AiohttpRequest(BaseRequest):
         if request_data is not None:
             if request_data.multipart_data:
                 form = aiohttp.FormData()
-                for name, value in request_data.json_parameters.items():
+                fields = request_data.json_parameters  # a new dict: ours to change
+                mark_directions(url, fields)
+                for name, value in fields.items():
                     form.add_field(name, value)
                 for name, (filename, content, mimetype) in request_data.multipart_data.items():
                     form.add_field(name, content, filename=filename, content_type=mimetype)
                 body = form
             else:  # a payload made here: aiohttp need not look its type up
                 parameters = request_data.parameters  # a new dict: ours to change
+                mark_directions(url, parameters)
                 if self._confirm is not None and url.endswith("/getUpdates"):
                     asked = int(parameters.get("offset") or 0)  # type: ignore[arg-type]
                     parameters["offset"] = self._confirm.offset(asked)
@@ -327,3 +333,26 @@ class AiohttpRequest(BaseRequest):
             raise ConnectFailed(f"aiohttp.{type(exc).__name__}: {exc}") from exc
         except aiohttp.ClientError as exc:
             raise NetworkError(f"aiohttp.{type(exc).__name__}: {exc}") from exc
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def mark_directions(url: str, parameters: dict[str, Any]) -> None:
+    """Start each line of a right-to-left message text, caption or toast that Telegram's apps
+    would lay out left to right (its first letter a Latin one: "ZeRO ...", or none: "3/8") with
+    RIGHT-TO-LEFT MARK (:func:`bot.i18n.bidi.directed`), in place: the apps take a line's
+    direction from its first strong character. Not when the marks would take the text past
+    Telegram's length limit (it is sent as it is then)."""
+    method = url.rsplit("/", 1)[-1]
+    for field, limit in (("text", MAX_MESSAGE_UTF16), ("caption", MAX_CAPTION_UTF16)):
+        value = parameters.get(field)
+        if not isinstance(value, str) or not bidi.RIGHT_TO_LEFT_LETTER.search(value):
+            continue
+        html = parameters.get("parse_mode") == "HTML"
+        marked = bidi.directed(value, html=html)
+        if method == "answerCallbackQuery":
+            limit = MAX_TOAST_UTF16
+        shown = _TAG.sub("", marked) if html else marked
+        if marked != value and len(shown.encode("utf-16-le")) // 2 <= limit:
+            parameters[field] = marked

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -14,6 +15,7 @@ from bot.features.privacy.ports import PrivacyStore
 from bot.features.private import screens as private_screens
 from bot.features.private.service import QuizService
 from bot.features.private.starting import Resumed, resume_or_start
+from bot.i18n import bidi
 from bot.kernel import engine
 from bot.kernel.bank import CONTROL_CHARACTERS, TRUE_FALSE, Bank
 from bot.render.text import PLAIN
@@ -35,18 +37,45 @@ GREEK_LABELS = "ΑΒΓΔΕΖΗΘΙΚΛΜ"
 """Greek capitals typed for the option labels A-L (on a Greek keyboard layout the Latin letters
 are a layout switch away): Α Β Γ Δ are A B C D, in the order of the alphabet."""
 
-QUIT = ("Q", ";")
-"""Replies that quit: "q", or ";" (the q key of a Greek keyboard layout types ";")."""
+ABJAD_LABELS = "ابجدهوزحطیکل"
+"""Persian and Arabic letters typed for the option labels A-L, in abjad order (الف، ب، ج، د,
+as Persian and Arabic school tests letter their options): alif, ba, jim, dal ... The options
+are labelled A-L on every screen (one keyboard of a group's question serves members of every
+language, and the labels sit beside Latin terms: ZeRO, GPU), but a learner on a Persian or
+Arabic keyboard types them without switching layouts (:func:`read_label`)."""
+
+_ABJAD_FORMS = str.maketrans(
+    {"أ": "ا", "إ": "ا", "آ": "ا", "ي": "ی", "ى": "ی", "ك": "ک", "ـ": None}
+)
+"""Arabic forms of the letters of :data:`ABJAD_LABELS` (Arabic ya and kaf, alif with hamza or
+madda) and the tatweel of "هـ", read as the Persian ones."""
+
+QUIT = ("Q", ";", "ض")
+"""Replies that quit: "q", ";" (the q key of a Greek keyboard layout types it) or "ض" (that
+of a Persian or Arabic one)."""
 
 
-def wrap(text: str, width: int | None = None) -> str:
+TERMINAL_BIDI_ENV = "QUIZBOT_TERMINAL_BIDI"
+"""Environment variable: ``1`` when the terminal lays right-to-left text out itself (VTE's
+GNOME Terminal with BiDi on, Konsole, mlterm): ``quizbot play`` then writes Persian and Arabic
+lines in logical order, as stored, instead of in visual order (:func:`wrap`)."""
+
+
+def wrap(text: str, width: int | None = None, environ: Mapping[str, str] = os.environ) -> str:
     """``text`` wrapped to ``width`` columns (default: the terminal's, else 80) as a terminal
     draws it (:func:`bot.terminal.text.wrap`: spacing vowel signs take a column, combining marks
     none, CJK and emoji two; continuation lines indented). Line breaks and blank lines are
-    kept."""
+    kept. A mostly right-to-left text (Persian, Arabic) is wrapped first, then each line put in
+    visual order (:func:`bot.i18n.bidi.visual`), unless :data:`TERMINAL_BIDI_ENV` says the
+    terminal reorders by itself."""
     import shutil
 
-    return termtext.wrap(text, width or shutil.get_terminal_size((80, 24)).columns)
+    wrapped = termtext.wrap(text, width or shutil.get_terminal_size((80, 24)).columns)
+    if environ.get(TERMINAL_BIDI_ENV) == "1":
+        return wrapped
+    if not bidi.mostly_right_to_left(text):
+        return bidi.CONTROLS.sub("", wrapped)
+    return "\n".join(bidi.visual(line) for line in wrapped.split("\n"))
 
 
 def print_plain(text: str) -> None:
@@ -103,11 +132,21 @@ def yes_word(t: i18n.Catalog) -> str:
 
 def read_label(reply: str, labels: str) -> str | None:
     """The option label (A-L) a typed reply names: a Latin or Greek letter (:data:`GREEK_LABELS`),
-    either case, among ``labels``; None for anything else."""
-    reply = reply.strip().upper()
-    if len(reply) == 1 and reply in GREEK_LABELS:
+    either case, a Persian or Arabic one (:data:`ABJAD_LABELS`; "الف" too), or the option's
+    number in any script's digits (1, ۱, ١ for A), among ``labels``; None for anything else."""
+    reply = _abjad(reply.strip()).upper()
+    if reply.isdecimal() and 1 <= int(reply) <= len(engine.LABELS):
+        reply = engine.LABELS[int(reply) - 1]
+    elif len(reply) == 1 and reply in GREEK_LABELS:
         reply = engine.LABELS[GREEK_LABELS.index(reply)]
+    elif len(reply) == 1 and reply in ABJAD_LABELS:
+        reply = engine.LABELS[ABJAD_LABELS.index(reply)]
     return reply if len(reply) == 1 and reply in labels else None
+
+
+def _abjad(reply: str) -> str:
+    """``reply`` with "الف" as its one letter and the Arabic forms read as the Persian ones."""
+    return reply.translate(_ABJAD_FORMS).replace("الف", "ا")
 
 
 def true_false_words(t: i18n.Catalog, order: Sequence[int]) -> dict[str, str]:
@@ -123,9 +162,10 @@ def true_false_words(t: i18n.Catalog, order: Sequence[int]) -> dict[str, str]:
 
 def read_labels(reply: str, labels: str) -> str | None:
     """The option labels a typed reply names for a question with several right options
-    ("A C", "a,c" or "AC"; Latin or Greek letters, as :func:`read_label`), in the order typed;
+    ("A C", "a,c" or "AC"; Latin, Greek, Persian or Arabic letters or single digits, as
+    :func:`read_label`), in the order typed;
     None if any is not among ``labels``."""
-    letters = [c for c in reply if not c.isspace() and c not in ",;"]
+    letters = [c for c in _abjad(reply) if not c.isspace() and c not in ",;،"]
     named = [read_label(c, labels) for c in letters]
     return "".join(label for label in named if label) if named and all(named) else None
 

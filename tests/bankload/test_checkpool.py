@@ -62,3 +62,24 @@ def test_closing_abandons_a_check_under_way(pool):
         started.wait()
         pool.close()
         assert isinstance(running.exception(), BrokenProcessPool)
+
+
+async def test_a_sent_file_is_converted_in_the_worker_as_in_the_bot(pool):
+    """The import service with the pool's ``run`` converts a CSV as the conversion in the
+    bot's own process does, in another process; a file over the question limit is refused."""
+    from bot.features.importing import rules
+    from bot.features.importing.service import ImportService
+
+    csv = "prompt,A,B,correct\nWhat is the capital of France?,Paris,Lyon,A\n"
+    fields = {"language": "en", "title": "Capitals", "description": "Cities", "limit": 200}
+    in_worker = await ImportService(run=pool.run).convert("csv", csv, **fields)
+    assert in_worker == rules.convert("csv", csv, **fields)
+    assert isinstance(in_worker, rules.Converted) and in_worker.skipped == 0
+    assert pool.run(os.getpid) != os.getpid()
+    too_many = await ImportService(run=pool.run).convert("csv", csv, **{**fields, "limit": 0})
+    assert too_many == rules.TooManyQuestions(1, 0)
+    aiken = "Which city is the capital of France?\nA. Paris\nB. Lyon\nANSWER: A\n"
+    assert isinstance(await ImportService().convert("txt", aiken, **fields), rules.Converted)
+    assert await ImportService().convert("txt", "no question here", **fields) == (
+        rules.NoneConverted(1)  # GIFT: one block, not a question
+    )

@@ -4,13 +4,13 @@ file URL; broken, oversized and unknown files are refused in the sender's langua
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any
 
 from bot import i18n
 from bot.bankload import parse_bank
 from bot.bankload.dump import dump_bank
-from bot.features.importing import rules as importing
 from tests.support.person import Person
 from tests.support.screens import buttons
 
@@ -229,21 +229,24 @@ async def test_a_permanent_getfile_failure_asks_to_send_again(fake, running_bot)
 
 
 async def test_a_file_being_converted_holds_up_no_other_chat(fake, running_bot, monkeypatch):
-    """A file is converted off the event loop: while a maker's CSV is being converted (held
-    here until another user's /start was answered), the bot goes on answering others; then
-    the maker gets their quiz. On the loop, the conversion would hold every chat: the held
-    parser would wait in vain and the maker get no quiz."""
+    """A file is converted off the event loop, in the worker process: while a maker's CSV is
+    being converted (held here until another user's /start was answered), the bot goes on
+    answering others; then the maker gets their quiz. On the loop, the conversion would hold
+    every chat: the held conversion would wait in vain and the maker get no quiz."""
     release, entered = threading.Event(), threading.Event()
     waited_in_vain = []
-    convert = importing.PARSERS["csv"]
+    pids = []
+    imports = running_bot.app.bot_data.services.imports
+    run = imports._run  # the worker process's
 
-    def held(text: str) -> importing.Parsed:
+    def held(function, *args, **kwargs):
         entered.set()
         if not release.wait(timeout=20):  # only on failure: the loop itself was held
             waited_in_vain.append(True)
-        return convert(text)
+        pids.append(run(os.getpid))
+        return run(function, *args, **kwargs)
 
-    monkeypatch.setitem(importing.PARSERS, "csv", held)
+    monkeypatch.setattr(imports, "_run", held)
     maker, player = Person(fake, 611, "Grace"), Person(fake, 612, "Linus")
     csv = "prompt,A,B,correct\nWhat is the capital of France?,Paris,Lyon,A\n"
     fake.send_document(611, csv.encode(), "capitals.csv")
@@ -254,6 +257,7 @@ async def test_a_file_being_converted_holds_up_no_other_chat(fake, running_bot, 
     await fake.wait_for(lambda: len(maker.bot_messages()) >= 2)
     assert not waited_in_vain
     assert [r.questions for r in await stored(running_bot, 611)] == [1]
+    assert pids and pids[0] != os.getpid()  # converted in the worker, not in the bot's process
 
 
 async def test_a_file_with_more_questions_than_a_quiz_holds_is_refused_before_a_bank(
@@ -294,14 +298,15 @@ async def test_a_stop_with_a_file_being_checked_is_prompt_and_touches_no_closed_
 
     monkeypatch.setattr(lifecycle, "STOP_SECONDS", 0.2)  # the bound, not a pause to wait out
     release, entered = threading.Event(), threading.Event()
-    convert = importing.PARSERS["csv"]
+    imports = running_bot.app.bot_data.services.imports
+    run = imports._run
 
-    def held(text: str) -> importing.Parsed:
+    def held(function, *args, **kwargs):
         entered.set()
         release.wait(timeout=30)
-        return convert(text)
+        return run(function, *args, **kwargs)
 
-    monkeypatch.setitem(importing.PARSERS, "csv", held)
+    monkeypatch.setattr(imports, "_run", held)
     csv = "prompt,A,B,correct\nWhat is the capital of France?,Paris,Lyon,A\n"
     Person(fake, 614, "Ada")
     fake.send_document(614, csv.encode(), "capitals.csv")

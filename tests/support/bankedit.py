@@ -16,6 +16,7 @@ NEW_OPTION = {
     "en": "A brand-new correct answer",
     "hi": "एक बिल्कुल नया सही उत्तर",
     "el": "Μια ολοκαίνουργια σωστή απάντηση",
+    "id": "Jawaban benar yang sama sekali baru",
     "pt": "Uma resposta correta totalmente nova",
 }
 """The text :func:`replace_correct_option` gives the new correct option."""

@@ -1,9 +1,9 @@
 """A generator of large, valid question banks for tests of long messages.
 
-:func:`write_bank` writes a bank YAML (schema: banks/README.md) in English, Hindi and Greek with
-up to 100 questions whose prompts, options and explanations are long and full of characters
-Telegram HTML must escape (``<``, ``>``, ``&``, ``"``), so that every screen that lists
-questions (preview, stats, the final score, the review) outgrows one Telegram message.
+:func:`write_bank` writes a bank YAML (schema: banks/README.md) in English, Hindi, Greek and
+Indonesian with up to 100 questions whose prompts, options and explanations are long and full
+of characters Telegram HTML must escape (``<``, ``>``, ``&``, ``"``), so that every screen that
+lists questions (preview, stats, the final score, the review) outgrows one Telegram message.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-LANGUAGES = ("en", "hi", "el")
+LANGUAGES = ("en", "hi", "el", "id", "pt")
 
 WORDS = {
     "en": (
@@ -68,6 +68,42 @@ WORDS = {
         "<πυρήνας>",
         "Ε&Α",
         '"συγχωνευμένος"',
+        "NVMe",
+    ),
+    "id": (
+        "gradien",
+        "pipeline",
+        "partisi",
+        "tensor",
+        "optimizer",
+        "memori",
+        "bandwidth",
+        "checkpoint",
+        "tahap",
+        "paralel",
+        "aktivasi",
+        "batch",
+        "<kernel>",
+        "litbang&inovasi",
+        '"digabung"',
+        "NVMe",
+    ),
+    "pt": (
+        "gradiente",
+        "pipeline",
+        "fragmento",
+        "tensor",
+        "otimizador",
+        "memória",
+        "largura de banda",
+        "checkpoint",
+        "estágio",
+        "paralelo",
+        "ativação",
+        "lote",
+        "<kernel>",
+        "P&D",
+        '"fundido"',
         "NVMe",
     ),
 }
@@ -141,7 +177,7 @@ def bank_data(
         "description": {lang: sentence(lang, 2, 60) for lang in LANGUAGES},
         "guide": {
             "url": "https://example.org/guide",
-            "label": {"en": "Guide", "hi": "गाइड", "el": "Οδηγός"},
+            "label": {"en": "Guide", "hi": "गाइड", "el": "Οδηγός", "id": "Panduan", "pt": "Guia"},
         },
         "questions": [
             question(

@@ -11,21 +11,19 @@ after it (a size Telegram did not give, or got wrong).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import PurePosixPath
-from typing import Any, cast
 
 from telegram import Document, Message, Update
 from telegram.error import NetworkError, TelegramError
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
-from bot.features.importing.rules import PARSERS, bank_data
+from bot.features.importing.rules import NoneConverted, TooManyQuestions
+from bot.features.importing.service import ImportService
 from bot.features.myquizzes import screens
 from bot.features.myquizzes.service import MAX_QUIZ_QUESTIONS, Published, QuizzesService
 from bot.features.preferences.catalogs import catalog_for
 from bot.i18n import Catalog
-from bot.kernel.bank import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER
 from bot.kernel.library import QuizRecord
 from bot.render.screen import Screen
 from bot.render.text import HTML
@@ -44,16 +42,11 @@ FORMATS = {".yaml": "yaml", ".yml": "yaml", ".gift": "gift", ".csv": "csv", ".ai
 """File name ending -> format; ``.txt`` is Aiken when it has an ``ANSWER:`` line, else GIFT."""
 
 
-def file_format(name: str, text: str | None = None) -> str | None:
-    """The format of a file called ``name`` (its text tells Aiken from GIFT in a ``.txt``);
-    None if it is none of them."""
+def file_format(name: str) -> str | None:
+    """The format of a file called ``name`` (``txt``: Aiken or GIFT, as its text tells,
+    :func:`~bot.features.importing.rules.txt_kind`); None if it is none of them."""
     suffix = PurePosixPath(name).suffix.lower()
-    if suffix == ".txt":
-        if text is None:
-            return "txt"
-        aiken = any(line.strip().upper().startswith("ANSWER:") for line in text.splitlines())
-        return "aiken" if aiken else "gift"
-    return FORMATS.get(suffix)
+    return "txt" if suffix == ".txt" else FORMATS.get(suffix)
 
 
 async def on_document(update: Update, context: Context) -> None:
@@ -81,22 +74,35 @@ async def on_document(update: Update, context: Context) -> None:
     except UnicodeDecodeError:
         await _reply(message, t("documents.not_text"))
         return
-    # off the event loop: a file is up to a megabyte of anyone's text, and every other chat
-    # waits while the loop works (the YAML check is run in a thread by the quiz service)
-    kind = await asyncio.to_thread(file_format, name, text)
+    # off the event loop and off the interpreter: a file is up to a megabyte of anyone's
+    # text, and every other chat waits while the interpreter works (the conversion runs in the
+    # worker process, as does the YAML's check, by the quiz service)
+    kind = file_format(name)
     service = reach(context, QuizzesService)
     if kind == "yaml":
         outcome = await service.submit(user.id, text, language=t.language)
     else:
         assert kind is not None
-        imported = await asyncio.to_thread(_imported, kind, text, PurePosixPath(name).stem, t)
-        if isinstance(imported, str):
-            await _reply(message, imported)
+        stem = PurePosixPath(name).stem
+        title = stem.replace("_", " ").replace("-", " ").strip() or stem
+        converted = await reach(context, ImportService).convert(
+            kind,
+            text,
+            language=t.language,
+            title=t("documents.imported_title", name=title),
+            description=t("documents.imported_description", name=title),
+            limit=MAX_QUIZ_QUESTIONS,
+        )
+        if isinstance(converted, NoneConverted):
+            await _reply(message, t("documents.none_converted", count=converted.found))
             return
-        data_, skipped = imported
-        if skipped:
-            await _reply(message, t("documents.skipped", count=skipped))
-        outcome = await service.submit(user.id, data_, language=t.language)
+        if isinstance(converted, TooManyQuestions):
+            problem = t("problem.too_many_questions", count=converted.count, limit=converted.limit)
+            await _reply(message, t("quizzes.problem_file", problem=problem))
+            return
+        if converted.skipped:
+            await _reply(message, t("documents.skipped", count=converted.skipped))
+        outcome = await service.submit(user.id, converted.data, language=t.language)
     if not isinstance(outcome.result, Published):
         await message.reply_text(screens.problems_text(outcome.result.problems, t, HTML))
         return
@@ -123,39 +129,6 @@ async def _download(document: Document) -> bytes | None:
     except (TelegramError, OSError) as exc:
         log.warning("could not download document %s: %r", document.file_unique_id, exc)
     return None
-
-
-def _imported(kind: str, text: str, stem: str, t: Catalog) -> tuple[dict[str, Any], int] | str:
-    """A GIFT, Aiken or CSV file as bank data in the creator's language, and how many of its
-    questions were left out; or what to say when none could be converted, or more than a quiz
-    may hold (:data:`MAX_QUIZ_QUESTIONS`). Run in a thread: linear in the file. Placeholders the
-    importer writes for a missing explanation or source are left out (a created quiz needs
-    neither; the check names what a bank requires)."""
-    parsed = PARSERS[kind](text)
-    if not parsed.questions:
-        return t("documents.none_converted", count=parsed.found)
-    if len(parsed.questions) > MAX_QUIZ_QUESTIONS:  # refused before a bank is made of them
-        return t(
-            "quizzes.problem_file",
-            problem=t(
-                "problem.too_many_questions", count=len(parsed.questions), limit=MAX_QUIZ_QUESTIONS
-            ),
-        )
-    name = stem.replace("_", " ").replace("-", " ").strip() or stem
-    data, _ = bank_data(
-        parsed,
-        language=t.language,
-        bank_id="imported",
-        title=t("documents.imported_title", name=name),
-        description=t("documents.imported_description", name=name),
-    )
-    # cast: bank_data's "questions" is the list of question mappings (edited in place)
-    for question in cast(list[dict[str, Any]], data["questions"]):
-        if question["explanation"] == {t.language: EXPLANATION_PLACEHOLDER}:
-            del question["explanation"]
-        if (question["source"]["title"], question["source"]["url"]) == SOURCE_PLACEHOLDER:
-            del question["source"]
-    return data, sum(1 for note in parsed.notes if note.skipped)
 
 
 async def _reply(message: Message, text: str) -> None:

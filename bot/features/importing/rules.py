@@ -24,6 +24,8 @@ import csv
 import io
 import re
 from collections import Counter
+from dataclasses import dataclass
+from typing import Any, cast
 
 from bot.features.importing.gift import parse_gift
 from bot.features.importing.imported import Imported, Note, Parsed, counted, option_count_problem
@@ -333,3 +335,62 @@ def bank_data(
         "questions": questions,
     }
     return data, lines
+
+
+# --- a file sent to the bot ----------------------------------------------------------------
+
+
+def txt_kind(text: str) -> str:
+    """The format of a ``.txt`` file: Aiken when a line starts with ``ANSWER:``, else GIFT."""
+    aiken = any(line.strip().upper().startswith("ANSWER:") for line in text.splitlines())
+    return "aiken" if aiken else "gift"
+
+
+@dataclass(frozen=True)
+class Converted:
+    """A file's questions as a created quiz's bank mapping (one language), and how many of the
+    file's questions were left out."""
+
+    data: dict[str, object]
+    skipped: int
+
+
+@dataclass(frozen=True)
+class NoneConverted:
+    """No question of the file could be converted; ``found``: how many it seemed to have."""
+
+    found: int
+
+
+@dataclass(frozen=True)
+class TooManyQuestions:
+    """The file has more questions than a quiz may hold: ``count`` of at most ``limit``."""
+
+    count: int
+    limit: int
+
+
+def convert(
+    kind: str, text: str, *, language: str, title: str, description: str, limit: int
+) -> Converted | NoneConverted | TooManyQuestions:
+    """A GIFT, Aiken or CSV file (``kind``, a key of :data:`PARSERS`, or ``txt``: Aiken or GIFT
+    as :func:`txt_kind` tells) as a created quiz in
+    ``language``: linear in the file, picklable in and out (it runs in the bot's worker
+    process). Placeholders for a missing explanation or source are left out (a created quiz
+    needs neither; the check names what a bank requires); more than ``limit`` questions are
+    refused before a bank is made of them."""
+    parsed = PARSERS[txt_kind(text) if kind == "txt" else kind](text)
+    if not parsed.questions:
+        return NoneConverted(parsed.found)
+    if len(parsed.questions) > limit:
+        return TooManyQuestions(len(parsed.questions), limit)
+    data, _ = bank_data(
+        parsed, language=language, bank_id="imported", title=title, description=description
+    )
+    # cast: bank_data's "questions" is the list of question mappings (edited in place)
+    for question in cast(list[dict[str, Any]], data["questions"]):
+        if question["explanation"] == {language: EXPLANATION_PLACEHOLDER}:
+            del question["explanation"]
+        if (question["source"]["title"], question["source"]["url"]) == SOURCE_PLACEHOLDER:
+            del question["source"]
+    return Converted(data, sum(1 for note in parsed.notes if note.skipped))

@@ -6,8 +6,12 @@ Plots are drawn by matplotlib (Agg, through its object API: no pyplot, so it is 
 worker thread). matplotlib lays text out glyph by glyph and does not shape complex scripts: in
 Devanagari its vowel signs and conjuncts come out wrong. So every localized label is drawn by
 Pillow with its Raqm layout engine (HarfBuzz shaping, bundled in Pillow's wheels) in a Noto font
-from PyPI (``fontpkg-noto-sans``: Latin, Greek, Cyrillic; ``fontpkg-noto-sans-devanagari``),
-and placed in the figure as an image; matplotlib itself only writes digits (ticks).
+from PyPI (``fontpkg-noto-sans``: Latin, Greek, Cyrillic; ``fontpkg-noto-sans-devanagari``;
+``fontpkg-noto-sans-arabic``), and placed in the figure as an image; matplotlib itself only
+writes digits (ticks).
+
+Persian and Arabic labels are ordered by FriBiDi, which Raqm loads from the system at run time
+(``libfribidi0``: the Dockerfile installs it).
 
 Call :func:`render_png` off the event loop (``asyncio.to_thread``): it takes about 100-200 ms.
 """
@@ -25,6 +29,7 @@ from babel.dates import format_skeleton
 
 from bot.features.learning.service import Progress
 from bot.i18n import Catalog
+from bot.i18n.bidi import right_to_left
 
 if TYPE_CHECKING:  # imported where they are used: matplotlib's import takes about a second
     import numpy as np
@@ -59,7 +64,13 @@ HSPACE, TITLE_LINE_SPACE = 0.55, 0.2
 
 
 def font_path(language: str) -> Path:
-    """The Noto font file for ``language``'s script (Devanagari for Hindi, else Noto Sans)."""
+    """The Noto font file for ``language``'s script (Devanagari for Hindi, Arabic for Persian
+    and Arabic, which has Latin letters and digits too; else Noto Sans: Latin, Greek,
+    Cyrillic)."""
+    if language in ("fa", "ar"):
+        import fontpkg_noto_sans_arabic as arabic
+
+        return arabic.ROOT / "files" / "NotoSansArabic[wdth,wght].ttf"
     if language == "hi":
         import fontpkg_noto_sans_devanagari as devanagari
 
@@ -122,16 +133,22 @@ def label_image(
     """``text`` shaped by Raqm (HarfBuzz) in the language's Noto font: an RGBA numpy array,
     dark grey on transparent, rotated a quarter turn when ``rotate`` (a vertical axis label).
     Given ``width`` (pixels), the text is wrapped to lines that fit it (:func:`wrap_label`),
-    left-aligned, and the label is scaled down if a word alone is wider.
+    left-aligned (right-aligned in a right-to-left language, whose order Raqm's FriBiDi makes),
+    and the label is scaled down if a word alone is wider.
 
     Raises:
-        RuntimeError: Pillow was built without Raqm (the text would not be shaped).
+        RuntimeError: Pillow was built without Raqm (the text would not be shaped), or, for a
+            right-to-left language, the system has no FriBiDi (Raqm loads it at run time).
     """
     import numpy as np
     from PIL import Image, ImageDraw, features
 
     if not features.check("raqm"):
         raise RuntimeError("Pillow has no Raqm layout engine: labels would not be shaped")
+    if right_to_left(language) and not features.check_feature("fribidi"):
+        raise RuntimeError(
+            "no FriBiDi library (libfribidi0): right-to-left labels would not be ordered"
+        )
     font = _font(language, size * 2)
     pad = size // 2  # at twice the size: half of it on each side of the label as drawn
     lines = [text] if width is None else wrap_label(text, language, width - pad, size=size)
@@ -144,9 +161,11 @@ def label_image(
     bottom = max(box[3] + n * step for n, box in enumerate(boxes))
     image = Image.new("RGBA", (right - left + 2 * pad, bottom - top + 2 * pad), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
-    for n, line in enumerate(lines):
+    rtl = right_to_left(language)
+    for n, (line, box) in enumerate(zip(lines, boxes, strict=True)):
+        indent = right - box[2] if rtl else 0  # a right-to-left label's lines end alike
         draw.text(
-            (pad - left, pad - top + n * step),
+            (pad - left + indent, pad - top + n * step),
             line,
             font=font,
             fill=(40, 40, 40, 255),
@@ -277,7 +296,7 @@ def warm() -> None:
     first /stats is as quick as the others; run it in a thread at start."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: F401
 
-    for language in ("en", "hi"):
+    for language in ("en", "hi", "ar"):
         label_image("·", language)
 
 

@@ -1,0 +1,54 @@
+"""Files sent to the bot converted to created quizzes off the bot's interpreter: the
+conversion (:func:`bot.features.importing.rules.convert`) runs in the worker process the
+wiring gives (the created quizzes' checks' own), so that one user's file holds no one else's
+taps (issue 31)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from bot.features.importing.rules import Converted, NoneConverted, TooManyQuestions, convert
+
+Run = Callable[..., Any]
+"""``run(function, *args, **kwargs)``: call a module-level function with picklable arguments
+somewhere other than the bot's interpreter (a worker process) and return its result, blocking
+the calling thread meanwhile; it may raise what the function raises, or
+``concurrent.futures.process.BrokenProcessPool`` when the worker died."""
+
+
+def _here(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    return function(*args, **kwargs)
+
+
+class ImportService:
+    """GIFT, Aiken and CSV files as created quizzes.
+
+    Args:
+        run: Where the conversion runs (:data:`Run`); by default in the calling thread.
+    """
+
+    def __init__(self, run: Run = _here) -> None:
+        self._run = run
+
+    async def convert(
+        self, kind: str, text: str, *, language: str, title: str, description: str, limit: int
+    ) -> Converted | NoneConverted | TooManyQuestions:
+        """:func:`~bot.features.importing.rules.convert` of the file, in a thread that waits
+        for ``run``.
+
+        Raises:
+            BrokenProcessPool: the worker process died converting it.
+        """
+        result: Converted | NoneConverted | TooManyQuestions = await asyncio.to_thread(
+            self._run,
+            convert,
+            kind,
+            text,
+            language=language,
+            title=title,
+            description=description,
+            limit=limit,
+        )
+        return result

@@ -1,0 +1,121 @@
+"""Right-to-left text (Persian, Arabic) as the Unicode bidirectional algorithm (UAX #9) and
+Telegram's apps lay it out.
+
+A line's direction is its first strong character's (UAX #9, P2-P3; Telegram's apps, like
+browsers, decide each paragraph so). A Persian question that starts with "ZeRO" would be laid
+out left to right, its punctuation at the wrong end: :func:`directed` starts each such line
+of a right-to-left message with RIGHT-TO-LEFT MARK. A value put into a right-to-left sentence
+(a name, a title, a command) is isolated (:func:`isolate`: FIRST STRONG ISOLATE ... POP
+DIRECTIONAL ISOLATE), so that its own letters and its edges' punctuation do not mix with the
+sentence's. ``quizbot play`` shows right-to-left lines in visual order (:func:`visual`), for
+terminals that do not reorder.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+from babel import Locale
+
+FSI, PDI = "\u2068", "\u2069"
+"""FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: what is between them takes its own
+direction (from its first strong character) and counts as one neutral character outside."""
+
+RLM = "\u200f"
+"""RIGHT-TO-LEFT MARK: a strong right-to-left character that is not drawn."""
+
+CONTROLS = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
+"""The bidirectional formatting characters (marks, embeddings, overrides, isolates)."""
+
+_TAG = re.compile(r"<[^>]*>|&[#\w]+;")
+"""An HTML tag or character reference: not drawn, so no part of a line's direction."""
+
+RIGHT_TO_LEFT_LETTER = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+"""A letter of a right-to-left script (Hebrew, Arabic script: Persian, Arabic, Urdu): a text
+without one is left as it is, unlooked at (a regular expression's search: the hot path of
+every other language)."""
+
+_RIGHT = frozenset({"R", "AL"})
+_STRONG = frozenset({"L", "R", "AL"})
+
+
+@cache
+def right_to_left(language: str) -> bool:
+    """Whether ``language`` (a code Babel knows, e.g. ``fa``) is written right to left
+    (CLDR's character order)."""
+    try:
+        return Locale.parse(language).character_order == "right-to-left"
+    except (ValueError, LookupError):
+        return False
+
+
+def _strong(text: str) -> str | None:
+    """The direction of the first strong character of ``text`` ("L" or "R"), None if none.
+    Isolated runs (between an isolate initiator and its PDI) are skipped (UAX #9, P2)."""
+    depth = 0
+    for char in text:
+        if char in "\u2066\u2067\u2068":
+            depth += 1
+        elif char == PDI:
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            kind = unicodedata.bidirectional(char)
+            if kind in _STRONG:
+                return "R" if kind in _RIGHT else "L"
+    return None
+
+
+def mostly_right_to_left(text: str) -> bool:
+    """Whether most of the strong characters (letters) of ``text`` are right-to-left ones
+    (Arabic script, Hebrew): a message of a right-to-left language, its Latin terms aside."""
+    right = left = 0
+    for char in text:
+        kind = unicodedata.bidirectional(char)
+        if kind in _RIGHT:
+            right += 1
+        elif kind == "L":
+            left += 1
+    return right > left
+
+
+def directed(text: str, *, html: bool = False, mostly: bool = True) -> str:
+    """``text`` with RIGHT-TO-LEFT MARK at the start of each line that would otherwise be laid
+    out left to right (its first strong character is a Latin one, or it has none: "ZeRO ...",
+    "3/8", a progress bar), when the text is mostly right to left
+    (:func:`mostly_right_to_left`); any other text is returned as it is. ``html``: the text is
+    Telegram HTML, whose tags and character references are not part of a line's direction.
+    ``mostly=False``: any right-to-left letter makes the text right to left (a button's label,
+    "Stage 3 در ZeRO", short and often mostly Latin)."""
+    if not RIGHT_TO_LEFT_LETTER.search(text):
+        return text
+    if mostly and not mostly_right_to_left(_TAG.sub("", text) if html else text):
+        return text
+    lines = text.split("\n")
+    for number, line in enumerate(lines):
+        shown = _TAG.sub("", line) if html else line
+        if shown.strip() and _strong(shown) != "R":
+            lines[number] = RLM + line
+    return "\n".join(lines)
+
+
+def isolate(value: str) -> str:
+    """``value`` between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE when it has letters (a
+    name, a title, a command put into a right-to-left sentence); a number, a link or an empty
+    value as it is (digits already read left to right in right-to-left text, and a link's
+    end must stay where Telegram's link detection looks for it)."""
+    if "://" in value or _strong(value) is None:
+        return value
+    return f"{FSI}{value}{PDI}"
+
+
+def visual(line: str) -> str:
+    """One line of a right-to-left paragraph in visual order (left to right as drawn, UAX #9
+    with the paragraph's direction right to left), its formatting characters removed: for a
+    terminal that does not reorder."""
+    from bidi import get_display  # python-bidi: only `quizbot play` needs it
+
+    shown = get_display(line, base_dir="R")
+    assert isinstance(shown, str)  # a str in, a str out
+    return CONTROLS.sub("", shown)

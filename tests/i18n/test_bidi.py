@@ -1,0 +1,126 @@
+"""Right-to-left text (bot/i18n/bidi.py): each line of a Persian or Arabic message laid out
+right to left in Telegram, values isolated in right-to-left sentences, visual order in the
+terminal; the transport's and the keyboard's use of it."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from bot import i18n
+from bot.i18n import bidi
+from bot.i18n.bidi import FSI, PDI, RLM
+from bot.render.callbacks import LanguageButton
+from bot.render.screen import Button, Screen
+from bot.telegram.common import keyboard
+from bot.telegram.transport import mark_directions
+from bot.terminal.play import TERMINAL_BIDI_ENV, wrap
+
+QUESTION = "ZeRO در DeepSpeed چگونه حافظهٔ GPU را کاهش می‌دهد؟"
+"""A Persian question whose first letter is a Latin one: left to right unless marked."""
+
+
+def first_strong(line: str) -> str | None:
+    for char in line:
+        kind = unicodedata.bidirectional(char)
+        if kind in ("L", "R", "AL"):
+            return kind
+    return None
+
+
+def test_right_to_left_languages_are_cldrs():
+    codes = ("en", "hi", "el", "ru", "uk", "es", "pt", "id", "tr", "uz", "fa", "ar")
+    assert [code for code in codes if bidi.right_to_left(code)] == ["fa", "ar"]
+    assert not bidi.right_to_left("not a language")
+
+
+def test_each_line_a_latin_letter_would_start_gets_a_right_to_left_mark():
+    """The question's line, a "3/8" line and an option line with a Latin start are marked; a
+    line that starts right to left, or is blank, is left as it is."""
+    text = f"سؤال ۳ از ۸\n{QUESTION}\n\n3/8 ▰▰▰▱▱\nA. Stage 3 از ZeRO"
+    lines = bidi.directed(text).split("\n")
+    assert lines == [
+        "سؤال ۳ از ۸",
+        RLM + QUESTION,
+        "",
+        RLM + "3/8 ▰▰▰▱▱",
+        RLM + "A. Stage 3 از ZeRO",
+    ]
+    assert all(first_strong(line) in ("R", "AL") for line in lines if line)
+
+
+def test_left_to_right_text_is_left_as_it_is():
+    """English (with a Persian name in it), Greek and Hindi texts come back unchanged, the
+    same object: nothing is looked at without a right-to-left letter."""
+    for text in ("Well done, مریم! 3/8", "Σωστά! ZeRO", "सही उत्तर: ZeRO", "ZeRO\n3/8"):
+        assert bidi.directed(text) is text or bidi.directed(text) == text
+
+
+def test_html_tags_are_not_a_lines_first_letter():
+    """In Telegram HTML a bold Latin term still starts the line (marked); a tag before Persian
+    text does not make the line left to right (not marked)."""
+    marked = bidi.directed(f"<b>ZeRO</b> {QUESTION[5:]}\n<b>پاسخ درست</b>", html=True)
+    assert marked.split("\n") == [RLM + f"<b>ZeRO</b> {QUESTION[5:]}", "<b>پاسخ درست</b>"]
+
+
+def test_values_with_letters_are_isolated_numbers_and_links_are_not():
+    assert bidi.isolate("DeepSpeed Basics") == f"{FSI}DeepSpeed Basics{PDI}"
+    assert bidi.isolate("مریم") == f"{FSI}مریم{PDI}"
+    for value in ("3", "3/8", "12,5 %", "", "https://t.me/quizbot?start=x"):
+        assert bidi.isolate(value) == value
+
+
+def test_a_right_to_left_catalog_isolates_the_values_it_puts_into_a_sentence():
+    """A Persian catalog (its English texts here: what matters is the language's direction)
+    isolates a name, not a count; an English catalog isolates nothing."""
+    persian, english = i18n.Catalog("fa"), i18n.Catalog("en")
+    assert persian.right_to_left and not english.right_to_left
+    key = next(
+        key
+        for key, message in i18n.MESSAGES.items()
+        if not isinstance(message, i18n.Plural) and "{name}" in message.text
+    )
+    assert f"{FSI}Ada{PDI}" in persian(key, name="Ada")
+    assert FSI not in english(key, name="Ada") and "Ada" in english(key, name="Ada")
+    assert FSI not in persian("question_header", number=3, total=8)  # "3/8" reads as it is
+
+
+def test_the_terminal_shows_right_to_left_lines_in_visual_order():
+    """Wrapped first (by display width), then each line reordered: the Persian words come out
+    reversed as a left-to-right terminal draws them, the Latin term and the number kept in
+    reading order; no formatting character is left. A terminal that reorders by itself gets
+    the logical order."""
+    shown = wrap(f"{QUESTION} {FSI}3/8{PDI}", 24, environ={})
+    lines = shown.split("\n")
+    assert len(lines) > 1 and all(bidi.CONTROLS.search(line) is None for line in lines)
+    assert "ZeRO" in shown and "DeepSpeed" in shown
+    assert lines[0].endswith("ZeRO")  # the first word read, at the right end as drawn
+    logical = wrap(QUESTION, 24, environ={TERMINAL_BIDI_ENV: "1"})
+    assert logical.split("\n")[0].startswith("ZeRO")
+    assert wrap("Which stage?", 24, environ={}) == "Which stage?"
+
+
+def test_the_transport_marks_texts_captions_and_toasts_within_telegrams_limits():
+    """sendMessage's HTML text and a photo's caption are marked; a toast too, unless the marks
+    would take it past 200 characters; an English text is not touched."""
+    sent = {"chat_id": 1, "text": f"<b>{QUESTION}</b>", "parse_mode": "HTML"}
+    mark_directions("https://api.telegram.org/bot1:x/sendMessage", sent)
+    assert sent["text"] == RLM + f"<b>{QUESTION}</b>"
+    photo = {"chat_id": 1, "caption": "3/8\nنمودار پیشرفت شما"}
+    mark_directions("https://api.telegram.org/bot1:x/sendPhoto", photo)
+    assert photo["caption"] == RLM + "3/8\nنمودار پیشرفت شما"
+    long_toast = {"callback_query_id": "1", "text": "\n".join(["ZeRO پاسخ"] * 20)[:200]}
+    before = dict(long_toast)
+    mark_directions("https://api.telegram.org/bot1:x/answerCallbackQuery", long_toast)
+    assert long_toast == before
+    english = {"chat_id": 1, "text": "ZeRO\n3/8"}
+    mark_directions("https://api.telegram.org/bot1:x/sendMessage", english)
+    assert english["text"] == "ZeRO\n3/8"
+
+
+def test_a_right_to_left_button_label_starting_with_a_latin_term_is_marked():
+    labels = ("Stage 3 در ZeRO", "مرحلهٔ ۲", "Stage 1")
+    markup = keyboard(Screen("x", ((*(Button(label, LanguageButton("fa")) for label in labels),),)))
+    assert markup is not None
+    shown = [button["text"] for button in markup.to_dict()["inline_keyboard"][0]]
+    assert shown == [RLM + "Stage 3 در ZeRO", "مرحلهٔ ۲", "Stage 1"]
+    assert [button.text for button in markup.inline_keyboard[0]] == shown
