@@ -1164,6 +1164,11 @@ def test_clip_utf16(text, limit, clipped):
 # --- long messages: a 100-question bank ---------------------------------------------------
 
 
+LONG_BANK_LANGUAGES = bankgen.LANGUAGES
+"""The languages of the generated long bank: with one more it would pass the 1 MiB a bank file
+may have, so pt (written in the Latin script, like en and id) is not among them."""
+
+
 @pytest.fixture(scope="module")
 def long_bank(tmp_path_factory) -> Bank:
     """A generated bank of 100 questions with long texts full of <, & and " (en, hi, el)."""
@@ -1186,7 +1191,7 @@ def all_missed(bank: Bank) -> engine.Attempt:
     return finished(bank, correct=set())
 
 
-@pytest.mark.parametrize("language", SUPPORTED)
+@pytest.mark.parametrize("language", LONG_BANK_LANGUAGES)
 def test_preview_of_a_long_bank_is_split(long_bank, language):
     """/preview of 100 long questions: several messages, every prompt in order, the guide
     button under the last."""
@@ -1200,7 +1205,7 @@ def test_preview_of_a_long_bank_is_split(long_bank, language):
     assert screens[-1].keyboard[0][0].action == render_screen.UrlButton("https://example.org/guide")
 
 
-@pytest.mark.parametrize("language", SUPPORTED)
+@pytest.mark.parametrize("language", LONG_BANK_LANGUAGES)
 def test_outcome_with_everything_missed_is_split(long_bank, language):
     """The final score with 100 missed questions: several messages, every missed question
     listed, retake and review buttons under the last."""
@@ -1220,7 +1225,7 @@ def test_outcome_with_everything_missed_is_split(long_bank, language):
     ]
 
 
-@pytest.mark.parametrize("language", SUPPORTED)
+@pytest.mark.parametrize("language", LONG_BANK_LANGUAGES)
 def test_review_of_a_long_bank_keeps_each_question_whole(long_bank, language):
     """The review of 100 missed questions: many messages, each question's block whole in one
     of them, every explanation shown."""
@@ -1236,7 +1241,7 @@ def test_review_of_a_long_bank_keeps_each_question_whole(long_bank, language):
         assert question.explanation.by_language[language] in holding[0]
 
 
-@pytest.mark.parametrize("language", SUPPORTED)
+@pytest.mark.parametrize("language", LONG_BANK_LANGUAGES)
 def test_stats_with_100_most_missed_questions_is_split(long_bank, language):
     """/stats listing 100 most-missed long questions: several messages, all listed."""
     t = catalog(language)

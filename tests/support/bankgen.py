@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-LANGUAGES = ("en", "hi", "el", "id", "pt")
+LANGUAGES = ("en", "hi", "el", "id")
 
 WORDS = {
     "en": (
@@ -88,24 +88,6 @@ WORDS = {
         '"digabung"',
         "NVMe",
     ),
-    "pt": (
-        "gradiente",
-        "pipeline",
-        "fragmento",
-        "tensor",
-        "otimizador",
-        "memória",
-        "largura de banda",
-        "checkpoint",
-        "estágio",
-        "paralelo",
-        "ativação",
-        "lote",
-        "<kernel>",
-        "P&D",
-        '"fundido"',
-        "NVMe",
-    ),
 }
 """Words per language, some with characters that Telegram HTML must escape."""
 
@@ -177,7 +159,7 @@ def bank_data(
         "description": {lang: sentence(lang, 2, 60) for lang in LANGUAGES},
         "guide": {
             "url": "https://example.org/guide",
-            "label": {"en": "Guide", "hi": "गाइड", "el": "Οδηγός", "id": "Panduan", "pt": "Guia"},
+            "label": {"en": "Guide", "hi": "गाइड", "el": "Οδηγός", "id": "Panduan"},
         },
         "questions": [
             question(
