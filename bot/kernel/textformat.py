@@ -16,8 +16,8 @@ One message is one question::
   quote block (Telegram's apps turn a typed ``>`` line into one);
 - options may carry labels ``A)``, ``B.``, ... or bullets ``-``, ``•`` (when every option has
   one, they are dropped); blank lines are ignored;
-- two options "True" and "False" (or सही/गलत, Σωστό/Λάθος, Benar/Salah), one marked, make a
-  true/false question.
+- two options "True" and "False" (or सही/गलत, Σωστό/Λάθος, Benar/Salah, Правда/Неправда,
+  صواب/خطأ), one marked, make a true/false question.
 
 The text is plain: ``<b>``, ``**`` or ``&amp;`` stay as typed (the screens escape them).
 """
@@ -48,6 +48,9 @@ TRUE_WORDS = frozenset(
         "Αληθές",
         "Αληθες",
         "Benar",
+        "Правда",
+        "صواب",
+        "صحيح",
         "Verdadeiro",
         "Certo",
     )
@@ -63,6 +66,9 @@ FALSE_WORDS = frozenset(
         "Ψευδές",
         "Ψευδες",
         "Salah",
+        "Неправда",
+        "خطأ",
+        "خاطئ",
         "Falso",
         "Errado",
     )

@@ -115,13 +115,14 @@ VALUE_OPTIONS = frozenset({"--bank", "--banks", "--db", "--lang", "--chart"})
 """The options of ``quizbot play`` that take a value (the word after them); ``--banks`` takes
 one or more paths."""
 
-COUNT_WORDS = frozenset({"of", "out", "από", "में", "से"})
-"""The words between a number and the number it counts out of ("7 of 8", "7 από 8", "8 में से
-प्रश्न 7", where the noun counted may come before the second number): the two numbers and the
-words between them are kept together."""
+COUNT_WORDS = frozenset({"of", "out", "από", "में", "से", "з", "із", "من"})
+"""The words between a number and the number it counts out of ("7 of 8", "7 από 8", "7 з 8",
+"7 من 8", "8 में से प्रश्न 7", where the noun counted may come before the second number): the
+two numbers and the words between them are kept together."""
 
-PUNCTUATION = ".,;:!?·…»”’\"')]।"
-"""What may end a word in a sentence and is not part of it (the Devanagari danda too)."""
+PUNCTUATION = ".,;:!?·…»”’\"')]।،؛؟"
+"""What may end a word in a sentence and is not part of it (the Devanagari danda and the Arabic
+comma, semicolon and question mark too)."""
 
 
 def _command_end(words: list[str], start: int) -> int:

@@ -24,6 +24,7 @@ from bot.i18n import (
     STRICT_ENV,
     SUPPORTED,
     Catalog,
+    bidi,
     catalog,
     negotiate,
     placeholders,
@@ -37,7 +38,14 @@ OTHERS = [language for language in SUPPORTED if language != "en"]
 COUNTS = (0, 1, 2, 5)
 PLURALS = [key for key, message in MESSAGES.items() if isinstance(message, Plural)]
 
-SCRIPT = {"hi": "DEVANAGARI", "el": "GREEK", "id": "LATIN", "pt": "LATIN"}
+SCRIPT = {
+    "hi": "DEVANAGARI",
+    "el": "GREEK",
+    "id": "LATIN",
+    "uk": "CYRILLIC",
+    "ar": "ARABIC",
+    "pt": "LATIN",
+}
 """The Unicode script (as in character names) each non-English catalog is written in."""
 
 ENGLISH_WORDS = {"the", "and", "or", "of", "to", "for", "with", "is", "are", "you", "your"}
@@ -45,8 +53,15 @@ ENGLISH_WORDS |= {"this", "that", "question", "questions", "answer", "send", "ta
 """English words a catalog in the Latin script (id) must not have: there every word is Latin,
 so the check for Latin words left looks for these instead."""
 
-PLURAL_CATEGORIES = {"id": {"other"}, "pt": {"one", "many", "other"}}
-"""The CLDR plural categories of the languages that do not use 'one' and 'other' only."""
+PLURAL_CATEGORIES = {
+    "id": {"other"},
+    "ru": {"one", "few", "many", "other"},
+    "uk": {"one", "few", "many", "other"},
+    "es": {"one", "many", "other"},
+    "pt": {"one", "many", "other"},
+    "ar": {"zero", "one", "two", "few", "many", "other"},
+}
+"""The CLDR plural categories of the languages that do not use 'one' and 'other'."""
 
 LOANWORDS = {"pt": {"quiz"}}
 """Words of ENGLISH_WORDS that a Latin-script language has made its own (o quiz, os quizzes)."""
@@ -198,11 +213,15 @@ def test_plural_forms_rule_agrees_with_cldr(language):
     t = catalog(language)
     rule = Locale.parse(language).plural_form
     assert PLURALS, "the catalogs have plural messages (question_count, stats_attempts ...)"
+    # the categories of whole numbers: Ukrainian "other" is for fractions only
+    whole = {rule(count) for count in range(1001)}
+    assert whole <= t.plural_categories()
     for key in PLURALS:
-        assert set(t.messages[key]) == t.plural_categories(), key
+        assert set(t.messages[key]) == whole, key
         for count in range(1001):
             params = fill(key, t.messages[key], count)
-            assert t(key, **params) == t.messages[key][rule(count)].format(**params), (key, count)
+            shown = bidi.CONTROLS.sub("", t(key, **params))  # right to left: values isolated
+            assert shown == t.messages[key][rule(count)].format(**params), (key, count)
 
 
 @pytest.mark.parametrize("language", OTHERS)
@@ -215,8 +234,9 @@ def test_plural_forms_rule_is_babels(language):
 
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_plural_categories_of_the_supported_languages(language):
-    """en, hi and el use CLDR's 'one' and 'other' only; id has one form ('other'); pt also
-    'many' (exact millions)."""
+    """en, hi, el, tr, uz and fa use CLDR's 'one' and 'other' only; the others as
+    PLURAL_CATEGORIES says (ru, uk: 'one', 'few', 'many', and 'other' for fractions; id:
+    'other' only; ar all six), as CLDR's plural rules give them."""
     expected = PLURAL_CATEGORIES.get(language, {"one", "other"})
     assert catalog(language).plural_categories() == expected
 

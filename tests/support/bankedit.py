@@ -17,6 +17,8 @@ NEW_OPTION = {
     "hi": "एक बिल्कुल नया सही उत्तर",
     "el": "Μια ολοκαίνουργια σωστή απάντηση",
     "id": "Jawaban benar yang sama sekali baru",
+    "uk": "Цілком нова правильна відповідь",
+    "ar": "إجابة صحيحة جديدة تمامًا",
     "pt": "Uma resposta correta totalmente nova",
 }
 """The text :func:`replace_correct_option` gives the new correct option."""
