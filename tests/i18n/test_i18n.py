@@ -208,17 +208,19 @@ def test_catalog_uses_the_english_placeholders(language):
 
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_plural_forms_rule_agrees_with_cldr(language):
-    """For 0 to 1000, every plural message shows the form of the count's CLDR category: the
-    Plural-Forms rule of the catalog's header and Babel's CLDR rule agree."""
+    """For 0 to 1000 and a million, every plural message shows the form of the count's CLDR
+    category: the Plural-Forms rule of the catalog's header and Babel's CLDR rule agree."""
     t = catalog(language)
     rule = Locale.parse(language).plural_form
     assert PLURALS, "the catalogs have plural messages (question_count, stats_attempts ...)"
-    # the categories of whole numbers: Ukrainian "other" is for fractions only
-    whole = {rule(count) for count in range(1001)}
+    # the categories of whole numbers: Ukrainian "other" is for fractions only; Portuguese
+    # "many" is for exact millions
+    counts = (*range(1001), 1_000_000)
+    whole = {rule(count) for count in counts}
     assert whole <= t.plural_categories()
     for key in PLURALS:
         assert set(t.messages[key]) == whole, key
-        for count in range(1001):
+        for count in counts:
             params = fill(key, t.messages[key], count)
             shown = bidi.CONTROLS.sub("", t(key, **params))  # right to left: values isolated
             assert shown == t.messages[key][rule(count)].format(**params), (key, count)
