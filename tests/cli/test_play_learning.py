@@ -119,8 +119,7 @@ def test_play_review_serves_due_cards(tmp_path):
     # "A" misses the first card (this plan's order; the review's option order follows the
     # questions' fingerprints, so a language added to the bank can move the key): it comes back
     # in the same sitting (a relearning step), so the first question, its feedback and the
-    # next question (after
-    # Enter, which is not taken for an answer) all count 2
+    # next question (after Enter, which is not taken for an answer) all count 2
     assert t("review_due", count=2) in out.partition("Your answer")[0]
     assert out.count(t("review_due", count=2)) == 3 and t("review_due", count=1) not in out
     assert flat(t("play_continue")) in out and "Please type" not in out
