@@ -51,6 +51,7 @@ TRUE_WORDS = frozenset(
         "Правда",
         "صواب",
         "صحيح",
+        "Верно",
         "Verdadeiro",
         "Certo",
     )
@@ -69,6 +70,8 @@ FALSE_WORDS = frozenset(
         "Неправда",
         "خطأ",
         "خاطئ",
+        "Неверно",
+        "Ложь",
         "Falso",
         "Errado",
     )

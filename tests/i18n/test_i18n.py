@@ -44,6 +44,7 @@ SCRIPT = {
     "id": "LATIN",
     "uk": "CYRILLIC",
     "ar": "ARABIC",
+    "ru": "CYRILLIC",
     "pt": "LATIN",
 }
 """The Unicode script (as in character names) each non-English catalog is written in."""

@@ -19,6 +19,7 @@ NEW_OPTION = {
     "id": "Jawaban benar yang sama sekali baru",
     "uk": "Цілком нова правильна відповідь",
     "ar": "إجابة صحيحة جديدة تمامًا",
+    "ru": "Совершенно новый верный ответ",
     "pt": "Uma resposta correta totalmente nova",
 }
 """The text :func:`replace_correct_option` gives the new correct option."""
