@@ -17,6 +17,7 @@ plural rules by the tests).
 
 from __future__ import annotations
 
+import functools
 import gettext
 import logging
 import os
@@ -35,7 +36,7 @@ from babel.support import NullTranslations, Translations
 from bot.i18n import bidi
 from bot.i18n.messages import MESSAGES, Plural
 
-SUPPORTED: tuple[str, ...] = ("en", "hi", "el", "id", "uk", "ar", "ru", "pt")
+SUPPORTED: tuple[str, ...] = ("en", "hi", "el", "id", "uk", "ar", "ru", "tr", "fa", "es", "pt")
 """Languages with a UI catalog (and in which the bundled bank is written). English is the source
 language (its texts are in :mod:`bot.i18n.messages`); every other one has a gettext catalog."""
 
@@ -103,8 +104,14 @@ class Catalog:
         self._numbers = {
             key: message.number for key, message in MESSAGES.items() if isinstance(message, Plural)
         }
-        samples = _plural_samples(language)
-        self.messages: dict[str, str | dict[str, str]] = {
+
+    @functools.cached_property
+    def messages(self) -> dict[str, str | dict[str, str]]:
+        """Each message key -> its text as this catalog shows it, or for a plural message, CLDR
+        plural category -> its form (see the class); made on first use (it samples CLDR's
+        plural rules: start-up does not pay for it)."""
+        samples = _plural_samples(self.language)
+        return {
             key: {
                 category: self._translations.npgettext(key, *text, n)
                 for category, n in samples.items()
@@ -136,13 +143,18 @@ class Catalog:
             text = self._translations.npgettext(
                 key, text[0], text[1], cast(int, params[self._numbers[key]])
             )
+        shown: Mapping[str, object] = params
         if self.right_to_left:
-            params = {
-                name: bidi.isolate(value) if isinstance(value, str) else value
-                for name, value in params.items()
-            }
+            isolated: dict[str, object] = {}
+            for name, value in params.items():
+                if isinstance(value, str) and f"@{{{name}}}" in text:
+                    # a @username: isolated with its @, which Telegram needs right before it
+                    text = text.replace(f"@{{{name}}}", f"{{{name}}}")
+                    value = f"@{value}"
+                isolated[name] = bidi.isolate(value) if isinstance(value, str) else value
+            shown = isolated
         try:
-            return text.format(**params)
+            return text.format(**shown)
         except (KeyError, IndexError, ValueError, AttributeError):
             return self._in_english(key, text, params)
 
@@ -200,11 +212,10 @@ class Catalog:
 @cache
 def _plural_samples(language: str) -> dict[str, int]:
     """A whole number of each CLDR plural category of ``language`` that has one (the first of
-    1, 2 ... 999, then 0, then a million: the "many" of Portuguese), in CLDR's order of
-    categories."""
+    1, 2 ... 999, then 0), in CLDR's order of categories."""
     rule = Locale.parse(language).plural_form
     samples: dict[str, int] = {}
-    for n in (*range(1, 1000), 0, 1_000_000):
+    for n in (*range(1, 1000), 0):
         samples.setdefault(rule(n), n)
     order = ("zero", "one", "two", "few", "many", "other")
     return {category: samples[category] for category in order if category in samples}

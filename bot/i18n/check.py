@@ -7,10 +7,9 @@ Checks, each problem naming the language and message key:
 * ``messages.pot`` is what ``pybabel extract`` makes of them now (the date aside).
 * each ``<language>/LC_MESSAGES/messages.po``: the language is in :data:`bot.i18n.SUPPORTED`
   (and every supported language but English has one); its ``Plural-Forms`` rule agrees with
-  CLDR's plural categories of the language for 0 to 1000 and exact millions; it has exactly
-  the messages of the template, with the same English texts (else ``pybabel update`` is
-  due); none fuzzy, none untranslated, every plural form given; every form uses exactly the
-  English placeholders.
+  CLDR's plural categories of the language for 0 to 1000; it has exactly the messages of the
+  template, with the same English texts (else ``pybabel update`` is due); none fuzzy, none
+  untranslated, every plural form given; every form uses exactly the English placeholders.
 * each ``messages.mo`` holds what ``pybabel compile`` makes of its ``.po``: the same
   translations and Plural-Forms rule.
 
@@ -47,9 +46,9 @@ ROOT = HERE.parents[1]
 LOCALES = HERE / "locales"
 TEMPLATE = LOCALES / f"{DOMAIN}.pot"
 DATE_HEADERS = ('"POT-Creation-Date:', '"PO-Revision-Date:')
-COUNTS = (*range(1001), 1_000_000, 2_000_000, 10_000_000)
-"""The counts on which a catalog's Plural-Forms rule must agree with CLDR: 0 to 1000, and a few
-exact millions (the "many" of Portuguese, Spanish, French, Italian and Catalan)."""
+COUNTS = (*range(1001), 1_000_000, 1_000_001, 2_000_000)
+"""The counts on which a catalog's Plural-Forms rule must agree with CLDR (0 to 1000, and exact
+millions, which some languages give a category of their own: Spanish's 'many')."""
 
 
 def _texts(message: Message) -> tuple[str, ...]:

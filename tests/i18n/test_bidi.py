@@ -31,6 +31,19 @@ def test_right_to_left_languages_are_cldrs():
     codes = ("en", "hi", "el", "ru", "uk", "es", "pt", "id", "tr", "uz", "fa", "ar")
     assert [code for code in codes if bidi.right_to_left(code)] == ["fa", "ar"]
     assert not bidi.right_to_left("not a language")
+    assert bidi.right_to_left("fa-IR") and bidi.right_to_left("ar_EG")
+
+
+def test_the_right_to_left_languages_are_those_of_cldr():
+    """The list kept to spare loading locale data is CLDR's, as Babel ships it."""
+    from babel import Locale, localedata
+
+    cldr = {
+        code
+        for code in localedata.locale_identifiers()
+        if "_" not in code and Locale.parse(code).character_order == "right-to-left"
+    }
+    assert cldr == bidi.RIGHT_TO_LEFT_LANGUAGES
 
 
 def test_each_line_a_latin_letter_would_start_gets_a_right_to_left_mark():
