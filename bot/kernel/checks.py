@@ -176,6 +176,15 @@ ABOVE_PHRASES = {
         r"\bnada de lo anterior\b",
         r"\b(?:ambas|ambos) (?:opciones |respuestas )?anteriores\b",
     ),
+    "pt": (
+        r"\b(?:todas|todos) (?:as |os )?(?:anteriores|acima)\b",
+        r"\b(?:todas|todos) (?:as |os )?(?:alternativas|opções|respostas) "
+        r"(?:anteriores|acima)\b",
+        r"\b(?:nenhuma|nenhum) (?:das |dos )?(?:anteriores|acima)\b",
+        r"\b(?:nenhuma|nenhum) (?:das |dos )?(?:alternativas|opções|respostas) "
+        r"(?:anteriores|acima)\b",
+        r"\bambas as (?:anteriores|alternativas acima|opções acima)\b",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are

@@ -96,6 +96,15 @@ STOPWORDS = {
         solo cada todo toda todos todas otro otra otros otras mismo misma así aunque mientras
         si porque""".split()
     ),
+    "pt": frozenset(
+        """o a os as um uma uns umas de do da dos das em no na nos nas num numa ao aos à às
+        por pelo pela pelos pelas para com sem e ou mas não nem é são era eram foi foram ser
+        sido está estão que qual quais quem como quando onde porque se seu sua seus suas
+        este esta estes estas esse essa esses essas isso isto cada todo toda todos todas
+        também só apenas mais menos muito muitos entre sobre sob até após já ainda mesmo
+        mesma outro outra outros outras dele dela deles delas lhe lhes ele ela eles elas
+        faz fazer feito pode podem deve devem tem têm há assim então""".split()
+    ),
 }
 """Function words, not counted as words of a text by :func:`leaks` and ``option-in-stem``
 (Greek ones written without accents, as :func:`_fold` leaves them; Persian ones as the parts

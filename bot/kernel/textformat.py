@@ -58,6 +58,8 @@ TRUE_WORDS = frozenset(
         "صحیح",
         "Verdadero",
         "Cierto",
+        "Verdadeiro",
+        "Certo",
     )
 )
 FALSE_WORDS = frozenset(
@@ -82,6 +84,8 @@ FALSE_WORDS = frozenset(
         "نادرست",
         "غلط",
         "Falso",
+        "Falso",
+        "Errado",
     )
 )
 """Option texts read as True and False (casefolded: Greek's final ς folds to σ), in the bot's

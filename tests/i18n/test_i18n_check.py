@@ -226,11 +226,11 @@ def test_languages_must_match_supported(repo):
     """A catalog of a language not in SUPPORTED, and a supported language without a catalog,
     are reported."""
     locales = repo / "bot/i18n/locales"
-    shutil.copytree(locales / "hi", locales / "pt")
-    edit(locales / "pt/LC_MESSAGES/messages.po", '"Language: hi\\n"', '"Language: pt\\n"')
+    shutil.copytree(locales / "hi", locales / "kl")
+    edit(locales / "kl/LC_MESSAGES/messages.po", '"Language: hi\\n"', '"Language: kl\\n"')
     shutil.rmtree(locales / "el")
     found = check.problems(repo)
-    assert "pt: has a catalog but is not in bot.i18n.SUPPORTED" in found
+    assert "kl: has a catalog but is not in bot.i18n.SUPPORTED" in found
     assert any(p.startswith("el: in SUPPORTED but has no catalog") for p in found), found
 
 
@@ -383,7 +383,7 @@ def test_the_style_file_is_checked(repo):
         '[[hi.term]]\navoid = "x*"\nuse = "b"\n'
         '[[hi.term]]\navoid = "y"\nuse = "b"\nto = "a crowd"\n'
         '[[hi.term]]\navoid = "z"\nuse = "b"\nwhy = "c"\n'
-        '[[pt.term]]\navoid = "z"\nuse = "b"\n',
+        '[[kl.term]]\navoid = "z"\nuse = "b"\n',
         "utf-8",
     )
     edit(repo / HI, 'msgstr "⚙️ ग्रुप की सेटिंग"', 'msgstr "⚙️ समूह की सेटिंग"')
@@ -392,7 +392,7 @@ def test_the_style_file_is_checked(repo):
     shipped = text.count("[[hi.term]]")  # the four added terms are numbered after these
     assert [p.split(":")[1].strip() for p in found] == [
         *(f"hi.term[{shipped + i}]" for i in range(4)),
-        "pt",
+        "kl",
         "settings_title",
     ]
     assert "not a regular expression" in found[0] and "empty text" in found[1]

@@ -23,6 +23,7 @@ NEW_OPTION = {
     "tr": "Yepyeni bir doğru cevap",
     "fa": "یک پاسخ درست کاملاً تازه",
     "es": "Una respuesta correcta totalmente nueva",
+    "pt": "Uma resposta correta totalmente nova",
 }
 """The text :func:`replace_correct_option` gives the new correct option."""
 
