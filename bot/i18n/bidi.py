@@ -91,11 +91,15 @@ the start of a word: its slash or sign is neutral (or weak) and would be laid ou
 side of what follows it in right-to-left text ("quiz/", "review--", "0.35-")."""
 
 
-def anchored(text: str) -> str:
+def anchored(text: str, *, html: bool = False) -> str:
     """``text`` with LEFT-TO-RIGHT MARK before each command, option or signed number
     (:data:`_LEADING_SIGN`), so that its slash or sign stays at its start in a right-to-left
-    line (for right-to-left text only; Telegram's apps still see the command)."""
-    return _LEADING_SIGN.sub(LRM, text)
+    line (for right-to-left text only; Telegram's apps still see the command). ``html``: the
+    text is Telegram HTML, whose tags are left as they are."""
+    if not html:
+        return _LEADING_SIGN.sub(LRM, text)
+    parts = re.split(r"(<[^>]*>)", text)
+    return "".join(part if part.startswith("<") else _LEADING_SIGN.sub(LRM, part) for part in parts)
 
 
 def directed(text: str, *, html: bool = False, mostly: bool = True) -> str:
@@ -110,7 +114,7 @@ def directed(text: str, *, html: bool = False, mostly: bool = True) -> str:
         return text
     if mostly and not mostly_right_to_left(_TAG.sub("", text) if html else text):
         return text
-    lines = anchored(text).split("\n")
+    lines = anchored(text, html=html).split("\n")
     for number, line in enumerate(lines):
         shown = _TAG.sub("", line) if html else line
         if shown.strip() and _strong(shown) != "R":
