@@ -35,7 +35,7 @@ from babel.support import NullTranslations, Translations
 from bot.i18n import bidi
 from bot.i18n.messages import MESSAGES, Plural
 
-SUPPORTED: tuple[str, ...] = ("en", "hi", "el", "id", "uk", "ar", "ru")
+SUPPORTED: tuple[str, ...] = ("en", "hi", "el", "id", "uk", "ar", "ru", "uz")
 """Languages with a UI catalog (and in which the bundled bank is written). English is the source
 language (its texts are in :mod:`bot.i18n.messages`); every other one has a gettext catalog."""
 
