@@ -45,6 +45,7 @@ SCRIPT = {
     "uk": "CYRILLIC",
     "ar": "ARABIC",
     "ru": "CYRILLIC",
+    "uz": "LATIN",
 }
 """The Unicode script (as in character names) each non-English catalog is written in."""
 

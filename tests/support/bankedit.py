@@ -20,6 +20,7 @@ NEW_OPTION = {
     "uk": "Цілком нова правильна відповідь",
     "ar": "إجابة صحيحة جديدة تمامًا",
     "ru": "Совершенно новый верный ответ",
+    "uz": "Butunlay yangi toʻgʻri javob",
 }
 """The text :func:`replace_correct_option` gives the new correct option."""
 
