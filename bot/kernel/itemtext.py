@@ -72,6 +72,15 @@ STOPWORDS = {
         даже себя свой своя своё свое свои своих чтобы потому поэтому является один одна одно
         одного одной одном вместе сколько столько более менее очень""".split()
     ),
+    "uz": frozenset(
+        """va yoki ham hamda bilan uchun esa emas bu shu u ular uning ularning unga ularni
+        uni bunda shunda bir biri har qaysi qanday nima nimani kim kabi yaʼni lekin ammo balki
+        faqat eng juda ancha boʻyicha orqali sifatida oʻrniga gacha qadar keyin oldin soʻng
+        kerak mumkin boʻladi boʻlgan boʻlib boʻlsa boʻlganda edi ekan hech barcha hamma oʻz
+        oʻzi shuning sababli chunki agar yana endi hali allaqachon taxminan ta dan da ga ni
+        ning siz sizning bor yoʻq qilib qiladi qilinadi etadi esa koʻra nisbatan qaraganda
+        birga""".split()
+    ),
 }
 """Function words, not counted as words of a text by :func:`leaks` and ``option-in-stem``
 (Greek ones written without accents, as :func:`_fold` leaves them)."""

@@ -52,6 +52,9 @@ TRUE_WORDS = frozenset(
         "صواب",
         "صحيح",
         "Верно",
+        "Toʻgʻri",
+        "To‘g‘ri",
+        "To'g'ri",
     )
 )
 FALSE_WORDS = frozenset(
@@ -70,6 +73,9 @@ FALSE_WORDS = frozenset(
         "خاطئ",
         "Неверно",
         "Ложь",
+        "Notoʻgʻri",
+        "Noto‘g‘ri",
+        "Noto'g'ri",
     )
 )
 """Option texts read as True and False (casefolded: Greek's final ς folds to σ), in the bot's
