@@ -159,6 +159,11 @@ ABOVE_PHRASES = {
         r"\bвсе (?:ответы|варианты) (?:верны|правильны)\w*",
         r"\bнет (?:верного|правильного) (?:ответа|варианта)\b",
     ),
+    "uz": (
+        r"\byuqoridagi(?:lar)?(?:ning)? (?:hammasi|barchasi|har ikkisi|ikkalasi)\b",
+        r"\byuqoridagi(?:lar)?(?:ning)? (?:hech biri|hech qaysisi)\b",
+        r"\b(?:hamma|barcha) (?:javoblar|variantlar) (?:toʻgʻri|to‘g‘ri|to'g'ri)\b",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are
