@@ -17,6 +17,7 @@ plural rules by the tests).
 
 from __future__ import annotations
 
+import functools
 import gettext
 import logging
 import os
@@ -35,7 +36,7 @@ from babel.support import NullTranslations, Translations
 from bot.i18n import bidi
 from bot.i18n.messages import MESSAGES, Plural
 
-SUPPORTED: tuple[str, ...] = ("en", "hi", "el", "id", "uk", "ar", "ru", "uz")
+SUPPORTED: tuple[str, ...] = ("en", "hi", "el", "id", "uk", "ar", "ru", "tr", "fa", "es", "uz")
 """Languages with a UI catalog (and in which the bundled bank is written). English is the source
 language (its texts are in :mod:`bot.i18n.messages`); every other one has a gettext catalog."""
 
@@ -103,8 +104,14 @@ class Catalog:
         self._numbers = {
             key: message.number for key, message in MESSAGES.items() if isinstance(message, Plural)
         }
-        samples = _plural_samples(language)
-        self.messages: dict[str, str | dict[str, str]] = {
+
+    @functools.cached_property
+    def messages(self) -> dict[str, str | dict[str, str]]:
+        """Each message key -> its text as this catalog shows it, or for a plural message, CLDR
+        plural category -> its form (see the class); made on first use (it samples CLDR's
+        plural rules: start-up does not pay for it)."""
+        samples = _plural_samples(self.language)
+        return {
             key: {
                 category: self._translations.npgettext(key, *text, n)
                 for category, n in samples.items()
@@ -136,13 +143,18 @@ class Catalog:
             text = self._translations.npgettext(
                 key, text[0], text[1], cast(int, params[self._numbers[key]])
             )
+        shown: Mapping[str, object] = params
         if self.right_to_left:
-            params = {
-                name: bidi.isolate(value) if isinstance(value, str) else value
-                for name, value in params.items()
-            }
+            isolated: dict[str, object] = {}
+            for name, value in params.items():
+                if isinstance(value, str) and f"@{{{name}}}" in text:
+                    # a @username: isolated with its @, which Telegram needs right before it
+                    text = text.replace(f"@{{{name}}}", f"{{{name}}}")
+                    value = f"@{value}"
+                isolated[name] = bidi.isolate(value) if isinstance(value, str) else value
+            shown = isolated
         try:
-            return text.format(**params)
+            return text.format(**shown)
         except (KeyError, IndexError, ValueError, AttributeError):
             return self._in_english(key, text, params)
 

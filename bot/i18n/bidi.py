@@ -15,9 +15,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
-
-from babel import Locale
 
 FSI, PDI = "\u2068", "\u2069"
 """FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: what is between them takes its own
@@ -41,14 +38,19 @@ _RIGHT = frozenset({"R", "AL"})
 _STRONG = frozenset({"L", "R", "AL"})
 
 
-@cache
+RIGHT_TO_LEFT_LANGUAGES = frozenset(
+    {
+        *("apc", "ar", "ary", "bal", "bgn", "bqi", "brh", "ckb", "dv", "fa", "he", "ks", "lrc"),
+        *("mzn", "nqo", "ps", "rhg", "sd", "sdh", "skr", "syr", "trw", "ug", "ur", "yi"),
+    }
+)
+"""The languages CLDR writes right to left (its character order ``right-to-left``), listed so
+that no locale data is loaded to know it (a test compares the list with Babel's CLDR)."""
+
+
 def right_to_left(language: str) -> bool:
-    """Whether ``language`` (a code Babel knows, e.g. ``fa``) is written right to left
-    (CLDR's character order)."""
-    try:
-        return Locale.parse(language).character_order == "right-to-left"
-    except (ValueError, LookupError):
-        return False
+    """Whether ``language`` (a code, e.g. ``fa``, ``fa-IR``) is written right to left."""
+    return language.replace("_", "-").split("-")[0].lower() in RIGHT_TO_LEFT_LANGUAGES
 
 
 def _strong(text: str) -> str | None:
@@ -80,6 +82,22 @@ def mostly_right_to_left(text: str) -> bool:
     return right > left
 
 
+LRM = "\u200e"
+"""LEFT-TO-RIGHT MARK: a strong left-to-right character that is not drawn."""
+
+_LEADING_SIGN = re.compile(r"(?<![^\s(«\"'>])(?=[/\-−+]{1,2}[\w.])")
+"""Where a command, an option or a signed number starts ("/quiz", "--lang", "-0.35", "+4") at
+the start of a word: its slash or sign is neutral (or weak) and would be laid out on the far
+side of what follows it in right-to-left text ("quiz/", "review--", "0.35-")."""
+
+
+def anchored(text: str) -> str:
+    """``text`` with LEFT-TO-RIGHT MARK before each command, option or signed number
+    (:data:`_LEADING_SIGN`), so that its slash or sign stays at its start in a right-to-left
+    line (for right-to-left text only; Telegram's apps still see the command)."""
+    return _LEADING_SIGN.sub(LRM, text)
+
+
 def directed(text: str, *, html: bool = False, mostly: bool = True) -> str:
     """``text`` with RIGHT-TO-LEFT MARK at the start of each line that would otherwise be laid
     out left to right (its first strong character is a Latin one, or it has none: "ZeRO ...",
@@ -92,7 +110,7 @@ def directed(text: str, *, html: bool = False, mostly: bool = True) -> str:
         return text
     if mostly and not mostly_right_to_left(_TAG.sub("", text) if html else text):
         return text
-    lines = text.split("\n")
+    lines = anchored(text).split("\n")
     for number, line in enumerate(lines):
         shown = _TAG.sub("", line) if html else line
         if shown.strip() and _strong(shown) != "R":
@@ -110,12 +128,45 @@ def isolate(value: str) -> str:
     return f"{FSI}{value}{PDI}"
 
 
+def balanced(lines: list[str]) -> list[str]:
+    """``lines`` (one text wrapped) with each isolate a wrap cut in two closed at the end of its
+    first line and opened again at the start of the next, so that each line can be laid out on
+    its own (UAX #9 takes an unmatched initiator to the end of its paragraph)."""
+    out, open_ = [], ""
+    for line in lines:
+        line = open_ + line
+        stack: list[str] = []
+        for char in line:
+            if char in "\u2066\u2067\u2068":
+                stack.append(char)
+            elif char == PDI and stack:
+                stack.pop()
+        open_ = "".join(stack)
+        out.append(line + PDI * len(stack))
+    return out
+
+
+_ISOLATE = re.compile("([\u2066\u2067\u2068])([^\u2066-\u2069]*)\u2069")
+
+
+def _embedded(match: re.Match[str]) -> str:
+    """An isolate as the embedding of its direction (LRE or RLE ... PDF)."""
+    kind, inner = match[1], match[2]
+    left = kind == "\u2066" or (kind == "\u2068" and _strong(inner) != "R")
+    return ("\u202a" if left else "\u202b") + inner + "\u202c"
+
+
 def visual(line: str) -> str:
     """One line of a right-to-left paragraph in visual order (left to right as drawn, UAX #9
-    with the paragraph's direction right to left), its formatting characters removed: for a
-    terminal that does not reorder."""
-    from bidi import get_display  # python-bidi: only `quizbot play` needs it
+    with the paragraph's direction right to left, brackets and quotation marks mirrored where
+    they read right to left), its formatting characters removed: for a terminal that does not
+    reorder. python-bidi's pure-Python algorithm mirrors but predates isolates: an isolate is
+    given to it as the embedding of its direction (the same order for what is inside)."""
+    from bidi.algorithm import get_display  # python-bidi: only `quizbot play` needs it
 
+    previous = None
+    while previous != line:  # innermost isolates first
+        previous, line = line, _ISOLATE.sub(_embedded, line)
     shown = get_display(line, base_dir="R")
     assert isinstance(shown, str)  # a str in, a str out
     return CONTROLS.sub("", shown)

@@ -46,8 +46,9 @@ ROOT = HERE.parents[1]
 LOCALES = HERE / "locales"
 TEMPLATE = LOCALES / f"{DOMAIN}.pot"
 DATE_HEADERS = ('"POT-Creation-Date:', '"PO-Revision-Date:')
-COUNTS = range(1001)
-"""The counts on which a catalog's Plural-Forms rule must agree with CLDR."""
+COUNTS = (*range(1001), 1_000_000, 1_000_001, 2_000_000)
+"""The counts on which a catalog's Plural-Forms rule must agree with CLDR (0 to 1000, and exact
+millions, which some languages give a category of their own: Spanish's 'many')."""
 
 
 def _texts(message: Message) -> tuple[str, ...]:

@@ -159,6 +159,23 @@ ABOVE_PHRASES = {
         r"\bвсе (?:ответы|варианты) (?:верны|правильны)\w*",
         r"\bнет (?:верного|правильного) (?:ответа|варианта)\b",
     ),
+    "tr": (
+        r"\byukarıdaki(?:ler)?(?:in|den)? (?:hepsi|tümü|hiçbiri)\b",
+        r"\b(?:hepsi|tümü|hiçbiri) doğru\b",
+        r"^(?:hepsi|tümü|hiçbiri)$",
+    ),
+    "fa": (
+        r"\bهمه(?:\u0654|\u200cی| ی)? ?(?:موارد|گزینه(?:\u200c| )?ها)(?:ی)? ?(?:بالا|فوق|یادشده)\b",
+        r"^\s*هیچ(?:\u200c| )?(?:کدام|یک)\s*[.!]?\s*$",
+        r"\bهیچ(?:\u200c| )?(?:کدام|یک) از (?:موارد|گزینه(?:\u200c| )?ها)(?!\w)",
+    ),
+    "es": (
+        r"\b(?:todas|todos) (?:las |los )?(?:opciones |respuestas )?anteriores\b",
+        r"\btodo lo anterior\b",
+        r"\b(?:ninguna|ninguno) de (?:las |los )?(?:opciones |respuestas )?anteriores\b",
+        r"\bnada de lo anterior\b",
+        r"\b(?:ambas|ambos) (?:opciones |respuestas )?anteriores\b",
+    ),
     "uz": (
         r"\byuqoridagi(?:lar)?(?:ning)? (?:hammasi|barchasi|har ikkisi|ikkalasi)\b",
         r"\byuqoridagi(?:lar)?(?:ning)? (?:hech biri|hech qaysisi)\b",

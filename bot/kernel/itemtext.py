@@ -72,6 +72,30 @@ STOPWORDS = {
         даже себя свой своя своё свое свои своих чтобы потому поэтому является один одна одно
         одного одной одном вместе сколько столько более менее очень""".split()
     ),
+    "tr": frozenset(
+        """ve veya ya da de ile ki bir bu şu o bunlar şunlar onlar bunu bunun buna bunda
+        bundan bunları onu onun ona onda ondan onları için gibi kadar daha en çok az her hangi
+        hangisi ne neyi nasıl neden mi mı mu mü değil ise ama fakat ancak yani olarak olan olur
+        olduğu olması yalnızca sadece tüm bütün diğer başka aynı kendi yerine göre arasında
+        üzerinde içinde sonra önce bile hem hiç bazı biri birlikte böylece çünkü eğer değildir
+        dır dir dur dür tır tir tur tür ın in un ün nın nin nun nün ı i u ü a e ya ye yı yi yu
+        yü ta te dan den tan ten lar ler ları leri lara lere larda lerde ların lerin""".split()
+    ),
+    "fa": frozenset(
+        """و در به از که را با بی این آن برای تا یا هم نیز است هست نیست بود
+        باشد شد شده شود شوند می نمی ها های ای ی اند ام ایم اید تر ترین هر همه یک چه چگونه
+        کدام چرا کجا آیا اما ولی اگر پس چون روی زیر بر نه یعنی همان همین خود او ما شما
+        کند کنند کرد کرده کردن دارد دارند داشت باید تواند بین میان جای وقتی چیزی فقط
+        سازی""".split()
+    ),
+    "es": frozenset(
+        """el la los las lo un una unos unas al del de a en con sin por para sobre entre hasta
+        desde hacia y e o u ni pero sino no es son era eran fue fueron ser sido está están
+        esta este esto estos estas ese esa eso esos esas que qué cual cuál cuales cuáles como
+        cómo cuando cuándo donde dónde quien quién se su sus le les lo ya más muy también
+        solo cada todo toda todos todas otro otra otros otras mismo misma así aunque mientras
+        si porque""".split()
+    ),
     "uz": frozenset(
         """va yoki ham hamda bilan uchun esa emas bu shu u ular uning ularning unga ularni
         uni bunda shunda bir biri har qaysi qanday nima nimani kim kabi yaʼni lekin ammo balki
@@ -83,10 +107,11 @@ STOPWORDS = {
     ),
 }
 """Function words, not counted as words of a text by :func:`leaks` and ``option-in-stem``
-(Greek ones written without accents, as :func:`_fold` leaves them)."""
+(Greek ones written without accents, as :func:`_fold` leaves them; Persian ones as the parts
+that a zero-width non-joiner separates: "می", "ها" of "می‌شود", "گرادیان‌ها")."""
 
 
-_WORD = re.compile(r"\d+(?:[.,]\d+)+|[\w\u0900-\u0963\u0966-\u097f]+|[,;:]")
+_WORD = re.compile(r"\d+(?:[.,\u066b\u066c]\d+)+|[\w\u0900-\u0963\u0966-\u097f]+|[,;:]")
 """A word (Devanagari signs included, the danda not), a decimal number, or a clause mark."""
 
 

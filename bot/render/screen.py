@@ -4,6 +4,7 @@ keyboard into an ``InlineKeyboardMarkup``; ``quizbot play`` prints it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -61,6 +62,15 @@ class Screen:
     photo: str | None = None
     photo_note: str = ""
     """Put above the text when the photo cannot be sent (Telegram could not fetch it)."""
+
+
+LANGUAGES_PER_ROW = 3
+"""Language buttons in a row of the language pickers (/language, a group's /settings)."""
+
+
+def rows_of(buttons: Sequence[Button], size: int) -> tuple[tuple[Button, ...], ...]:
+    """``buttons`` in rows of ``size`` (the last one shorter)."""
+    return tuple(tuple(buttons[i : i + size]) for i in range(0, len(buttons), size))
 
 
 def as_screens(

@@ -7,6 +7,7 @@ import os
 import signal
 import threading
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextvars import ContextVar
 
 from bot import i18n
 from bot.features.learning import screens as learning_screens
@@ -61,6 +62,17 @@ GNOME Terminal with BiDi on, Konsole, mlterm): ``quizbot play`` then writes Pers
 lines in logical order, as stored, instead of in visual order (:func:`wrap`)."""
 
 
+_RIGHT_TO_LEFT: ContextVar[bool | None] = ContextVar("quizbot_play_rtl", default=None)
+"""Whether the language being played is written right to left (set by :func:`speak`); None:
+each text's own letters decide (:func:`bot.i18n.bidi.mostly_right_to_left`)."""
+
+
+def speak(t: i18n.Catalog) -> None:
+    """Lay the terminal's lines out in ``t``'s direction: a Persian screen is right to left
+    even where a command or a term gives it more Latin letters than Persian ones."""
+    _RIGHT_TO_LEFT.set(t.right_to_left)
+
+
 def wrap(text: str, width: int | None = None, environ: Mapping[str, str] = os.environ) -> str:
     """``text`` wrapped to ``width`` columns (default: the terminal's, else 80) as a terminal
     draws it (:func:`bot.terminal.text.wrap`: spacing vowel signs take a column, combining marks
@@ -73,9 +85,15 @@ def wrap(text: str, width: int | None = None, environ: Mapping[str, str] = os.en
     wrapped = termtext.wrap(text, width or shutil.get_terminal_size((80, 24)).columns)
     if environ.get(TERMINAL_BIDI_ENV) == "1":
         return wrapped
-    if not bidi.mostly_right_to_left(text):
+    if not _right_to_left(text):
         return bidi.CONTROLS.sub("", wrapped)
-    return "\n".join(bidi.visual(line) for line in wrapped.split("\n"))
+    wrapped = bidi.anchored(wrapped)
+    return "\n".join(bidi.visual(line) for line in bidi.balanced(wrapped.split("\n")))
+
+
+def _right_to_left(text: str) -> bool:
+    chosen = _RIGHT_TO_LEFT.get()
+    return bidi.mostly_right_to_left(text) if chosen is None else chosen
 
 
 def print_plain(text: str) -> None:
@@ -89,6 +107,9 @@ def prompt_text(prompt: str, width: int | None = None) -> str:
     """``prompt`` as :func:`read_line` shows it: without control characters, wrapped as
     :func:`wrap` wraps text, and ending in the spaces it ends in (where the reply is typed)."""
     body = prompt.rstrip(" ")
+    if _right_to_left(body) and os.environ.get(TERMINAL_BIDI_ENV) != "1":
+        # in visual order the prompt's end is at its left: the reply goes on a line of its own
+        return wrap(CONTROL_CHARACTERS.sub("", body), width) + "\n"
     return wrap(CONTROL_CHARACTERS.sub("", body), width) + prompt[len(body) :]
 
 
@@ -246,6 +267,7 @@ async def play(
     """
     ask = ask or read_line
     t = i18n.catalog(language)
+    speak(t)
     active = await service.active(user_id)
     if bank is not None and active is not None and active.bank_id != bank.id:
         if not await _leave(service, active, bank, t, ask, write, command):
@@ -383,6 +405,7 @@ async def review(
     """
     ask = ask or read_line
     t = i18n.catalog(language)
+    speak(t)
     done = 0
     item = await learning.due(user_id)
     try:
@@ -445,6 +468,7 @@ async def stats(
     not loaded (its file not given with ``--banks`` this time) is named by its id and said to
     be so. ``command``: as :func:`play`'s."""
     t = i18n.catalog(language)
+    speak(t)
     item = await learning.due(user_id)
     due = item.due_count if item is not None else 0
     records = await service.stats(user_id)
@@ -484,6 +508,7 @@ async def reset(
     """
     ask = ask or read_line
     t = i18n.catalog(language)
+    speak(t)
     try:
         reply = await ask(t("play.reset_prompt", yes=yes_word(t)))
     except EOFError:

@@ -94,8 +94,8 @@ def _split_word(word: str, room: int) -> tuple[str, str]:
     return head, word[len(head) :]
 
 
-NUMBER = re.compile(r"[^\w\s]*[-+−±~≈]?\d(?:[\d.,:]*\d)?[%×]?")
-"""A word that is a number ("8.3", "8,3", "(76%", "10:30"; not one ending a clause, "2019,"):
+NUMBER = re.compile(r"[^\w\s]*[-+−±~≈]?\d(?:[\d.,:٫٬]*\d)?[%×٪]?")
+"""A word that is a number ("8.3", "8,3", "۸٫۳", "(76%", "10:30"; not one ending a clause, "2019,"):
 kept with the word after it, its unit or what it counts ("8.3 बिलियन", "8,3 δισ."), unless
 that word opens a bracket or is a link."""
 
@@ -115,11 +115,11 @@ VALUE_OPTIONS = frozenset({"--bank", "--banks", "--db", "--lang", "--chart"})
 """The options of ``quizbot play`` that take a value (the word after them); ``--banks`` takes
 one or more paths."""
 
-COUNT_WORDS = frozenset({"of", "out", "από", "में", "से", "з", "із", "من", "tadan"})
+COUNT_WORDS = frozenset({"of", "out", "από", "में", "से", "з", "із", "من", "از", "de", "tadan"})
 """The words between a number and the number it counts out of ("7 of 8", "7 από 8", "7 з 8",
-"7 من 8", "8 में से प्रश्न 7", where the noun counted may come before the second number; "8 tadan
-7-savol", where the second is an Uzbek ordinal with its noun): the two numbers and the words
-between them are kept together."""
+"7 من 8", "7 از 8", "7 de 8", "8 में से प्रश्न 7", where the noun counted may come before the
+second number; "8 tadan 7-savol", where the second is an Uzbek ordinal with its noun): the two
+numbers and the words between them are kept together."""
 
 ORDINAL = re.compile(r"\d+-\w+")
 """An ordinal number with the noun it is joined to by a hyphen, as Uzbek writes it ("7-savol",
@@ -127,7 +127,7 @@ question 7): what a number counts out of in "8 tadan 7-savol" (:data:`COUNT_WORD
 
 PUNCTUATION = ".,;:!?·…»”’\"')]।،؛؟"
 """What may end a word in a sentence and is not part of it (the Devanagari danda and the Arabic
-comma, semicolon and question mark too)."""
+and Persian comma, semicolon and question mark too)."""
 
 
 def _command_end(words: list[str], start: int) -> int:

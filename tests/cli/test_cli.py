@@ -115,7 +115,7 @@ def test_run_refuses_an_invalid_bank(tmp_path):
     assert "field 'prompt.hi': is missing" in proc.stderr
 
 
-@pytest.mark.parametrize("language", ["en", "hi", "el"])
+@pytest.mark.parametrize("language", i18n.SUPPORTED)
 async def test_play_the_whole_bank_in_the_terminal(tmp_path, language):
     """The terminal front end plays all 8 questions in the language, then scores them."""
     banks = load_banks([BUNDLED_BANKS])

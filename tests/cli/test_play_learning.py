@@ -88,7 +88,8 @@ def test_play_review_serves_due_cards(tmp_path):
     import asyncio
     import random
 
-    from bot.kernel.engine import plan_attempt
+    from bot.features.learning.rules import review_slots
+    from bot.kernel.engine import LABELS, plan_attempt
     from storage import SQLiteStore
 
     path = tmp_path / "old.sqlite3"
@@ -109,14 +110,27 @@ def test_play_review_serves_due_cards(tmp_path):
             )
         db.close()
 
+    async def wrong_label() -> str:
+        """A letter that misses the first due card as the review will show it (its option
+        order is seeded with the question's fingerprint: every language's text)."""
+        store = await SQLiteStore.open(path)
+        try:
+            [card], _ = await store.due_cards(0, [BANK_ID], time.time(), 1, 1)
+        finally:
+            await store.close()
+        question = banks[BANK_ID].question(card.question_id)
+        slots = review_slots(card, question)
+        return LABELS[next(s for s, i in enumerate(slots) if i != question.correct_index)]
+
     asyncio.run(seed())
+    miss = asyncio.run(wrong_label())
     t = i18n.catalog("en")
     reviewed = quizbot(
-        "play", "--lang", "en", "--review", env={"QUIZBOT_DB": str(path)}, stdin="B\n\n"
+        "play", "--lang", "en", "--review", env={"QUIZBOT_DB": str(path)}, stdin=f"{miss}\n\n"
     )
     assert reviewed.returncode == 0, reviewed.stderr
     out = flat(reviewed.stdout)
-    # "B" misses the first card (this plan's order): it comes back in the same sitting (a
+    # the wrong letter misses the first card: it comes back in the same sitting (a
     # relearning step), so the first question, its feedback and the next question (after
     # Enter, which is not taken for an answer) all count 2
     assert t("review_due", count=2) in out.partition("Your answer")[0]

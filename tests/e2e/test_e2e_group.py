@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 import time
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import pytest
 
 from bot import i18n
+from bot.i18n import bidi
 from tests.support.banks import BANK_ID
 from tests.support.botrun import MODES, RunningBot
 from tests.support.clock import FakeClock
@@ -428,3 +430,46 @@ async def test_group_commands_menu(fake, group_bot):
                 "timezone",
             )
         ]
+
+
+async def test_a_group_with_members_in_four_new_languages(fake, group_bot, banks):
+    """An Arabic-speaking admin starts a session: the group reads Arabic, right to left (each
+    line starting right to left); members in Russian, Indonesian and Ukrainian get their toasts
+    in their own language; the reveal explains in Arabic."""
+    bank = banks[BANK_ID]
+    people = [
+        Member(fake, 721, "ليلى", "ar"),
+        Member(fake, 722, "Ольга", "ru"),
+        Member(fake, 723, "Budi", "id"),
+        Member(fake, 724, "Тарас", "uk"),
+    ]
+    for person in people:
+        fake.add_user(person.user_id, person.name, language_code=person.language)
+    fake.add_group(GROUP, "Study group", admins=[721], members=[722, 723, 724])
+    t_group = i18n.catalog("ar")
+    fake.send_message(721, f"/quiz@{fake.bot_username}", chat_id=GROUP)
+    question = await next_question(fake, None)
+    assert bidi.CONTROLS.sub("", t_group("group_announce", name="ليلى")) in bidi.CONTROLS.sub(
+        "", question["text"]
+    )
+    assert bank.questions[0].prompt.by_language["ar"] in question["text"]
+    question = await next_question(fake, None)
+    assert all(_first_strong(line) != "L" for line in question["text"].split("\n"))
+    right = correct_label(question, bank, "ar")
+    for person in people:
+        label = right if person.language in ("ar", "id") else wrong_label(question, bank, "ar")
+        toast = await person.tap(question, label)
+        said = i18n.catalog(person.language)("group_recorded", label=label)
+        assert bidi.CONTROLS.sub("", toast["text"]) == bidi.CONTROLS.sub("", said)
+    revealed = await fake.wait_for(
+        lambda: (lambda m: m if not answer_buttons(m) else None)(
+            fake.message(GROUP, question["message_id"])
+        ),
+        timeout=10,
+    )
+    assert bank.questions[0].explanation.by_language["ar"] in revealed["text"]
+    assert all(_first_strong(line) != "L" for line in revealed["text"].split("\n"))
+
+
+def _first_strong(line: str) -> str | None:
+    return next((k for k in map(unicodedata.bidirectional, line) if k in ("L", "R", "AL")), None)

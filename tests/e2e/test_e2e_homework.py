@@ -15,6 +15,7 @@ import pytest
 
 from bot import i18n
 from bot.bankload import load_banks
+from bot.i18n import bidi
 from bot.kernel.bank import Bank
 from tests.support import bankgen
 from tests.support.botrun import RunningBot
@@ -483,3 +484,30 @@ async def test_results_whose_send_failed_are_posted_by_a_later_pass_once(school)
     clock.advance(SEND_LEASE + 1)
     await school.eleni.say("/start", replies=2)
     assert len([m for m in group_messages(fake) if title in m["text"]]) == 1
+
+
+async def test_homework_opened_in_new_languages_speaks_each_learners_language(school):
+    """Learners whose Telegram speaks Russian, Ukrainian, Indonesian or Arabic open the same
+    homework: each is told what counts in their own language, and each gets the first question
+    of the homework's quiz in that language."""
+    fake, group = school.fake, -1009876543210
+    learners = [
+        Person(fake, 880 + n, name, language)
+        for n, (name, language) in enumerate(
+            (("Ольга", "ru"), ("Тарас", "uk"), ("Budi", "id"), ("ليلى", "ar"))
+        )
+        if language in i18n.SUPPORTED
+    ]
+    fake.add_group(group, "Class 8", admins=[ELENI], members=[p.user_id for p in learners])
+    post = await say_in_group(fake, ELENI, f"/assign {BANK_ID} 2d", chat_id=group)
+    for learner in learners:
+        t = i18n.catalog(learner.language_code)
+        first = await open_homework(school, learner, url_of(post), replies=3)
+        told = bidi.CONTROLS.sub("", first[0]["text"])
+        what_counts = t("hw.first", date="", zone="", relative="").split("\n")[1]
+        assert bidi.CONTROLS.sub("", what_counts) in told
+        question = learner.question_message()
+        assert any(
+            q.prompt.by_language[learner.language_code] in question["text"]
+            for q in school.bank.questions
+        )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import unicodedata
 
 import pytest
 
@@ -23,7 +24,54 @@ from tests.support.screens import buttons, correct_label, shown_options, wrong_l
 )
 async def test_full_quiz_in_each_language(fake, running_bot, banks, language_code, language):
     """A user plays the whole bank with right and wrong answers, all in their language."""
+    await full_quiz(fake, running_bot, banks, language_code, language)
+
+
+NEW_LANGUAGE_CODES = [
+    (code, language)
+    for code, language in (
+        ("ru-RU", "ru"),
+        ("uk", "uk"),
+        ("es-419", "es"),
+        ("pt-br", "pt"),
+        ("pt-PT", "pt"),
+        ("id", "id"),
+        ("tr", "tr"),
+        ("uz", "uz"),
+        ("fa-IR", "fa"),
+        ("ar-EG", "ar"),
+    )
+    if language in i18n.SUPPORTED
+]
+"""Telegram language codes of the languages added after English, Hindi and Greek, and the
+catalog each gets (Brazilian Portuguese for any Portuguese: CLDR's pt is Brazil's)."""
+
+
+@pytest.mark.parametrize("running_bot", ["webhook"], indirect=True)
+@pytest.mark.parametrize(("language_code", "language"), NEW_LANGUAGE_CODES)
+async def test_full_quiz_in_each_new_language(fake, running_bot, banks, language_code, language):
+    """The same game in each language added since: the bank's text, the explanations and the
+    bot's words in the player's language, no English message left; right-to-left screens
+    (Persian, Arabic) laid out right to left on every line."""
+    await full_quiz(fake, running_bot, banks, language_code, language)
+
+
+def right_to_left_lines(text: str) -> bool:
+    """Whether each non-empty line of a message starts (first strong character, a mark
+    included) right to left, as Telegram's apps lay a line out."""
+    for line in text.split("\n"):
+        kinds = [unicodedata.bidirectional(c) for c in line]
+        first = next((k for k in kinds if k in ("L", "R", "AL")), None)
+        if first == "L":
+            return False
+    return True
+
+
+async def full_quiz(fake, running_bot, banks, language_code, language) -> None:
+    """Play the whole bank in ``language`` (Telegram's ``language_code``), wrong on questions
+    3 and 6; check each screen, the stored answers, a review card and /stats."""
     bank = banks[BANK_ID]
+    english = i18n.catalog("en")
     t = i18n.catalog(language)
     lang = bank.language_for(language)
     person = Person(fake, 501, "Ada <&> Lovelace", language_code)
@@ -52,6 +100,11 @@ async def test_full_quiz_in_each_language(fake, running_bot, banks, language_cod
         assert verdict in feedback["text"]
         assert q.explanation.by_language[lang] in feedback["text"]
         assert q.source.title in feedback["text"]
+        if language != "en":  # no English message left on the screens
+            assert english("question_header", number=number, total=8) not in question["text"]
+            assert english("feedback_correct") not in feedback["text"]
+        if t.right_to_left:
+            assert right_to_left_lines(question["text"]) and right_to_left_lines(feedback["text"])
         following = await person.next(feedback)
 
     result = following

@@ -31,6 +31,19 @@ def test_right_to_left_languages_are_cldrs():
     codes = ("en", "hi", "el", "ru", "uk", "es", "pt", "id", "tr", "uz", "fa", "ar")
     assert [code for code in codes if bidi.right_to_left(code)] == ["fa", "ar"]
     assert not bidi.right_to_left("not a language")
+    assert bidi.right_to_left("fa-IR") and bidi.right_to_left("ar_EG")
+
+
+def test_the_right_to_left_languages_are_those_of_cldr():
+    """The list kept to spare loading locale data is CLDR's, as Babel ships it."""
+    from babel import Locale, localedata
+
+    cldr = {
+        code
+        for code in localedata.locale_identifiers()
+        if "_" not in code and Locale.parse(code).character_order == "right-to-left"
+    }
+    assert cldr == bidi.RIGHT_TO_LEFT_LANGUAGES
 
 
 def test_each_line_a_latin_letter_would_start_gets_a_right_to_left_mark():
@@ -124,3 +137,16 @@ def test_a_right_to_left_button_label_starting_with_a_latin_term_is_marked():
     shown = [button["text"] for button in markup.to_dict()["inline_keyboard"][0]]
     assert shown == [RLM + "Stage 3 در ZeRO", "مرحلهٔ ۲", "Stage 1"]
     assert [button.text for button in markup.inline_keyboard[0]] == shown
+
+
+def test_commands_options_and_signed_numbers_keep_their_sign_in_front():
+    """In a right-to-left text, "/quiz", "--review" and "-0.35" get LEFT-TO-RIGHT MARK before
+    them (their slash or sign would otherwise be laid out after them: "quiz/"); in the
+    terminal they come out in reading order; left-to-right text is not touched."""
+    text = "برای شروع /quiz را بفرستید یا --review و ضریب -0.35 است"
+    marked = bidi.directed(text)
+    assert marked.count(bidi.LRM) == 3
+    assert all(f"{bidi.LRM}{token}" in marked for token in ("/quiz", "--review", "-0.35"))
+    shown = bidi.visual(bidi.anchored(text))
+    assert all(token in shown for token in ("/quiz", "--review", "-0.35"))
+    assert bidi.directed("Send /quiz or --review") == "Send /quiz or --review"

@@ -45,13 +45,16 @@ SCRIPT = {
     "uk": "CYRILLIC",
     "ar": "ARABIC",
     "ru": "CYRILLIC",
+    "tr": "LATIN",
+    "fa": "ARABIC",
+    "es": "LATIN",
     "uz": "LATIN",
 }
 """The Unicode script (as in character names) each non-English catalog is written in."""
 
 ENGLISH_WORDS = {"the", "and", "or", "of", "to", "for", "with", "is", "are", "you", "your"}
 ENGLISH_WORDS |= {"this", "that", "question", "questions", "answer", "send", "tap", "quiz"}
-"""English words a catalog in the Latin script (id) must not have: there every word is Latin,
+"""English words a catalog in the Latin script (id, es) must not have: there every word is Latin,
 so the check for Latin words left looks for these instead."""
 
 PLURAL_CATEGORIES = {
@@ -464,6 +467,37 @@ def test_negotiate(language_code, expected):
     assert negotiate(language_code) == expected
 
 
+TWELVE = ("en", "hi", "el", "ru", "uk", "es", "pt", "id", "tr", "uz", "fa", "ar")
+
+
+@pytest.mark.parametrize(
+    ("language_code", "expected"),
+    [
+        ("pt-br", "pt"),  # Telegram's Brazilian Portuguese
+        ("pt-PT", "pt"),  # European Portuguese reads the Brazilian catalog (CLDR's pt)
+        ("pt", "pt"),
+        ("uz", "uz"),
+        ("uz-Cyrl", "uz"),  # Uzbek in Cyrillic: the Latin catalog, the script Uzbekistan uses
+        ("fa-IR", "fa"),
+        ("fa-AF", "fa"),  # Dari
+        ("ar-EG", "ar"),
+        ("ar", "ar"),
+        ("uk-UA", "uk"),
+        ("ru", "ru"),
+        ("es-419", "es"),
+        ("es-ES", "es"),
+        ("id", "id"),
+        ("tr-TR", "tr"),
+        ("kk", "en"),  # not a catalog: English, not a neighbour's language
+        ("be", "en"),
+    ],
+)
+def test_negotiate_maps_telegrams_codes_onto_the_twelve_catalogs(language_code, expected):
+    """A language_code (IETF, as Telegram sends it) goes to its catalog by its primary subtag;
+    a language without a catalog gets English (docs/translating.md, "The right language")."""
+    assert negotiate(language_code, available=TWELVE) == expected
+
+
 def test_negotiate_only_picks_available_languages():
     """With a narrower list of available languages, a missing one falls back to English."""
     assert negotiate("el-GR", available=["en", "hi"]) == "en"
@@ -502,6 +536,12 @@ def test_negotiate_only_picks_available_languages():
         ("el", "group_more_players", 1, "… και 1 ακόμη παίκτης"),
         ("el", "group_more_players", 280, "… και 280 ακόμη παίκτες"),
         ("hi", "group_more_players", 280, "… और 280 अन्य खिलाड़ी"),
+        ("es", "question_count", 0, "0 preguntas"),
+        ("es", "question_count", 1, "1 pregunta"),
+        ("es", "question_count", 5, "5 preguntas"),
+        ("es", "question_count", 1_000_000, "1000000 de preguntas"),
+        ("es", "question_count", 1_000_001, "1000001 preguntas"),
+        ("es", "group_more_players", 2_000_000, "… y 2000000 de participantes más"),
     ],
 )
 def test_plural_forms(language, key, count, expected):

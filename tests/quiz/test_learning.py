@@ -499,7 +499,7 @@ async def test_remind_toggles_in_one_write(engine, banks):
 # --- chart ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("language", ["en", "hi", "el"])
+@pytest.mark.parametrize("language", i18n.SUPPORTED)
 def test_chart_for_each_language(banks, language):
     bank = banks[BANK_ID]
     scores = tuple(ScorePoint(BANK_ID, T0 + n * DAY, n + 2, 8) for n in range(5))
@@ -512,7 +512,7 @@ def test_chart_for_each_language(banks, language):
         assert len(colours) > 50  # drawn, not blank
 
 
-@pytest.mark.parametrize("language", ["en", "hi", "el"])
+@pytest.mark.parametrize("language", i18n.SUPPORTED)
 def test_chart_titles_fit_the_figure(banks, language):
     """Each panel's title, as drawn, lies within the figure (wrapped to the panel's width,
     measured with the real font) and below the panel above it stays clear of that panel's
@@ -551,6 +551,25 @@ def test_devanagari_labels_are_shaped():
     basic = ImageFont.truetype(path, 40, layout_engine=ImageFont.Layout.BASIC)
     assert raqm.getlength(text) != basic.getlength(text)
     assert chart.label_image(text, "hi").shape[2] == 4
+
+
+@pytest.mark.parametrize("language", ["fa", "ar"])
+def test_arabic_script_labels_are_shaped_and_ordered_right_to_left(language):
+    """In Noto Sans Arabic, Raqm joins the letters (fewer, narrower glyphs than the basic
+    engine's isolated forms) and FriBiDi orders the line: the same label drawn is not the
+    mirror of its letters in logical order."""
+    from PIL import ImageFont
+
+    if language not in i18n.SUPPORTED:
+        pytest.fail(f"{language} is not a supported language")
+    text = i18n.catalog(language)("chart_question")
+    path = str(chart.font_path(language))
+    assert "Arabic" in path
+    raqm = ImageFont.truetype(path, 40, layout_engine=ImageFont.Layout.RAQM)
+    basic = ImageFont.truetype(path, 40, layout_engine=ImageFont.Layout.BASIC)
+    assert raqm.getlength(text, language=language) < basic.getlength(text)
+    drawn = chart.label_image(text, language)
+    assert drawn.shape[2] == 4 and drawn[..., 3].any()
 
 
 # --- end to end through the fake Bot API ---------------------------------------------------

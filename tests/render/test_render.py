@@ -884,7 +884,8 @@ def test_language_picker(current):
     t = catalog(current)
     screen = private_screens.language_picker(current, t, HTML)
     assert screen.text == html.escape(t("language_prompt"))
-    (row,) = screen.keyboard
+    assert all(len(row) <= 3 for row in screen.keyboard)
+    row = [b for row in screen.keyboard for b in row]
     names = {
         "en": "English",
         "hi": "हिन्दी",

@@ -20,6 +20,9 @@ NEW_OPTION = {
     "uk": "Цілком нова правильна відповідь",
     "ar": "إجابة صحيحة جديدة تمامًا",
     "ru": "Совершенно новый верный ответ",
+    "tr": "Yepyeni bir doğru cevap",
+    "fa": "یک پاسخ درست کاملاً تازه",
+    "es": "Una respuesta correcta totalmente nueva",
     "uz": "Butunlay yangi toʻgʻri javob",
 }
 """The text :func:`replace_correct_option` gives the new correct option."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from bot.i18n import bidi
 from bot.kernel.bank import Bank
 
 OPTION_LINE = re.compile(r"^(?:[✅❌] )?([A-D])\. (.*?)(?: \(.*\))?$")
@@ -29,7 +30,7 @@ def shown_options(message: dict) -> dict[str, str]:
     """Label -> option text as shown in a question or feedback message."""
     options = {}
     for line in message["text"].splitlines():
-        match = OPTION_LINE.match(line)
+        match = OPTION_LINE.match(bidi.CONTROLS.sub("", line))  # right to left: marked lines
         if match:
             options[match[1]] = match[2]
     return options

@@ -13,7 +13,14 @@ from bot.features.groups.settings import COUNT_CHOICES, SECONDS_CHOICES, GroupSe
 from bot.i18n import SUPPORTED, Catalog
 from bot.kernel.bank import Bank
 from bot.render.callbacks import SettingButton
-from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, as_screens
+from bot.render.screen import (
+    LANGUAGES_PER_ROW,
+    MAX_BUTTON_LABEL,
+    Button,
+    Screen,
+    as_screens,
+    rows_of,
+)
 from bot.render.text import Markup, clip
 
 
@@ -84,10 +91,9 @@ def settings_menu(
         rows += [
             (button(bank_titles[b.id], "bank", b.id, chosen.bank_id == b.id),) for b in banks[:40]
         ]
-    rows.append(
-        tuple(
-            button(t.language_name(code), "language", code, code == language) for code in SUPPORTED
-        )
+    rows += rows_of(
+        [button(t.language_name(code), "language", code, code == language) for code in SUPPORTED],
+        LANGUAGES_PER_ROW,
     )
     rows.append(
         tuple(

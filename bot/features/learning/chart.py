@@ -216,6 +216,8 @@ def figure(progress: Progress, t: Catalog) -> Figure:
     title_width = WIDTH * 72 * (RIGHT - LEFT)
     # the lower panel's title, wrapped, takes more of the room between the panels
     due_lines = len(wrap_label(t("chart_due"), language, title_width - LABEL_PX // 2))
+    # in lines of Noto Sans: a script whose font has taller lines (Arabic's) needs more room
+    tall = sum(_font(language, LABEL_PX).getmetrics()) / sum(_font("en", LABEL_PX).getmetrics())
     chart = Figure(figsize=(WIDTH, HEIGHT), dpi=DPI)
     FigureCanvasAgg(chart)
     scores_ax, known_ax = chart.subplots(
@@ -223,17 +225,19 @@ def figure(progress: Progress, t: Catalog) -> Figure:
         1,
         gridspec_kw={
             "height_ratios": (1, 1.3),
-            "hspace": HSPACE + TITLE_LINE_SPACE * (due_lines - 1),
+            "hspace": (HSPACE + TITLE_LINE_SPACE * (due_lines - 1)) * max(1.0, tall),
         },
     )
     chart.subplots_adjust(left=LEFT, right=RIGHT, top=TOP, bottom=BOTTOM)
 
+    end = 1.0 if right_to_left(language) else 0.0  # a title starts where its script does
+
     def title(ax: Axes, key: str) -> None:
         box = AnnotationBbox(
             OffsetImage(label_image(t(key), language, width=title_width)),
-            (0.0, 1.02),
+            (end, 1.02),
             xycoords="axes fraction",
-            box_alignment=(0.0, 0.0),
+            box_alignment=(end, 0.0),
             frameon=False,
         )
         ax.add_artist(box)

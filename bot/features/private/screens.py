@@ -35,7 +35,15 @@ from bot.render.question import (
     option_text,
     question,
 )
-from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, UrlButton, as_screens
+from bot.render.screen import (
+    LANGUAGES_PER_ROW,
+    MAX_BUTTON_LABEL,
+    Button,
+    Screen,
+    UrlButton,
+    as_screens,
+    rows_of,
+)
 from bot.render.text import Markup, clip, pack
 
 
@@ -283,12 +291,13 @@ def answer_flow_screen(current: AnswerFlow, t: Catalog, m: Markup) -> Screen:
 
 
 def language_picker(current: str, t: Catalog, m: Markup) -> Screen:
-    """A prompt with one button per supported language, named in its own script."""
-    buttons = tuple(
+    """A prompt with one button per supported language, named in its own script, in rows of
+    :data:`LANGUAGES_PER_ROW` (a phone shows a row's buttons side by side)."""
+    buttons = [
         Button(("✓ " if code == current else "") + t.language_name(code), LanguageButton(code))
         for code in SUPPORTED
-    )
-    return Screen(m.escape(t("language_prompt")), (buttons,))
+    ]
+    return Screen(m.escape(t("language_prompt")), rows_of(buttons, LANGUAGES_PER_ROW))
 
 
 def bank_choice(banks: Iterable[Bank], t: Catalog, m: Markup, *, header: str) -> Screen:
