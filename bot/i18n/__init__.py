@@ -36,7 +36,20 @@ from babel.support import NullTranslations, Translations
 from bot.i18n import bidi
 from bot.i18n.messages import MESSAGES, Plural
 
-SUPPORTED: tuple[str, ...] = ("en", "hi", "el", "id", "uk", "ar", "ru", "tr", "fa", "es", "pt")
+SUPPORTED: tuple[str, ...] = (
+    "en",
+    "hi",
+    "el",
+    "ru",
+    "uk",
+    "es",
+    "pt",
+    "id",
+    "tr",
+    "uz",
+    "fa",
+    "ar",
+)
 """Languages with a UI catalog (and in which the bundled bank is written). English is the source
 language (its texts are in :mod:`bot.i18n.messages`); every other one has a gettext catalog."""
 

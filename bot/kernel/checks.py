@@ -185,6 +185,11 @@ ABOVE_PHRASES = {
         r"(?:anteriores|acima)\b",
         r"\bambas as (?:anteriores|alternativas acima|opções acima)\b",
     ),
+    "uz": (
+        r"\byuqoridagi(?:lar)?(?:ning)? (?:hammasi|barchasi|har ikkisi|ikkalasi)\b",
+        r"\byuqoridagi(?:lar)?(?:ning)? (?:hech biri|hech qaysisi)\b",
+        r"\b(?:hamma|barcha) (?:javoblar|variantlar) (?:toʻgʻri|to‘g‘ri|to'g'ri)\b",
+    ),
 }
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
 case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are

@@ -105,6 +105,15 @@ STOPWORDS = {
         mesma outro outra outros outras dele dela deles delas lhe lhes ele ela eles elas
         faz fazer feito pode podem deve devem tem têm há assim então""".split()
     ),
+    "uz": frozenset(
+        """va yoki ham hamda bilan uchun esa emas bu shu u ular uning ularning unga ularni
+        uni bunda shunda bir biri har qaysi qanday nima nimani kim kabi yaʼni lekin ammo balki
+        faqat eng juda ancha boʻyicha orqali sifatida oʻrniga gacha qadar keyin oldin soʻng
+        kerak mumkin boʻladi boʻlgan boʻlib boʻlsa boʻlganda edi ekan hech barcha hamma oʻz
+        oʻzi shuning sababli chunki agar yana endi hali allaqachon taxminan ta dan da ga ni
+        ning siz sizning bor yoʻq qilib qiladi qilinadi etadi esa koʻra nisbatan qaraganda
+        birga""".split()
+    ),
 }
 """Function words, not counted as words of a text by :func:`leaks` and ``option-in-stem``
 (Greek ones written without accents, as :func:`_fold` leaves them; Persian ones as the parts

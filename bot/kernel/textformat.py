@@ -60,6 +60,9 @@ TRUE_WORDS = frozenset(
         "Cierto",
         "Verdadeiro",
         "Certo",
+        "Toʻgʻri",
+        "To‘g‘ri",
+        "To'g'ri",
     )
 )
 FALSE_WORDS = frozenset(
@@ -86,6 +89,9 @@ FALSE_WORDS = frozenset(
         "Falso",
         "Falso",
         "Errado",
+        "Notoʻgʻri",
+        "Noto‘g‘ri",
+        "Noto'g'ri",
     )
 )
 """Option texts read as True and False (casefolded: Greek's final ς folds to σ), in the bot's

@@ -115,10 +115,15 @@ VALUE_OPTIONS = frozenset({"--bank", "--banks", "--db", "--lang", "--chart"})
 """The options of ``quizbot play`` that take a value (the word after them); ``--banks`` takes
 one or more paths."""
 
-COUNT_WORDS = frozenset({"of", "out", "από", "में", "से", "з", "із", "من", "از", "de"})
+COUNT_WORDS = frozenset({"of", "out", "από", "में", "से", "з", "із", "من", "از", "de", "tadan"})
 """The words between a number and the number it counts out of ("7 of 8", "7 από 8", "7 з 8",
 "7 من 8", "7 از 8", "7 de 8", "8 में से प्रश्न 7", where the noun counted may come before the
-second number): the two numbers and the words between them are kept together."""
+second number; "8 tadan 7-savol", where the second is an Uzbek ordinal with its noun): the two
+numbers and the words between them are kept together."""
+
+ORDINAL = re.compile(r"\d+-\w+")
+"""An ordinal number with the noun it is joined to by a hyphen, as Uzbek writes it ("7-savol",
+question 7): what a number counts out of in "8 tadan 7-savol" (:data:`COUNT_WORDS`)."""
 
 PUNCTUATION = ".,;:!?·…»”’\"')]।،؛؟"
 """What may end a word in a sentence and is not part of it (the Devanagari danda and the Arabic
@@ -149,6 +154,13 @@ def _command_end(words: list[str], start: int) -> int:
     return end
 
 
+def _count_end(word: str) -> bool:
+    """Whether ``word`` is the number a count is out of: a number, or an ordinal with its noun
+    ("7-savol", :data:`ORDINAL`)."""
+    bare = word.rstrip(PUNCTUATION)
+    return bool(NUMBER.fullmatch(bare) or ORDINAL.fullmatch(bare))
+
+
 def kept_together(words: list[str]) -> list[list[str]]:
     """``words`` in runs that a line should not break (non-breaking joins, made here so that the
     stored texts keep plain spaces): a number and the word after it (:data:`NUMBER`), a
@@ -163,13 +175,9 @@ def kept_together(words: list[str]) -> list[list[str]]:
             j = i + 1
             while j < len(words) - 1 and j - i <= 2 and words[j] in COUNT_WORDS:
                 j += 1
-            if (
-                j > i + 1
-                and j + 1 < len(words)
-                and not NUMBER.fullmatch(words[j].rstrip(PUNCTUATION))
-            ):
+            if j > i + 1 and j + 1 < len(words) and not _count_end(words[j]):
                 j += 1  # the noun counted, before its number: "8 में से प्रश्न 7"
-            if j > i + 1 and NUMBER.fullmatch(words[j].rstrip(PUNCTUATION)):
+            if j > i + 1 and _count_end(words[j]):
                 for k in range(i, j):  # "7 of 8"
                     glued[k] = True
         elif after == "et" and i + 2 < len(words) and words[i + 2].startswith("al."):

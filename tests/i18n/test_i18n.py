@@ -49,6 +49,7 @@ SCRIPT = {
     "fa": "ARABIC",
     "es": "LATIN",
     "pt": "LATIN",
+    "uz": "LATIN",
 }
 """The Unicode script (as in character names) each non-English catalog is written in."""
 

@@ -24,6 +24,7 @@ NEW_OPTION = {
     "fa": "یک پاسخ درست کاملاً تازه",
     "es": "Una respuesta correcta totalmente nueva",
     "pt": "Uma resposta correta totalmente nova",
+    "uz": "Butunlay yangi toʻgʻri javob",
 }
 """The text :func:`replace_correct_option` gives the new correct option."""
 
