@@ -75,6 +75,58 @@ async def test_a_yaml_file_makes_a_quiz(fake, running_bot):
     assert all("switch_inline_query" not in b for b in buttons(screen))  # inline mode off
 
 
+def in_russian_too(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (:func:`quiz_data`) with every text in Russian as well."""
+    russian = {
+        "Capitals": "Столицы",
+        "Two capitals.": "Две столицы.",
+        "What is the capital of France?": "Какой город — столица Франции?",
+        "What is the capital of Italy?": "Какой город — столица Италии?",
+        "Paris": "Париж",
+        "Lyon": "Лион",
+        "Nice": "Ницца",
+        "Rome": "Рим",
+        "Milan": "Милан",
+        "Turin": "Турин",
+        "The seat of government has been there since 987.": "Правительство там с 987 года.",
+        "It became the capital in 1871.": "Столицей он стал в 1871 году.",
+    }
+
+    def add(text: dict[str, str]) -> None:
+        text["ru"] = russian[text["en"]]
+
+    data["languages"] = ["en", "ru"]
+    add(data["title"])
+    add(data["description"])
+    for question in data["questions"]:
+        add(question["prompt"])
+        add(question["explanation"])
+        for option in question["options"]:
+            add(option["text"])
+    return data
+
+
+async def test_a_quiz_sent_in_two_languages_says_so_and_plays_in_each(fake, running_bot):
+    """A maker sends a quiz written in English and Russian: its screen names both languages;
+    a Russian-speaking player gets it in Russian, an English-speaking one in English."""
+    maker = Person(fake, 615, "Grace")
+    _, screen = await maker.send_document(
+        dump_bank(in_russian_too(quiz_data())).encode(), "capitals.yaml", replies=2
+    )
+    en = i18n.catalog("en")
+    assert en("quizzes.languages", languages="English, Русский") in screen["text"]
+    (record,) = await stored(running_bot, 615)
+    for user_id, code, prompt in (
+        (616, "ru", "Какой город — столица"),
+        (617, "en", "What is the capital of"),
+    ):
+        player = Person(fake, user_id, "Player", code)
+        fake.follow_link(user_id, f"https://t.me/{fake.bot_username}?start={record.id}")
+        await fake.wait_for(
+            lambda p=player, w=prompt: any(w in m["text"] for m in p.bot_messages())
+        )
+
+
 async def test_a_csv_file_makes_a_quiz_in_the_senders_language(fake, running_bot):
     """A CSV file becomes a quiz in the sender's language, its columns its questions."""
     person = Person(fake, 602, "Eleni", "el")

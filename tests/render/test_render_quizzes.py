@@ -63,3 +63,13 @@ def test_problems_are_listed_in_the_creators_language_then_counted():
     assert "• प्रश्न 1, विकल्प 2.text.en (पंक्ति 11): नहीं दिया गया है" in text
     assert HI("quizzes.problems_more", count=5) in text
     assert text.count("•") == 15
+
+
+def test_a_quiz_in_several_languages_says_which():
+    """A quiz with several languages names them, each in itself, in the creator's language;
+    a quiz in one language says nothing of it."""
+    quiz = record(1, "Capitals")
+    several = screens.quiz_screen(quiz, HI, HTML, "quizbot", languages=("en", "ru", "ar"))
+    assert HI("quizzes.languages", languages="English, Русский, العربية") in several.text
+    one = screens.quiz_screen(quiz, EN, HTML, "quizbot", languages=("en",))
+    assert EN("quizzes.languages", languages="English").split(":")[0] not in one.text

@@ -21,11 +21,9 @@ from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt,
 from bot.features.importing.rules import NoneConverted, TooManyQuestions
 from bot.features.importing.service import ImportService
 from bot.features.myquizzes import screens
+from bot.features.myquizzes.handlers import quiz_screen_for
 from bot.features.myquizzes.service import MAX_QUIZ_QUESTIONS, Published, QuizzesService
 from bot.features.preferences.catalogs import catalog_for
-from bot.i18n import Catalog
-from bot.kernel.library import QuizRecord
-from bot.render.screen import Screen
 from bot.render.text import HTML
 from bot.telegram.common import Context, reach, send
 
@@ -110,7 +108,7 @@ async def on_document(update: Update, context: Context) -> None:
     if outcome.not_yours is not None:
         await _reply(message, t("documents.new_not_yours", id=outcome.not_yours))
     await message.reply_text(screens.saved_text(record, outcome.result.created, t, HTML))
-    await send(context, message.chat_id, _quiz_screen(context, record, t))
+    await send(context, message.chat_id, await quiz_screen_for(context, record, t))
 
 
 async def _download(document: Document) -> bytes | None:
@@ -133,10 +131,3 @@ async def _download(document: Document) -> bytes | None:
 
 async def _reply(message: Message, text: str) -> None:
     await message.reply_text(HTML.escape(text))
-
-
-def _quiz_screen(context: Context, record: QuizRecord, t: Catalog) -> Screen:
-    """A quiz's screen, with Share only when the bot's inline mode is on."""
-    return screens.quiz_screen(
-        record, t, HTML, context.bot.username, share=bool(context.bot.supports_inline_queries)
-    )

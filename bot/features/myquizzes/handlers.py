@@ -34,6 +34,8 @@ from bot.i18n import Catalog
 from bot.kernel.bankdata import typed_question_data
 from bot.kernel.engine import QuizError
 from bot.kernel.library import QuizRecord, Visibility
+from bot.kernel.ports import StorageError
+from bot.kernel.registry import BankRegistry
 from bot.kernel.textformat import TypedQuestion, parse_question
 from bot.render.callbacks import QUIZ_ACTIONS, QuizButton
 from bot.render.screen import Screen, as_screens
@@ -87,7 +89,7 @@ def _owned(run: OwnedAction, *, change: bool = False) -> QuizAction:
         record = await reach(context, QuizzesService).owned(user_id, button.quiz_id)
         if change and button.version != record.version:
             await toast(query, t("quizzes.toast_stale"))
-            await edit(query, _quiz_screen(context, record, t))
+            await edit(query, await quiz_screen_for(context, record, t))
             return
         await run(query, context, button, record, t)
 
@@ -110,7 +112,7 @@ async def _open(
 ) -> None:
     """The quiz's screen (its buttons)."""
     await toast(query)
-    await edit(query, _quiz_screen(context, record, t))
+    await edit(query, await quiz_screen_for(context, record, t))
 
 
 async def _ask_delete(
@@ -143,7 +145,7 @@ def _set_visibility(visibility: Visibility) -> OwnedAction:
             query,
             t("quizzes.toast_public" if visibility is Visibility.PUBLIC else "quizzes.toast_link"),
         )
-        await edit(query, _quiz_screen(context, changed, t))
+        await edit(query, await quiz_screen_for(context, changed, t))
 
     return set_visibility
 
@@ -182,7 +184,7 @@ async def _question(
     if 1 <= button.number <= len(owned.bank.questions):
         await edit(query, screens.question_screen(owned.record, owned.bank, button.number, t, HTML))
     else:
-        await edit(query, _quiz_screen(context, owned.record, t))
+        await edit(query, await quiz_screen_for(context, owned.record, t))
 
 
 async def _ask(
@@ -329,7 +331,7 @@ async def on_edit_text(update: Update, context: Context) -> bool:
         else t("quizzes.question_replaced", number=pending.number, version=record.version)
     )
     await message.reply_text(HTML.escape(said))
-    await send(context, message.chat_id, _quiz_screen(context, record, t))
+    await send(context, message.chat_id, await quiz_screen_for(context, record, t))
     return True
 
 
@@ -391,8 +393,19 @@ def _quotes(message: Message) -> list[str]:
     ]
 
 
-def _quiz_screen(context: Context, record: QuizRecord, t: Catalog) -> Screen:
-    """A quiz's screen, with Share only when the bot's inline mode is on."""
+async def quiz_screen_for(context: Context, record: QuizRecord, t: Catalog) -> Screen:
+    """A quiz's screen, with Share only when the bot's inline mode is on, and its languages
+    (its latest version's, from the bank registry; only its own language when the registry
+    cannot serve it: a quiz taken down, the storage out of reach)."""
+    try:
+        languages = (await reach(context, BankRegistry).bank(record.id)).languages
+    except (QuizError, StorageError):
+        languages = (record.language,)
     return screens.quiz_screen(
-        record, t, HTML, context.bot.username, share=bool(context.bot.supports_inline_queries)
+        record,
+        t,
+        HTML,
+        context.bot.username,
+        share=bool(context.bot.supports_inline_queries),
+        languages=languages,
     )

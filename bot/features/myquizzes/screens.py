@@ -73,10 +73,17 @@ def quiz_list(records: Sequence[QuizRecord], t: Catalog, m: Markup) -> Screen:
 
 
 def quiz_screen(
-    record: QuizRecord, t: Catalog, m: Markup, bot_username: str, *, share: bool = True
+    record: QuizRecord,
+    t: Catalog,
+    m: Markup,
+    bot_username: str,
+    *,
+    share: bool = True,
+    languages: Sequence[str] = (),
 ) -> Screen:
-    """One quiz: its title, size, version and visibility, its link, and what can be done
-    (``share``: the Share button, only when the bot's inline mode is on)."""
+    """One quiz: its title, size, version and visibility, its ``languages`` when it has
+    several (each named in itself; players get the quiz in theirs), its link, and what can be
+    done (``share``: the Share button, only when the bot's inline mode is on)."""
     link = bank_link(bot_username, record.id)
     lines = [
         m.bold("📝 " + record.title),
@@ -88,8 +95,11 @@ def quiz_screen(
                 visibility=_visibility(record, t),
             )
         ),
-        "",
     ]
+    if len(languages) > 1:
+        names = ", ".join(t.language_name(code) for code in languages)
+        lines.append(m.escape(t("quizzes.languages", languages=names)))
+    lines.append("")
     if record.disabled:
         lines.append(m.escape(t("quizzes.disabled_hint")))
     else:

@@ -211,6 +211,9 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("quizzes.visibility_public", "🌐 public"),
     N_("quizzes.disabled", "⛔ taken down"),
     N_("quizzes.quiz_meta", "{questions} · version {version} · {visibility}"),
+    # Translators: on a quiz's screen, when the quiz has several languages; {languages} is
+    # their names, each in itself, separated by commas ("English, Русский, العربية").
+    N_("quizzes.languages", "Languages: {languages}"),
     N_("quizzes.link_hint", "Whoever has this link can play it: {link}"),
     N_("quizzes.public_hint", "It is public: everyone can also find it in inline search."),
     N_(
