@@ -11,7 +11,8 @@ import wcwidth
 from bot import i18n
 from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
-from bot.terminal.play import read_label, wrap
+from bot.terminal.play import wrap
+from bot.terminal.replies import read_label
 from tests.cli.test_cli import quizbot
 from tests.support.banks import BANK_ID
 

@@ -23,7 +23,7 @@ from bot.features.private.service import QuizService
 from bot.render import text as render_text
 from bot.terminal import play
 from bot.terminal import text as termtext
-from bot.terminal.play import yes_word
+from bot.terminal.replies import is_yes, yes_word
 from storage import SQLiteStore
 from tests.cli.test_cli import quizbot
 from tests.support.banks import BANK_ID
@@ -597,8 +597,8 @@ def test_the_command_named_carries_the_options_typed():
 def test_greek_and_hindi_yes_are_understood():
     """The confirmation takes the catalog's yes (Greek "ναι") as well as "y"."""
     t = i18n.catalog("el")
-    assert play.is_yes("ναι", t) and play.is_yes("Y", t) and not play.is_yes("όχι", t)
-    assert play.is_yes("हाँ", i18n.catalog("hi")) and not play.is_yes("", t)
+    assert is_yes("ναι", t) and is_yes("Y", t) and not is_yes("όχι", t)
+    assert is_yes("हाँ", i18n.catalog("hi")) and not is_yes("", t)
 
 
 async def test_terminal_messages_name_commands_to_run(services):
@@ -745,3 +745,16 @@ async def test_true_false_takes_its_words_and_two_letters_get_their_own_note(tmp
     assert result is not None and result.score >= 2  # both statements answered rightly
     assert t("play_invalid_letters", last="B") not in terminal.text
     assert t("play.one_letter", last="C") in terminal.text
+
+
+def test_a_persian_or_arabic_keyboard_types_the_labels_without_switching_layout():
+    """Abjad letters (الف/أ ب ج د, Arabic forms too) and the option's number in Latin, Persian
+    or Arabic-Indic digits name A-D; "ض" (the q key there) quits; anything else is refused."""
+    from bot.terminal.replies import QUIT, read_label, read_labels
+
+    letters = ("الف", "ا", "أ", "ب", "ج", "د")
+    assert [read_label(x, "ABCD") for x in letters] == ["A", "A", "A", "B", "C", "D"]
+    assert [read_label(x, "ABCD") for x in ("1", "۲", "٣", "4")] == list("ABCD")
+    assert read_label("5", "ABCD") is None and read_label("هـ", "ABCD") is None
+    assert read_labels("الف، ج", "ABCD") == "AC" and read_labels("1 3", "ABCD") == "AC"
+    assert "ض" in QUIT

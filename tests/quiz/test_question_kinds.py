@@ -298,7 +298,7 @@ def test_the_terminal_asks_for_letters_where_telegram_asks_for_taps():
     """In the terminal a question with several right options says to type the letters (no
     "tap Submit": there is nothing to tap), and Greek capitals name all twelve labels A-L."""
     from bot import i18n
-    from bot.terminal import play
+    from bot.terminal import replies
 
     bank = kinds_bank()
     attempt = attempt_on(bank)
@@ -311,8 +311,8 @@ def test_the_terminal_asks_for_letters_where_telegram_asks_for_taps():
             in private_screens.attempt_question(bank, attempt, t, render_text.HTML).text
         )
     labels = "ABCDEFGHIJKL"
-    assert [play.read_label(c, labels) for c in "ΑΒΓΔΕΖΗΘΙΚΛΜ"] == list(labels)
-    assert play.read_labels("α λ", labels) == "AK"
+    assert [replies.read_label(c, labels) for c in "ΑΒΓΔΕΖΗΘΙΚΛΜ"] == list(labels)
+    assert replies.read_labels("α λ", labels) == "AK"
 
 
 def test_a_several_right_question_shows_ticks_and_submit():
@@ -414,6 +414,6 @@ def test_a_question_with_a_picture_carries_it_and_one_without_notes_shows_none()
 def test_the_terminal_reads_several_letters(reply, read):
     """``quizbot play`` takes "A C", "a,c" or "AC" (Latin or Greek letters) for a question
     with several right options; an unknown letter makes the whole reply invalid."""
-    from bot.terminal.play import read_labels
+    from bot.terminal.replies import read_labels
 
     assert read_labels(reply.upper(), "ABCD") == read
