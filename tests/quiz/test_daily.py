@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot import i18n
 from bot.bankload import load_banks
 from bot.config import BUNDLED_BANKS
 from bot.features.daily import rules as daily
@@ -321,3 +322,16 @@ async def test_run_out_stop_ends_after_the_last_reveal_and_again_starts_over(ser
     [due] = await svc.due()
     run = await svc.claim(due)
     assert (run.post.round, run.post.position) == (1, 0)
+
+
+@pytest.mark.parametrize("language", i18n.SUPPORTED)
+def test_the_posts_time_is_shown_to_the_minute_in_each_language(language):
+    """When a question of the day comes is shown without seconds (it comes at a minute), with
+    the language's medium date: "Dec 8, 2025, 11:00 AM", "8 дек. 2025 г., 11:00"."""
+    from bot.features.daily.screens import daily_when
+
+    shown = daily_when(1765184400, "Europe/Athens", i18n.catalog(language))
+    assert "2025" in shown and ("11:00" in shown or "11.00" in shown)
+    assert ":00:00" not in shown and ".00.00" not in shown
+    if language == "en":
+        assert shown == "Dec 8, 2025, 11:00\u202fAM"  # CLDR: a narrow no-break space

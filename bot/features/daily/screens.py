@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from babel.dates import format_datetime, get_day_names
+from babel.dates import format_date, format_time, get_datetime_format, get_day_names
 
 from bot.features.daily.rules import (
     BoardPlace,
@@ -143,10 +143,15 @@ def weekday_name(day: int, t: Catalog) -> str:
 
 
 def daily_when(when: float, zone: str, t: Catalog) -> str:
-    """A date and time in the chat's zone and the reader's language ("Dec 8, 2026, 9:00:00
-    AM": Babel's medium format)."""
+    """A date and time in the chat's zone and the reader's language ("Dec 8, 2026, 9:00 AM":
+    CLDR's medium date and short time, joined as the language's medium date-time pattern
+    joins them; a post goes at a minute, so no seconds)."""
+    moment = datetime.fromtimestamp(when, zone_of(zone))
     return str(
-        format_datetime(datetime.fromtimestamp(when, zone_of(zone)), "medium", locale=t.language)
+        str(get_datetime_format("medium", locale=t.language)).format(
+            format_time(moment, "short", locale=t.language),
+            format_date(moment, "medium", locale=t.language),
+        )
     )
 
 
