@@ -39,6 +39,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bot.terminal import play
 from bot.terminal import text as termtext
 from tests.support.fakebotapi import Call, FakeBotAPI
 from tests.support.processes import start_bot_process
@@ -128,9 +129,10 @@ def columns() -> int:
 
 
 def say(text: str) -> None:
-    """Print ``text`` wrapped to the terminal's width (:func:`bot.terminal.text.wrap`: continuation
-    lines indented as their line, or under a list item's text)."""
-    print(termtext.wrap(text, columns()), flush=True)
+    """Print ``text`` wrapped to the terminal's width as ``quizbot play`` prints
+    (:func:`bot.terminal.play.wrap`: continuation lines indented as their line, or under a list
+    item's text; Persian and Arabic in visual order unless ``QUIZBOT_TERMINAL_BIDI=1``)."""
+    print(play.wrap(text, columns()), flush=True)
 
 
 class Sandbox:
