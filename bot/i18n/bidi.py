@@ -91,15 +91,52 @@ the start of a word: its slash or sign is neutral (or weak) and would be laid ou
 side of what follows it in right-to-left text ("quiz/", "review--", "0.35-")."""
 
 
+LRI = "\u2066"
+"""LEFT-TO-RIGHT ISOLATE: what follows, up to PDI, is laid out left to right on its own."""
+
+_TERM = r"[A-Za-z0-9(][A-Za-z0-9().,\-]*"
+_FORMULA = re.compile(rf"(?<![\w/:@.\-]){_TERM}(?:\s?[+−×/=^·*]\s?{_TERM})+(?![\w/:])")
+"""A formula in Latin letters and digits ("(p-1)/m", "2 + 14/N", "n = p × t × d"): terms
+joined by operators, not part of a link, a path or a command (a hyphen joins a term's parts:
+"Megatron-LM", "p-1")."""
+
+
+_LINK = re.compile(r"\S*(?:://|t\.me/|www\.)\S*")
+"""A link: left as it is, so that Telegram still finds it whole."""
+
+
+def _with_formulas(text: str) -> str:
+    parts = []
+    at = 0
+    for link in _LINK.finditer(text):
+        parts.append(_isolate_formulas(text[at : link.start()]))
+        parts.append(link[0])
+        at = link.end()
+    parts.append(_isolate_formulas(text[at:]))
+    return "".join(parts)
+
+
+def _isolate_formulas(text: str) -> str:
+    return _FORMULA.sub(_isolated_formula, _LEADING_SIGN.sub(LRM, text))
+
+
+def _isolated_formula(match: re.Match[str]) -> str:
+    """A formula with a letter or a bracket, isolated; digits alone ("3/8", "12.5") read left
+    to right in right-to-left text already."""
+    found = match[0]
+    return f"{LRI}{found}{PDI}" if re.search(r"[A-Za-z()]", found) else found
+
+
 def anchored(text: str, *, html: bool = False) -> str:
     """``text`` with LEFT-TO-RIGHT MARK before each command, option or signed number
     (:data:`_LEADING_SIGN`), so that its slash or sign stays at its start in a right-to-left
     line (for right-to-left text only; Telegram's apps still see the command). ``html``: the
-    text is Telegram HTML, whose tags are left as they are."""
+    text is Telegram HTML, whose tags are left as they are. A formula (:data:`_FORMULA`) is
+    isolated left to right as a whole, so that its brackets and operators keep their order."""
     if not html:
-        return _LEADING_SIGN.sub(LRM, text)
+        return _with_formulas(text)
     parts = re.split(r"(<[^>]*>)", text)
-    return "".join(part if part.startswith("<") else _LEADING_SIGN.sub(LRM, part) for part in parts)
+    return "".join(part if part.startswith("<") else _with_formulas(part) for part in parts)
 
 
 def directed(text: str, *, html: bool = False, mostly: bool = True) -> str:

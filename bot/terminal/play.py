@@ -68,12 +68,14 @@ def wrap(text: str, width: int | None = None, environ: Mapping[str, str] = os.en
     terminal reorders by itself."""
     import shutil
 
-    wrapped = termtext.wrap(text, width or shutil.get_terminal_size((80, 24)).columns)
+    columns = width or shutil.get_terminal_size((80, 24)).columns
     if environ.get(TERMINAL_BIDI_ENV) == "1":
-        return wrapped
+        return termtext.wrap(text, columns)
     if not _right_to_left(text):
-        return bidi.CONTROLS.sub("", wrapped)
-    wrapped = bidi.anchored(wrapped)
+        return bidi.CONTROLS.sub("", termtext.wrap(text, columns))
+    # commands and formulas marked before the wrap (a formula cut by it stays isolated on each
+    # of its lines: bidi.balanced)
+    wrapped = termtext.wrap(bidi.anchored(text), columns)
     return "\n".join(bidi.visual(line) for line in bidi.balanced(wrapped.split("\n")))
 
 

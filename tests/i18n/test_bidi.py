@@ -150,3 +150,17 @@ def test_commands_options_and_signed_numbers_keep_their_sign_in_front():
     shown = bidi.visual(bidi.anchored(text))
     assert all(token in shown for token in ("/quiz", "--review", "-0.35"))
     assert bidi.directed("Send /quiz or --review") == "Send /quiz or --review"
+
+
+def test_formulas_keep_their_order_and_links_are_left_whole():
+    """A formula in a right-to-left text is isolated left to right as a whole ("(p-1)/m",
+    "2 + 14/N", "n = p × t × d"), so the terminal shows it in reading order; a link, with its
+    slashes and "=", is not touched."""
+    text = "حباب (p-1)/m است و 2 + 14/N و n = p × t × d؛ لینک https://t.me/bot?start=a-1/b"
+    marked = bidi.anchored(text)
+    for formula in ("(p-1)/m", "2 + 14/N", "n = p × t × d"):
+        assert f"{bidi.LRI}{formula}{PDI}" in marked
+        assert formula in bidi.visual(marked)
+    assert "https://t.me/bot?start=a-1/b" in marked
+    assert bidi.anchored("Use (p-1)/m") != "Use (p-1)/m"  # only right-to-left texts get it:
+    assert bidi.directed("Use (p-1)/m") == "Use (p-1)/m"  # directed() looks first
