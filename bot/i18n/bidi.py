@@ -187,27 +187,47 @@ def balanced(lines: list[str]) -> list[str]:
     return out
 
 
-_ISOLATE = re.compile("([\u2066\u2067\u2068])([^\u2066-\u2069]*)\u2069")
+_LEVEL = re.compile(r"Level\(\s*(\d+),?\s*\)")
 
 
-def _embedded(match: re.Match[str]) -> str:
-    """An isolate as the embedding of its direction (LRE or RLE ... PDF)."""
-    kind, inner = match[1], match[2]
-    left = kind == "\u2066" or (kind == "\u2068" and _strong(inner) != "R")
-    return ("\u202a" if left else "\u202b") + inner + "\u202c"
+def _levels(line: str) -> list[int]:
+    """The embedding level of each character of ``line`` in a right-to-left paragraph (UAX #9,
+    by python-bidi's Rust implementation, which resolves isolates and bracket pairs; it gives
+    them per byte of the UTF-8 text, in its debug output)."""
+    from bidi import get_display  # python-bidi: only `quizbot play` needs it
+
+    debug = str(get_display(line, base_dir="R", debug=True))
+    start = debug.index("levels: [")
+    per_byte = [int(level) for level in _LEVEL.findall(debug, start, debug.index("]", start))]
+    levels, offset = [], 0
+    for char in line:
+        levels.append(per_byte[offset] if offset < len(per_byte) else 1)
+        offset += len(char.encode())
+    return levels
 
 
 def visual(line: str) -> str:
-    """One line of a right-to-left paragraph in visual order (left to right as drawn, UAX #9
-    with the paragraph's direction right to left, brackets and quotation marks mirrored where
-    they read right to left), its formatting characters removed: for a terminal that does not
-    reorder. python-bidi's pure-Python algorithm mirrors but predates isolates: an isolate is
-    given to it as the embedding of its direction (the same order for what is inside)."""
-    from bidi.algorithm import get_display  # python-bidi: only `quizbot play` needs it
+    """One line of a right-to-left paragraph in visual order (left to right as drawn): UAX #9's
+    levels (isolates and bracket pairs resolved), each run reversed from the highest level down
+    (L2), a bracket or quotation mark at a right-to-left level mirrored (L4), the formatting
+    characters removed; for a terminal that does not reorder. ZWNJ and the other joiners stay."""
+    from bidi.mirror import MIRRORED
 
-    previous = None
-    while previous != line:  # innermost isolates first
-        previous, line = line, _ISOLATE.sub(_embedded, line)
-    shown = get_display(line, base_dir="R")
-    assert isinstance(shown, str)  # a str in, a str out
-    return CONTROLS.sub("", shown)
+    levels = _levels(line)
+    chars = [
+        MIRRORED.get(char, char) if level % 2 else char
+        for char, level in zip(line, levels, strict=True)
+    ]
+    order = list(range(len(chars)))
+    for level in range(max(levels, default=0), 0, -1):  # L2: highest level first
+        at = 0
+        while at < len(order):
+            if levels[order[at]] >= level:
+                end = at
+                while end < len(order) and levels[order[end]] >= level:
+                    end += 1
+                order[at:end] = reversed(order[at:end])
+                at = end
+            else:
+                at += 1
+    return CONTROLS.sub("", "".join(chars[i] for i in order))

@@ -164,3 +164,13 @@ def test_formulas_keep_their_order_and_links_are_left_whole():
     assert "https://t.me/bot?start=a-1/b" in marked
     assert bidi.anchored("Use (p-1)/m") != "Use (p-1)/m"  # only right-to-left texts get it:
     assert bidi.directed("Use (p-1)/m") == "Use (p-1)/m"  # directed() looks first
+
+
+def test_the_terminal_keeps_brackets_paired_and_persian_joiners():
+    """Visual order resolves bracket pairs (a Latin term in brackets stays "(...)", Persian in
+    brackets comes out mirrored, so it reads "(...)" right to left) and keeps ZWNJ (بهینه‌ساز),
+    as a newcomer's Persian game showed they were not."""
+    shown = bidi.visual("ZeRO (Zero Redundancy Optimizer) و (پاسخ شما) بهینه‌ساز به O(√n)")
+    assert "ZeRO (Zero Redundancy Optimizer)" in shown and "O(√n)" in shown
+    assert "(امش خساپ)" in shown  # (پاسخ شما) drawn left to right
+    assert "\u200c" in shown
