@@ -154,6 +154,10 @@ def _command_end(words: list[str], start: int) -> int:
     return end
 
 
+_BIDI_FORMAT = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
+"""Bidirectional formatting characters: marks, embeddings, isolates (bot.i18n.bidi)."""
+
+
 def _count_end(word: str) -> bool:
     """Whether ``word`` is the number a count is out of: a number, or an ordinal with its noun
     ("7-savol", :data:`ORDINAL`)."""
@@ -166,24 +170,26 @@ def kept_together(words: list[str]) -> list[list[str]]:
     stored texts keep plain spaces): a number and the word after it (:data:`NUMBER`), a
     number and the number it counts out of (:data:`COUNT_WORDS`), an initial and the name
     after it, a name and its "et al.", and a command with its options (``quizbot play
-    --review``)."""
-    glued = [False] * len(words)  # glued[i]: no break between words[i] and words[i + 1]
-    for i, word in enumerate(words[:-1]):
-        after = words[i + 1]
+    --review``). Bidirectional formatting characters (an isolated command in a Persian
+    sentence) do not hide a word from these rules."""
+    plain = [_BIDI_FORMAT.sub("", word) for word in words]
+    glued = [False] * len(plain)  # glued[i]: no break between plain[i] and plain[i + 1]
+    for i, word in enumerate(plain[:-1]):
+        after = plain[i + 1]
         if NUMBER.fullmatch(word) or INITIAL.fullmatch(word):
             glued[i] = not after.startswith(("(", "[")) and not URL.match(after)  # a unit
             j = i + 1
-            while j < len(words) - 1 and j - i <= 2 and words[j] in COUNT_WORDS:
+            while j < len(plain) - 1 and j - i <= 2 and plain[j] in COUNT_WORDS:
                 j += 1
-            if j > i + 1 and j + 1 < len(words) and not _count_end(words[j]):
+            if j > i + 1 and j + 1 < len(plain) and not _count_end(plain[j]):
                 j += 1  # the noun counted, before its number: "8 में से प्रश्न 7"
-            if j > i + 1 and _count_end(words[j]):
+            if j > i + 1 and _count_end(plain[j]):
                 for k in range(i, j):  # "7 of 8"
                     glued[k] = True
-        elif after == "et" and i + 2 < len(words) and words[i + 2].startswith("al."):
+        elif after == "et" and i + 2 < len(plain) and plain[i + 2].startswith("al."):
             glued[i] = glued[i + 1] = True
         elif word.lstrip("«“\"'(") == COMMAND:
-            for j in range(i, _command_end(words, i)):
+            for j in range(i, _command_end(plain, i)):
                 glued[j] = True
     runs: list[list[str]] = []
     for i, word in enumerate(words):

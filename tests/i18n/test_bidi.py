@@ -174,3 +174,13 @@ def test_the_terminal_keeps_brackets_paired_and_persian_joiners():
     assert "ZeRO (Zero Redundancy Optimizer)" in shown and "O(√n)" in shown
     assert "(امش خساپ)" in shown  # (پاسخ شما) drawn left to right
     assert "\u200c" in shown
+
+
+def test_an_isolated_command_is_kept_on_one_line_in_a_right_to_left_sentence():
+    """A command put into a Persian sentence (isolated by the catalog) and the option after it
+    stay on one line when the terminal wraps, as in a left-to-right one."""
+    from bot.terminal import text as termtext
+
+    words = f"برای مرور سؤال‌ها {FSI}quizbot play --lang fa{PDI} --review را اجرا کنید".split()
+    runs = termtext.kept_together(words)
+    assert [f"{FSI}quizbot", "play", "--lang", f"fa{PDI}", "--review"] in runs

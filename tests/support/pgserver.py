@@ -54,6 +54,29 @@ def find_bin(name: str) -> str:
     )
 
 
+def run_as() -> list[str]:
+    """The command prefix that runs a program as :data:`RUN_AS` when we are root (PostgreSQL
+    refuses to run as root): ``runuser`` (util-linux; on PATH, else /usr/sbin or /sbin, which a
+    trimmed PATH leaves out); nothing when we are not root.
+
+    Raises:
+        PgUnavailable: root, and no ``runuser``.
+    """
+    if os.geteuid() != 0:
+        return []
+    found = shutil.which("runuser") or next(
+        (path for path in ("/usr/sbin/runuser", "/sbin/runuser") if os.access(path, os.X_OK)),
+        None,
+    )
+    if found is None:
+        raise PgUnavailable(
+            "running as root, PostgreSQL must run as another user, but runuser (util-linux) was "
+            "not found on PATH or in /usr/sbin: install util-linux, or run the tests as a "
+            "non-root user, or set QUIZBOT_TEST_PG to a server's URL"
+        )
+    return [found, "-u", RUN_AS, "--"]
+
+
 @dataclass
 class PgServer:
     """A running throwaway server.
@@ -86,7 +109,7 @@ class PgServer:
         if os.geteuid() == 0:
             user = pwd.getpwnam(RUN_AS)
             os.chown(folder, user.pw_uid, user.pw_gid)
-            as_user = ["runuser", "-u", RUN_AS, "--"]
+            as_user = run_as()
         folder.chmod(0o700)
         port = random.randrange(20000, 60000)
         data, log = folder / "data", folder / "server.log"
@@ -154,7 +177,7 @@ def stop_folder(folder: Path) -> None:
     """Stop the server whose data is in ``folder/data`` (if running) and remove ``folder``."""
     data = folder / "data"
     if (data / "postmaster.pid").exists():
-        as_user = ["runuser", "-u", RUN_AS, "--"] if os.geteuid() == 0 else []
+        as_user = run_as()
         subprocess.run(
             [*as_user, find_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
             capture_output=True,
