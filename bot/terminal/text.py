@@ -26,6 +26,8 @@ from collections.abc import Iterator
 
 import wcwidth
 
+from bot.i18n import bidi
+
 EMOJI_PRESENTATION = "\ufe0f"
 """VARIATION SELECTOR-16: the character before it is drawn as an emoji, two columns wide."""
 
@@ -154,10 +156,6 @@ def _command_end(words: list[str], start: int) -> int:
     return end
 
 
-_BIDI_FORMAT = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
-"""Bidirectional formatting characters: marks, embeddings, isolates (bot.i18n.bidi)."""
-
-
 def _count_end(word: str) -> bool:
     """Whether ``word`` is the number a count is out of: a number, or an ordinal with its noun
     ("7-savol", :data:`ORDINAL`)."""
@@ -172,7 +170,7 @@ def kept_together(words: list[str]) -> list[list[str]]:
     after it, a name and its "et al.", and a command with its options (``quizbot play
     --review``). Bidirectional formatting characters (an isolated command in a Persian
     sentence) do not hide a word from these rules."""
-    plain = [_BIDI_FORMAT.sub("", word) for word in words]
+    plain = [bidi.CONTROLS.sub("", word) for word in words]
     glued = [False] * len(plain)  # glued[i]: no break between plain[i] and plain[i + 1]
     for i, word in enumerate(plain[:-1]):
         after = plain[i + 1]
