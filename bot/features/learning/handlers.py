@@ -156,6 +156,7 @@ async def on_missed(query: CallbackQuery, context: Context, attempt_id: int, t: 
         if classify(exc).kind is Kind.TRANSIENT:
             service.not_reviewed(attempt.id)
         raise
+    await service.note_reviewed(attempt.id)
 
 
 async def on_start(query: CallbackQuery, context: Context, t: Catalog) -> None:
