@@ -363,8 +363,9 @@ async def _post_init(app: QuizApplication) -> None:
         order.on_user_changed = made.changed_elsewhere
         if isinstance(order, PostgresUpdateOrder):  # several instances may share it
             # a "Next" or "Review" another instance sent is stale here too
-            order.on_attempt_noted = made.noted_elsewhere
-            made.quiz.announce = order.note_attempt
+            order.on_noted = made.noted_elsewhere
+            made.quiz.announce = made.learning.announce = order.note
+            made.learning.shared = True  # and its review cards, read where they are needed
         app.update_processor.bot_id = app.bot.id  # type: ignore[attr-defined]
         app.update_processor.order = order  # type: ignore[attr-defined]
         app.update_queue.order = order  # type: ignore[attr-defined]

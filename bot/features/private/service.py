@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -29,7 +29,15 @@ from bot.kernel.engine import (
     StaleQuestion,
     UnknownAttempt,
 )
-from bot.kernel.ports import CLOSED, DUPLICATE, AnswerHook, BankStats, Pruned, QuizStore
+from bot.kernel.ports import (
+    CLOSED,
+    DUPLICATE,
+    Announce,
+    AnswerHook,
+    BankStats,
+    Pruned,
+    QuizStore,
+)
 from bot.kernel.registry import BankRegistry
 
 DAY = 86_400.0
@@ -40,11 +48,6 @@ SHOWN = "shown"
 
 REVIEWED = "reviewed"
 """News of an attempt (:data:`Announce`): the review of its missed questions was sent."""
-
-Announce = Callable[[int, str, int], Awaitable[None]]
-"""``announce(attempt_id, what, value)``: tell every instance what this one sent of an attempt
-(:data:`SHOWN`, :data:`REVIEWED`); they hear it through :meth:`QuizService.noted_elsewhere`
-before the user's next update is handled (``storage.order``). Never raises."""
 
 
 @dataclass(frozen=True)
