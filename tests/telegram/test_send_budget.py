@@ -6,6 +6,7 @@ across instances."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import time
 from collections.abc import AsyncIterator
@@ -13,6 +14,8 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram.ext import ExtBot
 
+from bot.telegram.calls import session_calls
+from bot.telegram.groupminute import GROUP_MAX_RATE
 from bot.telegram.jobsends import (
     BATCH_SECONDS,
     JOB_FIRST,
@@ -21,7 +24,7 @@ from bot.telegram.jobsends import (
     TurnGate,
     job_calls,
 )
-from bot.telegram.limits import QuizRateLimiter
+from bot.telegram.limits import SESSION_RESERVE, Dropped, QuizRateLimiter
 from storage.postgres.store import PostgresStore
 from tests.support.fakebotapi import FakeBotAPI
 
@@ -263,3 +266,43 @@ async def test_a_turn_gate_lets_an_earlier_turn_go_first_and_survives_cancellati
     async with gate.turn(JOB_LATER):  # free again: at once
         order.append("again")
     assert order[-1] == "again"
+
+
+async def test_replies_and_session_messages_to_a_group_are_counted_across_instances(fake, stores):
+    """Two instances replying to one group share its minute: together they send what the
+    minute leaves replies (the session's reserve kept), the rest dropped; the session's
+    messages fill the reserve, across instances too, and one more waits for room rather than
+    going past the minute (no 429 from the fake's limit)."""
+    group = -1009876543210
+    fake.add_group(group, "Class")
+    fake.group_limit_per_minute = GROUP_MAX_RATE
+    waited = asyncio.Event()
+
+    @contextlib.asynccontextmanager
+    async def waiting() -> AsyncIterator[None]:
+        waited.set()
+        yield
+
+    bots = [await instance(fake, store, waiting=waiting) for store in stores]
+    sent = dropped = 0
+    for n in range(GROUP_MAX_RATE * 2):
+        try:
+            await bots[n % 2].send_message(group, f"reply {n}")
+            sent += 1
+        except Dropped:
+            dropped += 1
+    assert sent == GROUP_MAX_RATE - SESSION_RESERVE
+    assert dropped == GROUP_MAX_RATE * 2 - sent
+    with session_calls():
+        for n in range(SESSION_RESERVE):
+            await bots[n % 2].send_message(group, f"question {n}")
+        assert not waited.is_set()
+        late = asyncio.ensure_future(bots[1].send_message(group, "reveal"))
+        await waited.wait()  # the minute is full across the instances: it waits for room
+    late.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await late
+    for bot in bots:
+        await bot.shutdown()
+    assert sum(1 for c in fake.calls if c.method == "sendMessage") == GROUP_MAX_RATE
+    assert not [c for c in fake.calls if c.status == 429]
