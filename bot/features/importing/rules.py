@@ -1,8 +1,8 @@
 """Converters from other quiz formats to banks: Moodle GIFT, Aiken, and a CSV layout.
 
-Pure: each parser takes the file's text and returns the multiple-choice questions it could
-convert and a :class:`Note` for everything it could not (with the line), and
-:func:`bank_data` turns them into a bank mapping (one language) ready to be written as YAML and
+Pure: each parser takes the file's text and returns the questions it could convert (one or
+several right options, true/false) and a :class:`Note` for everything it could not (with the
+line), and :func:`bank_data` turns them into a bank mapping (one language) ready to be written as YAML and
 checked by the loader. Reading and writing files is the CLI's (``quizbot import``).
 
 Formats (``banks/README.md`` has the details and the CSV layout):
@@ -11,8 +11,9 @@ Formats (``banks/README.md`` has the details and the CSV layout):
   comment lines; ``::title::``; ``{=right ~wrong}`` answers (also in the middle of the text,
   shown as ``_____``); ``#`` feedback per answer, ``####`` general feedback; ``[html]``,
   ``[moodle]``, ``[plain]``, ``[markdown]`` text formats; ``\\~ \\= \\# \\{ \\} \\:`` escapes,
-  ``\\n`` a line break. Other question types (true/false, short answer, matching, numerical,
-  essay, descriptions, several right answers) are reported, not converted.
+  ``\\n`` a line break; true/false (``{T}``) and several right answers (positive ``%``
+  weights adding up to 100%) too (:mod:`bot.features.importing.gift`). Other question types
+  (short answer, matching, numerical, essay, descriptions) are reported, not converted.
 - Aiken: the question, then options ``A. text`` or ``A) text``, then ``ANSWER: X``.
 - CSV: a header row, then one row per question (columns ``id``, ``prompt``, ``A`` to ``L``,
   ``correct``, ``explanation``, ``source_title``, ``source_url``).
@@ -299,21 +300,21 @@ def bank_data(
         if cited is None:
             cited = SOURCE_PLACEHOLDER
             unsourced += 1
-        options: list[dict[str, object]] = []
-        for text, correct in question.options:
-            option: dict[str, object] = {"text": {language: text}}
-            if correct:
-                option["correct"] = True
-            options.append(option)
-        questions.append(
-            {
-                "id": question_id,
-                "prompt": {language: question.prompt},
-                "options": options,
-                "explanation": {language: explanation},
-                "source": {"title": cited[0], "url": cited[1]},
-            }
-        )
+        entry: dict[str, object] = {"id": question_id, "prompt": {language: question.prompt}}
+        if question.answer is not None:  # True and False come in the player's language
+            entry["kind"] = "true-false"
+            entry["answer"] = question.answer
+        else:
+            options: list[dict[str, object]] = []
+            for text, correct in question.options:
+                option: dict[str, object] = {"text": {language: text}}
+                if correct:
+                    option["correct"] = True
+                options.append(option)
+            entry["options"] = options
+        entry["explanation"] = {language: explanation}
+        entry["source"] = {"title": cited[0], "url": cited[1]}
+        questions.append(entry)
     if unsourced:
         parsed.notes.append(
             Note(
