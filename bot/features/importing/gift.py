@@ -119,9 +119,10 @@ def parse_gift(text: str) -> Parsed:
     the module docstring); ``$CATEGORY:`` lines are ignored. The explanation is the general
     feedback (``####``), else the (first) right answer's feedback (for true/false: its first
     feedback, the one for a wrong answer, else the one for a right answer); other feedback
-    is noted as dropped (a bank question has one explanation). Beside one full-credit answer, a partial credit
-    (``~%50%text``) counts as wrong, and is noted; weights that make no question with right
-    and wrong answers (positive weights not adding up to 100%) are reported with the line.
+    is noted as dropped (a bank question has one explanation). Beside one full-credit answer,
+    a partial credit (``~%50%text``) counts as wrong, and is noted; weights that make no
+    question with right and wrong answers (positive weights not adding up to 100%) are
+    reported with the line.
     """
     parsed = Parsed()
     block: list[tuple[int, str]] = []

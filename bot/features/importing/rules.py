@@ -2,8 +2,8 @@
 
 Pure: each parser takes the file's text and returns the questions it could convert (one or
 several right options, true/false) and a :class:`Note` for everything it could not (with the
-line), and :func:`bank_data` turns them into a bank mapping (one language) ready to be written as YAML and
-checked by the loader. Reading and writing files is the CLI's (``quizbot import``).
+line), and :func:`bank_data` turns them into a bank mapping (one language) ready to be written
+as YAML and checked by the loader. Reading and writing files is the CLI's (``quizbot import``).
 
 Formats (``banks/README.md`` has the details and the CSV layout):
 
