@@ -325,6 +325,26 @@ def test_aiken_questions_and_problems():
     assert parsed.found == 5
 
 
+def test_aiken_says_one_right_answer_and_true_false_as_two_options(tmp_path):
+    """Aiken names one letter: ``ANSWER: A, C`` is reported (not read as A); options True and
+    False (in any of the bot's languages) make a true/false question."""
+    source = tmp_path / "kinds.txt"
+    source.write_text(
+        "Is the sun a star?\nA. True\nB. False\nANSWER: A\n\n"
+        "Which are primes?\nA. 2\nB. 4\nC. 5\nANSWER: A, C\n\n"
+        "¿Es azul el mar?\nA) Verdadero\nB) Falso\nANSWER: B\n",
+        encoding="utf-8",
+    )
+    parsed = parse_aiken(source.read_text(encoding="utf-8"))
+    assert [(q.line, q.answer, q.options) for q in parsed.questions] == [
+        (1, True, ()),
+        (line_of(source, "¿Es azul"), False, ()),
+    ]
+    [note] = parsed.notes
+    assert note.line == line_of(source, "Which are primes?")
+    assert note.message.startswith("ANSWER: 'A, C' (line 10) names several options")
+
+
 def test_aiken_through_the_command(tmp_path):
     """`quizbot import --format aiken`: 3 of 5 converted, explanations left as placeholders
     (Aiken has none), the bank validates."""
@@ -421,6 +441,59 @@ def test_csv_header_must_name_known_columns():
     assert note.line == 1 and "unknown column(s) 'corect'" in note.message
     assert "missing column(s) correct" in note.message
     assert not parsed.questions
+
+
+CSV_KINDS = """\
+id,kind,prompt,A,B,C,D,correct,explanation
+primes,,Which are primes?,2,4,5,9,"A,C",Two and five.
+vowels,,Which are vowels?,a,b,e,,A;C,
+sun,true-false,The sun is a star.,,,,,TRUE,A G-type star.
+boil,,Water boils at 50 C at sea level.,,,,,false,At 100 C.
+tf-options,true-false,Options too?,yes,no,,,TRUE,
+bad-letter,,Which?,x,y,,,"B,Z",
+all,,Every one?,x,y,,,"A,B",
+bad-kind,multi,Which?,x,y,,,A,
+tf-word,true-false,Is it?,,,,,yes,
+formula,,=1+1,@SUM(A1),-2,,,B,
+"""
+
+
+def test_csv_several_right_and_true_false_from_a_file(tmp_path):
+    """A CSV file says several right options (``A,C``, ``A;C``) and true/false (``kind``
+    ``true-false``, or ``TRUE``/``FALSE`` with no options); each problem is named by the
+    row's line and its column; a cell a spreadsheet would take for a formula is only text;
+    the bank loads and passes the schema."""
+    source = tmp_path / "kinds.csv"
+    source.write_text(CSV_KINDS, encoding="utf-8")
+    parsed = parse_csv(source.read_text(encoding="utf-8"))
+    by_name = {q.name: q for q in parsed.questions}
+    assert sorted(by_name) == ["boil", "formula", "primes", "sun", "vowels"]
+    assert [c for _, c in by_name["primes"].options] == [True, False, True, False]
+    assert [c for _, c in by_name["vowels"].options] == [True, False, True]
+    assert (by_name["sun"].answer, by_name["sun"].explanation) == (True, "A G-type star.")
+    assert (by_name["boil"].answer, by_name["boil"].options) == (False, ())
+    assert by_name["formula"].prompt == "=1+1"
+    assert by_name["formula"].options == (("@SUM(A1)", False), ("-2", True))
+    assert [(n.line, n.message.split(":")[0]) for n in parsed.notes] == [
+        (line_of(source, "tf-options"), "a true-false question has no options"),
+        (line_of(source, "bad-letter"), "correct is 'B,Z'"),
+        (line_of(source, "all,"), "correct is 'A,B'"),
+        (line_of(source, "bad-kind"), "kind is 'multi'"),
+        (line_of(source, "tf-word"), "correct is 'yes'"),
+    ]
+    assert "columns A, B must be empty" in parsed.notes[0].message
+    assert "every option is right" in parsed.notes[2].message
+    data, _ = bank_data(parsed, language="pt", bank_id="kinds", title="T", description="D.")
+    jsonschema.validate(data, SCHEMA)
+    bank = parse_bank(yaml.safe_dump(data, allow_unicode=True))
+    assert bank.question("primes").several and bank.question("sun").answer is True
+
+
+def test_csv_without_option_columns_holds_true_false_questions():
+    """A file of true/false questions needs no option columns."""
+    parsed = parse_csv("prompt,correct\nThe sky is blue.,True\nFish fly.,FALSE\n")
+    assert [q.answer for q in parsed.questions] == [True, False]
+    assert not parsed.notes
 
 
 def test_csv_through_the_command_drops_what_the_loader_refuses(tmp_path):
