@@ -34,7 +34,14 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from bot.features.importing.gift import parse_gift
-from bot.features.importing.imported import Imported, Note, Parsed, counted, option_count_problem
+from bot.features.importing.imported import (
+    Imported,
+    Note,
+    Parsed,
+    counted,
+    option_count_problem,
+    short,
+)
 from bot.kernel.bank import EXPLANATION_PLACEHOLDER, ID_PATTERN, MAX_OPTIONS, SOURCE_PLACEHOLDER
 from bot.kernel.textformat import true_false
 
@@ -280,11 +287,11 @@ def _csv_answer(
     labels = [label for label, _ in options]
     boolean = _CSV_BOOLEANS.get(correct.upper())
     if kind.lower() not in ("", *CSV_KINDS):
-        return f"kind is {kind!r}: it must be {' or '.join(CSV_KINDS)}", None, frozenset()
+        return f"kind is {short(kind)}: it must be {' or '.join(CSV_KINDS)}", None, frozenset()
     if kind.lower() == "true-false" or (not kind and not options and boolean is not None):
         if boolean is None:
             return (
-                f"correct is {correct!r}: a true-false question's is TRUE or FALSE",
+                f"correct is {short(correct)}: a true-false question's is TRUE or FALSE",
                 None,
                 frozenset(),
             )
@@ -299,7 +306,7 @@ def _csv_answer(
     letters = [letter for letter in _LETTERS.split(correct.upper()) if letter]
     if not letters or any(letter not in labels for letter in letters):
         return (
-            f"correct is {correct!r}: it must be the letter of a non-empty option, or the "
+            f"correct is {short(correct)}: it must be the letter of a non-empty option, or the "
             f"letters of several (A,C) ({', '.join(labels) or 'none'})",
             None,
             frozenset(),
@@ -307,7 +314,7 @@ def _csv_answer(
     right = frozenset(letters)
     if len(right) == len(labels):
         return (
-            f"correct is {correct!r}: every option is right; at least one must be wrong",
+            f"correct is {short(correct)}: every option is right; at least one must be wrong",
             None,
             frozenset(),
         )
