@@ -105,3 +105,23 @@ async def test_a_forwarded_quiz_poll_is_cleaned_and_the_original_kept_on_a_tap(f
     assert draft.questions[0].prompt == "[12/100] What is the capital of France? @quiz_channel"
     stale = await maker.tap(added, keep, check_button=False)  # its button is gone
     assert fake.callback_answers[stale]["text"] == T("newquiz.stale")
+
+
+async def test_a_csv_file_with_several_right_and_true_false_makes_a_quiz_of_those_kinds(
+    fake, running_bot
+):
+    """``correct`` ``A;C`` makes a several-right question, ``TRUE`` with no options a
+    true/false one, in the sender's language."""
+    maker = Person(fake, 3403, "Bruno", "pt")
+    csv = (
+        "id,prompt,A,B,C,correct\n"
+        "primos,Quais são primos?,2,4,5,A;C\n"
+        "sol,O Sol é uma estrela.,,,,TRUE\n"
+    )
+    await maker.send_document(csv.encode(), "ciencias.csv", replies=2)
+    quizzes = services_of(running_bot.app).quizzes
+    (record,) = await quizzes.quizzes(maker.user_id)
+    bank = (await quizzes.quiz(maker.user_id, record.id)).bank
+    assert bank.languages == ("pt",)
+    assert [o.correct for o in bank.question("primos").options] == [True, False, True]
+    assert bank.question("sol").answer is True
