@@ -125,3 +125,32 @@ async def test_a_csv_file_with_several_right_and_true_false_makes_a_quiz_of_thos
     assert bank.languages == ("pt",)
     assert [o.correct for o in bank.question("primos").options] == [True, False, True]
     assert bank.question("sol").answer is True
+
+
+async def test_a_forwarded_open_quiz_says_what_was_taken_off_before_its_answer_is_chosen(
+    fake, running_bot
+):
+    """An open quiz forwarded from a channel hides its answer: the question asking for it
+    shows the cleaned question and what was taken off; the question added keeps the original
+    to put back."""
+    maker = Person(fake, 3404, "Ada")
+    await maker.say("/newquiz")
+    await maker.say("Geography")
+    await maker.say("/skip")
+    [ask] = await maker.send_poll(
+        "Q7. Largest ocean? t.me/quiz_channel",
+        ["Atlantic", "Pacific", "Indian"],
+        correct_option_ids=(1,),
+        forward_from="channel",
+        answer_visible=False,
+    )
+    assert "\nLargest ocean?\n" in ask["text"]
+    assert T("polls.cleaned", removed="Q7. … t.me/quiz_channel") in ask["text"]
+    [_, right, _] = _data(ask, "no:")
+    await maker.tap(ask, right)
+    chat_id, message_id = ask["chat"]["id"], ask["message_id"]
+    added = await fake.wait_for(
+        lambda: (lambda m: m if m != ask else None)(fake.message(chat_id, message_id))
+    )
+    assert T("polls.cleaned", removed="Q7. … t.me/quiz_channel") in added["text"]
+    assert _data(added, "nk:")

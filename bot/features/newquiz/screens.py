@@ -103,8 +103,7 @@ def newquiz_added(draft: Draft, outcome: Added, t: Catalog, m: Markup) -> Screen
         lines.append(m.italic(t("newquiz.added_no_explanation")))
     buttons = [Button(t("newquiz.button_undo"), UndoButton(draft.started, q.serial))]
     if q.original:
-        removed = " ".join(q.original.replace(q.prompt, " … ", 1).split())
-        lines.append(m.escape(t("polls.cleaned", removed=removed)))
+        lines.append(_cleaned(q, t, m))
         if len(" ".join(q.prompt.split())) > MAX_DRAFT_PROMPT_SHOWN:  # clipped above
             lines.append(m.italic(q.prompt))
         buttons.append(
@@ -112,6 +111,12 @@ def newquiz_added(draft: Draft, outcome: Added, t: Catalog, m: Markup) -> Screen
         )
     lines.append(m.escape(t("newquiz.added_hint")))
     return Screen("\n".join(lines), (tuple(buttons),))
+
+
+def _cleaned(q: DraftQuestion, t: Catalog, m: Markup) -> str:
+    """What was taken off a forwarded poll's question (``…`` for the question kept)."""
+    removed = " ".join(q.original.replace(q.prompt, " … ", 1).split())
+    return m.escape(t("polls.cleaned", removed=removed))
 
 
 def newquiz_original_kept(
@@ -131,10 +136,13 @@ def newquiz_original_kept(
 
 def newquiz_ask_right(draft: Draft, pending: Pending, t: Catalog, m: Markup) -> Screen:
     """Which option of a pending poll is right: one button per option (with several right,
-    a toggle each, the chosen ones checked, and "Done")."""
+    a toggle each, the chosen ones checked, and "Done"); a forwarded poll's cleaned question
+    says what was taken off."""
     q = pending.question
     head = t("newquiz.ask_right_several" if pending.several else "newquiz.ask_right")
     lines = [m.bold(head), "", m.escape(q.prompt), ""]
+    if q.original:  # a forwarded poll's question, cleaned: said before the answer is chosen
+        lines[3:3] = [_cleaned(q, t, m)]
     lines += [m.escape(f"{_LABELS[i]}. {text}") for i, text in enumerate(q.options)]
     buttons = [
         Button(
