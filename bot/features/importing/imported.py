@@ -75,6 +75,8 @@ NOT_A_BANK_KIND = (
     "quizbot asks questions with one or several right options, and true/false questions"
 )
 """Why a question of another type (short answer, matching, numerical, essay) is left out."""
+NOT_MULTIPLE_CHOICE = NOT_A_BANK_KIND
+"""The old name of :data:`NOT_A_BANK_KIND`, for converters written against it."""
 
 
 def option_count_problem(count: int) -> str | None:
