@@ -454,6 +454,7 @@ bad-letter,,Which?,x,y,,,"B,Z",
 all,,Every one?,x,y,,,"A,B",
 bad-kind,multi,Which?,x,y,,,A,
 tf-word,true-false,Is it?,,,,,yes,
+one,,Only one?,x,,,,A,
 formula,,=1+1,@SUM(A1),-2,,,B,
 """
 
@@ -480,6 +481,7 @@ def test_csv_several_right_and_true_false_from_a_file(tmp_path):
         (line_of(source, "all,"), "correct is 'A,B'"),
         (line_of(source, "bad-kind"), "kind is 'multi'"),
         (line_of(source, "tf-word"), "correct is 'yes'"),
+        (line_of(source, "one,"), "1 options"),
     ]
     assert "columns A, B must be empty" in parsed.notes[0].message
     assert "every option is right" in parsed.notes[2].message

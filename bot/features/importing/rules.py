@@ -255,8 +255,6 @@ def _csv_question(parsed: Parsed, line: int, row: dict[str, str], extra: bool) -
     problem, answer, right = _csv_answer(cell("kind"), cell("correct"), options)
     if not cell("prompt"):
         problem = "no prompt"
-    if problem is None and answer is None:
-        problem = option_count_problem(len(options))
     if problem:
         parsed.notes.append(Note(line, problem))
         return
@@ -312,6 +310,9 @@ def _csv_answer(
             frozenset(),
         )
     right = frozenset(letters)
+    count_problem = option_count_problem(len(labels))
+    if count_problem:
+        return count_problem, None, frozenset()
     if len(right) == len(labels):
         return (
             f"correct is {short(correct)}: every option is right; at least one must be wrong",
