@@ -50,7 +50,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser = sub.add_parser(
         "import",
         help="convert a GIFT, Aiken or CSV file into a bank file",
-        description="Convert the multiple-choice questions of a Moodle GIFT, Aiken or CSV file "
+        description="Convert the questions of a Moodle GIFT, Aiken or CSV file "
         "into a bank (banks/README.md); everything that could not be converted is "
         "listed with its line. Exit 1 if no question could be converted.",
     )
