@@ -4,7 +4,8 @@ Babel formats dates in the Gregorian calendar only. CLDR's default calendar for 
 (``fa``) is the Solar Hijri one (``<calendar type="persian">``; the Iranian and Afghan civil
 calendar): a date shown to a Persian reader is converted with jdatetime and written with
 CLDR's Persian-calendar patterns for ``fa``, with Latin digits as the rest of the Persian
-catalog (docs/translating.md). Every other language is Babel's Gregorian date.
+catalog (docs/translating.md). Every other language is Babel's Gregorian date, with
+:data:`PATTERNS` where CLDR's differs from how the language's teachers write a date.
 """
 
 from __future__ import annotations
@@ -20,6 +21,13 @@ Width = Literal["full", "medium"]
 
 SOLAR_HIJRI_LANGUAGES = frozenset({"fa"})
 """Languages whose dates are in the Solar Hijri calendar (CLDR's default calendar for them)."""
+
+PATTERNS: dict[tuple[str, str], str] = {
+    # CLDR's id full date is "EEEE, dd MMMM y" ("Senin, 07 Desember 2026"); Indonesian
+    # writes the day without a leading zero (PUEBI; the medium date already does)
+    ("id", "full"): "EEEE, d MMMM y",
+}
+"""Date patterns (language, width) used instead of CLDR's."""
 
 _PERSIAN_MONTHS = (
     "فروردین",
@@ -48,7 +56,8 @@ def format_date(moment: datetime, width: Width, language: str) -> str:
     ``medium`` ("Dec 7, 2026") date; in the Solar Hijri calendar for
     :data:`SOLAR_HIJRI_LANGUAGES` (CLDR ``fa`` persian: ``EEEE d MMMM y``, ``d MMM y``)."""
     if language not in SOLAR_HIJRI_LANGUAGES:
-        return str(babel_format_date(moment, width, locale=language))
+        pattern = PATTERNS.get((language, width), width)
+        return str(babel_format_date(moment, pattern, locale=language))
     day = _solar_hijri(moment)
     written = f"{day.day} {_PERSIAN_MONTHS[day.month - 1]} {day.year}"
     if width == "full":

@@ -28,6 +28,9 @@ def test_persian_dates_are_solar_hijri_with_cldr_patterns() -> None:
 @pytest.mark.parametrize("language", [code for code in i18n.SUPPORTED if code != "fa"])
 def test_other_languages_keep_babels_gregorian_dates(language: str) -> None:
     for width in ("full", "medium"):
+        if language == "id" and width == "full":
+            assert format_date(MONDAY, width, language) == "Senin, 7 Desember 2026"
+            continue
         assert format_date(MONDAY, width, language) == babel_format_date(
             MONDAY, width, locale=language
         )
