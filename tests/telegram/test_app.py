@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+import gc
 
 import pytest
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import Application, CommandHandler
 
-from bot.app import build_application
+from bot.app import YOUNG_GENERATION_THRESHOLD, build_application
 from bot.commands import COMMANDS, GROUP_COMMANDS, HOMEWORK_COMMANDS, TEACHER_COMMANDS
 from bot.config import Settings
+from tests.support.botrun import RunningBot
 
 ADMIN = 7
 """The sender of the test commands, an operator (``QUIZBOT_ADMINS``), so /reload is wired."""
@@ -75,3 +77,18 @@ def test_every_handled_command_is_on_the_menu(app, chat_type):
 def test_group_and_supergroup_take_the_same_commands(app):
     """A basic group and a supergroup are wired alike (``filters.ChatType.GROUPS``)."""
     assert handled_commands(app, ChatType.GROUP) == handled_commands(app, ChatType.SUPERGROUP)
+
+
+async def test_a_started_bot_freezes_what_start_up_made_and_a_stop_undoes_it(fake, tmp_path):
+    """Once ready, start-up's objects are in the collector's permanent generation and the
+    youngest generation is collected less often (``bot.app.settle_memory``); a stop gives both
+    back, so a process that starts bots again and again (the tests) leaks nothing."""
+    before = gc.get_threshold()
+    runner = await RunningBot(fake, tmp_path / "quiz.sqlite3").start()
+    try:
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold()[0] == YOUNG_GENERATION_THRESHOLD
+    finally:
+        await runner.stop()
+    assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == before
