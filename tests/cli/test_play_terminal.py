@@ -758,3 +758,17 @@ def test_a_persian_or_arabic_keyboard_types_the_labels_without_switching_layout(
     assert read_label("5", "ABCD") is None and read_label("هـ", "ABCD") is None
     assert read_labels("الف، ج", "ABCD") == "AC" and read_labels("1 3", "ABCD") == "AC"
     assert "ض" in QUIT
+
+
+def test_a_russian_keyboard_types_the_labels_that_look_latin():
+    """Cyrillic look-alikes of the labels (А В С Е Н І К, either case) name them; other
+    Cyrillic letters (б, г, ф: the alphabet's order, the keys' places) are refused rather than
+    misread; "й" (the q key there) quits."""
+    from bot.terminal.replies import QUIT, read_label, read_labels
+
+    labels = "ABCDEFGHIJKL"
+    assert [read_label(x, labels) for x in "АВСЕНІК"] == list("ABCEHIK")
+    assert [read_label(x, labels) for x in "авсенік"] == list("ABCEHIK")
+    assert [read_label(x, labels) for x in "бгфд"] == [None] * 4
+    assert read_labels("а, с", "ABCD") == "AC" and read_labels("ВС", "ABCD") == "BC"
+    assert "й".upper() in QUIT
