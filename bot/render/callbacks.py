@@ -254,6 +254,10 @@ QUIZ_ACTIONS = (
     "replace",
     "drop",
     "page",
+    "addlang",
+    "lang",
+    "later",
+    "droplang",
 )
 """What a :class:`QuizButton` does (``bot.features.myquizzes.handlers`` handles each)."""
 
