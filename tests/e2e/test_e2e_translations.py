@@ -92,3 +92,21 @@ async def test_a_translation_cancelled_midway_leaves_the_quiz_as_it_was(fake, ru
     after = await record(running_bot)
     assert (after.version, after.language) == (1, "en")
     assert (await services.quizzes.export(CREATOR, quiz.id))[1] == before
+
+
+async def test_a_translation_that_gives_an_answer_away_is_asked_again(fake, running_bot):
+    """The quiz with the new language is checked as any version, the answer-leak check in that
+    language too: an explanation naming another question's answer is refused, its question
+    asked again, and the quiz stored once it is fixed."""
+    creator, screen = await made(fake, running_bot)
+    await _picked(creator, screen, RUSSIAN)
+    await creator.say(TITLE)
+    leaking = FRANCE.replace("Правительство там с 987 года.", "А столица Италии — Рим.")
+    await creator.say(leaking)
+    problems, again = await creator.say(ITALY, replies=2)
+    assert EN("check.answer-leak", other=2) in problems["text"]
+    assert problems["text"].endswith(EN("translations.fix"))
+    assert f"{RUSSIAN} · 2/3" in again["text"]
+    assert (await record(running_bot)).version == 1
+    added, _ = await creator.say(FRANCE, replies=2)
+    assert added["text"] == EN("translations.added", language=RUSSIAN, title="Capitals", version=2)

@@ -52,9 +52,28 @@ class Original:
     explanation: str = ""
 
     def as_text(self) -> str:
-        """The message as the maker sends it back: a line each, the explanation after ``>``."""
-        tail = (f"{EXPLANATION_MARK} {self.explanation}",) if self.explanation else ()
-        return "\n".join((*self.lines, *tail))
+        """The message as the maker sends it back: each text on its line (a text of several
+        lines on as many: blank lines left out), each line of the explanation after ``>``."""
+        texts = [line for text in self.lines for line in _lines(text)]
+        tail = [f"{EXPLANATION_MARK} {line}" for line in _lines(self.explanation)]
+        return "\n".join((*texts, *tail))
+
+    def grouped(self, lines: Sequence[str]) -> tuple[str, ...] | None:
+        """The lines of a reply as this message's texts (a text of several lines gets as many,
+        joined again); None when their count differs."""
+        counts = [max(1, len(_lines(text))) for text in self.lines]
+        if len(lines) != sum(counts):
+            return None
+        texts, at = [], 0
+        for count in counts:
+            texts.append("\n".join(lines[at : at + count]))
+            at += count
+        return tuple(texts)
+
+
+def _lines(text: str) -> list[str]:
+    """The non-blank lines of ``text``, stripped."""
+    return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 @dataclass(frozen=True)
@@ -164,7 +183,10 @@ def read_reply(text: str, quotes: Sequence[str], original: Original) -> tuple[st
             explanation.append(line[len(EXPLANATION_MARK) :].strip())
         else:
             lines.append(_unmarked(line) if lines and original.key != TITLE else line)
-    texts = (*lines, "\n".join(part for part in explanation if part))
+    grouped = original.grouped(lines)
+    if grouped is None:
+        return None
+    texts = (*grouped, "\n".join(part for part in explanation if part))
     return texts if fits(original, texts) else None
 
 
