@@ -6,7 +6,9 @@ The service refuses anyone but the owner (a forged or forwarded button): it rais
 refusal, the router answers the tap with its toast from :data:`TOASTS`, and nothing changes.
 A change tapped on a version that moved on is stale: the quiz is shown as it is now,
 unchanged. Adding, replacing a question and renaming ask for the
-creator's next text message (:class:`~bot.features.myquizzes.edits.QuizEdits`).
+creator's next text message (:class:`~bot.features.myquizzes.edits.QuizEdits`); "Add a
+language" asks for the quiz's texts in another language, a question per message
+(:mod:`bot.features.myquizzes.translating`).
 """
 
 from __future__ import annotations

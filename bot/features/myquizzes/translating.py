@@ -10,7 +10,10 @@ reads them. The title (and the description, when the quiz has one) is the first 
 
 The progress is a prompt (:class:`~bot.kernel.ports.PromptStore`, kind ``translate``): any
 instance takes the next message, and a restart loses nothing. It is kept for
-:data:`KEEP_SECONDS` after the last text given (the prompts are pruned after a day). Texts are
+:data:`KEEP_SECONDS` after the last text given (the prompts are pruned after a day); the maker's
+messages are read as its texts only within
+:data:`~bot.features.myquizzes.edits.EDIT_PROMPT_SECONDS` of the last prompt and until they
+choose to finish later (:meth:`Translations.active`). Texts are
 kept per question id, so that a question edited meanwhile (a new id) is asked again and the
 others are not. Pure: bank data in, bank data out.
 """
