@@ -109,3 +109,38 @@ def test_the_progress_goes_through_its_payload_and_forgets_what_is_named():
     going = Translation("c-abcdefghij", "fa", {TITLE: ("پایتخت‌ها", "")}, "q1", paused=True)
     assert Translation.from_payload(going.to_payload()) == going
     assert translating.forget(going, [TITLE]).given == {}
+
+
+class Prompts:
+    """An in-memory prompt store (:class:`bot.kernel.ports.PromptStore`'s reads and writes)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[int, str], tuple[str, float]] = {}
+
+    async def set_prompt(self, user_id: int, kind: str, payload: str, now: float) -> None:
+        self.rows[user_id, kind] = (payload, now)
+
+    async def prompt(self, user_id: int, kind: str, *, since: float) -> str | None:
+        found = self.rows.get((user_id, kind))
+        return found[0] if found is not None and found[1] >= since else None
+
+    async def drop_prompt(self, user_id: int, kind: str) -> bool:
+        return self.rows.pop((user_id, kind), None) is not None
+
+
+async def test_messages_are_read_as_texts_only_while_the_maker_is_at_it():
+    """Within the prompts' quarter of an hour and not finished later, the maker's messages are
+    the translation's; later, or paused, they are not, and the progress stays for a day."""
+    from bot.features.myquizzes.edits import EDIT_PROMPT_SECONDS
+
+    now = [1000.0]
+    translations = translating.Translations(Prompts(), lambda: now[0])  # type: ignore[arg-type]
+    going = Translation("c-abcdefghij", "ru", {TITLE: ("Столицы", "")}, "q1")
+    await translations.save(7, going)
+    assert await translations.active(7) == going
+    now[0] += EDIT_PROMPT_SECONDS + 1
+    assert await translations.active(7) is None and await translations.current(7) == going
+    await translations.save(7, Translation("c-abcdefghij", "ru", paused=True))
+    assert await translations.active(7) is None
+    now[0] += translating.KEEP_SECONDS + 1
+    assert await translations.current(7) is None
