@@ -473,7 +473,8 @@ def edit_filter() -> filters.BaseFilter:
 async def on_edit_text(update: Update, context: Context) -> bool:
     """The creator's answer to a prompt (stored: asked on any instance): a question to add or
     put in place of one, a new title, or /cancel. A question that cannot be read asks again;
-    a change is a new version. False (nothing done) when no prompt waits for the sender."""
+    a change is a new version. Without such a prompt, a text of the language the sender is
+    adding (:func:`on_translation_text`). False (nothing done) when neither waits."""
     message, user = update.effective_message, update.effective_user
     assert message is not None and user is not None
     pending = await reach(context, QuizEdits).waiting(user.id)
