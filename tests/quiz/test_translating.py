@@ -144,3 +144,16 @@ async def test_messages_are_read_as_texts_only_while_the_maker_is_at_it():
     assert await translations.active(7) is None
     now[0] += translating.KEEP_SECONDS + 1
     assert await translations.current(7) is None
+
+
+def test_the_bidi_marks_of_a_copied_right_to_left_message_are_dropped():
+    """An original copied from a Persian maker's message carries a right-to-left mark at the
+    start of each Latin line: the reply's texts come without it, the Persian joiner kept."""
+    france = translating.originals(quiz())[1]
+    reply = "\u200fپایتخت فرانسه؟\n\u200fParis\n\u2068Lyon\u2069\n> \u200fاز ۹۸۷ می‌گویند."
+    assert translating.read_reply(reply, (), france) == (
+        "پایتخت فرانسه؟",
+        "Paris",
+        "Lyon",
+        "از ۹۸۷ می‌گویند.",
+    )

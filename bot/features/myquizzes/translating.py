@@ -21,6 +21,7 @@ others are not. Pure: bank data in, bank data out.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -37,6 +38,9 @@ TITLE = "title"
 """The key of the first message: the title, and the description under it."""
 MAX_TITLE = 100
 """Longest title taken, in characters (as a rename)."""
+_BIDI_MARKS = re.compile("[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
+"""The directional marks and isolates the bot puts into right-to-left messages
+(``bot.i18n.bidi``), which a copied original carries; the joiners (ZWNJ) stay."""
 
 
 @dataclass(frozen=True)
@@ -169,10 +173,12 @@ def position(data: Mapping[str, Any], original: Original) -> tuple[int, int]:
 def read_reply(text: str, quotes: Sequence[str], original: Original) -> tuple[str, ...] | None:
     """The texts of a reply translating ``original`` (its lines, then its explanation, "" when
     none): the explanation on lines starting with ``>`` or in quote blocks (``quotes``), a
-    right option's ``*`` or trailing check mark dropped (copied from the original); None when it
-    does not fit (:func:`fits`)."""
+    right option's ``*`` or trailing check mark dropped (copied from the original), as are the
+    bidi marks a right-to-left message gives its lines (:data:`_BIDI_MARKS`); None when it does
+    not fit (:func:`fits`)."""
     explanation: list[str] = []
-    rest = text
+    rest = _BIDI_MARKS.sub("", text)
+    quotes = [_BIDI_MARKS.sub("", quote) for quote in quotes]
     for quote in quotes:
         if quote.strip() and quote in rest:
             rest = rest.replace(quote, "\n", 1)
