@@ -17,7 +17,15 @@ from bot.kernel.bank import Bank, Question
 from bot.kernel.library import QuizRecord, Visibility
 from bot.render.callbacks import QuizButton
 from bot.render.links import bank_link
-from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, ShareButton, UrlButton
+from bot.render.screen import (
+    LANGUAGES_PER_ROW,
+    MAX_BUTTON_LABEL,
+    Button,
+    Screen,
+    ShareButton,
+    UrlButton,
+    rows_of,
+)
 from bot.render.text import Markup, clip
 
 MAX_PROBLEMS_SHOWN = 15
@@ -331,10 +339,6 @@ def saved_text(record: QuizRecord, created: bool, t: Catalog, m: Markup) -> str:
     )
 
 
-LANGUAGES_PER_ROW = 3
-"""Language buttons in a row of the "Add a language" picker (as /language's)."""
-
-
 def language_picker(
     record: QuizRecord, has: Sequence[str], going_on: str | None, t: Catalog, m: Markup
 ) -> Screen:
@@ -355,12 +359,8 @@ def language_picker(
         )
         for code in missing
     ]
-    rows = [
-        tuple(buttons[at : at + LANGUAGES_PER_ROW])
-        for at in range(0, len(buttons), LANGUAGES_PER_ROW)
-    ]
     text = m.escape(t("translations.pick", title=record.title))
-    return Screen(text, (*rows, *back_row(record, t)))
+    return Screen(text, (*rows_of(buttons, LANGUAGES_PER_ROW), *back_row(record, t)))
 
 
 def translation_prompt(
