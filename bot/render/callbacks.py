@@ -258,6 +258,7 @@ QUIZ_ACTIONS = (
     "lang",
     "later",
     "droplang",
+    "skiplang",
 )
 """What a :class:`QuizButton` does (``bot.features.myquizzes.handlers`` handles each)."""
 

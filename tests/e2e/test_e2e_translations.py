@@ -31,7 +31,8 @@ async def _picked(creator: Person, screen: dict, language: str) -> dict:
 
 async def test_russian_added_to_an_english_quiz_then_played_in_russian(fake, running_bot):
     """The title and each question are asked in turn with the original to translate; a reply
-    that does not match is asked again; Finish later keeps what was given and lets the
+    that does not match is asked again; a question skipped for now comes after the others;
+    Finish later keeps what was given and lets the
     maker's messages be; the picker goes on where it stopped; the last text stores version 2
     with both languages, and a Russian player gets the quiz in Russian."""
     creator, screen = await made(fake, running_bot)
@@ -45,6 +46,15 @@ async def test_russian_added_to_an_english_quiz_then_played_in_russian(fake, run
     assert "What is the capital of France?\nParis\nLyon\nNice\n> The seat" in second["text"]
     (misfit,) = await creator.say("Какой город — столица Франции?\nПариж\nЛион")
     assert misfit["text"] == EN("translations.misfit")
+    before = len(creator.bot_messages())
+    await creator.tap(second, button(second, EN("translations.button_skip")))
+    await fake.wait_for(lambda: len(creator.bot_messages()) > before)
+    skipped_to = creator.bot_messages()[-1]
+    assert f"{RUSSIAN} · 3/3" in skipped_to["text"]  # question 1 skipped for now
+    before = len(creator.bot_messages())
+    await creator.tap(skipped_to, button(skipped_to, EN("translations.button_skip")))
+    await fake.wait_for(lambda: len(creator.bot_messages()) > before)
+    assert f"{RUSSIAN} · 2/3" in creator.bot_messages()[-1]["text"]  # then back to it
     (third,) = await creator.say(FRANCE.replace("\nПариж", "\n*Париж"))  # a copied mark
     assert f"{RUSSIAN} · 3/3" in third["text"]
     await creator.tap(third, button(third, EN("translations.button_later")))

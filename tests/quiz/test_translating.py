@@ -157,3 +157,13 @@ def test_the_bidi_marks_of_a_copied_right_to_left_message_are_dropped():
         "Lyon",
         "از ۹۸۷ می‌گویند.",
     )
+
+
+def test_a_text_skipped_for_now_is_asked_after_the_others():
+    """Skipped texts come last, in the order skipped; alone left, it is asked again."""
+    going = Translation("c-abcdefghij", "ru", skipped=(TITLE,))
+    assert translating.next_original(quiz(), going).key == "q1"
+    given = {"q1": ("Столица Франции?", "Париж", "Лион", "С 987 года.")}
+    going = Translation("c-abcdefghij", "ru", given, skipped=(TITLE, "q2"))
+    assert translating.next_original(quiz(), going).key == TITLE
+    assert Translation.from_payload(going.to_payload()) == going

@@ -334,6 +334,19 @@ async def _stop_translation(
     await send(context, query.from_user.id, Screen(HTML.escape(said), screens.back_row(record, t)))
 
 
+async def _skip_text(
+    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
+) -> None:
+    """Skip the text asked for now: the others are asked first, then it again."""
+    user_id = query.from_user.id
+    going = await reach(context, Translations).current(user_id)
+    owned = await _questions_of(query, context, record, t)
+    if owned is None or going is None or going.quiz_id != record.id or not going.asked:
+        return
+    skipped = (*(key for key in going.skipped if key != going.asked), going.asked)
+    await _ask_next(context, user_id, owned, dataclasses.replace(going, skipped=skipped), t)
+
+
 async def on_translation_text(message: Message, user_id: int, context: Context) -> bool:
     """The maker's message translating the text last asked for (stored: asked on any
     instance), or /cancel; the next text is asked, or the quiz updated once all are given.
@@ -456,6 +469,7 @@ ACTIONS: dict[str, QuizAction] = {
     "lang": _owned(_start_translation, change=True),
     "later": _owned(_stop_translation),
     "droplang": _owned(_stop_translation),
+    "skiplang": _owned(_skip_text),
 }
 """What each /myquizzes action does (:data:`bot.render.callbacks.QUIZ_ACTIONS`); all but
 ``list`` on a quiz of the tapper's own; a ``change`` is stale once the quiz has a newer

@@ -373,8 +373,8 @@ def translation_prompt(
 ) -> Screen:
     """The next message to translate into ``language``: where it is (``place``: its number
     among the quiz's messages to translate, and their count), what to send, and the original
-    as the maker sends it back, copied with one tap (:meth:`Markup.copyable`); Finish later
-    and Cancel."""
+    as the maker sends it back, copied with one tap (:meth:`Markup.copyable`); Skip for now,
+    Finish later and Cancel."""
     number, total = place
     if original.key != TITLE:
         asked = t("translations.ask_question", number=number - 1)
@@ -384,8 +384,9 @@ def translation_prompt(
         asked = t("translations.ask_title")
     head = f"🌐 {t.language_name(language)} · {number}/{total}"
     text = "\n".join([m.bold(head), m.escape(asked), "", m.copyable(original.as_text())])
+    skip = (_button(t("translations.button_skip"), "skiplang", record),)
     buttons = (
         _button(t("translations.button_later"), "later", record),
         _button(t("translations.button_cancel"), "droplang", record),
     )
-    return Screen(text, (buttons,))
+    return Screen(text, (skip, buttons))

@@ -94,6 +94,7 @@ class Translation:
             explanation ("" when none).
         asked: The key of the message last asked for ("" before the first).
         paused: The maker chose to finish later: their messages are not read as texts.
+        skipped: Keys the maker skipped for now: asked once the others are given.
     """
 
     quiz_id: str
@@ -101,6 +102,7 @@ class Translation:
     given: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     asked: str = ""
     paused: bool = False
+    skipped: tuple[str, ...] = ()
 
     def to_payload(self) -> str:
         """As a prompt's payload (JSON)."""
@@ -111,6 +113,7 @@ class Translation:
                 "given": {key: list(texts) for key, texts in self.given.items()},
                 "asked": self.asked,
                 "paused": self.paused,
+                "skipped": list(self.skipped),
             },
             ensure_ascii=False,
         )
@@ -124,8 +127,14 @@ class Translation:
         """
         data = json.loads(payload)
         given = {str(key): tuple(map(str, texts)) for key, texts in data["given"].items()}
+        skipped = tuple(map(str, data.get("skipped", ())))
         return cls(
-            str(data["quiz"]), str(data["language"]), given, str(data["asked"]), data["paused"]
+            str(data["quiz"]),
+            str(data["language"]),
+            given,
+            str(data["asked"]),
+            bool(data["paused"]),
+            skipped,
         )
 
 
@@ -156,12 +165,16 @@ def fits(original: Original, texts: Sequence[str]) -> bool:
 
 def next_original(data: Mapping[str, Any], translation: Translation) -> Original | None:
     """The first message of the quiz still to translate (none given, or given for a question
-    whose shape changed since); None when every text is given."""
-    for original in originals(data):
-        given = translation.given.get(original.key)
-        if given is None or not fits(original, given):
-            return original
-    return None
+    whose shape changed since), those skipped for now (:attr:`Translation.skipped`) last;
+    None when every text is given."""
+    missing = [
+        original
+        for original in originals(data)
+        if (given := translation.given.get(original.key)) is None or not fits(original, given)
+    ]
+    waiting = [original for original in missing if original.key not in translation.skipped]
+    first = waiting or missing
+    return first[0] if first else None
 
 
 def position(data: Mapping[str, Any], original: Original) -> tuple[int, int]:

@@ -34,6 +34,8 @@ MESSAGES: tuple[Text | Plural, ...] = (
         "That does not match the original: send it back translated line for line, as many "
         "lines, and an explanation after > only where the original has one.",
     ),
+    # Translators: a button under a text to translate: it is asked again after the others
+    N_("translations.button_skip", "⏭ Skip for now"),
     N_("translations.button_later", "⏸ Finish later"),
     N_("translations.button_cancel", "✖️ Cancel"),
     N_(
