@@ -33,6 +33,7 @@ from bot.features.learning.ports import CardStore
 from bot.features.learning.service import LearningService
 from bot.features.myquizzes.edits import QuizEdits
 from bot.features.myquizzes.service import QuizzesService
+from bot.features.myquizzes.translating import Translations
 from bot.features.newquiz.service import CreatorService
 from bot.features.preferences.ports import PreferenceStore
 from bot.features.preferences.service import PreferencesService
@@ -73,6 +74,8 @@ class Services:
     """Created quizzes from their creator's side: /myquizzes and the files sent to the bot."""
     quiz_edits: QuizEdits
     """The /myquizzes prompts waiting for a creator's message."""
+    translations: Translations
+    """The languages makers are adding to their quizzes ("Add a language" in /myquizzes)."""
     store: OpenStore
     """The open storage (closed last)."""
     leases: Leases
@@ -214,6 +217,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
         privacy=privacy,
         quizzes=quizzes,
         quiz_edits=QuizEdits(store, data.clock),
+        translations=Translations(store, data.clock),
         creators=creators,
         homework=homework,
         store=store,
@@ -287,6 +291,7 @@ def install(app: QuizApplication, made: Services) -> None:
             made.privacy,
             made.quizzes,
             made.quiz_edits,
+            made.translations,
             made.creators,
             made.homework,
             made.sessions,

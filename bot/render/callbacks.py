@@ -266,6 +266,11 @@ QUIZ_ACTIONS = (
     "replace",
     "drop",
     "page",
+    "addlang",
+    "lang",
+    "later",
+    "droplang",
+    "skiplang",
 )
 """What a :class:`QuizButton` does (``bot.features.myquizzes.handlers`` handles each)."""
 

@@ -40,6 +40,10 @@ class Markup(Protocol):
         """Plain text ``text`` that writes the moment ``when`` (seconds since the epoch)."""
         ...
 
+    def copyable(self, text: str) -> str:
+        """Plain text the reader copies whole with one tap (a text to send back edited)."""
+        ...
+
     def length(self, text: str) -> int:
         """The length of marked-up ``text`` as the reader sees it, in UTF-16 units."""
         ...
@@ -77,6 +81,10 @@ class Html:
         apps that predate it show the text."""
         return f'<tg-time unix="{int(when)}">{self.escape(text)}</tg-time>'
 
+    def copyable(self, text: str) -> str:
+        """A ``<pre>`` block: Telegram's apps give it a copy button."""
+        return f"<pre>{self.escape(text)}</pre>"
+
     def length(self, text: str) -> int:
         """The visible length of Telegram HTML, see :func:`html_length`."""
         return html_length(text)
@@ -108,6 +116,10 @@ class Plain:
         return f"{text} ({url})"
 
     def time(self, text: str, when: float) -> str:
+        """Return text unchanged."""
+        return text
+
+    def copyable(self, text: str) -> str:
         """Return text unchanged."""
         return text
 

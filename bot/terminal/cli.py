@@ -7,7 +7,7 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from bot import i18n
@@ -60,12 +60,15 @@ def check(args: argparse.Namespace) -> None:
         args.usage_error("--chart PATH goes with --stats (quizbot play --stats --chart PATH)")
 
 
-def play_command(args: argparse.Namespace) -> str:
+def play_command(args: argparse.Namespace, environ: Mapping[str, str] = os.environ) -> str:
     """The command that plays as ``args`` did, for the texts that tell the player what to run
     next: ``quizbot play`` with the options typed that decide what it finds and says
     (``--db``, ``--banks``, ``--skip-invalid-banks``, ``--lang``), each word quoted for a
     POSIX shell when it must be. (A variable of the environment, ``QUIZBOT_DB``, is still
-    set for the next command.)
+    set for the next command.) ``--lang`` is named with the language it chose (``pt-BR`` as
+    ``pt``; an unknown code as the fallback), and only when the environment alone
+    (``environ``: the locale variables) would choose another: a flag that changes nothing,
+    or warns again, is not advised.
     A PostgreSQL URL's password is shown as ``***`` (:func:`storage.postgres.dsn.redact_dsn`):
     the screen is no place for it."""
     import shlex
@@ -80,7 +83,11 @@ def play_command(args: argparse.Namespace) -> str:
     if getattr(args, "skip_invalid_banks", None):
         words.append("--skip-invalid-banks")
     if getattr(args, "lang", None):
-        words += ["--lang", str(args.lang)]
+        from bot.terminal.play import terminal_language
+
+        chosen = i18n.negotiate(str(args.lang))
+        if chosen != terminal_language(environ):
+            words += ["--lang", chosen]
     return " ".join(shlex.quote(word) for word in words)
 
 

@@ -64,8 +64,9 @@ def wrap(text: str, width: int | None = None, environ: Mapping[str, str] = os.en
     draws it (:func:`bot.terminal.text.wrap`: spacing vowel signs take a column, combining marks
     none, CJK and emoji two; continuation lines indented). Line breaks and blank lines are
     kept. A mostly right-to-left text (Persian, Arabic) is wrapped first, then each line put in
-    visual order (:func:`bot.i18n.bidi.visual`), unless :data:`TERMINAL_BIDI_ENV` says the
-    terminal reorders by itself."""
+    visual order (:func:`bot.i18n.bidi.visual`) and right-aligned to ``width`` (a right-to-left
+    paragraph starts at the right edge, as Telegram and a reordering terminal show it), unless
+    :data:`TERMINAL_BIDI_ENV` says the terminal reorders (and aligns) by itself."""
     import shutil
 
     columns = width or shutil.get_terminal_size((80, 24)).columns
@@ -76,7 +77,16 @@ def wrap(text: str, width: int | None = None, environ: Mapping[str, str] = os.en
     # commands and formulas marked before the wrap (a formula cut by it stays isolated on each
     # of its lines: bidi.balanced)
     wrapped = termtext.wrap(bidi.anchored(text), columns)
-    return "\n".join(bidi.visual(line) for line in bidi.balanced(wrapped.split("\n")))
+    shown = [bidi.visual(line) for line in bidi.balanced(wrapped.split("\n"))]
+    return "\n".join(_right_aligned(line, columns) for line in shown)
+
+
+def _right_aligned(line: str, columns: int) -> str:
+    """``line`` (in visual order) padded on the left to end at column ``columns``; a blank line
+    stays empty."""
+    if not line.strip():
+        return ""
+    return " " * max(0, columns - termtext.width(line)) + line
 
 
 def _right_to_left(text: str) -> bool:

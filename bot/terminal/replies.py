@@ -1,5 +1,6 @@
-"""What a player types in ``quizbot play``, read: an option's label in Latin, Greek, Persian or
-Arabic letters or as its number, several labels, True and False in words, yes, and quitting."""
+"""What a player types in ``quizbot play``, read: an option's label in Latin, Greek, Cyrillic,
+Persian or Arabic letters or as its number, several labels, True and False in words, yes, and
+quitting."""
 
 from __future__ import annotations
 
@@ -21,6 +22,17 @@ language, and the labels sit beside Latin terms: ZeRO, GPU), but a learner on a 
 Arabic keyboard types them without switching layouts (:func:`read_label`)."""
 
 
+CYRILLIC_LABELS = {"А": "A", "В": "B", "С": "C", "Е": "E", "Н": "H", "І": "I", "К": "K"}
+"""Cyrillic capitals read as the Latin option label they look like (lower case too: ``а`` is
+A, ``в`` is B). The screens label options A-L in Latin letters, so a Russian or Ukrainian
+learner who has not switched layout types the letter that looks like the label they read.
+Neither the Cyrillic alphabet's order (а б в г, as Russian school tests letter options) nor
+the keys' places on a Russian layout (ф on the A key, в on the D key) is read: each disagrees
+with these look-alikes (в would be C by the alphabet, D by its key, B by its look), and a
+reading that works for some letters and silently misreads others grades a wrong answer. Any
+other Cyrillic letter is refused and asked again; the option's number works on every layout."""
+
+
 _ABJAD_FORMS = str.maketrans(
     {"أ": "ا", "إ": "ا", "آ": "ا", "ي": "ی", "ى": "ی", "ك": "ک", "ـ": None}
 )
@@ -28,9 +40,9 @@ _ABJAD_FORMS = str.maketrans(
 madda) and the tatweel of "هـ", read as the Persian ones."""
 
 
-QUIT = ("Q", ";", "ض")
-"""Replies that quit: "q", ";" (the q key of a Greek keyboard layout types it) or "ض" (that
-of a Persian or Arabic one)."""
+QUIT = ("Q", ";", "ض", "Й")
+"""Replies that quit: "q", ";" (the q key of a Greek keyboard layout types it), "ض" (that
+of a Persian or Arabic one) or "й" (that of a Russian or Ukrainian one)."""
 
 
 def is_yes(reply: str, t: i18n.Catalog) -> bool:
@@ -44,8 +56,9 @@ def yes_word(t: i18n.Catalog) -> str:
 
 
 def read_label(reply: str, labels: str) -> str | None:
-    """The option label (A-L) a typed reply names: a Latin or Greek letter (:data:`GREEK_LABELS`),
-    either case, a Persian or Arabic one (:data:`ABJAD_LABELS`; "الف" too), or the option's
+    """The option label (A-L) a typed reply names: a Latin or Greek letter (:data:`GREEK_LABELS`)
+    or a Cyrillic look-alike of a label (:data:`CYRILLIC_LABELS`), either case, a Persian or
+    Arabic one (:data:`ABJAD_LABELS`; "الف" too), or the option's
     number in any script's digits (1, ۱, ١ for A), among ``labels``; None for anything else."""
     reply = _abjad(reply.strip()).upper()
     if reply.isdecimal() and 1 <= int(reply) <= len(engine.LABELS):
@@ -54,6 +67,8 @@ def read_label(reply: str, labels: str) -> str | None:
         reply = engine.LABELS[GREEK_LABELS.index(reply)]
     elif len(reply) == 1 and reply in ABJAD_LABELS:
         reply = engine.LABELS[ABJAD_LABELS.index(reply)]
+    elif reply in CYRILLIC_LABELS:
+        reply = CYRILLIC_LABELS[reply]
     return reply if len(reply) == 1 and reply in labels else None
 
 
@@ -75,7 +90,7 @@ def true_false_words(t: i18n.Catalog, order: Sequence[int]) -> dict[str, str]:
 
 def read_labels(reply: str, labels: str) -> str | None:
     """The option labels a typed reply names for a question with several right options
-    ("A C", "a,c" or "AC"; Latin, Greek, Persian or Arabic letters or single digits, as
+    ("A C", "a,c" or "AC"; Latin, Greek, Cyrillic, Persian or Arabic letters or single digits, as
     :func:`read_label`), in the order typed;
     None if any is not among ``labels``."""
     letters = [c for c in _abjad(reply) if not c.isspace() and c not in ",;،"]

@@ -150,7 +150,7 @@ async def test_play_the_whole_bank_in_the_terminal(tmp_path, language):
 def test_play_quits_and_resumes_through_the_real_command(tmp_path):
     """`quizbot play` over stdin: answer one, quit (the advice names the --lang typed); the next
     run resumes at question 2."""
-    env = {"QUIZBOT_DB": str(tmp_path / "p.sqlite3")}
+    env = {"QUIZBOT_DB": str(tmp_path / "p.sqlite3"), "LC_ALL": "C.UTF-8"}
     first = quizbot("play", "--lang", "el", env=env, stdin="B\n\nq\n")
     assert first.returncode == 0, first.stderr
     t = i18n.catalog("el")

@@ -554,7 +554,7 @@ def test_the_end_screens_advice_runs_and_stats_names_a_bank_not_loaded(tmp_path)
     """After a quiz on a bank given with --banks, the end screen's advice is a command that
     works (it reviews that bank's misses); --stats without --banks says the bank is not
     loaded, in the player's language, rather than showing its bare id (issue 35, item 4)."""
-    env = {"QUIZBOT_DB": str(tmp_path / "b.sqlite3")}
+    env = {"QUIZBOT_DB": str(tmp_path / "b.sqlite3"), "LC_ALL": "C.UTF-8"}  # English
     path = second_bank(tmp_path)
     t = i18n.catalog("en")
     played = quizbot("play", "--banks", str(path), "--lang", "en", env=env, stdin="A\n\n" * 8)
@@ -562,7 +562,8 @@ def test_the_end_screens_advice_runs_and_stats_names_a_bank_not_loaded(tmp_path)
     assert t("result_perfect") not in played.stdout  # "A" throughout misses some
     advice = re.search(r"run (quizbot play .*--review)\.$", flat(played.stdout))
     assert advice is not None, played.stdout
-    assert advice[1] == f"quizbot play --banks {shlex.quote(str(path))} --lang en --review"
+    # --lang en is what the locale chooses anyway: not advised again
+    assert advice[1] == f"quizbot play --banks {shlex.quote(str(path))} --review"
     reviewed = quizbot(*shlex.split(advice[1])[1:], env=env, stdin="")  # run as told
     assert reviewed.returncode == 0, reviewed.stderr
     assert "Review ·" in reviewed.stdout and "due" in reviewed.stdout  # the misses, served
@@ -587,9 +588,8 @@ def test_the_command_named_carries_the_options_typed():
     assert play_command(typed) == (
         "quizbot play --db 'my db.sqlite3' --banks a.yaml 'b dir' --skip-invalid-banks"
     )
-    assert play_command(Namespace(db=None, banks=None, skip_invalid_banks=None, lang="el")) == (
-        "quizbot play --lang el"
-    )
+    greek = Namespace(db=None, banks=None, skip_invalid_banks=None, lang="el")
+    assert play_command(greek, environ={"LANG": "en_US.UTF-8"}) == "quizbot play --lang el"
     secret = Namespace(db="postgresql://quiz:s3cret@db/quiz", banks=None, skip_invalid_banks=None)
     assert "s3cret" not in play_command(secret)
 
@@ -758,3 +758,34 @@ def test_a_persian_or_arabic_keyboard_types_the_labels_without_switching_layout(
     assert read_label("5", "ABCD") is None and read_label("هـ", "ABCD") is None
     assert read_labels("الف، ج", "ABCD") == "AC" and read_labels("1 3", "ABCD") == "AC"
     assert "ض" in QUIT
+
+
+def test_a_russian_keyboard_types_the_labels_that_look_latin():
+    """Cyrillic look-alikes of the labels (А В С Е Н І К, either case) name them; other
+    Cyrillic letters (б, г, ф: the alphabet's order, the keys' places) are refused rather than
+    misread; "й" (the q key there) quits."""
+    from bot.terminal.replies import QUIT, read_label, read_labels
+
+    labels = "ABCDEFGHIJKL"
+    assert [read_label(x, labels) for x in "АВСЕНІК"] == list("ABCEHIK")
+    assert [read_label(x, labels) for x in "авсенік"] == list("ABCEHIK")
+    assert [read_label(x, labels) for x in "бгфд"] == [None] * 4
+    assert read_labels("а, с", "ABCD") == "AC" and read_labels("ВС", "ABCD") == "BC"
+    assert "й".upper() in QUIT
+
+
+def test_the_command_named_does_not_repeat_a_language_that_changes_nothing():
+    """--lang is advised as the code it chose (pt-BR as pt), and not at all when the locale
+    alone chooses that language, nor for an unknown code that fell back to it."""
+    from argparse import Namespace
+
+    from bot.terminal.cli import play_command
+
+    def typed(lang: str) -> Namespace:
+        return Namespace(db=None, banks=None, skip_invalid_banks=None, lang=lang)
+
+    english, russian = {"LANG": "C.UTF-8"}, {"LANG": "ru_RU.UTF-8"}
+    assert play_command(typed("xx"), environ=english) == "quizbot play"
+    assert play_command(typed("ru-RU"), environ=russian) == "quizbot play"
+    assert play_command(typed("pt-BR"), environ=english) == "quizbot play --lang pt"
+    assert play_command(typed("ru"), environ=english) == "quizbot play --lang ru"

@@ -1,9 +1,10 @@
 """Two real quizbot processes receiving one bot's webhooks behind a round-robin balancer
 (:mod:`tests.support.balancer`), on one throwaway PostgreSQL: any instance takes any update.
 Whatever a tap or a reply needs from an earlier step is in the database, so every tap of a
-private quiz, a /newquiz draft, a /myquizzes edit, /deletemydata's confirmation and a group
-session goes through whichever instance it reaches, with nothing refused; a choice made on one
-instance (the language, what follows an answer) is what the other one uses next."""
+private quiz, a /newquiz draft, a /myquizzes edit, a language added to a quiz, /deletemydata's
+confirmation and a group session goes through whichever instance it reaches, with nothing
+refused; a choice made on one instance (the language, what follows an answer) is what the
+other one uses next."""
 
 from __future__ import annotations
 
@@ -315,3 +316,40 @@ async def test_a_group_session_with_taps_on_both_instances(fake, banks, instance
         .count("closes early (everyone answered, as another instance found)")
     )
     assert asked == 7  # questions 2 to 8, completed on instance 1
+
+
+async def test_a_language_added_with_each_text_on_the_other_instance(fake, instances):
+    """/myquizzes' "Add a language": Ukrainian picked on one instance, its title and each
+    question sent in turn to whichever instance the balancer picks (the progress is in the
+    database), and the quiz stored with both languages."""
+    di = Person(fake, 9304, "Di", "en")
+    await di.say("/newquiz")
+    await di.say("Capitals")
+    await di.say("/skip")
+    await di.say("What is the capital of Spain?\nMadrid ✅\nSeville\nValencia")
+    await di.say("/done", replies=2)
+    (listing,) = await di.say("/myquizzes")
+    await di.tap(listing, _labelled(listing, "1. Capitals"))
+    screen = await fake.wait_for(
+        lambda: (lambda m: m if m["text"] != listing["text"] else None)(
+            fake.message(di.user_id, listing["message_id"])
+        )
+    )
+    await di.tap(screen, _labelled(screen, EN("translations.button_add")))
+    picker = await fake.wait_for(
+        lambda: (lambda m: m if m["text"] != screen["text"] else None)(
+            fake.message(di.user_id, listing["message_id"])
+        )
+    )
+    since = instances.mark()
+    before = len(di.bot_messages())
+    await di.tap(picker, _labelled(picker, EN.language_name("uk")))
+    await fake.wait_for(lambda: len(di.bot_messages()) > before)
+    assert EN("translations.ask_title_description") in di.bot_messages()[-1]["text"]
+    [asked] = await di.say("Столиці\nСтолиці Європи.")
+    assert "What is the capital of Spain?" in asked["text"]
+    added, _ = await di.say("Яка столиця Іспанії?\nМадрид\nСевілья\nВаленсія", replies=2)
+    assert added["text"] == EN(
+        "translations.added", language=EN.language_name("uk"), title="Capitals", version=2
+    )
+    assert instances.both_took(since)

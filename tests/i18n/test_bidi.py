@@ -184,3 +184,19 @@ def test_an_isolated_command_is_kept_on_one_line_in_a_right_to_left_sentence():
     words = f"برای مرور سؤال‌ها {FSI}quizbot play --lang fa{PDI} --review را اجرا کنید".split()
     runs = termtext.kept_together(words)
     assert [f"{FSI}quizbot", "play", "--lang", f"fa{PDI}", "--review"] in runs
+
+
+def test_the_terminal_aligns_a_right_to_left_paragraph_to_the_right():
+    """Each line of a Persian paragraph in visual order ends at the wrap width (as a
+    right-to-left paragraph is laid out); a blank line stays empty; a left-to-right text and
+    a terminal that reorders by itself get no padding."""
+    from bot.terminal import text as termtext
+
+    shown = wrap(f"{QUESTION}\n\n{QUESTION}", 30, environ={})
+    lines = shown.split("\n")
+    assert "" in lines
+    drawn = [line for line in lines if line]
+    assert len(drawn) > 2 and all(termtext.width(line) == 30 for line in drawn)
+    assert any(line.startswith(" ") for line in drawn)
+    assert not wrap(QUESTION, 30, environ={TERMINAL_BIDI_ENV: "1"}).startswith(" ")
+    assert wrap("Which stage?", 30, environ={}) == "Which stage?"

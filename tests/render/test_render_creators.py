@@ -105,3 +105,14 @@ def test_problems_by_question_number_and_every_problem_has_a_message():
         t = i18n.catalog(language)
         for key in newquiz_screens.NEWQUIZ_PROBLEM_KEYS:
             assert key in t.messages, (language, key)
+
+
+def test_an_empty_draft_is_not_counted_as_none_questions():
+    """The reminder of a draft without questions says so in words, never "0 questions" (in
+    Portuguese CLDR's "one" covers 0: "0 pergunta")."""
+    draft = _collecting()
+    for language in ("en", "pt"):
+        t = i18n.catalog(language)
+        screen = newquiz_screens.newquiz_draft_open(draft, t, HTML)
+        assert screen.text == HTML.escape(t("newquiz.draft_open_empty", title="<b>Quiz</b> & co"))
+        assert "0" not in screen.text

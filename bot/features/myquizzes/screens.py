@@ -11,12 +11,21 @@ from collections.abc import Sequence
 
 from bot.features.myquizzes.problems import Problem
 from bot.features.myquizzes.results import QuizResults
-from bot.i18n import Catalog
+from bot.features.myquizzes.translating import TITLE, Original
+from bot.i18n import SUPPORTED, Catalog
 from bot.kernel.bank import Bank, Question
 from bot.kernel.library import QuizRecord, Visibility
 from bot.render.callbacks import QuizButton
 from bot.render.links import bank_link
-from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, ShareButton, UrlButton
+from bot.render.screen import (
+    LANGUAGES_PER_ROW,
+    MAX_BUTTON_LABEL,
+    Button,
+    Screen,
+    ShareButton,
+    UrlButton,
+    rows_of,
+)
 from bot.render.text import Markup, clip
 
 MAX_PROBLEMS_SHOWN = 15
@@ -126,6 +135,7 @@ def quiz_screen(
             else _button(t("quizzes.button_make_public"), "public", record),
         )
     )
+    rows.append((_button(t("translations.button_add"), "addlang", record),))
     rows.append(
         (
             _button(t("quizzes.button_delete"), "delete", record),
@@ -327,3 +337,56 @@ def saved_text(record: QuizRecord, created: bool, t: Catalog, m: Markup) -> str:
     return m.escape(
         t("quizzes.updated", title=record.title, version=record.version, count=record.questions)
     )
+
+
+def language_picker(
+    record: QuizRecord, has: Sequence[str], going_on: str | None, t: Catalog, m: Markup
+) -> Screen:
+    """ "Add a language": the supported languages the quiz does not ``has``, each named in
+    itself, :data:`LANGUAGES_PER_ROW` a row (``going_on``: the one whose translation is in
+    progress, marked ▶️), then Back."""
+    missing = [code for code in SUPPORTED if code not in has]
+    if not missing:
+        return Screen(
+            m.escape(t("translations.pick_none", title=record.title)), back_row(record, t)
+        )
+    buttons = [
+        _button(
+            ("▶️ " if code == going_on else "") + t.language_name(code),
+            "lang",
+            record,
+            SUPPORTED.index(code),
+        )
+        for code in missing
+    ]
+    text = m.escape(t("translations.pick", title=record.title))
+    return Screen(text, (*rows_of(buttons, LANGUAGES_PER_ROW), *back_row(record, t)))
+
+
+def translation_prompt(
+    record: QuizRecord,
+    language: str,
+    original: Original,
+    place: tuple[int, int],
+    t: Catalog,
+    m: Markup,
+) -> Screen:
+    """The next message to translate into ``language``: where it is (``place``: its number
+    among the quiz's messages to translate, and their count), what to send, and the original
+    as the maker sends it back, copied with one tap (:meth:`Markup.copyable`); Skip for now,
+    Finish later and Cancel."""
+    number, total = place
+    if original.key != TITLE:
+        asked = t("translations.ask_question", number=number - 1)
+    elif len(original.lines) > 1:
+        asked = t("translations.ask_title_description")
+    else:
+        asked = t("translations.ask_title")
+    head = f"🌐 {t.language_name(language)} · {number}/{total}"
+    text = "\n".join([m.bold(head), m.escape(asked), "", m.copyable(original.as_text())])
+    skip = (_button(t("translations.button_skip"), "skiplang", record),)
+    buttons = (
+        _button(t("translations.button_later"), "later", record),
+        _button(t("translations.button_cancel"), "droplang", record),
+    )
+    return Screen(text, (skip, buttons))

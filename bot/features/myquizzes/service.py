@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.features.myquizzes import translating
 from bot.features.myquizzes.documents import fitted, free_id, summary, with_language
 from bot.features.myquizzes.problems import (
     Problem,
@@ -460,6 +461,22 @@ class QuizzesService:
                 return Rejected((last_question(),))
             del questions[number - 1]
             return data
+
+        return await self._store(owner_id, quiz_id, edit)
+
+    async def add_language(
+        self, owner_id: int, quiz_id: str, language: str, given: Mapping[str, Sequence[str]]
+    ) -> Outcome:
+        """Add ``language`` to the quiz with the texts ``given`` per question id
+        (:func:`bot.features.myquizzes.translating.with_language`); checked as any version, the
+        item-writing checks (the answer-leak one too) in that language as well. A quiz changed
+        so that a text is missing is refused (``quizzes.toast_busy``)."""
+
+        def edit(data: dict[str, Any]) -> dict[str, Any] | Rejected:
+            if language in data["languages"]:
+                return Rejected((edited_concurrently(),))
+            added = translating.with_language(data, language, given)
+            return Rejected((edited_concurrently(),)) if added is None else added
 
         return await self._store(owner_id, quiz_id, edit)
 

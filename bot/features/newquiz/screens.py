@@ -61,13 +61,14 @@ def newquiz_prompt(step: Step, t: Catalog, m: Markup) -> CreatorScreen:
 
 
 def newquiz_draft_open(draft: Draft, t: Catalog, m: Markup) -> Screen:
-    """/newquiz over an open draft: go on with it, or start over."""
-    title = draft.title or t("newquiz.untitled")
-    text = t(
-        "newquiz.draft_open",
-        title=clip(title, MAX_DRAFT_PROMPT_SHOWN),
-        questions=t("question_count", count=len(draft.questions)),
-    )
+    """/newquiz over an open draft: go on with it, or start over. A draft without questions
+    has its own text: a count of none reads badly (CLDR's Portuguese "one" covers 0)."""
+    title = clip(draft.title or t("newquiz.untitled"), MAX_DRAFT_PROMPT_SHOWN)
+    if draft.questions:
+        questions = t("question_count", count=len(draft.questions))
+        text = t("newquiz.draft_open", title=title, questions=questions)
+    else:
+        text = t("newquiz.draft_open_empty", title=title)
     return Screen(
         m.escape(text),
         (

@@ -26,6 +26,7 @@ from bot.i18n.messages import (
     polls,
     quizzes,
     speed,
+    translations,
 )
 
 __all__ = ["MESSAGES", "NP_", "N_", "Plural", "Text"]
@@ -54,5 +55,6 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
     *homework.MESSAGES,
     *speed.MESSAGES,
     *polls.MESSAGES,
+    *translations.MESSAGES,
 )
 """Every message of the user interface by key."""
