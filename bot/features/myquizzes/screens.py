@@ -14,7 +14,7 @@ from bot.features.myquizzes.results import QuizResults
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank, Question
 from bot.kernel.library import QuizRecord, Visibility
-from bot.render.callbacks import QuizButton
+from bot.render.callbacks import QuizButton, SheetButton
 from bot.render.links import bank_link
 from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, ShareButton, UrlButton
 from bot.render.text import Markup, clip
@@ -116,6 +116,7 @@ def quiz_screen(
         (
             _button(t("quizzes.button_edit"), "edit", record),
             _button(t("quizzes.button_export"), "export", record),
+            Button(t("sheets.button_export"), SheetButton(record.id, record.version)),
         )
     )
     rows.append(
