@@ -47,8 +47,9 @@ from bot.features.importing.headers import (
     truth,
     truth_word,
 )
+from bot.features.importing.imported import Note, Parsed
 from bot.features.importing.rules import Converted, NoneConverted
-from bot.kernel.bank import TRUE_FALSE, Bank
+from bot.kernel.bank import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER, TRUE_FALSE, Bank
 
 ROW_MARGIN = 50
 """Rows a sheet may have beyond its questions (the header row, blank rows)."""
@@ -344,6 +345,62 @@ def sheet_questions(sheet: Sheet, language: str) -> list[dict[str, object]]:
             item["explanation"] = {language: question.explanation}
         questions.append(item)
     return questions
+
+
+def sheet_notes(sheet: Sheet) -> list[Note]:
+    """A sheet's problems as notes of ``quizbot import`` (each a skipped row, named by its
+    sheet, column and field)."""
+    return [Note(p.row, f"sheet {sheet.name!r}, {p.english()}") for p in sheet.problems]
+
+
+def sheet_bank_data(
+    sheet: Sheet,
+    parsed: Parsed,
+    *,
+    language: str,
+    bank_id: str,
+    title: str,
+    description: str,
+    level: str = "medium",
+    source: tuple[str, str] | None = None,
+) -> tuple[dict[str, object], dict[str, int]]:
+    """As :func:`~bot.features.importing.rules.bank_data`, for a sheet's questions (every kind):
+    the bank mapping, and the row of each question id. A missing explanation or source gets
+    its placeholder, noted in ``parsed.notes``."""
+    questions = sheet_questions(sheet, language)
+    lines: dict[str, int] = {}
+    unsourced = 0
+    for question, item in zip(sheet.questions, questions, strict=True):
+        lines[str(item["id"])] = question.row
+        if "explanation" not in item:
+            item["explanation"] = {language: EXPLANATION_PLACEHOLDER}
+            parsed.notes.append(
+                Note(question.row, "no explanation in the sheet: wrote a TODO placeholder", False)
+            )
+        if source is None:
+            unsourced += 1
+        cited = source or SOURCE_PLACEHOLDER
+        item["source"] = {"title": cited[0], "url": cited[1]}
+    if unsourced:
+        parsed.notes.append(
+            Note(
+                None,
+                f"{unsourced} question(s) without a source: wrote a TODO placeholder "
+                "(--source-title and --source-url set one for all)",
+                skipped=False,
+            )
+        )
+    data: dict[str, object] = {
+        "id": bank_id,
+        "version": 1,
+        "default_language": language,
+        "languages": [language],
+        "level": level,
+        "title": {language: title},
+        "description": {language: description},
+        "questions": questions,
+    }
+    return data, lines
 
 
 def convert_sheet(
