@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import pickle
 import subprocess
 import sys
 from typing import Any
@@ -213,7 +214,9 @@ def test_a_10000_row_sheet_is_refused_before_it_is_read_in_full(monkeypatch):
         read_sheet(data, limit=LIMIT)
     assert refused.value.reason == "too many rows"
     assert max_rows(LIMIT) <= len(parsed) <= max_rows(LIMIT) + 1  # not 10,001
-    assert convert(data) == SheetRefused("too many rows", f"more than {max_rows(LIMIT)} rows")
+    refusal = convert(data)
+    assert refusal == SheetRefused("too many rows", f"more than {max_rows(LIMIT)} rows")
+    assert pickle.loads(pickle.dumps(refusal)) == refusal  # it comes from the worker process
 
 
 def test_a_sheet_of_the_limit_is_read():

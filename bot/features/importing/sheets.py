@@ -86,6 +86,11 @@ class SheetRefused(Exception):
     def __str__(self) -> str:
         return f"{self.reason}: {self.detail}" if self.detail else self.reason
 
+    def __reduce__(self) -> tuple[type[SheetRefused], tuple[str, str]]:
+        # returned from the worker process: pickled by its fields (an exception's default
+        # pickling sets attributes, which a frozen dataclass refuses)
+        return SheetRefused, (self.reason, self.detail)
+
 
 @dataclass(frozen=True)
 class SheetProblem:
