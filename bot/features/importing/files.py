@@ -100,8 +100,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "xlsx":
         try:
             sheet = read_sheet(raw, limit=MAX_QUESTIONS)
-        except SheetRefused as refused:
-            return _fail(f"cannot read {source_file}: {refused}")
+        except SheetRefused as unreadable:
+            return _fail(f"cannot read {source_file}: {unreadable}")
         parsed = Parsed(notes=sheet_notes(sheet), found=sheet.found)
     else:
         parsed = PARSERS[args.format](text)
