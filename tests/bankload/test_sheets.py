@@ -104,6 +104,22 @@ def test_a_sheet_in_another_order_with_russian_headers():
     assert second.kind is TRUE_FALSE and second.options[1].correct
 
 
+def test_letters_typed_in_cyrillic_or_greek_name_the_latin_columns():
+    rows = [
+        ["Вопрос", "А", "В", "С", "Ответ"],  # Cyrillic letters that look like A, B, C
+        ["Столица Франции?", "Лион", "Париж", "Ницца", "в)"],
+        ["Простые числа?", "2", "4", "3", "а, С"],
+    ]
+    bank = checked(workbook(rows), "ru")
+    assert [[o.correct for o in q.options] for q in bank.questions] == [
+        [False, True, False],
+        [True, False, True],
+    ]
+    found = convert(workbook([rows[0], ["Столица?", "Лион", "Париж", "Ницца", "Б"]]))
+    assert isinstance(found, SheetProblems)
+    assert found.problems[0].code == "answer names no option"
+
+
 def test_a_sheet_with_arabic_headers():
     rows = [
         ["السؤال", "الخيار A", "الخيار B", "الخيار C", "الإجابة", "الشرح"],

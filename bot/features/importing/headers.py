@@ -231,6 +231,21 @@ def _index() -> tuple[dict[str, str], set[str], set[str], set[str], set[str], se
 _COLUMNS, _OPTION_WORDS, _TRUE, _FALSE, _CHOICE, _TRUE_FALSE = _index()
 
 
+_LOOKALIKES = str.maketrans("асвенкαβεηικ", "acbehkabehik")
+"""Cyrillic and Greek letters typed for the Latin letters they look like (a Cyrillic А in an
+option's header or an answer, case-folded)."""
+
+
+def letter_of(text: str) -> str | None:
+    """The option letter ``text`` names (``B``, ``b)``, ``(C)``, a Cyrillic ``А``), upper case;
+    None when it names none of :data:`LETTERS`."""
+    word = normalized(text).strip("()[].")
+    if len(word) != 1:
+        return None
+    letter = word.translate(_LOOKALIKES).upper()
+    return letter if letter in LETTERS else None
+
+
 def column_of(header: str) -> str | None:
     """What a header cell names, in any language of :data:`VOCABULARY`: a field of
     :data:`FIELDS`, an option's letter (``A``, ``Option B``, ``Вариант 3``, ``C)``), or None
@@ -238,7 +253,10 @@ def column_of(header: str) -> str | None:
     word = normalized(header)
     if word in _COLUMNS:
         return _COLUMNS[word]
-    match = _OPTION_HEADER.match(word)
+    letter = letter_of(word)
+    if letter is not None:
+        return letter
+    match = _OPTION_HEADER.match(word[:-1] + word[-1:].translate(_LOOKALIKES))
     if match is None or (match["word"] is not None and match["word"] not in _OPTION_WORDS):
         return None
     letter = match["letter"]

@@ -43,6 +43,7 @@ from bot.features.importing.headers import (
     column_of,
     kind_of,
     kind_word,
+    letter_of,
     template_headers,
     truth,
     truth_word,
@@ -261,10 +262,10 @@ def _question(found: Sheet, row: int, columns: dict[int, str], cells: list[tuple
     if problems:  # a formula is the row's problem: what it computes is not read
         found.problems.extend(problems)
         return
-    letter_of = {name: get_column_letter(index + 1) for index, name in columns.items()}
+    column_letter = {name: get_column_letter(index + 1) for index, name in columns.items()}
 
     def problem(name: str, code: str, value: str = "") -> None:
-        problems.append(SheetProblem(row, letter_of.get(name, ""), name, code, _short(value)))
+        problems.append(SheetProblem(row, column_letter.get(name, ""), name, code, _short(value)))
 
     prompt = values.get("question", "")
     if not prompt:
@@ -285,9 +286,10 @@ def _question(found: Sheet, row: int, columns: dict[int, str], cells: list[tuple
     elif not answer_text:
         problem("answer", "no answer")
     else:
-        right = {part.upper() for part in re.split(r"[\s,;/+&]+", answer_text) if part}
+        named = [letter_of(part) for part in re.split(r"[\s,;/+&]+", answer_text) if part]
+        right = {letter for letter in named if letter}
         given = {letter for letter, _ in filled}
-        if not right <= given:
+        if None in named or not right <= given:
             problem("answer", "answer names no option", answer_text)
     if problems:
         found.problems.extend(problems)
