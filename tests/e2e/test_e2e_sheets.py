@@ -114,3 +114,10 @@ async def test_excel_export_sent_back_makes_the_same_quiz(fake, running_bot):
         for q in old.questions
     ]
     assert new.questions[0].explanation == old.questions[0].explanation
+
+
+async def test_a_spreadsheet_of_another_format_is_asked_for_as_xlsx(fake, running_bot):
+    maker = Person(fake, 807, "Eleni", "el")
+    (answer,) = await maker.send_document(b"\xd0\xcf\x11\xe0 an old workbook", "marks.xls")
+    assert answer["text"] == i18n.catalog("el")("sheets.save_as_xlsx")
+    assert await stored(running_bot, 807) == []

@@ -54,6 +54,9 @@ FORMATS = {
 }
 """File name ending -> format; ``.txt`` is Aiken when it has an ``ANSWER:`` line, else GIFT."""
 
+OTHER_SHEETS = frozenset({".xls", ".xlsm", ".xlsb", ".ods", ".numbers"})
+"""Spreadsheets of other formats: the sender is asked to save them as .xlsx."""
+
 MIME_TYPES = {sheets.MIME_TYPE: "xlsx"}
 """Document MIME type -> format, for a file whose name does not tell (an .xlsx sent without
 its ending)."""
@@ -77,6 +80,9 @@ async def on_document(update: Update, context: Context) -> None:
     document = message.document
     name = document.file_name or ""
     kind = file_format(name, document.mime_type)
+    if kind is None and PurePosixPath(name).suffix.lower() in OTHER_SHEETS:
+        await _reply(message, t("sheets.save_as_xlsx"))
+        return
     if kind is None:
         await _reply(message, t("documents.unknown_format"))
         return

@@ -14,6 +14,11 @@ MESSAGES: tuple[Text | Plural, ...] = (
         "I can't open this file as an Excel workbook (.xlsx): it is damaged, protected or "
         "packed in an unusual way. Save it again as .xlsx and send the new file.",
     ),
+    N_(
+        "sheets.save_as_xlsx",
+        "I read spreadsheets in the .xlsx format. Save this one as an Excel workbook (.xlsx) "
+        "and send it again.",
+    ),
     NP_(
         "sheets.too_many_rows",
         "The sheet has too many rows: a quiz has at most {count} question. Split it into "
