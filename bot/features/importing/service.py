@@ -1,7 +1,8 @@
 """Files sent to the bot converted to created quizzes off the bot's interpreter: the
-conversion (:func:`bot.features.importing.rules.convert`) runs in the worker process the
-wiring gives (the created quizzes' checks' own), so that one user's file holds no one else's
-taps (issue 31)."""
+conversion (:func:`bot.features.importing.rules.convert`, and
+:func:`bot.features.importing.sheets.convert_sheet` for an .xlsx file's bytes) runs in the
+worker process the wiring gives (the created quizzes' checks' own), so that one user's file
+holds no one else's taps (issue 31)."""
 
 from __future__ import annotations
 
