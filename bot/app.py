@@ -67,6 +67,7 @@ from bot.telegram.metrics import Metrics
 from bot.telegram.monitoring import MeteredProcessor, MeteredRequest
 from bot.telegram.polling import PolledUpdates
 from storage import PostgresStore, SQLiteStore, is_postgres_url, open_store, outage
+from storage.order import PostgresUpdateOrder
 from storage.postgres import redact_dsn
 
 log = logging.getLogger(__name__)
@@ -362,6 +363,11 @@ async def _post_init(app: QuizApplication) -> None:
         order = store.update_order()
         # what this instance caches about a user is dropped when another changes it
         order.on_user_changed = made.changed_elsewhere
+        if isinstance(order, PostgresUpdateOrder):  # several instances may share it
+            # a "Next" or "Review" another instance sent is stale here too
+            order.on_noted = made.noted_elsewhere
+            made.quiz.announce = made.learning.announce = order.note
+            made.learning.shared = True  # and its review cards, read where they are needed
         app.update_processor.bot_id = app.bot.id  # type: ignore[attr-defined]
         app.update_processor.order = order  # type: ignore[attr-defined]
         app.update_queue.order = order  # type: ignore[attr-defined]

@@ -231,6 +231,11 @@ _ROUTES = (
         lambda tap: creators.on_undo(tap.query, tap.context, tap.button, tap.t),
     ),
     Route(
+        render_callbacks.KeepOriginalButton,
+        Chats.PRIVATE,
+        lambda tap: creators.on_keep_original(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
         render_callbacks.RightOptionButton,
         Chats.PRIVATE,
         lambda tap: creators.on_right_option(tap.query, tap.context, tap.button, tap.t),

@@ -102,6 +102,13 @@ class Services:
         self.quiz.changed_elsewhere(user_id)
         self.preferences.changed_elsewhere(user_id)
 
+    def noted_elsewhere(self, attempt_id: int, what: str, value: int) -> None:
+        """Another instance told what it sent of an attempt or a review card (the store's
+        news, ``storage.order``): the quiz and spaced review note it
+        (:meth:`QuizService.noted_elsewhere`, :meth:`LearningService.noted_elsewhere`)."""
+        self.quiz.noted_elsewhere(attempt_id, what, value)
+        self.learning.noted_elsewhere(attempt_id, what, value)
+
     async def close(self) -> None:
         """Stop the health server, write the review cards the last answers queued, close the
         storage (leases included); each is done even if one before it fails."""

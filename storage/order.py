@@ -87,7 +87,8 @@ USERS_CHANNEL = "quizbot_users"
 """The ``LISTEN``/``NOTIFY`` channel on which a change of what instances cache about a user is
 announced (payload: the user id): a language choice, what follows their answers, their data
 deleted (:mod:`storage.postgres.attempts`,
-:meth:`storage.postgres.store.PostgresStore.delete_user`).
+:meth:`storage.postgres.store.PostgresStore.delete_user`); and what one instance sent of a
+user's attempt or review card (payload ``note ID WHAT VALUE``: :meth:`PostgresUpdateOrder.note`).
 Sent in the transaction of the change, so delivered at its commit: before the update that
 made it ends its turn, so before the user's next update gets its turn on another instance
 (whose turns are asked on the connection that listens: a notification committed earlier
@@ -213,6 +214,9 @@ class PostgresUpdateOrder:
         self.on_user_changed: Callable[[int | None], None] | None = None
         """Told the id of each user whose cached data another instance changed
         (:data:`USERS_CHANNEL`), or None on a new connection (news may have been missed)."""
+        self.on_noted: Callable[[int, str, int], None] | None = None
+        """Told ``(id, what, value)`` of each :meth:`note` of another instance (and of this
+        one: its own news comes back to it)."""
 
     async def _connection(self) -> asyncpg.Connection:
         if self._conn is None or self._conn.is_closed():
@@ -230,8 +234,25 @@ class PostgresUpdateOrder:
         return self._conn
 
     def _user_changed(self, _conn: object, _pid: int, _channel: str, payload: object) -> None:
-        if self.on_user_changed is not None:
-            self.on_user_changed(int(str(payload)))
+        news = str(payload).split(" ")
+        if news[0] == "note" and len(news) == 4:
+            if self.on_noted is not None:
+                self.on_noted(int(news[1]), news[2], int(news[3]))
+        elif self.on_user_changed is not None:
+            self.on_user_changed(int(news[0]))
+
+    async def note(self, subject_id: int, what: str, value: int) -> None:
+        """Tell every instance (:attr:`on_noted`) what this one sent of ``subject_id`` (an
+        attempt, a review card: ``what`` says, a word without spaces; ``value`` an int),
+        before the update that sent it ends its turn: the user's next update, wherever it is
+        handled, knows it (see :data:`USERS_CHANNEL`). A database fault is logged, not
+        raised: the other instances then know less, as before they were told anything."""
+        try:
+            await self._run(
+                "SELECT pg_notify($1, $2)", USERS_CHANNEL, f"note {subject_id} {what} {value}"
+            )
+        except StorageError as exc:
+            log.warning("%s %s: could not tell the other instances: %s", what, subject_id, exc)
 
     def _drop(self) -> None:
         """Forget a broken connection, and with it every lock it held (the server freed them:

@@ -394,6 +394,16 @@ class SharedLearningStatements(Statements):
         rows = await self._read(f"SELECT {CARD_COLUMNS} FROM cards WHERE card_id = ?", (card_id,))
         return card_of(rows[0]) if rows else None
 
+    async def carded_banks(self, user_id: int) -> list[str]:
+        """See :meth:`bot.features.learning.ports.CardStore.carded_banks` (the cards' unique
+        index on (user, bank, question) answers it alone)."""
+        return [
+            str(r[0])
+            for r in await self._read(
+                "SELECT DISTINCT bank_id FROM cards WHERE user_id = ?", (user_id,)
+            )
+        ]
+
     async def learner(self, user_id: int) -> Learner:
         """See :meth:`bot.features.learning.ports.CardStore.learner`."""
         rows = await self._read(

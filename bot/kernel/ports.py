@@ -71,6 +71,12 @@ class StorageError(Exception):
     """Storage failed (locked, read-only or full database): nothing was recorded."""
 
 
+Announce = Callable[[int, str, int], Awaitable[None]]
+"""``announce(id, what, value)``: tell every instance what this one sent of an attempt or a
+review card (``what`` names it, a word without spaces); each hears it before the user's next
+update is handled there (the store's news: ``storage.order``). Never raises."""
+
+
 class QuizStore(Protocol):
     """What the quiz keeps: attempts and answers (users' choices are
     :class:`PreferenceStore`'s).

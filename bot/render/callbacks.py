@@ -213,6 +213,18 @@ class UndoButton:
 
 
 @dataclass(frozen=True)
+class KeepOriginalButton:
+    """Give question ``serial`` of the draft opened at ``started`` its forwarded poll's
+    question as it came (not cleaned of a counter or signature)."""
+
+    PREFIX: ClassVar[str] = "nk"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}"
+
+    started: int
+    serial: int
+
+
+@dataclass(frozen=True)
 class RightOptionButton:
     """``option`` is right (or, with several right, toggled) for the pending poll ``serial``
     of the draft opened at ``started``."""
@@ -464,6 +476,7 @@ CallbackButton = (
     | SettingButton
     | DraftButton
     | UndoButton
+    | KeepOriginalButton
     | RightOptionButton
     | RightDoneButton
     | QuizButton

@@ -37,7 +37,9 @@ The jobs' sends (reminders, homework, the question of the day: calls made inside
 through the storage (:class:`~bot.telegram.jobsends.SharedSends`): taken a batch
 at a time, each batch a span of one time line for them all. Their sends to a group are
 counted there too (the group's 20 a minute across instances), and their sends to one private
-chat go one a second.
+chat go one a second. So are a group session's messages and the replies to a group, when
+instances share the storage: a session's message waits for room in the group's minute, a
+reply is sent if the minute leaves replies room, else dropped.
 
 It also tries transient failures again (5xx answers, dropped connections, time-outs), with
 exponential back-off through tenacity, as :func:`outcomes.retryable` allows: a call that posts
@@ -286,13 +288,11 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             async with self._waiting():
                 await self._wait_for_floods(chat)
         group = group_key(chat, endpoint)
-        if (
-            group is not None
-            and self.shared is not None
-            and isinstance(group, int)
-            and job_turn() is not None
-        ):
-            await self._take_group(group)
+        if group is not None and self.shared is not None and isinstance(group, int):
+            if job_turn() is not None or SESSION_CALL.get():
+                await self._take_group(group)  # waits for room
+            else:
+                await self._take_reply(group, endpoint)  # room now, or dropped
         if group is not None:
             bucket = self._bucket(group)
             if bucket.has_capacity():
@@ -367,6 +367,29 @@ class QuizRateLimiter(BaseRateLimiter[int]):
                 return
             async with self._waiting():
                 await asyncio.sleep(wait)
+
+    async def _take_reply(self, group: int, endpoint: str) -> None:
+        """Count a reply to ``group`` with the other instances' sends there, if it fits in
+        what the group's minute leaves replies (the session's reserve kept, as
+        :meth:`_check_reply` does here alone); alone when the storage cannot be reached.
+
+        Raises:
+            Dropped: the minute is full, counted across the instances.
+        """
+        assert self.shared is not None
+        limit = GROUP_MAX_RATE - (0 if group in self._sessionless else SESSION_RESERVE)
+        try:
+            wait = await self.shared.take_group(group, limit, GROUP_TIME_PERIOD)
+        except StorageError as exc:
+            log.warning(
+                "group %s: storage unreachable, its minute counted here alone: %s", group, exc
+            )
+            return
+        if wait > 0:
+            self.dropped += 1
+            reason = "the group's budget is used up, counted with the other instances"
+            log.debug("%s to chat %s dropped: %s", endpoint, group, reason)
+            raise Dropped(endpoint, group, reason)
 
     async def initialize(self) -> None:
         """Nothing to set up."""

@@ -57,9 +57,10 @@ def options_of(parsed: Parsed, number: int) -> list[tuple[str, bool]]:
 
 
 async def test_a_gift_file_imports_validates_and_plays(tmp_path):
-    """The GIFT file's 20 multiple-choice questions become a bank that `quizbot validate`
-    accepts, that passes the schema, and that plays to 20/20; each question type quizbot cannot
-    ask is reported with its line, and the exit status is 0."""
+    """The GIFT file's 20 multiple-choice questions, its true/false and its several-right
+    question become a bank that `quizbot validate` accepts, that passes the schema, and that
+    plays to 22/22; each question type quizbot cannot ask is reported with its line, and the
+    exit status is 0."""
     out = tmp_path / "computing.yaml"
     proc = quizbot(
         "import",
@@ -76,15 +77,13 @@ async def test_a_gift_file_imports_validates_and_plays(tmp_path):
         "https://example.org/computing",
     )
     assert proc.returncode == 0, proc.stderr
-    assert f"wrote {out}: bank 'computing', 20 of 28 question(s) converted" in proc.stdout
+    assert f"wrote {out}: bank 'computing', 22 of 28 question(s) converted" in proc.stdout
     for needle, kind in [
-        ("::tf::", "a true/false question"),
         ("::short::", "a short answer question"),
         ("::match::", "a matching question"),
         ("::numeric::", "a numerical question"),
         ("::essay::", "an essay question"),
         ("::description::", "a description"),
-        ("::multi::", "no answer starts with '='"),
         ("::broken::", "unbalanced braces"),
     ]:
         assert f"{GIFT}:{line_of(GIFT, needle)}: skipped: {kind}" in proc.stderr, needle
@@ -96,7 +95,7 @@ async def test_a_gift_file_imports_validates_and_plays(tmp_path):
 
     validated = quizbot("validate", str(out))
     assert validated.returncode == 0, validated.stderr
-    assert "computing v1, 20 questions, languages en" in validated.stdout
+    assert "computing v1, 22 questions, languages en" in validated.stdout
     document = out.read_text(encoding="utf-8")
     schema = document.splitlines()[0].removeprefix("# yaml-language-server: $schema=")
     assert (out.parent / schema).resolve() == BUNDLED_BANKS.resolve() / "schema.json", schema
@@ -107,9 +106,14 @@ async def test_a_gift_file_imports_validates_and_plays(tmp_path):
     t = i18n.catalog("en")
 
     async def ask(prompt: str) -> str:
-        if not prompt.startswith(t("play_prompt_letters", last="J")[:12]):
+        several = prompt.startswith(t("play.prompt_several", last="J")[:12])
+        if not (several or prompt.startswith(t("play_prompt_letters", last="J")[:12])):
             return ""
         on_screen = next(text for text in reversed(shown) if shown_options(text))
+        if several:  # every right option's label
+            [question] = [q for q in bank.questions if q.prompt.by_language["en"] in on_screen]
+            right = {o.text.by_language["en"] for o in question.options if o.correct}
+            return " ".join(k for k, v in shown_options(on_screen).items() if v in right)
         return correct_label(on_screen, bank)
 
     store = await SQLiteStore.open(tmp_path / "play.sqlite3")
@@ -119,7 +123,7 @@ async def test_a_gift_file_imports_validates_and_plays(tmp_path):
         )
     finally:
         await store.close()
-    assert result is not None and (result.score, result.total) == (20, 20)
+    assert result is not None and (result.score, result.total) == (22, 22)
 
 
 def test_the_schema_line_leads_to_the_schema_from_where_the_bank_is_written(tmp_path):
@@ -163,7 +167,7 @@ def test_gift_texts_escapes_feedback_and_formats():
 
 def test_gift_line_breaks_comments_and_weights():
     """`\\n` is a line break; `//` lines are dropped even inside a question; `\\\\` is a
-    backslash; a 100% weight marks the right answer; two right answers are refused."""
+    backslash; a 100% weight marks the right answer; two full-credit answers are refused."""
     parsed = parse_gift(
         "// header\n"
         "First line\\nsecond line, with a back\\\\slash?{\n"
@@ -178,7 +182,75 @@ def test_gift_line_breaks_comments_and_weights():
     assert question.options == (("yes", True), ("no", False))
     [note] = parsed.notes
     assert (note.line, note.skipped) == (7, True)
-    assert note.message.startswith("2 correct answers")
+    assert note.message.startswith("2 answers have full credit")
+
+
+GIFT_KINDS = """\
+// true/false, with and without feedback
+::sun::The sun is a star.{T}
+
+::boil::Water boils at 50 degrees Celsius at sea level.{FALSE#It boils at 100.#Right: 100.}
+
+::tf-general::Light is faster than sound.{TRUE####Light: 300,000 km/s; sound: 343 m/s.}
+
+// several right: positive weights adding up to 100%
+::langs::Which of these are programming languages?{
+  ~%50%Python #Yes.
+  ~%50%Go
+  ~%-100%HTML
+}
+
+::thirds::Which are primes?{~%33.333%2 ~%33.333%3 ~%33.333%5 ~%-50%4 ~%0%9}
+
+// weights that make no several-right question
+::half::Which is even?{~4 ~%50%6 ~7}
+
+::too-much::Which are vowels?{
+  ~%50%a
+  ~%60%e
+  ~x
+}
+
+::all-right::Which are letters?{~%50%a ~%50%b}
+"""
+
+
+def test_gift_true_false_and_several_right_from_a_file(tmp_path):
+    """A GIFT file with true/false (``{T}``, ``{FALSE#wrong#right}``, general feedback) and
+    several-right questions (``%`` weights adding up to 100%) converts to the bank's kinds; a
+    bank made of it loads; weights that make no several-right question are named by line."""
+    source = tmp_path / "kinds.gift"
+    source.write_text(GIFT_KINDS, encoding="utf-8")
+    parsed = parse_gift(source.read_text(encoding="utf-8"))
+    by_name = {q.name: q for q in parsed.questions}
+    assert sorted(by_name) == ["boil", "langs", "sun", "tf-general", "thirds"]
+    assert (by_name["sun"].answer, by_name["sun"].options) == (True, ())
+    assert (by_name["boil"].answer, by_name["boil"].explanation) == (False, "It boils at 100.")
+    assert by_name["tf-general"].explanation == "Light: 300,000 km/s; sound: 343 m/s."
+    assert by_name["langs"].options == (("Python", True), ("Go", True), ("HTML", False))
+    assert by_name["langs"].explanation == "Yes."
+    assert [c for _, c in by_name["thirds"].options] == [True, True, True, False, False]
+    problems = {(n.line, n.message.split(":")[0]) for n in parsed.notes if n.skipped}
+    assert problems == {
+        (line_of(source, "::half::"), "the positive % weights add up to 50%"),
+        (line_of(source, "~%50%a"), "the positive % weights add up to 110%"),
+        (line_of(source, "::all-right::"), "every answer is right"),
+    }
+    dropped = [n for n in parsed.notes if not n.skipped]
+    assert [(n.line, n.message) for n in dropped] == [
+        (
+            line_of(source, "::boil::"),
+            "feedback 'Right: 100.' dropped: a bank question has one explanation",
+        )
+    ]
+    data, _ = bank_data(parsed, language="es", bank_id="kinds", title="T", description="D.")
+    questions = {q["id"]: q for q in data["questions"]}
+    assert (questions["sun"]["kind"], questions["sun"]["answer"]) == ("true-false", True)
+    assert "options" not in questions["sun"]
+    bank = parse_bank(yaml.safe_dump(data, allow_unicode=True))
+    assert bank.question("sun").answer is True
+    assert bank.question("langs").several
+    jsonschema.validate(data, SCHEMA)
 
 
 def test_bank_data_ids_placeholders_and_sources():
@@ -251,6 +323,26 @@ def test_aiken_questions_and_problems():
         (27, "ANSWER: 'C' (line 30) names no option (options: A, B)"),
     ]
     assert parsed.found == 5
+
+
+def test_aiken_says_one_right_answer_and_true_false_as_two_options(tmp_path):
+    """Aiken names one letter: ``ANSWER: A, C`` is reported (not read as A); options True and
+    False (in any of the bot's languages) make a true/false question."""
+    source = tmp_path / "kinds.txt"
+    source.write_text(
+        "Is the sun a star?\nA. True\nB. False\nANSWER: A\n\n"
+        "Which are primes?\nA. 2\nB. 4\nC. 5\nANSWER: A, C\n\n"
+        "¿Es azul el mar?\nA) Verdadero\nB) Falso\nANSWER: B\n",
+        encoding="utf-8",
+    )
+    parsed = parse_aiken(source.read_text(encoding="utf-8"))
+    assert [(q.line, q.answer, q.options) for q in parsed.questions] == [
+        (1, True, ()),
+        (line_of(source, "¿Es azul"), False, ()),
+    ]
+    [note] = parsed.notes
+    assert note.line == line_of(source, "Which are primes?")
+    assert note.message.startswith("ANSWER: 'A, C' (line 10) names several options")
 
 
 def test_aiken_through_the_command(tmp_path):
@@ -351,6 +443,61 @@ def test_csv_header_must_name_known_columns():
     assert not parsed.questions
 
 
+CSV_KINDS = """\
+id,kind,prompt,A,B,C,D,correct,explanation
+primes,,Which are primes?,2,4,5,9,"A,C",Two and five.
+vowels,,Which are vowels?,a,b,e,,A;C,
+sun,true-false,The sun is a star.,,,,,TRUE,A G-type star.
+boil,,Water boils at 50 C at sea level.,,,,,false,At 100 C.
+tf-options,true-false,Options too?,yes,no,,,TRUE,
+bad-letter,,Which?,x,y,,,"B,Z",
+all,,Every one?,x,y,,,"A,B",
+bad-kind,multi,Which?,x,y,,,A,
+tf-word,true-false,Is it?,,,,,yes,
+one,,Only one?,x,,,,A,
+formula,,=1+1,@SUM(A1),-2,,,B,
+"""
+
+
+def test_csv_several_right_and_true_false_from_a_file(tmp_path):
+    """A CSV file says several right options (``A,C``, ``A;C``) and true/false (``kind``
+    ``true-false``, or ``TRUE``/``FALSE`` with no options); each problem is named by the
+    row's line and its column; a cell a spreadsheet would take for a formula is only text;
+    the bank loads and passes the schema."""
+    source = tmp_path / "kinds.csv"
+    source.write_text(CSV_KINDS, encoding="utf-8")
+    parsed = parse_csv(source.read_text(encoding="utf-8"))
+    by_name = {q.name: q for q in parsed.questions}
+    assert sorted(by_name) == ["boil", "formula", "primes", "sun", "vowels"]
+    assert [c for _, c in by_name["primes"].options] == [True, False, True, False]
+    assert [c for _, c in by_name["vowels"].options] == [True, False, True]
+    assert (by_name["sun"].answer, by_name["sun"].explanation) == (True, "A G-type star.")
+    assert (by_name["boil"].answer, by_name["boil"].options) == (False, ())
+    assert by_name["formula"].prompt == "=1+1"
+    assert by_name["formula"].options == (("@SUM(A1)", False), ("-2", True))
+    assert [(n.line, n.message.split(":")[0]) for n in parsed.notes] == [
+        (line_of(source, "tf-options"), "a true-false question has no options"),
+        (line_of(source, "bad-letter"), "correct is 'B,Z'"),
+        (line_of(source, "all,"), "correct is 'A,B'"),
+        (line_of(source, "bad-kind"), "kind is 'multi'"),
+        (line_of(source, "tf-word"), "correct is 'yes'"),
+        (line_of(source, "one,"), "1 options"),
+    ]
+    assert "columns A, B must be empty" in parsed.notes[0].message
+    assert "every option is right" in parsed.notes[2].message
+    data, _ = bank_data(parsed, language="pt", bank_id="kinds", title="T", description="D.")
+    jsonschema.validate(data, SCHEMA)
+    bank = parse_bank(yaml.safe_dump(data, allow_unicode=True))
+    assert bank.question("primes").several and bank.question("sun").answer is True
+
+
+def test_csv_without_option_columns_holds_true_false_questions():
+    """A file of true/false questions needs no option columns."""
+    parsed = parse_csv("prompt,correct\nThe sky is blue.,True\nFish fly.,FALSE\n")
+    assert [q.answer for q in parsed.questions] == [True, False]
+    assert not parsed.notes
+
+
 def test_csv_through_the_command_drops_what_the_loader_refuses(tmp_path):
     """A row the loader refuses (two options with the same text) is left out and reported
     with its line; the rest is written and loads."""
@@ -371,13 +518,15 @@ def test_csv_through_the_command_drops_what_the_loader_refuses(tmp_path):
 
 
 def test_nothing_converted_is_exit_1_and_writes_nothing(tmp_path):
-    """A file with no multiple-choice question: every question reported, exit 1, no file."""
-    source = tmp_path / "tf.gift"
-    source.write_text("::a::The sky is blue.{T}\n\n::b::Two plus two?{#4}\n", encoding="utf-8")
-    out = tmp_path / "tf.yaml"
+    """A file with no question of a bank's kinds: every question reported, exit 1, no file."""
+    source = tmp_path / "none.gift"
+    source.write_text(
+        "::a::Who?{=Knuth =Donald Knuth}\n\n::b::Two plus two?{#4}\n", encoding="utf-8"
+    )
+    out = tmp_path / "none.yaml"
     proc = quizbot("import", str(source), "--format", "gift", "--out", str(out))
     assert proc.returncode == 1
-    assert f"{source}:1: skipped: a true/false question" in proc.stderr
+    assert f"{source}:1: skipped: a short answer question" in proc.stderr
     assert f"{source}:3: skipped: a numerical question" in proc.stderr
     assert "no question of" in proc.stderr and "2 found" in proc.stderr
     assert not out.exists()

@@ -163,6 +163,53 @@ async def test_a_private_quiz_with_every_tap_on_the_other_instance(fake, banks, 
     assert instances.both_took(since)
 
 
+async def test_a_second_next_or_tap_on_the_other_instance_sends_nothing_again(
+    fake, banks, instances
+):
+    """A "Next" tapped twice, the second tap reaching the other instance, is stale there too;
+    so is a second tap on an answered question in the one-tap flow: the instance that sent
+    what followed told the other one (``storage.order``), and nothing is sent twice."""
+    bank = banks[BANK_ID]
+    cy = Person(fake, 9303, "Cy", "en")
+    await cy.say("/start", replies=2)
+    question = cy.question_message()
+    assert (
+        await _tapped(cy, question, _labelled(question, correct_label(question, bank, "en")))
+        is None
+    )
+    feedback = await fake.wait_for(
+        lambda: (
+            lambda m: (
+                m if any(b.get("callback_data", "").startswith("n:") for b in buttons(m)) else None
+            )
+        )(fake.message(cy.user_id, question["message_id"]))
+    )
+    before = len(cy.bot_messages())
+    assert await _tapped(cy, feedback, _button(feedback, "n:")) is None
+    await fake.wait_for(lambda: len(cy.bot_messages()) > before)
+    assert await _tapped(cy, feedback, _button(feedback, "n:")) == EN("toast_stale")
+    assert instances.last_two_apart()
+    # the one-tap flow: the answered question's button tapped again, on the other instance
+    [screen] = await cy.say("/settings")
+    assert await _tapped(cy, screen, "af:one_tap") == EN("flow_saved")
+    question = cy.question_message()
+    assert EN("question_header", number=2, total=8) in question["text"]
+    before = len(cy.bot_messages())
+    option = _labelled(question, correct_label(question, bank, "en"))
+    assert await _tapped(cy, question, option) is None
+    await fake.wait_for(lambda: len(cy.bot_messages()) > before)
+    third = cy.bot_messages()[-1]
+    assert EN("question_header", number=3, total=8) in third["text"]
+    query = await cy.tap(question, option, check_button=False)
+    assert fake.callback_answers[query]["text"] == EN("toast_answered")
+    assert instances.last_two_apart()
+    # the user's next update is handled after that tap's handler ended, wherever it runs
+    [help_text] = await cy.say("/help")
+    assert help_text["text"].startswith(EN("help")[:20])
+    thirds = [m for m in cy.bot_messages() if EN("question_header", number=3, total=8) in m["text"]]
+    assert thirds == [third]
+
+
 async def test_deletemydata_confirmed_on_the_other_instance(fake, pg_db, instances):
     """/deletemydata asked by one instance is confirmed by a tap the other instance takes;
     the confirmation is used up (tapped again: no longer works, nothing more deleted)."""

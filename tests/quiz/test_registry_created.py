@@ -200,6 +200,34 @@ async def test_review_cards_of_a_created_quiz_come_due(store, registry):
     assert await restarted.due(5) is None  # a taken-down quiz's cards are not served
 
 
+async def test_cards_written_by_another_instance_are_served_when_storage_is_shared(store, registry):
+    """Several instances: a learner's first card of a created quiz, written through one
+    instance, is served by another that had read the learner before; alone (not shared), an
+    instance trusts what it read. A review card's "next" served on one instance is stale on
+    the other once told (the store's news)."""
+    await store_quiz(store, QUIZ)
+    clock = FakeClock(T0)
+    here, there = (LearningService(store, registry, clock=clock) for _ in range(2))
+    alone = LearningService(store, registry, clock=clock)
+    there.shared = True
+    for service in (there, alone):
+        assert await service.due(5) is None  # read: no card of a created quiz yet
+    await here.answered(5, QUIZ, "q2", False, clock.now)
+    clock.advance(3 * 86_400)
+    item = await there.due(5)
+    assert item is not None and (item.bank.id, item.card.question_id) == (QUIZ, "q2")
+    assert await alone.due(5) is None
+
+    async def announce(card_id: int, what: str, value: int) -> None:  # the store's news
+        there.noted_elsewhere(card_id, what, value)
+
+    here.announce = announce
+    assert here.take_next(item.card.id, 1)
+    await here.note_next(item.card.id, 1)
+    assert not there.take_next(item.card.id, 1)
+    assert there.take_next(item.card.id, 2)
+
+
 async def test_inline_search_offers_featured_banks_then_public_created_quizzes(
     store, registry, banks
 ):

@@ -29,6 +29,7 @@ WIRE = [
     (render_callbacks.SettingButton(3, "count", "10"), "s:3:count:10"),
     (render_callbacks.DraftButton(1, 1700000000000), "nd:1:1700000000000"),
     (render_callbacks.UndoButton(1700000000000, 4), "nu:1700000000000:4"),
+    (render_callbacks.KeepOriginalButton(1700000000000, 4), "nk:1700000000000:4"),
     (render_callbacks.RightOptionButton(1700000000000, 4, 11), "no:1700000000000:4:11"),
     (render_callbacks.RightDoneButton(1700000000000, 4), "nc:1700000000000:4"),
     (render_callbacks.QuizButton("question", "c-0a1b2c3d4e", 6, 2), "m:question:c-0a1b2c3d4e:6:2"),

@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 
 from tests.support.fakebotapi import Call, FakeBotAPI
 
+MAX_RETAP_WAIT = 24.0
+"""The longest a user waits between two tries of the same step (seconds)."""
+
 LANGUAGE_CODES: tuple[str | None, ...] = ("en", "hi", "el-GR", None)
 
 
@@ -113,6 +116,7 @@ class LoadGenerator:
         retap_after: Seconds without a reply after which a user taps the same button (or sends
             /start) again, as people do (None: never). Lets users go on after a crash lost
             their tap, or a message the bot did not send twice because it may have arrived.
+            Each further try of one step waits twice as long (up to :data:`MAX_RETAP_WAIT`).
         seed: Seed for option choices and reading times.
         one_tap: Play the one-tap flow: after an option tap, wait for the next question (or
             the score) instead of tapping "next" on the feedback.
@@ -188,7 +192,8 @@ class LoadGenerator:
         """
         event = self._wakeups[user_id]
         deadline = time.monotonic() + self.step_timeout
-        next_retap = time.monotonic() + (self.retap_after or float("inf"))
+        wait = self.retap_after or float("inf")
+        next_retap = time.monotonic() + wait
         while True:
             found = predicate()  # type: ignore[operator]
             if found:
@@ -202,7 +207,10 @@ class LoadGenerator:
                     retap()
                 else:
                     self._tap(user_id, *retap)
-                next_retap = time.monotonic() + (self.retap_after or float("inf"))
+                # as a person does, each try waits longer: 200 users tapping every few
+                # seconds at a bot slowed by a loaded machine would keep it slow
+                wait = min(2 * wait, MAX_RETAP_WAIT)
+                next_retap = time.monotonic() + wait
             event.clear()
             try:
                 await asyncio.wait_for(event.wait(), min(remaining, 1.0))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from babel.dates import format_date, format_time, get_datetime_format, get_day_names
+from babel.dates import format_time, get_datetime_format, get_day_names
 
 from bot.features.daily.rules import (
     BoardPlace,
@@ -23,6 +23,7 @@ from bot.features.daily.rules import (
 )
 from bot.features.groups.screens import MAX_NAME, MAX_TITLE, MEDALS
 from bot.i18n import Catalog
+from bot.i18n.dates import format_date
 from bot.kernel.bank import Bank, Question
 from bot.kernel.engine import LABELS, QuestionView
 from bot.kernel.members import is_deleted
@@ -150,7 +151,7 @@ def daily_when(when: float, zone: str, t: Catalog) -> str:
     return str(
         str(get_datetime_format("medium", locale=t.language)).format(
             format_time(moment, "short", locale=t.language),
-            format_date(moment, "medium", locale=t.language),
+            format_date(moment, "medium", t.language),
         )
     )
 

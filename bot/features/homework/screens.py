@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 
-from babel.dates import format_date, format_time, format_timedelta
+from babel.dates import format_time, format_timedelta
 from babel.numbers import format_percent
 
 from bot.features.groups.screens import MAX_NAME, MAX_TITLE, MEDALS
 from bot.features.homework.rules import CLOSED, MAX_DAYS, OPEN, Assignment, HomeworkResults, Opened
 from bot.i18n import Catalog
+from bot.i18n.dates import format_date
 from bot.kernel.bank import Bank
 from bot.kernel.members import is_deleted
 from bot.kernel.zones import zone_info
@@ -60,7 +61,7 @@ def local_time(moment: float, zone: str, t: Catalog) -> str:
     language ("Saturday, December 5, 2026, 5:00 PM")."""
     local = datetime.fromtimestamp(moment, zone_info(zone))
     return (
-        f"{format_date(local, 'full', locale=t.language)}, "
+        f"{format_date(local, 'full', t.language)}, "
         f"{format_time(local, 'short', locale=t.language)}"
     )
 

@@ -1,5 +1,13 @@
 """Moodle GIFT files to :class:`~bot.features.importing.imported.Parsed` questions
-(``qformat_gift``'s reading; the formats' overview is :mod:`bot.features.importing.rules`)."""
+(``qformat_gift``'s reading; the formats' overview is :mod:`bot.features.importing.rules`).
+
+The bank's three kinds come through: multiple choice with one right answer (``=``, or one
+full-credit ``%100%`` weight), several right answers (no ``=``; the answers with a positive
+``%`` weight are right, and those weights add up to 100%, as Moodle's multiple-answer
+questions do), and true/false (``{T}``, ``{TRUE}``, ``{F}``, ``{FALSE}``, optionally with
+``#feedback for a wrong answer#feedback for a right answer``, as ``split_truefalse_comment``
+reads them).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +16,7 @@ import html
 import re
 
 from bot.features.importing.imported import (
-    NOT_MULTIPLE_CHOICE,
+    NOT_A_BANK_KIND,
     Imported,
     Note,
     Parsed,
@@ -31,6 +39,11 @@ does with its ``&&058;`` placeholders; ``\\n`` becomes a line break."""
 _BACKSLASH = "\ue007"
 _GIFT_FORMATS = ("html", "moodle", "plain", "markdown")
 _WEIGHT = re.compile(r"^%(-?[0-9]+(?:\.[0-9]*)?)%")
+_FULL_CREDIT = 100.0
+_SUM_TOLERANCE = 1.0
+"""How far from 100 the positive weights of a several-right question may add up (three
+right answers of ``%33.333%`` make 99.999)."""
+_TRUE_FALSE = {"T": True, "TRUE": True, "F": False, "FALSE": False}
 
 
 def _gift_escape(line: str) -> str:
@@ -100,13 +113,16 @@ def _gift_plain(text: str, text_format: str) -> str:
 
 
 def parse_gift(text: str) -> Parsed:
-    """Convert the multiple-choice questions of a GIFT file.
+    """Convert the multiple-choice, several-right and true/false questions of a GIFT file.
 
     Blocks are separated by blank lines and read as Moodle's ``qformat_gift`` reads them (see
     the module docstring); ``$CATEGORY:`` lines are ignored. The explanation is the general
-    feedback (``####``), else the correct answer's feedback; other feedback is noted as
-    dropped (a bank question has one explanation). A partial credit (``~%50%text``) counts as
-    wrong, and is noted.
+    feedback (``####``), else the (first) right answer's feedback (for true/false: its first
+    feedback, the one for a wrong answer, else the one for a right answer); other feedback
+    is noted as dropped (a bank question has one explanation). Beside one full-credit answer,
+    a partial credit (``~%50%text``) counts as wrong, and is noted; weights that make no
+    question with right and wrong answers (positive weights not adding up to 100%) are
+    reported with the line.
     """
     parsed = Parsed()
     block: list[tuple[int, str]] = []
@@ -173,15 +189,19 @@ def _gift_question(parsed: Parsed, block: list[tuple[int, str]]) -> None:  # noq
     text_format, prompt_raw = _split_format(prompt_raw, "moodle")
     prompt = _gift_plain(prompt_raw, text_format)
     kind = _gift_kind(answers.strip())
-    if kind != "multiple choice":
-        skip(f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} question: {NOT_MULTIPLE_CHOICE}")
+    if kind not in ("multiple choice", "true/false"):
+        skip(f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} question: {NOT_A_BANK_KIND}")
         return
     if not prompt:
         skip("the question has no text")
         return
+    if kind == "true/false":
+        _gift_true_false(parsed, first, number, name, prompt, answers, general, text_format)
+        return
 
     options: list[tuple[str, bool]] = []
     feedback: list[tuple[int, str, bool, int]] = []  # (option index, text, correct, line)
+    weights: list[tuple[int, float, int]] = []  # (option index, positive weight, line)
     notes: list[Note] = []
     for position, marker, content in _gift_answers(answers):
         where = line_at(answers_at + position)
@@ -191,16 +211,10 @@ def _gift_question(parsed: Parsed, block: list[tuple[int, str]]) -> None:  # noq
         if weight:
             content = content[weight.end() :]
             credit = float(weight[1])
-            if credit >= 100:  # full credit: the right answer
+            if credit >= _FULL_CREDIT:  # full credit: a right answer
                 correct = True
             elif credit > 0 and not correct:
-                notes.append(
-                    Note(
-                        where,
-                        f"partial credit ({weight[1]}%) dropped: the option counts as wrong",
-                        skipped=False,
-                    )
-                )
+                weights.append((len(options), credit, where))
         text, _, said = content.partition("#")
         option_format, text = _split_format(text, text_format)
         option = _gift_plain(text, option_format)
@@ -212,13 +226,40 @@ def _gift_question(parsed: Parsed, block: list[tuple[int, str]]) -> None:  # noq
         options.append((option, correct))
 
     right = sum(correct for _, correct in options)
-    if right != 1:
-        skip(
-            f"{right} correct answers: {NOT_MULTIPLE_CHOICE}"
-            if right
-            else "no answer starts with '=' (several right answers with % weights, or "
-            f"none): {NOT_MULTIPLE_CHOICE}"
+    if right == 1:  # one right answer: a partial credit beside it counts as wrong
+        notes.extend(
+            Note(
+                where,
+                f"partial credit ({credit:g}%) dropped: the option counts as wrong",
+                skipped=False,
+            )
+            for _, credit, where in weights
         )
+    elif right > 1:
+        skip(
+            f"{right} answers have full credit: in Moodle each one alone is right (for several "
+            "right answers, give each a % weight adding up to 100%, ~%50%)"
+        )
+        return
+    else:
+        total = sum(credit for _, credit, _ in weights)
+        if not weights:
+            skip("no right answer: no answer starts with '=' or has a positive % weight")
+            return
+        if len(weights) == 1 or abs(total - _FULL_CREDIT) > _SUM_TOLERANCE:
+            parsed.notes.append(
+                Note(
+                    weights[0][2],
+                    f"the positive % weights add up to {total:g}%: for several right answers "
+                    "they add up to 100%, one weight for each right answer",
+                )
+            )
+            return
+        right_options = {index for index, _, _ in weights}
+        options = [(text, i in right_options) for i, (text, _) in enumerate(options)]
+        feedback = [(i, said, i in right_options, where) for i, said, _, where in feedback]
+    if all(correct for _, correct in options):
+        skip("every answer is right: at least one must be wrong")
         return
     problem = option_count_problem(len(options))
     if problem:
@@ -233,12 +274,56 @@ def _gift_question(parsed: Parsed, block: list[tuple[int, str]]) -> None:  # noq
             Note(
                 where,
                 f"feedback of answer {index + 1} ({short(said)}) dropped: a "
-                "bank question has one explanation, for its correct option",
+                "bank question has one explanation",
                 skipped=False,
             )
         )
     parsed.notes.extend(notes)
     parsed.questions.append(Imported(first, number, name, prompt, tuple(options), explanation))
+
+
+def _gift_true_false(
+    parsed: Parsed,
+    first: int,
+    number: int,
+    name: str | None,
+    prompt: str,
+    answers: str,
+    general: str | None,
+    text_format: str,
+) -> None:
+    """A true/false question (``{T}``, ``{FALSE#wrong feedback#right feedback}``): the bank's
+    ``kind: true-false``, its True and False shown in the player's language."""
+    head, _, comment = answers.strip().partition("#")
+    wrong_said, _, right_said = comment.partition("#")
+    said = [
+        text
+        for text in (
+            _gift_plain(general, text_format) if general else "",
+            _gift_plain(wrong_said, text_format),
+            _gift_plain(right_said, text_format),
+        )
+        if text
+    ]
+    for dropped in said[1:]:
+        parsed.notes.append(
+            Note(
+                first,
+                f"feedback {short(dropped)} dropped: a bank question has one explanation",
+                skipped=False,
+            )
+        )
+    parsed.questions.append(
+        Imported(
+            first,
+            number,
+            name,
+            prompt,
+            (),
+            said[0] if said else None,
+            answer=_TRUE_FALSE[head.strip()],
+        )
+    )
 
 
 def _gift_kind(answers: str) -> str:

@@ -12,7 +12,8 @@ from bot.kernel.bank import MAX_OPTIONS, MIN_OPTIONS
 
 @dataclass(frozen=True)
 class Imported:
-    """One converted multiple-choice question, in plain text.
+    """One converted question, in plain text: a choice question (one or several right
+    options) or a true/false one (``answer`` given, no options).
 
     Attributes:
         line: 1-based line where it starts in the source file.
@@ -20,9 +21,12 @@ class Imported:
             id is ``q<number>``, stable when a question before it is fixed and imported again.
         name: Its name in the file (GIFT ``::title::``, the CSV ``id``), if any.
         prompt: The question.
-        options: (text, correct) per option, in the file's order; exactly one correct.
-        explanation: Why the correct option is right, if the file says.
+        options: (text, correct) per option, in the file's order; one or more correct, not
+            all; empty for a true/false question.
+        explanation: Why the answer is right, if the file says.
         source: (title, URL) of the explanation's source, if the file gives one.
+        answer: A true/false question's answer (the bank's ``kind: true-false``); None for a
+            choice question.
     """
 
     line: int
@@ -32,6 +36,7 @@ class Imported:
     options: tuple[tuple[str, bool], ...]
     explanation: str | None = None
     source: tuple[str, str] | None = None
+    answer: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,12 @@ def counted(parsed: Parsed) -> int:
     return parsed.found
 
 
-NOT_MULTIPLE_CHOICE = "quizbot asks multiple-choice questions with exactly one correct option"
+NOT_A_BANK_KIND = (
+    "quizbot asks questions with one or several right options, and true/false questions"
+)
+"""Why a question of another type (short answer, matching, numerical, essay) is left out."""
+NOT_MULTIPLE_CHOICE = NOT_A_BANK_KIND
+"""The old name of :data:`NOT_A_BANK_KIND`, for converters written against it."""
 
 
 def option_count_problem(count: int) -> str | None:

@@ -1,9 +1,9 @@
 """Converters from other quiz formats to banks: Moodle GIFT, Aiken, and a CSV layout.
 
-Pure: each parser takes the file's text and returns the multiple-choice questions it could
-convert and a :class:`Note` for everything it could not (with the line), and
-:func:`bank_data` turns them into a bank mapping (one language) ready to be written as YAML and
-checked by the loader. Reading and writing files is the CLI's (``quizbot import``).
+Pure: each parser takes the file's text and returns the questions it could convert (one or
+several right options, true/false) and a :class:`Note` for everything it could not (with the
+line), and :func:`bank_data` turns them into a bank mapping (one language) ready to be written
+as YAML and checked by the loader. Reading and writing files is the CLI's (``quizbot import``).
 
 Formats (``banks/README.md`` has the details and the CSV layout):
 
@@ -11,11 +11,17 @@ Formats (``banks/README.md`` has the details and the CSV layout):
   comment lines; ``::title::``; ``{=right ~wrong}`` answers (also in the middle of the text,
   shown as ``_____``); ``#`` feedback per answer, ``####`` general feedback; ``[html]``,
   ``[moodle]``, ``[plain]``, ``[markdown]`` text formats; ``\\~ \\= \\# \\{ \\} \\:`` escapes,
-  ``\\n`` a line break. Other question types (true/false, short answer, matching, numerical,
-  essay, descriptions, several right answers) are reported, not converted.
-- Aiken: the question, then options ``A. text`` or ``A) text``, then ``ANSWER: X``.
+  ``\\n`` a line break; true/false (``{T}``) and several right answers (positive ``%``
+  weights adding up to 100%) too (:mod:`bot.features.importing.gift`). Other question types
+  (short answer, matching, numerical, essay, descriptions) are reported, not converted.
+- Aiken: the question, then options ``A. text`` or ``A) text``, then ``ANSWER: X``. One
+  right answer only (an ``ANSWER:`` naming several letters is reported); two options
+  ``True`` and ``False`` (:func:`bot.kernel.textformat.true_false`'s words) make a true/false
+  question.
 - CSV: a header row, then one row per question (columns ``id``, ``prompt``, ``A`` to ``L``,
-  ``correct``, ``explanation``, ``source_title``, ``source_url``).
+  ``correct``, ``kind``, ``explanation``, ``source_title``, ``source_url``): ``correct`` is
+  the letter of the right option, the letters of several (``A,C`` or ``A;C``), or, for a
+  true/false question (``kind`` ``true-false``, or no options), ``TRUE`` or ``FALSE``.
 """
 
 from __future__ import annotations
@@ -28,8 +34,20 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from bot.features.importing.gift import parse_gift
-from bot.features.importing.imported import Imported, Note, Parsed, counted, option_count_problem
+from bot.features.importing.imported import (
+    Imported,
+    Note,
+    Parsed,
+    counted,
+    option_count_problem,
+    short,
+)
 from bot.kernel.bank import EXPLANATION_PLACEHOLDER, ID_PATTERN, MAX_OPTIONS, SOURCE_PLACEHOLDER
+from bot.kernel.textformat import true_false
+
+_LETTERS = re.compile(r"[\s,;]+")
+"""What separates the letters of several right options (CSV ``correct`` ``A,C``, ``A; C``;
+an Aiken ``ANSWER: A, C``, reported)."""
 
 # --- Aiken ---------------------------------------------------------------------------------
 
@@ -41,7 +59,9 @@ def parse_aiken(text: str) -> Parsed:
     """Convert an Aiken file: a question (one line, or several before the first option),
     options ``A. text`` or ``A) text`` (a letter, a period or bracket, a space), then
     ``ANSWER: X``. Blank lines are ignored, as Moodle ignores them. Aiken has no feedback:
-    the explanation is left to write."""
+    the explanation is left to write. It says one right answer: an ``ANSWER:`` naming several
+    letters (``A, C``) is reported, not read as its first; two options True and False (in a
+    language of :data:`bot.kernel.textformat.TRUE_WORDS`) make a true/false question."""
     parsed = Parsed()
     prompt: list[str] = []
     options: list[tuple[int, str, str]] = []  # (line, label, text)
@@ -98,9 +118,15 @@ def _aiken_question(
     labels = [label for _, label, _ in options]
     repeated = sorted(label for label, count in Counter(labels).items() if count > 1)
     letter = answer[:1].upper()
+    several = [part for part in _LETTERS.split(answer.upper()) if part]
     problem: str | None
     if repeated:
         problem = f"option label {', '.join(repeated)} used twice"
+    elif len(several) > 1 and all(part in labels for part in several):
+        problem = (
+            f"ANSWER: {answer!r} (line {answer_line}) names several options: Aiken says one "
+            "right answer (write several right answers in GIFT or CSV)"
+        )
     elif not letter or letter not in labels:
         problem = (
             f"ANSWER: {answer!r} (line {answer_line}) names no option "
@@ -111,13 +137,18 @@ def _aiken_question(
     if problem:
         parsed.notes.append(Note(start, problem))
         return
+    texts = [text for _, _, text in options]
+    answer_tf = true_false(texts, [labels.index(letter)])
     parsed.questions.append(
         Imported(
             start,
             number,
             None,
             prompt,
-            tuple((text, label == letter) for _, label, text in options),
+            ()
+            if answer_tf is not None
+            else tuple((text, label == letter) for _, label, text in options),
+            answer=answer_tf,
         )
     )
 
@@ -125,8 +156,23 @@ def _aiken_question(
 # --- CSV -----------------------------------------------------------------------------------
 
 CSV_LABELS = tuple("ABCDEFGHIJKL")[:MAX_OPTIONS]
-CSV_COLUMNS = ("id", "prompt", *CSV_LABELS, "correct", "explanation", "source_title", "source_url")
-CSV_REQUIRED = ("prompt", "A", "B", "correct")
+CSV_COLUMNS = (
+    "id",
+    "prompt",
+    *CSV_LABELS,
+    "correct",
+    "kind",
+    "explanation",
+    "source_title",
+    "source_url",
+)
+CSV_REQUIRED = ("prompt", "correct")
+CSV_KINDS = ("choice", "true-false")
+"""The ``kind`` column's values (the bank's kinds); empty is ``choice``, or ``true-false`` for
+a row without options whose ``correct`` is ``TRUE`` or ``FALSE``."""
+_CSV_BOOLEANS = {"TRUE": True, "FALSE": False}
+"""``correct`` of a true/false row, in either case (as spreadsheets write booleans)."""
+
 MAX_CSV_COLUMNS = 2 * len(CSV_COLUMNS)
 """A header row with more cells than this is refused before its names are read: no file
 needs more (each column once, with room for a few the layout does not know)."""
@@ -135,9 +181,11 @@ needs more (each column once, with room for a few the layout does not know)."""
 def parse_csv(text: str) -> Parsed:
     """Convert a CSV file (RFC 4180, comma-separated, stdlib ``csv``) with a header row naming
     its columns (in any order; letters in either case): ``prompt``, option columns ``A`` to
-    ``J`` (``A`` and ``B`` required; empty cells are no option), ``correct`` (the letter of the
-    correct option), and optionally ``id``, ``explanation``, ``source_title``, ``source_url``.
-    One row per question; a cell may span lines inside quotes."""
+    ``L`` (empty cells are no option), ``correct`` (the letter of the right option, the
+    letters of several, ``A,C`` or ``A;C``, or ``TRUE``/``FALSE`` for a true/false question),
+    and optionally ``kind`` (:data:`CSV_KINDS`), ``id``, ``explanation``, ``source_title``,
+    ``source_url``. One row per question; a cell may span lines inside quotes. A problem is
+    named by the row's line and the column."""
     parsed = Parsed()
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
@@ -204,16 +252,9 @@ def _csv_question(parsed: Parsed, line: int, row: dict[str, str], extra: bool) -
         parsed.notes.append(Note(line, "more cells than columns"))
         return
     options = [(label, cell(label)) for label in CSV_LABELS if cell(label)]
-    correct = cell("correct").upper()
+    problem, answer, right = _csv_answer(cell("kind"), cell("correct"), options)
     if not cell("prompt"):
-        problem: str | None = "no prompt"
-    elif correct not in [label for label, _ in options]:
-        problem = (
-            f"correct is {cell('correct')!r}: it must be the letter of a non-empty "
-            f"option ({', '.join(label for label, _ in options) or 'none'})"
-        )
-    else:
-        problem = option_count_problem(len(options))
+        problem = "no prompt"
     if problem:
         parsed.notes.append(Note(line, problem))
         return
@@ -227,11 +268,58 @@ def _csv_question(parsed: Parsed, line: int, row: dict[str, str], extra: bool) -
             number,
             cell("id") or None,
             cell("prompt"),
-            tuple((text, label == correct) for label, text in options),
+            () if answer is not None else tuple((text, label in right) for label, text in options),
             cell("explanation") or None,
             (title, url) if url else None,
+            answer,
         )
     )
+
+
+def _csv_answer(
+    kind: str, correct: str, options: list[tuple[str, str]]
+) -> tuple[str | None, bool | None, frozenset[str]]:
+    """A row's kind and answer: (problem or None, a true/false answer or None, the right
+    options' letters). A row is true/false when ``kind`` says so, or when it has no options
+    and ``correct`` is ``TRUE`` or ``FALSE``."""
+    labels = [label for label, _ in options]
+    boolean = _CSV_BOOLEANS.get(correct.upper())
+    if kind.lower() not in ("", *CSV_KINDS):
+        return f"kind is {short(kind)}: it must be {' or '.join(CSV_KINDS)}", None, frozenset()
+    if kind.lower() == "true-false" or (not kind and not options and boolean is not None):
+        if boolean is None:
+            return (
+                f"correct is {short(correct)}: a true-false question's is TRUE or FALSE",
+                None,
+                frozenset(),
+            )
+        if options:
+            return (
+                f"a true-false question has no options: columns {', '.join(labels)} must be "
+                "empty (the bot shows True and False in the player's language)",
+                None,
+                frozenset(),
+            )
+        return None, boolean, frozenset()
+    letters = [letter for letter in _LETTERS.split(correct.upper()) if letter]
+    if not letters or any(letter not in labels for letter in letters):
+        return (
+            f"correct is {short(correct)}: it must be the letter of a non-empty option, or the "
+            f"letters of several (A,C) ({', '.join(labels) or 'none'})",
+            None,
+            frozenset(),
+        )
+    right = frozenset(letters)
+    count_problem = option_count_problem(len(labels))
+    if count_problem:
+        return count_problem, None, frozenset()
+    if len(right) == len(labels):
+        return (
+            f"correct is {short(correct)}: every option is right; at least one must be wrong",
+            None,
+            frozenset(),
+        )
+    return None, None, right
 
 
 PARSERS = {"gift": parse_gift, "aiken": parse_aiken, "csv": parse_csv}
@@ -299,21 +387,21 @@ def bank_data(
         if cited is None:
             cited = SOURCE_PLACEHOLDER
             unsourced += 1
-        options: list[dict[str, object]] = []
-        for text, correct in question.options:
-            option: dict[str, object] = {"text": {language: text}}
-            if correct:
-                option["correct"] = True
-            options.append(option)
-        questions.append(
-            {
-                "id": question_id,
-                "prompt": {language: question.prompt},
-                "options": options,
-                "explanation": {language: explanation},
-                "source": {"title": cited[0], "url": cited[1]},
-            }
-        )
+        entry: dict[str, object] = {"id": question_id, "prompt": {language: question.prompt}}
+        if question.answer is not None:  # True and False come in the player's language
+            entry["kind"] = "true-false"
+            entry["answer"] = question.answer
+        else:
+            options: list[dict[str, object]] = []
+            for text, correct in question.options:
+                option: dict[str, object] = {"text": {language: text}}
+                if correct:
+                    option["correct"] = True
+                options.append(option)
+            entry["options"] = options
+        entry["explanation"] = {language: explanation}
+        entry["source"] = {"title": cited[0], "url": cited[1]}
+        questions.append(entry)
     if unsourced:
         parsed.notes.append(
             Note(

@@ -25,11 +25,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from babel.dates import format_skeleton
-
 from bot.features.learning.service import Progress
 from bot.i18n import Catalog
 from bot.i18n.bidi import right_to_left
+from bot.i18n.dates import format_month_day
 
 if TYPE_CHECKING:  # imported where they are used: matplotlib's import takes about a second
     import numpy as np
@@ -183,7 +182,7 @@ def label_image(
 
 def _short_date(seconds: float, language: str) -> str:
     """Day and month in the language's numeric order (CLDR skeleton ``Md``: 11/29, 29/11)."""
-    return format_skeleton("Md", datetime.fromtimestamp(seconds, UTC), locale=language)
+    return format_month_day(datetime.fromtimestamp(seconds, UTC), language)
 
 
 def render_png(progress: Progress, t: Catalog) -> bytes:

@@ -156,6 +156,7 @@ async def on_missed(query: CallbackQuery, context: Context, attempt_id: int, t: 
         if classify(exc).kind is Kind.TRANSIENT:
             service.not_reviewed(attempt.id)
         raise
+    await service.note_reviewed(attempt.id)
 
 
 async def on_start(query: CallbackQuery, context: Context, t: Catalog) -> None:
@@ -258,11 +259,13 @@ async def on_card_next(
     card = await reach(context, LearningService).card(button.card_id)
     if card.user_id != query.from_user.id:
         raise engine.NotYourAttempt(button.card_id)
-    if not reach(context, LearningService).take_next(button.card_id, button.reps):
+    learning = reach(context, LearningService)
+    if not learning.take_next(button.card_id, button.reps):
         raise engine.StaleQuestion(button.reps)
     await toast(query)
     attempt = await _session_attempt(context, button.attempt_id)
     await send_next(context, _chat_id(query), query.from_user, t, attempt=attempt)
+    await learning.note_next(button.card_id, button.reps)
 
 
 # --- reminders -----------------------------------------------------------------------------

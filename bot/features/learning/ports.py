@@ -140,6 +140,10 @@ class CardStore(Protocol):
         """The user's cards (of ``bank_id`` and ``question_ids`` when given), in no order."""
         ...
 
+    async def carded_banks(self, user_id: int) -> list[str]:
+        """The ids of the banks the user has cards of, in no order."""
+        ...
+
     async def due_cards(
         self, user_id: int, bank_ids: Sequence[str], now: float, limit: int, count_upto: int
     ) -> tuple[list[Card], int]:

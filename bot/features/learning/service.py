@@ -19,10 +19,14 @@ from bot.features.learning.rules import Card, CardGone, CardReviewed, NoSuchCard
 from bot.kernel import engine
 from bot.kernel.bank import Bank
 from bot.kernel.engine import Attempt
-from bot.kernel.ports import StorageError
+from bot.kernel.ports import Announce, StorageError
 from bot.kernel.registry import BankRegistry
 
 log = logging.getLogger(__name__)
+
+NEXT_CARD = "next-card"
+"""News of a review card (:data:`~bot.kernel.ports.Announce`): the "next" on its feedback
+rated to ``value`` repetitions was served."""
 
 DUE_PAGE = 20
 """Due cards read at once: the earliest due whose bank and question are still installed is
@@ -96,6 +100,12 @@ class LearningService:
         self._nexted: set[tuple[int, int]] = set()  # (card id, reps) whose "next" was served
         self._ratings = RatingQueue(store)
         """The ratings queued by :meth:`answered_soon`, written in batches."""
+        self.shared = False
+        """Other instances write cards too (several instances on PostgreSQL): which created
+        quizzes a user has cards of is read from the store each time, not cached."""
+        self.announce: Announce | None = None
+        """Tells the other instances which review card's "Next" this one served
+        (:meth:`note_next`); None: this instance is alone."""
 
     def now(self) -> float:
         """The service's clock: seconds since the epoch."""
@@ -105,12 +115,12 @@ class LearningService:
         """Ids of the created quizzes (not featured now) the user has cards of."""
         if self.registry.library is None:
             return frozenset()
-        known = self._created.get(user_id)
+        known = None if self.shared else self._created.get(user_id)
         if known is None:
             known = frozenset(
-                c.bank_id
-                for c in await self.store.cards(user_id)
-                if not self.registry.is_featured(c.bank_id)
+                bank_id
+                for bank_id in await self.store.carded_banks(user_id)
+                if not self.registry.is_featured(bank_id)
             )
             self._created[user_id] = known
         return known
@@ -370,6 +380,19 @@ class LearningService:
             self._nexted.clear()
         self._nexted.add((card_id, reps))
         return True
+
+    async def note_next(self, card_id: int, reps: int) -> None:
+        """Tell the other instances (:attr:`announce`) that the "next" on the feedback of
+        ``card_id`` rated to ``reps`` was served (:meth:`take_next`): a second tap reaching
+        another instance is stale there too."""
+        if self.announce is not None:
+            await self.announce(card_id, NEXT_CARD, reps)
+
+    def noted_elsewhere(self, card_id: int, what: str, value: int) -> None:
+        """Another instance (or this one) served the "next" of a review card's feedback
+        (:meth:`note_next`); news of another kind is ignored."""
+        if what == NEXT_CARD:
+            self._nexted.add((card_id, value))
 
     async def next_due(self, user_id: int) -> float | None:
         """When the user's next card is due (seconds since the epoch), or None: no cards."""

@@ -35,6 +35,8 @@ class DraftQuestion:
         answer: A true/false question's answer; None for options.
         messages: Ids of the messages that stand for it in the creator's chat (theirs and the
             bot's confirmation): a reply to one of them is its explanation.
+        original: A forwarded poll's question as it came, when ``prompt`` is it cleaned of a
+            channel's counter or signature ("" otherwise): the creator may keep it.
     """
 
     serial: int
@@ -45,6 +47,7 @@ class DraftQuestion:
     picture: str | None = None
     answer: bool | None = None
     messages: tuple[int, ...] = ()
+    original: str = ""
 
     @property
     def several(self) -> bool:
@@ -165,6 +168,7 @@ def _question_data(q: DraftQuestion) -> dict[str, Any]:
         "picture": q.picture,
         "answer": q.answer,
         "messages": list(q.messages),
+        "original": q.original,
     }
 
 
@@ -178,4 +182,5 @@ def _question_of(data: Mapping[str, Any]) -> DraftQuestion:
         picture=data["picture"],
         answer=data["answer"],
         messages=tuple(int(m) for m in data["messages"]),
+        original=str(data.get("original", "")),  # drafts saved before it have none
     )

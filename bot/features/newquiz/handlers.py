@@ -154,7 +154,8 @@ async def on_draft_message(update: Update, context: Context) -> bool:
     service = _service(context)
     reply_to = message.reply_to_message.message_id if message.reply_to_message else None
     if message.poll is not None:
-        result = await service.poll(user.id, poll_sent(message.poll, message.message_id))
+        poll = poll_sent(message.poll, message.message_id, message.forward_origin is not None)
+        result = await service.poll(user.id, poll)
     elif message.photo:
         caption = message.caption or ""
         quotes = list(message.parse_caption_entities(list(QUOTES)).values())
@@ -218,9 +219,10 @@ async def _show_album(
     return True
 
 
-def poll_sent(poll: Poll, message_id: int) -> PollSent:
+def poll_sent(poll: Poll, message_id: int, forwarded: bool = False) -> PollSent:
     """A poll as the draft machine takes it: its ``correct_option_ids`` (Bot API 9.6), None
-    when Telegram hides them (a forwarded open quiz) or it is a regular poll."""
+    when Telegram hides them (a forwarded open quiz) or it is a regular poll; ``forwarded``:
+    the message has a ``forward_origin`` (its question is cleaned)."""
     correct = tuple(poll.correct_option_ids) if poll.correct_option_ids else None
     return PollSent(
         poll.question,
@@ -230,6 +232,7 @@ def poll_sent(poll: Poll, message_id: int) -> PollSent:
         poll.explanation or "",
         poll.allows_multiple_answers,
         message_id,
+        forwarded,
     )
 
 
@@ -334,6 +337,27 @@ async def on_undo(
         await edit(query, screens.newquiz_note("undone", t, HTML, number=result.outcome.number))
     else:
         await toast(query, t("newquiz.undo_stale"))
+
+
+async def on_keep_original(
+    query: CallbackQuery, context: Context, button: render_callbacks.KeepOriginalButton, t: Catalog
+) -> None:
+    """ "Keep the original": the question as forwarded, not cleaned; a stale tap changes
+    nothing."""
+    result = await _service(context).keep_original(
+        query.from_user.id, button.started, button.serial
+    )
+    if not isinstance(result, Changed) or isinstance(result.outcome, creating.Stale):
+        await toast(query, t("newquiz.stale"))
+        return
+    outcome = result.outcome
+    if isinstance(outcome, creating.Refused):
+        await toast(query, t(f"newquiz.problem.{outcome.problem}", **outcome.params))
+        return
+    assert isinstance(outcome, creating.OriginalKept)
+    await toast(query)
+    question = result.draft.questions[outcome.number - 1]
+    await edit(query, screens.newquiz_original_kept(result.draft, question, outcome, t, HTML))
 
 
 async def on_right_option(

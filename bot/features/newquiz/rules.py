@@ -45,6 +45,9 @@ class PollSent:
         explanation: Its explanation ("" for none).
         several: Whether it allows several answers (``allows_multiple_answers``).
         message_id: The creator's message.
+        forwarded: Whether it was forwarded (the message's ``forward_origin``): its question
+            is cleaned of a channel's counter and signature
+            (:mod:`bot.features.newquiz.cleaning`).
     """
 
     question: str
@@ -54,6 +57,7 @@ class PollSent:
     explanation: str
     several: bool
     message_id: int
+    forwarded: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,13 @@ class ExplanationAdded:
 @dataclass(frozen=True)
 class Replaced:
     """Question ``number`` was replaced by a corrected one (typed as a reply to it)."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class OriginalKept:
+    """Question ``number`` has its forwarded poll's question back, as it came."""
 
     number: int
 
@@ -132,6 +143,7 @@ Outcome = (
     | AskRight
     | ExplanationAdded
     | Replaced
+    | OriginalKept
     | PictureKept
     | AlbumGrew
     | Undone

@@ -11,10 +11,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from bot.features.newquiz import rules as creating
-from bot.features.newquiz.draft import Draft, Pending, Step
-from bot.features.newquiz.rules import Added, Refused
+from bot.features.newquiz.draft import Draft, DraftQuestion, Pending, Step
+from bot.features.newquiz.rules import Added, OriginalKept, Refused
 from bot.i18n import Catalog
-from bot.render.callbacks import DraftButton, RightDoneButton, RightOptionButton, UndoButton
+from bot.render.callbacks import (
+    DraftButton,
+    KeepOriginalButton,
+    RightDoneButton,
+    RightOptionButton,
+    UndoButton,
+)
 from bot.render.links import bank_link, group_bank_link
 from bot.render.screen import Button, Screen, ShareButton, UrlButton
 from bot.render.text import Markup, clip
@@ -74,7 +80,9 @@ def newquiz_draft_open(draft: Draft, t: Catalog, m: Markup) -> Screen:
 
 
 def newquiz_added(draft: Draft, outcome: Added, t: Catalog, m: Markup) -> Screen:
-    """ "Question 3 added", what kind it is, and an Undo button."""
+    """ "Question 3 added", what kind it is, and an Undo button; for a forwarded poll whose
+    question was cleaned, the question as stored in full, what was taken off, and a "Keep the
+    original" button."""
     q = outcome.question
     lines = [
         m.escape(
@@ -93,19 +101,48 @@ def newquiz_added(draft: Draft, outcome: Added, t: Catalog, m: Markup) -> Screen
         lines.append(m.escape(t("newquiz.added_picture")))
     if not q.explanation:
         lines.append(m.italic(t("newquiz.added_no_explanation")))
+    buttons = [Button(t("newquiz.button_undo"), UndoButton(draft.started, q.serial))]
+    if q.original:
+        lines.append(_cleaned(q, t, m))
+        if len(" ".join(q.prompt.split())) > MAX_DRAFT_PROMPT_SHOWN:  # clipped above
+            lines.append(m.italic(q.prompt))
+        buttons.append(
+            Button(t("polls.button_keep_original"), KeepOriginalButton(draft.started, q.serial))
+        )
     lines.append(m.escape(t("newquiz.added_hint")))
+    return Screen("\n".join(lines), (tuple(buttons),))
+
+
+def _cleaned(q: DraftQuestion, t: Catalog, m: Markup) -> str:
+    """What was taken off a forwarded poll's question (``…`` for the question kept)."""
+    removed = " ".join(q.original.replace(q.prompt, " … ", 1).split())
+    return m.escape(t("polls.cleaned", removed=removed))
+
+
+def newquiz_original_kept(
+    draft: Draft, question: DraftQuestion, outcome: OriginalKept, t: Catalog, m: Markup
+) -> Screen:
+    """Question ``number`` has its forwarded poll's question as it came (shown), with Undo."""
     return Screen(
-        "\n".join(lines),
-        ((Button(t("newquiz.button_undo"), UndoButton(draft.started, q.serial)),),),
+        "\n".join(
+            (
+                m.escape(t("polls.original_kept", number=outcome.number)),
+                m.italic(question.prompt),
+            )
+        ),
+        ((Button(t("newquiz.button_undo"), UndoButton(draft.started, question.serial)),),),
     )
 
 
 def newquiz_ask_right(draft: Draft, pending: Pending, t: Catalog, m: Markup) -> Screen:
     """Which option of a pending poll is right: one button per option (with several right,
-    a toggle each, the chosen ones checked, and "Done")."""
+    a toggle each, the chosen ones checked, and "Done"); a forwarded poll's cleaned question
+    says what was taken off."""
     q = pending.question
     head = t("newquiz.ask_right_several" if pending.several else "newquiz.ask_right")
     lines = [m.bold(head), "", m.escape(q.prompt), ""]
+    if q.original:  # a forwarded poll's question, cleaned: said before the answer is chosen
+        lines[3:3] = [_cleaned(q, t, m)]
     lines += [m.escape(f"{_LABELS[i]}. {text}") for i, text in enumerate(q.options)]
     buttons = [
         Button(

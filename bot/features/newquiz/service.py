@@ -220,6 +220,10 @@ class CreatorService:
         """Undo of question ``serial`` of the draft opened at ``started``."""
         return await self._apply(user_id, lambda d: steps.undo(d, serial), started=started)
 
+    async def keep_original(self, user_id: int, started: int, serial: int) -> StepResult:
+        """ "Keep the original" under question ``serial`` of the draft opened at ``started``."""
+        return await self._apply(user_id, lambda d: steps.keep_original(d, serial), started=started)
+
     async def noted(self, user_id: int, serial: int, message_id: int) -> None:
         """The bot's confirmation ``message_id`` stands for question ``serial`` (a reply to it
         explains the question)."""

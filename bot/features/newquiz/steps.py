@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from bot.features.newquiz.cleaning import clean_question
 from bot.features.newquiz.draft import Draft, DraftQuestion, Pending, Step
 from bot.features.newquiz.rules import (
     DRAFT_SECONDS,
@@ -32,6 +33,7 @@ from bot.features.newquiz.rules import (
     AlbumGrew,
     AskRight,
     ExplanationAdded,
+    OriginalKept,
     Outcome,
     PictureKept,
     PollSent,
@@ -124,12 +126,19 @@ def take_typed(
 
 def take_poll(draft: Draft, poll: PollSent) -> tuple[Draft, Outcome]:
     """A poll: a question when its right options are known, else a pending poll and the
-    question which option is right."""
+    question which option is right. A forwarded poll's question is cleaned of a channel's
+    counter and signature (:func:`~bot.features.newquiz.cleaning.clean_question`), its
+    original kept beside it (:func:`keep_original`)."""
     if draft.step is not Step.QUESTIONS:
         return draft, Refused("questions_first")
+    prompt, original = poll.question.strip(), ""
+    cleaned = clean_question(prompt) if poll.forwarded else None
+    if cleaned is not None:
+        prompt, original = cleaned.text, prompt
     question = DraftQuestion(
         serial=draft.next_serial,
-        prompt=poll.question.strip(),
+        original=original,
+        prompt=prompt,
         options=tuple(o.strip() for o in poll.options),
         correct=tuple(sorted(set(poll.correct or ()))),
         explanation=poll.explanation.strip(),
@@ -222,6 +231,24 @@ def undo(draft: Draft, serial: int) -> tuple[Draft, Outcome]:
         return draft, Stale()
     number = len(draft.questions)
     return replace(draft, questions=draft.questions[:-1]), Undone(number)
+
+
+def keep_original(draft: Draft, serial: int) -> tuple[Draft, Outcome]:
+    """ "Keep the original" under question ``serial``: its forwarded poll's question as it came,
+    instead of the cleaned one; nothing changes (a stale button) when the question is gone or
+    has it already."""
+    number = draft.number_of(serial)
+    if number is None or not draft.questions[number - 1].original:
+        return draft, Stale()
+    old = draft.questions[number - 1]
+    kept = replace(old, prompt=old.original, original="")
+    if _size(kept) > MAX_QUESTION_UTF16:
+        return draft, Refused(
+            "question_too_long", {"limit": MAX_QUESTION_UTF16, "size": _size(kept)}
+        )
+    questions = list(draft.questions)
+    questions[number - 1] = kept
+    return replace(draft, questions=tuple(questions)), OriginalKept(number)
 
 
 def skip(draft: Draft) -> tuple[Draft, Outcome]:

@@ -426,7 +426,7 @@ async def show_next(
             share=sharing_on(context),
         ):
             await send_to_query_chat(query, context, screen)
-    reach(context, QuizService).shown(shown.attempt.id, position)
+    await reach(context, QuizService).note_shown(shown.attempt.id, position)
 
 
 async def on_language(

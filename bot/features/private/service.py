@@ -29,11 +29,25 @@ from bot.kernel.engine import (
     StaleQuestion,
     UnknownAttempt,
 )
-from bot.kernel.ports import CLOSED, DUPLICATE, AnswerHook, BankStats, Pruned, QuizStore
+from bot.kernel.ports import (
+    CLOSED,
+    DUPLICATE,
+    Announce,
+    AnswerHook,
+    BankStats,
+    Pruned,
+    QuizStore,
+)
 from bot.kernel.registry import BankRegistry
 
 DAY = 86_400.0
 """Seconds in a day."""
+
+SHOWN = "shown"
+"""News of an attempt (:data:`Announce`): what follows its question ``value - 1`` was sent."""
+
+REVIEWED = "reviewed"
+"""News of an attempt (:data:`Announce`): the review of its missed questions was sent."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +116,9 @@ class QuizService:
         self._warned: set[tuple[str, str]] = set()  # (bank id, question id) logged as changed
         self._reviewed: LRUCache[int, None] = LRUCache(cache_size)  # attempt ids reviewed
         self.on_answer: AnswerHook | None = None
+        self.announce: Announce | None = None
+        """Tells the other instances what this one sent of an attempt (:meth:`note_shown`,
+        :meth:`note_reviewed`); None: this instance is alone (SQLite, polling)."""
 
     async def forget(self, user_id: int) -> None:
         """Drop everything cached about ``user_id`` (their data is being deleted): their
@@ -403,6 +420,30 @@ class QuizService:
         again: never a user left without a way on."""
         if self._cache.shown.get(attempt_id, -1) < position + 1:
             self._cache.shown[attempt_id] = position + 1
+
+    async def note_shown(self, attempt_id: int, position: int) -> None:
+        """:meth:`shown`, told to the other instances too (:attr:`announce`) before the update
+        that sent it ends its turn: a second "Next" (or, in the one-tap flow, a second tap on
+        the answered question) reaching another instance is stale there as well, and sends
+        nothing again."""
+        self.shown(attempt_id, position)
+        if self.announce is not None:
+            await self.announce(attempt_id, SHOWN, position + 1)
+
+    async def note_reviewed(self, attempt_id: int) -> None:
+        """Tell the other instances (:attr:`announce`) that the review of ``attempt_id``'s
+        missed questions was sent (:meth:`review`): a second tap on another instance is stale."""
+        if self.announce is not None:
+            await self.announce(attempt_id, REVIEWED, 1)
+
+    def noted_elsewhere(self, attempt_id: int, what: str, value: int) -> None:
+        """Another instance (or this one) told what it sent of ``attempt_id``
+        (:meth:`note_shown`, :meth:`note_reviewed`); news of another kind is ignored."""
+        if what == SHOWN:
+            if self._cache.shown.get(attempt_id, -1) < value:
+                self._cache.shown[attempt_id] = value
+        elif what == REVIEWED:
+            self._reviewed[attempt_id] = None
 
     def was_shown(self, attempt_id: int, position: int) -> bool:
         """Whether what comes after the question at ``position`` was sent (:meth:`shown`;

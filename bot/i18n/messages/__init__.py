@@ -23,6 +23,7 @@ from bot.i18n.messages import (
     learners,
     newquiz,
     players,
+    polls,
     quizzes,
     sheets,
     speed,
@@ -53,6 +54,7 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
     *learners.MESSAGES,
     *homework.MESSAGES,
     *speed.MESSAGES,
+    *polls.MESSAGES,
     *sheets.MESSAGES,
 )
 """Every message of the user interface by key."""
