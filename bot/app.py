@@ -45,6 +45,7 @@ from bot.features.homework import assignment_handlers as assignments
 from bot.features.homework import handlers as homework
 from bot.features.homework import jobs as homework_jobs
 from bot.features.importing import handlers as documents
+from bot.features.importing import sheet_handlers as sheets
 from bot.features.learning import handlers as learning
 from bot.features.myquizzes import handlers as quizzes
 from bot.features.newquiz import handlers as creators
@@ -238,6 +239,7 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(MessageHandler(quizzes.edit_filter(), router.on_private_text))
     app.add_handler(CommandHandler("myquizzes", quizzes.cmd_myquizzes, filters=private))
     app.add_handler(MessageHandler(private & filters.Document.ALL, documents.on_document))
+    app.add_handler(CommandHandler("template", sheets.cmd_template, filters=private))
     app.add_handler(CommandHandler("start", router.cmd_start, filters=private))
     app.add_handler(CommandHandler("quiz", handlers.cmd_quiz, filters=private))
     app.add_handler(CommandHandler("review", learning.cmd_review, filters=private))

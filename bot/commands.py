@@ -22,6 +22,7 @@ COMMANDS = (
     "preview",
     "newquiz",
     "myquizzes",
+    "template",
     "daily",
     "language",
     "settings",

@@ -27,6 +27,7 @@ from bot.features.groups import handlers as group
 from bot.features.groups import teachers
 from bot.features.homework import assignment_handlers as assignments
 from bot.features.homework import handlers as homework
+from bot.features.importing import sheet_handlers as sheets
 from bot.features.learning import handlers as learning
 from bot.features.myquizzes import handlers as quizzes
 from bot.features.newquiz import handlers as creators
@@ -248,6 +249,11 @@ _ROUTES = (
         render_callbacks.QuizButton,
         Chats.PRIVATE,  # /myquizzes (bot/features/myquizzes/handlers.py)
         lambda tap: quizzes.on_quiz_button(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.SheetButton,
+        Chats.PRIVATE,  # /myquizzes' Excel export (bot/features/importing/sheet_handlers.py)
+        lambda tap: sheets.on_sheet_export(tap.query, tap.context, tap.button, tap.t),
     ),
     Route(
         render_callbacks.GroupAnswerButton,

@@ -95,7 +95,8 @@ class Services:
     checks: CheckPool
     """The created quizzes' checks, in a worker process (started on the first one)."""
     imports: ImportService
-    """GIFT, Aiken and CSV files converted to created quizzes, in the checks' worker process."""
+    """GIFT, Aiken, CSV and .xlsx files converted to created quizzes, in the checks' worker
+    process; quizzes written as .xlsx files."""
 
     def changed_elsewhere(self, user_id: int | None) -> None:
         """Another instance changed what is stored about ``user_id`` (None: anyone may have):

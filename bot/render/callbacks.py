@@ -290,6 +290,18 @@ class QuizButton:
     number: int
 
 
+@dataclass(frozen=True)
+class SheetButton:
+    """/myquizzes' Excel export of the creator's quiz ``quiz_id`` (a created quiz's id) as it
+    was at ``version`` (``bot.features.importing.sheet_handlers``: the export is the importing
+    room's, which writes quiz sheets)."""
+
+    PREFIX: ClassVar[str] = "xs"
+    FIELDS: ClassVar[str | None] = rf"(c-[a-z0-9]{{10}}):{INT}"
+    quiz_id: str
+    version: int
+
+
 # --- questions with several right options: tick options, then Submit ------------------------
 
 
@@ -473,6 +485,7 @@ CallbackButton = (
     | RightOptionButton
     | RightDoneButton
     | QuizButton
+    | SheetButton
     | HomeworkButton
     | AssignButton
     | TickButton

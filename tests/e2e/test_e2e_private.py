@@ -544,6 +544,7 @@ async def test_preview_help_and_commands_menu(fake, running_bot, banks):
                 "preview",
                 "newquiz",
                 "myquizzes",
+                "template",
                 "daily",
                 "language",
                 "settings",

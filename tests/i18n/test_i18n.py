@@ -107,6 +107,8 @@ LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"} | {
     "JPEG",
     "PNG",
     "WebP",
+    "Excel",
+    "xlsx",
 }
 """Latin words a translated catalog may keep: option letters, the quit key, a key name, the
 ``quizbot play`` command and the word "bot" (used as is in Greek); for created quizzes,

@@ -33,6 +33,7 @@ WIRE = [
     (render_callbacks.RightOptionButton(1700000000000, 4, 11), "no:1700000000000:4:11"),
     (render_callbacks.RightDoneButton(1700000000000, 4), "nc:1700000000000:4"),
     (render_callbacks.QuizButton("question", "c-0a1b2c3d4e", 6, 2), "m:question:c-0a1b2c3d4e:6:2"),
+    (render_callbacks.SheetButton("c-0a1b2c3d4e", 6), "xs:c-0a1b2c3d4e:6"),
     (render_callbacks.HomeworkButton("by", 31, 86400), "h:by:31:86400"),
     (render_callbacks.AssignButton("2024", 0), "ha:2024:0"),
     (render_callbacks.TickButton(42, 3, 1, 5), "at:42:3:1:5"),

@@ -1,4 +1,4 @@
-"""``quizbot import``: convert a GIFT, Aiken or CSV file into a bank file.
+"""``quizbot import``: convert a GIFT, Aiken, CSV or .xlsx file into a bank file.
 
 The parsers are pure (:mod:`bot.features.importing.rules`); this module reads the file, writes the
 YAML and checks it with the loader that ``quizbot validate`` and the bot use: a question the loader
@@ -18,9 +18,13 @@ import yaml
 
 from bot.bankload import MAX_BANK_BYTES, BankError, parse_bank
 from bot.config import BUNDLED_BANKS
-from bot.features.importing.imported import Note
+from bot.features.importing.imported import Note, Parsed
 from bot.features.importing.rules import PARSERS, bank_data, slug
-from bot.kernel.bank import LEVELS
+from bot.features.importing.sheets import SheetRefused, read_sheet, sheet_bank_data, sheet_notes
+from bot.kernel.bank import LEVELS, MAX_QUESTIONS
+
+FORMATS = sorted([*PARSERS, "xlsx"])
+"""``--format``'s choices: the text formats' parsers and Excel sheets (read as bytes)."""
 
 SCHEMA_LINE = "# yaml-language-server: $schema=./schema.json"
 """The first line of every bank in ``banks/``: editors with the YAML language server check the
@@ -49,15 +53,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     """Add the ``import`` subcommand to the ``quizbot`` parser."""
     parser = sub.add_parser(
         "import",
-        help="convert a GIFT, Aiken or CSV file into a bank file",
-        description="Convert the questions of a Moodle GIFT, Aiken or CSV file "
+        help="convert a GIFT, Aiken, CSV or .xlsx file into a bank file",
+        description="Convert the questions of a Moodle GIFT, Aiken, CSV or Excel (.xlsx) file "
         "into a bank (banks/README.md); everything that could not be converted is "
         "listed with its line. Exit 1 if no question could be converted.",
     )
-    parser.add_argument("file", metavar="FILE", help="the file to convert (UTF-8)")
-    parser.add_argument(
-        "--format", required=True, choices=sorted(PARSERS), help="the file's format"
-    )
+    parser.add_argument("file", metavar="FILE", help="the file to convert (UTF-8, or .xlsx)")
+    parser.add_argument("--format", required=True, choices=FORMATS, help="the file's format")
     parser.add_argument(
         "--out", required=True, metavar="PATH", help="the bank file to write, e.g. banks/NEW.yaml"
     )
@@ -92,23 +94,42 @@ def run(args: argparse.Namespace) -> int:
             raw = file.read(MAX_INPUT_BYTES + 1)
         if len(raw) > MAX_INPUT_BYTES:
             return _fail(f"{source_file} is larger than {MAX_INPUT_BYTES:,} bytes")
-        text = raw.decode("utf-8-sig")
+        text = "" if args.format == "xlsx" else raw.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         return _fail(f"cannot read {source_file}: {exc}")
-    parsed = PARSERS[args.format](text)
+    if args.format == "xlsx":
+        try:
+            sheet = read_sheet(raw, limit=MAX_QUESTIONS)
+        except SheetRefused as unreadable:
+            return _fail(f"cannot read {source_file}: {unreadable}")
+        parsed = Parsed(notes=sheet_notes(sheet), found=sheet.found)
+    else:
+        parsed = PARSERS[args.format](text)
     bank_id = args.bank_id or slug(out.stem) or "imported"
     title = args.title or source_file.stem.replace("_", " ").replace("-", " ").strip() or bank_id
     description = args.description or f"Questions imported from {source_file.name}."
     source = (args.source_title or args.source_url, args.source_url) if args.source_url else None
-    data, lines = bank_data(
-        parsed,
-        language=args.lang,
-        bank_id=bank_id,
-        title=title,
-        description=description,
-        level=args.level,
-        source=source,
-    )
+    if args.format == "xlsx":
+        data, lines = sheet_bank_data(
+            sheet,
+            parsed,
+            language=args.lang,
+            bank_id=bank_id,
+            title=title,
+            description=description,
+            level=args.level,
+            source=source,
+        )
+    else:
+        data, lines = bank_data(
+            parsed,
+            language=args.lang,
+            bank_id=bank_id,
+            title=title,
+            description=description,
+            level=args.level,
+            source=source,
+        )
     # cast: bank_data's "questions" is the list of question mappings (edited in place below)
     questions = cast(list[dict[str, object]], data["questions"])
     document = ""

@@ -1,7 +1,7 @@
-"""Files sent to the bot in a private chat (no command): a quiz YAML, GIFT, Aiken or CSV file
-becomes a created quiz (or, a YAML with the id of one of the sender's quizzes, its next
-version), checked as ``quizbot validate --strict`` checks a bank file; nothing is stored
-unless it passes.
+"""Files sent to the bot in a private chat (no command): a quiz YAML, GIFT, Aiken, CSV or
+.xlsx file (:mod:`bot.features.importing.sheet_handlers`) becomes a created quiz (or, a YAML
+with the id of one of the sender's quizzes, its next version), checked as ``quizbot validate
+--strict`` checks a bank file; nothing is stored unless it passes.
 
 The file is fetched with ``getFile`` from the Bot API server the bot talks to, and downloaded
 from its file URL (``TELEGRAM_BASE_FILE_URL``, PTB's ``base_file_url``). Files over
@@ -18,12 +18,20 @@ from telegram import Document, Message, Update
 from telegram.error import NetworkError, TelegramError
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
+from bot.features.importing import sheets
 from bot.features.importing.rules import NoneConverted, TooManyQuestions
 from bot.features.importing.service import ImportService
+from bot.features.importing.sheet_handlers import sheet_quiz
 from bot.features.myquizzes import screens
 from bot.features.myquizzes.handlers import quiz_screen_for
-from bot.features.myquizzes.service import MAX_QUIZ_QUESTIONS, Published, QuizzesService
+from bot.features.myquizzes.service import (
+    MAX_QUIZ_QUESTIONS,
+    Published,
+    QuizzesService,
+    Submitted,
+)
 from bot.features.preferences.catalogs import catalog_for
+from bot.i18n import Catalog
 from bot.render.text import HTML
 from bot.telegram.common import Context, reach, send
 
@@ -36,15 +44,32 @@ DOWNLOAD_TRIES = 3
 """Tries of a file download that failed on the network (``getFile`` itself is retried by the
 rate limiter, as every Bot API call)."""
 
-FORMATS = {".yaml": "yaml", ".yml": "yaml", ".gift": "gift", ".csv": "csv", ".aiken": "aiken"}
+FORMATS = {
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".gift": "gift",
+    ".csv": "csv",
+    ".aiken": "aiken",
+    ".xlsx": "xlsx",
+}
 """File name ending -> format; ``.txt`` is Aiken when it has an ``ANSWER:`` line, else GIFT."""
 
+OTHER_SHEETS = frozenset({".xls", ".xlsm", ".xlsb", ".ods", ".numbers"})
+"""Spreadsheets of other formats: the sender is asked to save them as .xlsx."""
 
-def file_format(name: str) -> str | None:
+MIME_TYPES = {sheets.MIME_TYPE: "xlsx"}
+"""Document MIME type -> format, for a file whose name does not tell (an .xlsx sent without
+its ending)."""
+
+
+def file_format(name: str, mime_type: str | None = None) -> str | None:
     """The format of a file called ``name`` (``txt``: Aiken or GIFT, as its text tells,
-    :func:`~bot.features.importing.rules.txt_kind`); None if it is none of them."""
+    :func:`~bot.features.importing.rules.txt_kind`), else of its ``mime_type``; None if it is
+    none of them."""
     suffix = PurePosixPath(name).suffix.lower()
-    return "txt" if suffix == ".txt" else FORMATS.get(suffix)
+    if suffix == ".txt":
+        return "txt"
+    return FORMATS.get(suffix) or MIME_TYPES.get(mime_type or "")
 
 
 async def on_document(update: Update, context: Context) -> None:
@@ -54,7 +79,11 @@ async def on_document(update: Update, context: Context) -> None:
     t = await catalog_for(context, user)
     document = message.document
     name = document.file_name or ""
-    if file_format(name) is None:
+    kind = file_format(name, document.mime_type)
+    if kind is None and PurePosixPath(name).suffix.lower() in OTHER_SHEETS:
+        await _reply(message, t("sheets.save_as_xlsx"))
+        return
+    if kind is None:
         await _reply(message, t("documents.unknown_format"))
         return
     if document.file_size is not None and document.file_size > MAX_FILE_BYTES:
@@ -67,6 +96,16 @@ async def on_document(update: Update, context: Context) -> None:
     if len(data) > MAX_FILE_BYTES:
         await _reply(message, t("documents.too_large"))
         return
+    service = reach(context, QuizzesService)
+    if kind == "xlsx":
+        stem = PurePosixPath(name).stem
+        sheet = await sheet_quiz(message, context, t, data, _title(stem))
+        if sheet is None:
+            return
+        await _publish(
+            message, context, t, await service.submit(user.id, sheet, language=t.language)
+        )
+        return
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -75,14 +114,11 @@ async def on_document(update: Update, context: Context) -> None:
     # off the event loop and off the interpreter: a file is up to a megabyte of anyone's
     # text, and every other chat waits while the interpreter works (the conversion runs in the
     # worker process, as does the YAML's check, by the quiz service)
-    kind = file_format(name)
-    service = reach(context, QuizzesService)
     if kind == "yaml":
         outcome = await service.submit(user.id, text, language=t.language)
     else:
         assert kind is not None
-        stem = PurePosixPath(name).stem
-        title = stem.replace("_", " ").replace("-", " ").strip() or stem
+        title = _title(PurePosixPath(name).stem)
         converted = await reach(context, ImportService).convert(
             kind,
             text,
@@ -101,6 +137,16 @@ async def on_document(update: Update, context: Context) -> None:
         if converted.skipped:
             await _reply(message, t("documents.skipped", count=converted.skipped))
         outcome = await service.submit(user.id, converted.data, language=t.language)
+    await _publish(message, context, t, outcome)
+
+
+def _title(stem: str) -> str:
+    """A quiz's title from its file's name (without the ending)."""
+    return stem.replace("_", " ").replace("-", " ").strip() or stem
+
+
+async def _publish(message: Message, context: Context, t: Catalog, outcome: Submitted) -> None:
+    """Answer a file's quiz checked: its problems, or saved and its screen."""
     if not isinstance(outcome.result, Published):
         await message.reply_text(screens.problems_text(outcome.result.problems, t, HTML))
         return

@@ -1,7 +1,8 @@
 """Files sent to the bot converted to created quizzes off the bot's interpreter: the
-conversion (:func:`bot.features.importing.rules.convert`) runs in the worker process the
-wiring gives (the created quizzes' checks' own), so that one user's file holds no one else's
-taps (issue 31)."""
+conversion (:func:`bot.features.importing.rules.convert`, and
+:func:`bot.features.importing.sheets.convert_sheet` for an .xlsx file's bytes) runs in the
+worker process the wiring gives (the created quizzes' checks' own), so that one user's file
+holds no one else's taps (issue 31)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.features.importing.rules import Converted, NoneConverted, TooManyQuestions, convert
+from bot.features.importing.sheets import SheetProblems, SheetRefused, bank_sheet, convert_sheet
+from bot.kernel.bank import Bank
 
 Run = Callable[..., Any]
 """``run(function, *args, **kwargs)``: call a module-level function with picklable arguments
@@ -23,7 +26,7 @@ def _here(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 
 class ImportService:
-    """GIFT, Aiken and CSV files as created quizzes.
+    """GIFT, Aiken, CSV and .xlsx files as created quizzes, and quizzes as .xlsx files.
 
     Args:
         run: Where the conversion runs (:data:`Run`); by default in the calling thread.
@@ -52,3 +55,30 @@ class ImportService:
             limit=limit,
         )
         return result
+
+    async def convert_sheet(
+        self, data: bytes, *, language: str, title: str, description: str, limit: int
+    ) -> Converted | NoneConverted | SheetProblems | SheetRefused:
+        """:func:`~bot.features.importing.sheets.convert_sheet` of an .xlsx file's bytes, in a
+        thread that waits for ``run`` (the worker process: openpyxl's parsing holds no one
+        else's taps).
+
+        Raises:
+            BrokenProcessPool: the worker process died reading it.
+        """
+        result: Converted | NoneConverted | SheetProblems | SheetRefused = await asyncio.to_thread(
+            self._run,
+            convert_sheet,
+            data,
+            language=language,
+            title=title,
+            description=description,
+            limit=limit,
+        )
+        return result
+
+    async def quiz_sheet(self, bank: Bank, language: str) -> bytes:
+        """A quiz as an .xlsx file in ``language``
+        (:func:`~bot.features.importing.sheets.bank_sheet`), written in a thread (a bank is
+        already checked and at most a few hundred rows)."""
+        return await asyncio.to_thread(bank_sheet, bank, language)

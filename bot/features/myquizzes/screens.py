@@ -15,7 +15,7 @@ from bot.features.myquizzes.translating import TITLE, Original
 from bot.i18n import SUPPORTED, Catalog
 from bot.kernel.bank import Bank, Question
 from bot.kernel.library import QuizRecord, Visibility
-from bot.render.callbacks import QuizButton
+from bot.render.callbacks import QuizButton, SheetButton
 from bot.render.links import bank_link
 from bot.render.screen import (
     LANGUAGES_PER_ROW,
@@ -125,6 +125,7 @@ def quiz_screen(
         (
             _button(t("quizzes.button_edit"), "edit", record),
             _button(t("quizzes.button_export"), "export", record),
+            Button(t("sheets.button_export"), SheetButton(record.id, record.version)),
         )
     )
     rows.append(

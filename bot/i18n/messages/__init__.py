@@ -25,6 +25,7 @@ from bot.i18n.messages import (
     players,
     polls,
     quizzes,
+    sheets,
     speed,
     translations,
 )
@@ -56,5 +57,6 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
     *speed.MESSAGES,
     *polls.MESSAGES,
     *translations.MESSAGES,
+    *sheets.MESSAGES,
 )
 """Every message of the user interface by key."""
