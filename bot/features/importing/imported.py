@@ -12,7 +12,8 @@ from bot.kernel.bank import MAX_OPTIONS, MIN_OPTIONS
 
 @dataclass(frozen=True)
 class Imported:
-    """One converted multiple-choice question, in plain text.
+    """One converted question, in plain text: options with one right or several, or a
+    true/false question (``answer`` given, no options).
 
     Attributes:
         line: 1-based line where it starts in the source file.
@@ -20,9 +21,11 @@ class Imported:
             id is ``q<number>``, stable when a question before it is fixed and imported again.
         name: Its name in the file (GIFT ``::title::``, the CSV ``id``), if any.
         prompt: The question.
-        options: (text, correct) per option, in the file's order; exactly one correct.
+        options: (text, correct) per option, in the file's order; one correct or several;
+            empty for a true/false question.
         explanation: Why the correct option is right, if the file says.
         source: (title, URL) of the explanation's source, if the file gives one.
+        answer: A true/false question's answer; None for a question with options.
     """
 
     line: int
@@ -32,6 +35,7 @@ class Imported:
     options: tuple[tuple[str, bool], ...]
     explanation: str | None = None
     source: tuple[str, str] | None = None
+    answer: bool | None = None
 
 
 @dataclass(frozen=True)

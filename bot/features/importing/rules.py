@@ -29,6 +29,7 @@ from typing import Any, cast
 
 from bot.features.importing.gift import parse_gift
 from bot.features.importing.imported import Imported, Note, Parsed, counted, option_count_problem
+from bot.features.importing.numbered import parse_numbered, txt_kind
 from bot.kernel.bank import EXPLANATION_PLACEHOLDER, ID_PATTERN, MAX_OPTIONS, SOURCE_PLACEHOLDER
 
 # --- Aiken ---------------------------------------------------------------------------------
@@ -305,11 +306,16 @@ def bank_data(
             if correct:
                 option["correct"] = True
             options.append(option)
+        kind: dict[str, object] = (
+            {"options": options}
+            if question.answer is None
+            else {"kind": "true-false", "answer": question.answer}
+        )
         questions.append(
             {
                 "id": question_id,
                 "prompt": {language: question.prompt},
-                "options": options,
+                **kind,
                 "explanation": {language: explanation},
                 "source": {"title": cited[0], "url": cited[1]},
             }
@@ -340,12 +346,6 @@ def bank_data(
 # --- a file sent to the bot ----------------------------------------------------------------
 
 
-def txt_kind(text: str) -> str:
-    """The format of a ``.txt`` file: Aiken when a line starts with ``ANSWER:``, else GIFT."""
-    aiken = any(line.strip().upper().startswith("ANSWER:") for line in text.splitlines())
-    return "aiken" if aiken else "gift"
-
-
 @dataclass(frozen=True)
 class Converted:
     """A file's questions as a created quiz's bank mapping (one language), and how many of the
@@ -373,13 +373,14 @@ class TooManyQuestions:
 def convert(
     kind: str, text: str, *, language: str, title: str, description: str, limit: int
 ) -> Converted | NoneConverted | TooManyQuestions:
-    """A GIFT, Aiken or CSV file (``kind``, a key of :data:`PARSERS`, or ``txt``: Aiken or GIFT
-    as :func:`txt_kind` tells) as a created quiz in
+    """A GIFT, Aiken or CSV file (``kind``, a key of :data:`PARSERS`), a numbered quiz
+    (``numbered``) or ``txt`` (as :func:`txt_kind` tells) as a created quiz in
     ``language``: linear in the file, picklable in and out (it runs in the bot's worker
     process). Placeholders for a missing explanation or source are left out (a created quiz
     needs neither; the check names what a bank requires); more than ``limit`` questions are
     refused before a bank is made of them."""
-    parsed = PARSERS[txt_kind(text) if kind == "txt" else kind](text)
+    kind = txt_kind(text) if kind == "txt" else kind
+    parsed = parse_numbered(text) if kind == "numbered" else PARSERS[kind](text)
     if not parsed.questions:
         return NoneConverted(parsed.found)
     if len(parsed.questions) > limit:
