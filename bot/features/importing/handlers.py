@@ -1,7 +1,7 @@
-"""Files sent to the bot in a private chat (no command): a quiz YAML, GIFT, Aiken or CSV file
-becomes a created quiz (or, a YAML with the id of one of the sender's quizzes, its next
-version), checked as ``quizbot validate --strict`` checks a bank file; nothing is stored
-unless it passes.
+"""Files sent to the bot in a private chat (no command): a quiz YAML, GIFT, Aiken or CSV file,
+or a numbered quiz as a text, Word or PDF file, becomes a created quiz (or, a YAML with the
+id of one of the sender's quizzes, its next version), checked as ``quizbot validate --strict``
+checks a bank file; nothing is stored unless it passes.
 
 The file is fetched with ``getFile`` from the Bot API server the bot talks to, and downloaded
 from its file URL (``TELEGRAM_BASE_FILE_URL``, PTB's ``base_file_url``). Files over
@@ -18,12 +18,14 @@ from telegram import Document, Message, Update
 from telegram.error import NetworkError, TelegramError
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
-from bot.features.importing.rules import NoneConverted, TooManyQuestions
+from bot.features.importing.readers import READERS, Unreadable
+from bot.features.importing.rules import Converted, NoneConverted, TooManyQuestions
 from bot.features.importing.service import ImportService
 from bot.features.myquizzes import screens
 from bot.features.myquizzes.handlers import quiz_screen_for
 from bot.features.myquizzes.service import MAX_QUIZ_QUESTIONS, Published, QuizzesService
 from bot.features.preferences.catalogs import catalog_for
+from bot.i18n import Catalog
 from bot.render.text import HTML
 from bot.telegram.common import Context, reach, send
 
@@ -36,15 +38,41 @@ DOWNLOAD_TRIES = 3
 """Tries of a file download that failed on the network (``getFile`` itself is retried by the
 rate limiter, as every Bot API call)."""
 
-FORMATS = {".yaml": "yaml", ".yml": "yaml", ".gift": "gift", ".csv": "csv", ".aiken": "aiken"}
-"""File name ending -> format; ``.txt`` is Aiken when it has an ``ANSWER:`` line, else GIFT."""
+FORMATS = {
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".gift": "gift",
+    ".csv": "csv",
+    ".aiken": "aiken",
+    ".txt": "txt",
+    ".docx": "docx",
+    ".pdf": "pdf",
+}
+"""File name ending -> format; ``.txt`` is a numbered quiz, Aiken or GIFT, as its text tells."""
+
+MIME_FORMATS = {
+    "text/plain": "txt",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+    "application/pdf": "pdf",
+}
+"""A file's MIME type -> format, for a file whose name has no ending of :data:`FORMATS`."""
+
+UNREADABLE = {
+    "not text": "documents.not_text",
+    "damaged": "documents.damaged",
+    "too long": "documents.too_long",
+    "no text": "documents.pdf_no_text",
+    "encrypted": "documents.pdf_encrypted",
+}
+"""Why a file's text could not be read (:class:`~.readers.Unreadable`) -> the message."""
 
 
-def file_format(name: str) -> str | None:
-    """The format of a file called ``name`` (``txt``: Aiken or GIFT, as its text tells,
-    :func:`~bot.features.importing.rules.txt_kind`); None if it is none of them."""
-    suffix = PurePosixPath(name).suffix.lower()
-    return "txt" if suffix == ".txt" else FORMATS.get(suffix)
+def file_format(name: str, mime_type: str | None = None) -> str | None:
+    """The format of a file called ``name`` (``txt``: a numbered quiz, Aiken or GIFT, as
+    :func:`~bot.features.importing.numbered.txt_kind` tells), else of its ``mime_type``; None
+    if it is none of them."""
+    found = FORMATS.get(PurePosixPath(name).suffix.lower())
+    return found or MIME_FORMATS.get((mime_type or "").split(";")[0].strip().lower())
 
 
 async def on_document(update: Update, context: Context) -> None:
@@ -54,7 +82,8 @@ async def on_document(update: Update, context: Context) -> None:
     t = await catalog_for(context, user)
     document = message.document
     name = document.file_name or ""
-    if file_format(name) is None:
+    kind = file_format(name, document.mime_type)
+    if kind is None:
         await _reply(message, t("documents.unknown_format"))
         return
     if document.file_size is not None and document.file_size > MAX_FILE_BYTES:
@@ -67,36 +96,21 @@ async def on_document(update: Update, context: Context) -> None:
     if len(data) > MAX_FILE_BYTES:
         await _reply(message, t("documents.too_large"))
         return
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        await _reply(message, t("documents.not_text"))
-        return
     # off the event loop and off the interpreter: a file is up to a megabyte of anyone's
     # text, and every other chat waits while the interpreter works (the conversion runs in the
     # worker process, as does the YAML's check, by the quiz service)
-    kind = file_format(name)
     service = reach(context, QuizzesService)
     if kind == "yaml":
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            await _reply(message, t("documents.not_text"))
+            return
         outcome = await service.submit(user.id, text, language=t.language)
     else:
-        assert kind is not None
-        stem = PurePosixPath(name).stem
-        title = stem.replace("_", " ").replace("-", " ").strip() or stem
-        converted = await reach(context, ImportService).convert(
-            kind,
-            text,
-            language=t.language,
-            title=t("documents.imported_title", name=title),
-            description=t("documents.imported_description", name=title),
-            limit=MAX_QUIZ_QUESTIONS,
-        )
-        if isinstance(converted, NoneConverted):
-            await _reply(message, t("documents.none_converted", count=converted.found))
-            return
-        if isinstance(converted, TooManyQuestions):
-            problem = t("problem.too_many_questions", count=converted.count, limit=converted.limit)
-            await _reply(message, t("quizzes.problem_file", problem=problem))
+        converted = await _converted(context, kind, name, data, t)
+        if isinstance(converted, str):
+            await _reply(message, converted)
             return
         if converted.skipped:
             await _reply(message, t("documents.skipped", count=converted.skipped))
@@ -109,6 +123,50 @@ async def on_document(update: Update, context: Context) -> None:
         await _reply(message, t("documents.new_not_yours", id=outcome.not_yours))
     await message.reply_text(screens.saved_text(record, outcome.result.created, t, HTML))
     await send(context, message.chat_id, await quiz_screen_for(context, record, t))
+
+
+async def _converted(
+    context: Context, kind: str, name: str, data: bytes, t: Catalog
+) -> Converted | str:
+    """A GIFT, Aiken, CSV, text, Word or PDF file as a created quiz's bank, or the message
+    saying why not (in the creator's language)."""
+    stem = PurePosixPath(name).stem
+    title = stem.replace("_", " ").replace("-", " ").strip() or stem
+    service = reach(context, ImportService)
+    language = t.language
+    title_text = t("documents.imported_title", name=title)
+    description = t("documents.imported_description", name=title)
+    converted: Converted | NoneConverted | TooManyQuestions | Unreadable
+    if kind in READERS:
+        converted = await service.convert_file(
+            kind,
+            data,
+            language=language,
+            title=title_text,
+            description=description,
+            limit=MAX_QUIZ_QUESTIONS,
+        )
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return t("documents.not_text")
+        converted = await service.convert(
+            kind,
+            text,
+            language=language,
+            title=title_text,
+            description=description,
+            limit=MAX_QUIZ_QUESTIONS,
+        )
+    if isinstance(converted, Unreadable):
+        return t(UNREADABLE[converted.reason])
+    if isinstance(converted, NoneConverted):
+        return t("documents.none_converted", count=converted.found)
+    if isinstance(converted, TooManyQuestions):
+        problem = t("problem.too_many_questions", count=converted.count, limit=converted.limit)
+        return t("quizzes.problem_file", problem=problem)
+    return converted
 
 
 async def _download(document: Document) -> bytes | None:
