@@ -1,4 +1,5 @@
-"""``quizbot import``: convert a GIFT, Aiken or CSV file into a bank file.
+"""``quizbot import``: convert a GIFT, Aiken or CSV file, or a numbered quiz as a text, Word or
+PDF file (:mod:`bot.features.importing.numbered`), into a bank file.
 
 The parsers are pure (:mod:`bot.features.importing.rules`); this module reads the file, writes the
 YAML and checks it with the loader that ``quizbot validate`` and the bot use: a question the loader
@@ -19,6 +20,8 @@ import yaml
 from bot.bankload import MAX_BANK_BYTES, BankError, parse_bank
 from bot.config import BUNDLED_BANKS
 from bot.features.importing.imported import Note
+from bot.features.importing.numbered import parse_numbered, txt_kind
+from bot.features.importing.readers import READERS, Unreadable, read
 from bot.features.importing.rules import PARSERS, bank_data, slug
 from bot.kernel.bank import LEVELS
 
@@ -49,14 +52,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     """Add the ``import`` subcommand to the ``quizbot`` parser."""
     parser = sub.add_parser(
         "import",
-        help="convert a GIFT, Aiken or CSV file into a bank file",
-        description="Convert the multiple-choice questions of a Moodle GIFT, Aiken or CSV file "
+        help="convert a GIFT, Aiken, CSV, numbered text, Word or PDF file into a bank file",
+        description="Convert the questions of a Moodle GIFT, Aiken, CSV file, or a numbered "
+        "quiz in a text, Word (.docx) or PDF file "
         "into a bank (banks/README.md); everything that could not be converted is "
         "listed with its line. Exit 1 if no question could be converted.",
     )
-    parser.add_argument("file", metavar="FILE", help="the file to convert (UTF-8)")
+    parser.add_argument("file", metavar="FILE", help="the file to convert (text in UTF-8)")
     parser.add_argument(
-        "--format", required=True, choices=sorted(PARSERS), help="the file's format"
+        "--format",
+        required=True,
+        choices=sorted([*PARSERS, *READERS]),
+        help="the file's format (txt, docx, pdf: a numbered quiz; txt may be Aiken or GIFT too)",
     )
     parser.add_argument(
         "--out", required=True, metavar="PATH", help="the bank file to write, e.g. banks/NEW.yaml"
@@ -92,10 +99,11 @@ def run(args: argparse.Namespace) -> int:
             raw = file.read(MAX_INPUT_BYTES + 1)
         if len(raw) > MAX_INPUT_BYTES:
             return _fail(f"{source_file} is larger than {MAX_INPUT_BYTES:,} bytes")
-        text = raw.decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read(args.format, raw) if args.format in READERS else raw.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError, Unreadable) as exc:
         return _fail(f"cannot read {source_file}: {exc}")
-    parsed = PARSERS[args.format](text)
+    kind = txt_kind(text) if args.format == "txt" else args.format
+    parsed = PARSERS[kind](text) if kind in PARSERS else parse_numbered(text)
     bank_id = args.bank_id or slug(out.stem) or "imported"
     title = args.title or source_file.stem.replace("_", " ").replace("-", " ").strip() or bank_id
     description = args.description or f"Questions imported from {source_file.name}."
