@@ -181,6 +181,7 @@ class _Reader:
         answer = _ANSWER.match(line)
         if answer:
             if draft is None or draft.answer is not None:
+                self.finish()
                 self.parsed.notes.append(Note(number, "an answer line without a question"))
             else:
                 draft.answer = (number, answer[1].strip())
@@ -235,6 +236,11 @@ def _is_option(draft: _Draft, label: str) -> bool:
     if draft.mode == "prompt":
         return label == "1"
     return draft.numeric and int(label) == len(draft.options) + 1
+
+
+def is_answer_line(line: str) -> bool:
+    """Whether ``line`` (stripped) is an answer line (``Answer: B``, ``Ответ - б``)."""
+    return _ANSWER.match(line) is not None
 
 
 def txt_kind(text: str) -> str:

@@ -12,6 +12,7 @@
   of one abstract definition, and text in text boxes, headers, footers and comments (not read).
 - PDF: its text layer, read with pypdf, of at most :data:`MAX_PDF_PAGES` pages. A PDF with no
   text (a scan: pictures of pages) and a PDF that needs a password are refused, saying so.
+  Right-to-left text that the text layer holds in drawn order is turned back (:func:`_logical`).
 
 Every reader stops collecting lines after :data:`~bot.features.importing.numbered.MAX_LINES`.
 Pure: bytes in, text or :class:`Unreadable` out; they run in the worker process with the
@@ -22,11 +23,12 @@ from __future__ import annotations
 
 import codecs
 import io
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from bot.features.importing.archives import ArchiveRefused, check_archive
-from bot.features.importing.numbered import MAX_LINES
+from bot.features.importing.numbered import MAX_LINES, is_answer_line
 from bot.features.importing.rules import Converted, NoneConverted, TooManyQuestions, convert
 
 MAX_PDF_PAGES = 100
@@ -226,7 +228,7 @@ def read_pdf(data: bytes) -> str:
                 raise Unreadable("encrypted", "a password is needed")
         if len(reader.pages) > MAX_PDF_PAGES:
             raise Unreadable("too long", f"{len(reader.pages)} pages, at most {MAX_PDF_PAGES}")
-        lines = _bounded(page.extract_text() for page in reader.pages)
+        lines = _logical(_bounded(page.extract_text() for page in reader.pages))
     except Unreadable:
         raise
     except Exception as error:  # pypdf raises many kinds on a damaged file
@@ -234,6 +236,22 @@ def read_pdf(data: bytes) -> str:
     if not any(line.strip() for line in lines):
         raise Unreadable("no text", "no page has a text layer")
     return "\n".join(lines)
+
+
+_RTL = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff"
+_RTL_RUN = re.compile(f"[{_RTL}](?:[^A-Za-z0-9{_RTL}]*[{_RTL}])*")
+
+
+def _logical(lines: list[str]) -> list[str]:
+    """``lines`` with each run of right-to-left letters turned back into the order it was
+    written in, when the PDF's text layer holds them in the order they are drawn (as a PDF
+    writer that lays out Arabic itself leaves them: ``ب :ةباجإلا``) and that order finds more
+    answer lines (``الإجابة: ب``) than the order it has; else ``lines`` as they are."""
+    if not any(_RTL_RUN.search(line) for line in lines):
+        return lines
+    turned = [_RTL_RUN.sub(lambda run: run[0][::-1], line) for line in lines]
+    found = sum(is_answer_line(line.strip()) for line in lines)
+    return turned if sum(is_answer_line(line.strip()) for line in turned) > found else lines
 
 
 READERS: dict[str, Callable[[bytes], str]] = {
