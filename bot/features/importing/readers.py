@@ -239,7 +239,9 @@ def read_pdf(data: bytes) -> str:
 
 
 _RTL = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff"
-_RTL_RUN = re.compile(f"[{_RTL}](?:[^A-Za-z0-9{_RTL}]*[{_RTL}])*")
+_RTL_RUN = re.compile(f"(?:^[.!:]+ *)?[{_RTL}](?:[^A-Za-z0-9{_RTL}]*[{_RTL}])*")
+"""A run of right-to-left letters and what lies between them; at the start of a line, with
+the stop that ends the sentence it drew first."""
 
 
 def _logical(lines: list[str]) -> list[str]:
