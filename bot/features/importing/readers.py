@@ -149,6 +149,7 @@ class _Numbering:
         self._qn = qn
         self._lists: dict[str, dict[int, tuple[str, str, int]]] = {}
         self._counts: dict[str, dict[int, int]] = {}
+        self._style_lists = self._styles(document)
         try:
             root = document.part.numbering_part.element
         except (NotImplementedError, KeyError):
@@ -193,18 +194,42 @@ class _Numbering:
         return text + " "
 
     def _reference(self, paragraph: Any) -> tuple[str, int] | None:
-        """The paragraph's list and level: its own ``numPr``, else its styles'."""
+        """The paragraph's list and level: its own ``numPr``, else its style's."""
         properties = paragraph._p.pPr
         num = None if properties is None else properties.numPr
-        style = paragraph.style
-        while num is None and style is not None:
-            style_properties = style.element.pPr
-            num = None if style_properties is None else style_properties.numPr
-            style = style.base_style
-        if num is None or num.numId is None:
+        if num is None:
+            style = (
+                None if properties is None or properties.pStyle is None else properties.pStyle.val
+            )
+            return self._style_lists.get(style if style in self._style_lists else None)
+        if num.numId is None:
             return None
-        ilvl = 0 if num.ilvl is None else int(num.ilvl.val)
-        return str(num.numId.val), ilvl
+        return str(num.numId.val), 0 if num.ilvl is None else int(num.ilvl.val)
+
+    def _styles(self, document: Any) -> dict[str | None, tuple[str, int] | None]:
+        """Each paragraph style's list and level (its own ``numPr`` or the styles' it is based
+        on), by style id; ``None``: the default paragraph style's. Read once: python-docx's
+        ``Paragraph.style`` looks through every style at each call."""
+        from docx.enum.style import WD_STYLE_TYPE
+
+        lists: dict[str | None, tuple[str, int] | None] = {}
+        for style in document.styles:
+            if style.type != WD_STYLE_TYPE.PARAGRAPH:
+                continue
+            found, seen = None, 0
+            current = style
+            while found is None and current is not None and seen < 20:
+                pPr = current.element.pPr
+                found = None if pPr is None else pPr.numPr
+                current, seen = current.base_style, seen + 1
+            lists[style.style_id] = (
+                None
+                if found is None or found.numId is None
+                else (str(found.numId.val), 0 if found.ilvl is None else int(found.ilvl.val))
+            )
+        default = document.styles.default(WD_STYLE_TYPE.PARAGRAPH)
+        lists[None] = None if default is None else lists.get(default.style_id)
+        return lists
 
 
 def read_pdf(data: bytes) -> str:
