@@ -78,6 +78,8 @@ LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"} | {
     "GIFT",
     "Aiken",
     "CSV",
+    "PDF",
+    "docx",
     "UTF",
     "MB",
     "bytes",
