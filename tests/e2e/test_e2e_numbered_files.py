@@ -99,3 +99,36 @@ async def test_a_locked_pdf_and_a_docx_zip_bomb_are_refused(fake, running_bot):
     (answer,) = await maker.send_document(buffer.getvalue(), "bomb.docx")
     assert answer["text"] == es("documents.damaged")
     assert await stored(running_bot, 706) == []
+
+
+async def test_the_questions_left_out_are_named_by_line_in_the_makers_language(fake, running_bot):
+    """A Russian .docx with one answer that names no option and an answer line of no
+    question: the quiz is made of the rest, and the maker reads which line and question were
+    left out, and why, in Russian."""
+    maker = Person(fake, 707, "Ирина", language_code="ru")
+    lines = [
+        *RUSSIAN[:7],
+        "2. Какая река самая длинная в Европе?",  # line 8
+        "а) Дунай",
+        "б) Волга",
+        "Ответ: д",  # line 11
+        "",
+        "Ответ: а",  # line 13: no question
+    ]
+    left_out, saved, _ = await maker.send_document(docx_bytes(lines), "Реки.docx", replies=3)
+    ru = i18n.catalog("ru")
+    assert left_out["text"] == "\n".join(
+        [
+            ru("documents.skipped", count=1),
+            ru(
+                "documents.problem_question",
+                line=11,
+                question=2,
+                problem=ru("documents.problem.no_option_named", answer="д"),
+            ),
+            ru("documents.problem_line", line=13, problem=ru("documents.problem.stray")),
+        ]
+    )
+    (record,) = await stored(running_bot, 707)
+    assert record.questions == 1
+    assert saved["text"] == ru("quizzes.created", title=record.title, count=1)

@@ -112,8 +112,8 @@ async def on_document(update: Update, context: Context) -> None:
         if isinstance(converted, str):
             await _reply(message, converted)
             return
-        if converted.skipped:
-            await _reply(message, t("documents.skipped", count=converted.skipped))
+        if converted.skipped or converted.problems:
+            await _reply(message, _left_out(converted, t))
         outcome = await service.submit(user.id, converted.data, language=t.language)
     if not isinstance(outcome.result, Published):
         await message.reply_text(screens.problems_text(outcome.result.problems, t, HTML))
@@ -167,6 +167,26 @@ async def _converted(
         problem = t("problem.too_many_questions", count=converted.count, limit=converted.limit)
         return t("quizzes.problem_file", problem=problem)
     return converted
+
+
+def _left_out(converted: Converted, t: Catalog) -> str:
+    """How many questions of the file were left out, and the first problems by line and
+    question, in the maker's language."""
+    lines = [t("documents.skipped", count=converted.skipped)] if converted.skipped else []
+    for note in converted.problems:
+        problem = t(note.key, **dict(note.values))
+        if note.question is None:
+            lines.append(t("documents.problem_line", line=note.line, problem=problem))
+        else:
+            lines.append(
+                t(
+                    "documents.problem_question",
+                    line=note.line,
+                    question=note.question,
+                    problem=problem,
+                )
+            )
+    return "\n".join(lines)
 
 
 async def _download(document: Document) -> bytes | None:

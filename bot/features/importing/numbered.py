@@ -182,7 +182,7 @@ class _Reader:
         if answer:
             if draft is None or draft.answer is not None:
                 self.finish()
-                self.parsed.notes.append(Note(number, "an answer line without a question"))
+                self.parsed.notes.append(_stray(number, "an answer line without a question"))
             else:
                 draft.answer = (number, answer[1].strip())
                 draft.mode = "answer"
@@ -191,7 +191,7 @@ class _Reader:
         if explanation:
             if draft is None or draft.answer is None:
                 self.parsed.notes.append(
-                    Note(number, "an explanation line without a question and answer before it")
+                    _stray(number, "an explanation line without a question and answer before it")
                 )
             else:
                 draft.explanation = [explanation[1].strip()]
@@ -220,7 +220,7 @@ class _Reader:
             draft.explanation.append(line)
         elif option:
             self.finish()
-            self.parsed.notes.append(Note(number, "an option without a question before it"))
+            self.parsed.notes.append(_stray(number, "an option without a question before it"))
         else:
             self.finish()
             self.draft = _Draft(number, None, [line])
@@ -268,18 +268,28 @@ def txt_kind(text: str) -> str:
 
 def _question(parsed: Parsed, draft: _Draft) -> None:
     number = counted(parsed)
-    name = f"question {draft.written if draft.written is not None else number}"
+    shown = draft.written if draft.written is not None else number
+    name = f"question {shown}"
     prompt = " ".join(draft.prompt)
     explanation = " ".join(draft.explanation) if draft.explanation else None
 
-    def left_out(line: int, problem: str) -> None:
-        parsed.notes.append(Note(line, f"{name}, {problem}"))
+    def left_out(line: int, problem: str, key: str, **values: str) -> None:
+        parsed.notes.append(
+            Note(
+                line,
+                f"{name}, {problem}",
+                question=shown,
+                key=f"documents.problem.{key}",
+                values=tuple((name, _cut(value)) for name, value in values.items()),
+            )
+        )
 
     if draft.answer is None:
         left_out(
             draft.line,
             "answer: no answer line after "
             + ("its options (Answer: B)" if draft.options else "it (Answer: B, or True/False)"),
+            "no_answer",
         )
         return
     answer_line, answer = draft.answer
@@ -289,6 +299,8 @@ def _question(parsed: Parsed, draft: _Draft) -> None:
             left_out(
                 answer_line,
                 f"answer: {answer!r} is not True or False, and the question has no options",
+                "not_true_false",
+                answer=answer,
             )
             return
         parsed.questions.append(
@@ -298,18 +310,30 @@ def _question(parsed: Parsed, draft: _Draft) -> None:
     keys = [key for _, key, _ in draft.options]
     repeated = sorted(key for key, count in Counter(keys).items() if count > 1)
     if repeated:
-        left_out(draft.options[0][0], f"options: label {', '.join(repeated)} used twice")
+        left_out(
+            draft.options[0][0],
+            f"options: label {', '.join(repeated)} used twice",
+            "label_twice",
+            label=repeated[0],
+        )
         return
     problem = option_count_problem(len(keys))
     if problem:
-        left_out(draft.options[0][0], f"options: {problem}")
+        left_out(draft.options[0][0], f"options: {problem}", "option_count")
         return
     right = _right(answer, keys, [text for _, _, text in draft.options])
     if right is None:
-        left_out(answer_line, f"answer: {answer!r} names no option (options: {', '.join(keys)})")
+        left_out(
+            answer_line,
+            f"answer: {answer!r} names no option (options: {', '.join(keys)})",
+            "no_option_named",
+            answer=answer,
+        )
         return
     if len(right) == len(keys):
-        left_out(answer_line, "answer: every option is right; at least one must be wrong")
+        left_out(
+            answer_line, "answer: every option is right; at least one must be wrong", "all_right"
+        )
         return
     texts = [text for _, _, text in draft.options]
     truth = true_false(texts, sorted(right))
@@ -320,6 +344,16 @@ def _question(parsed: Parsed, draft: _Draft) -> None:
         return
     options = tuple((text, index in right) for index, text in enumerate(texts))
     parsed.questions.append(Imported(draft.line, number, None, prompt, options, explanation))
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters for a message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _stray(line: int, message: str) -> Note:
+    """A line that belongs to no question."""
+    return Note(line, message, skipped=False, key="documents.problem.stray")
 
 
 def _folded(text: str) -> str:

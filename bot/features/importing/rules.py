@@ -346,13 +346,19 @@ def bank_data(
 # --- a file sent to the bot ----------------------------------------------------------------
 
 
+MAX_PROBLEMS_SHOWN = 5
+"""Most problems of a file said to its maker, in the maker's language (the first ones)."""
+
+
 @dataclass(frozen=True)
 class Converted:
-    """A file's questions as a created quiz's bank mapping (one language), and how many of the
-    file's questions were left out."""
+    """A file's questions as a created quiz's bank mapping (one language), how many of the
+    file's questions were left out, and the first problems that have a message in the maker's
+    language (:attr:`Note.key`; at most :data:`MAX_PROBLEMS_SHOWN`)."""
 
     data: dict[str, object]
     skipped: int
+    problems: tuple[Note, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -394,4 +400,9 @@ def convert(
             del question["explanation"]
         if (question["source"]["title"], question["source"]["url"]) == SOURCE_PLACEHOLDER:
             del question["source"]
-    return Converted(data, sum(1 for note in parsed.notes if note.skipped))
+    problems = tuple(note for note in parsed.notes if note.key)
+    return Converted(
+        data,
+        sum(1 for note in parsed.notes if note.skipped),
+        problems[:MAX_PROBLEMS_SHOWN],
+    )

@@ -1,5 +1,6 @@
-"""The messages about a quiz sent as a text, Word or PDF file whose text could not be read
-(bot/features/importing/handlers.py, bot/features/importing/readers.py)."""
+"""The messages about a quiz sent as a text, Word or PDF file: a file whose text could not be
+read (bot/features/importing/handlers.py, bot/features/importing/readers.py), and the problems
+of the questions left out, by line and question (bot/features/importing/numbered.py)."""
 
 from __future__ import annotations
 
@@ -27,4 +28,25 @@ MESSAGES: tuple[Text | Plural, ...] = (
         "This PDF is protected by a password, so I can't read it. Send it without the "
         "password, or send the quiz as text or as a .docx file.",
     ),
+    # Translators: one problem of a file, under the count of questions left out; {problem} is
+    # one of the documents.problem.* messages
+    N_("documents.problem_question", "Line {line}, question {question}: {problem}"),
+    # Translators: a line of a file that is no part of any question
+    N_("documents.problem_line", "Line {line}: {problem}"),
+    # Translators: "Answer: B" is what the maker writes in the file, in your language's word
+    N_("documents.problem.no_answer", "no answer line after it (such as Answer: B)"),
+    # Translators: {answer} is what the file's answer line says
+    N_("documents.problem.no_option_named", "the answer names none of its options: {answer}"),
+    N_(
+        "documents.problem.not_true_false",
+        "it has no options, and its answer is neither True nor False: {answer}",
+    ),
+    N_("documents.problem.option_count", "a question needs 2 to 12 options"),
+    # Translators: {label} is an option's letter or number in the file (B, б, 2)
+    N_("documents.problem.label_twice", "two options have the label {label}"),
+    N_(
+        "documents.problem.all_right",
+        "every option is marked right: at least one must be wrong",
+    ),
+    N_("documents.problem.stray", "this line belongs to no question"),
 )
