@@ -84,7 +84,7 @@ async def on_document(update: Update, context: Context) -> None:
     name = document.file_name or ""
     kind = file_format(name, document.mime_type)
     if kind is None:
-        await _reply(message, t("documents.unknown_format"))
+        await _reply(message, t("documents.formats"))
         return
     if document.file_size is not None and document.file_size > MAX_FILE_BYTES:
         await _reply(message, t("documents.too_large"))

@@ -10,6 +10,12 @@ __all__ = ["MESSAGES"]
 
 MESSAGES: tuple[Text | Plural, ...] = (
     N_(
+        "documents.formats",
+        "I can make a quiz of a file in one of these formats: a quiz YAML (.yaml), GIFT "
+        "(.gift), CSV (.csv), Aiken or a numbered quiz as text (.txt), a document (.docx) or a "
+        "PDF (.pdf). Name the file with one of these endings and send it again.",
+    ),
+    N_(
         "documents.damaged",
         "I can't open this file: it is damaged or is not what its ending says. Save it again "
         "and send it.",
