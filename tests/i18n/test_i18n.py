@@ -80,6 +80,7 @@ LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"} | {
     "CSV",
     "PDF",
     "docx",
+    "pdf",
     "UTF",
     "MB",
     "bytes",
