@@ -133,7 +133,7 @@ class _Draft:
     line: int
     written: int | None  # the question's own number in the file
     prompt: list[str]
-    options: list[tuple[int, str, str]] = field(default_factory=list)  # (line, key, text)
+    options: list[tuple[int, str, list[str]]] = field(default_factory=list)  # line, key, parts
     answer: tuple[int, str] | None = None
     explanation: list[str] | None = None
     mode: str = "prompt"  # prompt, options, answer, explanation
@@ -199,7 +199,7 @@ class _Reader:
             return
         option = _OPTION.match(line)
         if option and draft is not None and _is_option(draft, _key(option[1] or option[2])):
-            draft.options.append((number, _key(option[1] or option[2]), option[3]))
+            draft.options.append((number, _key(option[1] or option[2]), [option[3]]))
             draft.mode = "options"
             return
         self.text(number, line, bool(option))
@@ -214,8 +214,7 @@ class _Reader:
         elif draft is not None and draft.mode == "prompt":
             draft.prompt.append(line)
         elif draft is not None and draft.mode == "options":
-            at, label, option_text = draft.options[-1]
-            draft.options[-1] = (at, label, f"{option_text} {line}")
+            draft.options[-1][2].append(line)  # parts joined once: linear however long
         elif draft is not None and draft.explanation is not None and draft.mode == "explanation":
             draft.explanation.append(line)
         elif option:
@@ -321,7 +320,8 @@ def _question(parsed: Parsed, draft: _Draft) -> None:
     if problem:
         left_out(draft.options[0][0], f"options: {problem}", "option_count")
         return
-    right = _right(answer, keys, [text for _, _, text in draft.options])
+    texts = [" ".join(parts) for _, _, parts in draft.options]
+    right = _right(answer, keys, texts)
     if right is None:
         left_out(
             answer_line,
@@ -335,7 +335,6 @@ def _question(parsed: Parsed, draft: _Draft) -> None:
             answer_line, "answer: every option is right; at least one must be wrong", "all_right"
         )
         return
-    texts = [text for _, _, text in draft.options]
     truth = true_false(texts, sorted(right))
     if truth is not None:
         parsed.questions.append(
