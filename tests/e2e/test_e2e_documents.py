@@ -203,7 +203,7 @@ async def test_an_unknown_kind_of_file_is_named(fake, running_bot):
     """A file that is none of the formats gets the list of formats, and no download."""
     person = Person(fake, 607, "Ada")
     (answer,) = await person.send_document(b"\x89PNG", "photo.png")
-    assert answer["text"] == i18n.catalog("en")("documents.unknown_format")
+    assert answer["text"] == i18n.catalog("en")("documents.formats")
     assert not fake.calls_to("getFile")
 
 

@@ -1,4 +1,5 @@
-"""``quizbot import``: convert a GIFT, Aiken, CSV or .xlsx file into a bank file.
+"""``quizbot import``: convert a GIFT, Aiken, CSV or .xlsx file, or a numbered quiz as a text,
+Word or PDF file (:mod:`bot.features.importing.numbered`), into a bank file.
 
 The parsers are pure (:mod:`bot.features.importing.rules`); this module reads the file, writes the
 YAML and checks it with the loader that ``quizbot validate`` and the bot use: a question the loader
@@ -19,12 +20,21 @@ import yaml
 from bot.bankload import MAX_BANK_BYTES, BankError, parse_bank
 from bot.config import BUNDLED_BANKS
 from bot.features.importing.imported import Note, Parsed
+from bot.features.importing.numbered import parse_numbered, txt_kind
+from bot.features.importing.readers import READERS, Unreadable, read
 from bot.features.importing.rules import PARSERS, bank_data, slug
-from bot.features.importing.sheets import SheetRefused, read_sheet, sheet_bank_data, sheet_notes
+from bot.features.importing.sheets import (
+    Sheet,
+    SheetRefused,
+    read_sheet,
+    sheet_bank_data,
+    sheet_notes,
+)
 from bot.kernel.bank import LEVELS, MAX_QUESTIONS
 
-FORMATS = sorted([*PARSERS, "xlsx"])
-"""``--format``'s choices: the text formats' parsers and Excel sheets (read as bytes)."""
+FORMATS = sorted([*PARSERS, *READERS, "xlsx"])
+"""``--format``'s choices: the text formats' parsers, the numbered quiz's readers (txt, docx,
+pdf) and Excel sheets (read as bytes)."""
 
 SCHEMA_LINE = "# yaml-language-server: $schema=./schema.json"
 """The first line of every bank in ``banks/``: editors with the YAML language server check the
@@ -53,13 +63,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     """Add the ``import`` subcommand to the ``quizbot`` parser."""
     parser = sub.add_parser(
         "import",
-        help="convert a GIFT, Aiken, CSV or .xlsx file into a bank file",
-        description="Convert the questions of a Moodle GIFT, Aiken, CSV or Excel (.xlsx) file "
+        help="convert a GIFT, Aiken, CSV, .xlsx, numbered text, Word or PDF file into a bank file",
+        description="Convert the questions of a Moodle GIFT, Aiken, CSV or Excel (.xlsx) file, "
+        "or a numbered quiz in a text, Word (.docx) or PDF file, "
         "into a bank (banks/README.md); everything that could not be converted is "
         "listed with its line. Exit 1 if no question could be converted.",
     )
-    parser.add_argument("file", metavar="FILE", help="the file to convert (UTF-8, or .xlsx)")
-    parser.add_argument("--format", required=True, choices=FORMATS, help="the file's format")
+    parser.add_argument(
+        "file", metavar="FILE", help="the file to convert (text in UTF-8, or .xlsx, .docx, .pdf)"
+    )
+    parser.add_argument(
+        "--format",
+        required=True,
+        choices=FORMATS,
+        help="the file's format (txt, docx, pdf: a numbered quiz; txt may be Aiken or GIFT too)",
+    )
     parser.add_argument(
         "--out", required=True, metavar="PATH", help="the bank file to write, e.g. banks/NEW.yaml"
     )
@@ -81,6 +99,28 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
 
 
+def _parsed(source_file: Path, format: str) -> tuple[Parsed, Sheet | None]:
+    """What the parser of ``format`` finds in ``source_file`` (read and converted here), and
+    the sheet read for an .xlsx file.
+
+    Raises:
+        ValueError: the file is too large or cannot be read, said in one line.
+    """
+    try:
+        with source_file.open("rb") as file:
+            raw = file.read(MAX_INPUT_BYTES + 1)
+        if len(raw) > MAX_INPUT_BYTES:
+            raise ValueError(f"{source_file} is larger than {MAX_INPUT_BYTES:,} bytes")
+        if format == "xlsx":
+            sheet = read_sheet(raw, limit=MAX_QUESTIONS)
+            return Parsed(notes=sheet_notes(sheet), found=sheet.found), sheet
+        text = read(format, raw) if format in READERS else raw.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError, Unreadable, SheetRefused) as exc:
+        raise ValueError(f"cannot read {source_file}: {exc}") from exc
+    kind = txt_kind(text) if format == "txt" else format
+    return (PARSERS[kind](text) if kind in PARSERS else parse_numbered(text)), None
+
+
 def run(args: argparse.Namespace) -> int:
     """Carry out ``quizbot import``; return the exit status (0 written, 1 nothing converted,
     2 a bad argument or an unreadable file)."""
@@ -90,26 +130,14 @@ def run(args: argparse.Namespace) -> int:
     if bool(args.source_title) and not args.source_url:
         return _fail("--source-title needs --source-url")
     try:
-        with source_file.open("rb") as file:
-            raw = file.read(MAX_INPUT_BYTES + 1)
-        if len(raw) > MAX_INPUT_BYTES:
-            return _fail(f"{source_file} is larger than {MAX_INPUT_BYTES:,} bytes")
-        text = "" if args.format == "xlsx" else raw.decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        return _fail(f"cannot read {source_file}: {exc}")
-    if args.format == "xlsx":
-        try:
-            sheet = read_sheet(raw, limit=MAX_QUESTIONS)
-        except SheetRefused as unreadable:
-            return _fail(f"cannot read {source_file}: {unreadable}")
-        parsed = Parsed(notes=sheet_notes(sheet), found=sheet.found)
-    else:
-        parsed = PARSERS[args.format](text)
+        parsed, sheet = _parsed(source_file, args.format)
+    except ValueError as exc:
+        return _fail(str(exc))
     bank_id = args.bank_id or slug(out.stem) or "imported"
     title = args.title or source_file.stem.replace("_", " ").replace("-", " ").strip() or bank_id
     description = args.description or f"Questions imported from {source_file.name}."
     source = (args.source_title or args.source_url, args.source_url) if args.source_url else None
-    if args.format == "xlsx":
+    if sheet is not None:
         data, lines = sheet_bank_data(
             sheet,
             parsed,

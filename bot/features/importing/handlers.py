@@ -1,7 +1,8 @@
 """Files sent to the bot in a private chat (no command): a quiz YAML, GIFT, Aiken, CSV or
-.xlsx file (:mod:`bot.features.importing.sheet_handlers`) becomes a created quiz (or, a YAML
-with the id of one of the sender's quizzes, its next version), checked as ``quizbot validate
---strict`` checks a bank file; nothing is stored unless it passes.
+.xlsx file (:mod:`bot.features.importing.sheet_handlers`), or a numbered quiz as a text, Word or
+PDF file, becomes a created quiz (or, a YAML with the id of one of the sender's quizzes, its
+next version), checked as ``quizbot validate --strict`` checks a bank file; nothing is stored
+unless it passes.
 
 The file is fetched with ``getFile`` from the Bot API server the bot talks to, and downloaded
 from its file URL (``TELEGRAM_BASE_FILE_URL``, PTB's ``base_file_url``). Files over
@@ -19,7 +20,8 @@ from telegram.error import NetworkError, TelegramError
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from bot.features.importing import sheets
-from bot.features.importing.rules import NoneConverted, TooManyQuestions
+from bot.features.importing.readers import READERS, Unreadable
+from bot.features.importing.rules import Converted, NoneConverted, TooManyQuestions
 from bot.features.importing.service import ImportService
 from bot.features.importing.sheet_handlers import sheet_quiz
 from bot.features.myquizzes import screens
@@ -51,25 +53,39 @@ FORMATS = {
     ".csv": "csv",
     ".aiken": "aiken",
     ".xlsx": "xlsx",
+    ".txt": "txt",
+    ".docx": "docx",
+    ".pdf": "pdf",
 }
-"""File name ending -> format; ``.txt`` is Aiken when it has an ``ANSWER:`` line, else GIFT."""
+"""File name ending -> format; ``.txt`` is a numbered quiz, Aiken or GIFT, as its text tells."""
+
+MIME_FORMATS = {
+    "text/plain": "txt",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+    "application/pdf": "pdf",
+    sheets.MIME_TYPE: "xlsx",
+}
+"""A file's MIME type -> format, for a file whose name has no ending of :data:`FORMATS`."""
+
+UNREADABLE = {
+    "not text": "documents.not_text",
+    "damaged": "documents.damaged",
+    "too long": "documents.too_long",
+    "no text": "documents.pdf_no_text",
+    "encrypted": "documents.pdf_encrypted",
+}
+"""Why a file's text could not be read (:class:`~.readers.Unreadable`) -> the message."""
 
 OTHER_SHEETS = frozenset({".xls", ".xlsm", ".xlsb", ".ods", ".numbers"})
 """Spreadsheets of other formats: the sender is asked to save them as .xlsx."""
 
-MIME_TYPES = {sheets.MIME_TYPE: "xlsx"}
-"""Document MIME type -> format, for a file whose name does not tell (an .xlsx sent without
-its ending)."""
-
 
 def file_format(name: str, mime_type: str | None = None) -> str | None:
-    """The format of a file called ``name`` (``txt``: Aiken or GIFT, as its text tells,
-    :func:`~bot.features.importing.rules.txt_kind`), else of its ``mime_type``; None if it is
-    none of them."""
-    suffix = PurePosixPath(name).suffix.lower()
-    if suffix == ".txt":
-        return "txt"
-    return FORMATS.get(suffix) or MIME_TYPES.get(mime_type or "")
+    """The format of a file called ``name`` (``txt``: a numbered quiz, Aiken or GIFT, as
+    :func:`~bot.features.importing.numbered.txt_kind` tells), else of its ``mime_type``; None
+    if it is none of them."""
+    found = FORMATS.get(PurePosixPath(name).suffix.lower())
+    return found or MIME_FORMATS.get((mime_type or "").split(";")[0].strip().lower())
 
 
 async def on_document(update: Update, context: Context) -> None:
@@ -84,7 +100,7 @@ async def on_document(update: Update, context: Context) -> None:
         await _reply(message, t("sheets.save_as_xlsx"))
         return
     if kind is None:
-        await _reply(message, t("documents.unknown_format"))
+        await _reply(message, t("documents.formats"))
         return
     if document.file_size is not None and document.file_size > MAX_FILE_BYTES:
         await _reply(message, t("documents.too_large"))
@@ -106,36 +122,23 @@ async def on_document(update: Update, context: Context) -> None:
             message, context, t, await service.submit(user.id, sheet, language=t.language)
         )
         return
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        await _reply(message, t("documents.not_text"))
-        return
     # off the event loop and off the interpreter: a file is up to a megabyte of anyone's
     # text, and every other chat waits while the interpreter works (the conversion runs in the
     # worker process, as does the YAML's check, by the quiz service)
     if kind == "yaml":
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            await _reply(message, t("documents.not_text"))
+            return
         outcome = await service.submit(user.id, text, language=t.language)
     else:
-        assert kind is not None
-        title = _title(PurePosixPath(name).stem)
-        converted = await reach(context, ImportService).convert(
-            kind,
-            text,
-            language=t.language,
-            title=t("documents.imported_title", name=title),
-            description=t("documents.imported_description", name=title),
-            limit=MAX_QUIZ_QUESTIONS,
-        )
-        if isinstance(converted, NoneConverted):
-            await _reply(message, t("documents.none_converted", count=converted.found))
+        converted = await _converted(context, kind, name, data, t)
+        if isinstance(converted, str):
+            await _reply(message, converted)
             return
-        if isinstance(converted, TooManyQuestions):
-            problem = t("problem.too_many_questions", count=converted.count, limit=converted.limit)
-            await _reply(message, t("quizzes.problem_file", problem=problem))
-            return
-        if converted.skipped:
-            await _reply(message, t("documents.skipped", count=converted.skipped))
+        if converted.skipped or converted.problems:
+            await _reply(message, _left_out(converted, t))
         outcome = await service.submit(user.id, converted.data, language=t.language)
     await _publish(message, context, t, outcome)
 
@@ -155,6 +158,69 @@ async def _publish(message: Message, context: Context, t: Catalog, outcome: Subm
         await _reply(message, t("documents.new_not_yours", id=outcome.not_yours))
     await message.reply_text(screens.saved_text(record, outcome.result.created, t, HTML))
     await send(context, message.chat_id, await quiz_screen_for(context, record, t))
+
+
+async def _converted(
+    context: Context, kind: str, name: str, data: bytes, t: Catalog
+) -> Converted | str:
+    """A GIFT, Aiken, CSV, text, Word or PDF file as a created quiz's bank, or the message
+    saying why not (in the creator's language)."""
+    title = _title(PurePosixPath(name).stem)
+    service = reach(context, ImportService)
+    language = t.language
+    title_text = t("documents.imported_title", name=title)
+    description = t("documents.imported_description", name=title)
+    converted: Converted | NoneConverted | TooManyQuestions | Unreadable
+    if kind in READERS:
+        converted = await service.convert_file(
+            kind,
+            data,
+            language=language,
+            title=title_text,
+            description=description,
+            limit=MAX_QUIZ_QUESTIONS,
+        )
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return t("documents.not_text")
+        converted = await service.convert(
+            kind,
+            text,
+            language=language,
+            title=title_text,
+            description=description,
+            limit=MAX_QUIZ_QUESTIONS,
+        )
+    if isinstance(converted, Unreadable):
+        return t(UNREADABLE[converted.reason])
+    if isinstance(converted, NoneConverted):
+        return t("documents.none_converted", count=converted.found)
+    if isinstance(converted, TooManyQuestions):
+        problem = t("problem.too_many_questions", count=converted.count, limit=converted.limit)
+        return t("quizzes.problem_file", problem=problem)
+    return converted
+
+
+def _left_out(converted: Converted, t: Catalog) -> str:
+    """How many questions of the file were left out, and the first problems by line and
+    question, in the maker's language."""
+    lines = [t("documents.skipped", count=converted.skipped)] if converted.skipped else []
+    for note in converted.problems:
+        problem = t(note.key, **dict(note.values))
+        if note.question is None:
+            lines.append(t("documents.problem_line", line=note.line, problem=problem))
+        else:
+            lines.append(
+                t(
+                    "documents.problem_question",
+                    line=note.line,
+                    question=note.question,
+                    problem=problem,
+                )
+            )
+    return "\n".join(lines)
 
 
 async def _download(document: Document) -> bytes | None:

@@ -48,11 +48,20 @@ class Note:
         message: What and why.
         skipped: True when a whole question was left out; False when only a part was (a
             feedback text, a partial credit) or a placeholder was written.
+        question: The question's number (its own in the file, else its place), if the note
+            is about one.
+        key: The key of the message saying the problem in the maker's language
+            (``documents.problem.*``), or ``""`` when there is none (the English ``message``
+            is for ``quizbot import``).
+        values: The message's parameters, (name, value) pairs.
     """
 
     line: int | None
     message: str
     skipped: bool = True
+    question: int | None = None
+    key: str = ""
+    values: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass

@@ -42,6 +42,7 @@ from bot.features.importing.imported import (
     option_count_problem,
     short,
 )
+from bot.features.importing.numbered import parse_numbered, txt_kind
 from bot.kernel.bank import EXPLANATION_PLACEHOLDER, ID_PATTERN, MAX_OPTIONS, SOURCE_PLACEHOLDER
 from bot.kernel.textformat import true_false
 
@@ -428,19 +429,19 @@ def bank_data(
 # --- a file sent to the bot ----------------------------------------------------------------
 
 
-def txt_kind(text: str) -> str:
-    """The format of a ``.txt`` file: Aiken when a line starts with ``ANSWER:``, else GIFT."""
-    aiken = any(line.strip().upper().startswith("ANSWER:") for line in text.splitlines())
-    return "aiken" if aiken else "gift"
+MAX_PROBLEMS_SHOWN = 5
+"""Most problems of a file said to its maker, in the maker's language (the first ones)."""
 
 
 @dataclass(frozen=True)
 class Converted:
-    """A file's questions as a created quiz's bank mapping (one language), and how many of the
-    file's questions were left out."""
+    """A file's questions as a created quiz's bank mapping (one language), how many of the
+    file's questions were left out, and the first problems that have a message in the maker's
+    language (:attr:`Note.key`; at most :data:`MAX_PROBLEMS_SHOWN`)."""
 
     data: dict[str, object]
     skipped: int
+    problems: tuple[Note, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -461,13 +462,14 @@ class TooManyQuestions:
 def convert(
     kind: str, text: str, *, language: str, title: str, description: str, limit: int
 ) -> Converted | NoneConverted | TooManyQuestions:
-    """A GIFT, Aiken or CSV file (``kind``, a key of :data:`PARSERS`, or ``txt``: Aiken or GIFT
-    as :func:`txt_kind` tells) as a created quiz in
+    """A GIFT, Aiken or CSV file (``kind``, a key of :data:`PARSERS`), a numbered quiz
+    (``numbered``) or ``txt`` (as :func:`txt_kind` tells) as a created quiz in
     ``language``: linear in the file, picklable in and out (it runs in the bot's worker
     process). Placeholders for a missing explanation or source are left out (a created quiz
     needs neither; the check names what a bank requires); more than ``limit`` questions are
     refused before a bank is made of them."""
-    parsed = PARSERS[txt_kind(text) if kind == "txt" else kind](text)
+    kind = txt_kind(text) if kind == "txt" else kind
+    parsed = parse_numbered(text) if kind == "numbered" else PARSERS[kind](text)
     if not parsed.questions:
         return NoneConverted(parsed.found)
     if len(parsed.questions) > limit:
@@ -481,4 +483,9 @@ def convert(
             del question["explanation"]
         if (question["source"]["title"], question["source"]["url"]) == SOURCE_PLACEHOLDER:
             del question["source"]
-    return Converted(data, sum(1 for note in parsed.notes if note.skipped))
+    problems = tuple(note for note in parsed.notes if note.key)
+    return Converted(
+        data,
+        sum(1 for note in parsed.notes if note.skipped),
+        problems[:MAX_PROBLEMS_SHOWN],
+    )

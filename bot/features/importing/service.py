@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from bot.features.importing.readers import Unreadable, convert_file
 from bot.features.importing.rules import Converted, NoneConverted, TooManyQuestions, convert
 from bot.features.importing.sheets import SheetProblems, SheetRefused, bank_sheet, convert_sheet
 from bot.kernel.bank import Bank
@@ -26,7 +27,8 @@ def _here(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 
 
 class ImportService:
-    """GIFT, Aiken, CSV and .xlsx files as created quizzes, and quizzes as .xlsx files.
+    """GIFT, Aiken, CSV and .xlsx files, and numbered quizzes as text, Word and PDF files, as
+    created quizzes; and quizzes as .xlsx files.
 
     Args:
         run: Where the conversion runs (:data:`Run`); by default in the calling thread.
@@ -69,6 +71,28 @@ class ImportService:
         result: Converted | NoneConverted | SheetProblems | SheetRefused = await asyncio.to_thread(
             self._run,
             convert_sheet,
+            data,
+            language=language,
+            title=title,
+            description=description,
+            limit=limit,
+        )
+        return result
+
+    async def convert_file(
+        self, kind: str, data: bytes, *, language: str, title: str, description: str, limit: int
+    ) -> Converted | NoneConverted | TooManyQuestions | Unreadable:
+        """:func:`~bot.features.importing.readers.convert_file` of a ``.txt``, ``.docx`` or
+        ``.pdf`` file's bytes (read and converted in the worker), in a thread that waits for
+        ``run``.
+
+        Raises:
+            BrokenProcessPool: the worker process died reading or converting it.
+        """
+        result: Converted | NoneConverted | TooManyQuestions | Unreadable = await asyncio.to_thread(
+            self._run,
+            convert_file,
+            kind,
             data,
             language=language,
             title=title,

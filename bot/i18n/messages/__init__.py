@@ -19,6 +19,7 @@ from __future__ import annotations
 from bot.i18n.declare import N_, NP_, Plural, Text
 from bot.i18n.messages import (
     daily,
+    documents,
     homework,
     learners,
     newquiz,
@@ -58,5 +59,6 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
     *polls.MESSAGES,
     *translations.MESSAGES,
     *sheets.MESSAGES,
+    *documents.MESSAGES,
 )
 """Every message of the user interface by key."""

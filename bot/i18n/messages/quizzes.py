@@ -161,11 +161,6 @@ MESSAGES: tuple[Text | Plural, ...] = (
         "documents.too_large",
         "This file is too big: I take files of up to 1 MB. Split the quiz into smaller ones.",
     ),
-    N_(
-        "documents.unknown_format",
-        "I can make a quiz of a file in one of these formats: a quiz YAML (.yaml), GIFT (.gift), "
-        "Aiken (.txt) or CSV (.csv). Name the file with one of these endings and send it again.",
-    ),
     N_("documents.not_text", "I can't read this file: send it as UTF-8 text."),
     N_(
         "documents.download_failed",
