@@ -17,7 +17,7 @@ feature has its module here (``players``, ``newquiz``, ``quizzes``, ...), its me
 from __future__ import annotations
 
 from bot.i18n.declare import N_, NP_, Plural, Text
-from bot.i18n.messages import daily, homework, learners, newquiz, players, quizzes, speed
+from bot.i18n.messages import daily, exams, homework, learners, newquiz, players, quizzes, speed
 
 __all__ = ["MESSAGES", "NP_", "N_", "Plural", "Text"]
 
@@ -44,5 +44,6 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
     *learners.MESSAGES,
     *homework.MESSAGES,
     *speed.MESSAGES,
+    *exams.MESSAGES,
 )
 """Every message of the user interface by key."""
