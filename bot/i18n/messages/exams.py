@@ -3,7 +3,7 @@ screen, the makers' setting in /myquizzes, and the loader's problems with an ``e
 
 from __future__ import annotations
 
-from bot.i18n.declare import N_, NP_, Plural, Text
+from bot.i18n.declare import N_, Plural, Text
 
 MESSAGES: tuple[Text | Plural, ...] = (
     N_("problem.exam_minutes", "must be a whole number of minutes from 1 to {limit}"),

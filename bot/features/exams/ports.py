@@ -1,0 +1,36 @@
+"""What exam mode keeps (a port; ``storage/exams.py`` implements it): each exam attempt's terms,
+beside the private attempt it is (:class:`~bot.kernel.ports.QuizStore`)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.features.exams.rules import ExamTerms
+
+
+class ExamStore(Protocol):
+    """Exam attempts' terms. Every write is durable when the awaited call returns; a failed
+    one raises :class:`~bot.kernel.ports.StorageError`."""
+
+    async def save_exam(self, terms: ExamTerms) -> None:
+        """Keep the terms of the exam attempt ``terms.attempt_id`` (stored once: a second call
+        for the same attempt changes nothing)."""
+        ...
+
+    async def exam_terms(self, attempt_id: int) -> ExamTerms | None:
+        """The terms of the attempt, or None when it is no exam."""
+        ...
+
+    async def overdue_exams(self, now: float) -> list[tuple[int, int]]:
+        """``(attempt id, user id)`` of every exam still active whose deadline is ``now`` or
+        earlier, earliest deadline first."""
+        ...
+
+    async def submit_exam(self, attempt_id: int, ended_at: float) -> bool:
+        """Finish the exam attempt with what was answered, ended at ``ended_at``; only if it is
+        still active (checked atomically with the write).
+
+        Returns:
+            Whether it was submitted (False: it had ended already).
+        """
+        ...

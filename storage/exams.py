@@ -1,0 +1,60 @@
+"""Exam attempts' terms (:class:`bot.features.exams.ports.ExamStore`), the same statements on
+both engines (mixed into :class:`storage.sqlite.SQLiteStore` and
+:class:`storage.postgres.store.PostgresStore`, after their writers)."""
+
+from __future__ import annotations
+
+import json
+
+from bot.features.exams.rules import ExamTerms
+from storage.shared import Statements
+
+
+class ExamStatements(Statements):
+    """The :class:`~bot.features.exams.ports.ExamStore` methods: one statement each."""
+
+    async def save_exam(self, terms: ExamTerms) -> None:
+        """See :meth:`bot.features.exams.ports.ExamStore.save_exam`."""
+        await self._write(
+            "INSERT INTO exam_attempts (attempt_id, minutes, deadline, marks, penalty)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (attempt_id) DO NOTHING",
+            (
+                terms.attempt_id,
+                terms.minutes,
+                terms.deadline,
+                json.dumps(dict(terms.marks), separators=(",", ":")),
+                terms.penalty,
+            ),
+        )
+
+    async def exam_terms(self, attempt_id: int) -> ExamTerms | None:
+        """See :meth:`bot.features.exams.ports.ExamStore.exam_terms`."""
+        rows = await self._read(
+            "SELECT attempt_id, minutes, deadline, marks, penalty FROM exam_attempts"
+            " WHERE attempt_id = ?",
+            (attempt_id,),
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        marks = {str(k): float(v) for k, v in json.loads(str(row[3])).items()}
+        return ExamTerms(int(row[0]), int(row[1]), float(row[2]), marks, float(row[4]))
+
+    async def overdue_exams(self, now: float) -> list[tuple[int, int]]:
+        """See :meth:`bot.features.exams.ports.ExamStore.overdue_exams`."""
+        rows = await self._read(
+            "SELECT e.attempt_id, a.user_id FROM exam_attempts e"
+            " JOIN attempts a ON a.attempt_id = e.attempt_id"
+            " WHERE e.deadline <= ? AND a.status = 'active' ORDER BY e.deadline, e.attempt_id",
+            (now,),
+        )
+        return [(int(row[0]), int(row[1])) for row in rows]
+
+    async def submit_exam(self, attempt_id: int, ended_at: float) -> bool:
+        """See :meth:`bot.features.exams.ports.ExamStore.submit_exam`."""
+        changed = await self._write(
+            "UPDATE attempts SET status = 'finished', ended_at = ?"
+            " WHERE attempt_id = ? AND status = 'active'",
+            (ended_at, attempt_id),
+        )
+        return changed == 1

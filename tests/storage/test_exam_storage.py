@@ -1,0 +1,48 @@
+"""Storage of exam attempts' terms (:class:`bot.features.exams.ports.ExamStore`) against a real
+database, on each engine (a SQLite file, and PostgreSQL: the ``engine`` fixture)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.features.exams.rules import ExamTerms
+from bot.kernel.engine import Answer, Plan
+from tests.support.engines import record
+
+PLAN = Plan(("q3", "q1"), ((1, 0), (0, 1)))
+
+
+@pytest.fixture
+async def store(engine):
+    s = await engine.open()
+    yield s
+    await s.close()
+
+
+async def test_terms_are_kept_once_and_read_back(store) -> None:
+    attempt = await store.start_attempt(7, "bank", 1, PLAN, 100.0)
+    terms = ExamTerms(attempt.id, 10, 700.0, {"q3": 4.0, "q1": 2.5}, 1.0)
+    await store.save_exam(terms)
+    await store.save_exam(ExamTerms(attempt.id, 99, 9.0, {}, 0.0))  # the first stays
+    assert await store.exam_terms(attempt.id) == terms
+    assert await store.exam_terms(attempt.id + 1) is None
+    assert (await store.attempt(attempt.id)).plan == PLAN  # the paper is the attempt's plan
+
+
+async def test_overdue_exams_are_submitted_with_what_was_answered(store) -> None:
+    early = await store.start_attempt(1, "bank", 1, PLAN, 100.0)
+    late = await store.start_attempt(2, "bank", 1, PLAN, 100.0)
+    plain = await store.start_attempt(3, "bank", 1, PLAN, 100.0)
+    await store.save_exam(ExamTerms(early.id, 1, 160.0, {"q3": 1.0, "q1": 1.0}, 0.0))
+    await store.save_exam(ExamTerms(late.id, 5, 400.0, {"q3": 1.0, "q1": 1.0}, 0.0))
+    assert await record(store, early, Answer("q3", 0, True, 120.0)) == "recorded"
+    assert await store.overdue_exams(159.0) == []
+    assert await store.overdue_exams(160.0) == [(early.id, 1)]
+    assert await store.overdue_exams(500.0) == [(early.id, 1), (late.id, 2)]
+    assert await store.submit_exam(early.id, 160.0)
+    assert not await store.submit_exam(early.id, 161.0)  # once
+    submitted = await store.attempt(early.id)
+    assert (submitted.status, submitted.ended_at, submitted.position) == ("finished", 160.0, 1)
+    assert set(submitted.answers) == {"q3"}
+    assert await store.overdue_exams(500.0) == [(late.id, 2)]
+    assert (await store.attempt(plain.id)).status == "active"
