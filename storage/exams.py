@@ -13,17 +13,18 @@ from storage.shared import Statements
 class ExamStatements(Statements):
     """The :class:`~bot.features.exams.ports.ExamStore` methods: one statement each."""
 
-    async def save_exam(self, terms: ExamTerms) -> None:
+    async def save_exam(self, terms: ExamTerms, language: str | None = None) -> None:
         """See :meth:`bot.features.exams.ports.ExamStore.save_exam`."""
         await self._write(
-            "INSERT INTO exam_attempts (attempt_id, minutes, deadline, marks, penalty)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (attempt_id) DO NOTHING",
+            "INSERT INTO exam_attempts (attempt_id, minutes, deadline, marks, penalty, language)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (attempt_id) DO NOTHING",
             (
                 terms.attempt_id,
                 terms.minutes,
                 terms.deadline,
                 json.dumps(dict(terms.marks), separators=(",", ":")),
                 terms.penalty,
+                language,
             ),
         )
 
@@ -40,15 +41,15 @@ class ExamStatements(Statements):
         marks = {str(k): float(v) for k, v in json.loads(str(row[3])).items()}
         return ExamTerms(int(row[0]), int(row[1]), float(row[2]), marks, float(row[4]))
 
-    async def overdue_exams(self, now: float) -> list[tuple[int, int]]:
+    async def overdue_exams(self, now: float) -> list[tuple[int, int, str | None]]:
         """See :meth:`bot.features.exams.ports.ExamStore.overdue_exams`."""
         rows = await self._read(
-            "SELECT e.attempt_id, a.user_id FROM exam_attempts e"
+            "SELECT e.attempt_id, a.user_id, e.language FROM exam_attempts e"
             " JOIN attempts a ON a.attempt_id = e.attempt_id"
             " WHERE e.deadline <= ? AND a.status = 'active' ORDER BY e.deadline, e.attempt_id",
             (now,),
         )
-        return [(int(row[0]), int(row[1])) for row in rows]
+        return [(int(row[0]), int(row[1]), None if row[2] is None else str(row[2])) for row in rows]
 
     async def submit_exam(self, attempt_id: int, ended_at: float) -> bool:
         """See :meth:`bot.features.exams.ports.ExamStore.submit_exam`."""

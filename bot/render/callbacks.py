@@ -304,6 +304,43 @@ class SubmitButton:
 
 
 @dataclass(frozen=True)
+class ExamStartButton:
+    """Start an exam of the bank (its timer starts with this tap)."""
+
+    PREFIX: ClassVar[str] = "xs"
+    FIELDS: ClassVar[str | None] = BANK_ID
+
+    bank_id: str
+
+
+@dataclass(frozen=True)
+class ExamAnswerButton:
+    """Answer the question at ``position`` of an exam attempt with the slots ``ticked`` (bit
+    ``s`` for slot ``s``): one slot for one tap, the ticked ones for Submit."""
+
+    PREFIX: ClassVar[str] = "xa"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}:{TICKS}"
+
+    attempt_id: int
+    position: int
+    ticked: int
+
+
+@dataclass(frozen=True)
+class ExamTickButton:
+    """Tick or untick ``slot`` of the exam question at ``position`` (ticks as
+    :class:`TickButton`'s: in the buttons until Submit)."""
+
+    PREFIX: ClassVar[str] = "xt"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}:{SLOT}:{TICKS}"
+
+    attempt_id: int
+    position: int
+    slot: int
+    ticked: int
+
+
+@dataclass(frozen=True)
 class GroupTickButton:
     """A member's tick of ``slot`` on the open question at ``position`` of a group session
     (each member's ticks are stored: the keyboard is the group's)."""
@@ -467,6 +504,9 @@ CallbackButton = (
     | DailyAnswerButton
     | DailySettingButton
     | DailyChannelButton
+    | ExamStartButton
+    | ExamAnswerButton
+    | ExamTickButton
 )
 
 BUTTON_KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)

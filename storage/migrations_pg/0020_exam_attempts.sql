@@ -6,6 +6,8 @@ CREATE TABLE exam_attempts (
     minutes    INTEGER NOT NULL,
     deadline   DOUBLE PRECISION NOT NULL,   -- epoch seconds: submitted by itself then
     marks      TEXT    NOT NULL,            -- JSON: question id -> marks for a right answer
-    penalty    DOUBLE PRECISION NOT NULL    -- marks taken for a wrong answer
+    penalty    DOUBLE PRECISION NOT NULL,   -- marks taken for a wrong answer
+    language   TEXT                         -- the learner's UI language at the start (the
+                                            -- job's message at the deadline is in it)
 );
 CREATE INDEX exam_attempts_by_deadline ON exam_attempts (deadline);

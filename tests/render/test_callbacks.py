@@ -50,6 +50,9 @@ WIRE = [
         render_callbacks.DailyChannelButton(-1001234567890, "on", "1439", "-"),
         "dc:-1001234567890:on:1439:-",
     ),
+    (render_callbacks.ExamStartButton("deepspeed-megatron"), "xs:deepspeed-megatron"),
+    (render_callbacks.ExamAnswerButton(42, 3, 4), "xa:42:3:4"),
+    (render_callbacks.ExamTickButton(42, 3, 2, 5), "xt:42:3:2:5"),
 ]
 """One button of every kind and its callback data, as the bot has always sent it (text fields
 of digits only among them: they stay text)."""

@@ -34,15 +34,15 @@ async def test_overdue_exams_are_submitted_with_what_was_answered(store) -> None
     late = await store.start_attempt(2, "bank", 1, PLAN, 100.0)
     plain = await store.start_attempt(3, "bank", 1, PLAN, 100.0)
     await store.save_exam(ExamTerms(early.id, 1, 160.0, {"q3": 1.0, "q1": 1.0}, 0.0))
-    await store.save_exam(ExamTerms(late.id, 5, 400.0, {"q3": 1.0, "q1": 1.0}, 0.0))
+    await store.save_exam(ExamTerms(late.id, 5, 400.0, {"q3": 1.0, "q1": 1.0}, 0.0), "el")
     assert await record(store, early, Answer("q3", 0, True, 120.0)) == "recorded"
     assert await store.overdue_exams(159.0) == []
-    assert await store.overdue_exams(160.0) == [(early.id, 1)]
-    assert await store.overdue_exams(500.0) == [(early.id, 1), (late.id, 2)]
+    assert await store.overdue_exams(160.0) == [(early.id, 1, None)]
+    assert await store.overdue_exams(500.0) == [(early.id, 1, None), (late.id, 2, "el")]
     assert await store.submit_exam(early.id, 160.0)
     assert not await store.submit_exam(early.id, 161.0)  # once
     submitted = await store.attempt(early.id)
     assert (submitted.status, submitted.ended_at, submitted.position) == ("finished", 160.0, 1)
     assert set(submitted.answers) == {"q3"}
-    assert await store.overdue_exams(500.0) == [(late.id, 2)]
+    assert await store.overdue_exams(500.0) == [(late.id, 2, "el")]
     assert (await store.attempt(plain.id)).status == "active"

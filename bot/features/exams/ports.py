@@ -12,18 +12,18 @@ class ExamStore(Protocol):
     """Exam attempts' terms. Every write is durable when the awaited call returns; a failed
     one raises :class:`~bot.kernel.ports.StorageError`."""
 
-    async def save_exam(self, terms: ExamTerms) -> None:
-        """Keep the terms of the exam attempt ``terms.attempt_id`` (stored once: a second call
-        for the same attempt changes nothing)."""
+    async def save_exam(self, terms: ExamTerms, language: str | None = None) -> None:
+        """Keep the terms of the exam attempt ``terms.attempt_id`` and its learner's
+        ``language`` (stored once: a second call for the same attempt changes nothing)."""
         ...
 
     async def exam_terms(self, attempt_id: int) -> ExamTerms | None:
         """The terms of the attempt, or None when it is no exam."""
         ...
 
-    async def overdue_exams(self, now: float) -> list[tuple[int, int]]:
-        """``(attempt id, user id)`` of every exam still active whose deadline is ``now`` or
-        earlier, earliest deadline first."""
+    async def overdue_exams(self, now: float) -> list[tuple[int, int, str | None]]:
+        """``(attempt id, user id, language at its start)`` of every exam still active whose
+        deadline is ``now`` or earlier, earliest deadline first."""
         ...
 
     async def submit_exam(self, attempt_id: int, ended_at: float) -> bool:
