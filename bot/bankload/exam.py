@@ -82,7 +82,7 @@ def parse_exam(check: Checker, value: Any, at: Pos | None, questions: int) -> Ex
             f"must be a whole number from 1 to the number of questions ({questions}), "
             f"got {show(draw)}",
             "problem.exam_draw",
-            count=questions,
+            limit=questions,
         )
     if len(check.problems) > before:
         return None

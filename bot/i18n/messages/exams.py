@@ -42,5 +42,5 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("problem.exam_minutes", "must be a whole number of minutes from 1 to {limit}"),
     N_("problem.exam_marks", "must be a number above 0, at most {limit}"),
     N_("problem.exam_penalty", "must be a number from 0 to {limit}, or blank"),
-    N_("problem.exam_draw", "must be a whole number from 1 to the number of questions ({count})"),
+    N_("problem.exam_draw", "must be a whole number from 1 to the number of questions ({limit})"),
 )
