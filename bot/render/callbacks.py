@@ -254,6 +254,8 @@ QUIZ_ACTIONS = (
     "replace",
     "drop",
     "page",
+    "exam",
+    "examset",
 )
 """What a :class:`QuizButton` does (``bot.features.myquizzes.handlers`` handles each)."""
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bot import i18n
 from bot.bankload import load_banks
 from bot.kernel.bank import Bank
 from tests.support import bankgen
@@ -20,7 +21,7 @@ from tests.support.botrun import RunningBot
 from tests.support.clock import FakeClock
 from tests.support.fakebotapi import FakeBotAPI
 from tests.support.person import Person
-from tests.support.screens import buttons, correct_label, wrong_label
+from tests.support.screens import buttons, correct_label, shown_options, wrong_label
 
 BANK_ID = "exam-bank"
 ANN, BEN = 901, 902
@@ -206,3 +207,45 @@ async def test_two_learners_get_their_own_papers_and_a_retake_draws_again(hall) 
     assert prompt_of(exam_question(ann), hall.bank) == again.plan.question_order[0]
     kept = await store.attempt(first.id)
     assert (kept.plan, kept.status) == (first.plan, "finished")
+
+
+async def test_a_maker_sets_exam_mode_in_myquizzes_and_learners_sit_it(fake, running_bot) -> None:
+    """/myquizzes: the quiz's Exam mode screen, its presets (each a new version), then a
+    learner's exam on the quiz's link, marked +4/−1; turned off, the quiz is a quiz again."""
+    from tests.e2e.test_e2e_myquizzes import made, tap_and_see
+
+    en = i18n.catalog("en")
+    creator, screen = await made(fake, running_bot)
+    _, setting = await tap_and_see(creator, screen, en("exam.button_setting"))
+    assert en("exam.setting_off") in setting["text"]
+    assert not any(b["text"] == "🎲 10" for b in buttons(setting))  # a draw below its size only
+    toast, setting = await tap_and_see(creator, setting, "⏱ 10")
+    assert toast == en("exam.toast_saved", version=2)
+    assert "10 minutes" in setting["text"] and "2 questions" in setting["text"]
+    toast, setting = await tap_and_see(creator, setting, "+4 / −1")
+    assert toast == en("exam.toast_saved", version=3)
+    assert "scores 4, a wrong one loses 1" in setting["text"]
+    (quiz,) = await running_bot.app.bot_data.services.quizzes.quizzes(creator.user_id)
+    learner = Person(fake, ANN, "Ann", "en")
+    (intro,) = await learner.say(f"/start {quiz.id}")
+    assert "10 minutes" in intro["text"]
+    start = next(b["callback_data"] for b in buttons(intro) if b["callback_data"].startswith("xs:"))
+    before = len(learner.bot_messages())
+    await learner.tap(intro, start)
+    await fake.wait_for(lambda: len(learner.bot_messages()) > before)
+    right = {"France": "Paris", "Italy": "Rome"}
+    for wrong in (True, False):
+        question = exam_question(learner)
+        country = "France" if "France" in question["text"] else "Italy"
+        shown = shown_options(question)
+        label = next(label for label, text in shown.items() if (text == right[country]) != wrong)
+        data = next(b["callback_data"] for b in buttons(question) if b["text"] == label)
+        count = len(learner.bot_messages())
+        await learner.tap(question, data)
+        await fake.wait_for(lambda n=count: len(learner.bot_messages()) > n)
+    assert "Score: 3 of 8 marks" in learner.bot_messages()[-1]["text"]
+    toast, setting = await tap_and_see(creator, setting, en("exam.button_off"))
+    assert toast == en("exam.toast_saved", version=4)
+    assert en("exam.setting_off") in setting["text"]
+    (intro, question) = await learner.say(f"/start {quiz.id}", replies=2)
+    assert any(b["callback_data"].startswith("a:") for b in buttons(question))

@@ -38,6 +38,17 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("exam.your_answer", "Your answer: {answer}"),
     N_("exam.right_answer", "Right answer: {answer}"),
     N_("exam.blank", "none"),
+    # --- the maker's setting in /myquizzes ---
+    N_("exam.button_setting", "📝 Exam mode"),
+    N_("exam.setting_off", "Off: the quiz is played with feedback after each question."),
+    N_(
+        "exam.setting_hint",
+        "Choose the time, the questions each learner draws and the marking: learners then "
+        "play it as an exam, with one timer and the answers at the end.",
+    ),
+    N_("exam.draw_all", "all"),
+    N_("exam.button_off", "Turn exam mode off"),
+    N_("exam.toast_saved", "Saved as version {version}."),
     # --- the loader's problems with an exam block ---
     N_("problem.exam_minutes", "must be a whole number of minutes from 1 to {limit}"),
     N_("problem.exam_marks", "must be a number above 0, at most {limit}"),
