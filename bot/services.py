@@ -201,9 +201,9 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     )
     # homework: its attempts are private attempts of the quiz service; the store keeps both
     # homework and the chats' time zones
-    homework = HomeworkService(store, store, quiz, clock=data.clock)
     # exams: private attempts of the quiz service, with their terms and deadlines
     exams = ExamService(quiz, store, clock=data.clock)
+    homework = HomeworkService(store, store, quiz, clock=data.clock, exams=exams)
     return Services(
         banks=banks,
         quiz=quiz,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from bot.features.exams.rules import ExamTerms
+from bot.kernel.bank import Exam
 from storage.shared import Statements
 
 
@@ -59,3 +60,25 @@ class ExamStatements(Statements):
             (ended_at, attempt_id),
         )
         return changed == 1
+
+    async def save_homework_exam(self, assignment_id: int, exam: Exam) -> None:
+        """See :meth:`bot.features.exams.ports.ExamStore.save_homework_exam`."""
+        await self._write(
+            "INSERT INTO exam_homework (assignment_id, minutes, marks, penalty, draw)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (assignment_id) DO UPDATE SET"
+            " minutes = excluded.minutes, marks = excluded.marks, penalty = excluded.penalty,"
+            " draw = excluded.draw",
+            (assignment_id, exam.minutes, exam.marks, exam.penalty, exam.draw),
+        )
+
+    async def homework_exam(self, assignment_id: int) -> Exam | None:
+        """See :meth:`bot.features.exams.ports.ExamStore.homework_exam`."""
+        rows = await self._read(
+            "SELECT minutes, marks, penalty, draw FROM exam_homework WHERE assignment_id = ?",
+            (assignment_id,),
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        draw = None if row[3] is None else int(row[3])
+        return Exam(int(row[0]), float(row[1]), float(row[2]), draw)

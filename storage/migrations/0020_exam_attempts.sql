@@ -11,3 +11,13 @@ CREATE TABLE exam_attempts (
                                    -- message at the deadline is in it); NULL: English
 );
 CREATE INDEX exam_attempts_by_deadline ON exam_attempts (deadline);
+
+-- Homework set as an exam (/assign ... exam [minutes]): the exam its members sit, whatever the
+-- quiz's own exam mode says.
+CREATE TABLE exam_homework (
+    assignment_id INTEGER PRIMARY KEY REFERENCES assignments (assignment_id) ON DELETE CASCADE,
+    minutes       INTEGER NOT NULL,
+    marks         REAL NOT NULL,
+    penalty       REAL NOT NULL,
+    draw          INTEGER            -- NULL: every question
+);

@@ -11,3 +11,13 @@ CREATE TABLE exam_attempts (
                                             -- job's message at the deadline is in it)
 );
 CREATE INDEX exam_attempts_by_deadline ON exam_attempts (deadline);
+
+-- Homework set as an exam (/assign ... exam [minutes]): the exam its members sit, whatever the
+-- quiz's own exam mode says.
+CREATE TABLE exam_homework (
+    assignment_id BIGINT PRIMARY KEY REFERENCES assignments (assignment_id) ON DELETE CASCADE,
+    minutes       INTEGER NOT NULL,
+    marks         DOUBLE PRECISION NOT NULL,
+    penalty       DOUBLE PRECISION NOT NULL,
+    draw          INTEGER            -- NULL: every question
+);

@@ -5,6 +5,8 @@ paper, the same time left); two learners with different papers."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 import time
 from dataclasses import dataclass
@@ -24,7 +26,9 @@ from tests.support.person import Person
 from tests.support.screens import buttons, correct_label, shown_options, wrong_label
 
 BANK_ID = "exam-bank"
-ANN, BEN = 901, 902
+ANN, BEN, TEACHER = 901, 902, 903
+GROUP = -1001234567890
+DAY = 86_400.0
 MINUTE = 60.0
 LEFT = re.compile(r"⏱ (\d+:\d\d) left")
 
@@ -61,7 +65,9 @@ async def hall(fake, tmp_path):
     )
     clock = FakeClock(time.time())
     db = tmp_path / "quiz.sqlite3"
-    runner = RunningBot(fake, db, bank_paths=(folder,), clock=clock, exam_interval=0.2)
+    runner = RunningBot(
+        fake, db, bank_paths=(folder,), clock=clock, exam_interval=0.2, homework_interval=0.2
+    )
     await runner.start()
     bank = load_banks([folder])[BANK_ID]
     yield Hall(fake, runner, clock, bank, db, folder)
@@ -249,3 +255,63 @@ async def test_a_maker_sets_exam_mode_in_myquizzes_and_learners_sit_it(fake, run
     assert en("exam.setting_off") in setting["text"]
     (intro, question) = await learner.say(f"/start {quiz.id}", replies=2)
     assert any(b["callback_data"].startswith("a:") for b in buttons(question))
+
+
+async def test_homework_on_an_exam_is_sat_once_and_marked_in_the_results_and_csv(hall) -> None:
+    """Homework set as an exam (``/assign ... exam 5``: the quiz's marking, 5 minutes): each
+    member sits one exam from their first tap of the link (Ann's time runs out with one
+    question blank, Ben finishes), the group's results and the admin's CSV are in marks, and
+    the link then offers practice only."""
+    fake = hall.fake
+    teacher = Person(fake, TEACHER, "Teacher", "en")
+    ann, ben = Person(fake, ANN, "Ann", "en"), Person(fake, BEN, "Ben", "en")
+    fake.add_group(GROUP, "Class", admins=[TEACHER], members=[ANN, BEN])
+    await teacher.say("/start", replies=1)
+
+    def group_messages() -> list[dict]:
+        return [m for m in fake.messages(GROUP) if m.get("from", {}).get("id") == fake.bot_id]
+
+    fake.send_message(TEACHER, f"/assign {BANK_ID} 2d exam 5", chat_id=GROUP)  # 5 minutes
+    post = await fake.wait_for(lambda: next(iter(group_messages()), None))
+    url = next(b["url"] for b in buttons(post) if "url" in b)
+
+    async def open_link(person: Person, replies: int = 2) -> list[dict]:
+        before = len(person.bot_messages())
+        fake.follow_link(person.user_id, url)
+        await fake.wait_for(lambda: len(person.bot_messages()) >= before + replies)
+        return person.bot_messages()[before:]
+
+    opened = await open_link(ann)
+    assert LEFT.search(opened[-1]["text"])[1] == "5:00"  # the timer from the first tap
+    for right in (True, False, True):
+        await answer(hall, ann, right)
+    before = len(ann.bot_messages())
+    hall.clock.advance(5 * MINUTE)
+    await fake.wait_for(lambda: len(ann.bot_messages()) > before)
+    assert "Score: 7 of 16 marks" in ann.bot_messages()[-1]["text"]  # 4 − 1 + 4, one blank
+    await open_link(ben)
+    for _ in range(3):
+        await answer(hall, ben, True)
+    end = await answer(hall, ben, True)
+    assert "Score: 16 of 16 marks" in end[0]["text"]
+    again = await open_link(ann, 3)  # one counted attempt: the link now offers practice
+    assert any(b.get("callback_data", "").startswith("a:") for b in buttons(again[-1]))
+
+    posts = len(group_messages())
+    hall.clock.advance(2 * DAY)
+    await fake.wait_for(lambda: len(group_messages()) > posts)
+    results = "\n".join(m["text"] for m in group_messages()[posts:])
+    assert "Average: 11.5 of 16 marks." in results
+    assert "16 of 16" in results and "7 of 16" in results
+    document = await fake.wait_for(
+        lambda: next(
+            (c for c in fake.calls_to("sendDocument") if str(c.params["chat_id"]) == str(TEACHER)),
+            None,
+        )
+    )
+    rows = list(csv.reader(io.StringIO(document.params["document"]["data"].decode("utf-8-sig"))))
+    assert rows[0][-1] == "marks"
+    marks = {}
+    for row in rows[1:]:
+        marks.setdefault(int(row[0]), []).append(float(row[-1]))
+    assert sorted(marks[ANN]) == [-1.0, 4.0, 4.0] and marks[BEN] == [4.0] * 4

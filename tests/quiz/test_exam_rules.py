@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.features.exams.rules import (
+    assigned_exam,
     clock,
     draw,
     mark,
@@ -69,3 +70,13 @@ def test_marks_with_a_penalty_and_a_question_of_its_own(banks) -> None:
     assert (marked.right, marked.wrong, marked.blank) == (1, 1, 1)
     wrong = replace(attempt, answers={first.id: Answer(first.id, 1, False, 1.0)})
     assert mark(wrong, terms).score == -1
+
+
+def test_assign_words_set_homework_as_an_exam() -> None:
+    own = Exam(20, 4.0, 1.0, 10)
+    assert assigned_exam(["2d"], own) == (["2d"], None)
+    assert assigned_exam(["Friday", "17:00", "exam"], own) == (["Friday", "17:00"], own)
+    assert assigned_exam(["2d", "EXAM", "45"], own) == (["2d"], Exam(45, 4.0, 1.0, 10))
+    assert assigned_exam(["2d", "exam", "45"], None) == (["2d"], Exam(45))
+    assert assigned_exam(["2d", "exam"], None) == (["2d"], Exam(30))
+    assert assigned_exam(["2d", "exam", "601"], None) == (["2d"], None)

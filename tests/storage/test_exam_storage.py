@@ -46,3 +46,15 @@ async def test_overdue_exams_are_submitted_with_what_was_answered(store) -> None
     assert set(submitted.answers) == {"q3"}
     assert await store.overdue_exams(500.0) == [(late.id, 2, "el")]
     assert (await store.attempt(plain.id)).status == "active"
+
+
+async def test_a_homework_exam_is_kept_and_replaced(store) -> None:
+    from bot.features.homework.ports import NewAssignment
+    from bot.kernel.bank import Exam
+
+    new = NewAssignment(-100, None, "hwAAAAAAAAAAAAAAAA", "bank", 1, "en", 1, "T", 9000.0)
+    assignment = await store.create_assignment(new, 100.0)
+    assert await store.homework_exam(assignment.id) is None
+    await store.save_homework_exam(assignment.id, Exam(5, 4.0, 1.0, 3))
+    await store.save_homework_exam(assignment.id, Exam(7, 4.0, 0.5, None))
+    assert await store.homework_exam(assignment.id) == Exam(7, 4.0, 0.5, None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.features.exams.rules import ExamTerms
+from bot.kernel.bank import Exam
 
 
 class ExamStore(Protocol):
@@ -33,4 +34,12 @@ class ExamStore(Protocol):
         Returns:
             Whether it was submitted (False: it had ended already).
         """
+        ...
+
+    async def save_homework_exam(self, assignment_id: int, exam: Exam) -> None:
+        """Keep the exam that the homework ``assignment_id``'s members sit (replacing any)."""
+        ...
+
+    async def homework_exam(self, assignment_id: int) -> Exam | None:
+        """The exam kept for the homework, or None (its quiz's own exam mode, if any)."""
         ...

@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.kernel.bank import Bank, Exam
+from bot.kernel.bank import MAX_EXAM_MINUTES, Bank, Exam
 from bot.kernel.engine import Attempt, Plan
 
 MINUTE = 60.0
@@ -142,3 +142,32 @@ def mark(attempt: Attempt, terms: ExamTerms) -> Marked:
 def number(value: float) -> str:
     """Marks as people write them: ``4``, ``2.5``, ``-1``."""
     return f"{value:g}"
+
+
+EXAM_WORD = "exam"
+"""The word that sets homework as an exam: ``/assign <quiz> <deadline> exam [minutes]``."""
+DEFAULT_MINUTES = 30
+"""An exam's time when neither /assign nor the quiz says one."""
+
+
+def assigned_exam(words: list[str], own: Exam | None) -> tuple[list[str], Exam | None]:
+    """Split ``/assign``'s words after the quiz into the deadline's words and the exam asked
+    for by a trailing ``exam [minutes]`` (the quiz's own marks, penalty and draw kept, its
+    time replaced when minutes are given; :data:`DEFAULT_MINUTES` when neither says one).
+
+    Returns:
+        The deadline's words, and the exam (None: no ``exam`` word, or minutes out of range).
+    """
+    minutes: int | None = None
+    if len(words) >= 2 and words[-2].lower() == EXAM_WORD and words[-1].isdigit():
+        minutes, words = int(words[-1]), words[:-2]
+    elif words and words[-1].lower() == EXAM_WORD:
+        words = words[:-1]
+    else:
+        return words, None
+    base = own or Exam(DEFAULT_MINUTES)
+    if minutes is None:
+        return words, base
+    if not 1 <= minutes <= MAX_EXAM_MINUTES:
+        return words, None
+    return words, Exam(minutes, base.marks, base.penalty, base.draw)

@@ -126,6 +126,27 @@ class ExamService:
         self._terms[attempt.id] = terms
         return Sitting(attempt, terms, bank)
 
+    async def set_for_homework(self, assignment_id: int, exam: Exam) -> None:
+        """Keep ``exam`` as the one the homework ``assignment_id``'s members sit.
+
+        Raises:
+            StorageError: it could not be stored.
+        """
+        await self.store.save_homework_exam(assignment_id, exam)
+
+    async def for_homework(self, assignment_id: int, bank_id: str) -> Exam | None:
+        """The exam a homework's members sit: the one it was set as, else its quiz's own exam
+        mode; None: it is played as a quiz.
+
+        Raises:
+            UnknownBank: no such bank.
+        """
+        kept = await self.store.homework_exam(assignment_id)
+        if kept is not None:
+            return kept
+        _, own = await self.exam_of(bank_id)
+        return own
+
     async def terms(self, attempt_id: int) -> ExamTerms | None:
         """The attempt's terms (cached), or None when it is no exam."""
         terms = self._terms.get(attempt_id)

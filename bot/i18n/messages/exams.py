@@ -38,6 +38,9 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("exam.your_answer", "Your answer: {answer}"),
     N_("exam.right_answer", "Right answer: {answer}"),
     N_("exam.blank", "none"),
+    # --- homework sat as an exam: its results in the group ---
+    # Translators: to a group. {average} and {total} are numbers of marks, such as 11.5 and 16.
+    N_("exam.results_average", "Average: {average} of {total} marks."),
     # --- the maker's setting in /myquizzes ---
     N_("exam.button_setting", "📝 Exam mode"),
     N_("exam.setting_off", "Off: the quiz is played with feedback after each question."),
