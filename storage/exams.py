@@ -61,6 +61,16 @@ class ExamStatements(Statements):
         )
         return changed == 1
 
+    async def submit_left_exam(self, attempt_id: int) -> bool:
+        """See :meth:`bot.features.exams.ports.ExamStore.submit_left_exam`."""
+        changed = await self._write(
+            "UPDATE attempts SET status = 'finished' WHERE attempt_id = ? AND status = 'abandoned'"
+            " AND ended_at IS NOT NULL"
+            " AND EXISTS (SELECT 1 FROM exam_attempts e WHERE e.attempt_id = attempts.attempt_id)",
+            (attempt_id,),
+        )
+        return changed == 1
+
     async def save_homework_exam(self, assignment_id: int, exam: Exam) -> None:
         """See :meth:`bot.features.exams.ports.ExamStore.save_homework_exam`."""
         await self._write(

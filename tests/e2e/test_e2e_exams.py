@@ -26,7 +26,7 @@ from tests.support.person import Person
 from tests.support.screens import buttons, correct_label, shown_options, wrong_label
 
 BANK_ID = "exam-bank"
-ANN, BEN, TEACHER = 901, 902, 903
+ANN, BEN, TEACHER, CARL = 901, 902, 903, 904
 GROUP = -1001234567890
 DAY = 86_400.0
 MINUTE = 60.0
@@ -260,12 +260,14 @@ async def test_a_maker_sets_exam_mode_in_myquizzes_and_learners_sit_it(fake, run
 async def test_homework_on_an_exam_is_sat_once_and_marked_in_the_results_and_csv(hall) -> None:
     """Homework set as an exam (``/assign ... exam 5``: the quiz's marking, 5 minutes): each
     member sits one exam from their first tap of the link (Ann's time runs out with one
-    question blank, Ben finishes), the group's results and the admin's CSV are in marks, and
-    the link then offers practice only."""
+    question blank, Ben finishes, Carl stops after one: his exam counts as he left it), the
+    group's results and the admin's CSV are in marks, and the link then offers practice
+    only."""
     fake = hall.fake
     teacher = Person(fake, TEACHER, "Teacher", "en")
     ann, ben = Person(fake, ANN, "Ann", "en"), Person(fake, BEN, "Ben", "en")
-    fake.add_group(GROUP, "Class", admins=[TEACHER], members=[ANN, BEN])
+    carl = Person(fake, CARL, "Carl", "en")
+    fake.add_group(GROUP, "Class", admins=[TEACHER], members=[ANN, BEN, CARL])
     await teacher.say("/start", replies=1)
 
     def group_messages() -> list[dict]:
@@ -296,12 +298,17 @@ async def test_homework_on_an_exam_is_sat_once_and_marked_in_the_results_and_csv
     assert "Score: 16 of 16 marks" in end[0]["text"]
     again = await open_link(ann, 3)  # one counted attempt: the link now offers practice
     assert any(b.get("callback_data", "").startswith("a:") for b in buttons(again[-1]))
+    await open_link(carl)  # Carl answers one, stops, and comes back: his exam was sat
+    await answer(hall, carl, True)
+    await carl.say("/stop")
+    again = await open_link(carl, 3)
+    assert any(b.get("callback_data", "").startswith("a:") for b in buttons(again[-1]))
 
     posts = len(group_messages())
     hall.clock.advance(2 * DAY)
     await fake.wait_for(lambda: len(group_messages()) > posts)
     results = "\n".join(m["text"] for m in group_messages()[posts:])
-    assert "Average: 11.5 of 16 marks." in results
+    assert "Average: 9.0 of 16 marks." in results  # (7 + 16 + 4) / 3
     assert "16 of 16" in results and "7 of 16" in results
     document = await fake.wait_for(
         lambda: next(
@@ -315,3 +322,4 @@ async def test_homework_on_an_exam_is_sat_once_and_marked_in_the_results_and_csv
     for row in rows[1:]:
         marks.setdefault(int(row[0]), []).append(float(row[-1]))
     assert sorted(marks[ANN]) == [-1.0, 4.0, 4.0] and marks[BEN] == [4.0] * 4
+    assert marks[CARL] == [4.0]

@@ -58,3 +58,19 @@ async def test_a_homework_exam_is_kept_and_replaced(store) -> None:
     await store.save_homework_exam(assignment.id, Exam(5, 4.0, 1.0, 3))
     await store.save_homework_exam(assignment.id, Exam(7, 4.0, 0.5, None))
     assert await store.homework_exam(assignment.id) == Exam(7, 4.0, 0.5, None)
+
+
+async def test_an_exam_left_is_submitted_as_it_was_left_and_a_quiz_is_not(store) -> None:
+    exam = await store.start_attempt(1, "bank", 1, PLAN, 100.0)
+    await store.save_exam(ExamTerms(exam.id, 10, 700.0, {"q3": 1.0, "q1": 1.0}, 0.0))
+    assert await record(store, exam, Answer("q3", 0, True, 120.0)) == "recorded"
+    assert not await store.submit_left_exam(exam.id)  # still active: not left
+    await store.abandon(exam.id, 130.0)
+    assert await store.submit_left_exam(exam.id)
+    assert not await store.submit_left_exam(exam.id)  # once
+    left = await store.attempt(exam.id)
+    assert (left.status, left.ended_at, set(left.answers)) == ("finished", 130.0, {"q3"})
+    quiz = await store.start_attempt(2, "bank", 1, PLAN, 100.0)
+    await store.abandon(quiz.id, 130.0)
+    assert not await store.submit_left_exam(quiz.id)  # no exam: stays abandoned
+    assert (await store.attempt(quiz.id)).status == "abandoned"

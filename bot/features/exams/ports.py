@@ -36,6 +36,15 @@ class ExamStore(Protocol):
         """
         ...
 
+    async def submit_left_exam(self, attempt_id: int) -> bool:
+        """Finish an exam attempt that was left (abandoned: /stop, another quiz started) with
+        what was answered, at the moment it was left.
+
+        Returns:
+            Whether it was (False: it is no longer abandoned, or no exam).
+        """
+        ...
+
     async def save_homework_exam(self, assignment_id: int, exam: Exam) -> None:
         """Keep the exam that the homework ``assignment_id``'s members sit (replacing any)."""
         ...

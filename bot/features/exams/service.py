@@ -126,6 +126,20 @@ class ExamService:
         self._terms[attempt.id] = terms
         return Sitting(attempt, terms, bank)
 
+    async def submit_left(self, attempt_id: int, user_id: int) -> bool:
+        """An exam sat once (homework): the exam attempt ``attempt_id``, if it was left
+        (abandoned), is submitted with what was answered, as of when it was left.
+
+        Returns:
+            Whether it was an exam left, now submitted.
+        """
+        if await self.terms(attempt_id) is None:
+            return False
+        submitted = await self.store.submit_left_exam(attempt_id)
+        if submitted:
+            self.quiz.changed_elsewhere(user_id)
+        return submitted
+
     async def set_for_homework(self, assignment_id: int, exam: Exam) -> None:
         """Keep ``exam`` as the one the homework ``assignment_id``'s members sit.
 

@@ -274,6 +274,11 @@ class HomeworkService:
                     )
                     attempt, updated = await self.quiz.current(active)
                     return Opened(assignment, attempt, counts=True, resumed=True, updated=updated)
+                if self.exams is not None and await self.exams.submit_left(
+                    member.attempt_id, user_id
+                ):  # an exam is sat once: the one left counts as it was
+                    assignment = await self.assignment(assignment.id)
+                    continue
             attempt = await self._start(user_id, assignment, language)
             if await self.store.link_attempt(
                 assignment.id,
