@@ -35,7 +35,7 @@ from bot.features.preferences.catalogs import catalog_for
 from bot.features.privacy import handlers as privacy
 from bot.features.private import handlers
 from bot.features.private import settings_handlers as private_settings
-from bot.features.private.handlers import BANK_LINK, LIST_LINK
+from bot.features.private.handlers import LIST_LINK
 from bot.i18n import Catalog
 from bot.kernel.engine import QuizError
 from bot.render import callbacks as render_callbacks
@@ -391,8 +391,9 @@ START_LINKS: tuple[StartLink, ...] = (
     teachers.QUESTION_LINK,  # q_<session>_<position>: a group reveal's "in my language"
     homework.HOMEWORK_LINK,  # hw<token>: a homework's button
     LIST_LINK,  # list_quizzes: the button above an inline query's empty results
-    exams.EXAM_LINK,  # a bank with exam mode, or an exam under way; else the private quiz's
-    BANK_LINK,  # anything else: a bank's id (last: it takes every payload)
+    # anything else: a bank's id (last: it takes every payload), opened as an exam when the bank
+    # has exam mode or the user's exam is under way, else as the private quiz's BANK_LINK
+    exams.EXAM_LINK,
 )
 """The private ``/start`` payloads, in the order they are tried: each feature declares its
 :class:`~bot.telegram.common.StartLink` beside its handler and adds it here."""

@@ -17,6 +17,7 @@ import yaml
 
 from bot import i18n
 from bot.bankload import load_banks
+from bot.features.exams.rules import draw, paper_seed
 from bot.kernel.bank import Bank
 from tests.support import bankgen
 from tests.support.botrun import RunningBot
@@ -172,8 +173,8 @@ async def test_a_restart_mid_exam_keeps_the_paper_and_the_time_left(hall) -> Non
         assert prompt_of(question, hall.bank) == prompt_of(second, hall.bank)
         assert LEFT.search(question["text"])[1] == "7:00"
         # past the deadline while the bot is down: submitted at the next start
-        hall.clock.advance(8 * MINUTE)
         await runner.stop()
+        hall.clock.advance(8 * MINUTE)
         before = len(ann.bot_messages())
         runner = await RunningBot(
             hall.fake, hall.db, bank_paths=(hall.folder,), clock=hall.clock, exam_interval=0.2
@@ -189,12 +190,17 @@ async def test_a_restart_mid_exam_keeps_the_paper_and_the_time_left(hall) -> Non
 
 
 async def test_two_learners_get_their_own_papers_and_a_retake_draws_again(hall) -> None:
+    hall.clock.now = 1_800_000_000.0  # a fixed moment: the same two papers on every run
     ann, ben = Person(hall.fake, ANN, "Ann", "en"), Person(hall.fake, BEN, "Ben", "en")
     await start_exam(hall, ann)
     await start_exam(hall, ben)
     store = hall.runner.app.bot_data.services.quiz.store
-    papers = [(await store.active_attempt(user)).plan for user in (ANN, BEN)]
+    attempts = [await store.active_attempt(user) for user in (ANN, BEN)]
+    papers = [attempt.plan for attempt in attempts]
     assert papers[0] != papers[1]
+    for user, attempt in zip((ANN, BEN), attempts, strict=True):  # each the draw of its seed
+        seed = paper_seed(hall.bank, user, attempt.started_at)
+        assert attempt.plan == draw(hall.bank, hall.bank.exam, seed)
     for paper in papers:
         assert len(set(paper.question_order)) == 4
         assert set(paper.question_order) <= {q.id for q in hall.bank.questions}
