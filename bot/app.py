@@ -39,6 +39,7 @@ from bot.config import ConfigError, Settings
 from bot.features.admin import handlers as admin
 from bot.features.daily import handlers as daily
 from bot.features.daily import jobs as daily_jobs
+from bot.features.exams import jobs as exam_jobs
 from bot.features.groups import handlers as group
 from bot.features.groups import teachers
 from bot.features.homework import assignment_handlers as assignments
@@ -348,6 +349,16 @@ async def _post_init(app: QuizApplication) -> None:
             first=0.0,
             name="homework",
             job_kwargs={"coalesce": True, "max_instances": 2},
+        )
+        # exams: deadlines stored, so an exam whose time ran out while the bot was down is
+        # submitted by the first pass
+        interval = app.bot_data.exam_interval or exam_jobs.EXAM_INTERVAL
+        app.job_queue.run_repeating(
+            job_pass(exam_jobs.exam_pass),
+            interval=interval,
+            first=0.0,
+            name="exams",
+            job_kwargs={"coalesce": True},
         )
     if app.job_queue is not None:  # the question of the day: stored schedules too
         every = app.bot_data.daily_interval  # shorter in tests

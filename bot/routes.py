@@ -23,6 +23,7 @@ from telegram.ext import CallbackQueryHandler
 
 from bot import i18n
 from bot.features.daily import handlers as daily
+from bot.features.exams import handlers as exams
 from bot.features.groups import handlers as group
 from bot.features.groups import teachers
 from bot.features.homework import assignment_handlers as assignments
@@ -35,7 +36,7 @@ from bot.features.preferences.catalogs import catalog_for
 from bot.features.privacy import handlers as privacy
 from bot.features.private import handlers
 from bot.features.private import settings_handlers as private_settings
-from bot.features.private.handlers import BANK_LINK, LIST_LINK, open_bank
+from bot.features.private.handlers import LIST_LINK
 from bot.i18n import Catalog
 from bot.kernel.engine import QuizError
 from bot.render import callbacks as render_callbacks
@@ -113,6 +114,7 @@ TOASTS = merge_toasts(
     homework.TOASTS,
     daily.TOASTS,
     privacy.TOASTS,
+    exams.TOASTS,
     quizzes.TOASTS,
 )
 """Every refusal the core raises (the class itself, not its bases) -> the catalog key of the
@@ -125,6 +127,22 @@ def _supported(button: render_callbacks.LanguageButton) -> bool:
 
 
 _ROUTES = (
+    # exam mode: Start, an answer without feedback, a tick
+    Route(
+        render_callbacks.ExamStartButton,
+        Chats.PRIVATE,
+        lambda tap: exams.on_start(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.ExamAnswerButton,
+        Chats.PRIVATE,
+        lambda tap: exams.on_answer(tap.query, tap.context, tap.button, tap.t),
+    ),
+    Route(
+        render_callbacks.ExamTickButton,
+        Chats.PRIVATE,
+        lambda tap: exams.on_tick(tap.query, tap.context, tap.button, tap.t),
+    ),
     Route(
         render_callbacks.AnswerButton,
         Chats.PRIVATE,
@@ -373,8 +391,8 @@ async def cmd_start(update: Update, context: Context) -> None:
     assert user is not None and chat is not None
     t = await catalog_for(context, user)
     payload = context.args[0] if context.args else None
-    if payload is None:
-        await open_bank(context, chat.id, user, None, t)
+    if payload is None:  # an exam under way is resumed, else the private quiz's
+        await exams.open_exam(context, chat.id, user, None, t)
         return
     link = next(link for link in START_LINKS if link.takes(payload))
     await link.open(context, chat.id, user, payload, t)
@@ -384,7 +402,9 @@ START_LINKS: tuple[StartLink, ...] = (
     teachers.QUESTION_LINK,  # q_<session>_<position>: a group reveal's "in my language"
     homework.HOMEWORK_LINK,  # hw<token>: a homework's button
     LIST_LINK,  # list_quizzes: the button above an inline query's empty results
-    BANK_LINK,  # anything else: a bank's id (last: it takes every payload)
+    # anything else: a bank's id (last: it takes every payload), opened as an exam when the bank
+    # has exam mode or the user's exam is under way, else as the private quiz's BANK_LINK
+    exams.EXAM_LINK,
 )
 """The private ``/start`` payloads, in the order they are tried: each feature declares its
 :class:`~bot.telegram.common.StartLink` beside its handler and adds it here."""

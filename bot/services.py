@@ -22,6 +22,8 @@ from bot.bankload.dump import dump_bank
 from bot.checkpool import CheckPool
 from bot.features.daily.ports import DailyStore
 from bot.features.daily.service import DailyService
+from bot.features.exams.ports import ExamStore
+from bot.features.exams.service import ExamService
 from bot.features.groups.ports import GroupStore, SessionLeases
 from bot.features.groups.service import GroupService
 from bot.features.groups.sessions import SessionRunner
@@ -86,6 +88,8 @@ class Services:
     """/newquiz drafts."""
     homework: HomeworkService
     """Homework in groups: /assign, its deep links, the homework pass; chats' time zones."""
+    exams: ExamService
+    """Exam mode: exams started, answered without feedback, submitted at their deadline."""
     monitoring: MonitoringServer | None
     """``/healthz`` and ``/metrics`` (``--metrics``), not started yet when made."""
     chart_warm_up: asyncio.Task[None]
@@ -208,7 +212,9 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
     )
     # homework: its attempts are private attempts of the quiz service; the store keeps both
     # homework and the chats' time zones
-    homework = HomeworkService(store, store, quiz, clock=data.clock)
+    # exams: private attempts of the quiz service, with their terms and deadlines
+    exams = ExamService(quiz, store, clock=data.clock)
+    homework = HomeworkService(store, store, quiz, clock=data.clock, exams=exams)
     return Services(
         banks=banks,
         quiz=quiz,
@@ -221,6 +227,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
         translations=Translations(store, data.clock),
         creators=creators,
         homework=homework,
+        exams=exams,
         store=store,
         leases=leases,
         sessions=runner,
@@ -244,6 +251,7 @@ class OpenStore(
     DailyStore,
     HomeworkStore,
     TimeZoneStore,
+    ExamStore,
     Protocol,
 ):
     """The open storage: the services' ports, and what the front end does with it besides
@@ -295,6 +303,7 @@ def install(app: QuizApplication, made: Services) -> None:
             made.translations,
             made.creators,
             made.homework,
+            made.exams,
             made.sessions,
             made.daily,
             made.imports,

@@ -31,6 +31,7 @@ from bot.kernel.ports import StorageError
 from storage.attempts import AttemptStatements
 from storage.backup import DatabaseLock, InstanceLock
 from storage.daily import DailyStatements
+from storage.exams import ExamStatements
 from storage.groups import GroupStatements
 from storage.handled import HandledMarks
 from storage.homework import HomeworkStatements
@@ -66,6 +67,7 @@ class SQLiteStore(
     SharedReportStatements,
     DailyStatements,
     SharedPromptStatements,
+    ExamStatements,
 ):
     """The quiz's storage in one SQLite file. Create with :meth:`open`; close with :meth:`close`.
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.bankload.checker import Checker
+from bot.bankload.exam import question_marks
 from bot.bankload.problems import show
 from bot.bankload.values import described, got, is_id, is_picture, never
 from bot.bankload.yaml_positions import Pos, YamlMapping
@@ -41,6 +42,7 @@ QUESTION_OPTIONAL = (
     "explanation",
     "source",
     "waive",
+    "marks",
 )
 """A question's optional keys."""
 _KINDS = tuple(str(kind) for kind in QuestionKind)
@@ -125,6 +127,7 @@ def parse_question(  # noqa: C901 - a question's keys checked in file order
     picture = _picture(check, node)
     waived = _waived(check, node)
     shuffle = _shuffle(check, node)
+    marks = question_marks(check, node)
     options: list[Option] = []
     if kind == TRUE_FALSE:
         options = _true_false(check, node, languages)
@@ -165,7 +168,16 @@ def parse_question(  # noqa: C901 - a question's keys checked in file order
         return None
     assert kind is not None
     return Question(
-        question_id, prompt, tuple(options), explanation, source, kind, picture, waived, shuffle
+        question_id,
+        prompt,
+        tuple(options),
+        explanation,
+        source,
+        kind,
+        picture,
+        waived,
+        shuffle,
+        marks,
     )
 
 

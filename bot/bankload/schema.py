@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 
 from bot.bankload.checker import Checker, TooManyProblems, too_many_problems
+from bot.bankload.exam import EXAM_KEYS, EXAM_OPTIONAL, parse_exam
 from bot.bankload.locate import yaml_problem
 from bot.bankload.problems import BankError, BankProblem, show
 from bot.bankload.questions import (
@@ -62,6 +63,9 @@ _FIELDS = frozenset(
         "text",
         "correct",
         "title",
+        "exam",
+        *EXAM_OPTIONAL,
+        *EXAM_KEYS,
     )
 )
 """Every key the format has, at any level but a language's: how a key that lost its colon is
@@ -112,7 +116,7 @@ def _checked(check: Checker, data: Any) -> Bank:  # noqa: C901 - the bank's keys
         BankError: its problems, in the order of the file.
         TooManyProblems: :data:`~bot.bankload.checker.MAX_PROBLEMS` were found, and more.
     """
-    root = check.mapping(data, (1, 1), "(bank)", required=_BANK_KEYS, optional=("guide",))
+    root = check.mapping(data, (1, 1), "(bank)", required=_BANK_KEYS, optional=("guide", "exam"))
     if root is None:
         raise BankError(check.problems)
     line_of = root.at
@@ -224,6 +228,10 @@ def _checked(check: Checker, data: Any) -> Bank:  # noqa: C901 - the bank's keys
             if question is not None:
                 questions.append(question)
         check.question_id = check.question_number = None
+    exam = None
+    if "exam" in root:
+        count = len(questions_value) if isinstance(questions_value, list) else 0
+        exam = parse_exam(check, root["exam"], line_of("exam"), count)
 
     if check.problems:
         raise BankError(_in_order(check.problems))
@@ -238,6 +246,7 @@ def _checked(check: Checker, data: Any) -> Bank:  # noqa: C901 - the bank's keys
         description=description,
         questions=tuple(questions),
         guide=guide,
+        exam=exam,
         positions=check.positions,
     )
 

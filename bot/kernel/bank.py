@@ -131,6 +131,8 @@ class Question:
         shuffle: False when the options keep the bank's order in every attempt (the bank
             format's ``shuffle: false``: options with an order of their own, such as "Stage 0"
             to "Stage 3"); see :attr:`shuffled`.
+        marks: What a right answer scores in an exam (the bank format's ``marks``), or None:
+            the exam's default (:attr:`Exam.marks`); not counted in the fingerprint.
     """
 
     id: str
@@ -142,6 +144,7 @@ class Question:
     picture: str | None = None
     waived: frozenset[str] = frozenset()
     shuffle: bool = True
+    marks: float | None = None
 
     @property
     def shuffled(self) -> bool:
@@ -204,6 +207,32 @@ class Question:
         return hashlib.blake2b(canonical.encode("utf-8"), digest_size=8).hexdigest()
 
 
+MAX_EXAM_MINUTES = 600
+"""Longest exam, in minutes (ten hours): a timer for a sitting, not for days."""
+MAX_MARKS = 100.0
+"""Most marks a question may score, or a wrong answer cost (the bank format's ``marks`` and
+``penalty``)."""
+
+
+@dataclass(frozen=True)
+class Exam:
+    """A quiz's exam mode (the bank format's ``exam`` block): one timer for the attempt, no
+    feedback until the end, marks per question with a penalty for a wrong answer, and a draw of
+    questions from the bank for each attempt.
+
+    Attributes:
+        minutes: The whole attempt's time, in minutes (1 to :data:`MAX_EXAM_MINUTES`).
+        marks: What a right answer scores, where a question says nothing (default 1).
+        penalty: Marks taken for a wrong answer (0 or more; a blank answer costs nothing).
+        draw: Questions drawn for each attempt, or None for every question of the bank.
+    """
+
+    minutes: int
+    marks: float = 1.0
+    penalty: float = 0.0
+    draw: int | None = None
+
+
 @dataclass(frozen=True)
 class Guide:
     """An optional link to a guide, shown as a URL button."""
@@ -225,6 +254,7 @@ class Bank:
     description: Text
     questions: tuple[Question, ...]
     guide: Guide | None = None
+    exam: Exam | None = None
     path: Path | None = field(default=None, compare=False)
     positions: Mapping[tuple[str | None, str], tuple[int, int]] = field(
         default_factory=dict, compare=False, repr=False

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.kernel.bank import Bank, Question, Text
+from bot.kernel.bank import Bank, Exam, Question, Text
 from bot.kernel.textformat import TypedQuestion
 
 TRUE_FALSE = "true-false"
@@ -50,6 +50,25 @@ def question_data(question: Question) -> dict[str, object]:
         data["source"] = {"title": question.source.title, "url": question.source.url}
     if question.waived:
         data["waive"] = sorted(question.waived)
+    if question.marks is not None:
+        data["marks"] = _number(question.marks)
+    return data
+
+
+def _number(value: float) -> int | float:
+    """A number of marks as YAML writes it best: 4, not 4.0."""
+    return int(value) if value == int(value) else value
+
+
+def exam_data(exam: Exam) -> dict[str, object]:
+    """A quiz's exam mode as the ``exam`` block of the bank format (defaults left out)."""
+    data: dict[str, object] = {"minutes": exam.minutes}
+    if exam.marks != 1:
+        data["marks"] = _number(exam.marks)
+    if exam.penalty:
+        data["penalty"] = _number(exam.penalty)
+    if exam.draw is not None:
+        data["draw"] = exam.draw
     return data
 
 
@@ -67,6 +86,8 @@ def bank_data(bank: Bank) -> dict[str, object]:
     }
     if bank.guide is not None:
         data["guide"] = {"url": bank.guide.url, "label": text_data(bank.guide.label)}
+    if bank.exam is not None:
+        data["exam"] = exam_data(bank.exam)
     data["questions"] = [question_data(question) for question in bank.questions]
     return data
 
@@ -91,7 +112,7 @@ def localized(data: Mapping[str, Any], languages: tuple[str, ...] | list[str]) -
             return [widen(item) for item in value]
         return value
 
-    kept = ("id", "kind", "picture", "answer", "shuffle", "source", "waive")
+    kept = ("id", "kind", "picture", "answer", "shuffle", "source", "waive", "marks")
     return {key: (value if key in kept else widen(value)) for key, value in data.items()}
 
 

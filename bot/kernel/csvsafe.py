@@ -62,6 +62,8 @@ class CsvRow:
         answered_at: When (ISO 8601 in the chat's time zone).
         started_at: When the attempt started (ISO 8601).
         finished_at: When it finished before the deadline (ISO 8601), "" if it did not.
+        marks: What the answer scored in an exam (its marks, or minus the penalty); None
+            outside exams (the CSV then has no ``marks`` column).
     """
 
     user_id: int
@@ -73,6 +75,7 @@ class CsvRow:
     answered_at: str
     started_at: str
     finished_at: str
+    marks: float | None = None
 
     HEADER = (
         "user_id",

@@ -271,6 +271,8 @@ QUIZ_ACTIONS = (
     "later",
     "droplang",
     "skiplang",
+    "exam",
+    "examset",
 )
 """What a :class:`QuizButton` does (``bot.features.myquizzes.handlers`` handles each)."""
 
@@ -296,7 +298,7 @@ class SheetButton:
     was at ``version`` (``bot.features.importing.sheet_handlers``: the export is the importing
     room's, which writes quiz sheets)."""
 
-    PREFIX: ClassVar[str] = "xs"
+    PREFIX: ClassVar[str] = "xl"
     FIELDS: ClassVar[str | None] = rf"(c-[a-z0-9]{{10}}):{INT}"
     quiz_id: str
     version: int
@@ -329,6 +331,43 @@ class SubmitButton:
 
     attempt_id: int
     position: int
+    ticked: int
+
+
+@dataclass(frozen=True)
+class ExamStartButton:
+    """Start an exam of the bank (its timer starts with this tap)."""
+
+    PREFIX: ClassVar[str] = "xs"
+    FIELDS: ClassVar[str | None] = BANK_ID
+
+    bank_id: str
+
+
+@dataclass(frozen=True)
+class ExamAnswerButton:
+    """Answer the question at ``position`` of an exam attempt with the slots ``ticked`` (bit
+    ``s`` for slot ``s``): one slot for one tap, the ticked ones for Submit."""
+
+    PREFIX: ClassVar[str] = "xa"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}:{TICKS}"
+
+    attempt_id: int
+    position: int
+    ticked: int
+
+
+@dataclass(frozen=True)
+class ExamTickButton:
+    """Tick or untick ``slot`` of the exam question at ``position`` (ticks as
+    :class:`TickButton`'s: in the buttons until Submit)."""
+
+    PREFIX: ClassVar[str] = "xt"
+    FIELDS: ClassVar[str | None] = rf"{INT}:{INT}:{SLOT}:{TICKS}"
+
+    attempt_id: int
+    position: int
+    slot: int
     ticked: int
 
 
@@ -498,6 +537,9 @@ CallbackButton = (
     | DailyAnswerButton
     | DailySettingButton
     | DailyChannelButton
+    | ExamStartButton
+    | ExamAnswerButton
+    | ExamTickButton
 )
 
 BUTTON_KINDS: tuple[type[CallbackButton], ...] = typing.get_args(CallbackButton)

@@ -71,6 +71,8 @@ class BotData:
     ``bot.features.daily.jobs.DAILY_INTERVAL`` (shorter in tests)."""
     homework_interval: float | None = None
     """Seconds between homework passes; None: ``homework_jobs.HOMEWORK_INTERVAL``."""
+    exam_interval: float | None = None
+    """Seconds between the exams' passes; None: ``exams.jobs.EXAM_INTERVAL``."""
     # set in post_init, cleared in post_shutdown
     services: object = None
     """The :class:`~bot.services.Services` (None before post_init and after

@@ -40,6 +40,7 @@ from bot.features.privacy.ports import DeletedData
 from bot.kernel.members import DELETED_NAME, pseudonyms
 from bot.kernel.ports import StorageError
 from storage.daily import DailyStatements
+from storage.exams import ExamStatements
 from storage.handled import HandledMarks
 from storage.homework import HomeworkStatements
 from storage.leases import PostgresLeases
@@ -68,6 +69,7 @@ class PostgresStore(
     SharedReportStatements,
     DailyStatements,
     SharedPromptStatements,
+    ExamStatements,
 ):
     """The quiz's storage in a PostgreSQL database. Create with :meth:`open`; close with
     :meth:`close`.

@@ -33,7 +33,7 @@ WIRE = [
     (render_callbacks.RightOptionButton(1700000000000, 4, 11), "no:1700000000000:4:11"),
     (render_callbacks.RightDoneButton(1700000000000, 4), "nc:1700000000000:4"),
     (render_callbacks.QuizButton("question", "c-0a1b2c3d4e", 6, 2), "m:question:c-0a1b2c3d4e:6:2"),
-    (render_callbacks.SheetButton("c-0a1b2c3d4e", 6), "xs:c-0a1b2c3d4e:6"),
+    (render_callbacks.SheetButton("c-0a1b2c3d4e", 6), "xl:c-0a1b2c3d4e:6"),
     (render_callbacks.HomeworkButton("by", 31, 86400), "h:by:31:86400"),
     (render_callbacks.AssignButton("2024", 0), "ha:2024:0"),
     (render_callbacks.TickButton(42, 3, 1, 5), "at:42:3:1:5"),
@@ -52,6 +52,9 @@ WIRE = [
         render_callbacks.DailyChannelButton(-1001234567890, "on", "1439", "-"),
         "dc:-1001234567890:on:1439:-",
     ),
+    (render_callbacks.ExamStartButton("deepspeed-megatron"), "xs:deepspeed-megatron"),
+    (render_callbacks.ExamAnswerButton(42, 3, 4), "xa:42:3:4"),
+    (render_callbacks.ExamTickButton(42, 3, 2, 5), "xt:42:3:2:5"),
 ]
 """One button of every kind and its callback data, as the bot has always sent it (text fields
 of digits only among them: they stay text)."""

@@ -36,6 +36,8 @@ class RunningBot:
             (``BotData.daily_interval``); None: the bot's.
         homework_interval: Seconds between homework passes (``BotData.homework_interval``);
             None: the bot's.
+        exam_interval: Seconds between the exams' passes (``BotData.exam_interval``); None:
+            the bot's.
     """
 
     fake: FakeBotAPI
@@ -48,6 +50,7 @@ class RunningBot:
     reminder_interval: float | None = None
     daily_interval: float | None = None
     homework_interval: float | None = None
+    exam_interval: float | None = None
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
     _port: int = 0
@@ -83,6 +86,7 @@ class RunningBot:
         app.bot_data.reminder_interval = self.reminder_interval
         app.bot_data.daily_interval = self.daily_interval
         app.bot_data.homework_interval = self.homework_interval
+        app.bot_data.exam_interval = self.exam_interval
         self._stop = asyncio.Event()
         task = self._task = asyncio.create_task(serve(app, self._stop, poll_timeout=1))
         task.add_done_callback(lambda _: self.fake.signal())  # wakes the waits below

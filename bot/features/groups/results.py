@@ -152,10 +152,20 @@ def summary(session: GroupSession, answers: Iterable[GroupAnswer]) -> list[Quest
 def homework_csv(rows: Iterable[CsvRow]) -> str:
     """The CSV of a homework's answers (RFC 4180, ``\\r\\n`` line ends, the header
     :attr:`~bot.kernel.csvsafe.CsvRow.HEADER` first): one row per member and question
-    answered, each cell made safe (:func:`safe_row`)."""
+    answered, each cell made safe (:func:`safe_row`); with a ``marks`` column last when the
+    homework was sat as an exam."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(safe_row(CsvRow.HEADER))
+    rows = list(rows)
+    marked = any(row.marks is not None for row in rows)  # homework sat as an exam
+    writer.writerow(safe_row((*CsvRow.HEADER, "marks") if marked else CsvRow.HEADER))
     for row in rows:
-        writer.writerow(safe_row(row.cells()))
+        cells: tuple[object, ...] = row.cells()
+        if marked:  # a number, written as digits and a sign (never taken for a formula)
+            value = row.marks
+            cells = (
+                *cells,
+                None if value is None else int(value) if value == int(value) else value,
+            )
+        writer.writerow(safe_row(cells))
     return out.getvalue()

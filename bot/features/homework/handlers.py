@@ -17,6 +17,9 @@ import logging
 from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.error import TelegramError
 
+from bot.features.exams import handlers as exam_handlers
+from bot.features.exams.rules import assigned_exam
+from bot.features.exams.service import ExamService
 from bot.features.homework import jobs, screens
 from bot.features.homework.rules import (
     OPEN,
@@ -36,6 +39,7 @@ from bot.features.preferences.catalogs import group_catalog
 from bot.features.private import screens as private_screens
 from bot.features.private.service import QuizService
 from bot.i18n import Catalog
+from bot.kernel.bank import Exam
 from bot.kernel.engine import QuizError, UnknownBank
 from bot.kernel.zones import UnknownZone
 from bot.render import callbacks as render_callbacks
@@ -112,7 +116,8 @@ async def cmd_assign(update: Update, context: Context) -> None:
     if len(args) == 1:
         await _send(update, context, screens.assign_deadline(bank, zone, t, HTML))
         return
-    text = " ".join(args[1:])
+    words, exam = assigned_exam(args[1:], bank.exam)  # "... exam [minutes]": sat as an exam
+    text = " ".join(words)
     try:
         deadline = await hw.deadline(chat.id, text)
     except DeadlineUnreadable:
@@ -131,7 +136,7 @@ async def cmd_assign(update: Update, context: Context) -> None:
     user = update.effective_user
     setter = (0, "") if anonymous or user is None else (user.id, actor_name(update))
     try:
-        await _assign(context, chat.id, thread_of(message), bank_id, deadline, setter, t)
+        await _assign(context, chat.id, thread_of(message), bank_id, deadline, setter, t, exam)
     except Dropped:  # the group's budget is spent: the refusal may be dropped as well
         with contextlib.suppress(Dropped):
             await reply(update, context, t("hw.post_failed"))
@@ -156,6 +161,7 @@ async def _assign(
     deadline: float,
     setter: tuple[int, str],
     t: Catalog,
+    exam: Exam | None = None,
 ) -> Assignment:
     """Store the homework and post its group message; homework whose message the group's
     budget would not let out is cancelled again (nothing half-set stays).
@@ -172,6 +178,7 @@ async def _assign(
         set_by=setter[0],
         set_by_name=setter[1],
         thread_id=thread_id,
+        exam=exam,
     )
     try:
         await jobs.post(context, assignment)
@@ -284,6 +291,12 @@ async def open_link(context: Context, chat_id: int, user: User, token: str, t: C
         return
     bank = await quiz.bank_of(opened.attempt)
     await send(context, chat_id, screens.homework_opened(opened, zone, hw.now(), t, HTML))
+    exams = reach(context, ExamService)
+    if opened.counts and await exams.terms(opened.attempt.id) is not None:  # sat as an exam
+        await exam_handlers.show(
+            context, chat_id, await exams.sitting(user.id, opened.attempt.id), t
+        )
+        return
     if opened.resumed:
         for screen in private_screens.current_screens(
             bank, opened.attempt, opened.updated, t, HTML

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 
+from bot.features.exams.rules import ExamTerms
 from bot.features.homework.rules import Assignment, HomeworkAnswer, HomeworkResults, Missed, Place
 from bot.kernel.analysis import Response, analyse
 from bot.kernel.bank import Bank, Question
@@ -63,12 +64,31 @@ def _seconds(answer: HomeworkAnswer) -> float:
     return (answer.finished_at - answer.started_at) if answer.finished_at is not None else 0.0
 
 
+def _marks(answer: HomeworkAnswer, terms: Mapping[int, ExamTerms]) -> float | None:
+    """What ``answer`` scored in its exam (its question's marks, or less the penalty); None
+    when its attempt is no exam."""
+    found = terms.get(answer.attempt_id)
+    if found is None:
+        return None
+    return found.marks.get(answer.question_id, 1.0) if answer.correct else -found.penalty
+
+
+def _score(given: Sequence[HomeworkAnswer], terms: Mapping[int, ExamTerms]) -> tuple[float, float]:
+    """A counted attempt's score and its most: right answers of the questions answered, or,
+    for an exam, its marks (:func:`bot.features.exams.rules.mark`'s rule) of the paper's."""
+    found = terms.get(given[0].attempt_id)
+    if found is None:
+        return sum(a.correct for a in given), len(given)
+    return round(sum(_marks(a, terms) or 0.0 for a in given), 4), round(found.total, 4)
+
+
 def summarize(
     assignment: Assignment,
     opened: int,
     answers: Sequence[HomeworkAnswer],
     bank: Bank | None,
     zone: str,
+    terms: Mapping[int, ExamTerms] | None = None,
 ) -> HomeworkResults:
     """The results of ``assignment``.
 
@@ -80,16 +100,19 @@ def summarize(
         bank: The quiz at its latest version (None when gone: questions are numbered 0 and
             options by their number).
         zone: The chat's time zone (the CSV's times).
+        terms: Attempt id -> its exam's terms, for the attempts sat as exams: their scores
+            are marks, and the CSV has each answer's marks.
 
     Places rank by right answers, then by the time from the attempt's start to its finish;
     members with the same score and the same whole seconds share a rank.
     """
+    terms = terms or {}
     counted: dict[int, list[HomeworkAnswer]] = defaultdict(list)
     for answer in answers:
         if answer.finished_at is not None:
             counted[answer.user_id].append(answer)
     ranked = sorted(
-        ((sum(a.correct for a in given), len(given), given[0]) for given in counted.values()),
+        ((*_score(given, terms), given[0]) for given in counted.values()),
         key=lambda entry: (-entry[0], _seconds(entry[2]), entry[2].user_id),
     )
     places: list[Place] = []
@@ -152,6 +175,7 @@ def summarize(
                 iso(answer.answered_at),
                 iso(answer.started_at),
                 iso(answer.finished_at),
+                _marks(answer, terms),
             )
         )
     return HomeworkResults(
@@ -164,4 +188,5 @@ def summarize(
         missed=tuple(missed[:MISSED]),
         items=tuple(analyse(responses, option_counts)),
         rows=tuple(rows),
+        in_marks=any(a.attempt_id in terms for given in counted.values() for a in given),
     )

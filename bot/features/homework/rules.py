@@ -323,16 +323,16 @@ class Place:
     Attributes:
         rank: 1-based; members with the same score and time share it.
         user_id, name: The member (the name as typed: escape it to show it).
-        score: Right answers.
-        total: Questions of their attempt.
+        score: Right answers (marks, for an exam).
+        total: Questions of their attempt (the paper's marks, for an exam).
         seconds: From their attempt's start to its finish.
     """
 
     rank: int
     user_id: int
     name: str
-    score: int
-    total: int
+    score: float
+    total: float
     seconds: float
 
 
@@ -371,17 +371,19 @@ class HomeworkResults:
             (:func:`bot.kernel.analysis.analyse`).
         rows: The CSV rows: every answer of every member's homework attempt given before the
             deadline (unfinished attempts included), by member then question order.
+        in_marks: Whether the scores are marks (homework sat as an exam).
     """
 
     assignment: Assignment
     opened: int
     finished: int
     average: float
-    total: int
+    total: float
     places: tuple[Place, ...] = ()
     missed: tuple[Missed, ...] = ()
     items: tuple[ItemStats, ...] = ()
     rows: tuple[CsvRow, ...] = field(default=(), repr=False)
+    in_marks: bool = False
 
 
 # --- rules ---------------------------------------------------------------------------------

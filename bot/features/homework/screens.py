@@ -234,11 +234,9 @@ def homework_results(
         lines.append(
             m.escape(t("hw.results_finished", count=results.finished, opened=results.opened))
         )
-        lines.append(
-            m.escape(
-                t("hw.results_average", average=t.decimal(results.average), total=results.total)
-            )
-        )
+        key = "exam.results_average" if results.in_marks else "hw.results_average"
+        total = f"{results.total:g}"
+        lines.append(m.escape(t(key, average=t.decimal(results.average), total=total)))
         lines += ["", m.bold(t("hw.results_top"))]
         for place in results.places[:HOMEWORK_TOP_PLACES]:
             medal = (
@@ -249,8 +247,8 @@ def homework_results(
             name = t("deleted_user") if is_deleted(place.user_id) else unmention(place.name)
             figures = t(
                 "hw.results_place",
-                score=place.score,
-                total=place.total,
+                score=f"{place.score:g}",
+                total=f"{place.total:g}",
                 time=span_text(place.seconds, t),
             )
             lines.append(f"{medal} {m.bold(clip(name, MAX_NAME))} — {m.escape(figures)}")

@@ -19,6 +19,8 @@ import secrets
 import time
 from collections.abc import Callable
 
+from bot.features.exams.rules import ExamTerms
+from bot.features.exams.service import ExamService
 from bot.features.homework import rules as homework
 from bot.features.homework.ports import HomeworkStore, NewAssignment, TimeZoneStore, TokenTaken
 from bot.features.homework.results import summarize
@@ -46,8 +48,8 @@ from bot.features.homework.rules import (
 )
 from bot.features.private.service import QuizService
 from bot.kernel import engine
-from bot.kernel.bank import Bank
-from bot.kernel.engine import UnknownBank
+from bot.kernel.bank import Bank, Exam
+from bot.kernel.engine import Attempt, UnknownBank
 from bot.kernel.zones import DEFAULT_ZONE, parse_zone
 
 DUE_LIMIT = 200
@@ -73,6 +75,9 @@ class HomeworkService:
         clock: Returns the time in seconds since the epoch.
         tokens: Makes a new deep-link payload (:func:`new_token`).
         due_limit: :data:`DUE_LIMIT`.
+        exams: Exam mode's service: homework on a quiz with exam mode is sat as an exam (its
+            timer from the member's first tap of the link, its results in marks); None:
+            played as a quiz.
     """
 
     def __init__(
@@ -84,8 +89,10 @@ class HomeworkService:
         clock: Callable[[], float] = time.time,
         tokens: Callable[[], str] = new_token,
         due_limit: int = DUE_LIMIT,
+        exams: ExamService | None = None,
     ) -> None:
         self.store = store
+        self.exams = exams
         self.zones = zones
         self.quiz = quiz
         self._clock = clock
@@ -133,6 +140,7 @@ class HomeworkService:
         set_by: int,
         set_by_name: str,
         thread_id: int | None = None,
+        exam: Exam | None = None,
     ) -> Assignment:
         """Set homework in a group: ``bank_id`` (at its latest version) until ``deadline``.
         Who may set it (the group's admins, the "who may start" setting) is the front end's
@@ -145,6 +153,8 @@ class HomeworkService:
             language: The group's language (its messages are written in it).
             set_by, set_by_name: The admin (0 and "" for an anonymous admin).
             thread_id: The forum topic, or None.
+            exam: The exam its members sit (``/assign ... exam``), or None: its quiz's own
+                exam mode, if any.
 
         Raises:
             UnknownBank: no such bank, or a created quiz taken down.
@@ -167,9 +177,12 @@ class HomeworkService:
                 deadline,
             )
             try:
-                return await self.store.create_assignment(new, now)
+                assignment = await self.store.create_assignment(new, now)
             except TokenTaken:
                 continue
+            if exam is not None and self.exams is not None:
+                await self.exams.set_for_homework(assignment.id, exam)
+            return assignment
         raise TokenTaken(chat_id)  # three collisions of 96 random bits: the token maker is broken
 
     async def posted(self, assignment_id: int, message_id: int) -> bool:
@@ -261,7 +274,12 @@ class HomeworkService:
                     )
                     attempt, updated = await self.quiz.current(active)
                     return Opened(assignment, attempt, counts=True, resumed=True, updated=updated)
-            attempt = await self.quiz.start(user_id, assignment.bank_id)
+                if self.exams is not None and await self.exams.submit_left(
+                    member.attempt_id, user_id
+                ):  # an exam is sat once: the one left counts as it was
+                    assignment = await self.assignment(assignment.id)
+                    continue
+            attempt = await self._start(user_id, assignment, language)
             if await self.store.link_attempt(
                 assignment.id,
                 user_id,
@@ -277,6 +295,16 @@ class HomeworkService:
             # closed meanwhile, or another open linked first: look again at what is stored
             assignment = await self.assignment(assignment.id)
         raise HomeworkClosed(assignment)  # the link kept losing: treat it as ended
+
+    async def _start(self, user_id: int, assignment: Assignment, language: str) -> Attempt:
+        """A member's homework attempt: an exam when the homework was set as one or its quiz
+        has exam mode (its paper drawn, its timer started now), else a quiz's attempt."""
+        if self.exams is not None:
+            exam = await self.exams.for_homework(assignment.id, assignment.bank_id)
+            if exam is not None:
+                sitting = await self.exams.start(user_id, assignment.bank_id, exam, language)
+                return sitting.attempt
+        return await self.quiz.start(user_id, assignment.bank_id)
 
     async def _practice(self, assignment: Assignment, user_id: int) -> Opened:
         """A practice attempt at the homework's quiz: the user's active one when it is at that
@@ -383,7 +411,13 @@ class HomeworkService:
         except UnknownBank:
             bank = None
         zone = await self.zone(assignment.chat_id)
-        return summarize(assignment, opened, answers, bank, zone)
+        terms: dict[int, ExamTerms] = {}
+        if self.exams is not None:
+            for attempt_id in dict.fromkeys(answer.attempt_id for answer in answers):
+                found = await self.exams.terms(attempt_id)
+                if found is not None:
+                    terms[attempt_id] = found
+        return summarize(assignment, opened, answers, bank, zone, terms)
 
     # --- admins' changes ---------------------------------------------------------------------
 

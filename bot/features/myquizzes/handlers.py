@@ -241,6 +241,25 @@ async def _move_or_drop(
         await edit(query, screens.question_screen(outcome.record, outcome.bank, place, t, HTML))
 
 
+async def _exam(
+    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
+) -> None:
+    """The quiz's exam mode and its presets; ``examset``: the preset ``number`` chosen (a new
+    version), then the same screen as it is now."""
+    service = reach(context, QuizzesService)
+    if button.action == "examset":
+        outcome = await service.set_exam(query.from_user.id, record.id, button.number)
+        if not isinstance(outcome, Published):
+            await _refused(query, outcome, t)
+            return
+        await toast(query, t("exam.toast_saved", version=outcome.record.version))
+        await edit(query, screens.exam_screen(outcome.record, outcome.bank, t, HTML))
+        return
+    owned = await _questions_of(query, context, record, t)
+    if owned is not None:
+        await edit(query, screens.exam_screen(owned.record, owned.bank, t, HTML))
+
+
 async def _refused(query: CallbackQuery, outcome: Outcome, t: Catalog) -> None:
     """Answer a change that was not made: why, as a toast."""
     if isinstance(outcome, Rejected):
@@ -470,6 +489,8 @@ ACTIONS: dict[str, QuizAction] = {
     "later": _owned(_stop_translation),
     "droplang": _owned(_stop_translation),
     "skiplang": _owned(_skip_text),
+    "exam": _owned(_exam),
+    "examset": _owned(_exam, change=True),
 }
 """What each /myquizzes action does (:data:`bot.render.callbacks.QUIZ_ACTIONS`); all but
 ``list`` on a quiz of the tapper's own; a ``change`` is stale once the quiz has a newer

@@ -11,6 +11,15 @@ from collections.abc import Sequence
 
 from bot.features.myquizzes.problems import Problem
 from bot.features.myquizzes.results import QuizResults
+from bot.features.myquizzes.service import (
+    EXAM_DRAW_AT,
+    EXAM_DRAWS,
+    EXAM_MARKING_AT,
+    EXAM_MARKINGS,
+    EXAM_MINUTES,
+    EXAM_MINUTES_AT,
+    EXAM_OFF,
+)
 from bot.features.myquizzes.translating import TITLE, Original
 from bot.i18n import SUPPORTED, Catalog
 from bot.kernel.bank import Bank, Question
@@ -137,6 +146,7 @@ def quiz_screen(
         )
     )
     rows.append((_button(t("translations.button_add"), "addlang", record),))
+    rows.append((_button(t("exam.button_setting"), "exam", record),))
     rows.append(
         (
             _button(t("quizzes.button_delete"), "delete", record),
@@ -278,6 +288,45 @@ def deleted_screen(record: QuizRecord, t: Catalog, m: Markup) -> Screen:
         m.escape(t("quizzes.deleted", title=record.title)),
         ((_button(t("quizzes.button_list"), "list", record),),),
     )
+
+
+def exam_screen(record: QuizRecord, bank: Bank, t: Catalog, m: Markup) -> Screen:
+    """The quiz's exam mode: what it is now (off, or its questions, time and marking), and
+    its presets: the time, the draw (those below the quiz's size), the marking, off."""
+    exam = bank.exam
+    lines = [m.bold(t("exam.button_setting")) + " · " + m.escape(record.title), ""]
+    if exam is None:
+        lines.append(m.escape(t("exam.setting_off")))
+    else:
+        drawn = len(bank.questions) if exam.draw is None else exam.draw
+        lines += [
+            m.escape(t("exam.questions", count=drawn)),
+            m.escape(t("exam.minutes", count=exam.minutes)),
+            m.escape(t("exam.marking", marks=f"{exam.marks:g}", penalty=f"{exam.penalty:g}")),
+        ]
+    lines += ["", m.italic(t("exam.setting_hint"))]
+    minutes = tuple(
+        _button(f"⏱ {value}", "examset", record, EXAM_MINUTES_AT + i)
+        for i, value in enumerate(EXAM_MINUTES)
+    )
+    draws = tuple(
+        _button(
+            "🎲 " + (t("exam.draw_all") if value == 0 else str(value)),
+            "examset",
+            record,
+            EXAM_DRAW_AT + i,
+        )
+        for i, value in enumerate(EXAM_DRAWS)
+        if value < len(bank.questions)
+    )
+    markings = tuple(
+        _button(f"+{marks:g} / −{penalty:g}", "examset", record, EXAM_MARKING_AT + i)
+        for i, (marks, penalty) in enumerate(EXAM_MARKINGS)
+    )
+    rows: list[tuple[Button, ...]] = [minutes, draws, markings]
+    if exam is not None:
+        rows.append((_button(t("exam.button_off"), "examset", record, EXAM_OFF),))
+    return Screen("\n".join(lines), (*rows, *back_row(record, t)))
 
 
 def back_row(record: QuizRecord, t: Catalog) -> tuple[tuple[Button, ...], ...]:

@@ -25,6 +25,7 @@ from bot.kernel.engine import (
     AlreadyAnswered,
     Answer,
     Attempt,
+    Plan,
     QuizError,
     StaleQuestion,
     UnknownAttempt,
@@ -176,15 +177,24 @@ class QuizService:
         chooses)."""
         return self.registry.default_bank
 
-    async def start(self, user_id: int, bank_id: str) -> Attempt:
-        """Start a fresh attempt at ``bank_id``, abandoning the user's active one.
+    async def start(
+        self, user_id: int, bank_id: str, plan: Callable[[Bank, float], Plan] | None = None
+    ) -> Attempt:
+        """Start a fresh attempt at ``bank_id``, abandoning the user's active one; ``plan``
+        (the bank and the time -> the plan) plans it instead of
+        :func:`bot.kernel.engine.plan_attempt` (an exam's draw).
 
         Raises:
             UnknownBank: no such bank (or a created quiz taken down).
             StorageError: it could not be stored.
         """
         bank = await self.bank(bank_id)
-        plan = engine.plan_attempt(bank, self._rng)
+        if plan is not None:
+            return await self._start(user_id, bank, plan(bank, self._clock()))
+        return await self._start(user_id, bank, engine.plan_attempt(bank, self._rng))
+
+    async def _start(self, user_id: int, bank: Bank, plan: Plan) -> Attempt:
+        """Store a fresh attempt of ``user_id`` at ``bank`` on ``plan``."""
         attempt = await self.store.start_attempt(
             user_id, bank.id, bank.version, plan, self._clock(), engine.fingerprints(bank)
         )

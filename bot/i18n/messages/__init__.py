@@ -20,6 +20,7 @@ from bot.i18n.declare import N_, NP_, Plural, Text
 from bot.i18n.messages import (
     daily,
     documents,
+    exams,
     homework,
     learners,
     newquiz,
@@ -60,5 +61,6 @@ MESSAGES: dict[str, Text | Plural] = _by_key(
     *translations.MESSAGES,
     *sheets.MESSAGES,
     *documents.MESSAGES,
+    *exams.MESSAGES,
 )
 """Every message of the user interface by key."""
