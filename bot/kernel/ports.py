@@ -8,7 +8,11 @@ from enum import StrEnum
 from typing import Protocol
 
 from bot.kernel.analysis import Response
-from bot.kernel.engine import Answer, Attempt, Plan
+from bot.kernel.engine import (
+    Answer,
+    Attempt,
+    Plan,
+)
 
 AnswerHook = Callable[[int, str, str, bool, float], Awaitable[object]]
 """Called after an answer is recorded (private quiz or group session) with the user id, bank id,
@@ -214,3 +218,16 @@ class ReportStore(Protocol):
         only of one group chat's sessions (``chat_id``: no private answers then), and only
         those given at or after ``since`` (seconds since the epoch)."""
         ...
+
+
+SHOWN = "shown"
+"""News of an attempt (:data:`Announce`): what follows its question ``value - 1`` was sent."""
+
+
+REVIEWED = "reviewed"
+"""News of an attempt (:data:`Announce`): the review of its missed questions was sent."""
+
+
+NEXT_CARD = "next-card"
+"""News of a review card (:data:`~bot.kernel.ports.Announce`): the "next" on its feedback
+rated to ``value`` repetitions was served."""

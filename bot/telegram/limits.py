@@ -369,9 +369,8 @@ class QuizRateLimiter(BaseRateLimiter[int]):
                 await asyncio.sleep(wait)
 
     async def _take_reply(self, group: int, endpoint: str) -> None:
-        """Count a reply to ``group`` with the other instances' sends there, if it fits in
-        what the group's minute leaves replies (the session's reserve kept, as
-        :meth:`_check_reply` does here alone); alone when the storage cannot be reached.
+        """Count a reply to ``group`` with the other instances' sends, if the group's minute
+        leaves it room (as :meth:`_check_reply` alone); alone if the storage is unreachable.
 
         Raises:
             Dropped: the minute is full, counted across the instances.

@@ -18,9 +18,9 @@ from bot import i18n
 from bot.features.learning import chart
 from bot.features.learning import rules as learning
 from bot.features.learning import screens as learning_screens
-from bot.features.learning.ports import ScorePoint
+from bot.features.learning.ports import Progress, ScorePoint
 from bot.features.learning.rules import DAY, Card, CardGone, CardReviewed, NoSuchCard
-from bot.features.learning.service import LearningService, Progress
+from bot.features.learning.service import LearningService
 from bot.kernel.engine import Answer, InvalidOption, plan_attempt
 from bot.render import callbacks as render_callbacks
 from bot.render import text as render_text

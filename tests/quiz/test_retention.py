@@ -10,7 +10,8 @@ import pytest
 from bot.features.groups import rules as group
 from bot.features.groups.service import GroupService
 from bot.features.preferences.service import PreferencesService
-from bot.features.private.service import DAY, QuizService, Retention
+from bot.features.private.retention import DAY, Retention
+from bot.features.private.service import QuizService
 from bot.kernel import engine
 from bot.kernel.engine import StaleQuestion, UnknownAttempt
 from bot.kernel.ports import Pruned

@@ -28,9 +28,9 @@ from bot.kernel.bank import Text
 from bot.render import callbacks as render_callbacks
 from bot.render import screen as render_screen
 from bot.render import text as render_text
-from bot.render.callbacks import AssignButton, HomeworkButton
 from bot.render.limits import MAX_MESSAGE_UTF16
 from bot.render.screen import UrlButton
+from bot.render.teacher_callbacks import AssignButton, HomeworkButton
 from bot.render.text import HTML
 from tests.support.fakebotapi import parse_html, utf16_len
 

@@ -10,9 +10,10 @@ from telegram import Chat, Message, Update, User
 from telegram.constants import ChatType
 from telegram.ext import Application, CommandHandler
 
-from bot.app import YOUNG_GENERATION_THRESHOLD, build_application
+from bot.app import build_application
 from bot.commands import COMMANDS, GROUP_COMMANDS, HOMEWORK_COMMANDS, TEACHER_COMMANDS
 from bot.config import Settings
+from bot.lifecycle import YOUNG_GENERATION_THRESHOLD
 from tests.support.botrun import RunningBot
 
 ADMIN = 7
@@ -81,7 +82,7 @@ def test_group_and_supergroup_take_the_same_commands(app):
 
 async def test_a_started_bot_freezes_what_start_up_made_and_a_stop_undoes_it(fake, tmp_path):
     """Once ready, start-up's objects are in the collector's permanent generation and the
-    youngest generation is collected less often (``bot.app.settle_memory``); a stop gives both
+    youngest generation is collected less often (``bot.lifecycle.settle_memory``); a stop gives both
     back, so a process that starts bots again and again (the tests) leaks nothing."""
     before = gc.get_threshold()
     runner = await RunningBot(fake, tmp_path / "quiz.sqlite3").start()

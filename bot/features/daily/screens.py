@@ -27,9 +27,9 @@ from bot.i18n.dates import format_date
 from bot.kernel.bank import Bank, Question
 from bot.kernel.engine import LABELS, QuestionView
 from bot.kernel.members import is_deleted
-from bot.render.callbacks import DailyAnswerButton, DailyChannelButton, DailySettingButton
 from bot.render.question import notes_lines, option_text, question_keyboard, slot_label
 from bot.render.screen import Button, Screen
+from bot.render.teacher_callbacks import DailyAnswerButton, DailyChannelButton, DailySettingButton
 from bot.render.text import TIME_SLOT, Markup, clip, timed
 
 DAILY_SYNTAX = "/daily <quiz> <HH:MM>"

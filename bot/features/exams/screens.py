@@ -9,9 +9,9 @@ from bot.features.exams.service import Sitting
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank, Exam
 from bot.kernel.engine import Attempt, view
-from bot.render.callbacks import ExamAnswerButton, ExamStartButton, ExamTickButton
 from bot.render.question import Ticks, notes_lines, option_text, question
 from bot.render.screen import Button, Screen
+from bot.render.teacher_callbacks import ExamAnswerButton, ExamStartButton, ExamTickButton
 from bot.render.text import Markup, pack
 
 

@@ -31,6 +31,7 @@ from bot.i18n import Catalog
 from bot.kernel.bank import Bank
 from bot.render import callbacks as render_callbacks
 from bot.render.screen import Screen
+from bot.render.teacher_callbacks import HOMEWORK_ACTIONS
 from bot.render.text import HTML
 from bot.telegram.chats import (
     display_name,
@@ -283,13 +284,11 @@ STEPS: dict[str, HomeworkStep] = {
     "close": _on_homework(_close),
     "keep": _on_homework(_keep),
 }
-"""What each /assignments step does (:data:`bot.render.callbacks.HOMEWORK_ACTIONS`); all but
-``list`` on homework of the tapper's group, and all but ``list`` and ``report`` on open
-homework only."""
+"""What each /assignments step does (:data:`~bot.render.teacher_callbacks.HOMEWORK_ACTIONS`);
+all but ``list`` on homework of the tapper's group, and all but ``list`` and ``report`` on
+open homework only."""
 
-assert STEPS.keys() == set(render_callbacks.HOMEWORK_ACTIONS), (
-    "an /assignments step without its entry"
-)
+assert STEPS.keys() == set(HOMEWORK_ACTIONS), "an /assignments step without its entry"
 
 
 def _catalog(language: str) -> Catalog:

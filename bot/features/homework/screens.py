@@ -24,10 +24,11 @@ from bot.i18n.dates import format_date
 from bot.kernel.bank import Bank
 from bot.kernel.members import is_deleted
 from bot.kernel.zones import zone_info
-from bot.render.callbacks import AssignButton, BankButton, HomeworkButton
+from bot.render.callbacks import BankButton
 from bot.render.limits import MAX_MESSAGE_UTF16
 from bot.render.links import deep_link
 from bot.render.screen import MAX_BUTTON_LABEL, Button, Screen, UrlButton, as_screens
+from bot.render.teacher_callbacks import AssignButton, HomeworkButton
 from bot.render.text import TIME_SLOT, Markup, clip, html_length, timed
 
 HOMEWORK_TOP_PLACES = 5

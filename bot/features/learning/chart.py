@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.features.learning.service import Progress
+from bot.features.learning.ports import Progress
 from bot.i18n import Catalog
 from bot.i18n.bidi import right_to_left
 from bot.i18n.dates import format_month_day

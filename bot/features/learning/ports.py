@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.features.learning.rules import Card
+from bot.kernel.bank import Bank
 
 
 @dataclass(frozen=True)
@@ -191,3 +192,24 @@ class CardStore(Protocol):
     async def score_history(self, user_id: int) -> list[ScorePoint]:
         """The user's finished attempts and group sessions, oldest first."""
         ...
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the progress chart and the text summary show.
+
+    Attributes:
+        scores: Finished attempts and group sessions, oldest first.
+        cards: Each card with the days until it is due
+        (:func:`bot.features.learning.rules.due_in_days`:
+            0 when due now), in bank and question order of the featured banks, then of the
+            created quizzes (cards of removed banks or questions are left out).
+    """
+
+    scores: tuple[ScorePoint, ...]
+    cards: tuple[tuple[Bank, str, float], ...]
+
+    @property
+    def empty(self) -> bool:
+        """Whether there is nothing to chart."""
+        return not self.scores and not self.cards

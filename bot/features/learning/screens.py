@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from bot.features.learning.ports import Progress
 from bot.features.learning.rules import DAY, ReviewItem
-from bot.features.learning.service import Progress
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank
 from bot.kernel.engine import QuestionView

@@ -8,25 +8,29 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from cachetools import LRUCache
 
 from bot.features.learning import rules as learning
-from bot.features.learning.ports import CardStore, CardUpdate, Learner, ScorePoint, UnratedAnswer
+from bot.features.learning.ports import (
+    CardStore,
+    CardUpdate,
+    Learner,
+    Progress,
+    ScorePoint,
+    UnratedAnswer,
+)
 from bot.features.learning.ratings import REBUILD_BATCH, RatingQueue, rating
 from bot.features.learning.rules import Card, CardGone, CardReviewed, NoSuchCard, ReviewItem
 from bot.kernel import engine
 from bot.kernel.bank import Bank
 from bot.kernel.engine import Attempt
-from bot.kernel.ports import Announce, StorageError
+from bot.kernel.ports import NEXT_CARD, Announce, StorageError
 from bot.kernel.registry import BankRegistry
 
 log = logging.getLogger(__name__)
 
-NEXT_CARD = "next-card"
-"""News of a review card (:data:`~bot.kernel.ports.Announce`): the "next" on its feedback
-rated to ``value`` repetitions was served."""
 
 DUE_PAGE = 20
 """Due cards read at once: the earliest due whose bank and question are still installed is
@@ -43,27 +47,6 @@ REMINDER_CLAIM = 600.0
 """Seconds a due reminder is claimed for by the instance that takes it (its next reminder
 time moved this far ahead, compare-and-set): other instances sharing the storage leave it,
 and if this one dies before sending it, it is due again after this long."""
-
-
-@dataclass(frozen=True)
-class Progress:
-    """What the progress chart and the text summary show.
-
-    Attributes:
-        scores: Finished attempts and group sessions, oldest first.
-        cards: Each card with the days until it is due
-        (:func:`bot.features.learning.rules.due_in_days`:
-            0 when due now), in bank and question order of the featured banks, then of the
-            created quizzes (cards of removed banks or questions are left out).
-    """
-
-    scores: tuple[ScorePoint, ...]
-    cards: tuple[tuple[Bank, str, float], ...]
-
-    @property
-    def empty(self) -> bool:
-        """Whether there is nothing to chart."""
-        return not self.scores and not self.cards
 
 
 class LearningService:

@@ -13,12 +13,12 @@ import logging
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import TypeVar
 
 from cachetools import LRUCache
 
 from bot.features.private.cache import AttemptCache
+from bot.features.private.retention import DAY, Retention
 from bot.kernel import engine
 from bot.kernel.bank import Bank
 from bot.kernel.engine import (
@@ -33,6 +33,8 @@ from bot.kernel.engine import (
 from bot.kernel.ports import (
     CLOSED,
     DUPLICATE,
+    REVIEWED,
+    SHOWN,
     Announce,
     AnswerHook,
     BankStats,
@@ -40,34 +42,6 @@ from bot.kernel.ports import (
     QuizStore,
 )
 from bot.kernel.registry import BankRegistry
-
-DAY = 86_400.0
-"""Seconds in a day."""
-
-SHOWN = "shown"
-"""News of an attempt (:data:`Announce`): what follows its question ``value - 1`` was sent."""
-
-REVIEWED = "reviewed"
-"""News of an attempt (:data:`Announce`): the review of its missed questions was sent."""
-
-
-@dataclass(frozen=True)
-class Retention:
-    """How long personal data that no longer serves anyone is kept (see README, "Security and
-    privacy"); :meth:`QuizService.prune` deletes what is older, once a day.
-
-    Attributes:
-        abandoned_attempt_days: An abandoned attempt (stopped, replaced by a new one, or on a
-            bank that changed) and its answers are deleted this many days after it ended.
-            Finished attempts stay: they are the user's /stats.
-        player_name_days: The display names of a group session's players are blanked this many
-            days after the session ended (finished or stopped); answers and scores stay, and
-            leaderboards of younger sessions keep their names.
-    """
-
-    abandoned_attempt_days: float = 90.0
-    player_name_days: float = 30.0
-
 
 log = logging.getLogger(__name__)
 
@@ -449,9 +423,8 @@ class QuizService:
     def noted_elsewhere(self, attempt_id: int, what: str, value: int) -> None:
         """Another instance (or this one) told what it sent of ``attempt_id``
         (:meth:`note_shown`, :meth:`note_reviewed`); news of another kind is ignored."""
-        if what == SHOWN:
-            if self._cache.shown.get(attempt_id, -1) < value:
-                self._cache.shown[attempt_id] = value
+        if what == SHOWN and self._cache.shown.get(attempt_id, -1) < value:
+            self._cache.shown[attempt_id] = value
         elif what == REVIEWED:
             self._reviewed[attempt_id] = None
 
