@@ -83,13 +83,14 @@ less often too."""
 
 
 def settle_memory() -> None:
-    """After start-up: collect once, then move everything start-up made (the banks, catalogs,
-    compiled patterns, PTB's handlers) to the collector's permanent generation
-    (:func:`gc.freeze`), so that no later collection scans it again; and collect the youngest
-    generation less often (:data:`YOUNG_GENERATION_THRESHOLD`). Full collections then scan only
-    what the bot made since it started, and pause the event loop for that much."""
+    """After start-up: move everything start-up made (the banks, catalogs, compiled patterns,
+    PTB's handlers) to the collector's permanent generation (:func:`gc.freeze`), so that no
+    later collection scans it again; and collect the youngest generation less often
+    (:data:`YOUNG_GENERATION_THRESHOLD`). Full collections then scan only what the bot made
+    since it started, and pause the event loop for that much. No collection first: in a
+    process that holds more than the bot (the tests' own), a full collection at each start
+    would cost more than the little start-up garbage it frees."""
     global _thresholds
-    gc.collect()
     gc.freeze()
     if _thresholds is None:
         _thresholds = gc.get_threshold()

@@ -204,6 +204,11 @@ class Catalog:
             value, format="0." + "0" * digits if digits else "0", locale=self._locale
         )
 
+    def number(self, value: float) -> str:
+        """``value`` in the language's notation with the decimals it has, up to three (Babel/
+        CLDR: ``4``, ``2.5``, ``0.25`` in English; ``2,5``, ``0,25`` in Russian): marks."""
+        return format_decimal(value, format="0.###", locale=self._locale)
+
     def relative(self, seconds: float) -> str:
         """A time ``seconds`` from now, in words of the language ("in 2 days", "σε 2 ημέρες",
         "2 दिन में"): Babel's ``format_timedelta`` with CLDR's plural forms, rounded to the

@@ -329,3 +329,23 @@ async def test_homework_on_an_exam_is_sat_once_and_marked_in_the_results_and_csv
         marks.setdefault(int(row[0]), []).append(float(row[-1]))
     assert sorted(marks[ANN]) == [-1.0, 4.0, 4.0] and marks[BEN] == [4.0] * 4
     assert marks[CARL] == [4.0]
+
+
+async def test_an_exam_time_out_of_range_is_refused_and_sets_nothing(hall) -> None:
+    """``/assign ... exam 900``: the admin is told the range, and no homework is set (before,
+    the homework was set as an ordinary one, silently); ``exam 5`` then sets it."""
+    fake = hall.fake
+    teacher = Person(fake, TEACHER, "Teacher", "en")
+    fake.add_group(GROUP, "Class", admins=[TEACHER], members=[ANN])
+    await teacher.say("/start", replies=1)
+
+    def group_messages() -> list[dict]:
+        return [m for m in fake.messages(GROUP) if m.get("from", {}).get("id") == fake.bot_id]
+
+    fake.send_message(TEACHER, f"/assign {BANK_ID} 2d exam 900", chat_id=GROUP)
+    [refusal] = await fake.wait_for(lambda: group_messages() or None)
+    assert refusal["text"] == i18n.catalog("en")("exam.assign_minutes", most=600)
+    assert not buttons(refusal)
+    fake.send_message(TEACHER, f"/assign {BANK_ID} 2d exam 5", chat_id=GROUP)
+    post = await fake.wait_for(lambda: group_messages()[1:] and group_messages()[1])
+    assert any("url" in b for b in buttons(post))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from bot.features.exams.rules import (
+    MinutesOutOfRange,
     assigned_exam,
     clock,
     draw,
@@ -79,4 +82,7 @@ def test_assign_words_set_homework_as_an_exam() -> None:
     assert assigned_exam(["2d", "EXAM", "45"], own) == (["2d"], Exam(45, 4.0, 1.0, 10))
     assert assigned_exam(["2d", "exam", "45"], None) == (["2d"], Exam(45))
     assert assigned_exam(["2d", "exam"], None) == (["2d"], Exam(30))
-    assert assigned_exam(["2d", "exam", "601"], None) == (["2d"], None)
+    with pytest.raises(MinutesOutOfRange):
+        assigned_exam(["2d", "exam", "601"], None)
+    with pytest.raises(MinutesOutOfRange):
+        assigned_exam(["2d", "exam", "0"], own)

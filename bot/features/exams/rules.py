@@ -144,6 +144,10 @@ def number(value: float) -> str:
     return f"{value:g}"
 
 
+class MinutesOutOfRange(ValueError):
+    """An exam's time asked for by /assign is not 1 to :data:`MAX_EXAM_MINUTES` minutes."""
+
+
 EXAM_WORD = "exam"
 """The word that sets homework as an exam: ``/assign <quiz> <deadline> exam [minutes]``."""
 DEFAULT_MINUTES = 30
@@ -156,7 +160,10 @@ def assigned_exam(words: list[str], own: Exam | None) -> tuple[list[str], Exam |
     time replaced when minutes are given; :data:`DEFAULT_MINUTES` when neither says one).
 
     Returns:
-        The deadline's words, and the exam (None: no ``exam`` word, or minutes out of range).
+        The deadline's words, and the exam (None: no ``exam`` word).
+
+    Raises:
+        MinutesOutOfRange: the minutes given are not 1 to :data:`MAX_EXAM_MINUTES`.
     """
     minutes: int | None = None
     if len(words) >= 2 and words[-2].lower() == EXAM_WORD and words[-1].isdigit():
@@ -169,5 +176,5 @@ def assigned_exam(words: list[str], own: Exam | None) -> tuple[list[str], Exam |
     if minutes is None:
         return words, base
     if not 1 <= minutes <= MAX_EXAM_MINUTES:
-        return words, None
+        raise MinutesOutOfRange(minutes)
     return words, Exam(minutes, base.marks, base.penalty, base.draw)

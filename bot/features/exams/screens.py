@@ -4,7 +4,7 @@ right answer and the explanation (as the review cards show them)."""
 
 from __future__ import annotations
 
-from bot.features.exams.rules import ExamTerms, Marked, clock, number
+from bot.features.exams.rules import ExamTerms, Marked, clock
 from bot.features.exams.service import Sitting
 from bot.i18n import Catalog
 from bot.kernel.bank import Bank, Exam
@@ -25,7 +25,7 @@ def intro(bank: Bank, exam: Exam, t: Catalog, m: Markup) -> Screen:
         "",
         m.escape(t("exam.questions", count=count)),
         m.escape(t("exam.minutes", count=exam.minutes)),
-        m.escape(t("exam.marking", marks=number(exam.marks), penalty=number(exam.penalty))),
+        m.escape(t("exam.marking", marks=t.number(exam.marks), penalty=t.number(exam.penalty))),
         "",
         m.italic(t("exam.rules")),
     ]
@@ -91,7 +91,7 @@ def result(
     if timed_out:
         head += [m.escape(t("exam.time_up")), ""]
     head += [
-        m.bold(t("exam.result_marks", score=number(marked.score), total=number(marked.total))),
+        m.bold(t("exam.result_marks", score=t.number(marked.score), total=t.number(marked.total))),
         m.escape(
             t("exam.result_counts", right=marked.right, wrong=marked.wrong, blank=marked.blank)
         ),
@@ -112,7 +112,7 @@ def result(
         blocks.append(
             "\n".join(
                 [
-                    m.bold(f"{mark_} {position + 1}. {prompt}") + m.escape(f" ({number(got)})"),
+                    m.bold(f"{mark_} {position + 1}. {prompt}") + m.escape(f" ({t.number(got)})"),
                     m.escape(t("exam.your_answer", answer=yours)),
                     m.escape(t("exam.right_answer", answer=right)),
                     *(line for line in notes_lines(bank, v.question, t, m, gap=False) if line),

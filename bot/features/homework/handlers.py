@@ -18,7 +18,7 @@ from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.error import TelegramError
 
 from bot.features.exams import handlers as exam_handlers
-from bot.features.exams.rules import assigned_exam
+from bot.features.exams.rules import MinutesOutOfRange, assigned_exam
 from bot.features.exams.service import ExamService
 from bot.features.homework import jobs, screens
 from bot.features.homework.rules import (
@@ -39,7 +39,7 @@ from bot.features.preferences.catalogs import group_catalog
 from bot.features.private import screens as private_screens
 from bot.features.private.service import QuizService
 from bot.i18n import Catalog
-from bot.kernel.bank import Exam
+from bot.kernel.bank import MAX_EXAM_MINUTES, Exam
 from bot.kernel.engine import QuizError, UnknownBank
 from bot.kernel.zones import UnknownZone
 from bot.render import callbacks as render_callbacks
@@ -116,7 +116,11 @@ async def cmd_assign(update: Update, context: Context) -> None:
     if len(args) == 1:
         await _send(update, context, screens.assign_deadline(bank, zone, t, HTML))
         return
-    words, exam = assigned_exam(args[1:], bank.exam)  # "... exam [minutes]": sat as an exam
+    try:  # "... exam [minutes]": sat as an exam
+        words, exam = assigned_exam(args[1:], bank.exam)
+    except MinutesOutOfRange:
+        await reply(update, context, t("exam.assign_minutes", most=MAX_EXAM_MINUTES))
+        return
     text = " ".join(words)
     try:
         deadline = await hw.deadline(chat.id, text)

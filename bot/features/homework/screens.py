@@ -235,7 +235,7 @@ def homework_results(
             m.escape(t("hw.results_finished", count=results.finished, opened=results.opened))
         )
         key = "exam.results_average" if results.in_marks else "hw.results_average"
-        total = f"{results.total:g}"
+        total = t.number(results.total)
         lines.append(m.escape(t(key, average=t.decimal(results.average), total=total)))
         lines += ["", m.bold(t("hw.results_top"))]
         for place in results.places[:HOMEWORK_TOP_PLACES]:

@@ -302,7 +302,7 @@ def exam_screen(record: QuizRecord, bank: Bank, t: Catalog, m: Markup) -> Screen
         lines += [
             m.escape(t("exam.questions", count=drawn)),
             m.escape(t("exam.minutes", count=exam.minutes)),
-            m.escape(t("exam.marking", marks=f"{exam.marks:g}", penalty=f"{exam.penalty:g}")),
+            m.escape(t("exam.marking", marks=t.number(exam.marks), penalty=t.number(exam.penalty))),
         ]
     lines += ["", m.italic(t("exam.setting_hint"))]
     minutes = tuple(
@@ -320,7 +320,12 @@ def exam_screen(record: QuizRecord, bank: Bank, t: Catalog, m: Markup) -> Screen
         if value < len(bank.questions)
     )
     markings = tuple(
-        _button(f"+{marks:g} / −{penalty:g}", "examset", record, EXAM_MARKING_AT + i)
+        _button(
+            f"+{t.number(marks)} / −{t.number(penalty)}" if penalty else f"+{t.number(marks)} / 0",
+            "examset",
+            record,
+            EXAM_MARKING_AT + i,
+        )
         for i, (marks, penalty) in enumerate(EXAM_MARKINGS)
     )
     rows: list[tuple[Button, ...]] = [minutes, draws, markings]

@@ -40,6 +40,12 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("exam.blank", "none"),
     # --- homework sat as an exam: its results in the group ---
     # Translators: to a group. {average} and {total} are numbers of marks, such as 11.5 and 16.
+    # Translators: {most} is the most minutes an exam may take (600); the admin typed
+    # "/assign <quiz> <deadline> exam <minutes>" with minutes outside 1 to {most}.
+    N_(
+        "exam.assign_minutes",
+        "An exam's time, in minutes, is 1 to {most}. Send /assign again with a time in that range.",
+    ),
     N_("exam.results_average", "Average: {average} of {total} marks."),
     # --- the maker's setting in /myquizzes ---
     N_("exam.button_setting", "📝 Exam mode"),
