@@ -51,6 +51,7 @@ TRUE_WORDS = frozenset(
         "Правда",
         "صواب",
         "صحيح",
+        "صح",
         "Верно",
         "Doğru",
         "Dogru",

@@ -10,6 +10,7 @@ import pytest
 
 from bot.bankload import parse_bank
 from bot.bankload.dump import dump_bank
+from bot.features.importing.headers import VOCABULARY
 from bot.features.importing.imported import Parsed
 from bot.features.importing.numbered import MAX_LINES, WORDS, parse_numbered, txt_kind
 from bot.features.importing.rules import Converted, NoneConverted, bank_data, convert
@@ -248,3 +249,13 @@ def test_an_option_continued_over_thousands_of_lines_is_read_in_linear_time() ->
     parsed = parse_numbered(text + "B) b\nAnswer: A\n")
     assert time.process_time() - started < 1
     assert len(parsed.questions[0].options[0][0]) > 5_500 * 30
+
+
+def test_arabic_true_false_answers_in_either_word() -> None:
+    """صح and صواب both say True, in a numbered file as in a sheet (the Arabic reader's report:
+    a teacher writing «الإجابة: صح» was refused)."""
+
+    for word in ("صح", "صواب"):
+        parsed = parse_numbered(f"1. الأرض كروية.\nالإجابة: {word}\n")
+        assert [q.answer for q in parsed.questions] == [True], (word, parsed.notes)
+        assert word in VOCABULARY["ar"].true

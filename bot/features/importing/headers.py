@@ -189,10 +189,10 @@ VOCABULARY: dict[str, Words] = {
         picture=("الصورة", "صورة"),
         kind=("النوع", "نوع"),
         option=("الخيار", "خيار"),
-        true=("صح", "صحيح"),
+        true=("صح", "صحيح", "صواب"),
         false=("خطأ", "خاطئ"),
         choice=("اختيار من متعدد", "اختيار"),
-        true_false=("صح-خطأ", "صح/خطأ", "صح أو خطأ"),
+        true_false=("صح-خطأ", "صح/خطأ", "صح أو خطأ", "صواب وخطأ", "صواب/خطأ"),
     ),
 }
 """Each supported language's words (``bot.i18n.SUPPORTED``; a test keeps the two in step)."""
