@@ -31,6 +31,8 @@ from bot.features.homework import handlers as homework
 from bot.features.importing import sheet_handlers as sheets
 from bot.features.learning import handlers as learning
 from bot.features.myquizzes import handlers as quizzes
+from bot.features.myquizzes.quiz_handlers import CANCEL
+from bot.features.myquizzes.quiz_handlers import TOASTS as quiz_toasts
 from bot.features.newquiz import handlers as creators
 from bot.features.preferences.catalogs import catalog_for
 from bot.features.privacy import handlers as privacy
@@ -115,7 +117,7 @@ TOASTS = merge_toasts(
     daily.TOASTS,
     privacy.TOASTS,
     exams.TOASTS,
-    quizzes.TOASTS,
+    quiz_toasts,
 )
 """Every refusal the core raises (the class itself, not its bases) -> the catalog key of the
 toast that answers a tap it refuses; any other :class:`~bot.kernel.engine.QuizError` is answered
@@ -436,7 +438,7 @@ async def on_private_text(update: Update, context: Context) -> None:
     if await quizzes.on_edit_text(update, context):
         return
     message = update.effective_message
-    cancel = quizzes.CANCEL.match(message.text.strip()) if message and message.text else None
+    cancel = CANCEL.match(message.text.strip()) if message and message.text else None
     if cancel is not None and (
         cancel[1] is None or cancel[1][1:].lower() == context.bot.username.lower()
     ):

@@ -386,9 +386,8 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             return
         if wait > 0:
             self.dropped += 1
-            reason = "the group's budget is used up, counted with the other instances"
-            log.debug("%s to chat %s dropped: %s", endpoint, group, reason)
-            raise Dropped(endpoint, group, reason)
+            log.debug("%s to chat %s dropped: its minute is full", endpoint, group)
+            raise Dropped(endpoint, group, "the group's minute is full, across the instances")
 
     async def initialize(self) -> None:
         """Nothing to set up."""

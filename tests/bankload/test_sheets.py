@@ -23,12 +23,12 @@ from bot.bankload.dump import dump_bank
 from bot.features.importing import headers
 from bot.features.importing.rules import Converted, NoneConverted
 from bot.features.importing.sheet_handlers import problem_line, problems_text, template_bytes
+from bot.features.importing.sheet_writing import bank_sheet
 from bot.features.importing.sheets import (
     MIME_TYPE,
     SheetProblem,
     SheetProblems,
     SheetRefused,
-    bank_sheet,
     convert_sheet,
     max_rows,
     read_sheet,

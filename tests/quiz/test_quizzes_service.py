@@ -13,15 +13,13 @@ from bot.bankload import parse_bank
 from bot.bankload.creators import check_document
 from bot.bankload.dump import dump_bank
 from bot.features.myquizzes import service as quizzes
+from bot.features.myquizzes.problems import NotYourQuiz, QuizBusy, QuizGone
 from bot.features.myquizzes.results import summarize
 from bot.features.myquizzes.service import (
     ID_LENGTH,
     ID_PREFIX,
     VERSION_TRIES,
-    NotYourQuiz,
     Published,
-    QuizBusy,
-    QuizGone,
     QuizzesService,
     Rejected,
 )

@@ -25,7 +25,7 @@ from bot.features.importing.rules import Converted, NoneConverted, TooManyQuesti
 from bot.features.importing.service import ImportService
 from bot.features.importing.sheet_handlers import sheet_quiz
 from bot.features.myquizzes import screens
-from bot.features.myquizzes.handlers import quiz_screen_for
+from bot.features.myquizzes.quiz_handlers import quiz_screen_for
 from bot.features.myquizzes.service import (
     MAX_QUIZ_QUESTIONS,
     Published,

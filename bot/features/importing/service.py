@@ -12,7 +12,8 @@ from typing import Any
 
 from bot.features.importing.readers import Unreadable, convert_file
 from bot.features.importing.rules import Converted, NoneConverted, TooManyQuestions, convert
-from bot.features.importing.sheets import SheetProblems, SheetRefused, bank_sheet, convert_sheet
+from bot.features.importing.sheet_writing import bank_sheet
+from bot.features.importing.sheets import SheetProblems, SheetRefused, convert_sheet
 from bot.kernel.bank import Bank
 
 Run = Callable[..., Any]
@@ -103,6 +104,6 @@ class ImportService:
 
     async def quiz_sheet(self, bank: Bank, language: str) -> bytes:
         """A quiz as an .xlsx file in ``language``
-        (:func:`~bot.features.importing.sheets.bank_sheet`), written in a thread (a bank is
+        (:func:`~bot.features.importing.sheet_writing.bank_sheet`), written in a thread (a bank is
         already checked and at most a few hundred rows)."""
         return await asyncio.to_thread(bank_sheet, bank, language)

@@ -16,13 +16,10 @@ from telegram import CallbackQuery, InputFile, Message, Update
 from bot.features.importing.headers import kind_word, template_headers, truth_word
 from bot.features.importing.rules import NoneConverted
 from bot.features.importing.service import ImportService
-from bot.features.importing.sheets import (
-    SheetProblem,
-    SheetProblems,
-    SheetRefused,
-    template_sheet,
-)
-from bot.features.myquizzes.service import MAX_QUIZ_QUESTIONS, NotYourQuiz, QuizGone, QuizzesService
+from bot.features.importing.sheet_writing import template_sheet
+from bot.features.importing.sheets import SheetProblem, SheetProblems, SheetRefused
+from bot.features.myquizzes.problems import NotYourQuiz, QuizGone
+from bot.features.myquizzes.service import MAX_QUIZ_QUESTIONS, QuizzesService
 from bot.features.preferences.catalogs import catalog_for
 from bot.i18n import Catalog
 from bot.render.callbacks import SheetButton

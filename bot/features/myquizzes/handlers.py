@@ -3,7 +3,8 @@ Delete (thin handlers over :class:`bot.features.myquizzes.service.QuizzesService
 
 Every button names the quiz and the version it was shown at (:class:`bot.render.QuizButton`).
 The service refuses anyone but the owner (a forged or forwarded button): it raises its
-refusal, the router answers the tap with its toast from :data:`TOASTS`, and nothing changes.
+refusal, the router answers the tap with its toast (:data:`~.quiz_handlers.TOASTS`), and
+nothing changes.
 A change tapped on a version that moved on is stale: the quiz is shown as it is now,
 unchanged. Adding, replacing a question and renaming ask for the
 creator's next text message (:class:`~bot.features.myquizzes.edits.QuizEdits`); "Add a
@@ -13,62 +14,41 @@ language" asks for the quiz's texts in another language, a question per message
 
 from __future__ import annotations
 
-import dataclasses
-import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, InputFile, Message, Poll, Update
 from telegram.ext import filters
 
-from bot import i18n
 from bot.features.myquizzes import screens
 from bot.features.myquizzes.edits import QuizEdit, QuizEdits
-from bot.features.myquizzes.problems import Problem
-from bot.features.myquizzes.service import (
-    NotYourQuiz,
-    Outcome,
-    Owned,
-    Published,
-    QuizBusy,
-    QuizGone,
-    QuizzesService,
-    Rejected,
+from bot.features.myquizzes.problems import NotYourQuiz, QuizBusy, QuizGone
+from bot.features.myquizzes.quiz_handlers import (
+    CANCEL,
+    TOASTS,
+    _questions_of,
+    _quotes,
+    quiz_screen_for,
 )
-from bot.features.myquizzes.translating import (
-    TITLE,
-    Translation,
-    Translations,
-    forget,
-    next_original,
-    originals,
-    position,
-    read_reply,
+from bot.features.myquizzes.service import Outcome, Published, QuizzesService, Rejected
+from bot.features.myquizzes.translation_handlers import (
+    _pick_language,
+    _skip_text,
+    _start_translation,
+    _stop_translation,
+    on_translation_text,
 )
 from bot.features.preferences.catalogs import catalog_for
 from bot.i18n import Catalog
-from bot.kernel.bankdata import bank_data, typed_question_data
-from bot.kernel.engine import QuizError
+from bot.kernel.bankdata import typed_question_data
 from bot.kernel.library import QuizRecord, Visibility
-from bot.kernel.ports import StorageError
-from bot.kernel.registry import BankRegistry
 from bot.kernel.textformat import TypedQuestion, parse_question
 from bot.render.callbacks import QUIZ_ACTIONS, QuizButton
 from bot.render.screen import Screen, as_screens
 from bot.render.text import HTML
 from bot.telegram.common import Context, edit, reach, send, toast
 
-TOASTS: dict[type[QuizError], str] = {
-    NotYourQuiz: "quizzes.toast_not_yours",
-    QuizGone: "quizzes.toast_gone",
-    QuizBusy: "quizzes.toast_busy",
-}
-"""A created quiz's refusals -> the catalog key of the toast that answers a tap they refuse
-(merged by :data:`bot.routes.TOASTS`; a reply to a prompt says the same)."""
-
 MAX_TITLE = 100
 """Longest title a rename takes, in characters."""
-
-CANCEL = re.compile(r"^/cancel(@\w+)?$")
 
 
 async def cmd_myquizzes(update: Update, context: Context) -> None:
@@ -163,19 +143,6 @@ def _set_visibility(visibility: Visibility) -> OwnedAction:
         await edit(query, await quiz_screen_for(context, changed, t))
 
     return set_visibility
-
-
-async def _questions_of(
-    query: CallbackQuery, context: Context, record: QuizRecord, t: Catalog
-) -> Owned | None:
-    """The quiz with its questions, this time; the tap answered.
-
-    Raises:
-        QuizGone, NotYourQuiz: its refusals (the router toasts them).
-    """
-    owned = await reach(context, QuizzesService).quiz(query.from_user.id, record.id)
-    await toast(query)
-    return owned
 
 
 async def _edit(
@@ -299,171 +266,6 @@ async def _results(
 
 
 # --- "Add a language": the quiz's texts in another language, a question per message --------
-
-
-async def _pick_language(
-    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
-) -> None:
-    """The languages the quiz lacks, to add one (the one in progress marked)."""
-    owned = await _questions_of(query, context, record, t)
-    if owned is None:
-        return
-    going = await reach(context, Translations).current(query.from_user.id)
-    going_on = going.language if going is not None and going.quiz_id == record.id else None
-    await edit(
-        query, screens.language_picker(owned.record, owned.bank.languages, going_on, t, HTML)
-    )
-
-
-async def _start_translation(
-    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
-) -> None:
-    """Start adding the language picked (``number``: its index in :data:`bot.i18n.SUPPORTED`),
-    or go on where the maker stopped; ask for the first text still missing."""
-    user_id = query.from_user.id
-    owned = await _questions_of(query, context, record, t)
-    if owned is None or not 0 <= button.number < len(i18n.SUPPORTED):
-        return
-    language = i18n.SUPPORTED[button.number]
-    if language in owned.bank.languages:
-        await edit(query, await quiz_screen_for(context, owned.record, t))
-        return
-    going = await reach(context, Translations).current(user_id)
-    if going is None or (going.quiz_id, going.language) != (record.id, language):
-        going = Translation(record.id, language)
-    await _ask_next(context, user_id, owned, dataclasses.replace(going, paused=False), t)
-
-
-async def _stop_translation(
-    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
-) -> None:
-    """Finish later (``later``: the texts given are kept, the maker's messages no longer read
-    as texts) or cancel (``droplang``: they are dropped); the quiz is unchanged either way."""
-    translations = reach(context, Translations)
-    going = await translations.current(query.from_user.id)
-    await toast(query)
-    if going is None or going.quiz_id != record.id:
-        return
-    if button.action == "later":
-        await translations.save(query.from_user.id, dataclasses.replace(going, paused=True))
-        said = t("translations.paused")
-    else:
-        await translations.drop(query.from_user.id)
-        said = t("translations.cancelled")
-    await send(context, query.from_user.id, Screen(HTML.escape(said), screens.back_row(record, t)))
-
-
-async def _skip_text(
-    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
-) -> None:
-    """Skip the text asked for now: the others are asked first, then it again."""
-    user_id = query.from_user.id
-    going = await reach(context, Translations).current(user_id)
-    owned = await _questions_of(query, context, record, t)
-    if owned is None or going is None or going.quiz_id != record.id or not going.asked:
-        return
-    skipped = (*(key for key in going.skipped if key != going.asked), going.asked)
-    await _ask_next(context, user_id, owned, dataclasses.replace(going, skipped=skipped), t)
-
-
-async def on_translation_text(message: Message, user_id: int, context: Context) -> bool:
-    """The maker's message translating the text last asked for (stored: asked on any
-    instance), or /cancel; the next text is asked, or the quiz updated once all are given.
-    False when no translation reads the sender's messages (none, or finished later)."""
-    translations = reach(context, Translations)
-    going = await translations.active(user_id)
-    if going is None or message.text is None:
-        return False
-    user = message.from_user
-    assert user is not None
-    t = await catalog_for(context, user)
-    if CANCEL.match(message.text.strip()):
-        await translations.drop(user_id)
-        await message.reply_text(HTML.escape(t("translations.cancelled")))
-        return True
-    try:
-        owned = await reach(context, QuizzesService).quiz(user_id, going.quiz_id)
-    except (QuizGone, NotYourQuiz) as exc:
-        await translations.drop(user_id)
-        await message.reply_text(HTML.escape(t(TOASTS[type(exc)])))
-        return True
-    data = bank_data(owned.bank)
-    original = next((o for o in originals(data) if o.key == going.asked), None)
-    if original is not None:
-        texts = read_reply(message.text, _quotes(message), original)
-        if texts is None:
-            await message.reply_text(HTML.escape(t("translations.misfit")))
-            return True
-        going = dataclasses.replace(going, given={**going.given, original.key: texts})
-    await _ask_next(context, user_id, owned, going, t)
-    return True
-
-
-async def _ask_next(
-    context: Context, user_id: int, owned: Owned, going: Translation, t: Catalog
-) -> None:
-    """Keep ``going`` and ask for its next text; with every text given, add the language (the
-    quiz checked as any version: problems ask their texts again)."""
-    translations = reach(context, Translations)
-    data = bank_data(owned.bank)
-    original = next_original(data, going)
-    if original is None:
-        await _finish(context, user_id, owned, going, t)
-        return
-    await translations.save(user_id, dataclasses.replace(going, asked=original.key))
-    place = position(data, original)
-    await send(
-        context,
-        user_id,
-        screens.translation_prompt(owned.record, going.language, original, place, t, HTML),
-    )
-
-
-async def _finish(
-    context: Context, user_id: int, owned: Owned, going: Translation, t: Catalog
-) -> None:
-    """Store the quiz with the language added and show it; when the check refuses it, show the
-    problems and ask for the texts they name again (the translation kept, finished later when
-    no text can be named)."""
-    service, translations = reach(context, QuizzesService), reach(context, Translations)
-    try:
-        outcome = await service.add_language(user_id, owned.record.id, going.language, going.given)
-    except (QuizGone, NotYourQuiz, QuizBusy) as exc:
-        await translations.drop(user_id)
-        await send(context, user_id, Screen(HTML.escape(t(TOASTS[type(exc)]))))
-        return
-    if isinstance(outcome, Rejected):
-        problems = screens.problems_text(outcome.problems, t, HTML)
-        await send(context, user_id, Screen(problems + "\n\n" + HTML.escape(t("translations.fix"))))
-        again = forget(going, _keys_of(outcome.problems, bank_data(owned.bank)))
-        if again.given == going.given:  # nothing to ask again: kept for the maker to see
-            await translations.save(user_id, dataclasses.replace(going, paused=True))
-            return
-        await _ask_next(context, user_id, owned, again, t)
-        return
-    await translations.drop(user_id)
-    record = outcome.record
-    said = t(
-        "translations.added",
-        language=t.language_name(going.language),
-        title=record.title,
-        version=record.version,
-    )
-    await send(context, user_id, Screen(HTML.escape(said)))
-    await send(context, user_id, await quiz_screen_for(context, record, t))
-
-
-def _keys_of(problems: Sequence[Problem], data: dict[str, object]) -> list[str]:
-    """The texts the ``problems`` name: their questions' ids, the title for the quiz's own."""
-    questions = data["questions"]
-    assert isinstance(questions, list)
-    keys = []
-    for problem in problems:
-        if problem.question is None:
-            keys.append(TITLE)
-        elif 1 <= problem.question <= len(questions):
-            keys.append(str(questions[problem.question - 1]["id"]))
-    return keys
 
 
 ACTIONS: dict[str, QuizAction] = {
@@ -592,30 +394,3 @@ def poll_question_data(poll: Poll, language: str) -> dict[str, object] | None:
         poll.explanation or "",
     )
     return typed_question_data(typed, language)
-
-
-def _quotes(message: Message) -> list[str]:
-    """The texts of the message's quote blocks (an explanation typed after ``>``)."""
-    return [
-        message.parse_entity(entity)
-        for entity in message.entities
-        if entity.type in ("blockquote", "expandable_blockquote")
-    ]
-
-
-async def quiz_screen_for(context: Context, record: QuizRecord, t: Catalog) -> Screen:
-    """A quiz's screen, with Share only when the bot's inline mode is on, and its languages
-    (its latest version's, from the bank registry; only its own language when the registry
-    cannot serve it: a quiz taken down, the storage out of reach)."""
-    try:
-        languages = (await reach(context, BankRegistry).bank(record.id)).languages
-    except (QuizError, StorageError):
-        languages = (record.language,)
-    return screens.quiz_screen(
-        record,
-        t,
-        HTML,
-        context.bot.username,
-        share=bool(context.bot.supports_inline_queries),
-        languages=languages,
-    )

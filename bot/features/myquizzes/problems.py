@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from bot.kernel.engine import QuizError
+
 
 class Problem(Protocol):
     """What is wrong with a document, for the creator (``bot.bankload.BankProblem`` fits).
@@ -68,3 +70,17 @@ def last_question() -> QuizProblem:
 def edited_concurrently() -> QuizProblem:
     """Other edits kept moving the quiz on while a document was stored (``quizzes.toast_busy``)."""
     return QuizProblem("quizzes.toast_busy", {}, "edited concurrently")
+
+
+class QuizGone(QuizError):
+    """No such created quiz (deleted, or never existed): nothing was changed."""
+
+
+class NotYourQuiz(QuizError):
+    """The quiz is someone else's (a forged or forwarded button): nothing was read further
+    or changed."""
+
+
+class QuizBusy(QuizError):
+    """Other edits kept moving the latest version on (:data:`VERSION_TRIES`): nothing was
+    changed."""

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.features.myquizzes.problems import Problem
-from bot.features.myquizzes.results import QuizResults
-from bot.features.myquizzes.service import (
+from bot.features.myquizzes.exam_presets import (
     EXAM_DRAW_AT,
     EXAM_DRAWS,
     EXAM_MARKING_AT,
@@ -20,6 +18,8 @@ from bot.features.myquizzes.service import (
     EXAM_MINUTES_AT,
     EXAM_OFF,
 )
+from bot.features.myquizzes.problems import Problem
+from bot.features.myquizzes.results import QuizResults
 from bot.features.myquizzes.translating import TITLE, Original
 from bot.i18n import SUPPORTED, Catalog
 from bot.kernel.bank import Bank, Question
