@@ -225,7 +225,7 @@ def test_the_handlers_read_no_unread_field_of_a_callback_querys_message():
     be checked, and the field kept if it reads a query's message."""
     known = {
         ("bot/telegram/arrivals.py", "entities"),
-        ("bot/features/myquizzes/handlers.py", "entities"),
+        ("bot/features/myquizzes/quiz_handlers.py", "entities"),
         ("bot/telegram/common.py", "reply_markup"),
     }
     root = Path(__file__).resolve().parents[2]
