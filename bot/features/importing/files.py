@@ -10,6 +10,7 @@ out and reported, so the file written always loads.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from pathlib import Path
@@ -137,27 +138,16 @@ def run(args: argparse.Namespace) -> int:
     title = args.title or source_file.stem.replace("_", " ").replace("-", " ").strip() or bank_id
     description = args.description or f"Questions imported from {source_file.name}."
     source = (args.source_title or args.source_url, args.source_url) if args.source_url else None
-    if sheet is not None:
-        data, lines = sheet_bank_data(
-            sheet,
-            parsed,
-            language=args.lang,
-            bank_id=bank_id,
-            title=title,
-            description=description,
-            level=args.level,
-            source=source,
-        )
-    else:
-        data, lines = bank_data(
-            parsed,
-            language=args.lang,
-            bank_id=bank_id,
-            title=title,
-            description=description,
-            level=args.level,
-            source=source,
-        )
+    convert = bank_data if sheet is None else functools.partial(sheet_bank_data, sheet)
+    data, lines = convert(
+        parsed,
+        language=args.lang,
+        bank_id=bank_id,
+        title=title,
+        description=description,
+        level=args.level,
+        source=source,
+    )
     # cast: bank_data's "questions" is the list of question mappings (edited in place below)
     questions = cast(list[dict[str, object]], data["questions"])
     document = ""

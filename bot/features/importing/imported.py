@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.kernel.bank import MAX_OPTIONS, MIN_OPTIONS
+from bot.kernel.bank import (
+    MAX_OPTIONS,
+    MIN_OPTIONS,
+)
 
 
 @dataclass(frozen=True)
@@ -98,3 +101,37 @@ def option_count_problem(count: int) -> str | None:
 def short(text: str, limit: int = 40) -> str:
     """``text`` quoted for a note, cut to ``limit`` characters."""
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def bank_mapping(
+    parsed: Parsed,
+    questions: list[dict[str, object]],
+    unsourced: int,
+    *,
+    language: str,
+    bank_id: str,
+    title: str,
+    description: str,
+    level: str,
+) -> dict[str, object]:
+    """A converted file's bank mapping (one language, version 1) around its ``questions``;
+    the ``unsourced`` questions given a source placeholder are noted in ``parsed.notes``."""
+    if unsourced:
+        parsed.notes.append(
+            Note(
+                None,
+                f"{unsourced} question(s) without a source: wrote a TODO placeholder "
+                "(--source-title and --source-url set one for all)",
+                skipped=False,
+            )
+        )
+    return {
+        "id": bank_id,
+        "version": 1,
+        "default_language": language,
+        "languages": [language],
+        "level": level,
+        "title": {language: title},
+        "description": {language: description},
+        "questions": questions,
+    }

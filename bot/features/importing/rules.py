@@ -38,6 +38,7 @@ from bot.features.importing.imported import (
     Imported,
     Note,
     Parsed,
+    bank_mapping,
     counted,
     option_count_problem,
     short,
@@ -403,27 +404,16 @@ def bank_data(
         entry["explanation"] = {language: explanation}
         entry["source"] = {"title": cited[0], "url": cited[1]}
         questions.append(entry)
-    if unsourced:
-        parsed.notes.append(
-            Note(
-                None,
-                f"{unsourced} question(s) without a source: wrote a TODO "
-                "placeholder (--source-title and --source-url set one "
-                "for all)",
-                skipped=False,
-            )
-        )
-    data: dict[str, object] = {
-        "id": bank_id,
-        "version": 1,
-        "default_language": language,
-        "languages": [language],
-        "level": level,
-        "title": {language: title},
-        "description": {language: description},
-        "questions": questions,
-    }
-    return data, lines
+    return bank_mapping(
+        parsed,
+        questions,
+        unsourced,
+        language=language,
+        bank_id=bank_id,
+        title=title,
+        description=description,
+        level=level,
+    ), lines
 
 
 # --- a file sent to the bot ----------------------------------------------------------------

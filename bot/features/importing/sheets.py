@@ -43,7 +43,7 @@ from bot.features.importing.headers import (
     letter_of,
     truth,
 )
-from bot.features.importing.imported import Note, Parsed
+from bot.features.importing.imported import Note, Parsed, bank_mapping
 from bot.features.importing.rules import Converted, NoneConverted
 from bot.kernel.bank import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER, TRUE_FALSE
 
@@ -383,26 +383,16 @@ def sheet_bank_data(
             unsourced += 1
         cited = source or SOURCE_PLACEHOLDER
         item["source"] = {"title": cited[0], "url": cited[1]}
-    if unsourced:
-        parsed.notes.append(
-            Note(
-                None,
-                f"{unsourced} question(s) without a source: wrote a TODO placeholder "
-                "(--source-title and --source-url set one for all)",
-                skipped=False,
-            )
-        )
-    data: dict[str, object] = {
-        "id": bank_id,
-        "version": 1,
-        "default_language": language,
-        "languages": [language],
-        "level": level,
-        "title": {language: title},
-        "description": {language: description},
-        "questions": questions,
-    }
-    return data, lines
+    return bank_mapping(
+        parsed,
+        questions,
+        unsourced,
+        language=language,
+        bank_id=bank_id,
+        title=title,
+        description=description,
+        level=level,
+    ), lines
 
 
 def convert_sheet(
