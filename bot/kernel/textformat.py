@@ -118,18 +118,10 @@ class TypedQuestion:
     answer: bool | None = None
 
 
-def parse_question(text: str, quotes: Sequence[str] = ()) -> TypedQuestion | None:
-    """Read one question in the format above.
-
-    Args:
-        text: The message text (or a photo's caption).
-        quotes: The texts of the message's quote blocks (``blockquote`` entities), which are
-            its explanation.
-
-    Returns:
-        The question, or None when the text has no question line and at least one option
-        line (it is not a question in this format).
-    """
+def text_lines(text: str, quotes: Sequence[str] = ()) -> tuple[list[str], list[str]]:
+    """A typed message's non-blank lines, stripped, and its explanation: the quote blocks'
+    texts (``quotes``, taken out of ``text``) and the lines after the first that start with
+    :data:`EXPLANATION_MARK` (the mark dropped), in order."""
     explanation: list[str] = []
     rest = text
     for quote in quotes:
@@ -145,6 +137,22 @@ def parse_question(text: str, quotes: Sequence[str] = ()) -> TypedQuestion | Non
             explanation.append(line[len(EXPLANATION_MARK) :].strip())
         else:
             lines.append(line)
+    return lines, explanation
+
+
+def parse_question(text: str, quotes: Sequence[str] = ()) -> TypedQuestion | None:
+    """Read one question in the format above.
+
+    Args:
+        text: The message text (or a photo's caption).
+        quotes: The texts of the message's quote blocks (``blockquote`` entities), which are
+            its explanation.
+
+    Returns:
+        The question, or None when the text has no question line and at least one option
+        line (it is not a question in this format).
+    """
+    lines, explanation = text_lines(text, quotes)
     if len(lines) < 2:
         return None
     prompt, typed = lines[0], lines[1:]

@@ -29,7 +29,7 @@ from typing import Any
 
 from bot.features.myquizzes.edits import EDIT_PROMPT_SECONDS
 from bot.kernel.ports import PromptStore
-from bot.kernel.textformat import EXPLANATION_MARK, MARK, TRAILING_MARKS
+from bot.kernel.textformat import EXPLANATION_MARK, MARK, TRAILING_MARKS, text_lines
 
 KEEP_SECONDS = 24 * 60 * 60
 """How long a translation in progress is kept after its last change (a day: the prompts'
@@ -189,22 +189,11 @@ def read_reply(text: str, quotes: Sequence[str], original: Original) -> tuple[st
     right option's ``*`` or trailing check mark dropped (copied from the original), as are the
     bidi marks a right-to-left message gives its lines (:data:`_BIDI_MARKS`); None when it does
     not fit (:func:`fits`)."""
-    explanation: list[str] = []
-    rest = _BIDI_MARKS.sub("", text)
-    quotes = [_BIDI_MARKS.sub("", quote) for quote in quotes]
-    for quote in quotes:
-        if quote.strip() and quote in rest:
-            rest = rest.replace(quote, "\n", 1)
-            explanation.append(quote.strip())
-    lines: list[str] = []
-    for raw in rest.splitlines():
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith(EXPLANATION_MARK) and lines:
-            explanation.append(line[len(EXPLANATION_MARK) :].strip())
-        else:
-            lines.append(_unmarked(line) if lines and original.key != TITLE else line)
+    lines, explanation = text_lines(
+        _BIDI_MARKS.sub("", text), [_BIDI_MARKS.sub("", quote) for quote in quotes]
+    )
+    if original.key != TITLE:  # a right option's mark, copied from the original, dropped
+        lines[1:] = [_unmarked(line) for line in lines[1:]]
     grouped = original.grouped(lines)
     if grouped is None:
         return None
