@@ -149,8 +149,13 @@ async def test_three_days_with_a_reveal_each_day_and_the_weekly_board(
 
     clock.advance(DAY)  # Saturday 09:00: Friday's is revealed, then Saturday's posted
     second = await next_post(fake, GROUP, 2)
-    revealed = fake.message(GROUP, first["message_id"])
-    assert revealed["text"].startswith(t("daily_reveal_title")) and not buttons(revealed)
+    # the reveal's edit and the next post are separate calls of the daily pass: wait for it
+    revealed = await fake.wait_for(
+        lambda: (lambda m: m if m["text"].startswith(t("daily_reveal_title")) else None)(
+            fake.message(GROUP, first["message_id"])
+        )
+    )
+    assert not buttons(revealed)
     assert t("daily_answered", count=3, right=2) in revealed["text"]
     with sqlite3.connect(daily_bot.db) as db:
         [question_id] = db.execute(
