@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import random
 import re
 import shlex
 import shutil
+import sqlite3
 import sys
 import tempfile
 import time
@@ -193,11 +195,13 @@ async def measure(
     *,
     lead: float,
     patience: float,
+    soon: bool = False,
     seed: int,
     bank_id: str,
 ) -> dict[str, Any]:
     """One run; the figures (see the module docstring). ``patience``: seconds to wait for each
-    phase (after the deadline: for every result and report)."""
+    phase (after the deadline: for every result and report); ``soon``: the deadline is moved
+    to the restart in the database rather than waited for at its whole minute."""
     fake = FakeBotAPI()
     fake.group_limit_per_minute = GROUP_LIMIT
     await fake.start()
@@ -229,9 +233,13 @@ async def measure(
         finally:
             await stop_process(process)
         played = await play_homework(db, seen.posts, members_of, players, seed)
+        if soon:
+            deadline = time.time()
+            with contextlib.closing(sqlite3.connect(db)) as connection, connection:
+                connection.execute("UPDATE assignments SET deadline = ?", (deadline,))
         process = await start_bot_process(fake, db, log)
         setup_seconds = time.time() - started
-        if time.time() >= deadline:
+        if time.time() >= deadline and not soon:
             raise RuntimeError(
                 f"the setup took {setup_seconds:.0f} s, past the deadline: give a longer --lead"
             )
@@ -326,6 +334,7 @@ async def main(args: argparse.Namespace, argv: list[str]) -> int:
         args.players,
         lead=args.lead,
         patience=args.timeout,
+        soon=args.soon,
         seed=args.seed,
         bank_id=bank_id,
     )
@@ -372,6 +381,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         default=300.0,
         help="seconds to wait for each phase (after the deadline: for every"
         " result and report; default 300)",
+    )
+    parser.add_argument(
+        "--soon",
+        action="store_true",
+        help="the deadline moved to the bot's restart in the database, not waited for at its"
+        " whole minute: for the tests, which must not wait for the clock",
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(

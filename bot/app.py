@@ -333,7 +333,7 @@ async def _post_init(app: QuizApplication) -> None:
         app.job_queue.run_repeating(
             job_pass(daily_jobs.daily_pass, turn=JOB_FIRST),
             interval=every,
-            first=every,
+            first=0.0,
             name="daily",
             job_kwargs={"coalesce": True},
         )

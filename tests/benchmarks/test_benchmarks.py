@@ -320,7 +320,8 @@ async def test_homework_benchmark_runs(tmp_path):
     from benchmarks import homework
 
     out = tmp_path / "homework.json"
-    argv = ["--groups", "3", "--members", "2", "--players", "2", "--lead", "10", "--json", str(out)]
+    argv = ["--groups", "3", "--members", "2", "--players", "2", "--lead", "10", "--soon"]
+    argv += ["--json", str(out)]
     assert await homework.main(homework.parse(argv), argv) == 0
     data = json.loads(out.read_text())
     row = data["row"]
@@ -358,7 +359,8 @@ async def test_sendbudget_benchmark_runs(tmp_path, pg_url):
         "--repliers",
         "2",
         "--lead",
-        "15",
+        "1",
+        "--soon",
         "--json",
         str(out),
     ]

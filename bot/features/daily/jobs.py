@@ -23,9 +23,10 @@ from bot.telegram.outcomes import Kind, classify
 log = logging.getLogger(__name__)
 
 
-DAILY_INTERVAL = 30.0
-"""Seconds between two daily passes (a PTB JobQueue job): a day's question goes out within
-this of its time, plus the time the posts due before it take (the jobs' one send budget,
+DAILY_INTERVAL = 5.0
+"""Seconds between two daily passes (a PTB JobQueue job; the first runs as the bot starts, so
+a post that fell due while it was down goes at once): a day's question goes out within this
+of its time, plus the time the posts due before it take (the jobs' one send budget,
 ``jobsends.job_calls``: the pass runs as a job)."""
 
 
