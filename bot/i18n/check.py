@@ -19,6 +19,7 @@ plural message, one form of address per audience, one term for one thing.
 
 from __future__ import annotations
 
+import functools
 import gettext
 import io
 import os
@@ -34,11 +35,10 @@ from babel.messages.catalog import Catalog as PoCatalog
 from babel.messages.catalog import Message
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.plurals import get_plural
-from babel.messages.pofile import read_po
 
 from bot.i18n import DEFAULT, DOMAIN, SUPPORTED
 from bot.i18n.messages import MESSAGES, Plural
-from bot.i18n.wording import STYLE, check_counts, check_wording, load_style
+from bot.i18n.wording import STYLE, check_counts, check_wording, load_style, parsed
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -112,8 +112,7 @@ def _without_dates(text: str) -> str:
 
 
 def _read(path: Path, locale: str | None = None) -> PoCatalog:
-    with path.open("rb") as file:
-        return read_po(file, locale=locale)
+    return parsed(path.read_bytes(), locale)
 
 
 def check_template(root: Path = ROOT) -> list[str]:
@@ -256,11 +255,17 @@ def check_catalog(language: str, po: Path, template: PoCatalog) -> list[str]:
 
 def compiled(po: Path, language: str) -> bytes:
     """The ``.mo`` that ``pybabel compile`` makes of ``po`` (fuzzy messages left out)."""
+    return _compiled(po.read_bytes(), language)
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(data: bytes, language: str) -> bytes:
     out = io.BytesIO()
-    write_mo(out, _read(po, language), use_fuzzy=False)
+    write_mo(out, parsed(data, language), use_fuzzy=False)
     return out.getvalue()
 
 
+@functools.lru_cache(maxsize=64)
 def _content(mo: bytes) -> tuple[str, dict[tuple[str | None, tuple[str, ...]], tuple[str, ...]]]:
     """What the bot reads in a ``.mo``: its Plural-Forms rule and its translations."""
     catalog = read_mo(io.BytesIO(mo))

@@ -12,13 +12,14 @@ messages are written, as ``locales/style.toml`` configures it (see its comments)
 
 from __future__ import annotations
 
+import io
 import re
 import string
 import tomllib
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -233,18 +234,40 @@ def audiences(template: PoCatalog, marker: str) -> dict[str | None, str]:
     }
 
 
+@lru_cache(maxsize=64)
+def parsed(data: bytes, locale: str | None = None) -> PoCatalog:
+    """The catalog whose ``.po`` (or ``.pot``) file holds ``data``, parsed once per content
+    (the tests check many copies of the same catalogs): shared, so never to be changed.
+
+    Raises:
+        Exception: whatever Babel's ``read_po`` raises for a file it cannot read.
+    """
+    return read_po(io.BytesIO(data), locale=locale)
+
+
 def check_wording(language: str, po: Path, template: PoCatalog, style: Style) -> list[str]:
     """Translations of ``po`` that use a form a rule of ``language`` avoids: a term written
     otherwise, or a form of address not for the message's audience."""
     rules = style.rules.get(language, ())
     if not rules:
         return []
+    audience = tuple(audiences(template, style.group_marker).items())
+    return list(_wording(language, po.read_bytes(), audience, tuple(rules)))
+
+
+@lru_cache(maxsize=64)
+def _wording(
+    language: str,
+    data: bytes,
+    audience_items: tuple[tuple[str | None, str], ...],
+    rules: tuple[Rule, ...],
+) -> tuple[str, ...]:
+    """:func:`check_wording` of one catalog's content, once per content and rules."""
     try:
-        with po.open("rb") as file:
-            catalog = read_po(file)
+        catalog = parsed(data)
     except Exception:  # an unreadable catalog: reported by check.check_catalog
-        return []
-    audience = audiences(template, style.group_marker)
+        return ()
+    audience = dict(audience_items)
     problems = []
     for message in catalog:
         if not message.id:
@@ -267,4 +290,4 @@ def check_wording(language: str, po: Path, template: PoCatalog, style: Style) ->
                     else f"{shown}: one term for one thing: write {rule.use}"
                 )
             )
-    return problems
+    return tuple(problems)
