@@ -31,10 +31,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from xml.etree.ElementTree import ParseError
 
-from openpyxl import load_workbook
-from openpyxl.utils import get_column_letter
-from openpyxl.utils.exceptions import InvalidFileException
-
 from bot.features.importing.archives import ArchiveRefused, check_archive
 from bot.features.importing.headers import (
     LETTERS,
@@ -175,6 +171,9 @@ def read_sheet(data: bytes, *, limit: int) -> Sheet:
         check_archive(data)
     except ArchiveRefused as refused:
         raise SheetRefused("unsafe", str(refused)) from refused
+    from openpyxl import load_workbook  # here: openpyxl takes a while to import, and only a
+    from openpyxl.utils.exceptions import InvalidFileException  # sheet needs it
+
     try:
         with warnings.catch_warnings():  # openpyxl warns of extensions it does not read
             warnings.simplefilter("ignore")
@@ -218,6 +217,13 @@ def _read(name: str, rows: Iterable[Sequence[Any]], bound: int) -> Sheet:
 
 def _formulas(cells: list[tuple[int, Any]]) -> list[int]:
     return [index for index, cell in cells if cell.data_type == "f"]
+
+
+def get_column_letter(number: int) -> str:
+    """The letters of the sheet's column ``number`` (1: ``A``), as openpyxl names them."""
+    from openpyxl.utils import get_column_letter as letter  # imported once a sheet is read
+
+    return str(letter(number))
 
 
 def _header(found: Sheet, row: int, cells: list[tuple[int, Any]]) -> dict[int, str]:
