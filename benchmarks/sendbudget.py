@@ -139,6 +139,21 @@ class Observed:
         )
 
 
+def busiest_second(seen: Observed) -> dict[str, int]:
+    """The sends of the busiest rolling second (the first, if several tie), by job: what a
+    peak is made of."""
+    sends = sorted(seen.sends)
+    best: tuple[int, int] = (0, 0)  # (count, first index)
+    start = 0
+    for end, (moment, _) in enumerate(sends):
+        while moment - sends[start][0] >= 1.0:
+            start += 1
+        if end - start + 1 > best[0]:
+            best = (end - start + 1, start)
+    count, first = best
+    return dict(Counter(seen.kind(chat) for _, chat in sends[first : first + count]))
+
+
 async def seed(url: str, args: argparse.Namespace, at: float, bank_id: str) -> None:
     """Store what falls due at ``at``: homework, daily schedules, learners with a due card."""
     from bot.features.daily.service import DailyService
@@ -293,6 +308,7 @@ async def measure(
         "refused_429": seen.refused,
         "refused_by_kind": dict(seen.refusals),
         "most_per_second": most_in_window(times, 1.0),
+        "busiest_second_by_job": busiest_second(seen),
         "mean_per_second": round(len(times) / max(done_at - at, 1e-9), 1),
         "group_most_per_minute": max(
             (most_in_window(sorted(v), 60.0) for v in by_group.values()), default=0
