@@ -10,7 +10,8 @@ read-only, the rows made questions; :func:`convert_file`: the archive check and 
 pypdf's text layer, then the numbered form), ``--runs`` times. Recorded per format: the file's
 size, the median and worst time of a read, the peak of Python's allocations during one read
 (``tracemalloc``: not what lxml allocates in C), and the growth of the peak resident size of a
-fresh process that reads the file once (what the read takes from the machine, lxml included).
+fresh process that reads the file once (what the first read takes from the machine, lxml and
+the modules it first imports included; Linux's ``/proc``).
 
     python -m benchmarks.sheets                    # writes benchmarks/results/sheets.json
     python -m benchmarks.sheets --questions 50 --json /tmp/s.json   # a quick look
@@ -22,7 +23,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import resource
 import statistics
 import subprocess
 import sys
@@ -151,12 +151,23 @@ def rss_growth(kind: str, data: bytes, questions: int) -> int:
     return int(done.stdout.split()[-1])
 
 
+def _status(key: str) -> int:
+    """A field of ``/proc/self/status`` in KiB (``VmRSS``: resident now; ``VmHWM``: its peak)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(f"{key}:"):
+            return int(line.split()[1])
+    raise KeyError(key)
+
+
 def child(kind: str, path: Path, questions: int) -> int:
-    """In the fresh process of :func:`rss_growth`: read the file once, print the growth."""
+    """In the fresh process of :func:`rss_growth`: with the file's bytes read and the peak
+    resident size reset to the resident size now (``/proc/self/clear_refs``, Linux), read the
+    file once and print by how many KiB the peak grew."""
     data = path.read_bytes()
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    Path("/proc/self/clear_refs").write_text("5")
+    before = _status("VmRSS")
     read(kind, data, questions)
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+    print(_status("VmHWM") - before)
     return 0
 
 
