@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from bot.features.newquiz import steps
-from bot.kernel.cleaning import clean_question
 from bot.features.newquiz.draft import Draft
 from bot.features.newquiz.rules import Added, AskRight, OriginalKept, PollSent, Stale
+from bot.kernel.cleaning import clean_question
 
 
 @pytest.mark.parametrize(
