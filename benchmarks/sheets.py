@@ -203,7 +203,7 @@ def readme_paragraph(results: dict[str, Any]) -> str:
         row = results["formats"][kind]
         rows.append(
             f"| {NAMES[kind]} | {row['file_bytes'] / 1000:,.0f} KB "
-            f"| {row['read_seconds_median']:g} s | {row['read_seconds_max']:g} s "
+            f"| {row['read_seconds_median']:.2f} s | {row['read_seconds_max']:.2f} s "
             f"| {row['python_peak_bytes'] / 1e6:.1f} MB | {row['rss_growth_kib'] / 1024:.1f} MiB |"
         )
     rows.append("")
