@@ -33,7 +33,7 @@ from bot.features.importing.service import ImportService
 from bot.features.learning import chart
 from bot.features.learning.ports import CardStore
 from bot.features.learning.service import LearningService
-from bot.features.myquizzes.edits import QuizEdits
+from bot.features.myquizzes.edits import PollOriginals, QuizEdits
 from bot.features.myquizzes.service import QuizzesService
 from bot.features.myquizzes.translating import Translations
 from bot.features.newquiz.service import CreatorService
@@ -76,6 +76,8 @@ class Services:
     """Created quizzes from their creator's side: /myquizzes and the files sent to the bot."""
     quiz_edits: QuizEdits
     """The /myquizzes prompts waiting for a creator's message."""
+    originals: PollOriginals
+    """The forwarded poll questions /myquizzes cleaned, for "Keep the original"."""
     translations: Translations
     """The languages makers are adding to their quizzes ("Add a language" in /myquizzes)."""
     store: OpenStore
@@ -224,6 +226,7 @@ async def open_services(app: QuizApplication, store: OpenStore) -> Services:
         privacy=privacy,
         quizzes=quizzes,
         quiz_edits=QuizEdits(store, data.clock),
+        originals=PollOriginals(store, data.clock),
         translations=Translations(store, data.clock),
         creators=creators,
         homework=homework,
@@ -300,6 +303,7 @@ def install(app: QuizApplication, made: Services) -> None:
             made.privacy,
             made.quizzes,
             made.quiz_edits,
+            made.originals,
             made.translations,
             made.creators,
             made.homework,

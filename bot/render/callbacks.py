@@ -297,6 +297,7 @@ QUIZ_ACTIONS = (
     "skiplang",
     "exam",
     "examset",
+    "keep",
 )
 """What a :class:`QuizButton` does (``bot.features.myquizzes.handlers`` handles each)."""
 

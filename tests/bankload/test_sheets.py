@@ -10,6 +10,7 @@ import os
 import pickle
 import subprocess
 import sys
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -34,7 +35,8 @@ from bot.features.importing.sheets import (
     read_sheet,
 )
 from bot.kernel.bank import TRUE_FALSE, Bank
-from tests.support.sheets import TEMPLATE, cells, template, workbook, zip_bomb
+from tests.e2e.test_e2e_documents import quiz_data
+from tests.support.sheets import TEMPLATE, book_cells, cells, template, workbook, zip_bomb
 
 LIMIT = 200
 
@@ -321,3 +323,175 @@ def test_quizbot_import_format_xlsx(tmp_path):
     bank = load_bank(out)
     assert [q.kind for q in bank.questions].count(TRUE_FALSE) == 2
     assert bank.questions[3].picture == "https://example.org/flag.png"
+
+
+def _everything() -> Bank:
+    """A checked quiz with what a YAML export carries: sources, ``shuffle: false``, pictures,
+    kinds, per-question marks, waived checks, an exam mode with its settings, a guide."""
+    data = quiz_data()
+    data["level"] = "hard"
+    data["guide"] = {"url": "https://example.org/guide", "label": {"en": "Read the atlas"}}
+    data["exam"] = {"minutes": 20, "marks": 2, "penalty": 0.5, "draw": 3}
+    france, italy = data["questions"]
+    france["shuffle"] = False
+    france["picture"] = "https://example.org/france.png"
+    italy["marks"] = 4
+    italy["waive"] = ["answer-leak", "uneven-lengths"]
+    data["questions"] += [
+        {
+            "id": "sun",
+            "kind": "true-false",
+            "prompt": {"en": "The Sun is a star."},
+            "answer": True,
+            "explanation": {"en": "It is a G-type main-sequence star."},
+            "source": {"title": "Astronomy primer", "url": "https://example.org/sun"},
+            "marks": 1.5,
+        },
+        {
+            "id": "primes",
+            "prompt": {"en": "Which of these numbers are prime?"},
+            "options": [
+                {"text": {"en": "2"}, "correct": True},
+                {"text": {"en": "4"}},
+                {"text": {"en": "5"}, "correct": True},
+                {"text": {"en": "9"}},
+            ],
+            "explanation": {"en": "2 and 5 have no divisors other than 1 and themselves."},
+        },
+    ]
+    bank = check_document(dump_bank(data))
+    assert isinstance(bank, Bank), bank
+    return bank
+
+
+def _carried(bank: Bank) -> tuple[object, ...]:
+    """What an Excel export carries of a quiz: all but its id, version and question ids."""
+    return (
+        bank.title,
+        bank.description,
+        bank.default_language,
+        bank.level,
+        bank.exam,
+        bank.guide,
+        [replace(q, id="") for q in bank.questions],
+    )
+
+
+def test_the_excel_export_carries_what_the_yaml_export_does_and_reads_back_the_same():
+    """Sources, shuffle, pictures, kinds, marks, waived checks, the exam mode and the guide,
+    the title, description and level go out in the sheet and its settings worksheet and come
+    back; export -> import -> export gives the same cells."""
+    original = _everything()
+    exported = bank_sheet(original, "en")
+    sheets = book_cells(exported)
+    assert list(sheets) == ["Capitals", "Settings"]
+    header, france, italy, sun, _ = sheets["Capitals"]
+    assert header[:6] == ["Question", "A", "B", "C", "D", "Answer"]
+    assert header[6:] == [
+        "Explanation", "Picture", "Kind", "Source", "Source link", "Shuffle", "Marks", "Waive"
+    ]  # fmt: skip
+    assert france[9:12] == ["World atlas", "https://example.org/atlas", "False"]
+    assert italy[12:] == ["4", "answer-leak, uneven-lengths"]
+    assert sun[12] == "1.5"
+    assert sheets["Settings"] == [
+        ["Title", "Capitals"],
+        ["Description", "Two capitals."],
+        ["Language", "en"],
+        ["Level", "hard"],
+        ["Minutes", "20"],
+        ["Marks", "2"],
+        ["Penalty", "0.5"],
+        ["Draw", "3"],
+        ["Guide", "https://example.org/guide"],
+        ["Guide label", "Read the atlas"],
+    ]
+    again = checked(exported)
+    assert _carried(again) == _carried(original)
+    assert book_cells(bank_sheet(again, "en")) == sheets
+
+
+def test_a_russian_export_reads_back_the_same_for_a_maker_of_another_language():
+    """The settings worksheet's names and the columns are in the export's language; the sheet
+    says its language, so a maker reading in Turkish gets the quiz in Russian."""
+    original = _everything()
+    data = check_document(dump_bank(with_language_ru(original)))
+    assert isinstance(data, Bank), data
+    exported = bank_sheet(data, "ru")
+    sheets = book_cells(exported)
+    assert list(sheets)[1] == "Настройки"
+    assert sheets["Настройки"][0] == ["Название", "Столицы"]
+    assert cells(exported)[0][9:] == [
+        "Источник", "Ссылка на источник", "Перемешивать", "Баллы", "Исключения"
+    ]  # fmt: skip
+    again = checked(exported, "tr")
+    assert again.default_language == "ru"
+    assert _carried(again) == _carried(data)
+    assert book_cells(bank_sheet(again, "ru")) == sheets
+
+
+def with_language_ru(bank: Bank) -> dict[str, Any]:
+    """``bank`` as the mapping of a quiz in Russian only (its texts kept, its title Russian)."""
+    from bot.kernel.bankdata import bank_data
+
+    data = bank_data(bank)
+
+    def russian(value: Any) -> Any:
+        if isinstance(value, dict):
+            if set(value) == {"en"}:
+                return {"ru": value["en"]}
+            return {key: russian(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [russian(item) for item in value]
+        return value
+
+    data = russian(data)
+    data["default_language"], data["languages"] = "ru", ["ru"]
+    data["title"] = {"ru": "Столицы"}
+    return data
+
+
+def test_a_maker_s_sheet_with_settings_and_the_new_columns_in_any_language():
+    """A sheet made by hand: Spanish headers for the source, shuffle and marks, a settings
+    worksheet in Turkish; its title, level and exam mode become the quiz's, and a setting the
+    bot does not know is refused by row, naming the worksheet."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    questions = book.active
+    assert questions is not None
+    for row in [
+        ["Pregunta", "A", "B", "C", "Respuesta", "Fuente", "Enlace", "Mezclar", "Puntos"],
+        ["Stage?", "One", "Two", "Three", "B", "Atlas", "https://example.org/a", "Falso", 3],
+    ]:
+        questions.append(row)
+    settings = book.create_sheet("Ayarlar")
+    for row in [["Başlık", "Stages"], ["Düzey", "Easy"], ["Dakika", 15], ["Ceza", "0,25"]]:
+        settings.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    bank = checked(out.getvalue())
+    assert (bank.title.by_language, bank.level) == ({"en": "Stages"}, "easy")
+    assert (bank.exam.minutes, bank.exam.penalty) == (15, 0.25)
+    (question,) = bank.questions
+    assert (question.source.title, question.source.url) == ("Atlas", "https://example.org/a")
+    assert (question.shuffle, question.marks) == (False, 3)
+
+    settings.append(["Colour", "blue"])
+    out = io.BytesIO()
+    book.save(out)
+    refused = convert(out.getvalue())
+    assert isinstance(refused, SheetProblems)
+    assert refused.problems == (SheetProblem(5, "A", "", "unknown setting", "Colour"),)
+    line = problem_line(refused.problems[0], i18n.catalog("en"))
+    assert line == "Row 5, column A: “Colour” is not a setting I know (worksheet “Settings”)"
+
+
+def test_every_language_names_every_column_and_setting_apart():
+    """No header word names two fields, nor a settings word two settings, across the
+    languages (a sheet in one language is read by a maker of any other)."""
+    for names, of in ((headers.FIELDS, headers.column_of), (headers.SETTINGS, headers.setting_of)):
+        for words in headers.VOCABULARY.values():
+            for name in names:
+                for word in getattr(words, name):
+                    assert of(word) == name, (word, name)
+    assert all(headers.is_settings_sheet(w.settings[0]) for w in headers.VOCABULARY.values())

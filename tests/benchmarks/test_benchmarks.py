@@ -120,14 +120,17 @@ def test_readme_blocks_are_written_from_their_results_files():
     """The learning, abuse, instances and group-load summary blocks of the README are what
     their generators write from the committed results (regenerate and paste on change:
     ``python -m benchmarks.instances --readme-from benchmarks/results/instances.json``,
-    ``python -m benchmarks.abuse --markdown benchmarks/results/abuse.json``, and
+    ``python -m benchmarks.abuse --markdown benchmarks/results/abuse.json``,
+    ``python -m benchmarks.sheets --markdown benchmarks/results/sheets.json`` (reading a
+    500-question .xlsx, .docx and PDF), and
     ``benchmarks.learning.readme_paragraph``, ``benchmarks.group_load.committed_summary``)."""
-    from benchmarks import abuse, instances, learning
+    from benchmarks import abuse, instances, learning, sheets
 
     assert readme_block("learning") == learning.readme_paragraph(results("learning.json"))
     assert readme_block("abuse") == abuse.markdown(results("abuse.json"))
     assert readme_block("instances") == instances.readme_section(results("instances.json"))
     assert readme_block("group-load-summary") == group_load.committed_summary()
+    assert readme_block("sheets") == sheets.readme_paragraph(results("sheets.json"))
 
 
 def test_readme_prose_figures_match_the_code_and_results():

@@ -306,3 +306,53 @@ async def test_a_taken_down_quiz_is_shown_marked(fake, running_bot):
     _, screen = await tap_and_see(creator, listing, "1. ⛔ Capitals")
     assert EN("quizzes.disabled_hint") in screen["text"]
     assert EN("quizzes.button_play") not in [b["text"] for b in buttons(screen)]
+
+
+async def test_a_forwarded_poll_added_is_cleaned_and_its_original_kept_on_a_tap(fake, running_bot):
+    """A quiz poll forwarded from a channel after "Add a question" is added without the
+    channel's counter and signature, as /newquiz adds it (the one cleaning): the creator is shown
+    what was taken off, and "Keep the original" puts it back as a new version; the button is
+    stale after that."""
+    creator, screen = await made(fake, running_bot)
+    _, editing = await tap_and_see(creator, screen, EN("quizzes.button_edit"))
+    await creator.tap(editing, button(editing, EN("quizzes.button_add")))
+    await fake.wait_for(lambda: creator.bot_messages()[-1]["text"] == EN("quizzes.ask_question"))
+    forwarded = "[3/100] Which is the capital of Latvia? @quiz_channel"
+    said, _ = await creator.send_poll(
+        forwarded, ["Riga", "Oslo"], correct_option_ids=[0], forward_from="channel", replies=2
+    )
+    assert said["text"] == "\n".join(
+        (
+            EN("quizzes.question_added", number=3, version=2),
+            EN("polls.cleaned", removed="[3/100] … @quiz_channel"),
+        )
+    )
+    quizzes = running_bot.app.bot_data.services.quizzes
+    quiz = await record(running_bot)
+    bank = (await quizzes.quiz(CREATOR, quiz.id)).bank
+    assert bank.questions[2].prompt.by_language["en"] == "Which is the capital of Latvia?"
+
+    _, kept = await tap_and_see(creator, said, EN("polls.button_keep_original"))
+    assert kept["text"] == "\n".join((EN("polls.original_kept", number=3), forwarded))
+    quiz = await record(running_bot)
+    bank = (await quizzes.quiz(CREATOR, quiz.id)).bank
+    assert quiz.version == 3 and bank.questions[2].prompt.by_language["en"] == forwarded
+    assert bank.questions[2].correct_indices == {0}
+    keep = button(said, EN("polls.button_keep_original"))
+    stale = await creator.tap(said, keep, check_button=False)  # its button is gone
+    assert fake.callback_answers[stale]["text"] == EN("quizzes.toast_stale")
+    assert (await record(running_bot)).version == 3
+
+
+async def test_a_poll_of_ones_own_keeps_its_counter(fake, running_bot):
+    """A quiz poll the creator sends themself (not forwarded) is added as it is: its "1."
+    is theirs."""
+    creator, screen = await made(fake, running_bot)
+    _, editing = await tap_and_see(creator, screen, EN("quizzes.button_edit"))
+    await creator.tap(editing, button(editing, EN("quizzes.button_add")))
+    await fake.wait_for(lambda: creator.bot_messages()[-1]["text"] == EN("quizzes.ask_question"))
+    said, _ = await creator.send_poll(
+        "1. Which is the capital of Latvia?", ["Riga", "Oslo"], correct_option_ids=[0], replies=2
+    )
+    assert said["text"] == EN("quizzes.question_added", number=3, version=2)
+    assert not buttons(said)

@@ -9,11 +9,12 @@ from __future__ import annotations
 from bot import i18n
 from bot.bankload.dump import dump_bank
 from bot.features.importing.headers import template_headers
+from bot.features.importing.sheet_writing import bank_sheet
 from bot.features.importing.sheets import MIME_TYPE, read_sheet
 from tests.e2e.test_e2e_documents import quiz_data, stored
 from tests.e2e.test_e2e_myquizzes import button, tap_and_see
 from tests.support.person import Person
-from tests.support.sheets import cells, workbook, zip_bomb
+from tests.support.sheets import book_cells, cells, workbook, zip_bomb
 
 EN = i18n.catalog("en")
 
@@ -86,6 +87,8 @@ async def test_template_sends_the_template_in_the_makers_language(fake, running_
 
 
 async def test_excel_export_sent_back_makes_the_same_quiz(fake, running_bot):
+    """📊 Excel sends the quiz as a sheet; sent back, it makes a new quiz with the same
+    questions, sources, title, description and level, whose export is the same sheet."""
     maker = Person(fake, 806, "Ada")
     await maker.send_document(dump_bank(quiz_data()).encode(), "q.yaml", replies=2)
     (listing,) = await maker.say("/myquizzes")
@@ -114,6 +117,12 @@ async def test_excel_export_sent_back_makes_the_same_quiz(fake, running_bot):
         for q in old.questions
     ]
     assert new.questions[0].explanation == old.questions[0].explanation
+    # the sheet carries the quiz's title, description, level and sources: the new quiz has
+    # them, and its export is the same sheet
+    assert (new.title, new.description, new.level) == (old.title, old.description, old.level)
+    assert second.title == "Capitals"
+    assert [q.source for q in new.questions] == [q.source for q in old.questions]
+    assert book_cells(bank_sheet(new, "en")) == book_cells(data)
 
 
 async def test_a_spreadsheet_of_another_format_is_asked_for_as_xlsx(fake, running_bot):

@@ -1,5 +1,5 @@
 """Forwarded quiz polls cleaned of a channel's counter and signature
-(bot/features/newquiz/cleaning.py), and the draft steps that keep the original."""
+(bot/kernel/cleaning.py), and the draft steps that keep the original."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from bot.features.newquiz import steps
-from bot.features.newquiz.cleaning import clean_question
 from bot.features.newquiz.draft import Draft
 from bot.features.newquiz.rules import Added, AskRight, OriginalKept, PollSent, Stale
+from bot.kernel.cleaning import clean_question
 
 
 @pytest.mark.parametrize(

@@ -39,6 +39,18 @@ def cells(data: bytes) -> list[list[object]]:
         book.close()
 
 
+def book_cells(data: bytes) -> dict[str, list[list[object]]]:
+    """Every worksheet's values, row by row, by the worksheet's name."""
+    book = load_workbook(io.BytesIO(data), read_only=True)
+    try:
+        return {
+            str(sheet.title): [list(row) for row in sheet.iter_rows(values_only=True)]
+            for sheet in book.worksheets
+        }
+    finally:
+        book.close()
+
+
 def with_part(data: bytes, name: str, content: bytes) -> bytes:
     """``data`` (an .xlsx file) with one more part ``name`` holding ``content``, deflated."""
     out = io.BytesIO()

@@ -13,7 +13,12 @@ import logging
 
 from telegram import CallbackQuery, InputFile, Message, Update
 
-from bot.features.importing.headers import kind_word, template_headers, truth_word
+from bot.features.importing.headers import (
+    kind_word,
+    settings_words,
+    template_headers,
+    truth_word,
+)
 from bot.features.importing.rules import NoneConverted
 from bot.features.importing.service import ImportService
 from bot.features.importing.sheet_writing import template_sheet
@@ -103,6 +108,9 @@ def problem_line(problem: SheetProblem, t: Catalog) -> str:
         "unknown column": lambda: t("sheets.unknown_column", value=problem.value),
         "column twice": lambda: t("sheets.column_twice", value=problem.value),
         "missing column": lambda: t("sheets.missing_column", field=field),
+        "unknown setting": lambda: t(
+            "sheets.unknown_setting", value=problem.value, sheet=settings_words(language)[0]
+        ),
     }[problem.code]()
     if not problem.column:
         return what

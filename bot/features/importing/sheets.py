@@ -7,7 +7,11 @@ language of :mod:`bot.features.importing.headers`: the question, options ``A`` t
 many as used), the answer (a letter, letters separated by commas for several right options, or
 ``True``/``False`` for a true/false question, in any of those languages), and optionally the
 explanation, a picture (an https URL or a Telegram file_id) and the kind (``choice`` or
-``true-false``; without it a row with no options and a true/false answer is true/false).
+``true-false``; without it a row with no options and a true/false answer is true/false), the
+question's source (its title and its link), ``Shuffle`` (False: the options keep their order),
+its marks in an exam and the checks it waives. A worksheet named "Settings" (in any of those
+languages) holds the quiz's title, description, language, level, exam mode and guide
+(:mod:`bot.features.importing.sheet_settings`).
 
 Safety: the bytes pass :func:`~bot.features.importing.archives.check_archive` before openpyxl
 opens them (read-only, cell by cell); at most :func:`max_rows` rows are read (a longer sheet is
@@ -26,7 +30,7 @@ import io
 import re
 import warnings
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from xml.etree.ElementTree import ParseError
@@ -35,19 +39,26 @@ from bot.features.importing.archives import ArchiveRefused, check_archive
 from bot.features.importing.headers import (
     LETTERS,
     column_of,
+    is_settings_sheet,
     kind_of,
     letter_of,
     truth,
 )
 from bot.features.importing.imported import Note, Parsed, bank_mapping
 from bot.features.importing.rules import Converted, NoneConverted
+from bot.features.importing.sheet_settings import (
+    MAX_SETTINGS_ROWS,
+    apply_settings,
+    question_extras,
+    read_settings,
+)
 from bot.kernel.bank import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER, TRUE_FALSE
 
 ROW_MARGIN = 50
 """Rows a sheet may have beyond its questions (the header row, blank rows)."""
 
 MAX_COLUMNS = 40
-"""Columns read from a sheet: the layout has at most 17 (cells beyond are not read)."""
+"""Columns read from a sheet: the layout has at most 22 (cells beyond are not read)."""
 
 MAX_SHOWN = 10
 """Problems listed in one answer (the rest are counted)."""
@@ -92,10 +103,13 @@ class SheetProblem:
         row: The sheet's 1-based row.
         column: The column's letter in the sheet (``C``), or ``""`` for the whole row.
         field: The layout's field (``question``, ``answer``, ``explanation``, ``picture``,
-            ``kind``, an option's letter), or ``""`` for a header cell that names nothing.
+            ``kind``, ``source``, ...: :data:`~.headers.FIELDS`, an option's letter), or ``""``
+            for a header cell that names nothing and a row of the settings worksheet.
         code: ``formula``, ``no question``, ``no answer``, ``answer names no option``,
             ``true-false answer``, ``true-false options``, ``unknown kind`` (a row);
-            ``unknown column``, ``column twice``, ``missing column`` (the header row).
+            ``unknown column``, ``column twice``, ``missing column`` (the header row);
+            ``unknown setting`` (a row of the settings worksheet, which a ``formula`` may be
+            too).
         value: The cell's text, where it helps (cut to 40 characters).
     """
 
@@ -122,6 +136,8 @@ class SheetQuestion:
         options: (text, right) per filled option column, A to L; empty for true/false.
         answer: A true/false question's answer; None for a question with options.
         explanation, picture: The row's cells, or None when empty.
+        extras: The row's source, shuffle, marks and waived checks in the bank format
+            (:func:`~.sheet_settings.question_extras`).
     """
 
     row: int
@@ -130,17 +146,20 @@ class SheetQuestion:
     answer: bool | None
     explanation: str | None = None
     picture: str | None = None
+    extras: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class Sheet:
-    """What :func:`read_sheet` found in the first worksheet."""
+    """What :func:`read_sheet` found in the first worksheet (and the settings worksheet)."""
 
     name: str
     questions: list[SheetQuestion] = field(default_factory=list)
     problems: list[SheetProblem] = field(default_factory=list)
     found: int = 0
     """Rows that held a question (made one or not)."""
+    settings: dict[str, str] = field(default_factory=dict)
+    """The settings worksheet's settings (:data:`~.headers.SETTINGS` -> text)."""
 
 
 @dataclass(frozen=True)
@@ -188,7 +207,13 @@ def read_sheet(data: bytes, *, limit: int) -> Sheet:
         bound = max_rows(limit)
         try:
             rows = sheet.iter_rows(min_row=1, max_row=bound + 1, max_col=MAX_COLUMNS)
-            return _read(str(sheet.title), rows, bound)
+            found = _read(str(sheet.title), rows, bound)
+            settings = next(
+                (s for s in book.worksheets[1:] if is_settings_sheet(str(s.title))), None
+            )
+            if settings is not None:
+                _settings(found, settings.iter_rows(max_row=MAX_SETTINGS_ROWS, max_col=2))
+            return found
         except (KeyError, ValueError, TypeError, ParseError, zipfile.BadZipFile) as error:
             raise SheetRefused("not xlsx", repr(error)) from error
     finally:
@@ -213,6 +238,22 @@ def _read(name: str, rows: Iterable[Sequence[Any]], bound: int) -> Sheet:
     if columns is None:
         raise SheetRefused("empty", "no rows")
     return found
+
+
+def _settings(found: Sheet, rows: Iterable[Sequence[Any]]) -> None:
+    """The settings worksheet's settings and problems, into ``found``."""
+
+    def cells(row: Sequence[Any]) -> tuple[str, str, bool]:
+        texts = [_text(cell.value) if cell.data_type != "f" else "" for cell in row]
+        texts += ["", ""]
+        return texts[0], texts[1], any(cell.data_type == "f" for cell in row)
+
+    read = ((number, *cells(row)) for number, row in enumerate(rows, start=1))
+    settings, problems = read_settings(r for r in read if r[1] or r[2] or r[3])
+    found.settings = settings
+    found.problems.extend(
+        SheetProblem(r, "A", "", code, _short(name)) for r, code, name in problems
+    )
 
 
 def _formulas(cells: list[tuple[int, Any]]) -> list[int]:
@@ -303,6 +344,7 @@ def _question(found: Sheet, row: int, columns: dict[int, str], cells: list[tuple
             answer if true_false else None,
             values.get("explanation") or None,
             values.get("picture") or None,
+            question_extras(values),
         )
     )
 
@@ -351,6 +393,7 @@ def sheet_questions(sheet: Sheet, language: str) -> list[dict[str, object]]:
             item["picture"] = question.picture
         if question.explanation:
             item["explanation"] = {language: question.explanation}
+        item.update(question.extras)
         questions.append(item)
     return questions
 
@@ -374,7 +417,9 @@ def sheet_bank_data(
 ) -> tuple[dict[str, object], dict[str, int]]:
     """As :func:`~bot.features.importing.rules.bank_data`, for a sheet's questions (every kind):
     the bank mapping, and the row of each question id. A missing explanation or source gets
-    its placeholder, noted in ``parsed.notes``."""
+    its placeholder, noted in ``parsed.notes``; the sheet's settings are the quiz's
+    (:func:`~.sheet_settings.apply_settings`)."""
+    language = sheet.settings.get("language", language)
     questions = sheet_questions(sheet, language)
     lines: dict[str, int] = {}
     unsourced = 0
@@ -385,11 +430,13 @@ def sheet_bank_data(
             parsed.notes.append(
                 Note(question.row, "no explanation in the sheet: wrote a TODO placeholder", False)
             )
+        if "source" in item:
+            continue
         if source is None:
             unsourced += 1
         cited = source or SOURCE_PLACEHOLDER
         item["source"] = {"title": cited[0], "url": cited[1]}
-    return bank_mapping(
+    mapping = bank_mapping(
         parsed,
         questions,
         unsourced,
@@ -398,7 +445,9 @@ def sheet_bank_data(
         title=title,
         description=description,
         level=level,
-    ), lines
+    )
+    apply_settings(mapping, sheet.settings, language)
+    return mapping, lines
 
 
 def convert_sheet(
@@ -406,7 +455,9 @@ def convert_sheet(
 ) -> Converted | NoneConverted | SheetProblems | SheetRefused:
     """An .xlsx file as a created quiz in ``language`` (the bank mapping, still to be checked
     as every created quiz is), or why not: picklable in and out (it runs in the bot's worker
-    process). A sheet with any problem is refused whole (nothing is stored)."""
+    process). A sheet with any problem is refused whole (nothing is stored). The settings
+    worksheet's title, description, language, level, exam mode and guide are the quiz's
+    (:func:`~.sheet_settings.apply_settings`)."""
     try:
         sheet = read_sheet(data, limit=limit)
     except SheetRefused as refused:
@@ -415,7 +466,8 @@ def convert_sheet(
         return SheetProblems(sheet.name, tuple(sheet.problems[:MAX_SHOWN]), len(sheet.problems))
     if not sheet.questions:
         return NoneConverted(sheet.found)
-    mapping: dict[str, object] = {
+    language = sheet.settings.get("language", language)
+    mapping: dict[str, Any] = {
         "id": "imported",
         "version": 1,
         "default_language": language,
@@ -425,6 +477,7 @@ def convert_sheet(
         "description": {language: description},
         "questions": sheet_questions(sheet, language),
     }
+    apply_settings(mapping, sheet.settings, language)
     return Converted(mapping, 0)
 
 

@@ -74,3 +74,69 @@ class QuizEdits:
             StorageError: the prompt could not be dropped.
         """
         await self._store.drop_prompt(user_id, self.KIND)
+
+
+ORIGINAL_SECONDS = 24 * 60 * 60
+"""How long "Keep the original" under a cleaned poll's question can put it back (a day: the
+prompts older than that are pruned)."""
+
+
+@dataclass(frozen=True)
+class PollOriginal:
+    """A forwarded poll's question as it came, before its counter and signature were taken off
+    (:mod:`bot.kernel.cleaning`): question ``number`` of ``quiz_id`` at ``version``."""
+
+    quiz_id: str
+    version: int
+    number: int
+    text: str
+
+
+class PollOriginals:
+    """The last cleaned poll question of each creator, for its "Keep the original" button:
+    stored (a prompt of kind ``original``, :class:`~bot.kernel.ports.PromptStore`), so that the
+    tap may reach any instance, or come after a restart.
+
+    Args:
+        store: Where the prompts are kept.
+        clock: Seconds since the epoch.
+    """
+
+    KIND = "original"
+    """The kind of prompt that holds a cleaned question's original."""
+
+    def __init__(self, store: PromptStore, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._clock = clock
+
+    async def keep(self, user_id: int, original: PollOriginal) -> None:
+        """Remember ``original`` for ``user_id`` (replacing the one before).
+
+        Raises:
+            StorageError: it could not be stored.
+        """
+        payload = f"{original.quiz_id}:{original.version}:{original.number}:{original.text}"
+        await self._store.set_prompt(user_id, self.KIND, payload, self._clock())
+
+    async def find(self, user_id: int, quiz_id: str, version: int, number: int) -> str | None:
+        """The original of question ``number`` of ``quiz_id`` at ``version``, if it is the one
+        remembered for ``user_id`` within :data:`ORIGINAL_SECONDS`; else None.
+
+        Raises:
+            StorageError: the prompts could not be read.
+        """
+        payload = await self._store.prompt(
+            user_id, self.KIND, since=self._clock() - ORIGINAL_SECONDS
+        )
+        if payload is None:
+            return None
+        quiz, at, place, text = payload.split(":", 3)
+        return text if (quiz, int(at), int(place)) == (quiz_id, version, number) else None
+
+    async def done(self, user_id: int) -> None:
+        """Forget ``user_id``'s original.
+
+        Raises:
+            StorageError: the prompt could not be dropped.
+        """
+        await self._store.drop_prompt(user_id, self.KIND)

@@ -20,7 +20,7 @@ from telegram import CallbackQuery, InputFile, Message, Poll, Update
 from telegram.ext import filters
 
 from bot.features.myquizzes import screens
-from bot.features.myquizzes.edits import QuizEdit, QuizEdits
+from bot.features.myquizzes.edits import PollOriginal, PollOriginals, QuizEdit, QuizEdits
 from bot.features.myquizzes.problems import NotYourQuiz, QuizBusy, QuizGone
 from bot.features.myquizzes.quiz_handlers import (
     CANCEL,
@@ -39,7 +39,8 @@ from bot.features.myquizzes.translation_handlers import (
 )
 from bot.features.preferences.catalogs import catalog_for
 from bot.i18n import Catalog
-from bot.kernel.bankdata import typed_question_data
+from bot.kernel.bankdata import question_data, typed_question_data
+from bot.kernel.cleaning import clean_question
 from bot.kernel.library import QuizRecord, Visibility
 from bot.kernel.textformat import TypedQuestion, parse_question
 from bot.render.callbacks import QUIZ_ACTIONS, QuizButton
@@ -265,6 +266,31 @@ async def _results(
         await send(context, user_id, part)
 
 
+async def _keep_original(
+    query: CallbackQuery, context: Context, button: QuizButton, record: QuizRecord, t: Catalog
+) -> None:
+    """ "Keep the original" under a cleaned poll's question: question ``number`` becomes the
+    poll's question as it came (a new version); stale when it is not the original remembered
+    for this version."""
+    user_id, originals = query.from_user.id, reach(context, PollOriginals)
+    original = await originals.find(user_id, record.id, record.version, button.number)
+    if original is None:
+        await toast(query, t("quizzes.toast_stale"))
+        return
+    owned = await reach(context, QuizzesService).quiz(user_id, record.id)
+    data = question_data(owned.bank.questions[button.number - 1])
+    data["prompt"] = {owned.bank.default_language: original}
+    outcome = await reach(context, QuizzesService).replace_question(
+        user_id, record.id, button.number, data
+    )
+    if not isinstance(outcome, Published):
+        await _refused(query, outcome, t)
+        return
+    await originals.done(user_id)
+    await toast(query)
+    await edit(query, screens.original_kept_screen(button.number, original, t, HTML))
+
+
 # --- "Add a language": the quiz's texts in another language, a question per message --------
 
 
@@ -293,6 +319,7 @@ ACTIONS: dict[str, QuizAction] = {
     "skiplang": _owned(_skip_text),
     "exam": _owned(_exam),
     "examset": _owned(_exam, change=True),
+    "keep": _owned(_keep_original, change=True),
 }
 """What each /myquizzes action does (:data:`bot.render.callbacks.QUIZ_ACTIONS`); all but
 ``list`` on a quiz of the tapper's own; a ``change`` is stale once the quiz has a newer
@@ -323,35 +350,48 @@ async def on_edit_text(update: Update, context: Context) -> bool:
         await message.reply_text(HTML.escape(t("quizzes.cancelled")))
         return True
     try:
-        outcome = await _change(reach(context, QuizzesService), user.id, pending, message, t)
+        changed = await _change(reach(context, QuizzesService), user.id, pending, message, t)
     except (QuizGone, NotYourQuiz, QuizBusy) as exc:  # the prompt is over: said as a toast
         await reach(context, QuizEdits).done(user.id)
         await message.reply_text(HTML.escape(t(TOASTS[type(exc)])))
         return True
-    if outcome is None:  # the reply could not be read, and was told so: the prompt stays
+    if changed is None:  # the reply could not be read, and was told so: the prompt stays
         return True
+    outcome, cleaned = changed
     if isinstance(outcome, Rejected):  # the prompt stays: the creator sends a fixed version
         await message.reply_text(screens.problems_text(outcome.problems, t, HTML))
         return True
     await reach(context, QuizEdits).done(user.id)
     record = outcome.record
+    number = record.questions if pending.action == "add" else pending.number
     said = (
         t("quizzes.renamed", title=record.title, version=record.version)
         if pending.action == "rename"
-        else t("quizzes.question_added", number=record.questions, version=record.version)
+        else t("quizzes.question_added", number=number, version=record.version)
         if pending.action == "add"
-        else t("quizzes.question_replaced", number=pending.number, version=record.version)
+        else t("quizzes.question_replaced", number=number, version=record.version)
     )
-    await message.reply_text(HTML.escape(said))
+    if cleaned is None:
+        await message.reply_text(HTML.escape(said))
+    else:
+        original = PollOriginal(record.id, record.version, number, cleaned[0])
+        await reach(context, PollOriginals).keep(user.id, original)
+        await send(
+            context,
+            message.chat_id,
+            screens.cleaned_screen(said, record, number, *cleaned, t, HTML),
+        )
     await send(context, message.chat_id, await quiz_screen_for(context, record, t))
     return True
 
 
 async def _change(
     service: QuizzesService, user_id: int, pending: QuizEdit, message: Message, t: Catalog
-) -> Outcome | None:
-    """Make the change a reply to a prompt asks for; None when the reply cannot be read (a
-    title too long, a question or poll without its answer: the reply says so).
+) -> tuple[Outcome, tuple[str, str] | None] | None:
+    """Make the change a reply to a prompt asks for, and a forwarded poll's question as it came
+    and as cleaned (:func:`~bot.kernel.cleaning.clean_question`: None when nothing was taken
+    off); None when the reply cannot be read (a title too long, a question or poll without its
+    answer: the reply says so).
 
     Raises:
         QuizGone, NotYourQuiz, QuizBusy: the quiz's refusals (nothing changed).
@@ -363,12 +403,17 @@ async def _change(
         if not 1 <= len(title) <= MAX_TITLE:
             await message.reply_text(HTML.escape(t("quizzes.bad_title")))
             return None
-        return await service.rename(user_id, pending.quiz_id, title)
+        return await service.rename(user_id, pending.quiz_id, title), None
+    cleaned: tuple[str, str] | None = None
     if message.poll is not None:
         data = poll_question_data(message.poll, language)
         if data is None:
             await message.reply_text(HTML.escape(t("quizzes.poll_no_answer")))
             return None
+        found = clean_question(message.poll.question) if message.forward_origin else None
+        if found is not None:  # forwarded from a channel: its counter and signature taken off
+            data["prompt"] = {language: found.text}
+            cleaned = (message.poll.question.strip(), found.text)
     else:
         typed = parse_question(message.text or "", _quotes(message))
         if typed is None:
@@ -376,8 +421,8 @@ async def _change(
             return None
         data = typed_question_data(typed, language)
     if pending.action == "add":
-        return await service.add_question(user_id, pending.quiz_id, data)
-    return await service.replace_question(user_id, pending.quiz_id, pending.number, data)
+        return await service.add_question(user_id, pending.quiz_id, data), cleaned
+    return await service.replace_question(user_id, pending.quiz_id, pending.number, data), cleaned
 
 
 def poll_question_data(poll: Poll, language: str) -> dict[str, object] | None:

@@ -23,6 +23,7 @@ from bot.features.myquizzes.results import QuizResults
 from bot.features.myquizzes.translating import TITLE, Original
 from bot.i18n import SUPPORTED, Catalog
 from bot.kernel.bank import Bank, Question
+from bot.kernel.cleaning import removed_shown
 from bot.kernel.library import QuizRecord, Visibility
 from bot.render.callbacks import QuizButton, SheetButton
 from bot.render.links import bank_link
@@ -229,6 +230,22 @@ def question_screen(record: QuizRecord, bank: Bank, number: int, t: Catalog, m: 
     )
     rows.append((_button(t("quizzes.button_back"), "edit", record),))
     return Screen("\n".join(lines), tuple(rows))
+
+
+def cleaned_screen(
+    said: str, record: QuizRecord, number: int, original: str, prompt: str, t: Catalog, m: Markup
+) -> Screen:
+    """``said`` (question ``number`` added or replaced) of a forwarded poll whose question was
+    cleaned (:mod:`bot.kernel.cleaning`): what was taken off, and "Keep the original", as
+    /newquiz shows it."""
+    removed = t("polls.cleaned", removed=removed_shown(original, prompt))
+    keep = _button(t("polls.button_keep_original"), "keep", record, number)
+    return Screen(f"{m.escape(said)}\n{m.escape(removed)}", ((keep,),))
+
+
+def original_kept_screen(number: int, original: str, t: Catalog, m: Markup) -> Screen:
+    """Question ``number`` has its forwarded poll's question as it came (shown)."""
+    return Screen(f"{m.escape(t('polls.original_kept', number=number))}\n{m.escape(original)}")
 
 
 def results_screen(

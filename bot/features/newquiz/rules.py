@@ -47,7 +47,7 @@ class PollSent:
         message_id: The creator's message.
         forwarded: Whether it was forwarded (the message's ``forward_origin``): its question
             is cleaned of a channel's counter and signature
-            (:mod:`bot.features.newquiz.cleaning`).
+            (:mod:`bot.kernel.cleaning`).
     """
 
     question: str

@@ -14,6 +14,7 @@ from bot.features.newquiz import rules as creating
 from bot.features.newquiz.draft import Draft, DraftQuestion, Pending, Step
 from bot.features.newquiz.rules import Added, OriginalKept, Refused
 from bot.i18n import Catalog
+from bot.kernel.cleaning import removed_shown
 from bot.render.callbacks import (
     DraftButton,
     KeepOriginalButton,
@@ -116,8 +117,7 @@ def newquiz_added(draft: Draft, outcome: Added, t: Catalog, m: Markup) -> Screen
 
 def _cleaned(q: DraftQuestion, t: Catalog, m: Markup) -> str:
     """What was taken off a forwarded poll's question (``…`` for the question kept)."""
-    removed = " ".join(q.original.replace(q.prompt, " … ", 1).split())
-    return m.escape(t("polls.cleaned", removed=removed))
+    return m.escape(t("polls.cleaned", removed=removed_shown(q.original, q.prompt)))
 
 
 def newquiz_original_kept(

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.features.newquiz.cleaning import clean_question
 from bot.features.newquiz.draft import Draft, DraftQuestion, Pending, Step
 from bot.features.newquiz.rules import (
     DRAFT_SECONDS,
@@ -44,6 +43,7 @@ from bot.features.newquiz.rules import (
     Undone,
 )
 from bot.kernel.bank import MAX_OPTIONS, MAX_QUESTION_UTF16, MIN_OPTIONS, blank
+from bot.kernel.cleaning import clean_question
 from bot.kernel.textformat import parse_question, true_false
 
 
@@ -127,7 +127,7 @@ def take_typed(
 def take_poll(draft: Draft, poll: PollSent) -> tuple[Draft, Outcome]:
     """A poll: a question when its right options are known, else a pending poll and the
     question which option is right. A forwarded poll's question is cleaned of a channel's
-    counter and signature (:func:`~bot.features.newquiz.cleaning.clean_question`), its
+    counter and signature (:func:`~bot.kernel.cleaning.clean_question`), its
     original kept beside it (:func:`keep_original`)."""
     if draft.step is not Step.QUESTIONS:
         return draft, Refused("questions_first")

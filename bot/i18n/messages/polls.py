@@ -1,5 +1,6 @@
 """The messages of forwarded quiz polls cleaned of a channel's counter and signature
-(bot/features/newquiz/cleaning.py, shown by bot/features/newquiz/screens.py)."""
+(bot/kernel/cleaning.py, shown by bot/features/newquiz/screens.py and
+bot/features/myquizzes/handlers.py)."""
 
 from __future__ import annotations
 

@@ -44,6 +44,8 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("sheets.unknown_column", "“{value}” is not a column I know"),
     N_("sheets.column_twice", "“{value}”: this column is there twice"),
     N_("sheets.missing_column", "the header row has no “{field}” column"),
+    # Translators: a row of the quiz's settings worksheet; {sheet} is that worksheet's name
+    N_("sheets.unknown_setting", "“{value}” is not a setting I know (worksheet “{sheet}”)"),
     N_(
         "sheets.template_caption",
         "A quiz template: one question per row, options in columns A, B, C… The answer is a "

@@ -3,8 +3,10 @@ its start (``[1/100]``, ``1/100``, ``Q12.``, ``12)``, ``#12``) and its signature
 (``@channel``, a ``t.me/...`` link, ``via @bot``) are taken off, since in a quiz of its own
 the question has its own number and its place. Pure.
 
-The cleaning is shown to the maker with the question, who can keep the original (the
-/newquiz "Keep the original" button, :func:`bot.features.newquiz.steps.keep_original`).
+One cleaning for every way a forwarded poll becomes a question: /newquiz's
+(:func:`bot.features.newquiz.steps.take_poll`) and /myquizzes' "Add a question" and "Replace"
+(:mod:`bot.features.myquizzes.handlers`). Each shows the maker what was taken off
+(:func:`removed_shown`) with a "Keep the original" button.
 """
 
 from __future__ import annotations
@@ -83,3 +85,10 @@ def clean_question(question: str) -> Cleaned | None:
     if not removed:
         return None
     return Cleaned(text, tuple(removed))
+
+
+def removed_shown(original: str, prompt: str) -> str:
+    """What was taken off ``original`` to make ``prompt``, as the maker is shown it: the
+    original with ``…`` where the kept question stood, spaces collapsed
+    (``[12/100] … @quiz_channel``)."""
+    return " ".join(original.replace(prompt, " … ", 1).split())
