@@ -226,18 +226,10 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         group = group_key(chat, endpoint)
         session = SESSION_CALL.get()
         turn = job_turn()
-        if turn is not None:
-            if endpoint in JOB_PACED:  # one budget for every job's sends (replies go first)
-                sends = self.jobs
-                if self.paid is not None and endpoint in PAID_BROADCAST:
-                    sends = self.paid
-                    data["allow_paid_broadcast"] = True  # the same dict PTB sends
-                async with self._waiting():
-                    if isinstance(chat, int) and chat > 0:
-                        await self._private_turn(chat, sends, turn)
-                    else:
-                        await sends.acquire(turn)
-        elif group is not None and not session:
+        paced = turn is not None and endpoint in JOB_PACED
+        if paced:
+            await self._job_slot(chat, endpoint, data, turn)  # type: ignore[arg-type]
+        elif turn is None and group is not None and not session:
             self._check_reply(group, endpoint, data)
         elif group is not None:
             self._sessionless.pop(group, None)  # a session runs there (again)
@@ -269,10 +261,28 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             ),
             reraise=True,
         )
-        async for attempt in retrying:
+        async for attempt in retrying:  # the tries after the first
             with attempt:
+                if paced:  # a job's retry is one more message for Telegram to count
+                    await self._job_slot(chat, endpoint, data, turn)  # type: ignore[arg-type]
                 return await self._once(chat, callback, args, kwargs, endpoint, data)
         raise AssertionError("unreachable: tenacity reraises the last failure")
+
+    async def _job_slot(
+        self, chat: Hashable | None, endpoint: str, data: dict[str, Any], turn: int
+    ) -> None:
+        """Wait for a slot of the jobs' one send budget (the paid one for a paid broadcast),
+        in ``turn``; a private chat's job sends also go one a second. Every try of a job's
+        send takes one: Telegram counts each message it is sent, retries too."""
+        sends = self.jobs
+        if self.paid is not None and endpoint in PAID_BROADCAST:
+            sends = self.paid
+            data["allow_paid_broadcast"] = True  # the same dict PTB sends
+        async with self._waiting():
+            if isinstance(chat, int) and chat > 0:
+                await self._private_turn(chat, sends, turn)
+            else:
+                await sends.acquire(turn)
 
     async def _once(
         self,

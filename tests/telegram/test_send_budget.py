@@ -306,3 +306,23 @@ async def test_replies_and_session_messages_to_a_group_are_counted_across_instan
         await bot.shutdown()
     assert sum(1 for c in fake.calls if c.method == "sendMessage") == GROUP_MAX_RATE
     assert not [c for c in fake.calls if c.status == 429]
+
+
+async def test_a_jobs_retry_takes_a_slot_of_the_budget_as_its_first_try_did(fake):
+    """A job's call that failed with a 502 and is tried again spends the budget again:
+    Telegram counts every message it is sent, so the tries of a job's sends and edits (the
+    failed one included) are never closer together than the budget's rate allows."""
+    open_chats(fake, USERS[:3])
+    limiter = QuizRateLimiter(reply_seconds=3600, job_sends_per_second=2.0)
+    bot = ExtBot(fake.token, base_url=fake.base_url, rate_limiter=limiter)
+    await bot.initialize()
+    posted = [await bot.send_message(user, "reminder") for user in USERS[:3]]
+    fake.fail_next("editMessageText", error_code=502, description="Bad Gateway")
+    with job_calls():
+        await asyncio.gather(
+            *(bot.edit_message_text("reminder, done", m.chat_id, m.message_id) for m in posted)
+        )
+    await bot.shutdown()
+    tries = [c for c in fake.calls if c.method == "editMessageText"]
+    assert [c.status for c in tries].count(502) == 1 and len(tries) == 4
+    assert all(b.at - a.at >= 0.45 for a, b in itertools.pairwise(tries)), [c.at for c in tries]
