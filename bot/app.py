@@ -63,7 +63,7 @@ from bot.lifecycle import (
 from bot.services import install, open_services, services, take_services
 from bot.telegram.arrivals import OrderedQueue
 from bot.telegram.common import CONTEXT_TYPES, Context, QuizApplication
-from bot.telegram.jobpass import job_pass
+from bot.telegram.jobpass import job_pass, quiet_passes_still_running
 from bot.telegram.jobsends import JOB_FIRST, JOB_LATER
 from bot.telegram.limits import QuizRateLimiter
 from bot.telegram.metrics import Metrics
@@ -294,6 +294,7 @@ async def _post_init(app: QuizApplication) -> None:
     made = await open_services(app, store)  # closes store if it fails
     install(app, made)
     if app.job_queue is not None:  # reminders: stored schedules, so they survive restarts
+        quiet_passes_still_running()
         interval = app.bot_data.reminder_interval  # shorter in tests
         if interval is None:
             interval = learning.REMINDER_INTERVAL

@@ -24,6 +24,30 @@ at its next interval, which is what retrying it means)."""
 _OUTAGE_LOGGED: dict[str, float] = {}
 
 
+class PassStillRunning(logging.Filter):
+    """Drops APScheduler's WARNING "Execution of job ... skipped: maximum number of running
+    instances reached": a pass (one instance at a time, by design) still sending when its next
+    interval comes, as a reminders' pass does for as long as the send budget paces its
+    reminders, is not a problem, and said every second it would bury the log. Other records
+    pass unchanged. Installed on the ``apscheduler.scheduler`` logger by
+    :func:`quiet_passes_still_running`."""
+
+    TEXT = "maximum number of running instances reached"
+    """Part of APScheduler's message (``apscheduler/schedulers/base.py``, ``_process_jobs``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Whether to keep ``record``: all but APScheduler's "still running" warning."""
+        return self.TEXT not in record.getMessage()
+
+
+_STILL_RUNNING = PassStillRunning()
+
+
+def quiet_passes_still_running() -> None:
+    """Install :class:`PassStillRunning` (once: a logger's filters are a set)."""
+    logging.getLogger("apscheduler.scheduler").addFilter(_STILL_RUNNING)
+
+
 def job_pass(
     callback: Callable[[Context], Coroutine[Any, Any, object]],
     clock: Callable[[], float] = time.monotonic,
