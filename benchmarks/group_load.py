@@ -339,6 +339,7 @@ async def main(args: argparse.Namespace, argv: list[str]) -> int:
     if args.table:
         print(committed_table())
         return 0
+    commit = git_commit()  # what runs, not what is checked out when the run ends
     lo, hi = (float(x) for x in args.taps.split(","))
     rows = []
     for delay in [float(x) for x in str(args.api_delay).split(",")]:
@@ -387,7 +388,7 @@ async def main(args: argparse.Namespace, argv: list[str]) -> int:
     print("\n" + table(rows))
     results = {
         "command": "python -m benchmarks.group_load " + shlex.join(argv),
-        "git_commit": git_commit(),
+        "git_commit": commit,
         "machine": machine(),
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "args": vars(args),

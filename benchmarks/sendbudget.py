@@ -369,6 +369,7 @@ async def main(args: argparse.Namespace, argv: list[str]) -> int:
     if args.markdown:
         print(readme_paragraph(json.loads(Path(args.markdown).read_text())))
         return 0
+    commit = git_commit()  # what runs, not what is checked out when the run ends
     bank_id = args.bank or next(iter(load_banks([BUNDLED_BANKS])))
     server = await asyncio.to_thread(PgServer.start)
     rows = []
@@ -388,7 +389,7 @@ async def main(args: argparse.Namespace, argv: list[str]) -> int:
         await asyncio.to_thread(server.stop)
     results = {
         "command": "python -m benchmarks.sendbudget " + shlex.join(argv),
-        "git_commit": git_commit(),
+        "git_commit": commit,
         "machine": machine(),
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "args": vars(args),
