@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TypeVar
 
 from cachetools import LRUCache
@@ -46,6 +46,10 @@ from bot.kernel.registry import BankRegistry
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+Begin = Callable[[Bank, Plan, float], Awaitable[Attempt]]
+"""Stores a fresh attempt: the bank, its plan and the time -> the attempt stored
+(:meth:`QuizService.start`'s ``begin``)."""
 
 
 class QuizService:
@@ -152,26 +156,33 @@ class QuizService:
         return self.registry.default_bank
 
     async def start(
-        self, user_id: int, bank_id: str, plan: Callable[[Bank, float], Plan] | None = None
+        self,
+        user_id: int,
+        bank_id: str,
+        plan: Callable[[Bank, float], Plan] | None = None,
+        *,
+        begin: Begin | None = None,
     ) -> Attempt:
         """Start a fresh attempt at ``bank_id``, abandoning the user's active one; ``plan``
         (the bank and the time -> the plan) plans it instead of
-        :func:`bot.kernel.engine.plan_attempt` (an exam's draw).
+        :func:`bot.kernel.engine.plan_attempt` (an exam's draw); ``begin`` (the bank, the
+        plan and the time -> the attempt stored) stores it instead of
+        :meth:`QuizStore.start_attempt <bot.kernel.ports.QuizStore.start_attempt>` (an exam's
+        start keeps its terms in the same transaction).
 
         Raises:
             UnknownBank: no such bank (or a created quiz taken down).
             StorageError: it could not be stored.
         """
         bank = await self.bank(bank_id)
-        if plan is not None:
-            return await self._start(user_id, bank, plan(bank, self._clock()))
-        return await self._start(user_id, bank, engine.plan_attempt(bank, self._rng))
-
-    async def _start(self, user_id: int, bank: Bank, plan: Plan) -> Attempt:
-        """Store a fresh attempt of ``user_id`` at ``bank`` on ``plan``."""
-        attempt = await self.store.start_attempt(
-            user_id, bank.id, bank.version, plan, self._clock(), engine.fingerprints(bank)
-        )
+        now = self._clock()
+        planned = engine.plan_attempt(bank, self._rng) if plan is None else plan(bank, now)
+        if begin is not None:
+            attempt = await begin(bank, planned, now)
+        else:
+            attempt = await self.store.start_attempt(
+                user_id, bank.id, bank.version, planned, now, engine.fingerprints(bank)
+            )
         self._cache.forget_user(user_id)
         return self._cache.remember(attempt)
 
@@ -368,14 +379,16 @@ class QuizService:
     async def answered(self, attempt: Attempt, answer: Answer) -> None:
         """After a recorded answer's feedback was shown: let :attr:`on_answer` (spaced review)
         rate the user's card. Kept out of :meth:`record`, so the feedback never waits for it."""
+        await self.rate(attempt, answer.question_id, answer.correct, answer.answered_at)
+
+    async def rate(self, attempt: Attempt, question_id: str, correct: bool, at: float) -> None:
+        """Let :attr:`on_answer` (spaced review) rate the user's card of ``question_id`` of
+        ``attempt``'s bank as an answer given at ``at`` (seconds since the epoch), right or
+        not: what :meth:`answered` does for a recorded answer, and an exam's submission
+        (:meth:`bot.features.exams.service.ExamService`) for each question of its paper. A
+        rating is made once per ``at`` (:func:`bot.features.learning.ratings.rating`)."""
         if self.on_answer is not None:
-            await self.on_answer(
-                attempt.user_id,
-                attempt.bank_id,
-                answer.question_id,
-                answer.correct,
-                answer.answered_at,
-            )
+            await self.on_answer(attempt.user_id, attempt.bank_id, question_id, correct, at)
 
     async def next(self, user_id: int, attempt_id: int, position: int) -> Attempt:
         """Check a "next" tap on the feedback of the question at ``position``; nothing is stored
