@@ -9,7 +9,8 @@ from __future__ import annotations
 import sqlite3
 
 from bot.render import callbacks as render_callbacks
-from tests.e2e.test_e2e_exams import (  # noqa: F401 (hall: the fixture)
+from tests.e2e import test_e2e_exams
+from tests.e2e.test_e2e_exams import (
     ANN,
     BANK_ID,
     BEN,
@@ -17,13 +18,15 @@ from tests.e2e.test_e2e_exams import (  # noqa: F401 (hall: the fixture)
     Hall,
     answer,
     exam_question,
-    hall,
     prompt_of,
     start_exam,
 )
 from tests.support.botrun import RunningBot
 from tests.support.person import Person
 from tests.support.screens import buttons
+
+hall = test_e2e_exams.hall
+"""The bot on a fake clock with an exam bank (the fixture of :mod:`tests.e2e.test_e2e_exams`)."""
 
 
 def is_intro(message: dict) -> bool:
@@ -121,10 +124,13 @@ async def test_an_exam_is_never_stored_without_its_terms(hall: Hall) -> None:
     can be written, Start starts the exam."""
     ann = Person(hall.fake, ANN, "Ann", "en")
     (intro,) = await ann.say(f"/start {BANK_ID}")
-    with sqlite3.connect(hall.db) as conn:
-        conn.execute(
-            "CREATE TRIGGER no_terms BEFORE INSERT ON exam_attempts"
-            " BEGIN SELECT RAISE(ROLLBACK, 'no room for the terms'); END"
+    with sqlite3.connect(hall.db) as conn:  # the terms' COMMIT fails (a deferred key dangles)
+        conn.executescript(
+            "CREATE TABLE trap_parent (id INTEGER PRIMARY KEY);"
+            "CREATE TABLE trap (parent INTEGER REFERENCES trap_parent (id)"
+            " DEFERRABLE INITIALLY DEFERRED);"
+            "CREATE TRIGGER no_terms AFTER INSERT ON exam_attempts"
+            " BEGIN INSERT INTO trap VALUES (NEW.attempt_id); END;"
         )
     start = next(b["callback_data"] for b in buttons(intro) if b["callback_data"].startswith("xs:"))
     await ann.tap(intro, start)

@@ -71,8 +71,9 @@ async def hall(fake, tmp_path):
     )
     await runner.start()
     bank = load_banks([folder])[BANK_ID]
-    yield Hall(fake, runner, clock, bank, db, folder)
-    await runner.stop()
+    hall = Hall(fake, runner, clock, bank, db, folder)
+    yield hall
+    await hall.runner.stop()  # the bot running now: a test that restarts it replaces it
 
 
 def exam_question(person: Person) -> dict:
