@@ -1,7 +1,8 @@
-"""Exam mode's Telegram handlers: a bank link opened as an exam (its intro and Start button),
-an exam resumed by /start, the Start tap, an answer (recorded, no feedback: the next question
-follows) and a tick on a question with several right options (the exams' job is
-:mod:`bot.features.exams.jobs`)."""
+"""Exam mode's Telegram handlers: a bank with exam mode opened as an exam (its intro and Start
+button) however it is started in private (its link, /quiz, a bare /start, a bank list,
+Retake), an exam resumed by /start, the Start tap, an answer (recorded, no feedback: the
+next question follows) and a tick on a question with several right options (the exams' job
+is :mod:`bot.features.exams.jobs`)."""
 
 from __future__ import annotations
 
@@ -110,15 +111,10 @@ async def on_bank(query: CallbackQuery, context: Context, bank_id: str, t: Catal
     """ "Retake" at a quiz's end, or a bank chosen from a list (the bank list, homework's
     "practise privately"): a bank with exam mode shows its intro and Start button; anything
     else starts as the private quiz's (:func:`bot.features.private.handlers.on_bank`)."""
-    try:
-        _, exam = await reach(context, ExamService).exam_of(bank_id)
-    except QuizError:
-        exam = None
-    if exam is None:
+    if await offered(context, query_chat_id(query), bank_id, t):
+        await toast(query)
+    else:
         await private.on_bank(query, context, bank_id, t)
-        return
-    await toast(query)
-    await offered(context, query_chat_id(query), bank_id, t)
 
 
 EXAM_LINK = StartLink(lambda payload: True, open_exam)

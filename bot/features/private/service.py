@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TypeVar
 
 from cachetools import LRUCache
@@ -25,7 +25,6 @@ from bot.kernel.engine import (
     AlreadyAnswered,
     Answer,
     Attempt,
-    Plan,
     QuizError,
     StaleQuestion,
     UnknownAttempt,
@@ -38,6 +37,8 @@ from bot.kernel.ports import (
     Announce,
     AnswerHook,
     BankStats,
+    Begin,
+    Planner,
     Pruned,
     QuizStore,
 )
@@ -46,10 +47,6 @@ from bot.kernel.registry import BankRegistry
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-Begin = Callable[[Bank, Plan, float], Awaitable[Attempt]]
-"""Stores a fresh attempt: the bank, its plan and the time -> the attempt stored
-(:meth:`QuizService.start`'s ``begin``)."""
 
 
 class QuizService:
@@ -156,26 +153,18 @@ class QuizService:
         return self.registry.default_bank
 
     async def start(
-        self,
-        user_id: int,
-        bank_id: str,
-        plan: Callable[[Bank, float], Plan] | None = None,
-        *,
-        begin: Begin | None = None,
+        self, user_id: int, bank_id: str, plan: Planner | None = None, *, begin: Begin | None = None
     ) -> Attempt:
         """Start a fresh attempt at ``bank_id``, abandoning the user's active one; ``plan``
-        (the bank and the time -> the plan) plans it instead of
-        :func:`bot.kernel.engine.plan_attempt` (an exam's draw); ``begin`` (the bank, the
-        plan and the time -> the attempt stored) stores it instead of
-        :meth:`QuizStore.start_attempt <bot.kernel.ports.QuizStore.start_attempt>` (an exam's
-        start keeps its terms in the same transaction).
+        plans it instead of :func:`bot.kernel.engine.plan_attempt` (an exam's draw), ``begin``
+        stores it instead of :meth:`QuizStore.start_attempt
+        <bot.kernel.ports.QuizStore.start_attempt>` (an exam's start, with its terms).
 
         Raises:
             UnknownBank: no such bank (or a created quiz taken down).
             StorageError: it could not be stored.
         """
-        bank = await self.bank(bank_id)
-        now = self._clock()
+        bank, now = await self.bank(bank_id), self._clock()
         planned = engine.plan_attempt(bank, self._rng) if plan is None else plan(bank, now)
         if begin is not None:
             attempt = await begin(bank, planned, now)
@@ -382,11 +371,9 @@ class QuizService:
         await self.rate(attempt, answer.question_id, answer.correct, answer.answered_at)
 
     async def rate(self, attempt: Attempt, question_id: str, correct: bool, at: float) -> None:
-        """Let :attr:`on_answer` (spaced review) rate the user's card of ``question_id`` of
-        ``attempt``'s bank as an answer given at ``at`` (seconds since the epoch), right or
-        not: what :meth:`answered` does for a recorded answer, and an exam's submission
-        (:meth:`bot.features.exams.service.ExamService`) for each question of its paper. A
-        rating is made once per ``at`` (:func:`bot.features.learning.ratings.rating`)."""
+        """Let :attr:`on_answer` (spaced review) rate the user's card of ``question_id`` as an
+        answer, right or not, given at ``at`` (seconds since the epoch; rated once per ``at``):
+        a recorded answer's (:meth:`answered`), or each question of a submitted exam."""
         if self.on_answer is not None:
             await self.on_answer(attempt.user_id, attempt.bank_id, question_id, correct, at)
 
