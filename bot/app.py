@@ -38,6 +38,7 @@ from bot.config import ConfigError, Settings
 from bot.features.admin import handlers as admin
 from bot.features.daily import handlers as daily
 from bot.features.daily import jobs as daily_jobs
+from bot.features.exams import handlers as exams
 from bot.features.exams import jobs as exam_jobs
 from bot.features.groups import handlers as group
 from bot.features.groups import teachers
@@ -208,7 +209,8 @@ def add_handlers(app: QuizApplication) -> None:
     app.add_handler(MessageHandler(private & filters.Document.ALL, documents.on_document))
     app.add_handler(CommandHandler("template", sheets.cmd_template, filters=private))
     app.add_handler(CommandHandler("start", router.cmd_start, filters=private))
-    app.add_handler(CommandHandler("quiz", handlers.cmd_quiz, filters=private))
+    # a quiz with exam mode is sat as an exam from /quiz too (else the private quiz's /quiz)
+    app.add_handler(CommandHandler("quiz", exams.cmd_quiz, filters=private))
     app.add_handler(CommandHandler("review", learning.cmd_review, filters=private))
     app.add_handler(CommandHandler("stats", learning.cmd_stats, filters=private))
     app.add_handler(CommandHandler("remind", learning.cmd_remind, filters=private))

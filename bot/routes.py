@@ -190,13 +190,13 @@ _ROUTES = (
     ),
     Route(
         render_callbacks.RetakeButton,
-        Chats.PRIVATE,
-        lambda tap: handlers.on_bank(tap.query, tap.context, tap.button.bank_id, tap.t),
+        Chats.PRIVATE,  # a quiz with exam mode is sat as an exam, however it is started
+        lambda tap: exams.on_bank(tap.query, tap.context, tap.button.bank_id, tap.t),
     ),
     Route(
         render_callbacks.BankButton,
         Chats.PRIVATE,
-        lambda tap: handlers.on_bank(tap.query, tap.context, tap.button.bank_id, tap.t),
+        lambda tap: exams.on_bank(tap.query, tap.context, tap.button.bank_id, tap.t),
     ),
     Route(
         render_callbacks.LanguageButton,

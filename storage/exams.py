@@ -4,30 +4,78 @@ both engines (mixed into :class:`storage.sqlite.SQLiteStore` and
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING
 
 from bot.features.exams.rules import ExamTerms
 from bot.kernel.bank import Exam
-from storage.shared import Statements
+from bot.kernel.engine import Attempt, Plan
+from storage.shared import Args, Statements, Transaction
+
+SAVE_EXAM = (
+    "INSERT INTO exam_attempts (attempt_id, minutes, deadline, marks, penalty, language)"
+    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (attempt_id) DO NOTHING"
+)
+"""The statement that keeps an exam attempt's terms (:func:`saved_exam`'s arguments)."""
+
+
+def saved_exam(terms: ExamTerms, language: str | None) -> Args:
+    """The arguments of :data:`SAVE_EXAM` for ``terms`` and the learner's ``language``."""
+    return (
+        terms.attempt_id,
+        terms.minutes,
+        terms.deadline,
+        json.dumps(dict(terms.marks), separators=(",", ":")),
+        terms.penalty,
+        language,
+    )
 
 
 class ExamStatements(Statements):
-    """The :class:`~bot.features.exams.ports.ExamStore` methods: one statement each."""
+    """The :class:`~bot.features.exams.ports.ExamStore` methods: one statement each, but
+    :meth:`start_exam` (the attempt and its terms in one transaction)."""
+
+    if TYPE_CHECKING:
+
+        async def start_attempt(
+            self,
+            user_id: int,
+            bank_id: str,
+            bank_version: int,
+            plan: Plan,
+            now: float,
+            fingerprints: Mapping[str, str] | None = None,
+            *,
+            then: Callable[[Transaction, int], Awaitable[None]] | None = None,
+        ) -> Attempt:
+            """:meth:`storage.shared.SharedAttemptStatements.start_attempt` (the store's)."""
+
+    async def start_exam(
+        self,
+        user_id: int,
+        bank_id: str,
+        bank_version: int,
+        plan: Plan,
+        now: float,
+        fingerprints: Mapping[str, str],
+        terms: ExamTerms,
+        language: str | None = None,
+    ) -> Attempt:
+        """See :meth:`bot.features.exams.ports.ExamStore.start_exam`."""
+
+        async def keep_terms(db: Transaction, attempt_id: int) -> None:
+            kept = dataclasses.replace(terms, attempt_id=attempt_id)
+            await db.execute(SAVE_EXAM, saved_exam(kept, language))
+
+        return await self.start_attempt(
+            user_id, bank_id, bank_version, plan, now, fingerprints, then=keep_terms
+        )
 
     async def save_exam(self, terms: ExamTerms, language: str | None = None) -> None:
         """See :meth:`bot.features.exams.ports.ExamStore.save_exam`."""
-        await self._write(
-            "INSERT INTO exam_attempts (attempt_id, minutes, deadline, marks, penalty, language)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (attempt_id) DO NOTHING",
-            (
-                terms.attempt_id,
-                terms.minutes,
-                terms.deadline,
-                json.dumps(dict(terms.marks), separators=(",", ":")),
-                terms.penalty,
-                language,
-            ),
-        )
+        await self._write(SAVE_EXAM, saved_exam(terms, language))
 
     async def exam_terms(self, attempt_id: int) -> ExamTerms | None:
         """See :meth:`bot.features.exams.ports.ExamStore.exam_terms`."""

@@ -129,11 +129,15 @@ class SharedAttemptStatements(Statements):
         plan: Plan,
         now: float,
         fingerprints: Mapping[str, str] | None = None,
+        *,
+        then: Callable[[Transaction, int], Awaitable[None]] | None = None,
     ) -> Attempt:
         """See :meth:`bot.kernel.ports.QuizStore.start_attempt`.
 
         Without ``fingerprints`` the column is left out (NULL), so that tests of upgrades can
-        start attempts in a database older than migration 0005.
+        start attempts in a database older than migration 0005. ``then`` (given the
+        transaction and the new attempt's id) writes what belongs with the attempt in the same
+        transaction (an exam's terms: :meth:`storage.exams.ExamStatements.start_exam`).
         """
         values: tuple[str, ...]
         columns, values = "", ()
@@ -161,7 +165,10 @@ class SharedAttemptStatements(Statements):
                     *values,
                 ),
             )
-            return int(rows[0][0])
+            attempt_id = int(rows[0][0])
+            if then is not None:
+                await then(db, attempt_id)
+            return attempt_id
 
         attempt_id = await self._transaction(op)
         return Attempt(
@@ -359,6 +366,8 @@ UNRATED_ANSWERS = (
     "SELECT n.user_id, n.bank_id, n.question_id, n.correct, n.answered_at FROM ("
     " SELECT a.user_id, a.bank_id, s.question_id, s.correct, s.answered_at"
     "  FROM answers s JOIN attempts a ON a.attempt_id = s.attempt_id"
+    "  WHERE a.status = 'finished' OR NOT EXISTS"
+    "   (SELECT 1 FROM exam_attempts e WHERE e.attempt_id = s.attempt_id)"
     " UNION ALL"
     " SELECT x.user_id, g.bank_id, x.question_id, x.correct, x.answered_at"
     "  FROM group_answers x JOIN group_sessions g ON g.session_id = x.session_id"
@@ -369,7 +378,9 @@ UNRATED_ANSWERS = (
     " ORDER BY n.answered_at"
 )
 """The statement of :meth:`bot.features.learning.ports.CardStore.unrated_answers`: one look-up in
-the cards' unique index per stored answer."""
+the cards' unique index per stored answer. An exam's answers count once it is submitted (they are
+rated then, at its end: :meth:`bot.features.exams.service.ExamService.rate_paper`), never while
+it is sat or once it was left."""
 
 
 class SharedLearningStatements(Statements):

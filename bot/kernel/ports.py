@@ -8,11 +8,19 @@ from enum import StrEnum
 from typing import Protocol
 
 from bot.kernel.analysis import Response
+from bot.kernel.bank import Bank
 from bot.kernel.engine import (
     Answer,
     Attempt,
     Plan,
 )
+
+Planner = Callable[[Bank, float], Plan]
+"""Plans a fresh attempt: the bank and the time -> the plan (an exam's draw)."""
+
+Begin = Callable[[Bank, Plan, float], Awaitable[Attempt]]
+"""Stores a fresh attempt: the bank, its plan and the time -> the attempt stored (an exam's
+start, which keeps its terms in the same transaction)."""
 
 AnswerHook = Callable[[int, str, str, bool, float], Awaitable[object]]
 """Called after an answer is recorded (private quiz or group session) with the user id, bank id,

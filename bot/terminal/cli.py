@@ -107,6 +107,7 @@ async def run(settings: Settings, banks: dict[str, Bank], args: argparse.Namespa
         StorageError: the database cannot be opened.
     """
     from bot.bankload.creators import parse_document
+    from bot.features.exams.service import ExamService
     from bot.features.learning.service import LearningService
     from bot.features.private.service import QuizService
     from bot.kernel.registry import BankRegistry
@@ -137,6 +138,7 @@ async def run(settings: Settings, banks: dict[str, Bank], args: argparse.Namespa
             return 2
         quiz, learning = QuizService(store, registry), LearningService(store, registry)
         quiz.on_answer = learning.answered  # terminal answers make review cards too
+        exams = ExamService(quiz, store)  # a quiz with exam mode is an exam here too
         command = play_command(args)
         if mode == "reset":
             await terminal.reset(store, language)
@@ -150,6 +152,7 @@ async def run(settings: Settings, banks: dict[str, Bank], args: argparse.Namespa
                 None if bank_id is None else await registry.bank(bank_id),
                 language,
                 learning=learning,
+                exams=exams,
                 command=command,
             )
     finally:

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from contextvars import ContextVar
 
 from bot import i18n
+from bot.features.exams.service import ExamService
 from bot.features.learning import screens as learning_screens
 from bot.features.learning.service import LearningService
 from bot.features.privacy.ports import PrivacyStore
@@ -20,6 +21,7 @@ from bot.i18n import bidi
 from bot.kernel import engine
 from bot.kernel.bank import CONTROL_CHARACTERS, TRUE_FALSE, Bank
 from bot.render.text import PLAIN
+from bot.terminal import exam as terminal_exam
 from bot.terminal import screens as terminal_screens
 from bot.terminal import text as termtext
 from bot.terminal.replies import (
@@ -186,12 +188,14 @@ async def play(
     language: str,
     *,
     learning: LearningService | None = None,
+    exams: ExamService | None = None,
     ask: Ask | None = None,
     write: Callable[[str], None] = print_plain,
     user_id: int = TERMINAL_USER_ID,
     command: str = COMMAND,
 ) -> engine.Result | None:
-    """Play in the terminal: resume the active attempt, or start ``bank``.
+    """Play in the terminal: resume the active attempt, or start ``bank``; a quiz with exam
+    mode is sat as an exam (:mod:`bot.terminal.exam`) when ``exams`` is given.
 
     Args:
         service: The quiz service (with its storage and bank registry).
@@ -202,6 +206,7 @@ async def play(
         language: UI and bank language (unsupported ones fall back to English).
         learning: Spaced review, for the end screen's comparison with the best earlier
             attempt (None: no comparison).
+        exams: Exam mode (None: a quiz with exam mode is played as a quiz).
         ask: Prompt reader (default :func:`read_line`); "q" or end of input quits (progress
             is kept).
         write: Output of one block of text (default :func:`print_plain`).
@@ -220,6 +225,21 @@ async def play(
     if bank is not None and active is not None and active.bank_id != bank.id:
         if not await _leave(service, active, bank, t, ask, write, command):
             return None
+    if exams is not None:  # a quiz with exam mode is an exam, in the terminal too
+        sitting, exam_bank = await terminal_exam.exam_to_sit(exams, user_id, bank)
+        if sitting is not None or exam_bank is not None:
+            return await terminal_exam.sit(
+                exams,
+                sitting,
+                exam_bank,
+                t,
+                ask=ask,
+                write=write,
+                choose=_choice,
+                picture=picture_line,
+                user_id=user_id,
+                command=command,
+            )
     # a question edited in the bank file without a version bump is re-planned (one removed is
     # skipped) before it is shown: see QuizService.current
     started = await resume_or_start(service, user_id, bank.id if bank is not None else None)

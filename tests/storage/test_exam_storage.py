@@ -7,6 +7,7 @@ import pytest
 
 from bot.features.exams.rules import ExamTerms
 from bot.kernel.engine import Answer, Plan
+from bot.kernel.ports import StorageError
 from tests.support.engines import record
 
 PLAN = Plan(("q3", "q1"), ((1, 0), (0, 1)))
@@ -74,3 +75,46 @@ async def test_an_exam_left_is_submitted_as_it_was_left_and_a_quiz_is_not(store)
     await store.abandon(quiz.id, 130.0)
     assert not await store.submit_left_exam(quiz.id)  # no exam: stays abandoned
     assert (await store.attempt(quiz.id)).status == "abandoned"
+
+
+async def trap_exam_commits(engine) -> None:
+    """From now on a transaction that keeps an exam's terms fails at its COMMIT, and only
+    there (a trigger adds a row whose deferred foreign key dangles: as
+    :meth:`tests.support.engines.Engine.trap_commits`)."""
+    statements = [
+        "CREATE TABLE commit_trap_parent (id BIGINT PRIMARY KEY)",
+        "CREATE TABLE commit_trap (parent BIGINT"
+        " REFERENCES commit_trap_parent (id) DEFERRABLE INITIALLY DEFERRED)",
+    ]
+    if engine.name == "sqlite":
+        statements.append(
+            "CREATE TRIGGER commit_trap AFTER INSERT ON exam_attempts"
+            " BEGIN INSERT INTO commit_trap VALUES (NEW.attempt_id); END"
+        )
+    else:
+        statements += [
+            "CREATE FUNCTION commit_trap() RETURNS trigger LANGUAGE plpgsql AS"
+            " $$ BEGIN INSERT INTO commit_trap VALUES (NEW.attempt_id); RETURN NULL; END $$",
+            "CREATE TRIGGER commit_trap AFTER INSERT ON exam_attempts FOR EACH ROW"
+            " EXECUTE FUNCTION commit_trap()",
+        ]
+    for statement in statements:
+        await engine.execute(statement)
+
+
+async def test_an_exam_starts_with_its_terms_in_one_transaction(engine, store) -> None:
+    """``start_exam`` abandons the active attempt, stores the new one and keeps its terms
+    (their attempt id the new one's) together: when the terms cannot be committed, nothing
+    is stored and the earlier attempt is still active."""
+    terms = ExamTerms(0, 10, 700.0, {"q3": 4.0, "q1": 2.5}, 1.0)
+    quiz = await store.start_attempt(7, "bank", 1, PLAN, 50.0)
+    exam = await store.start_exam(7, "bank", 1, PLAN, 100.0, {"q3": "f3"}, terms, "el")
+    assert await store.exam_terms(exam.id) == ExamTerms(exam.id, 10, 700.0, terms.marks, 1.0)
+    assert (await store.active_attempt(7)).id == exam.id
+    assert (await store.attempt(quiz.id)).status == "abandoned"
+    assert await store.overdue_exams(700.0) == [(exam.id, 7, "el")]
+    await trap_exam_commits(engine)
+    with pytest.raises(StorageError):
+        await store.start_exam(7, "bank", 1, PLAN, 200.0, {}, terms)
+    assert (await store.active_attempt(7)).id == exam.id  # nothing of the start was stored
+    assert await engine.fetchval("SELECT COUNT(*) FROM attempts") == 2

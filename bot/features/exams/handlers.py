@@ -1,15 +1,19 @@
-"""Exam mode's Telegram handlers: a bank link opened as an exam (its intro and Start button),
-an exam resumed by /start, the Start tap, an answer (recorded, no feedback: the next question
-follows) and a tick on a question with several right options (the exams' job is
-:mod:`bot.features.exams.jobs`)."""
+"""Exam mode's Telegram handlers: a bank with exam mode opened as an exam (its intro and Start
+button) however it is started in private (its link, /quiz, a bare /start, a bank list,
+Retake), an exam resumed by /start, the Start tap, an answer (recorded, no feedback: the
+next question follows) and a tick on a question with several right options (the exams' job
+is :mod:`bot.features.exams.jobs`)."""
 
 from __future__ import annotations
 
-from telegram import CallbackQuery, User
+from telegram import CallbackQuery, Update, User
 
 from bot.features.exams import screens
 from bot.features.exams.service import ExamService, NotAnExam, Sitting, TimeUp
+from bot.features.preferences.catalogs import catalog_for
+from bot.features.private import handlers as private
 from bot.features.private.handlers import open_bank
+from bot.features.private.service import QuizService
 from bot.i18n import Catalog
 from bot.kernel.engine import QuizError
 from bot.render import callbacks as render_callbacks
@@ -52,7 +56,8 @@ async def open_exam(
 ) -> None:
     """``/start`` (``bank_id`` None) or ``/start <bank id>``: an exam under way is resumed
     (where it stands, then its question; submitted first if its time ran out); a bank with
-    exam mode shows its intro and Start button; anything else is the private quiz's
+    exam mode (the one named, or with nothing to resume the only one installed) shows its
+    intro and Start button; anything else is the private quiz's
     (:func:`bot.features.private.handlers.open_bank`)."""
     service = reach(context, ExamService)
     sitting = await service.active(user.id)
@@ -61,15 +66,55 @@ async def open_exam(
             await send(context, chat_id, screens.resumed(sitting.attempt, t, HTML))
         await show(context, chat_id, sitting, t)
         return
-    if bank_id is not None:
-        try:
-            bank, exam = await service.exam_of(bank_id)
-        except QuizError:
-            exam = None
-        if exam is not None:
-            await send(context, chat_id, screens.intro(bank, exam, t, HTML))
-            return
+    chosen = bank_id
+    if chosen is None and await service.quiz.active(user.id) is None:
+        default = service.quiz.default_bank  # a bare /start starts the only bank installed
+        chosen = None if default is None else default.id
+    if chosen is not None and await offered(context, chat_id, chosen, t):
+        return
     await open_bank(context, chat_id, user, bank_id, t)
+
+
+async def offered(context: Context, chat_id: int, bank_id: str, t: Catalog) -> bool:
+    """If the bank ``bank_id`` has exam mode, send its intro and Start button (the exam
+    starts with the tap) and return True; else (no such bank either) False: nothing sent.
+    Every way of starting a bank in private asks this first: a quiz with exam mode is
+    always sat as an exam."""
+    try:
+        bank, exam = await reach(context, ExamService).exam_of(bank_id)
+    except QuizError:
+        return False
+    if exam is None:
+        return False
+    await send(context, chat_id, screens.intro(bank, exam, t, HTML))
+    return True
+
+
+async def cmd_quiz(update: Update, context: Context) -> None:
+    """/quiz [bank] in private: a bank with exam mode (the one named, or the only one
+    installed) shows its intro and Start button; anything else is the private quiz's
+    (:func:`bot.features.private.handlers.cmd_quiz`)."""
+    user, chat = update.effective_user, update.effective_chat
+    assert user is not None and chat is not None
+    quiz = reach(context, QuizService)
+    bank_id = context.args[0] if context.args else None
+    if bank_id is None and quiz.default_bank is not None:
+        bank_id = quiz.default_bank.id
+    if bank_id is not None and await offered(
+        context, chat.id, bank_id, await catalog_for(context, user)
+    ):
+        return
+    await private.cmd_quiz(update, context)
+
+
+async def on_bank(query: CallbackQuery, context: Context, bank_id: str, t: Catalog) -> None:
+    """ "Retake" at a quiz's end, or a bank chosen from a list (the bank list, homework's
+    "practise privately"): a bank with exam mode shows its intro and Start button; anything
+    else starts as the private quiz's (:func:`bot.features.private.handlers.on_bank`)."""
+    if await offered(context, query_chat_id(query), bank_id, t):
+        await toast(query)
+    else:
+        await private.on_bank(query, context, bank_id, t)
 
 
 EXAM_LINK = StartLink(lambda payload: True, open_exam)

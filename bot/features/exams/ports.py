@@ -3,15 +3,34 @@ beside the private attempt it is (:class:`~bot.kernel.ports.QuizStore`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol
 
 from bot.features.exams.rules import ExamTerms
 from bot.kernel.bank import Exam
+from bot.kernel.engine import Attempt, Plan
 
 
 class ExamStore(Protocol):
     """Exam attempts' terms. Every write is durable when the awaited call returns; a failed
     one raises :class:`~bot.kernel.ports.StorageError`."""
+
+    async def start_exam(
+        self,
+        user_id: int,
+        bank_id: str,
+        bank_version: int,
+        plan: Plan,
+        now: float,
+        fingerprints: Mapping[str, str],
+        terms: ExamTerms,
+        language: str | None = None,
+    ) -> Attempt:
+        """Start an exam attempt as :meth:`~bot.kernel.ports.QuizStore.start_attempt` starts
+        one (the user's active attempt abandoned) and keep its ``terms`` (their
+        ``attempt_id`` replaced by the new attempt's) and the learner's ``language``, in one
+        transaction: an exam is never stored without its terms."""
+        ...
 
     async def save_exam(self, terms: ExamTerms, language: str | None = None) -> None:
         """Keep the terms of the exam attempt ``terms.attempt_id`` and its learner's

@@ -15,9 +15,9 @@ from bot.render.teacher_callbacks import ExamAnswerButton, ExamStartButton, Exam
 from bot.render.text import Markup, pack
 
 
-def intro(bank: Bank, exam: Exam, t: Catalog, m: Markup) -> Screen:
-    """The exam's terms (questions, minutes, marking, no feedback until the end) and its
-    Start button: the timer starts with the tap."""
+def intro(bank: Bank, exam: Exam, t: Catalog, m: Markup, *, rules: str | None = None) -> Screen:
+    """The exam's terms (questions, minutes, marking, no feedback until the end: ``rules``,
+    default ``exam.rules``) and its Start button: the timer starts with the tap."""
     lang = bank.language_for(t.language)
     count = len(bank.questions) if exam.draw is None else exam.draw
     lines = [
@@ -27,7 +27,7 @@ def intro(bank: Bank, exam: Exam, t: Catalog, m: Markup) -> Screen:
         m.escape(t("exam.minutes", count=exam.minutes)),
         m.escape(t("exam.marking", marks=t.number(exam.marks), penalty=t.number(exam.penalty))),
         "",
-        m.italic(t("exam.rules")),
+        m.italic(t("exam.rules") if rules is None else rules),
     ]
     return Screen("\n".join(lines), ((Button(t("exam.button_start"), ExamStartButton(bank.id)),),))
 

@@ -29,7 +29,15 @@ from bot.features.exams.rules import (
 )
 from bot.features.private.service import QuizService
 from bot.kernel.bank import Bank, Exam
-from bot.kernel.engine import FINISHED, Attempt, NotYourAttempt, QuizError, UnknownAttempt
+from bot.kernel.engine import (
+    FINISHED,
+    Attempt,
+    NotYourAttempt,
+    Plan,
+    QuizError,
+    UnknownAttempt,
+    fingerprints,
+)
 
 
 class NotAnExam(QuizError):
@@ -116,13 +124,27 @@ class ExamService:
         chosen = exam or own
         if chosen is None:
             raise NotAnExam(bank_id)
+
+        async def begin(planned: Bank, plan: Plan, now: float) -> Attempt:
+            terms = terms_for(planned, chosen, plan, 0, now)  # its id once stored
+            return await self.store.start_exam(
+                user_id,
+                planned.id,
+                planned.version,
+                plan,
+                now,
+                fingerprints(planned),
+                terms,
+                language,
+            )
+
         attempt = await self.quiz.start(
             user_id,
             bank.id,
             lambda planned, now: draw(planned, chosen, paper_seed(planned, user_id, now)),
+            begin=begin,
         )
         terms = terms_for(bank, chosen, attempt.plan, attempt.id, attempt.started_at)
-        await self.store.save_exam(terms, language)
         self._terms[attempt.id] = terms
         return Sitting(attempt, terms, bank)
 
@@ -138,6 +160,9 @@ class ExamService:
         submitted = await self.store.submit_left_exam(attempt_id)
         if submitted:
             self.quiz.changed_elsewhere(user_id)
+            stored = await self.quiz.store.attempt(attempt_id)
+            if stored is not None:
+                await self.rate_paper(stored)
         return submitted
 
     async def set_for_homework(self, assignment_id: int, exam: Exam) -> None:
@@ -236,7 +261,9 @@ class ExamService:
             return sitting
         attempt, answer = await self.quiz.grade_choice(user_id, attempt_id, position, ticked)
         moved = await self.quiz.record(attempt, answer)
-        if moved.status != FINISHED:
+        if moved.status == FINISHED:
+            await self.rate_paper(moved)
+        else:
             moved, _ = await self.quiz.current(moved)
         return Sitting(moved, terms, await self.quiz.bank_of(moved))
 
@@ -264,7 +291,22 @@ class ExamService:
         stored = await self.quiz.store.attempt(attempt.id)
         if stored is None:
             raise UnknownAttempt(attempt.id)
+        if submitted:
+            await self.rate_paper(stored)
         return stored, submitted
+
+    async def rate_paper(self, attempt: Attempt) -> None:
+        """A submitted exam feeds spaced review as a quiz's answers do
+        (:meth:`QuizService.rate`): each question of its paper is rated at the moment the exam
+        ended (when the learner sees the right answers), a right answer as a success, a wrong
+        or blank one as a lapse. Called by whichever call submitted it (a tap, the exams' job,
+        the start-up pass, homework); a rating made already changes nothing, and the start-up
+        rebuild leaves the answers of an exam not submitted to this
+        (:data:`storage.shared.UNRATED_ANSWERS`)."""
+        ended = attempt.ended_at if attempt.ended_at is not None else self._clock()
+        for question_id in attempt.plan.question_order:
+            answer = attempt.answers.get(question_id)
+            await self.quiz.rate(attempt, question_id, answer is not None and answer.correct, ended)
 
     async def submit_overdue(self) -> list[tuple[Sitting, str | None]]:
         """Submit every exam whose time is up, as of the clock (the exams' job; run at start
@@ -284,6 +326,7 @@ class ExamService:
             attempt = await self.quiz.store.attempt(attempt_id)
             if attempt is None:
                 continue
+            await self.rate_paper(attempt)
             try:
                 bank = await self.quiz.bank_of(attempt)
             except QuizError:

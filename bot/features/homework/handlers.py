@@ -296,7 +296,7 @@ async def open_link(context: Context, chat_id: int, user: User, token: str, t: C
     bank = await quiz.bank_of(opened.attempt)
     await send(context, chat_id, screens.homework_opened(opened, zone, hw.now(), t, HTML))
     exams = reach(context, ExamService)
-    if opened.counts and await exams.terms(opened.attempt.id) is not None:  # sat as an exam
+    if await exams.terms(opened.attempt.id) is not None:  # sat as an exam (practice too)
         await exam_handlers.show(
             context, chat_id, await exams.sitting(user.id, opened.attempt.id), t
         )

@@ -265,7 +265,7 @@ class HomeworkService:
                 await self.store.refresh_member(
                     assignment.id, user_id, name=name, language=language
                 )
-                return await self._practice(assignment, user_id)
+                return await self._practice(assignment, user_id, language)
             if member is not None:
                 active = await self.quiz.active(user_id)  # abandoned if its bank changed
                 if active is not None and active.id == member.attempt_id:
@@ -306,13 +306,19 @@ class HomeworkService:
                 return sitting.attempt
         return await self.quiz.start(user_id, assignment.bank_id)
 
-    async def _practice(self, assignment: Assignment, user_id: int) -> Opened:
+    async def _practice(self, assignment: Assignment, user_id: int, language: str) -> Opened:
         """A practice attempt at the homework's quiz: the user's active one when it is at that
-        bank, else a new one."""
+        bank, else a new one (an exam, not counted, when the quiz has exam mode: such a quiz
+        is always sat as an exam)."""
         active = await self.quiz.active(user_id)
         if active is not None and active.bank_id == assignment.bank_id:
             attempt, updated = await self.quiz.current(active)
             return Opened(assignment, attempt, counts=False, resumed=True, updated=updated)
+        if self.exams is not None:
+            _, own = await self.exams.exam_of(assignment.bank_id)
+            if own is not None:
+                sitting = await self.exams.start(user_id, assignment.bank_id, own, language)
+                return Opened(assignment, sitting.attempt, counts=False, resumed=False)
         attempt = await self.quiz.start(user_id, assignment.bank_id)
         return Opened(assignment, attempt, counts=False, resumed=False)
 

@@ -128,7 +128,9 @@ class CardStore(Protocol):
         """Every stored answer (private attempts and group sessions, deleted users' pseudonyms
         left out) answered after the last rating of its user's card of the question, or with
         no card at all, oldest first. A card never rated (made from the answers before spaced
-        review existed: ``last_review`` None) reflects the answers up to its ``due``."""
+        review existed: ``last_review`` None) reflects the answers up to its ``due``. An
+        exam's answers are left out until the exam is submitted (an exam is rated at its
+        end)."""
         ...
 
     async def card(self, card_id: int) -> Card | None:

@@ -25,7 +25,6 @@ from bot.kernel.engine import (
     AlreadyAnswered,
     Answer,
     Attempt,
-    Plan,
     QuizError,
     StaleQuestion,
     UnknownAttempt,
@@ -38,6 +37,8 @@ from bot.kernel.ports import (
     Announce,
     AnswerHook,
     BankStats,
+    Begin,
+    Planner,
     Pruned,
     QuizStore,
 )
@@ -152,26 +153,25 @@ class QuizService:
         return self.registry.default_bank
 
     async def start(
-        self, user_id: int, bank_id: str, plan: Callable[[Bank, float], Plan] | None = None
+        self, user_id: int, bank_id: str, plan: Planner | None = None, *, begin: Begin | None = None
     ) -> Attempt:
         """Start a fresh attempt at ``bank_id``, abandoning the user's active one; ``plan``
-        (the bank and the time -> the plan) plans it instead of
-        :func:`bot.kernel.engine.plan_attempt` (an exam's draw).
+        plans it instead of :func:`bot.kernel.engine.plan_attempt` (an exam's draw), ``begin``
+        stores it instead of :meth:`QuizStore.start_attempt
+        <bot.kernel.ports.QuizStore.start_attempt>` (an exam's start, with its terms).
 
         Raises:
             UnknownBank: no such bank (or a created quiz taken down).
             StorageError: it could not be stored.
         """
-        bank = await self.bank(bank_id)
-        if plan is not None:
-            return await self._start(user_id, bank, plan(bank, self._clock()))
-        return await self._start(user_id, bank, engine.plan_attempt(bank, self._rng))
-
-    async def _start(self, user_id: int, bank: Bank, plan: Plan) -> Attempt:
-        """Store a fresh attempt of ``user_id`` at ``bank`` on ``plan``."""
-        attempt = await self.store.start_attempt(
-            user_id, bank.id, bank.version, plan, self._clock(), engine.fingerprints(bank)
-        )
+        bank, now = await self.bank(bank_id), self._clock()
+        planned = engine.plan_attempt(bank, self._rng) if plan is None else plan(bank, now)
+        if begin is not None:
+            attempt = await begin(bank, planned, now)
+        else:
+            attempt = await self.store.start_attempt(
+                user_id, bank.id, bank.version, planned, now, engine.fingerprints(bank)
+            )
         self._cache.forget_user(user_id)
         return self._cache.remember(attempt)
 
@@ -368,14 +368,14 @@ class QuizService:
     async def answered(self, attempt: Attempt, answer: Answer) -> None:
         """After a recorded answer's feedback was shown: let :attr:`on_answer` (spaced review)
         rate the user's card. Kept out of :meth:`record`, so the feedback never waits for it."""
+        await self.rate(attempt, answer.question_id, answer.correct, answer.answered_at)
+
+    async def rate(self, attempt: Attempt, question_id: str, correct: bool, at: float) -> None:
+        """Let :attr:`on_answer` (spaced review) rate the user's card of ``question_id`` as an
+        answer, right or not, given at ``at`` (seconds since the epoch; rated once per ``at``):
+        a recorded answer's (:meth:`answered`), or each question of a submitted exam."""
         if self.on_answer is not None:
-            await self.on_answer(
-                attempt.user_id,
-                attempt.bank_id,
-                answer.question_id,
-                answer.correct,
-                answer.answered_at,
-            )
+            await self.on_answer(attempt.user_id, attempt.bank_id, question_id, correct, at)
 
     async def next(self, user_id: int, attempt_id: int, position: int) -> Attempt:
         """Check a "next" tap on the feedback of the question at ``position``; nothing is stored

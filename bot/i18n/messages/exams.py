@@ -24,6 +24,18 @@ MESSAGES: tuple[Text | Plural, ...] = (
         "running if you leave; when time is up, what you answered is submitted.",
     ),
     N_("exam.button_start", "Start the exam"),
+    # --- the intro in the terminal (quizbot play): Enter starts the exam ---
+    N_(
+        "play.exam_rules",
+        "No answers are shown until the end. The timer starts when you press Enter and keeps "
+        "running if you quit; when time is up, what you answered is submitted.",
+    ),
+    N_("play.exam_start", "Press Enter to start the exam (q to quit): "),
+    # Translators: {command} is the command to run again, such as "quizbot play".
+    N_(
+        "play.exam_quit",
+        "Bye! Your exam is saved and its time keeps running: run {command} again to go on.",
+    ),
     # --- a question ---
     # Translators: {clock} is the time left, such as "12:30" (minutes and seconds).
     N_("exam.time_left", "⏱ {clock} left"),

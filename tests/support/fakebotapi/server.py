@@ -45,6 +45,9 @@ from tests.support.fakebotapi.protocol import (
 )
 from tests.support.fakebotapi.updates import UpdatesMixin
 
+_SERVERS = itertools.count()
+"""Servers made in this process (each one's callback query ids are its own)."""
+
 
 class FakeBotAPI(
     PeopleMixin,
@@ -169,7 +172,9 @@ class FakeBotAPI(
         self._next_update_id = 1
         self._allowed: frozenset[str] | None = None  # None: Telegram's default set
         self._queries: dict[str, float] = {}  # callback query id -> clock time of the tap
-        self._query_ids = itertools.count(4_611_686_018_427_387_904)
+        # query ids are unique across Telegram (the bot's error handler keeps those it
+        # answered, process-wide): each server in a process starts its own range
+        self._query_ids = itertools.count(4_611_686_018_427_387_904 + next(_SERVERS) * 10**9)
         self._failures: dict[str, list[list]] = {}  # method -> [[ApiError, times left], ...]
         self._delay: tuple[float, frozenset[str] | None] = (0.0, None)
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
