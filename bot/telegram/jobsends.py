@@ -16,7 +16,9 @@ import logging
 from collections import deque
 from collections.abc import AsyncIterator, Iterator
 from contextvars import ContextVar
-from typing import Protocol
+from typing import Any, Protocol
+
+from cachetools import TTLCache
 
 from bot.kernel.ports import StorageError
 
@@ -230,3 +232,40 @@ class SendBudget:
             self._span_end = earliest + 1.0 / self.per_second
             start = earliest
         self._slots.extend(start + n / self.per_second for n in range(count))
+
+
+class PrivateTurns:
+    """The turns of the jobs' sends to each private chat: one after another, each
+    :data:`PRIVATE_SECONDS` (and ``margin``) after the chat's last job send began, then a slot
+    of their budget (Bot API FAQ: about one message a second to a chat).
+
+    Args:
+        margin: Seconds added to :data:`PRIVATE_SECONDS` (the flood margin).
+        chats: The most chats whose last send is remembered.
+        seconds: How long a chat's last send is remembered.
+    """
+
+    def __init__(self, margin: float, chats: int, seconds: float) -> None:
+        self._margin = margin
+        self._sent: TTLCache[int, float] = TTLCache(chats, seconds)  # chat -> loop time
+        self._turns: dict[int, list[Any]] = {}  # chat -> [its lock, senders using it]
+
+    async def take(self, chat: int, sends: SendBudget, turn: int) -> None:
+        """Wait for a job's turn to send to the private chat ``chat``, then for a slot of
+        ``sends`` in ``turn``."""
+        loop = asyncio.get_running_loop()
+        turns = self._turns.get(chat)
+        if turns is None:
+            turns = self._turns[chat] = [asyncio.Lock(), 0]
+        turns[1] += 1
+        try:
+            async with turns[0]:
+                last = self._sent.get(chat)
+                if last is not None and last + PRIVATE_SECONDS + self._margin > loop.time():
+                    await asyncio.sleep(last + PRIVATE_SECONDS + self._margin - loop.time())
+                await sends.acquire(turn)
+                self._sent[chat] = loop.time()
+        finally:
+            turns[1] -= 1
+            if not turns[1]:
+                del self._turns[chat]

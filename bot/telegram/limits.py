@@ -86,7 +86,7 @@ from bot.telegram.groupminute import (
 from bot.telegram.jobsends import (
     JOB_PACED,
     PAID_BROADCAST,
-    PRIVATE_SECONDS,
+    PrivateTurns,
     SendBudget,
     SharedSends,
     job_turn,
@@ -136,7 +136,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
     still honoured). The jobs' sends, the bot's bulk notifications, wait for the jobs' one
     budget (:attr:`jobs`, and :attr:`paid` with paid broadcasts), shared by every instance
     once :meth:`share` is called; a job's sends to one private chat go one a second
-    (:data:`PRIVATE_SECONDS`).
+    (:data:`~bot.telegram.jobsends.PRIVATE_SECONDS`).
 
     A 429 (https://core.telegram.org/bots/api#responseparameters, ``retry_after``) on a call
     with a ``chat_id`` holds the calls to that chat for ``retry_after`` seconds (plus
@@ -199,9 +199,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         )
         """With paid broadcasts (``Settings.paid_broadcast``): the budget of the jobs' sends
         that go with ``allow_paid_broadcast`` (``job_sends_per_second``); else None."""
-        self._private_sent: TTLCache[int, float] = TTLCache(GROUPS_COUNTED, GROUP_TIME_PERIOD)
-        """Private chat -> the loop time its last job send began."""
-        self._private_turns: dict[int, list[Any]] = {}  # chat -> [its lock, senders using it]
+        self._private = PrivateTurns(FLOOD_MARGIN, GROUPS_COUNTED, GROUP_TIME_PERIOD)
         self.shared: SharedSends | None = None
         """The budgets of every instance sharing the storage (:meth:`share`), or None."""
         self.dropped = 0
@@ -280,7 +278,7 @@ class QuizRateLimiter(BaseRateLimiter[int]):
             data["allow_paid_broadcast"] = True  # the same dict PTB sends
         async with self._waiting():
             if isinstance(chat, int) and chat > 0:
-                await self._private_turn(chat, sends, turn)
+                await self._private.take(chat, sends, turn)
             else:
                 await sends.acquire(turn)
 
@@ -327,27 +325,6 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         except RetryAfter as exc:
             self._hold(chat, retry_after_seconds(exc))
             raise
-
-    async def _private_turn(self, chat: int, sends: SendBudget, turn: int) -> None:
-        """Take a job's turn to send to the private chat ``chat``: :data:`PRIVATE_SECONDS`
-        (and :data:`~bot.telegram.calls.FLOOD_MARGIN`) after its last job send began, then a
-        slot of ``sends``; a chat's job sends take their turns one after another."""
-        loop = asyncio.get_running_loop()
-        turns = self._private_turns.get(chat)
-        if turns is None:
-            turns = self._private_turns[chat] = [asyncio.Lock(), 0]
-        turns[1] += 1
-        try:
-            async with turns[0]:
-                last = self._private_sent.get(chat)
-                if last is not None and last + PRIVATE_SECONDS + FLOOD_MARGIN > loop.time():
-                    await asyncio.sleep(last + PRIVATE_SECONDS + FLOOD_MARGIN - loop.time())
-                await sends.acquire(turn)
-                self._private_sent[chat] = loop.time()
-        finally:
-            turns[1] -= 1
-            if not turns[1]:
-                del self._private_turns[chat]
 
     def share(self, shared: SharedSends, bot_id: int) -> None:
         """Count the jobs' budgets, and their sends to each group, with every instance of the
