@@ -172,7 +172,7 @@ async def seed(url: str, args: argparse.Namespace, at: float, bank_id: str) -> N
             await homework.assign(
                 HOMEWORK_GROUPS - n,
                 bank_id,
-                at,
+                at + 3600 if args.soon else at,  # soon: moved to T below (T may be past)
                 language="en",
                 set_by=ADMINS + n,
                 set_by_name=f"Teacher {n}",
@@ -206,6 +206,7 @@ async def seed(url: str, args: argparse.Namespace, at: float, bank_id: str) -> N
         )
         if args.soon:  # the schedules' next post at T itself, not at T's whole minute
             await db.execute("UPDATE daily_schedules SET next_at = $1", at)
+            await db.execute("UPDATE assignments SET deadline = $1", at)
     finally:
         await db.close()
 
