@@ -25,7 +25,7 @@ LANGUAGE = Language(
     ),
     true_words=("Benar",),
     false_words=("Salah",),
-    count_words=(),
+    count_words=("dari",),
     sheet=Sheet(
         question=("Pertanyaan", "Soal"),
         answer=("Jawaban", "Kunci jawaban"),
@@ -58,7 +58,4 @@ LANGUAGE = Language(
         explanation=("Penjelasan", "Pembahasan"),
         letters=LATIN,
     ),
-    absent={
-        "count_words": "not listed yet, though Indonesian writes «7 dari 8»",
-    },
 )

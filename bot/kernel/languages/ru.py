@@ -27,7 +27,7 @@ LANGUAGE = Language(
     ),
     true_words=("Верно", "Правда"),
     false_words=("Неверно", "Неправда", "Ложь"),
-    count_words=(),
+    count_words=("из",),
     sheet=Sheet(
         question=("Вопрос",),
         answer=("Ответ", "Правильный ответ", "Верный ответ"),
@@ -60,7 +60,4 @@ LANGUAGE = Language(
         explanation=("Объяснение", "Пояснение"),
         letters=CYRILLIC,
     ),
-    absent={
-        "count_words": "not listed yet, though Russian writes «7 из 8»",
-    },
 )

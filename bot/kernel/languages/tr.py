@@ -24,7 +24,7 @@ LANGUAGE = Language(
     ),
     true_words=("Doğru", "Dogru"),
     false_words=("Yanlış", "YANLIŞ", "Yanlis"),
-    count_words=(),
+    count_words=("üzerinden",),
     sheet=Sheet(
         question=("Soru",),
         answer=("Cevap", "Yanıt", "Doğru cevap"),
@@ -57,7 +57,4 @@ LANGUAGE = Language(
         explanation=("Açıklama", "Aciklama"),
         letters=LATIN,
     ),
-    absent={
-        "count_words": "not listed yet, though Turkish writes «8 üzerinden 7»",
-    },
 )
