@@ -76,7 +76,8 @@ _LETTERS = {letter for v in WORDS.values() for letter in v.letters}
 _LABEL = rf"(?:{_alternatives(_LETTERS | {letter.lower() for letter in _LETTERS})}|\d{{1,2}})"
 _OPTION = re.compile(rf"^(?:\(({_LABEL})\)|({_LABEL})(?:[)\]]|\.\s|\s*[-–]\s))\s*(\S.*)$")
 _QUESTION = re.compile(r"^(?:[Qq]\s?)?(\d{1,4})\s*[.)](?!\d)\s*(\S.*)$")
-_AND = {"and", "и", "і", "та", "y", "e", "dan", "ve", "va", "و", "और", "και"}
+_AND = {word.casefold() for v in WORDS.values() for word in v.and_words}
+"""Every language's words for "and" between an answer's labels (``Answer: A and C``)."""
 
 
 def _key(label: str) -> str:

@@ -67,11 +67,13 @@ class Numbered:
         explanation: What starts an explanation line.
         letters: The letters its options are labelled with, in order (:data:`LATIN`,
             :data:`CYRILLIC` or the language's own).
+        and_words: The words for "and" between labels of an answer (``Answer: A and C``).
     """
 
     answer: tuple[str, ...]
     explanation: tuple[str, ...]
     letters: tuple[str, ...]
+    and_words: tuple[str, ...]
 
 
 @dataclass(frozen=True)

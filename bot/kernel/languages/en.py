@@ -56,5 +56,6 @@ LANGUAGE = Language(
         answer=("Answer", "Answers", "Correct answer", "Right answer", "Ans"),
         explanation=("Explanation", "Rationale", "Feedback"),
         letters=LATIN,
+        and_words=("and",),
     ),
 )

@@ -57,5 +57,6 @@ LANGUAGE = Language(
         answer=("Respuesta", "Respuesta correcta"),
         explanation=("Explicación", "Explicacion"),
         letters=LATIN,
+        and_words=("y",),
     ),
 )

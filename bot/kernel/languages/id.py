@@ -57,5 +57,6 @@ LANGUAGE = Language(
         answer=("Jawaban", "Kunci jawaban", "Jawab"),
         explanation=("Penjelasan", "Pembahasan"),
         letters=LATIN,
+        and_words=("dan",),
     ),
 )

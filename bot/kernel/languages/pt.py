@@ -60,5 +60,6 @@ LANGUAGE = Language(
         answer=("Resposta", "Resposta correta", "Gabarito"),
         explanation=("Explicação", "Explicacao"),
         letters=LATIN,
+        and_words=("e",),
     ),
 )

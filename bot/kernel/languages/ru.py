@@ -59,5 +59,6 @@ LANGUAGE = Language(
         answer=("Ответ", "Правильный ответ", "Ответы"),
         explanation=("Объяснение", "Пояснение"),
         letters=CYRILLIC,
+        and_words=("и",),
     ),
 )

@@ -56,5 +56,6 @@ LANGUAGE = Language(
         answer=("Cevap", "Doğru cevap", "Yanıt", "Cevap anahtarı"),
         explanation=("Açıklama", "Aciklama"),
         letters=LATIN,
+        and_words=("ve",),
     ),
 )

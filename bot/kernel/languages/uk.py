@@ -60,5 +60,6 @@ LANGUAGE = Language(
         answer=("Відповідь", "Правильна відповідь"),
         explanation=("Пояснення",),
         letters=CYRILLIC,
+        and_words=("і", "та"),
     ),
 )

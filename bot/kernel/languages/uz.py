@@ -56,5 +56,6 @@ LANGUAGE = Language(
         answer=("Javob", "Toʻgʻri javob", "To‘g‘ri javob", "To'g'ri javob", "Жавоб"),
         explanation=("Izoh", "Tushuntirish", "Изоҳ"),
         letters=LATIN,
+        and_words=("va",),
     ),
 )
