@@ -13,7 +13,8 @@ Checks, each problem naming the language and message key:
 * each ``messages.mo`` holds what ``pybabel compile`` makes of its ``.po``: the same
   translations and Plural-Forms rule.
 
-And the wording (:mod:`bot.i18n.wording`, rules in ``locales/style.toml``): a count shown is a
+And the wording (:mod:`bot.i18n.wording`, rules in ``locales/style.toml`` and each language's
+``locales/<language>/style.toml``): a count shown is a
 plural message, one form of address per audience, one term for one thing.
 """
 

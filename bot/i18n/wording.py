@@ -1,5 +1,6 @@
 """The wording part of ``python -m bot.i18n check``: what can be told mechanically of how the
-messages are written, as ``locales/style.toml`` configures it (see its comments).
+messages are written, as ``locales/style.toml`` (what the languages share) and each
+language's ``locales/<language>/style.toml`` configure it (see their comments).
 
 * a count is a plural message: an English text with ``{count}``, or with a number placeholder
   followed by a counted word (``{size} characters``; the words after the number in the plural
@@ -26,7 +27,7 @@ from typing import Any
 from babel.messages.catalog import Catalog as PoCatalog
 from babel.messages.pofile import read_po
 
-from bot.i18n import SUPPORTED
+from bot.i18n import DEFAULT, SUPPORTED
 from bot.i18n.messages import MESSAGES, Plural
 
 STYLE = "style.toml"
@@ -80,7 +81,7 @@ class Rule:
 
 @dataclass(frozen=True)
 class Style:
-    """The wording rules of ``locales/style.toml``.
+    """The wording rules of ``locales/style.toml`` and of each language's ``<language>/style.toml``.
 
     Attributes:
         counted: English words that show a count after a number placeholder.
@@ -115,19 +116,46 @@ def _rule(where: str, kind: str, entry: object) -> Rule | str:
     return Rule(kind, pattern, use, to)
 
 
+def _read_toml(path: Path, name: str) -> tuple[dict[str, Any] | None, list[str]]:
+    """The table of the TOML file ``path``, or None and what is wrong (``name`` names it)."""
+    if not path.is_file():
+        return None, [f"{name}: missing ({path})"]
+    try:
+        return tomllib.loads(path.read_text("utf-8")), []
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        return None, [f"{name}: cannot be read ({error})"]
+
+
+def _language_rules(language: str, data: dict[str, Any]) -> tuple[tuple[Rule, ...], list[str]]:
+    """The rules of one language's file (``<language>/style.toml``) and its bad entries."""
+    name = f"{language}/{STYLE}"
+    if set(data) - {"term", "address"}:
+        return (), [f"{name}: only [[term]] and [[address]] entries"]
+    problems, found = [], []
+    for kind in ("term", "address"):
+        entries = data.get(kind, [])
+        for index, entry in enumerate(entries if isinstance(entries, list) else [entries]):
+            rule = _rule(f"{name}: {kind}[{index}]", kind, entry)
+            if isinstance(rule, str):
+                problems.append(rule)
+            else:
+                found.append(rule)
+    return tuple(found), problems
+
+
 def load_style(path: Path) -> tuple[Style, list[str]]:
-    """The wording rules of ``path`` (``locales/style.toml``) and the problems of the file
-    itself (missing, unreadable, a bad entry: that entry is left out)."""
+    """The wording rules of ``path`` (``locales/style.toml``: what the languages share) and of
+    each language's file beside its catalog (``locales/<language>/style.toml``: its terms and
+    forms of address), and the problems of the files themselves (missing, unreadable, a bad
+    entry: that entry is left out; a language's file for a language not supported)."""
     if not path.is_file():
         return Style(), [
             f"{STYLE}: missing ({path}): the wording rules (counted words, terms, "
             "forms of address) are not checked"
         ]
-    try:
-        data: dict[str, Any] = tomllib.loads(path.read_text("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        return Style(), [f"{STYLE}: cannot be read ({error})"]
-    problems = []
+    data, problems = _read_toml(path, STYLE)
+    if data is None:
+        return Style(), problems
     counted = data.get("en", {}).get("counted", []) if isinstance(data.get("en"), dict) else None
     if not isinstance(counted, list) or not all(isinstance(w, str) for w in counted):
         problems.append(f"{STYLE}: en.counted must be a list of words")
@@ -136,30 +164,24 @@ def load_style(path: Path) -> tuple[Style, list[str]]:
     if not isinstance(marker, str):
         problems.append(f"{STYLE}: group_marker must be a text")
         marker = ""
-    rules: dict[str, tuple[Rule, ...]] = {}
-    for language, table in data.items():
-        if language in {"group_marker", "en"}:
-            if language == "en" and isinstance(table, dict) and set(table) - {"counted"}:
-                problems.append(f"{STYLE}: en: only `counted` (English has no catalog)")
-            continue
-        if language not in SUPPORTED:
-            problems.append(f"{STYLE}: {language}: not a language of bot.i18n.SUPPORTED")
-            continue
-        if not isinstance(table, dict) or set(table) - {"term", "address"}:
+    for key, table in data.items():
+        if key == "en" and isinstance(table, dict) and set(table) - {"counted"}:
+            problems.append(f"{STYLE}: en: only `counted` (English has no catalog)")
+        elif key not in {"group_marker", "en"}:
             problems.append(
-                f"{STYLE}: {language}: only [[{language}.term]] and [[{language}.address]] entries"
+                f"{STYLE}: {key}: only what the languages share (a language's rules are in "
+                f"{key}/{STYLE})"
             )
-            continue
-        found = []
-        for kind in ("term", "address"):
-            entries = table.get(kind, [])
-            for index, entry in enumerate(entries if isinstance(entries, list) else [entries]):
-                rule = _rule(f"{STYLE}: {language}.{kind}[{index}]", kind, entry)
-                if isinstance(rule, str):
-                    problems.append(rule)
-                else:
-                    found.append(rule)
-        rules[language] = tuple(found)
+    rules: dict[str, tuple[Rule, ...]] = {}
+    folders = {p.parent.name for p in path.parent.glob(f"*/{STYLE}")}
+    for language in sorted(folders - set(SUPPORTED)):
+        problems.append(f"{language}/{STYLE}: not a language of bot.i18n.SUPPORTED")
+    for language in (language for language in SUPPORTED if language != DEFAULT):
+        table, bad = _read_toml(path.parent / language / STYLE, f"{language}/{STYLE}")
+        problems += bad
+        if table is not None:
+            rules[language], bad = _language_rules(language, table)
+            problems += bad
     return Style(frozenset(w.lower() for w in counted), marker, rules), problems
 
 

@@ -72,6 +72,7 @@ from urllib.parse import urlsplit
 from bot.kernel import leaks as leak_check
 from bot.kernel.bank import EXPLANATION_PLACEHOLDER, SOURCE_PLACEHOLDER, TRUE_FALSE, Bank, Question
 from bot.kernel.itemtext import _fold, _option, words
+from bot.kernel.languages import LANGUAGES
 from bot.kernel.leaks import LeakWork, leaking_pairs
 
 LONGEST_RATIO = 1.08
@@ -112,88 +113,11 @@ UNSENDABLE_PICTURES = frozenset(
 """Extensions of picture URLs Telegram does not send as a photo (it takes JPEG, PNG and WebP;
 ``sendPhoto``'s "photo" by URL)."""
 
-ABOVE_PHRASES = {
-    "en": (
-        r"\ball of the above\b",
-        r"\bnone of the above\b",
-        r"\bboth of the above\b",
-        r"\ball the above\b",
-    ),
-    "hi": (
-        r"उपरोक्त सभी",
-        r"उपर्युक्त सभी",
-        r"ऊपर के सभी",
-        r"ऊपर दिए गए सभी",
-        r"इनमें से सभी",
-        r"उपरोक्त में से कोई (?:भी )?नहीं",
-        r"उपर्युक्त में से कोई (?:भी )?नहीं",
-        r"इनमें से कोई (?:भी )?नहीं",
-        r"ऊपर (?:दिए गए |के )?में से कोई (?:भी )?नहीं",
-    ),
-    "el": (
-        r"\b(?:ολα|ολες|ολοι) (?:τα|οι) (?:παραπανω|ανωτερω)\b",
-        r"\b(?:κανενα|καμια|κανενας|τιποτα) (?:απο )?(?:τα |τις |τους )?(?:παραπανω|ανωτερω)\b",
-    ),
-    "id": (
-        r"\bsemua (?:jawaban |pilihan )?(?:yang )?(?:di )?atas\b",
-        r"\bsemuanya benar\b",
-        r"\btidak ada (?:satu pun )?(?:jawaban |pilihan )?(?:yang benar )?"
-        r"(?:dari |di )?(?:yang )?(?:di )?atas\b",
-        r"\bbukan salah satu (?:dari )?(?:yang )?(?:di )?atas\b",
-    ),
-    "uk": (
-        r"\b(?:усе|все|усі|всі) (?:з )?(?:вище)?(?:перелічене|переліченого|перелічені|наведене|"
-        r"наведеного|наведені|зазначене|зазначеного|зазначені)\b",
-        r"\b(?:жоден|жодне|жодна|жодного|жодної|нічого|ніщо) (?:з |із )?(?:вище)?(?:переліченого|"
-        r"перелічених|наведеного|наведених|зазначеного|зазначених)\b",
-    ),
-    "ar": (
-        r"(?:كل|جميع) (?:ما|الخيارات|الإجابات) (?:سبق|السابقة|أعلاه|المذكورة)",
-        r"(?:لا شيء|لا أحد|ولا واحد|ليس أيًّا|ليس أيا|لا) (?:مما|من) "
-        r"(?:سبق|الخيارات السابقة|الإجابات السابقة|ذكر)",
-        r"(?:كلا|كلتا) (?:الإجابتين|الخيارين) (?:السابقتين|السابقين)",
-    ),
-    "ru": (
-        r"\b(?:все|оба) (?:выше|перечисленн|указанн)\w*",
-        r"\b(?:ни (?:один|одна|одно)|ничего|никакие) из (?:выше|перечисленн|указанн)\w*",
-        r"\bвсе (?:ответы|варианты) (?:верны|правильны)\w*",
-        r"\bнет (?:верного|правильного) (?:ответа|варианта)\b",
-    ),
-    "tr": (
-        r"\byukarıdaki(?:ler)?(?:in|den)? (?:hepsi|tümü|hiçbiri)\b",
-        r"\b(?:hepsi|tümü|hiçbiri) doğru\b",
-        r"^(?:hepsi|tümü|hiçbiri)$",
-    ),
-    "fa": (
-        r"\bهمه(?:\u0654|\u200cی| ی)? ?(?:موارد|گزینه(?:\u200c| )?ها)(?:ی)? ?(?:بالا|فوق|یادشده)\b",
-        r"^\s*هیچ(?:\u200c| )?(?:کدام|یک)\s*[.!]?\s*$",
-        r"\bهیچ(?:\u200c| )?(?:کدام|یک) از (?:موارد|گزینه(?:\u200c| )?ها)(?!\w)",
-    ),
-    "es": (
-        r"\b(?:todas|todos) (?:las |los )?(?:opciones |respuestas )?anteriores\b",
-        r"\btodo lo anterior\b",
-        r"\b(?:ninguna|ninguno) de (?:las |los )?(?:opciones |respuestas )?anteriores\b",
-        r"\bnada de lo anterior\b",
-        r"\b(?:ambas|ambos) (?:opciones |respuestas )?anteriores\b",
-    ),
-    "pt": (
-        r"\b(?:todas|todos) (?:as |os )?(?:anteriores|acima)\b",
-        r"\b(?:todas|todos) (?:as |os )?(?:alternativas|opções|respostas) "
-        r"(?:anteriores|acima)\b",
-        r"\b(?:nenhuma|nenhum) (?:das |dos )?(?:anteriores|acima)\b",
-        r"\b(?:nenhuma|nenhum) (?:das |dos )?(?:alternativas|opções|respostas) "
-        r"(?:anteriores|acima)\b",
-        r"\bambas as (?:anteriores|alternativas acima|opções acima)\b",
-    ),
-    "uz": (
-        r"\byuqoridagi(?:lar)?(?:ning)? (?:hammasi|barchasi|har ikkisi|ikkalasi)\b",
-        r"\byuqoridagi(?:lar)?(?:ning)? (?:hech biri|hech qaysisi)\b",
-        r"\b(?:hamma|barcha) (?:javoblar|variantlar) (?:toʻgʻri|to‘g‘ri|to'g'ri)\b",
-    ),
-}
+ABOVE_PHRASES = {code: language.above_phrases for code, language in LANGUAGES.items()}
 """Per language, "all of the above" and "none of the above" and their usual variants, matched
-case-insensitively in text without Greek accents (:func:`_fold`). Languages not listed here are
-not checked for this rule."""
+case-insensitively in text without Greek accents (:func:`_fold`; each language's
+:attr:`~bot.kernel.languages.Language.above_phrases`). Languages not listed here are not checked
+for this rule."""
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.kernel.languages import LANGUAGES
+
 MARK = "*"
 """The leading mark of a right option."""
 TRAILING_MARKS = ("✓", "✔", "✅")
@@ -39,64 +41,13 @@ _LABEL = re.compile(r"^([A-La-l])\s*[.)]\s+")
 _BULLET = re.compile(r"^[-•–]\s+")
 
 TRUE_WORDS = frozenset(
-    word.casefold()
-    for word in (
-        "True",
-        "सही",
-        "Σωστό",
-        "Σωστο",
-        "Αληθές",
-        "Αληθες",
-        "Benar",
-        "Правда",
-        "صواب",
-        "صحيح",
-        "صح",
-        "Верно",
-        "Doğru",
-        "Dogru",
-        "درست",
-        "صحیح",
-        "Verdadero",
-        "Cierto",
-        "Verdadeiro",
-        "Certo",
-        "Toʻgʻri",
-        "To‘g‘ri",
-        "To'g'ri",
-    )
+    word.casefold() for language in LANGUAGES.values() for word in language.true_words
 )
 FALSE_WORDS = frozenset(
-    word.casefold()
-    for word in (
-        "False",
-        "गलत",
-        "ग़लत",
-        "Λάθος",
-        "Λαθος",
-        "Ψευδές",
-        "Ψευδες",
-        "Salah",
-        "Неправда",
-        "خطأ",
-        "خاطئ",
-        "Неверно",
-        "Ложь",
-        "Yanlış",
-        "YANLIŞ",
-        "Yanlis",
-        "نادرست",
-        "غلط",
-        "Falso",
-        "Falso",
-        "Errado",
-        "Notoʻgʻri",
-        "Noto‘g‘ri",
-        "Noto'g'ri",
-    )
+    word.casefold() for language in LANGUAGES.values() for word in language.false_words
 )
 """Option texts read as True and False (casefolded: Greek's final ς folds to σ), in the bot's
-languages."""
+languages (each one's :attr:`~bot.kernel.languages.Language.true_words` and ``false_words``)."""
 
 
 @dataclass(frozen=True)

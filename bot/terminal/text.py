@@ -27,6 +27,7 @@ from collections.abc import Iterator
 import wcwidth
 
 from bot.i18n import bidi
+from bot.kernel.languages import LANGUAGES
 
 EMOJI_PRESENTATION = "\ufe0f"
 """VARIATION SELECTOR-16: the character before it is drawn as an emoji, two columns wide."""
@@ -117,11 +118,12 @@ VALUE_OPTIONS = frozenset({"--bank", "--banks", "--db", "--lang", "--chart"})
 """The options of ``quizbot play`` that take a value (the word after them); ``--banks`` takes
 one or more paths."""
 
-COUNT_WORDS = frozenset({"of", "out", "από", "में", "से", "з", "із", "من", "از", "de", "tadan"})
+COUNT_WORDS = frozenset(word for language in LANGUAGES.values() for word in language.count_words)
 """The words between a number and the number it counts out of ("7 of 8", "7 από 8", "7 з 8",
-"7 من 8", "7 از 8", "7 de 8", "8 में से प्रश्न 7", where the noun counted may come before the
-second number; "8 tadan 7-savol", where the second is an Uzbek ordinal with its noun): the two
-numbers and the words between them are kept together."""
+"7 из 8", "7 dari 8", "8 üzerinden 7", "7 من 8", "7 از 8", "7 de 8", "8 में से प्रश्न 7", where
+the noun counted may come before the second number; "8 tadan 7-savol", where the second is an
+Uzbek ordinal with its noun): the two numbers and the words between them are kept together.
+Each language's :attr:`~bot.kernel.languages.Language.count_words`."""
 
 ORDINAL = re.compile(r"\d+-\w+")
 """An ordinal number with the noun it is joined to by a hyphen, as Uzbek writes it ("7-savol",

@@ -20,6 +20,7 @@ from bot.config import BUNDLED_BANKS
 from bot.features.learning import screens as learning_screens
 from bot.features.learning.service import LearningService
 from bot.features.private.service import QuizService
+from bot.kernel.languages import LANGUAGES
 from bot.render import text as render_text
 from bot.terminal import play
 from bot.terminal import text as termtext
@@ -186,6 +187,29 @@ def test_a_count_out_of_a_total_stays_on_one_line(language):
     for columns in range(30, 61):
         lines = termtext.wrap(text, columns).split("\n")
         assert any(count in line for line in lines), (columns, count, lines)
+
+
+@pytest.mark.parametrize("language", i18n.SUPPORTED)
+def test_a_count_stays_on_one_line_at_any_width(language):
+    """The resume message at every width from 20 to 80 columns, after a word of one to five
+    letters: "7 из 8" (Russian) and "7 dari 8" (Indonesian) are kept together as "7 of 8" is
+    (before, "8." could start a line at 72 columns in Russian)."""
+    text = i18n.catalog(language)("resume", number=7, total=8)
+    words = text.split()
+    at, *rest = (i for i, word in enumerate(words) if word.startswith(("7", "8")))
+    count = " ".join(words[at : (rest[-1] if rest else at) + 1]).rstrip(".।")
+    for prefix in ("", "a ", "ab ", "abc ", "abcd ", "abcde "):
+        for columns in range(20, 81):
+            lines = termtext.wrap(prefix + text, columns).split("\n")
+            assert any(count in line for line in lines), (prefix, columns, count, lines)
+
+
+@pytest.mark.parametrize("code", [code for code in i18n.SUPPORTED if LANGUAGES[code].count_words])
+def test_each_language_s_count_words_keep_a_count_together(code):
+    """Each "out of" word of a language (its module's ``count_words``) joins the two numbers
+    around it: "7 из 8", "8 üzerinden 7"."""
+    for word in LANGUAGES[code].count_words:
+        assert termtext.kept_together(["x", "7", word, "8"]) == [["x"], ["7", word, "8"]]
 
 
 def test_a_run_wider_than_the_line_still_breaks_at_its_spaces():

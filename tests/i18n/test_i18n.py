@@ -71,54 +71,60 @@ PLURAL_CATEGORIES = {
 LOANWORDS = {"pt": {"quiz"}}
 """Words of ENGLISH_WORDS that a Latin-script language has made its own (o quiz, os quizzes)."""
 
-LATIN_ALLOWED = {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"} | {
-    "Telegram",
-    "inline",
-    "YAML",
-    "GIFT",
-    "Aiken",
-    "CSV",
-    "PDF",
-    "docx",
-    "pdf",
-    "UTF",
-    "MB",
-    "bytes",
-    "U",
-    "http",
-    "https",
-    "s",
-    "a",
-    "z",
-    "byte",
-    "en",
-    "TODO",
-    "yaml",
-    "gift",
-    "txt",
-    "csv",
-    "id",
-    "file_id",
-    "languages",
-    "correct",
-    "true",
-    "false",
-    "kind",
-    "answer",
-    "yes",
-    "y",
-    "JPEG",
-    "PNG",
-    "WebP",
-    "Excel",
-    "xlsx",
-}
+PRODUCT_NAMES = {"Telegram", "Word", "Excel", "PDF"}
+"""Names of products a native text keeps in Latin letters (Russian «документ Word», Arabic
+«مصنف Excel»): a translation may write them so, or in its own script (Persian «تلگرام»)."""
+
+LATIN_ALLOWED = (
+    {"A", "B", "C", "D", "q", "Enter", "quizbot", "play", "bot"}
+    | PRODUCT_NAMES
+    | {
+        "inline",
+        "YAML",
+        "GIFT",
+        "Aiken",
+        "CSV",
+        "docx",
+        "pdf",
+        "UTF",
+        "MB",
+        "bytes",
+        "U",
+        "http",
+        "https",
+        "s",
+        "a",
+        "z",
+        "byte",
+        "en",
+        "TODO",
+        "yaml",
+        "gift",
+        "txt",
+        "csv",
+        "id",
+        "file_id",
+        "languages",
+        "correct",
+        "true",
+        "false",
+        "kind",
+        "answer",
+        "yes",
+        "y",
+        "JPEG",
+        "PNG",
+        "WebP",
+        "xlsx",
+    }
+)
 """Latin words a translated catalog may keep: option letters, the quit key, a key name, the
-``quizbot play`` command and the word "bot" (used as is in Greek); for created quizzes,
-Telegram's name and its inline mode, file formats and endings, units, and the keys and values
-of a quiz file, which a creator types as they are (``correct: true``); "yes" and "y", which the
-terminal's confirmations accept on any keyboard. Commands like /quiz, command-line options like
---review and placeholders are removed before looking."""
+``quizbot play`` command and the word "bot" (used as is in Greek); product names
+(:data:`PRODUCT_NAMES`); for created quizzes, Telegram's inline mode, file formats and endings,
+units, and the keys and values of a quiz file, which a creator types as they are
+(``correct: true``); "yes" and "y", which the terminal's confirmations accept on any keyboard.
+Commands like /quiz, command-line options like --review and placeholders are removed before
+looking."""
 
 
 def forms(message: str | Mapping[str, str]) -> list[str]:
@@ -425,11 +431,35 @@ def test_no_english_words_left(language):
     (in a language written in Latin script: no common English word)."""
     for key, message in catalog(language).messages.items():
         for text in forms(message):
-            latin = [w for w in letters_left(text).split() if re.search(r"[A-Za-z]", w)]
-            if SCRIPT[language] == "LATIN":
-                english = ENGLISH_WORDS - LOANWORDS.get(language, set())
-                latin = [w for w in latin if w.lower() in english]
-            assert not latin, (key, latin)
+            assert not english_left(language, text), (key, english_left(language, text))
+
+
+def english_left(language: str, text: str) -> list[str]:
+    """The Latin-script words of ``text`` that :func:`letters_left` keeps (in a language written
+    in Latin script: its common English words)."""
+    latin = [w for w in letters_left(text).split() if re.search(r"[A-Za-z]", w)]
+    if SCRIPT[language] == "LATIN":
+        english = ENGLISH_WORDS - LOANWORDS.get(language, set())
+        latin = [w for w in latin if w.lower() in english]
+    return latin
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "left"),
+    [
+        ("ru", "Пришлите документ Word (.docx) или книгу Excel", []),
+        ("ar", "أرسل مستند Word أو ملف PDF عبر Telegram", []),
+        ("el", "Στείλε ένα έγγραφο Word", []),
+        ("ru", "Пришлите document Word", ["document"]),
+        ("ru", "Пришлите документ word", ["word"]),
+        ("es", "Envía un documento Word", []),
+        ("es", "Envía the documento Word", ["the"]),
+    ],
+)
+def test_product_names_may_stay_in_latin_letters(language, text, left):
+    """A product name (:data:`PRODUCT_NAMES`) in Latin letters is not English left in a
+    translation; an English word beside it still is, and so is the name in lower case."""
+    assert english_left(language, text) == left
 
 
 @pytest.mark.parametrize("language", OTHERS)

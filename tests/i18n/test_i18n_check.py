@@ -378,24 +378,53 @@ def test_the_style_file_is_checked(repo):
     ]
     style.write_text("[hi\n", "utf-8")
     assert check.problems(repo)[0].startswith("style.toml: cannot be read")
-    style.write_text(
-        text + '\n[[hi.term]]\navoid = "(a"\nuse = "b"\n'
-        '[[hi.term]]\navoid = "x*"\nuse = "b"\n'
-        '[[hi.term]]\navoid = "y"\nuse = "b"\nto = "a crowd"\n'
-        '[[hi.term]]\navoid = "z"\nuse = "b"\nwhy = "c"\n'
-        '[[kl.term]]\navoid = "z"\nuse = "b"\n',
+    style.write_text(text, "utf-8")
+    hindi = repo / "bot/i18n/locales/hi/style.toml"
+    shipped = hindi.read_text("utf-8").count("\n[[term]]")  # the added terms are numbered after
+    hindi.write_text(
+        hindi.read_text("utf-8") + '\n[[term]]\navoid = "(a"\nuse = "b"\n'
+        '[[term]]\navoid = "x*"\nuse = "b"\n'
+        '[[term]]\navoid = "y"\nuse = "b"\nto = "a crowd"\n'
+        '[[term]]\navoid = "z"\nuse = "b"\nwhy = "c"\n',
         "utf-8",
     )
+    (repo / "bot/i18n/locales/kl").mkdir()
+    (repo / "bot/i18n/locales/kl/style.toml").write_text('[[term]]\navoid = "z"\nuse = "b"\n')
     edit(repo / HI, 'msgstr "⚙️ ग्रुप की सेटिंग"', 'msgstr "⚙️ समूह की सेटिंग"')
     recompile(repo)
     found = check.problems(repo)
-    shipped = text.count("[[hi.term]]")  # the four added terms are numbered after these
-    assert [p.split(":")[1].strip() for p in found] == [
-        *(f"hi.term[{shipped + i}]" for i in range(4)),
-        "kl",
-        "settings_title",
+    assert [p.split(":")[:2] for p in found] == [
+        ["kl/style.toml", " not a language of bot.i18n.SUPPORTED"],
+        *(["hi/style.toml", f" term[{shipped + i}]"] for i in range(4)),
+        ["hi", " settings_title"],
     ]
-    assert "not a regular expression" in found[0] and "empty text" in found[1]
+    assert "not a regular expression" in found[1] and "empty text" in found[2]
+
+
+def test_each_language_has_its_style_file(repo):
+    """A supported language's style file missing, or not TOML, or with an entry of another
+    kind, is reported by its name; the rules of a language stay out of the shared file."""
+    greek = repo / "bot/i18n/locales/el/style.toml"
+    greek.unlink()
+    assert [p.split(" (")[0] for p in check.problems(repo)] == ["el/style.toml: missing"]
+    greek.write_text("[[term]\n", "utf-8")
+    assert check.problems(repo)[0].startswith("el/style.toml: cannot be read")
+    greek.write_text('[[tone]]\navoid = "a"\nuse = "b"\n', "utf-8")
+    assert check.problems(repo) == ["el/style.toml: only [[term]] and [[address]] entries"]
+    greek.write_text("", "utf-8")
+    shared = repo / "bot/i18n/locales/style.toml"
+    shared.write_text(shared.read_text("utf-8") + '\n[[el.term]]\navoid = "a"\nuse = "b"\n')
+    assert check.problems(repo) == [
+        "style.toml: el: only what the languages share (a language's rules are in el/style.toml)"
+    ]
+
+
+def test_a_rule_in_a_language_file_applies_to_its_catalog_only(repo):
+    """A term added to the Greek file is reported in the Greek catalog, not in the others."""
+    greek = repo / "bot/i18n/locales/el/style.toml"
+    greek.write_text(greek.read_text("utf-8") + '\n[[term]]\navoid = "Ρυθμίσεις"\nuse = "x"\n')
+    found = check.problems(repo)
+    assert found and {p.split(":")[0] for p in found} == {"el"}, found
 
 
 COUNT_CASES: dict[str, tuple[Text | Plural, list[str]]] = {

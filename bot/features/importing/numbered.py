@@ -40,6 +40,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from bot.features.importing.imported import Imported, Note, Parsed, counted, option_count_problem
+from bot.kernel.languages import LANGUAGES, Numbered
 from bot.kernel.textformat import FALSE_WORDS, TRUE_WORDS, true_false
 
 MAX_LINES = 6_000
@@ -48,55 +49,10 @@ explanation and a blank line takes eight: room for the most questions a quiz hol
 for ``quizbot import``)."""
 
 
-@dataclass(frozen=True)
-class Words:
-    """A language's words in a numbered quiz: what starts an answer line and an explanation
-    line (matched in any case), and the letters its options are labelled with, in order."""
-
-    answer: tuple[str, ...]
-    explanation: tuple[str, ...]
-    letters: tuple[str, ...] = tuple("ABCDEFGHIJKL")
-
-
-_CYRILLIC = tuple("АБВГДЕЖЗИКЛМ")
-WORDS: dict[str, Words] = {
-    "en": Words(
-        ("Answer", "Answers", "Correct answer", "Right answer", "Ans"),
-        ("Explanation", "Rationale", "Feedback"),
-    ),
-    "hi": Words(
-        ("उत्तर", "सही उत्तर", "जवाब"),
-        ("व्याख्या", "स्पष्टीकरण"),
-        ("क", "ख", "ग", "घ", "ङ", "च", "छ", "ज", "झ", "ञ", "ट", "ठ"),
-    ),
-    "el": Words(
-        ("Απάντηση", "Απαντηση", "Σωστή απάντηση", "Σωστη απαντηση"),
-        ("Εξήγηση", "Εξηγηση", "Επεξήγηση", "Επεξηγηση"),
-        tuple("ΑΒΓΔΕΖΗΘΙΚΛΜ"),
-    ),
-    "ru": Words(("Ответ", "Правильный ответ", "Ответы"), ("Объяснение", "Пояснение"), _CYRILLIC),
-    "uk": Words(("Відповідь", "Правильна відповідь"), ("Пояснення",), _CYRILLIC),
-    "es": Words(("Respuesta", "Respuesta correcta"), ("Explicación", "Explicacion")),
-    "pt": Words(("Resposta", "Resposta correta", "Gabarito"), ("Explicação", "Explicacao")),
-    "id": Words(("Jawaban", "Kunci jawaban", "Jawab"), ("Penjelasan", "Pembahasan")),
-    "tr": Words(("Cevap", "Doğru cevap", "Yanıt", "Cevap anahtarı"), ("Açıklama", "Aciklama")),
-    "uz": Words(
-        ("Javob", "Toʻgʻri javob", "To‘g‘ri javob", "To'g'ri javob", "Жавоб"),
-        ("Izoh", "Tushuntirish", "Изоҳ"),
-    ),
-    "fa": Words(
-        ("پاسخ", "جواب", "پاسخ صحیح", "گزینه صحیح"),
-        ("توضیح", "توضیحات"),
-        ("الف", "ب", "ج", "د", "ه", "و", "ز", "ح", "ط", "ی", "ک", "ل"),
-    ),
-    "ar": Words(
-        ("الإجابة", "الاجابة", "الجواب", "الإجابة الصحيحة", "الاجابة الصحيحة"),
-        ("الشرح", "التفسير"),
-        ("أ", "ب", "ج", "د", "هـ", "و", "ز", "ح", "ط", "ي", "ك", "ل"),
-    ),
-}
-"""Each language's words in a numbered quiz (True and False are
-:data:`~bot.kernel.textformat.TRUE_WORDS` and :data:`~bot.kernel.textformat.FALSE_WORDS`)."""
+WORDS: dict[str, Numbered] = {code: language.numbered for code, language in LANGUAGES.items()}
+"""Each language's words in a numbered quiz (its :attr:`~bot.kernel.languages.Language.numbered`;
+True and False are :data:`~bot.kernel.textformat.TRUE_WORDS` and
+:data:`~bot.kernel.textformat.FALSE_WORDS`)."""
 
 _LOOKALIKE = str.maketrans("АВСЕНКМОРТХΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABCEHKMOPTXABEZHIKMNOPTYX")
 """Cyrillic and Greek capitals that look like Latin ones, as the Latin ones."""
@@ -120,7 +76,8 @@ _LETTERS = {letter for v in WORDS.values() for letter in v.letters}
 _LABEL = rf"(?:{_alternatives(_LETTERS | {letter.lower() for letter in _LETTERS})}|\d{{1,2}})"
 _OPTION = re.compile(rf"^(?:\(({_LABEL})\)|({_LABEL})(?:[)\]]|\.\s|\s*[-–]\s))\s*(\S.*)$")
 _QUESTION = re.compile(r"^(?:[Qq]\s?)?(\d{1,4})\s*[.)](?!\d)\s*(\S.*)$")
-_AND = {"and", "и", "і", "та", "y", "e", "dan", "ve", "va", "و", "और", "και"}
+_AND = {word.casefold() for v in WORDS.values() for word in v.and_words}
+"""Every language's words for "and" between an answer's labels (``Answer: A and C``)."""
 
 
 def _key(label: str) -> str:
