@@ -279,8 +279,10 @@ async def measure(
             raise RuntimeError("the setup went past T: give a longer --lead")
         talking = asyncio.create_task(replies(fake, seen, stop))
         expected = (args.reminders + 2 * args.groups + args.daily) / args.rate
-        await fake.wait_for(
-            seen.done, timeout=at - time.time() + expected * 2 + args.timeout, recheck=1.0
+        await fake.wait_for(  # and a reply since T, so that the replies' lag is measured
+            lambda: seen.done() and bool(seen.jobs["replies"]),
+            timeout=at - time.time() + expected * 2 + args.timeout,
+            recheck=1.0,
         )
         done_at = time.time()
         stop.set()
