@@ -230,4 +230,26 @@ def visual(line: str) -> str:
                 at = end
             else:
                 at += 1
+    _marks_after_their_base(order, chars, levels)
     return CONTROLS.sub("", "".join(chars[i] for i in order))
+
+
+def _marks_after_their_base(order: list[int], chars: list[str], levels: list[int]) -> None:
+    """UAX #9 L3: a right-to-left run, reversed, puts its combining marks (an Arabic vowel
+    sign, shadda, Persian hamza above) before their base letter; a terminal draws a mark on
+    the character before it, so each base goes back in front of its marks, which keep their
+    logical order. ``order`` (indexes into ``chars``, as drawn) is changed in place."""
+    at = 0
+    while at < len(order):
+        end = at
+        while end < len(order) and levels[order[end]] % 2 and _is_mark(chars[order[end]]):
+            end += 1
+        if end > at and end < len(order) and levels[order[end]] % 2:
+            order[at : end + 1] = [order[end], *reversed(order[at:end])]
+            at = end + 1
+        else:
+            at = max(end, at + 1)
+
+
+def _is_mark(char: str) -> bool:
+    return unicodedata.category(char) in ("Mn", "Me")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import unicodedata
 
+import pytest
+
 from bot import i18n
 from bot.i18n import bidi
 from bot.i18n.bidi import FSI, PDI, RLM
@@ -200,3 +202,23 @@ def test_the_terminal_aligns_a_right_to_left_paragraph_to_the_right():
     assert any(line.startswith(" ") for line in drawn)
     assert not wrap(QUESTION, 30, environ={TERMINAL_BIDI_ENV: "1"}).startswith(" ")
     assert wrap("Which stage?", 30, environ={}) == "Which stage?"
+
+
+@pytest.mark.parametrize(
+    ("logical", "base_and_marks"),
+    [
+        ("مرحبًا", "\u0628\u064b"),  # BEH, FATHATAN: the mark after its letter, as drawn
+        ("المحدَّثة", "\u062f\u064e\u0651"),  # DAL, FATHA, SHADDA: the marks in their order
+        ("حافظهٔ مدل", "\u0647\u0654"),  # HEH, HAMZA ABOVE: not on the space
+    ],
+)
+def test_the_terminal_draws_a_vowel_mark_on_its_own_letter(logical, base_and_marks):
+    """UAX #9 L3: in visual order a combining mark follows its base letter (a terminal draws
+    a mark on the character before it), not the letter logically after it or a space."""
+    shown = bidi.visual(logical)
+    assert base_and_marks in shown, [hex(ord(c)) for c in shown]
+    assert not any(
+        unicodedata.category(c) == "Mn" and (i == 0 or shown[i - 1] == " ")
+        for i, c in enumerate(shown)
+    )
+    assert sorted(shown) == sorted(logical)  # nothing lost or added
