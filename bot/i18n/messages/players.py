@@ -80,7 +80,9 @@ MESSAGES: tuple[Text | Plural, ...] = (
         "help_creators",
         "Make your own quiz:\n"
         "/newquiz: make a quiz by sending quiz polls or typed questions, or send me a quiz file "
-        "(YAML, GIFT, Aiken or CSV)\n"
+        "(an Excel sheet, a Word document, a PDF or a text of numbered questions; YAML, GIFT, "
+        "Aiken or CSV)\n"
+        "/template: an Excel sheet to fill in with your questions\n"
         "/myquizzes: your quizzes: play, share, edit, export, results",
     ),
     N_("toast_stale", "That question is closed: answer the one below."),

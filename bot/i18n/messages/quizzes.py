@@ -197,8 +197,9 @@ MESSAGES: tuple[Text | Plural, ...] = (
     N_("quizzes.list_header", "📚 Your quizzes"),
     N_(
         "quizzes.list_empty",
-        "You haven't made a quiz yet. Send /newquiz to make one, or send me a file: a quiz "
-        "YAML, GIFT, Aiken or CSV.",
+        "You haven't made a quiz yet. Send /newquiz to make one, or send me a file: an Excel "
+        "sheet (/template sends you one to fill in), a Word document, a PDF or a text of "
+        "numbered questions, or a quiz in YAML, GIFT, Aiken or CSV.",
     ),
     N_("quizzes.list_line", "{number}. {title} · {questions} · {visibility}"),
     NP_("quizzes.questions", "{count} question", "{count} questions"),
