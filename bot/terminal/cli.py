@@ -21,7 +21,14 @@ def add_parser(
 ) -> None:
     """Add the ``play`` subcommand (``parents``: the options of the database and the banks).
     ``--chart`` without ``--stats`` is refused by :func:`check` with play's usage."""
-    play = sub.add_parser("play", parents=list(parents), help="play a quiz in this terminal")
+    play = sub.add_parser(
+        "play",
+        parents=list(parents),
+        help="play a quiz in this terminal",
+        description="Play a quiz in this terminal, no token and no network needed: type the "
+        "letter of your answer (q quits; your progress is kept in the database for next time). "
+        "A quiz with exam mode is sat as an exam, with its timer.",
+    )
     play.add_argument(
         "--lang",
         default=None,
