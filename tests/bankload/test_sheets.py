@@ -495,3 +495,13 @@ def test_every_language_names_every_column_and_setting_apart():
                 for word in getattr(words, name):
                     assert of(word) == name, (word, name)
     assert all(headers.is_settings_sheet(w.settings[0]) for w in headers.VOCABULARY.values())
+
+
+def test_turkish_headers_typed_in_capitals_are_read():
+    """Turkish's I/ı and İ/i: "AÇIKLAMA", "DİL" and "BAŞLIK" typed in capitals name the same
+    columns and settings as "Açıklama", "Dil" and "Başlık" (Unicode's case folding alone is
+    not Turkish's)."""
+    for written in ("Açıklama", "AÇIKLAMA", "açiklama"):
+        assert headers.column_of(written) == headers.column_of("Açıklama") is not None, written
+    for written in ("DİL", "Dil"):
+        assert headers.setting_of(written) == headers.setting_of("dil") is not None, written

@@ -61,10 +61,13 @@ _OPTION_HEADER = re.compile(r"^(?:(?P<word>.+?)[\s.:#-]*)?(?P<letter>[a-l]|1[0-2
 
 def normalized(word: str) -> str:
     """``word`` as compared: NFC, case-folded, ``ـ`` (tatweel) and marks of direction dropped,
-    Uzbek's apostrophes one ``'``, spaces collapsed, a trailing ``:`` or ``*`` dropped."""
+    Uzbek's apostrophes one ``'``, spaces collapsed, a trailing ``:`` or ``*`` dropped, and
+    Turkish's dotless and dotted i one ``i`` (Unicode's case folding is not Turkish: "AÇIKLAMA"
+    folds to "açiklama" and "İ" to "i̇", so a header typed in capitals would not match)."""
     word = unicodedata.normalize("NFC", word).translate(_APOSTROPHES)
     word = "".join(c for c in word if c != "ـ" and unicodedata.category(c) != "Cf")
-    return " ".join(word.casefold().split()).rstrip(":*").strip()
+    word = word.casefold().replace("ı", "i").replace("i\u0307", "i")
+    return " ".join(word.split()).rstrip(":*").strip()
 
 
 def _settings_index() -> tuple[dict[str, str], set[str]]:
