@@ -224,9 +224,9 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         group = group_key(chat, endpoint)
         session = SESSION_CALL.get()
         turn = job_turn()
-        paced = turn is not None and endpoint in JOB_PACED
-        if paced:
-            await self._job_slot(chat, endpoint, data, turn)  # type: ignore[arg-type]
+        paced = turn if endpoint in JOB_PACED else None  # a job's send: its turn in the budget
+        if paced is not None:
+            await self._job_slot(chat, endpoint, data, paced)
         elif turn is None and group is not None and not session:
             self._check_reply(group, endpoint, data)
         elif group is not None:
@@ -261,8 +261,8 @@ class QuizRateLimiter(BaseRateLimiter[int]):
         )
         async for attempt in retrying:  # the tries after the first
             with attempt:
-                if paced:  # a job's retry is one more message for Telegram to count
-                    await self._job_slot(chat, endpoint, data, turn)  # type: ignore[arg-type]
+                if paced is not None:  # a job's retry is one more message for Telegram
+                    await self._job_slot(chat, endpoint, data, paced)
                 return await self._once(chat, callback, args, kwargs, endpoint, data)
         raise AssertionError("unreachable: tenacity reraises the last failure")
 
